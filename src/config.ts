@@ -1,0 +1,75 @@
+/**
+ * Configuration from the environment, resolved once per call (tests change env between runs).
+ * Every path is absolute: never relative to the working directory.
+ */
+import { homedir, tmpdir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+
+export const APP_NAME = "lorekeeper";
+export const APP_VERSION = "0.1.0";
+export const USER_AGENT = `LoreKeeper/${APP_VERSION} (+https://github.com/lorekeeper-mcp)`;
+
+function home(): string {
+  return process.env.HOME && process.env.HOME.length > 0 ? process.env.HOME : homedir() || tmpdir();
+}
+
+function xdg(varName: string, fallback: string[]): string {
+  const v = process.env[varName];
+  if (v && isAbsolute(v)) return v;
+  return join(home(), ...fallback);
+}
+
+export function dataDir(): string {
+  return join(xdg("XDG_DATA_HOME", [".local", "share"]), APP_NAME);
+}
+
+export function cacheDir(): string {
+  return join(xdg("XDG_CACHE_HOME", [".cache"]), APP_NAME);
+}
+
+/** The store path: explicit > LOREKEEPER_DB_PATH > $XDG_DATA_HOME/lorekeeper/lorekeeper.db */
+export function dbPath(explicit?: string): string {
+  const p = explicit ?? process.env.LOREKEEPER_DB_PATH;
+  if (p && p.length > 0) return resolve(p);
+  return join(dataDir(), "lorekeeper.db");
+}
+
+function num(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const n = Number(raw);
+  return Number.isFinite(n) && n >= 0 ? n : fallback;
+}
+
+export interface Config {
+  open5eBaseUrl: string;
+  dnd5eApiBaseUrl: string;
+  cacheTtlMs: number;
+  errorCacheTtlMs: number;
+  httpTimeoutMs: number;
+  httpRetries: number;
+  httpConcurrency: number;
+  embeddingModel: string;
+  modelDir: string | undefined;
+  embeddingTimeoutMs: number;
+  responseBudgetChars: number;
+  httpToken: string | undefined;
+}
+
+export function loadConfig(): Config {
+  const strip = (u: string) => u.replace(/\/+$/, "");
+  return {
+    open5eBaseUrl: strip(process.env.LOREKEEPER_OPEN5E_BASE_URL ?? "https://api.open5e.com"),
+    dnd5eApiBaseUrl: strip(process.env.LOREKEEPER_DND5EAPI_BASE_URL ?? "https://www.dnd5eapi.co"),
+    cacheTtlMs: num("LOREKEEPER_CACHE_TTL_DAYS", 7) * 86_400_000,
+    errorCacheTtlMs: num("LOREKEEPER_ERROR_CACHE_TTL_SECONDS", 300) * 1000,
+    httpTimeoutMs: num("LOREKEEPER_HTTP_TIMEOUT_MS", 30_000),
+    httpRetries: num("LOREKEEPER_HTTP_RETRIES", 4),
+    httpConcurrency: Math.max(1, num("LOREKEEPER_HTTP_CONCURRENCY", 6)),
+    embeddingModel: process.env.LOREKEEPER_EMBEDDING_MODEL ?? "fast-bge-small-en-v1.5",
+    modelDir: process.env.LOREKEEPER_MODEL_DIR ? resolve(process.env.LOREKEEPER_MODEL_DIR) : undefined,
+    embeddingTimeoutMs: num("LOREKEEPER_EMBEDDING_TIMEOUT_MS", 10_000),
+    responseBudgetChars: num("LOREKEEPER_RESPONSE_BUDGET_CHARS", 60_000),
+    httpToken: process.env.LOREKEEPER_HTTP_TOKEN || undefined,
+  };
+}

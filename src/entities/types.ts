@@ -1,0 +1,149 @@
+/**
+ * Canonical entities: one normalized shape per kind, the same field names whatever the source.
+ * Pure types and tiny helpers only; normalizers live in src/entities/normalize/.
+ */
+
+export const ENTITY_KINDS = [
+  "spell",
+  "creature",
+  "class",
+  "subclass",
+  "species",
+  "subspecies",
+  "background",
+  "feat",
+  "weapon",
+  "armor",
+  "item",
+  "magic_item",
+  "condition",
+  "rule",
+  "rule_section",
+  "damage_type",
+  "weapon_property",
+  "skill",
+  "ability_score",
+  "magic_school",
+  "language",
+  "proficiency",
+  "alignment",
+] as const;
+export type EntityKind = (typeof ENTITY_KINDS)[number];
+
+export const DOCUMENT_SOURCES = ["open5e_v2", "open5e_v1", "dnd5e_api", "orcbrew"] as const;
+export type DocumentSource = (typeof DOCUMENT_SOURCES)[number];
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [k: string]: JsonValue };
+export type JsonObject = { [k: string]: JsonValue };
+
+/**
+ * Columns the store indexes for structured filters. Strings are stored lower-cased where they are
+ * vocabularies (school, creature_type, size, rarity, category, section); list-valued filters
+ * (classes, damage_types) are arrays of lower-case keys.
+ */
+export interface EntityFilters {
+  /** spells: 0..9 */
+  level?: number | null;
+  /** spells: magic school key, e.g. "evocation" */
+  school?: string | null;
+  /** spells: class keys that can cast it, e.g. ["wizard","sorcerer"] */
+  classes?: string[];
+  concentration?: boolean | null;
+  ritual?: boolean | null;
+  /** spells: normalized casting time, lower-case, e.g. "1 action", "1 bonus action", "1 reaction", "1 minute" */
+  casting_time?: string | null;
+  /** spells (damage dealt), weapons (damage type) */
+  damage_types?: string[];
+  /** creatures: numeric CR (0.125, 0.25, 0.5, 1..30) */
+  cr?: number | null;
+  /** creatures: lower-case type key, e.g. "undead" */
+  creature_type?: string | null;
+  /** creatures (and species): lower-case size, e.g. "medium" */
+  size?: string | null;
+  armor_class?: number | null;
+  hit_points?: number | null;
+  /**
+   * weapons: "simple melee" | "martial ranged" ...; armor: "light"|"medium"|"heavy"|"shield";
+   * items: item category key; magic items: item type (e.g. "weapon", "wondrous-item").
+   */
+  category?: string | null;
+  /** magic items: "common" | "uncommon" | "rare" | "very rare" | "legendary" | "artifact" */
+  rarity?: string | null;
+  requires_attunement?: boolean | null;
+  /** weapons: damage dice as written, e.g. "1d8" */
+  damage_dice?: string | null;
+  /** weapons: simple (true) or martial (false) */
+  is_simple?: boolean | null;
+  /** equipment: cost in gold pieces */
+  cost_gp?: number | null;
+  /** equipment: weight in pounds */
+  weight_lb?: number | null;
+  /** rules: the section / ruleset they belong to, lower-case, e.g. "combat" */
+  section?: string | null;
+}
+
+/** One canonical entity, ready for the store. */
+export interface Entity {
+  kind: EntityKind;
+  /** Unique within (document_source, kind). Open5e v2 keys as-is (e.g. "srd_fireball"). */
+  key: string;
+  name: string;
+  document_key: string;
+  document_name: string;
+  document_source: DocumentSource;
+  /** Where this came from (API detail URL, or orcbrew file path). */
+  source_url: string;
+  /** The text search reads: name, header line and all descriptive text, markdown stripped. */
+  text: string;
+  /** Indexed filter values. */
+  filters: EntityFilters;
+  /**
+   * The full canonical detail for this kind (everything a player or DM needs), JSON-serializable.
+   * Field names are the same whatever the source (see docs/entities.md).
+   */
+  data: JsonObject;
+}
+
+/** Document metadata (a book / pack). */
+export interface DocumentInfo {
+  key: string;
+  name: string;
+  source: DocumentSource;
+  publisher?: string | null;
+  license?: string | null;
+  url?: string | null;
+  description?: string | null;
+}
+
+/** CR as shown to people: 0.125 → "1/8". */
+export function formatCr(cr: number | null | undefined): string | null {
+  if (cr === null || cr === undefined || !Number.isFinite(cr)) return null;
+  if (cr === 0.125) return "1/8";
+  if (cr === 0.25) return "1/4";
+  if (cr === 0.5) return "1/2";
+  return String(cr);
+}
+
+/** CR from "1/4", "0.25", 0.25, "2" → number; undefined when unparseable. */
+export function parseCr(raw: unknown): number | undefined {
+  if (typeof raw === "number") return Number.isFinite(raw) ? raw : undefined;
+  if (typeof raw !== "string") return undefined;
+  const s = raw.trim();
+  const frac = /^(\d+)\s*\/\s*(\d+)$/.exec(s);
+  if (frac) {
+    const d = Number(frac[2]);
+    return d === 0 ? undefined : Number(frac[1]) / d;
+  }
+  if (s === "" || !/^\d+(\.\d+)?$/.test(s)) return undefined;
+  return Number(s);
+}
+
+/** Lower-case, ASCII-fold, non-alphanumerics → "-". "Ancient Red Dragon" → "ancient-red-dragon". */
+export function slugify(s: string): string {
+  return s
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+}

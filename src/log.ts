@@ -1,0 +1,52 @@
+/**
+ * Logging to stderr only: stdout belongs to the MCP stdio transport.
+ * Level from LOREKEEPER_LOG_LEVEL (debug|info|warn|error|silent) or `-v` (setLogLevel("debug")).
+ */
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+
+const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
+
+function initialLevel(): LogLevel {
+  const raw = (process.env.LOREKEEPER_LOG_LEVEL ?? "").toLowerCase();
+  return raw in ORDER ? (raw as LogLevel) : "info";
+}
+
+let current: LogLevel = initialLevel();
+const warnedOnce = new Set<string>();
+
+export function setLogLevel(level: LogLevel): void {
+  current = level;
+}
+
+export function getLogLevel(): LogLevel {
+  return current;
+}
+
+function fmtDetail(detail: unknown): string {
+  if (detail === undefined) return "";
+  if (detail instanceof Error) return ` ${detail.name}: ${detail.message}${current === "debug" && detail.stack ? `\n${detail.stack}` : ""}`;
+  if (typeof detail === "string") return ` ${detail}`;
+  try {
+    return ` ${JSON.stringify(detail)}`;
+  } catch {
+    return ` ${String(detail)}`;
+  }
+}
+
+function emit(level: Exclude<LogLevel, "silent">, msg: string, detail?: unknown): void {
+  if (ORDER[level] < ORDER[current]) return;
+  process.stderr.write(`[lorekeeper] ${level.toUpperCase()} ${msg}${fmtDetail(detail)}\n`);
+}
+
+export const log = {
+  debug: (msg: string, detail?: unknown) => emit("debug", msg, detail),
+  info: (msg: string, detail?: unknown) => emit("info", msg, detail),
+  warn: (msg: string, detail?: unknown) => emit("warn", msg, detail),
+  error: (msg: string, detail?: unknown) => emit("error", msg, detail),
+  /** Warn only the first time `key` is seen in this process. */
+  warnOnce: (key: string, msg: string, detail?: unknown) => {
+    if (warnedOnce.has(key)) return;
+    warnedOnce.add(key);
+    emit("warn", msg, detail);
+  },
+};

@@ -1,0 +1,91 @@
+/**
+ * Contracts of the search layer: the query a tool builds, what comes back, and the interfaces of
+ * the embedding model and the vector index (implemented in embedder.ts / vector-index.ts).
+ */
+import type { Entity, EntityKind } from "../entities/types.ts";
+
+/** Structured filters as tools receive them (all optional; ANDed). */
+export interface StructuredFilters {
+  level?: number;
+  level_min?: number;
+  level_max?: number;
+  school?: string;
+  class_key?: string;
+  concentration?: boolean;
+  ritual?: boolean;
+  casting_time?: string;
+  damage_type?: string;
+  /** number or "1/4" */
+  cr?: number | string;
+  cr_min?: number | string;
+  cr_max?: number | string;
+  creature_type?: string;
+  size?: string;
+  armor_class_min?: number;
+  hit_points_min?: number;
+  category?: string;
+  rarity?: string;
+  damage_dice?: string;
+  is_simple?: boolean;
+  requires_attunement?: boolean;
+  cost_min?: number;
+  cost_max?: number;
+  weight_max?: number;
+  section?: string;
+}
+
+export interface SearchQuery {
+  /** Kinds to search (one list ranked together). */
+  kinds: readonly EntityKind[];
+  filters?: StructuredFilters;
+  /** Exact / wildcard / slug name match (spec file 2). */
+  name?: string;
+  /** Natural-language query: hybrid lexical + semantic ranking. Empty/whitespace = none. */
+  search?: string;
+  /** null/undefined = no filter; [] = empty result; unknown keys = empty result + message. */
+  documents?: string[] | null;
+  limit: number;
+}
+
+export type SearchMode = "structured" | "lexical" | "hybrid";
+
+export interface SearchHit {
+  entity: Entity & { id: number };
+  /** 0..1, present when ranked by `search`. */
+  similarity_score?: number;
+}
+
+export interface SearchResponse {
+  hits: SearchHit[];
+  mode: SearchMode;
+  /** Something the caller should read (e.g. unknown document keys, semantic ranking off). */
+  message?: string;
+}
+
+export interface Embedder {
+  /** Model identity recorded in the store, e.g. "custom:lorekeeper-static-384@<sha>" */
+  readonly id: string;
+  readonly dim: number;
+  /** Passages (entity texts); unit-length vectors. */
+  embedPassages(texts: string[]): Promise<Float32Array[]>;
+  /** One query (model's query convention applied, truncated to its limit). */
+  embedQuery(text: string): Promise<Float32Array>;
+}
+
+export type ModelState = "unloaded" | "loading" | "ready" | "unavailable";
+
+/** Lazily loads the model on first use; never on the MCP handshake path. */
+export interface EmbedderProvider {
+  state(): ModelState;
+  /** null when no model can load (semantic ranking off, one warning logged). */
+  get(): Promise<Embedder | null>;
+  /** Human-readable reason when unavailable. */
+  reason(): string | undefined;
+}
+
+/** HNSW index over entity ids, persisted beside the database. */
+export interface VectorIndex {
+  readonly size: number;
+  /** k nearest ids by cosine similarity (1 = identical), best first. */
+  search(query: Float32Array, k: number): Array<{ id: number; similarity: number }>;
+}

@@ -1,0 +1,73 @@
+/** Document metadata (books / packs) and per-document counts. */
+import type { Database } from "bun:sqlite";
+import type { DocumentInfo, DocumentSource } from "../entities/types.ts";
+
+export function upsertDocuments(db: Database, docs: DocumentInfo[]): void {
+  if (docs.length === 0) return;
+  const q = db.query(
+    `INSERT INTO documents (source, key, name, publisher, license, url, description, updated_at) VALUES (?,?,?,?,?,?,?,?)
+     ON CONFLICT(source, key) DO UPDATE SET name=excluded.name,
+       publisher=COALESCE(excluded.publisher, documents.publisher), license=COALESCE(excluded.license, documents.license),
+       url=COALESCE(excluded.url, documents.url), description=COALESCE(excluded.description, documents.description),
+       updated_at=excluded.updated_at`,
+  );
+  const now = Date.now();
+  for (const d of docs) q.run(d.source, d.key, d.name, d.publisher ?? null, d.license ?? null, d.url ?? null, d.description ?? null, now);
+}
+
+export interface DocumentSummary extends DocumentInfo {
+  entity_count: number;
+  counts: Record<string, number>;
+}
+
+/**
+ * Documents that hold at least one entity (plus metadata when known), sorted by entity_count desc,
+ * then key. Documents known only from metadata and holding nothing are left out.
+ */
+export function listDocuments(db: Database, source?: DocumentSource): DocumentSummary[] {
+  const rows = db
+    .query<{ document_source: string; document_key: string; document_name: string; kind: string; n: number }, string[]>(
+      `SELECT document_source, document_key, MAX(document_name) AS document_name, kind, COUNT(*) AS n
+       FROM entities ${source ? "WHERE document_source = ?" : ""}
+       GROUP BY document_source, document_key, kind`,
+    )
+    .all(...(source ? [source] : []));
+  const meta = new Map<string, { name: string; publisher: string | null; license: string | null; url: string | null; description: string | null }>();
+  for (const m of db
+    .query<{ source: string; key: string; name: string; publisher: string | null; license: string | null; url: string | null; description: string | null }, []>(
+      "SELECT source, key, name, publisher, license, url, description FROM documents",
+    )
+    .all())
+    meta.set(`${m.source}\u0000${m.key.toLowerCase()}`, m);
+  const docs = new Map<string, DocumentSummary>();
+  for (const r of rows) {
+    const id = `${r.document_source}\u0000${r.document_key.toLowerCase()}`;
+    let d = docs.get(id);
+    if (!d) {
+      const m = meta.get(id);
+      d = {
+        key: r.document_key,
+        name: m?.name ?? r.document_name,
+        source: r.document_source as DocumentSource,
+        publisher: m?.publisher ?? null,
+        license: m?.license ?? null,
+        url: m?.url ?? null,
+        description: m?.description ?? null,
+        entity_count: 0,
+        counts: {},
+      };
+      docs.set(id, d);
+    }
+    d.counts[r.kind] = r.n;
+    d.entity_count += r.n;
+  }
+  return [...docs.values()].sort((a, b) => b.entity_count - a.entity_count || a.key.localeCompare(b.key) || a.source.localeCompare(b.source));
+}
+
+/** Every distinct document key that holds entities (for "unknown document" messages). */
+export function documentKeys(db: Database): string[] {
+  return db
+    .query<{ k: string }, []>("SELECT DISTINCT document_key AS k FROM entities ORDER BY document_key")
+    .all()
+    .map((r) => r.k);
+}

@@ -1,0 +1,213 @@
+/**
+ * Entity rows: atomic replace of one origin (a content type of a source, or an OrcBrew pack),
+ * and reading rows back as canonical entities.
+ */
+import type { Database } from "bun:sqlite";
+import type { DocumentInfo, DocumentSource, Entity, EntityFilters, EntityKind, JsonObject } from "../entities/types.ts";
+import { slugify } from "../entities/types.ts";
+import { upsertDocuments } from "./documents.ts";
+
+export interface ReplaceResult {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+}
+
+const FILTER_COLUMNS = [
+  "level",
+  "school",
+  "classes",
+  "concentration",
+  "ritual",
+  "casting_time",
+  "damage_types",
+  "cr",
+  "creature_type",
+  "size",
+  "armor_class",
+  "hit_points",
+  "category",
+  "rarity",
+  "requires_attunement",
+  "damage_dice",
+  "is_simple",
+  "cost_gp",
+  "weight_lb",
+  "section",
+] as const satisfies readonly (keyof EntityFilters)[];
+
+type SqlValue = string | number | null;
+
+/** "|a|b|" so that `LIKE '%|a|%'` matches one element exactly. */
+export function encodeList(xs: string[] | undefined): string | null {
+  if (!xs || xs.length === 0) return null;
+  const clean = [...new Set(xs.map((x) => x.trim().toLowerCase()).filter((x) => x.length > 0))];
+  return clean.length ? `|${clean.join("|")}|` : null;
+}
+
+function decodeList(s: string | null): string[] {
+  return s ? s.split("|").filter((x) => x.length > 0) : [];
+}
+
+function filterValue(col: (typeof FILTER_COLUMNS)[number], f: EntityFilters): SqlValue {
+  const v = f[col];
+  if (v === undefined || v === null) return null;
+  if (Array.isArray(v)) return encodeList(v);
+  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  return v;
+}
+
+export function contentHash(e: Entity): string {
+  const h = new Bun.CryptoHasher("sha1");
+  h.update(JSON.stringify([e.kind, e.key, e.name, e.document_key, e.document_name, e.source_url, e.text, e.filters, e.data]));
+  return h.digest("hex");
+}
+
+/**
+ * Replace every entity of `origin` with `entities` in one IMMEDIATE transaction: readers see either
+ * the old set or the new one. Unchanged rows keep their id (and their vector); changed rows lose
+ * their vector (re-embedded later); rows no longer present are deleted (vectors cascade).
+ */
+export function replaceOrigin(db: Database, origin: string, entities: Entity[], documents: DocumentInfo[] = []): ReplaceResult {
+  const result: ReplaceResult = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
+  const now = Date.now();
+  const cols = ["origin", "kind", "key", "name", "slug", "document_key", "document_name", "document_source", "source_url", ...FILTER_COLUMNS, "text", "data", "content_hash", "updated_at"];
+  const insert = db.query(`INSERT INTO entities (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`);
+  const update = db.query(
+    `UPDATE entities SET ${cols.filter((c) => !["kind", "key", "document_source"].includes(c)).map((c) => `${c} = ?`).join(", ")} WHERE id = ?`,
+  );
+  const find = db.query<{ id: number; content_hash: string; origin: string }, [string, string, string]>(
+    "SELECT id, content_hash, origin FROM entities WHERE document_source = ? AND kind = ? AND key = ?",
+  );
+  const dropVector = db.query("DELETE FROM vectors WHERE entity_id = ?");
+  const existing = db.query<{ id: number }, [string]>("SELECT id FROM entities WHERE origin = ?");
+  const del = db.query("DELETE FROM entities WHERE id = ?");
+
+  db.transaction(() => {
+    upsertDocuments(db, documents);
+    const seen = new Set<number>();
+    for (const e of entities) {
+      const hash = contentHash(e);
+      const values: Record<string, SqlValue> = {
+        origin,
+        kind: e.kind,
+        key: e.key,
+        name: e.name,
+        slug: slugify(e.name),
+        document_key: e.document_key,
+        document_name: e.document_name,
+        document_source: e.document_source,
+        source_url: e.source_url,
+        text: e.text,
+        data: JSON.stringify(e.data),
+        content_hash: hash,
+        updated_at: now,
+      };
+      for (const c of FILTER_COLUMNS) values[c] = filterValue(c, e.filters);
+      const row = find.get(e.document_source, e.kind, e.key);
+      if (!row) {
+        const info = insert.run(...cols.map((c) => values[c] ?? null));
+        seen.add(Number(info.lastInsertRowid));
+        result.inserted++;
+      } else if (seen.has(row.id)) {
+        // duplicate within the same batch: last one wins, counted once
+        update.run(...cols.filter((c) => !["kind", "key", "document_source"].includes(c)).map((c) => values[c] ?? null), row.id);
+        dropVector.run(row.id);
+      } else {
+        seen.add(row.id);
+        if (row.content_hash === hash && row.origin === origin) {
+          result.unchanged++;
+        } else {
+          update.run(...cols.filter((c) => !["kind", "key", "document_source"].includes(c)).map((c) => values[c] ?? null), row.id);
+          dropVector.run(row.id);
+          result.updated++;
+        }
+      }
+    }
+    for (const { id } of existing.all(origin)) {
+      if (!seen.has(id)) {
+        del.run(id);
+        result.deleted++;
+      }
+    }
+  }).immediate();
+  return result;
+}
+
+/** Remove every entity of an origin (e.g. an OrcBrew pack). Returns the number deleted. */
+export function deleteOrigin(db: Database, origin: string): number {
+  return db.query("DELETE FROM entities WHERE origin = ?").run(origin).changes;
+}
+
+export interface EntityRow {
+  id: number;
+  origin: string;
+  kind: string;
+  key: string;
+  name: string;
+  document_key: string;
+  document_name: string;
+  document_source: string;
+  source_url: string;
+  text: string;
+  data: string;
+  [col: string]: SqlValue;
+}
+
+/** A stored row → the canonical entity (filters decoded). */
+export function rowToEntity(row: EntityRow): Entity & { id: number } {
+  const filters: EntityFilters = {};
+  const f = filters as Record<string, unknown>;
+  for (const c of FILTER_COLUMNS) {
+    const v = row[c];
+    if (v === null || v === undefined) continue;
+    if (c === "classes" || c === "damage_types") f[c] = decodeList(v as string);
+    else if (c === "concentration" || c === "ritual" || c === "requires_attunement" || c === "is_simple") f[c] = v === 1;
+    else f[c] = v;
+  }
+  return {
+    id: row.id,
+    kind: row.kind as EntityKind,
+    key: row.key,
+    name: row.name,
+    document_key: row.document_key,
+    document_name: row.document_name,
+    document_source: row.document_source as DocumentSource,
+    source_url: row.source_url,
+    text: row.text,
+    filters,
+    data: JSON.parse(row.data) as JsonObject,
+  };
+}
+
+export function getEntitiesByIds(db: Database, ids: number[]): Map<number, Entity & { id: number }> {
+  const out = new Map<number, Entity & { id: number }>();
+  if (ids.length === 0) return out;
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = db.query<EntityRow, number[]>(`SELECT * FROM entities WHERE id IN (${chunk.map(() => "?").join(",")})`).all(...chunk);
+    for (const r of rows) out.set(r.id, rowToEntity(r));
+  }
+  return out;
+}
+
+export function getEntityByKey(db: Database, kind: EntityKind, key: string): (Entity & { id: number }) | undefined {
+  const row = db
+    .query<EntityRow, [string, string]>("SELECT * FROM entities WHERE kind = ? AND key = ? ORDER BY document_source LIMIT 1")
+    .get(kind, key);
+  return row ? rowToEntity(row) : undefined;
+}
+
+export function countByKind(db: Database): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of db.query<{ kind: string; n: number }, []>("SELECT kind, COUNT(*) AS n FROM entities GROUP BY kind").all()) out[r.kind] = r.n;
+  return out;
+}
+
+export function countKinds(db: Database, kinds: readonly EntityKind[]): number {
+  if (kinds.length === 0) return 0;
+  const row = db.query<{ n: number }, string[]>(`SELECT COUNT(*) AS n FROM entities WHERE kind IN (${kinds.map(() => "?").join(",")})`).get(...kinds);
+  return row?.n ?? 0;
+}

@@ -1,0 +1,126 @@
+/**
+ * The versioned schema. Each migration runs once, in order, inside a transaction; `meta.schema_version`
+ * records the last one applied. Append new migrations; never edit an applied one.
+ */
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    description: "entities, fts, vectors, documents, sync state, http cache",
+    sql: `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE entities (
+  id INTEGER PRIMARY KEY,
+  origin TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  key TEXT NOT NULL,
+  name TEXT NOT NULL COLLATE NOCASE,
+  slug TEXT NOT NULL,
+  document_key TEXT NOT NULL COLLATE NOCASE,
+  document_name TEXT NOT NULL,
+  document_source TEXT NOT NULL,
+  source_url TEXT NOT NULL,
+  level INTEGER,
+  school TEXT COLLATE NOCASE,
+  classes TEXT,
+  concentration INTEGER,
+  ritual INTEGER,
+  casting_time TEXT COLLATE NOCASE,
+  damage_types TEXT,
+  cr REAL,
+  creature_type TEXT COLLATE NOCASE,
+  size TEXT COLLATE NOCASE,
+  armor_class INTEGER,
+  hit_points INTEGER,
+  category TEXT COLLATE NOCASE,
+  rarity TEXT COLLATE NOCASE,
+  requires_attunement INTEGER,
+  damage_dice TEXT COLLATE NOCASE,
+  is_simple INTEGER,
+  cost_gp REAL,
+  weight_lb REAL,
+  section TEXT COLLATE NOCASE,
+  text TEXT NOT NULL,
+  data TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (document_source, kind, key)
+);
+CREATE INDEX entities_origin ON entities(origin);
+CREATE INDEX entities_kind_name ON entities(kind, name, document_key, key);
+CREATE INDEX entities_kind_slug ON entities(kind, slug);
+CREATE INDEX entities_kind_doc ON entities(kind, document_key);
+CREATE INDEX entities_spell ON entities(kind, level, school);
+CREATE INDEX entities_creature ON entities(kind, cr, creature_type);
+CREATE INDEX entities_equipment ON entities(kind, category, rarity);
+CREATE INDEX entities_rule ON entities(kind, section);
+
+CREATE VIRTUAL TABLE entities_fts USING fts5(
+  name, text,
+  content='entities', content_rowid='id',
+  tokenize='porter unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER entities_ai AFTER INSERT ON entities BEGIN
+  INSERT INTO entities_fts(rowid, name, text) VALUES (new.id, new.name, new.text);
+END;
+CREATE TRIGGER entities_ad AFTER DELETE ON entities BEGIN
+  INSERT INTO entities_fts(entities_fts, rowid, name, text) VALUES ('delete', old.id, old.name, old.text);
+END;
+CREATE TRIGGER entities_au AFTER UPDATE OF name, text ON entities BEGIN
+  INSERT INTO entities_fts(entities_fts, rowid, name, text) VALUES ('delete', old.id, old.name, old.text);
+  INSERT INTO entities_fts(rowid, name, text) VALUES (new.id, new.name, new.text);
+END;
+
+CREATE TABLE vectors (
+  entity_id INTEGER PRIMARY KEY REFERENCES entities(id) ON DELETE CASCADE,
+  model_id TEXT NOT NULL,
+  content_hash TEXT NOT NULL,
+  vector BLOB NOT NULL
+);
+
+CREATE TABLE documents (
+  source TEXT NOT NULL,
+  key TEXT NOT NULL COLLATE NOCASE,
+  name TEXT NOT NULL,
+  publisher TEXT,
+  license TEXT,
+  url TEXT,
+  description TEXT,
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (source, key)
+);
+
+CREATE TABLE sync_state (
+  source TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  status TEXT NOT NULL,
+  fetched_at INTEGER,
+  record_count INTEGER NOT NULL DEFAULT 0,
+  skipped_count INTEGER NOT NULL DEFAULT 0,
+  request_count INTEGER NOT NULL DEFAULT 0,
+  duration_ms INTEGER NOT NULL DEFAULT 0,
+  error TEXT,
+  PRIMARY KEY (source, content_type)
+);
+
+CREATE TABLE http_cache (
+  cache_key TEXT PRIMARY KEY,
+  url TEXT NOT NULL,
+  ok INTEGER NOT NULL,
+  status INTEGER NOT NULL,
+  body TEXT,
+  error TEXT,
+  fetched_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+`,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
