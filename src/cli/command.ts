@@ -1,0 +1,19 @@
+/** What every CLI command looks like. Commands print results on stdout, progress/logs on stderr. */
+export interface Command {
+  name: string;
+  summary: string;
+  /** Full help text (usage, options, examples), printed by `lorekeeper <name> --help`. */
+  help: string;
+  /** Returns the process exit code. `argv` excludes the command name. */
+  run(argv: string[]): Promise<number>;
+}
+
+/** Exit codes shared by commands. */
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_PARTIAL = 2;
+export const EXIT_USAGE = 64;
+
+export class UsageError extends Error {
+  override name = "UsageError";
+}

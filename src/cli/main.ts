@@ -1,0 +1,74 @@
+#!/usr/bin/env bun
+/**
+ * `lorekeeper [command] [options]` — with no command, runs the MCP server over stdio.
+ */
+import { APP_VERSION } from "../config.ts";
+import { log, setLogLevel } from "../log.ts";
+import { EXIT_FAILED, EXIT_USAGE, UsageError } from "./command.ts";
+import { COMMANDS } from "./commands/index.ts";
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length), 8);
+  return [
+    `LoreKeeper ${APP_VERSION} — an MCP server for D&D 5e content (Open5e, D&D 5e API, OrcBrew homebrew).`,
+    "",
+    "Usage: lorekeeper [command] [options]",
+    "",
+    "Commands:",
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    "Global options:",
+    "  --db-path PATH   the SQLite store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db; env LOREKEEPER_DB_PATH)",
+    "  -v, --verbose    debug logs on stderr",
+    "  --version        print the version",
+    "  -h, --help       this help; `lorekeeper <command> --help` for a command",
+    "",
+    "With no command, `lorekeeper` runs `serve` (MCP over stdio).",
+  ].join("\n");
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const args = [...argv];
+  if (args.includes("-v") || args.includes("--verbose")) {
+    setLogLevel("debug");
+  }
+  const rest = args.filter((a) => a !== "-v" && a !== "--verbose");
+  const first = rest[0];
+  if (first === "--version" || first === "version") {
+    process.stdout.write(`lorekeeper ${APP_VERSION}\n`);
+    return 0;
+  }
+  if (first === "-h" || first === "--help" || first === "help") {
+    process.stdout.write(`${usage()}\n`);
+    return 0;
+  }
+  const name = first === undefined || first.startsWith("-") ? "serve" : first;
+  const cmdArgs = first === undefined || first.startsWith("-") ? rest : rest.slice(1);
+  const cmd = COMMANDS.find((c) => c.name === name);
+  if (!cmd) {
+    process.stderr.write(`Unknown command "${name}".\n\n${usage()}\n`);
+    return EXIT_USAGE;
+  }
+  if (cmdArgs.includes("-h") || cmdArgs.includes("--help")) {
+    process.stdout.write(`${cmd.help}\n`);
+    return 0;
+  }
+  try {
+    return await cmd.run(cmdArgs);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`lorekeeper ${cmd.name}: ${err.message}\nRun \`lorekeeper ${cmd.name} --help\` for usage.\n`);
+      return EXIT_USAGE;
+    }
+    const e = err as { message?: string; hint?: string };
+    process.stderr.write(`lorekeeper ${cmd.name}: ${e.message ?? String(err)}\n${e.hint ? `${e.hint}\n` : ""}`);
+    log.debug("command failed", err);
+    return EXIT_FAILED;
+  }
+}
+
+if (import.meta.main) {
+  const code = await main(process.argv.slice(2));
+  // serve keeps running on its own; other commands exit with their code.
+  if (code !== -1) process.exit(code);
+}
