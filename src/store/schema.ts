@@ -121,6 +121,29 @@ CREATE TABLE http_cache (
 );
 `,
   },
+  {
+    version: 2,
+    description: "names_fts + names_vocab: unstemmed vocabulary of entity names (search typo tolerance)",
+    sql: `
+CREATE VIRTUAL TABLE names_fts USING fts5(
+  name,
+  content='entities', content_rowid='id',
+  tokenize='unicode61 remove_diacritics 2'
+);
+CREATE VIRTUAL TABLE names_vocab USING fts5vocab(names_fts, 'row');
+CREATE TRIGGER entities_names_ai AFTER INSERT ON entities BEGIN
+  INSERT INTO names_fts(rowid, name) VALUES (new.id, new.name);
+END;
+CREATE TRIGGER entities_names_ad AFTER DELETE ON entities BEGIN
+  INSERT INTO names_fts(names_fts, rowid, name) VALUES ('delete', old.id, old.name);
+END;
+CREATE TRIGGER entities_names_au AFTER UPDATE OF name ON entities BEGIN
+  INSERT INTO names_fts(names_fts, rowid, name) VALUES ('delete', old.id, old.name);
+  INSERT INTO names_fts(rowid, name) VALUES (new.id, new.name);
+END;
+INSERT INTO names_fts(names_fts) VALUES ('rebuild');
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
