@@ -1,0 +1,422 @@
+/**
+ * The HTTP client every upstream source uses: JSON GETs with a per-request timeout, retries
+ * (exponential backoff with full jitter; `Retry-After` honoured) on network errors, timeouts,
+ * 429 and 5xx, a User-Agent, bounded concurrency shared by all requests of one client, and an
+ * optional response cache. The cache is an interface declared here and implemented by the store
+ * (`src/store/http-cache.ts`), so sources never import the store.
+ */
+import { USER_AGENT, type Config } from "../config.ts";
+import { log } from "../log.ts";
+
+export type UpstreamErrorKind = "network" | "timeout" | "http" | "malformed" | "recent-failure" | "pagination";
+
+/** Which service a request belongs to, for actionable error messages. */
+export interface UpstreamInfo {
+  /** Human name, e.g. "Open5e". */
+  name: string;
+  /** Configured base URL, e.g. "https://api.open5e.com". */
+  baseUrl: string;
+  /** Environment variable that overrides the base URL, e.g. "LOREKEEPER_OPEN5E_BASE_URL". */
+  envVar: string;
+}
+
+export class UpstreamError extends Error {
+  override readonly name = "UpstreamError";
+  constructor(
+    readonly kind: UpstreamErrorKind,
+    readonly url: string,
+    message: string,
+    readonly status?: number,
+    /** For "recent-failure": epoch ms when the request may be sent again. */
+    readonly retryAt?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A cached response as the cache hands it back (only entries that are still fresh). */
+export interface HttpCacheEntry {
+  url: string;
+  ok: boolean;
+  status: number;
+  /** Response text for successes. */
+  body: string | null;
+  /** For failures: what went wrong. */
+  errorKind: UpstreamErrorKind | null;
+  errorMessage: string | null;
+  fetchedAt: number;
+  expiresAt: number;
+}
+
+export interface HttpCacheFailure {
+  status: number;
+  kind: UpstreamErrorKind;
+  message: string;
+}
+
+/** Implemented by the store. TTLs and the clock belong to the implementation. */
+export interface HttpCache {
+  /** A fresh entry for this URL (see `cacheKey`), or undefined when absent or expired. */
+  get(url: string): HttpCacheEntry | undefined;
+  putSuccess(url: string, status: number, body: string): void;
+  putFailure(url: string, failure: HttpCacheFailure): void;
+  /** Drops the entry for this URL, if any. */
+  delete(url: string): void;
+}
+
+/** Cache key: origin + path + query params sorted by name (then value); the fragment is dropped. */
+export function cacheKey(url: string): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  const params = [...u.searchParams.entries()].sort((a, b) =>
+    a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1,
+  );
+  const q = new URLSearchParams(params).toString();
+  return `${u.origin}${u.pathname}${q ? `?${q}` : ""}`;
+}
+
+/** Parses `Retry-After` (delta seconds or an HTTP date) into milliseconds from `now`; undefined if absent/invalid. */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  if (value === null || value === undefined) return undefined;
+  const v = value.trim();
+  if (v === "") return undefined;
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+/** Full-jitter exponential backoff: uniform in [0, min(maxDelay, base * 2^attempt)]. attempt is 0-based. */
+export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
+  return Math.floor(random() * ceiling);
+}
+
+/** A counting semaphore (FIFO). */
+export class Semaphore {
+  private active = 0;
+  private readonly waiters: Array<() => void> = [];
+  constructor(readonly limit: number) {
+    if (!(limit >= 1)) throw new Error(`Semaphore limit must be >= 1 (got ${limit})`);
+  }
+  get inFlight(): number {
+    return this.active;
+  }
+  async acquire(): Promise<void> {
+    if (this.active < this.limit) {
+      this.active++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiters.push(resolve));
+  }
+  release(): void {
+    const next = this.waiters.shift();
+    if (next) next(); // hand the slot over directly
+    else this.active--;
+  }
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      return await fn();
+    } finally {
+      this.release();
+    }
+  }
+}
+
+export interface HttpClientOptions {
+  userAgent?: string;
+  /** Per attempt, covering headers and body (default 30 000). */
+  timeoutMs?: number;
+  /** Extra attempts after the first (default 4). */
+  retries?: number;
+  /** Requests in flight at once, across all callers of this client (default 6). */
+  concurrency?: number;
+  /** Backoff base (default 500 ms) and ceiling (default 30 000 ms). */
+  baseDelayMs?: number;
+  maxDelayMs?: number;
+  /** Longest `Retry-After` wait honoured (default 120 000 ms); longer ones are capped. */
+  maxRetryAfterMs?: number;
+  /** Multiplier applied to `Retry-After` (tests use e.g. 0.01; default 1). */
+  retryAfterScale?: number;
+  cache?: HttpCache;
+  /** Injectables for tests. */
+  fetch?: typeof fetch;
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+  /** Clock used in messages (default Date.now). */
+  now?: () => number;
+}
+
+export interface RequestOptions {
+  /** Skip cache reads (a fresh success or a recent failure); the result is still written. */
+  force?: boolean;
+  /** Do not read or write the cache at all. */
+  noCache?: boolean;
+  signal?: AbortSignal;
+  upstream?: UpstreamInfo;
+}
+
+export interface JsonResponse {
+  data: unknown;
+  status: number;
+  fromCache: boolean;
+  /** The URL requested (after redirects when sent). */
+  url: string;
+}
+
+export interface HttpStats {
+  /** Attempts actually sent over the network (retries included). */
+  requests: number;
+  cacheHits: number;
+  /** Cached failures answered without a request. */
+  cachedFailures: number;
+  retries: number;
+  failures: number;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+function upstreamFor(url: string, given?: UpstreamInfo): UpstreamInfo {
+  if (given) return given;
+  let origin = url;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    /* keep raw */
+  }
+  return { name: "The upstream API", baseUrl: origin, envVar: "the source's base-URL variable" };
+}
+
+function fmtSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
+/** Why an attempt failed, before deciding to retry. */
+interface AttemptFailure {
+  kind: "network" | "timeout" | "http" | "malformed";
+  status?: number;
+  detail: string;
+  retryAfterMs?: number;
+}
+
+function retryable(f: AttemptFailure): boolean {
+  if (f.kind === "network" || f.kind === "timeout") return true;
+  if (f.kind === "http") return f.status === 429 || (f.status !== undefined && f.status >= 500);
+  return false;
+}
+
+export class HttpClient {
+  readonly stats: HttpStats = { requests: 0, cacheHits: 0, cachedFailures: 0, retries: 0, failures: 0 };
+  private readonly sem: Semaphore;
+  private readonly o: Required<Omit<HttpClientOptions, "cache">> & { cache?: HttpCache };
+
+  constructor(opts: HttpClientOptions = {}) {
+    this.o = {
+      userAgent: opts.userAgent ?? USER_AGENT,
+      timeoutMs: opts.timeoutMs ?? 30_000,
+      retries: Math.max(0, Math.floor(opts.retries ?? 4)),
+      concurrency: Math.max(1, Math.floor(opts.concurrency ?? 6)),
+      baseDelayMs: opts.baseDelayMs ?? 500,
+      maxDelayMs: opts.maxDelayMs ?? 30_000,
+      maxRetryAfterMs: opts.maxRetryAfterMs ?? 120_000,
+      retryAfterScale: opts.retryAfterScale ?? 1,
+      cache: opts.cache,
+      fetch: opts.fetch ?? fetch,
+      sleep: opts.sleep ?? defaultSleep,
+      random: opts.random ?? Math.random,
+      now: opts.now ?? Date.now,
+    };
+    this.sem = new Semaphore(this.o.concurrency);
+  }
+
+  /** A client configured from `loadConfig()` values. */
+  static fromConfig(config: Pick<Config, "httpTimeoutMs" | "httpRetries" | "httpConcurrency">, extra: HttpClientOptions = {}): HttpClient {
+    return new HttpClient({
+      timeoutMs: config.httpTimeoutMs,
+      retries: config.httpRetries,
+      concurrency: config.httpConcurrency,
+      ...extra,
+    });
+  }
+
+  get concurrency(): number {
+    return this.o.concurrency;
+  }
+
+  get cache(): HttpCache | undefined {
+    return this.o.cache;
+  }
+
+  resetStats(): void {
+    Object.assign(this.stats, { requests: 0, cacheHits: 0, cachedFailures: 0, retries: 0, failures: 0 });
+  }
+
+  /**
+   * For callers that find a 2xx body unusable (bad envelope, looping pagination): forget the cached
+   * successes of `urls` and record `err` as a failure of each, so the error cache applies to it.
+   */
+  rejectResponses(urls: string[], err: UpstreamError): void {
+    const cache = this.o.cache;
+    if (!cache) return;
+    for (const u of urls) {
+      safeWrite(u, () => {
+        cache.delete(u);
+        cache.putFailure(u, { status: err.status ?? 0, kind: err.kind, message: err.message });
+      });
+    }
+  }
+
+  /** GET a JSON document; returns the parsed body. Throws UpstreamError. */
+  async getJson(url: string, opts: RequestOptions = {}): Promise<unknown> {
+    return (await this.request(url, opts)).data;
+  }
+
+  /** GET a JSON document with response metadata. Throws UpstreamError. */
+  async request(url: string, opts: RequestOptions = {}): Promise<JsonResponse> {
+    const up = upstreamFor(url, opts.upstream);
+    const cache = opts.noCache ? undefined : this.o.cache;
+    if (cache && !opts.force) {
+      const hit = this.readCache(cache, url, up);
+      if (hit) return hit;
+    }
+    let attempt = 0;
+    for (;;) {
+      opts.signal?.throwIfAborted();
+      const res = await this.sem.run(() => this.attempt(url, opts.signal));
+      if (res.ok) {
+        if (cache) safeWrite(url, () => cache.putSuccess(url, res.status, res.text));
+        return { data: res.data, status: res.status, fromCache: false, url: res.url };
+      }
+      const f = res.failure;
+      if (retryable(f) && attempt < this.o.retries) {
+        const wait =
+          f.retryAfterMs !== undefined
+            ? Math.min(this.o.maxRetryAfterMs, Math.round(f.retryAfterMs * this.o.retryAfterScale))
+            : backoffDelay(attempt, this.o.baseDelayMs, this.o.maxDelayMs, this.o.random);
+        attempt++;
+        this.stats.retries++;
+        log.debug(`retry ${attempt}/${this.o.retries} of ${url} in ${wait} ms (${f.detail})`);
+        await this.o.sleep(wait);
+        continue;
+      }
+      this.stats.failures++;
+      const err = new UpstreamError(f.kind, url, failureMessage(up, url, f, attempt + 1, this.o.timeoutMs), f.status);
+      if (cache) safeWrite(url, () => cache.putFailure(url, { status: f.status ?? 0, kind: f.kind, message: err.message }));
+      throw err;
+    }
+  }
+
+  private readCache(cache: HttpCache, url: string, up: UpstreamInfo): JsonResponse | undefined {
+    let entry: HttpCacheEntry | undefined;
+    try {
+      entry = cache.get(url);
+    } catch (err) {
+      log.warn(`HTTP cache read failed for ${url}; fetching instead`, err);
+      return undefined;
+    }
+    if (!entry) return undefined;
+    if (entry.ok) {
+      try {
+        const data: unknown = JSON.parse(entry.body ?? "");
+        this.stats.cacheHits++;
+        return { data, status: entry.status, fromCache: true, url: entry.url };
+      } catch {
+        log.debug(`cached body for ${url} is not JSON; refetching`);
+        return undefined;
+      }
+    }
+    this.stats.cachedFailures++;
+    const inMs = Math.max(0, entry.expiresAt - this.o.now());
+    const when = new Date(entry.expiresAt).toISOString();
+    const what = entry.errorMessage ? ` Last error: ${entry.errorMessage}` : "";
+    throw new UpstreamError(
+      "recent-failure",
+      url,
+      `${up.name} request ${url} failed recently, so it is not retried until ${when} (in about ${fmtSeconds(inMs)}).${what} ` +
+        `To retry now, run the sync again with --force (or lower LOREKEEPER_ERROR_CACHE_TTL_SECONDS).`,
+      entry.status || undefined,
+      entry.expiresAt,
+    );
+  }
+
+  private async attempt(
+    url: string,
+    callerSignal?: AbortSignal,
+  ): Promise<{ ok: true; data: unknown; text: string; status: number; url: string } | { ok: false; failure: AttemptFailure }> {
+    const timeout = AbortSignal.timeout(this.o.timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
+    this.stats.requests++;
+    let status = 0;
+    try {
+      const resp = await this.o.fetch(url, {
+        method: "GET",
+        headers: { "User-Agent": this.o.userAgent, Accept: "application/json" },
+        redirect: "follow",
+        signal,
+      });
+      status = resp.status;
+      const text = await resp.text();
+      if (!resp.ok) {
+        const retryAfterMs = resp.status === 429 || resp.status === 503 ? parseRetryAfter(resp.headers.get("retry-after")) : undefined;
+        return { ok: false, failure: { kind: "http", status: resp.status, detail: `HTTP ${resp.status}${snippet(text)}`, retryAfterMs } };
+      }
+      try {
+        return { ok: true, data: JSON.parse(text), text, status: resp.status, url: resp.url || url };
+      } catch (err) {
+        return { ok: false, failure: { kind: "malformed", status: resp.status, detail: (err as Error).message } };
+      }
+    } catch (err) {
+      if (callerSignal?.aborted) throw callerSignal.reason ?? err;
+      if (timeout.aborted) return { ok: false, failure: { kind: "timeout", status: status || undefined, detail: "timed out" } };
+      return { ok: false, failure: { kind: "network", detail: (err as Error)?.message ?? String(err) } };
+    }
+  }
+}
+
+function safeWrite(url: string, fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    log.warn(`HTTP cache write failed for ${url}; continuing without caching it`, err);
+  }
+}
+
+function snippet(text: string): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  if (t === "" || t.startsWith("<")) return "";
+  return `: ${t.length > 160 ? `${t.slice(0, 160)}…` : t}`;
+}
+
+function failureMessage(up: UpstreamInfo, url: string, f: AttemptFailure, attempts: number, timeoutMs: number): string {
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
+  const later = "run `lorekeeper sync` later";
+  const mirror = `or set ${up.envVar} to a mirror`;
+  switch (f.kind) {
+    case "network":
+      return `${up.name} at ${up.baseUrl} is unreachable (${f.detail})${tries} while fetching ${url}. Check the network, ${later}, ${mirror}.`;
+    case "timeout":
+      return (
+        `${up.name} at ${up.baseUrl} did not answer within ${fmtSeconds(timeoutMs)}${tries} (${url}). ` +
+        `It may be overloaded: ${later}, raise LOREKEEPER_HTTP_TIMEOUT_MS, ${mirror}.`
+      );
+    case "malformed":
+      return (
+        `${up.name} at ${up.baseUrl} returned a body that is not valid JSON for ${url} (${f.detail}). ` +
+        `Check that ${up.envVar} points at the API itself (not a web page or proxy), or ${later}.`
+      );
+    case "http": {
+      const s = f.status ?? 0;
+      if (s === 429)
+        return `${up.name} at ${up.baseUrl} is rate-limiting us (HTTP 429${tries}) for ${url}. Wait a while and ${later}, or lower LOREKEEPER_HTTP_CONCURRENCY.`;
+      if (s >= 500) return `${up.name} at ${up.baseUrl} failed with ${f.detail}${tries} for ${url}. The service may be down: ${later}, ${mirror}.`;
+      if (s === 404)
+        return `${up.name} at ${up.baseUrl} has no ${url} (HTTP 404). Check that ${up.envVar} points at the API root (e.g. the default), and that the endpoint exists on that server.`;
+      return `${up.name} at ${up.baseUrl} refused ${url} with ${f.detail}. Check ${up.envVar} and any proxy in between.`;
+    }
+  }
+}

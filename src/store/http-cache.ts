@@ -1,0 +1,123 @@
+/**
+ * SQLite-backed HTTP response cache over the `http_cache` table; implements the sources' `HttpCache`.
+ * Key = URL with query params sorted (`cacheKey`). Successes live `ttlMs`, failures `errorTtlMs`.
+ * The clock is injectable so tests never sleep.
+ */
+import type { Database } from "bun:sqlite";
+import type { Config } from "../config.ts";
+import { cacheKey, type HttpCache, type HttpCacheEntry, type HttpCacheFailure, type UpstreamErrorKind } from "../sources/http.ts";
+
+export interface HttpCacheOptions {
+  /** Lifetime of a successful response (config `cacheTtlMs`, default 7 days). */
+  ttlMs: number;
+  /** Lifetime of a recorded failure (config `errorCacheTtlMs`, default 300 s). */
+  errorTtlMs: number;
+  now?: () => number;
+}
+
+interface Row {
+  url: string;
+  ok: number;
+  status: number;
+  body: string | null;
+  error: string | null;
+  fetched_at: number;
+  expires_at: number;
+}
+
+const KINDS: readonly UpstreamErrorKind[] = ["network", "timeout", "http", "malformed", "recent-failure", "pagination"];
+
+function decodeError(raw: string | null): { kind: UpstreamErrorKind | null; message: string | null } {
+  if (raw === null) return { kind: null, message: null };
+  try {
+    const v = JSON.parse(raw) as { kind?: unknown; message?: unknown };
+    const kind = KINDS.includes(v.kind as UpstreamErrorKind) ? (v.kind as UpstreamErrorKind) : null;
+    return { kind, message: typeof v.message === "string" ? v.message : raw };
+  } catch {
+    return { kind: null, message: raw };
+  }
+}
+
+export class SqliteHttpCache implements HttpCache {
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: Database,
+    private readonly opts: HttpCacheOptions,
+  ) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  get(url: string): HttpCacheEntry | undefined {
+    const row = this.db
+      .query<Row, [string, number]>(
+        "SELECT url, ok, status, body, error, fetched_at, expires_at FROM http_cache WHERE cache_key = ? AND expires_at > ?",
+      )
+      .get(cacheKey(url), this.now());
+    if (!row) return undefined;
+    const err = decodeError(row.error);
+    return {
+      url: row.url,
+      ok: row.ok === 1,
+      status: row.status,
+      body: row.body,
+      errorKind: err.kind,
+      errorMessage: err.message,
+      fetchedAt: row.fetched_at,
+      expiresAt: row.expires_at,
+    };
+  }
+
+  putSuccess(url: string, status: number, body: string): void {
+    this.write(url, true, status, body, null, this.opts.ttlMs);
+  }
+
+  putFailure(url: string, failure: HttpCacheFailure): void {
+    if (this.opts.errorTtlMs <= 0) return;
+    this.write(url, false, failure.status, null, JSON.stringify({ kind: failure.kind, message: failure.message }), this.opts.errorTtlMs);
+  }
+
+  delete(url: string): void {
+    this.db.query("DELETE FROM http_cache WHERE cache_key = ?").run(cacheKey(url));
+  }
+
+  /** Deletes expired rows; returns how many. */
+  purgeExpired(): number {
+    return this.db.query("DELETE FROM http_cache WHERE expires_at <= ?").run(this.now()).changes;
+  }
+
+  /** Deletes every row (or only those whose URL starts with `urlPrefix`); returns how many. */
+  clear(urlPrefix?: string): number {
+    if (urlPrefix === undefined) return this.db.query("DELETE FROM http_cache").run().changes;
+    return this.db.query("DELETE FROM http_cache WHERE substr(url, 1, length(?1)) = ?1").run(urlPrefix).changes;
+  }
+
+  /** Row counts for `status`-style reporting. */
+  stats(): { entries: number; fresh: number; failures: number; bytes: number } {
+    const r = this.db
+      .query<{ entries: number; fresh: number | null; failures: number | null; bytes: number | null }, [number, number]>(
+        `SELECT count(*) AS entries, sum(expires_at > ?) AS fresh, sum(ok = 0 AND expires_at > ?) AS failures,
+                sum(length(coalesce(body, ''))) AS bytes FROM http_cache`,
+      )
+      .get(this.now(), this.now());
+    return { entries: r?.entries ?? 0, fresh: r?.fresh ?? 0, failures: r?.failures ?? 0, bytes: r?.bytes ?? 0 };
+  }
+
+  private write(url: string, ok: boolean, status: number, body: string | null, error: string | null, ttlMs: number): void {
+    if (ttlMs <= 0) return;
+    const now = this.now();
+    this.db
+      .query(
+        `INSERT INTO http_cache (cache_key, url, ok, status, body, error, fetched_at, expires_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(cache_key) DO UPDATE SET url=excluded.url, ok=excluded.ok, status=excluded.status, body=excluded.body,
+           error=excluded.error, fetched_at=excluded.fetched_at, expires_at=excluded.expires_at`,
+      )
+      .run(cacheKey(url), url, ok ? 1 : 0, status, body, error, now, now + ttlMs);
+  }
+}
+
+/** A cache with TTLs from the configuration (`loadConfig()`). */
+export function createHttpCache(db: Database, config: Pick<Config, "cacheTtlMs" | "errorCacheTtlMs">, now?: () => number): SqliteHttpCache {
+  return new SqliteHttpCache(db, { ttlMs: config.cacheTtlMs, errorTtlMs: config.errorCacheTtlMs, now });
+}
