@@ -1,0 +1,36 @@
+/**
+ * What a search needs: the store, the (lazy) embedding model, the vector backend and the
+ * embedding timeout. Built once by the server / CLI and passed to `runSearch`.
+ */
+import type { Store } from "../store/db.ts";
+import type { EmbedderProvider, VectorIndex } from "./types.ts";
+
+export interface Neighbor {
+  id: number;
+  /** Cosine similarity, 1 = identical. */
+  similarity: number;
+}
+
+/**
+ * Where the vector leg finds neighbours. Both methods are for the vectors of one model
+ * (`modelId` = the embedder's id); anything else stored is ignored.
+ */
+export interface VectorBackend {
+  /** Exact cosine similarity of `query` to the stored vectors of `ids`; best `k`, best first. */
+  exactSearch(modelId: string, query: Float32Array, ids: readonly number[], k: number): Neighbor[];
+  /** The HNSW index over all stored vectors of `modelId`, or null when there is none (yet). */
+  annIndex(modelId: string): VectorIndex | null;
+  /** Whether any vector of `modelId` is stored (false → semantic ranking is off, with a message). */
+  hasVectors(modelId: string): boolean;
+}
+
+export interface SearchContext {
+  store: Store;
+  embedder: EmbedderProvider;
+  /** Default: exact search over the `vectors` table, no HNSW (see semantic-leg.ts). */
+  vectors?: VectorBackend;
+  /** Give up on the query embedding after this long and rank lexically. */
+  embeddingTimeoutMs: number;
+  /** Candidate sets up to this size are ranked by exact cosine; larger ones by HNSW (default 2000). */
+  exactSearchMax?: number;
+}

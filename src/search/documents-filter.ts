@@ -1,0 +1,59 @@
+/**
+ * The `documents` parameter (decision 3): null/undefined = no filter, [] = empty result, unknown
+ * keys = empty result plus a message naming the available documents. Common aliases resolve to
+ * Open5e v2 keys (decision 4). Pure: the caller passes the document keys the store knows.
+ */
+
+/** Aliases people (and older tools) use for the same documents. */
+export const DOCUMENT_ALIASES: Readonly<Record<string, string>> = {
+  "srd-5e": "srd-2014",
+  "srd-5.1": "srd-2014",
+  "srd5.1": "srd-2014",
+  "srd-51": "srd-2014",
+  "wotc-srd": "srd-2014",
+  "srd-5.2": "srd-2024",
+  "srd5.2": "srd-2024",
+  "srd-52": "srd-2024",
+};
+
+export interface DocumentResolution {
+  /** null = no document filter; [] = nothing can match; otherwise the stored keys to keep. */
+  keys: string[] | null;
+  message?: string;
+}
+
+function availableText(known: readonly string[]): string {
+  return known.length ? `Available documents: ${known.join(", ")}.` : "No documents are stored yet (run `lorekeeper sync`).";
+}
+
+/**
+ * Resolve requested document keys against the keys the store holds (case-insensitive). A key is
+ * kept if it is stored itself or is an alias of a stored key. Some keys unknown → the known ones
+ * filter and the message names the ignored ones; all unknown → empty result and a message.
+ */
+export function resolveDocuments(requested: readonly string[] | null | undefined, known: readonly string[]): DocumentResolution {
+  if (requested === null || requested === undefined) return { keys: null };
+  const cleaned = requested.map((k) => k.trim()).filter((k) => k.length > 0);
+  if (requested.length === 0) return { keys: [], message: "The documents filter is an empty list, so nothing can match." };
+  const byLower = new Map(known.map((k) => [k.toLowerCase(), k]));
+  const keys = new Set<string>();
+  const unknown: string[] = [];
+  for (const raw of cleaned) {
+    const lower = raw.toLowerCase();
+    const direct = byLower.get(lower);
+    const alias = DOCUMENT_ALIASES[lower];
+    const viaAlias = alias ? byLower.get(alias) : undefined;
+    if (direct) keys.add(direct);
+    if (viaAlias) keys.add(viaAlias);
+    if (!direct && !viaAlias) unknown.push(raw);
+  }
+  if (cleaned.length === 0) return { keys: [], message: "The documents filter holds only blank keys, so nothing can match." };
+  const quoted = unknown.map((k) => `"${k}"`).join(", ");
+  if (keys.size === 0) {
+    return { keys: [], message: `No stored document matches ${quoted}. ${availableText(known)}` };
+  }
+  if (unknown.length > 0) {
+    return { keys: [...keys], message: `Unknown document keys ignored: ${quoted}. ${availableText(known)}` };
+  }
+  return { keys: [...keys] };
+}

@@ -1,0 +1,167 @@
+/**
+ * `runSearch`: the single entry point of the search layer (MCP tools and the CLI call it).
+ *
+ *   1. documents → stored keys (decision 3); structured filters → WHERE over `entities e`;
+ *      `name` (exact → key → slug → … see names.ts) narrows the candidates further.
+ *   2. No `search` (empty/whitespace): the final page straight from SQL, ordered by name, then
+ *      document_key, then key; exactly `limit` rows; no score. Mode "structured".
+ *   3. With `search`: the lexical leg (FTS5/BM25, typo-tolerant) and the vector leg (query
+ *      embedding with a timeout; exact cosine or HNSW) run over the same candidates and are fused
+ *      by reciprocal rank fusion; candidates whose name equals the whole query go on top.
+ *      `similarity_score` = fused score / best possible fused score (0..1), best first; exactly
+ *      `limit` hits; `data` is loaded for those rows only. Mode "hybrid", or "lexical" (with a
+ *      message saying why) when the vector leg cannot run.
+ */
+import type { Database } from "bun:sqlite";
+import { log } from "../log.ts";
+import { documentKeys } from "../store/documents.ts";
+import { getEntitiesByIds, rowToEntity, type EntityRow } from "../store/entities.ts";
+import type { SearchContext, Neighbor } from "./context.ts";
+import { resolveDocuments } from "./documents-filter.ts";
+import { andWhere, buildFilterWhere, type SqlValue, type WhereClause } from "./filters.ts";
+import { lexicalSearch, type LexicalHit } from "./lexical.ts";
+import { resolveName } from "./names.ts";
+import { semanticLeg } from "./semantic-leg.ts";
+import type { SearchHit, SearchMode, SearchQuery, SearchResponse } from "./types.ts";
+
+export type { SearchContext } from "./context.ts";
+
+/** Reciprocal rank fusion constant: score = Σ weight / (RRF_K + rank). */
+export const RRF_K = 60;
+export const LEXICAL_WEIGHT = 1.0;
+export const VECTOR_WEIGHT = 1.0;
+
+/** How deep each leg looks: enough for fusion to matter, bounded for speed. */
+export function legDepth(limit: number): number {
+  return Math.min(1000, Math.max(50, limit * 3));
+}
+
+export interface FusedHit {
+  id: number;
+  score: number;
+}
+
+/**
+ * Fuse ranked id lists (pure). `exact` ids (whole-query name matches) come first with score 1.
+ * Each list's weight counts towards the best possible score only if the list is non-empty, so a
+ * result ranked first by every leg that found anything scores 1. Scores never increase down the
+ * list; ties keep the better single-leg rank, then the smaller id.
+ */
+export function fuseRankings(lists: ReadonlyArray<{ ids: readonly number[]; weight: number }>, exact: readonly number[] = [], k = RRF_K): FusedHit[] {
+  const fused = new Map<number, { rrf: number; best: number }>();
+  let maxPossible = 0;
+  for (const { ids, weight } of lists) {
+    if (ids.length === 0 || weight <= 0) continue;
+    maxPossible += weight / (k + 1);
+    ids.forEach((id, i) => {
+      const cur = fused.get(id) ?? { rrf: 0, best: Number.POSITIVE_INFINITY };
+      cur.rrf += weight / (k + i + 1);
+      cur.best = Math.min(cur.best, i + 1);
+      fused.set(id, cur);
+    });
+  }
+  const exactSet = new Set(exact);
+  const ranked = [...fused.entries()].filter(([id]) => !exactSet.has(id));
+  ranked.sort(([ia, a], [ib, b]) => b.rrf - a.rrf || a.best - b.best || ia - ib);
+  const exactFirst = [...exactSet].sort((a, b) => (fused.get(b)?.rrf ?? 0) - (fused.get(a)?.rrf ?? 0) || a - b);
+  const out: FusedHit[] = exactFirst.map((id) => ({ id, score: 1 }));
+  let prev = 1;
+  for (const [id, f] of ranked) {
+    const s = Math.min(prev, maxPossible > 0 ? Math.min(1, f.rrf / maxPossible) : 0);
+    const rounded = Math.round(s * 10_000) / 10_000;
+    out.push({ id, score: rounded });
+    prev = rounded;
+  }
+  return out;
+}
+
+function respond(hits: SearchHit[], mode: SearchMode, messages: string[]): SearchResponse {
+  const message = [...new Set(messages)].join(" ");
+  return message ? { hits, mode, message } : { hits, mode };
+}
+
+/** The page of a structured query: stable order by name, document_key, key; SQL LIMIT. */
+function structuredPage(db: Database, where: WhereClause, limit: number): SearchHit[] {
+  return db
+    .query<EntityRow, SqlValue[]>(`SELECT e.* FROM entities e WHERE ${where.sql} ORDER BY e.name COLLATE NOCASE, e.document_key, e.key LIMIT ?`)
+    .all(...where.params, limit)
+    .map((row) => ({ entity: rowToEntity(row) }));
+}
+
+function exactNameIds(db: Database, where: WhereClause, query: string): number[] {
+  const w = andWhere(where, { sql: "e.name = ?", params: [query] });
+  return db
+    .query<{ id: number }, SqlValue[]>(`SELECT e.id AS id FROM entities e WHERE ${w.sql} ORDER BY e.document_key, e.key LIMIT 50`)
+    .all(...w.params)
+    .map((r) => r.id);
+}
+
+async function rankedPage(ctx: SearchContext, where: WhereClause, search: string, limit: number, messages: string[]): Promise<SearchResponse> {
+  const db = ctx.store.db;
+  const depth = legDepth(limit);
+  const semantic = semanticLeg(ctx, where, search, depth);
+  let lexical: LexicalHit[] = [];
+  try {
+    const lex = lexicalSearch(db, where, search, depth);
+    lexical = lex.hits;
+    if (lex.corrected.size) log.debug("search: typo corrections", Object.fromEntries(lex.corrected));
+  } catch (err) {
+    log.warn("lexical search failed", err);
+  }
+  const exact = exactNameIds(db, where, search);
+  const sem = await semantic;
+  let vector: Neighbor[] = [];
+  let mode: SearchMode = "hybrid";
+  if (sem.ok) vector = sem.neighbors;
+  else {
+    mode = "lexical";
+    messages.push(`Semantic ranking is off (${sem.reason}); results are ranked by keyword match only.`);
+  }
+  const fused = fuseRankings(
+    [
+      { ids: lexical.map((h) => h.id), weight: LEXICAL_WEIGHT },
+      { ids: vector.map((n) => n.id), weight: VECTOR_WEIGHT },
+    ],
+    exact,
+  ).slice(0, limit);
+  const entities = getEntitiesByIds(
+    db,
+    fused.map((f) => f.id),
+  );
+  const hits: SearchHit[] = [];
+  for (const f of fused) {
+    const entity = entities.get(f.id);
+    if (entity) hits.push({ entity, similarity_score: f.score });
+  }
+  return respond(hits, mode, messages);
+}
+
+/** Run one search. Never throws for bad input: impossible filters give an empty result + message. */
+export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<SearchResponse> {
+  const db = ctx.store.db;
+  const search = (q.search ?? "").trim();
+  const messages: string[] = [];
+  const emptyMode: SearchMode = search ? "lexical" : "structured";
+  const empty = (msg?: string): SearchResponse => respond([], emptyMode, msg ? [...messages, msg] : messages);
+
+  const limit = Math.floor(q.limit);
+  if (!Number.isFinite(limit) || limit < 1) return empty(`limit must be a whole number of at least 1 (got ${q.limit}).`);
+  if (q.kinds.length === 0) return empty("No content types were selected, so nothing can match.");
+
+  const docs = resolveDocuments(q.documents, q.documents ? documentKeys(db) : []);
+  if (docs.message) messages.push(docs.message);
+  if (docs.keys !== null && docs.keys.length === 0) return empty();
+
+  const filtered = buildFilterWhere(q.kinds, q.filters, docs.keys);
+  if (!filtered.ok) return empty(filtered.message);
+  let where = filtered.where;
+
+  if (q.name !== undefined && q.name.trim() !== "") {
+    const step = resolveName(db, where, q.name);
+    if (!step) return empty();
+    where = andWhere(where, step.clause);
+  }
+
+  if (!search) return respond(structuredPage(db, where, limit), "structured", messages);
+  return rankedPage(ctx, where, search, limit, messages);
+}

@@ -1,0 +1,133 @@
+/**
+ * The `name` parameter (spec file 2): case-insensitive exact match, `*`/`%` wildcards, slug and
+ * key fallback, then partial match. All in SQL, combined with the structured filters.
+ *
+ * Order (the first step that matches at least one row among the filtered candidates wins):
+ *   with a wildcard (`*` or `%`, e.g. `fire*`, `*dragon*`, `%fire`):
+ *     1. exact      name = input as typed      (so a stored "100% Fire" is found by its own name)
+ *     2. wildcard   name LIKE pattern          (`*`/`%` = any run of characters, anchored at both
+ *                   ends: `fire*` = starts with "fire"; `_` is literal; `\*`, `\%` = literal)
+ *     3. wildcard-slug  slug LIKE pattern       (`ancient-red-*`)
+ *   without:
+ *     1. exact      name = input               (case-insensitive: "fireball" → "Fireball")
+ *     2. key        key = input                ("srd_fireball")
+ *     3. slug       slug = slugify(input)      ("ancient-red-dragon" → "Ancient Red Dragon")
+ *     4. key-suffix slug = slugify(text after the first "_")  ("srd_fireball" when that key is not
+ *                   stored, e.g. "tob_fireball" → every "Fireball")
+ *     5. partial    name contains input, or slug contains slugify(input)  ("dragon" → every dragon)
+ */
+import type { Database } from "bun:sqlite";
+import { slugify } from "../entities/types.ts";
+import { andWhere, escapeLike, type WhereClause } from "./filters.ts";
+
+export type NameStrategy = "wildcard" | "wildcard-slug" | "exact" | "key" | "slug" | "key-suffix" | "partial";
+
+export interface NameStep {
+  how: NameStrategy;
+  clause: WhereClause;
+}
+
+/** One parsed character of a name pattern: a literal or a wildcard (`*`/`%`; `\*` and `\%` are literal). */
+type Piece = { wild: boolean; ch: string };
+
+function parsePattern(name: string): Piece[] {
+  const out: Piece[] = [];
+  const chars = [...name];
+  for (let i = 0; i < chars.length; i++) {
+    const ch = chars[i]!;
+    if (ch === "\\" && i + 1 < chars.length) out.push({ wild: false, ch: chars[++i]! });
+    else if (ch === "*" || ch === "%") out.push({ wild: true, ch });
+    else out.push({ wild: false, ch });
+  }
+  return out;
+}
+
+export function hasWildcard(name: string): boolean {
+  return parsePattern(name).some((p) => p.wild);
+}
+
+/** The name as typed with `\` escapes removed (what an exact match compares: "100% Fire"). */
+function literalText(name: string): string {
+  return parsePattern(name)
+    .map((p) => p.ch)
+    .join("");
+}
+
+/**
+ * `fire*` → `fire%`; literal `_`, `%` and `\` are escaped. For `LIKE ? ESCAPE '\'`.
+ * `\*` / `\%` in the input stand for a literal `*` / `%`.
+ */
+export function wildcardToLike(name: string): string {
+  let out = "";
+  let lastWild = false;
+  for (const p of parsePattern(name)) {
+    if (p.wild && lastWild) continue;
+    out += p.wild ? "%" : escapeLike(p.ch);
+    lastWild = p.wild;
+  }
+  return out;
+}
+
+/** The same pattern over slugs: each literal run slugified, wildcards kept. */
+function slugPattern(name: string): string {
+  const runs: string[] = [""];
+  const pieces = parsePattern(name);
+  for (const p of pieces) {
+    if (p.wild) runs.push("");
+    else runs[runs.length - 1] += p.ch;
+  }
+  const leading = pieces[0]?.wild === true;
+  const trailing = pieces[pieces.length - 1]?.wild === true;
+  const body = runs.map((r) => escapeLike(slugify(r))).filter((r) => r.length > 0).join("%");
+  return `${leading ? "%" : ""}${body}${trailing ? "%" : ""}`;
+}
+
+const LIKE = "LIKE ? ESCAPE '\\'";
+
+/** The steps to try for `name`, in order (pure). Empty when the name is blank. */
+export function nameSteps(rawName: string): NameStep[] {
+  const name = rawName.trim();
+  if (name.length === 0) return [];
+  if (hasWildcard(name)) {
+    const steps: NameStep[] = [
+      { how: "exact", clause: { sql: "e.name = ?", params: [literalText(name)] } },
+      { how: "wildcard", clause: { sql: `e.name ${LIKE}`, params: [wildcardToLike(name)] } },
+    ];
+    const sp = slugPattern(name);
+    if (sp.replace(/%/g, "").length > 0) steps.push({ how: "wildcard-slug", clause: { sql: `e.slug ${LIKE}`, params: [sp] } });
+    return steps;
+  }
+  const lit = literalText(name);
+  const slug = slugify(lit);
+  const steps: NameStep[] = [
+    { how: "exact", clause: { sql: "e.name = ?", params: [lit] } },
+    { how: "key", clause: { sql: "e.key = ? COLLATE NOCASE", params: [name] } },
+  ];
+  if (slug.length > 0) steps.push({ how: "slug", clause: { sql: "e.slug = ?", params: [slug] } });
+  const us = name.indexOf("_");
+  if (us > 0 && us < name.length - 1) {
+    const rest = slugify(name.slice(us + 1));
+    if (rest.length > 0 && rest !== slug) steps.push({ how: "key-suffix", clause: { sql: "e.slug = ?", params: [rest] } });
+  }
+  const partial: WhereClause =
+    slug.length > 0
+      ? { sql: `e.name ${LIKE} OR e.slug ${LIKE}`, params: [`%${escapeLike(lit)}%`, `%${escapeLike(slug)}%`] }
+      : { sql: `e.name ${LIKE}`, params: [`%${escapeLike(lit)}%`] };
+  steps.push({ how: "partial", clause: partial });
+  return steps;
+}
+
+/**
+ * The first step of `nameSteps(name)` that matches a row within `base`, or null when none does
+ * (the result is then empty). Each probe is a `LIMIT 1` existence check.
+ */
+export function resolveName(db: Database, base: WhereClause, name: string): NameStep | null {
+  for (const step of nameSteps(name)) {
+    const w = andWhere(base, step.clause);
+    const hit = db.query<{ x: number }, SqlParams>(`SELECT 1 AS x FROM entities e WHERE ${w.sql} LIMIT 1`).get(...w.params);
+    if (hit) return step;
+  }
+  return null;
+}
+
+type SqlParams = Array<string | number>;

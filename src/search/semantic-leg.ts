@@ -1,0 +1,143 @@
+/**
+ * The vector leg of a ranked search: embed the query (with a timeout), then find the nearest
+ * candidates — exact cosine over the candidates' stored vectors when they are few, the HNSW index
+ * with growing oversampling (filtered in SQL) when they are many. Every way this can fail becomes
+ * a reason string, never an exception: the caller then ranks lexically.
+ */
+import type { Database } from "bun:sqlite";
+import { log } from "../log.ts";
+import { readVectors } from "../store/vectors.ts";
+import type { Neighbor, SearchContext, VectorBackend } from "./context.ts";
+import { andWhere, type SqlValue, type WhereClause } from "./filters.ts";
+import type { Embedder } from "./types.ts";
+
+/** Candidate sets up to this size are ranked exactly; larger ones go through the HNSW index. */
+export const EXACT_SEARCH_MAX = 2000;
+
+export type SemanticOutcome = { ok: true; neighbors: Neighbor[] } | { ok: false; reason: string };
+
+const TIMEOUT = Symbol("timeout");
+
+async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const t = new Promise<typeof TIMEOUT>((resolve) => {
+    timer = setTimeout(() => resolve(TIMEOUT), Math.max(0, ms));
+  });
+  try {
+    return await Promise.race([p, t]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Cosine similarity of `query` to each vector; best `k`, best first (ties by id). */
+export function exactCosine(query: Float32Array, vectors: ReadonlyMap<number, Float32Array>, k: number): Neighbor[] {
+  let qn = 0;
+  for (let i = 0; i < query.length; i++) qn += query[i]! * query[i]!;
+  qn = Math.sqrt(qn);
+  const out: Neighbor[] = [];
+  if (qn === 0) return out;
+  for (const [id, v] of vectors) {
+    if (v.length !== query.length) continue;
+    let dot = 0;
+    let vn = 0;
+    for (let i = 0; i < v.length; i++) {
+      dot += query[i]! * v[i]!;
+      vn += v[i]! * v[i]!;
+    }
+    if (vn === 0) continue;
+    out.push({ id, similarity: dot / (qn * Math.sqrt(vn)) });
+  }
+  out.sort((a, b) => b.similarity - a.similarity || a.id - b.id);
+  return out.slice(0, Math.max(0, k));
+}
+
+/** The default backend: exact search over the `vectors` table; no HNSW index. */
+export function storeVectorBackend(db: Database): VectorBackend {
+  return {
+    exactSearch: (modelId, query, ids, k) => exactCosine(query, readVectors(db, modelId, ids, query.length), k),
+    annIndex: () => null,
+    hasVectors: (modelId) => db.query("SELECT 1 FROM vectors WHERE model_id = ? LIMIT 1").get(modelId) !== null,
+  };
+}
+
+function candidateIds(db: Database, where: WhereClause): number[] {
+  return db
+    .query<{ id: number }, SqlValue[]>(`SELECT e.id AS id FROM entities e WHERE ${where.sql}`)
+    .all(...where.params)
+    .map((r) => r.id);
+}
+
+function countCandidates(db: Database, where: WhereClause): number {
+  return db.query<{ n: number }, SqlValue[]>(`SELECT count(*) AS n FROM entities e WHERE ${where.sql}`).get(...where.params)?.n ?? 0;
+}
+
+/** Those of `ids` that satisfy `where`. */
+function keepCandidates(db: Database, where: WhereClause, ids: readonly number[]): Set<number> {
+  const out = new Set<number>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const w = andWhere(where, { sql: `e.id IN (${chunk.map(() => "?").join(",")})`, params: chunk });
+    for (const r of db.query<{ id: number }, SqlValue[]>(`SELECT e.id AS id FROM entities e WHERE ${w.sql}`).all(...w.params)) out.add(r.id);
+  }
+  return out;
+}
+
+async function embedQuery(ctx: SearchContext, text: string): Promise<{ embedder: Embedder; vector: Float32Array } | { reason: string }> {
+  if (ctx.embedder.state() === "unavailable") return { reason: ctx.embedder.reason() ?? "no embedding model is available" };
+  try {
+    const r = await withTimeout(
+      (async () => {
+        const embedder = await ctx.embedder.get();
+        if (!embedder) return null;
+        return { embedder, vector: await embedder.embedQuery(text) };
+      })(),
+      ctx.embeddingTimeoutMs,
+    );
+    if (r === TIMEOUT) {
+      log.warn(`query embedding took longer than ${ctx.embeddingTimeoutMs} ms; ranking lexically`);
+      return { reason: `the embedding model did not answer within ${ctx.embeddingTimeoutMs} ms` };
+    }
+    if (r === null) return { reason: ctx.embedder.reason() ?? "no embedding model is available" };
+    return r;
+  } catch (err) {
+    log.warn("query embedding failed; ranking lexically", err);
+    return { reason: `the embedding model failed (${(err as Error).message ?? String(err)})` };
+  }
+}
+
+/** Nearest candidates (rows satisfying `where`) to `text`, at most `depth`, best first. */
+export async function semanticLeg(ctx: SearchContext, where: WhereClause, text: string, depth: number): Promise<SemanticOutcome> {
+  const q = await embedQuery(ctx, text);
+  if ("reason" in q) return { ok: false, reason: q.reason };
+  const db = ctx.store.db;
+  const backend = ctx.vectors ?? storeVectorBackend(db);
+  const modelId = q.embedder.id;
+  try {
+    if (!backend.hasVectors(modelId)) {
+      return { ok: false, reason: `no embeddings are stored for model ${modelId} yet (\`lorekeeper sync\` computes them)` };
+    }
+    const count = countCandidates(db, where);
+    if (count === 0) return { ok: true, neighbors: [] };
+    const index = count > (ctx.exactSearchMax ?? EXACT_SEARCH_MAX) ? backend.annIndex(modelId) : null;
+    if (!index || index.size === 0) {
+      return { ok: true, neighbors: backend.exactSearch(modelId, q.vector, candidateIds(db, where), depth) };
+    }
+    // HNSW over everything, filtered to the candidates; oversample until `depth` survive.
+    let k = Math.min(index.size, Math.max(depth * 2, 64));
+    for (;;) {
+      const found = index.search(q.vector, k);
+      const keep = keepCandidates(
+        db,
+        where,
+        found.map((n) => n.id),
+      );
+      const neighbors = found.filter((n) => keep.has(n.id)).slice(0, depth);
+      if (neighbors.length >= depth || k >= index.size) return { ok: true, neighbors };
+      k = Math.min(index.size, k * 4);
+    }
+  } catch (err) {
+    log.warn("vector search failed; ranking lexically", err);
+    return { ok: false, reason: `vector search failed (${(err as Error).message ?? String(err)})` };
+  }
+}

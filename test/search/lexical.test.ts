@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { allowedEdits, closestTerms, editDistance } from "../../src/search/fuzzy.ts";
+import { runSearch } from "../../src/search/hybrid.ts";
+import { buildFtsQuery, corrections, ftsTerm, lexicalSearch, queryTokens } from "../../src/search/lexical.ts";
+import { TRUE_CLAUSE } from "../../src/search/filters.ts";
+import type { SearchQuery } from "../../src/search/types.ts";
+import type { Store } from "../../src/store/db.ts";
+import { replaceOrigin } from "../../src/store/entities.ts";
+import { makeEntity, makeStore } from "../support/entities.ts";
+import { ctxOf, names } from "./helpers.ts";
+
+let store: Store;
+let cleanup: () => void;
+beforeAll(() => {
+  ({ store, cleanup } = makeStore());
+});
+afterAll(() => cleanup());
+
+const run = (q: Partial<SearchQuery>) => runSearch(ctxOf(store), { kinds: ["spell"], limit: 20, ...q });
+const top = async (search: string, q: Partial<SearchQuery> = {}) => names(await run({ search, ...q }));
+
+describe("edit distance and closest terms (pure)", () => {
+  test("distance with swaps, and the early cut-off", () => {
+    expect(editDistance("magik", "magic", 2)).toBe(1);
+    expect(editDistance("missle", "missile", 2)).toBe(1);
+    expect(editDistance("fierball", "fireball", 2)).toBe(1);
+    expect(editDistance("fierbal", "fireball", 2)).toBe(2);
+    expect(editDistance("kitten", "sitting", 3)).toBe(3);
+    expect(editDistance("abc", "xyzxyz", 1)).toBe(2);
+  });
+  test("allowed edits grow with length", () => {
+    expect(allowedEdits("ice")).toBe(0);
+    expect(allowedEdits("magik")).toBe(1);
+    expect(allowedEdits("fierball")).toBe(2);
+  });
+  test("closest terms: smallest distance, most common first", () => {
+    const vocab = [
+      { term: "magic", doc: 5 },
+      { term: "manic", doc: 9 },
+      { term: "missile", doc: 2 },
+      { term: "mage", doc: 1 },
+    ];
+    expect(closestTerms("magik", vocab)).toEqual(["magic"]);
+    // one edit from both: the more common first
+    expect(closestTerms("maxic", vocab)).toEqual(["manic", "magic"]);
+    expect(closestTerms("zzzzzz", vocab)).toEqual([]);
+    expect(closestTerms("mag", vocab)).toEqual([]);
+  });
+});
+
+describe("query building never exposes FTS5 syntax", () => {
+  test("tokens and quoting", () => {
+    expect(queryTokens('Fire" NEAR(ball) -- OR *x*')).toEqual(["fire", "near", "ball", "or", "x"]);
+    expect(queryTokens("Mordenkainen’s Sword")).toEqual(["mordenkainen", "s", "sword"]);
+    expect(queryTokens("Épée")).toEqual(["epee"]);
+    expect(ftsTerm('a"b', true)).toBe('"a""b"*');
+    expect(buildFtsQuery([["fire"], ["of"]])).toBe('"fire" OR "fire"* OR "of"');
+  });
+
+  test.each([
+    '"',
+    "*",
+    "NEAR",
+    "NEAR(fire ball, 2)",
+    "--",
+    "'",
+    "fire' OR 1=1 --",
+    'fire" AND "',
+    "AND OR NOT",
+    "^fire",
+    "name:fire",
+    "(((",
+    "{name text}: x",
+    "\u0000",
+    "🔥 fire",
+    "x".repeat(5000),
+  ])("hostile query %p", async (q) => {
+    const r = await run({ search: q });
+    expect(Array.isArray(r.hits)).toBe(true);
+    expect(r.mode).toBe("lexical");
+  });
+
+  test("operators typed as words are searched as words", async () => {
+    expect((await top("fire NEAR bolt"))[0]).toBe("Fire Bolt");
+    expect(await top("--")).toEqual([]);
+  });
+});
+
+describe("lexical ranking", () => {
+  test("name weighs more than text", async () => {
+    // "shield" is in Shield's and Fire Shield's names, and only in the text of none else
+    const r = await top("shield");
+    expect(r[0]).toBe("Shield");
+    expect(r).toContain("Fire Shield");
+  });
+
+  test("prefix matching and whole words first", async () => {
+    const r = await top("fire");
+    expect(r).toContain("Fireball");
+    expect(r).toContain("Hellfire Orb");
+    expect(r.indexOf("Fire Bolt")).toBeLessThan(r.indexOf("Fireball"));
+    expect(await top("magic miss")).toContain("Magic Missile");
+  });
+
+  test("OR semantics: more matching words rank higher", async () => {
+    const r = await top("wall fire");
+    expect(r[0]).toBe("Wall of Fire");
+    expect(r).toContain("Fire Bolt");
+  });
+
+  test("restricted to the filtered candidates", async () => {
+    expect(await top("fire", { filters: { level: 4 } })).toEqual(expect.arrayContaining(["Wall of Fire", "Fire Shield"]));
+    expect(await top("fire", { filters: { level: 4 } })).not.toContain("Fireball");
+    expect(await top("fire", { kinds: ["creature"] })).toEqual(expect.arrayContaining(["Fire Drake", "Ancient Red Dragon"]));
+    expect(await top("dragon", { kinds: ["spell"] })).toEqual([]);
+  });
+
+  test("lexicalSearch returns ids best first, at most depth", () => {
+    const r = lexicalSearch(store.db, TRUE_CLAUSE, "fire", 3);
+    expect(r.hits.length).toBe(3);
+    for (let i = 1; i < r.hits.length; i++) expect(r.hits[i]!.bm25).toBeGreaterThanOrEqual(r.hits[i - 1]!.bm25);
+    expect(lexicalSearch(store.db, TRUE_CLAUSE, "   ", 10).hits).toEqual([]);
+  });
+});
+
+describe("typo tolerance", () => {
+  test("firebal, fierball → Fireball", async () => {
+    expect((await top("firebal")).slice(0, 2)).toEqual(["Fireball", "Fireball"]);
+    expect((await top("fierball")).slice(0, 2)).toEqual(["Fireball", "Fireball"]);
+  });
+
+  test("magik missle → Magic Missile first", async () => {
+    expect((await top("magik missle"))[0]).toBe("Magic Missile");
+    expect((await top("Magik Missle", { kinds: ["magic_item"] }))[0]).toBe("Wand of Magic Missiles");
+    expect(corrections(store.db, ["magik", "missle"])).toEqual(
+      new Map([
+        ["magik", ["magic"]],
+        ["missle", ["missile"]],
+      ]),
+    );
+  });
+
+  test("words that exist are not 'corrected'; short words are left alone", () => {
+    expect(corrections(store.db, ["fire", "magic", "ice", "flame", "xqzvwk"]).size).toBe(0);
+  });
+
+  test("more typos: healng word, opportunty, vampyre", async () => {
+    expect((await top("healng word"))[0]).toBe("Healing Word");
+    expect((await top("opportunty", { kinds: ["rule"] }))[0]).toBe("Opportunity Attacks");
+    expect((await top("vampyre", { kinds: ["creature"] }))[0]).toBe("Vampire");
+  });
+
+  test("the name vocabulary follows inserts and deletes", async () => {
+    expect(await top("meteor swarn")).toEqual([]);
+    const meteor = makeEntity("spell", "Meteor Swarm", { level: 9, school: "evocation" }, { text: "Blazing orbs of fire plummet to the ground." });
+    replaceOrigin(store.db, "test:extra", [meteor]);
+    expect((await top("meteor swarn"))[0]).toBe("Meteor Swarm");
+    expect((await top("metoer"))[0]).toBe("Meteor Swarm");
+    replaceOrigin(store.db, "test:extra", []);
+    expect(await top("metoer")).toEqual([]);
+  });
+});
