@@ -1,0 +1,416 @@
+/**
+ * The embedding model, loaded lazily with fastembed (ONNX Runtime) on first use.
+ *
+ * - Sources, in order: LOREKEEPER_MODEL_DIR → embedded model (setEmbeddedModelDir) → fastembed named
+ *   model (LOREKEEPER_EMBEDDING_MODEL) from `<cacheDir()>/models`, downloaded once when online.
+ * - Nothing loads until `get()`; concurrent calls share one load. If nothing loads, the provider is
+ *   "unavailable", logs ONE warning saying why and how to fix it, and `get()` resolves to null.
+ * - Identity: `<name>@<first 12 hex of sha256(onnx file)>`; `dim` from the first output.
+ * - Conventions: `embed()` for everything; BGE gets its instruction on queries only; static models
+ *   (lorekeeper-static-384, the tiny test model) and MiniLM get no prefix. Known limit: fastembed
+ *   pools with the first token (CLS) — right for BGE and static models, approximate for MiniLM.
+ * - Queries longer than `maxTokens` are truncated by the tokenizer; we detect it with the tokenizer
+ *   (exact token count, falling back to ~4 characters per token) and log a warning.
+ * fastembed is imported dynamically so that the binary bootstrap can preload libonnxruntime first.
+ */
+import type { EmbeddingModel, FlagEmbedding } from "fastembed";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { cacheDir, loadConfig } from "../config.ts";
+import { log } from "../log.ts";
+import type { Embedder, EmbedderProvider, ModelState } from "./types.ts";
+import {
+  describeSource,
+  dirModelName,
+  fastembedOnnxFile,
+  FASTEMBED_MODEL_NAMES,
+  fileSha256,
+  getEmbeddedModelDir,
+  inspectModelDir,
+  isFastembedModelName,
+  modelMaxLength,
+  modelProfile,
+  planModelSources,
+  type ModelProfile,
+  type ModelSource,
+} from "./model-source.ts";
+
+export { setEmbeddedModelDir, getEmbeddedModelDir } from "./model-source.ts";
+
+export const DEFAULT_MAX_TOKENS = 256;
+const DEFAULT_INNER_BATCH = 16;
+const QUERY_CACHE_SIZE = 64;
+const FIX_HINT =
+  "Set LOREKEEPER_MODEL_DIR to a folder holding an ONNX model (model.onnx) with tokenizer.json, config.json, tokenizer_config.json and special_tokens_map.json.";
+
+export interface EmbedderProviderOptions {
+  /** Model folder; default LOREKEEPER_MODEL_DIR. null = ignore the environment. */
+  modelDir?: string | null;
+  /** Embedded model folder; default the one set by setEmbeddedModelDir. null = none. */
+  embeddedDir?: string | null;
+  /** fastembed model name; default LOREKEEPER_EMBEDDING_MODEL (fast-bge-small-en-v1.5). */
+  modelName?: string;
+  /** Absolute folder for fastembed's named models; default `<cacheDir()>/models`. */
+  cacheDir?: string;
+  /** Allow fastembed to download a named model that is not cached (default true). */
+  allowDownload?: boolean;
+  /** Tokens per text (fastembed pads every text to this; capped by the model). Default 256. */
+  maxTokens?: number;
+  /** Texts per ONNX run inside embedPassages (default 16). */
+  innerBatchSize?: number;
+}
+
+/** What was loaded, for status output. */
+export interface EmbedderInfo {
+  id: string;
+  dim: number;
+  name: string;
+  source: "LOREKEEPER_MODEL_DIR" | "embedded" | "cache" | "download";
+  dir: string;
+  onnxFile: string;
+  sha256: string;
+  maxTokens: number;
+  family: ModelProfile["family"];
+  loadMs: number;
+}
+
+class ModelLoadError extends Error {}
+
+/** The parts of fastembed's private tokenizer we use (checked at run time, never exported). */
+interface EncodingLike {
+  getOverflowing(): unknown[];
+  getOffsets(): number[][];
+  getSpecialTokensMask(): number[];
+  getAttentionMask(): number[];
+}
+interface TokenizerLike {
+  encode(text: string): Promise<EncodingLike>;
+}
+
+function privateTokenizer(model: FlagEmbedding): TokenizerLike | undefined {
+  const t: unknown = Reflect.get(model, "tokenizer");
+  return t !== null && typeof t === "object" && typeof Reflect.get(t, "encode") === "function" ? (t as TokenizerLike) : undefined;
+}
+
+function toF32(v: ArrayLike<number>): Float32Array {
+  return v instanceof Float32Array ? v : Float32Array.from(v);
+}
+
+function firstLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  const line = msg.split("\n").find((l) => l.trim().length > 0) ?? msg;
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+class FastembedEmbedder implements Embedder {
+  private readonly queryCache = new Map<string, Float32Array>();
+
+  constructor(
+    readonly id: string,
+    readonly dim: number,
+    private readonly model: FlagEmbedding,
+    private readonly profile: ModelProfile,
+    readonly maxTokens: number,
+    private readonly innerBatch: number,
+    private readonly tokenizer: TokenizerLike | undefined,
+  ) {}
+
+  async embedPassages(texts: string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const out: Float32Array[] = [];
+    const input = this.profile.passagePrefix ? texts.map((t) => this.profile.passagePrefix + t) : texts;
+    for await (const batch of this.model.embed(input, this.innerBatch)) for (const v of batch) out.push(this.checked(v));
+    if (out.length !== texts.length) throw new Error(`the model returned ${out.length} vectors for ${texts.length} texts`);
+    return out;
+  }
+
+  async embedQuery(text: string): Promise<Float32Array> {
+    const q = text.trim();
+    const cached = this.queryCache.get(q);
+    if (cached) {
+      this.queryCache.delete(q);
+      this.queryCache.set(q, cached);
+      return cached;
+    }
+    const input = this.profile.queryPrefix + q;
+    await this.warnIfTruncated(input, q);
+    const first = await this.model.embed([input], 1).next();
+    if (first.done || !first.value[0]) throw new Error("the model returned no vector for the query");
+    const v = this.checked(first.value[0]);
+    this.queryCache.set(q, v);
+    if (this.queryCache.size > QUERY_CACHE_SIZE) {
+      const oldest = this.queryCache.keys().next().value;
+      if (oldest !== undefined) this.queryCache.delete(oldest);
+    }
+    return v;
+  }
+
+  private checked(v: ArrayLike<number>): Float32Array {
+    const f = toF32(v);
+    if (f.length !== this.dim) throw new Error(`the model returned a ${f.length}-dimensional vector, expected ${this.dim}`);
+    return f;
+  }
+
+  /** Log when the query does not fit in maxTokens (the tokenizer then drops the rest). */
+  private async warnIfTruncated(input: string, query: string): Promise<void> {
+    // Every WordPiece token covers at least one character, plus [CLS] and [SEP].
+    if (input.length + 2 <= this.maxTokens) return;
+    const prefixLen = input.length - query.length;
+    let kept: number | undefined;
+    if (this.tokenizer) {
+      try {
+        const enc = await this.tokenizer.encode(input);
+        if (enc.getOverflowing().length === 0) return;
+        const offsets = enc.getOffsets();
+        const special = enc.getSpecialTokensMask();
+        const mask = enc.getAttentionMask();
+        let end = 0;
+        for (let i = 0; i < offsets.length; i++) if (mask[i] === 1 && special[i] === 0) end = Math.max(end, offsets[i]?.[1] ?? 0);
+        kept = Math.max(0, end - prefixLen);
+      } catch (err) {
+        log.debug("token count for truncation check failed; estimating by characters", err);
+      }
+    }
+    if (kept === undefined) {
+      const approx = this.maxTokens * 4;
+      if (input.length <= approx) return;
+      kept = Math.max(0, approx - prefixLen);
+    }
+    log.warn(
+      `Search query is longer than the embedding model's limit of ${this.maxTokens} tokens: only its first ~${kept} of ${query.length} characters are used for semantic ranking.`,
+    );
+  }
+}
+
+type FastembedModule = typeof import("fastembed");
+
+async function importFastembed(): Promise<FastembedModule> {
+  try {
+    return await import("fastembed");
+  } catch (err) {
+    throw new ModelLoadError(`the ONNX runtime could not be loaded (${firstLine(err)})`);
+  }
+}
+
+interface Resolved {
+  sources: ModelSource[];
+  maxTokens: number;
+  innerBatch: number;
+}
+
+/** EmbedderProvider over fastembed. Create one per process (see defaultEmbedderProvider). */
+export class LazyEmbedderProvider implements EmbedderProvider {
+  private current: ModelState = "unloaded";
+  private loading: Promise<Embedder | null> | undefined;
+  private why: string | undefined;
+  private loaded: EmbedderInfo | undefined;
+
+  constructor(private readonly opts: EmbedderProviderOptions = {}) {}
+
+  state(): ModelState {
+    return this.current;
+  }
+
+  reason(): string | undefined {
+    return this.why;
+  }
+
+  /** Details of the loaded model (undefined until ready). */
+  info(): EmbedderInfo | undefined {
+    return this.loaded;
+  }
+
+  get(): Promise<Embedder | null> {
+    if (!this.loading) {
+      this.current = "loading";
+      this.loading = this.load();
+    }
+    return this.loading;
+  }
+
+  private resolve(): Resolved {
+    const cfg = loadConfig();
+    const modelDir = this.opts.modelDir === null ? undefined : (this.opts.modelDir ?? cfg.modelDir);
+    const embeddedDir = this.opts.embeddedDir === null ? undefined : (this.opts.embeddedDir ?? getEmbeddedModelDir());
+    const sources = planModelSources({
+      modelDir,
+      embeddedDir,
+      modelName: this.opts.modelName ?? cfg.embeddingModel,
+      cacheDir: this.opts.cacheDir ?? join(cacheDir(), "models"),
+      allowDownload: this.opts.allowDownload ?? true,
+    });
+    return {
+      sources,
+      maxTokens: Math.max(8, Math.floor(this.opts.maxTokens ?? DEFAULT_MAX_TOKENS)),
+      innerBatch: Math.max(1, Math.floor(this.opts.innerBatchSize ?? DEFAULT_INNER_BATCH)),
+    };
+  }
+
+  private async load(): Promise<Embedder | null> {
+    const started = performance.now();
+    const problems: string[] = [];
+    let r: Resolved;
+    try {
+      r = this.resolve();
+    } catch (err) {
+      return this.fail([firstLine(err)]);
+    }
+    for (const source of r.sources) {
+      try {
+        const { embedder, info } = await loadSource(source, r);
+        this.loaded = { ...info, loadMs: Math.round(performance.now() - started) };
+        this.current = "ready";
+        log.info(`embedding model ready: ${embedder.id} (dim ${embedder.dim}, from ${describeSource(source)}, ${this.loaded.loadMs} ms)`);
+        return embedder;
+      } catch (err) {
+        const msg = err instanceof ModelLoadError ? err.message : `could not load it (${firstLine(err)})`;
+        problems.push(`${describeSource(source)}: ${msg}`);
+        if (source.kind === "dir" && source.origin === "embedded") log.warn(`the embedded embedding model could not be used (${msg}); trying the next source`);
+      }
+    }
+    return this.fail(problems);
+  }
+
+  private fail(problems: string[]): null {
+    this.current = "unavailable";
+    this.why = problems.join("; ");
+    log.warnOnce(
+      `embedding-model-unavailable:${this.why}`,
+      `Semantic search is off: no embedding model could be loaded — ${this.why}. Keyword search still answers. ${FIX_HINT}`,
+    );
+    return null;
+  }
+}
+
+async function loadSource(source: ModelSource, r: Resolved): Promise<{ embedder: FastembedEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
+  if (source.kind === "dir") {
+    const check = inspectModelDir(source.dir);
+    if (!check.ok) throw new ModelLoadError(check.problem);
+    const fe = await importFastembed();
+    const model = await fe.FlagEmbedding.init({
+      model: fe.EmbeddingModel.CUSTOM,
+      modelAbsoluteDirPath: source.dir,
+      modelName: check.onnxFile,
+      maxLength: r.maxTokens,
+      showDownloadProgress: false,
+    });
+    const name = dirModelName(source.dir);
+    return finish(model, r, { name, source: source.origin, dir: source.dir, onnxFile: check.onnxFile, profile: modelProfile(name, check.config) });
+  }
+
+  if (!isFastembedModelName(source.name)) {
+    throw new ModelLoadError(`"${source.name}" (LOREKEEPER_EMBEDDING_MODEL) is not a fastembed model name; known: ${FASTEMBED_MODEL_NAMES.join(", ")}`);
+  }
+  const modelDir = join(source.cacheDir, source.name);
+  const tarball = join(source.cacheDir, `${source.name}.tar.gz`);
+  const cached = existsSync(modelDir);
+  if (cached) {
+    const check = inspectModelDir(modelDir);
+    if (!check.ok) throw new ModelLoadError(`the cached copy is incomplete (${check.problem}); delete ${modelDir} to download it again`);
+  } else if (!source.allowDownload) {
+    throw new ModelLoadError(`it is not in ${source.cacheDir} and downloading is off`);
+  }
+  const fe = await importFastembed();
+  const enumValue = Object.values(fe.EmbeddingModel).find(
+    (v): v is Exclude<EmbeddingModel, EmbeddingModel.CUSTOM> => v === source.name && v !== fe.EmbeddingModel.CUSTOM,
+  );
+  if (!enumValue) throw new ModelLoadError(`this fastembed version does not know "${source.name}"`);
+  let model: FlagEmbedding;
+  try {
+    mkdirSync(source.cacheDir, { recursive: true });
+    if (!cached) {
+      rmSync(tarball, { force: true }); // a leftover partial download would be taken as complete
+      log.info(`downloading embedding model ${source.name} into ${source.cacheDir} (one time)…`);
+    }
+    model = await fe.FlagEmbedding.init({ model: enumValue, cacheDir: source.cacheDir, maxLength: r.maxTokens, showDownloadProgress: false });
+  } catch (err) {
+    if (!cached) {
+      rmSync(tarball, { force: true });
+      rmSync(modelDir, { recursive: true, force: true });
+      throw new ModelLoadError(`it is not cached and could not be downloaded (${firstLine(err)}); offline machines need LOREKEEPER_MODEL_DIR`);
+    }
+    throw err;
+  }
+  const check = inspectModelDir(modelDir);
+  const config = check.ok ? check.config : undefined;
+  return finish(model, r, {
+    name: source.name,
+    source: cached ? "cache" : "download",
+    dir: modelDir,
+    onnxFile: fastembedOnnxFile(source.name),
+    profile: modelProfile(source.name, config),
+  });
+}
+
+async function finish(
+  model: FlagEmbedding,
+  r: Resolved,
+  m: { name: string; source: EmbedderInfo["source"]; dir: string; onnxFile: string; profile: ModelProfile },
+): Promise<{ embedder: FastembedEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
+  const sha256 = await fileSha256(join(m.dir, m.onnxFile));
+  const id = `${m.name}@${sha256.slice(0, 12)}`;
+  const maxTokens = Math.min(r.maxTokens, modelMaxLength(m.dir) ?? r.maxTokens);
+  const probe = await model.embed(["dimension probe"], 1).next();
+  const first = probe.done ? undefined : probe.value[0];
+  if (!first || first.length === 0) throw new ModelLoadError("the model produced no output vector");
+  const dim = first.length;
+  for (let i = 0; i < dim; i++) if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
+  const embedder = new FastembedEmbedder(id, dim, model, m.profile, maxTokens, r.innerBatch, privateTokenizer(model));
+  return { embedder, info: { id, dim, name: m.name, source: m.source, dir: m.dir, onnxFile: m.onnxFile, sha256, maxTokens, family: m.profile.family } };
+}
+
+/** A provider with these options (resolved from the environment on first get()). */
+export function createEmbedderProvider(opts: EmbedderProviderOptions = {}): LazyEmbedderProvider {
+  return new LazyEmbedderProvider(opts);
+}
+
+let shared: LazyEmbedderProvider | undefined;
+
+/** The process-wide provider (server, CLI): one model load per process. */
+export function defaultEmbedderProvider(): LazyEmbedderProvider {
+  shared ??= createEmbedderProvider();
+  return shared;
+}
+
+export class TimeoutError extends Error {
+  override readonly name = "TimeoutError";
+}
+
+/** `p`, or a TimeoutError after `ms` (ms ≤ 0 or not finite: no limit). `p` keeps running. */
+export function withTimeout<T>(p: Promise<T>, ms: number, what = "operation"): Promise<T> {
+  if (!Number.isFinite(ms) || ms <= 0) return p;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** True when every component is 0 (e.g. a static model that knows none of the query's words). */
+export function isZeroVector(v: Float32Array): boolean {
+  for (let i = 0; i < v.length; i++) if (v[i] !== 0) return false;
+  return true;
+}
+
+export type QueryVector = { ok: true; vector: Float32Array; modelId: string; dim: number } | { ok: false; reason: string };
+
+/**
+ * The query vector for the search layer, or why there is none (model unavailable or still loading,
+ * timeout — LOREKEEPER_EMBEDDING_TIMEOUT_MS covers loading and embedding together —, error, or no
+ * known word). Never throws; logs a warning on timeout or error.
+ */
+export async function queryVector(provider: EmbedderProvider, text: string, timeoutMs: number = loadConfig().embeddingTimeoutMs): Promise<QueryVector> {
+  const started = performance.now();
+  try {
+    const embedder = await withTimeout(provider.get(), timeoutMs, "loading the embedding model");
+    if (!embedder) return { ok: false, reason: `semantic ranking is off: ${provider.reason() ?? "no embedding model"}` };
+    const left = Number.isFinite(timeoutMs) && timeoutMs > 0 ? Math.max(1, timeoutMs - (performance.now() - started)) : 0;
+    const vector = await withTimeout(embedder.embedQuery(text), left, "embedding the query");
+    if (isZeroVector(vector)) return { ok: false, reason: "the embedding model knows none of the query's words" };
+    return { ok: true, vector, modelId: embedder.id, dim: embedder.dim };
+  } catch (err) {
+    const reason = err instanceof TimeoutError ? `${err.message}; ranked by keywords only` : `embedding the query failed (${firstLine(err)})`;
+    log.warn(`semantic search skipped: ${reason}`);
+    return { ok: false, reason };
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Where the embedding model comes from, and what kind of model it is. Pure file inspection: nothing
+ * here loads ONNX Runtime (fastembed is imported lazily by embedder.ts, after the binary bootstrap).
+ *
+ * Order: LOREKEEPER_MODEL_DIR (explicit: if it is set and broken, nothing else is tried) → the model
+ * embedded in the binary (`setEmbeddedModelDir`, called by the bootstrap after extracting it) →
+ * fastembed's named model (LOREKEEPER_EMBEDDING_MODEL, default fast-bge-small-en-v1.5) from
+ * `<cacheDir>/models/<name>`, downloaded once when online.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+
+/** fastembed 2.1.0's named models (EmbeddingModel values, CUSTOM excluded). */
+export const FASTEMBED_MODEL_NAMES = [
+  "fast-all-MiniLM-L6-v2",
+  "fast-bge-base-en",
+  "fast-bge-base-en-v1.5",
+  "fast-bge-small-en",
+  "fast-bge-small-en-v1.5",
+  "fast-bge-small-zh-v1.5",
+  "fast-multilingual-e5-large",
+] as const;
+export type FastembedModelName = (typeof FASTEMBED_MODEL_NAMES)[number];
+
+export function isFastembedModelName(name: string): name is FastembedModelName {
+  return (FASTEMBED_MODEL_NAMES as readonly string[]).includes(name);
+}
+
+/** The ONNX file fastembed expects for a named model. */
+export function fastembedOnnxFile(name: FastembedModelName): string {
+  return name === "fast-all-MiniLM-L6-v2" || name === "fast-multilingual-e5-large" ? "model.onnx" : "model_optimized.onnx";
+}
+
+/** Files fastembed reads beside the ONNX file. */
+export const MODEL_SIDE_FILES = ["tokenizer.json", "config.json", "tokenizer_config.json", "special_tokens_map.json"] as const;
+const PREFERRED_ONNX = ["model.onnx", "model_optimized.onnx", "model_quantized.onnx"];
+
+let embeddedModelDir: string | undefined;
+
+/** Called by the binary bootstrap after it extracted the embedded model (undefined to clear). */
+export function setEmbeddedModelDir(dir: string | undefined): void {
+  embeddedModelDir = dir;
+}
+
+export function getEmbeddedModelDir(): string | undefined {
+  return embeddedModelDir;
+}
+
+export type ModelDirCheck =
+  | { ok: true; dir: string; /** relative to dir, e.g. "model.onnx" or "onnx/model.onnx" */ onnxFile: string; config: Record<string, unknown> }
+  | { ok: false; dir: string; problem: string };
+
+function listOnnx(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((f) => f.toLowerCase().endsWith(".onnx") && statSync(join(dir, f)).isFile());
+  } catch {
+    return [];
+  }
+}
+
+function pickOnnx(dir: string): { file?: string; problem?: string } {
+  for (const sub of ["", "onnx"]) {
+    const d = sub ? join(dir, sub) : dir;
+    const found = listOnnx(d);
+    const rel = (f: string) => (sub ? `${sub}/${f}` : f);
+    const preferred = PREFERRED_ONNX.find((p) => found.includes(p));
+    if (preferred) return { file: rel(preferred) };
+    if (found.length === 1) return { file: rel(found[0]!) };
+    if (found.length > 1) return { problem: `several ONNX files (${found.join(", ")}) and none is named ${PREFERRED_ONNX.join(" / ")}` };
+  }
+  return { problem: `no ONNX file (expected ${PREFERRED_ONNX.join(", ")} or a single *.onnx)` };
+}
+
+function readJson(path: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(readFileSync(path, "utf8"));
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Check that `dir` is a complete fastembed model folder; say precisely what is wrong if not. */
+export function inspectModelDir(dir: string): ModelDirCheck {
+  if (!existsSync(dir)) return { ok: false, dir, problem: `the folder ${dir} does not exist` };
+  if (!statSync(dir).isDirectory()) return { ok: false, dir, problem: `${dir} is not a folder` };
+  const onnx = pickOnnx(dir);
+  const missing = MODEL_SIDE_FILES.filter((f) => !existsSync(join(dir, f)));
+  const problems: string[] = [];
+  if (onnx.problem) problems.push(onnx.problem);
+  if (missing.length) problems.push(`missing ${missing.join(", ")}`);
+  const config = missing.includes("config.json") ? undefined : readJson(join(dir, "config.json"));
+  if (!missing.includes("config.json")) {
+    if (!config) problems.push("config.json is not a JSON object");
+    else if (typeof config.pad_token_id !== "number") problems.push("config.json has no numeric pad_token_id");
+  }
+  if (!missing.includes("tokenizer_config.json")) {
+    const tc = readJson(join(dir, "tokenizer_config.json"));
+    if (!tc) problems.push("tokenizer_config.json is not a JSON object");
+    else if (typeof tc.model_max_length !== "number") problems.push("tokenizer_config.json has no numeric model_max_length");
+  }
+  if (problems.length || !onnx.file || !config) return { ok: false, dir, problem: `${dir}: ${problems.join("; ")}` };
+  return { ok: true, dir, onnxFile: onnx.file, config };
+}
+
+/** The model_max_length of a model folder (fastembed caps maxLength with it). */
+export function modelMaxLength(dir: string): number | undefined {
+  const tc = readJson(join(dir, "tokenizer_config.json"));
+  return typeof tc?.model_max_length === "number" ? tc.model_max_length : undefined;
+}
+
+export type ModelSource =
+  | { kind: "dir"; origin: "LOREKEEPER_MODEL_DIR" | "embedded"; dir: string }
+  | { kind: "named"; name: string; cacheDir: string; allowDownload: boolean };
+
+export interface SourcePlanInput {
+  modelDir?: string;
+  embeddedDir?: string;
+  modelName: string;
+  cacheDir: string;
+  allowDownload: boolean;
+}
+
+/** The sources to try, in order. An explicit model dir is the only source when set. */
+export function planModelSources(input: SourcePlanInput): ModelSource[] {
+  if (input.modelDir) return [{ kind: "dir", origin: "LOREKEEPER_MODEL_DIR", dir: input.modelDir }];
+  const out: ModelSource[] = [];
+  if (input.embeddedDir) out.push({ kind: "dir", origin: "embedded", dir: input.embeddedDir });
+  out.push({ kind: "named", name: input.modelName, cacheDir: input.cacheDir, allowDownload: input.allowDownload });
+  return out;
+}
+
+export function describeSource(s: ModelSource): string {
+  return s.kind === "dir" ? `${s.origin === "embedded" ? "embedded model" : "LOREKEEPER_MODEL_DIR"} (${s.dir})` : `model ${s.name}`;
+}
+
+/** How a model wants its inputs: query/passage prefixes. */
+export interface ModelProfile {
+  family: "bge" | "e5" | "plain";
+  queryPrefix: string;
+  passagePrefix: string;
+}
+
+export const BGE_QUERY_INSTRUCTION = "Represent this sentence for searching relevant passages: ";
+const BGE_ZH_QUERY_INSTRUCTION = "为这个句子生成表示以用于检索相关文章：";
+
+/**
+ * BGE: instruction prefix on queries only. E5: "query: " / "passage: ". Everything else (static
+ * models like lorekeeper-static-384, MiniLM): no prefix. Decided from the model name and config.
+ */
+export function modelProfile(name: string, config?: Record<string, unknown>): ModelProfile {
+  const hint = `${name} ${typeof config?._name_or_path === "string" ? config._name_or_path : ""}`.toLowerCase();
+  if (/(^|[^a-z0-9])bge/.test(hint)) {
+    return { family: "bge", queryPrefix: /zh/.test(hint) ? BGE_ZH_QUERY_INSTRUCTION : BGE_QUERY_INSTRUCTION, passagePrefix: "" };
+  }
+  if (/(^|[-_/\s])e5([-_/\s]|$)/.test(hint)) return { family: "e5", queryPrefix: "query: ", passagePrefix: "passage: " };
+  return { family: "plain", queryPrefix: "", passagePrefix: "" };
+}
+
+/** Display name of a model folder: "custom:<folder name>". */
+export function dirModelName(dir: string): string {
+  return `custom:${basename(dir.replace(/[\\/]+$/, "")) || "model"}`;
+}
+
+/** sha256 of a file, hex, streamed (does not block the event loop on big models). */
+export async function fileSha256(path: string): Promise<string> {
+  const h = new Bun.CryptoHasher("sha256");
+  const reader = Bun.file(path).stream().getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    h.update(value);
+  }
+  return h.digest("hex");
+}

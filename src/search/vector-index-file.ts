@@ -1,0 +1,126 @@
+/**
+ * The HNSW index on disk: `<db>.usearch` (usearch's own format) plus `<db>.usearch.json`, a sidecar
+ * with the model id, dimension, the (entity id, content hash) entries the index holds, a checksum
+ * of those entries, and the byte size and hash of the index file.
+ *
+ * usearch aborts the whole process on a damaged file (std::bad_alloc), so a file is only handed to
+ * `Index.load` after its size and hash match the sidecar. Saves are atomic (temp file + rename).
+ */
+import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import type { Index } from "usearch";
+
+export const SIDECAR_FORMAT = 1;
+
+export interface IndexSidecar {
+  format: number;
+  modelId: string;
+  dim: number;
+  quantization: string;
+  connectivity: number;
+  count: number;
+  /** sha1 over "id:hash\n" of the entries, by id. */
+  checksum: string;
+  fileBytes: number;
+  fileHash: string;
+  /** [entity id, content hash prefix] of every vector in the index, by id. */
+  entries: Array<[number, string]>;
+}
+
+export interface IndexPaths {
+  index: string;
+  sidecar: string;
+}
+
+/** Where the index of the database at `dbPath` lives (undefined for in-memory databases). */
+export function indexPaths(dbPath: string): IndexPaths | undefined {
+  if (dbPath === ":memory:" || dbPath === "") return undefined;
+  return { index: `${dbPath}.usearch`, sidecar: `${dbPath}.usearch.json` };
+}
+
+/** The prefix of a content hash kept per entry (enough to notice a change). */
+export function hashPrefix(contentHash: string): string {
+  return contentHash.slice(0, 12);
+}
+
+export function entriesChecksum(entries: Iterable<[number, string]>): string {
+  const sorted = [...entries].sort((a, b) => a[0] - b[0]);
+  const h = new Bun.CryptoHasher("sha1");
+  for (const [id, hash] of sorted) h.update(`${id}:${hash}\n`);
+  return h.digest("hex");
+}
+
+function fileHash(bytes: Uint8Array): string {
+  return Bun.hash(bytes).toString(16);
+}
+
+/** The sidecar, or why it cannot be used. */
+export function readSidecar(paths: IndexPaths): IndexSidecar | { problem: string } {
+  if (!existsSync(paths.index)) return { problem: "no index file yet" };
+  if (!existsSync(paths.sidecar)) return { problem: "its description file is missing" };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(paths.sidecar, "utf8"));
+  } catch {
+    return { problem: "its description file is not valid JSON" };
+  }
+  const s = raw as Partial<IndexSidecar> | null;
+  if (
+    !s ||
+    s.format !== SIDECAR_FORMAT ||
+    typeof s.modelId !== "string" ||
+    typeof s.dim !== "number" ||
+    typeof s.fileBytes !== "number" ||
+    typeof s.fileHash !== "string" ||
+    !Array.isArray(s.entries) ||
+    !s.entries.every((e) => Array.isArray(e) && typeof e[0] === "number" && typeof e[1] === "string")
+  ) {
+    return { problem: "its description file has an unknown format" };
+  }
+  return s as IndexSidecar;
+}
+
+/** Check the index file against the sidecar; undefined when it is intact. */
+export function verifyIndexFile(paths: IndexPaths, sidecar: IndexSidecar): string | undefined {
+  try {
+    if (statSync(paths.index).size !== sidecar.fileBytes) return "the index file has the wrong size (damaged or replaced)";
+    if (fileHash(readFileSync(paths.index)) !== sidecar.fileHash) return "the index file does not match its checksum (damaged)";
+  } catch (err) {
+    return `the index file cannot be read (${(err as Error).message})`;
+  }
+  return undefined;
+}
+
+/** Save `index` and its sidecar atomically. Throws on I/O errors (the caller logs them). */
+export function saveIndexFiles(
+  index: Index,
+  paths: IndexPaths,
+  meta: Omit<IndexSidecar, "format" | "fileBytes" | "fileHash" | "count" | "checksum">,
+): void {
+  const suffix = `.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
+  const tmpIndex = paths.index + suffix;
+  const tmpSidecar = paths.sidecar + suffix;
+  try {
+    index.save(tmpIndex);
+    const bytes = readFileSync(tmpIndex);
+    const sidecar: IndexSidecar = {
+      format: SIDECAR_FORMAT,
+      ...meta,
+      count: meta.entries.length,
+      checksum: entriesChecksum(meta.entries),
+      fileBytes: bytes.byteLength,
+      fileHash: fileHash(bytes),
+    };
+    writeFileSync(tmpSidecar, JSON.stringify(sidecar));
+    renameSync(tmpIndex, paths.index);
+    renameSync(tmpSidecar, paths.sidecar);
+  } finally {
+    rmSync(tmpIndex, { force: true });
+    rmSync(tmpSidecar, { force: true });
+  }
+}
+
+/** Remove the index files (e.g. the database was deleted). */
+export function removeIndexFiles(paths: IndexPaths): void {
+  rmSync(paths.index, { force: true });
+  rmSync(paths.sidecar, { force: true });
+}

@@ -1,0 +1,319 @@
+/**
+ * Vector search over the stored embeddings.
+ *
+ * - HNSW (usearch): cosine, connectivity 16, expansion_add 128, expansion_search 64, keyed by entity
+ *   row id. Quantization **f16**: half the file and RAM of f32, faster inserts, and at 384 dims
+ *   top-k recall equals f32 (measured: self-recall@1 = 1.0); the ~1e-3 score error is far below
+ *   what ranking needs, and exact scores are available from `exactSearch` over the f32 vectors.
+ * - Persisted beside the database (`<db>.usearch` + sidecar, see vector-index-file.ts). The
+ *   `vectors` table is the truth: a missing, damaged or mismatched file is rebuilt (logged at info).
+ * - Kept in line with the store: every call checks a cheap change token (PRAGMA data_version +
+ *   total_changes()); when it moved, the (id, content_hash) list is diffed against the index and only
+ *   the difference is removed/added (or the index is rebuilt when most of it changed), then saved.
+ * - `exactSearch` = exact cosine over a candidate id set (used when filters leave few candidates),
+ *   from an in-memory Float32Array cache per store and model (16k × 384 floats ≈ 25 MB).
+ */
+import { Index, MetricKind, ScalarKind, type IndexConfig } from "usearch";
+import { log } from "../log.ts";
+import type { Store } from "../store/db.ts";
+import { changeToken, getEmbeddingMeta, listVectorStamps, readVectorRows, type StoredVector } from "../store/vectors.ts";
+import type { VectorIndex } from "./types.ts";
+export { indexPaths } from "./vector-index-file.ts";
+import { hashPrefix, indexPaths, readSidecar, saveIndexFiles, verifyIndexFile, type IndexSidecar } from "./vector-index-file.ts";
+
+export const HNSW_CONFIG = {
+  metric: MetricKind.Cos,
+  quantization: ScalarKind.F16,
+  connectivity: 16,
+  expansion_add: 128,
+  expansion_search: 64,
+  multi: false,
+} as const;
+const QUANTIZATION_NAME = "f16";
+const ADD_CHUNK = 4096;
+const SINGLE_THREAD_BELOW = 2048;
+
+export interface ScoredId {
+  id: number;
+  /** Cosine similarity, 1 = same direction (can be negative). */
+  similarity: number;
+}
+
+function newIndex(dim: number): Index {
+  const config: IndexConfig = { dimensions: dim, ...HNSW_CONFIG };
+  return new Index(config);
+}
+
+/** The HNSW index of one model's vectors. Obtain it with loadOrBuildIndex. */
+export class HnswVectorIndex implements VectorIndex {
+  /** @internal entity id → content hash prefix of the vector held. */
+  readonly entries = new Map<number, string>();
+
+  constructor(
+    readonly modelId: string,
+    readonly dim: number,
+    /** @internal */ public index: Index,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  has(id: number): boolean {
+    return this.entries.has(id);
+  }
+
+  search(query: Float32Array, k: number): ScoredId[] {
+    const n = Math.min(Math.floor(k), this.entries.size);
+    if (n <= 0) return [];
+    if (query.length !== this.dim) throw new Error(`query has ${query.length} dimensions, the index ${this.dim}`);
+    const m = this.index.search(query, n, 1);
+    const out: ScoredId[] = [];
+    for (let i = 0; i < m.keys.length; i++) out.push({ id: Number(m.keys[i]), similarity: 1 - (m.distances[i] ?? 1) });
+    return out;
+  }
+
+  /** The k best ids that `accept` lets through: searches deeper (×4 each round) until found or exhausted. */
+  searchWhere(query: Float32Array, k: number, accept: (id: number) => boolean): ScoredId[] {
+    let depth = Math.min(this.entries.size, Math.max(32, k * 4));
+    for (;;) {
+      const hits = this.search(query, depth).filter((h) => accept(h.id));
+      if (hits.length >= k || depth >= this.entries.size) return hits.slice(0, k);
+      depth = Math.min(this.entries.size, depth * 4);
+    }
+  }
+}
+
+interface VectorState {
+  modelId: string;
+  dim: number;
+  token: string | undefined;
+  /** entity id → full content hash of the current vector in the store. */
+  stamps: Map<number, string>;
+  cache: Map<number, Float32Array>;
+  hnsw: HnswVectorIndex | undefined;
+}
+
+const registry = new WeakMap<Store, Map<string, VectorState>>();
+
+function stateFor(store: Store, modelId: string, dim: number): VectorState {
+  let byModel = registry.get(store);
+  if (!byModel) registry.set(store, (byModel = new Map()));
+  const key = `${modelId}#${dim}`;
+  let st = byModel.get(key);
+  if (!st) byModel.set(key, (st = { modelId, dim, token: undefined, stamps: new Map(), cache: new Map(), hnsw: undefined }));
+  return st;
+}
+
+/** Forget the in-memory index and vector cache of `store` (e.g. before closing it). */
+export function closeVectorIndex(store: Store): void {
+  registry.delete(store);
+}
+
+export interface IndexSyncResult {
+  modelId: string | null;
+  size: number;
+  added: number;
+  removed: number;
+  rebuilt: boolean;
+  saved: boolean;
+}
+
+/** Re-read the store's stamps when it changed; drop cached vectors that changed. True if re-read. */
+function refresh(store: Store, st: VectorState): boolean {
+  const token = changeToken(store.db);
+  if (token === st.token) return false;
+  const stamps = new Map<number, string>();
+  for (const s of listVectorStamps(store.db, st.modelId)) stamps.set(s.id, s.content_hash);
+  for (const [id, hash] of st.stamps) if (stamps.get(id) !== hash) st.cache.delete(id);
+  st.stamps = stamps;
+  st.token = token;
+  return true;
+}
+
+/**
+ * Add rows to the HNSW graph. While the graph is small, one thread: concurrent inserts into a small
+ * graph leave some nodes badly linked (measured: ~0.4% of 400 vectors unreachable by their own
+ * vector); once it has a backbone, all cores (about 1.7× faster on 2 cores, same recall).
+ */
+function addVectors(idx: HnswVectorIndex, rows: Map<number, StoredVector>): void {
+  const list = [...rows];
+  let i = 0;
+  while (i < list.length) {
+    const small = idx.index.size() < SINGLE_THREAD_BELOW;
+    const end = Math.min(list.length, i + (small ? SINGLE_THREAD_BELOW - idx.index.size() : ADD_CHUNK));
+    const chunk = list.slice(i, end);
+    const keys = new BigUint64Array(chunk.length);
+    const flat = new Float32Array(chunk.length * idx.dim);
+    chunk.forEach(([id, row], j) => {
+      keys[j] = BigInt(id);
+      flat.set(row.vector, j * idx.dim);
+    });
+    idx.index.add(keys, flat, small ? 1 : 0);
+    for (const [id, row] of chunk) idx.entries.set(id, hashPrefix(row.contentHash));
+    i = end;
+  }
+}
+
+function build(store: Store, st: VectorState, why: string): HnswVectorIndex {
+  const started = performance.now();
+  const idx = new HnswVectorIndex(st.modelId, st.dim, newIndex(st.dim));
+  addVectors(idx, readVectorRows(store.db, st.modelId, undefined, st.dim));
+  log.info(`vector index rebuilt from the store (${idx.size} vectors, ${Math.round(performance.now() - started)} ms): ${why}`);
+  return idx;
+}
+
+/** The index saved beside the database, if it is intact and made for this model. */
+function loadFile(store: Store, st: VectorState): HnswVectorIndex | string {
+  const paths = indexPaths(store.path);
+  if (!paths) return "the database is in memory";
+  const sidecar = readSidecar(paths);
+  if ("problem" in sidecar) return sidecar.problem;
+  if (sidecar.modelId !== st.modelId || sidecar.dim !== st.dim) return `the saved index was made for ${sidecar.modelId} (dim ${sidecar.dim})`;
+  if (sidecar.quantization !== QUANTIZATION_NAME || sidecar.connectivity !== HNSW_CONFIG.connectivity) return "the saved index has other HNSW settings";
+  const damaged = verifyIndexFile(paths, sidecar);
+  if (damaged) return damaged;
+  const idx = new HnswVectorIndex(st.modelId, st.dim, newIndex(st.dim));
+  try {
+    idx.index.load(paths.index);
+  } catch (err) {
+    return `the index file could not be loaded (${(err as Error).message})`;
+  }
+  if (idx.index.dimensions() !== st.dim || idx.index.size() !== sidecar.entries.length) return "the index file does not match its description";
+  for (const [id, hash] of sidecar.entries) idx.entries.set(id, hash);
+  return idx;
+}
+
+/** Bring `idx` in line with `stamps`: incremental remove/add, or a rebuild when most changed. */
+function applyDiff(store: Store, st: VectorState, idx: HnswVectorIndex): { idx: HnswVectorIndex; added: number; removed: number; rebuilt: boolean } {
+  const stale: number[] = [];
+  const wanted: number[] = [];
+  for (const [id, hash] of idx.entries) {
+    const now = st.stamps.get(id);
+    if (now === undefined || hashPrefix(now) !== hash) stale.push(id);
+  }
+  for (const [id, hash] of st.stamps) if (idx.entries.get(id) !== hashPrefix(hash)) wanted.push(id);
+  if (stale.length === 0 && wanted.length === 0) return { idx, added: 0, removed: 0, rebuilt: false };
+  if (stale.length + wanted.length > Math.max(1000, st.stamps.size / 2)) {
+    const fresh = build(store, st, `${stale.length} vectors removed or changed and ${wanted.length} new or changed`);
+    return { idx: fresh, added: fresh.size, removed: idx.size, rebuilt: true };
+  }
+  if (stale.length) {
+    idx.index.remove(BigUint64Array.from(stale, (id) => BigInt(id)));
+    for (const id of stale) idx.entries.delete(id);
+  }
+  addVectors(idx, readVectorRows(store.db, st.modelId, wanted, st.dim));
+  return { idx, added: wanted.length, removed: stale.length, rebuilt: false };
+}
+
+function save(store: Store, idx: HnswVectorIndex): boolean {
+  const paths = indexPaths(store.path);
+  if (!paths) return false;
+  try {
+    const entries = [...idx.entries].sort((a, b) => a[0] - b[0]);
+    const meta: Omit<IndexSidecar, "format" | "fileBytes" | "fileHash" | "count" | "checksum"> = {
+      modelId: idx.modelId,
+      dim: idx.dim,
+      quantization: QUANTIZATION_NAME,
+      connectivity: HNSW_CONFIG.connectivity,
+      entries,
+    };
+    saveIndexFiles(idx.index, paths, meta);
+    return true;
+  } catch (err) {
+    log.warn(`could not save the vector index beside ${store.path} (it will be rebuilt next time)`, err);
+    return false;
+  }
+}
+
+function ensure(store: Store, st: VectorState): IndexSyncResult {
+  let needDiff = refresh(store, st);
+  const result: IndexSyncResult = { modelId: st.modelId, size: 0, added: 0, removed: 0, rebuilt: false, saved: false };
+  let dirty = false;
+  if (!st.hnsw) {
+    const loaded = loadFile(store, st);
+    if (typeof loaded === "string") {
+      st.hnsw = build(store, st, loaded);
+      result.rebuilt = true;
+      result.added = st.hnsw.size;
+      dirty = true;
+      needDiff = false;
+    } else {
+      st.hnsw = loaded;
+      needDiff = true;
+      log.debug(`vector index loaded from ${store.path}.usearch (${loaded.size} vectors)`);
+    }
+  }
+  if (needDiff) {
+    const d = applyDiff(store, st, st.hnsw);
+    if (d.added || d.removed || d.rebuilt) {
+      st.hnsw = d.idx;
+      result.added += d.added;
+      result.removed += d.removed;
+      result.rebuilt ||= d.rebuilt;
+      dirty = true;
+    }
+  }
+  if (dirty) result.saved = save(store, st.hnsw);
+  result.size = st.hnsw.size;
+  return result;
+}
+
+/**
+ * The HNSW index of `modelId` for `store`, current with the `vectors` table: loaded from the file
+ * beside the database when it matches, else rebuilt from `vectors` and saved. Cached per store.
+ */
+export function loadOrBuildIndex(store: Store, modelId: string, dim: number): HnswVectorIndex {
+  const st = stateFor(store, modelId, dim);
+  ensure(store, st);
+  if (!st.hnsw) throw new Error("vector index unavailable");
+  return st.hnsw;
+}
+
+/**
+ * Bring the index of the store's active model (meta embedding_model_id / embedding_dim, or the
+ * given one) in line with `vectors` after embedding or deletes, and save it.
+ */
+export function syncIndex(store: Store, model?: { modelId: string; dim: number }): IndexSyncResult {
+  const m = model ?? getEmbeddingMeta(store.db);
+  if (!m) return { modelId: null, size: 0, added: 0, removed: 0, rebuilt: false, saved: false };
+  return ensure(store, stateFor(store, m.modelId, m.dim));
+}
+
+/**
+ * Exact cosine similarity between `query` and the stored vectors (model `modelId`) of the
+ * candidates, best first. Candidates without a current vector are left out.
+ */
+export function exactSearch(store: Store, query: Float32Array, candidateIds: Iterable<number>, modelId: string): ScoredId[] {
+  const st = stateFor(store, modelId, query.length);
+  refresh(store, st);
+  const ids: number[] = [];
+  const missing: number[] = [];
+  for (const id of new Set(candidateIds)) {
+    if (!st.stamps.has(id)) continue;
+    ids.push(id);
+    if (!st.cache.has(id)) missing.push(id);
+  }
+  if (missing.length) {
+    for (const [id, row] of readVectorRows(store.db, modelId, missing, st.dim)) {
+      if (st.stamps.get(id) === row.contentHash) st.cache.set(id, row.vector);
+    }
+  }
+  let qn = 0;
+  for (let i = 0; i < query.length; i++) qn += query[i]! * query[i]!;
+  qn = Math.sqrt(qn);
+  const out: ScoredId[] = [];
+  for (const id of ids) {
+    const v = st.cache.get(id);
+    if (!v) continue;
+    let dot = 0;
+    let vn = 0;
+    for (let i = 0; i < v.length; i++) {
+      dot += v[i]! * query[i]!;
+      vn += v[i]! * v[i]!;
+    }
+    const denom = qn * Math.sqrt(vn);
+    out.push({ id, similarity: denom > 0 ? dot / denom : 0 });
+  }
+  return out.sort((a, b) => b.similarity - a.similarity || a.id - b.id);
+}

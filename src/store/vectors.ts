@@ -1,0 +1,180 @@
+/**
+ * Embedding vectors in the store: one row per entity (`vectors`, Float32 little-endian BLOB), tagged
+ * with the model id and the entity's content_hash at embedding time. A vector is current when its
+ * model id is the active model's and its content_hash equals the entity's; anything else is pending.
+ * `meta` records the active model (embedding_model_id, embedding_dim). This table is the truth:
+ * the HNSW index file is always rebuilt from it.
+ */
+import type { Database } from "bun:sqlite";
+import { getMeta, setMeta } from "./db.ts";
+
+export const META_EMBEDDING_MODEL_ID = "embedding_model_id";
+export const META_EMBEDDING_DIM = "embedding_dim";
+
+export interface EmbeddingMeta {
+  modelId: string;
+  dim: number;
+}
+
+/** The model the stored vectors are meant for (undefined before the first embedding run). */
+export function getEmbeddingMeta(db: Database): EmbeddingMeta | undefined {
+  const modelId = getMeta(db, META_EMBEDDING_MODEL_ID);
+  const dim = Number(getMeta(db, META_EMBEDDING_DIM));
+  if (!modelId || !Number.isInteger(dim) || dim <= 0) return undefined;
+  return { modelId, dim };
+}
+
+export function setEmbeddingMeta(db: Database, meta: EmbeddingMeta): void {
+  db.transaction(() => {
+    setMeta(db, META_EMBEDDING_MODEL_ID, meta.modelId);
+    setMeta(db, META_EMBEDDING_DIM, String(meta.dim));
+  })();
+}
+
+/** Float32Array → BLOB bytes (a copy, little-endian as on every supported platform). */
+export function encodeVector(v: Float32Array): Uint8Array {
+  return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
+}
+
+/** BLOB bytes → Float32Array (copied, so alignment never matters). */
+export function decodeVector(blob: Uint8Array): Float32Array {
+  const copy = new Uint8Array(blob.byteLength - (blob.byteLength % 4));
+  copy.set(blob.subarray(0, copy.byteLength));
+  return new Float32Array(copy.buffer);
+}
+
+export interface PendingEntity {
+  id: number;
+  text: string;
+  content_hash: string;
+}
+
+const PENDING_WHERE = `(v.entity_id IS NULL OR v.model_id <> ? OR v.content_hash <> e.content_hash)`;
+
+/** Entities whose vector is missing, from another model, or older than their content. */
+export function countPendingVectors(db: Database, modelId: string): number {
+  const row = db
+    .query<{ n: number }, [string]>(`SELECT COUNT(*) AS n FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id WHERE ${PENDING_WHERE}`)
+    .get(modelId);
+  return row?.n ?? 0;
+}
+
+/** One page of pending entities, by id (keyset paging: pass the last id seen as `afterId`). */
+export function listPendingVectors(db: Database, modelId: string, limit: number, afterId = 0): PendingEntity[] {
+  return db
+    .query<PendingEntity, [string, number, number]>(
+      `SELECT e.id AS id, e.text AS text, e.content_hash AS content_hash
+       FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id
+       WHERE ${PENDING_WHERE} AND e.id > ? ORDER BY e.id LIMIT ?`,
+    )
+    .all(modelId, afterId, Math.max(1, Math.floor(limit)));
+}
+
+export interface VectorWrite {
+  id: number;
+  /** The entity's content_hash the vector was computed from. */
+  contentHash: string;
+  vector: Float32Array;
+}
+
+/**
+ * Write vectors in one transaction. A row is written only if its entity still exists with the same
+ * content_hash (an entity changed or deleted meanwhile stays pending). Returns the number written.
+ */
+export function writeVectors(db: Database, modelId: string, rows: readonly VectorWrite[]): number {
+  if (rows.length === 0) return 0;
+  const q = db.query(
+    `INSERT INTO vectors (entity_id, model_id, content_hash, vector)
+     SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?1 AND content_hash = ?3)
+     ON CONFLICT(entity_id) DO UPDATE SET model_id = excluded.model_id, content_hash = excluded.content_hash, vector = excluded.vector`,
+  );
+  let written = 0;
+  db.transaction(() => {
+    for (const r of rows) written += q.run(r.id, modelId, r.contentHash, encodeVector(r.vector)).changes;
+  }).immediate();
+  return written;
+}
+
+export interface VectorStamp {
+  id: number;
+  content_hash: string;
+}
+
+/** (id, content_hash) of every vector of `modelId`, by id: what an index must contain. */
+export function listVectorStamps(db: Database, modelId: string): VectorStamp[] {
+  return db
+    .query<VectorStamp, [string]>("SELECT entity_id AS id, content_hash FROM vectors WHERE model_id = ? ORDER BY entity_id")
+    .all(modelId);
+}
+
+export interface StoredVector {
+  /** The content_hash the vector was computed from. */
+  contentHash: string;
+  vector: Float32Array;
+}
+
+/**
+ * Vectors of `modelId` (all of them, or those of `ids`), read together with their content_hash.
+ * Rows whose BLOB does not hold `dim` floats (when `dim` is given) are left out.
+ */
+export function readVectorRows(db: Database, modelId: string, ids?: Iterable<number>, dim?: number): Map<number, StoredVector> {
+  type Row = { id: number; content_hash: string; vector: Uint8Array };
+  const out = new Map<number, StoredVector>();
+  const take = (rows: Row[]) => {
+    for (const r of rows) {
+      if (dim !== undefined && r.vector.byteLength !== dim * 4) continue;
+      out.set(r.id, { contentHash: r.content_hash, vector: decodeVector(r.vector) });
+    }
+  };
+  const cols = "entity_id AS id, content_hash, vector";
+  if (ids === undefined) {
+    take(db.query<Row, [string]>(`SELECT ${cols} FROM vectors WHERE model_id = ?`).all(modelId));
+    return out;
+  }
+  const list = [...new Set(ids)];
+  for (let i = 0; i < list.length; i += 500) {
+    const chunk = list.slice(i, i + 500);
+    take(
+      db
+        .query<Row, (string | number)[]>(`SELECT ${cols} FROM vectors WHERE model_id = ? AND entity_id IN (${chunk.map(() => "?").join(",")})`)
+        .all(modelId, ...chunk),
+    );
+  }
+  return out;
+}
+
+/** Vectors of `modelId` (all, or those of `ids`); rows not holding `dim` floats are left out. */
+export function readVectors(db: Database, modelId: string, ids?: Iterable<number>, dim?: number): Map<number, Float32Array> {
+  const out = new Map<number, Float32Array>();
+  for (const [id, row] of readVectorRows(db, modelId, ids, dim)) out.set(id, row.vector);
+  return out;
+}
+
+/** Number of stored vectors (of one model, or all). */
+export function countVectors(db: Database, modelId?: string): number {
+  const row =
+    modelId === undefined
+      ? db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM vectors").get()
+      : db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM vectors WHERE model_id = ?").get(modelId);
+  return row?.n ?? 0;
+}
+
+/** Delete every vector not made by `modelId` (after a model change). Returns the number deleted. */
+export function deleteVectorsOfOtherModels(db: Database, modelId: string): number {
+  return db.query("DELETE FROM vectors WHERE model_id <> ?").run(modelId).changes;
+}
+
+/** Delete all vectors of one model (e.g. its dimension changed). */
+export function deleteVectorsOfModel(db: Database, modelId: string): number {
+  return db.query("DELETE FROM vectors WHERE model_id = ?").run(modelId).changes;
+}
+
+/**
+ * A cheap token that changes whenever this database changes: `data_version` moves on commits by
+ * other connections, `total_changes()` on rows changed by this one.
+ */
+export function changeToken(db: Database): string {
+  const v = db.query<{ data_version: number }, []>("PRAGMA data_version").get();
+  const c = db.query<{ n: number }, []>("SELECT total_changes() AS n").get();
+  return `${v?.data_version ?? 0}:${c?.n ?? 0}`;
+}
