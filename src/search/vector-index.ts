@@ -13,6 +13,7 @@
  * - `exactSearch` = exact cosine over a candidate id set (used when filters leave few candidates),
  *   from an in-memory Float32Array cache per store and model (16k × 384 floats ≈ 25 MB).
  */
+import { statSync } from "node:fs";
 import { Index, MetricKind, ScalarKind, type IndexConfig } from "usearch";
 import { log } from "../log.ts";
 import type { Store } from "../store/db.ts";
@@ -171,11 +172,19 @@ function loadFile(store: Store, st: VectorState): HnswVectorIndex | string {
   if ("problem" in sidecar) return sidecar.problem;
   if (sidecar.modelId !== st.modelId || sidecar.dim !== st.dim) return `the saved index was made for ${sidecar.modelId} (dim ${sidecar.dim})`;
   if (sidecar.quantization !== QUANTIZATION_NAME || sidecar.connectivity !== HNSW_CONFIG.connectivity) return "the saved index has other HNSW settings";
-  const damaged = verifyIndexFile(paths, sidecar);
-  if (damaged) return damaged;
-  const idx = new HnswVectorIndex(st.modelId, st.dim, newIndex(st.dim));
+  const fileId = () => {
+    const f = statSync(paths.index);
+    return `${f.ino}:${f.size}:${f.mtimeMs}`;
+  };
+  let idx: HnswVectorIndex;
   try {
+    const before = fileId();
+    const damaged = verifyIndexFile(paths, sidecar);
+    if (damaged) return damaged;
+    idx = new HnswVectorIndex(st.modelId, st.dim, newIndex(st.dim));
     idx.index.load(paths.index);
+    // Another process may have replaced the file between the check and the load.
+    if (fileId() !== before) return "the index file was replaced while loading";
   } catch (err) {
     return `the index file could not be loaded (${(err as Error).message})`;
   }
@@ -198,11 +207,16 @@ function applyDiff(store: Store, st: VectorState, idx: HnswVectorIndex): { idx: 
     const fresh = build(store, st, `${stale.length} vectors removed or changed and ${wanted.length} new or changed`);
     return { idx: fresh, added: fresh.size, removed: idx.size, rebuilt: true };
   }
-  if (stale.length) {
-    idx.index.remove(BigUint64Array.from(stale, (id) => BigInt(id)));
-    for (const id of stale) idx.entries.delete(id);
+  try {
+    if (stale.length) {
+      idx.index.remove(BigUint64Array.from(stale, (id) => BigInt(id)));
+      for (const id of stale) idx.entries.delete(id);
+    }
+    addVectors(idx, readVectorRows(store.db, st.modelId, wanted, st.dim));
+  } catch (err) {
+    const fresh = build(store, st, `updating it in place failed (${(err as Error).message})`);
+    return { idx: fresh, added: fresh.size, removed: stale.length, rebuilt: true };
   }
-  addVectors(idx, readVectorRows(store.db, st.modelId, wanted, st.dim));
   return { idx, added: wanted.length, removed: stale.length, rebuilt: false };
 }
 
@@ -221,7 +235,7 @@ function save(store: Store, idx: HnswVectorIndex): boolean {
     saveIndexFiles(idx.index, paths, meta);
     return true;
   } catch (err) {
-    log.warn(`could not save the vector index beside ${store.path} (it will be rebuilt next time)`, err);
+    log.warnOnce(`vector-index-save:${store.path}`, `could not save the vector index beside ${store.path} (it is rebuilt when needed)`, err);
     return false;
   }
 }

@@ -191,6 +191,21 @@ describe("model conventions", () => {
     expect(modelProfile("fast-all-MiniLM-L6-v2").queryPrefix).toBe("");
   });
 
+  test("queries of a BGE model carry the instruction, passages do not; plain models embed both alike", async () => {
+    const text = "fire flame";
+    const plain = (await isolated(modelA).get())!;
+    expect(dot(await plain.embedQuery(text), (await plain.embedPassages([text]))[0]!)).toBeGreaterThan(0.99999);
+    const bgeDir = join(tmp.dir, "bge-tiny");
+    cpSync(modelA, bgeDir, { recursive: true });
+    const p = isolated(bgeDir);
+    const bge = (await p.get())!;
+    expect(p.info()?.family).toBe("bge");
+    const q = await bge.embedQuery(text);
+    const [passage, instructed] = await bge.embedPassages([text, BGE_QUERY_INSTRUCTION + text]);
+    expect(dot(q, passage!)).toBeLessThan(0.9999);
+    expect(dot(q, instructed!)).toBeGreaterThan(0.99999);
+  });
+
   test("source order: explicit dir alone; else embedded, then named", () => {
     const base = { modelName: "fast-bge-small-en-v1.5", cacheDir: "/c", allowDownload: true };
     expect(planModelSources({ ...base, modelDir: "/m", embeddedDir: "/e" }).map((s) => s.kind)).toEqual(["dir"]);
