@@ -1,4 +1,5 @@
 /** The command registry: one line per command. */
 import type { Command } from "../command.ts";
+import { serveCommand } from "./serve.ts";
 
-export const COMMANDS: Command[] = [];
+export const COMMANDS: Command[] = [serveCommand];

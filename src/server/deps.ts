@@ -1,0 +1,43 @@
+/**
+ * The deps the serve command runs the tools with: the store, the lazy embedding model, the search
+ * context and the first-use loader. Building them loads no model and makes no request.
+ */
+import { loadConfig } from "../config.ts";
+import { log } from "../log.ts";
+import { defaultEmbedderProvider } from "../search/embedder.ts";
+import type { SearchContext } from "../search/context.ts";
+import { runSearch } from "../search/hybrid.ts";
+import { openStore, type Store } from "../store/db.ts";
+import type { EnsureData, ToolDeps } from "../tools/deps.ts";
+
+export interface ServeDeps {
+  deps: ToolDeps;
+  store: Store;
+  close(): void;
+}
+
+/** The first-use loader, imported lazily: the server still answers from the store without it. */
+async function loadEnsureData(store: Store, config: ReturnType<typeof loadConfig>): Promise<EnsureData | undefined> {
+  try {
+    const { createEnsureData } = await import("../ingest/ensure.ts");
+    return createEnsureData(store, { config });
+  } catch (err) {
+    log.warn("first-use loading is unavailable; tools answer from the local store only (run `lorekeeper sync`)", err);
+    return undefined;
+  }
+}
+
+export async function createServeDeps(opts: { dbPath?: string } = {}): Promise<ServeDeps> {
+  const cfg = loadConfig();
+  const store = openStore({ path: opts.dbPath });
+  const embedder = defaultEmbedderProvider();
+  const ctx: SearchContext = { store, embedder, embeddingTimeoutMs: cfg.embeddingTimeoutMs };
+  const deps: ToolDeps = {
+    db: store.db,
+    search: (q) => runSearch(ctx, q),
+    ensureData: await loadEnsureData(store, cfg),
+    modelState: () => embedder.state(),
+    responseBudgetChars: cfg.responseBudgetChars,
+  };
+  return { deps, store, close: () => store.close() };
+}

@@ -1,0 +1,150 @@
+/**
+ * MCP over Streamable HTTP on Elysia, stateless: every POST /mcp gets a fresh McpServer and
+ * WebStandardStreamableHTTPServerTransport over the shared deps (no sessions, no server-initiated
+ * GET stream: GET/DELETE answer 405). Also GET /health.
+ *
+ * Safety: binds 127.0.0.1 by default and refuses a non-loopback bind without a token; bearer
+ * token compared in constant time (401 + WWW-Authenticate); Host and Origin checked against an
+ * allowlist (403, DNS-rebinding protection); request bodies over the limit get 413.
+ */
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { Elysia } from "elysia";
+import { APP_VERSION } from "../config.ts";
+import { log } from "../log.ts";
+import { countByKind } from "../store/entities.ts";
+import { lastSyncedAt } from "../store/sync-state.ts";
+import type { ToolDeps } from "../tools/deps.ts";
+import { bearerMatches, type GuardConfig, hostAllowed, isLoopback, originAllowed } from "./http-guard.ts";
+import { buildServer } from "./mcp.ts";
+
+export interface HttpOptions {
+  host?: string;
+  port?: number;
+  token?: string;
+  allowedHosts?: string[];
+  allowedOrigins?: string[];
+  /** Largest accepted request body, bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+}
+
+export interface HttpServerHandle {
+  /** e.g. http://127.0.0.1:8000/mcp */
+  url: string;
+  hostname: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export class HttpConfigError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = "HttpConfigError";
+  }
+}
+
+const DEFAULT_MAX_BODY = 1024 * 1024;
+
+function jsonRpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }), {
+    status,
+    headers: { "Content-Type": "application/json", ...headers },
+  });
+}
+
+export function healthBody(deps: ToolDeps): Record<string, unknown> {
+  const counts = countByKind(deps.db);
+  const synced = lastSyncedAt(deps.db);
+  return {
+    status: "ok",
+    version: APP_VERSION,
+    entities: Object.values(counts).reduce((a, b) => a + b, 0),
+    counts,
+    data_synced_at: synced === null ? null : new Date(synced).toISOString(),
+    model: deps.modelState?.() ?? "unknown",
+  };
+}
+
+async function handleMcp(request: Request, deps: ToolDeps, maxBody: number): Promise<Response> {
+  if (request.method !== "POST") {
+    return jsonRpcError(405, "Method not allowed: this server is stateless; send JSON-RPC with POST.", { Allow: "POST" });
+  }
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBody) {
+    return jsonRpcError(413, `Payload too large: the request body must not exceed ${maxBody} bytes.`);
+  }
+  const server = buildServer(deps);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: maxBody });
+  transport.onerror = (err) => log.debug("HTTP transport", err.message);
+  await server.connect(transport);
+  try {
+    return await transport.handleRequest(request);
+  } catch (err) {
+    log.error("HTTP request failed", err);
+    await server.close().catch(() => {});
+    return jsonRpcError(500, "Internal error (details are in the server log).");
+  }
+}
+
+/** Validate the options; throws HttpConfigError with a hint when unsafe. */
+export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions, "token">> & { token?: string } {
+  const host = opts.host ?? "127.0.0.1";
+  const token = opts.token && opts.token.length > 0 ? opts.token : undefined;
+  if (!isLoopback(host) && !token) {
+    throw new HttpConfigError(
+      `Refusing to listen on ${host} without a token: anyone on the network could use this server.`,
+      "Set a token with --token <T> or LOREKEEPER_HTTP_TOKEN (clients then send `Authorization: Bearer <T>`), or bind 127.0.0.1.",
+    );
+  }
+  return {
+    host,
+    port: opts.port ?? 8000,
+    token,
+    allowedHosts: opts.allowedHosts ?? [],
+    allowedOrigins: opts.allowedOrigins ?? [],
+    maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY,
+  };
+}
+
+export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {}): Promise<HttpServerHandle> {
+  const o = resolveHttpOptions(options);
+  // The bind address itself is a valid Host (e.g. a LAN IP when serving on it).
+  const guard: GuardConfig = { allowedHosts: [...o.allowedHosts, o.host], allowedOrigins: o.allowedOrigins, token: o.token };
+  const app = new Elysia({ serve: { maxRequestBodySize: o.maxBodyBytes + 64 * 1024 } })
+    .onRequest(({ request }) => {
+      if (!hostAllowed(request.headers.get("host"), guard)) {
+        log.warn(`refused request with Host ${JSON.stringify(request.headers.get("host"))}`);
+        return jsonRpcError(403, "Forbidden: Host header not allowed (DNS-rebinding protection). Add it with --allowed-host.");
+      }
+      if (!originAllowed(request.headers.get("origin"), guard)) {
+        log.warn(`refused request with Origin ${JSON.stringify(request.headers.get("origin"))}`);
+        return jsonRpcError(403, "Forbidden: Origin not allowed. Add it with --allowed-origin.");
+      }
+      const path = new URL(request.url).pathname;
+      if (guard.token && path !== "/health" && !bearerMatches(request.headers.get("authorization"), guard.token)) {
+        return jsonRpcError(401, "Unauthorized: send `Authorization: Bearer <token>`.", {
+          "WWW-Authenticate": 'Bearer realm="lorekeeper"',
+        });
+      }
+      return undefined;
+    })
+    .get("/health", () => healthBody(deps))
+    .all("/mcp", ({ request }) => handleMcp(request, deps, o.maxBodyBytes), { parse: "none" });
+  app.listen({ hostname: o.host, port: o.port });
+  const server = app.server;
+  if (!server) throw new Error(`Could not listen on ${o.host}:${o.port}.`);
+  const port = server.port ?? o.port;
+  const shownHost = o.host.includes(":") && !o.host.startsWith("[") ? `[${o.host}]` : o.host;
+  const url = `http://${shownHost}:${port}/mcp`;
+  log.info(`MCP server listening on ${url}${o.token ? " (bearer token required)" : ""}`);
+  return {
+    url,
+    hostname: o.host,
+    port,
+    stop: async () => {
+      await app.stop();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * buildServer: one McpServer with the seven tools and the resources over shared deps. Building it
+ * is cheap and touches neither the model nor the network, so `initialize` and `tools/list` are
+ * answered at once; HTTP builds one per request.
+ *
+ * tools/call goes through our own handler (replacing McpServer's) so that argument errors come
+ * back as readable tool errors naming the parameter and the valid values, and unexpected failures
+ * as a short message (details on stderr), never a stack trace. tools/list still comes from
+ * McpServer, from the same zod schemas.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import { APP_NAME, APP_VERSION } from "../config.ts";
+import { log } from "../log.ts";
+import { DataGate } from "../tools/data-gate.ts";
+import type { ToolContext, ToolDef } from "../tools/define.ts";
+import type { DataProgress, ToolDeps } from "../tools/deps.ts";
+import { TOOLS } from "../tools/index.ts";
+import { toolError } from "../tools/response.ts";
+import { registerResources } from "./resources.ts";
+
+export const SERVER_INSTRUCTIONS = [
+  "LoreKeeper answers questions about D&D 5e content (SRD 5.1/5.2, Open5e third-party books, the D&D 5e API, imported OrcBrew homebrew) from a local index.",
+  "Pick the specific tool when you know the kind: search_spell, search_creature, search_character_option (classes, species, backgrounds, feats), search_equipment (weapons, armor, gear, magic items), search_rule (rules, conditions, skills...). Use search_all when you do not.",
+  "Use `name` for an exact entry (case-insensitive, wildcards * and %), `search` for a description in plain words (ranked, with similarity_score), filters to narrow, and `documents` (keys from list_documents) to restrict to books.",
+  "Every result names its source (document_key, document_name, document_source). When a result says truncated, read its `uri` resource for the full text.",
+].join("\n");
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+const gates = new WeakMap<ToolDeps, DataGate>();
+
+function gateFor(deps: ToolDeps): DataGate {
+  let g = gates.get(deps);
+  if (!g) {
+    g = new DataGate(deps);
+    gates.set(deps, g);
+  }
+  return g;
+}
+
+/** Progress notifications for this request, when the client sent a progress token. */
+function progressSender(extra: Extra): (p: DataProgress) => void {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return () => {};
+  let last = 0;
+  return (p) => {
+    const progress = Math.max(p.progress, last + 1e-6);
+    last = progress;
+    extra
+      .sendNotification({
+        method: "notifications/progress",
+        params: { progressToken: token, progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) },
+      })
+      .catch((err: unknown) => log.debug("progress notification failed", err));
+  };
+}
+
+function internalError(tool: string, err: unknown): CallToolResult {
+  const e = err as { message?: string; hint?: string; name?: string };
+  log.error(`${tool} failed`, err);
+  if (e?.hint && e.message) return toolError(`${tool} could not run: ${e.message}\n${e.hint}`);
+  return toolError(`${tool} failed because of an internal error (details are in the LoreKeeper server log on stderr). Please retry; if it keeps failing, report it with that log.`);
+}
+
+export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, extra: Extra): Promise<CallToolResult> {
+  const ctx: ToolContext = { deps, gate: gateFor(deps), progress: progressSender(extra) };
+  const started = performance.now();
+  try {
+    const res = await def.call(raw, ctx);
+    log.debug(`${def.name} answered in ${(performance.now() - started).toFixed(1)} ms${res.isError ? " (tool error)" : ""}`);
+    return res;
+  } catch (err) {
+    return internalError(def.name, err);
+  }
+}
+
+export function buildServer(deps: ToolDeps): McpServer {
+  const server = new McpServer(
+    { name: APP_NAME, title: "LoreKeeper", version: APP_VERSION },
+    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+  );
+  const byName = new Map<string, ToolDef>();
+  for (const def of TOOLS) {
+    byName.set(def.name, def);
+    server.registerTool(
+      def.name,
+      { title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output, annotations: def.annotations },
+      (args: unknown, extra: Extra) => callTool(def, args, deps, extra),
+    );
+  }
+  registerResources(server, deps);
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const def = byName.get(request.params.name);
+    if (!def) {
+      // A plain Error with a code: McpError would prefix the message with "MCP error -32602:".
+      throw Object.assign(new Error(`Unknown tool "${request.params.name}". Available tools: ${TOOLS.map((t) => t.name).join(", ")}.`), {
+        code: ErrorCode.InvalidParams,
+      });
+    }
+    return callTool(def, request.params.arguments ?? {}, deps, extra);
+  });
+  return server;
+}

@@ -1,0 +1,70 @@
+/**
+ * Resources: `lorekeeper://{kind}/{key}` (one full entity, never shortened) and
+ * `lorekeeper://documents` (the document list).
+ */
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { ENTITY_KINDS } from "../entities/types.ts";
+import { listDocuments } from "../store/documents.ts";
+import { getEntityByKey } from "../store/entities.ts";
+import type { ToolDeps } from "../tools/deps.ts";
+import { documentRows } from "../tools/list-documents.ts";
+import { flattenEntity } from "../tools/response.ts";
+import { isEntityKind } from "../tools/vocab.ts";
+
+/** MCP's "resource not found" code. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** A JSON-RPC error with this code and exactly this message (McpError would prefix it). */
+function notFound(message: string): Error {
+  return Object.assign(new Error(message), { code: RESOURCE_NOT_FOUND });
+}
+
+function decode(v: string | string[] | undefined): string {
+  const s = Array.isArray(v) ? v.join(",") : (v ?? "");
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+export function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string, keyRaw: string): ReadResourceResult {
+  const kind = kindRaw.toLowerCase().replace(/-/g, "_");
+  if (!isEntityKind(kind)) {
+    throw notFound(`Unknown content kind "${kindRaw}" in ${uri}. Valid kinds: ${ENTITY_KINDS.join(", ")}.`);
+  }
+  const entity = getEntityByKey(deps.db, kind, keyRaw);
+  if (!entity) {
+    throw notFound(`No ${kind.replace(/_/g, " ")} with key "${keyRaw}" in the local store. Search for it with the search tools; their results carry the right uri.`);
+  }
+  return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(flattenEntity(entity), null, 2) }] };
+}
+
+export function registerResources(server: McpServer, deps: ToolDeps): void {
+  server.registerResource(
+    "entity",
+    new ResourceTemplate("lorekeeper://{kind}/{key}", {
+      list: undefined,
+      complete: { kind: (value) => ENTITY_KINDS.filter((k) => k.startsWith(value.toLowerCase())) },
+    }),
+    {
+      title: "D&D entity",
+      description: "One full entry (spell, creature, item, rule...) by kind and key, never shortened. Search results carry this URI in their `uri` field.",
+      mimeType: "application/json",
+    },
+    (uri, vars) => readEntityResource(deps, uri.href, decode(vars.kind), decode(vars.key)),
+  );
+  server.registerResource(
+    "documents",
+    "lorekeeper://documents",
+    {
+      title: "Documents",
+      description: "The source documents in the local store with entity counts per type (same data as list_documents).",
+      mimeType: "application/json",
+    },
+    (uri) => ({
+      contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify({ documents: documentRows(listDocuments(deps.db)) }, null, 2) }],
+    }),
+  );
+}

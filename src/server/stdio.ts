@@ -1,0 +1,29 @@
+/**
+ * MCP over stdio: stdout carries protocol messages only (logs go to stderr). Resolves when the
+ * client closes the connection (stdin ends) or the process is told to stop.
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { log } from "../log.ts";
+import type { ToolDeps } from "../tools/deps.ts";
+import { buildServer } from "./mcp.ts";
+
+export async function runStdio(deps: ToolDeps): Promise<void> {
+  const server = buildServer(deps);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    server.server.onclose = () => resolve();
+    process.stdin.once("end", () => resolve());
+    process.stdin.once("close", () => resolve());
+  });
+  const stop = () => {
+    void server.close().catch(() => {});
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  await server.connect(transport);
+  log.info("MCP server ready on stdio");
+  await closed;
+  await server.close().catch(() => {});
+  process.off("SIGINT", stop);
+  process.off("SIGTERM", stop);
+}

@@ -1,0 +1,71 @@
+/**
+ * When to call `deps.ensureData` (the first-use loader).
+ *
+ * - The store holds nothing of some kind the tool needs (and that kind was not loaded yet in this
+ *   process): the tool waits for the load, with progress; a failure becomes a tool error.
+ * - Otherwise the tool answers at once from the store, and the loader is nudged in the background
+ *   (at most once a minute per set of kinds) so that it can refresh stale types; failures there are
+ *   only logged.
+ *
+ * Concurrent calls that wait for the same kind share one load.
+ */
+import type { EntityKind } from "../entities/types.ts";
+import { log } from "../log.ts";
+import { countKinds } from "../store/entities.ts";
+import type { DataProgress, ToolDeps } from "./deps.ts";
+
+const NUDGE_INTERVAL_MS = 60_000;
+
+export class DataGate {
+  private readonly ensured = new Set<EntityKind>();
+  private readonly inflight = new Map<EntityKind, Promise<void>>();
+  private readonly nudged = new Map<string, number>();
+
+  constructor(private readonly deps: ToolDeps) {}
+
+  /** Kinds among `kinds` the store holds no entity of. */
+  emptyKinds(kinds: readonly EntityKind[]): EntityKind[] {
+    return kinds.filter((k) => countKinds(this.deps.db, [k]) === 0);
+  }
+
+  async ensure(kinds: readonly EntityKind[], onProgress?: (p: DataProgress) => void): Promise<void> {
+    const load = this.deps.ensureData;
+    if (!load || kinds.length === 0) return;
+    const missing = this.emptyKinds(kinds.filter((k) => !this.ensured.has(k)));
+    if (missing.length === 0) {
+      this.nudge(kinds);
+      return;
+    }
+    const waits: Promise<void>[] = [];
+    const fresh: EntityKind[] = [];
+    for (const k of missing) {
+      const p = this.inflight.get(k);
+      if (p) waits.push(p);
+      else fresh.push(k);
+    }
+    if (fresh.length > 0) {
+      const p = load(fresh, onProgress)
+        .then(() => {
+          for (const k of fresh) this.ensured.add(k);
+        })
+        .finally(() => {
+          for (const k of fresh) this.inflight.delete(k);
+        });
+      for (const k of fresh) this.inflight.set(k, p);
+      waits.push(p);
+    }
+    await Promise.all(waits);
+  }
+
+  /** Let the loader refresh stale data without making the caller wait. */
+  private nudge(kinds: readonly EntityKind[]): void {
+    const load = this.deps.ensureData;
+    if (!load) return;
+    const id = [...kinds].sort().join(",");
+    const now = Date.now();
+    const last = this.nudged.get(id);
+    if (last !== undefined && now - last < NUDGE_INTERVAL_MS) return;
+    this.nudged.set(id, now);
+    load(kinds).catch((err: unknown) => log.debug(`background data check for ${id} failed`, err));
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The shape of one tool and what it runs with. Each tool file exports one `ToolDef` built by
+ * `defineTool`, which keeps the argument types of its `run` precise while the server sees them all
+ * through one erased interface.
+ */
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type * as z from "zod";
+import type { DataGate } from "./data-gate.ts";
+import type { DataProgress, ToolDeps } from "./deps.ts";
+import { toolError } from "./response.ts";
+import { parseToolArgs } from "./validate.ts";
+
+export interface ToolContext {
+  deps: ToolDeps;
+  gate: DataGate;
+  /** Forwards first-use progress to the client (a no-op when it sent no progress token). */
+  progress: (p: DataProgress) => void;
+}
+
+export interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  input: z.ZodObject;
+  output: z.ZodObject;
+  annotations: ToolAnnotations;
+  /** Validates raw arguments (friendly tool error when they are wrong), then runs. */
+  call(raw: unknown, ctx: ToolContext): Promise<CallToolResult>;
+}
+
+export interface ToolSpec<S extends z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: S;
+  output: z.ZodObject;
+  /** True when the first call may fetch from upstream. */
+  openWorld: boolean;
+  run(args: z.output<S>, ctx: ToolContext): Promise<CallToolResult>;
+}
+
+export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): ToolDef {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    input: spec.input,
+    output: spec.output,
+    annotations: { title: spec.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: spec.openWorld },
+    async call(raw, ctx) {
+      const parsed = parseToolArgs(spec.name, spec.input, raw);
+      if (!parsed.ok) return toolError(parsed.message);
+      return spec.run(parsed.data, ctx);
+    },
+  };
+}

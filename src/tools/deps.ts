@@ -1,0 +1,36 @@
+/**
+ * What the tools need from the rest of the program, injected by the server (and by tests).
+ * Nothing here loads a model or touches the network by itself.
+ */
+import type { Database } from "bun:sqlite";
+import type { EntityKind } from "../entities/types.ts";
+import type { ModelState, SearchQuery, SearchResponse } from "../search/types.ts";
+
+/** A step of a first-use data load, forwarded to the client as an MCP progress notification. */
+export interface DataProgress {
+  /** Monotonic counter (e.g. pages or records fetched so far). */
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/**
+ * Make the store hold the given kinds (fetch them from upstream the first time they are needed).
+ * Resolves when done; rejects when upstream cannot be reached (the tool then explains how to fix it).
+ * Expected to be cheap when the kinds are already synced (even if they hold no entities).
+ */
+export type EnsureData = (kinds: readonly EntityKind[], onProgress?: (p: DataProgress) => void) => Promise<void>;
+
+export interface ToolDeps {
+  db: Database;
+  /** Runs one query (the serve command binds `runSearch` to its search context). */
+  search: (q: SearchQuery) => Promise<SearchResponse>;
+  /** First-use loader; when absent, tools answer from whatever the store holds. */
+  ensureData?: EnsureData;
+  /** The embedding model's state, for /health; never triggers a load. */
+  modelState?: () => ModelState;
+  /** Maximum characters of one tool answer (config `responseBudgetChars`). */
+  responseBudgetChars: number;
+  /** Clock, injectable for tests. */
+  now?: () => Date;
+}

@@ -1,0 +1,14 @@
+/** Every tool, in the order tools/list shows them. */
+import type { ToolDef } from "./define.ts";
+import { listDocumentsTool } from "./list-documents.ts";
+import { searchAll } from "./search-all.ts";
+import { searchCharacterOption } from "./search-character-option.ts";
+import { searchCreature } from "./search-creature.ts";
+import { searchEquipment } from "./search-equipment.ts";
+import { searchRule } from "./search-rule.ts";
+import { searchSpell } from "./search-spell.ts";
+
+export const TOOLS: readonly ToolDef[] = [searchSpell, searchCreature, searchCharacterOption, searchEquipment, searchRule, searchAll, listDocumentsTool];
+
+export type { ToolContext, ToolDef } from "./define.ts";
+export type { DataProgress, EnsureData, ToolDeps } from "./deps.ts";

@@ -1,0 +1,120 @@
+/**
+ * zod builders for tool parameters. Every parameter carries a description; vocabularies are enums
+ * that accept any case and "-"/"_"/space variants; numbers and booleans also accept their string
+ * forms ("3", "true") because some clients send everything as strings.
+ */
+import * as z from "zod";
+import { parseCr } from "../entities/types.ts";
+import { canonical } from "./vocab.ts";
+
+function numeric(v: unknown): unknown {
+  if (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
+  return v;
+}
+
+function booleanish(v: unknown): unknown {
+  if (typeof v === "string") {
+    const s = v.trim().toLowerCase();
+    if (s === "true" || s === "yes") return true;
+    if (s === "false" || s === "no") return false;
+  }
+  return v;
+}
+
+export function vocab<const T extends readonly [string, ...string[]]>(values: T, description: string, aliases: Record<string, string> = {}) {
+  return z.preprocess((v) => canonical(v, values, aliases), z.enum(values)).describe(description);
+}
+
+/** A vocabulary parameter with a default (kept inside the pipe so that JSON Schema shows it). */
+export function vocabWithDefault<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number], description: string, aliases: Record<string, string> = {}) {
+  return z.preprocess((v) => canonical(v, values, aliases), z.enum(values).default(fallback as never)).describe(description);
+}
+
+export function int(min: number, max: number, description: string) {
+  return z.preprocess(numeric, z.number().int().min(min).max(max)).describe(description);
+}
+
+export function num(min: number, max: number, description: string) {
+  return z.preprocess(numeric, z.number().min(min).max(max)).describe(description);
+}
+
+export function bool(description: string) {
+  return z.preprocess(booleanish, z.boolean()).describe(description);
+}
+
+/** Free text, trimmed; an empty string counts as not given. */
+export function text(description: string, maxLength = 500) {
+  return z
+    .string()
+    .max(maxLength)
+    .transform((s) => s.trim())
+    .describe(description);
+}
+
+/** Lower-cased free text (keys such as class_key, section, casting_time). */
+export function key(description: string) {
+  return z
+    .string()
+    .max(200)
+    .transform((s) => s.trim().toLowerCase())
+    .describe(description);
+}
+
+const VALID_CRS = new Set([0, 0.125, 0.25, 0.5, ...Array.from({ length: 30 }, (_, i) => i + 1)]);
+
+function crValue(exact: boolean) {
+  return z
+    .union([z.number(), z.string()], { error: 'must be a number from 0 to 30 or a fraction such as "1/4"' })
+    .transform((v, ctx) => {
+      const n = parseCr(v);
+      if (n === undefined || n < 0 || n > 30) {
+        ctx.addIssue({ code: "custom", message: `must be a number from 0 to 30 or a fraction such as "1/4" (got ${JSON.stringify(v)})`, input: v });
+        return z.NEVER;
+      }
+      if (exact && !VALID_CRS.has(n)) {
+        ctx.addIssue({ code: "custom", message: `${JSON.stringify(v)} is not a challenge rating; use 0, 1/8, 1/4, 1/2 or a whole number 1–30`, input: v });
+        return z.NEVER;
+      }
+      return n;
+    });
+}
+
+export function cr(description: string, exact = false) {
+  return crValue(exact).describe(description);
+}
+
+export function documents() {
+  return z
+    .preprocess(
+      (v) => (typeof v === "string" ? [v] : v),
+      z.array(z.string().trim().min(1).max(100)).max(50),
+    )
+    .describe(
+      'Only results from these documents (keys from list_documents, e.g. ["srd-2014"]; "srd-5e" is accepted for srd-2014). Omit for every document; [] gives no results.',
+    );
+}
+
+export function limit() {
+  return z.preprocess(numeric, z.number().int().min(1).max(100).default(20)).describe("Maximum number of results, 1–100 (default 20)");
+}
+
+export function nameParam(what: string, example: string) {
+  return text(
+    `Exact ${what} name, case-insensitive (e.g. "${example}"). Wildcards: "fire*", "*dragon*", "%fire". Slugs work too ("${example.toLowerCase().replace(/[^a-z0-9]+/g, "-")}").`,
+    200,
+  );
+}
+
+export function searchParam(example: string) {
+  return text(`Natural-language query; results are ranked by relevance and get a similarity_score (e.g. "${example}").`);
+}
+
+/** Parameters shared by the five entity tools. */
+export function common(what: string, nameExample: string, searchExample: string) {
+  return {
+    name: nameParam(what, nameExample).optional(),
+    search: searchParam(searchExample).optional(),
+    documents: documents().optional(),
+    limit: limit(),
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * The common path of every entity tool: make sure the data is there (first use), run one search,
+ * shape the answer, fit it in the response budget.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { EntityKind } from "../entities/types.ts";
+import { log } from "../log.ts";
+import type { SearchQuery, StructuredFilters } from "../search/types.ts";
+import { lastSyncedAt } from "../store/sync-state.ts";
+import type { ToolContext } from "./define.ts";
+import { buildMetadata, fitToBudget, flattenHits, type SearchAnswer, toolAnswer, toolError } from "./response.ts";
+
+/** Drop undefined and empty-string filters (an empty string means "not given"). */
+export function cleanFilters(f: Record<string, unknown>): StructuredFilters {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(f)) if (v !== undefined && v !== null && v !== "") out[k] = v;
+  return out as StructuredFilters;
+}
+
+function kindList(kinds: readonly EntityKind[]): string {
+  return kinds.map((k) => k.replace(/_/g, " ")).join(", ");
+}
+
+export function upstreamFailure(kinds: readonly EntityKind[], err: unknown): string {
+  const e = err as { message?: string; hint?: string; name?: string };
+  // The loader's own error already says what failed and how to fix it.
+  if (e?.name === "DataUnavailableError" && e.message) return e.message;
+  const why = e?.message ? ` (${e.message.split("\n")[0]})` : "";
+  return [
+    `Could not load ${kindList(kinds)} data: this is its first use and the upstream API could not be reached${why}.`,
+    "LoreKeeper keeps a local copy of the content and needs to download it once. To fix this:",
+    "- check the network connection and run `lorekeeper sync` (it downloads everything and reports each source), or",
+    "- point LOREKEEPER_OPEN5E_BASE_URL (and LOREKEEPER_DND5EAPI_BASE_URL) at a reachable mirror, or",
+    "- load local content with `lorekeeper import <file.orcbrew>`.",
+    e?.hint ? `Hint: ${e.hint}` : "",
+  ]
+    .filter((l) => l.length > 0)
+    .join("\n");
+}
+
+/** Run `q` for `tool` and answer it. Upstream failures on first use become a tool error that says how to fix them. */
+export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolContext, extraMessage?: string): Promise<CallToolResult> {
+  const q: SearchQuery = { ...query, name: query.name?.trim() || undefined, search: query.search?.trim() || undefined };
+  try {
+    await ctx.gate.ensure(q.kinds, ctx.progress);
+  } catch (err) {
+    log.warn(`${tool}: first-use data load failed`, err);
+    return toolError(upstreamFailure(q.kinds, err));
+  }
+  const res = await ctx.deps.search(q);
+  const results = flattenHits(res.hits);
+  const notes: string[] = [];
+  if (extraMessage) notes.push(extraMessage);
+  if (res.message) notes.push(res.message);
+  if (results.length === 0) {
+    const empty = ctx.gate.emptyKinds(q.kinds);
+    if (empty.length === q.kinds.length) {
+      notes.push(
+        `The local store holds no ${kindList(q.kinds)} data yet. Run \`lorekeeper sync\` to download it (or \`lorekeeper import <file.orcbrew>\` for homebrew).`,
+      );
+    }
+  }
+  const now = ctx.deps.now?.() ?? new Date();
+  const answer: SearchAnswer = {
+    results,
+    count: results.length,
+    search_mode: res.mode,
+    ...(notes.length ? { message: notes.join(" ") } : {}),
+    metadata: buildMetadata(results, now, lastSyncedAt(ctx.deps.db)),
+  };
+  return toolAnswer(fitToBudget(answer, { budgetChars: ctx.deps.responseBudgetChars, tool }));
+}

@@ -1,0 +1,52 @@
+/** search_all: one natural-language query ranked across every content type. */
+import * as z from "zod";
+import { ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
+import type { ToolDef } from "./define.ts";
+import { defineTool } from "./define.ts";
+import { documents, limit } from "./params.ts";
+import { searchOutputSchema, toolError } from "./response.ts";
+import { answerSearch } from "./run-search.ts";
+import { CONTENT_TYPE_NAMES, contentTypeKinds } from "./vocab.ts";
+
+const input = z
+  .object({
+    query: z.string().trim().min(1).max(500).describe('What to look for, in plain words (e.g. "spells that heal wounds", "fire breathing beast")'),
+    content_types: z
+      .preprocess((v) => (typeof v === "string" ? [v] : v), z.array(z.string().max(50)).max(30))
+      .describe(`Only these content types (any case; snake/kebab forms work): ${CONTENT_TYPE_NAMES.join(", ")}. Omit for all.`)
+      .optional(),
+    documents: documents().optional(),
+    limit: limit(),
+  })
+  .strict();
+
+export const searchAll: ToolDef = defineTool({
+  name: "search_all",
+  title: "Search everything",
+  description: [
+    "Search all D&D 5e content at once (spells, creatures, equipment, classes, species, backgrounds, feats, rules, conditions...) with one natural-language query, ranked by relevance. Use it when the kind of answer is unknown; prefer the specific search_* tools when it is known (they have filters).",
+    'Example: {"query": "spells that heal wounds"} or {"query": "fire damage", "content_types": ["Spell", "MagicItem"]}.',
+  ].join("\n"),
+  input,
+  output: searchOutputSchema,
+  openWorld: true,
+  async run(a, ctx) {
+    let kinds: readonly EntityKind[] = ENTITY_KINDS;
+    if (a.content_types && a.content_types.length > 0) {
+      const unknown: string[] = [];
+      const picked = new Set<EntityKind>();
+      for (const ct of a.content_types) {
+        const ks = contentTypeKinds(ct);
+        if (!ks) unknown.push(ct);
+        else for (const k of ks) picked.add(k);
+      }
+      if (unknown.length > 0) {
+        return toolError(
+          `Invalid arguments for search_all:\n- content_types: unknown content type${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => JSON.stringify(u)).join(", ")}. Valid content types: ${CONTENT_TYPE_NAMES.join(", ")}.`,
+        );
+      }
+      kinds = ENTITY_KINDS.filter((k) => picked.has(k));
+    }
+    return answerSearch("search_all", { kinds, search: a.query, documents: a.documents, limit: a.limit }, ctx);
+  },
+});

@@ -1,0 +1,45 @@
+/** search_rule: rules, rule sections, conditions and reference lists (damage types, skills...). */
+import * as z from "zod";
+import type { ToolDef } from "./define.ts";
+import { defineTool } from "./define.ts";
+import { common, key, vocab } from "./params.ts";
+import { searchOutputSchema } from "./response.ts";
+import { answerSearch, cleanFilters } from "./run-search.ts";
+import { ALL_RULE_KINDS, RULE_TYPE_KINDS, RULE_TYPES } from "./vocab.ts";
+
+const input = z
+  .object({
+    rule_type: vocab(
+      RULE_TYPES,
+      "What to search: rule (rules and their sections), rule-section, condition, damage-type, weapon-property, skill, ability-score, magic-school, language, proficiency, alignment. Omit for all of them.",
+      { conditions: "condition", ability: "ability-score", "spell-school": "magic-school", school: "magic-school", property: "weapon-property" },
+    ).optional(),
+    section: key('Rules: the section they belong to, e.g. "combat", "spellcasting", "adventuring"').optional(),
+    ...common("rule", "Grappled", "what happens when I fall"),
+  })
+  .strict();
+
+export const searchRule: ToolDef = defineTool({
+  name: "search_rule",
+  title: "Search rules",
+  description: [
+    "Look up game rules and reference entries: rules and rule sections, conditions (Grappled, Prone...), damage types, weapon properties, skills, ability scores, magic schools, languages, proficiencies, alignments.",
+    'Example: {"rule_type": "condition", "name": "Grappled"} or {"rule_type": "rule", "search": "what happens when I fall"}.',
+  ].join("\n"),
+  input,
+  output: searchOutputSchema,
+  openWorld: true,
+  run: (a, ctx) =>
+    answerSearch(
+      "search_rule",
+      {
+        kinds: a.rule_type ? RULE_TYPE_KINDS[a.rule_type] : ALL_RULE_KINDS,
+        name: a.name,
+        search: a.search,
+        documents: a.documents,
+        limit: a.limit,
+        filters: cleanFilters({ section: a.section }),
+      },
+      ctx,
+    ),
+});

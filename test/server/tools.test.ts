@@ -1,0 +1,298 @@
+/**
+ * The seven tools through a real MCP client (in-memory transport) over a real SQLite store holding
+ * small hand-made entities: listing and schemas, spec scenarios, errors, list_documents, resources
+ * and the response budget.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { makeEntity, makeStore, sampleEntities } from "../support/entities.ts";
+import { answerOf, connectInMemory, makeDeps, namesOf, textOf } from "../support/mcp.ts";
+import { embedAll, readyProvider, TopicEmbedder } from "../search/helpers.ts";
+
+let client: Client;
+let close: () => Promise<void>;
+let cleanup: () => void;
+
+beforeAll(async () => {
+  const made = makeStore();
+  cleanup = made.cleanup;
+  const embedder = new TopicEmbedder();
+  await embedAll(made.store.db, embedder);
+  ({ client, close } = await connectInMemory(makeDeps(made.store, { embedder: readyProvider(embedder) })));
+  await client.listTools(); // lets the client validate structured results against the output schemas
+});
+
+afterAll(async () => {
+  await close();
+  cleanup();
+});
+
+const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
+const errorText = async (name: string, args: Record<string, unknown>) => {
+  const r = await call(name, args);
+  expect(r.isError).toBe(true);
+  return textOf(r);
+};
+
+describe("tools/list", () => {
+  test("seven tools with descriptions, examples, schemas and annotations", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([
+      "search_spell",
+      "search_creature",
+      "search_character_option",
+      "search_equipment",
+      "search_rule",
+      "search_all",
+      "list_documents",
+    ]);
+    for (const t of tools) {
+      expect(t.description).toContain("Example:");
+      expect(t.inputSchema.additionalProperties).toBe(false);
+      for (const [p, s] of Object.entries(t.inputSchema.properties ?? {})) {
+        expect({ p, d: typeof (s as { description?: string }).description }).toEqual({ p, d: "string" });
+      }
+      expect(t.outputSchema?.type).toBe("object");
+      expect(t.annotations?.readOnlyHint).toBe(true);
+      expect(t.annotations?.idempotentHint).toBe(true);
+      expect(t.annotations?.openWorldHint).toBe(t.name !== "list_documents");
+    }
+  });
+
+  test("fixed vocabularies are enums, bounds are in the schema", async () => {
+    const { tools } = await client.listTools();
+    const props = (name: string) => tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(props("search_spell").school!.enum).toContain("evocation");
+    expect(props("search_spell").level).toMatchObject({ type: "integer", minimum: 0, maximum: 9 });
+    expect(props("search_spell").limit).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
+    expect(props("search_creature").size!.enum).toEqual(["tiny", "small", "medium", "large", "huge", "gargantuan"]);
+    expect(props("search_creature").type!.enum).toContain("undead");
+    expect(JSON.stringify(props("search_creature").cr)).toContain("string");
+    expect(props("search_equipment").type).toMatchObject({ enum: ["weapon", "armor", "item", "magic-item", "all"], default: "all" });
+    expect(props("search_equipment").rarity!.enum).toContain("very rare");
+    expect(props("search_rule").rule_type!.enum).toContain("damage-type");
+    expect(props("search_character_option").type!.enum).toEqual(["class", "subclass", "species", "race", "subspecies", "background", "feat"]);
+    expect(props("list_documents").source!.enum).toEqual(["open5e_v2", "open5e_v1", "dnd5e_api", "orcbrew"]);
+    expect(props("list_documents").format).toMatchObject({ enum: ["json", "text"], default: "json" });
+    expect(tools.find((t) => t.name === "search_all")!.inputSchema.required).toEqual(["query"]);
+  });
+});
+
+describe("results", () => {
+  test("structured content and the text block carry the same complete answer", async () => {
+    const r = await call("search_spell", { name: "fireball" });
+    const a = answerOf(r);
+    expect(JSON.parse(textOf(r))).toEqual(a);
+    expect(a.count).toBe(2);
+    expect(a.search_mode).toBe("structured");
+    expect(a.metadata.sources).toEqual(["open5e_v2"]);
+    expect(Date.parse(a.metadata.generated_at)).not.toBeNaN();
+    const first = a.results[0]!;
+    expect(first).toMatchObject({ name: "Fireball", kind: "spell", document_key: "srd-2014", document_name: "System Reference Document 5.1", document_source: "open5e_v2", uri: "lorekeeper://spell/srd_fireball", level: 3 });
+    expect("similarity_score" in first).toBe(false);
+  });
+
+  test("a name lookup limited to one document (spec: search_spell(name, documents))", async () => {
+    const a = answerOf(await call("search_spell", { name: "Fireball", documents: ["srd-2024"] }));
+    expect(a.results.map((r) => `${r.name}/${r.document_key}`)).toEqual(["Fireball/srd-2024"]);
+  });
+
+  test("filters are case-insensitive and accept string numbers", async () => {
+    expect(namesOf(await call("search_spell", { school: "DIVINATION", ritual: "true", limit: "5" }))).toEqual(["Detect Magic", "Identify"]);
+    expect(namesOf(await call("search_spell", { level_min: 4, level_max: 4, concentration: true }))).toEqual(["Wall of Fire"]);
+    expect(namesOf(await call("search_spell", { class_key: "Paladin" }))).toEqual(["Cure Wounds"]);
+    expect(namesOf(await call("search_spell", { casting_time: "1 Bonus Action" }))).toEqual(["Healing Word"]);
+  });
+
+  test("ranked search: scores 0..1, best first, within the filters (spec: hybrid spell search)", async () => {
+    const a = answerOf(await call("search_spell", { search: "protect from fire", level: 4 }));
+    expect(a.search_mode).toBe("hybrid");
+    const names = a.results.map((r) => r.name);
+    expect(names.indexOf("Fire Shield")).toBeLessThan(names.indexOf("Ice Storm"));
+    expect(a.results.every((r) => (r.level as number) === 4)).toBe(true);
+    const scores = a.results.map((r) => r.similarity_score as number);
+    expect(scores.every((s) => s >= 0 && s <= 1)).toBe(true);
+    expect([...scores].sort((x, y) => y - x)).toEqual(scores);
+  });
+
+  test("creatures: concept search within a type, CR fractions and ranges", async () => {
+    const undead = namesOf(await call("search_creature", { search: "undead that drain life", type: "Undead" }));
+    expect(undead.slice(0, 2).sort()).toEqual(["Vampire", "Wraith"]);
+    expect(undead).not.toContain("Goblin");
+    expect(namesOf(await call("search_creature", { cr: "1/4" }))).toEqual(["Goblin", "Zombie"]);
+    expect(namesOf(await call("search_creature", { cr: 0.125 }))).toEqual(["Kobold"]);
+    expect(namesOf(await call("search_creature", { type: "dragon", cr_min: 8, cr_max: 17, limit: 5 }))).toEqual(["Dragon Turtle", "Young Green Dragon"]);
+    expect(namesOf(await call("search_creature", { name: "ancient-red-dragon" }))).toEqual(["Ancient Red Dragon"]);
+    expect(namesOf(await call("search_creature", { name: "*dragon*", documents: ["srd-2014"] }))).toEqual(["Ancient Red Dragon", "Dragon Turtle", "Young Green Dragon"]);
+  });
+
+  test("character options by type", async () => {
+    expect(namesOf(await call("search_character_option", { type: "class", search: "divine warrior" }))[0]).toBe("Paladin");
+    expect(namesOf(await call("search_character_option", { type: "CLASSES", name: "wizard", documents: ["srd-2014"] }))).toEqual(["Wizard"]);
+    expect(namesOf(await call("search_character_option", { type: "race" }))).toEqual([]);
+  });
+
+  test("equipment: one list ranked across kinds, and per-kind filters", async () => {
+    const all = answerOf(await call("search_equipment", { search: "weapon that returns when thrown" }));
+    expect(all.results[0]!.name).toBe("Dwarven Thrower");
+    expect(all.results[0]!.kind).toBe("magic_item");
+    const kinds = all.results.map((r) => r.kind);
+    expect(kinds).toContain("weapon");
+    expect(kinds).toContain("armor");
+    expect(namesOf(await call("search_equipment", { type: "weapon", is_simple: true }))).toEqual(["Dagger", "Handaxe"]);
+    expect(namesOf(await call("search_equipment", { type: "magic_item", rarity: "Very_Rare" }))).toEqual(["Dwarven Thrower"]);
+    expect(namesOf(await call("search_equipment", { type: "armor" }))).toEqual(["Chain Mail"]);
+    expect(namesOf(await call("search_equipment", { type: "weapon", damage_dice: "1D8" }))).toEqual(["Longsword"]);
+    expect(namesOf(await call("search_equipment", { type: "weapon", name: "longsword", documents: ["srd-5e"] }))).toEqual(["Longsword"]);
+  });
+
+  test("rules: rule_type and section", async () => {
+    expect(namesOf(await call("search_rule", { rule_type: "rule", section: "Combat" }))).toEqual(["Opportunity Attacks"]);
+    const fall = answerOf(await call("search_rule", { rule_type: "rule", search: "what happens when I fall" }));
+    expect(fall.search_mode).toBe("hybrid");
+    expect(fall.results.map((r) => r.name).sort()).toEqual(["Falling", "Opportunity Attacks"]);
+    expect(namesOf(await call("search_rule", { rule_type: "Conditions", name: "grappled" }))).toEqual(["Grappled"]);
+  });
+
+  test("search_all ranks across content types and honours content_types and documents", async () => {
+    const heal = namesOf(await call("search_all", { query: "spells that heal wounds" }));
+    expect(heal[0]).toBe("Cure Wounds");
+    const dragons = answerOf(await call("search_all", { query: "dragon", content_types: ["creature"] }));
+    expect(dragons.results.length).toBeGreaterThan(0);
+    expect(dragons.results.every((r) => r.kind === "creature")).toBe(true);
+    const mixed = answerOf(await call("search_all", { query: "fire", content_types: ["magic_item", "Spells"], documents: ["tob"] }));
+    expect(mixed.results.map((r) => r.name)).toEqual(["Hellfire Orb"]);
+  });
+
+  test("documents: [] gives nothing; unknown keys give nothing plus a message naming the available ones", async () => {
+    expect(answerOf(await call("search_spell", { documents: [] })).count).toBe(0);
+    const a = answerOf(await call("search_all", { query: "spell", documents: ["non-existent"] }));
+    expect(a.count).toBe(0);
+    expect(a.message).toContain("non-existent");
+    expect(a.message).toContain("srd-2014");
+  });
+
+  test("limit is respected exactly", async () => {
+    expect(answerOf(await call("search_spell", { limit: 3 })).count).toBe(3);
+    expect(answerOf(await call("search_all", { query: "fire", limit: 1 })).count).toBe(1);
+  });
+});
+
+describe("argument errors are tool errors naming the parameter and the valid values", () => {
+  test("invalid rule_type lists the valid ones", async () => {
+    const t = await errorText("search_rule", { rule_type: "invalid-rule-type" });
+    expect(t).toContain('rule_type: "invalid-rule-type" is not a valid value. Valid values: rule, rule-section, condition, damage-type, weapon-property, skill, ability-score, magic-school, language, proficiency, alignment.');
+  });
+  test("invalid character option type", async () => {
+    expect(await errorText("search_character_option", { type: "invalid-type" })).toContain("Valid values: class, subclass, species, race, subspecies, background, feat.");
+  });
+  test("bad enum, out of range, wrong type", async () => {
+    expect(await errorText("search_spell", { school: "pyromancy" })).toContain('school: "pyromancy" is not a valid value. Valid values: abjuration,');
+    expect(await errorText("search_spell", { level: 10 })).toContain("level: must be at most 9 (got 10).");
+    expect(await errorText("search_spell", { level: "invalid" })).toContain('level: expected a number, got the string "invalid".');
+    expect(await errorText("search_spell", { level: 1.5 })).toContain("level: expected a whole number");
+    expect(await errorText("search_spell", { limit: 0 })).toContain("limit: must be at least 1 (got 0).");
+    expect(await errorText("search_spell", { limit: 101 })).toContain("limit: must be at most 100 (got 101).");
+    expect(await errorText("search_creature", { cr: 31 })).toContain("cr: must be a number from 0 to 30");
+    expect(await errorText("search_creature", { cr: "1/3" })).toContain('cr: "1/3" is not a challenge rating');
+    expect(await errorText("search_equipment", { damage_dice: "big" })).toContain('damage_dice: must look like "1d8" or "2d6"');
+    expect(await errorText("search_spell", { documents: [1] })).toContain("documents[0]: expected a string, got number 1.");
+    expect(await errorText("list_documents", { format: "xml" })).toContain("Valid values: json, text.");
+  });
+  test("unknown parameters are rejected with the list of valid ones", async () => {
+    const t = await errorText("search_spell", { spell_level: 3 });
+    expect(t).toContain('unknown parameter "spell_level". Valid parameters: name, search, documents, limit, level,');
+  });
+  test("unknown content type lists the valid ones", async () => {
+    const t = await errorText("search_all", { query: "x", content_types: ["Spell", "Vehicle"] });
+    expect(t).toContain('unknown content type "Vehicle". Valid content types: Spell, Creature,');
+  });
+  test("an unknown tool is a protocol error without a doubled prefix", async () => {
+    const err = await call("search_everything", {}).then(
+      () => null,
+      (e: Error) => e,
+    );
+    const message = err ? err.message : "";
+    expect(message).toContain('Unknown tool "search_everything". Available tools: search_spell,');
+    expect(message.match(/MCP error/g)?.length ?? 0).toBeLessThanOrEqual(1);
+  });
+});
+
+describe("list_documents", () => {
+  test("json: key, name, source, publisher, license, counts, sorted by entity_count", async () => {
+    const r = await call("list_documents", {});
+    const a = r.structuredContent as { documents: Array<Record<string, unknown>>; count: number };
+    expect(a.documents.map((d) => d.key)).toEqual(["srd-2014", "homebrew-pack", "tob", "srd-2024"]);
+    const counts = a.documents.map((d) => d.entity_count as number);
+    expect([...counts].sort((x, y) => y - x)).toEqual(counts);
+    expect(a.documents[0]).toMatchObject({ name: "System Reference Document 5.1", source: "open5e_v2", publisher: null, license: null });
+    expect((a.documents[0]!.counts as Record<string, number>).spell).toBe(sampleEntities().filter((e) => e.kind === "spell" && e.document_key === "srd-2014").length);
+    expect(JSON.parse(textOf(r))).toEqual(a);
+  });
+  test("source filter (any spelling)", async () => {
+    const a = (await call("list_documents", { source: "OrcBrew" })).structuredContent as { documents: Array<{ key: string }> };
+    expect(a.documents.map((d) => d.key)).toEqual(["homebrew-pack"]);
+  });
+  test("text: aligned columns", async () => {
+    const lines = textOf(await call("list_documents", { format: "text" })).split("\n");
+    expect(lines[0]).toMatch(/^KEY\s+NAME\s+SOURCE\s+ENTITIES\s+BY TYPE$/);
+    expect(lines).toHaveLength(5);
+    const col = lines[0]!.indexOf("SOURCE");
+    for (const l of lines.slice(1)) expect(l.slice(col).split(/\s+/)[0]).toMatch(/^(open5e_v2|orcbrew)$/);
+  });
+});
+
+describe("resources", () => {
+  test("lorekeeper://{kind}/{key} returns the full entity", async () => {
+    const r = await client.readResource({ uri: "lorekeeper://creature/srd_vampire" });
+    const e = JSON.parse((r.contents[0] as { text: string }).text);
+    expect(e).toMatchObject({ key: "srd_vampire", name: "Vampire", kind: "creature", document_key: "srd-2014", cr: 13 });
+    expect(r.contents[0]!.mimeType).toBe("application/json");
+  });
+  test("a result's uri resolves", async () => {
+    const a = answerOf(await call("search_equipment", { name: "Dwarven Thrower" }));
+    const r = await client.readResource({ uri: String(a.results[0]!.uri) });
+    expect(JSON.parse((r.contents[0] as { text: string }).text).name).toBe("Dwarven Thrower");
+  });
+  test("unknown keys and kinds are clear errors", async () => {
+    const e1 = await client.readResource({ uri: "lorekeeper://spell/nope" }).then(() => null, (e: Error) => e.message);
+    expect(e1).toContain('No spell with key "nope"');
+    const e2 = await client.readResource({ uri: "lorekeeper://vehicle/x" }).then(() => null, (e: Error) => e.message);
+    expect(e2).toContain('Unknown content kind "vehicle"');
+  });
+  test("lorekeeper://documents and the template are listed", async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toContain("lorekeeper://documents");
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["lorekeeper://{kind}/{key}"]);
+    const docs = JSON.parse(((await client.readResource({ uri: "lorekeeper://documents" })).contents[0] as { text: string }).text);
+    expect(docs.documents[0].key).toBe("srd-2014");
+  });
+});
+
+describe("response budget", () => {
+  test("long entries are shortened to fit, flagged, with a hint to the full entry", async () => {
+    const long = (i: number) => {
+      const e = makeEntity("creature", `Colossus ${i}`, { cr: 20, creature_type: "construct", size: "gargantuan" }, { key: `colossus-${i}` });
+      e.data = { ...e.data, desc: `${"An enormous animated statue of bronze. ".repeat(200)}`, actions: [{ name: "Slam", desc: "It slams. ".repeat(300) }] };
+      return e;
+    };
+    const made = makeStore(Array.from({ length: 6 }, (_, i) => long(i)));
+    const small = await connectInMemory(makeDeps(made.store, { responseBudgetChars: 12_000 }));
+    try {
+      await small.client.listTools();
+      const r = await small.client.callTool({ name: "search_creature", arguments: { type: "construct" } });
+      const a = answerOf(r);
+      expect(textOf(r).length).toBeLessThanOrEqual(12_000);
+      expect(a.truncated).toBe(true);
+      expect(a.count).toBe(6);
+      expect(String(a.results[0]!.desc)).toEndWith("[truncated]");
+      expect(a.message).toContain("lorekeeper://creature/colossus-0");
+      const full = await small.client.readResource({ uri: "lorekeeper://creature/colossus-0" });
+      expect(JSON.parse((full.contents[0] as { text: string }).text).desc).toHaveLength(long(0).data.desc!.toString().length);
+    } finally {
+      await small.close();
+      made.cleanup();
+    }
+  });
+});
