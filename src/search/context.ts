@@ -18,8 +18,8 @@ export interface Neighbor {
 export interface VectorBackend {
   /** Exact cosine similarity of `query` to the stored vectors of `ids`; best `k`, best first. */
   exactSearch(modelId: string, query: Float32Array, ids: readonly number[], k: number): Neighbor[];
-  /** The HNSW index over all stored vectors of `modelId`, or null when there is none (yet). */
-  annIndex(modelId: string): VectorIndex | null;
+  /** The HNSW index over all stored vectors of `modelId` (`dim` floats), or null when there is none. */
+  annIndex(modelId: string, dim: number): VectorIndex | null;
   /** Whether any vector of `modelId` is stored (false → semantic ranking is off, with a message). */
   hasVectors(modelId: string): boolean;
 }
@@ -27,7 +27,7 @@ export interface VectorBackend {
 export interface SearchContext {
   store: Store;
   embedder: EmbedderProvider;
-  /** Default: exact search over the `vectors` table, no HNSW (see semantic-leg.ts). */
+  /** Default: `storeVectorBackend(store)` (semantic-leg.ts over vector-index.ts). Tests may inject one. */
   vectors?: VectorBackend;
   /** Give up on the query embedding after this long and rank lexically. */
   embeddingTimeoutMs: number;

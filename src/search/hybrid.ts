@@ -7,7 +7,8 @@
  *      document_key, then key; exactly `limit` rows; no score. Mode "structured".
  *   3. With `search`: the lexical leg (FTS5/BM25, typo-tolerant) and the vector leg (query
  *      embedding with a timeout; exact cosine or HNSW) run over the same candidates and are fused
- *      by reciprocal rank fusion; candidates whose name equals the whole query go on top.
+ *      by reciprocal rank fusion; candidates whose name equals the whole query (or, failing that,
+ *      the query with typos corrected / cut-off words completed: "magik missle") go on top.
  *      `similarity_score` = fused score / best possible fused score (0..1), best first; exactly
  *      `limit` hits; `data` is loaded for those rows only. Mode "hybrid", or "lexical" (with a
  *      message saying why) when the vector leg cannot run.
@@ -19,7 +20,7 @@ import { getEntitiesByIds, rowToEntity, type EntityRow } from "../store/entities
 import type { SearchContext, Neighbor } from "./context.ts";
 import { resolveDocuments } from "./documents-filter.ts";
 import { andWhere, buildFilterWhere, type SqlValue, type WhereClause } from "./filters.ts";
-import { lexicalSearch, type LexicalHit } from "./lexical.ts";
+import { analyzeQuery, lexicalSearch, semanticText, type LexicalHit } from "./lexical.ts";
 import { resolveName } from "./names.ts";
 import { semanticLeg } from "./semantic-leg.ts";
 import type { SearchHit, SearchMode, SearchQuery, SearchResponse } from "./types.ts";
@@ -99,16 +100,20 @@ function exactNameIds(db: Database, where: WhereClause, query: string): number[]
 async function rankedPage(ctx: SearchContext, where: WhereClause, search: string, limit: number, messages: string[]): Promise<SearchResponse> {
   const db = ctx.store.db;
   const depth = legDepth(limit);
-  const semantic = semanticLeg(ctx, where, search, depth);
+  const analysis = analyzeQuery(db, search);
+  if (analysis.corrected.size || analysis.completed.size) {
+    log.debug("search: query words fixed", { corrected: Object.fromEntries(analysis.corrected), completed: Object.fromEntries(analysis.completed) });
+  }
+  const semantic = semanticLeg(ctx, where, semanticText(analysis), depth);
   let lexical: LexicalHit[] = [];
   try {
-    const lex = lexicalSearch(db, where, search, depth);
-    lexical = lex.hits;
-    if (lex.corrected.size) log.debug("search: typo corrections", Object.fromEntries(lex.corrected));
+    lexical = lexicalSearch(db, where, analysis, depth);
   } catch (err) {
     log.warn("lexical search failed", err);
   }
-  const exact = exactNameIds(db, where, search);
+  let exact = exactNameIds(db, where, search);
+  const fixed = semanticText(analysis);
+  if (exact.length === 0 && fixed !== search) exact = exactNameIds(db, where, fixed);
   const sem = await semantic;
   let vector: Neighbor[] = [];
   let mode: SearchMode = "hybrid";

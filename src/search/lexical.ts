@@ -86,26 +86,61 @@ export function corrections(db: Database, tokens: readonly string[]): Map<string
   return out;
 }
 
+/** What the search layer makes of a query before ranking it. */
+export interface QueryAnalysis {
+  query: string;
+  tokens: string[];
+  /** Misspelled token → the closest name words (searched as well). */
+  corrected: Map<string, string[]>;
+  /** Token that is only the start of name words ("firebal") → the most common such word. */
+  completed: Map<string, string>;
+}
+
+function completion(db: Database, token: string): string | undefined {
+  if ([...token].length < 3 || STOPWORDS.has(token) || /\d/.test(token)) return undefined;
+  if (db.query("SELECT 1 FROM names_vocab WHERE term = ?").get(token) !== null) return undefined;
+  const row = db
+    .query<{ term: string }, [string, string]>("SELECT term FROM names_vocab WHERE term > ? AND term < ? ORDER BY doc DESC, length(term), term LIMIT 1")
+    .get(token, `${token}\uffff`);
+  return row?.term;
+}
+
+/** Tokens, typo corrections and completions of `query` (a few cheap vocabulary lookups). */
+export function analyzeQuery(db: Database, query: string): QueryAnalysis {
+  const tokens = queryTokens(query);
+  const corrected = corrections(db, tokens);
+  const completed = new Map<string, string>();
+  for (const t of tokens) {
+    if (corrected.has(t)) continue;
+    const c = completion(db, t);
+    if (c) completed.set(t, c);
+  }
+  return { query, tokens, corrected, completed };
+}
+
+/**
+ * The text to embed: the query itself, or — when words were misspelled or cut off — its tokens
+ * with the best correction / completion ("magik missle" → "magic missile", "firebal" → "fireball"),
+ * so the model sees words it knows.
+ */
+export function semanticText(a: QueryAnalysis): string {
+  if (a.corrected.size === 0 && a.completed.size === 0) return a.query;
+  return a.tokens.map((t) => a.corrected.get(t)?.[0] ?? a.completed.get(t) ?? t).join(" ");
+}
+
 export interface LexicalHit {
   id: number;
   /** BM25 as FTS5 reports it: lower (more negative) is better. */
   bm25: number;
 }
 
-export interface LexicalResult {
-  hits: LexicalHit[];
-  /** Misspelled token → the name words searched instead (for logs / messages). */
-  corrected: Map<string, string[]>;
-}
-
-/** Best `depth` candidates (rows of `entities e` satisfying `where`) for `query`, best first. */
-export function lexicalSearch(db: Database, where: WhereClause, query: string, depth: number): LexicalResult {
-  const tokens = queryTokens(query);
-  if (tokens.length === 0 || depth <= 0) return { hits: [], corrected: new Map() };
-  const corrected = corrections(db, tokens);
-  const match = buildFtsQuery(tokens.map((t) => [t, ...(corrected.get(t) ?? [])]));
+/** Best `depth` candidates (rows of `entities e` satisfying `where`) for the query, best first. */
+export function lexicalSearch(db: Database, where: WhereClause, query: QueryAnalysis | string, depth: number): LexicalHit[] {
+  const a = typeof query === "string" ? analyzeQuery(db, query) : query;
+  if (a.tokens.length === 0 || depth <= 0) return [];
+  const match = buildFtsQuery(a.tokens.map((t) => [t, ...(a.corrected.get(t) ?? [])]));
   const w = andWhere(where);
-  const hits = db
+  return db
     .query<LexicalHit, SqlValue[]>(
       `SELECT e.id AS id, bm25(entities_fts, ${NAME_WEIGHT}, ${TEXT_WEIGHT}) AS bm25
        FROM entities_fts JOIN entities e ON e.id = entities_fts.rowid
@@ -113,5 +148,4 @@ export function lexicalSearch(db: Database, where: WhereClause, query: string, d
        ORDER BY bm25, e.id LIMIT ?`,
     )
     .all(match, ...w.params, Math.floor(depth));
-  return { hits, corrected };
 }

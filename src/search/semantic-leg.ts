@@ -6,10 +6,11 @@
  */
 import type { Database } from "bun:sqlite";
 import { log } from "../log.ts";
-import { readVectors } from "../store/vectors.ts";
+import type { Store } from "../store/db.ts";
 import type { Neighbor, SearchContext, VectorBackend } from "./context.ts";
 import { andWhere, type SqlValue, type WhereClause } from "./filters.ts";
 import type { Embedder } from "./types.ts";
+import { exactSearch, loadOrBuildIndex } from "./vector-index.ts";
 
 /** Candidate sets up to this size are ranked exactly; larger ones go through the HNSW index. */
 export const EXACT_SEARCH_MAX = 2000;
@@ -30,34 +31,22 @@ async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | typeof TIM
   }
 }
 
-/** Cosine similarity of `query` to each vector; best `k`, best first (ties by id). */
-export function exactCosine(query: Float32Array, vectors: ReadonlyMap<number, Float32Array>, k: number): Neighbor[] {
-  let qn = 0;
-  for (let i = 0; i < query.length; i++) qn += query[i]! * query[i]!;
-  qn = Math.sqrt(qn);
-  const out: Neighbor[] = [];
-  if (qn === 0) return out;
-  for (const [id, v] of vectors) {
-    if (v.length !== query.length) continue;
-    let dot = 0;
-    let vn = 0;
-    for (let i = 0; i < v.length; i++) {
-      dot += query[i]! * v[i]!;
-      vn += v[i]! * v[i]!;
-    }
-    if (vn === 0) continue;
-    out.push({ id, similarity: dot / (qn * Math.sqrt(vn)) });
-  }
-  out.sort((a, b) => b.similarity - a.similarity || a.id - b.id);
-  return out.slice(0, Math.max(0, k));
-}
-
-/** The default backend: exact search over the `vectors` table; no HNSW index. */
-export function storeVectorBackend(db: Database): VectorBackend {
+/**
+ * The backend over the store (vector-index.ts): exact cosine from its in-memory vector cache, and
+ * the HNSW index file beside the database (loaded, or rebuilt from `vectors` when stale).
+ */
+export function storeVectorBackend(store: Store): VectorBackend {
   return {
-    exactSearch: (modelId, query, ids, k) => exactCosine(query, readVectors(db, modelId, ids, query.length), k),
-    annIndex: () => null,
-    hasVectors: (modelId) => db.query("SELECT 1 FROM vectors WHERE model_id = ? LIMIT 1").get(modelId) !== null,
+    exactSearch: (modelId, query, ids, k) => exactSearch(store, query, ids, modelId).slice(0, Math.max(0, k)),
+    annIndex: (modelId, dim) => {
+      try {
+        return loadOrBuildIndex(store, modelId, dim);
+      } catch (err) {
+        log.warn("the vector index is unavailable; ranking candidates exactly", err);
+        return null;
+      }
+    },
+    hasVectors: (modelId) => store.db.query("SELECT 1 FROM vectors WHERE model_id = ? LIMIT 1").get(modelId) !== null,
   };
 }
 
@@ -99,6 +88,7 @@ async function embedQuery(ctx: SearchContext, text: string): Promise<{ embedder:
       return { reason: `the embedding model did not answer within ${ctx.embeddingTimeoutMs} ms` };
     }
     if (r === null) return { reason: ctx.embedder.reason() ?? "no embedding model is available" };
+    if (!r.vector.some((x) => x !== 0)) return { reason: "the embedding model knows none of the query's words" };
     return r;
   } catch (err) {
     log.warn("query embedding failed; ranking lexically", err);
@@ -111,7 +101,7 @@ export async function semanticLeg(ctx: SearchContext, where: WhereClause, text: 
   const q = await embedQuery(ctx, text);
   if ("reason" in q) return { ok: false, reason: q.reason };
   const db = ctx.store.db;
-  const backend = ctx.vectors ?? storeVectorBackend(db);
+  const backend = ctx.vectors ?? storeVectorBackend(ctx.store);
   const modelId = q.embedder.id;
   try {
     if (!backend.hasVectors(modelId)) {
@@ -119,7 +109,7 @@ export async function semanticLeg(ctx: SearchContext, where: WhereClause, text: 
     }
     const count = countCandidates(db, where);
     if (count === 0) return { ok: true, neighbors: [] };
-    const index = count > (ctx.exactSearchMax ?? EXACT_SEARCH_MAX) ? backend.annIndex(modelId) : null;
+    const index = count > (ctx.exactSearchMax ?? EXACT_SEARCH_MAX) ? backend.annIndex(modelId, q.vector.length) : null;
     if (!index || index.size === 0) {
       return { ok: true, neighbors: backend.exactSearch(modelId, q.vector, candidateIds(db, where), depth) };
     }

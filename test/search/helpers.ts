@@ -80,3 +80,11 @@ export function labels(r: SearchResponse): string[] {
 export function names(r: SearchResponse): string[] {
   return r.hits.map((h) => h.entity.name);
 }
+
+/** Brute-force cosine ranking (a stand-in HNSW index for tests): best `k`, best first. */
+export function exactCosine(query: Float32Array, vectors: ReadonlyMap<number, Float32Array>, k: number): Array<{ id: number; similarity: number }> {
+  const norm = (v: Float32Array) => Math.sqrt(v.reduce((a, x) => a + x * x, 0));
+  const qn = norm(query);
+  const out = [...vectors].map(([id, v]) => ({ id, similarity: v.reduce((a, x, i) => a + x * query[i]!, 0) / (qn * norm(v)) }));
+  return out.sort((a, b) => b.similarity - a.similarity || a.id - b.id).slice(0, k);
+}

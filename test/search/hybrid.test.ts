@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Entity } from "../../src/entities/types.ts";
 import type { VectorBackend } from "../../src/search/context.ts";
 import { fuseRankings, runSearch } from "../../src/search/hybrid.ts";
-import { exactCosine, storeVectorBackend } from "../../src/search/semantic-leg.ts";
+import { storeVectorBackend } from "../../src/search/semantic-leg.ts";
 import type { Embedder, EmbedderProvider, SearchQuery, SearchResponse, VectorIndex } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
 import { readVectors } from "../../src/store/vectors.ts";
 import { makeEntity, makeStore, sampleEntities } from "../support/entities.ts";
-import { ctxOf, embedAll, names, readyProvider, TopicEmbedder, unavailableProvider } from "./helpers.ts";
+import { ctxOf, embedAll, exactCosine, names, readyProvider, TopicEmbedder, unavailableProvider } from "./helpers.ts";
 
 function expectRanked(r: SearchResponse): void {
   let prev = 1;
@@ -222,6 +222,13 @@ describe("fallback to lexical ranking", () => {
     expect(r.message).toContain("tensor shape mismatch");
   });
 
+  test("a query the model knows no word of (zero vector)", async () => {
+    const blank: Embedder = { id: "fake:blank", dim: 4, embedPassages: async (t) => t.map(() => new Float32Array(4)), embedQuery: async () => new Float32Array(4) };
+    const r = await run(readyProvider(blank));
+    expect(r.mode).toBe("lexical");
+    expect(r.message).toMatch(/knows none of the query's words/);
+  });
+
   test("model ready but no vectors stored for it", async () => {
     const r = await run(readyProvider(new TopicEmbedder("fake:never-embedded")));
     expect(r.mode).toBe("lexical");
@@ -263,7 +270,7 @@ describe("HNSW path with oversampling", () => {
 
   test("k grows until enough filtered hits are found or the index is exhausted", async () => {
     const ks: number[] = [];
-    const base = storeVectorBackend(store.db);
+    const base = storeVectorBackend(store);
     const backend: VectorBackend = { ...base, annIndex: () => bruteIndex(ks) };
     const ctx = ctxOf(store, readyProvider(emb), { vectors: backend, exactSearchMax: 5 });
     const r = await runSearch(ctx, { kinds: ["spell"], search: "blaze", limit: 10 });
@@ -277,7 +284,7 @@ describe("HNSW path with oversampling", () => {
 
   test("small candidate sets skip the index (exact cosine)", async () => {
     const ks: number[] = [];
-    const backend: VectorBackend = { ...storeVectorBackend(store.db), annIndex: () => bruteIndex(ks) };
+    const backend: VectorBackend = { ...storeVectorBackend(store), annIndex: () => bruteIndex(ks) };
     const r = await runSearch(ctxOf(store, readyProvider(emb), { vectors: backend }), { kinds: ["spell"], search: "blaze", limit: 5 });
     expect(ks).toEqual([]);
     expect(r.hits.length).toBe(5);
@@ -285,8 +292,19 @@ describe("HNSW path with oversampling", () => {
   });
 
   test("no index available: exact search over all candidates", async () => {
-    const r = await runSearch(ctxOf(store, readyProvider(emb), { exactSearchMax: 5 }), { kinds: ["spell", "creature"], search: "blaze", limit: 5 });
+    const exactCalls: number[] = [];
+    const base = storeVectorBackend(store);
+    const backend: VectorBackend = {
+      ...base,
+      annIndex: () => null,
+      exactSearch: (m, q, ids, k) => {
+        exactCalls.push(ids.length);
+        return base.exactSearch(m, q, ids, k);
+      },
+    };
+    const r = await runSearch(ctxOf(store, readyProvider(emb), { vectors: backend, exactSearchMax: 5 }), { kinds: ["spell"], search: "blaze", limit: 5 });
     expect(r.mode).toBe("hybrid");
+    expect(exactCalls).toEqual([17]);
     expect(r.hits.length).toBe(5);
   });
 });

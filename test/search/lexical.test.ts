@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { allowedEdits, closestTerms, editDistance } from "../../src/search/fuzzy.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
-import { buildFtsQuery, corrections, ftsTerm, lexicalSearch, queryTokens } from "../../src/search/lexical.ts";
+import { analyzeQuery, buildFtsQuery, corrections, ftsTerm, lexicalSearch, queryTokens, semanticText } from "../../src/search/lexical.ts";
 import { TRUE_CLAUSE } from "../../src/search/filters.ts";
 import type { SearchQuery } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
@@ -117,9 +117,9 @@ describe("lexical ranking", () => {
 
   test("lexicalSearch returns ids best first, at most depth", () => {
     const r = lexicalSearch(store.db, TRUE_CLAUSE, "fire", 3);
-    expect(r.hits.length).toBe(3);
-    for (let i = 1; i < r.hits.length; i++) expect(r.hits[i]!.bm25).toBeGreaterThanOrEqual(r.hits[i - 1]!.bm25);
-    expect(lexicalSearch(store.db, TRUE_CLAUSE, "   ", 10).hits).toEqual([]);
+    expect(r.length).toBe(3);
+    for (let i = 1; i < r.length; i++) expect(r[i]!.bm25).toBeGreaterThanOrEqual(r[i - 1]!.bm25);
+    expect(lexicalSearch(store.db, TRUE_CLAUSE, "   ", 10)).toEqual([]);
   });
 });
 
@@ -131,6 +131,8 @@ describe("typo tolerance", () => {
 
   test("magik missle → Magic Missile first", async () => {
     expect((await top("magik missle"))[0]).toBe("Magic Missile");
+    expect((await top("magik missle", { kinds: ["spell", "magic_item"] }))[0]).toBe("Magic Missile");
+    expect((await run({ search: "magik missle" })).hits[0]!.similarity_score).toBe(1);
     expect((await top("Magik Missle", { kinds: ["magic_item"] }))[0]).toBe("Wand of Magic Missiles");
     expect(corrections(store.db, ["magik", "missle"])).toEqual(
       new Map([
@@ -138,6 +140,14 @@ describe("typo tolerance", () => {
         ["missle", ["missile"]],
       ]),
     );
+  });
+
+  test("the embedded text gets the corrections and completions", () => {
+    expect(semanticText(analyzeQuery(store.db, "Magik missle!"))).toBe("magic missile");
+    expect(semanticText(analyzeQuery(store.db, "firebal"))).toBe("fireball");
+    expect(semanticText(analyzeQuery(store.db, "wall of fir"))).toBe("wall of fire");
+    // nothing to fix: the query goes to the model as typed
+    expect(semanticText(analyzeQuery(store.db, "Protect from Fire!"))).toBe("Protect from Fire!");
   });
 
   test("words that exist are not 'corrected'; short words are left alone", () => {
