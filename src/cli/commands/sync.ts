@@ -1,0 +1,97 @@
+/** `lorekeeper sync`: fetch every record from the sources into the local store. */
+import { loadConfig } from "../../config.ts";
+import { openStore } from "../../store/db.ts";
+import { DEFAULT_SOURCES, runSync, SYNC_SOURCES, type SyncSource, type TypeResult } from "../../ingest/sync.ts";
+import { embedAfterIngest } from "../../ingest/after-ingest.ts";
+import { list, parse } from "../args.ts";
+import { type Command, EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, UsageError } from "../command.ts";
+import { Progress, table } from "../progress.ts";
+
+const HELP = `Usage: lorekeeper sync [--source S ...] [--types T,...] [--force] [--no-embed] [--json] [--db-path PATH]
+
+Fetch every record of each content type from the upstream APIs into the local store, replacing
+each type atomically (a failed or interrupted sync keeps the previous data). Types synced within
+the cache TTL (LOREKEEPER_CACHE_TTL_DAYS, default 7) are skipped without a request unless --force.
+New or changed entities are then embedded for semantic search (when a model is available).
+
+Options:
+  --source S     open5e_v2 | open5e_v1 | dnd5e_api (repeatable or comma-separated;
+                 default: ${DEFAULT_SOURCES.join(",")}; open5e_v1 is opt-in)
+  --types T      content types / endpoints / kinds, e.g. spells,creatures,rules,spell
+  --force        refetch even when fresh (ignores the HTTP cache for reads)
+  --no-embed     skip computing embeddings
+  --json         print the summary as JSON on stdout
+  --db-path P    the store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db)
+
+Environment: LOREKEEPER_OPEN5E_BASE_URL, LOREKEEPER_DND5EAPI_BASE_URL (mirrors),
+LOREKEEPER_CACHE_TTL_DAYS, LOREKEEPER_ERROR_CACHE_TTL_SECONDS.
+
+Exit codes: 0 ok, 1 failed, 2 partial (some types failed or records were skipped).`;
+
+function statusWord(r: TypeResult): string {
+  return r.status === "fresh" ? "fresh (skipped)" : r.status;
+}
+
+export const syncCommand: Command = {
+  name: "sync",
+  summary: "fetch content from Open5e / the D&D 5e API into the local store",
+  help: HELP,
+  async run(argv) {
+    const { values } = parse(argv, {
+      source: { type: "string", multiple: true },
+      types: { type: "string", multiple: true },
+      force: { type: "boolean" },
+      "no-embed": { type: "boolean" },
+      json: { type: "boolean" },
+    });
+    const sources = list(values.source) as SyncSource[] | undefined;
+    for (const s of sources ?? []) {
+      if (!SYNC_SOURCES.includes(s)) throw new UsageError(`unknown --source "${s}". Valid: ${SYNC_SOURCES.join(", ")}`);
+    }
+    const cfg = loadConfig();
+    const store = openStore({ path: values["db-path"] });
+    const progress = new Progress(process.stderr);
+    const starts = new Map<string, number>();
+    try {
+      progress.line(`Syncing into ${store.path} from ${cfg.open5eBaseUrl} and ${cfg.dnd5eApiBaseUrl}`);
+      const report = await runSync(store, {
+        sources,
+        types: list(values.types),
+        force: values.force,
+        config: cfg,
+        onEvent: (e) => {
+          if (e.type === "type-start") starts.set(`${e.source}:${e.contentType}`, Date.now());
+          else if (e.type === "progress")
+            progress.update(
+              { label: `${e.source} ${e.contentType}`, done: e.records, total: e.totalRecords, startedAt: starts.get(`${e.source}:${e.contentType}`) ?? Date.now() },
+              ` (${e.pages} page${e.pages === 1 ? "" : "s"})`,
+            );
+          else {
+            const r = e.result;
+            progress.line(
+              `${r.source} ${r.contentType}: ${statusWord(r)}, ${r.records} records${r.skipped ? `, ${r.skipped} skipped` : ""}, ${r.requests} requests, ${r.durationMs} ms${r.error ? ` — ${r.error}` : ""}`,
+            );
+          }
+        },
+      });
+      const embed = values["no-embed"] ? undefined : await embedAfterIngest(store, (m) => progress.line(m));
+      const fetched = report.results.filter((r) => r.status !== "fresh").reduce((a, r) => a + r.records, 0);
+      const rate = report.durationMs > 0 ? Math.round((fetched / report.durationMs) * 1000) : 0;
+      if (values.json) {
+        process.stdout.write(`${JSON.stringify({ ...report, records_per_second: rate, embeddings: embed ?? null }, null, 2)}\n`);
+      } else {
+        const rows = report.results.map((r) => [r.source, r.contentType, statusWord(r), r.records, r.skipped, r.inserted, r.updated, r.deleted, r.requests, r.durationMs]);
+        process.stdout.write(
+          `${table(["source", "type", "status", "records", "skipped", "new", "changed", "deleted", "requests", "ms"], rows, new Set([3, 4, 5, 6, 7, 8, 9]))}\n`,
+        );
+        process.stdout.write(
+          `\n${report.status.toUpperCase()}: ${fetched} records fetched in ${(report.durationMs / 1000).toFixed(1)} s (${rate} records/s), ${report.requests} requests; ${report.records} records stored for these types.${embed ? ` ${embed.summary}` : ""}\n`,
+        );
+        for (const r of report.results.filter((x) => x.status === "failed")) process.stdout.write(`  ${r.source} ${r.contentType}: ${r.error}\n`);
+      }
+      return report.status === "ok" ? EXIT_OK : report.status === "partial" ? EXIT_PARTIAL : EXIT_FAILED;
+    } finally {
+      store.close();
+    }
+  },
+};

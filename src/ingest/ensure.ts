@@ -1,0 +1,92 @@
+/**
+ * First use: when a tool needs kinds the store has never synced, sync them (and embed) before
+ * answering. Types synced longer ago than the TTL are refreshed in the background while the old
+ * data keeps serving. One run at a time per process; concurrent callers share it.
+ */
+import type { Config } from "../config.ts";
+import { loadConfig } from "../config.ts";
+import type { EntityKind } from "../entities/types.ts";
+import { log } from "../log.ts";
+import type { Store } from "../store/db.ts";
+import { getSyncState } from "../store/sync-state.ts";
+import { embedAfterIngest } from "./after-ingest.ts";
+import { planSync, runSync, type SyncSource } from "./sync.ts";
+
+export interface EnsureProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export class DataUnavailableError extends Error {
+  override name = "DataUnavailableError";
+}
+
+export interface EnsureOptions {
+  config?: Config;
+  sources?: readonly SyncSource[];
+  /** Refresh stale types in the background (default true). */
+  backgroundRefresh?: boolean;
+}
+
+export function createEnsureData(store: Store, opts: EnsureOptions = {}) {
+  const cfg = opts.config ?? loadConfig();
+  const sources = opts.sources;
+  let chain: Promise<unknown> = Promise.resolve();
+  const refreshing = new Set<string>();
+
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = chain.then(fn, fn);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
+  return async function ensureData(kinds: readonly EntityKind[], onProgress?: (p: EnsureProgress) => void): Promise<void> {
+    const plan = planSync({ sources, kinds });
+    const never = () => plan.filter((t) => !getSyncState(store.db, t.source, t.id)?.fetched_at);
+    if (never().length > 0) {
+      await serial(async () => {
+        const todo = never().map((t) => t.id);
+        if (todo.length === 0) return;
+        let done = 0;
+        onProgress?.({ progress: 0, total: todo.length, message: `Fetching ${todo.join(", ")} for the first time…` });
+        const report = await runSync(store, {
+          sources,
+          kinds,
+          types: todo,
+          config: cfg,
+          onEvent: (e) => {
+            if (e.type === "type-done") onProgress?.({ progress: ++done, total: todo.length, message: `${e.result.contentType}: ${e.result.status}, ${e.result.records} records` });
+          },
+        });
+        await embedAfterIngest(store);
+        const failed = report.results.filter((r) => r.status === "failed");
+        if (failed.length > 0 && failed.length === report.results.length) {
+          throw new DataUnavailableError(
+            `The local store has no ${kinds.join("/")} data yet and the upstream API could not be reached (${failed[0]!.error ?? "unknown error"}). ` +
+              "Fix: run `lorekeeper sync` when online, point LOREKEEPER_OPEN5E_BASE_URL / LOREKEEPER_DND5EAPI_BASE_URL at a reachable mirror, or load homebrew with `lorekeeper import <file.orcbrew>`.",
+          );
+        }
+      });
+      return;
+    }
+    if (opts.backgroundRefresh === false) return;
+    const now = Date.now();
+    const stale = plan.filter((t) => {
+      const s = getSyncState(store.db, t.source, t.id);
+      return s?.fetched_at && now - s.fetched_at >= cfg.cacheTtlMs && !refreshing.has(`${t.source}:${t.id}`);
+    });
+    if (stale.length === 0) return;
+    for (const t of stale) refreshing.add(`${t.source}:${t.id}`);
+    void serial(async () => {
+      try {
+        await runSync(store, { sources, types: stale.map((t) => t.id), kinds, config: cfg });
+        await embedAfterIngest(store);
+      } catch (err) {
+        log.warn("background refresh failed; serving the stored data", err);
+      } finally {
+        for (const t of stale) refreshing.delete(`${t.source}:${t.id}`);
+      }
+    });
+  };
+}
