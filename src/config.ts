@@ -49,6 +49,8 @@ export interface Config {
   httpTimeoutMs: number;
   httpRetries: number;
   httpConcurrency: number;
+  /** Open5e page size asked for (`limit`); large pages keep requests few. */
+  open5ePageSize: number;
   embeddingModel: string;
   modelDir: string | undefined;
   embeddingTimeoutMs: number;
@@ -66,6 +68,7 @@ export function loadConfig(): Config {
     httpTimeoutMs: num("LOREKEEPER_HTTP_TIMEOUT_MS", 30_000),
     httpRetries: num("LOREKEEPER_HTTP_RETRIES", 4),
     httpConcurrency: Math.max(1, num("LOREKEEPER_HTTP_CONCURRENCY", 6)),
+    open5ePageSize: Math.max(1, Math.floor(num("LOREKEEPER_PAGE_SIZE", 1000))),
     embeddingModel: process.env.LOREKEEPER_EMBEDDING_MODEL ?? "fast-bge-small-en-v1.5",
     modelDir: process.env.LOREKEEPER_MODEL_DIR ? resolve(process.env.LOREKEEPER_MODEL_DIR) : undefined,
     embeddingTimeoutMs: num("LOREKEEPER_EMBEDDING_TIMEOUT_MS", 10_000),

@@ -126,7 +126,7 @@ interface Clients {
 }
 
 /** Fetch one endpoint's records (and report progress). */
-async function fetchRecords(c: Clients, t: ContentType, endpoint: string, opts: SyncOptions, onProgress: (records: number, total: number | null, pages: number) => void): Promise<{ records: unknown[]; warnings: string[]; skipped: number }> {
+async function fetchRecords(c: Clients, t: ContentType, endpoint: string, opts: SyncOptions, pageSize: number, onProgress: (records: number, total: number | null, pages: number) => void): Promise<{ records: unknown[]; warnings: string[]; skipped: number }> {
   if (t.source === "dnd5e_api") {
     const r = await c.dnd.fetchAll(t.year ?? "2014", endpoint, { force: opts.force, signal: opts.signal, onProgress: (done, total) => onProgress(done, total, 1) });
     return { records: r.records, warnings: [...r.warnings, ...r.skipped.map((s) => `skipped ${s.index}: ${s.message}`)], skipped: r.skipped.length };
@@ -134,7 +134,7 @@ async function fetchRecords(c: Clients, t: ContentType, endpoint: string, opts: 
   const version = t.source === "open5e_v1" ? "v1" : "v2";
   const records: unknown[] = [];
   const warnings: string[] = [];
-  for await (const page of c.open5e.pages(version, endpoint, { force: opts.force, signal: opts.signal })) {
+  for await (const page of c.open5e.pages(version, endpoint, { force: opts.force, signal: opts.signal, pageSize })) {
     records.push(...page.results);
     warnings.push(...page.warnings);
     onProgress(page.recordsSoFar, page.totalCount, page.page);
@@ -146,7 +146,7 @@ async function fetchRecords(c: Clients, t: ContentType, endpoint: string, opts: 
 async function loadDocuments(c: Clients, source: SyncSource, opts: SyncOptions, cfg: Config, v2docs: () => Promise<DocumentInfo[]>): Promise<DocumentInfo[]> {
   if (source === "open5e_v2") return v2docs();
   if (source === "dnd5e_api") return dnd5eApiDocuments(cfg.dnd5eApiBaseUrl);
-  const v1 = await c.open5e.fetchAll("v1", "documents", { force: opts.force, signal: opts.signal });
+  const v1 = await c.open5e.fetchAll("v1", "documents", { force: opts.force, signal: opts.signal, pageSize: cfg.open5ePageSize });
   let v2: DocumentInfo[] = [];
   try {
     v2 = await v2docs();
@@ -168,7 +168,7 @@ opts.http ?? HttpClient.fromConfig(cfg, { cache: createHttpCache(store.db, cfg) 
   let v2docsPromise: Promise<DocumentInfo[]> | undefined;
   const v2docs = () =>
     (v2docsPromise ??= (async () => {
-      const f = (ep: string) => c.open5e.fetchAll("v2", ep, { force: opts.force, signal: opts.signal }).then((r) => r.records);
+      const f = (ep: string) => c.open5e.fetchAll("v2", ep, { force: opts.force, signal: opts.signal, pageSize: cfg.open5ePageSize }).then((r) => r.records);
       const docs = await f("documents");
       const [licenses, publishers] = await Promise.all([f("licenses").catch(() => []), f("publishers").catch(() => [])]);
       return normalizeOpen5eDocuments(docs, licenses, publishers);
@@ -204,13 +204,13 @@ opts.http ?? HttpClient.fromConfig(cfg, { cache: createHttpCache(store.db, cfg) 
       }
       if (!docsBySource.has(source)) docsBySource.set(source, loadDocuments(c, source, opts, cfg, v2docs));
       const documents = await docsBySource.get(source)!;
-      const main = await fetchRecords(c, t, t.endpoint, opts, (records, totalRecords, pages) =>
+      const main = await fetchRecords(c, t, t.endpoint, opts, cfg.open5ePageSize, (records, totalRecords, pages) =>
         opts.onEvent?.({ type: "progress", source, contentType: t.id, records, totalRecords, pages }),
       );
       const related: Record<string, unknown[]> = {};
       for (const ep of t.related ?? []) {
         try {
-          related[ep] = (await fetchRecords(c, t, ep, opts, () => {})).records;
+          related[ep] = (await fetchRecords(c, t, ep, opts, cfg.open5ePageSize, () => {})).records;
         } catch (err) {
           r.warnings.push(`related ${ep} unavailable: ${(err as Error).message}`);
         }

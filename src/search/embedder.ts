@@ -238,7 +238,7 @@ export class LazyEmbedderProvider implements EmbedderProvider {
       embeddedDir,
       modelName: this.opts.modelName ?? cfg.embeddingModel,
       cacheDir: this.opts.cacheDir ?? join(cacheDir(), "models"),
-      allowDownload: this.opts.allowDownload ?? true,
+      allowDownload: this.opts.allowDownload ?? !["1", "true", "yes"].includes((process.env.LOREKEEPER_OFFLINE ?? "").toLowerCase()),
     });
     return {
       sources,

@@ -1,0 +1,114 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Config, loadConfig } from "../../src/config.ts";
+import { createEnsureData } from "../../src/ingest/ensure.ts";
+import { planSync, runSync } from "../../src/ingest/sync.ts";
+import { HttpClient } from "../../src/sources/http.ts";
+import { openStore, type Store } from "../../src/store/db.ts";
+import { countByKind } from "../../src/store/entities.ts";
+import { createHttpCache } from "../../src/store/http-cache.ts";
+import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
+import { makeTempDir } from "../support/tmp.ts";
+
+const DATA = join(import.meta.dir, "..", "fixtures", "sources");
+const fixtureCount = (rel: string) => (JSON.parse(readFileSync(join(DATA, rel), "utf8")) as unknown[]).length;
+const TYPES = ["spells", "rules", "rule-sections", "proficiencies"];
+
+describe("sync", () => {
+  let fake: FakeUpstream;
+  let tmp: ReturnType<typeof makeTempDir>;
+  let store: Store;
+  let cfg: Config;
+  beforeAll(async () => {
+    fake = await startFakeUpstream({ dataDir: DATA });
+  });
+  afterAll(async () => {
+    await fake.stop();
+  });
+  beforeEach(() => {
+    tmp = makeTempDir();
+    store = openStore({ path: join(tmp.dir, "lk.db") });
+    cfg = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, open5ePageSize: 2, httpRetries: 1 };
+    fake.clearFaults();
+    fake.requests.length = 0;
+  });
+  afterEach(() => {
+    store.close();
+    tmp.cleanup();
+  });
+  const http = () => new HttpClient({ cache: createHttpCache(store.db, cfg), retries: 1, baseDelayMs: 1, maxDelayMs: 5 });
+
+  test("default plan: all Open5e v2 types, and only rules / rule sections / proficiencies from the D&D 5e API", () => {
+    const plan = planSync({});
+    expect(plan.some((t) => t.source === "open5e_v1")).toBe(false);
+    const dnd = plan.filter((t) => t.source === "dnd5e_api").map((t) => t.endpoint);
+    expect(new Set(dnd)).toEqual(new Set(["rules", "rule-sections", "proficiencies"]));
+    expect(plan.filter((t) => t.source === "open5e_v2").map((t) => t.id)).toContain("creatures");
+    expect(() => planSync({ types: ["nonsense"] })).toThrow(/Unknown content type/);
+  });
+
+  test("complete pagination, every record stored; a second sync inside the TTL sends no requests", async () => {
+    const report = await runSync(store, { types: TYPES, config: cfg, http: http() });
+    expect(report.status).toBe("ok");
+    const spells = report.results.find((r) => r.contentType === "spells")!;
+    expect(spells.records + spells.skipped).toBe(fixtureCount("open5e/v2/spells.json"));
+    expect(spells.records).toBeGreaterThan(0);
+    // 7 spells at 2 per page = 4 pages
+    expect(fake.requests.filter((r) => r.path === "/v2/spells/").length).toBe(Math.ceil(fixtureCount("open5e/v2/spells.json") / 2));
+    expect(countByKind(store.db).spell).toBe(spells.records);
+    const profs = report.results.filter((r) => r.contentType.endsWith("/proficiencies"));
+    expect(profs.reduce((a, r) => a + r.records, 0)).toBe(fixtureCount("dnd5eapi/2014/proficiencies.json") + fixtureCount("dnd5eapi/2024/proficiencies.json"));
+    const before = fake.requests.length;
+    const again = await runSync(store, { types: TYPES, config: cfg, http: http() });
+    expect(fake.requests.length).toBe(before);
+    expect(again.results.every((r) => r.status === "fresh")).toBe(true);
+  });
+
+  test("forced re-sync is idempotent: nothing duplicated, ids stable", async () => {
+    await runSync(store, { types: TYPES, config: cfg, http: http() });
+    const ids = store.db.query("SELECT id, key FROM entities ORDER BY id").all();
+    const r = await runSync(store, { types: TYPES, config: cfg, http: http(), force: true });
+    expect(r.results.every((x) => x.inserted === 0 && x.deleted === 0 && x.updated === 0)).toBe(true);
+    expect(store.db.query("SELECT id, key FROM entities ORDER BY id").all()).toEqual(ids);
+  });
+
+  test("a failing content type keeps its previous data; the others still sync (partial)", async () => {
+    await runSync(store, { types: TYPES, config: cfg, http: http() });
+    const before = countByKind(store.db).spell;
+    fake.setFault("/v2/spells/", { statuses: [500, 500, 500, 500, 500, 500] });
+    const r = await runSync(store, { types: TYPES, config: cfg, http: http(), force: true });
+    expect(r.status).toBe("partial");
+    const spells = r.results.find((x) => x.contentType === "spells")!;
+    expect(spells.status).toBe("failed");
+    expect(spells.error).toMatch(/500|Open5e/);
+    expect(countByKind(store.db).spell).toBe(before);
+  });
+
+  test("a page that dies midway (3rd page 500s) replaces nothing", async () => {
+    await runSync(store, { types: ["spells"], config: cfg, http: http() });
+    const keys = store.db.query("SELECT key FROM entities ORDER BY key").all();
+    fake.setFault(/\/v2\/spells\/.*page=3/, { statuses: [503, 503, 503, 503] });
+    const r = await runSync(store, { types: ["spells"], config: cfg, http: http(), force: true });
+    expect(r.status).toBe("failed");
+    expect(store.db.query("SELECT key FROM entities ORDER BY key").all()).toEqual(keys);
+  });
+
+  test("ensureData syncs only what a tool needs, the first time", async () => {
+    const ensure = createEnsureData(store, { config: cfg, backgroundRefresh: false });
+    const steps: number[] = [];
+    await ensure(["spell"], (p) => steps.push(p.progress));
+    expect(countByKind(store.db).spell).toBeGreaterThan(0);
+    expect(countByKind(store.db).proficiency).toBeUndefined();
+    expect(steps.length).toBeGreaterThan(0);
+    const n = fake.requests.length;
+    await ensure(["spell"]);
+    expect(fake.requests.length).toBe(n);
+  });
+
+  test("ensureData with an unreachable upstream explains how to fix it", async () => {
+    const dead = { ...cfg, open5eBaseUrl: "http://127.0.0.1:9", httpRetries: 0, httpTimeoutMs: 2000 };
+    const ensure = createEnsureData(store, { config: dead, backgroundRefresh: false });
+    await expect(ensure(["creature"])).rejects.toThrow(/lorekeeper sync/);
+  });
+});
