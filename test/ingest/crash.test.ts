@@ -78,12 +78,13 @@ describe("crash safety", () => {
     const recs = JSON.parse(readFileSync(file, "utf8")) as Array<Record<string, unknown>>;
     writeFileSync(file, JSON.stringify(recs.map((r) => ({ ...r, name: `${String(r.name)} Revised` }))));
     const fresh = await startFakeUpstream({ dataDir: data2 });
+    fresh.setFault("/v2/spells/", { delayMs: 40 });
     try {
       let sawOld = 0;
       let sawNew = 0;
       for (let i = 0; i < 8; i++) {
         const p = syncProc(db, fresh.url);
-        await Bun.sleep(40 + Math.floor(Math.random() * 400));
+        await Bun.sleep(60 + Math.floor(Math.random() * 300));
         p.kill(9);
         await p.exited;
         const now = names(db);
@@ -100,6 +101,7 @@ describe("crash safety", () => {
       }
       expect(sawOld + sawNew).toBe(8);
       process.stderr.write(`crash test: ${sawOld} kills kept the old set, ${sawNew} landed the new set\n`);
+      fresh.clearFaults();
       const done = syncProc(db, fresh.url);
       expect(await done.exited).toBe(0);
       expect(names(db).every((n) => n.endsWith(" Revised"))).toBe(true);
