@@ -1,0 +1,127 @@
+/** `lorekeeper import <file.orcbrew...>`: import OrcBrew homebrew packs into the local store. */
+import { existsSync } from "node:fs";
+import { dbPath } from "../../config.ts";
+import { embedAfterIngest } from "../../ingest/after-ingest.ts";
+import { type FileReport, type ImportReport, importExitCode, importOrcbrewFiles } from "../../ingest/import.ts";
+import { openStore, type Store } from "../../store/db.ts";
+import { parse } from "../args.ts";
+import { type Command, UsageError } from "../command.ts";
+import { Progress, table } from "../progress.ts";
+
+const HELP = `Usage: lorekeeper import <file.orcbrew> [more files...] [--dry-run] [--force] [--no-embed] [--json] [--db-path PATH]
+
+Import homebrew from OrcBrew files (exported by OrcPub / Dungeon Master's Vault). Each pack becomes
+a document with document_source "orcbrew" and document_key "orcbrew-<pack name slug>"; filter any
+tool with documents=["orcbrew-<slug>"]. A file holding one plugin is named after the file; an
+"Export All" file ({"Pack name" {...}}) gives one document per pack.
+
+Each file is imported atomically: all of its packs or nothing. Importing a pack again replaces what
+it held before. Content types LoreKeeper has no kind for (invocations, boons, selections,
+encounters) and unusable items are skipped, with the reason and the line in the file.
+
+Options:
+  --dry-run    show what would be imported and skipped, per pack and type; write nothing
+  --force      also import items whose name is that of an API entity of the same kind
+               (by default OrcBrew content never shadows Open5e / D&D 5e API content)
+  --no-embed   skip computing embeddings for semantic search
+  --json       print the report as JSON on stdout
+  --db-path P  the store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db)
+
+Exit codes: 0 everything imported, 1 a file could not be imported, 2 some entities were skipped.`;
+
+function loc(line: number, column: number): string {
+  return line > 0 ? ` (line ${line}, column ${column})` : "";
+}
+
+function printFile(r: FileReport, out: string[]): void {
+  const verb = r.dry_run ? "would import" : "imported";
+  if (!r.ok) {
+    out.push(`${r.file}: FAILED — ${r.error?.message ?? "unknown error"}`, `  Nothing from this file was imported.`);
+  } else {
+    out.push(`${r.file}: ${verb} ${r.imported} entities from ${r.packs.length} pack${r.packs.length === 1 ? "" : "s"}, ${r.skipped} skipped`);
+    const rows: Array<Array<string | number>> = [];
+    for (const p of r.packs) {
+      if (p.types.length === 0) rows.push([p.name, p.document_key, "(empty)", "-", 0, 0, 0]);
+      p.types.forEach((t, i) => rows.push([i === 0 ? p.name : "", i === 0 ? p.document_key : "", t.type, t.kind ?? "(none)", t.found, t.imported, t.skipped]));
+    }
+    if (rows.length) {
+      const table_ = table(["pack", "document key", "type", "kind", "found", r.dry_run ? "to import" : "imported", "skipped"], rows, new Set([4, 5, 6]));
+      out.push(...table_.split("\n").map((l) => `  ${l}`));
+    }
+    for (const p of r.packs) {
+      if (r.dry_run && p.existing) out.push(`  ${p.name}: would replace the ${p.existing} entities imported earlier from this pack`);
+      if (!r.dry_run && p.store && p.store.inserted < p.store.inserted + p.store.updated + p.store.unchanged + p.store.deleted) {
+        out.push(`  ${p.name}: replaced earlier import (${p.store.inserted} new, ${p.store.updated} changed, ${p.store.unchanged} unchanged, ${p.store.deleted} removed)`);
+      }
+    }
+  }
+  const skips = r.packs.flatMap((p) => p.skipped.map((s) => ({ p, s })));
+  if (skips.length) {
+    out.push("  Skipped:");
+    for (const { p, s } of skips) out.push(`    ${p.name} / ${s.type}${s.key ? ` ${s.key}` : ""}${loc(s.line, s.column)}: ${s.reason}`);
+  }
+  const warnings = [...r.warnings, ...r.packs.flatMap((p) => p.warnings.map((w) => `${p.name}: ${w}`))];
+  if (warnings.length) {
+    out.push("  Notes:");
+    for (const w of warnings) out.push(`    ${w}`);
+  }
+}
+
+function summary(rep: ImportReport): string {
+  const packs = rep.files.reduce((n, f) => n + (f.ok ? f.packs.length : 0), 0);
+  const head = rep.dry_run ? "DRY RUN (nothing written)" : rep.failed ? "FAILED" : rep.skipped ? "PARTIAL" : "OK";
+  return `${head}: ${rep.dry_run ? "would import" : "imported"} ${rep.imported} entities from ${packs} pack${packs === 1 ? "" : "s"} in ${rep.files.length - rep.failed} file${rep.files.length - rep.failed === 1 ? "" : "s"}; ${rep.skipped} skipped; ${rep.failed} file${rep.failed === 1 ? "" : "s"} failed.`;
+}
+
+export const importCommand: Command = {
+  name: "import",
+  summary: "import OrcBrew (.orcbrew) homebrew packs",
+  help: HELP,
+  async run(argv) {
+    const { values, positionals } = parse(
+      argv,
+      { "dry-run": { type: "boolean" }, force: { type: "boolean" }, "no-embed": { type: "boolean" }, json: { type: "boolean" } },
+      true,
+    );
+    if (positionals.length === 0) throw new UsageError("give at least one .orcbrew file to import");
+    const dry = values["dry-run"] ?? false;
+    const path = dbPath(values["db-path"]);
+    // A dry run reads the store only to find API name clashes and earlier imports; it never creates one.
+    const store: Store | null = dry ? (existsSync(path) ? openStore({ path, readonly: true }) : null) : openStore({ path });
+    const progress = new Progress(process.stderr, values.json === true && !process.stderr.isTTY);
+    const started = new Map<string, number>();
+    try {
+      const report = importOrcbrewFiles(store?.db ?? null, positionals, {
+        dryRun: dry,
+        force: values.force ?? false,
+        onEvent: (e) => {
+          if (e.type === "file-start") {
+            started.set(e.file, Date.now());
+            if (e.bytes > 256 * 1024) progress.line(`Reading ${e.file} (${(e.bytes / 1024 / 1024).toFixed(1)} MB)…`);
+          } else if (e.type === "parsed") {
+            if (e.items > 200) progress.line(`${e.file}: ${e.packs} packs, ${e.items} items read in ${e.ms} ms`);
+          } else if (e.type === "progress") {
+            if (e.total > 200) progress.update({ label: `${e.file} ${e.pack}`, done: e.done, total: e.total, startedAt: started.get(e.file) ?? Date.now() });
+          } else if (!e.report.ok) {
+            progress.line(`${e.report.file}: ${e.report.error?.message ?? "failed"}`);
+          }
+        },
+      });
+      const embed = dry || values["no-embed"] || report.imported === 0 || !store ? undefined : await embedAfterIngest(store, (m) => progress.line(m));
+      if (values.json) {
+        process.stdout.write(`${JSON.stringify({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null }, null, 2)}\n`);
+      } else {
+        const out: string[] = [];
+        for (const f of report.files) {
+          printFile(f, out);
+          out.push("");
+        }
+        out.push(`${summary(report)}${embed ? ` ${embed.summary}` : ""}`);
+        process.stdout.write(`${out.join("\n")}\n`);
+      }
+      return importExitCode(report);
+    } finally {
+      store?.close();
+    }
+  },
+};

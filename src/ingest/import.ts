@@ -1,0 +1,248 @@
+/**
+ * OrcBrew import: read each file, turn its packs into entities, and store every pack of a file in
+ * ONE transaction (all or nothing per file). A pack is one origin (`orcbrew:<document_key>`), so
+ * re-importing it replaces its earlier entities (no duplicates, no orphans).
+ *
+ * OrcBrew never overwrites API content: an item whose name (or key) is that of an API entity of the
+ * same kind is skipped with a reason, unless `force` (then both are kept; they differ by
+ * document_key / document_source). See docs/orcbrew.md.
+ */
+import type { Database } from "bun:sqlite";
+import { readFileSync, statSync } from "node:fs";
+import { basename, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { DocumentInfo, Entity } from "../entities/types.ts";
+import { slugify } from "../entities/types.ts";
+import {
+  normalizeOrcbrewPack,
+  orcbrewDocumentKey,
+  orcbrewOrigin,
+  type OrcbrewSkipped,
+  type TypeCount,
+} from "../entities/normalize/orcbrew.ts";
+import { OrcbrewError, type OrcbrewPack, parseOrcbrew } from "../sources/orcbrew/packs.ts";
+import { replaceOrigin, type ReplaceResult } from "../store/entities.ts";
+
+export interface ImportOptions {
+  /** Report what would be imported; write nothing. */
+  dryRun?: boolean;
+  /** Import items even when an API entity of the same kind has the same name. */
+  force?: boolean;
+  onEvent?: (e: ImportEvent) => void;
+}
+
+export type ImportEvent =
+  | { type: "file-start"; file: string; bytes: number }
+  | { type: "parsed"; file: string; packs: number; items: number; ms: number }
+  | { type: "progress"; file: string; pack: string; done: number; total: number }
+  | { type: "file-done"; report: FileReport };
+
+export interface PackReport {
+  name: string;
+  document_key: string;
+  origin: string;
+  /** Per OrcPub content type: found / imported / skipped. */
+  types: TypeCount[];
+  skipped: OrcbrewSkipped[];
+  warnings: string[];
+  /** What the store did (absent on a dry run or when the file failed). */
+  store?: ReplaceResult;
+  /** Dry run: entities of this pack already in the store (they would be replaced). */
+  existing?: number;
+}
+
+export interface FileReport {
+  file: string;
+  ok: boolean;
+  dry_run: boolean;
+  /** Why the whole file was not imported: `message` = "line L, column C: reason" when the place is known. */
+  error?: { message: string; reason: string; line?: number; column?: number };
+  shape?: "single" | "multi";
+  packs: PackReport[];
+  warnings: string[];
+  imported: number;
+  skipped: number;
+  duration_ms: number;
+}
+
+export interface ImportReport {
+  files: FileReport[];
+  imported: number;
+  skipped: number;
+  failed: number;
+  dry_run: boolean;
+}
+
+/** 0 = everything imported, 1 = a file failed, 2 = some entities were skipped. */
+export function importExitCode(r: ImportReport): 0 | 1 | 2 {
+  return r.failed > 0 ? 1 : r.skipped > 0 ? 2 : 0;
+}
+
+/** File bytes → text: UTF-8 (BOM kept for the reader), UTF-16 with BOM, else Windows-1252 with a warning. */
+export function decodeOrcbrew(bytes: Uint8Array, warnings: string[]): string {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    warnings.push("the file is not valid UTF-8; it was read as Windows-1252");
+    return new TextDecoder("windows-1252").decode(bytes);
+  }
+}
+
+/** Packs whose names give the same document key are one document: merge them (first name wins). */
+function mergeSameKey(packs: OrcbrewPack[], warnings: string[]): Array<{ pack: OrcbrewPack; key: string }> {
+  const byKey = new Map<string, OrcbrewPack>();
+  for (const p of packs) {
+    const key = orcbrewDocumentKey(p.name);
+    const prev = byKey.get(key);
+    if (!prev) byKey.set(key, { ...p, items: [...p.items], skipped: [...p.skipped] });
+    else {
+      warnings.push(`packs "${prev.name}" and "${p.name}" (line ${p.line}) share the document key ${key}; imported together as "${prev.name}"`);
+      prev.items.push(...p.items);
+      prev.skipped.push(...p.skipped);
+    }
+  }
+  return [...byKey.entries()].map(([key, pack]) => ({ pack, key }));
+}
+
+interface ApiTwin {
+  name: string;
+  document_key: string;
+  document_source: string;
+}
+
+/** The API entity of the same kind whose name slug equals the entity's name slug or its item key's slug. */
+function apiTwinFinder(db: Database | null): (e: Entity, itemKey: string) => ApiTwin | undefined {
+  if (!db) return () => undefined;
+  const q = db.query<ApiTwin, [string, string, string]>(
+    "SELECT name, document_key, document_source FROM entities WHERE kind = ? AND slug IN (?, ?) AND document_source <> 'orcbrew' ORDER BY document_source, document_key LIMIT 1",
+  );
+  return (e, itemKey) => q.get(e.kind, slugify(e.name), slugify(itemKey)) ?? undefined;
+}
+
+function countExisting(db: Database | null, origin: string): number {
+  if (!db) return 0;
+  return db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM entities WHERE origin = ?").get(origin)?.n ?? 0;
+}
+
+/**
+ * Import one file's text. `db` null = no store (a dry run without a database). Never throws for bad
+ * input: the report says what failed, where.
+ */
+export function importOrcbrewText(db: Database | null, text: string, file: string, opts: ImportOptions = {}, preWarnings: string[] = []): FileReport {
+  const started = performance.now();
+  const dry = opts.dryRun ?? false;
+  const report: FileReport = { file, ok: false, dry_run: dry, packs: [], warnings: [...preWarnings], imported: 0, skipped: 0, duration_ms: 0 };
+  const done = () => {
+    report.duration_ms = Math.round(performance.now() - started);
+    opts.onEvent?.({ type: "file-done", report });
+    return report;
+  };
+  let parsed;
+  try {
+    parsed = parseOrcbrew(text, file);
+  } catch (err) {
+    if (!(err instanceof OrcbrewError)) throw err;
+    report.error = { message: err.message, reason: err.reason, ...(err.line !== undefined ? { line: err.line, column: err.column } : {}) };
+    return done();
+  }
+  report.shape = parsed.shape;
+  report.warnings.push(...parsed.warnings);
+  opts.onEvent?.({ type: "parsed", file, packs: parsed.packs.length, items: parsed.packs.reduce((n, p) => n + p.items.length, 0), ms: Math.round(performance.now() - started) });
+
+  const fileUrl = pathToFileURL(resolve(file)).href;
+  const twin = apiTwinFinder(db);
+  const plans: Array<{ report: PackReport; entities: Entity[]; doc: DocumentInfo }> = [];
+  for (const { pack, key } of mergeSameKey(parsed.packs, report.warnings)) {
+    const n = normalizeOrcbrewPack(pack, { documentKey: key, documentName: pack.name, fileUrl });
+    opts.onEvent?.({ type: "progress", file, pack: pack.name, done: n.entities.length, total: pack.items.length });
+    const pr: PackReport = { name: pack.name, document_key: key, origin: orcbrewOrigin(key), types: n.types, skipped: n.skipped, warnings: n.warnings };
+    const keep: Entity[] = [];
+    n.entities.forEach((e, i) => {
+      const from = n.from[i]!;
+      const t = twin(e, from.key);
+      if (t && !opts.force) {
+        const count = n.types.find((c) => c.type === from.type);
+        if (count) {
+          count.imported--;
+          count.skipped++;
+        }
+        pr.skipped.push({
+          type: from.type,
+          key: from.key,
+          name: e.name,
+          reason: `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; OrcBrew never overwrites API content (use --force to import it anyway)`,
+          line: from.line,
+          column: from.column,
+        });
+        return;
+      }
+      if (t) pr.warnings.push(`${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway (--force), both are kept`);
+      keep.push(e);
+    });
+    if (dry) pr.existing = countExisting(db, pr.origin);
+    plans.push({
+      report: pr,
+      entities: keep,
+      doc: { key, name: pack.name, source: "orcbrew", url: fileUrl, description: `OrcBrew pack "${pack.name}" imported from ${basename(file)}` },
+    });
+  }
+
+  if (!dry) {
+    if (!db) throw new Error("importOrcbrewText: a database is required unless dryRun");
+    try {
+      // One transaction for the whole file; replaceOrigin's own transactions become savepoints.
+      db.transaction(() => {
+        for (const p of plans) {
+          p.report.store = replaceOrigin(db, p.report.origin, p.entities, [p.doc]);
+          opts.onEvent?.({ type: "progress", file, pack: p.report.name, done: p.entities.length, total: p.entities.length });
+        }
+      }).immediate();
+    } catch (err) {
+      for (const p of plans) delete p.report.store;
+      report.packs = plans.map((p) => p.report);
+      const reason = `storing failed, nothing from this file was imported: ${(err as Error).message}`;
+      report.error = { message: reason, reason };
+      return done();
+    }
+  }
+  report.packs = plans.map((p) => p.report);
+  report.imported = plans.reduce((n, p) => n + p.entities.length, 0);
+  report.skipped = report.packs.reduce((n, p) => n + p.skipped.length, 0);
+  report.ok = true;
+  return done();
+}
+
+/** Import one file from disk (see importOrcbrewText). */
+export function importOrcbrewFile(db: Database | null, file: string, opts: ImportOptions = {}): FileReport {
+  const warnings: string[] = [];
+  let text: string;
+  try {
+    const st = statSync(file);
+    if (st.isDirectory()) throw new Error("it is a directory, not an .orcbrew file");
+    opts.onEvent?.({ type: "file-start", file, bytes: st.size });
+    text = decodeOrcbrew(readFileSync(file), warnings);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === "ENOENT" ? "no such file" : e.code === "EACCES" ? "permission denied" : e.message;
+    const reason = `cannot read the file: ${why}`;
+    const r: FileReport = { file, ok: false, dry_run: opts.dryRun ?? false, error: { message: reason, reason }, packs: [], warnings, imported: 0, skipped: 0, duration_ms: 0 };
+    opts.onEvent?.({ type: "file-done", report: r });
+    return r;
+  }
+  return importOrcbrewText(db, text, file, opts, warnings);
+}
+
+/** Import files one after another; each is atomic on its own. */
+export function importOrcbrewFiles(db: Database | null, files: string[], opts: ImportOptions = {}): ImportReport {
+  const out: ImportReport = { files: [], imported: 0, skipped: 0, failed: 0, dry_run: opts.dryRun ?? false };
+  for (const file of files) {
+    const r = importOrcbrewFile(db, file, opts);
+    out.files.push(r);
+    if (!r.ok) out.failed++;
+    out.imported += r.imported;
+    out.skipped += r.skipped;
+  }
+  return out;
+}

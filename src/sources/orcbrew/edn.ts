@@ -1,0 +1,355 @@
+/**
+ * A small, strict EDN reader with line:column errors, written for `.orcbrew` files.
+ *
+ * Why not `edn-data`: it keeps no source positions, returns `null` for truncated input instead of an
+ * error, pairs `#_`-discarded forms into the surrounding map, accepts mismatched brackets, and has
+ * no `##NaN`, namespaced maps or duplicate-key detection. This reader follows
+ * clojure/tools.reader's EDN reader (what OrcPub uses): a leading BOM is skipped, `;` comments,
+ * `#!` comments, `#_` discards and commas are whitespace, `#:ns{}` namespaced maps, `##NaN` /
+ * `##Inf` / `##-Inf`, `#inst` / `#uuid`; duplicate map keys / set elements and any other tag are
+ * errors. Only the first form is read; what follows it is reported, not parsed.
+ */
+import { type EdnColl, type EdnMap, type EdnMapEntry, type EdnValue, equalityKey, kwText, show } from "./edn-types.ts";
+
+export class EdnSyntaxError extends Error {
+  override name = "EdnSyntaxError";
+  constructor(
+    readonly reason: string,
+    readonly line: number,
+    readonly column: number,
+  ) {
+    super(`line ${line}, column ${column}: ${reason}`);
+  }
+}
+
+/** Offsets → 1-based line and column (a leading BOM does not count as a column). */
+export class LineIndex {
+  private starts: number[] = [0];
+  constructor(private readonly text: string) {
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+  }
+  locate(offset: number): { line: number; column: number } {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    const bom = lo === 0 && this.text.charCodeAt(0) === 0xfeff && offset > 0 ? 1 : 0;
+    return { line: lo + 1, column: offset - this.starts[lo]! + 1 - bom };
+  }
+}
+
+export interface ReadResult {
+  value: EdnValue;
+  lines: LineIndex;
+  /** Offset of the first non-blank text after the first form, if any (ignored, as OrcPub does). */
+  trailingOffset: number | null;
+}
+
+const MAX_DEPTH = 512;
+const TERMINATORS = new Set(['"', ";", "^", "(", ")", "[", "]", "{", "}", "\\"]);
+const CLOSERS: Record<string, string> = { "(": ")", "[": "]", "{": "}", "#{": "}" };
+const COLL_NAMES: Record<string, string> = { "(": "list", "[": "vector", "{": "map", "#{": "set" };
+const CHAR_NAMES: Record<string, string> = { newline: "\n", space: " ", tab: "\t", backspace: "\b", formfeed: "\f", return: "\r" };
+const STRING_ESCAPES: Record<string, string> = { t: "\t", r: "\r", n: "\n", "\\": "\\", '"': '"', b: "\b", f: "\f" };
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const INST_RE = /^\d{4}(-\d{2}(-\d{2}(T\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[-+]\d{2}:\d{2})?)?)?)?$/;
+
+function isWhitespace(ch: string): boolean {
+  if (ch === "," || ch === " " || ch === "\n" || ch === "\t" || ch === "\r") return true;
+  return ch.charCodeAt(0) > 127 ? /\s/.test(ch) : ch === "\f" || ch === "\v";
+}
+
+/** Read the first EDN form of `text`. Throws EdnSyntaxError with line and column. */
+export function readEdn(text: string): ReadResult {
+  const r = new Reader(text);
+  const value = r.readTop();
+  return { value, lines: r.lines, trailingOffset: r.trailing() };
+}
+
+class Reader {
+  readonly lines: LineIndex;
+  private pos: number;
+  constructor(private readonly s: string) {
+    this.lines = new LineIndex(s);
+    this.pos = s.charCodeAt(0) === 0xfeff ? 1 : 0;
+  }
+
+  private fail(reason: string, offset: number = this.pos): never {
+    const { line, column } = this.lines.locate(Math.min(offset, this.s.length));
+    throw new EdnSyntaxError(reason, line, column);
+  }
+
+  private where(offset: number): string {
+    const { line, column } = this.lines.locate(offset);
+    return `line ${line}, column ${column}`;
+  }
+
+  readTop(): EdnValue {
+    this.skipBlank();
+    if (this.pos >= this.s.length) this.fail("the file is empty: no EDN data found");
+    return this.readForm(0);
+  }
+
+  trailing(): number | null {
+    this.skipBlank();
+    return this.pos < this.s.length ? this.pos : null;
+  }
+
+  /** Skip whitespace, commas and comments (not discards). */
+  private skipBlank(): void {
+    const s = this.s;
+    while (this.pos < s.length) {
+      const ch = s[this.pos]!;
+      if (isWhitespace(ch)) this.pos++;
+      else if (ch === ";" || (ch === "#" && s[this.pos + 1] === "!")) {
+        const nl = s.indexOf("\n", this.pos);
+        this.pos = nl < 0 ? s.length : nl + 1;
+      } else break;
+    }
+  }
+
+  /** Skip blanks and `#_ form` discards; returns at the next meaningful character (or EOF). */
+  private skipIgnorable(depth: number): void {
+    for (;;) {
+      this.skipBlank();
+      if (this.s[this.pos] === "#" && this.s[this.pos + 1] === "_") {
+        const at = this.pos;
+        this.pos += 2;
+        this.skipIgnorable(depth);
+        if (this.pos >= this.s.length || ")]}".includes(this.s[this.pos]!)) this.fail("#_ (discard) is not followed by a form to discard", at);
+        this.readForm(depth + 1);
+      } else return;
+    }
+  }
+
+  private readForm(depth: number): EdnValue {
+    if (depth > MAX_DEPTH) this.fail(`nesting deeper than ${MAX_DEPTH} levels`);
+    this.skipIgnorable(depth);
+    const start = this.pos;
+    const ch = this.s[this.pos];
+    if (ch === undefined) this.fail("unexpected end of file: a value is missing");
+    switch (ch) {
+      case '"':
+        return this.readString();
+      case "(":
+      case "[":
+      case "{":
+        this.pos++;
+        return this.readColl(ch, start, depth);
+      case ")":
+      case "]":
+      case "}":
+        this.fail(`unexpected '${ch}': nothing is open here`);
+      case "\\":
+        return this.readChar();
+      case ":":
+        return this.readKeyword();
+      case "#":
+        return this.readDispatch(depth);
+      case "^":
+        this.fail("metadata (^) is not allowed in EDN");
+    }
+    const tok = this.readToken();
+    if (/^[-+]?\d/.test(tok)) return this.parseNumber(tok, start);
+    if (tok === "nil") return null;
+    if (tok === "true") return true;
+    if (tok === "false") return false;
+    const slash = tok.indexOf("/");
+    if (slash > 0 && slash < tok.length - 1) return { type: "symbol", ns: tok.slice(0, slash), name: tok.slice(slash + 1), offset: start };
+    return { type: "symbol", ns: null, name: tok, offset: start };
+  }
+
+  /** A token: everything up to whitespace or a delimiter. */
+  private readToken(): string {
+    const from = this.pos;
+    const s = this.s;
+    while (this.pos < s.length && !isWhitespace(s[this.pos]!) && !TERMINATORS.has(s[this.pos]!)) this.pos++;
+    return s.slice(from, this.pos);
+  }
+
+  private readString(): string {
+    const open = this.pos;
+    const s = this.s;
+    let out = "";
+    let i = open + 1;
+    for (;;) {
+      const q = s.indexOf('"', i);
+      const b = s.indexOf("\\", i);
+      if (q < 0) this.fail("unterminated string: no closing '\"'", open);
+      if (b < 0 || q < b) {
+        out += s.slice(i, q);
+        this.pos = q + 1;
+        return out;
+      }
+      out += s.slice(i, b);
+      const e = s[b + 1];
+      if (e === undefined) this.fail("unterminated string: no closing '\"'", open);
+      if (e in STRING_ESCAPES) {
+        out += STRING_ESCAPES[e];
+        i = b + 2;
+      } else if (e === "u") {
+        const hex = s.slice(b + 2, b + 6);
+        if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail(`invalid unicode escape \\u${hex.replace(/[^0-9a-zA-Z]+$/, "")} in string`, b);
+        out += String.fromCharCode(parseInt(hex, 16));
+        i = b + 6;
+      } else if (/[0-7]/.test(e)) {
+        const oct = /^[0-7]{1,3}/.exec(s.slice(b + 1, b + 4))![0];
+        const code = parseInt(oct, 8);
+        if (code > 0o377) this.fail(`octal escape \\${oct} is out of range`, b);
+        out += String.fromCharCode(code);
+        i = b + 1 + oct.length;
+      } else {
+        this.fail(`unsupported escape \\${e} in string`, b);
+      }
+    }
+  }
+
+  private readChar(): EdnValue {
+    const start = this.pos;
+    this.pos++;
+    if (this.pos >= this.s.length) this.fail("unexpected end of file after '\\'", start);
+    const first = this.s[this.pos]!;
+    this.pos++;
+    const rest = TERMINATORS.has(first) || isWhitespace(first) ? "" : this.readToken();
+    const tok = first + rest;
+    if (tok.length === 1) return { type: "char", value: tok };
+    if (tok in CHAR_NAMES) return { type: "char", value: CHAR_NAMES[tok]! };
+    if (/^u[0-9a-fA-F]{4}$/.test(tok)) return { type: "char", value: String.fromCharCode(parseInt(tok.slice(1), 16)) };
+    if (/^o[0-7]{1,3}$/.test(tok) && parseInt(tok.slice(1), 8) <= 0o377) return { type: "char", value: String.fromCharCode(parseInt(tok.slice(1), 8)) };
+    // A surrogate pair (one astral character) is a single character too.
+    if ([...tok].length === 1) return { type: "char", value: tok };
+    this.fail(`unsupported character literal \\${tok}`, start);
+  }
+
+  private readKeyword(): EdnValue {
+    const start = this.pos;
+    this.pos++;
+    const tok = this.readToken();
+    if (tok === "") this.fail("a ':' must be followed by a keyword name", start);
+    if (tok.startsWith(":")) this.fail(`auto-resolved keyword ::${tok.slice(1)} is not allowed in EDN`, start);
+    const slash = tok.indexOf("/");
+    if (slash > 0 && slash < tok.length - 1) return { type: "keyword", ns: tok.slice(0, slash), name: tok.slice(slash + 1), offset: start };
+    if (slash === 0 || (slash > 0 && slash === tok.length - 1)) this.fail(`invalid keyword :${tok}`, start);
+    return { type: "keyword", ns: null, name: tok, offset: start };
+  }
+
+  private readDispatch(depth: number): EdnValue {
+    const start = this.pos;
+    const next = this.s[this.pos + 1];
+    if (next === "{") {
+      this.pos += 2;
+      return this.readColl("#{", start, depth);
+    }
+    if (next === "#") {
+      this.pos += 2;
+      const tok = this.readToken();
+      if (tok === "NaN") return NaN;
+      if (tok === "Inf") return Infinity;
+      if (tok === "-Inf") return -Infinity;
+      this.fail(`unknown symbolic value ##${tok} (only ##NaN, ##Inf and ##-Inf exist)`, start);
+    }
+    if (next === ":") return this.readNamespacedMap(depth);
+    if (next === '"') this.fail("regular expressions (#\"...\") are not allowed in EDN", start);
+    if (next === undefined || isWhitespace(next) || TERMINATORS.has(next)) this.fail("a '#' must be followed by a tag, '{', '_' or '#'", start);
+    this.pos++;
+    const tag = this.readToken();
+    const val = this.readForm(depth + 1);
+    if (tag === "inst") {
+      if (typeof val !== "string" || !INST_RE.test(val) || Number.isNaN(Date.parse(val))) this.fail(`#inst needs an RFC 3339 timestamp string, got ${show(val)}`, start);
+      return { type: "inst", value: val, offset: start };
+    }
+    if (tag === "uuid") {
+      if (typeof val !== "string" || !UUID_RE.test(val)) this.fail(`#uuid needs a UUID string, got ${show(val)}`, start);
+      return { type: "uuid", value: val.toLowerCase(), offset: start };
+    }
+    this.fail(`unknown tag #${tag}: .orcbrew files may only use #inst and #uuid`, start);
+  }
+
+  private readNamespacedMap(depth: number): EdnValue {
+    const start = this.pos;
+    this.pos += 2;
+    const ns = this.readToken();
+    if (ns === "" || ns.startsWith(":")) this.fail("namespaced map needs a namespace after '#:' (auto-resolved #:: is not EDN)", start);
+    this.skipBlank();
+    if (this.s[this.pos] !== "{") this.fail(`namespaced map #:${ns} must be followed by '{'`, this.pos);
+    const open = this.pos;
+    this.pos++;
+    return this.readColl("{", open, depth, ns);
+  }
+
+  private readColl(opener: string, start: number, depth: number, mapNs?: string): EdnValue {
+    const closer = CLOSERS[opener]!;
+    const name = COLL_NAMES[opener]!;
+    const items: EdnValue[] = [];
+    const offsets: number[] = [];
+    for (;;) {
+      this.skipIgnorable(depth);
+      const ch = this.s[this.pos];
+      if (ch === undefined) this.fail(`unexpected end of file: the ${name} opened at ${this.where(start)} is not closed (missing '${closer}')`);
+      if (ch === closer) {
+        this.pos++;
+        break;
+      }
+      if (ch === ")" || ch === "]" || ch === "}") this.fail(`unexpected '${ch}': the ${name} opened at ${this.where(start)} must be closed with '${closer}' first`);
+      offsets.push(this.pos);
+      items.push(this.readForm(depth + 1));
+    }
+    if (name === "map") return this.buildMap(items, offsets, start, mapNs);
+    if (name === "set") {
+      const seen = new Map<string, number>();
+      items.forEach((it, i) => {
+        const k = equalityKey(it);
+        const first = seen.get(k);
+        if (first !== undefined) this.fail(`duplicate set element ${show(it)} (first at ${this.where(first)})`, offsets[i]);
+        seen.set(k, offsets[i]!);
+      });
+    }
+    return { type: name as EdnColl["type"], items, offset: start };
+  }
+
+  private buildMap(items: EdnValue[], offsets: number[], start: number, ns?: string): EdnMap {
+    if (items.length % 2 === 1) {
+      const last = items.length - 1;
+      this.fail(`the map opened at ${this.where(start)} has an odd number of forms: the key ${show(items[last]!)} has no value`, offsets[last]);
+    }
+    const entries: EdnMapEntry[] = [];
+    const seen = new Map<string, number>();
+    for (let i = 0; i < items.length; i += 2) {
+      let key = items[i]!;
+      if (ns !== undefined && typeof key === "object" && key !== null && (key.type === "keyword" || key.type === "symbol")) {
+        if (key.ns === null) key = { ...key, ns };
+        else if (key.ns === "_") key = { ...key, ns: null };
+      }
+      const k = equalityKey(key);
+      const first = seen.get(k);
+      if (first !== undefined) {
+        const shown = typeof key === "object" && key !== null && key.type === "keyword" ? kwText(key) : show(key);
+        this.fail(`duplicate key ${shown} in a map (first at ${this.where(first)})`, offsets[i]);
+      }
+      seen.set(k, offsets[i]!);
+      entries.push({ key, value: items[i + 1]!, offset: offsets[i]! });
+    }
+    return { type: "map", entries, offset: start };
+  }
+
+  private parseNumber(tok: string, start: number): number {
+    let m: RegExpExecArray | null;
+    if ((m = /^([-+]?)(\d+)N?$/.exec(tok))) return Number(`${m[1]}${m[2]}`);
+    if ((m = /^([-+]?)0[xX]([0-9a-fA-F]+)N?$/.exec(tok))) return (m[1] === "-" ? -1 : 1) * parseInt(m[2]!, 16);
+    if (/^[-+]?\d+(\.\d*)?([eE][-+]?\d+)?M?$/.test(tok)) return Number(tok.replace(/M$/, ""));
+    if ((m = /^([-+]?\d+)\/(\d+)$/.exec(tok))) {
+      const d = Number(m[2]);
+      if (d === 0) this.fail(`ratio ${tok} divides by zero`, start);
+      return Number(m[1]) / d;
+    }
+    if ((m = /^([-+]?)(\d{1,2})[rR]([0-9a-zA-Z]+)$/.exec(tok))) {
+      const radix = Number(m[2]);
+      const n = radix >= 2 && radix <= 36 ? parseInt(m[3]!, radix) : NaN;
+      if (!Number.isNaN(n) && n.toString(radix) === m[3]!.toLowerCase().replace(/^0+(?=.)/, "")) return m[1] === "-" ? -n : n;
+    }
+    this.fail(`invalid number ${tok}`, start);
+  }
+}

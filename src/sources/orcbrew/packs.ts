@@ -1,0 +1,221 @@
+/**
+ * `.orcbrew` text → packs of items (pure). Both top-level shapes: a single plugin
+ * (`{:orcpub.dnd.e5/spells {...}}`, named after the file) and `{"Pack name" plugin ...}`.
+ *
+ * A file FAILS (OrcbrewError, with line and column) when it cannot be read or its shape cannot be
+ * understood: EDN syntax, unknown tags, duplicate keys, a top level that is not a map, mixed
+ * top-level keys, a pack that is not a map. Anything below that which is unusable (a stray key in a
+ * pack, an item that is not a map, an unknown content type, a disabled item) is SKIPPED with a
+ * reason and a location, and the rest of the file is imported.
+ */
+import type { JsonObject } from "../../entities/types.ts";
+import { type EdnMap, type EdnValue, describe, isKeyword, isMap, kwText, show, toPlain } from "./edn-types.ts";
+import { EdnSyntaxError, readEdn } from "./edn.ts";
+
+/** The 13 content types OrcPub defines (`:orcpub.dnd.e5/<type>`). */
+export const ORCBREW_CONTENT_TYPES = [
+  "spells",
+  "monsters",
+  "encounters",
+  "backgrounds",
+  "languages",
+  "invocations",
+  "boons",
+  "selections",
+  "feats",
+  "races",
+  "subraces",
+  "classes",
+  "subclasses",
+] as const;
+export type OrcbrewContentType = (typeof ORCBREW_CONTENT_TYPES)[number];
+
+const CONTENT_NS = "orcpub.dnd.e5";
+
+export interface SourceLocation {
+  line: number;
+  column: number;
+}
+
+export interface OrcbrewItem extends SourceLocation {
+  /** The content type as written (`spells`, or an unknown `magic-items`). */
+  type: string;
+  /** The item's map key (keyword name), its identity inside the pack. */
+  key: string;
+  /** The item as plain JSON (keywords → names, sets → arrays, `{nil nil}` dropped). */
+  data: JsonObject;
+  /** `:disabled? true` on the item, or on the whole pack. */
+  disabled: boolean;
+}
+
+export interface OrcbrewSkip extends SourceLocation {
+  /** Content type, or null for a stray key outside any content type. */
+  type: string | null;
+  key: string | null;
+  reason: string;
+}
+
+export interface OrcbrewPack extends SourceLocation {
+  name: string;
+  disabled: boolean;
+  items: OrcbrewItem[];
+  /** Entries that cannot become items at all (not counted under a known type). */
+  skipped: OrcbrewSkip[];
+}
+
+export interface OrcbrewFile {
+  shape: "single" | "multi";
+  packs: OrcbrewPack[];
+  /** Things worth telling the user that do not skip anything. */
+  warnings: string[];
+}
+
+/** A file that cannot be imported at all. `line`/`column` point at the problem when known. */
+export class OrcbrewError extends Error {
+  override name = "OrcbrewError";
+  constructor(
+    readonly reason: string,
+    readonly line?: number,
+    readonly column?: number,
+  ) {
+    super(line !== undefined ? `line ${line}, column ${column}: ${reason}` : reason);
+  }
+}
+
+/** The pack name of a single-plugin file: its base name without `.orcbrew`. */
+export function packNameFromFile(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? fileName;
+  const name = base.replace(/\.orcbrew$/i, "").trim();
+  return name.length > 0 ? name : "Unnamed pack";
+}
+
+/** Parse `.orcbrew` text. `fileName` names a single-plugin pack. Throws OrcbrewError. */
+export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
+  let read;
+  try {
+    read = readEdn(text);
+  } catch (err) {
+    if (err instanceof EdnSyntaxError) throw new OrcbrewError(`not valid EDN: ${err.reason}`, err.line, err.column);
+    throw err;
+  }
+  const { value, lines, trailingOffset } = read;
+  const at = (offset: number) => lines.locate(offset);
+  const warnings: string[] = [];
+  if (trailingOffset !== null) {
+    const { line, column } = at(trailingOffset);
+    warnings.push(`text after the first EDN form (from line ${line}, column ${column}) was ignored, as OrcPub does`);
+  }
+  if (!isMap(value)) {
+    const loc = typeof value === "object" && value !== null && "offset" in value ? at(value.offset) : { line: 1, column: 1 };
+    throw new OrcbrewError(`the file must hold a map ({...}), but it starts with ${describe(value)}`, loc.line, loc.column);
+  }
+  const ctx: Ctx = { at, warnings };
+  const stringKeys = value.entries.filter((e) => typeof e.key === "string");
+  if (stringKeys.length === 0) {
+    const name = packNameFromFile(fileName);
+    if (value.entries.length === 0) warnings.push("the file is an empty map: nothing to import");
+    return { shape: "single", packs: [readPack(ctx, name, value)], warnings };
+  }
+  const odd = value.entries.find((e) => typeof e.key !== "string");
+  if (odd) {
+    const { line, column } = at(odd.offset);
+    throw new OrcbrewError(
+      `the top-level map mixes pack names (strings such as ${show(stringKeys[0]!.key)}) with ${show(odd.key)}; ` +
+        `it must be either {"Pack name" {...}} or {:orcpub.dnd.e5/<type> {...}}`,
+      line,
+      column,
+    );
+  }
+  const packs: OrcbrewPack[] = [];
+  for (const e of value.entries) {
+    const raw = e.key as string;
+    const { line, column } = at(e.offset);
+    let name = raw.trim();
+    if (name.length === 0) {
+      name = "Unnamed pack";
+      warnings.push(`a pack with an empty name (line ${line}, column ${column}) is imported as "${name}"`);
+    }
+    if (e.value === null) {
+      warnings.push(`pack "${name}" (line ${line}) is nil: nothing to import`);
+      packs.push({ name, disabled: false, items: [], skipped: [], line, column });
+      continue;
+    }
+    if (!isMap(e.value)) throw new OrcbrewError(`pack "${name}" must be a map of content types, but it is ${describe(e.value)}`, line, column);
+    packs.push(readPack(ctx, name, e.value, { line, column }));
+  }
+  return { shape: "multi", packs, warnings };
+}
+
+interface Ctx {
+  at: (offset: number) => SourceLocation;
+  warnings: string[];
+}
+
+function readPack(ctx: Ctx, name: string, m: EdnMap, loc?: SourceLocation): OrcbrewPack {
+  const where = loc ?? ctx.at(m.offset);
+  const pack: OrcbrewPack = { name, disabled: false, items: [], skipped: [], ...where };
+  for (const e of m.entries) {
+    const loc = ctx.at(e.offset);
+    const k = e.key;
+    if (isKeyword(k) && k.ns === null && k.name === "disabled?") {
+      if (e.value === true) pack.disabled = true;
+      else if (e.value !== false) ctx.warnings.push(`pack "${name}": :disabled? is ${describe(e.value)}, not true/false (line ${loc.line}); read as false`);
+      continue;
+    }
+    if (k === null && e.value === null) continue; // {nil nil} cruft
+    let type: string | undefined;
+    if (isKeyword(k) && k.ns === CONTENT_NS) type = k.name;
+    else if (isKeyword(k) && k.ns === null && (ORCBREW_CONTENT_TYPES as readonly string[]).includes(k.name)) {
+      type = k.name;
+      ctx.warnings.push(`pack "${name}": content key :${k.name} (line ${loc.line}) should be :${CONTENT_NS}/${k.name}; read as ${k.name}`);
+    }
+    if (type === undefined) {
+      const shown = isKeyword(k) ? kwText(k) : show(k);
+      pack.skipped.push({
+        type: null,
+        key: isKeyword(k) ? k.name : show(k),
+        reason: `stray key ${shown} sits directly in the pack, not under a content type such as :${CONTENT_NS}/races`,
+        ...loc,
+      });
+      continue;
+    }
+    readType(ctx, pack, type, e.value, loc);
+  }
+  if (pack.disabled) for (const it of pack.items) it.disabled = true;
+  return pack;
+}
+
+function readType(ctx: Ctx, pack: OrcbrewPack, type: string, v: EdnValue, loc: SourceLocation): void {
+  if (v === null) return;
+  if (!isMap(v)) {
+    pack.skipped.push({ type, key: null, reason: `:${CONTENT_NS}/${type} must be a map of items, but it is ${describe(v)}`, ...loc });
+    return;
+  }
+  const seen = new Set<string>();
+  for (const e of v.entries) {
+    const iloc = ctx.at(e.offset);
+    if (e.key === null && e.value === null) continue;
+    let key: string;
+    if (isKeyword(e.key)) {
+      key = e.key.name;
+      if (!/^[a-zA-Z]/.test(key)) ctx.warnings.push(`${type} ${kwText(e.key)} (line ${iloc.line}): OrcPub refuses item keys that do not start with a letter; imported anyway`);
+    } else if (typeof e.key === "string" && e.key.trim().length > 0) {
+      key = e.key.trim();
+    } else {
+      pack.skipped.push({ type, key: show(e.key), reason: `item key ${show(e.key)} is not a keyword`, ...iloc });
+      continue;
+    }
+    if (seen.has(key)) {
+      // `:x` and `:ns/x` (or "x") in the same map: distinct in EDN, the same item here
+      pack.skipped.push({ type, key, reason: `a second item with key ${key} in the same ${type} map`, ...iloc });
+      continue;
+    }
+    seen.add(key);
+    if (!isMap(e.value)) {
+      pack.skipped.push({ type, key, reason: `the item is ${describe(e.value)}, not a map`, ...iloc });
+      continue;
+    }
+    const data = toPlain(e.value) as JsonObject;
+    pack.items.push({ type, key, data, disabled: data["disabled?"] === true, ...iloc });
+  }
+}
