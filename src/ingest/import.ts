@@ -112,13 +112,20 @@ interface ApiTwin {
   document_source: string;
 }
 
-/** The API entity of the same kind whose name slug equals the entity's name slug or its item key's slug. */
-function apiTwinFinder(db: Database | null): (e: Entity, itemKey: string) => ApiTwin | undefined {
+/** The API entity of the same kind whose name has the same slug ("Fire Ball!" ~ "fire-ball"). */
+function apiTwinFinder(db: Database | null): (e: Entity) => ApiTwin | undefined {
   if (!db) return () => undefined;
-  const q = db.query<ApiTwin, [string, string, string]>(
-    "SELECT name, document_key, document_source FROM entities WHERE kind = ? AND slug IN (?, ?) AND document_source <> 'orcbrew' ORDER BY document_source, document_key LIMIT 1",
+  const q = db.query<ApiTwin, [string, string]>(
+    "SELECT name, document_key, document_source FROM entities WHERE kind = ? AND slug = ? AND document_source <> 'orcbrew' ORDER BY document_source, document_key LIMIT 1",
   );
-  return (e, itemKey) => q.get(e.kind, slugify(e.name), slugify(itemKey)) ?? undefined;
+  return (e) => q.get(e.kind, slugify(e.name)) ?? undefined;
+}
+
+/** The name an earlier import gave this document key, when it differs from `name`. */
+function earlierName(db: Database | null, key: string, name: string): string | undefined {
+  if (!db) return undefined;
+  const row = db.query<{ name: string }, [string]>("SELECT name FROM documents WHERE source = 'orcbrew' AND key = ?").get(key);
+  return row && row.name !== name ? row.name : undefined;
 }
 
 function countExisting(db: Database | null, origin: string): number {
@@ -161,7 +168,7 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
     const keep: Entity[] = [];
     n.entities.forEach((e, i) => {
       const from = n.from[i]!;
-      const t = twin(e, from.key);
+      const t = twin(e);
       if (t && !opts.force) {
         const count = n.types.find((c) => c.type === from.type);
         if (count) {
@@ -182,6 +189,8 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
       keep.push(e);
     });
     if (dry) pr.existing = countExisting(db, pr.origin);
+    const before = earlierName(db, key, pack.name);
+    if (before !== undefined && countExisting(db, pr.origin) > 0) pr.warnings.push(`replaces the pack "${before}" imported earlier under the same document key ${key}`);
     plans.push({
       report: pr,
       entities: keep,

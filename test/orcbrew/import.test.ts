@@ -81,8 +81,10 @@ describe("import into the store", () => {
     mkdirSync(join(tmp.dir, "b"));
     writeFileSync(join(tmp.dir, "a", "My Pack.orcbrew"), '{:orcpub.dnd.e5/languages {:one {:name "One"} :two {:name "Two"}}}');
     writeFileSync(join(tmp.dir, "b", "my pack.orcbrew"), '{:orcpub.dnd.e5/languages {:two {:name "Two"} :three {:name "Three"}}}');
-    importOrcbrewFiles(store.db, [join(tmp.dir, "a", "My Pack.orcbrew"), join(tmp.dir, "b", "my pack.orcbrew")]);
+    const rep = importOrcbrewFiles(store.db, [join(tmp.dir, "a", "My Pack.orcbrew"), join(tmp.dir, "b", "my pack.orcbrew")]);
     expect(names("orcbrew-my-pack")).toEqual(["Three", "Two"]);
+    expect(rep.files[1]!.packs[0]!.warnings).toContain('replaces the pack "My Pack" imported earlier under the same document key orcbrew-my-pack');
+    expect(listDocuments(store.db, "orcbrew").map((d) => d.name)).toEqual(["my pack"]);
   });
 
   test("all or nothing per file: a store failure in the second pack keeps the first pack's earlier data", () => {
@@ -144,6 +146,12 @@ describe("API content is never overwritten", () => {
     expect(s.line).toBe(1);
     expect(names("orcbrew-frost-pack")).toEqual(["Frost Mite", "Rime Bolt"]);
     expect(names("srd-2014")).toEqual(["Fireball"]);
+  });
+
+  test("only the name counts: an item keyed :fireball but named otherwise is imported", () => {
+    const r = importOrcbrewText(store.db, '{"P" {:orcpub.dnd.e5/spells {:fireball {:name "Blue Fireball" :level 3 :school "evocation"}}}}', "p.orcbrew");
+    expect(r.skipped).toBe(0);
+    expect(names("orcbrew-p")).toEqual(["Blue Fireball"]);
   });
 
   test("--force imports it beside the API entity, which stays as it was", () => {

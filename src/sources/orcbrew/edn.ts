@@ -72,6 +72,8 @@ export function readEdn(text: string): ReadResult {
 class Reader {
   readonly lines: LineIndex;
   private pos: number;
+  /** Next backslash at or after the last search (cached: a file without escapes is scanned once). */
+  private nextBackslash = -2;
   constructor(private readonly s: string) {
     this.lines = new LineIndex(s);
     this.pos = s.charCodeAt(0) === 0xfeff ? 1 : 0;
@@ -177,7 +179,8 @@ class Reader {
     let i = open + 1;
     for (;;) {
       const q = s.indexOf('"', i);
-      const b = s.indexOf("\\", i);
+      if (this.nextBackslash !== -1 && this.nextBackslash < i) this.nextBackslash = s.indexOf("\\", i);
+      const b = this.nextBackslash;
       if (q < 0) this.fail("unterminated string: no closing '\"'", open);
       if (b < 0 || q < b) {
         out += s.slice(i, q);
