@@ -97,6 +97,17 @@ describe("OrcBrew packs: the two top-level shapes", () => {
     expect(f.warnings.join("\n")).toContain("content key :spells (line 1) should be :orcpub.dnd.e5/spells");
   });
 
+  test("drift seen in hand-edited files: zero-width spaces, empty pack names, :disabled? nil, items as a list", () => {
+    const f = parseOrcbrew('{"" {:orcpub.dnd.e5/languages\u200b {:x {:name "X"}}, :disabled? nil}}', "x.orcbrew");
+    expect(f.packs[0]!.name).toBe("Unnamed pack");
+    expect(f.packs[0]!.disabled).toBe(false);
+    expect(f.packs[0]!.items.map((i) => i.key)).toEqual(["x"]);
+    expect(f.warnings.join("\n")).toContain(":disabled? is nil");
+    const list = parseOrcbrew('{:orcpub.dnd.e5/spells [{:key :x :name "X" :level 1}\n {:name "Y Z"}\n nil]}', "l.orcbrew").packs[0]!;
+    expect(list.items.map((i) => i.key)).toEqual(["x", "y-z"]);
+    expect(list.skipped.map((s) => [s.reason, s.line])).toEqual([["item 3 of the list is nil, not a map", 1]]);
+  });
+
   test("trailing text after the first form is ignored with a note", () => {
     const f = parseOrcbrew('{:orcpub.dnd.e5/languages {:x {:name "X"}}}\n}}} garbage', "t.orcbrew");
     expect(f.packs[0]!.items).toHaveLength(1);
@@ -128,6 +139,12 @@ describe("OrcBrew packs: files that cannot be imported fail with the problem and
     const e = formatError(fixture("mixed-top.orcbrew"));
     expect(e.reason).toContain("mixes pack names");
     expect([e.line, e.column]).toEqual([2, 2]);
+  });
+
+  test("JSON instead of EDN gets a hint", () => {
+    const e = formatError('{"Pack": {"spells": {}}}');
+    expect(e.reason).toContain("looks like JSON");
+    expect([e.line, e.column]).toEqual([1, 8]);
   });
 
   test("top level that is not a map, and a pack that is not a map", () => {

@@ -59,7 +59,8 @@ const INST_RE = /^\d{4}(-\d{2}(-\d{2}(T\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[-+]\d{
 
 function isWhitespace(ch: string): boolean {
   if (ch === "," || ch === " " || ch === "\n" || ch === "\t" || ch === "\r") return true;
-  return ch.charCodeAt(0) > 127 ? /\s/.test(ch) : ch === "\f" || ch === "\v";
+  // Unicode spaces, and the zero-width characters that pasted text carries between tokens
+  return ch.charCodeAt(0) > 127 ? /[\s\u200b-\u200d\u2060\ufeff]/.test(ch) : ch === "\f" || ch === "\v";
 }
 
 /** Read the first EDN form of `text`. Throws EdnSyntaxError with line and column. */

@@ -95,7 +95,10 @@ export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
   try {
     read = readEdn(text);
   } catch (err) {
-    if (err instanceof EdnSyntaxError) throw new OrcbrewError(`not valid EDN: ${err.reason}`, err.line, err.column);
+    if (err instanceof EdnSyntaxError) {
+      const json = /^\uFEFF?\s*[[{]\s*"[^"\n]*"\s*:/.test(text) ? " (this looks like JSON; .orcbrew files are EDN)" : "";
+      throw new OrcbrewError(`not valid EDN: ${err.reason}${json}`, err.line, err.column);
+    }
     throw err;
   }
   const { value, lines, trailingOffset } = read;
@@ -187,6 +190,10 @@ function readPack(ctx: Ctx, name: string, m: EdnMap, loc?: SourceLocation): Orcb
 
 function readType(ctx: Ctx, pack: OrcbrewPack, type: string, v: EdnValue, loc: SourceLocation): void {
   if (v === null) return;
+  if (typeof v === "object" && (v.type === "vector" || v.type === "list")) {
+    readItemList(ctx, pack, type, v.items, loc);
+    return;
+  }
   if (!isMap(v)) {
     pack.skipped.push({ type, key: null, reason: `:${CONTENT_NS}/${type} must be a map of items, but it is ${describe(v)}`, ...loc });
     return;
@@ -218,4 +225,26 @@ function readType(ctx: Ctx, pack: OrcbrewPack, type: string, v: EdnValue, loc: S
     const data = toPlain(e.value) as JsonObject;
     pack.items.push({ type, key, data, disabled: data["disabled?"] === true, ...iloc });
   }
+}
+
+/** A content type written as a vector of items (some hand-made files): each item's `:key` (or name) is its key. */
+function readItemList(ctx: Ctx, pack: OrcbrewPack, type: string, items: EdnValue[], loc: SourceLocation): void {
+  ctx.warnings.push(`pack "${pack.name}": :${CONTENT_NS}/${type} (line ${loc.line}) is a list of items, not a map; items are keyed by their :key`);
+  const seen = new Set<string>();
+  items.forEach((v, i) => {
+    const iloc = typeof v === "object" && v !== null && "offset" in v ? ctx.at(v.offset) : loc;
+    if (!isMap(v)) {
+      pack.skipped.push({ type, key: null, reason: `item ${i + 1} of the list is ${describe(v)}, not a map`, ...iloc });
+      return;
+    }
+    const data = toPlain(v) as JsonObject;
+    const raw = typeof data.key === "string" ? data.key : typeof data.name === "string" ? data.name : "";
+    const key = raw.trim().toLowerCase().replace(/\s+/g, "-");
+    if (!key || seen.has(key)) {
+      pack.skipped.push({ type, key: key || null, reason: key ? `a second item with key ${key}` : `item ${i + 1} of the list has neither :key nor :name`, ...iloc });
+      return;
+    }
+    seen.add(key);
+    pack.items.push({ type, key, data, disabled: data["disabled?"] === true, ...iloc });
+  });
 }
