@@ -1,0 +1,153 @@
+/** `lorekeeper search <query>`: the same ranked search the MCP tools run, from the terminal. */
+import { loadConfig } from "../../config.ts";
+import { ENTITY_KINDS, formatCr, type EntityKind } from "../../entities/types.ts";
+import { defaultEmbedderProvider } from "../../search/embedder.ts";
+import { runSearch } from "../../search/hybrid.ts";
+import type { EmbedderProvider, SearchHit, SearchResponse } from "../../search/types.ts";
+import { closeVectorIndex } from "../../search/vector-index.ts";
+import { openStore } from "../../store/db.ts";
+import { list, parse } from "../args.ts";
+import { type Command, EXIT_OK, UsageError } from "../command.ts";
+import { table } from "../progress.ts";
+
+/** --type words that stand for several kinds. */
+export const TYPE_GROUPS: Readonly<Record<string, readonly EntityKind[]>> = {
+  all: ENTITY_KINDS,
+  equipment: ["weapon", "armor", "item", "magic_item"],
+  "character-option": ["class", "subclass", "species", "subspecies", "background", "feat"],
+  rules: ["rule", "rule_section", "condition", "damage_type", "weapon_property", "skill", "ability_score", "magic_school", "language", "proficiency", "alignment"],
+  monster: ["creature"],
+  race: ["species"],
+};
+
+/** "spells,magic-item,equipment" → kinds (unique, in order). Throws UsageError on an unknown word. */
+export function parseTypes(words: readonly string[] | undefined): EntityKind[] {
+  if (!words || words.length === 0) return [...ENTITY_KINDS];
+  const out = new Set<EntityKind>();
+  for (const raw of words) {
+    const w = raw.trim().toLowerCase().replace(/_/g, "-");
+    const asKind = w.replace(/-/g, "_");
+    const singular = asKind.replace(/(es|s)$/, "");
+    const group = TYPE_GROUPS[w] ?? TYPE_GROUPS[w.replace(/s$/, "")] ?? TYPE_GROUPS[w.replace(/_/g, "-")];
+    const kind = [asKind, singular, asKind.replace(/s$/, "")].find((k): k is EntityKind => (ENTITY_KINDS as readonly string[]).includes(k));
+    if (group) for (const k of group) out.add(k);
+    else if (kind) out.add(kind);
+    else throw new UsageError(`unknown --type "${raw}". Valid: all, ${Object.keys(TYPE_GROUPS).filter((g) => g !== "all").join(", ")}, or a kind: ${ENTITY_KINDS.join(", ")}`);
+  }
+  return [...out];
+}
+
+/** A short line about a hit: level and school, CR and type, rarity, ... else the start of its text. */
+export function summary(h: SearchHit, width = 60): string {
+  const e = h.entity;
+  const f = e.filters;
+  const parts: string[] = [];
+  if (e.kind === "spell" && f.level !== undefined && f.level !== null) parts.push(f.level === 0 ? `${f.school ?? ""} cantrip`.trim() : `level ${f.level} ${f.school ?? ""}`.trim());
+  if (e.kind === "creature") parts.push([f.cr !== undefined && f.cr !== null ? `CR ${formatCr(f.cr)}` : "", f.size ?? "", f.creature_type ?? ""].filter(Boolean).join(" "));
+  if (f.rarity) parts.push(f.rarity);
+  if (f.category && e.kind !== "creature") parts.push(f.category);
+  if (f.damage_dice) parts.push(f.damage_dice);
+  let s = parts.filter(Boolean).join(", ");
+  if (!s) s = e.text.startsWith(`${e.name}.`) ? e.text.slice(e.name.length + 1).trim() : e.text;
+  s = s.replace(/\s+/g, " ");
+  return s.length > width ? `${s.slice(0, width - 1)}…` : s;
+}
+
+function jsonOf(r: SearchResponse, query: string): unknown {
+  return {
+    query,
+    mode: r.mode,
+    ...(r.message ? { message: r.message } : {}),
+    count: r.hits.length,
+    results: r.hits.map((h) => {
+      const { text: _text, ...entity } = h.entity;
+      return h.similarity_score === undefined ? entity : { ...entity, similarity_score: h.similarity_score };
+    }),
+  };
+}
+
+function textOf(r: SearchResponse): string {
+  if (r.hits.length === 0) return "No results.\n";
+  const scored = r.hits.some((h) => h.similarity_score !== undefined);
+  const headers = ["name", "kind", "document", ...(scored ? ["score"] : []), "summary"];
+  const rows = r.hits.map((h) => [
+    h.entity.name.length > 40 ? `${h.entity.name.slice(0, 39)}…` : h.entity.name,
+    h.entity.kind,
+    h.entity.document_key,
+    ...(scored ? [h.similarity_score === undefined ? "" : h.similarity_score.toFixed(3)] : []),
+    summary(h),
+  ]);
+  const ranking = r.mode === "hybrid" ? "ranked by keywords and meaning" : r.mode === "lexical" ? "ranked by keywords" : "ordered by name";
+  return `${table(headers, rows, scored ? new Set([3]) : new Set())}\n\n${r.hits.length} result${r.hits.length === 1 ? "" : "s"}, ${ranking}.\n`;
+}
+
+const HELP = `Usage: lorekeeper search <query> [--type T] [--documents a,b] [--limit N] [--json] [--db-path PATH]
+
+Search the local store the way the MCP tools do: keyword (typo-tolerant) and semantic ranking
+combined, best first, with a similarity score from 0 to 1. Without a query, list by name.
+
+Options:
+  --type T        what to search (default all): a kind (spell, creature, class, subclass, species,
+                  background, feat, weapon, armor, item, magic-item, condition, rule, ...), or
+                  equipment | character-option | rules | all; comma-separated or repeated
+  --documents K   only these document keys (e.g. srd-2014,tob; see \`lorekeeper documents\`)
+  --limit N       how many results (default 10)
+  --json          JSON on stdout (full entities)
+  --db-path P     the store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db)
+
+Examples:
+  lorekeeper search "fire breathing beast" --type creature
+  lorekeeper search "magik missle" --type spell --documents srd-2014
+  lorekeeper search healing --type equipment,spell --limit 5 --json`;
+
+export interface SearchCommandDeps {
+  /** The embedding model provider (default: the process-wide fastembed provider). */
+  provider?: () => EmbedderProvider;
+}
+
+export function makeSearchCommand(deps: SearchCommandDeps = {}): Command {
+  return {
+    name: "search",
+    summary: "search the local store (hybrid keyword + semantic ranking)",
+    help: HELP,
+    async run(argv) {
+      const { values, positionals } = parse(
+        argv,
+        {
+          type: { type: "string", multiple: true },
+          documents: { type: "string", multiple: true },
+          limit: { type: "string" },
+          json: { type: "boolean" },
+        },
+        true,
+      );
+      const query = positionals.join(" ").trim();
+      const kinds = parseTypes(list(values.type));
+      const limit = values.limit === undefined ? 10 : Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number of at least 1 (got "${values.limit}")`);
+      const store = openStore({ path: values["db-path"] });
+      try {
+        const provider = (deps.provider ?? defaultEmbedderProvider)();
+        const r = await runSearch(
+          { store, embedder: provider, embeddingTimeoutMs: loadConfig().embeddingTimeoutMs },
+          { kinds, search: query, documents: list(values.documents) ?? null, limit },
+        );
+        if (values.json) {
+          process.stdout.write(`${JSON.stringify(jsonOf(r, query), null, 2)}\n`);
+        } else {
+          process.stdout.write(textOf(r));
+          if (r.message) process.stderr.write(`note: ${r.message}\n`);
+          if (r.hits.length === 0 && store.db.query("SELECT 1 FROM entities LIMIT 1").get() === null) {
+            process.stderr.write(`The store at ${store.path} is empty: fill it with \`lorekeeper sync\` or \`lorekeeper import <file.orcbrew>\`.\n`);
+          }
+        }
+        return EXIT_OK;
+      } finally {
+        closeVectorIndex(store);
+        store.close();
+      }
+    },
+  };
+}
+
+export const searchCommand: Command = makeSearchCommand();
