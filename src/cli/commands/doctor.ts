@@ -1,0 +1,219 @@
+/**
+ * `lorekeeper doctor`: is this installation healthy? Versions and paths, the store, the embedding
+ * model (loaded, and a test sentence embedded), the native libraries, and whether each upstream
+ * answers. One OK / WARN / FAIL line per check, with the fix; `--json` for machines. Exit 1 when
+ * something essential (store, model, native libraries) is wrong; an unreachable upstream is only a
+ * warning because LoreKeeper answers from its store offline.
+ */
+import { Database } from "bun:sqlite";
+import { existsSync, statSync } from "node:fs";
+import { APP_VERSION, cacheDir, dataDir, dbPath, loadConfig } from "../../config.ts";
+import { binaryInfoCheck, extractionCheck, nativeLibrariesCheck } from "../../native/binary-checks.ts";
+import { createEmbedderProvider, withTimeout } from "../../search/embedder.ts";
+import { getEmbeddedModelDir } from "../../search/model-source.ts";
+import { SCHEMA_VERSION } from "../../store/schema.ts";
+import { parse } from "../args.ts";
+import { type Command, EXIT_FAILED, EXIT_OK } from "../command.ts";
+
+export type CheckStatus = "ok" | "warn" | "fail" | "info";
+
+export interface Check {
+  name: string;
+  status: CheckStatus;
+  summary: string;
+  details?: Record<string, unknown>;
+  fix?: string;
+}
+
+export interface DoctorReport {
+  ok: boolean;
+  version: string;
+  checks: Check[];
+}
+
+const HELP = `Usage: lorekeeper doctor [options]
+
+Checks the installation: versions and paths, the store, the embedding model (loads it and embeds a
+test sentence), the native libraries, and whether Open5e and the D&D 5e API answer.
+Exits 1 when something essential is wrong, and says how to fix it.
+
+Options:
+  --json             machine-readable report on stdout
+  --offline          skip the upstream checks
+  --timeout MS       per upstream request (default 3000)
+  --db-path PATH     the store to check`;
+
+const TEST_SENTENCE = "A wall of fire that burns creatures passing through it.";
+
+function storeCheck(path: string): Check {
+  if (!existsSync(path)) {
+    return { name: "store", status: "fail", summary: `no store at ${path}`, fix: "Fill it with `lorekeeper sync` (online), or `lorekeeper import` / a binary with a content pack (offline)." };
+  }
+  let db: Database;
+  try {
+    db = new Database(path, { readonly: true });
+  } catch (err) {
+    return { name: "store", status: "fail", summary: `cannot open ${path}: ${(err as Error).message}`, fix: "Check the file's permissions, or point --db-path / LOREKEEPER_DB_PATH elsewhere." };
+  }
+  try {
+    const one = <T>(sql: string) => db.query(sql).get() as T;
+    const version = Number(one<{ value: string } | null>("SELECT value FROM meta WHERE key='schema_version'")?.value ?? 0);
+    const bySource = db.query("SELECT document_source AS s, count(*) AS n FROM entities GROUP BY 1 ORDER BY 1").all() as { s: string; n: number }[];
+    const entities = bySource.reduce((a, r) => a + r.n, 0);
+    const vectors = db.query("SELECT model_id AS m, count(*) AS n FROM vectors GROUP BY 1").all() as { m: string; n: number }[];
+    const documents = one<{ n: number }>("SELECT count(*) AS n FROM documents").n;
+    const sync = db.query("SELECT source, content_type, status, fetched_at, error FROM sync_state ORDER BY source, content_type").all() as {
+      source: string;
+      content_type: string;
+      status: string;
+      fetched_at: number | null;
+      error: string | null;
+    }[];
+    const last = sync.reduce<number | null>((a, s) => (s.fetched_at && (!a || s.fetched_at > a) ? s.fetched_at : a), null);
+    const failed = sync.filter((s) => s.status === "failed");
+    const details = {
+      path,
+      size_bytes: statSync(path).size,
+      schema_version: version,
+      entities,
+      entities_by_source: Object.fromEntries(bySource.map((r) => [r.s, r.n])),
+      documents,
+      vectors: Object.fromEntries(vectors.map((v) => [v.m, v.n])),
+      last_sync: last ? new Date(last).toISOString() : null,
+      failed_syncs: failed.map((s) => `${s.source}/${s.content_type}: ${s.error ?? "failed"}`),
+    };
+    const vecText = vectors.length ? vectors.map((v) => `${v.n} vectors (${v.m})`).join(", ") : "no vectors";
+    const summary = `${path}: ${entities} entities (${bySource.map((r) => `${r.s} ${r.n}`).join(", ") || "none"}), ${documents} documents, ${vecText}; last sync ${details.last_sync ?? "never"}`;
+    if (version > SCHEMA_VERSION) return { name: "store", status: "fail", summary, details, fix: `The store was written by a newer LoreKeeper (schema ${version} > ${SCHEMA_VERSION}); upgrade LoreKeeper.` };
+    if (entities === 0) return { name: "store", status: "fail", summary, details, fix: "The store is empty: run `lorekeeper sync` (online) or `lorekeeper import FILE`." };
+    if (failed.length) return { name: "store", status: "warn", summary, details, fix: `Some content failed to sync (${details.failed_syncs.join("; ")}); run \`lorekeeper sync\` again.` };
+    return { name: "store", status: "ok", summary, details };
+  } catch (err) {
+    return { name: "store", status: "fail", summary: `${path} is unreadable: ${(err as Error).message}`, fix: `Move it aside and rebuild it: mv "${path}" "${path}.damaged" && lorekeeper sync` };
+  } finally {
+    db.close();
+  }
+}
+
+async function modelCheck(storeVectors: Record<string, number> | undefined): Promise<Check> {
+  const provider = createEmbedderProvider({ allowDownload: false });
+  const t0 = performance.now();
+  try {
+    const embedder = await withTimeout(provider.get(), 60_000, "loading the embedding model");
+    if (!embedder) {
+      return {
+        name: "model",
+        status: "fail",
+        summary: `no embedding model: ${provider.reason() ?? "unknown reason"}`,
+        fix: "Set LOREKEEPER_MODEL_DIR to a fastembed model folder (model.onnx + tokenizer files), or use a binary built with a model. Keyword search works without it.",
+      };
+    }
+    const info = provider.info();
+    const t1 = performance.now();
+    const v = await embedder.embedQuery(TEST_SENTENCE);
+    const embedMs = performance.now() - t1;
+    let norm = 0;
+    for (const x of v) norm += x * x;
+    const details = { id: embedder.id, dim: embedder.dim, source: info?.source, dir: info?.dir, load_ms: Math.round(t1 - t0), embed_ms: Number(embedMs.toFixed(1)), norm: Number(Math.sqrt(norm).toFixed(4)) };
+    const summary = `${embedder.id} (dim ${embedder.dim}, from ${info?.source ?? "?"} ${info?.dir ?? ""}) loaded in ${details.load_ms} ms; test sentence embedded in ${details.embed_ms} ms`;
+    if (!Number.isFinite(norm) || norm === 0) return { name: "model", status: "fail", summary: `${summary}, but the vector is empty`, details, fix: "The model knows none of the test sentence's words; check the model folder." };
+    const other = storeVectors ? Object.keys(storeVectors).filter((m) => m !== embedder.id) : [];
+    if (storeVectors && Object.keys(storeVectors).length > 0 && !storeVectors[embedder.id]) {
+      return { name: "model", status: "warn", summary: `${summary}; the store's vectors were made with ${other.join(", ")}`, details, fix: "Run `lorekeeper sync` to embed the store with this model (semantic ranking uses only its own vectors)." };
+    }
+    return { name: "model", status: "ok", summary, details };
+  } catch (err) {
+    return { name: "model", status: "fail", summary: `the embedding model failed: ${(err as Error).message}`, fix: "Run with -v for details; check LOREKEEPER_MODEL_DIR." };
+  }
+}
+
+async function usearchProbe(): Promise<string | undefined> {
+  try {
+    const { Index, MetricKind, ScalarKind } = await import("usearch");
+    const idx = new Index(4, MetricKind.Cos, ScalarKind.F32, 8);
+    idx.add(1n, new Float32Array([1, 0, 0, 0]));
+    idx.add(2n, new Float32Array([0, 1, 0, 0]));
+    const hit = idx.search(new Float32Array([0.9, 0.1, 0, 0]), 1, 1);
+    return hit.keys[0] === 1n ? undefined : "a test search returned the wrong neighbour";
+  } catch (err) {
+    return (err as Error).message.split("\n")[0];
+  }
+}
+
+async function upstreamCheck(name: string, url: string, timeoutMs: number): Promise<Check> {
+  const t0 = performance.now();
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: "application/json" }, redirect: "follow" });
+    await res.body?.cancel();
+    const ms = Math.round(performance.now() - t0);
+    if (res.status >= 500) return { name, status: "warn", summary: `${url} answered HTTP ${res.status} (${ms} ms)`, fix: "The service has trouble; LoreKeeper keeps answering from its store. Retry `lorekeeper sync` later." };
+    return { name, status: "ok", summary: `${url} answered HTTP ${res.status} in ${ms} ms` };
+  } catch (err) {
+    const e = err as Error;
+    const why = e.name === "TimeoutError" || e.name === "AbortError" ? `no answer within ${timeoutMs} ms` : e.message;
+    return { name, status: "warn", summary: `${url} is not reachable (${why})`, fix: "Offline is fine: LoreKeeper answers from its store. To refresh content, connect and run `lorekeeper sync`." };
+  }
+}
+
+export async function runDoctor(opts: { dbPath?: string; offline?: boolean; timeoutMs?: number }): Promise<DoctorReport> {
+  const cfg = loadConfig();
+  const path = dbPath(opts.dbPath);
+  const checks: Check[] = [];
+  checks.push({
+    name: "version",
+    status: "info",
+    summary: `lorekeeper ${APP_VERSION}, bun ${Bun.version} on ${process.platform}-${process.arch}`,
+    details: { lorekeeper: APP_VERSION, bun: Bun.version, platform: process.platform, arch: process.arch },
+  });
+  checks.push({
+    name: "paths",
+    status: "info",
+    summary: `store ${path}; data ${dataDir()}; cache ${cacheDir()}`,
+    details: { store: path, data_dir: dataDir(), cache_dir: cacheDir(), model_dir: cfg.modelDir ?? getEmbeddedModelDir() ?? null, cwd: process.cwd() },
+  });
+  checks.push(binaryInfoCheck());
+  const ex = extractionCheck();
+  if (ex) checks.push(ex);
+  const store = storeCheck(path);
+  checks.push(store);
+  checks.push(await modelCheck(store.details?.vectors as Record<string, number> | undefined));
+  const usearchError = await usearchProbe();
+  checks.push(nativeLibrariesCheck(usearchError));
+  if (!opts.offline) {
+    const t = opts.timeoutMs ?? 3000;
+    checks.push(
+      ...(await Promise.all([
+        upstreamCheck("upstream open5e", `${cfg.open5eBaseUrl}/v2/`, t),
+        upstreamCheck("upstream dnd5eapi", `${cfg.dnd5eApiBaseUrl}/api/2014`, t),
+      ])),
+    );
+  }
+  return { ok: !checks.some((c) => c.status === "fail"), version: APP_VERSION, checks };
+}
+
+export function renderReport(r: DoctorReport): string {
+  const tag: Record<CheckStatus, string> = { ok: "OK  ", warn: "WARN", fail: "FAIL", info: "    " };
+  const width = Math.max(...r.checks.map((c) => c.name.length));
+  const lines = r.checks.flatMap((c) => [`${tag[c.status]}  ${c.name.padEnd(width)}  ${c.summary}`, ...(c.fix && c.status !== "ok" ? [`${" ".repeat(width + 8)}fix: ${c.fix}`] : [])]);
+  const fails = r.checks.filter((c) => c.status === "fail").length;
+  const warns = r.checks.filter((c) => c.status === "warn").length;
+  lines.push("", fails ? `${fails} problem(s) need fixing${warns ? `, ${warns} warning(s)` : ""}.` : `All essential checks passed${warns ? ` (${warns} warning(s))` : ""}.`);
+  return lines.join("\n");
+}
+
+export const doctorCommand: Command = {
+  name: "doctor",
+  summary: "check the installation: store, model, native libraries, upstreams",
+  help: HELP,
+  async run(argv) {
+    const { values } = parse(argv, { json: { type: "boolean" }, offline: { type: "boolean" }, timeout: { type: "string" } });
+    const timeoutMs = values.timeout !== undefined ? Number(values.timeout) : undefined;
+    const report = await runDoctor({
+      dbPath: values["db-path"],
+      offline: values.offline === true,
+      timeoutMs: timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : undefined,
+    });
+    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderReport(report)}\n`);
+    return report.ok ? EXIT_OK : EXIT_FAILED;
+  },
+};

@@ -1,0 +1,94 @@
+/**
+ * Doctor checks that only apply to the compiled binary: what it embeds, whether the unpacked files
+ * still match their checksums, and the state of the native libraries. From source they report
+ * "running from source".
+ */
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { sha256 } from "./extract.ts";
+import { extractedFiles } from "./manifest.ts";
+
+export interface BinaryCheck {
+  name: string;
+  status: "ok" | "warn" | "fail" | "info";
+  summary: string;
+  details?: Record<string, unknown>;
+  fix?: string;
+}
+
+export function isCompiledBinary(): boolean {
+  return globalThis.__lorekeeperBinary !== undefined;
+}
+
+/** What the binary carries and where it unpacked it. */
+export function binaryInfoCheck(): BinaryCheck {
+  const b = globalThis.__lorekeeperBinary;
+  if (!b) return { name: "binary", status: "info", summary: `running from source (${process.argv[1] ?? "bun"})` };
+  const m = b.manifest;
+  const mb = (n: number) => `${(n / 1048576).toFixed(1)} MB`;
+  const total = m.files.reduce((s, f) => s + f.size, 0);
+  return {
+    name: "binary",
+    status: "info",
+    summary: `${m.target}, built ${m.built_at} with bun ${m.bun_version}; embeds ${m.files.length} files (${mb(total)}); unpacked in ${b.dir ?? "(not yet)"}`,
+    details: {
+      executable: process.execPath,
+      target: m.target,
+      built_at: m.built_at,
+      extraction_dir: b.dir ?? null,
+      extraction: b.extract ?? null,
+      model: m.model,
+      content_pack: m.pack,
+      content_pack_install: b.pack ?? null,
+      semantic_disabled_reason: m.semantic_disabled_reason,
+    },
+  };
+}
+
+/** Re-hash every unpacked file (slow path, doctor only). */
+export function extractionCheck(): BinaryCheck | undefined {
+  const b = globalThis.__lorekeeperBinary;
+  if (!b) return undefined;
+  if (!b.dir) return { name: "unpacked files", status: "fail", summary: "the binary's files were not unpacked", fix: "Make $XDG_CACHE_HOME (or ~/.cache) writable and run again." };
+  const bad: string[] = [];
+  for (const f of extractedFiles(b.manifest)) {
+    const p = join(b.dir, f.name);
+    try {
+      if (statSync(p).size !== f.size || sha256(readFileSync(p)) !== f.sha256) bad.push(f.name);
+    } catch {
+      bad.push(f.name);
+    }
+  }
+  if (bad.length) {
+    return {
+      name: "unpacked files",
+      status: "fail",
+      summary: `${bad.length} unpacked file(s) do not match their checksums: ${bad.join(", ")}`,
+      fix: `Delete ${b.dir} and start lorekeeper again; it unpacks a fresh copy.`,
+    };
+  }
+  return { name: "unpacked files", status: "ok", summary: `${extractedFiles(b.manifest).length} files verified (sha256) in ${b.dir}` };
+}
+
+/** After the model and usearch were exercised: what the native loader did. */
+export function nativeLibrariesCheck(usearchError: string | undefined): BinaryCheck {
+  const loader = globalThis.__lorekeeperNative;
+  if (!loader) {
+    return usearchError
+      ? { name: "native libraries", status: "fail", summary: `usearch failed: ${usearchError}`, fix: "Reinstall dependencies with `bun install`." }
+      : { name: "native libraries", status: "ok", summary: "usearch works; onnxruntime and tokenizers load from node_modules (see model)" };
+  }
+  const st = loader.status();
+  const failed = st.filter((s) => s.state === "failed");
+  const line = st.map((s) => `${s.name} ${s.state}`).join(", ");
+  if (failed.length || usearchError) {
+    return {
+      name: "native libraries",
+      status: "fail",
+      summary: `${line}${usearchError ? `; usearch: ${usearchError}` : ""}`,
+      details: { libraries: st },
+      fix: `${failed.map((f) => f.error).join("; ")} — check that ${loader.dir} is on a filesystem that allows executing libraries (not noexec), or set XDG_CACHE_HOME elsewhere.`,
+    };
+  }
+  return { name: "native libraries", status: "ok", summary: line, details: { libraries: st } };
+}

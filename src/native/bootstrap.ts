@@ -1,0 +1,95 @@
+/**
+ * Start-up of the compiled binary, before the CLI: unpack the embedded native libraries and model
+ * (once, verified), install the native loader, install the content pack into an empty store, then
+ * hand over to `main()`. Running from source (`bun src/cli/main.ts`) never comes through here.
+ */
+import { join } from "node:path";
+import { APP_VERSION, cacheDir, dbPath } from "../config.ts";
+import { log } from "../log.ts";
+import { setEmbeddedModelDir } from "../search/model-source.ts";
+import { installContentPack } from "./content-pack.ts";
+import { ensureExtracted, ExtractError, extractionRoots } from "./extract.ts";
+import { createNativeLoader } from "./loader.ts";
+import type { EmbeddedBundle, Manifest } from "./manifest.ts";
+
+/** Facts about the running binary, for `--version` and `doctor`. */
+export interface BinaryInfo {
+  manifest: Manifest;
+  /** Extraction folder, once unpacked. */
+  dir?: string;
+  /** Embedded model folder inside `dir`. */
+  modelDir?: string;
+  extract?: { warm: boolean; written: number; ms: number };
+  pack?: { installed: boolean; detail: string; ms: number };
+}
+
+declare global {
+  var __lorekeeperBinary: BinaryInfo | undefined;
+}
+
+/** `lorekeeper --version` of a binary: the first line is the same as from source. */
+export function versionText(m: Manifest): string {
+  const model = m.model ? m.model.name : `none (${m.semantic_disabled_reason ?? "semantic search disabled"})`;
+  const pack = m.pack ? `${m.pack.entities} entities, ${m.pack.vectors} vectors` : "none";
+  return [
+    `lorekeeper ${APP_VERSION}`,
+    `target ${m.target}, bun ${m.bun_version}, built ${m.built_at}`,
+    `embedded model: ${model}`,
+    `embedded content pack: ${pack}`,
+  ].join("\n");
+}
+
+/** `--db-path X` / `--db-path=X` from the command line, like the CLI reads it. */
+export function dbPathArg(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--db-path") return argv[i + 1];
+    if (a.startsWith("--db-path=")) return a.slice("--db-path=".length);
+  }
+  return undefined;
+}
+
+const NO_STORE_COMMANDS = new Set(["--version", "version", "-h", "--help", "help"]);
+
+function fail(err: unknown): number {
+  const e = err as { message?: string; hint?: string };
+  process.stderr.write(`lorekeeper: ${e.message ?? String(err)}\n${e.hint ? `${e.hint}\n` : ""}`);
+  log.debug("bootstrap failed", err);
+  return 1;
+}
+
+/** Prepare the binary's environment; returns the exit code, or -1 when the server keeps running. */
+export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise<number> {
+  const t0 = performance.now();
+  const m = bundle.manifest;
+  const info: BinaryInfo = { manifest: m };
+  globalThis.__lorekeeperBinary = info;
+  const first = argv.find((a) => a !== "-v" && a !== "--verbose");
+  if (first === "--version" || first === "version") {
+    process.stdout.write(`${versionText(m)}\n`);
+    return 0;
+  }
+  try {
+    const ex = await ensureExtracted(bundle, extractionRoots(cacheDir()));
+    info.dir = ex.dir;
+    info.extract = { warm: ex.warm, written: ex.written.length, ms: ex.ms };
+    if (m.model) info.modelDir = join(ex.dir, "models", m.model.name);
+    log.debug(`binary: ${ex.warm ? "cache verified" : `unpacked ${ex.written.length} files`} in ${ex.dir} (${ex.ms.toFixed(1)} ms)`);
+    globalThis.__lorekeeperNative = createNativeLoader(ex.dir, m);
+    if (m.pack && !NO_STORE_COMMANDS.has(first ?? "") && !process.env.LOREKEEPER_NO_CONTENT_PACK) {
+      const res = await installContentPack(bundle, dbPath(dbPathArg(argv)));
+      info.pack = res;
+      log.debug(`binary: content pack: ${res.detail} (${res.ms.toFixed(1)} ms)`);
+    }
+  } catch (err) {
+    if (err instanceof ExtractError || (err as { hint?: string }).hint) return fail(err);
+    return fail(new ExtractError(`Cannot prepare the LoreKeeper binary: ${(err as Error).message}`, "Run with -v for details, or report the problem."));
+  }
+  // The embedder uses it unless LOREKEEPER_MODEL_DIR names another model.
+  if (info.modelDir) setEmbeddedModelDir(info.modelDir);
+  const t1 = performance.now();
+  const { main } = await import("../cli/main.ts");
+  log.debug(`binary: start ${t0.toFixed(1)} ms after exec, bootstrap ${(t1 - t0).toFixed(1)} ms, CLI loaded ${(performance.now() - t1).toFixed(1)} ms`);
+  return main(argv);
+}
+

@@ -1,0 +1,190 @@
+/**
+ * Extracting the binary's embedded files to a versioned cache folder, once.
+ *
+ * - Folder: `<root>/<version>-<manifest hash>/`, root = $XDG_CACHE_HOME/lorekeeper (or ~/.cache/lorekeeper),
+ *   falling back to `<tmpdir>/lorekeeper-<uid>` when that is not writable (read-only home, sandbox).
+ * - Each file is written to a unique temp name, its sha256 checked, then renamed into place: a reader
+ *   sees either no file or a complete one, and two processes starting at once both end up with the
+ *   same verified bytes (rename over an identical file is harmless).
+ * - A marker file records size + mtime of every file once verified, so a warm start costs one read
+ *   and a few stats; any mismatch (file deleted, truncated, replaced) triggers a re-check by hash.
+ */
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import { tmpdir, userInfo } from "node:os";
+import { dirname, join } from "node:path";
+import { type EmbeddedBundle, extractedFiles, extractionFolderName, manifestHash, type ManifestFile } from "./manifest.ts";
+
+export const MARKER = ".lorekeeper-extracted.json";
+
+interface MarkerFile {
+  hash: string;
+  files: Record<string, { size: number; mtimeMs: number }>;
+}
+
+export interface ExtractResult {
+  dir: string;
+  /** Files written by this call (empty on a warm start). */
+  written: string[];
+  /** True when the marker matched and nothing had to be hashed. */
+  warm: boolean;
+  ms: number;
+}
+
+export class ExtractError extends Error {
+  constructor(
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+    this.name = "ExtractError";
+  }
+}
+
+export function sha256(bytes: Uint8Array): string {
+  const h = new Bun.CryptoHasher("sha256");
+  h.update(bytes);
+  return h.digest("hex");
+}
+
+function uid(): string {
+  try {
+    return String(userInfo().uid >= 0 ? userInfo().uid : userInfo().username);
+  } catch {
+    return "user";
+  }
+}
+
+/** Candidate roots, best first. */
+export function extractionRoots(cacheRoot: string): string[] {
+  return [cacheRoot, join(tmpdir(), `lorekeeper-${uid()}`)];
+}
+
+function readMarker(dir: string): MarkerFile | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, MARKER), "utf8")) as MarkerFile;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Warm path: the marker names this manifest and every file still has the recorded size and mtime. */
+function markerValid(dir: string, hash: string, files: ManifestFile[]): boolean {
+  const m = readMarker(dir);
+  if (!m || m.hash !== hash) return false;
+  for (const f of files) {
+    const rec = m.files[f.name];
+    if (!rec || rec.size !== f.size) return false;
+    try {
+      const st = statSync(join(dir, f.name));
+      if (st.size !== rec.size || st.mtimeMs !== rec.mtimeMs) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
+function tmpName(path: string): string {
+  return `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+}
+
+/** Write bytes to a unique temp file, fsync, rename into place (atomic on the same filesystem). */
+export function writeAtomic(path: string, bytes: Uint8Array, mode = 0o644): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const tmp = tmpName(path);
+  const fd = openSync(tmp, "w", mode);
+  try {
+    let off = 0;
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    // Windows cannot replace a DLL another process has loaded; an existing identical file is fine.
+    throw err;
+  }
+}
+
+function existingMatches(path: string, f: ManifestFile): boolean {
+  try {
+    const st = statSync(path);
+    if (st.size !== f.size) return false;
+    return sha256(readFileSync(path)) === f.sha256;
+  } catch {
+    return false;
+  }
+}
+
+async function readEmbedded(bundle: EmbeddedBundle, f: ManifestFile): Promise<Uint8Array> {
+  const src = bundle.paths[f.name];
+  if (!src) throw new ExtractError(`The binary is incomplete: ${f.name} is listed but not embedded.`, "Rebuild the binary with `bun run build`.");
+  const bytes = await Bun.file(src).bytes();
+  if (bytes.length !== f.size || sha256(bytes) !== f.sha256) {
+    throw new ExtractError(
+      `The binary is damaged: the embedded ${f.name} does not match its checksum.`,
+      "Download or build the binary again; the file was probably truncated or modified.",
+    );
+  }
+  return bytes;
+}
+
+function fileMode(f: ManifestFile): number {
+  return f.role === "model" ? 0o644 : 0o755;
+}
+
+async function extractInto(dir: string, bundle: EmbeddedBundle, hash: string, files: ManifestFile[]): Promise<string[]> {
+  mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  for (const f of files) {
+    const path = join(dir, f.name);
+    if (existingMatches(path, f)) continue;
+    const bytes = await readEmbedded(bundle, f);
+    try {
+      writeAtomic(path, bytes, fileMode(f));
+    } catch (err) {
+      if (!existingMatches(path, f)) throw err;
+    }
+    written.push(f.name);
+  }
+  const marker: MarkerFile = { hash, files: {} };
+  for (const f of files) {
+    const st = statSync(join(dir, f.name));
+    marker.files[f.name] = { size: st.size, mtimeMs: st.mtimeMs };
+  }
+  writeAtomic(join(dir, MARKER), new TextEncoder().encode(JSON.stringify(marker)));
+  return written;
+}
+
+/**
+ * Make sure every extracted file of the bundle exists, verified, under one of the roots.
+ * Throws ExtractError (message + hint) when no root is usable.
+ */
+export async function ensureExtracted(bundle: EmbeddedBundle, roots: string[]): Promise<ExtractResult> {
+  const t0 = performance.now();
+  const files = extractedFiles(bundle.manifest);
+  const hash = manifestHash(bundle.manifest);
+  const folder = extractionFolderName(bundle.manifest);
+  for (const root of roots) {
+    const dir = join(root, folder);
+    if (markerValid(dir, hash, files)) return { dir, written: [], warm: true, ms: performance.now() - t0 };
+  }
+  const failures: string[] = [];
+  for (const root of roots) {
+    const dir = join(root, folder);
+    try {
+      const written = await extractInto(dir, bundle, hash, files);
+      return { dir, written, warm: false, ms: performance.now() - t0 };
+    } catch (err) {
+      if (err instanceof ExtractError) throw err;
+      failures.push(`${dir}: ${(err as Error).message}`);
+    }
+  }
+  throw new ExtractError(
+    `Cannot unpack LoreKeeper's native libraries and model (${failures.join("; ")}).`,
+    "Make $XDG_CACHE_HOME (or ~/.cache) writable, or set XDG_CACHE_HOME to a writable folder.",
+  );
+}

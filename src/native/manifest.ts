@@ -1,0 +1,94 @@
+/**
+ * What a compiled binary carries: the list of embedded files with their sizes and sha256, written by
+ * build.ts and read by the bootstrap. Pure types and helpers only (no I/O).
+ */
+
+/** The targets `bun build --compile` can produce that LoreKeeper knows about. */
+export const TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64"] as const;
+export type Target = (typeof TARGETS)[number];
+
+/** Native libraries the app loads through the bootstrap's loader. */
+export type NativeName = "onnxruntime" | "tokenizers" | "usearch";
+
+export type FileRole =
+  /** shared library loaded before the ORT binding (libonnxruntime / onnxruntime.dll ...) */
+  | "ort-lib"
+  /** a dependency that only has to sit beside the ORT library (DirectML.dll) */
+  | "ort-dep"
+  | "ort-binding"
+  | "tokenizers"
+  | "usearch"
+  /** a file of the embedding model (model.onnx, tokenizer.json, ...) */
+  | "model"
+  /** the content pack's SQLite store */
+  | "pack-db"
+  /** the content pack's vector index file (beside the db) */
+  | "pack-index";
+
+export interface ManifestFile {
+  /** Relative path with forward slashes: where it goes inside the extraction folder. */
+  name: string;
+  role: FileRole;
+  size: number;
+  sha256: string;
+}
+
+export interface Manifest {
+  /** Format of this structure. */
+  format: 1;
+  app_version: string;
+  target: Target;
+  built_at: string;
+  bun_version: string;
+  /** Model folder name and the ONNX file in it; null when built with --no-semantic. */
+  model: { name: string; onnx_file: string } | null;
+  /** Content pack summary, null when none is embedded. */
+  pack: { entities: number; vectors: number; model_ids: string[]; schema_version: number } | null;
+  /** Why semantic search is missing from this build (only with --no-semantic). */
+  semantic_disabled_reason: string | null;
+  files: ManifestFile[];
+}
+
+/** The embedded bundle as the generated module exports it: the manifest plus /$bunfs paths by file name. */
+export interface EmbeddedBundle {
+  manifest: Manifest;
+  paths: Record<string, string>;
+}
+
+/** Files that are extracted to the cache folder (the pack is installed into the store instead). */
+export function extractedFiles(m: Manifest): ManifestFile[] {
+  return m.files.filter((f) => f.role !== "pack-db" && f.role !== "pack-index");
+}
+
+/** Stable identity of the extracted content: sha256 over the sorted (name, sha256, size) lines. */
+export function manifestHash(m: Manifest): string {
+  const lines = extractedFiles(m)
+    .map((f) => `${f.name}\t${f.size}\t${f.sha256}`)
+    .sort()
+    .join("\n");
+  const h = new Bun.CryptoHasher("sha256");
+  h.update(`${m.app_version}\n${m.target}\n${lines}`);
+  return h.digest("hex");
+}
+
+/** Name of the versioned extraction folder: `<version>-<12 hex of the manifest hash>`. */
+export function extractionFolderName(m: Manifest): string {
+  return `${m.app_version}-${manifestHash(m).slice(0, 12)}`;
+}
+
+/** `bun-linux-x64` style name Bun's compiler wants. */
+export function bunTarget(t: Target): string {
+  return `bun-${t}`;
+}
+
+/** The host as a Target, or undefined when Bun cannot compile for it. */
+export function hostTarget(platform: string = process.platform, arch: string = process.arch): Target | undefined {
+  const os = platform === "win32" ? "windows" : platform;
+  const t = `${os}-${arch}`;
+  return (TARGETS as readonly string[]).includes(t) ? (t as Target) : undefined;
+}
+
+export function parseTarget(s: string): Target | undefined {
+  const t = s.replace(/^bun-/, "").replace(/^win32-/, "windows-");
+  return (TARGETS as readonly string[]).includes(t) ? (t as Target) : undefined;
+}

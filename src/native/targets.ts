@@ -1,0 +1,107 @@
+/**
+ * Which native files a binary for each target needs, and where they come from in node_modules.
+ * Pure data: build.ts resolves the folders and reports whatever is missing.
+ *
+ * - onnxruntime-node ships every OS/arch in its own tarball (bin/napi-v3/<platform>/<arch>/).
+ * - @anush008/tokenizers (fastembed 2.1.0's tokenizer, pinned 0.0.0) publishes only
+ *   linux-x64-gnu, darwin-universal and win32-x64-msvc builds, each as an optional dependency that
+ *   package managers install for the host only.
+ * - usearch ships prebuilds for linux-x64, linux-arm64, darwin (universal) and win32-x64.
+ */
+import type { FileRole, Target } from "./manifest.ts";
+
+export interface NativeSpec {
+  role: FileRole;
+  /** npm package holding the file. */
+  pkg: string;
+  /** Resolve `pkg` from this package's folder (optional deps are not always hoisted). */
+  resolveFrom?: string;
+  /** Folder inside the package. */
+  dir: string;
+  /** File name in that folder (a RegExp when it carries a version). */
+  file: string | RegExp;
+  /** Name inside the extraction folder (all natives share `native/` so $ORIGIN lookups work). */
+  as: (fileName: string) => string;
+  /** What breaks without it. */
+  feature: "semantic" | "vector-index";
+}
+
+export interface Unsupported {
+  what: string;
+  why: string;
+  fix: string;
+  feature: NativeSpec["feature"];
+}
+
+const native = (f: string) => `native/${f}`;
+const TOKENIZER_TRIPLE: Partial<Record<Target, string>> = {
+  "linux-x64": "linux-x64-gnu",
+  "darwin-x64": "darwin-universal",
+  "darwin-arm64": "darwin-universal",
+  "windows-x64": "win32-x64-msvc",
+};
+const USEARCH_DIR: Record<Target, string> = {
+  "linux-x64": "linux-x64",
+  "linux-arm64": "linux-arm64",
+  "darwin-x64": "darwin-arm64+x64",
+  "darwin-arm64": "darwin-arm64+x64",
+  "windows-x64": "win32-x64",
+};
+
+function ortSpecs(t: Target): NativeSpec[] {
+  const [os, arch] = t.split("-") as [string, string];
+  const dir = `bin/napi-v3/${os === "windows" ? "win32" : os}/${arch}`;
+  const base = { pkg: "onnxruntime-node", dir, as: native, feature: "semantic" as const };
+  const libs: NativeSpec[] =
+    os === "linux"
+      ? [{ ...base, role: "ort-lib", file: "libonnxruntime.so.1" }]
+      : os === "darwin"
+        ? [{ ...base, role: "ort-lib", file: /^libonnxruntime\.\d+\.\d+\.\d+\.dylib$/ }]
+        : [
+            { ...base, role: "ort-dep", file: "DirectML.dll" },
+            { ...base, role: "ort-lib", file: "onnxruntime.dll" },
+          ];
+  return [...libs, { ...base, role: "ort-binding", file: "onnxruntime_binding.node" }];
+}
+
+/** The native files of a target, and what cannot be provided for it at all. */
+export function nativePlan(t: Target): { specs: NativeSpec[]; unsupported: Unsupported[] } {
+  const specs: NativeSpec[] = [...ortSpecs(t)];
+  const unsupported: Unsupported[] = [];
+  const triple = TOKENIZER_TRIPLE[t];
+  if (triple) {
+    specs.push({
+      role: "tokenizers",
+      pkg: `@anush008/tokenizers-${triple}`,
+      resolveFrom: "@anush008/tokenizers",
+      dir: ".",
+      file: `tokenizers.${triple}.node`,
+      as: () => native("tokenizers.node"),
+      feature: "semantic",
+    });
+  } else {
+    unsupported.push({
+      what: `tokenizers for ${t}`,
+      why: "fastembed 2.1.0 depends on @anush008/tokenizers 0.0.0, which publishes no build for this target",
+      fix: "build this target with --no-semantic (keyword search only), or run the linux-x64 binary",
+      feature: "semantic",
+    });
+  }
+  specs.push({
+    role: "usearch",
+    pkg: "usearch",
+    dir: `prebuilds/${USEARCH_DIR[t]}`,
+    file: "usearch.node",
+    as: () => native("usearch.node"),
+    feature: "vector-index",
+  });
+  return { specs, unsupported };
+}
+
+/** How to get the optional dependencies of other platforms into node_modules. */
+export const INSTALL_ALL_PLATFORMS = "bun install --os='*' --cpu='*'";
+
+/** Files fastembed reads from a model folder (besides the ONNX file). */
+export const MODEL_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"] as const;
+/** ONNX file names fastembed uses, in order of preference. */
+export const MODEL_ONNX = ["model.onnx", "model_optimized.onnx", "model_quantized.onnx"] as const;
