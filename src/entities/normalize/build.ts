@@ -1,0 +1,123 @@
+/**
+ * Entity construction and the per-record loop shared by every normalizer: valibot check at the
+ * boundary, per-record error isolation, duplicate keys skipped with a reason.
+ */
+import * as v from "valibot";
+import type { DataOf } from "../kinds.ts";
+import type { DocumentSource, Entity, EntityFilters, EntityKind, JsonObject } from "../types.ts";
+import { isRec, lastSegment, str } from "./read.ts";
+import { buildText } from "./text.ts";
+import type { NormalizeContext, NormalizeResult, SkippedRecord } from "./types.ts";
+
+export interface DocRef {
+  key: string;
+  name: string;
+}
+
+export interface EntityDraft<K extends EntityKind> {
+  kind: K;
+  key: string;
+  name: string;
+  doc: DocRef;
+  url: string;
+  /** "Level 3 evocation spell", "Large undead, CR 5", ... */
+  header: string;
+  /** descriptive text parts (markdown allowed; stripped) */
+  body: (string | null | undefined)[];
+  filters: EntityFilters;
+  data: DataOf<K>;
+}
+
+export function entity<K extends EntityKind>(source: DocumentSource, d: EntityDraft<K>): Entity {
+  return {
+    kind: d.kind,
+    key: d.key,
+    name: d.name,
+    document_key: d.doc.key,
+    document_name: d.doc.name,
+    document_source: source,
+    source_url: d.url,
+    text: buildText(d.name, d.header, d.body),
+    filters: d.filters,
+    data: d.data as JsonObject,
+  };
+}
+
+/** Non-empty trimmed string. */
+export const NonEmpty = v.pipe(v.string(), v.trim(), v.nonEmpty());
+
+function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
+  return issues
+    .slice(0, 3)
+    .map((i) => {
+      const path = i.path?.map((p) => String(p.key)).join(".");
+      return path ? `${path}: ${i.message}` : i.message;
+    })
+    .join("; ");
+}
+
+/** Best-effort key of a raw record, for skip reasons. */
+export function rawKey(raw: unknown): string | undefined {
+  if (!isRec(raw)) return undefined;
+  const k = str(raw.key) ?? str(raw.slug) ?? str(raw.index);
+  if (k) return k;
+  const u = str(raw.url);
+  return u ? lastSegment(u) : (str(raw.name) ?? undefined);
+}
+
+export type Emitted = Entity | Entity[] | null;
+
+/**
+ * Validate each record with `schema`, convert it with `fn`, and collect entities and skips.
+ * `fn` may return null (with no reason: the record is not content of this kind) or throw (skipped
+ * with the error message). Later duplicates of (kind, key) are skipped.
+ */
+export function runRecords<S extends v.GenericSchema>(records: unknown[], schema: S, fn: (r: v.InferOutput<S>, raw: unknown) => Emitted): NormalizeResult {
+  const entities: Entity[] = [];
+  const skipped: SkippedRecord[] = [];
+  const seen = new Set<string>();
+  const add = (e: Entity) => {
+    const id = `${e.kind}\u0000${e.key}`;
+    if (seen.has(id)) {
+      skipped.push({ key: e.key, reason: `duplicate ${e.kind} key` });
+      return;
+    }
+    seen.add(id);
+    entities.push(e);
+  };
+  for (const raw of records) {
+    const parsed = v.safeParse(schema, raw);
+    if (!parsed.success) {
+      const key = rawKey(raw);
+      skipped.push({ ...(key ? { key } : {}), reason: `invalid record: ${issueText(parsed.issues)}` });
+      continue;
+    }
+    try {
+      const out = fn(parsed.output, raw);
+      if (out === null) continue;
+      for (const e of Array.isArray(out) ? out : [out]) add(e);
+    } catch (err) {
+      const key = rawKey(raw);
+      skipped.push({ ...(key ? { key } : {}), reason: `normalize error: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  }
+  return { entities, skipped };
+}
+
+/** Identity of an entity before its kind-specific detail: key, name, document, detail URL. */
+export interface Base {
+  key: string;
+  name: string;
+  doc: DocRef;
+  url: string;
+}
+
+/** Merge results of several passes. */
+export function mergeResults(...rs: NormalizeResult[]): NormalizeResult {
+  return { entities: rs.flatMap((r) => r.entities), skipped: rs.flatMap((r) => r.skipped) };
+}
+
+/** Records of a related endpoint (empty when the sync layer did not provide them). */
+export function related(ctx: NormalizeContext, endpoint: string): unknown[] {
+  return ctx.related?.[endpoint] ?? [];
+}

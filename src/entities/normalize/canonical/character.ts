@@ -1,0 +1,99 @@
+/** Character options from canonical data: class, subclass, species, subspecies, background, feat. */
+import type { BackgroundData, ClassData, ClassFeature, FeatData, SpeciesData } from "../../kinds.ts";
+import type { DocumentSource, Entity } from "../../types.ts";
+import { entity, type Base } from "../build.ts";
+import { capitalize, ordinal } from "../text.ts";
+import { classKey } from "../vocab.ts";
+
+/** Features sorted by level (unknown levels last), stable otherwise. */
+export function sortFeatures(fs: ClassFeature[]): ClassFeature[] {
+  return fs
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => (a.f.level ?? 99) - (b.f.level ?? 99) || a.i - b.i)
+    .map((x) => x.f);
+}
+
+function featureLines(fs: ClassFeature[]): string | null {
+  if (!fs.length) return null;
+  return fs.map((f) => `${f.level !== null ? `${ordinal(f.level)} level: ` : ""}${f.name}. ${f.desc}`).join("\n");
+}
+
+export function classEntity(source: DocumentSource, b: Base, d: ClassData): Entity {
+  const isSub = d.subclass_of !== null;
+  const p = d.proficiencies;
+  const profs = [
+    p.armor ? `Armor: ${p.armor}` : null,
+    p.weapons ? `Weapons: ${p.weapons}` : null,
+    p.tools ? `Tools: ${p.tools}` : null,
+    p.saving_throws ? `Saving Throws: ${p.saving_throws}` : null,
+    p.skills ? `Skills: ${p.skills}` : null,
+  ].filter(Boolean);
+  return entity(source, {
+    kind: isSub ? "subclass" : "class",
+    ...b,
+    header: isSub ? `${d.subclass_of!.name} subclass` : `Class${d.hit_die ? `, hit die ${d.hit_die}` : ""}`,
+    body: [
+      d.desc,
+      d.hit_points_at_1st_level ? `Hit points at 1st level: ${d.hit_points_at_1st_level}` : null,
+      d.hit_points_at_higher_levels ? `Hit points at higher levels: ${d.hit_points_at_higher_levels}` : null,
+      profs.join(". ") || null,
+      d.spellcasting_ability ? `Spellcasting ability: ${d.spellcasting_ability}` : null,
+      d.primary_abilities.length ? `Primary ability: ${d.primary_abilities.join(", ")}` : null,
+      d.subclasses.length ? `Subclasses: ${d.subclasses.map((s) => s.name).join(", ")}` : null,
+      d.equipment ? `Equipment: ${d.equipment}` : null,
+      featureLines(d.features),
+    ],
+    filters: isSub ? { classes: [classKey(d.subclass_of!.key) ?? d.subclass_of!.key] } : {},
+    data: d,
+  });
+}
+
+export function speciesEntity(source: DocumentSource, b: Base, d: SpeciesData): Entity {
+  const isSub = d.subspecies_of !== null;
+  return entity(source, {
+    kind: isSub ? "subspecies" : "species",
+    ...b,
+    header: isSub ? `${d.subspecies_of!.name} subspecies` : `Species${d.size ? `, ${d.size}` : ""}`,
+    body: [
+      d.desc,
+      d.speed !== null ? `Speed ${d.speed} ft.` : null,
+      d.traits.map((t) => `${t.name}. ${t.desc}`).join("\n") || null,
+      d.subspecies.length ? `Subspecies: ${d.subspecies.map((s) => s.name).join(", ")}` : null,
+    ],
+    filters: { size: d.size ? d.size.toLowerCase() : null },
+    data: d,
+  });
+}
+
+export function backgroundEntity(source: DocumentSource, b: Base, d: BackgroundData): Entity {
+  const listed = new Set([d.skill_proficiencies, d.tool_proficiencies, d.languages, d.equipment, d.ability_scores, d.feat, d.feature?.desc].filter(Boolean));
+  return entity(source, {
+    kind: "background",
+    ...b,
+    header: "Background",
+    body: [
+      d.desc,
+      d.skill_proficiencies ? `Skill proficiencies: ${d.skill_proficiencies}` : null,
+      d.tool_proficiencies ? `Tool proficiencies: ${d.tool_proficiencies}` : null,
+      d.languages ? `Languages: ${d.languages}` : null,
+      d.ability_scores ? `Ability scores: ${d.ability_scores}` : null,
+      d.feat ? `Feat: ${d.feat}` : null,
+      d.equipment ? `Equipment: ${d.equipment}` : null,
+      d.feature ? `Feature: ${d.feature.name}. ${d.feature.desc}` : null,
+      ...d.benefits.filter((x) => !listed.has(x.desc)).map((x) => `${x.name}. ${x.desc}`),
+    ],
+    filters: {},
+    data: d,
+  });
+}
+
+export function featEntity(source: DocumentSource, b: Base, d: FeatData): Entity {
+  return entity(source, {
+    kind: "feat",
+    ...b,
+    header: d.type ? `${capitalize(d.type)} feat` : "Feat",
+    body: [d.prerequisite ? `Prerequisite: ${d.prerequisite}` : null, d.desc, ...d.benefits],
+    filters: { category: d.type },
+    data: d,
+  });
+}

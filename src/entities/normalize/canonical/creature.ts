@@ -1,0 +1,107 @@
+/** Creature entity from canonical CreatureData (all sources). */
+import type { CreatureAction, CreatureData } from "../../kinds.ts";
+import type { DocumentSource, Entity } from "../../types.ts";
+import { formatCr } from "../../types.ts";
+import { entity, type Base } from "../build.ts";
+import { capitalize } from "../text.ts";
+
+export interface CreatureFilterKeys {
+  /** lower-case type key ("undead"); defaults to the lower-cased display type */
+  typeKey?: string | null;
+  /** lower-case size key ("large"); defaults to the lower-cased display size */
+  sizeKey?: string | null;
+}
+
+const ABBR: Record<string, string> = {
+  strength: "STR",
+  dexterity: "DEX",
+  constitution: "CON",
+  intelligence: "INT",
+  wisdom: "WIS",
+  charisma: "CHA",
+};
+
+function signed(n: number): string {
+  return n >= 0 ? `+${n}` : String(n);
+}
+
+export function speedText(speed: CreatureData["speed"]): string | null {
+  const parts: string[] = [];
+  for (const [mode, val] of Object.entries(speed)) {
+    if (typeof val !== "number") continue;
+    parts.push(mode === "walk" ? `${val} ft.` : `${mode} ${val} ft.${mode === "fly" && speed.hover === true ? " (hover)" : ""}`);
+  }
+  return parts.length ? parts.join(", ") : null;
+}
+
+function actionLines(title: string, xs: CreatureAction[], intro?: string | null): string | null {
+  if (xs.length === 0 && !intro) return null;
+  const lines = xs.map((a) => {
+    const tag = [a.usage, a.cost && a.cost > 1 ? `Costs ${a.cost} Actions` : null].filter(Boolean).join("; ");
+    return `${a.name}${tag ? ` (${tag})` : ""}. ${a.desc}`;
+  });
+  return [title, intro ?? null, ...lines].filter(Boolean).join("\n");
+}
+
+/** "Large undead, CR 5" (size and type as given, type lower-cased). */
+export function creatureHeader(d: CreatureData): string {
+  const sizeType = [d.size ? capitalize(d.size.toLowerCase()) : null, d.type ? d.type.toLowerCase() : "creature"].filter(Boolean).join(" ");
+  const sub = d.subtype ? ` (${d.subtype})` : "";
+  const cr = d.cr_display ? `, CR ${d.cr_display}` : "";
+  return `${sizeType}${sub}${cr}`;
+}
+
+export function creatureEntity(source: DocumentSource, b: Base, d: CreatureData, keys: CreatureFilterKeys = {}): Entity {
+  const abilities = Object.entries(d.ability_scores)
+    .filter((e): e is [string, number] => typeof e[1] === "number")
+    .map(([k, val]) => `${ABBR[k] ?? k} ${val}`)
+    .join(", ");
+  const saves = Object.entries(d.saving_throws).map(([k, val]) => `${ABBR[k] ?? k} ${signed(val)}`).join(", ");
+  const skills = Object.entries(d.skills).map(([k, val]) => `${k.replace(/_/g, " ")} ${signed(val)}`).join(", ");
+  const stats = [
+    d.alignment,
+    d.armor_class !== null ? `Armor Class ${d.armor_class}${d.armor_detail ? ` (${d.armor_detail})` : ""}` : null,
+    d.hit_points !== null ? `Hit Points ${d.hit_points}${d.hit_dice ? ` (${d.hit_dice})` : ""}` : null,
+    speedText(d.speed) ? `Speed ${speedText(d.speed)}` : null,
+    abilities || null,
+    saves ? `Saving Throws ${saves}` : null,
+    skills ? `Skills ${skills}` : null,
+    d.damage_vulnerabilities ? `Damage Vulnerabilities ${d.damage_vulnerabilities}` : null,
+    d.damage_resistances ? `Damage Resistances ${d.damage_resistances}` : null,
+    d.damage_immunities ? `Damage Immunities ${d.damage_immunities}` : null,
+    d.condition_immunities ? `Condition Immunities ${d.condition_immunities}` : null,
+    d.senses ? `Senses ${d.senses}` : null,
+    d.languages ? `Languages ${d.languages}` : null,
+    d.cr_display ? `Challenge ${d.cr_display}${d.xp !== null ? ` (${d.xp} XP)` : ""}` : null,
+  ].filter(Boolean);
+  return entity(source, {
+    kind: "creature",
+    ...b,
+    header: creatureHeader(d),
+    body: [
+      stats.join("\n"),
+      actionLines("Traits", d.traits),
+      actionLines("Actions", d.actions),
+      actionLines("Bonus Actions", d.bonus_actions),
+      actionLines("Reactions", d.reactions),
+      actionLines("Legendary Actions", d.legendary_actions, d.legendary_desc),
+      actionLines("Lair Actions", d.lair_actions),
+      d.desc,
+      d.group ? `Group: ${d.group}` : null,
+      d.environments.length ? `Environments: ${d.environments.join(", ")}` : null,
+    ],
+    filters: {
+      cr: d.cr,
+      creature_type: (keys.typeKey ?? d.type)?.toLowerCase() ?? null,
+      size: (keys.sizeKey ?? d.size)?.toLowerCase() ?? null,
+      armor_class: d.armor_class,
+      hit_points: d.hit_points,
+    },
+    data: d,
+  });
+}
+
+/** The CR pair stored on every creature. */
+export function crFields(cr: number | null): { cr: number | null; cr_display: string | null } {
+  return { cr, cr_display: formatCr(cr) };
+}

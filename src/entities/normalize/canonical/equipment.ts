@@ -1,0 +1,108 @@
+/** Equipment from canonical data: weapon, armor, item, magic_item. */
+import type { ArmorData, ItemData, MagicItemData, WeaponData } from "../../kinds.ts";
+import type { DocumentSource, Entity } from "../../types.ts";
+import { entity, type Base } from "../build.ts";
+import { capitalize, titleCase } from "../text.ts";
+import { rarityFilter } from "../vocab.ts";
+
+function costWeight(d: { cost: string | null; weight_lb: number | null }): string | null {
+  const parts = [d.cost ? `Cost ${d.cost}` : null, d.weight_lb !== null ? `Weight ${d.weight_lb} lb.` : null].filter(Boolean);
+  return parts.length ? parts.join(". ") : null;
+}
+
+/** "Martial melee weapon" */
+export function weaponHeader(d: WeaponData): string {
+  const words = [d.category, d.range_type, "weapon"].filter(Boolean).join(" ");
+  return capitalize(words);
+}
+
+export function weaponEntity(source: DocumentSource, b: Base, d: WeaponData): Entity {
+  const props = d.properties.map((p) => (p.detail ? `${p.name} (${p.detail})` : p.name)).join(", ");
+  return entity(source, {
+    kind: "weapon",
+    ...b,
+    header: weaponHeader(d),
+    body: [
+      d.damage_dice ? `Damage ${d.damage_dice}${d.damage_type ? ` ${d.damage_type}` : ""}${d.versatile_dice ? ` (versatile ${d.versatile_dice})` : ""}` : null,
+      props ? `Properties: ${props}` : null,
+      d.range !== null ? `Range ${d.range}${d.long_range !== null ? `/${d.long_range}` : ""} ft.` : null,
+      d.mastery ? `Mastery: ${d.mastery}` : null,
+      costWeight(d),
+      d.desc,
+    ],
+    filters: {
+      category: [d.category, d.range_type].filter(Boolean).join(" ") || null,
+      is_simple: d.category === null ? null : d.category === "simple",
+      damage_dice: d.damage_dice ? d.damage_dice.toLowerCase().replace(/\s+/g, "") : null,
+      damage_types: d.damage_type ? [d.damage_type.toLowerCase()] : [],
+      cost_gp: d.cost_gp,
+      weight_lb: d.weight_lb,
+    },
+    data: d,
+  });
+}
+
+/** "Heavy armor" / "Shield" */
+export function armorHeader(d: ArmorData): string {
+  if (d.category === "shield") return "Shield";
+  return d.category ? `${capitalize(d.category)} armor` : "Armor";
+}
+
+export function armorEntity(source: DocumentSource, b: Base, d: ArmorData): Entity {
+  return entity(source, {
+    kind: "armor",
+    ...b,
+    header: armorHeader(d),
+    body: [
+      d.ac_display ? `Armor Class ${d.ac_display}` : null,
+      d.strength_required ? `Strength ${d.strength_required} required` : null,
+      d.stealth_disadvantage ? "Disadvantage on Stealth checks" : null,
+      costWeight(d),
+      d.desc,
+    ],
+    filters: { category: d.category, armor_class: d.ac_base, cost_gp: d.cost_gp, weight_lb: d.weight_lb },
+    data: d,
+  });
+}
+
+export function itemEntity(source: DocumentSource, b: Base, d: ItemData): Entity {
+  return entity(source, {
+    kind: "item",
+    ...b,
+    header: d.category ? titleCase(d.category) : "Item",
+    body: [costWeight(d), d.desc],
+    filters: { category: d.category, cost_gp: d.cost_gp, weight_lb: d.weight_lb },
+    data: d,
+  });
+}
+
+/** "Weapon (longsword), rare (requires attunement)" */
+export function magicItemHeader(d: MagicItemData): string {
+  const type = d.type ? titleCase(d.type) : "Magic item";
+  const base = d.base_item && d.base_item.toLowerCase() !== (d.type ?? "") ? ` (${d.base_item.toLowerCase()})` : "";
+  const att = d.requires_attunement ? ` (requires attunement${d.attunement_detail ? ` ${d.attunement_detail}` : ""})` : "";
+  return `${type}${base}${d.rarity ? `, ${d.rarity}` : ""}${att}`.replace(/\s+\)/g, ")");
+}
+
+export function magicItemEntity(source: DocumentSource, b: Base, d: MagicItemData): Entity {
+  return entity(source, {
+    kind: "magic_item",
+    ...b,
+    header: magicItemHeader(d),
+    body: [
+      d.desc,
+      d.damage_dice ? `Damage ${d.damage_dice}${d.damage_type ? ` ${d.damage_type}` : ""}` : null,
+      costWeight(d),
+    ],
+    filters: {
+      category: d.type,
+      rarity: rarityFilter(d.rarity),
+      requires_attunement: d.requires_attunement,
+      damage_dice: d.damage_dice ? d.damage_dice.toLowerCase().replace(/\s+/g, "") : null,
+      damage_types: d.damage_type ? [d.damage_type.toLowerCase()] : [],
+      cost_gp: d.cost_gp,
+      weight_lb: d.weight_lb,
+    },
+    data: d,
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * Reference entities from canonical data: condition, rule, rule_section, damage_type,
+ * weapon_property, skill, ability_score, magic_school, language, proficiency, alignment.
+ */
+import type { AbilityScoreData, AlignmentData, LanguageData, ProficiencyData, RuleData, RuleSectionData, SkillData, WeaponPropertyData } from "../../kinds.ts";
+import type { DocumentSource, Entity } from "../../types.ts";
+import { entity, type Base } from "../build.ts";
+import { capitalize, titleCase } from "../text.ts";
+
+export function conditionEntity(source: DocumentSource, b: Base, desc: string): Entity {
+  return entity(source, { kind: "condition", ...b, header: "Condition", body: [desc], filters: {}, data: { desc } });
+}
+
+export function damageTypeEntity(source: DocumentSource, b: Base, desc: string): Entity {
+  return entity(source, { kind: "damage_type", ...b, header: "Damage type", body: [desc], filters: {}, data: { desc } });
+}
+
+export function magicSchoolEntity(source: DocumentSource, b: Base, desc: string): Entity {
+  return entity(source, { kind: "magic_school", ...b, header: "School of magic", body: [desc], filters: {}, data: { desc } });
+}
+
+/** Section filter value: lower-case section name ("Combat" → "combat"). */
+export function sectionFilter(name: string | null): string | null {
+  return name ? name.trim().toLowerCase() : null;
+}
+
+export function ruleEntity(source: DocumentSource, b: Base, d: RuleData): Entity {
+  return entity(source, {
+    kind: "rule",
+    ...b,
+    header: d.section ? `Rule (${d.section})` : "Rule",
+    body: [d.desc],
+    filters: { section: sectionFilter(d.section) },
+    data: d,
+  });
+}
+
+export function ruleSectionEntity(source: DocumentSource, b: Base, d: RuleSectionData): Entity {
+  return entity(source, {
+    kind: "rule_section",
+    ...b,
+    header: "Rules section",
+    body: [d.desc, d.rules.length ? `Rules: ${d.rules.map((r) => r.name).join(", ")}` : null],
+    filters: { section: sectionFilter(b.name) },
+    data: d,
+  });
+}
+
+export function weaponPropertyEntity(source: DocumentSource, b: Base, d: WeaponPropertyData): Entity {
+  return entity(source, {
+    kind: "weapon_property",
+    ...b,
+    header: d.type === "mastery" ? "Weapon mastery property" : "Weapon property",
+    body: [d.desc],
+    filters: { category: d.type },
+    data: d,
+  });
+}
+
+export function skillEntity(source: DocumentSource, b: Base, d: SkillData): Entity {
+  return entity(source, {
+    kind: "skill",
+    ...b,
+    header: d.ability ? `Skill (${capitalize(d.ability)})` : "Skill",
+    body: [d.desc],
+    filters: {},
+    data: d,
+  });
+}
+
+export function abilityScoreEntity(source: DocumentSource, b: Base, d: AbilityScoreData): Entity {
+  return entity(source, {
+    kind: "ability_score",
+    ...b,
+    header: `Ability score${d.full_name && d.full_name !== b.name ? ` (${d.full_name})` : ""}`,
+    body: [d.desc, d.skills.length ? `Skills: ${d.skills.map(titleCase).join(", ")}` : null],
+    filters: {},
+    data: d,
+  });
+}
+
+export function languageEntity(source: DocumentSource, b: Base, d: LanguageData): Entity {
+  return entity(source, {
+    kind: "language",
+    ...b,
+    header: d.type ? `${capitalize(d.type)} language` : "Language",
+    body: [d.desc, d.typical_speakers ? `Typical speakers: ${d.typical_speakers}` : null, d.script ? `Script: ${d.script}` : null],
+    filters: { category: d.type },
+    data: d,
+  });
+}
+
+export function proficiencyEntity(source: DocumentSource, b: Base, d: ProficiencyData): Entity {
+  return entity(source, {
+    kind: "proficiency",
+    ...b,
+    header: d.type ? `Proficiency (${d.type})` : "Proficiency",
+    body: [
+      d.desc,
+      d.classes.length ? `Classes: ${d.classes.map(titleCase).join(", ")}` : null,
+      d.species.length ? `Species: ${d.species.map(titleCase).join(", ")}` : null,
+      d.backgrounds.length ? `Backgrounds: ${d.backgrounds.map(titleCase).join(", ")}` : null,
+    ],
+    filters: { category: d.type },
+    data: d,
+  });
+}
+
+export function alignmentEntity(source: DocumentSource, b: Base, d: AlignmentData): Entity {
+  return entity(source, {
+    kind: "alignment",
+    ...b,
+    header: `Alignment${d.abbreviation ? ` (${d.abbreviation})` : ""}`,
+    body: [d.desc],
+    filters: {},
+    data: d,
+  });
+}

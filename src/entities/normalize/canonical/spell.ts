@@ -1,0 +1,72 @@
+/** Spell entity from canonical SpellData: header, search text and filters are derived here for every source. */
+import type { SpellData } from "../../kinds.ts";
+import type { DocumentSource, Entity } from "../../types.ts";
+import { entity, type Base } from "../build.ts";
+import { capitalize, ordinal, titleCase } from "../text.ts";
+import { normalizeCastingTime } from "../vocab.ts";
+
+export function spellHeader(d: SpellData): string {
+  const school = d.school ?? "";
+  const base = d.level === 0 ? `${capitalize(school || "unknown school")} cantrip` : `Level ${d.level} ${school ? `${school} ` : ""}spell`;
+  const tags = [d.ritual ? "ritual" : null, d.concentration ? "concentration" : null].filter(Boolean);
+  return tags.length ? `${base} (${tags.join(", ")})` : base;
+}
+
+export function componentsText(c: SpellData["components"]): string {
+  const letters = [c.verbal ? "V" : null, c.somatic ? "S" : null, c.material ? "M" : null].filter(Boolean).join(", ");
+  return c.material && c.material_text ? `${letters} (${c.material_text})` : letters;
+}
+
+function levelWord(level: number): string {
+  return level === 0 ? "cantrip" : `${ordinal(level)}-level`;
+}
+
+export function spellEntity(source: DocumentSource, b: Base, d: SpellData): Entity {
+  const facts = [
+    d.casting_time ? `Casting time: ${d.casting_time}` : null,
+    d.range ? `Range: ${d.range}` : null,
+    `Components: ${componentsText(d.components) || "none"}`,
+    d.duration ? `Duration: ${d.concentration && !/concentration/i.test(d.duration) ? `Concentration, ${d.duration}` : d.duration}` : null,
+  ].filter(Boolean);
+  return entity(source, {
+    kind: "spell",
+    ...b,
+    header: spellHeader(d),
+    body: [
+      facts.join(". "),
+      d.classes.length ? `Classes: ${d.classes.map(titleCase).join(", ")}` : null,
+      d.desc,
+      d.higher_level ? `At higher levels: ${d.higher_level}` : null,
+      d.damage_types.length ? `Damage: ${d.damage_types.join(", ")}` : null,
+      d.saving_throw ? `Saving throw: ${d.saving_throw}` : null,
+      `${levelWord(d.level)} ${d.school ?? ""}`.trim(),
+    ],
+    filters: {
+      level: d.level,
+      school: d.school,
+      classes: d.classes,
+      concentration: d.concentration,
+      ritual: d.ritual,
+      casting_time: normalizeCastingTime(d.casting_time),
+      damage_types: d.damage_types,
+    },
+    data: d,
+  });
+}
+
+const DAMAGE_TYPES = "acid|bludgeoning|cold|fire|force|lightning|necrotic|piercing|poison|psychic|radiant|slashing|thunder";
+
+/** Damage types a spell text deals ("takes 8d6 fire damage" → ["fire"]), for sources without a field. */
+export function damageTypesIn(text: string): string[] {
+  const found = new Set<string>();
+  for (const m of text.matchAll(new RegExp(`\\b(${DAMAGE_TYPES})(?:,? (?:or|and) (?:${DAMAGE_TYPES}))* damage\\b`, "gi"))) {
+    for (const t of m[0].toLowerCase().matchAll(new RegExp(DAMAGE_TYPES, "g"))) found.add(t[0]);
+  }
+  return [...found];
+}
+
+/** Ability of the first saving throw a text asks for ("a Dexterity saving throw" → "dexterity"). */
+export function savingThrowIn(text: string): string | null {
+  const m = /\b(strength|dexterity|constitution|intelligence|wisdom|charisma) saving throw/i.exec(text);
+  return m ? m[1]!.toLowerCase() : null;
+}

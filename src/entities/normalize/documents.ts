@@ -1,0 +1,156 @@
+/**
+ * Document keys and metadata. Keys follow Open5e v2 (spec decision 4): v1 slugs map to the v2 key
+ * of the same book, dnd5eapi years map to the SRDs, and common aliases resolve to these keys.
+ */
+import * as v from "valibot";
+import type { DocumentInfo } from "../types.ts";
+import { isRec, recs, refKey, str } from "./read.ts";
+
+/** Open5e v1 document slug → Open5e v2 document key (same book). Checked against both documents lists. */
+export const V1_TO_V2_DOCUMENT: Readonly<Record<string, string>> = {
+  "wotc-srd": "srd-2014",
+  o5e: "open5e",
+  tob: "tob",
+  "tob-2023": "tob-2023",
+  tob2: "tob2",
+  tob3: "tob3",
+  cc: "ccdx",
+  dmag: "deepm",
+  "dmag-e": "deepmx",
+  kp: "kp",
+  warlock: "wz",
+  vom: "vom",
+  toh: "toh",
+  menagerie: "a5e-mm",
+  a5e: "a5e-ag",
+  taldorei: "tdcs",
+  blackflag: "bfrd",
+};
+
+/** Extra aliases people use for the SRDs. */
+export const DOCUMENT_ALIASES: Readonly<Record<string, string>> = {
+  srd: "srd-2014",
+  "srd-5e": "srd-2014",
+  "srd5e": "srd-2014",
+  "srd-5.1": "srd-2014",
+  "srd5.1": "srd-2014",
+  "srd-51": "srd-2014",
+  "srd-2014": "srd-2014",
+  "5e-srd": "srd-2014",
+  "dnd5e-2014": "srd-2014",
+  "srd-5.2": "srd-2024",
+  "srd5.2": "srd-2024",
+  "srd-52": "srd-2024",
+  "srd-2024": "srd-2024",
+  "dnd5e-2024": "srd-2024",
+};
+
+/** Map any known alias or v1 slug to the canonical (v2-style) key; unknown keys are lower-cased as-is. */
+export function resolveDocumentKey(raw: string): string {
+  const k = raw.trim().toLowerCase();
+  return DOCUMENT_ALIASES[k] ?? V1_TO_V2_DOCUMENT[k] ?? k;
+}
+
+/** Canonical document key of a dnd5eapi year. */
+export function dnd5eDocumentKey(year: "2014" | "2024"): string {
+  return year === "2014" ? "srd-2014" : "srd-2024";
+}
+
+const SRD_NAMES: Record<string, string> = {
+  "srd-2014": "System Reference Document 5.1",
+  "srd-2024": "System Reference Document 5.2",
+};
+
+/** The two documents served by the D&D 5e API (baseUrl without trailing slash). */
+export function dnd5eApiDocuments(baseUrl: string): DocumentInfo[] {
+  return (["2014", "2024"] as const).map((year) => {
+    const key = dnd5eDocumentKey(year);
+    return {
+      key,
+      name: SRD_NAMES[key]!,
+      source: "dnd5e_api",
+      publisher: "Wizards of the Coast",
+      license: "Creative Commons Attribution 4.0",
+      url: `${baseUrl}/api/${year}`,
+      description: `D&D 5e API, ${year} rules (SRD ${year === "2014" ? "5.1" : "5.2"})`,
+    };
+  });
+}
+
+const V2Doc = v.looseObject({ key: v.pipe(v.string(), v.nonEmpty()), name: v.pipe(v.string(), v.nonEmpty()) });
+const V1Doc = v.looseObject({ slug: v.pipe(v.string(), v.nonEmpty()), title: v.pipe(v.string(), v.nonEmpty()) });
+
+function byKeyNames(list: unknown[]): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const r of list) {
+    if (!isRec(r)) continue;
+    const k = str(r.key);
+    const n = str(r.name);
+    if (k && n) m.set(k, n);
+  }
+  return m;
+}
+
+/**
+ * Open5e v2 documents with publisher and licence names resolved (`licenses`/`publishers` may be
+ * empty; the document's own nested names are used then). Invalid records are dropped.
+ */
+export function normalizeOpen5eDocuments(v2docs: unknown[], licenses: unknown[] = [], publishers: unknown[] = []): DocumentInfo[] {
+  const licenseNames = byKeyNames(licenses);
+  const publisherNames = byKeyNames(publishers);
+  const out: DocumentInfo[] = [];
+  for (const raw of v2docs) {
+    const r = v.safeParse(V2Doc, raw);
+    if (!r.success) continue;
+    const d = r.output;
+    const pubKey = refKey(d.publisher);
+    const publisher = (pubKey ? publisherNames.get(pubKey) : undefined) ?? (isRec(d.publisher) ? str(d.publisher.name) : null) ?? pubKey;
+    const lic = recs(d.licenses)
+      .map((l) => {
+        const k = refKey(l);
+        return (k ? licenseNames.get(k) : undefined) ?? str(l.name) ?? k;
+      })
+      .filter((s): s is string => !!s);
+    const license = lic;
+    out.push({
+      key: d.key.toLowerCase(),
+      name: d.name,
+      source: "open5e_v2",
+      publisher: publisher ?? null,
+      license: license.length ? license.join(", ") : null,
+      url: str(d.permalink),
+      description: str(d.desc),
+    });
+  }
+  return out;
+}
+
+/**
+ * Open5e v1 documents under their canonical keys (`wotc-srd` → `srd-2014`). When `v2docs` is given,
+ * a mapped document takes its v2 name so both sources show the same book name.
+ */
+export function normalizeOpen5eV1Documents(v1docs: unknown[], v2docs: DocumentInfo[] = []): DocumentInfo[] {
+  const v2names = new Map(v2docs.map((d) => [d.key, d.name]));
+  const out: DocumentInfo[] = [];
+  for (const raw of v1docs) {
+    const r = v.safeParse(V1Doc, raw);
+    if (!r.success) continue;
+    const d = r.output;
+    const key = resolveDocumentKey(d.slug);
+    out.push({
+      key,
+      name: v2names.get(key) ?? SRD_NAMES[key] ?? d.title,
+      source: "open5e_v1",
+      publisher: str(d.organization)?.replace(/™/g, "") ?? null,
+      license: str(d.license),
+      url: str(d.url),
+      description: str(d.desc),
+    });
+  }
+  return out;
+}
+
+/** Index documents by key for a NormalizeContext. */
+export function documentMap(docs: DocumentInfo[]): Map<string, DocumentInfo> {
+  return new Map(docs.map((d) => [d.key, d]));
+}

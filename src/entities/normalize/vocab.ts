@@ -1,0 +1,184 @@
+/**
+ * Small vocabularies shared by every source: casting times, costs, weights, rarities, item
+ * categories, ability names, class keys, CR → XP.
+ */
+import { isRec, num, str } from "./read.ts";
+import { slugify } from "../types.ts";
+
+const TIME_UNITS = ["action", "bonus action", "reaction", "round", "turn", "minute", "hour", "day", "week"];
+
+/**
+ * Casting time → "<n> <unit>" with unit in action | bonus action | reaction | round | turn | minute |
+ * hour | day | week (plural when n ≠ 1): "1 action", "1 bonus action", "1 reaction", "1 minute",
+ * "10 minutes", "1 hour", "8 hours", "24 hours". Reaction triggers and alternatives are dropped
+ * ("1 reaction, which you take when ..." → "1 reaction"). Unrecognized text is returned lower-cased.
+ */
+export function normalizeCastingTime(raw: unknown): string | null {
+  const s0 = str(raw);
+  if (!s0) return null;
+  const s = s0
+    .toLowerCase()
+    .split(/,|;| or | plus | \(/)[0]!
+    .replace(/-/g, " ")
+    .replace(/(\d)([a-z])/g, "$1 $2")
+    .replace(/\s+/g, " ")
+    .trim();
+  const m = /^(\d+)?\s*([a-z ]+?)s?$/.exec(s);
+  if (m && TIME_UNITS.includes(m[2]!)) {
+    const n = m[1] ? Number(m[1]) : 1;
+    return `${n} ${m[2]}${n === 1 ? "" : "s"}`;
+  }
+  return s.length ? s : null;
+}
+
+const COIN_TO_GP: Record<string, number> = { cp: 0.01, sp: 0.1, ep: 0.5, gp: 1, pp: 10 };
+
+function roundGp(n: number): number {
+  return Math.round(n * 10000) / 10000;
+}
+
+/** Cost in gold pieces from "5 sp", "1,500 gp", {quantity, unit}, or a bare number taken as gp. */
+export function costToGp(raw: unknown): number | null {
+  if (isRec(raw)) {
+    const q = num(raw.quantity);
+    const unit = (str(raw.unit) ?? "gp").toLowerCase();
+    const rate = COIN_TO_GP[unit];
+    return q === null || rate === undefined ? null : roundGp(q * rate);
+  }
+  const n = num(raw);
+  if (n !== null) return roundGp(n);
+  const s = str(raw);
+  if (!s) return null;
+  const m = /([\d,]+(?:\.\d+)?)\s*(cp|sp|ep|gp|pp)\b/i.exec(s);
+  if (!m) return null;
+  return roundGp(Number(m[1]!.replace(/,/g, "")) * COIN_TO_GP[m[2]!.toLowerCase()]!);
+}
+
+/** Display cost: "15 gp", "5 sp", "0.5 gp" → as written when the source writes it, else "<n> gp". */
+export function costDisplay(raw: unknown): string | null {
+  if (isRec(raw)) {
+    const q = num(raw.quantity);
+    return q === null ? null : `${q} ${(str(raw.unit) ?? "gp").toLowerCase()}`;
+  }
+  const s = str(raw);
+  if (s && /[a-z]/i.test(s)) return s;
+  const gp = costToGp(raw);
+  return gp === null ? null : `${gp} gp`;
+}
+
+/** Weight in pounds from 3, "3.000", "2 lb.", "1/2 lb."; null when unknown or empty. */
+export function weightToLb(raw: unknown): number | null {
+  const n = num(raw);
+  if (n !== null) return n;
+  const s = str(raw);
+  if (!s) return null;
+  const frac = /^(\d+)\s*\/\s*(\d+)/.exec(s);
+  if (frac) return Number(frac[1]) / Number(frac[2]);
+  const m = /^([\d,]+(?:\.\d+)?)/.exec(s);
+  return m ? Number(m[1]!.replace(/,/g, "")) : null;
+}
+
+export const RARITIES = ["common", "uncommon", "rare", "very rare", "legendary", "artifact"] as const;
+
+/**
+ * Rarity filter value: one of RARITIES when the source gives exactly one, "varies" otherwise
+ * ("uncommon (+1), rare (+2)", "rarity varies"); null when absent.
+ */
+export function rarityFilter(raw: unknown): string | null {
+  const s = rarityText(raw);
+  if (!s) return null;
+  return (RARITIES as readonly string[]).includes(s) ? s : "varies";
+}
+
+/** Rarity as written, lower-case, hyphens as spaces ("Very Rare" / "very-rare" → "very rare"). */
+export function rarityText(raw: unknown): string | null {
+  const s = str(isRec(raw) ? (raw.name ?? raw.key) : raw);
+  return s ? s.toLowerCase().replace(/-/g, " ").replace(/\s+/g, " ").trim() : null;
+}
+
+const CATEGORY_ALIASES: Record<string, string> = {
+  "wondrous-items": "wondrous-item",
+  weapons: "weapon",
+  rings: "ring",
+  potions: "potion",
+  scrolls: "scroll",
+  staffs: "staff",
+  staves: "staff",
+  wands: "wand",
+  rods: "rod",
+  shields: "shield",
+  "armor-shield": "shield",
+};
+
+/** Item category / magic item type key: "Wondrous item" → "wondrous-item", "Weapon (any sword)" → "weapon". */
+export function itemCategory(raw: unknown): string | null {
+  const s = str(raw);
+  if (!s) return null;
+  const lower = s.toLowerCase();
+  if (/^armor\s*\(shield\)/.test(lower)) return "shield";
+  const slug = slugify(lower.replace(/\(.*$/, ""));
+  if (!slug) return null;
+  return CATEGORY_ALIASES[slug] ?? slug;
+}
+
+const ABILITIES: Record<string, string> = {
+  str: "strength",
+  dex: "dexterity",
+  con: "constitution",
+  int: "intelligence",
+  wis: "wisdom",
+  cha: "charisma",
+};
+
+/** "DEX" / "dex" / "Dexterity" → "dexterity"; null when not an ability. */
+export function abilityName(raw: unknown): string | null {
+  const s = str(raw)?.toLowerCase();
+  if (!s) return null;
+  const short = s.slice(0, 3);
+  const full = ABILITIES[short];
+  return full && (s === short || s === full) ? full : null;
+}
+
+/** Class key without its document prefix: "srd_wizard", "srd-2024_wizard", "2014-wizard" → "wizard". */
+export function classKey(raw: unknown): string | null {
+  const s = str(raw);
+  if (!s) return null;
+  const i = s.indexOf("_");
+  return (i >= 0 ? s.slice(i + 1) : s).replace(/^(2014|2024)-/, "").toLowerCase();
+}
+
+const XP_BY_CR: Record<string, number> = {
+  "0": 10, "0.125": 25, "0.25": 50, "0.5": 100, "1": 200, "2": 450, "3": 700, "4": 1100, "5": 1800,
+  "6": 2300, "7": 2900, "8": 3900, "9": 5000, "10": 5900, "11": 7200, "12": 8400, "13": 10000,
+  "14": 11500, "15": 13000, "16": 15000, "17": 18000, "18": 20000, "19": 22000, "20": 25000,
+  "21": 33000, "22": 41000, "23": 50000, "24": 62000, "25": 75000, "26": 90000, "27": 105000,
+  "28": 120000, "29": 135000, "30": 155000,
+};
+
+/** Standard XP for a challenge rating (used when the source does not state XP). */
+export function xpForCr(cr: number | null): number | null {
+  return cr === null ? null : (XP_BY_CR[String(cr)] ?? null);
+}
+
+/** Feet from "60 ft.", "30 feet", 60; null otherwise. */
+export function feet(raw: unknown): number | null {
+  const n = num(raw);
+  if (n !== null) return n;
+  const s = str(raw);
+  const m = s ? /(\d+)\s*(ft|feet|foot)/i.exec(s) : null;
+  return m ? Number(m[1]) : null;
+}
+
+/** Size vocabulary check: "Medium" → "medium"; unknown sizes are lower-cased as they are. */
+export function sizeKey(raw: unknown): string | null {
+  const s = str(isRec(raw) ? (raw.key ?? raw.name) : raw);
+  return s ? s.toLowerCase() : null;
+}
+
+/** Attunement detail without the "requires attunement" lead: "(requires attunement by a dwarf)" → "by a dwarf". */
+export function attunementDetail(raw: unknown): string | null {
+  const s = str(raw);
+  if (!s) return null;
+  const d = s.replace(/^\(?\s*requires attunement\s*/i, "").replace(/\)\s*$/, "").trim();
+  return d.length ? d : null;
+}

@@ -1,0 +1,78 @@
+/** Loads the hand-trimmed upstream fixtures and runs content types over them. */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  DND5EAPI_TYPES,
+  OPEN5E_V1_TYPES,
+  OPEN5E_V2_TYPES,
+  dnd5eApiDocuments,
+  documentMap,
+  normalizeOpen5eDocuments,
+  normalizeOpen5eV1Documents,
+  type ContentType,
+  type NormalizeResult,
+} from "../../src/entities/normalize/index.ts";
+import type { DocumentInfo, Entity, EntityKind } from "../../src/entities/types.ts";
+
+export const UPSTREAM = join(import.meta.dir, "..", "fixtures", "upstream");
+export const OPEN5E_BASE = "http://127.0.0.1:9/open5e";
+export const DND_BASE = "http://127.0.0.1:9/dnd";
+
+export type Raw = { [k: string]: any };
+
+export function fixture(path: string): Raw[] {
+  return JSON.parse(readFileSync(join(UPSTREAM, path), "utf8")) as Raw[];
+}
+
+export function fixturePath(t: ContentType, endpoint = t.endpoint): string {
+  if (t.source === "dnd5e_api") return `dnd5eapi/${t.year}/${endpoint}.json`;
+  return `open5e/${t.source === "open5e_v1" ? "v1" : "v2"}/${endpoint}.json`;
+}
+
+export function hasFixture(t: ContentType, endpoint = t.endpoint): boolean {
+  return existsSync(join(UPSTREAM, fixturePath(t, endpoint)));
+}
+
+export const v2Docs: DocumentInfo[] = normalizeOpen5eDocuments(fixture("open5e/v2/documents.json"), fixture("open5e/v2/licenses.json"), fixture("open5e/v2/publishers.json"));
+export const v1Docs: DocumentInfo[] = normalizeOpen5eV1Documents(fixture("open5e/v1/documents.json"), v2Docs);
+export const dndDocs: DocumentInfo[] = dnd5eApiDocuments(DND_BASE);
+
+export const ALL_TYPES: ContentType[] = [...OPEN5E_V2_TYPES, ...OPEN5E_V1_TYPES, ...DND5EAPI_TYPES];
+
+export function contentType(source: ContentType["source"], id: string): ContentType {
+  const t = ALL_TYPES.find((x) => x.source === source && x.id === id);
+  if (!t) throw new Error(`no content type ${source}:${id}`);
+  return t;
+}
+
+export function docsFor(t: ContentType): DocumentInfo[] {
+  return t.source === "open5e_v2" ? v2Docs : t.source === "open5e_v1" ? v1Docs : dndDocs;
+}
+
+/** Normalize a content type's fixture (with its related fixtures), or the given records. */
+export function run(t: ContentType, records?: unknown[]): NormalizeResult {
+  const related: Record<string, unknown[]> = {};
+  for (const ep of t.related ?? []) if (hasFixture(t, ep)) related[ep] = fixture(fixturePath(t, ep));
+  return t.normalize(records ?? fixture(fixturePath(t)), {
+    baseUrl: t.source === "dnd5e_api" ? DND_BASE : OPEN5E_BASE,
+    documents: documentMap(docsFor(t)),
+    related,
+  });
+}
+
+export function one(r: NormalizeResult, key: string, kind?: EntityKind): Entity {
+  const e = r.entities.find((x) => x.key === key && (!kind || x.kind === kind));
+  if (!e) throw new Error(`entity ${kind ?? ""}:${key} not produced (have ${r.entities.map((x) => x.key).join(", ")})`);
+  return e;
+}
+
+export function raw(path: string, key: string, field = "key"): Raw {
+  const r = fixture(path).find((x) => x[field] === key);
+  if (!r) throw new Error(`fixture ${path} has no ${key}`);
+  return r;
+}
+
+/** Typed access to entity data in tests. */
+export function data(e: Entity): Raw {
+  return e.data as Raw;
+}
