@@ -149,21 +149,27 @@ export function fitToBudget(answer: SearchAnswer, opts: BudgetOptions): SearchAn
     candidate = { ...answer, results, truncated: true, message: joinMessages(answer.message, hint(full[0])) };
     if (answerText(candidate).length <= opts.budgetChars) return candidate;
   }
-  // Still too big at the smallest cap: keep as many (shortened) results as fit.
+  // Still too big at the smallest cap: keep as many (shortened) results as fit (binary search).
   const shortest = candidate.results;
-  let n = shortest.length;
-  while (n > 0) {
-    n--;
-    const kept = shortest.slice(0, n);
-    const msg = joinMessages(
+  const withFirst = (n: number): SearchAnswer => ({
+    ...answer,
+    results: shortest.slice(0, n),
+    count: n,
+    truncated: true,
+    message: joinMessages(
       answer.message,
       `Only the first ${n} of ${full.length} results fit the response budget (${opts.budgetChars} characters); lower \`limit\` or narrow the query to see the rest.`,
       hint(full[0]),
-    );
-    candidate = { ...answer, results: kept, count: n, truncated: true, message: msg };
-    if (answerText(candidate).length <= opts.budgetChars) return candidate;
+    ),
+  });
+  let lo = 0;
+  let hi = shortest.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (answerText(withFirst(mid)).length <= opts.budgetChars) lo = mid;
+    else hi = mid - 1;
   }
-  return candidate;
+  return withFirst(lo);
 }
 
 export function toolAnswer(answer: object): CallToolResult {

@@ -254,6 +254,19 @@ describe("resources", () => {
     const r = await client.readResource({ uri: String(a.results[0]!.uri) });
     expect(JSON.parse((r.contents[0] as { text: string }).text).name).toBe("Dwarven Thrower");
   });
+  test("keys with URI-reserved characters round-trip through the uri", async () => {
+    const made = makeStore([makeEntity("condition", "Prone", {}, { key: "srd-2014:prone" })]);
+    const conn = await connectInMemory(makeDeps(made.store));
+    try {
+      const a = answerOf(await conn.client.callTool({ name: "search_rule", arguments: { name: "prone" } }));
+      expect(a.results[0]!.uri).toBe("lorekeeper://condition/srd-2014%3Aprone");
+      const r = await conn.client.readResource({ uri: String(a.results[0]!.uri) });
+      expect(JSON.parse((r.contents[0] as { text: string }).text).key).toBe("srd-2014:prone");
+    } finally {
+      await conn.close();
+      made.cleanup();
+    }
+  });
   test("unknown keys and kinds are clear errors", async () => {
     const e1 = await client.readResource({ uri: "lorekeeper://spell/nope" }).then(() => null, (e: Error) => e.message);
     expect(e1).toContain('No spell with key "nope"');
