@@ -214,7 +214,8 @@ async function buildTarget(t: Target, o: Options, pack: Pack | undefined, proble
     throw: false,
     entrypoints: [join(ROOT, "src/native/entry.ts")],
     compile: { target: bunTarget(t) as Bun.Build.CompileTarget, outfile },
-    minify: true,
+    // Identifiers keep their names: error names and class names stay readable in messages.
+    minify: { whitespace: true, syntax: true, identifiers: false },
     // Precompiled bytecode: skips parsing the ~2.4 MB bundle at every start.
     bytecode: true,
     format: "esm",
@@ -281,6 +282,15 @@ function parseOptions(argv: string[]): Options {
   };
 }
 
+/** The host's binary must at least start and name its target. */
+function smokeTest(bin: string, t: Target): boolean {
+  const r = Bun.spawnSync([bin, "--version"], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "" } });
+  const out = r.stdout.toString();
+  if (r.exitCode === 0 && out.includes(`target ${t}`)) return true;
+  process.stderr.write(`${bin} --version failed (${r.exitCode}): ${out}${r.stderr.toString()}\n`);
+  return false;
+}
+
 function mb(n: number): string {
   return `${(n / 1048576).toFixed(1)} MB`;
 }
@@ -321,6 +331,7 @@ async function run(argv: string[]): Promise<number> {
     if (out) {
       built.push(out);
       process.stderr.write(`built ${out} (${mb(statSync(out).size)}, ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+      if (t === hostTarget() && !smokeTest(out, t)) problems.push({ target: t, message: `${out} was built but does not start`, fix: "run it with -v to see why" });
     }
   }
   for (const p of problems) process.stderr.write(`NOT BUILT ${p.target}: ${p.message}\n  fix: ${p.fix}\n`);
