@@ -103,6 +103,7 @@ beforeAll(async () => {
       tmp.cleanup();
     },
   };
+  if (isolationPrefix(ctx.isolation, false).length === 0) process.stderr.write("[binary test] unshare is not available: running without network/mount isolation\n");
   // no node_modules anywhere above the run folder
   for (let d = runDir; d !== dirname(d); d = dirname(d)) expect(existsSync(join(d, "node_modules"))).toBe(false);
 }, 180_000);
