@@ -1,20 +1,11 @@
 /**
  * The `documents` parameter (decision 3): null/undefined = no filter, [] = empty result, unknown
- * keys = empty result plus a message naming the available documents. Common aliases resolve to
- * Open5e v2 keys (decision 4). Pure: the caller passes the document keys the store knows.
+ * keys = empty result plus a message naming the available documents. Aliases and Open5e v1 slugs
+ * resolve to Open5e v2 keys (decision 4: `srd-5e`, `srd-5.1`, `wotc-srd` → `srd-2014`; `srd-5.2` →
+ * `srd-2024`; `dmag` → `deepm`, ...) via the normalizer's resolveDocumentKey. Pure: the caller
+ * passes the document keys the store knows.
  */
-
-/** Aliases people (and older tools) use for the same documents. */
-export const DOCUMENT_ALIASES: Readonly<Record<string, string>> = {
-  "srd-5e": "srd-2014",
-  "srd-5.1": "srd-2014",
-  "srd5.1": "srd-2014",
-  "srd-51": "srd-2014",
-  "wotc-srd": "srd-2014",
-  "srd-5.2": "srd-2024",
-  "srd5.2": "srd-2024",
-  "srd-52": "srd-2024",
-};
+import { resolveDocumentKey } from "../entities/normalize/documents.ts";
 
 export interface DocumentResolution {
   /** null = no document filter; [] = nothing can match; otherwise the stored keys to keep. */
@@ -41,8 +32,7 @@ export function resolveDocuments(requested: readonly string[] | null | undefined
   for (const raw of cleaned) {
     const lower = raw.toLowerCase();
     const direct = byLower.get(lower);
-    const alias = DOCUMENT_ALIASES[lower];
-    const viaAlias = alias ? byLower.get(alias) : undefined;
+    const viaAlias = byLower.get(resolveDocumentKey(lower));
     if (direct) keys.add(direct);
     if (viaAlias) keys.add(viaAlias);
     if (!direct && !viaAlias) unknown.push(raw);

@@ -28,6 +28,8 @@ describe("resolveDocuments (pure)", () => {
     // a stored key that is also an alias keeps both
     expect(resolveDocuments(["wotc-srd"], known).keys?.sort()).toEqual(["srd-2014", "wotc-srd"]);
     expect(resolveDocuments(["TOB"], known).keys).toEqual(["tob"]);
+    // Open5e v1 slugs of the same book
+    expect(resolveDocuments(["dmag"], ["deepm", "tob"]).keys).toEqual(["deepm"]);
   });
   test("an alias whose target is not stored is unknown", () => {
     const r = resolveDocuments(["srd-5e"], ["tob"]);
