@@ -6,6 +6,7 @@
  * (`classes`, `damage_types`, stored as "|a|b|") match one element exactly. Impossible or
  * malformed values (level_min > level_max, cr "abc") give a message instead of a query.
  */
+import { normalizeCastingTime } from "../entities/normalize/vocab.ts";
 import { parseCr, type EntityKind } from "../entities/types.ts";
 import type { StructuredFilters } from "./types.ts";
 
@@ -48,7 +49,8 @@ export function vocabularyVariants(raw: string): string[] {
 /**
  * Casting time as people write it → the stored spellings it may match. The normalized vocabulary
  * is "1 action", "1 bonus action", "1 reaction", "1 minute", "10 minutes", "1 hour", ...
- * ("action", "Bonus Action", "1minute", "bonus-action" all resolve). Raw upstream spellings
+ * ("action", "Bonus Action", "1minute", "bonus-action", "1 reaction, which you take when..." all
+ * resolve; the first variant is the normalizer's own spelling). Raw upstream spellings
  * ("action", "bonus-action", "1minute") are included in case a source stored them unnormalized.
  */
 export function castingTimeVariants(raw: string): string[] {
@@ -62,6 +64,8 @@ export function castingTimeVariants(raw: string): string[] {
   const singular = unit.replace(/s$/, "");
   const units = new Set([unit, singular, `${singular}s`]);
   const out = new Set<string>();
+  const canonical = normalizeCastingTime(raw);
+  if (canonical) out.add(canonical);
   for (const u of units) {
     out.add(`${n} ${u}`);
     out.add(`${n}${u.replace(/ /g, "")}`);

@@ -63,7 +63,7 @@ describe("structured filters (each alone)", () => {
 
   test("casting_time is tolerant of how it is written", async () => {
     for (const ct of ["bonus action", "Bonus-Action", "1 bonus action", "1 Bonus Action"]) expect(await spells({ casting_time: ct })).toEqual(["Healing Word"]);
-    for (const ct of ["reaction", "1 Reaction"]) expect(await spells({ casting_time: ct })).toEqual(["Shield"]);
+    for (const ct of ["reaction", "1 Reaction", "1 reaction, which you take when you are hit"]) expect(await spells({ casting_time: ct })).toEqual(["Shield"]);
     for (const ct of ["1 minute", "1minute", "minute"]) expect(await spells({ casting_time: ct })).toEqual(["Identify"]);
     const actions = await spells({ casting_time: "1 Action" });
     expect(actions).toEqual(await spells({ casting_time: "action" }));
