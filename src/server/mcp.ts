@@ -85,7 +85,7 @@ export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, extra
 export function buildServer(deps: ToolDeps): McpServer {
   const server = new McpServer(
     { name: APP_NAME, title: "LoreKeeper", version: APP_VERSION },
-    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {} } },
+    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, logging: {} } },
   );
   const byName = new Map<string, ToolDef>();
   for (const def of TOOLS) {
