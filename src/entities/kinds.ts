@@ -11,6 +11,9 @@ export type NamedText = { name: string; desc: string };
 /** A reference to another entity of the same source: its key and display name. */
 export type Ref = { key: string; name: string };
 
+/** One document's text of a shared record (Open5e v2 "core" conditions, skills, ... carry one per book). */
+export type DocDescription = { document_key: string; document_name: string; desc: string };
+
 export type SpellData = {
   level: number;
   /** magic school key, lower-case ("evocation") */
@@ -186,6 +189,8 @@ export type WeaponData = {
   cost_gp: number | null;
   weight_lb: number | null;
   desc: string | null;
+  /** Open5e v2: key of the /v2/items/ record this weapon is sold as (null when there is none) */
+  item_key: string | null;
 };
 
 export type ArmorData = {
@@ -202,6 +207,8 @@ export type ArmorData = {
   cost_gp: number | null;
   weight_lb: number | null;
   desc: string | null;
+  /** Open5e v2: key of the /v2/items/ record this armor is sold as (null when there is none) */
+  item_key: string | null;
 };
 
 export type ItemData = {
@@ -230,8 +237,12 @@ export type MagicItemData = {
   weight_lb: number | null;
 };
 
-export type ConditionData = { desc: string };
-export type DamageTypeData = { desc: string };
+/**
+ * `descriptions`: every document's text of a shared record, `desc` being the main one (Open5e v2
+ * records with `descriptions[]`); empty when the source has a single text.
+ */
+export type ConditionData = { desc: string; descriptions: DocDescription[] };
+export type DamageTypeData = { desc: string; descriptions: DocDescription[] };
 export type MagicSchoolData = { desc: string };
 
 export type RuleData = {
@@ -251,9 +262,9 @@ export type WeaponPropertyData = {
   type: string | null;
 };
 
-export type SkillData = { desc: string; ability: string | null };
+export type SkillData = { desc: string; ability: string | null; descriptions: DocDescription[] };
 
-export type AbilityScoreData = { desc: string; abbreviation: string | null; full_name: string | null; skills: string[] };
+export type AbilityScoreData = { desc: string; abbreviation: string | null; full_name: string | null; skills: string[]; descriptions: DocDescription[] };
 
 export type LanguageData = {
   desc: string | null;
@@ -273,7 +284,7 @@ export type ProficiencyData = {
   desc: string | null;
 };
 
-export type AlignmentData = { desc: string; abbreviation: string | null };
+export type AlignmentData = { desc: string; abbreviation: string | null; descriptions: DocDescription[] };
 
 /** The data type of each kind. */
 export type KindData = {

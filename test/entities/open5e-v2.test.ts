@@ -224,6 +224,8 @@ describe("open5e v2 backgrounds and feats", () => {
 
 describe("open5e v2 equipment", () => {
   const r = run(t("items"));
+  const items = fixture(P("items"));
+  const kindOf = (e: { kind: string }) => e.kind;
   test("items with a weapon become weapons with cost, weight and joined range", () => {
     const src = raw(P("items"), "srd_longsword");
     const e = one(r, "srd_longsword", "weapon");
@@ -236,6 +238,7 @@ describe("open5e v2 equipment", () => {
       weight_lb: Number(src.weight),
     });
     expect(data(e).versatile_dice).toBe(src.weapon.properties.find((p: Raw) => p.property.name === "Versatile").detail);
+    expect(data(e).item_key).toBe(src.key);
     expect(e.text.split("\n")[1]).toBe("Martial melee weapon");
     const bow = one(r, "srd_longbow");
     const wb = raw(P("weapons"), "srd_longbow");
@@ -246,6 +249,46 @@ describe("open5e v2 equipment", () => {
     expect(axe.range).toBe(raw(P("weapons"), "srd_handaxe").range);
     expect(axe.properties.map((p: Raw) => p.name)).toContain("Thrown");
   });
+  test("one entity per thing: every /weapons/ and /armor/ record under its own key, every item by key or item_key", () => {
+    expect(r.skipped).toEqual([]);
+    const keysOf = (kind: string) => r.entities.filter((e) => e.kind === kind).map((e) => e.key).sort();
+    expect(keysOf("weapon")).toEqual(fixture(P("weapons")).map((w) => w.key).sort());
+    expect(keysOf("armor")).toEqual(fixture(P("armor")).map((a) => a.key).sort());
+    const found = new Set(r.entities.flatMap((e) => [e.key, data(e).item_key].filter(Boolean)));
+    expect(items.map((i) => i.key).filter((k) => !found.has(k))).toEqual([]);
+    expect(r.entities.length).toBe(items.length);
+    const ids = r.entities.map((e) => `${e.kind}:${e.key}`);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+  test("armor is keyed by the armor endpoint, with the item's key, name, cost and weight", () => {
+    const item = raw(P("items"), "srd_leather-armor");
+    expect(item.armor.key).not.toBe(item.key);
+    const e = one(r, item.armor.key, "armor");
+    expect(data(e).item_key).toBe(item.key);
+    expect(e.name).toBe(item.name);
+    expect(e.source_url).toBe(`${OPEN5E_BASE}/v2/armor/${item.armor.key}/`);
+    expect(e.filters.cost_gp).toBe(Number(item.cost));
+    expect(e.filters.weight_lb).toBe(Number(item.weight));
+    expect(r.entities.some((x) => x.key === item.key)).toBe(false);
+  });
+  test("items that can be used as a weapon stay items when the weapon has its own item", () => {
+    const staff = raw(P("items"), "srd_staff");
+    expect(staff.weapon.key).toBe("srd_quarterstaff");
+    const e = one(r, "srd_staff");
+    expect(kindOf(e)).toBe("item");
+    expect(e.filters.category).toBe(staff.category.key);
+    expect(e.text).toContain("Can be used as a weapon: Quarterstaff.");
+    expect(data(one(r, "srd_quarterstaff", "weapon")).item_key).toBe("srd_quarterstaff");
+    // the item with the weapon's own key wins, whatever the order
+    const reversed = run(t("items"), [raw(P("items"), "srd_staff"), raw(P("items"), "srd_quarterstaff")]);
+    expect(reversed.entities.map((x) => `${x.kind}:${x.key}:${data(x).item_key ?? ""}`).sort()).toEqual(
+      expect.arrayContaining(["item:srd_staff:", "weapon:srd_quarterstaff:srd_quarterstaff"]),
+    );
+    // without the same-key item, the staff is the quarterstaff
+    const alone = run(t("items"), [raw(P("items"), "srd_staff")]);
+    expect(data(one(alone, "srd_quarterstaff", "weapon")).item_key).toBe("srd_staff");
+    expect(alone.entities.some((x) => x.key === "srd_staff")).toBe(false);
+  });
   test("2024 weapon mastery is separated from the properties", () => {
     const src = raw(P("items"), "srd-2024_longsword");
     const d = data(one(r, "srd-2024_longsword"));
@@ -253,22 +296,26 @@ describe("open5e v2 equipment", () => {
     expect(d.mastery).toBe(mastery.property.name);
     expect(d.properties.map((p: Raw) => p.name)).not.toContain(mastery.property.name);
   });
-  test("weapons of /weapons/ missing from /items/ are added (without cost)", () => {
+  test("weapon and armor records missing from /items/ are added (without cost or item_key)", () => {
     const out = run(t("items"), [raw(P("items"), "srd_backpack")]);
-    const weapons = out.entities.filter((e) => e.kind === "weapon");
-    expect(weapons.map((e) => e.key).sort()).toEqual(fixture(P("weapons")).map((w) => w.key).sort());
-    const ls = weapons.find((e) => e.key === "srd_longsword")!;
+    expect(out.entities.filter((e) => e.kind === "weapon").map((e) => e.key).sort()).toEqual(fixture(P("weapons")).map((w) => w.key).sort());
+    expect(out.entities.filter((e) => e.kind === "armor").map((e) => e.key).sort()).toEqual(fixture(P("armor")).map((a) => a.key).sort());
+    const ls = one(out, "srd_longsword", "weapon");
     expect(ls.source_url).toBe(`${OPEN5E_BASE}/v2/weapons/srd_longsword/`);
     expect(ls.filters.cost_gp).toBeNull();
     expect(ls.filters.damage_dice).toBe(raw(P("weapons"), "srd_longsword").damage_dice);
+    expect(data(ls).item_key).toBeNull();
+    const plate = one(out, "srd_plate", "armor");
+    expect(data(plate).ac_base).toBe(raw(P("armor"), "srd_plate").ac_base);
+    expect(data(plate).item_key).toBeNull();
   });
   test("without the related weapons the range comes from the property detail", () => {
     const out = run({ ...t("items"), related: [] }, [raw(P("items"), "srd_longbow")]);
     expect(data(out.entities[0]!).range).toBe(150);
   });
-  test("armor: AC calculation, strength, stealth; shields are category shield", () => {
+  test("armor: AC calculation, strength, stealth; the 2024 shield is category shield", () => {
     const src = raw(P("items"), "srd_plate-armor");
-    const e = one(r, "srd_plate-armor", "armor");
+    const e = one(r, src.armor.key, "armor");
     const d = data(e);
     expect([d.category, d.ac_base, d.ac_add_dex, d.strength_required, d.stealth_disadvantage]).toEqual([
       src.armor.category,
@@ -278,15 +325,23 @@ describe("open5e v2 equipment", () => {
       src.armor.grants_stealth_disadvantage,
     ]);
     expect(e.filters.cost_gp).toBe(Number(src.cost));
-    const leather = data(one(r, "srd_leather-armor"));
+    const leather = data(one(r, "srd_leather", "armor"));
     expect(leather.ac_add_dex).toBe(true);
     expect(leather.ac_display).toBe(raw(P("items"), "srd_leather-armor").armor.ac_display);
-    for (const key of ["srd_shield", "srd-2024_shield"]) {
-      const s = one(r, key, "armor");
-      expect(s.filters.category).toBe("shield");
-      expect(data(s).ac_base).toBe(2);
-      expect(s.text.split("\n")[1]).toBe("Shield");
-    }
+    const s = one(r, "srd-2024_shield", "armor");
+    expect(raw(P("armor"), "srd-2024_shield").category).toBe("heavy");
+    expect(s.filters.category).toBe("shield");
+    expect(data(s).ac_base).toBe(2);
+    expect(s.text.split("\n")[1]).toBe("Shield");
+  });
+  test("the 2014 shield has no /armor/ record: it is an item of category shield", () => {
+    const src = raw(P("items"), "srd_shield");
+    expect(src.armor).toBeNull();
+    expect(fixture(P("armor")).some((a) => a.key === "srd_shield")).toBe(false);
+    const e = one(r, "srd_shield");
+    expect(kindOf(e)).toBe("item");
+    expect(e.filters).toEqual({ category: "shield", cost_gp: Number(src.cost), weight_lb: Number(src.weight) });
+    expect(e.text).toContain("Armor Class by 2");
   });
   test("other items keep their category, cost and weight", () => {
     const src = raw(P("items"), "srd_backpack");
@@ -295,7 +350,7 @@ describe("open5e v2 equipment", () => {
   });
   test("2025 shape: magic items inside /items/ become magic_item", () => {
     const src = { ...raw(P("magicitems"), "srd_cloak-of-displacement"), is_magic_item: true, url: "https://api.open5e.com/v2/items/srd_cloak-of-displacement/" };
-    const e = run(t("items"), [src]).entities[0]!;
+    const e = run({ ...t("items"), related: [] }, [src]).entities[0]!;
     expect(e.kind).toBe("magic_item");
     expect(e.filters.rarity).toBe("rare");
   });
@@ -319,26 +374,59 @@ describe("open5e v2 magic items", () => {
 });
 
 describe("open5e v2 reference data", () => {
-  test("conditions: core records split per description document", () => {
+  test("conditions: one entity per record, every document's text in descriptions", () => {
     const r = run(t("conditions"));
+    expect(r.skipped).toEqual([]);
+    expect(r.entities.map((e) => e.key).sort()).toEqual(fixture(P("conditions")).map((c) => c.key).sort());
     const src = raw(P("conditions"), "grappled");
-    const docs = src.descriptions.map((d: Raw) => d.document);
-    const made = r.entities.filter((e) => e.source_url.endsWith("/v2/conditions/grappled/"));
-    expect(made.map((e) => e.document_key).sort()).toEqual([...docs].sort());
-    for (const e of made) {
-      expect(e.key).toBe(`${e.document_key}:grappled`);
-      expect(e.name).toBe("Grappled");
-      expect(data(e).desc).toBe(src.descriptions.find((d: Raw) => d.document === e.document_key).desc);
+    const e = one(r, "grappled");
+    expect(e.document_key).toBe(src.document.key);
+    expect(e.name).toBe("Grappled");
+    const d = data(e);
+    expect(d.descriptions.map((x: Raw) => x.document_key)).toEqual(src.descriptions.map((x: Raw) => x.document));
+    for (const x of src.descriptions) {
+      const made = d.descriptions.find((y: Raw) => y.document_key === x.document);
+      expect(made.desc).toBe(x.desc);
+      expect(made.document_name).toBe(raw(P("documents"), x.document).name);
     }
+    // core is 5e 2014: the SRD 5.1 text is the main one; the text holds every document's wording
+    expect(src.document.gamesystem.key).toBe("5e-2014");
+    expect(d.desc).toBe(src.descriptions.find((x: Raw) => x.gamesystem === "5e-2014").desc);
+    expect(e.text).toContain("incapacitated (see the condition)");
+    expect(e.text).toContain("bonuses to movement speeds");
+    expect(e.text).toContain("Attacks Affected");
+    expect(e.text).toContain(`${raw(P("documents"), "srd-2024").name}:`);
     const own = one(r, "a5e-ag_bloodied");
     expect(own.document_key).toBe("a5e-ag");
+    expect(data(own).desc).toBe(raw(P("conditions"), "a5e-ag_bloodied").descriptions[0].desc);
+  });
+  test("the description of the record's own document is the main one; a record without descriptions uses desc", () => {
+    const src = raw(P("conditions"), "grappled");
+    const ownDoc = { ...src, key: "x_grappled", document: { ...src.document, key: "srd-2024" } };
+    const e = run(t("conditions"), [ownDoc]).entities[0]!;
+    expect(data(e).desc).toBe(src.descriptions.find((x: Raw) => x.document === "srd-2024").desc);
+    const plain = run(t("conditions"), [{ key: "x_plain", name: "Plain", document: "srd-2014", desc: "Just text." }]).entities[0]!;
+    expect(data(plain)).toEqual({ desc: "Just text.", descriptions: [] });
+  });
+  test("damage types, skills, abilities and alignments: one entity per record", () => {
+    for (const id of ["damagetypes", "skills", "abilities", "alignments"]) {
+      const r = run(t(id));
+      expect(r.skipped).toEqual([]);
+      expect(r.entities.map((e) => e.key).sort()).toEqual(fixture(P(id)).map((x) => x.key).sort());
+      for (const src of fixture(P(id))) {
+        const e = one(r, src.key);
+        expect(e.document_key).toBe(typeof src.document === "string" ? src.document : src.document.key);
+        expect(data(e).descriptions.map((x: Raw) => x.desc)).toEqual(src.descriptions.map((x: Raw) => x.desc));
+      }
+    }
   });
   test("bare-key documents take their names from the context", () => {
     const e = one(run(t("weaponproperties")), "srd-2014_versatile-wp");
     expect(raw(P("weaponproperties"), "srd-2014_versatile-wp").document).toBe("srd-2014");
     expect(e.document_name).toBe(raw(P("documents"), "srd-2014").name);
     const dmg = run(t("damagetypes"));
-    expect(one(dmg, "srd-2024:radiant").document_name).toBe(raw(P("documents"), "srd-2024").name);
+    expect(data(one(dmg, "radiant")).descriptions.find((x: Raw) => x.document_key === "srd-2024").document_name).toBe(raw(P("documents"), "srd-2024").name);
+    expect(one(dmg, "radiant").document_name).toBe(raw(P("documents"), "core").name);
     const schools = run(t("spellschools"));
     expect(one(schools, "evocation").document_key).toBe("core");
     expect(one(schools, "evocation").document_name).toBe(raw(P("documents"), "core").name);
@@ -353,15 +441,15 @@ describe("open5e v2 reference data", () => {
     expect(e.filters.category).toBe("mastery");
   });
   test("skills, abilities, languages, alignments", () => {
-    const skill = one(run(t("skills")), "srd-2014:stealth");
+    const skill = one(run(t("skills")), "stealth");
     expect(data(skill).ability).toBe("dexterity");
-    const dex = one(run(t("abilities")), "srd-2014:dex");
+    const dex = one(run(t("abilities")), "dex");
     expect(dex.name).toBe(raw(P("abilities"), "dex").name);
     expect(data(dex).skills).toEqual(raw(P("abilities"), "dex").skills.map((s: Raw) => s.key));
     const lang = one(run(t("languages")), "draconic");
     expect(data(lang).type).toBe(raw(P("languages"), "draconic").is_exotic ? "exotic" : "standard");
     const al = run(t("alignments"));
-    const ce = one(al, "srd-2014:chaotic-evil");
+    const ce = one(al, "chaotic-evil");
     expect(ce.name).toBe("Chaotic Evil");
     expect(data(ce).abbreviation).toBe(raw(P("alignments"), "chaotic-evil").short_name);
   });

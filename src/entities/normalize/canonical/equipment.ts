@@ -65,12 +65,13 @@ export function armorEntity(source: DocumentSource, b: Base, d: ArmorData): Enti
   });
 }
 
-export function itemEntity(source: DocumentSource, b: Base, d: ItemData): Entity {
+/** `extra`: more search text (e.g. "Can be used as a weapon: Quarterstaff."). */
+export function itemEntity(source: DocumentSource, b: Base, d: ItemData, extra: string[] = []): Entity {
   return entity(source, {
     kind: "item",
     ...b,
     header: d.category ? titleCase(d.category) : "Item",
-    body: [costWeight(d), d.desc],
+    body: [costWeight(d), d.desc, ...extra],
     filters: { category: d.category, cost_gp: d.cost_gp, weight_lb: d.weight_lb },
     data: d,
   });

@@ -2,17 +2,46 @@
  * Reference entities from canonical data: condition, rule, rule_section, damage_type,
  * weapon_property, skill, ability_score, magic_school, language, proficiency, alignment.
  */
-import type { AbilityScoreData, AlignmentData, LanguageData, ProficiencyData, RuleData, RuleSectionData, SkillData, WeaponPropertyData } from "../../kinds.ts";
+import type { AbilityScoreData, AlignmentData, DocDescription, LanguageData, ProficiencyData, RuleData, RuleSectionData, SkillData, WeaponPropertyData } from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize, titleCase } from "../text.ts";
 
-export function conditionEntity(source: DocumentSource, b: Base, desc: string): Entity {
-  return entity(source, { kind: "condition", ...b, header: "Condition", body: [desc], filters: {}, data: { desc } });
+/**
+ * Search text of the descriptions other than the main `desc` (those not already part of it), each
+ * under its document's name, so every document's wording is searchable on the one entity.
+ */
+export function otherDescriptions(desc: string, descriptions: DocDescription[] | undefined): string[] {
+  return (descriptions ?? []).filter((d) => d.desc && !desc.includes(d.desc)).map((d) => `${d.document_name}:\n${d.desc}`);
 }
 
-export function damageTypeEntity(source: DocumentSource, b: Base, desc: string): Entity {
-  return entity(source, { kind: "damage_type", ...b, header: "Damage type", body: [desc], filters: {}, data: { desc } });
+/** Kind data whose `descriptions` the caller may omit (sources with a single text: []). */
+export type DescribedInput<T extends { descriptions: DocDescription[] }> = Omit<T, "descriptions"> & { descriptions?: DocDescription[] };
+
+function withDescriptions<T extends { descriptions: DocDescription[] }>(d: DescribedInput<T>): T {
+  return { ...d, descriptions: d.descriptions ?? [] } as T;
+}
+
+export function conditionEntity(source: DocumentSource, b: Base, desc: string, descriptions: DocDescription[] = []): Entity {
+  return entity(source, {
+    kind: "condition",
+    ...b,
+    header: "Condition",
+    body: [desc, ...otherDescriptions(desc, descriptions)],
+    filters: {},
+    data: { desc, descriptions },
+  });
+}
+
+export function damageTypeEntity(source: DocumentSource, b: Base, desc: string, descriptions: DocDescription[] = []): Entity {
+  return entity(source, {
+    kind: "damage_type",
+    ...b,
+    header: "Damage type",
+    body: [desc, ...otherDescriptions(desc, descriptions)],
+    filters: {},
+    data: { desc, descriptions },
+  });
 }
 
 export function magicSchoolEntity(source: DocumentSource, b: Base, desc: string): Entity {
@@ -57,23 +86,25 @@ export function weaponPropertyEntity(source: DocumentSource, b: Base, d: WeaponP
   });
 }
 
-export function skillEntity(source: DocumentSource, b: Base, d: SkillData): Entity {
+export function skillEntity(source: DocumentSource, b: Base, input: DescribedInput<SkillData>): Entity {
+  const d = withDescriptions<SkillData>(input);
   return entity(source, {
     kind: "skill",
     ...b,
     header: d.ability ? `Skill (${capitalize(d.ability)})` : "Skill",
-    body: [d.desc],
+    body: [d.desc, ...otherDescriptions(d.desc, d.descriptions)],
     filters: {},
     data: d,
   });
 }
 
-export function abilityScoreEntity(source: DocumentSource, b: Base, d: AbilityScoreData): Entity {
+export function abilityScoreEntity(source: DocumentSource, b: Base, input: DescribedInput<AbilityScoreData>): Entity {
+  const d = withDescriptions<AbilityScoreData>(input);
   return entity(source, {
     kind: "ability_score",
     ...b,
     header: `Ability score${d.full_name && d.full_name !== b.name ? ` (${d.full_name})` : ""}`,
-    body: [d.desc, d.skills.length ? `Skills: ${d.skills.map(titleCase).join(", ")}` : null],
+    body: [d.desc, ...otherDescriptions(d.desc, d.descriptions), d.skills.length ? `Skills: ${d.skills.map(titleCase).join(", ")}` : null],
     filters: {},
     data: d,
   });
@@ -106,12 +137,13 @@ export function proficiencyEntity(source: DocumentSource, b: Base, d: Proficienc
   });
 }
 
-export function alignmentEntity(source: DocumentSource, b: Base, d: AlignmentData): Entity {
+export function alignmentEntity(source: DocumentSource, b: Base, input: DescribedInput<AlignmentData>): Entity {
+  const d = withDescriptions<AlignmentData>(input);
   return entity(source, {
     kind: "alignment",
     ...b,
     header: `Alignment${d.abbreviation ? ` (${d.abbreviation})` : ""}`,
-    body: [d.desc],
+    body: [d.desc, ...otherDescriptions(d.desc, d.descriptions)],
     filters: {},
     data: d,
   });

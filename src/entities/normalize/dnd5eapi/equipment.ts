@@ -49,6 +49,7 @@ function weaponData(r: { [k: string]: unknown }, cats: string[]): WeaponData {
     cost_gp: costToGp(r.cost),
     weight_lb: weightToLb(r.weight),
     desc: dndDesc(r),
+    item_key: null,
   };
 }
 
@@ -72,6 +73,7 @@ function armorData(r: { [k: string]: unknown }, cats: string[]): ArmorData {
     cost_gp: costToGp(r.cost),
     weight_lb: weightToLb(r.weight),
     desc: dndDesc(r),
+    item_key: null,
   };
 }
 

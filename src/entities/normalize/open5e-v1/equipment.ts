@@ -36,6 +36,7 @@ export function normalizeV1Weapons(records: unknown[], ctx: NormalizeContext): N
       cost_gp: costToGp(r.cost),
       weight_lb: weightToLb(r.weight),
       desc: null,
+      item_key: null,
     };
     return weaponEntity("open5e_v1", v1Base(ctx, "weapons", r), data);
   });
@@ -62,6 +63,7 @@ export function normalizeV1Armor(records: unknown[], ctx: NormalizeContext): Nor
       cost_gp: costToGp(r.cost),
       weight_lb: weightToLb(r.weight),
       desc: null,
+      item_key: null,
     };
     return armorEntity("open5e_v1", v1Base(ctx, "armor", r), data);
   });

@@ -30,7 +30,7 @@ export const OPEN5E_V2_TYPES: ContentType[] = [
   ct("species", ["species", "subspecies"], normalizeV2Species),
   ct("backgrounds", ["background"], normalizeV2Backgrounds),
   ct("feats", ["feat"], normalizeV2Feats),
-  ct("items", ["item", "weapon", "armor", "magic_item"], normalizeV2Items, ["weapons"]),
+  ct("items", ["item", "weapon", "armor", "magic_item"], normalizeV2Items, ["weapons", "armor"]),
   ct("magicitems", ["magic_item"], normalizeV2MagicItems),
   ct("conditions", ["condition"], normalizeV2Conditions),
   ct("rulesets", ["rule_section", "rule"], normalizeV2Rulesets),

@@ -1,8 +1,15 @@
 /**
- * Open5e v2 equipment. `/items/` is the single source of mundane equipment: records with a nested
- * `weapon` become kind weapon, with nested `armor` (or category shield) kind armor, the rest kind
- * item; 2025-shape magic records (`rarity`/`is_magic_item`) become magic_item. `/weapons/` is joined
- * in (related) for ranges, and weapons missing from /items/ are added. `/magicitems/` → magic_item.
+ * Open5e v2 equipment: `/items/` with `/weapons/` and `/armor/` joined in (related), `/magicitems/`.
+ *
+ * One entity per thing. An item whose nested `weapon` / `armor` points at a weapon/armor record is
+ * ONE weapon/armor entity under the weapon/armor endpoint's key (`srd_hide`, not `srd_hide-armor`)
+ * with `data.item_key` = the item's key and cost/weight/description from the item. When several
+ * items point at the same record (srd_quarterstaff ← srd_quarterstaff, srd_staff "arcane focus",
+ * srd_wooden-staff "druidic focus"), the item with the same key (else of category weapon/armor,
+ * else the first) is the weapon; the others stay `item`s under their own key, their text naming
+ * the weapon they can be used as. Items without a weapon/armor record (srd_shield has no /armor/
+ * record) are items. Weapon/armor records no item points at are added from the record alone
+ * (`item_key` null). 2025-shape magic records inside /items/ become magic_item.
  */
 import type { ArmorData, MagicItemData, WeaponData, WeaponProperty } from "../../kinds.ts";
 import type { Entity } from "../../types.ts";
@@ -11,7 +18,7 @@ import { armorEntity, itemEntity, magicItemEntity, weaponEntity } from "../canon
 import { bool, int, isRec, num, rec, recs, refKey, refName, str, type Rec } from "../read.ts";
 import type { NormalizeContext, NormalizeResult } from "../types.ts";
 import { attunementDetail, costDisplay, costToGp, itemCategory, rarityText, weightToLb } from "../vocab.ts";
-import { V2Record, v2Base } from "./common.ts";
+import { V2Record, v2Base, v2Url } from "./common.ts";
 
 const RANGED_NAMES = /\b(dart|net)\b/i;
 
@@ -77,12 +84,13 @@ export function v2WeaponData(w: Rec, joined: Rec | null, item: Rec | null, name:
     ...c,
     weight_lb: item ? weightLb(item) : null,
     desc: item ? str(item.desc) : null,
+    item_key: item ? itemKey(item) : null,
   };
 }
 
-function armorData(a: Rec | null, item: Rec, name: string): ArmorData {
-  const isShield = /\bshield\b/i.test(name) || refKey(item.category) === "shield";
-  const desc = str(item.desc);
+function armorData(a: Rec | null, item: Rec | null, name: string): ArmorData {
+  const isShield = /\bshield\b/i.test(name) || refKey(item?.category) === "shield";
+  const desc = item ? str(item.desc) : null;
   const base = int(a?.ac_base) ?? (isShield ? Number(/Armor Class by (\d+)/i.exec(desc ?? "")?.[1] ?? 2) : null);
   const addDex = bool(a?.ac_add_dexmod) ?? false;
   const cap = int(a?.ac_cap_dexmod);
@@ -94,9 +102,10 @@ function armorData(a: Rec | null, item: Rec, name: string): ArmorData {
     ac_display: isShield && base !== null ? `+${base}` : (str(a?.ac_display) ?? (base !== null ? String(base) : null)),
     strength_required: int(a?.strength_score_required),
     stealth_disadvantage: bool(a?.grants_stealth_disadvantage) ?? false,
-    ...cost(item),
-    weight_lb: weightLb(item),
+    ...(item ? cost(item) : { cost: null, cost_gp: null }),
+    weight_lb: item ? weightLb(item) : null,
     desc,
+    item_key: item ? itemKey(item) : null,
   };
 }
 
@@ -122,41 +131,92 @@ function isMagic(r: Rec): boolean {
   return bool(r.is_magic_item) === true || isRec(r.rarity);
 }
 
+type Gear = "weapon" | "armor";
+/** The weapon or armor record an item points at. */
+type Link = { kind: Gear; key: string; nested: Rec };
+
+function itemKey(r: Rec): string | null {
+  return str(r.key) ?? (str(r.url) ? refKey(r.url) : null);
+}
+
+function linkOf(r: Rec, key: string): Link | null {
+  if (isMagic(r)) return null;
+  for (const kind of ["weapon", "armor"] as const) {
+    const nested = rec(r[kind]);
+    if (nested) return { kind, key: refKey(nested) ?? key, nested };
+  }
+  return null;
+}
+
+/** Records of a related endpoint by key. */
+function byKey(records: unknown[]): Map<string, Rec> {
+  const m = new Map<string, Rec>();
+  for (const x of records) {
+    const k = isRec(x) ? itemKey(x) : null;
+    if (k && isRec(x) && !m.has(k)) m.set(k, x);
+  }
+  return m;
+}
+
+/**
+ * For each weapon/armor key, the item that IS it: same key (2) > category weapon/armor/shield (1) >
+ * first (0). Others pointing at the same record are plain items.
+ */
+function primaryItems(records: unknown[]): Map<string, string> {
+  const best = new Map<string, { item: string; score: number }>();
+  for (const r of records) {
+    const key = isRec(r) ? itemKey(r) : null;
+    const l = key && isRec(r) ? linkOf(r, key) : null;
+    if (!key || !l || !isRec(r)) continue;
+    const cat = refKey(r.category)?.toLowerCase();
+    const score = key === l.key ? 2 : cat === l.kind || (l.kind === "armor" && cat === "shield") ? 1 : 0;
+    const id = `${l.kind}:${l.key}`;
+    const cur = best.get(id);
+    if (!cur || score > cur.score) best.set(id, { item: key, score });
+  }
+  return new Map([...best].map(([id, v]) => [id, v.item]));
+}
+
 export function normalizeV2Items(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  const joined = new Map<string, Rec>();
-  for (const w of related(ctx, "weapons")) if (isRec(w) && str(w.key)) joined.set(str(w.key)!, w);
-  const used = new Set<string>();
+  const joined: Record<Gear, Map<string, Rec>> = { weapon: byKey(related(ctx, "weapons")), armor: byKey(related(ctx, "armor")) };
+  const primary = primaryItems(records);
+  const emitted = new Set<string>();
   const result = runRecords(records, V2Record, (r): Entity => {
     const b = v2Base(ctx, "items", r);
     if (isMagic(r)) return magicItemEntity("open5e_v2", b, magicItemData(r));
-    const w = rec(r.weapon);
-    if (w) {
-      const wKey = refKey(w) ?? b.key;
-      used.add(wKey);
-      return weaponEntity("open5e_v2", b, v2WeaponData(w, joined.get(wKey) ?? null, r, b.name));
+    const l = linkOf(r, b.key);
+    if (l && primary.get(`${l.kind}:${l.key}`) === b.key) {
+      emitted.add(`${l.kind}:${l.key}`);
+      const gb: Base = { ...b, key: l.key, url: v2Url(ctx, l.kind === "weapon" ? "weapons" : "armor", l.key) };
+      const full = joined[l.kind].get(l.key) ?? null;
+      if (l.kind === "weapon") return weaponEntity("open5e_v2", gb, v2WeaponData(l.nested, full, r, b.name));
+      return armorEntity("open5e_v2", gb, armorData(full ?? l.nested, r, b.name));
     }
-    const a = rec(r.armor);
-    if (a || refKey(r.category) === "shield") return armorEntity("open5e_v2", b, armorData(a, r, b.name));
-    return itemEntity("open5e_v2", b, {
-      category: itemCategory(refKey(r.category) ?? refName(r.category)),
-      ...cost(r),
-      weight_lb: weightLb(r),
-      desc: str(r.desc),
-    });
+    const usable = l ? str(joined[l.kind].get(l.key)?.name) ?? str(l.nested.name) ?? l.key : null;
+    return itemEntity(
+      "open5e_v2",
+      b,
+      { category: itemCategory(refKey(r.category) ?? refName(r.category)), ...cost(r), weight_lb: weightLb(r), desc: str(r.desc) },
+      l ? [`Can be used as ${l.kind === "weapon" ? "a weapon" : "armor"}: ${usable}.`] : [],
+    );
   });
-  const extra = runRecords(
-    [...joined.values()].filter((w) => !used.has(str(w.key)!)),
-    V2Record,
-    (w) => {
-      const b: Base = v2Base(ctx, "weapons", w);
-      return weaponEntity("open5e_v2", b, v2WeaponData(w, w, null, b.name));
-    },
-  );
-  const have = new Set(result.entities.map((e) => `${e.kind}:${e.key}`));
-  return {
-    entities: [...result.entities, ...extra.entities.filter((e) => !have.has(`${e.kind}:${e.key}`))],
-    skipped: [...result.skipped, ...extra.skipped],
-  };
+  const unlinked = (kind: Gear) => [...joined[kind]].filter(([k]) => !emitted.has(`${kind}:${k}`)).map(([, x]) => x);
+  const weapons = runRecords(unlinked("weapon"), V2Record, (w) => {
+    const b = v2Base(ctx, "weapons", w);
+    return weaponEntity("open5e_v2", b, v2WeaponData(w, w, null, b.name));
+  });
+  const armor = runRecords(unlinked("armor"), V2Record, (a) => {
+    const b = v2Base(ctx, "armor", a);
+    return armorEntity("open5e_v2", b, armorData(a, null, b.name));
+  });
+  const seen = new Set(result.entities.map((e) => `${e.kind}:${e.key}`));
+  const skipped = [...result.skipped, ...weapons.skipped, ...armor.skipped];
+  const extra = [...weapons.entities, ...armor.entities].filter((e) => {
+    const dup = seen.has(`${e.kind}:${e.key}`);
+    if (dup) skipped.push({ key: e.key, reason: `duplicate ${e.kind} key` });
+    return !dup;
+  });
+  return { entities: [...result.entities, ...extra], skipped };
 }
 
 export function normalizeV2MagicItems(records: unknown[], ctx: NormalizeContext): NormalizeResult {

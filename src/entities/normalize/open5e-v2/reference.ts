@@ -2,11 +2,12 @@
  * Open5e v2 reference data: conditions, damagetypes, abilities, skills, alignments (text per
  * document in `descriptions[]`), spellschools, weaponproperties, languages, rulesets (+ their rules).
  *
- * Records with `descriptions[]` are split into one entity per description document: a core record
- * like `grappled` (document "core") with srd-2014, srd-2024 and a5e-ag texts becomes three
- * conditions, keyed `srd-2014:grappled`, ... The key stays unprefixed when the description's
- * document is the record's own document. So a document filter (e.g. srd-2014) finds them.
+ * One entity per upstream record, under the record's own key and document: a core record like
+ * `grappled` (document "core") with srd-2014, srd-2024 and a5e-ag texts is ONE condition whose
+ * `data.descriptions` holds every document's text and whose `desc` is the main one (see
+ * `mainDescription`); the search text includes them all.
  */
+import type { DocDescription } from "../../kinds.ts";
 import type { Entity } from "../../types.ts";
 import { runRecords, type Base } from "../build.ts";
 import {
@@ -21,63 +22,73 @@ import {
   skillEntity,
   weaponPropertyEntity,
 } from "../canonical/reference.ts";
-import { arr, bool, int, recs, refKey, str, type Rec } from "../read.ts";
+import { arr, bool, int, isRec, rec, recs, refKey, str, type Rec } from "../read.ts";
 import { titleCase } from "../text.ts";
 import type { NormalizeContext, NormalizeResult } from "../types.ts";
 import { abilityName } from "../vocab.ts";
-import { V2Record, V2Unnamed, v2Base, v2Doc, v2Key, v2Url } from "./common.ts";
+import { V2Record, V2Unnamed, v2Base, v2Key, v2Url } from "./common.ts";
 
-/** One (base, desc) per description document; falls back to the record's own `desc`. */
-export function perDescription(r: Rec & { key?: string; url?: string }, ctx: NormalizeContext, endpoint: string, name: string): { b: Base; desc: string }[] {
-  const key = v2Key(r);
-  const url = v2Url(ctx, endpoint, key);
-  const own = r.document !== undefined ? v2Doc(r.document, ctx) : null;
-  const groups = new Map<string, string[]>();
-  for (const d of recs(r.descriptions)) {
-    const text = str(d.desc);
-    const docKey = refKey(d.document)?.toLowerCase() ?? own?.key;
-    if (!text || !docKey) continue;
-    (groups.get(docKey) ?? groups.set(docKey, []).get(docKey)!).push(text);
-  }
-  if (groups.size === 0) {
-    if (!own) throw new Error("record has no document");
-    return [{ b: { key, name, doc: own, url }, desc: str(r.desc) ?? "" }];
-  }
-  return [...groups].map(([docKey, texts]) => ({
-    b: {
-      key: own && docKey === own.key ? key : `${docKey}:${key}`,
-      name,
-      doc: own && docKey === own.key ? own : { key: docKey, name: ctx.documents.get(docKey)?.name ?? docKey },
-      url,
-    },
-    desc: texts.join("\n\n"),
-  }));
+/** Game system of a record's document object ("5e-2014"); core concepts are 5e 2014 when unstated. */
+const DEFAULT_GAMESYSTEM = "5e-2014";
+
+export interface Described {
+  /** the main text: the record's own document, else its game system's, else the first */
+  desc: string;
+  /** every document's text, in upstream order (texts of the same document joined) */
+  descriptions: DocDescription[];
 }
 
-type Make = (b: Base, desc: string, r: Rec) => Entity;
+/** All per-document descriptions of a record and its main one; falls back to the record's `desc`. */
+export function describe(r: Rec, ownDoc: string, ctx: NormalizeContext): Described {
+  const groups = new Map<string, { texts: string[]; system: string | null }>();
+  for (const d of recs(r.descriptions)) {
+    const text = str(d.desc);
+    const docKey = refKey(d.document)?.toLowerCase() ?? ownDoc;
+    if (!text) continue;
+    const g = groups.get(docKey) ?? groups.set(docKey, { texts: [], system: refKey(d.gamesystem) }).get(docKey)!;
+    g.texts.push(text);
+  }
+  const descriptions: DocDescription[] = [...groups].map(([docKey, g]) => ({
+    document_key: docKey,
+    document_name: ctx.documents.get(docKey)?.name ?? (docKey === ownDoc && isRec(r.document) ? str(r.document.name) : null) ?? docKey,
+    desc: g.texts.join("\n\n"),
+  }));
+  if (descriptions.length === 0) return { desc: str(r.desc) ?? "", descriptions };
+  const system = refKey(rec(r.document)?.gamesystem) ?? DEFAULT_GAMESYSTEM;
+  const main =
+    groups.get(ownDoc)?.texts.join("\n\n") ??
+    [...groups].find(([, g]) => g.system === system)?.[1].texts.join("\n\n") ??
+    descriptions[0]!.desc;
+  return { desc: main, descriptions };
+}
+
+type Make = (b: Base, d: Described, r: Rec) => Entity;
 
 function described(endpoint: string, make: Make, unnamed = false) {
   return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
     runRecords(records, unnamed ? V2Unnamed : V2Record, (r) => {
-      const name = str(r.name) ?? titleCase(v2Key(r));
-      return perDescription(r, ctx, endpoint, name).map(({ b, desc }) => make(b, desc, r));
+      const b = v2Base(ctx, endpoint, r, str(r.name) ?? titleCase(v2Key(r)));
+      return make(b, describe(r, b.doc.key, ctx), r);
     });
 }
 
-export const normalizeV2Conditions = described("conditions", (b, desc) => conditionEntity("open5e_v2", b, desc));
-export const normalizeV2DamageTypes = described("damagetypes", (b, desc) => damageTypeEntity("open5e_v2", b, desc));
-export const normalizeV2Skills = described("skills", (b, desc, r) => skillEntity("open5e_v2", b, { desc, ability: abilityName(refKey(r.ability)) }));
-export const normalizeV2Abilities = described("abilities", (b, desc, r) =>
+export const normalizeV2Conditions = described("conditions", (b, d) => conditionEntity("open5e_v2", b, d.desc, d.descriptions));
+export const normalizeV2DamageTypes = described("damagetypes", (b, d) => damageTypeEntity("open5e_v2", b, d.desc, d.descriptions));
+export const normalizeV2Skills = described("skills", (b, d, r) =>
+  skillEntity("open5e_v2", b, { desc: d.desc, ability: abilityName(refKey(r.ability)), descriptions: d.descriptions }),
+);
+export const normalizeV2Abilities = described("abilities", (b, d, r) =>
   abilityScoreEntity("open5e_v2", b, {
-    desc: [str(r.short_desc) ? `${b.name}, ${str(r.short_desc)}.` : null, desc].filter(Boolean).join("\n\n"),
+    desc: [str(r.short_desc) ? `${b.name}, ${str(r.short_desc)}.` : null, d.desc].filter(Boolean).join("\n\n"),
     abbreviation: (str(r.key) ?? "").toUpperCase().slice(0, 3) || null,
     full_name: str(r.name),
     skills: arr(r.skills).map((s) => refKey(s)).filter((s): s is string => !!s),
+    descriptions: d.descriptions,
   }),
 );
 export const normalizeV2Alignments = described(
   "alignments",
-  (b, desc, r) => alignmentEntity("open5e_v2", b, { desc, abbreviation: str(r.short_name) }),
+  (b, d, r) => alignmentEntity("open5e_v2", b, { desc: d.desc, abbreviation: str(r.short_name), descriptions: d.descriptions }),
   true,
 );
 
