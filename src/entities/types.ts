@@ -80,6 +80,11 @@ export interface EntityFilters {
   weight_lb?: number | null;
   /** rules: the section / ruleset they belong to, lower-case, e.g. "combat" */
   section?: string | null;
+  /**
+   * Other documents whose text this entity also carries (e.g. an Open5e "core" condition with the
+   * SRD 5.1, SRD 5.2 and A5E wordings): a `documents` filter on any of them matches it too.
+   */
+  also_documents?: string[];
 }
 
 /** One canonical entity, ready for the store. */

@@ -108,7 +108,9 @@ export function buildFilterWhere(kinds: readonly EntityKind[], filters: Structur
   clauses.push(inList("e.kind", kinds));
   if (documentKeys !== null) {
     if (documentKeys.length === 0) return { ok: true, where: { sql: "0", params: [] } };
-    clauses.push(inList("e.document_key", documentKeys));
+    const doc = inList("e.document_key", documentKeys);
+    const also = documentKeys.map(() => "e.also_documents LIKE ? ESCAPE '\\'");
+    clauses.push({ sql: `(${doc.sql} OR (e.also_documents IS NOT NULL AND (${also.join(" OR ")})))`, params: [...doc.params, ...documentKeys.map((k) => `%|${escapeLike(String(k).toLowerCase())}|%`)] });
   }
 
   for (const k of NUMERIC_FIELDS) {

@@ -66,8 +66,14 @@ export function listDocuments(db: Database, source?: DocumentSource): DocumentSu
 
 /** Every distinct document key that holds entities (for "unknown document" messages). */
 export function documentKeys(db: Database): string[] {
-  return db
-    .query<{ k: string }, []>("SELECT DISTINCT document_key AS k FROM entities ORDER BY document_key")
-    .all()
-    .map((r) => r.k);
+  const keys = new Set(
+    db
+      .query<{ k: string }, []>("SELECT DISTINCT document_key AS k FROM entities")
+      .all()
+      .map((r) => r.k),
+  );
+  for (const r of db.query<{ a: string }, []>("SELECT DISTINCT also_documents AS a FROM entities WHERE also_documents IS NOT NULL").all()) {
+    for (const k of r.a.split("|")) if (k) keys.add(k);
+  }
+  return [...keys].sort();
 }

@@ -35,6 +35,7 @@ const FILTER_COLUMNS = [
   "cost_gp",
   "weight_lb",
   "section",
+  "also_documents",
 ] as const satisfies readonly (keyof EntityFilters)[];
 
 type SqlValue = string | number | null;
@@ -163,7 +164,7 @@ export function rowToEntity(row: EntityRow): Entity & { id: number } {
   for (const c of FILTER_COLUMNS) {
     const v = row[c];
     if (v === null || v === undefined) continue;
-    if (c === "classes" || c === "damage_types") f[c] = decodeList(v as string);
+    if (c === "classes" || c === "damage_types" || c === "also_documents") f[c] = decodeList(v as string);
     else if (c === "concentration" || c === "ritual" || c === "requires_attunement" || c === "is_simple") f[c] = v === 1;
     else f[c] = v;
   }

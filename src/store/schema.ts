@@ -144,6 +144,11 @@ END;
 INSERT INTO names_fts(names_fts) VALUES ('rebuild');
 `,
   },
+  {
+    version: 3,
+    description: "entities.also_documents: documents whose wording an entity also carries (documents filter)",
+    sql: `ALTER TABLE entities ADD COLUMN also_documents TEXT;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

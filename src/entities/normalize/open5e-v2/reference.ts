@@ -68,7 +68,12 @@ function described(endpoint: string, make: Make, unnamed = false) {
   return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
     runRecords(records, unnamed ? V2Unnamed : V2Record, (r) => {
       const b = v2Base(ctx, endpoint, r, str(r.name) ?? titleCase(v2Key(r)));
-      return make(b, describe(r, b.doc.key, ctx), r);
+      const d = describe(r, b.doc.key, ctx);
+      const e = make(b, d, r);
+      // A core record carries each book's wording: a documents filter on those books finds it too.
+      const also = d.descriptions.map((x) => x.document_key).filter((k) => k !== e.document_key);
+      if (also.length) e.filters.also_documents = also;
+      return e;
     });
 }
 
