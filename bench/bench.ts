@@ -1,0 +1,217 @@
+#!/usr/bin/env bun
+/**
+ * `bun run bench [-- options]`: LoreKeeper's performance figures, measured side by side in one run
+ * on the real corpus (/work/shared/data served by the fake upstream). Not part of `bun test`.
+ * See docs/benchmark.md for what each number means.
+ *
+ *   1. sync + embedding throughput vs raw fastembed on the same texts
+ *   2. tool-call latency over stdio (source, and the compiled binary when dist/ has one) vs floors
+ *   3. cold start   4. footprint   5. HTTP under concurrent clients
+ *
+ * Progress goes to stderr; the report table to stdout; everything to bench/results.json.
+ */
+import { execSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir, totalmem } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { DEFAULT_SOURCES, SYNC_SOURCES, type SyncSource } from "../src/ingest/sync.ts";
+import { closeVectorIndex } from "../src/search/vector-index.ts";
+import { openStore } from "../src/store/db.ts";
+import { binaryPath, binaryTarget, connectStdio, readProcMemory, REPO_ROOT, serverEnv, sourceTarget, startFakeUpstreamProcess, type Target } from "./lib/proc.ts";
+import { summarize } from "./lib/stats.ts";
+import { measureBreakdown } from "./phases/breakdown.ts";
+import { measureColdStart } from "./phases/cold-start.ts";
+import { measureFloors, openFloorContext } from "./phases/floors.ts";
+import { measureDisk } from "./phases/footprint.ts";
+import { measureHttp } from "./phases/http.ts";
+import { runSyncPhase } from "./phases/sync.ts";
+import { measureToolCalls } from "./phases/tool-calls.ts";
+import { balancedByMode, callMix, interleave } from "./queries.ts";
+import { checks, latencyRows, renderReport, type TargetReport } from "./report.ts";
+
+const HELP = `Usage: bun run bench [-- options]
+
+  --quick             fewer rounds, default sources, 10 HTTP clients × 50 calls (~1 min)
+  --build             run \`bun run build -- --model <model>\` first (so the binary is measured too)
+  --binary PATH       the compiled binary to measure (default dist/lorekeeper-<os>-<arch>)
+  --no-binary         skip the compiled binary even if dist/ has one
+  --no-http           skip the HTTP load phase
+  --http-all          HTTP load on every target (default: the binary when present, else source)
+  --sources S         all (default: open5e_v2, open5e_v1, dnd5e_api, every type) | default
+                      (what \`lorekeeper sync\` fetches) | a comma-separated list
+  --data DIR          the corpus (default /work/shared/data or LOREKEEPER_BENCH_DATA)
+  --model DIR         the embedding model (default /work/shared/models/lorekeeper-static-384
+                      or LOREKEEPER_BENCH_MODEL)
+  --rounds N          rounds over the call mix per target (default 15, quick 5)
+  --raw-all           raw fastembed over every text (default: every n-th text, about 6000)
+  --clients N         HTTP clients (default 50)     --calls N   calls per HTTP client (default 200)
+  --keep              keep the temporary folder (store, index) and print its path
+  --out FILE          JSON results (default bench/results.json)`;
+
+const { values: opt } = parseArgs({
+  options: {
+    quick: { type: "boolean" },
+    build: { type: "boolean" },
+    binary: { type: "string" },
+    "no-binary": { type: "boolean" },
+    "no-http": { type: "boolean" },
+    "http-all": { type: "boolean" },
+    sources: { type: "string" },
+    data: { type: "string" },
+    model: { type: "string" },
+    rounds: { type: "string" },
+    "raw-all": { type: "boolean" },
+    clients: { type: "string" },
+    calls: { type: "string" },
+    keep: { type: "boolean" },
+    out: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+if (opt.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+const quick = opt.quick ?? false;
+const int = (s: string | undefined, d: number) => (s !== undefined && /^\d+$/.test(s) ? Number(s) : d);
+const dataDir = opt.data ?? process.env.LOREKEEPER_BENCH_DATA ?? "/work/shared/data";
+const modelDir = opt.model ?? process.env.LOREKEEPER_BENCH_MODEL ?? "/work/shared/models/lorekeeper-static-384";
+const rounds = int(opt.rounds, quick ? 5 : 15);
+const rawLimit = opt["raw-all"] ? undefined : quick ? 3000 : 6000;
+const httpClients = int(opt.clients, quick ? 10 : 50);
+const httpCalls = int(opt.calls, quick ? 50 : 200);
+const coldRuns = quick ? 3 : 7;
+const outFile = opt.out ?? join(REPO_ROOT, "bench", "results.json");
+
+function parseSources(s: string | undefined): SyncSource[] {
+  if (s === undefined) return quick ? [...DEFAULT_SOURCES] : [...SYNC_SOURCES];
+  if (s === "all") return [...SYNC_SOURCES];
+  if (s === "default") return [...DEFAULT_SOURCES];
+  const list = s.split(",").map((x) => x.trim()) as SyncSource[];
+  for (const x of list) if (!SYNC_SOURCES.includes(x)) throw new Error(`unknown source ${x}; valid: ${SYNC_SOURCES.join(", ")}`);
+  return list;
+}
+
+const say = (msg: string) => process.stderr.write(`[bench] ${msg}\n`);
+const started = Date.now();
+const notes: string[] = [];
+const loadAtStart = loadavg()[0] ?? 0;
+
+if (opt.build) {
+  say("building the binary (bun run build)…");
+  execSync(`"${process.execPath}" build.ts --model "${modelDir}"`, { cwd: REPO_ROOT, stdio: ["ignore", "inherit", "inherit"] });
+}
+
+const tmp = mkdtempSync(join(tmpdir(), "lorekeeper-bench-"));
+const dbPath = join(tmp, "bench.db");
+const fake = await startFakeUpstreamProcess(dataDir);
+try {
+  // 1. Sync + embedding.
+  const store = openStore({ path: dbPath });
+  const sync = await runSyncPhase({ store, upstreamUrl: fake.url, modelDir, sources: parseSources(opt.sources), say, rawLimit });
+  closeVectorIndex(store);
+  store.close();
+  if (sync.raw.texts < sync.embedded) notes.push(`raw fastembed ran on every ${Math.ceil(sync.embedded / sync.raw.texts)}th text (${sync.raw.texts} of ${sync.embedded}); --raw-all for all`);
+
+  const sourceEnv = serverEnv({ home: join(tmp, "home"), upstreamUrl: fake.url, modelDir });
+  const specs = interleave(callMix());
+  const targets: Target[] = [sourceTarget()];
+  const bin = opt["no-binary"] ? undefined : binaryTarget(opt.binary);
+  if (bin) targets.push(bin);
+  else notes.push(opt["no-binary"] ? "binary skipped (--no-binary)" : `binary skipped: ${opt.binary ?? binaryPath()} does not exist (build it with \`bun run build\` or pass --build)`);
+
+  // Floors, in this process, on the same store opened read-only.
+  const ro = openStore({ path: dbPath, readonly: true });
+  const floorCtx = await openFloorContext(ro, modelDir);
+  say(`floors: ${specs.length} calls × ${rounds} rounds…`);
+  const floors = await measureFloors(specs, floorCtx, rounds);
+  say(`breakdown: in-process tool handlers, ${specs.length} calls × ${rounds} rounds…`);
+  const breakdown = await measureBreakdown(ro, modelDir, specs, Math.max(3, Math.ceil(rounds / 3)));
+
+  const reports: TargetReport[] = [];
+  for (const target of targets) {
+    say(`${target.name}: cold start × ${coldRuns}…`);
+    // The binary runs as shipped, with the model it embeds, unless that model's vectors are not
+    // the ones in the store (then it gets the benchmark model through LOREKEEPER_MODEL_DIR).
+    let env = target.name === "binary" ? withoutModelDir(sourceEnv) : sourceEnv;
+    let coldStart = await measureColdStart(target, dbPath, env, coldRuns);
+    if (coldStart.first.searchMode !== "hybrid" && env !== sourceEnv) {
+      notes.push(`the binary's embedded model does not match the store's vectors (search mode ${coldStart.first.searchMode}); it was run with LOREKEEPER_MODEL_DIR=${modelDir}`);
+      env = sourceEnv;
+      coldStart = await measureColdStart(target, dbPath, env, coldRuns);
+    } else if (target.name === "binary") notes.push("binary: run with its embedded model (no LOREKEEPER_MODEL_DIR)");
+    if (coldStart.first.searchMode !== "hybrid") notes.push(`${target.name}: the first semantic search came back in ${coldStart.first.searchMode} mode`);
+    say(`${target.name}: tool calls over stdio, ${specs.length} calls × ${rounds} rounds…`);
+    const conn = await connectStdio(target, dbPath, env);
+    let calls;
+    let rss;
+    try {
+      calls = await measureToolCalls(conn, specs, rounds);
+      rss = readProcMemory(conn.pid);
+    } finally {
+      await conn.close();
+    }
+    const rows = latencyRows(specs, calls, floors.samples);
+    const report: TargetReport = {
+      target: target.name,
+      ...rows,
+      cachedSearch: summarize(calls.cachedSearch),
+      ping: summarize(calls.ping),
+      errors: calls.errors,
+      notHybrid: calls.notHybrid,
+      servingPeakRss: rss?.peakRss ?? null,
+      coldStart,
+    };
+    const httpHere = !opt["no-http"] && (opt["http-all"] || target === targets[targets.length - 1]);
+    if (httpHere) {
+      say(`${target.name}: HTTP, ${httpClients} clients × ${httpCalls} calls…`);
+      report.http = await measureHttp(target, dbPath, env, balancedByMode(specs), httpClients, httpCalls);
+    }
+    reports.push(report);
+  }
+  ro.close();
+
+  const disk = measureDisk(dbPath, bin?.command);
+  notes.push(
+    `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 1024 ** 3)} GB RAM, ${process.platform}-${process.arch}, Bun ${Bun.version}; load average ${loadAtStart.toFixed(2)} at the start, ${(loadavg()[0] ?? 0).toFixed(2)} at the end (other processes share the CPU)`,
+    "HTTP mix: structured, name and search calls take turns (each mode 1/3 of the calls); stdio mix: every spec once per round (80 of 106 are searches)",
+    `floors: search = raw fastembed + raw USearch (k=${floors.index.k} of ${floors.index.size}) + the FTS5 query; structured/name = the final SELECT`,
+  );
+  const cs = checks(reports);
+  console.log(renderReport(sync, reports, breakdown, disk, notes, cs));
+  const results = {
+    generated_at: new Date().toISOString(),
+    duration_s: Math.round((Date.now() - started) / 1000),
+    options: { quick, rounds, httpClients, httpCalls, coldRuns, dataDir, modelDir },
+    git: gitCommit(),
+    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? null, memBytes: totalmem(), platform: process.platform, arch: process.arch, bun: Bun.version },
+    sync,
+    floors: { index: floors.index },
+    breakdown,
+    targets: reports,
+    footprint: disk,
+    checks: cs,
+    notes,
+  };
+  writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
+  say(`done in ${Math.round((Date.now() - started) / 1000)} s; results in ${outFile}`);
+} finally {
+  await fake.stop();
+  if (opt.keep) say(`kept ${tmp}`);
+  else rmSync(tmp, { recursive: true, force: true });
+}
+
+function withoutModelDir(env: Record<string, string>): Record<string, string> {
+  const { LOREKEEPER_MODEL_DIR: _, ...rest } = env;
+  return rest;
+}
+
+function gitCommit(): string | null {
+  try {
+    return execSync("git rev-parse --short HEAD", { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+  } catch {
+    return null;
+  }
+}
