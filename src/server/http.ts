@@ -5,7 +5,8 @@
  *
  * Safety: binds 127.0.0.1 by default and refuses a non-loopback bind without a token; bearer
  * token compared in constant time (401 + WWW-Authenticate); Host and Origin checked against an
- * allowlist (403, DNS-rebinding protection); request bodies over the limit get 413.
+ * allowlist (403, DNS-rebinding protection); request bodies over the limit get 413, bodies that do
+ * not arrive in time 408, invalid JSON -32700 and invalid JSON-RPC -32600 (http-body.ts).
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
@@ -14,6 +15,7 @@ import { log } from "../log.ts";
 import { countByKind } from "../store/entities.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
 import type { ToolDeps } from "../tools/deps.ts";
+import { checkJsonRpcBody, isJsonContentType, readBody } from "./http-body.ts";
 import { bearerMatches, type GuardConfig, hostAllowed, isLoopback, originAllowed } from "./http-guard.ts";
 import { buildServer } from "./mcp.ts";
 
@@ -25,7 +27,14 @@ export interface HttpOptions {
   allowedOrigins?: string[];
   /** Largest accepted request body, bytes (default 1 MiB). */
   maxBodyBytes?: number;
+  /**
+   * A request body must arrive within this many ms once its headers are in (default 30 s), else 408.
+   * (A client stuck in its headers is disconnected by Bun itself after about 10 s.)
+   */
+  bodyTimeoutMs?: number;
 }
+
+type Resolved = ReturnType<typeof resolveHttpOptions>;
 
 export interface HttpServerHandle {
   /** e.g. http://127.0.0.1:8000/mcp */
@@ -46,9 +55,10 @@ export class HttpConfigError extends Error {
 }
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
+const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 
-function jsonRpcError(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }), {
+function jsonRpcError(status: number, message: string, headers: Record<string, string> = {}, code = -32000): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
     status,
     headers: { "Content-Type": "application/json", ...headers },
   });
@@ -67,20 +77,34 @@ export function healthBody(deps: ToolDeps): Record<string, unknown> {
   };
 }
 
-async function handleMcp(request: Request, deps: ToolDeps, maxBody: number): Promise<Response> {
+async function handleMcp(request: Request, deps: ToolDeps, o: Resolved): Promise<Response> {
   if (request.method !== "POST") {
     return jsonRpcError(405, "Method not allowed: this server is stateless; send JSON-RPC with POST.", { Allow: "POST" });
   }
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBody) {
-    return jsonRpcError(413, `Payload too large: the request body must not exceed ${maxBody} bytes.`);
+  if (Number.isFinite(declared) && declared > o.maxBodyBytes) {
+    return jsonRpcError(413, `Payload too large: the request body must not exceed ${o.maxBodyBytes} bytes.`);
+  }
+  // Wrong Accept / Content-Type: the transport answers 406 / 415 without reading the body.
+  let parsedBody: unknown;
+  const accept = request.headers.get("accept") ?? "";
+  if (isJsonContentType(request.headers.get("content-type")) && accept.includes("application/json") && accept.includes("text/event-stream")) {
+    const body = await readBody(request, o.maxBodyBytes, o.bodyTimeoutMs);
+    if ("tooLarge" in body) return jsonRpcError(413, `Payload too large: the request body must not exceed ${o.maxBodyBytes} bytes.`);
+    if ("timedOut" in body) {
+      log.warn(`a client took longer than ${o.bodyTimeoutMs} ms to send its request body; answered 408`);
+      return jsonRpcError(408, `Request timeout: the request body did not arrive within ${o.bodyTimeoutMs} ms.`, { Connection: "close" });
+    }
+    const checked = checkJsonRpcBody(body.text);
+    if (!checked.ok) return jsonRpcError(checked.status, checked.error, {}, checked.code);
+    parsedBody = checked.message;
   }
   const server = buildServer(deps);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: maxBody });
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: o.maxBodyBytes });
   transport.onerror = (err) => log.debug("HTTP transport", err.message);
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
   } catch (err) {
     log.error("HTTP request failed", err);
     await server.close().catch(() => {});
@@ -105,6 +129,7 @@ export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions
     allowedHosts: opts.allowedHosts ?? [],
     allowedOrigins: opts.allowedOrigins ?? [],
     maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY,
+    bodyTimeoutMs: opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
   };
 }
 
@@ -131,7 +156,7 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
       return undefined;
     })
     .get("/health", () => healthBody(deps))
-    .all("/mcp", ({ request }) => handleMcp(request, deps, o.maxBodyBytes), { parse: "none" });
+    .all("/mcp", ({ request }) => handleMcp(request, deps, o), { parse: "none" });
   app.listen({ hostname: o.host, port: o.port });
   const server = app.server;
   if (!server) throw new Error(`Could not listen on ${o.host}:${o.port}.`);

@@ -11,7 +11,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   type ServerNotification,
@@ -24,6 +23,7 @@ import type { ToolContext, ToolDef } from "../tools/define.ts";
 import type { DataProgress, ToolDeps } from "../tools/deps.ts";
 import { TOOLS } from "../tools/index.ts";
 import { toolError } from "../tools/response.ts";
+import { CallEnvelopeSchema } from "./call-envelope.ts";
 import { registerResources } from "./resources.ts";
 
 export const SERVER_INSTRUCTIONS = [
@@ -97,11 +97,12 @@ export function buildServer(deps: ToolDeps): McpServer {
     );
   }
   registerResources(server, deps);
-  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  // CallEnvelopeSchema answers a malformed envelope (arguments not an object...) with -32602.
+  server.server.setRequestHandler(CallEnvelopeSchema, async (request, extra) => {
     const def = byName.get(request.params.name);
     if (!def) {
       // A plain Error with a code: McpError would prefix the message with "MCP error -32602:".
-      throw Object.assign(new Error(`Unknown tool "${request.params.name}". Available tools: ${TOOLS.map((t) => t.name).join(", ")}.`), {
+      throw Object.assign(new Error(`Unknown tool ${JSON.stringify(request.params.name.slice(0, 100))}. Available tools: ${TOOLS.map((t) => t.name).join(", ")}.`), {
         code: ErrorCode.InvalidParams,
       });
     }

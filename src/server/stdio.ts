@@ -1,15 +1,17 @@
 /**
  * MCP over stdio: stdout carries protocol messages only (logs go to stderr). Resolves when the
- * client closes the connection (stdin ends) or the process is told to stop.
+ * client closes the connection (stdin ends) or the process is told to stop. Bad lines are answered
+ * with JSON-RPC errors (stdio-transport.ts).
  */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { log } from "../log.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { buildServer } from "./mcp.ts";
+import { LineStdioTransport } from "./stdio-transport.ts";
 
 export async function runStdio(deps: ToolDeps): Promise<void> {
   const server = buildServer(deps);
-  const transport = new StdioServerTransport();
+  const transport = new LineStdioTransport();
+  transport.onerror = (err) => log.debug("stdio transport", err.message);
   const closed = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
     process.stdin.once("end", () => resolve());

@@ -5,6 +5,7 @@
  */
 import * as z from "zod";
 import { parseCr } from "../entities/types.ts";
+import { quote } from "./validate.ts";
 import { canonical } from "./vocab.ts";
 
 function numeric(v: unknown): unknown {
@@ -68,11 +69,11 @@ function crValue(exact: boolean) {
     .transform((v, ctx) => {
       const n = parseCr(v);
       if (n === undefined || n < 0 || n > 30) {
-        ctx.addIssue({ code: "custom", message: `must be a number from 0 to 30 or a fraction such as "1/4" (got ${JSON.stringify(v)})`, input: v });
+        ctx.addIssue({ code: "custom", message: `must be a number from 0 to 30 or a fraction such as "1/4" (got ${quote(v)})`, input: v });
         return z.NEVER;
       }
       if (exact && !VALID_CRS.has(n)) {
-        ctx.addIssue({ code: "custom", message: `${JSON.stringify(v)} is not a challenge rating; use 0, 1/8, 1/4, 1/2 or a whole number 1–30`, input: v });
+        ctx.addIssue({ code: "custom", message: `${quote(v)} is not a challenge rating; use 0, 1/8, 1/4, 1/2 or a whole number 1–30`, input: v });
         return z.NEVER;
       }
       return n;

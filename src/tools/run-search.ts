@@ -38,19 +38,28 @@ export function upstreamFailure(kinds: readonly EntityKind[], err: unknown): str
     .join("\n");
 }
 
+/** Why some requested kinds are missing from an answer (their first-use load failed; details are logged). */
+export function partialDataNote(missing: readonly EntityKind[]): string {
+  return `No ${kindList(missing)} data is in the local store yet and the upstream API could not be reached to download it, so these results come from the other types only. Run \`lorekeeper sync\` once the network is back (or point LOREKEEPER_OPEN5E_BASE_URL at a reachable mirror).`;
+}
+
 /** Run `q` for `tool` and answer it. Upstream failures on first use become a tool error that says how to fix them. */
 export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolContext, extraMessage?: string): Promise<CallToolResult> {
   const q: SearchQuery = { ...query, name: query.name?.trim() || undefined, search: query.search?.trim() || undefined };
+  const notes: string[] = [];
+  if (extraMessage) notes.push(extraMessage);
   try {
     await ctx.gate.ensure(q.kinds, ctx.progress);
   } catch (err) {
     log.warn(`${tool}: first-use data load failed`, err);
-    return toolError(upstreamFailure(q.kinds, err));
+    // Answer from the kinds the store does hold; fail only when it holds none of them.
+    const missing = ctx.gate.emptyKinds(q.kinds);
+    const storeFailed = (err as { name?: string })?.name === "StoreError";
+    if (storeFailed || missing.length === q.kinds.length) return toolError(upstreamFailure(q.kinds, err));
+    notes.push(partialDataNote(missing));
   }
   const res = await ctx.deps.search(q);
   const results = flattenHits(res.hits);
-  const notes: string[] = [];
-  if (extraMessage) notes.push(extraMessage);
   if (res.message) notes.push(res.message);
   if (results.length === 0) {
     const empty = ctx.gate.emptyKinds(q.kinds);

@@ -6,6 +6,12 @@ import type * as z from "zod";
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
+/** JSON of a value a caller sent, cut to `max` characters: error messages never echo a huge input whole. */
+export function quote(v: unknown, max = 60): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > max ? `${s.slice(0, max)}…" (${s.length} characters)` : s;
+}
+
 function show(v: unknown): string {
   if (v === undefined) return "nothing";
   if (v === null) return "null";
@@ -35,12 +41,12 @@ function describeIssue(issue: Issue, validParams: readonly string[]): string {
   const subject = p || "arguments";
   switch (issue.code) {
     case "unrecognized_keys": {
-      const keys = issue.keys.map((k) => `"${k}"`).join(", ");
+      const keys = issue.keys.map((k) => quote(k)).join(", ");
       return `unknown parameter${issue.keys.length > 1 ? "s" : ""} ${keys}. Valid parameters: ${validParams.join(", ")}.`;
     }
     case "invalid_value": {
       const values = issue.values.map((v) => String(v)).join(", ");
-      return `${subject}: ${JSON.stringify(issue.input)} is not a valid value. Valid values: ${values}.`;
+      return `${subject}: ${quote(issue.input)} is not a valid value. Valid values: ${values}.`;
     }
     case "invalid_type": {
       if (issue.input === undefined) return `${subject} is required.`;

@@ -1,0 +1,69 @@
+/**
+ * The envelope of a tools/call request (`params.name`, `params.arguments`, `params._meta`),
+ * checked before the SDK's own validation so that a malformed call gets JSON-RPC -32602 (invalid
+ * params) with one readable sentence, instead of -32603 (internal error) carrying a dump of schema
+ * issues. `"arguments": null` counts as no arguments.
+ *
+ * How: the SDK parses every request with the schema given to setRequestHandler before anything
+ * else runs, and answers any error thrown there with that error's `code` and `message`. The
+ * `params` field of `CallEnvelopeSchema` therefore checks the envelope and throws an
+ * `InvalidCallError` (a plain Error with a code: McpError would prefix its message).
+ */
+import { CallToolRequestParamsSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod";
+
+export class InvalidCallError extends Error {
+  override name = "InvalidCallError";
+  readonly code = ErrorCode.InvalidParams;
+}
+
+function describe(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  if (typeof v === "object") return "an object";
+  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  return `${typeof v} ${String(v)}`;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** What is wrong with a tools/call `params` (one sentence), or undefined when it is well-formed. Pure. */
+export function callParamsProblem(params: unknown): string | undefined {
+  if (!isPlainObject(params)) {
+    return `tools/call needs params as an object such as {"name": "search_spell", "arguments": {"name": "Fireball"}} (got ${describe(params)}).`;
+  }
+  if (typeof params.name !== "string" || params.name.length === 0) {
+    return `tools/call: params.name must be the name of a tool, as a string (got ${describe(params.name)}).`;
+  }
+  const args = params.arguments;
+  if (args !== undefined && args !== null && !isPlainObject(args)) {
+    return `Invalid arguments for ${params.name.slice(0, 100)}: arguments must be an object of named parameters such as {"name": "Fireball"} (got ${describe(args)}).`;
+  }
+  const r = CallToolRequestParamsSchema.safeParse(normalizeCallParams(params));
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `params.${issue.path.map(String).join(".")}` : "params";
+    return `tools/call: ${where} is not valid${issue?.message ? ` (${issue.message})` : ""}.`;
+  }
+  return undefined;
+}
+
+/** `arguments: null` → no arguments (some clients send null for "none"). */
+export function normalizeCallParams(params: Record<string, unknown>): Record<string, unknown> {
+  if (params.arguments !== null) return params;
+  const { arguments: _none, ...rest } = params;
+  return rest;
+}
+
+/** The request schema our tools/call handler is registered with (see the file comment). */
+export const CallEnvelopeSchema = z.object({
+  method: z.literal("tools/call"),
+  params: z.unknown().transform((p) => {
+    const problem = callParamsProblem(p);
+    if (problem) throw new InvalidCallError(problem);
+    return normalizeCallParams(p as Record<string, unknown>) as { name: string; arguments?: Record<string, unknown> };
+  }),
+});
