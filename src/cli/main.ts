@@ -2,8 +2,9 @@
 /**
  * `lorekeeper [command] [options]` — with no command, runs the MCP server over stdio.
  */
-import { APP_VERSION } from "../config.ts";
+import { APP_VERSION, dbPath } from "../config.ts";
 import { log, setLogLevel } from "../log.ts";
+import { storeFailure } from "../store/db.ts";
 import { EXIT_FAILED, EXIT_USAGE, UsageError } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
 
@@ -25,6 +26,15 @@ function usage(): string {
     "",
     "With no command, `lorekeeper` runs `serve` (MCP over stdio).",
   ].join("\n");
+}
+
+/** `--db-path X` / `--db-path=X`, as the commands read it. */
+function dbPathOption(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--db-path") return argv[i + 1];
+    if (argv[i]!.startsWith("--db-path=")) return argv[i]!.slice("--db-path=".length);
+  }
+  return undefined;
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -60,7 +70,8 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`lorekeeper ${cmd.name}: ${err.message}\nRun \`lorekeeper ${cmd.name} --help\` for usage.\n`);
       return EXIT_USAGE;
     }
-    const e = err as { message?: string; hint?: string };
+    // A SQLite failure about the store itself (damaged, disk full, read-only…) names the file and the fix.
+    const e = (storeFailure(err, dbPath(dbPathOption(cmdArgs))) ?? err) as { message?: string; hint?: string };
     process.stderr.write(`lorekeeper ${cmd.name}: ${e.message ?? String(err)}\n${e.hint ? `${e.hint}\n` : ""}`);
     log.debug("command failed", err);
     return EXIT_FAILED;

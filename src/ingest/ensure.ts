@@ -7,7 +7,7 @@ import type { Config } from "../config.ts";
 import { loadConfig } from "../config.ts";
 import type { EntityKind } from "../entities/types.ts";
 import { log } from "../log.ts";
-import type { Store } from "../store/db.ts";
+import { checkpoint, type Store } from "../store/db.ts";
 import { getSyncState } from "../store/sync-state.ts";
 import { embedAfterIngest } from "./after-ingest.ts";
 import { planSync, runSync, type SyncSource } from "./sync.ts";
@@ -60,6 +60,7 @@ export function createEnsureData(store: Store, opts: EnsureOptions = {}) {
           },
         });
         await embedAfterIngest(store);
+        checkpoint(store, "PASSIVE");
         const failed = report.results.filter((r) => r.status === "failed");
         if (failed.length > 0 && failed.length === report.results.length) {
           throw new DataUnavailableError(
@@ -82,6 +83,7 @@ export function createEnsureData(store: Store, opts: EnsureOptions = {}) {
       try {
         await runSync(store, { sources, types: stale.map((t) => t.id), kinds, config: cfg });
         await embedAfterIngest(store);
+        checkpoint(store, "PASSIVE");
       } catch (err) {
         log.warn("background refresh failed; serving the stored data", err);
       } finally {

@@ -21,6 +21,7 @@ import {
   type TypeCount,
 } from "../entities/normalize/orcbrew.ts";
 import { OrcbrewError, type OrcbrewPack, parseOrcbrew } from "../sources/orcbrew/packs.ts";
+import { storeFailure } from "../store/db.ts";
 import { replaceOrigin, type ReplaceResult } from "../store/entities.ts";
 
 export interface ImportOptions {
@@ -211,7 +212,9 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
     } catch (err) {
       for (const p of plans) delete p.report.store;
       report.packs = plans.map((p) => p.report);
-      const reason = `storing failed, nothing from this file was imported: ${(err as Error).message}`;
+      const storeErr = storeFailure(err, db.filename);
+      const why = storeErr ? `${storeErr.message} ${storeErr.hint}` : (err as Error).message;
+      const reason = `storing failed, nothing from this file was imported: ${why}`;
       report.error = { message: reason, reason };
       return done();
     }

@@ -14,7 +14,7 @@ import { log } from "../log.ts";
 import { Dnd5eApiClient } from "../sources/dnd5eapi.ts";
 import { HttpClient, UpstreamError } from "../sources/http.ts";
 import { Open5eClient } from "../sources/open5e.ts";
-import type { Store } from "../store/db.ts";
+import { type Store, storeFailure } from "../store/db.ts";
 import { upsertDocuments } from "../store/documents.ts";
 import { replaceOrigin } from "../store/entities.ts";
 import { createHttpCache } from "../store/http-cache.ts";
@@ -125,21 +125,65 @@ interface Clients {
   dnd: Dnd5eApiClient;
 }
 
+interface FetchedRecords {
+  records: unknown[];
+  warnings: string[];
+  skipped: number;
+}
+
+/**
+ * One walk over an Open5e list. `changed` is set when the data moved under the walk: the envelope
+ * count changed between pages, or a record came twice (pages shifted) — then a record may also
+ * have been missed, and replacing the stored set with it would drop good records.
+ */
+async function walkOpen5e(c: Clients, version: "v1" | "v2", endpoint: string, opts: SyncOptions, force: boolean, pageSize: number, onProgress: (records: number, total: number | null, pages: number) => void): Promise<FetchedRecords & { changed?: string }> {
+  const records: unknown[] = [];
+  const warnings: string[] = [];
+  const ids = new Set<string>();
+  let changed: string | undefined;
+  try {
+    for await (const page of c.open5e.pages(version, endpoint, { force, signal: opts.signal, pageSize })) {
+      if (page.count !== null && page.totalCount !== null && page.count !== page.totalCount) changed ??= `its record count changed from ${page.totalCount} to ${page.count} between pages`;
+      for (const r of page.results) {
+        const id = r && typeof r === "object" ? (r as Record<string, unknown>)[version === "v1" ? "slug" : "key"] : undefined;
+        if (typeof id === "string") {
+          if (ids.has(id)) changed ??= `record ${id} came twice (pages shifted)`;
+          ids.add(id);
+        }
+        records.push(r);
+      }
+      warnings.push(...page.warnings);
+      onProgress(page.recordsSoFar, page.totalCount, page.page);
+    }
+  } catch (err) {
+    // After a change, a failing page (e.g. "Invalid page." past the new end) is part of that change.
+    if (!changed || !(err instanceof UpstreamError)) throw err;
+    changed += `, then ${err.message.split(". ")[0]}`;
+  }
+  return { records, warnings, skipped: 0, ...(changed ? { changed } : {}) };
+}
+
 /** Fetch one endpoint's records (and report progress). */
-async function fetchRecords(c: Clients, t: ContentType, endpoint: string, opts: SyncOptions, pageSize: number, onProgress: (records: number, total: number | null, pages: number) => void): Promise<{ records: unknown[]; warnings: string[]; skipped: number }> {
+async function fetchRecords(c: Clients, t: ContentType, endpoint: string, opts: SyncOptions, pageSize: number, onProgress: (records: number, total: number | null, pages: number) => void): Promise<FetchedRecords> {
   if (t.source === "dnd5e_api") {
     const r = await c.dnd.fetchAll(t.year ?? "2014", endpoint, { force: opts.force, signal: opts.signal, onProgress: (done, total) => onProgress(done, total, 1) });
     return { records: r.records, warnings: [...r.warnings, ...r.skipped.map((s) => `skipped ${s.index}: ${s.message}`)], skipped: r.skipped.length };
   }
   const version = t.source === "open5e_v1" ? "v1" : "v2";
-  const records: unknown[] = [];
-  const warnings: string[] = [];
-  for await (const page of c.open5e.pages(version, endpoint, { force: opts.force, signal: opts.signal, pageSize })) {
-    records.push(...page.results);
-    warnings.push(...page.warnings);
-    onProgress(page.recordsSoFar, page.totalCount, page.page);
+  const first = await walkOpen5e(c, version, endpoint, opts, opts.force ?? false, pageSize, onProgress);
+  if (!first.changed) return first;
+  // The list changed while it was read: read it again from the network (cached pages are stale).
+  log.info(`${version}/${endpoint} changed upstream while it was being listed (${first.changed}); listing it again`);
+  const second = await walkOpen5e(c, version, endpoint, opts, true, pageSize, onProgress);
+  if (second.changed && /count changed/.test(second.changed)) {
+    throw new UpstreamError(
+      "pagination",
+      c.open5e.listUrl(version, endpoint),
+      `Open5e ${version}/${endpoint} kept changing while it was being listed (${second.changed}), so the list cannot be trusted to be complete; ` +
+        "the previous data is kept. Run `lorekeeper sync` again in a while.",
+    );
   }
-  return { records, warnings, skipped: 0 };
+  return second;
 }
 
 /** Document metadata for a source (fetched once per run, cached over HTTP). */
@@ -156,7 +200,19 @@ async function loadDocuments(c: Clients, source: SyncSource, opts: SyncOptions, 
   return normalizeOpen5eV1Documents(v1.records, v2);
 }
 
+/**
+ * Sync the planned content types. Upstream failures fail their type (previous data kept); a failure
+ * of the store itself (damaged, disk full, read-only, locked) stops the run with a StoreError.
+ */
 export async function runSync(store: Store, opts: SyncOptions = {}): Promise<SyncReport> {
+  try {
+    return await syncTypes(store, opts);
+  } catch (err) {
+    throw storeFailure(err, store.path) ?? err;
+  }
+}
+
+async function syncTypes(store: Store, opts: SyncOptions): Promise<SyncReport> {
   const cfg = opts.config ?? loadConfig();
   const started = Date.now();
   const http =
@@ -208,12 +264,20 @@ opts.http ?? HttpClient.fromConfig(cfg, { cache: createHttpCache(store.db, cfg) 
         opts.onEvent?.({ type: "progress", source, contentType: t.id, records, totalRecords, pages }),
       );
       const related: Record<string, unknown[]> = {};
+      const missing: string[] = [];
       for (const ep of t.related ?? []) {
         try {
           related[ep] = (await fetchRecords(c, t, ep, opts, cfg.open5ePageSize, () => {})).records;
         } catch (err) {
-          r.warnings.push(`related ${ep} unavailable: ${(err as Error).message}`);
+          if (!(err instanceof UpstreamError)) throw err;
+          missing.push(`related ${ep} unavailable: ${err.message}`);
         }
+      }
+      if (missing.length > 0) {
+        // Records without their related parts are worse than the complete ones already stored.
+        const stored = store.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM entities WHERE origin = ?").get(originOf(t))?.n ?? 0;
+        if (stored > 0) throw new Error(`${missing.join("; ")} — the previous (complete) data is kept`);
+        r.warnings.push(...missing);
       }
       const baseUrl = source === "dnd5e_api" ? cfg.dnd5eApiBaseUrl : cfg.open5eBaseUrl;
       const ctx: NormalizeContext = { baseUrl, documents: documentMap(documents), related };
@@ -224,8 +288,11 @@ opts.http ?? HttpClient.fromConfig(cfg, { cache: createHttpCache(store.db, cfg) 
       r.records = norm.entities.length;
       r.skipped = norm.skipped.length + main.skipped;
       r.warnings.push(...main.warnings);
-      r.status = r.skipped > 0 ? "partial" : "ok";
+      r.status = r.skipped > 0 || missing.length > 0 ? "partial" : "ok";
     } catch (err) {
+      // The store itself failing (damaged, disk full, read-only) is not this type's problem: stop.
+      const storeErr = storeFailure(err, store.path);
+      if (storeErr) throw storeErr;
       r.status = "failed";
       r.error = err instanceof UpstreamError ? err.message : `${(err as Error).message ?? String(err)}`;
       log.debug(`sync ${source} ${t.id} failed`, err);

@@ -6,7 +6,8 @@
  * usearch aborts the whole process on a damaged file (std::bad_alloc), so a file is only handed to
  * `Index.load` after its size and hash match the sidecar. Saves are atomic (temp file + rename).
  */
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import type { Index } from "usearch";
 
 export const SIDECAR_FORMAT = 1;
@@ -90,6 +91,46 @@ export function verifyIndexFile(paths: IndexPaths, sidecar: IndexSidecar): strin
   return undefined;
 }
 
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Remove temp files left by saves that never finished (a process killed mid-save): those of
+ * processes no longer running, and any older than an hour. Returns how many were removed.
+ */
+export function removeStaleTempFiles(paths: IndexPaths): number {
+  const dir = dirname(paths.index);
+  const names = new Set([basename(paths.index), basename(paths.sidecar)]);
+  let removed = 0;
+  let files: string[];
+  try {
+    files = readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  for (const f of files) {
+    const m = /^(.+)\.tmp-(\d+)-[a-z0-9]+$/.exec(f);
+    if (!m || !names.has(m[1]!)) continue;
+    const pid = Number(m[2]);
+    const file = join(dir, f);
+    try {
+      const old = Date.now() - statSync(file).mtimeMs > 3_600_000;
+      if (pid === process.pid || (processAlive(pid) && !old)) continue;
+      rmSync(file, { force: true });
+      removed++;
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return removed;
+}
+
 /** Save `index` and its sidecar atomically. Throws on I/O errors (the caller logs them). */
 export function saveIndexFiles(
   index: Index,
@@ -99,6 +140,7 @@ export function saveIndexFiles(
   const suffix = `.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   const tmpIndex = paths.index + suffix;
   const tmpSidecar = paths.sidecar + suffix;
+  removeStaleTempFiles(paths);
   try {
     index.save(tmpIndex);
     const bytes = readFileSync(tmpIndex);

@@ -29,13 +29,14 @@ async function loadEnsureData(store: Store, config: ReturnType<typeof loadConfig
 
 export async function createServeDeps(opts: { dbPath?: string } = {}): Promise<ServeDeps> {
   const cfg = loadConfig();
-  const store = openStore({ path: opts.dbPath });
+  // A store that cannot be written (read-only folder) is still served; there is then no first-use download.
+  const store = openStore({ path: opts.dbPath, fallbackReadonly: true });
   const embedder = defaultEmbedderProvider();
   const ctx: SearchContext = { store, embedder, embeddingTimeoutMs: cfg.embeddingTimeoutMs };
   const deps: ToolDeps = {
     db: store.db,
     search: (q) => runSearch(ctx, q),
-    ensureData: await loadEnsureData(store, cfg),
+    ensureData: store.readonly ? undefined : await loadEnsureData(store, cfg),
     modelState: () => embedder.state(),
     responseBudgetChars: cfg.responseBudgetChars,
   };

@@ -18,6 +18,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { APP_NAME, APP_VERSION } from "../config.ts";
 import { log } from "../log.ts";
+import { storeFailure } from "../store/db.ts";
 import { DataGate } from "../tools/data-gate.ts";
 import type { ToolContext, ToolDef } from "../tools/define.ts";
 import type { DataProgress, ToolDeps } from "../tools/deps.ts";
@@ -63,8 +64,8 @@ function progressSender(extra: Extra): (p: DataProgress) => void {
   };
 }
 
-function internalError(tool: string, err: unknown): CallToolResult {
-  const e = err as { message?: string; hint?: string; name?: string };
+function internalError(tool: string, err: unknown, deps: ToolDeps): CallToolResult {
+  const e = (storeFailure(err, deps.db.filename) ?? err) as { message?: string; hint?: string; name?: string };
   log.error(`${tool} failed`, err);
   if (e?.hint && e.message) return toolError(`${tool} could not run: ${e.message}\n${e.hint}`);
   return toolError(`${tool} failed because of an internal error (details are in the LoreKeeper server log on stderr). Please retry; if it keeps failing, report it with that log.`);
@@ -78,7 +79,7 @@ export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, extra
     log.debug(`${def.name} answered in ${(performance.now() - started).toFixed(1)} ms${res.isError ? " (tool error)" : ""}`);
     return res;
   } catch (err) {
-    return internalError(def.name, err);
+    return internalError(def.name, err, deps);
   }
 }
 

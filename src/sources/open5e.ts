@@ -77,6 +77,8 @@ export interface Open5ePage {
   recordsSoFar: number;
   /** Envelope `count` of the first page (null when the server gave none). */
   totalCount: number | null;
+  /** Envelope `count` of this page (differs from `totalCount` when the data changed during the walk). */
+  count: number | null;
   /** True on the final page (no `next`). */
   last: boolean;
   fromCache: boolean;
@@ -229,6 +231,7 @@ export class Open5eClient {
         results: env.results,
         recordsSoFar,
         totalCount,
+        count: env.count,
         last: next === null,
         fromCache: res.fromCache,
         warnings,

@@ -2,8 +2,8 @@
  * Opening the store: bun:sqlite in WAL mode, foreign keys on, a busy timeout so a second process
  * waits instead of failing, and migrations. Errors become StoreError with an actionable message.
  */
-import { Database } from "bun:sqlite";
-import { mkdirSync } from "node:fs";
+import { constants, Database } from "bun:sqlite";
+import { existsSync, mkdirSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
 import { dbPath } from "../config.ts";
 import { log } from "../log.ts";
@@ -32,16 +32,128 @@ export interface OpenOptions {
   readonly?: boolean;
   /** Milliseconds to wait on a locked database before failing (default 15000). */
   busyTimeoutMs?: number;
+  /**
+   * When the store cannot be opened for writing (read-only folder or file), open it read-only
+   * instead of failing (`serve`, `search`, `documents`: answering from the store needs no writes).
+   */
+  fallbackReadonly?: boolean;
+}
+
+/** The SQLite result code of an error thrown by bun:sqlite ("SQLITE_FULL", …), if it is one. */
+export function sqliteCode(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_") ? code : undefined;
+}
+
+/** The command that moves a damaged store aside and starts over. */
+export function rebuildHint(path: string): string {
+  return (
+    `Run \`lorekeeper doctor --repair --db-path "${path}"\` (it moves the damaged files aside), then \`lorekeeper sync\` ` +
+    `and re-import your .orcbrew files. By hand: move "${path}" and its -wal and -shm files elsewhere, then run \`lorekeeper sync\`.`
+  );
+}
+
+/**
+ * A SQLite failure that is about the store itself (damaged, disk full, read-only, I/O, busy) as a
+ * StoreError naming the file and the way out; undefined for anything else (bugs, bad SQL).
+ */
+export function storeFailure(err: unknown, path: string): StoreError | undefined {
+  if (err instanceof StoreError) return err;
+  const code = sqliteCode(err);
+  if (!code) return undefined;
+  const msg = (err as Error).message;
+  if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) {
+    return new StoreError(`The LoreKeeper database at ${path} is damaged (${msg}).`, rebuildHint(path), err);
+  }
+  // A disk that is full before SQLite even starts shows as an I/O error (creating the -shm file).
+  if (code.startsWith("SQLITE_FULL") || (code.startsWith("SQLITE_IOERR") && diskNearlyFull(path))) {
+    return new StoreError(
+      `The disk holding the LoreKeeper database at ${path} is full (${msg}); nothing was changed.`,
+      "Free some disk space and run the command again (the data stored before is intact), or move the store elsewhere with --db-path / LOREKEEPER_DB_PATH.",
+      err,
+    );
+  }
+  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_PERM") || code.startsWith("SQLITE_AUTH")) {
+    return new StoreError(
+      `The LoreKeeper database at ${path} cannot be written (${msg}).`,
+      "Make the file and its folder writable by this user, or point --db-path / LOREKEEPER_DB_PATH at a writable place. `lorekeeper serve` still answers from a read-only store.",
+      err,
+    );
+  }
+  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+    return new StoreError(
+      `The LoreKeeper database at ${path} stayed locked by another process (${msg}).`,
+      "Another `lorekeeper sync` or `lorekeeper import` is probably writing to it: wait for it to finish, then run the command again.",
+      err,
+    );
+  }
+  if (code.startsWith("SQLITE_IOERR")) {
+    return new StoreError(
+      `Reading or writing the LoreKeeper database at ${path} failed (${msg}).`,
+      `Check the disk (space, errors, a removed drive), then run \`lorekeeper doctor --db-path "${path}"\`.`,
+      err,
+    );
+  }
+  return undefined;
+}
+
+function diskNearlyFull(path: string): boolean {
+  try {
+    const fs = statfsSync(dirname(path));
+    return Number(fs.bavail) * Number(fs.bsize) < 1024 * 1024;
+  } catch {
+    return false;
+  }
+}
+
+/** `file:` URI for SQLite (percent-encoding what URIs reserve). */
+function sqliteUri(path: string, query: string): string {
+  return `file:${path.replace(/[%?#]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}?${query}`;
+}
+
+/**
+ * A read-only connection. In a read-only folder SQLite cannot create the `-shm` file a WAL database
+ * needs, so the file is then opened as immutable (what is on disk now; it cannot change underneath).
+ */
+function openReadonly(path: string): Database {
+  let first: Database | undefined;
+  try {
+    first = new Database(path, { readonly: true });
+    first.query("SELECT count(*) FROM sqlite_master").get();
+    return first;
+  } catch (err) {
+    first?.close();
+    if (!sqliteCode(err)?.startsWith("SQLITE_CANTOPEN") || !existsSync(path)) throw err;
+    const db = new Database(sqliteUri(path, "immutable=1"), constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
+    log.warn(`the folder of ${path} is read-only: serving the store as it is on disk`);
+    return db;
+  }
 }
 
 export function openStore(opts: OpenOptions = {}): Store {
   const path = opts.path === ":memory:" ? ":memory:" : dbPath(opts.path);
   const readonly = opts.readonly ?? false;
+  try {
+    return openAt(path, readonly, opts.busyTimeoutMs);
+  } catch (err) {
+    if (readonly || !opts.fallbackReadonly || path === ":memory:" || !existsSync(path)) throw err;
+    const cause = err instanceof StoreError ? err.cause : err;
+    const code = sqliteCode(cause) ?? (cause as NodeJS.ErrnoException | undefined)?.code ?? "";
+    if (!/^(SQLITE_READONLY|SQLITE_CANTOPEN|SQLITE_PERM|EACCES|EROFS|EPERM)/.test(code)) throw err;
+    const store = openAt(path, true, opts.busyTimeoutMs);
+    log.warn(`the LoreKeeper database at ${path} cannot be written (${(cause as Error).message}); using it read-only: no downloads or imports`);
+    return store;
+  }
+}
+
+function openAt(path: string, readonly: boolean, busyTimeoutMs: number | undefined): Store {
   let db: Database;
   try {
     if (path !== ":memory:" && !readonly) mkdirSync(dirname(path), { recursive: true });
-    db = readonly ? new Database(path, { readonly: true }) : new Database(path, { create: true, readwrite: true });
+    db = readonly ? openReadonly(path) : new Database(path, { create: true, readwrite: true });
   } catch (err) {
+    const mapped = storeFailure(err, path);
+    if (mapped && !sqliteCode(err)?.startsWith("SQLITE_CANTOPEN")) throw mapped;
     throw new StoreError(
       `Cannot open the LoreKeeper database at ${path}: ${(err as Error).message}`,
       "Check that the directory exists and is writable, or point --db-path / LOREKEEPER_DB_PATH elsewhere.",
@@ -49,10 +161,12 @@ export function openStore(opts: OpenOptions = {}): Store {
     );
   }
   try {
-    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(opts.busyTimeoutMs ?? 15000))}`);
+    db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs ?? 15000))}`);
     if (!readonly) {
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
+      // After a big sync the WAL file would keep its peak size while a server holds the store open.
+      db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT}`);
     }
     db.exec("PRAGMA foreign_keys = ON");
     if (!readonly) migrate(db);
@@ -60,15 +174,9 @@ export function openStore(opts: OpenOptions = {}): Store {
   } catch (err) {
     db.close();
     if (err instanceof StoreError) throw err;
-    const msg = (err as Error).message ?? String(err);
-    const corrupt = /malformed|not a database|corrupt/i.test(msg);
-    throw new StoreError(
-      corrupt ? `The LoreKeeper database at ${path} is damaged (${msg}).` : `Cannot use the LoreKeeper database at ${path}: ${msg}`,
-      corrupt
-        ? `Move it aside and rebuild it: mv "${path}" "${path}.damaged" && lorekeeper sync`
-        : "Another LoreKeeper process may hold it locked; retry, or check permissions.",
-      err,
-    );
+    const mapped = storeFailure(err, path);
+    if (mapped) throw mapped;
+    throw new StoreError(`Cannot use the LoreKeeper database at ${path}: ${(err as Error).message ?? String(err)}`, "Run `lorekeeper doctor` to see what is wrong.", err);
   }
   return {
     db,
@@ -82,6 +190,23 @@ export function openStore(opts: OpenOptions = {}): Store {
       }
     },
   };
+}
+
+/** Bytes the WAL file is cut back to when it restarts (SQLite `journal_size_limit`). */
+export const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
+
+/**
+ * Move what the WAL holds into the database file (after a sync or import). TRUNCATE (commands)
+ * also empties the WAL file, waiting up to the busy timeout for another writer; PASSIVE (the
+ * server) never waits. Best effort: what cannot be done now is done by a later checkpoint.
+ */
+export function checkpoint(store: Store, mode: "TRUNCATE" | "PASSIVE" = "TRUNCATE"): void {
+  if (store.readonly || store.path === ":memory:") return;
+  try {
+    store.db.query(`PRAGMA wal_checkpoint(${mode})`).get();
+  } catch (err) {
+    log.debug("WAL checkpoint failed", err);
+  }
 }
 
 function currentVersion(db: Database): number {

@@ -25,6 +25,8 @@ export function upstreamFailure(kinds: readonly EntityKind[], err: unknown): str
   const e = err as { message?: string; hint?: string; name?: string };
   // The loader's own error already says what failed and how to fix it.
   if (e?.name === "DataUnavailableError" && e.message) return e.message;
+  // The store itself failed (damaged, disk full, read-only): not an upstream problem.
+  if (e?.name === "StoreError" && e.message) return `${e.message}\n${e.hint ?? ""}`.trim();
   const why = e?.message ? ` (${e.message.split("\n")[0]})` : "";
   return [
     `Could not load ${kindList(kinds)} data: this is its first use and the upstream API could not be reached${why}.`,

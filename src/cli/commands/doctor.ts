@@ -5,13 +5,17 @@
  * something essential (store, model, native libraries) is wrong; an unreachable upstream is only a
  * warning because LoreKeeper answers from its store offline.
  */
-import { Database } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
 import { APP_VERSION, cacheDir, dataDir, dbPath, loadConfig } from "../../config.ts";
 import { binaryInfoCheck, extractionCheck, nativeLibrariesCheck } from "../../native/binary-checks.ts";
 import { createEmbedderProvider, withTimeout } from "../../search/embedder.ts";
 import { getEmbeddedModelDir } from "../../search/model-source.ts";
+import { indexPaths, readSidecar, verifyIndexFile } from "../../search/vector-index-file.ts";
+import { openStore, rebuildHint, StoreError, type Store } from "../../store/db.ts";
+import { checkStore, isCorruption } from "../../store/repair.ts";
 import { SCHEMA_VERSION } from "../../store/schema.ts";
+import { getEmbeddingMeta } from "../../store/vectors.ts";
+import type { RepairReport } from "../repair.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK } from "../command.ts";
 
@@ -29,6 +33,8 @@ export interface DoctorReport {
   ok: boolean;
   version: string;
   checks: Check[];
+  /** With --repair: what the repair found and did (it runs before the checks). */
+  repair?: RepairReport;
 }
 
 const HELP = `Usage: lorekeeper doctor [options]
@@ -37,7 +43,12 @@ Checks the installation: versions and paths, the store, the embedding model (loa
 test sentence), the native libraries, and whether Open5e and the D&D 5e API answer.
 Exits 1 when something essential is wrong, and says how to fix it.
 
+With --repair it first repairs the store: rebuilds the full-text search tables and the vector
+index (nothing is downloaded), or, when the database itself is damaged, moves its files aside as
+<db>.damaged-<time> and says what to run to fill a new one (lorekeeper sync / import).
+
 Options:
+  --repair           repair the store first (see above)
   --json             machine-readable report on stdout
   --offline          skip the upstream checks
   --timeout MS       per upstream request (default 3000)
@@ -49,13 +60,27 @@ function storeCheck(path: string): Check {
   if (!existsSync(path)) {
     return { name: "store", status: "fail", summary: `no store at ${path}`, fix: "Fill it with `lorekeeper sync` (online), or `lorekeeper import` / a binary with a content pack (offline)." };
   }
-  let db: Database;
+  let store: Store;
   try {
-    db = new Database(path, { readonly: true });
+    store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
   } catch (err) {
-    return { name: "store", status: "fail", summary: `cannot open ${path}: ${(err as Error).message}`, fix: "Check the file's permissions, or point --db-path / LOREKEEPER_DB_PATH elsewhere." };
+    const e = err as { message?: string; hint?: string };
+    const fix = isCorruption(err) ? rebuildHint(path) : err instanceof StoreError ? e.hint : "Check the file's permissions, or point --db-path / LOREKEEPER_DB_PATH elsewhere.";
+    return { name: "store", status: "fail", summary: `cannot open ${path}: ${e.message ?? String(err)}`, fix };
   }
+  const db = store.db;
   try {
+    const problems = checkStore(db);
+    if (problems.length > 0) {
+      const fts = problems.every((p) => p.startsWith("the search table"));
+      return {
+        name: "store",
+        status: "fail",
+        summary: `${path} is damaged: ${problems.slice(0, 3).join("; ")}`,
+        details: { path, problems },
+        fix: fts ? `Rebuild the search tables: lorekeeper doctor --repair --db-path "${path}"` : rebuildHint(path),
+      };
+    }
     const one = <T>(sql: string) => db.query(sql).get() as T;
     const version = Number(one<{ value: string } | null>("SELECT value FROM meta WHERE key='schema_version'")?.value ?? 0);
     const bySource = db.query("SELECT document_source AS s, count(*) AS n FROM entities GROUP BY 1 ORDER BY 1").all() as { s: string; n: number }[];
@@ -89,10 +114,42 @@ function storeCheck(path: string): Check {
     if (failed.length) return { name: "store", status: "warn", summary, details, fix: `Some content failed to sync (${details.failed_syncs.join("; ")}); run \`lorekeeper sync\` again.` };
     return { name: "store", status: "ok", summary, details };
   } catch (err) {
-    return { name: "store", status: "fail", summary: `${path} is unreadable: ${(err as Error).message}`, fix: `Move it aside and rebuild it: mv "${path}" "${path}.damaged" && lorekeeper sync` };
+    const why = isCorruption(err) ? "is damaged" : "is unreadable";
+    return { name: "store", status: "fail", summary: `${path} ${why}: ${(err as Error).message}`, fix: rebuildHint(path) };
   } finally {
-    db.close();
+    store.close();
   }
+}
+
+/** The vector index file beside the store: present, intact, and holding every stored vector? */
+function vectorIndexCheck(path: string): Check | undefined {
+  const paths = indexPaths(path);
+  if (!paths || !existsSync(path)) return undefined;
+  let meta: ReturnType<typeof getEmbeddingMeta>;
+  let vectors = 0;
+  try {
+    const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
+    try {
+      meta = getEmbeddingMeta(store.db);
+      if (meta) vectors = store.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM vectors WHERE model_id = ?").get(meta.modelId)?.n ?? 0;
+    } finally {
+      store.close();
+    }
+  } catch {
+    return undefined; // the store check reports it
+  }
+  if (!meta) return { name: "vector index", status: "info", summary: "no embeddings stored yet (semantic ranking starts after the first sync with a model)" };
+  const fix = `It is rebuilt from the store automatically at the next search; to do it now: lorekeeper doctor --repair --db-path "${path}"`;
+  const sidecar = readSidecar(paths);
+  if ("problem" in sidecar) return { name: "vector index", status: "warn", summary: `${paths.index}: ${sidecar.problem}`, fix };
+  const damaged = verifyIndexFile(paths, sidecar);
+  if (damaged) return { name: "vector index", status: "warn", summary: `${paths.index}: ${damaged}`, fix };
+  if (sidecar.modelId !== meta.modelId || sidecar.dim !== meta.dim) {
+    return { name: "vector index", status: "warn", summary: `${paths.index} was made for ${sidecar.modelId} (dim ${sidecar.dim}), the store holds ${meta.modelId}`, fix };
+  }
+  const summary = `${paths.index}: ${sidecar.entries.length} of ${vectors} stored vectors (${meta.modelId})`;
+  if (sidecar.entries.length !== vectors) return { name: "vector index", status: "warn", summary: `${summary}; it is brought up to date at the next search`, fix };
+  return { name: "vector index", status: "ok", summary };
 }
 
 async function modelCheck(storeVectors: Record<string, number> | undefined): Promise<Check> {
@@ -155,9 +212,11 @@ async function upstreamCheck(name: string, url: string, timeoutMs: number): Prom
   }
 }
 
-export async function runDoctor(opts: { dbPath?: string; offline?: boolean; timeoutMs?: number }): Promise<DoctorReport> {
+export async function runDoctor(opts: { dbPath?: string; offline?: boolean; timeoutMs?: number; repair?: boolean }): Promise<DoctorReport> {
   const cfg = loadConfig();
   const path = dbPath(opts.dbPath);
+  // Loaded only when asked: the repair rebuilds the vector index, which loads the native usearch library.
+  const repair = opts.repair ? (await import("../repair.ts")).repairStore(path) : undefined;
   const checks: Check[] = [];
   checks.push({
     name: "version",
@@ -176,6 +235,8 @@ export async function runDoctor(opts: { dbPath?: string; offline?: boolean; time
   if (ex) checks.push(ex);
   const store = storeCheck(path);
   checks.push(store);
+  const index = vectorIndexCheck(path);
+  if (index) checks.push(index);
   checks.push(await modelCheck(store.details?.vectors as Record<string, number> | undefined));
   const usearchError = await usearchProbe();
   checks.push(nativeLibrariesCheck(usearchError));
@@ -188,7 +249,7 @@ export async function runDoctor(opts: { dbPath?: string; offline?: boolean; time
       ])),
     );
   }
-  return { ok: !checks.some((c) => c.status === "fail"), version: APP_VERSION, checks };
+  return { ok: !checks.some((c) => c.status === "fail"), version: APP_VERSION, checks, ...(repair ? { repair } : {}) };
 }
 
 export function renderReport(r: DoctorReport): string {
@@ -206,14 +267,16 @@ export const doctorCommand: Command = {
   summary: "check the installation: store, model, native libraries, upstreams",
   help: HELP,
   async run(argv) {
-    const { values } = parse(argv, { json: { type: "boolean" }, offline: { type: "boolean" }, timeout: { type: "string" } });
+    const { values } = parse(argv, { json: { type: "boolean" }, offline: { type: "boolean" }, timeout: { type: "string" }, repair: { type: "boolean" } });
     const timeoutMs = values.timeout !== undefined ? Number(values.timeout) : undefined;
     const report = await runDoctor({
       dbPath: values["db-path"],
       offline: values.offline === true,
       timeoutMs: timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : undefined,
+      repair: values.repair === true,
     });
-    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${renderReport(report)}\n`);
+    const repairText = report.repair ? `${(await import("../repair.ts")).renderRepair(report.repair)}\n\n` : "";
+    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${repairText}${renderReport(report)}\n`);
     return report.ok ? EXIT_OK : EXIT_FAILED;
   },
 };

@@ -25,7 +25,7 @@ export const documentsCommand: Command = {
     const { values } = parse(argv, { source: { type: "string" }, json: { type: "boolean" } });
     const source = values.source as DocumentSource | undefined;
     if (source && !DOCUMENT_SOURCES.includes(source)) throw new UsageError(`unknown --source "${source}". Valid: ${DOCUMENT_SOURCES.join(", ")}`);
-    const store = openStore({ path: values["db-path"] });
+    const store = openStore({ path: values["db-path"], fallbackReadonly: true });
     try {
       const docs = listDocuments(store.db, source);
       if (values.json) {

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { dbPath } from "../../config.ts";
 import { embedAfterIngest } from "../../ingest/after-ingest.ts";
 import { type FileReport, type ImportReport, importExitCode, importOrcbrewFiles } from "../../ingest/import.ts";
-import { openStore, type Store } from "../../store/db.ts";
+import { checkpoint, openStore, type Store } from "../../store/db.ts";
 import { parse } from "../args.ts";
 import { type Command, UsageError } from "../command.ts";
 import { Progress, table } from "../progress.ts";
@@ -121,6 +121,7 @@ export const importCommand: Command = {
       }
       return importExitCode(report);
     } finally {
+      if (store) checkpoint(store);
       store?.close();
     }
   },

@@ -125,7 +125,7 @@ export function makeSearchCommand(deps: SearchCommandDeps = {}): Command {
       const kinds = parseTypes(list(values.type));
       const limit = values.limit === undefined ? 10 : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number of at least 1 (got "${values.limit}")`);
-      const store = openStore({ path: values["db-path"] });
+      const store = openStore({ path: values["db-path"], fallbackReadonly: true });
       try {
         const provider = (deps.provider ?? defaultEmbedderProvider)();
         const r = await runSearch(

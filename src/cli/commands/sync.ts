@@ -1,6 +1,6 @@
 /** `lorekeeper sync`: fetch every record from the sources into the local store. */
 import { loadConfig } from "../../config.ts";
-import { openStore } from "../../store/db.ts";
+import { checkpoint, openStore } from "../../store/db.ts";
 import { DEFAULT_SOURCES, runSync, SYNC_SOURCES, type SyncSource, type TypeResult } from "../../ingest/sync.ts";
 import { embedAfterIngest } from "../../ingest/after-ingest.ts";
 import { list, parse } from "../args.ts";
@@ -91,6 +91,7 @@ export const syncCommand: Command = {
       }
       return report.status === "ok" ? EXIT_OK : report.status === "partial" ? EXIT_PARTIAL : EXIT_FAILED;
     } finally {
+      checkpoint(store);
       store.close();
     }
   },
