@@ -13,7 +13,7 @@ import { answerOf, connectStdio, textOf } from "../support/mcp.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
 import { spellName, writeOrcbrew, writeUpstream } from "./generated.ts";
-import { checkedSnapshot, checkVectorIndex, type CliResult, cliEnv, runCli } from "./store-health.ts";
+import { checkedSnapshot, checkVectorIndex, type CliResult, cliEnv, removeWhenIdle, runCli } from "./store-health.ts";
 import { Database } from "bun:sqlite";
 import { loadConfig } from "../../src/config.ts";
 import { runSync } from "../../src/ingest/sync.ts";
@@ -77,7 +77,7 @@ describe("concurrent readers and writers", () => {
 
   afterAll(async () => {
     for (const f of Object.values(fakes)) await f.stop();
-    tmp.cleanup();
+    await removeWhenIdle(tmp.cleanup);
     process.stderr.write(`concurrency: ${served.calls} tool calls served while other processes wrote, none failed\n`);
   });
 

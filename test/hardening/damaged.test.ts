@@ -23,7 +23,7 @@ import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
 import { ORCBREW_FIXTURES, SOURCES_FIXTURES } from "./generated.ts";
 import { fillDisk, makeReadOnly, mountTinyDisk } from "./mounts.ts";
-import { type CliResult, checkedSnapshot, cliEnv, expectCleanFailure, runCli } from "./store-health.ts";
+import { type CliResult, checkedSnapshot, cliEnv, expectCleanFailure, removeWhenIdle, runCli } from "./store-health.ts";
 
 /** What the fixture upstream serves (the default plan also asks for types it does not have). */
 const TYPES = ["spells", "rules", "rule-sections", "proficiencies"];
@@ -112,7 +112,7 @@ describe("damaged files", () => {
 
   afterAll(async () => {
     await fake.stop();
-    tmp.cleanup();
+    await removeWhenIdle(tmp.cleanup);
   });
 
   test("a file that is not a database: every command says so, names it and the fix; doctor --repair starts over", async () => {

@@ -28,8 +28,9 @@ export function makeReadOnly(dir: string): (() => void) | undefined {
     run(["umount", dir]);
     return undefined;
   }
+  // Lazy unmount: a server that is still closing may have files open in it.
   return () => {
-    run(["umount", dir]);
+    run(["umount", "-l", dir]);
   };
 }
 

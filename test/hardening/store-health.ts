@@ -105,3 +105,11 @@ export function checkVectorIndex(store: Store): number {
   closeVectorIndex(store);
   return stamps.length;
 }
+
+/** Remove a test folder once the servers spawned in it have let go (they may save an index on exit). */
+export async function removeWhenIdle(cleanup: () => void): Promise<void> {
+  await Bun.sleep(300);
+  cleanup();
+  await Bun.sleep(200);
+  cleanup();
+}
