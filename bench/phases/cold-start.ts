@@ -1,10 +1,11 @@
 /**
  * Phase 3: cold start, from exec to `initialize` answered, to `tools/list` answered, and to the
  * first semantic search answered (model load + vector index load + the search itself).
+ * Times are taken when the answer has arrived and been parsed by the SDK client.
  * One unrecorded start first (it warms the OS file cache and, for the binary, unpacks its native
  * libraries into the cache folder); then `runs` recorded starts.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { connectStdio, readProcMemory, type Target } from "../lib/proc.ts";
 import { median, now, round } from "../lib/stats.ts";
 
@@ -34,7 +35,9 @@ async function once(target: Target, dbPath: string, env: Record<string, string>)
   const conn = await connectStdio(target, dbPath, env);
   try {
     const initializeMs = now() - t0;
-    const { tools } = await conn.client.listTools();
+    // client.request, not client.listTools: the latter then compiles a JSON-schema validator per
+    // output schema on the client (tens of ms), which is not the server answering.
+    const { tools } = await conn.client.request({ method: "tools/list" }, ListToolsResultSchema);
     const toolsListMs = now() - t0;
     if (tools.length === 0) throw new Error("tools/list returned no tools");
     const rssAfterToolsList = readProcMemory(conn.pid)?.rss ?? null;
