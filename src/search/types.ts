@@ -45,7 +45,15 @@ export interface SearchQuery {
   /** null/undefined = no filter; [] = empty result; unknown keys = empty result + message. */
   documents?: string[] | null;
   limit: number;
+  /**
+   * Internal (evaluation only; tools never set it): rank `search` with both legs fused (default),
+   * or with one leg alone over the same candidates — "lexical" (BM25 order) or "vector" (cosine
+   * order), without the name boosts of the fused ranking.
+   */
+  ranking?: RankingMode;
 }
+
+export type RankingMode = "hybrid" | "lexical" | "vector";
 
 export type SearchMode = "structured" | "lexical" | "hybrid";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Entity } from "../../src/entities/types.ts";
 import type { VectorBackend } from "../../src/search/context.ts";
-import { fuseRankings, runSearch } from "../../src/search/hybrid.ts";
+import { fuseRankings, legDepth, RRF_K, runSearch } from "../../src/search/hybrid.ts";
 import { storeVectorBackend } from "../../src/search/semantic-leg.ts";
 import type { Embedder, EmbedderProvider, SearchQuery, SearchResponse, VectorIndex } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
@@ -30,7 +30,7 @@ describe("fuseRankings (pure)", () => {
       { ids: [3, 4], weight: 1 },
     ]);
     expect(f.map((x) => x.id)).toEqual([3, 1, 2, 4]); // 2 and 4 tie (both ranked 2nd once): smaller id first
-    expect(f[0]!.score).toBeCloseTo((1 / 63 + 1 / 61) / (2 / 61), 3);
+    expect(f[0]!.score).toBeCloseTo((1 / (RRF_K + 3) + 1 / (RRF_K + 1)) / (2 / (RRF_K + 1)), 3);
   });
   test("exact ids go first with score 1, even when ranked low or not at all", () => {
     const f = fuseRankings(
@@ -102,6 +102,28 @@ describe("hybrid search with a fake embedder", () => {
       expect(n).toContain("Wall of Fire"); // found by the vector leg only ("blaze" ~ fire)
       expect(n).not.toContain("Shield");
       expectRanked(r);
+    } finally {
+      await embedAll(store.db, emb);
+    }
+  });
+
+  test("ranking lexical / vector: one leg alone over the same candidates (evaluation only)", async () => {
+    const orb = store.db.query<{ id: number }, []>("SELECT id FROM entities WHERE name = 'Hellfire Orb'").get()!.id;
+    store.db.query("DELETE FROM vectors WHERE entity_id = ?").run(orb); // lexical-only from now on
+    try {
+      const calls = emb.calls;
+      const lex = await run({ search: "blaze orb", ranking: "lexical" });
+      expect(lex.mode).toBe("lexical");
+      expect(lex.message).toBeUndefined();
+      expect(names(lex)).toEqual(["Hellfire Orb"]);
+      expect(emb.calls).toBe(calls); // no embedding at all
+      const vec = await run({ search: "blaze orb", ranking: "vector" });
+      expect(vec.mode).toBe("hybrid");
+      expect(names(vec)).toContain("Wall of Fire");
+      expect(names(vec)).not.toContain("Hellfire Orb"); // it has no vector
+      expectRanked(vec);
+      const filtered = await run({ search: "fire", ranking: "vector", filters: { level: 4 } });
+      for (const h of filtered.hits) expect(h.entity.filters.level).toBe(4);
     } finally {
       await embedAll(store.db, emb);
     }
@@ -276,8 +298,8 @@ describe("HNSW path with oversampling", () => {
     const r = await runSearch(ctx, { kinds: ["spell"], search: "blaze", limit: 10 });
     expect(r.mode).toBe("hybrid");
     expect(ks.length).toBeGreaterThan(1);
-    expect(ks[0]).toBe(100);
-    expect(ks[ks.length - 1]).toBe(sampleEntities().length + 300); // 17 spells < depth 50: until exhausted
+    expect(ks[0]).toBe(2 * legDepth(10));
+    expect(ks[ks.length - 1]).toBe(sampleEntities().length + 300); // 17 spells < depth: until exhausted
     expect(names(r)).toContain("Wall of Fire");
     for (const h of r.hits) expect(h.entity.kind).toBe("spell");
   });

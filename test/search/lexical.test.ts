@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { allowedEdits, closestTerms, editDistance } from "../../src/search/fuzzy.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
-import { analyzeQuery, buildFtsQuery, corrections, ftsTerm, lexicalSearch, queryTokens, semanticText } from "../../src/search/lexical.ts";
+import { analyzeQuery, buildFtsQuery, candidateIdf, contentTokens, corrections, ftsTerm, lexicalSearch, queryTokens, semanticText } from "../../src/search/lexical.ts";
+import { buildFilterWhere } from "../../src/search/filters.ts";
 import { TRUE_CLAUSE } from "../../src/search/filters.ts";
 import type { SearchQuery } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
@@ -160,6 +161,19 @@ describe("typo tolerance", () => {
     expect((await top("vampyre", { kinds: ["creature"] }))[0]).toBe("Vampire");
   });
 
+  test("a misspelled word that only starts common words is still corrected ('wonds' is not 'wondrous')", async () => {
+    const wondrous = ["Bag of Tricks", "Decanter of Endless Water", "Figurine of Wondrous Power"].map((n) =>
+      makeEntity("magic_item", n, { category: "wondrous-item", rarity: "uncommon" }, { text: "Wondrous item, uncommon." }),
+    );
+    replaceOrigin(store.db, "test:wondrous", wondrous);
+    try {
+      expect((await top("cure wonds"))[0]).toBe("Cure Wounds");
+      expect(semanticText(analyzeQuery(store.db, "cure wonds"))).toBe("cure wounds");
+    } finally {
+      replaceOrigin(store.db, "test:wondrous", []);
+    }
+  });
+
   test("the name vocabulary follows inserts and deletes", async () => {
     expect(await top("meteor swarn")).toEqual([]);
     const meteor = makeEntity("spell", "Meteor Swarm", { level: 9, school: "evocation" }, { text: "Blazing orbs of fire plummet to the ground." });
@@ -168,5 +182,63 @@ describe("typo tolerance", () => {
     expect((await top("metoer"))[0]).toBe("Meteor Swarm");
     replaceOrigin(store.db, "test:extra", []);
     expect(await top("metoer")).toEqual([]);
+  });
+});
+
+describe("stop words and IDF among the candidates", () => {
+  let st: Store;
+  let done: () => void;
+  beforeAll(() => {
+    // 40 creatures all mention hit points: over the whole store "hit" and "points" are worthless
+    // words (FTS5 IDF ≈ 0), among the rules they pick one rule out of three.
+    const creatures = Array.from({ length: 40 }, (_, i) =>
+      makeEntity("creature", `Goblin ${i}`, { cr: 0.25, creature_type: "humanoid" }, { text: "It has 7 hit points and attacks with a scimitar." }),
+    );
+    ({ store: st, cleanup: done } = makeStore([
+      ...creatures,
+      makeEntity("rule", "Dropping to 0 Hit Points", { section: "combat" }, { text: "When your hit points drop to 0, you fall unconscious." }),
+      makeEntity("rule", "Madness", { section: "adventuring" }, { text: "Anything can happen to a mind in madness. I am the king, I say. I hear voices." }),
+      makeEntity("rule", "Falling", { section: "adventuring" }, { text: "A fall from a great height deals bludgeoning damage." }),
+    ]));
+  });
+  afterAll(() => done());
+
+  const rulesWhere = () => {
+    const f = buildFilterWhere(["rule"], {}, null);
+    if (!f.ok) throw new Error(f.message);
+    return f.where;
+  };
+  const ruleNames = (q: string) =>
+    lexicalSearch(st.db, rulesWhere(), q, 10).map((h) => st.db.query<{ name: string }, [number]>("SELECT name FROM entities WHERE id = ?").get(h.id)!.name);
+
+  test("stop words are dropped when other words remain, kept when they are all there is", () => {
+    expect(contentTokens(["what", "happens", "when", "i", "fall"])).toEqual(["happens", "fall"]);
+    expect(contentTokens(["the", "of"])).toEqual(["the", "of"]);
+    expect(contentTokens([])).toEqual([]);
+  });
+
+  test("a word common elsewhere but rare among the candidates still ranks", () => {
+    // "happen" is in one text of the whole store, "hit points" in 41: FTS5's own IDF would put Madness first.
+    expect(ruleNames("what happens at 0 hit points")[0]).toBe("Dropping to 0 Hit Points");
+  });
+
+  test("'I' in a question does not pull up texts full of 'I'", () => {
+    expect(ruleNames("what happens when I fall")[0]).toBe("Falling");
+  });
+
+  test("candidate IDF is positive and falls as a word gets common", () => {
+    expect(candidateIdf(3, 3)).toBeGreaterThan(0);
+    expect(candidateIdf(100, 1)).toBeGreaterThan(candidateIdf(100, 10));
+    expect(candidateIdf(100, 10)).toBeGreaterThan(candidateIdf(100, 90));
+  });
+
+  test("the fixture needs it: FTS5's own bm25 (IDF over the whole store) puts Madness first", () => {
+    const match = buildFtsQuery(contentTokens(queryTokens("what happens at 0 hit points")).map((t) => [t]));
+    const first = st.db
+      .query<{ name: string }, [string]>(
+        "SELECT e.name AS name FROM entities_fts JOIN entities e ON e.id = entities_fts.rowid WHERE entities_fts MATCH ? AND e.kind = 'rule' ORDER BY bm25(entities_fts, 10.0, 1.0) LIMIT 1",
+      )
+      .get(match);
+    expect(first?.name).toBe("Madness");
   });
 });

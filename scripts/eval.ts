@@ -1,0 +1,313 @@
+#!/usr/bin/env bun
+/**
+ * `bun run eval [-- options]`: ranking quality of LoreKeeper's search over the real corpus.
+ *
+ *   1. Serves /work/shared/data through the fake upstream, syncs the default sources (Open5e v2 +
+ *      dnd5eapi rules, rule sections, proficiencies) into a temporary store and embeds everything
+ *      with lorekeeper-static-384.
+ *   2. Runs the query set (scripts/eval-queries.ts) through the tools' own argument handling, each
+ *      with three rankings over the same candidates: lexical only, vector only, hybrid.
+ *   3. Prints the rank of the best target per query and mode, hit@1/5/10 and MRR per mode, PASS/FAIL
+ *      for every ranking expectation (on hybrid), and the median time of a structured query and of
+ *      a hybrid query over the full corpus.
+ *
+ * Needs ../shared (not part of `bun test`). Exit 0, or with --strict 1 when an expectation fails
+ * or hybrid is below the better single leg on hit@5 or MRR. See docs/eval.md.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../src/config.ts";
+import { embedPending } from "../src/ingest/embed.ts";
+import { runSync } from "../src/ingest/sync.ts";
+import { setLogLevel } from "../src/log.ts";
+import { createEmbedderProvider } from "../src/search/embedder.ts";
+import { runSearch, type SearchContext } from "../src/search/hybrid.ts";
+import type { SearchQuery } from "../src/search/types.ts";
+import { closeVectorIndex } from "../src/search/vector-index.ts";
+import { openStore, type Store } from "../src/store/db.ts";
+import { DataGate } from "../src/tools/data-gate.ts";
+import type { ToolDeps } from "../src/tools/deps.ts";
+import { TOOLS } from "../src/tools/index.ts";
+import { startFakeUpstream } from "../test/support/fake-upstream.ts";
+import { checkExpectation, firstRelevantRank, MODES, parseTarget, rankOf, summarize, type Mode, type RankedEntity, type Summary } from "./eval-metrics.ts";
+import { ALL_QUERIES, type EvalQuery } from "./eval-queries.ts";
+
+const HELP = `Usage: bun run eval [-- options]
+
+  --strict        exit 1 when a ranking expectation fails, or hybrid < max(lexical, vector) on hit@5 or MRR
+  --data DIR      corpus served by the fake upstream (default /work/shared/data or LOREKEEPER_EVAL_DATA)
+  --model DIR     embedding model (default /work/shared/models/lorekeeper-static-384 or LOREKEEPER_EVAL_MODEL)
+  --store FILE    reuse an already synced and embedded store (no sync; it is not deleted)
+  --keep          keep the temporary store and print its path
+  --only TEXT     only queries whose id contains TEXT
+  --show N        print the top N names of each mode for every query
+  --runs N        warm runs per timing (default 15)
+  --limit N       hits per query and mode, 10–100 (default: the tool's limit, 20 unless the query sets one)`;
+
+const { values: opt } = parseArgs({
+  options: {
+    strict: { type: "boolean" },
+    data: { type: "string" },
+    model: { type: "string" },
+    store: { type: "string" },
+    keep: { type: "boolean" },
+    only: { type: "string" },
+    show: { type: "string" },
+    runs: { type: "string" },
+    limit: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
+});
+if (opt.help) {
+  console.log(HELP);
+  process.exit(0);
+}
+
+/** Hits per query and mode: the tool's own limit (20 unless the query sets one) or --limit; ranks beyond it show as "–" and count 0 in MRR. */
+const limitOverride = opt.limit ? Math.min(100, Math.max(10, Number(opt.limit) || 20)) : undefined;
+const dataDir = opt.data ?? process.env.LOREKEEPER_EVAL_DATA ?? "/work/shared/data";
+const modelDir = opt.model ?? process.env.LOREKEEPER_EVAL_MODEL ?? "/work/shared/models/lorekeeper-static-384";
+const showN = opt.show ? Math.max(1, Number(opt.show) || 5) : 0;
+const runs = Math.max(3, Number(opt.runs ?? 15) || 15);
+const say = (m: string) => process.stderr.write(`eval: ${m}\n`);
+const ms = (t0: number) => Math.round(performance.now() - t0);
+
+if (!process.env.LOREKEEPER_LOG_LEVEL) setLogLevel("warn");
+
+/** Sync the corpus through the fake upstream into `path` and embed it. */
+async function buildStore(path: string): Promise<Store> {
+  const upstream = await startFakeUpstream({ dataDir });
+  const store = openStore({ path });
+  try {
+    const config = { ...loadConfig(), open5eBaseUrl: upstream.url, dnd5eApiBaseUrl: upstream.url };
+    const t0 = performance.now();
+    const report = await runSync(store, { config, force: true });
+    const failed = report.results.filter((r) => r.status === "failed");
+    if (failed.length) throw new Error(`sync failed for ${failed.map((r) => `${r.contentType} (${r.error})`).join(", ")}`);
+    say(`synced ${report.records} records (${report.requests} requests) in ${ms(t0)} ms`);
+    const t1 = performance.now();
+    const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
+    const emb = await embedPending(store, provider);
+    if (!emb.modelId) throw new Error(`the embedding model did not load: ${emb.note}`);
+    say(`embedded ${emb.embedded} entities with ${emb.modelId} in ${ms(t1)} ms`);
+    return store;
+  } catch (err) {
+    store.close();
+    throw err;
+  } finally {
+    await upstream.stop();
+  }
+}
+
+/** The SearchQuery the tool builds for `q.args` (the tool runs with a recording search). */
+async function toolQuery(store: Store, q: EvalQuery): Promise<SearchQuery> {
+  const def = TOOLS.find((t) => t.name === q.tool);
+  if (!def) throw new Error(`${q.id}: unknown tool ${q.tool}`);
+  let captured: SearchQuery | undefined;
+  const deps: ToolDeps = {
+    db: store.db,
+    search: async (sq) => {
+      captured = sq;
+      return { hits: [], mode: "structured" };
+    },
+    responseBudgetChars: 60_000,
+  };
+  const res = await def.call(q.args, { deps, gate: new DataGate(deps), progress: () => {} });
+  if (res.isError) throw new Error(`${q.id}: ${q.tool} rejected its arguments: ${JSON.stringify(res.content)}`);
+  if (!captured) throw new Error(`${q.id}: ${q.tool} did not search`);
+  return captured;
+}
+
+interface QueryRun {
+  q: EvalQuery;
+  sq: SearchQuery;
+  hits: Record<Mode, RankedEntity[]>;
+  rank: Record<Mode, number | null>;
+}
+
+async function runQuery(ctx: SearchContext, q: EvalQuery): Promise<QueryRun> {
+  const sq = await toolQuery(ctx.store, q);
+  const hits = {} as Record<Mode, RankedEntity[]>;
+  const rank = {} as Record<Mode, number | null>;
+  for (const mode of MODES) {
+    const res = await runSearch(ctx, { ...sq, limit: limitOverride ?? Math.max(10, sq.limit), ranking: mode });
+    if (res.message && mode !== "lexical") say(`${q.id} (${mode}): ${res.message}`);
+    hits[mode] = res.hits.map((h) => h.entity);
+    rank[mode] = firstRelevantRank(hits[mode], q.targets);
+  }
+  return { q, sq, hits, rank };
+}
+
+/** Targets that do not exist among the query's candidates (a broken query, not a ranking miss). */
+async function missingTargets(ctx: SearchContext, sq: SearchQuery, q: EvalQuery): Promise<string[]> {
+  const out: string[] = [];
+  for (const t of q.targets) {
+    const res = await runSearch(ctx, { ...sq, search: undefined, name: parseTarget(t).name, limit: 100 });
+    if (rankOf(res.hits.map((h) => h.entity), t) === null) out.push(t);
+  }
+  return out;
+}
+
+const pad = (s: string, n: number) => (s.length >= n ? s : s + " ".repeat(n - s.length));
+const lpad = (s: string, n: number) => (s.length >= n ? s : " ".repeat(n - s.length) + s);
+const r2s = (r: number | null) => (r === null ? "–" : String(r));
+
+function printTable(results: QueryRun[]): void {
+  const w = Math.max(...results.map((r) => r.q.id.length), 5);
+  console.log(`\n${pad("query", w)}  ${lpad("lexical", 7)}  ${lpad("vector", 7)}  ${lpad("hybrid", 7)}  search text → targets`);
+  for (const r of results) {
+    const text = String(r.q.args.search ?? r.q.args.query ?? "");
+    const cells = MODES.map((m) => lpad(r2s(r.rank[m]), 7)).join("  ");
+    console.log(`${pad(r.q.id, w)}  ${cells}  "${text}" → ${r.q.targets.slice(0, 3).join(", ")}${r.q.targets.length > 3 ? ", …" : ""}`);
+    if (showN) for (const m of MODES) console.log(`${" ".repeat(w)}    ${pad(m, 8)}${r.hits[m].slice(0, showN).map((e) => `${e.name} [${e.kind}/${e.document_key}]`).join(" | ")}`);
+  }
+}
+
+function summaryLines(label: string, s: Record<Mode, Summary>): string[] {
+  const f = (x: number) => x.toFixed(3);
+  const lines = [`\n${label}`, `${pad("mode", 8)}  ${lpad("hit@1", 6)}  ${lpad("hit@5", 6)}  ${lpad("hit@10", 6)}  ${lpad("MRR", 6)}`];
+  for (const m of MODES) lines.push(`${pad(m, 8)}  ${lpad(f(s[m].hit1), 6)}  ${lpad(f(s[m].hit5), 6)}  ${lpad(f(s[m].hit10), 6)}  ${lpad(f(s[m].mrr), 6)}`);
+  return lines;
+}
+
+function summaries(results: QueryRun[]): Record<Mode, Summary> {
+  const out = {} as Record<Mode, Summary>;
+  for (const m of MODES) out[m] = summarize(results.map((r) => r.rank[m]));
+  return out;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+/** Distinct texts, so the embedder's query cache never answers. */
+const TIMING_TEXTS = [
+  "creatures that live underwater",
+  "spells that control the weather",
+  "armor for a stealthy rogue",
+  "how does initiative work",
+  "magic rings that grant protection",
+  "summon an elemental ally",
+  "poisonous monsters in swamps",
+  "a cantrip that deals cold damage",
+  "feats for archers",
+  "ancient giant of the mountains",
+  "tools for picking locks",
+  "spells that let you speak with the dead",
+  "rules for travelling overland",
+  "a potion that grants flight",
+  "fey creatures that trick travellers",
+  "shields that reflect spells",
+  "fighting while mounted",
+  "a staff of power",
+  "heal the whole party",
+  "insect swarm",
+  "undead horse",
+  "banish a demon",
+  "boots of speed",
+  "dwarven heritage",
+];
+
+async function timeQueries(ctx: SearchContext): Promise<{ structured: number; hybrid: number; hybridP90: number; entities: number }> {
+  const entities = ctx.store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0;
+  const structuredQ = await toolQuery(ctx.store, { id: "timing", origin: "own", tool: "search_creature", args: { type: "dragon", cr_min: 10, limit: 20 }, targets: [] });
+  const allKinds = await toolQuery(ctx.store, { id: "timing", origin: "own", tool: "search_all", args: { query: "x" }, targets: [] });
+  for (let i = 0; i < 3; i++) await runSearch(ctx, structuredQ);
+  for (const t of TIMING_TEXTS.slice(0, 3)) await runSearch(ctx, { ...allKinds, search: `${t} warm-up` });
+  const st: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await runSearch(ctx, structuredQ);
+    st.push(performance.now() - t0);
+  }
+  const hy: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const text = TIMING_TEXTS[i % TIMING_TEXTS.length]! + (i >= TIMING_TEXTS.length ? ` ${i}` : "");
+    const t0 = performance.now();
+    await runSearch(ctx, { ...allKinds, search: text, limit: 20 });
+    hy.push(performance.now() - t0);
+  }
+  const sorted = [...hy].sort((a, b) => a - b);
+  return { structured: median(st), hybrid: median(hy), hybridP90: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))]!, entities };
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  let tmp: string | undefined;
+  let store: Store;
+  if (opt.store) {
+    store = openStore({ path: opt.store });
+    say(`using the store ${opt.store}`);
+  } else {
+    tmp = mkdtempSync(join(tmpdir(), "lorekeeper-eval-"));
+    // Private XDG dirs: nothing of the user's LoreKeeper setup is read or written.
+    process.env.XDG_DATA_HOME = join(tmp, "data");
+    process.env.XDG_CACHE_HOME = join(tmp, "cache");
+    store = await buildStore(join(tmp, "eval.db"));
+  }
+  try {
+    const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
+    const ctx: SearchContext = { store, embedder: provider, embeddingTimeoutMs: 30_000 };
+    const queries = ALL_QUERIES.filter((q) => !opt.only || q.id.includes(opt.only));
+    const results: QueryRun[] = [];
+    let broken = 0;
+    for (const q of queries) {
+      const r = await runQuery(ctx, q);
+      const missing = await missingTargets(ctx, r.sq, q);
+      if (missing.length) {
+        if (missing.length === q.targets.length) broken++;
+        say(`${q.id}: target${missing.length > 1 ? "s" : ""} not among the candidates: ${missing.join(", ")}`);
+      }
+      results.push(r);
+    }
+    printTable(results);
+
+    const all = summaries(results);
+    const lines = [
+      ...summaryLines(`All queries (${results.length})`, all),
+      ...summaryLines(`Spec scenarios (${results.filter((r) => r.q.origin === "spec").length})`, summaries(results.filter((r) => r.q.origin === "spec"))),
+      ...summaryLines(`Own queries (${results.filter((r) => r.q.origin === "own").length})`, summaries(results.filter((r) => r.q.origin === "own"))),
+    ];
+    console.log(lines.join("\n"));
+
+    console.log("\nRanking expectations (hybrid; lexical / vector for comparison)");
+    let failures = 0;
+    for (const r of results) {
+      for (const x of r.q.expect ?? []) {
+        const res = checkExpectation(r.hits.hybrid, x);
+        const others = (["lexical", "vector"] as const).map((m) => (checkExpectation(r.hits[m], x).pass ? "pass" : "fail")).join(" / ");
+        if (!res.pass) failures++;
+        console.log(`${res.pass ? "PASS" : "FAIL"}  ${r.q.id}: ${res.what} (${res.detail}) [${others}]`);
+      }
+    }
+
+    const best = (k: "hit5" | "mrr") => Math.max(all.lexical[k], all.vector[k]);
+    const fusionOk = all.hybrid.hit5 >= best("hit5") && all.hybrid.mrr >= best("mrr") - 1e-9;
+    console.log(
+      `\nhybrid vs best single leg: hit@5 ${all.hybrid.hit5.toFixed(3)} vs ${best("hit5").toFixed(3)}, MRR ${all.hybrid.mrr.toFixed(3)} vs ${best("mrr").toFixed(3)} → ${fusionOk ? "OK" : "BELOW"}`,
+    );
+
+    const t = await timeQueries(ctx);
+    console.log(
+      `\nTiming over the full corpus (${t.entities} entities, median of ${runs} warm runs): structured query ${t.structured.toFixed(2)} ms; hybrid query over all kinds ${t.hybrid.toFixed(2)} ms (p90 ${t.hybridP90.toFixed(2)} ms)`,
+    );
+    console.log(`expectations: ${failures} failed; ${broken} quer${broken === 1 ? "y has" : "ies have"} no target among its candidates; total ${(ms(started) / 1000).toFixed(1)} s`);
+    return opt.strict && (failures > 0 || broken > 0 || !fusionOk) ? 1 : 0;
+  } finally {
+    closeVectorIndex(store);
+    store.close();
+    if (tmp && !opt.keep) rmSync(tmp, { recursive: true, force: true });
+    else if (tmp) say(`kept ${tmp}`);
+  }
+}
+
+try {
+  process.exitCode = await main();
+} catch (err) {
+  process.stderr.write(`eval: ${(err as Error).message}\n`);
+  process.exitCode = 2;
+}
