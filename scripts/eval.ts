@@ -14,7 +14,7 @@
  * Needs ../shared (not part of `bun test`). Exit 0, or with --strict 1 when an expectation fails
  * or hybrid is below the better single leg on hit@5 or MRR. See docs/eval.md.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -78,6 +78,10 @@ if (!process.env.LOREKEEPER_LOG_LEVEL) setLogLevel("warn");
 
 /** Sync the corpus through the fake upstream into `path` and embed it. */
 async function buildStore(path: string): Promise<Store> {
+  if (!existsSync(join(dataDir, "open5e", "v2"))) {
+    throw new Error(`no corpus at ${dataDir} (expected open5e/v2/ and dnd5eapi/ as in /work/shared/data); pass --data DIR`);
+  }
+  if (!existsSync(join(modelDir, "model.onnx"))) throw new Error(`no model at ${modelDir} (expected model.onnx); pass --model DIR`);
   const upstream = await startFakeUpstream({ dataDir });
   const store = openStore({ path });
   try {
@@ -85,7 +89,9 @@ async function buildStore(path: string): Promise<Store> {
     const t0 = performance.now();
     const report = await runSync(store, { config, force: true });
     const failed = report.results.filter((r) => r.status === "failed");
-    if (failed.length) throw new Error(`sync failed for ${failed.map((r) => `${r.contentType} (${r.error})`).join(", ")}`);
+    if (failed.length) {
+      throw new Error(`sync failed for ${failed.length} content type(s): ${failed.map((r) => r.contentType).join(", ")}; first error: ${failed[0]!.error}`);
+    }
     say(`synced ${report.records} records (${report.requests} requests) in ${ms(t0)} ms`);
     const t1 = performance.now();
     const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
@@ -247,7 +253,12 @@ async function main(): Promise<number> {
     // Private XDG dirs: nothing of the user's LoreKeeper setup is read or written.
     process.env.XDG_DATA_HOME = join(tmp, "data");
     process.env.XDG_CACHE_HOME = join(tmp, "cache");
-    store = await buildStore(join(tmp, "eval.db"));
+    try {
+      store = await buildStore(join(tmp, "eval.db"));
+    } catch (err) {
+      rmSync(tmp, { recursive: true, force: true });
+      throw err;
+    }
   }
   try {
     const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
@@ -295,13 +306,13 @@ async function main(): Promise<number> {
     console.log(
       `\nTiming over the full corpus (${t.entities} entities, median of ${runs} warm runs): structured query ${t.structured.toFixed(2)} ms; hybrid query over all kinds ${t.hybrid.toFixed(2)} ms (p90 ${t.hybridP90.toFixed(2)} ms)`,
     );
-    console.log(`expectations: ${failures} failed; ${broken} quer${broken === 1 ? "y has" : "ies have"} no target among its candidates; total ${(ms(started) / 1000).toFixed(1)} s`);
+    console.log(`expectations: ${failures} failed; ${broken} ${broken === 1 ? "query has" : "queries have"} no target among the candidates; total ${(ms(started) / 1000).toFixed(1)} s`);
     return opt.strict && (failures > 0 || broken > 0 || !fusionOk) ? 1 : 0;
   } finally {
     closeVectorIndex(store);
     store.close();
     if (tmp && !opt.keep) rmSync(tmp, { recursive: true, force: true });
-    else if (tmp) say(`kept ${tmp}`);
+    else if (tmp) say(`kept ${tmp} (run again on it with --store ${join(tmp, "eval.db")})`);
   }
 }
 
