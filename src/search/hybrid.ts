@@ -19,6 +19,7 @@ import type { Database } from "bun:sqlite";
 import { log } from "../log.ts";
 import { documentKeys } from "../store/documents.ts";
 import { getEntitiesByIds, rowToEntity, type EntityRow } from "../store/entities.ts";
+import { isCorruption } from "../store/repair.ts";
 import type { SearchContext, Neighbor } from "./context.ts";
 import { resolveDocuments } from "./documents-filter.ts";
 import { andWhere, buildFilterWhere, type SqlValue, type WhereClause } from "./filters.ts";
@@ -120,7 +121,10 @@ async function rankedPage(ctx: SearchContext, where: WhereClause, search: string
     try {
       lexical = lexicalSearch(db, where, analysis, depth);
     } catch (err) {
+      // Damaged search tables must surface (doctor --repair fixes them), never a silent empty answer.
+      if (isCorruption(err)) throw err;
       log.warn("lexical search failed", err);
+      messages.push("Keyword ranking failed for this query (see the server log); results are ranked by meaning only.");
     }
   }
   let exact: number[] = [];
