@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { formatCr } from "../../src/entities/types.ts";
-import { OPEN5E_BASE, contentType, data, fixture, one, raw, run, type Raw } from "./fixtures.ts";
+import { documentMap } from "../../src/entities/normalize/index.ts";
+import { OPEN5E_BASE, contentType, data, fixture, one, raw, run, v2Docs, type Raw } from "./fixtures.ts";
 
 const t = (id: string) => contentType("open5e_v2", id);
 const P = (ep: string) => `open5e/v2/${ep}.json`;
@@ -249,13 +250,18 @@ describe("open5e v2 equipment", () => {
     expect(axe.range).toBe(raw(P("weapons"), "srd_handaxe").range);
     expect(axe.properties.map((p: Raw) => p.name)).toContain("Thrown");
   });
-  test("one entity per thing: every /weapons/ and /armor/ record under its own key, every item by key or item_key", () => {
+  test("one entity per thing: every /weapons/ and /armor/ record under its own key, every item by key or item_key, each once", () => {
     expect(r.skipped).toEqual([]);
     const keysOf = (kind: string) => r.entities.filter((e) => e.kind === kind).map((e) => e.key).sort();
     expect(keysOf("weapon")).toEqual(fixture(P("weapons")).map((w) => w.key).sort());
-    expect(keysOf("armor")).toEqual(fixture(P("armor")).map((a) => a.key).sort());
-    const found = new Set(r.entities.flatMap((e) => [e.key, data(e).item_key].filter(Boolean)));
-    expect(items.map((i) => i.key).filter((k) => !found.has(k))).toEqual([]);
+    // armor entities: every /armor/ record, plus the armor items that have no armor record
+    const armorItems = items.filter((i) => ["armor", "shield"].includes(i.category.key) && !i.armor).map((i) => i.key);
+    expect(armorItems).toEqual(["srd_shield"]);
+    expect(keysOf("armor")).toEqual([...fixture(P("armor")).map((a) => a.key), ...armorItems].sort());
+    // each item record is represented by exactly one entity (its key, or the item_key of a weapon/armor)
+    const hits = new Map<string, number>();
+    for (const e of r.entities) for (const k of new Set([e.key, data(e).item_key].filter(Boolean))) hits.set(k, (hits.get(k) ?? 0) + 1);
+    expect(items.map((i) => `${i.key}=${hits.get(i.key) ?? 0}`)).toEqual(items.map((i) => `${i.key}=1`));
     expect(r.entities.length).toBe(items.length);
     const ids = r.entities.map((e) => `${e.kind}:${e.key}`);
     expect(new Set(ids).size).toBe(ids.length);
@@ -334,14 +340,42 @@ describe("open5e v2 equipment", () => {
     expect(data(s).ac_base).toBe(2);
     expect(s.text.split("\n")[1]).toBe("Shield");
   });
-  test("the 2014 shield has no /armor/ record: it is an item of category shield", () => {
+  test("the 2014 shield has no /armor/ record: it is armor (shield, +2) under its item key", () => {
     const src = raw(P("items"), "srd_shield");
     expect(src.armor).toBeNull();
+    expect(src.category.key).toBe("shield");
     expect(fixture(P("armor")).some((a) => a.key === "srd_shield")).toBe(false);
     const e = one(r, "srd_shield");
-    expect(kindOf(e)).toBe("item");
-    expect(e.filters).toEqual({ category: "shield", cost_gp: Number(src.cost), weight_lb: Number(src.weight) });
+    expect(kindOf(e)).toBe("armor");
+    expect(e.name).toBe(src.name);
+    expect(e.document_key).toBe(src.document.key);
+    expect(e.source_url).toBe(`${OPEN5E_BASE}/v2/items/srd_shield/`);
+    expect(e.filters).toEqual({ category: "shield", armor_class: 2, cost_gp: Number(src.cost), weight_lb: Number(src.weight) });
+    const d = data(e);
+    expect([d.category, d.ac_base, d.ac_display, d.ac_add_dex, d.item_key, d.desc]).toEqual(["shield", 2, "+2", false, src.key, src.desc]);
+    expect(e.text.split("\n")[1]).toBe("Shield");
+    expect(e.text).toContain("Armor Class +2");
     expect(e.text).toContain("Armor Class by 2");
+  });
+  test("armor items without an armor record: the bonus the text states, the /armor/ record of the same key, never magic", () => {
+    const src = raw(P("items"), "srd_shield");
+    const tower = { ...src, key: "x_tower-shield", name: "Tower Shield", desc: "Wielding it increases your Armor Class by 3." };
+    const plain = { ...src, key: "x_buckler", name: "Buckler", desc: "A small round shield." };
+    const hauberk = { ...src, key: "x_hauberk", name: "Hauberk", desc: "Mail.", category: { name: "Armor", key: "armor" } };
+    const out = run({ ...t("items"), related: [] }, [tower, plain, hauberk]);
+    expect(out.entities.map((e) => `${e.kind}:${e.key}:${e.filters.category}:${e.filters.armor_class}`)).toEqual([
+      "armor:x_tower-shield:shield:3",
+      "armor:x_buckler:shield:2",
+      "armor:x_hauberk:null:null",
+    ]);
+    // an /armor/ record with the item's own key is joined in, not added a second time
+    const rec = { ...raw(P("armor"), "srd_plate"), key: "x_hauberk", name: "Hauberk record", ac_base: 16 };
+    const same = t("items").normalize([hauberk], { baseUrl: OPEN5E_BASE, documents: documentMap(v2Docs), related: { armor: [rec] } });
+    expect(same.skipped).toEqual([]);
+    expect(same.entities.map((e) => `${e.kind}:${e.key}:${e.filters.armor_class}:${data(e).item_key}`)).toEqual(["armor:x_hauberk:16:x_hauberk"]);
+    // magic shields are magic items, not armor
+    const magic = run({ ...t("items"), related: [] }, [{ ...src, key: "x_magic-shield", is_magic_item: true }]);
+    expect(magic.entities[0]!.kind).toBe("magic_item");
   });
   test("other items keep their category, cost and weight", () => {
     const src = raw(P("items"), "srd_backpack");

@@ -7,9 +7,11 @@
  * items point at the same record (srd_quarterstaff ← srd_quarterstaff, srd_staff "arcane focus",
  * srd_wooden-staff "druidic focus"), the item with the same key (else of category weapon/armor,
  * else the first) is the weapon; the others stay `item`s under their own key, their text naming
- * the weapon they can be used as. Items without a weapon/armor record (srd_shield has no /armor/
- * record) are items. Weapon/armor records no item points at are added from the record alone
- * (`item_key` null). 2025-shape magic records inside /items/ become magic_item.
+ * the weapon they can be used as. An item of category armor/shield without an armor record
+ * (srd_shield: no nested armor, no /armor/ record) is armor under its own item key, stats from its
+ * text (a shield: "+2", or the bonus its text states). Weapon/armor records no item points at are
+ * added from the record alone (`item_key` null). 2025-shape magic records inside /items/ become
+ * magic_item.
  */
 import type { ArmorData, MagicItemData, WeaponData, WeaponProperty } from "../../kinds.ts";
 import type { Entity } from "../../types.ts";
@@ -88,10 +90,16 @@ export function v2WeaponData(w: Rec, joined: Rec | null, item: Rec | null, name:
   };
 }
 
+/** A shield's AC bonus as its text states it ("increases your Armor Class by 2", "+2 bonus to AC"), else the rule's 2. */
+function shieldBonus(desc: string | null): number {
+  const m = /Armor Class by \+?(\d+)|\+(\d+)(?: bonus)? to (?:AC|Armor Class)/i.exec(desc ?? "");
+  return Number(m?.[1] ?? m?.[2] ?? 2);
+}
+
 function armorData(a: Rec | null, item: Rec | null, name: string): ArmorData {
   const isShield = /\bshield\b/i.test(name) || refKey(item?.category) === "shield";
   const desc = item ? str(item.desc) : null;
-  const base = int(a?.ac_base) ?? (isShield ? Number(/Armor Class by (\d+)/i.exec(desc ?? "")?.[1] ?? 2) : null);
+  const base = int(a?.ac_base) ?? (isShield ? shieldBonus(desc) : null);
   const addDex = bool(a?.ac_add_dexmod) ?? false;
   const cap = int(a?.ac_cap_dexmod);
   return {
@@ -139,13 +147,26 @@ function itemKey(r: Rec): string | null {
   return str(r.key) ?? (str(r.url) ? refKey(r.url) : null);
 }
 
-function linkOf(r: Rec, key: string): Link | null {
+/** Item categories that are armor in game terms. */
+const ARMOR_CATEGORIES = new Set(["armor", "shield"]);
+
+function categoryOf(r: Rec): string | null {
+  return itemCategory(refKey(r.category) ?? refName(r.category));
+}
+
+/** An armor/shield item without a nested armor object: linked to the /armor/ record of its own key, if any. */
+function isArmorItem(r: Rec): boolean {
+  return !isMagic(r) && !rec(r.weapon) && !rec(r.armor) && ARMOR_CATEGORIES.has(categoryOf(r) ?? "");
+}
+
+function linkOf(r: Rec, key: string, armor: Map<string, Rec>): Link | null {
   if (isMagic(r)) return null;
   for (const kind of ["weapon", "armor"] as const) {
     const nested = rec(r[kind]);
     if (nested) return { kind, key: refKey(nested) ?? key, nested };
   }
-  return null;
+  const own = isArmorItem(r) ? armor.get(key) : undefined;
+  return own ? { kind: "armor", key, nested: own } : null;
 }
 
 /** Records of a related endpoint by key. */
@@ -162,11 +183,11 @@ function byKey(records: unknown[]): Map<string, Rec> {
  * For each weapon/armor key, the item that IS it: same key (2) > category weapon/armor/shield (1) >
  * first (0). Others pointing at the same record are plain items.
  */
-function primaryItems(records: unknown[]): Map<string, string> {
+function primaryItems(records: unknown[], armor: Map<string, Rec>): Map<string, string> {
   const best = new Map<string, { item: string; score: number }>();
   for (const r of records) {
     const key = isRec(r) ? itemKey(r) : null;
-    const l = key && isRec(r) ? linkOf(r, key) : null;
+    const l = key && isRec(r) ? linkOf(r, key, armor) : null;
     if (!key || !l || !isRec(r)) continue;
     const cat = refKey(r.category)?.toLowerCase();
     const score = key === l.key ? 2 : cat === l.kind || (l.kind === "armor" && cat === "shield") ? 1 : 0;
@@ -179,12 +200,12 @@ function primaryItems(records: unknown[]): Map<string, string> {
 
 export function normalizeV2Items(records: unknown[], ctx: NormalizeContext): NormalizeResult {
   const joined: Record<Gear, Map<string, Rec>> = { weapon: byKey(related(ctx, "weapons")), armor: byKey(related(ctx, "armor")) };
-  const primary = primaryItems(records);
+  const primary = primaryItems(records, joined.armor);
   const emitted = new Set<string>();
   const result = runRecords(records, V2Record, (r): Entity => {
     const b = v2Base(ctx, "items", r);
     if (isMagic(r)) return magicItemEntity("open5e_v2", b, magicItemData(r));
-    const l = linkOf(r, b.key);
+    const l = linkOf(r, b.key, joined.armor);
     if (l && primary.get(`${l.kind}:${l.key}`) === b.key) {
       emitted.add(`${l.kind}:${l.key}`);
       const gb: Base = { ...b, key: l.key, url: v2Url(ctx, l.kind === "weapon" ? "weapons" : "armor", l.key) };
@@ -192,11 +213,13 @@ export function normalizeV2Items(records: unknown[], ctx: NormalizeContext): Nor
       if (l.kind === "weapon") return weaponEntity("open5e_v2", gb, v2WeaponData(l.nested, full, r, b.name));
       return armorEntity("open5e_v2", gb, armorData(full ?? l.nested, r, b.name));
     }
+    // armor in game terms with no armor record: armor under the item's key (nothing else claims it)
+    if (!l && isArmorItem(r)) return armorEntity("open5e_v2", b, armorData(null, r, b.name));
     const usable = l ? str(joined[l.kind].get(l.key)?.name) ?? str(l.nested.name) ?? l.key : null;
     return itemEntity(
       "open5e_v2",
       b,
-      { category: itemCategory(refKey(r.category) ?? refName(r.category)), ...cost(r), weight_lb: weightLb(r), desc: str(r.desc) },
+      { category: categoryOf(r), ...cost(r), weight_lb: weightLb(r), desc: str(r.desc) },
       l ? [`Can be used as ${l.kind === "weapon" ? "a weapon" : "armor"}: ${usable}.`] : [],
     );
   });
