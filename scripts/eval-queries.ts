@@ -42,7 +42,6 @@ const BREATHES_FIRE: HitPredicate = {
 /** Equipment whose text says it wards off ranged attacks (checked by reading every equipment text that mentions them). */
 const PROJECTILE_GUARDS: TargetRef[] = [
   "armor:Shield",
-  "item:Shield",
   "Arrow-Catching Shield",
   "Gloves of Missile Snaring",
   "Shield of Missile Reversal",
