@@ -11,29 +11,40 @@
  * Progress goes to stderr; the report table to stdout; everything to bench/results.json.
  */
 import { execSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_SOURCES, SYNC_SOURCES, type SyncSource } from "../src/ingest/sync.ts";
 import { closeVectorIndex } from "../src/search/vector-index.ts";
 import { openStore } from "../src/store/db.ts";
-import { binaryPath, binaryTarget, connectStdio, readProcMemory, REPO_ROOT, serverEnv, sourceTarget, startFakeUpstreamProcess, type Target } from "./lib/proc.ts";
+import {
+  binaryPath,
+  binaryTarget,
+  connectStdio,
+  readProcMemory,
+  REPO_ROOT,
+  serverEnv,
+  sourceTarget,
+  startFakeUpstreamProcess,
+  type StdioConnection,
+  type Target,
+} from "./lib/proc.ts";
 import { summarize } from "./lib/stats.ts";
-import { measureBreakdown } from "./phases/breakdown.ts";
-import { measureColdStart } from "./phases/cold-start.ts";
-import { measureFloors, openFloorContext } from "./phases/floors.ts";
+import { breakdownRunner } from "./phases/breakdown.ts";
+import { type ColdStartResult, measureColdStart } from "./phases/cold-start.ts";
+import { floorRunner, openFloorContext } from "./phases/floors.ts";
 import { measureDisk } from "./phases/footprint.ts";
 import { measureHttp } from "./phases/http.ts";
 import { runSyncPhase } from "./phases/sync.ts";
-import { measureToolCalls } from "./phases/tool-calls.ts";
+import { type ToolCallRunner, toolCallRunner } from "./phases/tool-calls.ts";
 import { balancedByMode, callMix, interleave } from "./queries.ts";
 import { checks, latencyRows, renderReport, type TargetReport } from "./report.ts";
 
 const HELP = `Usage: bun run bench [-- options]
 
   --quick             fewer rounds, default sources, 10 HTTP clients × 50 calls (~1 min)
-  --build             run \`bun run build -- --model <model>\` first (so the binary is measured too)
+  --build             run \`bun run build -- --model <model>\` first (into --binary when given)
   --binary PATH       the compiled binary to measure (default dist/lorekeeper-<os>-<arch>)
   --no-binary         skip the compiled binary even if dist/ has one
   --no-http           skip the HTTP load phase
@@ -101,7 +112,8 @@ const loadAtStart = loadavg()[0] ?? 0;
 
 if (opt.build) {
   say("building the binary (bun run build)…");
-  execSync(`"${process.execPath}" build.ts --model "${modelDir}"`, { cwd: REPO_ROOT, stdio: ["ignore", "inherit", "inherit"] });
+  const outfile = opt.binary ? ` --outfile "${opt.binary}"` : "";
+  execSync(`"${process.execPath}" build.ts --model "${modelDir}"${outfile}`, { cwd: REPO_ROOT, stdio: ["ignore", 2, 2] }); // build output → stderr
 }
 
 const tmp = mkdtempSync(join(tmpdir(), "lorekeeper-bench-"));
@@ -119,22 +131,21 @@ try {
   const specs = interleave(callMix());
   const targets: Target[] = [sourceTarget()];
   const bin = opt["no-binary"] ? undefined : binaryTarget(opt.binary);
-  if (bin) targets.push(bin);
+  if (bin) {
+    targets.push(bin);
+    const newest = newestSource(join(REPO_ROOT, "src"));
+    if (statSync(bin.command).mtimeMs < newest.mtimeMs) {
+      notes.push(`the binary is older than ${newest.path.slice(REPO_ROOT.length + 1)}: source and binary may run different code (use --build)`);
+    }
+  }
   else notes.push(opt["no-binary"] ? "binary skipped (--no-binary)" : `binary skipped: ${opt.binary ?? binaryPath()} does not exist (build it with \`bun run build\` or pass --build)`);
 
-  // Floors, in this process, on the same store opened read-only.
-  const ro = openStore({ path: dbPath, readonly: true });
-  const floorCtx = await openFloorContext(ro, modelDir);
-  say(`floors: ${specs.length} calls × ${rounds} rounds…`);
-  const floors = await measureFloors(specs, floorCtx, rounds);
-  say(`breakdown: in-process tool handlers, ${specs.length} calls × ${rounds} rounds…`);
-  const breakdown = await measureBreakdown(ro, modelDir, specs, Math.max(3, Math.ceil(rounds / 3)));
-
-  const reports: TargetReport[] = [];
+  // 3. Cold start, per target. The binary runs as shipped, with the model it embeds, unless that
+  // model's vectors are not the ones in the store (then it gets LOREKEEPER_MODEL_DIR too).
+  const envs = new Map<Target, Record<string, string>>();
+  const colds = new Map<Target, ColdStartResult>();
   for (const target of targets) {
     say(`${target.name}: cold start × ${coldRuns}…`);
-    // The binary runs as shipped, with the model it embeds, unless that model's vectors are not
-    // the ones in the store (then it gets the benchmark model through LOREKEEPER_MODEL_DIR).
     let env = target.name === "binary" ? withoutModelDir(sourceEnv) : sourceEnv;
     let coldStart = await measureColdStart(target, dbPath, env, coldRuns);
     if (coldStart.first.searchMode !== "hybrid" && env !== sourceEnv) {
@@ -143,44 +154,72 @@ try {
       coldStart = await measureColdStart(target, dbPath, env, coldRuns);
     } else if (target.name === "binary") notes.push("binary: run with its embedded model (no LOREKEEPER_MODEL_DIR)");
     if (coldStart.first.searchMode !== "hybrid") notes.push(`${target.name}: the first semantic search came back in ${coldStart.first.searchMode} mode`);
-    say(`${target.name}: tool calls over stdio, ${specs.length} calls × ${rounds} rounds…`);
-    const conn = await connectStdio(target, dbPath, env);
-    let calls;
-    let rss;
-    try {
-      calls = await measureToolCalls(conn, specs, rounds);
-      rss = readProcMemory(conn.pid);
-    } finally {
-      await conn.close();
-    }
-    const rows = latencyRows(specs, calls, floors.samples);
-    const report: TargetReport = {
-      target: target.name,
-      ...rows,
-      cachedSearch: summarize(calls.cachedSearch),
-      ping: summarize(calls.ping),
-      errors: calls.errors,
-      notHybrid: calls.notHybrid,
-      servingPeakRss: rss?.peakRss ?? null,
-      coldStart,
-    };
-    const httpHere = !opt["no-http"] && (opt["http-all"] || target === targets[targets.length - 1]);
-    if (httpHere) {
-      say(`${target.name}: HTTP, ${httpClients} clients × ${httpCalls} calls…`);
-      report.http = await measureHttp(target, dbPath, env, balancedByMode(specs), httpClients, httpCalls);
-    }
-    reports.push(report);
+    envs.set(target, env);
+    colds.set(target, coldStart);
   }
+
+  // 2. Tool calls over stdio, with the floors and the in-process breakdown measured round by round
+  // in between, so that all of them see the same machine load.
+  const ro = openStore({ path: dbPath, readonly: true });
+  const floors = await floorRunner(specs, await openFloorContext(ro, modelDir));
+  const breakdown = await breakdownRunner(ro, modelDir, specs);
+  const conns = new Map<Target, StdioConnection>();
+  const runners = new Map<Target, ToolCallRunner>();
+  const reports: TargetReport[] = [];
+  try {
+    for (const t of targets) {
+      const conn = await connectStdio(t, dbPath, envs.get(t)!);
+      conns.set(t, conn);
+      runners.set(t, toolCallRunner(conn, specs));
+    }
+    const warmup = 2;
+    say(`tool calls over stdio (${targets.map((t) => t.name).join(" + ")}), floors and breakdown: ${specs.length} calls × ${rounds} rounds…`);
+    for (let r = 0; r < warmup + rounds; r++) {
+      const warm = r < warmup;
+      for (const t of targets) await runners.get(t)!.round(warm);
+      await floors.round(warm);
+      if (warm || r % 2 === 0) await breakdown.round(warm);
+    }
+    for (const t of targets) {
+      const runner = runners.get(t)!;
+      await runner.extras(rounds * 10);
+      const rss = readProcMemory(conns.get(t)!.pid);
+      const calls = runner.result;
+      reports.push({
+        target: t.name,
+        ...latencyRows(specs, calls, floors.result.samples),
+        cachedSearch: summarize(calls.cachedSearch),
+        ping: summarize(calls.ping),
+        errors: calls.errors,
+        notHybrid: calls.notHybrid,
+        servingPeakRss: rss?.peakRss ?? null,
+        coldStart: colds.get(t)!,
+      });
+    }
+  } finally {
+    for (const c of conns.values()) await c.close();
+    await breakdown.close();
+  }
+  const breakdownRows = breakdown.rows();
   ro.close();
+
+  // 5. HTTP load: the binary when there is one (every target with --http-all).
+  if (!opt["no-http"]) {
+    for (const [i, t] of targets.entries()) {
+      if (!opt["http-all"] && i !== targets.length - 1) continue;
+      say(`${t.name}: HTTP, ${httpClients} clients × ${httpCalls} calls…`);
+      reports[i]!.http = await measureHttp(t, dbPath, envs.get(t)!, balancedByMode(specs), httpClients, httpCalls);
+    }
+  }
 
   const disk = measureDisk(dbPath, bin?.command);
   notes.push(
     `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 1024 ** 3)} GB RAM, ${process.platform}-${process.arch}, Bun ${Bun.version}; load average ${loadAtStart.toFixed(2)} at the start, ${(loadavg()[0] ?? 0).toFixed(2)} at the end (other processes share the CPU)`,
     "HTTP mix: structured, name and search calls take turns (each mode 1/3 of the calls); stdio mix: every spec once per round (80 of 106 are searches)",
-    `floors: search = raw fastembed + raw USearch (k=${floors.index.k} of ${floors.index.size}) + the FTS5 query; structured/name = the final SELECT`,
+    `floors: search = raw fastembed + raw USearch (k=${floors.result.index.k} of ${floors.result.index.size}) + the FTS5 query; structured/name = the final SELECT`,
   );
   const cs = checks(reports);
-  console.log(renderReport(sync, reports, breakdown, disk, notes, cs));
+  console.log(renderReport(sync, reports, breakdownRows, disk, notes, cs));
   const results = {
     generated_at: new Date().toISOString(),
     duration_s: Math.round((Date.now() - started) / 1000),
@@ -188,8 +227,8 @@ try {
     git: gitCommit(),
     machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? null, memBytes: totalmem(), platform: process.platform, arch: process.arch, bun: Bun.version },
     sync,
-    floors: { index: floors.index },
-    breakdown,
+    floors: { index: floors.result.index },
+    breakdown: breakdownRows,
     targets: reports,
     footprint: disk,
     checks: cs,
@@ -201,6 +240,16 @@ try {
   await fake.stop();
   if (opt.keep) say(`kept ${tmp}`);
   else rmSync(tmp, { recursive: true, force: true });
+}
+
+function newestSource(dir: string): { path: string; mtimeMs: number } {
+  let best = { path: dir, mtimeMs: 0 };
+  for (const name of readdirSync(dir, { recursive: true, encoding: "utf8" })) {
+    const p = join(dir, name);
+    const m = statSync(p).mtimeMs;
+    if (m > best.mtimeMs && p.endsWith(".ts")) best = { path: p, mtimeMs: m };
+  }
+  return best;
 }
 
 function withoutModelDir(env: Record<string, string>): Record<string, string> {

@@ -40,7 +40,14 @@ interface Parts {
   chars: number[];
 }
 
-export async function measureBreakdown(store: Store, modelDir: string, specs: readonly CallSpec[], rounds: number, warmup = 2): Promise<BreakdownRow[]> {
+export interface BreakdownRunner {
+  /** A pass of tool handlers and a pass of in-memory SDK calls over every spec; recorded unless `warmup`. */
+  round(warmup: boolean): Promise<void>;
+  rows(): BreakdownRow[];
+  close(): Promise<void>;
+}
+
+export async function breakdownRunner(store: Store, modelDir: string, specs: readonly CallSpec[]): Promise<BreakdownRunner> {
   const embedder = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
   if (!(await embedder.get())) throw new Error(`the model in ${modelDir} did not load`);
   const ctx: SearchContext = { store, embedder, embeddingTimeoutMs: 10_000 };
@@ -70,9 +77,11 @@ export async function measureBreakdown(store: Store, modelDir: string, specs: re
     if (!p) parts.set(m, (p = { search: [], tool: [], sdk: [], encode: [], chars: [] }));
     return p;
   };
-  try {
+  let id = 0;
+  const p50 = (xs: number[]) => round(percentile(xs, 50));
+  return {
     // Two passes round the whole mix, so that every search embeds its query afresh in both.
-    for (let r = 0; r < warmup + rounds; r++) {
+    async round(warmup) {
       for (const s of specs) {
         const def = TOOLS.find((t) => t.name === s.tool)!;
         searchMs = 0;
@@ -81,34 +90,33 @@ export async function measureBreakdown(store: Store, modelDir: string, specs: re
         const toolMs = now() - t1;
         const search = searchMs;
         const t2 = now();
-        const msg = JSON.stringify({ result, jsonrpc: "2.0", id: r });
+        const msg = JSON.stringify({ result, jsonrpc: "2.0", id: ++id });
         const encodeMs = now() - t2;
-        if (r < warmup) continue;
+        if (warmup) continue;
         const p = partsOf(s.mode);
         p.search.push(search);
         p.tool.push(toolMs);
         p.encode.push(encodeMs);
         p.chars.push(msg.length);
       }
-    }
-    for (let r = 0; r < warmup + rounds; r++) {
       for (const s of specs) {
         const t3 = now();
         await client.callTool({ name: s.tool, arguments: s.args });
-        if (r >= warmup) partsOf(s.mode).sdk.push(now() - t3);
+        if (!warmup) partsOf(s.mode).sdk.push(now() - t3);
       }
-    }
-  } finally {
-    await client.close();
-    await server.close();
-  }
-  const p50 = (xs: number[]) => round(percentile(xs, 50));
-  return [...parts.entries()].map(([mode, p]) => ({
-    mode,
-    search: p50(p.search),
-    tool: p50(p.tool),
-    sdk: p50(p.sdk),
-    encode: p50(p.encode),
-    messageChars: Math.round(p.chars.reduce((a, b) => a + b, 0) / Math.max(1, p.chars.length)),
-  }));
+    },
+    rows: () =>
+      [...parts.entries()].map(([mode, p]) => ({
+        mode,
+        search: p50(p.search),
+        tool: p50(p.tool),
+        sdk: p50(p.sdk),
+        encode: p50(p.encode),
+        messageChars: Math.round(p.chars.reduce((a, b) => a + b, 0) / Math.max(1, p.chars.length)),
+      })),
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
 }

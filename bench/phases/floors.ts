@@ -150,19 +150,23 @@ async function planFor(spec: CallSpec, ctx: FloorContext): Promise<Plan> {
   };
 }
 
-/**
- * `rounds` measurements of every spec's floor, going round the mix in the given order after
- * `warmup` unrecorded rounds.
- */
-export async function measureFloors(specs: readonly CallSpec[], ctx: FloorContext, rounds: number, warmup = 2): Promise<FloorResult> {
+export interface FloorRunner {
+  /** One measurement of every spec's floor, in order; recorded unless `warmup`. */
+  round(warmup: boolean): Promise<void>;
+  result: FloorResult;
+}
+
+export async function floorRunner(specs: readonly CallSpec[], ctx: FloorContext): Promise<FloorRunner> {
   const plans = new Map<string, Plan>();
   for (const s of specs) plans.set(s.id, await planFor(s, ctx));
   const samples = new Map<string, FloorSample[]>(specs.map((s) => [s.id, []]));
-  for (let r = 0; r < warmup + rounds; r++) {
-    for (const s of specs) {
-      const m = await plans.get(s.id)!();
-      if (r >= warmup) samples.get(s.id)!.push(m);
-    }
-  }
-  return { samples, index: { size: ctx.index.size, k: searchK(20, ctx.index.size) } };
+  return {
+    result: { samples, index: { size: ctx.index.size, k: searchK(20, ctx.index.size) } },
+    async round(warmup) {
+      for (const s of specs) {
+        const m = await plans.get(s.id)!();
+        if (!warmup) samples.get(s.id)!.push(m);
+      }
+    },
+  };
 }

@@ -43,43 +43,56 @@ function textOf(res: CallToolResult): string {
   return first && first.type === "text" ? first.text : "";
 }
 
-export async function measureToolCalls(conn: StdioConnection, specs: readonly CallSpec[], rounds: number, warmup = 2, cachedRepeats = 20): Promise<ToolCallResult> {
+export interface ToolCallRunner {
+  /** One call of every spec, in order; recorded unless `warmup`. */
+  round(warmup: boolean): Promise<void>;
+  /** Ping round trips and the repeated (cached-embedding) searches. */
+  extras(pings: number, cachedRepeats?: number): Promise<void>;
+  result: ToolCallResult;
+}
+
+/** Tool calls over one stdio connection, round by round (so that other measurements can interleave). */
+export function toolCallRunner(conn: StdioConnection, specs: readonly CallSpec[]): ToolCallRunner {
   const out: ToolCallResult = { samples: new Map(specs.map((s) => [s.id, []])), responseChars: new Map(), cachedSearch: [], ping: [], errors: [], notHybrid: [], calls: 0 };
-  for (let r = 0; r < warmup + rounds; r++) {
-    for (const s of specs) {
-      const c = await call(conn, s);
-      out.calls++;
-      const err = c.error ?? (c.res?.isError ? textOf(c.res).slice(0, 300) : undefined);
-      if (err) {
-        out.errors.push({ id: s.id, message: err });
-        continue;
-      }
-      if (r < warmup) {
-        if (s.mode === "search" && r === warmup - 1) {
+  let rounds = 0;
+  return {
+    result: out,
+    async round(warmup) {
+      const first = rounds++ === 0;
+      for (const s of specs) {
+        const c = await call(conn, s);
+        out.calls++;
+        const err = c.error ?? (c.res?.isError ? textOf(c.res).slice(0, 300) : undefined);
+        if (err) {
+          out.errors.push({ id: s.id, message: err });
+          continue;
+        }
+        if (first && s.mode === "search") {
           const a = (c.res?.structuredContent ?? {}) as Answer;
           if (a.search_mode !== "hybrid") out.notHybrid.push({ id: s.id, mode: String(a.search_mode), message: a.message });
         }
-        continue;
+        if (warmup) continue;
+        out.samples.get(s.id)!.push(c.ms);
+        if (c.res) out.responseChars.set(s.id, textOf(c.res).length);
       }
-      out.samples.get(s.id)!.push(c.ms);
-      if (c.res) out.responseChars.set(s.id, textOf(c.res).length);
-    }
-  }
-  for (let i = 0; i < 20 + rounds * 10; i++) {
-    const t0 = now();
-    await conn.client.ping();
-    if (i >= 20) out.ping.push(now() - t0);
-  }
-  // The same query again and again: the server answers from its query-embedding cache.
-  const searches = specs.filter((s) => s.mode === "search");
-  const picks = searches.filter((_, i) => i % Math.max(1, Math.floor(searches.length / 8)) === 0).slice(0, 8);
-  for (const s of picks) {
-    for (let i = 0; i <= cachedRepeats; i++) {
-      const c = await call(conn, s);
-      out.calls++;
-      if (c.error || c.res?.isError) out.errors.push({ id: `${s.id} (cached)`, message: c.error ?? textOf(c.res!).slice(0, 300) });
-      else if (i > 0) out.cachedSearch.push(c.ms);
-    }
-  }
-  return out;
+    },
+    async extras(pings, cachedRepeats = 20) {
+      for (let i = 0; i < 20 + pings; i++) {
+        const t0 = now();
+        await conn.client.ping();
+        if (i >= 20) out.ping.push(now() - t0);
+      }
+      // The same query again and again: the server answers from its query-embedding cache.
+      const searches = specs.filter((s) => s.mode === "search");
+      const picks = searches.filter((_, i) => i % Math.max(1, Math.floor(searches.length / 8)) === 0).slice(0, 8);
+      for (const s of picks) {
+        for (let i = 0; i <= cachedRepeats; i++) {
+          const c = await call(conn, s);
+          out.calls++;
+          if (c.error || c.res?.isError) out.errors.push({ id: `${s.id} (cached)`, message: c.error ?? textOf(c.res!).slice(0, 300) });
+          else if (i > 0) out.cachedSearch.push(c.ms);
+        }
+      }
+    },
+  };
 }
