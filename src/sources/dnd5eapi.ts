@@ -6,7 +6,8 @@
  * reported; a failing list throws, and so does a run where more than `maxFailureRatio` of the
  * details fail (the server is then down, and a mostly-empty result must not replace good data).
  */
-import { type HttpClient, Semaphore, UpstreamError, type UpstreamInfo } from "./http.ts";
+import { type HttpClient, UpstreamError, type UpstreamInfo } from "./http.ts";
+import { Semaphore } from "./retry.ts";
 
 export const DND5EAPI_YEARS = ["2014", "2024"] as const;
 export type Dnd5eYear = (typeof DND5EAPI_YEARS)[number];

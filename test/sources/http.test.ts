@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { USER_AGENT } from "../../src/config.ts";
-import { backoffDelay, cacheKey, parseRetryAfter, Semaphore, UpstreamError } from "../../src/sources/http.ts";
+import { cacheKey, UpstreamError } from "../../src/sources/http.ts";
+import { backoffDelay, parseRetryAfter, Semaphore } from "../../src/sources/retry.ts";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.ts";
 import { FIXTURES, fastClient } from "./helpers.ts";
 
