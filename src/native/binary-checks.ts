@@ -16,10 +16,6 @@ export interface BinaryCheck {
   fix?: string;
 }
 
-export function isCompiledBinary(): boolean {
-  return globalThis.__lorekeeperBinary !== undefined;
-}
-
 /** What the binary carries and where it unpacked it. */
 export function binaryInfoCheck(): BinaryCheck {
   const b = globalThis.__lorekeeperBinary;

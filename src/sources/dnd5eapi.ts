@@ -126,14 +126,6 @@ export class Dnd5eApiClient {
     return { count, results };
   }
 
-  /** One detail body by index. Throws UpstreamError. */
-  async detail(year: Dnd5eYear, endpoint: string, index: string, opts: { force?: boolean; signal?: AbortSignal } = {}): Promise<unknown> {
-    return this.http.getJson(this.detailUrl(year, endpoint, { index }), {
-      ...opts,
-      upstream: this.upstream,
-    });
-  }
-
   /** The list, then every detail (bounded concurrency), in list order. */
   async fetchAll(year: Dnd5eYear, endpoint: string, opts: Dnd5eFetchOptions = {}): Promise<Dnd5eFetchResult> {
     const { count, results } = await this.list(year, endpoint, opts);

@@ -200,14 +200,6 @@ export class HttpClient {
     return this.o.concurrency;
   }
 
-  get cache(): HttpCache | undefined {
-    return this.o.cache;
-  }
-
-  resetStats(): void {
-    Object.assign(this.stats, { requests: 0, cacheHits: 0, cachedFailures: 0, retries: 0, failures: 0 });
-  }
-
   /**
    * For callers that find a 2xx body unusable (bad envelope, looping pagination): forget the cached
    * successes of `urls` and record `err` as a failure of each, so the error cache applies to it.

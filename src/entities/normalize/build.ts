@@ -112,11 +112,6 @@ export interface Base {
   url: string;
 }
 
-/** Merge results of several passes. */
-export function mergeResults(...rs: NormalizeResult[]): NormalizeResult {
-  return { entities: rs.flatMap((r) => r.entities), skipped: rs.flatMap((r) => r.skipped) };
-}
-
 /** Records of a related endpoint (empty when the sync layer did not provide them). */
 export function related(ctx: NormalizeContext, endpoint: string): unknown[] {
   return ctx.related?.[endpoint] ?? [];

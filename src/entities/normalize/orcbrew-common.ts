@@ -123,10 +123,6 @@ export function joinText(parts: Array<string | null | undefined | false>): strin
   return parts.filter((p): p is string => typeof p === "string" && p.trim().length > 0).join("\n");
 }
 
-export function namedTextLines(items: NamedText[]): string[] {
-  return items.map((t) => (t.desc ? `${t.name}. ${t.desc}` : t.name));
-}
-
 /** "x2"-style quantities of `{item-kw qty}` maps: "Abacus, Amulet, Clothes Common (2)". */
 export function quantities(v: JsonValue | undefined): string[] {
   const o = obj(v);

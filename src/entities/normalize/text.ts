@@ -49,12 +49,6 @@ export function buildText(name: string, header: string, body: (string | null | u
   return clip(parts.join("\n"));
 }
 
-/** "Fire Breath (Recharge 5–6). The dragon exhales ..." */
-export function namedLines(items: { name: string; desc: string }[]): string | null {
-  if (items.length === 0) return null;
-  return items.map((i) => (i.desc ? `${i.name}. ${i.desc}` : i.name)).join("\n");
-}
-
 export function titleCase(s: string): string {
   return s.replace(/[-_]+/g, " ").replace(/\b([a-z])/g, (m) => m.toUpperCase());
 }
