@@ -4,6 +4,7 @@
  */
 import * as v from "valibot";
 import type { DocumentInfo } from "../types.ts";
+import type { Dnd5eYear } from "./types.ts";
 import { isRec, recs, refKey, str } from "./read.ts";
 
 /** Open5e v1 document slug → Open5e v2 document key (same book). Checked against both documents lists. */
@@ -52,7 +53,7 @@ export function resolveDocumentKey(raw: string): string {
 }
 
 /** Canonical document key of a dnd5eapi year. */
-export function dnd5eDocumentKey(year: "2014" | "2024"): string {
+export function dnd5eDocumentKey(year: Dnd5eYear): string {
   return year === "2014" ? "srd-2014" : "srd-2024";
 }
 
@@ -61,13 +62,18 @@ const SRD_NAMES: Record<string, string> = {
   "srd-2024": "System Reference Document 5.2",
 };
 
+/** Title of the SRD a dnd5eapi year serves ("System Reference Document 5.1"). */
+export function srdName(year: Dnd5eYear): string {
+  return SRD_NAMES[dnd5eDocumentKey(year)]!;
+}
+
 /** The two documents served by the D&D 5e API (baseUrl without trailing slash). */
 export function dnd5eApiDocuments(baseUrl: string): DocumentInfo[] {
   return (["2014", "2024"] as const).map((year) => {
     const key = dnd5eDocumentKey(year);
     return {
       key,
-      name: SRD_NAMES[key]!,
+      name: srdName(year),
       source: "dnd5e_api",
       publisher: "Wizards of the Coast",
       license: "Creative Commons Attribution 4.0",
@@ -111,13 +117,12 @@ export function normalizeOpen5eDocuments(v2docs: unknown[], licenses: unknown[] 
         return (k ? licenseNames.get(k) : undefined) ?? str(l.name) ?? k;
       })
       .filter((s): s is string => !!s);
-    const license = lic;
     out.push({
       key: d.key.toLowerCase(),
       name: d.name,
       source: "open5e_v2",
       publisher: publisher ?? null,
-      license: license.length ? license.join(", ") : null,
+      license: lic.length ? lic.join(", ") : null,
       url: str(d.permalink),
       description: str(d.desc),
     });

@@ -2,6 +2,7 @@
  * Contracts between the normalizers and the sync layer: a content type is one upstream endpoint
  * (plus optional related endpoints) turned into canonical entities by a pure function.
  */
+import type { Dnd5eYear } from "../../sources/dnd5eapi.ts";
 import type { DocumentInfo, DocumentSource, Entity, EntityKind } from "../types.ts";
 
 export interface NormalizeContext {
@@ -26,7 +27,7 @@ export interface NormalizeResult {
   skipped: SkippedRecord[];
 }
 
-export type Dnd5eYear = "2014" | "2024";
+export type { Dnd5eYear };
 
 export interface ContentType {
   source: DocumentSource;

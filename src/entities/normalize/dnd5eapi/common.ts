@@ -5,17 +5,15 @@
 import * as v from "valibot";
 import type { Base, DocRef } from "../build.ts";
 import { NonEmpty } from "../build.ts";
-import { dnd5eDocumentKey } from "../documents.ts";
+import { dnd5eDocumentKey, srdName } from "../documents.ts";
 import { isRec, recs, refKey, str, textOf, type Rec } from "../read.ts";
 import type { Dnd5eYear, NormalizeContext } from "../types.ts";
 
 export const DndRecord = v.looseObject({ index: NonEmpty, name: NonEmpty });
 
-const SRD_NAME: Record<Dnd5eYear, string> = { "2014": "System Reference Document 5.1", "2024": "System Reference Document 5.2" };
-
 export function dndDoc(year: Dnd5eYear, ctx: NormalizeContext): DocRef {
   const key = dnd5eDocumentKey(year);
-  return { key, name: ctx.documents.get(key)?.name ?? SRD_NAME[year] };
+  return { key, name: ctx.documents.get(key)?.name ?? srdName(year) };
 }
 
 /** "2014-fireball" */
