@@ -10,7 +10,7 @@ import { log } from "../log.ts";
 import { checkpoint, type Store } from "../store/db.ts";
 import { getSyncState } from "../store/sync-state.ts";
 import { embedAfterIngest } from "./after-ingest.ts";
-import { planSync, runSync, type SyncSource } from "./sync.ts";
+import { originOf, planSync, runSync, type SyncSource } from "./sync.ts";
 
 export interface EnsureProgress {
   progress: number;
@@ -75,10 +75,10 @@ export function createEnsureData(store: Store, opts: EnsureOptions = {}) {
     const now = Date.now();
     const stale = plan.filter((t) => {
       const s = getSyncState(store.db, t.source, t.id);
-      return s?.fetched_at && now - s.fetched_at >= cfg.cacheTtlMs && !refreshing.has(`${t.source}:${t.id}`);
+      return s?.fetched_at && now - s.fetched_at >= cfg.cacheTtlMs && !refreshing.has(originOf(t));
     });
     if (stale.length === 0) return;
-    for (const t of stale) refreshing.add(`${t.source}:${t.id}`);
+    for (const t of stale) refreshing.add(originOf(t));
     void serial(async () => {
       try {
         await runSync(store, { sources, types: stale.map((t) => t.id), kinds, config: cfg });
@@ -87,7 +87,7 @@ export function createEnsureData(store: Store, opts: EnsureOptions = {}) {
       } catch (err) {
         log.warn("background refresh failed; serving the stored data", err);
       } finally {
-        for (const t of stale) refreshing.delete(`${t.source}:${t.id}`);
+        for (const t of stale) refreshing.delete(originOf(t));
       }
     });
   };

@@ -90,14 +90,14 @@ export function planSync(opts: Pick<SyncOptions, "sources" | "types" | "kinds">)
     ? allContentTypes(opts.sources)
     : allContentTypes(DEFAULT_SOURCES).filter((t) => t.source !== "dnd5e_api" || DND5E_DEFAULT_ENDPOINTS.includes(t.endpoint));
   if (opts.types && opts.types.length) {
-    const wanted = new Set(opts.types.map((t) => t.toLowerCase()));
-    const match = (t: ContentType) => wanted.has(t.id.toLowerCase()) || wanted.has(t.endpoint.toLowerCase()) || t.kinds.some((k) => wanted.has(k));
-    const unknown = [...wanted].filter((w) => !types.some((t) => t.id.toLowerCase() === w || t.endpoint.toLowerCase() === w || t.kinds.includes(w as EntityKind)));
+    const wanted = [...new Set(opts.types.map((t) => t.toLowerCase()))];
+    const matches = (t: ContentType, w: string) => t.id.toLowerCase() === w || t.endpoint.toLowerCase() === w || t.kinds.includes(w as EntityKind);
+    const unknown = wanted.filter((w) => !types.some((t) => matches(t, w)));
     if (unknown.length) {
       const valid = [...new Set(types.map((t) => t.endpoint))].sort().join(", ");
       throw new Error(`Unknown content type(s): ${unknown.join(", ")}. Valid: ${valid} (or kinds such as spell, creature).`);
     }
-    types = types.filter(match);
+    types = types.filter((t) => wanted.some((w) => matches(t, w)));
   }
   if (opts.kinds && opts.kinds.length) {
     const ks = new Set(opts.kinds);
@@ -215,11 +215,14 @@ export async function runSync(store: Store, opts: SyncOptions = {}): Promise<Syn
 async function syncTypes(store: Store, opts: SyncOptions): Promise<SyncReport> {
   const cfg = opts.config ?? loadConfig();
   const started = Date.now();
-  const http =
-opts.http ?? HttpClient.fromConfig(cfg, { cache: createHttpCache(store.db, cfg) });
+  const http = opts.http ?? HttpClient.fromConfig(cfg, { cache: createHttpCache(store.db, cfg) });
   const c: Clients = { http, open5e: new Open5eClient(http, { baseUrl: cfg.open5eBaseUrl }), dnd: new Dnd5eApiClient(http, { baseUrl: cfg.dnd5eApiBaseUrl }) };
   const plan = planSync(opts);
   const results: TypeResult[] = [];
+  const finish = (r: TypeResult) => {
+    results.push(r);
+    opts.onEvent?.({ type: "type-done", result: r });
+  };
 
   let v2docsPromise: Promise<DocumentInfo[]> | undefined;
   const v2docs = () =>
@@ -240,8 +243,7 @@ opts.http ?? HttpClient.fromConfig(cfg, { cache: createHttpCache(store.db, cfg) 
     if (!opts.force && isFresh(store, t, cfg.cacheTtlMs, Date.now())) {
       const r = emptyResult(t, "fresh");
       r.records = getSyncState(store.db, t.source, t.id)?.record_count ?? 0;
-      results.push(r);
-      opts.onEvent?.({ type: "type-done", result: r });
+      finish(r);
       continue;
     }
     const r = emptyResult(t, "ok");
@@ -253,8 +255,7 @@ opts.http ?? HttpClient.fromConfig(cfg, { cache: createHttpCache(store.db, cfg) 
         if (avail && !avail.has(t.endpoint)) {
           r.warnings.push(`${year} has no ${t.endpoint} endpoint`);
           r.durationMs = Date.now() - t0;
-          results.push(r);
-          opts.onEvent?.({ type: "type-done", result: r });
+          finish(r);
           continue;
         }
       }
@@ -311,8 +312,7 @@ opts.http ?? HttpClient.fromConfig(cfg, { cache: createHttpCache(store.db, cfg) 
       duration_ms: r.durationMs,
       error: r.error ?? null,
     });
-    results.push(r);
-    opts.onEvent?.({ type: "type-done", result: r });
+    finish(r);
   }
   const failed = results.filter((r) => r.status === "failed").length;
   const partial = results.some((r) => r.status === "partial");
