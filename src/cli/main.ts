@@ -5,6 +5,7 @@
 import { APP_VERSION, dbPath } from "../config.ts";
 import { log, setLogLevel } from "../log.ts";
 import { storeFailure } from "../store/db.ts";
+import { dbPathOption } from "./args.ts";
 import { EXIT_FAILED, EXIT_USAGE, UsageError } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
 
@@ -26,15 +27,6 @@ function usage(): string {
     "",
     "With no command, `lorekeeper` runs `serve` (MCP over stdio).",
   ].join("\n");
-}
-
-/** `--db-path X` / `--db-path=X`, as the commands read it. */
-function dbPathOption(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    if (argv[i] === "--db-path") return argv[i + 1];
-    if (argv[i]!.startsWith("--db-path=")) return argv[i]!.slice("--db-path=".length);
-  }
-  return undefined;
 }
 
 export async function main(argv: string[]): Promise<number> {

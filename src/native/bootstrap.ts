@@ -4,6 +4,7 @@
  * hand over to `main()`. Running from source (`bun src/cli/main.ts`) never comes through here.
  */
 import { join } from "node:path";
+import { dbPathOption } from "../cli/args.ts";
 import { APP_VERSION, cacheDir, dbPath } from "../config.ts";
 import { log } from "../log.ts";
 import { setEmbeddedModelDir } from "../search/model-source.ts";
@@ -39,16 +40,6 @@ export function versionText(m: Manifest): string {
   ].join("\n");
 }
 
-/** `--db-path X` / `--db-path=X` from the command line, like the CLI reads it. */
-export function dbPathArg(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--db-path") return argv[i + 1];
-    if (a.startsWith("--db-path=")) return a.slice("--db-path=".length);
-  }
-  return undefined;
-}
-
 const NO_STORE_COMMANDS = new Set(["--version", "version", "-h", "--help", "help"]);
 
 function fail(err: unknown): number {
@@ -77,7 +68,7 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
     log.debug(`binary: ${ex.warm ? "cache verified" : `unpacked ${ex.written.length} files`} in ${ex.dir} (${ex.ms.toFixed(1)} ms)`);
     globalThis.__lorekeeperNative = createNativeLoader(ex.dir, m);
     if (m.pack && !NO_STORE_COMMANDS.has(first ?? "") && !process.env.LOREKEEPER_NO_CONTENT_PACK) {
-      const res = await installContentPack(bundle, dbPath(dbPathArg(argv)));
+      const res = await installContentPack(bundle, dbPath(dbPathOption(argv)));
       info.pack = res;
       log.debug(`binary: content pack: ${res.detail} (${res.ms.toFixed(1)} ms)`);
     }
