@@ -13,9 +13,9 @@ import { resolveDefaultModelDir } from "./src/native/build-model.ts";
 import { PACK_DB, storeSideFiles } from "./src/native/content-pack.ts";
 import { sha256 } from "./src/native/extract.ts";
 import { bunTarget, hostTarget, type Manifest, type ManifestFile, parseTarget, type Target, TARGETS } from "./src/native/manifest.ts";
-import { dirModelName, fileSha256 } from "./src/search/model-source.ts";
+import { dirModelName, fileSha256, MODEL_SIDE_FILES } from "./src/search/model-source.ts";
 import { nativeLoaderPlugin } from "./src/native/build-plugin.ts";
-import { INSTALL_ALL_PLATFORMS, MODEL_FILES, MODEL_ONNX, nativePlan, type NativeSpec } from "./src/native/targets.ts";
+import { INSTALL_ALL_PLATFORMS, MODEL_ONNX, nativePlan, type NativeSpec } from "./src/native/targets.ts";
 
 const ROOT = import.meta.dir;
 
@@ -87,14 +87,14 @@ function modelInputs(dir: string): { inputs: Input[]; onnx: string; name: string
     throw new BuildError(`The embedding model folder ${dir} does not exist.`, "Pass --model DIR (a fastembed model folder), set LOREKEEPER_MODEL_DIR, or build with --no-semantic.");
   }
   const onnx = MODEL_ONNX.find((f) => existsSync(join(dir, f)));
-  const missing = MODEL_FILES.filter((f) => !existsSync(join(dir, f)));
+  const missing = MODEL_SIDE_FILES.filter((f) => !existsSync(join(dir, f)));
   if (!onnx || missing.length) {
     const what = [...(onnx ? [] : [`an ONNX file (${MODEL_ONNX.join(" / ")})`]), ...missing].join(", ");
     throw new BuildError(`The model folder ${dir} is incomplete: missing ${what}.`, "Point --model at a complete fastembed model folder.");
   }
   // The folder keeps its name: the embedder derives the model id ("custom:<folder>@<sha>") from it.
   const name = basename(dir);
-  const inputs = [...MODEL_FILES, onnx].map((f) => ({ path: join(dir, f), file: { name: `models/${name}/${f}`, role: "model" as const } }));
+  const inputs = [...MODEL_SIDE_FILES, onnx].map((f) => ({ path: join(dir, f), file: { name: `models/${name}/${f}`, role: "model" as const } }));
   return { inputs, onnx, name };
 }
 

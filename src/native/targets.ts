@@ -101,7 +101,5 @@ export function nativePlan(t: Target): { specs: NativeSpec[]; unsupported: Unsup
 /** How to get the optional dependencies of other platforms into node_modules. */
 export const INSTALL_ALL_PLATFORMS = "bun install --os='*' --cpu='*'";
 
-/** Files fastembed reads from a model folder (besides the ONNX file). */
-export const MODEL_FILES = ["config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json"] as const;
 /** ONNX file names fastembed uses, in order of preference. */
 export const MODEL_ONNX = ["model.onnx", "model_optimized.onnx", "model_quantized.onnx"] as const;
