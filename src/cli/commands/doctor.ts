@@ -11,10 +11,11 @@ import { binaryInfoCheck, extractionCheck, nativeLibrariesCheck } from "../../na
 import { createEmbedderProvider, withTimeout } from "../../search/embedder.ts";
 import { getEmbeddedModelDir } from "../../search/model-source.ts";
 import { indexPaths, readSidecar, verifyIndexFile } from "../../search/vector-index-file.ts";
-import { openStore, rebuildHint, StoreError, type Store } from "../../store/db.ts";
+import { getMeta, openStore, rebuildHint, StoreError, type Store } from "../../store/db.ts";
 import { checkStore, isCorruption } from "../../store/repair.ts";
 import { SCHEMA_VERSION } from "../../store/schema.ts";
-import { getEmbeddingMeta } from "../../store/vectors.ts";
+import { listSyncState } from "../../store/sync-state.ts";
+import { countVectors, getEmbeddingMeta } from "../../store/vectors.ts";
 import type { RepairReport } from "../repair.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK } from "../command.ts";
@@ -81,19 +82,12 @@ function storeCheck(path: string): Check {
         fix: fts ? `Rebuild the search tables: lorekeeper doctor --repair --db-path "${path}"` : rebuildHint(path),
       };
     }
-    const one = <T>(sql: string) => db.query(sql).get() as T;
-    const version = Number(one<{ value: string } | null>("SELECT value FROM meta WHERE key='schema_version'")?.value ?? 0);
+    const version = Number(getMeta(db, "schema_version") ?? 0);
     const bySource = db.query("SELECT document_source AS s, count(*) AS n FROM entities GROUP BY 1 ORDER BY 1").all() as { s: string; n: number }[];
     const entities = bySource.reduce((a, r) => a + r.n, 0);
     const vectors = db.query("SELECT model_id AS m, count(*) AS n FROM vectors GROUP BY 1").all() as { m: string; n: number }[];
-    const documents = one<{ n: number }>("SELECT count(*) AS n FROM documents").n;
-    const sync = db.query("SELECT source, content_type, status, fetched_at, error FROM sync_state ORDER BY source, content_type").all() as {
-      source: string;
-      content_type: string;
-      status: string;
-      fetched_at: number | null;
-      error: string | null;
-    }[];
+    const documents = db.query<{ n: number }, []>("SELECT count(*) AS n FROM documents").get()?.n ?? 0;
+    const sync = listSyncState(db);
     const last = sync.reduce<number | null>((a, s) => (s.fetched_at && (!a || s.fetched_at > a) ? s.fetched_at : a), null);
     const failed = sync.filter((s) => s.status === "failed");
     const details = {
@@ -131,7 +125,7 @@ function vectorIndexCheck(path: string): Check | undefined {
     const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
     try {
       meta = getEmbeddingMeta(store.db);
-      if (meta) vectors = store.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM vectors WHERE model_id = ?").get(meta.modelId)?.n ?? 0;
+      if (meta) vectors = countVectors(store.db, meta.modelId);
     } finally {
       store.close();
     }
