@@ -50,7 +50,8 @@ function printFile(r: FileReport, out: string[]): void {
     }
     for (const p of r.packs) {
       if (r.dry_run && p.existing) out.push(`  ${p.name}: would replace the ${p.existing} entities imported earlier from this pack`);
-      if (!r.dry_run && p.store && p.store.inserted < p.store.inserted + p.store.updated + p.store.unchanged + p.store.deleted) {
+      // Something was there before: the pack replaced an earlier import.
+      if (!r.dry_run && p.store && p.store.updated + p.store.unchanged + p.store.deleted > 0) {
         out.push(`  ${p.name}: replaced earlier import (${p.store.inserted} new, ${p.store.updated} changed, ${p.store.unchanged} unchanged, ${p.store.deleted} removed)`);
       }
     }

@@ -28,7 +28,7 @@ export function parseTypes(words: readonly string[] | undefined): EntityKind[] {
     const w = raw.trim().toLowerCase().replace(/_/g, "-");
     const asKind = w.replace(/-/g, "_");
     const singular = asKind.replace(/(es|s)$/, "");
-    const group = TYPE_GROUPS[w] ?? TYPE_GROUPS[w.replace(/s$/, "")] ?? TYPE_GROUPS[w.replace(/_/g, "-")];
+    const group = TYPE_GROUPS[w] ?? TYPE_GROUPS[w.replace(/s$/, "")];
     const kind = [asKind, singular, asKind.replace(/s$/, "")].find((k): k is EntityKind => (ENTITY_KINDS as readonly string[]).includes(k));
     if (group) for (const k of group) out.add(k);
     else if (kind) out.add(kind);
