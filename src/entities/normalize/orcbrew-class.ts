@@ -2,7 +2,8 @@
 import type { ClassData, ClassFeature, Ref } from "../kinds.ts";
 import type { JsonObject } from "../types.ts";
 import { sortFeatures } from "./canonical/character.ts";
-import { abilityName, arr, humanize, int, joinText, listText, namedTexts, obj, oneLine, quantities, str } from "./orcbrew-common.ts";
+import { arr, humanize, int, joinText, listText, namedTexts, obj, oneLine, quantities, str } from "./orcbrew-common.ts";
+import { abilityTitle } from "./vocab.ts";
 import { levelModifier, profsSummary, propsLines } from "./orcbrew-props.ts";
 
 /** What a normalizer may look up in the same pack. */
@@ -112,7 +113,7 @@ export function buildClass(d: JsonObject, name: string, itemKey: string, refs: P
       skills: profs.skills,
     },
     equipment: equipment(d),
-    spellcasting_ability: abilityName(sc?.ability),
+    spellcasting_ability: abilityTitle(sc?.ability),
     caster_type: factor !== null ? (CASTER[factor] ?? null) : null,
     primary_abilities: [],
     features: feats,

@@ -81,23 +81,6 @@ export function words(key: string): string {
   return key.replace(/[-_]+/g, " ").trim().toLowerCase();
 }
 
-export const ABILITY_NAMES: Record<string, string> = {
-  str: "Strength",
-  dex: "Dexterity",
-  con: "Constitution",
-  int: "Intelligence",
-  wis: "Wisdom",
-  cha: "Charisma",
-};
-
-/** "cha" / "charisma" → "Charisma"; anything else → null. */
-export function abilityName(v: JsonValue | undefined): string | null {
-  const s = typeof v === "string" ? v.trim().toLowerCase() : "";
-  if (s in ABILITY_NAMES) return ABILITY_NAMES[s]!;
-  const full = Object.values(ABILITY_NAMES).find((n) => n.toLowerCase() === s);
-  return full ?? null;
-}
-
 /** `[{:name :description}]` → named texts; nil entries and entries with neither name nor text are dropped. */
 export function namedTexts(v: JsonValue | undefined): Array<NamedText & { level: number | null; type: string | null }> {
   const out: Array<NamedText & { level: number | null; type: string | null }> = [];

@@ -2,8 +2,8 @@
 import type { CreatureAction, CreatureData } from "../kinds.ts";
 import { formatCr, parseCr, type JsonObject, type JsonValue } from "../types.ts";
 import type { CreatureFilterKeys } from "./canonical/creature.ts";
-import { ABILITY_NAMES, arr, humanize, int, num, obj, onKeys, str, words } from "./orcbrew-common.ts";
-import { xpForCr } from "./vocab.ts";
+import { arr, humanize, int, num, obj, onKeys, str, words } from "./orcbrew-common.ts";
+import { ABILITIES, xpForCr } from "./vocab.ts";
 
 /** `{:die 8 :die-count 2 :modifier 2}` → 11 and "2d8+2"; a plain number is taken as is. */
 export function hitPoints(v: JsonValue | undefined): { hp: number | null; dice: string | null } {
@@ -63,11 +63,11 @@ export function buildCreature(d: JsonObject): { data: CreatureData; keys: Creatu
   const subtypes = Array.isArray(d.subtypes) ? arr(d.subtypes).filter((x): x is string => typeof x === "string").map(words) : str(d.subtypes) ? [str(d.subtypes)!] : [];
   const { hp, dice } = hitPoints(d["hit-points"] ?? d.hit_points);
   const cr = parseCr(d.challenge ?? d.cr ?? null) ?? null;
-  const scores = Object.fromEntries(Object.entries(ABILITY_NAMES).map(([k, full]) => [full.toLowerCase(), int(d[k] ?? obj(d.abilities)?.[k])])) as CreatureData["ability_scores"];
+  const scores = Object.fromEntries(Object.entries(ABILITIES).map(([k, full]) => [full, int(d[k] ?? obj(d.abilities)?.[k])])) as CreatureData["ability_scores"];
   const saves: Record<string, number> = {};
   for (const [k, v] of Object.entries(obj(d["saving-throws"]) ?? {})) {
     const n = int(v);
-    const full = ABILITY_NAMES[k.toLowerCase()]?.toLowerCase() ?? k.toLowerCase();
+    const full = ABILITIES[k.toLowerCase()] ?? k.toLowerCase();
     if (n !== null) saves[full] = n;
   }
   const skills: Record<string, number> = {};

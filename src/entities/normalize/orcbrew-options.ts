@@ -2,7 +2,8 @@
 import type { BackgroundData, FeatData, LanguageData, NamedText, Ref, SpeciesData } from "../kinds.ts";
 import type { JsonObject } from "../types.ts";
 import type { PackRefs } from "./orcbrew-class.ts";
-import { abilityName, arr, humanize, int, listText, namedTexts, obj, onKeys, oneLine, quantities, str } from "./orcbrew-common.ts";
+import { arr, humanize, int, listText, namedTexts, obj, onKeys, oneLine, quantities, str } from "./orcbrew-common.ts";
+import { abilityTitle } from "./vocab.ts";
 import { abilityIncreases, choiceText, innateSpellLines, joinSemi, profsSummary, propsLines } from "./orcbrew-props.ts";
 
 const SIZES = ["tiny", "small", "medium", "large", "huge", "gargantuan"];
@@ -86,13 +87,13 @@ const ARMOR_PREREQS: Record<string, string> = { light: "light armor", medium: "m
 
 function prerequisite(d: JsonObject, refs: PackRefs): string | null {
   const prereqs = arr(d.prereqs).filter((x): x is string => typeof x === "string");
-  const abilities = prereqs.map((p) => abilityName(p)).filter((x): x is string => x !== null);
+  const abilities = prereqs.map((p) => abilityTitle(p)).filter((x): x is string => x !== null);
   const armor = prereqs.filter((p) => p in ARMOR_PREREQS).map((p) => ARMOR_PREREQS[p]!);
   const parts: string[] = [];
   if (abilities.length) parts.push(`${listText(abilities, "or")} 13 or higher`);
   if (armor.length) parts.push(`Proficiency with ${listText(armor, "or")}`);
   if (prereqs.includes("spellcasting")) parts.push("The ability to cast at least one spell");
-  const other = prereqs.filter((p) => !abilityName(p) && !(p in ARMOR_PREREQS) && p !== "spellcasting");
+  const other = prereqs.filter((p) => !abilityTitle(p) && !(p in ARMOR_PREREQS) && p !== "spellcasting");
   if (other.length) parts.push(other.map(humanize).join(", "));
   for (const [path, m] of Object.entries(obj(d["path-prereqs"]) ?? {})) {
     const keys = onKeys(m);
@@ -106,7 +107,7 @@ function prerequisite(d: JsonObject, refs: PackRefs): string | null {
 export function buildFeat(d: JsonObject, refs: PackRefs): FeatData {
   const benefits: string[] = [];
   const incs = arr(d["ability-increases"]).filter((x): x is string => typeof x === "string");
-  const abilities = incs.map((x) => abilityName(x)).filter((x): x is string => x !== null);
+  const abilities = incs.map((x) => abilityTitle(x)).filter((x): x is string => x !== null);
   if (abilities.length === 1) benefits.push(`Increase your ${abilities[0]} score by 1, to a maximum of 20.`);
   else if (abilities.length > 1) benefits.push(`Increase your ${listText(abilities, "or")} score by 1, to a maximum of 20.`);
   if (incs.includes("saves?") && abilities.length) benefits.push("You gain proficiency in saving throws using the chosen ability.");

@@ -3,7 +3,8 @@
  * subraces), `:profs` option maps, `:level-modifiers`, innate `:spells`. Pure.
  */
 import type { JsonObject, JsonValue } from "../types.ts";
-import { abilityName, allKeys, arr, humanize, int, listText, num, obj, onKeys, quantities, str } from "./orcbrew-common.ts";
+import { allKeys, arr, humanize, int, listText, num, obj, onKeys, quantities, str } from "./orcbrew-common.ts";
+import { abilityTitle } from "./vocab.ts";
 
 const FLAGS: Record<string, string> = {
   "two-weapon-ac-1": "+1 AC while wielding a separate melee weapon in each hand",
@@ -47,7 +48,7 @@ const MAPS: Record<string, string> = {
 };
 
 function names(keys: string[]): string {
-  return keys.map((k) => abilityName(k) ?? humanize(k)).join(", ");
+  return keys.map((k) => abilityTitle(k) ?? humanize(k)).join(", ");
 }
 
 /** One line per active entry of a `:props` map; false/0/nil toggles are left out. */
@@ -108,7 +109,7 @@ export function profsSummary(v: JsonValue | undefined, classProfs: boolean): {
   const p = obj(v) ?? {};
   const keys = classProfs ? allKeys : onKeys;
   const saves = keys(p.save)
-    .map((k) => abilityName(k))
+    .map((k) => abilityTitle(k))
     .filter((x): x is string => x !== null);
   const expertise = choiceText(p["skill-expertise-options"]);
   return {
@@ -134,7 +135,7 @@ export function innateSpellLines(v: JsonValue | undefined, spellName: (key: stri
     const key = str(val?.key);
     if (!key) continue;
     const charLevel = int(o?.level);
-    const ability = abilityName(val?.ability);
+    const ability = abilityTitle(val?.ability);
     const details = [charLevel !== null && charLevel > 1 ? `from level ${charLevel}` : null, ability].filter(Boolean).join(", ");
     out.push(`${spellName(key)}${details ? ` (${details})` : ""}`);
   }
@@ -168,7 +169,7 @@ export function levelModifier(v: JsonValue, spellName: (key: string) => string):
     const sv = obj(val);
     const key = str(sv?.key);
     if (!key) return null;
-    const ab = abilityName(sv?.ability);
+    const ab = abilityTitle(sv?.ability);
     desc = `${spellName(key)}${ab ? ` (${ab})` : ""}`;
   } else if (type === "flying-speed-equals-walking-speed") {
     desc = "Flying speed equal to your walking speed";
@@ -179,7 +180,7 @@ export function levelModifier(v: JsonValue, spellName: (key: string) => string):
   } else if ((type === "flying-speed" || type === "swimming-speed") && typeof val === "number") {
     desc = `${val} ft.`;
   } else if (typeof val === "string") {
-    desc = abilityName(val) ?? humanize(val);
+    desc = abilityTitle(val) ?? humanize(val);
   } else if (typeof val === "number" || typeof val === "boolean") {
     desc = String(val);
   } else {
@@ -196,7 +197,7 @@ export function abilityIncreases(v: JsonValue | undefined): string | null {
   const parts: string[] = [];
   for (const [k, val] of Object.entries(o)) {
     const n = int(val);
-    const ab = abilityName(k);
+    const ab = abilityTitle(k);
     if (n === null || n === 0 || !ab) continue;
     parts.push(`${ab} ${n > 0 ? "+" : ""}${n}`);
   }

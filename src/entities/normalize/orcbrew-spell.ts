@@ -1,10 +1,8 @@
 /** OrcBrew `:orcpub.dnd.e5/spells` item → canonical spell (pure). */
 import type { SpellData } from "../kinds.ts";
 import type { JsonObject } from "../types.ts";
-import { abilityName, int, obj, onKeys, str } from "./orcbrew-common.ts";
-
-export const DAMAGE_TYPES = ["acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison", "psychic", "radiant", "slashing", "thunder"];
-const SCHOOLS = ["abjuration", "conjuration", "divination", "enchantment", "evocation", "illusion", "necromancy", "transmutation"];
+import { int, obj, onKeys, str } from "./orcbrew-common.ts";
+import { abilityName, DAMAGE_TYPES, SPELL_SCHOOLS } from "./vocab.ts";
 
 /** "60 feet" / "10 ft." → 60 / 10; "1 mile" → 5280; Self/Touch/Sight → null. */
 export function rangeFeet(raw: string | null): number | null {
@@ -46,7 +44,7 @@ export function buildSpell(d: JsonObject): SpellData | { skip: string } {
     return { skip: d.level === undefined || d.level === null ? "the spell has no :level" : `the spell's :level ${JSON.stringify(d.level)} is not 0–9` };
   }
   const rawSchool = str(d.school)?.toLowerCase() ?? null;
-  const school = rawSchool ? (SCHOOLS.find((s) => rawSchool.startsWith(s)) ?? rawSchool) : null;
+  const school = rawSchool ? (SPELL_SCHOOLS.find((s) => rawSchool.startsWith(s)) ?? rawSchool) : null;
   const castingTime = str(d["casting-time"]) ?? str(d.casting_time);
   const range = str(d.range);
   const duration = str(d.duration);
@@ -84,7 +82,7 @@ export function buildSpell(d: JsonObject): SpellData | { skip: string } {
     higher_level: higher,
     classes,
     damage_types: damageTypes,
-    saving_throw: save ? abilityName(save[1]!)!.toLowerCase() : null,
+    saving_throw: save ? abilityName(save[1]!) : null,
     attack_roll: attack,
     damage_roll: dmgRoll ? dmgRoll[1]!.replace(/\s+/g, "") : null,
     area: area(full),

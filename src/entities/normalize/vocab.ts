@@ -1,9 +1,14 @@
 /**
  * Small vocabularies shared by every source: casting times, costs, weights, rarities, item
- * categories, ability names, class keys, CR → XP.
+ * categories, ability names, damage types, spell schools, class keys, CR → XP.
  */
 import { isRec, num, str } from "./read.ts";
+import { capitalize } from "./text.ts";
 import { slugify } from "../types.ts";
+
+export const DAMAGE_TYPES = ["acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison", "psychic", "radiant", "slashing", "thunder"] as const;
+
+export const SPELL_SCHOOLS = ["abjuration", "conjuration", "divination", "enchantment", "evocation", "illusion", "necromancy", "transmutation"] as const;
 
 const TIME_UNITS = ["action", "bonus action", "reaction", "round", "turn", "minute", "hour", "day", "week"];
 
@@ -121,7 +126,8 @@ export function itemCategory(raw: unknown): string | null {
   return CATEGORY_ALIASES[slug] ?? slug;
 }
 
-const ABILITIES: Record<string, string> = {
+/** Ability by its abbreviation: "dex" → "dexterity". */
+export const ABILITIES: Readonly<Record<string, string>> = {
   str: "strength",
   dex: "dexterity",
   con: "constitution",
@@ -130,6 +136,9 @@ const ABILITIES: Record<string, string> = {
   cha: "charisma",
 };
 
+/** The six abilities, lower-case, in the usual order ("strength" … "charisma"). */
+export const ABILITY_NAMES: readonly string[] = Object.values(ABILITIES);
+
 /** "DEX" / "dex" / "Dexterity" → "dexterity"; null when not an ability. */
 export function abilityName(raw: unknown): string | null {
   const s = str(raw)?.toLowerCase();
@@ -137,6 +146,12 @@ export function abilityName(raw: unknown): string | null {
   const short = s.slice(0, 3);
   const full = ABILITIES[short];
   return full && (s === short || s === full) ? full : null;
+}
+
+/** The same, capitalized for display: "dex" → "Dexterity". */
+export function abilityTitle(raw: unknown): string | null {
+  const full = abilityName(raw);
+  return full ? capitalize(full) : null;
 }
 
 /** Class key without its document prefix: "srd_wizard", "srd-2024_wizard", "2014-wizard" → "wizard". */

@@ -3,7 +3,7 @@ import type { SpellData } from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize, ordinal, titleCase } from "../text.ts";
-import { normalizeCastingTime } from "../vocab.ts";
+import { DAMAGE_TYPES, normalizeCastingTime } from "../vocab.ts";
 
 export function spellHeader(d: SpellData): string {
   const school = d.school ?? "";
@@ -54,13 +54,13 @@ export function spellEntity(source: DocumentSource, b: Base, d: SpellData): Enti
   });
 }
 
-const DAMAGE_TYPES = "acid|bludgeoning|cold|fire|force|lightning|necrotic|piercing|poison|psychic|radiant|slashing|thunder";
+const DAMAGE_TYPE_RE = DAMAGE_TYPES.join("|");
 
 /** Damage types a spell text deals ("takes 8d6 fire damage" → ["fire"]), for sources without a field. */
 export function damageTypesIn(text: string): string[] {
   const found = new Set<string>();
-  for (const m of text.matchAll(new RegExp(`\\b(${DAMAGE_TYPES})(?:,? (?:or|and) (?:${DAMAGE_TYPES}))* damage\\b`, "gi"))) {
-    for (const t of m[0].toLowerCase().matchAll(new RegExp(DAMAGE_TYPES, "g"))) found.add(t[0]);
+  for (const m of text.matchAll(new RegExp(`\\b(${DAMAGE_TYPE_RE})(?:,? (?:or|and) (?:${DAMAGE_TYPE_RE}))* damage\\b`, "gi"))) {
+    for (const t of m[0].toLowerCase().matchAll(new RegExp(DAMAGE_TYPE_RE, "g"))) found.add(t[0]);
   }
   return [...found];
 }

@@ -8,11 +8,10 @@ import { related, runRecords } from "../build.ts";
 import { backgroundEntity, classEntity, featEntity, sortFeatures, speciesEntity } from "../canonical/character.ts";
 import { int, names, rec, recs, refKey, str, textOf, type Rec } from "../read.ts";
 import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../types.ts";
-import { abilityName } from "../vocab.ts";
+import { abilityTitle } from "../vocab.ts";
 import { byIndex, DndRecord, dndBase, dndDesc, dndRef, dndRefs } from "./common.ts";
-import { capitalize } from "../text.ts";
 
-const fullAbility = (s: string | null) => (abilityName(s) ? capitalize(abilityName(s)!) : s);
+const fullAbility = (s: string | null) => abilityTitle(s) ?? s;
 
 function featureLevel(f: Rec): number | null {
   const n = int(f.level);

@@ -6,7 +6,7 @@ import { creatureEntity, crFields } from "../canonical/creature.ts";
 import { damageTypesIn, savingThrowIn, spellEntity } from "../canonical/spell.ts";
 import { arr, bool, int, num, rec, recs, str, uniq, type Rec } from "../read.ts";
 import type { NormalizeContext, NormalizeResult } from "../types.ts";
-import { feet, xpForCr } from "../vocab.ts";
+import { ABILITY_NAMES, feet, xpForCr } from "../vocab.ts";
 import { slugify } from "../../types.ts";
 import { V1Record, v1Base } from "./common.ts";
 
@@ -57,8 +57,6 @@ export function normalizeV1Spells(records: unknown[], ctx: NormalizeContext): No
   });
 }
 
-const ABILITIES = ["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"] as const;
-
 function actions(x: unknown, legendary = false): CreatureAction[] {
   return recs(x).map((a) => {
     const name = str(a.name) ?? "Action";
@@ -71,7 +69,7 @@ export function normalizeV1Monsters(records: unknown[], ctx: NormalizeContext): 
   return runRecords(records, V1Record, (r) => {
     const cr = num(r.cr) ?? parseCr(r.challenge_rating) ?? null;
     const saves: { [k: string]: number } = {};
-    for (const a of ABILITIES) {
+    for (const a of ABILITY_NAMES) {
       const n = int(r[`${a}_save`]);
       if (n !== null) saves[a] = n;
     }

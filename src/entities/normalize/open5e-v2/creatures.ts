@@ -8,8 +8,6 @@ import type { NormalizeContext, NormalizeResult } from "../types.ts";
 import { abilityName, xpForCr } from "../vocab.ts";
 import { V2Record, v2Base } from "./common.ts";
 
-const ABILITY_KEYS = ["strength", "dexterity", "constitution", "intelligence", "wisdom", "charisma"] as const;
-
 export function v2Cr(r: Rec): number | null {
   return num(r.challenge_rating) ?? num(r.challenge_rating_decimal) ?? parseCr(r.challenge_rating_text) ?? null;
 }
@@ -121,7 +119,7 @@ export function normalizeV2Creatures(records: unknown[], ctx: NormalizeContext):
         wisdom: int(scores?.wisdom),
         charisma: int(scores?.charisma),
       },
-      saving_throws: numberMap(r.saving_throws, (k) => abilityName(k) ?? (ABILITY_KEYS.includes(k as never) ? k : null)),
+      saving_throws: numberMap(r.saving_throws, abilityName),
       skills: numberMap(r.skill_bonuses, (k) => k.toLowerCase().replace(/\s+/g, "_")),
       damage_vulnerabilities: display(ri, "damage_vulnerabilities"),
       damage_resistances: display(ri, "damage_resistances"),
