@@ -5,6 +5,7 @@ import { sortFeatures } from "./canonical/character.ts";
 import { arr, humanize, int, joinText, listText, namedTexts, obj, oneLine, quantities, str } from "./orcbrew-common.ts";
 import { abilityTitle } from "./vocab.ts";
 import { levelModifier, profsSummary, propsLines } from "./orcbrew-props.ts";
+import { ordinal } from "./text.ts";
 
 /** What a normalizer may look up in the same pack. */
 export interface PackRefs {
@@ -19,10 +20,6 @@ export interface PackRefs {
 }
 
 const CASTER: Record<number, string> = { 1: "full", 2: "half", 3: "third" };
-
-function ordinal(n: number): string {
-  return n % 10 === 1 && n !== 11 ? `${n}st` : n % 10 === 2 && n !== 12 ? `${n}nd` : n % 10 === 3 && n !== 13 ? `${n}rd` : `${n}th`;
-}
 
 function features(d: JsonObject, refs: PackRefs): ClassFeature[] {
   const out: ClassFeature[] = namedTexts(d.traits).map((t) => ({ name: t.name, level: t.level, desc: t.desc }));

@@ -101,6 +101,11 @@ export function creatureEntity(source: DocumentSource, b: Base, d: CreatureData,
   });
 }
 
+/** A legendary action's cost as its name states it ("Wing Attack (Costs 2 Actions)" → 2), else 1. */
+export function legendaryCost(name: string): number {
+  return Number(/costs (\d) actions/i.exec(name)?.[1] ?? 1) || 1;
+}
+
 /** The CR pair stored on every creature. */
 export function crFields(cr: number | null): { cr: number | null; cr_display: string | null } {
   return { cr, cr_display: formatCr(cr) };

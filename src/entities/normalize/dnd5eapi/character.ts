@@ -31,6 +31,14 @@ function featuresFor(records: unknown[], classIdx: string | null, subclassIdx: s
   return sortFeatures(out);
 }
 
+/** "1 × Longsword" per starting item, then each equipment option's description. */
+function equipmentLines(items: unknown, options: unknown): string[] {
+  return [
+    ...recs(items).map((e) => `${int(e.quantity) ?? 1} × ${str(rec(e.equipment)?.name) ?? "?"}`),
+    ...recs(options).map((o) => str(o.desc)).filter((s): s is string => !!s),
+  ];
+}
+
 /** Sort proficiency references into armor / weapons / tools / saving throws. */
 function proficiencies(refs: unknown, choices: unknown): ClassData["proficiencies"] {
   const armor: string[] = [];
@@ -58,10 +66,7 @@ export function normalizeDndClasses(year: Dnd5eYear) {
     const features = related(ctx, "features");
     return runRecords(records, DndRecord, (r) => {
       const hd = int(r.hit_die);
-      const equipment = [
-        ...recs(r.starting_equipment).map((e) => `${int(e.quantity) ?? 1} × ${str(rec(e.equipment)?.name) ?? "?"}`),
-        ...recs(r.starting_equipment_options).map((o) => str(o.desc)).filter((s): s is string => !!s),
-      ];
+      const equipment = equipmentLines(r.starting_equipment, r.starting_equipment_options);
       const spellAbility = str(rec(rec(r.spellcasting)?.spellcasting_ability)?.name);
       const primary = rec(r.primary_ability);
       const data: ClassData = {
@@ -170,10 +175,7 @@ export function normalizeDndBackgrounds(year: Dnd5eYear) {
       const feature = rec(r.feature);
       const feat = rec(r.feat);
       const langs = rec(r.language_options);
-      const equipment = [
-        ...recs(r.starting_equipment).map((e) => `${int(e.quantity) ?? 1} × ${str(rec(e.equipment)?.name) ?? "?"}`),
-        ...recs(r.equipment_options).map((o) => str(o.desc)).filter((s): s is string => !!s),
-      ];
+      const equipment = equipmentLines(r.starting_equipment, r.equipment_options);
       const gold = rec(r.starting_gold);
       if (gold && int(gold.quantity)) equipment.push(`${int(gold.quantity)} ${str(gold.unit) ?? "gp"}`);
       const benefits: NamedText[] = [];

@@ -7,6 +7,7 @@ import { runRecords } from "../build.ts";
 import { armorEntity, itemEntity, magicItemEntity, weaponEntity } from "../canonical/equipment.ts";
 import { bool, int, names, rec, recs, refKey, str } from "../read.ts";
 import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../types.ts";
+import { capitalize } from "../text.ts";
 import { costDisplay, costToGp, itemCategory, rarityText, weightToLb } from "../vocab.ts";
 import { DndRecord, dndBase, dndDesc } from "./common.ts";
 
@@ -135,7 +136,7 @@ export function normalizeDndPoisons(year: Dnd5eYear) {
         cost: costDisplay(r.cost),
         cost_gp: costToGp(r.cost),
         weight_lb: null,
-        desc: [type ? `${type[0]!.toUpperCase()}${type.slice(1)} poison.` : null, dndDesc(r)].filter(Boolean).join(" ") || null,
+        desc: [type ? `${capitalize(type)} poison.` : null, dndDesc(r)].filter(Boolean).join(" ") || null,
       };
       return itemEntity("dnd5e_api", dndBase(ctx, year, "poisons", r), data);
     });

@@ -1,9 +1,9 @@
 /** D&D 5e API /spells → spell and /monsters → creature. */
 import type { CreatureAction, CreatureData, SpellData } from "../../kinds.ts";
 import { runRecords } from "../build.ts";
-import { creatureEntity, crFields } from "../canonical/creature.ts";
+import { creatureEntity, crFields, legendaryCost } from "../canonical/creature.ts";
 import { damageTypesIn, savingThrowIn, spellEntity } from "../canonical/spell.ts";
-import { arr, bool, int, isRec, names, num, rec, recs, refKey, str, textOf, uniq } from "../read.ts";
+import { arr, bool, int, names, num, rec, recs, refKey, str, textOf, uniq } from "../read.ts";
 import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../types.ts";
 import { abilityName, feet, xpForCr } from "../vocab.ts";
 import { DndRecord, dndBase, dndDesc } from "./common.ts";
@@ -68,7 +68,7 @@ function usageText(name: string, u: unknown): string | null {
 function actions(x: unknown, legendary = false): CreatureAction[] {
   return recs(x).map((a) => {
     const name = str(a.name) ?? "Action";
-    const cost = legendary ? (Number(/costs (\d) actions/i.exec(name)?.[1] ?? 1) || 1) : null;
+    const cost = legendary ? legendaryCost(name) : null;
     return { name, desc: textOf(a.desc) ?? "", usage: usageText(name, a.usage), cost };
   });
 }
@@ -121,12 +121,12 @@ export function normalizeDndMonsters(year: Dnd5eYear) {
         if (n !== null) speed[k] = n;
       }
       const senses = sensesText(r.senses);
-      const list = (x: unknown) => arr(x).map((v) => (isRec(v) ? str(v.name) : str(v))).filter(Boolean).join(", ") || null;
+      const list = (x: unknown) => names(x).join(", ") || null;
       const data: CreatureData = {
         size: str(r.size),
         type: str(r.type),
         subtype: str(r.subtype),
-      group: null,
+        group: null,
         alignment: str(r.alignment),
         armor_class: int(recs(r.armor_class)[0]?.value) ?? int(r.armor_class),
         armor_detail: armorDetail(r.armor_class),

@@ -2,7 +2,7 @@
 import type { CreatureAction, CreatureData, SpellData } from "../../kinds.ts";
 import { parseCr } from "../../types.ts";
 import { runRecords } from "../build.ts";
-import { creatureEntity, crFields } from "../canonical/creature.ts";
+import { creatureEntity, crFields, legendaryCost } from "../canonical/creature.ts";
 import { damageTypesIn, savingThrowIn, spellEntity } from "../canonical/spell.ts";
 import { arr, bool, int, num, rec, recs, str, uniq, type Rec } from "../read.ts";
 import type { NormalizeContext, NormalizeResult } from "../types.ts";
@@ -60,7 +60,7 @@ export function normalizeV1Spells(records: unknown[], ctx: NormalizeContext): No
 function actions(x: unknown, legendary = false): CreatureAction[] {
   return recs(x).map((a) => {
     const name = str(a.name) ?? "Action";
-    const cost = legendary ? (Number(/costs (\d) actions/i.exec(name)?.[1] ?? 1) || 1) : null;
+    const cost = legendary ? legendaryCost(name) : null;
     return { name, desc: str(a.desc) ?? "", usage: null, cost };
   });
 }
