@@ -15,7 +15,6 @@ import { Dnd5eApiClient } from "../sources/dnd5eapi.ts";
 import { HttpClient, UpstreamError } from "../sources/http.ts";
 import { Open5eClient } from "../sources/open5e.ts";
 import { type Store, storeFailure } from "../store/db.ts";
-import { upsertDocuments } from "../store/documents.ts";
 import { replaceOrigin } from "../store/entities.ts";
 import { createHttpCache } from "../store/http-cache.ts";
 import { getSyncState, putSyncState } from "../store/sync-state.ts";
