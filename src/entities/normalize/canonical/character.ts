@@ -1,5 +1,5 @@
 /** Character options from canonical data: class, subclass, species, subspecies, background, feat. */
-import type { BackgroundData, ClassData, ClassFeature, FeatData, SpeciesData } from "../../kinds.ts";
+import type { BackgroundData, ClassData, ClassFeature, FeatData, Ref, SpeciesData } from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize, ordinal } from "../text.ts";
@@ -16,6 +16,26 @@ export function sortFeatures(fs: ClassFeature[]): ClassFeature[] {
 function featureLines(fs: ClassFeature[]): string | null {
   if (!fs.length) return null;
   return fs.map((f) => `${f.level !== null ? `${ordinal(f.level)} level: ` : ""}${f.name}. ${f.desc}`).join("\n");
+}
+
+/** A subclass's data where the source gives only its text and features: the class-level fields stay empty. */
+export function subclassData(parent: Ref, desc: string | null, features: ClassFeature[]): ClassData {
+  return {
+    desc,
+    hit_die: null,
+    hit_points_at_1st_level: null,
+    hit_points_at_higher_levels: null,
+    saving_throws: [],
+    proficiencies: { armor: null, weapons: null, tools: null, saving_throws: null, skills: null },
+    equipment: null,
+    spellcasting_ability: null,
+    caster_type: null,
+    primary_abilities: [],
+    features,
+    subclasses: [],
+    subclass_of: parent,
+    table: null,
+  };
 }
 
 export function classEntity(source: DocumentSource, b: Base, d: ClassData): Entity {

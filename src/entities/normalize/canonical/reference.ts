@@ -22,27 +22,14 @@ function withDescriptions<T extends { descriptions: DocDescription[] }>(d: Descr
   return { ...d, descriptions: d.descriptions ?? [] } as T;
 }
 
-export function conditionEntity(source: DocumentSource, b: Base, desc: string, descriptions: DocDescription[] = []): Entity {
-  return entity(source, {
-    kind: "condition",
-    ...b,
-    header: "Condition",
-    body: [desc, ...otherDescriptions(desc, descriptions)],
-    filters: {},
-    data: { desc, descriptions },
-  });
+/** Kinds whose data is just a text and its per-document wordings. */
+function textEntity(kind: "condition" | "damage_type", header: string) {
+  return (source: DocumentSource, b: Base, desc: string, descriptions: DocDescription[] = []): Entity =>
+    entity(source, { kind, ...b, header, body: [desc, ...otherDescriptions(desc, descriptions)], filters: {}, data: { desc, descriptions } });
 }
 
-export function damageTypeEntity(source: DocumentSource, b: Base, desc: string, descriptions: DocDescription[] = []): Entity {
-  return entity(source, {
-    kind: "damage_type",
-    ...b,
-    header: "Damage type",
-    body: [desc, ...otherDescriptions(desc, descriptions)],
-    filters: {},
-    data: { desc, descriptions },
-  });
-}
+export const conditionEntity = textEntity("condition", "Condition");
+export const damageTypeEntity = textEntity("damage_type", "Damage type");
 
 export function magicSchoolEntity(source: DocumentSource, b: Base, desc: string): Entity {
   return entity(source, { kind: "magic_school", ...b, header: "School of magic", body: [desc], filters: {}, data: { desc } });

@@ -5,7 +5,7 @@
  */
 import type { BackgroundData, ClassData, ClassFeature, FeatData, NamedText, SpeciesData } from "../../kinds.ts";
 import { related, runRecords } from "../build.ts";
-import { backgroundEntity, classEntity, featEntity, sortFeatures, speciesEntity } from "../canonical/character.ts";
+import { backgroundEntity, classEntity, featEntity, sortFeatures, speciesEntity, subclassData } from "../canonical/character.ts";
 import { int, names, rec, recs, refKey, str, textOf, type Rec } from "../read.ts";
 import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../types.ts";
 import { abilityTitle } from "../vocab.ts";
@@ -99,22 +99,7 @@ export function normalizeDndSubclasses(year: Dnd5eYear) {
       if (!parent) throw new Error("subclass has no class");
       const flavor = str(r.subclass_flavor) ?? str(r.summary);
       const desc = [flavor, dndDesc(r)].filter(Boolean).join("\n\n");
-      const data: ClassData = {
-        desc: desc || null,
-        hit_die: null,
-        hit_points_at_1st_level: null,
-        hit_points_at_higher_levels: null,
-        saving_throws: [],
-        proficiencies: { armor: null, weapons: null, tools: null, saving_throws: null, skills: null },
-        equipment: null,
-        spellcasting_ability: null,
-        caster_type: null,
-        primary_abilities: [],
-        features: inline.length ? sortFeatures(inline) : featuresFor(features, null, r.index),
-        subclasses: [],
-        subclass_of: parent,
-        table: null,
-      };
+      const data = subclassData(parent, desc || null, inline.length ? sortFeatures(inline) : featuresFor(features, null, r.index));
       return classEntity("dnd5e_api", dndBase(ctx, year, "subclasses", r), data);
     });
   };

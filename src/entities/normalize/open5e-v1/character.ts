@@ -2,7 +2,7 @@
 import type { BackgroundData, ClassData, ClassFeature, FeatData, NamedText, SpeciesData } from "../../kinds.ts";
 import type { Entity } from "../../types.ts";
 import { runRecords } from "../build.ts";
-import { backgroundEntity, classEntity, featEntity, sortFeatures, speciesEntity } from "../canonical/character.ts";
+import { backgroundEntity, classEntity, featEntity, sortFeatures, speciesEntity, subclassData } from "../canonical/character.ts";
 import { arr, int, recs, str, type Rec } from "../read.ts";
 import type { NormalizeContext, NormalizeResult } from "../types.ts";
 import { boldTraits, V1Record, v1Base, v1Doc } from "./common.ts";
@@ -84,21 +84,7 @@ export function normalizeV1Classes(records: unknown[], ctx: NormalizeContext): N
       const desc = str(a.desc);
       const features = headedSections(desc);
       const intro = desc && features.length ? desc.slice(0, desc.search(/^#{1,6}\s/m)).trim() : desc;
-      const sub: ClassData = {
-        ...cls,
-        desc: intro || null,
-        hit_die: null,
-        hit_points_at_1st_level: null,
-        hit_points_at_higher_levels: null,
-        saving_throws: [],
-        proficiencies: { armor: null, weapons: null, tools: null, saving_throws: null, skills: null },
-        equipment: null,
-        spellcasting_ability: null,
-        features: sortFeatures(features),
-        subclasses: [],
-        subclass_of: { key: b.key, name: b.name },
-        table: null,
-      };
+      const sub = subclassData({ key: b.key, name: b.name }, intro || null, sortFeatures(features));
       const doc = str(a.document__slug) ? v1Doc(a, ctx) : b.doc;
       out.push(classEntity("open5e_v1", { key: str(a.slug)!, name: str(a.name)!, doc, url: b.url }, sub));
     }
