@@ -185,6 +185,21 @@ async function fetchRecords(c: Clients, t: ContentType, endpoint: string, opts: 
   return second;
 }
 
+/** The records of a content type's related endpoints; the ones that failed are named in `missing`. */
+async function fetchRelated(c: Clients, t: ContentType, opts: SyncOptions, pageSize: number): Promise<{ related: Record<string, unknown[]>; missing: string[] }> {
+  const related: Record<string, unknown[]> = {};
+  const missing: string[] = [];
+  for (const ep of t.related ?? []) {
+    try {
+      related[ep] = (await fetchRecords(c, t, ep, opts, pageSize, () => {})).records;
+    } catch (err) {
+      if (!(err instanceof UpstreamError)) throw err;
+      missing.push(`related ${ep} unavailable: ${err.message}`);
+    }
+  }
+  return { related, missing };
+}
+
 /** Document metadata for a source (fetched once per run, cached over HTTP). */
 async function loadDocuments(c: Clients, source: SyncSource, opts: SyncOptions, cfg: Config, v2docs: () => Promise<DocumentInfo[]>): Promise<DocumentInfo[]> {
   if (source === "open5e_v2") return v2docs();
@@ -263,16 +278,7 @@ async function syncTypes(store: Store, opts: SyncOptions): Promise<SyncReport> {
       const main = await fetchRecords(c, t, t.endpoint, opts, cfg.open5ePageSize, (records, totalRecords, pages) =>
         opts.onEvent?.({ type: "progress", source, contentType: t.id, records, totalRecords, pages }),
       );
-      const related: Record<string, unknown[]> = {};
-      const missing: string[] = [];
-      for (const ep of t.related ?? []) {
-        try {
-          related[ep] = (await fetchRecords(c, t, ep, opts, cfg.open5ePageSize, () => {})).records;
-        } catch (err) {
-          if (!(err instanceof UpstreamError)) throw err;
-          missing.push(`related ${ep} unavailable: ${err.message}`);
-        }
-      }
+      const { related, missing } = await fetchRelated(c, t, opts, cfg.open5ePageSize);
       if (missing.length > 0) {
         // Records without their related parts are worse than the complete ones already stored.
         const stored = store.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM entities WHERE origin = ?").get(originOf(t))?.n ?? 0;
