@@ -71,7 +71,6 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  const code = await main(process.argv.slice(2));
-  // serve keeps running on its own; other commands exit with their code.
-  if (code !== -1) process.exit(code);
+  // Every command, serve included, returns only when it is done.
+  process.exit(await main(process.argv.slice(2)));
 }

@@ -49,7 +49,7 @@ function fail(err: unknown): number {
   return 1;
 }
 
-/** Prepare the binary's environment; returns the exit code, or -1 when the server keeps running. */
+/** Prepare the binary's environment, then run the CLI; returns the exit code. */
 export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise<number> {
   const t0 = performance.now();
   const m = bundle.manifest;

@@ -5,6 +5,5 @@
 import { EMBEDDED } from "lorekeeper:embedded";
 import { bootstrap } from "./bootstrap.ts";
 
-const code = await bootstrap(EMBEDDED, process.argv.slice(2));
-// serve keeps running on its own (-1); other commands exit with their code.
-if (code !== -1) process.exit(code);
+// Every command, serve included, returns only when it is done.
+process.exit(await bootstrap(EMBEDDED, process.argv.slice(2)));
