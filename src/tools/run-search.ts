@@ -8,7 +8,7 @@ import { log } from "../log.ts";
 import type { SearchQuery, StructuredFilters } from "../search/types.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
 import type { ToolContext } from "./define.ts";
-import { buildMetadata, fitToBudget, flattenHits, type SearchAnswer, toolAnswer, toolError } from "./response.ts";
+import { buildMetadata, fitAnswer, flattenHits, type SearchAnswer, toolAnswer, toolError } from "./response.ts";
 
 /** Drop undefined and empty-string filters (an empty string means "not given"). */
 export function cleanFilters(f: Record<string, unknown>): StructuredFilters {
@@ -79,5 +79,6 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     ...(notes.length ? { message: notes.join(" ") } : {}),
     metadata: buildMetadata(results, now, lastSyncedAt(ctx.deps.db)),
   };
-  return toolAnswer(fitToBudget(answer, { budgetChars: ctx.deps.responseBudgetChars, tool }));
+  const fitted = fitAnswer(answer, { budgetChars: ctx.deps.responseBudgetChars, tool });
+  return toolAnswer(fitted.answer, fitted.text);
 }
