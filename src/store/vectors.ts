@@ -169,12 +169,5 @@ export function deleteVectorsOfModel(db: Database, modelId: string): number {
   return db.query("DELETE FROM vectors WHERE model_id = ?").run(modelId).changes;
 }
 
-/**
- * A cheap token that changes whenever this database changes: `data_version` moves on commits by
- * other connections, `total_changes()` on rows changed by this one.
- */
-export function changeToken(db: Database): string {
-  const v = db.query<{ data_version: number }, []>("PRAGMA data_version").get();
-  const c = db.query<{ n: number }, []>("SELECT total_changes() AS n").get();
-  return `${v?.data_version ?? 0}:${c?.n ?? 0}`;
-}
+/** The store's change token (see version-cache.ts). */
+export { changeToken } from "./version-cache.ts";

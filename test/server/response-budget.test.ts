@@ -1,0 +1,70 @@
+/**
+ * The tools' answer text is assembled from results serialized once (fitAnswer): it must be exactly
+ * the JSON of the structured answer, inside or over the budget. And the data gate remembers which
+ * kinds hold data only until the store changes.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Store } from "../../src/store/db.ts";
+import { deleteOrigin, replaceOrigin } from "../../src/store/entities.ts";
+import { DataGate } from "../../src/tools/data-gate.ts";
+import type { ToolDeps } from "../../src/tools/deps.ts";
+import { fitAnswer, fitToBudget, flattenEntity, type SearchAnswer } from "../../src/tools/response.ts";
+import { makeEntity, makeStore } from "../support/entities.ts";
+
+function answerWith(n: number, descLen: number, message?: string): SearchAnswer {
+  const results = Array.from({ length: n }, (_, i) => {
+    const e = makeEntity("creature", `Monster "${i}" é`, {}, { key: `m${i}` });
+    e.data = { desc: `${"word ".repeat(descLen / 5)}\n\u2028`, actions: [{ name: "Bite", desc: "x".repeat(descLen * ((i % 3) + 1)) }], cr: i, tags: null };
+    return flattenEntity(e, i % 2 ? 0.5 : undefined);
+  });
+  return { results, count: n, search_mode: "hybrid", ...(message ? { message } : {}), metadata: { generated_at: "t", data_synced_at: null, sources: ["open5e_v2"] } };
+}
+
+describe("fitAnswer", () => {
+  const cases: Array<[string, SearchAnswer, number]> = [
+    ["fits as it is", answerWith(3, 100), 60_000],
+    ["no results", answerWith(0, 0, "nothing"), 60_000],
+    ["fields shortened", answerWith(5, 20_000, "a note"), 30_000],
+    ["results dropped", answerWith(100, 2000), 8_000],
+    ["not even one result fits", answerWith(3, 2000), 300],
+  ];
+  for (const [label, answer, budget] of cases) {
+    test(`the text is the JSON of the answer: ${label}`, () => {
+      const fitted = fitAnswer(answer, { budgetChars: budget, tool: "search_creature" });
+      expect(fitted.text).toBe(JSON.stringify(fitted.answer));
+      expect(fitted.answer).toEqual(fitToBudget(answer, { budgetChars: budget, tool: "search_creature" }));
+      if (fitted.answer.results.length > 0) expect(fitted.text.length).toBeLessThanOrEqual(budget);
+    });
+  }
+
+  test("an answer whose first key is not `results` gets the same text", () => {
+    const a = answerWith(4, 3000);
+    const { results, ...rest } = a;
+    const shuffled = { ...rest, results } as SearchAnswer;
+    const fitted = fitAnswer(shuffled, { budgetChars: 5_000, tool: "search_creature" });
+    expect(fitted.text).toBe(JSON.stringify(fitted.answer));
+    expect(JSON.parse(fitted.text)).toEqual(JSON.parse(JSON.stringify(fitAnswer(a, { budgetChars: 5_000, tool: "search_creature" }).answer)));
+  });
+});
+
+describe("DataGate.emptyKinds", () => {
+  let store: Store;
+  let cleanup: () => void;
+  beforeAll(() => {
+    ({ store, cleanup } = makeStore());
+  });
+  afterAll(() => cleanup());
+
+  test("follows the store: a kind emptied or filled is seen at once", () => {
+    const deps: ToolDeps = { db: store.db, search: async () => ({ hits: [], mode: "structured" }), responseBudgetChars: 60_000 };
+    const gate = new DataGate(deps);
+    expect(gate.emptyKinds(["spell", "feat"])).toEqual(["feat"]);
+    expect(gate.emptyKinds(["spell", "feat"])).toEqual(["feat"]);
+    replaceOrigin(store.db, "test:feats", [makeEntity("feat", "Alert", {})]);
+    expect(gate.emptyKinds(["spell", "feat"])).toEqual([]);
+    deleteOrigin(store.db, "test:feats");
+    expect(gate.emptyKinds(["spell", "feat"])).toEqual(["feat"]);
+    store.db.exec("DELETE FROM entities WHERE kind = 'spell'");
+    expect(gate.emptyKinds(["spell", "feat"])).toEqual(["spell", "feat"]);
+  });
+});
