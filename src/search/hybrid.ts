@@ -20,9 +20,12 @@ import { log } from "../log.ts";
 import { documentKeys } from "../store/documents.ts";
 import { getEntitiesByIds, rowToEntity, type EntityRow } from "../store/entities.ts";
 import { isCorruption } from "../store/repair.ts";
+import { memoByVersion } from "../store/version-cache.ts";
+import { type CandidateSet, candidateSet } from "./candidates.ts";
 import type { SearchContext, Neighbor } from "./context.ts";
 import { resolveDocuments } from "./documents-filter.ts";
 import { andWhere, buildFilterWhere, type SqlValue, type WhereClause } from "./filters.ts";
+import type { EntityKind } from "../entities/types.ts";
 import { analyzeQuery, lexicalSearch, semanticText, type LexicalHit } from "./lexical.ts";
 import { resolveName } from "./names.ts";
 import { semanticLeg } from "./semantic-leg.ts";
@@ -100,26 +103,51 @@ function structuredPage(db: Database, where: WhereClause, limit: number): Search
     .map((row) => ({ entity: rowToEntity(row) }));
 }
 
-function exactNameIds(db: Database, where: WhereClause, query: string): number[] {
-  const w = andWhere(where, { sql: "e.name = ?", params: [query] });
-  return db
-    .query<{ id: number }, SqlValue[]>(`SELECT e.id AS id FROM entities e WHERE ${w.sql} ORDER BY e.document_key, e.key LIMIT 50`)
-    .all(...w.params)
+/** SQLite's NOCASE: ASCII letters folded, nothing else. */
+function nocase(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/**
+ * Candidates whose name equals `query` (case-insensitively), ordered by document_key, then key,
+ * at most 50: read through the (kind, name, document_key, key) index, then kept by the candidate
+ * bitmap, so that a range filter cannot make SQLite walk its own index instead.
+ */
+function exactNameIds(db: Database, kinds: readonly EntityKind[], candidates: CandidateSet, query: string): number[] {
+  const rows = db
+    .query<[number, string, string], SqlValue[]>(`SELECT e.id, e.document_key, e.key FROM entities e WHERE e.kind IN (${kinds.map(() => "?").join(",")}) AND e.name = ?`)
+    .values(...kinds, query) as Array<[number, string, string]>;
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return rows
+    .filter((r) => candidates.has(r[0]))
+    .map(([id, doc, key]) => ({ id, doc: nocase(doc), key }))
+    .sort((a, b) => cmp(a.doc, b.doc) || cmp(a.key, b.key) || a.id - b.id)
+    .slice(0, 50)
     .map((r) => r.id);
 }
 
-async function rankedPage(ctx: SearchContext, where: WhereClause, search: string, limit: number, ranking: RankingMode, messages: string[]): Promise<SearchResponse> {
+async function rankedPage(
+  ctx: SearchContext,
+  q: { where: WhereClause; kinds: readonly EntityKind[] },
+  search: string,
+  limit: number,
+  ranking: RankingMode,
+  messages: string[],
+): Promise<SearchResponse> {
   const db = ctx.store.db;
+  const { where, kinds } = q;
   const depth = legDepth(limit);
   const analysis = analyzeQuery(db, search);
   if (analysis.corrected.size || analysis.completed.size) {
     log.debug("search: query words fixed", { corrected: Object.fromEntries(analysis.corrected), completed: Object.fromEntries(analysis.completed) });
   }
-  const semantic = ranking === "lexical" ? null : semanticLeg(ctx, where, semanticText(analysis), depth);
+  // The candidates once, for both legs and the name boost.
+  const candidates = candidateSet(db, where);
+  const semantic = ranking === "lexical" ? null : semanticLeg(ctx, where, semanticText(analysis), depth, candidates);
   let lexical: LexicalHit[] = [];
   if (ranking !== "vector") {
     try {
-      lexical = lexicalSearch(db, where, analysis, depth);
+      lexical = lexicalSearch(db, where, analysis, depth, { candidates });
     } catch (err) {
       // Damaged search tables must surface (doctor --repair fixes them), never a silent empty answer.
       if (isCorruption(err)) throw err;
@@ -129,9 +157,9 @@ async function rankedPage(ctx: SearchContext, where: WhereClause, search: string
   }
   let exact: number[] = [];
   if (ranking === "hybrid") {
-    exact = exactNameIds(db, where, search);
+    exact = exactNameIds(db, kinds, candidates, search);
     const fixed = semanticText(analysis);
-    if (exact.length === 0 && fixed !== search) exact = exactNameIds(db, where, fixed);
+    if (exact.length === 0 && fixed !== search) exact = exactNameIds(db, kinds, candidates, fixed);
   }
   const sem = semantic ? await semantic : null;
   let vector: Neighbor[] = [];
@@ -172,7 +200,7 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
   if (!Number.isFinite(limit) || limit < 1) return empty(`limit must be a whole number of at least 1 (got ${q.limit}).`);
   if (q.kinds.length === 0) return empty("No content types were selected, so nothing can match.");
 
-  const docs = resolveDocuments(q.documents, q.documents ? documentKeys(db) : []);
+  const docs = resolveDocuments(q.documents, q.documents ? memoByVersion(db, "search:document-keys", () => documentKeys(db)) : []);
   if (docs.message) messages.push(docs.message);
   if (docs.keys !== null && docs.keys.length === 0) return empty();
 
@@ -187,5 +215,5 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
   }
 
   if (!search) return respond(structuredPage(db, where, limit), "structured", messages);
-  return rankedPage(ctx, where, search, limit, q.ranking ?? "hybrid", messages);
+  return rankedPage(ctx, { where, kinds: q.kinds }, search, limit, q.ranking ?? "hybrid", messages);
 }

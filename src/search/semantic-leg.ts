@@ -4,11 +4,12 @@
  * with growing oversampling (filtered in SQL) when they are many. Every way this can fail becomes
  * a reason string, never an exception: the caller then ranks lexically.
  */
-import type { Database } from "bun:sqlite";
 import { log } from "../log.ts";
 import type { Store } from "../store/db.ts";
+import { memoByVersion } from "../store/version-cache.ts";
+import { type CandidateSet, candidateSet } from "./candidates.ts";
 import type { Neighbor, SearchContext, VectorBackend } from "./context.ts";
-import { andWhere, type SqlValue, type WhereClause } from "./filters.ts";
+import type { WhereClause } from "./filters.ts";
 import type { Embedder } from "./types.ts";
 import { exactSearch, loadOrBuildIndex } from "./vector-index.ts";
 
@@ -46,30 +47,9 @@ export function storeVectorBackend(store: Store): VectorBackend {
         return null;
       }
     },
-    hasVectors: (modelId) => store.db.query("SELECT 1 FROM vectors WHERE model_id = ? LIMIT 1").get(modelId) !== null,
+    hasVectors: (modelId) =>
+      memoByVersion(store.db, `search:has-vectors:${modelId}`, () => store.db.query("SELECT 1 FROM vectors WHERE model_id = ? LIMIT 1").get(modelId) !== null),
   };
-}
-
-function candidateIds(db: Database, where: WhereClause): number[] {
-  return db
-    .query<{ id: number }, SqlValue[]>(`SELECT e.id AS id FROM entities e WHERE ${where.sql}`)
-    .all(...where.params)
-    .map((r) => r.id);
-}
-
-function countCandidates(db: Database, where: WhereClause): number {
-  return db.query<{ n: number }, SqlValue[]>(`SELECT count(*) AS n FROM entities e WHERE ${where.sql}`).get(...where.params)?.n ?? 0;
-}
-
-/** Those of `ids` that satisfy `where`. */
-function keepCandidates(db: Database, where: WhereClause, ids: readonly number[]): Set<number> {
-  const out = new Set<number>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    const w = andWhere(where, { sql: `e.id IN (${chunk.map(() => "?").join(",")})`, params: chunk });
-    for (const r of db.query<{ id: number }, SqlValue[]>(`SELECT e.id AS id FROM entities e WHERE ${w.sql}`).all(...w.params)) out.add(r.id);
-  }
-  return out;
 }
 
 async function embedQuery(ctx: SearchContext, text: string): Promise<{ embedder: Embedder; vector: Float32Array } | { reason: string }> {
@@ -96,33 +76,30 @@ async function embedQuery(ctx: SearchContext, text: string): Promise<{ embedder:
   }
 }
 
-/** Nearest candidates (rows satisfying `where`) to `text`, at most `depth`, best first. */
-export async function semanticLeg(ctx: SearchContext, where: WhereClause, text: string, depth: number): Promise<SemanticOutcome> {
+/**
+ * Nearest candidates (rows satisfying `where`) to `text`, at most `depth`, best first. `candidates`
+ * = those rows when the caller has them already (runSearch shares them with the lexical leg).
+ */
+export async function semanticLeg(ctx: SearchContext, where: WhereClause, text: string, depth: number, candidates?: CandidateSet): Promise<SemanticOutcome> {
   const q = await embedQuery(ctx, text);
   if ("reason" in q) return { ok: false, reason: q.reason };
-  const db = ctx.store.db;
   const backend = ctx.vectors ?? storeVectorBackend(ctx.store);
   const modelId = q.embedder.id;
   try {
     if (!backend.hasVectors(modelId)) {
       return { ok: false, reason: `no embeddings are stored for model ${modelId} yet (\`lorekeeper sync\` computes them)` };
     }
-    const count = countCandidates(db, where);
-    if (count === 0) return { ok: true, neighbors: [] };
-    const index = count > (ctx.exactSearchMax ?? EXACT_SEARCH_MAX) ? backend.annIndex(modelId, q.vector.length) : null;
+    const cands = candidates ?? candidateSet(ctx.store.db, where);
+    if (cands.size === 0) return { ok: true, neighbors: [] };
+    const index = cands.size > (ctx.exactSearchMax ?? EXACT_SEARCH_MAX) ? backend.annIndex(modelId, q.vector.length) : null;
     if (!index || index.size === 0) {
-      return { ok: true, neighbors: backend.exactSearch(modelId, q.vector, candidateIds(db, where), depth) };
+      return { ok: true, neighbors: backend.exactSearch(modelId, q.vector, Array.from(cands.ids), depth) };
     }
     // HNSW over everything, filtered to the candidates; oversample until `depth` survive.
     let k = Math.min(index.size, Math.max(depth * 2, 64));
     for (;;) {
       const found = index.search(q.vector, k);
-      const keep = keepCandidates(
-        db,
-        where,
-        found.map((n) => n.id),
-      );
-      const neighbors = found.filter((n) => keep.has(n.id)).slice(0, depth);
+      const neighbors = found.filter((n) => cands.has(n.id)).slice(0, depth);
       if (neighbors.length >= depth || k >= index.size) return { ok: true, neighbors };
       k = Math.min(index.size, k * 4);
     }

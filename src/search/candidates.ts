@@ -1,0 +1,47 @@
+/**
+ * The candidates of a ranked search: the entity ids satisfying the query's WHERE clause (kinds,
+ * filters, documents, name), computed once per search and shared by both legs — the lexical leg
+ * keeps the FTS5 matches that are candidates, the vector leg counts them, ranks them exactly or
+ * filters the HNSW neighbours with them. Membership is a bitmap lookup, not a query.
+ *
+ * Sets are remembered per WHERE clause until the store changes (a few of them: the same tool
+ * searches the same kinds again and again).
+ */
+import type { Database } from "bun:sqlite";
+import { memoLru } from "../store/version-cache.ts";
+import type { SqlValue, WhereClause } from "./filters.ts";
+
+/** How many candidate sets are remembered per store version. */
+const REMEMBERED = 16;
+
+export class CandidateSet {
+  /** 1 at index id when the entity is a candidate. */
+  private readonly bits: Uint8Array;
+
+  constructor(
+    /** Candidate ids, ascending. */
+    readonly ids: Int32Array,
+  ) {
+    this.bits = new Uint8Array(ids.length ? ids[ids.length - 1]! + 1 : 0);
+    for (const id of ids) this.bits[id] = 1;
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  has(id: number): boolean {
+    return this.bits[id] === 1;
+  }
+}
+
+/** The rows of `entities e` satisfying `where` (read from the store, or remembered). */
+export function candidateSet(db: Database, where: WhereClause): CandidateSet {
+  const key = JSON.stringify([where.sql, where.params]);
+  return memoLru(db, "search:candidates", key, REMEMBERED, () => {
+    const rows = db.query<[number], SqlValue[]>(`SELECT e.id FROM entities e WHERE ${where.sql} ORDER BY e.id`).values(...where.params);
+    const ids = new Int32Array(rows.length);
+    for (let i = 0; i < rows.length; i++) ids[i] = Number(rows[i]![0]);
+    return new CandidateSet(ids);
+  });
+}

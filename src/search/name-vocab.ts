@@ -1,0 +1,69 @@
+/**
+ * The vocabulary of entity names (`names_vocab`: unstemmed name words and how many entities hold
+ * each), held in memory per store version for the query analysis (typo corrections, completions).
+ * Reading `names_vocab` makes FTS5 walk every doclist, so the lookups the analysis makes per query
+ * token (a prefix probe, an exact probe, all words of a length range) cost a few ms each in SQL;
+ * here they are a binary search or a bucket. One read (a few thousand words) per store version.
+ */
+import type { Database } from "bun:sqlite";
+import { memoByVersion } from "../store/version-cache.ts";
+import type { VocabTerm } from "./fuzzy.ts";
+
+export class NameVocabulary {
+  /** Sorted by term (UTF-16 order, the same as SQLite's for the letters and digits stored here). */
+  private readonly terms: VocabTerm[];
+  /** Characters (code points) of each term, by position in `terms`. */
+  private readonly lengths: Uint16Array;
+  private readonly byTerm = new Set<string>();
+
+  constructor(terms: VocabTerm[]) {
+    this.terms = [...terms].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
+    this.lengths = Uint16Array.from(this.terms, (t) => Math.min(65535, [...t.term].length));
+    for (const t of this.terms) this.byTerm.add(t.term);
+  }
+
+  has(term: string): boolean {
+    return this.byTerm.has(term);
+  }
+
+  /** Index of the first term ≥ `s`. */
+  private lowerBound(s: string): number {
+    let lo = 0;
+    let hi = this.terms.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.terms[mid]!.term < s) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Terms that start with `prefix`, in term order (`prefix` itself included when stored). */
+  *startingWith(prefix: string): Generator<VocabTerm> {
+    for (let i = this.lowerBound(prefix); i < this.terms.length; i++) {
+      const t = this.terms[i]!;
+      if (!t.term.startsWith(prefix)) return;
+      yield t;
+    }
+  }
+
+  /** Whether some term starts with `prefix`. */
+  hasPrefix(prefix: string): boolean {
+    return this.terms[this.lowerBound(prefix)]?.term.startsWith(prefix) ?? false;
+  }
+
+  /** Terms of `min`..`max` characters, in term order. */
+  ofLength(min: number, max: number): VocabTerm[] {
+    const out: VocabTerm[] = [];
+    for (let i = 0; i < this.terms.length; i++) {
+      const n = this.lengths[i]!;
+      if (n >= min && n <= max) out.push(this.terms[i]!);
+    }
+    return out;
+  }
+}
+
+/** The name vocabulary of the store as it is now. */
+export function nameVocabulary(db: Database): NameVocabulary {
+  return memoByVersion(db, "search:name-vocabulary", () => new NameVocabulary(db.query<VocabTerm, []>("SELECT term, doc FROM names_vocab").all()));
+}
