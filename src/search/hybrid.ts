@@ -147,7 +147,7 @@ async function rankedPage(
   let lexical: LexicalHit[] = [];
   if (ranking !== "vector") {
     try {
-      lexical = lexicalSearch(db, where, analysis, depth, { candidates });
+      lexical = lexicalSearch(db, where, analysis, depth, { candidates, cache: true });
     } catch (err) {
       // Damaged search tables must surface (doctor --repair fixes them), never a silent empty answer.
       if (isCorruption(err)) throw err;

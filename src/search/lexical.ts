@@ -20,7 +20,7 @@ import { type CandidateSet, candidateSet } from "./candidates.ts";
 import type { WhereClause } from "./filters.ts";
 import { closestTerms } from "./fuzzy.ts";
 import { nameVocabulary } from "./name-vocab.ts";
-import { readPhraseHits } from "./phrase-hits.ts";
+import { phraseHits } from "./phrase-hits.ts";
 
 export { NAME_WEIGHT, TEXT_WEIGHT } from "./phrase-hits.ts";
 const MAX_TOKENS = 32;
@@ -179,6 +179,8 @@ export function candidateIdf(candidates: number, hits: number): number {
 export interface LexicalOptions {
   /** The candidates of `where`, when the caller has them already (runSearch shares them with the vector leg). */
   candidates?: CandidateSet;
+  /** Keep and reuse each phrase's FTS5 hits until the store changes (phrase-hits.ts); runSearch sets it. */
+  cache?: boolean;
 }
 
 function entityCount(db: Database): number {
@@ -204,7 +206,7 @@ export function lexicalSearch(db: Database, where: WhereClause, query: QueryAnal
   const seen = new Uint8Array(top);
   const touched: number[] = [];
   for (const phrase of phrases) {
-    const { ids, bm25 } = readPhraseHits(db, phrase);
+    const { ids, bm25 } = phraseHits(db, phrase, opts.cache ?? false);
     let matched = 0;
     for (let i = 0; i < ids.length; i++) if (candidates.has(ids[i]!)) matched++;
     if (matched === 0) continue;

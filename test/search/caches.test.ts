@@ -4,9 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { candidateSet } from "../../src/search/candidates.ts";
-import { buildFilterWhere, type WhereClause } from "../../src/search/filters.ts";
+import { buildFilterWhere, TRUE_CLAUSE, type WhereClause } from "../../src/search/filters.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
+import { lexicalSearch } from "../../src/search/lexical.ts";
 import { nameVocabulary } from "../../src/search/name-vocab.ts";
+import { setPhraseCacheLimit } from "../../src/search/phrase-hits.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { changeToken, memoByVersion, memoLru } from "../../src/store/version-cache.ts";
@@ -18,7 +20,10 @@ let cleanup: () => void;
 beforeAll(() => {
   ({ store, cleanup } = makeStore());
 });
-afterAll(() => cleanup());
+afterAll(() => {
+  setPhraseCacheLimit(1_000_000);
+  cleanup();
+});
 
 function where(kinds: Parameters<typeof buildFilterWhere>[0], filters: Parameters<typeof buildFilterWhere>[1] = {}): WhereClause {
   const w = buildFilterWhere(kinds, filters, null);
@@ -115,7 +120,31 @@ describe("name vocabulary in memory", () => {
   });
 });
 
-describe("shared candidates", () => {
+describe("phrase hits cache", () => {
+  test("cached and uncached lexical rankings are the same, and follow the store", () => {
+    const w = TRUE_CLAUSE;
+    const plain = lexicalSearch(store.db, w, "fire damage", 50);
+    expect(plain.length).toBeGreaterThan(2);
+    expect(lexicalSearch(store.db, w, "fire damage", 50, { cache: true })).toEqual(plain);
+    expect(lexicalSearch(store.db, w, "fire damage", 50, { cache: true })).toEqual(plain);
+    expect(lexicalSearch(store.db, w, "fire damage", 3, { cache: true, candidates: candidateSet(store.db, w) })).toEqual(plain.slice(0, 3));
+
+    replaceOrigin(store.db, "test:fire", [makeEntity("rule", "Fire Damage Fire Damage", {}, { text: "fire damage fire damage fire damage" })]);
+    const after = lexicalSearch(store.db, w, "fire damage", 50, { cache: true });
+    expect(after).toEqual(lexicalSearch(store.db, w, "fire damage", 50));
+    expect(after.length).toBe(plain.length + 1);
+  });
+
+  test("with no room (limit 0) nothing is kept, and rankings are unchanged", () => {
+    setPhraseCacheLimit(0);
+    try {
+      const w = where(["spell"]);
+      expect(lexicalSearch(store.db, w, "fire bolt", 20, { cache: true })).toEqual(lexicalSearch(store.db, w, "fire bolt", 20));
+    } finally {
+      setPhraseCacheLimit(1_000_000);
+    }
+  });
+
   test("runSearch: the exact name still goes first under a range filter", async () => {
     const r = await runSearch(ctxOf(store), { kinds: ["spell"], search: "fire bolt", filters: { level_max: 3 }, limit: 5 });
     expect(names(r)[0]).toBe("Fire Bolt");
