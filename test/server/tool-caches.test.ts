@@ -1,13 +1,15 @@
 /**
- * The tools' answer text is assembled from results serialized once (fitAnswer): it must be exactly
- * the JSON of the structured answer, inside or over the budget. And the data gate remembers which
- * kinds hold data only until the store changes.
+ * What the tools do to answer fast must not change what they answer: the answer text assembled
+ * from results serialized once (fitAnswer) is exactly the JSON of the structured answer, inside
+ * or over the budget; what is remembered per store version (the data gate's non-empty kinds, the
+ * list_documents rows) follows the store at once.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Store } from "../../src/store/db.ts";
 import { deleteOrigin, replaceOrigin } from "../../src/store/entities.ts";
 import { DataGate } from "../../src/tools/data-gate.ts";
 import type { ToolDeps } from "../../src/tools/deps.ts";
+import { listDocumentsTool } from "../../src/tools/list-documents.ts";
 import { fitAnswer, fitToBudget, flattenEntity, type SearchAnswer } from "../../src/tools/response.ts";
 import { makeEntity, makeStore } from "../support/entities.ts";
 
@@ -66,5 +68,31 @@ describe("DataGate.emptyKinds", () => {
     expect(gate.emptyKinds(["spell", "feat"])).toEqual(["feat"]);
     store.db.exec("DELETE FROM entities WHERE kind = 'spell'");
     expect(gate.emptyKinds(["spell", "feat"])).toEqual(["spell", "feat"]);
+  });
+});
+
+describe("list_documents", () => {
+  let store: Store;
+  let cleanup: () => void;
+  beforeAll(() => {
+    ({ store, cleanup } = makeStore());
+  });
+  afterAll(() => cleanup());
+
+  test("answers the same twice, and sees an import at once", async () => {
+    const deps: ToolDeps = { db: store.db, search: async () => ({ hits: [], mode: "structured" }), responseBudgetChars: 60_000 };
+    const ctx = { deps, gate: new DataGate(deps), progress: () => {} };
+    const docs = async (args: Record<string, unknown> = {}) =>
+      ((await listDocumentsTool.call(args, ctx)).structuredContent as { documents: Array<{ key: string; entity_count: number }> }).documents;
+    const first = await docs();
+    expect(await docs()).toEqual(first);
+    const count = (d: Array<{ key: string; entity_count: number }>, key: string) => d.find((x) => x.key === key)?.entity_count ?? 0;
+    expect(count(first, "fresh-pack")).toBe(0);
+    replaceOrigin(store.db, "orcbrew:fresh", [makeEntity("feat", "Fresh Feat", {}, { doc: "fresh-pack", source: "orcbrew" })]);
+    expect(count(await docs(), "fresh-pack")).toBe(1);
+    expect(count(await docs({ source: "orcbrew" }), "fresh-pack")).toBe(1);
+    expect(count(await docs({ source: "open5e_v2" }), "fresh-pack")).toBe(0);
+    deleteOrigin(store.db, "orcbrew:fresh");
+    expect(count(await docs(), "fresh-pack")).toBe(0);
   });
 });
