@@ -6,13 +6,15 @@
  * tools/call goes through our own handler (replacing McpServer's) so that argument errors come
  * back as readable tool errors naming the parameter and the valid values, and unexpected failures
  * as a short message (details on stderr), never a stack trace. tools/list still comes from
- * McpServer, from the same zod schemas.
+ * McpServer, from the same zod schemas; converting them to JSON Schema takes 8–12 ms, so the
+ * first server's answer is kept and every later server (one per HTTP request) reuses it.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   type CallToolResult,
   ErrorCode,
+  ListToolsRequestSchema,
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -83,11 +85,46 @@ export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, extra
   }
 }
 
+/** McpServer's tools/list answer for TOOLS (the schemas are static), from the first server that answered it. */
+let toolList: ReturnType<ListToolsHandler> | undefined;
+let toolListsComputed = 0;
+
+/** How many times this process had McpServer compute the tools/list answer (tests). */
+export function toolListComputations(): number {
+  return toolListsComputed;
+}
+type ListToolsHandler = Parameters<McpServer["server"]["setRequestHandler"]>[1];
+
+/**
+ * Let `server` answer tools/list with the answer of the first server built in this process:
+ * McpServer installs its tools/list handler through `server.server.setRequestHandler`, so that
+ * handler is wrapped as it is installed (every server lists the same TOOLS).
+ */
+function reuseToolList(server: McpServer): void {
+  const inner = server.server;
+  const install = inner.setRequestHandler.bind(inner);
+  inner.setRequestHandler = ((schema: Parameters<typeof install>[0], handler: ListToolsHandler) => {
+    if (schema !== ListToolsRequestSchema) return install(schema, handler);
+    return install(schema, (request, extra) => {
+      if (toolList === undefined) {
+        toolListsComputed++;
+        const answer = handler(request, extra);
+        if (answer instanceof Promise) answer.catch(() => (toolList = undefined));
+        toolList = answer;
+      }
+      return toolList;
+    });
+  }) as typeof inner.setRequestHandler;
+}
+
 export function buildServer(deps: ToolDeps): McpServer {
   const server = new McpServer(
     { name: APP_NAME, title: "LoreKeeper", version: APP_VERSION },
-    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, logging: {} } },
+    // No `tools` capability here: McpServer then installs its tools handlers at the first
+    // registerTool (declaring the same `tools: { listChanged: true }`), after reuseToolList.
+    { instructions: SERVER_INSTRUCTIONS, capabilities: { resources: {}, logging: {} } },
   );
+  reuseToolList(server);
   const byName = new Map<string, ToolDef>();
   for (const def of TOOLS) {
     byName.set(def.name, def);

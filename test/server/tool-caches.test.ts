@@ -5,6 +5,7 @@
  * list_documents rows) follows the store at once.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { toolListComputations } from "../../src/server/mcp.ts";
 import type { Store } from "../../src/store/db.ts";
 import { deleteOrigin, replaceOrigin } from "../../src/store/entities.ts";
 import { DataGate } from "../../src/tools/data-gate.ts";
@@ -12,6 +13,7 @@ import type { ToolDeps } from "../../src/tools/deps.ts";
 import { listDocumentsTool } from "../../src/tools/list-documents.ts";
 import { fitAnswer, fitToBudget, flattenEntity, type SearchAnswer } from "../../src/tools/response.ts";
 import { makeEntity, makeStore } from "../support/entities.ts";
+import { connectInMemory, makeDeps } from "../support/mcp.ts";
 
 function answerWith(n: number, descLen: number, message?: string): SearchAnswer {
   const results = Array.from({ length: n }, (_, i) => {
@@ -94,5 +96,31 @@ describe("list_documents", () => {
     expect(count(await docs({ source: "open5e_v2" }), "fresh-pack")).toBe(0);
     deleteOrigin(store.db, "orcbrew:fresh");
     expect(count(await docs(), "fresh-pack")).toBe(0);
+  });
+});
+
+describe("tools/list", () => {
+  let store: Store;
+  let cleanup: () => void;
+  beforeAll(() => {
+    ({ store, cleanup } = makeStore());
+  });
+  afterAll(() => cleanup());
+
+  test("every server (one per HTTP request) gives the same list; it is computed once per process", async () => {
+    const lists: unknown[] = [];
+    for (let i = 0; i < 3; i++) {
+      const c = await connectInMemory(makeDeps(store));
+      try {
+        lists.push(await c.client.listTools());
+        expect(c.client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
+      } finally {
+        await c.close();
+      }
+    }
+    expect(lists[1]).toEqual(lists[0]);
+    expect(lists[2]).toEqual(lists[0]);
+    expect((lists[0] as { tools: unknown[] }).tools).toHaveLength(7);
+    expect(toolListComputations()).toBe(1);
   });
 });
