@@ -41,6 +41,48 @@ describe("fitAnswer", () => {
     });
   }
 
+  test("the cap chosen is the first that fits, whatever the strings hold (quotes, controls, emoji cut in half, lone surrogates)", () => {
+    // Reference: try each cap by serializing the whole shortened answer (what the budget did before).
+    const CAPS = [16000, 8000, 4000, 2000, 1000, 500, 250, 120];
+    const shorten = (v: unknown, cap: number): unknown => {
+      if (typeof v === "string") {
+        if (v.length <= cap) return v;
+        const cut = v.slice(0, cap);
+        const space = cut.lastIndexOf(" ");
+        return `${space > cap * 0.7 ? cut.slice(0, space) : cut}… [truncated]`;
+      }
+      if (Array.isArray(v)) return v.map((x) => shorten(x, cap));
+      if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shorten(x, cap)]));
+      return v;
+    };
+    const RESERVED = new Set(["key", "name", "kind", "document_key", "document_name", "document_source", "source_url", "uri", "similarity_score"]);
+    const pieces = ['"', "\\", "\n", "\t", "\u0001", "\u001f", "😀", "\ud83d", "\ude00", "é", "\u2028", " ", "word", "lorem ipsum"];
+    let seed = 11;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const text = (n: number) => Array.from({ length: n }, () => pieces[Math.floor(rnd() * pieces.length)]).join("");
+    let compared = 0;
+    for (let t = 0; t < 200; t++) {
+      const n = 1 + Math.floor(rnd() * 12);
+      const answer = answerWith(n, 10);
+      for (const r of answer.results) {
+        r.desc = text(Math.floor(rnd() * 3000));
+        r.actions = [{ name: "Bite", desc: text(Math.floor(rnd() * 1500)) }, text(200)];
+      }
+      const budget = 2000 + Math.floor(rnd() * 20_000);
+      const fitted = fitAnswer(answer, { budgetChars: budget, tool: "search_creature" });
+      expect(fitted.text).toBe(JSON.stringify(fitted.answer));
+      if (!fitted.answer.truncated || fitted.answer.results.length < n) continue;
+      const firstFit = CAPS.find((cap) => {
+        const results = answer.results.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, RESERVED.has(k) ? v : shorten(v, cap)])));
+        return JSON.stringify({ ...fitted.answer, results }).length <= budget;
+      });
+      const expected = answer.results.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, RESERVED.has(k) ? v : shorten(v, firstFit!)])));
+      expect(fitted.answer.results).toEqual(expected as typeof fitted.answer.results);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+
   test("an answer whose first key is not `results` gets the same text", () => {
     const a = answerWith(4, 3000);
     const { results, ...rest } = a;

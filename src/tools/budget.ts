@@ -1,0 +1,219 @@
+/**
+ * The response budget: an answer's JSON text must stay under `budgetChars`. Past it, long text
+ * fields are shortened (ever harder caps), then trailing results dropped; `truncated` and a
+ * message say how to get full entries. Pure.
+ *
+ * Fast and exact: every result is serialized once. The size an answer would have at a cap is
+ * computed from those lengths and the long strings alone (replacing a string in a JSON value
+ * changes its length by exactly the difference of the two strings' JSON), so only the cap that
+ * fits is built. The text is assembled from the results' pieces (`{"results":[` + pieces + `]` +
+ * the rest), equal to JSON.stringify of the answer.
+ */
+import type { JsonValue } from "../entities/types.ts";
+import type { FlatResult, SearchAnswer } from "./response.ts";
+
+/** Fields every result carries, set by LoreKeeper; entity data never overrides them, the budget never shortens them. */
+export const RESERVED = ["key", "name", "kind", "document_key", "document_name", "document_source", "source_url", "uri", "similarity_score"];
+
+const CAPS = [16000, 8000, 4000, 2000, 1000, 500, 250, 120];
+const MIN_CAP = CAPS[CAPS.length - 1]!;
+const MARK = "… [truncated]";
+
+export interface BudgetOptions {
+  budgetChars: number;
+  /** Tool that answered, for the "how to get the full entry" hint. */
+  tool: string;
+}
+
+/** An answer fitted to the budget and its JSON text (what the text block carries). */
+export interface FittedAnswer {
+  answer: SearchAnswer;
+  text: string;
+}
+
+function shortenString(s: string, cap: number): string {
+  if (s.length <= cap) return s;
+  const cut = s.slice(0, cap);
+  const space = cut.lastIndexOf(" ");
+  return `${space > cap * 0.7 ? cut.slice(0, space) : cut}${MARK}`;
+}
+
+function shortenValue(v: JsonValue, cap: number): JsonValue {
+  if (typeof v === "string") return shortenString(v, cap);
+  if (Array.isArray(v)) return v.map((x) => shortenValue(x, cap));
+  if (v && typeof v === "object") {
+    const o: { [k: string]: JsonValue } = {};
+    for (const [k, x] of Object.entries(v)) o[k] = shortenValue(x, cap);
+    return o;
+  }
+  return v;
+}
+
+function shortenResult(r: FlatResult, cap: number): FlatResult {
+  const out: FlatResult = {};
+  for (const [k, v] of Object.entries(r)) out[k] = RESERVED.includes(k) ? v : shortenValue(v, cap);
+  return out;
+}
+
+/**
+ * A string a cap may cut, with what its JSON costs: JSON.stringify writes each character as one,
+ * except `"`, `\\` and control characters (2 or 6) and lone surrogates (6). `at[i]` is the
+ * position of the i-th such character, `extra[i]` the characters added by those before it.
+ */
+class LongString {
+  readonly json: number;
+  private readonly at: number[] = [];
+  private readonly extra: number[] = [0];
+
+  constructor(readonly s: string) {
+    for (const m of s.matchAll(ESCAPED)) {
+      this.at.push(m.index);
+      this.extra.push(this.extra[this.extra.length - 1]! + escapeCost(m[0]));
+    }
+    this.json = s.length + 2 + this.extra[this.extra.length - 1]!;
+  }
+
+  /** JSON length of shortenString(s, cap), without building it. */
+  jsonAt(cap: number): number {
+    if (this.s.length <= cap) return this.json;
+    const space = this.s.lastIndexOf(" ", cap - 1);
+    const keep = space > cap * 0.7 ? space : cap;
+    // Escapes before `keep`, plus a surrogate pair cut in two (its high half then stands alone).
+    let lo = 0;
+    let hi = this.at.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.at[mid]! < keep) lo = mid + 1;
+      else hi = mid;
+    }
+    const last = this.s.charCodeAt(keep - 1);
+    const split = last >= 0xd800 && last <= 0xdbff && !this.at.includes(keep - 1) ? 5 : 0;
+    return keep + this.extra[lo]! + split + MARK.length + 2;
+  }
+}
+
+// `"`, `\`, control characters, and surrogates that are not part of a pair.
+const ESCAPED = /["\\\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const SHORT_ESCAPES = new Set(['"', "\\", "\b", "\f", "\n", "\r", "\t"]);
+
+function escapeCost(ch: string): number {
+  return SHORT_ESCAPES.has(ch) ? 1 : 5;
+}
+
+/** A result serialized, and the strings a cap may cut in it (longer than the smallest cap). */
+interface Sized {
+  result: FlatResult;
+  json: string;
+  long: LongString[];
+  longest: number;
+}
+
+function collectLong(v: JsonValue, out: LongString[]): void {
+  if (typeof v === "string") {
+    if (v.length > MIN_CAP) out.push(new LongString(v));
+  } else if (Array.isArray(v)) for (const x of v) collectLong(x, out);
+  else if (v && typeof v === "object") for (const k in v) collectLong(v[k]!, out);
+}
+
+function sized(result: FlatResult, json: string): Sized {
+  const long: Sized["long"] = [];
+  for (const k in result) if (!RESERVED.includes(k)) collectLong(result[k]!, long);
+  return { result, json, long, longest: long.reduce((m, l) => Math.max(m, l.s.length), 0) };
+}
+
+/** JSON length of shortenResult(r, cap). */
+function lengthAt(r: Sized, cap: number): number {
+  let n = r.json.length;
+  if (r.longest <= cap) return n;
+  for (const l of r.long) if (l.s.length > cap) n += l.jsonAt(cap) - l.json;
+  return n;
+}
+
+/** shortenResult(r, cap) and its JSON. */
+function atCap(r: Sized, cap: number): { result: FlatResult; json: string } {
+  if (r.longest <= cap) return r;
+  const result = shortenResult(r.result, cap);
+  return { result, json: JSON.stringify(result) };
+}
+
+const HEAD = '{"results":[';
+
+/** The answer's JSON after its results (results must be its first key), or undefined. */
+function tailOf(answer: SearchAnswer): string | undefined {
+  const env = JSON.stringify({ ...answer, results: [] });
+  return env.startsWith(`${HEAD}]`) ? env.slice(HEAD.length + 1) : undefined;
+}
+
+function textLength(resultChars: number, n: number, tail: string): number {
+  return HEAD.length + resultChars + Math.max(0, n - 1) + 1 + tail.length;
+}
+
+function assemble(parts: readonly string[], tail: string): string {
+  return `${HEAD}${parts.join(",")}]${tail}`;
+}
+
+function joinMessages(...parts: Array<string | undefined>): string | undefined {
+  const m = parts.filter((p): p is string => !!p && p.trim().length > 0);
+  return m.length ? m.join(" ") : undefined;
+}
+
+/**
+ * Fit an answer in the budget: first shorten long text fields (ever harder), then, if even the
+ * shortest fields do not fit, drop results from the end. Sets `truncated` and explains how to get
+ * the full entries.
+ */
+export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswer {
+  let tail0 = tailOf(given);
+  // `results` first, as the text is assembled that way (spreading keeps that key in front).
+  const answer: SearchAnswer = tail0 === undefined ? Object.assign({ results: given.results }, given) : given;
+  tail0 ??= tailOf(answer)!;
+  const full = answer.results;
+  const fullParts = full.map((r) => JSON.stringify(r));
+  let chars = 0;
+  for (const p of fullParts) chars += p.length;
+  if (textLength(chars, full.length, tail0) <= opts.budgetChars) return { answer, text: assemble(fullParts, tail0) };
+
+  const hint = (first: FlatResult | undefined) =>
+    first
+      ? `Long text fields were shortened to fit the response budget (${opts.budgetChars} characters). For a full entry, read its \`uri\` resource (e.g. ${String(first.uri)}) or call ${opts.tool} with name="${String(first.name)}" and limit=1.`
+      : undefined;
+  const rs = full.map((r, i) => sized(r, fullParts[i]!));
+  const shortened = { ...answer, results: [] as FlatResult[], truncated: true, message: joinMessages(answer.message, hint(full[0])) };
+  const tail = tailOf(shortened)!;
+  for (const cap of CAPS) {
+    const total = rs.reduce((t, r) => t + lengthAt(r, cap), 0);
+    if (textLength(total, rs.length, tail) > opts.budgetChars) continue;
+    const built = rs.map((r) => atCap(r, cap));
+    return { answer: { ...shortened, results: built.map((b) => b.result) }, text: assemble(built.map((b) => b.json), tail) };
+  }
+  // Still too big at the smallest cap: keep as many (shortened) results as fit (binary search).
+  const withFirst = (n: number): SearchAnswer => ({
+    ...answer,
+    results: [],
+    count: n,
+    truncated: true,
+    message: joinMessages(
+      answer.message,
+      `Only the first ${n} of ${full.length} results fit the response budget (${opts.budgetChars} characters); lower \`limit\` or narrow the query to see the rest.`,
+      hint(full[0]),
+    ),
+  });
+  const prefix = [0];
+  for (const r of rs) prefix.push(prefix[prefix.length - 1]! + lengthAt(r, MIN_CAP));
+  const fits = (n: number) => textLength(prefix[n]!, n, tailOf(withFirst(n))!) <= opts.budgetChars;
+  let lo = 0;
+  let hi = rs.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  const built = rs.slice(0, lo).map((r) => atCap(r, MIN_CAP));
+  const fitted = withFirst(lo);
+  return { answer: { ...fitted, results: built.map((b) => b.result) }, text: assemble(built.map((b) => b.json), tailOf(fitted)!) };
+}
+
+/** fitAnswer without the text. */
+export function fitToBudget(answer: SearchAnswer, opts: BudgetOptions): SearchAnswer {
+  return fitAnswer(answer, opts).answer;
+}
