@@ -201,28 +201,41 @@ export function lexicalSearch(db: Database, where: WhereClause, query: QueryAnal
   const candidates = opts.candidates ?? candidateSet(db, where);
   if (candidates.size === 0) return [];
   const rows = entityCount(db);
-  const top = candidates.ids[candidates.size - 1]! + 1;
-  const score = new Float64Array(top);
-  const seen = new Uint8Array(top);
+  const { score, seen } = scratchFor(candidates.ids[candidates.size - 1]! + 1);
   const touched: number[] = [];
-  for (const phrase of phrases) {
-    const { ids, bm25 } = phraseHits(db, phrase, opts.cache ?? false);
-    let matched = 0;
-    for (let i = 0; i < ids.length; i++) if (candidates.has(ids[i]!)) matched++;
-    if (matched === 0) continue;
-    // bm25() of a one-phrase query = -(store IDF × weighted term-frequency part).
-    const weight = candidateIdf(candidates.size, matched) / storeIdf(rows, ids.length);
-    for (let i = 0; i < ids.length; i++) {
-      const id = ids[i]!;
-      if (!candidates.has(id)) continue;
-      if (!seen[id]) {
-        seen[id] = 1;
-        touched.push(id);
+  try {
+    for (const phrase of phrases) {
+      const { ids, bm25 } = phraseHits(db, phrase, opts.cache ?? false);
+      let matched = 0;
+      for (let i = 0; i < ids.length; i++) if (candidates.has(ids[i]!)) matched++;
+      if (matched === 0) continue;
+      // bm25() of a one-phrase query = -(store IDF × weighted term-frequency part).
+      const weight = candidateIdf(candidates.size, matched) / storeIdf(rows, ids.length);
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i]!;
+        if (!candidates.has(id)) continue;
+        if (!seen[id]) {
+          seen[id] = 1;
+          touched.push(id);
+        }
+        score[id] = score[id]! - bm25[i]! * weight;
       }
-      score[id] = score[id]! - bm25[i]! * weight;
+    }
+    return bestScored(touched, score, Math.floor(depth)).map((id) => ({ id, bm25: -score[id]! }));
+  } finally {
+    for (const id of touched) {
+      score[id] = 0;
+      seen[id] = 0;
     }
   }
-  return bestScored(touched, score, Math.floor(depth)).map((id) => ({ id, bm25: -score[id]! }));
+}
+
+/** Per-id score and seen flags, reused by every search (zeroed again after each): no 160 KB of garbage per query. */
+let scratch: { score: Float64Array; seen: Uint8Array } | undefined;
+
+function scratchFor(size: number): { score: Float64Array; seen: Uint8Array } {
+  if (!scratch || scratch.score.length < size) scratch = { score: new Float64Array(size), seen: new Uint8Array(size) };
+  return scratch;
 }
 
 /** The `k` ids of highest score (ties: smaller id first), best first. */
