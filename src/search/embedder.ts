@@ -34,6 +34,7 @@ import {
   type ModelProfile,
   type ModelSource,
 } from "./model-source.ts";
+import { privateTokenizer, type QueryRunner, type TokenizerLike, unpaddedQueryRunner } from "./unpadded-query.ts";
 
 export { setEmbeddedModelDir, getEmbeddedModelDir } from "./model-source.ts";
 export { isZeroVector, queryVector, TimeoutError, withTimeout, type QueryVector } from "./query-vector.ts";
@@ -77,22 +78,6 @@ export interface EmbedderInfo {
 
 class ModelLoadError extends Error {}
 
-/** The parts of fastembed's private tokenizer we use (checked at run time, never exported). */
-interface EncodingLike {
-  getOverflowing(): unknown[];
-  getOffsets(): number[][];
-  getSpecialTokensMask(): number[];
-  getAttentionMask(): number[];
-}
-interface TokenizerLike {
-  encode(text: string): Promise<EncodingLike>;
-}
-
-function privateTokenizer(model: FlagEmbedding): TokenizerLike | undefined {
-  const t: unknown = Reflect.get(model, "tokenizer");
-  return t !== null && typeof t === "object" && typeof Reflect.get(t, "encode") === "function" ? (t as TokenizerLike) : undefined;
-}
-
 function toF32(v: ArrayLike<number>): Float32Array {
   return v instanceof Float32Array ? v : Float32Array.from(v);
 }
@@ -114,6 +99,8 @@ class FastembedEmbedder implements Embedder {
     readonly maxTokens: number,
     private readonly innerBatch: number,
     private readonly tokenizer: TokenizerLike | undefined,
+    /** Queries with their own tokens, not padded to maxTokens (unpadded-query.ts); undefined = fastembed's embed. */
+    private runner: QueryRunner | undefined,
   ) {}
 
   async embedPassages(texts: string[]): Promise<Float32Array[]> {
@@ -135,15 +122,27 @@ class FastembedEmbedder implements Embedder {
     }
     const input = this.profile.queryPrefix + q;
     await this.warnIfTruncated(input, q);
-    const first = await this.model.embed([input], 1).next();
-    if (first.done || !first.value[0]) throw new Error("the model returned no vector for the query");
-    const v = this.checked(first.value[0]);
+    const v = await this.embedOne(input);
     this.queryCache.set(q, v);
     if (this.queryCache.size > QUERY_CACHE_SIZE) {
       const oldest = this.queryCache.keys().next().value;
       if (oldest !== undefined) this.queryCache.delete(oldest);
     }
     return v;
+  }
+
+  private async embedOne(input: string): Promise<Float32Array> {
+    if (this.runner) {
+      try {
+        return this.checked(await this.runner(input));
+      } catch (err) {
+        log.debug("query embedding without padding failed; fastembed's padded embedding is used from now on", err);
+        this.runner = undefined;
+      }
+    }
+    const first = await this.model.embed([input], 1).next();
+    if (first.done || !first.value[0]) throw new Error("the model returned no vector for the query");
+    return this.checked(first.value[0]);
   }
 
   private checked(v: ArrayLike<number>): Float32Array {
@@ -356,8 +355,29 @@ async function finish(
   if (!first || first.length === 0) throw new ModelLoadError("the model produced no output vector");
   const dim = first.length;
   for (let i = 0; i < dim; i++) if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
-  const embedder = new FastembedEmbedder(id, dim, model, m.profile, maxTokens, r.innerBatch, privateTokenizer(model));
+  const tokenizer = privateTokenizer(model);
+  const embedder = new FastembedEmbedder(id, dim, model, m.profile, maxTokens, r.innerBatch, tokenizer, await checkedRunner(model, tokenizer, first));
   return { embedder, info: { id, dim, name: m.name, source: m.source, dir: m.dir, onnxFile: m.onnxFile, sha256, maxTokens, family: m.profile.family } };
+}
+
+/**
+ * The unpadded query runner, if it gives fastembed's vector for the probe text (bit for bit with
+ * static models; within float noise with attention models, whose padding is masked out too).
+ */
+async function checkedRunner(model: FlagEmbedding, tokenizer: TokenizerLike | undefined, probe: ArrayLike<number>): Promise<QueryRunner | undefined> {
+  try {
+    const runner = await unpaddedQueryRunner(model, tokenizer);
+    const v = runner ? await runner("dimension probe") : undefined;
+    if (!runner || !v) return undefined;
+    if (v.length !== probe.length || v.some((x, i) => Math.abs(x - probe[i]!) > 1e-5)) {
+      log.debug("query embedding without padding differs from fastembed's for this model; queries are padded");
+      return undefined;
+    }
+    return runner;
+  } catch (err) {
+    log.debug("query embedding without padding is unavailable; queries are padded", err);
+    return undefined;
+  }
 }
 
 /** A provider with these options (resolved from the environment on first get()). */
