@@ -18,7 +18,7 @@
 import type { Database } from "bun:sqlite";
 import { log } from "../log.ts";
 import { documentKeys } from "../store/documents.ts";
-import { getEntitiesByIds, rowToEntity, type EntityRow } from "../store/entities.ts";
+import { entitySelect, getEntitiesByIds, rowToEntity, type EntityRow } from "../store/entities.ts";
 import { isCorruption } from "../store/repair.ts";
 import { memoByVersion } from "../store/version-cache.ts";
 import { type CandidateSet, candidateSet } from "./candidates.ts";
@@ -96,9 +96,9 @@ function respond(hits: SearchHit[], mode: SearchMode, messages: string[]): Searc
 }
 
 /** The page of a structured query: stable order by name, document_key, key; SQL LIMIT. */
-function structuredPage(db: Database, where: WhereClause, limit: number): SearchHit[] {
+function structuredPage(db: Database, where: WhereClause, limit: number, withText: boolean): SearchHit[] {
   return db
-    .query<EntityRow, SqlValue[]>(`SELECT e.* FROM entities e WHERE ${where.sql} ORDER BY e.name COLLATE NOCASE, e.document_key, e.key LIMIT ?`)
+    .query<EntityRow, SqlValue[]>(`SELECT ${entitySelect(withText)} FROM entities e WHERE ${where.sql} ORDER BY e.name COLLATE NOCASE, e.document_key, e.key LIMIT ?`)
     .all(...where.params, limit)
     .map((row) => ({ entity: rowToEntity(row) }));
 }
@@ -128,7 +128,7 @@ function exactNameIds(db: Database, kinds: readonly EntityKind[], candidates: Ca
 
 async function rankedPage(
   ctx: SearchContext,
-  q: { where: WhereClause; kinds: readonly EntityKind[] },
+  q: { where: WhereClause; kinds: readonly EntityKind[]; omitText?: boolean },
   search: string,
   limit: number,
   ranking: RankingMode,
@@ -179,6 +179,7 @@ async function rankedPage(
   const entities = getEntitiesByIds(
     db,
     fused.map((f) => f.id),
+    !q.omitText,
   );
   const hits: SearchHit[] = [];
   for (const f of fused) {
@@ -214,6 +215,6 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
     where = andWhere(where, step.clause);
   }
 
-  if (!search) return respond(structuredPage(db, where, limit), "structured", messages);
-  return rankedPage(ctx, { where, kinds: q.kinds }, search, limit, q.ranking ?? "hybrid", messages);
+  if (!search) return respond(structuredPage(db, where, limit, !q.omitText), "structured", messages);
+  return rankedPage(ctx, { where, kinds: q.kinds, omitText: q.omitText }, search, limit, q.ranking ?? "hybrid", messages);
 }

@@ -45,6 +45,8 @@ export interface SearchQuery {
   /** null/undefined = no filter; [] = empty result; unknown keys = empty result + message. */
   documents?: string[] | null;
   limit: number;
+  /** Leave each hit's `entity.text` (the search text) empty: cheaper, for callers that never show it (the tools). */
+  omitText?: boolean;
   /**
    * Internal (evaluation only; tools never set it): rank `search` with both legs fused (default),
    * or with one leg alone over the same candidates — "lexical" (BM25 order) or "vector" (cosine

@@ -35,7 +35,8 @@ export async function createServeDeps(opts: { dbPath?: string } = {}): Promise<S
   const ctx: SearchContext = { store, embedder, embeddingTimeoutMs: cfg.embeddingTimeoutMs };
   const deps: ToolDeps = {
     db: store.db,
-    search: (q) => runSearch(ctx, q),
+    // Tool answers never show an entity's search text: the server does not read it from the store.
+    search: (q) => runSearch(ctx, { ...q, omitText: true }),
     ensureData: store.readonly ? undefined : await loadEnsureData(store, cfg),
     modelState: () => embedder.state(),
     responseBudgetChars: cfg.responseBudgetChars,

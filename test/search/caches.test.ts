@@ -151,3 +151,19 @@ describe("phrase hits cache", () => {
     expect(r.hits[0]!.similarity_score).toBe(1);
   });
 });
+
+describe("omitText", () => {
+  test("hits are the same, with an empty search text (structured and ranked)", async () => {
+    for (const q of [
+      { kinds: ["spell"] as const, limit: 5 },
+      { kinds: ["spell", "creature"] as const, search: "fire damage", limit: 5 },
+    ]) {
+      const full = await runSearch(ctxOf(store), { ...q, kinds: [...q.kinds] });
+      const lean = await runSearch(ctxOf(store), { ...q, kinds: [...q.kinds], omitText: true });
+      expect(full.hits.length).toBeGreaterThan(0);
+      expect(full.hits.every((h) => h.entity.text.length > 0)).toBe(true);
+      expect(lean.hits.map((h) => h.entity.text)).toEqual(full.hits.map(() => ""));
+      expect(lean.hits.map((h) => ({ ...h, entity: { ...h.entity, text: "" } }))).toEqual(full.hits.map((h) => ({ ...h, entity: { ...h.entity, text: "" } })));
+    }
+  });
+});
