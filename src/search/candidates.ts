@@ -8,7 +8,7 @@
  * searches the same kinds again and again).
  */
 import type { Database } from "bun:sqlite";
-import { memoLru } from "../store/version-cache.ts";
+import { type VersionMemo, versionMemo } from "../store/version-cache.ts";
 import type { SqlValue, WhereClause } from "./filters.ts";
 
 /** How many candidate sets are remembered per store version. */
@@ -36,9 +36,9 @@ export class CandidateSet {
 }
 
 /** The rows of `entities e` satisfying `where` (read from the store, or remembered). */
-export function candidateSet(db: Database, where: WhereClause): CandidateSet {
+export function candidateSet(db: Database, where: WhereClause, memo: VersionMemo = versionMemo(db)): CandidateSet {
   const key = JSON.stringify([where.sql, where.params]);
-  return memoLru(db, "search:candidates", key, REMEMBERED, () => {
+  return memo.lru("search:candidates", key, REMEMBERED, () => {
     const rows = db.query<[number], SqlValue[]>(`SELECT e.id FROM entities e WHERE ${where.sql} ORDER BY e.id`).values(...where.params);
     const ids = new Int32Array(rows.length);
     for (let i = 0; i < rows.length; i++) ids[i] = Number(rows[i]![0]);

@@ -15,12 +15,12 @@
  * texts is expanded with the closest name words within 1–2 edits ("magik missle" → magic, missile).
  */
 import type { Database } from "bun:sqlite";
-import { memoByVersion } from "../store/version-cache.ts";
+import { type VersionMemo, versionMemo } from "../store/version-cache.ts";
 import { type CandidateSet, candidateSet } from "./candidates.ts";
 import type { WhereClause } from "./filters.ts";
 import { closestTerms } from "./fuzzy.ts";
-import { nameVocabulary } from "./name-vocab.ts";
-import { phraseHits } from "./phrase-hits.ts";
+import { type NameVocabulary, nameVocabulary } from "./name-vocab.ts";
+import { phraseSource } from "./phrase-hits.ts";
 
 export { NAME_WEIGHT, TEXT_WEIGHT } from "./phrase-hits.ts";
 const MAX_TOKENS = 32;
@@ -89,22 +89,30 @@ export function contentTokens(tokens: readonly string[]): string[] {
 }
 
 
-/** Texts holding the word itself (stemmed, not as a prefix: "wonds" must not count "wondrous"), up to RARE_HITS. */
-function textHits(db: Database, token: string): number {
-  const row = db
-    .query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT 1 FROM entities_fts WHERE entities_fts MATCH ? LIMIT ?)")
-    .get(ftsTerm(token, false), RARE_HITS);
-  return row?.n ?? 0;
+/**
+ * Texts holding the word itself (stemmed, not as a prefix: "wonds" must not count "wondrous"), up
+ * to RARE_HITS; remembered for the store's version (a few thousand words).
+ */
+function textHits(db: Database, memo: VersionMemo, token: string): number {
+  return memo.lru(
+    "search:text-hits",
+    token,
+    4096,
+    () =>
+      db
+        .query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT 1 FROM entities_fts WHERE entities_fts MATCH ? LIMIT ?)")
+        .get(ftsTerm(token, false), RARE_HITS)?.n ?? 0,
+  );
 }
 
 /** token → closest name words, for the tokens that look misspelled. */
-export function corrections(db: Database, tokens: readonly string[]): Map<string, string[]> {
+export function corrections(db: Database, tokens: readonly string[], memo: VersionMemo = versionMemo(db)): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const t of tokens) {
     if (/\d/.test(t) || [...t].length < 4 || STOPWORDS.has(t)) continue;
-    const vocab = nameVocabulary(db);
+    const vocab = nameVocabulary(db, memo);
     if (vocab.hasPrefix(t)) continue;
-    if (textHits(db, t) >= RARE_HITS) continue;
+    if (textHits(db, memo, t) >= RARE_HITS) continue;
     const len = [...t].length;
     const fixes = closestTerms(t, vocab.ofLength(Math.max(1, len - 2), len + 2));
     if (fixes.length) out.set(t, fixes);
@@ -123,9 +131,8 @@ export interface QueryAnalysis {
 }
 
 /** The most common name word that `token` is the start of (ties: shorter, then alphabetical). */
-function completion(db: Database, token: string): string | undefined {
+function completion(vocab: NameVocabulary, token: string): string | undefined {
   if ([...token].length < 3 || STOPWORDS.has(token) || /\d/.test(token)) return undefined;
-  const vocab = nameVocabulary(db);
   if (vocab.has(token)) return undefined;
   let best: { term: string; doc: number; len: number } | undefined;
   for (const v of vocab.startingWith(token)) {
@@ -139,11 +146,12 @@ function completion(db: Database, token: string): string | undefined {
 /** Tokens, typo corrections and completions of `query` (a few cheap vocabulary lookups). */
 export function analyzeQuery(db: Database, query: string): QueryAnalysis {
   const tokens = queryTokens(query);
-  const corrected = corrections(db, tokens);
+  const memo = versionMemo(db);
+  const corrected = corrections(db, tokens, memo);
   const completed = new Map<string, string>();
   for (const t of tokens) {
     if (corrected.has(t)) continue;
-    const c = completion(db, t);
+    const c = completion(nameVocabulary(db, memo), t);
     if (c) completed.set(t, c);
   }
   return { query, tokens, corrected, completed };
@@ -183,8 +191,8 @@ export interface LexicalOptions {
   cache?: boolean;
 }
 
-function entityCount(db: Database): number {
-  return memoByVersion(db, "search:entity-count", () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0);
+function entityCount(db: Database, memo: VersionMemo): number {
+  return memo.get("search:entity-count", () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0);
 }
 
 /**
@@ -198,14 +206,16 @@ export function lexicalSearch(db: Database, where: WhereClause, query: QueryAnal
   // Each phrase's matches over the whole table (FTS5 alone, no join): that count is FTS5's own
   // hit count, and keeping the candidates by bitmap is cheaper than joining every match with
   // `entities` (4 ms instead of 16 ms for a word in 6,000 entities).
-  const candidates = opts.candidates ?? candidateSet(db, where);
+  const memo = versionMemo(db);
+  const candidates = opts.candidates ?? candidateSet(db, where, memo);
   if (candidates.size === 0) return [];
-  const rows = entityCount(db);
+  const rows = entityCount(db, memo);
+  const hitsOf = phraseSource(db, opts.cache ? memo : undefined);
   const { score, seen } = scratchFor(candidates.ids[candidates.size - 1]! + 1);
   const touched: number[] = [];
   try {
     for (const phrase of phrases) {
-      const { ids, bm25 } = phraseHits(db, phrase, opts.cache ?? false);
+      const { ids, bm25 } = hitsOf(phrase);
       let matched = 0;
       for (let i = 0; i < ids.length; i++) if (candidates.has(ids[i]!)) matched++;
       if (matched === 0) continue;

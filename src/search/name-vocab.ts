@@ -6,7 +6,7 @@
  * here they are a binary search or a bucket. One read (a few thousand words) per store version.
  */
 import type { Database } from "bun:sqlite";
-import { memoByVersion } from "../store/version-cache.ts";
+import { type VersionMemo, versionMemo } from "../store/version-cache.ts";
 import type { VocabTerm } from "./fuzzy.ts";
 
 export class NameVocabulary {
@@ -63,7 +63,7 @@ export class NameVocabulary {
   }
 }
 
-/** The name vocabulary of the store as it is now. */
-export function nameVocabulary(db: Database): NameVocabulary {
-  return memoByVersion(db, "search:name-vocabulary", () => new NameVocabulary(db.query<VocabTerm, []>("SELECT term, doc FROM names_vocab").all()));
+/** The name vocabulary of the store as it is now (`memo`: the caller's, when it has one). */
+export function nameVocabulary(db: Database, memo: VersionMemo = versionMemo(db)): NameVocabulary {
+  return memo.get("search:name-vocabulary", () => new NameVocabulary(db.query<VocabTerm, []>("SELECT term, doc FROM names_vocab").all()));
 }

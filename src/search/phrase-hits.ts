@@ -10,7 +10,7 @@
  * without `cache` (tests, the benchmark's floor) always asks FTS5.
  */
 import type { Database } from "bun:sqlite";
-import { memoByVersion } from "../store/version-cache.ts";
+import type { VersionMemo } from "../store/version-cache.ts";
 
 export const NAME_WEIGHT = 10.0;
 export const TEXT_WEIGHT = 1.0;
@@ -73,14 +73,16 @@ class PhraseCache {
   }
 }
 
-/** The hits of `phrase`: from the cache of recent phrases when `cache`, else straight from FTS5. */
-export function phraseHits(db: Database, phrase: string, cache: boolean): PhraseHits {
-  if (!cache) return readPhraseHits(db, phrase);
-  const c = memoByVersion(db, "search:phrase-hits", () => new PhraseCache());
-  let hits = c.get(phrase);
-  if (!hits) {
-    hits = readPhraseHits(db, phrase);
-    c.set(phrase, hits, cacheLimit);
-  }
-  return hits;
+/** The hits of phrases: from the cache of recent phrases of the store's version in `memo`, or (no memo) straight from FTS5. */
+export function phraseSource(db: Database, memo: VersionMemo | undefined): (phrase: string) => PhraseHits {
+  if (!memo) return (phrase) => readPhraseHits(db, phrase);
+  const c = memo.get("search:phrase-hits", () => new PhraseCache());
+  return (phrase) => {
+    let hits = c.get(phrase);
+    if (!hits) {
+      hits = readPhraseHits(db, phrase);
+      c.set(phrase, hits, cacheLimit);
+    }
+    return hits;
+  };
 }

@@ -34,17 +34,59 @@ function memoFor(db: Database): Memo {
   return m;
 }
 
+/** What is remembered for one version of a database (see versionMemo). */
+export interface VersionMemo {
+  /** `compute()` once per version; later calls with `key` return the same (shared) value. */
+  get<T>(key: string, compute: () => T): T;
+  /** Like get, for many keys of one family: at most `max` kept, least recently used dropped first. */
+  lru<T>(family: string, key: string, max: number, compute: () => T): T;
+}
+
+class Remembered implements VersionMemo {
+  constructor(private readonly m: Memo) {}
+
+  get<T>(key: string, compute: () => T): T {
+    if (this.m.values.has(key)) return this.m.values.get(key) as T;
+    const v = compute();
+    this.m.values.set(key, v);
+    return v;
+  }
+
+  lru<T>(family: string, key: string, max: number, compute: () => T): T {
+    const lru = this.get(family, () => new Map<string, T>());
+    if (lru.has(key)) {
+      const v = lru.get(key) as T;
+      lru.delete(key);
+      lru.set(key, v);
+      return v;
+    }
+    const v = compute();
+    lru.set(key, v);
+    while (lru.size > max) {
+      const oldest = lru.keys().next().value;
+      if (oldest === undefined) break;
+      lru.delete(oldest);
+    }
+    return v;
+  }
+}
+
+/**
+ * The memo of `db` as it is now (the change token is read once, here). Use it within one
+ * synchronous computation: it does not look at the store again, so a write made after this call
+ * is seen only by the next versionMemo.
+ */
+export function versionMemo(db: Database): VersionMemo {
+  return new Remembered(memoFor(db));
+}
+
 /**
  * `compute()` once per database version: later calls with the same `key` return the same value
  * until the database changes. The value is shared by every caller (a mutable value, e.g. a Set
  * filled as facts are learnt, lives exactly as long as that version).
  */
 export function memoByVersion<T>(db: Database, key: string, compute: () => T): T {
-  const m = memoFor(db);
-  if (m.values.has(key)) return m.values.get(key) as T;
-  const v = compute();
-  m.values.set(key, v);
-  return v;
+  return versionMemo(db).get(key, compute);
 }
 
 /**
@@ -52,21 +94,5 @@ export function memoByVersion<T>(db: Database, key: string, compute: () => T): T
  * `max` entries of the family are kept, least recently used dropped first.
  */
 export function memoLru<T>(db: Database, family: string, key: string, max: number, compute: () => T): T {
-  const m = memoFor(db);
-  let lru = m.values.get(family) as Map<string, T> | undefined;
-  if (!lru) m.values.set(family, (lru = new Map()));
-  if (lru.has(key)) {
-    const v = lru.get(key) as T;
-    lru.delete(key);
-    lru.set(key, v);
-    return v;
-  }
-  const v = compute();
-  lru.set(key, v);
-  while (lru.size > max) {
-    const oldest = lru.keys().next().value;
-    if (oldest === undefined) break;
-    lru.delete(oldest);
-  }
-  return v;
+  return versionMemo(db).lru(family, key, max, compute);
 }
