@@ -7,32 +7,7 @@
  */
 import { DOCUMENT_SOURCES, ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
 
-export const SPELL_SCHOOLS = [
-  "abjuration",
-  "conjuration",
-  "divination",
-  "enchantment",
-  "evocation",
-  "illusion",
-  "necromancy",
-  "transmutation",
-] as const;
-
-export const DAMAGE_TYPES = [
-  "acid",
-  "bludgeoning",
-  "cold",
-  "fire",
-  "force",
-  "lightning",
-  "necrotic",
-  "piercing",
-  "poison",
-  "psychic",
-  "radiant",
-  "slashing",
-  "thunder",
-] as const;
+export { DAMAGE_TYPES, SPELL_SCHOOLS } from "../entities/normalize/vocab.ts";
 
 export const CREATURE_TYPES = [
   "aberration",
