@@ -22,7 +22,7 @@ import {
 } from "../entities/normalize/orcbrew.ts";
 import { OrcbrewError, type OrcbrewPack, parseOrcbrew } from "../sources/orcbrew/packs.ts";
 import { storeFailure } from "../store/db.ts";
-import { replaceOrigin, type ReplaceResult } from "../store/entities.ts";
+import { countOrigin, replaceOrigin, type ReplaceResult } from "../store/entities.ts";
 
 export interface ImportOptions {
   /** Report what would be imported; write nothing. */
@@ -131,7 +131,7 @@ function earlierName(db: Database | null, key: string, name: string): string | u
 
 function countExisting(db: Database | null, origin: string): number {
   if (!db) return 0;
-  return db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM entities WHERE origin = ?").get(origin)?.n ?? 0;
+  return countOrigin(db, origin);
 }
 
 /**

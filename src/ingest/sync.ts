@@ -15,7 +15,7 @@ import { Dnd5eApiClient } from "../sources/dnd5eapi.ts";
 import { HttpClient, UpstreamError } from "../sources/http.ts";
 import { Open5eClient } from "../sources/open5e.ts";
 import { type Store, storeFailure } from "../store/db.ts";
-import { replaceOrigin } from "../store/entities.ts";
+import { countOrigin, replaceOrigin } from "../store/entities.ts";
 import { createHttpCache } from "../store/http-cache.ts";
 import { getSyncState, putSyncState } from "../store/sync-state.ts";
 
@@ -281,7 +281,7 @@ async function syncTypes(store: Store, opts: SyncOptions): Promise<SyncReport> {
       const { related, missing } = await fetchRelated(c, t, opts, cfg.open5ePageSize);
       if (missing.length > 0) {
         // Records without their related parts are worse than the complete ones already stored.
-        const stored = store.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM entities WHERE origin = ?").get(originOf(t))?.n ?? 0;
+        const stored = countOrigin(store.db, originOf(t));
         if (stored > 0) throw new Error(`${missing.join("; ")} — the previous (complete) data is kept`);
         r.warnings.push(...missing);
       }

@@ -137,6 +137,11 @@ export function replaceOrigin(db: Database, origin: string, entities: Entity[], 
   return result;
 }
 
+/** How many entities an origin holds. */
+export function countOrigin(db: Database, origin: string): number {
+  return db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM entities WHERE origin = ?").get(origin)?.n ?? 0;
+}
+
 /** Remove every entity of an origin (e.g. an OrcBrew pack). Returns the number deleted. */
 export function deleteOrigin(db: Database, origin: string): number {
   return db.query("DELETE FROM entities WHERE origin = ?").run(origin).changes;
