@@ -26,7 +26,7 @@ import { embedAll } from "../search/helpers.ts";
 import { sampleEntities } from "../support/entities.ts";
 import { makeStore } from "../support/entities.ts";
 import { emptyTally, type FuzzCase, fuzzCalls, fuzzSeed, leaks, makeCases, makeOracle, type Outcome, outcomeOfError, runCases, type Tally } from "../support/fuzz.ts";
-import { answerOf, connectInMemory, connectStdio, makeDeps, namesOf, REPO_ROOT } from "../support/mcp.ts";
+import { answerOf, connectInMemory, connectStdio, isolatedEnv, makeDeps, namesOf, REPO_ROOT } from "../support/mcp.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
@@ -43,22 +43,7 @@ const tallies: Record<string, Tally> = {};
 
 /** A dead upstream (nothing listens), the tiny model, and no access to the user's folders. */
 async function childEnv(name: string): Promise<Record<string, string>> {
-  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
-  const dead = `http://127.0.0.1:${probe.port}`;
-  await probe.stop(true);
-  const dir = join(tmp.dir, name);
-  return {
-    HOME: dir,
-    XDG_DATA_HOME: join(dir, "data"),
-    XDG_CACHE_HOME: join(dir, "cache"),
-    LOREKEEPER_OPEN5E_BASE_URL: dead,
-    LOREKEEPER_DND5EAPI_BASE_URL: dead,
-    LOREKEEPER_HTTP_RETRIES: "0",
-    LOREKEEPER_HTTP_TIMEOUT_MS: "2000",
-    LOREKEEPER_MODEL_DIR: modelDir,
-    LOREKEEPER_OFFLINE: "1",
-    LOREKEEPER_LOG_LEVEL: "warn",
-  };
+  return { ...(await isolatedEnv(join(tmp.dir, name), modelDir)), LOREKEEPER_OFFLINE: "1", LOREKEEPER_LOG_LEVEL: "warn" };
 }
 
 function dbCopy(name: string): string {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { openStore } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { sampleEntities } from "../support/entities.ts";
-import { answerOf, connectStdio, namesOf, REPO_ROOT, textOf } from "../support/mcp.ts";
+import { answerOf, connectStdio, isolatedEnv, namesOf, REPO_ROOT, textOf } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
 const cleanups: Array<() => unknown> = [];
@@ -17,23 +17,6 @@ afterEach(async () => {
 });
 
 /** Env that keeps the child away from the network and from the user's files. */
-async function isolatedEnv(dir: string): Promise<Record<string, string>> {
-  // A port that refuses connections: bind one, note it, close it.
-  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
-  const dead = `http://127.0.0.1:${probe.port}`;
-  await probe.stop(true);
-  return {
-    HOME: dir,
-    XDG_DATA_HOME: join(dir, "data"),
-    XDG_CACHE_HOME: join(dir, "cache"),
-    LOREKEEPER_OPEN5E_BASE_URL: dead,
-    LOREKEEPER_DND5EAPI_BASE_URL: dead,
-    LOREKEEPER_HTTP_RETRIES: "0",
-    LOREKEEPER_HTTP_TIMEOUT_MS: "2000",
-    LOREKEEPER_MODEL_DIR: join(dir, "no-model"),
-  };
-}
-
 function tmp() {
   const t = makeTempDir("lk-stdio-");
   cleanups.push(t.cleanup);

@@ -103,3 +103,23 @@ export function answerOf(r: unknown): Answer {
 export function namesOf(r: unknown): string[] {
   return answerOf(r).results.map((x) => String(x.name));
 }
+
+/**
+ * Environment for a spawned `lorekeeper`: its own HOME / XDG folders under `dir`, upstreams on a
+ * local port that refuses connections (bind one, note it, close it), no retries, and the given model.
+ */
+export async function isolatedEnv(dir: string, modelDir: string = join(dir, "no-model")): Promise<Record<string, string>> {
+  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+  const dead = `http://127.0.0.1:${probe.port}`;
+  await probe.stop(true);
+  return {
+    HOME: dir,
+    XDG_DATA_HOME: join(dir, "data"),
+    XDG_CACHE_HOME: join(dir, "cache"),
+    LOREKEEPER_OPEN5E_BASE_URL: dead,
+    LOREKEEPER_DND5EAPI_BASE_URL: dead,
+    LOREKEEPER_HTTP_RETRIES: "0",
+    LOREKEEPER_HTTP_TIMEOUT_MS: "2000",
+    LOREKEEPER_MODEL_DIR: modelDir,
+  };
+}
