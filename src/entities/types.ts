@@ -2,7 +2,7 @@
  * Canonical entities: one normalized shape per kind, the same field names whatever the source.
  * Pure types and tiny helpers only; normalizers live in src/entities/normalize/.
  */
-import type { JsonObject } from "../sources/json.ts";
+import type { JsonObject } from "../json.ts";
 
 export const ENTITY_KINDS = [
   "spell",
@@ -35,7 +35,7 @@ export const DOCUMENT_SOURCES = ["open5e_v2", "open5e_v1", "dnd5e_api", "orcbrew
 export type DocumentSource = (typeof DOCUMENT_SOURCES)[number];
 
 /** Defined in src/sources (the lowest layer that reads JSON; it must not import entities); re-exported here. */
-export type { JsonObject, JsonValue } from "../sources/json.ts";
+export type { JsonObject, JsonValue } from "../json.ts";
 
 /**
  * Columns the store indexes for structured filters. Strings are stored lower-cased where they are

@@ -19,7 +19,7 @@ import {
   orcbrewOrigin,
   type OrcbrewSkipped,
   type TypeCount,
-} from "../entities/normalize/orcbrew.ts";
+} from "../sources/orcbrew/normalize/pack.ts";
 import { OrcbrewError, type OrcbrewPack, parseOrcbrew } from "../sources/orcbrew/packs.ts";
 import { storeFailure } from "../store/db.ts";
 import { countOrigin, replaceOrigin, type ReplaceResult } from "../store/entities.ts";

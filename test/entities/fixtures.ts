@@ -2,9 +2,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
-  DND5EAPI_TYPES,
-  OPEN5E_V1_TYPES,
-  OPEN5E_V2_TYPES,
   dnd5eApiDocuments,
   documentMap,
   normalizeOpen5eDocuments,
@@ -13,6 +10,7 @@ import {
   type NormalizeResult,
 } from "../../src/entities/normalize/index.ts";
 import type { DocumentInfo, Entity, EntityKind } from "../../src/entities/types.ts";
+import { SOURCES } from "../../src/sources/index.ts";
 
 export const UPSTREAM = join(import.meta.dir, "..", "fixtures", "upstream");
 export const OPEN5E_BASE = "http://127.0.0.1:9/open5e";
@@ -37,7 +35,8 @@ export const v2Docs: DocumentInfo[] = normalizeOpen5eDocuments(fixture("open5e/v
 export const v1Docs: DocumentInfo[] = normalizeOpen5eV1Documents(fixture("open5e/v1/documents.json"), v2Docs);
 export const dndDocs: DocumentInfo[] = dnd5eApiDocuments(DND_BASE);
 
-export const ALL_TYPES: ContentType[] = [...OPEN5E_V2_TYPES, ...OPEN5E_V1_TYPES, ...DND5EAPI_TYPES];
+/** Every content type of every source (derived from the registry, so a new source is covered). */
+export const ALL_TYPES: ContentType[] = SOURCES.flatMap((s) => [...s.contentTypes]);
 
 export function contentType(source: ContentType["source"], id: string): ContentType {
   const t = ALL_TYPES.find((x) => x.source === source && x.id === id);

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { contentTypePath, MAX_TEXT_CHARS, RARITIES } from "../../src/entities/normalize/index.ts";
+import { MAX_TEXT_CHARS, RARITIES } from "../../src/entities/normalize/index.ts";
+import { sourceById } from "../../src/sources/index.ts";
 import { ENTITY_KINDS, type Entity } from "../../src/entities/types.ts";
 import { ALL_TYPES, DND_BASE, OPEN5E_BASE, docsFor, fixture, fixturePath, hasFixture, run } from "./fixtures.ts";
 
@@ -16,12 +17,13 @@ describe("content type registry", () => {
       if (t.source === "dnd5e_api") expect(t.year).toMatch(/^(2014|2024)$/);
     }
   });
-  test("list paths per source", () => {
+  test("each source's URL layout: lists and records", () => {
     const find = (source: string, id: string) => ALL_TYPES.find((t) => t.source === source && t.id === id)!;
-    expect(contentTypePath(find("open5e_v2", "spells"))).toBe("/v2/spells/");
-    expect(contentTypePath(find("open5e_v2", "items"), "weapons")).toBe("/v2/weapons/");
-    expect(contentTypePath(find("open5e_v1", "monsters"))).toBe("/v1/monsters/");
-    expect(contentTypePath(find("dnd5e_api", "2024/species"))).toBe("/api/2024/species");
+    const url = (source: "open5e_v2" | "open5e_v1" | "dnd5e_api", id: string, endpoint?: string, key?: string) => sourceById(source).url("B", find(source, id), endpoint, key);
+    expect(url("open5e_v2", "spells")).toBe("B/v2/spells/");
+    expect(url("open5e_v2", "items", "weapons", "srd_club")).toBe("B/v2/weapons/srd_club/");
+    expect(url("open5e_v1", "monsters")).toBe("B/v1/monsters/");
+    expect(url("dnd5e_api", "2024/species", undefined, "elf")).toBe("B/api/2024/species/elf");
   });
   test("fixtures normalize without skips and every declared kind is produced", () => {
     for (const { t, r } of results) {
@@ -48,7 +50,7 @@ describe("every entity", () => {
         expect(e.document_source).toBe(t.source);
         expect(docs.has(e.document_key)).toBe(true);
         expect(e.document_name.length).toBeGreaterThan(0);
-        expect(e.source_url.startsWith(t.source === "dnd5e_api" ? `${DND_BASE}/api/${t.year}/` : `${OPEN5E_BASE}/${t.source === "open5e_v1" ? "v1" : "v2"}/`)).toBe(true);
+        expect(e.source_url.startsWith(sourceById(t.source).url(t.source === "dnd5e_api" ? DND_BASE : OPEN5E_BASE, t, t.endpoint).replace(/[^/]+\/?$/, ""))).toBe(true);
         expect(e.text.startsWith(`${e.name}\n`)).toBe(true);
         expect(e.text.length).toBeLessThanOrEqual(MAX_TEXT_CHARS + 1);
         expect(e.text).not.toMatch(/\*\*|^#+ /m);

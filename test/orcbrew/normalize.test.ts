@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { normalizeOrcbrewPack, type NormalizedPack, orcbrewDocumentKey, orcbrewEntityKey } from "../../src/entities/normalize/orcbrew.ts";
+import { normalizeOrcbrewPack, type NormalizedPack, orcbrewDocumentKey, orcbrewEntityKey } from "../../src/sources/orcbrew/normalize/pack.ts";
 import type { ClassData, CreatureData, FeatData, SpeciesData, SpellData, BackgroundData } from "../../src/entities/kinds.ts";
 import type { Entity } from "../../src/entities/types.ts";
 import { parseOrcbrew } from "../../src/sources/orcbrew/packs.ts";

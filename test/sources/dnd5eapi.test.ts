@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { UpstreamError } from "../../src/sources/http.ts";
-import { Dnd5eApiClient } from "../../src/sources/dnd5eapi.ts";
+import { Dnd5eApiClient } from "../../src/sources/dnd5eapi/client.ts";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.ts";
 import { FIXTURES, fastClient, maxConcurrent } from "./helpers.ts";
 

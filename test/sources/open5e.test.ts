@@ -2,14 +2,11 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { UpstreamError } from "../../src/sources/http.ts";
 import {
-  OPEN5E_V1_ENDPOINTS,
-  OPEN5E_V2_CONTENT_ENDPOINTS,
-  OPEN5E_V2_METADATA_ENDPOINTS,
   Open5eClient,
   type Open5ePage,
   parseOpen5eEnvelope,
   rewriteOntoBase,
-} from "../../src/sources/open5e.ts";
+} from "../../src/sources/open5e/client.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { SqliteHttpCache } from "../../src/store/http-cache.ts";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.ts";
@@ -35,16 +32,6 @@ async function rejection(p: Promise<unknown>): Promise<UpstreamError> {
   if (!(e instanceof UpstreamError)) throw new Error(`expected an UpstreamError, got ${String(e)}`);
   return e;
 }
-
-describe("endpoint constants", () => {
-  test("list the v2 content, v2 metadata and v1 endpoints", () => {
-    expect(OPEN5E_V2_CONTENT_ENDPOINTS).toContain("magicitems");
-    expect(OPEN5E_V2_CONTENT_ENDPOINTS.length).toBe(20);
-    expect([...OPEN5E_V2_METADATA_ENDPOINTS]).toEqual(["documents", "licenses", "publishers"]);
-    expect(OPEN5E_V1_ENDPOINTS).toContain("sections");
-    expect(OPEN5E_V1_ENDPOINTS.length).toBe(12);
-  });
-});
 
 describe("pure pagination helpers", () => {
   test("rewriteOntoBase keeps path from /vN/ and the query", () => {

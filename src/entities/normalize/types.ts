@@ -2,7 +2,6 @@
  * Contracts between the normalizers and the sync layer: a content type is one upstream endpoint
  * (plus optional related endpoints) turned into canonical entities by a pure function.
  */
-import type { Dnd5eYear } from "../../sources/dnd5eapi.ts";
 import type { DocumentInfo, DocumentSource, Entity, EntityKind } from "../types.ts";
 
 export interface NormalizeContext {
@@ -27,7 +26,9 @@ export interface NormalizeResult {
   skipped: SkippedRecord[];
 }
 
-export type { Dnd5eYear };
+/** The D&D 5e API serves two rule sets side by side, one per SRD year. */
+export const DND5EAPI_YEARS = ["2014", "2024"] as const;
+export type Dnd5eYear = (typeof DND5EAPI_YEARS)[number];
 
 export interface ContentType {
   source: DocumentSource;

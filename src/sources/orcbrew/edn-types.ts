@@ -3,7 +3,7 @@
  * (collections, keywords, map entries), plus equality keys (for duplicate detection) and the
  * conversion to plain JSON that the normalizers read.
  */
-import type { JsonObject, JsonValue } from "../json.ts";
+import type { JsonObject, JsonValue } from "../../json.ts";
 
 export interface EdnKeyword {
   type: "keyword";

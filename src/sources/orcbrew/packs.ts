@@ -8,7 +8,7 @@
  * pack, an item that is not a map, an unknown content type, a disabled item) is SKIPPED with a
  * reason and a location, and the rest of the file is imported.
  */
-import type { JsonObject } from "../json.ts";
+import type { JsonObject } from "../../json.ts";
 import { type EdnMap, type EdnValue, describe, isKeyword, isMap, kwText, show, toPlain } from "./edn-types.ts";
 import { EdnSyntaxError, readEdn } from "./edn.ts";
 

@@ -1,0 +1,58 @@
+/**
+ * D&D 5e API record basics. Records are detail bodies `{index, name, url, ...}`; keys are prefixed
+ * with the year ("2014-fireball") so both years coexist; documents are srd-2014 / srd-2024.
+ */
+import * as v from "valibot";
+import { dnd5eApiUrl } from "../urls.ts";
+import type { Base, DocRef } from "../../../entities/normalize/build.ts";
+import { NonEmpty } from "../../../entities/normalize/build.ts";
+import { dnd5eDocumentKey, srdName } from "../../../entities/normalize/documents.ts";
+import { isRec, recs, refKey, str, textOf, type Rec } from "../../../entities/normalize/read.ts";
+import type { Dnd5eYear, NormalizeContext } from "../../../entities/normalize/types.ts";
+
+export const DndRecord = v.looseObject({ index: NonEmpty, name: NonEmpty });
+
+export function dndDoc(year: Dnd5eYear, ctx: NormalizeContext): DocRef {
+  const key = dnd5eDocumentKey(year);
+  return { key, name: ctx.documents.get(key)?.name ?? srdName(year) };
+}
+
+/** "2014-fireball" */
+export function dndKey(year: Dnd5eYear, index: string): string {
+  return `${year}-${index}`;
+}
+
+export function dndUrl(ctx: NormalizeContext, year: Dnd5eYear, endpoint: string, r: Rec): string {
+  const u = str(r.url);
+  if (u && u.startsWith("/api/")) return `${ctx.baseUrl}${u}`;
+  return dnd5eApiUrl(ctx.baseUrl, year, endpoint, str(r.index) ?? "");
+}
+
+export function dndBase(ctx: NormalizeContext, year: Dnd5eYear, endpoint: string, r: { index: string; name: string } & Rec): Base {
+  return { key: dndKey(year, r.index), name: r.name, doc: dndDoc(year, ctx), url: dndUrl(ctx, year, endpoint, r) };
+}
+
+/** `desc` (2014: string[] or string) or `description` (2024). */
+export function dndDesc(r: Rec): string | null {
+  return textOf(r.desc) ?? textOf(r.description);
+}
+
+/** A reference `{index, name}` as a Ref with a year-prefixed key. */
+export function dndRef(year: Dnd5eYear, x: unknown): { key: string; name: string } | null {
+  const k = refKey(x);
+  const n = isRec(x) ? str(x.name) : null;
+  return k && n ? { key: dndKey(year, k), name: n } : null;
+}
+
+export function dndRefs(year: Dnd5eYear, x: unknown): { key: string; name: string }[] {
+  return recs(x)
+    .map((r) => dndRef(year, r))
+    .filter((r): r is { key: string; name: string } => r !== null);
+}
+
+/** Index records of a related endpoint by `index`. */
+export function byIndex(records: unknown[]): Map<string, Rec> {
+  const m = new Map<string, Rec>();
+  for (const r of records) if (isRec(r) && str(r.index)) m.set(str(r.index)!, r);
+  return m;
+}

@@ -1,0 +1,42 @@
+/**
+ * The D&D 5e API: one list + one detail request per record, two rule sets (2014, 2024) side by side.
+ * Without an explicit --source it only supplies what Open5e v2 lacks (spec decision 6): rules, rule
+ * sections and proficiencies; everything else it has duplicates the SRD already in v2.
+ */
+import { dnd5eApiDocuments } from "../../entities/normalize/documents.ts";
+import type { ContentType, Dnd5eYear } from "../../entities/normalize/types.ts";
+import type { Source } from "../source.ts";
+import { Dnd5eApiClient } from "./client.ts";
+import { DND5EAPI_TYPES } from "./content-types.ts";
+import { dnd5eApiUrl } from "./urls.ts";
+
+/** What `lorekeeper sync` fetches from this API without --source. */
+export const DND5E_DEFAULT_ENDPOINTS: readonly string[] = ["rules", "rule-sections", "proficiencies"];
+
+const yearOf = (t: ContentType): Dnd5eYear => t.year ?? "2014";
+
+export const dnd5eApi: Source = {
+  id: "dnd5e_api",
+  label: "The D&D 5e API",
+  contentTypes: DND5EAPI_TYPES,
+  byDefault: (t) => DND5E_DEFAULT_ENDPOINTS.includes(t.endpoint),
+  url: (baseUrl, t, endpoint = t.endpoint, key) => dnd5eApiUrl(baseUrl, yearOf(t), endpoint, key),
+  open(run) {
+    const client = new Dnd5eApiClient(run.http, { baseUrl: run.config.dnd5eApiBaseUrl });
+    const available = new Map<Dnd5eYear, Promise<Set<string> | null>>();
+    return {
+      baseUrl: run.config.dnd5eApiBaseUrl,
+      documents: async () => dnd5eApiDocuments(run.config.dnd5eApiBaseUrl),
+      async fetch(t, endpoint, onProgress) {
+        const r = await client.fetchAll(yearOf(t), endpoint, { force: run.force, signal: run.signal, onProgress: (done, total) => onProgress(done, total, 1) });
+        return { records: r.records, warnings: [...r.warnings, ...r.skipped.map((s) => `skipped ${s.index}: ${s.message}`)], skipped: r.skipped.length };
+      },
+      async unavailable(t) {
+        const year = yearOf(t);
+        if (!available.has(year)) available.set(year, client.availableEndpoints(year, { force: run.force }).then((xs) => new Set(xs)).catch(() => null));
+        const avail = await available.get(year)!;
+        return avail && !avail.has(t.endpoint) ? `${year} has no ${t.endpoint} endpoint` : null;
+      },
+    };
+  },
+};

@@ -1,0 +1,45 @@
+/** Open5e v1 record basics: flat `slug` + `document__slug` records, document slugs mapped to v2 keys. */
+import * as v from "valibot";
+import { open5eUrl } from "../../open5e/urls.ts";
+import type { Base, DocRef } from "../../../entities/normalize/build.ts";
+import { NonEmpty } from "../../../entities/normalize/build.ts";
+import { str, type Rec } from "../../../entities/normalize/read.ts";
+import { resolveDocumentKey } from "../../../entities/normalize/documents.ts";
+import type { NormalizeContext } from "../../../entities/normalize/types.ts";
+
+export const V1Record = v.looseObject({ slug: NonEmpty, name: NonEmpty, document__slug: NonEmpty });
+
+export function v1Doc(r: Rec, ctx: NormalizeContext): DocRef {
+  const slug = str(r.document__slug);
+  if (!slug) throw new Error("record has no document__slug");
+  const key = resolveDocumentKey(slug);
+  return { key, name: ctx.documents.get(key)?.name ?? str(r.document__title) ?? key };
+}
+
+export function v1Url(ctx: NormalizeContext, endpoint: string, slug: string): string {
+  return open5eUrl(ctx.baseUrl, "v1", endpoint, slug);
+}
+
+export function v1Base(ctx: NormalizeContext, endpoint: string, r: { slug: string; name: string } & Rec): Base {
+  return { key: r.slug, name: r.name, doc: v1Doc(r, ctx), url: v1Url(ctx, endpoint, r.slug) };
+}
+
+/**
+ * "**_Keen Senses._** You have ..." paragraphs → named traits. Text before the first heading
+ * (or all text, when there is none) becomes a trait named `fallback`.
+ */
+export function boldTraits(md: string | null, fallback: string): { name: string; desc: string }[] {
+  if (!md) return [];
+  const re = /\*\*_?\s*([^*_]+?)\s*\.?\s*_?\*\*\.?\s*/g;
+  const out: { name: string; desc: string }[] = [];
+  let last: { name: string; start: number } | null = null;
+  let pre = "";
+  for (let m = re.exec(md); m; m = re.exec(md)) {
+    if (last) out.push({ name: last.name, desc: md.slice(last.start, m.index).trim() });
+    else pre = md.slice(0, m.index).trim();
+    last = { name: m[1]!.replace(/\.$/, "").trim(), start: m.index + m[0].length };
+  }
+  if (last) out.push({ name: last.name, desc: md.slice(last.start).trim() });
+  else pre = md.trim();
+  return pre ? [{ name: fallback, desc: pre }, ...out] : out;
+}

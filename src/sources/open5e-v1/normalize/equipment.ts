@@ -1,0 +1,110 @@
+/** Open5e v1 /weapons/, /armor/, /magicitems/, /conditions/, /sections/ (rules). */
+import type { ArmorData, MagicItemData, WeaponData, WeaponProperty } from "../../../entities/kinds.ts";
+import { slugify } from "../../../entities/types.ts";
+import { runRecords } from "../../../entities/normalize/build.ts";
+import { armorEntity, magicItemEntity, weaponEntity } from "../../../entities/normalize/canonical/equipment.ts";
+import { conditionEntity, ruleEntity } from "../../../entities/normalize/canonical/reference.ts";
+import { arr, bool, int, str } from "../../../entities/normalize/read.ts";
+import { titleCase } from "../../../entities/normalize/text.ts";
+import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
+import { attunementDetail, costDisplay, costToGp, itemCategory, rarityText, weightToLb } from "../../../entities/normalize/vocab.ts";
+import { V1Record, v1Base } from "./common.ts";
+
+/** "versatile (1d10)" → {name: "Versatile", detail: "1d10"} */
+function property(raw: string): WeaponProperty {
+  const m = /^([^(]+?)\s*\((.+)\)\s*$/.exec(raw.trim());
+  return m ? { name: titleCase(m[1]!.toLowerCase()), detail: m[2]! } : { name: titleCase(raw.trim().toLowerCase()), detail: null };
+}
+
+export function normalizeV1Weapons(records: unknown[], ctx: NormalizeContext): NormalizeResult {
+  return runRecords(records, V1Record, (r) => {
+    const cat = (str(r.category) ?? "").toLowerCase();
+    const props = arr(r.properties).map(str).filter((s): s is string => !!s).map(property);
+    const range = props.map((p) => (p.detail ? /range\s*(\d+)\s*\/\s*(\d+)/i.exec(p.detail) : null)).find(Boolean);
+    const data: WeaponData = {
+      category: cat.includes("simple") ? "simple" : cat.includes("martial") ? "martial" : null,
+      range_type: cat.includes("ranged") ? "ranged" : cat.includes("melee") ? "melee" : null,
+      damage_dice: str(r.damage_dice),
+      damage_type: str(r.damage_type)?.toLowerCase() ?? null,
+      versatile_dice: props.find((p) => p.name === "Versatile")?.detail ?? null,
+      properties: props,
+      range: range ? Number(range[1]) : null,
+      long_range: range ? Number(range[2]) : null,
+      is_improvised: false,
+      mastery: null,
+      cost: costDisplay(r.cost),
+      cost_gp: costToGp(r.cost),
+      weight_lb: weightToLb(r.weight),
+      desc: null,
+      item_key: null,
+    };
+    return weaponEntity("open5e_v1", v1Base(ctx, "weapons", r), data);
+  });
+}
+
+export function normalizeV1Armor(records: unknown[], ctx: NormalizeContext): NormalizeResult {
+  return runRecords(records, V1Record, (r) => {
+    const cat = (str(r.category) ?? "").toLowerCase();
+    const category = cat.includes("shield") ? "shield" : (/(light|medium|heavy)/.exec(cat)?.[1] ?? null);
+    const base = int(r.base_ac) ?? 0;
+    const flat = int(r.plus_flat_mod) ?? 0;
+    const addDex = bool(r.plus_dex_mod) ?? false;
+    const max = int(r.plus_max);
+    const acBase = base + flat;
+    const data: ArmorData = {
+      category,
+      ac_base: acBase,
+      ac_add_dex: addDex,
+      ac_max_dex: addDex && max !== null && max > 0 ? max : null,
+      ac_display: category === "shield" ? `+${acBase}` : (str(r.ac_string) ?? String(acBase)),
+      strength_required: int(r.strength_requirement) || null,
+      stealth_disadvantage: bool(r.stealth_disadvantage) ?? false,
+      cost: costDisplay(r.cost),
+      cost_gp: costToGp(r.cost),
+      weight_lb: weightToLb(r.weight),
+      desc: null,
+      item_key: null,
+    };
+    return armorEntity("open5e_v1", v1Base(ctx, "armor", r), data);
+  });
+}
+
+export function normalizeV1MagicItems(records: unknown[], ctx: NormalizeContext): NormalizeResult {
+  return runRecords(records, V1Record, (r) => {
+    const type = str(r.type);
+    const att = str(r.requires_attunement);
+    const requires = !!att && /attunement/i.test(att);
+    const base = type ? /\(([^)]+)\)/.exec(type)?.[1] ?? null : null;
+    const data: MagicItemData = {
+      type: itemCategory(type),
+      rarity: rarityText(r.rarity),
+      requires_attunement: requires,
+      attunement_detail: requires ? attunementDetail(att) : null,
+      desc: str(r.desc) ?? "",
+      base_item: base,
+      damage_dice: null,
+      damage_type: null,
+      cost: null,
+      cost_gp: null,
+      weight_lb: null,
+    };
+    return magicItemEntity("open5e_v1", v1Base(ctx, "magicitems", r), data);
+  });
+}
+
+export function normalizeV1Conditions(records: unknown[], ctx: NormalizeContext): NormalizeResult {
+  return runRecords(records, V1Record, (r) => conditionEntity("open5e_v1", v1Base(ctx, "conditions", r), str(r.desc) ?? ""));
+}
+
+/** /sections/ are rule pages; `parent` ("Combat", "Gameplay Mechanics") is the section. */
+export function normalizeV1Sections(records: unknown[], ctx: NormalizeContext): NormalizeResult {
+  return runRecords(records, V1Record, (r) => {
+    const parent = str(r.parent);
+    return ruleEntity("open5e_v1", v1Base(ctx, "sections", r), {
+      desc: str(r.desc) ?? "",
+      section: parent,
+      section_key: parent ? slugify(parent) : null,
+      order: null,
+    });
+  });
+}

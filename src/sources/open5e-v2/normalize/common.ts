@@ -1,0 +1,58 @@
+/** Open5e v2 record basics: identity schema, key (2026 `key` or 2025 `url`), document reference, detail URL. */
+import * as v from "valibot";
+import { open5eUrl } from "../../open5e/urls.ts";
+import type { Base, DocRef } from "../../../entities/normalize/build.ts";
+import { NonEmpty } from "../../../entities/normalize/build.ts";
+import { isRec, lastSegment, refKey, str } from "../../../entities/normalize/read.ts";
+import type { NormalizeContext } from "../../../entities/normalize/types.ts";
+
+const identity = {
+  key: v.optional(NonEmpty),
+  url: v.optional(v.string()),
+  document: v.optional(v.unknown()),
+};
+
+const NO_KEY = "record has neither key nor url";
+const keyed = (r: { key?: string; url?: string }) => !!r.key || !!str(r.url);
+
+/** A v2 record: `name` plus `key` (2026) or `url` (2025); other fields are read leniently. */
+export const V2Record = v.pipe(
+  v.looseObject({ ...identity, name: NonEmpty }),
+  v.check((r) => keyed(r), NO_KEY),
+);
+
+/** Alignments have no `name`. */
+export const V2Unnamed = v.pipe(
+  v.looseObject({ ...identity, name: v.optional(v.string()) }),
+  v.check((r) => keyed(r), NO_KEY),
+);
+
+/** Spells additionally need an integer level 0..9. */
+export const V2Spell = v.pipe(
+  v.looseObject({ ...identity, name: NonEmpty, level: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(9)) }),
+  v.check((r) => keyed(r), NO_KEY),
+);
+
+export function v2Key(r: { key?: string; url?: string }): string {
+  return r.key ?? lastSegment(r.url ?? "");
+}
+
+/**
+ * Document of a v2 record: an object {key, name}, a bare key, or (2025) a URL to the document.
+ * Names of bare keys come from ctx.documents (falls back to the key).
+ */
+export function v2Doc(document: unknown, ctx: NormalizeContext): DocRef {
+  const key = refKey(document)?.toLowerCase();
+  if (!key) throw new Error("record has no document");
+  const name = (isRec(document) ? str(document.name) : null) ?? ctx.documents.get(key)?.name ?? key;
+  return { key, name };
+}
+
+export function v2Url(ctx: NormalizeContext, endpoint: string, key: string): string {
+  return open5eUrl(ctx.baseUrl, "v2", endpoint, key);
+}
+
+export function v2Base(ctx: NormalizeContext, endpoint: string, r: { key?: string; url?: string; name?: string; document?: unknown }, name?: string): Base {
+  const key = v2Key(r);
+  return { key, name: name ?? r.name ?? key, doc: v2Doc(r.document, ctx), url: v2Url(ctx, endpoint, key) };
+}

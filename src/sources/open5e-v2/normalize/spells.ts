@@ -1,0 +1,55 @@
+/** Open5e v2 /spells/ → spell. */
+import type { SpellData } from "../../../entities/kinds.ts";
+import { runRecords } from "../../../entities/normalize/build.ts";
+import { spellEntity } from "../../../entities/normalize/canonical/spell.ts";
+import { arr, bool, int, refKey, str, uniq } from "../../../entities/normalize/read.ts";
+import { capitalize } from "../../../entities/normalize/text.ts";
+import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
+import { abilityName, classKey } from "../../../entities/normalize/vocab.ts";
+import { V2Spell, v2Base } from "./common.ts";
+
+/** v2 casting times are slugs ("action", "bonus-action", "10minutes"); make them readable. */
+function castingTime(raw: unknown): string | null {
+  const s = str(raw);
+  if (!s) return null;
+  const t = s.replace(/-/g, " ").replace(/^(\d+)([a-z])/i, "$1 $2");
+  return /^\d/.test(t) ? t : `1 ${t}`;
+}
+
+export function normalizeV2Spells(records: unknown[], ctx: NormalizeContext): NormalizeResult {
+  return runRecords(records, V2Spell, (r) => {
+    const b = v2Base(ctx, "spells", r);
+    const shape = str(r.shape_type);
+    const rangeFt = int(r.range);
+    const rangeText = str(r.range_text) ?? (rangeFt !== null ? `${rangeFt} ${str(r.range_unit) ?? "feet"}` : null);
+    const school = refKey(r.school)?.toLowerCase() ?? null;
+    const data: SpellData = {
+      level: r.level,
+      school,
+      casting_time: castingTime(r.casting_time),
+      range: rangeText ? capitalize(rangeText) : null,
+      range_ft: rangeFt && rangeFt > 0 ? rangeFt : null,
+      duration: str(r.duration) ? capitalize(str(r.duration)!) : null,
+      concentration: bool(r.concentration) ?? false,
+      ritual: bool(r.ritual) ?? false,
+      components: {
+        verbal: bool(r.verbal) ?? false,
+        somatic: bool(r.somatic) ?? false,
+        material: bool(r.material) ?? false,
+        material_text: str(r.material_specified),
+        material_cost: str(r.material_cost),
+        material_consumed: bool(r.material_consumed),
+      },
+      desc: str(r.desc) ?? "",
+      higher_level: str(r.higher_level),
+      classes: uniq(arr(r.classes).map(refKey).map(classKey).filter((k): k is string => !!k)),
+      damage_types: uniq(arr(r.damage_types).map((d) => refKey(d)?.toLowerCase()).filter((k): k is string => !!k)),
+      saving_throw: abilityName(r.saving_throw_ability),
+      attack_roll: bool(r.attack_roll),
+      damage_roll: str(r.damage_roll),
+      area: shape ? { type: shape.toLowerCase(), size_ft: int(r.shape_size) } : null,
+      reaction_condition: str(r.reaction_condition),
+    };
+    return spellEntity("open5e_v2", b, data);
+  });
+}

@@ -1,0 +1,125 @@
+/** OrcBrew classes and subclasses → canonical class / subclass (pure). */
+import type { ClassData, ClassFeature, Ref } from "../../../entities/kinds.ts";
+import type { JsonObject } from "../../../entities/types.ts";
+import { sortFeatures } from "../../../entities/normalize/canonical/character.ts";
+import { arr, humanize, int, joinText, listText, namedTexts, obj, oneLine, quantities, str } from "./common.ts";
+import { abilityTitle } from "../../../entities/normalize/vocab.ts";
+import { levelModifier, profsSummary, propsLines } from "./props.ts";
+import { ordinal } from "../../../entities/normalize/text.ts";
+
+/** What a normalizer may look up in the same pack. */
+export interface PackRefs {
+  /** A spell's display name (pack spell name, else the humanized key). */
+  spellName(key: string): string;
+  /** Another item of the pack by type and item key, as a Ref to its entity. */
+  ref(type: string, key: string): Ref | undefined;
+  /** Items of `type` whose `field` names `parentKey` (subclasses of a class, subraces of a race). */
+  children(type: string, field: string, parentKey: string): Ref[];
+  /** A selection of the pack (for class `:level-selections`). */
+  selection(key: string): { name: string; options: Array<{ name: string; desc: string }> } | undefined;
+}
+
+const CASTER: Record<number, string> = { 1: "full", 2: "half", 3: "third" };
+
+function features(d: JsonObject, refs: PackRefs): ClassFeature[] {
+  const out: ClassFeature[] = namedTexts(d.traits).map((t) => ({ name: t.name, level: t.level, desc: t.desc }));
+  for (const m of arr(d["level-modifiers"])) {
+    const f = levelModifier(m, (k) => refs.spellName(k));
+    if (f) out.push(f);
+  }
+  for (const s of arr(d["level-selections"])) {
+    const o = obj(s);
+    const key = str(o?.type);
+    if (!o || !key) continue;
+    const sel = refs.selection(key);
+    const n = int(o.num) ?? 1;
+    const opts = sel?.options ?? [];
+    const desc = joinText([`Choose ${n}${opts.length ? ` of the following` : ` from ${humanize(key)}`}.`, ...opts.map((x) => (x.desc ? `${x.name}: ${x.desc}` : x.name))]);
+    out.push({ name: sel?.name ?? humanize(key), level: int(o.level) ?? 1, desc });
+  }
+  for (const field of ["cleric-spells", "paladin-spells", "warlock-spells"]) {
+    const bySpellLevel = obj(d[field]);
+    if (!bySpellLevel) continue;
+    const lines: string[] = [];
+    for (const [lvl, spells] of Object.entries(bySpellLevel).sort(([a], [b]) => Number(a) - Number(b))) {
+      const keys = Object.values(obj(spells) ?? {}).filter((x): x is string => typeof x === "string");
+      const list = Array.isArray(spells) ? spells.filter((x): x is string => typeof x === "string") : keys;
+      if (list.length) lines.push(`${/^\d+$/.test(lvl) ? ordinal(Number(lvl)) : lvl}: ${list.map((k) => refs.spellName(k)).join(", ")}`);
+    }
+    if (lines.length) out.push({ name: `${humanize(field.replace(/-spells$/, ""))} Spells`, level: 1, desc: lines.join("\n") });
+  }
+  const sc = obj(d.spellcasting);
+  const spellList = obj(sc?.["spell-list"]);
+  if (spellList) {
+    const lines = Object.entries(spellList)
+      .sort(([a], [b]) => Number(a) - Number(b))
+      .map(([lvl, spells]) => `${lvl === "0" ? "Cantrips" : /^\d+$/.test(lvl) ? ordinal(Number(lvl)) : lvl}: ${arr(spells).filter((x): x is string => typeof x === "string").map((k) => refs.spellName(k)).join(", ")}`);
+    if (lines.length) out.push({ name: "Spell List", level: 1, desc: lines.join("\n") });
+  }
+  const props = propsLines(d.props);
+  if (props.length) out.push({ name: "Benefits", level: 1, desc: props.join("\n") });
+  return sortFeatures(out);
+}
+
+function spellTable(sc: JsonObject | null): string | null {
+  const known = obj(sc?.["spells-known"]);
+  const cantrips = obj(sc?.["cantrips-known"]);
+  if (!known && !cantrips) return null;
+  const levels = [...new Set([...Object.keys(known ?? {}), ...Object.keys(cantrips ?? {})].map(Number).filter((n) => Number.isInteger(n)))].sort((a, b) => a - b);
+  if (levels.length === 0) return null;
+  const rows = levels.map((l) => `| ${l} | ${cantrips ? (int(cantrips[String(l)]) ?? "") : ""} | ${known ? (int(known[String(l)]) ?? "") : ""} |`);
+  return ["| Level | Cantrips Known (new) | Spells Known (new) |", "| --- | --- | --- |", ...rows].join("\n");
+}
+
+function equipment(d: JsonObject): string | null {
+  const parts: string[] = [...quantities(d.equipment), ...quantities(d.weapons), ...quantities(d.armor)];
+  for (const c of arr(d["equipment-choices"])) {
+    const o = obj(c);
+    const opts = quantities(o?.options);
+    if (opts.length) parts.push(`${oneLine(o?.name) ?? "One of"}: ${listText(opts, "or")}`);
+  }
+  return parts.length ? parts.join("; ") : null;
+}
+
+export function buildClass(d: JsonObject, name: string, itemKey: string, refs: PackRefs, isSubclass: boolean): ClassData {
+  const die = int(d["hit-die"]);
+  const profs = profsSummary(d.profs, true);
+  const sc = obj(d.spellcasting);
+  const factor = int(sc?.["level-factor"]);
+  const feats = features(d, refs);
+  const subclassOf: Ref | null =
+    !isSubclass
+      ? null
+      : (() => {
+          const parent = str(d.class);
+          if (!parent) return { key: "unknown", name: "Unknown class" };
+          return refs.ref("classes", parent) ?? { key: parent, name: humanize(parent) };
+        })();
+  const desc = str(d.help) ?? str(d.description);
+  const data: ClassData = {
+    desc,
+    hit_die: die !== null && die > 0 ? `d${die}` : null,
+    hit_points_at_1st_level: die !== null && die > 0 ? `${die} + your Constitution modifier` : null,
+    hit_points_at_higher_levels: die !== null && die > 0 ? `1d${die} (or ${die / 2 + 1}) + your Constitution modifier per ${name} level after 1st` : null,
+    saving_throws: profs.saves,
+    proficiencies: {
+      armor: profs.armor,
+      weapons: profs.weapons,
+      tools: profs.tools,
+      saving_throws: profs.saves.length ? profs.saves.join(", ") : null,
+      skills: profs.skills,
+    },
+    equipment: equipment(d),
+    spellcasting_ability: abilityTitle(sc?.ability),
+    caster_type: factor !== null ? (CASTER[factor] ?? null) : null,
+    primary_abilities: [],
+    features: feats,
+    subclasses: !isSubclass ? refs.children("subclasses", "class", itemKey) : [],
+    subclass_of: subclassOf,
+    table: spellTable(sc),
+  };
+  const title = str(d["subclass-title"]);
+  const subLevel = int(d["subclass-level"]);
+  if (title || subLevel) data.features = sortFeatures([...data.features, { name: title ?? "Subclass", level: subLevel, desc: `Choose your ${title ?? "subclass"}${subLevel ? ` at level ${subLevel}` : ""}.` }]);
+  return data;
+}

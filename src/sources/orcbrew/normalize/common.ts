@@ -1,0 +1,116 @@
+/**
+ * Small pure helpers for the OrcBrew normalizers: reading loosely-typed plain values (what real
+ * homebrew holds), OrcPub's key conventions, and building search text.
+ */
+import type { NamedText } from "../../../entities/kinds.ts";
+import type { JsonObject, JsonValue } from "../../../entities/types.ts";
+
+/** A trimmed, whitespace-tidied string, or null when absent/empty. Numbers are accepted. */
+export function str(v: JsonValue | undefined): string | null {
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  if (typeof v !== "string") return null;
+  const s = tidy(v);
+  return s.length > 0 ? s : null;
+}
+
+/** Line endings unified, trailing spaces and surplus blank lines removed, ends trimmed. */
+export function tidy(s: string): string {
+  return s
+    .replace(/\r\n?/g, "\n")
+    .replace(/[ \t\u00a0]+\n/g, "\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
+}
+
+/** One line: every whitespace run becomes one space (names, pack names). */
+export function oneLine(v: JsonValue | undefined): string | null {
+  const s = str(v);
+  return s === null ? null : s.replace(/\s+/g, " ");
+}
+
+/** A finite number (numeric strings too), or null. */
+export function num(v: JsonValue | undefined): number | null {
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  if (typeof v === "string" && /^\s*[-+]?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
+  return null;
+}
+
+export function int(v: JsonValue | undefined): number | null {
+  const n = num(v);
+  return n === null ? null : Math.trunc(n);
+}
+
+export function obj(v: JsonValue | undefined): JsonObject | null {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? v : null;
+}
+
+export function arr(v: JsonValue | undefined): JsonValue[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** Keys whose value is "on": true, or any value but false/nil/0 (OrcPub keeps unticked toggles as false). */
+export function onKeys(v: JsonValue | undefined): string[] {
+  if (Array.isArray(v)) return v.filter((x): x is string => typeof x === "string" && x.length > 0);
+  const o = obj(v);
+  if (!o) return [];
+  return Object.entries(o)
+    .filter(([, x]) => x !== false && x !== null && x !== 0)
+    .map(([k]) => k);
+}
+
+/** Every key of a map, whatever its value (class :profs, where false still means proficient). */
+export function allKeys(v: JsonValue | undefined): string[] {
+  const o = obj(v);
+  return o ? Object.keys(o).filter((k) => o[k] !== null) : [];
+}
+
+const SMALL_WORDS = new Set(["of", "the", "and", "or", "a", "an", "in", "on", "to", "with", "for"]);
+
+/** OrcPub keyword name → display text: "sleight-of-hand" → "Sleight of Hand". */
+export function humanize(key: string): string {
+  const words = key
+    .replace(/[-_]+/g, " ")
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w.length > 0);
+  return words.map((w, i) => (i > 0 && SMALL_WORDS.has(w.toLowerCase()) ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1))).join(" ");
+}
+
+/** Lower-case words: "swarm-of-tiny-beasts" → "swarm of tiny beasts". */
+export function words(key: string): string {
+  return key.replace(/[-_]+/g, " ").trim().toLowerCase();
+}
+
+/** `[{:name :description}]` → named texts; nil entries and entries with neither name nor text are dropped. */
+export function namedTexts(v: JsonValue | undefined): Array<NamedText & { level: number | null; type: string | null }> {
+  const out: Array<NamedText & { level: number | null; type: string | null }> = [];
+  for (const t of arr(v)) {
+    const o = obj(t);
+    if (!o) continue;
+    const name = oneLine(o.name);
+    const desc = str(o.description) ?? str(o.desc) ?? str(o.summary) ?? "";
+    if (!name && !desc) continue;
+    out.push({ name: name ?? "Unnamed", desc, level: int(o.level), type: typeof o.type === "string" ? o.type : null });
+  }
+  return out;
+}
+
+/** A list in prose: ["a","b","c"] → "a, b and c". */
+export function listText(xs: string[], conj = "and"): string {
+  if (xs.length <= 1) return xs[0] ?? "";
+  return `${xs.slice(0, -1).join(", ")} ${conj} ${xs[xs.length - 1]}`;
+}
+
+/** Search text: non-empty parts, one per line. */
+export function joinText(parts: Array<string | null | undefined | false>): string {
+  return parts.filter((p): p is string => typeof p === "string" && p.trim().length > 0).join("\n");
+}
+
+/** "x2"-style quantities of `{item-kw qty}` maps: "Abacus, Amulet, Clothes Common (2)". */
+export function quantities(v: JsonValue | undefined): string[] {
+  const o = obj(v);
+  if (!o) return [];
+  return Object.entries(o)
+    .filter(([, q]) => q !== false && q !== null && q !== 0)
+    .map(([k, q]) => (typeof q === "number" && q > 1 ? `${humanize(k)} (${q})` : humanize(k)));
+}

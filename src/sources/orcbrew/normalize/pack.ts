@@ -1,0 +1,249 @@
+/**
+ * OrcBrew packs → canonical entities (pure). One pack is one document:
+ *   document_key  `orcbrew-<slug of the pack name>`  (never clashes with API keys)
+ *   entity key    `<document_key>_<slug of the item's map key>`  (unique within (orcbrew, kind))
+ * Types LoreKeeper has no kind for are skipped with a reason; so are disabled items and items that
+ * cannot make an entity (a spell without a level). See docs/orcbrew.md.
+ */
+import type { OrcbrewItem, OrcbrewPack } from "../packs.ts";
+import type { Ref } from "../../../entities/kinds.ts";
+import { type Entity, type EntityKind, type JsonObject, slugify } from "../../../entities/types.ts";
+import type { Base } from "../../../entities/normalize/build.ts";
+import { backgroundEntity, classEntity, featEntity, speciesEntity } from "../../../entities/normalize/canonical/character.ts";
+import { creatureEntity } from "../../../entities/normalize/canonical/creature.ts";
+import { languageEntity } from "../../../entities/normalize/canonical/reference.ts";
+import { spellEntity } from "../../../entities/normalize/canonical/spell.ts";
+import { buildClass, type PackRefs } from "./class.ts";
+import { humanize, namedTexts, oneLine } from "./common.ts";
+import { buildCreature } from "./creature.ts";
+import { buildBackground, buildFeat, buildLanguage, buildSpecies } from "./options.ts";
+import { buildSpell } from "./spell.ts";
+
+/** OrcPub content types that become entities, and their kind. */
+export const ORCBREW_KINDS: Readonly<Record<string, EntityKind>> = {
+  spells: "spell",
+  monsters: "creature",
+  classes: "class",
+  subclasses: "subclass",
+  races: "species",
+  subraces: "subspecies",
+  backgrounds: "background",
+  feats: "feat",
+  languages: "language",
+};
+
+/** OrcPub content types LoreKeeper has no kind for, with the reason given to the user. */
+export const ORCBREW_UNSUPPORTED: Readonly<Record<string, string>> = {
+  encounters: "LoreKeeper has no kind for encounters (monster line-ups for a fight)",
+  invocations: "LoreKeeper has no kind for eldritch invocations",
+  boons: "LoreKeeper has no kind for pact boons",
+  selections: "LoreKeeper has no kind for selections (option lists; their options are shown in the classes and subclasses that use them)",
+};
+
+export const ORCBREW_SOURCE = "orcbrew" as const;
+
+/** The kind an OrcPub content type becomes, or null. */
+export function orcbrewKind(type: string): EntityKind | null {
+  return Object.hasOwn(ORCBREW_KINDS, type) ? ORCBREW_KINDS[type]! : null;
+}
+
+function shortHash(s: string): string {
+  const h = new Bun.CryptoHasher("sha1");
+  h.update(s);
+  return h.digest("hex").slice(0, 10);
+}
+
+/** OrcPub's own keys drop apostrophes ("Rocco's" → "roccos"); so do ours. */
+function dropApostrophes(s: string): string {
+  return s.replace(/['\u2018\u2019\u02bc`]/g, "");
+}
+
+/** `"Austin's Pack"` → `"orcbrew-austins-pack"`; names without ASCII letters get a hash. */
+export function orcbrewDocumentKey(packName: string): string {
+  const slug = slugify(dropApostrophes(packName)).slice(0, 64).replace(/-+$/, "");
+  return `orcbrew-${slug.length > 0 ? slug : `pack-${shortHash(packName)}`}`;
+}
+
+export function orcbrewEntityKey(documentKey: string, itemKey: string): string {
+  const slug = slugify(dropApostrophes(itemKey));
+  return `${documentKey}_${slug.length > 0 ? slug : shortHash(itemKey)}`;
+}
+
+export function orcbrewOrigin(documentKey: string): string {
+  return `orcbrew:${documentKey}`;
+}
+
+export interface OrcbrewPackContext {
+  documentKey: string;
+  documentName: string;
+  /** The file as a URL (`file:///...`); items get `#<type>/<key>`. */
+  fileUrl: string;
+}
+
+export interface OrcbrewSkipped {
+  type: string;
+  key: string | null;
+  name: string | null;
+  reason: string;
+  line: number;
+  column: number;
+}
+
+export interface TypeCount {
+  type: string;
+  kind: EntityKind | null;
+  found: number;
+  imported: number;
+  skipped: number;
+}
+
+/** Where an entity came from in the file. */
+export interface OrcbrewOrigin {
+  type: string;
+  /** The item's map key. */
+  key: string;
+  line: number;
+  column: number;
+}
+
+export interface NormalizedPack {
+  entities: Entity[];
+  /** `from[i]` is where `entities[i]` came from. */
+  from: OrcbrewOrigin[];
+  skipped: OrcbrewSkipped[];
+  warnings: string[];
+  /** Per content type, in the order first seen. */
+  types: TypeCount[];
+}
+
+function refsFor(pack: OrcbrewPack, keys: Map<OrcbrewItem, string>): PackRefs {
+  const byType = new Map<string, Map<string, OrcbrewItem>>();
+  for (const it of pack.items) {
+    if (it.disabled) continue;
+    let m = byType.get(it.type);
+    if (!m) byType.set(it.type, (m = new Map()));
+    m.set(it.key, it);
+  }
+  const nameOf = (it: OrcbrewItem) => oneLine(it.data.name) ?? humanize(it.key);
+  const asRef = (it: OrcbrewItem): Ref => ({ key: keys.get(it) ?? it.key, name: nameOf(it) });
+  return {
+    spellName: (k) => {
+      const it = byType.get("spells")?.get(k);
+      return it ? nameOf(it) : humanize(k);
+    },
+    ref: (type, k) => {
+      const it = byType.get(type)?.get(k);
+      return it && keys.has(it) ? asRef(it) : undefined;
+    },
+    children: (type, field, parent) =>
+      [...(byType.get(type)?.values() ?? [])].filter((it) => it.data[field] === parent && keys.has(it)).map(asRef),
+    selection: (k) => {
+      const it = byType.get("selections")?.get(k);
+      if (!it) return undefined;
+      return { name: nameOf(it), options: namedTexts(it.data.options).map(({ name, desc }) => ({ name, desc })) };
+    },
+  };
+}
+
+function build(it: OrcbrewItem, b: Base, refs: PackRefs): Entity | { skip: string } {
+  const d: JsonObject = it.data;
+  const src = ORCBREW_SOURCE;
+  switch (it.type) {
+    case "spells": {
+      const data = buildSpell(d);
+      return "skip" in data ? data : spellEntity(src, b, data);
+    }
+    case "monsters": {
+      const { data, keys } = buildCreature(d);
+      return creatureEntity(src, b, data, keys);
+    }
+    case "classes":
+      return classEntity(src, b, buildClass(d, b.name, it.key, refs, false));
+    case "subclasses":
+      return classEntity(src, b, buildClass(d, b.name, it.key, refs, true));
+    case "races":
+      return speciesEntity(src, b, buildSpecies(d, it.key, refs, false));
+    case "subraces":
+      return speciesEntity(src, b, buildSpecies(d, it.key, refs, true));
+    case "backgrounds":
+      return backgroundEntity(src, b, buildBackground(d));
+    case "feats":
+      return featEntity(src, b, buildFeat(d, refs));
+    case "languages":
+      return languageEntity(src, b, buildLanguage(d));
+    default:
+      return { skip: `unknown content type :orcpub.dnd.e5/${it.type}` };
+  }
+}
+
+/** Normalize one pack. Never throws for bad items: they are skipped with a reason and a location. */
+export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext): NormalizedPack {
+  const out: NormalizedPack = { entities: [], from: [], skipped: [], warnings: [], types: [] };
+  const counts = new Map<string, TypeCount>();
+  const count = (type: string) => {
+    let c = counts.get(type);
+    if (!c) counts.set(type, (c = { type, kind: orcbrewKind(type), found: 0, imported: 0, skipped: 0 }));
+    return c;
+  };
+  const skip = (type: string, key: string | null, name: string | null, reason: string, loc: { line: number; column: number }) => {
+    count(type).skipped++;
+    out.skipped.push({ type, key, name, reason, line: loc.line, column: loc.column });
+  };
+  // Entity keys first (references between items need them), unique per kind.
+  const keys = new Map<OrcbrewItem, string>();
+  const used = new Set<string>();
+  for (const it of pack.items) {
+    const kind = orcbrewKind(it.type);
+    if (!kind || it.disabled) continue;
+    const base = orcbrewEntityKey(ctx.documentKey, it.key);
+    let key = base;
+    for (let n = 2; used.has(`${kind}\u0000${key}`); n++) key = `${base}-${n}`;
+    if (key !== base) out.warnings.push(`${it.type} ${it.key} (line ${it.line}): key ${base} is taken by another item of the pack; stored as ${key}`);
+    used.add(`${kind}\u0000${key}`);
+    keys.set(it, key);
+  }
+  const refs = refsFor(pack, keys);
+  for (const s of pack.skipped) {
+    const type = s.type ?? "(stray)";
+    count(type).found++;
+    skip(type, s.key, null, s.reason, s);
+  }
+  for (const it of pack.items) {
+    const c = count(it.type);
+    c.found++;
+    const explicitName = oneLine(it.data.name);
+    const name = explicitName ?? humanize(it.key);
+    const kind = orcbrewKind(it.type);
+    if (!kind) {
+      const reason = (Object.hasOwn(ORCBREW_UNSUPPORTED, it.type) ? ORCBREW_UNSUPPORTED[it.type] : undefined) ?? `unknown content type :orcpub.dnd.e5/${it.type} (OrcPub defines spells, monsters, classes, ...)`;
+      skip(it.type, it.key, name, reason, it);
+      continue;
+    }
+    if (it.disabled) {
+      skip(it.type, it.key, name, pack.disabled ? "the whole pack is disabled (:disabled? true)" : "the item is disabled (:disabled? true)", it);
+      continue;
+    }
+    const base: Base = {
+      key: keys.get(it)!,
+      name,
+      doc: { key: ctx.documentKey, name: ctx.documentName },
+      url: `${ctx.fileUrl}#${encodeURIComponent(it.type)}/${encodeURIComponent(it.key)}`,
+    };
+    let built: Entity | { skip: string };
+    try {
+      built = build(it, base, refs);
+    } catch (err) {
+      built = { skip: `could not be read: ${(err as Error).message}` };
+    }
+    if ("skip" in built) {
+      skip(it.type, it.key, name, built.skip, it);
+      continue;
+    }
+    if (!explicitName) out.warnings.push(`${it.type} ${it.key} (line ${it.line}) has no :name; named "${name}" after its key`);
+    c.imported++;
+    out.entities.push(built);
+    out.from.push({ type: it.type, key: it.key, line: it.line, column: it.column });
+  }
+  out.types = [...counts.values()];
+  return out;
+}

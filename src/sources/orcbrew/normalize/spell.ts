@@ -1,0 +1,92 @@
+/** OrcBrew `:orcpub.dnd.e5/spells` item → canonical spell (pure). */
+import type { SpellData } from "../../../entities/kinds.ts";
+import type { JsonObject } from "../../../entities/types.ts";
+import { int, obj, onKeys, str } from "./common.ts";
+import { abilityName, DAMAGE_TYPES, SPELL_SCHOOLS } from "../../../entities/normalize/vocab.ts";
+
+/** "60 feet" / "10 ft." → 60 / 10; "1 mile" → 5280; Self/Touch/Sight → null. */
+export function rangeFeet(raw: string | null): number | null {
+  if (!raw || /^\s*(self|touch|sight|special|unlimited)/i.test(raw)) return null;
+  const ft = /^\s*(\d[\d,]*)\s*(?:-\s*)?(?:ft\.?|feet|foot)\b/i.exec(raw);
+  if (ft) return Number(ft[1]!.replace(/,/g, ""));
+  const mi = /^\s*(\d+)\s*(?:-\s*)?miles?\b/i.exec(raw);
+  return mi ? Number(mi[1]) * 5280 : null;
+}
+
+/** Split "… At Higher Levels. …" off a description. */
+export function splitHigherLevel(desc: string): { desc: string; higher: string | null } {
+  const m = /(?:^|\n)\s*(?:\*{1,3}|_{1,2})?\s*(?:At Higher Levels|Using a Higher-Level Spell Slot)\s*[.:]?\s*(?:\*{1,3}|_{1,2})?[.:]?\s*/i.exec(desc);
+  if (!m || m.index === 0) return { desc, higher: null };
+  const higher = desc.slice(m.index + m[0].length).trim();
+  return { desc: desc.slice(0, m.index).trim(), higher: higher.length > 0 ? higher : null };
+}
+
+export function damageTypesIn(text: string): string[] {
+  const found = new Set<string>();
+  const re = new RegExp(`\\b(${DAMAGE_TYPES.join("|")})\\s+damage\\b`, "gi");
+  for (const m of text.matchAll(re)) found.add(m[1]!.toLowerCase());
+  // "acid, fire, or cold damage"
+  const list = new RegExp(`\\b((?:(?:${DAMAGE_TYPES.join("|")}),?\\s+(?:or\\s+|and\\s+)?)+)damage\\b`, "gi");
+  for (const m of text.matchAll(list)) for (const d of m[1]!.toLowerCase().match(new RegExp(DAMAGE_TYPES.join("|"), "g")) ?? []) found.add(d);
+  return DAMAGE_TYPES.filter((d) => found.has(d));
+}
+
+function area(text: string): SpellData["area"] {
+  const m = /\b(\d+)[- ]?(?:foot|feet|ft\.?)[- ](?:radius[- ])?(sphere|cube|cone|line|cylinder|radius|emanation|square|wall)\b/i.exec(text);
+  if (!m) return null;
+  const type = m[2]!.toLowerCase() === "radius" ? "sphere" : m[2]!.toLowerCase();
+  return { type, size_ft: Number(m[1]) };
+}
+
+export function buildSpell(d: JsonObject): SpellData | { skip: string } {
+  const level = int(d.level);
+  if (level === null || level < 0 || level > 9) {
+    return { skip: d.level === undefined || d.level === null ? "the spell has no :level" : `the spell's :level ${JSON.stringify(d.level)} is not 0–9` };
+  }
+  const rawSchool = str(d.school)?.toLowerCase() ?? null;
+  const school = rawSchool ? (SPELL_SCHOOLS.find((s) => rawSchool.startsWith(s)) ?? rawSchool) : null;
+  const castingTime = str(d["casting-time"]) ?? str(d.casting_time);
+  const range = str(d.range);
+  const duration = str(d.duration);
+  const comps = obj(d.components);
+  const material = comps ? comps.material === true || str(comps["material-component"]) !== null : false;
+  const materialText = comps ? str(comps["material-component"]) : null;
+  const full = str(d.description) ?? str(d.desc) ?? "";
+  const { desc, higher } = splitHigherLevel(full);
+  const classes = onKeys(d["spell-lists"]).map((c) => c.toLowerCase());
+  const concentration = d.concentration === true || /\bconcentration\b/i.test(duration ?? "");
+  const ritual = d.ritual === true || d.ritual === "true";
+  const damageTypes = damageTypesIn(full);
+  const save = /\b(strength|dexterity|constitution|intelligence|wisdom|charisma)\s+saving throw/i.exec(full);
+  const dmgRoll = /\b(\d+d\d+(?:\s*[+-]\s*\d+)?)\s+(?:\w+\s+){0,2}(?:damage|hit points)\b/i.exec(desc);
+  const attack = d["attack-roll?"] === true || /\b(?:melee|ranged) spell attack\b/i.test(full) ? true : d["attack-roll?"] === false ? false : null;
+  const reaction = castingTime && /^\s*1?\s*reaction\s*,/i.test(castingTime) ? castingTime.replace(/^[^,]*,\s*/, "") : null;
+  const data: SpellData = {
+    level,
+    school,
+    casting_time: castingTime,
+    range,
+    range_ft: rangeFeet(range),
+    duration,
+    concentration,
+    ritual,
+    components: {
+      verbal: comps?.verbal === true,
+      somatic: comps?.somatic === true,
+      material,
+      material_text: materialText,
+      material_cost: materialText ? (/\b(\d[\d,]*\s*(?:gp|sp|cp|pp))\b/i.exec(materialText)?.[1] ?? null) : null,
+      material_consumed: materialText ? /\bconsume/i.test(materialText) : null,
+    },
+    desc,
+    higher_level: higher,
+    classes,
+    damage_types: damageTypes,
+    saving_throw: save ? abilityName(save[1]!) : null,
+    attack_roll: attack,
+    damage_roll: dmgRoll ? dmgRoll[1]!.replace(/\s+/g, "") : null,
+    area: area(full),
+    reaction_condition: reaction,
+  };
+  return data;
+}

@@ -1,0 +1,17 @@
+/**
+ * OrcBrew homebrew: read from `.orcbrew` files by `lorekeeper import` (ingest/import.ts), never
+ * synced, so it has no content types and no session. Its parts live beside this file: the EDN reader
+ * (edn.ts), packs (packs.ts) and the pure normalizers (normalize/). It has no URLs: entities cite the
+ * file they came from.
+ */
+import type { Source } from "../source.ts";
+
+export const orcbrew: Source = {
+  id: "orcbrew",
+  label: "OrcBrew",
+  contentTypes: [],
+  byDefault: () => false,
+  url: () => {
+    throw new Error("OrcBrew entities have no upstream URL (they cite their file)");
+  },
+};
