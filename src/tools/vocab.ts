@@ -5,121 +5,50 @@
  * Matching is forgiving: case, spaces, "-" and "_" are ignored ("Very_Rare" → "very rare",
  * "damage_type" → "damage-type", "MagicItem" → "magic_item").
  */
+import { CATALOG_KINDS, GROUPS, KINDS, kindsOfGroup, type ToolGroup, toolTypeKinds, toolTypesOf } from "../entities/catalog.ts";
 import { DOCUMENT_SOURCES, ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
 
-export { DAMAGE_TYPES, SPELL_SCHOOLS } from "../entities/normalize/vocab.ts";
+export { CREATURE_TYPES, DAMAGE_TYPES, RARITIES, SIZES, SPELL_SCHOOLS } from "../entities/catalog.ts";
 
-export const CREATURE_TYPES = [
-  "aberration",
-  "beast",
-  "celestial",
-  "construct",
-  "dragon",
-  "elemental",
-  "fey",
-  "fiend",
-  "giant",
-  "humanoid",
-  "monstrosity",
-  "ooze",
-  "plant",
-  "undead",
-] as const;
+/** The `type` values of a group tool, as literal types read from the catalog. */
+type Catalog = typeof KINDS;
+type ToolTypeOf<G extends ToolGroup> = {
+  [K in keyof Catalog]: Catalog[K] extends { group: G } ? Catalog[K]["toolType"] | (Catalog[K] extends { toolAliases: readonly (infer A)[] } ? A : never) : never;
+}[keyof Catalog];
+const tuple = <T extends string>(xs: readonly string[]) => xs as unknown as readonly [T, ...T[]];
 
-export const SIZES = ["tiny", "small", "medium", "large", "huge", "gargantuan"] as const;
-
-export const RARITIES = ["common", "uncommon", "rare", "very rare", "legendary", "artifact", "varies"] as const;
-
-export const EQUIPMENT_TYPES = ["weapon", "armor", "item", "magic-item", "all"] as const;
+export const EQUIPMENT_TYPES = tuple<ToolTypeOf<"equipment"> | "all">([...toolTypesOf("equipment"), "all"]);
 export type EquipmentType = (typeof EQUIPMENT_TYPES)[number];
-
-export const EQUIPMENT_KINDS: Record<EquipmentType, readonly EntityKind[]> = {
-  weapon: ["weapon"],
-  armor: ["armor"],
-  item: ["item"],
-  "magic-item": ["magic_item"],
-  all: ["weapon", "armor", "item", "magic_item"],
-};
-
-export const RULE_TYPES = [
-  "rule",
-  "rule-section",
-  "condition",
-  "damage-type",
-  "weapon-property",
-  "skill",
-  "ability-score",
-  "magic-school",
-  "language",
-  "proficiency",
-  "alignment",
-] as const;
-export type RuleType = (typeof RULE_TYPES)[number];
+export const EQUIPMENT_KINDS: Record<EquipmentType, readonly EntityKind[]> = { ...toolTypeKinds("equipment", EQUIPMENT_TYPES.slice(0, -1)), all: kindsOfGroup("equipment") };
 
 /** `rule` covers the top-level rules and their sections (where `section=` applies). */
-export const RULE_TYPE_KINDS: Record<RuleType, readonly EntityKind[]> = {
-  rule: ["rule", "rule_section"],
-  "rule-section": ["rule_section"],
-  condition: ["condition"],
-  "damage-type": ["damage_type"],
-  "weapon-property": ["weapon_property"],
-  skill: ["skill"],
-  "ability-score": ["ability_score"],
-  "magic-school": ["magic_school"],
-  language: ["language"],
-  proficiency: ["proficiency"],
-  alignment: ["alignment"],
-};
-export const ALL_RULE_KINDS: readonly EntityKind[] = [...new Set(Object.values(RULE_TYPE_KINDS).flat())];
-
-export const CHARACTER_OPTION_TYPES = ["class", "subclass", "species", "race", "subspecies", "background", "feat"] as const;
-export type CharacterOptionType = (typeof CHARACTER_OPTION_TYPES)[number];
+export const RULE_TYPES = tuple<ToolTypeOf<"rule">>(toolTypesOf("rule"));
+export type RuleType = (typeof RULE_TYPES)[number];
+export const RULE_TYPE_KINDS: Record<RuleType, readonly EntityKind[]> = toolTypeKinds("rule", RULE_TYPES);
+export const ALL_RULE_KINDS: readonly EntityKind[] = kindsOfGroup("rule");
 
 /** `race` is the older name of `species`. */
-export const CHARACTER_OPTION_KINDS: Record<CharacterOptionType, readonly EntityKind[]> = {
-  class: ["class"],
-  subclass: ["subclass"],
-  species: ["species"],
-  race: ["species"],
-  subspecies: ["subspecies"],
-  background: ["background"],
-  feat: ["feat"],
-};
-export const ALL_CHARACTER_OPTION_KINDS: readonly EntityKind[] = ["class", "subclass", "species", "subspecies", "background", "feat"];
+export const CHARACTER_OPTION_TYPES = tuple<ToolTypeOf<"character_option">>(toolTypesOf("character_option"));
+export type CharacterOptionType = (typeof CHARACTER_OPTION_TYPES)[number];
+export const CHARACTER_OPTION_KINDS: Record<CharacterOptionType, readonly EntityKind[]> = toolTypeKinds("character_option", CHARACTER_OPTION_TYPES);
+export const ALL_CHARACTER_OPTION_KINDS: readonly EntityKind[] = kindsOfGroup("character_option");
 
 export const SOURCES = DOCUMENT_SOURCES;
 export const FORMATS = ["json", "text"] as const;
 
 /**
- * `search_all(content_types=...)`: display name → kinds. Open5e-style names (Spell, MagicItem,
- * Creature); matching ignores case, "-", "_" and a plural "s".
+ * `search_all(content_types=...)`: display name → kinds, from the catalog (each kind's label and
+ * aliases, then a named group such as Equipment after its last kind). Open5e-style names (Spell,
+ * MagicItem, Creature); matching ignores case, "-", "_" and a plural "s".
  */
-export const CONTENT_TYPES: ReadonlyArray<{ name: string; aliases?: string[]; kinds: readonly EntityKind[] }> = [
-  { name: "Spell", kinds: ["spell"] },
-  { name: "Creature", aliases: ["Monster"], kinds: ["creature"] },
-  { name: "Weapon", kinds: ["weapon"] },
-  { name: "Armor", aliases: ["Armour"], kinds: ["armor"] },
-  { name: "Item", aliases: ["Gear", "AdventuringGear"], kinds: ["item"] },
-  { name: "MagicItem", kinds: ["magic_item"] },
-  { name: "Equipment", kinds: ["weapon", "armor", "item", "magic_item"] },
-  { name: "Class", kinds: ["class"] },
-  { name: "Subclass", aliases: ["Archetype"], kinds: ["subclass"] },
-  { name: "Species", aliases: ["Race"], kinds: ["species"] },
-  { name: "Subspecies", aliases: ["Subrace"], kinds: ["subspecies"] },
-  { name: "Background", kinds: ["background"] },
-  { name: "Feat", kinds: ["feat"] },
-  { name: "Rule", kinds: ["rule"] },
-  { name: "RuleSection", kinds: ["rule_section"] },
-  { name: "Condition", kinds: ["condition"] },
-  { name: "DamageType", kinds: ["damage_type"] },
-  { name: "WeaponProperty", kinds: ["weapon_property"] },
-  { name: "Skill", kinds: ["skill"] },
-  { name: "AbilityScore", aliases: ["Ability"], kinds: ["ability_score"] },
-  { name: "MagicSchool", aliases: ["SpellSchool", "School"], kinds: ["magic_school"] },
-  { name: "Language", kinds: ["language"] },
-  { name: "Proficiency", kinds: ["proficiency"] },
-  { name: "Alignment", kinds: ["alignment"] },
-];
+export const CONTENT_TYPES: ReadonlyArray<{ name: string; aliases?: readonly string[]; kinds: readonly EntityKind[] }> = CATALOG_KINDS.flatMap((k, i) => {
+  const info = KINDS[k];
+  const own = { name: info.label, ...(info.aliases.length ? { aliases: info.aliases } : {}), kinds: [k] };
+  const next = CATALOG_KINDS[i + 1];
+  const label = GROUPS[info.group].label;
+  const closesGroup = label !== null && (next === undefined || KINDS[next].group !== info.group);
+  return closesGroup ? [own, { name: label, kinds: kindsOfGroup(info.group) }] : [own];
+});
 
 /** Lower-case with spaces, "-" and "_" removed: the form two spellings are compared in. */
 export function squash(s: string): string {

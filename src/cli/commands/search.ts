@@ -1,5 +1,6 @@
 /** `lorekeeper search <query>`: the same ranked search the MCP tools run, from the terminal. */
 import { loadConfig } from "../../config.ts";
+import { CATALOG_KINDS, GROUPS, KINDS, kindsOfGroup, type ToolGroup } from "../../entities/catalog.ts";
 import { ENTITY_KINDS, formatCr, type EntityKind } from "../../entities/types.ts";
 import { defaultEmbedderProvider } from "../../search/embedder.ts";
 import { runSearch } from "../../search/hybrid.ts";
@@ -10,14 +11,16 @@ import { list, parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
 import { table } from "../progress.ts";
 
-/** --type words that stand for several kinds. */
+/** --type words that stand for several kinds (catalog groups) or name one by another name (kind aliases). */
 export const TYPE_GROUPS: Readonly<Record<string, readonly EntityKind[]>> = {
   all: ENTITY_KINDS,
-  equipment: ["weapon", "armor", "item", "magic_item"],
-  "character-option": ["class", "subclass", "species", "subspecies", "background", "feat"],
-  rules: ["rule", "rule_section", "condition", "damage_type", "weapon_property", "skill", "ability_score", "magic_school", "language", "proficiency", "alignment"],
-  monster: ["creature"],
-  race: ["species"],
+  ...Object.fromEntries(
+    (Object.keys(GROUPS) as ToolGroup[]).flatMap((g) => {
+      const word = GROUPS[g].cliWord;
+      return word ? [[word, kindsOfGroup(g)]] : [];
+    }),
+  ),
+  ...Object.fromEntries(CATALOG_KINDS.flatMap((k) => KINDS[k].aliases.map((a) => [a.toLowerCase(), [k]]))),
 };
 
 /** "spells,magic-item,equipment" → kinds (unique, in order). Throws UsageError on an unknown word. */

@@ -15,6 +15,7 @@ export {
   normalizeOpen5eV1Documents,
   resolveDocumentKey,
 } from "./documents.ts";
-export { normalizeCastingTime, costToGp, weightToLb, rarityFilter, RARITIES } from "./vocab.ts";
+export { normalizeCastingTime, costToGp, weightToLb, rarityFilter } from "./vocab.ts";
+export { RARITIES } from "../catalog.ts";
 export { stripMarkdown, MAX_TEXT_CHARS } from "./text.ts";
 

@@ -6,9 +6,10 @@ import { isRec, num, str } from "./read.ts";
 import { capitalize } from "./text.ts";
 import { slugify } from "../types.ts";
 
-export const DAMAGE_TYPES = ["acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison", "psychic", "radiant", "slashing", "thunder"] as const;
+import { ITEM_RARITIES } from "../catalog.ts";
 
-export const SPELL_SCHOOLS = ["abjuration", "conjuration", "divination", "enchantment", "evocation", "illusion", "necromancy", "transmutation"] as const;
+/** Defined in the kind catalog (one owner per vocabulary); re-exported for the normalizers. */
+export { DAMAGE_TYPES, SPELL_SCHOOLS, SIZES } from "../catalog.ts";
 
 const TIME_UNITS = ["action", "bonus action", "reaction", "round", "turn", "minute", "hour", "day", "week"];
 
@@ -83,16 +84,14 @@ export function weightToLb(raw: unknown): number | null {
   return m ? Number(m[1]!.replace(/,/g, "")) : null;
 }
 
-export const RARITIES = ["common", "uncommon", "rare", "very rare", "legendary", "artifact"] as const;
-
 /**
- * Rarity filter value: one of RARITIES when the source gives exactly one, "varies" otherwise
+ * Rarity filter value: one of ITEM_RARITIES when the source gives exactly one, "varies" otherwise
  * ("uncommon (+1), rare (+2)", "rarity varies"); null when absent.
  */
 export function rarityFilter(raw: unknown): string | null {
   const s = rarityText(raw);
   if (!s) return null;
-  return (RARITIES as readonly string[]).includes(s) ? s : "varies";
+  return (ITEM_RARITIES as readonly string[]).includes(s) ? s : "varies";
 }
 
 /** Rarity as written, lower-case, hyphens as spaces ("Very Rare" / "very-rare" → "very rare"). */

@@ -3,14 +3,12 @@ import type { BackgroundData, FeatData, LanguageData, NamedText, Ref, SpeciesDat
 import type { JsonObject } from "../../../entities/types.ts";
 import type { PackRefs } from "./class.ts";
 import { arr, humanize, int, listText, namedTexts, obj, onKeys, oneLine, quantities, str } from "./common.ts";
-import { abilityTitle } from "../../../entities/normalize/vocab.ts";
+import { abilityTitle, SIZES } from "../../../entities/normalize/vocab.ts";
 import { abilityIncreases, choiceText, innateSpellLines, joinSemi, profsSummary, propsLines } from "./props.ts";
-
-const SIZES = ["tiny", "small", "medium", "large", "huge", "gargantuan"];
 
 export function buildSpecies(d: JsonObject, itemKey: string, refs: PackRefs, isSub: boolean): SpeciesData {
   const rawSize = str(d.size)?.toLowerCase() ?? null;
-  const size = rawSize && SIZES.includes(rawSize) ? rawSize : null;
+  const size = rawSize && (SIZES as readonly string[]).includes(rawSize) ? rawSize : null;
   const speed = int(d.speed);
   const traits: NamedText[] = [];
   const asi = abilityIncreases(d.abilities);
