@@ -1,4 +1,6 @@
 /** What every CLI command looks like. Commands print results on stdout, progress/logs on stderr. */
+import { LoreKeeperError } from "../errors.ts";
+
 export interface Command {
   name: string;
   summary: string;
@@ -14,6 +16,9 @@ export const EXIT_FAILED = 1;
 export const EXIT_PARTIAL = 2;
 export const EXIT_USAGE = 64;
 
-export class UsageError extends Error {
+export class UsageError extends LoreKeeperError {
   override name = "UsageError";
+  constructor(message: string, hint?: string) {
+    super("usage", message, hint);
+  }
 }

@@ -2,6 +2,7 @@
 /**
  * `lorekeeper [command] [options]` — with no command, runs the MCP server over stdio.
  */
+import { hintOf } from "../errors.ts";
 import { APP_VERSION, dbPath } from "../config.ts";
 import { log, setLogLevel } from "../log.ts";
 import { storeFailure } from "../store/db.ts";
@@ -63,8 +64,9 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT_USAGE;
     }
     // A SQLite failure about the store itself (damaged, disk full, read-only…) names the file and the fix.
-    const e = (storeFailure(err, dbPath(dbPathOption(cmdArgs))) ?? err) as { message?: string; hint?: string };
-    process.stderr.write(`lorekeeper ${cmd.name}: ${e.message ?? String(err)}\n${e.hint ? `${e.hint}\n` : ""}`);
+    const e = storeFailure(err, dbPath(dbPathOption(cmdArgs))) ?? err;
+    const hint = hintOf(e);
+    process.stderr.write(`lorekeeper ${cmd.name}: ${e instanceof Error ? e.message : String(e)}\n${hint ? `${hint}\n` : ""}`);
     log.debug("command failed", err);
     return EXIT_FAILED;
   }

@@ -3,6 +3,7 @@
  * answering. Types synced longer ago than the TTL are refreshed in the background while the old
  * data keeps serving. One run at a time per process; concurrent callers share it.
  */
+import { LoreKeeperError } from "../errors.ts";
 import type { Config } from "../config.ts";
 import { loadConfig } from "../config.ts";
 import type { EntityKind } from "../entities/types.ts";
@@ -18,8 +19,11 @@ export interface EnsureProgress {
   message?: string;
 }
 
-export class DataUnavailableError extends Error {
+export class DataUnavailableError extends LoreKeeperError {
   override name = "DataUnavailableError";
+  constructor(message: string, hint?: string) {
+    super("data_unavailable", message, hint);
+  }
 }
 
 export interface EnsureOptions {

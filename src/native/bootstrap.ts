@@ -3,6 +3,7 @@
  * (once, verified), install the native loader, install the content pack into an empty store, then
  * hand over to `main()`. Running from source (`bun src/cli/main.ts`) never comes through here.
  */
+import { hintOf, isLoreKeeperError } from "../errors.ts";
 import { join } from "node:path";
 import { dbPathOption } from "../cli/args.ts";
 import { APP_VERSION, cacheDir, dbPath } from "../config.ts";
@@ -43,8 +44,8 @@ export function versionText(m: Manifest): string {
 const NO_STORE_COMMANDS = new Set(["--version", "version", "-h", "--help", "help"]);
 
 function fail(err: unknown): number {
-  const e = err as { message?: string; hint?: string };
-  process.stderr.write(`lorekeeper: ${e.message ?? String(err)}\n${e.hint ? `${e.hint}\n` : ""}`);
+  const hint = hintOf(err);
+  process.stderr.write(`lorekeeper: ${err instanceof Error ? err.message : String(err)}\n${hint ? `${hint}\n` : ""}`);
   log.debug("bootstrap failed", err);
   return 1;
 }
@@ -73,7 +74,7 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
       log.debug(`binary: content pack: ${res.detail} (${res.ms.toFixed(1)} ms)`);
     }
   } catch (err) {
-    if (err instanceof ExtractError || (err as { hint?: string }).hint) return fail(err);
+    if (isLoreKeeperError(err)) return fail(err);
     return fail(new ExtractError(`Cannot prepare the LoreKeeper binary: ${(err as Error).message}`, "Run with -v for details, or report the problem."));
   }
   // The embedder uses it unless LOREKEEPER_MODEL_DIR names another model.

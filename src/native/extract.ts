@@ -9,6 +9,7 @@
  * - A marker file records size + mtime of every file once verified, so a warm start costs one read
  *   and a few stats; any mismatch (file deleted, truncated, replaced) triggers a re-check by hash.
  */
+import { LoreKeeperError } from "../errors.ts";
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
@@ -30,12 +31,10 @@ export interface ExtractResult {
   ms: number;
 }
 
-export class ExtractError extends Error {
-  constructor(
-    message: string,
-    readonly hint: string,
-  ) {
-    super(message);
+export class ExtractError extends LoreKeeperError {
+  declare readonly hint: string;
+  constructor(message: string, hint: string) {
+    super("extract", message, hint);
     this.name = "ExtractError";
   }
 }

@@ -13,6 +13,7 @@
  *   (exact token count, falling back to ~4 characters per token) and log a warning.
  * fastembed is imported dynamically so that the binary bootstrap can preload libonnxruntime first.
  */
+import { LoreKeeperError } from "../errors.ts";
 import type { EmbeddingModel, FlagEmbedding } from "fastembed";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -76,7 +77,11 @@ export interface EmbedderInfo {
   loadMs: number;
 }
 
-class ModelLoadError extends Error {}
+class ModelLoadError extends LoreKeeperError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("model_load", message, undefined, options);
+  }
+}
 
 function toF32(v: ArrayLike<number>): Float32Array {
   return v instanceof Float32Array ? v : Float32Array.from(v);

@@ -8,6 +8,7 @@
  * allowlist (403, DNS-rebinding protection); request bodies over the limit get 413, bodies that do
  * not arrive in time 408, invalid JSON -32700 and invalid JSON-RPC -32600 (http-body.ts).
  */
+import { LoreKeeperError } from "../errors.ts";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Elysia } from "elysia";
 import { APP_VERSION } from "../config.ts";
@@ -44,12 +45,10 @@ export interface HttpServerHandle {
   stop(): Promise<void>;
 }
 
-export class HttpConfigError extends Error {
-  constructor(
-    message: string,
-    readonly hint: string,
-  ) {
-    super(message);
+export class HttpConfigError extends LoreKeeperError {
+  declare readonly hint: string;
+  constructor(message: string, hint: string) {
+    super("http_config", message, hint);
     this.name = "HttpConfigError";
   }
 }

@@ -9,6 +9,7 @@
  * McpServer, from the same zod schemas; converting them to JSON Schema takes 8–12 ms, so the
  * first server's answer is kept and every later server (one per HTTP request) reuses it.
  */
+import { explained } from "../errors.ts";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
@@ -67,9 +68,9 @@ function progressSender(extra: Extra): (p: DataProgress) => void {
 }
 
 function internalError(tool: string, err: unknown, deps: ToolDeps): CallToolResult {
-  const e = (storeFailure(err, deps.db.filename) ?? err) as { message?: string; hint?: string; name?: string };
+  const explanation = explained(storeFailure(err, deps.db.filename) ?? err);
   log.error(`${tool} failed`, err);
-  if (e?.hint && e.message) return toolError(`${tool} could not run: ${e.message}\n${e.hint}`);
+  if (explanation) return toolError(`${tool} could not run: ${explanation}`);
   return toolError(`${tool} failed because of an internal error (details are in the LoreKeeper server log on stderr). Please retry; if it keeps failing, report it with that log.`);
 }
 

@@ -5,6 +5,7 @@
  * optional response cache. The cache is an interface declared here and implemented by the store
  * (`src/store/http-cache.ts`), so sources never import the store.
  */
+import { LoreKeeperError } from "../errors.ts";
 import { USER_AGENT, type Config } from "../config.ts";
 import { log } from "../log.ts";
 import { backoffDelay, parseRetryAfter, Semaphore } from "./retry.ts";
@@ -21,7 +22,7 @@ export interface UpstreamInfo {
   envVar: string;
 }
 
-export class UpstreamError extends Error {
+export class UpstreamError extends LoreKeeperError {
   override readonly name = "UpstreamError";
   constructor(
     readonly kind: UpstreamErrorKind,
@@ -31,7 +32,7 @@ export class UpstreamError extends Error {
     /** For "recent-failure": epoch ms when the request may be sent again. */
     readonly retryAt?: number,
   ) {
-    super(message);
+    super("upstream", message);
   }
 }
 

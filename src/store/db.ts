@@ -2,6 +2,7 @@
  * Opening the store: bun:sqlite in WAL mode, foreign keys on, a busy timeout so a second process
  * waits instead of failing, and migrations. Errors become StoreError with an actionable message.
  */
+import { LoreKeeperError } from "../errors.ts";
 import { constants, Database } from "bun:sqlite";
 import { existsSync, mkdirSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
@@ -9,13 +10,10 @@ import { dbPath } from "../config.ts";
 import { log } from "../log.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 
-export class StoreError extends Error {
-  constructor(
-    message: string,
-    readonly hint: string,
-    override readonly cause?: unknown,
-  ) {
-    super(message);
+export class StoreError extends LoreKeeperError {
+  declare readonly hint: string;
+  constructor(message: string, hint: string, cause?: unknown) {
+    super("store", message, hint, cause === undefined ? undefined : { cause });
     this.name = "StoreError";
   }
 }

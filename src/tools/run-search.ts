@@ -2,6 +2,7 @@
  * The common path of every entity tool: make sure the data is there (first use), run one search,
  * shape the answer, fit it in the response budget.
  */
+import { hintOf, isLoreKeeperError } from "../errors.ts";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { EntityKind } from "../entities/types.ts";
 import { log } from "../log.ts";
@@ -23,19 +24,20 @@ function kindList(kinds: readonly EntityKind[]): string {
 }
 
 export function upstreamFailure(kinds: readonly EntityKind[], err: unknown): string {
-  const e = err as { message?: string; hint?: string; name?: string };
   // The loader's own error already says what failed and how to fix it.
-  if (e?.name === "DataUnavailableError" && e.message) return e.message;
+  if (isLoreKeeperError(err, "data_unavailable") && err.message) return err.message;
   // The store itself failed (damaged, disk full, read-only): not an upstream problem.
-  if (e?.name === "StoreError" && e.message) return `${e.message}\n${e.hint ?? ""}`.trim();
-  const why = e?.message ? ` (${e.message.split("\n")[0]})` : "";
+  if (isLoreKeeperError(err, "store") && err.message) return `${err.message}\n${err.hint ?? ""}`.trim();
+  const message = err instanceof Error ? err.message : undefined;
+  const hint = hintOf(err);
+  const why = message ? ` (${message.split("\n")[0]})` : "";
   return [
     `Could not load ${kindList(kinds)} data: this is its first use and the upstream API could not be reached${why}.`,
     "LoreKeeper keeps a local copy of the content and needs to download it once. To fix this:",
     "- check the network connection and run `lorekeeper sync` (it downloads everything and reports each source), or",
     "- point LOREKEEPER_OPEN5E_BASE_URL (and LOREKEEPER_DND5EAPI_BASE_URL) at a reachable mirror, or",
     "- load local content with `lorekeeper import <file.orcbrew>`.",
-    e?.hint ? `Hint: ${e.hint}` : "",
+    hint ? `Hint: ${hint}` : "",
   ]
     .filter((l) => l.length > 0)
     .join("\n");
@@ -57,7 +59,7 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     log.warn(`${tool}: first-use data load failed`, err);
     // Answer from the kinds the store does hold; fail only when it holds none of them.
     const missing = ctx.gate.emptyKinds(q.kinds);
-    const storeFailed = (err as { name?: string })?.name === "StoreError";
+    const storeFailed = isLoreKeeperError(err, "store");
     if (storeFailed || missing.length === q.kinds.length) return toolError(upstreamFailure(q.kinds, err));
     notes.push(partialDataNote(missing));
   }

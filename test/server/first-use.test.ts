@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import type { EntityKind } from "../../src/entities/types.ts";
+import { DataUnavailableError } from "../../src/ingest/ensure.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import type { DataProgress, EnsureData } from "../../src/tools/deps.ts";
 import { makeStore, sampleEntities } from "../support/entities.ts";
@@ -104,7 +105,7 @@ describe("first use", () => {
 
   test("the loader's own DataUnavailableError message is passed through", async () => {
     const failing: EnsureData = async () => {
-      throw Object.assign(new Error("No spell data and the API is down. Fix: run `lorekeeper sync` later."), { name: "DataUnavailableError" });
+      throw new DataUnavailableError("No spell data and the API is down. Fix: run `lorekeeper sync` later.");
     };
     const s = await setup(failing);
     const r = await s.client.callTool({ name: "search_spell", arguments: {} });

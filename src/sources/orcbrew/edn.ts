@@ -9,16 +9,17 @@
  * `##Inf` / `##-Inf`, `#inst` / `#uuid`; duplicate map keys / set elements and any other tag are
  * errors. Only the first form is read; what follows it is reported, not parsed.
  */
+import { LoreKeeperError } from "../../errors.ts";
 import { type EdnColl, type EdnMap, type EdnMapEntry, type EdnValue, equalityKey, kwText, show } from "./edn-types.ts";
 
-export class EdnSyntaxError extends Error {
+export class EdnSyntaxError extends LoreKeeperError {
   override name = "EdnSyntaxError";
   constructor(
     readonly reason: string,
     readonly line: number,
     readonly column: number,
   ) {
-    super(`line ${line}, column ${column}: ${reason}`);
+    super("edn_syntax", `line ${line}, column ${column}: ${reason}`);
   }
 }
 

@@ -8,6 +8,7 @@
  * pack, an item that is not a map, an unknown content type, a disabled item) is SKIPPED with a
  * reason and a location, and the rest of the file is imported.
  */
+import { LoreKeeperError } from "../../errors.ts";
 import type { JsonObject } from "../../json.ts";
 import { type EdnMap, type EdnValue, describe, isKeyword, isMap, kwText, show, toPlain } from "./edn-types.ts";
 import { EdnSyntaxError, readEdn } from "./edn.ts";
@@ -71,14 +72,14 @@ export interface OrcbrewFile {
 }
 
 /** A file that cannot be imported at all. `line`/`column` point at the problem when known. */
-export class OrcbrewError extends Error {
+export class OrcbrewError extends LoreKeeperError {
   override name = "OrcbrewError";
   constructor(
     readonly reason: string,
     readonly line?: number,
     readonly column?: number,
   ) {
-    super(line !== undefined ? `line ${line}, column ${column}: ${reason}` : reason);
+    super("orcbrew", line !== undefined ? `line ${line}, column ${column}: ${reason}` : reason);
   }
 }
 
