@@ -38,7 +38,7 @@ import {
 import { privateTokenizer, type QueryRunner, type TokenizerLike, unpaddedQueryRunner } from "./unpadded-query.ts";
 
 export { setEmbeddedModelDir, getEmbeddedModelDir } from "./model-source.ts";
-export { isZeroVector, queryVector, TimeoutError, withTimeout, type QueryVector } from "./query-vector.ts";
+export { TimeoutError, withTimeout } from "./timeout.ts";
 
 export const DEFAULT_MAX_TOKENS = 256;
 const DEFAULT_INNER_BATCH = 16;

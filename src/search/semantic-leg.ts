@@ -11,26 +11,13 @@ import { type CandidateSet, candidateSet } from "./candidates.ts";
 import type { Neighbor, SearchContext, VectorBackend } from "./context.ts";
 import type { WhereClause } from "./filters.ts";
 import type { Embedder } from "./types.ts";
+import { TimeoutError, withTimeout } from "./timeout.ts";
 import { exactSearch, loadOrBuildIndex } from "./vector-index.ts";
 
 /** Candidate sets up to this size are ranked exactly; larger ones go through the HNSW index. */
 export const EXACT_SEARCH_MAX = 2000;
 
 export type SemanticOutcome = { ok: true; neighbors: Neighbor[] } | { ok: false; reason: string };
-
-const TIMEOUT = Symbol("timeout");
-
-async function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | typeof TIMEOUT> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const t = new Promise<typeof TIMEOUT>((resolve) => {
-    timer = setTimeout(() => resolve(TIMEOUT), Math.max(0, ms));
-  });
-  try {
-    return await Promise.race([p, t]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /**
  * The backend over the store (vector-index.ts): exact cosine from its in-memory vector cache, and
@@ -61,16 +48,17 @@ async function embedQuery(ctx: SearchContext, text: string): Promise<{ embedder:
         if (!embedder) return null;
         return { embedder, vector: await embedder.embedQuery(text) };
       })(),
-      ctx.embeddingTimeoutMs,
+      // 0 means "no limit" to withTimeout; here it means "answer at once" (as before).
+      Math.max(1, ctx.embeddingTimeoutMs),
     );
-    if (r === TIMEOUT) {
-      log.warn(`query embedding took longer than ${ctx.embeddingTimeoutMs} ms; ranking lexically`);
-      return { reason: `the embedding model did not answer within ${ctx.embeddingTimeoutMs} ms` };
-    }
     if (r === null) return { reason: ctx.embedder.reason() ?? "no embedding model is available" };
     if (!r.vector.some((x) => x !== 0)) return { reason: "the embedding model knows none of the query's words" };
     return r;
   } catch (err) {
+    if (err instanceof TimeoutError) {
+      log.warn(`query embedding took longer than ${ctx.embeddingTimeoutMs} ms; ranking lexically`);
+      return { reason: `the embedding model did not answer within ${ctx.embeddingTimeoutMs} ms` };
+    }
     log.warn("query embedding failed; ranking lexically", err);
     return { reason: `the embedding model failed (${(err as Error).message ?? String(err)})` };
   }

@@ -3,8 +3,6 @@ import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node
 import { join } from "node:path";
 import {
   createEmbedderProvider,
-  isZeroVector,
-  queryVector,
   setEmbeddedModelDir,
   TimeoutError,
   withTimeout,
@@ -237,29 +235,11 @@ describe("model conventions", () => {
   });
 });
 
-describe("timeouts and query vectors", () => {
-  const never: EmbedderProvider = { state: () => "loading", get: () => new Promise(() => {}), reason: () => undefined };
-
+describe("timeouts", () => {
   test("withTimeout passes results through and rejects with TimeoutError when slow", async () => {
     expect(await withTimeout(Promise.resolve(7), 50)).toBe(7);
     expect(await withTimeout(Promise.resolve(8), 0)).toBe(8);
     await expect(withTimeout(new Promise(() => {}), 20, "thing")).rejects.toBeInstanceOf(TimeoutError);
   });
 
-  test("queryVector: vector when ready; reason on timeout, no model, or no known word", async () => {
-    const ok = await queryVector(isolated(modelA), "fire damage", 5000);
-    expect(ok.ok).toBe(true);
-    if (ok.ok) expect(ok.dim).toBe(32);
-    let slow: Awaited<ReturnType<typeof queryVector>> | undefined;
-    const err = await captureStderr(async () => {
-      slow = await queryVector(never, "fire", 30);
-    });
-    expect(slow).toMatchObject({ ok: false });
-    expect(err).toContain("took longer than 30 ms");
-    const none = isolated(join(tmp.dir, "nothing-here"));
-    await captureStderr(async () => expect(await queryVector(none, "fire", 5000)).toMatchObject({ ok: false }));
-    const unknown = await queryVector(isolated(modelA), "zzzq qqxv", 5000);
-    expect(unknown).toEqual({ ok: false, reason: "the embedding model knows none of the query's words" });
-    expect(isZeroVector(new Float32Array(3))).toBe(true);
-  });
 });
