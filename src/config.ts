@@ -28,6 +28,16 @@ export function cacheDir(): string {
 }
 
 /** The store path: explicit > LOREKEEPER_DB_PATH > $XDG_DATA_HOME/lorekeeper/lorekeeper.db */
+/** `--db-path X` / `--db-path=X` anywhere in `argv` (before the command's own parsing; the binary bootstrap reads it too). */
+export function dbPathOption(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--db-path") return argv[i + 1];
+    if (a.startsWith("--db-path=")) return a.slice("--db-path=".length);
+  }
+  return undefined;
+}
+
 export function dbPath(explicit?: string): string {
   const p = explicit ?? process.env.LOREKEEPER_DB_PATH;
   if (p && p.length > 0) return resolve(p);

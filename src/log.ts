@@ -18,10 +18,6 @@ export function setLogLevel(level: LogLevel): void {
   current = level;
 }
 
-export function getLogLevel(): LogLevel {
-  return current;
-}
-
 function fmtDetail(detail: unknown): string {
   if (detail === undefined) return "";
   if (detail instanceof Error) return ` ${detail.name}: ${detail.message}${current === "debug" && detail.stack ? `\n${detail.stack}` : ""}`;

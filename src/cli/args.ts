@@ -12,15 +12,8 @@ export function parse<T extends Options>(argv: string[], options: T, allowPositi
   }
 }
 
-/** `--db-path X` / `--db-path=X` anywhere in `argv` (before the command's own parsing; the binary bootstrap reads it too). */
-export function dbPathOption(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--db-path") return argv[i + 1];
-    if (a.startsWith("--db-path=")) return a.slice("--db-path=".length);
-  }
-  return undefined;
-}
+/** Lives in config.ts (the binary bootstrap reads it too, before the CLI loads). */
+export { dbPathOption } from "../config.ts";
 
 /** "a,b" or repeated flags → list, trimmed, empties dropped. */
 export function list(v: string | string[] | boolean | undefined): string[] | undefined {

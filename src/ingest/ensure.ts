@@ -13,7 +13,9 @@ import { getSyncState } from "../store/sync-state.ts";
 import { embedAfterIngest } from "./after-ingest.ts";
 import { originOf, planSync, runSync, type SyncSource } from "./sync.ts";
 
-export interface EnsureProgress {
+/** A step of a first-use data load, forwarded to the client as an MCP progress notification. */
+export interface DataProgress {
+  /** Monotonic counter (e.g. pages or records fetched so far). */
   progress: number;
   total?: number;
   message?: string;
@@ -45,7 +47,7 @@ export function createEnsureData(store: Store, opts: EnsureOptions = {}) {
     return next;
   };
 
-  return async function ensureData(kinds: readonly EntityKind[], onProgress?: (p: EnsureProgress) => void): Promise<void> {
+  return async function ensureData(kinds: readonly EntityKind[], onProgress?: (p: DataProgress) => void): Promise<void> {
     const plan = planSync({ sources, kinds });
     const never = () => plan.filter((t) => !getSyncState(store.db, t.source, t.id)?.fetched_at);
     if (never().length > 0) {

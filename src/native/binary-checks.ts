@@ -8,16 +8,19 @@ import { join } from "node:path";
 import { sha256 } from "./extract.ts";
 import { extractedFiles } from "./manifest.ts";
 
-export interface BinaryCheck {
+export type CheckStatus = "ok" | "warn" | "fail" | "info";
+
+/** One line of `lorekeeper doctor` (its own checks and these binary ones share the type). */
+export interface Check {
   name: string;
-  status: "ok" | "warn" | "fail" | "info";
+  status: CheckStatus;
   summary: string;
   details?: Record<string, unknown>;
   fix?: string;
 }
 
 /** What the binary carries and where it unpacked it. */
-export function binaryInfoCheck(): BinaryCheck {
+export function binaryInfoCheck(): Check {
   const b = globalThis.__lorekeeperBinary;
   if (!b) return { name: "binary", status: "info", summary: `running from source (${process.argv[1] ?? "bun"})` };
   const m = b.manifest;
@@ -42,7 +45,7 @@ export function binaryInfoCheck(): BinaryCheck {
 }
 
 /** Re-hash every unpacked file (slow path, doctor only). */
-export function extractionCheck(): BinaryCheck | undefined {
+export function extractionCheck(): Check | undefined {
   const b = globalThis.__lorekeeperBinary;
   if (!b) return undefined;
   if (!b.dir) return { name: "unpacked files", status: "fail", summary: "the binary's files were not unpacked", fix: "Make $XDG_CACHE_HOME (or ~/.cache) writable and run again." };
@@ -67,7 +70,7 @@ export function extractionCheck(): BinaryCheck | undefined {
 }
 
 /** After the model and usearch were exercised: what the native loader did. */
-export function nativeLibrariesCheck(usearchError: string | undefined): BinaryCheck {
+export function nativeLibrariesCheck(usearchError: string | undefined): Check {
   const loader = globalThis.__lorekeeperNative;
   if (!loader) {
     return usearchError

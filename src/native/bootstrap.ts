@@ -5,8 +5,7 @@
  */
 import { hintOf, isLoreKeeperError } from "../errors.ts";
 import { join } from "node:path";
-import { dbPathOption } from "../cli/args.ts";
-import { APP_VERSION, cacheDir, dbPath } from "../config.ts";
+import { APP_VERSION, cacheDir, dbPath, dbPathOption } from "../config.ts";
 import { log } from "../log.ts";
 import { setEmbeddedModelDir } from "../search/model-source.ts";
 import { installContentPack } from "./content-pack.ts";

@@ -224,9 +224,3 @@ export function countByKind(db: Database): Record<string, number> {
   for (const r of db.query<{ kind: string; n: number }, []>("SELECT kind, COUNT(*) AS n FROM entities GROUP BY kind").all()) out[r.kind] = r.n;
   return out;
 }
-
-export function countKinds(db: Database, kinds: readonly EntityKind[]): number {
-  if (kinds.length === 0) return 0;
-  const row = db.query<{ n: number }, string[]>(`SELECT COUNT(*) AS n FROM entities WHERE kind IN (${kinds.map(() => "?").join(",")})`).get(...kinds);
-  return row?.n ?? 0;
-}

@@ -159,11 +159,6 @@ export function countVectors(db: Database, modelId?: string): number {
   return row?.n ?? 0;
 }
 
-/** Delete every vector not made by `modelId` (after a model change). Returns the number deleted. */
-export function deleteVectorsOfOtherModels(db: Database, modelId: string): number {
-  return db.query("DELETE FROM vectors WHERE model_id <> ?").run(modelId).changes;
-}
-
 /** Delete all vectors of one model (e.g. its dimension changed). */
 export function deleteVectorsOfModel(db: Database, modelId: string): number {
   return db.query("DELETE FROM vectors WHERE model_id = ?").run(modelId).changes;

@@ -4,15 +4,11 @@
  */
 import type { Database } from "bun:sqlite";
 import type { EntityKind } from "../entities/types.ts";
+import type { DataProgress } from "../ingest/ensure.ts";
 import type { ModelState, SearchQuery, SearchResponse } from "../search/types.ts";
 
-/** A step of a first-use data load, forwarded to the client as an MCP progress notification. */
-export interface DataProgress {
-  /** Monotonic counter (e.g. pages or records fetched so far). */
-  progress: number;
-  total?: number;
-  message?: string;
-}
+/** Defined by the loader that produces it (ingest/ensure.ts). */
+export type { DataProgress };
 
 /**
  * Make the store hold the given kinds (fetch them from upstream the first time they are needed).

@@ -7,7 +7,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { APP_VERSION, cacheDir, dataDir, dbPath, loadConfig } from "../../config.ts";
-import { binaryInfoCheck, extractionCheck, nativeLibrariesCheck } from "../../native/binary-checks.ts";
+import { binaryInfoCheck, type Check, type CheckStatus, extractionCheck, nativeLibrariesCheck } from "../../native/binary-checks.ts";
 import { createEmbedderProvider, withTimeout } from "../../search/embedder.ts";
 import { getEmbeddedModelDir } from "../../search/model-source.ts";
 import { indexPaths, readSidecar, verifyIndexFile } from "../../search/vector-index-file.ts";
@@ -20,15 +20,7 @@ import type { RepairReport } from "../repair.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK } from "../command.ts";
 
-export type CheckStatus = "ok" | "warn" | "fail" | "info";
-
-export interface Check {
-  name: string;
-  status: CheckStatus;
-  summary: string;
-  details?: Record<string, unknown>;
-  fix?: string;
-}
+export type { Check, CheckStatus };
 
 export interface DoctorReport {
   ok: boolean;
