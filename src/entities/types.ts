@@ -31,6 +31,10 @@ export const ENTITY_KINDS = [
 ] as const;
 export type EntityKind = (typeof ENTITY_KINDS)[number];
 
+export function isEntityKind(s: string): s is EntityKind {
+  return (ENTITY_KINDS as readonly string[]).includes(s);
+}
+
 export const DOCUMENT_SOURCES = ["open5e_v2", "open5e_v1", "dnd5e_api", "orcbrew"] as const;
 export type DocumentSource = (typeof DOCUMENT_SOURCES)[number];
 

@@ -4,13 +4,11 @@
  */
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import { ENTITY_KINDS } from "../entities/types.ts";
-import { listDocuments } from "../store/documents.ts";
+import { ENTITY_KINDS, isEntityKind } from "../entities/types.ts";
+import { documentRows, listDocuments } from "../store/documents.ts";
 import { getEntityByKey } from "../store/entities.ts";
 import type { ToolDeps } from "../tools/deps.ts";
-import { documentRows } from "../tools/list-documents.ts";
 import { flattenEntity } from "../tools/response.ts";
-import { isEntityKind } from "../tools/vocab.ts";
 
 /** MCP's "resource not found" code. */
 const RESOURCE_NOT_FOUND = -32002;

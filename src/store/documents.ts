@@ -77,3 +77,26 @@ export function documentKeys(db: Database): string[] {
   }
   return [...keys].sort();
 }
+
+export interface DocumentRow {
+  key: string;
+  name: string;
+  source: string;
+  publisher: string | null;
+  license: string | null;
+  entity_count: number;
+  counts: Record<string, number>;
+}
+
+/** The public row of a document (list_documents and the lorekeeper://documents resource). */
+export function documentRows(docs: DocumentSummary[]): DocumentRow[] {
+  return docs.map((d) => ({
+    key: d.key,
+    name: d.name,
+    source: d.source,
+    publisher: d.publisher ?? null,
+    license: d.license ?? null,
+    entity_count: d.entity_count,
+    counts: d.counts,
+  }));
+}

@@ -6,6 +6,7 @@ import type { Database } from "bun:sqlite";
 import type { DocumentInfo, DocumentSource, Entity, EntityFilters, EntityKind, JsonObject } from "../entities/types.ts";
 import { slugify } from "../entities/types.ts";
 import { upsertDocuments } from "./documents.ts";
+import { memoByVersion } from "./version-cache.ts";
 
 export interface ReplaceResult {
   inserted: number;
@@ -223,4 +224,18 @@ export function countByKind(db: Database): Record<string, number> {
   const out: Record<string, number> = {};
   for (const r of db.query<{ kind: string; n: number }, []>("SELECT kind, COUNT(*) AS n FROM entities GROUP BY kind").all()) out[r.kind] = r.n;
   return out;
+}
+
+/**
+ * Kinds among `kinds` the store holds no entity of. A kind found non-empty is remembered until the
+ * store changes (version-cache.ts), so a warm call runs no query per kind.
+ */
+export function emptyKinds(db: Database, kinds: readonly EntityKind[]): EntityKind[] {
+  const nonEmpty = memoByVersion(db, "entities:non-empty-kinds", () => new Set<EntityKind>());
+  return kinds.filter((k) => {
+    if (nonEmpty.has(k)) return false;
+    if (db.query<{ x: number }, [string]>("SELECT 1 AS x FROM entities WHERE kind = ? LIMIT 1").get(k) === null) return true;
+    nonEmpty.add(k);
+    return false;
+  });
 }

@@ -10,10 +10,7 @@
  * the rest), equal to JSON.stringify of the answer.
  */
 import type { JsonValue } from "../entities/types.ts";
-import type { FlatResult, SearchAnswer } from "./response.ts";
-
-/** Fields every result carries, set by LoreKeeper; entity data never overrides them, the budget never shortens them. */
-export const RESERVED = ["key", "name", "kind", "document_key", "document_name", "document_source", "source_url", "uri", "similarity_score"];
+import { type FlatResult, RESERVED, type SearchAnswer } from "./response.ts";
 
 const CAPS = [16000, 8000, 4000, 2000, 1000, 500, 250, 120];
 const MIN_CAP = CAPS[CAPS.length - 1]!;

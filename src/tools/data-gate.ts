@@ -11,7 +11,7 @@
  */
 import type { EntityKind } from "../entities/types.ts";
 import { log } from "../log.ts";
-import { memoByVersion } from "../store/version-cache.ts";
+import { emptyKinds } from "../store/entities.ts";
 import type { DataProgress, ToolDeps } from "./deps.ts";
 
 const NUDGE_INTERVAL_MS = 60_000;
@@ -23,19 +23,9 @@ export class DataGate {
 
   constructor(private readonly deps: ToolDeps) {}
 
-  /**
-   * Kinds among `kinds` the store holds no entity of. A kind found non-empty is remembered until
-   * the store changes (version-cache.ts), so a warm call runs no query per kind.
-   */
+  /** Kinds among `kinds` the store holds no entity of (store/entities.ts remembers the answer per store version). */
   emptyKinds(kinds: readonly EntityKind[]): EntityKind[] {
-    const db = this.deps.db;
-    const nonEmpty = memoByVersion(db, "data-gate:non-empty", () => new Set<EntityKind>());
-    return kinds.filter((k) => {
-      if (nonEmpty.has(k)) return false;
-      if (db.query<{ x: number }, [string]>("SELECT 1 AS x FROM entities WHERE kind = ? LIMIT 1").get(k) === null) return true;
-      nonEmpty.add(k);
-      return false;
-    });
+    return emptyKinds(this.deps.db, kinds);
   }
 
   async ensure(kinds: readonly EntityKind[], onProgress?: (p: DataProgress) => void): Promise<void> {

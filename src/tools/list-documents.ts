@@ -8,6 +8,7 @@ import type { ToolDef } from "./define.ts";
 import { defineTool } from "./define.ts";
 import { vocab, vocabWithDefault } from "./params.ts";
 import { buildMetadata } from "./response.ts";
+import { documentRows } from "../store/documents.ts";
 import { FORMATS, SOURCES } from "./vocab.ts";
 
 const input = z
@@ -39,18 +40,6 @@ export const listDocumentsOutput = z.object({
 });
 
 export type DocumentRow = z.output<typeof documentSchema>;
-
-export function documentRows(docs: DocumentSummary[]): DocumentRow[] {
-  return docs.map((d) => ({
-    key: d.key,
-    name: d.name,
-    source: d.source,
-    publisher: d.publisher ?? null,
-    license: d.license ?? null,
-    entity_count: d.entity_count,
-    counts: d.counts,
-  }));
-}
 
 const EMPTY_MESSAGE =
   "No documents found in cache. The local store is empty: run `lorekeeper sync` to download the Open5e and D&D 5e API content, or `lorekeeper import <file.orcbrew>` to add homebrew. Search tools also download what they need on first use.";

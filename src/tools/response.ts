@@ -11,10 +11,6 @@ import * as z from "zod";
 import type { Entity, JsonObject, JsonValue } from "../entities/types.ts";
 import type { SearchHit, SearchMode } from "../search/types.ts";
 
-import { RESERVED } from "./budget.ts";
-
-export { type BudgetOptions, type FittedAnswer, fitAnswer, fitToBudget } from "./budget.ts";
-
 export type FlatResult = { [k: string]: JsonValue };
 
 export function entityUri(kind: string, key: string): string {
@@ -70,6 +66,12 @@ export const resultSchema = z.looseObject({
   uri: z.string().describe("Resource URI of the full entry"),
   similarity_score: z.number().min(0).max(1).optional().describe("0..1, present when ranked by a natural-language query"),
 });
+
+/**
+ * Fields every result carries, set by LoreKeeper (the keys of resultSchema, so written once): entity
+ * data never overrides them, and the budget (budget.ts) never shortens them.
+ */
+export const RESERVED: readonly string[] = Object.keys(resultSchema.shape);
 
 export const searchOutputSchema = z.object({
   results: z.array(resultSchema),

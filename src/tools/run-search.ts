@@ -10,7 +10,8 @@ import type { SearchQuery, StructuredFilters } from "../search/types.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
 import { memoByVersion } from "../store/version-cache.ts";
 import type { ToolContext } from "./define.ts";
-import { buildMetadata, fitAnswer, flattenHits, type SearchAnswer, toolAnswer, toolError } from "./response.ts";
+import { fitAnswer } from "./budget.ts";
+import { buildMetadata, flattenHits, type SearchAnswer, toolAnswer, toolError } from "./response.ts";
 
 /** Drop undefined and empty-string filters (an empty string means "not given"). */
 export function cleanFilters(f: Record<string, unknown>): StructuredFilters {

@@ -93,6 +93,4 @@ export function contentTypeKinds(raw: string): readonly EntityKind[] | undefined
 
 export const CONTENT_TYPE_NAMES: readonly string[] = CONTENT_TYPES.map((c) => c.name);
 
-export function isEntityKind(s: string): s is EntityKind {
-  return (ENTITY_KINDS as readonly string[]).includes(s);
-}
+export { isEntityKind } from "../entities/types.ts";

@@ -11,7 +11,8 @@ import { deleteOrigin, replaceOrigin } from "../../src/store/entities.ts";
 import { DataGate } from "../../src/tools/data-gate.ts";
 import type { ToolDeps } from "../../src/tools/deps.ts";
 import { listDocumentsTool } from "../../src/tools/list-documents.ts";
-import { fitAnswer, fitToBudget, flattenEntity, type SearchAnswer } from "../../src/tools/response.ts";
+import { fitAnswer, fitToBudget } from "../../src/tools/budget.ts";
+import { flattenEntity, type SearchAnswer } from "../../src/tools/response.ts";
 import { makeEntity, makeStore } from "../support/entities.ts";
 import { connectInMemory, makeDeps } from "../support/mcp.ts";
 

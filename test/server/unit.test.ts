@@ -3,7 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { bearerMatches, hostAllowed, hostnameOf, isLoopback, originAllowed } from "../../src/server/http-guard.ts";
 import { resolveHttpOptions } from "../../src/server/http.ts";
 import { TOOLS } from "../../src/tools/index.ts";
-import { entityUri, fitToBudget, flattenEntity, type SearchAnswer } from "../../src/tools/response.ts";
+import { fitToBudget } from "../../src/tools/budget.ts";
+import { entityUri, flattenEntity, type SearchAnswer } from "../../src/tools/response.ts";
 import { canonical, contentTypeKinds, RARITIES, RULE_TYPES } from "../../src/tools/vocab.ts";
 import { makeEntity } from "../support/entities.ts";
 
