@@ -12,8 +12,8 @@ import {
   normalizeDndMagicSchools,
   normalizeDndMasteryProperties,
   normalizeDndProficiencies,
-  normalizeDndRules,
-  normalizeDndRuleSections,
+  normalizeDndRulesToSections,
+  normalizeDndRuleSectionsToRules,
   normalizeDndSkills,
   normalizeDndWeaponProperties,
 } from "./normalize/reference.ts";
@@ -51,8 +51,8 @@ export const DND5EAPI_2014_TYPES: ContentType[] = [
   ct("2014", "subclasses", ["subclass"], normalizeDndSubclasses("2014"), ["features"]),
   ct("2014", "races", ["species"], normalizeDndSpecies("2014", "races"), ["traits"]),
   ct("2014", "subraces", ["subspecies"], normalizeDndSpecies("2014", "subraces"), ["traits"]),
-  ct("2014", "rules", ["rule_section"], normalizeDndRules("2014")),
-  ct("2014", "rule-sections", ["rule"], normalizeDndRuleSections("2014"), ["rules"]),
+  ct("2014", "rules", ["rule_section"], normalizeDndRulesToSections("2014")),
+  ct("2014", "rule-sections", ["rule"], normalizeDndRuleSectionsToRules("2014"), ["rules"]),
 ];
 
 export const DND5EAPI_2024_TYPES: ContentType[] = [

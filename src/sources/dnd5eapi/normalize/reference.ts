@@ -30,7 +30,8 @@ function withoutTitle(desc: string, name: string): string {
   return m && m[1]!.toLowerCase() === name.toLowerCase() ? desc.slice(m[0].length).trim() : desc.trim();
 }
 
-export function normalizeDndRules(year: Dnd5eYear) {
+/** `/api/<year>/rules` (chapters such as "Combat") → `rule_section` entities. */
+export function normalizeDndRulesToSections(year: Dnd5eYear) {
   return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
     runRecords(records, DndRecord, (r) =>
       ruleSectionEntity("dnd5e_api", dndBase(ctx, year, "rules", r), {
@@ -40,7 +41,8 @@ export function normalizeDndRules(year: Dnd5eYear) {
     );
 }
 
-export function normalizeDndRuleSections(year: Dnd5eYear) {
+/** `/api/<year>/rule-sections` (one rule each) → `rule` entities, named under their chapter. */
+export function normalizeDndRuleSectionsToRules(year: Dnd5eYear) {
   return (records: unknown[], ctx: NormalizeContext): NormalizeResult => {
     const parent = new Map<string, { rule: Rec; order: number }>();
     for (const rule of related(ctx, "rules")) {
