@@ -26,7 +26,7 @@ import { embedAll } from "../search/helpers.ts";
 import { sampleEntities } from "../support/entities.ts";
 import { makeStore } from "../support/entities.ts";
 import { emptyTally, type FuzzCase, fuzzCalls, fuzzSeed, leaks, makeCases, makeOracle, type Outcome, outcomeOfError, runCases, type Tally } from "../support/fuzz.ts";
-import { answerOf, connectInMemory, connectStdio, isolatedEnv, makeDeps, namesOf, REPO_ROOT } from "../support/mcp.ts";
+import { answerOf, connectInMemory, connectStdio, isolatedEnv, makeDeps, namesOf, REPO_ROOT, TOOL_NAMES } from "../support/mcp.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
@@ -133,7 +133,7 @@ describe("argument fuzzing over MCP", () => {
     const conn = await connectStdio(["serve", "--db-path", dbCopy("stdio")], await childEnv("stdio"));
     try {
       tools = (await conn.client.listTools()).tools;
-      expect(tools.map((t) => t.name).sort()).toEqual(["list_documents", "search_all", "search_character_option", "search_creature", "search_equipment", "search_rule", "search_spell"]);
+      expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
       const cases = makeCases(tools, SEED, STDIO_CALLS);
       const tally = await runCases(cases, (c) => callRaw(conn.client, c), makeOracle(tools), CONCURRENCY);
       const pid = conn.transport.pid;

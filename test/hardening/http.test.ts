@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
 import { type HttpServerHandle, startHttpServer } from "../../src/server/http.ts";
 import { makeStore } from "../support/entities.ts";
-import { connectHttp, makeDeps, namesOf } from "../support/mcp.ts";
+import { connectHttp, makeDeps, namesOf, TOOL_NAMES } from "../support/mcp.ts";
 
 const TOKEN = "s3cret-token-for-tests";
 const MAX_BODY = 64 * 1024;
@@ -185,7 +185,7 @@ describe("JSON-RPC framing", () => {
     expect(msgs.map((m) => m.id).sort()).toEqual([1, 2, 3]);
     const byId = new Map(msgs.map((m) => [m.id, m.result as Record<string, unknown>]));
     expect(((byId.get(1)!.structuredContent as { results: Array<{ name: string }> }).results ?? []).map((r) => r.name)).toEqual(["Shield"]);
-    expect((byId.get(2)!.tools as unknown[]).length).toBe(7);
+    expect((byId.get(2)!.tools as { name: string }[]).map((t) => t.name)).toEqual([...TOOL_NAMES]);
     expect(byId.get(3)!.isError).toBe(true);
 
     await expectRefused(await post(open.url, [call(1, "search_spell", {}), { jsonrpc: "2.0", id: 2 }]), 400, -32600, /batch item 1/);

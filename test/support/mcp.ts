@@ -14,8 +14,12 @@ import type { EmbedderProvider } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
 import { buildServer } from "../../src/server/mcp.ts";
 import type { ToolDeps } from "../../src/tools/deps.ts";
+import { TOOLS } from "../../src/tools/index.ts";
 
 export const REPO_ROOT = join(import.meta.dir, "..", "..");
+
+/** The tools the server lists, in order, read from the registry (issues add tools: never hard-code the count). */
+export const TOOL_NAMES: readonly string[] = TOOLS.map((t) => t.name);
 
 export function noModel(reason = "no embedding model in tests"): EmbedderProvider {
   return { state: () => "unavailable", get: async () => null, reason: () => reason };

@@ -1,0 +1,45 @@
+/** server/http-guard.ts and the HTTP options: Host / Origin / bearer-token checks. */
+import { describe, expect, test } from "bun:test";
+import { bearerMatches, hostAllowed, hostnameOf, isLoopback, originAllowed } from "../../src/server/http-guard.ts";
+import { resolveHttpOptions } from "../../src/server/http.ts";
+
+describe("HTTP guard", () => {
+  const cfg = { allowedHosts: ["lorekeeper.lan"], allowedOrigins: ["https://app.example.com"] };
+
+  test("host names and loopback", () => {
+    expect(hostnameOf("127.0.0.1:8000")).toBe("127.0.0.1");
+    expect(hostnameOf("[::1]:8000")).toBe("[::1]");
+    expect(hostnameOf("LOCALHOST")).toBe("localhost");
+    expect(isLoopback("127.0.0.5")).toBe(true);
+    expect(isLoopback("::1")).toBe(true);
+    expect(isLoopback("0.0.0.0")).toBe(false);
+    expect(isLoopback("192.168.1.2")).toBe(false);
+  });
+
+  test("Host allowlist (any port) and Origin allowlist (exact, loopback always)", () => {
+    expect(hostAllowed("localhost:1234", cfg)).toBe(true);
+    expect(hostAllowed("lorekeeper.lan:8000", cfg)).toBe(true);
+    expect(hostAllowed("evil.example:8000", cfg)).toBe(false);
+    expect(hostAllowed(null, cfg)).toBe(false);
+    expect(originAllowed(null, cfg)).toBe(true);
+    expect(originAllowed("http://localhost:5173", cfg)).toBe(true);
+    expect(originAllowed("https://app.example.com", cfg)).toBe(true);
+    expect(originAllowed("https://app.example.com:444", cfg)).toBe(false);
+    expect(originAllowed("https://evil.example", cfg)).toBe(false);
+    expect(originAllowed("null", cfg)).toBe(false);
+  });
+
+  test("bearer tokens", () => {
+    expect(bearerMatches("Bearer s3cret", "s3cret")).toBe(true);
+    expect(bearerMatches("bearer s3cret", "s3cret")).toBe(true);
+    expect(bearerMatches("Bearer s3cre", "s3cret")).toBe(false);
+    expect(bearerMatches("Basic s3cret", "s3cret")).toBe(false);
+    expect(bearerMatches(null, "s3cret")).toBe(false);
+  });
+
+  test("a non-loopback bind needs a token", () => {
+    expect(() => resolveHttpOptions({ host: "0.0.0.0" })).toThrow(/without a token/);
+    expect(resolveHttpOptions({ host: "0.0.0.0", token: "t" }).host).toBe("0.0.0.0");
+    expect(resolveHttpOptions({}).host).toBe("127.0.0.1");
+  });
+});

@@ -1,0 +1,60 @@
+/** tools/response.ts and tools/budget.ts: the result shape and the response budget. */
+import { describe, expect, test } from "bun:test";
+import { fitToBudget } from "../../src/tools/budget.ts";
+import { entityUri, flattenEntity, type SearchAnswer } from "../../src/tools/response.ts";
+import { makeEntity } from "../support/entities.ts";
+
+describe("results", () => {
+  test("flattenEntity puts identity and attribution first; entity data cannot override them", () => {
+    const e = makeEntity("spell", "Fireball", { level: 3 }, { key: "srd_fireball" });
+    e.data = { ...e.data, key: "evil", document_key: "evil", desc: "Boom." };
+    const flat = flattenEntity(e, 0.87654);
+    expect(Object.keys(flat).slice(0, 8)).toEqual(["key", "name", "kind", "document_key", "document_name", "document_source", "source_url", "uri"]);
+    expect(flat.key).toBe("srd_fireball");
+    expect(flat.document_key).toBe("srd-2014");
+    expect(flat.desc).toBe("Boom.");
+    expect(flat.uri).toBe("lorekeeper://spell/srd_fireball");
+    expect(flat.similarity_score).toBe(0.8765);
+    expect("similarity_score" in flattenEntity(e)).toBe(false);
+    expect(entityUri("spell", "a b/c")).toBe("lorekeeper://spell/a%20b%2Fc");
+  });
+
+  function answerWith(n: number, descLen: number): SearchAnswer {
+    const results = Array.from({ length: n }, (_, i) => {
+      const e = makeEntity("creature", `Monster ${i}`, {}, { key: `m${i}` });
+      e.data = { desc: `${"word ".repeat(descLen / 5)}`, actions: [{ name: "Bite", desc: "x".repeat(descLen) }] };
+      return flattenEntity(e);
+    });
+    return { results, count: n, search_mode: "structured", metadata: { generated_at: "t", data_synced_at: null, sources: ["open5e_v2"] } };
+  }
+
+  test("fitToBudget leaves small answers alone", () => {
+    const a = answerWith(2, 100);
+    expect(fitToBudget(a, { budgetChars: 60_000, tool: "search_creature" })).toBe(a);
+  });
+
+  test("fitToBudget shortens long fields (nested too) and says how to get the full entry", () => {
+    const a = answerWith(5, 20_000);
+    const fitted = fitToBudget(a, { budgetChars: 30_000, tool: "search_creature" });
+    const text = JSON.stringify(fitted);
+    expect(text.length).toBeLessThanOrEqual(30_000);
+    expect(fitted.truncated).toBe(true);
+    expect(fitted.count).toBe(5);
+    expect(fitted.results.length).toBe(5);
+    expect(String(fitted.results[0]!.desc)).toContain("[truncated]");
+    expect(JSON.stringify(fitted.results[0]!.actions)).toContain("[truncated]");
+    expect(fitted.results[0]!.uri).toBe("lorekeeper://creature/m0");
+    expect(fitted.message).toContain("lorekeeper://creature/m0");
+    expect(fitted.message).toContain('name="Monster 0"');
+  });
+
+  test("fitToBudget drops trailing results when even short fields do not fit", () => {
+    const a = answerWith(100, 2000);
+    const fitted = fitToBudget(a, { budgetChars: 8_000, tool: "search_creature" });
+    expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(8_000);
+    expect(fitted.results.length).toBeGreaterThan(0);
+    expect(fitted.results.length).toBeLessThan(100);
+    expect(fitted.count).toBe(fitted.results.length);
+    expect(fitted.message).toContain(`of 100 results`);
+  });
+});
