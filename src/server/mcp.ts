@@ -27,6 +27,7 @@ import type { ToolContext, ToolDef } from "../tools/define.ts";
 import type { DataProgress, ToolDeps } from "../tools/deps.ts";
 import { TOOLS } from "../tools/index.ts";
 import { toolError } from "../tools/response.ts";
+import { toolListAnswer } from "../tools/tool-list.ts";
 import { CallEnvelopeSchema } from "./call-envelope.ts";
 import { registerResources } from "./resources.ts";
 
@@ -86,46 +87,15 @@ export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, extra
   }
 }
 
-/** McpServer's tools/list answer for TOOLS (the schemas are static), from the first server that answered it. */
-let toolList: ReturnType<ListToolsHandler> | undefined;
-let toolListsComputed = 0;
-
-/** How many times this process had McpServer compute the tools/list answer (tests). */
-export function toolListComputations(): number {
-  return toolListsComputed;
-}
-type ListToolsHandler = Parameters<McpServer["server"]["setRequestHandler"]>[1];
-
-/**
- * Let `server` answer tools/list with the answer of the first server built in this process:
- * McpServer installs its tools/list handler through `server.server.setRequestHandler`, so that
- * handler is wrapped as it is installed (every server lists the same TOOLS).
- */
-function reuseToolList(server: McpServer): void {
-  const inner = server.server;
-  const install = inner.setRequestHandler.bind(inner);
-  inner.setRequestHandler = ((schema: Parameters<typeof install>[0], handler: ListToolsHandler) => {
-    if (schema !== ListToolsRequestSchema) return install(schema, handler);
-    return install(schema, (request, extra) => {
-      if (toolList === undefined) {
-        toolListsComputed++;
-        const answer = handler(request, extra);
-        if (answer instanceof Promise) answer.catch(() => (toolList = undefined));
-        toolList = answer;
-      }
-      return toolList;
-    });
-  }) as typeof inner.setRequestHandler;
-}
+export { toolListComputations } from "../tools/tool-list.ts";
 
 export function buildServer(deps: ToolDeps): McpServer {
   const server = new McpServer(
     { name: APP_NAME, title: "LoreKeeper", version: APP_VERSION },
-    // No `tools` capability here: McpServer then installs its tools handlers at the first
-    // registerTool (declaring the same `tools: { listChanged: true }`), after reuseToolList.
+    // No `tools` capability here: McpServer installs its tools handlers (and declares
+    // `tools: { listChanged: true }`) at the first registerTool.
     { instructions: SERVER_INSTRUCTIONS, capabilities: { resources: {}, logging: {} } },
   );
-  reuseToolList(server);
   const byName = new Map<string, ToolDef>();
   for (const def of TOOLS) {
     byName.set(def.name, def);
@@ -135,6 +105,8 @@ export function buildServer(deps: ToolDeps): McpServer {
       (args: unknown, extra: Extra) => callTool(def, args, deps, extra),
     );
   }
+  // The same list McpServer computes, computed once per process (tools/tool-list.ts says why).
+  server.server.setRequestHandler(ListToolsRequestSchema, () => toolListAnswer());
   registerResources(server, deps);
   // CallEnvelopeSchema answers a malformed envelope (arguments not an object...) with -32602.
   server.server.setRequestHandler(CallEnvelopeSchema, async (request, extra) => {

@@ -5,7 +5,11 @@
  * list_documents rows) follows the store at once.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { toolListComputations } from "../../src/server/mcp.ts";
+import { TOOLS } from "../../src/tools/index.ts";
 import type { Store } from "../../src/store/db.ts";
 import { deleteOrigin, replaceOrigin } from "../../src/store/entities.ts";
 import { DataGate } from "../../src/tools/data-gate.ts";
@@ -165,5 +169,24 @@ describe("tools/list", () => {
     expect(lists[2]).toEqual(lists[0]);
     expect((lists[0] as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
     expect(toolListComputations()).toBe(1);
+  });
+
+  test("the shared list is exactly what McpServer itself lists for the same tools", async () => {
+    const plain = new McpServer({ name: "plain", version: "0" });
+    for (const def of TOOLS) {
+      plain.registerTool(def.name, { title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output, annotations: def.annotations }, async () => ({ content: [] }));
+    }
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await plain.connect(b);
+    const client = new Client({ name: "t", version: "0" });
+    await client.connect(a);
+    const sdk = await client.listTools();
+    await client.close();
+    const ours = await connectInMemory(makeDeps(store));
+    try {
+      expect(await ours.client.listTools()).toEqual(sdk);
+    } finally {
+      await ours.close();
+    }
   });
 });
