@@ -7,12 +7,10 @@
  * Sets are remembered per WHERE clause until the store changes (a few of them: the same tool
  * searches the same kinds again and again).
  */
+import { CACHES } from "../store/caches.ts";
 import type { Database } from "bun:sqlite";
 import { type VersionMemo, versionMemo } from "../store/version-cache.ts";
 import type { SqlValue, WhereClause } from "./filters.ts";
-
-/** How many candidate sets are remembered per store version. */
-const REMEMBERED = 16;
 
 export class CandidateSet {
   /** 1 at index id when the entity is a candidate. */
@@ -38,7 +36,7 @@ export class CandidateSet {
 /** The rows of `entities e` satisfying `where` (read from the store, or remembered). */
 export function candidateSet(db: Database, where: WhereClause, memo: VersionMemo = versionMemo(db)): CandidateSet {
   const key = JSON.stringify([where.sql, where.params]);
-  return memo.lru("search:candidates", key, REMEMBERED, () => {
+  return CACHES.candidates.get(memo, key, () => {
     const rows = db.query<[number], SqlValue[]>(`SELECT e.id FROM entities e WHERE ${where.sql} ORDER BY e.id`).values(...where.params);
     const ids = new Int32Array(rows.length);
     for (let i = 0; i < rows.length; i++) ids[i] = Number(rows[i]![0]);

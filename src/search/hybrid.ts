@@ -20,7 +20,7 @@ import { log } from "../log.ts";
 import { documentKeys } from "../store/documents.ts";
 import { entitySelect, getEntitiesByIds, rowToEntity, type EntityRow } from "../store/entities.ts";
 import { isCorruption } from "../store/repair.ts";
-import { memoByVersion } from "../store/version-cache.ts";
+import { CACHES } from "../store/caches.ts";
 import { type CandidateSet, candidateSet } from "./candidates.ts";
 import type { SearchContext, Neighbor } from "./context.ts";
 import { resolveDocuments } from "./documents-filter.ts";
@@ -201,7 +201,7 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
   if (!Number.isFinite(limit) || limit < 1) return empty(`limit must be a whole number of at least 1 (got ${q.limit}).`);
   if (q.kinds.length === 0) return empty("No content types were selected, so nothing can match.");
 
-  const docs = resolveDocuments(q.documents, q.documents ? memoByVersion(db, "search:document-keys", () => documentKeys(db)) : []);
+  const docs = resolveDocuments(q.documents, q.documents ? CACHES.documentKeys.get(db, () => documentKeys(db)) : []);
   if (docs.message) messages.push(docs.message);
   if (docs.keys !== null && docs.keys.length === 0) return empty();
 

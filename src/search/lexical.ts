@@ -14,6 +14,7 @@
  * Typo tolerance: a token that is not the start of any name word and is (nearly) absent from all
  * texts is expanded with the closest name words within 1–2 edits ("magik missle" → magic, missile).
  */
+import { CACHES } from "../store/caches.ts";
 import type { Database } from "bun:sqlite";
 import { type VersionMemo, versionMemo } from "../store/version-cache.ts";
 import { type CandidateSet, candidateSet } from "./candidates.ts";
@@ -94,10 +95,9 @@ export function contentTokens(tokens: readonly string[]): string[] {
  * to RARE_HITS; remembered for the store's version (a few thousand words).
  */
 function textHits(db: Database, memo: VersionMemo, token: string): number {
-  return memo.lru(
-    "search:text-hits",
+  return CACHES.textHits.get(
+    memo,
     token,
-    4096,
     () =>
       db
         .query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT 1 FROM entities_fts WHERE entities_fts MATCH ? LIMIT ?)")
@@ -192,7 +192,7 @@ export interface LexicalOptions {
 }
 
 function entityCount(db: Database, memo: VersionMemo): number {
-  return memo.get("search:entity-count", () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0);
+  return CACHES.entityCount.get(memo, () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0);
 }
 
 /**

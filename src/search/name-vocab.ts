@@ -5,6 +5,7 @@
  * token (a prefix probe, an exact probe, all words of a length range) cost a few ms each in SQL;
  * here they are a binary search or a bucket. One read (a few thousand words) per store version.
  */
+import { CACHES } from "../store/caches.ts";
 import type { Database } from "bun:sqlite";
 import { type VersionMemo, versionMemo } from "../store/version-cache.ts";
 import type { VocabTerm } from "./fuzzy.ts";
@@ -65,5 +66,5 @@ export class NameVocabulary {
 
 /** The name vocabulary of the store as it is now (`memo`: the caller's, when it has one). */
 export function nameVocabulary(db: Database, memo: VersionMemo = versionMemo(db)): NameVocabulary {
-  return memo.get("search:name-vocabulary", () => new NameVocabulary(db.query<VocabTerm, []>("SELECT term, doc FROM names_vocab").all()));
+  return CACHES.nameVocabulary.get(memo, () => new NameVocabulary(db.query<VocabTerm, []>("SELECT term, doc FROM names_vocab").all()));
 }

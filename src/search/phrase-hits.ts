@@ -9,6 +9,7 @@
  * as "damage", "creature" or "fire" come back in query after query. `lexicalSearch` called
  * without `cache` (tests, the benchmark's floor) always asks FTS5.
  */
+import { CACHES } from "../store/caches.ts";
 import type { Database } from "bun:sqlite";
 import type { VersionMemo } from "../store/version-cache.ts";
 
@@ -76,7 +77,7 @@ class PhraseCache {
 /** The hits of phrases: from the cache of recent phrases of the store's version in `memo`, or (no memo) straight from FTS5. */
 export function phraseSource(db: Database, memo: VersionMemo | undefined): (phrase: string) => PhraseHits {
   if (!memo) return (phrase) => readPhraseHits(db, phrase);
-  const c = memo.get("search:phrase-hits", () => new PhraseCache());
+  const c = CACHES.phraseHits.get(memo, () => new PhraseCache());
   return (phrase) => {
     let hits = c.get(phrase);
     if (!hits) {

@@ -6,7 +6,7 @@
  */
 import { log } from "../log.ts";
 import type { Store } from "../store/db.ts";
-import { memoByVersion } from "../store/version-cache.ts";
+import { CACHES } from "../store/caches.ts";
 import { type CandidateSet, candidateSet } from "./candidates.ts";
 import type { Neighbor, SearchContext, VectorBackend } from "./context.ts";
 import type { WhereClause } from "./filters.ts";
@@ -35,7 +35,7 @@ export function storeVectorBackend(store: Store): VectorBackend {
       }
     },
     hasVectors: (modelId) =>
-      memoByVersion(store.db, `search:has-vectors:${modelId}`, () => store.db.query("SELECT 1 FROM vectors WHERE model_id = ? LIMIT 1").get(modelId) !== null),
+      CACHES.hasVectors.get(store.db, modelId, () => store.db.query("SELECT 1 FROM vectors WHERE model_id = ? LIMIT 1").get(modelId) !== null),
   };
 }
 

@@ -6,7 +6,7 @@ import type { Database } from "bun:sqlite";
 import type { DocumentInfo, DocumentSource, Entity, EntityFilters, EntityKind, JsonObject } from "../entities/types.ts";
 import { slugify } from "../entities/types.ts";
 import { upsertDocuments } from "./documents.ts";
-import { memoByVersion } from "./version-cache.ts";
+import { CACHES } from "./caches.ts";
 
 export interface ReplaceResult {
   inserted: number;
@@ -231,7 +231,7 @@ export function countByKind(db: Database): Record<string, number> {
  * store changes (version-cache.ts), so a warm call runs no query per kind.
  */
 export function emptyKinds(db: Database, kinds: readonly EntityKind[]): EntityKind[] {
-  const nonEmpty = memoByVersion(db, "entities:non-empty-kinds", () => new Set<EntityKind>());
+  const nonEmpty = CACHES.nonEmptyKinds.get(db, () => new Set<EntityKind>());
   return kinds.filter((k) => {
     if (nonEmpty.has(k)) return false;
     if (db.query<{ x: number }, [string]>("SELECT 1 AS x FROM entities WHERE kind = ? LIMIT 1").get(k) === null) return true;

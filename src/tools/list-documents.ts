@@ -3,7 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { type DocumentSummary, listDocuments } from "../store/documents.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
-import { memoByVersion } from "../store/version-cache.ts";
+import { CACHES } from "../store/caches.ts";
 import type { ToolDef } from "./define.ts";
 import { defineTool } from "./define.ts";
 import { vocab, vocabWithDefault } from "./params.ts";
@@ -78,7 +78,7 @@ export const listDocumentsTool: ToolDef = defineTool({
   openWorld: false,
   async run(a, ctx): Promise<CallToolResult> {
     // Grouping the whole entities table takes ~25 ms: done once per store version (and source).
-    const rows = memoByVersion(ctx.deps.db, `list-documents:${a.source ?? ""}`, () => documentRows(listDocuments(ctx.deps.db, a.source)));
+    const rows = CACHES.documentRows.get(ctx.deps.db, a.source ?? "", () => documentRows(listDocuments(ctx.deps.db, a.source)));
     const now = ctx.deps.now?.() ?? new Date();
     const meta = buildMetadata([], now, lastSyncedAt(ctx.deps.db));
     meta.sources = [...new Set(rows.map((r) => r.source))].sort();

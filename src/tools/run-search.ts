@@ -8,7 +8,7 @@ import type { EntityKind } from "../entities/types.ts";
 import { log } from "../log.ts";
 import type { SearchQuery, StructuredFilters } from "../search/types.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
-import { memoByVersion } from "../store/version-cache.ts";
+import { CACHES } from "../store/caches.ts";
 import type { ToolContext } from "./define.ts";
 import { fitAnswer } from "./budget.ts";
 import { buildMetadata, flattenHits, type SearchAnswer, toolAnswer, toolError } from "./response.ts";
@@ -81,7 +81,7 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     count: results.length,
     search_mode: res.mode,
     ...(notes.length ? { message: notes.join(" ") } : {}),
-    metadata: buildMetadata(results, now, memoByVersion(ctx.deps.db, "tools:last-synced", () => lastSyncedAt(ctx.deps.db))),
+    metadata: buildMetadata(results, now, CACHES.lastSynced.get(ctx.deps.db, () => lastSyncedAt(ctx.deps.db))),
   };
   const fitted = fitAnswer(answer, { budgetChars: ctx.deps.responseBudgetChars, tool });
   return toolAnswer(fitted.answer, fitted.text);

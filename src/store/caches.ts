@@ -1,0 +1,57 @@
+/**
+ * Every in-process cache of values derived from the store, declared in one place, with one rule:
+ * a value lives as long as the store version it was computed from (version-cache.ts: `PRAGMA
+ * data_version` + `total_changes()`); any write, by this process or another, drops them all.
+ * Each entry names the component that owns it; call sites use `CACHES.<name>` (no string keys
+ * elsewhere). Pass a `VersionMemo` (one per ranked call) instead of the database to read the change
+ * token once for the whole call.
+ *
+ * Other caches, not derived from the store (so not here): the HNSW index + vector cache of
+ * search/vector-index.ts (per store and model; same rule: refreshed when the change token moves),
+ * the embedder's query-vector cache (per model, search/embedder.ts), the tools/list answer (static,
+ * tools/tool-list.ts), HTTP responses (in SQLite, store/http-cache.ts).
+ */
+import type { Database } from "bun:sqlite";
+import { type VersionMemo, versionMemo } from "./version-cache.ts";
+
+type Where = Database | VersionMemo;
+
+function memoOf(where: Where): VersionMemo {
+  return "lru" in where ? where : versionMemo(where);
+}
+
+/** One value per store version. */
+export interface Slot {
+  readonly key: string;
+  readonly owner: string;
+  get<T>(where: Where, compute: () => T): T;
+}
+
+/** Many values per store version, by key; at most `max` kept (least recently used dropped first). */
+export interface Family {
+  readonly key: string;
+  readonly owner: string;
+  readonly max: number;
+  get<T>(where: Where, key: string, compute: () => T): T;
+}
+
+function slot(key: string, owner: string): Slot {
+  return { key, owner, get: (where, compute) => memoOf(where).get(key, compute) };
+}
+
+function family(key: string, owner: string, max: number): Family {
+  return { key, owner, max, get: (where, k, compute) => memoOf(where).lru(key, k, max, compute) };
+}
+
+export const CACHES = {
+  nonEmptyKinds: slot("entities:non-empty-kinds", "store/entities.ts emptyKinds: kinds known to hold entities (a Set filled as learnt)"),
+  entityCount: slot("search:entity-count", "search/lexical.ts: entities in the store (word rarity)"),
+  nameVocabulary: slot("search:name-vocabulary", "search/name-vocab.ts: name words for typo correction"),
+  phraseHits: slot("search:phrase-hits", "search/phrase-hits.ts: FTS5 hits of recent phrases (bounded by matches held)"),
+  documentKeys: slot("search:document-keys", "search/hybrid.ts: document keys for the `documents` filter"),
+  lastSynced: slot("tools:last-synced", "tools/run-search.ts: metadata.data_synced_at"),
+  candidates: family("search:candidates", "search/candidates.ts: candidate ids per filter", 16),
+  textHits: family("search:text-hits", "search/lexical.ts: texts holding a word", 4096),
+  hasVectors: family("search:has-vectors", "search/semantic-leg.ts: whether a model has stored vectors", 64),
+  documentRows: family("tools:list-documents", "tools/list-documents.ts: list_documents rows per source", 16),
+} as const;
