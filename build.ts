@@ -16,6 +16,7 @@ import { bunTarget, hostTarget, type Manifest, type ManifestFile, parseTarget, t
 import { dirModelName, fileSha256, MODEL_SIDE_FILES } from "./src/search/model-source.ts";
 import { nativeLoaderPlugin } from "./src/native/build-plugin.ts";
 import { INSTALL_ALL_PLATFORMS, MODEL_ONNX, nativePlan, type NativeSpec } from "./src/native/targets.ts";
+import { packageRelease } from "./packaging/release.ts";
 
 const ROOT = import.meta.dir;
 
@@ -32,7 +33,8 @@ Options:
   --no-semantic     build without model/onnxruntime/tokenizers (keyword search only); needed for
                     targets with no tokenizers build (linux-arm64)
   --outdir DIR      output folder (default dist)
-  --outfile PATH    output file (only with a single target)
+  --outfile PATH    output file (only with a single target; makes no .mcpb / server.json)
+  --no-mcpb         skip the Claude Desktop bundles (.mcpb) and dist/server.json
   -h, --help        this help`;
 
 interface Problem {
@@ -161,6 +163,7 @@ interface Options {
   semantic: boolean;
   outdir: string;
   outfile: string | undefined;
+  mcpb: boolean;
 }
 
 async function buildTarget(t: Target, o: Options, pack: Pack | undefined, problems: Problem[]): Promise<string | undefined> {
@@ -247,6 +250,7 @@ function parseOptions(argv: string[]): Options {
       "no-semantic": { type: "boolean" },
       outdir: { type: "string" },
       outfile: { type: "string" },
+      "no-mcpb": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -279,6 +283,7 @@ function parseOptions(argv: string[]): Options {
     semantic,
     outdir: resolve(values.outdir ?? join(ROOT, "dist")),
     outfile: values.outfile,
+    mcpb: !values["no-mcpb"] && !values.outfile,
   };
 }
 
@@ -324,16 +329,17 @@ async function run(argv: string[]): Promise<number> {
   const pack = o.content ? preparePack(o.content, join(o.outdir, ".build")) : undefined;
   if (pack) await checkPackModel(pack, o);
   const problems: Problem[] = [];
-  const built: string[] = [];
+  const built: { target: Target; path: string }[] = [];
   for (const t of o.targets) {
     const t0 = performance.now();
     const out = await buildTarget(t, o, pack, problems);
     if (out) {
-      built.push(out);
+      built.push({ target: t, path: out });
       process.stderr.write(`built ${out} (${mb(statSync(out).size)}, ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
       if (t === hostTarget() && !smokeTest(out, t)) problems.push({ target: t, message: `${out} was built but does not start`, fix: "run it with -v to see why" });
     }
   }
+  if (o.mcpb && built.length) await packageRelease(built, o.outdir);
   for (const p of problems) process.stderr.write(`NOT BUILT ${p.target}: ${p.message}\n  fix: ${p.fix}\n`);
   return problems.length ? 1 : 0;
 }

@@ -19,7 +19,19 @@ function xdg(varName: string, fallback: string[]): string {
   return join(home(), ...fallback);
 }
 
+/**
+ * An environment value, or undefined when unset, empty, or an unfilled `${user_config.…}`
+ * placeholder (some .mcpb hosts pass the placeholder through when the user left a field blank).
+ */
+export function envValue(name: string): string | undefined {
+  const v = process.env[name]?.trim();
+  return v && !/^\$\{[^}]*\}$/.test(v) ? v : undefined;
+}
+
+/** LOREKEEPER_DATA_DIR > $XDG_DATA_HOME/lorekeeper > ~/.local/share/lorekeeper */
 export function dataDir(): string {
+  const explicit = envValue("LOREKEEPER_DATA_DIR");
+  if (explicit) return resolve(explicit);
   return join(xdg("XDG_DATA_HOME", [".local", "share"]), APP_NAME);
 }
 
@@ -80,7 +92,7 @@ export function loadConfig(): Config {
     httpConcurrency: Math.max(1, num("LOREKEEPER_HTTP_CONCURRENCY", 6)),
     open5ePageSize: Math.max(1, Math.floor(num("LOREKEEPER_PAGE_SIZE", 1000))),
     embeddingModel: process.env.LOREKEEPER_EMBEDDING_MODEL ?? "fast-bge-small-en-v1.5",
-    modelDir: process.env.LOREKEEPER_MODEL_DIR ? resolve(process.env.LOREKEEPER_MODEL_DIR) : undefined,
+    modelDir: envValue("LOREKEEPER_MODEL_DIR") ? resolve(envValue("LOREKEEPER_MODEL_DIR")!) : undefined,
     embeddingTimeoutMs: num("LOREKEEPER_EMBEDDING_TIMEOUT_MS", 10_000),
     responseBudgetChars: num("LOREKEEPER_RESPONSE_BUDGET_CHARS", 60_000),
     httpToken: process.env.LOREKEEPER_HTTP_TOKEN || undefined,

@@ -13,6 +13,7 @@ if (!process.env.LOREKEEPER_TEST_KEEP_ENV) {
   process.env.XDG_CACHE_HOME = join(root, "cache");
   delete process.env.LOREKEEPER_DB_PATH;
   delete process.env.LOREKEEPER_MODEL_DIR;
+  delete process.env.LOREKEEPER_DATA_DIR;
   // Upstreams default to an unroutable local port unless a test sets its fake.
   process.env.LOREKEEPER_OPEN5E_BASE_URL = "http://127.0.0.1:9";
   process.env.LOREKEEPER_DND5EAPI_BASE_URL = "http://127.0.0.1:9";
