@@ -29,9 +29,19 @@ function fmtDetail(detail: unknown): string {
   }
 }
 
+/** Where log lines go: stderr, unless a sink was set (the tests capture them). */
+export type LogSink = (line: string) => void;
+const toStderr: LogSink = (line) => process.stderr.write(line);
+let sink: LogSink = toStderr;
+
+/** Sends log lines to `s` instead of stderr; `undefined` restores stderr. */
+export function setLogSink(s: LogSink | undefined): void {
+  sink = s ?? toStderr;
+}
+
 function emit(level: Exclude<LogLevel, "silent">, msg: string, detail?: unknown): void {
   if (ORDER[level] < ORDER[current]) return;
-  process.stderr.write(`[lorekeeper] ${level.toUpperCase()} ${msg}${fmtDetail(detail)}\n`);
+  sink(`[lorekeeper] ${level.toUpperCase()} ${msg}${fmtDetail(detail)}\n`);
 }
 
 export const log = {

@@ -26,7 +26,6 @@ function engineReason(): string | undefined {
   return undefined;
 }
 const noEngine = engineReason();
-if (noEngine) process.stderr.write(`[container test] engine test skipped: ${noEngine}\n`);
 
 function lines(re: RegExp): string[] {
   return dockerfile.split("\n").filter((l) => re.test(l));
@@ -91,7 +90,7 @@ describe("Dockerfile (no engine needed)", () => {
   });
 });
 
-describe.skipIf(noEngine !== undefined)("container image (needs an engine)", () => {
+describe.skipIf(noEngine !== undefined)(`container image${noEngine ? ` — skipped: ${noEngine}` : ""}`, () => {
   const tag = `lorekeeper-test:${process.pid}`;
   const name = `lorekeeper-test-${process.pid}`;
   const cleanup = () => {

@@ -23,7 +23,7 @@ async function cli(args: string[], provider: EmbedderProvider = unavailableProvi
   const out: string[] = [];
   const err: string[] = [];
   const o = process.stdout.write.bind(process.stdout);
-  const e = process.stderr.write.bind(process.stderr);
+  const e = process.stderr.write;
   const text = (c: string | Uint8Array) => (typeof c === "string" ? c : new TextDecoder().decode(c));
   process.stdout.write = ((c: string | Uint8Array) => out.push(text(c)) > 0) as typeof process.stdout.write;
   process.stderr.write = ((c: string | Uint8Array) => err.push(text(c)) > 0) as typeof process.stderr.write;

@@ -115,7 +115,7 @@ describe("embedPending", () => {
 
   test("without a model it returns at once with a note", async () => {
     const none = createEmbedderProvider({ modelDir: join(tmp.dir, "missing"), embeddedDir: null, allowDownload: false });
-    const orig = process.stderr.write.bind(process.stderr);
+    const orig = process.stderr.write;
     process.stderr.write = (() => true) as typeof process.stderr.write;
     try {
       const r = await embedPending(store, none);

@@ -32,7 +32,7 @@ function dot(a: Float32Array, b: Float32Array): number {
 /** Everything written to stderr while `fn` runs. */
 async function captureStderr(fn: () => Promise<unknown>): Promise<string> {
   const chunks: string[] = [];
-  const orig = process.stderr.write.bind(process.stderr);
+  const orig = process.stderr.write;
   process.stderr.write = ((chunk: string | Uint8Array) => {
     chunks.push(typeof chunk === "string" ? chunk : new TextDecoder().decode(chunk));
     return true;

@@ -5,6 +5,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { setLogSink } from "../../src/log.ts";
+import { capturedLogSink } from "./logs.ts";
 
 process.env.LOREKEEPER_OFFLINE = "1";
 if (!process.env.LOREKEEPER_TEST_KEEP_ENV) {
@@ -24,4 +26,13 @@ if (!process.env.LOREKEEPER_TEST_KEEP_ENV) {
       /* best effort */
     }
   });
+}
+
+// Logs of the code under test go to a captured buffer, not the console: passing tests that
+// exercise failures (refused requests, a dead upstream) would otherwise print alarming lines.
+// `LOREKEEPER_TEST_LOGS=1 bun test …` prints them as they happen; tests read them with testLogs().
+// A test that intercepts process.stderr.write (to assert on what a command prints) gets them there.
+if (!process.env.LOREKEEPER_TEST_LOGS) {
+  const consoleStderr = process.stderr.write;
+  setLogSink((line) => (process.stderr.write !== consoleStderr ? void process.stderr.write(line) : capturedLogSink(line)));
 }
