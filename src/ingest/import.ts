@@ -62,7 +62,10 @@ export interface FileReport {
   packs: PackReport[];
   warnings: string[];
   imported: number;
+  /** Items that should have been imported and were not (exit code 2). */
   skipped: number;
+  /** Items left out by design: types LoreKeeper does not model, disabled items (notes only). */
+  not_imported?: number;
   duration_ms: number;
 }
 
@@ -70,11 +73,15 @@ export interface ImportReport {
   files: FileReport[];
   imported: number;
   skipped: number;
+  not_imported?: number;
   failed: number;
   dry_run: boolean;
 }
 
-/** 0 = everything imported, 1 = a file failed, 2 = some entities were skipped. */
+/**
+ * 0 = everything the file asks for was imported (types LoreKeeper does not model and disabled items
+ * are notes), 1 = a file failed, 2 = some entities were skipped.
+ */
 export function importExitCode(r: ImportReport): 0 | 1 | 2 {
   return r.failed > 0 ? 1 : r.skipped > 0 ? 2 : 0;
 }
@@ -221,7 +228,8 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
   }
   report.packs = plans.map((p) => p.report);
   report.imported = plans.reduce((n, p) => n + p.entities.length, 0);
-  report.skipped = report.packs.reduce((n, p) => n + p.skipped.length, 0);
+  report.skipped = report.packs.reduce((n, p) => n + p.skipped.filter((x) => !x.by_design).length, 0);
+  report.not_imported = report.packs.reduce((n, p) => n + p.skipped.filter((x) => x.by_design).length, 0);
   report.ok = true;
   return done();
 }
@@ -255,6 +263,7 @@ export function importOrcbrewFiles(db: Database | null, files: string[], opts: I
     if (!r.ok) out.failed++;
     out.imported += r.imported;
     out.skipped += r.skipped;
+    out.not_imported = (out.not_imported ?? 0) + (r.not_imported ?? 0);
   }
   return out;
 }

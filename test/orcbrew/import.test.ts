@@ -32,14 +32,24 @@ describe("import into the store", () => {
     const r = importOrcbrewFile(store.db, fx("all-types.orcbrew"));
     expect(r.ok).toBe(true);
     expect(r.imported).toBe(11);
-    expect(r.skipped).toBe(7);
+    expect(r.skipped).toBe(2); // an unknown type and an unusable item
+    expect(r.not_imported).toBe(5); // invocations, boons, selections, encounters, a disabled spell: notes
     expect(r.packs[0]!.store).toEqual({ inserted: 11, updated: 0, unchanged: 0, deleted: 0 });
     expect(orcbrewCount()).toBe(11);
     const docs = listDocuments(store.db, "orcbrew");
-    expect(docs.map((d) => [d.key, d.name, d.source, d.entity_count])).toEqual([["orcbrew-all-types", "all-types", "orcbrew", 11]]);
+    expect(docs.map((d) => [d.key, d.name, d.source, d.entity_count])).toEqual([["orcbrew-test-forge", "Test Forge", "orcbrew", 11]]);
     expect(docs[0]!.counts).toEqual({ spell: 2, creature: 1, class: 2, subclass: 1, species: 1, subspecies: 1, background: 1, feat: 1, language: 1 });
     expect(docs[0]!.url).toStartWith("file://");
-    expect(count("SELECT COUNT(*) AS n FROM entities WHERE origin = ?", "orcbrew:orcbrew-all-types")).toBe(11);
+    expect(count("SELECT COUNT(*) AS n FROM entities WHERE origin = ?", "orcbrew:orcbrew-test-forge")).toBe(11);
+  });
+
+  test("a valid file whose unmodeled types are left out exits 0, with the notes", () => {
+    const text = `{:orcpub.dnd.e5/spells {:glow {:name "Glow" :level 0 :school "evocation" :option-pack "Lights"}}
+ :orcpub.dnd.e5/encounters {:ambush {:name "Ambush" :option-pack "Lights"}}}`;
+    const r = importOrcbrewText(store.db, text, join(tmp.dir, "lights.orcbrew"));
+    expect([r.ok, r.imported, r.skipped, r.not_imported]).toEqual([true, 1, 0, 1]);
+    expect(r.packs[0]!.skipped[0]).toMatchObject({ type: "encounters", by_design: true });
+    expect(importExitCode({ files: [r], imported: r.imported, skipped: r.skipped, failed: 0, dry_run: false })).toBe(0);
   });
 
   test("a multi-pack file: one document per pack; empty and disabled packs hold nothing", () => {
@@ -70,7 +80,7 @@ describe("import into the store", () => {
     const third = importOrcbrewFile(store.db, file);
     expect(third.packs[0]!.store).toEqual({ inserted: 0, updated: 1, unchanged: 9, deleted: 1 });
     expect(orcbrewCount()).toBe(10);
-    expect(names("orcbrew-all-types")).not.toContain("Ignan Cant");
+    expect(names("orcbrew-test-forge")).not.toContain("Ignan Cant");
     expect(count("SELECT id AS n FROM entities WHERE name = 'Emberkin'")).toBe(idBefore);
     expect(count("SELECT COUNT(*) AS n FROM entities_fts WHERE entities_fts MATCH 'soothing'")).toBe(1);
     expect(count("SELECT COUNT(*) AS n FROM entities_fts WHERE entities_fts MATCH 'crackling'")).toBe(0);
@@ -127,7 +137,7 @@ describe("import into the store", () => {
     expect(rep.files[1]!.error!.message).toContain("directory");
     expect(rep.failed).toBe(2);
     expect(importExitCode(rep)).toBe(1);
-    expect(names("orcbrew-namespaced-top")).toEqual(["Star-Touched Elf"]);
+    expect(names("orcbrew-night-sky")).toEqual(["Star-Touched Elf"]);
   });
 });
 

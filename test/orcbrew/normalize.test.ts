@@ -32,10 +32,10 @@ describe("OrcBrew keys and document metadata", () => {
   test("every entity carries the pack as its document, source orcbrew, and a file URL", () => {
     expect(all.entities.length).toBe(11);
     for (const e of all.entities) {
-      expect(e.document_key).toBe("orcbrew-all-types");
-      expect(e.document_name).toBe("all-types");
+      expect(e.document_key).toBe("orcbrew-test-forge");
+      expect(e.document_name).toBe("Test Forge");
       expect(e.document_source).toBe("orcbrew");
-      expect(e.key.startsWith("orcbrew-all-types_")).toBe(true);
+      expect(e.key.startsWith("orcbrew-test-forge_")).toBe(true);
       expect(e.source_url).toStartWith("file:///fx/all-types.orcbrew#");
     }
     expect(new Set(all.entities.map((e) => `${e.kind}/${e.key}`)).size).toBe(all.entities.length);
@@ -169,15 +169,15 @@ describe("OrcBrew character options", () => {
     expect(f["Extra Attack"]!.level).toBe(5);
     expect(f["Forge Styles"]!.desc).toContain("Hammer Style: Strike twice.");
     expect(f["Kindled Blade"]!.level).toBe(1);
-    expect(d.subclasses).toEqual([{ key: "orcbrew-all-types_cinder-oath", name: "Cinder Oath" }]);
-    expect(byName("9 Lives").key).toBe("orcbrew-all-types_9-lives");
+    expect(d.subclasses).toEqual([{ key: "orcbrew-test-forge_cinder-oath", name: "Cinder Oath" }]);
+    expect(byName("9 Lives").key).toBe("orcbrew-test-forge_9-lives");
   });
 
   test("subclass: parent class of the pack, paladin spells by name", () => {
     const e = byName("Cinder Oath");
     const d = e.data as ClassData;
     expect(e.kind).toBe("subclass");
-    expect(d.subclass_of).toEqual({ key: "orcbrew-all-types_ember-knight", name: "Ember Knight" });
+    expect(d.subclass_of).toEqual({ key: "orcbrew-test-forge_ember-knight", name: "Ember Knight" });
     expect(d.features.find((x) => x.name === "Paladin Spells")!.desc).toBe("1st: Ember Lance, Shield");
   });
 
@@ -192,12 +192,12 @@ describe("OrcBrew character options", () => {
     expect(traits.Languages).toBe("Common and Ignan");
     expect(traits.Benefits).toBe("Damage resistance: Fire");
     expect(traits["Warm Blood"]).toBe("You are comfortable in extreme heat.");
-    expect(r.subspecies).toEqual([{ key: "orcbrew-all-types_ash-emberkin", name: "Ash Emberkin" }]);
+    expect(r.subspecies).toEqual([{ key: "orcbrew-test-forge_ash-emberkin", name: "Ash Emberkin" }]);
     expect(race.filters.size).toBe("medium");
     const sub = byName("Ash Emberkin");
     const s = sub.data as SpeciesData;
     expect(sub.kind).toBe("subspecies");
-    expect(s.subspecies_of).toEqual({ key: "orcbrew-all-types_emberkin", name: "Emberkin" });
+    expect(s.subspecies_of).toEqual({ key: "orcbrew-test-forge_emberkin", name: "Emberkin" });
     expect(s.traits.find((t) => t.name === "Innate Spellcasting")!.desc).toContain("Ember Lance (from level 3, Charisma)");
   });
 

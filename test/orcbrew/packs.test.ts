@@ -23,10 +23,10 @@ function typeCounts(items: Array<{ type: string }>): Record<string, number> {
 }
 
 describe("OrcBrew packs: the two top-level shapes", () => {
-  test("single plugin: one pack named after the file, every content type read", () => {
+  test("single plugin: one pack named after its items' :option-pack, every content type read", () => {
     const f = parseOrcbrew(fixture("all-types.orcbrew"), "/some/dir/all-types.orcbrew");
     expect(f.shape).toBe("single");
-    expect(f.packs.map((p) => p.name)).toEqual(["all-types"]);
+    expect(f.packs.map((p) => p.name)).toEqual(["Test Forge"]);
     expect(typeCounts(f.packs[0]!.items)).toEqual({
       spells: 4,
       monsters: 1,
@@ -49,6 +49,16 @@ describe("OrcBrew packs: the two top-level shapes", () => {
     expect(spell.data.created).toBe("2020-05-01T10:00:00Z");
     expect(f.packs[0]!.items.find((i) => i.key === "retired-spell")!.disabled).toBe(true);
     expect(f.warnings.join("\n")).toContain(":9-lives");
+  });
+
+  test("single plugin: items that disagree on :option-pack → the most common, with a note; none → the file name", () => {
+    const mixed = `{:orcpub.dnd.e5/spells {:a {:name "A" :option-pack "Main"} :b {:name "B" :option-pack "Main"} :c {:name "C" :option-pack "Stray"}}}`;
+    const f = parseOrcbrew(mixed, "renamed.orcbrew");
+    expect(f.packs.map((p) => p.name)).toEqual(["Main"]);
+    expect(f.warnings.join("\n")).toContain('"Main" ×2, "Stray" ×1');
+    const bare = parseOrcbrew(`{:orcpub.dnd.e5/spells {:a {:name "A"}}}`, "/x/My Pack.orcbrew");
+    expect(bare.packs.map((p) => p.name)).toEqual(["My Pack"]);
+    expect(bare.warnings).toEqual([]);
   });
 
   test("many packs: string keys, compact one-line export with commas, empty default pack, disabled pack, stray key", () => {

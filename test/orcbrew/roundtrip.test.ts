@@ -44,30 +44,30 @@ const hitNames = (r: Awaited<ReturnType<typeof search>>) => r.hits.map((h) => `$
 
 describe("imported content is found like API content", () => {
   test("documents=[pack key] returns exactly that pack's entities", async () => {
-    expect(hitNames(await search({ documents: ["orcbrew-all-types"] }))).toEqual(["Ember Lance [orcbrew-all-types]", "Quiet Chant [orcbrew-all-types]"]);
-    expect(hitNames(await search({ kinds: ["creature"], documents: ["orcbrew-frost-pack", "orcbrew-all-types"] }))).toEqual([
-      "Ash Drake [orcbrew-all-types]",
+    expect(hitNames(await search({ documents: ["orcbrew-test-forge"] }))).toEqual(["Ember Lance [orcbrew-test-forge]", "Quiet Chant [orcbrew-test-forge]"]);
+    expect(hitNames(await search({ kinds: ["creature"], documents: ["orcbrew-frost-pack", "orcbrew-test-forge"] }))).toEqual([
+      "Ash Drake [orcbrew-test-forge]",
       "Frost Mite [orcbrew-frost-pack]",
     ]);
   });
 
   test("structured filters work on OrcBrew fields", async () => {
-    expect(hitNames(await search({ filters: { concentration: true, class_key: "sorcerer" }, documents: ["orcbrew-all-types"] }))).toEqual(["Ember Lance [orcbrew-all-types]"]);
-    expect(hitNames(await search({ kinds: ["creature"], filters: { cr: "1/2", creature_type: "dragon" } }))).toEqual(["Ash Drake [orcbrew-all-types]"]);
-    expect(hitNames(await search({ filters: { ritual: true } }))).toContain("Quiet Chant [orcbrew-all-types]");
+    expect(hitNames(await search({ filters: { concentration: true, class_key: "sorcerer" }, documents: ["orcbrew-test-forge"] }))).toEqual(["Ember Lance [orcbrew-test-forge]"]);
+    expect(hitNames(await search({ kinds: ["creature"], filters: { cr: "1/2", creature_type: "dragon" } }))).toEqual(["Ash Drake [orcbrew-test-forge]"]);
+    expect(hitNames(await search({ filters: { ritual: true } }))).toContain("Quiet Chant [orcbrew-test-forge]");
   });
 
   test("search ranks OrcBrew and API spells together (hybrid, scores in [0,1])", async () => {
     const r = await search({ search: "fire damage lance", limit: 5 });
     expect(r.mode).toBe("hybrid");
     const labels = hitNames(r);
-    expect(labels).toContain("Ember Lance [orcbrew-all-types]");
+    expect(labels).toContain("Ember Lance [orcbrew-test-forge]");
     expect(labels).toContain("Fireball [srd-2014]");
     for (const h of r.hits) {
       expect(h.similarity_score!).toBeGreaterThan(0);
       expect(h.similarity_score!).toBeLessThanOrEqual(1);
     }
-    expect(hitNames(await search({ search: "Ember Lance" }))[0]).toBe("Ember Lance [orcbrew-all-types]");
+    expect(hitNames(await search({ search: "Ember Lance" }))[0]).toBe("Ember Lance [orcbrew-test-forge]");
     expect(hitNames(await search({ search: "rime bolt" }))[0]).toBe("Rime Bolt [orcbrew-frost-pack]");
   });
 
@@ -80,7 +80,7 @@ describe("imported content is found like API content", () => {
     const spells = answerOf(await client.callTool({ name: "search_spell", arguments: { search: "frost bolt", documents: ["orcbrew-frost-pack"] } }));
     expect(spells.results.map((x) => x.name)).toEqual(["Rime Bolt"]);
     expect(spells.results[0]).toMatchObject({ document_key: "orcbrew-frost-pack", document_name: "Frost Pack", document_source: "orcbrew" });
-    const options = answerOf(await client.callTool({ name: "search_character_option", arguments: { documents: ["orcbrew-all-types"], limit: 50 } }));
+    const options = answerOf(await client.callTool({ name: "search_character_option", arguments: { documents: ["orcbrew-test-forge"], limit: 50 } }));
     expect(options.results.map((x) => x.name).sort()).toEqual(
       ["9 Lives", "Ash Emberkin", "Cinder Oath", "Ember Knight", "Emberkin", "Flame-Touched", "Forge Apprentice"].sort(),
     );
@@ -89,7 +89,7 @@ describe("imported content is found like API content", () => {
     };
     // (the shared sample store also holds a hand-made "homebrew-pack")
     expect(docs.documents.filter((d) => d.key.startsWith("orcbrew-")).map((d) => [d.key, d.name, d.entity_count])).toEqual([
-      ["orcbrew-all-types", "all-types", 11],
+      ["orcbrew-test-forge", "Test Forge", 11],
       ["orcbrew-frost-pack", "Frost Pack", 2], // its "Fireball" clashes with the API Fireball and was skipped
     ]);
     expect(docs.documents.every((d) => d.source === "orcbrew")).toBe(true);
@@ -114,7 +114,7 @@ describe("lorekeeper import (CLI)", () => {
       const db = join(tmp.dir, "lk.db");
       const ok = await run(["namespaced-top.orcbrew", "--db-path", db, "--no-embed"]);
       expect(ok.code).toBe(0);
-      expect(ok.out).toMatch(/namespaced-top\s+orcbrew-namespaced-top\s+subraces\s+subspecies\s+1\s+1\s+0/);
+      expect(ok.out).toMatch(/Night Sky\s+orcbrew-night-sky\s+subraces\s+subspecies\s+1\s+1\s+0/);
 
       const dry = await run(["all-types.orcbrew", "--dry-run", "--db-path", db]);
       expect(dry.code).toBe(2);

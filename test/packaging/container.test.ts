@@ -53,7 +53,7 @@ describe("Dockerfile (no engine needed)", () => {
     const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
     expect(code).not.toBe(0);
     expect(err.toLowerCase()).toContain("token");
-  });
+  }, 30_000);
 
   test("the HEALTHCHECK command: healthy against a running server, unhealthy when none answers", async () => {
     const env = { ...(await isolatedEnv(tmp.dir)), PATH: process.env.PATH ?? "", LOREKEEPER_DATA_DIR: join(tmp.dir, "data"), LOREKEEPER_HTTP_TOKEN: "t0ken" };
@@ -80,7 +80,7 @@ describe("Dockerfile (no engine needed)", () => {
     const down = Bun.spawnSync([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "health", "--url", "http://127.0.0.1:9/health", "--timeout", "1000"], { env, stdout: "pipe" });
     expect(down.exitCode).toBe(1);
     expect(down.stdout.toString()).toContain("unhealthy");
-  });
+  }, 60_000);
 
   test("the compose example keeps the token required, the store on a volume and the root read-only", async () => {
     const compose = await Bun.file(join(REPO_ROOT, "compose.yaml")).text();

@@ -63,7 +63,7 @@ describe(".mcpb bundle", () => {
     const r = runMcpbCli(["validate", join(dir, "manifest.json")]);
     expect(r.ok).toBe(false);
     expect(r.output).toContain("server");
-  });
+  }, 30_000);
 
   test("packed by the CLI, unpacked by the CLI, started as a host would: tools/list answers", async () => {
     const out = join(tmp.dir, "dist");
@@ -100,5 +100,5 @@ describe(".mcpb bundle", () => {
     } finally {
       await client.close();
     }
-  });
+  }, 60_000);
 });

@@ -12,12 +12,14 @@ const HELP = `Usage: lorekeeper import <file.orcbrew> [more files...] [--dry-run
 
 Import homebrew from OrcBrew files (exported by OrcPub / Dungeon Master's Vault). Each pack becomes
 a document with document_source "orcbrew" and document_key "orcbrew-<pack name slug>"; filter any
-tool with documents=["orcbrew-<slug>"]. A file holding one plugin is named after the file; an
+tool with documents=["orcbrew-<slug>"]. A file holding one plugin is named after its items'
+:option-pack (the file name when they have none); an
 "Export All" file ({"Pack name" {...}}) gives one document per pack.
 
 Each file is imported atomically: all of its packs or nothing. Importing a pack again replaces what
 it held before. Content types LoreKeeper has no kind for (invocations, boons, selections,
-encounters) and unusable items are skipped, with the reason and the line in the file.
+encounters) and disabled items are left out with a note; unusable items are skipped, with the
+reason and the line in the file.
 
 Options:
   --dry-run    show what would be imported and skipped, per pack and type; write nothing
@@ -27,7 +29,8 @@ Options:
   --json       print the report as JSON on stdout
   --db-path P  the store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db)
 
-Exit codes: 0 everything imported, 1 a file could not be imported, 2 some entities were skipped.`;
+Exit codes: 0 everything imported (types LoreKeeper does not model, such as encounters, and
+disabled items are listed as notes), 1 a file could not be imported, 2 some entities were skipped.`;
 
 function loc(line: number, column: number): string {
   return line > 0 ? ` (line ${line}, column ${column})` : "";
@@ -56,12 +59,15 @@ function printFile(r: FileReport, out: string[]): void {
       }
     }
   }
-  const skips = r.packs.flatMap((p) => p.skipped.map((s) => ({ p, s })));
+  const all = r.packs.flatMap((p) => p.skipped.map((s) => ({ p, s })));
+  const line = ({ p, s }: (typeof all)[number]) => `${p.name} / ${s.type}${s.key ? ` ${s.key}` : ""}${loc(s.line, s.column)}: ${s.reason}`;
+  const skips = all.filter((x) => !x.s.by_design);
   if (skips.length) {
     out.push("  Skipped:");
-    for (const { p, s } of skips) out.push(`    ${p.name} / ${s.type}${s.key ? ` ${s.key}` : ""}${loc(s.line, s.column)}: ${s.reason}`);
+    for (const x of skips) out.push(`    ${line(x)}`);
   }
-  const warnings = [...r.warnings, ...r.packs.flatMap((p) => p.warnings.map((w) => `${p.name}: ${w}`))];
+  const byDesign = all.filter((x) => x.s.by_design).map((x) => `not imported: ${line(x)}`);
+  const warnings = [...r.warnings, ...r.packs.flatMap((p) => p.warnings.map((w) => `${p.name}: ${w}`)), ...byDesign];
   if (warnings.length) {
     out.push("  Notes:");
     for (const w of warnings) out.push(`    ${w}`);
@@ -71,7 +77,7 @@ function printFile(r: FileReport, out: string[]): void {
 function summary(rep: ImportReport): string {
   const packs = rep.files.reduce((n, f) => n + (f.ok ? f.packs.length : 0), 0);
   const head = rep.dry_run ? "DRY RUN (nothing written)" : rep.failed ? "FAILED" : rep.skipped ? "PARTIAL" : "OK";
-  return `${head}: ${rep.dry_run ? "would import" : "imported"} ${rep.imported} entities from ${packs} pack${packs === 1 ? "" : "s"} in ${rep.files.length - rep.failed} file${rep.files.length - rep.failed === 1 ? "" : "s"}; ${rep.skipped} skipped; ${rep.failed} file${rep.failed === 1 ? "" : "s"} failed.`;
+  return `${head}: ${rep.dry_run ? "would import" : "imported"} ${rep.imported} entities from ${packs} pack${packs === 1 ? "" : "s"} in ${rep.files.length - rep.failed} file${rep.files.length - rep.failed === 1 ? "" : "s"}; ${rep.skipped} skipped${rep.not_imported ? ` (${rep.not_imported} more left out by design, see Notes)` : ""}; ${rep.failed} file${rep.failed === 1 ? "" : "s"} failed.`;
 }
 
 export const importCommand: Command = {

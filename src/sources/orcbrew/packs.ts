@@ -90,7 +90,25 @@ export function packNameFromFile(fileName: string): string {
   return name.length > 0 ? name : "Unnamed pack";
 }
 
-/** Parse `.orcbrew` text. `fileName` names a single-plugin pack. Throws OrcbrewError. */
+/**
+ * A single-plugin file's pack name: the `:option-pack` its items were saved into (OrcPub's per-pack
+ * export writes `<pack>.orcbrew`, but files get renamed). When items disagree, the most common
+ * one wins, with a note; without any, the caller keeps the file name. Pure.
+ */
+export function singlePackName(items: readonly OrcbrewItem[]): { name?: string; note?: string } {
+  const counts = new Map<string, number>();
+  for (const it of items) {
+    const v = it.data["option-pack"];
+    if (typeof v === "string" && v.trim()) counts.set(v.trim(), (counts.get(v.trim()) ?? 0) + 1);
+  }
+  const ranked = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  if (!ranked.length) return {};
+  const name = ranked[0]![0];
+  if (ranked.length === 1) return { name };
+  return { name, note: `items name ${ranked.length} option packs (${ranked.map(([n, c]) => `"${n}" ×${c}`).join(", ")}); the pack is named "${name}"` };
+}
+
+/** Parse `.orcbrew` text. `fileName` names a single-plugin pack whose items carry no `:option-pack`. Throws OrcbrewError. */
 export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
   let read;
   try {
@@ -116,9 +134,13 @@ export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
   const ctx: Ctx = { at, warnings };
   const stringKeys = value.entries.filter((e) => typeof e.key === "string");
   if (stringKeys.length === 0) {
-    const name = packNameFromFile(fileName);
+    const fromFile = packNameFromFile(fileName);
     if (value.entries.length === 0) warnings.push("the file is an empty map: nothing to import");
-    return { shape: "single", packs: [readPack(ctx, name, value)], warnings };
+    const pack = readPack(ctx, fromFile, value);
+    const named = singlePackName(pack.items);
+    if (named.name) pack.name = named.name;
+    if (named.note) warnings.push(named.note);
+    return { shape: "single", packs: [pack], warnings };
   }
   const odd = value.entries.find((e) => typeof e.key !== "string");
   if (odd) {

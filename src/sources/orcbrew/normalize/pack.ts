@@ -87,6 +87,8 @@ export interface OrcbrewSkipped {
   reason: string;
   line: number;
   column: number;
+  /** Left out by design (a type LoreKeeper does not model, or disabled in the file): a note, not a failure. */
+  by_design?: true;
 }
 
 export interface TypeCount {
@@ -185,9 +187,9 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
     if (!c) counts.set(type, (c = { type, kind: orcbrewKind(type), found: 0, imported: 0, skipped: 0 }));
     return c;
   };
-  const skip = (type: string, key: string | null, name: string | null, reason: string, loc: { line: number; column: number }) => {
+  const skip = (type: string, key: string | null, name: string | null, reason: string, loc: { line: number; column: number }, byDesign = false) => {
     count(type).skipped++;
-    out.skipped.push({ type, key, name, reason, line: loc.line, column: loc.column });
+    out.skipped.push({ type, key, name, reason, line: loc.line, column: loc.column, ...(byDesign ? { by_design: true as const } : {}) });
   };
   // Entity keys first (references between items need them), unique per kind.
   const keys = new Map<OrcbrewItem, string>();
@@ -215,12 +217,12 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
     const name = explicitName ?? humanize(it.key);
     const kind = orcbrewKind(it.type);
     if (!kind) {
-      const reason = (Object.hasOwn(ORCBREW_UNSUPPORTED, it.type) ? ORCBREW_UNSUPPORTED[it.type] : undefined) ?? `unknown content type :orcpub.dnd.e5/${it.type} (OrcPub defines spells, monsters, classes, ...)`;
-      skip(it.type, it.key, name, reason, it);
+      const known = Object.hasOwn(ORCBREW_UNSUPPORTED, it.type) ? ORCBREW_UNSUPPORTED[it.type] : undefined;
+      skip(it.type, it.key, name, known ?? `unknown content type :orcpub.dnd.e5/${it.type} (OrcPub defines spells, monsters, classes, ...)`, it, known !== undefined);
       continue;
     }
     if (it.disabled) {
-      skip(it.type, it.key, name, pack.disabled ? "the whole pack is disabled (:disabled? true)" : "the item is disabled (:disabled? true)", it);
+      skip(it.type, it.key, name, pack.disabled ? "the whole pack is disabled (:disabled? true)" : "the item is disabled (:disabled? true)", it, true);
       continue;
     }
     const base: Base = {
