@@ -14,6 +14,10 @@ function initialLevel(): LogLevel {
 let current: LogLevel = initialLevel();
 const warnedOnce = new Set<string>();
 
+export function getLogLevel(): LogLevel {
+  return current;
+}
+
 export function setLogLevel(level: LogLevel): void {
   current = level;
 }

@@ -3,7 +3,17 @@
  * Never fails the ingest: without a model, semantic ranking is simply off (one warning).
  */
 import { log } from "../log.ts";
+import { downloadAllowed, noModelAdvice } from "../search/model-advice.ts";
+import { loadConfig } from "../config.ts";
 import type { Store } from "../store/db.ts";
+
+function noModelSentence(note: string | undefined): string {
+  const m = /^no embedding model, semantic search is off \((.*)\)$/.exec(note ?? "");
+  if (note && !m) return `Not embedded: ${note}.`;
+  const reason = m?.[1];
+  const a = noModelAdvice(reason, { downloadAllowed: downloadAllowed(), modelName: loadConfig().embeddingModel });
+  return `Not embedded: ${a.state}. ${a.fix}`;
+}
 
 export interface EmbedSummary {
   embedded: number;
@@ -24,7 +34,7 @@ export async function embedAfterIngest(store: Store, say: (msg: string) => void 
     const ms = Date.now() - t0;
     const summary = r.modelId
       ? `Embedded ${r.embedded} new/changed entities with ${r.modelId} in ${(ms / 1000).toFixed(1)} s.`
-      : "Semantic search is off (no embedding model available; set LOREKEEPER_MODEL_DIR).";
+      : noModelSentence(r.note);
     return { embedded: r.embedded, modelId: r.modelId ?? null, summary };
   } catch (err) {
     log.warn("embedding after ingest failed; lexical search still works", err);

@@ -7,8 +7,10 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { APP_VERSION, cacheDir, dataDir, dbPath, loadConfig } from "../../config.ts";
+import { getLogLevel, setLogLevel } from "../../log.ts";
 import { binaryInfoCheck, type Check, type CheckStatus, extractionCheck, nativeLibrariesCheck } from "../../native/binary-checks.ts";
 import { createEmbedderProvider, withTimeout } from "../../search/embedder.ts";
+import { downloadAllowed, noModelAdvice } from "../../search/model-advice.ts";
 import { getEmbeddedModelDir } from "../../search/model-source.ts";
 import { indexPaths, readSidecar, verifyIndexFile } from "../../search/vector-index-file.ts";
 import { getMeta, openStore, rebuildHint, StoreError, type Store } from "../../store/db.ts";
@@ -51,7 +53,8 @@ const TEST_SENTENCE = "A wall of fire that burns creatures passing through it.";
 
 function storeCheck(path: string): Check {
   if (!existsSync(path)) {
-    return { name: "store", status: "fail", summary: `no store at ${path}`, fix: "Fill it with `lorekeeper sync` (online), or `lorekeeper import` / a binary with a content pack (offline)." };
+    // A fresh install has no store yet: the server creates it on first start. Not a failure.
+    return { name: "store", status: "warn", summary: `no store yet at ${path} (the server creates it on first start)`, fix: "Fill it with `lorekeeper sync` (online), or `lorekeeper import` / a binary with a content pack (offline); tools also fetch their content on first use when online." };
   }
   let store: Store;
   try {
@@ -96,7 +99,8 @@ function storeCheck(path: string): Check {
     const vecText = vectors.length ? vectors.map((v) => `${v.n} vectors (${v.m})`).join(", ") : "no vectors";
     const summary = `${path}: ${entities} entities (${bySource.map((r) => `${r.s} ${r.n}`).join(", ") || "none"}), ${documents} documents, ${vecText}; last sync ${details.last_sync ?? "never"}`;
     if (version > SCHEMA_VERSION) return { name: "store", status: "fail", summary, details, fix: `The store was written by a newer LoreKeeper (schema ${version} > ${SCHEMA_VERSION}); upgrade LoreKeeper.` };
-    if (entities === 0) return { name: "store", status: "fail", summary, details, fix: "The store is empty: run `lorekeeper sync` (online) or `lorekeeper import FILE`." };
+    // A new store is empty by design: tools fill it on first use (online). Not a failure.
+    if (entities === 0) return { name: "store", status: "warn", summary, details, fix: "The store is empty: each tool fetches its content on first use (online), or fill it now with `lorekeeper sync`, or `lorekeeper import FILE`." };
     if (failed.length) return { name: "store", status: "warn", summary, details, fix: `Some content failed to sync (${details.failed_syncs.join("; ")}); run \`lorekeeper sync\` again.` };
     return { name: "store", status: "ok", summary, details };
   } catch (err) {
@@ -144,12 +148,11 @@ async function modelCheck(storeVectors: Record<string, number> | undefined): Pro
   try {
     const embedder = await withTimeout(provider.get(), 60_000, "loading the embedding model");
     if (!embedder) {
-      return {
-        name: "model",
-        status: "fail",
-        summary: `no embedding model: ${provider.reason() ?? "unknown reason"}`,
-        fix: "Set LOREKEEPER_MODEL_DIR to a fastembed model folder (model.onnx + tokenizer files), or use a binary built with a model. Keyword search works without it.",
-      };
+      const cfg = loadConfig();
+      const advice = noModelAdvice(provider.reason(), { downloadAllowed: downloadAllowed(), modelName: cfg.embeddingModel });
+      // A model the user pointed at that does not load is a real failure; no model at all is not.
+      if (cfg.modelDir) return { name: "model", status: "fail", summary: `LOREKEEPER_MODEL_DIR=${cfg.modelDir} does not load: ${provider.reason() ?? "unknown reason"}`, fix: "Point LOREKEEPER_MODEL_DIR at a complete fastembed model folder (model.onnx + tokenizer files), or unset it." };
+      return { name: "model", status: "warn", summary: advice.state, fix: advice.fix };
     }
     const info = provider.info();
     const t1 = performance.now();
@@ -255,6 +258,8 @@ export const doctorCommand: Command = {
   async run(argv) {
     const { values } = parse(argv, { json: { type: "boolean" }, offline: { type: "boolean" }, timeout: { type: "string" }, repair: { type: "boolean" } });
     const timeoutMs = values.timeout !== undefined ? Number(values.timeout) : undefined;
+    // The report says everything the checks find; their log warnings would only repeat it (-v shows them).
+    if (getLogLevel() === "info") setLogLevel("error");
     const report = await runDoctor({
       dbPath: values["db-path"],
       offline: values.offline === true,

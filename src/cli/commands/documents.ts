@@ -17,6 +17,50 @@ Options:
   --json       JSON on stdout
   --db-path P  the store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db)`;
 
+interface DocRow {
+  key: string;
+  name: string;
+  source: string;
+  entities: number;
+  counts: Record<string, number>;
+}
+
+function clip(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, Math.max(1, max - 1))}…`;
+}
+
+/**
+ * Table rows that fit `width` columns (the terminal's, else 100): the name is shortened first,
+ * then the per-type list keeps its largest types and says how many more. Pure.
+ */
+export function fitRows(docs: readonly DocRow[], width: number): Array<Array<string | number>> {
+  const w = (xs: string[], head: string) => Math.max(head.length, ...xs.map((x) => x.length));
+  const keyW = w(docs.map((d) => d.key), "key");
+  const srcW = w(docs.map((d) => d.source), "source");
+  const entW = w(docs.map((d) => String(d.entities)), "entities");
+  const fixed = keyW + srcW + entW + 4 * 2; // four gaps of two spaces
+  const room = Math.max(20, width - fixed);
+  const nameW = Math.min(w(docs.map((d) => d.name), "name"), Math.max(12, Math.floor(room * 0.4)));
+  const typesW = Math.max(12, room - nameW);
+  return docs.map((d) => {
+    const parts = Object.entries(d.counts)
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k} ${n}`);
+    let types = "";
+    for (let i = 0; i < parts.length; i++) {
+      const rest = parts.length - i - 1;
+      const next = types ? `${types}, ${parts[i]}` : parts[i]!;
+      const tail = rest ? `, +${rest} more` : "";
+      if ((next + tail).length > typesW) {
+        types = `${types}${types ? ", " : ""}+${parts.length - i} more`;
+        break;
+      }
+      types = next;
+    }
+    return [d.key, clip(d.name, nameW), d.source, d.entities, clip(types, typesW)];
+  });
+}
+
 export const documentsCommand: Command = {
   name: "documents",
   summary: "list the documents in the local store",
@@ -36,16 +80,10 @@ export const documentsCommand: Command = {
         process.stdout.write(`No documents found in ${store.path}.\nFill it with \`lorekeeper sync\` (Open5e, D&D 5e API) or \`lorekeeper import <file.orcbrew>\`.\n`);
         return EXIT_OK;
       }
-      const rows = docs.map((d) => [
-        d.key,
-        d.name.length > 48 ? `${d.name.slice(0, 47)}…` : d.name,
-        d.source,
-        d.entity_count,
-        Object.entries(d.counts)
-          .sort((a, b) => b[1] - a[1])
-          .map(([k, n]) => `${k} ${n}`)
-          .join(", "),
-      ]);
+      const rows = fitRows(
+        docs.map((d) => ({ key: d.key, name: d.name, source: d.source, entities: d.entity_count, counts: d.counts })),
+        process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100,
+      );
       process.stdout.write(`${table(["key", "name", "source", "entities", "per type"], rows, new Set([3]))}\n`);
       process.stdout.write(`\n${docs.length} documents, ${docs.reduce((a, d) => a + d.entity_count, 0)} entities in ${store.path}\n`);
       return EXIT_OK;

@@ -1,0 +1,27 @@
+/**
+ * One wording for "there is no embedding model", shared by `doctor`, `sync` and `import`, so they
+ * tell the same story: keyword search works, semantic search needs a model, here is how to get
+ * one. Pure.
+ */
+
+export interface NoModelAdvice {
+  /** One line: what works, what does not, and why. */
+  state: string;
+  /** How to get a model. */
+  fix: string;
+}
+
+export function noModelAdvice(reason: string | undefined, opts: { downloadAllowed: boolean; modelName: string }): NoModelAdvice {
+  const why = reason ? ` (${reason})` : "";
+  return {
+    state: `keyword search works; semantic search needs an embedding model, and none is available${why}`,
+    fix: opts.downloadAllowed
+      ? `Run \`lorekeeper sync\` while online: it downloads ${opts.modelName} once and embeds the store. Or set LOREKEEPER_MODEL_DIR to a fastembed model folder (model.onnx + tokenizer files).`
+      : "Set LOREKEEPER_MODEL_DIR to a fastembed model folder (model.onnx + tokenizer files), or use a binary built with a model; then run `lorekeeper sync` to embed the store.",
+  };
+}
+
+/** True unless LOREKEEPER_OFFLINE says never to download (the embedder's own rule). */
+export function downloadAllowed(): boolean {
+  return !["1", "true", "yes"].includes((process.env.LOREKEEPER_OFFLINE ?? "").toLowerCase());
+}

@@ -1,0 +1,96 @@
+/**
+ * A new user's first hour, through the real CLI: `doctor` on a fresh install (empty store, no
+ * model) warns and exits 0; a model folder that does not load is a failure; `sync` and `doctor`
+ * tell the same story about the model; `documents` fits a 100-column terminal.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { fitRows } from "../../src/cli/commands/documents.ts";
+import { table } from "../../src/cli/progress.ts";
+import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.ts";
+import { isolatedEnv, REPO_ROOT } from "../support/mcp.ts";
+import { makeTempDir } from "../support/tmp.ts";
+
+const tmp = makeTempDir("lk-first-hour-");
+let fake: FakeUpstream;
+beforeAll(async () => {
+  fake = await startFakeUpstream({ dataDir: join(REPO_ROOT, "test", "fixtures", "upstream") });
+});
+afterAll(async () => {
+  await fake.stop();
+  tmp.cleanup();
+});
+
+interface Check {
+  name: string;
+  status: string;
+  summary: string;
+  fix?: string;
+}
+
+/** A fresh user: own HOME and XDG folders, no model configured, never downloads. */
+async function freshEnv(name: string): Promise<Record<string, string>> {
+  const env = await isolatedEnv(join(tmp.dir, name));
+  delete env.LOREKEEPER_MODEL_DIR;
+  return { ...env, PATH: process.env.PATH ?? "", LOREKEEPER_OFFLINE: "1", LOREKEEPER_LOG_LEVEL: "warn" };
+}
+
+async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), ...args], { env, stdout: "pipe", stderr: "pipe" });
+  const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
+  return { code, out, err };
+}
+
+async function doctor(env: Record<string, string>): Promise<{ code: number; checks: Check[] }> {
+  const r = await cli(["doctor", "--offline", "--json"], env);
+  return { code: r.code, checks: (JSON.parse(r.out) as { checks: Check[] }).checks };
+}
+
+describe("the first hour", () => {
+  test("doctor on a fresh install: empty store and no model are warnings (exit 0), keyword search named as working", async () => {
+    const d = await doctor(await freshEnv("fresh"));
+    const model = d.checks.find((c) => c.name === "model")!;
+    expect(model.status).toBe("warn");
+    expect(model.summary).toContain("keyword search works; semantic search needs an embedding model");
+    expect(model.fix).toContain("LOREKEEPER_MODEL_DIR");
+    expect(d.checks.find((c) => c.name === "store")!.status).toBe("warn");
+    expect(d.code).toBe(0);
+  }, 60_000);
+
+  test("a model folder the user named that does not load is a real failure (exit 1)", async () => {
+    const env = { ...(await freshEnv("badmodel")), LOREKEEPER_MODEL_DIR: join(tmp.dir, "no-such-model") };
+    const d = await doctor(env);
+    const model = d.checks.find((c) => c.name === "model")!;
+    expect(model.status).toBe("fail");
+    expect(model.summary).toContain("no-such-model");
+    expect(d.code).toBe(1);
+  }, 60_000);
+
+  test("sync and doctor agree on the model state", async () => {
+    const env = { ...(await freshEnv("agree")), LOREKEEPER_OPEN5E_BASE_URL: fake.url, LOREKEEPER_DND5EAPI_BASE_URL: fake.url };
+    const s = await cli(["sync", "--source", "dnd5e_api"], env);
+    expect(s.code).toBe(0);
+    const d = await doctor(env);
+    const model = d.checks.find((c) => c.name === "model")!;
+    expect(model.status).toBe("warn");
+    expect(s.out).toContain(model.summary);
+    expect(d.checks.find((c) => c.name === "store")!.status).toBe("ok");
+    expect(d.code).toBe(0);
+  }, 120_000);
+
+  test("documents fits a 100-column terminal, keeping the biggest types", () => {
+    const counts = { creature: 322, spell: 319, magic_item: 239, rule: 180, weapon: 37, armor: 13, class: 12, subclass: 12, species: 9, feat: 1, background: 1 };
+    const rows = fitRows(
+      [
+        { key: "srd-2014", name: "Systems Reference Document 5.1", source: "open5e_v2", entities: 1145, counts },
+        { key: "orcbrew-a-very-long-homebrew-pack-name", name: "A Very Long Homebrew Pack Name That Goes On And On", source: "orcbrew", entities: 12, counts: { spell: 12 } },
+      ],
+      100,
+    );
+    const out = table(["key", "name", "source", "entities", "per type"], rows, new Set([3]));
+    for (const line of out.split("\n")) expect(line.length).toBeLessThanOrEqual(100);
+    expect(String(rows[0]![4])).toStartWith("creature 322");
+    expect(String(rows[0]![4])).toMatch(/\+\d+ more$/);
+    expect(rows[1]![4]).toBe("spell 12");
+  });
+});
