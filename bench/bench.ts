@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * `bun run bench [-- options]`: LoreKeeper's performance figures, measured side by side in one run
- * on the real corpus (/work/shared/data served by the fake upstream). Not part of `bun test`.
+ * on the real corpus (../shared/data served by the fake upstream). Not part of `bun test`.
  * See docs/benchmark.md for what each number means.
  *
  *   1. sync + embedding throughput vs raw fastembed on the same texts
@@ -40,6 +40,7 @@ import { runSyncPhase } from "./phases/sync.ts";
 import { type ToolCallRunner, toolCallRunner } from "./phases/tool-calls.ts";
 import { balancedByMode, callMix, interleave } from "./queries.ts";
 import { checks, latencyRows, renderReport, type TargetReport } from "./report.ts";
+import { SHARED_DATA, SHARED_MODEL } from "../scripts/shared-dir.ts";
 
 const HELP = `Usage: bun run bench [-- options]
 
@@ -51,8 +52,8 @@ const HELP = `Usage: bun run bench [-- options]
   --http-all          HTTP load on every target (default: the binary when present, else source)
   --sources S         all (default: open5e_v2, open5e_v1, dnd5e_api, every type) | default
                       (what \`lorekeeper sync\` fetches) | a comma-separated list
-  --data DIR          the corpus (default /work/shared/data or LOREKEEPER_BENCH_DATA)
-  --model DIR         the embedding model (default /work/shared/models/lorekeeper-static-384
+  --data DIR          the corpus (default ../shared/data or LOREKEEPER_BENCH_DATA)
+  --model DIR         the embedding model (default ../shared/models/lorekeeper-static-384
                       or LOREKEEPER_BENCH_MODEL)
   --rounds N          rounds over the call mix per target (default 15, quick 5)
   --raw-all           raw fastembed over every text (default: every n-th text, about 6000)
@@ -87,8 +88,8 @@ if (opt.help) {
 
 const quick = opt.quick ?? false;
 const int = (s: string | undefined, d: number) => (s !== undefined && /^\d+$/.test(s) ? Number(s) : d);
-const dataDir = opt.data ?? process.env.LOREKEEPER_BENCH_DATA ?? "/work/shared/data";
-const modelDir = opt.model ?? process.env.LOREKEEPER_BENCH_MODEL ?? "/work/shared/models/lorekeeper-static-384";
+const dataDir = opt.data ?? process.env.LOREKEEPER_BENCH_DATA ?? SHARED_DATA;
+const modelDir = opt.model ?? process.env.LOREKEEPER_BENCH_MODEL ?? SHARED_MODEL;
 const rounds = int(opt.rounds, quick ? 5 : 15);
 const rawLimit = opt["raw-all"] ? undefined : quick ? 3000 : 6000;
 const httpClients = int(opt.clients, quick ? 10 : 50);

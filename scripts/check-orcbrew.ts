@@ -3,7 +3,7 @@
  * Optional check (not part of `bun test`): import every .orcbrew file of a folder into a throw-away
  * store and print, per file, either the counts per pack and type or the error with its place.
  *
- *   bun scripts/check-orcbrew.ts [folder]     (default /work/shared/data/orcbrew)
+ *   bun scripts/check-orcbrew.ts [folder]     (default ../shared/data/orcbrew beside the checkout)
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -11,8 +11,9 @@ import { importOrcbrewFile } from "../src/ingest/import.ts";
 import { openStore } from "../src/store/db.ts";
 import { listDocuments } from "../src/store/documents.ts";
 import { makeTempDir } from "../test/support/tmp.ts";
+import { SHARED_DATA } from "./shared-dir.ts";
 
-const dir = process.argv[2] ?? "/work/shared/data/orcbrew";
+const dir = process.argv[2] ?? join(SHARED_DATA, "orcbrew");
 const files = readdirSync(dir)
   .filter((f) => f.toLowerCase().endsWith(".orcbrew"))
   .sort();

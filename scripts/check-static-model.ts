@@ -2,11 +2,12 @@
  * Manual check (not part of `bun test`): load a real fastembed model folder through the provider
  * and print a few query → passage similarities, plus load and embedding times.
  *
- *   bun scripts/check-static-model.ts [model-dir]   (default /work/shared/models/lorekeeper-static-384)
+ *   bun scripts/check-static-model.ts [model-dir]   (default ../shared/models/lorekeeper-static-384)
  */
 import { createEmbedderProvider } from "../src/search/embedder.ts";
+import { SHARED_MODEL } from "./shared-dir.ts";
 
-const dir = process.argv[2] ?? "/work/shared/models/lorekeeper-static-384";
+const dir = process.argv[2] ?? SHARED_MODEL;
 const provider = createEmbedderProvider({ modelDir: dir, embeddedDir: null, allowDownload: false });
 const t0 = performance.now();
 const e = await provider.get();

@@ -2,7 +2,7 @@
 /**
  * `bun run eval [-- options]`: ranking quality of LoreKeeper's search over the real corpus.
  *
- *   1. Serves /work/shared/data through the fake upstream, syncs the default sources (Open5e v2 +
+ *   1. Serves ../shared/data through the fake upstream, syncs the default sources (Open5e v2 +
  *      dnd5eapi rules, rule sections, proficiencies) into a temporary store and embeds everything
  *      with lorekeeper-static-384.
  *   2. Runs the query set (scripts/eval-queries.ts) through the tools' own argument handling, each
@@ -33,12 +33,13 @@ import { TOOLS } from "../src/tools/index.ts";
 import { startFakeUpstream } from "../test/support/fake-upstream.ts";
 import { checkExpectation, firstRelevantRank, MODES, parseTarget, rankOf, summarize, type Mode, type RankedEntity, type Summary } from "./eval-metrics.ts";
 import { ALL_QUERIES, type EvalQuery } from "./eval-queries.ts";
+import { SHARED_DATA, SHARED_MODEL } from "./shared-dir.ts";
 
 const HELP = `Usage: bun run eval [-- options]
 
   --strict        exit 1 when a ranking expectation fails, or hybrid < max(lexical, vector) on hit@5 or MRR
-  --data DIR      corpus served by the fake upstream (default /work/shared/data or LOREKEEPER_EVAL_DATA)
-  --model DIR     embedding model (default /work/shared/models/lorekeeper-static-384 or LOREKEEPER_EVAL_MODEL)
+  --data DIR      corpus served by the fake upstream (default ../shared/data or LOREKEEPER_EVAL_DATA)
+  --model DIR     embedding model (default ../shared/models/lorekeeper-static-384 or LOREKEEPER_EVAL_MODEL)
   --store FILE    reuse an already synced and embedded store (no sync; it is not deleted)
   --keep          keep the temporary store and print its path
   --only TEXT     only queries whose id contains TEXT
@@ -67,8 +68,8 @@ if (opt.help) {
 
 /** Hits per query and mode: the tool's own limit (20 unless the query sets one) or --limit; ranks beyond it show as "–" and count 0 in MRR. */
 const limitOverride = opt.limit ? Math.min(100, Math.max(10, Number(opt.limit) || 20)) : undefined;
-const dataDir = opt.data ?? process.env.LOREKEEPER_EVAL_DATA ?? "/work/shared/data";
-const modelDir = opt.model ?? process.env.LOREKEEPER_EVAL_MODEL ?? "/work/shared/models/lorekeeper-static-384";
+const dataDir = opt.data ?? process.env.LOREKEEPER_EVAL_DATA ?? SHARED_DATA;
+const modelDir = opt.model ?? process.env.LOREKEEPER_EVAL_MODEL ?? SHARED_MODEL;
 const showN = opt.show ? Math.max(1, Number(opt.show) || 5) : 0;
 const runs = Math.max(3, Number(opt.runs ?? 15) || 15);
 const say = (m: string) => process.stderr.write(`eval: ${m}\n`);
@@ -79,7 +80,7 @@ if (!process.env.LOREKEEPER_LOG_LEVEL) setLogLevel("warn");
 /** Sync the corpus through the fake upstream into `path` and embed it. */
 async function buildStore(path: string): Promise<Store> {
   if (!existsSync(join(dataDir, "open5e", "v2"))) {
-    throw new Error(`no corpus at ${dataDir} (expected open5e/v2/ and dnd5eapi/ as in /work/shared/data); pass --data DIR`);
+    throw new Error(`no corpus at ${dataDir} (expected open5e/v2/ and dnd5eapi/ as in ../shared/data); pass --data DIR`);
   }
   if (!existsSync(join(modelDir, "model.onnx"))) throw new Error(`no model at ${modelDir} (expected model.onnx); pass --model DIR`);
   const upstream = await startFakeUpstream({ dataDir });

@@ -1,7 +1,7 @@
 #!/usr/bin/env bun
 /**
  * Optional check (not part of `bun test`): issue 2's "done when". Serves a data tree in the API
- * layout (default /work/shared/data) with the fake upstream on 127.0.0.1, runs the default sync
+ * layout (default ../shared/data beside the checkout) with the fake upstream on 127.0.0.1, runs the default sync
  * (Open5e v2 + the dnd5eapi rules, rule sections and proficiencies; no embedding) into a throw-away
  * store, and accounts per upstream endpoint by RECORDS, not by entity kind:
  *   - every record of the endpoint is represented by exactly one stored entity (see below);
@@ -33,6 +33,7 @@ import { originOf, planSync, runSync } from "../src/ingest/sync.ts";
 import { openStore } from "../src/store/db.ts";
 import { startFakeUpstream } from "../test/support/fake-upstream.ts";
 import { makeTempDir } from "../test/support/tmp.ts";
+import { SHARED_DATA } from "./shared-dir.ts";
 
 type Rec = { [k: string]: unknown };
 type Db = ReturnType<typeof openStore>["db"];
@@ -69,7 +70,7 @@ interface Row {
   multiple: string[];
 }
 
-const dataDir = process.argv[2] ?? "/work/shared/data";
+const dataDir = process.argv[2] ?? SHARED_DATA;
 const readJson = (path: string): unknown => JSON.parse(readFileSync(path, "utf8"));
 const records = (path: string): Rec[] => (existsSync(path) ? (readJson(path) as Rec[]) : []);
 const counts = readJson(join(dataDir, "open5e/_meta/counts.json")) as Record<string, { total: number }>;

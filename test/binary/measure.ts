@@ -5,7 +5,7 @@
  *
  * Copies BINARY alone into an empty temp folder and runs it with a fresh HOME / XDG dirs, `env -i`
  * and an empty PATH: first directly (the timings of the binary itself), then — when `unshare`
- * works — with no network and this repo's node_modules and /work/shared hidden (those timings also
+ * works — with no network and this repo's node_modules and ../shared hidden (those timings also
  * include creating the namespaces and the `sh` wrapper). Prints the size, then for a cold first run
  * and warm runs: exec → `tools/list` answered, and exec → first semantic result (the tool call
  * returns, with search_mode "hybrid").
@@ -40,7 +40,7 @@ copyFileSync(src, bin);
 Bun.spawnSync(["chmod", "+x", bin]);
 const env = { HOME: join(dir, "home"), XDG_CACHE_HOME: join(dir, "cache"), XDG_DATA_HOME: join(dir, "data"), TMPDIR: join(dir, "tmp"), PATH: join(dir, "empty") };
 const canIsolate = Bun.spawnSync(["unshare", "-rmn", "true"]).exitCode === 0;
-const hide = [join(ROOT, "node_modules"), "/work/shared"].filter(existsSync).map((p) => `mount --bind '${join(dir, "empty")}' '${p}'`);
+const hide = [join(ROOT, "node_modules"), join(ROOT, "..", "shared")].filter(existsSync).map((p) => `mount --bind '${join(dir, "empty")}' '${p}'`);
 const isolation = ["unshare", "-rmn", "sh", "-c", [...hide, 'exec "$0" "$@"'].join(" && ")];
 
 async function once(prefix: string[]): Promise<{ list: number; search: number; mode: string; top: string }> {
@@ -81,6 +81,6 @@ await series("direct (env -i, fresh HOME/XDG, empty PATH)", [], true);
 if (canIsolate) {
   rmSync(join(dir, "cache"), { recursive: true, force: true });
   rmSync(join(dir, "data"), { recursive: true, force: true });
-  await series("isolated (unshare -rmn: no network, node_modules and /work/shared hidden; fresh cache and store)", isolation, true);
+  await series("isolated (unshare -rmn: no network, node_modules and ../shared hidden; fresh cache and store)", isolation, true);
 } else process.stdout.write("\nunshare is not available: isolated run skipped\n");
 tmp.cleanup();

@@ -1,7 +1,7 @@
 /**
  * Generated test data for the hardening tests: an upstream tree (the hand-made fixtures plus N
  * generated Open5e v2 spells) and big OrcBrew files, each in a named "variant" so that a test can
- * tell the old set from the new one by name. Nothing here is copied from /work/shared.
+ * tell the old set from the new one by name. Nothing here is copied from ../shared.
  */
 import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * A fake Open5e + D&D 5e API server over a data directory laid out like `/work/shared/data`:
+ * A fake Open5e + D&D 5e API server over a data directory laid out like `../shared/data`:
  *   open5e/v2/<ep>.json, open5e/v1/<ep>.json      arrays of records (detail by `key` / `slug`)
  *   open5e/raw/{v1-root,v2-root}.json             optional root bodies
  *   dnd5eapi/<year>/<ep>.json                     arrays of detail bodies (by `index`)
@@ -9,7 +9,7 @@
  * Open5e filter params are NOT applied (every list returns all records; the params still appear in
  * `next` links); dnd5eapi lists apply `name` (case-insensitive substring) only.
  *
- * Script: `bun test/support/fake-upstream.ts --data /work/shared/data [--port 8787] [--host 127.0.0.1]`
+ * Script: `bun test/support/fake-upstream.ts --data ../shared/data [--port 8787] [--host 127.0.0.1]`
  * prints its base URL on stdout and serves until interrupted.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -309,7 +309,7 @@ if (import.meta.main) {
   };
   const dataDir = arg("--data");
   if (!dataDir || !existsSync(dataDir)) {
-    process.stderr.write("usage: bun test/support/fake-upstream.ts --data <dir laid out like /work/shared/data> [--port N] [--host H]\n");
+    process.stderr.write("usage: bun test/support/fake-upstream.ts --data <dir laid out like ../shared/data> [--port N] [--host H]\n");
     process.exit(2);
   }
   const fake = await startFakeUpstream({ dataDir, port: Number(arg("--port") ?? 0), hostname: arg("--host") });

@@ -1,6 +1,6 @@
 /**
  * A tiny fastembed-compatible embedding model, generated inside the test run (no network, nothing
- * from /work/shared): a WordPiece tokenizer over a few hundred D&D words and a *static embedding*
+ * from ../shared): a WordPiece tokenizer over a few hundred D&D words and a *static embedding*
  * ONNX graph (like lorekeeper-static-384): inputs input_ids / attention_mask / token_type_ids
  * (int64 [batch, seq]) → `last_hidden_state` [batch, seq, dim] where every position holds the
  * masked mean of a token table. Weights are deterministic: each topic word points mostly along its
