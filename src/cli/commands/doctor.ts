@@ -152,7 +152,9 @@ async function modelCheck(storeVectors: Record<string, number> | undefined): Pro
       const advice = noModelAdvice(provider.reason(), { downloadAllowed: downloadAllowed(), modelName: cfg.embeddingModel });
       // A model the user pointed at that does not load is a real failure; no model at all is not.
       if (cfg.modelDir) return { name: "model", status: "fail", summary: `LOREKEEPER_MODEL_DIR=${cfg.modelDir} does not load: ${provider.reason() ?? "unknown reason"}`, fix: "Point LOREKEEPER_MODEL_DIR at a complete fastembed model folder (model.onnx + tokenizer files), or unset it." };
-      return { name: "model", status: "warn", summary: advice.state, fix: advice.fix };
+      const made = storeVectors ? Object.keys(storeVectors) : [];
+      const hint = made.length ? ` The store's vectors were made with ${made.join(", ")}: point LOREKEEPER_MODEL_DIR at that model to use them.` : "";
+      return { name: "model", status: "warn", summary: advice.state, fix: `${advice.fix}${hint}` };
     }
     const info = provider.info();
     const t1 = performance.now();
