@@ -81,7 +81,7 @@ export function serverJson(i: ServerJsonInput): Record<string, unknown> {
     version: i.version,
     repository: { url, source: "github" },
     websiteUrl: url,
-    icons: [{ src: `https://raw.githubusercontent.com/${i.repository}/${tag}/packaging/icon.png`, mimeType: "image/png", sizes: ["256x256"] }],
+    icons: [{ src: `https://raw.githubusercontent.com/${i.repository}/${tag}/packaging/icon.png`, mimeType: "image/png", sizes: ["512x512"] }],
     packages,
   };
 }

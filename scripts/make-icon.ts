@@ -1,18 +1,19 @@
 #!/usr/bin/env bun
 /**
- * `bun scripts/make-icon.ts [OUT]`: draws the bundle icon (packaging/icon.png, 256×256 RGBA): a
+ * `bun scripts/make-icon.ts [OUT]`: draws the bundle icon (packaging/icon.png, 512×512 RGBA, the size Claude Desktop recommends): a
  * d20 silhouette (hexagon with its inner triangle) on a rounded dark-red tile. Deterministic, no
  * image library, no network: pixels are computed with 4×4 supersampling and written as a PNG.
  */
 import { deflateSync } from "node:zlib";
 import { join } from "node:path";
 
-const SIZE = 256;
+const SIZE = 512;
+const K = SIZE / 256; // the drawing is specified at 256 px
 const SS = 4;
 type Pt = [number, number];
 
 function inRoundedSquare(x: number, y: number, r: number): boolean {
-  const m = 8; // margin
+  const m = 8 * K; // margin
   const lo = m + r;
   const hi = SIZE - m - r;
   const cx = Math.min(Math.max(x, lo), hi);
@@ -31,7 +32,7 @@ function distToSegment(p: Pt, a: Pt, b: Pt): number {
 }
 
 const c = SIZE / 2;
-const R = 88;
+const R = 88 * K;
 const hex: Pt[] = Array.from({ length: 6 }, (_, i) => {
   const a = (Math.PI / 3) * i - Math.PI / 2;
   return [c + R * Math.cos(a), c + R * Math.sin(a)];
@@ -51,8 +52,8 @@ for (let i = 0; i < 3; i++) {
 }
 
 function sample(x: number, y: number): [number, number, number, number] {
-  if (!inRoundedSquare(x, y, 40)) return [0, 0, 0, 0];
-  const onLine = edges.some(([a, b]) => distToSegment([x, y], a, b) <= 5);
+  if (!inRoundedSquare(x, y, 40 * K)) return [0, 0, 0, 0];
+  const onLine = edges.some(([a, b]) => distToSegment([x, y], a, b) <= 5 * K);
   return onLine ? [245, 230, 200, 255] : [122, 24, 32, 255];
 }
 

@@ -10,9 +10,10 @@ import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { bundleFileName, MCPB_MANIFEST_VERSION, mcpbManifest, packMcpb, runMcpbCli } from "../../packaging/mcpb.ts";
+import { bundleFileName, ICON_PATH, MCPB_MANIFEST_VERSION, mcpbManifest, packMcpb, runMcpbCli } from "../../packaging/mcpb.ts";
 import { APP_VERSION } from "../../src/config.ts";
 import { TOOLS } from "../../src/tools/index.ts";
+import { drawIcon } from "../../scripts/make-icon.ts";
 import { isolatedEnv, REPO_ROOT } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
@@ -54,6 +55,13 @@ describe(".mcpb bundle", () => {
     const latest = (await Bun.file(join(pkgDir, "schemas", "mcpb-manifest-latest.schema.json")).json()) as { properties: { manifest_version: { const: string } } };
     expect(MCPB_MANIFEST_VERSION).toBe(latest.properties.manifest_version.const);
   });
+
+  test("the icon is the generated 512×512 PNG drawn by scripts/make-icon.ts", async () => {
+    const bytes = await Bun.file(ICON_PATH).bytes();
+    const dv = new DataView(bytes.buffer, bytes.byteOffset);
+    expect([dv.getUint32(16), dv.getUint32(20)]).toEqual([512, 512]);
+    expect(Buffer.from(drawIcon()).equals(Buffer.from(bytes))).toBe(true);
+  }, 30_000);
 
   test("the official CLI rejects a broken manifest (the validation is real)", async () => {
     const dir = join(tmp.dir, "broken");
