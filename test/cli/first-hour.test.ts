@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { fitRows } from "../../src/cli/commands/documents.ts";
+import { dataDir, dbPath, envValue } from "../../src/config.ts";
 import { table } from "../../src/cli/progress.ts";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.ts";
 import { isolatedEnv, REPO_ROOT } from "../support/mcp.ts";
@@ -92,5 +93,25 @@ describe("the first hour", () => {
     expect(String(rows[0]![4])).toStartWith("creature 322");
     expect(String(rows[0]![4])).toMatch(/\+\d+ more$/);
     expect(rows[1]![4]).toBe("spell 12");
+  });
+
+  test("LOREKEEPER_DATA_DIR moves the store; blank values and unfilled ${user_config.…} placeholders are ignored", () => {
+    const saved = { d: process.env.LOREKEEPER_DATA_DIR, m: process.env.LOREKEEPER_MODEL_DIR };
+    try {
+      process.env.LOREKEEPER_DATA_DIR = join(tmp.dir, "elsewhere");
+      expect(dbPath()).toBe(join(tmp.dir, "elsewhere", "lorekeeper.db"));
+      const fallback = join(process.env.XDG_DATA_HOME!, "lorekeeper");
+      for (const v of ["", "  ", "${user_config.data_folder}"]) {
+        process.env.LOREKEEPER_DATA_DIR = v;
+        expect(dataDir()).toBe(fallback);
+      }
+      process.env.LOREKEEPER_MODEL_DIR = "${user_config.model_folder}";
+      expect(envValue("LOREKEEPER_MODEL_DIR")).toBeUndefined();
+    } finally {
+      for (const [k, v] of [["LOREKEEPER_DATA_DIR", saved.d], ["LOREKEEPER_MODEL_DIR", saved.m]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
   });
 });
