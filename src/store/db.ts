@@ -111,7 +111,8 @@ function sqliteUri(path: string, query: string): string {
 
 /**
  * A read-only connection. In a read-only folder SQLite cannot create the `-shm` file a WAL database
- * needs, so the file is then opened as immutable (what is on disk now; it cannot change underneath).
+ * needs (SQLITE_CANTOPEN, or SQLITE_READONLY_DIRECTORY when the folder belongs to another user),
+ * so the file is then opened as immutable (what is on disk now; it cannot change underneath).
  */
 function openReadonly(path: string): Database {
   let first: Database | undefined;
@@ -121,7 +122,8 @@ function openReadonly(path: string): Database {
     return first;
   } catch (err) {
     first?.close();
-    if (!sqliteCode(err)?.startsWith("SQLITE_CANTOPEN") || !existsSync(path)) throw err;
+    // CANTOPEN, or READONLY_DIRECTORY / READONLY_CANTINIT...: the -shm file cannot be made here.
+    if (!/^SQLITE_(CANTOPEN|READONLY)/.test(sqliteCode(err) ?? "") || !existsSync(path)) throw err;
     const db = new Database(sqliteUri(path, "immutable=1"), constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
     log.warn(`the folder of ${path} is read-only: serving the store as it is on disk`);
     return db;
