@@ -4,10 +4,28 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 
-const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "::1", "[::1]"];
+/**
+ * The hostname of a Host header or bind address by the WHATWG URL host parser (what browsers use):
+ * lower-case, IPv6 in brackets, IPv4 in any legal spelling made canonical ("127.1", "0x7f000001"
+ * → "127.0.0.1"). Undefined when it is not a host with an optional port (e.g. "[::1]evil.com").
+ */
+export function parseHost(host: string): string | undefined {
+  let h = host.trim();
+  if (h === "" || /[\s/\\?#@]/.test(h)) return undefined;
+  // A bare IPv6 address (a bind address such as ::1): bracket it.
+  if (!h.startsWith("[") && h.indexOf(":") !== h.lastIndexOf(":")) h = `[${h}]`;
+  try {
+    const u = new URL(`http://${h}`);
+    return u.pathname === "/" && u.search === "" && u.hash === "" ? u.hostname : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
-/** "127.0.0.1:8000" → "127.0.0.1"; "[::1]:80" → "[::1]"; lower-case. */
+/** "127.0.0.1:8000" → "127.0.0.1"; "[::1]:80" → "[::1]"; "127.1" → "127.0.0.1"; lower-case. */
 export function hostnameOf(hostHeader: string): string {
+  const parsed = parseHost(hostHeader);
+  if (parsed !== undefined) return parsed;
   const h = hostHeader.trim().toLowerCase();
   if (h.startsWith("[")) {
     const end = h.indexOf("]");
@@ -17,9 +35,13 @@ export function hostnameOf(hostHeader: string): string {
   return colon >= 0 && h.indexOf(":") === colon ? h.slice(0, colon) : h;
 }
 
+/** Loopback: localhost, 127.0.0.0/8 in any IPv4 spelling, ::1 and ::ffff:127.x.y.z. Malformed → false. */
 export function isLoopback(host: string): boolean {
-  const h = hostnameOf(host);
-  return LOOPBACK_HOSTS.includes(h) || /^127\.\d+\.\d+\.\d+$/.test(h);
+  const h = parseHost(host);
+  if (h === undefined) return false;
+  if (h === "localhost" || h === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(h)) return true;
+  // ::ffff:127.0.0.1 is written [::ffff:7f00:1] by the parser
+  return /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(h);
 }
 
 export interface GuardConfig {
@@ -31,12 +53,20 @@ export interface GuardConfig {
   token?: string;
 }
 
-/** Host header allowed? Compared by hostname, any port. A missing Host is refused. */
+export type HostVerdict = "ok" | "forbidden" | "malformed";
+
+/** Host header: a loopback name, the bind address or an allowed host ("ok"); another host; or not a host at all. */
+export function checkHost(hostHeader: string | null, cfg: GuardConfig): HostVerdict {
+  if (!hostHeader) return "forbidden";
+  const h = parseHost(hostHeader);
+  if (h === undefined) return "malformed";
+  if (isLoopback(h)) return "ok";
+  return cfg.allowedHosts.some((a) => hostnameOf(a) === h) ? "ok" : "forbidden";
+}
+
+/** Host header allowed? Compared by hostname, any port. A missing or malformed Host is refused. */
 export function hostAllowed(hostHeader: string | null, cfg: GuardConfig): boolean {
-  if (!hostHeader) return false;
-  const h = hostnameOf(hostHeader);
-  if (isLoopback(h)) return true;
-  return cfg.allowedHosts.some((a) => hostnameOf(a) === h);
+  return checkHost(hostHeader, cfg) === "ok";
 }
 
 /** Origin allowed? Absent (non-browser clients) is fine; loopback origins pass; others must be listed. */

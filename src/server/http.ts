@@ -17,7 +17,7 @@ import { countByKind } from "../store/entities.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { checkJsonRpcBody, isJsonContentType, readBody } from "./http-body.ts";
-import { bearerMatches, type GuardConfig, hostAllowed, isLoopback, originAllowed } from "./http-guard.ts";
+import { bearerMatches, checkHost, type GuardConfig, isLoopback, originAllowed, parseHost } from "./http-guard.ts";
 import { buildServer } from "./mcp.ts";
 
 export interface HttpOptions {
@@ -61,6 +61,18 @@ function jsonRpcError(status: number, message: string, headers: Record<string, s
     status,
     headers: { "Content-Type": "application/json", ...headers },
   });
+}
+
+function unauthorized(): Response {
+  return jsonRpcError(401, "Unauthorized: send `Authorization: Bearer <token>`.", { "WWW-Authenticate": 'Bearer realm="lorekeeper"' });
+}
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return "";
+  }
 }
 
 export function healthBody(deps: ToolDeps): Record<string, unknown> {
@@ -113,7 +125,10 @@ async function handleMcp(request: Request, deps: ToolDeps, o: Resolved): Promise
 
 /** Validate the options; throws HttpConfigError with a hint when unsafe. */
 export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions, "token">> & { token?: string } {
-  const host = opts.host ?? "127.0.0.1";
+  const given = opts.host ?? "127.0.0.1";
+  // An IPv4 address in another spelling ("127.1", "0x7f000001") is bound and shown as the canonical one.
+  const parsed = parseHost(given);
+  const host = parsed && /^\d+\.\d+\.\d+\.\d+$/.test(parsed) ? parsed : given;
   const token = opts.token && opts.token.length > 0 ? opts.token : undefined;
   if (!isLoopback(host) && !token) {
     throw new HttpConfigError(
@@ -138,20 +153,21 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
   const guard: GuardConfig = { allowedHosts: [...o.allowedHosts, o.host], allowedOrigins: o.allowedOrigins, token: o.token };
   const app = new Elysia({ serve: { maxRequestBodySize: o.maxBodyBytes + 64 * 1024 } })
     .onRequest(({ request }) => {
-      if (!hostAllowed(request.headers.get("host"), guard)) {
-        log.warn(`refused request with Host ${JSON.stringify(request.headers.get("host"))}`);
-        return jsonRpcError(403, "Forbidden: Host header not allowed (DNS-rebinding protection). Add it with --allowed-host.");
+      const host = checkHost(request.headers.get("host"), guard);
+      if (host !== "ok") {
+        log.warn(`refused request with Host ${JSON.stringify(request.headers.get("host")?.slice(0, 200))}`);
+        // A Host that is no host at all: on a token server, a caller without the token learns nothing more than 401.
+        if (host === "malformed" && guard.token && !bearerMatches(request.headers.get("authorization"), guard.token)) return unauthorized();
+        return host === "malformed"
+          ? jsonRpcError(403, "Forbidden: the Host header is not a valid host[:port].")
+          : jsonRpcError(403, "Forbidden: Host header not allowed (DNS-rebinding protection). Add it with --allowed-host.");
       }
       if (!originAllowed(request.headers.get("origin"), guard)) {
         log.warn(`refused request with Origin ${JSON.stringify(request.headers.get("origin"))}`);
         return jsonRpcError(403, "Forbidden: Origin not allowed. Add it with --allowed-origin.");
       }
-      const path = new URL(request.url).pathname;
-      if (guard.token && path !== "/health" && !bearerMatches(request.headers.get("authorization"), guard.token)) {
-        return jsonRpcError(401, "Unauthorized: send `Authorization: Bearer <token>`.", {
-          "WWW-Authenticate": 'Bearer realm="lorekeeper"',
-        });
-      }
+      const path = pathOf(request.url);
+      if (guard.token && path !== "/health" && !bearerMatches(request.headers.get("authorization"), guard.token)) return unauthorized();
       return undefined;
     })
     .get("/health", () => healthBody(deps))
