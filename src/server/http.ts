@@ -10,6 +10,7 @@
  */
 import { LoreKeeperError } from "../errors.ts";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { Elysia } from "elysia";
 import { APP_VERSION } from "../config.ts";
 import { log } from "../log.ts";
@@ -19,6 +20,7 @@ import type { ToolDeps } from "../tools/deps.ts";
 import { checkJsonRpcBody, isJsonContentType, readBody } from "./http-body.ts";
 import { bearerMatches, checkHost, type GuardConfig, isLoopback, originAllowed, parseHost } from "./http-guard.ts";
 import { buildServer } from "./mcp.ts";
+import { capErrorText } from "./protocol-checks.ts";
 
 export interface HttpOptions {
   host?: string;
@@ -111,7 +113,7 @@ async function handleMcp(request: Request, deps: ToolDeps, o: Resolved): Promise
     parsedBody = checked.message;
   }
   const server = buildServer(deps);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: o.maxBodyBytes });
+  const transport = new BudgetedHttpTransport({ sessionIdGenerator: undefined, maxRequestBodySize: o.maxBodyBytes });
   transport.onerror = (err) => log.debug("HTTP transport", err.message);
   await server.connect(transport);
   try {
@@ -120,6 +122,13 @@ async function handleMcp(request: Request, deps: ToolDeps, o: Resolved): Promise
     log.error("HTTP request failed", err);
     await server.close().catch(() => {});
     return jsonRpcError(500, "Internal error (details are in the server log).");
+  }
+}
+
+/** The SDK's transport, with every JSON-RPC error text cut to its budget. */
+class BudgetedHttpTransport extends WebStandardStreamableHTTPServerTransport {
+  override send(message: JSONRPCMessage, options?: Parameters<WebStandardStreamableHTTPServerTransport["send"]>[1]): Promise<void> {
+    return super.send(capErrorText(message), options);
   }
 }
 

@@ -29,6 +29,7 @@ import { TOOLS } from "../tools/index.ts";
 import { toolError } from "../tools/response.ts";
 import { toolListAnswer } from "../tools/tool-list.ts";
 import { CallEnvelopeSchema } from "./call-envelope.ts";
+import { installProtocolChecks } from "./protocol-checks.ts";
 import { registerResources } from "./resources.ts";
 
 export const SERVER_INSTRUCTIONS = [
@@ -108,6 +109,7 @@ export function buildServer(deps: ToolDeps): McpServer {
   // The same list McpServer computes, computed once per process (tools/tool-list.ts says why).
   server.server.setRequestHandler(ListToolsRequestSchema, () => toolListAnswer());
   registerResources(server, deps);
+  installProtocolChecks(server, deps);
   // CallEnvelopeSchema answers a malformed envelope (arguments not an object...) with -32602.
   server.server.setRequestHandler(CallEnvelopeSchema, async (request, extra) => {
     const def = byName.get(request.params.name);

@@ -4,6 +4,7 @@
  */
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { ENTITY_KINDS, isEntityKind } from "../entities/types.ts";
 import { documentRows, listDocuments } from "../store/documents.ts";
 import { getEntityByKey } from "../store/entities.ts";
@@ -39,6 +40,22 @@ export function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string,
   return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(flattenEntity(entity), null, 2) }] };
 }
 
+export function readDocumentsResource(deps: ToolDeps, uri: string): ReadResourceResult {
+  return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ documents: documentRows(listDocuments(deps.db)) }, null, 2) }] };
+}
+
+const DOCUMENTS_URI = "lorekeeper://documents";
+const ENTITY_TEMPLATE = new UriTemplate("lorekeeper://{kind}/{key}");
+
+/** resources/read of a parsed URI, dispatched as McpServer does (exact resource first, then the template). */
+export function readResourceUri(deps: ToolDeps, uri: URL): ReadResourceResult {
+  const href = uri.toString();
+  if (href === DOCUMENTS_URI) return readDocumentsResource(deps, href);
+  const vars = ENTITY_TEMPLATE.match(href);
+  if (vars) return readEntityResource(deps, href, decode(vars.kind), decode(vars.key));
+  throw notFound(`Resource ${href.slice(0, 200)} not found. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result) and ${DOCUMENTS_URI}.`);
+}
+
 export function registerResources(server: McpServer, deps: ToolDeps): void {
   server.registerResource(
     "entity",
@@ -61,8 +78,6 @@ export function registerResources(server: McpServer, deps: ToolDeps): void {
       description: "The source documents in the local store with entity counts per type (same data as list_documents).",
       mimeType: "application/json",
     },
-    (uri) => ({
-      contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify({ documents: documentRows(listDocuments(deps.db)) }, null, 2) }],
-    }),
+    (uri) => readDocumentsResource(deps, uri.href),
   );
 }

@@ -14,6 +14,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { jsonRpcProblem, requestIdOf } from "./jsonrpc-check.ts";
+import { capErrorText } from "./protocol-checks.ts";
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
@@ -142,7 +143,7 @@ export class LineStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      if (this.stdout.write(`${JSON.stringify(capErrorText(message))}\n`)) resolve();
       else this.stdout.once("drain", () => resolve());
     });
   }

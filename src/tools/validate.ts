@@ -3,13 +3,30 @@
  * parameter, what was wrong, what is accepted. Replaces zod's generic issue text.
  */
 import type * as z from "zod";
+import { capText } from "../text/sanitize.ts";
+import { argShapeProblem } from "./arg-limits.ts";
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
-/** JSON of a value a caller sent, cut to `max` characters: error messages never echo a huge input whole. */
+/** Error texts have a budget too: at most this many characters, problems and unknown names shown. */
+export const MAX_ERROR_CHARS = 2000;
+const MAX_LINES = 10;
+const MAX_KEYS_SHOWN = 5;
+
+/**
+ * A value a caller sent, as JSON cut to about `max` characters: error messages never echo a huge
+ * input whole, and never serialize more of it than they show (a list nested 100,000 deep is
+ * described, not stringified).
+ */
 export function quote(v: unknown, max = 60): string {
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length > max ? `${s.slice(0, max)}…" (${s.length} characters)` : s;
+  if (typeof v === "string") {
+    const s = JSON.stringify(v.slice(0, max));
+    return v.length > max ? `${s.slice(0, -1)}…" (${v.length} characters)` : s;
+  }
+  if (Array.isArray(v)) return `a list of ${v.length} item${v.length === 1 ? "" : "s"}`;
+  if (v !== null && typeof v === "object") return "an object";
+  const s = String(v);
+  return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 
 function show(v: unknown): string {
@@ -41,11 +58,12 @@ function describeIssue(issue: Issue, validParams: readonly string[]): string {
   const subject = p || "arguments";
   switch (issue.code) {
     case "unrecognized_keys": {
-      const keys = issue.keys.map((k) => quote(k)).join(", ");
-      return `unknown parameter${issue.keys.length > 1 ? "s" : ""} ${keys}. Valid parameters: ${validParams.join(", ")}.`;
+      const shown = issue.keys.slice(0, MAX_KEYS_SHOWN).map((k) => quote(k));
+      const more = issue.keys.length > MAX_KEYS_SHOWN ? ` and ${issue.keys.length - MAX_KEYS_SHOWN} more` : "";
+      return `unknown parameter${issue.keys.length > 1 ? "s" : ""} ${shown.join(", ")}${more}. Valid parameters: ${validParams.join(", ")}.`;
     }
     case "invalid_value": {
-      const values = issue.values.map((v) => String(v)).join(", ");
+      const values = issue.values.slice(0, 40).map((v) => String(v)).join(", ");
       return `${subject}: ${quote(issue.input)} is not a valid value. Valid values: ${values}.`;
     }
     case "invalid_type": {
@@ -70,9 +88,13 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; message: string };
 
 /** Validate `raw` against a tool's input schema; on failure, one readable message for all issues. */
 export function parseToolArgs<S extends z.ZodObject>(tool: string, schema: S, raw: unknown): Parsed<z.output<S>> {
+  const shape = argShapeProblem(raw);
+  if (shape) return { ok: false, message: `Invalid arguments for ${tool}:\n- ${shape}.` };
   const r = schema.safeParse(raw ?? {}, { reportInput: true });
   if (r.success) return { ok: true, data: r.data };
   const valid = Object.keys(schema.shape);
-  const lines = [...new Set(r.error.issues.map((i) => `- ${describeIssue(i as Issue, valid)}`))];
-  return { ok: false, message: `Invalid arguments for ${tool}:\n${lines.join("\n")}` };
+  const lines = [...new Set(r.error.issues.slice(0, 100).map((i) => `- ${describeIssue(i as Issue, valid)}`))];
+  const shown = lines.slice(0, MAX_LINES);
+  if (lines.length > MAX_LINES || r.error.issues.length > 100) shown.push(`- (${r.error.issues.length - MAX_LINES} more problems not shown)`);
+  return { ok: false, message: capText(`Invalid arguments for ${tool}:\n${shown.join("\n")}`, MAX_ERROR_CHARS) };
 }

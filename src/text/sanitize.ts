@@ -1,0 +1,29 @@
+/**
+ * Text for people: control characters neutralised. Names and texts come from upstream APIs and
+ * imported OrcBrew files; printed raw, an ESC (ANSI/OSC sequences), a NUL, a C1 control or a
+ * bidirectional override could rewrite the terminal, hide text or change what a reader sees.
+ * Every human-readable output (CLI tables and reports, list_documents format=text, doctor) passes
+ * through `safeText`; JSON output needs nothing (JSON escapes controls) except C1 and bidi
+ * controls, which `safeText` also replaces. Pure.
+ */
+
+// C0 controls except tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates, line/paragraph separators.
+const UNSAFE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+const UNSAFE_ONE_LINE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/** `s` with every unsafe control character replaced by U+FFFD (tabs and newlines kept). */
+export function safeText(s: string): string {
+  return s.replace(UNSAFE, "\ufffd");
+}
+
+/** One line of `s`: also newlines and tabs replaced (names, table cells). */
+export function safeLine(s: string): string {
+  return s.replace(UNSAFE_ONE_LINE, "\ufffd");
+}
+
+/** `s` cut to at most `max` characters (about), saying how much was left out. */
+export function capText(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const keep = Math.max(0, max - 40);
+  return `${s.slice(0, keep)}… (${s.length - keep} more characters)`;
+}
