@@ -16,6 +16,7 @@ import { APP_VERSION } from "../config.ts";
 import { log } from "../log.ts";
 import { countByKind } from "../store/entities.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
+import { memoByVersion } from "../store/version-cache.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { checkJsonRpcBody, isJsonContentType, readBody } from "./http-body.ts";
 import { bearerMatches, checkHost, type GuardConfig, isLoopback, originAllowed, parseHost } from "./http-guard.ts";
@@ -77,9 +78,14 @@ function pathOf(url: string): string {
   }
 }
 
-export function healthBody(deps: ToolDeps): Record<string, unknown> {
-  const counts = countByKind(deps.db);
-  const synced = lastSyncedAt(deps.db);
+/**
+ * GET /health. Everyone gets status and version (no store query). Callers with the token (or any
+ * caller of a server without one) also get the counts, remembered per store version: a crowd of
+ * health checks never runs the GROUP BY more than once per change of the store.
+ */
+export function healthBody(deps: ToolDeps, detailed = true): Record<string, unknown> {
+  if (!detailed) return { status: "ok", version: APP_VERSION };
+  const { counts, synced } = memoByVersion(deps.db, "http:health", () => ({ counts: countByKind(deps.db), synced: lastSyncedAt(deps.db) }));
   return {
     status: "ok",
     version: APP_VERSION,
@@ -179,7 +185,7 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
       if (guard.token && path !== "/health" && !bearerMatches(request.headers.get("authorization"), guard.token)) return unauthorized();
       return undefined;
     })
-    .get("/health", () => healthBody(deps))
+    .get("/health", ({ request }) => healthBody(deps, !guard.token || bearerMatches(request.headers.get("authorization"), guard.token)))
     .all("/mcp", ({ request }) => handleMcp(request, deps, o), { parse: "none" });
   app.listen({ hostname: o.host, port: o.port });
   const server = app.server;
