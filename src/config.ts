@@ -78,6 +78,8 @@ export interface Config {
   embeddingTimeoutMs: number;
   responseBudgetChars: number;
   httpToken: string | undefined;
+  /** Largest file `lorekeeper import` reads, bytes (LOREKEEPER_IMPORT_MAX_MB, default 64). */
+  importMaxBytes: number;
 }
 
 export function loadConfig(): Config {
@@ -96,5 +98,6 @@ export function loadConfig(): Config {
     embeddingTimeoutMs: num("LOREKEEPER_EMBEDDING_TIMEOUT_MS", 10_000),
     responseBudgetChars: num("LOREKEEPER_RESPONSE_BUDGET_CHARS", 60_000),
     httpToken: process.env.LOREKEEPER_HTTP_TOKEN || undefined,
+    importMaxBytes: Math.floor(num("LOREKEEPER_IMPORT_MAX_MB", 64) * 1024 * 1024),
   };
 }

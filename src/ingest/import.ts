@@ -8,7 +8,7 @@
  * document_key / document_source). See docs/orcbrew.md.
  */
 import type { Database } from "bun:sqlite";
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { DocumentInfo, Entity } from "../entities/types.ts";
@@ -21,6 +21,7 @@ import {
   type TypeCount,
 } from "../sources/orcbrew/normalize/pack.ts";
 import { OrcbrewError, type OrcbrewPack, parseOrcbrew } from "../sources/orcbrew/packs.ts";
+import { log } from "../log.ts";
 import { storeFailure } from "../store/db.ts";
 import { countOrigin, replaceOrigin, type ReplaceResult } from "../store/entities.ts";
 
@@ -30,6 +31,8 @@ export interface ImportOptions {
   /** Import items even when an API entity of the same kind has the same name. */
   force?: boolean;
   onEvent?: (e: ImportEvent) => void;
+  /** Largest file read, bytes (default DEFAULT_IMPORT_MAX_BYTES); only regular files are read. */
+  maxFileBytes?: number;
 }
 
 export type ImportEvent =
@@ -234,31 +237,85 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
   return done();
 }
 
-/** Import one file from disk (see importOrcbrewText). */
+/** Default largest file read (config: LOREKEEPER_IMPORT_MAX_MB). */
+export const DEFAULT_IMPORT_MAX_BYTES = 64 * 1024 * 1024;
+
+function kindOfFile(st: Stats): string {
+  if (st.isDirectory()) return "a directory";
+  if (st.isFIFO()) return "a named pipe (FIFO)";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
+  if (st.isSocket()) return "a socket";
+  return "not a regular file";
+}
+
+/**
+ * The bytes of a regular file of at most `max` bytes. Opened without blocking (a FIFO never
+ * waits for a writer) and checked on the open descriptor (what is read is what was checked);
+ * a file that grows past `max` while being read is refused too.
+ */
+export function readRegularFile(file: string, max: number): Uint8Array {
+  const fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw Object.assign(new Error(`it is ${kindOfFile(st)}; only regular .orcbrew files are imported`), { code: "ENOTREG" });
+    if (st.size > max) throw tooLarge(st.size, max);
+    const buf = Buffer.allocUnsafe(Math.min(max, st.size) + 1);
+    let n = 0;
+    for (;;) {
+      const got = readSync(fd, buf, n, buf.length - n, null);
+      if (got === 0) break;
+      n += got;
+      if (n > max) throw tooLarge(n, max);
+      if (n === buf.length) break;
+    }
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function tooLarge(size: number, max: number): Error {
+  const shown = (b: number) => (b >= 1024 * 1024 ? `${(b / 1024 / 1024).toFixed(1)} MB` : `${Math.round(b / 1024)} KB`);
+  return Object.assign(new Error(`it is ${shown(size)}; the limit is ${shown(max)} (set LOREKEEPER_IMPORT_MAX_MB to raise it)`), { code: "EFBIG" });
+}
+
+/** Import one file from disk (see importOrcbrewText). Only regular files up to `maxFileBytes`. */
 export function importOrcbrewFile(db: Database | null, file: string, opts: ImportOptions = {}): FileReport {
   const warnings: string[] = [];
   let text: string;
   try {
     const st = statSync(file);
     if (st.isDirectory()) throw new Error("it is a directory, not an .orcbrew file");
-    opts.onEvent?.({ type: "file-start", file, bytes: st.size });
-    text = decodeOrcbrew(readFileSync(file), warnings);
+    opts.onEvent?.({ type: "file-start", file, bytes: st.isFile() ? st.size : 0 });
+    text = decodeOrcbrew(readRegularFile(file, opts.maxFileBytes ?? DEFAULT_IMPORT_MAX_BYTES), warnings);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why = e.code === "ENOENT" ? "no such file" : e.code === "EACCES" ? "permission denied" : e.message;
-    const reason = `cannot read the file: ${why}`;
-    const r: FileReport = { file, ok: false, dry_run: opts.dryRun ?? false, error: { message: reason, reason }, packs: [], warnings, imported: 0, skipped: 0, duration_ms: 0 };
-    opts.onEvent?.({ type: "file-done", report: r });
-    return r;
+    return failedFile(file, `cannot read the file: ${why}`, opts, warnings);
   }
   return importOrcbrewText(db, text, file, opts, warnings);
 }
 
-/** Import files one after another; each is atomic on its own. */
+function failedFile(file: string, reason: string, opts: ImportOptions, warnings: string[] = []): FileReport {
+  const r: FileReport = { file, ok: false, dry_run: opts.dryRun ?? false, error: { message: reason, reason }, packs: [], warnings, imported: 0, skipped: 0, duration_ms: 0 };
+  opts.onEvent?.({ type: "file-done", report: r });
+  return r;
+}
+
+/**
+ * Import files one after another; each is atomic on its own. One file failing in any way (even
+ * an unexpected error) is reported as that file's outcome and never hides the others' outcomes.
+ */
 export function importOrcbrewFiles(db: Database | null, files: string[], opts: ImportOptions = {}): ImportReport {
   const out: ImportReport = { files: [], imported: 0, skipped: 0, failed: 0, dry_run: opts.dryRun ?? false };
   for (const file of files) {
-    const r = importOrcbrewFile(db, file, opts);
+    let r: FileReport;
+    try {
+      r = importOrcbrewFile(db, file, opts);
+    } catch (err) {
+      log.error(`importing ${file} failed unexpectedly`, err);
+      r = failedFile(file, `unexpected error while importing, nothing from this file was imported: ${(err as Error)?.message ?? String(err)}`, opts);
+    }
     out.files.push(r);
     if (!r.ok) out.failed++;
     out.imported += r.imported;

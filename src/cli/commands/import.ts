@@ -1,6 +1,6 @@
 /** `lorekeeper import <file.orcbrew...>`: import OrcBrew homebrew packs into the local store. */
 import { existsSync } from "node:fs";
-import { dbPath } from "../../config.ts";
+import { dbPath, loadConfig } from "../../config.ts";
 import { embedAfterIngest } from "../../ingest/after-ingest.ts";
 import { type FileReport, type ImportReport, importExitCode, importOrcbrewFiles } from "../../ingest/import.ts";
 import { checkpoint, openStore, type Store } from "../../store/db.ts";
@@ -19,7 +19,8 @@ tool with documents=["orcbrew-<slug>"]. A file holding one plugin is named after
 Each file is imported atomically: all of its packs or nothing. Importing a pack again replaces what
 it held before. Content types LoreKeeper has no kind for (invocations, boons, selections,
 encounters) and disabled items are left out with a note; unusable items are skipped, with the
-reason and the line in the file.
+reason and the line in the file. Only regular files are read, up to LOREKEEPER_IMPORT_MAX_MB
+megabytes each (default 64).
 
 Options:
   --dry-run    show what would be imported and skipped, per pack and type; write nothing
@@ -101,6 +102,7 @@ export const importCommand: Command = {
       const report = importOrcbrewFiles(store?.db ?? null, positionals, {
         dryRun: dry,
         force: values.force ?? false,
+        maxFileBytes: loadConfig().importMaxBytes,
         onEvent: (e) => {
           if (e.type === "file-start") {
             started.set(e.file, Date.now());

@@ -115,17 +115,28 @@ class Reader {
     }
   }
 
-  /** Skip blanks and `#_ form` discards; returns at the next meaningful character (or EOF). */
+  /**
+   * Skip blanks and `#_ form` discards; returns at the next meaningful character (or EOF).
+   * Iterative: `#_ #_ a b` discards a and b, and a chain of 200,000 `#_` uses no stack (a count of
+   * forms still to discard); each discarded form is read one level deeper, under the depth limit.
+   */
   private skipIgnorable(depth: number): void {
+    let pending = 0;
+    let firstAt = -1;
     for (;;) {
       this.skipBlank();
       if (this.s[this.pos] === "#" && this.s[this.pos + 1] === "_") {
-        const at = this.pos;
+        if (pending === 0) firstAt = this.pos;
+        pending++;
         this.pos += 2;
-        this.skipIgnorable(depth);
-        if (this.pos >= this.s.length || ")]}".includes(this.s[this.pos]!)) this.fail("#_ (discard) is not followed by a form to discard", at);
-        this.readForm(depth + 1);
-      } else return;
+        continue;
+      }
+      if (pending === 0) return;
+      if (this.pos >= this.s.length || ")]}".includes(this.s[this.pos]!)) {
+        this.fail(`#_ (discard) is not followed by a form to discard${pending > 1 ? ` (${pending} discards are still waiting for one)` : ""}`, firstAt);
+      }
+      this.readForm(depth + 1);
+      pending--;
     }
   }
 
