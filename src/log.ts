@@ -2,6 +2,8 @@
  * Logging to stderr only: stdout belongs to the MCP stdio transport.
  * Level from LOREKEEPER_LOG_LEVEL (debug|info|warn|error|silent) or `-v` (setLogLevel("debug")).
  */
+import { safeText } from "./text/sanitize.ts";
+
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
@@ -45,7 +47,7 @@ export function setLogSink(s: LogSink | undefined): void {
 
 function emit(level: Exclude<LogLevel, "silent">, msg: string, detail?: unknown): void {
   if (ORDER[level] < ORDER[current]) return;
-  sink(`[lorekeeper] ${level.toUpperCase()} ${msg}${fmtDetail(detail)}\n`);
+  sink(safeText(`[lorekeeper] ${level.toUpperCase()} ${msg}${fmtDetail(detail)}\n`));
 }
 
 export const log = {

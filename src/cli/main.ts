@@ -3,6 +3,7 @@
  * `lorekeeper [command] [options]` — with no command, runs the MCP server over stdio.
  */
 import { hintOf } from "../errors.ts";
+import { safeText } from "../text/sanitize.ts";
 import { APP_VERSION, dbPath } from "../config.ts";
 import { log, setLogLevel } from "../log.ts";
 import { storeFailure } from "../store/db.ts";
@@ -49,7 +50,7 @@ export async function main(argv: string[]): Promise<number> {
   const cmdArgs = first === undefined || first.startsWith("-") ? rest : rest.slice(1);
   const cmd = COMMANDS.find((c) => c.name === name);
   if (!cmd) {
-    process.stderr.write(`Unknown command "${name}".\n\n${usage()}\n`);
+    process.stderr.write(safeText(`Unknown command "${name}".\n\n${usage()}\n`));
     return EXIT_USAGE;
   }
   if (cmdArgs.includes("-h") || cmdArgs.includes("--help")) {
@@ -60,13 +61,13 @@ export async function main(argv: string[]): Promise<number> {
     return await cmd.run(cmdArgs);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`lorekeeper ${cmd.name}: ${err.message}\nRun \`lorekeeper ${cmd.name} --help\` for usage.\n`);
+      process.stderr.write(safeText(`lorekeeper ${cmd.name}: ${err.message}\nRun \`lorekeeper ${cmd.name} --help\` for usage.\n`));
       return EXIT_USAGE;
     }
     // A SQLite failure about the store itself (damaged, disk full, read-only…) names the file and the fix.
     const e = storeFailure(err, dbPath(dbPathOption(cmdArgs))) ?? err;
     const hint = hintOf(e);
-    process.stderr.write(`lorekeeper ${cmd.name}: ${e instanceof Error ? e.message : String(e)}\n${hint ? `${hint}\n` : ""}`);
+    process.stderr.write(safeText(`lorekeeper ${cmd.name}: ${e instanceof Error ? e.message : String(e)}\n${hint ? `${hint}\n` : ""}`));
     log.debug("command failed", err);
     return EXIT_FAILED;
   }

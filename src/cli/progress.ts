@@ -2,6 +2,7 @@
  * Sync/import progress on stderr: a live line per content type on a TTY, plain lines otherwise.
  * Output only (no logic the commands depend on).
  */
+import { safeLine, safeText } from "../text/sanitize.ts";
 export interface ProgressLine {
   label: string;
   done: number;
@@ -38,10 +39,10 @@ export class Progress {
     const pct = p.total ? ` ${Math.min(100, Math.floor((p.done / p.total) * 100))}%` : "";
     const line = `${p.label}: ${p.done}${p.total ? `/${p.total}` : ""} records${pct} ${fmtRate(p.done, ms)}${fmtEta(p.done, p.total, ms)}${extra}`;
     if (this.tty) {
-      this.out.write(`\r\x1b[2K${line}`);
+      this.out.write(`\r\x1b[2K${safeLine(line)}`);
       this.live = true;
     } else if (Date.now() - this.lastPlain > 2000) {
-      this.out.write(`${line}\n`);
+      this.out.write(`${safeLine(line)}\n`);
       this.lastPlain = Date.now();
     }
   }
@@ -52,13 +53,14 @@ export class Progress {
       this.out.write("\r\x1b[2K");
       this.live = false;
     }
-    this.out.write(`${text}\n`);
+    this.out.write(`${safeText(text)}\n`);
   }
 }
 
 /** Aligned text table. */
 export function table(headers: string[], rows: Array<Array<string | number>>, rightAlign: Set<number> = new Set()): string {
-  const cells = [headers, ...rows.map((r) => r.map((c) => String(c)))];
+  // Cells come from the store (names from upstream and imported packs): one line, no control characters.
+  const cells = [headers, ...rows.map((r) => r.map((c) => safeLine(String(c))))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));
   const fmt = (r: string[]) =>
     r

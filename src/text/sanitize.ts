@@ -27,3 +27,14 @@ export function capText(s: string, max: number): string {
   const keep = Math.max(0, max - 40);
   return `${s.slice(0, keep)}… (${s.length - keep} more characters)`;
 }
+
+// Characters JSON.stringify leaves raw that a terminal may still act on: DEL, C1 controls, bidi controls, separators.
+const JSON_RAW_UNSAFE = /[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+
+/**
+ * JSON text with the characters JSON.stringify leaves raw (C1 and bidi controls) written as
+ * `\uXXXX` escapes: the same JSON value, safe to print. C0 controls are escaped by JSON already.
+ */
+export function safeJson(json: string): string {
+  return json.replace(JSON_RAW_UNSAFE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

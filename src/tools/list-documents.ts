@@ -10,6 +10,7 @@ import { vocab, vocabWithDefault } from "./params.ts";
 import { buildMetadata } from "./response.ts";
 import { documentRows } from "../store/documents.ts";
 import { FORMATS, SOURCES } from "./vocab.ts";
+import { safeLine, safeText } from "../text/sanitize.ts";
 
 const input = z
   .object({
@@ -48,8 +49,8 @@ const EMPTY_MESSAGE =
 export function documentsTable(rows: DocumentRow[]): string {
   const head = ["KEY", "NAME", "SOURCE", "ENTITIES", "BY TYPE"];
   const body = rows.map((r) => [
-    r.key,
-    r.name.length > 48 ? `${r.name.slice(0, 47)}…` : r.name,
+    safeLine(r.key),
+    safeLine(r.name.length > 48 ? `${r.name.slice(0, 47)}…` : r.name),
     r.source,
     String(r.entity_count),
     Object.entries(r.counts)
@@ -84,7 +85,7 @@ export const listDocumentsTool: ToolDef = defineTool({
     meta.sources = [...new Set(rows.map((r) => r.source))].sort();
     const message = rows.length === 0 ? (a.source ? `No documents found in cache for source ${a.source}.` : EMPTY_MESSAGE) : undefined;
     const answer = { documents: rows, count: rows.length, ...(message ? { message } : {}), metadata: meta };
-    const text = a.format === "text" ? (rows.length === 0 ? (message ?? "") : documentsTable(rows)) : JSON.stringify(answer);
+    const text = a.format === "text" ? (rows.length === 0 ? (message ?? "") : safeText(documentsTable(rows))) : JSON.stringify(answer);
     return { content: [{ type: "text", text }], structuredContent: answer };
   },
 });

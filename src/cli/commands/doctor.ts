@@ -21,6 +21,7 @@ import { countVectors, getEmbeddingMeta } from "../../store/vectors.ts";
 import type { RepairReport } from "../repair.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK } from "../command.ts";
+import { safeJson, safeText } from "../../text/sanitize.ts";
 
 export type { Check, CheckStatus };
 
@@ -269,7 +270,7 @@ export const doctorCommand: Command = {
       repair: values.repair === true,
     });
     const repairText = report.repair ? `${(await import("../repair.ts")).renderRepair(report.repair)}\n\n` : "";
-    process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${repairText}${renderReport(report)}\n`);
+    process.stdout.write(values.json ? `${safeJson(JSON.stringify(report, null, 2))}\n` : safeText(`${repairText}${renderReport(report)}\n`));
     return report.ok ? EXIT_OK : EXIT_FAILED;
   },
 };

@@ -6,6 +6,7 @@ import { listSyncState } from "../../store/sync-state.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
 import { table } from "../progress.ts";
+import { safeJson, safeText } from "../../text/sanitize.ts";
 
 const HELP = `Usage: lorekeeper documents [--source S] [--json] [--db-path PATH]
 
@@ -73,7 +74,7 @@ export const documentsCommand: Command = {
     try {
       const docs = listDocuments(store.db, source);
       if (values.json) {
-        process.stdout.write(`${JSON.stringify({ documents: docs, sync_state: listSyncState(store.db) }, null, 2)}\n`);
+        process.stdout.write(`${safeJson(JSON.stringify({ documents: docs, sync_state: listSyncState(store.db) }, null, 2))}\n`);
         return EXIT_OK;
       }
       if (docs.length === 0) {
@@ -85,7 +86,7 @@ export const documentsCommand: Command = {
         process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100,
       );
       process.stdout.write(`${table(["key", "name", "source", "entities", "per type"], rows, new Set([3]))}\n`);
-      process.stdout.write(`\n${docs.length} documents, ${docs.reduce((a, d) => a + d.entity_count, 0)} entities in ${store.path}\n`);
+      process.stdout.write(safeText(`\n${docs.length} documents, ${docs.reduce((a, d) => a + d.entity_count, 0)} entities in ${store.path}\n`));
       return EXIT_OK;
     } finally {
       store.close();

@@ -7,6 +7,7 @@ import { checkpoint, openStore, type Store } from "../../store/db.ts";
 import { parse } from "../args.ts";
 import { type Command, UsageError } from "../command.ts";
 import { Progress, table } from "../progress.ts";
+import { safeJson, safeText } from "../../text/sanitize.ts";
 
 const HELP = `Usage: lorekeeper import <file.orcbrew> [more files...] [--dry-run] [--force] [--no-embed] [--json] [--db-path PATH]
 
@@ -118,7 +119,7 @@ export const importCommand: Command = {
       });
       const embed = dry || values["no-embed"] || report.imported === 0 || !store ? undefined : await embedAfterIngest(store, (m) => progress.line(m));
       if (values.json) {
-        process.stdout.write(`${JSON.stringify({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null }, null, 2)}\n`);
+        process.stdout.write(`${safeJson(JSON.stringify({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null }, null, 2))}\n`);
       } else {
         const out: string[] = [];
         for (const f of report.files) {
@@ -126,7 +127,8 @@ export const importCommand: Command = {
           out.push("");
         }
         out.push(`${summary(report)}${embed ? ` ${embed.summary}` : ""}`);
-        process.stdout.write(`${out.join("\n")}\n`);
+        // Pack names, keys and reasons come from the file: no control character reaches the terminal.
+        process.stdout.write(`${safeText(out.join("\n"))}\n`);
       }
       return importExitCode(report);
     } finally {

@@ -1,4 +1,5 @@
 /** `lorekeeper search <query>`: the same ranked search the MCP tools run, from the terminal. */
+import { safeJson, safeText } from "../../text/sanitize.ts";
 import { loadConfig } from "../../config.ts";
 import { CATALOG_KINDS, GROUPS, KINDS, kindsOfGroup, type ToolGroup } from "../../entities/catalog.ts";
 import { ENTITY_KINDS, formatCr, type EntityKind } from "../../entities/types.ts";
@@ -136,10 +137,10 @@ export function makeSearchCommand(deps: SearchCommandDeps = {}): Command {
           { kinds, search: query, documents: list(values.documents) ?? null, limit },
         );
         if (values.json) {
-          process.stdout.write(`${JSON.stringify(jsonOf(r, query), null, 2)}\n`);
+          process.stdout.write(`${safeJson(JSON.stringify(jsonOf(r, query), null, 2))}\n`);
         } else {
-          process.stdout.write(textOf(r));
-          if (r.message) process.stderr.write(`note: ${r.message}\n`);
+          process.stdout.write(safeText(textOf(r)));
+          if (r.message) process.stderr.write(safeText(`note: ${r.message}\n`));
           if (r.hits.length === 0 && store.db.query("SELECT 1 FROM entities LIMIT 1").get() === null) {
             process.stderr.write(`The store at ${store.path} is empty: fill it with \`lorekeeper sync\` or \`lorekeeper import <file.orcbrew>\`.\n`);
           }

@@ -1,4 +1,5 @@
 /** `lorekeeper sync`: fetch every record from the sources into the local store. */
+import { safeJson, safeText } from "../../text/sanitize.ts";
 import { loadConfig } from "../../config.ts";
 import { checkpoint, openStore } from "../../store/db.ts";
 import { DEFAULT_SOURCES, runSync, SYNC_SOURCES, type SyncSource, type TypeResult } from "../../ingest/sync.ts";
@@ -78,7 +79,7 @@ export const syncCommand: Command = {
       const fetched = report.results.filter((r) => r.status !== "fresh").reduce((a, r) => a + r.records, 0);
       const rate = report.durationMs > 0 ? Math.round((fetched / report.durationMs) * 1000) : 0;
       if (values.json) {
-        process.stdout.write(`${JSON.stringify({ ...report, records_per_second: rate, embeddings: embed ?? null }, null, 2)}\n`);
+        process.stdout.write(`${safeJson(JSON.stringify({ ...report, records_per_second: rate, embeddings: embed ?? null }, null, 2))}\n`);
       } else {
         const rows = report.results.map((r) => [r.source, r.contentType, statusWord(r), r.records, r.skipped, r.inserted, r.updated, r.deleted, r.requests, r.durationMs]);
         process.stdout.write(
@@ -87,7 +88,7 @@ export const syncCommand: Command = {
         process.stdout.write(
           `\n${report.status.toUpperCase()}: ${fetched} records fetched in ${(report.durationMs / 1000).toFixed(1)} s (${rate} records/s), ${report.requests} requests; ${report.records} records stored for these types.${embed ? ` ${embed.summary}` : ""}\n`,
         );
-        for (const r of report.results.filter((x) => x.status === "failed")) process.stdout.write(`  ${r.source} ${r.contentType}: ${r.error}\n`);
+        for (const r of report.results.filter((x) => x.status === "failed")) process.stdout.write(safeText(`  ${r.source} ${r.contentType}: ${r.error}\n`));
       }
       return report.status === "ok" ? EXIT_OK : report.status === "partial" ? EXIT_PARTIAL : EXIT_FAILED;
     } finally {
