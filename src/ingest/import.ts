@@ -13,6 +13,7 @@ import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { DocumentInfo, Entity } from "../entities/types.ts";
 import { slugify } from "../entities/types.ts";
+import { capName, oversizeReason } from "../entities/limits.ts";
 import {
   normalizeOrcbrewPack,
   orcbrewDocumentKey,
@@ -173,39 +174,43 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
   const twin = apiTwinFinder(db);
   const plans: Array<{ report: PackReport; entities: Entity[]; doc: DocumentInfo }> = [];
   for (const { pack, key } of mergeSameKey(parsed.packs, report.warnings)) {
-    const n = normalizeOrcbrewPack(pack, { documentKey: key, documentName: pack.name, fileUrl });
+    const docName = capName(pack.name);
+    const n = normalizeOrcbrewPack(pack, { documentKey: key, documentName: docName, fileUrl });
     opts.onEvent?.({ type: "progress", file, pack: pack.name, done: n.entities.length, total: pack.items.length });
-    const pr: PackReport = { name: pack.name, document_key: key, origin: orcbrewOrigin(key), types: n.types, skipped: n.skipped, warnings: n.warnings };
+    const pr: PackReport = { name: docName, document_key: key, origin: orcbrewOrigin(key), types: n.types, skipped: n.skipped, warnings: n.warnings };
+    if (docName !== pack.name) pr.warnings.push(`the pack name is ${pack.name.length} characters long; it was shortened to ${docName.length}`);
     const keep: Entity[] = [];
+    const skipOne = (type: string, reason: string, line: number, column: number, key: string | null, name: string) => {
+      const count = n.types.find((c) => c.type === type);
+      if (count) {
+        count.imported--;
+        count.skipped++;
+      }
+      pr.skipped.push({ type, key: key && key.length > 200 ? `${key.slice(0, 199)}…` : key, name: capName(name), reason, line, column });
+    };
     n.entities.forEach((e, i) => {
       const from = n.from[i]!;
+      const over = oversizeReason(e);
+      if (over) {
+        skipOne(from.type, `too large to import: ${over} (see docs/orcbrew.md, "Limits")`, from.line, from.column, from.key, e.name);
+        return;
+      }
       const t = twin(e);
       if (t && !opts.force) {
-        const count = n.types.find((c) => c.type === from.type);
-        if (count) {
-          count.imported--;
-          count.skipped++;
-        }
-        pr.skipped.push({
-          type: from.type,
-          key: from.key,
-          name: e.name,
-          reason: `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; OrcBrew never overwrites API content (use --force to import it anyway)`,
-          line: from.line,
-          column: from.column,
-        });
+        const reason = `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; OrcBrew never overwrites API content (use --force to import it anyway)`;
+        skipOne(from.type, reason, from.line, from.column, from.key, e.name);
         return;
       }
       if (t) pr.warnings.push(`${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway (--force), both are kept`);
       keep.push(e);
     });
     if (dry) pr.existing = countExisting(db, pr.origin);
-    const before = earlierName(db, key, pack.name);
+    const before = earlierName(db, key, docName);
     if (before !== undefined && countExisting(db, pr.origin) > 0) pr.warnings.push(`replaces the pack "${before}" imported earlier under the same document key ${key}`);
     plans.push({
       report: pr,
       entities: keep,
-      doc: { key, name: pack.name, source: "orcbrew", url: fileUrl, description: `OrcBrew pack "${pack.name}" imported from ${basename(file)}` },
+      doc: { key, name: docName, source: "orcbrew", url: fileUrl, description: `OrcBrew pack "${docName}" imported from ${basename(file)}` },
     });
   }
 

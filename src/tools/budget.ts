@@ -1,7 +1,9 @@
 /**
- * The response budget: an answer's JSON text must stay under `budgetChars`. Past it, long text
- * fields are shortened (ever harder caps), then trailing results dropped; `truncated` and a
- * message say how to get full entries. Pure.
+ * The response budget: an answer's JSON text must stay under `budgetChars`. Past it, oversized
+ * fields are cut first (reserved strings such as `name` over 200 characters, lists over 50
+ * items), then long text fields are shortened (ever harder caps), then results that still do not
+ * fit are left out, each on its own (an oversized result never pushes out the ones after it);
+ * `truncated` and a short message say how to get full entries. Pure.
  *
  * Fast and exact: every result is serialized once. The size an answer would have at a cap is
  * computed from those lengths and the long strings alone (replacing a string in a JSON value
@@ -15,6 +17,14 @@ import { type FlatResult, RESERVED, type SearchAnswer } from "./response.ts";
 const CAPS = [16000, 8000, 4000, 2000, 1000, 500, 250, 120];
 const MIN_CAP = CAPS[CAPS.length - 1]!;
 const MARK = "… [truncated]";
+/** Longest reserved string (name, document_name, source_url) kept whole when over budget; the `name` parameter's own limit. */
+export const RESERVED_CAP = 200;
+/** Longest list kept whole when over budget; the rest is counted in a last item. */
+export const LIST_CAP = 50;
+/** Longest `message` of a fitted answer. */
+export const MESSAGE_CAP = 1500;
+/** Identity fields never cut (a result whose identity alone is too big is left out instead). */
+const IDENTITY = new Set(["key", "kind", "uri", "document_key", "document_source", "similarity_score"]);
 
 export interface BudgetOptions {
   budgetChars: number;
@@ -151,7 +161,54 @@ function assemble(parts: readonly string[], tail: string): string {
 
 function joinMessages(...parts: Array<string | undefined>): string | undefined {
   const m = parts.filter((p): p is string => !!p && p.trim().length > 0);
-  return m.length ? m.join(" ") : undefined;
+  if (!m.length) return undefined;
+  const text = m.join(" ");
+  return text.length > MESSAGE_CAP ? `${text.slice(0, MESSAGE_CAP - 1)}…` : text;
+}
+
+function cutList(v: JsonValue[]): JsonValue[] {
+  return v.length > LIST_CAP ? [...v.slice(0, LIST_CAP), `… and ${v.length - LIST_CAP} more`] : v;
+}
+
+function cutLists(v: JsonValue): JsonValue {
+  if (Array.isArray(v)) return cutList(v).map(cutLists);
+  if (v && typeof v === "object") {
+    const o: { [k: string]: JsonValue } = {};
+    for (const [k, x] of Object.entries(v)) o[k] = cutLists(x);
+    return o;
+  }
+  return v;
+}
+
+function hasOversized(v: JsonValue): boolean {
+  if (Array.isArray(v)) return v.length > LIST_CAP || v.some(hasOversized);
+  if (v && typeof v === "object") return Object.values(v).some(hasOversized);
+  return false;
+}
+
+/** `r` with oversized reserved strings and long lists cut (the same object when nothing is). */
+export function cutOversized(r: FlatResult): FlatResult {
+  let changed = false;
+  const out: FlatResult = {};
+  for (const [k, v] of Object.entries(r)) {
+    if (RESERVED.includes(k)) {
+      const cut = !IDENTITY.has(k) && typeof v === "string" && v.length > RESERVED_CAP;
+      out[k] = cut ? shortenString(v, RESERVED_CAP) : v;
+      changed ||= cut;
+    } else if (hasOversized(v)) {
+      out[k] = cutLists(v);
+      changed = true;
+    } else out[k] = v;
+  }
+  return changed ? out : r;
+}
+
+/** The "how to get the full entry" hint, from the first result shown; never suggests a name over the limit. */
+function fullEntryHint(first: FlatResult | undefined, opts: BudgetOptions): string | undefined {
+  if (!first) return undefined;
+  const name = typeof first.name === "string" && first.name.length <= RESERVED_CAP && !first.name.endsWith(MARK) ? first.name : undefined;
+  const call = name !== undefined ? ` or call ${opts.tool} with name=${JSON.stringify(name)} and limit=1` : "";
+  return `Long fields were shortened to fit the response budget (${opts.budgetChars} characters). For a full entry, read its \`uri\` resource (e.g. ${String(first.uri).slice(0, 300)})${call}.`;
 }
 
 /**
@@ -170,12 +227,9 @@ export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswe
   for (const p of fullParts) chars += p.length;
   if (textLength(chars, full.length, tail0) <= opts.budgetChars) return { answer, text: assemble(fullParts, tail0) };
 
-  const hint = (first: FlatResult | undefined) =>
-    first
-      ? `Long text fields were shortened to fit the response budget (${opts.budgetChars} characters). For a full entry, read its \`uri\` resource (e.g. ${String(first.uri)}) or call ${opts.tool} with name="${String(first.name)}" and limit=1.`
-      : undefined;
-  const rs = full.map((r, i) => sized(r, fullParts[i]!));
-  const shortened = { ...answer, results: [] as FlatResult[], truncated: true, message: joinMessages(answer.message, hint(full[0])) };
+  const cut = full.map(cutOversized);
+  const rs = cut.map((r, i) => sized(r, r === full[i] ? fullParts[i]! : JSON.stringify(r)));
+  const shortened = { ...answer, results: [] as FlatResult[], truncated: true, message: joinMessages(answer.message, fullEntryHint(cut[0], opts)) };
   const tail = tailOf(shortened)!;
   for (const cap of CAPS) {
     const total = rs.reduce((t, r) => t + lengthAt(r, cap), 0);
@@ -183,30 +237,34 @@ export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswe
     const built = rs.map((r) => atCap(r, cap));
     return { answer: { ...shortened, results: built.map((b) => b.result) }, text: assemble(built.map((b) => b.json), tail) };
   }
-  // Still too big at the smallest cap: keep as many (shortened) results as fit (binary search).
-  const withFirst = (n: number): SearchAnswer => ({
+  // Still too big at the smallest cap: keep, in order, each result that still fits; one that does
+  // not is left out on its own (the ones after it may fit). The note is sized for the largest count.
+  const withKept = (kept: number, firstKept: FlatResult | undefined): SearchAnswer => ({
     ...answer,
     results: [],
-    count: n,
+    count: kept,
     truncated: true,
     message: joinMessages(
       answer.message,
-      `Only the first ${n} of ${full.length} results fit the response budget (${opts.budgetChars} characters); lower \`limit\` or narrow the query to see the rest.`,
-      hint(full[0]),
+      `Only ${kept} of ${full.length} results fit the response budget (${opts.budgetChars} characters); lower \`limit\` or narrow the query to see the rest.`,
+      fullEntryHint(firstKept, opts),
     ),
   });
-  const prefix = [0];
-  for (const r of rs) prefix.push(prefix[prefix.length - 1]! + lengthAt(r, MIN_CAP));
-  const fits = (n: number) => textLength(prefix[n]!, n, tailOf(withFirst(n))!) <= opts.budgetChars;
-  let lo = 0;
-  let hi = rs.length - 1;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (fits(mid)) lo = mid;
-    else hi = mid - 1;
+  const tailFor = (kept: number[]) => tailOf(withKept(kept.length, kept.length ? atCap(rs[kept[0]!]!, MIN_CAP).result : undefined))!;
+  const estimate = tailOf(withKept(full.length, cut[0]))!;
+  const picked: number[] = [];
+  let used = 0;
+  for (let i = 0; i < rs.length; i++) {
+    const len = lengthAt(rs[i]!, MIN_CAP);
+    if (textLength(used + len, picked.length + 1, estimate) <= opts.budgetChars) {
+      picked.push(i);
+      used += len;
+    }
   }
-  const built = rs.slice(0, lo).map((r) => atCap(r, MIN_CAP));
-  const fitted = withFirst(lo);
+  // The real note names the first kept result: if it is longer than estimated, leave out the last kept until it fits.
+  while (picked.length > 0 && textLength(used, picked.length, tailFor(picked)) > opts.budgetChars) used -= lengthAt(rs[picked.pop()!]!, MIN_CAP);
+  const built = picked.map((i) => atCap(rs[i]!, MIN_CAP));
+  const fitted = withKept(picked.length, built[0]?.result);
   return { answer: { ...fitted, results: built.map((b) => b.result) }, text: assemble(built.map((b) => b.json), tailOf(fitted)!) };
 }
 
