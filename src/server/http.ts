@@ -18,6 +18,7 @@ import { countByKind } from "../store/entities.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
 import { memoByVersion } from "../store/version-cache.ts";
 import type { ToolDeps } from "../tools/deps.ts";
+import { Admission } from "./backpressure.ts";
 import { checkJsonRpcBody, isJsonContentType, readBody } from "./http-body.ts";
 import { bearerMatches, checkHost, type GuardConfig, isLoopback, originAllowed, parseHost } from "./http-guard.ts";
 import { buildServer } from "./mcp.ts";
@@ -36,6 +37,13 @@ export interface HttpOptions {
    * (A client stuck in its headers is disconnected by Bun itself after about 10 s.)
    */
   bodyTimeoutMs?: number;
+  /** Most JSON-RPC messages in one batch (default 100, as the SDK's transport); a larger batch gets 400 -32600. */
+  maxBatch?: number;
+  /** Messages worked on at once over all requests (default 100); past it requests wait, then get 503. */
+  maxInFlightMessages?: number;
+  /** Messages that may wait for room (default 400) and how long (default 10 s); past either, 503 + Retry-After. */
+  maxQueuedMessages?: number;
+  maxQueueWaitMs?: number;
 }
 
 type Resolved = ReturnType<typeof resolveHttpOptions>;
@@ -96,7 +104,35 @@ export function healthBody(deps: ToolDeps, detailed = true): Record<string, unkn
   };
 }
 
-async function handleMcp(request: Request, deps: ToolDeps, o: Resolved): Promise<Response> {
+/** `res` with `release` called once its body has been sent or dropped (the work of an SSE answer runs while it streams). */
+function releaseWhenDone(res: Response, release: () => void): Response {
+  if (!res.body) {
+    release();
+    return res;
+  }
+  const reader = res.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (err) {
+        release();
+        controller.error(err);
+      }
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+async function handleMcp(request: Request, deps: ToolDeps, o: Resolved, admission: Admission): Promise<Response> {
   if (request.method !== "POST") {
     return jsonRpcError(405, "Method not allowed: this server is stateless; send JSON-RPC with POST.", { Allow: "POST" });
   }
@@ -118,13 +154,23 @@ async function handleMcp(request: Request, deps: ToolDeps, o: Resolved): Promise
     if (!checked.ok) return jsonRpcError(checked.status, checked.error, {}, checked.code);
     parsedBody = checked.message;
   }
+  const messages = parsedBody === undefined ? 0 : Array.isArray(parsedBody) ? parsedBody.length : 1;
+  if (messages > o.maxBatch) {
+    return jsonRpcError(400, `Invalid Request: a batch may hold at most ${o.maxBatch} messages (this one holds ${messages}); send them in smaller batches.`, {}, -32600);
+  }
+  const admitted = await admission.admit(messages);
+  if (!admitted.ok) {
+    log.warn(`busy: refused a request of ${messages} message(s) (${admitted.why})`);
+    return jsonRpcError(503, "Server busy: too many requests are being worked on. Retry after 1 second.", { "Retry-After": "1" });
+  }
   const server = buildServer(deps);
   const transport = new BudgetedHttpTransport({ sessionIdGenerator: undefined, maxRequestBodySize: o.maxBodyBytes });
   transport.onerror = (err) => log.debug("HTTP transport", err.message);
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+    return releaseWhenDone(await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody }), admitted.release);
   } catch (err) {
+    admitted.release();
     log.error("HTTP request failed", err);
     await server.close().catch(() => {});
     return jsonRpcError(500, "Internal error (details are in the server log).");
@@ -159,6 +205,10 @@ export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions
     allowedOrigins: opts.allowedOrigins ?? [],
     maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY,
     bodyTimeoutMs: opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    maxBatch: opts.maxBatch ?? 100,
+    maxInFlightMessages: opts.maxInFlightMessages ?? 100,
+    maxQueuedMessages: opts.maxQueuedMessages ?? 400,
+    maxQueueWaitMs: opts.maxQueueWaitMs ?? 10_000,
   };
 }
 
@@ -166,6 +216,7 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
   const o = resolveHttpOptions(options);
   // The bind address itself is a valid Host (e.g. a LAN IP when serving on it).
   const guard: GuardConfig = { allowedHosts: [...o.allowedHosts, o.host], allowedOrigins: o.allowedOrigins, token: o.token };
+  const admission = new Admission({ maxInFlight: o.maxInFlightMessages, maxQueued: o.maxQueuedMessages, maxWaitMs: o.maxQueueWaitMs });
   const app = new Elysia({ serve: { maxRequestBodySize: o.maxBodyBytes + 64 * 1024 } })
     .onRequest(({ request }) => {
       const host = checkHost(request.headers.get("host"), guard);
@@ -186,7 +237,7 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
       return undefined;
     })
     .get("/health", ({ request }) => healthBody(deps, !guard.token || bearerMatches(request.headers.get("authorization"), guard.token)))
-    .all("/mcp", ({ request }) => handleMcp(request, deps, o), { parse: "none" });
+    .all("/mcp", ({ request }) => handleMcp(request, deps, o, admission), { parse: "none" });
   app.listen({ hostname: o.host, port: o.port });
   const server = app.server;
   if (!server) throw new Error(`Could not listen on ${o.host}:${o.port}.`);

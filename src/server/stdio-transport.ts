@@ -10,6 +10,11 @@
  *   cheaply visible at either end of the line); the SDK transport closes the session instead.
  *
  * The classification of one line is pure (`classifyLine`); the class only splits the stream.
+ *
+ * Backpressure: at most `maxInFlight` requests are read and not yet answered (default 16); past
+ * that, and whenever stdout is backed up (a client that sends without reading), no more input is
+ * read: stdin is paused and the client's writes block in the pipe. So memory stays bounded by
+ * `maxInFlight` answers however fast a client sends. Waiting for stdout uses one `drain` listener.
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
@@ -17,6 +22,7 @@ import { jsonRpcProblem, requestIdOf } from "./jsonrpc-check.ts";
 import { capErrorText } from "./protocol-checks.ts";
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_IN_FLIGHT = 16;
 
 export type LineVerdict = { ok: true; message: JSONRPCMessage } | { ok: false; reply: JSONRPCMessage; problem: string };
 
@@ -69,26 +75,94 @@ export class LineStdioTransport implements Transport {
   private skipping: { head: string; tail: string } | undefined;
   private started = false;
   private readonly maxLineBytes: number;
+  private readonly maxInFlight: number;
+  /** Input read from stdin and not yet split into lines (at most about one chunk while paused). */
+  private pending: Buffer[] = [];
+  /** Requests handed to the server and not yet answered, by id. */
+  private readonly inFlight = new Map<string, number>();
+  private inFlightCount = 0;
+  /** stdout refused more (write returned false) and has not drained yet. */
+  private outputBlocked = false;
+  private readonly drainWaiters: Array<() => void> = [];
+  private inputPaused = false;
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
-    opts: { maxLineBytes?: number } = {},
+    opts: { maxLineBytes?: number; maxInFlight?: number } = {},
   ) {
     this.maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    this.maxInFlight = Math.max(1, opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+  }
+
+  /** Requests read and not yet answered (tests). */
+  get inFlightRequests(): number {
+    return this.inFlightCount;
   }
 
   private readonly onData = (chunk: Buffer | string) => {
-    const buf = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
-    let start = 0;
-    for (;;) {
-      const nl = buf.indexOf(10, start);
-      this.take(nl === -1 ? buf.subarray(start) : buf.subarray(start, nl));
-      if (nl === -1) return;
-      this.endLine();
-      start = nl + 1;
-    }
+    this.pending.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    this.pump();
   };
+
+  private blocked(): boolean {
+    return this.inFlightCount >= this.maxInFlight || this.outputBlocked;
+  }
+
+  /** Split pending input into lines while there is room; pause stdin while there is none. */
+  private pump(): void {
+    while (this.pending.length > 0 && !this.blocked()) {
+      const buf = this.pending[0]!;
+      const nl = buf.indexOf(10);
+      if (nl === -1) {
+        this.take(buf);
+        this.pending.shift();
+        continue;
+      }
+      this.take(buf.subarray(0, nl));
+      if (nl + 1 < buf.length) this.pending[0] = buf.subarray(nl + 1);
+      else this.pending.shift();
+      this.endLine();
+    }
+    const pause = this.blocked();
+    if (pause !== this.inputPaused && this.started) {
+      this.inputPaused = pause;
+      if (pause) this.stdin.pause();
+      else this.stdin.resume();
+    }
+  }
+
+  private readonly onDrain = () => {
+    this.outputBlocked = false;
+    for (const w of this.drainWaiters.splice(0)) w();
+    this.pump();
+  };
+
+  private static key(id: RequestId): string {
+    return `${typeof id}:${String(id)}`;
+  }
+
+  private track(message: JSONRPCMessage): void {
+    if ("method" in message && "id" in message && message.id !== undefined) {
+      const k = LineStdioTransport.key(message.id);
+      this.inFlight.set(k, (this.inFlight.get(k) ?? 0) + 1);
+      this.inFlightCount++;
+    } else if ("method" in message && message.method === "notifications/cancelled") {
+      // The SDK sends no answer to a cancelled request: its slot is free now.
+      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (id !== undefined) this.untrack(id);
+    }
+  }
+
+  private untrack(id: RequestId): void {
+    const k = LineStdioTransport.key(id);
+    const n = this.inFlight.get(k);
+    if (n === undefined) return;
+    if (n <= 1) this.inFlight.delete(k);
+    else this.inFlight.set(k, n - 1);
+    this.inFlightCount--;
+    queueMicrotask(() => this.pump());
+  }
 
   private readonly onStreamError = (err: Error) => {
     this.onerror?.(err);
@@ -124,13 +198,16 @@ export class LineStdioTransport implements Transport {
     this.size = 0;
     const verdict = classifyLine(line);
     if (!verdict) return;
-    if (verdict.ok) this.onmessage?.(verdict.message);
+    if (verdict.ok) {
+      this.track(verdict.message);
+      this.onmessage?.(verdict.message);
+    }
     else this.reject(verdict.reply, verdict.problem);
   }
 
   private reject(reply: JSONRPCMessage, problem: string): void {
     this.onerror?.(new Error(problem));
-    this.send(reply).catch((err: unknown) => this.onerror?.(err instanceof Error ? err : new Error(String(err))));
+    this.write(reply).catch((err: unknown) => this.onerror?.(err instanceof Error ? err : new Error(String(err))));
   }
 
   async start(): Promise<void> {
@@ -139,12 +216,22 @@ export class LineStdioTransport implements Transport {
     this.stdin.on("data", this.onData);
     this.stdin.on("error", this.onStreamError);
     this.stdout.on("error", this.onStreamError);
+    this.stdout.on("drain", this.onDrain);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    if (("result" in message || "error" in message) && "id" in message && message.id !== undefined && message.id !== null) this.untrack(message.id);
+    return this.write(message);
+  }
+
+  /** Write one message; resolves when stdout has taken it (after a drain when it is backed up). */
+  private write(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(`${JSON.stringify(capErrorText(message))}\n`)) resolve();
-      else this.stdout.once("drain", () => resolve());
+      if (this.stdout.write(`${JSON.stringify(capErrorText(message))}\n`) && !this.outputBlocked) resolve();
+      else {
+        this.outputBlocked = true;
+        this.drainWaiters.push(resolve);
+      }
     });
   }
 
@@ -152,7 +239,10 @@ export class LineStdioTransport implements Transport {
     this.stdin.off("data", this.onData);
     this.stdin.off("error", this.onStreamError);
     this.stdout.off("error", this.onStreamError);
+    this.stdout.off("drain", this.onDrain);
+    for (const w of this.drainWaiters.splice(0)) w();
     if (this.stdin.listenerCount("data") === 0) this.stdin.pause();
+    this.pending = [];
     this.chunks = [];
     this.size = 0;
     this.onclose?.();

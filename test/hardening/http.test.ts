@@ -190,7 +190,7 @@ describe("JSON-RPC framing", () => {
 
     await expectRefused(await post(open.url, [call(1, "search_spell", {}), { jsonrpc: "2.0", id: 2 }]), 400, -32600, /batch item 1/);
     await expectRefused(await post(open.url, [INIT, call(2, "search_spell", {})]), 400, -32600, /initialization/);
-    await expectRefused(await post(open.url, Array.from({ length: 101 }, (_, i) => call(i, "search_spell", {}))), 400, -32600, /Batch must not exceed 100/);
+    await expectRefused(await post(open.url, Array.from({ length: 101 }, (_, i) => call(i, "search_spell", {}))), 400, -32600, /at most 100 messages/);
     const notes = await post(open.url, [{ jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } }]);
     expect(notes.status).toBe(202);
   });

@@ -1,0 +1,129 @@
+/**
+ * Bounds on work in flight, so that a client sending faster than it reads can only fill a fixed
+ * amount of memory (see docs/architecture.md, "Limits"):
+ *
+ * - `Slots`: at most N tool calls run at once in the process (stdio and HTTP share it). A freed
+ *   slot is handed over on the next turn of the event loop (setImmediate), so a /health request
+ *   or a new connection is served between two queued calls.
+ * - `Admission`: the HTTP transport's count of JSON-RPC messages being worked on (a batch of 32
+ *   counts 32). Past `maxInFlight` a request waits in a bounded queue (`maxQueued` messages, at
+ *   most `maxWaitMs`); when the queue is full or the wait too long it is refused (503 with
+ *   Retry-After).
+ *
+ * The stdio transport's own bound (requests read but not yet answered, and no reading while
+ * stdout is backed up) is in stdio-transport.ts.
+ */
+
+export class Slots {
+  private used = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(readonly max: number) {}
+
+  async acquire(): Promise<void> {
+    if (this.used < this.max) {
+      this.used++;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    // The slot passes to the next caller on a later turn of the event loop (I/O in between).
+    if (next) setImmediate(next);
+    else this.used = Math.max(0, this.used - 1);
+  }
+
+  /** Run `fn` in a slot. */
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    await this.acquire();
+    try {
+      return await fn();
+    } finally {
+      this.release();
+    }
+  }
+}
+
+/** Tool calls running at once in this process (LOREKEEPER_MAX_CONCURRENT_CALLS, default 4). */
+export const toolSlots = new Slots(Math.max(1, Number(process.env.LOREKEEPER_MAX_CONCURRENT_CALLS) || 4));
+
+export interface AdmissionLimits {
+  /** Messages worked on at once. */
+  maxInFlight: number;
+  /** Messages waiting for room; more are refused at once. */
+  maxQueued: number;
+  /** Longest wait for room before a refusal, ms. */
+  maxWaitMs: number;
+}
+
+export type Admitted = { ok: true; release: () => void } | { ok: false; why: "busy" | "timeout" };
+
+export class Admission {
+  private inFlight = 0;
+  private queued = 0;
+  private readonly waiting: Array<{ n: number; go: () => void }> = [];
+
+  constructor(readonly limits: AdmissionLimits) {}
+
+  /** Room for `n` messages: at once, after a bounded wait, or a refusal. */
+  async admit(n: number): Promise<Admitted> {
+    const weight = Math.min(n, this.limits.maxInFlight);
+    if (this.waiting.length === 0 && this.inFlight + weight <= this.limits.maxInFlight) return this.enter(weight);
+    if (this.queued + weight > this.limits.maxQueued) return { ok: false, why: "busy" };
+    this.queued += weight;
+    const entry = { n: weight, go: () => {} };
+    const got = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => {
+        const i = this.waiting.indexOf(entry);
+        if (i >= 0) this.waiting.splice(i, 1);
+        resolve(false);
+      }, this.limits.maxWaitMs);
+      entry.go = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      this.waiting.push(entry);
+    });
+    this.queued -= weight;
+    if (!got) {
+      this.wake();
+      return { ok: false, why: "timeout" };
+    }
+    // wake() already counted it in.
+    return this.handle(weight);
+  }
+
+  private enter(weight: number): Admitted {
+    this.inFlight += weight;
+    return this.handle(weight);
+  }
+
+  private handle(weight: number): Admitted {
+    let done = false;
+    return {
+      ok: true,
+      release: () => {
+        if (done) return;
+        done = true;
+        this.inFlight -= weight;
+        this.wake();
+      },
+    };
+  }
+
+  private wake(): void {
+    while (this.waiting.length > 0 && this.inFlight + this.waiting[0]!.n <= this.limits.maxInFlight) {
+      const next = this.waiting.shift()!;
+      // Counted in now, so that one wake never admits past the limit.
+      this.inFlight += next.n;
+      next.go();
+    }
+  }
+
+  /** Messages being worked on and waiting (tests, /health). */
+  load(): { inFlight: number; queued: number } {
+    return { inFlight: this.inFlight, queued: this.queued };
+  }
+}
