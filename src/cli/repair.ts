@@ -11,6 +11,7 @@
 import { existsSync } from "node:fs";
 import { indexPaths, removeIndexFiles, removeStaleTempFiles } from "../search/vector-index-file.ts";
 import { closeVectorIndex, syncIndex } from "../search/vector-index.ts";
+import { pendingVectors } from "../search/pending-vectors.ts";
 import { openStore, type Store, storeFailure } from "../store/db.ts";
 import { checkSearchTables, checkStore, importedOrcbrewFiles, isCorruption, moveStoreAside, rebuildSearchTables } from "../store/repair.ts";
 
@@ -61,6 +62,34 @@ function rebuildVectorIndex(store: Store, steps: string[]): void {
       ? `rebuilt the vector index from the ${r.size} stored vectors of ${r.modelId}${r.saved ? "" : " (in memory only: it could not be saved)"}`
       : "no embeddings stored yet, so no vector index to rebuild",
   );
+}
+
+/**
+ * Compute the vectors the store lacks for its embedding model (a run killed midway). One step line;
+ * never throws (without the model, it says so).
+ */
+export async function repairVectors(path: string): Promise<string> {
+  let store: Store | undefined;
+  try {
+    store = openStore({ path });
+    const p = pendingVectors(store.db);
+    if (!p || p.pending === 0) return p ? `all ${p.total} entities have a vector of ${p.modelId}` : "no embeddings stored yet, none to complete";
+    const { embedPending } = await import("../ingest/embed.ts");
+    const { defaultEmbedderProvider } = await import("../search/embedder.ts");
+    const provider = defaultEmbedderProvider();
+    const embedder = await provider.get();
+    if (!embedder) return `${p.pending} entities have no vector, but no embedding model is available to compute them (${provider.reason() ?? "unknown reason"})`;
+    if (embedder.id !== p.modelId) return `${p.pending} entities have no vector of ${p.modelId}, but the model here is ${embedder.id}: run \`lorekeeper sync\` to embed the store with it`;
+    const r = await embedPending(store, provider);
+    return `computed the ${r.embedded} missing vectors with ${p.modelId}${r.remaining ? ` (${r.remaining} still missing)` : ""}`;
+  } catch (err) {
+    return `computing the missing vectors failed: ${(err as Error).message}`;
+  } finally {
+    if (store) {
+      closeVectorIndex(store);
+      store.close();
+    }
+  }
 }
 
 /** Check and repair the store at `path` (see the file comment). */

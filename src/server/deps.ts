@@ -7,8 +7,12 @@ import { log } from "../log.ts";
 import { defaultEmbedderProvider } from "../search/embedder.ts";
 import type { SearchContext } from "../search/context.ts";
 import { runSearch } from "../search/hybrid.ts";
+import { withPendingNote } from "../search/pending-vectors.ts";
 import { openStore, type Store } from "../store/db.ts";
 import type { EnsureData, ToolDeps } from "../tools/deps.ts";
+
+/** How long after start the server looks for entities without vectors (the first requests come first). */
+const FILL_DELAY_MS = 500;
 
 export interface ServeDeps {
   deps: ToolDeps;
@@ -36,10 +40,25 @@ export async function createServeDeps(opts: { dbPath?: string } = {}): Promise<S
   const deps: ToolDeps = {
     db: store.db,
     // Tool answers never show an entity's search text: the server does not read it from the store.
-    search: (q) => runSearch(ctx, { ...q, omitText: true }),
+    search: async (q) => withPendingNote(await runSearch(ctx, { ...q, omitText: true }), store.db),
     ensureData: store.readonly ? undefined : await loadEnsureData(store, cfg),
     modelState: () => embedder.state(),
     responseBudgetChars: cfg.responseBudgetChars,
   };
-  return { deps, store, close: () => store.close() };
+  // Vectors lost to an interrupted embedding run are computed again in the background.
+  const stop = new AbortController();
+  const fill = setTimeout(() => {
+    import("../ingest/fill-pending.ts")
+      .then(({ fillPendingVectors }) => fillPendingVectors(store, embedder, stop.signal))
+      .catch((err: unknown) => log.debug("background embedding check failed", err));
+  }, FILL_DELAY_MS);
+  return {
+    deps,
+    store,
+    close: () => {
+      clearTimeout(fill);
+      stop.abort();
+      store.close();
+    },
+  };
 }

@@ -17,6 +17,7 @@ import { getMeta, openStore, rebuildHint, StoreError, type Store } from "../../s
 import { checkStore, isCorruption } from "../../store/repair.ts";
 import { SCHEMA_VERSION } from "../../store/schema.ts";
 import { listSyncState } from "../../store/sync-state.ts";
+import { pendingVectors } from "../../search/pending-vectors.ts";
 import { countVectors, getEmbeddingMeta } from "../../store/vectors.ts";
 import type { RepairReport } from "../repair.ts";
 import { parse } from "../args.ts";
@@ -143,6 +144,31 @@ function vectorIndexCheck(path: string): Check | undefined {
   return { name: "vector index", status: "ok", summary };
 }
 
+/** Entities without a current vector of the store's model (an embedding run killed midway, --no-embed). */
+function embeddingsCheck(path: string): Check | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
+    try {
+      const p = pendingVectors(store.db);
+      if (!p) return undefined;
+      const summary = `${p.total - p.pending} of ${p.total} entities have a vector of ${p.modelId}`;
+      if (p.pending === 0) return { name: "embeddings", status: "ok", summary, details: { ...p } };
+      return {
+        name: "embeddings",
+        status: "warn",
+        summary: `${summary}; ${p.pending} have none (an embedding run was interrupted, or content was imported with --no-embed): semantic ranking is partial`,
+        details: { ...p },
+        fix: `Compute them: lorekeeper doctor --repair --db-path "${path}" (a running server also computes them in the background at start).`,
+      };
+    } finally {
+      store.close();
+    }
+  } catch {
+    return undefined; // the store check reports it
+  }
+}
+
 async function modelCheck(storeVectors: Record<string, number> | undefined): Promise<Check> {
   const provider = createEmbedderProvider({ allowDownload: false });
   const t0 = performance.now();
@@ -208,7 +234,9 @@ export async function runDoctor(opts: { dbPath?: string; offline?: boolean; time
   const cfg = loadConfig();
   const path = dbPath(opts.dbPath);
   // Loaded only when asked: the repair rebuilds the vector index, which loads the native usearch library.
-  const repair = opts.repair ? (await import("../repair.ts")).repairStore(path) : undefined;
+  const repairing = opts.repair ? await import("../repair.ts") : undefined;
+  const repair = repairing?.repairStore(path);
+  if (repairing && repair?.outcome === "repaired") repair.steps.push(await repairing.repairVectors(path));
   const checks: Check[] = [];
   checks.push({
     name: "version",
@@ -229,6 +257,8 @@ export async function runDoctor(opts: { dbPath?: string; offline?: boolean; time
   checks.push(store);
   const index = vectorIndexCheck(path);
   if (index) checks.push(index);
+  const embeddings = embeddingsCheck(path);
+  if (embeddings) checks.push(embeddings);
   checks.push(await modelCheck(store.details?.vectors as Record<string, number> | undefined));
   const usearchError = await usearchProbe();
   checks.push(nativeLibrariesCheck(usearchError));

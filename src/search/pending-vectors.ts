@@ -1,0 +1,44 @@
+/**
+ * Entities without a current vector (an embedding run killed midway, an import with --no-embed):
+ * semantic ranking then only knows part of the store. Detected at server start and filled in the
+ * background (ingest/fill-pending.ts); meanwhile hybrid answers say the ranking is partial
+ * (`withPendingNote`). `lorekeeper doctor` reports them and `doctor --repair` fills them.
+ */
+import type { Database } from "bun:sqlite";
+import { countPendingVectors, getEmbeddingMeta } from "../store/vectors.ts";
+import { memoByVersion } from "../store/version-cache.ts";
+import type { SearchResponse } from "./types.ts";
+
+export interface PendingVectors {
+  modelId: string;
+  pending: number;
+  total: number;
+}
+
+/** Entities without a current vector of the store's embedding model; undefined before any embedding run. */
+export function pendingVectors(db: Database): PendingVectors | undefined {
+  return memoByVersion(db, "search:pending-vectors", () => {
+    const meta = getEmbeddingMeta(db);
+    if (!meta) return undefined;
+    const total = db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0;
+    return { modelId: meta.modelId, pending: countPendingVectors(db, meta.modelId), total };
+  });
+}
+
+const filling = new WeakSet<Database>();
+
+/** Say (or stop saying) that the missing vectors of `db` are being computed. */
+export function markFilling(db: Database, on: boolean): void {
+  if (on) filling.add(db);
+  else filling.delete(db);
+}
+
+/** `res` with a note when it was ranked by meaning while some entities have no vector yet. */
+export function withPendingNote(res: SearchResponse, db: Database): SearchResponse {
+  if (res.mode !== "hybrid") return res;
+  const p = pendingVectors(db);
+  if (!p || p.pending === 0) return res;
+  const how = filling.has(db) ? "they are being computed in the background" : "run `lorekeeper doctor --repair` to compute them";
+  const note = `Semantic ranking is partial: ${p.pending} of ${p.total} entries have no embedding yet (${how}); those are ranked by keywords only.`;
+  return { ...res, message: res.message ? `${res.message} ${note}` : note };
+}
