@@ -9,11 +9,15 @@ export const MAX_ARG_DEPTH = 8;
 /** Most values inside the arguments (list items, object members), counted over all of them. */
 export const MAX_ARG_NODES = 10_000;
 
-/** What is wrong with the shape of `raw` (one clause naming the parameter), or undefined. */
-export function argShapeProblem(raw: unknown): string | undefined {
+/**
+ * What is wrong with the shape of `raw`'s parameters named in `known` (one clause naming the
+ * parameter), or undefined. Unknown parameters are not walked: they are refused by name anyway.
+ */
+export function argShapeProblem(raw: unknown, known: ReadonlySet<string>): string | undefined {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
   let nodes = 0;
   for (const [param, value] of Object.entries(raw)) {
+    if (!known.has(param)) continue;
     // Iterative walk with a budget: stops at the first limit crossed.
     const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }];
     while (stack.length > 0) {

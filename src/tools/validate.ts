@@ -21,6 +21,8 @@ const MAX_KEYS_SHOWN = 5;
 export function quote(v: unknown, max = 60): string {
   if (typeof v === "string") {
     const s = JSON.stringify(v.slice(0, max));
+    // Escapes (\u0000...) may make the JSON of `max` characters much longer: cut the JSON itself.
+    if (s.length > max + 2) return `${s.slice(0, max)}…" (${v.length} characters)`;
     return v.length > max ? `${s.slice(0, -1)}…" (${v.length} characters)` : s;
   }
   if (Array.isArray(v)) return `a list of ${v.length} item${v.length === 1 ? "" : "s"}`;
@@ -88,11 +90,15 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; message: string };
 
 /** Validate `raw` against a tool's input schema; on failure, one readable message for all issues. */
 export function parseToolArgs<S extends z.ZodObject>(tool: string, schema: S, raw: unknown): Parsed<z.output<S>> {
-  const shape = argShapeProblem(raw);
-  if (shape) return { ok: false, message: `Invalid arguments for ${tool}:\n- ${shape}.` };
+  const valid = Object.keys(schema.shape);
+  const shape = argShapeProblem(raw, new Set(valid));
+  if (shape) {
+    const unknown = Object.keys(raw as object).filter((k) => !Object.hasOwn(schema.shape, k));
+    const lines = [...(unknown.length ? [`- ${describeIssue({ code: "unrecognized_keys", keys: unknown, path: [], message: "", input: raw } as Issue, valid)}`] : []), `- ${shape}.`];
+    return { ok: false, message: capText(`Invalid arguments for ${tool}:\n${lines.join("\n")}`, MAX_ERROR_CHARS) };
+  }
   const r = schema.safeParse(raw ?? {}, { reportInput: true });
   if (r.success) return { ok: true, data: r.data };
-  const valid = Object.keys(schema.shape);
   const lines = [...new Set(r.error.issues.slice(0, 100).map((i) => `- ${describeIssue(i as Issue, valid)}`))];
   const shown = lines.slice(0, MAX_LINES);
   if (lines.length > MAX_LINES || r.error.issues.length > 100) shown.push(`- (${r.error.issues.length - MAX_LINES} more problems not shown)`);
