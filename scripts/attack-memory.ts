@@ -91,7 +91,7 @@ async function stdioAttack(): Promise<string> {
   });
   const hwm = mem(child.pid!).hwm;
   child.kill();
-  return `stdio: ${STDIO_CALLS} calls of search_spell {"limit": 100} unread for 10 s: ${takenIn} taken in meanwhile; RSS ${mb(base)} after initialize, peak ${mb(Math.max(peak, hwm))}; all ${answered} answered once read`;
+  return `stdio: ${STDIO_CALLS} calls of search_spell {"limit": 100} unread for 10 s: ${takenIn} accepted by the pipe meanwhile; RSS ${mb(base)} after initialize, peak ${mb(Math.max(peak, hwm))}; all ${answered} answered once read`;
 }
 
 async function httpAttack(): Promise<string> {
