@@ -101,6 +101,8 @@ export function parseToolArgs<S extends z.ZodObject>(tool: string, schema: S, ra
   if (r.success) return { ok: true, data: r.data };
   const lines = [...new Set(r.error.issues.slice(0, 100).map((i) => `- ${describeIssue(i as Issue, valid)}`))];
   const shown = lines.slice(0, MAX_LINES);
-  if (lines.length > MAX_LINES || r.error.issues.length > 100) shown.push(`- (${r.error.issues.length - MAX_LINES} more problems not shown)`);
+  const more = lines.length - shown.length + Math.max(0, r.error.issues.length - 100);
+  // Said on the last line shown (every line names its parameter).
+  if (more > 0) shown[shown.length - 1] += ` (and ${more} more problem${more === 1 ? "" : "s"} not shown)`;
   return { ok: false, message: capText(`Invalid arguments for ${tool}:\n${shown.join("\n")}`, MAX_ERROR_CHARS) };
 }
