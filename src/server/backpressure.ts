@@ -2,9 +2,7 @@
  * Bounds on work in flight, so that a client sending faster than it reads can only fill a fixed
  * amount of memory (see docs/architecture.md, "Limits"):
  *
- * - `Slots`: at most N tool calls run at once in the process (stdio and HTTP share it). A freed
- *   slot is handed over on the next turn of the event loop (setImmediate), so a /health request
- *   or a new connection is served between two queued calls.
+ * - tools/slots.ts: at most N searches run at once in the process (stdio and HTTP share it).
  * - `Admission`: the HTTP transport's count of JSON-RPC messages being worked on (a batch of 32
  *   counts 32). Past `maxInFlight` a request waits in a bounded queue (`maxQueued` messages, at
  *   most `maxWaitMs`); when the queue is full or the wait too long it is refused (503 with
@@ -13,41 +11,6 @@
  * The stdio transport's own bound (requests read but not yet answered, and no reading while
  * stdout is backed up) is in stdio-transport.ts.
  */
-
-export class Slots {
-  private used = 0;
-  private readonly waiting: Array<() => void> = [];
-
-  constructor(readonly max: number) {}
-
-  async acquire(): Promise<void> {
-    if (this.used < this.max) {
-      this.used++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiting.push(resolve));
-  }
-
-  release(): void {
-    const next = this.waiting.shift();
-    // The slot passes to the next caller on a later turn of the event loop (I/O in between).
-    if (next) setImmediate(next);
-    else this.used = Math.max(0, this.used - 1);
-  }
-
-  /** Run `fn` in a slot. */
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    await this.acquire();
-    try {
-      return await fn();
-    } finally {
-      this.release();
-    }
-  }
-}
-
-/** Tool calls running at once in this process (LOREKEEPER_MAX_CONCURRENT_CALLS, default 4). */
-export const toolSlots = new Slots(Math.max(1, Number(process.env.LOREKEEPER_MAX_CONCURRENT_CALLS) || 4));
 
 export interface AdmissionLimits {
   /** Messages worked on at once. */

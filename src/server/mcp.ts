@@ -28,7 +28,6 @@ import type { DataProgress, ToolDeps } from "../tools/deps.ts";
 import { TOOLS } from "../tools/index.ts";
 import { toolError } from "../tools/response.ts";
 import { toolListAnswer } from "../tools/tool-list.ts";
-import { toolSlots } from "./backpressure.ts";
 import { CallEnvelopeSchema } from "./call-envelope.ts";
 import { installProtocolChecks } from "./protocol-checks.ts";
 import { registerResources } from "./resources.ts";
@@ -81,8 +80,7 @@ export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, extra
   const ctx: ToolContext = { deps, gate: gateFor(deps), progress: progressSender(extra) };
   const started = performance.now();
   try {
-    // At most toolSlots.max calls run at once (backpressure.ts); the others wait their turn.
-    const res = await toolSlots.run(() => def.call(raw, ctx));
+    const res = await def.call(raw, ctx);
     log.debug(`${def.name} answered in ${(performance.now() - started).toFixed(1)} ms${res.isError ? " (tool error)" : ""}`);
     return res;
   } catch (err) {

@@ -12,6 +12,7 @@ import { CACHES } from "../store/caches.ts";
 import type { ToolContext } from "./define.ts";
 import { fitAnswer } from "./budget.ts";
 import { buildMetadata, flattenHits, type SearchAnswer, toolAnswer, toolError } from "./response.ts";
+import { toolSlots } from "./slots.ts";
 
 /** Drop undefined and empty-string filters (an empty string means "not given"). */
 export function cleanFilters(f: Record<string, unknown>): StructuredFilters {
@@ -64,7 +65,8 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     if (storeFailed || missing.length === q.kinds.length) return toolError(upstreamFailure(q.kinds, err));
     notes.push(partialDataNote(missing));
   }
-  const res = await ctx.deps.search(q);
+  // At most toolSlots.max searches at once (slots.ts); the first-use wait above takes no slot.
+  const res = await toolSlots.run(() => ctx.deps.search(q));
   const results = flattenHits(res.hits);
   if (res.message) notes.push(res.message);
   if (results.length === 0) {

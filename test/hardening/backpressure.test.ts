@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { Admission } from "../../src/server/backpressure.ts";
+import { Slots } from "../../src/tools/slots.ts";
 import { type HttpServerHandle, startHttpServer } from "../../src/server/http.ts";
 import { LineStdioTransport } from "../../src/server/stdio-transport.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
@@ -200,5 +201,27 @@ describe("Admission", () => {
     expect(a.load()).toEqual({ inFlight: 4, queued: 0 });
     const late = await a.admit(2);
     expect(late).toEqual({ ok: false, why: "timeout" });
+  });
+});
+
+describe("Slots", () => {
+  test("at most `max` run at once; the others run in order as slots free up", async () => {
+    const slots = new Slots(2);
+    let running = 0;
+    let peak = 0;
+    const order: number[] = [];
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        slots.run(async () => {
+          running++;
+          peak = Math.max(peak, running);
+          order.push(i);
+          await Bun.sleep(5);
+          running--;
+        }),
+      ),
+    );
+    expect(peak).toBe(2);
+    expect(order).toEqual([0, 1, 2, 3, 4, 5]);
   });
 });
