@@ -12,6 +12,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
@@ -119,6 +120,15 @@ describe("stdio transport", () => {
       await Bun.sleep(1500);
       // Taken in: what the server read (in flight + its read buffer) and what the pipe holds.
       expect(flushed).toBeLessThan(100);
+      const status = (() => {
+        try {
+          return readFileSync(`/proc/${child.pid}/status`, "utf8");
+        } catch {
+          return "";
+        }
+      })();
+      const peakMb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+      if (peakMb > 0) process.stderr.write(`backpressure: stdio server peak RSS ${peakMb.toFixed(0)} MB with 250 calls unread (${flushed} accepted by the pipe)\n`);
       const ids = new Set<number>();
       let buf = "";
       const done = new Promise<void>((resolve) => {
