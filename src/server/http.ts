@@ -44,6 +44,8 @@ export interface HttpOptions {
   /** Messages that may wait for room (default 400) and how long (default 10 s); past either, 503 + Retry-After. */
   maxQueuedMessages?: number;
   maxQueueWaitMs?: number;
+  /** A client that leaves part of its answer unread this long is cut off (default 120 s). */
+  maxHoldMs?: number;
 }
 
 type Resolved = ReturnType<typeof resolveHttpOptions>;
@@ -104,28 +106,47 @@ export function healthBody(deps: ToolDeps, detailed = true): Record<string, unkn
   };
 }
 
-/** `res` with `release` called once its body has been sent or dropped (the work of an SSE answer runs while it streams). */
-function releaseWhenDone(res: Response, release: () => void): Response {
+/**
+ * `res` with `release` called once its body has been sent or dropped (the work of an SSE answer
+ * runs while it streams). A client that leaves a chunk unread for `maxHoldMs` is cut off, so
+ * that it cannot hold its share of the work in flight forever (a slow answer is no such case).
+ */
+function releaseWhenDone(res: Response, release: () => void, maxHoldMs: number): Response {
   if (!res.body) {
     release();
     return res;
   }
   const reader = res.body.getReader();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const done = () => {
+    clearTimeout(timer);
+    release();
+  };
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
+      clearTimeout(timer);
       try {
-        const { done, value } = await reader.read();
-        if (done) {
-          release();
+        const { done: end, value } = await reader.read();
+        if (end) {
+          done();
           controller.close();
-        } else controller.enqueue(value);
+          return;
+        }
+        controller.enqueue(value);
+        // The client has this chunk to read; if it does not come back for more, cut it off.
+        timer = setTimeout(() => {
+          log.warn(`a client did not read its answer for ${maxHoldMs} ms; closed it`);
+          done();
+          controller.error(new Error("answer not read in time"));
+          reader.cancel().catch(() => {});
+        }, maxHoldMs);
       } catch (err) {
-        release();
+        done();
         controller.error(err);
       }
     },
     cancel(reason) {
-      release();
+      done();
       return reader.cancel(reason);
     },
   });
@@ -168,7 +189,7 @@ async function handleMcp(request: Request, deps: ToolDeps, o: Resolved, admissio
   transport.onerror = (err) => log.debug("HTTP transport", err.message);
   await server.connect(transport);
   try {
-    return releaseWhenDone(await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody }), admitted.release);
+    return releaseWhenDone(await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody }), admitted.release, o.maxHoldMs);
   } catch (err) {
     admitted.release();
     log.error("HTTP request failed", err);
@@ -209,6 +230,7 @@ export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions
     maxInFlightMessages: opts.maxInFlightMessages ?? 100,
     maxQueuedMessages: opts.maxQueuedMessages ?? 400,
     maxQueueWaitMs: opts.maxQueueWaitMs ?? 10_000,
+    maxHoldMs: opts.maxHoldMs ?? 120_000,
   };
 }
 
