@@ -6,7 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { countPendingVectors, getEmbeddingMeta } from "../store/vectors.ts";
-import { memoByVersion } from "../store/version-cache.ts";
+import { CACHES } from "../store/caches.ts";
 import type { SearchResponse } from "./types.ts";
 
 export interface PendingVectors {
@@ -17,7 +17,7 @@ export interface PendingVectors {
 
 /** Entities without a current vector of the store's embedding model; undefined before any embedding run. */
 export function pendingVectors(db: Database): PendingVectors | undefined {
-  return memoByVersion(db, "search:pending-vectors", () => {
+  return CACHES.pendingVectors.get(db, (): PendingVectors | undefined => {
     const meta = getEmbeddingMeta(db);
     if (!meta) return undefined;
     const total = db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0;

@@ -16,7 +16,7 @@ import { APP_VERSION } from "../config.ts";
 import { log } from "../log.ts";
 import { countByKind } from "../store/entities.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
-import { memoByVersion } from "../store/version-cache.ts";
+import { CACHES } from "../store/caches.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { Admission } from "./backpressure.ts";
 import { checkJsonRpcBody, isJsonContentType, readBody } from "./http-body.ts";
@@ -95,7 +95,7 @@ function pathOf(url: string): string {
  */
 export function healthBody(deps: ToolDeps, detailed = true): Record<string, unknown> {
   if (!detailed) return { status: "ok", version: APP_VERSION };
-  const { counts, synced } = memoByVersion(deps.db, "http:health", () => ({ counts: countByKind(deps.db), synced: lastSyncedAt(deps.db) }));
+  const { counts, synced } = CACHES.health.get(deps.db, () => ({ counts: countByKind(deps.db), synced: lastSyncedAt(deps.db) }));
   return {
     status: "ok",
     version: APP_VERSION,

@@ -54,4 +54,6 @@ export const CACHES = {
   textHits: family("search:text-hits", "search/lexical.ts: texts holding a word", 4096),
   hasVectors: family("search:has-vectors", "search/semantic-leg.ts: whether a model has stored vectors", 64),
   documentRows: family("tools:list-documents", "tools/list-documents.ts: list_documents rows per source", 16),
+  health: slot("http:health", "server/http.ts: GET /health counts per kind and last sync"),
+  pendingVectors: slot("search:pending-vectors", "search/pending-vectors.ts: entities without a vector of the store's model"),
 } as const;

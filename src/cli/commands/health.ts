@@ -2,6 +2,7 @@
  * `lorekeeper health`: asks a running `serve --http` for GET /health and exits 0 when it answers
  * ok. For container HEALTHCHECKs (the image has no shell and no curl).
  */
+import { safeLine } from "../../text/sanitize.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK, UsageError } from "../command.ts";
 
@@ -28,7 +29,7 @@ export const healthCommand: Command = {
         process.stdout.write(`unhealthy: ${url} answered ${res.status}\n`);
         return EXIT_FAILED;
       }
-      process.stdout.write(`healthy: ${body.slice(0, 200)}\n`);
+      process.stdout.write(safeLine(`healthy: ${body.slice(0, 200)}`) + "\n");
       return EXIT_OK;
     } catch (err) {
       const e = err as Error;
