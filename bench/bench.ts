@@ -30,8 +30,9 @@ import {
   type StdioConnection,
   type Target,
 } from "./lib/proc.ts";
-import { summarize } from "./lib/stats.ts";
+import { summarize, table } from "./lib/stats.ts";
 import { breakdownRunner } from "./phases/breakdown.ts";
+import { type AnswerSizeResult, answerSizeChecks, answerSizeTable, measureAnswerSizes } from "./phases/answer-size.ts";
 import { type ColdStartResult, measureColdStart } from "./phases/cold-start.ts";
 import { floorRunner, openFloorContext } from "./phases/floors.ts";
 import { measureDisk } from "./phases/footprint.ts";
@@ -167,6 +168,7 @@ try {
   const conns = new Map<Target, StdioConnection>();
   const runners = new Map<Target, ToolCallRunner>();
   const reports: TargetReport[] = [];
+  let answers: AnswerSizeResult | undefined;
   try {
     for (const t of targets) {
       const conn = await connectStdio(t, dbPath, envs.get(t)!);
@@ -181,6 +183,8 @@ try {
       await floors.round(warm);
       if (warm || r % 2 === 0) await breakdown.round(warm);
     }
+    say("answer sizes: tools/list, DM questions paged to the end…");
+    answers = await measureAnswerSizes(conns.get(targets[0]!)!, specs, runners.get(targets[0]!)!.result.responseChars);
     for (const t of targets) {
       const runner = runners.get(t)!;
       await runner.extras(rounds * 10);
@@ -219,8 +223,9 @@ try {
     "HTTP mix: structured, name and search calls take turns (each mode 1/3 of the calls); stdio mix: every spec once per round (80 of 106 are searches)",
     `floors: search = raw fastembed + raw USearch (k=${floors.result.index.k} of ${floors.result.index.size}) + the FTS5 query; structured/name = the final SELECT`,
   );
-  const cs = checks(reports);
-  console.log(renderReport(sync, reports, breakdownRows, disk, notes, cs));
+  const cs = [...checks(reports), ...(answers ? answerSizeChecks(answers) : [])];
+  const extra = answers ? ["", `== Answer sizes (${targets[0]!.name}, characters of the text block) ==`, answerSizeTable(answers, table)] : [];
+  console.log(renderReport(sync, reports, breakdownRows, disk, notes, cs, extra));
   const results = {
     generated_at: new Date().toISOString(),
     duration_s: Math.round((Date.now() - started) / 1000),
@@ -230,6 +235,7 @@ try {
     sync,
     floors: { index: floors.result.index },
     breakdown: breakdownRows,
+    answers,
     targets: reports,
     footprint: disk,
     checks: cs,

@@ -117,7 +117,7 @@ async function toolQuery(store: Store, q: EvalQuery): Promise<SearchQuery> {
     db: store.db,
     search: async (sq) => {
       captured = sq;
-      return { hits: [], mode: "structured" };
+      return { hits: [], total: 0, mode: "structured" };
     },
     responseBudgetChars: 60_000,
   };

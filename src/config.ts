@@ -63,6 +63,14 @@ function num(name: string, fallback: number): number {
   return Number.isFinite(n) && n >= 0 ? n : fallback;
 }
 
+/** "a, b,,c" → ["a", "b", "c"] */
+export function splitList(raw: string | undefined): string[] {
+  return (raw ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
 export interface Config {
   open5eBaseUrl: string;
   dnd5eApiBaseUrl: string;
@@ -77,6 +85,11 @@ export interface Config {
   modelDir: string | undefined;
   embeddingTimeoutMs: number;
   responseBudgetChars: number;
+  /**
+   * Documents whose version of an entry comes first when several hold it (LOREKEEPER_PREFER_DOCUMENTS,
+   * comma-separated keys, e.g. "srd-2014"); the official SRDs (newer first) and the rest follow.
+   */
+  preferDocuments: string[];
   httpToken: string | undefined;
   /** Largest file `lorekeeper import` reads, bytes (LOREKEEPER_IMPORT_MAX_MB, default 64). */
   importMaxBytes: number;
@@ -97,6 +110,7 @@ export function loadConfig(): Config {
     modelDir: envValue("LOREKEEPER_MODEL_DIR") ? resolve(envValue("LOREKEEPER_MODEL_DIR")!) : undefined,
     embeddingTimeoutMs: num("LOREKEEPER_EMBEDDING_TIMEOUT_MS", 10_000),
     responseBudgetChars: num("LOREKEEPER_RESPONSE_BUDGET_CHARS", 60_000),
+    preferDocuments: splitList(process.env.LOREKEEPER_PREFER_DOCUMENTS),
     httpToken: process.env.LOREKEEPER_HTTP_TOKEN || undefined,
     importMaxBytes: Math.floor(num("LOREKEEPER_IMPORT_MAX_MB", 64) * 1024 * 1024),
   };

@@ -53,7 +53,7 @@ export async function captureQuery(spec: CallSpec, db: Database): Promise<Search
     db,
     search: async (q) => {
       captured = q;
-      return { hits: [], mode: "structured" };
+      return { hits: [], total: 0, mode: "structured" };
     },
     responseBudgetChars: 60_000,
   };

@@ -3,33 +3,40 @@
  *
  *   1. documents → stored keys (decision 3); structured filters → WHERE over `entities e`;
  *      `name` (exact → key → slug → … see names.ts) narrows the candidates further.
- *   2. No `search` (empty/whitespace): the final page straight from SQL, ordered by name, then
- *      document_key, then key; exactly `limit` rows; no score. Mode "structured".
+ *   2. No `search` (empty/whitespace): every match, ordered by name, grouped into one entry per
+ *      kind and name (page.ts, collapse.ts; `collapse: false` keeps every version), the page at
+ *      `offset`; `total` counts them all; no score. Mode "structured".
  *   3. With `search`: the lexical leg (FTS5/BM25, typo-tolerant) and the vector leg (query
  *      embedding with a timeout; exact cosine or HNSW) run over the same candidates and are fused
  *      by reciprocal rank fusion; candidates whose name equals the whole query (or, failing that,
  *      the query with typos corrected / cut-off words completed: "magik missle") go on top.
  *      `similarity_score` = fused score / best possible fused score (0..1), best first; exactly
- *      `limit` hits; `data` is loaded for those rows only. Mode "hybrid", or "lexical" (with a
- *      message saying why) when the vector leg cannot run.
+ *      `limit` hits after collapsing, from `offset`; `data` is loaded for those rows only; `total`
+ *      counts the ranked entries. Mode "hybrid", or "lexical" (with a message saying why) when
+ *      the vector leg cannot run.
+ *   An empty answer says why (explain.ts): closest names, nearest filter values, or the filter
+ *   that emptied the set.
  *   4. `ranking: "lexical" | "vector"` (evaluation only, `bun run eval`): one leg alone over the
  *      same candidates, without the name boost; scores as above over that one list.
  */
 import type { Database } from "bun:sqlite";
 import { log } from "../log.ts";
 import { documentKeys } from "../store/documents.ts";
-import { entitySelect, getEntitiesByIds, rowToEntity, type EntityRow } from "../store/entities.ts";
 import { isCorruption } from "../store/repair.ts";
 import { CACHES } from "../store/caches.ts";
 import { type CandidateSet, candidateSet } from "./candidates.ts";
+import { comparePreferred, type LightRow } from "./collapse.ts";
+import { type Page, type PageSpec, rankedPage as pageOfRanking, structuredPage } from "./page.ts";
+import { type DocumentRank, documentRank } from "./preference.ts";
 import type { SearchContext, Neighbor } from "./context.ts";
 import { resolveDocuments } from "./documents-filter.ts";
 import { andWhere, buildFilterWhere, type SqlValue, type WhereClause } from "./filters.ts";
 import type { EntityKind } from "../entities/types.ts";
 import { analyzeQuery, lexicalSearch, semanticText, type LexicalHit } from "./lexical.ts";
+import { explainFilters, explainName } from "./explain.ts";
 import { resolveName } from "./names.ts";
 import { semanticLeg } from "./semantic-leg.ts";
-import type { RankingMode, SearchHit, SearchMode, SearchQuery, SearchResponse } from "./types.ts";
+import type { RankingMode, SearchMode, SearchQuery, SearchResponse } from "./types.ts";
 
 export type { SearchContext } from "./context.ts";
 
@@ -90,17 +97,9 @@ export function fuseRankings(lists: ReadonlyArray<{ ids: readonly number[]; weig
   return out;
 }
 
-function respond(hits: SearchHit[], mode: SearchMode, messages: string[]): SearchResponse {
+function respond(page: Page, mode: SearchMode, messages: string[]): SearchResponse {
   const message = [...new Set(messages)].join(" ");
-  return message ? { hits, mode, message } : { hits, mode };
-}
-
-/** The page of a structured query: stable order by name, document_key, key; SQL LIMIT. */
-function structuredPage(db: Database, where: WhereClause, limit: number, withText: boolean): SearchHit[] {
-  return db
-    .query<EntityRow, SqlValue[]>(`SELECT ${entitySelect(withText)} FROM entities e WHERE ${where.sql} ORDER BY e.name COLLATE NOCASE, e.document_key, e.key LIMIT ?`)
-    .all(...where.params, limit)
-    .map((row) => ({ entity: rowToEntity(row) }));
+  return message ? { hits: page.hits, total: page.total, mode, message } : { hits: page.hits, total: page.total, mode };
 }
 
 /** SQLite's NOCASE: ASCII letters folded, nothing else. */
@@ -109,26 +108,25 @@ function nocase(s: string): string {
 }
 
 /**
- * Candidates whose name equals `query` (case-insensitively), ordered by document_key, then key,
+ * Candidates whose name equals `query` (case-insensitively), in document preference order,
  * at most 50: read through the (kind, name, document_key, key) index, then kept by the candidate
  * bitmap, so that a range filter cannot make SQLite walk its own index instead.
  */
-function exactNameIds(db: Database, kinds: readonly EntityKind[], candidates: CandidateSet, query: string): number[] {
+function exactNameIds(db: Database, kinds: readonly EntityKind[], candidates: CandidateSet, query: string, rank: DocumentRank): number[] {
   const rows = db
-    .query<[number, string, string], SqlValue[]>(`SELECT e.id, e.document_key, e.key FROM entities e WHERE e.kind IN (${kinds.map(() => "?").join(",")}) AND e.name = ?`)
-    .values(...kinds, query) as Array<[number, string, string]>;
-  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    .query<LightRow, SqlValue[]>(`SELECT e.id, e.kind, e.name, e.document_key, e.document_source, e.key FROM entities e WHERE e.kind IN (${kinds.map(() => "?").join(",")}) AND e.name = ?`)
+    .all(...kinds, query);
   return rows
-    .filter((r) => candidates.has(r[0]))
-    .map(([id, doc, key]) => ({ id, doc: nocase(doc), key }))
-    .sort((a, b) => cmp(a.doc, b.doc) || cmp(a.key, b.key) || a.id - b.id)
+    .filter((r) => candidates.has(r.id))
+    .map((r) => ({ ...r, document_key: nocase(r.document_key) }))
+    .sort(comparePreferred(rank))
     .slice(0, 50)
     .map((r) => r.id);
 }
 
 async function rankedPage(
   ctx: SearchContext,
-  q: { where: WhereClause; kinds: readonly EntityKind[]; omitText?: boolean },
+  q: { where: WhereClause; kinds: readonly EntityKind[]; page: PageSpec },
   search: string,
   limit: number,
   ranking: RankingMode,
@@ -157,9 +155,9 @@ async function rankedPage(
   }
   let exact: number[] = [];
   if (ranking === "hybrid") {
-    exact = exactNameIds(db, kinds, candidates, search);
+    exact = exactNameIds(db, kinds, candidates, search, q.page.rank);
     const fixed = semanticText(analysis);
-    if (exact.length === 0 && fixed !== search) exact = exactNameIds(db, kinds, candidates, fixed);
+    if (exact.length === 0 && fixed !== search) exact = exactNameIds(db, kinds, candidates, fixed, q.page.rank);
   }
   const sem = semantic ? await semantic : null;
   let vector: Neighbor[] = [];
@@ -175,18 +173,12 @@ async function rankedPage(
       { ids: vector.map((n) => n.id), weight: VECTOR_WEIGHT },
     ],
     exact,
-  ).slice(0, limit);
-  const entities = getEntitiesByIds(
-    db,
-    fused.map((f) => f.id),
-    !q.omitText,
   );
-  const hits: SearchHit[] = [];
-  for (const f of fused) {
-    const entity = entities.get(f.id);
-    if (entity) hits.push({ entity, similarity_score: f.score });
-  }
-  return respond(hits, mode, messages);
+  return respond(
+    pageOfRanking(db, (id) => candidates.has(id), fused, q.page),
+    mode,
+    messages,
+  );
 }
 
 /** Run one search. Never throws for bad input: impossible filters give an empty result + message. */
@@ -195,7 +187,7 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
   const search = (q.search ?? "").trim();
   const messages: string[] = [];
   const emptyMode: SearchMode = search ? "lexical" : "structured";
-  const empty = (msg?: string): SearchResponse => respond([], emptyMode, msg ? [...messages, msg] : messages);
+  const empty = (msg?: string): SearchResponse => respond({ hits: [], total: 0 }, emptyMode, msg ? [...messages, msg] : messages);
 
   const limit = Math.floor(q.limit);
   if (!Number.isFinite(limit) || limit < 1) return empty(`limit must be a whole number of at least 1 (got ${q.limit}).`);
@@ -211,10 +203,31 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
 
   if (q.name !== undefined && q.name.trim() !== "") {
     const step = resolveName(db, where, q.name);
-    if (!step) return empty();
+    if (!step) {
+      // Did the name or the filters empty it?
+      const named = buildFilterWhere(q.kinds, undefined, docs.keys);
+      const alone = named.ok ? resolveName(db, named.where, q.name) : null;
+      const why = alone
+        ? explainFilters(db, { kinds: q.kinds, filters: q.filters ?? {}, documentKeys: docs.keys, name: { text: q.name, clause: alone.clause } })
+        : explainName(db, { kinds: q.kinds, filters: {}, documentKeys: docs.keys }, q.name);
+      return empty(why);
+    }
     where = andWhere(where, step.clause);
   }
 
-  if (!search) return respond(structuredPage(db, where, limit, !q.omitText), "structured", messages);
-  return rankedPage(ctx, { where, kinds: q.kinds, omitText: q.omitText }, search, limit, q.ranking ?? "hybrid", messages);
+  const offset = Math.max(0, Math.floor(q.offset ?? 0)) || 0;
+  const page: PageSpec = { offset, limit, collapse: q.collapse ?? false, rank: documentRank(q.prefer), withText: !q.omitText };
+  if (!search) {
+    const res = structuredPage(db, where, page);
+    if (res.total === 0 && q.filters) {
+      const why = explainFilters(db, { kinds: q.kinds, filters: q.filters, documentKeys: docs.keys });
+      if (why) messages.push(why);
+    }
+    return respond(res, "structured", messages);
+  }
+  if (q.filters && candidateSet(db, where).size === 0) {
+    const why = explainFilters(db, { kinds: q.kinds, filters: q.filters, documentKeys: docs.keys });
+    if (why) messages.push(why);
+  }
+  return rankedPage(ctx, { where, kinds: q.kinds, page }, search, limit, q.ranking ?? "hybrid", messages);
 }

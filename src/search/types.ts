@@ -45,6 +45,15 @@ export interface SearchQuery {
   /** null/undefined = no filter; [] = empty result; unknown keys = empty result + message. */
   documents?: string[] | null;
   limit: number;
+  /** Entries to skip (paging); default 0. */
+  offset?: number;
+  /**
+   * One entry per kind and name (the tools set it; default false): same-name entities from several
+   * documents become one hit, the preferred document's (`prefer`), naming the others.
+   */
+  collapse?: boolean;
+  /** Document keys to prefer, in order (the server's document preference; see preference.ts). */
+  prefer?: readonly string[];
   /** Leave each hit's `entity.text` (the search text) empty: cheaper, for callers that never show it (the tools). */
   omitText?: boolean;
   /**
@@ -59,14 +68,29 @@ export type RankingMode = "hybrid" | "lexical" | "vector";
 
 export type SearchMode = "structured" | "lexical" | "hybrid";
 
+/** Another document's version of a collapsed hit. */
+export interface OtherVersion {
+  kind: string;
+  key: string;
+  document_key: string;
+}
+
 export interface SearchHit {
   entity: Entity & { id: number };
   /** 0..1, present when ranked by `search`. */
   similarity_score?: number;
+  /** The other documents' versions of this entry (collapsed), in preference order. */
+  others?: OtherVersion[];
 }
 
 export interface SearchResponse {
   hits: SearchHit[];
+  /**
+   * How many entries there are in all (after collapsing), of which `hits` is the page at `offset`.
+   * Structured: every entry matching the filters. Ranked: the entries the ranking returned
+   * (keyword matches and nearest by meaning, at most legDepth(limit) before collapsing).
+   */
+  total: number;
   mode: SearchMode;
   /** Something the caller should read (e.g. unknown document keys, semantic ranking off). */
   message?: string;

@@ -31,7 +31,7 @@ async function loadEnsureData(store: Store, config: ReturnType<typeof loadConfig
   }
 }
 
-export async function createServeDeps(opts: { dbPath?: string } = {}): Promise<ServeDeps> {
+export async function createServeDeps(opts: { dbPath?: string; preferDocuments?: readonly string[] } = {}): Promise<ServeDeps> {
   const cfg = loadConfig();
   // A store that cannot be written (read-only folder) is still served; there is then no first-use download.
   const store = openStore({ path: opts.dbPath, fallbackReadonly: true });
@@ -44,6 +44,7 @@ export async function createServeDeps(opts: { dbPath?: string } = {}): Promise<S
     ensureData: store.readonly ? undefined : await loadEnsureData(store, cfg),
     modelState: () => embedder.state(),
     responseBudgetChars: cfg.responseBudgetChars,
+    preferDocuments: opts.preferDocuments ?? cfg.preferDocuments,
   };
   // Vectors lost to an interrupted embedding run are computed again in the background.
   const stop = new AbortController();

@@ -36,7 +36,8 @@ export const SERVER_INSTRUCTIONS = [
   "LoreKeeper answers questions about D&D 5e content (SRD 5.1/5.2, Open5e third-party books, the D&D 5e API, imported OrcBrew homebrew) from a local index.",
   "Pick the specific tool when you know the kind: search_spell, search_creature, search_character_option (classes, species, backgrounds, feats), search_equipment (weapons, armor, gear, magic items), search_rule (rules, conditions, skills...). Use search_all when you do not.",
   "Use `name` for an exact entry (case-insensitive, wildcards * and %), `search` for a description in plain words (ranked, with similarity_score), filters to narrow, and `documents` (keys from list_documents) to restrict to books.",
-  "Every result names its source (document_key, document_name, document_source). When a result says truncated, read its `uri` resource for the full text.",
+  "Lists come as compact rows (key facts + one-line summary) with `total` and `has_more`; page with `offset`. For a whole entry read the row's `uri` resource or call again with `detail: \"full\"`. Same-name entries from several books are one row (official SRD first; `other_documents` names the rest); `all_versions: true` or `documents` shows each.",
+  "Every result names its source (document_key). An empty answer's `message` says why (closest names, valid filter values).",
 ].join("\n");
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;

@@ -56,4 +56,7 @@ export const CACHES = {
   documentRows: family("tools:list-documents", "tools/list-documents.ts: list_documents rows per source", 16),
   health: slot("http:health", "server/http.ts: GET /health counts per kind and last sync"),
   pendingVectors: slot("search:pending-vectors", "search/pending-vectors.ts: entities without a vector of the store's model"),
+  totals: family("search:totals", "search/page.ts: matches (or kind + name groups) per filter, for `total`", 64),
+  columnValues: family("search:explain-values", "search/explain.ts: stored values of a free-text filter, for suggestions", 32),
+  kindNames: family("search:explain-names", "search/explain.ts: distinct names per kinds and documents, for did-you-mean", 16),
 } as const;

@@ -30,6 +30,8 @@ export interface BudgetOptions {
   budgetChars: number;
   /** Tool that answered, for the "how to get the full entry" hint. */
   tool: string;
+  /** How to get one result's full entry (a valid call of this tool that leads to it); default: read its uri. */
+  fullEntryHint?: (first: FlatResult) => string;
 }
 
 /** An answer fitted to the budget and its JSON text (what the text block carries). */
@@ -207,8 +209,10 @@ export function cutOversized(r: FlatResult): FlatResult {
 function fullEntryHint(first: FlatResult | undefined, opts: BudgetOptions): string | undefined {
   if (!first) return undefined;
   const name = typeof first.name === "string" && first.name.length <= RESERVED_CAP && !first.name.endsWith(MARK) ? first.name : undefined;
-  const call = name !== undefined ? ` or call ${opts.tool} with name=${JSON.stringify(name)} and limit=1` : "";
-  return `Long fields were shortened to fit the response budget (${opts.budgetChars} characters). For a full entry, read its \`uri\` resource (e.g. ${String(first.uri).slice(0, 300)})${call}.`;
+  const uri = `For a full entry, read its \`uri\` resource (e.g. ${String(first.uri).slice(0, 300)})`;
+  // Only a call the tool accepts and that leads to the same entry (the tool builds it); else the uri.
+  const how = name !== undefined && opts.fullEntryHint ? opts.fullEntryHint(first) : `${uri}.`;
+  return `Long fields were shortened to fit the response budget (${opts.budgetChars} characters). ${how}`;
 }
 
 /**
@@ -239,19 +243,24 @@ export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswe
   }
   // Still too big at the smallest cap: keep, in order, each result that still fits; one that does
   // not is left out on its own (the ones after it may fit). The note is sized for the largest count.
-  const withKept = (kept: number, firstKept: FlatResult | undefined): SearchAnswer => ({
+  // The page continues after the last result kept (`consumed` results of this page were looked at);
+  // one left out before it stays one read of its uri away.
+  const withKept = (kept: number, firstKept: FlatResult | undefined, consumed: number): SearchAnswer => ({
     ...answer,
     results: [],
     count: kept,
+    has_more: answer.has_more || consumed < full.length,
+    ...(answer.has_more || consumed < full.length ? { next_offset: answer.offset + consumed } : {}),
     truncated: true,
     message: joinMessages(
       answer.message,
-      `Only ${kept} of ${full.length} results fit the response budget (${opts.budgetChars} characters); lower \`limit\` or narrow the query to see the rest.`,
+      `Only ${kept} of ${full.length} results fit the response budget (${opts.budgetChars} characters); call again with offset=${answer.offset + consumed} for the rest, or lower \`limit\`.`,
       fullEntryHint(firstKept, opts),
     ),
   });
-  const tailFor = (kept: number[]) => tailOf(withKept(kept.length, kept.length ? atCap(rs[kept[0]!]!, MIN_CAP).result : undefined))!;
-  const estimate = tailOf(withKept(full.length, cut[0]))!;
+  const consumedBy = (kept: readonly number[]) => (kept.length ? kept[kept.length - 1]! + 1 : full.length);
+  const tailFor = (kept: number[]) => tailOf(withKept(kept.length, kept.length ? atCap(rs[kept[0]!]!, MIN_CAP).result : undefined, consumedBy(kept)))!;
+  const estimate = tailOf(withKept(full.length, cut[0], full.length))!;
   const picked: number[] = [];
   let used = 0;
   for (let i = 0; i < rs.length; i++) {
@@ -264,7 +273,7 @@ export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswe
   // The real note names the first kept result: if it is longer than estimated, leave out the last kept until it fits.
   while (picked.length > 0 && textLength(used, picked.length, tailFor(picked)) > opts.budgetChars) used -= lengthAt(rs[picked.pop()!]!, MIN_CAP);
   const built = picked.map((i) => atCap(rs[i]!, MIN_CAP));
-  const fitted = withKept(picked.length, built[0]?.result);
+  const fitted = withKept(picked.length, built[0]?.result, consumedBy(picked));
   return { answer: { ...fitted, results: built.map((b) => b.result) }, text: assemble(built.map((b) => b.json), tailOf(fitted)!) };
 }
 

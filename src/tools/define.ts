@@ -46,7 +46,8 @@ export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): ToolDef {
     description: spec.description,
     input: spec.input,
     output: spec.output,
-    annotations: { title: spec.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: spec.openWorld },
+    // The title is the tool's own; idempotent/destructive hints mean something only when readOnlyHint is false.
+    annotations: { readOnlyHint: true, openWorldHint: spec.openWorld },
     async call(raw, ctx) {
       const parsed = parseToolArgs(spec.name, spec.input, raw);
       if (!parsed.ok) return toolError(parsed.message);

@@ -25,6 +25,8 @@ export interface ToolDeps {
   ensureData?: EnsureData;
   /** The embedding model's state, for /health; never triggers a load. */
   modelState?: () => ModelState;
+  /** Document keys preferred when several documents hold the same entry (config `preferDocuments`); default: official SRDs, newer first. */
+  preferDocuments?: readonly string[];
   /** Maximum characters of one tool answer (config `responseBudgetChars`). */
   responseBudgetChars: number;
   /** Clock, injectable for tests. */

@@ -6,7 +6,7 @@ import { lastSyncedAt } from "../store/sync-state.ts";
 import { CACHES } from "../store/caches.ts";
 import type { ToolDef } from "./define.ts";
 import { defineTool } from "./define.ts";
-import { vocab, vocabWithDefault } from "./params.ts";
+import { numeric, offset, vocab, vocabWithDefault } from "./params.ts";
 import { buildMetadata } from "./response.ts";
 import { documentRows } from "../store/documents.ts";
 import { FORMATS, SOURCES } from "./vocab.ts";
@@ -14,30 +14,36 @@ import { safeLine, safeText } from "../text/sanitize.ts";
 
 const input = z
   .object({
-    source: vocab(SOURCES, "Only documents from this source: open5e_v2, open5e_v1, dnd5e_api, orcbrew", {
+    source: vocab(SOURCES, "", {
       open5e: "open5e_v2",
       dnd5eapi: "dnd5e_api",
       "dnd5e-api": "dnd5e_api",
     }).optional(),
-    format: vocabWithDefault(FORMATS, "json", "json (default): structured; text: aligned columns for reading"),
+    format: vocabWithDefault(FORMATS, "json", "text: aligned columns"),
+    limit: z.preprocess(numeric, z.number().int().min(1).max(500).default(100)).describe(""),
+    offset: offset(),
   })
   .strict();
 
 const documentSchema = z.object({
-  key: z.string().describe("Document key, usable in every tool's `documents` parameter"),
+  key: z.string(),
   name: z.string(),
-  source: z.string().describe("open5e_v2, open5e_v1, dnd5e_api or orcbrew"),
+  source: z.string(),
   publisher: z.string().nullable(),
   license: z.string().nullable(),
   entity_count: z.number().int(),
-  counts: z.record(z.string(), z.number().int()).describe("Entities per content type"),
+  counts: z.record(z.string(), z.number().int()),
 });
 
-export const listDocumentsOutput = z.object({
+export const listDocumentsOutput = z.looseObject({
   documents: z.array(documentSchema),
   count: z.number().int(),
+  total: z.number().int(),
+  offset: z.number().int(),
+  has_more: z.boolean(),
+  next_offset: z.number().int().optional(),
   message: z.string().optional(),
-  metadata: z.object({ generated_at: z.string(), data_synced_at: z.string().nullable(), sources: z.array(z.string()) }),
+  metadata: z.looseObject({}),
 });
 
 export type DocumentRow = z.output<typeof documentSchema>;
@@ -71,20 +77,38 @@ export const listDocumentsTool: ToolDef = defineTool({
   name: "list_documents",
   title: "List documents",
   description: [
-    "List the source documents (rulebooks, SRDs, homebrew packs) held in the local cache, with publisher, license and how many entries of each type they contain, largest first. Use the keys in the other tools' `documents` parameter. Shows cached documents only; it never calls upstream.",
-    'Example: {"source": "open5e_v2"} or {"format": "text"}.',
+    "The books and homebrew packs held locally (SRDs, Open5e, OrcBrew), with license and entry counts. Their keys go in the other tools' `documents`.",
+    'E.g. {"format": "text"}.',
   ].join("\n"),
   input,
   output: listDocumentsOutput,
   openWorld: false,
   async run(a, ctx): Promise<CallToolResult> {
     // Grouping the whole entities table takes ~25 ms: done once per store version (and source).
-    const rows = CACHES.documentRows.get(ctx.deps.db, a.source ?? "", () => documentRows(listDocuments(ctx.deps.db, a.source)));
+    const all = CACHES.documentRows.get(ctx.deps.db, a.source ?? "", () => documentRows(listDocuments(ctx.deps.db, a.source)));
+    const rows = all.slice(a.offset, a.offset + a.limit);
     const now = ctx.deps.now?.() ?? new Date();
     const meta = buildMetadata([], now, lastSyncedAt(ctx.deps.db));
     meta.sources = [...new Set(rows.map((r) => r.source))].sort();
-    const message = rows.length === 0 ? (a.source ? `No documents found in cache for source ${a.source}.` : EMPTY_MESSAGE) : undefined;
-    const answer = { documents: rows, count: rows.length, ...(message ? { message } : {}), metadata: meta };
+    const message =
+      all.length === 0
+        ? a.source
+          ? `No documents found in cache for source ${a.source}.`
+          : EMPTY_MESSAGE
+        : rows.length === 0
+          ? `offset ${a.offset} is past the end: there are ${all.length} documents.`
+          : undefined;
+    const hasMore = a.offset + rows.length < all.length;
+    const answer = {
+      documents: rows,
+      count: rows.length,
+      total: all.length,
+      offset: a.offset,
+      has_more: hasMore,
+      ...(hasMore ? { next_offset: a.offset + rows.length } : {}),
+      ...(message ? { message } : {}),
+      metadata: meta,
+    };
     const text = a.format === "text" ? (rows.length === 0 ? (message ?? "") : safeText(documentsTable(rows))) : JSON.stringify(answer);
     return { content: [{ type: "text", text }], structuredContent: answer };
   },

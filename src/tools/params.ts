@@ -8,7 +8,7 @@ import { parseCr } from "../entities/types.ts";
 import { quote } from "./validate.ts";
 import { canonical } from "./vocab.ts";
 
-function numeric(v: unknown): unknown {
+export function numeric(v: unknown): unknown {
   if (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
   return v;
 }
@@ -90,32 +90,53 @@ export function documents() {
       (v) => (typeof v === "string" ? [v] : v),
       z.array(z.string().trim().min(1).max(100)).max(50),
     )
-    .describe(
-      'Only results from these documents (keys from list_documents, e.g. ["srd-2014"]; "srd-5e" is accepted for srd-2014). Omit for every document; [] gives no results.',
-    );
+    .describe("");
 }
 
 export function limit() {
-  return z.preprocess(numeric, z.number().int().min(1).max(100).default(20)).describe("Maximum number of results, 1–100 (default 20)");
+  return z.preprocess(numeric, z.number().int().min(1).max(100).default(20)).describe("");
 }
 
-export function nameParam(what: string, example: string) {
-  return text(
-    `Exact ${what} name, case-insensitive (e.g. "${example}"). Wildcards: "fire*", "*dragon*", "%fire". Slugs work too ("${example.toLowerCase().replace(/[^a-z0-9]+/g, "-")}").`,
-    200,
-  );
+export function offset() {
+  return z.preprocess(numeric, z.number().int().min(0).default(0)).describe("");
 }
 
-export function searchParam(example: string) {
-  return text(`Natural-language query; results are ranked by relevance and get a similarity_score (e.g. "${example}").`);
+export const DETAILS = ["summary", "full"] as const;
+
+export function detail() {
+  return vocab(DETAILS, "");
 }
 
-/** Parameters shared by the five entity tools. */
-export function common(what: string, nameExample: string, searchExample: string) {
+export function allVersions() {
+  return bool("");
+}
+
+/** The paging and view parameters every search tool takes. */
+export function view() {
+  return { offset: offset(), detail: detail().optional(), all_versions: allVersions().optional() };
+}
+
+export interface ViewArgs {
+  offset?: number;
+  detail?: (typeof DETAILS)[number];
+  all_versions?: boolean;
+}
+
+export function nameParam() {
+  return text("Exact name, any case; wildcards fire*", 200);
+}
+
+export function searchParam() {
+  return text("Plain words, ranked by relevance");
+}
+
+/** Parameters shared by the five entity tools (the tool descriptions carry the examples). */
+export function common() {
   return {
-    name: nameParam(what, nameExample).optional(),
-    search: searchParam(searchExample).optional(),
+    name: nameParam().optional(),
+    search: searchParam().optional(),
     documents: documents().optional(),
     limit: limit(),
+    ...view(),
   };
 }

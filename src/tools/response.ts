@@ -9,7 +9,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import type { Entity, JsonObject, JsonValue } from "../entities/types.ts";
-import type { SearchHit, SearchMode } from "../search/types.ts";
+import type { SearchMode } from "../search/types.ts";
 
 export type FlatResult = { [k: string]: JsonValue };
 
@@ -43,46 +43,60 @@ export interface ResponseMetadata {
 export interface SearchAnswer {
   results: FlatResult[];
   count: number;
+  total: number;
+  offset: number;
+  has_more: boolean;
+  next_offset?: number;
+  detail: "summary" | "full";
   search_mode: SearchMode;
   message?: string;
   truncated?: boolean;
   metadata: ResponseMetadata;
 }
 
-const metadataSchema = z.object({
-  generated_at: z.string().describe("When this answer was produced (ISO 8601)"),
-  data_synced_at: z.string().nullable().describe("When the local data was last synced from upstream (ISO 8601), null if never"),
-  sources: z.array(z.string()).describe("Upstream sources of the results (open5e_v2, open5e_v1, dnd5e_api, orcbrew)"),
-});
-
-export const resultSchema = z.looseObject({
-  key: z.string(),
-  name: z.string(),
-  kind: z.string(),
-  document_key: z.string(),
-  document_name: z.string(),
-  document_source: z.string(),
-  source_url: z.string(),
-  uri: z.string().describe("Resource URI of the full entry"),
-  similarity_score: z.number().min(0).max(1).optional().describe("0..1, present when ranked by a natural-language query"),
-});
+/** generated_at, data_synced_at (null if never synced), sources. */
+const metadataSchema = z.looseObject({});
 
 /**
- * Fields every result carries, set by LoreKeeper (the keys of resultSchema, so written once): entity
- * data never overrides them, and the budget (budget.ts) never shortens them.
+ * Every row: compact (detail "summary") or full. Fields vary by kind and detail (docs/tools.md);
+ * every row has name, kind, document_key and uri. Kept short: tools/list carries it seven times.
  */
-export const RESERVED: readonly string[] = Object.keys(resultSchema.shape);
+export const resultSchema = z.looseObject({});
 
-export const searchOutputSchema = z.object({
+/**
+ * Fields every result carries or may carry, set by LoreKeeper (the schema above leaves them out to
+ * keep tools/list short): entity data never overrides them, and the budget (budget.ts) never
+ * shortens them.
+ */
+export const RESERVED: readonly string[] = [
+  "key",
+  "name",
+  "kind",
+  "document_key",
+  "document_name",
+  "document_source",
+  "source_url",
+  "uri",
+  "similarity_score",
+  "other_documents",
+  "other_versions",
+];
+
+export const searchOutputSchema = z.looseObject({
   results: z.array(resultSchema),
-  count: z.number().int().describe("Number of results returned"),
-  search_mode: z.enum(["structured", "lexical", "hybrid"]).describe("structured = filters only; lexical = keyword ranking; hybrid = keyword + semantic ranking"),
-  message: z.string().optional().describe("Something to read: no data yet, unknown document keys, shortened fields..."),
-  truncated: z.boolean().optional().describe("True when long fields were shortened or results dropped to fit the response budget"),
+  count: z.number().int(),
+  total: z.number().int(),
+  offset: z.number().int(),
+  has_more: z.boolean(),
+  next_offset: z.number().int().optional(),
+  detail: z.enum(["summary", "full"]),
+  search_mode: z.enum(["structured", "lexical", "hybrid"]),
+  message: z.string().optional(),
+  truncated: z.boolean().optional(),
   metadata: metadataSchema,
 });
 
-export function buildMetadata(results: FlatResult[], now: Date, syncedAtMs: number | null): ResponseMetadata {
+export function buildMetadata(results: ReadonlyArray<{ document_source?: JsonValue }>, now: Date, syncedAtMs: number | null): ResponseMetadata {
   const sources = [...new Set(results.map((r) => String(r.document_source)))].sort();
   return {
     generated_at: now.toISOString(),
@@ -108,7 +122,3 @@ export function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: message }], isError: true };
 }
 
-/** A SearchHit list → flat results. */
-export function flattenHits(hits: SearchHit[]): FlatResult[] {
-  return hits.map((h) => flattenEntity(h.entity, h.similarity_score));
-}

@@ -11,7 +11,9 @@ import { lastSyncedAt } from "../store/sync-state.ts";
 import { CACHES } from "../store/caches.ts";
 import type { ToolContext } from "./define.ts";
 import { fitAnswer } from "./budget.ts";
-import { buildMetadata, flattenHits, type SearchAnswer, toolAnswer, toolError } from "./response.ts";
+import type { ViewArgs } from "./params.ts";
+import { buildMetadata, type FlatResult, type SearchAnswer, toolAnswer, toolError } from "./response.ts";
+import { type Detail, rowsOf } from "./rows.ts";
 import { toolSlots } from "./slots.ts";
 
 /** Drop undefined and empty-string filters (an empty string means "not given"). */
@@ -50,11 +52,51 @@ export function partialDataNote(missing: readonly EntityKind[]): string {
   return `No ${kindList(missing)} data is in the local store yet and the upstream API could not be reached to download it, so these results come from the other types only. Run \`lorekeeper sync\` once the network is back (or point LOREKEEPER_OPEN5E_BASE_URL at a reachable mirror).`;
 }
 
+/** How a tool wants its answer shown: paging, detail, versions; and the tool arguments (for hints). */
+export interface AnswerView extends ViewArgs {
+  /** The tool's validated arguments, reused in hints that repeat the call. */
+  args?: Record<string, unknown>;
+  /** False when the tool has no `name` parameter (search_all): hints then point at the uri only. */
+  hasName?: boolean;
+}
+
+/** Detail when the caller did not choose: a small answer (name lookup or limit ≤ 3) comes whole. */
+export function autoDetail(q: SearchQuery, view: AnswerView, returned: number): Detail {
+  if (view.detail) return view.detail;
+  if (q.limit <= 3) return "full";
+  const lookup = q.name !== undefined && q.name !== "" && !/[*%]/.test(q.name) && !q.search;
+  return lookup && returned <= 3 ? "full" : "summary";
+}
+
+/** A call of the same tool that returns this row's full entry (same filters, its name and document), or its uri. */
+export function fullEntryHint(tool: string, view: AnswerView): (row: FlatResult) => string {
+  return (row) => {
+    const uri = `read its \`uri\` resource (e.g. ${String(row.uri)})`;
+    if (view.hasName === false) return `For a full entry, ${uri}.`;
+    const call: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(view.args ?? {})) if (!["search", "name", "offset", "limit", "detail", "all_versions", "documents"].includes(k) && v !== undefined) call[k] = v;
+    Object.assign(call, { name: row.name, documents: [row.document_key], detail: "full" });
+    return `For a full entry, ${uri} or call ${tool} ${JSON.stringify(call)}.`;
+  };
+}
+
+/** One resource link per result: the full entry is one read away. */
+function resourceLinks(rows: readonly FlatResult[]): CallToolResult["content"] {
+  return rows.map((r) => ({ type: "resource_link" as const, uri: String(r.uri), name: String(r.name), mimeType: "application/json" }));
+}
+
 /** Run `q` for `tool` and answer it. Upstream failures on first use become a tool error that says how to fix them. */
-export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolContext, extraMessage?: string): Promise<CallToolResult> {
-  const q: SearchQuery = { ...query, name: query.name?.trim() || undefined, search: query.search?.trim() || undefined };
+export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolContext, view: AnswerView = {}): Promise<CallToolResult> {
+  const documentsGiven = query.documents !== undefined && query.documents !== null;
+  const q: SearchQuery = {
+    ...query,
+    name: query.name?.trim() || undefined,
+    search: query.search?.trim() || undefined,
+    offset: view.offset ?? query.offset ?? 0,
+    collapse: query.collapse ?? !(view.all_versions === true || documentsGiven),
+    prefer: query.prefer ?? ctx.deps.preferDocuments,
+  };
   const notes: string[] = [];
-  if (extraMessage) notes.push(extraMessage);
   try {
     await ctx.gate.ensure(q.kinds, ctx.progress);
   } catch (err) {
@@ -67,24 +109,40 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
   }
   // At most toolSlots.max searches at once (slots.ts); the first-use wait above takes no slot.
   const res = await toolSlots.run(() => ctx.deps.search(q));
-  const results = flattenHits(res.hits);
+  const detail = autoDetail(q, view, res.hits.length);
+  const results = rowsOf(res.hits, detail);
   if (res.message) notes.push(res.message);
+  const offset = q.offset ?? 0;
   if (results.length === 0) {
     const empty = ctx.gate.emptyKinds(q.kinds);
     if (empty.length === q.kinds.length) {
       notes.push(
         `The local store holds no ${kindList(q.kinds)} data yet. Run \`lorekeeper sync\` to download it (or \`lorekeeper import <file.orcbrew>\` for homebrew).`,
       );
+    } else if (offset > 0 && res.total > 0 && offset >= res.total) {
+      notes.push(`offset ${offset} is past the end: there are ${res.total} results (last page: offset=${Math.max(0, res.total - q.limit)}).`);
     }
   }
   const now = ctx.deps.now?.() ?? new Date();
+  const hasMore = offset + results.length < res.total;
   const answer: SearchAnswer = {
     results,
     count: results.length,
+    total: res.total,
+    offset,
+    has_more: hasMore,
+    ...(hasMore ? { next_offset: offset + results.length } : {}),
+    detail,
     search_mode: res.mode,
     ...(notes.length ? { message: notes.join(" ") } : {}),
-    metadata: buildMetadata(results, now, CACHES.lastSynced.get(ctx.deps.db, () => lastSyncedAt(ctx.deps.db))),
+    metadata: buildMetadata(
+      res.hits.map((h) => ({ document_source: h.entity.document_source })),
+      now,
+      CACHES.lastSynced.get(ctx.deps.db, () => lastSyncedAt(ctx.deps.db)),
+    ),
   };
-  const fitted = fitAnswer(answer, { budgetChars: ctx.deps.responseBudgetChars, tool });
-  return toolAnswer(fitted.answer, fitted.text);
+  const fitted = fitAnswer(answer, { budgetChars: ctx.deps.responseBudgetChars, tool, fullEntryHint: fullEntryHint(tool, view) });
+  const out = toolAnswer(fitted.answer, fitted.text);
+  out.content.push(...resourceLinks(fitted.answer.results));
+  return out;
 }

@@ -3,20 +3,21 @@ import * as z from "zod";
 import { ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
 import type { ToolDef } from "./define.ts";
 import { defineTool } from "./define.ts";
-import { documents, limit } from "./params.ts";
+import { documents, limit, view } from "./params.ts";
 import { searchOutputSchema, toolError } from "./response.ts";
 import { answerSearch } from "./run-search.ts";
 import { CONTENT_TYPE_NAMES, contentTypeKinds } from "./vocab.ts";
 
 const input = z
   .object({
-    query: z.string().trim().min(1).max(500).describe('What to look for, in plain words (e.g. "spells that heal wounds", "fire breathing beast")'),
+    query: z.string().trim().min(1).max(500).describe("Plain words, ranked by relevance"),
     content_types: z
       .preprocess((v) => (typeof v === "string" ? [v] : v), z.array(z.string().max(50)).max(30))
-      .describe(`Only these content types (any case; snake/kebab forms work): ${CONTENT_TYPE_NAMES.join(", ")}. Omit for all.`)
+      .describe(`Any of: ${CONTENT_TYPE_NAMES.join(", ")}`)
       .optional(),
     documents: documents().optional(),
     limit: limit(),
+    ...view(),
   })
   .strict();
 
@@ -24,8 +25,8 @@ export const searchAll: ToolDef = defineTool({
   name: "search_all",
   title: "Search everything",
   description: [
-    "Search all D&D 5e content at once (spells, creatures, equipment, classes, species, backgrounds, feats, rules, conditions...) with one natural-language query, ranked by relevance. Use it when the kind of answer is unknown; prefer the specific search_* tools when it is known (they have filters).",
-    'Example: {"query": "spells that heal wounds"} or {"query": "fire damage", "content_types": ["Spell", "MagicItem"]}.',
+    "One ranked search over all D&D 5e content. Use it only when the kind is unknown; the search_* tools have names and filters.",
+    'E.g. {"query": "fire breathing beast"}.',
   ].join("\n"),
   input,
   output: searchOutputSchema,
@@ -47,6 +48,12 @@ export const searchAll: ToolDef = defineTool({
       }
       kinds = ENTITY_KINDS.filter((k) => picked.has(k));
     }
-    return answerSearch("search_all", { kinds, search: a.query, documents: a.documents, limit: a.limit }, ctx);
+    return answerSearch("search_all", { kinds, search: a.query, documents: a.documents, limit: a.limit }, ctx, {
+      offset: a.offset,
+      detail: a.detail,
+      all_versions: a.all_versions,
+      args: a,
+      hasName: false,
+    });
   },
 });

@@ -11,10 +11,10 @@ const input = z
   .object({
     type: vocab(
       CHARACTER_OPTION_TYPES,
-      'Kind of option: class, subclass, species (or its older name "race"), subspecies, background, feat. Omit for all of them.',
+      '"race" = species',
       { subrace: "subspecies", archetype: "subclass" },
     ).optional(),
-    ...common("option", "Wizard", "divine warrior"),
+    ...common(),
   })
   .strict();
 
@@ -22,8 +22,8 @@ export const searchCharacterOption: ToolDef = defineTool({
   name: "search_character_option",
   title: "Search character options",
   description: [
-    "Find character-creation options: classes, subclasses, species/races, subspecies, backgrounds and feats, with their features and proficiencies. Use `type` to pick one kind, `name` for an exact lookup, `search` for a concept.",
-    'Example: {"type": "class", "search": "divine warrior"} or {"type": "feat", "name": "Sharpshooter"}.',
+    "Classes, subclasses, species (races), backgrounds and feats, with features: by `name` or `search`.",
+    'E.g. {"type": "feat", "name": "Sharpshooter"}, {"search": "divine warrior"}.',
   ].join("\n"),
   input,
   output: searchOutputSchema,
@@ -39,5 +39,6 @@ export const searchCharacterOption: ToolDef = defineTool({
         limit: a.limit,
       },
       ctx,
+      { offset: a.offset, detail: a.detail, all_versions: a.all_versions, args: a },
     ),
 });

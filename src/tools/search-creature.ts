@@ -9,14 +9,14 @@ import { CREATURE_TYPES, SIZES } from "./vocab.ts";
 
 const input = z
   .object({
-    ...common("creature", "Ancient Red Dragon", "undead that drain life"),
-    cr: cr('Exact challenge rating: 0, 1/8, 1/4, 1/2 or 1–30 (a number, or a string such as "1/4")', true).optional(),
-    cr_min: cr('Minimum challenge rating, 0–30 (e.g. 1 or "1/2")').optional(),
-    cr_max: cr('Maximum challenge rating, 0–30 (e.g. 5 or "1/4")').optional(),
-    type: vocab(CREATURE_TYPES, "Creature type").optional(),
-    size: vocab(SIZES, "Size category").optional(),
-    armor_class_min: int(0, 50, "Minimum armor class").optional(),
-    hit_points_min: int(0, 10000, "Minimum hit points").optional(),
+    ...common(),
+    cr: cr('Challenge rating: 0–30 or "1/8", "1/4", "1/2"', true).optional(),
+    cr_min: cr("").optional(),
+    cr_max: cr("").optional(),
+    type: vocab(CREATURE_TYPES, "").optional(),
+    size: vocab(SIZES, "").optional(),
+    armor_class_min: int(0, Number.MAX_SAFE_INTEGER, "").optional(),
+    hit_points_min: int(0, Number.MAX_SAFE_INTEGER, "").optional(),
   })
   .strict();
 
@@ -24,8 +24,8 @@ export const searchCreature: ToolDef = defineTool({
   name: "search_creature",
   title: "Search creatures",
   description: [
-    "Find D&D 5e creatures (monsters, NPCs, beasts) with full stat blocks: exact lookup by `name`, ranked natural-language `search`, and filters (challenge rating or CR range, type, size, minimum AC / HP, source documents).",
-    'Example: {"search": "undead that drain life", "type": "undead"} or {"type": "dragon", "cr_min": 10, "limit": 5}.',
+    "D&D 5e creatures (monsters, NPCs, beasts) with stat blocks: by `name`, `search` or filters.",
+    'E.g. {"name": "Goblin"}, {"type": "dragon", "cr_min": 10}, {"search": "undead that drain life"}.',
   ].join("\n"),
   input,
   output: searchOutputSchema,
@@ -50,5 +50,6 @@ export const searchCreature: ToolDef = defineTool({
         }),
       },
       ctx,
+      { offset: a.offset, detail: a.detail, all_versions: a.all_versions, args: a },
     ),
 });

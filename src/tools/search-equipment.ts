@@ -9,27 +9,27 @@ import { DAMAGE_TYPES, EQUIPMENT_KINDS, EQUIPMENT_TYPES, RARITIES } from "./voca
 
 const input = z
   .object({
-    type: vocabWithDefault(EQUIPMENT_TYPES, "all", "weapon, armor, item (adventuring gear and tools), magic-item, or all (default): one list ranked across every kind", {
+    type: vocabWithDefault(EQUIPMENT_TYPES, "all", "item = adventuring gear and tools", {
       magic: "magic-item",
       gear: "item",
       armour: "armor",
     }),
-    ...common("equipment", "Longsword", "protects against projectiles"),
-    category: key('Category: weapons "simple melee", "martial ranged"...; armor "light", "medium", "heavy", "shield"; magic items their item type, e.g. "wondrous item"').optional(),
-    rarity: vocab(RARITIES, "Magic item rarity").optional(),
-    requires_attunement: bool("Magic items: true = only items that need attunement; false = only items that do not").optional(),
+    ...common(),
+    category: key('e.g. "martial melee", "shield", "wondrous item"').optional(),
+    rarity: vocab(RARITIES, "").optional(),
+    requires_attunement: bool("").optional(),
     damage_dice: z
       .string()
       .trim()
       .regex(/^\d*d\d+$/i, 'must look like "1d8" or "2d6"')
       .transform((s) => s.toLowerCase())
-      .describe('Weapon damage dice, e.g. "1d8"')
+      .describe('e.g. "1d8"')
       .optional(),
-    damage_type: vocab(DAMAGE_TYPES, "Weapon damage type").optional(),
-    is_simple: bool("Weapons: true = simple weapons only; false = martial weapons only").optional(),
-    cost_min: num(0, 10_000_000, "Minimum cost in gold pieces").optional(),
-    cost_max: num(0, 10_000_000, "Maximum cost in gold pieces").optional(),
-    weight_max: num(0, 100_000, "Maximum weight in pounds").optional(),
+    damage_type: vocab(DAMAGE_TYPES, "").optional(),
+    is_simple: bool("Weapons: simple (true) or martial (false)").optional(),
+    cost_min: num(0, Number.MAX_SAFE_INTEGER, "In gp").optional(),
+    cost_max: num(0, Number.MAX_SAFE_INTEGER, "In gp").optional(),
+    weight_max: num(0, Number.MAX_SAFE_INTEGER, "In lb").optional(),
   })
   .strict();
 
@@ -37,8 +37,8 @@ export const searchEquipment: ToolDef = defineTool({
   name: "search_equipment",
   title: "Search equipment",
   description: [
-    "Find weapons, armor, adventuring gear and magic items. `type` narrows the kind (default all: one list ranked across every kind); filters cover rarity, attunement, damage dice and type, simple/martial, cost and weight.",
-    'Example: {"type": "armor", "search": "protects against projectiles"} or {"type": "magic-item", "rarity": "rare"}.',
+    "Weapons, armor, adventuring gear and magic items: by `name`, `search` or filters.",
+    'E.g. {"type": "magic-item", "rarity": "rare"}, {"search": "protects against arrows"}.',
   ].join("\n"),
   input,
   output: searchOutputSchema,
@@ -65,5 +65,6 @@ export const searchEquipment: ToolDef = defineTool({
         }),
       },
       ctx,
+      { offset: a.offset, detail: a.detail, all_versions: a.all_versions, args: a },
     ),
 });

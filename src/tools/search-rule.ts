@@ -11,11 +11,11 @@ const input = z
   .object({
     rule_type: vocab(
       RULE_TYPES,
-      "What to search: rule (rules and their sections), rule-section, condition, damage-type, weapon-property, skill, ability-score, magic-school, language, proficiency, alignment. Omit for all of them.",
+      "",
       { conditions: "condition", ability: "ability-score", "spell-school": "magic-school", school: "magic-school", property: "weapon-property" },
     ).optional(),
-    section: key('Rules: the section they belong to, e.g. "combat", "spellcasting", "adventuring"').optional(),
-    ...common("rule", "Grappled", "what happens when I fall"),
+    section: key('Rules\' section, e.g. "combat"').optional(),
+    ...common(),
   })
   .strict();
 
@@ -23,8 +23,8 @@ export const searchRule: ToolDef = defineTool({
   name: "search_rule",
   title: "Search rules",
   description: [
-    "Look up game rules and reference entries: rules and rule sections, conditions (Grappled, Prone...), damage types, weapon properties, skills, ability scores, magic schools, languages, proficiencies, alignments.",
-    'Example: {"rule_type": "condition", "name": "Grappled"} or {"rule_type": "rule", "search": "what happens when I fall"}.',
+    "Game rules and reference entries (conditions, skills, damage types, languages...): by `name` or `search`.",
+    'E.g. {"name": "Grappled"}, {"search": "what happens when I fall"}.',
   ].join("\n"),
   input,
   output: searchOutputSchema,
@@ -41,5 +41,6 @@ export const searchRule: ToolDef = defineTool({
         filters: cleanFilters({ section: a.section }),
       },
       ctx,
+      { offset: a.offset, detail: a.detail, all_versions: a.all_versions, args: a },
     ),
 });

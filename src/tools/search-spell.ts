@@ -9,16 +9,16 @@ import { DAMAGE_TYPES, SPELL_SCHOOLS } from "./vocab.ts";
 
 const input = z
   .object({
-    ...common("spell", "Fireball", "protect allies from fire"),
-    level: int(0, 9, "Exact spell level, 0 (cantrip) to 9").optional(),
-    level_min: int(0, 9, "Minimum spell level, 0–9").optional(),
-    level_max: int(0, 9, "Maximum spell level, 0–9").optional(),
-    school: vocab(SPELL_SCHOOLS, "Magic school").optional(),
-    class_key: key('Class that can cast it, e.g. "wizard", "cleric"').optional(),
-    concentration: bool("true = only concentration spells; false = only spells without concentration").optional(),
-    ritual: bool("true = only rituals; false = only non-ritual spells").optional(),
-    casting_time: key('Casting time, e.g. "1 action", "1 bonus action", "1 reaction", "1 minute"').optional(),
-    damage_type: vocab(DAMAGE_TYPES, "Damage type the spell deals").optional(),
+    ...common(),
+    level: int(0, 9, "0 = cantrip").optional(),
+    level_min: int(0, 9, "").optional(),
+    level_max: int(0, 9, "").optional(),
+    school: vocab(SPELL_SCHOOLS, "").optional(),
+    class_key: key('e.g. "wizard"').optional(),
+    concentration: bool("").optional(),
+    ritual: bool("").optional(),
+    casting_time: key('e.g. "1 bonus action", "1 reaction"').optional(),
+    damage_type: vocab(DAMAGE_TYPES, "").optional(),
   })
   .strict();
 
@@ -26,8 +26,8 @@ export const searchSpell: ToolDef = defineTool({
   name: "search_spell",
   title: "Search spells",
   description: [
-    "Find D&D 5e spells: exact lookup by `name`, ranked natural-language `search`, and filters (level, school, class, concentration, ritual, casting time, damage type, source documents). Returns full spell text with source attribution.",
-    'Example: {"search": "damage over time", "level": 3, "school": "evocation"} or {"name": "Fireball"}.',
+    "D&D 5e spells: by `name`, by description (`search`) or by filters.",
+    'E.g. {"name": "Fireball"}, {"search": "protect allies from fire", "level_max": 3}.',
   ].join("\n"),
   input,
   output: searchOutputSchema,
@@ -54,5 +54,6 @@ export const searchSpell: ToolDef = defineTool({
         }),
       },
       ctx,
+      { offset: a.offset, detail: a.detail, all_versions: a.all_versions, args: a },
     ),
 });

@@ -11,6 +11,7 @@ import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-sc
 import type { ListToolsResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDef } from "./define.ts";
 import { TOOLS } from "./index.ts";
+import { leanToolList } from "./lean-schema.ts";
 
 const EMPTY_OBJECT_JSON_SCHEMA = { type: "object" as const, properties: {} };
 
@@ -36,7 +37,8 @@ let computed = 0;
 export function toolListAnswer(): ListToolsResult {
   if (!cached) {
     computed++;
-    cached = { tools: TOOLS.map(toolEntry) };
+    // Lean: the schema noise a model pays for in every context is dropped (lean-schema.ts).
+    cached = leanToolList({ tools: TOOLS.map(toolEntry) });
   }
   return cached;
 }

@@ -217,7 +217,7 @@ describe("the fuzzer itself", () => {
     const oracle = makeOracle(listed);
     const args = (tool: string, a: Record<string, unknown>, unknownKeys: string[] = []): FuzzCase => ({ id: 0, tool, params: { name: tool, arguments: a }, expect: "answer", unknownKeys });
     const text = (t: string, isError = true): Outcome => ({ kind: "result", result: { content: [{ type: "text", text: t }], isError } });
-    const answer = { results: [], count: 0, search_mode: "structured", metadata: { generated_at: "2024-01-01T00:00:00.000Z", data_synced_at: null, sources: [] } };
+    const answer = { results: [], count: 0, total: 0, offset: 0, has_more: false, detail: "summary", search_mode: "structured", metadata: { generated_at: "2024-01-01T00:00:00.000Z", data_synced_at: null, sources: [] } };
     const ok: Outcome = { kind: "result", result: { content: [{ type: "text", text: JSON.stringify(answer) }], structuredContent: answer } };
     const spell = args("search_spell", { level: 3 });
     expect(oracle.check(spell, ok)).toBeUndefined();

@@ -48,7 +48,8 @@ async function expectNormalAnswers(store: Store, normal: string[]) {
       expect((a.message ?? "").length).toBeLessThanOrEqual(MESSAGE_CAP);
       for (const r of a.results) expect(String(r.name).length).toBeLessThanOrEqual(RESERVED_CAP + 20);
       // The hint never suggests a name longer than the `name` parameter accepts.
-      for (const m of (a.message ?? "").matchAll(/name="([^"]*)"/g)) expect(m[1]!.length).toBeLessThanOrEqual(RESERVED_CAP);
+      // (the tools write the call as JSON: {"name":"…"}.)
+      for (const m of (a.message ?? "").matchAll(/name"?[=:]"((?:[^"\\]|\\.)*)"/g)) expect(m[1]!.length).toBeLessThanOrEqual(RESERVED_CAP);
     }
   } finally {
     await conn.close();
@@ -125,7 +126,7 @@ describe("at answer time (oversized entities already stored)", () => {
   test("fitAnswer: a first result with 9,000 short strings and a 16,000-word name is cut, not dropped, and nothing after it is lost", () => {
     const normal = (i: number): FlatResult => ({ key: `k${i}`, name: `Spell ${i}`, kind: "spell", document_key: "d", document_name: "D", document_source: "open5e_v2", source_url: "u", uri: `lorekeeper://spell/k${i}`, desc: "x ".repeat(300) });
     const first: FlatResult = { ...normal(0), name: HUGE_NAME, spell_lists: CLASSES };
-    const answer: SearchAnswer = { results: [first, ...Array.from({ length: 20 }, (_, i) => normal(i + 1))], count: 21, search_mode: "structured", metadata: { generated_at: "t", data_synced_at: null, sources: [] } };
+    const answer: SearchAnswer = { results: [first, ...Array.from({ length: 20 }, (_, i) => normal(i + 1))], count: 21, total: 21, offset: 0, has_more: false, detail: "full", search_mode: "structured", metadata: { generated_at: "t", data_synced_at: null, sources: [] } };
     const fitted = fitAnswer(answer, { budgetChars: 20_000, tool: "search_spell" });
     expect(fitted.text.length).toBeLessThanOrEqual(20_000);
     expect(fitted.answer.results.length).toBe(21);

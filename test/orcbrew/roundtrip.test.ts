@@ -77,7 +77,7 @@ describe("imported content is found like API content", () => {
   });
 
   test("MCP: search_spell and search_character_option with documents, list_documents(source=orcbrew)", async () => {
-    const spells = answerOf(await client.callTool({ name: "search_spell", arguments: { search: "frost bolt", documents: ["orcbrew-frost-pack"] } }));
+    const spells = answerOf(await client.callTool({ name: "search_spell", arguments: { search: "frost bolt", documents: ["orcbrew-frost-pack"], detail: "full" } }));
     expect(spells.results.map((x) => x.name)).toEqual(["Rime Bolt"]);
     expect(spells.results[0]).toMatchObject({ document_key: "orcbrew-frost-pack", document_name: "Frost Pack", document_source: "orcbrew" });
     const options = answerOf(await client.callTool({ name: "search_character_option", arguments: { documents: ["orcbrew-test-forge"], limit: 50 } }));

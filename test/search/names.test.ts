@@ -37,7 +37,8 @@ describe("pattern building", () => {
 
 describe("name matching", () => {
   test("exact, case-insensitive; every document's version", async () => {
-    expect(labels(await run({ name: "fireball" }))).toEqual(["Fireball [srd-2014]", "Fireball [srd-2024]"]);
+    // Every version, in document preference order (official SRDs, newer first).
+    expect(labels(await run({ name: "fireball" }))).toEqual(["Fireball [srd-2024]", "Fireball [srd-2014]"]);
     expect(await byName("FIRE BOLT")).toEqual(["Fire Bolt"]);
     expect(await byName("  shield ")).toEqual(["Shield"]);
   });
@@ -79,7 +80,7 @@ describe("name matching", () => {
   test("key, and key with a document prefix stripped", async () => {
     expect(labels(await run({ name: "srd_fireball" }))).toEqual(["Fireball [srd-2014]"]);
     expect(labels(await run({ name: "SRD-2024_FIREBALL" }))).toEqual(["Fireball [srd-2024]"]);
-    expect(labels(await run({ name: "tob_fireball" }))).toEqual(["Fireball [srd-2014]", "Fireball [srd-2024]"]);
+    expect(labels(await run({ name: "tob_fireball" }))).toEqual(["Fireball [srd-2024]", "Fireball [srd-2014]"]);
     expect(await byName("srd_ancient-red-dragon", { kinds: ["creature"] })).toEqual(["Ancient Red Dragon"]);
   });
 

@@ -41,7 +41,7 @@ describe("stdio, first use against the (fake) upstream", () => {
     try {
       await conn.client.listTools();
       const progress: string[] = [];
-      const r = await conn.client.callTool({ name: "search_spell", arguments: { name: "fireball" } }, undefined, {
+      const r = await conn.client.callTool({ name: "search_spell", arguments: { name: "fireball", all_versions: true } }, undefined, {
         onprogress: (p) => progress.push(p.message ?? String(p.progress)),
         timeout: 30_000,
       });

@@ -47,7 +47,7 @@ describe("first use", () => {
     const s = await setup(loader.fn);
     storeRef = s.store;
     const progress: DataProgress[] = [];
-    const r = await s.client.callTool({ name: "search_spell", arguments: { name: "fireball" } }, undefined, {
+    const r = await s.client.callTool({ name: "search_spell", arguments: { name: "fireball", all_versions: true } }, undefined, {
       onprogress: (p) => progress.push({ progress: p.progress, total: p.total, message: p.message }),
     });
     expect(namesOf(r)).toEqual(["Fireball", "Fireball"]);
@@ -56,7 +56,7 @@ describe("first use", () => {
     expect(progress.map((p) => p.total)).toEqual([3, 3, 3]);
     // second call: the data is there, so the tool answers at once; the loader only gets a
     // background nudge (it may refresh stale data) that nobody waits for
-    const again = await s.client.callTool({ name: "search_spell", arguments: { level: 3 } });
+    const again = await s.client.callTool({ name: "search_spell", arguments: { level: 3, all_versions: true } });
     expect(namesOf(again)).toEqual(["Fireball", "Fireball"]);
     expect(loader.calls).toEqual([["spell"], ["spell"]]);
   });

@@ -26,7 +26,7 @@ function answerWith(n: number, descLen: number, message?: string): SearchAnswer 
     e.data = { desc: `${"word ".repeat(descLen / 5)}\n\u2028`, actions: [{ name: "Bite", desc: "x".repeat(descLen * ((i % 3) + 1)) }], cr: i, tags: null };
     return flattenEntity(e, i % 2 ? 0.5 : undefined);
   });
-  return { results, count: n, search_mode: "hybrid", ...(message ? { message } : {}), metadata: { generated_at: "t", data_synced_at: null, sources: ["open5e_v2"] } };
+  return { results, count: n, total: n, offset: 0, has_more: false, detail: "full", search_mode: "hybrid", ...(message ? { message } : {}), metadata: { generated_at: "t", data_synced_at: null, sources: ["open5e_v2"] } };
 }
 
 describe("fitAnswer", () => {
@@ -107,7 +107,7 @@ describe("DataGate.emptyKinds", () => {
   afterAll(() => cleanup());
 
   test("follows the store: a kind emptied or filled is seen at once", () => {
-    const deps: ToolDeps = { db: store.db, search: async () => ({ hits: [], mode: "structured" }), responseBudgetChars: 60_000 };
+    const deps: ToolDeps = { db: store.db, search: async () => ({ hits: [], total: 0, mode: "structured" }), responseBudgetChars: 60_000 };
     const gate = new DataGate(deps);
     expect(gate.emptyKinds(["spell", "feat"])).toEqual(["feat"]);
     expect(gate.emptyKinds(["spell", "feat"])).toEqual(["feat"]);
@@ -129,7 +129,7 @@ describe("list_documents", () => {
   afterAll(() => cleanup());
 
   test("answers the same twice, and sees an import at once", async () => {
-    const deps: ToolDeps = { db: store.db, search: async () => ({ hits: [], mode: "structured" }), responseBudgetChars: 60_000 };
+    const deps: ToolDeps = { db: store.db, search: async () => ({ hits: [], total: 0, mode: "structured" }), responseBudgetChars: 60_000 };
     const ctx = { deps, gate: new DataGate(deps), progress: () => {} };
     const docs = async (args: Record<string, unknown> = {}) =>
       ((await listDocumentsTool.call(args, ctx)).structuredContent as { documents: Array<{ key: string; entity_count: number }> }).documents;

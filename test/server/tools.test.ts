@@ -35,21 +35,26 @@ const errorText = async (name: string, args: Record<string, unknown>) => {
 };
 
 describe("tools/list", () => {
-  test("every registered tool, the seven named by the spec among them, with descriptions, examples, schemas and annotations", async () => {
+  test("every registered tool, the seven named by the spec among them, with descriptions, examples, lean schemas and annotations", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
     for (const fixed of ["search_spell", "search_creature", "search_character_option", "search_equipment", "search_rule", "search_all", "list_documents"]) expect(TOOL_NAMES).toContain(fixed);
     for (const t of tools) {
-      expect(t.description).toContain("Example:");
+      expect(t.description).toContain("E.g. {");
       expect(t.inputSchema.additionalProperties).toBe(false);
-      for (const [p, s] of Object.entries(t.inputSchema.properties ?? {})) {
-        expect({ p, d: typeof (s as { description?: string }).description }).toEqual({ p, d: "string" });
-      }
       expect(t.outputSchema?.type).toBe("object");
+      expect(t.outputSchema?.required).toEqual(expect.arrayContaining(["count", "total", "offset", "has_more"]));
       expect(t.annotations?.readOnlyHint).toBe(true);
-      expect(t.annotations?.idempotentHint).toBe(true);
       expect(t.annotations?.openWorldHint).toBe(t.name !== "list_documents");
+      // No noise: schema URLs, safe-integer bounds, task support that is not offered.
+      expect(JSON.stringify(t)).not.toContain("$schema");
+      expect(JSON.stringify(t)).not.toContain(String(Number.MAX_SAFE_INTEGER));
+      expect("execution" in t).toBe(false);
     }
+    // search_all is for an unknown kind; the specific tools say what they hold.
+    expect(tools.find((t) => t.name === "search_all")!.description).toContain("only when the kind is unknown");
+    // The whole list fits a small context budget (issue 12: ≤ 12,000 characters; measured in the bench too).
+    expect(JSON.stringify({ tools }).length).toBeLessThanOrEqual(12_000);
   });
 
   test("fixed vocabularies are enums, bounds are in the schema", async () => {
@@ -75,14 +80,17 @@ describe("results", () => {
   test("structured content and the text block carry the same complete answer", async () => {
     const r = await call("search_spell", { name: "fireball" });
     const a = answerOf(r);
-    expect(JSON.parse(textOf(r))).toEqual(a);
-    expect(a.count).toBe(2);
-    expect(a.search_mode).toBe("structured");
+    expect(JSON.parse((r.content as Array<{ type: string; text?: string }>)[0]!.text!)).toEqual(a);
+    // One entry per name: the newer SRD's, naming the other version; a lookup comes whole.
+    expect(a).toMatchObject({ count: 1, total: 1, offset: 0, has_more: false, detail: "full", search_mode: "structured" });
     expect(a.metadata.sources).toEqual(["open5e_v2"]);
     expect(Date.parse(a.metadata.generated_at)).not.toBeNaN();
     const first = a.results[0]!;
-    expect(first).toMatchObject({ name: "Fireball", kind: "spell", document_key: "srd-2014", document_name: "System Reference Document 5.1", document_source: "open5e_v2", uri: "lorekeeper://spell/srd_fireball", level: 3 });
+    expect(first).toMatchObject({ key: "srd-2024_fireball", name: "Fireball", kind: "spell", document_key: "srd-2024", document_name: "System Reference Document 5.2", document_source: "open5e_v2", uri: "lorekeeper://spell/srd-2024_fireball", level: 3 });
+    expect(first.other_versions).toEqual({ "srd-2014": "lorekeeper://spell/srd_fireball" });
     expect("similarity_score" in first).toBe(false);
+    // Every result is also a resource link.
+    expect(r.content).toContainEqual({ type: "resource_link", uri: "lorekeeper://spell/srd-2024_fireball", name: "Fireball", mimeType: "application/json" });
   });
 
   test("a name lookup limited to one document (spec: search_spell(name, documents))", async () => {
@@ -194,7 +202,7 @@ describe("argument errors are tool errors naming the parameter and the valid val
   });
   test("unknown parameters are rejected with the list of valid ones", async () => {
     const t = await errorText("search_spell", { spell_level: 3 });
-    expect(t).toContain('unknown parameter "spell_level". Valid parameters: name, search, documents, limit, level,');
+    expect(t).toContain('unknown parameter "spell_level". Valid parameters: name, search, documents, limit, offset, detail, all_versions, level,');
   });
   test("unknown content type lists the valid ones", async () => {
     const t = await errorText("search_all", { query: "x", content_types: ["Spell", "Vehicle"] });
@@ -287,7 +295,7 @@ describe("response budget", () => {
     const small = await connectInMemory(makeDeps(made.store, { responseBudgetChars: 12_000 }));
     try {
       await small.client.listTools();
-      const r = await small.client.callTool({ name: "search_creature", arguments: { type: "construct" } });
+      const r = await small.client.callTool({ name: "search_creature", arguments: { type: "construct", detail: "full" } });
       const a = answerOf(r);
       expect(textOf(r).length).toBeLessThanOrEqual(12_000);
       expect(a.truncated).toBe(true);

@@ -91,6 +91,11 @@ export function textOf(r: unknown): string {
 export interface Answer {
   results: Array<Record<string, unknown>>;
   count: number;
+  total: number;
+  offset: number;
+  has_more: boolean;
+  next_offset?: number;
+  detail: "summary" | "full";
   search_mode: string;
   message?: string;
   truncated?: boolean;

@@ -25,7 +25,7 @@ describe("results", () => {
       e.data = { desc: `${"word ".repeat(descLen / 5)}`, actions: [{ name: "Bite", desc: "x".repeat(descLen) }] };
       return flattenEntity(e);
     });
-    return { results, count: n, search_mode: "structured", metadata: { generated_at: "t", data_synced_at: null, sources: ["open5e_v2"] } };
+    return { results, count: n, total: n, offset: 0, has_more: false, detail: "full", search_mode: "structured", metadata: { generated_at: "t", data_synced_at: null, sources: ["open5e_v2"] } };
   }
 
   test("fitToBudget leaves small answers alone", () => {
@@ -45,7 +45,10 @@ describe("results", () => {
     expect(JSON.stringify(fitted.results[0]!.actions)).toContain("[truncated]");
     expect(fitted.results[0]!.uri).toBe("lorekeeper://creature/m0");
     expect(fitted.message).toContain("lorekeeper://creature/m0");
-    expect(fitted.message).toContain('name="Monster 0"');
+    expect(fitted.message).not.toContain("call search_creature");
+    // With a tool's own hint (run-search.ts: a valid call of that tool that leads to the same entry).
+    const hinted = fitToBudget(a, { budgetChars: 30_000, tool: "search_creature", fullEntryHint: (r) => `call search_creature ${JSON.stringify({ name: r.name })}` });
+    expect(hinted.message).toContain('call search_creature {"name":"Monster 0"}');
   });
 
   test("fitToBudget drops trailing results when even short fields do not fit", () => {

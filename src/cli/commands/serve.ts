@@ -1,10 +1,10 @@
 /** `lorekeeper serve`: the MCP server, over stdio (default) or Streamable HTTP (--http). */
-import { loadConfig } from "../../config.ts";
+import { loadConfig, splitList } from "../../config.ts";
 import { log } from "../../log.ts";
 import { list, parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
 
-const HELP = `Usage: lorekeeper serve [--http [--host H] [--port P] [--token T] [--allowed-origin O ...] [--allowed-host H ...]] [--db-path PATH]
+const HELP = `Usage: lorekeeper serve [--http [--host H] [--port P] [--token T] [--allowed-origin O ...] [--allowed-host H ...]] [--prefer-documents K,...] [--db-path PATH]
 
 Run the LoreKeeper MCP server. \`lorekeeper\` with no command does the same (stdio).
 
@@ -15,10 +15,13 @@ Run the LoreKeeper MCP server. \`lorekeeper\` with no command does the same (std
   --token T            require \`Authorization: Bearer T\` (default env LOREKEEPER_HTTP_TOKEN)
   --allowed-origin O   also accept this browser Origin, e.g. https://app.example.com (repeatable)
   --allowed-host H     also accept this Host name, e.g. lorekeeper.lan (repeatable)
+  --prefer-documents K,...  whose version of an entry several documents hold comes first, e.g.
+                       srd-2014 to play 2014 rules (default env LOREKEEPER_PREFER_DOCUMENTS; then
+                       srd-2024, srd-2014, other open content, homebrew)
   --db-path PATH       the store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db)
 
 Content is loaded on first use of each type (or beforehand with \`lorekeeper sync\`).
-Environment: LOREKEEPER_RESPONSE_BUDGET_CHARS (default 60000), LOREKEEPER_OPEN5E_BASE_URL,
+Environment: LOREKEEPER_RESPONSE_BUDGET_CHARS (default 60000), LOREKEEPER_PREFER_DOCUMENTS, LOREKEEPER_OPEN5E_BASE_URL,
 LOREKEEPER_DND5EAPI_BASE_URL, LOREKEEPER_MODEL_DIR, LOREKEEPER_LOG_LEVEL.`;
 
 function parsePort(raw: string | undefined): number {
@@ -62,6 +65,7 @@ export const serveCommand: Command = {
       token: { type: "string" },
       "allowed-origin": { type: "string", multiple: true },
       "allowed-host": { type: "string", multiple: true },
+      "prefer-documents": { type: "string", multiple: true },
     });
     const port = parsePort(values.port);
     if (!values.http && (values.host || values.port || values.token || values["allowed-origin"] || values["allowed-host"])) {
@@ -69,7 +73,8 @@ export const serveCommand: Command = {
     }
     if (!values.http) protectStdout();
     const { createServeDeps } = await import("../../server/deps.ts");
-    const served = await createServeDeps({ dbPath: values["db-path"] });
+    const prefer = values["prefer-documents"]?.flatMap((v) => splitList(v));
+    const served = await createServeDeps({ dbPath: values["db-path"], ...(prefer?.length ? { preferDocuments: prefer } : {}) });
     try {
       if (!values.http) {
         const { runStdio } = await import("../../server/stdio.ts");

@@ -1,0 +1,153 @@
+/**
+ * Why an answer is empty, in words a caller can act on:
+ *   - a name nothing is called: the closest names ("did you mean Magic Missile?");
+ *   - a filter value no entity of those kinds has (class_key "dragon", casting_time "whenever"):
+ *     the nearest valid values;
+ *   - known values that together match nothing: which filter emptied the set, and how many
+ *     entries the others match.
+ * Runs only for empty answers (a few COUNT queries).
+ */
+import type { Database } from "bun:sqlite";
+import type { EntityKind } from "../entities/types.ts";
+import { CACHES } from "../store/caches.ts";
+import { editDistance } from "./fuzzy.ts";
+import { andWhere, buildFilterWhere, castingTimeVariants, type SqlValue, type WhereClause } from "./filters.ts";
+import type { StructuredFilters } from "./types.ts";
+
+/** Filters whose value is free text checked against the values the store holds: filter → column, list-valued. */
+const FREE_TEXT: Partial<Record<keyof StructuredFilters, { col: string; list: boolean }>> = {
+  class_key: { col: "classes", list: true },
+  casting_time: { col: "casting_time", list: false },
+  section: { col: "section", list: false },
+  damage_dice: { col: "damage_dice", list: false },
+  category: { col: "category", list: false },
+};
+
+function count(db: Database, where: WhereClause): number {
+  return db.query<{ n: number }, SqlValue[]>(`SELECT COUNT(*) AS n FROM entities e WHERE ${where.sql}`).get(...where.params)?.n ?? 0;
+}
+
+function kindWords(kinds: readonly EntityKind[]): string {
+  return kinds.length === 1 ? kinds[0]!.replace(/_/g, " ") : "entry";
+}
+
+/** Distinct values of a column over some kinds, with how many entities hold each (remembered). */
+function columnValues(db: Database, kinds: readonly EntityKind[], col: string, list: boolean): Array<{ v: string; n: number }> {
+  return CACHES.columnValues.get(db, `${col}\u0000${kinds.join(",")}`, () => {
+    const rows = db
+      .query<{ v: string; n: number }, string[]>(`SELECT ${col} AS v, COUNT(*) AS n FROM entities WHERE kind IN (${kinds.map(() => "?").join(",")}) AND ${col} IS NOT NULL GROUP BY ${col}`)
+      .all(...kinds);
+    if (!list) return rows.map((r) => ({ v: String(r.v).toLowerCase(), n: r.n })).sort((a, b) => b.n - a.n);
+    const m = new Map<string, number>();
+    for (const r of rows) for (const x of String(r.v).split("|")) if (x) m.set(x, (m.get(x) ?? 0) + r.n);
+    return [...m.entries()].map(([v, n]) => ({ v, n })).sort((a, b) => b.n - a.n);
+  });
+}
+
+/** The values nearest to `raw`: containing it or within a few edits, else the most common; at most `max`. */
+export function nearestValues(raw: string, values: ReadonlyArray<{ v: string; n: number }>, max = 6): string[] {
+  const want = raw.trim().toLowerCase();
+  const scored = values
+    .map((x) => {
+      const d = x.v.includes(want) || want.includes(x.v) ? 0 : editDistance(want, x.v, Math.max(2, Math.floor(want.length / 3)));
+      return { ...x, d };
+    })
+    .filter((x) => x.d <= Math.max(2, Math.floor(want.length / 3)))
+    .sort((a, b) => a.d - b.d || b.n - a.n);
+  const picked = (scored.length ? scored : values).slice(0, max).map((x) => x.v);
+  return picked;
+}
+
+function show(v: unknown): string {
+  return JSON.stringify(v);
+}
+
+export interface EmptyContext {
+  kinds: readonly EntityKind[];
+  filters: StructuredFilters;
+  documentKeys: readonly string[] | null;
+  /** The `name` the caller gave and its clause, when it matches something by itself. */
+  name?: { text: string; clause: WhereClause };
+}
+
+/** Why filters match nothing (undefined when they do match something, or none were given). */
+export function explainFilters(db: Database, c: EmptyContext): string | undefined {
+  const given = Object.entries(c.filters).filter(([, v]) => v !== undefined) as Array<[keyof StructuredFilters, unknown]>;
+  if (given.length === 0) return undefined;
+  const what = `${kindWords(c.kinds)}${c.name ? ` named ${show(c.name.text)}` : ""}`;
+  const withName = (w: WhereClause) => (c.name ? andWhere(w, c.name.clause) : w);
+  // A free-text value no entity of these kinds holds at all.
+  for (const [k, v] of given) {
+    const spec = FREE_TEXT[k];
+    if (!spec || typeof v !== "string") continue;
+    const alone = buildFilterWhere(c.kinds, { [k]: v } as StructuredFilters, null);
+    if (alone.ok && count(db, alone.where) === 0) {
+      const probe = k === "casting_time" ? (castingTimeVariants(v)[0] ?? v) : v;
+      const near = nearestValues(probe, columnValues(db, c.kinds, spec.col, spec.list));
+      return `No ${kindWords(c.kinds)} has ${k} ${show(v)}.${near.length ? ` Nearest valid values: ${near.map(show).join(", ")}.` : ""}`;
+    }
+  }
+  // Add the filters one at a time: the one that empties the set is the answer.
+  const base = buildFilterWhere(c.kinds, {}, c.documentKeys);
+  if (!base.ok) return undefined;
+  let before = count(db, withName(base.where));
+  if (before === 0) return undefined;
+  let acc: StructuredFilters = {};
+  for (const [k, v] of given) {
+    const next = { ...acc, [k]: v } as StructuredFilters;
+    const w = buildFilterWhere(c.kinds, next, c.documentKeys);
+    if (!w.ok) return undefined;
+    const n = count(db, withName(w.where));
+    if (n === 0) {
+      const kept = Object.entries(acc)
+        .map(([a, b]) => `${a}=${show(b)}`)
+        .join(", ");
+      return `No ${what} matches ${k}=${show(v)}${kept ? ` together with ${kept}` : ""} (${before} match${before === 1 ? "es" : ""} without it). Drop or change ${k}.`;
+    }
+    acc = next;
+    before = n;
+  }
+  return undefined;
+}
+
+/** All distinct names of some kinds (remembered). */
+function names(db: Database, kinds: readonly EntityKind[], documentKeys: readonly string[] | null): string[] {
+  const docs = documentKeys ?? [];
+  return CACHES.kindNames.get(db, `${kinds.join(",")}\u0000${docs.join(",")}`, () => {
+    const w = buildFilterWhere(kinds, {}, documentKeys);
+    if (!w.ok) return [];
+    return db.query<{ name: string }, SqlValue[]>(`SELECT DISTINCT e.name AS name FROM entities e WHERE ${w.where.sql}`).all(...w.where.params).map((r) => r.name);
+  });
+}
+
+/** The names closest to `name` (a few edits, or sharing its words), best first, at most `max`. */
+export function closestNames(db: Database, kinds: readonly EntityKind[], documentKeys: readonly string[] | null, name: string, max = 3): string[] {
+  const want = name.trim().toLowerCase().replace(/[*%]/g, "");
+  if (want.length < 3) return [];
+  const limit = Math.max(2, Math.floor(want.length / 4));
+  const found: Array<{ name: string; d: number }> = [];
+  const seen = new Set<string>();
+  for (const n of names(db, kinds, documentKeys)) {
+    const low = n.toLowerCase();
+    if (seen.has(low)) continue;
+    if (Math.abs(low.length - want.length) > limit) continue;
+    const d = editDistance(want, low, limit);
+    if (d <= limit) {
+      seen.add(low);
+      found.push({ name: n, d });
+    }
+  }
+  return found
+    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
+    .slice(0, max)
+    .map((f) => f.name);
+}
+
+/** Why a name matched nothing (closest names, when any). */
+export function explainName(db: Database, c: EmptyContext, name: string): string {
+  const near = closestNames(db, c.kinds, c.documentKeys, name);
+  const what = kindWords(c.kinds);
+  const base = `No ${what} is named ${show(name)}.`;
+  if (near.length === 0) return `${base} Try \`search\` with the words you remember.`;
+  return `${base} Did you mean ${near.map((n) => show(n)).join(" or ")}?`;
+}

@@ -1,0 +1,147 @@
+/**
+ * Pages of an answer: `total`, `offset`, and one canonical entry per thing (collapse.ts).
+ *
+ *   structured: the page's groups straight from SQL (GROUP BY name and kind, in name order, LIMIT
+ *               and OFFSET: it streams the (kind, name) index for one kind), then every version of
+ *               those names among the matches, in preference order. `total` counts the groups
+ *               (remembered per clause until the store changes). Without collapsing: the matches
+ *               ordered by name, then preference, then document and key.
+ *   ranked:     the fused ranking, grouped in rank order (a group ranks where its best member
+ *               does; its score is that member's), sliced; each page group then shows its
+ *               preferred version among all candidates of that name. Without collapsing, the
+ *               fused list itself.
+ */
+import type { Database } from "bun:sqlite";
+import { getEntitiesByIds } from "../store/entities.ts";
+import { CACHES } from "../store/caches.ts";
+import { type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameNameRows } from "./collapse.ts";
+import type { SqlValue, WhereClause } from "./filters.ts";
+import type { DocumentRank } from "./preference.ts";
+import type { OtherVersion, SearchHit } from "./types.ts";
+
+export interface PageSpec {
+  offset: number;
+  limit: number;
+  collapse: boolean;
+  rank: DocumentRank;
+  withText: boolean;
+}
+
+export interface Page {
+  hits: SearchHit[];
+  total: number;
+}
+
+function others(members: readonly LightRow[]): OtherVersion[] {
+  return members.slice(1).map((m) => ({ kind: m.kind, key: m.key, document_key: m.document_key }));
+}
+
+/** Load the entities of `picked` (in order) and attach scores and other versions. */
+function load(db: Database, picked: ReadonlyArray<{ members: readonly LightRow[]; score?: number }>, withText: boolean): SearchHit[] {
+  const entities = getEntitiesByIds(
+    db,
+    picked.map((p) => p.members[0]!.id),
+    withText,
+  );
+  const hits: SearchHit[] = [];
+  for (const p of picked) {
+    const entity = entities.get(p.members[0]!.id);
+    if (!entity) continue;
+    const hit: SearchHit = { entity };
+    if (p.score !== undefined) hit.similarity_score = p.score;
+    const o = others(p.members);
+    if (o.length) hit.others = o;
+    hits.push(hit);
+  }
+  return hits;
+}
+
+/** How many rows (or, collapsed, distinct kind + name groups) match `where`; remembered per clause. */
+function countOf(db: Database, where: WhereClause, groups: boolean): number {
+  const sql = groups
+    ? `SELECT COUNT(*) AS n FROM (SELECT 1 FROM entities e WHERE ${where.sql} GROUP BY e.kind, e.name)`
+    : `SELECT COUNT(*) AS n FROM entities e WHERE ${where.sql}`;
+  return CACHES.totals.get(db, JSON.stringify([groups, where.sql, where.params]), () => db.query<{ n: number }, SqlValue[]>(sql).get(...where.params)?.n ?? 0);
+}
+
+/** The ids among `ids` that satisfy `where` (by rowid: NOT INDEXED keeps SQLite from scanning a filter's index instead). */
+function satisfying(db: Database, where: WhereClause, ids: readonly number[]): Set<number> {
+  if (ids.length === 0) return new Set();
+  const rows = db
+    .query<[number], SqlValue[]>(`SELECT e.id FROM entities e NOT INDEXED WHERE e.id IN (${ids.map(() => "?").join(",")}) AND (${where.sql})`)
+    .values(...ids, ...where.params);
+  return new Set(rows.map((r) => Number(r[0])));
+}
+
+/** A page of a structured (unranked) query. */
+export function structuredPage(db: Database, where: WhereClause, spec: PageSpec): Page {
+  const total = countOf(db, where, spec.collapse);
+  if (spec.offset >= total) return { total, hits: [] };
+  if (!spec.collapse) {
+    const rows = db
+      .query<LightRow, SqlValue[]>(`SELECT ${LIGHT} FROM entities e WHERE ${where.sql} ORDER BY e.name, ${spec.rank.sql}, lower(e.document_key), e.key LIMIT ? OFFSET ?`)
+      .all(...where.params, spec.limit, spec.offset);
+    return { total, hits: load(db, rows.map((r) => ({ members: [r] })), spec.withText) };
+  }
+  const names = db
+    .query<{ name: string; kind: string }, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind FROM entities e WHERE ${where.sql} GROUP BY e.name, e.kind ORDER BY e.name, e.kind LIMIT ? OFFSET ?`)
+    .all(...where.params, spec.limit, spec.offset);
+  // Every stored version of those names (indexed), kept when it matches the filters too.
+  const all = sameNameRows(db, () => true, names);
+  const keep = satisfying(
+    db,
+    where,
+    all.map((r) => r.id),
+  );
+  const byGroup = new Map<string, LightRow[]>();
+  for (const r of all) {
+    if (!keep.has(r.id)) continue;
+    const k = groupKey(r);
+    const list = byGroup.get(k);
+    if (list) list.push(r);
+    else byGroup.set(k, [r]);
+  }
+  const picked = names.flatMap((n) => {
+    const members = byGroup.get(groupKey(n));
+    return members ? [{ members: orderMembers(members, spec.rank) }] : [];
+  });
+  return { total, hits: load(db, picked, spec.withText) };
+}
+
+/** A page of a ranked query from its fused ranking (best first). */
+export function rankedPage(db: Database, isCandidate: (id: number) => boolean, fused: ReadonlyArray<{ id: number; score: number }>, spec: PageSpec): Page {
+  if (!spec.collapse) {
+    const page = fused.slice(spec.offset, spec.offset + spec.limit);
+    const light = new Map(lightRows(db, page.map((f) => f.id)).map((r) => [r.id, r]));
+    const picked = page.flatMap((f) => {
+      const r = light.get(f.id);
+      return r ? [{ members: [r], score: f.score }] : [];
+    });
+    return { total: fused.length, hits: load(db, picked, spec.withText) };
+  }
+  const score = new Map(fused.map((f) => [f.id, f.score]));
+  const light = new Map(lightRows(db, fused.map((f) => f.id)).map((r) => [r.id, r]));
+  const ordered = fused.flatMap((f) => light.get(f.id) ?? []);
+  // Grouping in rank order keeps each group where its best-ranked member is.
+  const groups = groupRows(ordered, spec.rank);
+  const page = groups.slice(spec.offset, spec.offset + spec.limit);
+  const firstScore = (g: Group) => Math.max(...g.members.map((m) => score.get(m.id) ?? 0));
+  // Every version of the page's names among the candidates (some ranked too deep to be in `fused`).
+  const all = sameNameRows(
+    db,
+    isCandidate,
+    page.map((g) => g.members[0]!),
+  );
+  const byGroup = new Map<string, LightRow[]>();
+  for (const r of all) {
+    const k = groupKey(r);
+    const list = byGroup.get(k);
+    if (list) list.push(r);
+    else byGroup.set(k, [r]);
+  }
+  const picked = page.map((g) => {
+    const members = byGroup.get(groupKey(g.members[0]!));
+    return { members: members ? orderMembers(members, spec.rank) : g.members, score: firstScore(g) };
+  });
+  return { total: groups.length, hits: load(db, picked, spec.withText) };
+}

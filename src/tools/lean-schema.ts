@@ -1,0 +1,60 @@
+/**
+ * The tools/list answer without JSON Schema noise that says nothing: the `$schema` URL on every
+ * schema, integer bounds equal to the safe-integer range zod writes for `.int()`, and
+ * `propertyNames: {type: "string"}` (JSON keys always are), empty `properties` and
+ * `additionalProperties` objects (they allow what their absence allows), `type: "string"` beside
+ * an enum of strings. Every constraint stays.
+ * Pure; applied once (the answer is computed once per process).
+ */
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+function isEmptyObject(x: Json): boolean {
+  return !!x && typeof x === "object" && !Array.isArray(x) && Object.keys(x).length === 0;
+}
+
+export function leanSchema(v: Json): Json {
+  if (Array.isArray(v)) return v.map(leanSchema);
+  if (!v || typeof v !== "object") return v;
+  const out: { [k: string]: Json } = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (k === "$schema" || (k === "description" && x === "")) continue;
+    if ((k === "minimum" && x === -SAFE) || (k === "maximum" && x === SAFE)) continue;
+    if (k === "propertyNames" && x && typeof x === "object" && !Array.isArray(x) && Object.keys(x).length === 1 && x.type === "string") continue;
+    // `properties: {}` and `additionalProperties: {}` allow what an absent keyword allows.
+    if ((k === "properties" || k === "additionalProperties") && isEmptyObject(x)) continue;
+    // An enum of strings says the type already.
+    if (k === "type" && x === "string" && Array.isArray(v.enum) && v.enum.every((e) => typeof e === "string")) continue;
+    out[k] = leanSchema(x);
+  }
+  return out;
+}
+
+/** Length limits of inputs: enforced (with a clear message) when a call arrives; no help to a model choosing arguments. */
+const INPUT_LIMITS = new Set(["maxLength", "minLength", "maxItems"]);
+
+function withoutLimits(v: Json): Json {
+  if (Array.isArray(v)) return v.map(withoutLimits);
+  if (!v || typeof v !== "object") return v;
+  const out: { [k: string]: Json } = {};
+  for (const [k, x] of Object.entries(v)) if (!INPUT_LIMITS.has(k) || typeof x !== "number") out[k] = withoutLimits(x);
+  return out;
+}
+
+/** A tools/list result with lean input and output schemas. */
+export function leanToolList<T>(answer: T): T {
+  const a = answer as { tools?: Array<{ inputSchema?: Json; outputSchema?: Json }> };
+  if (!Array.isArray(a?.tools)) return answer;
+  return {
+    ...a,
+    tools: a.tools.map(({ execution, ...t }: { execution?: { taskSupport?: string }; inputSchema?: Json; outputSchema?: Json }) => ({
+      // No task support is what an absent `execution` means.
+      ...(execution && execution.taskSupport !== "forbidden" ? { execution } : {}),
+      ...t,
+      ...(t.inputSchema ? { inputSchema: withoutLimits(leanSchema(t.inputSchema)) } : {}),
+      ...(t.outputSchema ? { outputSchema: leanSchema(t.outputSchema) } : {}),
+    })),
+  } as T;
+}

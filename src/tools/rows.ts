@@ -1,0 +1,94 @@
+/**
+ * Result rows: compact (identity, the kind's scan fields from compact-fields.ts, a one-line
+ * summary) or full (every field of the entity). Both name the other documents' versions of a
+ * collapsed entry. Pure.
+ */
+import type { Entity, JsonObject, JsonValue } from "../entities/types.ts";
+import type { OtherVersion, SearchHit } from "../search/types.ts";
+import { COMPACT_FIELDS } from "./compact-fields.ts";
+import { entityUri, type FlatResult, flattenEntity } from "./response.ts";
+
+export type Detail = "summary" | "full";
+
+/** Longest one-line summary, in characters. */
+export const SUMMARY_CHARS = 60;
+
+/** Markdown and whitespace out: one plain line. */
+function plain(s: string): string {
+  return s
+    .replace(/\|[-:| ]+\|/g, " ")
+    .replace(/[*_#>`|]+/g, "")
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, "$1")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The first sentence of `s`, at most `max` characters (cut at a word, with "…"). */
+export function firstSentence(s: string, max = SUMMARY_CHARS): string {
+  const p = plain(s);
+  const m = /^(.+?[.!?])(\s|$)/.exec(p);
+  const first = m ? m[1]! : p;
+  if (first.length <= max) return first;
+  const cut = first.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[,;:]$/, "")}…`;
+}
+
+export function summaryOf(e: Entity): string | undefined {
+  const spec = COMPACT_FIELDS[e.kind];
+  const d = e.data as JsonObject;
+  for (const f of spec?.summary ?? []) {
+    const v = d[f];
+    if (typeof v === "string" && plain(v).length > 0) return firstSentence(v);
+  }
+  const fb = spec?.fallback?.(d);
+  return fb ? firstSentence(fb) : undefined;
+}
+
+/** Other versions by document key → uri (the first, preferred one when a document holds several). */
+export type Versions = { [document_key: string]: string };
+
+function versions(others: readonly OtherVersion[] | undefined, own: string): Versions | undefined {
+  if (!others || others.length === 0) return undefined;
+  const out: Versions = {};
+  for (const o of others) if (o.document_key !== own && !(o.document_key in out)) out[o.document_key] = entityUri(o.kind, o.key);
+  return Object.keys(out).length ? out : undefined;
+}
+
+function roundScore(s: number): number {
+  return Math.round(Math.min(1, Math.max(0, s)) * 10000) / 10000;
+}
+
+/**
+ * A compact row: identity, score, the kind's scan fields (null, empty and false left out),
+ * summary, and the other documents holding the same entry (their uris: detail "full").
+ */
+export function compactRow(e: Entity, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
+  // No `key`: the uri ends with it (lorekeeper://<kind>/<key>); full rows carry it.
+  const out: FlatResult = { name: e.name, kind: e.kind, document_key: e.document_key, uri: entityUri(e.kind, e.key) };
+  if (similarity !== undefined) out.similarity_score = roundScore(similarity);
+  const d = e.data as JsonObject;
+  for (const [field, from] of COMPACT_FIELDS[e.kind]?.fields ?? []) {
+    const v: JsonValue | undefined = typeof from === "string" ? d[from] : from(d);
+    if (v === undefined || v === null || v === false || v === "" || (Array.isArray(v) && v.length === 0)) continue;
+    out[field] = v;
+  }
+  const summary = summaryOf(e);
+  if (summary) out.summary = summary;
+  const v = versions(others, e.document_key);
+  if (v) out.other_documents = Object.keys(v);
+  return out;
+}
+
+/** A full row: every field (flattenEntity), then the other versions. */
+export function fullRow(e: Entity, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
+  const out = flattenEntity(e, similarity);
+  const v = versions(others, e.document_key);
+  if (v) out.other_versions = v;
+  return out;
+}
+
+export function rowsOf(hits: readonly SearchHit[], detail: Detail): FlatResult[] {
+  const make = detail === "full" ? fullRow : compactRow;
+  return hits.map((h) => make(h.entity, h.similarity_score, h.others));
+}
