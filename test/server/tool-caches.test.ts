@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { toolListComputations } from "../../src/server/mcp.ts";
+import { leanToolList } from "../../src/tools/lean-schema.ts";
 import { TOOLS } from "../../src/tools/index.ts";
 import type { Store } from "../../src/store/db.ts";
 import { deleteOrigin, replaceOrigin } from "../../src/store/entities.ts";
@@ -171,7 +172,7 @@ describe("tools/list", () => {
     expect(toolListComputations()).toBe(1);
   });
 
-  test("the shared list is exactly what McpServer itself lists for the same tools", async () => {
+  test("the shared list is what McpServer itself lists for the same tools, made lean (same constraints, less noise)", async () => {
     const plain = new McpServer({ name: "plain", version: "0" });
     for (const def of TOOLS) {
       plain.registerTool(def.name, { title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output, annotations: def.annotations }, async () => ({ content: [] }));
@@ -184,7 +185,10 @@ describe("tools/list", () => {
     await client.close();
     const ours = await connectInMemory(makeDeps(store));
     try {
-      expect(await ours.client.listTools()).toEqual(sdk);
+      // lean-schema.ts: the same tools and schemas without `$schema`, safe-integer bounds, empty
+      // objects, `type` beside a string enum, input length limits and the default `execution`.
+      expect(await ours.client.listTools()).toEqual(leanToolList(sdk) as typeof sdk);
+      expect(JSON.stringify(await ours.client.listTools()).length).toBeLessThan(JSON.stringify(sdk).length);
     } finally {
       await ours.close();
     }
