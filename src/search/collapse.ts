@@ -7,7 +7,6 @@
  * group ranks where its best member does).
  */
 import type { Database } from "bun:sqlite";
-import type { SqlValue } from "./filters.ts";
 import type { DocumentRank } from "./preference.ts";
 
 /** The identity of one stored entity, enough to group and rank it. */
