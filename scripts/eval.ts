@@ -10,9 +10,11 @@
  *   3. Prints the rank of the best target per query and mode, hit@1/5/10 and MRR per mode, PASS/FAIL
  *      for every ranking expectation (on hybrid), and the median time of a structured query and of
  *      a hybrid query over the full corpus.
+ *   4. The fidelity check (scripts/eval-fidelity.ts): key fields of every weapon, armor, spell and
+ *      creature against the raw upstream record, and every new filter's count against the raw data.
  *
- * Needs ../shared (not part of `bun test`). Exit 0, or with --strict 1 when an expectation fails
- * or hybrid is below the better single leg on hit@5 or MRR. See docs/eval.md.
+ * Needs ../shared (not part of `bun test`). Exit 0, or with --strict 1 when an expectation fails,
+ * hybrid is below the better single leg on hit@5 or MRR, or a fidelity mismatch is unexplained. See docs/eval.md.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,6 +35,7 @@ import { TOOLS } from "../src/tools/index.ts";
 import { startFakeUpstream } from "../test/support/fake-upstream.ts";
 import { checkExpectation, firstRelevantRank, MODES, parseTarget, rankOf, summarize, type Mode, type RankedEntity, type Summary } from "./eval-metrics.ts";
 import { ALL_QUERIES, type EvalQuery } from "./eval-queries.ts";
+import { fidelityLines, runFidelity } from "./eval-fidelity.ts";
 import { SHARED_DATA, SHARED_MODEL } from "./shared-dir.ts";
 
 const HELP = `Usage: bun run eval [-- options]
@@ -307,8 +310,10 @@ async function main(): Promise<number> {
     console.log(
       `\nTiming over the full corpus (${t.entities} entities, median of ${runs} warm runs): structured query ${t.structured.toFixed(2)} ms; hybrid query over all kinds ${t.hybrid.toFixed(2)} ms (p90 ${t.hybridP90.toFixed(2)} ms)`,
     );
+    const fidelity = fidelityLines(runFidelity(store.db, dataDir));
+    console.log(fidelity.lines.join("\n"));
     console.log(`expectations: ${failures} failed; ${broken} ${broken === 1 ? "query has" : "queries have"} no target among the candidates; total ${(ms(started) / 1000).toFixed(1)} s`);
-    return opt.strict && (failures > 0 || broken > 0 || !fusionOk) ? 1 : 0;
+    return opt.strict && (failures > 0 || broken > 0 || !fusionOk || fidelity.unexplained > 0) ? 1 : 0;
   } finally {
     closeVectorIndex(store);
     store.close();

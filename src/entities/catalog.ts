@@ -27,6 +27,29 @@ export const ITEM_RARITIES = ["common", "uncommon", "rare", "very rare", "legend
 /** What the `rarity` filter column holds: one of ITEM_RARITIES, or "varies" (several, or "rarity varies"). */
 export const RARITIES = [...ITEM_RARITIES, "varies"] as const;
 
+/** Derived filters (derived.ts): creature movement modes, senses, conditions; weapon properties; spell components. */
+export const MOVEMENT_MODES = ["fly", "swim", "climb", "burrow", "hover"] as const;
+export const SENSES = ["blindsight", "darkvision", "tremorsense", "truesight"] as const;
+export const CONDITIONS = [
+  "blinded",
+  "charmed",
+  "deafened",
+  "exhaustion",
+  "frightened",
+  "grappled",
+  "incapacitated",
+  "invisible",
+  "paralyzed",
+  "petrified",
+  "poisoned",
+  "prone",
+  "restrained",
+  "stunned",
+  "unconscious",
+] as const;
+export const WEAPON_PROPERTIES = ["ammunition", "finesse", "heavy", "light", "loading", "reach", "special", "thrown", "two-handed", "versatile"] as const;
+export const SPELL_COMPONENTS = ["verbal", "somatic", "material", "costly material", "consumed material"] as const;
+
 // ── Kinds ───────────────────────────────────────────────────────────────────────────────────────
 
 /** The search tool that covers a kind (`search_all` covers every kind). */

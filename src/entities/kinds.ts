@@ -191,6 +191,8 @@ export type WeaponData = {
   desc: string | null;
   /** Open5e v2: key of the /v2/items/ record this weapon is sold as (null when there is none) */
   item_key: string | null;
+  /** where the upstream record is wrong and what was corrected (present only then) */
+  upstream_notes?: string[];
 };
 
 export type ArmorData = {

@@ -90,6 +90,13 @@ export interface EntityFilters {
    * SRD 5.1, SRD 5.2 and A5E wordings): a `documents` filter on any of them matches it too.
    */
   also_documents?: string[];
+  /**
+   * creatures: damage types / conditions as the source lists them (keys), when it does; otherwise
+   * they are read from the stat block's text (src/entities/derived.ts).
+   */
+  damage_immunities?: string[];
+  damage_resistances?: string[];
+  condition_immunities?: string[];
 }
 
 /** One canonical entity, ready for the store. */

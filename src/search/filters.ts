@@ -6,6 +6,7 @@
  * (`classes`, `damage_types`, stored as "|a|b|") match one element exactly. Impossible or
  * malformed values (level_min > level_max, cr "abc") give a message instead of a query.
  */
+import { DERIVED_FILTERS } from "../entities/derived.ts";
 import { normalizeCastingTime } from "../entities/normalize/vocab.ts";
 import { parseCr, type EntityKind } from "../entities/types.ts";
 import type { StructuredFilters } from "./types.ts";
@@ -106,6 +107,8 @@ export function buildFilterWhere(kinds: readonly EntityKind[], filters: Structur
   const clauses: WhereClause[] = [];
   if (kinds.length === 0) return { ok: true, where: { sql: "0", params: [] } };
   clauses.push(inList("e.kind", kinds));
+  // One entity per thing per document: copies from less preferred sources never answer (store/duplicates.ts).
+  clauses.push({ sql: "e.dup_of IS NULL", params: [] });
   if (documentKeys !== null) {
     if (documentKeys.length === 0) return { ok: true, where: { sql: "0", params: [] } };
     const doc = inList("e.document_key", documentKeys);
@@ -162,6 +165,24 @@ export function buildFilterWhere(kinds: readonly EntityKind[], filters: Structur
   if (!blank(f.casting_time)) clauses.push(inList("e.casting_time", castingTimeVariants(f.casting_time)));
   if (!blank(f.class_key)) clauses.push(listHas("e.classes", f.class_key));
   if (!blank(f.damage_type)) clauses.push(listHas("e.damage_types", f.damage_type));
+
+  for (const d of DERIVED_FILTERS) {
+    const raw = (f as Record<string, unknown>)[d.param];
+    if (raw === undefined) continue;
+    const col = `e.${d.column}`;
+    if (d.type === "bool") {
+      if (typeof raw !== "boolean") return { ok: false, message: `${d.param} must be true or false (got ${JSON.stringify(raw)}).` };
+      clauses.push({ sql: `${col} = ?`, params: [raw ? 1 : 0] });
+      continue;
+    }
+    const values = (Array.isArray(raw) ? raw : [raw]).map((v) => String(v).trim().toLowerCase().replace(/_/g, " ")).filter((v) => v.length > 0);
+    for (const v of values) {
+      const canon = d.aliases?.[v] ?? d.values.find((x) => x === v || x.replace(/[- ]/g, "") === v.replace(/[- ]/g, ""));
+      if (!canon) return { ok: false, message: `${d.param} "${v}" is not one of: ${d.values.join(", ")}.` };
+      clauses.push({ sql: `${col} LIKE ? ESCAPE '\\'`, params: [`%|${escapeLike(canon)}|%`] });
+    }
+  }
+  if (f.magic !== undefined) clauses.push({ sql: "e.magic = ?", params: [f.magic ? 1 : 0] });
 
   for (const k of ["concentration", "ritual", "is_simple", "requires_attunement"] as const) {
     const v = f[k];

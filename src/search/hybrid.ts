@@ -35,6 +35,7 @@ import type { EntityKind } from "../entities/types.ts";
 import { analyzeQuery, lexicalSearch, semanticText, type LexicalHit } from "./lexical.ts";
 import { explainFilters, explainName } from "./explain.ts";
 import { resolveName } from "./names.ts";
+import { presentHits } from "./present.ts";
 import { semanticLeg } from "./semantic-leg.ts";
 import type { RankingMode, SearchMode, SearchQuery, SearchResponse } from "./types.ts";
 
@@ -217,17 +218,20 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
 
   const offset = Math.max(0, Math.floor(q.offset ?? 0)) || 0;
   const page: PageSpec = { offset, limit, collapse: q.collapse ?? false, rank: documentRank(q.prefer), withText: !q.omitText };
+  // What each hit answers with: its same-document copies' extra fields, one wording (present.ts).
+  const present = { documents: docs.keys, prefer: q.prefer, compact: q.omitText === true };
+  const shown = (r: SearchResponse): SearchResponse => ({ ...r, hits: presentHits(db, r.hits, present) });
   if (!search) {
     const res = structuredPage(db, where, page);
     if (res.total === 0 && q.filters) {
       const why = explainFilters(db, { kinds: q.kinds, filters: q.filters, documentKeys: docs.keys });
       if (why) messages.push(why);
     }
-    return respond(res, "structured", messages);
+    return shown(respond(res, "structured", messages));
   }
   if (q.filters && candidateSet(db, where).size === 0) {
     const why = explainFilters(db, { kinds: q.kinds, filters: q.filters, documentKeys: docs.keys });
     if (why) messages.push(why);
   }
-  return rankedPage(ctx, { where, kinds: q.kinds, page }, search, limit, q.ranking ?? "hybrid", messages);
+  return shown(await rankedPage(ctx, { where, kinds: q.kinds, page }, search, limit, q.ranking ?? "hybrid", messages));
 }

@@ -32,6 +32,17 @@ export interface StructuredFilters {
   cost_max?: number;
   weight_max?: number;
   section?: string;
+  /** Derived filters (src/entities/derived.ts): one value or several, all must hold. */
+  speed?: string | string[];
+  sense?: string | string[];
+  damage_immunity?: string | string[];
+  damage_resistance?: string | string[];
+  condition_immunity?: string | string[];
+  legendary?: boolean;
+  property?: string | string[];
+  component?: string | string[];
+  /** equipment: magic items as a DM means them, whatever kind their document files them under */
+  magic?: boolean;
 }
 
 export interface SearchQuery {
@@ -54,7 +65,10 @@ export interface SearchQuery {
   collapse?: boolean;
   /** Document keys to prefer, in order (the server's document preference; see preference.ts). */
   prefer?: readonly string[];
-  /** Leave each hit's `entity.text` (the search text) empty: cheaper, for callers that never show it (the tools). */
+  /**
+   * The tools' answers: leave each hit's `entity.text` (the search text) empty (cheaper; they never
+   * show it), and quote one wording of records carrying several (the others named in `other_wordings`).
+   */
   omitText?: boolean;
   /**
    * Internal (evaluation only; tools never set it): rank `search` with both legs fused (default),

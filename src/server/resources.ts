@@ -6,8 +6,10 @@ import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/serv
 import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { ENTITY_KINDS, isEntityKind } from "../entities/types.ts";
+import { entityUri, parseUriKey } from "../entities/uri.ts";
+import { presentHits } from "../search/present.ts";
 import { documentRows, listDocuments } from "../store/documents.ts";
-import { getEntityByKey } from "../store/entities.ts";
+import { getEntitiesByIds, getEntityBySourceKey } from "../store/entities.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { flattenEntity } from "../tools/response.ts";
 
@@ -33,11 +35,21 @@ export function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string,
   if (!isEntityKind(kind)) {
     throw notFound(`Unknown content kind "${kindRaw}" in ${uri}. Valid kinds: ${ENTITY_KINDS.join(", ")}.`);
   }
-  const entity = getEntityByKey(deps.db, kind, keyRaw);
-  if (!entity) {
-    throw notFound(`No ${kind.replace(/_/g, " ")} with key "${keyRaw}" in the local store. Search for it with the search tools; their results carry the right uri.`);
+  const where = parseUriKey(keyRaw);
+  const found = getEntityBySourceKey(deps.db, kind, where.sources, where.key);
+  if (!found) {
+    const qualified = where.sources.length > 1 ? getEntityBySourceKey(deps.db, kind, ["open5e_v1", "orcbrew"], where.key) : undefined;
+    const hint = qualified ? ` Did you mean ${entityUri(kind, qualified.key, qualified.document_source)}?` : "";
+    throw notFound(`No ${kind.replace(/_/g, " ")} with key "${keyRaw}" in the local store.${hint} Search for it with the search tools; their results carry the right uri.`);
   }
-  return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(flattenEntity(entity), null, 2) }] };
+  const { dup_of, ...entity } = found;
+  const [shown] = presentHits(deps.db, [{ entity }], { documents: null, compact: false });
+  const flat = flattenEntity(shown!.entity);
+  if (dup_of !== null) {
+    const primary = getEntitiesByIds(deps.db, [dup_of], false).get(dup_of);
+    if (primary) flat.duplicate_of = entityUri(primary.kind, primary.key, primary.document_source);
+  }
+  return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(flat, null, 2) }] };
 }
 
 export function readDocumentsResource(deps: ToolDeps, uri: string): ReadResourceResult {

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
 import { dbPath } from "../config.ts";
 import { log } from "../log.ts";
+import { backfillDerived } from "./backfill.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 
 export class StoreError extends LoreKeeperError {
@@ -233,6 +234,8 @@ function migrate(db: Database): void {
     if (m.version <= from) continue;
     db.transaction(() => {
       db.exec(m.sql);
+      // Columns derived from stored data (migration 4) are filled in the same transaction.
+      if (m.version === 4 && from > 0) backfillDerived(db);
       db.query("INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value").run(
         String(m.version),
       );

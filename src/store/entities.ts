@@ -5,8 +5,10 @@
 import type { Database } from "bun:sqlite";
 import type { DocumentInfo, DocumentSource, Entity, EntityFilters, EntityKind, JsonObject } from "../entities/types.ts";
 import { slugify } from "../entities/types.ts";
+import { DERIVED_FILTERS, derivedValues, type DerivedColumn } from "../entities/derived.ts";
 import { upsertDocuments } from "./documents.ts";
 import { CACHES } from "./caches.ts";
+import { refreshDuplicates } from "./duplicates.ts";
 
 export interface ReplaceResult {
   inserted: number;
@@ -40,6 +42,20 @@ const FILTER_COLUMNS = [
 ] as const satisfies readonly (keyof EntityFilters)[];
 
 type SqlValue = string | number | null;
+
+/** Columns filled from the entity's canonical data (src/entities/derived.ts; migration 4). */
+export const DERIVED_COLUMNS: readonly DerivedColumn[] = [...DERIVED_FILTERS.map((f) => f.column), "magic"];
+
+/** The derived column values of `e`, as stored. */
+export function derivedColumnValues(e: Pick<Entity, "kind" | "name" | "data"> & { filters?: Entity["filters"] }): Record<DerivedColumn, SqlValue> {
+  const d = derivedValues(e);
+  const out = {} as Record<DerivedColumn, SqlValue>;
+  for (const c of DERIVED_COLUMNS) {
+    const v = d[c];
+    out[c] = v === null ? null : typeof v === "boolean" ? (v ? 1 : 0) : encodeList(v);
+  }
+  return out;
+}
 
 /** "|a|b|" so that `LIKE '%|a|%'` matches one element exactly. */
 export function encodeList(xs: string[] | undefined): string | null {
@@ -75,7 +91,7 @@ export function contentHash(e: Entity): string {
 export function replaceOrigin(db: Database, origin: string, entities: Entity[], documents: DocumentInfo[] = []): ReplaceResult {
   const result: ReplaceResult = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
   const now = Date.now();
-  const cols = ["origin", "kind", "key", "name", "slug", "document_key", "document_name", "document_source", "source_url", ...FILTER_COLUMNS, "text", "data", "content_hash", "updated_at"];
+  const cols = ["origin", "kind", "key", "name", "slug", "document_key", "document_name", "document_source", "source_url", ...FILTER_COLUMNS, ...DERIVED_COLUMNS, "text", "data", "content_hash", "updated_at"];
   const insert = db.query(`INSERT INTO entities (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`);
   const update = db.query(
     `UPDATE entities SET ${cols.filter((c) => !["kind", "key", "document_source"].includes(c)).map((c) => `${c} = ?`).join(", ")} WHERE id = ?`,
@@ -84,7 +100,7 @@ export function replaceOrigin(db: Database, origin: string, entities: Entity[], 
     "SELECT id, content_hash, origin FROM entities WHERE document_source = ? AND kind = ? AND key = ?",
   );
   const dropVector = db.query("DELETE FROM vectors WHERE entity_id = ?");
-  const existing = db.query<{ id: number }, [string]>("SELECT id FROM entities WHERE origin = ?");
+  const existing = db.query<{ id: number; kind: string }, [string]>("SELECT id, kind FROM entities WHERE origin = ?");
   const del = db.query("DELETE FROM entities WHERE id = ?");
 
   db.transaction(() => {
@@ -108,6 +124,7 @@ export function replaceOrigin(db: Database, origin: string, entities: Entity[], 
         updated_at: now,
       };
       for (const c of FILTER_COLUMNS) values[c] = filterValue(c, e.filters);
+      Object.assign(values, derivedColumnValues(e));
       const row = find.get(e.document_source, e.kind, e.key);
       if (!row) {
         const info = insert.run(...cols.map((c) => values[c] ?? null));
@@ -128,12 +145,15 @@ export function replaceOrigin(db: Database, origin: string, entities: Entity[], 
         }
       }
     }
-    for (const { id } of existing.all(origin)) {
+    const kinds = new Set<string>(entities.map((e) => e.kind));
+    for (const { id, kind } of existing.all(origin)) {
+      kinds.add(kind);
       if (!seen.has(id)) {
         del.run(id);
         result.deleted++;
       }
     }
+    refreshDuplicates(db, kinds);
   }).immediate();
   return result;
 }
@@ -145,7 +165,12 @@ export function countOrigin(db: Database, origin: string): number {
 
 /** Remove every entity of an origin (e.g. an OrcBrew pack). Returns the number deleted. */
 export function deleteOrigin(db: Database, origin: string): number {
-  return db.query("DELETE FROM entities WHERE origin = ?").run(origin).changes;
+  return db.transaction(() => {
+    const kinds = db.query<{ kind: string }, [string]>("SELECT DISTINCT kind FROM entities WHERE origin = ?").all(origin).map((r) => r.kind);
+    const n = db.query("DELETE FROM entities WHERE origin = ?").run(origin).changes;
+    refreshDuplicates(db, kinds);
+    return n;
+  })();
 }
 
 export interface EntityRow {
@@ -218,6 +243,16 @@ export function getEntityByKey(db: Database, kind: EntityKind, key: string): (En
     .query<EntityRow, [string, string]>("SELECT * FROM entities WHERE kind = ? AND key = ? ORDER BY document_source LIMIT 1")
     .get(kind, key);
   return row ? rowToEntity(row) : undefined;
+}
+
+/** The entity of `kind` and `key` from the first of `sources` that has one (entity addresses, src/entities/uri.ts). */
+export function getEntityBySourceKey(db: Database, kind: EntityKind, sources: readonly string[], key: string): (Entity & { id: number; dup_of: number | null }) | undefined {
+  const q = db.query<EntityRow, [string, string, string]>("SELECT * FROM entities WHERE kind = ? AND document_source = ? AND key = ?");
+  for (const s of sources) {
+    const row = q.get(kind, s, key);
+    if (row) return { ...rowToEntity(row), dup_of: typeof row.dup_of === "number" ? row.dup_of : null };
+  }
+  return undefined;
 }
 
 export function countByKind(db: Database): Record<string, number> {

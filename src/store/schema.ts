@@ -149,6 +149,24 @@ INSERT INTO names_fts(names_fts) VALUES ('rebuild');
     description: "entities.also_documents: documents whose wording an entity also carries (documents filter)",
     sql: `ALTER TABLE entities ADD COLUMN also_documents TEXT;`,
   },
+  {
+    version: 4,
+    description:
+      "entities: derived filter columns (creature speeds, senses, immunities, resistances, legendary; weapon properties; spell components; magic) and dup_of (the same entity of the same document from a preferred source)",
+    sql: `
+ALTER TABLE entities ADD COLUMN speeds TEXT;
+ALTER TABLE entities ADD COLUMN senses TEXT;
+ALTER TABLE entities ADD COLUMN damage_immunities TEXT;
+ALTER TABLE entities ADD COLUMN damage_resistances TEXT;
+ALTER TABLE entities ADD COLUMN condition_immunities TEXT;
+ALTER TABLE entities ADD COLUMN legendary INTEGER;
+ALTER TABLE entities ADD COLUMN properties TEXT;
+ALTER TABLE entities ADD COLUMN components TEXT;
+ALTER TABLE entities ADD COLUMN magic INTEGER;
+ALTER TABLE entities ADD COLUMN dup_of INTEGER;
+CREATE INDEX entities_dup_of ON entities(dup_of) WHERE dup_of IS NOT NULL;
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

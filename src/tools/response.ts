@@ -11,11 +11,11 @@ import * as z from "zod";
 import type { Entity, JsonObject, JsonValue } from "../entities/types.ts";
 import type { SearchMode } from "../search/types.ts";
 
+import { entityUri } from "../entities/uri.ts";
+
 export type FlatResult = { [k: string]: JsonValue };
 
-export function entityUri(kind: string, key: string): string {
-  return `lorekeeper://${kind}/${encodeURIComponent(key)}`;
-}
+export { entityUri } from "../entities/uri.ts";
 
 /** One entity as users see it: identity and attribution first, then the entity's own fields. */
 export function flattenEntity(e: Entity, similarity?: number): FlatResult {
@@ -27,7 +27,7 @@ export function flattenEntity(e: Entity, similarity?: number): FlatResult {
     document_name: e.document_name,
     document_source: e.document_source,
     source_url: e.source_url,
-    uri: entityUri(e.kind, e.key),
+    uri: entityUri(e.kind, e.key, e.document_source),
   };
   for (const [k, v] of Object.entries(e.data as JsonObject)) if (!RESERVED.includes(k)) out[k] = v;
   if (similarity !== undefined) out.similarity_score = Math.round(Math.min(1, Math.max(0, similarity)) * 10000) / 10000;

@@ -2,9 +2,9 @@
 import * as z from "zod";
 import type { ToolDef } from "./define.ts";
 import { defineTool } from "./define.ts";
-import { common, vocab } from "./params.ts";
+import { common, key, vocab } from "./params.ts";
 import { searchOutputSchema } from "./response.ts";
-import { answerSearch } from "./run-search.ts";
+import { answerSearch, cleanFilters } from "./run-search.ts";
 import { ALL_CHARACTER_OPTION_KINDS, CHARACTER_OPTION_KINDS, CHARACTER_OPTION_TYPES } from "./vocab.ts";
 
 const input = z
@@ -15,6 +15,7 @@ const input = z
       { subrace: "subspecies", archetype: "subclass" },
     ).optional(),
     ...common(),
+    class_key: key('Subclasses of this class, e.g. "wizard" (type defaults to subclass)').optional(),
   })
   .strict();
 
@@ -32,11 +33,12 @@ export const searchCharacterOption: ToolDef = defineTool({
     answerSearch(
       "search_character_option",
       {
-        kinds: a.type ? CHARACTER_OPTION_KINDS[a.type] : ALL_CHARACTER_OPTION_KINDS,
+        kinds: a.type ? CHARACTER_OPTION_KINDS[a.type] : a.class_key ? CHARACTER_OPTION_KINDS.subclass : ALL_CHARACTER_OPTION_KINDS,
         name: a.name,
         search: a.search,
         documents: a.documents,
         limit: a.limit,
+        filters: cleanFilters({ class_key: a.class_key }),
       },
       ctx,
       { offset: a.offset, detail: a.detail, all_versions: a.all_versions, args: a },

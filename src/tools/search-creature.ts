@@ -6,6 +6,7 @@ import { common, cr, int, vocab } from "./params.ts";
 import { searchOutputSchema } from "./response.ts";
 import { answerSearch, cleanFilters } from "./run-search.ts";
 import { CREATURE_TYPES, SIZES } from "./vocab.ts";
+import { derivedArgs, derivedParams } from "./derived-params.ts";
 
 const input = z
   .object({
@@ -17,6 +18,7 @@ const input = z
     size: vocab(SIZES, "").optional(),
     armor_class_min: int(0, Number.MAX_SAFE_INTEGER, "").optional(),
     hit_points_min: int(0, Number.MAX_SAFE_INTEGER, "").optional(),
+    ...derivedParams(["creature"]),
   })
   .strict();
 
@@ -24,7 +26,7 @@ export const searchCreature: ToolDef = defineTool({
   name: "search_creature",
   title: "Search creatures",
   description: [
-    "D&D 5e creatures (monsters, NPCs, beasts) with stat blocks: by `name`, `search` or filters.",
+    "D&D 5e creatures (monsters, NPCs, beasts) with stat blocks: by `name`, `search` or filters (also speed, senses, immunities, resistances, legendary).",
     'E.g. {"name": "Goblin"}, {"type": "dragon", "cr_min": 10}, {"search": "undead that drain life"}.',
   ].join("\n"),
   input,
@@ -47,6 +49,7 @@ export const searchCreature: ToolDef = defineTool({
           size: a.size,
           armor_class_min: a.armor_class_min,
           hit_points_min: a.hit_points_min,
+          ...derivedArgs(a, ["creature"]),
         }),
       },
       ctx,

@@ -5,11 +5,12 @@ import { defineTool } from "./define.ts";
 import { bool, common, key, num, vocab, vocabWithDefault } from "./params.ts";
 import { searchOutputSchema } from "./response.ts";
 import { answerSearch, cleanFilters } from "./run-search.ts";
-import { DAMAGE_TYPES, EQUIPMENT_KINDS, EQUIPMENT_TYPES, RARITIES } from "./vocab.ts";
+import { DAMAGE_TYPES, EQUIPMENT_KINDS, EQUIPMENT_TYPES, EQUIPMENT_TYPE_FILTERS, RARITIES } from "./vocab.ts";
+import { derivedArgs, derivedParams } from "./derived-params.ts";
 
 const input = z
   .object({
-    type: vocabWithDefault(EQUIPMENT_TYPES, "all", "item = adventuring gear and tools", {
+    type: vocabWithDefault(EQUIPMENT_TYPES, "all", "item = adventuring gear and tools; magic-item also finds magic gear (SRD 5.2 potions)", {
       magic: "magic-item",
       gear: "item",
       armour: "armor",
@@ -30,6 +31,7 @@ const input = z
     cost_min: num(0, Number.MAX_SAFE_INTEGER, "In gp").optional(),
     cost_max: num(0, Number.MAX_SAFE_INTEGER, "In gp").optional(),
     weight_max: num(0, Number.MAX_SAFE_INTEGER, "In lb").optional(),
+    ...derivedParams(["weapon"]),
   })
   .strict();
 
@@ -62,6 +64,8 @@ export const searchEquipment: ToolDef = defineTool({
           cost_min: a.cost_min,
           cost_max: a.cost_max,
           weight_max: a.weight_max,
+          ...EQUIPMENT_TYPE_FILTERS[a.type],
+          ...derivedArgs(a, ["weapon"]),
         }),
       },
       ctx,

@@ -6,6 +6,7 @@ import { bool, common, int, key, vocab } from "./params.ts";
 import { searchOutputSchema } from "./response.ts";
 import { answerSearch, cleanFilters } from "./run-search.ts";
 import { DAMAGE_TYPES, SPELL_SCHOOLS } from "./vocab.ts";
+import { derivedArgs, derivedParams } from "./derived-params.ts";
 
 const input = z
   .object({
@@ -19,6 +20,7 @@ const input = z
     ritual: bool("").optional(),
     casting_time: key('e.g. "1 bonus action", "1 reaction"').optional(),
     damage_type: vocab(DAMAGE_TYPES, "").optional(),
+    ...derivedParams(["spell"]),
   })
   .strict();
 
@@ -51,6 +53,7 @@ export const searchSpell: ToolDef = defineTool({
           ritual: a.ritual,
           casting_time: a.casting_time,
           damage_type: a.damage_type,
+          ...derivedArgs(a, ["spell"]),
         }),
       },
       ctx,

@@ -19,7 +19,19 @@ const tuple = <T extends string>(xs: readonly string[]) => xs as unknown as read
 
 export const EQUIPMENT_TYPES = tuple<ToolTypeOf<"equipment"> | "all">([...toolTypesOf("equipment"), "all"]);
 export type EquipmentType = (typeof EQUIPMENT_TYPES)[number];
-export const EQUIPMENT_KINDS: Record<EquipmentType, readonly EntityKind[]> = { ...toolTypeKinds("equipment", EQUIPMENT_TYPES.slice(0, -1)), all: kindsOfGroup("equipment") };
+/**
+ * `magic-item` is what a DM means by it in every edition: every magic_item, and the items a
+ * document files as gear that are magic (SRD 5.2 lists Potion of Healing as an item of category
+ * Potion; SRD 5.1 as a magic item). EQUIPMENT_TYPE_FILTERS narrows those items to the magic ones.
+ */
+export const EQUIPMENT_KINDS: Record<EquipmentType, readonly EntityKind[]> = {
+  ...toolTypeKinds("equipment", EQUIPMENT_TYPES.slice(0, -1)),
+  "magic-item": ["magic_item", "item"],
+  all: kindsOfGroup("equipment"),
+};
+
+/** Extra filters of an equipment type (see EQUIPMENT_KINDS). */
+export const EQUIPMENT_TYPE_FILTERS: Record<EquipmentType, { magic?: boolean }> = { weapon: {}, armor: {}, item: {}, "magic-item": { magic: true }, all: {} };
 
 /** `rule` covers the top-level rules and their sections (where `section=` applies). */
 export const RULE_TYPES = tuple<ToolTypeOf<"rule">>(toolTypesOf("rule"));

@@ -76,7 +76,18 @@ describe("open5e v2 creatures", () => {
     const src = raw(P("creatures"), "srd_wraith");
     const e = one(r, "srd_wraith");
     const d = data(e);
-    expect(e.filters).toEqual({ cr: src.challenge_rating, creature_type: src.type.key, size: src.size.key, armor_class: src.armor_class, hit_points: src.hit_points });
+    const keys = (xs: Array<{ key: string }>) => xs.map((x) => x.key);
+    const ri = src.resistances_and_immunities;
+    expect(e.filters).toEqual({
+      cr: src.challenge_rating,
+      creature_type: src.type.key,
+      size: src.size.key,
+      armor_class: src.armor_class,
+      hit_points: src.hit_points,
+      damage_immunities: keys(ri.damage_immunities),
+      damage_resistances: keys(ri.damage_resistances),
+      condition_immunities: keys(ri.condition_immunities),
+    });
     expect(d.cr_display).toBe(formatCr(src.challenge_rating));
     expect(d.xp).toBe(src.experience_points);
     expect(d.hit_dice).toBe(src.hit_dice);

@@ -260,7 +260,8 @@ describe("resources", () => {
     const conn = await connectInMemory(makeDeps(made.store));
     try {
       const a = answerOf(await conn.client.callTool({ name: "search_rule", arguments: { name: "prone" } }));
-      expect(a.results[0]!.uri).toBe("lorekeeper://condition/srd-2014%3Aprone");
+      // ":" stays readable (it separates a source from a key: lorekeeper://condition/open5e_v1:grappled)
+      expect(a.results[0]!.uri).toBe("lorekeeper://condition/srd-2014:prone");
       const r = await conn.client.readResource({ uri: String(a.results[0]!.uri) });
       expect(JSON.parse((r.contents[0] as { text: string }).text).key).toBe("srd-2014:prone");
     } finally {

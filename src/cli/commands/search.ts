@@ -11,6 +11,7 @@ import { openStore } from "../../store/db.ts";
 import { list, parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
 import { table } from "../progress.ts";
+import { FILTER_HELP, FILTER_OPTIONS, filtersFromOptions } from "./search-filters.ts";
 
 /** --type words that stand for several kinds (catalog groups) or name one by another name (kind aliases). */
 export const TYPE_GROUPS: Readonly<Record<string, readonly EntityKind[]>> = {
@@ -96,13 +97,18 @@ Options:
                   equipment | character-option | rules | all; comma-separated or repeated
   --documents K   only these document keys (e.g. srd-2014,tob; see \`lorekeeper documents\`)
   --limit N       how many results (default 10)
+Filters (SQL, like the tools' parameters; a list value means all of them):
+${FILTER_HELP}
   --json          JSON on stdout (full entities)
   --db-path P     the store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db)
 
 Examples:
   lorekeeper search "fire breathing beast" --type creature
   lorekeeper search "magik missle" --type spell --documents srd-2014
-  lorekeeper search healing --type equipment,spell --limit 5 --json`;
+  lorekeeper search healing --type equipment,spell --limit 5 --json
+  lorekeeper search --type creature --speed fly --damage-immunity fire --legendary true
+  lorekeeper search --type weapon --property finesse
+  lorekeeper search --type subclass --class-key wizard`;
 
 export interface SearchCommandDeps {
   /** The embedding model provider (default: the process-wide fastembed provider). */
@@ -122,11 +128,19 @@ export function makeSearchCommand(deps: SearchCommandDeps = {}): Command {
           documents: { type: "string", multiple: true },
           limit: { type: "string" },
           json: { type: "boolean" },
+          ...FILTER_OPTIONS,
         },
         true,
       );
       const query = positionals.join(" ").trim();
-      const kinds = parseTypes(list(values.type));
+      const types = list(values.type);
+      const kinds = parseTypes(types);
+      const filters = filtersFromOptions(values as Record<string, unknown>);
+      // "magic-item" means what a DM means in every edition (SRD 5.2 files potions as items).
+      if (types?.length === 1 && /^magic[-_ ]?items?$/i.test(types[0]!)) {
+        kinds.push("item");
+        filters.magic = true;
+      }
       const limit = values.limit === undefined ? 10 : Number(values.limit);
       if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number of at least 1 (got "${values.limit}")`);
       const store = openStore({ path: values["db-path"], fallbackReadonly: true });
@@ -134,7 +148,7 @@ export function makeSearchCommand(deps: SearchCommandDeps = {}): Command {
         const provider = (deps.provider ?? defaultEmbedderProvider)();
         const r = await runSearch(
           { store, embedder: provider, embeddingTimeoutMs: loadConfig().embeddingTimeoutMs },
-          { kinds, search: query, documents: list(values.documents) ?? null, limit },
+          { kinds, search: query, documents: list(values.documents) ?? null, limit, filters },
         );
         if (values.json) {
           process.stdout.write(`${safeJson(JSON.stringify(jsonOf(r, query), null, 2))}\n`);

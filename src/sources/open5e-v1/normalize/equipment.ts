@@ -10,10 +10,15 @@ import type { NormalizeContext, NormalizeResult } from "../../../entities/normal
 import { attunementDetail, costDisplay, costToGp, itemCategory, rarityText, weightToLb } from "../../../entities/normalize/vocab.ts";
 import { V1Record, v1Base } from "./common.ts";
 
+/** "two-handed" → "Two-Handed" (titleCase would drop the hyphen: "Two Handed"), as the other sources write it. */
+function propertyName(s: string): string {
+  return s.toLowerCase().split("-").map((w) => titleCase(w)).join("-");
+}
+
 /** "versatile (1d10)" → {name: "Versatile", detail: "1d10"} */
 function property(raw: string): WeaponProperty {
   const m = /^([^(]+?)\s*\((.+)\)\s*$/.exec(raw.trim());
-  return m ? { name: titleCase(m[1]!.toLowerCase()), detail: m[2]! } : { name: titleCase(raw.trim().toLowerCase()), detail: null };
+  return m ? { name: propertyName(m[1]!), detail: m[2]! } : { name: propertyName(raw.trim()), detail: null };
 }
 
 export function normalizeV1Weapons(records: unknown[], ctx: NormalizeContext): NormalizeResult {

@@ -82,7 +82,8 @@ export function normalizeV1Monsters(records: unknown[], ctx: NormalizeContext): 
     for (const [k, val] of Object.entries(rec(r.speed) ?? {})) {
       if (k === "hover" && val === true) speed.hover = true;
       const n = num(val);
-      if (n !== null) speed[k.replace(/\.$/, "")] = n;
+      // upstream abbreviates once ("bur." on scarab-ruin): the canonical mode is "burrow"
+      if (n !== null) speed[k.replace(/\.$/, "") === "bur" ? "burrow" : k.replace(/\.$/, "")] = n;
     }
     const senses = str(r.senses);
     const data: CreatureData = {

@@ -137,9 +137,13 @@ export function normalizeV2Creatures(records: unknown[], ctx: NormalizeContext):
       environments: names(r.environments),
       desc: str(r.desc),
     };
-    return creatureEntity("open5e_v2", b, data, {
+    const e = creatureEntity("open5e_v2", b, data, {
       typeKey: refKey(r.type)?.toLowerCase() ?? null,
       sizeKey: isRec(r.size) ? (refKey(r.size)?.toLowerCase() ?? null) : null,
     });
+    // The structured lists (keys) for the immunity/resistance filters; the display text stays the answer.
+    const keys = (field: string) => recs(ri?.[field]).map((x) => refKey(x)?.toLowerCase()).filter((k): k is string => !!k);
+    if (ri) Object.assign(e.filters, { damage_immunities: keys("damage_immunities"), damage_resistances: keys("damage_resistances"), condition_immunities: keys("condition_immunities") });
+    return e;
   });
 }

@@ -21,6 +21,7 @@ import { bool, int, isRec, num, rec, recs, refKey, refName, str, type Rec } from
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { attunementDetail, costDisplay, costToGp, itemCategory, rarityText, weightToLb } from "../../../entities/normalize/vocab.ts";
 import { V2Record, v2Base, v2Url } from "./common.ts";
+import { applyWeaponErrata } from "./errata.ts";
 
 const RANGED_NAMES = /\b(dart|net)\b/i;
 
@@ -60,7 +61,9 @@ function rangeFromProps(props: WeaponProperty[]): [number, number] | null {
 
 /** Weapon detail from a v2 weapon object (nested in an item, or a /weapons/ record). */
 export function v2WeaponData(w: Rec, joined: Rec | null, item: Rec | null, name: string): WeaponData {
-  const { props, mastery } = properties(w);
+  const parsed = properties(w);
+  const { mastery } = parsed;
+  const { props, notes } = applyWeaponErrata(str(w.key) ?? str(joined?.key), parsed.props);
   const r0 = num(joined?.range) ?? num(w.range);
   const r1 = num(joined?.long_range) ?? num(w.long_range);
   const fromProps = rangeFromProps(props);
@@ -68,7 +71,10 @@ export function v2WeaponData(w: Rec, joined: Rec | null, item: Rec | null, name:
   const longRange = r1 && r1 > 0 ? r1 : (fromProps?.[1] ?? null);
   const ranged = props.some((p) => /^ammunition$/i.test(p.name)) || RANGED_NAMES.test(name);
   // A melee weapon with a range is thrown (upstream omits the property on e.g. srd_handaxe).
-  if (!ranged && range !== null && !props.some((p) => /^thrown$/i.test(p.name))) props.push({ name: "Thrown", detail: `range ${range}/${longRange ?? range}` });
+  if (!ranged && range !== null && !props.some((p) => /^thrown$/i.test(p.name))) {
+    props.push({ name: "Thrown", detail: `range ${range}/${longRange ?? range}` });
+    notes.push(`Open5e v2 gives a range (${range}/${longRange ?? range}) but no Thrown property; the SRD lists this weapon as Thrown. Added.`);
+  }
   const simple = bool(w.is_simple);
   const martial = bool(w.is_martial);
   const c = item ? cost(item) : { cost: null, cost_gp: null };
@@ -87,6 +93,7 @@ export function v2WeaponData(w: Rec, joined: Rec | null, item: Rec | null, name:
     weight_lb: item ? weightLb(item) : null,
     desc: item ? str(item.desc) : null,
     item_key: item ? itemKey(item) : null,
+    ...(notes.length ? { upstream_notes: notes } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 import type { SpellData } from "../../../entities/kinds.ts";
 import { runRecords } from "../../../entities/normalize/build.ts";
 import { spellEntity } from "../../../entities/normalize/canonical/spell.ts";
-import { arr, bool, int, refKey, str, uniq } from "../../../entities/normalize/read.ts";
+import { arr, bool, int, num, refKey, str, uniq } from "../../../entities/normalize/read.ts";
 import { capitalize } from "../../../entities/normalize/text.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { abilityName, classKey } from "../../../entities/normalize/vocab.ts";
@@ -37,7 +37,8 @@ export function normalizeV2Spells(records: unknown[], ctx: NormalizeContext): No
         somatic: bool(r.somatic) ?? false,
         material: bool(r.material) ?? false,
         material_text: str(r.material_specified),
-        material_cost: str(r.material_cost),
+        // "0.00" is upstream's "no cost" (Spells That Don't Suck), not a costly component.
+        material_cost: num(r.material_cost) === 0 ? null : str(r.material_cost),
         material_consumed: bool(r.material_consumed),
       },
       desc: str(r.desc) ?? "",

@@ -1,0 +1,54 @@
+/**
+ * The last step of a search: what each hit answers with.
+ *   - One entity per thing per document: a hit whose document also has copies from less preferred
+ *     sources (store/duplicates.ts) gets their extra fields, and `merged_from` says which came from
+ *     where.
+ *   - Edition-correct wording (entities/editions.ts): records carrying several documents' text
+ *     answer in the one asked for (else the document preference) and name it.
+ */
+import type { Database } from "bun:sqlite";
+import { isMagicItem } from "../entities/derived.ts";
+import { documentPreference, withWording } from "../entities/editions.ts";
+import { normalizePreference, OFFICIAL_SRDS } from "./preference.ts";
+import type { JsonObject } from "../entities/types.ts";
+import { entityUri } from "../entities/uri.ts";
+import { duplicatesOf, mergeDuplicates } from "../store/duplicates.ts";
+import { getEntitiesByIds } from "../store/entities.ts";
+import type { SearchHit } from "./types.ts";
+
+export interface PresentOptions {
+  /** document keys the caller asked for (resolved), or null */
+  documents: readonly string[] | null;
+  /** the server's document preference (preference.ts); the official SRDs, newest first, follow it */
+  prefer?: readonly string[];
+  /** tool answers: one wording only (the others are named in `other_wordings`) */
+  compact: boolean;
+}
+
+export function presentHits(db: Database, hits: SearchHit[], opts: PresentOptions): SearchHit[] {
+  if (hits.length === 0) return hits;
+  const dups = duplicatesOf(
+    db,
+    hits.map((h) => h.entity.id),
+  );
+  const dupEntities = dups.size ? getEntitiesByIds(db, [...dups.values()].flat(), false) : new Map();
+  const server = normalizePreference(opts.prefer);
+  const prefs = documentPreference(opts.documents, [...server, ...OFFICIAL_SRDS.filter((k) => !server.includes(k))]);
+  return hits.map((h) => {
+    let data: JsonObject = h.entity.data;
+    const ids = dups.get(h.entity.id);
+    if (ids?.length) {
+      const m = mergeDuplicates(
+        h.entity,
+        ids.map((id) => dupEntities.get(id)).filter((e) => e !== undefined),
+      );
+      data = { ...m.data, merged_from: m.merged_from.map((x) => ({ uri: entityUri(x.kind, x.key, x.source), source: x.source, fields: x.fields })) };
+    }
+    data = withWording(data, prefs, opts.compact);
+    if (h.entity.kind === "item" && isMagicItem("item", h.entity.name, data)) {
+      const cat = typeof data.category === "string" ? ` (category ${data.category})` : "";
+      data = { ...data, classified_as: `${h.entity.document_key} lists this as an item${cat}, not a magic item; it is magic, so type "magic-item" finds it` };
+    }
+    return data === h.entity.data ? h : { ...h, entity: { ...h.entity, data } };
+  });
+}

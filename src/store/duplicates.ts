@@ -1,0 +1,148 @@
+/**
+ * One entity per thing per document. When two sources carry the same entity of the same document
+ * (SRD 5.1 "Cover" as an Open5e v2 rule and a D&D 5e API rule section; Fireball from Open5e v2 and
+ * v1, both srd-2014), the one from the preferred source answers and the other is stored with
+ * `dup_of` = its id: searches skip it, its URI still resolves, and the answer of the preferred one
+ * fills its empty fields from it, saying which fields came from where (`merged_from`).
+ *
+ * Source preference (SOURCE_PREFERENCE): Open5e v2, then the D&D 5e API, then Open5e v1, then
+ * OrcBrew. "The same entity" = same kind (rules and rule sections count as one), same name (slug),
+ * and the other's document is its document or one whose wording it also carries (`also_documents`).
+ * Entities of one source are never folded into each other.
+ */
+import type { Database } from "bun:sqlite";
+import type { DocumentSource, Entity, JsonObject, JsonValue } from "../entities/types.ts";
+
+export const SOURCE_PREFERENCE: readonly DocumentSource[] = ["open5e_v2", "dnd5e_api", "open5e_v1", "orcbrew"];
+
+function rank(source: string): number {
+  const i = (SOURCE_PREFERENCE as readonly string[]).indexOf(source);
+  return i < 0 ? SOURCE_PREFERENCE.length : i;
+}
+
+/** Kinds that are one thing to a reader (a D&D 5e API rule section is an Open5e rule). */
+function family(kind: string): string {
+  return kind === "rule_section" ? "rule" : kind;
+}
+
+function familyKinds(kinds: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const k of kinds) {
+    out.add(k);
+    if (k === "rule") out.add("rule_section");
+    if (k === "rule_section") out.add("rule");
+  }
+  return [...out];
+}
+
+/** Is `c` a better primary for `r` than `best`: preferred source, then the same kind, then the older row. */
+function better(c: DupRow, best: DupRow, r: DupRow): boolean {
+  const d = rank(c.document_source) - rank(best.document_source);
+  if (d !== 0) return d < 0;
+  const k = Number(best.kind === r.kind) - Number(c.kind === r.kind);
+  if (k !== 0) return k < 0;
+  return c.id < best.id;
+}
+
+interface DupRow {
+  id: number;
+  kind: string;
+  document_key: string;
+  slug: string;
+  document_source: string;
+  also_documents: string | null;
+  dup_of: number | null;
+}
+
+/**
+ * Recompute `dup_of` for the entities of `kinds` (and their family). Call inside the transaction
+ * that changed them. Returns how many rows changed.
+ */
+export function refreshDuplicates(db: Database, kinds: Iterable<string>): number {
+  const ks = familyKinds(kinds);
+  if (ks.length === 0) return 0;
+  const rows = db
+    .query<DupRow, string[]>(
+      `SELECT id, kind, document_key, slug, document_source, also_documents, dup_of FROM entities WHERE kind IN (${ks.map(() => "?").join(",")})`,
+    )
+    .all(...ks);
+  // (family, document, slug) → candidates that carry that document's entity
+  const carriers = new Map<string, DupRow[]>();
+  const add = (key: string, r: DupRow) => {
+    const list = carriers.get(key);
+    if (list) list.push(r);
+    else carriers.set(key, [r]);
+  };
+  for (const r of rows) {
+    const docs = new Set([r.document_key.toLowerCase(), ...(r.also_documents ?? "").split("|").filter((d) => d.length > 0)]);
+    for (const d of docs) add(`${family(r.kind)}\u0000${d}\u0000${r.slug}`, r);
+  }
+  const setDup = db.query("UPDATE entities SET dup_of = ? WHERE id = ?");
+  let changed = 0;
+  for (const r of rows) {
+    const list = carriers.get(`${family(r.kind)}\u0000${r.document_key.toLowerCase()}\u0000${r.slug}`) ?? [];
+    let best: DupRow | null = null;
+    for (const c of list) {
+      if (c.id === r.id || c.document_source === r.document_source || rank(c.document_source) >= rank(r.document_source)) continue;
+      if (!best || better(c, best, r)) best = c;
+    }
+    const want = best?.id ?? null;
+    if (want !== r.dup_of) {
+      setDup.run(want, r.id);
+      changed++;
+    }
+  }
+  return changed;
+}
+
+function empty(v: JsonValue | undefined): boolean {
+  if (v === undefined || v === null || v === "") return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === "object") return Object.keys(v).length === 0;
+  return false;
+}
+
+export interface MergedFrom {
+  source: string;
+  key: string;
+  kind: string;
+  /** fields of the answer that came from this entity (the rest are the answering entity's own) */
+  fields: string[];
+}
+
+/**
+ * The answer of `primary` with the fields it lacks filled from its duplicates (best source first),
+ * and `merged_from` naming each duplicate and the fields taken from it. Pure.
+ */
+export function mergeDuplicates(primary: Entity, dups: readonly Entity[]): { data: JsonObject; merged_from: MergedFrom[] } {
+  const data: JsonObject = { ...primary.data };
+  const merged: MergedFrom[] = [];
+  const ordered = [...dups].sort((a, b) => rank(a.document_source) - rank(b.document_source) || a.key.localeCompare(b.key));
+  for (const d of ordered) {
+    const fields: string[] = [];
+    for (const [k, v] of Object.entries(d.data)) {
+      if (empty(v) || !empty(data[k])) continue;
+      data[k] = v;
+      fields.push(k);
+    }
+    merged.push({ source: d.document_source, key: d.key, kind: d.kind, fields });
+  }
+  return { data, merged_from: merged };
+}
+
+/** Ids of the duplicates of each of `ids` (entities whose dup_of is one of them). */
+export function duplicatesOf(db: Database, ids: readonly number[]): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = db
+      .query<{ id: number; dup_of: number }, number[]>(`SELECT id, dup_of FROM entities WHERE dup_of IN (${chunk.map(() => "?").join(",")}) ORDER BY id`)
+      .all(...chunk);
+    for (const r of rows) {
+      const list = out.get(r.dup_of);
+      if (list) list.push(r.id);
+      else out.set(r.dup_of, [r.id]);
+    }
+  }
+  return out;
+}
