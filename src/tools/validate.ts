@@ -99,7 +99,9 @@ export function parseToolArgs<S extends z.ZodObject>(tool: string, schema: S, ra
   }
   const r = schema.safeParse(raw ?? {}, { reportInput: true });
   if (r.success) return { ok: true, data: r.data };
-  const lines = [...new Set(r.error.issues.slice(0, 100).map((i) => `- ${describeIssue(i as Issue, valid)}`))];
+  // A misspelled parameter first: it is the likeliest cause, and it must not be cut by the line cap.
+  const issues = [...r.error.issues.slice(0, 100)].sort((x, y) => Number(y.code === "unrecognized_keys") - Number(x.code === "unrecognized_keys"));
+  const lines = [...new Set(issues.map((i) => `- ${describeIssue(i as Issue, valid)}`))];
   const shown = lines.slice(0, MAX_LINES);
   const more = lines.length - shown.length + Math.max(0, r.error.issues.length - 100);
   // Said on the last line shown (every line names its parameter).

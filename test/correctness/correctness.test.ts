@@ -125,6 +125,14 @@ describe("new filters", () => {
     expect(bad.isError).toBe(true);
   });
 
+  test("with the new parameters, a misspelled one is still named first when many are wrong", async () => {
+    const args = { speeed: "fly", speed: 1, sense: 2, damage_immunity: 3, damage_resistance: 4, condition_immunity: 5, legendary: 6, cr: "x", cr_min: "y", cr_max: "z", type: 7, size: 8, limit: "n" };
+    const r = await client.callTool({ name: "search_creature", arguments: args });
+    expect(r.isError).toBe(true);
+    const text = String((r.content as Array<{ text: string }>)[0]!.text);
+    expect(text.split("\n")[1]).toContain('unknown parameter "speeed"');
+  });
+
   test("creatures by speed, sense, immunity, resistance, legendary", async () => {
     const keys = async (args: Record<string, unknown>) => (await call("search_creature", args)).results.map((r) => r.key).sort();
     expect(await keys({ speed: "fly" })).toEqual(["srd_adult-red-dragon", "srd_wraith"]);
