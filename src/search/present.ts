@@ -46,8 +46,8 @@ export function presentHits(db: Database, hits: SearchHit[], opts: PresentOption
     }
     data = withWording(data, prefs, opts.compact);
     if (h.entity.kind === "item" && isMagicItem("item", h.entity.name, data)) {
-      const cat = typeof data.category === "string" ? ` (category ${data.category})` : "";
-      data = { ...data, classified_as: `${h.entity.document_key} lists this as an item${cat}, not a magic item; it is magic, so type "magic-item" finds it` };
+      const cat = typeof data.category === "string" ? ` (${data.category})` : "";
+      data = { ...data, classified_as: `${h.entity.document_key} files it as an item${cat}, not a magic item` };
     }
     return data === h.entity.data ? h : { ...h, entity: { ...h.entity, data } };
   });

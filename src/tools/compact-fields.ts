@@ -154,6 +154,8 @@ export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
       ["category", "category"],
       ["cost", "cost"],
       ["weight_lb", "weight_lb"],
+      // magic gear a document files as an item (SRD 5.2 potions), when `type: "magic-item"` finds it
+      ["classified_as", "classified_as"],
     ],
     summary: DESC,
   },
@@ -165,13 +167,26 @@ export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
     ],
     summary: DESC,
   },
-  condition: { fields: [], summary: DESC },
+  // Records with several documents' wording: which one the summary quotes (search/present.ts).
+  condition: { fields: [["desc_document", "desc_document"]], summary: DESC },
   rule: { fields: [["section", "section"]], summary: DESC },
   rule_section: { fields: [], summary: DESC },
-  damage_type: { fields: [], summary: DESC },
+  damage_type: { fields: [["desc_document", "desc_document"]], summary: DESC },
   weapon_property: { fields: [["type", "type"]], summary: DESC },
-  skill: { fields: [["ability", "ability"]], summary: DESC },
-  ability_score: { fields: [["abbreviation", "abbreviation"]], summary: DESC },
+  skill: {
+    fields: [
+      ["ability", "ability"],
+      ["desc_document", "desc_document"],
+    ],
+    summary: DESC,
+  },
+  ability_score: {
+    fields: [
+      ["abbreviation", "abbreviation"],
+      ["desc_document", "desc_document"],
+    ],
+    summary: DESC,
+  },
   magic_school: { fields: [], summary: DESC },
   language: {
     fields: [
@@ -182,5 +197,11 @@ export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
     fallback: (d) => (str(d.typical_speakers) ? `Spoken by ${str(d.typical_speakers)}` : undefined),
   },
   proficiency: { fields: [["type", "type"]], summary: DESC, fallback: (d) => str(obj(d.reference)?.name) },
-  alignment: { fields: [["abbreviation", "abbreviation"]], summary: DESC },
+  alignment: {
+    fields: [
+      ["abbreviation", "abbreviation"],
+      ["desc_document", "desc_document"],
+    ],
+    summary: DESC,
+  },
 };

@@ -16,7 +16,7 @@ function param(f: DerivedFilter) {
   const one = z.preprocess((v) => canonical(v, values, f.aliases ?? {}), z.enum(values));
   return z
     .preprocess((v) => (typeof v === "string" ? [v] : v), z.array(one).min(1).max(10))
-    .describe(f.description ? `${f.description}; one or a list (all must hold)` : "One or a list (all must hold)")
+    .describe(f.description)
     .optional();
 }
 
