@@ -1,0 +1,182 @@
+/** build_encounter: encounter XP budgets and difficulty (2014 and 2024 rules), rating a group or proposing some. */
+import * as z from "zod";
+import { formatCr } from "../entities/types.ts";
+import { log } from "../log.ts";
+import type { ToolDef } from "./define.ts";
+import { defineTool } from "./define.ts";
+import { candidatePool, findCreature, toMonster } from "./encounter/creatures.ts";
+import { describeParty, difficultiesOf, type Monster, partyStep, partyTotals, rateGroup, type Rating, targetWindow } from "./encounter/math.ts";
+import { proposeGroups } from "./encounter/propose.ts";
+import { DIFFICULTIES_2014, DIFFICULTIES_2024, type Difficulty, type Edition, SOURCES, XP_BY_CR } from "./encounter/tables.ts";
+import { cr, documents, int, text, vocab } from "./params.ts";
+import { toolAnswer, toolError } from "./response.ts";
+import { upstreamFailure } from "./run-search.ts";
+import { CREATURE_TYPES } from "./vocab.ts";
+
+const DIFFICULTIES = [...DIFFICULTIES_2024, ...DIFFICULTIES_2014] as const;
+
+const monsterIn = z
+  .object({
+    key: z.string().trim().min(1).max(200).optional().describe("Creature key (from search_creature)"),
+    name: z.string().trim().min(1).max(200).optional().describe("Exact creature name"),
+    cr: cr("Challenge rating, for a creature not in the store").optional(),
+    count: int(1, 100, "How many (default 1)").default(1),
+  })
+  .strict()
+  .refine((m) => m.key !== undefined || m.name !== undefined || m.cr !== undefined, { message: "give key, name or cr" });
+
+const input = z
+  .object({
+    party_levels: z.array(int(1, 20, "Character level")).min(1).max(30).optional().describe("Level of each character, e.g. [5,5,5,5]"),
+    party_size: int(1, 30, "Number of characters (with party_level)").optional(),
+    party_level: int(1, 20, "Level of every character (with party_size)").optional(),
+    edition: z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.enum(["2024", "2014"]).default("2024")).describe('Rules: "2024" (Low/Moderate/High budget) or "2014" (Easy–Deadly thresholds × monster multiplier). Default 2024'),
+    difficulty: vocab(DIFFICULTIES, "Target difficulty (needed to propose): 2024 low|moderate|high; 2014 easy|medium|hard|deadly").optional(),
+    monsters: z.array(monsterIn).min(1).max(20).optional().describe('Group to rate, e.g. [{"name":"Ogre","count":2},{"name":"Goblin","count":6}]'),
+    type: vocab(CREATURE_TYPES, "Proposals: creature type").optional(),
+    environment: text("Proposals: environment where the data lists one (e.g. forest)", 50).optional(),
+    cr_min: cr("Proposals: minimum CR").optional(),
+    cr_max: cr("Proposals: maximum CR").optional(),
+    documents: documents().optional(),
+    search: text("Proposals: theme in words, ranked like search (e.g. \"restless dead in a crypt\")").optional(),
+    proposals: int(1, 5, "Proposals: how many groups (default 3)").default(3),
+  })
+  .strict();
+
+const monsterOut = z.object({
+  name: z.string(),
+  count: z.number().int(),
+  cr: z.string().nullable(),
+  xp: z.number().describe("XP of one"),
+  key: z.string().optional(),
+  document_key: z.string().optional(),
+  uri: z.string().optional(),
+});
+const ratingOut = z.object({
+  monsters: z.array(monsterOut),
+  total_xp: z.number(),
+  monster_count: z.number().int(),
+  multiplier: z.number().optional().describe("2014 only"),
+  adjusted_xp: z.number().optional().describe("2014 only: total × multiplier"),
+  difficulty: z.string(),
+  steps: z.array(z.string()).describe("The method, step by step"),
+});
+const output = z.object({
+  edition: z.enum(["2024", "2014"]),
+  party: z.string(),
+  thresholds: z.record(z.string(), z.number()).describe("Party XP per difficulty: 2014 thresholds (minimums), 2024 budgets (maximums)"),
+  rule: z.string(),
+  sources: z.array(z.string()),
+  rating: ratingOut.optional(),
+  proposals: z.array(ratingOut.extend({ shape: z.string() })).optional(),
+  message: z.string().optional(),
+});
+
+type Args = z.output<typeof input>;
+
+function partyLevels(a: Args): number[] | string {
+  if (a.party_levels) return a.party_levels;
+  if (a.party_size !== undefined && a.party_level !== undefined) return Array.from({ length: a.party_size }, () => a.party_level!);
+  return "Give the party: party_levels (each character's level, e.g. [5,5,5,5]) or party_size with party_level.";
+}
+
+const RULES: Record<Edition, string> = {
+  "2014": "2014: sum the characters' XP thresholds; multiply the monsters' total XP by the encounter multiplier for their number (next higher for fewer than 3 characters, next lower for 6 or more); the adjusted XP's highest threshold reached is the difficulty. Monsters far weaker than the rest may be left out of the count at the DM's judgment (not done here).",
+  "2024": "2024: sum the characters' XP budgets for the difficulty; the monsters' total XP (no multiplier) must fit in it. The rating is the smallest budget that holds the total.",
+};
+
+function sourcesOf(edition: Edition): string[] {
+  const s = edition === "2014" ? [SOURCES.thresholds2014, SOURCES.multipliers2014] : [SOURCES.budget2024];
+  return [...s, SOURCES.crXp].map((x) => `${x.title} — ${x.where}`);
+}
+
+function shown(r: Rating, monsters: Monster[], dropFirstStep = false) {
+  return {
+    monsters: monsters.map((m) => ({ ...m, cr: m.cr === null ? null : formatCr(m.cr) })),
+    ...r,
+    steps: dropFirstStep ? r.steps.slice(1) : r.steps,
+  };
+}
+
+/** The CR range worth searching for a window: XP from 1/24 of its low end up to its high end. */
+function crRangeFor(min: number, max: number): [number, number] {
+  const crs = [...XP_BY_CR.entries()];
+  const lo = crs.find(([, xp]) => xp * 24 >= min)?.[0] ?? 0;
+  const hi = crs.filter(([, xp]) => xp <= max).pop()?.[0] ?? 0;
+  return [lo, hi];
+}
+
+async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
+  const levels = partyLevels(a);
+  if (typeof levels === "string") return toolError(levels);
+  const edition = a.edition as Edition;
+  const difficulty = a.difficulty as Difficulty | undefined;
+  if (difficulty && !(difficultiesOf(edition) as readonly string[]).includes(difficulty)) {
+    const valid = edition === "2014" ? DIFFICULTIES_2014 : DIFFICULTIES_2024;
+    return toolError(`difficulty "${difficulty}" is not a ${edition} difficulty. ${edition} difficulties: ${valid.join(", ")}.`);
+  }
+  const needStore = (a.monsters ?? []).some((m) => m.key !== undefined || m.name !== undefined) || (!a.monsters && difficulty !== undefined);
+  if (needStore) {
+    try {
+      await ctx.gate.ensure(["creature"], ctx.progress);
+    } catch (err) {
+      log.warn("build_encounter: first-use data load failed", err);
+      if (ctx.gate.emptyKinds(["creature"]).length > 0) return toolError(upstreamFailure(["creature"], err));
+    }
+  }
+  const notes: string[] = [];
+  const answer: z.output<typeof output> = {
+    edition,
+    party: describeParty(levels),
+    thresholds: partyTotals(edition, levels),
+    rule: RULES[edition],
+    sources: sourcesOf(edition),
+  };
+  if (a.monsters) {
+    const monsters: Monster[] = [];
+    const unknown: string[] = [];
+    for (const m of a.monsters) {
+      if (m.key === undefined && m.name === undefined) {
+        monsters.push({ name: `CR ${formatCr(m.cr!)} creature`, count: m.count, cr: m.cr!, xp: XP_BY_CR.get(m.cr!) ?? 0 });
+        continue;
+      }
+      const e = findCreature(ctx.deps.db, m, edition);
+      const mon = e ? toMonster(e, m.count) : undefined;
+      if (mon) monsters.push(mon);
+      else if (e && m.cr !== undefined) monsters.push({ name: e.name, count: m.count, cr: m.cr, xp: XP_BY_CR.get(m.cr) ?? 0 });
+      else unknown.push(JSON.stringify(m.key ?? m.name) + (e ? " (no CR or XP in its data; add cr)" : ""));
+    }
+    if (unknown.length) {
+      return toolError(`No creature ${unknown.join(", ")} in the local store. Find the exact name or key with search_creature (e.g. {"name": "ogre*"}), or give {"cr": ..., "count": ...} for a creature that is not there.`);
+    }
+    answer.rating = shown(rateGroup(edition, levels, monsters), monsters);
+  } else if (difficulty) {
+    const win = targetWindow(edition, difficulty, answer.thresholds);
+    const [lo, hi] = crRangeFor(win.min, win.max);
+    const crMin = Math.max(lo, a.cr_min ?? 0);
+    const crMax = Math.min(hi, a.cr_max ?? 30);
+    const pool = crMin <= crMax ? await candidatePool(ctx.deps.search, { type: a.type, environment: a.environment || undefined, cr_min: crMin, cr_max: crMax, documents: a.documents, theme: a.search || undefined }) : { candidates: [] };
+    if ("message" in pool && pool.message) notes.push(pool.message);
+    const groups = proposeGroups(edition, levels, difficulty, pool.candidates, a.proposals);
+    answer.proposals = groups.map((g) => ({ shape: g.shape, ...shown(g.rating, g.monsters, true) }));
+    notes.unshift(`${partyStep(edition, levels)} Target for ${difficulty}: ${win.min.toLocaleString("en-US")}–${win.max.toLocaleString("en-US")} ${edition === "2014" ? "adjusted " : ""}XP; searched CR ${formatCr(crMin)}–${formatCr(crMax)}.`);
+    if (groups.length === 0) notes.push(`No group of the ${pool.candidates.length} matching creatures fits; widen the filters (type, environment, documents, CR range) or choose another difficulty.`);
+  } else {
+    notes.push(`${partyStep(edition, levels)} Add monsters to rate a group, or a difficulty to get proposals.`);
+  }
+  if (notes.length) answer.message = notes.join(" ");
+  return toolAnswer(answer);
+}
+
+export const buildEncounter: ToolDef = defineTool({
+  name: "build_encounter",
+  title: "Build an encounter",
+  description: [
+    "Combat encounter math by the books, 2024 (XP budget: low/moderate/high) or 2014 (thresholds easy–deadly, monster-count multiplier). Give the party; then `monsters` to rate a group (XP, adjusted XP, difficulty, steps), or `difficulty` to get groups from the store (filters: type, environment, cr_min/max, documents, search theme).",
+    'Example: {"party_size":4,"party_level":5,"edition":"2014","monsters":[{"name":"Ogre","count":2},{"name":"Goblin","count":6}]} or {"party_levels":[5,5,5,5],"difficulty":"moderate","type":"undead","documents":["srd-2024"]}.',
+  ].join("\n"),
+  input,
+  output,
+  openWorld: true,
+  run,
+});

@@ -1,0 +1,88 @@
+/**
+ * Store side of the encounter tool: the creatures a caller names (by key or exact name) and the
+ * candidate pool of a proposal (the search layer's filters, plus environments from the data).
+ */
+import type { Database } from "bun:sqlite";
+import { type Entity, formatCr, type JsonObject } from "../../entities/types.ts";
+import { type EntityRow, getEntityByKey, rowToEntity } from "../../store/entities.ts";
+import type { SearchQuery, SearchResponse } from "../../search/types.ts";
+import { entityUri } from "../response.ts";
+import type { Monster } from "./math.ts";
+import type { Candidate } from "./propose.ts";
+import { xpForCr } from "./math.ts";
+import type { Edition } from "./tables.ts";
+
+/** The document an edition's creatures come from first when a bare name matches several. */
+const EDITION_DOC: Record<Edition, string> = { "2014": "srd-2014", "2024": "srd-2024" };
+
+/** The creature's XP: its own stated XP, else the CR table's. */
+export function creatureXp(e: Pick<Entity, "filters" | "data">): number | undefined {
+  const xp = (e.data as JsonObject).xp;
+  if (typeof xp === "number" && Number.isFinite(xp) && xp >= 0) return xp;
+  const cr = e.filters.cr;
+  return typeof cr === "number" ? xpForCr(cr) : undefined;
+}
+
+export function toMonster(e: Entity, count: number): Monster | undefined {
+  const xp = creatureXp(e);
+  if (xp === undefined) return undefined;
+  return { name: e.name, count, cr: e.filters.cr ?? null, xp, key: e.key, document_key: e.document_key, uri: entityUri(e.kind, e.key) };
+}
+
+/** A creature by key, else by exact name (case-insensitive), preferring the edition's SRD. */
+export function findCreature(db: Database, ref: { key?: string; name?: string }, edition: Edition): Entity | undefined {
+  if (ref.key) {
+    const e = getEntityByKey(db, "creature", ref.key);
+    if (e) return e;
+  }
+  const name = ref.name ?? ref.key;
+  if (!name) return undefined;
+  const row = db
+    .query<EntityRow, [string, string]>(
+      "SELECT * FROM entities WHERE kind = 'creature' AND name = ? ORDER BY (document_key = ?) DESC, document_key, key LIMIT 1",
+    )
+    .get(name, EDITION_DOC[edition]);
+  return row ? rowToEntity(row) : undefined;
+}
+
+export interface PoolQuery {
+  type?: string;
+  environment?: string;
+  cr_min: number;
+  cr_max: number;
+  documents?: string[];
+  theme?: string;
+}
+
+/**
+ * Candidates for proposals, best first when a theme ranks them (else by name), one per name
+ * (the first document's), with a CR and an XP value, in the environment when one is asked for.
+ */
+export async function candidatePool(search: (q: SearchQuery) => Promise<SearchResponse>, q: PoolQuery): Promise<{ candidates: Candidate[]; message?: string }> {
+  const res = await search({
+    kinds: ["creature"],
+    filters: { cr_min: q.cr_min, cr_max: q.cr_max, ...(q.type ? { creature_type: q.type } : {}) },
+    documents: q.documents,
+    search: q.theme,
+    limit: q.theme ? 200 : 2000,
+    omitText: true,
+  });
+  const env = q.environment?.toLowerCase();
+  const seen = new Set<string>();
+  const candidates: Candidate[] = [];
+  for (const { entity: e } of res.hits) {
+    const name = e.name.toLowerCase();
+    if (seen.has(name) || typeof e.filters.cr !== "number") continue;
+    if (env) {
+      const envs = (e.data as JsonObject).environments;
+      if (!Array.isArray(envs) || !envs.some((x) => typeof x === "string" && x.toLowerCase().includes(env))) continue;
+    }
+    const xp = creatureXp(e);
+    if (xp === undefined) continue;
+    seen.add(name);
+    candidates.push({ key: e.key, name: e.name, cr: e.filters.cr, xp, document_key: e.document_key, uri: entityUri(e.kind, e.key) });
+  }
+  return { candidates, ...(res.message ? { message: res.message } : {}) };
+}
+
+export { formatCr };
