@@ -193,6 +193,15 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
 
   function dnd5e(url: URL, fault: Fault | undefined): Reply {
     const path = url.pathname.replace(/\/+$/, "");
+    const lv = /^\/api\/(\d{4})\/classes\/([^/]+)\/levels$/.exec(path);
+    if (lv) {
+      // A plain array of the class's level records, sorted by level (subclass levels left out).
+      const file = loadArray(join(opts.dataDir, "dnd5eapi", lv[1]!, "levels.json"));
+      const cls = decodeURIComponent(lv[2]!);
+      const recs = (file?.records ?? []).filter((r) => (r.class as Rec | undefined)?.index === cls && !r.subclass);
+      if (recs.length === 0) return json(404, { error: "Not found" });
+      return json(200, [...recs].sort((a, b) => Number(a.level) - Number(b.level)));
+    }
     const m = /^\/api\/(\d{4})(?:\/([^/]+)(?:\/([^/]+))?)?$/.exec(path);
     if (!m) {
       const legacy = /^\/api\/([a-z-]+)(\/.*)?$/.exec(path);

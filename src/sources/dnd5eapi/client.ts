@@ -181,6 +181,25 @@ export class Dnd5eApiClient {
     return { year, endpoint, records, list: results, count, skipped, warnings };
   }
 
+  /**
+   * Level tables of classes: `/api/<year>/classes/<index>/levels` answers a plain JSON array of level
+   * records (there is no top-level `levels` endpoint). One request per class, concatenated in order.
+   */
+  async classLevels(year: Dnd5eYear, classIndexes: readonly string[], opts: { force?: boolean; signal?: AbortSignal } = {}): Promise<unknown[]> {
+    const out: unknown[] = [];
+    for (const index of classIndexes) {
+      const url = `${this.baseUrl}/api/${year}/classes/${encodeURIComponent(index)}/levels`;
+      const body = await this.http.getJson(url, { ...opts, upstream: this.upstream });
+      if (!Array.isArray(body)) {
+        const err = this.malformed(url, "a list of level records");
+        this.http.rejectResponses([url], err);
+        throw err;
+      }
+      out.push(...body);
+    }
+    return out;
+  }
+
   private malformed(url: string, expected: string): UpstreamError {
     return new UpstreamError(
       "malformed",

@@ -28,7 +28,7 @@ function ct(year: Dnd5eYear, endpoint: string, kinds: EntityKind[], normalize: F
 function common(y: Dnd5eYear): ContentType[] {
   return [
     ct(y, "monsters", ["creature"], normalizeDndMonsters(y)),
-    ct(y, "classes", ["class"], normalizeDndClasses(y), ["features"]),
+    ct(y, "classes", ["class"], normalizeDndClasses(y), ["features", "levels"]),
     ct(y, "backgrounds", ["background"], normalizeDndBackgrounds(y)),
     ct(y, "feats", ["feat"], normalizeDndFeats(y)),
     ct(y, "equipment", ["weapon", "armor", "item"], normalizeDndEquipment(y)),

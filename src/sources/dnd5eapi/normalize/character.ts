@@ -10,6 +10,7 @@ import { int, names, rec, recs, refKey, str, textOf, type Rec } from "../../../e
 import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import { byIndex, DndRecord, dndBase, dndDesc, dndRef, dndRefs } from "./common.ts";
+import { dndLevelTable } from "./levels.ts";
 
 const fullAbility = (s: string | null) => abilityTitle(s) ?? s;
 
@@ -64,6 +65,7 @@ function proficiencies(refs: unknown, choices: unknown): ClassData["proficiencie
 export function normalizeDndClasses(year: Dnd5eYear) {
   return (records: unknown[], ctx: NormalizeContext): NormalizeResult => {
     const features = related(ctx, "features");
+    const levels = related(ctx, "levels");
     return runRecords(records, DndRecord, (r) => {
       const hd = int(r.hit_die);
       const equipment = equipmentLines(r.starting_equipment, r.starting_equipment_options);
@@ -83,7 +85,7 @@ export function normalizeDndClasses(year: Dnd5eYear) {
         features: featuresFor(features, r.index, null),
         subclasses: dndRefs(year, r.subclasses),
         subclass_of: null,
-        table: null,
+        table: dndLevelTable(levels, r.index),
       };
       return classEntity("dnd5e_api", dndBase(ctx, year, "classes", r), data);
     });

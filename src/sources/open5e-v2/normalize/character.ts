@@ -34,10 +34,15 @@ function tableRow(text: string, label: string): string | null {
 }
 
 /** A level table (markdown) from the class-table columns (proficiency bonus, spell slots, ...). */
-function levelTable(columns: Rec[]): string | null {
-  const cols = columns
-    .map((f) => ({ name: str(f.name) ?? "", cells: new Map(recs(f.data_for_class_table).map((c) => [int(c.level), str(c.column_value) ?? ""])) }))
-    .filter((c) => c.cells.size > 0);
+function levelTable(columns: Rec[], levelFeatures: Rec[] = []): string | null {
+  // The features gained at each level (every level a feature lists in gained_at, e.g. each ASI).
+  const gained = new Map<number | null, string[]>();
+  for (const f of levelFeatures) for (const g of recs(f.gained_at)) (gained.get(int(g.level)) ?? gained.set(int(g.level), []).get(int(g.level))!).push(str(f.name) ?? "Feature");
+  const featureCol = gained.size ? [{ name: "Features", cells: new Map([...gained].map(([l, ns]) => [l, ns.join(", ")])) }] : [];
+  const cols = [
+    ...featureCol,
+    ...columns.map((f) => ({ name: str(f.name) ?? "", cells: new Map(recs(f.data_for_class_table).map((c) => [int(c.level), str(c.column_value) ?? ""])) })),
+  ].filter((c) => c.cells.size > 0);
   if (!cols.length) return null;
   const head = `| Level | ${cols.map((c) => c.name).join(" | ")} |\n|---|${cols.map(() => "---").join("|")}|`;
   const rows = Array.from({ length: 20 }, (_, i) => `| ${i + 1} | ${cols.map((c) => c.cells.get(i + 1) || "—").join(" | ")} |`);
@@ -84,7 +89,7 @@ export function normalizeV2Classes(records: unknown[], ctx: NormalizeContext): N
       features: sortFeatures(levelFeatures),
       subclasses: subclassesOf.get(b.key) ?? [],
       subclass_of: parent,
-      table: levelTable([...ofType("PROFICIENCY_BONUS"), ...ofType("CLASS_TABLE_DATA"), ...ofType("SPELL_SLOTS")]),
+      table: levelTable([...ofType("PROFICIENCY_BONUS"), ...ofType("CLASS_TABLE_DATA"), ...ofType("SPELL_SLOTS")], ofType("CLASS_LEVEL_FEATURE")),
     };
     return classEntity("open5e_v2", b, data);
   });
