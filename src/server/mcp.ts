@@ -29,6 +29,9 @@ import { TOOLS } from "../tools/index.ts";
 import { toolError } from "../tools/response.ts";
 import { toolListAnswer } from "../tools/tool-list.ts";
 import { CallEnvelopeSchema } from "./call-envelope.ts";
+import { registerClassLevelsResource } from "./class-levels.ts";
+import { registerCompletions } from "./completions.ts";
+import { registerPrompts } from "./prompts.ts";
 import { installProtocolChecks } from "./protocol-checks.ts";
 import { registerResources } from "./resources.ts";
 
@@ -110,6 +113,9 @@ export function buildServer(deps: ToolDeps): McpServer {
   // The same list McpServer computes, computed once per process (tools/tool-list.ts says why).
   server.server.setRequestHandler(ListToolsRequestSchema, () => toolListAnswer());
   registerResources(server, deps);
+  registerClassLevelsResource(server, deps);
+  registerPrompts(server);
+  registerCompletions(server, deps);
   installProtocolChecks(server, deps);
   // CallEnvelopeSchema answers a malformed envelope (arguments not an object...) with -32602.
   server.server.setRequestHandler(CallEnvelopeSchema, async (request, extra) => {

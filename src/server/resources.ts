@@ -12,6 +12,7 @@ import { documentRows, listDocuments } from "../store/documents.ts";
 import { getEntitiesByIds, getEntityBySourceKey } from "../store/entities.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { flattenEntity } from "../tools/response.ts";
+import { readClassLevelsResource } from "./class-levels.ts";
 
 /** MCP's "resource not found" code. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -65,7 +66,9 @@ export function readResourceUri(deps: ToolDeps, uri: URL): ReadResourceResult {
   if (href === DOCUMENTS_URI) return readDocumentsResource(deps, href);
   const vars = ENTITY_TEMPLATE.match(href);
   if (vars) return readEntityResource(deps, href, decode(vars.kind), decode(vars.key));
-  throw notFound(`Resource ${href.slice(0, 200)} not found. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result) and ${DOCUMENTS_URI}.`);
+  const levels = readClassLevelsResource(deps, href);
+  if (levels) return levels;
+  throw notFound(`Resource ${href.slice(0, 200)} not found. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result), lorekeeper://class/{key}/levels and ${DOCUMENTS_URI}.`);
 }
 
 export function registerResources(server: McpServer, deps: ToolDeps): void {

@@ -8,7 +8,7 @@ import { candidatePool, findCreature, toMonster } from "./encounter/creatures.ts
 import { describeParty, difficultiesOf, type Monster, partyStep, partyTotals, rateGroup, type Rating, targetWindow } from "./encounter/math.ts";
 import { proposeGroups } from "./encounter/propose.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024, type Difficulty, type Edition, SOURCES, XP_BY_CR } from "./encounter/tables.ts";
-import { cr, documents, int, text, vocab } from "./params.ts";
+import { cr, documents, int, key, text, vocab } from "./params.ts";
 import { toolAnswer, toolError } from "./response.ts";
 import { upstreamFailure } from "./run-search.ts";
 import { CREATURE_TYPES } from "./vocab.ts";
@@ -17,58 +17,45 @@ const DIFFICULTIES = [...DIFFICULTIES_2024, ...DIFFICULTIES_2014] as const;
 
 const monsterIn = z
   .object({
-    key: z.string().trim().min(1).max(200).optional().describe("Creature key (from search_creature)"),
-    name: z.string().trim().min(1).max(200).optional().describe("Exact creature name"),
-    cr: cr("Challenge rating, for a creature not in the store").optional(),
-    count: int(1, 100, "How many (default 1)").default(1),
+    key: z.string().trim().max(200).optional(),
+    name: z.string().trim().max(200).optional(),
+    cr: cr("For a creature not in the store").optional(),
+    count: int(1, 100, "Default 1").default(1),
   })
   .strict()
-  .refine((m) => m.key !== undefined || m.name !== undefined || m.cr !== undefined, { message: "give key, name or cr" });
+  .refine((m) => !!m.key || !!m.name || m.cr !== undefined, { message: "give key, name or cr" });
+
+/** Document keys, as in the search tools (aliases resolve there), with a shorter description. */
+const docs = documents().describe('Document keys (list_documents), e.g. ["srd-2024"]');
 
 const input = z
   .object({
-    party_levels: z.array(int(1, 20, "Character level")).min(1).max(30).optional().describe("Level of each character, e.g. [5,5,5,5]"),
-    party_size: int(1, 30, "Number of characters (with party_level)").optional(),
-    party_level: int(1, 20, "Level of every character (with party_size)").optional(),
-    edition: z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.enum(["2024", "2014"]).default("2024")).describe('Rules: "2024" (Low/Moderate/High budget) or "2014" (Easy–Deadly thresholds × monster multiplier). Default 2024'),
-    difficulty: vocab(DIFFICULTIES, "Target difficulty (needed to propose): 2024 low|moderate|high; 2014 easy|medium|hard|deadly").optional(),
-    monsters: z.array(monsterIn).min(1).max(20).optional().describe('Group to rate, e.g. [{"name":"Ogre","count":2},{"name":"Goblin","count":6}]'),
-    type: vocab(CREATURE_TYPES, "Proposals: creature type").optional(),
-    environment: text("Proposals: environment where the data lists one (e.g. forest)", 50).optional(),
-    cr_min: cr("Proposals: minimum CR").optional(),
-    cr_max: cr("Proposals: maximum CR").optional(),
-    documents: documents().optional(),
-    search: text("Proposals: theme in words, ranked like search (e.g. \"restless dead in a crypt\")").optional(),
-    proposals: int(1, 5, "Proposals: how many groups (default 3)").default(3),
+    party_levels: z.array(int(1, 20, "Level")).min(1).max(30).optional().describe("Each character's level"),
+    party_size: int(1, 30, "With party_level").optional(),
+    party_level: int(1, 20, "With party_size").optional(),
+    edition: z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.enum(["2024", "2014"]).default("2024")).describe("Encounter rules"),
+    difficulty: vocab(DIFFICULTIES, "2024: low|moderate|high; 2014: easy|medium|hard|deadly").optional(),
+    monsters: z.array(monsterIn).min(1).max(20).optional().describe("Group to rate: key or exact name, count"),
+    type: key("Creature type, e.g. undead").optional(),
+    environment: text("e.g. forest", 50).optional(),
+    cr_min: cr("Minimum CR").optional(),
+    cr_max: cr("Maximum CR").optional(),
+    documents: docs.optional(),
+    search: text("Theme in words, ranked like search").optional(),
+    proposals: int(1, 5, "How many groups (default 3)").default(3),
   })
   .strict();
 
-const monsterOut = z.object({
-  name: z.string(),
-  count: z.number().int(),
-  cr: z.string().nullable(),
-  xp: z.number().describe("XP of one"),
-  key: z.string().optional(),
-  document_key: z.string().optional(),
-  uri: z.string().optional(),
-});
-const ratingOut = z.object({
-  monsters: z.array(monsterOut),
-  total_xp: z.number(),
-  monster_count: z.number().int(),
-  multiplier: z.number().optional().describe("2014 only"),
-  adjusted_xp: z.number().optional().describe("2014 only: total × multiplier"),
-  difficulty: z.string(),
-  steps: z.array(z.string()).describe("The method, step by step"),
-});
+/** Loose: a group's fields (monsters, total_xp, multiplier, adjusted_xp, difficulty, steps) are in docs/tools.md; tools/list stays small. */
+const group = z.looseObject({});
 const output = z.object({
-  edition: z.enum(["2024", "2014"]),
+  edition: z.string(),
   party: z.string(),
-  thresholds: z.record(z.string(), z.number()).describe("Party XP per difficulty: 2014 thresholds (minimums), 2024 budgets (maximums)"),
+  thresholds: z.record(z.string(), z.number()).describe("Party XP per difficulty"),
   rule: z.string(),
   sources: z.array(z.string()),
-  rating: ratingOut.optional(),
-  proposals: z.array(ratingOut.extend({ shape: z.string() })).optional(),
+  rating: group.optional(),
+  proposals: z.array(group).optional(),
   message: z.string().optional(),
 });
 
@@ -115,7 +102,8 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     const valid = edition === "2014" ? DIFFICULTIES_2014 : DIFFICULTIES_2024;
     return toolError(`difficulty "${difficulty}" is not a ${edition} difficulty. ${edition} difficulties: ${valid.join(", ")}.`);
   }
-  const needStore = (a.monsters ?? []).some((m) => m.key !== undefined || m.name !== undefined) || (!a.monsters && difficulty !== undefined);
+  if (a.type && !(CREATURE_TYPES as readonly string[]).includes(a.type)) return toolError(`type "${a.type}" is not a creature type. Valid: ${CREATURE_TYPES.join(", ")}.`);
+  const needStore = (a.monsters ?? []).some((m) => !!m.key || !!m.name) || (!a.monsters && difficulty !== undefined);
   if (needStore) {
     try {
       await ctx.gate.ensure(["creature"], ctx.progress);
@@ -136,7 +124,7 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     const monsters: Monster[] = [];
     const unknown: string[] = [];
     for (const m of a.monsters) {
-      if (m.key === undefined && m.name === undefined) {
+      if (!m.key && !m.name) {
         monsters.push({ name: `CR ${formatCr(m.cr!)} creature`, count: m.count, cr: m.cr!, xp: XP_BY_CR.get(m.cr!) ?? 0 });
         continue;
       }
@@ -144,7 +132,7 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
       const mon = e ? toMonster(e, m.count) : undefined;
       if (mon) monsters.push(mon);
       else if (e && m.cr !== undefined) monsters.push({ name: e.name, count: m.count, cr: m.cr, xp: XP_BY_CR.get(m.cr) ?? 0 });
-      else unknown.push(JSON.stringify(m.key ?? m.name) + (e ? " (no CR or XP in its data; add cr)" : ""));
+      else unknown.push(JSON.stringify(m.key || m.name) + (e ? " (no CR or XP in its data; add cr)" : ""));
     }
     if (unknown.length) {
       return toolError(`No creature ${unknown.join(", ")} in the local store. Find the exact name or key with search_creature (e.g. {"name": "ogre*"}), or give {"cr": ..., "count": ...} for a creature that is not there.`);
@@ -172,8 +160,8 @@ export const buildEncounter: ToolDef = defineTool({
   name: "build_encounter",
   title: "Build an encounter",
   description: [
-    "Combat encounter math by the books, 2024 (XP budget: low/moderate/high) or 2014 (thresholds easy–deadly, monster-count multiplier). Give the party; then `monsters` to rate a group (XP, adjusted XP, difficulty, steps), or `difficulty` to get groups from the store (filters: type, environment, cr_min/max, documents, search theme).",
-    'Example: {"party_size":4,"party_level":5,"edition":"2014","monsters":[{"name":"Ogre","count":2},{"name":"Goblin","count":6}]} or {"party_levels":[5,5,5,5],"difficulty":"moderate","type":"undead","documents":["srd-2024"]}.',
+    "Encounter XP math by the 2024 rules (budget) or 2014 (thresholds × monster multiplier), step by step. Party, then `monsters` to rate a group, or `difficulty` (+ filters, theme in `search`) for groups from the store.",
+    'Example: {"party_size":4,"party_level":5,"edition":"2014","monsters":[{"name":"Ogre","count":2},{"name":"Goblin","count":6}]}',
   ].join("\n"),
   input,
   output,

@@ -10,36 +10,29 @@ import { upstreamFailure } from "./run-search.ts";
 
 const input = z
   .object({
-    class: text('Class name or key (e.g. "Wizard")', 200).pipe(z.string().min(1, "must not be empty")),
-    subclass: text('Subclass name or key; adds its features (e.g. "School of Evocation")', 200).optional(),
-    documents: documents().optional(),
-    level_min: int(1, 20, "First level to show (default 1)").optional(),
-    level_max: int(1, 20, "Last level to show (default 20)").optional(),
+    class: text('Name or key, e.g. "Wizard"', 200).pipe(z.string().min(1, "must not be empty")),
+    subclass: text("Adds its features", 200).optional(),
+    documents: documents().describe('Document keys, e.g. ["srd-2014"]').optional(),
+    level_min: int(1, 20, "Default 1").optional(),
+    level_max: int(1, 20, "Default 20").optional(),
   })
   .strict();
 
-const row = z.looseObject({
-  level: z.number().int(),
-  proficiency_bonus: z.string().nullable(),
-  features: z.array(z.string()),
-  spell_slots: z.array(z.number()).optional().describe("Slots per spell level; [0] = 1st"),
-});
-const ident = z.object({ key: z.string(), name: z.string(), document_key: z.string(), uri: z.string() });
+/** Loose rows: level, proficiency_bonus, features, cantrips_known, spells_known, prepared_spells, spell_slots ([0] = 1st), other. */
 const output = z.object({
-  class: ident,
-  subclass: ident.optional(),
-  columns: z.array(z.string()).describe("The class's own columns, found in each row's `other`"),
-  levels: z.array(row),
+  class: z.looseObject({ key: z.string(), name: z.string() }),
+  subclass: z.looseObject({}).optional(),
+  columns: z.array(z.string()),
+  levels: z.array(z.looseObject({ level: z.number() })),
   other_documents: z.array(z.string()),
-  message: z.string().optional(),
 });
 
 export const classProgression: ToolDef = defineTool({
   name: "class_progression",
   title: "Class level table",
   description: [
-    "A class's level-by-level table from its source document: proficiency bonus, features gained, cantrips / spells known or prepared, spell slots per spell level, and the class's own columns (rages, sneak attack...). Add `subclass` for its features; `documents` picks the book (other_documents lists the rest). Also readable as resource lorekeeper://class/{key}/levels.",
-    'Example: {"class": "Wizard", "level_min": 1, "level_max": 5}.',
+    "A class's level table: proficiency bonus, features, cantrips/spells known or prepared, spell_slots per spell level, class columns (`other`). Resource: lorekeeper://class/{key}/levels.",
+    'Example: {"class": "Wizard", "level_max": 5}',
   ].join("\n"),
   input,
   output,

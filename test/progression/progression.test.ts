@@ -135,6 +135,6 @@ describe("Open5e class tables", () => {
     const t = levelsOf(classLevels(store.db, { class: "Wizard", documents: ["wotc-srd"] }));
     const first = parsed.rows[0]!;
     expect(t.levels[0]!.features).toEqual(first[2]!.split(",").map((s) => s.trim()));
-    expect(t.levels[0]!.proficiency_bonus).toBe(first[1]);
+    expect(t.levels[0]!.proficiency_bonus).toBe(first[1]!);
   });
 });

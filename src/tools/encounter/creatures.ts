@@ -35,7 +35,7 @@ export function findCreature(db: Database, ref: { key?: string; name?: string },
     const e = getEntityByKey(db, "creature", ref.key);
     if (e) return e;
   }
-  const name = ref.name ?? ref.key;
+  const name = ref.name || ref.key;
   if (!name) return undefined;
   const row = db
     .query<EntityRow, [string, string]>(

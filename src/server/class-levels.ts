@@ -1,0 +1,41 @@
+/** Resource `lorekeeper://class/{key}/levels`: a class's level table (the class_progression answer, all 20 levels). */
+import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
+import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolDeps } from "../tools/deps.ts";
+import { classLevels } from "../tools/progression/lookup.ts";
+import { CLASS_LEVELS_TEMPLATE } from "./completions.ts";
+
+const TEMPLATE = new UriTemplate(CLASS_LEVELS_TEMPLATE);
+
+function decode(v: string | string[] | undefined): string {
+  const s = Array.isArray(v) ? v.join(",") : (v ?? "");
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** The level table at `href` when it is a class-levels URI (undefined otherwise); -32002 when there is no such class. */
+export function readClassLevelsResource(deps: ToolDeps, href: string): ReadResourceResult | undefined {
+  const vars = TEMPLATE.match(href);
+  if (!vars) return undefined;
+  const r = classLevels(deps.db, { class: decode(vars.key) });
+  // -32002: MCP's "resource not found"; the message says which classes exist.
+  if (typeof r === "string") throw Object.assign(new Error(r), { code: -32002 });
+  return { contents: [{ uri: href, mimeType: "application/json", text: JSON.stringify(r) }] };
+}
+
+export function registerClassLevelsResource(server: McpServer, deps: ToolDeps): void {
+  server.registerResource(
+    "class-levels",
+    new ResourceTemplate(CLASS_LEVELS_TEMPLATE, { list: undefined }),
+    {
+      title: "Class level table",
+      description: "A class's level-by-level table (proficiency bonus, features, spells known, spell slots), by class key or name (e.g. lorekeeper://class/srd_wizard/levels).",
+      mimeType: "application/json",
+    },
+    (uri) => readClassLevelsResource(deps, uri.href)!,
+  );
+}

@@ -1,0 +1,151 @@
+/**
+ * completion/complete for the resource templates (`lorekeeper://{kind}/{key}`: kinds, then keys of
+ * that kind by name prefix; `lorekeeper://class/{key}/levels`: class keys) and for the prompt
+ * arguments (entry names, document keys, classes, fixed vocabularies). At most 100 values, with
+ * `total` and `hasMore`; names come from the store by indexed prefix queries (kind, name).
+ */
+import type { Database } from "bun:sqlite";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CompleteRequestSchema, type CompleteResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
+import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../tools/encounter/tables.ts";
+import type { ToolDeps } from "../tools/deps.ts";
+import { CREATURE_TYPES } from "../tools/vocab.ts";
+import { type CompletionSource, PROMPTS } from "./prompts.ts";
+
+export const MAX_COMPLETIONS = 100;
+export const ENTITY_TEMPLATE = "lorekeeper://{kind}/{key}";
+export const CLASS_LEVELS_TEMPLATE = "lorekeeper://class/{key}/levels";
+
+type Completion = CompleteResult["completion"];
+
+function invalid(message: string): Error {
+  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
+}
+
+/** LIKE pattern for "starts with `prefix`" (wildcards in the prefix match themselves). */
+function startsWith(prefix: string): string {
+  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+function fixed(values: readonly string[], prefix: string): Completion {
+  const p = prefix.toLowerCase();
+  const hits = values.filter((v) => v.toLowerCase().startsWith(p));
+  return page(hits, hits.length);
+}
+
+function page(values: string[], total: number): Completion {
+  return { values: values.slice(0, MAX_COMPLETIONS), total, hasMore: total > MAX_COMPLETIONS };
+}
+
+function inKinds(kinds: readonly EntityKind[]): string {
+  return `kind IN (${kinds.map(() => "?").join(",")})`;
+}
+
+/** Distinct entry names of `kinds` starting with `prefix` (case-insensitive), alphabetical. */
+export function completeNames(db: Database, kinds: readonly EntityKind[], prefix: string): Completion {
+  const where = `${inKinds(kinds)} AND name LIKE ? ESCAPE '\\'`;
+  const params = [...kinds, startsWith(prefix)];
+  const values = db
+    .query<{ name: string }, string[]>(`SELECT DISTINCT name FROM entities WHERE ${where} ORDER BY name LIMIT ${MAX_COMPLETIONS}`)
+    .all(...params)
+    .map((r) => r.name);
+  const total = values.length < MAX_COMPLETIONS ? values.length : (db.query<{ n: number }, string[]>(`SELECT COUNT(DISTINCT name) AS n FROM entities WHERE ${where}`).get(...params)?.n ?? 0);
+  return page(values, total);
+}
+
+/** Keys of `kind` whose name starts with `prefix` (or whose key does), by name. */
+export function completeKeys(db: Database, kind: EntityKind, prefix: string): Completion {
+  const pattern = startsWith(prefix);
+  const sql = `SELECT key, name FROM entities WHERE kind = ? AND name LIKE ? ESCAPE '\\' UNION SELECT key, name FROM entities WHERE kind = ? AND key LIKE ? ESCAPE '\\'`;
+  const values = db
+    .query<{ key: string }, string[]>(`SELECT key FROM (${sql}) ORDER BY name COLLATE NOCASE, key LIMIT ${MAX_COMPLETIONS}`)
+    .all(kind, pattern, kind, pattern)
+    .map((r) => r.key);
+  const total = values.length < MAX_COMPLETIONS ? values.length : (db.query<{ n: number }, string[]>(`SELECT COUNT(*) AS n FROM (${sql})`).get(kind, pattern, kind, pattern)?.n ?? 0);
+  return page(values, total);
+}
+
+function completeDocuments(db: Database, prefix: string): Completion {
+  const values = db
+    .query<{ key: string }, [string]>("SELECT DISTINCT key FROM documents WHERE key LIKE ? ESCAPE '\\' ORDER BY key")
+    .all(startsWith(prefix))
+    .map((r) => r.key);
+  return page(values, values.length);
+}
+
+const ANY_KINDS: readonly EntityKind[] = ["spell", "creature", "class", "subclass", "species", "background", "feat", "weapon", "armor", "item", "magic_item", "condition", "rule"];
+
+function kindOf(raw: string | undefined): EntityKind | undefined {
+  const k = raw?.trim().toLowerCase().replace(/-/g, "_");
+  return k && (ENTITY_KINDS as readonly string[]).includes(k) ? (k as EntityKind) : undefined;
+}
+
+function completeSource(db: Database, source: CompletionSource, value: string, context: Record<string, string>): Completion {
+  switch (source) {
+    case "spell":
+    case "creature":
+    case "class":
+      return completeNames(db, [source], value);
+    case "rule":
+      return completeNames(db, ["rule", "rule_section", "condition"], value);
+    case "any": {
+      const k = kindOf(context.kind);
+      return completeNames(db, k ? [k] : ANY_KINDS, value);
+    }
+    case "document":
+      return completeDocuments(db, value);
+    case "difficulty": {
+      const ed = context.edition?.trim();
+      return fixed(ed === "2014" ? DIFFICULTIES_2014 : ed === "2024" ? DIFFICULTIES_2024 : [...DIFFICULTIES_2024, ...DIFFICULTIES_2014], value);
+    }
+    case "edition":
+      return fixed(["2024", "2014"], value);
+    case "creature_type":
+      return fixed(CREATURE_TYPES, value);
+    case "kind":
+      return fixed(ENTITY_KINDS, value);
+  }
+}
+
+export interface CompleteParams {
+  ref: { type: string; name?: string; uri?: string };
+  argument: { name: string; value: string };
+  context?: { arguments?: Record<string, string> };
+}
+
+/** The answer to one completion/complete request (throws an InvalidParams error for an unknown reference). */
+export function complete(db: Database, p: CompleteParams): Completion {
+  const value = p.argument.value.slice(0, 200);
+  const context = p.context?.arguments ?? {};
+  if (p.ref.type === "ref/resource") {
+    if (p.ref.uri === ENTITY_TEMPLATE) {
+      if (p.argument.name === "kind") return fixed(ENTITY_KINDS, value.replace(/-/g, "_"));
+      if (p.argument.name === "key") {
+        const kind = kindOf(context.kind);
+        if (!kind) return page([], 0);
+        return completeKeys(db, kind, value);
+      }
+      return page([], 0);
+    }
+    if (p.ref.uri === CLASS_LEVELS_TEMPLATE) return p.argument.name === "key" ? completeKeys(db, "class", value) : page([], 0);
+    if (p.ref.uri === "lorekeeper://documents") return page([], 0);
+    throw invalid(`Unknown resource template ${JSON.stringify(String(p.ref.uri).slice(0, 200))}. Templates: ${ENTITY_TEMPLATE}, ${CLASS_LEVELS_TEMPLATE}.`);
+  }
+  if (p.ref.type === "ref/prompt") {
+    const prompt = PROMPTS.find((x) => x.name === p.ref.name);
+    if (!prompt) throw invalid(`Unknown prompt ${JSON.stringify(String(p.ref.name).slice(0, 100))}. Prompts: ${PROMPTS.map((x) => x.name).join(", ")}.`);
+    const source = prompt.complete[p.argument.name];
+    return source ? completeSource(db, source, value, context) : page([], 0);
+  }
+  throw invalid(`Unknown completion reference type ${JSON.stringify(p.ref.type)}; use ref/prompt or ref/resource.`);
+}
+
+/**
+ * Answer completion/complete from the store. Installed after the prompts and resources, so it
+ * replaces the handler McpServer sets up for its own completers.
+ */
+export function registerCompletions(server: McpServer, deps: ToolDeps): void {
+  server.server.registerCapabilities({ completions: {} });
+  server.server.setRequestHandler(CompleteRequestSchema, async (request) => ({ completion: complete(deps.db, request.params as CompleteParams) }));
+}

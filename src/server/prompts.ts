@@ -1,0 +1,147 @@
+/**
+ * MCP prompts: what a DM starts from. Each one turns a few arguments into one user message that
+ * tells the assistant which LoreKeeper tools to call and how to present the answer (with the
+ * source of every rule and stat block). Arguments are strings (MCP prompt arguments always are);
+ * completion/complete suggests values for them (completions.ts).
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod";
+
+const arg = (description: string) => z.string().max(300).describe(description);
+const opt = (description: string) => arg(description).optional();
+
+export interface PromptDef {
+  name: string;
+  title: string;
+  description: string;
+  args: Record<string, z.ZodType<string> | z.ZodOptional<z.ZodType<string>>>;
+  /** Which completer serves each argument (see completions.ts). */
+  complete: Record<string, CompletionSource>;
+  text(a: Record<string, string | undefined>): string;
+}
+
+export type CompletionSource = "spell" | "creature" | "class" | "rule" | "any" | "document" | "difficulty" | "edition" | "creature_type" | "kind";
+
+const docsClause = (d?: string) => (d ? ` Restrict every search to documents ["${d.split(/[,\s]+/).filter(Boolean).join('", "')}"].` : "");
+const CITE = "Cite the source of everything you use (document_name and document_key from the results); never fill gaps from memory without saying so.";
+
+export const PROMPTS: readonly PromptDef[] = [
+  {
+    name: "prepare_encounter",
+    title: "Prepare a combat encounter",
+    description: "Build a combat encounter for a party by the 2024 or 2014 rules, with creatures from the local books, the XP math and the stat blocks to run it.",
+    args: {
+      party: arg('The party, e.g. "4 level-5 characters" or "levels 3, 3, 4, 5"'),
+      difficulty: opt("2024: low, moderate, high; 2014: easy, medium, hard, deadly (default moderate)"),
+      edition: opt('"2024" (default) or "2014" encounter rules'),
+      theme: opt('What the fight is about, e.g. "undead in a flooded crypt"'),
+      creature_type: opt("Only this creature type, e.g. undead"),
+      documents: opt('Books to use (document keys, e.g. "srd-2024")'),
+    },
+    complete: { difficulty: "difficulty", edition: "edition", creature_type: "creature_type", documents: "document" },
+    text: (a) =>
+      [
+        `Prepare a ${a.difficulty || "moderate"} combat encounter for this party: ${a.party}. Use the ${a.edition || "2024"} encounter rules.`,
+        `1. Call build_encounter with the party as party_levels (or party_size + party_level), edition "${a.edition || "2024"}", difficulty "${a.difficulty || "moderate"}"${a.creature_type ? `, type "${a.creature_type}"` : ""}${a.theme ? `, search "${a.theme}"` : ""}${a.documents ? `, documents [${a.documents.split(/[,\s]+/).filter(Boolean).map((d) => `"${d}"`).join(", ")}]` : ""}. Pick the proposal that best fits${a.theme ? " the theme" : ""}; if none fits, adjust the filters and call it again.`,
+        "2. Read each chosen creature's full stat block (its `uri` resource, or search_creature by name) and note its tactics-relevant traits and actions.",
+        "3. If you change the group, rate the final group with build_encounter `monsters` so the difficulty shown is the real one.",
+        "4. Present: the XP math step by step (from the tool's steps), each creature with AC, HP, speed and key actions, a one-paragraph setup and tactics, and how the fight could go wrong.",
+        CITE,
+      ].join("\n"),
+  },
+  {
+    name: "explain_rule",
+    title: "Explain a rule with citations",
+    description: "Explain a rule, condition or procedure from the books, quoting the text it comes from.",
+    args: {
+      topic: arg('The rule or question, e.g. "grappling" or "can I take two reactions?"'),
+      edition: opt('"2014" (SRD 5.1) or "2024" (SRD 5.2); default both, with differences noted'),
+    },
+    complete: { topic: "rule", edition: "edition" },
+    text: (a) =>
+      [
+        `Explain this rule to a DM at the table: ${a.topic}.`,
+        `1. Call search_rule with search "${a.topic}"${a.edition ? ` and documents ["srd-${a.edition}"]` : ""}; if the topic names a condition or an exact rule, also try it as \`name\`. Use search_all if search_rule finds nothing relevant.`,
+        "2. Read the full text of the best results (their `uri` resources) when an answer is marked truncated.",
+        `3. Answer in a few sentences first, then quote the deciding sentences verbatim with their source.${a.edition ? "" : " If SRD 5.1 (srd-2014) and SRD 5.2 (srd-2024) differ, say how."}`,
+        CITE,
+      ].join("\n"),
+  },
+  {
+    name: "spell_card",
+    title: "Spell card for the table",
+    description: "A compact, printable card for one spell: level, school, casting time, range, components, duration, effect and higher-level scaling.",
+    args: { name: arg('Spell name, e.g. "Fireball"'), documents: opt('Book to use (document key, e.g. "srd-2014")') },
+    complete: { name: "spell", documents: "document" },
+    text: (a) =>
+      [
+        `Make a spell card for ${a.name}.`,
+        `1. Call search_spell with name "${a.name}".${docsClause(a.documents)} If several books have it, use ${a.documents ? "that one" : "the SRD 5.2 (srd-2024) text and mention the others"}; if none matches exactly, search with \`search\` and pick the closest, saying so.`,
+        "2. Format a card: name, level and school, casting time, range, components (material in full), duration (concentration), then the effect in short clear sentences, then At Higher Levels / cantrip scaling, then the classes that have it.",
+        CITE,
+      ].join("\n"),
+  },
+  {
+    name: "creature_card",
+    title: "Creature card for the table",
+    description: "A stat block card for one creature, trimmed for running it at the table, with tactics.",
+    args: { name: arg('Creature name, e.g. "Owlbear"'), documents: opt('Book to use (document key, e.g. "srd-2024")') },
+    complete: { name: "creature", documents: "document" },
+    text: (a) =>
+      [
+        `Make a table-ready card for the creature ${a.name}.`,
+        `1. Call search_creature with name "${a.name}".${docsClause(a.documents)} If several books have it, use ${a.documents ? "that one" : "the SRD 5.2 (srd-2024) version and mention the others"}.`,
+        "2. Format: name, size/type/alignment, AC, HP (dice), speed, ability scores with modifiers, saves, skills, resistances/immunities, senses, languages, CR and XP; then traits, actions, bonus actions, reactions and legendary actions, each in one or two lines with attack bonuses, damage and save DCs exact.",
+        "3. Add three lines of tactics drawn from its abilities.",
+        CITE,
+      ].join("\n"),
+  },
+  {
+    name: "compare_editions",
+    title: "Compare an entry across editions",
+    description: "What changed for one spell, creature, class, item or rule between the 2014 rules (SRD 5.1) and the 2024 rules (SRD 5.2).",
+    args: {
+      name: arg('Entry name, e.g. "Fireball", "Goblin", "Grappled"'),
+      kind: opt("spell, creature, class, item, rule... (default: find out)"),
+    },
+    complete: { name: "any", kind: "kind" },
+    text: (a) =>
+      [
+        `Compare ${a.name} between the 2014 rules (SRD 5.1, document srd-2014) and the 2024 rules (SRD 5.2, document srd-2024).`,
+        `1. Find both versions: call the matching search tool (${a.kind ? `for a ${a.kind}` : "search_spell, search_creature, search_character_option, search_equipment or search_rule; search_all when unsure"}) with name "${a.name}" twice, with documents ["srd-2014"] and then ["srd-2024"]. If one is missing, say so and try a \`search\` for its new name.`,
+        "2. Read the full entries (their `uri` resources) when an answer is marked truncated.",
+        "3. Present a table of the fields that differ (numbers, ranges, damage, conditions, wording that changes play) and a short verdict on what the change means at the table. Leave out fields that are the same.",
+        CITE,
+      ].join("\n"),
+  },
+  {
+    name: "class_at_level",
+    title: "What a class gets by a level",
+    description: "A class's progression up to a level: features, proficiency bonus and spell slots, with what each new feature does.",
+    args: {
+      class: arg('Class name, e.g. "Wizard"'),
+      level: opt("Character level 1–20 (default 20: the whole table)"),
+      subclass: opt('Subclass, e.g. "School of Evocation"'),
+      documents: opt('Book to use (document key, e.g. "srd-2014")'),
+    },
+    complete: { class: "class", documents: "document" },
+    text: (a) =>
+      [
+        `Summarize what a ${a.class}${a.subclass ? ` (${a.subclass})` : ""} has${a.level ? ` at level ${a.level}` : " at each level"}.`,
+        `1. Call class_progression with class "${a.class}"${a.subclass ? `, subclass "${a.subclass}"` : ""}${a.level ? `, level_max ${a.level}` : ""}.${docsClause(a.documents)}`,
+        "2. For the features that matter most at that level, read their text with search_character_option (the class entry's features) and summarize each in one line.",
+        "3. Present the level table (proficiency bonus, features, spell slots) and then the feature summaries.",
+        CITE,
+      ].join("\n"),
+  },
+];
+
+export function registerPrompts(server: McpServer): void {
+  for (const p of PROMPTS) {
+    server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: p.args }, (a): GetPromptResult => ({
+      description: p.description,
+      messages: [{ role: "user", content: { type: "text", text: p.text(a as Record<string, string | undefined>) } }],
+    }));
+  }
+}
