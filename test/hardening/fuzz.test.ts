@@ -118,6 +118,8 @@ async function expectNormalAnswers(client: Client): Promise<void> {
   expect(semantic.results.slice(0, 3).map((r) => r.name)).toContain("Wraith");
   const docs = (await client.callTool({ name: "list_documents", arguments: {} })).structuredContent as { count: number };
   expect(docs.count).toBe(4);
+  const enc = (await client.callTool({ name: "build_encounter", arguments: { party_levels: [5, 5, 5, 5], edition: "2014", monsters: [{ name: "Goblin", count: 6 }] } })).structuredContent as { rating: { total_xp: number; adjusted_xp: number } };
+  expect(enc.rating).toMatchObject({ total_xp: 300, adjusted_xp: 600 });
 }
 
 /** stderr of a fuzzed server: warnings are fine; crashes, uncaught errors and internal errors are not. */

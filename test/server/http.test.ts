@@ -62,6 +62,29 @@ describe("HTTP transport", () => {
     }
   });
 
+  test("encounters, class tables, prompts and completions over HTTP", async () => {
+    const { client, close } = await connectHttp(open.url);
+    try {
+      const enc = await client.callTool({ name: "build_encounter", arguments: { party_size: 4, party_level: 5, edition: "2014", monsters: [{ name: "Goblin", count: 8 }] } });
+      // 8 × 50 = 400 XP × 2.5 = 1,000: exactly the Easy threshold of four level-5 characters
+      expect((enc.structuredContent as { rating: unknown }).rating).toMatchObject({ total_xp: 400, multiplier: 2.5, adjusted_xp: 1000, difficulty: "easy" });
+      const prop = await client.callTool({ name: "build_encounter", arguments: { party_levels: [5, 5, 5], difficulty: "moderate", type: "undead" } });
+      const proposals = (prop.structuredContent as { proposals: Array<{ difficulty: string }> }).proposals;
+      expect(proposals.length).toBeGreaterThan(0);
+      for (const p of proposals) expect(p.difficulty).toBe("moderate");
+      const cls = await client.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 5 } });
+      expect((cls.structuredContent as { levels: Array<{ proficiency_bonus: string }> }).levels.map((l) => l.proficiency_bonus)).toEqual(["+2", "+2", "+2", "+2", "+3"]);
+      expect((await client.listPrompts()).prompts.length).toBeGreaterThanOrEqual(5);
+      const p = await client.getPrompt({ name: "explain_rule", arguments: { topic: "grappling" } });
+      expect(JSON.stringify(p.messages)).toContain("search_rule");
+      const c = await client.complete({ ref: { type: "ref/resource", uri: "lorekeeper://{kind}/{key}" }, argument: { name: "key", value: "fire" }, context: { arguments: { kind: "spell" } } });
+      expect(c.completion.values.length).toBeGreaterThan(1);
+      expect(c.completion.total).toBe(c.completion.values.length);
+    } finally {
+      await close();
+    }
+  });
+
   test("several clients at once", async () => {
     const clients = await Promise.all(Array.from({ length: 5 }, () => connectHttp(secured.url, TOKEN)));
     try {

@@ -10,6 +10,7 @@ import { replaceOrigin } from "../../src/store/entities.ts";
 import { sampleEntities } from "../support/entities.ts";
 import { answerOf, connectStdio, isolatedEnv, namesOf, REPO_ROOT, textOf, TOOL_NAMES } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { TOOLS } from "../../src/tools/index.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {

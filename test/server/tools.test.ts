@@ -281,7 +281,7 @@ describe("resources", () => {
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toContain("lorekeeper://documents");
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["lorekeeper://{kind}/{key}"]);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["lorekeeper://{kind}/{key}", "lorekeeper://class/{key}/levels"]);
     const docs = JSON.parse(((await client.readResource({ uri: "lorekeeper://documents" })).contents[0] as { text: string }).text);
     expect(docs.documents[0].key).toBe("srd-2014");
   });

@@ -158,6 +158,8 @@ function plausible(r: Rng, name: string, p: PropSchema): unknown {
     return r.chance(0.2) ? String(n) : n;
   }
   if (types.includes("boolean")) return r.pick([true, false, "true", "false", "yes", "no", "TRUE"]);
+  if (name === "party_levels") return Array.from({ length: r.int(1, 6) }, () => r.int(1, 20));
+  if (name === "monsters") return Array.from({ length: r.int(1, 3) }, () => (r.chance(0.2) ? { cr: r.pick(CRS), count: r.int(1, 20) } : { name: r.pick(NAMES), count: r.int(1, 20) }));
   if (types.includes("array")) {
     const pool = name === "content_types" ? CONTENT_TYPES : DOC_KEYS;
     return Array.from({ length: r.int(0, 3) }, () => r.pick(pool));
@@ -331,6 +333,9 @@ function checkResult(c: FuzzCase, res: CallToolResult, tool: Tool, validate: ((v
     // First use of a type the store lacks, against an unreachable upstream: says what failed and how to fix it.
     if (/^(Could not load .+ data|The local store has no .+ data yet)/.test(text) && /lorekeeper sync/.test(text) && text.length < 3000) return undefined;
     if (text.length > 5000 || text.split("\n").some((l) => l.length > 500)) return `tool error of ${text.length} characters (an input echoed whole?): ${text.slice(0, 300)}`;
+    // Tools past lookup refuse some valid-looking calls with a sentence saying what to give instead.
+    const domain = DOMAIN_ERRORS[c.tool];
+    if (domain?.test(text)) return text.length < 1500 ? undefined : `tool error of ${text.length} characters: ${text.slice(0, 300)}`;
     const m = /^Invalid arguments for ([\w]+):\n((?:- .+(?:\n|$))+)$/.exec(text);
     if (!m || m[1] !== c.tool) return `tool error does not say which arguments are wrong: ${text.slice(0, 300)}`;
     const props = Object.keys(tool.inputSchema.properties ?? {});
@@ -354,6 +359,14 @@ function checkResult(c: FuzzCase, res: CallToolResult, tool: Tool, validate: ((v
     if (sc.count !== docs.length) return "count differs from documents.length";
     return args.format === undefined || String(args.format).trim().toLowerCase() !== "text" ? sameJson(text, sc) : undefined;
   }
+  if (tool.name === "build_encounter") return checkEncounter(sc, args) ?? sameJson(text, sc);
+  if (tool.name === "class_progression") {
+    const levels = sc.levels as Array<{ level: number }>;
+    const lo = Number(args.level_min ?? 1);
+    const hi = Number(args.level_max ?? 20);
+    if (levels.some((l) => l.level < lo || l.level > hi)) return `levels outside ${lo}–${hi}`;
+    return sameJson(text, sc);
+  }
   const results = sc.results as Array<{ similarity_score?: number }>;
   if (sc.count !== results.length) return `count ${String(sc.count)} differs from results.length ${results.length}`;
   if (results.length > 100) return `${results.length} results (limit is at most 100)`;
@@ -369,6 +382,27 @@ function checkResult(c: FuzzCase, res: CallToolResult, tool: Tool, validate: ((v
     if (typeof s === "number") prev = s;
   }
   return sameJson(text, sc);
+}
+
+const DOMAIN_ERRORS: Record<string, RegExp> = {
+  build_encounter: /^(Give the party|difficulty "|type "|No creature )/,
+  class_progression: /^(No class |No .+ subclass |level_min )/,
+};
+
+/** A rated or proposed group adds up: total = Σ count × xp; 2014 adjusted = total × multiplier. */
+function checkEncounter(sc: Record<string, unknown>, args: Record<string, unknown>): string | undefined {
+  type Group = { monsters: Array<{ count: number; xp: number }>; total_xp: number; multiplier?: number; adjusted_xp?: number; difficulty: string };
+  const groups = [...(sc.rating ? [sc.rating as Group] : []), ...((sc.proposals as Group[] | undefined) ?? [])];
+  for (const g of groups) {
+    const sum = g.monsters.reduce((s, m) => s + m.count * m.xp, 0);
+    if (sum !== g.total_xp) return `total_xp ${g.total_xp} but the monsters add up to ${sum}`;
+    if (g.multiplier !== undefined && g.adjusted_xp !== Math.round(g.total_xp * g.multiplier)) return `adjusted_xp ${g.adjusted_xp} is not ${g.total_xp} × ${g.multiplier}`;
+  }
+  if (sc.proposals && args.difficulty !== undefined) {
+    const want = String(args.difficulty).trim().toLowerCase();
+    for (const g of sc.proposals as Group[]) if (g.difficulty !== want) return `proposal rated ${g.difficulty}, asked for ${want}`;
+  }
+  return undefined;
 }
 
 function sameJson(text: string, sc: unknown): string | undefined {
