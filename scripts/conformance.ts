@@ -5,17 +5,20 @@
  * Exit 1 when an applicable scenario fails.
  *
  * Not applicable (they call fixture tools/prompts/resources that only the suite's reference server
- * has — test_simple_text, test_prompt_with_arguments, test://…, json_schema_2020_12_tool — or need
- * server features LoreKeeper does not offer: sampling, elicitation, prompts, subscriptions, SSE
- * resumability on a stateless server): tools-call-*, completion-complete, json-schema-2020-12,
- * elicitation-*, resources-read-*, resources-templates-read, resources-(un)subscribe, prompts-*,
- * server-sse-polling.
+ * has — test_simple_text, test_simple_prompt, test_prompt_with_arguments, test://…,
+ * json_schema_2020_12_tool — or need server features LoreKeeper does not offer: sampling,
+ * elicitation, subscriptions, SSE resumability on a stateless server): tools-call-*,
+ * completion-complete (it completes an argument of the fixture prompt test_prompt_with_arguments;
+ * LoreKeeper answers an unknown prompt with -32602 as the completion spec asks),
+ * prompts-get-simple / -with-args / -embedded-resource / -with-image (fixture prompts),
+ * json-schema-2020-12, elicitation-*, resources-read-*, resources-templates-read,
+ * resources-(un)subscribe, server-sse-polling.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const APPLICABLE = ["server-initialize", "logging-set-level", "ping", "tools-list", "resources-list", "server-sse-multiple-streams", "dns-rebinding-protection"];
+const APPLICABLE = ["server-initialize", "logging-set-level", "ping", "tools-list", "resources-list", "prompts-list", "server-sse-multiple-streams", "dns-rebinding-protection"];
 const root = join(import.meta.dir, "..");
 const dir = mkdtempSync(join(tmpdir(), "lk-conformance-"));
 const port = 18000 + Math.floor(Math.random() * 2000);

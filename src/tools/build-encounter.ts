@@ -143,8 +143,9 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     const [lo, hi] = crRangeFor(win.min, win.max);
     const crMin = Math.max(lo, a.cr_min ?? 0);
     const crMax = Math.min(hi, a.cr_max ?? 30);
-    const pool = crMin <= crMax ? await candidatePool(ctx.deps.search, { type: a.type, environment: a.environment || undefined, cr_min: crMin, cr_max: crMax, documents: a.documents, theme: a.search || undefined }) : { candidates: [] };
+    const pool = crMin <= crMax ? await candidatePool(ctx.deps.search, { type: a.type, environment: a.environment || undefined, cr_min: crMin, cr_max: crMax, documents: a.documents, theme: a.search || undefined }) : { candidates: [], themed: 0 };
     if ("message" in pool && pool.message) notes.push(pool.message);
+    if (a.search) notes.push(`${pool.themed} creatures match the theme; they come first, then the others that fit the filters.`);
     const groups = proposeGroups(edition, levels, difficulty, pool.candidates, a.proposals);
     answer.proposals = groups.map((g) => ({ shape: g.shape, ...shown(g.rating, g.monsters, true) }));
     notes.unshift(`${partyStep(edition, levels)} Target for ${difficulty}: ${win.min.toLocaleString("en-US")}–${win.max.toLocaleString("en-US")} ${edition === "2014" ? "adjusted " : ""}XP; searched CR ${formatCr(crMin)}–${formatCr(crMax)}.`);

@@ -55,34 +55,40 @@ export interface PoolQuery {
 }
 
 /**
- * Candidates for proposals, best first when a theme ranks them (else by name), one per name
- * (the first document's), with a CR and an XP value, in the environment when one is asked for.
+ * Candidates for proposals: every creature the filters allow (by name), one per name (the first
+ * document's), with a CR and an XP value, in the environment when one is asked for. A theme ranks
+ * its matches first (like `search`), the others follow, so a narrow theme still leaves groups to build.
  */
-export async function candidatePool(search: (q: SearchQuery) => Promise<SearchResponse>, q: PoolQuery): Promise<{ candidates: Candidate[]; message?: string }> {
-  const res = await search({
-    kinds: ["creature"],
+export async function candidatePool(search: (q: SearchQuery) => Promise<SearchResponse>, q: PoolQuery): Promise<{ candidates: Candidate[]; themed: number; message?: string }> {
+  const base = {
+    kinds: ["creature"] as const,
     filters: { cr_min: q.cr_min, cr_max: q.cr_max, ...(q.type ? { creature_type: q.type } : {}) },
     documents: q.documents,
-    search: q.theme,
-    limit: q.theme ? 200 : 2000,
     omitText: true,
-  });
+  };
+  const ranked = q.theme ? await search({ ...base, search: q.theme, limit: 100 }) : undefined;
+  const all = await search({ ...base, limit: 2000 });
   const env = q.environment?.toLowerCase();
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
-  for (const { entity: e } of res.hits) {
+  let themed = 0;
+  const add = (e: Entity, fromTheme: boolean) => {
     const name = e.name.toLowerCase();
-    if (seen.has(name) || typeof e.filters.cr !== "number") continue;
+    if (seen.has(name) || typeof e.filters.cr !== "number") return;
     if (env) {
       const envs = (e.data as JsonObject).environments;
-      if (!Array.isArray(envs) || !envs.some((x) => typeof x === "string" && x.toLowerCase().includes(env))) continue;
+      if (!Array.isArray(envs) || !envs.some((x) => typeof x === "string" && x.toLowerCase().includes(env))) return;
     }
     const xp = creatureXp(e);
-    if (xp === undefined) continue;
+    if (xp === undefined) return;
     seen.add(name);
-    candidates.push({ key: e.key, name: e.name, cr: e.filters.cr, xp, document_key: e.document_key, uri: entityUri(e.kind, e.key) });
-  }
-  return { candidates, ...(res.message ? { message: res.message } : {}) };
+    const rank = fromTheme ? themed++ : (ranked ? ranked.hits.length : 0);
+    candidates.push({ key: e.key, name: e.name, cr: e.filters.cr, xp, document_key: e.document_key, uri: entityUri(e.kind, e.key), rank });
+  };
+  for (const h of ranked?.hits ?? []) add(h.entity, true);
+  for (const h of all.hits) add(h.entity, false);
+  const message = ranked?.message ?? all.message;
+  return { candidates, themed, ...(message ? { message } : {}) };
 }
 
 export { formatCr };

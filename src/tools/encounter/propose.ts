@@ -12,6 +12,8 @@ export interface Candidate {
   xp: number;
   document_key: string;
   uri: string;
+  /** 0 = best theme match; unthemed candidates share one rank after the themed ones (absent: 0). */
+  rank?: number;
 }
 
 export type Shape = "solo" | "leader and followers" | "band";
@@ -29,8 +31,29 @@ interface Option {
 }
 
 const MAX_MONSTERS = 12;
-/** Candidates considered as leaders / followers of mixed groups (the best ranked ones). */
+/** Candidates considered as leaders / followers of mixed groups. */
 const MIXED_POOL = 40;
+
+/** Up to `n` of `xs`: the best ranked first, ties spread evenly over the list (not its alphabetical head). */
+function pick(xs: readonly Candidate[], n: number): Candidate[] {
+  if (xs.length <= n) return [...xs];
+  const sorted = [...xs].sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0));
+  const out: Candidate[] = [];
+  const cut = sorted[n - 1]!.rank ?? 0;
+  const better = sorted.filter((c) => (c.rank ?? 0) < cut);
+  const tied = sorted.filter((c) => (c.rank ?? 0) === cut);
+  out.push(...better);
+  const room = n - out.length;
+  for (let i = 0; i < room; i++) out.push(tied[Math.floor((i * tied.length) / room)]!);
+  return out;
+}
+
+/** 32-bit FNV-1a of a string. */
+function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
 
 /**
  * Up to `max` groups, each within the difficulty's window, varied in shape and creatures:
@@ -47,22 +70,30 @@ export function proposeGroups(edition: Edition, levels: readonly number[], diffi
     const v = value(xp, count);
     if (v < win.min || v > win.max) return v > win.max;
     const rank = Math.min(...parts.map((p) => p.rank));
-    options.push({ shape, parts, score: Math.abs(win.target - v) / win.target + 0.01 * rank + 0.01 * count });
+    const closeness = Math.round((Math.abs(win.target - v) / win.target) * 50) / 50;
+    options.push({ shape, parts, score: closeness + 0.01 * rank + 0.01 * count });
     return false;
   };
-  candidates.forEach((c, rank) => {
-    if (c.xp <= 0) return;
+  for (const c of candidates) {
+    if (c.xp <= 0) continue;
+    const rank = c.rank ?? 0;
     consider("solo", [{ c, n: 1, rank }]);
     for (let n = 2; n <= MAX_MONSTERS; n++) if (consider("band", [{ c, n, rank }])) break;
-  });
-  const pool = candidates.slice(0, MIXED_POOL);
-  pool.forEach((lead, li) => {
-    pool.forEach((f, fi) => {
-      if (f.key === lead.key || f.xp <= 0 || f.xp * 2 > lead.xp) return;
-      for (let n = 2; n <= MAX_MONSTERS - 1; n++) if (consider("leader and followers", [{ c: lead, n: 1, rank: li }, { c: f, n, rank: fi }])) break;
-    });
-  });
-  options.sort((a, b) => a.score - b.score || a.parts[0]!.c.name.localeCompare(b.parts[0]!.c.name));
+  }
+  // Leaders carry a third to three quarters of the target, followers a little each.
+  const leaders = pick(candidates.filter((c) => c.xp >= win.target * 0.3 && c.xp <= win.target * 0.75), MIXED_POOL);
+  const followers = pick(candidates.filter((c) => c.xp > 0 && c.xp <= win.target * 0.3), MIXED_POOL);
+  for (const lead of leaders) {
+    for (const f of followers) {
+      if (f.key === lead.key || f.xp * 2 > lead.xp) continue;
+      const parts = (n: number) => [{ c: lead, n: 1, rank: lead.rank ?? 0 }, { c: f, n, rank: f.rank ?? 0 }];
+      for (let n = 2; n <= MAX_MONSTERS - 1; n++) if (consider("leader and followers", parts(n))) break;
+    }
+  }
+  // Ties (common: many groups hit the target exactly) go by a hash of the creature keys, so that
+  // the choice is stable but not biased towards the start of the alphabet.
+  const tie = new Map(options.map((o) => [o, fnv(o.parts.map((p) => `${p.c.key}×${p.n}`).join("+"))]));
+  options.sort((a, b) => a.score - b.score || tie.get(a)! - tie.get(b)!);
 
   const chosen: Option[] = [];
   const used = new Set<string>();
