@@ -1,5 +1,5 @@
 /**
- * buildServer: one McpServer with the seven tools and the resources over shared deps. Building it
+ * buildServer: one McpServer with the tools, resources, prompts and completions over shared deps. Building it
  * is cheap and touches neither the model nor the network, so `initialize` and `tools/list` are
  * answered at once; HTTP builds one per request.
  *
@@ -41,6 +41,7 @@ export const SERVER_INSTRUCTIONS = [
   "Use `name` for an exact entry (case-insensitive, wildcards * and %), `search` for a description in plain words (ranked, with similarity_score), filters to narrow, and `documents` (keys from list_documents) to restrict to books.",
   "Lists come as compact rows (key facts + one-line summary) with `total` and `has_more`; page with `offset`. For a whole entry read the row's `uri` resource or call again with `detail: \"full\"`. Same-name entries from several books are one row (official SRD first; `other_documents` names the rest); `all_versions: true` or `documents` shows each.",
   "Every result names its source (document_key). An empty answer's `message` says why (closest names, valid filter values).",
+  "build_encounter does encounter XP math (2024 or 2014 rules): rate a group or propose groups. class_progression gives a class's level table.",
 ].join("\n");
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
