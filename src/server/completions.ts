@@ -6,7 +6,8 @@
  */
 import type { Database } from "bun:sqlite";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CompleteRequestSchema, type CompleteResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { CompleteRequestParamsSchema, type CompleteResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod";
 import { ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../tools/encounter/tables.ts";
 import type { ToolDeps } from "../tools/deps.ts";
@@ -141,11 +142,25 @@ export function complete(db: Database, p: CompleteParams): Completion {
   throw invalid(`Unknown completion reference type ${JSON.stringify(p.ref.type)}; use ref/prompt or ref/resource.`);
 }
 
+/** A completion/complete `params` checked against the protocol's shape, or a readable -32602 error. */
+export function completeRequest(params: unknown): CompleteParams {
+  const r = CompleteRequestParamsSchema.safeParse(params);
+  if (r.success) return r.data as CompleteParams;
+  const issue = r.error.issues[0];
+  const where = issue && issue.path.length ? `params.${issue.path.map(String).join(".")}` : "params";
+  throw invalid(
+    `completion/complete: ${where} is not valid. Send {"ref": {"type": "ref/resource", "uri": "${ENTITY_TEMPLATE}"} or {"type": "ref/prompt", "name": <prompt>}, "argument": {"name": <argument>, "value": <prefix>}, "context": {"arguments": {...}}}.`,
+  );
+}
+
+/** completion/complete checked by completeRequest before anything else (the SDK would answer -32603 with a schema dump). */
+const CompleteEnvelope = z.object({ method: z.literal("completion/complete"), params: z.unknown().transform((p) => completeRequest(p)) });
+
 /**
  * Answer completion/complete from the store. Installed after the prompts and resources, so it
  * replaces the handler McpServer sets up for its own completers.
  */
 export function registerCompletions(server: McpServer, deps: ToolDeps): void {
   server.server.registerCapabilities({ completions: {} });
-  server.server.setRequestHandler(CompleteRequestSchema, async (request) => ({ completion: complete(deps.db, request.params as CompleteParams) }));
+  server.server.setRequestHandler(CompleteEnvelope, async (request) => ({ completion: complete(deps.db, request.params) }));
 }

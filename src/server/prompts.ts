@@ -5,7 +5,7 @@
  * completion/complete suggests values for them (completions.ts).
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 
 const arg = (description: string) => z.string().max(300).describe(description);
@@ -137,6 +137,41 @@ export const PROMPTS: readonly PromptDef[] = [
   },
 ];
 
+function invalid(message: string): Error {
+  // A plain Error with a code: McpError would prefix the message with "MCP error -32602:".
+  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
+}
+
+const show = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "string" ? `the string ${JSON.stringify(v.slice(0, 40))}` : typeof v);
+
+/** The prompt and its arguments from a prompts/get `params`, or a readable -32602 error. Unknown argument names are ignored. */
+export function promptRequest(params: unknown): { prompt: PromptDef; args: Record<string, string | undefined> } {
+  const p = params !== null && typeof params === "object" && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
+  const valid = `Prompts: ${PROMPTS.map((x) => x.name).join(", ")}.`;
+  if (!p || typeof p.name !== "string") throw invalid(`prompts/get needs params {"name": <prompt>, "arguments": {...}}. ${valid}`);
+  const prompt = PROMPTS.find((x) => x.name === p.name);
+  if (!prompt) throw invalid(`Unknown prompt ${JSON.stringify(p.name.slice(0, 100))}. ${valid}`);
+  const raw = p.arguments ?? {};
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw invalid(`Invalid arguments for prompt ${prompt.name}: arguments must be an object of strings (got ${show(raw)}).`);
+  const problems: string[] = [];
+  const args: Record<string, string | undefined> = {};
+  for (const [k, schema] of Object.entries(prompt.args)) {
+    const v = (raw as Record<string, unknown>)[k];
+    const r = schema.safeParse(v);
+    if (r.success) args[k] = r.data === undefined ? undefined : r.data.trim() || undefined;
+    else if (v === undefined) problems.push(`${k} is required`);
+    else if (typeof v !== "string") problems.push(`${k} must be a string (got ${show(v)})`);
+    else problems.push(`${k} must be at most 300 characters`);
+  }
+  const missing = Object.entries(prompt.args).filter(([k, sc]) => !sc.isOptional() && args[k] === undefined).map(([k]) => k);
+  for (const k of missing) if (!problems.some((x) => x.startsWith(k))) problems.push(`${k} must not be empty`);
+  if (problems.length) throw invalid(`Invalid arguments for prompt ${prompt.name}: ${problems.join("; ")}.`);
+  return { prompt, args };
+}
+
+/** prompts/get checked by promptRequest before the SDK's own parsing (which answers -32603 with a schema dump). */
+const GetPromptEnvelope = z.object({ method: z.literal("prompts/get"), params: z.unknown().transform((p) => promptRequest(p)) });
+
 export function registerPrompts(server: McpServer): void {
   for (const p of PROMPTS) {
     server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: p.args }, (a): GetPromptResult => ({
@@ -144,4 +179,9 @@ export function registerPrompts(server: McpServer): void {
       messages: [{ role: "user", content: { type: "text", text: p.text(a as Record<string, string | undefined>) } }],
     }));
   }
+  // Replaces McpServer's prompts/get (prompts/list stays McpServer's, from the same definitions).
+  server.server.setRequestHandler(GetPromptEnvelope, (request): GetPromptResult => {
+    const { prompt, args } = request.params;
+    return { description: prompt.description, messages: [{ role: "user", content: { type: "text", text: prompt.text(args) } }] };
+  });
 }

@@ -96,7 +96,7 @@ function huge(r: Rng): string {
   return unit.repeat(Math.ceil(len / unit.length)).slice(0, len);
 }
 
-function hostileString(r: Rng): string {
+export function hostileString(r: Rng): string {
   const roll = r.int(0, 9);
   if (roll === 0) return huge(r);
   const pool = r.pick([WILDCARDS, SQLISH, FTS5, UNICODE, MISC, QUERIES, NAMES]);

@@ -76,9 +76,9 @@ export function rowsFromTable(md: string | null): { rows: Map<number, LevelRow>;
       else if (/^features?$/i.test(h)) {
         hasFeatures = true;
         row.features.push(...splitList(v));
-      } else if (/^cantrips( known)?/i.test(h)) row.cantrips_known = v;
-      else if (/^spells known/i.test(h)) row.spells_known = v;
-      else if (/^prepared spells/i.test(h)) row.prepared_spells = v;
+      } else if (/^cantrips( known)?$/i.test(h)) row.cantrips_known = v;
+      else if (/^spells known$/i.test(h)) row.spells_known = v;
+      else if (/^prepared spells$/i.test(h)) row.prepared_spells = v;
       else if (h) {
         if (!columns.includes(h)) columns.push(h);
         row.other = { ...row.other, [h]: v };
