@@ -138,3 +138,33 @@ describe("Open5e class tables", () => {
     expect(t.levels[0]!.proficiency_bonus).toBe(first[1]!);
   });
 });
+
+describe("markdown level tables", () => {
+  test("OrcBrew's per-level 'new' columns stay class columns, not totals", () => {
+    const md = ["| Level | Cantrips Known (new) | Spells Known (new) |", "| --- | --- | --- |", "| 1 | 2 | 4 |", "| 3 |  | 1 |"].join("\n");
+    const t = rowsFromTable(md)!;
+    expect(t.columns).toEqual(["Cantrips Known (new)", "Spells Known (new)"]);
+    expect(t.rows.get(1)).toEqual({ level: 1, proficiency_bonus: null, features: [], other: { "Cantrips Known (new)": "2", "Spells Known (new)": "4" } });
+    expect(t.rows.get(3)?.cantrips_known).toBeUndefined();
+    expect(t.hasFeatures).toBe(false);
+  });
+
+  test("ordinal levels, dashes for no slots, a pact-magic style table", () => {
+    const md = [
+      "| Level | Proficiency Bonus | Features | Spells Known | Spell Slots | Slot Level | 1st | 2nd |",
+      "|-------|---|---|---|---|---|---|---|",
+      "| 1st | +2 | Otherworldly Patron, Pact Magic | 2 | 1 | 1st | - | - |",
+      "| 2nd | +2 | - | 3 | 2 | 1st | 0 | — |",
+      "| 3rd | 2 | Pact Boon | 4 | 2 | 2nd | 3 | 1 |",
+      "| 21st | +7 | nonsense | 1 | 1 | 1st | 1 | 1 |",
+    ].join("\n");
+    const t = rowsFromTable(md)!;
+    expect([...t.rows.keys()]).toEqual([1, 2, 3]);
+    expect(t.rows.get(1)).toMatchObject({ proficiency_bonus: "+2", features: ["Otherworldly Patron", "Pact Magic"], spells_known: "2", other: { "Spell Slots": "1", "Slot Level": "1st" } });
+    expect(t.rows.get(1)!.spell_slots).toBeUndefined();
+    expect(t.rows.get(2)!.features).toEqual([]);
+    expect(t.rows.get(3)).toMatchObject({ proficiency_bonus: "+2", spell_slots: [3, 1] });
+    expect(rowsFromTable("no table here")).toBeNull();
+    expect(rowsFromTable("| A | B |\n|---|---|\n| 1 | 2 |")).toBeNull();
+  });
+});
