@@ -55,15 +55,26 @@ export function completeNames(db: Database, kinds: readonly EntityKind[], prefix
   return page(values, total);
 }
 
-/** Keys of `kind` whose name starts with `prefix` (or whose key does), by name. */
+/**
+ * Keys of `kind` whose name starts with `prefix` (by name), then those whose key does. Both walk
+ * the (kind, name, document_key, key) index; the total is one covering count over it.
+ */
 export function completeKeys(db: Database, kind: EntityKind, prefix: string): Completion {
   const pattern = startsWith(prefix);
-  const sql = `SELECT key, name FROM entities WHERE kind = ? AND name LIKE ? ESCAPE '\\' UNION SELECT key, name FROM entities WHERE kind = ? AND key LIKE ? ESCAPE '\\'`;
-  const values = db
-    .query<{ key: string }, string[]>(`SELECT key FROM (${sql}) ORDER BY name COLLATE NOCASE, key LIMIT ${MAX_COMPLETIONS}`)
-    .all(kind, pattern, kind, pattern)
+  const byName = db
+    .query<{ key: string }, [string, string]>(`SELECT key FROM entities WHERE kind = ? AND name LIKE ? ESCAPE '\\' ORDER BY name, key LIMIT ${MAX_COMPLETIONS}`)
+    .all(kind, pattern)
     .map((r) => r.key);
-  const total = values.length < MAX_COMPLETIONS ? values.length : (db.query<{ n: number }, string[]>(`SELECT COUNT(*) AS n FROM (${sql})`).get(kind, pattern, kind, pattern)?.n ?? 0);
+  const values = [...byName];
+  if (values.length < MAX_COMPLETIONS) {
+    const byKey = db
+      .query<{ key: string }, [string, string, string]>(`SELECT key FROM entities WHERE kind = ? AND key LIKE ? ESCAPE '\\' AND NOT name LIKE ? ESCAPE '\\' ORDER BY key LIMIT ${MAX_COMPLETIONS}`)
+      .all(kind, pattern, pattern)
+      .map((r) => r.key);
+    values.push(...byKey.slice(0, MAX_COMPLETIONS - values.length));
+    if (byKey.length + byName.length <= MAX_COMPLETIONS) return page(values, values.length);
+  }
+  const total = db.query<{ n: number }, [string, string, string]>(`SELECT COUNT(*) AS n FROM entities WHERE kind = ? AND (name LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\')`).get(kind, pattern, pattern)?.n ?? 0;
   return page(values, total);
 }
 
