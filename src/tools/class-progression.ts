@@ -25,6 +25,7 @@ const output = z.object({
   columns: z.array(z.string()),
   levels: z.array(z.looseObject({ level: z.number() })),
   other_documents: z.array(z.string()),
+  note: z.string().optional(),
 });
 
 export const classProgression: ToolDef = defineTool({

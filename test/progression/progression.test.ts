@@ -168,3 +168,29 @@ describe("markdown level tables", () => {
     expect(rowsFromTable("| A | B |\n|---|---|\n| 1 | 2 |")).toBeNull();
   });
 });
+
+describe("OrcBrew homebrew class (no table, a caster level factor)", () => {
+  test("slots from the multiclass table by caster level; that table equals the full caster's raw level data", async () => {
+    const { importOrcbrewFile } = await import("../../src/ingest/import.ts");
+    const { SLOTS_BY_CASTER_LEVEL } = await import("../../src/tools/progression/slots.ts");
+    const wizard = fixture("dnd5eapi/2014/levels.json").filter((r) => r.class.index === "wizard" && !r.subclass);
+    for (const rec of wizard) expect([...SLOTS_BY_CASTER_LEVEL[rec.level - 1]!]).toEqual(rawSlots(rec));
+    const tmp = makeTempDir();
+    const store = openStore({ path: join(tmp.dir, "lk.db") });
+    try {
+      importOrcbrewFile(store.db, join(import.meta.dir, "..", "fixtures", "orcbrew", "all-types.orcbrew"));
+      const t = levelsOf(classLevels(store.db, { class: "Ember Knight", subclass: "Cinder Oath" }));
+      expect(t.note).toContain("caster type");
+      expect(t.levels[0]).toMatchObject({ level: 1, proficiency_bonus: "+2" });
+      expect(t.levels[0]!.features).toContain("Kindled Blade");
+      expect(t.levels[0]!.spell_slots).toBeUndefined(); // half caster: caster level 0
+      expect(t.levels[1]!.spell_slots).toEqual([2]);
+      expect(t.levels[4]!.spell_slots).toEqual([3]);
+      expect(t.levels[19]!.spell_slots).toEqual([4, 3, 3, 3, 2]);
+      expect(t.levels[2]!.features).toContain("Ash Ward (Cinder Oath)");
+    } finally {
+      store.close();
+      tmp.cleanup();
+    }
+  });
+});

@@ -17,6 +17,7 @@ export interface ClassLevels {
   levels: LevelRow[];
   /** Other documents that have this class (pass one as `documents` to read theirs). */
   other_documents: string[];
+  note?: string;
 }
 
 const ORDER = "ORDER BY (json_extract(data, '$.table') IS NOT NULL) DESC, (document_key = 'srd-2024') DESC, (document_key = 'srd-2014') DESC, document_source, document_key, key";
@@ -65,5 +66,6 @@ export function classLevels(db: Database, opts: { class: string; subclass?: stri
     columns: p.columns,
     levels: p.rows,
     other_documents: others,
+    ...(p.note ? { note: p.note } : {}),
   };
 }

@@ -6,6 +6,7 @@
  * subclass's features.
  */
 import type { ClassData } from "../../entities/kinds.ts";
+import { DERIVED_SLOTS_NOTE, derivedSlots } from "./slots.ts";
 
 export interface LevelRow {
   level: number;
@@ -26,6 +27,8 @@ export interface Progression {
   rows: LevelRow[];
   /** The other columns, in table order. */
   columns: string[];
+  /** How a part of the table was derived rather than read. */
+  note?: string;
 }
 
 const ORDINAL_SLOT = /^(\d)(st|nd|rd|th)(\s*level)?$/i;
@@ -113,5 +116,13 @@ export function buildProgression(cls: { name: string; data: ClassData }, sub?: {
     if (sub) row.features = [...row.features, ...(sub.data.features ?? []).filter((f) => f.level === level).map((f) => `${f.name} (${sub.name})`)];
     rows.push(row);
   }
-  return { class_name: cls.name, ...(sub ? { subclass_name: sub.name } : {}), rows, columns: parsed?.columns ?? [] };
+  // No slot column at all but a caster type (OrcBrew): the multiclass slot table by caster level.
+  const derive = !rows.some((r) => r.spell_slots) && derivedSlots(cls.data.caster_type, 20) !== undefined;
+  if (derive) {
+    for (const r of rows) {
+      const slots = derivedSlots(cls.data.caster_type, r.level);
+      if (slots) r.spell_slots = slots;
+    }
+  }
+  return { class_name: cls.name, ...(sub ? { subclass_name: sub.name } : {}), rows, columns: parsed?.columns ?? [], ...(derive ? { note: DERIVED_SLOTS_NOTE } : {}) };
 }
