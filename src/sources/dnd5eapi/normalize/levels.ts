@@ -16,7 +16,8 @@ const humanize = (k: string) => k.replace(/_/g, " ").replace(/\b\w/g, (c) => c.t
 
 /** One class-specific value as the books print it ("d6", "2d6", "3"); null when not shown. */
 function cell(key: string, v: unknown): string | null {
-  if (typeof v === "number") return key.endsWith("_die") ? `d${v}` : String(v);
+  // The API writes "unlimited" (a 20th-level barbarian's rages) as 9999.
+  if (typeof v === "number") return v >= 9999 ? "Unlimited" : key.endsWith("_die") ? `d${v}` : String(v);
   if (isRec(v) && typeof v.dice_count === "number" && typeof v.dice_value === "number") return `${v.dice_count}d${v.dice_value}`;
   if (typeof v === "boolean") return v ? "yes" : "no";
   return null;
@@ -30,7 +31,7 @@ export function dndLevelTable(levels: unknown[], classIndex: string): string | n
   if (rows.length === 0) return null;
   const sc = (r: Rec) => (isRec(r.spellcasting) ? r.spellcasting : {});
   const cs = (r: Rec) => (isRec(r.class_specific) ? r.class_specific : {});
-  const spellCols = SPELL_COLUMNS.filter(([k]) => rows.some((r) => int(sc(r)[k]) !== null));
+  const spellCols = SPELL_COLUMNS.filter(([k]) => rows.some((r) => (int(sc(r)[k]) ?? 0) > 0));
   const slotCols = SLOT_NAMES.map((_, i) => i + 1).filter((n) => rows.some((r) => (int(sc(r)[`spell_slots_level_${n}`]) ?? 0) > 0));
   const specific = [...new Set(rows.flatMap((r) => Object.keys(cs(r))))].filter((k) => rows.some((r) => shown(cell(k, cs(r)[k])) !== "—"));
   const head = ["Level", "Proficiency Bonus", "Features", ...spellCols.map(([, h]) => h), ...specific.map(humanize), ...slotCols.map((n) => SLOT_NAMES[n - 1]!)];
