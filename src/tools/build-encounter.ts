@@ -90,6 +90,17 @@ function crRangeFor(min: number, max: number): [number, number] {
   return [lo, hi];
 }
 
+/** How the rated group compares with the difficulty asked for, in XP to add or remove. */
+function targetNote(edition: Edition, difficulty: Difficulty, r: Rating, totals: Record<string, number>): string {
+  const win = targetWindow(edition, difficulty, totals);
+  const value = edition === "2014" ? r.adjusted_xp! : r.total_xp;
+  const what = edition === "2014" ? "adjusted XP" : "XP";
+  const fmt = (n: number) => n.toLocaleString("en-US");
+  if (value < win.min) return `For ${difficulty}, add about ${fmt(win.min - value)} ${what} (target ${fmt(win.min)}–${fmt(win.max)}).`;
+  if (value > win.max) return `For ${difficulty}, remove about ${fmt(value - win.max)} ${what} (target ${fmt(win.min)}–${fmt(win.max)}).`;
+  return `The group is ${difficulty}, as asked.`;
+}
+
 async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
   const levels = partyLevels(a);
   if (typeof levels === "string") return toolError(levels);
@@ -134,7 +145,9 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     if (unknown.length) {
       return toolError(`No creature ${unknown.join(", ")} in the local store. Find the exact name or key with search_creature (e.g. {"name": "ogre*"}), or give {"cr": ..., "count": ...} for a creature that is not there.`);
     }
-    answer.rating = shown(rateGroup(edition, levels, monsters), monsters);
+    const rating = rateGroup(edition, levels, monsters);
+    answer.rating = shown(rating, monsters);
+    if (difficulty) notes.push(targetNote(edition, difficulty, rating, answer.thresholds));
   } else if (difficulty) {
     const win = targetWindow(edition, difficulty, answer.thresholds);
     const [lo, hi] = crRangeFor(win.min, win.max);
