@@ -197,7 +197,7 @@ describe("OrcBrew homebrew class (no table, a caster level factor)", () => {
 
 describe("D&D 5e API level records → table", () => {
   test("class columns as printed: 9999 rages are Unlimited, zero columns and spell columns without values left out", async () => {
-    const { dndLevelTable } = await import("../../src/entities/normalize/dnd5eapi/levels.ts");
+    const { dndLevelTable } = await import("../../src/sources/dnd5eapi/normalize/levels.ts");
     // Two real 2014 barbarian records (5e-database), spellcasting-free.
     const recs = [
       {"level":1,"ability_score_bonuses":0,"prof_bonus":2,"features":[{"index":"rage","name":"Rage","url":"/api/2014/features/rage"},{"index":"barbarian-unarmored-defense","name":"Unarmored Defense","url":"/api/2014/features/barbarian-unarmored-defense"}],"class_specific":{"rage_count":2,"rage_damage_bonus":2,"brutal_critical_dice":0},"index":"barbarian-1","class":{"index":"barbarian","name":"Barbarian","url":"/api/2014/classes/barbarian"},"url":"/api/2014/classes/barbarian/levels/1"},
