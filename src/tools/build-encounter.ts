@@ -171,8 +171,8 @@ export const buildEncounter: ToolDef = defineTool({
   name: "build_encounter",
   title: "Build an encounter",
   description: [
-    "Encounter XP math by the 2024 rules (budget) or 2014 (thresholds × monster multiplier), step by step. Party, then `monsters` to rate a group, or `difficulty` (+ filters, theme in `search`) for groups from the store.",
-    'Example: {"party_size":4,"party_level":5,"edition":"2014","monsters":[{"name":"Ogre","count":2},{"name":"Goblin","count":6}]}',
+    "Encounter XP math, 2024 (budget) or 2014 (thresholds × multiplier), step by step: `monsters` to rate a group, or `difficulty` for groups from the store.",
+    'E.g. {"party_size":4,"party_level":5,"monsters":[{"name":"Ogre","count":2}]}',
   ].join("\n"),
   input,
   output,

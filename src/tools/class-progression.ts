@@ -32,8 +32,8 @@ export const classProgression: ToolDef = defineTool({
   name: "class_progression",
   title: "Class level table",
   description: [
-    "A class's level table: proficiency bonus, features, cantrips/spells known or prepared, spell_slots per spell level, class columns (`other`). Resource: lorekeeper://class/{key}/levels.",
-    'Example: {"class": "Wizard", "level_max": 5}',
+    "A class's level table: proficiency bonus, features, spells known/prepared, spell_slots, class columns.",
+    'E.g. {"class": "Wizard", "level_max": 5}',
   ].join("\n"),
   input,
   output,
