@@ -110,7 +110,7 @@ export function loadConfig(): Config {
     modelDir: envValue("LOREKEEPER_MODEL_DIR") ? resolve(envValue("LOREKEEPER_MODEL_DIR")!) : undefined,
     embeddingTimeoutMs: num("LOREKEEPER_EMBEDDING_TIMEOUT_MS", 10_000),
     responseBudgetChars: num("LOREKEEPER_RESPONSE_BUDGET_CHARS", 60_000),
-    preferDocuments: splitList(process.env.LOREKEEPER_PREFER_DOCUMENTS),
+    preferDocuments: splitList(envValue("LOREKEEPER_PREFER_DOCUMENTS")),
     httpToken: process.env.LOREKEEPER_HTTP_TOKEN || undefined,
     importMaxBytes: Math.floor(num("LOREKEEPER_IMPORT_MAX_MB", 64) * 1024 * 1024),
   };

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { fitRows } from "../../src/cli/commands/documents.ts";
-import { dataDir, dbPath, envValue } from "../../src/config.ts";
+import { dataDir, dbPath, envValue, loadConfig } from "../../src/config.ts";
 import { table } from "../../src/cli/progress.ts";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.ts";
 import { isolatedEnv, REPO_ROOT } from "../support/mcp.ts";
@@ -96,7 +96,7 @@ describe("the first hour", () => {
   });
 
   test("LOREKEEPER_DATA_DIR moves the store; blank values and unfilled ${user_config.…} placeholders are ignored", () => {
-    const saved = { d: process.env.LOREKEEPER_DATA_DIR, m: process.env.LOREKEEPER_MODEL_DIR };
+    const saved = { d: process.env.LOREKEEPER_DATA_DIR, m: process.env.LOREKEEPER_MODEL_DIR, p: process.env.LOREKEEPER_PREFER_DOCUMENTS };
     try {
       process.env.LOREKEEPER_DATA_DIR = join(tmp.dir, "elsewhere");
       expect(dbPath()).toBe(join(tmp.dir, "elsewhere", "lorekeeper.db"));
@@ -107,8 +107,13 @@ describe("the first hour", () => {
       }
       process.env.LOREKEEPER_MODEL_DIR = "${user_config.model_folder}";
       expect(envValue("LOREKEEPER_MODEL_DIR")).toBeUndefined();
+      // A blank document preference in the bundle's settings must not become a document named "${user_config…}".
+      process.env.LOREKEEPER_PREFER_DOCUMENTS = "${user_config.document_preference}";
+      expect(loadConfig().preferDocuments).toEqual([]);
+      process.env.LOREKEEPER_PREFER_DOCUMENTS = "srd-2014, srd-2024";
+      expect(loadConfig().preferDocuments).toEqual(["srd-2014", "srd-2024"]);
     } finally {
-      for (const [k, v] of [["LOREKEEPER_DATA_DIR", saved.d], ["LOREKEEPER_MODEL_DIR", saved.m]] as const) {
+      for (const [k, v] of [["LOREKEEPER_DATA_DIR", saved.d], ["LOREKEEPER_MODEL_DIR", saved.m], ["LOREKEEPER_PREFER_DOCUMENTS", saved.p]] as const) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
