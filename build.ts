@@ -14,6 +14,7 @@ import { PACK_DB, storeSideFiles } from "./src/native/content-pack.ts";
 import { sha256 } from "./src/native/extract.ts";
 import { bunTarget, hostTarget, type Manifest, type ManifestFile, parseTarget, type Target, TARGETS } from "./src/native/manifest.ts";
 import { dirModelName, fileSha256, MODEL_SIDE_FILES } from "./src/search/model-source.ts";
+import { MANIFEST_FILE } from "./src/search/model-manifest.ts";
 import { nativeLoaderPlugin } from "./src/native/build-plugin.ts";
 import { INSTALL_ALL_PLATFORMS, MODEL_ONNX, nativePlan, type NativeSpec } from "./src/native/targets.ts";
 import { packageRelease } from "./packaging/release.ts";
@@ -28,7 +29,8 @@ Options:
   --target T        linux-x64 | linux-arm64 | darwin-x64 | darwin-arm64 | windows-x64 | all
                     (repeatable; default: the host)
   --model DIR       embedding model folder (fastembed layout: model.onnx + tokenizer files);
-                    default LOREKEEPER_MODEL_DIR, then the model cache
+                    default LOREKEEPER_MODEL_DIR, then all-MiniLM-L6-v2 from the model cache,
+                    installed there first if missing (lorekeeper model install all-MiniLM-L6-v2)
   --content DB      embed a content pack: a store made by \`lorekeeper sync\` / \`import\`
   --no-semantic     build without model/onnxruntime/tokenizers (keyword search only); needed for
                     targets with no tokenizers build (linux-arm64)
@@ -96,7 +98,9 @@ function modelInputs(dir: string): { inputs: Input[]; onnx: string; name: string
   }
   // The folder keeps its name: the embedder derives the model id ("custom:<folder>@<sha>") from it.
   const name = basename(dir);
-  const inputs = [...MODEL_SIDE_FILES, onnx].map((f) => ({ path: join(dir, f), file: { name: `models/${name}/${f}`, role: "model" as const } }));
+  // The manifest of an installed model (lorekeeper model install) travels with it: prefixes, license, source.
+  const files = [...MODEL_SIDE_FILES, onnx, ...(existsSync(join(dir, MANIFEST_FILE)) ? [MANIFEST_FILE] : [])];
+  const inputs = files.map((f) => ({ path: join(dir, f), file: { name: `models/${name}/${f}`, role: "model" as const } }));
   return { inputs, onnx, name };
 }
 
@@ -278,7 +282,8 @@ function parseOptions(argv: string[]): Options {
   const semantic = !values["no-semantic"];
   return {
     targets: uniq,
-    modelDir: semantic ? resolve(values.model ?? process.env.LOREKEEPER_MODEL_DIR ?? resolveDefaultModelDir()) : undefined,
+    // undefined with semantic on: the default release model, resolved (and installed if needed) in run().
+    modelDir: semantic && (values.model ?? process.env.LOREKEEPER_MODEL_DIR) ? resolve((values.model ?? process.env.LOREKEEPER_MODEL_DIR)!) : undefined,
     content: values.content ? resolve(values.content) : undefined,
     semantic,
     outdir: resolve(values.outdir ?? join(ROOT, "dist")),
@@ -324,7 +329,18 @@ async function checkPackModel(pack: Pack, o: Options): Promise<void> {
 
 async function run(argv: string[]): Promise<number> {
   const o = parseOptions(argv);
-  if (o.semantic) modelInputs(o.modelDir!); // fail early with a clear message
+  if (o.semantic && !o.modelDir) {
+    try {
+      o.modelDir = await resolveDefaultModelDir((l) => process.stderr.write(`${l}\n`));
+    } catch (err) {
+      const e = err as Error & { hint?: string };
+      throw new BuildError(`No embedding model: ${e.message}`, e.hint ?? "Pass --model DIR, or install one with `lorekeeper model install all-MiniLM-L6-v2`, or build with --no-semantic.");
+    }
+  }
+  if (o.semantic) {
+    modelInputs(o.modelDir!); // fail early with a clear message
+    process.stderr.write(`embedding model: ${o.modelDir}\n`);
+  }
   mkdirSync(join(o.outdir, ".build"), { recursive: true });
   const pack = o.content ? preparePack(o.content, join(o.outdir, ".build")) : undefined;
   if (pack) await checkPackModel(pack, o);

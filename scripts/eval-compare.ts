@@ -1,0 +1,123 @@
+/**
+ * `bun run eval` with several models side by side: query classes, the tuning / held-out split of
+ * the query set, the fusion grid tuned on one half only, and the final table. Pure logic, except
+ * `measureEmbedding` (times the model).
+ */
+import type { Embedder } from "../src/search/types.ts";
+import { summarize, type Mode, type Summary } from "./eval-metrics.ts";
+import type { EvalQuery } from "./eval-queries.ts";
+
+/** typo / name (exact or partial) / meaning, by query id; meaning queries are grouped by tool too. */
+export function queryClass(q: EvalQuery): "typo" | "name" | "meaning" {
+  if (/typo/.test(q.id)) return "typo";
+  if (/exact|partial-name/.test(q.id)) return "name";
+  return "meaning";
+}
+
+/** A fixed half of the queries (FNV-1a of the id, even = tune): the same split for every model and run. */
+export function isTuneQuery(q: EvalQuery): boolean {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < q.id.length; i++) {
+    h ^= q.id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return ((h >>> 0) & 1) === 0;
+}
+
+export interface FusionSetting {
+  k: number;
+  vectorWeight: number;
+}
+
+/** The grid tried on the tuning half (the shipped default is k 20, weight 1). */
+export const FUSION_GRID: FusionSetting[] = [10, 20, 40, 60].flatMap((k) => [0.5, 0.75, 1, 1.5, 2].map((vectorWeight) => ({ k, vectorWeight })));
+
+/** Best setting by MRR, then hit@5; ties keep the earlier (smaller k, smaller weight) — no peeking at the held-out half. */
+export function pickFusion(scored: ReadonlyArray<{ setting: FusionSetting; summary: Summary }>): FusionSetting {
+  let best = scored[0]!;
+  for (const s of scored) {
+    if (s.summary.mrr > best.summary.mrr + 1e-9 || (Math.abs(s.summary.mrr - best.summary.mrr) <= 1e-9 && s.summary.hit5 > best.summary.hit5 + 1e-9)) best = s;
+  }
+  return best.setting;
+}
+
+export interface EmbeddingTimes {
+  queryP50: number;
+  queryP90: number;
+  /** Passages per second over a fixed sample of the store's entity texts. */
+  passagesPerSecond: number;
+  sample: number;
+}
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(s.length * q))]!;
+}
+
+/** Query embedding p50/p90 on texts never seen (no cache), and passage throughput on `passages`. */
+export async function measureEmbedding(e: Embedder, queryTexts: string[], passages: string[]): Promise<EmbeddingTimes> {
+  await e.embedQuery("warm-up query for the timing");
+  const q: number[] = [];
+  for (const [i, t] of queryTexts.entries()) {
+    const t0 = performance.now();
+    await e.embedQuery(`${t} (${i})`);
+    q.push(performance.now() - t0);
+  }
+  const t0 = performance.now();
+  await e.embedPassages(passages);
+  const s = (performance.now() - t0) / 1000;
+  return { queryP50: quantile(q, 0.5), queryP90: quantile(q, 0.9), passagesPerSecond: passages.length / s, sample: passages.length };
+}
+
+export interface ModelReport {
+  model: string;
+  id: string;
+  /** Whole set per mode. */
+  all: Record<Mode, Summary>;
+  /** Meaning queries per mode, and per tool (hybrid). */
+  meaning: Record<Mode, Summary>;
+  meaningByTool: Record<string, Summary>;
+  heldOutDefault: Summary;
+  heldOutTuned: Summary;
+  tuned: FusionSetting;
+  times: EmbeddingTimes;
+  corpusEmbedSeconds: number | null;
+  hybridQueryMs: number;
+}
+
+export function summarizeRanks(ranks: Array<number | null>): Summary {
+  return summarize(ranks);
+}
+
+const f3 = (x: number) => x.toFixed(3);
+const pad = (s: string, n: number) => (s.length >= n ? s : s + " ".repeat(n - s.length));
+
+/** The side-by-side table (markdown, so it can go straight into docs). */
+export function sideBySide(reports: ModelReport[]): string {
+  const lines = ["", "## Models side by side", ""];
+  lines.push("| model | mode | hit@1 | hit@5 | hit@10 | MRR | meaning MRR |", "|---|---|---:|---:|---:|---:|---:|");
+  for (const r of reports) {
+    for (const m of ["lexical", "vector", "hybrid"] as const) {
+      const s = r.all[m];
+      lines.push(`| ${m === "lexical" ? r.model : ""} | ${m} | ${f3(s.hit1)} | ${f3(s.hit5)} | ${f3(s.hit10)} | ${f3(s.mrr)} | ${f3(r.meaning[m].mrr)} |`);
+    }
+  }
+  lines.push("", "Fusion tuned on the tuning half only; the held-out half with the shipped default (k 20, vector weight 1) and with the tuned setting:", "");
+  lines.push("| model | tuned k / vector weight | held-out hybrid hit@5 default → tuned | held-out hybrid MRR default → tuned |", "|---|---|---|---|");
+  for (const r of reports) {
+    lines.push(`| ${r.model} | ${r.tuned.k} / ${r.tuned.vectorWeight} | ${f3(r.heldOutDefault.hit5)} → ${f3(r.heldOutTuned.hit5)} | ${f3(r.heldOutDefault.mrr)} → ${f3(r.heldOutTuned.mrr)} |`);
+  }
+  const tools = [...new Set(reports.flatMap((r) => Object.keys(r.meaningByTool)))].sort();
+  lines.push("", "Meaning queries by tool (hybrid MRR, number of queries):", "");
+  lines.push(`| model | ${tools.join(" | ")} |`, `|---|${tools.map(() => "---:").join("|")}|`);
+  for (const r of reports) lines.push(`| ${r.model} | ${tools.map((t) => (r.meaningByTool[t] ? `${f3(r.meaningByTool[t]!.mrr)} (${r.meaningByTool[t]!.queries})` : "–")).join(" | ")} |`);
+  lines.push("", "| model | query embedding p50 / p90 | corpus embedding | full corpus embed | hybrid query p50 |", "|---|---:|---:|---:|---:|");
+  for (const r of reports) {
+    const corpus = r.corpusEmbedSeconds === null ? "cached" : `${r.corpusEmbedSeconds.toFixed(0)} s`;
+    lines.push(
+      `| ${r.model} | ${r.times.queryP50.toFixed(1)} / ${r.times.queryP90.toFixed(1)} ms | ${r.times.passagesPerSecond.toFixed(1)} passages/s (${r.times.sample}) | ${corpus} | ${r.hybridQueryMs.toFixed(1)} ms |`,
+    );
+  }
+  lines.push("", reports.map((r) => `${pad(r.model, 20)} ${r.id}`).join("\n"));
+  return lines.join("\n");
+}
