@@ -3,6 +3,7 @@
  * the query set, the fusion grid tuned on one half only, and the final table. Pure logic, except
  * `measureEmbedding` (times the model).
  */
+import type { Database } from "bun:sqlite";
 import type { Embedder } from "../src/search/types.ts";
 import { summarize, type Mode, type Summary } from "./eval-metrics.ts";
 import type { EvalQuery } from "./eval-queries.ts";
@@ -120,4 +121,44 @@ export function sideBySide(reports: ModelReport[]): string {
   }
   lines.push("", reports.map((r) => `${pad(r.model, 20)} ${r.id}`).join("\n"));
   return lines.join("\n");
+}
+
+/** Distinct texts, so the embedder's query cache never answers. */
+export const TIMING_TEXTS = [
+  "creatures that live underwater",
+  "spells that control the weather",
+  "armor for a stealthy rogue",
+  "how does initiative work",
+  "magic rings that grant protection",
+  "summon an elemental ally",
+  "poisonous monsters in swamps",
+  "a cantrip that deals cold damage",
+  "feats for archers",
+  "ancient giant of the mountains",
+  "tools for picking locks",
+  "spells that let you speak with the dead",
+  "rules for travelling overland",
+  "a potion that grants flight",
+  "fey creatures that trick travellers",
+  "shields that reflect spells",
+  "fighting while mounted",
+  "a staff of power",
+  "heal the whole party",
+  "insect swarm",
+  "undead horse",
+  "banish a demon",
+  "boots of speed",
+  "dwarven heritage",
+];
+
+/** Whether every entity of `kinds` has a current vector of the store's model (meta embedding_model_id). */
+export function kindsFullyEmbedded(db: Database, kinds: readonly string[]): boolean {
+  const modelId = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'embedding_model_id'").get()?.value ?? "";
+  const row = db
+    .query<{ n: number }, string[]>(
+      `SELECT count(*) AS n FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id AND v.model_id = ?
+       WHERE e.kind IN (${kinds.map(() => "?").join(",")}) AND (v.entity_id IS NULL OR v.content_hash <> e.content_hash)`,
+    )
+    .get(modelId, ...kinds);
+  return (row?.n ?? 1) === 0;
 }

@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.ts";
-import { embedPending } from "../src/ingest/embed.ts";
+import { embedByKind } from "./embed-by-kind.ts";
 import { runSync } from "../src/ingest/sync.ts";
 import { setLogLevel } from "../src/log.ts";
 import { createEmbedderProvider } from "../src/search/embedder.ts";
@@ -37,7 +37,7 @@ import { checkExpectation, firstRelevantRank, MODES, parseTarget, rankOf, summar
 import { ALL_QUERIES, type EvalQuery } from "./eval-queries.ts";
 import { fidelityLines, runFidelity } from "./eval-fidelity.ts";
 import { SHARED_DATA, SHARED_MODEL } from "./shared-dir.ts";
-import { FUSION_GRID, isTuneQuery, measureEmbedding, type ModelReport, pickFusion, queryClass, sideBySide } from "./eval-compare.ts";
+import { FUSION_GRID, isTuneQuery, kindsFullyEmbedded, measureEmbedding, type ModelReport, pickFusion, queryClass, sideBySide, TIMING_TEXTS } from "./eval-compare.ts";
 import { fileSha256 } from "../src/search/model-source.ts";
 
 const HELP = `Usage: bun run eval [-- options]
@@ -48,6 +48,9 @@ const HELP = `Usage: bun run eval [-- options]
                   repeat it (or LOREKEEPER_EVAL_MODEL="A:B") to compare models side by side
   --cache DIR     keep one synced, embedded store per model in DIR and reuse it (a later run syncs it
                   again and embeds only what changed), e.g. .tmp/eval-stores (git-ignored)
+  --embed-budget S stop embedding a store after S seconds (what is done stays in a --cache store)
+  --complete-only only queries whose candidate kinds are fully embedded in every model's store (for
+                  stores embedded part way, e.g. by scripts/embed-by-kind.ts); the rest is listed
   --store FILE    reuse an already synced and embedded store (no sync; it is not deleted)
   --keep          keep the temporary store and print its path
   --only TEXT     only queries whose id contains TEXT
@@ -61,6 +64,8 @@ const { values: opt } = parseArgs({
     data: { type: "string" },
     model: { type: "string", multiple: true },
     cache: { type: "string" },
+    "complete-only": { type: "boolean" },
+    "embed-budget": { type: "string" },
     store: { type: "string" },
     keep: { type: "boolean" },
     only: { type: "string" },
@@ -79,6 +84,7 @@ if (opt.help) {
 const limitOverride = opt.limit ? Math.min(100, Math.max(10, Number(opt.limit) || 20)) : undefined;
 const dataDir = opt.data ?? process.env.LOREKEEPER_EVAL_DATA ?? SHARED_DATA;
 const modelDirs = (opt.model ?? (process.env.LOREKEEPER_EVAL_MODEL ?? SHARED_MODEL).split(":")).map((d) => resolve(d));
+const budgetSeconds = opt["embed-budget"] ? Math.max(0, Number(opt["embed-budget"]) || 0) : undefined;
 const showN = opt.show ? Math.max(1, Number(opt.show) || 5) : 0;
 const runs = Math.max(3, Number(opt.runs ?? 15) || 15);
 const say = (m: string) => process.stderr.write(`eval: ${m}\n`);
@@ -105,10 +111,13 @@ async function buildStore(path: string, modelDir: string): Promise<{ store: Stor
     say(`synced ${report.records} records (${report.requests} requests) in ${ms(t0)} ms`);
     const t1 = performance.now();
     const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
-    const emb = await embedPending(store, provider);
-    if (!emb.modelId) throw new Error(`the embedding model did not load: ${emb.note}`);
-    say(`embedded ${emb.embedded} entities with ${emb.modelId} in ${ms(t1)} ms (${emb.skipped} already embedded)`);
-    return { store, embedSeconds: emb.skipped > 0 ? null : ms(t1) / 1000 };
+    const embedder = await provider.get();
+    if (!embedder) throw new Error(`the embedding model did not load: ${provider.reason()}`);
+    const before = store.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM vectors WHERE model_id = ?").get(embedder.id)?.n ?? 0;
+    const deadline = budgetSeconds === undefined ? Number.POSITIVE_INFINITY : performance.now() + budgetSeconds * 1000;
+    const emb = await embedByKind(store, embedder, { stop: () => performance.now() > deadline, log: (l) => say(`  ${l}`) });
+    say(`embedded ${emb.embedded} entities with ${embedder.id} in ${ms(t1)} ms (${before} already embedded)${emb.complete ? "" : `; stopped after --embed-budget ${budgetSeconds} s, the next run goes on`}`);
+    return { store, embedSeconds: before > 0 || !emb.complete ? null : ms(t1) / 1000 };
   } catch (err) {
     store.close();
     throw err;
@@ -200,33 +209,6 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/** Distinct texts, so the embedder's query cache never answers. */
-const TIMING_TEXTS = [
-  "creatures that live underwater",
-  "spells that control the weather",
-  "armor for a stealthy rogue",
-  "how does initiative work",
-  "magic rings that grant protection",
-  "summon an elemental ally",
-  "poisonous monsters in swamps",
-  "a cantrip that deals cold damage",
-  "feats for archers",
-  "ancient giant of the mountains",
-  "tools for picking locks",
-  "spells that let you speak with the dead",
-  "rules for travelling overland",
-  "a potion that grants flight",
-  "fey creatures that trick travellers",
-  "shields that reflect spells",
-  "fighting while mounted",
-  "a staff of power",
-  "heal the whole party",
-  "insect swarm",
-  "undead horse",
-  "banish a demon",
-  "boots of speed",
-  "dwarven heritage",
-];
 
 async function timeQueries(ctx: SearchContext): Promise<{ structured: number; hybrid: number; hybridP90: number; entities: number }> {
   const entities = ctx.store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0;
@@ -268,6 +250,8 @@ async function storeFor(modelDir: string): Promise<{ store: Store; tmp?: string;
     const sha = onnx ? (await fileSha256(onnx)).slice(0, 12) : "none";
     path = join(resolve(opt.cache), `${basename(modelDir)}-${sha}.db`);
     say(`${existsSync(path) ? "reusing" : "creating"} the cached store ${path}`);
+    // Part-way embedded stores are ranked as they are (no sync, no embedding pass).
+    if (opt["complete-only"] && existsSync(path)) return { store: openStore({ path }), tmp, embedSeconds: null };
   }
   try {
     const built = await buildStore(path, modelDir);
@@ -287,12 +271,18 @@ interface ModelRun {
   unexplained: number;
 }
 
-async function evaluateModel(modelDir: string): Promise<ModelRun> {
-  const { store, tmp, embedSeconds } = await storeFor(modelDir);
+type OpenedStore = Awaited<ReturnType<typeof storeFor>>;
+
+/** Whether every candidate kind of `q` has a current vector of the store's model. */
+async function complete(o: OpenedStore, q: EvalQuery): Promise<boolean> {
+  return kindsFullyEmbedded(o.store.db, (await toolQuery(o.store, q)).kinds);
+}
+
+async function evaluateModel(modelDir: string, opened: OpenedStore, queries: EvalQuery[]): Promise<ModelRun> {
+  const { store, tmp, embedSeconds } = opened;
   try {
     const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
     const ctx: SearchContext = { store, embedder: provider, embeddingTimeoutMs: 30_000 };
-    const queries = ALL_QUERIES.filter((q) => !opt.only || q.id.includes(opt.only));
     const results: QueryRun[] = [];
     let broken = 0;
     for (const q of queries) {
@@ -395,7 +385,20 @@ async function evaluateModel(modelDir: string): Promise<ModelRun> {
 async function main(): Promise<number> {
   const started = performance.now();
   const runsOut: ModelRun[] = [];
-  for (const dir of modelDirs) runsOut.push(await evaluateModel(dir));
+  const opened: OpenedStore[] = [];
+  for (const dir of modelDirs) opened.push(await storeFor(dir));
+  let queries = ALL_QUERIES.filter((q) => !opt.only || q.id.includes(opt.only));
+  if (opt["complete-only"]) {
+    const keep: EvalQuery[] = [];
+    for (const q of queries) {
+      let ok = true;
+      for (const o of opened) ok = ok && (await complete(o, q));
+      if (ok) keep.push(q);
+    }
+    say(`--complete-only: ${keep.length} of ${queries.length} queries have every candidate embedded; left out: ${queries.filter((q) => !keep.includes(q)).map((q) => q.id).join(", ") || "none"}`);
+    queries = keep;
+  }
+  for (const [i, dir] of modelDirs.entries()) runsOut.push(await evaluateModel(dir, opened[i]!, queries));
   if (runsOut.length > 1) console.log(sideBySide(runsOut.map((r) => r.report)));
   console.log(`\ntotal ${(ms(started) / 1000).toFixed(1)} s`);
   const bad = runsOut.some((r) => r.failures > 0 || r.broken > 0 || !r.fusionOk || r.unexplained > 0);
