@@ -3,7 +3,7 @@
  * Embed a store's pending entities kind by kind, smallest total text first, so that on a slow
  * machine whole kinds are finished early and `bun run eval -- --complete-only` can already rank
  * the queries over them. Used by the eval (`--embed-budget`) and on its own:
- *   bun scripts/embed-by-kind.ts STORE MODEL_DIR      (stops cleanly on SIGINT/SIGTERM)
+ *   bun scripts/embed-by-kind.ts STORE MODEL_DIR [KIND,KIND…]   (stops cleanly on SIGINT/SIGTERM)
  */
 import type { Database } from "bun:sqlite";
 import { setLogLevel } from "../src/log.ts";
@@ -21,11 +21,15 @@ function pendingKinds(db: Database, modelId: string): { kind: string; n: number 
 }
 
 /** Embed what is pending, kind by kind; returns how many were embedded and whether everything is done. */
-export async function embedByKind(store: Store, e: Embedder, opts: { stop?: () => boolean; log?: (l: string) => void } = {}): Promise<{ embedded: number; complete: boolean }> {
+export async function embedByKind(
+  store: Store,
+  e: Embedder,
+  opts: { stop?: () => boolean; log?: (l: string) => void; kinds?: string[] } = {},
+): Promise<{ embedded: number; complete: boolean }> {
   setEmbeddingMeta(store.db, { modelId: e.id, dim: e.dim });
   const t0 = performance.now();
   let done = 0;
-  for (const k of pendingKinds(store.db, e.id)) {
+  for (const k of pendingKinds(store.db, e.id).filter((x) => !opts.kinds || opts.kinds.includes(x.kind))) {
     if (opts.stop?.()) break;
     const t1 = performance.now();
     for (;;) {
@@ -46,7 +50,7 @@ export async function embedByKind(store: Store, e: Embedder, opts: { stop?: () =
 
 if (import.meta.main) {
   if (!process.env.LOREKEEPER_LOG_LEVEL) setLogLevel("warn");
-  const [storePath, modelDir] = process.argv.slice(2);
+  const [storePath, modelDir, kinds] = process.argv.slice(2);
   if (!storePath || !modelDir) {
     process.stderr.write("usage: bun scripts/embed-by-kind.ts STORE MODEL_DIR\n");
     process.exit(64);
@@ -58,7 +62,7 @@ if (import.meta.main) {
   const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
   const e = await provider.get();
   if (!e) throw new Error(`no model: ${provider.reason()}`);
-  const r = await embedByKind(store, e, { stop: () => stop, log: (l) => process.stderr.write(`${l}\n`) });
+  const r = await embedByKind(store, e, { stop: () => stop, log: (l) => process.stderr.write(`${l}\n`), kinds: kinds?.split(",") });
   process.stderr.write(`embedded ${r.embedded}; ${r.complete ? "every entity has a vector" : "stopped before the end"}\n`);
   store.close();
 }
