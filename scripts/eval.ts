@@ -325,21 +325,23 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
     );
 
     // Fusion tuned on one half of the queries; the other half is only looked at afterwards.
-    const hybridRanks = async (rs: QueryRun[], fusion: { k: number; vectorWeight: number } | undefined) => {
-      const out: Array<number | null> = [];
+    // Queries outside, settings inside: each query is embedded once (the embedder caches it).
+    const hybridRanks = async (rs: QueryRun[], settings: Array<{ k: number; vectorWeight: number }>) => {
+      const ranks = settings.map(() => [] as Array<number | null>);
       for (const r of rs) {
-        const res = await runSearch({ ...ctx, fusion }, { ...r.sq, limit: limitOverride ?? Math.max(10, r.sq.limit), ranking: "hybrid" });
-        out.push(firstRelevantRank(res.hits.map((h) => h.entity), r.q.targets));
+        for (const [i, fusion] of settings.entries()) {
+          const res = await runSearch({ ...ctx, fusion }, { ...r.sq, limit: limitOverride ?? Math.max(10, r.sq.limit), ranking: "hybrid" });
+          ranks[i]!.push(firstRelevantRank(res.hits.map((h) => h.entity), r.q.targets));
+        }
       }
-      return summarize(out);
+      return ranks.map((x) => summarize(x));
     };
     const tune = results.filter((r) => isTuneQuery(r.q));
     const held = results.filter((r) => !isTuneQuery(r.q));
-    const scored = [];
-    for (const setting of FUSION_GRID) scored.push({ setting, summary: await hybridRanks(tune, setting) });
-    const tuned = pickFusion(scored);
+    const tuneSummaries = await hybridRanks(tune, FUSION_GRID);
+    const tuned = pickFusion(FUSION_GRID.map((setting, i) => ({ setting, summary: tuneSummaries[i]! })));
     const heldOutDefault = summarize(held.map((r) => r.rank.hybrid));
-    const heldOutTuned = await hybridRanks(held, tuned);
+    const heldOutTuned = (await hybridRanks(held, [tuned]))[0]!;
     console.log(
       `fusion tuned on ${tune.length} queries: k ${tuned.k}, vector weight ${tuned.vectorWeight}; held-out ${held.length} queries: MRR ${heldOutDefault.mrr.toFixed(3)} (default) → ${heldOutTuned.mrr.toFixed(3)} (tuned), hit@5 ${heldOutDefault.hit5.toFixed(3)} → ${heldOutTuned.hit5.toFixed(3)}`,
     );
@@ -350,7 +352,7 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
     );
     const embedder = await provider.get();
     if (!embedder) throw new Error(`the model did not load: ${provider.reason()}`);
-    const sample = store.db.query<{ text: string }, []>("SELECT text FROM entities ORDER BY id LIMIT 256 OFFSET 1000").all().map((r) => r.text);
+    const sample = store.db.query<{ text: string }, []>("SELECT text FROM entities ORDER BY id LIMIT 64 OFFSET 1000").all().map((r) => r.text);
     const times = await measureEmbedding(embedder, TIMING_TEXTS, sample);
     console.log(
       `embedding: query p50 ${times.queryP50.toFixed(1)} ms, p90 ${times.queryP90.toFixed(1)} ms; ${times.passagesPerSecond.toFixed(1)} passages/s over ${times.sample} entity texts${embedSeconds === null ? "" : `; whole corpus embedded in ${embedSeconds.toFixed(0)} s`}`,
