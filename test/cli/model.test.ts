@@ -60,4 +60,4 @@ test("lorekeeper model install <wheel> installs an air-gapped model that list an
   expect(unknown.err).toContain("does not exist");
   expect(run(["model", "install", whl, "--pooling", "max"]).code).toBe(64);
   expect(run(["model", "frobnicate"]).code).toBe(64);
-});
+}, 120_000);
