@@ -3,7 +3,8 @@
  * Embed a store's pending entities kind by kind, smallest total text first, so that on a slow
  * machine whole kinds are finished early and `bun run eval -- --complete-only` can already rank
  * the queries over them. Used by the eval (`--embed-budget`) and on its own:
- *   bun scripts/embed-by-kind.ts STORE MODEL_DIR [KIND,KIND…]   (stops cleanly on SIGINT/SIGTERM)
+ *   bun scripts/embed-by-kind.ts STORE MODEL_DIR [KIND,KIND… [N/M]]   (N/M: ids with id % M = N, for
+ *   parallel workers; stops cleanly on SIGINT/SIGTERM)
  */
 import type { Database } from "bun:sqlite";
 import { setLogLevel } from "../src/log.ts";
@@ -24,7 +25,7 @@ function pendingKinds(db: Database, modelId: string): { kind: string; n: number 
 export async function embedByKind(
   store: Store,
   e: Embedder,
-  opts: { stop?: () => boolean; log?: (l: string) => void; kinds?: string[] } = {},
+  opts: { stop?: () => boolean; log?: (l: string) => void; kinds?: string[]; /** [n, m]: only entities with id % m = n (parallel workers) */ share?: [number, number] } = {},
 ): Promise<{ embedded: number; complete: boolean }> {
   setEmbeddingMeta(store.db, { modelId: e.id, dim: e.dim });
   const t0 = performance.now();
@@ -35,7 +36,7 @@ export async function embedByKind(
     for (;;) {
       if (opts.stop?.()) break;
       const batch = store.db
-        .query<{ id: number; text: string; content_hash: string }, [string, string]>(`SELECT e.id AS id, e.text AS text, e.content_hash AS content_hash ${PENDING} AND e.kind = ?2 ORDER BY e.id LIMIT 64`)
+        .query<{ id: number; text: string; content_hash: string }, [string, string]>(`SELECT e.id AS id, e.text AS text, e.content_hash AS content_hash ${PENDING} AND e.kind = ?2 AND e.id % ${opts.share?.[1] ?? 1} = ${opts.share?.[0] ?? 0} ORDER BY e.id LIMIT 64`)
         .all(e.id, k.kind);
       if (batch.length === 0) break;
       const vs = await e.embedPassages(batch.map((b) => b.text));
@@ -50,7 +51,8 @@ export async function embedByKind(
 
 if (import.meta.main) {
   if (!process.env.LOREKEEPER_LOG_LEVEL) setLogLevel("warn");
-  const [storePath, modelDir, kinds] = process.argv.slice(2);
+  const [storePath, modelDir, kinds, share] = process.argv.slice(2);
+  const part = share?.match(/^(\d+)\/(\d+)$/);
   if (!storePath || !modelDir) {
     process.stderr.write("usage: bun scripts/embed-by-kind.ts STORE MODEL_DIR\n");
     process.exit(64);
@@ -62,7 +64,7 @@ if (import.meta.main) {
   const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
   const e = await provider.get();
   if (!e) throw new Error(`no model: ${provider.reason()}`);
-  const r = await embedByKind(store, e, { stop: () => stop, log: (l) => process.stderr.write(`${l}\n`), kinds: kinds?.split(",") });
+  const r = await embedByKind(store, e, { stop: () => stop, log: (l) => process.stderr.write(`${l}\n`), kinds: kinds?.split(","), share: part ? [Number(part[1]), Number(part[2])] : undefined });
   process.stderr.write(`embedded ${r.embedded}; ${r.complete ? "every entity has a vector" : "stopped before the end"}\n`);
   store.close();
 }

@@ -5,7 +5,7 @@
  */
 import type { Database } from "bun:sqlite";
 import type { Embedder } from "../src/search/types.ts";
-import { summarize, type Mode, type Summary } from "./eval-metrics.ts";
+import { MODES, summarize, type Mode, type Summary } from "./eval-metrics.ts";
 import type { EvalQuery } from "./eval-queries.ts";
 
 /** typo / name (exact or partial) / meaning, by query id; meaning queries are grouped by tool too. */
@@ -162,3 +162,19 @@ export function kindsFullyEmbedded(db: Database, kinds: readonly string[]): bool
     .get(modelId, ...kinds);
   return (row?.n ?? 1) === 0;
 }
+
+const lpad = (s: string, n: number) => (s.length >= n ? s : " ".repeat(n - s.length) + s);
+
+export function summaryLines(label: string, s: Record<Mode, Summary>): string[] {
+  const f = (x: number) => x.toFixed(3);
+  const lines = [`\n${label}`, `${pad("mode", 8)}  ${lpad("hit@1", 6)}  ${lpad("hit@5", 6)}  ${lpad("hit@10", 6)}  ${lpad("MRR", 6)}`];
+  for (const m of MODES) lines.push(`${pad(m, 8)}  ${lpad(f(s[m].hit1), 6)}  ${lpad(f(s[m].hit5), 6)}  ${lpad(f(s[m].hit10), 6)}  ${lpad(f(s[m].mrr), 6)}`);
+  return lines;
+}
+
+export function summaries(results: ReadonlyArray<{ rank: Record<Mode, number | null> }>): Record<Mode, Summary> {
+  const out = {} as Record<Mode, Summary>;
+  for (const m of MODES) out[m] = summarize(results.map((r) => r.rank[m]));
+  return out;
+}
+

@@ -37,8 +37,10 @@ import { checkExpectation, firstRelevantRank, MODES, parseTarget, rankOf, summar
 import { ALL_QUERIES, type EvalQuery } from "./eval-queries.ts";
 import { fidelityLines, runFidelity } from "./eval-fidelity.ts";
 import { SHARED_DATA, SHARED_MODEL } from "./shared-dir.ts";
-import { FUSION_GRID, isTuneQuery, kindsFullyEmbedded, measureEmbedding, type ModelReport, pickFusion, queryClass, sideBySide, TIMING_TEXTS } from "./eval-compare.ts";
+import { FUSION_GRID, isTuneQuery, kindsFullyEmbedded, measureEmbedding, type ModelReport, pickFusion, queryClass, sideBySide, summaries, summaryLines, TIMING_TEXTS } from "./eval-compare.ts";
 import { fileSha256 } from "../src/search/model-source.ts";
+import { catalogModelByOnnx, readManifest } from "../src/search/model-manifest.ts";
+import { checkModel } from "../src/search/model-reference.ts";
 
 const HELP = `Usage: bun run eval [-- options]
 
@@ -190,19 +192,6 @@ function printTable(results: QueryRun[]): void {
   }
 }
 
-function summaryLines(label: string, s: Record<Mode, Summary>): string[] {
-  const f = (x: number) => x.toFixed(3);
-  const lines = [`\n${label}`, `${pad("mode", 8)}  ${lpad("hit@1", 6)}  ${lpad("hit@5", 6)}  ${lpad("hit@10", 6)}  ${lpad("MRR", 6)}`];
-  for (const m of MODES) lines.push(`${pad(m, 8)}  ${lpad(f(s[m].hit1), 6)}  ${lpad(f(s[m].hit5), 6)}  ${lpad(f(s[m].hit10), 6)}  ${lpad(f(s[m].mrr), 6)}`);
-  return lines;
-}
-
-function summaries(results: QueryRun[]): Record<Mode, Summary> {
-  const out = {} as Record<Mode, Summary>;
-  for (const m of MODES) out[m] = summarize(results.map((r) => r.rank[m]));
-  return out;
-}
-
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -352,6 +341,10 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
     );
     const embedder = await provider.get();
     if (!embedder) throw new Error(`the model did not load: ${provider.reason()}`);
+    // Faithful to the published model (docs/models.md), when it is a known one.
+    const manifest = readManifest(modelDir);
+    const known = manifest ? catalogModelByOnnx(manifest.source_onnx_sha256) : undefined;
+    for (const c of known ? await checkModel(embedder, manifest, known.reference) : []) console.log(`${c.pass ? "PASS" : "FAIL"}  model check ${c.name}: ${c.detail}`);
     const sample = store.db.query<{ text: string }, []>("SELECT text FROM entities ORDER BY id LIMIT 64 OFFSET 1000").all().map((r) => r.text);
     const times = await measureEmbedding(embedder, TIMING_TEXTS, sample);
     console.log(
