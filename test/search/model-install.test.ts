@@ -194,3 +194,25 @@ describe("the release build's default model", () => {
     rmSync(join(cacheModels, "all-MiniLM-L6-v2"), { recursive: true, force: true });
   });
 });
+
+describe("checkModel (faithfulness)", () => {
+  test("passes published similarities it reproduces, fails ones it does not, and checks the query instruction", async () => {
+    const { checkModel } = await import("../../src/search/model-reference.ts");
+    const e = (await createEmbedderProvider({ modelDir: staticModel, embeddedDir: null, allowDownload: false }).get())!;
+    const sentences = ["fire and flame", "burning heat", "cold ice and frost"];
+    const v = await e.embedPassages(sentences);
+    const ref = (c: number) => ({ citation: "test", sentences, pairs: [[0, 1, dot(v[0]!, v[1]!)], [0, 2, c]] as Array<[number, number, number]>, tolerance: 0.01 });
+    const good = await checkModel(e, { query_prefix: "" }, ref(dot(v[0]!, v[2]!)));
+    expect(good.map((c) => [c.name, c.pass])).toEqual([
+      ["published similarities", true],
+      ["unit length", true],
+      ["padding is masked", true],
+      ["no query instruction", true],
+    ]);
+    const bad = await checkModel(e, { query_prefix: "" }, ref(dot(v[0]!, v[2]!) + 0.05));
+    expect(bad[0]!.pass).toBe(false);
+    // The manifest says queries get an instruction, but this embedder adds none: caught.
+    const noPrefix = await checkModel(e, { query_prefix: "query: " }, undefined);
+    expect(noPrefix.find((c) => c.name === "query instruction")?.pass).toBe(false);
+  });
+});
