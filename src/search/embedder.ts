@@ -110,14 +110,21 @@ class FastembedEmbedder implements Embedder {
     private readonly tokenizer: TokenizerLike | undefined,
     /** Queries with their own tokens, not padded to maxTokens (unpadded-query.ts); undefined = fastembed's embed. */
     private runner: QueryRunner | undefined,
-    /** Passages padded per batch, not to maxTokens (unpadded-batch.ts); undefined = fastembed's embed. */
-    private batchRunner?: BatchRunner,
+    /** Makes the per-batch padded passage runner (unpadded-batch.ts) on the first passage call, so a query-only process never pays for its check. */
+    private batchRunnerInit?: () => Promise<BatchRunner | undefined>,
   ) {}
+
+  private batchRunner: BatchRunner | undefined;
 
   async embedPassages(texts: string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const out: Float32Array[] = [];
     const input = this.profile.passagePrefix ? texts.map((t) => this.profile.passagePrefix + t) : texts;
+    if (this.batchRunnerInit) {
+      const init = this.batchRunnerInit;
+      this.batchRunnerInit = undefined;
+      this.batchRunner = await init();
+    }
     if (this.batchRunner) {
       try {
         return (await this.batchRunner(input, this.innerBatch)).map((v) => this.checked(v));
@@ -390,7 +397,7 @@ async function finish(
     r.innerBatch,
     tokenizer,
     await checkedRunner(model, tokenizer, first),
-    await checkedBatchRunner(model, tokenizer),
+    () => checkedBatchRunner(model, tokenizer),
   );
   return { embedder, info: { id, dim, name: m.name, source: m.source, dir: m.dir, onnxFile: m.onnxFile, sha256, maxTokens, family: m.profile.family } };
 }
