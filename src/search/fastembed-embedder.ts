@@ -1,0 +1,167 @@
+/**
+ * The fastembed-backed Embedder (queries cached, prefixes per model profile) and the checks that
+ * decide whether the faster runners may replace fastembed's own padded embed: each is used only if
+ * it reproduces fastembed's vectors on a probe. Loading and choosing a model is embedder.ts.
+ */
+import type { FlagEmbedding } from "fastembed";
+import { log } from "../log.ts";
+import type { Embedder } from "./types.ts";
+import type { ModelProfile } from "./model-source.ts";
+import { unpaddedBatchRunner, type BatchRunner } from "./unpadded-batch.ts";
+import { type QueryRunner, type TokenizerLike, unpaddedQueryRunner } from "./unpadded-query.ts";
+
+const QUERY_CACHE_SIZE = 64;
+
+function toF32(v: ArrayLike<number>): Float32Array {
+  return v instanceof Float32Array ? v : Float32Array.from(v);
+}
+
+export class FastembedEmbedder implements Embedder {
+  private readonly queryCache = new Map<string, Float32Array>();
+
+  constructor(
+    readonly id: string,
+    readonly dim: number,
+    private readonly model: FlagEmbedding,
+    private readonly profile: ModelProfile,
+    readonly maxTokens: number,
+    private readonly innerBatch: number,
+    private readonly tokenizer: TokenizerLike | undefined,
+    /** Queries with their own tokens, not padded to maxTokens (unpadded-query.ts); undefined = fastembed's embed. */
+    private runner: QueryRunner | undefined,
+    /** Makes the per-batch padded passage runner (unpadded-batch.ts) on the first passage call, so a query-only process never pays for its check. */
+    private batchRunnerInit?: () => Promise<BatchRunner | undefined>,
+  ) {}
+
+  private batchRunner: BatchRunner | undefined;
+
+  async embedPassages(texts: string[]): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    const out: Float32Array[] = [];
+    const input = this.profile.passagePrefix ? texts.map((t) => this.profile.passagePrefix + t) : texts;
+    if (this.batchRunnerInit) {
+      const init = this.batchRunnerInit;
+      this.batchRunnerInit = undefined;
+      this.batchRunner = await init();
+    }
+    if (this.batchRunner) {
+      try {
+        return (await this.batchRunner(input, this.innerBatch)).map((v) => this.checked(v));
+      } catch (err) {
+        log.debug("passage embedding padded per batch failed; fastembed's padded embedding is used from now on", err);
+        this.batchRunner = undefined;
+      }
+    }
+    for await (const batch of this.model.embed(input, this.innerBatch)) for (const v of batch) out.push(this.checked(v));
+    if (out.length !== texts.length) throw new Error(`the model returned ${out.length} vectors for ${texts.length} texts`);
+    return out;
+  }
+
+  async embedQuery(text: string): Promise<Float32Array> {
+    const q = text.trim();
+    const cached = this.queryCache.get(q);
+    if (cached) {
+      this.queryCache.delete(q);
+      this.queryCache.set(q, cached);
+      return cached;
+    }
+    const input = this.profile.queryPrefix + q;
+    await this.warnIfTruncated(input, q);
+    const v = await this.embedOne(input);
+    this.queryCache.set(q, v);
+    if (this.queryCache.size > QUERY_CACHE_SIZE) {
+      const oldest = this.queryCache.keys().next().value;
+      if (oldest !== undefined) this.queryCache.delete(oldest);
+    }
+    return v;
+  }
+
+  private async embedOne(input: string): Promise<Float32Array> {
+    if (this.runner) {
+      try {
+        return this.checked(await this.runner(input));
+      } catch (err) {
+        log.debug("query embedding without padding failed; fastembed's padded embedding is used from now on", err);
+        this.runner = undefined;
+      }
+    }
+    const first = await this.model.embed([input], 1).next();
+    if (first.done || !first.value[0]) throw new Error("the model returned no vector for the query");
+    return this.checked(first.value[0]);
+  }
+
+  private checked(v: ArrayLike<number>): Float32Array {
+    const f = toF32(v);
+    if (f.length !== this.dim) throw new Error(`the model returned a ${f.length}-dimensional vector, expected ${this.dim}`);
+    return f;
+  }
+
+  /** Log when the query does not fit in maxTokens (the tokenizer then drops the rest). */
+  private async warnIfTruncated(input: string, query: string): Promise<void> {
+    // Every WordPiece token covers at least one character, plus [CLS] and [SEP].
+    if (input.length + 2 <= this.maxTokens) return;
+    const prefixLen = input.length - query.length;
+    let kept: number | undefined;
+    if (this.tokenizer) {
+      try {
+        const enc = await this.tokenizer.encode(input);
+        if (enc.getOverflowing().length === 0) return;
+        const offsets = enc.getOffsets();
+        const special = enc.getSpecialTokensMask();
+        const mask = enc.getAttentionMask();
+        let end = 0;
+        for (let i = 0; i < offsets.length; i++) if (mask[i] === 1 && special[i] === 0) end = Math.max(end, offsets[i]?.[1] ?? 0);
+        kept = Math.max(0, end - prefixLen);
+      } catch (err) {
+        log.debug("token count for truncation check failed; estimating by characters", err);
+      }
+    }
+    if (kept === undefined) {
+      const approx = this.maxTokens * 4;
+      if (input.length <= approx) return;
+      kept = Math.max(0, approx - prefixLen);
+    }
+    log.warn(
+      `Search query is longer than the embedding model's limit of ${this.maxTokens} tokens: only its first ~${kept} of ${query.length} characters are used for semantic ranking.`,
+    );
+  }
+}
+
+/**
+ * The unpadded query runner, if it gives fastembed's vector for the probe text (bit for bit with
+ * static models; within float noise with attention models, whose padding is masked out too).
+ */
+export async function checkedRunner(model: FlagEmbedding, tokenizer: TokenizerLike | undefined, probe: ArrayLike<number>): Promise<QueryRunner | undefined> {
+  try {
+    const runner = await unpaddedQueryRunner(model, tokenizer);
+    const v = runner ? await runner("dimension probe") : undefined;
+    if (!runner || !v) return undefined;
+    if (v.length !== probe.length || v.some((x, i) => Math.abs(x - probe[i]!) > 1e-5)) {
+      log.debug("query embedding without padding differs from fastembed's for this model; queries are padded");
+      return undefined;
+    }
+    return runner;
+  } catch (err) {
+    log.debug("query embedding without padding is unavailable; queries are padded", err);
+    return undefined;
+  }
+}
+
+const BATCH_PROBE = ["dimension probe", "A longer probe text, so that the batch needs padding: the red dragon breathes fire in a cone."];
+
+/** The per-batch padded passage runner, if it gives fastembed's vectors for a probe batch (within 1e-4: float noise of other shapes). */
+export async function checkedBatchRunner(model: FlagEmbedding, tokenizer: TokenizerLike | undefined): Promise<BatchRunner | undefined> {
+  try {
+    const runner = await unpaddedBatchRunner(model, tokenizer, 0);
+    if (!runner) return undefined;
+    const got = await runner(BATCH_PROBE, BATCH_PROBE.length);
+    const want: number[][] = [];
+    for await (const batch of model.embed(BATCH_PROBE, BATCH_PROBE.length)) want.push(...batch);
+    const same = want.length === got.length && want.every((w, i) => w.length === got[i]!.length && w.every((x, j) => Math.abs(x - got[i]![j]!) <= 1e-4));
+    if (!same) log.debug("passage embedding padded per batch differs from fastembed's for this model; passages are padded to the limit");
+    return same ? runner : undefined;
+  } catch (err) {
+    log.debug("passage embedding padded per batch is unavailable", err);
+    return undefined;
+  }
+}
