@@ -31,14 +31,14 @@ const components: Format = (d) => {
   return out.length ? out.join(", ") : undefined;
 };
 
-/** "30 ft., fly 60 ft. (hover)" */
+/** "30, fly 60 ft. (hover)": the unit once, at the end. */
 const speed: Format = (d) => {
   const s = obj(d.speed);
   if (!s) return typeof d.speed === "number" ? `${d.speed} ft.` : undefined;
   const parts: string[] = [];
-  for (const [mode, v] of Object.entries(s)) if (typeof v === "number") parts.push(mode === "walk" ? `${v} ft.` : `${mode} ${v} ft.`);
-  if (s.hover === true) parts.push("(hover)");
-  return parts.length ? parts.join(", ") : undefined;
+  for (const [mode, v] of Object.entries(s)) if (typeof v === "number") parts.push(mode === "walk" ? `${v}` : `${mode} ${v}`);
+  if (parts.length === 0) return undefined;
+  return `${parts.join(", ")} ft.${s.hover === true ? " (hover)" : ""}`;
 };
 
 /** "1d8 slashing" */

@@ -47,7 +47,8 @@ export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): ToolDef {
     input: spec.input,
     output: spec.output,
     // The title is the tool's own; idempotent/destructive hints mean something only when readOnlyHint is false.
-    annotations: { readOnlyHint: true, openWorldHint: spec.openWorld },
+    // openWorldHint defaults to true (MCP spec): stated only when false.
+    annotations: { readOnlyHint: true, ...(spec.openWorld ? {} : { openWorldHint: false }) },
     async call(raw, ctx) {
       const parsed = parseToolArgs(spec.name, spec.input, raw);
       if (!parsed.ok) return toolError(parsed.message);

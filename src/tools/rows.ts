@@ -11,7 +11,7 @@ import { entityUri, type FlatResult, flattenEntity } from "./response.ts";
 export type Detail = "summary" | "full";
 
 /** Longest one-line summary, in characters. */
-export const SUMMARY_CHARS = 60;
+export const SUMMARY_CHARS = 48;
 
 /** Markdown and whitespace out: one plain line. */
 function plain(s: string): string {
