@@ -36,7 +36,8 @@ const speed: Format = (d) => {
   const s = obj(d.speed);
   if (!s) return typeof d.speed === "number" ? `${d.speed} ft.` : undefined;
   const parts: string[] = [];
-  for (const [mode, v] of Object.entries(s)) if (typeof v === "number") parts.push(mode === "walk" ? `${v}` : `${mode} ${v}`);
+  // A mode at 0 is no such mode (walk 0 stays: the creature does not move).
+  for (const [mode, v] of Object.entries(s)) if (typeof v === "number" && (v > 0 || mode === "walk")) parts.push(mode === "walk" ? `${v}` : `${mode} ${v}`);
   if (parts.length === 0) return undefined;
   return `${parts.join(", ")} ft.${s.hover === true ? " (hover)" : ""}`;
 };

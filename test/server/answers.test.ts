@@ -127,7 +127,7 @@ describe("compact rows", () => {
     });
     const [detect] = await rows("search_spell", { name: "Detect Magic" });
     // Flags show only when set; the summary is one short line (cut at a word).
-    expect(detect).toMatchObject({ concentration: true, ritual: true, summary: "For the duration, you sense the presence of magic within…" });
+    expect(detect).toMatchObject({ concentration: true, ritual: true, summary: "For the duration, you sense the presence of…" });
     expect(missile).not.toHaveProperty("concentration");
     expect((await rows("search_creature", { name: "Goblin" }))[0]).toEqual({
       name: "Goblin",
@@ -144,7 +144,7 @@ describe("compact rows", () => {
     });
     expect((await rows("search_equipment", { name: "Longsword" }))[0]).toMatchObject({ kind: "weapon", category: "martial melee", damage: "1d8 slashing", properties: "Versatile (1d10)" });
     expect((await rows("search_equipment", { name: "Chain Mail" }))[0]).toMatchObject({ kind: "armor", category: "heavy", armor_class: "16", strength_required: 13, stealth_disadvantage: true });
-    expect((await rows("search_equipment", { name: "Flame Tongue" }))[0]).toMatchObject({ kind: "magic_item", rarity: "rare", type: "weapon", attunement: true, summary: "You can use a bonus action to speak this sword's command…" });
+    expect((await rows("search_equipment", { name: "Flame Tongue" }))[0]).toMatchObject({ kind: "magic_item", rarity: "rare", type: "weapon", attunement: true, summary: "You can use a bonus action to speak this…" });
     expect((await rows("search_character_option", { name: "Wizard" }))[0]).toMatchObject({ kind: "class", hit_die: "d6", primary_abilities: ["intelligence"], spellcasting_ability: "intelligence", summary: "A scholarly magic-user." });
     expect((await rows("search_character_option", { name: "Dwarf" }))[0]).toMatchObject({ kind: "species", size: "Medium", speed: "25 ft." });
     expect((await rows("search_character_option", { name: "Alert" }))[0]).toMatchObject({ kind: "feat", type: "general" });
