@@ -5,25 +5,18 @@ import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolDeps } from "../tools/deps.ts";
 import { classLevels } from "../tools/progression/lookup.ts";
 import { CLASS_LEVELS_TEMPLATE } from "./completions.ts";
+import { decode, notFound } from "./resource-uri.ts";
 
 const TEMPLATE = new UriTemplate(CLASS_LEVELS_TEMPLATE);
 
-function decode(v: string | string[] | undefined): string {
-  const s = Array.isArray(v) ? v.join(",") : (v ?? "");
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
 
 /** The level table at `href` when it is a class-levels URI (undefined otherwise); -32002 when there is no such class. */
 export function readClassLevelsResource(deps: ToolDeps, href: string): ReadResourceResult | undefined {
   const vars = TEMPLATE.match(href);
   if (!vars) return undefined;
   const r = classLevels(deps.db, { class: decode(vars.key) });
-  // -32002: MCP's "resource not found"; the message says which classes exist.
-  if (typeof r === "string") throw Object.assign(new Error(r), { code: -32002 });
+  // MCP's "resource not found"; the message says which classes exist.
+  if (typeof r === "string") throw notFound(r);
   return { contents: [{ uri: href, mimeType: "application/json", text: JSON.stringify(r) }] };
 }
 

@@ -13,23 +13,8 @@ import { getEntitiesByIds, getEntityBySourceKey } from "../store/entities.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { flattenEntity } from "../tools/response.ts";
 import { readClassLevelsResource } from "./class-levels.ts";
+import { decode, notFound } from "./resource-uri.ts";
 
-/** MCP's "resource not found" code. */
-const RESOURCE_NOT_FOUND = -32002;
-
-/** A JSON-RPC error with this code and exactly this message (McpError would prefix it). */
-function notFound(message: string): Error {
-  return Object.assign(new Error(message), { code: RESOURCE_NOT_FOUND });
-}
-
-function decode(v: string | string[] | undefined): string {
-  const s = Array.isArray(v) ? v.join(",") : (v ?? "");
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
 
 export function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string, keyRaw: string): ReadResourceResult {
   const kind = kindRaw.toLowerCase().replace(/-/g, "_");

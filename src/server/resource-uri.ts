@@ -1,0 +1,19 @@
+/** What every resource reader shares: the "resource not found" error and URI template values decoded. */
+
+/** MCP's "resource not found" code. */
+const RESOURCE_NOT_FOUND = -32002;
+
+/** A JSON-RPC error with this code and exactly this message (McpError would prefix it). */
+export function notFound(message: string): Error {
+  return Object.assign(new Error(message), { code: RESOURCE_NOT_FOUND });
+}
+
+/** A URI template variable, percent-decoded (kept as given when it is not valid percent-encoding). */
+export function decode(v: string | string[] | undefined): string {
+  const s = Array.isArray(v) ? v.join(",") : (v ?? "");
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
