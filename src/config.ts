@@ -93,6 +93,8 @@ export interface Config {
   httpToken: string | undefined;
   /** Largest file `lorekeeper import` reads, bytes (LOREKEEPER_IMPORT_MAX_MB, default 64). */
   importMaxBytes: number;
+  /** Searches a server runs at once, stdio and HTTP together (LOREKEEPER_MAX_CONCURRENT_CALLS, default 4). */
+  maxConcurrentCalls: number;
 }
 
 export function loadConfig(): Config {
@@ -113,5 +115,6 @@ export function loadConfig(): Config {
     preferDocuments: splitList(envValue("LOREKEEPER_PREFER_DOCUMENTS")),
     httpToken: process.env.LOREKEEPER_HTTP_TOKEN || undefined,
     importMaxBytes: Math.floor(num("LOREKEEPER_IMPORT_MAX_MB", 64) * 1024 * 1024),
+    maxConcurrentCalls: Math.max(1, Math.floor(num("LOREKEEPER_MAX_CONCURRENT_CALLS", 4))),
   };
 }

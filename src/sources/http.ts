@@ -8,7 +8,8 @@
 import { LoreKeeperError } from "../errors.ts";
 import { USER_AGENT, type Config } from "../config.ts";
 import { log } from "../log.ts";
-import { backoffDelay, parseRetryAfter, Semaphore } from "./retry.ts";
+import { Semaphore } from "../semaphore.ts";
+import { backoffDelay, parseRetryAfter } from "./retry.ts";
 
 export type UpstreamErrorKind = "network" | "timeout" | "http" | "malformed" | "recent-failure" | "pagination";
 

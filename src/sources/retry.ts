@@ -1,6 +1,6 @@
 /**
  * Retry and concurrency helpers of the HTTP client (pure, no I/O): `Retry-After` parsing,
- * full-jitter exponential backoff, and a FIFO counting semaphore.
+ * full-jitter exponential backoff. The semaphore is src/semaphore.ts.
  */
 
 /** Parses `Retry-After` (delta seconds or an HTTP date) into milliseconds from `now`; undefined if absent/invalid. */
@@ -18,36 +18,4 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
 export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random: () => number = Math.random): number {
   const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
   return Math.floor(random() * ceiling);
-}
-
-/** A counting semaphore (FIFO). */
-export class Semaphore {
-  private active = 0;
-  private readonly waiters: Array<() => void> = [];
-  constructor(readonly limit: number) {
-    if (!(limit >= 1)) throw new Error(`Semaphore limit must be >= 1 (got ${limit})`);
-  }
-  get inFlight(): number {
-    return this.active;
-  }
-  async acquire(): Promise<void> {
-    if (this.active < this.limit) {
-      this.active++;
-      return;
-    }
-    await new Promise<void>((resolve) => this.waiters.push(resolve));
-  }
-  release(): void {
-    const next = this.waiters.shift();
-    if (next) next(); // hand the slot over directly
-    else this.active--;
-  }
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    await this.acquire();
-    try {
-      return await fn();
-    } finally {
-      this.release();
-    }
-  }
 }

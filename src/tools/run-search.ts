@@ -107,7 +107,7 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     if (storeFailed || missing.length === q.kinds.length) return toolError(upstreamFailure(q.kinds, err));
     notes.push(partialDataNote(missing));
   }
-  // At most toolSlots.max searches at once (slots.ts); the first-use wait above takes no slot.
+  // At most toolSlots.limit searches at once (slots.ts); the first-use wait above takes no slot.
   const res = await toolSlots.run(() => ctx.deps.search(q));
   const detail = autoDetail(q, view, res.hits.length);
   const results = rowsOf(res.hits, detail);

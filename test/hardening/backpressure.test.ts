@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { PassThrough, Writable } from "node:stream";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { Admission } from "../../src/server/backpressure.ts";
-import { Slots } from "../../src/tools/slots.ts";
+import { Semaphore } from "../../src/semaphore.ts";
 import { type HttpServerHandle, startHttpServer } from "../../src/server/http.ts";
 import { LineStdioTransport } from "../../src/server/stdio-transport.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
@@ -214,9 +214,9 @@ describe("Admission", () => {
   });
 });
 
-describe("Slots", () => {
+describe("search slots (a Semaphore handing over on the next turn)", () => {
   test("at most `max` run at once; the others run in order as slots free up", async () => {
-    const slots = new Slots(2);
+    const slots = new Semaphore(2, { handOverNextTurn: true });
     let running = 0;
     let peak = 0;
     const order: number[] = [];

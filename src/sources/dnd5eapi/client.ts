@@ -7,7 +7,7 @@
  * details fail (the server is then down, and a mostly-empty result must not replace good data).
  */
 import { type HttpClient, UpstreamError, type UpstreamInfo } from "../http.ts";
-import { Semaphore } from "../retry.ts";
+import { Semaphore } from "../../semaphore.ts";
 
 import type { Dnd5eYear } from "../../entities/normalize/types.ts";
 import { dnd5eApiUrl } from "./urls.ts";
