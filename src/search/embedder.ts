@@ -38,6 +38,7 @@ import {
   type ModelSource,
 } from "./model-source.ts";
 import { activeModelDir, readManifest } from "./model-manifest.ts";
+import { downloadAllowed } from "./model-advice.ts";
 import { checkedBatchRunner, checkedRunner, FastembedEmbedder } from "./fastembed-embedder.ts";
 import { privateTokenizer } from "./unpadded-query.ts";
 
@@ -153,7 +154,7 @@ export class LazyEmbedderProvider implements EmbedderProvider {
       embeddedDir,
       modelName: this.opts.modelName ?? cfg.embeddingModel,
       cacheDir: modelsDir,
-      allowDownload: this.opts.allowDownload ?? !["1", "true", "yes"].includes((process.env.LOREKEEPER_OFFLINE ?? "").toLowerCase()),
+      allowDownload: this.opts.allowDownload ?? downloadAllowed(),
     });
     return {
       sources,

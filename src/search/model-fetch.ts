@@ -7,6 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { downloadAllowed } from "./model-advice.ts";
 import { findCatalogModel, type CatalogModel, type ModelManifest } from "./model-manifest.ts";
 import { installModel, ModelInstallError, type InstallOptions } from "./model-install.ts";
 import { fileSha256 } from "./model-source.ts";
@@ -97,7 +98,7 @@ export async function installByName(nameOrAlias: string, opts: FetchOptions): Pr
   const labels = opts.labels ?? new Map<string, string>();
   const work = join(opts.modelsDir, `.fetch-${process.pid}-${Date.now()}`);
   const problems: string[] = [];
-  const offline = ["1", "true", "yes"].includes((process.env.LOREKEEPER_OFFLINE ?? "").toLowerCase());
+  const offline = !downloadAllowed();
   try {
     for (const route of opts.routes ?? ["fastembed", "pypi"]) {
       if (offline) {
