@@ -82,6 +82,8 @@ const CALLS: Array<[string, Record<string, unknown> | null]> = [
 ];
 
 test("tools/list, prompts and resources lists are what they were", async () => {
+  expect(stable(await rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "snapshot", version: "0" } }))).toMatchSnapshot();
+  expect(await rpc("ping")).toMatchSnapshot();
   expect(stable(await rpc("tools/list"))).toMatchSnapshot();
   expect(stable(await rpc("prompts/list"))).toMatchSnapshot();
   expect(stable(await rpc("resources/list"))).toMatchSnapshot();
