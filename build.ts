@@ -13,8 +13,8 @@ import { resolveDefaultModelDir } from "./src/native/build-model.ts";
 import { PACK_DB, storeSideFiles } from "./src/native/content-pack.ts";
 import { sha256 } from "./src/native/extract.ts";
 import { bunTarget, hostTarget, type Manifest, type ManifestFile, parseTarget, type Target, TARGETS } from "./src/native/manifest.ts";
-import { dirModelName, fileSha256, MODEL_SIDE_FILES } from "./src/search/model-source.ts";
-import { MANIFEST_FILE } from "./src/search/model-manifest.ts";
+import { dirModelName, fileSha256, MODEL_SIDE_FILES } from "./src/search/model/model-source.ts";
+import { MANIFEST_FILE } from "./src/search/model/model-manifest.ts";
 import { nativeLoaderPlugin } from "./src/native/build-plugin.ts";
 import { INSTALL_ALL_PLATFORMS, MODEL_ONNX, nativePlan, type NativeSpec } from "./src/native/targets.ts";
 import { packageRelease } from "./packaging/release.ts";
@@ -305,7 +305,7 @@ function mb(n: number): string {
   return `${(n / 1048576).toFixed(1)} MB`;
 }
 
-/** The id the embedder will give the embedded model (see src/search/model-source.ts). */
+/** The id the embedder will give the embedded model (see src/search/model/model-source.ts). */
 async function embeddedModelId(dir: string): Promise<string> {
   const m = modelInputs(dir);
   return `${dirModelName(dir)}@${(await fileSha256(join(dir, m.onnx))).slice(0, 12)}`;

@@ -16,7 +16,7 @@ import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { DEFAULT_SOURCES, SYNC_SOURCES, type SyncSource } from "../src/ingest/sync.ts";
-import { closeVectorIndex } from "../src/search/vector-index.ts";
+import { closeVectorIndex } from "../src/search/index/vector-index.ts";
 import { openStore } from "../src/store/db.ts";
 import {
   binaryPath,

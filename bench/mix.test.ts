@@ -10,7 +10,7 @@ import { captureQuery } from "./phases/floors.ts";
 import { balancedByMode, callMix, interleave } from "./queries.ts";
 import { percentile, summarize } from "./lib/stats.ts";
 
-const QUERY_CACHE_SIZE = 64; // src/search/embedder.ts
+const QUERY_CACHE_SIZE = 64; // src/search/model/embedder.ts
 
 describe("bench call mix", () => {
   test("every call is accepted by its tool and maps to the intended query", async () => {

@@ -1,15 +1,15 @@
 #!/usr/bin/env bun
 /**
  * `bun scripts/check-model.ts [MODEL_DIR…]`: check that installed real models behave as published
- * (src/search/model-reference.ts). Without arguments: every model in the model cache that has a
+ * (src/search/model/model-reference.ts). Without arguments: every model in the model cache that has a
  * manifest. Exit 1 when a check fails, 0 when all pass or no model is installed (said on stderr).
  */
 import { join } from "node:path";
 import { cacheDir } from "../src/config.ts";
 import { setLogLevel } from "../src/log.ts";
-import { createEmbedderProvider } from "../src/search/embedder.ts";
-import { catalogModelByOnnx, findCatalogModel, listInstalledModels, readManifest } from "../src/search/model-manifest.ts";
-import { checkModel } from "../src/search/model-reference.ts";
+import { createEmbedderProvider } from "../src/search/model/embedder.ts";
+import { catalogModelByOnnx, findCatalogModel, listInstalledModels, readManifest } from "../src/search/model/model-manifest.ts";
+import { checkModel } from "../src/search/model/model-reference.ts";
 
 if (!process.env.LOREKEEPER_LOG_LEVEL) setLogLevel("warn");
 const dirs = process.argv.length > 2 ? process.argv.slice(2) : listInstalledModels(join(cacheDir(), "models")).filter((m) => m.manifest).map((m) => m.dir);

@@ -4,7 +4,7 @@
  *
  *   bun scripts/check-static-model.ts [model-dir]   (default ../shared/models/lorekeeper-static-384)
  */
-import { createEmbedderProvider } from "../src/search/embedder.ts";
+import { createEmbedderProvider } from "../src/search/model/embedder.ts";
 import { SHARED_MODEL } from "./shared-dir.ts";
 
 const dir = process.argv[2] ?? SHARED_MODEL;

@@ -8,9 +8,9 @@
  */
 import type { Database } from "bun:sqlite";
 import { setLogLevel } from "../src/log.ts";
-import { createEmbedderProvider } from "../src/search/embedder.ts";
+import { createEmbedderProvider } from "../src/search/model/embedder.ts";
 import type { Embedder } from "../src/search/types.ts";
-import { syncIndex } from "../src/search/vector-index.ts";
+import { syncIndex } from "../src/search/index/vector-index.ts";
 import { openStore, type Store } from "../src/store/db.ts";
 import { setEmbeddingMeta, writeVectors } from "../src/store/vectors.ts";
 

@@ -17,7 +17,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
 import { DERIVED_FILTERS } from "../src/entities/derived.ts";
-import { buildFilterWhere } from "../src/search/filters.ts";
+import { buildFilterWhere } from "../src/search/filter/filters.ts";
 import type { StructuredFilters } from "../src/search/types.ts";
 import type { EntityKind } from "../src/entities/types.ts";
 import { countCorrection, FIDELITY_EXCEPTIONS } from "./eval-fidelity-exceptions.ts";

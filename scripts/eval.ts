@@ -24,10 +24,10 @@ import { loadConfig } from "../src/config.ts";
 import { embedByKind } from "./embed-by-kind.ts";
 import { runSync } from "../src/ingest/sync.ts";
 import { setLogLevel } from "../src/log.ts";
-import { createEmbedderProvider } from "../src/search/embedder.ts";
+import { createEmbedderProvider } from "../src/search/model/embedder.ts";
 import { runSearch, type SearchContext } from "../src/search/hybrid.ts";
 import type { SearchQuery } from "../src/search/types.ts";
-import { closeVectorIndex } from "../src/search/vector-index.ts";
+import { closeVectorIndex } from "../src/search/index/vector-index.ts";
 import { openStore, type Store } from "../src/store/db.ts";
 import { DataGate } from "../src/tools/data-gate.ts";
 import type { ToolDeps } from "../src/tools/deps.ts";
@@ -38,9 +38,9 @@ import { ALL_QUERIES, type EvalQuery } from "./eval-queries.ts";
 import { fidelityLines, runFidelity } from "./eval-fidelity.ts";
 import { SHARED_DATA, SHARED_MODEL } from "./shared-dir.ts";
 import { FUSION_GRID, isTuneQuery, kindsFullyEmbedded, measureEmbedding, type ModelReport, pickFusion, queryClass, sideBySide, summaries, summaryLines, TIMING_TEXTS } from "./eval-compare.ts";
-import { fileSha256 } from "../src/search/model-source.ts";
-import { catalogModelByOnnx, readManifest } from "../src/search/model-manifest.ts";
-import { checkModel } from "../src/search/model-reference.ts";
+import { fileSha256 } from "../src/search/model/model-source.ts";
+import { catalogModelByOnnx, readManifest } from "../src/search/model/model-manifest.ts";
+import { checkModel } from "../src/search/model/model-reference.ts";
 
 const HELP = `Usage: bun run eval [-- options]
 

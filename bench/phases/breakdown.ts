@@ -11,7 +11,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { SearchContext } from "../../src/search/context.ts";
-import { createEmbedderProvider } from "../../src/search/embedder.ts";
+import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
 import { buildServer } from "../../src/server/mcp.ts";
 import type { Store } from "../../src/store/db.ts";

@@ -12,13 +12,13 @@
  */
 import type { Database } from "bun:sqlite";
 import { EmbeddingModel, FlagEmbedding } from "fastembed";
-import { DEFAULT_MAX_TOKENS } from "../../src/search/embedder.ts";
-import { andWhere, buildFilterWhere, type SqlValue, type WhereClause } from "../../src/search/filters.ts";
+import { DEFAULT_MAX_TOKENS } from "../../src/search/model/embedder.ts";
+import { andWhere, buildFilterWhere, type SqlValue, type WhereClause } from "../../src/search/filter/filters.ts";
 import { legDepth } from "../../src/search/hybrid.ts";
-import { analyzeQuery, lexicalSearch, semanticText } from "../../src/search/lexical.ts";
-import { resolveName } from "../../src/search/names.ts";
+import { analyzeQuery, lexicalSearch, semanticText } from "../../src/search/rank/lexical.ts";
+import { resolveName } from "../../src/search/filter/names.ts";
 import type { SearchQuery } from "../../src/search/types.ts";
-import { loadOrBuildIndex, type HnswVectorIndex } from "../../src/search/vector-index.ts";
+import { loadOrBuildIndex, type HnswVectorIndex } from "../../src/search/index/vector-index.ts";
 import type { Store } from "../../src/store/db.ts";
 import { listDocuments } from "../../src/store/documents.ts";
 import { getEmbeddingMeta } from "../../src/store/vectors.ts";

@@ -9,9 +9,9 @@
  *   new one: `lorekeeper sync`, and `lorekeeper import` of the OrcBrew files it had imported.
  */
 import { existsSync } from "node:fs";
-import { indexPaths, removeIndexFiles, removeStaleTempFiles } from "../search/vector-index-file.ts";
-import { closeVectorIndex, syncIndex } from "../search/vector-index.ts";
-import { pendingVectors } from "../search/pending-vectors.ts";
+import { indexPaths, removeIndexFiles, removeStaleTempFiles } from "../search/index/vector-index-file.ts";
+import { closeVectorIndex, syncIndex } from "../search/index/vector-index.ts";
+import { pendingVectors } from "../search/index/pending-vectors.ts";
 import { openStore, type Store, storeFailure } from "../store/db.ts";
 import { checkSearchTables, checkStore, importedOrcbrewFiles, isCorruption, moveStoreAside, rebuildSearchTables } from "../store/repair.ts";
 
@@ -75,7 +75,7 @@ export async function repairVectors(path: string): Promise<string> {
     const p = pendingVectors(store.db);
     if (!p || p.pending === 0) return p ? `all ${p.total} entities have a vector of ${p.modelId}` : "no embeddings stored yet, none to complete";
     const { embedPending } = await import("../ingest/embed.ts");
-    const { defaultEmbedderProvider } = await import("../search/embedder.ts");
+    const { defaultEmbedderProvider } = await import("../search/model/embedder.ts");
     const provider = defaultEmbedderProvider();
     const embedder = await provider.get();
     if (!embedder) return `${p.pending} entities have no vector, but no embedding model is available to compute them (${provider.reason() ?? "unknown reason"})`;

@@ -2,7 +2,7 @@
  * Filters derived from an entity's canonical data, whatever its source: one declarative table
  * (`DERIVED_FILTERS`) of what each new filter is, which kinds it applies to, its vocabulary, its
  * description and how its value is read from `Entity.data`. The store fills the columns from it
- * (src/store/entities.ts), the search layer turns it into SQL (src/search/filters.ts), and the tools
+ * (src/store/entities.ts), the search layer turns it into SQL (src/search/filter/filters.ts), and the tools
  * and `lorekeeper search` build their parameters from it. Its vocabularies live in the kind
  * catalog (catalog.ts). Pure.
  */

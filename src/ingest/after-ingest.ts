@@ -3,7 +3,7 @@
  * Never fails the ingest: without a model, semantic ranking is simply off (one warning).
  */
 import { log } from "../log.ts";
-import { downloadAllowed, noModelAdvice } from "../search/model-advice.ts";
+import { downloadAllowed, noModelAdvice } from "../search/model/model-advice.ts";
 import { loadConfig } from "../config.ts";
 import type { Store } from "../store/db.ts";
 
@@ -24,7 +24,7 @@ export interface EmbedSummary {
 export async function embedAfterIngest(store: Store, say: (msg: string) => void = () => {}): Promise<EmbedSummary> {
   try {
     const { embedPending } = await import("./embed.ts");
-    const { defaultEmbedderProvider } = await import("../search/embedder.ts");
+    const { defaultEmbedderProvider } = await import("../search/model/embedder.ts");
     const t0 = Date.now();
     const r = await embedPending(store, defaultEmbedderProvider(), {
       onProgress: (done: number, total: number) => {

@@ -15,7 +15,7 @@ import {
   writeVectors,
 } from "../store/vectors.ts";
 import type { EmbedderProvider } from "../search/types.ts";
-import { syncIndex } from "../search/vector-index.ts";
+import { syncIndex } from "../search/index/vector-index.ts";
 
 export interface EmbedPendingOptions {
   /** Entities per batch (one embedding call + one transaction). Default 64. */

@@ -1,6 +1,6 @@
-/** Missing vectors filled in the background at server start (see search/pending-vectors.ts). */
+/** Missing vectors filled in the background at server start (see search/index/pending-vectors.ts). */
 import { log } from "../log.ts";
-import { markFilling, pendingVectors } from "../search/pending-vectors.ts";
+import { markFilling, pendingVectors } from "../search/index/pending-vectors.ts";
 import type { EmbedderProvider } from "../search/types.ts";
 import type { Store } from "../store/db.ts";
 import { embedPending } from "./embed.ts";

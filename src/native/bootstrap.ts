@@ -7,7 +7,7 @@ import { hintOf, isLoreKeeperError } from "../errors.ts";
 import { join } from "node:path";
 import { APP_VERSION, cacheDir, dbPath, dbPathOption } from "../config.ts";
 import { log } from "../log.ts";
-import { setEmbeddedModelDir } from "../search/model-source.ts";
+import { setEmbeddedModelDir } from "../search/model/model-source.ts";
 import { installContentPack } from "./content-pack.ts";
 import { ensureExtracted, ExtractError, extractionRoots } from "./extract.ts";
 import { createNativeLoader } from "./loader.ts";

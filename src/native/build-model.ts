@@ -7,8 +7,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { cacheDir } from "../config.ts";
-import { installByName } from "../search/model-fetch.ts";
-import { DEFAULT_RELEASE_MODEL, MANIFEST_FILE } from "../search/model-manifest.ts";
+import { installByName } from "../search/model/model-fetch.ts";
+import { DEFAULT_RELEASE_MODEL, MANIFEST_FILE } from "../search/model/model-manifest.ts";
 
 export async function resolveDefaultModelDir(log: (line: string) => void = () => {}): Promise<string> {
   const modelsDir = join(cacheDir(), "models");

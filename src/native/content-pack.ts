@@ -15,7 +15,7 @@ import { existsSync, linkSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { tmpdir } from "node:os";
 import { log } from "../log.ts";
-import { indexPaths } from "../search/vector-index-file.ts";
+import { indexPaths } from "../search/index/vector-index-file.ts";
 import { openStore } from "../store/db.ts";
 import { ExtractError, sha256, writeAtomic } from "./extract.ts";
 import type { EmbeddedBundle, ManifestFile } from "./manifest.ts";
@@ -30,7 +30,7 @@ export interface PackInstallResult {
 /** Name of the pack's database inside the bundle; its side files (vector index) share the prefix. */
 export const PACK_DB = "pack/lorekeeper.db";
 
-/** Files that belong beside a store (its vector index and sidecar, see src/search/vector-index-file.ts). */
+/** Files that belong beside a store (its vector index and sidecar, see src/search/index/vector-index-file.ts). */
 export function storeSideFiles(dbPath: string): string[] {
   const p = indexPaths(dbPath);
   return p ? [p.index, p.sidecar] : [];

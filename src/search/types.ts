@@ -1,6 +1,6 @@
 /**
  * Contracts of the search layer: the query a tool builds, what comes back, and the interfaces of
- * the embedding model and the vector index (implemented in embedder.ts / vector-index.ts).
+ * the embedding model and the vector index (implemented in model/embedder.ts / index/vector-index.ts).
  */
 import type { Entity, EntityKind } from "../entities/types.ts";
 

@@ -4,10 +4,10 @@
  */
 import { loadConfig } from "../config.ts";
 import { log } from "../log.ts";
-import { defaultEmbedderProvider } from "../search/embedder.ts";
+import { defaultEmbedderProvider } from "../search/model/embedder.ts";
 import type { SearchContext } from "../search/context.ts";
 import { runSearch } from "../search/hybrid.ts";
-import { withPendingNote } from "../search/pending-vectors.ts";
+import { withPendingNote } from "../search/index/pending-vectors.ts";
 import { openStore, type Store } from "../store/db.ts";
 import type { EnsureData, ToolDeps } from "../tools/deps.ts";
 

@@ -7,7 +7,7 @@ import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
 import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
 import { ENTITY_KINDS, isEntityKind } from "../entities/types.ts";
 import { entityUri, parseUriKey } from "../entities/uri.ts";
-import { presentHits } from "../search/present.ts";
+import { presentHits } from "../search/rank/present.ts";
 import { documentRows, listDocuments } from "../store/documents.ts";
 import { getEntitiesByIds, getEntityBySourceKey } from "../store/entities.ts";
 import type { ToolDeps } from "../tools/deps.ts";

@@ -7,8 +7,8 @@
  * token once for the whole call.
  *
  * Other caches, not derived from the store (so not here): the HNSW index + vector cache of
- * search/vector-index.ts (per store and model; same rule: refreshed when the change token moves),
- * the embedder's query-vector cache (per model, search/embedder.ts), the tools/list answer (static,
+ * search/index/vector-index.ts (per store and model; same rule: refreshed when the change token moves),
+ * the embedder's query-vector cache (per model, search/model/embedder.ts), the tools/list answer (static,
  * tools/tool-list.ts), HTTP responses (in SQLite, store/http-cache.ts).
  */
 import type { Database } from "bun:sqlite";
@@ -45,18 +45,18 @@ function family(key: string, owner: string, max: number): Family {
 
 export const CACHES = {
   nonEmptyKinds: slot("entities:non-empty-kinds", "store/entities.ts emptyKinds: kinds known to hold entities (a Set filled as learnt)"),
-  entityCount: slot("search:entity-count", "search/lexical.ts: entities in the store (word rarity)"),
-  nameVocabulary: slot("search:name-vocabulary", "search/name-vocab.ts: name words for typo correction"),
-  phraseHits: slot("search:phrase-hits", "search/phrase-hits.ts: FTS5 hits of recent phrases (bounded by matches held)"),
+  entityCount: slot("search:entity-count", "search/rank/lexical.ts: entities in the store (word rarity)"),
+  nameVocabulary: slot("search:name-vocabulary", "search/rank/name-vocab.ts: name words for typo correction"),
+  phraseHits: slot("search:phrase-hits", "search/rank/phrase-hits.ts: FTS5 hits of recent phrases (bounded by matches held)"),
   documentKeys: slot("search:document-keys", "search/hybrid.ts: document keys for the `documents` filter"),
   lastSynced: slot("tools:last-synced", "tools/run-search.ts: metadata.data_synced_at"),
-  candidates: family("search:candidates", "search/candidates.ts: candidate ids per filter", 16),
-  textHits: family("search:text-hits", "search/lexical.ts: texts holding a word", 4096),
-  hasVectors: family("search:has-vectors", "search/semantic-leg.ts: whether a model has stored vectors", 64),
+  candidates: family("search:candidates", "search/filter/candidates.ts: candidate ids per filter", 16),
+  textHits: family("search:text-hits", "search/rank/lexical.ts: texts holding a word", 4096),
+  hasVectors: family("search:has-vectors", "search/rank/semantic-leg.ts: whether a model has stored vectors", 64),
   documentRows: family("tools:list-documents", "tools/list-documents.ts: list_documents rows per source", 16),
   health: slot("http:health", "server/http.ts: GET /health counts per kind and last sync"),
-  pendingVectors: slot("search:pending-vectors", "search/pending-vectors.ts: entities without a vector of the store's model"),
-  totals: family("search:totals", "search/page.ts: matches (or kind + name groups) per filter, for `total`", 64),
-  columnValues: family("search:explain-values", "search/explain.ts: stored values of a free-text filter, for suggestions", 32),
-  kindNames: family("search:explain-names", "search/explain.ts: distinct names per kinds and documents, for did-you-mean", 16),
+  pendingVectors: slot("search:pending-vectors", "search/index/pending-vectors.ts: entities without a vector of the store's model"),
+  totals: family("search:totals", "search/rank/page.ts: matches (or kind + name groups) per filter, for `total`", 64),
+  columnValues: family("search:explain-values", "search/rank/explain.ts: stored values of a free-text filter, for suggestions", 32),
+  kindNames: family("search:explain-names", "search/rank/explain.ts: distinct names per kinds and documents, for did-you-mean", 16),
 } as const;

@@ -168,7 +168,7 @@ export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
     ],
     summary: DESC,
   },
-  // Records with several documents' wording: which one the summary quotes (search/present.ts).
+  // Records with several documents' wording: which one the summary quotes (search/rank/present.ts).
   condition: { fields: [["desc_document", "desc_document"]], summary: DESC },
   rule: { fields: [["section", "section"]], summary: DESC },
   rule_section: { fields: [], summary: DESC },

@@ -5,7 +5,7 @@
 import { openStore } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { embedPending } from "../../src/ingest/embed.ts";
-import { createEmbedderProvider } from "../../src/search/embedder.ts";
+import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { makeEntity } from "../support/entities.ts";
 
 /** Shares no word with any entity text: only semantic ranking can put Fireball first. */

@@ -10,9 +10,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { createEmbedderProvider } from "../../src/search/embedder.ts";
+import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
-import { indexPaths, readSidecar } from "../../src/search/vector-index-file.ts";
+import { indexPaths, readSidecar } from "../../src/search/index/vector-index-file.ts";
 import { openStore } from "../../src/store/db.ts";
 import { getEmbeddingMeta, listVectorStamps } from "../../src/store/vectors.ts";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.ts";

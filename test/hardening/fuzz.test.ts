@@ -19,7 +19,7 @@ import { CallToolResultSchema, type Tool } from "@modelcontextprotocol/sdk/types
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Entity } from "../../src/entities/types.ts";
-import { createEmbedderProvider } from "../../src/search/embedder.ts";
+import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { openStore } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { embedAll } from "../search/helpers.ts";

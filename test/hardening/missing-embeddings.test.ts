@@ -10,10 +10,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
-import { createEmbedderProvider } from "../../src/search/embedder.ts";
+import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
-import { pendingVectors, withPendingNote } from "../../src/search/pending-vectors.ts";
-import { closeVectorIndex } from "../../src/search/vector-index.ts";
+import { pendingVectors, withPendingNote } from "../../src/search/index/pending-vectors.ts";
+import { closeVectorIndex } from "../../src/search/index/vector-index.ts";
 import { openStore } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { sampleEntities } from "../support/entities.ts";
@@ -48,7 +48,7 @@ beforeAll(async () => {
   // Embed in batches of 4 and kill -9 ourselves after the second batch is written.
   const code = `
     const { embedPending } = await import(${JSON.stringify(join(REPO_ROOT, "src/ingest/embed.ts"))});
-    const { createEmbedderProvider } = await import(${JSON.stringify(join(REPO_ROOT, "src/search/embedder.ts"))});
+    const { createEmbedderProvider } = await import(${JSON.stringify(join(REPO_ROOT, "src/search/model/embedder.ts"))});
     const { openStore } = await import(${JSON.stringify(join(REPO_ROOT, "src/store/db.ts"))});
     const store = openStore({ path: ${JSON.stringify(partial)} });
     const provider = createEmbedderProvider({ modelDir: ${JSON.stringify(model)}, embeddedDir: null, allowDownload: false });

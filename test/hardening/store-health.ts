@@ -5,8 +5,8 @@
  */
 import { expect } from "bun:test";
 import { join } from "node:path";
-import { hashPrefix } from "../../src/search/vector-index-file.ts";
-import { closeVectorIndex, loadOrBuildIndex, syncIndex } from "../../src/search/vector-index.ts";
+import { hashPrefix } from "../../src/search/index/vector-index-file.ts";
+import { closeVectorIndex, loadOrBuildIndex, syncIndex } from "../../src/search/index/vector-index.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { getEmbeddingMeta, listVectorStamps, readVectors } from "../../src/store/vectors.ts";
 

@@ -9,7 +9,7 @@ import { embedPending } from "../../src/ingest/embed.ts";
 import { importOrcbrewFiles } from "../../src/ingest/import.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
 import type { SearchQuery } from "../../src/search/types.ts";
-import { closeVectorIndex } from "../../src/search/vector-index.ts";
+import { closeVectorIndex } from "../../src/search/index/vector-index.ts";
 import type { Store } from "../../src/store/db.ts";
 import { ctxOf, readyProvider, TopicEmbedder } from "../search/helpers.ts";
 import { makeStore } from "../support/entities.ts";

@@ -3,12 +3,12 @@
  * it as soon as the store changes (a write on the same connection, or a commit by another one).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { candidateSet } from "../../src/search/candidates.ts";
-import { buildFilterWhere, TRUE_CLAUSE, type WhereClause } from "../../src/search/filters.ts";
+import { candidateSet } from "../../src/search/filter/candidates.ts";
+import { buildFilterWhere, TRUE_CLAUSE, type WhereClause } from "../../src/search/filter/filters.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
-import { lexicalSearch } from "../../src/search/lexical.ts";
-import { nameVocabulary } from "../../src/search/name-vocab.ts";
-import { setPhraseCacheLimit } from "../../src/search/phrase-hits.ts";
+import { lexicalSearch } from "../../src/search/rank/lexical.ts";
+import { nameVocabulary } from "../../src/search/rank/name-vocab.ts";
+import { setPhraseCacheLimit } from "../../src/search/rank/phrase-hits.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { changeToken, memoByVersion, memoLru } from "../../src/store/version-cache.ts";

@@ -1,8 +1,8 @@
 /** Pure pieces of issue 12: document preference, grouping same-name entries, lean tool schemas, summaries, nearest values. */
 import { describe, expect, test } from "bun:test";
-import { groupRows, type LightRow } from "../../src/search/collapse.ts";
-import { nearestValues } from "../../src/search/explain.ts";
-import { documentRank, normalizePreference } from "../../src/search/preference.ts";
+import { groupRows, type LightRow } from "../../src/search/rank/collapse.ts";
+import { nearestValues } from "../../src/search/rank/explain.ts";
+import { documentRank, normalizePreference } from "../../src/search/rank/preference.ts";
 import { leanSchema } from "../../src/tools/lean-schema.ts";
 import { firstSentence } from "../../src/tools/rows.ts";
 

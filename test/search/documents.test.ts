@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { resolveDocuments } from "../../src/search/documents-filter.ts";
+import { resolveDocuments } from "../../src/search/filter/documents-filter.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
 import type { SearchQuery } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";

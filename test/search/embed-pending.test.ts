@@ -2,10 +2,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { embedPending } from "../../src/ingest/embed.ts";
-import { createEmbedderProvider } from "../../src/search/embedder.ts";
+import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import type { Embedder, EmbedderProvider } from "../../src/search/types.ts";
-import { indexPaths } from "../../src/search/vector-index-file.ts";
-import { closeVectorIndex, exactSearch, loadOrBuildIndex } from "../../src/search/vector-index.ts";
+import { indexPaths } from "../../src/search/index/vector-index-file.ts";
+import { closeVectorIndex, exactSearch, loadOrBuildIndex } from "../../src/search/index/vector-index.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { getEntityByKey, replaceOrigin } from "../../src/store/entities.ts";
 import { countPendingVectors, countVectors, getEmbeddingMeta } from "../../src/store/vectors.ts";

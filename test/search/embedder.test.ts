@@ -6,8 +6,8 @@ import {
   setEmbeddedModelDir,
   TimeoutError,
   withTimeout,
-} from "../../src/search/embedder.ts";
-import { BGE_QUERY_INSTRUCTION, inspectModelDir, modelProfile, planModelSources } from "../../src/search/model-source.ts";
+} from "../../src/search/model/embedder.ts";
+import { BGE_QUERY_INSTRUCTION, inspectModelDir, modelProfile, planModelSources } from "../../src/search/model/model-source.ts";
 import type { EmbedderProvider } from "../../src/search/types.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Entity } from "../../src/entities/types.ts";
 import type { VectorBackend } from "../../src/search/context.ts";
 import { fuseRankings, legDepth, RRF_K, runSearch } from "../../src/search/hybrid.ts";
-import { storeVectorBackend } from "../../src/search/semantic-leg.ts";
+import { storeVectorBackend } from "../../src/search/rank/semantic-leg.ts";
 import type { Embedder, EmbedderProvider, SearchQuery, SearchResponse, VectorIndex } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
 import { readVectors } from "../../src/store/vectors.ts";

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { createEmbedderProvider } from "../../src/search/embedder.ts";
+import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
 import type { EmbedderProvider, SearchQuery } from "../../src/search/types.ts";
-import { closeVectorIndex, indexPaths } from "../../src/search/vector-index.ts";
+import { closeVectorIndex, indexPaths } from "../../src/search/index/vector-index.ts";
 import type { Store } from "../../src/store/db.ts";
 import { makeStore } from "../support/entities.ts";
 import { createTinyModel } from "../support/tiny-model.ts";

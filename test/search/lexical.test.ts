@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { allowedEdits, closestTerms, editDistance } from "../../src/search/fuzzy.ts";
+import { allowedEdits, closestTerms, editDistance } from "../../src/search/rank/fuzzy.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
-import { analyzeQuery, buildFtsQuery, candidateIdf, contentTokens, corrections, ftsTerm, lexicalSearch, queryTokens, semanticText } from "../../src/search/lexical.ts";
-import { buildFilterWhere } from "../../src/search/filters.ts";
-import { TRUE_CLAUSE } from "../../src/search/filters.ts";
+import { analyzeQuery, buildFtsQuery, candidateIdf, contentTokens, corrections, ftsTerm, lexicalSearch, queryTokens, semanticText } from "../../src/search/rank/lexical.ts";
+import { buildFilterWhere } from "../../src/search/filter/filters.ts";
+import { TRUE_CLAUSE } from "../../src/search/filter/filters.ts";
 import type { SearchQuery } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";

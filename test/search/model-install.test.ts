@@ -2,11 +2,11 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { zipSync } from "fflate";
-import { createEmbedderProvider } from "../../src/search/embedder.ts";
-import { installModel, ModelInstallError, removeModel, useModel } from "../../src/search/model-install.ts";
-import { activeModelDir, activeModelName, listInstalledModels, MANIFEST_FILE, readManifest } from "../../src/search/model-manifest.ts";
-import { fileSha256 } from "../../src/search/model-source.ts";
-import { onnxSignature, withMeanPooling } from "../../src/search/onnx-pooling.ts";
+import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
+import { installModel, ModelInstallError, removeModel, useModel } from "../../src/search/model/model-install.ts";
+import { activeModelDir, activeModelName, listInstalledModels, MANIFEST_FILE, readManifest } from "../../src/search/model/model-manifest.ts";
+import { fileSha256 } from "../../src/search/model/model-source.ts";
+import { onnxSignature, withMeanPooling } from "../../src/search/model/onnx-pooling.ts";
 import { setLogLevel } from "../../src/log.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
@@ -197,7 +197,7 @@ describe("the release build's default model", () => {
 
 describe("checkModel (faithfulness)", () => {
   test("passes published similarities it reproduces, fails ones it does not, and checks the query instruction", async () => {
-    const { checkModel } = await import("../../src/search/model-reference.ts");
+    const { checkModel } = await import("../../src/search/model/model-reference.ts");
     const e = (await createEmbedderProvider({ modelDir: staticModel, embeddedDir: null, allowDownload: false }).get())!;
     const sentences = ["fire and flame", "burning heat", "cold ice and frost"];
     const v = await e.embedPassages(sentences);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { runSearch } from "../../src/search/hybrid.ts";
-import { hasWildcard, nameSteps, wildcardToLike } from "../../src/search/names.ts";
+import { hasWildcard, nameSteps, wildcardToLike } from "../../src/search/filter/names.ts";
 import type { SearchQuery } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
 import { makeStore } from "../support/entities.ts";

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EmbeddingModel, FlagEmbedding } from "fastembed";
-import { withMeanPooling } from "../../src/search/onnx-pooling.ts";
-import { unpaddedBatchRunner } from "../../src/search/unpadded-batch.ts";
-import { privateTokenizer } from "../../src/search/unpadded-query.ts";
+import { withMeanPooling } from "../../src/search/model/onnx-pooling.ts";
+import { unpaddedBatchRunner } from "../../src/search/model/unpadded-batch.ts";
+import { privateTokenizer } from "../../src/search/model/unpadded-query.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
 

@@ -54,7 +54,7 @@ export interface TinyModelOptions {
   /**
    * Per-token output: `last_hidden_state` holds each token's own row (no pooling in the graph),
    * like a transformer encoder. fastembed's first-token pooling then reads [CLS] (a zero row);
-   * mean pooling (src/search/onnx-pooling.ts) gives the static model's vector.
+   * mean pooling (src/search/model/onnx-pooling.ts) gives the static model's vector.
    */
   perToken?: boolean;
 }

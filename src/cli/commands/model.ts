@@ -1,9 +1,9 @@
 /** `lorekeeper model`: install, list, use and remove embedding models in the model cache. */
 import { join } from "node:path";
 import { cacheDir } from "../../config.ts";
-import { installByName, type FetchRoute } from "../../search/model-fetch.ts";
-import { installModel, ModelInstallError, removeModel, useModel } from "../../search/model-install.ts";
-import { findCatalogModel, listInstalledModels, MODEL_CATALOG, type ModelManifest } from "../../search/model-manifest.ts";
+import { installByName, type FetchRoute } from "../../search/model/model-fetch.ts";
+import { installModel, ModelInstallError, removeModel, useModel } from "../../search/model/model-install.ts";
+import { findCatalogModel, listInstalledModels, MODEL_CATALOG, type ModelManifest } from "../../search/model/model-manifest.ts";
 import { existsSync } from "node:fs";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK, UsageError } from "../command.ts";

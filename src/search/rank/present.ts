@@ -7,14 +7,14 @@
  *     answer in the one asked for (else the document preference) and name it.
  */
 import type { Database } from "bun:sqlite";
-import { isMagicItem } from "../entities/derived.ts";
-import { documentPreference, withWording } from "../entities/editions.ts";
+import { isMagicItem } from "../../entities/derived.ts";
+import { documentPreference, withWording } from "../../entities/editions.ts";
 import { normalizePreference, OFFICIAL_SRDS } from "./preference.ts";
-import type { JsonObject } from "../entities/types.ts";
-import { entityUri } from "../entities/uri.ts";
-import { duplicatesOf, mergeDuplicates } from "../store/duplicates.ts";
-import { getEntitiesByIds } from "../store/entities.ts";
-import type { SearchHit } from "./types.ts";
+import type { JsonObject } from "../../entities/types.ts";
+import { entityUri } from "../../entities/uri.ts";
+import { duplicatesOf, mergeDuplicates } from "../../store/duplicates.ts";
+import { getEntitiesByIds } from "../../store/entities.ts";
+import type { SearchHit } from "../types.ts";
 
 export interface PresentOptions {
   /** document keys the caller asked for (resolved), or null */

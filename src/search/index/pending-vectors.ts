@@ -5,9 +5,9 @@
  * (`withPendingNote`). `lorekeeper doctor` reports them and `doctor --repair` fills them.
  */
 import type { Database } from "bun:sqlite";
-import { countPendingVectors, getEmbeddingMeta } from "../store/vectors.ts";
-import { CACHES } from "../store/caches.ts";
-import type { SearchResponse } from "./types.ts";
+import { countPendingVectors, getEmbeddingMeta } from "../../store/vectors.ts";
+import { CACHES } from "../../store/caches.ts";
+import type { SearchResponse } from "../types.ts";
 
 export interface PendingVectors {
   modelId: string;

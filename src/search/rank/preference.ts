@@ -5,7 +5,7 @@
  * first, in the order given; then the official SRDs, newer edition first (srd-2024, srd-2014);
  * then other open content; homebrew (OrcBrew) last; within a tier by document key. Pure.
  */
-import { resolveDocumentKey } from "../entities/normalize/documents.ts";
+import { resolveDocumentKey } from "../../entities/normalize/documents.ts";
 
 export const OFFICIAL_SRDS = ["srd-2024", "srd-2014"] as const;
 

@@ -9,9 +9,9 @@
  * as "damage", "creature" or "fire" come back in query after query. `lexicalSearch` called
  * without `cache` (tests, the benchmark's floor) always asks FTS5.
  */
-import { CACHES } from "../store/caches.ts";
+import { CACHES } from "../../store/caches.ts";
 import type { Database } from "bun:sqlite";
-import type { VersionMemo } from "../store/version-cache.ts";
+import type { VersionMemo } from "../../store/version-cache.ts";
 
 export const NAME_WEIGHT = 10.0;
 export const TEXT_WEIGHT = 1.0;

@@ -12,12 +12,12 @@
  *               fused list itself.
  */
 import type { Database } from "bun:sqlite";
-import { getEntitiesByIds } from "../store/entities.ts";
-import { CACHES } from "../store/caches.ts";
+import { getEntitiesByIds } from "../../store/entities.ts";
+import { CACHES } from "../../store/caches.ts";
 import { type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameNameRows } from "./collapse.ts";
-import type { SqlValue, WhereClause } from "./filters.ts";
+import type { SqlValue, WhereClause } from "../filter/filters.ts";
 import type { DocumentRank } from "./preference.ts";
-import type { OtherVersion, SearchHit } from "./types.ts";
+import type { OtherVersion, SearchHit } from "../types.ts";
 
 export interface PageSpec {
   offset: number;

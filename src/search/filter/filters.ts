@@ -6,10 +6,10 @@
  * (`classes`, `damage_types`, stored as "|a|b|") match one element exactly. Impossible or
  * malformed values (level_min > level_max, cr "abc") give a message instead of a query.
  */
-import { DERIVED_FILTERS } from "../entities/derived.ts";
-import { normalizeCastingTime } from "../entities/normalize/vocab.ts";
-import { parseCr, type EntityKind } from "../entities/types.ts";
-import type { StructuredFilters } from "./types.ts";
+import { DERIVED_FILTERS } from "../../entities/derived.ts";
+import { normalizeCastingTime } from "../../entities/normalize/vocab.ts";
+import { parseCr, type EntityKind } from "../../entities/types.ts";
+import type { StructuredFilters } from "../types.ts";
 
 export type SqlValue = string | number;
 

@@ -5,9 +5,9 @@
  * token (a prefix probe, an exact probe, all words of a length range) cost a few ms each in SQL;
  * here they are a binary search or a bucket. One read (a few thousand words) per store version.
  */
-import { CACHES } from "../store/caches.ts";
+import { CACHES } from "../../store/caches.ts";
 import type { Database } from "bun:sqlite";
-import { type VersionMemo, versionMemo } from "../store/version-cache.ts";
+import { type VersionMemo, versionMemo } from "../../store/version-cache.ts";
 import type { VocabTerm } from "./fuzzy.ts";
 
 export class NameVocabulary {

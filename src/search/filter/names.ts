@@ -17,7 +17,7 @@
  *     5. partial    name contains input, or slug contains slugify(input)  ("dragon" → every dragon)
  */
 import type { Database } from "bun:sqlite";
-import { slugify } from "../entities/types.ts";
+import { slugify } from "../../entities/types.ts";
 import { andWhere, escapeLike, type WhereClause } from "./filters.ts";
 
 export type NameStrategy = "wildcard" | "wildcard-slug" | "exact" | "key" | "slug" | "key-suffix" | "partial";

@@ -15,10 +15,10 @@
  */
 import { statSync } from "node:fs";
 import { Index, MetricKind, ScalarKind, type IndexConfig } from "usearch";
-import { log } from "../log.ts";
-import type { Store } from "../store/db.ts";
-import { changeToken, getEmbeddingMeta, listVectorStamps, readVectorRows, type StoredVector } from "../store/vectors.ts";
-import type { VectorIndex } from "./types.ts";
+import { log } from "../../log.ts";
+import type { Store } from "../../store/db.ts";
+import { changeToken, getEmbeddingMeta, listVectorStamps, readVectorRows, type StoredVector } from "../../store/vectors.ts";
+import type { VectorIndex } from "../types.ts";
 export { indexPaths } from "./vector-index-file.ts";
 import { hashPrefix, indexPaths, readSidecar, saveIndexFiles, verifyIndexFile, type IndexSidecar } from "./vector-index-file.ts";
 

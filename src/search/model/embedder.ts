@@ -15,13 +15,13 @@
  *   (exact token count, falling back to ~4 characters per token) and log a warning.
  * fastembed is imported dynamically so that the binary bootstrap can preload libonnxruntime first.
  */
-import { LoreKeeperError } from "../errors.ts";
+import { LoreKeeperError } from "../../errors.ts";
 import type { EmbeddingModel, FlagEmbedding } from "fastembed";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { cacheDir, loadConfig } from "../config.ts";
-import { log } from "../log.ts";
-import type { Embedder, EmbedderProvider, ModelState } from "./types.ts";
+import { cacheDir, loadConfig } from "../../config.ts";
+import { log } from "../../log.ts";
+import type { Embedder, EmbedderProvider, ModelState } from "../types.ts";
 import {
   describeSource,
   dirModelName,

@@ -4,8 +4,8 @@
  * it reproduces fastembed's vectors on a probe. Loading and choosing a model is embedder.ts.
  */
 import type { FlagEmbedding } from "fastembed";
-import { log } from "../log.ts";
-import type { Embedder } from "./types.ts";
+import { log } from "../../log.ts";
+import type { Embedder } from "../types.ts";
 import type { ModelProfile } from "./model-source.ts";
 import { unpaddedBatchRunner, type BatchRunner } from "./unpadded-batch.ts";
 import { type QueryRunner, type TokenizerLike, unpaddedQueryRunner } from "./unpadded-query.ts";

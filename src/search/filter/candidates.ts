@@ -7,9 +7,9 @@
  * Sets are remembered per WHERE clause until the store changes (a few of them: the same tool
  * searches the same kinds again and again).
  */
-import { CACHES } from "../store/caches.ts";
+import { CACHES } from "../../store/caches.ts";
 import type { Database } from "bun:sqlite";
-import { type VersionMemo, versionMemo } from "../store/version-cache.ts";
+import { type VersionMemo, versionMemo } from "../../store/version-cache.ts";
 import type { SqlValue, WhereClause } from "./filters.ts";
 
 export class CandidateSet {

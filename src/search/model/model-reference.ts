@@ -6,7 +6,7 @@
  *   - the query instruction: applied to queries only when the model has one (bge), else query = passage.
  * Used by `bun scripts/check-model.ts` and `bun run eval`.
  */
-import type { Embedder } from "./types.ts";
+import type { Embedder } from "../types.ts";
 import type { ModelManifest, ModelReference } from "./model-manifest.ts";
 
 export interface ReferenceCheck {

@@ -5,7 +5,7 @@
  * `srd-2024`; `dmag` → `deepm`, ...) via the normalizer's resolveDocumentKey. Pure: the caller
  * passes the document keys the store knows.
  */
-import { resolveDocumentKey } from "../entities/normalize/documents.ts";
+import { resolveDocumentKey } from "../../entities/normalize/documents.ts";
 
 export interface DocumentResolution {
   /** null = no document filter; [] = nothing can match; otherwise the stored keys to keep. */

@@ -8,11 +8,11 @@
  * Runs only for empty answers (a few COUNT queries).
  */
 import type { Database } from "bun:sqlite";
-import type { EntityKind } from "../entities/types.ts";
-import { CACHES } from "../store/caches.ts";
+import type { EntityKind } from "../../entities/types.ts";
+import { CACHES } from "../../store/caches.ts";
 import { editDistance } from "./fuzzy.ts";
-import { andWhere, buildFilterWhere, castingTimeVariants, type SqlValue, type WhereClause } from "./filters.ts";
-import type { StructuredFilters } from "./types.ts";
+import { andWhere, buildFilterWhere, castingTimeVariants, type SqlValue, type WhereClause } from "../filter/filters.ts";
+import type { StructuredFilters } from "../types.ts";
 
 /** Filters whose value is free text checked against the values the store holds: filter → column, list-valued. */
 const FREE_TEXT: Partial<Record<keyof StructuredFilters, { col: string; list: boolean }>> = {

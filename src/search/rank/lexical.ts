@@ -14,11 +14,11 @@
  * Typo tolerance: a token that is not the start of any name word and is (nearly) absent from all
  * texts is expanded with the closest name words within 1–2 edits ("magik missle" → magic, missile).
  */
-import { CACHES } from "../store/caches.ts";
+import { CACHES } from "../../store/caches.ts";
 import type { Database } from "bun:sqlite";
-import { type VersionMemo, versionMemo } from "../store/version-cache.ts";
-import { type CandidateSet, candidateSet } from "./candidates.ts";
-import type { WhereClause } from "./filters.ts";
+import { type VersionMemo, versionMemo } from "../../store/version-cache.ts";
+import { type CandidateSet, candidateSet } from "../filter/candidates.ts";
+import type { WhereClause } from "../filter/filters.ts";
 import { closestTerms } from "./fuzzy.ts";
 import { type NameVocabulary, nameVocabulary } from "./name-vocab.ts";
 import { phraseSource } from "./phrase-hits.ts";

@@ -4,15 +4,15 @@
  * with growing oversampling (filtered in SQL) when they are many. Every way this can fail becomes
  * a reason string, never an exception: the caller then ranks lexically.
  */
-import { log } from "../log.ts";
-import type { Store } from "../store/db.ts";
-import { CACHES } from "../store/caches.ts";
-import { type CandidateSet, candidateSet } from "./candidates.ts";
-import type { Neighbor, SearchContext, VectorBackend } from "./context.ts";
-import type { WhereClause } from "./filters.ts";
-import type { Embedder } from "./types.ts";
-import { TimeoutError, withTimeout } from "./timeout.ts";
-import { exactSearch, loadOrBuildIndex } from "./vector-index.ts";
+import { log } from "../../log.ts";
+import type { Store } from "../../store/db.ts";
+import { CACHES } from "../../store/caches.ts";
+import { type CandidateSet, candidateSet } from "../filter/candidates.ts";
+import type { Neighbor, SearchContext, VectorBackend } from "../context.ts";
+import type { WhereClause } from "../filter/filters.ts";
+import type { Embedder } from "../types.ts";
+import { TimeoutError, withTimeout } from "../model/timeout.ts";
+import { exactSearch, loadOrBuildIndex } from "../index/vector-index.ts";
 
 /** Candidate sets up to this size are ranked exactly; larger ones go through the HNSW index. */
 export const EXACT_SEARCH_MAX = 2000;
