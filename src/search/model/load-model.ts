@@ -1,0 +1,174 @@
+/**
+ * Loading one model source into an Embedder with fastembed (ONNX Runtime): a model folder (its
+ * manifest, if installed, says its prefixes), or one of fastembed's own named models from its
+ * cache (downloaded once when allowed). Then the identity (`<name>@<first 12 hex of sha256(onnx)>`),
+ * the dimension from a probe, and the faster runners if they reproduce fastembed's vectors
+ * (fastembed-embedder.ts). Choosing which source to load is embedder.ts; `lorekeeper model
+ * install` loads the folder it assembled through `loadModelDir` before it keeps it.
+ * fastembed is imported dynamically so that the binary bootstrap can preload libonnxruntime first.
+ */
+import { LoreKeeperError } from "../../errors.ts";
+import type { EmbeddingModel, FlagEmbedding } from "fastembed";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { log } from "../../log.ts";
+import {
+  dirModelName,
+  fastembedOnnxFile,
+  FASTEMBED_MODEL_NAMES,
+  fileSha256,
+  inspectModelDir,
+  isFastembedModelName,
+  modelMaxLength,
+  modelProfile,
+  type ModelProfile,
+  type ModelSource,
+} from "./model-source.ts";
+import { MODEL_CATALOG, readManifest } from "./model-manifest.ts";
+import { checkedBatchRunner, checkedRunner, FastembedEmbedder } from "./fastembed-embedder.ts";
+import { privateTokenizer } from "./unpadded-query.ts";
+
+/** How a model is run: tokens per text (capped by the model) and texts per ONNX run. */
+export interface LoadSettings {
+  maxTokens: number;
+  innerBatch: number;
+}
+
+export const DEFAULT_MAX_TOKENS = 256;
+export const DEFAULT_INNER_BATCH = 16;
+export const DEFAULT_LOAD: LoadSettings = { maxTokens: DEFAULT_MAX_TOKENS, innerBatch: DEFAULT_INNER_BATCH };
+
+/** What was loaded, for status output. */
+export interface EmbedderInfo {
+  id: string;
+  dim: number;
+  name: string;
+  source: "LOREKEEPER_MODEL_DIR" | "installed" | "embedded" | "cache" | "download";
+  dir: string;
+  onnxFile: string;
+  sha256: string;
+  maxTokens: number;
+  family: ModelProfile["family"];
+  loadMs: number;
+}
+
+export class ModelLoadError extends LoreKeeperError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("model_load", message, undefined, options);
+  }
+}
+
+export function firstLine(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  const line = msg.split("\n").find((l) => l.trim().length > 0) ?? msg;
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+
+type FastembedModule = typeof import("fastembed");
+
+async function importFastembed(): Promise<FastembedModule> {
+  try {
+    return await import("fastembed");
+  } catch (err) {
+    throw new ModelLoadError(`the ONNX runtime could not be loaded (${firstLine(err)})`);
+  }
+}
+
+export async function loadSource(source: ModelSource, r: LoadSettings): Promise<{ embedder: FastembedEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
+  if (source.kind === "dir") {
+    const check = inspectModelDir(source.dir);
+    if (!check.ok) throw new ModelLoadError(check.problem);
+    const fe = await importFastembed();
+    const model = await fe.FlagEmbedding.init({
+      model: fe.EmbeddingModel.CUSTOM,
+      modelAbsoluteDirPath: source.dir,
+      modelName: check.onnxFile,
+      maxLength: r.maxTokens,
+      showDownloadProgress: false,
+    });
+    const name = dirModelName(source.dir);
+    // An installed model's manifest says its prefixes (model-manifest.ts); otherwise they are guessed from the name.
+    const manifest = readManifest(source.dir);
+    const profile = manifest ? { family: modelProfile(name, check.config).family, queryPrefix: manifest.query_prefix, passagePrefix: manifest.passage_prefix } : modelProfile(name, check.config);
+    return finish(model, r, { name, source: source.origin, dir: source.dir, onnxFile: check.onnxFile, profile });
+  }
+
+  if (!isFastembedModelName(source.name)) {
+    throw new ModelLoadError(
+      `"${source.name}" (LOREKEEPER_EMBEDDING_MODEL) is neither a known model (${MODEL_CATALOG.map((m) => m.name).join(", ")}) nor a fastembed model name (${FASTEMBED_MODEL_NAMES.join(", ")})`,
+    );
+  }
+  const modelDir = join(source.cacheDir, source.name);
+  const tarball = join(source.cacheDir, `${source.name}.tar.gz`);
+  const cached = existsSync(modelDir);
+  if (cached) {
+    const check = inspectModelDir(modelDir);
+    if (!check.ok) throw new ModelLoadError(`the cached copy is incomplete (${check.problem}); delete ${modelDir} to download it again`);
+  } else if (!source.allowDownload) {
+    throw new ModelLoadError(`it is not in ${source.cacheDir} and downloading is off`);
+  }
+  const fe = await importFastembed();
+  const enumValue = Object.values(fe.EmbeddingModel).find(
+    (v): v is Exclude<EmbeddingModel, EmbeddingModel.CUSTOM> => v === source.name && v !== fe.EmbeddingModel.CUSTOM,
+  );
+  if (!enumValue) throw new ModelLoadError(`this fastembed version does not know "${source.name}"`);
+  let model: FlagEmbedding;
+  try {
+    mkdirSync(source.cacheDir, { recursive: true });
+    if (!cached) {
+      rmSync(tarball, { force: true }); // a leftover partial download would be taken as complete
+      log.info(`downloading embedding model ${source.name} into ${source.cacheDir} (one time)…`);
+    }
+    model = await fe.FlagEmbedding.init({ model: enumValue, cacheDir: source.cacheDir, maxLength: r.maxTokens, showDownloadProgress: false });
+  } catch (err) {
+    if (!cached) {
+      rmSync(tarball, { force: true });
+      rmSync(modelDir, { recursive: true, force: true });
+      throw new ModelLoadError(`it is not cached and could not be downloaded (${firstLine(err)}); offline machines need LOREKEEPER_MODEL_DIR`);
+    }
+    throw err;
+  }
+  const check = inspectModelDir(modelDir);
+  const config = check.ok ? check.config : undefined;
+  return finish(model, r, {
+    name: source.name,
+    source: cached ? "cache" : "download",
+    dir: modelDir,
+    onnxFile: fastembedOnnxFile(source.name),
+    profile: modelProfile(source.name, config),
+  });
+}
+
+async function finish(
+  model: FlagEmbedding,
+  r: LoadSettings,
+  m: { name: string; source: EmbedderInfo["source"]; dir: string; onnxFile: string; profile: ModelProfile },
+): Promise<{ embedder: FastembedEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
+  const sha256 = await fileSha256(join(m.dir, m.onnxFile));
+  const id = `${m.name}@${sha256.slice(0, 12)}`;
+  const maxTokens = Math.min(r.maxTokens, modelMaxLength(m.dir) ?? r.maxTokens);
+  const probe = await model.embed(["dimension probe"], 1).next();
+  const first = probe.done ? undefined : probe.value[0];
+  if (!first || first.length === 0) throw new ModelLoadError("the model produced no output vector");
+  const dim = first.length;
+  for (let i = 0; i < dim; i++) if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
+  const tokenizer = privateTokenizer(model);
+  const embedder = new FastembedEmbedder(
+    id,
+    dim,
+    model,
+    m.profile,
+    maxTokens,
+    r.innerBatch,
+    tokenizer,
+    await checkedRunner(model, tokenizer, first),
+    () => checkedBatchRunner(model, tokenizer),
+  );
+  return { embedder, info: { id, dim, name: m.name, source: m.source, dir: m.dir, onnxFile: m.onnxFile, sha256, maxTokens, family: m.profile.family } };
+}
+
+/** Load a model folder as the server would (used by `lorekeeper model install` to check what it built). */
+export async function loadModelDir(dir: string, r: LoadSettings): Promise<FastembedEmbedder> {
+  return (await loadSource({ kind: "dir", origin: "installed", dir }, r)).embedder;
+}
