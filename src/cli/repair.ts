@@ -12,7 +12,8 @@ import { existsSync } from "node:fs";
 import { indexPaths, removeIndexFiles, removeStaleTempFiles } from "../search/index/vector-index-file.ts";
 import { closeVectorIndex, syncIndex } from "../search/index/vector-index.ts";
 import { pendingVectors } from "../search/index/pending-vectors.ts";
-import { openStore, type Store, storeFailure } from "../store/db.ts";
+import { Database } from "bun:sqlite";
+import { openStore, schemaVersionProblem, type Store, storeFailure } from "../store/db.ts";
 import { checkSearchTables, checkStore, importedOrcbrewFiles, isCorruption, moveStoreAside, rebuildSearchTables } from "../store/repair.ts";
 
 export type RepairOutcome = "repaired" | "moved-aside" | "no-store" | "failed";
@@ -93,14 +94,29 @@ export async function repairVectors(path: string): Promise<string> {
 }
 
 /** Check and repair the store at `path` (see the file comment). */
+/** A missing or unreadable schema version (opening the store for writing records it again). */
+function peekSchemaProblem(path: string): string | undefined {
+  let db: Database | undefined;
+  try {
+    db = new Database(path, { readonly: true });
+    return schemaVersionProblem(db)?.problem;
+  } catch {
+    return undefined; // opening it for the repair says what is wrong
+  } finally {
+    db?.close();
+  }
+}
+
 export function repairStore(path: string): RepairReport {
   const steps: string[] = [];
   if (!existsSync(path)) {
     return { path, outcome: "no-store", steps: [`there is no store at ${path}`], next: ["lorekeeper sync   (or lorekeeper import <file.orcbrew>)"] };
   }
+  const schema = peekSchemaProblem(path);
   let store: Store;
   try {
     store = openStore({ path });
+    if (schema) steps.push(`found: ${schema}; recorded it again`);
   } catch (err) {
     const cause = (err as { cause?: unknown }).cause;
     if (isCorruption(err)) return moveAside(path, `it cannot be opened (${cause instanceof Error ? cause.message : (err as Error).message})`, steps);

@@ -210,11 +210,69 @@ export function checkpoint(store: Store, mode: "TRUNCATE" | "PASSIVE" = "TRUNCAT
   }
 }
 
+/** The schema version `meta` records: a whole number ≥ 1, else undefined (missing, "-1", "abc"). */
+function recordedVersion(db: Database): { raw: string | undefined; version: number | undefined } {
+  const row = db.query<{ value: unknown }, []>("SELECT value FROM meta WHERE key='schema_version'").get();
+  const raw = row ? String(row.value) : undefined;
+  const n = raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw) : NaN;
+  return { raw, version: Number.isSafeInteger(n) && n >= 1 ? n : undefined };
+}
+
+function hasTable(db: Database, name: string): boolean {
+  return !!db.query("SELECT 1 FROM sqlite_master WHERE name = ?").get(name);
+}
+
+/** True when every table, index, trigger and column migration `sql` creates is there. */
+function migrationPresent(db: Database, sql: string): boolean {
+  for (const m of sql.matchAll(/CREATE\s+(?:VIRTUAL\s+)?(?:TABLE|INDEX|TRIGGER|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/gi)) {
+    if (!hasTable(db, m[1]!)) return false;
+  }
+  for (const m of sql.matchAll(/ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+(\w+)/gi)) {
+    if (!db.query("SELECT 1 FROM pragma_table_info(?) WHERE name = ?").get(m[1]!, m[2]!)) return false;
+  }
+  return true;
+}
+
+/** The schema version the tables themselves show: the last migration of an unbroken run whose objects all exist. */
+export function inferSchemaVersion(db: Database): number {
+  let v = 0;
+  for (const m of MIGRATIONS) {
+    if (!migrationPresent(db, m.sql)) break;
+    v = m.version;
+  }
+  return v;
+}
+
+/**
+ * What is wrong with the recorded schema version, if anything: missing or not a version while the
+ * tables are LoreKeeper's (a hand edit, a tool that "cleaned" meta). The tables tell the version.
+ */
+export function schemaVersionProblem(db: Database): { problem: string; inferred: number } | undefined {
+  if (!hasTable(db, "meta") || !hasTable(db, "entities")) return undefined;
+  const { raw, version } = recordedVersion(db);
+  if (version !== undefined) return undefined;
+  const inferred = inferSchemaVersion(db);
+  const said = raw === undefined ? "is missing" : `is ${JSON.stringify(raw.slice(0, 40))}, not a version`;
+  return { problem: `the store's schema version (meta.schema_version) ${said}; its tables are those of schema ${inferred}`, inferred };
+}
+
+/** The first user tables of a database that is not a LoreKeeper store, or undefined when it is one (or empty). */
+function foreignTables(db: Database): string[] | undefined {
+  if (hasTable(db, "entities") && hasTable(db, "meta")) return undefined;
+  const names = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name <> 'meta' ORDER BY name LIMIT 6").all().map((r) => r.name);
+  return names.length ? names : undefined;
+}
+
 function currentVersion(db: Database): number {
-  const hasMeta = db.query("SELECT 1 FROM sqlite_master WHERE type='table' AND name='meta'").get();
-  if (!hasMeta) return 0;
-  const row = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key='schema_version'").get();
-  return row ? Number(row.value) : 0;
+  const foreign = foreignTables(db);
+  if (foreign) {
+    throw new StoreError(
+      `This database is not a LoreKeeper store: it holds other tables (${foreign.slice(0, 5).join(", ")}${foreign.length > 5 ? ", …" : ""}), so LoreKeeper leaves it untouched.`,
+      "Point --db-path / LOREKEEPER_DB_PATH at a new file (or an existing LoreKeeper store), not at another application's database.",
+    );
+  }
+  if (!hasTable(db, "meta")) return 0;
+  return recordedVersion(db).version ?? (hasTable(db, "entities") ? inferSchemaVersion(db) : 0);
 }
 
 function checkVersion(db: Database): void {
@@ -227,8 +285,16 @@ function checkVersion(db: Database): void {
   }
 }
 
+const SET_VERSION = "INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value";
+
 function migrate(db: Database): void {
   checkVersion(db);
+  const bad = schemaVersionProblem(db);
+  if (bad) {
+    // The tables say which migrations ran: record that again rather than re-running them.
+    db.query(SET_VERSION).run(String(bad.inferred));
+    log.warn(`${bad.problem}: recorded ${bad.inferred} again`);
+  }
   const from = currentVersion(db);
   for (const m of MIGRATIONS) {
     if (m.version <= from) continue;
@@ -236,9 +302,7 @@ function migrate(db: Database): void {
       db.exec(m.sql);
       // Columns derived from stored data (migration 4) are filled in the same transaction.
       if (m.version === 4 && from > 0) backfillDerived(db);
-      db.query("INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value").run(
-        String(m.version),
-      );
+      db.query(SET_VERSION).run(String(m.version));
     }).immediate();
     log.debug(`store migrated to schema ${m.version}: ${m.description}`);
   }

@@ -28,6 +28,14 @@ export function capText(s: string, max: number): string {
   return `${s.slice(0, keep)}… (${s.length - keep} more characters)`;
 }
 
+/** Text taken from files for the terminal and manifests (a license, a model name): this long at most. */
+export const MAX_LABEL_CHARS = 200;
+
+/** One short safe line of `s` (a wheel's License field, a config's model name): controls replaced, shortened. */
+export function cleanLabel(s: string, max = MAX_LABEL_CHARS): string {
+  return capText(safeLine(s.trim()), max);
+}
+
 // Characters JSON.stringify leaves raw that a terminal may still act on: DEL, C1 controls, bidi controls, separators.
 const JSON_RAW_UNSAFE = /[\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
 

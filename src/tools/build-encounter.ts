@@ -19,7 +19,7 @@ const monsterIn = z
   .object({
     key: z.string().trim().optional(),
     name: z.string().trim().optional(),
-    cr: cr("For a creature not in the store").optional(),
+    cr: cr("For a creature not in the store", true).optional(),
     count: int(1, 100, "Default 1").default(1),
   })
   .strict()

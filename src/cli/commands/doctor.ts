@@ -12,9 +12,10 @@ import { binaryInfoCheck, type Check, type CheckStatus, extractionCheck, nativeL
 import { createEmbedderProvider, withTimeout } from "../../search/model/embedder.ts";
 import { downloadAllowed, noModelAdvice } from "../../search/model/model-advice.ts";
 import { getEmbeddedModelDir } from "../../search/model/model-source.ts";
-import { readManifest } from "../../search/model/model-manifest.ts";
+import { activeModelDir, readManifest } from "../../search/model/model-manifest.ts";
+import { join } from "node:path";
 import { indexPaths, readSidecar, verifyIndexFile } from "../../search/index/vector-index-file.ts";
-import { getMeta, openStore, rebuildHint, StoreError, type Store } from "../../store/db.ts";
+import { getMeta, openStore, rebuildHint, schemaVersionProblem, StoreError, type Store } from "../../store/db.ts";
 import { checkStore, isCorruption } from "../../store/repair.ts";
 import { SCHEMA_VERSION } from "../../store/schema.ts";
 import { listSyncState } from "../../store/sync-state.ts";
@@ -79,6 +80,10 @@ function storeCheck(path: string): Check {
         details: { path, problems },
         fix: fts ? `Rebuild the search tables: lorekeeper doctor --repair --db-path "${path}"` : rebuildHint(path),
       };
+    }
+    const schema = schemaVersionProblem(db);
+    if (schema) {
+      return { name: "store", status: "fail", summary: `${path}: ${schema.problem}`, fix: `Record it again: lorekeeper doctor --repair --db-path "${path}" (a lorekeeper sync or import does it too); nothing else is changed.` };
     }
     const version = Number(getMeta(db, "schema_version") ?? 0);
     const bySource = db.query("SELECT document_source AS s, count(*) AS n FROM entities GROUP BY 1 ORDER BY 1").all() as { s: string; n: number }[];
@@ -170,6 +175,8 @@ function embeddingsCheck(path: string): Check | undefined {
   }
 }
 
+const INSTALLED_FIX = "Install it again (`lorekeeper model install … --force`), switch to another (`lorekeeper model use NAME`), or remove it (`lorekeeper model remove NAME`).";
+
 async function modelCheck(storeVectors: Record<string, number> | undefined): Promise<Check> {
   const provider = createEmbedderProvider({ allowDownload: false });
   const t0 = performance.now();
@@ -180,11 +187,17 @@ async function modelCheck(storeVectors: Record<string, number> | undefined): Pro
       const advice = noModelAdvice(provider.reason(), { downloadAllowed: downloadAllowed(), modelName: cfg.embeddingModel });
       // A model the user pointed at that does not load is a real failure; no model at all is not.
       if (cfg.modelDir) return { name: "model", status: "fail", summary: `LOREKEEPER_MODEL_DIR=${cfg.modelDir} does not load: ${provider.reason() ?? "unknown reason"}`, fix: "Point LOREKEEPER_MODEL_DIR at a complete fastembed model folder (model.onnx + tokenizer files), or unset it." };
+      const installed = activeModelDir(join(cacheDir(), "models"));
+      if (installed) return { name: "model", status: "fail", summary: `the installed model in use (${installed}) does not load: ${provider.reason() ?? "unknown reason"}`, fix: INSTALLED_FIX };
       const made = storeVectors ? Object.keys(storeVectors) : [];
       const hint = made.length ? ` The store's vectors were made with ${made.join(", ")}: point LOREKEEPER_MODEL_DIR at that model to use them.` : "";
       return { name: "model", status: "warn", summary: advice.state, fix: `${advice.fix}${hint}` };
     }
     const info = provider.info();
+    const installed = loadConfig().modelDir ? undefined : activeModelDir(join(cacheDir(), "models"));
+    if (installed && info?.dir !== installed) {
+      return { name: "model", status: "fail", summary: `the installed model in use (${installed}) does not load (${embedder.id} answers instead): ${provider.reason() ?? "see the log"}`, fix: INSTALLED_FIX };
+    }
     const t1 = performance.now();
     const v = await embedder.embedQuery(TEST_SENTENCE);
     const embedMs = performance.now() - t1;

@@ -25,7 +25,7 @@ import { describeSource, getEmbeddedModelDir, planModelSources, type ModelSource
 import { activeModelDir, DEFAULT_MODEL, findCatalogModel, MANIFEST_FILE } from "./model-manifest.ts";
 import { downloadAllowed } from "./model-advice.ts";
 import { ensureCatalogModel } from "./model-fetch.ts";
-import { DEFAULT_INNER_BATCH, DEFAULT_MAX_TOKENS, firstLine, loadSource, ModelLoadError, type EmbedderInfo, type LoadSettings } from "./load-model.ts";
+import { DEFAULT_INNER_BATCH, DEFAULT_MAX_TOKENS, firstLine, loadSource, MAX_TOKENS_CAP, ModelLoadError, type EmbedderInfo, type LoadSettings } from "./load-model.ts";
 
 export { setEmbeddedModelDir, getEmbeddedModelDir } from "./model-source.ts";
 export { TimeoutError, withTimeout } from "./timeout.ts";
@@ -105,7 +105,7 @@ export class LazyEmbedderProvider implements EmbedderProvider {
     });
     return {
       sources,
-      maxTokens: Math.max(8, Math.floor(this.opts.maxTokens ?? DEFAULT_MAX_TOKENS)),
+      maxTokens: Math.min(MAX_TOKENS_CAP, Math.max(8, Math.floor(this.opts.maxTokens ?? DEFAULT_MAX_TOKENS))),
       innerBatch: Math.max(1, Math.floor(this.opts.innerBatchSize ?? DEFAULT_INNER_BATCH)),
     };
   }

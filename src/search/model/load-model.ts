@@ -35,6 +35,8 @@ export interface LoadSettings {
 }
 
 export const DEFAULT_MAX_TOKENS = 256;
+/** No text is ever padded beyond this many tokens, whatever a caller or a model file says. */
+export const MAX_TOKENS_CAP = 8192;
 export const DEFAULT_INNER_BATCH = 16;
 export const DEFAULT_LOAD: LoadSettings = { maxTokens: DEFAULT_MAX_TOKENS, innerBatch: DEFAULT_INNER_BATCH };
 

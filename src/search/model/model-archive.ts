@@ -1,0 +1,341 @@
+/**
+ * Unpacking model archives for `lorekeeper model install`: .zip / .whl, .tar, .tar.gz / .tgz.
+ *
+ * One rule for every archive type: an archive may hold regular files and folders only, each under
+ * a relative path that stays inside the archive (no "..", no absolute path or drive letter, no NUL);
+ * a link (symbolic or hard), a device, a FIFO, an encrypted or otherwise unreadable entry makes the
+ * whole archive refused, naming the entry. Nothing is stripped silently.
+ *
+ * Bounded (ArchiveLimits, docs/architecture.md "Limits"): entries are streamed to disk in small
+ * chunks (never a whole entry in memory), and counted as they come out, so a lying header does not
+ * help: at most `maxEntryBytes` per entry, `maxTotalBytes` in all, `maxEntries` entries, and at most
+ * `maxRatio` times the compressed size (per zip entry; per archive for .tar.gz), beyond a slack of
+ * 1 MiB so that small, very compressible files (JSON) pass. A zip's declared sizes are checked
+ * before anything is written.
+ */
+import { closeSync, createReadStream, mkdirSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
+import { dirname, resolve, sep } from "node:path";
+import { createGunzip } from "node:zlib";
+import { Inflate } from "fflate";
+
+export interface ArchiveLimits {
+  maxEntryBytes: number;
+  maxTotalBytes: number;
+  /** Largest inflated / compressed ratio (beyond RATIO_SLACK_BYTES). */
+  maxRatio: number;
+  maxEntries: number;
+}
+
+const MiB = 1024 * 1024;
+/** ONNX files cannot exceed 2 GiB (protobuf); real model archives compress 1–4×. */
+export const ARCHIVE_LIMITS: ArchiveLimits = { maxEntryBytes: 2048 * MiB, maxTotalBytes: 3072 * MiB, maxRatio: 20, maxEntries: 10_000 };
+export const RATIO_SLACK_BYTES = MiB;
+
+export class ArchiveError extends Error {
+  override name = "ArchiveError";
+}
+
+const fmt = (n: number) => (n >= MiB ? `${(n / MiB).toFixed(0)} MiB` : `${n} bytes`);
+
+/** What is wrong with an entry's path, if anything (the one path rule for every archive type). */
+export function entryPathProblem(name: string): string | undefined {
+  if (name.includes("\0")) return "its name holds a NUL character";
+  if (/^([\\/]|[A-Za-z]:)/.test(name)) return "an absolute path, outside its folder";
+  if (name.split(/[\\/]/).includes("..")) return 'a path leading outside its folder ("..")';
+  return undefined;
+}
+
+/** Counts bytes written per entry and in all, against the limits. */
+class Budget {
+  total = 0;
+  entries = 0;
+  constructor(
+    readonly file: string,
+    readonly limits: ArchiveLimits,
+  ) {}
+
+  entry(name: string): void {
+    if (++this.entries > this.limits.maxEntries) throw new ArchiveError(`${this.file} holds more than ${this.limits.maxEntries} entries; refusing it (a model needs a handful)`);
+    const bad = entryPathProblem(name);
+    if (bad) throw new ArchiveError(`${this.file} has an entry "${name}": ${bad}; refusing the archive (model archives hold plain relative paths only)`);
+  }
+
+  grow(name: string, entryBytes: number, n: number, compressed?: number): void {
+    this.total += n;
+    if (entryBytes > this.limits.maxEntryBytes) throw new ArchiveError(`${this.file}: entry "${name}" inflates to more than ${fmt(this.limits.maxEntryBytes)} (the largest model file accepted); refusing it`);
+    if (this.total > this.limits.maxTotalBytes) throw new ArchiveError(`${this.file} inflates to more than ${fmt(this.limits.maxTotalBytes)} in all; refusing it`);
+    if (compressed !== undefined && entryBytes > compressed * this.limits.maxRatio + RATIO_SLACK_BYTES) {
+      throw new ArchiveError(`${this.file}: entry "${name}" inflates more than ${this.limits.maxRatio}× its compressed size of ${fmt(compressed)} (an archive bomb?); refusing it`);
+    }
+  }
+}
+
+function targetOf(dest: string, name: string): string {
+  const root = resolve(dest);
+  const target = resolve(root, name);
+  if (target !== root && !target.startsWith(root + sep)) throw new ArchiveError(`entry "${name}" would land outside the folder; refusing it`);
+  return target;
+}
+
+// ---------------------------------------------------------------- zip
+
+interface ZipEntry {
+  name: string;
+  method: number;
+  flags: number;
+  compressed: number;
+  size: number;
+  localOffset: number;
+  kind: "file" | "dir" | "link" | "special";
+}
+
+const u16 = (b: Uint8Array, o: number) => b[o]! | (b[o + 1]! << 8);
+const u32 = (b: Uint8Array, o: number) => (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0;
+
+function zipDirectory(file: string, b: Uint8Array): ZipEntry[] {
+  let eocd = -1;
+  for (let o = b.length - 22; o >= Math.max(0, b.length - 22 - 65535); o--) {
+    if (u32(b, o) === 0x06054b50) {
+      eocd = o;
+      break;
+    }
+  }
+  if (eocd < 0) throw new ArchiveError(`${file} is not a readable zip/wheel (no central directory)`);
+  const count = u16(b, eocd + 10);
+  const cdOffset = u32(b, eocd + 16);
+  if (count === 0xffff || cdOffset === 0xffffffff) throw new ArchiveError(`${file} is a ZIP64 archive (over 4 GiB or 65,535 entries); model archives are smaller`);
+  const out: ZipEntry[] = [];
+  let o = cdOffset;
+  for (let i = 0; i < count; i++) {
+    if (o + 46 > b.length || u32(b, o) !== 0x02014b50) throw new ArchiveError(`${file} is not a readable zip/wheel (damaged central directory)`);
+    const nameLen = u16(b, o + 28);
+    const name = new TextDecoder().decode(b.subarray(o + 46, o + 46 + nameLen));
+    const host = b[o + 5]!;
+    const mode = (u32(b, o + 38) >>> 16) & 0o170000;
+    const isDir = name.endsWith("/");
+    const kind = host === 3 && mode === 0o120000 ? "link" : host === 3 && mode !== 0 && mode !== 0o100000 && mode !== 0o040000 ? "special" : isDir ? "dir" : "file";
+    out.push({ name, flags: u16(b, o + 8), method: u16(b, o + 10), compressed: u32(b, o + 20), size: u32(b, o + 24), localOffset: u32(b, o + 42), kind });
+    o += 46 + nameLen + u16(b, o + 30) + u16(b, o + 32);
+  }
+  return out;
+}
+
+function writeChunked(fd: number, data: Uint8Array): void {
+  for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
+}
+
+function extractZip(file: string, dest: string, limits: ArchiveLimits): void {
+  const size = statSync(file).size;
+  if (size > limits.maxTotalBytes) throw new ArchiveError(`${file} is ${fmt(size)}, more than the ${fmt(limits.maxTotalBytes)} a model archive may be`);
+  const b = new Uint8Array(readFileSync(file));
+  const entries = zipDirectory(file, b);
+  const budget = new Budget(file, limits);
+  // Declared sizes first: a bomb that says what it is costs nothing.
+  const declaredBudget = new Budget(file, limits);
+  for (const e of entries) {
+    budget.entry(e.name);
+    if (e.kind === "link") throw new ArchiveError(`${file} has a symbolic link entry "${e.name}"; refusing the archive (model archives hold regular files only)`);
+    if (e.kind === "special") throw new ArchiveError(`${file} has an entry "${e.name}" that is not a regular file or folder; refusing the archive`);
+    if (e.kind === "dir") continue;
+    if (e.flags & 1) throw new ArchiveError(`${file} has an encrypted entry "${e.name}"; refusing the archive`);
+    if (e.method !== 0 && e.method !== 8) throw new ArchiveError(`${file}: entry "${e.name}" uses compression method ${e.method} (only stored and deflate are read)`);
+    declaredBudget.grow(e.name, e.size, e.size, e.method === 8 ? e.compressed : undefined);
+  }
+  for (const e of entries) {
+    const target = targetOf(dest, e.name);
+    if (e.kind === "dir") {
+      mkdirSync(target, { recursive: true });
+      continue;
+    }
+    const lo = e.localOffset;
+    if (lo + 30 > b.length || u32(b, lo) !== 0x04034b50) throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is damaged)`);
+    const start = lo + 30 + u16(b, lo + 26) + u16(b, lo + 28);
+    const data = b.subarray(start, start + e.compressed);
+    if (data.length !== e.compressed) throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is cut short)`);
+    mkdirSync(dirname(target), { recursive: true });
+    const fd = openSync(target, "w");
+    let written = 0;
+    try {
+      const put = (chunk: Uint8Array) => {
+        written += chunk.length;
+        budget.grow(e.name, written, chunk.length, e.method === 8 ? e.compressed : undefined);
+        writeChunked(fd, chunk);
+      };
+      if (e.method === 0) {
+        for (let off = 0; off < data.length; off += 64 * 1024) put(data.subarray(off, off + 64 * 1024));
+      } else {
+        const inflate = new Inflate((chunk) => put(chunk));
+        for (let off = 0; off < data.length; off += 64 * 1024) inflate.push(data.subarray(off, off + 64 * 1024), off + 64 * 1024 >= data.length);
+        if (data.length === 0) inflate.push(new Uint8Array(0), true);
+      }
+    } catch (err) {
+      if (err instanceof ArchiveError) throw err;
+      throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}": ${(err as Error).message})`);
+    } finally {
+      closeSync(fd);
+    }
+    if (written !== e.size) throw new ArchiveError(`${file}: entry "${e.name}" holds ${written} bytes, its header says ${e.size}; refusing the archive`);
+  }
+}
+
+// ---------------------------------------------------------------- tar
+
+/** Reads exact byte counts from a stream of chunks. */
+class ByteReader {
+  private buf: Uint8Array = new Uint8Array(0);
+  private readonly it: AsyncIterator<Uint8Array>;
+  constructor(source: AsyncIterable<Uint8Array>) {
+    this.it = source[Symbol.asyncIterator]();
+  }
+
+  private async fill(n: number): Promise<boolean> {
+    while (this.buf.length < n) {
+      const r = await this.it.next();
+      if (r.done) return false;
+      const next = new Uint8Array(this.buf.length + r.value.length);
+      next.set(this.buf);
+      next.set(r.value, this.buf.length);
+      this.buf = next;
+    }
+    return true;
+  }
+
+  /** Exactly n bytes, or undefined at the end of the stream. */
+  async read(n: number): Promise<Uint8Array | undefined> {
+    if (!(await this.fill(n))) return undefined;
+    const out = this.buf.subarray(0, n);
+    this.buf = this.buf.subarray(n);
+    return out;
+  }
+
+  /** n bytes handed over chunk by chunk (never all at once). */
+  async pipe(n: number, onChunk: (c: Uint8Array) => void): Promise<boolean> {
+    let left = n;
+    while (left > 0) {
+      if (this.buf.length === 0 && !(await this.fill(1))) return false;
+      const take = this.buf.subarray(0, Math.min(left, this.buf.length));
+      this.buf = this.buf.subarray(take.length);
+      left -= take.length;
+      onChunk(take);
+    }
+    return true;
+  }
+}
+
+const text = (b: Uint8Array) => {
+  const end = b.indexOf(0);
+  return new TextDecoder().decode(end < 0 ? b : b.subarray(0, end));
+};
+
+function octal(file: string, b: Uint8Array): number {
+  if (b[0]! & 0x80) throw new ArchiveError(`${file} has an entry too large for a model archive (base-256 size)`);
+  const s = text(b).trim();
+  const n = s === "" ? 0 : Number.parseInt(s, 8);
+  if (!Number.isFinite(n) || n < 0) throw new ArchiveError(`${file} is not a readable tar archive (bad size field "${s}")`);
+  return n;
+}
+
+function paxRecords(b: Uint8Array): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const line of new TextDecoder().decode(b).split("\n")) {
+    const m = /^\d+ ([^=]+)=(.*)$/s.exec(line);
+    if (m) out.set(m[1]!, m[2]!);
+  }
+  return out;
+}
+
+const TAR_KIND: Record<string, string> = { "1": "a hard link", "2": "a symbolic link", "3": "a character device", "4": "a block device", "6": "a FIFO" };
+const META_MAX = MiB;
+
+async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzip: boolean): Promise<void> {
+  const compressed = statSync(file).size;
+  const raw = createReadStream(file);
+  const source = gzip ? raw.pipe(createGunzip()) : raw;
+  const budget = new Budget(file, limits);
+  let inflated = 0;
+  const ratio = (n: number) => {
+    inflated += n;
+    if (gzip && inflated > compressed * limits.maxRatio + RATIO_SLACK_BYTES) {
+      throw new ArchiveError(`${file} inflates more than ${limits.maxRatio}× its compressed size of ${fmt(compressed)} (an archive bomb?); refusing it`);
+    }
+  };
+  const reader = new ByteReader(source as AsyncIterable<Uint8Array>);
+  let longName: string | undefined;
+  let pax = new Map<string, string>();
+  try {
+    for (;;) {
+      const h = await reader.read(512);
+      if (!h) throw new ArchiveError(`${file} is not a readable tar archive (it ends without its end marker)`);
+      ratio(512);
+      if (h.every((x) => x === 0)) break;
+      let sum = 0;
+      for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
+      if (sum !== octal(file, h.subarray(148, 156))) throw new ArchiveError(`${file} is not a readable tar archive (header checksum mismatch)`);
+      const type = String.fromCharCode(h[156]!) || "0";
+      const size = octal(file, h.subarray(124, 136));
+      const padded = Math.ceil(size / 512) * 512;
+      if (type === "x" || type === "g" || type === "L" || type === "K") {
+        if (size > META_MAX) throw new ArchiveError(`${file} has a ${size}-byte extended header; refusing it`);
+        const body = await reader.read(padded);
+        if (!body) throw new ArchiveError(`${file} is not a readable tar archive (cut short)`);
+        ratio(padded);
+        if (type === "x") pax = paxRecords(body.subarray(0, size));
+        if (type === "L") longName = text(body.subarray(0, size));
+        continue;
+      }
+      const prefix = text(h.subarray(345, 500));
+      const name = pax.get("path") ?? longName ?? (prefix && text(h.subarray(257, 263)).startsWith("ustar") ? `${prefix}/${text(h.subarray(0, 100))}` : text(h.subarray(0, 100)));
+      const linkTo = pax.get("linkpath") ?? text(h.subarray(157, 257));
+      longName = undefined;
+      pax = new Map();
+      budget.entry(name);
+      const kind = TAR_KIND[type];
+      if (kind) throw new ArchiveError(`${file} has ${kind} entry "${name}"${linkTo && (type === "1" || type === "2") ? ` (to ${linkTo})` : ""}; refusing the archive (model archives hold regular files only)`);
+      const target = targetOf(dest, name);
+      if (type === "5") {
+        mkdirSync(target, { recursive: true });
+        if (size) await reader.pipe(padded, (c) => ratio(c.length));
+        continue;
+      }
+      if (type !== "0" && type !== "7" && type !== "\0") throw new ArchiveError(`${file} has an entry "${name}" of tar type "${type}", not a regular file or folder; refusing the archive`);
+      budget.grow(name, size, 0);
+      mkdirSync(dirname(target), { recursive: true });
+      const fd = openSync(target, "w");
+      let written = 0;
+      try {
+        const ok = await reader.pipe(padded, (c) => {
+          ratio(c.length);
+          const keep = c.subarray(0, Math.max(0, Math.min(c.length, size - written)));
+          written += keep.length;
+          budget.grow(name, written, keep.length);
+          writeChunked(fd, keep);
+        });
+        if (!ok) throw new ArchiveError(`${file} is not a readable tar archive (entry "${name}" is cut short)`);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  } catch (err) {
+    if (err instanceof ArchiveError) throw err;
+    throw new ArchiveError(`${file} is not a readable tar archive (${(err as Error).message})`);
+  } finally {
+    raw.destroy();
+  }
+}
+
+/** The archive types `model install` reads, by file name. */
+export function archiveType(path: string): "zip" | "tar" | "tar.gz" | undefined {
+  const lower = path.toLowerCase();
+  if (lower.endsWith(".whl") || lower.endsWith(".zip")) return "zip";
+  if (lower.endsWith(".tar.gz") || lower.endsWith(".tgz")) return "tar.gz";
+  if (lower.endsWith(".tar")) return "tar";
+  return undefined;
+}
+
+/** Unpack `file` into `dest` under the rule and limits above; throws ArchiveError saying why not. */
+export async function extractArchive(file: string, dest: string, limits: ArchiveLimits = ARCHIVE_LIMITS): Promise<void> {
+  const type = archiveType(file);
+  if (type === "zip") extractZip(file, dest, limits);
+  else if (type) await extractTar(file, dest, limits, type === "tar.gz");
+  else throw new ArchiveError(`${file} is not an archive LoreKeeper reads (.tar.gz, .tgz, .tar, .zip, .whl)`);
+}
