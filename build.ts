@@ -1,8 +1,8 @@
 #!/usr/bin/env bun
 /**
  * `bun run build [-- options]`: compile LoreKeeper into one self-contained executable per target,
- * embedding the embedding model, onnxruntime's shared library, the tokenizers and usearch native
- * addons, and optionally a content pack. See docs/binary.md.
+ * embedding the embedding model, onnxruntime's shared library, the usearch native addon and
+ * optionally a content pack. See docs/binary.md.
  */
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -32,8 +32,7 @@ Options:
                     default LOREKEEPER_MODEL_DIR, then all-MiniLM-L6-v2 from the model cache,
                     installed there first if missing (lorekeeper model install all-MiniLM-L6-v2)
   --content DB      embed a content pack: a store made by \`lorekeeper sync\` / \`import\`
-  --no-semantic     build without model/onnxruntime/tokenizers (keyword search only); needed for
-                    targets with no tokenizers build (linux-arm64)
+  --no-semantic     build without the model and onnxruntime (keyword search only)
   --outdir DIR      output folder (default dist)
   --outfile PATH    output file (only with a single target; makes no .mcpb / server.json)
   --no-mcpb         skip the Claude Desktop bundles (.mcpb) and dist/server.json

@@ -75,7 +75,7 @@ export function nativeLibrariesCheck(usearchError: string | undefined): Check {
   if (!loader) {
     return usearchError
       ? { name: "native libraries", status: "fail", summary: `usearch failed: ${usearchError}`, fix: "Reinstall dependencies with `bun install`." }
-      : { name: "native libraries", status: "ok", summary: "usearch works; onnxruntime and tokenizers load from node_modules (see model)" };
+      : { name: "native libraries", status: "ok", summary: "usearch works; onnxruntime loads from node_modules (see model)" };
   }
   const st = loader.status();
   const failed = st.filter((s) => s.state === "failed");

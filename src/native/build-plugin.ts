@@ -1,6 +1,6 @@
 /**
  * Bundler plugin used by build.ts (never at run time): rewrites the native-addon loaders of
- * onnxruntime-node, @anush008/tokenizers and usearch so that, inside the compiled binary, they ask
+ * onnxruntime-node and usearch so that, inside the compiled binary, they ask
  * `globalThis.__lorekeeperNative` (src/native/loader.ts) for the addon extracted to the cache folder,
  * instead of searching node_modules (which does not exist on the user's machine) or letting Bun
  * unpack a host-only copy to /tmp. Every rewrite checks that its pattern matched, so a dependency
@@ -27,11 +27,6 @@ export const REWRITES: Rewrite[] = [
     name: "onnxruntime-node binding",
     filter: /[\\/]onnxruntime-node[\\/]dist[\\/]binding\.js$/,
     apply: (src) => replaceOnce(src, /require\(`\.\.\/bin\/napi-v3\/\$\{process\.platform\}\/\$\{process\.arch\}\/onnxruntime_binding\.node`\)/, call("onnxruntime")),
-  },
-  {
-    name: "@anush008/tokenizers loader",
-    filter: /[\\/]@anush008[\\/]tokenizers[\\/]index\.js$/,
-    apply: (src) => (/nativeBinding = require\(/.test(src) ? `module.exports = ${call("tokenizers")};\n` : undefined),
   },
   {
     name: "usearch loader",

@@ -1,6 +1,6 @@
 /**
- * The compiled binary's loader for native addons. build.ts rewrites the loaders of onnxruntime-node,
- * @anush008/tokenizers and usearch so they call `globalThis.__lorekeeperNative.load(name)` instead of
+ * The compiled binary's loader for native addons. build.ts rewrites the loaders of onnxruntime-node
+ * and usearch so they call `globalThis.__lorekeeperNative.load(name)` instead of
  * looking in node_modules; this module answers from the extracted cache folder.
  *
  * Loading is lazy: nothing is dlopen'ed until a module that needs it is first evaluated (the MCP
@@ -31,7 +31,7 @@ declare global {
   var __lorekeeperNative: NativeLoader | undefined;
 }
 
-const ROLES: Record<NativeName, string> = { onnxruntime: "ort-binding", tokenizers: "tokenizers", usearch: "usearch" };
+const ROLES: Record<NativeName, string> = { onnxruntime: "ort-binding", usearch: "usearch" };
 
 export function createNativeLoader(dir: string, manifest: Manifest): NativeLoader {
   const cache = new Map<NativeName, { ok: true; exports: unknown } | { ok: false; error: Error }>();

@@ -8,7 +8,7 @@ export const TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64"
 export type Target = (typeof TARGETS)[number];
 
 /** Native libraries the app loads through the bootstrap's loader. */
-export type NativeName = "onnxruntime" | "tokenizers" | "usearch";
+export type NativeName = "onnxruntime" | "usearch";
 
 export type FileRole =
   /** shared library loaded before the ORT binding (libonnxruntime / onnxruntime.dll ...) */
@@ -16,7 +16,6 @@ export type FileRole =
   /** a dependency that only has to sit beside the ORT library (DirectML.dll) */
   | "ort-dep"
   | "ort-binding"
-  | "tokenizers"
   | "usearch"
   /** a file of the embedding model (model.onnx, tokenizer.json, ...) */
   | "model"

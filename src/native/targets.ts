@@ -3,10 +3,9 @@
  * Pure data: build.ts resolves the folders and reports whatever is missing.
  *
  * - onnxruntime-node ships every OS/arch in its own tarball (bin/napi-v3/<platform>/<arch>/).
- * - @anush008/tokenizers (fastembed 2.1.0's tokenizer, pinned 0.0.0) publishes only
- *   linux-x64-gnu, darwin-universal and win32-x64-msvc builds, each as an optional dependency that
- *   package managers install for the host only.
  * - usearch ships prebuilds for linux-x64, linux-arm64, darwin (universal) and win32-x64.
+ * - The tokenizer is no native addon: fastembed's `@anush008/tokenizers` is mapped to the pure-JS
+ *   packages/tokenizers-js (package.json `overrides`), which is bundled like any other code.
  */
 import type { FileRole, Target } from "./manifest.ts";
 
@@ -34,12 +33,6 @@ export interface Unsupported {
 }
 
 const native = (f: string) => `native/${f}`;
-const TOKENIZER_TRIPLE: Partial<Record<Target, string>> = {
-  "linux-x64": "linux-x64-gnu",
-  "darwin-x64": "darwin-universal",
-  "darwin-arm64": "darwin-universal",
-  "windows-x64": "win32-x64-msvc",
-};
 const USEARCH_DIR: Record<Target, string> = {
   "linux-x64": "linux-x64",
   "linux-arm64": "linux-arm64",
@@ -67,26 +60,8 @@ function ortSpecs(t: Target): NativeSpec[] {
 /** The native files of a target, and what cannot be provided for it at all. */
 export function nativePlan(t: Target): { specs: NativeSpec[]; unsupported: Unsupported[] } {
   const specs: NativeSpec[] = [...ortSpecs(t)];
+  // Every known target has every native file today; the list stays for a dependency that lacks one.
   const unsupported: Unsupported[] = [];
-  const triple = TOKENIZER_TRIPLE[t];
-  if (triple) {
-    specs.push({
-      role: "tokenizers",
-      pkg: `@anush008/tokenizers-${triple}`,
-      resolveFrom: "@anush008/tokenizers",
-      dir: ".",
-      file: `tokenizers.${triple}.node`,
-      as: () => native("tokenizers.node"),
-      feature: "semantic",
-    });
-  } else {
-    unsupported.push({
-      what: `tokenizers for ${t}`,
-      why: "fastembed 2.1.0 depends on @anush008/tokenizers 0.0.0, which publishes no build for this target",
-      fix: "build this target with --no-semantic (keyword search only), or run the linux-x64 binary",
-      feature: "semantic",
-    });
-  }
   specs.push({
     role: "usearch",
     pkg: "usearch",

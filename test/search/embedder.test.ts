@@ -190,6 +190,8 @@ describe("embedder provider", () => {
       v = await e.embedQuery(long);
     });
     expect(err).toContain("longer than the embedding model's limit of 16 tokens");
+    // the kept part is measured with the tokenizer: the 14 words (and the space after them)
+    expect(err).toContain(`only its first ~${words.join(" ").length + 1} of ${long.trim().length} characters`);
     // 16 tokens = [CLS] + 14 words + [SEP]: the healing words never count.
     const head = await e.embedQuery(words.join(" "));
     expect(dot(v, head)).toBeGreaterThan(0.9999);

@@ -8,7 +8,7 @@ import { log } from "../../log.ts";
 import type { Embedder } from "../types.ts";
 import type { ModelProfile } from "./model-source.ts";
 import { unpaddedBatchRunner, type BatchRunner } from "./unpadded-batch.ts";
-import { type QueryRunner, type TokenizerLike, unpaddedQueryRunner } from "./unpadded-query.ts";
+import { encodeUnpadded, type QueryRunner, type TokenizerLike, unpaddedQueryRunner } from "./unpadded-query.ts";
 
 const QUERY_CACHE_SIZE = 64;
 
@@ -102,16 +102,20 @@ export class FastembedEmbedder implements Embedder {
     if (input.length + 2 <= this.maxTokens) return;
     const prefixLen = input.length - query.length;
     let kept: number | undefined;
-    if (this.tokenizer) {
+    const tokenizer = this.tokenizer;
+    if (tokenizer) {
       try {
-        const enc = await this.tokenizer.encode(input);
-        if (enc.getOverflowing().length === 0) return;
-        const offsets = enc.getOffsets();
-        const special = enc.getSpecialTokensMask();
-        const mask = enc.getAttentionMask();
-        let end = 0;
-        for (let i = 0; i < offsets.length; i++) if (mask[i] === 1 && special[i] === 0) end = Math.max(end, offsets[i]?.[1] ?? 0);
-        kept = Math.max(0, end - prefixLen);
+        const fits = async (s: string) => (await encodeUnpadded(tokenizer, s)).getOverflowing().length === 0;
+        if (await fits(input)) return;
+        // The longest prefix that still fits (a handful of encodings, only for an over-long query).
+        let lo = prefixLen;
+        let hi = input.length;
+        while (hi - lo > 1) {
+          const mid = (lo + hi) >> 1;
+          if (await fits(input.slice(0, mid))) lo = mid;
+          else hi = mid;
+        }
+        kept = lo - prefixLen;
       } catch (err) {
         log.debug("token count for truncation check failed; estimating by characters", err);
       }

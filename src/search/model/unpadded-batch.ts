@@ -9,7 +9,7 @@
  * through unpadded-query.ts's accessors; when they are not as expected the caller keeps fastembed.
  */
 import type { FlagEmbedding } from "fastembed";
-import type { TokenizerLike } from "./unpadded-query.ts";
+import { encodeUnpadded, type TokenizerLike } from "./unpadded-query.ts";
 
 type Ort = typeof import("onnxruntime-node");
 interface SessionLike {
@@ -41,7 +41,7 @@ export async function unpaddedBatchRunner(model: FlagEmbedding, tokenizer: Token
     return undefined;
   }
   const run = async (texts: string[]): Promise<Float32Array[]> => {
-    const encs = await Promise.all(texts.map((t) => tokenizer.encode(t)));
+    const encs = await Promise.all(texts.map((t) => encodeUnpadded(tokenizer, t)));
     const rows = encs.map((e) => {
       const mask = e.getAttentionMask();
       let n = mask.length;

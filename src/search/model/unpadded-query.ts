@@ -13,17 +13,25 @@
  */
 import type { FlagEmbedding } from "fastembed";
 
-/** The parts of fastembed's private tokenizer we use (checked at run time, never exported). */
+/**
+ * The parts of fastembed's private tokenizer we use (checked at run time, never exported). It is
+ * the pure-JS packages/tokenizers-js, which package.json maps `@anush008/tokenizers` to.
+ */
 export interface EncodingLike {
   getOverflowing(): unknown[];
-  getOffsets(): number[][];
-  getSpecialTokensMask(): number[];
   getAttentionMask(): number[];
   getIds(): number[];
   getTypeIds(): number[];
 }
 export interface TokenizerLike {
   encode(text: string): Promise<EncodingLike>;
+  /** The same encoding synchronously; `pad: false` skips the padding (packages/tokenizers-js). */
+  encodeSync?(text: string, addSpecialTokens?: boolean, pad?: boolean): EncodingLike;
+}
+
+/** One text's encoding, without padding when the tokenizer can skip it. */
+export async function encodeUnpadded(tokenizer: TokenizerLike, text: string): Promise<EncodingLike> {
+  return tokenizer.encodeSync ? tokenizer.encodeSync(text, true, false) : tokenizer.encode(text);
 }
 
 export function privateTokenizer(model: FlagEmbedding): TokenizerLike | undefined {
@@ -72,7 +80,7 @@ export async function unpaddedQueryRunner(model: FlagEmbedding, tokenizer: Token
   }
   const tensor = (xs: readonly number[]) => new ort.Tensor("int64", BigInt64Array.from(xs, (x) => BigInt(x)), [1, xs.length]);
   return async (input) => {
-    const enc = await tokenizer.encode(input);
+    const enc = await encodeUnpadded(tokenizer, input);
     const mask = enc.getAttentionMask();
     let n = mask.length;
     while (n > 0 && mask[n - 1] === 0) n--;
