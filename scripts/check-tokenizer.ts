@@ -22,12 +22,12 @@ import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { cacheDir } from "../src/config.ts";
-import { activeModelDir } from "../src/search/model-manifest.ts";
+import { activeModelDir } from "../src/search/model/model-manifest.ts";
 import { callMix } from "../bench/queries.ts";
 import { ALL_QUERIES } from "./eval-queries.ts";
 import { EmbeddingModel, FlagEmbedding } from "fastembed";
-import { inspectModelDir } from "../src/search/model-source.ts";
-import { unpaddedQueryRunner } from "../src/search/unpadded-query.ts";
+import { inspectModelDir } from "../src/search/model/model-source.ts";
+import { unpaddedQueryRunner } from "../src/search/model/unpadded-query.ts";
 import { type AddedTokenClass, loadLikeFastembed, sameRecord, type TokenizerApi, type TokenizerClass, type TokenRecord, toRecord } from "./tokenizer-reference.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
