@@ -8,6 +8,7 @@ import { defaultEmbedderProvider } from "../search/model/embedder.ts";
 import type { SearchContext } from "../search/context.ts";
 import { runSearch } from "../search/hybrid.ts";
 import { withPendingNote } from "../search/index/pending-vectors.ts";
+import { setRankPreference } from "../store/canonical.ts";
 import { openStore, type Store } from "../store/db.ts";
 import type { EnsureData, ToolDeps } from "../tools/deps.ts";
 
@@ -31,10 +32,26 @@ async function loadEnsureData(store: Store, config: ReturnType<typeof loadConfig
   }
 }
 
+/**
+ * The store keeps which version of each entry comes first (store/canonical.ts) for one document
+ * preference: a server started with another recomputes it once, here, not per call. A store it
+ * cannot write keeps the recorded one; collapsed answers are then computed per call (slower, same answers).
+ */
+function keepRanksFor(store: Store, preferDocuments: readonly string[]): void {
+  if (store.readonly) return;
+  try {
+    if (setRankPreference(store.db, preferDocuments)) log.info(`document preference ${preferDocuments.join(",") || "(default)"} recorded in the store`);
+  } catch (err) {
+    log.warn("could not record the document preference in the store; collapsed answers are computed per call", err);
+  }
+}
+
 export async function createServeDeps(opts: { dbPath?: string; preferDocuments?: readonly string[] } = {}): Promise<ServeDeps> {
   const cfg = loadConfig();
   // A store that cannot be written (read-only folder) is still served; there is then no first-use download.
   const store = openStore({ path: opts.dbPath, fallbackReadonly: true });
+  const preferDocuments = opts.preferDocuments ?? cfg.preferDocuments;
+  keepRanksFor(store, preferDocuments);
   const embedder = defaultEmbedderProvider();
   const ctx: SearchContext = { store, embedder, embeddingTimeoutMs: cfg.embeddingTimeoutMs };
   const deps: ToolDeps = {
@@ -44,7 +61,7 @@ export async function createServeDeps(opts: { dbPath?: string; preferDocuments?:
     ensureData: store.readonly ? undefined : await loadEnsureData(store, cfg),
     modelState: () => embedder.state(),
     responseBudgetChars: cfg.responseBudgetChars,
-    preferDocuments: opts.preferDocuments ?? cfg.preferDocuments,
+    preferDocuments,
   };
   // Vectors lost to an interrupted embedding run are computed again in the background.
   const stop = new AbortController();

@@ -44,6 +44,7 @@ function family(key: string, owner: string, max: number): Family {
 }
 
 export const CACHES = {
+  rankPreference: slot("store:rank-preference", "store/canonical.ts: the document preference the stored group ranks follow"),
   nonEmptyKinds: slot("entities:non-empty-kinds", "store/entities.ts emptyKinds: kinds known to hold entities (a Set filled as learnt)"),
   entityCount: slot("search:entity-count", "search/rank/lexical.ts: entities in the store (word rarity)"),
   nameVocabulary: slot("search:name-vocabulary", "search/rank/name-vocab.ts: name words for typo correction"),

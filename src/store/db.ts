@@ -9,6 +9,7 @@ import { dirname } from "node:path";
 import { dbPath } from "../config.ts";
 import { log } from "../log.ts";
 import { backfillDerived } from "./backfill.ts";
+import { refreshGroupRanks } from "./canonical.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 
 export class StoreError extends LoreKeeperError {
@@ -163,6 +164,10 @@ function openAt(path: string, readonly: boolean, busyTimeoutMs: number | undefin
   }
   try {
     db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs ?? 15000))}`);
+    // Read-mostly, ~100 MB: SQLite's default 2 MB page cache makes every call re-read its pages
+    // with pread. Pages are allocated as they are first read, so this is a ceiling, not a cost.
+    db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
+    db.exec("PRAGMA temp_store = MEMORY");
     if (!readonly) {
       db.exec("PRAGMA journal_mode = WAL");
       db.exec("PRAGMA synchronous = NORMAL");
@@ -192,6 +197,12 @@ function openAt(path: string, readonly: boolean, busyTimeoutMs: number | undefin
     },
   };
 }
+
+/**
+ * SQLite page cache per connection, KiB (64 MiB). docs/benchmark.md gives the measured resident
+ * cost. Not mmap: a store truncated or damaged under a running server must give an error, not SIGBUS.
+ */
+export const PAGE_CACHE_KIB = 64 * 1024;
 
 /** Bytes the WAL file is cut back to when it restarts (SQLite `journal_size_limit`). */
 export const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
@@ -302,6 +313,8 @@ function migrate(db: Database): void {
       db.exec(m.sql);
       // Columns derived from stored data (migration 4) are filled in the same transaction.
       if (m.version === 4 && from > 0) backfillDerived(db);
+      // Canonical-ness (migration 5) is computed for the rows already stored, by the default preference.
+      if (m.version === 5 && from > 0) refreshGroupRanks(db);
       db.query(SET_VERSION).run(String(m.version));
     }).immediate();
     log.debug(`store migrated to schema ${m.version}: ${m.description}`);

@@ -9,6 +9,7 @@ import { DERIVED_FILTERS, derivedValues, type DerivedColumn } from "../entities/
 import { upsertDocuments } from "./documents.ts";
 import { CACHES } from "./caches.ts";
 import { refreshDuplicates } from "./duplicates.ts";
+import { refreshGroupRanks } from "./canonical.ts";
 
 export interface ReplaceResult {
   inserted: number;
@@ -154,6 +155,7 @@ export function replaceOrigin(db: Database, origin: string, entities: Entity[], 
       }
     }
     refreshDuplicates(db, kinds);
+    refreshGroupRanks(db, kinds);
   }).immediate();
   return result;
 }
@@ -169,6 +171,7 @@ export function deleteOrigin(db: Database, origin: string): number {
     const kinds = db.query<{ kind: string }, [string]>("SELECT DISTINCT kind FROM entities WHERE origin = ?").all(origin).map((r) => r.kind);
     const n = db.query("DELETE FROM entities WHERE origin = ?").run(origin).changes;
     refreshDuplicates(db, kinds);
+    refreshGroupRanks(db, kinds);
     return n;
   })();
 }

@@ -167,6 +167,27 @@ ALTER TABLE entities ADD COLUMN dup_of INTEGER;
 CREATE INDEX entities_dup_of ON entities(dup_of) WHERE dup_of IS NOT NULL;
 `,
   },
+  {
+    version: 5,
+    description:
+      "entities.group_rank: each entity's place among the same-named entities of its kind in the document preference (0 = canonical), kept at ingest (store/canonical.ts)",
+    sql: `
+ALTER TABLE entities ADD COLUMN group_rank INTEGER;
+-- The filter indexes also carry what every collapsed answer checks (dup_of, group_rank) and orders
+-- by (name): counting a filter's groups and picking a page of them read the index alone.
+DROP INDEX entities_kind_name;
+CREATE INDEX entities_kind_name ON entities(kind, name, document_key, key, dup_of, group_rank);
+DROP INDEX entities_spell;
+CREATE INDEX entities_spell ON entities(kind, level, school, dup_of, group_rank, name);
+DROP INDEX entities_creature;
+CREATE INDEX entities_creature ON entities(kind, cr, creature_type, dup_of, group_rank, name);
+DROP INDEX entities_equipment;
+CREATE INDEX entities_equipment ON entities(kind, category, rarity, dup_of, group_rank, name);
+DROP INDEX entities_rule;
+CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, name);
+INSERT INTO meta(key, value) VALUES ('group_rank_preference', '') ON CONFLICT(key) DO NOTHING;
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

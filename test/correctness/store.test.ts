@@ -15,7 +15,7 @@ import { entityUri, parseUriKey } from "../../src/entities/uri.ts";
 import { openStore } from "../../src/store/db.ts";
 import { mergeDuplicates } from "../../src/store/duplicates.ts";
 import { deleteOrigin, replaceOrigin } from "../../src/store/entities.ts";
-import { makeEntity } from "../support/entities.ts";
+import { makeEntity, undoMigration5 } from "../support/entities.ts";
 import { noModel } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
@@ -79,6 +79,7 @@ describe("migration 4", () => {
     store.close();
     // Turn it back into a version 3 store.
     const raw = new Database(path);
+    undoMigration5(raw);
     raw.exec("DROP INDEX entities_dup_of");
     for (const c of ["speeds", "senses", "damage_immunities", "damage_resistances", "condition_immunities", "legendary", "properties", "components", "magic", "dup_of"]) raw.exec(`ALTER TABLE entities DROP COLUMN ${c}`);
     raw.exec("UPDATE meta SET value = '3' WHERE key = 'schema_version'");

@@ -2,6 +2,7 @@
  * Small, realistic hand-made entities for search tests, and a store holding them.
  * Shapes follow src/entities/types.ts; texts are short paraphrases, not copies of the SRD.
  */
+import type { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { DocumentSource, Entity, EntityFilters, EntityKind } from "../../src/entities/types.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
@@ -217,4 +218,17 @@ export function makeStore(entities: Entity[] = sampleEntities()): { store: Store
       tmp.cleanup();
     },
   };
+}
+
+/** Turn a store back into what schema 4 wrote: the indexes before migration 5, no group_rank. */
+export function undoMigration5(raw: Database): void {
+  raw.exec(`
+DROP INDEX entities_kind_name; CREATE INDEX entities_kind_name ON entities(kind, name, document_key, key);
+DROP INDEX entities_spell; CREATE INDEX entities_spell ON entities(kind, level, school);
+DROP INDEX entities_creature; CREATE INDEX entities_creature ON entities(kind, cr, creature_type);
+DROP INDEX entities_equipment; CREATE INDEX entities_equipment ON entities(kind, category, rarity);
+DROP INDEX entities_rule; CREATE INDEX entities_rule ON entities(kind, section);
+ALTER TABLE entities DROP COLUMN group_rank;
+DELETE FROM meta WHERE key = 'group_rank_preference';
+UPDATE meta SET value = '4' WHERE key = 'schema_version';`);
 }

@@ -7,7 +7,9 @@
  * group ranks where its best member does).
  */
 import type { Database } from "bun:sqlite";
-import type { DocumentRank } from "./preference.ts";
+import { comparePreferred, type DocumentRank } from "./preference.ts";
+
+export { comparePreferred };
 
 /** The identity of one stored entity, enough to group and rank it. */
 export interface LightRow {
@@ -29,13 +31,6 @@ export const LIGHT = "e.id, e.kind, e.name, e.document_key, e.document_source, e
 /** Kind and name as SQLite's NOCASE compares them (ASCII letters folded), so SQL and JS group alike. */
 export function groupKey(r: { kind: string; name: string }): string {
   return `${r.kind}\u0000${r.name.replace(/[A-Z]+/g, (m) => m.toLowerCase())}`;
-}
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Compare two rows by preference: preferred document first, then document key, then key (a stable order). */
-export function comparePreferred(rank: DocumentRank): (a: LightRow, b: LightRow) => number {
-  return (a, b) => rank(a) - rank(b) || cmp(a.document_key.toLowerCase(), b.document_key.toLowerCase()) || cmp(a.key, b.key) || a.id - b.id;
 }
 
 /** Sort members in preference order. */

@@ -14,8 +14,9 @@
 import type { Database } from "bun:sqlite";
 import { getEntitiesByIds } from "../../store/entities.ts";
 import { CACHES } from "../../store/caches.ts";
+import { rankPreference } from "../../store/canonical.ts";
 import { type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameNameRows } from "./collapse.ts";
-import type { SqlValue, WhereClause } from "../filter/filters.ts";
+import { andWhere, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import type { DocumentRank } from "./preference.ts";
 import type { OtherVersion, SearchHit } from "../types.ts";
 
@@ -73,19 +74,69 @@ function satisfying(db: Database, where: WhereClause, ids: readonly number[]): S
   return new Set(rows.map((r) => Number(r[0])));
 }
 
-/** A page of a structured (unranked) query. */
-export function structuredPage(db: Database, where: WhereClause, spec: PageSpec): Page {
-  const total = countOf(db, where, spec.collapse);
-  if (spec.offset >= total) return { total, hits: [] };
-  if (!spec.collapse) {
-    const rows = db
-      .query<LightRow, SqlValue[]>(`SELECT ${LIGHT} FROM entities e WHERE ${where.sql} ORDER BY e.name, ${spec.rank.sql}, lower(e.document_key), e.key LIMIT ? OFFSET ?`)
-      .all(...where.params, spec.limit, spec.offset);
-    return { total, hits: load(db, rows.map((r) => ({ members: [r] })), spec.withText) };
+/** The same clause over another alias of `entities` (filters.ts and names.ts write every column as `e.<col>`). */
+export function overAlias(where: WhereClause, alias: string): WhereClause {
+  return { sql: where.sql.replace(/(?<![\w.])e\./g, `${alias}.`), params: where.params };
+}
+
+/**
+ * Rows of `where` that answer for their group (store/canonical.ts): the canonical one, or one no
+ * better-ranked row of the same kind and name matching `where` too outranks (a lookup by the
+ * (kind, name) index, for non-canonical rows only).
+ */
+export function firstOfGroup(where: WhereClause): WhereClause {
+  const o = overAlias(where, "o");
+  return {
+    sql: `e.group_rank = 0 OR NOT EXISTS (SELECT 1 FROM entities o INDEXED BY entities_kind_name WHERE o.kind = e.kind AND o.name = e.name AND o.group_rank < e.group_rank AND (${o.sql}))`,
+    params: o.params,
+  };
+}
+
+/**
+ * `e.name` to order a page by: as it is (SQLite may then walk the (kind, name) index and stop after
+ * the page: cheap when matches are dense) or as `+e.name` (same NOCASE order, no index: SQLite reads
+ * the matches through the filters' index and sorts them: cheap when they are few). Walking reads
+ * about (offset + limit) × rows ÷ total rows, sorting about `total`.
+ */
+function nameOrder(db: Database, total: number, spec: PageSpec): string {
+  const rows = countOf(db, { sql: "1", params: [] }, false);
+  return (spec.offset + spec.limit) * rows < total * total ? "e.name" : "+e.name";
+}
+
+/** The page's groups: kind and name of each, in name order (stored ranks when they follow this preference, else GROUP BY). */
+function groupNames(db: Database, where: WhereClause, spec: PageSpec): { total: number; names: Array<{ name: string; kind: string }> } {
+  if (rankPreference(db) === spec.rank.id) {
+    const w = andWhere(where, firstOfGroup(where));
+    const total = countOf(db, w, false);
+    if (spec.offset >= total) return { total, names: [] };
+    const names = db
+      .query<{ name: string; kind: string }, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind FROM entities e WHERE ${w.sql} ORDER BY ${nameOrder(db, total, spec)}, e.kind LIMIT ? OFFSET ?`)
+      .all(...w.params, spec.limit, spec.offset);
+    return { total, names };
   }
+  const total = countOf(db, where, true);
+  if (spec.offset >= total) return { total, names: [] };
   const names = db
     .query<{ name: string; kind: string }, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind FROM entities e WHERE ${where.sql} GROUP BY e.name, e.kind ORDER BY e.name, e.kind LIMIT ? OFFSET ?`)
     .all(...where.params, spec.limit, spec.offset);
+  return { total, names };
+}
+
+/** A page of a structured (unranked) query. */
+export function structuredPage(db: Database, where: WhereClause, spec: PageSpec): Page {
+  if (spec.collapse) return collapsedPage(db, where, spec);
+  const total = countOf(db, where, false);
+  if (spec.offset >= total) return { total, hits: [] };
+  const rows = db
+    .query<LightRow, SqlValue[]>(`SELECT ${LIGHT} FROM entities e WHERE ${where.sql} ORDER BY ${nameOrder(db, total, spec)}, ${spec.rank.sql}, lower(e.document_key), e.key LIMIT ? OFFSET ?`)
+    .all(...where.params, spec.limit, spec.offset);
+  return { total, hits: load(db, rows.map((r) => ({ members: [r] })), spec.withText) };
+}
+
+/** A collapsed page: the page's groups, then every version of those names among the matches, in preference order. */
+function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
+  const { total, names } = groupNames(db, where, spec);
+  if (names.length === 0) return { total, hits: [] };
   // Every stored version of those names (indexed), kept when it matches the filters too.
   const all = sameNameRows(db, () => true, names);
   const keep = satisfying(

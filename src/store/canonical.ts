@@ -1,0 +1,99 @@
+/**
+ * Canonical-ness as a stored fact. Entities of one kind with the same name (case-insensitive, as
+ * SQLite's NOCASE compares) from several documents are one thing to a reader; `entities.group_rank`
+ * is each entity's place among them in the document preference (entities/preference.ts): 0 = the
+ * canonical version, 1 the next, … (NULL for copies from a less preferred source, `dup_of`, which
+ * never answer). A collapsed answer's groups are then an indexed query with no GROUP BY: a row
+ * answers for its group when it is rank 0, or when no better-ranked row of its group matches the
+ * same filters (search/page.ts).
+ *
+ * The ranks follow one preference, recorded in `meta` (`group_rank_preference`: the preferred
+ * document keys, canonical, comma-separated; "" = the default order). They are recomputed for the
+ * kinds a sync or import changed (in its transaction) and, for the whole store, when the server
+ * starts with another `--prefer-documents` (setRankPreference) — never per call. A query with a
+ * preference other than the stored one is answered the slower way (GROUP BY), correctly.
+ */
+import type { Database } from "bun:sqlite";
+import { comparePreferred, documentRank, type Ranked } from "../entities/preference.ts";
+import { CACHES } from "./caches.ts";
+
+export const RANK_PREFERENCE_KEY = "group_rank_preference";
+
+interface RankRow extends Ranked {
+  kind: string;
+  name: string;
+  group_rank: number | null;
+}
+
+/** The kinds whose ranks a change of `kinds` touches (rules and rule sections are one family for dup_of). */
+function withFamily(kinds: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const k of kinds) {
+    out.add(k);
+    if (k === "rule" || k === "rule_section") out.add(k === "rule" ? "rule_section" : "rule");
+  }
+  return [...out];
+}
+
+/** The preference the stored ranks follow (its id: canonical keys, comma-separated), or undefined when ranks are not kept. */
+export function rankPreference(db: Database): string | undefined {
+  return CACHES.rankPreference.get(db, () => {
+    try {
+      return db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(RANK_PREFERENCE_KEY)?.value;
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+/**
+ * Recompute `group_rank` for the entities of `kinds` (every kind when undefined) by the stored
+ * preference. Call inside the transaction that changed them, after refreshDuplicates. Returns how
+ * many rows changed.
+ */
+export function refreshGroupRanks(db: Database, kinds?: Iterable<string>): number {
+  const id = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(RANK_PREFERENCE_KEY)?.value ?? "";
+  const ks = kinds === undefined ? undefined : withFamily(kinds);
+  if (ks !== undefined && ks.length === 0) return 0;
+  const inKinds = ks ? ` AND kind IN (${ks.map(() => "?").join(",")})` : "";
+  const rows = db
+    .query<RankRow, string[]>(`SELECT id, kind, name, key, document_key, document_source, group_rank FROM entities WHERE dup_of IS NULL${inKinds}`)
+    .all(...(ks ?? []));
+  const groups = new Map<string, RankRow[]>();
+  for (const r of rows) {
+    // NOCASE folds ASCII letters only: the same groups SQL's `name = ?` makes.
+    const k = `${r.kind}\u0000${r.name.replace(/[A-Z]+/g, (m) => m.toLowerCase())}`;
+    const g = groups.get(k);
+    if (g) g.push(r);
+    else groups.set(k, [r]);
+  }
+  const order = comparePreferred(documentRank(id.split(",").filter((k) => k.length > 0)));
+  const set = db.query("UPDATE entities SET group_rank = ? WHERE id = ?");
+  let changed = 0;
+  for (const g of groups.values()) {
+    if (g.length > 1) g.sort(order);
+    g.forEach((r, i) => {
+      if (r.group_rank !== i) {
+        set.run(i, r.id);
+        changed++;
+      }
+    });
+  }
+  changed += db.query(`UPDATE entities SET group_rank = NULL WHERE dup_of IS NOT NULL AND group_rank IS NOT NULL${inKinds}`).run(...(ks ?? [])).changes;
+  return changed;
+}
+
+/**
+ * Make the stored ranks follow `preferred` (document keys; canonicalized): when the store records
+ * another preference, record this one and recompute every rank, in one transaction. Returns true
+ * when it recomputed. Throws what SQLite throws (read-only store, busy): the caller decides.
+ */
+export function setRankPreference(db: Database, preferred: readonly string[] = []): boolean {
+  const id = documentRank(preferred).id;
+  if (rankPreference(db) === id) return false;
+  db.transaction(() => {
+    db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(RANK_PREFERENCE_KEY, id);
+    refreshGroupRanks(db);
+  }).immediate();
+  return true;
+}
