@@ -204,11 +204,11 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
   let where = filtered.where;
 
   if (q.name !== undefined && q.name.trim() !== "") {
-    const step = resolveName(db, where, q.name);
+    const step = resolveName(db, where, q.name, q.kinds);
     if (!step) {
       // Did the name or the filters empty it?
       const named = buildFilterWhere(q.kinds, undefined, docs.keys);
-      const alone = named.ok ? resolveName(db, named.where, q.name) : null;
+      const alone = named.ok ? resolveName(db, named.where, q.name, q.kinds) : null;
       const why = alone
         ? explainFilters(db, { kinds: q.kinds, filters: q.filters ?? {}, documentKeys: docs.keys, name: { text: q.name, clause: alone.clause } })
         : explainName(db, { kinds: q.kinds, filters: {}, documentKeys: docs.keys }, q.name);

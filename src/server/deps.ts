@@ -7,6 +7,7 @@ import { log } from "../log.ts";
 import { defaultEmbedderProvider } from "../search/model/embedder.ts";
 import type { SearchContext } from "../search/context.ts";
 import { runSearch } from "../search/hybrid.ts";
+import { nameIndex } from "../search/filter/name-index.ts";
 import { withPendingNote } from "../search/index/pending-vectors.ts";
 import { setRankPreference } from "../store/canonical.ts";
 import { openStore, type Store } from "../store/db.ts";
@@ -70,10 +71,19 @@ export async function createServeDeps(opts: { dbPath?: string; preferDocuments?:
       .then(({ fillPendingVectors }) => fillPendingVectors(store, embedder, stop.signal))
       .catch((err: unknown) => log.debug("background embedding check failed", err));
   }, FILL_DELAY_MS);
+  // Names that match nothing are answered from an in-memory name index: built here, not by the first of them.
+  const warm = setTimeout(() => {
+    try {
+      nameIndex(store.db);
+    } catch (err) {
+      log.debug("building the name index failed", err);
+    }
+  }, FILL_DELAY_MS);
   return {
     deps,
     store,
     close: () => {
+      clearTimeout(warm);
       clearTimeout(fill);
       stop.abort();
       store.close();

@@ -47,6 +47,7 @@ export const CACHES = {
   rankPreference: slot("store:rank-preference", "store/canonical.ts: the document preference the stored group ranks follow"),
   nonEmptyKinds: slot("entities:non-empty-kinds", "store/entities.ts emptyKinds: kinds known to hold entities (a Set filled as learnt)"),
   entityCount: slot("search:entity-count", "search/rank/lexical.ts: entities in the store (word rarity)"),
+  nameIndex: slot("search:name-index", "search/filter/name-index.ts: names, slugs and keys of answering entities (name fallbacks, did-you-mean)"),
   nameVocabulary: slot("search:name-vocabulary", "search/rank/name-vocab.ts: name words for typo correction"),
   phraseHits: slot("search:phrase-hits", "search/rank/phrase-hits.ts: FTS5 hits of recent phrases (bounded by matches held)"),
   documentKeys: slot("search:document-keys", "search/hybrid.ts: document keys for the `documents` filter"),

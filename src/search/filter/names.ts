@@ -19,12 +19,15 @@
 import type { Database } from "bun:sqlite";
 import { slugify } from "../../entities/types.ts";
 import { andWhere, escapeLike, type WhereClause } from "./filters.ts";
+import { nameIndex } from "./name-index.ts";
 
 export type NameStrategy = "wildcard" | "wildcard-slug" | "exact" | "key" | "slug" | "key-suffix" | "partial";
 
 export interface NameStep {
   how: NameStrategy;
   clause: WhereClause;
+  /** For the name index (name-index.ts): what a `key` step compares, what a `partial` step looks for. */
+  probe?: { key: string } | { text: string; slug?: string };
 }
 
 /** One parsed character of a name pattern: a literal or a wildcard (`*`/`%`; `\*` and `\%` are literal). */
@@ -101,7 +104,7 @@ export function nameSteps(rawName: string): NameStep[] {
   const slug = slugify(lit);
   const steps: NameStep[] = [
     { how: "exact", clause: { sql: "e.name = ?", params: [lit] } },
-    { how: "key", clause: { sql: "e.key = ? COLLATE NOCASE", params: [name] } },
+    { how: "key", clause: { sql: "e.key = ? COLLATE NOCASE", params: [name] }, probe: { key: name } },
   ];
   if (slug.length > 0) steps.push({ how: "slug", clause: { sql: "e.slug = ?", params: [slug] } });
   const us = name.indexOf("_");
@@ -113,21 +116,42 @@ export function nameSteps(rawName: string): NameStep[] {
     slug.length > 0
       ? { sql: `e.name ${LIKE} OR e.slug ${LIKE}`, params: [`%${escapeLike(lit)}%`, `%${escapeLike(slug)}%`] }
       : { sql: `e.name ${LIKE}`, params: [`%${escapeLike(lit)}%`] };
-  steps.push({ how: "partial", clause: partial });
+  steps.push({ how: "partial", clause: partial, probe: slug.length > 0 ? { text: lit, slug } : { text: lit } });
   return steps;
 }
 
 /**
  * The first step of `nameSteps(name)` that matches a row within `base`, or null when none does
- * (the result is then empty). Each probe is a `LIMIT 1` existence check.
+ * (the result is then empty). Each probe is a `LIMIT 1` existence check. Given the `kinds` that
+ * `base` selects, a `key` or `partial` step no entity of those kinds could match (whatever the
+ * filters) is skipped without a query: those probes read every row of the kinds.
  */
-export function resolveName(db: Database, base: WhereClause, name: string): NameStep | null {
-  for (const step of nameSteps(name)) {
+export function resolveName(db: Database, base: WhereClause, name: string, kinds?: readonly string[]): NameStep | null {
+  for (const raw of nameSteps(name)) {
+    const step = kinds && raw.probe ? fromIndex(db, kinds, raw, raw.probe) : raw;
+    if (!step) continue;
     const w = andWhere(base, step.clause);
     const hit = db.query<{ x: number }, SqlParams>(`SELECT 1 AS x FROM entities e WHERE ${w.sql} LIMIT 1`).get(...w.params);
     if (hit) return step;
   }
   return null;
+}
+
+/** Partial matches up to this many become an id list (beyond, the LIKE clause is cheaper to carry). */
+const MAX_PARTIAL_IDS = 500;
+
+/**
+ * A step as the name index (name-index.ts) sees it: null when no entity of `kinds` can satisfy
+ * it whatever the filters; a partial step as the ids of the entities it matches; else unchanged.
+ */
+function fromIndex(db: Database, kinds: readonly string[], step: NameStep, probe: NonNullable<NameStep["probe"]>): NameStep | null {
+  const index = nameIndex(db);
+  if ("key" in probe) return index.hasKey(kinds, probe.key) ? step : null;
+  const ids = index.partialIds(kinds, probe.text, probe.slug);
+  if (ids === undefined || ids.size > MAX_PARTIAL_IDS) return step;
+  if (ids.size === 0) return null;
+  const sorted = [...ids].sort((a, b) => a - b);
+  return { how: step.how, clause: { sql: `e.id IN (${sorted.join(",")})`, params: [] } };
 }
 
 type SqlParams = Array<string | number>;

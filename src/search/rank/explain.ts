@@ -11,6 +11,7 @@ import type { Database } from "bun:sqlite";
 import type { EntityKind } from "../../entities/types.ts";
 import { CACHES } from "../../store/caches.ts";
 import { editDistance } from "./fuzzy.ts";
+import { nameIndex } from "../filter/name-index.ts";
 import { andWhere, buildFilterWhere, castingTimeVariants, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import type { StructuredFilters } from "../types.ts";
 
@@ -125,6 +126,8 @@ export function closestNames(db: Database, kinds: readonly EntityKind[], documen
   const want = name.trim().toLowerCase().replace(/[*%]/g, "");
   if (want.length < 3) return [];
   const limit = Math.max(2, Math.floor(want.length / 4));
+  // Any document: from the in-memory name index, without computing a distance to every name.
+  if (documentKeys === null) return nameIndex(db).closest(kinds, want, limit, max, editDistance);
   const found: Array<{ name: string; d: number }> = [];
   const seen = new Set<string>();
   for (const n of names(db, kinds, documentKeys)) {

@@ -1,0 +1,199 @@
+/**
+ * Every answering entity's name, slug and key in memory (one read per store version), for what a
+ * name that matches nothing costs otherwise: each fallback step of names.ts probed in SQL (the
+ * `key` and `partial` steps read every row of the kinds asked for) and "did you mean" computing
+ * the edit distance to every name. Here:
+ *   - `hasKey`, `partialIds`: which entities of some kinds satisfy the `key` and `partial` steps,
+ *     whatever the filters (a step none can satisfy is not probed; a partial match becomes an id
+ *     list). Same folding as SQLite (NOCASE and LIKE fold ASCII letters only).
+ *   - `closest`: the names within a few edits, from the names sharing enough trigrams with the
+ *     input (q-gram count filter), edit distance on those only.
+ */
+import type { Database } from "bun:sqlite";
+import { CACHES } from "../../store/caches.ts";
+
+/** Edit distance of a and b, or more than `max` once it must exceed it (rank/fuzzy.ts). */
+export type EditDistance = (a: string, b: string, max: number) => number;
+
+/** SQLite's NOCASE / LIKE folding: ASCII letters only. */
+export function foldAscii(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
+/** Names and slugs of one kind, folded, each line "\n<text>", for substring search over them all at once. */
+interface KindNames {
+  names: string;
+  slugs: string;
+  /** Where each entity's line starts in `names` / `slugs`, and its id, by position. */
+  nameStarts: number[];
+  slugStarts: number[];
+  ids: number[];
+  /** Folded keys. */
+  keys: Set<string>;
+}
+
+/** One distinct lower-cased name ("did you mean" candidates). */
+interface Entry {
+  /** The name as stored (first seen). */
+  name: string;
+  lower: string;
+  /** Bit per kind (kindBit) holding the name. */
+  kinds: number;
+}
+
+const GRAM = 3;
+
+/** The distinct trigrams of " s " (UTF-16 units, as numbers). */
+function grams(s: string): number[] {
+  const p = ` ${s} `;
+  const out = new Set<number>();
+  for (let i = 0; i + GRAM <= p.length; i++) out.add(p.charCodeAt(i) * 4294967296 + p.charCodeAt(i + 1) * 65536 + p.charCodeAt(i + 2));
+  return [...out];
+}
+
+/** Position of the line holding offset `at`, by binary search over line starts. */
+function lineOf(starts: readonly number[], at: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** Ids of the lines of `text` (lines starting at `starts`) containing `needle`. */
+function linesWith(text: string, starts: readonly number[], ids: readonly number[], needle: string, out: Set<number>): void {
+  for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
+    const line = lineOf(starts, at);
+    out.add(ids[line]!);
+    // Next line: one id per line is enough.
+    at = (starts[line + 1] ?? text.length) - 1;
+  }
+}
+
+export class NameIndex {
+  private readonly byKind = new Map<string, KindNames>();
+  private readonly kindBits = new Map<string, number>();
+  private readonly entries: Entry[] = [];
+  /** Entries by length of `lower` (short inputs, where trigrams cannot narrow). */
+  private readonly byLength: Entry[][] = [];
+  private readonly postings = new Map<number, number[]>();
+
+  constructor(rows: Iterable<{ id: number; kind: string; name: string; slug: string; key: string }>) {
+    const byLower = new Map<string, Entry>();
+    const parts = new Map<string, { names: string[]; slugs: string[] }>();
+    for (const r of rows) {
+      let k = this.byKind.get(r.kind);
+      let p = parts.get(r.kind);
+      if (!k || !p) {
+        this.byKind.set(r.kind, (k = { names: "", slugs: "", nameStarts: [], slugStarts: [], ids: [], keys: new Set() }));
+        parts.set(r.kind, (p = { names: [], slugs: [] }));
+        this.kindBits.set(r.kind, 2 ** Math.min(this.kindBits.size, 30));
+      }
+      p.names.push(r.name);
+      p.slugs.push(r.slug);
+      k.ids.push(r.id);
+      k.keys.add(foldAscii(r.key));
+      const bit = this.kindBits.get(r.kind)!;
+      const lower = r.name.toLowerCase();
+      const seen = byLower.get(lower);
+      if (seen) {
+        seen.kinds |= bit;
+        continue;
+      }
+      const e: Entry = { name: r.name, lower, kinds: bit };
+      byLower.set(lower, e);
+      const at = this.entries.length;
+      this.entries.push(e);
+      (this.byLength[lower.length] ??= []).push(e);
+      for (const g of grams(lower)) {
+        const list = this.postings.get(g);
+        if (list) list.push(at);
+        else this.postings.set(g, [at]);
+      }
+    }
+    for (const [kind, p] of parts) {
+      const k = this.byKind.get(kind)!;
+      k.names = foldAscii(`\n${p.names.join("\n")}`);
+      k.slugs = foldAscii(`\n${p.slugs.join("\n")}`);
+      let at = 0;
+      for (const n of p.names) {
+        k.nameStarts.push(at);
+        at += n.length + 1;
+      }
+      at = 0;
+      for (const n of p.slugs) {
+        k.slugStarts.push(at);
+        at += n.length + 1;
+      }
+    }
+  }
+
+  /** Whether an entity of `kinds` has this key (`key = ? COLLATE NOCASE`). */
+  hasKey(kinds: readonly string[], key: string): boolean {
+    const k = foldAscii(key);
+    return kinds.some((kind) => this.byKind.get(kind)?.keys.has(k) ?? false);
+  }
+
+  /**
+   * Ids of the entities of `kinds` whose name contains `text` or whose slug contains `slug`
+   * (`name LIKE '%text%' OR slug LIKE '%slug%'`), or undefined when the input holds a line break
+   * (it would match across entries here: the caller asks SQL).
+   */
+  partialIds(kinds: readonly string[], text: string, slug: string | undefined): Set<number> | undefined {
+    if (text.includes("\n") || slug?.includes("\n")) return undefined;
+    const t = foldAscii(text);
+    const s = slug === undefined ? undefined : foldAscii(slug);
+    const out = new Set<number>();
+    for (const kind of kinds) {
+      const k = this.byKind.get(kind);
+      if (!k) continue;
+      linesWith(k.names, k.nameStarts, k.ids, t, out);
+      if (s !== undefined) linesWith(k.slugs, k.slugStarts, k.ids, s, out);
+    }
+    return out;
+  }
+
+  /**
+   * Names of `kinds` within `limit` edits of `want` (lower-cased), closest first, then by name; at
+   * most `max`, by `editDistance`. Candidates: names sharing at least |grams| − 4·limit trigrams with `want` (an
+   * edit touches at most three, swapping two neighbours four), or, when that bound says nothing,
+   * every name of a length within `limit`.
+   */
+  closest(kinds: readonly string[], want: string, limit: number, max: number, editDistance: EditDistance): string[] {
+    let mask = 0;
+    for (const k of kinds) mask |= this.kindBits.get(k) ?? 0;
+    const g = grams(want);
+    const need = g.length - (GRAM + 1) * limit;
+    const candidates: Entry[] = [];
+    if (need < 1) {
+      for (let n = Math.max(0, want.length - limit); n <= want.length + limit; n++) for (const e of this.byLength[n] ?? []) if (e.kinds & mask) candidates.push(e);
+    } else {
+      const count = new Map<number, number>();
+      for (const x of g) for (const i of this.postings.get(x) ?? []) count.set(i, (count.get(i) ?? 0) + 1);
+      for (const [i, n] of count) {
+        const e = this.entries[i]!;
+        if (n >= need && e.kinds & mask && Math.abs(e.lower.length - want.length) <= limit) candidates.push(e);
+      }
+    }
+    const found: Array<{ name: string; d: number }> = [];
+    for (const e of candidates) {
+      const d = editDistance(want, e.lower, limit);
+      if (d <= limit) found.push({ name: e.name, d });
+    }
+    return found
+      .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
+      .slice(0, max)
+      .map((f) => f.name);
+  }
+}
+
+/** The name index of the store as it is now (built at its first use after each change). */
+export function nameIndex(db: Database): NameIndex {
+  return CACHES.nameIndex.get(
+    db,
+    () => new NameIndex(db.query<{ id: number; kind: string; name: string; slug: string; key: string }, []>("SELECT id, kind, name, slug, key FROM entities WHERE dup_of IS NULL ORDER BY id").all()),
+  );
+}

@@ -1,0 +1,96 @@
+/**
+ * The in-memory name index (search/filter/name-index.ts) answers what the SQL it replaces answers: the
+ * `key` and `partial` name steps (SQLite's ASCII-only case folding, `_` and `%` literal) and
+ * "did you mean" (every name within the allowed edits, closest first).
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import type { Database } from "bun:sqlite";
+import type { EntityKind } from "../../src/entities/types.ts";
+import { slugify } from "../../src/entities/types.ts";
+import { closestNames } from "../../src/search/rank/explain.ts";
+import { escapeLike } from "../../src/search/filter/filters.ts";
+import { editDistance } from "../../src/search/rank/fuzzy.ts";
+import { nameIndex } from "../../src/search/filter/name-index.ts";
+import { resolveName } from "../../src/search/filter/names.ts";
+import { buildFilterWhere } from "../../src/search/filter/filters.ts";
+import { makeEntity, makeStore, sampleEntities } from "../support/entities.ts";
+
+const extra = ["Élan Vital", "ÆTHER Bolt", "Magic Missile", "Magic Circle", "Mage Armor", "Lich", "Light", "Goblin", "Goblin Boss", "Ancient Red Dragon", "Ancient Blue Dragon", "Blizzard", "Lizard", "Σίσυφος"];
+const { store, cleanup } = makeStore([
+  ...sampleEntities(),
+  ...extra.map((n, i) => makeEntity(i % 2 ? "creature" : "spell", n, {}, { doc: i % 3 ? "srd-2014" : "tob" })),
+  makeEntity("spell", "Goblin", {}, { doc: "homebrew-pack" }),
+]);
+afterAll(cleanup);
+const db: Database = store.db;
+const KINDS: EntityKind[][] = [["spell"], ["creature"], ["spell", "creature"], ["weapon", "armor", "rule"]];
+
+/** What the SQL of the partial step matches (ids), among the answering entities of `kinds`. */
+function sqlPartial(kinds: readonly string[], text: string): number[] {
+  const slug = slugify(text);
+  const sql = `SELECT id FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) AND (name LIKE ? ESCAPE '\\' ${slug ? "OR slug LIKE ? ESCAPE '\\'" : ""}) ORDER BY id`;
+  const params = [...kinds, `%${escapeLike(text)}%`, ...(slug ? [`%${escapeLike(slug)}%`] : [])];
+  return db.query<{ id: number }, string[]>(sql).all(...params).map((r) => r.id);
+}
+
+/** The scan "did you mean" made before the index: every distinct name, edit distance to each. */
+function scanClosest(kinds: readonly string[], name: string, max = 3): string[] {
+  const want = name.trim().toLowerCase().replace(/[*%]/g, "");
+  if (want.length < 3) return [];
+  const limit = Math.max(2, Math.floor(want.length / 4));
+  const names = db.query<{ name: string }, string[]>(`SELECT DISTINCT name FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) ORDER BY id`).all(...kinds).map((r) => r.name);
+  const seen = new Set<string>();
+  const found: Array<{ name: string; d: number }> = [];
+  for (const n of names) {
+    const low = n.toLowerCase();
+    if (seen.has(low)) continue;
+    const d = editDistance(want, low, limit);
+    if (d <= limit) {
+      seen.add(low);
+      found.push({ name: n, d });
+    }
+  }
+  return found.sort((a, b) => a.d - b.d || a.name.localeCompare(b.name)).slice(0, max).map((f) => f.name);
+}
+
+const INPUTS = ["fire", "FIRE", "Fire Bolt", "ball", "bolt", "élan", "ÉLAN", "æther", "aether", "σίσυφος", "_", "%", "100%", "goblin-boss", "dragon", "ancient-red", "zzz", "wall of"];
+const TYPOS = ["Firebal", "Magic Misile", "Gobblin", "Ancient Rde Dragon", "Wizzard", "Lihc", "mage armour", "Fire Blot", "Élan Vitall", "Sisyfos", "Blizard", "xxxxxxxxxxxx"];
+
+describe("name index", () => {
+  test("partial matches: the ids SQL's LIKE finds (ASCII folding only, `_` and `%` literal)", () => {
+    for (const kinds of KINDS) {
+      for (const text of INPUTS) {
+        const ids = nameIndex(db).partialIds(kinds, text, slugify(text) || undefined);
+        expect({ kinds, text, ids: [...(ids ?? [])].sort((a, b) => a - b) }).toEqual({ kinds, text, ids: sqlPartial(kinds, text) });
+      }
+    }
+    expect(nameIndex(db).partialIds(["spell"], "a\nb", undefined)).toBeUndefined();
+  });
+
+  test("keys compare as `key = ? COLLATE NOCASE`", () => {
+    const keys = db.query<{ kind: string; key: string }, []>("SELECT kind, key FROM entities WHERE dup_of IS NULL").all();
+    for (const { kind, key } of keys.slice(0, 20)) {
+      expect(nameIndex(db).hasKey([kind], key.toUpperCase())).toBe(/^[\x00-\x7f]*$/.test(key));
+      expect(nameIndex(db).hasKey([kind], key)).toBe(true);
+      expect(nameIndex(db).hasKey([kind === "spell" ? "creature" : "spell"], key)).toBe(keys.some((k) => k.key === key && k.kind !== kind && (k.kind === "spell" || k.kind === "creature")));
+    }
+  });
+
+  test("did you mean: the names the full scan finds, in the same order", () => {
+    for (const kinds of KINDS) for (const t of [...TYPOS, ...INPUTS]) expect({ kinds, t, near: closestNames(db, kinds, null, t) }).toEqual({ kinds, t, near: scanClosest(kinds, t) });
+    expect(closestNames(db, ["spell", "creature"], null, "Magic Misile")).toEqual(["Magic Missile", "Magic Circle"]);
+  });
+
+  test("a name step no entity of the kinds can satisfy is not needed to find the one that does", () => {
+    const where = buildFilterWhere(["creature"], {}, null);
+    if (!where.ok) throw new Error(where.message);
+    expect(resolveName(db, where.where, "Goblin", ["creature"])?.how).toBe("exact");
+    const partial = resolveName(db, where.where, "ancient", ["creature"]);
+    expect(partial?.how).toBe("partial");
+    expect(partial?.clause.sql).toMatch(/^e\.id IN \(\d+(,\d+)*\)$/);
+    expect(resolveName(db, where.where, "Gobblin", ["creature"])).toBeNull();
+    // Without kinds every step is asked of SQL, with the same outcome.
+    expect(resolveName(db, where.where, "ancient", undefined)?.how).toBe("partial");
+    expect(resolveName(db, where.where, "Gobblin", undefined)).toBeNull();
+  });
+});
