@@ -208,7 +208,9 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
     if (!step) {
       // Did the name or the filters empty it?
       const named = buildFilterWhere(q.kinds, undefined, docs.keys);
-      const alone = named.ok ? resolveName(db, named.where, q.name, q.kinds) : null;
+      // Without filters that is the same question again: the same (empty) answer.
+      const same = named.ok && named.where.sql === where.sql && JSON.stringify(named.where.params) === JSON.stringify(where.params);
+      const alone = named.ok && !same ? resolveName(db, named.where, q.name, q.kinds) : null;
       const why = alone
         ? explainFilters(db, { kinds: q.kinds, filters: q.filters ?? {}, documentKeys: docs.keys, name: { text: q.name, clause: alone.clause } })
         : explainName(db, { kinds: q.kinds, filters: {}, documentKeys: docs.keys }, q.name);

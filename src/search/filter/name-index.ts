@@ -168,6 +168,7 @@ export class NameIndex {
     const g = grams(want);
     const need = g.length - (GRAM + 1) * limit;
     const candidates: Entry[] = [];
+    const shared = new Map<Entry, number>();
     if (need < 1) {
       for (let n = Math.max(0, want.length - limit); n <= want.length + limit; n++) for (const e of this.byLength[n] ?? []) if (e.kinds & mask) candidates.push(e);
     } else {
@@ -175,19 +176,35 @@ export class NameIndex {
       for (const x of g) for (const i of this.postings.get(x) ?? []) count.set(i, (count.get(i) ?? 0) + 1);
       for (const [i, n] of count) {
         const e = this.entries[i]!;
-        if (n >= need && e.kinds & mask && Math.abs(e.lower.length - want.length) <= limit) candidates.push(e);
+        if (n >= need && e.kinds & mask && Math.abs(e.lower.length - want.length) <= limit) {
+          candidates.push(e);
+          shared.set(e, n);
+        }
       }
     }
+    // Likeliest first (most trigrams shared), and once `max` names are found within d edits,
+    // only names within d can still make the list: a tighter bound makes each distance cheaper.
+    if (need >= 1) candidates.sort((a, b) => (shared.get(b) ?? 0) - (shared.get(a) ?? 0));
     const found: Array<{ name: string; d: number }> = [];
+    let bound = limit;
     for (const e of candidates) {
-      const d = editDistance(want, e.lower, limit);
-      if (d <= limit) found.push({ name: e.name, d });
+      const d = editDistance(want, e.lower, bound);
+      if (d > bound) continue;
+      found.push({ name: e.name, d });
+      if (found.length >= max) bound = Math.min(bound, nthSmallest(found, max));
     }
     return found
       .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
       .slice(0, max)
       .map((f) => f.name);
   }
+}
+
+/** The `n`-th smallest distance among `found` (1-based). */
+function nthSmallest(found: ReadonlyArray<{ d: number }>, n: number): number {
+  return found
+    .map((f) => f.d)
+    .sort((a, b) => a - b)[n - 1]!;
 }
 
 /** The name index of the store as it is now (built at its first use after each change). */
