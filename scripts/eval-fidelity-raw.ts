@@ -136,7 +136,7 @@ export function textOnlyComponents(r: Raw): string[] {
   return out;
 }
 
-/** The values a raw record has for one derived filter (same vocabulary as DERIVED_FILTERS). */
+/** The values a raw record has for one derived filter (same vocabulary as the filter table's). */
 export function rawFilterValues(param: string, r: Raw): string[] {
   const ri = rec(r.resistances_and_immunities);
   switch (param) {
@@ -158,6 +158,14 @@ export function rawFilterValues(param: string, r: Raw): string[] {
       return [recs(r.actions).some((a) => String(a.action_type).toUpperCase() === "LEGENDARY_ACTION") ? "true" : "false"];
     case "property":
       return weaponProps(r);
+    case "alignment": {
+      // The words the raw text states (not after "non-"); "any alignment" → any. The filter also
+      // opens the other axis of "any evil alignment" etc., so those counts differ by design.
+      const t = String(r.alignment ?? "").toLowerCase().replace(/\bnon-?\s*\w+/g, " ");
+      if (/\bunaligned\b/.test(t)) return ["unaligned"];
+      if (/^\s*any( alignment)?\b(?!.*\b(lawful|chaotic|good|evil|neutral)\b)/.test(t)) return ["any"];
+      return ["lawful", "neutral", "chaotic", "good", "evil"].filter((w) => new RegExp(`\\b${w}\\b`).test(t));
+    }
     case "component": {
       // Costly / consumed per the record's structured fields or its material text (see textOnlyComponents).
       const out: string[] = [];

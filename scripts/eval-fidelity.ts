@@ -16,7 +16,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Database } from "bun:sqlite";
-import { DERIVED_FILTERS } from "../src/entities/derived.ts";
+import { FILTER_PARAMS } from "../src/entities/filters.ts";
 import { buildFilterWhere } from "../src/search/filter/filters.ts";
 import type { StructuredFilters } from "../src/search/types.ts";
 import type { EntityKind } from "../src/entities/types.ts";
@@ -87,15 +87,16 @@ export function runFidelity(db: Database, dataDir: string): FidelityReport {
 
   // Filter counts: SQL over the store vs the raw records.
   const rawAll = Object.fromEntries(Object.entries(ENDPOINT).map(([k, e]) => [k, [...loadRaw(dataDir, e).values()]]));
-  for (const f of DERIVED_FILTERS) {
-    const kind = f.kinds[0]!;
-    const values = f.type === "bool" ? ["true", "false"] : f.values;
+  // Every derived filter a tool offers (magic comes from search_equipment's type).
+  for (const f of FILTER_PARAMS.filter((p) => p.column.derive && p.name !== "magic")) {
+    const kind = f.column.kinds[0]!;
+    const values = f.input.type === "values" ? f.input.values : ["true", "false"];
     for (const value of values) {
-      const filters = { [f.param]: f.type === "bool" ? value === "true" : value } as StructuredFilters;
+      const filters = { [f.name]: f.input.type === "bool" ? value === "true" : value } as StructuredFilters;
       const sql = sqlCount(db, kind, filters);
-      const raw = rawAll[kind]!.filter((r) => rawFilterValues(f.param, r).includes(value)).length;
-      const fix = countCorrection(kind, f.param, value, new Set(rawAll.weapon!.map((w) => String(w.key))));
-      report.counts.push({ filter: f.param, value, sql, raw, ...(fix && sql === raw + fix.delta ? { explained: fix.why } : {}) });
+      const raw = rawAll[kind]!.filter((r) => rawFilterValues(f.name, r).includes(value)).length;
+      const fix = countCorrection(kind, f.name, value, new Set(rawAll.weapon!.map((w) => String(w.key))));
+      report.counts.push({ filter: f.name, value, sql, raw, ...(fix && sql === raw + fix.delta ? { explained: fix.why } : {}) });
     }
   }
   const gaps = (v: string) => rawAll.spell!.filter((r) => textOnlyComponents(r).includes(v)).length;

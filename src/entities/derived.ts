@@ -1,43 +1,15 @@
 /**
- * Filters derived from an entity's canonical data, whatever its source: one declarative table
- * (`DERIVED_FILTERS`) of what each new filter is, which kinds it applies to, its vocabulary, its
- * description and how its value is read from `Entity.data`. The store fills the columns from it
- * (src/store/entities.ts), the search layer turns it into SQL (src/search/filter/filters.ts), and the tools
- * and `lorekeeper search` build their parameters from it. Its vocabularies live in the kind
- * catalog (catalog.ts). Pure.
+ * How the derived filters read their values from an entity's canonical data, whatever its source
+ * (creature speeds, senses, immunities and alignment; weapon properties; spell components; what a
+ * DM calls a magic item). The filter table (filters.ts) names these functions in its entries'
+ * `derive`; the store fills the columns with them on every replace and back-fills a new column.
+ * Vocabularies live in the kind catalog (catalog.ts). Pure.
  */
-import { CONDITIONS, DAMAGE_TYPES, MOVEMENT_MODES, SENSES, SPELL_COMPONENTS, WEAPON_PROPERTIES } from "./catalog.ts";
-import type { Entity, EntityKind, JsonObject, JsonValue } from "./types.ts";
+import { ALIGNMENT_WORDS, CONDITIONS, MOVEMENT_MODES, SPELL_COMPONENTS, WEAPON_PROPERTIES } from "./catalog.ts";
+import type { EntityKind, JsonObject, JsonValue } from "./types.ts";
 import { slugify } from "./types.ts";
 
-/** Store columns added by migration 4 for these filters (list columns hold "|a|b|"). */
-export type DerivedColumn = "speeds" | "senses" | "damage_immunities" | "damage_resistances" | "condition_immunities" | "legendary" | "properties" | "components" | "magic";
-
-interface DerivedBase {
-  /** the tool / CLI parameter */
-  param: string;
-  column: DerivedColumn;
-  kinds: readonly EntityKind[];
-  description: string;
-}
-
-/** A list filter: the parameter takes one value or several (all must hold). */
-export interface DerivedListFilter extends DerivedBase {
-  type: "list";
-  values: readonly string[];
-  /** spellings people use for a value ("v" → "verbal", "2h" → "two-handed") */
-  aliases?: Readonly<Record<string, string>>;
-  derive: (data: JsonObject) => string[];
-}
-
-export interface DerivedBoolFilter extends DerivedBase {
-  type: "bool";
-  derive: (data: JsonObject) => boolean | null;
-}
-
-export type DerivedFilter = DerivedListFilter | DerivedBoolFilter;
-
-function text(v: JsonValue | undefined): string {
+export function text(v: JsonValue | undefined): string {
   return typeof v === "string" ? v : "";
 }
 
@@ -49,19 +21,19 @@ function obj(v: JsonValue | undefined): JsonObject | null {
 const SYNONYMS: Readonly<Record<string, string>> = { fatigue: "exhaustion", fatigued: "exhaustion", exhausted: "exhaustion" };
 
 /** The vocabulary words a free text mentions ("bludgeoning, piercing, and slashing from nonmagical attacks"). */
-function mentioned(s: string, vocab: readonly string[]): string[] {
+export function mentioned(s: string, vocab: readonly string[]): string[] {
   let lower = s.toLowerCase().replace(/\bcold[- ]iron\b/g, "");
   for (const [w, v] of Object.entries(SYNONYMS)) lower = lower.replace(new RegExp(`\\b${w}\\b`, "g"), v);
   return vocab.filter((w) => new RegExp(`\\b${w}\\b`).test(lower));
 }
 
-function speeds(d: JsonObject): string[] {
+export function speeds(d: JsonObject): string[] {
   const sp = obj(d.speed);
   if (!sp) return [];
   return MOVEMENT_MODES.filter((m) => (m === "hover" ? sp.hover === true : typeof sp[m] === "number" && (sp[m] as number) > 0));
 }
 
-function weaponProperties(d: JsonObject): string[] {
+export function weaponProperties(d: JsonObject): string[] {
   const props = Array.isArray(d.properties) ? d.properties : [];
   const out = new Set<string>();
   for (const p of props) {
@@ -82,7 +54,7 @@ export const CONSUMED_MATERIAL = /\bconsum(?:e|es|ed|ing)\b/i;
  * it states a price or consumption (Open5e v2 leaves `material_cost` empty on 60 spells whose
  * material names its price, e.g. Revivify "diamonds worth 300 gp, which the spell consumes").
  */
-function components(d: JsonObject): string[] {
+export function components(d: JsonObject): string[] {
   const c = obj(d.components);
   if (!c) return [];
   const out: string[] = [];
@@ -112,96 +84,30 @@ export function isMagicItem(kind: EntityKind, name: string, data: JsonObject): b
   return MAGIC_ITEM_NAMES.test(name) || /\bmagic(al)?\b/i.test(text(data.desc));
 }
 
-export const DERIVED_FILTERS: readonly DerivedFilter[] = [
-  {
-    type: "list",
-    param: "speed",
-    column: "speeds",
-    kinds: ["creature"],
-    values: MOVEMENT_MODES,
-    aliases: { flying: "fly", swimming: "swim", climbing: "climb", burrowing: "burrow", hovering: "hover" },
-    description: "A speed above 0 in this mode",
-    derive: speeds,
-  },
-  {
-    type: "list",
-    param: "sense",
-    column: "senses",
-    kinds: ["creature"],
-    values: SENSES,
-    description: "",
-    derive: (d) => mentioned(text(d.senses), SENSES),
-  },
-  {
-    type: "list",
-    param: "damage_immunity",
-    column: "damage_immunities",
-    kinds: ["creature"],
-    values: DAMAGE_TYPES,
-    description: "Also when only to nonmagical attacks",
-    derive: (d) => mentioned(text(d.damage_immunities), DAMAGE_TYPES),
-  },
-  {
-    type: "list",
-    param: "damage_resistance",
-    column: "damage_resistances",
-    kinds: ["creature"],
-    values: DAMAGE_TYPES,
-    description: "Also when only to nonmagical attacks",
-    derive: (d) => mentioned(text(d.damage_resistances), DAMAGE_TYPES),
-  },
-  {
-    type: "list",
-    param: "condition_immunity",
-    column: "condition_immunities",
-    kinds: ["creature"],
-    values: CONDITIONS,
-    description: "",
-    derive: (d) => mentioned(text(d.condition_immunities), CONDITIONS),
-  },
-  {
-    type: "bool",
-    param: "legendary",
-    column: "legendary",
-    kinds: ["creature"],
-    description: "Has legendary actions",
-    derive: (d) => Array.isArray(d.legendary_actions) && d.legendary_actions.length > 0,
-  },
-  {
-    type: "list",
-    param: "property",
-    column: "properties",
-    kinds: ["weapon"],
-    values: WEAPON_PROPERTIES,
-    aliases: { "two handed": "two-handed", twohanded: "two-handed", ammo: "ammunition" },
-    description: "",
-    derive: weaponProperties,
-  },
-  {
-    type: "list",
-    param: "component",
-    column: "components",
-    kinds: ["spell"],
-    values: SPELL_COMPONENTS,
-    aliases: { v: "verbal", s: "somatic", m: "material", costly: "costly material", consumed: "consumed material" },
-    description: "Also V, S, M; costly = a material with a price",
-    derive: components,
-  },
-];
+const LAW = ["lawful", "neutral", "chaotic"] as const;
+const MORAL = ["good", "neutral", "evil"] as const;
 
-/** The derived filters that apply to any of `kinds`. */
-export function derivedFiltersFor(kinds: readonly EntityKind[]): DerivedFilter[] {
-  return DERIVED_FILTERS.filter((f) => f.kinds.some((k) => kinds.includes(k)));
+/** One axis of an "any …" alignment: the words it names on that axis, else the axis minus what "non-…" rules out. */
+function openAxis(axis: readonly string[], own: readonly string[], stated: Set<string>, excluded: Set<string>): string[] {
+  const named = own.filter((w) => stated.has(w));
+  return named.length ? named : axis.filter((w) => !excluded.has(w));
 }
 
-/** The derived column values of one entity (null where the filter does not apply). */
-export function derivedValues(e: Pick<Entity, "kind" | "name" | "data"> & { filters?: Entity["filters"] }): Record<DerivedColumn, string[] | boolean | null> {
-  const out = {} as Record<DerivedColumn, string[] | boolean | null>;
-  const given = (e.filters ?? {}) as Record<string, unknown>;
-  for (const f of DERIVED_FILTERS) {
-    if (!f.kinds.includes(e.kind)) out[f.column] = null;
-    else out[f.column] = Array.isArray(given[f.column]) ? (given[f.column] as string[]) : f.derive(e.data);
-  }
-  out.magic = e.kind === "item" || e.kind === "magic_item" ? isMagicItem(e.kind, e.name, e.data) : null;
-  return out;
+/**
+ * The alignment words a creature may have, from its stated alignment: "chaotic evil" → chaotic,
+ * evil; "lawful neutral or evil" → lawful, neutral, evil; "any evil alignment" → evil and every
+ * word of the other axis (it may be lawful, neutral or chaotic evil); "any non-good alignment" →
+ * lawful, neutral, chaotic, evil; "any alignment" → any; "unaligned" → unaligned.
+ */
+export function alignmentWords(d: JsonObject): string[] {
+  const s = text(d.alignment).toLowerCase();
+  if (/\bunaligned\b/.test(s)) return ["unaligned"];
+  const negated = /\bnon-?\s*(lawful|chaotic|good|evil|neutral)\b/g;
+  const excluded = new Set([...s.matchAll(negated)].map((m) => m[1]!));
+  const rest = s.replace(negated, " ");
+  const stated = new Set<string>([...LAW, ...MORAL].filter((w) => new RegExp(`\\b${w}\\b`).test(rest)));
+  if (!/\bany\b/.test(s)) return ALIGNMENT_WORDS.filter((w) => stated.has(w));
+  if (stated.size === 0 && excluded.size === 0) return ["any"];
+  const words = new Set([...openAxis(LAW, ["lawful", "chaotic"], stated, excluded), ...openAxis(MORAL, ["good", "evil"], stated, excluded)]);
+  return ALIGNMENT_WORDS.filter((w) => words.has(w));
 }

@@ -4,46 +4,9 @@
  */
 import type { Entity, EntityKind } from "../entities/types.ts";
 
-/** Structured filters as tools receive them (all optional; ANDed). */
-export interface StructuredFilters {
-  level?: number;
-  level_min?: number;
-  level_max?: number;
-  school?: string;
-  class_key?: string;
-  concentration?: boolean;
-  ritual?: boolean;
-  casting_time?: string;
-  damage_type?: string;
-  /** number or "1/4" */
-  cr?: number | string;
-  cr_min?: number | string;
-  cr_max?: number | string;
-  creature_type?: string;
-  size?: string;
-  armor_class_min?: number;
-  hit_points_min?: number;
-  category?: string;
-  rarity?: string;
-  damage_dice?: string;
-  is_simple?: boolean;
-  requires_attunement?: boolean;
-  cost_min?: number;
-  cost_max?: number;
-  weight_max?: number;
-  section?: string;
-  /** Derived filters (src/entities/derived.ts): one value or several, all must hold. */
-  speed?: string | string[];
-  sense?: string | string[];
-  damage_immunity?: string | string[];
-  damage_resistance?: string | string[];
-  condition_immunity?: string | string[];
-  legendary?: boolean;
-  property?: string | string[];
-  component?: string | string[];
-  /** equipment: magic items as a DM means them, whatever kind their document files them under */
-  magic?: boolean;
-}
+/** Structured filters as tools receive them (all optional; ANDed): one key per parameter of the filter table. */
+export type { StructuredFilters } from "../entities/filters.ts";
+import type { StructuredFilters } from "../entities/filters.ts";
 
 export interface SearchQuery {
   /** Kinds to search (one list ranked together). */

@@ -11,7 +11,7 @@ import * as z from "zod";
 import { ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../tools/encounter/tables.ts";
 import type { ToolDeps } from "../tools/deps.ts";
-import { CREATURE_TYPES } from "../tools/vocab.ts";
+import { filterParam } from "../entities/filters.ts";
 import { type CompletionSource, PROMPTS } from "./prompts.ts";
 
 export const MAX_COMPLETIONS = 100;
@@ -113,10 +113,14 @@ function completeSource(db: Database, source: CompletionSource, value: string, c
     }
     case "edition":
       return fixed(["2024", "2014"], value);
-    case "creature_type":
-      return fixed(CREATURE_TYPES, value);
     case "kind":
       return fixed(ENTITY_KINDS, value);
+    default: {
+      // filter:<name>: the filter's vocabulary, for the last word typed ("chaotic ev" → "evil").
+      const input = filterParam(source.slice("filter:".length))?.input;
+      const words = input && (input.type === "vocab" || input.type === "values") ? input.values : [];
+      return fixed(words, input?.type === "values" ? (value.split(/[\s,]+/).pop() ?? "") : value);
+    }
   }
 }
 

@@ -7,6 +7,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, type GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
+import type { FilterName } from "../entities/filters.ts";
 
 const arg = (description: string) => z.string().max(300).describe(description);
 const opt = (description: string) => arg(description).optional();
@@ -21,7 +22,8 @@ export interface PromptDef {
   text(a: Record<string, string | undefined>): string;
 }
 
-export type CompletionSource = "spell" | "creature" | "class" | "rule" | "any" | "document" | "difficulty" | "edition" | "creature_type" | "kind";
+/** `filter:<name>`: the vocabulary of that filter-table parameter (src/entities/filters.ts). */
+export type CompletionSource = "spell" | "creature" | "class" | "rule" | "any" | "document" | "difficulty" | "edition" | "kind" | `filter:${FilterName}`;
 
 const docsClause = (d?: string) => (d ? ` Restrict every search to documents ["${d.split(/[,\s]+/).filter(Boolean).join('", "')}"].` : "");
 const CITE = "Cite the source of everything you use (document_name and document_key from the results); never fill gaps from memory without saying so.";
@@ -37,13 +39,14 @@ export const PROMPTS: readonly PromptDef[] = [
       edition: opt('"2024" (default) or "2014" encounter rules'),
       theme: opt('What the fight is about, e.g. "undead in a flooded crypt"'),
       creature_type: opt("Only this creature type, e.g. undead"),
+      alignment: opt('Only creatures that may have this alignment, e.g. "evil" or "chaotic evil"'),
       documents: opt('Books to use (document keys, e.g. "srd-2024")'),
     },
-    complete: { difficulty: "difficulty", edition: "edition", creature_type: "creature_type", documents: "document" },
+    complete: { difficulty: "difficulty", edition: "edition", creature_type: "filter:creature_type", alignment: "filter:alignment", documents: "document" },
     text: (a) =>
       [
         `Prepare a ${a.difficulty || "moderate"} combat encounter for this party: ${a.party}. Use the ${a.edition || "2024"} encounter rules.`,
-        `1. Call build_encounter with the party as party_levels (or party_size + party_level), edition "${a.edition || "2024"}", difficulty "${a.difficulty || "moderate"}"${a.creature_type ? `, type "${a.creature_type}"` : ""}${a.theme ? `, search "${a.theme}"` : ""}${a.documents ? `, documents [${a.documents.split(/[,\s]+/).filter(Boolean).map((d) => `"${d}"`).join(", ")}]` : ""}. Pick the proposal that best fits${a.theme ? " the theme" : ""}; if none fits, adjust the filters and call it again.`,
+        `1. Call build_encounter with the party as party_levels (or party_size + party_level), edition "${a.edition || "2024"}", difficulty "${a.difficulty || "moderate"}"${a.creature_type ? `, type "${a.creature_type}"` : ""}${a.alignment ? `, alignment [${a.alignment.split(/[,\s]+/).filter(Boolean).map((w) => `"${w}"`).join(", ")}]` : ""}${a.theme ? `, search "${a.theme}"` : ""}${a.documents ? `, documents [${a.documents.split(/[,\s]+/).filter(Boolean).map((d) => `"${d}"`).join(", ")}]` : ""}. Pick the proposal that best fits${a.theme ? " the theme" : ""}; if none fits, adjust the filters and call it again.`,
         "2. Read each chosen creature's full stat block (its `uri` resource, or search_creature by name) and note its tactics-relevant traits and actions.",
         "3. If you change the group, rate the final group with build_encounter `monsters` so the difficulty shown is the real one.",
         "4. Present: the XP math step by step (from the tool's steps), each creature with AC, HP, speed and key actions, a one-paragraph setup and tactics, and how the fight could go wrong.",

@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
 import { dbPath } from "../config.ts";
 import { log } from "../log.ts";
-import { backfillDerived } from "./backfill.ts";
+import { addFilterColumns, backfillDerived, entityColumns, missingFilterColumns } from "./filter-columns.ts";
+import { DERIVED_COLUMNS } from "../entities/filters.ts";
 import { refreshGroupRanks } from "./canonical.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 
@@ -298,6 +299,11 @@ function checkVersion(db: Database): void {
 
 const SET_VERSION = "INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value";
 
+/**
+ * Pending migrations, then the filter table's columns this store lacks (src/store/filter-columns.ts),
+ * in one IMMEDIATE transaction: the derived columns a store did not have are back-filled from its
+ * rows inside it, so a crash leaves the store as it was. Nothing to do → no write lock is taken.
+ */
 function migrate(db: Database): void {
   checkVersion(db);
   const bad = schemaVersionProblem(db);
@@ -306,19 +312,23 @@ function migrate(db: Database): void {
     db.query(SET_VERSION).run(String(bad.inferred));
     log.warn(`${bad.problem}: recorded ${bad.inferred} again`);
   }
-  const from = currentVersion(db);
-  for (const m of MIGRATIONS) {
-    if (m.version <= from) continue;
-    db.transaction(() => {
+  if (currentVersion(db) >= SCHEMA_VERSION && missingFilterColumns(db).length === 0) return;
+  db.transaction(() => {
+    const from = currentVersion(db); // again under the lock: another process may have migrated meanwhile
+    const had = from > 0 ? entityColumns(db) : undefined;
+    for (const m of MIGRATIONS) {
+      if (m.version <= from) continue;
       db.exec(m.sql);
-      // Columns derived from stored data (migration 4) are filled in the same transaction.
-      if (m.version === 4 && from > 0) backfillDerived(db);
-      // Canonical-ness (migration 5) is computed for the rows already stored, by the default preference.
-      if (m.version === 5 && from > 0) refreshGroupRanks(db);
       db.query(SET_VERSION).run(String(m.version));
-    }).immediate();
-    log.debug(`store migrated to schema ${m.version}: ${m.description}`);
-  }
+      log.debug(`store migrated to schema ${m.version}: ${m.description}`);
+    }
+    const added = addFilterColumns(db);
+    if (added.length) log.debug(`store: filter columns added: ${added.join(", ")}`);
+    if (had) backfillDerived(db, DERIVED_COLUMNS.filter((c) => !had.has(c)), !had.has("dup_of"));
+    // Canonical-ness (migration 5) is computed for the rows already stored, by the default preference
+    // (after the back-fill above, as when each migration filled its own rows).
+    if (had && from < 5) refreshGroupRanks(db);
+  }).immediate();
 }
 
 export function getMeta(db: Database, key: string): string | undefined {

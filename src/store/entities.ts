@@ -5,7 +5,7 @@
 import type { Database } from "bun:sqlite";
 import type { DocumentInfo, DocumentSource, Entity, EntityFilters, EntityKind, JsonObject } from "../entities/types.ts";
 import { slugify } from "../entities/types.ts";
-import { DERIVED_FILTERS, derivedValues, type DerivedColumn } from "../entities/derived.ts";
+import { DERIVED_COLUMNS, derivedValues, FILTER_PARAMS, SOURCE_COLUMNS, type DerivedColumn } from "../entities/filters.ts";
 import { upsertDocuments } from "./documents.ts";
 import { CACHES } from "./caches.ts";
 import { refreshDuplicates } from "./duplicates.ts";
@@ -18,34 +18,15 @@ export interface ReplaceResult {
   deleted: number;
 }
 
-const FILTER_COLUMNS = [
-  "level",
-  "school",
-  "classes",
-  "concentration",
-  "ritual",
-  "casting_time",
-  "damage_types",
-  "cr",
-  "creature_type",
-  "size",
-  "armor_class",
-  "hit_points",
-  "category",
-  "rarity",
-  "requires_attunement",
-  "damage_dice",
-  "is_simple",
-  "cost_gp",
-  "weight_lb",
-  "section",
-  "also_documents",
-] as const satisfies readonly (keyof EntityFilters)[];
+/** The filter columns the normalizers fill (the filter table's, src/entities/filters.ts) and `also_documents`. */
+const FILTER_COLUMNS: readonly (keyof EntityFilters)[] = [...SOURCE_COLUMNS, "also_documents"];
+/** Filter columns stored as "|a|b|" lists, and as 0/1 booleans (read back as arrays and booleans). */
+const LIST_COLUMNS = new Set<string>([...FILTER_PARAMS.filter((p) => p.match === "has" || p.match === "has_all").map((p) => p.column.column), "also_documents"]);
+const BOOL_COLUMNS = new Set<string>(FILTER_PARAMS.filter((p) => p.input.type === "bool").map((p) => p.column.column));
 
 type SqlValue = string | number | null;
 
-/** Columns filled from the entity's canonical data (src/entities/derived.ts; migration 4). */
-export const DERIVED_COLUMNS: readonly DerivedColumn[] = [...DERIVED_FILTERS.map((f) => f.column), "magic"];
+export { DERIVED_COLUMNS };
 
 /** The derived column values of `e`, as stored. */
 export function derivedColumnValues(e: Pick<Entity, "kind" | "name" | "data"> & { filters?: Entity["filters"] }): Record<DerivedColumn, SqlValue> {
@@ -69,7 +50,7 @@ function decodeList(s: string | null): string[] {
   return s ? s.split("|").filter((x) => x.length > 0) : [];
 }
 
-function filterValue(col: (typeof FILTER_COLUMNS)[number], f: EntityFilters): SqlValue {
+function filterValue(col: keyof EntityFilters, f: EntityFilters): SqlValue {
   const v = f[col];
   if (v === undefined || v === null) return null;
   if (Array.isArray(v)) return encodeList(v);
@@ -198,8 +179,8 @@ export function rowToEntity(row: EntityRow): Entity & { id: number } {
   for (const c of FILTER_COLUMNS) {
     const v = row[c];
     if (v === null || v === undefined) continue;
-    if (c === "classes" || c === "damage_types" || c === "also_documents") f[c] = decodeList(v as string);
-    else if (c === "concentration" || c === "ritual" || c === "requires_attunement" || c === "is_simple") f[c] = v === 1;
+    if (LIST_COLUMNS.has(c)) f[c] = decodeList(v as string);
+    else if (BOOL_COLUMNS.has(c)) f[c] = v === 1;
     else f[c] = v;
   }
   return {

@@ -8,6 +8,7 @@ import { candidatePool, findCreature, toMonster } from "./encounter/creatures.ts
 import { describeParty, difficultiesOf, type Monster, partyStep, partyTotals, rateGroup, type Rating, targetWindow } from "./encounter/math.ts";
 import { proposeGroups } from "./encounter/propose.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024, type Difficulty, type Edition, SOURCES, XP_BY_CR } from "./encounter/tables.ts";
+import { tableParam } from "./filter-params.ts";
 import { cr, documents, int, key, text, vocab } from "./params.ts";
 import { toolAnswer, toolError } from "./response.ts";
 import { upstreamFailure } from "./run-search.ts";
@@ -39,6 +40,7 @@ const input = z
     monsters: z.array(monsterIn).min(1).max(20).optional().describe("Group to rate"),
     type: key("Creature type, e.g. undead").optional(),
     environment: text("e.g. forest", 50).optional(),
+    alignment: tableParam("alignment"),
     cr_min: cr("Minimum CR").optional(),
     cr_max: cr("Maximum CR").optional(),
     documents: docs.optional(),
@@ -153,13 +155,13 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     const [lo, hi] = crRangeFor(win.min, win.max);
     const crMin = Math.max(lo, a.cr_min ?? 0);
     const crMax = Math.min(hi, a.cr_max ?? 30);
-    const pool = crMin <= crMax ? await candidatePool(ctx.deps.search, { type: a.type, environment: a.environment || undefined, cr_min: crMin, cr_max: crMax, documents: a.documents, theme: a.search || undefined }) : { candidates: [], themed: 0 };
+    const pool = crMin <= crMax ? await candidatePool(ctx.deps.search, { type: a.type, alignment: Array.isArray(a.alignment) ? a.alignment : undefined, environment: a.environment || undefined, cr_min: crMin, cr_max: crMax, documents: a.documents, theme: a.search || undefined }) : { candidates: [], themed: 0 };
     if ("message" in pool && pool.message) notes.push(pool.message);
     if (a.search) notes.push(`${pool.themed} creatures match the theme; they come first, then the others that fit the filters.`);
     const groups = proposeGroups(edition, levels, difficulty, pool.candidates, a.proposals);
     answer.proposals = groups.map((g) => ({ shape: g.shape, ...shown(g.rating, g.monsters, true) }));
     notes.unshift(`${partyStep(edition, levels)} Target for ${difficulty}: ${win.min.toLocaleString("en-US")}–${win.max.toLocaleString("en-US")} ${edition === "2014" ? "adjusted " : ""}XP; searched CR ${formatCr(crMin)}–${formatCr(crMax)}.`);
-    if (groups.length === 0) notes.push(`No group of the ${pool.candidates.length} matching creatures fits; widen the filters (type, environment, documents, CR range) or choose another difficulty.`);
+    if (groups.length === 0) notes.push(`No group of the ${pool.candidates.length} matching creatures fits; widen the filters (type, alignment, environment, documents, CR range) or choose another difficulty.`);
   } else {
     notes.push(`${partyStep(edition, levels)} Add monsters to rate a group, or a difficulty to get proposals.`);
   }

@@ -8,7 +8,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { makeSearchCommand } from "../../src/cli/commands/search.ts";
 import { UsageError } from "../../src/cli/command.ts";
-import { derivedValues } from "../../src/entities/derived.ts";
+import { derivedValues } from "../../src/entities/filters.ts";
 import { OPEN5E_V1_TYPES } from "../../src/sources/open5e-v1/content-types.ts";
 import type { Entity } from "../../src/entities/types.ts";
 import { entityUri, parseUriKey } from "../../src/entities/uri.ts";

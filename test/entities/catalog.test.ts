@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
-import { CATALOG_KINDS, KINDS, vocabularyColumns } from "../../src/entities/catalog.ts";
+import { CATALOG_KINDS, KINDS } from "../../src/entities/catalog.ts";
+import { vocabularyColumns } from "../../src/entities/filters.ts";
 import { ENTITY_KINDS } from "../../src/entities/types.ts";
 import { importOrcbrewFile } from "../../src/ingest/import.ts";
 import { runSync, SYNC_SOURCES } from "../../src/ingest/sync.ts";

@@ -1,9 +1,9 @@
 /**
- * `lorekeeper search` options for the derived filters (src/entities/derived.ts) and class_key:
- * one option per filter (`--speed fly`, `--property finesse,light`, `--legendary true`), built
- * from the same declarative table as the MCP tools' parameters.
+ * `lorekeeper search` options from the filter table (src/entities/filters.ts): one option per
+ * table parameter (`--level 3`, `--cr-min 1/2`, `--speed fly`, `--property finesse,light`,
+ * `--alignment evil`, `--legendary true`), the same filters as the MCP tools' parameters.
  */
-import { DERIVED_FILTERS } from "../../entities/derived.ts";
+import { FILTER_PARAMS, type TableParam } from "../../entities/filters.ts";
 import type { StructuredFilters } from "../../search/types.ts";
 import { list, type Options } from "../args.ts";
 import { UsageError } from "../command.ts";
@@ -12,31 +12,62 @@ function flag(param: string): string {
   return param.replace(/_/g, "-");
 }
 
-export const FILTER_OPTIONS: Options = Object.fromEntries([
-  ...DERIVED_FILTERS.map((f) => [flag(f.param), f.type === "bool" ? { type: "string" as const } : { type: "string" as const, multiple: true }]),
-  ["class-key", { type: "string" as const }],
-]);
+function placeholder(p: TableParam): string {
+  switch (p.input.type) {
+    case "bool":
+      return "true|false";
+    case "values":
+      return "V[,V]";
+    case "int":
+    case "number":
+    case "cr":
+      return "N";
+    default:
+      return "V";
+  }
+}
+
+function helpText(p: TableParam): string {
+  if (p.help) return p.help;
+  const input = p.input;
+  if (input.type === "vocab" || input.type === "values") return input.values.join(", ");
+  if (p.description) return p.description;
+  if (input.type === "cr") return 'a challenge rating, e.g. 5 or 1/4';
+  return input.type === "int" || input.type === "number" ? "a number" : "";
+}
+
+export const FILTER_OPTIONS: Options = Object.fromEntries(
+  FILTER_PARAMS.map((p) => [flag(p.name), p.input.type === "values" ? { type: "string" as const, multiple: true } : { type: "string" as const }]),
+);
 
 /** Help lines for the filter options. */
-export const FILTER_HELP = [
-  ...DERIVED_FILTERS.map((f) => `  --${flag(f.param)} ${f.type === "bool" ? "true|false" : "V[,V]"}`.padEnd(32) + `${f.kinds.join("/")}: ${f.type === "bool" ? f.description : f.values.join(", ")}`),
-  `${"  --class-key K".padEnd(32)}spells castable by / subclasses of this class (e.g. wizard)`,
-].join("\n");
+export const FILTER_HELP = FILTER_PARAMS.map((p) => `  --${flag(p.name)} ${placeholder(p)}`.padEnd(32) + `${p.column.kinds.join("/")}: ${helpText(p)}`).join("\n");
 
 /** Parsed option values → structured filters; a bad value is a UsageError naming the valid ones. */
 export function filtersFromOptions(values: Record<string, unknown>): StructuredFilters {
   const out: Record<string, unknown> = {};
-  for (const f of DERIVED_FILTERS) {
-    const raw = values[flag(f.param)];
+  for (const p of FILTER_PARAMS) {
+    const raw = values[flag(p.name)];
     if (raw === undefined) continue;
-    if (f.type === "bool") {
-      const s = String(raw).trim().toLowerCase();
-      if (s !== "true" && s !== "false") throw new UsageError(`--${flag(f.param)} must be true or false (got "${raw}")`);
-      out[f.param] = s === "true";
-    } else {
-      out[f.param] = list(raw as string[]);
+    const s = Array.isArray(raw) ? "" : String(raw).trim();
+    switch (p.input.type) {
+      case "bool":
+        if (s.toLowerCase() !== "true" && s.toLowerCase() !== "false") throw new UsageError(`--${flag(p.name)} must be true or false (got "${raw}")`);
+        out[p.name] = s.toLowerCase() === "true";
+        break;
+      case "int":
+      case "number": {
+        const n = Number(s);
+        if (s === "" || !Number.isFinite(n)) throw new UsageError(`--${flag(p.name)} must be a number (got "${raw}")`);
+        out[p.name] = n;
+        break;
+      }
+      case "values":
+        out[p.name] = list(raw as string[]);
+        break;
+      default:
+        if (s) out[p.name] = p.input.type === "cr" ? s : s.toLowerCase();
     }
   }
-  if (typeof values["class-key"] === "string" && values["class-key"].trim()) out.class_key = values["class-key"].trim().toLowerCase();
   return out as StructuredFilters;
 }

@@ -1,12 +1,13 @@
 /**
- * Structured filters → one SQL WHERE fragment over `entities e` with bound values. Pure.
+ * Structured filters → one SQL WHERE fragment over `entities e` with bound values, each parameter
+ * as its entry in the filter table (src/entities/filters.ts) says (`match`). Pure.
  *
  * Strings compare case-insensitively (the columns are COLLATE NOCASE) and tolerate "-"/"_"/" "
  * spelling differences ("very rare" = "very-rare"); ranges are inclusive; list columns
  * (`classes`, `damage_types`, stored as "|a|b|") match one element exactly. Impossible or
  * malformed values (level_min > level_max, cr "abc") give a message instead of a query.
  */
-import { DERIVED_FILTERS } from "../../entities/derived.ts";
+import { FILTER_PARAMS, type TableParam } from "../../entities/filters.ts";
 import { normalizeCastingTime } from "../../entities/normalize/vocab.ts";
 import { parseCr, type EntityKind } from "../../entities/types.ts";
 import type { StructuredFilters } from "../types.ts";
@@ -92,18 +93,71 @@ function listHas(col: string, raw: string): WhereClause {
   return { sql: parts.join(" OR "), params };
 }
 
-function blank(s: string | undefined): s is undefined {
-  return s === undefined || s.trim() === "";
+function blank(s: unknown): boolean {
+  return typeof s !== "string" || s.trim() === "";
 }
 
-const NUMERIC_FIELDS = ["level", "level_min", "level_max", "armor_class_min", "hit_points_min", "cost_min", "cost_max", "weight_max"] as const;
+/** A parameter's value as its input type reads it, or a message. */
+function valueOf(p: TableParam, raw: unknown): { ok: true; v: unknown } | { ok: false; message: string } | undefined {
+  switch (p.input.type) {
+    case "int":
+    case "number":
+      if (typeof raw !== "number" || !Number.isFinite(raw)) return { ok: false, message: `${p.name} must be a number (got ${JSON.stringify(raw)}).` };
+      return { ok: true, v: raw };
+    case "cr": {
+      if (typeof raw === "string" && raw.trim() === "") return undefined;
+      const n = parseCr(raw);
+      if (n === undefined) return { ok: false, message: `${p.name} ${JSON.stringify(raw)} is not a challenge rating; use a number like 5 or a fraction like "1/4".` };
+      return { ok: true, v: n };
+    }
+    case "bool":
+      if (typeof raw !== "boolean") return { ok: false, message: `${p.name} must be true or false (got ${JSON.stringify(raw)}).` };
+      return { ok: true, v: raw ? 1 : 0 };
+    case "values":
+      return { ok: true, v: raw };
+    default:
+      return blank(raw) ? undefined : { ok: true, v: raw };
+  }
+}
+
+/** The clauses of one parameter (`v` as valueOf read it), or a message. */
+function clausesOf(p: TableParam, v: unknown): WhereClause[] | string {
+  const col = `e.${p.column.column}`;
+  switch (p.match) {
+    case "equal":
+      return [{ sql: `${col} = ?`, params: [v as SqlValue] }];
+    case "at_least":
+      return [{ sql: `${col} >= ?`, params: [v as SqlValue] }];
+    case "at_most":
+      return [{ sql: `${col} <= ?`, params: [v as SqlValue] }];
+    case "vocab":
+      return [inList(col, vocabularyVariants(String(v)))];
+    case "casting_time":
+      return [inList(col, castingTimeVariants(String(v)))];
+    case "dice":
+      return [{ sql: `lower(replace(${col}, ' ', '')) = ?`, params: [String(v).replace(/\s+/g, "").toLowerCase()] }];
+    case "has":
+      return [listHas(col, String(v))];
+    case "has_all": {
+      const input = p.input as { values: readonly string[]; aliases?: Readonly<Record<string, string>> };
+      const out: WhereClause[] = [];
+      const values = (Array.isArray(v) ? v : [v]).map((x) => String(x).trim().toLowerCase().replace(/_/g, " ")).filter((x) => x.length > 0);
+      for (const x of values) {
+        const canon = input.aliases?.[x] ?? input.values.find((y) => y === x || y.replace(/[- ]/g, "") === x.replace(/[- ]/g, ""));
+        if (!canon) return `${p.name} "${x}" is not one of: ${input.values.join(", ")}.`;
+        out.push({ sql: `${col} LIKE ? ESCAPE '\\'`, params: [`%|${escapeLike(canon)}|%`] });
+      }
+      return out;
+    }
+  }
+}
 
 /**
  * Build the WHERE fragment for `kinds`, `filters` and resolved document keys (null = any).
  * Empty `kinds` or `documentKeys` = [] give a clause that matches nothing ("0").
  */
 export function buildFilterWhere(kinds: readonly EntityKind[], filters: StructuredFilters | undefined, documentKeys: readonly string[] | null): FilterResult {
-  const f = filters ?? {};
+  const f = (filters ?? {}) as Record<string, unknown>;
   const clauses: WhereClause[] = [];
   if (kinds.length === 0) return { ok: true, where: { sql: "0", params: [] } };
   clauses.push(inList("e.kind", kinds));
@@ -116,77 +170,25 @@ export function buildFilterWhere(kinds: readonly EntityKind[], filters: Structur
     clauses.push({ sql: `(${doc.sql} OR (e.also_documents IS NOT NULL AND (${also.join(" OR ")})))`, params: [...doc.params, ...documentKeys.map((k) => `%|${escapeLike(String(k).toLowerCase())}|%`)] });
   }
 
-  for (const k of NUMERIC_FIELDS) {
-    const v = f[k];
-    if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v))) return { ok: false, message: `${k} must be a number (got ${JSON.stringify(v)}).` };
+  const read = new Map<TableParam, unknown>();
+  for (const p of FILTER_PARAMS) {
+    if (f[p.name] === undefined) continue;
+    const r = valueOf(p, f[p.name]);
+    if (!r) continue;
+    if (!r.ok) return { ok: false, message: r.message };
+    read.set(p, r.v);
   }
-  const range = (label: string, col: string, lo: number | undefined, hi: number | undefined): string | undefined => {
-    if (lo !== undefined && hi !== undefined && lo > hi) return `${label}_min (${lo}) is greater than ${label}_max (${hi}), so nothing can match.`;
-    if (lo !== undefined) clauses.push({ sql: `${col} >= ?`, params: [lo] });
-    if (hi !== undefined) clauses.push({ sql: `${col} <= ?`, params: [hi] });
-    return undefined;
-  };
-
-  if (f.level !== undefined) clauses.push({ sql: "e.level = ?", params: [f.level] });
-  const levelErr = range("level", "e.level", f.level_min, f.level_max);
-  if (levelErr) return { ok: false, message: levelErr };
-
-  const crs: Partial<Record<"cr" | "cr_min" | "cr_max", number>> = {};
-  for (const k of ["cr", "cr_min", "cr_max"] as const) {
-    const raw = f[k];
-    if (raw === undefined || (typeof raw === "string" && raw.trim() === "")) continue;
-    const n = parseCr(raw);
-    if (n === undefined) return { ok: false, message: `${k} ${JSON.stringify(raw)} is not a challenge rating; use a number like 5 or a fraction like "1/4".` };
-    crs[k] = n;
-  }
-  if (crs.cr !== undefined) clauses.push({ sql: "e.cr = ?", params: [crs.cr] });
-  const crErr = range("cr", "e.cr", crs.cr_min, crs.cr_max);
-  if (crErr) return { ok: false, message: crErr };
-
-  const costErr = range("cost", "e.cost_gp", f.cost_min, f.cost_max);
-  if (costErr) return { ok: false, message: costErr };
-  if (f.weight_max !== undefined) clauses.push({ sql: "e.weight_lb <= ?", params: [f.weight_max] });
-  if (f.armor_class_min !== undefined) clauses.push({ sql: "e.armor_class >= ?", params: [f.armor_class_min] });
-  if (f.hit_points_min !== undefined) clauses.push({ sql: "e.hit_points >= ?", params: [f.hit_points_min] });
-
-  const vocab: Array<[keyof StructuredFilters, string]> = [
-    ["school", "e.school"],
-    ["creature_type", "e.creature_type"],
-    ["size", "e.size"],
-    ["category", "e.category"],
-    ["rarity", "e.rarity"],
-    ["section", "e.section"],
-  ];
-  for (const [k, col] of vocab) {
-    const v = f[k];
-    if (typeof v === "string" && !blank(v)) clauses.push(inList(col, vocabularyVariants(v)));
-  }
-  if (!blank(f.damage_dice)) clauses.push({ sql: "lower(replace(e.damage_dice, ' ', '')) = ?", params: [f.damage_dice.replace(/\s+/g, "").toLowerCase()] });
-  if (!blank(f.casting_time)) clauses.push(inList("e.casting_time", castingTimeVariants(f.casting_time)));
-  if (!blank(f.class_key)) clauses.push(listHas("e.classes", f.class_key));
-  if (!blank(f.damage_type)) clauses.push(listHas("e.damage_types", f.damage_type));
-
-  for (const d of DERIVED_FILTERS) {
-    const raw = (f as Record<string, unknown>)[d.param];
-    if (raw === undefined) continue;
-    const col = `e.${d.column}`;
-    if (d.type === "bool") {
-      if (typeof raw !== "boolean") return { ok: false, message: `${d.param} must be true or false (got ${JSON.stringify(raw)}).` };
-      clauses.push({ sql: `${col} = ?`, params: [raw ? 1 : 0] });
-      continue;
-    }
-    const values = (Array.isArray(raw) ? raw : [raw]).map((v) => String(v).trim().toLowerCase().replace(/_/g, " ")).filter((v) => v.length > 0);
-    for (const v of values) {
-      const canon = d.aliases?.[v] ?? d.values.find((x) => x === v || x.replace(/[- ]/g, "") === v.replace(/[- ]/g, ""));
-      if (!canon) return { ok: false, message: `${d.param} "${v}" is not one of: ${d.values.join(", ")}.` };
-      clauses.push({ sql: `${col} LIKE ? ESCAPE '\\'`, params: [`%|${escapeLike(canon)}|%`] });
+  for (const [p, v] of read) {
+    if (p.match !== "at_least") continue;
+    const max = [...read.keys()].find((q) => q.match === "at_most" && q.column === p.column);
+    if (max && (v as number) > (read.get(max) as number)) {
+      return { ok: false, message: `${p.name} (${String(v)}) is greater than ${max.name} (${String(read.get(max))}), so nothing can match.` };
     }
   }
-  if (f.magic !== undefined) clauses.push({ sql: "e.magic = ?", params: [f.magic ? 1 : 0] });
-
-  for (const k of ["concentration", "ritual", "is_simple", "requires_attunement"] as const) {
-    const v = f[k];
-    if (v !== undefined) clauses.push({ sql: `e.${k} = ?`, params: [v ? 1 : 0] });
+  for (const [p, v] of read) {
+    const c = clausesOf(p, v);
+    if (typeof c === "string") return { ok: false, message: c };
+    clauses.push(...c);
   }
   return { ok: true, where: andWhere(...clauses) };
 }

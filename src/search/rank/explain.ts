@@ -8,6 +8,7 @@
  * Runs only for empty answers (a few COUNT queries).
  */
 import type { Database } from "bun:sqlite";
+import { FILTER_PARAMS } from "../../entities/filters.ts";
 import type { EntityKind } from "../../entities/types.ts";
 import { CACHES } from "../../store/caches.ts";
 import { editDistance } from "./fuzzy.ts";
@@ -15,14 +16,13 @@ import { nameIndex } from "../filter/name-index.ts";
 import { andWhere, buildFilterWhere, castingTimeVariants, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import type { StructuredFilters } from "../types.ts";
 
-/** Filters whose value is free text checked against the values the store holds: filter → column, list-valued. */
-const FREE_TEXT: Partial<Record<keyof StructuredFilters, { col: string; list: boolean }>> = {
-  class_key: { col: "classes", list: true },
-  casting_time: { col: "casting_time", list: false },
-  section: { col: "section", list: false },
-  damage_dice: { col: "damage_dice", list: false },
-  category: { col: "category", list: false },
-};
+/**
+ * Filters whose value is free text checked against the values the store holds (the filter
+ * table's `key` and `dice` parameters): filter → column, list-valued.
+ */
+const FREE_TEXT: ReadonlyMap<string, { col: string; list: boolean }> = new Map(
+  FILTER_PARAMS.filter((p) => p.input.type === "key" || p.input.type === "dice").map((p) => [p.name, { col: p.column.column, list: p.match === "has" || p.match === "has_all" }]),
+);
 
 function count(db: Database, where: WhereClause): number {
   return db.query<{ n: number }, SqlValue[]>(`SELECT COUNT(*) AS n FROM entities e WHERE ${where.sql}`).get(...where.params)?.n ?? 0;
@@ -79,7 +79,7 @@ export function explainFilters(db: Database, c: EmptyContext): string | undefine
   const withName = (w: WhereClause) => (c.name ? andWhere(w, c.name.clause) : w);
   // A free-text value no entity of these kinds holds at all.
   for (const [k, v] of given) {
-    const spec = FREE_TEXT[k];
+    const spec = FREE_TEXT.get(k);
     if (!spec || typeof v !== "string") continue;
     const alone = buildFilterWhere(c.kinds, { [k]: v } as StructuredFilters, null);
     if (alone.ok && count(db, alone.where) === 0) {

@@ -47,6 +47,8 @@ export function findCreature(db: Database, ref: { key?: string; name?: string },
 
 export interface PoolQuery {
   type?: string;
+  /** Alignment words, all of which a creature may have (the filter table's `alignment`). */
+  alignment?: string[];
   environment?: string;
   cr_min: number;
   cr_max: number;
@@ -62,7 +64,7 @@ export interface PoolQuery {
 export async function candidatePool(search: (q: SearchQuery) => Promise<SearchResponse>, q: PoolQuery): Promise<{ candidates: Candidate[]; themed: number; message?: string }> {
   const base = {
     kinds: ["creature"] as const,
-    filters: { cr_min: q.cr_min, cr_max: q.cr_max, ...(q.type ? { creature_type: q.type } : {}) },
+    filters: { cr_min: q.cr_min, cr_max: q.cr_max, ...(q.type ? { creature_type: q.type } : {}), ...(q.alignment?.length ? { alignment: q.alignment } : {}) },
     documents: q.documents,
     omitText: true,
   };

@@ -1,0 +1,304 @@
+/**
+ * THE filter table: every structured filter, one entry per store column. From an entry come
+ *   - the store column (src/store/entities.ts writes it; src/store/filter-columns.ts adds it to an
+ *     older store and back-fills it from each row's data when it is derived),
+ *   - its value: set by the normalizers (`Entity.filters[column]`), or `derive`d from canonical data,
+ *   - per parameter: the SQL (`match`, src/search/filter/filters.ts), the "why is this empty /
+ *     nearest values" hint (src/search/rank/explain.ts), the tool parameter with its enum and
+ *     description (src/tools/filter-params.ts, in every search tool of the entry's groups), the
+ *     `lorekeeper search` option (src/cli/commands/search-filters.ts) and prompt-argument
+ *     completion (src/server/completions.ts),
+ *   - the `StructuredFilters` type (search/types.ts) and the vocabulary test's columns.
+ * Vocabularies are defined in the kind catalog (catalog.ts); derivations in derived.ts. Pure.
+ */
+import { ALIGNMENT_WORDS, CONDITIONS, CREATURE_TYPES, DAMAGE_TYPES, KINDS, MOVEMENT_MODES, RARITIES, SENSES, SIZES, SPELL_COMPONENTS, SPELL_SCHOOLS, type ToolGroup, WEAPON_PROPERTIES } from "./catalog.ts";
+import { alignmentWords, components, isMagicItem, mentioned, speeds, text, weaponProperties } from "./derived.ts";
+import type { Entity, EntityFilters, EntityKind, JsonObject } from "./types.ts";
+
+/** What a parameter accepts. */
+export type FilterInput =
+  | { type: "int"; min: number; max?: number }
+  | { type: "number"; min: number; max?: number }
+  /** a challenge rating: a number or "1/4"; `exact` = one of the ratings that exist */
+  | { type: "cr"; exact?: boolean }
+  /** free text, lower-cased (its hint: the nearest values the store holds) */
+  | { type: "key" }
+  /** dice as written, "1d8" */
+  | { type: "dice" }
+  | { type: "bool" }
+  /** one value of a closed vocabulary */
+  | { type: "vocab"; values: readonly string[]; aliases?: Readonly<Record<string, string>> }
+  /** one value or several of a closed vocabulary, all of which must hold */
+  | { type: "values"; values: readonly string[]; aliases?: Readonly<Record<string, string>> };
+
+/**
+ * How a parameter's value matches the column: `equal` / `at_least` / `at_most` (numbers, booleans
+ * as 0/1), `vocab` (any stored spelling: "very rare" = "very-rare"), `casting_time` (its spellings),
+ * `dice` (spaces ignored), `has` (a list column "|a|b|" holds the key, also as "<source>_key"),
+ * `has_all` (a list column holds every value given).
+ */
+export type FilterMatch = "equal" | "at_least" | "at_most" | "vocab" | "casting_time" | "dice" | "has" | "has_all";
+
+export interface FilterParam {
+  /** The `StructuredFilters` key and the CLI option (`--cr-min`). */
+  name: string;
+  /** The tool parameter, when it is not `name` (search_creature's `type`). */
+  tool?: string;
+  input: FilterInput;
+  match: FilterMatch;
+  description: string;
+  /** Another wording in one group's tool. */
+  descriptionIn?: Partial<Record<ToolGroup, string>>;
+  /** The search tools that take it; default every group of the column's kinds. */
+  groups?: readonly ToolGroup[];
+  /** `lorekeeper search --help` text, when the description does not say enough. */
+  help?: string;
+}
+
+export interface FilterColumn {
+  column: string;
+  sqlType: "INTEGER" | "REAL" | "TEXT" | "TEXT COLLATE NOCASE";
+  /** The kinds whose rows hold a value (NULL for the others). */
+  kinds: readonly EntityKind[];
+  params: readonly FilterParam[];
+  /**
+   * A value read from canonical data, whatever the source (list columns: the words; NULL where it
+   * does not apply). A source that lists the values itself sets them in `Entity.filters[column]`;
+   * `derive` is then skipped. Without `derive` the normalizers fill `Entity.filters[column]`.
+   */
+  derive?: (data: JsonObject, e: Pick<Entity, "kind" | "name">) => string[] | boolean | null;
+}
+
+const MAX = Number.MAX_SAFE_INTEGER;
+
+export const FILTERS = [
+  {
+    column: "level",
+    sqlType: "INTEGER",
+    kinds: ["spell"],
+    params: [
+      { name: "level", input: { type: "int", min: 0, max: 9 }, match: "equal", description: "0 = cantrip" },
+      { name: "level_min", input: { type: "int", min: 0, max: 9 }, match: "at_least", description: "" },
+      { name: "level_max", input: { type: "int", min: 0, max: 9 }, match: "at_most", description: "" },
+    ],
+  },
+  { column: "school", sqlType: "TEXT COLLATE NOCASE", kinds: ["spell"], params: [{ name: "school", input: { type: "vocab", values: SPELL_SCHOOLS }, match: "vocab", description: "" }] },
+  {
+    column: "classes",
+    sqlType: "TEXT",
+    kinds: ["spell", "subclass"],
+    params: [
+      {
+        name: "class_key",
+        input: { type: "key" },
+        match: "has",
+        description: 'e.g. "wizard"',
+        descriptionIn: { character_option: 'Subclasses of this class, e.g. "wizard" (type defaults to subclass)' },
+        help: "spells castable by / subclasses of this class (e.g. wizard)",
+      },
+    ],
+  },
+  { column: "concentration", sqlType: "INTEGER", kinds: ["spell"], params: [{ name: "concentration", input: { type: "bool" }, match: "equal", description: "" }] },
+  { column: "ritual", sqlType: "INTEGER", kinds: ["spell"], params: [{ name: "ritual", input: { type: "bool" }, match: "equal", description: "" }] },
+  {
+    column: "casting_time",
+    sqlType: "TEXT COLLATE NOCASE",
+    kinds: ["spell"],
+    params: [{ name: "casting_time", input: { type: "key" }, match: "casting_time", description: 'e.g. "1 bonus action", "1 reaction"' }],
+  },
+  {
+    column: "cr",
+    sqlType: "REAL",
+    kinds: ["creature"],
+    params: [
+      { name: "cr", input: { type: "cr", exact: true }, match: "equal", description: 'Challenge rating: 0–30 or "1/8", "1/4", "1/2"' },
+      { name: "cr_min", input: { type: "cr" }, match: "at_least", description: "" },
+      { name: "cr_max", input: { type: "cr" }, match: "at_most", description: "" },
+    ],
+  },
+  {
+    column: "creature_type",
+    sqlType: "TEXT COLLATE NOCASE",
+    kinds: ["creature"],
+    params: [{ name: "creature_type", tool: "type", input: { type: "vocab", values: CREATURE_TYPES }, match: "vocab", description: "" }],
+  },
+  { column: "size", sqlType: "TEXT COLLATE NOCASE", kinds: ["creature", "species"], params: [{ name: "size", input: { type: "vocab", values: SIZES }, match: "vocab", description: "", groups: ["creature"] }] },
+  {
+    column: "armor_class",
+    sqlType: "INTEGER",
+    kinds: ["creature", "armor"],
+    params: [{ name: "armor_class_min", input: { type: "int", min: 0 }, match: "at_least", description: "", groups: ["creature"] }],
+  },
+  { column: "hit_points", sqlType: "INTEGER", kinds: ["creature"], params: [{ name: "hit_points_min", input: { type: "int", min: 0 }, match: "at_least", description: "" }] },
+  {
+    column: "category",
+    sqlType: "TEXT COLLATE NOCASE",
+    kinds: ["weapon", "armor", "item", "magic_item"],
+    params: [{ name: "category", input: { type: "key" }, match: "vocab", description: 'e.g. "martial melee", "shield", "wondrous item"' }],
+  },
+  { column: "rarity", sqlType: "TEXT COLLATE NOCASE", kinds: ["magic_item"], params: [{ name: "rarity", input: { type: "vocab", values: RARITIES }, match: "vocab", description: "" }] },
+  { column: "requires_attunement", sqlType: "INTEGER", kinds: ["magic_item"], params: [{ name: "requires_attunement", input: { type: "bool" }, match: "equal", description: "" }] },
+  { column: "damage_dice", sqlType: "TEXT COLLATE NOCASE", kinds: ["weapon"], params: [{ name: "damage_dice", input: { type: "dice" }, match: "dice", description: 'e.g. "1d8"' }] },
+  {
+    column: "damage_types",
+    sqlType: "TEXT",
+    kinds: ["spell", "weapon"],
+    params: [{ name: "damage_type", input: { type: "vocab", values: DAMAGE_TYPES }, match: "has", description: "" }],
+  },
+  { column: "is_simple", sqlType: "INTEGER", kinds: ["weapon"], params: [{ name: "is_simple", input: { type: "bool" }, match: "equal", description: "Weapons: simple (true) or martial (false)" }] },
+  {
+    column: "cost_gp",
+    sqlType: "REAL",
+    kinds: ["weapon", "armor", "item", "magic_item"],
+    params: [
+      { name: "cost_min", input: { type: "number", min: 0 }, match: "at_least", description: "In gp" },
+      { name: "cost_max", input: { type: "number", min: 0 }, match: "at_most", description: "In gp" },
+    ],
+  },
+  {
+    column: "weight_lb",
+    sqlType: "REAL",
+    kinds: ["weapon", "armor", "item", "magic_item"],
+    params: [{ name: "weight_max", input: { type: "number", min: 0 }, match: "at_most", description: "In lb" }],
+  },
+  { column: "section", sqlType: "TEXT COLLATE NOCASE", kinds: ["rule"], params: [{ name: "section", input: { type: "key" }, match: "vocab", description: 'Rules\' section, e.g. "combat"' }] },
+  // ── Derived from canonical data ─────────────────────────────────────────────────────────────
+  {
+    column: "speeds",
+    sqlType: "TEXT",
+    kinds: ["creature"],
+    params: [
+      {
+        name: "speed",
+        input: { type: "values", values: MOVEMENT_MODES, aliases: { flying: "fly", swimming: "swim", climbing: "climb", burrowing: "burrow", hovering: "hover" } },
+        match: "has_all",
+        description: "A speed above 0 in this mode",
+      },
+    ],
+    derive: speeds,
+  },
+  { column: "senses", sqlType: "TEXT", kinds: ["creature"], params: [{ name: "sense", input: { type: "values", values: SENSES }, match: "has_all", description: "" }], derive: (d) => mentioned(text(d.senses), SENSES) },
+  {
+    column: "damage_immunities",
+    sqlType: "TEXT",
+    kinds: ["creature"],
+    params: [{ name: "damage_immunity", input: { type: "values", values: DAMAGE_TYPES }, match: "has_all", description: "Also when only to nonmagical attacks" }],
+    derive: (d) => mentioned(text(d.damage_immunities), DAMAGE_TYPES),
+  },
+  {
+    column: "damage_resistances",
+    sqlType: "TEXT",
+    kinds: ["creature"],
+    params: [{ name: "damage_resistance", input: { type: "values", values: DAMAGE_TYPES }, match: "has_all", description: "Also when only to nonmagical attacks" }],
+    derive: (d) => mentioned(text(d.damage_resistances), DAMAGE_TYPES),
+  },
+  {
+    column: "condition_immunities",
+    sqlType: "TEXT",
+    kinds: ["creature"],
+    params: [{ name: "condition_immunity", input: { type: "values", values: CONDITIONS }, match: "has_all", description: "" }],
+    derive: (d) => mentioned(text(d.condition_immunities), CONDITIONS),
+  },
+  {
+    column: "legendary",
+    sqlType: "INTEGER",
+    kinds: ["creature"],
+    params: [{ name: "legendary", input: { type: "bool" }, match: "equal", description: "Has legendary actions" }],
+    derive: (d) => Array.isArray(d.legendary_actions) && d.legendary_actions.length > 0,
+  },
+  {
+    column: "alignment",
+    sqlType: "TEXT",
+    kinds: ["creature"],
+    params: [{ name: "alignment", input: { type: "values", values: ALIGNMENT_WORDS }, match: "has_all", description: 'Words it may have: ["chaotic", "evil"]; any = any alignment' }],
+    derive: alignmentWords,
+  },
+  {
+    column: "properties",
+    sqlType: "TEXT",
+    kinds: ["weapon"],
+    params: [{ name: "property", input: { type: "values", values: WEAPON_PROPERTIES, aliases: { "two handed": "two-handed", twohanded: "two-handed", ammo: "ammunition" } }, match: "has_all", description: "" }],
+    derive: weaponProperties,
+  },
+  {
+    column: "components",
+    sqlType: "TEXT",
+    kinds: ["spell"],
+    params: [
+      {
+        name: "component",
+        input: { type: "values", values: SPELL_COMPONENTS, aliases: { v: "verbal", s: "somatic", m: "material", costly: "costly material", consumed: "consumed material" } },
+        match: "has_all",
+        description: "Also V, S, M; costly = a material with a price",
+      },
+    ],
+    derive: components,
+  },
+  {
+    // search_equipment's type "magic-item" sets it (tools/vocab.ts EQUIPMENT_TYPE_FILTERS); no tool parameter of its own.
+    column: "magic",
+    sqlType: "INTEGER",
+    kinds: ["item", "magic_item"],
+    params: [{ name: "magic", input: { type: "bool" }, match: "equal", description: "Magic items as a DM means them, whatever kind their document files them under", groups: [] }],
+    derive: (d, e) => isMagicItem(e.kind, e.name, d),
+  },
+] as const satisfies readonly FilterColumn[];
+
+type Entry = (typeof FILTERS)[number];
+type Param = Entry["params"][number];
+type ValueOf<I> = I extends { type: "int" | "number" } ? number : I extends { type: "cr" } ? number | string : I extends { type: "bool" } ? boolean : I extends { type: "values" } ? string | string[] : string;
+
+/** Structured filters as tools and the CLI give them (all optional; ANDed): one key per table parameter. */
+export type StructuredFilters = { [P in Param as P["name"]]?: ValueOf<P["input"]> };
+export type FilterName = Param["name"];
+/** A store column of the table. */
+export type FilterColumnName = Entry["column"];
+export type DerivedColumn = Extract<Entry, { derive: unknown }>["column"];
+
+type SetBySources = Exclude<FilterColumnName, DerivedColumn>;
+
+export const FILTER_TABLE: readonly FilterColumn[] = FILTERS;
+
+/** The derived columns, in table order. */
+export const DERIVED_COLUMNS = FILTER_TABLE.filter((f) => f.derive).map((f) => f.column) as DerivedColumn[];
+/** The columns the normalizers fill (Entity.filters), in table order; each must be a field of EntityFilters (else this does not compile). */
+export const SOURCE_COLUMNS: readonly (keyof EntityFilters)[] = FILTER_TABLE.filter((f) => !f.derive).map((f) => f.column) as SetBySources[];
+
+export interface TableParam extends FilterParam {
+  column: FilterColumn;
+}
+
+/** Every parameter of the table, with its column, in table order. */
+export const FILTER_PARAMS: readonly TableParam[] = FILTER_TABLE.flatMap((c) => c.params.map((p) => ({ ...p, column: c })));
+
+/** The search tools that take a parameter. */
+export function paramGroups(p: TableParam): readonly ToolGroup[] {
+  return p.groups ?? [...new Set(p.column.kinds.map((k) => KINDS[k].group))];
+}
+
+/** The parameters a group's search tool takes, in table order. */
+export function paramsOfGroup(group: ToolGroup): TableParam[] {
+  return FILTER_PARAMS.filter((p) => paramGroups(p).includes(group));
+}
+
+export function filterParam(name: string): TableParam | undefined {
+  return FILTER_PARAMS.find((p) => p.name === name);
+}
+
+/** The derived column values of one entity (null where the filter does not apply). */
+export function derivedValues(e: Pick<Entity, "kind" | "name" | "data"> & { filters?: Entity["filters"] }): Record<DerivedColumn, string[] | boolean | null> {
+  const out = {} as Record<DerivedColumn, string[] | boolean | null>;
+  const given = (e.filters ?? {}) as Record<string, unknown>;
+  for (const f of FILTER_TABLE) {
+    if (!f.derive) continue;
+    const col = f.column as DerivedColumn;
+    if (!f.kinds.includes(e.kind)) out[col] = null;
+    else out[col] = Array.isArray(given[f.column]) ? (given[f.column] as string[]) : f.derive(e.data, e);
+  }
+  return out;
+}
+
+/** Every (kind, column, vocabulary) of a single-value vocabulary parameter: what the vocabulary test checks. */
+export function vocabularyColumns(): { kind: EntityKind; column: string; values: readonly string[] }[] {
+  return FILTER_PARAMS.flatMap((p) => (p.input.type === "vocab" ? p.column.kinds.map((kind) => ({ kind, column: p.column.column, values: (p.input as { values: readonly string[] }).values })) : []));
+}

@@ -1,0 +1,56 @@
+/**
+ * The filter table's columns in a store written before them. A column of the table
+ * (src/entities/filters.ts) that `entities` lacks is added when the store opens, and a derived
+ * one is back-filled from each row's canonical data in the same transaction, so a new filter is
+ * one table entry and needs no migration of its own. Migration 4's derived columns and `dup_of`
+ * are back-filled the same way when a store older than it is opened. A column the normalizers fill
+ * gets its values at the next sync (the entity's content hash covers its filters).
+ */
+import type { Database } from "bun:sqlite";
+import { FILTER_TABLE, type DerivedColumn } from "../entities/filters.ts";
+import type { Entity, EntityKind, JsonObject } from "../entities/types.ts";
+import { refreshDuplicates } from "./duplicates.ts";
+import { derivedColumnValues } from "./entities.ts";
+
+/** The columns `entities` has now. */
+export function entityColumns(db: Database): Set<string> {
+  return new Set(db.query<{ name: string }, []>("SELECT name FROM pragma_table_info('entities')").all().map((r) => r.name));
+}
+
+/** The table's columns that `entities` lacks (all of them when there is no `entities` table yet). */
+export function missingFilterColumns(db: Database): string[] {
+  const have = entityColumns(db);
+  if (have.size === 0) return [];
+  return FILTER_TABLE.map((f) => f.column).filter((c) => !have.has(c));
+}
+
+/** Add the missing filter columns (inside the caller's transaction); returns their names. */
+export function addFilterColumns(db: Database): string[] {
+  const missing = missingFilterColumns(db);
+  for (const f of FILTER_TABLE) if (missing.includes(f.column)) db.exec(`ALTER TABLE entities ADD COLUMN ${f.column} ${f.sqlType}`);
+  return missing;
+}
+
+/** Fill derived `columns` of every stored row from its data; recompute `dup_of` too when `duplicates`. */
+export function backfillDerived(db: Database, columns: readonly DerivedColumn[], duplicates: boolean): number {
+  if (columns.length === 0 && !duplicates) return 0;
+  const rows = db.query<{ id: number; kind: string; name: string; data: string }, []>("SELECT id, kind, name, data FROM entities").all();
+  if (columns.length > 0) {
+    const set = db.query(`UPDATE entities SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`);
+    for (const r of rows) {
+      let data: JsonObject;
+      try {
+        data = JSON.parse(r.data) as JsonObject;
+      } catch {
+        continue;
+      }
+      const v = derivedColumnValues({ kind: r.kind as EntityKind, name: r.name, data } satisfies Pick<Entity, "kind" | "name" | "data">);
+      set.run(...columns.map((c) => v[c]), r.id);
+    }
+  }
+  if (duplicates) {
+    const kinds = db.query<{ kind: string }, []>("SELECT DISTINCT kind FROM entities").all().map((k) => k.kind);
+    refreshDuplicates(db, kinds);
+  }
+  return rows.length;
+}

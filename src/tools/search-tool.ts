@@ -1,0 +1,72 @@
+/**
+ * `searchTool(group)`: one of the five entity search tools, built from the kind catalog's group
+ * and the filter table. Its parameters are the tool's own kind selector (if it has one), the
+ * common ones (name, search, documents, limit, paging, view), then the table's filter parameters
+ * of the group; its run maps them to one search. A tool file keeps only what is its own: name,
+ * title, description and the selector.
+ */
+import * as z from "zod";
+import { kindsOfGroup, type ToolGroup } from "../entities/catalog.ts";
+import type { EntityKind } from "../entities/types.ts";
+import type { StructuredFilters } from "../search/types.ts";
+import { defineTool, type ToolDef } from "./define.ts";
+import { filterArgs, filterParams } from "./filter-params.ts";
+import { common } from "./params.ts";
+import { searchOutputSchema } from "./response.ts";
+import { answerSearch } from "./run-search.ts";
+
+/** Parsed arguments as a selector sees them. */
+export type SearchArgs = Record<string, unknown>;
+
+/** A tool's own parameter that picks kinds (search_equipment's `type`, search_rule's `rule_type`). */
+export interface KindSelector {
+  param: string;
+  schema: z.ZodType;
+  /** The kinds to search for these arguments. */
+  kinds(args: SearchArgs): readonly EntityKind[];
+  /** Filters the selection adds (magic-item: `magic`). */
+  filters?(args: SearchArgs): StructuredFilters;
+}
+
+export interface SearchToolSpec {
+  group: ToolGroup;
+  name: string;
+  title: string;
+  description: string;
+  selector?: KindSelector;
+}
+
+export function searchTool(spec: SearchToolSpec): ToolDef {
+  const input = z
+    .object({
+      ...(spec.selector ? { [spec.selector.param]: spec.selector.schema } : {}),
+      ...common(),
+      ...filterParams(spec.group),
+    })
+    .strict();
+  const allKinds = kindsOfGroup(spec.group);
+  return defineTool({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    input,
+    output: searchOutputSchema,
+    openWorld: true,
+    run: (parsed, ctx) => {
+      const a = parsed as SearchArgs & z.output<z.ZodObject<ReturnType<typeof common>>>;
+      return answerSearch(
+        spec.name,
+        {
+          kinds: spec.selector ? spec.selector.kinds(a) : allKinds,
+          name: a.name,
+          search: a.search,
+          documents: a.documents,
+          limit: a.limit,
+          filters: { ...filterArgs(a, spec.group), ...spec.selector?.filters?.(a) },
+        },
+        ctx,
+        { offset: a.offset, detail: a.detail, all_versions: a.all_versions, args: a },
+      );
+    },
+  });
+}
