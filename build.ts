@@ -11,6 +11,7 @@ import { parseArgs } from "node:util";
 import { APP_VERSION } from "./src/config.ts";
 import { resolveDefaultModelDir } from "./src/native/build-model.ts";
 import { PACK_DB, storeSideFiles } from "./src/native/content-pack.ts";
+import { PACK_FILE, writePackFile } from "./src/ingest/pack-file.ts";
 import { sha256 } from "./src/native/extract.ts";
 import { bunTarget, hostTarget, type Manifest, type ManifestFile, parseTarget, type Target, TARGETS } from "./src/native/manifest.ts";
 import { dirModelName, fileSha256, MODEL_SIDE_FILES } from "./src/search/model/model-source.ts";
@@ -31,7 +32,9 @@ Options:
   --model DIR       embedding model folder (fastembed layout: model.onnx + tokenizer files);
                     default LOREKEEPER_MODEL_DIR, then all-MiniLM-L6-v2 from the model cache,
                     installed there first if missing (lorekeeper model install all-MiniLM-L6-v2)
-  --content DB      embed a content pack: a store made by \`lorekeeper sync\` / \`import\`
+  --content DB      embed a content pack: a store made by \`lorekeeper sync\` / \`import\`; it is
+                    also written beside the binaries as lorekeeper-content.db.gz (+ .sha256), the
+                    release asset that \`lorekeeper sync --pack\` loads with its vectors
   --no-semantic     build without the model and onnxruntime (keyword search only)
   --outdir DIR      output folder (default dist)
   --outfile PATH    output file (only with a single target; makes no .mcpb / server.json)
@@ -355,6 +358,12 @@ async function run(argv: string[]): Promise<number> {
     }
   }
   if (o.mcpb && built.length) await packageRelease(built, o.outdir);
+  // The pack as a release asset beside the binaries: `lorekeeper sync --pack` loads it (vectors included).
+  if (pack && built.length) {
+    const out = join(o.outdir, PACK_FILE);
+    const w = await writePackFile(pack.inputs[0]!.path, out);
+    process.stderr.write(`content pack asset ${out} (${mb(w.bytes)}, sha256 ${w.sha256.slice(0, 16)}…) and ${PACK_FILE}.sha256\n`);
+  }
   for (const p of problems) process.stderr.write(`NOT BUILT ${p.target}: ${p.message}\n  fix: ${p.fix}\n`);
   return problems.length ? 1 : 0;
 }

@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   "http_config", // bad options for the HTTP transport (host, port, token)
   "extract", // the compiled binary cannot unpack its model / native libraries
   "model_load", // the embedding model cannot be loaded
+  "pack", // a content pack cannot be loaded (damaged, wrong checksum, other model)
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

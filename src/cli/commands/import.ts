@@ -5,6 +5,8 @@ import { embedAfterIngest } from "../../ingest/after-ingest.ts";
 import { type FileReport, type ImportReport, importExitCode, importOrcbrewFiles } from "../../ingest/import.ts";
 import { checkpoint, openStore, type Store } from "../../store/db.ts";
 import { parse } from "../args.ts";
+import { sniffPack } from "../../ingest/pack-file.ts";
+import { runPack } from "./sync-pack.ts";
 import { type Command, UsageError } from "../command.ts";
 import { Progress, table } from "../progress.ts";
 import { safeJson, safeText } from "../../text/sanitize.ts";
@@ -22,6 +24,9 @@ it held before. Content types LoreKeeper has no kind for (invocations, boons, se
 encounters) and disabled items are left out with a note; unusable items are skipped, with the
 reason and the line in the file. Only regular files are read, up to LOREKEEPER_IMPORT_MAX_MB
 megabytes each (default 64).
+
+A content pack (lorekeeper-content.db.gz, or a LoreKeeper store file) given alone is loaded as
+\`lorekeeper sync --pack FILE\` loads it (see \`lorekeeper sync --help\`).
 
 Options:
   --dry-run    show what would be imported and skipped, per pack and type; write nothing
@@ -93,6 +98,13 @@ export const importCommand: Command = {
       true,
     );
     if (positionals.length === 0) throw new UsageError("give at least one .orcbrew file to import");
+    // A content pack (lorekeeper-content.db.gz or a store file) loads like `sync --pack`.
+    const packs = positionals.filter((f) => sniffPack(f) !== undefined);
+    if (packs.length > 0) {
+      if (positionals.length > 1) throw new UsageError(`import a content pack (${packs[0]}) on its own, not together with other files`);
+      if (values["dry-run"] || values.force) throw new UsageError("--dry-run and --force are for .orcbrew files, not content packs");
+      return runPack(packs[0]!, { dbPath: values["db-path"], withVectors: true, embed: !values["no-embed"], json: values.json });
+    }
     const dry = values["dry-run"] ?? false;
     const path = dbPath(values["db-path"]);
     // A dry run reads the store only to find API name clashes and earlier imports; it never creates one.

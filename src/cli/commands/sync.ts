@@ -7,15 +7,27 @@ import { embedAfterIngest } from "../../ingest/after-ingest.ts";
 import { list, parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, UsageError } from "../command.ts";
 import { Progress, table } from "../progress.ts";
+import { runPack } from "./sync-pack.ts";
 
 const HELP = `Usage: lorekeeper sync [--source S ...] [--types T,...] [--force] [--no-embed] [--json] [--db-path PATH]
+       lorekeeper sync --pack FILE|URL [--sha256 HEX] [--no-vectors] [--no-embed] [--json] [--db-path PATH]
 
 Fetch every record of each content type from the upstream APIs into the local store, replacing
 each type atomically (a failed or interrupted sync keeps the previous data). Types synced within
 the cache TTL (LOREKEEPER_CACHE_TTL_DAYS, default 7) are skipped without a request unless --force.
 New or changed entities are then embedded for semantic search (when a model is available).
 
+With --pack, load a content pack instead of contacting the APIs: lorekeeper-content.db.gz, a
+release asset (or written by \`bun run build -- --content DB\`), holding every entity and its vectors.
+Its checksum is checked against --sha256 or the .sha256 file beside it, and its vectors must come
+from the model this installation uses (refused otherwise; --no-vectors loads the content alone and
+embeds it here). Each content type in the pack replaces the same type in the store; homebrew and
+types the pack lacks stay.
+
 Options:
+  --pack P       load the content pack at path or http(s) URL P (offline for a path)
+  --sha256 HEX   the pack's expected SHA-256 (default: the .sha256 file beside it, if any)
+  --no-vectors   with --pack: load the content without the pack's vectors
   --source S     open5e_v2 | open5e_v1 | dnd5e_api (repeatable or comma-separated;
                  default: ${DEFAULT_SOURCES.join(",")}; open5e_v1 is opt-in)
   --types T      content types / endpoints / kinds, e.g. spells,creatures,rules,spell
@@ -44,7 +56,15 @@ export const syncCommand: Command = {
       force: { type: "boolean" },
       "no-embed": { type: "boolean" },
       json: { type: "boolean" },
+      pack: { type: "string" },
+      sha256: { type: "string" },
+      "no-vectors": { type: "boolean" },
     });
+    if (values.pack !== undefined) {
+      if (values.source || values.types || values.force) throw new UsageError("--pack loads a content pack instead of syncing: leave out --source, --types and --force");
+      return runPack(values.pack, { dbPath: values["db-path"], sha256: values.sha256, withVectors: !values["no-vectors"], embed: !values["no-embed"], json: values.json });
+    }
+    if (values.sha256 || values["no-vectors"]) throw new UsageError("--sha256 and --no-vectors go with --pack");
     const sources = list(values.source) as SyncSource[] | undefined;
     for (const s of sources ?? []) {
       if (!SYNC_SOURCES.includes(s)) throw new UsageError(`unknown --source "${s}". Valid: ${SYNC_SOURCES.join(", ")}`);

@@ -1,0 +1,40 @@
+/** `lorekeeper sync --pack` / `lorekeeper import FILE.db.gz`: load a content pack into the store. */
+import { safeJson } from "../../text/sanitize.ts";
+import { checkpoint, openStore } from "../../store/db.ts";
+import { embedAfterIngest } from "../../ingest/after-ingest.ts";
+import { loadPackInto } from "../../ingest/pack.ts";
+import { defaultEmbedderProvider } from "../../search/embedder.ts";
+import { EXIT_OK } from "../command.ts";
+import { Progress } from "../progress.ts";
+
+export interface PackRunOptions {
+  dbPath?: string;
+  sha256?: string;
+  withVectors: boolean;
+  embed: boolean;
+  json?: boolean;
+}
+
+export async function runPack(src: string, o: PackRunOptions): Promise<number> {
+  const store = openStore({ path: o.dbPath });
+  const progress = new Progress(process.stderr);
+  try {
+    progress.line(`Loading the content pack ${src} into ${store.path}`);
+    const r = await loadPackInto(store, src, defaultEmbedderProvider(), { sha256: o.sha256, withVectors: o.withVectors, say: (m) => progress.line(m) });
+    const embed = o.embed ? await embedAfterIngest(store, (m) => progress.line(m)) : undefined;
+    const l = r.load;
+    if (o.json) {
+      process.stdout.write(`${safeJson(JSON.stringify({ ...r, embeddings: embed ?? null }, null, 2))}\n`);
+    } else {
+      process.stdout.write(
+        `OK: loaded ${l.entities} entities from ${l.origins} content types in ${(r.durationMs / 1000).toFixed(1)} s ` +
+          `(${l.inserted} new, ${l.updated} changed, ${l.unchanged} unchanged, ${l.deleted} removed); ` +
+          `${l.vectorsCopied} vectors taken from the pack${r.vectorModel ? ` (${r.vectorModel})` : ""}.${embed ? ` ${embed.summary}` : ""}\n`,
+      );
+    }
+    return EXIT_OK;
+  } finally {
+    checkpoint(store);
+    store.close();
+  }
+}
