@@ -6,13 +6,22 @@
 #   docker run -d -p 8000:8000 -e LOREKEEPER_HTTP_TOKEN=change-me -v lorekeeper-data:/data lorekeeper
 #
 # onnxruntime ships glibc builds only, hence distroless/cc (glibc, libstdc++) and not Alpine.
+#
+# Where those images cannot be pulled (an air-gapped build host), build on a base made from Debian
+# packages (see docs/install.md, `bun scripts/container-base.ts`):
+#   podman build --build-arg BASE=localhost/lorekeeper-base:bookworm \
+#                --build-arg TOOLS=localhost/lorekeeper-base:bookworm -t lorekeeper .
+
+# The runtime base (glibc + libstdc++) and an image with a shell for the build steps.
+ARG BASE=gcr.io/distroless/cc-debian12:nonroot
+ARG TOOLS=busybox:1.37.0
 
 # An empty /data owned by the runtime user, so a fresh named volume is writable (the runtime image
 # has no shell to create it).
-FROM busybox:1.37.0 AS data
+FROM ${TOOLS} AS data
 RUN mkdir -p /data && chown 65532:65532 /data
 
-FROM gcr.io/distroless/cc-debian12:nonroot
+FROM ${BASE}
 ARG BINARY=dist/lorekeeper-linux-x64
 LABEL org.opencontainers.image.title="LoreKeeper" \
       org.opencontainers.image.description="MCP server: fast, citable search over D&D 5e content" \

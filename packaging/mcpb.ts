@@ -6,6 +6,7 @@
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Target } from "../src/native/manifest.ts";
+import { PROMPTS, type PromptDef } from "../src/server/prompts.ts";
 
 /**
  * The newest stable manifest version of the pinned CLI. 0.4 exists but its schema says
@@ -22,10 +23,20 @@ export interface BundleTool {
   description: string;
 }
 
+export interface BundlePrompt {
+  name: string;
+  description: string;
+  arguments: string[];
+  /** The prompt's text with `${arguments.<name>}` where a required argument goes. */
+  text: string;
+}
+
 export interface BundleInput {
   version: string;
   target: Target;
   tools: readonly BundleTool[];
+  /** Default: every prompt the server offers (src/server/prompts.ts). */
+  prompts?: readonly BundlePrompt[];
   /** Where the project lives (repository URL, for the manifest's links). */
   repositoryUrl: string;
 }
@@ -45,6 +56,16 @@ export function binaryName(t: Target): string {
 /** The bundle's file name, e.g. `lorekeeper-0.1.0-linux-x64.mcpb`. */
 export function bundleFileName(version: string, t: Target): string {
   return `lorekeeper-${version}-${t}.mcpb`;
+}
+
+/**
+ * A server prompt as the manifest lists it: required arguments become `${arguments.x}` placeholders,
+ * optional ones are left out of the text (the server's own prompts/get fills them in use).
+ */
+export function bundlePrompt(p: PromptDef): BundlePrompt {
+  const a: Record<string, string | undefined> = {};
+  for (const [k, schema] of Object.entries(p.args)) a[k] = schema.safeParse(undefined).success ? undefined : `\${arguments.${k}}`;
+  return { name: p.name, description: p.description, arguments: Object.keys(p.args), text: p.text(a) };
 }
 
 /** The first sentence of a tool description: the manifest's tool list is a summary for people. */
@@ -90,6 +111,7 @@ export function mcpbManifest(input: BundleInput): Record<string, unknown> {
       },
     },
     tools: input.tools.map((t) => ({ name: t.name, description: firstSentence(t.description) })),
+    prompts: input.prompts ?? PROMPTS.map(bundlePrompt),
     compatibility: { platforms: [PLATFORM[input.target]] },
     user_config: {
       data_folder: {

@@ -12,6 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { bundleFileName, ICON_PATH, MCPB_MANIFEST_VERSION, mcpbManifest, packMcpb, runMcpbCli } from "../../packaging/mcpb.ts";
 import { APP_VERSION } from "../../src/config.ts";
+import { PROMPTS } from "../../src/server/prompts.ts";
 import { TOOLS } from "../../src/tools/index.ts";
 import { drawIcon } from "../../scripts/make-icon.ts";
 import { isolatedEnv, REPO_ROOT } from "../support/mcp.ts";
@@ -39,8 +40,15 @@ describe(".mcpb bundle", () => {
       user_config: Record<string, unknown>;
       compatibility: { platforms: string[] };
       icon: string;
+      prompts: { name: string; description: string; arguments: string[]; text: string }[];
     };
     expect(m.tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    // The prompts too, each with its arguments; a required argument appears as a placeholder.
+    expect(m.prompts.map((p) => p.name)).toEqual(PROMPTS.map((p) => p.name));
+    const card = m.prompts.find((p) => p.name === "spell_card")!;
+    expect(card.arguments).toContain("name");
+    expect(card.text).toContain("${arguments.name}");
+    for (const p of m.prompts) expect(p.text).not.toContain("undefined");
     for (const t of m.tools) expect(t.description.length).toBeGreaterThan(10);
     expect(m.version).toBe(APP_VERSION);
     expect(m.server.type).toBe("binary");
