@@ -28,10 +28,22 @@ export function envValue(name: string): string | undefined {
   return v && !/^\$\{[^}]*\}$/.test(v) ? v : undefined;
 }
 
+/**
+ * A path from the environment, never relative to the working directory: MCP hosts start servers in
+ * folders the user never chose (Claude Desktop on Windows: C:\Windows\system32) and JSON configs
+ * get no shell to expand "~". So "~" and "~/x" mean the home folder, and a relative path is taken
+ * from the home folder too.
+ */
+export function envPath(value: string): string {
+  if (value === "~") return home();
+  if (value.startsWith("~/") || value.startsWith("~\\")) return join(home(), value.slice(2));
+  return isAbsolute(value) ? resolve(value) : join(home(), value);
+}
+
 /** LOREKEEPER_DATA_DIR > $XDG_DATA_HOME/lorekeeper > ~/.local/share/lorekeeper */
 export function dataDir(): string {
   const explicit = envValue("LOREKEEPER_DATA_DIR");
-  if (explicit) return resolve(explicit);
+  if (explicit) return envPath(explicit);
   return join(xdg("XDG_DATA_HOME", [".local", "share"]), APP_NAME);
 }
 
@@ -51,8 +63,10 @@ export function dbPathOption(argv: readonly string[]): string | undefined {
 }
 
 export function dbPath(explicit?: string): string {
-  const p = explicit ?? process.env.LOREKEEPER_DB_PATH;
-  if (p && p.length > 0) return resolve(p);
+  // --db-path is typed in a shell: relative to where it was typed. The environment never is.
+  if (explicit && explicit.length > 0) return resolve(explicit);
+  const p = envValue("LOREKEEPER_DB_PATH");
+  if (p) return envPath(p);
   return join(dataDir(), "lorekeeper.db");
 }
 
@@ -110,7 +124,7 @@ export function loadConfig(): Config {
     httpConcurrency: Math.max(1, num("LOREKEEPER_HTTP_CONCURRENCY", 6)),
     open5ePageSize: Math.max(1, Math.floor(num("LOREKEEPER_PAGE_SIZE", 1000))),
     embeddingModel: envValue("LOREKEEPER_EMBEDDING_MODEL"),
-    modelDir: envValue("LOREKEEPER_MODEL_DIR") ? resolve(envValue("LOREKEEPER_MODEL_DIR")!) : undefined,
+    modelDir: envValue("LOREKEEPER_MODEL_DIR") ? envPath(envValue("LOREKEEPER_MODEL_DIR")!) : undefined,
     embeddingTimeoutMs: num("LOREKEEPER_EMBEDDING_TIMEOUT_MS", 10_000),
     responseBudgetChars: num("LOREKEEPER_RESPONSE_BUDGET_CHARS", 60_000),
     preferDocuments: splitList(envValue("LOREKEEPER_PREFER_DOCUMENTS")),
