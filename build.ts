@@ -12,6 +12,7 @@ import { APP_VERSION } from "./src/config.ts";
 import { resolveDefaultModelDir } from "./src/native/build-model.ts";
 import { PACK_DB, storeSideFiles } from "./src/native/content-pack.ts";
 import { PACK_FILE, writePackFile } from "./src/ingest/pack-file.ts";
+import { darwinBuildCheck } from "./packaging/darwin-signature.ts";
 import { sha256 } from "./src/native/extract.ts";
 import { bunTarget, hostTarget, type Manifest, type ManifestFile, parseTarget, type Target, TARGETS } from "./src/native/manifest.ts";
 import { dirModelName, fileSha256, MODEL_SIDE_FILES } from "./src/search/model/model-source.ts";
@@ -39,6 +40,10 @@ Options:
   --outdir DIR      output folder (default dist)
   --outfile PATH    output file (only with a single target; makes no .mcpb / server.json)
   --no-mcpb         skip the Claude Desktop bundles (.mcpb) and dist/server.json
+  --require-signature-check
+                    fail a darwin target unless rcodesign (crate apple-codesign) verified its
+                    signature (an invalid one is ad-hoc signed and verified again); without this
+                    flag the check runs when rcodesign is installed
   -h, --help        this help`;
 
 interface Problem {
@@ -170,6 +175,8 @@ interface Options {
   outdir: string;
   outfile: string | undefined;
   mcpb: boolean;
+  /** Fail a darwin target when rcodesign cannot check its signature (the release sets it). */
+  requireSignatureCheck: boolean;
 }
 
 async function buildTarget(t: Target, o: Options, pack: Pack | undefined, problems: Problem[]): Promise<string | undefined> {
@@ -257,6 +264,7 @@ function parseOptions(argv: string[]): Options {
       outdir: { type: "string" },
       outfile: { type: "string" },
       "no-mcpb": { type: "boolean" },
+      "require-signature-check": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
     strict: true,
@@ -291,6 +299,7 @@ function parseOptions(argv: string[]): Options {
     outdir: resolve(values.outdir ?? join(ROOT, "dist")),
     outfile: values.outfile,
     mcpb: !values["no-mcpb"] && !values.outfile,
+    requireSignatureCheck: values["require-signature-check"] ?? false,
   };
 }
 
@@ -355,6 +364,11 @@ async function run(argv: string[]): Promise<number> {
       built.push({ target: t, path: out });
       process.stderr.write(`built ${out} (${mb(statSync(out).size)}, ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
       if (t === hostTarget() && !smokeTest(out, t)) problems.push({ target: t, message: `${out} was built but does not start`, fix: "run it with -v to see why" });
+      if (t.startsWith("darwin")) {
+        const sig = darwinBuildCheck(out, o.requireSignatureCheck);
+        process.stderr.write(`${sig.line}\n`);
+        if (sig.problem) problems.push({ target: t, ...sig.problem });
+      }
     }
   }
   if (o.mcpb && built.length) await packageRelease(built, o.outdir);
