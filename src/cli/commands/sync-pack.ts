@@ -3,7 +3,7 @@ import { safeJson } from "../../text/sanitize.ts";
 import { checkpoint, openStore } from "../../store/db.ts";
 import { embedAfterIngest } from "../../ingest/after-ingest.ts";
 import { loadPackInto } from "../../ingest/pack.ts";
-import { defaultEmbedderProvider } from "../../search/embedder.ts";
+import { defaultEmbedderProvider } from "../../search/model/embedder.ts";
 import { EXIT_OK } from "../command.ts";
 import { Progress } from "../progress.ts";
 
