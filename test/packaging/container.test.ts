@@ -161,7 +161,7 @@ describe.skipIf(noEngine !== undefined)(`container image${noEngine ? ` — skipp
       await probe.stop(true);
       const run = sh([
         ...e.run, "-d", "--name", name, "--read-only",
-        "--tmpfs", "/home/nonroot/.cache:exec,uid=65532,gid=65532", "--tmpfs", "/tmp",
+        "--tmpfs", "/home/nonroot/.cache:rw,exec,mode=1777", "--tmpfs", "/tmp:rw,mode=1777",
         "-v", `${volume}:/data`, "-e", "LOREKEEPER_HTTP_TOKEN=t0ken-for-the-container-test",
         "--network", "host", tag, "serve", "--http", "--host", "0.0.0.0", "--port", String(port),
       ]);
