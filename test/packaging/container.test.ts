@@ -130,7 +130,7 @@ describe.skipIf(noEngine !== undefined)(`container image${noEngine ? ` — skipp
   async function ask(port: number): Promise<string[]> {
     const { client, close } = await connectHttp(`http://127.0.0.1:${port}/mcp`, "t0ken-for-the-container-test");
     try {
-      const r = await client.callTool({ name: "search_all", arguments: { search: PACK_QUERY, limit: 3 } });
+      const r = await client.callTool({ name: "search_all", arguments: { query: PACK_QUERY, limit: 3 } });
       return answerOf(r).results.map((x) => String((x as { name: string }).name));
     } finally {
       await close();
@@ -163,10 +163,13 @@ describe.skipIf(noEngine !== undefined)(`container image${noEngine ? ` — skipp
         ...e.run, "-d", "--name", name, "--read-only",
         "--tmpfs", "/home/nonroot/.cache:rw,exec,mode=1777", "--tmpfs", "/tmp:rw,mode=1777",
         "-v", `${volume}:/data`, "-e", "LOREKEEPER_HTTP_TOKEN=t0ken-for-the-container-test",
-        "--network", "host", tag, "serve", "--http", "--host", "0.0.0.0", "--port", String(port),
+        "-p", `127.0.0.1:${port}:8000`, tag,
       ]);
       if (run.exitCode !== 0) throw new Error(`run failed: ${run.stderr.toString().slice(-2000)}`);
+      const t0 = performance.now();
       expect(await healthy(90_000)).toBe(true);
+      const size = Number(out([e.cmd, "image", "inspect", "--format", "{{.Size}}", tag]));
+      if (process.env.LOREKEEPER_TEST_REPORT) process.stderr.write(`container: image ${(size / 1048576).toFixed(0)} MB, run → healthy ${Math.round(performance.now() - t0)} ms\n`);
       expect(out([e.cmd, "inspect", "--format", "{{.Config.User}}", name])).toBe("65532:65532");
       expect((await fetch(`http://127.0.0.1:${port}/mcp`, { method: "POST", body: "{}" })).status).toBe(401);
       const first = await ask(port);
