@@ -67,6 +67,19 @@ const creatureFallback = (d: JsonObject): string | undefined => {
   return [str(d.alignment), actions.join(", ")].filter(Boolean).join("; ") || undefined;
 };
 
+/** Longest compact `profile` (a core creature's profile, first sentence), in characters. */
+export const PROFILE_CHARS = 100;
+
+/** The first sentence of a core creature's profile, cut at a word to PROFILE_CHARS: what the row is, at a glance. */
+const shortProfile: Format = (d) => {
+  const p = str(d.profile);
+  if (!p) return undefined;
+  const first = /^(.+?[.!?])(\s|$)/.exec(p)?.[1] ?? p;
+  if (first.length <= PROFILE_CHARS) return first;
+  const cut = first.slice(0, PROFILE_CHARS - 1);
+  return `${cut.slice(0, cut.lastIndexOf(" ")).replace(/[,;:]$/, "")}…`;
+};
+
 const DESC = ["desc"] as const;
 
 const CLASS: CompactSpec = {
@@ -110,6 +123,7 @@ export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
       ["armor_class", "armor_class"],
       ["hit_points", "hit_points"],
       ["speed", speed],
+      ["profile", shortProfile],
     ],
     summary: DESC,
     fallback: creatureFallback,

@@ -2,8 +2,10 @@
 import type { CreatureAction, CreatureData } from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
 import { formatCr } from "../../types.ts";
+import { commonNamesLine, creatureProfile } from "../../creature-profiles.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize } from "../text.ts";
+import { creatureSummary } from "./creature-summary.ts";
 
 export interface CreatureFilterKeys {
   /** lower-case type key ("undead"); defaults to the lower-cased display type */
@@ -51,7 +53,15 @@ export function creatureHeader(d: CreatureData): string {
   return `${sizeType}${sub}${cr}`;
 }
 
-export function creatureEntity(source: DocumentSource, b: Base, d: CreatureData, keys: CreatureFilterKeys = {}): Entity {
+/**
+ * A creature entity. Its text leads with what the creature is, in words: a core creature's profile
+ * and the names people use for it (src/entities/creature-profiles.ts), then a summary of the stat
+ * block without numbers; the full stat block follows. A core creature's `data` carries the profile
+ * (`profile`, `common_names`).
+ */
+export function creatureEntity(source: DocumentSource, b: Base, raw: CreatureData, keys: CreatureFilterKeys = {}): Entity {
+  const p = creatureProfile(b.name, b.doc.key);
+  const d: CreatureData = p ? { ...raw, profile: p.profile, common_names: [...p.names] } : raw;
   const abilities = Object.entries(d.ability_scores)
     .filter((e): e is [string, number] => typeof e[1] === "number")
     .map(([k, val]) => `${ABBR[k] ?? k} ${val}`)
@@ -79,6 +89,8 @@ export function creatureEntity(source: DocumentSource, b: Base, d: CreatureData,
     ...b,
     header: creatureHeader(d),
     body: [
+      p ? [p.profile, commonNamesLine(p)].filter(Boolean).join(" ") : loreLead(d.desc),
+      creatureSummary(d),
       stats.join("\n"),
       actionLines("Traits", d.traits),
       actionLines("Actions", d.actions),
@@ -99,6 +111,20 @@ export function creatureEntity(source: DocumentSource, b: Base, d: CreatureData,
     },
     data: d,
   });
+}
+
+/**
+ * The lead of a creature without a profile whose source has a lore paragraph (Tome of Beasts, the
+ * SRD's NPCs in Open5e v1): its first paragraph, up to about 600 characters, cut after a sentence.
+ * The whole text still follows the stat block.
+ */
+export function loreLead(desc: string | null): string | null {
+  const first = desc?.trim().split(/\n\s*\n|\n/)[0]?.trim();
+  if (!first) return null;
+  if (first.length <= 600) return first;
+  const cut = first.slice(0, 600);
+  const end = Math.max(cut.lastIndexOf(". "), cut.lastIndexOf(".\u201d "));
+  return end > 200 ? cut.slice(0, end + 1) : `${cut.slice(0, cut.lastIndexOf(" "))}…`;
 }
 
 /** A legendary action's cost as its name states it ("Wing Attack (Costs 2 Actions)" → 2), else 1. */
