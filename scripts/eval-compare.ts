@@ -178,3 +178,20 @@ export function summaries(results: ReadonlyArray<{ rank: Record<Mode, number | n
   return out;
 }
 
+/**
+ * Hybrid meaning MRR and hits by tool, over all meaning queries and over the held-out half (the
+ * queries fusion is never tuned on); "in k" counts hits within each query's own k (default 5).
+ */
+export function meaningByToolLines(meaning: ReadonlyArray<{ q: EvalQuery; rank: Record<Mode, number | null> }>): string {
+  const out = ["\nMeaning queries by tool, hybrid (all | held-out half): n, MRR, hits in k"];
+  const cell = (rs: ReadonlyArray<{ q: EvalQuery; rank: Record<Mode, number | null> }>) => {
+    const s = summarize(rs.map((r) => r.rank.hybrid));
+    const inK = rs.filter((r) => r.rank.hybrid !== null && r.rank.hybrid <= (r.q.k ?? 5)).length;
+    return `${String(rs.length).padStart(2)}  ${s.mrr.toFixed(3)}  ${inK}/${rs.length}`;
+  };
+  for (const tool of [...new Set(meaning.map((r) => r.q.tool))].sort()) {
+    const rs = meaning.filter((r) => r.q.tool === tool);
+    out.push(`  ${tool.padEnd(24)} ${cell(rs)}  |  ${cell(rs.filter((r) => !isTuneQuery(r.q)))}`);
+  }
+  return out.join("\n");
+}

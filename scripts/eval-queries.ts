@@ -22,6 +22,8 @@ export interface EvalQuery {
   expect?: Expectation[];
   /** Why the query reads the spec the way it does. */
   note?: string;
+  /** A development-set case's own cut-off: a hit when the first target is within the top k. */
+  k?: number;
 }
 
 const text = (e: RankedEntity) => e.text.toLowerCase();

@@ -35,9 +35,10 @@ import { TOOLS } from "../src/tools/index.ts";
 import { startFakeUpstream } from "../test/support/fake-upstream.ts";
 import { checkExpectation, firstRelevantRank, MODES, parseTarget, rankOf, summarize, type Mode, type RankedEntity, type Summary } from "./eval-metrics.ts";
 import { ALL_QUERIES, type EvalQuery } from "./eval-queries.ts";
+import { loadDevSet } from "./eval-devset.ts";
 import { fidelityLines, runFidelity } from "./eval-fidelity.ts";
 import { SHARED_DATA, SHARED_MODEL } from "./shared-dir.ts";
-import { FUSION_GRID, isTuneQuery, kindsFullyEmbedded, measureEmbedding, type ModelReport, pickFusion, queryClass, sideBySide, summaries, summaryLines, TIMING_TEXTS } from "./eval-compare.ts";
+import { FUSION_GRID, isTuneQuery, kindsFullyEmbedded, meaningByToolLines, measureEmbedding, type ModelReport, pickFusion, queryClass, sideBySide, summaries, summaryLines, TIMING_TEXTS } from "./eval-compare.ts";
 import { fileSha256 } from "../src/search/model/model-source.ts";
 import { catalogModelByOnnx, readManifest } from "../src/search/model/model-manifest.ts";
 import { checkModel } from "../src/search/model/model-reference.ts";
@@ -55,6 +56,8 @@ const HELP = `Usage: bun run eval [-- options]
                   stores embedded part way, e.g. by scripts/embed-by-kind.ts); the rest is listed
   --store FILE    reuse an already synced and embedded store (no sync; it is not deleted)
   --keep          keep the temporary store and print its path
+  --queries FILE  run a development set instead of the own queries (e.g. ../shared/eval/relevance-dev.json:
+                  {"cases": [{id, tool, args, k, any, prefix}]}); also reports hits within each case's k
   --only TEXT     only queries whose id contains TEXT
   --show N        print the top N names of each mode for every query
   --runs N        warm runs per timing (default 15)
@@ -71,6 +74,7 @@ const { values: opt } = parseArgs({
     store: { type: "string" },
     keep: { type: "boolean" },
     only: { type: "string" },
+    queries: { type: "string" },
     show: { type: "string" },
     runs: { type: "string" },
     limit: { type: "string" },
@@ -295,6 +299,7 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
       ...summaryLines(`Meaning queries (${meaning.length}; not typos or names)`, summaries(meaning)),
     ];
     console.log(lines.join("\n"));
+    console.log(meaningByToolLines(meaning));
 
     console.log("\nRanking expectations (hybrid; lexical / vector for comparison)");
     let failures = 0;
@@ -382,7 +387,7 @@ async function main(): Promise<number> {
   const runsOut: ModelRun[] = [];
   const opened: OpenedStore[] = [];
   for (const dir of modelDirs) opened.push(await storeFor(dir));
-  let queries = ALL_QUERIES.filter((q) => !opt.only || q.id.includes(opt.only));
+  let queries = (opt.queries ? loadDevSet(opt.queries) : ALL_QUERIES).filter((q) => !opt.only || q.id.includes(opt.only));
   if (opt["complete-only"]) {
     const keep: EvalQuery[] = [];
     for (const q of queries) {
