@@ -19,6 +19,7 @@ import { getMeta, openStore, rebuildHint, schemaVersionProblem, StoreError, type
 import { checkStore, isCorruption } from "../../store/repair.ts";
 import { SCHEMA_VERSION } from "../../store/schema.ts";
 import { listSyncState } from "../../store/sync-state.ts";
+import { profileCoverage } from "../../store/profiles.ts";
 import { pendingVectors } from "../../search/index/pending-vectors.ts";
 import { countVectors, getEmbeddingMeta } from "../../store/vectors.ts";
 import type { RepairReport } from "../repair.ts";
@@ -177,6 +178,32 @@ function embeddingsCheck(path: string): Check | undefined {
 
 const INSTALLED_FIX = "Install it again (`lorekeeper model install … --force`), switch to another (`lorekeeper model use NAME`), or remove it (`lorekeeper model remove NAME`).";
 
+/** Core creatures (SRD 5.1/5.2) stored without their plain-words profile (synced or packed before profiles existed). */
+export function profilesCheck(path: string): Check | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
+    try {
+      const c = profileCoverage(store.db);
+      if (c.core === 0) return undefined;
+      const summary = `${c.withProfile} of ${c.core} core creatures (SRD 5.1/5.2) have a profile`;
+      if (c.withProfile === c.core) return { name: "creature profiles", status: "ok", summary, details: { ...c } };
+      const more = c.lackingCount > c.lacking.length ? `, … (${c.lackingCount} names)` : "";
+      return {
+        name: "creature profiles",
+        status: "warn",
+        summary: `${summary}; none for ${c.lacking.join(", ")}${more}: searching them by description is weaker`,
+        details: { ...c },
+        fix: `Their rows were stored by an older LoreKeeper: sync them again (online) with \`lorekeeper sync --types creatures --force --db-path "${path}"\`, or import a content pack built with this version. Names this version has no profile for are listed by \`bun scripts/check-profiles.ts\` in a checkout.`,
+      };
+    } finally {
+      store.close();
+    }
+  } catch {
+    return undefined; // the store check reports it
+  }
+}
+
 async function modelCheck(storeVectors: Record<string, number> | undefined): Promise<Check> {
   const provider = createEmbedderProvider({ allowDownload: false });
   const t0 = performance.now();
@@ -277,6 +304,8 @@ export async function runDoctor(opts: { dbPath?: string; offline?: boolean; time
   if (index) checks.push(index);
   const embeddings = embeddingsCheck(path);
   if (embeddings) checks.push(embeddings);
+  const profiles = profilesCheck(path);
+  if (profiles) checks.push(profiles);
   checks.push(await modelCheck(store.details?.vectors as Record<string, number> | undefined));
   const usearchError = await usearchProbe();
   checks.push(nativeLibrariesCheck(usearchError));
