@@ -159,11 +159,24 @@ function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
   return { total, hits: load(db, picked, spec.withText) };
 }
 
+/**
+ * Equal scores in the preferred documents' order (the core SRD thing above a look-alike from
+ * another book with the same score); the rest of the order is kept, and so are the score-1 hits
+ * (whole-name matches, already in preference order). `xs` is best first.
+ */
+export function tiesPreferred<T>(xs: readonly T[], scoreOf: (x: T) => number, rankOf: (x: T) => number): T[] {
+  return xs
+    .map((x, i) => ({ x, i, s: scoreOf(x), r: rankOf(x) }))
+    .sort((a, b) => b.s - a.s || (a.s >= 1 ? 0 : a.r - b.r) || a.i - b.i)
+    .map((e) => e.x);
+}
+
 /** A page of a ranked query from its fused ranking (best first). */
 export function rankedPage(db: Database, isCandidate: (id: number) => boolean, fused: ReadonlyArray<{ id: number; score: number }>, spec: PageSpec): Page {
   if (!spec.collapse) {
-    const page = fused.slice(spec.offset, spec.offset + spec.limit);
-    const light = new Map(lightRows(db, page.map((f) => f.id)).map((r) => [r.id, r]));
+    const lightAll = new Map(lightRows(db, fused.map((f) => f.id)).map((r) => [r.id, r]));
+    const page = tiesPreferred(fused, (f) => f.score, (f) => (lightAll.has(f.id) ? spec.rank(lightAll.get(f.id)!) : Number.MAX_SAFE_INTEGER)).slice(spec.offset, spec.offset + spec.limit);
+    const light = lightAll;
     const picked = page.flatMap((f) => {
       const r = light.get(f.id);
       return r ? [{ members: [r], score: f.score }] : [];
@@ -174,9 +187,9 @@ export function rankedPage(db: Database, isCandidate: (id: number) => boolean, f
   const light = new Map(lightRows(db, fused.map((f) => f.id)).map((r) => [r.id, r]));
   const ordered = fused.flatMap((f) => light.get(f.id) ?? []);
   // Grouping in rank order keeps each group where its best-ranked member is.
-  const groups = groupRows(ordered, spec.rank);
-  const page = groups.slice(spec.offset, spec.offset + spec.limit);
   const firstScore = (g: Group) => Math.max(...g.members.map((m) => score.get(m.id) ?? 0));
+  const groups = tiesPreferred(groupRows(ordered, spec.rank), firstScore, (g) => Math.min(...g.members.map((m) => spec.rank(m))));
+  const page = groups.slice(spec.offset, spec.offset + spec.limit);
   // Every version of the page's names among the candidates (some ranked too deep to be in `fused`).
   const all = sameNameRows(
     db,
