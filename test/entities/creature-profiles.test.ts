@@ -123,3 +123,17 @@ describe("profiles reach the creatures of every source", () => {
     }
   });
 });
+
+describe("a source's lore paragraph leads when there is no profile", () => {
+  test("an Open5e v1 creature of another book: the first paragraph of its desc, before the stat block", () => {
+    const t = ALL_TYPES.find((x) => x.source === "open5e_v1" && x.id === "monsters")!;
+    const wraith = raw("open5e/v1/monsters.json", "wraith", "slug");
+    const lore = "A shadow-bound knight that rides the storm, wrapped in a cloak of grave mist and hunting oath-breakers.";
+    const e = run(t, [{ ...wraith, slug: "storm-knight", name: "Storm Knight", document__slug: "tob", document__title: "Tome of Beasts", desc: `${lore}\n\nIt was once a paladin.` }]).entities[0]!;
+    expect(e.document_key).not.toBe("srd-2014");
+    expect(data(e).profile).toBeUndefined();
+    const lines = e.text.split("\n");
+    expect(lines[2]).toBe(lore);
+    expect(e.text).toContain("It was once a paladin.");
+  });
+});
