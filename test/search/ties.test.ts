@@ -1,8 +1,8 @@
 /** Equal scores: the core SRD entry ranks above a look-alike from another book (search/page.ts). */
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { rankedPage, tiesPreferred } from "../../src/search/page.ts";
-import { documentRank } from "../../src/search/preference.ts";
+import { rankedPage, tiesPreferred } from "../../src/search/rank/page.ts";
+import { documentRank } from "../../src/search/rank/preference.ts";
 import { openStore } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { contentType, raw, run } from "../entities/fixtures.ts";
