@@ -14,6 +14,7 @@ import { pathToFileURL } from "node:url";
 import type { DocumentInfo, Entity } from "../entities/types.ts";
 import { slugify } from "../entities/types.ts";
 import { capName, oversizeReason } from "../entities/limits.ts";
+import { foldConfusables, stripInvisible } from "../text/confusables.ts";
 import {
   normalizeOrcbrewPack,
   orcbrewDocumentKey,
@@ -130,7 +131,22 @@ function apiTwinFinder(db: Database | null): (e: Entity) => ApiTwin | undefined 
   const q = db.query<ApiTwin, [string, string]>(
     "SELECT name, document_key, document_source FROM entities WHERE kind = ? AND slug = ? AND document_source <> 'orcbrew' ORDER BY document_source, document_key LIMIT 1",
   );
-  return (e) => q.get(e.kind, slugify(e.name)) ?? undefined;
+  // Compared as the names read: "Fіreball" (Cyrillic і), "Fire\u200bball" and "Fıreball" are Fireball.
+  return (e) => q.get(e.kind, slugify(foldConfusables(e.name))) ?? undefined;
+}
+
+/** Marks a homebrew document name that reads as an official one (an API document's name, or the SRD's). */
+export const HOMEBREW_MARK = " (homebrew)";
+
+function officialNameCheck(db: Database | null): (name: string) => string | undefined {
+  const official = new Map<string, string>();
+  if (db) {
+    for (const r of db.query<{ name: string }, []>("SELECT DISTINCT name FROM documents WHERE source <> 'orcbrew'").all()) official.set(slugify(foldConfusables(r.name)), r.name);
+  }
+  return (name) => {
+    const folded = slugify(foldConfusables(name));
+    return official.get(folded) ?? (/(^|-)(system-reference-document|srd)(-|$)/.test(folded) ? "the System Reference Document" : undefined);
+  };
 }
 
 /** The name an earlier import gave this document key, when it differs from `name`. */
@@ -172,13 +188,17 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
 
   const fileUrl = pathToFileURL(resolve(file)).href;
   const twin = apiTwinFinder(db);
+  const officialName = officialNameCheck(db);
   const plans: Array<{ report: PackReport; entities: Entity[]; doc: DocumentInfo }> = [];
   for (const { pack, key } of mergeSameKey(parsed.packs, report.warnings)) {
-    const docName = capName(pack.name);
+    const packName = stripInvisible(pack.name).trim() || pack.name;
+    const looksOfficial = officialName(packName);
+    const docName = capName(packName) + (looksOfficial ? HOMEBREW_MARK : "");
     const n = normalizeOrcbrewPack(pack, { documentKey: key, documentName: docName, fileUrl });
     opts.onEvent?.({ type: "progress", file, pack: pack.name, done: n.entities.length, total: pack.items.length });
     const pr: PackReport = { name: docName, document_key: key, origin: orcbrewOrigin(key), types: n.types, skipped: n.skipped, warnings: n.warnings };
-    if (docName !== pack.name) pr.warnings.push(`the pack name is ${pack.name.length} characters long; it was shortened to ${docName.length}`);
+    if (looksOfficial) pr.warnings.push(`the pack name "${packName}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew never passes for official content`);
+    else if (docName !== pack.name) pr.warnings.push(`the pack name is ${pack.name.length} characters long; it was shortened to ${docName.length}`);
     const keep: Entity[] = [];
     const skipOne = (type: string, reason: string, line: number, column: number, key: string | null, name: string) => {
       const count = n.types.find((c) => c.type === type);

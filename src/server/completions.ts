@@ -151,7 +151,8 @@ export function complete(db: Database, p: CompleteParams): Completion {
   if (p.ref.type === "ref/prompt") {
     const prompt = PROMPTS.find((x) => x.name === p.ref.name);
     if (!prompt) throw invalid(`Unknown prompt ${JSON.stringify(String(p.ref.name).slice(0, 100))}. Prompts: ${PROMPTS.map((x) => x.name).join(", ")}.`);
-    const source = prompt.complete[p.argument.name];
+    // Own properties only: "__proto__", "toString" or "constructor" name no argument.
+    const source = Object.hasOwn(prompt.complete, p.argument.name) ? prompt.complete[p.argument.name] : undefined;
     return source ? completeSource(db, source, value, context) : page([], 0);
   }
   throw invalid(`Unknown completion reference type ${JSON.stringify(p.ref.type)}; use ref/prompt or ref/resource.`);

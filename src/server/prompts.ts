@@ -4,6 +4,7 @@
  * source of every rule and stat block). Arguments are strings (MCP prompt arguments always are);
  * completion/complete suggests values for them (completions.ts).
  */
+import { stripInvisible } from "../text/confusables.ts";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, type GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
@@ -147,6 +148,9 @@ function invalid(message: string): Error {
 
 const show = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "string" ? `the string ${JSON.stringify(v.slice(0, 40))}` : typeof v);
 
+/** Prompt arguments that are numbers (strings on the wire): checked before they reach the prompt text. */
+const WHOLE_NUMBER_ARGS: Record<string, [number, number]> = { level: [1, 20] };
+
 /** The prompt and its arguments from a prompts/get `params`, or a readable -32602 error. Unknown argument names are ignored. */
 export function promptRequest(params: unknown): { prompt: PromptDef; args: Record<string, string | undefined> } {
   const p = params !== null && typeof params === "object" && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
@@ -161,10 +165,17 @@ export function promptRequest(params: unknown): { prompt: PromptDef; args: Recor
   for (const [k, schema] of Object.entries(prompt.args)) {
     const v = (raw as Record<string, unknown>)[k];
     const r = schema.safeParse(v);
-    if (r.success) args[k] = r.data === undefined ? undefined : r.data.trim() || undefined;
+    // Invisible and bidi control characters never reach the prompt text (they could hide or reorder it).
+    if (r.success) args[k] = r.data === undefined ? undefined : stripInvisible(r.data).trim() || undefined;
     else if (v === undefined) problems.push(`${k} is required`);
     else if (typeof v !== "string") problems.push(`${k} must be a string (got ${show(v)})`);
     else problems.push(`${k} must be at most 300 characters`);
+  }
+  for (const [k, [lo, hi]] of Object.entries(WHOLE_NUMBER_ARGS)) {
+    const v = args[k];
+    if (v !== undefined && Object.hasOwn(prompt.args, k) && !(/^\d{1,2}$/.test(v) && Number(v) >= lo && Number(v) <= hi)) {
+      problems.push(`${k} must be a whole number from ${lo} to ${hi} (got ${JSON.stringify(v.slice(0, 20))}${v.length > 20 ? "…" : ""})`);
+    }
   }
   const missing = Object.entries(prompt.args).filter(([k, sc]) => !sc.isOptional() && args[k] === undefined).map(([k]) => k);
   for (const k of missing) if (!problems.some((x) => x.startsWith(k))) problems.push(`${k} must not be empty`);

@@ -8,6 +8,7 @@ import { resolveDocumentKey } from "../../entities/normalize/documents.ts";
 import { type Entity, slugify } from "../../entities/types.ts";
 import { type EntityRow, rowToEntity } from "../../store/entities.ts";
 import { entityUri } from "../response.ts";
+import { parseUriKey } from "../../entities/uri.ts";
 import { buildProgression, type LevelRow } from "./table.ts";
 
 export interface ClassLevels {
@@ -26,13 +27,22 @@ function lookup(db: Database, kind: "class" | "subclass", ref: string, requested
   // Aliases ("srd-5e", "wotc-srd") resolve as in the search tools.
   const documents = requested?.flatMap((d) => [d, resolveDocumentKey(d.trim().toLowerCase())]);
   const docs = documents?.length ? ` AND document_key IN (${documents.map(() => "?").join(",")})` : "";
+  // A key as it appears in a uri: "orcbrew:<key>" / "open5e_v1:<key>" names its source.
+  const where = parseUriKey(ref);
+  if (where.sources.length === 1) {
+    const rows = db
+      .query<EntityRow, string[]>(`SELECT * FROM entities WHERE kind = ? AND document_source = ? AND key = ?${docs} ${ORDER} LIMIT 50`)
+      .all(kind, where.sources[0]!, where.key, ...(documents ?? []));
+    if (rows.length) return rows.map(rowToEntity);
+  }
   const rows = db
     .query<EntityRow, string[]>(`SELECT * FROM entities WHERE kind = ? AND (key = ? OR name = ? OR slug = ?)${docs} ${ORDER} LIMIT 50`)
     .all(kind, ref, ref, slugify(ref), ...(documents ?? []));
   return rows.map(rowToEntity);
 }
 
-const ident = (e: Entity) => ({ key: e.key, name: e.name, document_key: e.document_key, uri: entityUri(e.kind, e.key) });
+/** What the answer says about a class or subclass; its uri is the one its resource answers at. */
+const ident = (e: Entity) => ({ key: e.key, name: e.name, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) });
 
 /** The level table, or a sentence saying what was not found. */
 export function classLevels(db: Database, opts: { class: string; subclass?: string; documents?: readonly string[] }): ClassLevels | string {

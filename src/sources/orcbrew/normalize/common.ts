@@ -4,6 +4,7 @@
  */
 import type { NamedText } from "../../../entities/kinds.ts";
 import type { JsonObject, JsonValue } from "../../../entities/types.ts";
+import { stripInvisible } from "../../../text/confusables.ts";
 
 /** A trimmed, whitespace-tidied string, or null when absent/empty. Numbers are accepted. */
 export function str(v: JsonValue | undefined): string | null {
@@ -22,10 +23,12 @@ export function tidy(s: string): string {
     .trim();
 }
 
-/** One line: every whitespace run becomes one space (names, pack names). */
+/** One line: every whitespace run becomes one space, invisible and bidi control characters dropped (names, pack names). */
 export function oneLine(v: JsonValue | undefined): string | null {
   const s = str(v);
-  return s === null ? null : s.replace(/\s+/g, " ");
+  if (s === null) return null;
+  const line = stripInvisible(s.replace(/\s+/g, " ")).trim();
+  return line.length > 0 ? line : null;
 }
 
 /** A finite number (numeric strings too), or null. */
