@@ -3,7 +3,7 @@
 #
 #   bun run build -- --no-mcpb                 # → dist/lorekeeper-linux-x64
 #   docker build -t lorekeeper .
-#   docker run -d -p 8000:8000 -e LOREKEEPER_HTTP_TOKEN=change-me -v lorekeeper-data:/data lorekeeper
+#   docker run -d -p 8000:8000 -e LOREKEEPER_HTTP_TOKEN=$(openssl rand -hex 24) -v lorekeeper-data:/data lorekeeper
 #
 # onnxruntime ships glibc builds only, hence distroless/cc (glibc, libstdc++) and not Alpine.
 #

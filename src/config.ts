@@ -93,6 +93,8 @@ export interface Config {
   httpTimeoutMs: number;
   httpRetries: number;
   httpConcurrency: number;
+  /** LOREKEEPER_HTTP_MAX_MB: the largest upstream response body read (default 32 MB). */
+  httpMaxBodyBytes: number;
   /** Open5e page size asked for (`limit`); large pages keep requests few. */
   open5ePageSize: number;
   /** LOREKEEPER_EMBEDDING_MODEL: a catalog model or a fastembed model name; unset = the default model (search/model/model-manifest.ts DEFAULT_MODEL). */
@@ -122,6 +124,7 @@ export function loadConfig(): Config {
     httpTimeoutMs: num("LOREKEEPER_HTTP_TIMEOUT_MS", 30_000),
     httpRetries: num("LOREKEEPER_HTTP_RETRIES", 4),
     httpConcurrency: Math.max(1, num("LOREKEEPER_HTTP_CONCURRENCY", 6)),
+    httpMaxBodyBytes: Math.max(1, num("LOREKEEPER_HTTP_MAX_MB", 32)) * 1024 * 1024,
     open5ePageSize: Math.max(1, Math.floor(num("LOREKEEPER_PAGE_SIZE", 1000))),
     embeddingModel: envValue("LOREKEEPER_EMBEDDING_MODEL"),
     modelDir: envValue("LOREKEEPER_MODEL_DIR") ? envPath(envValue("LOREKEEPER_MODEL_DIR")!) : undefined,

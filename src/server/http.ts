@@ -20,6 +20,8 @@ import { CACHES } from "../store/caches.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { Admission } from "./backpressure.ts";
 import { checkJsonRpcBody, isJsonContentType, readBody } from "./http-body.ts";
+import { AuthFailures, type AuthFailureLimits, weakTokenProblem } from "./auth-failures.ts";
+import type { Server } from "bun";
 import { bearerMatches, checkHost, type GuardConfig, isLoopback, originAllowed, parseHost } from "./http-guard.ts";
 import { buildServer } from "./mcp.ts";
 import { capErrorText } from "./protocol-checks.ts";
@@ -46,6 +48,8 @@ export interface HttpOptions {
   maxQueueWaitMs?: number;
   /** A client that leaves part of its answer unread this long is cut off (default 120 s). */
   maxHoldMs?: number;
+  /** Wrong-token limits per client address (default AUTH_FAILURE_LIMITS: 30 a minute). */
+  authFailureLimits?: AuthFailureLimits;
 }
 
 type Resolved = ReturnType<typeof resolveHttpOptions>;
@@ -206,7 +210,7 @@ class BudgetedHttpTransport extends WebStandardStreamableHTTPServerTransport {
 }
 
 /** Validate the options; throws HttpConfigError with a hint when unsafe. */
-export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions, "token">> & { token?: string } {
+export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions, "token" | "authFailureLimits">> & { token?: string } {
   const given = opts.host ?? "127.0.0.1";
   // An IPv4 address in another spelling ("127.1", "0x7f000001") is bound and shown as the canonical one.
   const parsed = parseHost(given);
@@ -216,6 +220,13 @@ export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions
     throw new HttpConfigError(
       `Refusing to listen on ${host} without a token: anyone on the network could use this server.`,
       "Set a token with --token <T> or LOREKEEPER_HTTP_TOKEN (clients then send `Authorization: Bearer <T>`), or bind 127.0.0.1.",
+    );
+  }
+  const weak = token && !isLoopback(host) ? weakTokenProblem(token) : undefined;
+  if (weak) {
+    throw new HttpConfigError(
+      `Refusing to listen on ${host} with a weak token: ${weak}.`,
+      "Generate one, e.g. `openssl rand -hex 24`, and pass it with --token or LOREKEEPER_HTTP_TOKEN (or bind 127.0.0.1).",
     );
   }
   return {
@@ -239,13 +250,26 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
   // The bind address itself is a valid Host (e.g. a LAN IP when serving on it).
   const guard: GuardConfig = { allowedHosts: [...o.allowedHosts, o.host], allowedOrigins: o.allowedOrigins, token: o.token };
   const admission = new Admission({ maxInFlight: o.maxInFlightMessages, maxQueued: o.maxQueuedMessages, maxWaitMs: o.maxQueueWaitMs });
+  const failures = new AuthFailures(options.authFailureLimits);
+  /** The bearer check with its failures counted and limited per client address (auth-failures.ts). */
+  const authorized = (request: Request, server: Server<unknown> | null): true | Response => {
+    const address = server?.requestIP(request)?.address ?? "unknown";
+    const wait = failures.retryAfterMs(address);
+    if (wait > 0) return jsonRpcError(429, "Too many requests with a wrong or missing token; try again later.", { "Retry-After": String(Math.ceil(wait / 1000)) });
+    if (bearerMatches(request.headers.get("authorization"), guard.token!)) return true;
+    failures.fail(address);
+    return unauthorized();
+  };
   const app = new Elysia({ serve: { maxRequestBodySize: o.maxBodyBytes + 64 * 1024 } })
-    .onRequest(({ request }) => {
+    .onRequest(({ request, server }) => {
       const host = checkHost(request.headers.get("host"), guard);
       if (host !== "ok") {
         log.warn(`refused request with Host ${JSON.stringify(request.headers.get("host")?.slice(0, 200))}`);
         // A Host that is no host at all: on a token server, a caller without the token learns nothing more than 401.
-        if (host === "malformed" && guard.token && !bearerMatches(request.headers.get("authorization"), guard.token)) return unauthorized();
+        if (host === "malformed" && guard.token) {
+          const ok = authorized(request, server);
+          if (ok !== true) return ok;
+        }
         return host === "malformed"
           ? jsonRpcError(403, "Forbidden: the Host header is not a valid host[:port].")
           : jsonRpcError(403, "Forbidden: Host header not allowed (DNS-rebinding protection). Add it with --allowed-host.");
@@ -255,7 +279,10 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
         return jsonRpcError(403, "Forbidden: Origin not allowed. Add it with --allowed-origin.");
       }
       const path = pathOf(request.url);
-      if (guard.token && path !== "/health" && !bearerMatches(request.headers.get("authorization"), guard.token)) return unauthorized();
+      if (guard.token && path !== "/health") {
+        const ok = authorized(request, server);
+        if (ok !== true) return ok;
+      }
       return undefined;
     })
     .get("/health", ({ request }) => healthBody(deps, !guard.token || bearerMatches(request.headers.get("authorization"), guard.token)))

@@ -11,7 +11,12 @@ import { log } from "../log.ts";
 import { Semaphore } from "../semaphore.ts";
 import { backoffDelay, parseRetryAfter } from "./retry.ts";
 
-export type UpstreamErrorKind = "network" | "timeout" | "http" | "malformed" | "recent-failure" | "pagination";
+export type UpstreamErrorKind = "network" | "timeout" | "http" | "malformed" | "too-large" | "recent-failure" | "pagination";
+
+/** The largest response body read (default; LOREKEEPER_HTTP_MAX_MB): the biggest real page (1,000 Open5e creatures) is about 6 MB. */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
+/** An error page is read this far at most (only its first line is shown). */
+const ERROR_BODY_BYTES = 64 * 1024;
 
 /** Which service a request belongs to, for actionable error messages. */
 export interface UpstreamInfo {
@@ -97,6 +102,8 @@ export interface HttpClientOptions {
   maxRetryAfterMs?: number;
   /** Multiplier applied to `Retry-After` (tests use e.g. 0.01; default 1). */
   retryAfterScale?: number;
+  /** Largest response body read, bytes (default DEFAULT_MAX_BODY_BYTES); a larger one fails the request, unretried. */
+  maxBodyBytes?: number;
   cache?: HttpCache;
   /** Injectables for tests. */
   fetch?: typeof fetch;
@@ -152,7 +159,7 @@ function fmtSeconds(ms: number): string {
 
 /** Why an attempt failed, before deciding to retry. */
 interface AttemptFailure {
-  kind: "network" | "timeout" | "http" | "malformed";
+  kind: "network" | "timeout" | "http" | "malformed" | "too-large";
   status?: number;
   detail: string;
   retryAfterMs?: number;
@@ -179,6 +186,7 @@ export class HttpClient {
       maxDelayMs: opts.maxDelayMs ?? 30_000,
       maxRetryAfterMs: opts.maxRetryAfterMs ?? 120_000,
       retryAfterScale: opts.retryAfterScale ?? 1,
+      maxBodyBytes: Math.max(1024, Math.floor(opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)),
       cache: opts.cache,
       fetch: opts.fetch ?? fetch,
       sleep: opts.sleep ?? defaultSleep,
@@ -189,11 +197,12 @@ export class HttpClient {
   }
 
   /** A client configured from `loadConfig()` values. */
-  static fromConfig(config: Pick<Config, "httpTimeoutMs" | "httpRetries" | "httpConcurrency">, extra: HttpClientOptions = {}): HttpClient {
+  static fromConfig(config: Pick<Config, "httpTimeoutMs" | "httpRetries" | "httpConcurrency"> & Partial<Pick<Config, "httpMaxBodyBytes">>, extra: HttpClientOptions = {}): HttpClient {
     return new HttpClient({
       timeoutMs: config.httpTimeoutMs,
       retries: config.httpRetries,
       concurrency: config.httpConcurrency,
+      maxBodyBytes: config.httpMaxBodyBytes,
       ...extra,
     });
   }
@@ -306,7 +315,14 @@ export class HttpClient {
         signal,
       });
       status = resp.status;
-      const text = await resp.text();
+      const cap = resp.ok ? this.o.maxBodyBytes : ERROR_BODY_BYTES;
+      const declared = Number(resp.headers.get("content-length") ?? NaN);
+      if (resp.ok && declared > cap) {
+        await resp.body?.cancel();
+        return { ok: false, failure: { kind: "too-large", status, detail: `it announces ${fmtBytes(declared)}` } };
+      }
+      const { text, cut } = await readCapped(resp, cap);
+      if (resp.ok && cut) return { ok: false, failure: { kind: "too-large", status, detail: `it sent more than ${fmtBytes(cap)}` } };
       if (!resp.ok) {
         const retryAfterMs = resp.status === 429 || resp.status === 503 ? parseRetryAfter(resp.headers.get("retry-after")) : undefined;
         return { ok: false, failure: { kind: "http", status: resp.status, detail: `HTTP ${resp.status}${snippet(text)}`, retryAfterMs } };
@@ -322,6 +338,28 @@ export class HttpClient {
       return { ok: false, failure: { kind: "network", detail: (err as Error)?.message ?? String(err) } };
     }
   }
+}
+
+const fmtBytes = (n: number) => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 2 : 0)} MB`;
+
+/** The body as text, reading at most `cap` bytes (the rest is cancelled, never buffered). */
+async function readCapped(resp: Response, cap: number): Promise<{ text: string; cut: boolean }> {
+  if (!resp.body) return { text: "", cut: false };
+  const reader = resp.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (size + value.length > cap) {
+      parts.push(value.subarray(0, cap - size));
+      await reader.cancel();
+      return { text: new TextDecoder().decode(Buffer.concat(parts)), cut: true };
+    }
+    parts.push(value);
+    size += value.length;
+  }
+  return { text: new TextDecoder().decode(Buffer.concat(parts)), cut: false };
 }
 
 function safeWrite(url: string, fn: () => void): void {
@@ -349,6 +387,11 @@ function failureMessage(up: UpstreamInfo, url: string, f: AttemptFailure, attemp
       return (
         `${up.name} at ${up.baseUrl} did not answer within ${fmtSeconds(timeoutMs)}${tries} (${url}). ` +
         `It may be overloaded: ${later}, raise LOREKEEPER_HTTP_TIMEOUT_MS, ${mirror}.`
+      );
+    case "too-large":
+      return (
+        `${up.name} at ${up.baseUrl} answered ${url} with a body too large to read (${f.detail}; the limit is LOREKEEPER_HTTP_MAX_MB, ` +
+        `default ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024}). Check that ${up.envVar} points at the API itself, not a file server or proxy; the previous data is kept.`
       );
     case "malformed":
       return (
