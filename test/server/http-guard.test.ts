@@ -39,7 +39,7 @@ describe("HTTP guard", () => {
 
   test("a non-loopback bind needs a token", () => {
     expect(() => resolveHttpOptions({ host: "0.0.0.0" })).toThrow(/without a token/);
-    expect(resolveHttpOptions({ host: "0.0.0.0", token: "t" }).host).toBe("0.0.0.0");
+    expect(resolveHttpOptions({ host: "0.0.0.0", token: "9f2c4e6a8b1d3f5a7c9e0b2d" }).host).toBe("0.0.0.0");
     expect(resolveHttpOptions({}).host).toBe("127.0.0.1");
   });
 });
