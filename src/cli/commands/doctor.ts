@@ -121,7 +121,7 @@ function storeCheck(path: string): Check {
 }
 
 /** The vector index file beside the store: present, intact, and holding every stored vector? */
-function vectorIndexCheck(path: string): Check | undefined {
+async function vectorIndexCheck(path: string): Promise<Check | undefined> {
   const paths = indexPaths(path);
   if (!paths || !existsSync(path)) return undefined;
   let meta: ReturnType<typeof getEmbeddingMeta>;
@@ -148,7 +148,21 @@ function vectorIndexCheck(path: string): Check | undefined {
   }
   const summary = `${paths.index}: ${sidecar.entries.length} of ${vectors} stored vectors (${meta.modelId})`;
   if (sidecar.entries.length !== vectors) return { name: "vector index", status: "warn", summary: `${summary}; it is brought up to date at the next search`, fix };
-  return { name: "vector index", status: "ok", summary };
+  // The sidecar only says the file is the one it describes: sample its vectors against the store's.
+  const { savedIndexProblem } = await import("../../search/index/vector-index.ts");
+  let sampled: string | undefined;
+  try {
+    const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
+    try {
+      sampled = savedIndexProblem(store, meta.modelId, meta.dim);
+    } finally {
+      store.close();
+    }
+  } catch (err) {
+    sampled = `it could not be checked (${(err as Error).message})`;
+  }
+  if (sampled) return { name: "vector index", status: "warn", summary: `${paths.index}: ${sampled}; searches rebuild it from the store`, fix };
+  return { name: "vector index", status: "ok", summary: `${summary}; sampled vectors match the store` };
 }
 
 /** Entities without a current vector of the store's model (an embedding run killed midway, --no-embed). */
@@ -300,7 +314,7 @@ export async function runDoctor(opts: { dbPath?: string; offline?: boolean; time
   if (ex) checks.push(ex);
   const store = storeCheck(path);
   checks.push(store);
-  const index = vectorIndexCheck(path);
+  const index = await vectorIndexCheck(path);
   if (index) checks.push(index);
   const embeddings = embeddingsCheck(path);
   if (embeddings) checks.push(embeddings);

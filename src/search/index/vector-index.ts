@@ -165,7 +165,7 @@ function build(store: Store, st: VectorState, why: string): HnswVectorIndex {
 }
 
 /** The index saved beside the database, if it is intact and made for this model. */
-function loadFile(store: Store, st: VectorState): HnswVectorIndex | string {
+function loadFile(store: Store, st: Pick<VectorState, "modelId" | "dim">): HnswVectorIndex | string {
   const paths = indexPaths(store.path);
   if (!paths) return "the database is in memory";
   const sidecar = readSidecar(paths);
@@ -190,7 +190,42 @@ function loadFile(store: Store, st: VectorState): HnswVectorIndex | string {
   }
   if (idx.index.dimensions() !== st.dim || idx.index.size() !== sidecar.entries.length) return "the index file does not match its description";
   for (const [id, hash] of sidecar.entries) idx.entries.set(id, hash);
+  const differs = sampleMismatch(store, st.modelId, st.dim, idx);
+  if (differs) return differs;
   return idx;
+}
+
+/** What is wrong with the index file beside the store, checked as a search loads it (sizes, hashes, sampled vectors); undefined when usable. */
+export function savedIndexProblem(store: Store, modelId: string, dim: number): string | undefined {
+  const r = loadFile(store, { modelId, dim });
+  return typeof r === "string" ? r : undefined;
+}
+
+/** Entries of a loaded index checked against the stored vectors (the sidecar's hashes only say the file is the one described). */
+export const INDEX_SAMPLE = 8;
+
+/**
+ * Up to INDEX_SAMPLE entries, spread over the index, must find themselves: searched with the
+ * vector the store holds, the entry comes back among the first hits (or an identical stored
+ * twin does). A file whose vectors were replaced (with a rewritten sidecar) fails this.
+ */
+export function sampleMismatch(store: Store, modelId: string, dim: number, idx: HnswVectorIndex): string | undefined {
+  const ids = [...idx.entries.keys()];
+  if (ids.length === 0) return undefined;
+  const step = Math.max(1, Math.floor(ids.length / INDEX_SAMPLE));
+  const pick = ids.filter((_, i) => i % step === 0).slice(0, INDEX_SAMPLE);
+  let checked = 0;
+  let bad = 0;
+  for (const [id, row] of readVectorRows(store.db, modelId, pick, dim)) {
+    if (hashPrefix(row.contentHash) !== idx.entries.get(id)) continue; // changed since the save: the update replaces it
+    checked++;
+    const hits = idx.search(row.vector, 5);
+    if (hits.some((h) => h.id === id && h.similarity >= 0.95)) continue;
+    const twin = hits[0] && hits[0].similarity >= 0.999 ? readVectorRows(store.db, modelId, [hits[0].id], dim).get(hits[0].id) : undefined;
+    if (twin && twin.vector.every((x, i) => Math.abs(x - row.vector[i]!) < 1e-6)) continue;
+    bad++;
+  }
+  return bad ? `${bad} of ${checked} sampled vectors in the index file differ from the store's (the file was replaced or damaged)` : undefined;
 }
 
 /** Bring `idx` in line with `stamps`: incremental remove/add, or a rebuild when most changed. */
