@@ -13,6 +13,7 @@ import { zipSync } from "fflate";
 import { setLogLevel } from "../../src/log.ts";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { type ArchiveLimits } from "../../src/search/model/model-archive.ts";
+import { installByName } from "../../src/search/model/model-fetch.ts";
 import { installModel, ModelInstallError } from "../../src/search/model/model-install.ts";
 import { MANIFEST_FILE, readManifest } from "../../src/search/model/model-manifest.ts";
 import { inspectModelDir } from "../../src/search/model/model-source.ts";
@@ -316,4 +317,33 @@ describe("the model command", () => {
     expectCleanFailure(r);
     expect(r.stderr).toContain("model_max_length -5");
   }, 20_000);
+});
+
+describe("fastembed's download by name", () => {
+  test("is checked against the published ONNX sha256 like a wheel: a different file is refused (was: installed unchecked)", async () => {
+    const saved = process.env.LOREKEEPER_OFFLINE;
+    process.env.LOREKEEPER_OFFLINE = "0";
+    try {
+      const lines: string[] = [];
+      const err = await refused(
+        installByName("all-MiniLM-L6-v2", {
+          modelsDir,
+          routes: ["fastembed"],
+          log: (l) => lines.push(l),
+          // What a tampered mirror or a changed upstream would hand over: a working model, but not the published one.
+          fastembedDownload: async (_m, work) => {
+            const dir = join(work, "fast-all-MiniLM-L6-v2");
+            cpSync(good, dir, { recursive: true });
+            return dir;
+          },
+        }),
+      );
+      expect(err.message).toContain("not one published for sentence-transformers/all-MiniLM-L6-v2");
+      expect(err.message).toContain("refusing fastembed's download");
+      expect(installed()).toEqual([]);
+    } finally {
+      if (saved === undefined) delete process.env.LOREKEEPER_OFFLINE;
+      else process.env.LOREKEEPER_OFFLINE = saved;
+    }
+  });
 });

