@@ -7,10 +7,12 @@
 import { log } from "../log.ts";
 import type { Store } from "../store/db.ts";
 import {
+  adoptVectors,
   countPendingVectors,
   deleteVectorsOfModel,
   getEmbeddingMeta,
   listPendingVectors,
+  sameModelContent,
   setEmbeddingMeta,
   writeVectors,
 } from "../store/vectors.ts";
@@ -69,7 +71,11 @@ export async function embedPending(store: Store, provider: EmbedderProvider, opt
   }
 
   const meta = getEmbeddingMeta(db);
-  if (!meta || meta.modelId !== modelId || meta.dim !== dim) {
+  if (meta && meta.modelId !== modelId && meta.dim === dim && sameModelContent(meta.modelId, modelId)) {
+    // The same model file under another name (installed twice, renamed): its vectors are this model's.
+    const kept = adoptVectors(db, meta.modelId, { modelId, dim });
+    log.info(`the store's vectors were made by ${meta.modelId}, the same model file as ${modelId}: ${kept} vectors kept, none embedded again`);
+  } else if (!meta || meta.modelId !== modelId || meta.dim !== dim) {
     if (meta) log.info(`embedding model changed (${meta.modelId}, dim ${meta.dim} → ${modelId}, dim ${dim}): every entity will be embedded again`);
     // Same id with another dimension cannot happen with a real model; if it does, its vectors are unusable.
     if (meta && meta.modelId === modelId && meta.dim !== dim) deleteVectorsOfModel(db, modelId);
@@ -87,6 +93,13 @@ export async function embedPending(store: Store, provider: EmbedderProvider, opt
   for (;;) {
     if (opts.signal?.aborted) {
       note = "stopped before the end; the rest is embedded next time";
+      break;
+    }
+    // Another process switched the store to another model meanwhile: stop rather than overwrite its
+    // vectors batch by batch (each would re-embed what the other wrote); that process embeds the rest.
+    const current = getEmbeddingMeta(db);
+    if (current && current.modelId !== modelId) {
+      note = `another process switched the store to ${current.modelId}; stopped here (that model's run embeds the rest)`;
       break;
     }
     const batch = listPendingVectors(db, modelId, batchSize, afterId);

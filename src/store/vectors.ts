@@ -160,6 +160,24 @@ export function countVectors(db: Database, modelId?: string): number {
 }
 
 /** Delete all vectors of one model (e.g. its dimension changed). */
+/**
+ * Two model ids (`<name>@<first 12 hex of the ONNX file's sha256>`) of the same model file: the
+ * same weights installed under another name make the same vectors.
+ */
+export function sameModelContent(a: string, b: string): boolean {
+  const content = (id: string) => (id.lastIndexOf("@") >= 0 ? id.slice(id.lastIndexOf("@") + 1) : "");
+  return content(a).length >= 12 && content(a) === content(b);
+}
+
+/** Hand the vectors of `from` to `to` (the same model file under another name) and make `to` the store's model. */
+export function adoptVectors(db: Database, from: string, to: EmbeddingMeta): number {
+  return db.transaction(() => {
+    const n = db.query("UPDATE vectors SET model_id = ? WHERE model_id = ?").run(to.modelId, from).changes;
+    setEmbeddingMeta(db, to);
+    return n;
+  }).immediate();
+}
+
 export function deleteVectorsOfModel(db: Database, modelId: string): number {
   return db.query("DELETE FROM vectors WHERE model_id = ?").run(modelId).changes;
 }
