@@ -10,7 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { closeSync, cpSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { zipSync } from "fflate";
-import { setLogLevel } from "../../src/log.ts";
+import { getLogLevel, setLogLevel } from "../../src/log.ts";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { type ArchiveLimits } from "../../src/search/model/model-archive.ts";
 import { installByName } from "../../src/search/model/model-fetch.ts";
@@ -94,13 +94,18 @@ function modelTarEntries(): Uint8Array[] {
   return Object.entries(modelFiles("m/")).map(([name, data]) => tarEntry(name, "0", data));
 }
 
+const level = getLogLevel();
+
 beforeAll(async () => {
   setLogLevel("error");
   tmp = makeTempDir("lk-hostile-models-");
   good = await createTinyModel(join(tmp.dir, "good"));
 });
 
-afterAll(() => tmp.cleanup());
+afterAll(() => {
+  setLogLevel(level);
+  tmp.cleanup();
+});
 
 beforeEach(() => {
   modelsDir = join(tmp.dir, `models-${++n}`);

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { getLogLevel, setLogLevel } from "../../src/log.ts";
 import { HttpConfigError, type HttpServerHandle, resolveHttpOptions, startHttpServer } from "../../src/server/http.ts";
 import { makeStore } from "../support/entities.ts";
 import { clearTestLogs, testLogs } from "../support/logs.ts";
@@ -54,14 +55,17 @@ describe("token strength off loopback", () => {
 describe("wrong tokens are counted, logged and limited per client address", () => {
   let server: HttpServerHandle;
   let cleanup: () => void;
+  const level = getLogLevel();
 
   beforeAll(async () => {
+    setLogLevel("info"); // the warnings are what this checks (another test file may have lowered the level)
     const made = makeStore();
     cleanup = made.cleanup;
     server = await startHttpServer(makeDeps(made.store), { port: 0, token: STRONG, authFailureLimits: { maxFailures: 5, windowMs: 60_000, maxAddresses: 100 } });
   });
 
   afterAll(async () => {
+    setLogLevel(level);
     await server.stop();
     cleanup();
   });
