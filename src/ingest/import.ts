@@ -198,7 +198,7 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
     opts.onEvent?.({ type: "progress", file, pack: pack.name, done: n.entities.length, total: pack.items.length });
     const pr: PackReport = { name: docName, document_key: key, origin: orcbrewOrigin(key), types: n.types, skipped: n.skipped, warnings: n.warnings };
     if (looksOfficial) pr.warnings.push(`the pack name "${packName}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew never passes for official content`);
-    else if (docName !== pack.name) pr.warnings.push(`the pack name is ${pack.name.length} characters long; it was shortened to ${docName.length}`);
+    else if (docName !== packName) pr.warnings.push(`the pack name is ${packName.length} characters long; it was shortened to ${docName.length}`);
     const keep: Entity[] = [];
     const skipOne = (type: string, reason: string, line: number, column: number, key: string | null, name: string) => {
       const count = n.types.find((c) => c.type === type);

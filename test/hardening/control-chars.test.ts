@@ -2,6 +2,9 @@
  * Issue 17, item 7: pack and entity names carrying ANSI/OSC escapes, NULs, C1 controls and bidi
  * overrides never reach a terminal raw: `import`, `documents`, `search` and `doctor` (text and
  * --json) and list_documents format=text print them neutralised (U+FFFD, or \uXXXX in JSON).
+ * Since hardening round 3 an OrcBrew import drops them from names altogether (pack and entity
+ * names are stored clean, so no output, tool text, completion or prompt can carry them); texts
+ * keep them and are neutralised on output.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -13,6 +16,8 @@ import { makeTempDir } from "../support/tmp.ts";
 
 // ESC (CSI clear screen, OSC title ending in BEL), NUL, C1 CSI, right-to-left override, DEL.
 const HOSTILE = ["\u001b[2J", "\u001b]0;pwned\u0007", "\u0000", "\u009b31m", "\u202e", "\u007f"];
+/** The pack name as stored: every control character dropped on import. */
+const CLEAN_PACK = "Evil[2J]0;pwned31mPack";
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 let tmp: ReturnType<typeof makeTempDir>;
@@ -51,30 +56,31 @@ describe("CLI output", () => {
   test("import (text and --json), documents, search, doctor print no control characters", () => {
     const imported = cli(["import", packFile, "--no-embed"]);
     expect(imported.code).toBe(0);
-    expect(imported.out).toContain("Evil\ufffd");
+    expect(imported.out).toContain(CLEAN_PACK);
     expectClean("import", imported.out + imported.err);
     const json = cli(["import", packFile, "--no-embed", "--json"]);
     expectClean("import --json", json.out);
-    expect((JSON.parse(json.out) as { files: Array<{ packs: Array<{ name: string }> }> }).files[0]!.packs[0]!.name).toContain("\u001b[2J");
+    expect((JSON.parse(json.out) as { files: Array<{ packs: Array<{ name: string }> }> }).files[0]!.packs[0]!.name).toBe(CLEAN_PACK);
     for (const args of [["documents"], ["documents", "--json"], ["search", "flames"], ["search", "flames", "--json"], ["doctor", "--offline"], ["doctor", "--offline", "--json"]]) {
       const r = cli(args);
       expect(r.out.length).toBeGreaterThan(0);
       expectClean(args.join(" "), r.out + r.err);
     }
-    expect(cli(["search", "flames"]).out).toContain("Fire\ufffd");
+    expect(cli(["search", "flames"]).out).toContain("Fire[2J]0;pwned31mball");
   });
 });
 
 describe("MCP text output", () => {
-  test("list_documents format=text neutralises them; the JSON twin keeps the exact names", async () => {
+  test("list_documents format=text and its JSON twin show the names as imported: without the controls", async () => {
     const store = openStore({ path: db, readonly: true });
     const conn = await connectInMemory(makeDeps(store));
     try {
       const text = textOf(await conn.client.callTool({ name: "list_documents", arguments: { format: "text" } }));
-      expect(text).toContain("Evil\ufffd");
+      expect(text).toContain(CLEAN_PACK);
       expectClean("list_documents text", text);
       const structured = (await conn.client.callTool({ name: "list_documents", arguments: {} })).structuredContent as { documents: Array<{ name: string }> };
-      expect(structured.documents.some((d) => d.name.includes("\u001b]0;pwned\u0007"))).toBe(true);
+      expect(structured.documents.some((d) => d.name === CLEAN_PACK)).toBe(true);
+      expectClean("list_documents json", JSON.stringify(structured));
     } finally {
       await conn.close();
       store.close();
