@@ -4,6 +4,8 @@
  * and stated in the answer's data (`upstream_notes`).
  */
 import { V2_WEAPON_ERRATA } from "../src/sources/open5e-v2/normalize/errata.ts";
+import type { Correction } from "../src/entities/corrections/apply.ts";
+import table from "../src/entities/corrections/srd-2014.json" with { type: "json" };
 
 export interface FidelityException {
   /** the source when not Open5e v2 ("open5e_v1", "dnd5e_api 2014") */
@@ -22,7 +24,12 @@ export const FIDELITY_EXCEPTIONS: readonly FidelityException[] = [
   { kind: "weapon", key: "srd_crossbow-heavy", field: "range_type", why: `upstream lists no Ammunition, so its record reads as a melee weapon; ${ERRATA_WHY}` },
   { kind: "weapon", key: "srd_handaxe", field: "properties", why: HANDAXE },
   { source: "open5e_v1", kind: "creature", key: "scarab-ruin", field: "speed", why: 'upstream abbreviates the burrow speed as "bur."; stored as burrow' },
+  // Open5e v2 fields the other two SRD 5.1 upstreams transcribe alike: the majority answers (agreement audit).
+  ...(table as { corrections: Correction[] }).corrections
+    .filter((c) => c.source === "open5e_v2")
+    .flatMap((c) => [...new Set([c.field, c.field.split(".")[0]!])].map((field) => ({ kind: c.kind, key: c.key, field, why: `Open5e v1 and the D&D 5e API agree on ${JSON.stringify(c.value)}; corrected to the majority (src/entities/corrections/srd-2014.json), stated in upstream_notes` }))),
 ];
+
 
 /** How far a weapon property's count is expected to differ from the raw records (the corrections above, for the weapons `present`), and why. */
 export function countCorrection(kind: string, param: string, value: string, present: ReadonlySet<string>): { delta: number; why: string } | undefined {

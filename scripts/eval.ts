@@ -10,6 +10,8 @@
  *   3. Prints the rank of the best target per query and mode, hit@1/5/10 and MRR per mode, PASS/FAIL
  *      for every ranking expectation (on hybrid), and the median time of a structured query and of
  *      a hybrid query over the full corpus.
+ *   5. The agreement audit (scripts/eval-agreement.ts): SRD 5.1 as Open5e v2, v1 and the D&D 5e API
+ *      transcribe it, field by field (checked / agree / corrected / kept / unresolved per kind).
  *   4. The fidelity check (scripts/eval-fidelity.ts): key fields of every weapon, armor, spell and
  *      creature against the raw upstream record, and every new filter's count against the raw data.
  *
@@ -37,6 +39,7 @@ import { checkExpectation, firstRelevantRank, MODES, parseTarget, rankOf, summar
 import { ALL_QUERIES, type EvalQuery } from "./eval-queries.ts";
 import { loadDevSet } from "./eval-devset.ts";
 import { fidelityLines, runFidelity } from "./eval-fidelity.ts";
+import { runAgreementAudit } from "./eval-agreement.ts";
 import { SHARED_DATA, SHARED_MODEL } from "./shared-dir.ts";
 import { FUSION_GRID, isTuneQuery, kindsFullyEmbedded, meaningByToolLines, measureEmbedding, type ModelReport, pickFusion, queryClass, sideBySide, summaries, summaryLines, TIMING_TEXTS } from "./eval-compare.ts";
 import { fileSha256 } from "../src/search/model/model-source.ts";
@@ -400,6 +403,7 @@ async function main(): Promise<number> {
   }
   for (const [i, dir] of modelDirs.entries()) runsOut.push(await evaluateModel(dir, opened[i]!, queries));
   if (runsOut.length > 1) console.log(sideBySide(runsOut.map((r) => r.report)));
+  if (!opt.only) console.log(`\n${(await runAgreementAudit(dataDir, say)).join("\n")}`);
   console.log(`\ntotal ${(ms(started) / 1000).toFixed(1)} s`);
   const bad = runsOut.some((r) => r.failures > 0 || r.broken > 0 || !r.fusionOk || r.unexplained > 0);
   return opt.strict && bad ? 1 : 0;

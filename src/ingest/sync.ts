@@ -14,6 +14,7 @@ import { HttpClient, UpstreamError } from "../sources/http.ts";
 import { SOURCES, sourceById, type SourceRun, type SourceSession } from "../sources/index.ts";
 import { type Store, storeFailure } from "../store/db.ts";
 import { countOrigin, replaceOrigin } from "../store/entities.ts";
+import { applyCorrections } from "../entities/corrections/apply.ts";
 import { createHttpCache } from "../store/http-cache.ts";
 import { getSyncState, putSyncState } from "../store/sync-state.ts";
 
@@ -195,7 +196,9 @@ async function syncTypes(store: Store, opts: SyncOptions): Promise<SyncReport> {
       const ctx: NormalizeContext = { baseUrl: session.baseUrl, documents: documentMap(documents), related };
       const norm = t.normalize(main.records, ctx);
       for (const s of norm.skipped) log.warn(`${source} ${t.id}: skipped record ${s.key ?? "(no key)"}: ${s.reason}`);
-      const rep = replaceOrigin(store.db, originOf(t), norm.entities, documents);
+      // Fields two other upstreams transcribe differently are answered by the majority (entities/corrections).
+      const entities = norm.entities.map(applyCorrections);
+      const rep = replaceOrigin(store.db, originOf(t), entities, documents);
       Object.assign(r, rep);
       r.records = norm.entities.length;
       r.skipped = norm.skipped.length + main.skipped;

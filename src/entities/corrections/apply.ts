@@ -1,0 +1,118 @@
+/**
+ * Corrections by agreement, applied at ingest: for SRD 5.1 fields where two upstreams agree against
+ * the third (found by the audit, scripts/eval-agreement.ts, and kept as data in srd-2014.json with
+ * every source's value as evidence), the entity from the third source answers the majority's value
+ * and says so in `upstream_notes`. Where the sources agree nothing changes; a record whose value is
+ * already the majority's (upstream fixed it) is left alone.
+ */
+import table from "./srd-2014.json" with { type: "json" };
+import type { Entity, EntityFilters, JsonObject, JsonValue } from "../types.ts";
+import { normalizeValue } from "../agreement.ts";
+
+export const CORRECTIONS_PATH = new URL("./srd-2014.json", import.meta.url).pathname;
+
+export interface Correction {
+  /** the source whose record differs */
+  source: string;
+  kind: string;
+  key: string;
+  name: string;
+  /** data path, e.g. "cr", "skills.arcana", "components.material" */
+  field: string;
+  /** the majority's value (as one of the agreeing sources writes it) */
+  value: JsonValue;
+  /** every source's value, compared form */
+  evidence: Record<string, JsonValue>;
+}
+
+/** A majority verdict a review found wrong: `source` is right and keeps its value. */
+export interface KeptValue {
+  source: string;
+  kind: string;
+  name: string;
+  field: string;
+  why: string;
+}
+
+export const KEPT: readonly KeptValue[] = (table as { kept?: KeptValue[] }).kept ?? [];
+
+const SOURCE_LABEL: Record<string, string> = { open5e_v2: "Open5e v2", open5e_v1: "Open5e v1", dnd5e_api: "the D&D 5e API" };
+
+const BY_ENTITY = new Map<string, Correction[]>();
+for (const c of (table as { corrections: Correction[] }).corrections) {
+  const k = `${c.source}\u0000${c.kind}\u0000${c.key}`;
+  BY_ENTITY.set(k, [...(BY_ENTITY.get(k) ?? []), c]);
+}
+
+/** Filter columns that mirror a data field (kept in step when the field is corrected). */
+const FILTER_OF: Record<string, (v: JsonValue) => Partial<EntityFilters>> = {
+  level: (v) => ({ level: typeof v === "number" ? v : null }),
+  school: (v) => ({ school: typeof v === "string" ? v.toLowerCase() : null }),
+  concentration: (v) => ({ concentration: v === true }),
+  ritual: (v) => ({ ritual: v === true }),
+  casting_time: (v) => ({ casting_time: typeof v === "string" ? v.toLowerCase() : null }),
+  cr: (v) => ({ cr: typeof v === "number" ? v : null }),
+  type: (v) => ({ creature_type: typeof v === "string" ? v.toLowerCase() : null }),
+  size: (v) => ({ size: typeof v === "string" ? v.toLowerCase() : null }),
+  armor_class: (v) => ({ armor_class: typeof v === "number" ? v : null }),
+  hit_points: (v) => ({ hit_points: typeof v === "number" ? v : null }),
+  rarity: (v) => ({ rarity: typeof v === "string" ? v.toLowerCase() : null }),
+  requires_attunement: (v) => ({ requires_attunement: v === true }),
+  damage_dice: (v) => ({ damage_dice: typeof v === "string" ? v : null }),
+  cost_gp: (v) => ({ cost_gp: typeof v === "number" ? v : null }),
+  weight_lb: (v) => ({ weight_lb: typeof v === "number" ? v : null }),
+};
+
+function getPath(data: JsonObject, path: string): JsonValue | undefined {
+  let v: JsonValue | undefined = data;
+  for (const p of path.split(".")) {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
+    v = (v as JsonObject)[p];
+  }
+  return v;
+}
+
+/** `data` with `path` set to `value` (objects on the way copied, never shared). */
+function setPath(data: JsonObject, path: string, value: JsonValue): JsonObject {
+  const [head, ...rest] = path.split(".");
+  const out: JsonObject = { ...data };
+  if (rest.length === 0) {
+    if (value === "none") delete out[head!];
+    else out[head!] = value;
+    return out;
+  }
+  const inner = out[head!];
+  out[head!] = setPath(inner && typeof inner === "object" && !Array.isArray(inner) ? (inner as JsonObject) : {}, rest.join("."), value);
+  return out;
+}
+
+function show(v: JsonValue | undefined): string {
+  if (v === undefined || v === null || v === "none") return "nothing";
+  return typeof v === "string" ? `"${v}"` : JSON.stringify(v);
+}
+
+/** The corrections that concern `e` (none for most entities). */
+export function correctionsFor(e: Pick<Entity, "document_source" | "kind" | "key">): readonly Correction[] {
+  return BY_ENTITY.get(`${e.document_source}\u0000${e.kind}\u0000${e.key}`) ?? [];
+}
+
+/** `e` with its corrections applied and each stated in `upstream_notes`; `e` itself when none applies. */
+export function applyCorrections<E extends Entity>(e: E): E {
+  const list = correctionsFor(e);
+  if (list.length === 0) return e;
+  let data = e.data;
+  let filters: EntityFilters = e.filters;
+  const notes: string[] = [];
+  for (const c of list) {
+    const current = getPath(data, c.field);
+    if (JSON.stringify(normalizeValue(c.field, current) ?? "none") === JSON.stringify(normalizeValue(c.field, c.value) ?? "none")) continue;
+    data = setPath(data, c.field, c.value);
+    const f = FILTER_OF[c.field];
+    if (f) filters = { ...filters, ...f(c.value) };
+    const others = Object.keys(c.evidence).filter((s) => s !== c.source).map((s) => SOURCE_LABEL[s] ?? s);
+    notes.push(`${SOURCE_LABEL[c.source] ?? c.source} gives ${c.field} ${show(current)}; ${others.join(" and ")} give ${show(c.value)}. Corrected to the majority.`);
+  }
+  if (notes.length === 0) return e;
+  const prior = Array.isArray(data.upstream_notes) ? (data.upstream_notes as JsonValue[]) : [];
+  return { ...e, data: { ...data, upstream_notes: [...prior, ...notes] }, filters };
+}
