@@ -8,7 +8,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { APP_VERSION } from "./src/config.ts";
+import { APP_VERSION, type Config, loadConfig } from "./src/config.ts";
 import { resolveDefaultModelDir } from "./src/native/build-model.ts";
 import { PACK_DB, storeSideFiles } from "./src/native/content-pack.ts";
 import { PACK_FILE, writePackFile } from "./src/ingest/pack-file.ts";
@@ -253,7 +253,7 @@ async function buildTarget(t: Target, o: Options, pack: Pack | undefined, proble
   return outfile;
 }
 
-function parseOptions(argv: string[]): Options {
+function parseOptions(argv: string[], config: Config): Options {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -293,7 +293,7 @@ function parseOptions(argv: string[]): Options {
   return {
     targets: uniq,
     // undefined with semantic on: the default release model, resolved (and installed if needed) in run().
-    modelDir: semantic && (values.model ?? process.env.LOREKEEPER_MODEL_DIR) ? resolve((values.model ?? process.env.LOREKEEPER_MODEL_DIR)!) : undefined,
+    modelDir: semantic ? (values.model ? resolve(values.model) : config.modelDir) : undefined,
     content: values.content ? resolve(values.content) : undefined,
     semantic,
     outdir: resolve(values.outdir ?? join(ROOT, "dist")),
@@ -339,10 +339,11 @@ async function checkPackModel(pack: Pack, o: Options): Promise<void> {
 }
 
 async function run(argv: string[]): Promise<number> {
-  const o = parseOptions(argv);
+  const config = loadConfig();
+  const o = parseOptions(argv, config);
   if (o.semantic && !o.modelDir) {
     try {
-      o.modelDir = await resolveDefaultModelDir((l) => process.stderr.write(`${l}\n`));
+      o.modelDir = await resolveDefaultModelDir(config, (l) => process.stderr.write(`${l}\n`));
     } catch (err) {
       const e = err as Error & { hint?: string };
       throw new BuildError(`No embedding model: ${e.message}`, e.hint ?? "Pass --model DIR, or install one with `lorekeeper model install all-MiniLM-L6-v2`, or build with --no-semantic.");

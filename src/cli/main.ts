@@ -4,11 +4,12 @@
  */
 import { hintOf } from "../errors.ts";
 import { safeText } from "../text/sanitize.ts";
-import { APP_VERSION, dbPath } from "../config.ts";
+import { APP_VERSION, type Config, dbPath, loadConfig } from "../config.ts";
 import { log, setLogLevel } from "../log.ts";
+import { createEmbedderProvider, type LazyEmbedderProvider } from "../search/model/embedder.ts";
 import { storeFailure } from "../store/db.ts";
 import { dbPathOption } from "./args.ts";
-import { EXIT_FAILED, EXIT_USAGE, UsageError } from "./command.ts";
+import { type CommandContext, EXIT_FAILED, EXIT_USAGE, UsageError } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
 
 function usage(): string {
@@ -31,7 +32,13 @@ function usage(): string {
   ].join("\n");
 }
 
-export async function main(argv: string[]): Promise<number> {
+/** The edge: the Config is loaded here (or by the binary's bootstrap, which passes it) and handed down. */
+export function commandContext(config: Config): CommandContext {
+  let provider: LazyEmbedderProvider | undefined;
+  return { config, embedder: () => (provider ??= createEmbedderProvider({ config })) };
+}
+
+export async function main(argv: string[], config: Config = loadConfig()): Promise<number> {
   const args = [...argv];
   if (args.includes("-v") || args.includes("--verbose")) {
     setLogLevel("debug");
@@ -58,7 +65,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   try {
-    return await cmd.run(cmdArgs);
+    return await cmd.run(cmdArgs, commandContext(config));
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(safeText(`lorekeeper ${cmd.name}: ${err.message}\nRun \`lorekeeper ${cmd.name} --help\` for usage.\n`));

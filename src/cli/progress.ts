@@ -26,11 +26,13 @@ export class Progress {
   private lastPlain = 0;
   private live = false;
 
+  /** `ci`: Config `ci` (CI=true): lines only, never redrawn in place. */
   constructor(
     private readonly out: NodeJS.WriteStream = process.stderr,
     private readonly quiet = false,
+    ci = false,
   ) {
-    this.tty = !!out.isTTY && process.env.CI !== "true";
+    this.tty = !!out.isTTY && !ci;
   }
 
   update(p: ProgressLine, extra = ""): void {

@@ -8,6 +8,7 @@
  *   files are renamed to `<db>.damaged-<time>…` (never deleted) and the report says how to fill a
  *   new one: `lorekeeper sync`, and `lorekeeper import` of the OrcBrew files it had imported.
  */
+import type { EmbedderProvider } from "../search/types.ts";
 import { existsSync } from "node:fs";
 import { indexPaths, removeIndexFiles, removeStaleTempFiles } from "../search/index/vector-index-file.ts";
 import { closeVectorIndex, syncIndex } from "../search/index/vector-index.ts";
@@ -69,15 +70,13 @@ function rebuildVectorIndex(store: Store, steps: string[]): void {
  * Compute the vectors the store lacks for its embedding model (a run killed midway). One step line;
  * never throws (without the model, it says so).
  */
-export async function repairVectors(path: string): Promise<string> {
+export async function repairVectors(path: string, provider: EmbedderProvider): Promise<string> {
   let store: Store | undefined;
   try {
     store = openStore({ path });
     const p = pendingVectors(store.db);
     if (!p || p.pending === 0) return p ? `all ${p.total} entities have a vector of ${p.modelId}` : "no embeddings stored yet, none to complete";
     const { embedPending } = await import("../ingest/embed.ts");
-    const { defaultEmbedderProvider } = await import("../search/model/embedder.ts");
-    const provider = defaultEmbedderProvider();
     const embedder = await provider.get();
     if (!embedder) return `${p.pending} entities have no vector, but no embedding model is available to compute them (${provider.reason() ?? "unknown reason"})`;
     if (embedder.id !== p.modelId) return `${p.pending} entities have no vector of ${p.modelId}, but the model here is ${embedder.id}: run \`lorekeeper sync\` to embed the store with it`;

@@ -2,16 +2,23 @@
  * After a sync or an import: embed new or changed entities and bring the vector index in line.
  * Never fails the ingest: without a model, semantic ranking is simply off (one warning).
  */
+import type { Config } from "../config.ts";
 import { log } from "../log.ts";
-import { downloadAllowed, noModelAdvice } from "../search/model/model-advice.ts";
-import { loadConfig } from "../config.ts";
+import { noModelAdvice } from "../search/model/model-advice.ts";
+import type { EmbedderProvider } from "../search/types.ts";
 import type { Store } from "../store/db.ts";
 
-function noModelSentence(note: string | undefined): string {
+/** The model to embed with, and the Config that says how to get one when there is none. */
+export interface IngestModel {
+  embedder: EmbedderProvider;
+  config: Config;
+}
+
+function noModelSentence(note: string | undefined, config: Config): string {
   const m = /^no embedding model, semantic search is off \((.*)\)$/.exec(note ?? "");
   if (note && !m) return `Not embedded: ${note}.`;
   const reason = m?.[1];
-  const a = noModelAdvice(reason, { downloadAllowed: downloadAllowed(), modelName: loadConfig().embeddingModel });
+  const a = noModelAdvice(reason, { downloadAllowed: !config.offline, modelName: config.embeddingModel });
   return `Not embedded: ${a.state}. ${a.fix}`;
 }
 
@@ -21,12 +28,11 @@ export interface EmbedSummary {
   summary: string;
 }
 
-export async function embedAfterIngest(store: Store, say: (msg: string) => void = () => {}): Promise<EmbedSummary> {
+export async function embedAfterIngest(store: Store, model: IngestModel, say: (msg: string) => void = () => {}): Promise<EmbedSummary> {
   try {
     const { embedPending } = await import("./embed.ts");
-    const { defaultEmbedderProvider } = await import("../search/model/embedder.ts");
     const t0 = Date.now();
-    const r = await embedPending(store, defaultEmbedderProvider(), {
+    const r = await embedPending(store, model.embedder, {
       onProgress: (done: number, total: number) => {
         if (done === total || done % 1024 === 0) say(`embedding: ${done}/${total}`);
       },
@@ -34,7 +40,7 @@ export async function embedAfterIngest(store: Store, say: (msg: string) => void 
     const ms = Date.now() - t0;
     const summary = r.modelId
       ? `Embedded ${r.embedded} new/changed entities with ${r.modelId} in ${(ms / 1000).toFixed(1)} s.`
-      : noModelSentence(r.note);
+      : noModelSentence(r.note, model.config);
     return { embedded: r.embedded, modelId: r.modelId ?? null, summary };
   } catch (err) {
     log.warn("embedding after ingest failed; lexical search still works", err);

@@ -5,8 +5,8 @@
  */
 import { LoreKeeperError } from "../errors.ts";
 import type { Config } from "../config.ts";
-import { loadConfig } from "../config.ts";
 import type { EntityKind } from "../entities/types.ts";
+import type { EmbedderProvider } from "../search/types.ts";
 import { log } from "../log.ts";
 import { checkpoint, type Store } from "../store/db.ts";
 import { getSyncState } from "../store/sync-state.ts";
@@ -29,14 +29,19 @@ export class DataUnavailableError extends LoreKeeperError {
 }
 
 export interface EnsureOptions {
-  config?: Config;
+  config: Config;
+  /** The model to embed what a first-use sync brought; without it nothing is embedded here. */
+  embedder?: EmbedderProvider;
   sources?: readonly SyncSource[];
   /** Refresh stale types in the background (default true). */
   backgroundRefresh?: boolean;
 }
 
-export function createEnsureData(store: Store, opts: EnsureOptions = {}) {
-  const cfg = opts.config ?? loadConfig();
+export function createEnsureData(store: Store, opts: EnsureOptions) {
+  const cfg = opts.config;
+  const embed = async () => {
+    if (opts.embedder) await embedAfterIngest(store, { embedder: opts.embedder, config: cfg });
+  };
   const sources = opts.sources;
   let chain: Promise<unknown> = Promise.resolve();
   const refreshing = new Set<string>();
@@ -65,7 +70,7 @@ export function createEnsureData(store: Store, opts: EnsureOptions = {}) {
             if (e.type === "type-done") onProgress?.({ progress: ++done, total: todo.length, message: `${e.result.contentType}: ${e.result.status}, ${e.result.records} records` });
           },
         });
-        await embedAfterIngest(store);
+        await embed();
         checkpoint(store, "PASSIVE");
         const failed = report.results.filter((r) => r.status === "failed");
         if (failed.length > 0 && failed.length === report.results.length) {
@@ -88,7 +93,7 @@ export function createEnsureData(store: Store, opts: EnsureOptions = {}) {
     void serial(async () => {
       try {
         await runSync(store, { sources, types: stale.map((t) => t.id), kinds, config: cfg });
-        await embedAfterIngest(store);
+        await embed();
         checkpoint(store, "PASSIVE");
       } catch (err) {
         log.warn("background refresh failed; serving the stored data", err);

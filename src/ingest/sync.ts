@@ -5,7 +5,6 @@
  * without a request unless `force`.
  */
 import type { Config } from "../config.ts";
-import { loadConfig } from "../config.ts";
 import type { DocumentInfo, DocumentSource, EntityKind } from "../entities/types.ts";
 import type { ContentType, NormalizeContext } from "../entities/normalize/types.ts";
 import { documentMap } from "../entities/normalize/documents.ts";
@@ -54,7 +53,7 @@ export interface SyncOptions {
   /** Only content types producing any of these kinds. */
   kinds?: readonly EntityKind[];
   force?: boolean;
-  config?: Config;
+  config: Config;
   /** Injectable HTTP client (tests); by default one with the store's HTTP cache. */
   http?: HttpClient;
   onEvent?: (e: SyncEvent) => void;
@@ -125,7 +124,7 @@ async function fetchRelated(session: SourceSession, t: ContentType): Promise<{ r
  * Sync the planned content types. Upstream failures fail their type (previous data kept); a failure
  * of the store itself (damaged, disk full, read-only, locked) stops the run with a StoreError.
  */
-export async function runSync(store: Store, opts: SyncOptions = {}): Promise<SyncReport> {
+export async function runSync(store: Store, opts: SyncOptions): Promise<SyncReport> {
   try {
     return await syncTypes(store, opts);
   } catch (err) {
@@ -134,7 +133,7 @@ export async function runSync(store: Store, opts: SyncOptions = {}): Promise<Syn
 }
 
 async function syncTypes(store: Store, opts: SyncOptions): Promise<SyncReport> {
-  const cfg = opts.config ?? loadConfig();
+  const cfg = opts.config;
   const started = Date.now();
   const http = opts.http ?? HttpClient.fromConfig(cfg, { cache: createHttpCache(store.db, cfg) });
   const plan = planSync(opts);

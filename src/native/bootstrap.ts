@@ -5,9 +5,8 @@
  */
 import { hintOf, isLoreKeeperError } from "../errors.ts";
 import { join } from "node:path";
-import { APP_VERSION, cacheDir, dbPath, dbPathOption } from "../config.ts";
+import { APP_VERSION, dbPath, dbPathOption, loadConfig } from "../config.ts";
 import { log } from "../log.ts";
-import { setEmbeddedModelDir } from "../search/model/model-source.ts";
 import { installContentPack } from "./content-pack.ts";
 import { ensureExtracted, ExtractError, extractionRoots } from "./extract.ts";
 import { createNativeLoader } from "./loader.ts";
@@ -56,18 +55,20 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
   const info: BinaryInfo = { manifest: m };
   globalThis.__lorekeeperBinary = info;
   const first = argv.find((a) => a !== "-v" && a !== "--verbose");
+  // The edge of a binary: the environment is read here once; the CLI gets the Config (with the embedded model).
+  const config = loadConfig();
   if (first === "--version" || first === "version") {
     process.stdout.write(`${versionText(m)}\n`);
     return 0;
   }
   try {
-    const ex = await ensureExtracted(bundle, extractionRoots(cacheDir()));
+    const ex = await ensureExtracted(bundle, extractionRoots(config.cacheDir));
     info.dir = ex.dir;
     info.extract = { warm: ex.warm, written: ex.written.length, ms: ex.ms };
     if (m.model) info.modelDir = join(ex.dir, "models", m.model.name);
     log.debug(`binary: ${ex.warm ? "cache verified" : `unpacked ${ex.written.length} files`} in ${ex.dir} (${ex.ms.toFixed(1)} ms)`);
     globalThis.__lorekeeperNative = createNativeLoader(ex.dir, m);
-    if (m.pack && !NO_STORE_COMMANDS.has(first ?? "") && !process.env.LOREKEEPER_NO_CONTENT_PACK) {
+    if (m.pack && !NO_STORE_COMMANDS.has(first ?? "") && !config.noContentPack) {
       const res = await installContentPack(bundle, dbPath(dbPathOption(argv)));
       info.pack = res;
       log.debug(`binary: content pack: ${res.detail} (${res.ms.toFixed(1)} ms)`);
@@ -76,11 +77,10 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
     if (isLoreKeeperError(err)) return fail(err);
     return fail(new ExtractError(`Cannot prepare the LoreKeeper binary: ${(err as Error).message}`, "Run with -v for details, or report the problem."));
   }
-  // The embedder uses it unless LOREKEEPER_MODEL_DIR names another model.
-  if (info.modelDir) setEmbeddedModelDir(info.modelDir);
   const t1 = performance.now();
   const { main } = await import("../cli/main.ts");
   log.debug(`binary: start ${t0.toFixed(1)} ms after exec, bootstrap ${(t1 - t0).toFixed(1)} ms, CLI loaded ${(performance.now() - t1).toFixed(1)} ms`);
-  return main(argv);
+  // The embedder uses the embedded model unless LOREKEEPER_MODEL_DIR names another model.
+  return main(argv, { ...config, embeddedModelDir: info.modelDir });
 }
 

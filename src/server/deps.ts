@@ -2,16 +2,17 @@
  * The deps the serve command runs the tools with: the store, the lazy embedding model, the search
  * context and the first-use loader. Building them loads no model and makes no request.
  */
-import { loadConfig } from "../config.ts";
+import type { Config } from "../config.ts";
 import { log } from "../log.ts";
-import { defaultEmbedderProvider } from "../search/model/embedder.ts";
 import type { SearchContext } from "../search/context.ts";
+import type { EmbedderProvider } from "../search/types.ts";
 import { runSearch } from "../search/hybrid.ts";
 import { nameIndex } from "../search/filter/name-index.ts";
 import { withPendingNote } from "../search/index/pending-vectors.ts";
 import { setRankPreference } from "../store/canonical.ts";
 import { openStore, type Store } from "../store/db.ts";
 import type { EnsureData, ToolDeps } from "../tools/deps.ts";
+import { createSearchSlots } from "../tools/search-slots.ts";
 
 /** How long after start the server looks for entities without vectors (the first requests come first). */
 const FILL_DELAY_MS = 500;
@@ -23,10 +24,10 @@ export interface ServeDeps {
 }
 
 /** The first-use loader, imported lazily: the server still answers from the store without it. */
-async function loadEnsureData(store: Store, config: ReturnType<typeof loadConfig>): Promise<EnsureData | undefined> {
+async function loadEnsureData(store: Store, config: Config, embedder: EmbedderProvider): Promise<EnsureData | undefined> {
   try {
     const { createEnsureData } = await import("../ingest/ensure.ts");
-    return createEnsureData(store, { config });
+    return createEnsureData(store, { config, embedder });
   } catch (err) {
     log.warn("first-use loading is unavailable; tools answer from the local store only (run `lorekeeper sync`)", err);
     return undefined;
@@ -47,21 +48,30 @@ function keepRanksFor(store: Store, preferDocuments: readonly string[]): void {
   }
 }
 
-export async function createServeDeps(opts: { dbPath?: string; preferDocuments?: readonly string[] } = {}): Promise<ServeDeps> {
-  const cfg = loadConfig();
+export interface ServeOptions {
+  /** The Config the edge loaded, and the process's embedding model provider. */
+  config: Config;
+  embedder: EmbedderProvider;
+  dbPath?: string;
+  preferDocuments?: readonly string[];
+}
+
+export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
+  const cfg = opts.config;
   // A store that cannot be written (read-only folder) is still served; there is then no first-use download.
   const store = openStore({ path: opts.dbPath, fallbackReadonly: true });
   const preferDocuments = opts.preferDocuments ?? cfg.preferDocuments;
   keepRanksFor(store, preferDocuments);
-  const embedder = defaultEmbedderProvider();
+  const embedder = opts.embedder;
   const ctx: SearchContext = { store, embedder, embeddingTimeoutMs: cfg.embeddingTimeoutMs };
   const deps: ToolDeps = {
     db: store.db,
     // Tool answers never show an entity's search text: the server does not read it from the store.
     search: async (q) => withPendingNote(await runSearch(ctx, { ...q, omitText: true }), store.db),
-    ensureData: store.readonly ? undefined : await loadEnsureData(store, cfg),
+    ensureData: store.readonly ? undefined : await loadEnsureData(store, cfg, embedder),
     modelState: () => embedder.state(),
     responseBudgetChars: cfg.responseBudgetChars,
+    searchSlots: createSearchSlots(cfg.maxConcurrentCalls),
     preferDocuments,
   };
   // Vectors lost to an interrupted embedding run are computed again in the background.

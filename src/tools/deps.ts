@@ -6,6 +6,7 @@ import type { Database } from "bun:sqlite";
 import type { EntityKind } from "../entities/types.ts";
 import type { DataProgress } from "../ingest/ensure.ts";
 import type { ModelState, SearchQuery, SearchResponse } from "../search/types.ts";
+import type { Semaphore } from "../semaphore.ts";
 
 /** Defined by the loader that produces it (ingest/ensure.ts). */
 export type { DataProgress };
@@ -27,6 +28,8 @@ export interface ToolDeps {
   modelState?: () => ModelState;
   /** Document keys preferred when several documents hold the same entry (config `preferDocuments`); default: official SRDs, newer first. */
   preferDocuments?: readonly string[];
+  /** Searches run at once (search-slots.ts; the server's, from config `maxConcurrentCalls`); absent = no bound. */
+  searchSlots?: Semaphore;
   /** Maximum characters of one tool answer (config `responseBudgetChars`). */
   responseBudgetChars: number;
   /** Clock, injectable for tests. */

@@ -14,7 +14,6 @@ import { fitAnswer } from "./budget.ts";
 import type { ViewArgs } from "./params.ts";
 import { buildMetadata, type FlatResult, type SearchAnswer, toolAnswer, toolError } from "./response.ts";
 import { type Detail, rowsOf } from "./rows.ts";
-import { toolSlots } from "./slots.ts";
 
 /** Drop undefined and empty-string filters (an empty string means "not given"). */
 export function cleanFilters(f: Record<string, unknown>): StructuredFilters {
@@ -107,8 +106,9 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     if (storeFailed || missing.length === q.kinds.length) return toolError(upstreamFailure(q.kinds, err));
     notes.push(partialDataNote(missing));
   }
-  // At most toolSlots.limit searches at once (slots.ts); the first-use wait above takes no slot.
-  const res = await toolSlots.run(() => ctx.deps.search(q));
+  // At most the server's searchSlots.limit searches at once (search-slots.ts); the first-use wait above takes no slot.
+  const slots = ctx.deps.searchSlots;
+  const res = await (slots ? slots.run(() => ctx.deps.search(q)) : ctx.deps.search(q));
   const detail = autoDetail(q, view, res.hits.length);
   const results = rowsOf(res.hits, detail);
   if (res.message) notes.push(res.message);

@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { makeSearchCommand } from "../../src/cli/commands/search.ts";
+import { loadConfig } from "../../src/config.ts";
+import { searchCommand } from "../../src/cli/commands/search.ts";
 import { UsageError } from "../../src/cli/command.ts";
 import { derivedValues } from "../../src/entities/filters.ts";
 import { OPEN5E_V1_TYPES } from "../../src/sources/open5e-v1/content-types.ts";
@@ -138,7 +139,7 @@ describe("lorekeeper search with the new filters", () => {
     const o = process.stdout.write.bind(process.stdout);
     process.stdout.write = ((c: string | Uint8Array) => out.push(typeof c === "string" ? c : new TextDecoder().decode(c)) > 0) as typeof process.stdout.write;
     try {
-      const code = await makeSearchCommand({ provider: () => noModel() }).run([...args, "--db-path", path, "--json"]);
+      const code = await searchCommand.run([...args, "--db-path", path, "--json"], { config: loadConfig(), embedder: () => noModel() });
       return { code, out: out.join("") };
     } finally {
       process.stdout.write = o;

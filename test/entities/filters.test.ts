@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { makeSearchCommand } from "../../src/cli/commands/search.ts";
+import { searchCommand } from "../../src/cli/commands/search.ts";
+import { loadConfig } from "../../src/config.ts";
 import { alignmentWords } from "../../src/entities/derived.ts";
 import { FILTER_PARAMS, paramsOfGroup } from "../../src/entities/filters.ts";
 import type { Entity } from "../../src/entities/types.ts";
@@ -95,7 +96,7 @@ describe("the alignment filter", () => {
     process.stdout.write = ((c: string | Uint8Array) => out.push(typeof c === "string" ? c : new TextDecoder().decode(c)) > 0) as typeof process.stdout.write;
     try {
       const provider = () => ({ state: () => "unavailable" as const, get: async () => null, reason: () => "no model in tests" });
-      const code = await makeSearchCommand({ provider }).run(["--type", "creature", "--alignment", "chaotic,evil", "--json", "--db-path", store.path]);
+      const code = await searchCommand.run(["--type", "creature", "--alignment", "chaotic,evil", "--json", "--db-path", store.path], { config: loadConfig(), embedder: provider });
       expect(code).toBe(0);
     } finally {
       process.stdout.write = orig;

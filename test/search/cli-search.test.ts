@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { makeSearchCommand, parseTypes } from "../../src/cli/commands/search.ts";
+import { parseTypes, searchCommand } from "../../src/cli/commands/search.ts";
+import { loadConfig } from "../../src/config.ts";
 import { UsageError } from "../../src/cli/command.ts";
 import type { EmbedderProvider } from "../../src/search/types.ts";
 import { makeStore } from "../support/entities.ts";
@@ -28,7 +29,7 @@ async function cli(args: string[], provider: EmbedderProvider = unavailableProvi
   process.stdout.write = ((c: string | Uint8Array) => out.push(text(c)) > 0) as typeof process.stdout.write;
   process.stderr.write = ((c: string | Uint8Array) => err.push(text(c)) > 0) as typeof process.stderr.write;
   try {
-    const code = await makeSearchCommand({ provider: () => provider }).run([...args, "--db-path", dbPath]);
+    const code = await searchCommand.run([...args, "--db-path", dbPath], { config: loadConfig(), embedder: () => provider });
     return { code, out: out.join(""), err: err.join("") };
   } finally {
     process.stdout.write = o;

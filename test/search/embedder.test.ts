@@ -3,12 +3,12 @@ import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node
 import { join } from "node:path";
 import {
   createEmbedderProvider,
-  setEmbeddedModelDir,
   TimeoutError,
   withTimeout,
 } from "../../src/search/model/embedder.ts";
 import { BGE_QUERY_INSTRUCTION, inspectModelDir, modelProfile, planModelSources } from "../../src/search/model/model-source.ts";
 import type { EmbedderProvider } from "../../src/search/types.ts";
+import { loadConfig } from "../../src/config.ts";
 import { installModel } from "../../src/search/model/model-install.ts";
 import { DEFAULT_MODEL } from "../../src/search/model/model-manifest.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
@@ -61,7 +61,6 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.cleanup());
 afterEach(() => {
-  setEmbeddedModelDir(undefined);
   delete process.env.LOREKEEPER_MODEL_DIR;
 });
 
@@ -104,13 +103,12 @@ describe("embedder provider", () => {
     expect(big.dim).toBe(48);
   });
 
-  test("LOREKEEPER_MODEL_DIR wins over the embedded model; without it the embedded model is used", async () => {
-    setEmbeddedModelDir(modelB);
+  test("LOREKEEPER_MODEL_DIR wins over the embedded model; without it the embedded model is used (both from the Config)", async () => {
     process.env.LOREKEEPER_MODEL_DIR = modelA;
-    const fromEnv = createEmbedderProvider({ allowDownload: false, cacheDir: join(tmp.dir, "cache") });
+    const fromEnv = createEmbedderProvider({ config: loadConfig({ embeddedModelDir: modelB }), allowDownload: false, cacheDir: join(tmp.dir, "cache") });
     expect((await fromEnv.get())!.id).toStartWith("custom:tiny-a@");
     delete process.env.LOREKEEPER_MODEL_DIR;
-    const fromEmbedded = createEmbedderProvider({ allowDownload: false, cacheDir: join(tmp.dir, "cache") });
+    const fromEmbedded = createEmbedderProvider({ config: loadConfig({ embeddedModelDir: modelB }), allowDownload: false, cacheDir: join(tmp.dir, "cache") });
     expect((await fromEmbedded.get())!.id).toStartWith("custom:tiny-b@");
     expect(fromEmbedded.info()?.source).toBe("embedded");
   });

