@@ -103,7 +103,7 @@ export const importCommand: Command = {
     if (packs.length > 0) {
       if (positionals.length > 1) throw new UsageError(`import a content pack (${packs[0]}) on its own, not together with other files`);
       if (values["dry-run"] || values.force) throw new UsageError("--dry-run and --force are for .orcbrew files, not content packs");
-      return runPack(packs[0]!, { dbPath: values["db-path"], withVectors: true, embed: !values["no-embed"], json: values.json });
+      return runPack(packs[0]!, { dbPath: values["db-path"], withVectors: true, embed: !values["no-embed"], json: values.json }, ctx);
     }
     const dry = values["dry-run"] ?? false;
     const path = dbPath(values["db-path"]);

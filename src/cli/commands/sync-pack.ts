@@ -3,8 +3,7 @@ import { safeJson } from "../../text/sanitize.ts";
 import { checkpoint, openStore } from "../../store/db.ts";
 import { embedAfterIngest } from "../../ingest/after-ingest.ts";
 import { loadPackInto } from "../../ingest/pack.ts";
-import { defaultEmbedderProvider } from "../../search/model/embedder.ts";
-import { EXIT_OK } from "../command.ts";
+import { type CommandContext, EXIT_OK } from "../command.ts";
 import { Progress } from "../progress.ts";
 
 export interface PackRunOptions {
@@ -15,13 +14,14 @@ export interface PackRunOptions {
   json?: boolean;
 }
 
-export async function runPack(src: string, o: PackRunOptions): Promise<number> {
+export async function runPack(src: string, o: PackRunOptions, ctx: CommandContext): Promise<number> {
   const store = openStore({ path: o.dbPath });
-  const progress = new Progress(process.stderr);
+  const progress = new Progress(process.stderr, false, ctx.config.ci);
+  const embedder = ctx.embedder();
   try {
     progress.line(`Loading the content pack ${src} into ${store.path}`);
-    const r = await loadPackInto(store, src, defaultEmbedderProvider(), { sha256: o.sha256, withVectors: o.withVectors, say: (m) => progress.line(m) });
-    const embed = o.embed ? await embedAfterIngest(store, (m) => progress.line(m)) : undefined;
+    const r = await loadPackInto(store, src, embedder, { sha256: o.sha256, withVectors: o.withVectors, say: (m) => progress.line(m) });
+    const embed = o.embed ? await embedAfterIngest(store, { embedder, config: ctx.config }, (m) => progress.line(m)) : undefined;
     const l = r.load;
     if (o.json) {
       process.stdout.write(`${safeJson(JSON.stringify({ ...r, embeddings: embed ?? null }, null, 2))}\n`);

@@ -61,7 +61,7 @@ export const syncCommand: Command = {
     });
     if (values.pack !== undefined) {
       if (values.source || values.types || values.force) throw new UsageError("--pack loads a content pack instead of syncing: leave out --source, --types and --force");
-      return runPack(values.pack, { dbPath: values["db-path"], sha256: values.sha256, withVectors: !values["no-vectors"], embed: !values["no-embed"], json: values.json });
+      return runPack(values.pack, { dbPath: values["db-path"], sha256: values.sha256, withVectors: !values["no-vectors"], embed: !values["no-embed"], json: values.json }, ctx);
     }
     if (values.sha256 || values["no-vectors"]) throw new UsageError("--sha256 and --no-vectors go with --pack");
     const sources = list(values.source) as SyncSource[] | undefined;
