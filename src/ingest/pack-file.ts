@@ -36,6 +36,8 @@ export type PackFormat = "gzip" | "sqlite";
 export function sniffPack(path: string): PackFormat | undefined {
   let fd: number | undefined;
   try {
+    // Only a regular file can be a pack: opening a FIFO would wait for a writer, a device never ends.
+    if (!statSync(path).isFile()) return undefined;
     fd = openSync(path, "r");
     const head = Buffer.alloc(16);
     const n = readSync(fd, head, 0, 16, 0);

@@ -2,6 +2,8 @@
  * MCP test helpers: tool deps over a real store, and real SDK clients connected in-process, over
  * stdio (spawning the CLI) or over HTTP.
  */
+import { loadConfig } from "../../src/config.ts";
+import { createSearchSlots } from "../../src/tools/search-slots.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -35,6 +37,8 @@ export function makeDeps(store: Store, over: Partial<ToolDeps> & { embedder?: Em
     search: (q) => runSearch(ctx, q),
     modelState: () => provider.state(),
     responseBudgetChars: 60_000,
+    // As the server does (server/deps.ts): at most maxConcurrentCalls searches at once.
+    searchSlots: createSearchSlots(loadConfig().maxConcurrentCalls),
     ...rest,
   };
 }
