@@ -1,20 +1,15 @@
 /**
  * The envelope of a tools/call request (`params.name`, `params.arguments`, `params._meta`),
  * checked before the SDK's own validation so that a malformed call gets JSON-RPC -32602 (invalid
- * params) with one readable sentence, instead of -32603 (internal error) carrying a dump of schema
- * issues. `"arguments": null` counts as no arguments.
- *
- * How: the SDK parses every request with the schema given to setRequestHandler before anything
- * else runs, and answers any error thrown there with that error's `code` and `message`. The
- * `params` field of `CallEnvelopeSchema` therefore checks the envelope and throws an
- * `InvalidCallError` (a plain Error with a code: McpError would prefix its message).
+ * params) with one readable sentence, instead of a dump of schema issues. `"arguments": null`
+ * counts as no arguments. LoreKeeperServer (lk-server.ts) runs the check.
  */
-import { CallToolRequestParamsSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import * as z from "zod";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { specIssue } from "./spec-check.ts";
 
 export class InvalidCallError extends Error {
   override name = "InvalidCallError";
-  readonly code = ErrorCode.InvalidParams;
+  readonly code: number = ProtocolErrorCode.InvalidParams;
 }
 
 function describe(v: unknown): string {
@@ -42,11 +37,13 @@ export function callParamsProblem(params: unknown): string | undefined {
   if (args !== undefined && args !== null && !isPlainObject(args)) {
     return `Invalid arguments for ${params.name.slice(0, 100)}: arguments must be an object of named parameters such as {"name": "Fireball"} (got ${describe(args)}).`;
   }
-  const r = CallToolRequestParamsSchema.safeParse(normalizeCallParams(params));
-  if (!r.success) {
-    const issue = r.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `params.${issue.path.map(String).join(".")}` : "params";
-    return `tools/call: ${where} is not valid${issue?.message ? ` (${issue.message})` : ""}.`;
+  if (params.task !== undefined && params.task !== null) {
+    return `tools/call: ${params.name.slice(0, 100)} answers at once and does not run as a task; send the call without params.task.`;
+  }
+  const issue = specIssue("CallToolRequestParams", normalizeCallParams(params));
+  if (issue) {
+    const where = issue.path.length > 0 ? `params.${issue.path.join(".")}` : "params";
+    return `tools/call: ${where} is not valid${issue.message ? ` (${issue.message})` : ""}.`;
   }
   return undefined;
 }
@@ -57,13 +54,3 @@ export function normalizeCallParams(params: Record<string, unknown>): Record<str
   const { arguments: _none, ...rest } = params;
   return rest;
 }
-
-/** The request schema our tools/call handler is registered with (see the file comment). */
-export const CallEnvelopeSchema = z.object({
-  method: z.literal("tools/call"),
-  params: z.unknown().transform((p) => {
-    const problem = callParamsProblem(p);
-    if (problem) throw new InvalidCallError(problem);
-    return normalizeCallParams(p as Record<string, unknown>) as { name: string; arguments?: Record<string, unknown> };
-  }),
-});

@@ -1,7 +1,5 @@
 /** Resource `lorekeeper://class/{key}/levels`: a class's level table (the class_progression answer, all 20 levels). */
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { type ReadResourceResult, type ResourceTemplateType, UriTemplate } from "@modelcontextprotocol/server";
 import type { ToolDeps } from "../tools/deps.ts";
 import { classLevels } from "../tools/progression/lookup.ts";
 import { CLASS_LEVELS_TEMPLATE } from "./completions.ts";
@@ -10,7 +8,7 @@ import { decode, notFound } from "./resource-uri.ts";
 const TEMPLATE = new UriTemplate(CLASS_LEVELS_TEMPLATE);
 
 
-/** The level table at `href` when it is a class-levels URI (undefined otherwise); -32002 when there is no such class. */
+/** The level table at `href` when it is a class-levels URI (undefined otherwise); "resource not found" when there is no such class. */
 export function readClassLevelsResource(deps: ToolDeps, href: string): ReadResourceResult | undefined {
   const vars = TEMPLATE.match(href);
   if (!vars) return undefined;
@@ -20,15 +18,11 @@ export function readClassLevelsResource(deps: ToolDeps, href: string): ReadResou
   return { contents: [{ uri: href, mimeType: "application/json", text: JSON.stringify(r) }] };
 }
 
-export function registerClassLevelsResource(server: McpServer, deps: ToolDeps): void {
-  server.registerResource(
-    "class-levels",
-    new ResourceTemplate(CLASS_LEVELS_TEMPLATE, { list: undefined }),
-    {
-      title: "Class level table",
-      description: "A class's level-by-level table (proficiency bonus, features, spells known, spell slots), by class key or name (e.g. lorekeeper://class/srd_wizard/levels).",
-      mimeType: "application/json",
-    },
-    (uri) => readClassLevelsResource(deps, uri.href)!,
-  );
-}
+/** Its entry in resources/templates/list. */
+export const CLASS_LEVELS_TEMPLATE_ENTRY: ResourceTemplateType = {
+  uriTemplate: CLASS_LEVELS_TEMPLATE,
+  name: "class-levels",
+  title: "Class level table",
+  description: "A class's level-by-level table (proficiency bonus, features, spells known, spell slots), by class key or name (e.g. lorekeeper://class/srd_wizard/levels).",
+  mimeType: "application/json",
+};

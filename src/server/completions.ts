@@ -5,14 +5,13 @@
  * `total` and `hasMore`; names come from the store by indexed prefix queries (kind, name).
  */
 import type { Database } from "bun:sqlite";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CompleteRequestParamsSchema, type CompleteResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import * as z from "zod";
+import { type CompleteResult, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../tools/encounter/tables.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { filterParam } from "../entities/filters.ts";
 import { type CompletionSource, PROMPTS } from "./prompts.ts";
+import { asSpec, specIssue } from "./spec-check.ts";
 
 export const MAX_COMPLETIONS = 100;
 export const ENTITY_TEMPLATE = "lorekeeper://{kind}/{key}";
@@ -21,7 +20,7 @@ export const CLASS_LEVELS_TEMPLATE = "lorekeeper://class/{key}/levels";
 type Completion = CompleteResult["completion"];
 
 function invalid(message: string): Error {
-  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
+  return Object.assign(new Error(message), { code: ProtocolErrorCode.InvalidParams });
 }
 
 /** LIKE pattern for "starts with `prefix`" (wildcards in the prefix match themselves). */
@@ -160,23 +159,16 @@ export function complete(db: Database, p: CompleteParams): Completion {
 
 /** A completion/complete `params` checked against the protocol's shape, or a readable -32602 error. */
 export function completeRequest(params: unknown): CompleteParams {
-  const r = CompleteRequestParamsSchema.safeParse(params);
-  if (r.success) return r.data as CompleteParams;
-  const issue = r.error.issues[0];
-  const where = issue && issue.path.length ? `params.${issue.path.map(String).join(".")}` : "params";
+  const valid = asSpec("CompleteRequestParams", params);
+  if (valid !== undefined) return valid as CompleteParams;
+  const issue = specIssue("CompleteRequestParams", params);
+  const where = issue && issue.path.length ? `params.${issue.path.join(".")}` : "params";
   throw invalid(
     `completion/complete: ${where} is not valid. Send {"ref": {"type": "ref/resource", "uri": "${ENTITY_TEMPLATE}"} or {"type": "ref/prompt", "name": <prompt>}, "argument": {"name": <argument>, "value": <prefix>}, "context": {"arguments": {...}}}.`,
   );
 }
 
-/** completion/complete checked by completeRequest before anything else (the SDK would answer -32603 with a schema dump). */
-const CompleteEnvelope = z.object({ method: z.literal("completion/complete"), params: z.unknown().transform((p) => completeRequest(p)) });
-
-/**
- * Answer completion/complete from the store. Installed after the prompts and resources, so it
- * replaces the handler McpServer sets up for its own completers.
- */
-export function registerCompletions(server: McpServer, deps: ToolDeps): void {
-  server.server.registerCapabilities({ completions: {} });
-  server.server.setRequestHandler(CompleteEnvelope, async (request) => ({ completion: complete(deps.db, request.params) }));
+/** completion/complete, checked by completeRequest, answered from the store. */
+export function answerCompletion(db: Database, params: unknown): CompleteResult {
+  return { completion: complete(db, completeRequest(params)) };
 }

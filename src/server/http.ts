@@ -1,7 +1,10 @@
 /**
- * MCP over Streamable HTTP on Elysia, stateless: every POST /mcp gets a fresh McpServer and
- * WebStandardStreamableHTTPServerTransport over the shared deps (no sessions, no server-initiated
- * GET stream: GET/DELETE answer 405). Also GET /health.
+ * MCP over Streamable HTTP on Elysia, stateless: POST /mcp is served by the SDK's
+ * `createMcpHandler`, which builds a fresh server (buildServer) per request over the shared deps
+ * for either era: 2026-07-28 requests (per-request `_meta` envelope, `Mcp-Method`/`Mcp-Name`
+ * headers, server/discover) and 2025-era requests (the stateless idiom, `initialize` included).
+ * No sessions and no server-initiated GET stream (GET/DELETE answer 405), so any replica can
+ * answer any request. Also GET /health.
  *
  * Safety: binds 127.0.0.1 by default and refuses a non-loopback bind without a token; bearer
  * token compared in constant time (401 + WWW-Authenticate); Host and Origin checked against an
@@ -9,8 +12,7 @@
  * not arrive in time 408, invalid JSON -32700 and invalid JSON-RPC -32600 (http-body.ts).
  */
 import { LoreKeeperError } from "../errors.ts";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { Elysia } from "elysia";
 import { APP_VERSION } from "../config.ts";
 import { log } from "../log.ts";
@@ -24,7 +26,6 @@ import { AuthFailures, type AuthFailureLimits, weakTokenProblem } from "./auth-f
 import type { Server } from "bun";
 import { bearerMatches, checkHost, type GuardConfig, isLoopback, originAllowed, parseHost } from "./http-guard.ts";
 import { buildServer } from "./mcp.ts";
-import { capErrorText } from "./protocol-checks.ts";
 
 export interface HttpOptions {
   host?: string;
@@ -157,7 +158,7 @@ function releaseWhenDone(res: Response, release: () => void, maxHoldMs: number):
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
-async function handleMcp(request: Request, deps: ToolDeps, o: Resolved, admission: Admission): Promise<Response> {
+async function handleMcp(request: Request, handler: McpHttpHandler, o: Resolved, admission: Admission): Promise<Response> {
   if (request.method !== "POST") {
     return jsonRpcError(405, "Method not allowed: this server is stateless; send JSON-RPC with POST.", { Allow: "POST" });
   }
@@ -188,24 +189,12 @@ async function handleMcp(request: Request, deps: ToolDeps, o: Resolved, admissio
     log.warn(`busy: refused a request of ${messages} message(s) (${admitted.why})`);
     return jsonRpcError(503, "Server busy: too many requests are being worked on. Retry after 1 second.", { "Retry-After": "1" });
   }
-  const server = buildServer(deps);
-  const transport = new BudgetedHttpTransport({ sessionIdGenerator: undefined, maxRequestBodySize: o.maxBodyBytes });
-  transport.onerror = (err) => log.debug("HTTP transport", err.message);
-  await server.connect(transport);
   try {
-    return releaseWhenDone(await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody }), admitted.release, o.maxHoldMs);
+    return releaseWhenDone(await handler.fetch(request, parsedBody === undefined ? undefined : { parsedBody }), admitted.release, o.maxHoldMs);
   } catch (err) {
     admitted.release();
     log.error("HTTP request failed", err);
-    await server.close().catch(() => {});
     return jsonRpcError(500, "Internal error (details are in the server log).");
-  }
-}
-
-/** The SDK's transport, with every JSON-RPC error text cut to its budget. */
-class BudgetedHttpTransport extends WebStandardStreamableHTTPServerTransport {
-  override send(message: JSONRPCMessage, options?: Parameters<WebStandardStreamableHTTPServerTransport["send"]>[1]): Promise<void> {
-    return super.send(capErrorText(message), options);
   }
 }
 
@@ -260,6 +249,12 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
     failures.fail(address);
     return unauthorized();
   };
+  // One handler, one factory, both eras (2025-era traffic served statelessly, per request).
+  const handler = createMcpHandler((ctx) => buildServer(deps, ctx.era), {
+    legacy: "stateless",
+    maxRequestBodySize: o.maxBodyBytes,
+    onerror: (err) => log.debug("HTTP MCP", err.message),
+  });
   const app = new Elysia({ serve: { maxRequestBodySize: o.maxBodyBytes + 64 * 1024 } })
     .onRequest(({ request, server }) => {
       const host = checkHost(request.headers.get("host"), guard);
@@ -286,7 +281,7 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
       return undefined;
     })
     .get("/health", ({ request }) => healthBody(deps, !guard.token || bearerMatches(request.headers.get("authorization"), guard.token)))
-    .all("/mcp", ({ request }) => handleMcp(request, deps, o, admission), { parse: "none" });
+    .all("/mcp", ({ request }) => handleMcp(request, handler, o, admission), { parse: "none" });
   app.listen({ hostname: o.host, port: o.port });
   const server = app.server;
   if (!server) throw new Error(`Could not listen on ${o.host}:${o.port}.`);
@@ -299,6 +294,7 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
     hostname: o.host,
     port,
     stop: async () => {
+      await handler.close().catch(() => {});
       await app.stop();
     },
   };

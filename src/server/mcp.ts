@@ -1,24 +1,23 @@
 /**
- * buildServer: one McpServer with the tools, resources, prompts and completions over shared deps. Building it
- * is cheap and touches neither the model nor the network, so `initialize` and `tools/list` are
- * answered at once; HTTP builds one per request.
+ * buildServer: one LoreKeeper MCP server (tools, resources, prompts, completions) over shared
+ * deps, for either protocol era. It is the one factory behind every transport: stdio
+ * (`serveStdio`, one server per connection) and HTTP (`createMcpHandler`, one per request), for
+ * 2026-07-28 clients (server/discover, per-request `_meta`) and 2025-era clients (`initialize`)
+ * alike. Building it is cheap and touches neither the model nor the network; the tools/list
+ * answer is computed once per process (tools/tool-list.ts).
  *
- * tools/call goes through our own handler (replacing McpServer's) so that argument errors come
- * back as readable tool errors naming the parameter and the valid values, and unexpected failures
- * as a short message (details on stderr), never a stack trace. tools/list still comes from
- * McpServer, from the same zod schemas; converting them to JSON Schema takes 8–12 ms, so the
- * first server's answer is kept and every later server (one per HTTP request) reuses it.
+ * Every method is answered by our own handler (LoreKeeperServer.handle), so that argument errors
+ * come back as readable tool errors naming the parameter and the valid values, malformed requests
+ * as -32602 with one sentence, and unexpected failures as a short message (details on stderr),
+ * never a stack trace. The SDK adds what each era needs on the wire: cache hints (`ttlMs`,
+ * `cacheScope`) on list results and server/discover, the serverInfo `_meta`, the 2026 error codes.
+ *
+ * Logging: the 2025 era keeps the `logging` capability (logging/setLevel is acknowledged); the
+ * 2026 era, where logging is deprecated, does not declare it. LoreKeeper's logs go to stderr.
  */
+import type { CallToolResult, ServerCapabilities, ServerContext, ServerOptions } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { explained } from "../errors.ts";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  type ServerNotification,
-  type ServerRequest,
-} from "@modelcontextprotocol/sdk/types.js";
 import { APP_NAME, APP_VERSION } from "../config.ts";
 import { log } from "../log.ts";
 import { storeFailure } from "../store/db.ts";
@@ -28,12 +27,11 @@ import type { DataProgress, ToolDeps } from "../tools/deps.ts";
 import { TOOLS } from "../tools/index.ts";
 import { toolError } from "../tools/response.ts";
 import { toolListAnswer } from "../tools/tool-list.ts";
-import { CallEnvelopeSchema } from "./call-envelope.ts";
-import { registerClassLevelsResource } from "./class-levels.ts";
-import { registerCompletions } from "./completions.ts";
-import { registerPrompts } from "./prompts.ts";
-import { installProtocolChecks } from "./protocol-checks.ts";
-import { registerResources } from "./resources.ts";
+import { answerCompletion } from "./completions.ts";
+import { LoreKeeperServer } from "./lk-server.ts";
+import { getPrompt, PROMPT_LIST } from "./prompts.ts";
+import { resourceUriOf, setLevel } from "./protocol-checks.ts";
+import { readResourceUri, RESOURCE_LIST, RESOURCE_TEMPLATE_LIST } from "./resources.ts";
 
 export const SERVER_INSTRUCTIONS = [
   "LoreKeeper answers questions about D&D 5e content (SRD 5.1/5.2, Open5e third-party books, the D&D 5e API, imported OrcBrew homebrew) from a local index.",
@@ -44,7 +42,31 @@ export const SERVER_INSTRUCTIONS = [
   "build_encounter does encounter XP math (2024 or 2014 rules): rate a group or propose groups. class_progression gives a class's level table.",
 ].join("\n");
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** The protocol era a server instance serves: "modern" = 2026-07-28, "legacy" = 2025-11-25 and before. */
+export type Era = "legacy" | "modern";
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * Cache hints for 2026-07-28 results (2025-era answers never carry them). The lists and
+ * server/discover are fixed for a given binary: an hour, shareable. A resource's content changes
+ * only with a sync or import: a minute, and private, since a token-protected server may hold
+ * homebrew that a shared cache must not pass on.
+ */
+export const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
+  "server/discover": { ttlMs: HOUR_MS, cacheScope: "public" },
+  "tools/list": { ttlMs: HOUR_MS, cacheScope: "public" },
+  "prompts/list": { ttlMs: HOUR_MS, cacheScope: "public" },
+  "resources/list": { ttlMs: HOUR_MS, cacheScope: "public" },
+  "resources/templates/list": { ttlMs: HOUR_MS, cacheScope: "public" },
+  "resources/read": { ttlMs: 60_000, cacheScope: "private" },
+};
+
+/** What a server of each era declares. Lists never change while it runs; 2025 clients saw `listChanged` and `logging` and still do. */
+export function capabilitiesFor(era: Era): ServerCapabilities {
+  if (era === "modern") return { tools: {}, resources: {}, prompts: {}, completions: {} };
+  return { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} };
+}
 
 const gates = new WeakMap<ToolDeps, DataGate>();
 
@@ -58,15 +80,15 @@ function gateFor(deps: ToolDeps): DataGate {
 }
 
 /** Progress notifications for this request, when the client sent a progress token. */
-function progressSender(extra: Extra): (p: DataProgress) => void {
-  const token = extra._meta?.progressToken;
+function progressSender(ctx: ServerContext): (p: DataProgress) => void {
+  const token = ctx.mcpReq._meta?.progressToken;
   if (token === undefined) return () => {};
   let last = 0;
   return (p) => {
     const progress = Math.max(p.progress, last + 1e-6);
     last = progress;
-    extra
-      .sendNotification({
+    ctx.mcpReq
+      .notify({
         method: "notifications/progress",
         params: { progressToken: token, progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) },
       })
@@ -81,8 +103,8 @@ function internalError(tool: string, err: unknown, deps: ToolDeps): CallToolResu
   return toolError(`${tool} failed because of an internal error (details are in the LoreKeeper server log on stderr). Please retry; if it keeps failing, report it with that log.`);
 }
 
-export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, extra: Extra): Promise<CallToolResult> {
-  const ctx: ToolContext = { deps, gate: gateFor(deps), progress: progressSender(extra) };
+export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, server: ServerContext): Promise<CallToolResult> {
+  const ctx: ToolContext = { deps, gate: gateFor(deps), progress: progressSender(server) };
   const started = performance.now();
   try {
     const res = await def.call(raw, ctx);
@@ -95,39 +117,32 @@ export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, extra
 
 export { toolListComputations } from "../tools/tool-list.ts";
 
-export function buildServer(deps: ToolDeps): McpServer {
-  const server = new McpServer(
+const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));
+
+export function buildServer(deps: ToolDeps, era: Era = "legacy"): LoreKeeperServer {
+  const server = new LoreKeeperServer(
     { name: APP_NAME, title: "LoreKeeper", version: APP_VERSION },
-    // No `tools` capability here: McpServer installs its tools handlers (and declares
-    // `tools: { listChanged: true }`) at the first registerTool.
-    { instructions: SERVER_INSTRUCTIONS, capabilities: { resources: {}, logging: {} } },
+    { instructions: SERVER_INSTRUCTIONS, capabilities: capabilitiesFor(era), cacheHints: CACHE_HINTS },
   );
-  const byName = new Map<string, ToolDef>();
-  for (const def of TOOLS) {
-    byName.set(def.name, def);
-    server.registerTool(
-      def.name,
-      { title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output, annotations: def.annotations },
-      (args: unknown, extra: Extra) => callTool(def, args, deps, extra),
-    );
-  }
-  // The same list McpServer computes, computed once per process (tools/tool-list.ts says why).
-  server.server.setRequestHandler(ListToolsRequestSchema, () => toolListAnswer());
-  registerResources(server, deps);
-  registerClassLevelsResource(server, deps);
-  registerPrompts(server);
-  registerCompletions(server, deps);
-  installProtocolChecks(server, deps);
-  // CallEnvelopeSchema answers a malformed envelope (arguments not an object...) with -32602.
-  server.server.setRequestHandler(CallEnvelopeSchema, async (request, extra) => {
-    const def = byName.get(request.params.name);
+  server.handle("tools/list", () => toolListAnswer());
+  // The envelope (name, arguments) is checked before this runs (lk-server.ts).
+  server.handle("tools/call", async (params, ctx) => {
+    const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
+    const def = BY_NAME.get(name);
     if (!def) {
-      // A plain Error with a code: McpError would prefix the message with "MCP error -32602:".
-      throw Object.assign(new Error(`Unknown tool ${JSON.stringify(request.params.name.slice(0, 100))}. Available tools: ${TOOLS.map((t) => t.name).join(", ")}.`), {
-        code: ErrorCode.InvalidParams,
+      // A plain Error with a code: ProtocolError would prefix the message with "MCP error -32602:".
+      throw Object.assign(new Error(`Unknown tool ${JSON.stringify(name.slice(0, 100))}. Available tools: ${TOOLS.map((t) => t.name).join(", ")}.`), {
+        code: ProtocolErrorCode.InvalidParams,
       });
     }
-    return callTool(def, request.params.arguments ?? {}, deps, extra);
+    return server.projectCallToolResult(await callTool(def, args ?? {}, deps, ctx), undefined);
   });
+  server.handle("resources/list", () => RESOURCE_LIST);
+  server.handle("resources/templates/list", () => RESOURCE_TEMPLATE_LIST);
+  server.handle("resources/read", (params) => readResourceUri(deps, resourceUriOf(params)));
+  server.handle("prompts/list", () => PROMPT_LIST);
+  server.handle("prompts/get", (params) => getPrompt(params));
+  server.handle("completion/complete", (params) => answerCompletion(deps.db, params));
+  if (era === "legacy") server.handle("logging/setLevel", (params) => setLevel(params));
   return server;
 }

@@ -5,8 +5,7 @@
  * completion/complete suggests values for them (completions.ts).
  */
 import { stripInvisible } from "../text/confusables.ts";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, type GetPromptResult } from "@modelcontextprotocol/sdk/types.js";
+import { type GetPromptResult, type ListPromptsResult, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { FilterName } from "../entities/filters.ts";
 
@@ -143,7 +142,7 @@ export const PROMPTS: readonly PromptDef[] = [
 
 function invalid(message: string): Error {
   // A plain Error with a code: McpError would prefix the message with "MCP error -32602:".
-  return Object.assign(new Error(message), { code: ErrorCode.InvalidParams });
+  return Object.assign(new Error(message), { code: ProtocolErrorCode.InvalidParams });
 }
 
 const show = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "string" ? `the string ${JSON.stringify(v.slice(0, 40))}` : typeof v);
@@ -183,19 +182,22 @@ export function promptRequest(params: unknown): { prompt: PromptDef; args: Recor
   return { prompt, args };
 }
 
-/** prompts/get checked by promptRequest before the SDK's own parsing (which answers -32603 with a schema dump). */
-const GetPromptEnvelope = z.object({ method: z.literal("prompts/get"), params: z.unknown().transform((p) => promptRequest(p)) });
+/** prompts/list: each prompt with its arguments (a description where the argument's schema has one). */
+export const PROMPT_LIST: ListPromptsResult = {
+  prompts: PROMPTS.map((p) => ({
+    name: p.name,
+    title: p.title,
+    description: p.description,
+    arguments: Object.entries(p.args).map(([name, schema]) => ({
+      name,
+      ...(schema.description ? { description: schema.description } : {}),
+      required: !schema.isOptional(),
+    })),
+  })),
+};
 
-export function registerPrompts(server: McpServer): void {
-  for (const p of PROMPTS) {
-    server.registerPrompt(p.name, { title: p.title, description: p.description, argsSchema: p.args }, (a): GetPromptResult => ({
-      description: p.description,
-      messages: [{ role: "user", content: { type: "text", text: p.text(a as Record<string, string | undefined>) } }],
-    }));
-  }
-  // Replaces McpServer's prompts/get (prompts/list stays McpServer's, from the same definitions).
-  server.server.setRequestHandler(GetPromptEnvelope, (request): GetPromptResult => {
-    const { prompt, args } = request.params;
-    return { description: prompt.description, messages: [{ role: "user", content: { type: "text", text: prompt.text(args) } }] };
-  });
+/** prompts/get, checked by promptRequest (a readable -32602 for a bad name or arguments). */
+export function getPrompt(params: unknown): GetPromptResult {
+  const { prompt, args } = promptRequest(params);
+  return { description: prompt.description, messages: [{ role: "user", content: { type: "text", text: prompt.text(args) } }] };
 }

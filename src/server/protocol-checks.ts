@@ -1,28 +1,22 @@
 /**
- * Protocol requests whose parameters the SDK checks with a bare zod parse (a malformed request
- * then gets -32603 Internal error with a dump of schema issues): here they get -32602 Invalid
- * params and one sentence. Installed by buildServer after McpServer's own handlers, which these
- * replace:
+ * Protocol requests whose parameters the SDK would check with a bare schema parse (a malformed
+ * request then gets an error with a dump of schema issues): here they get -32602 Invalid params
+ * and one sentence. buildServer answers them through these checks:
  *
- * - `logging/setLevel`: `level` must be one of the RFC 5424 levels. LoreKeeper sends no log
- *   notifications, so a valid level is only acknowledged.
- * - `resources/read`: `uri` must be a URI (at most 2,048 characters); LoreKeeper's two resources
- *   (`lorekeeper://{kind}/{key}`, `lorekeeper://documents`) are read as McpServer would.
+ * - `logging/setLevel` (2025 era only; deprecated in 2026-07-28): `level` must be one of the
+ *   RFC 5424 levels. LoreKeeper sends no log notifications, so a valid level is only acknowledged.
+ * - `resources/read`: `uri` must be a URI (at most 2,048 characters).
  *
- * Every JSON-RPC error text also has a budget (`capErrorText`): both transports cut it to
- * MAX_RPC_ERROR_CHARS before sending.
+ * Every JSON-RPC error text also has a budget (`capErrorText`): the server cuts it to
+ * MAX_RPC_ERROR_CHARS before sending, on every transport.
  */
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { type JSONRPCMessage, LoggingLevelSchema } from "@modelcontextprotocol/sdk/types.js";
-import * as z from "zod";
+import type { JSONRPCMessage, LoggingLevel } from "@modelcontextprotocol/server";
 import { capText } from "../text/sanitize.ts";
-import type { ToolDeps } from "../tools/deps.ts";
 import { InvalidCallError } from "./call-envelope.ts";
-import { readResourceUri } from "./resources.ts";
 
 export const MAX_RPC_ERROR_CHARS = 2000;
 const MAX_URI_CHARS = 2048;
-const LEVELS = LoggingLevelSchema.options;
+const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
 function paramsObject(p: unknown, method: string, example: string): Record<string, unknown> {
   if (p === null || typeof p !== "object" || Array.isArray(p)) throw new InvalidCallError(`${method} needs params as an object such as ${example}.`);
@@ -39,7 +33,7 @@ function shown(v: unknown): string {
 export function setLevelProblem(p: unknown): string | undefined {
   const params = p as Record<string, unknown> | null;
   if (params === null || typeof params !== "object" || Array.isArray(params)) return `logging/setLevel needs params such as {"level": "info"}.`;
-  if (!LEVELS.includes(params.level as (typeof LEVELS)[number])) {
+  if (!LEVELS.includes(params.level as LoggingLevel)) {
     return `logging/setLevel: level must be one of ${LEVELS.join(", ")} (got ${params.level === undefined ? "nothing" : shown(params.level)}).`;
   }
   return undefined;
@@ -58,23 +52,11 @@ export function resourceUriOf(p: unknown): URL {
   }
 }
 
-const SetLevelEnvelope = z.object({
-  method: z.literal("logging/setLevel"),
-  params: z.unknown().transform((p) => {
-    const problem = setLevelProblem(p);
-    if (problem) throw new InvalidCallError(problem);
-    return p as { level: string };
-  }),
-});
-
-const ReadResourceEnvelope = z.object({
-  method: z.literal("resources/read"),
-  params: z.unknown().transform((p) => ({ uri: resourceUriOf(p) })),
-});
-
-export function installProtocolChecks(server: McpServer, deps: ToolDeps): void {
-  server.server.setRequestHandler(SetLevelEnvelope, async () => ({}));
-  server.server.setRequestHandler(ReadResourceEnvelope, async (request) => readResourceUri(deps, request.params.uri));
+/** logging/setLevel: a valid level is only acknowledged (LoreKeeper logs to stderr, never as notifications). */
+export function setLevel(params: unknown): Record<string, never> {
+  const problem = setLevelProblem(params);
+  if (problem) throw new InvalidCallError(problem);
+  return {};
 }
 
 /** `message` with its error text cut to the budget (other messages unchanged). Pure. */

@@ -1,6 +1,9 @@
 /** What every resource reader shares: the "resource not found" error and URI template values decoded. */
 
-/** MCP's "resource not found" code. */
+/**
+ * MCP 2025-11-25's "resource not found" code; the SDK sends it as -32602 (invalid params), the
+ * code 2026-07-28 gives it, in both eras.
+ */
 const RESOURCE_NOT_FOUND = -32002;
 
 /** A JSON-RPC error with this code and exactly this message (McpError would prefix it). */

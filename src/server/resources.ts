@@ -1,10 +1,10 @@
 /**
- * Resources: `lorekeeper://{kind}/{key}` (one full entity, never shortened) and
- * `lorekeeper://documents` (the document list).
+ * Resources: `lorekeeper://{kind}/{key}` (one full entity, never shortened),
+ * `lorekeeper://class/{key}/levels` (class-levels.ts) and `lorekeeper://documents` (the document
+ * list): what resources/list and resources/templates/list show, and resources/read.
  */
-import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
-import { UriTemplate } from "@modelcontextprotocol/sdk/shared/uriTemplate.js";
+import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from "@modelcontextprotocol/server";
+import { UriTemplate } from "@modelcontextprotocol/server";
 import { ENTITY_KINDS, isEntityKind } from "../entities/types.ts";
 import { entityUri, parseUriKey } from "../entities/uri.ts";
 import { presentHits } from "../search/rank/present.ts";
@@ -12,7 +12,7 @@ import { documentRows, listDocuments } from "../store/documents.ts";
 import { getEntitiesByIds, getEntityBySourceKey } from "../store/entities.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { flattenEntity } from "../tools/response.ts";
-import { readClassLevelsResource } from "./class-levels.ts";
+import { CLASS_LEVELS_TEMPLATE_ENTRY, readClassLevelsResource } from "./class-levels.ts";
 import { decode, notFound } from "./resource-uri.ts";
 
 
@@ -56,28 +56,29 @@ export function readResourceUri(deps: ToolDeps, uri: URL): ReadResourceResult {
   throw notFound(`Resource ${href.slice(0, 200)} not found. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result), lorekeeper://class/{key}/levels and ${DOCUMENTS_URI}.`);
 }
 
-export function registerResources(server: McpServer, deps: ToolDeps): void {
-  server.registerResource(
-    "entity",
-    new ResourceTemplate("lorekeeper://{kind}/{key}", {
-      list: undefined,
-      complete: { kind: (value) => ENTITY_KINDS.filter((k) => k.startsWith(value.toLowerCase())) },
-    }),
+/** resources/list: the one fixed resource (entities are reached through the template). */
+export const RESOURCE_LIST: ListResourcesResult = {
+  resources: [
     {
-      title: "D&D entity",
-      description: "One full entry (spell, creature, item, rule...) by kind and key, never shortened. Search results carry this URI in their `uri` field.",
-      mimeType: "application/json",
-    },
-    (uri, vars) => readEntityResource(deps, uri.href, decode(vars.kind), decode(vars.key)),
-  );
-  server.registerResource(
-    "documents",
-    "lorekeeper://documents",
-    {
+      uri: DOCUMENTS_URI,
+      name: "documents",
       title: "Documents",
       description: "The source documents in the local store with entity counts per type (same data as list_documents).",
       mimeType: "application/json",
     },
-    (uri) => readDocumentsResource(deps, uri.href),
-  );
-}
+  ],
+};
+
+/** resources/templates/list. */
+export const RESOURCE_TEMPLATE_LIST: ListResourceTemplatesResult = {
+  resourceTemplates: [
+    {
+      uriTemplate: "lorekeeper://{kind}/{key}",
+      name: "entity",
+      title: "D&D entity",
+      description: "One full entry (spell, creature, item, rule...) by kind and key, never shortened. Search results carry this URI in their `uri` field.",
+      mimeType: "application/json",
+    },
+    CLASS_LEVELS_TEMPLATE_ENTRY,
+  ],
+};

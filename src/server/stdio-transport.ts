@@ -16,8 +16,7 @@
  * read: stdin is paused and the client's writes block in the pipe. So memory stays bounded by
  * `maxInFlight` answers however fast a client sends. Waiting for stdout uses one `drain` listener.
  */
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type JSONRPCMessage, JSONRPCMessageSchema, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, parseJSONRPCMessage, type RequestId, type Transport } from "@modelcontextprotocol/server";
 import { jsonRpcProblem, requestIdOf } from "./jsonrpc-check.ts";
 import { capErrorText } from "./protocol-checks.ts";
 
@@ -47,7 +46,7 @@ export function classifyLine(line: string): LineVerdict | null {
   }
   const detail = jsonRpcProblem(parsed);
   // Valid: parsed by the SDK's schema, as its own stdio transport does.
-  if (detail === undefined) return { ok: true, message: JSONRPCMessageSchema.parse(parsed) };
+  if (detail === undefined) return { ok: true, message: parseJSONRPCMessage(parsed) };
   const problem = `Invalid Request: not a valid JSON-RPC 2.0 message (${detail}).`;
   return { ok: false, reply: errorReply(requestIdOf(parsed), -32600, problem), problem };
 }

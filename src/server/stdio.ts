@@ -1,31 +1,35 @@
 /**
- * MCP over stdio: stdout carries protocol messages only (logs go to stderr). Resolves when the
- * client closes the connection (stdin ends) or the process is told to stop. Bad lines are answered
- * with JSON-RPC errors (stdio-transport.ts).
+ * MCP over stdio: stdout carries protocol messages only (logs go to stderr). The SDK's
+ * `serveStdio` picks the connection's era from its opening message (`server/discover` or a
+ * request carrying the 2026-07-28 `_meta` envelope → modern; `initialize` → 2025) and pins one
+ * server from buildServer to it. Our line transport answers bad lines with JSON-RPC errors
+ * (stdio-transport.ts). Resolves when the client closes the connection (stdin ends) or the
+ * process is told to stop.
  */
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { log } from "../log.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { buildServer } from "./mcp.ts";
 import { LineStdioTransport } from "./stdio-transport.ts";
 
 export async function runStdio(deps: ToolDeps): Promise<void> {
-  const server = buildServer(deps);
   const transport = new LineStdioTransport();
-  transport.onerror = (err) => log.debug("stdio transport", err.message);
+  let stopped!: () => void;
   const closed = new Promise<void>((resolve) => {
-    server.server.onclose = () => resolve();
+    stopped = resolve;
     process.stdin.once("end", () => resolve());
     process.stdin.once("close", () => resolve());
   });
-  const stop = () => {
-    void server.close().catch(() => {});
-  };
+  const handle = serveStdio((ctx) => buildServer(deps, ctx.era), {
+    transport,
+    onerror: (err) => log.debug("stdio transport", err.message),
+  });
+  const stop = () => stopped();
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  await server.connect(transport);
   log.info("MCP server ready on stdio");
   await closed;
-  await server.close().catch(() => {});
+  await handle.close().catch(() => {});
   process.off("SIGINT", stop);
   process.off("SIGTERM", stop);
 }

@@ -3,7 +3,7 @@
  * `defineTool`, which keeps the argument types of its `run` precise while the server sees them all
  * through one erased interface.
  */
-import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type * as z from "zod";
 import type { DataGate } from "./data-gate.ts";
 import type { DataProgress, ToolDeps } from "./deps.ts";

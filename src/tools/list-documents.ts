@@ -1,5 +1,5 @@
 /** list_documents: the books and packs in the local store, with counts per content type. */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { type DocumentSummary, listDocuments } from "../store/documents.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";

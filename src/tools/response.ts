@@ -6,7 +6,7 @@
  * complete object (clients that ignore structured content still get everything). The budget is
  * measured on that text.
  */
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { Entity, JsonObject, JsonValue } from "../entities/types.ts";
 import type { SearchMode } from "../search/types.ts";

@@ -3,7 +3,7 @@
  * shape the answer, fit it in the response budget.
  */
 import { hintOf, isLoreKeeperError } from "../errors.ts";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { EntityKind } from "../entities/types.ts";
 import { log } from "../log.ts";
 import type { SearchQuery, StructuredFilters } from "../search/types.ts";

@@ -1,32 +1,30 @@
 /**
- * The tools/list answer, computed once per process from TOOLS (static schemas) with the SDK's own
- * zod → JSON Schema conversion, so it is exactly what McpServer would list. Why a cache at all:
- * McpServer converts every schema on every tools/list (measured ≈ 26 ms per server on this
- * machine, 200 ms for the first), and the HTTP transport builds one server per session.
- * The server installs it with the SDK's public `setRequestHandler` (which replaces McpServer's
- * handler); test/server/tool-caches.test.ts checks it equals McpServer's own answer.
+ * The tools/list answer, computed once per process from TOOLS (static schemas). Each schema is
+ * turned into JSON Schema 2020-12 (the dialect of MCP 2026-07-28, also valid for 2025 clients:
+ * LoreKeeper's schemas use no keyword whose meaning differs between the drafts) through the
+ * Standard Schema JSON interface, the one the SDK's McpServer uses. Why a cache at all: the
+ * conversion takes 8-12 ms for all tools, and the HTTP front builds one server per request.
  */
-import { normalizeObjectSchema } from "@modelcontextprotocol/sdk/server/zod-compat.js";
-import { toJsonSchemaCompat } from "@modelcontextprotocol/sdk/server/zod-json-schema-compat.js";
-import type { ListToolsResult, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { ListToolsResult, StandardSchemaWithJSON, Tool } from "@modelcontextprotocol/server";
 import type { ToolDef } from "./define.ts";
 import { TOOLS } from "./index.ts";
 import { leanToolList } from "./lean-schema.ts";
 
-const EMPTY_OBJECT_JSON_SCHEMA = { type: "object" as const, properties: {} };
+/** A schema's JSON Schema, as the caller sends it (`input`) or as the tool answers (`output`). */
+function jsonSchema(schema: StandardSchemaWithJSON, io: "input" | "output"): Record<string, unknown> {
+  return schema["~standard"].jsonSchema[io]({ target: "draft-2020-12" });
+}
 
 function toolEntry(def: ToolDef): Tool {
-  const input = normalizeObjectSchema(def.input);
-  const output = def.output ? normalizeObjectSchema(def.output) : undefined;
   return {
     name: def.name,
     title: def.title,
     description: def.description,
-    inputSchema: (input ? toJsonSchemaCompat(input, { strictUnions: true, pipeStrategy: "input" }) : EMPTY_OBJECT_JSON_SCHEMA) as Tool["inputSchema"],
+    inputSchema: jsonSchema(def.input, "input") as Tool["inputSchema"],
     annotations: def.annotations,
-    // What McpServer.registerTool records for a tool registered without task support.
+    // Tools run at once: no task support (what 2025-era clients have always been told).
     execution: { taskSupport: "forbidden" },
-    ...(output ? { outputSchema: toJsonSchemaCompat(output, { strictUnions: true, pipeStrategy: "output" }) as Tool["outputSchema"] } : {}),
+    outputSchema: jsonSchema(def.output, "output") as Tool["outputSchema"],
   };
 }
 

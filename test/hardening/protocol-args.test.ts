@@ -103,8 +103,9 @@ describe("protocol error codes (item 11)", () => {
     expect(JSON.stringify(ok.result)).toContain("Fireball");
     const docs = await rpc("resources/read", { uri: "lorekeeper://documents" });
     expect(JSON.stringify(docs.result)).toContain("srd-2014");
-    expect((await rpc("resources/read", { uri: "https://example.com/x" })).error?.code).toBe(-32002);
-    expect((await rpc("resources/read", { uri: "lorekeeper://spell/nope" })).error?.code).toBe(-32002);
+    // Resource not found: -32602 (MCP 2026-07-28's code; the v2 SDK sends it in both eras, it was -32002).
+    expect((await rpc("resources/read", { uri: "https://example.com/x" })).error?.code).toBe(-32602);
+    expect((await rpc("resources/read", { uri: "lorekeeper://spell/nope" })).error?.code).toBe(-32602);
   });
 
   test("50,000 unknown parameters → an error text within its budget, naming a few of them", async () => {

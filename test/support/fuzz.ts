@@ -308,9 +308,8 @@ export function makeOracle(tools: readonly Tool[]): Oracle {
         if (leak) return `JSON-RPC error leaks ${leak}: ${o.message.slice(0, 300)}`;
         if (c.expect !== "invalid-params") return `JSON-RPC error ${o.code} instead of a result or tool error: ${o.message.slice(0, 300)}`;
         // -32602 from the tools/call handler; -32600 when the message itself is not valid JSON-RPC
-        // (e.g. "_meta": "x"); the SDK refuses task-augmented calls itself, with -32603.
-        const sdkTask = o.code === -32603 && /does not support task creation/.test(o.message) && "task" in c.params;
-        if (o.code !== -32602 && o.code !== -32600 && !sdkTask) return `JSON-RPC error code ${o.code}, expected -32602 or -32600: ${o.message.slice(0, 200)}`;
+        // (e.g. "_meta": "x"). Task-augmented calls are refused by the handler too (no tool runs as a task).
+        if (o.code !== -32602 && o.code !== -32600) return `JSON-RPC error code ${o.code}, expected -32602 or -32600: ${o.message.slice(0, 200)}`;
         if (o.message.length < 15 || o.message.length > 1000) return `JSON-RPC error message of ${o.message.length} characters: ${o.message.slice(0, 200)}`;
         if (!/tools\/call|arguments|Unknown tool|params|Invalid Request|task/.test(o.message)) return `JSON-RPC error does not name the problem: ${o.message.slice(0, 200)}`;
         return undefined;
