@@ -5,9 +5,8 @@
  * list_documents rows) follows the store at once.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { toolListComputations } from "../../src/server/mcp.ts";
 import { leanToolList } from "../../src/tools/lean-schema.ts";
 import { TOOLS } from "../../src/tools/index.ts";
@@ -172,7 +171,7 @@ describe("tools/list", () => {
     expect(toolListComputations()).toBe(1);
   });
 
-  test("the shared list is what McpServer itself lists for the same tools, made lean (same constraints, less noise)", async () => {
+  test("the shared list is what the v2 SDK's McpServer itself lists for the same zod schemas (Standard Schema), made lean (same constraints, less noise)", async () => {
     const plain = new McpServer({ name: "plain", version: "0" });
     for (const def of TOOLS) {
       plain.registerTool(def.name, { title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output, annotations: def.annotations }, async () => ({ content: [] }));
