@@ -19,6 +19,7 @@ import { DEFAULT_SOURCES, SYNC_SOURCES, type SyncSource } from "../src/ingest/sy
 import { closeVectorIndex } from "../src/search/index/vector-index.ts";
 import { openStore } from "../src/store/db.ts";
 import {
+  baselineTarget,
   binaryPath,
   binaryTarget,
   connectStdio,
@@ -50,7 +51,10 @@ const HELP = `Usage: bun run bench [-- options]
   --binary PATH       the compiled binary to measure (default dist/lorekeeper-<os>-<arch>)
   --no-binary         skip the compiled binary even if dist/ has one
   --no-http           skip the HTTP load phase
-  --http-all          HTTP load on every target (default: the binary when present, else source)
+  --http-all          HTTP load on every target (default: the binary when present, else source;
+                      with --baseline: source and baseline)
+  --baseline DIR      also measure another checkout from source, side by side in the same run
+                      (e.g. \`git worktree add /tmp/lk-before <commit>\` + bun install there)
   --sources S         all (default: open5e_v2, open5e_v1, dnd5e_api, every type) | default
                       (what \`lorekeeper sync\` fetches) | a comma-separated list
   --data DIR          the corpus (default ../shared/data or LOREKEEPER_BENCH_DATA)
@@ -70,6 +74,7 @@ const { values: opt } = parseArgs({
     "no-binary": { type: "boolean" },
     "no-http": { type: "boolean" },
     "http-all": { type: "boolean" },
+    baseline: { type: "string" },
     sources: { type: "string" },
     data: { type: "string" },
     model: { type: "string" },
@@ -141,6 +146,12 @@ try {
     }
   }
   else notes.push(opt["no-binary"] ? "binary skipped (--no-binary)" : `binary skipped: ${opt.binary ?? binaryPath()} does not exist (build it with \`bun run build\` or pass --build)`);
+  const baseline = opt.baseline ? baselineTarget(opt.baseline) : undefined;
+  if (opt.baseline && !baseline) throw new Error(`--baseline ${opt.baseline}: no src/cli/main.ts there`);
+  if (baseline) {
+    targets.push(baseline);
+    notes.push(`baseline: ${opt.baseline} (${gitCommit(opt.baseline) ?? "unknown commit"}) from source, same store, calls and rounds as source`);
+  }
 
   // 3. Cold start, per target. The binary runs as shipped, with the model it embeds, unless that
   // model's vectors are not the ones in the store (then it gets LOREKEEPER_MODEL_DIR too).
@@ -211,7 +222,8 @@ try {
   // 5. HTTP load: the binary when there is one (every target with --http-all).
   if (!opt["no-http"]) {
     for (const [i, t] of targets.entries()) {
-      if (!opt["http-all"] && i !== targets.length - 1) continue;
+      const wanted = opt["http-all"] || (baseline ? t.name !== "binary" : i === targets.length - 1);
+      if (!wanted) continue;
       say(`${t.name}: HTTP, ${httpClients} clients × ${httpCalls} calls…`);
       reports[i]!.http = await measureHttp(t, dbPath, envs.get(t)!, balancedByMode(specs), httpClients, httpCalls);
     }
@@ -264,9 +276,9 @@ function withoutModelDir(env: Record<string, string>): Record<string, string> {
   return rest;
 }
 
-function gitCommit(): string | null {
+function gitCommit(dir: string = REPO_ROOT): string | null {
   try {
-    return execSync("git rev-parse --short HEAD", { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return execSync("git rev-parse --short HEAD", { cwd: dir, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
   } catch {
     return null;
   }

@@ -29,7 +29,7 @@ export interface LatencyRow {
 }
 
 export interface TargetReport {
-  target: "source" | "binary";
+  target: "source" | "binary" | "baseline";
   byMode: LatencyRow[];
   byTool: LatencyRow[];
   cachedSearch: Summary;

@@ -13,9 +13,15 @@ export const REPO_ROOT = join(import.meta.dir, "..", "..");
 
 /** How to start LoreKeeper: `bun src/cli/main.ts …` or the compiled binary. */
 export interface Target {
-  name: "source" | "binary";
+  name: "source" | "binary" | "baseline";
   command: string;
   args: string[];
+}
+
+/** Another checkout of LoreKeeper (e.g. a git worktree of the commit before a change), run from its source. */
+export function baselineTarget(dir: string): Target | undefined {
+  const main = join(dir, "src", "cli", "main.ts");
+  return existsSync(main) ? { name: "baseline", command: process.execPath, args: [main] } : undefined;
 }
 
 export function sourceTarget(): Target {

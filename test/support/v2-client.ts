@@ -22,7 +22,7 @@ export function v2Client(mode: Negotiation): Client {
 export async function connectV2InProcess(deps: ToolDeps, mode: Negotiation = "modern"): Promise<{ client: Client; close: () => Promise<void> }> {
   const handler = createMcpHandler((ctx) => buildServer(deps, ctx.era));
   const transport = new StreamableHTTPClientTransport(new URL("http://lorekeeper.test/mcp"), {
-    fetch: (url, init) => handler.fetch(new Request(url, init)),
+    fetch: (url, init) => handler.fetch(new Request(String(url), init)),
   });
   const client = v2Client(mode);
   await client.connect(transport);
