@@ -14,7 +14,7 @@ export function readClassLevelsResource(deps: ToolDeps, href: string): ReadResou
   if (!vars) return undefined;
   const r = classLevels(deps.db, { class: decode(vars.key) });
   // MCP's "resource not found"; the message says which classes exist.
-  if (typeof r === "string") throw notFound(r);
+  if (typeof r === "string") throw notFound(r, href);
   return { contents: [{ uri: href, mimeType: "application/json", text: JSON.stringify(r) }] };
 }
 

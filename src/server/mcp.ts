@@ -120,6 +120,7 @@ export { toolListComputations } from "../tools/tool-list.ts";
 const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));
 
 export function buildServer(deps: ToolDeps, era: Era = "legacy"): LoreKeeperServer {
+  log.debug(`server built for a ${era} request`);
   const server = new LoreKeeperServer(
     { name: APP_NAME, title: "LoreKeeper", version: APP_VERSION },
     { instructions: SERVER_INSTRUCTIONS, capabilities: capabilitiesFor(era), cacheHints: CACHE_HINTS },

@@ -6,9 +6,9 @@
  */
 const RESOURCE_NOT_FOUND = -32002;
 
-/** A JSON-RPC error with this code and exactly this message (McpError would prefix it). */
-export function notFound(message: string): Error {
-  return Object.assign(new Error(message), { code: RESOURCE_NOT_FOUND });
+/** A JSON-RPC error with this code, exactly this message (McpError would prefix it) and the URI asked for. */
+export function notFound(message: string, uri: string): Error {
+  return Object.assign(new Error(message), { code: RESOURCE_NOT_FOUND, data: { uri } });
 }
 
 /** A URI template variable, percent-decoded (kept as given when it is not valid percent-encoding). */

@@ -19,14 +19,14 @@ import { decode, notFound } from "./resource-uri.ts";
 export function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string, keyRaw: string): ReadResourceResult {
   const kind = kindRaw.toLowerCase().replace(/-/g, "_");
   if (!isEntityKind(kind)) {
-    throw notFound(`Unknown content kind "${kindRaw}" in ${uri}. Valid kinds: ${ENTITY_KINDS.join(", ")}.`);
+    throw notFound(`Unknown content kind "${kindRaw}" in ${uri}. Valid kinds: ${ENTITY_KINDS.join(", ")}.`, uri);
   }
   const where = parseUriKey(keyRaw);
   const found = getEntityBySourceKey(deps.db, kind, where.sources, where.key);
   if (!found) {
     const qualified = where.sources.length > 1 ? getEntityBySourceKey(deps.db, kind, ["open5e_v1", "orcbrew"], where.key) : undefined;
     const hint = qualified ? ` Did you mean ${entityUri(kind, qualified.key, qualified.document_source)}?` : "";
-    throw notFound(`No ${kind.replace(/_/g, " ")} with key "${keyRaw}" in the local store.${hint} Search for it with the search tools; their results carry the right uri.`);
+    throw notFound(`No ${kind.replace(/_/g, " ")} with key "${keyRaw}" in the local store.${hint} Search for it with the search tools; their results carry the right uri.`, uri);
   }
   const { dup_of, ...entity } = found;
   const [shown] = presentHits(deps.db, [{ entity }], { documents: null, compact: false });
@@ -53,7 +53,7 @@ export function readResourceUri(deps: ToolDeps, uri: URL): ReadResourceResult {
   if (vars) return readEntityResource(deps, href, decode(vars.kind), decode(vars.key));
   const levels = readClassLevelsResource(deps, href);
   if (levels) return levels;
-  throw notFound(`Resource ${href.slice(0, 200)} not found. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result), lorekeeper://class/{key}/levels and ${DOCUMENTS_URI}.`);
+  throw notFound(`Resource ${href.slice(0, 200)} not found. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result), lorekeeper://class/{key}/levels and ${DOCUMENTS_URI}.`, href);
 }
 
 /** resources/list: the one fixed resource (entities are reached through the template). */
