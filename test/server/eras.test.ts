@@ -146,5 +146,5 @@ describe("stdio, both eras, one command", () => {
     } finally {
       await Promise.all([v2.close(), v1.close()]);
     }
-  });
+  }, 30_000);
 });
