@@ -2,7 +2,7 @@
  * Is a parsed value one JSON-RPC 2.0 message as MCP defines it? Shared by the stdio and HTTP
  * transports so that both refuse the same things with the same words. Pure.
  */
-import type { RequestId } from "@modelcontextprotocol/server";
+import { type JSONRPCMessage, type RequestId, specTypeSchemas } from "@modelcontextprotocol/server";
 import { specIssue } from "./spec-check.ts";
 
 /** The id of a request-like object (to answer it with), or null. */
@@ -12,9 +12,20 @@ export function requestIdOf(v: unknown): RequestId | null {
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }
 
+/** `v` as a JSON-RPC message (validated once, as the SDK's own transports parse it), or why it is not one. */
+export function checkJsonRpc(v: unknown): { ok: true; message: JSONRPCMessage } | { ok: false; problem: string } {
+  const r = specTypeSchemas.JSONRPCMessage["~standard"].validate(v);
+  if (!r.issues) return { ok: true, message: r.value as JSONRPCMessage };
+  return { ok: false, problem: whyNot(v) };
+}
+
 /** Why `v` is not a JSON-RPC message (one clause, e.g. `params._meta: Invalid input`), or undefined. */
 export function jsonRpcProblem(v: unknown): string | undefined {
   if (!specIssue("JSONRPCMessage", v)) return undefined;
+  return whyNot(v);
+}
+
+function whyNot(v: unknown): string {
   const hasMethod = v !== null && typeof v === "object" && !Array.isArray(v) && "method" in v;
   if (hasMethod) {
     const issue = specIssue(requestIdOf(v) !== null ? "JSONRPCRequest" : "JSONRPCNotification", v);

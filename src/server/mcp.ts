@@ -136,7 +136,8 @@ export function buildServer(deps: ToolDeps, era: Era = "legacy"): LoreKeeperServ
         code: ProtocolErrorCode.InvalidParams,
       });
     }
-    return server.projectCallToolResult(await callTool(def, args ?? {}, deps, ctx), undefined);
+    // Every result has a text block and an object structuredContent: nothing for the SDK's per-era projection to add.
+    return callTool(def, args ?? {}, deps, ctx);
   });
   server.handle("resources/list", () => RESOURCE_LIST);
   server.handle("resources/templates/list", () => RESOURCE_TEMPLATE_LIST);

@@ -16,8 +16,8 @@
  * read: stdin is paused and the client's writes block in the pipe. So memory stays bounded by
  * `maxInFlight` answers however fast a client sends. Waiting for stdout uses one `drain` listener.
  */
-import { type JSONRPCMessage, parseJSONRPCMessage, type RequestId, type Transport } from "@modelcontextprotocol/server";
-import { jsonRpcProblem, requestIdOf } from "./jsonrpc-check.ts";
+import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol/server";
+import { checkJsonRpc, requestIdOf } from "./jsonrpc-check.ts";
 import { capErrorText } from "./protocol-checks.ts";
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -44,9 +44,10 @@ export function classifyLine(line: string): LineVerdict | null {
     const problem = "Invalid Request: batches are not supported over stdio; send one JSON-RPC message per line.";
     return { ok: false, reply: errorReply(null, -32600, problem), problem };
   }
-  const detail = jsonRpcProblem(parsed);
-  // Valid: parsed by the SDK's schema, as its own stdio transport does.
-  if (detail === undefined) return { ok: true, message: parseJSONRPCMessage(parsed) };
+  // Valid: parsed once by the SDK's schema, as its own stdio transport does.
+  const checked = checkJsonRpc(parsed);
+  if (checked.ok) return { ok: true, message: checked.message };
+  const detail = checked.problem;
   const problem = `Invalid Request: not a valid JSON-RPC 2.0 message (${detail}).`;
   return { ok: false, reply: errorReply(requestIdOf(parsed), -32600, problem), problem };
 }
