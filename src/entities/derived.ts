@@ -111,3 +111,106 @@ export function alignmentWords(d: JsonObject): string[] {
   const words = new Set([...openAxis(LAW, ["lawful", "chaotic"], stated, excluded), ...openAxis(MORAL, ["good", "evil"], stated, excluded)]);
   return ALIGNMENT_WORDS.filter((w) => words.has(w));
 }
+
+type Named = { name: string; desc: string };
+
+/** The named blocks of a stat block (traits, actions, bonus actions, reactions, legendary actions). */
+function blocks(d: JsonObject): Named[] {
+  const out: Named[] = [];
+  for (const f of ["traits", "actions", "bonus_actions", "reactions", "legendary_actions", "mythic_actions"]) {
+    const list = d[f];
+    if (!Array.isArray(list)) continue;
+    for (const x of list) {
+      const o = obj(x);
+      if (o) out.push({ name: text(o.name), desc: text(o.desc) });
+    }
+  }
+  return out;
+}
+
+/** "Fireball*", "mage armor (self only)", "**Detect Magic**" → "fireball", "mage armor", "detect magic". */
+function spellName(s: string): string | null {
+  const n = s
+    .replace(/\([^)]*\)/g, "")
+    .replace(/[*_`]/g, "")
+    .replace(/\s+/g, " ")
+    .replace(/^(?:and|or)\s+/i, "")
+    .replace(/[.;:]+$/, "")
+    .trim()
+    .toLowerCase();
+  // A spell name: 1–6 words of letters, apostrophes, hyphens or a slash ("antipathy/sympathy"),
+  // none of them words of the sentence around a name ("casts another spell", "is cast as if").
+  if (!/^[a-z][a-z'’\-/]*(?: [a-z'’\-/]+){0,5}$/.test(n) || NOT_A_SPELL_WORD.test(n)) return null;
+  return n.replace(/’/g, "'");
+}
+
+const NOT_A_SPELL_WORD = /\b(?:another|without|using|expends?|expending|if|as|is|are|normally|can|with|higher|original|caster's|dc|absorb|counter|spells?|level|slots?|o|it|its|uses|cast|casts)\b/;
+
+/** A list label of a spellcasting block: "Cantrips (at will)", "1st level (4 slots)", "At Will", "2/Day Each". */
+const SPELL_LIST_LABEL = /(cantrips?|level|at will|\/day|slots?)/i;
+
+/**
+ * Spells a creature casts: the lists of its Spellcasting / Innate Spellcasting blocks (2014
+ * "Cantrips (at will): …", "1st level (4 slots): …"; 2024 "**At Will:** …", "**1/Day Each:** …"),
+ * and any block that casts a named spell ("casts the fireball spell"). Lower-case names.
+ */
+export function spellsCast(d: JsonObject): string[] {
+  const out = new Set<string>();
+  for (const b of blocks(d)) {
+    if (/spellcasting/i.test(b.name)) {
+      for (const line of b.desc.split(/\n/)) {
+        const m = /^[\s*\-•]*(?:\*\*)?([^:]{1,40}?):(?:\*\*)?\s*(.+)$/.exec(line);
+        if (!m || !SPELL_LIST_LABEL.test(m[1]!)) continue;
+        for (const part of m[2]!.split(/,(?![^(]*\))/)) {
+          const n = spellName(part);
+          if (n) out.add(n);
+        }
+      }
+    }
+    for (const m of b.desc.matchAll(/\bcasts? (?:the )?([A-Za-z][A-Za-z'’ /-]{2,40}?) spell\b/g)) {
+      const n = spellName(m[1]!);
+      if (n && !/^(a|an|one|this|that|the|its|his|her|their|any|each|same|following)\b/.test(n)) out.add(n);
+    }
+  }
+  return [...out].sort();
+}
+
+const CONDITION_WORDS = CONDITIONS.filter((c) => c !== "exhaustion").join("|");
+/** "… or be frightened", "is knocked prone", "has the Paralyzed condition", "becomes restrained". */
+const IMPOSES = new RegExp(
+  `\\b(?:be|is|are|become|becomes|becoming|left|knocked|knocks? (?:it|the target|them)|falls?|has the|have the|gains? the|gets? the|remains?|is then)\\s+(?:(?:also|instead|magically|now|then|both)\\s+)?(${CONDITION_WORDS})\\b`,
+  "gi",
+);
+/** Sentences that speak of a condition without imposing it ("can't be frightened", "immune to being charmed"). */
+const NOT_IMPOSED = /\b(?:can't|cannot|can not|not|immune|immunity|advantage on saving throws against)\b/i;
+/** A state as a condition of something else: "while the vampire is incapacitated", "if it is prone". */
+const STATE_CLAUSE = /\b(?:while|if|unless|when|until|as long as)\s+(?:it|they|the [\w-]+|its [\w-]+|[\w-]+)\s+$/i;
+
+/** Conditions a creature's actions and traits impose on others (its own immunities aside). */
+export function conditionsInflicted(d: JsonObject, e?: { name: string }): string[] {
+  const out = new Set<string>();
+  // "the vampire is paralyzed until the stake is removed": its own state, not one it imposes.
+  const self = e ? new RegExp(`\\bthe ${e.name.toLowerCase().split(/[ ,(]/)[0]!.replace(/[^a-z-]/g, "")}\\s+$`, "i") : null;
+  for (const b of blocks(d)) {
+    for (const sentence of b.desc.split(/(?<=[.!?])\s+/)) {
+      if (NOT_IMPOSED.test(sentence)) continue;
+      for (const m of sentence.matchAll(IMPOSES)) {
+        const before = sentence.slice(Math.max(0, m.index! - 40), m.index!);
+        // A sentence that opens with "It is …" speaks of the creature itself.
+        if (!STATE_CLAUSE.test(before) && !self?.test(before) && !/^\s*It\s+$/.test(before)) out.add(m[1]!.toLowerCase());
+      }
+      if (/\bexhaustion\b/i.test(sentence) && /\b(?:gains?|suffers?|levels? of)\b/i.test(sentence)) out.add("exhaustion");
+    }
+  }
+  return CONDITIONS.filter((c) => out.has(c));
+}
+
+/** Trait and action names without usage notes: "Legendary Resistance (3/Day)" → "legendary resistance". */
+export function blockNames(d: JsonObject): string[] {
+  const out = new Set<string>();
+  for (const b of blocks(d)) {
+    const n = b.name.replace(/\([^)]*\)/g, "").replace(/\s+/g, " ").trim().toLowerCase();
+    if (n && n.length <= 60 && !/^multiattack$/.test(n)) out.add(n);
+  }
+  return [...out].sort();
+}

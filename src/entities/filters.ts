@@ -12,7 +12,7 @@
  * Vocabularies are defined in the kind catalog (catalog.ts); derivations in derived.ts. Pure.
  */
 import { ALIGNMENT_WORDS, CONDITIONS, CREATURE_TYPES, DAMAGE_TYPES, KINDS, MOVEMENT_MODES, RARITIES, SENSES, SIZES, SPELL_COMPONENTS, SPELL_SCHOOLS, type ToolGroup, WEAPON_PROPERTIES } from "./catalog.ts";
-import { alignmentWords, components, isMagicItem, mentioned, speeds, text, weaponProperties } from "./derived.ts";
+import { alignmentWords, blockNames, components, conditionsInflicted, isMagicItem, mentioned, speeds, spellsCast, text, weaponProperties } from "./derived.ts";
 import type { Entity, EntityFilters, EntityKind, JsonObject } from "./types.ts";
 
 /** What a parameter accepts. */
@@ -212,6 +212,34 @@ export const FILTERS = [
     kinds: ["creature"],
     params: [{ name: "alignment", input: { type: "values", values: ALIGNMENT_WORDS }, match: "has_all", description: 'Words it may have: ["chaotic", "evil"]; any = any alignment' }],
     derive: alignmentWords,
+  },
+  {
+    column: "casts",
+    sqlType: "TEXT",
+    kinds: ["creature"],
+    params: [{ name: "casts", input: { type: "key" }, match: "has", description: 'A spell it casts (its spellcasting lists, or an action casting it), e.g. "fireball"' }],
+    derive: spellsCast,
+  },
+  {
+    column: "spellcaster",
+    sqlType: "INTEGER",
+    kinds: ["creature"],
+    params: [{ name: "spellcaster", input: { type: "bool" }, match: "equal", description: "Casts spells" }],
+    derive: (d) => spellsCast(d).length > 0,
+  },
+  {
+    column: "inflicts",
+    sqlType: "TEXT",
+    kinds: ["creature"],
+    params: [{ name: "inflicts", input: { type: "values", values: CONDITIONS }, match: "has_all", description: "Conditions its actions or traits impose on others" }],
+    derive: conditionsInflicted,
+  },
+  {
+    column: "traits",
+    sqlType: "TEXT",
+    kinds: ["creature"],
+    params: [{ name: "trait", input: { type: "key" }, match: "has", description: 'A trait or action it has, by name, e.g. "Pack Tactics"' }],
+    derive: blockNames,
   },
   {
     column: "properties",

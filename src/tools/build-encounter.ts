@@ -41,6 +41,8 @@ const input = z
     type: key("Creature type, e.g. undead").optional(),
     environment: text("e.g. forest", 50).optional(),
     alignment: tableParam("alignment"),
+    spellcaster: tableParam("spellcaster"),
+    casts: tableParam("casts"),
     cr_min: cr("Minimum CR").optional(),
     cr_max: cr("Maximum CR").optional(),
     documents: docs.optional(),
@@ -155,7 +157,7 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     const [lo, hi] = crRangeFor(win.min, win.max);
     const crMin = Math.max(lo, a.cr_min ?? 0);
     const crMax = Math.min(hi, a.cr_max ?? 30);
-    const pool = crMin <= crMax ? await candidatePool(ctx.deps.search, { type: a.type, alignment: Array.isArray(a.alignment) ? a.alignment : undefined, environment: a.environment || undefined, cr_min: crMin, cr_max: crMax, documents: a.documents, theme: a.search || undefined }) : { candidates: [], themed: 0 };
+    const pool = crMin <= crMax ? await candidatePool(ctx.deps.search, { type: a.type, alignment: Array.isArray(a.alignment) ? a.alignment : undefined, spellcaster: typeof a.spellcaster === "boolean" ? a.spellcaster : undefined, casts: typeof a.casts === "string" && a.casts ? a.casts : undefined, environment: a.environment || undefined, cr_min: crMin, cr_max: crMax, documents: a.documents, theme: a.search || undefined }) : { candidates: [], themed: 0 };
     if ("message" in pool && pool.message) notes.push(pool.message);
     if (a.search) notes.push(`${pool.themed} creatures match the theme; they come first, then the others that fit the filters.`);
     const groups = proposeGroups(edition, levels, difficulty, pool.candidates, a.proposals);

@@ -59,6 +59,7 @@ const FILTER_OF: Record<string, (v: JsonValue) => Partial<EntityFilters>> = {
   rarity: (v) => ({ rarity: typeof v === "string" ? v.toLowerCase() : null }),
   requires_attunement: (v) => ({ requires_attunement: v === true }),
   damage_dice: (v) => ({ damage_dice: typeof v === "string" ? v : null }),
+  damage_type: (v) => ({ damage_types: typeof v === "string" ? [v.toLowerCase()] : [] }),
   cost_gp: (v) => ({ cost_gp: typeof v === "number" ? v : null }),
   weight_lb: (v) => ({ weight_lb: typeof v === "number" ? v : null }),
 };

@@ -49,6 +49,9 @@ export interface PoolQuery {
   type?: string;
   /** Alignment words, all of which a creature may have (the filter table's `alignment`). */
   alignment?: string[];
+  /** Only creatures that cast spells / that cast this spell (the filter table's `spellcaster`, `casts`). */
+  spellcaster?: boolean;
+  casts?: string;
   environment?: string;
   cr_min: number;
   cr_max: number;
@@ -64,7 +67,14 @@ export interface PoolQuery {
 export async function candidatePool(search: (q: SearchQuery) => Promise<SearchResponse>, q: PoolQuery): Promise<{ candidates: Candidate[]; themed: number; message?: string }> {
   const base = {
     kinds: ["creature"] as const,
-    filters: { cr_min: q.cr_min, cr_max: q.cr_max, ...(q.type ? { creature_type: q.type } : {}), ...(q.alignment?.length ? { alignment: q.alignment } : {}) },
+    filters: {
+      cr_min: q.cr_min,
+      cr_max: q.cr_max,
+      ...(q.type ? { creature_type: q.type } : {}),
+      ...(q.alignment?.length ? { alignment: q.alignment } : {}),
+      ...(q.spellcaster !== undefined ? { spellcaster: q.spellcaster } : {}),
+      ...(q.casts ? { casts: q.casts } : {}),
+    },
     documents: q.documents,
     omitText: true,
   };

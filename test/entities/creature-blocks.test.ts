@@ -1,0 +1,94 @@
+/**
+ * Filters read from stat blocks: the spells a creature casts, the conditions it inflicts, its trait
+ * and action names. Unit checks on real blocks (test/fixtures/creature-blocks: Open5e v2 traits and
+ * actions of SRD 5.1 and 5.2 creatures, trimmed to name and text), then the filters through a real
+ * sync and the real search tool.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import { blockNames, conditionsInflicted, spellsCast } from "../../src/entities/derived.ts";
+import type { JsonObject } from "../../src/entities/types.ts";
+import { runSync } from "../../src/ingest/sync.ts";
+import { openStore, type Store } from "../../src/store/db.ts";
+import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
+import { answerOf, connectInMemory, makeDeps, namesOf } from "../support/mcp.ts";
+import { makeTempDir } from "../support/tmp.ts";
+
+const BLOCKS = (await Bun.file(join(import.meta.dir, "..", "fixtures", "creature-blocks", "open5e-v2.json")).json()) as Array<JsonObject & { key: string }>;
+const block = (key: string) => BLOCKS.find((b) => b.key === key)!;
+
+describe("read from the stat block", () => {
+  test("spells cast: 2014 slot lists and 2024 use lists, names as written, nothing else", () => {
+    const lich = spellsCast(block("srd_lich"));
+    for (const s of ["fireball", "power word kill", "mage hand", "acid arrow", "globe of invulnerability"]) expect(lich).toContain(s);
+    expect(lich.length).toBe(26);
+    const mage = spellsCast(block("srd-2024_mage"));
+    expect(mage).toEqual(["cone of cold", "detect magic", "fireball", "fly", "invisibility", "light", "mage armor", "mage hand", "prestidigitation"]);
+    expect(spellsCast(block("srd_wolf"))).toEqual([]);
+    expect(spellsCast(block("srd_vampire"))).toEqual([]);
+  });
+
+  test("conditions inflicted on others, not the creature's own states", () => {
+    expect(conditionsInflicted(block("srd_ghoul"))).toEqual(["paralyzed"]);
+    expect(conditionsInflicted(block("srd_wolf"))).toEqual(["prone"]);
+    expect(conditionsInflicted(block("srd-2024_lich"))).toContain("paralyzed");
+    expect(conditionsInflicted(block("srd_vampire"))).toContain("charmed");
+  });
+
+  test("trait and action names without their usage notes", () => {
+    expect(blockNames(block("srd_wolf"))).toEqual(["bite", "keen hearing and smell", "pack tactics"]);
+    expect(blockNames(block("srd_lich"))).toContain("legendary resistance");
+    expect(blockNames(block("srd_lich"))).not.toContain("multiattack");
+  });
+});
+
+describe("casts, spellcaster, inflicts and trait in search_creature", () => {
+  let fake: FakeUpstream;
+  let tmp: ReturnType<typeof makeTempDir>;
+  let store: Store;
+  let client: Client;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    fake = await startFakeUpstream({ dataDir: join(import.meta.dir, "..", "fixtures", "agreement") });
+    tmp = makeTempDir("lk-blocks-");
+    store = openStore({ path: join(tmp.dir, "lk.db") });
+    const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+    await runSync(store, { config, sources: ["open5e_v2"], types: ["creature"], force: true });
+    ({ client, close } = await connectInMemory(makeDeps(store)));
+  }, 60_000);
+  afterAll(async () => {
+    await close();
+    store.close();
+    await fake.stop();
+    tmp.cleanup();
+  });
+  const ask = async (args: Record<string, unknown>) => client.callTool({ name: "search_creature", arguments: { documents: ["srd-2014"], ...args } });
+
+  test("casts: the creatures whose lists hold the spell; spellcaster: any", async () => {
+    expect(namesOf(await ask({ casts: "Fireball" }))).toEqual(["Lich"]);
+    expect(namesOf(await ask({ spellcaster: true }))).toEqual(["Lich"]);
+    expect(namesOf(await ask({ spellcaster: false })).sort()).toEqual(["Azer", "Chain Devil", "Doppelganger"]);
+  });
+
+  test("inflicts and trait", async () => {
+    expect(namesOf(await ask({ inflicts: ["paralyzed"] }))).toEqual(["Lich"]);
+    const chain = namesOf(await ask({ inflicts: "frightened" }));
+    expect(chain).toContain("Chain Devil");
+    expect(namesOf(await ask({ trait: "Shapechanger" }))).toEqual(["Doppelganger"]);
+  });
+
+  test("build_encounter proposes only spellcasters when asked (\"undead that cast spells\")", async () => {
+    const r = answerOf(await client.callTool({ name: "build_encounter", arguments: { party_levels: [20, 20, 20, 20], difficulty: "high", spellcaster: true, documents: ["srd-2014"] } }));
+    const names = JSON.stringify((r as unknown as { proposals?: unknown[] }).proposals ?? []);
+    expect(names).toContain("Lich");
+    for (const other of ["Azer", "Chain Devil", "Doppelganger"]) expect(names).not.toContain(other);
+  });
+
+  test("a spell nobody casts: an empty answer that says which filter emptied it", async () => {
+    const r = answerOf(await ask({ casts: "wish" }));
+    expect(r.results).toEqual([]);
+    expect(JSON.stringify(r)).toContain("casts");
+  });
+});
