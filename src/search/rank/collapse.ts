@@ -1,7 +1,9 @@
 /**
- * One canonical entry per thing: entities of one kind with the same name (case-insensitive) from
- * several documents are one group; the group shows its preferred document's entity and names the
- * others. Which document is preferred is the document preference (preference.ts).
+ * One canonical entry per thing: entities of one kind with the same name from several documents
+ * are one group; the group shows its preferred document's entity and names the others. Which
+ * document is preferred is the document preference (preference.ts). A ranked list groups by name
+ * form ("Horse, Draft" = "Draft Horse" = "draft horses", nameForm) and puts a rule and its rule
+ * section together; a structured list groups by the name as SQL compares it (NOCASE).
  *
  * A structured query's groups come from SQL (page.ts); a ranked query's follow the ranking (a
  * group ranks where its best member does).
@@ -28,8 +30,59 @@ export interface Group {
 
 export const LIGHT = "e.id, e.kind, e.name, e.document_key, e.document_source, e.key";
 
-/** Kind and name as SQLite's NOCASE compares them (ASCII letters folded), so SQL and JS group alike. */
+/**
+ * Kinds that hold one thing twice: the dnd5eapi rule sections are the SRD rules that Open5e files as
+ * rules ("Underwater Combat" is both), so a ranked list groups them as one.
+ */
+const KIND_FAMILY: Readonly<Record<string, string>> = { rule_section: "rule" };
+
+export function familyOf(kind: string): string {
+  return KIND_FAMILY[kind] ?? kind;
+}
+
+/** The kinds grouped with `kind` (itself included). */
+export function familyKinds(kind: string): string[] {
+  const f = familyOf(kind);
+  return [f, ...Object.keys(KIND_FAMILY).filter((k) => KIND_FAMILY[k] === f)];
+}
+
+/** One word in the singular, for grouping only: "horses" → "horse", "wolves" stays, "boxes" → "box", "fairies" → "fairy". */
+function singular(w: string): string {
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  if (w.endsWith("ies") && w.length > 4) return `${w.slice(0, -3)}y`;
+  if (/(?:ss|ch|sh|x)es$/.test(w) && w.length > 4) return w.slice(0, -2);
+  if (w.endsWith("s") && !/(?:ss|us|is)$/.test(w)) return w.slice(0, -1);
+  return w;
+}
+
+/**
+ * The form of a name that tells one thing from another: "Horse, Draft", "Draft Horse" and
+ * "draft horses" are one name; so are "Giant Sea Horse" and "Seahorse, Giant". Case, accents,
+ * punctuation, spacing and a plural last letter do not count; "X, Y" (one comma) reads as "Y X".
+ * "Food, Drink, and Lodging" (two commas) stays as it is. Pure.
+ */
+export function nameForm(name: string): string {
+  let s = name
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/&/g, " and ")
+    .replace(/['’‘`]/g, "");
+  const inverted = /^([^,()]+),([^,()]+)$/.exec(s);
+  if (inverted) s = `${inverted[2]} ${inverted[1]}`;
+  return (s.match(/[\p{L}\p{N}]+/gu) ?? []).map(singular).join("");
+}
+
+/** The group of a ranked row: its kind's family and its name form (nameForm). */
 export function groupKey(r: { kind: string; name: string }): string {
+  return `${familyOf(r.kind)}\u0000${nameForm(r.name)}`;
+}
+
+/**
+ * The group of a structured (name-ordered) row: kind and name as SQLite's NOCASE compares them
+ * (ASCII letters folded), so SQL's GROUP BY and JS group alike.
+ */
+export function exactNameKey(r: { kind: string; name: string }): string {
   return `${r.kind}\u0000${r.name.replace(/[A-Z]+/g, (m) => m.toLowerCase())}`;
 }
 
@@ -61,12 +114,27 @@ export function lightRows(db: Database, ids: readonly number[]): LightRow[] {
 }
 
 /**
- * Every candidate with one of the groups' kind and name (the versions a ranked page's groups
- * hold): one indexed lookup per group (kind, name), kept by the candidate set.
+ * Every candidate with one of the given kinds and names (the versions a page's groups hold): one
+ * indexed lookup per (kind, name), kept by the candidate set. With `family`, each name is looked up
+ * in every kind of its kind's family too (a rule and its rule section). Each row once.
  */
-export function sameNameRows(db: Database, isCandidate: (id: number) => boolean, groups: ReadonlyArray<{ kind: string; name: string }>): LightRow[] {
+export function sameNameRows(db: Database, isCandidate: (id: number) => boolean, groups: ReadonlyArray<{ kind: string; name: string }>, family = false): LightRow[] {
   const q = db.query<LightRow, [string, string]>(`SELECT ${LIGHT} FROM entities e WHERE e.kind = ? AND e.name = ?`);
   const out: LightRow[] = [];
-  for (const g of groups) for (const r of q.all(g.kind, g.name)) if (isCandidate(r.id)) out.push(r);
+  const asked = new Set<string>();
+  const seen = new Set<number>();
+  for (const g of groups) {
+    for (const kind of family ? familyKinds(g.kind) : [g.kind]) {
+      const k = exactNameKey({ kind, name: g.name });
+      if (asked.has(k)) continue;
+      asked.add(k);
+      for (const r of q.all(kind, g.name)) {
+        if (!seen.has(r.id) && isCandidate(r.id)) {
+          seen.add(r.id);
+          out.push(r);
+        }
+      }
+    }
+  }
   return out;
 }

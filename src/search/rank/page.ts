@@ -6,16 +6,17 @@
  *               those names among the matches, in preference order. `total` counts the groups
  *               (remembered per clause until the store changes). Without collapsing: the matches
  *               ordered by name, then preference, then document and key.
- *   ranked:     the fused ranking, grouped in rank order (a group ranks where its best member
- *               does; its score is that member's), sliced; each page group then shows its
- *               preferred version among all candidates of that name. Without collapsing, the
+ *   ranked:     the fused ranking, grouped by name form in rank order (a group ranks where its
+ *               best member does; its score is that member's), sliced; each page group then shows
+ *               its preferred version among all candidates of its names ("Horse, Draft" and
+ *               "Draft Horse" are one entry; collapse.ts). Without collapsing, the
  *               fused list itself.
  */
 import type { Database } from "bun:sqlite";
 import { getEntitiesByIds } from "../../store/entities.ts";
 import { CACHES } from "../../store/caches.ts";
 import { rankPreference } from "../../store/canonical.ts";
-import { type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameNameRows } from "./collapse.ts";
+import { exactNameKey, type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameNameRows } from "./collapse.ts";
 import { andWhere, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import type { DocumentRank } from "./preference.ts";
 import type { OtherVersion, SearchHit } from "../types.ts";
@@ -147,13 +148,13 @@ function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
   const byGroup = new Map<string, LightRow[]>();
   for (const r of all) {
     if (!keep.has(r.id)) continue;
-    const k = groupKey(r);
+    const k = exactNameKey(r);
     const list = byGroup.get(k);
     if (list) list.push(r);
     else byGroup.set(k, [r]);
   }
   const picked = names.flatMap((n) => {
-    const members = byGroup.get(groupKey(n));
+    const members = byGroup.get(exactNameKey(n));
     return members ? [{ members: orderMembers(members, spec.rank) }] : [];
   });
   return { total, hits: load(db, picked, spec.withText) };
@@ -190,11 +191,13 @@ export function rankedPage(db: Database, isCandidate: (id: number) => boolean, f
   const firstScore = (g: Group) => Math.max(...g.members.map((m) => score.get(m.id) ?? 0));
   const groups = tiesPreferred(groupRows(ordered, spec.rank), firstScore, (g) => Math.min(...g.members.map((m) => spec.rank(m))));
   const page = groups.slice(spec.offset, spec.offset + spec.limit);
-  // Every version of the page's names among the candidates (some ranked too deep to be in `fused`).
+  // Every version of the page's names among the candidates (some ranked too deep to be in `fused`):
+  // every name form a group holds, in every kind of its family.
   const all = sameNameRows(
     db,
     isCandidate,
-    page.map((g) => g.members[0]!),
+    page.flatMap((g) => g.members),
+    true,
   );
   const byGroup = new Map<string, LightRow[]>();
   for (const r of all) {

@@ -1,0 +1,86 @@
+/** One thing under two name forms is one entry of a ranked list ("Horse, Draft" = "Draft Horse"; a rule and its rule section). */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { groupRows, nameForm, type LightRow } from "../../src/search/rank/collapse.ts";
+import { runSearch } from "../../src/search/hybrid.ts";
+import { documentRank } from "../../src/search/rank/preference.ts";
+import type { SearchQuery } from "../../src/search/types.ts";
+import type { Store } from "../../src/store/db.ts";
+import { makeEntity, makeStore } from "../support/entities.ts";
+import { ctxOf, embedAll, readyProvider, TopicEmbedder } from "./helpers.ts";
+
+describe("nameForm (pure)", () => {
+  test("inverted names, case, punctuation, spacing and plurals are one form", () => {
+    const same = (a: string, b: string) => expect(nameForm(a)).toBe(nameForm(b));
+    same("Horse, Draft", "Draft Horse");
+    same("Hyena, Giant", "giant hyena");
+    same("Seahorse, Giant", "Giant Sea Horse");
+    same("Will-o'-Wisp", "Will-o-Wisp");
+    same("Crossbow, hand", "Hand Crossbow");
+    same("Potions of Healing", "Potion of Healing");
+    same("Flame Tongue (Longsword)", "Flame Tongue Longsword");
+    same("Élan", "Elan");
+  });
+  test("different things stay apart", () => {
+    const differ = (a: string, b: string) => expect(nameForm(a)).not.toBe(nameForm(b));
+    differ("Giant Hyena", "Hyena");
+    differ("Fireball", "Delayed Blast Fireball");
+    differ("Dragon's Breath", "Dragon Wing");
+    // Two commas: a list, not an inverted name.
+    expect(nameForm("Food, Drink, and Lodging")).toBe("fooddrinkandlodging");
+    differ("Light Hammer (+1)", "Light Hammer (+2)");
+  });
+});
+
+let id = 0;
+const row = (kind: string, name: string, doc: string): LightRow => ({ id: ++id, kind, name, document_key: doc, document_source: "open5e_v2", key: `${doc}_${id}` });
+
+describe("groupRows by name form", () => {
+  test("'Horse, Draft' and 'Draft Horse' are one group, the preferred document first", () => {
+    const groups = groupRows([row("creature", "Horse, Draft", "bfrd"), row("creature", "Riding Horse", "srd-2014"), row("creature", "Draft Horse", "srd-2014")], documentRank());
+    expect(groups.map((g) => g.members.map((m) => `${m.name}@${m.document_key}`))).toEqual([["Draft Horse@srd-2014", "Horse, Draft@bfrd"], ["Riding Horse@srd-2014"]]);
+  });
+  test("a rule and its rule section are one group; other kinds stay apart", () => {
+    const groups = groupRows([row("rule_section", "Underwater Combat", "srd-2014"), row("rule", "Underwater Combat", "srd-2024"), row("spell", "Light", "srd-2014"), row("weapon_property", "Light", "srd-2014")], documentRank());
+    expect(groups.map((g) => g.members.map((m) => `${m.kind}@${m.document_key}`))).toEqual([["rule@srd-2024", "rule_section@srd-2014"], ["spell@srd-2014"], ["weapon_property@srd-2014"]]);
+  });
+});
+
+describe("ranked answers show each thing once", () => {
+  let store: Store;
+  let cleanup: () => void;
+  const emb = new TopicEmbedder();
+  const run = (q: Partial<SearchQuery>) => runSearch(ctxOf(store, readyProvider(emb)), { kinds: ["creature"], limit: 10, collapse: true, ...q });
+
+  beforeAll(async () => {
+    ({ store, cleanup } = makeStore([
+      makeEntity("creature", "Draft Horse", { creature_type: "beast" }, { text: "A strong horse that pulls heavy loads." }),
+      makeEntity("creature", "Horse, Draft", { creature_type: "beast" }, { doc: "tob", text: "A strong horse bred to pull carts." }),
+      makeEntity("creature", "Riding Horse", { creature_type: "beast" }, { text: "A horse for riders." }),
+      makeEntity("rule", "Underwater Combat", {}, { doc: "srd-2024", text: "Fighting while swimming under water." }),
+      makeEntity("rule_section", "Underwater Combat", {}, { text: "Attacks made under water have disadvantage." }),
+      makeEntity("rule", "Falling", {}, { text: "Damage from falling." }),
+    ]));
+    await embedAll(store.db, emb);
+  });
+  afterAll(() => cleanup());
+
+  test("'draft horse': one entry for both name forms, naming the other version", async () => {
+    const r = await run({ search: "horse that pulls carts" });
+    const shown = r.hits.map((h) => h.entity.name);
+    expect(shown.filter((n) => /draft/i.test(n))).toEqual(["Draft Horse"]);
+    const draft = r.hits.find((h) => h.entity.name === "Draft Horse")!;
+    expect(draft.others?.map((o) => o.document_key)).toEqual(["tob"]);
+    expect(r.total).toBe(2);
+  });
+  test("without collapsing, both versions are listed", async () => {
+    const r = await run({ search: "horse that pulls carts", collapse: false });
+    expect(r.hits.map((h) => h.entity.name).filter((n) => /draft/i.test(n)).sort()).toEqual(["Draft Horse", "Horse, Draft"]);
+  });
+  test("a rule and its rule section: one entry for 'under water'", async () => {
+    const r = await run({ kinds: ["rule", "rule_section"], search: "fighting under water" });
+    expect(r.hits.filter((h) => h.entity.name === "Underwater Combat")).toHaveLength(1);
+    const hit = r.hits.find((h) => h.entity.name === "Underwater Combat")!;
+    expect(hit.entity.kind).toBe("rule");
+    expect(hit.others?.map((o) => o.kind)).toEqual(["rule_section"]);
+  });
+});
