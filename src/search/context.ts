@@ -3,6 +3,7 @@
  * embedding timeout. Built once by the server / CLI and passed to `runSearch`.
  */
 import type { Store } from "../store/db.ts";
+import type { Fusion } from "./rank/fusion.ts";
 import type { EmbedderProvider, VectorIndex } from "./types.ts";
 
 export interface Neighbor {
@@ -33,6 +34,6 @@ export interface SearchContext {
   embeddingTimeoutMs: number;
   /** Candidate sets up to this size are ranked by exact cosine; larger ones by HNSW (default 2000). */
   exactSearchMax?: number;
-  /** Fusion constants for `bun run eval`'s tuning split (default RRF_K, LEXICAL_WEIGHT, VECTOR_WEIGHT). */
-  fusion?: { k?: number; vectorWeight?: number };
+  /** Fusion constants over every profile's own (rank/fusion.ts): `bun run eval`'s tuning grid. */
+  fusion?: Partial<Fusion>;
 }

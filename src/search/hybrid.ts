@@ -8,7 +8,7 @@
  *      `offset`; `total` counts them all; no score. Mode "structured".
  *   3. With `search`: the lexical leg (FTS5/BM25, typo-tolerant) and the vector leg (query
  *      embedding with a timeout; exact cosine or HNSW) run over the same candidates and are fused
- *      by reciprocal rank fusion; candidates whose name equals the whole query (or, failing that,
+ *      by reciprocal rank fusion with the calling tool's constants (rank/fusion.ts); candidates whose name equals the whole query (or, failing that,
  *      the query with typos corrected / cut-off words completed: "magik missle") go on top.
  *      `similarity_score` = fused score / best possible fused score (0..1), best first; exactly
  *      `limit` hits after collapsing, from `offset`; `data` is loaded for those rows only; `total`
@@ -37,19 +37,20 @@ import { explainFilters, explainName } from "./rank/explain.ts";
 import { resolveName } from "./filter/names.ts";
 import { presentHits } from "./rank/present.ts";
 import { semanticLeg } from "./rank/semantic-leg.ts";
-import type { RankingMode, SearchMode, SearchQuery, SearchResponse } from "./types.ts";
+import { DEFAULT_FUSION, fusionFor } from "./rank/fusion.ts";
+import type { RankingMode, RankingProfile, SearchMode, SearchQuery, SearchResponse } from "./types.ts";
 
 export type { SearchContext } from "./context.ts";
 
 /**
- * Reciprocal rank fusion constant: score = Σ weight / (RRF_K + rank). 20 rather than the usual
- * 60 lets a leg's first few places count more than a middling place in both legs; measured over
- * the real corpus with `bun run eval` (docs/eval.md): 15–25 rank alike, 60 pulls up "consensus"
- * hits that neither leg rates.
+ * Reciprocal rank fusion constant and leg weights of the default profile (fusion.ts holds them per
+ * tool): score = Σ weight / (RRF_K + rank). 20 rather than the usual 60 lets a leg's first few
+ * places count more than a middling place in both legs; measured over the real corpus with
+ * `bun run eval` (docs/eval.md).
  */
-export const RRF_K = 20;
-export const LEXICAL_WEIGHT = 1.0;
-export const VECTOR_WEIGHT = 1.0;
+export const RRF_K = DEFAULT_FUSION.k;
+export const LEXICAL_WEIGHT = DEFAULT_FUSION.lexicalWeight;
+export const VECTOR_WEIGHT = DEFAULT_FUSION.vectorWeight;
 
 /**
  * How deep each leg looks: enough for fusion to matter (a hit one leg ranks 80th still counts),
@@ -127,7 +128,7 @@ function exactNameIds(db: Database, kinds: readonly EntityKind[], candidates: Ca
 
 async function rankedPage(
   ctx: SearchContext,
-  q: { where: WhereClause; kinds: readonly EntityKind[]; page: PageSpec },
+  q: { where: WhereClause; kinds: readonly EntityKind[]; page: PageSpec; profile?: RankingProfile | undefined },
   search: string,
   limit: number,
   ranking: RankingMode,
@@ -168,13 +169,14 @@ async function rankedPage(
     mode = "lexical";
     messages.push(`Semantic ranking is off (${sem.reason}); results are ranked by keyword match only.`);
   }
+  const fusion = fusionFor(q.profile, ctx.fusion);
   const fused = fuseRankings(
     [
-      { ids: lexical.map((h) => h.id), weight: LEXICAL_WEIGHT },
-      { ids: vector.map((n) => n.id), weight: ctx.fusion?.vectorWeight ?? VECTOR_WEIGHT },
+      { ids: lexical.map((h) => h.id), weight: fusion.lexicalWeight },
+      { ids: vector.map((n) => n.id), weight: fusion.vectorWeight },
     ],
     exact,
-    ctx.fusion?.k ?? RRF_K,
+    fusion.k,
   );
   return respond(
     pageOfRanking(db, (id) => candidates.has(id), fused, q.page),
@@ -236,5 +238,5 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
     const why = explainFilters(db, { kinds: q.kinds, filters: q.filters, documentKeys: docs.keys });
     if (why) messages.push(why);
   }
-  return shown(await rankedPage(ctx, { where, kinds: q.kinds, page }, search, limit, q.ranking ?? "hybrid", messages));
+  return shown(await rankedPage(ctx, { where, kinds: q.kinds, page, profile: q.profile }, search, limit, q.ranking ?? "hybrid", messages));
 }

@@ -8,6 +8,9 @@ import type { Entity, EntityKind } from "../entities/types.ts";
 export type { StructuredFilters } from "../entities/filters.ts";
 import type { StructuredFilters } from "../entities/filters.ts";
 
+/** What a search tool ranks for (rank/fusion.ts keeps the fusion constants per profile). */
+export type RankingProfile = "spell" | "creature" | "equipment" | "character_option" | "rule" | "all";
+
 export interface SearchQuery {
   /** Kinds to search (one list ranked together). */
   kinds: readonly EntityKind[];
@@ -33,6 +36,8 @@ export interface SearchQuery {
    * show it), and quote one wording of records carrying several (the others named in `other_wordings`).
    */
   omitText?: boolean;
+  /** Which tool ranks (fusion.ts: its fusion constants); the default fusion when absent. */
+  profile?: RankingProfile;
   /**
    * Internal (evaluation only; tools never set it): rank `search` with both legs fused (default),
    * or with one leg alone over the same candidates — "lexical" (BM25 order) or "vector" (cosine

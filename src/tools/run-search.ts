@@ -6,6 +6,7 @@ import { hintOf, isLoreKeeperError } from "../errors.ts";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { EntityKind } from "../entities/types.ts";
 import { log } from "../log.ts";
+import { profileOfTool } from "../search/rank/fusion.ts";
 import type { SearchQuery, StructuredFilters } from "../search/types.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
 import { CACHES } from "../store/caches.ts";
@@ -94,6 +95,7 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     offset: view.offset ?? query.offset ?? 0,
     collapse: query.collapse ?? !(view.all_versions === true || documentsGiven),
     prefer: query.prefer ?? ctx.deps.preferDocuments,
+    profile: query.profile ?? profileOfTool(tool),
   };
   const notes: string[] = [];
   try {

@@ -1,0 +1,39 @@
+/**
+ * How the two legs of a ranked search are fused, per search tool, in one place. Reciprocal rank
+ * fusion: score = Σ weight / (k + rank) over the lexical and the vector list. A small k lets a
+ * leg's first few places count more than a middling place in both legs; a weight above 1 trusts
+ * that leg more.
+ *
+ * The values are tuned by `bun run eval` on its fixed training half of the queries only and kept
+ * when the held-out half improves (docs/eval.md, "Fusion per tool"). A tool without its own entry
+ * uses the default.
+ */
+import type { RankingProfile } from "../types.ts";
+
+export type { RankingProfile } from "../types.ts";
+
+export interface Fusion {
+  /** The RRF constant. */
+  k: number;
+  lexicalWeight: number;
+  vectorWeight: number;
+}
+
+export const RANKING_PROFILES: readonly RankingProfile[] = ["spell", "creature", "equipment", "character_option", "rule", "all"];
+
+/** k 20, equal weights: measured over the whole query set before per-tool tuning (docs/eval.md). */
+export const DEFAULT_FUSION: Fusion = { k: 20, lexicalWeight: 1, vectorWeight: 1 };
+
+/** Per tool, where tuning on the training half beat the default on the held-out half. */
+export const FUSION_BY_PROFILE: Readonly<Partial<Record<RankingProfile, Fusion>>> = {};
+
+/** The fusion for a profile (the default when it has none), with `override`'s fields on top (the eval's tuning grid). */
+export function fusionFor(profile: RankingProfile | undefined, override?: Partial<Fusion>): Fusion {
+  return { ...DEFAULT_FUSION, ...(profile ? FUSION_BY_PROFILE[profile] : undefined), ...override };
+}
+
+/** The profile of a search tool by its name ("search_spell" → "spell"), or undefined. */
+export function profileOfTool(tool: string): RankingProfile | undefined {
+  const p = tool.replace(/^search_/, "");
+  return (RANKING_PROFILES as readonly string[]).includes(p) ? (p as RankingProfile) : undefined;
+}
