@@ -12,7 +12,7 @@ import { createEmbedderProvider } from "../src/search/model/embedder.ts";
 import type { Embedder } from "../src/search/types.ts";
 import { syncIndex } from "../src/search/index/vector-index.ts";
 import { openStore, type Store } from "../src/store/db.ts";
-import { setEmbeddingMeta, writeVectors } from "../src/store/vectors.ts";
+import { listPendingVectors, setEmbeddingMeta, writeVectors } from "../src/store/vectors.ts";
 
 const PENDING = `FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id AND v.model_id = ?1
   WHERE (v.entity_id IS NULL OR v.content_hash <> e.content_hash)`;
@@ -35,9 +35,8 @@ export async function embedByKind(
     const t1 = performance.now();
     for (;;) {
       if (opts.stop?.()) break;
-      const batch = store.db
-        .query<{ id: number; text: string; content_hash: string }, [string, string]>(`SELECT e.id AS id, e.text AS text, e.content_hash AS content_hash ${PENDING} AND e.kind = ?2 AND e.id % ${opts.share?.[1] ?? 1} = ${opts.share?.[0] ?? 0} ORDER BY e.id LIMIT 64`)
-        .all(e.id, k.kind);
+      // What is embedded is each kind's passage (src/entities/passage.ts), as in `lorekeeper sync`.
+      const batch = listPendingVectors(store.db, e.id, 64, 0, { kind: k.kind, share: opts.share ?? [0, 1] });
       if (batch.length === 0) break;
       const vs = await e.embedPassages(batch.map((b) => b.text));
       writeVectors(store.db, e.id, batch.map((b, i) => ({ id: b.id, contentHash: b.content_hash, vector: vs[i]! })));

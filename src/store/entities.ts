@@ -5,6 +5,7 @@
 import type { Database } from "bun:sqlite";
 import type { DocumentInfo, DocumentSource, Entity, EntityFilters, EntityKind, JsonObject } from "../entities/types.ts";
 import { slugify } from "../entities/types.ts";
+import { passageText } from "../entities/passage.ts";
 import { DERIVED_COLUMNS, derivedValues, FILTER_PARAMS, SOURCE_COLUMNS, type DerivedColumn } from "../entities/filters.ts";
 import { upsertDocuments } from "./documents.ts";
 import { CACHES } from "./caches.ts";
@@ -61,7 +62,11 @@ function filterValue(col: keyof EntityFilters, f: EntityFilters): SqlValue {
 
 export function contentHash(e: Entity): string {
   const h = new Bun.CryptoHasher("sha1");
-  h.update(JSON.stringify([e.kind, e.key, e.name, e.document_key, e.document_name, e.source_url, e.text, e.filters, e.data]));
+  const fields: unknown[] = [e.kind, e.key, e.name, e.document_key, e.document_name, e.source_url, e.text, e.filters, e.data];
+  // What is embedded, when it is not the text: a changed passage makes the vector stale (passage.ts).
+  const passage = passageText(e);
+  if (passage !== e.text) fields.push(passage);
+  h.update(JSON.stringify(fields));
   return h.digest("hex");
 }
 

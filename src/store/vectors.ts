@@ -6,6 +6,7 @@
  * the HNSW index file is always rebuilt from it.
  */
 import type { Database } from "bun:sqlite";
+import { passageText } from "../entities/passage.ts";
 import { getMeta, setMeta } from "./db.ts";
 
 export const META_EMBEDDING_MODEL_ID = "embedding_model_id";
@@ -59,15 +60,20 @@ export function countPendingVectors(db: Database, modelId: string): number {
   return row?.n ?? 0;
 }
 
-/** One page of pending entities, by id (keyset paging: pass the last id seen as `afterId`). */
-export function listPendingVectors(db: Database, modelId: string, limit: number, afterId = 0): PendingEntity[] {
-  return db
-    .query<PendingEntity, [string, number, number]>(
-      `SELECT e.id AS id, e.text AS text, e.content_hash AS content_hash
+/**
+ * One page of pending entities, by id (keyset paging: pass the last id seen as `afterId`); `text` is
+ * what to embed (the kind's passage, entities/passage.ts). `kind`: only entities of that kind.
+ */
+export function listPendingVectors(db: Database, modelId: string, limit: number, afterId = 0, only?: { kind?: string; share?: [number, number] }): PendingEntity[] {
+  const where = [only?.kind !== undefined ? "e.kind = ?4" : "", only?.share ? `e.id % ${Math.max(1, Math.floor(only.share[1]))} = ${Math.max(0, Math.floor(only.share[0]))}` : ""].filter((w) => w).map((w) => ` AND ${w}`).join("");
+  const rows = db
+    .query<PendingEntity & { kind: string; name: string }, [string, number, number, ...string[]]>(
+      `SELECT e.id AS id, e.kind AS kind, e.name AS name, e.text AS text, e.content_hash AS content_hash
        FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id
-       WHERE ${PENDING_WHERE} AND e.id > ? ORDER BY e.id LIMIT ?`,
+       WHERE (v.entity_id IS NULL OR v.model_id <> ?1 OR v.content_hash <> e.content_hash) AND e.id > ?2${where} ORDER BY e.id LIMIT ?3`,
     )
-    .all(modelId, afterId, Math.max(1, Math.floor(limit)));
+    .all(modelId, afterId, Math.max(1, Math.floor(limit)), ...(only?.kind !== undefined ? [only.kind] : []));
+  return rows.map((r) => ({ id: r.id, text: passageText(r), content_hash: r.content_hash }));
 }
 
 export interface VectorWrite {
