@@ -7,6 +7,7 @@ import type { Database } from "bun:sqlite";
 import type { Embedder } from "../src/search/types.ts";
 import { MODES, summarize, type Mode, type Summary } from "./eval-metrics.ts";
 import type { EvalQuery } from "./eval-queries.ts";
+import type { SplitFigures } from "./eval-split.ts";
 
 /** typo / name (exact or partial) / meaning, by query id; meaning queries are grouped by tool too. */
 export function queryClass(q: EvalQuery): "typo" | "name" | "meaning" {
@@ -23,23 +24,6 @@ export function isTuneQuery(q: EvalQuery): boolean {
     h = Math.imul(h, 0x01000193);
   }
   return ((h >>> 0) & 1) === 0;
-}
-
-export interface FusionSetting {
-  k: number;
-  vectorWeight: number;
-}
-
-/** The grid tried on the tuning half (the shipped default is k 20, weight 1). */
-export const FUSION_GRID: FusionSetting[] = [10, 20, 40, 60].flatMap((k) => [0.5, 0.75, 1, 1.5, 2].map((vectorWeight) => ({ k, vectorWeight })));
-
-/** Best setting by MRR, then hit@5; ties keep the earlier (smaller k, smaller weight) — no peeking at the held-out half. */
-export function pickFusion(scored: ReadonlyArray<{ setting: FusionSetting; summary: Summary }>): FusionSetting {
-  let best = scored[0]!;
-  for (const s of scored) {
-    if (s.summary.mrr > best.summary.mrr + 1e-9 || (Math.abs(s.summary.mrr - best.summary.mrr) <= 1e-9 && s.summary.hit5 > best.summary.hit5 + 1e-9)) best = s;
-  }
-  return best.setting;
 }
 
 export interface EmbeddingTimes {
@@ -78,9 +62,12 @@ export interface ModelReport {
   /** Meaning queries per mode, and per tool (hybrid). */
   meaning: Record<Mode, Summary>;
   meaningByTool: Record<string, Summary>;
+  /** Training / held-out halves, held-out meaning by tool, the dev set (eval-split.ts). */
+  split: SplitFigures;
   heldOutDefault: Summary;
   heldOutTuned: Summary;
-  tuned: FusionSetting;
+  /** The per-tool fusion tuned on the training half ("spell 20/1, …"). */
+  tuned: string;
   times: EmbeddingTimes;
   corpusEmbedSeconds: number | null;
   hybridQueryMs: number;
@@ -103,10 +90,15 @@ export function sideBySide(reports: ModelReport[]): string {
       lines.push(`| ${m === "lexical" ? r.model : ""} | ${m} | ${f3(s.hit1)} | ${f3(s.hit5)} | ${f3(s.hit10)} | ${f3(s.mrr)} | ${f3(r.meaning[m].mrr)} |`);
     }
   }
-  lines.push("", "Fusion tuned on the tuning half only; the held-out half with the shipped default (k 20, vector weight 1) and with the tuned setting:", "");
-  lines.push("| model | tuned k / vector weight | held-out hybrid hit@5 default → tuned | held-out hybrid MRR default → tuned |", "|---|---|---|---|");
+  lines.push("", "Held-out half and dev set (hybrid):", "");
+  lines.push("| model | held-out hit@5 | held-out MRR | dev hit@k | dev MRR |", "|---|---:|---:|---:|---:|");
   for (const r of reports) {
-    lines.push(`| ${r.model} | ${r.tuned.k} / ${r.tuned.vectorWeight} | ${f3(r.heldOutDefault.hit5)} → ${f3(r.heldOutTuned.hit5)} | ${f3(r.heldOutDefault.mrr)} → ${f3(r.heldOutTuned.mrr)} |`);
+    lines.push(`| ${r.model} | ${f3(r.split.heldOut.hybrid.hit5)} | ${f3(r.split.heldOut.hybrid.mrr)} | ${f3(r.split.dev.hybrid.hitK)} | ${f3(r.split.dev.hybrid.mrr)} |`);
+  }
+  lines.push("", "Fusion tuned per tool on the training half only; the held-out half with the shipped constants and with the tuned ones:", "");
+  lines.push("| model | tuned k / vector weight per tool | held-out hybrid hit@5 shipped → tuned | held-out hybrid MRR shipped → tuned |", "|---|---|---|---|");
+  for (const r of reports) {
+    lines.push(`| ${r.model} | ${r.tuned} | ${f3(r.heldOutDefault.hit5)} → ${f3(r.heldOutTuned.hit5)} | ${f3(r.heldOutDefault.mrr)} → ${f3(r.heldOutTuned.mrr)} |`);
   }
   const tools = [...new Set(reports.flatMap((r) => Object.keys(r.meaningByTool)))].sort();
   lines.push("", "Meaning queries by tool (hybrid MRR, number of queries):", "");

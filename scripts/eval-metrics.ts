@@ -3,6 +3,7 @@
  * hit@k and MRR per ranking mode, and whether a ranking expectation holds. No I/O.
  */
 import type { Entity, EntityKind } from "../src/entities/types.ts";
+import { groupKey } from "../src/search/rank/collapse.ts";
 
 /** Which ranking a column of the table comes from (SearchQuery.ranking). */
 export const MODES = ["lexical", "vector", "hybrid"] as const;
@@ -84,7 +85,9 @@ export type Expectation =
   | { type: "top"; names: TargetRef[]; k: number; any?: boolean }
   | { type: "share"; pred: HitPredicate; k: number; min: number }
   | { type: "before"; a: HitPredicate; b: HitPredicate }
-  | { type: "more"; a: HitPredicate; b: HitPredicate; k: number };
+  | { type: "more"; a: HitPredicate; b: HitPredicate; k: number }
+  /** No two of the top k are one thing under two name forms ("Horse, Draft" and "Draft Horse"). */
+  | { type: "distinct"; k: number };
 
 export interface ExpectationResult {
   pass: boolean;
@@ -124,6 +127,17 @@ export function checkExpectation(hits: readonly RankedEntity[], x: Expectation):
       const ra = a < 0 ? null : a + 1;
       const rb = b < 0 ? null : b + 1;
       return { pass: ra !== null && (rb === null || ra < rb), what: `the first of the ${x.a.label} above the first of the ${x.b.label}`, detail: `${fmt(ra)} vs ${fmt(rb)}` };
+    }
+    case "distinct": {
+      const seen = new Map<string, string>();
+      const twice: string[] = [];
+      for (const e of hits.slice(0, x.k)) {
+        const g = groupKey(e);
+        const first = seen.get(g);
+        if (first !== undefined) twice.push(`${first} = ${e.name}`);
+        else seen.set(g, e.name);
+      }
+      return { pass: twice.length === 0, what: `each thing once in the top ${x.k} (name forms, rule sections)`, detail: twice.length ? twice.join("; ") : "no repeats" };
     }
     case "more": {
       const top = hits.slice(0, x.k);

@@ -324,6 +324,19 @@ export const OWN_QUERIES: EvalQuery[] = [
   own("all-grapple-how", "search_all", { query: "how do I grapple someone" }, ["Grappling", "Grappled", "Grappler"]),
   own("all-magic-missile", "search_all", { query: "magic missile" }, ["Magic Missile"]),
   own("all-invisible", "search_all", { query: "become invisible" }, ["Invisibility", "Invisible", "Greater Invisibility", "Ring of Invisibility", "Potion of Invisibility"]),
+  // round 2 (issue 21): rules and conditions in plain words, items by what they do, one thing under two name forms
+  own("condition-knocked-down", "search_rule", { search: "knocked down flat on the ground", rule_type: "condition" }, ["Prone"]),
+  own("rule-knocked-down", "search_rule", { search: "what happens when I get knocked down" }, ["Prone"]),
+  own("item-breathe-water", "search_equipment", { search: "breathe normally under water", type: "magic-item" }, ["Necklace of Adaptation"]),
+  own("item-no-fall-damage", "search_equipment", { search: "stops me from getting hurt when I fall" }, ["Ring of Feather Falling"]),
+  own("item-walk-walls", "search_equipment", { search: "walk up walls and across ceilings" }, ["Slippers of Spider Climbing"]),
+  own("item-see-dark", "search_equipment", { search: "see in the dark", type: "magic-item" }, ["Goggles of Night"]),
+  own("item-cold-weather", "search_equipment", { search: "keeps me warm in freezing weather" }, ["Ring of Warmth"]),
+  own("item-fixed-rod", "search_equipment", { search: "a rod that stays fixed in midair and can hold a lot of weight" }, ["Immovable Rod"]),
+  own("exact-form-draft-horse", "search_creature", { search: "draft horse" }, ["Draft Horse"], [{ type: "distinct", k: 10 }]),
+  own("exact-form-giant-hyena", "search_creature", { search: "giant hyena" }, ["Giant Hyena"], [{ type: "distinct", k: 10 }]),
+  own("rule-form-underwater", "search_rule", { search: "fighting under water" }, ["Underwater Combat"], [{ type: "distinct", k: 10 }]),
+  own("creature-winged-horse", "search_creature", { search: "winged horse", type: "celestial" }, ["Pegasus"]),
 ];
 
 export const ALL_QUERIES: EvalQuery[] = [...SPEC_QUERIES, ...OWN_QUERIES];

@@ -41,7 +41,10 @@ import { loadDevSet } from "./eval-devset.ts";
 import { fidelityLines, runFidelity } from "./eval-fidelity.ts";
 import { runAgreementAudit } from "./eval-agreement.ts";
 import { SHARED_DATA, SHARED_MODEL } from "./shared-dir.ts";
-import { FUSION_GRID, isTuneQuery, kindsFullyEmbedded, meaningByToolLines, measureEmbedding, type ModelReport, pickFusion, queryClass, sideBySide, summaries, summaryLines, TIMING_TEXTS } from "./eval-compare.ts";
+import { kindsFullyEmbedded, meaningByToolLines, measureEmbedding, type ModelReport, queryClass, sideBySide, summaries, summaryLines, TIMING_TEXTS } from "./eval-compare.ts";
+import { DEV_SET } from "./eval-dev.ts";
+import { timeQueries } from "./eval-timing.ts";
+import { splitFigures, splitLines, tunePerTool } from "./eval-split.ts";
 import { fileSha256 } from "../src/search/model/model-source.ts";
 import { catalogModelByOnnx, readManifest } from "../src/search/model/model-manifest.ts";
 import { checkModel } from "../src/search/model/model-reference.ts";
@@ -64,7 +67,8 @@ const HELP = `Usage: bun run eval [-- options]
   --only TEXT     only queries whose id contains TEXT
   --show N        print the top N names of each mode for every query
   --runs N        warm runs per timing (default 15)
-  --limit N       hits per query and mode, 10–100 (default: the tool's limit, 20 unless the query sets one)`;
+  --limit N       hits per query and mode, 10–100 (default: the tool's limit, 20 unless the query sets one)
+  --no-dev        leave out the outside dev set (../shared/eval/relevance-dev.json, reported apart)`;
 
 const { values: opt } = parseArgs({
   options: {
@@ -81,6 +85,7 @@ const { values: opt } = parseArgs({
     show: { type: "string" },
     runs: { type: "string" },
     limit: { type: "string" },
+    "no-dev": { type: "boolean" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -199,36 +204,6 @@ function printTable(results: QueryRun[]): void {
   }
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-
-async function timeQueries(ctx: SearchContext): Promise<{ structured: number; hybrid: number; hybridP90: number; entities: number }> {
-  const entities = ctx.store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0;
-  const structuredQ = await toolQuery(ctx.store, { id: "timing", origin: "own", tool: "search_creature", args: { type: "dragon", cr_min: 10, limit: 20 }, targets: [] });
-  const allKinds = await toolQuery(ctx.store, { id: "timing", origin: "own", tool: "search_all", args: { query: "x" }, targets: [] });
-  for (let i = 0; i < 3; i++) await runSearch(ctx, structuredQ);
-  for (const t of TIMING_TEXTS.slice(0, 3)) await runSearch(ctx, { ...allKinds, search: `${t} warm-up` });
-  const st: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await runSearch(ctx, structuredQ);
-    st.push(performance.now() - t0);
-  }
-  const hy: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const text = TIMING_TEXTS[i % TIMING_TEXTS.length]! + (i >= TIMING_TEXTS.length ? ` ${i}` : "");
-    const t0 = performance.now();
-    await runSearch(ctx, { ...allKinds, search: text, limit: 20 });
-    hy.push(performance.now() - t0);
-  }
-  const sorted = [...hy].sort((a, b) => a - b);
-  return { structured: median(st), hybrid: median(hy), hybridP90: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))]!, entities };
-}
-
 /** The store for one model: `--store`, a cached one under `--cache`, or a new temporary one. */
 async function storeFor(modelDir: string): Promise<{ store: Store; tmp?: string; embedSeconds: number | null }> {
   if (opt.store) {
@@ -274,7 +249,7 @@ async function complete(o: OpenedStore, q: EvalQuery): Promise<boolean> {
   return kindsFullyEmbedded(o.store.db, (await toolQuery(o.store, q)).kinds);
 }
 
-async function evaluateModel(modelDir: string, opened: OpenedStore, queries: EvalQuery[]): Promise<ModelRun> {
+async function evaluateModel(modelDir: string, opened: OpenedStore, queries: EvalQuery[], devQueries: EvalQuery[]): Promise<ModelRun> {
   const { store, tmp, embedSeconds } = opened;
   try {
     const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
@@ -321,29 +296,37 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
       `\nhybrid vs best single leg: hit@5 ${all.hybrid.hit5.toFixed(3)} vs ${best("hit5").toFixed(3)}, MRR ${all.hybrid.mrr.toFixed(3)} vs ${best("mrr").toFixed(3)} → ${fusionOk ? "OK" : "BELOW"}`,
     );
 
-    // Fusion tuned on one half of the queries; the other half is only looked at afterwards.
-    // Queries outside, settings inside: each query is embedded once (the embedder caches it).
-    const hybridRanks = async (rs: QueryRun[], settings: Array<{ k: number; vectorWeight: number }>) => {
-      const ranks = settings.map(() => [] as Array<number | null>);
-      for (const r of rs) {
-        for (const [i, fusion] of settings.entries()) {
-          const res = await runSearch({ ...ctx, fusion }, { ...r.sq, limit: limitOverride ?? Math.max(10, r.sq.limit), ranking: "hybrid" });
-          ranks[i]!.push(firstRelevantRank(res.hits.map((h) => h.entity), r.q.targets));
-        }
-      }
-      return ranks.map((x) => summarize(x));
-    };
-    const tune = results.filter((r) => isTuneQuery(r.q));
-    const held = results.filter((r) => !isTuneQuery(r.q));
-    const tuneSummaries = await hybridRanks(tune, FUSION_GRID);
-    const tuned = pickFusion(FUSION_GRID.map((setting, i) => ({ setting, summary: tuneSummaries[i]! })));
-    const heldOutDefault = summarize(held.map((r) => r.rank.hybrid));
-    const heldOutTuned = (await hybridRanks(held, [tuned]))[0]!;
-    console.log(
-      `fusion tuned on ${tune.length} queries: k ${tuned.k}, vector weight ${tuned.vectorWeight}; held-out ${held.length} queries: MRR ${heldOutDefault.mrr.toFixed(3)} (default) → ${heldOutTuned.mrr.toFixed(3)} (tuned), hit@5 ${heldOutDefault.hit5.toFixed(3)} → ${heldOutTuned.hit5.toFixed(3)}`,
+    // The outside dev set, reported apart; then the split (held-out first) and fusion tuned per tool
+    // on the training half only (each query is embedded once: the embedder caches it).
+    const devRuns: QueryRun[] = [];
+    for (const q of devQueries) {
+      const r = await runQuery(ctx, q);
+      const missing = await missingTargets(ctx, r.sq, q);
+      if (missing.length === q.targets.length) broken++;
+      if (missing.length) say(`${q.id}: target${missing.length > 1 ? "s" : ""} not among the candidates: ${missing.join(", ")}`);
+      devRuns.push(r);
+    }
+    if (devRuns.length) {
+      console.log(`\n# dev set (${DEV_SET})`);
+      printTable(devRuns);
+    }
+    const split = splitFigures(results, devRuns);
+    console.log(splitLines(split).join("\n"));
+    const tuning = await tunePerTool(
+      results,
+      async (r, fusion) => {
+        const run = r as QueryRun;
+        const res = await runSearch({ ...ctx, fusion }, { ...run.sq, limit: limitOverride ?? Math.max(10, run.sq.limit), ranking: "hybrid" });
+        return firstRelevantRank(res.hits.map((h) => h.entity), r.q.targets);
+      },
+      (r) => (r as QueryRun).sq.profile,
     );
+    console.log(tuning.lines.join("\n"));
+    const heldOutDefault = tuning.heldOutShipped;
+    const heldOutTuned = tuning.heldOutTuned;
+    const tuned = Object.entries(tuning.tuned).map(([p, f]) => `${p} ${f.k}/${f.vectorWeight}`).join(", ");
 
-    const t = await timeQueries(ctx);
+    const t = await timeQueries(ctx, (q) => toolQuery(ctx.store, q), runs);
     console.log(
       `\nTiming over the full corpus (${t.entities} entities, median of ${runs} warm runs): structured query ${t.structured.toFixed(2)} ms; hybrid query over all kinds ${t.hybrid.toFixed(2)} ms (p90 ${t.hybridP90.toFixed(2)} ms)`,
     );
@@ -364,6 +347,7 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
       model: basename(modelDir),
       id: embedder.id,
       all,
+      split,
       meaning: summaries(meaning),
       meaningByTool,
       heldOutDefault,
@@ -391,6 +375,9 @@ async function main(): Promise<number> {
   const opened: OpenedStore[] = [];
   for (const dir of modelDirs) opened.push(await storeFor(dir));
   let queries = (opt.queries ? loadDevSet(opt.queries) : ALL_QUERIES).filter((q) => !opt.only || q.id.includes(opt.only));
+  // The outside dev set beside the own queries, reported apart (not with --queries, which runs a set instead).
+  const devQueries = opt["no-dev"] || opt.queries || !existsSync(DEV_SET) ? [] : loadDevSet(DEV_SET).filter((q) => !opt.only || q.id.includes(opt.only));
+  if (!opt["no-dev"] && !opt.queries && !existsSync(DEV_SET)) say(`no dev set at ${DEV_SET}; only the project's queries are ranked`);
   if (opt["complete-only"]) {
     const keep: EvalQuery[] = [];
     for (const q of queries) {
@@ -401,7 +388,7 @@ async function main(): Promise<number> {
     say(`--complete-only: ${keep.length} of ${queries.length} queries have every candidate embedded; left out: ${queries.filter((q) => !keep.includes(q)).map((q) => q.id).join(", ") || "none"}`);
     queries = keep;
   }
-  for (const [i, dir] of modelDirs.entries()) runsOut.push(await evaluateModel(dir, opened[i]!, queries));
+  for (const [i, dir] of modelDirs.entries()) runsOut.push(await evaluateModel(dir, opened[i]!, queries, devQueries));
   if (runsOut.length > 1) console.log(sideBySide(runsOut.map((r) => r.report)));
   if (!opt.only) console.log(`\n${(await runAgreementAudit(dataDir, say)).join("\n")}`);
   console.log(`\ntotal ${(ms(started) / 1000).toFixed(1)} s`);

@@ -1,0 +1,126 @@
+/**
+ * `bun run eval`: the fixed training / held-out split of the query set, the outside dev set, and
+ * fusion tuned per tool on the training half only. Ranking changes are tuned on the training half
+ * and kept when the held-out half improves; the report leads with the held-out figures. Pure
+ * (formatting and choosing), no I/O.
+ */
+import type { Fusion, RankingProfile } from "../src/search/rank/fusion.ts";
+import { MODES, summarize, type Mode, type Summary } from "./eval-metrics.ts";
+import { devSummary } from "./eval-dev.ts";
+import { isTuneQuery, queryClass, summaries, summaryLines } from "./eval-compare.ts";
+import type { EvalQuery } from "./eval-queries.ts";
+
+/** What the split report reads of one ranked query. */
+export interface RankedQuery {
+  q: EvalQuery;
+  rank: Record<Mode, number | null>;
+}
+
+export interface SplitFigures {
+  train: Record<Mode, Summary>;
+  heldOut: Record<Mode, Summary>;
+  /** Meaning queries of the held-out half by tool, per mode. */
+  heldOutMeaningByTool: Record<string, Record<Mode, Summary>>;
+  /** The dev set per mode (hitK: within each case's k), and by tool (hybrid). */
+  dev: Record<Mode, Summary & { hitK: number }>;
+  devByTool: Record<string, Summary & { hitK: number }>;
+}
+
+const f3 = (x: number) => x.toFixed(3);
+
+function byTool<T>(rs: readonly RankedQuery[], f: (group: RankedQuery[]) => T): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const tool of [...new Set(rs.map((r) => r.q.tool))].sort()) out[tool] = f(rs.filter((r) => r.q.tool === tool));
+  return out;
+}
+
+/** The figures of the split and the dev set. `own` = the project's queries, `dev` = the outside set. */
+export function splitFigures(own: readonly RankedQuery[], dev: readonly RankedQuery[]): SplitFigures {
+  const held = own.filter((r) => !isTuneQuery(r.q));
+  const devBy = {} as Record<Mode, Summary & { hitK: number }>;
+  for (const m of MODES) devBy[m] = devSummary(dev.map((r) => ({ q: r.q, rank: r.rank[m] })));
+  return {
+    train: summaries(own.filter((r) => isTuneQuery(r.q))),
+    heldOut: summaries(held),
+    heldOutMeaningByTool: byTool(
+      held.filter((r) => queryClass(r.q) === "meaning"),
+      (g) => summaries(g),
+    ),
+    dev: devBy,
+    devByTool: byTool(dev, (g) => devSummary(g.map((r) => ({ q: r.q, rank: r.rank.hybrid })))),
+  };
+}
+
+/** The report's lines: held-out and training halves, held-out meaning MRR per tool and mode, the dev set. */
+export function splitLines(f: SplitFigures): string[] {
+  const lines = [
+    ...summaryLines(`Held-out half (${f.heldOut.hybrid.queries} queries; never tuned on)`, f.heldOut),
+    ...summaryLines(`Training half (${f.train.hybrid.queries} queries)`, f.train),
+    "",
+    "Held-out meaning queries by tool, MRR (lexical / vector / hybrid, queries):",
+  ];
+  for (const [tool, s] of Object.entries(f.heldOutMeaningByTool)) {
+    lines.push(`  ${tool.padEnd(24)} ${f3(s.lexical.mrr)} / ${f3(s.vector.mrr)} / ${f3(s.hybrid.mrr)}  (${s.hybrid.queries})`);
+  }
+  if (f.dev.hybrid.queries > 0) {
+    lines.push("", `Dev set (${f.dev.hybrid.queries} outside questions; hit = a target within the case's k)`, "mode      hit@k    hit@1    hit@5    MRR");
+    for (const m of MODES) lines.push(`${m.padEnd(8)}  ${f3(f.dev[m].hitK)}    ${f3(f.dev[m].hit1)}    ${f3(f.dev[m].hit5)}    ${f3(f.dev[m].mrr)}`);
+    lines.push("Dev set by tool (hybrid): hits / queries, MRR");
+    for (const [tool, s] of Object.entries(f.devByTool)) lines.push(`  ${tool.padEnd(24)} ${Math.round(s.hitK * s.queries)}/${s.queries}  ${f3(s.mrr)}`);
+  }
+  return lines;
+}
+
+/** The grid tried per tool on the training half (k × vector weight; the lexical weight stays 1). */
+export const FUSION_GRID: Fusion[] = [10, 20, 40, 60].flatMap((k) => [0.5, 0.75, 1, 1.5, 2].map((vectorWeight) => ({ k, lexicalWeight: 1, vectorWeight })));
+
+/** Best by MRR, then hit@5; ties keep the earlier setting. Never looks at the held-out half. */
+export function pickBest(scored: ReadonlyArray<{ setting: Fusion; summary: Summary }>): Fusion {
+  let best = scored[0]!;
+  for (const s of scored) {
+    if (s.summary.mrr > best.summary.mrr + 1e-9 || (Math.abs(s.summary.mrr - best.summary.mrr) <= 1e-9 && s.summary.hit5 > best.summary.hit5 + 1e-9)) best = s;
+  }
+  return best.setting;
+}
+
+/**
+ * Fusion tuned per tool: for each tool, the grid setting with the best MRR over that tool's
+ * training queries (`rankWith` ranks one query with one setting). Returns the settings and the
+ * held-out summary with the shipped constants and with the tuned ones.
+ */
+export async function tunePerTool(
+  own: readonly RankedQuery[],
+  rankWith: (r: RankedQuery, f: Fusion) => Promise<number | null>,
+  profileOf: (r: RankedQuery) => RankingProfile | undefined,
+): Promise<{ tuned: Partial<Record<RankingProfile, Fusion>>; heldOutShipped: Summary; heldOutTuned: Summary; lines: string[] }> {
+  const train = own.filter((r) => isTuneQuery(r.q));
+  const held = own.filter((r) => !isTuneQuery(r.q));
+  const tuned: Partial<Record<RankingProfile, Fusion>> = {};
+  for (const p of [...new Set(own.map(profileOf))]) {
+    if (!p) continue;
+    const mine = train.filter((r) => profileOf(r) === p);
+    if (mine.length === 0) continue;
+    const scored: Array<{ setting: Fusion; summary: Summary }> = [];
+    for (const setting of FUSION_GRID) {
+      const ranks: Array<number | null> = [];
+      for (const r of mine) ranks.push(await rankWith(r, setting));
+      scored.push({ setting, summary: summarize(ranks) });
+    }
+    tuned[p] = pickBest(scored);
+  }
+  const heldRanks: Array<number | null> = [];
+  for (const r of held) {
+    const p = profileOf(r);
+    const f = p ? tuned[p] : undefined;
+    heldRanks.push(f ? await rankWith(r, f) : r.rank.hybrid);
+  }
+  const heldOutShipped = summarize(held.map((r) => r.rank.hybrid));
+  const heldOutTuned = summarize(heldRanks);
+  const lines = [
+    "",
+    "Fusion tuned per tool on the training half (k / lexical weight / vector weight):",
+    ...Object.entries(tuned).map(([p, f]) => `  ${p.padEnd(18)} ${f.k} / ${f.lexicalWeight} / ${f.vectorWeight}`),
+    `held-out ${held.length} queries, hybrid: MRR ${f3(heldOutShipped.mrr)} (shipped) → ${f3(heldOutTuned.mrr)} (tuned per tool), hit@5 ${f3(heldOutShipped.hit5)} → ${f3(heldOutTuned.hit5)}`,
+  ];
+  return { tuned, heldOutShipped, heldOutTuned, lines };
+}
