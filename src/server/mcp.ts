@@ -36,7 +36,8 @@ import { readResourceUri, RESOURCE_LIST, RESOURCE_TEMPLATE_LIST } from "./resour
 export const SERVER_INSTRUCTIONS = [
   "LoreKeeper answers questions about D&D 5e content (SRD 5.1/5.2, Open5e third-party books, the D&D 5e API, imported OrcBrew homebrew) from a local index.",
   "Pick the specific tool when you know the kind: search_spell, search_creature, search_character_option (classes, species, backgrounds, feats), search_equipment (weapons, armor, gear, magic items), search_rule (rules, conditions, skills...). Use search_all when you do not.",
-  "Use `name` for an exact entry (case-insensitive, wildcards * and %), `search` for a description in plain words (ranked, with similarity_score), filters to narrow, and `documents` (keys from list_documents) to restrict to books.",
+  "Use `name` for an exact entry (case-insensitive, wildcards * and %), `search` for a description (ranked, with similarity_score), filters to narrow, and `documents` (keys from list_documents) to restrict to books.",
+  "Phrasing `search`: when you know what the user means, search its name (\"a one-eyed giant\" → \"cyclops\"); otherwise describe what it does in the game's rules words (\"resistance to fire damage\", \"knocked prone\", \"regain hit points\") rather than story words, and put kinds and numbers in filters (type, level, cr) instead of the text.",
   "Lists come as compact rows (key facts + one-line summary) with `total` and `has_more`; page with `offset`. For a whole entry read the row's `uri` resource or call again with `detail: \"full\"`. Same-name entries from several books are one row (official SRD first; `other_documents` names the rest); `all_versions: true` or `documents` shows each.",
   "Every result names its source (document_key). An empty answer's `message` says why (closest names, valid filter values).",
   "build_encounter does encounter XP math (2024 or 2014 rules): rate a group or propose groups. class_progression gives a class's level table.",

@@ -127,7 +127,7 @@ export function nameParam() {
 }
 
 export function searchParam() {
-  return text("Plain words, ranked by relevance");
+  return text("Its name if known, else what it does");
 }
 
 /** Parameters shared by the five entity tools (the tool descriptions carry the examples). */

@@ -10,7 +10,7 @@ import { CONTENT_TYPE_NAMES, contentTypeKinds } from "./vocab.ts";
 
 const input = z
   .object({
-    query: z.string().trim().min(1).max(500).describe("Plain words, ranked by relevance"),
+    query: z.string().trim().min(1).max(500).describe("Its name if known, else what it does"),
     content_types: z
       .preprocess((v) => (typeof v === "string" ? [v] : v), z.array(z.string().max(50)).max(30))
       .describe(`Any of: ${CONTENT_TYPE_NAMES.join(", ")}`)
