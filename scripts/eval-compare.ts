@@ -96,7 +96,7 @@ export function sideBySide(reports: ModelReport[]): string {
     lines.push(`| ${r.model} | ${f3(r.split.heldOut.hybrid.hit5)} | ${f3(r.split.heldOut.hybrid.mrr)} | ${f3(r.split.dev.hybrid.hitK)} | ${f3(r.split.dev.hybrid.mrr)} |`);
   }
   lines.push("", "Fusion tuned per tool on the training half only; the held-out half with the shipped constants and with the tuned ones:", "");
-  lines.push("| model | tuned k / vector weight per tool | held-out hybrid hit@5 shipped → tuned | held-out hybrid MRR shipped → tuned |", "|---|---|---|---|");
+  lines.push("| model | tuned k / vector weight / core prior per tool | held-out hybrid hit@5 shipped → tuned | held-out hybrid MRR shipped → tuned |", "|---|---|---|---|");
   for (const r of reports) {
     lines.push(`| ${r.model} | ${r.tuned} | ${f3(r.heldOutDefault.hit5)} → ${f3(r.heldOutTuned.hit5)} | ${f3(r.heldOutDefault.mrr)} → ${f3(r.heldOutTuned.mrr)} |`);
   }

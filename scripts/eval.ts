@@ -34,7 +34,7 @@ import { openStore, type Store } from "../src/store/db.ts";
 import { DataGate } from "../src/tools/data-gate.ts";
 import type { ToolDeps } from "../src/tools/deps.ts";
 import { TOOLS } from "../src/tools/index.ts";
-import { startFakeUpstream } from "../test/support/fake-upstream.ts";
+import { startUpstreamFor } from "./eval-upstream.ts";
 import { checkExpectation, firstRelevantRank, MODES, parseTarget, rankOf, summarize, type Mode, type RankedEntity, type Summary } from "./eval-metrics.ts";
 import { ALL_QUERIES, type EvalQuery } from "./eval-queries.ts";
 import { loadDevSet } from "./eval-devset.ts";
@@ -68,6 +68,7 @@ const HELP = `Usage: bun run eval [-- options]
   --show N        print the top N names of each mode for every query
   --runs N        warm runs per timing (default 15)
   --limit N       hits per query and mode, 10–100 (default: the tool's limit, 20 unless the query sets one)
+  --quick         rankings only: no timings, model check or fidelity check (while trying ranking changes)
   --no-dev        leave out the outside dev set (../shared/eval/relevance-dev.json, reported apart)`;
 
 const { values: opt } = parseArgs({
@@ -86,6 +87,7 @@ const { values: opt } = parseArgs({
     runs: { type: "string" },
     limit: { type: "string" },
     "no-dev": { type: "boolean" },
+    quick: { type: "boolean" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -101,6 +103,7 @@ const modelDirs = (opt.model ?? (process.env.LOREKEEPER_EVAL_MODEL ?? SHARED_MOD
 const budgetSeconds = opt["embed-budget"] ? Math.max(0, Number(opt["embed-budget"]) || 0) : undefined;
 const showN = opt.show ? Math.max(1, Number(opt.show) || 5) : 0;
 const runs = Math.max(3, Number(opt.runs ?? 15) || 15);
+const quick = opt.quick === true;
 const say = (m: string) => process.stderr.write(`eval: ${m}\n`);
 const ms = (t0: number) => Math.round(performance.now() - t0);
 
@@ -112,7 +115,7 @@ async function buildStore(path: string, modelDir: string): Promise<{ store: Stor
     throw new Error(`no corpus at ${dataDir} (expected open5e/v2/ and dnd5eapi/ as in ../shared/data); pass --data DIR`);
   }
   if (!existsSync(join(modelDir, "model.onnx"))) throw new Error(`no model at ${modelDir} (expected model.onnx); pass --model DIR`);
-  const upstream = await startFakeUpstream({ dataDir });
+  const upstream = await startUpstreamFor(path, dataDir, say);
   const store = openStore({ path });
   try {
     const config = { ...loadConfig(), open5eBaseUrl: upstream.url, dnd5eApiBaseUrl: upstream.url };
@@ -324,10 +327,10 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
     console.log(tuning.lines.join("\n"));
     const heldOutDefault = tuning.heldOutShipped;
     const heldOutTuned = tuning.heldOutTuned;
-    const tuned = Object.entries(tuning.tuned).map(([p, f]) => `${p} ${f.k}/${f.vectorWeight}`).join(", ");
+    const tuned = Object.entries(tuning.tuned).map(([p, f]) => `${p} ${f.k}/${f.vectorWeight}/${f.coreBoost}`).join(", ");
 
-    const t = await timeQueries(ctx, (q) => toolQuery(ctx.store, q), runs);
-    console.log(
+    const t = quick ? { entities: 0, structured: 0, hybrid: 0, hybridP90: 0 } : await timeQueries(ctx, (q) => toolQuery(ctx.store, q), runs);
+    if (!quick) console.log(
       `\nTiming over the full corpus (${t.entities} entities, median of ${runs} warm runs): structured query ${t.structured.toFixed(2)} ms; hybrid query over all kinds ${t.hybrid.toFixed(2)} ms (p90 ${t.hybridP90.toFixed(2)} ms)`,
     );
     const embedder = await provider.get();
@@ -335,10 +338,10 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
     // Faithful to the published model (docs/models.md), when it is a known one.
     const manifest = readManifest(modelDir);
     const known = manifest ? catalogModelByOnnx(manifest.source_onnx_sha256) : undefined;
-    for (const c of known ? await checkModel(embedder, manifest, known.reference) : []) console.log(`${c.pass ? "PASS" : "FAIL"}  model check ${c.name}: ${c.detail}`);
+    for (const c of known && !quick ? await checkModel(embedder, manifest, known.reference) : []) console.log(`${c.pass ? "PASS" : "FAIL"}  model check ${c.name}: ${c.detail}`);
     const sample = store.db.query<{ text: string }, []>("SELECT text FROM entities ORDER BY id LIMIT 64 OFFSET 1000").all().map((r) => r.text);
-    const times = await measureEmbedding(embedder, TIMING_TEXTS, sample);
-    console.log(
+    const times = quick ? { queryP50: 0, queryP90: 0, passagesPerSecond: 0, sample: 0 } : await measureEmbedding(embedder, TIMING_TEXTS, sample);
+    if (!quick) console.log(
       `embedding: query p50 ${times.queryP50.toFixed(1)} ms, p90 ${times.queryP90.toFixed(1)} ms; ${times.passagesPerSecond.toFixed(1)} passages/s over ${times.sample} entity texts${embedSeconds === null ? "" : `; whole corpus embedded in ${embedSeconds.toFixed(0)} s`}`,
     );
     const meaningByTool: Record<string, ReturnType<typeof summarize>> = {};
@@ -357,7 +360,7 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
       corpusEmbedSeconds: embedSeconds,
       hybridQueryMs: t.hybrid,
     };
-    const fidelity = fidelityLines(runFidelity(store.db, dataDir));
+    const fidelity = quick ? { lines: [], unexplained: 0 } : fidelityLines(runFidelity(store.db, dataDir));
     console.log(fidelity.lines.join("\n"));
     console.log(`expectations: ${failures} failed; ${broken} ${broken === 1 ? "query has" : "queries have"} no target among the candidates`);
     return { report, failures, broken, fusionOk, unexplained: fidelity.unexplained };

@@ -27,7 +27,7 @@ import { CACHES } from "../store/caches.ts";
 import { type CandidateSet, candidateSet } from "./filter/candidates.ts";
 import { comparePreferred, type LightRow } from "./rank/collapse.ts";
 import { type Page, type PageSpec, rankedPage as pageOfRanking, structuredPage } from "./rank/page.ts";
-import { type DocumentRank, documentRank } from "./rank/preference.ts";
+import { type DocumentRank, documentRank, OFFICIAL_SRDS } from "./rank/preference.ts";
 import type { SearchContext, Neighbor } from "./context.ts";
 import { resolveDocuments } from "./filter/documents-filter.ts";
 import { andWhere, buildFilterWhere, type SqlValue, type WhereClause } from "./filter/filters.ts";
@@ -71,7 +71,13 @@ export interface FusedHit {
  * result ranked first by every leg that found anything scores 1. Scores never increase down the
  * list; ties keep the better single-leg rank, then the smaller id.
  */
-export function fuseRankings(lists: ReadonlyArray<{ ids: readonly number[]; weight: number }>, exact: readonly number[] = [], k = RRF_K): FusedHit[] {
+export function fuseRankings(
+  lists: ReadonlyArray<{ ids: readonly number[]; weight: number }>,
+  exact: readonly number[] = [],
+  k = RRF_K,
+  /** Multiplier of an id's fused score (the core prior: official SRD entries); 1 when absent. */
+  prior?: (id: number) => number,
+): FusedHit[] {
   const fused = new Map<number, { rrf: number; best: number }>();
   let maxPossible = 0;
   for (const { ids, weight } of lists) {
@@ -84,6 +90,7 @@ export function fuseRankings(lists: ReadonlyArray<{ ids: readonly number[]; weig
       fused.set(id, cur);
     });
   }
+  if (prior) for (const [id, f] of fused) f.rrf *= prior(id);
   const exactSet = new Set(exact);
   const ranked = [...fused.entries()].filter(([id]) => !exactSet.has(id));
   ranked.sort(([ia, a], [ib, b]) => b.rrf - a.rrf || a.best - b.best || ia - ib);
@@ -124,6 +131,26 @@ function exactNameIds(db: Database, kinds: readonly EntityKind[], candidates: Ca
     .sort(comparePreferred(rank))
     .slice(0, 50)
     .map((r) => r.id);
+}
+
+/**
+ * The core prior: the entries of the preferred documents (the official SRDs, and any the server
+ * prefers) get their fused score × (1 + boost), so the SRD's Cyclops ranks above a look-alike from
+ * another book that the legs rate about the same. Undefined when the boost is 0.
+ */
+function corePrior(db: Database, lists: ReadonlyArray<{ ids: readonly number[] }>, rank: DocumentRank, boost: number): ((id: number) => number) | undefined {
+  if (!(boost > 0)) return undefined;
+  const ids = [...new Set(lists.flatMap((l) => l.ids))];
+  const core = new Set<number>();
+  const docs = [...new Set([...rank.preferred, ...OFFICIAL_SRDS])];
+  for (let i = 0; i < ids.length; i += 900) {
+    const chunk = ids.slice(i, i + 900);
+    const rows = db
+      .query<[number], SqlValue[]>(`SELECT e.id FROM entities e WHERE e.id IN (${chunk.map(() => "?").join(",")}) AND lower(e.document_key) IN (${docs.map(() => "?").join(",")})`)
+      .values(...chunk, ...docs);
+    for (const r of rows) core.add(Number(r[0]));
+  }
+  return (id) => (core.has(id) ? 1 + boost : 1);
 }
 
 async function rankedPage(
@@ -170,14 +197,11 @@ async function rankedPage(
     messages.push(`Semantic ranking is off (${sem.reason}); results are ranked by keyword match only.`);
   }
   const fusion = fusionFor(q.profile, ctx.fusion);
-  const fused = fuseRankings(
-    [
-      { ids: lexical.map((h) => h.id), weight: fusion.lexicalWeight },
-      { ids: vector.map((n) => n.id), weight: fusion.vectorWeight },
-    ],
-    exact,
-    fusion.k,
-  );
+  const lists = [
+    { ids: lexical.map((h) => h.id), weight: fusion.lexicalWeight },
+    { ids: vector.map((n) => n.id), weight: fusion.vectorWeight },
+  ];
+  const fused = fuseRankings(lists, exact, fusion.k, ranking === "hybrid" ? corePrior(db, lists, q.page.rank, fusion.coreBoost) : undefined);
   return respond(
     pageOfRanking(db, (id) => candidates.has(id), fused, q.page),
     mode,

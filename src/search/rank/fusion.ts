@@ -17,12 +17,14 @@ export interface Fusion {
   k: number;
   lexicalWeight: number;
   vectorWeight: number;
+  /** The core prior: fused score × (1 + coreBoost) for entries of the official SRDs (and preferred documents). */
+  coreBoost: number;
 }
 
 export const RANKING_PROFILES: readonly RankingProfile[] = ["spell", "creature", "equipment", "character_option", "rule", "all"];
 
 /** k 20, equal weights: measured over the whole query set before per-tool tuning (docs/eval.md). */
-export const DEFAULT_FUSION: Fusion = { k: 20, lexicalWeight: 1, vectorWeight: 1 };
+export const DEFAULT_FUSION: Fusion = { k: 20, lexicalWeight: 1, vectorWeight: 1, coreBoost: 0 };
 
 /** Per tool, where tuning on the training half beat the default on the held-out half. */
 export const FUSION_BY_PROFILE: Readonly<Partial<Record<RankingProfile, Fusion>>> = {};
