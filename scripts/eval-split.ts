@@ -72,9 +72,13 @@ export function splitLines(f: SplitFigures): string[] {
 }
 
 /** The grid tried per tool on the training half (k × vector weight × core prior; the lexical weight stays 1). */
-export const FUSION_GRID: Fusion[] = [10, 20, 40, 60].flatMap((k) =>
-  [0.5, 0.75, 1, 1.5, 2].flatMap((vectorWeight) => [0, 0.1, 0.25].map((coreBoost) => ({ k, lexicalWeight: 1, vectorWeight, coreBoost }))),
-);
+export const FUSION_GRID: Fusion[] = [
+  ...[10, 20, 40, 60].flatMap((k) =>
+    [0.5, 0.75, 1, 1.5, 2].flatMap((vectorWeight) => [0, 0.1, 0.25].map((coreBoost) => ({ method: "rrf" as const, k, lexicalWeight: 1, vectorWeight, coreBoost }))),
+  ),
+  // convex: vector weight 1 / 1.5 / 2.33 / 4 against lexical 1 = α 0.5 / 0.6 / 0.7 / 0.8 on the vector leg
+  ...[1, 1.5, 2.33, 4].flatMap((vectorWeight) => [0, 0.1, 0.25].map((coreBoost) => ({ method: "convex" as const, k: 20, lexicalWeight: 1, vectorWeight, coreBoost }))),
+];
 
 /** Best by MRR, then hit@5; ties keep the earlier setting. Never looks at the held-out half. */
 export function pickBest(scored: ReadonlyArray<{ setting: Fusion; summary: Summary }>): Fusion {
@@ -95,6 +99,10 @@ export async function tunePerTool(
   rankWith: (r: RankedQuery, f: Fusion) => Promise<number | null>,
   profileOf: (r: RankedQuery) => RankingProfile | undefined,
 ): Promise<{ tuned: Partial<Record<RankingProfile, Fusion>>; heldOutShipped: Summary; heldOutTuned: Summary; lines: string[] }> {
+  if (own.length === 0) {
+    const none = summarize([]);
+    return { tuned: {}, heldOutShipped: none, heldOutTuned: none, lines: ["", "(fusion grid skipped)"] };
+  }
   const train = own.filter((r) => isTuneQuery(r.q));
   const held = own.filter((r) => !isTuneQuery(r.q));
   // Every training query under every setting (each query is embedded once; the embedder caches it).
@@ -122,7 +130,7 @@ export async function tunePerTool(
   const heldOutShipped = summarize(held.map((r) => r.rank.hybrid));
   const heldOutTuned = summarize(heldRanks);
   const heldOutGlobal = summarize(heldGlobal);
-  const show = (f: Fusion) => `k ${f.k}, lexical ${f.lexicalWeight}, vector ${f.vectorWeight}, core prior ${f.coreBoost}`;
+  const show = (f: Fusion) => `${f.method}${f.method === "rrf" ? ` k ${f.k}` : ""}, lexical ${f.lexicalWeight}, vector ${f.vectorWeight}, core prior ${f.coreBoost}`;
   const lines = [
     "",
     "Fusion tuned on the training half, per tool and one for all:",

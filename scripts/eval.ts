@@ -45,6 +45,7 @@ import { kindsFullyEmbedded, meaningByToolLines, measureEmbedding, type ModelRep
 import { DEV_SET } from "./eval-dev.ts";
 import { timeQueries } from "./eval-timing.ts";
 import { splitFigures, splitLines, tunePerTool } from "./eval-split.ts";
+import type { Fusion } from "../src/search/rank/fusion.ts";
 import { fileSha256 } from "../src/search/model/model-source.ts";
 import { catalogModelByOnnx, readManifest } from "../src/search/model/model-manifest.ts";
 import { checkModel } from "../src/search/model/model-reference.ts";
@@ -69,6 +70,9 @@ const HELP = `Usage: bun run eval [-- options]
   --runs N        warm runs per timing (default 15)
   --limit N       hits per query and mode, 10–100 (default: the tool's limit, 20 unless the query sets one)
   --quick         rankings only: no timings, model check or fidelity check (while trying ranking changes)
+  --no-tune       skip the fusion grid on the training half
+  --fusion JSON   rank every query with these fusion constants over the tools' own (rank/fusion.ts),
+                  e.g. '{"coreBoost":0.25}' or '{"method":"convex","vectorWeight":2.33}'
   --no-dev        leave out the outside dev set (../shared/eval/relevance-dev.json, reported apart)`;
 
 const { values: opt } = parseArgs({
@@ -88,6 +92,8 @@ const { values: opt } = parseArgs({
     limit: { type: "string" },
     "no-dev": { type: "boolean" },
     quick: { type: "boolean" },
+    "no-tune": { type: "boolean" },
+    fusion: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
 });
@@ -104,6 +110,7 @@ const budgetSeconds = opt["embed-budget"] ? Math.max(0, Number(opt["embed-budget
 const showN = opt.show ? Math.max(1, Number(opt.show) || 5) : 0;
 const runs = Math.max(3, Number(opt.runs ?? 15) || 15);
 const quick = opt.quick === true;
+const fusionOverride = opt.fusion ? (JSON.parse(opt.fusion) as Partial<Fusion>) : undefined;
 const say = (m: string) => process.stderr.write(`eval: ${m}\n`);
 const ms = (t0: number) => Math.round(performance.now() - t0);
 
@@ -256,7 +263,7 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
   const { store, tmp, embedSeconds } = opened;
   try {
     const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
-    const ctx: SearchContext = { store, embedder: provider, embeddingTimeoutMs: 30_000 };
+    const ctx: SearchContext = { store, embedder: provider, embeddingTimeoutMs: 30_000, ...(fusionOverride ? { fusion: fusionOverride } : {}) };
     const results: QueryRun[] = [];
     let broken = 0;
     for (const q of queries) {
@@ -316,7 +323,7 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
     const split = splitFigures(results, devRuns);
     console.log(splitLines(split).join("\n"));
     const tuning = await tunePerTool(
-      results,
+      opt["no-tune"] ? [] : results,
       async (r, fusion) => {
         const run = r as QueryRun;
         const res = await runSearch({ ...ctx, fusion }, { ...run.sq, limit: limitOverride ?? Math.max(10, run.sq.limit), ranking: "hybrid" });
@@ -327,7 +334,7 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
     console.log(tuning.lines.join("\n"));
     const heldOutDefault = tuning.heldOutShipped;
     const heldOutTuned = tuning.heldOutTuned;
-    const tuned = Object.entries(tuning.tuned).map(([p, f]) => `${p} ${f.k}/${f.vectorWeight}/${f.coreBoost}`).join(", ");
+    const tuned = Object.entries(tuning.tuned).map(([p, f]) => `${p} ${f.method} ${f.k}/${f.vectorWeight}/${f.coreBoost}`).join(", ");
 
     const t = quick ? { entities: 0, structured: 0, hybrid: 0, hybridP90: 0 } : await timeQueries(ctx, (q) => toolQuery(ctx.store, q), runs);
     if (!quick) console.log(

@@ -37,7 +37,7 @@ import { explainFilters, explainName } from "./rank/explain.ts";
 import { resolveName } from "./filter/names.ts";
 import { presentHits } from "./rank/present.ts";
 import { semanticLeg } from "./rank/semantic-leg.ts";
-import { DEFAULT_FUSION, fusionFor } from "./rank/fusion.ts";
+import { DEFAULT_FUSION, type FusionMethod, fusionFor } from "./rank/fusion.ts";
 import type { RankingMode, RankingProfile, SearchMode, SearchQuery, SearchResponse } from "./types.ts";
 
 export type { SearchContext } from "./context.ts";
@@ -67,25 +67,33 @@ export interface FusedHit {
 
 /**
  * Fuse ranked id lists (pure). `exact` ids (whole-query name matches) come first with score 1.
+ *   rrf     each list adds weight / (k + rank)
+ *   convex  each list adds weight × its score min-max normalized over the list (`scores`, higher
+ *           is better; 1 for the list's best, 0 for its last)
  * Each list's weight counts towards the best possible score only if the list is non-empty, so a
  * result ranked first by every leg that found anything scores 1. Scores never increase down the
  * list; ties keep the better single-leg rank, then the smaller id.
  */
 export function fuseRankings(
-  lists: ReadonlyArray<{ ids: readonly number[]; weight: number }>,
+  lists: ReadonlyArray<{ ids: readonly number[]; weight: number; scores?: readonly number[] }>,
   exact: readonly number[] = [],
   k = RRF_K,
   /** Multiplier of an id's fused score (the core prior: official SRD entries); 1 when absent. */
   prior?: (id: number) => number,
+  method: FusionMethod = "rrf",
 ): FusedHit[] {
   const fused = new Map<number, { rrf: number; best: number }>();
   let maxPossible = 0;
-  for (const { ids, weight } of lists) {
+  for (const { ids, weight, scores } of lists) {
     if (ids.length === 0 || weight <= 0) continue;
-    maxPossible += weight / (k + 1);
+    const convex = method === "convex" && scores !== undefined && scores.length === ids.length;
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    if (convex) for (const x of scores) (lo = Math.min(lo, x)), (hi = Math.max(hi, x));
+    maxPossible += convex ? weight : weight / (k + 1);
     ids.forEach((id, i) => {
       const cur = fused.get(id) ?? { rrf: 0, best: Number.POSITIVE_INFINITY };
-      cur.rrf += weight / (k + i + 1);
+      cur.rrf += convex ? weight * (hi > lo ? (scores[i]! - lo) / (hi - lo) : 1) : weight / (k + i + 1);
       cur.best = Math.min(cur.best, i + 1);
       fused.set(id, cur);
     });
@@ -198,10 +206,11 @@ async function rankedPage(
   }
   const fusion = fusionFor(q.profile, ctx.fusion);
   const lists = [
-    { ids: lexical.map((h) => h.id), weight: fusion.lexicalWeight },
-    { ids: vector.map((n) => n.id), weight: fusion.vectorWeight },
+    { ids: lexical.map((h) => h.id), weight: fusion.lexicalWeight, scores: lexical.map((h) => -h.bm25) },
+    { ids: vector.map((n) => n.id), weight: fusion.vectorWeight, scores: vector.map((n) => n.similarity) },
   ];
-  const fused = fuseRankings(lists, exact, fusion.k, ranking === "hybrid" ? corePrior(db, lists, q.page.rank, fusion.coreBoost) : undefined);
+  const prior = ranking === "hybrid" ? corePrior(db, lists, q.page.rank, fusion.coreBoost) : undefined;
+  const fused = fuseRankings(lists, exact, fusion.k, prior, ranking === "hybrid" ? fusion.method : "rrf");
   return respond(
     pageOfRanking(db, (id) => candidates.has(id), fused, q.page),
     mode,

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Entity } from "../../src/entities/types.ts";
 import type { VectorBackend } from "../../src/search/context.ts";
 import { fuseRankings, legDepth, RRF_K, runSearch } from "../../src/search/hybrid.ts";
+import { DEFAULT_FUSION, fusionFor, profileOfTool, RANKING_PROFILES } from "../../src/search/rank/fusion.ts";
 import { storeVectorBackend } from "../../src/search/rank/semantic-leg.ts";
 import type { Embedder, EmbedderProvider, SearchQuery, SearchResponse, VectorIndex } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
@@ -57,6 +58,35 @@ describe("fuseRankings (pure)", () => {
       { id: 2, score: 0.5 },
     ]);
     expect(fuseRankings([])).toEqual([]);
+  });
+});
+
+describe("fusion variants (pure)", () => {
+  test("convex: each leg's scores min-max normalized and weighted; a clear vector favourite beats middling places in both legs", () => {
+    const lists = [
+      { ids: [2, 3, 1], weight: 1, scores: [10, 9.5, 1] },
+      { ids: [1, 3, 2], weight: 1, scores: [0.9, 0.5, 0.45] },
+    ];
+    // RRF (k 1) goes by rank alone: 1 and 2 (one first place each) ahead of 3 (second twice).
+    expect(fuseRankings(lists, [], 1).map((f) => f.id)).toEqual([1, 2, 3]);
+    const convex = fuseRankings(lists, [], 20, undefined, "convex");
+    // 2: 1 + 0 = 1; 3: 0.944 + 0.111 = 1.056; 1: 0 + 1 = 1 → 3 first, then 1 and 2 tie (better single rank first, then id).
+    expect(convex.map((f) => f.id)).toEqual([3, 1, 2]);
+    expect(convex[0]!.score).toBeCloseTo(1.056 / 2, 2);
+  });
+  test("the prior multiplies an id's fused score", () => {
+    const lists = [{ ids: [5, 6], weight: 1 }];
+    expect(fuseRankings(lists).map((f) => f.id)).toEqual([5, 6]);
+    expect(fuseRankings(lists, [], RRF_K, (id) => (id === 6 ? 1.25 : 1)).map((f) => f.id)).toEqual([6, 5]);
+  });
+});
+
+describe("fusion per tool", () => {
+  test("every search tool has a profile; an unknown tool gets the default constants; overrides go on top", () => {
+    for (const t of ["search_spell", "search_creature", "search_equipment", "search_character_option", "search_rule", "search_all"]) expect(profileOfTool(t)).toBeDefined();
+    expect(profileOfTool("build_encounter")).toBeUndefined();
+    expect(fusionFor(undefined)).toEqual(DEFAULT_FUSION);
+    for (const p of RANKING_PROFILES) expect(fusionFor(p, { k: 7 }).k).toBe(7);
   });
 });
 

@@ -12,7 +12,11 @@ import type { RankingProfile } from "../types.ts";
 
 export type { RankingProfile } from "../types.ts";
 
+/** rrf: by ranks (weight / (k + rank)); convex: by each leg's scores, min-max normalized, weighted. */
+export type FusionMethod = "rrf" | "convex";
+
 export interface Fusion {
+  method: FusionMethod;
   /** The RRF constant. */
   k: number;
   lexicalWeight: number;
@@ -24,7 +28,7 @@ export interface Fusion {
 export const RANKING_PROFILES: readonly RankingProfile[] = ["spell", "creature", "equipment", "character_option", "rule", "all"];
 
 /** k 20, equal weights: measured over the whole query set before per-tool tuning (docs/eval.md). */
-export const DEFAULT_FUSION: Fusion = { k: 20, lexicalWeight: 1, vectorWeight: 1, coreBoost: 0 };
+export const DEFAULT_FUSION: Fusion = { method: "rrf", k: 20, lexicalWeight: 1, vectorWeight: 1, coreBoost: 0 };
 
 /** Per tool, where tuning on the training half beat the default on the held-out half. */
 export const FUSION_BY_PROFILE: Readonly<Partial<Record<RankingProfile, Fusion>>> = {};
