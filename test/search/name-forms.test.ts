@@ -84,3 +84,24 @@ describe("ranked answers show each thing once", () => {
     expect(hit.others?.map((o) => o.kind)).toEqual(["rule_section"]);
   });
 });
+
+describe("the core prior (rank/fusion.ts)", () => {
+  let store: Store;
+  let cleanup: () => void;
+  const emb = new TopicEmbedder();
+  beforeAll(async () => {
+    ({ store, cleanup } = makeStore([
+      makeEntity("creature", "Cinder Hound", { creature_type: "fiend" }, { doc: "tob", text: "A fire hound wreathed in fire and flame." }),
+      makeEntity("creature", "Hell Hound", { creature_type: "fiend" }, { text: "A fire hound that breathes flame." }),
+    ]));
+    await embedAll(store.db, emb);
+  });
+  afterAll(() => cleanup());
+  const run = (fusion?: { coreBoost: number }) =>
+    runSearch(ctxOf(store, readyProvider(emb), fusion ? { fusion } : {}), { kinds: ["creature"], limit: 5, collapse: true, search: "fire hound", profile: "creature" });
+
+  test("an SRD entry the legs rate about the same as a look-alike from another book ranks first", async () => {
+    expect((await run({ coreBoost: 0 })).hits.map((h) => h.entity.name)).toEqual(["Cinder Hound", "Hell Hound"]);
+    expect((await run()).hits.map((h) => h.entity.name)).toEqual(["Hell Hound", "Cinder Hound"]);
+  });
+});
