@@ -98,7 +98,16 @@ export function fuseRankings(
       fused.set(id, cur);
     });
   }
-  if (prior) for (const [id, f] of fused) f.rrf *= prior(id);
+  if (prior) {
+    // The best possible score is a first place in every leg with the highest prior present.
+    let top = 1;
+    for (const [id, f] of fused) {
+      const p = prior(id);
+      f.rrf *= p;
+      top = Math.max(top, p);
+    }
+    maxPossible *= top;
+  }
   const exactSet = new Set(exact);
   const ranked = [...fused.entries()].filter(([id]) => !exactSet.has(id));
   ranked.sort(([ia, a], [ib, b]) => b.rrf - a.rrf || a.best - b.best || ia - ib);
@@ -142,9 +151,10 @@ function exactNameIds(db: Database, kinds: readonly EntityKind[], candidates: Ca
 }
 
 /**
- * The core prior: the entries of the preferred documents (the official SRDs, and any the server
- * prefers) get their fused score × (1 + boost), so the SRD's Cyclops ranks above a look-alike from
- * another book that the legs rate about the same. Undefined when the boost is 0.
+ * The core prior: the entries of the official SRDs, of any document the server prefers, and the
+ * user's own imports (OrcBrew) get their fused score × (1 + boost), so the SRD's Cyclops ranks above
+ * a look-alike from another published book that the legs rate about the same, while a homebrew
+ * spell the user asks for is not pushed down by SRD spells. Undefined when the boost is 0.
  */
 function corePrior(db: Database, lists: ReadonlyArray<{ ids: readonly number[] }>, rank: DocumentRank, boost: number): ((id: number) => number) | undefined {
   if (!(boost > 0)) return undefined;
@@ -154,7 +164,7 @@ function corePrior(db: Database, lists: ReadonlyArray<{ ids: readonly number[] }
   for (let i = 0; i < ids.length; i += 900) {
     const chunk = ids.slice(i, i + 900);
     const rows = db
-      .query<[number], SqlValue[]>(`SELECT e.id FROM entities e WHERE e.id IN (${chunk.map(() => "?").join(",")}) AND lower(e.document_key) IN (${docs.map(() => "?").join(",")})`)
+      .query<[number], SqlValue[]>(`SELECT e.id FROM entities e WHERE e.id IN (${chunk.map(() => "?").join(",")}) AND (lower(e.document_key) IN (${docs.map(() => "?").join(",")}) OR e.document_source = 'orcbrew')`)
       .values(...chunk, ...docs);
     for (const r of rows) core.add(Number(r[0]));
   }

@@ -77,7 +77,11 @@ describe("fusion variants (pure)", () => {
   test("the prior multiplies an id's fused score", () => {
     const lists = [{ ids: [5, 6], weight: 1 }];
     expect(fuseRankings(lists).map((f) => f.id)).toEqual([5, 6]);
-    expect(fuseRankings(lists, [], RRF_K, (id) => (id === 6 ? 1.25 : 1)).map((f) => f.id)).toEqual([6, 5]);
+    const boosted = fuseRankings(lists, [], RRF_K, (id) => (id === 6 ? 1.25 : 1));
+    expect(boosted.map((f) => f.id)).toEqual([6, 5]);
+    // Scores stay in [0, 1]: the best possible is a first place with the highest prior present.
+    expect(boosted[0]!.score).toBeCloseTo(((1.25 / (RRF_K + 2)) / (1.25 / (RRF_K + 1))), 3);
+    expect(fuseRankings(lists, [], RRF_K, (id) => (id === 5 ? 1.25 : 1))[0]).toEqual({ id: 5, score: 1 });
   });
 });
 
