@@ -3,6 +3,7 @@
  * shape the answer, fit it in the response budget.
  */
 import { hintOf, isLoreKeeperError } from "../errors.ts";
+import { counterpart, renameNote } from "../entities/renames.ts";
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { EntityKind } from "../entities/types.ts";
 import { log } from "../log.ts";
@@ -85,6 +86,13 @@ function resourceLinks(rows: readonly FlatResult[]): CallToolResult["content"] {
   return rows.map((r) => ({ type: "resource_link" as const, uri: String(r.uri), name: String(r.name), mimeType: "application/json" }));
 }
 
+/** The SRD a query leans to: the one its documents name, else the first SRD of the preference (SRD 5.2 by default). */
+function preferredEdition(q: SearchQuery): string {
+  const docs = (q.documents ?? []).map((d) => d.toLowerCase());
+  if (docs.includes("srd-2024") !== docs.includes("srd-2014")) return docs.includes("srd-2024") ? "srd-2024" : "srd-2014";
+  return (q.prefer ?? []).find((d) => d === "srd-2014" || d === "srd-2024") ?? "srd-2024";
+}
+
 /** Run `q` for `tool` and answer it. Upstream failures on first use become a tool error that says how to fix them. */
 export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolContext, view: AnswerView = {}): Promise<CallToolResult> {
   const documentsGiven = query.documents !== undefined && query.documents !== null;
@@ -110,7 +118,22 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
   }
   // At most the server's searchSlots.limit searches at once (search-slots.ts); the first-use wait above takes no slot.
   const slots = ctx.deps.searchSlots;
-  const res = await (slots ? slots.run(() => ctx.deps.search(q)) : ctx.deps.search(q));
+  const run = (qq: SearchQuery) => (slots ? slots.run(() => ctx.deps.search(qq)) : ctx.deps.search(qq));
+  let res = await run(q);
+  // A name SRD 5.2 changed ("Thug" / "Tough"): the other edition's entry comes too, and the answer says so.
+  const renamed = q.name && !/[*%]/.test(q.name) && !q.search && (q.offset ?? 0) === 0 ? counterpart(q.kinds, q.name) : undefined;
+  if (renamed) {
+    const other = await run({ ...q, name: renamed.other });
+    if (other.hits.length > 0) {
+      const seen = new Set(res.hits.map((h) => h.entity.id));
+      const extra = other.hits.filter((h) => !seen.has(h.entity.id));
+      const otherFirst = preferredEdition(q) === renamed.otherDocument;
+      // Nothing under the name asked: the first answer's "no match / did you mean" no longer applies.
+      const base = res.hits.length === 0 ? { ...other, hits: [] } : res;
+      res = { ...base, hits: (otherFirst ? [...extra, ...base.hits] : [...base.hits, ...extra]).slice(0, q.limit), total: base.hits.length === 0 ? other.total : res.total + extra.length };
+      notes.push(`${renameNote(renamed)}${res.hits.length > extra.length ? " Both are listed." : ` Answered with "${renamed.other}".`}`);
+    }
+  }
   const detail = autoDetail(q, view, res.hits.length);
   const results = rowsOf(res.hits, detail);
   if (res.message) notes.push(res.message);

@@ -11,6 +11,7 @@ import type { Monster } from "./math.ts";
 import type { Candidate } from "./propose.ts";
 import { xpForCr } from "./math.ts";
 import type { Edition } from "./tables.ts";
+import { counterpart, renameNote } from "../../entities/renames.ts";
 
 /** The document an edition's creatures come from first when a bare name matches several. */
 const EDITION_DOC: Record<Edition, string> = { "2014": "srd-2014", "2024": "srd-2024" };
@@ -29,19 +30,31 @@ export function toMonster(e: Entity, count: number): Monster | undefined {
   return { name: e.name, count, cr: e.filters.cr ?? null, xp, key: e.key, document_key: e.document_key, uri: entityUri(e.kind, e.key) };
 }
 
-/** A creature by key, else by exact name (case-insensitive), preferring the edition's SRD. */
-export function findCreature(db: Database, ref: { key?: string; name?: string }, edition: Edition): Entity | undefined {
+/**
+ * A creature by key, else by exact name (case-insensitive): the edition's SRD first, then the other
+ * SRD, then other books. A name the edition's SRD changed ("Goblin" under the 2024 rules is the
+ * SRD 5.2 "Goblin Warrior") finds the renamed entry, and `note` says so.
+ */
+export function findCreature(db: Database, ref: { key?: string; name?: string }, edition: Edition): (Entity & { note?: string }) | undefined {
   if (ref.key) {
     const e = getEntityByKey(db, "creature", ref.key);
     if (e) return e;
   }
   const name = ref.name || ref.key;
   if (!name) return undefined;
-  const row = db
-    .query<EntityRow, [string, string]>(
-      "SELECT * FROM entities WHERE kind = 'creature' AND name = ? ORDER BY (document_key = ?) DESC, document_key, key LIMIT 1",
-    )
-    .get(name, EDITION_DOC[edition]);
+  const doc = EDITION_DOC[edition];
+  const byName = (n: string, onlyDoc?: string) =>
+    db
+      .query<EntityRow, [string, string, string, string]>(
+        "SELECT * FROM entities WHERE kind = 'creature' AND name = ? AND (? = '' OR document_key = ?) ORDER BY (document_key = ?) DESC, (document_key LIKE 'srd-%') DESC, document_key, key LIMIT 1",
+      )
+      .get(n, onlyDoc ?? "", onlyDoc ?? "", doc);
+  const c = counterpart(["creature"], name);
+  if (c && c.otherDocument === doc) {
+    const renamed = byName(c.other, doc);
+    if (renamed) return { ...rowToEntity(renamed), note: renameNote(c) };
+  }
+  const row = byName(name);
   return row ? rowToEntity(row) : undefined;
 }
 
