@@ -14,6 +14,10 @@ import { hostTarget } from "../../src/native/manifest.ts";
 import { makeTempDir } from "../support/tmp.ts";
 import { makePackStore, PACK_QUERY } from "./pack-fixture.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { TOOL_NAMES } from "../support/mcp.ts";
+import { TOOL_CASES } from "../support/tool-calls.ts";
+import { connectV2Http, connectV2Stdio } from "../support/v2-client.ts";
 
 const ROOT = resolve(import.meta.dir, "../..");
 const host = hostTarget();
@@ -175,4 +179,46 @@ describe.skipIf(!host)(`compiled binary (${host ?? `no Bun compile target for ${
       await client.close();
     }
   }, 60_000);
+
+  test("one binary, both SDKs and both eras: v2 (2026-07-28) and v1 (2025-11-25) clients list, call every tool and read a resource over stdio and HTTP", async () => {
+    const c = ctx!;
+    type Anyc = { listTools(): Promise<{ tools: { name: string }[] }>; callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<{ isError?: boolean; structuredContent?: unknown; content?: unknown }>; readResource(p: { uri: string }): Promise<{ contents: unknown[] }>; close(): Promise<void> };
+    const exercise = async (label: string, client: Anyc) => {
+      expect([label, (await client.listTools()).tools.map((t) => t.name)]).toEqual([label, [...TOOL_NAMES]]);
+      for (const name of TOOL_NAMES) {
+        // Every call is answered (a result, or a tool error for what the small pack lacks), never a protocol error.
+        const r = await client.callTool({ name, arguments: TOOL_CASES[name]!.ok });
+        expect([label, name, r.isError ? "tool error" : typeof r.structuredContent]).toEqual([label, name, r.isError ? "tool error" : "object"]);
+      }
+      expect((await client.readResource({ uri: "lorekeeper://documents" })).contents.length).toBe(1);
+      await client.close();
+    };
+    const v2s = await connectV2Stdio([], c.env, "auto", c.bin);
+    expect(v2s.client.getProtocolEra()).toBe("modern");
+    await exercise("v2 stdio", v2s.client as unknown as Anyc);
+    const v1s = new Client({ name: "binary-test-v1", version: "1.0.0" });
+    await v1s.connect(new StdioClientTransport({ command: c.bin, args: [], cwd: c.dir, env: c.env, stderr: "ignore" }));
+    await exercise("v1 stdio", v1s as unknown as Anyc);
+
+    const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
+    const port = probe.port!;
+    await probe.stop(true);
+    const server = Bun.spawn([c.bin, "serve", "--http", "--port", String(port)], { cwd: c.dir, env: c.env, stdout: "ignore", stderr: "ignore" });
+    try {
+      const url = `http://127.0.0.1:${port}/mcp`;
+      for (let i = 0; i < 200; i++) {
+        if (await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.ok).catch(() => false)) break;
+        await Bun.sleep(50);
+      }
+      const v2h = await connectV2Http(url, "modern");
+      expect(v2h.client.getProtocolEra()).toBe("modern");
+      await exercise("v2 HTTP", v2h.client as unknown as Anyc);
+      const v1h = new Client({ name: "binary-test-v1", version: "1.0.0" });
+      await v1h.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await exercise("v1 HTTP", v1h as unknown as Anyc);
+    } finally {
+      server.kill();
+      await server.exited;
+    }
+  }, 120_000);
 });
