@@ -77,6 +77,15 @@ describe("2026-07-28 over HTTP", () => {
     expect(missing.body.error?.message).toContain("Search for it with the search tools");
     const setLevel = await raw("logging/setLevel", { level: "info" });
     expect(setLevel.body.error).toBeDefined();
+    // An unknown revision: -32022 naming the supported ones.
+    const future = await fetch(http.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2099-01-01", "Mcp-Method": "tools/list" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list", params: { _meta: { ...envelope, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } }),
+    });
+    const futureBody = (await future.json()) as { error: { code: number; data: { supported: string[] } } };
+    expect([future.status, futureBody.error.code]).toEqual([400, -32022]);
+    expect(futureBody.error.data.supported).toContain(MODERN);
     // A 2026 request whose Mcp-Method header disagrees with its body is refused (header mismatch).
     const mismatch = await raw("tools/list", {}, "modern", { "Mcp-Method": "prompts/list" });
     expect([mismatch.status, mismatch.body.error?.code]).toEqual([400, -32020]);
