@@ -134,16 +134,20 @@ export class Tokenizer {
     } catch {
       // optional: the tokenizer works from tokenizer.json alone
     }
-    return Tokenizer.fromJson(json, config);
+    return Tokenizer.build(json, config);
   }
 
-  /** From parsed tokenizer.json (and tokenizer_config.json). */
+  /** From parsed tokenizer.json (and tokenizer_config.json); the objects are copied. */
   static fromJson(json: object, config: object = {}): Tokenizer {
-    const copy = structuredClone(json) as TokenizerJson;
+    return Tokenizer.build(structuredClone(json) as TokenizerJson, { ...(config as Record<string, unknown>) });
+  }
+
+  /** Takes ownership of `copy` (added tokens are written into it). */
+  private static build(copy: TokenizerJson, config: Record<string, unknown>): Tokenizer {
     // The native tokenizer starts with no truncation or padding unless tokenizer.json has them.
     const t = copy.truncation as { max_length?: number } | null | undefined;
     const p = copy.padding as { strategy?: { Fixed?: number } | string; pad_id?: number; pad_type_id?: number; pad_token?: string } | null | undefined;
-    const tok = new Tokenizer(copy, { ...(config as Record<string, unknown>) });
+    const tok = new Tokenizer(copy, config);
     if (t && typeof t.max_length === "number") tok.truncation = { maxLength: t.max_length };
     if (p) {
       const fixed = typeof p.strategy === "object" ? p.strategy.Fixed : undefined;

@@ -20,6 +20,8 @@ export interface BinaryInfo {
   /** Embedded model folder inside `dir`. */
   modelDir?: string;
   extract?: { warm: boolean; written: number; ms: number };
+  /** onnxruntime's optimised graph of the embedded model, saved on the first (unpacking) run. */
+  graph?: { saved: boolean; detail: string; ms: number };
   pack?: { installed: boolean; detail: string; ms: number };
 }
 
@@ -68,6 +70,13 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
     if (m.model) info.modelDir = join(ex.dir, "models", m.model.name);
     log.debug(`binary: ${ex.warm ? "cache verified" : `unpacked ${ex.written.length} files`} in ${ex.dir} (${ex.ms.toFixed(1)} ms)`);
     globalThis.__lorekeeperNative = createNativeLoader(ex.dir, m);
+    // First run: onnxruntime optimises the model's graph once and saves it; later starts load that
+    // (src/search/model/optimized-graph.ts). Skipped for commands that never load the model.
+    if (!ex.warm && m.model && info.modelDir && !NO_STORE_COMMANDS.has(first ?? "")) {
+      const { prepareOptimizedGraph } = await import("../search/model/optimized-graph.ts");
+      info.graph = await prepareOptimizedGraph(join(info.modelDir, m.model.onnx_file));
+      log.debug(`binary: optimised graph ${info.graph.detail} (${info.graph.ms} ms)`);
+    }
     if (m.pack && !NO_STORE_COMMANDS.has(first ?? "") && !config.noContentPack) {
       const res = await installContentPack(bundle, dbPath(dbPathOption(argv)));
       info.pack = res;

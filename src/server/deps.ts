@@ -1,9 +1,13 @@
 /**
  * The deps the serve command runs the tools with: the store, the lazy embedding model, the search
- * context and the first-use loader. Building them loads no model and makes no request.
+ * context and the first-use loader. Building them makes no request; when the store has vectors,
+ * the embedding model and the vector index start loading in the background (warmUp), so the first
+ * meaning question does not wait for them.
  */
 import type { Config } from "../config.ts";
 import { log } from "../log.ts";
+import { loadOrBuildIndex } from "../search/index/vector-index.ts";
+import { getEmbeddingMeta } from "../store/vectors.ts";
 import type { SearchContext } from "../search/context.ts";
 import type { EmbedderProvider } from "../search/types.ts";
 import { runSearch } from "../search/hybrid.ts";
@@ -48,6 +52,23 @@ function keepRanksFor(store: Store, preferDocuments: readonly string[]): void {
   }
 }
 
+/**
+ * A store with vectors will be searched by meaning: load its model and then its vector index now,
+ * in the background, instead of on the first question. A store without vectors loads nothing here.
+ */
+export function warmUp(store: Store, embedder: EmbedderProvider): void {
+  const meta = getEmbeddingMeta(store.db);
+  if (!meta) return;
+  const t0 = performance.now();
+  embedder
+    .get()
+    .then((e) => {
+      if (e && e.id === meta.modelId) loadOrBuildIndex(store, e.id, e.dim);
+      log.debug(`warm-up: model ${e ? "ready" : "unavailable"}${e?.id === meta.modelId ? " and vector index loaded" : ""} ${Math.round(performance.now() - t0)} ms after start`);
+    })
+    .catch((err: unknown) => log.debug("warm-up failed; the first question loads the model", err));
+}
+
 export interface ServeOptions {
   /** The Config the edge loaded, and the process's embedding model provider. */
   config: Config;
@@ -74,6 +95,7 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
     searchSlots: createSearchSlots(cfg.maxConcurrentCalls),
     preferDocuments,
   };
+  warmUp(store, embedder);
   // Vectors lost to an interrupted embedding run are computed again in the background.
   const stop = new AbortController();
   const fill = setTimeout(() => {

@@ -58,6 +58,9 @@ describe("pure-JS tokenizer = native tokenizer", () => {
     const fastembedDir = dirname(Bun.resolveSync("fastembed/package.json", ROOT));
     const resolved = Bun.resolveSync("@anush008/tokenizers", fastembedDir);
     expect(JSON.parse(readFileSync(join(dirname(resolved), "package.json"), "utf8")).name).toBe("@lorekeeper/tokenizers-js");
+    // bun installs a copy of the folder: after editing packages/tokenizers-js, `bun install --force` refreshes it.
+    const stale = readFileSync(resolved, "utf8") !== readFileSync(join(ROOT, "packages/tokenizers-js/index.ts"), "utf8");
+    expect(stale ? "node_modules has a stale copy of packages/tokenizers-js: run bun install --force" : "current").toBe("current");
     const load = Reflect.get(FlagEmbedding, "loadTokenizer") as (dir: string, max: number) => TokenizerApi;
     const tok = load.call(FlagEmbedding, dir, reference.maxLength);
     expect(typeof Reflect.get(tok, "encodeSync")).toBe("function");

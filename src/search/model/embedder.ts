@@ -54,13 +54,15 @@ export interface EmbedderProviderOptions {
   maxTokens?: number;
   /** Texts per ONNX run inside embedPassages (default 16). */
   innerBatchSize?: number;
+  /** onnxruntime's saved optimised graphs (optimized-graph.ts): their folder, default `<cacheDir()>/onnx-optimized`; null = never. */
+  graphCache?: string | null;
+  /** Delay of the background save of a graph after a load without one (default 5000 ms). */
+  graphSaveDelayMs?: number;
 }
 
-interface Resolved {
+interface Resolved extends LoadSettings {
   sources: ModelSource[];
   pip: string[] | undefined;
-  maxTokens: number;
-  innerBatch: number;
 }
 
 /** EmbedderProvider over fastembed. The edge creates one per process and passes it down. */
@@ -112,6 +114,8 @@ export class LazyEmbedderProvider implements EmbedderProvider {
       pip: cfg?.pip,
       maxTokens: Math.min(MAX_TOKENS_CAP, Math.max(8, Math.floor(this.opts.maxTokens ?? DEFAULT_MAX_TOKENS))),
       innerBatch: Math.max(1, Math.floor(this.opts.innerBatchSize ?? DEFAULT_INNER_BATCH)),
+      ...(this.opts.graphCache !== undefined ? { graphCache: this.opts.graphCache } : {}),
+      ...(this.opts.graphSaveDelayMs !== undefined ? { graphSaveDelayMs: this.opts.graphSaveDelayMs } : {}),
     };
   }
 

@@ -31,6 +31,8 @@ export class FastembedEmbedder implements Embedder {
     private runner: QueryRunner | undefined,
     /** Makes the per-batch padded passage runner (unpadded-batch.ts) on the first passage call, so a query-only process never pays for its check. */
     private batchRunnerInit?: () => Promise<BatchRunner | undefined>,
+    /** Compares `runner` with fastembed's padded embedding; run once, after the first query is answered (see unpaddedRunnerWithProbe). */
+    private verifyRunner?: () => Promise<boolean>,
   ) {}
 
   private batchRunner: BatchRunner | undefined;
@@ -68,6 +70,7 @@ export class FastembedEmbedder implements Embedder {
     const input = this.profile.queryPrefix + q;
     await this.warnIfTruncated(input, q);
     const v = await this.embedOne(input);
+    this.verifyLater();
     this.queryCache.set(q, v);
     if (this.queryCache.size > QUERY_CACHE_SIZE) {
       const oldest = this.queryCache.keys().next().value;
@@ -88,6 +91,25 @@ export class FastembedEmbedder implements Embedder {
     const first = await this.model.embed([input], 1).next();
     if (first.done || !first.value[0]) throw new Error("the model returned no vector for the query");
     return this.checked(first.value[0]);
+  }
+
+  /** After the first answer: the unpadded runner must give fastembed's vector, else it is dropped (and what it cached). */
+  private verifyLater(): void {
+    const verify = this.verifyRunner;
+    if (!verify) return;
+    this.verifyRunner = undefined;
+    const drop = (why: string, err?: unknown) => {
+      log.debug(`query embedding without padding ${why}; fastembed's padded embedding is used from now on`, err);
+      this.runner = undefined;
+      this.queryCache.clear();
+    };
+    const t = setTimeout(() => {
+      verify().then(
+        (same) => (same ? undefined : drop("differs from fastembed's for this model")),
+        (err) => drop("could not be checked", err),
+      );
+    }, 0);
+    t.unref?.();
   }
 
   private checked(v: ArrayLike<number>): Float32Array {
@@ -131,20 +153,29 @@ export class FastembedEmbedder implements Embedder {
   }
 }
 
+const PROBE = "dimension probe";
+
 /**
- * The unpadded query runner, if it gives fastembed's vector for the probe text (bit for bit with
- * static models; within float noise with attention models, whose padding is masked out too).
+ * The unpadded query runner with its vector for a probe text (the model's dimension), or undefined
+ * when fastembed's internals are not as expected. `verify` compares that vector with fastembed's
+ * own padded embedding (bit for bit with static models; within float noise with attention models,
+ * whose padding is masked out too). It costs a full-length run (256 tokens), so the embedder runs
+ * it after its first answer instead of at every start.
  */
-export async function checkedRunner(model: FlagEmbedding, tokenizer: TokenizerLike | undefined, probe: ArrayLike<number>): Promise<QueryRunner | undefined> {
+export async function unpaddedRunnerWithProbe(
+  model: FlagEmbedding,
+  tokenizer: TokenizerLike | undefined,
+): Promise<{ runner: QueryRunner; probe: Float32Array; verify: () => Promise<boolean> } | undefined> {
   try {
     const runner = await unpaddedQueryRunner(model, tokenizer);
-    const v = runner ? await runner("dimension probe") : undefined;
-    if (!runner || !v) return undefined;
-    if (v.length !== probe.length || v.some((x, i) => Math.abs(x - probe[i]!) > 1e-5)) {
-      log.debug("query embedding without padding differs from fastembed's for this model; queries are padded");
-      return undefined;
-    }
-    return runner;
+    if (!runner) return undefined;
+    const probe = await runner(PROBE);
+    const verify = async () => {
+      const first = await model.embed([PROBE], 1).next();
+      const want = first.done ? undefined : first.value[0];
+      return !!want && want.length === probe.length && want.every((x, i) => Math.abs(x - probe[i]!) <= 1e-5);
+    };
+    return { runner, probe, verify };
   } catch (err) {
     log.debug("query embedding without padding is unavailable; queries are padded", err);
     return undefined;

@@ -10,8 +10,9 @@
 import { LoreKeeperError } from "../../errors.ts";
 import type { EmbeddingModel, FlagEmbedding } from "fastembed";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { log } from "../../log.ts";
+import { defaultGraphCache, findOptimizedGraph, modelFileSha256, optimizedGraphDir, ortVersion, saveGraphInBackground } from "./optimized-graph.ts";
 import {
   dirModelName,
   fastembedOnnxFile,
@@ -25,13 +26,17 @@ import {
   type ModelSource,
 } from "./model-source.ts";
 import { MODEL_CATALOG, readManifest } from "./model-manifest.ts";
-import { checkedBatchRunner, checkedRunner, FastembedEmbedder } from "./fastembed-embedder.ts";
+import { checkedBatchRunner, FastembedEmbedder, unpaddedRunnerWithProbe } from "./fastembed-embedder.ts";
 import { privateTokenizer } from "./unpadded-query.ts";
 
 /** How a model is run: tokens per text (capped by the model) and texts per ONNX run. */
 export interface LoadSettings {
   maxTokens: number;
   innerBatch: number;
+  /** Where onnxruntime's optimised graphs are saved and found (optimized-graph.ts); default `<cacheDir>/onnx-optimized`, null = never. */
+  graphCache?: string | null;
+  /** How long after a load without a saved graph one is saved in the background (default 5000 ms). */
+  graphSaveDelayMs?: number;
 }
 
 export const DEFAULT_MAX_TOKENS = 256;
@@ -51,6 +56,8 @@ export interface EmbedderInfo {
   sha256: string;
   maxTokens: number;
   family: ModelProfile["family"];
+  /** The optimised graph onnxruntime loaded instead of optimising the model file (null: it optimised it). */
+  graph: string | null;
   loadMs: number;
 }
 
@@ -81,19 +88,33 @@ export async function loadSource(source: ModelSource, r: LoadSettings): Promise<
   if (source.kind === "dir") {
     const check = inspectModelDir(source.dir);
     if (!check.ok) throw new ModelLoadError(check.problem);
+    const onnxPath = join(source.dir, check.onnxFile);
+    const graphRoot = r.graphCache === undefined ? defaultGraphCache() : (r.graphCache ?? undefined);
+    const sha256 = await modelFileSha256(onnxPath, graphRoot);
     const fe = await importFastembed();
-    const model = await fe.FlagEmbedding.init({
-      model: fe.EmbeddingModel.CUSTOM,
-      modelAbsoluteDirPath: source.dir,
-      modelName: check.onnxFile,
-      maxLength: r.maxTokens,
-      showDownloadProgress: false,
-    });
+    const ort = await import("onnxruntime-node");
+    const graphDir = graphRoot ? optimizedGraphDir(graphRoot, sha256, ortVersion(ort)) : undefined;
+    // The graph onnxruntime optimised once (optimized-graph.ts) instead of optimising it again.
+    let graph = graphDir ? findOptimizedGraph(graphDir) : undefined;
+    const init = (file: string) =>
+      fe.FlagEmbedding.init({ model: fe.EmbeddingModel.CUSTOM, modelAbsoluteDirPath: source.dir, modelName: file, maxLength: r.maxTokens, showDownloadProgress: false });
+    let model: FlagEmbedding;
+    try {
+      model = await init(graph ? relative(source.dir, graph) : check.onnxFile);
+    } catch (err) {
+      if (!graph) throw err;
+      log.debug(`the saved optimised graph ${graph} did not load; the model file is used and the graph saved again`, err);
+      rmSync(graphDir!, { recursive: true, force: true });
+      graph = undefined;
+      model = await init(check.onnxFile);
+    }
     const name = dirModelName(source.dir);
     // An installed model's manifest says its prefixes (model-manifest.ts); otherwise they are guessed from the name.
     const manifest = readManifest(source.dir);
     const profile = manifest ? { family: modelProfile(name, check.config).family, queryPrefix: manifest.query_prefix, passagePrefix: manifest.passage_prefix } : modelProfile(name, check.config);
-    return finish(model, r, { name, source: source.origin, dir: source.dir, onnxFile: check.onnxFile, profile });
+    const loaded = await finish(model, r, { name, source: source.origin, dir: source.dir, onnxFile: check.onnxFile, profile, sha256, graph: graph ?? null });
+    if (!graph && graphDir) saveGraphInBackground(ort, onnxPath, sha256, graphDir, r.graphSaveDelayMs);
+    return loaded;
   }
 
   if (!isFastembedModelName(source.name)) {
@@ -150,17 +171,22 @@ export async function loadSource(source: ModelSource, r: LoadSettings): Promise<
 async function finish(
   model: FlagEmbedding,
   r: LoadSettings,
-  m: { name: string; source: EmbedderInfo["source"]; dir: string; onnxFile: string; profile: ModelProfile },
+  m: { name: string; source: EmbedderInfo["source"]; dir: string; onnxFile: string; profile: ModelProfile; sha256?: string; graph?: string | null },
 ): Promise<{ embedder: FastembedEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
-  const sha256 = await fileSha256(join(m.dir, m.onnxFile));
+  const sha256 = m.sha256 ?? (await fileSha256(join(m.dir, m.onnxFile)));
   const id = `${m.name}@${sha256.slice(0, 12)}`;
   const maxTokens = Math.min(r.maxTokens, modelMaxLength(m.dir) ?? r.maxTokens);
-  const probe = await model.embed(["dimension probe"], 1).next();
-  const first = probe.done ? undefined : probe.value[0];
+  const tokenizer = privateTokenizer(model);
+  // The probe through the unpadded runner (a few tokens); fastembed's padded one only when that runner is unavailable.
+  const fast = await unpaddedRunnerWithProbe(model, tokenizer);
+  let first: ArrayLike<number> | undefined = fast?.probe;
+  if (!first) {
+    const probe = await model.embed(["dimension probe"], 1).next();
+    first = probe.done ? undefined : probe.value[0];
+  }
   if (!first || first.length === 0) throw new ModelLoadError("the model produced no output vector");
   const dim = first.length;
   for (let i = 0; i < dim; i++) if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
-  const tokenizer = privateTokenizer(model);
   const embedder = new FastembedEmbedder(
     id,
     dim,
@@ -169,10 +195,11 @@ async function finish(
     maxTokens,
     r.innerBatch,
     tokenizer,
-    await checkedRunner(model, tokenizer, first),
+    fast?.runner,
     () => checkedBatchRunner(model, tokenizer),
+    fast?.verify,
   );
-  return { embedder, info: { id, dim, name: m.name, source: m.source, dir: m.dir, onnxFile: m.onnxFile, sha256, maxTokens, family: m.profile.family } };
+  return { embedder, info: { id, dim, name: m.name, source: m.source, dir: m.dir, onnxFile: m.onnxFile, sha256, maxTokens, family: m.profile.family, graph: m.graph ?? null } };
 }
 
 /** Load a model folder as the server would (used by `lorekeeper model install` to check what it built). */

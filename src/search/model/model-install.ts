@@ -9,6 +9,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSy
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { cleanLabel } from "../../text/sanitize.ts";
 import { DEFAULT_LOAD, firstLine as loadProblem, loadModelDir } from "./load-model.ts";
+import { defaultGraphCache, prepareOptimizedGraph } from "./optimized-graph.ts";
 import { ARCHIVE_LIMITS, ArchiveError, archiveType, extractArchive, type ArchiveLimits } from "./model-archive.ts";
 import {
   ACTIVE_FILE,
@@ -52,6 +53,8 @@ export interface InstallOptions {
   log?: (line: string) => void;
   /** Bounds on unpacking archives (default ARCHIVE_LIMITS; tests lower them). */
   archiveLimits?: ArchiveLimits;
+  /** Where onnxruntime's optimised graph is saved at install (default `<cacheDir>/onnx-optimized`; null = not at install). */
+  graphCache?: string | null;
 }
 
 /** The largest ONNX file accepted (protobuf's own limit; external-data models are not supported). */
@@ -321,6 +324,11 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
     if (existsSync(final)) renameSync(final, old);
     renameSync(stage, final);
     if (opts.use !== false) useModel(opts.modelsDir, name);
+    // Once, here: onnxruntime's optimisation of the graph, which every start would otherwise repeat.
+    if (opts.graphCache !== null) {
+      const g = await prepareOptimizedGraph(join(final, "model.onnx"), opts.graphCache ?? defaultGraphCache());
+      say(`onnxruntime's optimised graph: ${g.detail} (${g.ms} ms)`);
+    }
     return manifest;
   } finally {
     rmSync(work, { recursive: true, force: true });

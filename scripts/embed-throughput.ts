@@ -1,0 +1,123 @@
+#!/usr/bin/env bun
+/**
+ * `bun run embed-throughput -- --db STORE [--model DIR] [--texts 384] [--questions 100]`
+ *
+ * The embedding model's speed as LoreKeeper runs it, next to raw onnxruntime, in one run:
+ * - passages: the first N entity texts of a store, embedded the way `lorekeeper sync` does
+ *   (batches of 64 through the Embedder) and by raw onnxruntime on the same model file and texts
+ *   (same tokens, sorted by length, batches of 16 padded to their longest text, one session with
+ *   every core); entities/s of each, their ratio, and CPU time / wall time (how many cores worked);
+ * - queries: warm query embedding per question (the eval's and the benchmark's questions, each
+ *   once, after a warm-up): p50 and p90.
+ * The two passage runs alternate (pipeline, raw, pipeline, raw) so that load on a shared machine
+ * hits both alike; the figures are the better of each pair's runs.
+ */
+import { Database } from "bun:sqlite";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { cacheDir } from "../src/config.ts";
+import { createEmbedderProvider } from "../src/search/model/embedder.ts";
+import { activeModelDir } from "../src/search/model/model-manifest.ts";
+import { inspectModelDir } from "../src/search/model/model-source.ts";
+import { callMix } from "../bench/queries.ts";
+import { ALL_QUERIES } from "./eval-queries.ts";
+import { AddedToken, Tokenizer } from "../packages/tokenizers-js/index.ts";
+import { type AddedTokenClass, loadLikeFastembed, type TokenizerClass } from "./tokenizer-reference.ts";
+
+const { values: opt } = parseArgs({
+  args: process.argv.slice(2),
+  options: { db: { type: "string" }, model: { type: "string" }, texts: { type: "string" }, questions: { type: "string" }, help: { type: "boolean", short: "h" } },
+});
+if (opt.help || !opt.db) {
+  process.stdout.write("usage: bun run embed-throughput -- --db STORE [--model DIR] [--texts 384] [--questions 100]\n");
+  process.exit(opt.help ? 0 : 2);
+}
+const modelDir = opt.model ?? activeModelDir(join(cacheDir(), "models"));
+if (!modelDir) throw new Error("no installed model: pass --model DIR");
+const check = inspectModelDir(modelDir);
+if (!check.ok) throw new Error(check.problem);
+const db = new Database(opt.db, { readonly: true });
+const texts = db.query<{ text: string }, [number]>("SELECT text FROM entities ORDER BY id LIMIT ?").all(Number(opt.texts ?? 384)).map((r) => r.text);
+db.close();
+
+const cpu = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1e6;
+};
+interface Run {
+  perSecond: number;
+  cores: number;
+}
+async function timed(f: () => Promise<void>): Promise<Run> {
+  const c0 = cpu();
+  const t0 = performance.now();
+  await f();
+  const wall = (performance.now() - t0) / 1000;
+  return { perSecond: texts.length / wall, cores: (cpu() - c0) / wall };
+}
+
+// LoreKeeper's pipeline, loaded as the server and sync load it.
+const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
+const embedder = await provider.get();
+if (!embedder) throw new Error(`the model did not load: ${provider.reason()}`);
+const maxTokens = provider.info()?.maxTokens ?? 256;
+const pipeline = async () => {
+  for (let i = 0; i < texts.length; i += 64) await embedder.embedPassages(texts.slice(i, i + 64));
+};
+
+// Raw onnxruntime: the same model file and tokens, nothing else.
+const ort = await import("onnxruntime-node");
+const session = await ort.InferenceSession.create(join(modelDir, check.onnxFile), { graphOptimizationLevel: "all", intraOpNumThreads: availableParallelism() });
+const tok = loadLikeFastembed(Tokenizer as unknown as TokenizerClass, AddedToken as unknown as AddedTokenClass, modelDir, maxTokens) as unknown as Tokenizer;
+const raw = async () => {
+  const encs = texts.map((t) => tok.encodeSync(t, true, false)).sort((a, b) => a.getLength() - b.getLength());
+  for (let i = 0; i < encs.length; i += 16) {
+    const batch = encs.slice(i, i + 16);
+    const width = Math.max(...batch.map((e) => e.getLength()));
+    const ids = new BigInt64Array(batch.length * width);
+    const mask = new BigInt64Array(batch.length * width);
+    const types = new BigInt64Array(batch.length * width);
+    batch.forEach((e, r) => e.getIds().forEach((id, c) => ((ids[r * width + c] = BigInt(id)), (mask[r * width + c] = 1n))));
+    const all: Record<string, BigInt64Array> = { input_ids: ids, attention_mask: mask, token_type_ids: types };
+    const feeds = Object.fromEntries(session.inputNames.map((n) => [n, new ort.Tensor("int64", all[n]!, [batch.length, width])]));
+    await session.run(feeds);
+  }
+};
+
+await pipeline(); // warm-up (and the batch runner's one check)
+await raw();
+const runs: { pipeline: Run[]; raw: Run[] } = { pipeline: [], raw: [] };
+for (let k = 0; k < 2; k++) {
+  runs.pipeline.push(await timed(pipeline));
+  runs.raw.push(await timed(raw));
+}
+const best = (xs: Run[]) => xs.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
+const [p, r] = [best(runs.pipeline), best(runs.raw)];
+
+// Warm query embedding: distinct questions, each embedded once (the query cache never answers).
+const questions = [
+  ...new Set([
+    ...ALL_QUERIES.map((q) => q.args.search ?? q.args.query),
+    ...callMix()
+      .filter((c) => c.mode === "search")
+      .map((c) => c.args.search ?? c.args.query),
+  ]),
+]
+  .filter((q): q is string => typeof q === "string")
+  .slice(0, Number(opt.questions ?? 100));
+for (const q of ["warm-up one", "warm-up two", "warm-up three"]) await embedder.embedQuery(q);
+const ms: number[] = [];
+for (const q of questions) {
+  const t0 = performance.now();
+  await embedder.embedQuery(q);
+  ms.push(performance.now() - t0);
+}
+ms.sort((a, b) => a - b);
+const pct = (f: number) => ms[Math.min(ms.length - 1, Math.floor(f * ms.length))]!;
+
+console.log(`model ${embedder.id} (${modelDir}), ${texts.length} entity texts of ${opt.db}, ${maxTokens} tokens at most, ${availableParallelism()} cores`);
+console.log(`passages, LoreKeeper (as sync embeds): ${p.perSecond.toFixed(1)} entities/s, ${p.cores.toFixed(2)} cores busy`);
+console.log(`passages, raw onnxruntime:             ${r.perSecond.toFixed(1)} entities/s, ${r.cores.toFixed(2)} cores busy`);
+console.log(`ratio LoreKeeper / raw: ${(p.perSecond / r.perSecond).toFixed(2)}×`);
+console.log(`query embedding, warm, ${ms.length} questions: p50 ${pct(0.5).toFixed(2)} ms, p90 ${pct(0.9).toFixed(2)} ms`);

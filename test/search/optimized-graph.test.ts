@@ -1,0 +1,139 @@
+/**
+ * onnxruntime's optimised graph, saved once (src/search/model/optimized-graph.ts), and the rest of
+ * what makes the first meaning answer fast: the model's sha256 remembered, the unpadded runner
+ * checked after the first answer, and the server's background warm-up.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { FlagEmbedding } from "fastembed";
+import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
+import { FastembedEmbedder } from "../../src/search/model/fastembed-embedder.ts";
+import { findOptimizedGraph, modelFileSha256, prepareOptimizedGraph } from "../../src/search/model/optimized-graph.ts";
+import { warmUp } from "../../src/server/deps.ts";
+import { openStore } from "../../src/store/db.ts";
+import { makePackStore } from "../binary/pack-fixture.ts";
+import { createTinyModel } from "../support/tiny-model.ts";
+import { makeTempDir } from "../support/tmp.ts";
+
+let tmp: ReturnType<typeof makeTempDir>;
+let model: string;
+
+beforeAll(async () => {
+  tmp = makeTempDir("lk-graph-");
+  model = await createTinyModel(join(tmp.dir, "tiny"), { perToken: true });
+});
+afterAll(() => tmp.cleanup());
+
+const provider = (graphCache: string | null, extra: Parameters<typeof createEmbedderProvider>[0] = {}) =>
+  createEmbedderProvider({ modelDir: model, embeddedDir: null, allowDownload: false, cacheDir: join(tmp.dir, "cache"), graphCache, ...extra });
+
+const graphDirs = (root: string) => readdirSync(root).filter((f) => !f.endsWith(".json"));
+
+describe("the optimised graph", () => {
+  test("is saved once, found again, and gives the model's vectors under the model's own id", async () => {
+    const root = join(tmp.dir, "graphs-a");
+    const first = await prepareOptimizedGraph(join(model, "model.onnx"), root);
+    expect(first.detail).toStartWith("saved in ");
+    expect(first.saved).toBe(true);
+    expect((await prepareOptimizedGraph(join(model, "model.onnx"), root)).detail).toStartWith("already saved in ");
+    expect(graphDirs(root)).toHaveLength(1);
+
+    const plain = provider(null);
+    const fast = provider(root);
+    const [a, b] = [(await plain.get())!, (await fast.get())!];
+    expect(plain.info()!.graph).toBeNull();
+    expect(fast.info()!.graph).toBe(findOptimizedGraph(join(root, graphDirs(root)[0]!))!);
+    expect(b.id).toBe(a.id);
+    const q = "a burning blaze of heat";
+    const [va, vb] = [await a.embedQuery(q), await b.embedQuery(q)];
+    expect(Math.max(...va.map((x, i) => Math.abs(x - vb[i]!)))).toBeLessThan(1e-5);
+    const [pa, pb] = [(await a.embedPassages([q]))[0]!, (await b.embedPassages([q]))[0]!];
+    expect(Math.max(...pa.map((x, i) => Math.abs(x - pb[i]!)))).toBeLessThan(1e-5);
+  });
+
+  test("a load without one saves it in the background for the next start", async () => {
+    const root = join(tmp.dir, "graphs-b");
+    const p = provider(root, { graphSaveDelayMs: 0 });
+    await p.get();
+    expect(p.info()!.graph).toBeNull();
+    for (let i = 0; i < 100 && !(graphDirs(root).length && findOptimizedGraph(join(root, graphDirs(root)[0]!))); i++) await Bun.sleep(50);
+    const next = provider(root);
+    await next.get();
+    expect(next.info()!.graph).toEndWith("model.onnx");
+  });
+
+  test("an incomplete or damaged graph is never used: the model file is used instead", async () => {
+    const root = join(tmp.dir, "graphs-c");
+    await prepareOptimizedGraph(join(model, "model.onnx"), root);
+    const dir = join(root, graphDirs(root)[0]!);
+    const graph = join(dir, "model.onnx");
+    // wrong size: not found at all
+    writeFileSync(join(dir, "model.onnx.data"), "short");
+    expect(findOptimizedGraph(dir)).toBeUndefined();
+    await prepareOptimizedGraph(join(model, "model.onnx"), join(tmp.dir, "graphs-c2"));
+    // right size, garbage inside: found, fails to load, is removed; the model still loads
+    const size = statSync(graph).size;
+    const marker = JSON.parse(readFileSync(join(dir, "complete.json"), "utf8")) as { files: Record<string, number> };
+    writeFileSync(graph, Buffer.alloc(size, 7));
+    writeFileSync(join(dir, "model.onnx.data"), Buffer.alloc(marker.files["model.onnx.data"] ?? 0, 1));
+    expect(findOptimizedGraph(dir)).toBe(graph);
+    const p = provider(root, { graphSaveDelayMs: 60_000 });
+    const e = await p.get();
+    expect(e).not.toBeNull();
+    expect(p.info()!.graph).toBeNull();
+    expect(findOptimizedGraph(dir)).toBeUndefined();
+  });
+
+  test("a model file's sha256 is remembered by path, size and mtime", async () => {
+    const root = join(tmp.dir, "sha");
+    const f = join(tmp.dir, "blob.bin");
+    writeFileSync(f, "one");
+    const real = await modelFileSha256(f, root);
+    expect(real).toBe(new Bun.CryptoHasher("sha256").update("one").digest("hex"));
+    // the remembered value is used while the file looks unchanged…
+    const cache = JSON.parse(readFileSync(join(root, "sha256.json"), "utf8")) as Record<string, { sha256: string }>;
+    for (const v of Object.values(cache)) v.sha256 = "0".repeat(64);
+    writeFileSync(join(root, "sha256.json"), JSON.stringify(cache));
+    expect(await modelFileSha256(f, root)).toBe("0".repeat(64));
+    // …and computed again when it changed
+    utimesSync(f, new Date(), new Date(Date.now() + 5000));
+    expect(await modelFileSha256(f, root)).toBe(real);
+  });
+});
+
+describe("the unpadded query runner", () => {
+  test("is checked after the first answer; when it differs from fastembed's vector it is dropped with what it cached", async () => {
+    const fastembedVector = Float32Array.from([1, 0]);
+    const fake = { embed: async function* () { yield [fastembedVector]; } } as unknown as FlagEmbedding;
+    let runnerCalls = 0;
+    const runner = async () => (runnerCalls++, Float32Array.from([0, 1]));
+    const e = new FastembedEmbedder("fake@1", 2, fake, { family: "plain", queryPrefix: "", passagePrefix: "" }, 16, 4, undefined, runner, undefined, async () => false);
+    expect(Array.from(await e.embedQuery("first"))).toEqual([0, 1]);
+    await Bun.sleep(20);
+    expect(Array.from(await e.embedQuery("first"))).toEqual([1, 0]);
+    expect(Array.from(await e.embedQuery("second"))).toEqual([1, 0]);
+    expect(runnerCalls).toBe(1);
+  });
+});
+
+describe("server warm-up", () => {
+  test("a store with vectors starts loading its model at once; a store without vectors loads nothing", async () => {
+    const pack = await makePackStore(join(tmp.dir, "warm.db"), model);
+    const store = openStore({ path: pack.path });
+    const empty = openStore({ path: join(tmp.dir, "empty.db") });
+    try {
+      const p = provider(null);
+      warmUp(store, p);
+      expect(p.state()).toBe("loading");
+      for (let i = 0; i < 200 && p.state() === "loading"; i++) await Bun.sleep(25);
+      expect(p.state()).toBe("ready");
+      const q = provider(null);
+      warmUp(empty, q);
+      expect(q.state()).toBe("unloaded");
+    } finally {
+      store.close();
+      empty.close();
+    }
+  });
+});
