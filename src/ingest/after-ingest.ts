@@ -25,6 +25,8 @@ function noModelSentence(note: string | undefined, config: Config): string {
 export interface EmbedSummary {
   embedded: number;
   modelId: string | null;
+  /** Embedding throughput of this run (null when nothing was embedded). */
+  entitiesPerSecond: number | null;
   summary: string;
 }
 
@@ -38,12 +40,13 @@ export async function embedAfterIngest(store: Store, model: IngestModel, say: (m
       },
     });
     const ms = Date.now() - t0;
+    const rate = r.embedded > 0 && ms > 0 ? Math.round((r.embedded / (ms / 1000)) * 10) / 10 : null;
     const summary = r.modelId
-      ? `Embedded ${r.embedded} new/changed entities with ${r.modelId} in ${(ms / 1000).toFixed(1)} s.`
+      ? `Embedded ${r.embedded} new/changed entities with ${r.modelId} in ${(ms / 1000).toFixed(1)} s${rate !== null ? ` (${rate} entities/s)` : ""}.`
       : noModelSentence(r.note, model.config);
-    return { embedded: r.embedded, modelId: r.modelId ?? null, summary };
+    return { embedded: r.embedded, modelId: r.modelId ?? null, entitiesPerSecond: rate, summary };
   } catch (err) {
     log.warn("embedding after ingest failed; lexical search still works", err);
-    return { embedded: 0, modelId: null, summary: "Embedding failed (see log); lexical search still works." };
+    return { embedded: 0, modelId: null, entitiesPerSecond: null, summary: "Embedding failed (see log); lexical search still works." };
   }
 }

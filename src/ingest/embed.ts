@@ -126,6 +126,6 @@ export async function embedPending(store: Store, provider: EmbedderProvider, opt
   if (note) result.note = note;
   if (opts.updateIndex ?? true) result.indexSize = syncIndex(store, { modelId, dim }).size;
   result.durationMs = ms();
-  if (embedded > 0) log.info(`embedded ${embedded} entities with ${modelId} in ${result.durationMs} ms`);
+  if (embedded > 0) log.info(`embedded ${embedded} entities with ${modelId} in ${result.durationMs} ms (${(embedded / Math.max(0.001, result.durationMs / 1000)).toFixed(1)} entities/s)`);
   return result;
 }
