@@ -4,7 +4,7 @@
  *
  * The embedding model's speed as LoreKeeper runs it, next to raw onnxruntime, in one run:
  * - passages: the first N entity texts of a store, embedded the way `lorekeeper sync` does
- *   (batches of 64 through the Embedder) and by raw onnxruntime on the same model file and texts
+ *   (EMBED_BATCH texts per call through the Embedder) and by raw onnxruntime on the same model file and texts
  *   (same tokens, sorted by length, batches of 16 padded to their longest text, one session with
  *   every core); entities/s of each, their ratio, and CPU time / wall time (how many cores worked);
  * - queries: warm query embedding per question (the eval's and the benchmark's questions, each
@@ -17,6 +17,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cacheDir } from "../src/config.ts";
+import { EMBED_BATCH } from "../src/ingest/embed.ts";
 import { createEmbedderProvider } from "../src/search/model/embedder.ts";
 import { activeModelDir } from "../src/search/model/model-manifest.ts";
 import { inspectModelDir } from "../src/search/model/model-source.ts";
@@ -65,7 +66,7 @@ const embedder = await provider.get();
 if (!embedder) throw new Error(`the model did not load: ${provider.reason()}`);
 const maxTokens = provider.info()?.maxTokens ?? 256;
 const pipeline = async () => {
-  for (let i = 0; i < texts.length; i += 64) await embedder.embedPassages(texts.slice(i, i + 64));
+  for (let i = 0; i < texts.length; i += EMBED_BATCH) await embedder.embedPassages(texts.slice(i, i + EMBED_BATCH));
 };
 
 // Raw onnxruntime: the same model file and tokens, nothing else.

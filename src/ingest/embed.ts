@@ -19,8 +19,15 @@ import {
 import type { EmbedderProvider } from "../search/types.ts";
 import { syncIndex } from "../search/index/vector-index.ts";
 
+/**
+ * Entities per embedding call and transaction. The embedder sorts each call's texts by length and
+ * pads each inner batch only to its longest text: 256 texts at a time pad about 4 % beyond their
+ * own tokens, 64 about 14 % (measured on the full corpus with all-MiniLM-L6-v2's tokenizer).
+ */
+export const EMBED_BATCH = 256;
+
 export interface EmbedPendingOptions {
-  /** Entities per batch (one embedding call + one transaction). Default 64. */
+  /** Entities per batch (one embedding call + one transaction). Default EMBED_BATCH. */
   batchSize?: number;
   /** Called before the first batch (0, total) and after each batch. */
   onProgress?: (done: number, total: number) => void;
@@ -50,7 +57,7 @@ export interface EmbedPendingResult {
 export async function embedPending(store: Store, provider: EmbedderProvider, opts: EmbedPendingOptions = {}): Promise<EmbedPendingResult> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
-  const batchSize = Math.max(1, Math.floor(opts.batchSize ?? 64));
+  const batchSize = Math.max(1, Math.floor(opts.batchSize ?? EMBED_BATCH));
   const embedder = await provider.get();
   if (!embedder) {
     return {

@@ -3,7 +3,7 @@
  *
  * fastembed pads every text to `maxLength` (256). A transformer such as all-MiniLM-L6-v2 then
  * spends the same time on "Blinded" as on a 256-token stat block. Here the caller's texts are
- * sorted by length, cut into batches, and each batch is padded only to its own longest text.
+ * sorted by their number of tokens, cut into batches, and each batch is padded only to its own longest text.
  * Padding is masked out by the model, so the vectors are fastembed's (checked against fastembed
  * on a probe batch before use, see embedder.ts). Uses fastembed's private tokenizer and session
  * through unpadded-query.ts's accessors; when they are not as expected the caller keeps fastembed.
@@ -40,14 +40,19 @@ export async function unpaddedBatchRunner(model: FlagEmbedding, tokenizer: Token
   } catch {
     return undefined;
   }
-  const run = async (texts: string[]): Promise<Float32Array[]> => {
-    const encs = await Promise.all(texts.map((t) => encodeUnpadded(tokenizer, t)));
-    const rows = encs.map((e) => {
-      const mask = e.getAttentionMask();
-      let n = mask.length;
-      while (n > 0 && mask[n - 1] === 0) n--;
-      return { ids: e.getIds().slice(0, n), mask: mask.slice(0, n), types: e.getTypeIds().slice(0, n) };
-    });
+  interface Row {
+    ids: number[];
+    mask: number[];
+    types: number[];
+  }
+  const rowOf = async (text: string): Promise<Row> => {
+    const e = await encodeUnpadded(tokenizer, text);
+    const mask = e.getAttentionMask();
+    let n = mask.length;
+    while (n > 0 && mask[n - 1] === 0) n--;
+    return { ids: e.getIds().slice(0, n), mask: mask.slice(0, n), types: e.getTypeIds().slice(0, n) };
+  };
+  const run = async (rows: Row[]): Promise<Float32Array[]> => {
     const width = Math.max(1, ...rows.map((r) => r.ids.length));
     const b = rows.length;
     const ids = new BigInt64Array(b * width).fill(BigInt(padId));
@@ -73,12 +78,13 @@ export async function unpaddedBatchRunner(model: FlagEmbedding, tokenizer: Token
     return rows.map((_, i) => normalize(out.data instanceof Float32Array ? out.data.slice(i * seq * dim, i * seq * dim + dim) : new Float32Array(dim)));
   };
   return async (texts, batchSize) => {
-    // Shortest first, so each batch holds texts of similar length; results go back in input order.
-    const order = texts.map((t, i) => ({ i, len: t.length })).sort((a, b) => a.len - b.len);
+    // Fewest tokens first, so each batch holds texts of similar length; results go back in input order.
+    const rows = await Promise.all(texts.map(rowOf));
+    const order = rows.map((r, i) => ({ i, len: r.ids.length })).sort((a, b) => a.len - b.len);
     const out: Float32Array[] = new Array(texts.length);
     for (let k = 0; k < order.length; k += batchSize) {
       const chunk = order.slice(k, k + batchSize);
-      const vs = await run(chunk.map((c) => texts[c.i]!));
+      const vs = await run(chunk.map((c) => rows[c.i]!));
       chunk.forEach((c, j) => (out[c.i] = vs[j]!));
     }
     return out;
