@@ -74,7 +74,7 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
     // (src/search/model/optimized-graph.ts). Skipped for commands that never load the model.
     if (!ex.warm && m.model && info.modelDir && !NO_STORE_COMMANDS.has(first ?? "")) {
       const { prepareOptimizedGraph } = await import("../search/model/optimized-graph.ts");
-      info.graph = await prepareOptimizedGraph(join(info.modelDir, m.model.onnx_file));
+      info.graph = await prepareOptimizedGraph(join(info.modelDir, m.model.onnx_file), join(config.cacheDir, "onnx-optimized"));
       log.debug(`binary: optimised graph ${info.graph.detail} (${info.graph.ms} ms)`);
     }
     if (m.pack && !NO_STORE_COMMANDS.has(first ?? "") && !config.noContentPack) {

@@ -114,7 +114,7 @@ export class LazyEmbedderProvider implements EmbedderProvider {
       pip: cfg?.pip,
       maxTokens: Math.min(MAX_TOKENS_CAP, Math.max(8, Math.floor(this.opts.maxTokens ?? DEFAULT_MAX_TOKENS))),
       innerBatch: Math.max(1, Math.floor(this.opts.innerBatchSize ?? DEFAULT_INNER_BATCH)),
-      ...(this.opts.graphCache !== undefined ? { graphCache: this.opts.graphCache } : {}),
+      ...(this.opts.graphCache !== undefined ? { graphCache: this.opts.graphCache } : cfg ? { graphCache: join(cfg.cacheDir, "onnx-optimized") } : {}),
       ...(this.opts.graphSaveDelayMs !== undefined ? { graphSaveDelayMs: this.opts.graphSaveDelayMs } : {}),
     };
   }
