@@ -1,18 +1,16 @@
 /**
  * Loading a content pack (pack-file.ts) into a store: every origin the pack holds (a synced content
- * type, an imported OrcBrew pack) replaces that origin in the store through the same write path a
- * sync uses (so derived columns, duplicates and document preference come out as after a sync),
- * then the pack's vectors are copied for every entity whose content is unchanged, so nothing is
- * embedded again when the model matches. Origins the pack does not hold are left alone.
+ * type, an imported OrcBrew pack) replaces that origin in the store, rows copied as the pack holds
+ * them (store/pack-copy.ts: duplicates and preference ranks recomputed after), then the pack's
+ * vectors for every entity whose content the copy kept, so nothing is embedded again when the
+ * model matches. Origins the pack does not hold are left alone.
  *
  * The pack is checked first: a LoreKeeper store (migrated to this version's schema if older,
  * refused if newer), SQLite's quick_check, entities present, and its vectors made with the model
  * this installation uses (refused otherwise, unless the caller loads the content without vectors).
  */
-import type { Database } from "bun:sqlite";
-import type { DocumentInfo, DocumentSource } from "../entities/types.ts";
 import { openStore, type Store } from "../store/db.ts";
-import { replaceOrigin, rowToEntity, type EntityRow } from "../store/entities.ts";
+import { copyPackRows } from "../store/pack-copy.ts";
 import { listSyncState, putSyncState } from "../store/sync-state.ts";
 import { getEmbeddingMeta, setEmbeddingMeta } from "../store/vectors.ts";
 import { PackError } from "./pack-file.ts";
@@ -88,76 +86,43 @@ export interface PackLoadResult {
   origins: number;
 }
 
-function originsOf(db: Database): string[] {
-  return db.query<{ origin: string }, []>("SELECT DISTINCT origin FROM entities ORDER BY origin").all().map((r) => r.origin);
-}
-
-function documentsOf(db: Database): Map<string, DocumentInfo> {
-  const rows = db
-    .query<DocumentInfo & { source: DocumentSource }, []>("SELECT source, key, name, publisher, license, url, description FROM documents")
-    .all();
-  return new Map(rows.map((d) => [`${d.source}\u0000${d.key.toLowerCase()}`, { ...d, publisher: d.publisher ?? undefined, license: d.license ?? undefined, url: d.url ?? undefined, description: d.description ?? undefined }]));
-}
-
-/** Copy the pack's vectors of `modelId` onto the store's entities with the same content. */
-function copyVectors(store: Store, packPath: string, modelId: string): number {
-  const db = store.db;
-  db.exec(`ATTACH DATABASE '${packPath.replaceAll("'", "''")}' AS pack`);
-  try {
-    return db.transaction(() =>
-      db
-        .query(
-          `INSERT OR REPLACE INTO main.vectors (entity_id, model_id, content_hash, vector)
-           SELECT m.id, pv.model_id, pv.content_hash, pv.vector
-           FROM pack.vectors pv
-           JOIN pack.entities pe ON pe.id = pv.entity_id AND pe.content_hash = pv.content_hash
-           JOIN main.entities m ON m.document_source = pe.document_source AND m.kind = pe.kind AND m.key = pe.key
-             AND m.content_hash = pe.content_hash
-           WHERE pv.model_id = ?`,
-        )
-        .run(modelId).changes,
-    ).immediate();
-  } finally {
-    db.exec("DETACH DATABASE pack");
-  }
-}
-
 /**
- * Load the checked pack into `store`. `vectorModel` is the model whose vectors are copied (none:
- * content only). Each origin is replaced in its own transaction, as a sync replaces a content type.
+ * Load the checked pack into `store`: its rows origin by origin (store/pack-copy.ts), its documents
+ * and sync state, and the vectors of `vectorModel` (none: content only).
  */
 export function loadPack(store: Store, pack: Store, vectorModel: { modelId: string; dim: number } | null, onOrigin?: (origin: string, done: number, total: number) => void): PackLoadResult {
   const result: PackLoadResult = { entities: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, vectorsCopied: 0, origins: 0 };
-  const docs = documentsOf(pack.db);
-  const origins = originsOf(pack.db);
-  const rowsOf = pack.db.query<EntityRow, [string]>("SELECT * FROM entities WHERE origin = ? ORDER BY id");
-  for (const [i, origin] of origins.entries()) {
-    const entities = rowsOf.all(origin).map((r) => {
-      const { id: _id, ...e } = rowToEntity(r);
-      return e;
-    });
-    const documents = new Map<string, DocumentInfo>();
-    for (const e of entities) {
-      const k = `${e.document_source}\u0000${e.document_key.toLowerCase()}`;
-      const d = docs.get(k);
-      if (d) documents.set(k, d);
-    }
-    const r = replaceOrigin(store.db, origin, entities, [...documents.values()]);
-    result.entities += entities.length;
-    result.inserted += r.inserted;
-    result.updated += r.updated;
-    result.unchanged += r.unchanged;
-    result.deleted += r.deleted;
-    result.origins++;
-    onOrigin?.(origin, i + 1, origins.length);
-  }
-  store.db.transaction(() => {
-    for (const s of listSyncState(pack.db)) if (s.status !== "running") putSyncState(store.db, s);
-  })();
+  const db = store.db;
   if (vectorModel) {
-    const mine = getEmbeddingMeta(store.db);
-    if (!mine || mine.modelId !== vectorModel.modelId) setEmbeddingMeta(store.db, vectorModel);
-    result.vectorsCopied = copyVectors(store, pack.path, vectorModel.modelId);
+    const mine = getEmbeddingMeta(db);
+    if (!mine || mine.modelId !== vectorModel.modelId) setEmbeddingMeta(db, vectorModel);
   }
+  db.exec(`ATTACH DATABASE '${pack.path.replaceAll("'", "''")}' AS pack`);
+  try {
+    db.transaction(() => {
+      db.query(
+        `INSERT INTO main.documents (source, key, name, publisher, license, url, description, updated_at)
+         SELECT source, key, name, publisher, license, url, description, updated_at FROM pack.documents WHERE true
+         ON CONFLICT (source, key) DO UPDATE SET name = excluded.name, publisher = COALESCE(excluded.publisher, documents.publisher),
+           license = COALESCE(excluded.license, documents.license), url = COALESCE(excluded.url, documents.url),
+           description = COALESCE(excluded.description, documents.description), updated_at = excluded.updated_at`,
+      ).run();
+    })();
+    const copied = copyPackRows(db, "pack", vectorModel?.modelId ?? null, (c, done, total) => onOrigin?.(c.origin, done, total));
+    for (const c of copied.origins) {
+      result.entities += c.entities;
+      result.inserted += c.inserted;
+      result.updated += c.updated;
+      result.unchanged += c.unchanged;
+      result.deleted += c.deleted;
+      result.origins++;
+    }
+    result.vectorsCopied = copied.vectors;
+  } finally {
+    db.exec("DETACH DATABASE pack");
+  }
+  db.transaction(() => {
+    for (const s of listSyncState(pack.db)) if (s.status !== "running") putSyncState(db, s);
+  })();
   return result;
 }

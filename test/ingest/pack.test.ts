@@ -159,6 +159,35 @@ describe("sync --pack", () => {
     expect(mixed.err).toContain("on its own");
   }, 60_000);
 
+  test("a pack made by a real sync: every vector is taken over, nothing embedded again", async () => {
+    const { startFakeUpstream } = await import("../support/fake-upstream.ts");
+    const { runSync } = await import("../../src/ingest/sync.ts");
+    const { embedPending } = await import("../../src/ingest/embed.ts");
+    const { createEmbedderProvider } = await import("../../src/search/model/embedder.ts");
+    const { loadConfig } = await import("../../src/config.ts");
+    const fake = await startFakeUpstream({ dataDir: join(REPO_ROOT, "test", "fixtures", "sources") });
+    const src = join(tmp.dir, "synced.db");
+    try {
+      const s = openStore({ path: src });
+      await runSync(s, { config: { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 }, types: ["spells", "rules"], force: true });
+      const emb = await embedPending(s, createEmbedderProvider({ modelDir: model, embeddedDir: null, allowDownload: false }));
+      expect(emb.embedded).toBeGreaterThan(0);
+      s.close();
+    } finally {
+      await fake.stop();
+    }
+    const gz = join(tmp.dir, "synced", "lorekeeper-content.db.gz");
+    Bun.spawnSync(["mkdir", "-p", join(tmp.dir, "synced")]);
+    await writePackFile(src, gz);
+    const db = join(tmp.dir, "from-synced.db");
+    const r = await cli(["sync", "--pack", gz, "--db-path", db, "--json"], await env("synced"));
+    expect(r.code).toBe(0);
+    const rep = JSON.parse(r.out) as { load: { entities: number; vectorsCopied: number }; embeddings: { embedded: number } };
+    expect(rep.load.vectorsCopied).toBe(counts(src).vectors);
+    expect(rep.embeddings.embedded).toBe(0);
+    expect(counts(db).entities).toBe(counts(src).entities);
+  }, 90_000);
+
   test("--pack with --source is a usage error", async () => {
     const r = await cli(["sync", "--pack", packGz, "--source", "open5e_v2"], await env("usage"));
     expect(r.code).toBe(64);
