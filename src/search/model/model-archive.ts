@@ -7,13 +7,13 @@
  * whole archive refused, naming the entry. Nothing is stripped silently.
  *
  * Bounded (ArchiveLimits, docs/architecture.md "Limits"): entries are streamed to disk in small
- * chunks (never a whole entry in memory), and counted as they come out, so a lying header does not
+ * chunks (never a whole entry, nor a whole zip, in memory), and counted as they come out, so a lying header does not
  * help: at most `maxEntryBytes` per entry, `maxTotalBytes` in all, `maxEntries` entries, and at most
  * `maxRatio` times the compressed size (per zip entry; per archive for .tar.gz), beyond a slack of
  * 1 MiB so that small, very compressible files (JSON) pass. A zip's declared sizes are checked
  * before anything is written.
  */
-import { closeSync, createReadStream, mkdirSync, openSync, readFileSync, statSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, mkdirSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { dirname, resolve, sep } from "node:path";
 import { createGunzip } from "node:zlib";
 import { Inflate } from "fflate";
@@ -92,20 +92,48 @@ interface ZipEntry {
 const u16 = (b: Uint8Array, o: number) => b[o]! | (b[o + 1]! << 8);
 const u32 = (b: Uint8Array, o: number) => (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0;
 
-function zipDirectory(file: string, b: Uint8Array): ZipEntry[] {
+/** Reads byte ranges of an open file: a zip is read where its directory points, never whole. */
+class FileBytes {
+  constructor(
+    private readonly fd: number,
+    readonly size: number,
+  ) {}
+
+  at(offset: number, length: number): Uint8Array {
+    const n = Math.max(0, Math.min(length, this.size - offset));
+    const out = new Uint8Array(n);
+    let got = 0;
+    while (got < n) {
+      const r = readSync(this.fd, out, got, n - got, offset + got);
+      if (r <= 0) break;
+      got += r;
+    }
+    return out.subarray(0, got);
+  }
+}
+
+const MAX_DIRECTORY_BYTES = 64 * MiB;
+const CHUNK = 64 * 1024;
+
+function zipDirectory(file: string, f: FileBytes): ZipEntry[] {
+  const tailStart = Math.max(0, f.size - 22 - 65535);
+  const tail = f.at(tailStart, f.size - tailStart);
   let eocd = -1;
-  for (let o = b.length - 22; o >= Math.max(0, b.length - 22 - 65535); o--) {
-    if (u32(b, o) === 0x06054b50) {
+  for (let o = tail.length - 22; o >= 0; o--) {
+    if (u32(tail, o) === 0x06054b50) {
       eocd = o;
       break;
     }
   }
   if (eocd < 0) throw new ArchiveError(`${file} is not a readable zip/wheel (no central directory)`);
-  const count = u16(b, eocd + 10);
-  const cdOffset = u32(b, eocd + 16);
+  const count = u16(tail, eocd + 10);
+  const cdSize = u32(tail, eocd + 12);
+  const cdOffset = u32(tail, eocd + 16);
   if (count === 0xffff || cdOffset === 0xffffffff) throw new ArchiveError(`${file} is a ZIP64 archive (over 4 GiB or 65,535 entries); model archives are smaller`);
+  if (cdSize > MAX_DIRECTORY_BYTES) throw new ArchiveError(`${file} has a ${fmt(cdSize)} central directory; refusing it`);
+  const b = f.at(cdOffset, cdSize);
   const out: ZipEntry[] = [];
-  let o = cdOffset;
+  let o = 0;
   for (let i = 0; i < count; i++) {
     if (o + 46 > b.length || u32(b, o) !== 0x02014b50) throw new ArchiveError(`${file} is not a readable zip/wheel (damaged central directory)`);
     const nameLen = u16(b, o + 28);
@@ -127,54 +155,58 @@ function writeChunked(fd: number, data: Uint8Array): void {
 function extractZip(file: string, dest: string, limits: ArchiveLimits): void {
   const size = statSync(file).size;
   if (size > limits.maxTotalBytes) throw new ArchiveError(`${file} is ${fmt(size)}, more than the ${fmt(limits.maxTotalBytes)} a model archive may be`);
-  const b = new Uint8Array(readFileSync(file));
-  const entries = zipDirectory(file, b);
-  const budget = new Budget(file, limits);
-  // Declared sizes first: a bomb that says what it is costs nothing.
-  const declaredBudget = new Budget(file, limits);
-  for (const e of entries) {
-    budget.entry(e.name);
-    if (e.kind === "link") throw new ArchiveError(`${file} has a symbolic link entry "${e.name}"; refusing the archive (model archives hold regular files only)`);
-    if (e.kind === "special") throw new ArchiveError(`${file} has an entry "${e.name}" that is not a regular file or folder; refusing the archive`);
-    if (e.kind === "dir") continue;
-    if (e.flags & 1) throw new ArchiveError(`${file} has an encrypted entry "${e.name}"; refusing the archive`);
-    if (e.method !== 0 && e.method !== 8) throw new ArchiveError(`${file}: entry "${e.name}" uses compression method ${e.method} (only stored and deflate are read)`);
-    declaredBudget.grow(e.name, e.size, e.size, e.method === 8 ? e.compressed : undefined);
-  }
-  for (const e of entries) {
-    const target = targetOf(dest, e.name);
-    if (e.kind === "dir") {
-      mkdirSync(target, { recursive: true });
-      continue;
+  const zfd = openSync(file, "r");
+  try {
+    const f = new FileBytes(zfd, size);
+    const entries = zipDirectory(file, f);
+    const budget = new Budget(file, limits);
+    // Declared sizes first: a bomb that says what it is costs nothing.
+    const declaredBudget = new Budget(file, limits);
+    for (const e of entries) {
+      budget.entry(e.name);
+      if (e.kind === "link") throw new ArchiveError(`${file} has a symbolic link entry "${e.name}"; refusing the archive (model archives hold regular files only)`);
+      if (e.kind === "special") throw new ArchiveError(`${file} has an entry "${e.name}" that is not a regular file or folder; refusing the archive`);
+      if (e.kind === "dir") continue;
+      if (e.flags & 1) throw new ArchiveError(`${file} has an encrypted entry "${e.name}"; refusing the archive`);
+      if (e.method !== 0 && e.method !== 8) throw new ArchiveError(`${file}: entry "${e.name}" uses compression method ${e.method} (only stored and deflate are read)`);
+      declaredBudget.grow(e.name, e.size, e.size, e.method === 8 ? e.compressed : undefined);
     }
-    const lo = e.localOffset;
-    if (lo + 30 > b.length || u32(b, lo) !== 0x04034b50) throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is damaged)`);
-    const start = lo + 30 + u16(b, lo + 26) + u16(b, lo + 28);
-    const data = b.subarray(start, start + e.compressed);
-    if (data.length !== e.compressed) throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is cut short)`);
-    mkdirSync(dirname(target), { recursive: true });
-    const fd = openSync(target, "w");
-    let written = 0;
-    try {
-      const put = (chunk: Uint8Array) => {
-        written += chunk.length;
-        budget.grow(e.name, written, chunk.length, e.method === 8 ? e.compressed : undefined);
-        writeChunked(fd, chunk);
-      };
-      if (e.method === 0) {
-        for (let off = 0; off < data.length; off += 64 * 1024) put(data.subarray(off, off + 64 * 1024));
-      } else {
-        const inflate = new Inflate((chunk) => put(chunk));
-        for (let off = 0; off < data.length; off += 64 * 1024) inflate.push(data.subarray(off, off + 64 * 1024), off + 64 * 1024 >= data.length);
-        if (data.length === 0) inflate.push(new Uint8Array(0), true);
+    for (const e of entries) {
+      const target = targetOf(dest, e.name);
+      if (e.kind === "dir") {
+        mkdirSync(target, { recursive: true });
+        continue;
       }
-    } catch (err) {
-      if (err instanceof ArchiveError) throw err;
-      throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}": ${(err as Error).message})`);
-    } finally {
-      closeSync(fd);
+      const h = f.at(e.localOffset, 30);
+      if (h.length < 30 || u32(h, 0) !== 0x04034b50) throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is damaged)`);
+      const start = e.localOffset + 30 + u16(h, 26) + u16(h, 28);
+      if (start + e.compressed > size) throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is cut short)`);
+      mkdirSync(dirname(target), { recursive: true });
+      const fd = openSync(target, "w");
+      let written = 0;
+      try {
+        const put = (chunk: Uint8Array) => {
+          written += chunk.length;
+          budget.grow(e.name, written, chunk.length, e.method === 8 ? e.compressed : undefined);
+          writeChunked(fd, chunk);
+        };
+        const inflate = e.method === 8 ? new Inflate((chunk) => put(chunk)) : undefined;
+        for (let off = 0; off < e.compressed; off += CHUNK) {
+          const data = f.at(start + off, Math.min(CHUNK, e.compressed - off));
+          if (inflate) inflate.push(data, off + CHUNK >= e.compressed);
+          else put(data);
+        }
+        if (inflate && e.compressed === 0) inflate.push(new Uint8Array(0), true);
+      } catch (err) {
+        if (err instanceof ArchiveError) throw err;
+        throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}": ${(err as Error).message})`);
+      } finally {
+        closeSync(fd);
+      }
+      if (written !== e.size) throw new ArchiveError(`${file}: entry "${e.name}" holds ${written} bytes, its header says ${e.size}; refusing the archive`);
     }
-    if (written !== e.size) throw new ArchiveError(`${file}: entry "${e.name}" holds ${written} bytes, its header says ${e.size}; refusing the archive`);
+  } finally {
+    closeSync(zfd);
   }
 }
 
