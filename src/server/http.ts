@@ -280,7 +280,8 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
       }
       return undefined;
     })
-    .get("/health", ({ request }) => healthBody(deps, !guard.token || bearerMatches(request.headers.get("authorization"), guard.token)))
+    // /health answers everyone; its details need the token, checked (and limited) like /mcp, so it is no token oracle.
+    .get("/health", ({ request, server }) => healthBody(deps, !guard.token || (request.headers.has("authorization") && authorized(request, server) === true)))
     .all("/mcp", ({ request }) => handleMcp(request, handler, o, admission), { parse: "none" });
   app.listen({ hostname: o.host, port: o.port });
   const server = app.server;

@@ -97,6 +97,10 @@ describe("wrong tokens are counted, logged and limited per client address", () =
     const limited = await post(STRONG);
     expect(limited.status).toBe(429);
     await limited.body?.cancel();
+    // /health with a token is no way around it: its detailed answer needs the token, checked and limited alike.
+    const health = await fetch(server.url.replace(/\/mcp$/, "/health"), { headers: { authorization: `Bearer ${STRONG}` } });
+    const body = (await health.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(["status", "version"]);
     const logs = testLogs().join("\n");
     expect(logs).toContain("wrong or missing bearer token from 127.0.0.1");
     expect(logs).toMatch(/5 wrong or missing bearer tokens from 127\.0\.0\.1/);
