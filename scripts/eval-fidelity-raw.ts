@@ -1,8 +1,10 @@
 /**
  * What the raw Open5e v2 records say, read as directly as possible (the fidelity check compares
  * the canonical entities with this; see eval-fidelity.ts). Only upstream fields are used here, never
- * the normalizers.
+ * the normalizers (the spell material text is read with the same rule, src/entities/material.ts).
  */
+import { PRICED_MATERIAL, saysConsumed } from "../src/entities/material.ts";
+
 export type Raw = Record<string, unknown>;
 
 export interface FieldCheck {
@@ -126,13 +128,25 @@ function structuredCost(r: Raw): boolean {
   return typeof r.material_cost === "string" && r.material_cost.trim() !== "" && num(r.material_cost) !== 0;
 }
 
+/**
+ * Why a spell's costly / consumed field differs from upstream's structured one, when the material
+ * text explains it (the text decides: src/entities/material.ts); undefined otherwise.
+ */
+export function materialTextWhy(field: string, r: Raw, ours: unknown): string | undefined {
+  const t = typeof r.material_specified === "string" ? r.material_specified : "";
+  if (r.material !== true || !t.trim()) return undefined;
+  if (field === "components.consumed" && ours === saysConsumed(t)) return `upstream material_consumed disagrees with the material text ("${t}"); the text decides, stated in upstream_notes`;
+  if (field === "components.costly" && ours === true && !structuredCost(r) && PRICED_MATERIAL.test(t)) return `upstream material_cost is empty; the material text ("${t}") states the price`;
+  return undefined;
+}
+
 /** Spells whose material text states a price / consumption that the structured fields leave out (upstream gaps). */
 export function textOnlyComponents(r: Raw): string[] {
   const t = typeof r.material_specified === "string" ? r.material_specified : "";
   if (r.material !== true) return [];
   const out: string[] = [];
-  if (!structuredCost(r) && /\b\d[\d,]*\s*(?:gp|sp|cp|pp|ep|gold pieces?)\b/i.test(t)) out.push("costly material");
-  if (r.material_consumed !== true && /\bconsum(?:e|es|ed|ing)\b/i.test(t)) out.push("consumed material");
+  if (!structuredCost(r) && PRICED_MATERIAL.test(t)) out.push("costly material");
+  if (r.material_consumed !== true && saysConsumed(t)) out.push("consumed material");
   return out;
 }
 
@@ -167,14 +181,15 @@ export function rawFilterValues(param: string, r: Raw): string[] {
       return ["lawful", "neutral", "chaotic", "good", "evil"].filter((w) => new RegExp(`\\b${w}\\b`).test(t));
     }
     case "component": {
-      // Costly / consumed per the record's structured fields or its material text (see textOnlyComponents).
+      // Costly: the structured cost or a price in the material text; consumed: the material text says so
+      // (it decides over the flag, src/entities/material.ts), or the flag when there is no text.
       const out: string[] = [];
       if (r.verbal === true) out.push("verbal");
       if (r.somatic === true) out.push("somatic");
       if (r.material === true) out.push("material");
       const t = typeof r.material_specified === "string" ? r.material_specified : "";
-      if (r.material === true && (structuredCost(r) || /\b\d[\d,]*\s*(?:gp|sp|cp|pp|ep|gold pieces?)\b/i.test(t))) out.push("costly material");
-      if (r.material === true && (r.material_consumed === true || /\bconsum(?:e|es|ed|ing)\b/i.test(t))) out.push("consumed material");
+      if (r.material === true && (structuredCost(r) || PRICED_MATERIAL.test(t))) out.push("costly material");
+      if (r.material === true && (t.trim() ? saysConsumed(t) : r.material_consumed === true)) out.push("consumed material");
       return out;
     }
     default:

@@ -21,7 +21,7 @@ import { buildFilterWhere } from "../src/search/filter/filters.ts";
 import type { StructuredFilters } from "../src/search/types.ts";
 import type { EntityKind } from "../src/entities/types.ts";
 import { countCorrection, FIDELITY_EXCEPTIONS } from "./eval-fidelity-exceptions.ts";
-import { fieldChecks, rawFilterValues, textOnlyComponents, type Raw } from "./eval-fidelity-raw.ts";
+import { fieldChecks, materialTextWhy, rawFilterValues, textOnlyComponents, type Raw } from "./eval-fidelity-raw.ts";
 import { runSourceFidelity, type SourceMismatch } from "./eval-fidelity-sources.ts";
 
 export interface Mismatch {
@@ -73,12 +73,13 @@ export function runFidelity(db: Database, dataDir: string): FidelityReport {
       for (const c of fieldChecks(kind, r, ours)) {
         const a = show(normalizeForCompare(c.field, c.ours));
         const b = show(normalizeForCompare(c.field, c.upstream));
-        if (a !== b) report.mismatches.push({ kind, key: row.key, field: c.field, ours: a, upstream: b });
+        const why = kind === "spell" ? materialTextWhy(c.field, r, c.ours) : undefined;
+        if (a !== b) report.mismatches.push({ kind, key: row.key, field: c.field, ours: a, upstream: b, ...(why ? { explained: why } : {}) });
       }
     }
     report.checked[kind] = checked;
   }
-  for (const m of report.mismatches) m.explained = FIDELITY_EXCEPTIONS.find((x) => !x.source && x.kind === m.kind && x.key === m.key && x.field === m.field)?.why;
+  for (const m of report.mismatches) m.explained ??= FIDELITY_EXCEPTIONS.find((x) => !x.source && x.kind === m.kind && x.key === m.key && x.field === m.field)?.why;
   const other = runSourceFidelity(dataDir);
   report.sources = {
     checked: other.checked,

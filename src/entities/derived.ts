@@ -8,6 +8,7 @@
 import { ALIGNMENT_WORDS, CONDITIONS, MOVEMENT_MODES, SPELL_COMPONENTS, WEAPON_PROPERTIES } from "./catalog.ts";
 import type { EntityKind, JsonObject, JsonValue } from "./types.ts";
 import { slugify } from "./types.ts";
+import { PRICED_MATERIAL, saysConsumed } from "./material.ts";
 
 export function text(v: JsonValue | undefined): string {
   return typeof v === "string" ? v : "";
@@ -44,15 +45,9 @@ export function weaponProperties(d: JsonObject): string[] {
   return [...out];
 }
 
-/** A material text stating a price ("a diamond worth 300 gp", "5 gp worth of brimstone"). */
-export const PRICED_MATERIAL = /\b\d[\d,]*\s*(?:gp|sp|cp|pp|ep|gold pieces?)\b/i;
-/** A material text saying the spell uses it up ("which the spell consumes", "is consumed"). */
-export const CONSUMED_MATERIAL = /\bconsum(?:e|es|ed|ing)\b/i;
-
 /**
- * Spell components. Costly / consumed: the source's structured fields, or the material text when
- * it states a price or consumption (Open5e v2 leaves `material_cost` empty on 60 spells whose
- * material names its price, e.g. Revivify "diamonds worth 300 gp, which the spell consumes").
+ * Spell components. Costly / consumed: the canonical fields, which every normalizer reads from the
+ * material text (src/entities/material.ts), or the text itself for data stored without them.
  */
 export function components(d: JsonObject): string[] {
   const c = obj(d.components);
@@ -64,7 +59,7 @@ export function components(d: JsonObject): string[] {
   out.push("material");
   const textOf = text(c.material_text);
   if ((typeof c.material_cost === "string" && c.material_cost.trim() !== "") || PRICED_MATERIAL.test(textOf)) out.push("costly material");
-  if (c.material_consumed === true || CONSUMED_MATERIAL.test(textOf)) out.push("consumed material");
+  if (c.material_consumed === true || (c.material_consumed !== false && saysConsumed(textOf))) out.push("consumed material");
   return out;
 }
 

@@ -42,6 +42,8 @@ export type SpellData = {
   /** ability of the saving throw, lower-case full name ("dexterity") */
   saving_throw: string | null;
   attack_roll: boolean | null;
+  /** where the upstream record is wrong and what was corrected (present only then) */
+  upstream_notes?: string[];
   /** base damage/healing dice when the source gives it ("8d6") */
   damage_roll: string | null;
   /** area of effect, e.g. { type: "sphere", size_ft: 20 } */
@@ -109,6 +111,8 @@ export type CreatureData = {
   profile?: string;
   /** core creatures: names people use for it ("owl bear") */
   common_names?: string[];
+  /** where the upstream record is wrong and what was corrected (present only then) */
+  upstream_notes?: string[];
 };
 
 export type ClassFeature = { name: string; level: number | null; desc: string };

@@ -107,6 +107,8 @@ describe("the fidelity check (bun run eval) on the fixture's raw records", () =>
       "srd_crossbow-heavy properties explained",
       "srd_crossbow-heavy range_type explained",
       "srd_handaxe properties explained",
+      "srd_revivify components.consumed explained",
+      "srd_revivify components.costly explained",
     ]);
     expect(r.counts.find((c) => c.filter === "property" && c.value === "heavy")).toMatchObject({ sql: 1, raw: 0 });
     expect(r.counts.find((c) => c.filter === "speed" && c.value === "fly")).toMatchObject({ sql: 2, raw: 2 });

@@ -1,5 +1,6 @@
 /** D&D 5e API /spells → spell and /monsters → creature. */
 import type { CreatureAction, CreatureData, SpellData } from "../../../entities/kinds.ts";
+import { materialPrice, saysConsumed } from "../../../entities/material.ts";
 import { runRecords } from "../../../entities/normalize/build.ts";
 import { creatureEntity, crFields, legendaryCost } from "../../../entities/normalize/canonical/creature.ts";
 import { damageTypesIn, savingThrowIn, spellEntity } from "../../../entities/normalize/canonical/spell.ts";
@@ -34,8 +35,8 @@ export function normalizeDndSpells(year: Dnd5eYear) {
           somatic: comps.includes("S"),
           material: comps.includes("M"),
           material_text: str(r.material),
-          material_cost: null,
-          material_consumed: null,
+          material_cost: materialPrice(str(r.material)),
+          material_consumed: str(r.material) ? saysConsumed(str(r.material)) : null,
         },
         desc,
         higher_level: textOf(r.higher_level),

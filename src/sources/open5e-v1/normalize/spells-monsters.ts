@@ -1,7 +1,9 @@
 /** Open5e v1 /spells/ → spell and /monsters/ → creature. */
 import type { CreatureAction, CreatureData, SpellData } from "../../../entities/kinds.ts";
 import { parseCr } from "../../../entities/types.ts";
+import { readMaterial } from "../../../entities/material.ts";
 import { runRecords } from "../../../entities/normalize/build.ts";
+import { correctSrd51Classes } from "../../../entities/normalize/srd51-spell-lists.ts";
 import { creatureEntity, crFields, legendaryCost } from "../../../entities/normalize/canonical/creature.ts";
 import { damageTypesIn, savingThrowIn, spellEntity } from "../../../entities/normalize/canonical/spell.ts";
 import { arr, bool, int, num, rec, recs, str, uniq, type Rec } from "../../../entities/normalize/read.ts";
@@ -25,7 +27,11 @@ export function normalizeV1Spells(records: unknown[], ctx: NormalizeContext): No
     if (level === null || level < 0 || level > 9) throw new Error("spell has no level");
     const desc = str(r.desc) ?? "";
     const comps = (str(r.components) ?? "").toUpperCase();
-    const classes = uniq([...(str(r.dnd_class) ?? "").split(","), ...arr(r.spell_lists).map((x) => str(x) ?? "")].map((c) => slugify(c)).filter(Boolean));
+    const b = v1Base(ctx, "spells", r);
+    // "Ritual Caster" (a feat) is not a class.
+    const listed = uniq([...(str(r.dnd_class) ?? "").split(","), ...arr(r.spell_lists).map((x) => str(x) ?? "")].map((c) => slugify(c)).filter((c) => c && c !== "ritual-caster"));
+    const classes = b.doc.key === "srd-2014" ? correctSrd51Classes("Open5e v1", b.name, listed) : { classes: listed, notes: [] };
+    const material = readMaterial("Open5e v1", str(r.material), null, null);
     const data: SpellData = {
       level,
       school: str(r.school)?.toLowerCase() ?? null,
@@ -40,20 +46,21 @@ export function normalizeV1Spells(records: unknown[], ctx: NormalizeContext): No
         somatic: bool(r.requires_somatic_components) ?? /\bS\b/.test(comps),
         material: bool(r.requires_material_components) ?? /\bM\b/.test(comps),
         material_text: str(r.material),
-        material_cost: null,
-        material_consumed: null,
+        material_cost: material.material_cost,
+        material_consumed: material.material_consumed,
       },
       desc,
       higher_level: str(r.higher_level),
-      classes,
+      classes: classes.classes,
       damage_types: damageTypesIn(desc),
       saving_throw: savingThrowIn(desc),
       attack_roll: /spell attack/i.test(desc),
       damage_roll: null,
       area: null,
       reaction_condition: null,
+      ...(classes.notes.length ? { upstream_notes: classes.notes } : {}),
     };
-    return spellEntity("open5e_v1", v1Base(ctx, "spells", r), data);
+    return spellEntity("open5e_v1", b, data);
   });
 }
 
@@ -68,6 +75,9 @@ function actions(x: unknown, legendary = false): CreatureAction[] {
 export function normalizeV1Monsters(records: unknown[], ctx: NormalizeContext): NormalizeResult {
   return runRecords(records, V1Record, (r) => {
     const cr = num(r.cr) ?? parseCr(r.challenge_rating) ?? null;
+    // Tome of Beasts 2023 (all 408 creatures) has `desc: "False"`: a boolean, not a description.
+    const desc = str(r.desc);
+    const boolText = desc !== null && /^(?:true|false)$/i.test(desc.trim());
     const saves: { [k: string]: number } = {};
     for (const a of ABILITY_NAMES) {
       const n = int(r[`${a}_save`]);
@@ -125,7 +135,8 @@ export function normalizeV1Monsters(records: unknown[], ctx: NormalizeContext): 
       legendary_actions: actions(r.legendary_actions, true),
       lair_actions: [],
       environments: arr(r.environments).map(str).filter((s): s is string => !!s),
-      desc: str(r.desc),
+      desc: boolText ? null : desc,
+      ...(boolText ? { upstream_notes: [`Open5e v1 gives this creature the description "${desc}" (a true/false value where its text belongs); left out.`] } : {}),
     };
     return creatureEntity("open5e_v1", v1Base(ctx, "monsters", r), data);
   });

@@ -2,6 +2,7 @@
 import type { CreatureAction, CreatureData } from "../../../entities/kinds.ts";
 import { parseCr } from "../../../entities/types.ts";
 import { runRecords } from "../../../entities/normalize/build.ts";
+import { correctV2Environments } from "../../../entities/normalize/environments.ts";
 import { creatureEntity, crFields } from "../../../entities/normalize/canonical/creature.ts";
 import { int, isRec, names, num, rec, recs, refKey, refName, str, type Rec } from "../../../entities/normalize/read.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
@@ -100,6 +101,7 @@ export function normalizeV2Creatures(records: unknown[], ctx: NormalizeContext):
     const ri = rec(r.resistances_and_immunities);
     const langs = rec(r.languages);
     const acts = splitActions(r);
+    const envs = correctV2Environments(b.key, names(r.environments));
     const data: CreatureData = {
       size: refName(r.size) ?? str(r.size),
       type: refName(r.type) ?? str(r.type),
@@ -134,8 +136,9 @@ export function normalizeV2Creatures(records: unknown[], ctx: NormalizeContext):
       traits: recs(r.traits).map((t) => ({ name: str(t.name) ?? "Trait", desc: str(t.desc) ?? "", usage: null, cost: null })),
       ...acts,
       legendary_desc: null,
-      environments: names(r.environments),
+      environments: envs.environments,
       desc: str(r.desc),
+      ...(envs.notes.length ? { upstream_notes: envs.notes } : {}),
     };
     const e = creatureEntity("open5e_v2", b, data, {
       typeKey: refKey(r.type)?.toLowerCase() ?? null,

@@ -1,6 +1,8 @@
 /** Open5e v2 /spells/ → spell. */
 import type { SpellData } from "../../../entities/kinds.ts";
+import { readMaterial } from "../../../entities/material.ts";
 import { runRecords } from "../../../entities/normalize/build.ts";
+import { correctSrd51Classes } from "../../../entities/normalize/srd51-spell-lists.ts";
 import { spellEntity } from "../../../entities/normalize/canonical/spell.ts";
 import { arr, bool, int, num, refKey, str, uniq } from "../../../entities/normalize/read.ts";
 import { capitalize } from "../../../entities/normalize/text.ts";
@@ -23,6 +25,12 @@ export function normalizeV2Spells(records: unknown[], ctx: NormalizeContext): No
     const rangeFt = int(r.range);
     const rangeText = str(r.range_text) ?? (rangeFt !== null ? `${rangeFt} ${str(r.range_unit) ?? "feet"}` : null);
     const school = refKey(r.school)?.toLowerCase() ?? null;
+    const materialText = str(r.material_specified);
+    // "0.00" is upstream's "no cost" (Spells That Don't Suck), not a costly component.
+    const material = readMaterial("Open5e v2", materialText, num(r.material_cost) === 0 ? null : str(r.material_cost), bool(r.material_consumed));
+    const upstreamClasses = uniq(arr(r.classes).map(refKey).map(classKey).filter((k): k is string => !!k));
+    const classes = b.doc.key === "srd-2014" ? correctSrd51Classes("Open5e v2", b.name, upstreamClasses) : { classes: upstreamClasses, notes: [] };
+    const notes = [...material.notes, ...classes.notes];
     const data: SpellData = {
       level: r.level,
       school,
@@ -36,20 +44,20 @@ export function normalizeV2Spells(records: unknown[], ctx: NormalizeContext): No
         verbal: bool(r.verbal) ?? false,
         somatic: bool(r.somatic) ?? false,
         material: bool(r.material) ?? false,
-        material_text: str(r.material_specified),
-        // "0.00" is upstream's "no cost" (Spells That Don't Suck), not a costly component.
-        material_cost: num(r.material_cost) === 0 ? null : str(r.material_cost),
-        material_consumed: bool(r.material_consumed),
+        material_text: materialText,
+        material_cost: material.material_cost,
+        material_consumed: material.material_consumed,
       },
       desc: str(r.desc) ?? "",
       higher_level: str(r.higher_level),
-      classes: uniq(arr(r.classes).map(refKey).map(classKey).filter((k): k is string => !!k)),
+      classes: classes.classes,
       damage_types: uniq(arr(r.damage_types).map((d) => refKey(d)?.toLowerCase()).filter((k): k is string => !!k)),
       saving_throw: abilityName(r.saving_throw_ability),
       attack_roll: bool(r.attack_roll),
       damage_roll: str(r.damage_roll),
       area: shape ? { type: shape.toLowerCase(), size_ft: int(r.shape_size) } : null,
       reaction_condition: str(r.reaction_condition),
+      ...(notes.length ? { upstream_notes: notes } : {}),
     };
     return spellEntity("open5e_v2", b, data);
   });

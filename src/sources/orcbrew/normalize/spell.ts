@@ -1,5 +1,6 @@
 /** OrcBrew `:orcpub.dnd.e5/spells` item → canonical spell (pure). */
 import type { SpellData } from "../../../entities/kinds.ts";
+import { materialPrice, saysConsumed } from "../../../entities/material.ts";
 import type { JsonObject } from "../../../entities/types.ts";
 import { int, obj, onKeys, str } from "./common.ts";
 import { abilityName, DAMAGE_TYPES, SPELL_SCHOOLS } from "../../../entities/normalize/vocab.ts";
@@ -75,8 +76,8 @@ export function buildSpell(d: JsonObject): SpellData | { skip: string } {
       somatic: comps?.somatic === true,
       material,
       material_text: materialText,
-      material_cost: materialText ? (/\b(\d[\d,]*\s*(?:gp|sp|cp|pp))\b/i.exec(materialText)?.[1] ?? null) : null,
-      material_consumed: materialText ? /\bconsume/i.test(materialText) : null,
+      material_cost: materialPrice(materialText),
+      material_consumed: materialText ? saysConsumed(materialText) : null,
     },
     desc,
     higher_level: higher,

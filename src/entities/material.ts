@@ -1,0 +1,54 @@
+/**
+ * A spell's material component as its text states it: a price ("a diamond worth 300 gp", SRD 5.2
+ * "a diamond worth 300+ GP", "5 gp worth of brimstone") and whether the spell uses it up ("which
+ * the spell consumes"; "which is not consumed" is not). The text is what the book prints, so it
+ * decides over upstream's structured flags: Open5e v2 marks 26 SRD 5.2 spells whose material is
+ * only priced (Bless, Chromatic Orb, Identify, …) as consumed and leaves the flag off 11 SRD 5.1
+ * spells whose text says "which the spell consumes" (Revivify, Stoneskin, …). Each disagreement is
+ * stated in the entity's `upstream_notes`. Pure.
+ */
+
+/** A material text stating a price ("worth 300 gp", "worth 25+ GP", "5 gp worth of", "50 gold pieces"). */
+export const PRICED_MATERIAL = /\b(\d[\d,]*)\+?\s*(gp|sp|cp|pp|ep|gold pieces?)\b/i;
+/** A material text saying the spell uses it up ("which the spell consumes", "is consumed"). */
+export const CONSUMED_MATERIAL = /\bconsum(?:e|es|ed|ing)\b/i;
+/** … unless it says the opposite ("which is not consumed", "the spell doesn't consume"). */
+const NOT_CONSUMED = /\b(?:not|n't|never|without being)\s+(?:be\s+|being\s+)?consum/i;
+
+/** The price the text states, as "300 gp" (null when it states none). */
+export function materialPrice(text: string | null | undefined): string | null {
+  const m = text ? PRICED_MATERIAL.exec(text) : null;
+  if (!m) return null;
+  const unit = m[2]!.toLowerCase().startsWith("gold") ? "gp" : m[2]!.toLowerCase();
+  return `${m[1]!.replace(/,/g, "")} ${unit}`;
+}
+
+/** Does the text say the spell consumes its material? */
+export function saysConsumed(text: string | null | undefined): boolean {
+  return !!text && CONSUMED_MATERIAL.test(text) && !NOT_CONSUMED.test(text);
+}
+
+export interface MaterialFacts {
+  material_cost: string | null;
+  material_consumed: boolean | null;
+  /** where upstream's flag disagrees with the text (empty when it agrees or has none) */
+  notes: string[];
+}
+
+/**
+ * Cost and consumption of a material component: upstream's structured `cost` when it has one, else
+ * the price in the text; consumption from the text whenever there is a text (upstream's flag only
+ * without one). `source` names the upstream in the note ("Open5e v2").
+ */
+export function readMaterial(source: string, text: string | null, cost: string | null, consumed: boolean | null): MaterialFacts {
+  const material_cost = cost && cost.trim() !== "" ? cost : materialPrice(text);
+  if (!text || text.trim() === "") return { material_cost, material_consumed: consumed, notes: [] };
+  const fromText = saysConsumed(text);
+  const notes: string[] = [];
+  if (consumed === true && !fromText) {
+    notes.push(`${source} marks the material consumed, but its text ("${text}") does not say the spell consumes it. Corrected: not consumed.`);
+  } else if (consumed === false && fromText) {
+    notes.push(`${source} marks the material not consumed, but its text ("${text}") says the spell consumes it. Corrected: consumed.`);
+  }
+  return { material_cost, material_consumed: fromText, notes };
+}
