@@ -18,7 +18,8 @@ export function uriKey(source: string, key: string): string {
   return (BARE_URI_SOURCES as readonly string[]).includes(source) ? key : `${source}:${key}`;
 }
 
-export function entityUri(kind: string, key: string, source: string = "open5e_v2"): string {
+/** The address of an entity of `source` (no default: a v1 or OrcBrew key without its source does not resolve). */
+export function entityUri(kind: string, key: string, source: string): string {
   return `lorekeeper://${kind}/${encodeURIComponent(uriKey(source, key)).replace(/%3A/gi, ":")}`;
 }
 

@@ -265,7 +265,9 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
   }
 
   const offset = Math.max(0, Math.floor(q.offset ?? 0)) || 0;
-  const page: PageSpec = { offset, limit, collapse: q.collapse ?? false, rank: documentRank(q.prefer), withText: !q.omitText };
+  const collapse = q.collapse ?? false;
+  // Without a documents filter, a thing shown from a less preferred document says so (rows: edition_note).
+  const page: PageSpec = { offset, limit, collapse, rank: documentRank(q.prefer), withText: !q.omitText, noteFallback: collapse && (q.documents === undefined || q.documents === null) };
   // What each hit answers with: its same-document copies' extra fields, one wording (present.ts).
   const present = { documents: docs.keys, prefer: q.prefer, compact: q.omitText === true };
   const shown = (r: SearchResponse): SearchResponse => ({ ...r, hits: presentHits(db, r.hits, present) });

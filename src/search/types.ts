@@ -55,6 +55,8 @@ export interface OtherVersion {
   kind: string;
   key: string;
   document_key: string;
+  /** its source: part of its address (`lorekeeper://creature/open5e_v1:ogre`) */
+  document_source: string;
 }
 
 export interface SearchHit {
@@ -63,6 +65,12 @@ export interface SearchHit {
   similarity_score?: number;
   /** The other documents' versions of this entry (collapsed), in preference order. */
   others?: OtherVersion[];
+  /**
+   * Collapsed, without a documents filter: the version of the most preferred document, when it is
+   * not this hit because it does not match the filters (the 2024 Sending is not evocation, so a
+   * list of evocation spells shows the 2014 one and says so).
+   */
+  preferred_version?: OtherVersion;
 }
 
 export interface SearchResponse {

@@ -12,7 +12,7 @@ const TEMPLATE = new UriTemplate(CLASS_LEVELS_TEMPLATE);
 export function readClassLevelsResource(deps: ToolDeps, href: string): ReadResourceResult | undefined {
   const vars = TEMPLATE.match(href);
   if (!vars) return undefined;
-  const r = classLevels(deps.db, { class: decode(vars.key) });
+  const r = classLevels(deps.db, { class: decode(vars.key), prefer: deps.preferDocuments });
   // MCP's "resource not found"; the message says which classes exist.
   if (typeof r === "string") throw notFound(r, href);
   return { contents: [{ uri: href, mimeType: "application/json", text: JSON.stringify(r) }] };

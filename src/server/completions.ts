@@ -6,7 +6,8 @@
  */
 import type { Database } from "bun:sqlite";
 import { type CompleteResult, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
+import { DOCUMENT_SOURCES, ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
+import { uriKey } from "../entities/uri.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../tools/encounter/tables.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { filterParam } from "../entities/filters.ts";
@@ -55,25 +56,34 @@ export function completeNames(db: Database, kinds: readonly EntityKind[], prefix
 }
 
 /**
- * Keys of `kind` whose name starts with `prefix` (by name), then those whose key does. Both walk
- * the (kind, name, document_key, key) index; the total is one covering count over it.
+ * Address keys (`srd_owlbear`, `open5e_v1:owlbear`: what `lorekeeper://<kind>/<key>` resolves, see
+ * src/entities/uri.ts) of `kind` whose name starts with `prefix` (by name), then those whose key
+ * does. A prefix naming a source ("open5e_v1:ow") completes that source's keys. Both walk the
+ * (kind, name, document_key, key) index; the total is one covering count over it.
  */
 export function completeKeys(db: Database, kind: EntityKind, prefix: string): Completion {
-  const pattern = startsWith(prefix);
+  const q = /^([a-z0-9_]+):(.*)$/.exec(prefix);
+  const source = q && (DOCUMENT_SOURCES as readonly string[]).includes(q[1]!) ? q[1]! : null;
+  const rest = source ? q![2]! : prefix;
+  const pattern = startsWith(rest);
+  const src = source ? " AND document_source = ?" : "";
+  const srcArgs = source ? [source] : [];
+  type Row = { key: string; document_source: string };
+  const addr = (r: Row) => uriKey(r.document_source, r.key);
   const byName = db
-    .query<{ key: string }, [string, string]>(`SELECT key FROM entities WHERE kind = ? AND name LIKE ? ESCAPE '\\' ORDER BY name, key LIMIT ${MAX_COMPLETIONS}`)
-    .all(kind, pattern)
-    .map((r) => r.key);
+    .query<Row, string[]>(`SELECT key, document_source FROM entities WHERE kind = ? AND name LIKE ? ESCAPE '\\'${src} ORDER BY name, key LIMIT ${MAX_COMPLETIONS}`)
+    .all(kind, pattern, ...srcArgs)
+    .map(addr);
   const values = [...byName];
   if (values.length < MAX_COMPLETIONS) {
     const byKey = db
-      .query<{ key: string }, [string, string, string]>(`SELECT key FROM entities WHERE kind = ? AND key LIKE ? ESCAPE '\\' AND NOT name LIKE ? ESCAPE '\\' ORDER BY key LIMIT ${MAX_COMPLETIONS}`)
-      .all(kind, pattern, pattern)
-      .map((r) => r.key);
+      .query<Row, string[]>(`SELECT key, document_source FROM entities WHERE kind = ? AND key LIKE ? ESCAPE '\\' AND NOT name LIKE ? ESCAPE '\\'${src} ORDER BY key LIMIT ${MAX_COMPLETIONS}`)
+      .all(kind, pattern, pattern, ...srcArgs)
+      .map(addr);
     values.push(...byKey.slice(0, MAX_COMPLETIONS - values.length));
     if (byKey.length + byName.length <= MAX_COMPLETIONS) return page(values, values.length);
   }
-  const total = db.query<{ n: number }, [string, string, string]>(`SELECT COUNT(*) AS n FROM entities WHERE kind = ? AND (name LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\')`).get(kind, pattern, pattern)?.n ?? 0;
+  const total = db.query<{ n: number }, string[]>(`SELECT COUNT(*) AS n FROM entities WHERE kind = ? AND (name LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\')${src}`).get(kind, pattern, pattern, ...srcArgs)?.n ?? 0;
   return page(values, total);
 }
 

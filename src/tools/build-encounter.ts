@@ -4,7 +4,8 @@ import { formatCr } from "../entities/types.ts";
 import { log } from "../log.ts";
 import type { ToolDef } from "./define.ts";
 import { defineTool } from "./define.ts";
-import { candidatePool, findCreature, toMonster } from "./encounter/creatures.ts";
+import { normalizePreference, OFFICIAL_SRDS } from "../search/rank/preference.ts";
+import { candidatePool, EDITION_DOC, findCreature, toMonster } from "./encounter/creatures.ts";
 import { describeParty, difficultiesOf, type Monster, partyStep, partyTotals, rateGroup, type Rating, targetWindow } from "./encounter/math.ts";
 import { proposeGroups } from "./encounter/propose.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024, type Difficulty, type Edition, SOURCES, XP_BY_CR } from "./encounter/tables.ts";
@@ -35,7 +36,7 @@ const input = z
     party_levels: z.array(int(1, 20, "Level")).min(1).max(30).optional().describe("Each character's level"),
     party_size: int(1, 30, "Or size").optional(),
     party_level: int(1, 20, "and level").optional(),
-    edition: z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.enum(["2024", "2014"]).default("2024")).describe("Encounter rules"),
+    edition: z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.enum(["2024", "2014"]).optional()).describe("Encounter rules (default: the preferred SRD's)"),
     difficulty: vocab(DIFFICULTIES, "2024: low|moderate|high; 2014: easy|medium|hard|deadly").optional(),
     monsters: z.array(monsterIn).min(1).max(20).optional().describe("Group to rate"),
     type: key("Creature type, e.g. undead").optional(),
@@ -108,7 +109,12 @@ function targetNote(edition: Edition, difficulty: Difficulty, r: Rating, totals:
 async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
   const levels = partyLevels(a);
   if (typeof levels === "string") return toolError(levels);
-  const edition = a.edition as Edition;
+  // The server's document preference chooses the rules when the caller does not (srd-2014 first → 2014).
+  const prefer = normalizePreference(ctx.deps.preferDocuments);
+  const firstSrd = prefer.find((d) => (OFFICIAL_SRDS as readonly string[]).includes(d)) ?? "srd-2024";
+  const edition: Edition = (a.edition as Edition | undefined) ?? (firstSrd === "srd-2014" ? "2014" : "2024");
+  // Stat blocks: the chosen edition's SRD first, then the server's preference.
+  const statBlocks = a.edition ? [EDITION_DOC[edition], ...prefer] : prefer;
   const difficulty = a.difficulty as Difficulty | undefined;
   if (difficulty && !(difficultiesOf(edition) as readonly string[]).includes(difficulty)) {
     const valid = edition === "2014" ? DIFFICULTIES_2014 : DIFFICULTIES_2024;
@@ -158,12 +164,17 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     const [lo, hi] = crRangeFor(win.min, win.max);
     const crMin = Math.max(lo, a.cr_min ?? 0);
     const crMax = Math.min(hi, a.cr_max ?? 30);
-    const pool = crMin <= crMax ? await candidatePool(ctx.deps.search, { type: a.type, alignment: Array.isArray(a.alignment) ? a.alignment : undefined, spellcaster: typeof a.spellcaster === "boolean" ? a.spellcaster : undefined, casts: typeof a.casts === "string" && a.casts ? a.casts : undefined, environment: a.environment || undefined, cr_min: crMin, cr_max: crMax, documents: a.documents, theme: a.search || undefined }) : { candidates: [], themed: 0 };
+    const pool = crMin <= crMax ? await candidatePool(ctx.deps.search, { type: a.type, alignment: Array.isArray(a.alignment) ? a.alignment : undefined, spellcaster: typeof a.spellcaster === "boolean" ? a.spellcaster : undefined, casts: typeof a.casts === "string" && a.casts ? a.casts : undefined, environment: a.environment || undefined, cr_min: crMin, cr_max: crMax, documents: a.documents, theme: a.search || undefined, prefer: statBlocks }) : { candidates: [], themed: 0 };
     if ("message" in pool && pool.message) notes.push(pool.message);
     if (a.search) notes.push(`${pool.themed} creatures match the theme; they come first, then the others that fit the filters.`);
     const groups = proposeGroups(edition, levels, difficulty, pool.candidates, a.proposals);
     answer.proposals = groups.map((g) => ({ shape: g.shape, ...shown(g.rating, g.monsters, true) }));
     notes.unshift(`${partyStep(edition, levels)} Target for ${difficulty}: ${win.min.toLocaleString("en-US")}–${win.max.toLocaleString("en-US")} ${edition === "2014" ? "adjusted " : ""}XP; searched CR ${formatCr(crMin)}–${formatCr(crMax)}.`);
+    if (!a.documents?.length) {
+      const want = statBlocks[0] ?? "srd-2024";
+      const other = [...new Set(groups.flatMap((g) => g.monsters).filter((m) => m.document_key && m.document_key !== want).map((m) => `${m.name} (${m.document_key})`))];
+      if (other.length) notes.push(`Not from ${want} (it has no version that fits these filters): ${other.join(", ")}.`);
+    }
     if (groups.length === 0) notes.push(`No group of the ${pool.candidates.length} matching creatures fits; widen the filters (type, alignment, environment, documents, CR range) or choose another difficulty.`);
   } else {
     notes.push(`${partyStep(edition, levels)} Add monsters to rate a group, or a difficulty to get proposals.`);

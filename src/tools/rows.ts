@@ -51,7 +51,7 @@ export type Versions = { [document_key: string]: string };
 function versions(others: readonly OtherVersion[] | undefined, own: string): Versions | undefined {
   if (!others || others.length === 0) return undefined;
   const out: Versions = {};
-  for (const o of others) if (o.document_key !== own && !(o.document_key in out)) out[o.document_key] = entityUri(o.kind, o.key);
+  for (const o of others) if (o.document_key !== own && !(o.document_key in out)) out[o.document_key] = entityUri(o.kind, o.key, o.document_source);
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -65,7 +65,7 @@ function roundScore(s: number): number {
  */
 export function compactRow(e: Entity, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
   // No `key`: the uri ends with it (lorekeeper://<kind>/<key>); full rows carry it.
-  const out: FlatResult = { name: e.name, kind: e.kind, document_key: e.document_key, uri: entityUri(e.kind, e.key) };
+  const out: FlatResult = { name: e.name, kind: e.kind, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) };
   if (similarity !== undefined) out.similarity_score = roundScore(similarity);
   const d = e.data as JsonObject;
   for (const [field, from] of COMPACT_FIELDS[e.kind]?.fields ?? []) {
@@ -88,7 +88,16 @@ export function fullRow(e: Entity, similarity?: number, others?: readonly OtherV
   return out;
 }
 
+/** Why a row comes from another document than the preferred one: that one's version does not match. */
+export function editionNote(e: Entity, preferred: OtherVersion): string {
+  return `${e.document_key} version: the preferred ${preferred.document_key} ${e.name} does not match the filters (${entityUri(preferred.kind, preferred.key, preferred.document_source)}).`;
+}
+
 export function rowsOf(hits: readonly SearchHit[], detail: Detail): FlatResult[] {
   const make = detail === "full" ? fullRow : compactRow;
-  return hits.map((h) => make(h.entity, h.similarity_score, h.others));
+  return hits.map((h) => {
+    const row = make(h.entity, h.similarity_score, h.others);
+    if (h.preferred_version) row.edition_note = editionNote(h.entity, h.preferred_version);
+    return row;
+  });
 }

@@ -1,6 +1,7 @@
 /**
  * "Right for the table", round 2: spell components read from their text, spell class lists and
- * creature environments corrected as data, Tome of Beasts 2023's "False" descriptions. Each repro
+ * creature environments corrected as data, Tome of Beasts 2023's "False" descriptions, the
+ * server's document preference in every tool (and a fallback to another book said). Each repro
  * from the 40-question run, on real upstream records (test/fixtures/table-2) synced through the
  * fake upstream (Open5e v2 and v1) into a real store and asked through the real MCP tools.
  */
@@ -50,7 +51,7 @@ beforeAll(async () => {
   fake = await startFakeUpstream({ dataDir: join(import.meta.dir, "..", "fixtures", "table-2") });
   tmp = makeTempDir("lk-table2-");
   store = openStore({ path: join(tmp.dir, "lk.db") });
-  await sync(["open5e_v2"], ["spells", "creatures"]);
+  await sync(["open5e_v2"], ["spells", "creatures", "classes"]);
   await sync(["open5e_v1"], ["spells", "monsters"]);
   const ctx = { store, embedder: noModel(), embeddingTimeoutMs: 2000 };
   ({ client, close } = await connectInMemory(makeDeps(store, { search: (q) => runSearch(ctx, { ...q, omitText: true }) })));
@@ -137,5 +138,51 @@ describe("creature environments and descriptions", () => {
     const d = await dataOf("lorekeeper://creature/open5e_v1:ala-tob1-2023");
     expect(d.desc).toBeNull();
     expect(String((d.upstream_notes as string[])[0])).toContain('"False"');
+  });
+});
+
+describe("the server's document preference governs every tool, and a fallback is said", () => {
+  /** A second client on the same store with the server's preference set (LOREKEEPER_PREFER_DOCUMENTS=srd-2014). */
+  async function with2014<T>(fn: (c: Client) => Promise<T>): Promise<T> {
+    const ctx = { store, embedder: noModel(), embeddingTimeoutMs: 2000 };
+    const conn = await connectInMemory(makeDeps(store, { preferDocuments: ["srd-2014"], search: (q) => runSearch(ctx, { ...q, omitText: true }) }));
+    try {
+      return await fn(conn.client);
+    } finally {
+      await conn.close();
+    }
+  }
+
+  test("class_progression answers the preferred edition's Wizard", async () => {
+    const byDefault = await call("class_progression", { class: "Wizard", level_max: 2 });
+    expect((byDefault.class as unknown as { document_key: string }).document_key).toBe("srd-2024");
+    const old = await with2014(async (c) => answerOf(await c.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 2 } })));
+    expect((old.class as unknown as { document_key: string; uri: string }).document_key).toBe("srd-2014");
+    expect((old.class as unknown as { uri: string }).uri).toBe("lorekeeper://class/srd_wizard");
+  });
+
+  test("a 2024 list that shows the 2014 Sending (evocation then, divination now) says so", async () => {
+    const a = await call("search_spell", { level: 3, school: "evocation" });
+    const sending = a.results.find((r) => r.name === "Sending")!;
+    expect(sending.document_key).toBe("srd-2014");
+    expect(String(sending.edition_note)).toContain("the preferred srd-2024 Sending does not match");
+    // Asked for srd-2014 explicitly: no note.
+    const asked = await call("search_spell", { level: 3, school: "evocation", documents: ["srd-2014"] });
+    expect(asked.results.find((r) => r.name === "Sending")!.edition_note).toBeUndefined();
+  });
+
+  test("2024 encounter proposals use 2024 stat blocks (the environment from any version) and name any other book", async () => {
+    const r = await client.callTool({ name: "build_encounter", arguments: { party_levels: [3, 3, 4, 5], difficulty: "moderate", environment: "forest", proposals: 5 } });
+    const a = r.structuredContent as { proposals: Array<{ monsters: Array<{ name: string; document_key: string }> }>; message: string };
+    const used = a.proposals.flatMap((p) => p.monsters);
+    expect(used.filter((m) => m.name === "Owlbear").every((m) => m.document_key === "srd-2024")).toBe(true);
+    expect(used.some((m) => m.name === "Owlbear")).toBe(true);
+    // The fixture has no 2024 Lizardfolk: the 2014 one is used, and the answer says so.
+    expect(used.filter((m) => m.document_key !== "srd-2024").map((m) => m.name)).toEqual(["Lizardfolk"]);
+    expect(a.message).toContain("Not from srd-2024 (it has no version that fits these filters): Lizardfolk (srd-2014).");
+    // With the 2014 preference the rules and the stat blocks are 2014's.
+    const old = await with2014(async (c) => (await c.callTool({ name: "build_encounter", arguments: { party_levels: [3, 3, 4, 5], difficulty: "medium", environment: "forest" } })).structuredContent as { edition: string; proposals: Array<{ monsters: Array<{ document_key: string }> }> });
+    expect(old.edition).toBe("2014");
+    expect(old.proposals.flatMap((p) => p.monsters).every((m) => m.document_key === "srd-2014")).toBe(true);
   });
 });

@@ -16,7 +16,8 @@ describe("results", () => {
     expect(flat.uri).toBe("lorekeeper://spell/srd_fireball");
     expect(flat.similarity_score).toBe(0.8765);
     expect("similarity_score" in flattenEntity(e)).toBe(false);
-    expect(entityUri("spell", "a b/c")).toBe("lorekeeper://spell/a%20b%2Fc");
+    expect(entityUri("spell", "a b/c", "open5e_v2")).toBe("lorekeeper://spell/a%20b%2Fc");
+    expect(entityUri("creature", "ogre", "open5e_v1")).toBe("lorekeeper://creature/open5e_v1:ogre");
   });
 
   function answerWith(n: number, descLen: number): SearchAnswer {

@@ -27,6 +27,8 @@ export interface PageSpec {
   collapse: boolean;
   rank: DocumentRank;
   withText: boolean;
+  /** mark hits whose most preferred version (in any document) does not match (collapsed, no documents filter) */
+  noteFallback?: boolean;
 }
 
 export interface Page {
@@ -35,11 +37,32 @@ export interface Page {
 }
 
 function others(members: readonly LightRow[]): OtherVersion[] {
-  return members.slice(1).map((m) => ({ kind: m.kind, key: m.key, document_key: m.document_key }));
+  return members.slice(1).map(version);
+}
+
+const version = (m: LightRow): OtherVersion => ({ kind: m.kind, key: m.key, document_key: m.document_key, document_source: m.document_source });
+
+/** The most preferred of every stored version of `members`' name, when it is not among them (it did not match). */
+function preferredElsewhere(every: ReadonlyMap<string, LightRow[]>, members: readonly LightRow[], rank: DocumentRank, keyOf: (r: LightRow) => string): LightRow | undefined {
+  const all = every.get(keyOf(members[0]!));
+  if (!all) return undefined;
+  const best = orderMembers([...all], rank)[0]!;
+  return members.some((m) => m.id === best.id) || rank(best) >= rank(members[0]!) ? undefined : best;
+}
+
+function byGroupKey(rows: readonly LightRow[], keyOf: (r: LightRow) => string): Map<string, LightRow[]> {
+  const out = new Map<string, LightRow[]>();
+  for (const r of rows) {
+    const k = keyOf(r);
+    const list = out.get(k);
+    if (list) list.push(r);
+    else out.set(k, [r]);
+  }
+  return out;
 }
 
 /** Load the entities of `picked` (in order) and attach scores and other versions. */
-function load(db: Database, picked: ReadonlyArray<{ members: readonly LightRow[]; score?: number }>, withText: boolean): SearchHit[] {
+function load(db: Database, picked: ReadonlyArray<{ members: readonly LightRow[]; score?: number; preferred?: LightRow }>, withText: boolean): SearchHit[] {
   const entities = getEntitiesByIds(
     db,
     picked.map((p) => p.members[0]!.id),
@@ -53,6 +76,7 @@ function load(db: Database, picked: ReadonlyArray<{ members: readonly LightRow[]
     if (p.score !== undefined) hit.similarity_score = p.score;
     const o = others(p.members);
     if (o.length) hit.others = o;
+    if (p.preferred) hit.preferred_version = version(p.preferred);
     hits.push(hit);
   }
   return hits;
@@ -153,9 +177,13 @@ function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
     if (list) list.push(r);
     else byGroup.set(k, [r]);
   }
+  const every = spec.noteFallback ? byGroupKey(all, exactNameKey) : undefined;
   const picked = names.flatMap((n) => {
     const members = byGroup.get(exactNameKey(n));
-    return members ? [{ members: orderMembers(members, spec.rank) }] : [];
+    if (!members) return [];
+    const ordered = orderMembers(members, spec.rank);
+    const preferred = every ? preferredElsewhere(every, ordered, spec.rank, exactNameKey) : undefined;
+    return [{ members: ordered, ...(preferred ? { preferred } : {}) }];
   });
   return { total, hits: load(db, picked, spec.withText) };
 }
@@ -206,9 +234,13 @@ export function rankedPage(db: Database, isCandidate: (id: number) => boolean, f
     if (list) list.push(r);
     else byGroup.set(k, [r]);
   }
+  // Every stored version of those names, matching or not: is a more preferred one left out?
+  const every = spec.noteFallback ? byGroupKey(sameNameRows(db, () => true, page.flatMap((g) => g.members), true), groupKey) : undefined;
   const picked = page.map((g) => {
     const members = byGroup.get(groupKey(g.members[0]!));
-    return { members: members ? orderMembers(members, spec.rank) : g.members, score: firstScore(g) };
+    const ordered = members ? orderMembers(members, spec.rank) : g.members;
+    const preferred = every ? preferredElsewhere(every, ordered, spec.rank, groupKey) : undefined;
+    return { members: ordered, score: firstScore(g), ...(preferred ? { preferred } : {}) };
   });
   return { total: groups.length, hits: load(db, picked, spec.withText) };
 }

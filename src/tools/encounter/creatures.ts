@@ -4,7 +4,8 @@
  */
 import type { Database } from "bun:sqlite";
 import { type Entity, formatCr, type JsonObject } from "../../entities/types.ts";
-import { type EntityRow, getEntityByKey, rowToEntity } from "../../store/entities.ts";
+import { parseUriKey } from "../../entities/uri.ts";
+import { type EntityRow, getEntityByKey, getEntityBySourceKey, rowToEntity } from "../../store/entities.ts";
 import type { SearchQuery, SearchResponse } from "../../search/types.ts";
 import { entityUri } from "../response.ts";
 import type { Monster } from "./math.ts";
@@ -14,7 +15,7 @@ import type { Edition } from "./tables.ts";
 import { counterpart, renameNote } from "../../entities/renames.ts";
 
 /** The document an edition's creatures come from first when a bare name matches several. */
-const EDITION_DOC: Record<Edition, string> = { "2014": "srd-2014", "2024": "srd-2024" };
+export const EDITION_DOC: Record<Edition, string> = { "2014": "srd-2014", "2024": "srd-2024" };
 
 /** The creature's XP: its own stated XP, else the CR table's. */
 export function creatureXp(e: Pick<Entity, "filters" | "data">): number | undefined {
@@ -27,7 +28,7 @@ export function creatureXp(e: Pick<Entity, "filters" | "data">): number | undefi
 export function toMonster(e: Entity, count: number): Monster | undefined {
   const xp = creatureXp(e);
   if (xp === undefined) return undefined;
-  return { name: e.name, count, cr: e.filters.cr ?? null, xp, key: e.key, document_key: e.document_key, uri: entityUri(e.kind, e.key) };
+  return { name: e.name, count, cr: e.filters.cr ?? null, xp, key: e.key, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) };
 }
 
 /**
@@ -37,7 +38,9 @@ export function toMonster(e: Entity, count: number): Monster | undefined {
  */
 export function findCreature(db: Database, ref: { key?: string; name?: string }, edition: Edition): (Entity & { note?: string }) | undefined {
   if (ref.key) {
-    const e = getEntityByKey(db, "creature", ref.key);
+    // A key as its address writes it ("open5e_v1:ogre") or bare.
+    const at = parseUriKey(ref.key);
+    const e = at.sources.length === 1 ? getEntityBySourceKey(db, "creature", at.sources, at.key) : getEntityByKey(db, "creature", ref.key);
     if (e) return e;
   }
   const name = ref.name || ref.key;
@@ -70,12 +73,21 @@ export interface PoolQuery {
   cr_max: number;
   documents?: string[];
   theme?: string;
+  /** the document preference (the edition's SRD first when the caller chose an edition, then the server's) */
+  prefer?: readonly string[];
+}
+
+function inEnvironment(e: Entity, env: string): boolean {
+  const envs = (e.data as JsonObject).environments;
+  return Array.isArray(envs) && envs.some((x) => typeof x === "string" && x.toLowerCase().includes(env));
 }
 
 /**
- * Candidates for proposals: every creature the filters allow (by name), one per name (the first
- * document's), with a CR and an XP value, in the environment when one is asked for. A theme ranks
- * its matches first (like `search`), the others follow, so a narrow theme still leaves groups to build.
+ * Candidates for proposals: every creature the filters allow (by name), one per name: the most
+ * preferred document's version that has a CR and an XP value. A creature is in an environment when
+ * any version of it says so (SRD 5.2 stat blocks list none; the 2014 ones do), so a 2024 forest
+ * encounter gets the 2024 Owlbear, not the 2014 one. A theme ranks its matches first (like
+ * `search`), the others follow, so a narrow theme still leaves groups to build.
  */
 export async function candidatePool(search: (q: SearchQuery) => Promise<SearchResponse>, q: PoolQuery): Promise<{ candidates: Candidate[]; themed: number; message?: string }> {
   const base = {
@@ -90,25 +102,32 @@ export async function candidatePool(search: (q: SearchQuery) => Promise<SearchRe
     },
     documents: q.documents,
     omitText: true,
+    ...(q.prefer?.length ? { prefer: q.prefer } : {}),
   };
   const ranked = q.theme ? await search({ ...base, search: q.theme, limit: 100 }) : undefined;
+  // Every version, by name, then in preference order.
   const all = await search({ ...base, limit: 2000 });
+  const versions = new Map<string, Entity[]>();
+  for (const h of all.hits) {
+    const name = h.entity.name.toLowerCase();
+    const list = versions.get(name);
+    if (list) list.push(h.entity);
+    else versions.set(name, [h.entity]);
+  }
   const env = q.environment?.toLowerCase();
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   let themed = 0;
-  const add = (e: Entity, fromTheme: boolean) => {
-    const name = e.name.toLowerCase();
-    if (seen.has(name) || typeof e.filters.cr !== "number") return;
-    if (env) {
-      const envs = (e.data as JsonObject).environments;
-      if (!Array.isArray(envs) || !envs.some((x) => typeof x === "string" && x.toLowerCase().includes(env))) return;
-    }
-    const xp = creatureXp(e);
-    if (xp === undefined) return;
+  const add = (hit: Entity, fromTheme: boolean) => {
+    const name = hit.name.toLowerCase();
+    if (seen.has(name)) return;
+    const vs = versions.get(name) ?? [hit];
+    if (env && !vs.some((v) => inEnvironment(v, env))) return;
+    const e = vs.find((v) => typeof v.filters.cr === "number" && creatureXp(v) !== undefined);
+    if (!e) return;
     seen.add(name);
     const rank = fromTheme ? themed++ : (ranked ? ranked.hits.length : 0);
-    candidates.push({ key: e.key, name: e.name, cr: e.filters.cr, xp, document_key: e.document_key, uri: entityUri(e.kind, e.key), rank });
+    candidates.push({ key: e.key, name: e.name, cr: e.filters.cr!, xp: creatureXp(e)!, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source), rank });
   };
   for (const h of ranked?.hits ?? []) add(h.entity, true);
   for (const h of all.hits) add(h.entity, false);

@@ -1,14 +1,17 @@
 /**
- * Store side of class progressions: a class (and subclass) by key or name, the document it comes
- * from chosen by the caller or by preference (the one with a level table, newest SRD first).
+ * Store side of class progressions: a class (and subclass) by key, address key
+ * (`open5e_v1:wizard`) or name, the document it comes from chosen by the caller or by the server's
+ * document preference (preference.ts; then the version with a level table). An answer from another
+ * document than the preferred one says so in `note`.
  */
 import type { Database } from "bun:sqlite";
 import type { ClassData } from "../../entities/kinds.ts";
 import { resolveDocumentKey } from "../../entities/normalize/documents.ts";
 import { type Entity, slugify } from "../../entities/types.ts";
 import { type EntityRow, rowToEntity } from "../../store/entities.ts";
-import { entityUri } from "../response.ts";
 import { parseUriKey } from "../../entities/uri.ts";
+import { documentRank } from "../../search/rank/preference.ts";
+import { entityUri } from "../response.ts";
 import { buildProgression, type LevelRow } from "./table.ts";
 
 export interface ClassLevels {
@@ -21,23 +24,17 @@ export interface ClassLevels {
   note?: string;
 }
 
-const ORDER = "ORDER BY (json_extract(data, '$.table') IS NOT NULL) DESC, (document_key = 'srd-2024') DESC, (document_key = 'srd-2014') DESC, document_source, document_key, key";
-
-function lookup(db: Database, kind: "class" | "subclass", ref: string, requested?: readonly string[]): Entity[] {
+function lookup(db: Database, kind: "class" | "subclass", ref: string, requested?: readonly string[], prefer?: readonly string[]): Entity[] {
   // Aliases ("srd-5e", "wotc-srd") resolve as in the search tools.
   const documents = requested?.flatMap((d) => [d, resolveDocumentKey(d.trim().toLowerCase())]);
-  const docs = documents?.length ? ` AND document_key IN (${documents.map(() => "?").join(",")})` : "";
-  // A key as it appears in a uri: "orcbrew:<key>" / "open5e_v1:<key>" names its source.
-  const where = parseUriKey(ref);
-  if (where.sources.length === 1) {
-    const rows = db
-      .query<EntityRow, string[]>(`SELECT * FROM entities WHERE kind = ? AND document_source = ? AND key = ?${docs} ${ORDER} LIMIT 50`)
-      .all(kind, where.sources[0]!, where.key, ...(documents ?? []));
-    if (rows.length) return rows.map(rowToEntity);
-  }
+  const docs = documents?.length ? ` AND e.document_key IN (${documents.map(() => "?").join(",")})` : "";
+  // A qualified address key ("open5e_v1:wizard") names its source.
+  const at = parseUriKey(ref);
+  const src = at.sources.length === 1 ? " AND e.document_source = ?" : "";
+  const order = `ORDER BY ${documentRank(prefer).sql}, (json_extract(e.data, '$.table') IS NOT NULL) DESC, e.document_source, e.document_key, e.key`;
   const rows = db
-    .query<EntityRow, string[]>(`SELECT * FROM entities WHERE kind = ? AND (key = ? OR name = ? OR slug = ?)${docs} ${ORDER} LIMIT 50`)
-    .all(kind, ref, ref, slugify(ref), ...(documents ?? []));
+    .query<EntityRow, string[]>(`SELECT e.* FROM entities e WHERE e.kind = ? AND (e.key = ? OR e.name = ? OR e.slug = ?)${src}${docs} ${order} LIMIT 50`)
+    .all(kind, at.key, ref, slugify(ref), ...(at.sources.length === 1 ? [at.sources[0]!] : []), ...(documents ?? []));
   return rows.map(rowToEntity);
 }
 
@@ -45,8 +42,8 @@ function lookup(db: Database, kind: "class" | "subclass", ref: string, requested
 const ident = (e: Entity) => ({ key: e.key, name: e.name, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) });
 
 /** The level table, or a sentence saying what was not found. */
-export function classLevels(db: Database, opts: { class: string; subclass?: string; documents?: readonly string[] }): ClassLevels | string {
-  const classes = lookup(db, "class", opts.class.trim(), opts.documents);
+export function classLevels(db: Database, opts: { class: string; subclass?: string; documents?: readonly string[]; prefer?: readonly string[] }): ClassLevels | string {
+  const classes = lookup(db, "class", opts.class.trim(), opts.documents, opts.prefer);
   const cls = classes[0];
   if (!cls) {
     const known = db.query<{ name: string }, []>("SELECT DISTINCT name FROM entities WHERE kind = 'class' ORDER BY name LIMIT 40").all().map((r) => r.name);
@@ -55,7 +52,7 @@ export function classLevels(db: Database, opts: { class: string; subclass?: stri
   }
   let sub: Entity | undefined;
   if (opts.subclass) {
-    const subs = lookup(db, "subclass", opts.subclass.trim()).filter((s) => {
+    const subs = lookup(db, "subclass", opts.subclass.trim(), undefined, opts.prefer).filter((s) => {
       const parent = (s.data as unknown as ClassData).subclass_of;
       return !parent || parent.name.toLowerCase() === cls.name.toLowerCase() || parent.key === cls.key;
     });
@@ -69,13 +66,18 @@ export function classLevels(db: Database, opts: { class: string; subclass?: stri
     }
   }
   const p = buildProgression({ name: cls.name, data: cls.data as unknown as ClassData }, sub ? { name: sub.name, data: sub.data as unknown as ClassData } : undefined);
-  const others = [...new Set(lookup(db, "class", cls.name).map((e) => e.document_key))].filter((d) => d !== cls.document_key);
+  const others = [...new Set(lookup(db, "class", cls.name, undefined, opts.prefer).map((e) => e.document_key))].filter((d) => d !== cls.document_key);
+  // Not from the first preferred document (and none was asked for): say so.
+  const rank = documentRank(opts.prefer);
+  const first = [...rank.preferred, "srd-2024"][0]!;
+  const fallback = !opts.documents?.length && rank(cls) > 0 ? `From ${cls.document_key}: the preferred document ${first} has no ${cls.name}.` : null;
+  const note = [fallback, p.note].filter(Boolean).join(" ");
   return {
     class: ident(cls),
     ...(sub ? { subclass: ident(sub) } : {}),
     columns: p.columns,
     levels: p.rows,
     other_documents: others,
-    ...(p.note ? { note: p.note } : {}),
+    ...(note ? { note } : {}),
   };
 }
