@@ -209,3 +209,9 @@ export function blockNames(d: JsonObject): string[] {
   }
   return [...out].sort();
 }
+
+/** A creature's environments, lower-case ("forest or jungle", "swamp"): the words the `environment` filter looks in. */
+export function environments(d: JsonObject): string[] {
+  const envs = Array.isArray(d.environments) ? d.environments : [];
+  return [...new Set(envs.map((x) => text(x).trim().toLowerCase().replace(/\|/g, " ")).filter((x) => x.length > 0))];
+}

@@ -12,7 +12,7 @@
  * Vocabularies are defined in the kind catalog (catalog.ts); derivations in derived.ts. Pure.
  */
 import { ALIGNMENT_WORDS, CONDITIONS, CREATURE_TYPES, DAMAGE_TYPES, KINDS, MOVEMENT_MODES, RARITIES, SENSES, SIZES, SPELL_COMPONENTS, SPELL_SCHOOLS, type ToolGroup, WEAPON_PROPERTIES } from "./catalog.ts";
-import { alignmentWords, blockNames, components, conditionsInflicted, isMagicItem, mentioned, speeds, spellsCast, text, weaponProperties } from "./derived.ts";
+import { alignmentWords, blockNames, components, conditionsInflicted, environments, isMagicItem, mentioned, speeds, spellsCast, text, weaponProperties } from "./derived.ts";
 import type { Entity, EntityFilters, EntityKind, JsonObject } from "./types.ts";
 
 /** What a parameter accepts. */
@@ -35,9 +35,11 @@ export type FilterInput =
  * How a parameter's value matches the column: `equal` / `at_least` / `at_most` (numbers, booleans
  * as 0/1), `vocab` (any stored spelling: "very rare" = "very-rare"), `casting_time` (its spellings),
  * `dice` (spaces ignored), `has` (a list column "|a|b|" holds the key, also as "<source>_key"),
- * `has_all` (a list column holds every value given).
+ * `has_all` (a list column holds every value given), `namesake_has_words` (the list column of the row
+ * or of a same-named row of its kind has an element containing the words: an SRD 5.2 creature lists
+ * no environments, its SRD 5.1 namesake does).
  */
-export type FilterMatch = "equal" | "at_least" | "at_most" | "vocab" | "casting_time" | "dice" | "has" | "has_all";
+export type FilterMatch = "equal" | "at_least" | "at_most" | "vocab" | "casting_time" | "dice" | "has" | "has_all" | "namesake_has_words";
 
 export interface FilterParam {
   /** The `StructuredFilters` key and the CLI option (`--cr-min`). */
@@ -240,6 +242,21 @@ export const FILTERS = [
     kinds: ["creature"],
     params: [{ name: "trait", input: { type: "key" }, match: "has", description: 'A trait or action it has, by name, e.g. "Pack Tactics"' }],
     derive: blockNames,
+  },
+  {
+    column: "environments",
+    sqlType: "TEXT",
+    kinds: ["creature"],
+    params: [
+      {
+        name: "environment",
+        input: { type: "key" },
+        match: "namesake_has_words",
+        description: 'e.g. "swamp", "forest", "underdark"',
+        help: "creatures of an environment (e.g. swamp; also when only a same-named creature of another book lists it)",
+      },
+    ],
+    derive: environments,
   },
   {
     column: "properties",

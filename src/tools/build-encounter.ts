@@ -4,6 +4,7 @@ import { formatCr } from "../entities/types.ts";
 import { log } from "../log.ts";
 import type { ToolDef } from "./define.ts";
 import { defineTool } from "./define.ts";
+import { closestNames } from "../search/rank/explain.ts";
 import { normalizePreference, OFFICIAL_SRDS } from "../search/rank/preference.ts";
 import { candidatePool, EDITION_DOC, findCreature, toMonster } from "./encounter/creatures.ts";
 import { describeParty, difficultiesOf, type Monster, partyStep, partyTotals, rateGroup, type Rating, targetWindow } from "./encounter/math.ts";
@@ -151,7 +152,12 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
       const mon = e ? toMonster(e, m.count) : undefined;
       if (mon) monsters.push(mon);
       else if (e && m.cr !== undefined) monsters.push({ name: e.name, count: m.count, cr: m.cr, xp: XP_BY_CR.get(m.cr) ?? 0 });
-      else unknown.push(JSON.stringify(m.key || m.name) + (e ? " (no CR or XP in its data; add cr)" : ""));
+      else if (e) unknown.push(`${JSON.stringify(m.key || m.name)} (no CR or XP in its data; add cr)`);
+      else {
+        // A misspelled name ("Goblin Warior"): the closest creature names.
+        const near = closestNames(ctx.deps.db, ["creature"], null, String(m.name || m.key));
+        unknown.push(`${JSON.stringify(m.key || m.name)}${near.length ? ` (did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?)` : ""}`);
+      }
     }
     if (unknown.length) {
       return toolError(`No creature ${unknown.join(", ")} in the local store. Find the exact name or key with search_creature (e.g. {"name": "ogre*"}), or give {"cr": ..., "count": ...} for a creature that is not there.`);

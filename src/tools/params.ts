@@ -130,12 +130,17 @@ export function searchParam() {
   return text("Its name if known, else what it does");
 }
 
+/** `documents` of the search tools, saying what the two SRD keys are (finding them via list_documents costs ~9,000 characters). */
+export function bookKeys() {
+  return documents().describe("Books: srd-2014 = SRD 5.1 (2014 rules), srd-2024 = SRD 5.2 (2024); others via list_documents");
+}
+
 /** Parameters shared by the five entity tools (the tool descriptions carry the examples). */
 export function common() {
   return {
     name: nameParam().optional(),
     search: searchParam().optional(),
-    documents: documents().optional(),
+    documents: bookKeys().optional(),
     limit: limit(),
     ...view(),
   };

@@ -3,7 +3,7 @@ import * as z from "zod";
 import { ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
 import type { ToolDef } from "./define.ts";
 import { defineTool } from "./define.ts";
-import { documents, limit, view } from "./params.ts";
+import { bookKeys, limit, view } from "./params.ts";
 import { searchOutputSchema, toolError } from "./response.ts";
 import { answerSearch } from "./run-search.ts";
 import { CONTENT_TYPE_NAMES, contentTypeKinds } from "./vocab.ts";
@@ -15,7 +15,7 @@ const input = z
       .preprocess((v) => (typeof v === "string" ? [v] : v), z.array(z.string().max(50)).max(30))
       .describe(`Any of: ${CONTENT_TYPE_NAMES.join(", ")}`)
       .optional(),
-    documents: documents().optional(),
+    documents: bookKeys().optional(),
     limit: limit(),
     ...view(),
   })

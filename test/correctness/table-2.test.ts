@@ -154,11 +154,13 @@ describe("the server's document preference governs every tool, and a fallback is
   }
 
   test("class_progression answers the preferred edition's Wizard", async () => {
-    const byDefault = await call("class_progression", { class: "Wizard", level_max: 2 });
-    expect((byDefault.class as unknown as { document_key: string }).document_key).toBe("srd-2024");
-    const old = await with2014(async (c) => answerOf(await c.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 2 } })));
-    expect((old.class as unknown as { document_key: string; uri: string }).document_key).toBe("srd-2014");
-    expect((old.class as unknown as { uri: string }).uri).toBe("lorekeeper://class/srd_wizard");
+    type Levels = { class: { document_key: string; uri: string }; note?: string };
+    const byDefault = (await client.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 2 } })).structuredContent as Levels;
+    expect(byDefault.class.document_key).toBe("srd-2024");
+    const old = await with2014(async (c) => (await c.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 2 } })).structuredContent as Levels);
+    expect(old.class.document_key).toBe("srd-2014");
+    expect(old.class.uri).toBe("lorekeeper://class/srd_wizard");
+    expect(old.note ?? "").not.toContain("From ");
   });
 
   test("a 2024 list that shows the 2014 Sending (evocation then, divination now) says so", async () => {
@@ -184,5 +186,34 @@ describe("the server's document preference governs every tool, and a fallback is
     const old = await with2014(async (c) => (await c.callTool({ name: "build_encounter", arguments: { party_levels: [3, 3, 4, 5], difficulty: "medium", environment: "forest" } })).structuredContent as { edition: string; proposals: Array<{ monsters: Array<{ document_key: string }> }> });
     expect(old.edition).toBe("2014");
     expect(old.proposals.flatMap((p) => p.monsters).every((m) => m.document_key === "srd-2014")).toBe(true);
+  });
+});
+
+describe("what a table asks for", () => {
+  test('search_creature has an environment filter: "undead CR 3–5 for a swamp"', async () => {
+    const a = await call("search_creature", { type: "undead", cr_min: 3, cr_max: 5, environment: "swamp" });
+    // The 2024 Wight lists no environment; its SRD 5.1 namesake lives in swamps: the preferred row, no fallback.
+    expect(a.results.map((r) => [r.name, r.document_key, r.edition_note])).toEqual([["Wight", "srd-2024", undefined]]);
+    const every = await call("search_creature", { environment: "Swamp", all_versions: true, limit: 50 });
+    expect(every.results.map((r) => keyOf(r.uri)).sort()).toEqual(["srd-2024_ghoul", "srd-2024_ogre", "srd-2024_wight", "srd_ghoul", "srd_goblin", "srd_lizardfolk", "srd_ogre", "srd_wight"]);
+    const none = await call("search_creature", { environment: "volcano" });
+    expect(none.results).toEqual([]);
+  });
+
+  test("`documents` is described in the six search tools and the instructions name srd-2014 / srd-2024", async () => {
+    const { tools } = await client.listTools();
+    for (const name of ["search_spell", "search_creature", "search_character_option", "search_equipment", "search_rule", "search_all"]) {
+      const docs = (tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, { description?: string }>).documents!;
+      expect(`${name}: ${docs.description}`).toContain("srd-2014 = SRD 5.1");
+    }
+    const instructions = client.getInstructions() ?? "";
+    expect(instructions).toContain("srd-2014 is SRD 5.1");
+    expect(instructions).toContain("srd-2024 is SRD 5.2");
+  });
+
+  test('build_encounter says "did you mean" for a misspelled monster', async () => {
+    const r = await client.callTool({ name: "build_encounter", arguments: { party_levels: [3, 3, 4, 5], monsters: [{ name: "Goblin Warior", count: 4 }] } });
+    expect(r.isError).toBe(true);
+    expect(String((r.content as Array<{ text: string }>)[0]!.text)).toContain('"Goblin Warior" (did you mean "Goblin Warrior"?)');
   });
 });

@@ -138,6 +138,13 @@ function clausesOf(p: TableParam, v: unknown): WhereClause[] | string {
       return [{ sql: `lower(replace(${col}, ' ', '')) = ?`, params: [String(v).replace(/\s+/g, "").toLowerCase()] }];
     case "has":
       return [listHas(col, String(v))];
+    case "namesake_has_words": {
+      // This row's list or a same-named row's of its kind (indexed by kind, name): SRD 5.2 stat blocks
+      // list no environments, their SRD 5.1 namesakes do.
+      const words = `%${escapeLike(String(v).trim().toLowerCase().replace(/\s+/g, " ").replace(/\|/g, " "))}%`;
+      const other = `v.${p.column.column}`;
+      return [{ sql: `(${col} LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM entities v WHERE v.kind = e.kind AND v.name = e.name AND ${other} LIKE ? ESCAPE '\\'))`, params: [words, words] }];
+    }
     case "has_all": {
       const input = p.input as { values: readonly string[]; aliases?: Readonly<Record<string, string>> };
       const out: WhereClause[] = [];

@@ -21,7 +21,7 @@ import type { StructuredFilters } from "../types.ts";
  * table's `key` and `dice` parameters): filter → column, list-valued.
  */
 const FREE_TEXT: ReadonlyMap<string, { col: string; list: boolean }> = new Map(
-  FILTER_PARAMS.filter((p) => p.input.type === "key" || p.input.type === "dice").map((p) => [p.name, { col: p.column.column, list: p.match === "has" || p.match === "has_all" }]),
+  FILTER_PARAMS.filter((p) => p.input.type === "key" || p.input.type === "dice").map((p) => [p.name, { col: p.column.column, list: p.match === "has" || p.match === "has_all" || p.match === "namesake_has_words" }]),
 );
 
 function count(db: Database, where: WhereClause): number {
