@@ -149,12 +149,17 @@ async function extractInto(dir: string, bundle: EmbeddedBundle, hash: string, fi
     }
     written.push(f.name);
   }
-  const marker: MarkerFile = { hash, files: {} };
-  for (const f of files) {
-    const st = statSync(join(dir, f.name));
-    marker.files[f.name] = { size: st.size, mtimeMs: st.mtimeMs };
+  // Another process unpacking at the same time may replace a file (same bytes, new mtime) after this
+  // one looked at it: record again until the marker matches what is on disk.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const marker: MarkerFile = { hash, files: {} };
+    for (const f of files) {
+      const st = statSync(join(dir, f.name));
+      marker.files[f.name] = { size: st.size, mtimeMs: st.mtimeMs };
+    }
+    writeAtomic(join(dir, MARKER), new TextEncoder().encode(JSON.stringify(marker)));
+    if (markerValid(dir, hash, files)) break;
   }
-  writeAtomic(join(dir, MARKER), new TextEncoder().encode(JSON.stringify(marker)));
   return written;
 }
 

@@ -25,6 +25,7 @@ import { replaceOrigin } from "../../src/store/entities.ts";
 import { makeEntity } from "../support/entities.ts";
 import { isolatedEnv, makeDeps, REPO_ROOT } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { waitFor } from "../support/wait.ts";
 
 let tmp: ReturnType<typeof makeTempDir>;
 let dbFile: string;
@@ -81,7 +82,7 @@ describe("stdio transport", () => {
     // The client starts reading: everything is taken in and answered, in bounded steps.
     reading = true;
     for (const cb of held.splice(0)) cb();
-    for (let i = 0; i < 100 && written < 500; i++) await Bun.sleep(20);
+    await waitFor(() => written >= 500 && delivered >= 500);
     expect(delivered).toBe(500);
     expect(written).toBe(500);
     expect(t.inFlightRequests).toBe(0);
@@ -101,7 +102,7 @@ describe("stdio transport", () => {
     stdin.write(request(1));
     stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } })}\n`);
     for (let i = 2; i <= 4; i++) stdin.write(request(i));
-    await Bun.sleep(20);
+    await waitFor(() => seen.length >= 3);
     // 1 was cancelled (no answer will come): 2 and 3 take the two places, 4 waits.
     expect(seen).toEqual([1, 2, 3]);
     expect(t.inFlightRequests).toBe(2);

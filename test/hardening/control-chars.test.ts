@@ -67,7 +67,8 @@ describe("CLI output", () => {
       expectClean(args.join(" "), r.out + r.err);
     }
     expect(cli(["search", "flames"]).out).toContain("Fire[2J]0;pwned31mball");
-  });
+    // Eleven CLI processes, one after the other: seconds alone, several times that on busy cores.
+  }, 90_000);
 });
 
 describe("MCP text output", () => {

@@ -20,6 +20,7 @@ import { sampleEntities } from "../support/entities.ts";
 import { answerOf, connectStdio, isolatedEnv, REPO_ROOT } from "../support/mcp.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { waitFor } from "../support/wait.ts";
 
 let tmp: ReturnType<typeof makeTempDir>;
 let model: string;
@@ -111,7 +112,7 @@ describe("answers", () => {
     copyFileSync(partial, copy);
     const conn = await connectStdio(["serve", "--db-path", copy], env);
     try {
-      for (let i = 0; i < 150 && (pendingIn(copy)?.pending ?? 1) > 0; i++) await Bun.sleep(100);
+      await waitFor(() => (pendingIn(copy)?.pending ?? 1) === 0, 60_000, 100);
       expect(pendingIn(copy)?.pending).toBe(0);
       const a = answerOf(await conn.client.callTool({ name: "search_spell", arguments: { search: "fire damage" } }));
       expect(a.search_mode).toBe("hybrid");
