@@ -30,20 +30,58 @@ export interface EmbedSummary {
   summary: string;
 }
 
-export async function embedAfterIngest(store: Store, model: IngestModel, say: (msg: string) => void = () => {}): Promise<EmbedSummary> {
+/** "48 min", "40 s", "1 h 10 min". */
+export function roughDuration(seconds: number): string {
+  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
+  const min = Math.round(seconds / 60);
+  return min < 90 ? `${min} min` : `${Math.floor(min / 60)} h ${min % 60} min`;
+}
+
+/** Below this many entities an embed is short: no estimate line. */
+const LONG_EMBED = 200;
+/** A progress line at least this often (ms) on a long embed. */
+const PROGRESS_EVERY_MS = 3000;
+
+/**
+ * Embed what is new or changed, saying so: before a long run how many entities and roughly how
+ * long (the model's rate measured on this machine: by an earlier run, else on the first batch),
+ * then a progress line every few seconds. `holder` names the command for the embedding lease.
+ */
+export async function embedAfterIngest(store: Store, model: IngestModel, say: (msg: string) => void = () => {}, holder = "sync"): Promise<EmbedSummary> {
   try {
     const { embedPending } = await import("./embed.ts");
     const t0 = Date.now();
+    let lastSaid = 0;
+    let modelName = "the model";
     const r = await embedPending(store, model.embedder, {
+      holder,
+      targetBatchMs: 1500,
+      batchSize: 256,
+      onEstimate: (remaining, perSecond, measured) => {
+        if (remaining < LONG_EMBED) return;
+        const how = measured === "earlier" ? "measured by an earlier run on this machine" : "measured on the first batch";
+        say(
+          `Embedding ${remaining.toLocaleString("en-US")} entities with ${modelName}: about ${roughDuration(remaining / perSecond)} at ${perSecond.toFixed(1)} per second (${how}). Keyword search works meanwhile; stop with Ctrl-C and the rest is embedded next time (\`--no-embed\` skips it).`,
+        );
+      },
       onProgress: (done: number, total: number) => {
-        if (done === total || done % 1024 === 0) say(`embedding: ${done}/${total}`);
+        const now = Date.now();
+        if (done === total || now - lastSaid >= PROGRESS_EVERY_MS) {
+          lastSaid = now;
+          say(`embedding: ${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")}`);
+        }
+      },
+      onModel: (id: string) => {
+        modelName = id;
       },
     });
     const ms = Date.now() - t0;
     const rate = r.embedded > 0 && ms > 0 ? Math.round((r.embedded / (ms / 1000)) * 10) / 10 : null;
-    const summary = r.modelId
-      ? `Embedded ${r.embedded} new/changed entities with ${r.modelId} in ${(ms / 1000).toFixed(1)} s${rate !== null ? ` (${rate} entities/s)` : ""}.`
-      : noModelSentence(r.note, model.config);
+    const summary = r.busy
+      ? `Not embedded now: another LoreKeeper process, ${r.busy}, is embedding this store; its vectors serve this data too.`
+      : r.modelId
+        ? `Embedded ${r.embedded} new/changed entities with ${r.modelId} in ${(ms / 1000).toFixed(1)} s${rate !== null ? ` (${rate} entities/s)` : ""}.`
+        : noModelSentence(r.note, model.config);
     return { embedded: r.embedded, modelId: r.modelId ?? null, entitiesPerSecond: rate, summary };
   } catch (err) {
     log.warn("embedding after ingest failed; lexical search still works", err);

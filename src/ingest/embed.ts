@@ -3,9 +3,15 @@
  * vector is missing, from another model, or older than their content; write each batch in one
  * transaction; then bring the vector index in line (and save it beside the database).
  * No model → returns at once with a note: keyword search keeps working.
+ *
+ * One process at a time embeds a store (store/embed-lease.ts): another that finds the lease taken
+ * leaves the rows to its holder. Batches adapt to the model's speed so progress moves every couple
+ * of seconds; the measured rate (entities per second, per model) is kept in `meta` so the next long
+ * run can say beforehand roughly how long it takes.
  */
 import { log } from "../log.ts";
-import type { Store } from "../store/db.ts";
+import { getMeta, setMeta, type Store } from "../store/db.ts";
+import { acquireEmbedLease, describeLease, releaseEmbedLease, renewEmbedLease } from "../store/embed-lease.ts";
 import {
   adoptVectors,
   countPendingVectors,
@@ -35,6 +41,20 @@ export interface EmbedPendingOptions {
   signal?: AbortSignal;
   /** Update the vector index afterwards (default true). */
   updateIndex?: boolean;
+  /**
+   * Aim for batches of about this long (ms): batches grow or shrink to the model's measured speed,
+   * between 4 entities and `batchSize`. Unset: every batch is `batchSize`.
+   */
+  targetBatchMs?: number;
+  /**
+   * Called once, before embedding (with the rate measured by an earlier run of this model) or
+   * after the first batch (measured now): how many entities remain and how many per second.
+   */
+  onEstimate?: (remaining: number, perSecond: number, measured: "earlier" | "now") => void;
+  /** Who embeds, for the lease ("sync", "serve", …). */
+  holder?: string;
+  /** The model's id, once it is loaded (before any estimate). */
+  onModel?: (id: string) => void;
 }
 
 export interface EmbedPendingResult {
@@ -51,6 +71,8 @@ export interface EmbedPendingResult {
   note?: string;
   /** Vectors in the index after the run (when updated). */
   indexSize?: number;
+  /** Another process holds the embedding lease: who (nothing was embedded here). */
+  busy?: string;
   durationMs: number;
 }
 
@@ -73,53 +95,39 @@ export async function embedPending(store: Store, provider: EmbedderProvider, opt
   const db = store.db;
   const modelId = embedder.id;
   const dim = embedder.dim;
+  opts.onModel?.(modelId);
   if (store.readonly) {
     return { embedded: 0, skipped: 0, remaining: countPendingVectors(db, modelId), modelId, dim, note: "the store is open read-only", durationMs: ms() };
   }
 
-  const meta = getEmbeddingMeta(db);
-  if (meta && meta.modelId !== modelId && meta.dim === dim && sameModelContent(meta.modelId, modelId)) {
-    // The same model file under another name (installed twice, renamed): its vectors are this model's.
-    const kept = adoptVectors(db, meta.modelId, { modelId, dim });
-    log.info(`the store's vectors were made by ${meta.modelId}, the same model file as ${modelId}: ${kept} vectors kept, none embedded again`);
-  } else if (!meta || meta.modelId !== modelId || meta.dim !== dim) {
-    if (meta) log.info(`embedding model changed (${meta.modelId}, dim ${meta.dim} → ${modelId}, dim ${dim}): every entity will be embedded again`);
-    // Same id with another dimension cannot happen with a real model; if it does, its vectors are unusable.
-    if (meta && meta.modelId === modelId && meta.dim !== dim) deleteVectorsOfModel(db, modelId);
-    setEmbeddingMeta(db, { modelId, dim });
+  // One process embeds a store at a time; the lease is taken before the model is recorded, so a
+  // process with another model does not switch the store under a running embed.
+  const lease = acquireEmbedLease(db, opts.holder ?? "embed");
+  if (!lease.ok) {
+    const by = describeLease(lease.by);
+    return { embedded: 0, skipped: 0, remaining: countPendingVectors(db, modelId), modelId, dim, busy: by, note: `another LoreKeeper process, ${by}, is embedding this store`, durationMs: ms() };
   }
-
-  const total = countPendingVectors(db, modelId);
-  const entityCount = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM entities").get()?.n ?? 0;
-  const skipped = Math.max(0, entityCount - total);
   let embedded = 0;
-  let done = 0;
-  let afterId = 0;
+  let skipped = 0;
   let note: string | undefined;
-  opts.onProgress?.(done, total);
-  for (;;) {
-    if (opts.signal?.aborted) {
-      note = "stopped before the end; the rest is embedded next time";
-      break;
+  try {
+    const meta = getEmbeddingMeta(db);
+    if (meta && meta.modelId !== modelId && meta.dim === dim && sameModelContent(meta.modelId, modelId)) {
+      // The same model file under another name (installed twice, renamed): its vectors are this model's.
+      const kept = adoptVectors(db, meta.modelId, { modelId, dim });
+      log.info(`the store's vectors were made by ${meta.modelId}, the same model file as ${modelId}: ${kept} vectors kept, none embedded again`);
+    } else if (!meta || meta.modelId !== modelId || meta.dim !== dim) {
+      if (meta) log.info(`embedding model changed (${meta.modelId}, dim ${meta.dim} → ${modelId}, dim ${dim}): every entity will be embedded again`);
+      // Same id with another dimension cannot happen with a real model; if it does, its vectors are unusable.
+      if (meta && meta.modelId === modelId && meta.dim !== dim) deleteVectorsOfModel(db, modelId);
+      setEmbeddingMeta(db, { modelId, dim });
     }
-    // Another process switched the store to another model meanwhile: stop rather than overwrite its
-    // vectors batch by batch (each would re-embed what the other wrote); that process embeds the rest.
-    const current = getEmbeddingMeta(db);
-    if (current && current.modelId !== modelId) {
-      note = `another process switched the store to ${current.modelId}; stopped here (that model's run embeds the rest)`;
-      break;
-    }
-    const batch = listPendingVectors(db, modelId, batchSize, afterId);
-    if (batch.length === 0) break;
-    afterId = batch[batch.length - 1]!.id;
-    const vectors = await embedder.embedPassages(batch.map((e) => e.text));
-    embedded += writeVectors(
-      db,
-      modelId,
-      batch.map((e, i) => ({ id: e.id, contentHash: e.content_hash, vector: vectors[i]! })),
-    );
-    done += batch.length;
-    opts.onProgress?.(Math.min(done, total), total);
+    const total = countPendingVectors(db, modelId);
+    const entityCount = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM entities").get()?.n ?? 0;
+    skipped = Math.max(0, entityCount - total);
+    ({ embedded, note } = await embedBatches(store, embedder, total, batchSize, opts));
+  } finally {
+    releaseEmbedLease(db);
   }
 
   const result: EmbedPendingResult = {
@@ -135,4 +143,73 @@ export async function embedPending(store: Store, provider: EmbedderProvider, opt
   result.durationMs = ms();
   if (embedded > 0) log.info(`embedded ${embedded} entities with ${modelId} in ${result.durationMs} ms (${(embedded / Math.max(0.001, result.durationMs / 1000)).toFixed(1)} entities/s)`);
   return result;
+}
+
+const rateKey = (modelId: string) => `embed_rate:${modelId}`;
+
+/** Entities per second this model embedded in an earlier run on this store (undefined before one). */
+export function measuredRate(store: Store, modelId: string): number | undefined {
+  const v = Number(getMeta(store.db, rateKey(modelId)));
+  return Number.isFinite(v) && v > 0 ? v : undefined;
+}
+
+type Embedder = NonNullable<Awaited<ReturnType<EmbedderProvider["get"]>>>;
+
+/** The embedding loop (lease held): batches written one transaction each, the lease renewed after each. */
+async function embedBatches(store: Store, embedder: Embedder, total: number, maxBatch: number, opts: EmbedPendingOptions): Promise<{ embedded: number; note?: string }> {
+  const db = store.db;
+  const modelId = embedder.id;
+  const target = opts.targetBatchMs;
+  const earlier = measuredRate(store, modelId);
+  let size = target ? Math.min(maxBatch, earlier ? Math.max(4, Math.round((earlier * target) / 1000)) : 8) : maxBatch;
+  let embedded = 0;
+  let done = 0;
+  let afterId = 0;
+  let note: string | undefined;
+  let estimated = false;
+  if (total > 0 && earlier && opts.onEstimate) {
+    opts.onEstimate(total, earlier, "earlier");
+    estimated = true;
+  }
+  const t0 = performance.now();
+  opts.onProgress?.(done, total);
+  for (;;) {
+    if (opts.signal?.aborted) {
+      note = "stopped before the end; the rest is embedded next time";
+      break;
+    }
+    // Another process switched the store to another model meanwhile: stop rather than overwrite its
+    // vectors batch by batch (each would re-embed what the other wrote); that process embeds the rest.
+    const current = getEmbeddingMeta(db);
+    if (current && current.modelId !== modelId) {
+      note = `another process switched the store to ${current.modelId}; stopped here (that model's run embeds the rest)`;
+      break;
+    }
+    const batch = listPendingVectors(db, modelId, size, afterId);
+    if (batch.length === 0) break;
+    afterId = batch[batch.length - 1]!.id;
+    const b0 = performance.now();
+    const vectors = await embedder.embedPassages(batch.map((e) => e.text));
+    embedded += writeVectors(
+      db,
+      modelId,
+      batch.map((e, i) => ({ id: e.id, contentHash: e.content_hash, vector: vectors[i]! })),
+    );
+    done += batch.length;
+    const rate = batch.length / Math.max(0.001, (performance.now() - b0) / 1000);
+    if (target) size = Math.min(maxBatch, Math.max(4, Math.round((rate * target) / 1000)));
+    if (!estimated && opts.onEstimate && total - done > 0) {
+      opts.onEstimate(total - done, rate, "now");
+      estimated = true;
+    }
+    opts.onProgress?.(Math.min(done, total), total);
+    if (!renewEmbedLease(db)) {
+      note = "another process took over embedding this store";
+      break;
+    }
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  // Enough to be a rate, not a warm-up: kept for the next run's estimate.
+  if (embedded >= 32 && seconds > 0) setMeta(db, rateKey(modelId), (embedded / seconds).toFixed(3));
+  return note ? { embedded, note } : { embedded };
 }

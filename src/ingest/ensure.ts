@@ -40,7 +40,7 @@ export interface EnsureOptions {
 export function createEnsureData(store: Store, opts: EnsureOptions) {
   const cfg = opts.config;
   const embed = async () => {
-    if (opts.embedder) await embedAfterIngest(store, { embedder: opts.embedder, config: cfg });
+    if (opts.embedder) await embedAfterIngest(store, { embedder: opts.embedder, config: cfg }, undefined, "serve");
   };
   const sources = opts.sources;
   let chain: Promise<unknown> = Promise.resolve();

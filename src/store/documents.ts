@@ -64,6 +64,44 @@ export function listDocuments(db: Database, source?: DocumentSource): DocumentSu
   return [...docs.values()].sort((a, b) => b.entity_count - a.entity_count || a.key.localeCompare(b.key) || a.source.localeCompare(b.source));
 }
 
+export interface DocumentByKey {
+  key: string;
+  name: string;
+  /** the sources holding it, the one whose copies answer first */
+  sources: DocumentSource[];
+  /** entities that answer (a copy of the same entity from a less preferred source is not counted again) */
+  entity_count: number;
+  counts: Record<string, number>;
+}
+
+/**
+ * One row per document, whatever sources hold it (SRD 5.1 from Open5e v2, v1 and the D&D 5e API is
+ * one row), counting each entity once (copies marked `dup_of` left out). Sorted like listDocuments.
+ */
+export function listDocumentsByKey(db: Database, source?: DocumentSource): DocumentByKey[] {
+  const out = new Map<string, DocumentByKey>();
+  for (const d of listDocuments(db, source)) {
+    const k = d.key.toLowerCase();
+    const row = out.get(k);
+    if (row) row.sources.push(d.source);
+    else out.set(k, { key: d.key, name: d.name, sources: [d.source], entity_count: 0, counts: {} });
+  }
+  const rows = db
+    .query<{ k: string; kind: string; n: number }, string[]>(
+      `SELECT lower(document_key) AS k, kind, COUNT(*) AS n FROM entities WHERE dup_of IS NULL ${source ? "AND document_source = ?" : ""} GROUP BY lower(document_key), kind`,
+    )
+    .all(...(source ? [source] : []));
+  for (const r of rows) {
+    const d = out.get(r.k);
+    if (!d) continue;
+    d.counts[r.kind] = r.n;
+    d.entity_count += r.n;
+  }
+  const order: readonly string[] = ["open5e_v2", "dnd5e_api", "open5e_v1", "orcbrew"];
+  for (const d of out.values()) d.sources.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  return [...out.values()].sort((a, b) => b.entity_count - a.entity_count || a.key.localeCompare(b.key));
+}
+
 /** Every distinct document key that holds entities (for "unknown document" messages). */
 export function documentKeys(db: Database): string[] {
   const keys = new Set(

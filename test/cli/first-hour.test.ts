@@ -53,7 +53,9 @@ describe("the first hour", () => {
     const model = d.checks.find((c) => c.name === "model")!;
     expect(model.status).toBe("warn");
     expect(model.summary).toContain("keyword search works; semantic search needs an embedding model");
-    expect(model.fix).toContain("LOREKEEPER_MODEL_DIR");
+    // The advice names the command that gets a model, not an environment variable the user never set.
+    expect(model.fix).toContain("lorekeeper model install");
+    expect(model.fix).not.toContain("LOREKEEPER_MODEL_DIR");
     expect(d.checks.find((c) => c.name === "store")!.status).toBe("warn");
     expect(d.code).toBe(0);
   }, 60_000);

@@ -230,7 +230,7 @@ async function modelCheck(cfg: Config, storeVectors: Record<string, number> | un
       const installed = activeModelDir(cfg.modelsDir);
       if (installed) return { name: "model", status: "fail", summary: `the installed model in use (${installed}) does not load: ${provider.reason() ?? "unknown reason"}`, fix: INSTALLED_FIX };
       const made = storeVectors ? Object.keys(storeVectors) : [];
-      const hint = made.length ? ` The store's vectors were made with ${made.join(", ")}: point LOREKEEPER_MODEL_DIR at that model to use them.` : "";
+      const hint = made.length ? ` The store's vectors were made with ${made.join(", ")}: install that model (\`lorekeeper model install <name>\`) to use them.` : "";
       return { name: "model", status: "warn", summary: advice.state, fix: `${advice.fix}${hint}` };
     }
     const info = provider.info();
@@ -256,7 +256,8 @@ async function modelCheck(cfg: Config, storeVectors: Record<string, number> | un
     }
     return { name: "model", status: "ok", summary, details };
   } catch (err) {
-    return { name: "model", status: "fail", summary: `the embedding model failed: ${(err as Error).message}`, fix: "Run with -v for details; check LOREKEEPER_MODEL_DIR." };
+    const fix = cfg.modelDir ? "Run with -v for details; check LOREKEEPER_MODEL_DIR." : "Run with -v for details; `lorekeeper model list` shows the installed models.";
+    return { name: "model", status: "fail", summary: `the embedding model failed: ${(err as Error).message}`, fix };
   }
 }
 

@@ -1,7 +1,7 @@
 /** `lorekeeper documents`: what the store holds, per document. */
 import { DOCUMENT_SOURCES, type DocumentSource } from "../../entities/types.ts";
 import { openStore } from "../../store/db.ts";
-import { listDocuments } from "../../store/documents.ts";
+import { listDocuments, listDocumentsByKey } from "../../store/documents.ts";
 import { listSyncState } from "../../store/sync-state.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
@@ -11,7 +11,8 @@ import { safeJson, safeText } from "../../text/sanitize.ts";
 const HELP = `Usage: lorekeeper documents [--source S] [--json] [--db-path PATH]
 
 List the documents (books, SRDs, OrcBrew packs) in the local store with their entity counts,
-sorted by entity count.
+sorted by entity count: one row per document, naming the sources that hold it (an entity two
+sources carry counts once). --json lists each source's copy of a document separately.
 
 Options:
   --source S   open5e_v2 | open5e_v1 | dnd5e_api | orcbrew
@@ -28,6 +29,19 @@ interface DocRow {
 
 function clip(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, Math.max(1, max - 1))}…`;
+}
+
+/**
+ * A document name in `max` characters that still tells editions apart: "System Reference
+ * Document" is "SRD", and a name cut short keeps its last word ("SRD 5.1" and "SRD 5.2", "Tome of
+ * Be… 2023"). Pure.
+ */
+export function shortName(name: string, max: number): string {
+  const s = name.replace(/\bSystem Reference Document\b/gi, "SRD");
+  if (s.length <= max) return s;
+  const last = / (\S{1,8})$/.exec(s)?.[1];
+  if (!last || max < last.length + 4) return clip(s, max);
+  return `${s.slice(0, max - last.length - 2).trimEnd()}… ${last}`;
 }
 
 /**
@@ -58,7 +72,7 @@ export function fitRows(docs: readonly DocRow[], width: number): Array<Array<str
       }
       types = next;
     }
-    return [d.key, clip(d.name, nameW), d.source, d.entities, clip(types, typesW)];
+    return [d.key, shortName(d.name, nameW), d.source, d.entities, clip(types, typesW)];
   });
 }
 
@@ -81,12 +95,13 @@ export const documentsCommand: Command = {
         process.stdout.write(`No documents found in ${store.path}.\nFill it with \`lorekeeper sync\` (Open5e, D&D 5e API) or \`lorekeeper import <file.orcbrew>\`.\n`);
         return EXIT_OK;
       }
+      const byKey = listDocumentsByKey(store.db, source);
       const rows = fitRows(
-        docs.map((d) => ({ key: d.key, name: d.name, source: d.source, entities: d.entity_count, counts: d.counts })),
+        byKey.map((d) => ({ key: d.key, name: d.name, source: d.sources.join("+"), entities: d.entity_count, counts: d.counts })),
         process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100,
       );
-      process.stdout.write(`${table(["key", "name", "source", "entities", "per type"], rows, new Set([3]))}\n`);
-      process.stdout.write(safeText(`\n${docs.length} documents, ${docs.reduce((a, d) => a + d.entity_count, 0)} entities in ${store.path}\n`));
+      process.stdout.write(`${table(["key", "name", "sources", "entities", "per type"], rows, new Set([3]))}\n`);
+      process.stdout.write(safeText(`\n${byKey.length} documents, ${byKey.reduce((a, d) => a + d.entity_count, 0)} entities in ${store.path}\n`));
       return EXIT_OK;
     } finally {
       store.close();

@@ -129,7 +129,7 @@ export const importCommand: Command = {
           }
         },
       });
-      const embed = dry || values["no-embed"] || report.imported === 0 || !store ? undefined : await embedAfterIngest(store, { embedder: ctx.embedder(), config: ctx.config }, (m) => progress.line(m));
+      const embed = dry || values["no-embed"] || report.imported === 0 || !store ? undefined : await embedAfterIngest(store, { embedder: ctx.embedder(), config: ctx.config }, (m) => progress.line(m), "import");
       if (values.json) {
         process.stdout.write(`${safeJson(JSON.stringify({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null }, null, 2))}\n`);
       } else {

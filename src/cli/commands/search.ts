@@ -76,7 +76,8 @@ function textOf(r: SearchResponse): string {
   const rows = r.hits.map((h) => [
     h.entity.name.length > 40 ? `${h.entity.name.slice(0, 39)}…` : h.entity.name,
     h.entity.kind,
-    h.entity.document_key,
+    // Collapsed like the tools' answers: the preferred document's row names the others.
+    h.others?.length ? `${h.entity.document_key} (+${[...new Set(h.others.map((o) => o.document_key))].join(", ")})` : h.entity.document_key,
     ...(scored ? [h.similarity_score === undefined ? "" : h.similarity_score.toFixed(3)] : []),
     summary(h),
   ]);
@@ -95,6 +96,8 @@ Options:
                   equipment | character-option | rules | all; comma-separated or repeated
   --documents K   only these document keys (e.g. srd-2014,tob; see \`lorekeeper documents\`)
   --limit N       how many results (default 10)
+  --all-versions  every document's version its own row (default: one row per thing, the
+                  preferred document's, as the MCP tools answer; LOREKEEPER_PREFER_DOCUMENTS)
 Filters (SQL, like the tools' parameters; a list value means all of them):
 ${FILTER_HELP}
   --json          JSON on stdout (full entities)
@@ -120,6 +123,7 @@ export const searchCommand: Command = {
         documents: { type: "string", multiple: true },
         limit: { type: "string" },
         json: { type: "boolean" },
+        "all-versions": { type: "boolean" },
         ...FILTER_OPTIONS,
       },
       true,
@@ -140,7 +144,16 @@ export const searchCommand: Command = {
       const provider = ctx.embedder();
       const r = await runSearch(
         { store, embedder: provider, embeddingTimeoutMs: ctx.config.embeddingTimeoutMs },
-        { kinds, search: query, documents: list(values.documents) ?? null, limit, filters },
+        {
+          kinds,
+          search: query,
+          documents: list(values.documents) ?? null,
+          limit,
+          filters,
+          // One row per thing, as the tools answer: the server's document preference picks the version.
+          collapse: !values["all-versions"] && !list(values.documents)?.length,
+          prefer: ctx.config.preferDocuments,
+        },
       );
       if (values.json) {
         process.stdout.write(`${safeJson(JSON.stringify(jsonOf(r, query), null, 2))}\n`);

@@ -94,7 +94,7 @@ export const syncCommand: Command = {
           }
         },
       });
-      const embed = values["no-embed"] ? undefined : await embedAfterIngest(store, { embedder: ctx.embedder(), config: cfg }, (m) => progress.line(m));
+      const embed = values["no-embed"] ? undefined : await embedAfterIngest(store, { embedder: ctx.embedder(), config: cfg }, (m) => progress.line(m), "sync");
       const fetched = report.results.filter((r) => r.status !== "fresh").reduce((a, r) => a + r.records, 0);
       const rate = report.durationMs > 0 ? Math.round((fetched / report.durationMs) * 1000) : 0;
       if (values.json) {

