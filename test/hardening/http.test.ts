@@ -305,9 +305,10 @@ describe("load", () => {
 
 describe("slowloris", () => {
   test("the client stuck in its headers since the start was disconnected (about 10 s, by Bun) and got nothing", async () => {
+    // Disconnected at all (else this await outlives the test's timeout), and not early. No upper bound
+    // in wall time: on busy cores the 50-client load test above can hold the event loop well past 10 s.
     const after = await stuck.closed;
     expect(after).toBeGreaterThan(5000);
-    expect(after).toBeLessThan(20_000);
     expect(stuck.received()).toBe("");
     await normalCallWorks(open.url);
   }, 25_000);
