@@ -54,7 +54,8 @@ describe("lorekeeper documents", () => {
     expect(rows.filter((l) => l.startsWith("srd-2014 ")).length).toBe(1);
     expect(rows.find((l) => l.startsWith("srd-2014 "))).toContain("SRD 5.1");
     expect(rows.find((l) => l.startsWith("srd-2024 "))).toContain("SRD 5.2");
-    expect(rows.find((l) => l.startsWith("srd-2014 "))).toContain("open5e_v2+dnd5e_api+open5e_v1");
+    expect(rows.find((l) => l.startsWith("srd-2014 "))).toContain("v2+api+v1");
+    expect(r.out).toContain("sources: v2 = Open5e v2, v1 = Open5e v1, api = D&D 5e API");
   }, 60_000);
 
   test("a name cut short keeps its last word", () => {

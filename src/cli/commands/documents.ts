@@ -19,6 +19,9 @@ Options:
   --json       JSON on stdout
   --db-path P  the store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db)`;
 
+/** Short source names for the table (its last lines say what they stand for). */
+const SOURCE_LABEL: Readonly<Record<string, string>> = { open5e_v2: "v2", open5e_v1: "v1", dnd5e_api: "api", orcbrew: "orcbrew" };
+
 interface DocRow {
   key: string;
   name: string;
@@ -55,7 +58,7 @@ export function fitRows(docs: readonly DocRow[], width: number): Array<Array<str
   const entW = w(docs.map((d) => String(d.entities)), "entities");
   const fixed = keyW + srcW + entW + 4 * 2; // four gaps of two spaces
   const room = Math.max(20, width - fixed);
-  const nameW = Math.min(w(docs.map((d) => d.name), "name"), Math.max(12, Math.floor(room * 0.4)));
+  const nameW = Math.min(w(docs.map((d) => shortName(d.name, 200)), "name"), Math.max(12, Math.floor(room * 0.55)));
   const typesW = Math.max(12, room - nameW);
   return docs.map((d) => {
     const parts = Object.entries(d.counts)
@@ -97,10 +100,11 @@ export const documentsCommand: Command = {
       }
       const byKey = listDocumentsByKey(store.db, source);
       const rows = fitRows(
-        byKey.map((d) => ({ key: d.key, name: d.name, source: d.sources.join("+"), entities: d.entity_count, counts: d.counts })),
+        byKey.map((d) => ({ key: d.key, name: d.name, source: d.sources.map((x) => SOURCE_LABEL[x] ?? x).join("+"), entities: d.entity_count, counts: d.counts })),
         process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100,
       );
       process.stdout.write(`${table(["key", "name", "sources", "entities", "per type"], rows, new Set([3]))}\n`);
+      process.stdout.write("sources: v2 = Open5e v2, v1 = Open5e v1, api = D&D 5e API, orcbrew = imported packs\n");
       process.stdout.write(safeText(`\n${byKey.length} documents, ${byKey.reduce((a, d) => a + d.entity_count, 0)} entities in ${store.path}\n`));
       return EXIT_OK;
     } finally {

@@ -5,6 +5,7 @@
 import type { Database } from "bun:sqlite";
 import { type Entity, formatCr, type JsonObject } from "../../entities/types.ts";
 import { parseUriKey } from "../../entities/uri.ts";
+import { documentRank } from "../../search/rank/preference.ts";
 import { type EntityRow, getEntityByKey, getEntityBySourceKey, rowToEntity } from "../../store/entities.ts";
 import type { SearchQuery, SearchResponse } from "../../search/types.ts";
 import { entityUri } from "../response.ts";
@@ -115,6 +116,7 @@ export async function candidatePool(search: (q: SearchQuery) => Promise<SearchRe
     else versions.set(name, [h.entity]);
   }
   const env = q.environment?.toLowerCase();
+  const docRank = documentRank(q.prefer ?? []);
   const seen = new Set<string>();
   const candidates: Candidate[] = [];
   let themed = 0;
@@ -126,7 +128,9 @@ export async function candidatePool(search: (q: SearchQuery) => Promise<SearchRe
     const e = vs.find((v) => typeof v.filters.cr === "number" && creatureXp(v) !== undefined);
     if (!e) return;
     seen.add(name);
-    const rank = fromTheme ? themed++ : (ranked ? ranked.hits.length : 0);
+    // The document preference orders candidates too: the preferred SRD's creatures come first,
+    // then the other SRD's, then other books (a step of 2 per tier, like two theme places).
+    const rank = (fromTheme ? themed++ : ranked ? ranked.hits.length : 0) + 2 * Math.min(3, docRank(e));
     candidates.push({ key: e.key, name: e.name, cr: e.filters.cr!, xp: creatureXp(e)!, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source), rank });
   };
   for (const h of ranked?.hits ?? []) add(h.entity, true);
