@@ -37,6 +37,9 @@ test("lorekeeper model install <wheel> installs an air-gapped model that list an
   expect(inst.out).toContain("installed tiny");
   expect(inst.out).toContain("mean pooling");
   expect(inst.out).toContain("license MIT");
+  // It names no environment variable the user never set (the work folder once read as "from LOREKEEPER_MODEL_DIR").
+  expect(inst.out + inst.err).not.toContain("LOREKEEPER_MODEL_DIR");
+  expect(inst.out + inst.err).not.toContain(".work-");
 
   const list = run(["model", "list", "--json"]);
   expect(list.code).toBe(0);
