@@ -38,7 +38,7 @@ describe("build.ts refuses what would not work", () => {
     expect(r.code).not.toBe(0);
     expect(r.err).toContain("tokenizer.json");
     expect(r.err).toContain("ONNX");
-  });
+  }, 30_000);
 
   test("unknown target and --outfile with several targets are usage errors", async () => {
     expect((await build(["--target", "plan9-x64", "--no-semantic"])).err).toContain('Unknown target "plan9-x64"');

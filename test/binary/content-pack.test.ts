@@ -122,5 +122,5 @@ describe("installContentPack", () => {
     const installed = outs.map((o) => (JSON.parse(o.out) as { installed: boolean }).installed);
     expect(installed.filter(Boolean).length).toBe(1);
     expect(storeRows(db).n).toBe(n);
-  });
+  }, 30_000);
 });

@@ -109,5 +109,5 @@ describe("ensureExtracted", () => {
     expectSameFiles(dir, join(base, "src"), files.map((f) => f.name));
     expect(readdirSync(dir, { recursive: true }).map(String).filter((f) => f.includes(".tmp-"))).toEqual([]);
     expect((await ensureExtracted(bundle, [root])).warm).toBe(true);
-  });
+  }, 30_000);
 });

@@ -164,5 +164,5 @@ describe("lorekeeper search with the new filters", () => {
     expect(bad.count).toBe(0);
     expect(bad.message).toContain('property "pointy" is not one of');
     await expect(cli(path, ["--type", "creature", "--legendary", "maybe"])).rejects.toThrow(UsageError);
-  });
+  }, 30_000);
 });

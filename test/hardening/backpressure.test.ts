@@ -87,7 +87,7 @@ describe("stdio transport", () => {
     expect(written).toBe(500);
     expect(t.inFlightRequests).toBe(0);
     await t.close();
-  });
+  }, 30_000);
 
   test("a cancelled request frees its place (the SDK sends no answer to it)", async () => {
     const stdin = new PassThrough();
@@ -107,7 +107,7 @@ describe("stdio transport", () => {
     expect(seen).toEqual([1, 2, 3]);
     expect(t.inFlightRequests).toBe(2);
     await t.close();
-  });
+  }, 30_000);
 
   test("a spawned server: 250 large calls written without reading stdout are not all taken in; all are answered once read", async () => {
     const env = { ...process.env, ...(await isolatedEnv(tmp.dir)), LOREKEEPER_LOG_LEVEL: "error" };

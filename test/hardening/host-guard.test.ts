@@ -97,7 +97,7 @@ describe("loopback in every IPv4 spelling", () => {
         await h.stop();
       }
     }
-  });
+  }, 30_000);
 
   test("a non-loopback address in another spelling still needs a token", () => {
     expect(() => resolveHttpOptions({ host: "0x0a000001" })).toThrow(/without a token/);

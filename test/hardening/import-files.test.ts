@@ -86,7 +86,7 @@ describe("EDN discard chains (item 5)", () => {
     const store = openStore({ path: db, readonly: true });
     expect(store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM vectors").get()?.n).toBe(1);
     store.close();
-  });
+  }, 30_000);
 });
 
 describe("only regular files, up to a size limit (item 9)", () => {
@@ -108,7 +108,7 @@ describe("only regular files, up to a size limit (item 9)", () => {
     expect(out.files.map((f) => f.ok)).toEqual([...files.slice(0, -1).map(() => false), true]);
     if (files.length === 3) expect(out.files[0]!.error?.message).toBe("cannot read the file: it is a device; only regular .orcbrew files are imported");
     expect(out.files[files.length - 2]!.error?.message).toBe("cannot read the file: it is a named pipe (FIFO); only regular .orcbrew files are imported");
-  });
+  }, 30_000);
 
   test("a file over LOREKEEPER_IMPORT_MAX_MB is refused with the limit and how to raise it", () => {
     const big = join(tmp.dir, "big.orcbrew");
@@ -118,5 +118,5 @@ describe("only regular files, up to a size limit (item 9)", () => {
     expect(out.files[0]!.ok).toBe(false);
     expect(out.files[0]!.error?.message).toBe("cannot read the file: it is 20 KB; the limit is 10 KB (set LOREKEEPER_IMPORT_MAX_MB to raise it)");
     expect(cli([big], { LOREKEEPER_IMPORT_MAX_MB: "1" }).exitCode).toBe(0);
-  });
+  }, 30_000);
 });

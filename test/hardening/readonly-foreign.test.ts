@@ -74,4 +74,4 @@ test("serve (stdio) answers tool calls from that store", () => {
   const replies = r.out.trim().split("\n").map((l) => JSON.parse(l) as { id: number; result?: { structuredContent?: { count: number } } });
   const call = replies.find((m) => m.id === 2);
   expect(call?.result?.structuredContent?.count).toBeGreaterThan(0);
-});
+}, 30_000);

@@ -61,7 +61,7 @@ describe("lorekeeper search", () => {
     expect(lines.filter((l) => /^\S.*\s\d\.\d{3}\s/.test(l)).length).toBe(3);
     expect(r.out).toContain("3 results, ranked by keywords.");
     expect(r.err).toContain("Semantic ranking is off (no model here)");
-  });
+  }, 30_000);
 
   test("--json: mode, count and entities with scores", async () => {
     const r = await cli(["protect from fire", "--type", "spell", "--json", "--limit", "4"], readyProvider(emb));
@@ -73,24 +73,24 @@ describe("lorekeeper search", () => {
     expect(j.results[0]!.similarity_score).toBeGreaterThan(0);
     expect(j.results[0]!.data).toBeDefined();
     expect(j.results[0]!.text).toBeUndefined();
-  });
+  }, 30_000);
 
   test("no query: ordered by name, no score column; --documents filters", async () => {
     const r = await cli(["--type", "creature", "--documents", "tob", "--limit", "5"]);
     expect(r.out.split("\n")[0]).toMatch(/^name\s+kind\s+document\s+summary$/);
     expect(r.out).toMatch(/Fire Drake\s+creature\s+tob\s+CR 6 large dragon/);
     expect(r.out).toContain("1 result, ordered by name.");
-  });
+  }, 30_000);
 
   test("unknown documents: no results and the available ones", async () => {
     const r = await cli(["fire", "--documents", "phb"]);
     expect(r.out).toContain("No results.");
     expect(r.err).toContain("Available documents: homebrew-pack, srd-2014, srd-2024, tob.");
-  });
+  }, 30_000);
 
   test("bad options are usage errors", async () => {
     await expect(cli(["fire", "--limit", "0"])).rejects.toThrow(UsageError);
     await expect(cli(["fire", "--type", "nope"])).rejects.toThrow(/unknown --type/);
     await expect(cli(["fire", "--bogus"])).rejects.toThrow(UsageError);
-  });
+  }, 30_000);
 });

@@ -218,7 +218,7 @@ describe("one canonical entry per thing", () => {
     } finally {
       await c2014.close();
     }
-  });
+  }, 30_000);
 });
 
 describe("totals and paging", () => {

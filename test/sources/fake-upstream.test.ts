@@ -107,5 +107,5 @@ describe("fake upstream behaves like the real APIs", () => {
       proc.kill();
       await proc.exited;
     }
-  });
+  }, 30_000);
 });

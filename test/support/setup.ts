@@ -2,17 +2,11 @@
  * Preloaded before every test file (bunfig.toml): tests never reach the network and never touch
  * the user's real data or cache folders.
  */
-import { setDefaultTimeout } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setLogSink } from "../../src/log.ts";
 import { capturedLogSink } from "./logs.ts";
-
-// Bun's default is 5 s per test. On 2 cores shared with other work a test that spawns a process or
-// does real CPU work takes several times longer than alone, and a 5 s limit fails it for being slow,
-// not wrong. A stuck test still fails, after 20 s; tests that do more set their own.
-setDefaultTimeout(20_000);
 
 process.env.LOREKEEPER_OFFLINE = "1";
 if (!process.env.LOREKEEPER_TEST_KEEP_ENV) {

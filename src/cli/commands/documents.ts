@@ -58,7 +58,7 @@ export function fitRows(docs: readonly DocRow[], width: number): Array<Array<str
   const entW = w(docs.map((d) => String(d.entities)), "entities");
   const fixed = keyW + srcW + entW + 4 * 2; // four gaps of two spaces
   const room = Math.max(20, width - fixed);
-  const nameW = Math.min(w(docs.map((d) => shortName(d.name, 200)), "name"), Math.max(12, Math.floor(room * 0.55)));
+  const nameW = Math.min(w(docs.map((d) => shortName(d.name, 200)), "name"), Math.max(12, Math.floor(room * 0.4)));
   const typesW = Math.max(12, room - nameW);
   return docs.map((d) => {
     const parts = Object.entries(d.counts)
