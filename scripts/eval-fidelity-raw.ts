@@ -150,6 +150,9 @@ export function textOnlyComponents(r: Raw): string[] {
   return out;
 }
 
+/** The derived filters an upstream field says directly (rawFilterValues reads them); the others are read from text only. */
+export const RAW_FILTERS: ReadonlySet<string> = new Set(["speed", "sense", "damage_immunity", "damage_resistance", "condition_immunity", "legendary", "property", "alignment", "component"]);
+
 /** The values a raw record has for one derived filter (same vocabulary as the filter table's). */
 export function rawFilterValues(param: string, r: Raw): string[] {
   const ri = rec(r.resistances_and_immunities);
