@@ -44,7 +44,7 @@ const PROGRESS_EVERY_MS = 3000;
 
 /**
  * Embed what is new or changed, saying so: before a long run how many entities and roughly how
- * long (the model's rate measured on this machine: by an earlier run, else on the first batch),
+ * long (the model's rate measured on this machine: by an earlier run, else on the first batches),
  * then a progress line every few seconds. `holder` names the command for the embedding lease.
  */
 export async function embedAfterIngest(store: Store, model: IngestModel, say: (msg: string) => void = () => {}, holder = "sync"): Promise<EmbedSummary> {
@@ -59,7 +59,7 @@ export async function embedAfterIngest(store: Store, model: IngestModel, say: (m
       batchSize: 256,
       onEstimate: (remaining, perSecond, measured) => {
         if (remaining < LONG_EMBED) return;
-        const how = measured === "earlier" ? "measured by an earlier run on this machine" : "measured on the first batch";
+        const how = measured === "earlier" ? "measured by an earlier run on this machine" : "measured on the first batches";
         say(
           `Embedding ${remaining.toLocaleString("en-US")} entities with ${modelName}: about ${roughDuration(remaining / perSecond)} at ${perSecond.toFixed(1)} per second (${how}). Keyword search works meanwhile; stop with Ctrl-C and the rest is embedded next time (\`--no-embed\` skips it).`,
         );

@@ -48,7 +48,8 @@ export interface EmbedPendingOptions {
   targetBatchMs?: number;
   /**
    * Called once, before embedding (with the rate measured by an earlier run of this model) or
-   * after the first batch (measured now): how many entities remain and how many per second.
+   * after the second batch (measured now; the first carries the model's warm-up): how many
+   * entities remain and how many per second.
    */
   onEstimate?: (remaining: number, perSecond: number, measured: "earlier" | "now") => void;
   /** Who embeds, for the lease ("sync", "serve", …). */
@@ -167,6 +168,7 @@ async function embedBatches(store: Store, embedder: Embedder, total: number, max
   let afterId = 0;
   let note: string | undefined;
   let estimated = false;
+  let batches = 0;
   if (total > 0 && earlier && opts.onEstimate) {
     opts.onEstimate(total, earlier, "earlier");
     estimated = true;
@@ -197,8 +199,12 @@ async function embedBatches(store: Store, embedder: Embedder, total: number, max
     );
     done += batch.length;
     const rate = batch.length / Math.max(0.001, (performance.now() - b0) / 1000);
-    if (target) size = Math.min(maxBatch, Math.max(4, Math.round((rate * target) / 1000)));
-    if (!estimated && opts.onEstimate && total - done > 0) {
+    batches++;
+    // Two small batches first (the warm-up, then the one the estimate is measured on); then batches sized to the rate.
+    if (target && batches >= 2) size = Math.min(maxBatch, Math.max(4, Math.round((rate * target) / 1000)));
+    // The first batch carries the model's warm-up (onnxruntime optimising its graph: seconds): the
+    // estimate uses the second one.
+    if (!estimated && opts.onEstimate && total - done > 0 && batches >= 2) {
       opts.onEstimate(total - done, rate, "now");
       estimated = true;
     }
