@@ -88,6 +88,8 @@ export function normalizeValue(field: string, v: JsonValue | undefined): JsonVal
   if (field === "duration" && typeof v === "string") return v.toLowerCase().replace(/^concentration,?\s*/, "").replace(/^up to\s+/, "").replace(/\s+/g, " ").trim();
   // A listed save, skill or speed of 0 means none (a proficient bonus is never 0; "speed 0 ft." lists nothing).
   if (/^(saving_throws|skills|speed)\./.test(field) && v === 0) return undefined;
+  // Dice as written: "5d8 + 10" = "5d8+10".
+  if (/(^|_)dice$/.test(field) && typeof v === "string") return v.toLowerCase().replace(/\s+/g, "");
   if (typeof v === "string") return v.toLowerCase().replace(/\s+/g, " ").replace(/[.\s]+$/, "").trim();
   if (typeof v === "number") return Math.round(v * 1000) / 1000;
   return v;

@@ -1,6 +1,7 @@
 /** Every tool, in the order tools/list shows them. */
 import { buildEncounter } from "./build-encounter.ts";
 import { classProgression } from "./class-progression.ts";
+import { compareEditions } from "./compare-editions.ts";
 import type { ToolDef } from "./define.ts";
 import { listDocumentsTool } from "./list-documents.ts";
 import { searchAll } from "./search-all.ts";
@@ -10,7 +11,7 @@ import { searchEquipment } from "./search-equipment.ts";
 import { searchRule } from "./search-rule.ts";
 import { searchSpell } from "./search-spell.ts";
 
-export const TOOLS: readonly ToolDef[] = [searchSpell, searchCreature, searchCharacterOption, searchEquipment, searchRule, searchAll, listDocumentsTool, buildEncounter, classProgression];
+export const TOOLS: readonly ToolDef[] = [searchSpell, searchCreature, searchCharacterOption, searchEquipment, searchRule, searchAll, listDocumentsTool, buildEncounter, classProgression, compareEditions];
 
 export type { ToolContext, ToolDef } from "./define.ts";
 export type { DataProgress, EnsureData, ToolDeps } from "./deps.ts";
