@@ -44,7 +44,7 @@ function damage(e: Entity): string | undefined {
 function side(h: SearchHit | undefined): JsonObject | null {
   if (!h) return null;
   const e = h.entity;
-  return { name: e.name, document_key: e.document_key, document_name: e.document_name, uri: entityUri(e.kind, e.key) };
+  return { name: e.name, document_key: e.document_key, document_name: e.document_name, uri: entityUri(e.kind, e.key, e.document_source) };
 }
 
 async function find(run: (q: { kinds: EntityKind[]; name: string; documents: string[] }) => Promise<SearchHit[]>, kinds: EntityKind[], name: string, doc: "srd-2014" | "srd-2024"): Promise<SearchHit | undefined> {
@@ -72,7 +72,7 @@ export const compareEditions: ToolDef = defineTool({
     if (kind && old && old.entity.kind !== kind) old = undefined;
     if (kind && neu && neu.entity.kind !== kind) neu = (await find(run, [kind], a.name, "srd-2024")) ?? undefined;
     if (!old && !neu) {
-      return toolError(`Neither SRD 5.1 (srd-2014) nor SRD 5.2 (srd-2024) has "${a.name}"${a.kind ? ` as a ${a.kind}` : ""}. Find its exact name with search_all {"query": "${a.name.replaceAll('"', "")}"}, then ask again.`);
+      return toolError(`Neither SRD 5.1 (srd-2014) nor SRD 5.2 (srd-2024) has "${a.name}"${a.kind ? ` as a ${a.kind}` : ""}. Use search_all {"query": "${a.name.replaceAll('"', "")}"} to find its exact name, then ask again.`);
     }
     const differences: JsonObject[] = [];
     const same: string[] = [];

@@ -359,6 +359,7 @@ function checkResult(c: FuzzCase, res: CallToolResult, tool: Tool, validate: ((v
     return args.format === undefined || String(args.format).trim().toLowerCase() !== "text" ? sameJson(text, sc) : undefined;
   }
   if (tool.name === "build_encounter") return checkEncounter(sc, args) ?? sameJson(text, sc);
+  if (tool.name === "compare_editions") return Array.isArray(sc.differences) ? sameJson(text, sc) : "no differences list";
   if (tool.name === "class_progression") {
     const levels = sc.levels as Array<{ level: number }>;
     const lo = Number(args.level_min ?? 1);
@@ -386,6 +387,7 @@ function checkResult(c: FuzzCase, res: CallToolResult, tool: Tool, validate: ((v
 const DOMAIN_ERRORS: Record<string, RegExp> = {
   build_encounter: /^(Give the party|difficulty "|type "|No creature )/,
   class_progression: /^(No class |No .+ subclass |level_min )/,
+  compare_editions: /^Neither SRD 5\.1 /,
 };
 
 /** A rated or proposed group adds up: total = Σ count × xp; 2014 adjusted = total × multiplier. */

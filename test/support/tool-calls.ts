@@ -20,4 +20,5 @@ export const TOOL_CASES: Record<string, ToolCases> = {
   list_documents: { ok: {}, empty: { source: "dnd5eapi" }, error: { format: "xml" } },
   build_encounter: { ok: { party_levels: [3, 3, 4], monsters: [{ name: "Goblin", count: 4 }] }, error: { party_levels: [] } },
   class_progression: { ok: { class: "Wizard", level_max: 3 }, error: { class: "Spaceman" } },
+  compare_editions: { ok: { name: "Fireball" }, error: { name: "Nothing Like This" } },
 };
