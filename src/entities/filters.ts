@@ -113,7 +113,7 @@ export const FILTERS = [
     sqlType: "REAL",
     kinds: ["creature"],
     params: [
-      { name: "cr", input: { type: "cr", exact: true }, match: "equal", description: 'Challenge rating: 0–30 or "1/8", "1/4", "1/2"' },
+      { name: "cr", input: { type: "cr", exact: true }, match: "equal", description: "Challenge rating 0–30; 1/8, 1/4, 1/2 as 0.125, 0.25, 0.5" },
       { name: "cr_min", input: { type: "cr" }, match: "at_least", description: "" },
       { name: "cr_max", input: { type: "cr" }, match: "at_most", description: "" },
     ],

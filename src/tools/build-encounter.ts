@@ -34,7 +34,7 @@ const docs = documents().describe('e.g. ["srd-2024"]');
 
 const input = z
   .object({
-    party_levels: z.array(int(1, 20, "Level")).min(1).max(30).optional().describe("Each character's level"),
+    party_levels: z.array(int(1, 20, "")).min(1).max(30).optional().describe("Each character's level"),
     party_size: int(1, 30, "Or size").optional(),
     party_level: int(1, 20, "and level").optional(),
     edition: z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.enum(["2024", "2014"]).optional()).describe("Encounter rules (default: the preferred SRD's)"),
@@ -45,8 +45,8 @@ const input = z
     alignment: tableParam("alignment"),
     spellcaster: tableParam("spellcaster"),
     casts: tableParam("casts"),
-    cr_min: cr("Minimum CR").optional(),
-    cr_max: cr("Maximum CR").optional(),
+    cr_min: cr("").optional(),
+    cr_max: cr("").optional(),
     documents: docs.optional(),
     search: text("Theme in words").optional(),
     proposals: int(1, 5, "Default 3").default(3),

@@ -1,9 +1,10 @@
 /**
  * The tools/list answer without JSON Schema noise that says nothing: the `$schema` URL on every
  * schema, integer bounds equal to the safe-integer range zod writes for `.int()`, and
- * `propertyNames: {type: "string"}` (JSON keys always are), empty `properties` and
+ * `propertyNames: {type: "string"}` (JSON keys always are), empty `properties`, `items` and
  * `additionalProperties` objects (they allow what their absence allows), `type: "string"` beside
- * an enum of strings. Every constraint stays.
+ * an enum of strings. Every constraint stays. And portable: a `type: [A, B]` union (the MCP
+ * Inspector warns on it; several function-calling clients reject it) becomes `anyOf` of the types.
  * Pure; applied once (the answer is computed once per process).
  */
 
@@ -24,9 +25,13 @@ export function leanSchema(v: Json): Json {
     if ((k === "minimum" && x === -SAFE) || (k === "maximum" && x === SAFE)) continue;
     if (k === "propertyNames" && x && typeof x === "object" && !Array.isArray(x) && Object.keys(x).length === 1 && x.type === "string") continue;
     // `properties: {}` and `additionalProperties: {}` allow what an absent keyword allows.
-    if ((k === "properties" || k === "additionalProperties") && isEmptyObject(x)) continue;
+    if ((k === "properties" || k === "additionalProperties" || k === "items") && isEmptyObject(x)) continue;
     // An enum of strings says the type already.
     if (k === "type" && x === "string" && Array.isArray(v.enum) && v.enum.every((e) => typeof e === "string")) continue;
+    if (k === "type" && Array.isArray(x)) {
+      out.anyOf = x.map((t) => ({ type: t }));
+      continue;
+    }
     out[k] = leanSchema(x);
   }
   return out;

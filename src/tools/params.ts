@@ -80,8 +80,12 @@ function crValue(exact: boolean) {
     });
 }
 
+/**
+ * A challenge rating. Advertised as a number (portable: no `type: [..]` union, which the MCP
+ * Inspector warns on and several function-calling clients reject); "1/4" and "5" are accepted too.
+ */
 export function cr(description: string, exact = false) {
-  return crValue(exact).describe(description);
+  return crValue(exact).meta({ type: "number", anyOf: undefined }).describe(description);
 }
 
 export function documents() {

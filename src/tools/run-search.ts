@@ -81,11 +81,6 @@ export function fullEntryHint(tool: string, view: AnswerView): (row: FlatResult)
   };
 }
 
-/** One resource link per result: the full entry is one read away. */
-function resourceLinks(rows: readonly FlatResult[]): CallToolResult["content"] {
-  return rows.map((r) => ({ type: "resource_link" as const, uri: String(r.uri), name: String(r.name), mimeType: "application/json" }));
-}
-
 /** The SRD a query leans to: the one its documents name, else the first SRD of the preference (SRD 5.2 by default). */
 function preferredEdition(q: SearchQuery): string {
   const docs = (q.documents ?? []).map((d) => d.toLowerCase());
@@ -167,7 +162,8 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     ),
   };
   const fitted = fitAnswer(answer, { budgetChars: ctx.deps.responseBudgetChars, tool, fullEntryHint: fullEntryHint(tool, view) });
-  const out = toolAnswer(fitted.answer, fitted.text);
-  out.content.push(...resourceLinks(fitted.answer.results));
-  return out;
+  // Text and structuredContent only: each row's `uri` already names its full entry, and a
+  // resource_link per row cost 18% of the wire for what clients such as Claude Code drop
+  // (docs/benchmark.md, "What a list answer carries").
+  return toolAnswer(fitted.answer, fitted.text);
 }

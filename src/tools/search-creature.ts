@@ -6,7 +6,7 @@ export const searchCreature = searchTool({
   name: "search_creature",
   title: "Search creatures",
   description: [
-    "D&D 5e creatures (monsters, NPCs, beasts) with stat blocks: by `name`, `search` or filters (also environment, speed, senses, immunities, resistances, legendary, alignment).",
+    "D&D 5e creatures (monsters, NPCs, beasts) with stat blocks: by `name`, `search` or filters.",
     'E.g. {"name": "Goblin"}, {"type": "dragon", "cr_min": 10}, {"search": "undead that drain life"}.',
   ].join("\n"),
 });
