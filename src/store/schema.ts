@@ -188,6 +188,16 @@ CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, name);
 INSERT INTO meta(key, value) VALUES ('group_rank_preference', '') ON CONFLICT(key) DO NOTHING;
 `,
   },
+  {
+    version: 6,
+    description:
+      "entities_listing: kind, name, canonical-ness and every filter column in one covering index, so listing a filter's entries reads the index, not the wide rows",
+    sql: `
+CREATE INDEX entities_listing ON entities(kind, name, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration, ritual,
+  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

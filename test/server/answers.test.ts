@@ -168,11 +168,12 @@ describe("compact rows", () => {
     expect((await answer("search_creature", { name: "hob*" })).detail).toBe("summary");
   });
 
-  test("every result is also a resource_link to its full entry", async () => {
+  test("every result names its full entry by uri (no resource_link blocks: they repeat the rows)", async () => {
     const r = await call("search_creature", { type: "humanoid", limit: 5 });
-    const links = (r.content as Array<{ type: string; uri?: string }>).filter((c) => c.type === "resource_link");
-    expect(links.map((l) => l.uri)).toEqual(answerOf(r).results.map((x) => String(x.uri)));
-    const full = await client.readResource({ uri: links[0]!.uri! });
+    expect((r.content as Array<{ type: string }>).filter((c) => c.type === "resource_link")).toEqual([]);
+    const uris = answerOf(r).results.map((x) => String(x.uri));
+    expect(uris.length).toBe(5);
+    const full = await client.readResource({ uri: uris[0]! });
     expect(JSON.parse((full.contents[0] as { text: string }).text).name).toBe("Goblin");
   });
 });

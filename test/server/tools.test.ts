@@ -133,7 +133,8 @@ describe("results", () => {
     expect(first.other_versions).toEqual({ "srd-2014": "lorekeeper://spell/srd_fireball" });
     expect("similarity_score" in first).toBe(false);
     // Every result is also a resource link.
-    expect(r.content).toContainEqual({ type: "resource_link", uri: "lorekeeper://spell/srd-2024_fireball", name: "Fireball", mimeType: "application/json" });
+    // Text and structuredContent only (no resource_link per row: each row's uri names its full entry).
+    expect(r.content.map((c) => c.type)).toEqual(["text"]);
   });
 
   test("a name lookup limited to one document (spec: search_spell(name, documents))", async () => {

@@ -220,9 +220,10 @@ export function makeStore(entities: Entity[] = sampleEntities()): { store: Store
   };
 }
 
-/** Turn a store back into what schema 4 wrote: the indexes before migration 5, no group_rank. */
+/** Turn a store back into what schema 4 wrote: the indexes before migrations 5 and 6, no group_rank. */
 export function undoMigration5(raw: Database): void {
   raw.exec(`
+DROP INDEX IF EXISTS entities_listing;
 DROP INDEX entities_kind_name; CREATE INDEX entities_kind_name ON entities(kind, name, document_key, key);
 DROP INDEX entities_spell; CREATE INDEX entities_spell ON entities(kind, level, school);
 DROP INDEX entities_creature; CREATE INDEX entities_creature ON entities(kind, cr, creature_type);

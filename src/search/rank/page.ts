@@ -106,13 +106,13 @@ export function overAlias(where: WhereClause, alias: string): WhereClause {
 
 /**
  * Rows of `where` that answer for their group (store/canonical.ts): the canonical one, or one no
- * better-ranked row of the same kind and name matching `where` too outranks (a lookup by the
- * (kind, name) index, for non-canonical rows only).
+ * better-ranked row of the same kind and name matching `where` too outranks (for non-canonical
+ * rows only: a lookup in the covering (kind, name, …filters) index, no row read).
  */
 export function firstOfGroup(where: WhereClause): WhereClause {
   const o = overAlias(where, "o");
   return {
-    sql: `e.group_rank = 0 OR NOT EXISTS (SELECT 1 FROM entities o INDEXED BY entities_kind_name WHERE o.kind = e.kind AND o.name = e.name AND o.group_rank < e.group_rank AND (${o.sql}))`,
+    sql: `e.group_rank = 0 OR NOT EXISTS (SELECT 1 FROM entities o INDEXED BY entities_listing WHERE o.kind = e.kind AND o.name = e.name AND o.group_rank < e.group_rank AND (${o.sql}))`,
     params: o.params,
   };
 }
