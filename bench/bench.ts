@@ -39,9 +39,10 @@ import { floorRunner, openFloorContext } from "./phases/floors.ts";
 import { measureDisk } from "./phases/footprint.ts";
 import { measureHttp } from "./phases/http.ts";
 import { runSyncPhase } from "./phases/sync.ts";
+import { measureServerCpu, type ServerCpuResult } from "./phases/server-cpu.ts";
 import { type ToolCallRunner, toolCallRunner } from "./phases/tool-calls.ts";
 import { balancedByMode, callMix, interleave } from "./queries.ts";
-import { checks, latencyRows, renderReport, type TargetReport } from "./report.ts";
+import { checks, cpuChecks, cpuSection, latencyRows, renderReport, type TargetReport } from "./report.ts";
 import { SHARED_DATA, SHARED_MODEL } from "../scripts/shared-dir.ts";
 
 const HELP = `Usage: bun run bench [-- options]
@@ -62,6 +63,7 @@ const HELP = `Usage: bun run bench [-- options]
                       or LOREKEEPER_BENCH_MODEL)
   --rounds N          rounds over the call mix per target (default 15, quick 5)
   --raw-all           raw fastembed over every text (default: every n-th text, about 6000)
+  --cpu-passes N      warm passes over the no-repeat mix in the server-CPU phase (default 3)
   --clients N         HTTP clients (default 50)     --calls N   calls per HTTP client (default 200)
   --keep              keep the temporary folder (store, index) and print its path
   --out FILE          JSON results (default bench/results.json)`;
@@ -80,6 +82,7 @@ const { values: opt } = parseArgs({
     model: { type: "string" },
     rounds: { type: "string" },
     "raw-all": { type: "boolean" },
+    "cpu-passes": { type: "string" },
     clients: { type: "string" },
     calls: { type: "string" },
     keep: { type: "boolean" },
@@ -101,6 +104,7 @@ const rawLimit = opt["raw-all"] ? undefined : quick ? 3000 : 6000;
 const httpClients = int(opt.clients, quick ? 10 : 50);
 const httpCalls = int(opt.calls, quick ? 50 : 200);
 const coldRuns = quick ? 3 : 7;
+const cpuPasses = int(opt["cpu-passes"], 3);
 const outFile = opt.out ?? join(REPO_ROOT, "bench", "results.json");
 
 function parseSources(s: string | undefined): SyncSource[] {
@@ -219,6 +223,16 @@ try {
   const breakdownRows = breakdown.rows();
   ro.close();
 
+  // 2b. Server CPU per call, cold (first use of each filter) and warm, on a fresh server per target.
+  const cpu: ServerCpuResult[] = [];
+  for (const t of targets) {
+    say(`${t.name}: server CPU per call, no-repeat mix, 1 cold + ${cpuPasses} warm passes…`);
+    const r = await measureServerCpu(t, dbPath, envs.get(t)!, cpuPasses);
+    if (!r.available) notes.push(`${t.name}: /proc CPU readings unavailable: no server-CPU figures`);
+    if (r.errors.length) notes.push(`${t.name} server-CPU phase errors: ${r.errors.slice(0, 3).join(" | ")}`);
+    cpu.push(r);
+  }
+
   // 5. HTTP load: the binary when there is one (every target with --http-all).
   if (!opt["no-http"]) {
     for (const [i, t] of targets.entries()) {
@@ -235,8 +249,8 @@ try {
     "HTTP mix: structured, name and search calls take turns (each mode 1/3 of the calls); stdio mix: every spec once per round (80 of 106 are searches)",
     `floors: search = raw fastembed + raw USearch (k=${floors.result.index.k} of ${floors.result.index.size}) + the FTS5 query; structured/name = the final SELECT`,
   );
-  const cs = [...checks(reports), ...(answers ? answerSizeChecks(answers) : [])];
-  const extra = answers ? ["", `== Answer sizes (${targets[0]!.name}, characters of the text block) ==`, answerSizeTable(answers, table)] : [];
+  const cs = [...cpuChecks(cpu), ...checks(reports), ...(answers ? answerSizeChecks(answers) : [])];
+  const extra = [...cpuSection(cpu), ...(answers ? ["", `== Answer sizes (${targets[0]!.name}, characters of the text block) ==`, answerSizeTable(answers, table)] : [])];
   console.log(renderReport(sync, reports, breakdownRows, disk, notes, cs, extra));
   const results = {
     generated_at: new Date().toISOString(),
@@ -248,6 +262,7 @@ try {
     floors: { index: floors.result.index },
     breakdown: breakdownRows,
     answers,
+    serverCpu: cpu,
     targets: reports,
     footprint: disk,
     checks: cs,

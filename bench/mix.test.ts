@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { openStore } from "../src/store/db.ts";
 import { captureQuery } from "./phases/floors.ts";
 import { balancedByMode, callMix, interleave } from "./queries.ts";
+import { cpuMix, cpuWarmup, misspell } from "./cpu-mix.ts";
 import { percentile, summarize } from "./lib/stats.ts";
 
 const QUERY_CACHE_SIZE = 64; // src/search/model/embedder.ts
@@ -48,6 +49,33 @@ describe("bench call mix", () => {
     expect(count("structured")).toBe(count("search"));
     expect(count("name")).toBe(count("search"));
     expect(new Set(mix.filter((s) => s.mode === "search").map((s) => s.id)).size).toBe(callMix().filter((s) => s.mode === "search").length);
+  });
+});
+
+describe("server-CPU mix", () => {
+  test("every call is valid for its tool; no call repeats; warm-up values are not the measured ones; typos are typos", async () => {
+    const store = openStore({ path: ":memory:" });
+    try {
+      const mix = cpuMix();
+      const warm = cpuWarmup();
+      for (const spec of [...mix, ...warm]) {
+        const q = await captureQuery({ ...spec, mode: spec.mode === "typo" ? "name" : spec.mode }, store.db);
+        expect(q, spec.id).toBeDefined();
+        if (spec.mode === "structured") expect(q!.name ?? q!.search, spec.id).toBeUndefined();
+        if (spec.mode === "name" || spec.mode === "typo") expect(q!.name, spec.id).toBeTruthy();
+        if (spec.mode === "search") expect(q!.search, spec.id).toBeTruthy();
+      }
+      const key = (s: { tool: string; args: Record<string, unknown> }) => `${s.tool} ${JSON.stringify(s.args)}`;
+      expect(new Set(mix.map(key)).size).toBe(mix.length);
+      for (const w of warm) expect(mix.map(key)).not.toContain(key(w));
+      for (const m of ["structured", "name", "typo", "search"]) expect(mix.filter((s) => s.mode === m).length).toBeGreaterThanOrEqual(12);
+      for (const n of ["Adult Red Dragon", "Fireball", "Grappled"]) {
+        expect(misspell(n)).not.toBe(n);
+        expect([...misspell(n)].sort().join("")).toBe([...n].sort().join(""));
+      }
+    } finally {
+      store.close();
+    }
   });
 });
 

@@ -33,6 +33,10 @@ export interface AnswerSizeRow {
   /** Paging with next_offset reached the end (every page ≤ the budget, no error). */
   pagedToEnd: boolean;
   pages: number;
+  /** The whole tools/call result as sent (text block + structuredContent + any other block). */
+  wireChars: number;
+  /** What one resource_link block per row would add (the answers carry none; docs/benchmark.md). */
+  linkChars: number;
 }
 
 /** The seven lookup tools issue 12 sizes (the tools past lookup are measured in the total). */
@@ -50,6 +54,14 @@ export interface AnswerSizeResult {
 function textOf(res: CallToolResult): string {
   const first = res.content[0];
   return first && first.type === "text" ? first.text : "";
+}
+
+/** Characters of one resource_link block per result row, as the answers carried them before (comma included). */
+function linkChars(res: CallToolResult): number {
+  const rows = ((res.structuredContent ?? {}) as { results?: Array<{ uri?: unknown; name?: unknown }> }).results ?? [];
+  const already = res.content.filter((c) => c.type === "resource_link").length;
+  if (already) return JSON.stringify(res.content.filter((c) => c.type === "resource_link")).length - 1;
+  return rows.reduce((n, r) => n + JSON.stringify({ type: "resource_link", uri: String(r.uri), name: String(r.name), mimeType: "application/json" }).length + 1, 0);
 }
 
 interface Paged {
@@ -78,7 +90,16 @@ export async function measureAnswerSizes(conn: StdioConnection, specs: readonly 
       next = pa.has_more ? pa.next_offset : undefined;
       pages++;
     }
-    rows.push({ call: `${tool} ${JSON.stringify(args)}`, chars: textOf(res).length, count: a.count ?? 0, total: a.total ?? 0, pagedToEnd: ok && next === undefined, pages });
+    rows.push({
+      call: `${tool} ${JSON.stringify(args)}`,
+      chars: textOf(res).length,
+      count: a.count ?? 0,
+      total: a.total ?? 0,
+      pagedToEnd: ok && next === undefined,
+      pages,
+      wireChars: JSON.stringify(res).length,
+      linkChars: linkChars(res),
+    });
   }
   let maxMix = { id: "", chars: 0 };
   for (const s of specs) {
@@ -110,13 +131,23 @@ export function answerSizeChecks(r: AnswerSizeResult): SizeCheck[] {
   ];
 }
 
+/** The wire of the DM questions: text + structuredContent, and what per-row resource_links would add. */
+function wireLine(r: AnswerSizeResult): string {
+  const text = r.rows.reduce((n, x) => n + x.chars, 0);
+  const wire = r.rows.reduce((n, x) => n + x.wireChars, 0);
+  const links = r.rows.reduce((n, x) => n + x.linkChars, 0);
+  const rows = r.rows.reduce((n, x) => n + x.count, 0);
+  return `wire (${r.rows.length} DM questions, ${rows} rows): ${wire} chars = ${(wire / Math.max(1, text)).toFixed(2)}× the text; a resource_link per row would add ${links} (+${Math.round((100 * links) / Math.max(1, wire))}%, ${Math.round(links / Math.max(1, rows))} per row)`;
+}
+
 export function answerSizeTable(r: AnswerSizeResult, table: (head: string[], rows: Array<Array<string | number>>, right?: Set<number>) => string): string {
   return [
     table(
-      ["DM question (default answer)", "chars", "count", "total", "pages to end"],
-      r.rows.map((x) => [x.call.length > 70 ? `${x.call.slice(0, 69)}…` : x.call, x.chars, x.count, x.total, x.pagedToEnd ? x.pages : `NO (${x.pages})`]),
-      new Set([1, 2, 3, 4]),
+      ["DM question (default answer)", "chars", "count", "total", "pages to end", "wire", "+links"],
+      r.rows.map((x) => [x.call.length > 70 ? `${x.call.slice(0, 69)}…` : x.call, x.chars, x.count, x.total, x.pagedToEnd ? x.pages : `NO (${x.pages})`, x.wireChars, x.linkChars]),
+      new Set([1, 2, 3, 4, 5, 6]),
     ),
+    wireLine(r),
     `tools/list: ${r.toolsListChars} chars (seven lookup tools ${r.lookupToolsChars}); largest default answer in the call mix: ${r.maxMix.chars} chars (${r.maxMix.id})`,
   ].join("\n");
 }

@@ -134,7 +134,7 @@ describe("results", () => {
     expect("similarity_score" in first).toBe(false);
     // Every result is also a resource link.
     // Text and structuredContent only (no resource_link per row: each row's uri names its full entry).
-    expect(r.content.map((c) => c.type)).toEqual(["text"]);
+    expect((r.content as Array<{ type: string }>).map((c) => c.type)).toEqual(["text"]);
   });
 
   test("a name lookup limited to one document (spec: search_spell(name, documents))", async () => {
