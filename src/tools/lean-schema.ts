@@ -4,7 +4,8 @@
  * `propertyNames: {type: "string"}` (JSON keys always are), empty `properties`, `items` and
  * `additionalProperties` objects (they allow what their absence allows), `type: "string"` beside
  * an enum of strings. Every constraint stays. And portable: a `type: [A, B]` union (the MCP
- * Inspector warns on it; several function-calling clients reject it) becomes `anyOf` of the types.
+ * Inspector warns on it; several function-calling clients reject it) becomes the number type of a
+ * number-or-string (challenge ratings, whose written forms the server reads too) or else `anyOf`.
  * Pure; applied once (the answer is computed once per process).
  */
 
@@ -29,7 +30,11 @@ export function leanSchema(v: Json): Json {
     // An enum of strings says the type already.
     if (k === "type" && x === "string" && Array.isArray(v.enum) && v.enum.every((e) => typeof e === "string")) continue;
     if (k === "type" && Array.isArray(x)) {
-      out.anyOf = x.map((t) => ({ type: t }));
+      // number-or-string (challenge ratings): advertised as the number it means, the server also
+      // reads the written form ("1/4"), as it does "3" for every number; otherwise anyOf (nullable).
+      const numeric = x.find((t) => t === "number" || t === "integer");
+      if (numeric && !x.includes("null")) out.type = numeric;
+      else out.anyOf = x.map((t) => ({ type: t }));
       continue;
     }
     out[k] = leanSchema(x);

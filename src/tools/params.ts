@@ -81,11 +81,11 @@ function crValue(exact: boolean) {
 }
 
 /**
- * A challenge rating. Advertised as a number (portable: no `type: [..]` union, which the MCP
- * Inspector warns on and several function-calling clients reject); "1/4" and "5" are accepted too.
+ * A challenge rating: a number, or its written form ("1/4", "5"). tools/list advertises it as a
+ * number (lean-schema.ts: no `type: [..]` union there); the written forms are accepted all the same.
  */
 export function cr(description: string, exact = false) {
-  return crValue(exact).meta({ type: "number", anyOf: undefined }).describe(description);
+  return crValue(exact).describe(description);
 }
 
 export function documents() {
