@@ -163,7 +163,7 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
   };
   const fitted = fitAnswer(answer, { budgetChars: ctx.deps.responseBudgetChars, tool, fullEntryHint: fullEntryHint(tool, view) });
   // Text and structuredContent only: each row's `uri` already names its full entry, and a
-  // resource_link per row cost 18% of the wire for what clients such as Claude Code drop
+  // resource_link per row added a fifth to the wire for what clients such as Claude Code drop
   // (docs/benchmark.md, "What a list answer carries").
   return toolAnswer(fitted.answer, fitted.text);
 }
