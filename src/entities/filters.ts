@@ -184,14 +184,14 @@ export const FILTERS = [
     column: "damage_immunities",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "damage_immunity", input: { type: "values", values: DAMAGE_TYPES }, match: "has_all", description: "Also when only to nonmagical attacks" }],
+    params: [{ name: "damage_immunity", input: { type: "values", values: DAMAGE_TYPES }, match: "has_all", description: "Also nonmagical-only" }],
     derive: (d) => mentioned(text(d.damage_immunities), DAMAGE_TYPES),
   },
   {
     column: "damage_resistances",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "damage_resistance", input: { type: "values", values: DAMAGE_TYPES }, match: "has_all", description: "Also when only to nonmagical attacks" }],
+    params: [{ name: "damage_resistance", input: { type: "values", values: DAMAGE_TYPES }, match: "has_all", description: "Also nonmagical-only" }],
     derive: (d) => mentioned(text(d.damage_resistances), DAMAGE_TYPES),
   },
   {
@@ -212,14 +212,14 @@ export const FILTERS = [
     column: "alignment",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "alignment", input: { type: "values", values: ALIGNMENT_WORDS }, match: "has_all", description: 'Words it may have: ["chaotic", "evil"]; any = any alignment' }],
+    params: [{ name: "alignment", input: { type: "values", values: ALIGNMENT_WORDS }, match: "has_all", description: 'e.g. ["chaotic", "evil"]; any = any alignment' }],
     derive: alignmentWords,
   },
   {
     column: "casts",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "casts", input: { type: "key" }, match: "has", description: 'A spell it casts (its spellcasting lists, or an action casting it), e.g. "fireball"' }],
+    params: [{ name: "casts", input: { type: "key" }, match: "has", description: 'A spell it casts, e.g. "fireball"' }],
     derive: spellsCast,
   },
   {
@@ -233,7 +233,7 @@ export const FILTERS = [
     column: "inflicts",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "inflicts", input: { type: "values", values: CONDITIONS }, match: "has_all", description: "Conditions its actions or traits impose on others" }],
+    params: [{ name: "inflicts", input: { type: "values", values: CONDITIONS }, match: "has_all", description: "Conditions it imposes" }],
     derive: conditionsInflicted,
   },
   {

@@ -53,6 +53,29 @@ function withoutLimits(v: Json): Json {
   return out;
 }
 
+/**
+ * Output schemas without the properties that only state a JSON type (`"total": {"type": "integer"}`)
+ * in objects open to more fields: `required` still names every field an answer always has, and no
+ * model chooses arguments by them.
+ */
+function outputLean(v: Json): Json {
+  if (Array.isArray(v)) return v.map(outputLean);
+  if (!v || typeof v !== "object") return v;
+  const out: { [k: string]: Json } = {};
+  for (const [k, x] of Object.entries(v)) {
+    // (Not where additionalProperties is false: there a property left out would be refused.)
+    if (k === "properties" && x && typeof x === "object" && !Array.isArray(x) && v.additionalProperties !== false) {
+      const kept: { [k: string]: Json } = {};
+      for (const [name, p] of Object.entries(x)) {
+        const typeOnly = !!p && typeof p === "object" && !Array.isArray(p) && Object.keys(p).length === 1 && typeof p.type === "string";
+        if (!typeOnly) kept[name] = outputLean(p);
+      }
+      if (Object.keys(kept).length) out.properties = kept;
+    } else out[k] = outputLean(x);
+  }
+  return out;
+}
+
 /** A tools/list result with lean input and output schemas. */
 export function leanToolList<T>(answer: T): T {
   const a = answer as { tools?: Array<{ inputSchema?: Json; outputSchema?: Json }> };
@@ -64,7 +87,7 @@ export function leanToolList<T>(answer: T): T {
       ...(execution && execution.taskSupport !== "forbidden" ? { execution } : {}),
       ...t,
       ...(t.inputSchema ? { inputSchema: withoutLimits(leanSchema(t.inputSchema)) } : {}),
-      ...(t.outputSchema ? { outputSchema: leanSchema(t.outputSchema) } : {}),
+      ...(t.outputSchema ? { outputSchema: outputLean(leanSchema(t.outputSchema)) } : {}),
     })),
   } as T;
 }
