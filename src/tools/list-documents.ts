@@ -86,7 +86,8 @@ export const listDocumentsTool: ToolDef = defineTool({
   async run(a, ctx): Promise<CallToolResult> {
     // Grouping the whole entities table takes ~25 ms: done once per store version (and source).
     const all = CACHES.documentRows.get(ctx.deps.db, a.source ?? "", () => documentRows(listDocuments(ctx.deps.db, a.source)));
-    const rows = all.slice(a.offset, a.offset + a.limit);
+    const offset = a.offset ?? 0;
+    const rows = all.slice(offset, offset + a.limit);
     const now = ctx.deps.now?.() ?? new Date();
     const meta = buildMetadata([], now, lastSyncedAt(ctx.deps.db));
     meta.sources = [...new Set(rows.map((r) => r.source))].sort();
@@ -96,16 +97,16 @@ export const listDocumentsTool: ToolDef = defineTool({
           ? `No documents found in cache for source ${a.source}.`
           : EMPTY_MESSAGE
         : rows.length === 0
-          ? `offset ${a.offset} is past the end: there are ${all.length} documents.`
+          ? `offset ${offset} is past the end: there are ${all.length} documents.`
           : undefined;
-    const hasMore = a.offset + rows.length < all.length;
+    const hasMore = offset + rows.length < all.length;
     const answer = {
       documents: rows,
       count: rows.length,
       total: all.length,
-      offset: a.offset,
+      offset,
       has_more: hasMore,
-      ...(hasMore ? { next_offset: a.offset + rows.length } : {}),
+      ...(hasMore ? { next_offset: offset + rows.length } : {}),
       ...(message ? { message } : {}),
       metadata: meta,
     };

@@ -101,8 +101,9 @@ export function limit() {
   return z.preprocess(numeric, z.number().int().min(1).max(100).default(20)).describe("");
 }
 
+/** Entries to skip (absent = 0, which tools/list need not say). */
 export function offset() {
-  return z.preprocess(numeric, z.number().int().min(0).default(0)).describe("");
+  return z.preprocess(numeric, z.number().int().min(0).optional()).describe("");
 }
 
 export const DETAILS = ["summary", "full"] as const;
@@ -136,7 +137,7 @@ export function searchParam() {
 
 /** `documents` of the search tools, saying what the two SRD keys are (finding them via list_documents costs ~9,000 characters). */
 export function bookKeys() {
-  return documents().describe("Books: srd-2014 = SRD 5.1 (2014 rules), srd-2024 = SRD 5.2 (2024); others via list_documents");
+  return documents().describe("srd-2014 (SRD 5.1), srd-2024 (SRD 5.2); others: list_documents");
 }
 
 /** Parameters shared by the five entity tools (the tool descriptions carry the examples). */

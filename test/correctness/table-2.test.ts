@@ -204,7 +204,7 @@ describe("what a table asks for", () => {
     const { tools } = await client.listTools();
     for (const name of ["search_spell", "search_creature", "search_character_option", "search_equipment", "search_rule", "search_all"]) {
       const docs = (tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, { description?: string }>).documents!;
-      expect(`${name}: ${docs.description}`).toContain("srd-2014 = SRD 5.1");
+      expect(`${name}: ${docs.description}`).toMatch(/srd-2014\W+SRD 5\.1\b.*srd-2024\W+SRD 5\.2\b/);
     }
     const instructions = client.getInstructions() ?? "";
     expect(instructions).toContain("srd-2014 is SRD 5.1");
