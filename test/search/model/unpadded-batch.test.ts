@@ -2,11 +2,11 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { EmbeddingModel, FlagEmbedding } from "fastembed";
-import { withMeanPooling } from "../../src/search/model/onnx-pooling.ts";
-import { unpaddedBatchRunner } from "../../src/search/model/unpadded-batch.ts";
-import { privateTokenizer } from "../../src/search/model/unpadded-query.ts";
-import { createTinyModel } from "../support/tiny-model.ts";
-import { makeTempDir } from "../support/tmp.ts";
+import { withMeanPooling } from "../../../src/search/model/onnx-pooling.ts";
+import { unpaddedBatchRunner } from "../../../src/search/model/unpadded-batch.ts";
+import { privateTokenizer } from "../../../src/search/model/unpadded-query.ts";
+import { createTinyModel } from "../../support/tiny-model.ts";
+import { makeTempDir } from "../../support/tmp.ts";
 
 let tmp: ReturnType<typeof makeTempDir>;
 let dir: string;

@@ -5,14 +5,14 @@ import {
   createEmbedderProvider,
   TimeoutError,
   withTimeout,
-} from "../../src/search/model/embedder.ts";
-import { BGE_QUERY_INSTRUCTION, inspectModelDir, modelProfile, planModelSources } from "../../src/search/model/model-source.ts";
-import type { EmbedderProvider } from "../../src/search/types.ts";
-import { loadConfig } from "../../src/config.ts";
-import { installModel } from "../../src/search/model/model-install.ts";
-import { DEFAULT_MODEL } from "../../src/search/model/model-manifest.ts";
-import { createTinyModel } from "../support/tiny-model.ts";
-import { makeTempDir } from "../support/tmp.ts";
+} from "../../../src/search/model/embedder.ts";
+import { BGE_QUERY_INSTRUCTION, inspectModelDir, modelProfile, planModelSources } from "../../../src/search/model/model-source.ts";
+import type { EmbedderProvider } from "../../../src/search/types.ts";
+import { loadConfig } from "../../../src/config.ts";
+import { installModel } from "../../../src/search/model/model-install.ts";
+import { DEFAULT_MODEL } from "../../../src/search/model/model-manifest.ts";
+import { createTinyModel } from "../../support/tiny-model.ts";
+import { makeTempDir } from "../../support/tmp.ts";
 
 let tmp: ReturnType<typeof makeTempDir>;
 let modelA: string;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { DND_BASE, contentType, data, fixture, one, raw, run, type Raw } from "./fixtures.ts";
+import { DND_BASE, contentType, data, fixture, one, raw, run, type Raw } from "../../entities/fixtures.ts";
 
 const t = (id: string) => contentType("dnd5e_api", id);
 const P = (year: string, ep: string) => `dnd5eapi/${year}/${ep}.json`;

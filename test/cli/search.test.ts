@@ -4,7 +4,7 @@ import { loadConfig } from "../../src/config.ts";
 import { UsageError } from "../../src/cli/command.ts";
 import type { EmbedderProvider } from "../../src/search/types.ts";
 import { makeStore } from "../support/entities.ts";
-import { embedAll, readyProvider, TopicEmbedder, unavailableProvider } from "./helpers.ts";
+import { embedAll, readyProvider, TopicEmbedder, unavailableProvider } from "../search/helpers.ts";
 
 let dbPath: string;
 let cleanup: () => void;

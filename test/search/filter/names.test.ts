@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { runSearch } from "../../src/search/hybrid.ts";
-import { hasWildcard, nameSteps, wildcardToLike } from "../../src/search/filter/names.ts";
-import type { SearchQuery } from "../../src/search/types.ts";
-import type { Store } from "../../src/store/db.ts";
-import { makeStore } from "../support/entities.ts";
-import { ctxOf, labels, names } from "./helpers.ts";
+import { runSearch } from "../../../src/search/hybrid.ts";
+import { hasWildcard, nameSteps, wildcardToLike } from "../../../src/search/filter/names.ts";
+import type { SearchQuery } from "../../../src/search/types.ts";
+import type { Store } from "../../../src/store/db.ts";
+import { makeStore } from "../../support/entities.ts";
+import { ctxOf, labels, names } from "../helpers.ts";
 
 let store: Store;
 let cleanup: () => void;

@@ -5,15 +5,15 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
-import type { EntityKind } from "../../src/entities/types.ts";
-import { slugify } from "../../src/entities/types.ts";
-import { closestNames } from "../../src/search/rank/explain.ts";
-import { escapeLike } from "../../src/search/filter/filters.ts";
-import { editDistance } from "../../src/search/rank/fuzzy.ts";
-import { nameIndex } from "../../src/search/filter/name-index.ts";
-import { resolveName } from "../../src/search/filter/names.ts";
-import { buildFilterWhere } from "../../src/search/filter/filters.ts";
-import { makeEntity, makeStore, sampleEntities } from "../support/entities.ts";
+import type { EntityKind } from "../../../src/entities/types.ts";
+import { slugify } from "../../../src/entities/types.ts";
+import { closestNames } from "../../../src/search/rank/explain.ts";
+import { escapeLike } from "../../../src/search/filter/filters.ts";
+import { editDistance } from "../../../src/search/rank/fuzzy.ts";
+import { nameIndex } from "../../../src/search/filter/name-index.ts";
+import { resolveName } from "../../../src/search/filter/names.ts";
+import { buildFilterWhere } from "../../../src/search/filter/filters.ts";
+import { makeEntity, makeStore, sampleEntities } from "../../support/entities.ts";
 
 const extra = ["Élan Vital", "ÆTHER Bolt", "Magic Missile", "Magic Circle", "Mage Armor", "Lich", "Light", "Goblin", "Goblin Boss", "Ancient Red Dragon", "Ancient Blue Dragon", "Blizzard", "Lizard", "Σίσυφος"];
 const { store, cleanup } = makeStore([

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { Entity } from "../src/entities/types.ts";
-import { openStore, type Store } from "../src/store/db.ts";
-import { listDocuments } from "../src/store/documents.ts";
-import { countByKind, getEntityByKey, replaceOrigin } from "../src/store/entities.ts";
-import { makeTempDir } from "./support/tmp.ts";
+import type { Entity } from "../../src/entities/types.ts";
+import { openStore, type Store } from "../../src/store/db.ts";
+import { listDocuments } from "../../src/store/documents.ts";
+import { countByKind, getEntityByKey, replaceOrigin } from "../../src/store/entities.ts";
+import { makeTempDir } from "../support/tmp.ts";
 
 function spell(key: string, name: string, level: number, extra: Partial<Entity> = {}): Entity {
   return {

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { allowedEdits, closestTerms, editDistance } from "../../src/search/rank/fuzzy.ts";
-import { runSearch } from "../../src/search/hybrid.ts";
-import { analyzeQuery, buildFtsQuery, candidateIdf, contentTokens, corrections, ftsTerm, lexicalSearch, queryTokens, semanticText } from "../../src/search/rank/lexical.ts";
-import { buildFilterWhere } from "../../src/search/filter/filters.ts";
-import { TRUE_CLAUSE } from "../../src/search/filter/filters.ts";
-import type { SearchQuery } from "../../src/search/types.ts";
-import type { Store } from "../../src/store/db.ts";
-import { replaceOrigin } from "../../src/store/entities.ts";
-import { makeEntity, makeStore } from "../support/entities.ts";
-import { ctxOf, names } from "./helpers.ts";
+import { allowedEdits, closestTerms, editDistance } from "../../../src/search/rank/fuzzy.ts";
+import { runSearch } from "../../../src/search/hybrid.ts";
+import { analyzeQuery, buildFtsQuery, candidateIdf, contentTokens, corrections, ftsTerm, lexicalSearch, queryTokens, semanticText } from "../../../src/search/rank/lexical.ts";
+import { buildFilterWhere } from "../../../src/search/filter/filters.ts";
+import { TRUE_CLAUSE } from "../../../src/search/filter/filters.ts";
+import type { SearchQuery } from "../../../src/search/types.ts";
+import type { Store } from "../../../src/store/db.ts";
+import { replaceOrigin } from "../../../src/store/entities.ts";
+import { makeEntity, makeStore } from "../../support/entities.ts";
+import { ctxOf, names } from "../helpers.ts";
 
 let store: Store;
 let cleanup: () => void;

@@ -1,17 +1,17 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { UpstreamError } from "../../src/sources/http.ts";
+import { UpstreamError } from "../../../src/sources/http.ts";
 import {
   Open5eClient,
   type Open5ePage,
   parseOpen5eEnvelope,
   rewriteOntoBase,
-} from "../../src/sources/open5e/client.ts";
-import { openStore, type Store } from "../../src/store/db.ts";
-import { SqliteHttpCache } from "../../src/store/http-cache.ts";
-import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.ts";
-import { makeTempDir } from "../support/tmp.ts";
-import { FIXTURES, fastClient } from "./helpers.ts";
+} from "../../../src/sources/open5e/client.ts";
+import { openStore, type Store } from "../../../src/store/db.ts";
+import { SqliteHttpCache } from "../../../src/store/http-cache.ts";
+import { type FakeUpstream, startFakeUpstream } from "../../support/fake-upstream.ts";
+import { makeTempDir } from "../../support/tmp.ts";
+import { FIXTURES, fastClient } from "../helpers.ts";
 
 const keys = (records: unknown[]) => records.map((r) => (r as { key?: string; slug?: string }).key ?? (r as { slug: string }).slug);
 const ALL_SPELL_KEYS = [

@@ -2,15 +2,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { zipSync } from "fflate";
-import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
-import { installModel, ModelInstallError, removeModel, useModel } from "../../src/search/model/model-install.ts";
-import { activeModelDir, activeModelName, listInstalledModels, MANIFEST_FILE, readManifest } from "../../src/search/model/model-manifest.ts";
-import { fileSha256 } from "../../src/search/model/model-source.ts";
-import { onnxSignature, withMeanPooling } from "../../src/search/model/onnx-pooling.ts";
-import { loadConfig } from "../../src/config.ts";
-import { setLogLevel } from "../../src/log.ts";
-import { createTinyModel } from "../support/tiny-model.ts";
-import { makeTempDir } from "../support/tmp.ts";
+import { createEmbedderProvider } from "../../../src/search/model/embedder.ts";
+import { installModel, ModelInstallError, removeModel, useModel } from "../../../src/search/model/model-install.ts";
+import { activeModelDir, activeModelName, listInstalledModels, MANIFEST_FILE, readManifest } from "../../../src/search/model/model-manifest.ts";
+import { fileSha256 } from "../../../src/search/model/model-source.ts";
+import { onnxSignature, withMeanPooling } from "../../../src/search/model/onnx-pooling.ts";
+import { loadConfig } from "../../../src/config.ts";
+import { setLogLevel } from "../../../src/log.ts";
+import { createTinyModel } from "../../support/tiny-model.ts";
+import { makeTempDir } from "../../support/tmp.ts";
 
 const SIDE = ["tokenizer.json", "config.json", "tokenizer_config.json", "special_tokens_map.json"];
 const TEXT = "a red dragon breathes fire";
@@ -183,7 +183,7 @@ describe("installModel", () => {
 
 describe("the release build's default model", () => {
   test("is the installed all-MiniLM-L6-v2 from the model cache; when it is missing and downloads are off, the error says how to get it", async () => {
-    const { resolveDefaultModelDir } = await import("../../src/native/build-model.ts");
+    const { resolveDefaultModelDir } = await import("../../../src/native/build-model.ts");
     const cacheModels = join(process.env.XDG_CACHE_HOME!, "lorekeeper", "models");
     rmSync(join(cacheModels, "all-MiniLM-L6-v2"), { recursive: true, force: true });
     const err = await resolveDefaultModelDir(loadConfig()).catch((e: unknown) => e);
@@ -198,7 +198,7 @@ describe("the release build's default model", () => {
 
 describe("checkModel (faithfulness)", () => {
   test("passes published similarities it reproduces, fails ones it does not, and checks the query instruction", async () => {
-    const { checkModel } = await import("../../src/search/model/model-reference.ts");
+    const { checkModel } = await import("../../../src/search/model/model-reference.ts");
     const e = (await createEmbedderProvider({ modelDir: staticModel, embeddedDir: null, allowDownload: false }).get())!;
     const sentences = ["fire and flame", "burning heat", "cold ice and frost"];
     const v = await e.embedPassages(sentences);

@@ -5,10 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { EmbeddingModel, FlagEmbedding } from "fastembed";
-import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
-import { privateTokenizer, unpaddedQueryRunner } from "../../src/search/model/unpadded-query.ts";
-import { createTinyModel } from "../support/tiny-model.ts";
-import { makeTempDir } from "../support/tmp.ts";
+import { createEmbedderProvider } from "../../../src/search/model/embedder.ts";
+import { privateTokenizer, unpaddedQueryRunner } from "../../../src/search/model/unpadded-query.ts";
+import { createTinyModel } from "../../support/tiny-model.ts";
+import { makeTempDir } from "../../support/tmp.ts";
 
 let tmp: ReturnType<typeof makeTempDir>;
 let modelDir: string;

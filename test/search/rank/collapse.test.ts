@@ -1,10 +1,10 @@
 /** Pure pieces of issue 12: document preference, grouping same-name entries, lean tool schemas, summaries, nearest values. */
 import { describe, expect, test } from "bun:test";
-import { groupRows, type LightRow } from "../../src/search/rank/collapse.ts";
-import { nearestValues } from "../../src/search/rank/explain.ts";
-import { documentRank, normalizePreference } from "../../src/search/rank/preference.ts";
-import { leanSchema } from "../../src/tools/lean-schema.ts";
-import { firstSentence } from "../../src/tools/rows.ts";
+import { groupRows, type LightRow } from "../../../src/search/rank/collapse.ts";
+import { nearestValues } from "../../../src/search/rank/explain.ts";
+import { documentRank, normalizePreference } from "../../../src/search/rank/preference.ts";
+import { leanSchema } from "../../../src/tools/lean-schema.ts";
+import { firstSentence } from "../../../src/tools/rows.ts";
 
 let id = 0;
 const row = (name: string, doc: string, source = "open5e_v2", kind = "spell"): LightRow => ({ id: ++id, kind, name, document_key: doc, document_source: source, key: `${doc}_${name.toLowerCase()}` });

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { UpstreamError } from "../../src/sources/http.ts";
-import { Dnd5eApiClient } from "../../src/sources/dnd5eapi/client.ts";
-import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.ts";
-import { FIXTURES, fastClient, maxConcurrent } from "./helpers.ts";
+import { UpstreamError } from "../../../src/sources/http.ts";
+import { Dnd5eApiClient } from "../../../src/sources/dnd5eapi/client.ts";
+import { type FakeUpstream, startFakeUpstream } from "../../support/fake-upstream.ts";
+import { FIXTURES, fastClient, maxConcurrent } from "../helpers.ts";
 
 const indexes = (records: unknown[]) => records.map((r) => (r as { index: string }).index);
 

@@ -5,17 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config.ts";
-import { runSync } from "../../src/ingest/sync.ts";
-import { HttpClient } from "../../src/sources/http.ts";
-import { openStore, type Store } from "../../src/store/db.ts";
-import { replaceOrigin } from "../../src/store/entities.ts";
-import { createHttpCache } from "../../src/store/http-cache.ts";
-import { classLevels, type ClassLevels } from "../../src/tools/progression/lookup.ts";
-import { parseMarkdownTable, rowsFromTable } from "../../src/tools/progression/table.ts";
-import { contentType, fixture, run, UPSTREAM } from "../entities/fixtures.ts";
-import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
-import { makeTempDir } from "../support/tmp.ts";
+import { loadConfig } from "../../../src/config.ts";
+import { runSync } from "../../../src/ingest/sync.ts";
+import { HttpClient } from "../../../src/sources/http.ts";
+import { openStore, type Store } from "../../../src/store/db.ts";
+import { replaceOrigin } from "../../../src/store/entities.ts";
+import { createHttpCache } from "../../../src/store/http-cache.ts";
+import { classLevels, type ClassLevels } from "../../../src/tools/progression/lookup.ts";
+import { parseMarkdownTable, rowsFromTable } from "../../../src/tools/progression/table.ts";
+import { contentType, fixture, run, UPSTREAM } from "../../entities/fixtures.ts";
+import { startFakeUpstream, type FakeUpstream } from "../../support/fake-upstream.ts";
+import { makeTempDir } from "../../support/tmp.ts";
 
 type Raw = Record<string, any>;
 
@@ -171,14 +171,14 @@ describe("markdown level tables", () => {
 
 describe("OrcBrew homebrew class (no table, a caster level factor)", () => {
   test("slots from the multiclass table by caster level; that table equals the full caster's raw level data", async () => {
-    const { importOrcbrewFile } = await import("../../src/ingest/import.ts");
-    const { SLOTS_BY_CASTER_LEVEL } = await import("../../src/tools/progression/slots.ts");
+    const { importOrcbrewFile } = await import("../../../src/ingest/import.ts");
+    const { SLOTS_BY_CASTER_LEVEL } = await import("../../../src/tools/progression/slots.ts");
     const wizard = fixture("dnd5eapi/2014/levels.json").filter((r) => r.class.index === "wizard" && !r.subclass);
     for (const rec of wizard) expect([...SLOTS_BY_CASTER_LEVEL[rec.level - 1]!]).toEqual(rawSlots(rec));
     const tmp = makeTempDir();
     const store = openStore({ path: join(tmp.dir, "lk.db") });
     try {
-      importOrcbrewFile(store.db, join(import.meta.dir, "..", "fixtures", "orcbrew", "all-types.orcbrew"));
+      importOrcbrewFile(store.db, join(import.meta.dir, "..", "..", "fixtures", "orcbrew", "all-types.orcbrew"));
       const t = levelsOf(classLevels(store.db, { class: "Ember Knight", subclass: "Cinder Oath" }));
       expect(t.note).toContain("caster type");
       expect(t.levels[0]).toMatchObject({ level: 1, proficiency_bonus: "+2" });
@@ -197,7 +197,7 @@ describe("OrcBrew homebrew class (no table, a caster level factor)", () => {
 
 describe("D&D 5e API level records → table", () => {
   test("class columns as printed: 9999 rages are Unlimited, zero columns and spell columns without values left out", async () => {
-    const { dndLevelTable } = await import("../../src/sources/dnd5eapi/normalize/levels.ts");
+    const { dndLevelTable } = await import("../../../src/sources/dnd5eapi/normalize/levels.ts");
     // Two real 2014 barbarian records (5e-database), spellcasting-free.
     const recs = [
       {"level":1,"ability_score_bonuses":0,"prof_bonus":2,"features":[{"index":"rage","name":"Rage","url":"/api/2014/features/rage"},{"index":"barbarian-unarmored-defense","name":"Unarmored Defense","url":"/api/2014/features/barbarian-unarmored-defense"}],"class_specific":{"rage_count":2,"rage_damage_bonus":2,"brutal_critical_dice":0},"index":"barbarian-1","class":{"index":"barbarian","name":"Barbarian","url":"/api/2014/classes/barbarian"},"url":"/api/2014/classes/barbarian/levels/1"},

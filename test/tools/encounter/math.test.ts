@@ -3,8 +3,8 @@
  * the DMG 2014 / DMG 2024 tables, not from the code).
  */
 import { describe, expect, test } from "bun:test";
-import { classify, multiplier2014, partyTotals, rateGroup, targetWindow, xpForCr, type Monster } from "../../src/tools/encounter/math.ts";
-import { BUDGET_2024, THRESHOLDS_2014, XP_BY_CR } from "../../src/tools/encounter/tables.ts";
+import { classify, multiplier2014, partyTotals, rateGroup, targetWindow, xpForCr, type Monster } from "../../../src/tools/encounter/math.ts";
+import { BUDGET_2024, THRESHOLDS_2014, XP_BY_CR } from "../../../src/tools/encounter/tables.ts";
 
 const ogre: Monster = { name: "Ogre", count: 2, cr: 2, xp: 450 };
 const goblin: Monster = { name: "Goblin", count: 6, cr: 0.25, xp: 50 };

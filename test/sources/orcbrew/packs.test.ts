@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { OrcbrewError, packNameFromFile, parseOrcbrew } from "../../src/sources/orcbrew/packs.ts";
+import { OrcbrewError, packNameFromFile, parseOrcbrew } from "../../../src/sources/orcbrew/packs.ts";
 
-export const FIXTURES = join(import.meta.dir, "../fixtures/orcbrew");
+export const FIXTURES = join(import.meta.dir, "../../fixtures/orcbrew");
 const fixture = (name: string) => readFileSync(join(FIXTURES, name), "utf8");
 
 function formatError(text: string, file = "x.orcbrew"): OrcbrewError {

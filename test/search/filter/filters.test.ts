@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { EntityKind } from "../../src/entities/types.ts";
-import { castingTimeVariants, escapeLike, vocabularyVariants } from "../../src/search/filter/filters.ts";
-import { runSearch } from "../../src/search/hybrid.ts";
-import type { SearchQuery, StructuredFilters } from "../../src/search/types.ts";
-import type { Store } from "../../src/store/db.ts";
-import { makeStore, sampleEntities } from "../support/entities.ts";
-import { ctxOf, labels, names } from "./helpers.ts";
+import type { EntityKind } from "../../../src/entities/types.ts";
+import { castingTimeVariants, escapeLike, vocabularyVariants } from "../../../src/search/filter/filters.ts";
+import { runSearch } from "../../../src/search/hybrid.ts";
+import type { SearchQuery, StructuredFilters } from "../../../src/search/types.ts";
+import type { Store } from "../../../src/store/db.ts";
+import { makeStore, sampleEntities } from "../../support/entities.ts";
+import { ctxOf, labels, names } from "../helpers.ts";
 
 let store: Store;
 let cleanup: () => void;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { srd51SpellClasses } from "../../src/entities/normalize/srd51-spell-lists.ts";
-import { resolveDocumentKey } from "../../src/entities/normalize/index.ts";
-import { OPEN5E_BASE, contentType, data, fixture, one, raw, run, v2Docs, type Raw } from "./fixtures.ts";
+import { srd51SpellClasses } from "../../../src/entities/normalize/srd51-spell-lists.ts";
+import { resolveDocumentKey } from "../../../src/entities/normalize/index.ts";
+import { OPEN5E_BASE, contentType, data, fixture, one, raw, run, v2Docs, type Raw } from "../../entities/fixtures.ts";
 
 const t = (id: string) => contentType("open5e_v1", id);
 const P = (ep: string) => `open5e/v1/${ep}.json`;

@@ -1,12 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { normalizeOrcbrewPack, type NormalizedPack, orcbrewDocumentKey, orcbrewEntityKey } from "../../src/sources/orcbrew/normalize/pack.ts";
-import type { ClassData, CreatureData, FeatData, SpeciesData, SpellData, BackgroundData } from "../../src/entities/kinds.ts";
-import type { Entity } from "../../src/entities/types.ts";
-import { parseOrcbrew } from "../../src/sources/orcbrew/packs.ts";
+import { normalizeOrcbrewPack, type NormalizedPack, orcbrewDocumentKey, orcbrewEntityKey } from "../../../src/sources/orcbrew/normalize/pack.ts";
+import type { ClassData, CreatureData, FeatData, SpeciesData, SpellData, BackgroundData } from "../../../src/entities/kinds.ts";
+import type { Entity } from "../../../src/entities/types.ts";
+import { parseOrcbrew } from "../../../src/sources/orcbrew/packs.ts";
 
-const FIXTURES = join(import.meta.dir, "../fixtures/orcbrew");
+const FIXTURES = join(import.meta.dir, "../../fixtures/orcbrew");
 
 function normalizeFixture(name: string): NormalizedPack[] {
   const f = parseOrcbrew(readFileSync(join(FIXTURES, name), "utf8"), name);

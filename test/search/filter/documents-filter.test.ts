@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { resolveDocuments } from "../../src/search/filter/documents-filter.ts";
-import { runSearch } from "../../src/search/hybrid.ts";
-import type { SearchQuery } from "../../src/search/types.ts";
-import type { Store } from "../../src/store/db.ts";
-import { makeStore } from "../support/entities.ts";
-import { ctxOf, labels } from "./helpers.ts";
+import { resolveDocuments } from "../../../src/search/filter/documents-filter.ts";
+import { runSearch } from "../../../src/search/hybrid.ts";
+import type { SearchQuery } from "../../../src/search/types.ts";
+import type { Store } from "../../../src/store/db.ts";
+import { makeStore } from "../../support/entities.ts";
+import { ctxOf, labels } from "../helpers.ts";
 
 let store: Store;
 let cleanup: () => void;

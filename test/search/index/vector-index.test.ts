@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Entity } from "../../src/entities/types.ts";
-import { indexPaths } from "../../src/search/index/vector-index-file.ts";
-import { closeVectorIndex, exactSearch, loadOrBuildIndex, syncIndex } from "../../src/search/index/vector-index.ts";
-import { openStore, type Store } from "../../src/store/db.ts";
-import { replaceOrigin } from "../../src/store/entities.ts";
-import { listPendingVectors, readVectors, setEmbeddingMeta, writeVectors } from "../../src/store/vectors.ts";
-import { makeTempDir } from "../support/tmp.ts";
+import type { Entity } from "../../../src/entities/types.ts";
+import { indexPaths } from "../../../src/search/index/vector-index-file.ts";
+import { closeVectorIndex, exactSearch, loadOrBuildIndex, syncIndex } from "../../../src/search/index/vector-index.ts";
+import { openStore, type Store } from "../../../src/store/db.ts";
+import { replaceOrigin } from "../../../src/store/entities.ts";
+import { listPendingVectors, readVectors, setEmbeddingMeta, writeVectors } from "../../../src/store/vectors.ts";
+import { makeTempDir } from "../../support/tmp.ts";
 
 const DIM = 16;
 const MODEL = "fake:random@1";
