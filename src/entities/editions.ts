@@ -9,7 +9,7 @@ import type { JsonObject, JsonValue } from "./types.ts";
 
 /**
  * The document preference used when a question names no document: newest SRD first. The single
- * place a server-wide preference (issue 12) feeds in.
+ * place a server-wide preference feeds in.
  */
 export const DEFAULT_DOCUMENT_PREFERENCE: readonly string[] = ["srd-2024", "srd-2014"];
 

@@ -59,7 +59,7 @@ const metadataSchema = z.looseObject({});
 
 /**
  * Every row: compact (detail "summary") or full. Fields vary by kind and detail (docs/tools.md);
- * every row has name, kind, document_key and uri. Kept short: tools/list carries it seven times.
+ * every row has name, kind, document_key and uri. Kept short: tools/list carries it once per search tool.
  */
 export const resultSchema = z.looseObject({});
 

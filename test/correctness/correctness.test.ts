@@ -1,5 +1,5 @@
 /**
- * Issue 13, "right for the table": each defect pinned with real upstream records
+ * "Right for the table": each defect pinned with real upstream records
  * (test/fixtures/correctness), synced through the fake upstream into a real store and asked through
  * the real MCP tools and resources.
  */
@@ -29,7 +29,7 @@ async function sync(sources: Array<"open5e_v2" | "open5e_v1" | "dnd5e_api">, typ
   expect(r.results.filter((x) => x.status === "failed").map((x) => `${x.contentType}: ${x.error}`)).toEqual([]);
 }
 
-/** Full rows, every document's version its own row (issue 12's defaults are compact and collapsed). */
+/** Full rows, every document's version its own row (the tools' defaults are compact and collapsed). */
 async function call(name: string, args: Record<string, unknown>) {
   const r = await client.callTool({ name, arguments: { detail: "full", all_versions: true, ...args } });
   expect(r.isError).toBeFalsy();

@@ -1,5 +1,5 @@
 /**
- * Issue 13 in the store: `dup_of` follows the sources as they come and go, migration 4 fills its
+ * Correctness in the store: `dup_of` follows the sources as they come and go, migration 4 fills its
  * columns for rows stored before it, the derived filters from canonical data, and
  * `lorekeeper search` with the new filter options.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 2: backpressure. A client that sends without reading can only fill a bounded
+ * backpressure. A client that sends without reading can only fill a bounded
  * amount of memory.
  * - stdio: at most `maxInFlight` requests are read and not yet answered, and nothing more is read
  *   while stdout is backed up (one `drain` listener, never one per answer). Checked on the

@@ -1,5 +1,5 @@
 /**
- * Concurrency (issue 8, item 3): the MCP server (a real `lorekeeper serve` process over stdio)
+ * Concurrency: the MCP server (a real `lorekeeper serve` process over stdio)
  * answers tool calls in a loop while `lorekeeper sync --force` and `lorekeeper import` processes
  * write to the same store — every call must succeed and see whole sets; two syncs and two imports
  * at once both finish (or one fails with a clear message) and leave a consistent store; and the

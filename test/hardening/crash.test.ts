@@ -1,5 +1,5 @@
 /**
- * kill -9 at random points (issue 8, item 4): during `lorekeeper sync` (fetch, write, embedding,
+ * kill -9 at random points: during `lorekeeper sync` (fetch, write, embedding,
  * index save), during `lorekeeper import` (parse, write, embedding, index save), and exactly while
  * the vector index file is being saved. After every kill: SQLite integrity ok, both full-text
  * tables match the entities, every origin holds exactly its old or its new set (nothing lost, nothing

@@ -1,5 +1,5 @@
 /**
- * Damaged files (issue 8, item 5): a database that is no database, a truncated one, one damaged
+ * Damaged files: a database that is no database, a truncated one, one damaged
  * deep inside, full-text tables out of step, a damaged vector index file, a read-only data folder
  * and a full disk. Every command then says what is wrong with which file and how to get out
  * (`lorekeeper doctor` names it, `lorekeeper doctor --repair` rebuilds or moves the file aside),

@@ -1,5 +1,5 @@
 /**
- * Upstream faults during a sync (issue 8, item 2): 5xx bursts, timeouts, truncated and malformed
+ * Upstream faults during a sync: 5xx bursts, timeouts, truncated and malformed
  * bodies, pages that change between requests, a server that dies mid-sync. Each time the previous
  * data keeps serving (exactly the same rows), the error cache stops request storms, and the next
  * sync completes. Runs in-process against the fake upstream; the HTTP cache's clock is injected so

@@ -1,5 +1,5 @@
 /**
- * Issue 8, item 1 (stdio framing): what arrives on stdin is not always a valid JSON-RPC line.
+ * stdio framing: what arrives on stdin is not always a valid JSON-RPC line.
  * Garbage, batches, messages the MCP schema rejects, oversized lines, CRLF, blank lines and
  * messages split at any byte (inside a UTF-8 character too) each get a JSON-RPC answer (or are
  * skipped, for blank lines), the session survives, and the server exits cleanly at EOF.

@@ -1,8 +1,8 @@
 /**
- * Issue 8, item 1: argument fuzzing over MCP. A seeded generator (test/support/fuzz.ts) sends
+ * argument fuzzing over MCP. A seeded generator (test/support/fuzz.ts) sends
  * thousands of tools/call requests (wrong types, out-of-range numbers, huge strings, unicode, SQL
- * and FTS5 syntax, wildcard abuse, unknown parameters, nulls, malformed envelopes) to all seven
- * tools of real `lorekeeper serve` processes, over stdio and over HTTP, with a real store and a
+ * and FTS5 syntax, wildcard abuse, unknown parameters, nulls, malformed envelopes) to every tool
+ * of real `lorekeeper serve` processes, over stdio and over HTTP, with a real store and a
  * real (tiny) embedding model so the semantic path runs too.
  *
  * Every call must get a result whose structuredContent matches the declared outputSchema, or a

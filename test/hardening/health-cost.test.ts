@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 10: GET /health is cheap. Unauthenticated callers of a token server get status
+ * GET /health is cheap. Unauthenticated callers of a token server get status
  * and version only (no store query); the counts (a GROUP BY over every entity) are computed once
  * per store version however many callers ask, and again after the store changes.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 8: the Host guard parses hosts as browsers do. `Host: [::1]evil.com` (not a host
+ * the Host guard parses hosts as browsers do. `Host: [::1]evil.com` (not a host
  * at all) is refused, 401 on a token server to a caller without the token and 403 otherwise,
  * never 200 "Invalid URL"; `--host 127.1` and `0x7f000001` are loopback spellings and accepted.
  */

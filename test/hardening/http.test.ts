@@ -1,5 +1,5 @@
 /**
- * Issue 8, item 6: the HTTP transport under hostile or broken clients, in-process on 127.0.0.1:0.
+ * the HTTP transport under hostile or broken clients, in-process on 127.0.0.1:0.
  * Oversized bodies (declared and chunked), slow and stalled bodies, clients stuck in their headers,
  * invalid JSON, valid JSON that is not JSON-RPC, batches, wrong Origin / Host, missing or wrong
  * token, wrong media types, methods other than POST, and 50 concurrent clients: each gets the right

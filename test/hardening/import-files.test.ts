@@ -1,5 +1,5 @@
 /**
- * Issue 17, items 5 and 9: what `lorekeeper import` reads.
+ * what `lorekeeper import` reads.
  * - A chain of 200,000 `#_` discards is a syntax error with a line and column, not a stack
  *   overflow; in an import of several files, each file's outcome is reported, and the files that
  *   were committed are embedded.
@@ -38,7 +38,7 @@ beforeAll(async () => {
 
 afterAll(() => tmp.cleanup());
 
-describe("EDN discard chains (item 5)", () => {
+describe("EDN discard chains", () => {
   test("200,000 `#_` in a row → a syntax error with line and column, no stack overflow", () => {
     let err: unknown;
     try {
@@ -89,7 +89,7 @@ describe("EDN discard chains (item 5)", () => {
   }, 30_000);
 });
 
-describe("only regular files, up to a size limit (item 9)", () => {
+describe("only regular files, up to a size limit", () => {
   const cli = (args: string[], extra: Record<string, string> = {}) =>
     Bun.spawnSync([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "import", ...args, "--json", "--no-embed", "--db-path", join(tmp.dir, "nr.db")], {
       env: { ...env, ...extra },

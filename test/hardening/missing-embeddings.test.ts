@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 4: vectors lost to a kill -9 in the middle of an embedding run.
+ * vectors lost to a kill -9 in the middle of an embedding run.
  * A child process embeds the store in small batches and SIGKILLs itself after the second batch
  * (a real kill -9 mid-embedding: what was written stays, the rest is missing). Then:
  * - `doctor` reports the missing vectors (warn, with the fix); `doctor --repair` computes them;

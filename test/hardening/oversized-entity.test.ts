@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 1: one oversized entity must not empty every answer.
+ * one oversized entity must not empty every answer.
  * - At import: a spell with 9,000 `:spell-lists` entries, one with a 16,000-word name and one
  *   with a 300-character key are skipped with the reason; the rest of the pack is imported.
  * - At answer time (such entities already in a store): the budget cuts reserved strings such as

@@ -1,5 +1,5 @@
 /**
- * Issue 17, items 6 and 11, over real HTTP (raw JSON-RPC, in-process on 127.0.0.1:0):
+ * Deep arguments and bad protocol parameters, over real HTTP (raw JSON-RPC, in-process on 127.0.0.1:0):
  * - an argument nested 100,000 deep, or 1,000,000 list items, gets a clean argument error naming
  *   the parameter (no internal error, nothing stringified whole), and /health still answers;
  * - `logging/setLevel {"level": "bogus"}` and `resources/read {"uri": "not a uri"}` get -32602
@@ -50,7 +50,7 @@ function nested(depth: number, leaf: unknown = "evocation"): string {
   return `${"[".repeat(depth)}${JSON.stringify(leaf)}${"]".repeat(depth)}`;
 }
 
-describe("deeply nested and huge argument values (item 6)", () => {
+describe("deeply nested and huge argument values", () => {
   test("an enum parameter given a list nested 100,000 deep → a clean argument error naming it", async () => {
     const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_spell","arguments":{"school":${nested(100_000)}}}}`;
     const res = await fetch(server.url, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" }, body });
@@ -83,7 +83,7 @@ describe("deeply nested and huge argument values (item 6)", () => {
   });
 });
 
-describe("protocol error codes (item 11)", () => {
+describe("protocol error codes", () => {
   test('logging/setLevel {"level": "bogus"} → -32602 and a sentence naming the levels', async () => {
     const r = await rpc("logging/setLevel", { level: "bogus" });
     expect(r.error?.code).toBe(-32602);

@@ -1,5 +1,5 @@
 /**
- * Issue 17, item 3: a store in a folder owned by another user (file 644, folder 755). SQLite then
+ * a store in a folder owned by another user (file 644, folder 755). SQLite then
  * says SQLITE_READONLY_DIRECTORY (it cannot make the -shm file), not SQLITE_CANTOPEN; `documents`,
  * `search` and `serve` must still answer from the store, read-only. As root the commands run as
  * user nobody (setpriv), which is exactly "owned by another user"; otherwise the folder and file

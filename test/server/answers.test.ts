@@ -1,5 +1,5 @@
 /**
- * Answers shaped for an assistant's context (issue 12), through a real MCP client over a real
+ * Answers shaped for an assistant's context, through a real MCP client over a real
  * store: compact rows per kind, full rows for small answers, one entry per name by document
  * preference, total/offset paging, hints that lead to the same entry, empty answers that explain.
  * The document preference is also checked end to end over stdio (flag and env).

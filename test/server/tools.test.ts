@@ -1,5 +1,5 @@
 /**
- * The seven tools through a real MCP client (in-memory transport) over a real SQLite store holding
+ * Every tool through a real MCP client (in-memory transport) over a real SQLite store holding
  * small hand-made entities: listing and schemas, spec scenarios, errors, list_documents, resources
  * and the response budget.
  */

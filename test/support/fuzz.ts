@@ -132,7 +132,7 @@ function wrongValue(r: Rng): unknown {
     () => ({ $gt: 0 }),
     () => ({ name: "Fireball" }),
     () => deep(r.int(2, 150), "x", r.chance(0.5)),
-    // Issue 17 item 6: far deeper than any parameter, refused before the schema walks it.
+    // far deeper than any parameter, refused before the schema walks it.
     () => deep(r.pick([3000, 5000]), "x", r.chance(0.5)),
     () => Array.from({ length: r.pick([51, 200, 1000]) }, (_, i) => `item${i}`),
     () => "9".repeat(400),

@@ -1,4 +1,4 @@
-/** Compact row formats (issue 12): terse values, the unit stated once. */
+/** Compact row formats: terse values, the unit stated once. */
 import { describe, expect, test } from "bun:test";
 import { compactRow, firstSentence, SUMMARY_CHARS } from "../../src/tools/rows.ts";
 import type { Entity, JsonObject } from "../../src/entities/types.ts";
