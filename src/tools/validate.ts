@@ -66,6 +66,8 @@ function describeIssue(issue: Issue, validParams: readonly string[]): string {
     }
     case "invalid_value": {
       const values = issue.values.slice(0, 40).map((v) => String(v)).join(", ");
+      // A required vocabulary parameter left out reaches the enum as undefined: say it is required.
+      if (issue.input === undefined) return `${subject} is required. Valid values: ${values}.`;
       return `${subject}: ${quote(issue.input)} is not a valid value. Valid values: ${values}.`;
     }
     case "invalid_type": {

@@ -1,6 +1,9 @@
 /** tools/validate.ts (through the tool registry): argument errors name the parameter, the problem and the valid values. */
 import { describe, expect, test } from "bun:test";
+import * as z from "zod";
 import { TOOLS } from "../../src/tools/index.ts";
+import { vocab } from "../../src/tools/params.ts";
+import { parseToolArgs } from "../../src/tools/validate.ts";
 
 describe("argument errors", () => {
   const tool = (name: string) => TOOLS.find((t) => t.name === name)!;
@@ -23,5 +26,14 @@ describe("argument errors", () => {
     expect((missing.content[0] as { text: string }).text).toContain("query is required.");
     const empty = await tool("search_all").call({ query: "   " }, ctx);
     expect((empty.content[0] as { text: string }).text).toContain("query: must not be empty.");
+  });
+
+  test("a required vocabulary parameter left out is said to be required, with its values", () => {
+    const schema = z.object({ kind: vocab(["spell", "creature"] as const, "") }).strict();
+    const r = parseToolArgs("compare_entries", schema, {});
+    expect(r.ok).toBe(false);
+    const message = r.ok ? "" : r.message;
+    expect(message).toContain("kind is required. Valid values: spell, creature.");
+    expect(message).not.toContain("undefined");
   });
 });
