@@ -114,11 +114,33 @@ describe("stdio transport", () => {
     const child = spawn(process.execPath, [join(REPO_ROOT, "src", "cli", "main.ts"), "serve", "--db-path", dbFile], { env, cwd: REPO_ROOT, stdio: ["pipe", "pipe", "ignore"] });
     try {
       const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
-      child.stdin.write(`${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+      // The server is up when it answers initialize; from then on its stdout is not read.
+      let early = "";
+      await new Promise<void>((resolve) => {
+        const onData = (d: Buffer) => {
+          early += d.toString();
+          if (early.includes("\n")) {
+            child.stdout.off("data", onData);
+            child.stdout.pause();
+            resolve();
+          }
+        };
+        child.stdout.on("data", onData);
+        child.stdin.write(`${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+      });
+      expect(JSON.parse(early.slice(0, early.indexOf("\n"))) as { id: number }).toMatchObject({ id: 0 });
       let flushed = 0;
+      let lastTakeIn = performance.now();
       const pad = "p".repeat(4000);
-      for (let i = 1; i <= 250; i++) child.stdin.write(request(i, pad), () => flushed++);
-      await Bun.sleep(1500);
+      for (let i = 1; i <= 250; i++) {
+        child.stdin.write(request(i, pad), () => {
+          flushed++;
+          lastTakeIn = performance.now();
+        });
+      }
+      // Wait on the pipe's own events: each request the server takes in fires its write callback. The
+      // intake has stopped when none fired for a while (or it passed the bound: then fail at once).
+      while (flushed < 100 && performance.now() - lastTakeIn < 1000) await Bun.sleep(50);
       // Taken in: what the server read (in flight + its read buffer) and what the pipe holds.
       expect(flushed).toBeLessThan(100);
       const status = (() => {
@@ -131,7 +153,7 @@ describe("stdio transport", () => {
       const peakMb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
       if (peakMb > 0) process.stderr.write(`backpressure: stdio server peak RSS ${peakMb.toFixed(0)} MB with 250 calls unread (${flushed} accepted by the pipe)\n`);
       const ids = new Set<number>();
-      let buf = "";
+      let buf = early.slice(early.indexOf("\n") + 1);
       const done = new Promise<void>((resolve) => {
         child.stdout.on("data", (d: Buffer) => {
           buf += d.toString();
@@ -144,6 +166,7 @@ describe("stdio transport", () => {
           }
           if (ids.size === 250) resolve();
         });
+        child.stdout.resume();
       });
       await Promise.race([done, Bun.sleep(60_000)]);
       expect(ids.size).toBe(250);

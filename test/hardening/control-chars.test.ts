@@ -42,9 +42,11 @@ beforeAll(async () => {
 
 afterAll(() => tmp.cleanup());
 
-function cli(args: string[]) {
-  const r = Bun.spawnSync([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args, "--db-path", db], { env, cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" });
-  return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
+/** One CLI run, awaited on its exit (never a fixed wait): several run side by side. */
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args, "--db-path", db], { env, cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, out, err };
 }
 
 function expectClean(label: string, s: string) {
@@ -53,21 +55,22 @@ function expectClean(label: string, s: string) {
 }
 
 describe("CLI output", () => {
-  test("import (text and --json), documents, search, doctor print no control characters", () => {
-    const imported = cli(["import", packFile, "--no-embed"]);
+  test("import (text and --json), documents, search, doctor print no control characters", async () => {
+    const imported = await cli(["import", packFile, "--no-embed"]);
     expect(imported.code).toBe(0);
     expect(imported.out).toContain(CLEAN_PACK);
     expectClean("import", imported.out + imported.err);
-    const json = cli(["import", packFile, "--no-embed", "--json"]);
+    const json = await cli(["import", packFile, "--no-embed", "--json"]);
     expectClean("import --json", json.out);
     expect((JSON.parse(json.out) as { files: Array<{ packs: Array<{ name: string }> }> }).files[0]!.packs[0]!.name).toBe(CLEAN_PACK);
-    for (const args of [["documents"], ["documents", "--json"], ["search", "flames"], ["search", "flames", "--json"], ["doctor", "--offline"], ["doctor", "--offline", "--json"]]) {
-      const r = cli(args);
+    const reads = [["documents"], ["documents", "--json"], ["search", "flames"], ["search", "flames", "--json"], ["doctor", "--offline"], ["doctor", "--offline", "--json"]];
+    const results = await Promise.all(reads.map((args) => cli(args)));
+    for (const [i, r] of results.entries()) {
       expect(r.out.length).toBeGreaterThan(0);
-      expectClean(args.join(" "), r.out + r.err);
+      expectClean(reads[i]!.join(" "), r.out + r.err);
     }
-    expect(cli(["search", "flames"]).out).toContain("Fire[2J]0;pwned31mball");
-    // Eleven CLI processes, one after the other: seconds alone, several times that on busy cores.
+    expect(results[2]!.out).toContain("Fire[2J]0;pwned31mball");
+    // CLI processes awaited on their exits: seconds alone, several times that on busy cores.
   }, 90_000);
 });
 
