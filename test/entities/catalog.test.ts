@@ -39,7 +39,7 @@ describe("stored vocabulary values lie inside their tool enums", () => {
     const report = await runSync(store, { sources: SYNC_SOURCES, config, force: true, http: new HttpClient({ retries: 0 }) });
     expect(report.results.filter((r) => r.status === "failed").map((r) => `${r.source}:${r.contentType} ${r.error}`)).toEqual([]);
     expect(importOrcbrewFile(store.db, join(FIXTURES, "orcbrew", "all-types.orcbrew")).imported).toBeGreaterThan(0);
-  });
+  }, 60_000); // every source synced from the fake upstream: more than Bun's 5 s default on a loaded machine
   afterAll(async () => {
     store?.close();
     tmp?.cleanup();

@@ -154,7 +154,8 @@ describe("upstream faults during sync", () => {
     const seen = since();
     const t0 = performance.now();
     const r = await sync({ force: true, http: client({ timeoutMs: 150, retries: 1 }) });
-    expect(performance.now() - t0).toBeLessThan(1400);
+    // Two attempts that waited for the 1.5 s answers would take 3 s: the timeout fired before (with load margin).
+    expect(performance.now() - t0).toBeLessThan(2900);
     const rules = typeResult(r, "2014/rules");
     expect(rules.status).toBe("failed");
     expect(rules.error).toMatch(/did not answer within 150 ms.*LOREKEEPER_HTTP_TIMEOUT_MS/s);

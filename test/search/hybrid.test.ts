@@ -250,15 +250,22 @@ describe("fallback to lexical ranking", () => {
   });
 
   test("embedding timeout", async () => {
+    let answered = false;
     const slow: Embedder = {
       id: "fake:slow",
       dim: 8,
       embedPassages: async (t) => t.map(() => new Float32Array(8)),
-      embedQuery: () => new Promise((resolve) => setTimeout(() => resolve(new Float32Array(8)), 1500)),
+      embedQuery: () =>
+        new Promise((resolve) =>
+          setTimeout(() => {
+            answered = true;
+            resolve(new Float32Array(8));
+          }, 1500),
+        ),
     };
-    const t0 = performance.now();
     const r = await run(readyProvider(slow), {}, 40);
-    expect(performance.now() - t0).toBeLessThan(1000);
+    // The search answered on its 40 ms timeout, before the slow embedding did (event order, not a clock).
+    expect(answered).toBe(false);
     expect(r.mode).toBe("lexical");
     expect(r.message).toMatch(/did not answer within 40 ms/);
     expect(names(r)).toContain("Fire Bolt");

@@ -29,9 +29,8 @@ describe("stdio", () => {
     const dir = tmp();
     const conn = await connectStdio(["serve", "--db-path", join(dir, "lk.db")], await isolatedEnv(dir));
     cleanups.push(conn.close);
-    const t0 = performance.now();
+    // Answered without a model or a sync (the store is empty and offline); its speed is the bench's.
     const { tools } = await conn.client.listTools();
-    expect(performance.now() - t0).toBeLessThan(1000);
     expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
 
     const docs = await conn.client.callTool({ name: "list_documents", arguments: {} });

@@ -140,9 +140,10 @@ describe("HttpClient against the fake upstream", () => {
     const http = fastClient({ maxRetryAfterMs: 50 });
     const t0 = performance.now();
     await http.getJson(spells());
-    expect(performance.now() - t0).toBeLessThan(1500);
+    // Capped at 50 ms instead of an hour (a loaded machine adds its own delays, hence the margin).
+    expect(performance.now() - t0).toBeLessThan(10_000);
     expect(http.stats.retries).toBe(1);
-  });
+  }, 20_000);
 
   test("malformed and truncated JSON become kind malformed, without retry", async () => {
     fake.setFault("/v2/spells/", { malformed: "garbage" });

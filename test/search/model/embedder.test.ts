@@ -17,7 +17,6 @@ import { makeTempDir } from "../../support/tmp.ts";
 let tmp: ReturnType<typeof makeTempDir>;
 let modelA: string;
 let modelB: string;
-let genMs = 0;
 
 function sha12(path: string): string {
   const h = new Bun.CryptoHasher("sha256");
@@ -54,9 +53,7 @@ function isolated(modelDir: string | null, extra: Parameters<typeof createEmbedd
 
 beforeAll(async () => {
   tmp = makeTempDir();
-  const t0 = performance.now();
   modelA = await createTinyModel(join(tmp.dir, "tiny-a"));
-  genMs = performance.now() - t0;
   modelB = await createTinyModel(join(tmp.dir, "tiny-b"), { seed: 2 });
 });
 afterAll(() => tmp.cleanup());
@@ -65,8 +62,7 @@ afterEach(() => {
 });
 
 describe("tiny model", () => {
-  test("is generated quickly, loads in fastembed and returns unit vectors where related words are close", async () => {
-    expect(genMs).toBeLessThan(1000);
+  test("is generated, loads in fastembed and returns unit vectors where related words are close", async () => {
     const e = (await isolated(modelA).get())!;
     expect(e).not.toBeNull();
     const [fire, flame, heal, ice] = await e.embedPassages(["fire burns", "a blaze of flames", "heal wounds", "ice and frost"]);

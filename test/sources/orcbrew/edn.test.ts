@@ -174,13 +174,11 @@ describe("EDN reader: what real .orcbrew files contain", () => {
     expect(syntaxError("[".repeat(5000) + "]".repeat(5000)).reason).toContain("nesting deeper");
   });
 
-  test("a large compact file reads quickly", () => {
+  test("a large compact file reads whole (its speed is measured by the bench, not here)", () => {
     const item = (i: number) => `:item-${i} {:key :item-${i}, :name "Item ${i}", :option-pack "Big", :level ${i % 10}, :school "evocation", :spell-lists {:wizard true, :bard false}, :description "${"word ".repeat(60)}"}`;
     const text = `{"Big" {:orcpub.dnd.e5/spells {${Array.from({ length: 5000 }, (_, i) => item(i)).join(", ")}}}}`;
     expect(text.length).toBeGreaterThan(1_500_000);
-    const t0 = performance.now();
     const v = toPlain(readEdn(text).value) as Record<string, Record<string, Record<string, unknown>>>;
     expect(Object.keys(v.Big!.spells!).length).toBe(5000);
-    expect(performance.now() - t0).toBeLessThan(5000);
   });
 });
