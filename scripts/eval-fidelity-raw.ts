@@ -176,12 +176,19 @@ export function rawFilterValues(param: string, r: Raw): string[] {
     case "property":
       return weaponProps(r);
     case "alignment": {
-      // The words the raw text states (not after "non-"); "any alignment" → any. The filter also
-      // opens the other axis of "any evil alignment" etc., so those counts differ by design.
-      const t = String(r.alignment ?? "").toLowerCase().replace(/\bnon-?\s*\w+/g, " ");
-      if (/\bunaligned\b/.test(t)) return ["unaligned"];
-      if (/^\s*any( alignment)?\b(?!.*\b(lawful|chaotic|good|evil|neutral)\b)/.test(t)) return ["any"];
-      return ["lawful", "neutral", "chaotic", "good", "evil"].filter((w) => new RegExp(`\\b${w}\\b`).test(t));
+      // Read again from the raw text, by the filter's rule (docs/tools.md): the words stated; "any X
+      // alignment" also every word of the other axis; "any non-X" every word but X; "any alignment" → any.
+      const t = String(r.alignment ?? "").toLowerCase();
+      if (t.includes("unaligned")) return ["unaligned"];
+      const law = ["lawful", "neutral", "chaotic"];
+      const moral = ["good", "neutral", "evil"];
+      const not = new Set([...t.matchAll(/non-?\s*(\w+)/g)].map((m) => m[1]!));
+      const said = new Set(t.replace(/non-?\s*\w+/g, " ").split(/[^a-z]+/).filter((w) => law.includes(w) || moral.includes(w)));
+      if (!/\bany\b/.test(t)) return ["lawful", "neutral", "chaotic", "good", "evil"].filter((w) => said.has(w));
+      if (said.size === 0 && not.size === 0) return ["any"];
+      const axis = (words: string[], own: string[]) => (own.some((w) => said.has(w)) ? own.filter((w) => said.has(w)) : words.filter((w) => !not.has(w)));
+      const all = new Set([...axis(law, ["lawful", "chaotic"]), ...axis(moral, ["good", "evil"])]);
+      return ["lawful", "neutral", "chaotic", "good", "evil"].filter((w) => all.has(w));
     }
     case "component": {
       // Costly: the structured cost or a price in the material text; consumed: the material text says so
