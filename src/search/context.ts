@@ -3,8 +3,7 @@
  * embedding timeout. Built once by the server / CLI and passed to `runSearch`.
  */
 import type { Store } from "../store/db.ts";
-import type { Fusion } from "./rank/fusion.ts";
-import type { EmbedderProvider, VectorIndex } from "./types.ts";
+import type { EmbedderProvider, Fusion, VectorIndex } from "./types.ts";
 
 export interface Neighbor {
   id: number;

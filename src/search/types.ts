@@ -113,3 +113,17 @@ export interface VectorIndex {
   /** k nearest ids by cosine similarity (1 = identical), best first. */
   search(query: Float32Array, k: number): Array<{ id: number; similarity: number }>;
 }
+
+/** rrf: by ranks (weight / (k + rank)); convex: by each leg's scores, min-max normalized, weighted. */
+export type FusionMethod = "rrf" | "convex";
+
+/** How the two legs of a ranked search are fused (values: rank/fusion.ts). */
+export interface Fusion {
+  method: FusionMethod;
+  /** The RRF constant. */
+  k: number;
+  lexicalWeight: number;
+  vectorWeight: number;
+  /** The core prior: fused score × (1 + coreBoost) for entries of the official SRDs (and preferred documents). */
+  coreBoost: number;
+}

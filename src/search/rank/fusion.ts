@@ -8,22 +8,10 @@
  * when the held-out half improves (docs/eval.md, "Fusion per tool"). A tool without its own entry
  * uses the default.
  */
-import type { RankingProfile } from "../types.ts";
+import type { Fusion, RankingProfile } from "../types.ts";
 
-export type { RankingProfile } from "../types.ts";
-
-/** rrf: by ranks (weight / (k + rank)); convex: by each leg's scores, min-max normalized, weighted. */
-export type FusionMethod = "rrf" | "convex";
-
-export interface Fusion {
-  method: FusionMethod;
-  /** The RRF constant. */
-  k: number;
-  lexicalWeight: number;
-  vectorWeight: number;
-  /** The core prior: fused score × (1 + coreBoost) for entries of the official SRDs (and preferred documents). */
-  coreBoost: number;
-}
+/** The shapes live with the search contracts (types.ts): the search context names them too. */
+export type { Fusion, FusionMethod, RankingProfile } from "../types.ts";
 
 export const RANKING_PROFILES: readonly RankingProfile[] = ["spell", "creature", "equipment", "character_option", "rule", "all"];
 
