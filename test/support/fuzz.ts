@@ -367,6 +367,8 @@ function checkResult(c: FuzzCase, res: CallToolResult, tool: Tool, validate: ((v
     if (levels.some((l) => l.level < lo || l.level > hi)) return `levels outside ${lo}–${hi}`;
     return sameJson(text, sc);
   }
+  // A tool without its own check above and without a result list (a new tool): its text and structured answer agree.
+  if (!Array.isArray(sc.results)) return sameJson(text, sc);
   const results = sc.results as Array<{ similarity_score?: number }>;
   if (sc.count !== results.length) return `count ${String(sc.count)} differs from results.length ${results.length}`;
   if (results.length > 100) return `${results.length} results (limit is at most 100)`;
