@@ -1,5 +1,5 @@
 /**
- * The first hour's long embed (issue 28): before it, how many entities and roughly how long at the
+ * The first hour's long embed: before it, how many entities and roughly how long at the
  * model's measured rate; progress every batch, with batches sized to the model's speed; and a store
  * another process is embedding is left to that process (a lease in the store), by `embedPending`
  * and by a server's background fill alike.
