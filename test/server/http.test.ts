@@ -3,10 +3,14 @@
  * fetch: stateless requests, bearer auth, Host/Origin allowlists, body limit, /health, several
  * clients at once.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { type HttpServerHandle, startHttpServer } from "../../src/server/http.ts";
 import { makeStore } from "../support/entities.ts";
 import { connectHttp, makeDeps, namesOf, TOOL_NAMES } from "../support/mcp.ts";
+
+// Real searches through a real HTTP server in this process: on a loaded machine (nice 19 beside a
+// second suite) one test took 9 s, so every test here gets 30 s; none waits on a clock.
+setDefaultTimeout(30_000);
 
 const TOKEN = "test-token-123";
 let open: HttpServerHandle;
