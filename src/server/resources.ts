@@ -12,6 +12,7 @@ import { documentRows, listDocuments } from "../store/documents.ts";
 import { getEntitiesByIds, getEntityBySourceKey } from "../store/entities.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { flattenEntity } from "../tools/response.ts";
+import { readCardResource } from "./cards/index.ts";
 import { CLASS_LEVELS_TEMPLATE_ENTRY, readClassLevelsResource } from "./class-levels.ts";
 import { decode, notFound } from "./resource-uri.ts";
 
@@ -53,6 +54,8 @@ export function readResourceUri(deps: ToolDeps, uri: URL): ReadResourceResult {
   if (vars) return readEntityResource(deps, href, decode(vars.kind), decode(vars.key));
   const levels = readClassLevelsResource(deps, href);
   if (levels) return levels;
+  const card = readCardResource(href);
+  if (card) return card;
   throw notFound(`Resource ${href.slice(0, 200)} not found. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result), lorekeeper://class/{key}/levels and ${DOCUMENTS_URI}.`, href);
 }
 

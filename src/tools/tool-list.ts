@@ -6,6 +6,7 @@
  * conversion takes 8-12 ms for all tools, and the HTTP front builds one server per request.
  */
 import type { ListToolsResult, StandardSchemaWithJSON, Tool } from "@modelcontextprotocol/server";
+import { CARD_URIS } from "./card-uris.ts";
 import type { ToolDef } from "./define.ts";
 import { TOOLS } from "./index.ts";
 import { leanToolList } from "./lean-schema.ts";
@@ -16,6 +17,7 @@ function jsonSchema(schema: StandardSchemaWithJSON, io: "input" | "output"): Rec
 }
 
 function toolEntry(def: ToolDef): Tool {
+  const card = CARD_URIS[def.name];
   return {
     name: def.name,
     title: def.title,
@@ -25,6 +27,9 @@ function toolEntry(def: ToolDef): Tool {
     // Tools run at once: no task support (what 2025-era clients have always been told).
     execution: { taskSupport: "forbidden" },
     outputSchema: jsonSchema(def.output, "output") as Tool["outputSchema"],
+    // MCP Apps: the card a host may render from the structured answer (card-uris.ts). Only the
+    // current key: the deprecated flat "ui/resourceUri" would cost tools/list ~150 characters.
+    ...(card ? { _meta: { ui: { resourceUri: card } } } : {}),
   };
 }
 

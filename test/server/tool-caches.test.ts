@@ -6,7 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/client";
+import { RESOURCE_URI_META_KEY, registerAppTool } from "@modelcontextprotocol/ext-apps/server";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
+import { CARD_URIS } from "../../src/tools/card-uris.ts";
 import { toolListComputations } from "../../src/server/mcp.ts";
 import { leanToolList } from "../../src/tools/lean-schema.ts";
 import { TOOLS } from "../../src/tools/index.ts";
@@ -172,10 +174,14 @@ describe("tools/list", () => {
     expect(toolListComputations()).toBe(1);
   });
 
-  test("the shared list is what the v2 SDK's McpServer itself lists for the same zod schemas (Standard Schema), made lean (same constraints, less noise)", async () => {
+  test("the shared list is what the v2 SDK's McpServer itself lists for the same zod schemas (Standard Schema; card tools through ext-apps' registerAppTool, without its deprecated flat key), made lean (same constraints, less noise)", async () => {
     const plain = new McpServer({ name: "plain", version: "0" });
     for (const def of TOOLS) {
-      plain.registerTool(def.name, { title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output, annotations: def.annotations }, async () => ({ content: [] }));
+      const config = { title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output, annotations: def.annotations };
+      const card = CARD_URIS[def.name];
+      // A tool with an MCP Apps card: registered as the ext-apps SDK registers one.
+      if (card) registerAppTool(plain, def.name, { ...config, _meta: { ui: { resourceUri: card } } }, async () => ({ content: [] }));
+      else plain.registerTool(def.name, config, async () => ({ content: [] }));
     }
     const [a, b] = InMemoryTransport.createLinkedPair();
     await plain.connect(b);
@@ -183,6 +189,8 @@ describe("tools/list", () => {
     await client.connect(a);
     const sdk = await client.listTools();
     await client.close();
+    // registerAppTool also writes the deprecated flat key, which we leave out (tool-list.ts).
+    for (const t of sdk.tools) if (t._meta) delete t._meta[RESOURCE_URI_META_KEY];
     const ours = await connectInMemory(makeDeps(store));
     try {
       // lean-schema.ts: the same tools and schemas without `$schema`, safe-integer bounds, empty

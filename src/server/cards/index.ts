@@ -1,0 +1,63 @@
+/**
+ * MCP Apps cards: one self-contained HTML page per card (`ui://lorekeeper/…`, MIME type
+ * `text/html;profile=mcp-app`), linked from the tools in tools/list (tools/card-uris.ts) and
+ * served by resources/read. Each page inlines its CSS (style.ts) and script (runtime.ts + the
+ * card's own), fetches nothing (its CSP forbids every fetch), and renders only the tool result the
+ * host posts to it, with text nodes — never content parsed as HTML.
+ *
+ * The cards are not in resources/list: hosts find them through the tools' `_meta.ui.resourceUri`,
+ * and clients without MCP Apps see the same lists as before.
+ */
+import type { ReadResourceResult } from "@modelcontextprotocol/server";
+import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
+import { CARD_URIS } from "../../tools/card-uris.ts";
+import { CREATURE_SCRIPT } from "./creature.ts";
+import { ITEM_SCRIPT } from "./item.ts";
+import { CARD_RUNTIME } from "./runtime.ts";
+import { SPELL_SCRIPT } from "./spell.ts";
+import { CARD_CSS } from "./style.ts";
+
+/** No network at all: inline style and script only. */
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
+
+function page(title: string, script: string): string {
+  return [
+    "<!doctype html>",
+    '<html lang="en"><head><meta charset="utf-8">',
+    `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
+    '<meta name="viewport" content="width=device-width,initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    `<title>${title}</title><style>${CARD_CSS}</style></head>`,
+    `<body><main id="root" aria-live="polite"><p class="note">Waiting for the LoreKeeper answer…</p></main>`,
+    `<script>${CARD_RUNTIME}${script}LK.start();</script></body></html>`,
+  ].join("\n");
+}
+
+export interface Card {
+  uri: string;
+  name: string;
+  title: string;
+  html: string;
+}
+
+const SCRIPTS: Record<string, { name: string; title: string; script: string }> = {
+  search_creature: { name: "creature-card", title: "LoreKeeper creature stat block", script: CREATURE_SCRIPT },
+  search_spell: { name: "spell-card", title: "LoreKeeper spell card", script: SPELL_SCRIPT },
+  search_equipment: { name: "item-card", title: "LoreKeeper item card", script: ITEM_SCRIPT },
+};
+
+/** Every card, built once at load (a few tens of KB of strings). */
+export const CARDS: readonly Card[] = Object.entries(CARD_URIS).map(([tool, uri]) => {
+  const s = SCRIPTS[tool];
+  if (!s) throw new Error(`no card script for ${tool}`);
+  return { uri, name: s.name, title: s.title, html: page(s.title, s.script) };
+});
+
+const BY_URI = new Map(CARDS.map((c) => [c.uri, c]));
+
+/** resources/read of a card URI (undefined for any other URI). */
+export function readCardResource(uri: string): ReadResourceResult | undefined {
+  const card = BY_URI.get(uri);
+  if (!card) return undefined;
+  return { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: card.html, _meta: { ui: { prefersBorder: true } } }] };
+}

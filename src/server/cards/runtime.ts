@@ -1,0 +1,152 @@
+/**
+ * The browser side shared by every card (plain ES2017, inlined into each template):
+ *
+ * - the MCP Apps bridge, hand-written after @modelcontextprotocol/ext-apps (its App class is
+ *   ~34 KB minified, too much for a ≤ 50 KB template): JSON-RPC 2.0 over `postMessage` with the
+ *   parent window — `ui/initialize` request, `ui/notifications/initialized`, then the host's
+ *   `ui/notifications/tool-result` (a CallToolResult) is rendered; `host-context-changed` sets the
+ *   theme; `ui/resource-teardown` and `ping` are answered; `size-changed` reports the height;
+ * - DOM helpers that only ever set `textContent` (content is never parsed as HTML, never a link);
+ * - a tiny safe renderer for the markdown found in descriptions (paragraphs, lists, **bold**,
+ *   *italic*, tables shown as text);
+ * - the card header line (document, edition, homebrew) and a generic summary row.
+ *
+ * A card script defines `render(result)` on the `LK` object; it gets the tool's structuredContent.
+ */
+export const CARD_RUNTIME = String.raw`
+var LK = (function () {
+  "use strict";
+  var MAX_TEXT = 20000, MAX_NAME = 300;
+  function cut(s, n) { s = String(s); return s.length > n ? s.slice(0, n) + "…" : s; }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined && text !== null) e.textContent = cut(text, MAX_TEXT);
+    return e;
+  }
+  function add(parent, child) { if (child) parent.appendChild(child); return child; }
+  function str(v) { return typeof v === "string" && v.trim() !== "" ? v : null; }
+  function fmt(v) {
+    if (v === null || v === undefined || v === "") return null;
+    if (typeof v === "string") return v;
+    if (typeof v === "number") return String(v);
+    if (typeof v === "boolean") return v ? "yes" : "no";
+    if (Array.isArray(v)) { var a = v.map(fmt).filter(Boolean); return a.length ? a.join(", ") : null; }
+    if (typeof v === "object") {
+      if (typeof v.name === "string") return v.detail ? v.name + " (" + fmt(v.detail) + ")" : v.name;
+      var parts = [];
+      Object.keys(v).forEach(function (k) { var f = fmt(v[k]); if (f) parts.push(k.replace(/_/g, " ") + " " + f); });
+      return parts.length ? parts.join(", ") : null;
+    }
+    return null;
+  }
+  function cap(s) { return s ? s.charAt(0).toUpperCase() + s.slice(1) : s; }
+  function signed(n) { return (n >= 0 ? "+" : "") + n; }
+  /** "Label value" on one line; nothing when the value is empty. */
+  function line(parent, label, value) {
+    var f = fmt(value);
+    if (!f) return null;
+    var p = add(parent, el("div", "line"));
+    add(p, el("b", null, label + " "));
+    p.appendChild(document.createTextNode(cut(f, MAX_TEXT)));
+    return p;
+  }
+  /** Inline **bold** and *italic* / _italic_, as text nodes inside strong/em. */
+  function inline(parent, text) {
+    var re = /(\*\*|__)(.+?)\1|(\*|_)([^*_]+?)\3/g, last = 0, m;
+    text = cut(text, MAX_TEXT);
+    while ((m = re.exec(text))) {
+      if (m.index > last) parent.appendChild(document.createTextNode(text.slice(last, m.index)));
+      parent.appendChild(el(m[2] !== undefined ? "strong" : "em", null, m[2] !== undefined ? m[2] : m[4]));
+      last = re.lastIndex;
+    }
+    if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
+  }
+  /** Markdown-ish text → paragraphs, lists and text tables; never HTML. */
+  function prose(parent, text, lead) {
+    if (!str(text)) return;
+    var box = add(parent, el("div", "desc"));
+    var blocks = cut(text, MAX_TEXT).split(/\n\s*\n/);
+    blocks.forEach(function (block, i) {
+      var lines = block.split("\n").filter(function (l) { return l.trim() !== ""; });
+      if (!lines.length) return;
+      if (lines.every(function (l) { return /^\s*\|/.test(l); })) { add(box, el("pre", null, lines.join("\n"))); return; }
+      if (lines.every(function (l) { return /^\s*([-*•]|\d+\.)\s+/.test(l); })) {
+        var ul = add(box, el("ul"));
+        lines.forEach(function (l) { inline(add(ul, el("li")), l.replace(/^\s*([-*•]|\d+\.)\s+/, "")); });
+        return;
+      }
+      var p = add(box, el("p"));
+      if (i === 0 && lead) { add(p, el("b", null, lead + " ")); }
+      inline(p, lines.join(" ").replace(/^#+\s*/, ""));
+    });
+  }
+  function isHomebrew(r) { return r.document_source === "orcbrew" || /^lorekeeper:\/\/[^/]+\/orcbrew:/.test(String(r.uri || "")); }
+  function edition(r) {
+    var k = String(r.document_key || "").toLowerCase();
+    if (/2024|5\.2/.test(k) || /5\.2/.test(String(r.document_name || ""))) return "2024 rules";
+    if (/2014|^srd$|5\.1/.test(k) || /5\.1/.test(String(r.document_name || ""))) return "2014 rules";
+    return null;
+  }
+  /** Title, subtitle and the chips naming the document, edition and homebrew. */
+  function header(card, r, subtitle) {
+    add(card, el("h2", null, cut(r.name || "(unnamed)", MAX_NAME)));
+    if (subtitle) add(card, el("div", "sub", subtitle));
+    var meta = add(card, el("div", "meta"));
+    if (isHomebrew(r)) add(meta, el("span", "chip hb", "Homebrew"));
+    var doc = r.document_name || r.document_key;
+    if (doc) add(meta, el("span", "chip", cut(doc, 120) + (r.document_name && r.document_key ? " (" + cut(r.document_key, 60) + ")" : "")));
+    var ed = edition(r);
+    if (ed) add(meta, el("span", "chip", ed));
+  }
+  var SKIP = { name: 1, key: 1, kind: 1, uri: 1, document_key: 1, document_name: 1, document_source: 1, source_url: 1, summary: 1, similarity_score: 1, item_key: 1 };
+  /** A compact row (detail "summary"): its name and every short fact it carries. */
+  function summaryCard(root, r) {
+    var card = add(root, el("section", "card"));
+    header(card, r, r.kind ? cap(String(r.kind).replace(/_/g, " ")) : null);
+    Object.keys(r).forEach(function (k) { if (!SKIP[k]) line(card, cap(k.replace(/_/g, " ")), r[k]); });
+    if (str(r.summary)) add(card, el("p", "line", r.summary));
+    return card;
+  }
+  function show(result) {
+    var root = document.getElementById("root");
+    root.textContent = "";
+    var sc = result && result.structuredContent;
+    if (!result || result.isError || !sc || typeof sc !== "object") {
+      var text = result && Array.isArray(result.content) ? result.content.filter(function (c) { return c && c.type === "text"; }).map(function (c) { return c.text; }).join("\n") : "";
+      add(root, el("div", "card err", text || "No structured answer to show."));
+      reportSize();
+      return;
+    }
+    var rows = Array.isArray(sc.results) ? sc.results : [];
+    if (!rows.length) add(root, el("div", "card", sc.message || "No results."));
+    rows.slice(0, 25).forEach(function (r) {
+      if (r && typeof r === "object") { try { api.render(root, r, sc); } catch (e) { summaryCard(root, r); } }
+    });
+    if (rows.length > 25 || sc.has_more) add(root, el("p", "note", "Showing " + Math.min(rows.length, 25) + " of " + (sc.total || rows.length) + " results."));
+    if (sc.detail !== "full" && rows.length) add(root, el("p", "note", "Compact rows: ask with detail \"full\" for whole entries."));
+    reportSize();
+  }
+  // ---- the MCP Apps bridge (postMessage, JSON-RPC 2.0) ----
+  var nextId = 1, pending = {};
+  function post(msg) { if (window.parent && window.parent !== window) window.parent.postMessage(msg, "*"); }
+  function theme(ctx) { if (ctx && (ctx.theme === "light" || ctx.theme === "dark")) document.documentElement.setAttribute("data-theme", ctx.theme); }
+  function reportSize() { post({ jsonrpc: "2.0", method: "ui/notifications/size-changed", params: { height: Math.ceil(document.documentElement.scrollHeight) } }); }
+  window.addEventListener("message", function (ev) {
+    if (ev.source !== window.parent) return;
+    var m = ev.data;
+    if (!m || m.jsonrpc !== "2.0") return;
+    if (!m.method && m.id !== undefined && pending[m.id]) { var done = pending[m.id]; delete pending[m.id]; done(m.result || null); return; }
+    if (m.method === "ui/notifications/tool-result") show(m.params);
+    else if (m.method === "ui/notifications/host-context-changed") theme(m.params);
+    else if (m.id !== undefined && (m.method === "ui/resource-teardown" || m.method === "ping")) post({ jsonrpc: "2.0", id: m.id, result: {} });
+  });
+  function start() {
+    var id = nextId++;
+    pending[id] = function (res) { theme(res && res.hostContext); post({ jsonrpc: "2.0", method: "ui/notifications/initialized", params: {} }); };
+    post({ jsonrpc: "2.0", id: id, method: "ui/initialize", params: { appInfo: { name: "lorekeeper-card", version: "1" }, appCapabilities: {}, protocolVersion: "2026-01-26" } });
+  }
+  var api = { el: el, add: add, str: str, fmt: fmt, cap: cap, signed: signed, line: line, prose: prose, header: header, summaryCard: summaryCard, show: show, start: start, render: summaryCard };
+  return api;
+})();
+`;

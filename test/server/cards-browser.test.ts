@@ -1,0 +1,144 @@
+/**
+ * The MCP Apps cards in a real browser: real tool answers (a sync from a fake Open5e over trimmed
+ * real records, a homebrew pack imported through the OrcBrew importer, the real MCP client) are
+ * posted to each card the way MCP Apps hosts do (test/support/card-host.ts). Checked: the stat
+ * block / spell / item text, no console errors, no network request, and hostile homebrew shown as
+ * inert text. Screenshots go to docs/cards/ when LK_CARD_SCREENSHOTS=1 (docs/cards.md shows them).
+ *
+ * Skipped, with the reason, where /usr/bin/chromium or playwright-core is absent (CI).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { join } from "node:path";
+import type { Browser } from "playwright-core";
+import { loadConfig } from "../../src/config.ts";
+import { importOrcbrewText } from "../../src/ingest/import.ts";
+import { runSync } from "../../src/ingest/sync.ts";
+import { openStore, type Store } from "../../src/store/db.ts";
+import { cardBrowser, renderCard, type Rendered } from "../support/card-host.ts";
+import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
+import { connectInMemory, makeDeps, REPO_ROOT } from "../support/mcp.ts";
+import { makeTempDir } from "../support/tmp.ts";
+
+const launched = await cardBrowser();
+const reason = "reason" in launched ? launched.reason : null;
+if (reason) console.warn(`cards-browser.test.ts skipped: ${reason}`);
+const browser: Browser | null = "browser" in launched ? launched.browser : null;
+const SHOTS = process.env.LK_CARD_SCREENSHOTS === "1";
+
+const HOSTILE = "<script>parent.pwned=1</script><img src=x onerror=\"parent.pwned=1\">";
+const hostilePack = (name: string) => `{:orcpub.dnd.e5/monsters
+ {:evil {:key :evil :name ${JSON.stringify(name)} :option-pack "Evil <b>Pack</b>" :size :small :type :fiend :alignment "<i>chaotic</i>"
+   :armor-class 12 :hit-points {:die 6 :die-count 2 :modifier 0} :speed "30 ft." :str 10 :dex 14 :con 10 :int 10 :wis 10 :cha 10
+   :challenge 1 :description ${JSON.stringify(`[click me](javascript:parent.pwned=1) ${HOSTILE} **bold**`)}
+   :traits [{:name ${JSON.stringify(`<a href="javascript:parent.pwned=1">Trap</a>`)} :description ${JSON.stringify(HOSTILE)}}]}}}`;
+
+describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
+  let fake: FakeUpstream;
+  let tmp: ReturnType<typeof makeTempDir>;
+  let store: Store;
+  let client: Client;
+  let close: () => Promise<void>;
+  const html: Record<string, string> = {};
+  beforeAll(async () => {
+    fake = await startFakeUpstream({ dataDir: join(REPO_ROOT, "test", "fixtures", "cards") });
+    tmp = makeTempDir("lk-cards-");
+    store = openStore({ path: join(tmp.dir, "lk.db") });
+    const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+    await runSync(store, { config, sources: ["open5e_v2"], types: ["creatures", "spells", "magicitems"], force: true });
+    const imported = importOrcbrewText(store.db, hostilePack(`Imp ${HOSTILE}`), "evil.orcbrew");
+    expect(imported.ok).toBe(true);
+    ({ client, close } = await connectInMemory(makeDeps(store)));
+    for (const name of ["creature", "spell", "item"]) {
+      const r = await client.readResource({ uri: `ui://lorekeeper/${name}.html` });
+      html[name] = (r.contents[0] as { text: string }).text;
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await close?.();
+    store?.close();
+    await fake?.stop();
+    tmp?.cleanup();
+    await browser?.close();
+  });
+
+  const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: { detail: "full", ...args } });
+  async function show(card: string, result: unknown, shot: string | null, opts: { theme?: "light" | "dark"; width?: number } = {}): Promise<{ text: string; r: Rendered }> {
+    const r = await renderCard(browser!, html[card]!, result, opts);
+    const text = await r.frame.locator("#root").innerText();
+    if (SHOTS && shot) await r.page.screenshot({ path: join(REPO_ROOT, "docs", "cards", `${shot}.png`), fullPage: true });
+    expect(r.consoleErrors).toEqual([]);
+    expect(r.requests).toEqual([]);
+    await r.page.close();
+    return { text, r };
+  }
+
+  test("a 2014 creature: the classic stat block", async () => {
+    const { text } = await show("creature", await call("search_creature", { name: "Goblin" }), "creature-2014");
+    for (const s of ["Goblin", "Small humanoid", "Armor Class 15 (leather armor, shield)", "Hit Points 7 (2d6)", "DEX", "14 (+2)", "Skills Stealth +6", "Challenge 1/4 (50 XP)", "Nimble Escape", "Scimitar", "System Reference Document 5.1 (srd-2014)", "2014 rules"]) expect(text).toContain(s);
+  }, 30_000);
+
+  test("a 2024 creature, in the dark theme at a narrow width", async () => {
+    const { text } = await show("creature", await call("search_creature", { name: "Owlbear" }), "creature-2024-dark-narrow", { theme: "dark", width: 360 });
+    for (const s of ["Owlbear", "2024 rules", "System Reference Document 5.2", "Multiattack"]) expect(text).toContain(s);
+  }, 30_000);
+
+  test("a legendary creature: legendary actions with their costs", async () => {
+    const { text } = await show("creature", await call("search_creature", { name: "Adult Red Dragon" }), "creature-legendary");
+    for (const s of ["STR", "27 (+8)", "Saving Throws Dexterity +6", "Challenge 17 (18,000 XP)", "Legendary Actions", "Wing Attack (Costs 2 Actions).", "Fire Breath (Recharge 5–6)."]) expect(text).toContain(s);
+  }, 30_000);
+
+  test("a spell and an item", async () => {
+    const spell = (await show("spell", await call("search_spell", { name: "Fireball" }), "spell")).text;
+    for (const s of ["Fireball", "3rd-level evocation", "Casting Time 1 action", "Range 150 feet", "Components V, S, M (a ball of bat guano and sulfur)", "At Higher Levels.", "2024 rules"]) expect(spell).toContain(s);
+    const item = (await show("item", await call("search_equipment", { name: "Flame Tongue (Longsword)" }), "item")).text;
+    for (const s of ["Flame Tongue (Longsword)", "rare (requires attunement)", "Damage 1d8 slashing", "2014 rules"]) expect(item).toContain(s);
+  }, 30_000);
+
+  test("hostile homebrew from a real import renders as inert text, marked homebrew", async () => {
+    const result = await call("search_creature", { name: "Imp*", documents: ["orcbrew-evil-b-pack-b"] });
+    const r = await renderCard(browser!, html.creature!, result);
+    // textContent: the description sits in a closed <details>.
+    const text = (await r.frame.locator("#root").textContent()) ?? "";
+    expect(text).toContain("Homebrew");
+    expect(text).toContain("<script>parent.pwned=1</script>");
+    expect(text).toContain("[click me](javascript:parent.pwned=1)");
+    expect(await inert(r)).toEqual({ scripts: 1, imgs: 0, links: 0, handlers: 0, pwned: false });
+    if (SHOTS) await r.page.screenshot({ path: join(REPO_ROOT, "docs", "cards", "creature-homebrew-hostile.png"), fullPage: true });
+    expect(r.consoleErrors).toEqual([]);
+    expect(r.requests).toEqual([]);
+    await r.page.close();
+  }, 30_000);
+
+  test("a hostile answer straight to the card (a 100 KB name, markup everywhere) stays text", async () => {
+    const big = `${"<b>x</b>".repeat(12_800)}`;
+    const row = { name: big, kind: "creature", document_key: "<script>parent.pwned=1</script>", document_source: "orcbrew", uri: "javascript:parent.pwned=1", size: HOSTILE,
+      ability_scores: { strength: "<img src=x onerror=parent.pwned=1>" }, speed: { walk: HOSTILE }, actions: [{ name: HOSTILE, desc: `| a | b |\n|---|---|\n| ${HOSTILE} | x |\n\n- ${HOSTILE}` }], traits: "not a list", senses: { nested: [HOSTILE] } };
+    for (const card of ["creature", "spell", "item"]) {
+      const r = await renderCard(browser!, html[card]!, { content: [{ type: "text", text: "{}" }], structuredContent: { results: [row], count: 1, total: 1, offset: 0, has_more: false, detail: "full" } });
+      expect(await inert(r)).toEqual({ scripts: 1, imgs: 0, links: 0, handlers: 0, pwned: false });
+      expect(await r.frame.locator("h2").innerText()).toEndWith("…");
+      expect(r.consoleErrors).toEqual([]);
+      expect(r.requests).toEqual([]);
+      await r.page.close();
+    }
+  }, 30_000);
+
+  test("a tool error is shown as its text", async () => {
+    const { text } = await show("spell", await client.callTool({ name: "search_spell", arguments: { level: 12 } }), null);
+    expect(text).toContain("level");
+  }, 30_000);
+});
+
+/** What a hostile payload could have left in the card's DOM. */
+async function inert(r: Rendered): Promise<{ scripts: number; imgs: number; links: number; handlers: number; pwned: boolean }> {
+  // Strings: the browser's DOM types are not in this project's lib.
+  const dom = (await r.frame.evaluate(`(() => ({
+    scripts: document.querySelectorAll("script").length,
+    imgs: document.querySelectorAll("img,iframe,object,embed").length,
+    links: document.querySelectorAll("a,[href],[src]").length,
+    handlers: Array.from(document.querySelectorAll("*")).filter((e) => Array.from(e.attributes).some((a) => a.name.startsWith("on"))).length,
+  }))()`)) as { scripts: number; imgs: number; links: number; handlers: number };
+  const pwned = (await r.page.evaluate(`"pwned" in window`)) as boolean;
+  return { ...dom, pwned };
+}
