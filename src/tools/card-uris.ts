@@ -7,4 +7,6 @@ export const CARD_URIS: Readonly<Record<string, string>> = {
   search_creature: "ui://lorekeeper/creature.html",
   search_spell: "ui://lorekeeper/spell.html",
   search_equipment: "ui://lorekeeper/item.html",
+  build_encounter: "ui://lorekeeper/encounter.html",
+  class_progression: "ui://lorekeeper/class.html",
 };

@@ -45,11 +45,11 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
     tmp = makeTempDir("lk-cards-");
     store = openStore({ path: join(tmp.dir, "lk.db") });
     const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
-    await runSync(store, { config, sources: ["open5e_v2"], types: ["creatures", "spells", "magicitems"], force: true });
+    await runSync(store, { config, sources: ["open5e_v2"], types: ["creatures", "spells", "magicitems", "classes"], force: true });
     const imported = importOrcbrewText(store.db, hostilePack(`Imp ${HOSTILE}`), "evil.orcbrew");
     expect(imported.ok).toBe(true);
     ({ client, close } = await connectInMemory(makeDeps(store)));
-    for (const name of ["creature", "spell", "item"]) {
+    for (const name of ["creature", "spell", "item", "encounter", "class"]) {
       const r = await client.readResource({ uri: `ui://lorekeeper/${name}.html` });
       html[name] = (r.contents[0] as { text: string }).text;
     }
@@ -93,6 +93,18 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
     for (const s of ["Fireball", "3rd-level evocation", "Casting Time 1 action", "Range 150 feet", "Components V, S, M (a ball of bat guano and sulfur)", "At Higher Levels.", "2024 rules"]) expect(spell).toContain(s);
     const item = (await show("item", await call("search_equipment", { name: "Flame Tongue (Longsword)" }), "item")).text;
     for (const s of ["Flame Tongue (Longsword)", "rare (requires attunement)", "Damage 1d8 slashing", "2014 rules"]) expect(item).toContain(s);
+  }, 30_000);
+
+  test("an encounter: party, budgets as a bar with the difficulty lit, the XP arithmetic (2014 multiplier)", async () => {
+    const args = { party_levels: [3, 3, 4, 4], edition: "2014", documents: ["srd-2014"], monsters: [{ name: "Goblin", count: 4 }, { name: "Adult Red Dragon", count: 1 }] };
+    const { text, r } = await show("encounter", await client.callTool({ name: "build_encounter", arguments: args }), "encounter");
+    for (const s of ["Encounter", "2 × level 3, 2 × level 4", "2014 rules", "srd-2014", "Goblin", "Adult Red Dragon", "18,000", "Total XP 18,200", "×2 → adjusted XP 36,400", "Difficulty Deadly"]) expect(text).toContain(s);
+    expect(r.height).toBeGreaterThan(200);
+  }, 30_000);
+
+  test("a class table: levels, proficiency bonus, features, spell slots", async () => {
+    const { text } = await show("class", await client.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 5 } }), "class");
+    for (const s of ["Wizard", "srd-2014", "2014 rules", "Level\tProf.\tFeatures\tCantrips known\t1st\t2nd\t3rd", "4\t+2\tAbility Score Improvement\t4\t4\t3\t—"]) expect(text).toContain(s);
   }, 30_000);
 
   test("hostile homebrew from a real import renders as inert text, marked homebrew", async () => {

@@ -26,6 +26,8 @@ const LINKED: Record<string, string> = {
   search_creature: "ui://lorekeeper/creature.html",
   search_spell: "ui://lorekeeper/spell.html",
   search_equipment: "ui://lorekeeper/item.html",
+  build_encounter: "ui://lorekeeper/encounter.html",
+  class_progression: "ui://lorekeeper/class.html",
 };
 
 test("tools/list links the card tools to their ui:// resource, and only those", async () => {

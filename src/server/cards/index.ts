@@ -11,23 +11,25 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import { CARD_URIS } from "../../tools/card-uris.ts";
+import { CLASS_SCRIPT } from "./class.ts";
 import { CREATURE_SCRIPT } from "./creature.ts";
+import { ENCOUNTER_SCRIPT } from "./encounter.ts";
 import { ITEM_SCRIPT } from "./item.ts";
 import { CARD_RUNTIME } from "./runtime.ts";
 import { SPELL_SCRIPT } from "./spell.ts";
-import { CARD_CSS } from "./style.ts";
+import { CARD_CSS, TABLE_CSS } from "./style.ts";
 
 /** No network at all: inline style and script only. */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
 
-function page(title: string, script: string): string {
+function page(title: string, script: string, css: string): string {
   return [
     "<!doctype html>",
     '<html lang="en"><head><meta charset="utf-8">',
     `<meta http-equiv="Content-Security-Policy" content="${CSP}">`,
     '<meta name="viewport" content="width=device-width,initial-scale=1">',
     '<meta name="color-scheme" content="light dark">',
-    `<title>${title}</title><style>${CARD_CSS}</style></head>`,
+    `<title>${title}</title><style>${css}</style></head>`,
     `<body><main id="root" aria-live="polite"><p class="note">Waiting for the LoreKeeper answer…</p></main>`,
     `<script>${CARD_RUNTIME}${script}LK.start();</script></body></html>`,
   ].join("\n");
@@ -40,17 +42,19 @@ export interface Card {
   html: string;
 }
 
-const SCRIPTS: Record<string, { name: string; title: string; script: string }> = {
+const SCRIPTS: Record<string, { name: string; title: string; script: string; tables?: boolean }> = {
   search_creature: { name: "creature-card", title: "LoreKeeper creature stat block", script: CREATURE_SCRIPT },
   search_spell: { name: "spell-card", title: "LoreKeeper spell card", script: SPELL_SCRIPT },
   search_equipment: { name: "item-card", title: "LoreKeeper item card", script: ITEM_SCRIPT },
+  build_encounter: { name: "encounter-card", title: "LoreKeeper encounter", script: ENCOUNTER_SCRIPT, tables: true },
+  class_progression: { name: "class-card", title: "LoreKeeper class table", script: CLASS_SCRIPT, tables: true },
 };
 
 /** Every card, built once at load (a few tens of KB of strings). */
 export const CARDS: readonly Card[] = Object.entries(CARD_URIS).map(([tool, uri]) => {
   const s = SCRIPTS[tool];
   if (!s) throw new Error(`no card script for ${tool}`);
-  return { uri, name: s.name, title: s.title, html: page(s.title, s.script) };
+  return { uri, name: s.name, title: s.title, html: page(s.title, s.script, s.tables ? CARD_CSS + TABLE_CSS : CARD_CSS) };
 });
 
 const BY_URI = new Map(CARDS.map((c) => [c.uri, c]));

@@ -11,7 +11,8 @@
  *   *italic*, tables shown as text);
  * - the card header line (document, edition, homebrew) and a generic summary row.
  *
- * A card script defines `render(result)` on the `LK` object; it gets the tool's structuredContent.
+ * A card script sets `LK.render(root, row, answer)` (drawn once per result row) or, for answers
+ * that are one object (build_encounter, class_progression), `LK.renderAnswer(root, answer)`.
  */
 export const CARD_RUNTIME = String.raw`
 var LK = (function () {
@@ -118,6 +119,11 @@ var LK = (function () {
       reportSize();
       return;
     }
+    if (api.renderAnswer) {
+      try { api.renderAnswer(root, sc); } catch (e) { add(root, el("div", "card err", "This answer could not be drawn as a card.")); }
+      reportSize();
+      return;
+    }
     var rows = Array.isArray(sc.results) ? sc.results : [];
     if (!rows.length) add(root, el("div", "card", sc.message || "No results."));
     rows.slice(0, 25).forEach(function (r) {
@@ -146,7 +152,8 @@ var LK = (function () {
     pending[id] = function (res) { theme(res && res.hostContext); post({ jsonrpc: "2.0", method: "ui/notifications/initialized", params: {} }); };
     post({ jsonrpc: "2.0", id: id, method: "ui/initialize", params: { appInfo: { name: "lorekeeper-card", version: "1" }, appCapabilities: {}, protocolVersion: "2026-01-26" } });
   }
-  var api = { el: el, add: add, str: str, fmt: fmt, cap: cap, signed: signed, line: line, prose: prose, header: header, summaryCard: summaryCard, show: show, start: start, render: summaryCard };
+  var api = { el: el, add: add, str: str, fmt: fmt, cap: cap, signed: signed, line: line, prose: prose, header: header, summaryCard: summaryCard, show: show, start: start, render: summaryCard, renderAnswer: null,
+    isHomebrew: isHomebrew, cut: cut };
   return api;
 })();
 `;

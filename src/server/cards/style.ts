@@ -35,3 +35,15 @@ details summary{cursor:pointer;color:var(--muted)}
 .err{color:var(--warn)}
 @media (max-width:420px){.abil{grid-template-columns:repeat(3,1fr)}body{padding:4px}.card{padding:8px}}
 `;
+
+/** Extra rules of the encounter and class cards. */
+export const TABLE_CSS = `
+table{border-collapse:collapse;width:100%;margin:4px 0;font-size:13px}
+th,td{border-bottom:1px solid var(--chip);padding:3px 4px;text-align:left;vertical-align:top}
+th{color:var(--accent);font-weight:bold}
+.scroll{overflow-x:auto}
+.bar{display:flex;height:22px;margin:6px 0 2px;border-radius:3px;overflow:hidden;position:relative;font:11px/22px system-ui,sans-serif}
+.bar div{flex:1;text-align:center;color:var(--fg);background:var(--chip);border-right:1px solid var(--bg);white-space:nowrap;overflow:hidden}
+.bar div.on{background:var(--accent);color:var(--bg);font-weight:bold}
+.big{font-size:1.2em;color:var(--accent);font-weight:bold}
+`;
