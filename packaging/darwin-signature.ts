@@ -6,7 +6,7 @@
  * on a Mac) and checked again. Still invalid: the build fails. build.ts runs this after compiling a
  * darwin target; `bun packaging/darwin-signature.ts FILE...` runs it alone.
  */
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 
 export interface SignatureResult {
   file: string;
@@ -32,19 +32,72 @@ export function findRcodesign(): string | undefined {
   return Bun.which("rcodesign") ?? undefined;
 }
 
+/**
+ * The stored page digests of a thin Mach-O's code directory, read from the signature at `offset`
+ * (big-endian SuperBlob → CodeDirectory: hashOffset, nCodeSlots, hashSize).
+ */
+export function storedCodeDigests(bytes: Uint8Array, offset: number): { digests: string[]; codeLimit: number; pageSize: number } | undefined {
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (offset + 12 > bytes.length || dv.getUint32(offset) !== 0xfade0cc0) return undefined;
+  const count = dv.getUint32(offset + 8);
+  for (let i = 0; i < count; i++) {
+    const type = dv.getUint32(offset + 12 + i * 8);
+    const at = offset + dv.getUint32(offset + 16 + i * 8);
+    if (type !== 0 || dv.getUint32(at) !== 0xfade0c02) continue;
+    const hashOffset = dv.getUint32(at + 16);
+    const nCodeSlots = dv.getUint32(at + 28);
+    const codeLimit = dv.getUint32(at + 32);
+    const hashSize = dv.getUint8(at + 36);
+    const pageSize = 2 ** dv.getUint8(at + 39);
+    const digests: string[] = [];
+    for (let k = 0; k < nCodeSlots; k++) digests.push(Buffer.from(bytes.subarray(at + hashOffset + k * hashSize, at + hashOffset + (k + 1) * hashSize)).toString("hex"));
+    return { digests, codeLimit, pageSize };
+  }
+  return undefined;
+}
+
+/**
+ * An ad-hoc signature (what Bun writes) has an empty or no CMS blob, which `rcodesign verify`
+ * reports as an error whatever the code. Check it as macOS does: every page digest the code directory stores
+ * equals the digest `rcodesign compute-code-hashes` computes from the file now.
+ */
+function adhocCheck(file: string, bin: string): { ok: boolean; detail: string } {
+  const info = rcodesign(bin, ["print-signature-info", file]);
+  if (!/flags: CodeSignatureFlags\(ADHOC/.test(info.out)) return { ok: false, detail: "not an ad-hoc signature" };
+  const m = /macho_signature_start_offset: (\d+)/.exec(info.out);
+  if (!m) return { ok: false, detail: "no signature found" };
+  const stored = storedCodeDigests(new Uint8Array(readFileSync(file)), Number(m[1]));
+  if (!stored) return { ok: false, detail: "no code directory in the signature" };
+  const computed = rcodesign(bin, ["compute-code-hashes", "--hash", "sha256", file]);
+  if (!computed.ok) return { ok: false, detail: `compute-code-hashes failed: ${lastLines(computed.out)}` };
+  const now = computed.out.split("\n").map((l) => l.trim()).filter((l) => /^[0-9a-f]{64}$/.test(l));
+  if (now.length !== stored.digests.length) return { ok: false, detail: `${stored.digests.length} pages signed, ${now.length} in the file` };
+  const bad = now.findIndex((d, i) => d !== stored.digests[i]);
+  if (bad >= 0) return { ok: false, detail: `page ${bad} does not match its signed digest` };
+  return { ok: true, detail: `ad-hoc signature valid: all ${now.length} page digests (${stored.pageSize}-byte pages, ${stored.codeLimit} bytes) match` };
+}
+
+function verify(file: string, bin: string): { ok: boolean; detail: string } {
+  const v = rcodesign(bin, ["verify", file]);
+  if (v.ok) return { ok: true, detail: lastLines(v.out) || "signature valid" };
+  // rcodesign verify wants a CMS signature; an ad-hoc one has none ("CMS error", "no cryptographic signature").
+  const adhoc = adhocCheck(file, bin);
+  return adhoc.detail === "not an ad-hoc signature" ? { ok: false, detail: lastLines(v.out) } : adhoc;
+}
+
 /** Verify `file`; ad-hoc sign and verify again when `sign` and the first check fails. */
 export function checkSignature(file: string, bin: string, sign = true): SignatureResult {
-  const first = rcodesign(bin, ["verify", file]);
-  if (first.ok) return { file, status: "valid", detail: lastLines(first.out) || "signature valid" };
-  if (!sign) return { file, status: "invalid", detail: lastLines(first.out) };
+  const first = verify(file, bin);
+  if (first.ok) return { file, status: "valid", detail: first.detail };
+  if (!sign) return { file, status: "invalid", detail: first.detail };
   const before = statSync(file).mode;
   const signed = rcodesign(bin, ["sign", file]);
   if (!signed.ok) return { file, status: "invalid", detail: `ad-hoc signing failed: ${lastLines(signed.out)}` };
-  const again = rcodesign(bin, ["verify", file]);
-  if (!again.ok) return { file, status: "invalid", detail: `still invalid after ad-hoc signing: ${lastLines(again.out)}` };
+  const again = verify(file, bin);
+  if (!again.ok) return { file, status: "invalid", detail: `still invalid after ad-hoc signing: ${again.detail}` };
   // rcodesign rewrites the file; keep it executable as it was.
   Bun.spawnSync(["chmod", (before & 0o777).toString(8), file]);
-  return { file, status: "signed", detail: `was invalid (${lastLines(first.out, 1)}); ad-hoc signed, now valid` };
+  return { file, status: "signed", detail: `was invalid (${first.detail}); ad-hoc signed, now valid` };
 }
 
 if (import.meta.main) {
