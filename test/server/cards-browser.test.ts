@@ -102,6 +102,16 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
     expect(r.height).toBeGreaterThan(200);
   }, 30_000);
 
+  test("proposed groups and compact rows: each group with its own bar; summary rows as small cards", async () => {
+    const args = { party_levels: [1, 1, 1, 1], difficulty: "hard", edition: "2014", documents: ["srd-2014"] };
+    const { text } = await show("encounter", await client.callTool({ name: "build_encounter", arguments: args }), null);
+    expect(text).toContain("Group 1");
+    expect(text).toContain("Goblin");
+    expect(text).toContain("Difficulty Hard");
+    const rows = (await show("creature", await client.callTool({ name: "search_creature", arguments: { documents: ["srd-2014", "srd-2024"] } }), null)).text;
+    for (const s of ["Goblin", "Owlbear", "Adult Red Dragon", "detail \"full\""]) expect(rows).toContain(s);
+  }, 30_000);
+
   test("a class table: levels, proficiency bonus, features, spell slots", async () => {
     const { text } = await show("class", await client.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 5 } }), "class");
     for (const s of ["Wizard", "srd-2014", "2014 rules", "Level\tProf.\tFeatures\tCantrips known\t1st\t2nd\t3rd", "4\t+2\tAbility Score Improvement\t4\t4\t3\t—"]) expect(text).toContain(s);

@@ -3,7 +3,8 @@
  * resources/list, resources/templates/list, answers of every tool (hits, empty answers with their
  * hints, tool errors) and the JSON-RPC errors of malformed requests. Taken with the v1 SDK before
  * the move to the v2 packages, so the snapshot shows that the move changed nothing a client reads
- * (the one intended change, resource-not-found -32002 → -32602, shows in its git history).
+ * (the intended changes show in its git history: resource-not-found -32002 → -32602, and the MCP
+ * Apps card links, `_meta.ui.resourceUri`, on five tools in tools/list).
  *
  * Raw JSON-RPC over the real HTTP front (stateless, no initialize needed), so the test does not
  * depend on either SDK's client. Timestamps are replaced by "<time>".
