@@ -3,12 +3,15 @@
  * real records, a homebrew pack imported through the OrcBrew importer, the real MCP client) are
  * posted to each card the way MCP Apps hosts do (test/support/card-host.ts). Checked: the stat
  * block / spell / item text, no console errors, no network request, and hostile homebrew shown as
- * inert text. Screenshots go to docs/cards/ when LK_CARD_SCREENSHOTS=1 (docs/cards.md shows them).
+ * inert text. Screenshots go to docs/cards/ when LK_CARD_SCREENSHOTS=1 (docs/cards.md shows them);
+ * otherwise each is compared with the committed one: same width, height within 15% (fonts differ
+ * between machines, so pixels are not compared; a lost or doubled section shows in the height).
  *
  * Skipped, with the reason, where /usr/bin/chromium or playwright-core is absent (CI).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { loadConfig } from "../../src/config.ts";
@@ -66,7 +69,7 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
   async function show(card: string, result: unknown, shot: string | null, opts: { theme?: "light" | "dark"; width?: number } = {}): Promise<{ text: string; r: Rendered }> {
     const r = await renderCard(browser!, html[card]!, result, opts);
     const text = await r.frame.locator("#root").innerText();
-    if (SHOTS && shot) await r.page.screenshot({ path: join(REPO_ROOT, "docs", "cards", `${shot}.png`), fullPage: true });
+    if (shot) await screenshot(r, shot);
     expect(r.consoleErrors).toEqual([]);
     expect(r.requests).toEqual([]);
     await r.page.close();
@@ -126,7 +129,7 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
     expect(text).toContain("<script>parent.pwned=1</script>");
     expect(text).toContain("[click me](javascript:parent.pwned=1)");
     expect(await inert(r)).toEqual({ scripts: 1, imgs: 0, links: 0, handlers: 0, pwned: false });
-    if (SHOTS) await r.page.screenshot({ path: join(REPO_ROOT, "docs", "cards", "creature-homebrew-hostile.png"), fullPage: true });
+    await screenshot(r, "creature-homebrew-hostile");
     expect(r.consoleErrors).toEqual([]);
     expect(r.requests).toEqual([]);
     await r.page.close();
@@ -151,6 +154,26 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
     expect(text).toContain("level");
   }, 30_000);
 });
+
+/** A PNG's width and height (IHDR). */
+function pngSize(png: Uint8Array): { width: number; height: number } {
+  const v = new DataView(png.buffer, png.byteOffset, png.byteLength);
+  return { width: v.getUint32(16), height: v.getUint32(20) };
+}
+
+/** Writes the screenshot (LK_CARD_SCREENSHOTS=1) or checks it against the committed one. */
+async function screenshot(r: Rendered, name: string): Promise<void> {
+  const path = join(REPO_ROOT, "docs", "cards", `${name}.png`);
+  const png = await r.page.screenshot({ fullPage: true });
+  if (SHOTS || !existsSync(path)) {
+    writeFileSync(path, png);
+    return;
+  }
+  const now = pngSize(png);
+  const committed = pngSize(readFileSync(path));
+  expect(now.width).toBe(committed.width);
+  expect(Math.abs(now.height - committed.height) / committed.height).toBeLessThanOrEqual(0.15);
+}
 
 /** What a hostile payload could have left in the card's DOM. */
 async function inert(r: Rendered): Promise<{ scripts: number; imgs: number; links: number; handlers: number; pwned: boolean }> {
