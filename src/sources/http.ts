@@ -10,11 +10,12 @@ import { USER_AGENT, type Config } from "../config.ts";
 import { log } from "../log.ts";
 import { Semaphore } from "../semaphore.ts";
 import { backoffDelay, parseRetryAfter } from "./retry.ts";
+import { type AttemptFailure, DEFAULT_MAX_BODY_BYTES, failureMessage, fmtBytes, fmtSeconds, snippet } from "./http-messages.ts";
+
+export { DEFAULT_MAX_BODY_BYTES } from "./http-messages.ts";
 
 export type UpstreamErrorKind = "network" | "timeout" | "http" | "malformed" | "too-large" | "recent-failure" | "pagination";
 
-/** The largest response body read (default; LOREKEEPER_HTTP_MAX_MB): the biggest real page (1,000 Open5e creatures) is about 6 MB. */
-export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** An error page is read this far at most (only its first line is shown). */
 const ERROR_BODY_BYTES = 64 * 1024;
 
@@ -151,18 +152,6 @@ function upstreamFor(url: string, given?: UpstreamInfo): UpstreamInfo {
     /* keep raw */
   }
   return { name: "The upstream API", baseUrl: origin, envVar: "the source's base-URL variable" };
-}
-
-function fmtSeconds(ms: number): string {
-  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
-}
-
-/** Why an attempt failed, before deciding to retry. */
-interface AttemptFailure {
-  kind: "network" | "timeout" | "http" | "malformed" | "too-large";
-  status?: number;
-  detail: string;
-  retryAfterMs?: number;
 }
 
 function retryable(f: AttemptFailure): boolean {
@@ -340,8 +329,6 @@ export class HttpClient {
   }
 }
 
-const fmtBytes = (n: number) => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 2 : 0)} MB`;
-
 /** The body as text, reading at most `cap` bytes (the rest is cancelled, never buffered). */
 async function readCapped(resp: Response, cap: number): Promise<{ text: string; cut: boolean }> {
   if (!resp.body) return { text: "", cut: false };
@@ -367,45 +354,5 @@ function safeWrite(url: string, fn: () => void): void {
     fn();
   } catch (err) {
     log.warn(`HTTP cache write failed for ${url}; continuing without caching it`, err);
-  }
-}
-
-function snippet(text: string): string {
-  const t = text.replace(/\s+/g, " ").trim();
-  if (t === "" || t.startsWith("<")) return "";
-  return `: ${t.length > 160 ? `${t.slice(0, 160)}…` : t}`;
-}
-
-function failureMessage(up: UpstreamInfo, url: string, f: AttemptFailure, attempts: number, timeoutMs: number): string {
-  const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
-  const later = "run `lorekeeper sync` later";
-  const mirror = `or set ${up.envVar} to a mirror`;
-  switch (f.kind) {
-    case "network":
-      return `${up.name} at ${up.baseUrl} is unreachable (${f.detail})${tries} while fetching ${url}. Check the network, ${later}, ${mirror}.`;
-    case "timeout":
-      return (
-        `${up.name} at ${up.baseUrl} did not answer within ${fmtSeconds(timeoutMs)}${tries} (${url}). ` +
-        `It may be overloaded: ${later}, raise LOREKEEPER_HTTP_TIMEOUT_MS, ${mirror}.`
-      );
-    case "too-large":
-      return (
-        `${up.name} at ${up.baseUrl} answered ${url} with a body too large to read (${f.detail}; the limit is LOREKEEPER_HTTP_MAX_MB, ` +
-        `default ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024}). Check that ${up.envVar} points at the API itself, not a file server or proxy; the previous data is kept.`
-      );
-    case "malformed":
-      return (
-        `${up.name} at ${up.baseUrl} returned a body that is not valid JSON for ${url} (${f.detail}). ` +
-        `Check that ${up.envVar} points at the API itself (not a web page or proxy), or ${later}.`
-      );
-    case "http": {
-      const s = f.status ?? 0;
-      if (s === 429)
-        return `${up.name} at ${up.baseUrl} is rate-limiting us (HTTP 429${tries}) for ${url}. Wait a while and ${later}, or lower LOREKEEPER_HTTP_CONCURRENCY.`;
-      if (s >= 500) return `${up.name} at ${up.baseUrl} failed with ${f.detail}${tries} for ${url}. The service may be down: ${later}, ${mirror}.`;
-      if (s === 404)
-        return `${up.name} at ${up.baseUrl} has no ${url} (HTTP 404). Check that ${up.envVar} points at the API root (e.g. the default), and that the endpoint exists on that server.`;
-      return `${up.name} at ${up.baseUrl} refused ${url} with ${f.detail}. Check ${up.envVar} and any proxy in between.`;
-    }
   }
 }
