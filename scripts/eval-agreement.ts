@@ -17,8 +17,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { AUDIT_KINDS, type AuditKind, compareMembers, type FieldVerdict, type Member } from "../src/entities/agreement.ts";
-import { CORRECTIONS_PATH, type Correction, correctionsFor, KEPT, type KeptValue } from "../src/entities/corrections/apply.ts";
-import type { Entity, JsonObject, JsonValue } from "../src/entities/types.ts";
+import { CORRECTIONS_PATH, type Correction, correctionsFor, KEPT, type KeptValue, setPath } from "../src/entities/corrections/apply.ts";
+import type { Entity, JsonObject } from "../src/entities/types.ts";
 
 const SOURCES = ["open5e_v2", "open5e_v1", "dnd5e_api"] as const;
 
@@ -49,17 +49,11 @@ function asTranscribed(source: string, kind: string, key: string, data: JsonObje
   for (const c of correctionsFor({ document_source: source as Entity["document_source"], kind: kind as Entity["kind"], key })) {
     if (!notes.some((n) => n.includes(` gives ${c.field} `))) continue;
     const v = c.evidence[source];
-    out = setAt(out, c.field, v === undefined || v === "none" ? null : v);
+    out = setPath(out, c.field, v ?? "none");
   }
   return out;
 }
 
-function setAt(data: JsonObject, path: string, value: JsonValue): JsonObject {
-  const [head, ...rest] = path.split(".");
-  if (rest.length === 0) return { ...data, [head!]: value };
-  const inner = data[head!];
-  return { ...data, [head!]: setAt(inner && typeof inner === "object" && !Array.isArray(inner) ? (inner as JsonObject) : {}, rest.join("."), value) };
-}
 
 /** Slug without the words sources order differently ("Crossbow, heavy" = "Heavy Crossbow"). */
 function matchKey(name: string): string {

@@ -61,7 +61,8 @@ export interface FieldVerdict {
   similarity?: number;
 }
 
-function at(data: JsonObject, path: string): JsonValue | undefined {
+/** The value at a dotted path of canonical data ("skills.arcana"), or undefined. */
+export function dataAt(data: JsonObject, path: string): JsonValue | undefined {
   let v: JsonValue | undefined = data;
   for (const p of path.split(".")) {
     if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
@@ -131,7 +132,7 @@ export function compareMembers(kind: AuditKind, members: readonly Member[]): Fie
   for (const obj of OBJECTS[kind]) {
     const keys = new Set<string>();
     for (const m of members) {
-      const o = at(m.data, obj);
+      const o = dataAt(m.data, obj);
       if (o && typeof o === "object" && !Array.isArray(o)) for (const k of Object.keys(o)) if (k !== "unit" && k !== "hover") keys.add(k);
     }
     for (const k of [...keys].sort()) fields.push(`${obj}.${k}`);
@@ -141,15 +142,15 @@ export function compareMembers(kind: AuditKind, members: readonly Member[]): Fie
     // A key one source lists and another does not (a skill): the silent source votes "none".
     const objectField = OBJECTS[kind].some((o) => field.startsWith(`${o}.`));
     for (const m of members) {
-      const v = normalizeValue(field, at(m.data, field));
+      const v = normalizeValue(field, dataAt(m.data, field));
       if (v !== undefined) values[m.source] = v;
-      else if (objectField && at(m.data, field.split(".")[0]!) !== undefined) values[m.source] = "none";
+      else if (objectField && dataAt(m.data, field.split(".")[0]!) !== undefined) values[m.source] = "none";
     }
     const d = decide(field, values);
     if (d) out.push(d);
   }
   for (const field of TEXTS[kind]) {
-    const texts = members.map((m) => ({ s: m.source, t: at(m.data, field) })).filter((x): x is { s: string; t: string } => typeof x.t === "string" && x.t.trim() !== "");
+    const texts = members.map((m) => ({ s: m.source, t: dataAt(m.data, field) })).filter((x): x is { s: string; t: string } => typeof x.t === "string" && x.t.trim() !== "");
     if (texts.length < 2) continue;
     let min = 1;
     for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) min = Math.min(min, textSimilarity(texts[i]!.t, texts[j]!.t));

@@ -7,7 +7,7 @@
  */
 import table from "./srd-2014.json" with { type: "json" };
 import type { Entity, EntityFilters, JsonObject, JsonValue } from "../types.ts";
-import { normalizeValue } from "../agreement.ts";
+import { dataAt, normalizeValue } from "../agreement.ts";
 
 export const CORRECTIONS_PATH = new URL("./srd-2014.json", import.meta.url).pathname;
 
@@ -64,17 +64,8 @@ const FILTER_OF: Record<string, (v: JsonValue) => Partial<EntityFilters>> = {
   weight_lb: (v) => ({ weight_lb: typeof v === "number" ? v : null }),
 };
 
-function getPath(data: JsonObject, path: string): JsonValue | undefined {
-  let v: JsonValue | undefined = data;
-  for (const p of path.split(".")) {
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
-    v = (v as JsonObject)[p];
-  }
-  return v;
-}
-
-/** `data` with `path` set to `value` (objects on the way copied, never shared). */
-function setPath(data: JsonObject, path: string, value: JsonValue): JsonObject {
+/** `data` with `path` set to `value` ("none": removed), objects on the way copied, never shared. */
+export function setPath(data: JsonObject, path: string, value: JsonValue): JsonObject {
   const [head, ...rest] = path.split(".");
   const out: JsonObject = { ...data };
   if (rest.length === 0) {
@@ -105,7 +96,7 @@ export function applyCorrections<E extends Entity>(e: E): E {
   let filters: EntityFilters = e.filters;
   const notes: string[] = [];
   for (const c of list) {
-    const current = getPath(data, c.field);
+    const current = dataAt(data, c.field);
     if (JSON.stringify(normalizeValue(c.field, current) ?? "none") === JSON.stringify(normalizeValue(c.field, c.value) ?? "none")) continue;
     data = setPath(data, c.field, c.value);
     const f = FILTER_OF[c.field];
