@@ -3,8 +3,9 @@
  *
  *   1. documents → stored keys (decision 3); structured filters → WHERE over `entities e`;
  *      `name` (exact → key → slug → … see names.ts) narrows the candidates further.
- *   2. No `search` (empty/whitespace): every match, ordered by name, grouped into one entry per
- *      kind and name (page.ts, collapse.ts; `collapse: false` keeps every version), the page at
+ *   2. No `search` (empty/whitespace): every match, grouped into one entry per kind and name, in
+ *      the document preference of the version that answers (the core SRDs first), then by name
+ *      (page.ts, collapse.ts; `collapse: false` keeps every version, by name), the page at
  *      `offset`; `total` counts them all; no score. Mode "structured".
  *   3. With `search`: the lexical leg (FTS5/BM25, typo-tolerant) and the vector leg (query
  *      embedding with a timeout; exact cosine or HNSW) run over the same candidates and are fused

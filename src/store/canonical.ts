@@ -7,6 +7,10 @@
  * answers for its group when it is rank 0, or when no better-ranked row of its group matches the
  * same filters (search/page.ts).
  *
+ * `entities.doc_rank` is the place of the entity's document itself in that preference
+ * (DocumentRank: the listed documents 0…n-1, the official SRDs next, other open content, homebrew
+ * last): a collapsed list is ordered by it, then by name, walking an index (search/rank/page.ts).
+ *
  * The ranks follow one preference, recorded in `meta` (`group_rank_preference`: the preferred
  * document keys, canonical, comma-separated; "" = the default order). They are recomputed for the
  * kinds a sync or import changed (in its transaction) and, for the whole store, when the server
@@ -23,6 +27,8 @@ interface RankRow extends Ranked {
   kind: string;
   name: string;
   group_rank: number | null;
+  doc_rank: number | null;
+  dup_of: number | null;
 }
 
 /** The kinds whose ranks a change of `kinds` touches (rules and rule sections are one family for dup_of). */
@@ -35,11 +41,16 @@ function withFamily(kinds: Iterable<string>): string[] {
   return [...out];
 }
 
-/** The preference the stored ranks follow (its id: canonical keys, comma-separated), or undefined when ranks are not kept. */
+/**
+ * The preference the stored ranks follow (its id: canonical keys, comma-separated), or undefined
+ * when ranks are not kept (a store older than migration 7 opened read-only has no `doc_rank`).
+ */
 export function rankPreference(db: Database): string | undefined {
   return CACHES.rankPreference.get(db, () => {
     try {
-      return db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(RANK_PREFERENCE_KEY)?.value;
+      return db
+        .query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ? AND EXISTS (SELECT 1 FROM pragma_table_info('entities') WHERE name = 'doc_rank')")
+        .get(RANK_PREFERENCE_KEY)?.value;
     } catch {
       return undefined;
     }
@@ -47,9 +58,9 @@ export function rankPreference(db: Database): string | undefined {
 }
 
 /**
- * Recompute `group_rank` for the entities of `kinds` (every kind when undefined) by the stored
- * preference. Call inside the transaction that changed them, after refreshDuplicates. Returns how
- * many rows changed.
+ * Recompute `group_rank` and `doc_rank` for the entities of `kinds` (every kind when undefined) by
+ * the stored preference. Call inside the transaction that changed them, after refreshDuplicates.
+ * Returns how many rows changed.
  */
 export function refreshGroupRanks(db: Database, kinds?: Iterable<string>): number {
   const id = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(RANK_PREFERENCE_KEY)?.value ?? "";
@@ -57,19 +68,27 @@ export function refreshGroupRanks(db: Database, kinds?: Iterable<string>): numbe
   if (ks !== undefined && ks.length === 0) return 0;
   const inKinds = ks ? ` AND kind IN (${ks.map(() => "?").join(",")})` : "";
   const rows = db
-    .query<RankRow, string[]>(`SELECT id, kind, name, key, document_key, document_source, group_rank FROM entities WHERE dup_of IS NULL${inKinds}`)
+    .query<RankRow, string[]>(`SELECT id, kind, name, key, document_key, document_source, group_rank, doc_rank, dup_of FROM entities WHERE 1${inKinds}`)
     .all(...(ks ?? []));
+  const rank = documentRank(id.split(",").filter((k) => k.length > 0));
+  const setDoc = db.query("UPDATE entities SET doc_rank = ? WHERE id = ?");
+  let changed = 0;
   const groups = new Map<string, RankRow[]>();
   for (const r of rows) {
+    const d = rank(r);
+    if (r.doc_rank !== d) {
+      setDoc.run(d, r.id);
+      changed++;
+    }
+    if (r.dup_of !== null) continue;
     // NOCASE folds ASCII letters only: the same groups SQL's `name = ?` makes.
     const k = `${r.kind}\u0000${r.name.replace(/[A-Z]+/g, (m) => m.toLowerCase())}`;
     const g = groups.get(k);
     if (g) g.push(r);
     else groups.set(k, [r]);
   }
-  const order = comparePreferred(documentRank(id.split(",").filter((k) => k.length > 0)));
+  const order = comparePreferred(rank);
   const set = db.query("UPDATE entities SET group_rank = ? WHERE id = ?");
-  let changed = 0;
   for (const g of groups.values()) {
     if (g.length > 1) g.sort(order);
     g.forEach((r, i) => {

@@ -329,9 +329,10 @@ function migrate(db: Database): void {
     const added = addFilterColumns(db);
     if (added.length) log.debug(`store: filter columns added: ${added.join(", ")}`);
     if (had) backfillDerived(db, DERIVED_COLUMNS.filter((c) => !had.has(c)), !had.has("dup_of"));
-    // Canonical-ness (migration 5) is computed for the rows already stored, by the default preference
-    // (after the back-fill above, as when each migration filled its own rows).
-    if (had && from < 5) refreshGroupRanks(db);
+    // Canonical-ness (migration 5) and the document ranks (migration 7) are computed for the rows
+    // already stored, by the stored preference (after the back-fill above, as when each migration
+    // filled its own rows).
+    if (had && from < 7) refreshGroupRanks(db);
   }).immediate();
 }
 

@@ -198,6 +198,27 @@ CREATE INDEX entities_listing ON entities(kind, name, dup_of, group_rank, docume
   section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic);
 `,
   },
+  {
+    version: 7,
+    description:
+      "entities.doc_rank: the place of each entity's document in the document preference (kept with group_rank, store/canonical.ts), and entities_by_preference: entities_listing with doc_rank after kind, so a collapsed list walks a kind in preference order, then name (the preferred SRD's entries first), reading the index alone",
+    sql: `
+ALTER TABLE entities ADD COLUMN doc_rank INTEGER;
+-- The filter indexes carry doc_rank too (as migration 5 made them carry name): a few matches read
+-- through one of them are then ordered without reading their rows.
+DROP INDEX entities_spell;
+CREATE INDEX entities_spell ON entities(kind, level, school, dup_of, group_rank, name, doc_rank);
+DROP INDEX entities_creature;
+CREATE INDEX entities_creature ON entities(kind, cr, creature_type, dup_of, group_rank, name, doc_rank);
+DROP INDEX entities_equipment;
+CREATE INDEX entities_equipment ON entities(kind, category, rarity, dup_of, group_rank, name, doc_rank);
+DROP INDEX entities_rule;
+CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, name, doc_rank);
+CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration,
+  ritual, casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -193,7 +193,7 @@ export const buildEncounter: ToolDef = defineTool({
   name: "build_encounter",
   title: "Build an encounter",
   description: [
-    "Encounter XP math, 2024 (budget) or 2014 (thresholds × multiplier), step by step: `monsters` to rate a group, or `difficulty` for groups from the store.",
+    "Encounter XP math, 2024 (budget) or 2014 (thresholds × multiplier), step by step: `monsters` to rate a group, or `difficulty` to propose some.",
     'E.g. {"party_size":4,"party_level":5,"monsters":[{"name":"Ogre","count":2}]}',
   ].join("\n"),
   input,

@@ -77,7 +77,7 @@ export const listDocumentsTool: ToolDef = defineTool({
   name: "list_documents",
   title: "List documents",
   description: [
-    "The books and homebrew packs held locally (SRDs, Open5e, OrcBrew), with license and entry counts. Their keys go in the other tools' `documents`.",
+    "Books and homebrew packs held locally (SRDs, Open5e, OrcBrew), with license and entry counts; their keys go in other tools' `documents`.",
     'E.g. {"format": "text"}.',
   ].join("\n"),
   input,

@@ -13,7 +13,7 @@ const input = z
     query: z.string().trim().min(1).max(500).describe("Its name if known, else what it does"),
     content_types: z
       .preprocess((v) => (typeof v === "string" ? [v] : v), z.array(z.string().max(50)).max(30))
-      .describe(`Any of: ${CONTENT_TYPE_NAMES.join(", ")}`)
+      .describe(CONTENT_TYPE_NAMES.join(", "))
       .optional(),
     documents: bookKeys().optional(),
     limit: limit(),
@@ -25,7 +25,7 @@ export const searchAll: ToolDef = defineTool({
   name: "search_all",
   title: "Search everything",
   description: [
-    "One ranked search over all D&D 5e content. Use it only when the kind is unknown; the search_* tools have names and filters.",
+    "One ranked search over all D&D 5e content. Use it only when the kind is unknown (search_* tools filter).",
     'E.g. {"query": "fire breathing beast"}.',
   ].join("\n"),
   input,

@@ -6,7 +6,7 @@ export const searchSpell = searchTool({
   name: "search_spell",
   title: "Search spells",
   description: [
-    "D&D 5e spells: by `name`, by description (`search`) or by filters.",
+    "D&D 5e spells: by `name`, description (`search`) or filters.",
     'E.g. {"name": "Fireball"}, {"search": "protect allies from fire", "level_max": 3}.',
   ].join("\n"),
 });

@@ -36,6 +36,13 @@ export interface SearchToolSpec {
   selector?: KindSelector;
 }
 
+/**
+ * The order of an unranked list (no `search`), said in every search tool's description: one row
+ * per thing in the server's document preference (the core SRDs first), then by name; with
+ * `all_versions` or `documents`, every version by name (search/rank/page.ts).
+ */
+export const LIST_ORDER = "Lists: SRD first, then A–Z.";
+
 export function searchTool(spec: SearchToolSpec): ToolDef {
   const input = z
     .object({
@@ -48,7 +55,7 @@ export function searchTool(spec: SearchToolSpec): ToolDef {
   return defineTool({
     name: spec.name,
     title: spec.title,
-    description: spec.description,
+    description: `${spec.description}\n${LIST_ORDER}`,
     input,
     output: searchOutputSchema,
     openWorld: true,

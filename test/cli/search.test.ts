@@ -82,6 +82,23 @@ describe("lorekeeper search", () => {
     expect(r.out).toContain("1 result, ordered by name.");
   }, 30_000);
 
+  test("no query, no --documents: one row per thing, the preferred documents' first, then by name; --all-versions: by name", async () => {
+    const r = await cli(["--type", "spell", "--limit", "50"]);
+    expect(r.out).toMatch(/\d+ results, preferred documents first, then by name\./);
+    const rows = r.out.split("\n").slice(2).filter((l) => /\sspell\s/.test(l)).map((l) => ({ name: l.split(/\s{2,}/)[0]!, doc: l.split(/\s{2,}/)[2]!.split(" ")[0]! }));
+    const tier = (d: string) => ["srd-2024", "srd-2014"].indexOf(d) + 1 || (d === "homebrew-pack" ? 4 : 3);
+    // Every tier present, in order; names in order within a tier.
+    expect([...new Set(rows.map((x) => tier(x.doc)))]).toEqual([1, 2, 3, 4]);
+    for (let i = 1; i < rows.length; i++) {
+      const [a, b] = [rows[i - 1]!, rows[i]!];
+      if (tier(a.doc) === tier(b.doc)) expect(a.name.toLowerCase() <= b.name.toLowerCase()).toBe(true);
+    }
+    const all = await cli(["--type", "spell", "--limit", "50", "--all-versions"]);
+    expect(all.out).toMatch(/\d+ results, ordered by name\./);
+    const names = all.out.split("\n").slice(2).filter((l) => /\sspell\s/.test(l)).map((l) => l.split(/\s{2,}/)[0]!.toLowerCase());
+    expect(names).toEqual([...names].sort());
+  }, 30_000);
+
   test("unknown documents: no results and the available ones", async () => {
     const r = await cli(["fire", "--documents", "phb"]);
     expect(r.out).toContain("No results.");

@@ -229,6 +229,22 @@ describe("results", () => {
     expect(a.message).toContain("srd-2014");
   });
 
+  test("lists without `search`: the SRD's entries first, then by name, as the descriptions say; `documents` or `all_versions`: by name", async () => {
+    const { tools } = await client.listTools();
+    for (const t of tools.filter((x) => x.name.startsWith("search_") && x.name !== "search_all")) expect(t.description).toContain("Lists: SRD first, then A–Z.");
+    expect(namesOf(await call("search_creature", { type: "dragon" }))).toEqual(["Ancient Red Dragon", "Dragon Turtle", "Young Green Dragon", "Fire Drake"]);
+    // Paging keeps the order.
+    const page2 = answerOf(await call("search_creature", { type: "dragon", limit: 2, offset: 2 }));
+    expect(page2.results.map((x) => x.name)).toEqual(["Young Green Dragon", "Fire Drake"]);
+    expect(page2.total).toBe(4);
+    expect(namesOf(await call("search_creature", { type: "dragon", documents: ["srd-2014", "tob"] }))).toEqual(["Ancient Red Dragon", "Dragon Turtle", "Fire Drake", "Young Green Dragon"]);
+    expect(namesOf(await call("search_creature", { type: "dragon", all_versions: true }))).toEqual(["Ancient Red Dragon", "Dragon Turtle", "Fire Drake", "Young Green Dragon"]);
+    // Homebrew last.
+    const spells = answerOf(await call("search_spell", { school: "evocation", limit: 50 })).results.map((x) => String(x.document_key));
+    expect(spells.indexOf("homebrew-pack")).toBeGreaterThan(spells.lastIndexOf("tob"));
+    expect(spells.lastIndexOf("srd-2014")).toBeLessThan(spells.indexOf("tob"));
+  });
+
   test("limit is respected exactly", async () => {
     expect(answerOf(await call("search_spell", { limit: 3 })).count).toBe(3);
     expect(answerOf(await call("search_all", { query: "fire", limit: 1 })).count).toBe(1);

@@ -1,7 +1,8 @@
 /**
- * Canonical-ness as a stored fact (store/canonical.ts): `group_rank` follows the document
- * preference, is kept by every write and by a change of preference, is back-filled by migration 5,
- * and collapsed answers read from it are the answers the per-call GROUP BY gives.
+ * Canonical-ness as a stored fact (store/canonical.ts): `group_rank` and `doc_rank` follow the
+ * document preference, are kept by every write and by a change of preference, are back-filled by
+ * migrations 5 and 7, and collapsed answers read from them are the answers the per-call GROUP BY
+ * gives, in the preference order, then by name.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
@@ -14,7 +15,7 @@ import { rankPreference, RANK_PREFERENCE_KEY, setRankPreference } from "../../sr
 import { openStore, type Store } from "../../src/store/db.ts";
 import { deleteOrigin, replaceOrigin } from "../../src/store/entities.ts";
 import { SCHEMA_VERSION } from "../../src/store/schema.ts";
-import { makeEntity, undoMigration5 } from "../support/entities.ts";
+import { makeEntity, undoMigration5, undoMigration7 } from "../support/entities.ts";
 import { makeTempDir } from "../support/tmp.ts";
 import { unavailableProvider } from "../search/helpers.ts";
 
@@ -40,6 +41,12 @@ const spell = (name: string, doc: string, f: EntityFilters, source?: Entity["doc
 function ranks(db: Database): Record<string, number | null> {
   const out: Record<string, number | null> = {};
   for (const r of db.query<{ k: string; g: number | null }, []>("SELECT document_source || ':' || key AS k, group_rank AS g FROM entities ORDER BY id").all()) out[r.k] = r.g;
+  return out;
+}
+
+function docRanks(db: Database): Record<string, number | null> {
+  const out: Record<string, number | null> = {};
+  for (const r of db.query<{ k: string; d: number | null }, []>("SELECT document_source || ':' || key AS k, doc_rank AS d FROM entities ORDER BY id").all()) out[r.k] = r.d;
   return out;
 }
 
@@ -72,6 +79,17 @@ describe("group_rank", () => {
       "orcbrew:homebrew-pack_fireball": 3,
     });
     expect(rankPreference(store.db)).toBe("");
+    // The document's own place: SRD 5.2, SRD 5.1, other open content, homebrew (copies too).
+    expect(docRanks(store.db)).toEqual({
+      "open5e_v2:srd_fireball": 1,
+      "open5e_v2:tob_fireball": 2,
+      "open5e_v2:srd_shield": 1,
+      "open5e_v2:tob_shield": 2,
+      "open5e_v2:srd_light": 1,
+      "open5e_v2:srd-2024_fireball": 0,
+      "open5e_v1:fireball": 1,
+      "orcbrew:homebrew-pack_fireball": 3,
+    });
   });
 
   test("writes keep it: a version removed by a sync or an import moves the next one up", () => {
@@ -94,6 +112,10 @@ describe("group_rank", () => {
     expect(ranks(store.db)["open5e_v2:tob_fireball"]).toBe(0);
     expect(ranks(store.db)["open5e_v2:srd_fireball"]).toBe(1);
     expect(ranks(store.db)["open5e_v2:srd-2024_fireball"]).toBe(2);
+    expect(docRanks(store.db)["open5e_v2:tob_shield"]).toBe(0);
+    expect(docRanks(store.db)["open5e_v2:srd_shield"]).toBe(1);
+    expect(docRanks(store.db)["open5e_v2:srd-2024_fireball"]).toBe(2);
+    expect(docRanks(store.db)["orcbrew:homebrew-pack_fireball"]).toBe(4);
     expect(setRankPreference(store.db, ["tob", "srd-2014"])).toBe(false);
     // A later sync ranks by the recorded preference.
     replaceOrigin(store.db, "open5e_v2:extra", [spell("Light", "tob", { level: 0 })]);
@@ -115,6 +137,57 @@ describe("group_rank", () => {
     expect(ranks(again.db)["open5e_v2:srd-2024_fireball"]).toBe(0);
     expect(ranks(again.db)["orcbrew:homebrew-pack_fireball"]).toBe(3);
     expect(ranks(again.db)["open5e_v1:fireball"]).toBeNull();
+  });
+
+  test("migration 7 fills doc_rank by the preference the store records, and a store without it opened read-only groups per call", async () => {
+    const { path, store } = tempStore();
+    fill(store.db);
+    setRankPreference(store.db, ["tob"]);
+    store.close();
+    const raw = new Database(path);
+    undoMigration7(raw);
+    raw.close();
+    // Read-only (no migration): no doc_rank, so the stored ranks are not used; the answer is the same.
+    const ro = openStore({ path, readonly: true });
+    expect(rankPreference(ro.db)).toBeUndefined();
+    const names = async (s: Store) =>
+      (await runSearch({ store: s, embedder: unavailableProvider(), embeddingTimeoutMs: 100 }, { kinds: ["spell" as EntityKind], limit: 10, collapse: true, prefer: ["tob"] })).hits.map((h) => `${h.entity.document_key}:${h.entity.name}`);
+    const readOnly = await names(ro);
+    ro.close();
+    const again = openStore({ path });
+    cleanups.push(() => again.close());
+    expect(again.db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'schema_version'").get()?.value).toBe(String(SCHEMA_VERSION));
+    expect(rankPreference(again.db)).toBe("tob");
+    expect(docRanks(again.db)["open5e_v2:tob_fireball"]).toBe(0);
+    expect(docRanks(again.db)["open5e_v2:srd-2024_fireball"]).toBe(1);
+    expect(docRanks(again.db)["open5e_v2:srd_light"]).toBe(2);
+    expect(await names(again)).toEqual(["tob:fireball", "tob:Shield", "srd-2014:Light"]);
+    expect(readOnly).toEqual(["tob:fireball", "tob:Shield", "srd-2014:Light"]);
+  });
+});
+
+describe("the order of a collapsed list", () => {
+  test("the preferred documents' entries first (the version that answers decides), then by name; without collapsing, by name", async () => {
+    const { store } = tempStore();
+    fill(store.db);
+    replaceOrigin(store.db, "open5e_v2:more", [
+      spell("Aid", "tob", { level: 2, school: "abjuration" }),
+      spell("Blight", "srd-2024", { level: 4, school: "necromancy" }),
+      spell("Zephyr", "srd-2014", { level: 1, school: "evocation" }),
+    ]);
+    const ctx = { store, embedder: unavailableProvider(), embeddingTimeoutMs: 100 };
+    const list = async (filters: StructuredFilters, collapse: boolean, offset = 0, limit = 20, prefer?: string[]) =>
+      (await runSearch(ctx, { kinds: ["spell" as EntityKind], filters, offset, limit, collapse, ...(prefer ? { prefer } : {}) })).hits.map((h) => `${h.entity.document_key}:${h.entity.name}`);
+    expect(await list({}, true)).toEqual(["srd-2024:Blight", "srd-2024:Fireball", "srd-2014:Light", "srd-2014:Shield", "srd-2014:Zephyr", "tob:Aid"]);
+    // Pages keep that order.
+    expect([...(await list({}, true, 0, 2)), ...(await list({}, true, 2, 2)), ...(await list({}, true, 4, 2))]).toEqual(await list({}, true));
+    // Level 4 matches only tob's fireball among the Fireballs: it answers for Fireball, in tob's place.
+    expect(await list({ level: 4 }, true)).toEqual(["srd-2024:Blight", "tob:fireball"]);
+    expect(await list({ level: 2 }, true)).toEqual(["tob:Aid", "tob:Shield"]);
+    // Every version (all_versions, documents): by name, then preference.
+    expect(await list({ school: "evocation" }, false)).toEqual(["srd-2024:Fireball", "srd-2014:Fireball", "tob:fireball", "homebrew-pack:Fireball", "srd-2014:Light", "srd-2014:Zephyr"]);
+    // Another preference than the stored one (grouped per call): the same rule.
+    expect(await list({}, true, 0, 20, ["tob"])).toEqual(["tob:Aid", "tob:fireball", "tob:Shield", "srd-2024:Blight", "srd-2014:Light", "srd-2014:Zephyr"]);
   });
 });
 

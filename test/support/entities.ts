@@ -220,8 +220,21 @@ export function makeStore(entities: Entity[] = sampleEntities()): { store: Store
   };
 }
 
-/** Turn a store back into what schema 4 wrote: the indexes before migrations 5 and 6, no group_rank. */
+/** Turn a store back into what schema 6 wrote: no doc_rank, the filter indexes of migration 5. */
+export function undoMigration7(raw: Database): void {
+  raw.exec(`
+DROP INDEX IF EXISTS entities_by_preference;
+DROP INDEX entities_spell; CREATE INDEX entities_spell ON entities(kind, level, school, dup_of, group_rank, name);
+DROP INDEX entities_creature; CREATE INDEX entities_creature ON entities(kind, cr, creature_type, dup_of, group_rank, name);
+DROP INDEX entities_equipment; CREATE INDEX entities_equipment ON entities(kind, category, rarity, dup_of, group_rank, name);
+DROP INDEX entities_rule; CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, name);
+ALTER TABLE entities DROP COLUMN doc_rank;
+UPDATE meta SET value = '6' WHERE key = 'schema_version';`);
+}
+
+/** Turn a store back into what schema 4 wrote: the indexes before migrations 5, 6 and 7, no group_rank. */
 export function undoMigration5(raw: Database): void {
+  undoMigration7(raw);
   raw.exec(`
 DROP INDEX IF EXISTS entities_listing;
 DROP INDEX entities_kind_name; CREATE INDEX entities_kind_name ON entities(kind, name, document_key, key);

@@ -69,7 +69,7 @@ function jsonOf(r: SearchResponse, query: string): unknown {
   };
 }
 
-function textOf(r: SearchResponse): string {
+function textOf(r: SearchResponse, collapsed: boolean): string {
   if (r.hits.length === 0) return "No results.\n";
   const scored = r.hits.some((h) => h.similarity_score !== undefined);
   const headers = ["name", "kind", "document", ...(scored ? ["score"] : []), "summary"];
@@ -81,14 +81,16 @@ function textOf(r: SearchResponse): string {
     ...(scored ? [h.similarity_score === undefined ? "" : h.similarity_score.toFixed(3)] : []),
     summary(h),
   ]);
-  const ranking = r.mode === "hybrid" ? "ranked by keywords and meaning" : r.mode === "lexical" ? "ranked by keywords" : "ordered by name";
+  const ranking = r.mode === "hybrid" ? "ranked by keywords and meaning" : r.mode === "lexical" ? "ranked by keywords" : collapsed ? "preferred documents first, then by name" : "ordered by name";
   return `${table(headers, rows, scored ? new Set([3]) : new Set())}\n\n${r.hits.length} result${r.hits.length === 1 ? "" : "s"}, ${ranking}.\n`;
 }
 
 const HELP = `Usage: lorekeeper search <query> [--type T] [--documents a,b] [--limit N] [--json] [--db-path PATH]
 
 Search the local store the way the MCP tools do: keyword (typo-tolerant) and semantic ranking
-combined, best first, with a similarity score from 0 to 1. Without a query, list by name.
+combined, best first, with a similarity score from 0 to 1. Without a query, list: one row per thing,
+the preferred documents' (the core SRDs) first, then by name; with --all-versions or --documents,
+every version by name.
 
 Options:
   --type T        what to search (default all): a kind (spell, creature, class, subclass, species,
@@ -140,6 +142,7 @@ export const searchCommand: Command = {
     const limit = values.limit === undefined ? 10 : Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number of at least 1 (got "${values.limit}")`);
     const store = openStore({ path: values["db-path"], fallbackReadonly: true });
+    const collapse = !values["all-versions"] && !list(values.documents)?.length;
     try {
       const provider = ctx.embedder();
       const r = await runSearch(
@@ -151,14 +154,14 @@ export const searchCommand: Command = {
           limit,
           filters,
           // One row per thing, as the tools answer: the server's document preference picks the version.
-          collapse: !values["all-versions"] && !list(values.documents)?.length,
+          collapse,
           prefer: ctx.config.preferDocuments,
         },
       );
       if (values.json) {
         process.stdout.write(`${safeJson(JSON.stringify(jsonOf(r, query), null, 2))}\n`);
       } else {
-        process.stdout.write(safeText(textOf(r)));
+        process.stdout.write(safeText(textOf(r, collapse)));
         if (r.message) process.stderr.write(safeText(`note: ${r.message}\n`));
         if (r.hits.length === 0 && store.db.query("SELECT 1 FROM entities LIMIT 1").get() === null) {
           process.stderr.write(`The store at ${store.path} is empty: fill it with \`lorekeeper sync\` or \`lorekeeper import <file.orcbrew>\`.\n`);

@@ -1,11 +1,13 @@
 /**
  * Pages of an answer: `total`, `offset`, and one canonical entry per thing (collapse.ts).
  *
- *   structured: the page's groups straight from SQL (GROUP BY name and kind, in name order, LIMIT
- *               and OFFSET: it streams the (kind, name) index for one kind), then every version of
- *               those names among the matches, in preference order. `total` counts the groups
- *               (remembered per clause until the store changes). Without collapsing: the matches
- *               ordered by name, then preference, then document and key.
+ *   structured: the page's groups straight from SQL, in the document preference order of the
+ *               version that answers for each (the preferred SRD's entries first), then by name,
+ *               LIMIT and OFFSET: it streams the (kind, doc_rank, name) index for one kind. Then
+ *               every version of those names among the matches, in preference order. `total`
+ *               counts the groups (remembered per clause until the store changes). Without
+ *               collapsing (`all_versions`, `documents`): the matches ordered by name, then
+ *               preference, then document and key.
  *   ranked:     the fused ranking, grouped by name form in rank order (a group ranks where its
  *               best member does; its score is that member's), sliced; each page group then shows
  *               its preferred version among all candidates of its names ("Horse, Draft" and
@@ -118,31 +120,34 @@ export function firstOfGroup(where: WhereClause): WhereClause {
 }
 
 /**
- * `e.name` to order a page by: as it is (SQLite may then walk the (kind, name) index and stop after
- * the page: cheap when matches are dense) or as `+e.name` (same NOCASE order, no index: SQLite reads
- * the matches through the filters' index and sorts them: cheap when they are few). Walking reads
- * about (offset + limit) × rows ÷ total rows, sorting about `total`.
+ * `column` to order a page by first: as it is (SQLite may then walk the index that starts (kind,
+ * column) and stop after the page: cheap when matches are dense) or as `+column` (same order, no
+ * index: SQLite reads the matches through the filters' index and sorts them: cheap when they are
+ * few). Walking reads about (offset + limit) × rows ÷ total rows, sorting about `total`.
  */
-function nameOrder(db: Database, total: number, spec: PageSpec): string {
+function leadOrder(db: Database, total: number, spec: PageSpec, column: string): string {
   const rows = countOf(db, { sql: "1", params: [] }, false);
-  return (spec.offset + spec.limit) * rows < total * total ? "e.name" : "+e.name";
+  return (spec.offset + spec.limit) * rows < total * total ? column : `+${column}`;
 }
 
-/** The page's groups: kind and name of each, in name order (stored ranks when they follow this preference, else GROUP BY). */
+/**
+ * The page's groups: kind and name of each, in the preference order of the version that answers
+ * for the group, then name (stored ranks when they follow this preference, else GROUP BY).
+ */
 function groupNames(db: Database, where: WhereClause, spec: PageSpec): { total: number; names: Array<{ name: string; kind: string }> } {
   if (rankPreference(db) === spec.rank.id) {
     const w = andWhere(where, firstOfGroup(where));
     const total = countOf(db, w, false);
     if (spec.offset >= total) return { total, names: [] };
     const names = db
-      .query<{ name: string; kind: string }, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind FROM entities e WHERE ${w.sql} ORDER BY ${nameOrder(db, total, spec)}, e.kind LIMIT ? OFFSET ?`)
+      .query<{ name: string; kind: string }, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind FROM entities e WHERE ${w.sql} ORDER BY ${leadOrder(db, total, spec, "e.doc_rank")}, e.name, e.kind LIMIT ? OFFSET ?`)
       .all(...w.params, spec.limit, spec.offset);
     return { total, names };
   }
   const total = countOf(db, where, true);
   if (spec.offset >= total) return { total, names: [] };
   const names = db
-    .query<{ name: string; kind: string }, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind FROM entities e WHERE ${where.sql} GROUP BY e.name, e.kind ORDER BY e.name, e.kind LIMIT ? OFFSET ?`)
+    .query<{ name: string; kind: string }, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind FROM entities e WHERE ${where.sql} GROUP BY e.name, e.kind ORDER BY MIN(${spec.rank.sql}), e.name, e.kind LIMIT ? OFFSET ?`)
     .all(...where.params, spec.limit, spec.offset);
   return { total, names };
 }
@@ -153,7 +158,7 @@ export function structuredPage(db: Database, where: WhereClause, spec: PageSpec)
   const total = countOf(db, where, false);
   if (spec.offset >= total) return { total, hits: [] };
   const rows = db
-    .query<LightRow, SqlValue[]>(`SELECT ${LIGHT} FROM entities e WHERE ${where.sql} ORDER BY ${nameOrder(db, total, spec)}, ${spec.rank.sql}, lower(e.document_key), e.key LIMIT ? OFFSET ?`)
+    .query<LightRow, SqlValue[]>(`SELECT ${LIGHT} FROM entities e WHERE ${where.sql} ORDER BY ${leadOrder(db, total, spec, "e.name")}, ${spec.rank.sql}, lower(e.document_key), e.key LIMIT ? OFFSET ?`)
     .all(...where.params, spec.limit, spec.offset);
   return { total, hits: load(db, rows.map((r) => ({ members: [r] })), spec.withText) };
 }
