@@ -321,9 +321,16 @@ export function paramGroups(p: TableParam): readonly ToolGroup[] {
   return p.groups ?? [...new Set(p.column.kinds.map((k) => KINDS[k].group))];
 }
 
-/** The parameters a group's search tool takes, in table order. */
-export function paramsOfGroup(group: ToolGroup): TableParam[] {
-  return FILTER_PARAMS.filter((p) => paramGroups(p).includes(group));
+const GROUP_PARAMS = new Map<ToolGroup, readonly TableParam[]>();
+
+/** The parameters a group's search tool takes, in table order (computed once per group: every call reads it). */
+export function paramsOfGroup(group: ToolGroup): readonly TableParam[] {
+  let ps = GROUP_PARAMS.get(group);
+  if (!ps) {
+    ps = FILTER_PARAMS.filter((p) => paramGroups(p).includes(group));
+    GROUP_PARAMS.set(group, ps);
+  }
+  return ps;
 }
 
 export function filterParam(name: string): TableParam | undefined {

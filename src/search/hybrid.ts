@@ -25,6 +25,7 @@ import { log } from "../log.ts";
 import { documentKeys } from "../store/documents.ts";
 import { isCorruption } from "../store/repair.ts";
 import { CACHES } from "../store/caches.ts";
+import { ID_IN, idList } from "../store/id-list.ts";
 import { type CandidateSet, candidateSet } from "./filter/candidates.ts";
 import { comparePreferred, type LightRow } from "./rank/collapse.ts";
 import { type Page, type PageSpec, rankedPage as pageOfRanking, structuredPage } from "./rank/page.ts";
@@ -162,13 +163,10 @@ function corePrior(db: Database, lists: ReadonlyArray<{ ids: readonly number[] }
   const ids = [...new Set(lists.flatMap((l) => l.ids))];
   const core = new Set<number>();
   const docs = [...new Set([...rank.preferred, ...OFFICIAL_SRDS])];
-  for (let i = 0; i < ids.length; i += 900) {
-    const chunk = ids.slice(i, i + 900);
-    const rows = db
-      .query<[number], SqlValue[]>(`SELECT e.id FROM entities e WHERE e.id IN (${chunk.map(() => "?").join(",")}) AND (lower(e.document_key) IN (${docs.map(() => "?").join(",")}) OR e.document_source = 'orcbrew')`)
-      .values(...chunk, ...docs);
-    for (const r of rows) core.add(Number(r[0]));
-  }
+  const rows = db
+    .query<[number], SqlValue[]>(`SELECT e.id FROM entities e WHERE e.id ${ID_IN} AND (lower(e.document_key) IN (${docs.map(() => "?").join(",")}) OR e.document_source = 'orcbrew')`)
+    .values(idList(ids), ...docs);
+  for (const r of rows) core.add(Number(r[0]));
   return (id) => (core.has(id) ? 1 + boost : 1);
 }
 
@@ -268,7 +266,17 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
   const offset = Math.max(0, Math.floor(q.offset ?? 0)) || 0;
   const collapse = q.collapse ?? false;
   // Without a documents filter, a thing shown from a less preferred document says so (rows: edition_note).
-  const page: PageSpec = { offset, limit, collapse, rank: documentRank(q.prefer), withText: !q.omitText, noteFallback: collapse && (q.documents === undefined || q.documents === null) };
+  const noDocuments = q.documents === undefined || q.documents === null;
+  const page: PageSpec = {
+    offset,
+    limit,
+    collapse,
+    rank: documentRank(q.prefer),
+    withText: !q.omitText,
+    noteFallback: collapse && noDocuments,
+    // Bodies are made as tool answers present rows (one wording: omitText).
+    ...(q.compactBody && noDocuments && q.omitText ? { compactBody: q.compactBody } : {}),
+  };
   // What each hit answers with: its same-document copies' extra fields, one wording (present.ts).
   const present = { documents: docs.keys, prefer: q.prefer, compact: q.omitText === true };
   const shown = (r: SearchResponse): SearchResponse => ({ ...r, hits: presentHits(db, r.hits, present) });

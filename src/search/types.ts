@@ -39,6 +39,13 @@ export interface SearchQuery {
   /** Which tool ranks (fusion.ts: its fusion constants); the default fusion when absent. */
   profile?: RankingProfile;
   /**
+   * The tools' compact rows, made already (tools/compact-bodies.ts): the body of an entity's
+   * compact row as presented without a documents filter, by the caller's preference, or undefined.
+   * A hit whose body is known comes with it (`SearchHit.compact`) and without its data, which is
+   * then not read. Only for callers that show compact rows; ignored with a documents filter.
+   */
+  compactBody?: (id: number) => string | undefined;
+  /**
    * Internal (evaluation only; tools never set it): rank `search` with both legs fused (default),
    * or with one leg alone over the same candidates — "lexical" (BM25 order) or "vector" (cosine
    * order), without the name boosts of the fused ranking.
@@ -71,6 +78,11 @@ export interface SearchHit {
    * list of evocation spells shows the 2014 one and says so).
    */
   preferred_version?: OtherVersion;
+  /**
+   * The body of this hit's compact row (SearchQuery.compactBody: JSON of its fields after the
+   * identity): the entity then carries its identity only (`data` empty, not read, not presented).
+   */
+  compact?: string;
 }
 
 export interface SearchResponse {

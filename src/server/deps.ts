@@ -17,6 +17,7 @@ import { setRankPreference } from "../store/canonical.ts";
 import { openStore, type Store } from "../store/db.ts";
 import type { EnsureData, ToolDeps } from "../tools/deps.ts";
 import { createSearchSlots } from "../tools/search-slots.ts";
+import { makeCompactBodies } from "../tools/compact-bodies.ts";
 
 /** How long after start the server looks for entities without vectors (the first requests come first). */
 const FILL_DELAY_MS = 500;
@@ -104,9 +105,11 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
       .catch((err: unknown) => log.debug("background embedding check failed", err));
   }, FILL_DELAY_MS);
   // Names that match nothing are answered from an in-memory name index: built here, not by the first of them.
+  // Then every entity's compact row, in the background (tools/compact-bodies.ts): list answers read no entity data.
   const warm = setTimeout(() => {
     try {
       nameIndex(store.db);
+      void makeCompactBodies(store.db, preferDocuments);
     } catch (err) {
       log.debug("building the name index failed", err);
     }

@@ -163,6 +163,7 @@ function openAt(path: string, readonly: boolean, busyTimeoutMs: number | undefin
       err,
     );
   }
+  if (Database.MAX_QUERY_CACHE_SIZE < STATEMENT_CACHE_SIZE) Database.MAX_QUERY_CACHE_SIZE = STATEMENT_CACHE_SIZE;
   try {
     db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs ?? 15000))}`);
     // Read-mostly, ~100 MB: SQLite's default 2 MB page cache makes every call re-read its pages
@@ -208,6 +209,14 @@ function openAt(path: string, readonly: boolean, busyTimeoutMs: number | undefin
  * server must give an error, not SIGBUS.
  */
 export const PAGE_CACHE_KIB = 16 * 1024;
+
+/**
+ * Prepared statements bun:sqlite keeps per connection (`db.query`; its default is 20, a static of
+ * the Database class). One structured call runs 8–10 distinct statements and a search a dozen
+ * more, so with 20 a mix of calls prepared most of them again each time (~4% of a call's CPU);
+ * 256 holds every shape a session uses. A prepared statement is a few KB.
+ */
+export const STATEMENT_CACHE_SIZE = 256;
 
 /** Bytes the WAL file is cut back to when it restarts (SQLite `journal_size_limit`). */
 export const WAL_SIZE_LIMIT = 4 * 1024 * 1024;

@@ -11,6 +11,7 @@
  * Entities of one source are never folded into each other.
  */
 import type { Database } from "bun:sqlite";
+import { ID_IN, idList } from "./id-list.ts";
 import type { DocumentSource, Entity, JsonObject, JsonValue } from "../entities/types.ts";
 
 export const SOURCE_PREFERENCE: readonly DocumentSource[] = ["open5e_v2", "dnd5e_api", "open5e_v1", "orcbrew"];
@@ -133,16 +134,12 @@ export function mergeDuplicates(primary: Entity, dups: readonly Entity[]): { dat
 /** Ids of the duplicates of each of `ids` (entities whose dup_of is one of them). */
 export function duplicatesOf(db: Database, ids: readonly number[]): Map<number, number[]> {
   const out = new Map<number, number[]>();
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    const rows = db
-      .query<{ id: number; dup_of: number }, number[]>(`SELECT id, dup_of FROM entities WHERE dup_of IN (${chunk.map(() => "?").join(",")}) ORDER BY id`)
-      .all(...chunk);
-    for (const r of rows) {
-      const list = out.get(r.dup_of);
-      if (list) list.push(r.id);
-      else out.set(r.dup_of, [r.id]);
-    }
+  if (ids.length === 0) return out;
+  const rows = db.query<{ id: number; dup_of: number }, [string]>(`SELECT id, dup_of FROM entities WHERE dup_of ${ID_IN} ORDER BY id`).all(idList(ids));
+  for (const r of rows) {
+    const list = out.get(r.dup_of);
+    if (list) list.push(r.id);
+    else out.set(r.dup_of, [r.id]);
   }
   return out;
 }

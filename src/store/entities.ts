@@ -11,6 +11,7 @@ import { upsertDocuments } from "./documents.ts";
 import { CACHES } from "./caches.ts";
 import { refreshDuplicates } from "./duplicates.ts";
 import { refreshGroupRanks } from "./canonical.ts";
+import { ID_IN, idList } from "./id-list.ts";
 
 export interface ReplaceResult {
   inserted: number;
@@ -208,22 +209,20 @@ export function rowToEntity(row: EntityRow): Entity & { id: number } {
  * (the largest column after `data`; answers never show it) read as "".
  */
 export function entitySelect(withText = true): string {
-  if (withText) return "e.*";
-  return ["id", "origin", "kind", "key", "name", "document_key", "document_name", "document_source", "source_url", ...FILTER_COLUMNS, "data"]
-    .map((c) => `e.${c}`)
-    .concat("'' AS text")
-    .join(", ");
+  return withText ? "e.*" : WITHOUT_TEXT;
 }
+
+const WITHOUT_TEXT = ["id", "origin", "kind", "key", "name", "document_key", "document_name", "document_source", "source_url", ...FILTER_COLUMNS, "data"]
+  .map((c) => `e.${c}`)
+  .concat("'' AS text")
+  .join(", ");
 
 /** Entities by id; `withText` false leaves their `text` empty (cheaper: tool answers never show it). */
 export function getEntitiesByIds(db: Database, ids: number[], withText = true): Map<number, Entity & { id: number }> {
   const out = new Map<number, Entity & { id: number }>();
   if (ids.length === 0) return out;
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    const rows = db.query<EntityRow, number[]>(`SELECT ${entitySelect(withText)} FROM entities e WHERE e.id IN (${chunk.map(() => "?").join(",")})`).all(...chunk);
-    for (const r of rows) out.set(r.id, rowToEntity(r));
-  }
+  const rows = db.query<EntityRow, [string]>(`SELECT ${entitySelect(withText)} FROM entities e WHERE e.id ${ID_IN}`).all(idList(ids));
+  for (const r of rows) out.set(r.id, rowToEntity(r));
   return out;
 }
 

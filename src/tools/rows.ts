@@ -93,10 +93,24 @@ export function editionNote(e: Entity, preferred: OtherVersion): string {
   return `${e.document_key} version: the preferred ${preferred.document_key} ${e.name} does not match the filters (${entityUri(preferred.kind, preferred.key, preferred.document_source)}).`;
 }
 
+/**
+ * A compact row from its body made ahead (tools/compact-bodies.ts): the same fields in the same
+ * order as compactRow — identity, score, the body's fields and summary, other documents.
+ */
+export function rowFromBody(e: Entity, body: string, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
+  const out: FlatResult = { name: e.name, kind: e.kind, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) };
+  if (similarity !== undefined) out.similarity_score = roundScore(similarity);
+  Object.assign(out, JSON.parse(body) as FlatResult);
+  const v = versions(others, e.document_key);
+  if (v) out.other_documents = Object.keys(v);
+  return out;
+}
+
 export function rowsOf(hits: readonly SearchHit[], detail: Detail): FlatResult[] {
   const make = detail === "full" ? fullRow : compactRow;
   return hits.map((h) => {
-    const row = make(h.entity, h.similarity_score, h.others);
+    if (h.compact !== undefined && detail === "full") throw new Error("a full row was asked of a hit that carries its compact row only");
+    const row = h.compact !== undefined ? rowFromBody(h.entity, h.compact, h.similarity_score, h.others) : make(h.entity, h.similarity_score, h.others);
     if (h.preferred_version) row.edition_note = editionNote(h.entity, h.preferred_version);
     return row;
   });

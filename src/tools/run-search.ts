@@ -13,6 +13,7 @@ import { lastSyncedAt } from "../store/sync-state.ts";
 import { CACHES } from "../store/caches.ts";
 import type { ToolContext } from "./define.ts";
 import { fitAnswer } from "./budget.ts";
+import { compactBodies } from "./compact-bodies.ts";
 import type { ViewArgs } from "./params.ts";
 import { buildMetadata, type FlatResult, type SearchAnswer, toolAnswer, toolError } from "./response.ts";
 import { type Detail, rowsOf } from "./rows.ts";
@@ -69,6 +70,13 @@ export function autoDetail(q: SearchQuery, view: AnswerView, returned: number): 
   return lookup && returned <= 3 ? "full" : "summary";
 }
 
+/** True when the answer's rows are compact whatever the search finds (autoDetail): they may come made ahead. */
+export function compactCertain(q: SearchQuery, view: AnswerView): boolean {
+  if (view.detail) return view.detail === "summary";
+  if (q.limit <= 3) return false;
+  return !(q.name !== undefined && q.name !== "" && !/[*%]/.test(q.name) && !q.search);
+}
+
 /** A call of the same tool that returns this row's full entry (same filters, its name and document), or its uri. */
 export function fullEntryHint(tool: string, view: AnswerView): (row: FlatResult) => string {
   return (row) => {
@@ -100,6 +108,10 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     prefer: query.prefer ?? ctx.deps.preferDocuments,
     profile: query.profile ?? profileOfTool(tool),
   };
+  if (!documentsGiven && compactCertain(q, view)) {
+    const bodies = compactBodies(ctx.deps.db, q.prefer);
+    if (bodies) q.compactBody = bodies;
+  }
   const notes: string[] = [];
   try {
     await ctx.gate.ensure(q.kinds, ctx.progress);

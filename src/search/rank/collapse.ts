@@ -9,6 +9,7 @@
  * group ranks where its best member does).
  */
 import type { Database } from "bun:sqlite";
+import { ID_IN, idList } from "../../store/id-list.ts";
 import { comparePreferred, type DocumentRank } from "./preference.ts";
 
 export { comparePreferred };
@@ -105,12 +106,8 @@ export function groupRows(rows: readonly LightRow[], rank: DocumentRank): Group[
 
 /** The light rows of some ids (any order). */
 export function lightRows(db: Database, ids: readonly number[]): LightRow[] {
-  const out: LightRow[] = [];
-  for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    out.push(...db.query<LightRow, number[]>(`SELECT ${LIGHT} FROM entities e WHERE e.id IN (${chunk.map(() => "?").join(",")})`).all(...chunk));
-  }
-  return out;
+  if (ids.length === 0) return [];
+  return db.query<LightRow, [string]>(`SELECT ${LIGHT} FROM entities e WHERE e.id ${ID_IN}`).all(idList(ids));
 }
 
 /**

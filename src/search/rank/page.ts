@@ -16,11 +16,13 @@
  */
 import type { Database } from "bun:sqlite";
 import { getEntitiesByIds } from "../../store/entities.ts";
+import { ID_IN, idList } from "../../store/id-list.ts";
 import { CACHES } from "../../store/caches.ts";
 import { rankPreference } from "../../store/canonical.ts";
 import { exactNameKey, type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameNameRows } from "./collapse.ts";
 import { andWhere, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import type { DocumentRank } from "./preference.ts";
+import type { DocumentSource, Entity, EntityKind } from "../../entities/types.ts";
 import type { OtherVersion, SearchHit } from "../types.ts";
 
 export interface PageSpec {
@@ -31,6 +33,8 @@ export interface PageSpec {
   withText: boolean;
   /** mark hits whose most preferred version (in any document) does not match (collapsed, no documents filter) */
   noteFallback?: boolean;
+  /** Compact row bodies made already (SearchQuery.compactBody): those hits come without their data. */
+  compactBody?: (id: number) => string | undefined;
 }
 
 export interface Page {
@@ -63,18 +67,31 @@ function byGroupKey(rows: readonly LightRow[], keyOf: (r: LightRow) => string): 
   return out;
 }
 
-/** Load the entities of `picked` (in order) and attach scores and other versions. */
-function load(db: Database, picked: ReadonlyArray<{ members: readonly LightRow[]; score?: number; preferred?: LightRow }>, withText: boolean): SearchHit[] {
+/** A hit's entity when its compact row is made already: its identity, nothing read (SearchHit.compact). */
+function identityOnly(r: LightRow): Entity & { id: number } {
+  return { id: r.id, kind: r.kind as EntityKind, key: r.key, name: r.name, document_key: r.document_key, document_name: "", document_source: r.document_source as DocumentSource, source_url: "", text: "", filters: {}, data: {} };
+}
+
+/** Load the entities of `picked` (in order) and attach scores and other versions; with compact bodies, only the rest is read. */
+function load(db: Database, picked: ReadonlyArray<{ members: readonly LightRow[]; score?: number; preferred?: LightRow }>, spec: Pick<PageSpec, "withText" | "compactBody">): SearchHit[] {
+  const bodies = new Map<number, string>();
+  if (spec.compactBody) {
+    for (const p of picked) {
+      const body = spec.compactBody(p.members[0]!.id);
+      if (body !== undefined) bodies.set(p.members[0]!.id, body);
+    }
+  }
   const entities = getEntitiesByIds(
     db,
-    picked.map((p) => p.members[0]!.id),
-    withText,
+    picked.map((p) => p.members[0]!.id).filter((id) => !bodies.has(id)),
+    spec.withText,
   );
   const hits: SearchHit[] = [];
   for (const p of picked) {
-    const entity = entities.get(p.members[0]!.id);
+    const body = bodies.get(p.members[0]!.id);
+    const entity = body !== undefined ? identityOnly(p.members[0]!) : entities.get(p.members[0]!.id);
     if (!entity) continue;
-    const hit: SearchHit = { entity };
+    const hit: SearchHit = body !== undefined ? { entity, compact: body } : { entity };
     if (p.score !== undefined) hit.similarity_score = p.score;
     const o = others(p.members);
     if (o.length) hit.others = o;
@@ -96,8 +113,8 @@ function countOf(db: Database, where: WhereClause, groups: boolean): number {
 function satisfying(db: Database, where: WhereClause, ids: readonly number[]): Set<number> {
   if (ids.length === 0) return new Set();
   const rows = db
-    .query<[number], SqlValue[]>(`SELECT e.id FROM entities e NOT INDEXED WHERE e.id IN (${ids.map(() => "?").join(",")}) AND (${where.sql})`)
-    .values(...ids, ...where.params);
+    .query<[number], SqlValue[]>(`SELECT e.id FROM entities e NOT INDEXED WHERE e.id ${ID_IN} AND (${where.sql})`)
+    .values(idList(ids), ...where.params);
   return new Set(rows.map((r) => Number(r[0])));
 }
 
@@ -160,7 +177,7 @@ export function structuredPage(db: Database, where: WhereClause, spec: PageSpec)
   const rows = db
     .query<LightRow, SqlValue[]>(`SELECT ${LIGHT} FROM entities e WHERE ${where.sql} ORDER BY ${leadOrder(db, total, spec, "e.name")}, ${spec.rank.sql}, lower(e.document_key), e.key LIMIT ? OFFSET ?`)
     .all(...where.params, spec.limit, spec.offset);
-  return { total, hits: load(db, rows.map((r) => ({ members: [r] })), spec.withText) };
+  return { total, hits: load(db, rows.map((r) => ({ members: [r] })), spec) };
 }
 
 /** A collapsed page: the page's groups, then every version of those names among the matches, in preference order. */
@@ -190,7 +207,7 @@ function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
     const preferred = every ? preferredElsewhere(every, ordered, spec.rank, exactNameKey) : undefined;
     return [{ members: ordered, ...(preferred ? { preferred } : {}) }];
   });
-  return { total, hits: load(db, picked, spec.withText) };
+  return { total, hits: load(db, picked, spec) };
 }
 
 /**
@@ -215,7 +232,7 @@ export function rankedPage(db: Database, isCandidate: (id: number) => boolean, f
       const r = light.get(f.id);
       return r ? [{ members: [r], score: f.score }] : [];
     });
-    return { total: fused.length, hits: load(db, picked, spec.withText) };
+    return { total: fused.length, hits: load(db, picked, spec) };
   }
   const score = new Map(fused.map((f) => [f.id, f.score]));
   const light = new Map(lightRows(db, fused.map((f) => f.id)).map((r) => [r.id, r]));
@@ -247,5 +264,5 @@ export function rankedPage(db: Database, isCandidate: (id: number) => boolean, f
     const preferred = every ? preferredElsewhere(every, ordered, spec.rank, groupKey) : undefined;
     return { members: ordered, score: firstScore(g), ...(preferred ? { preferred } : {}) };
   });
-  return { total: groups.length, hits: load(db, picked, spec.withText) };
+  return { total: groups.length, hits: load(db, picked, spec) };
 }

@@ -26,15 +26,17 @@ export interface PresentOptions {
 }
 
 export function presentHits(db: Database, hits: SearchHit[], opts: PresentOptions): SearchHit[] {
-  if (hits.length === 0) return hits;
+  // A hit with its compact row made already was presented when that row was made (tools/compact-bodies.ts).
+  if (hits.every((h) => h.compact !== undefined)) return hits;
   const dups = duplicatesOf(
     db,
-    hits.map((h) => h.entity.id),
+    hits.flatMap((h) => (h.compact === undefined ? [h.entity.id] : [])),
   );
   const dupEntities = dups.size ? getEntitiesByIds(db, [...dups.values()].flat(), false) : new Map();
   const server = normalizePreference(opts.prefer);
   const prefs = documentPreference(opts.documents, [...server, ...OFFICIAL_SRDS.filter((k) => !server.includes(k))]);
   return hits.map((h) => {
+    if (h.compact !== undefined) return h;
     let data: JsonObject = h.entity.data;
     const ids = dups.get(h.entity.id);
     if (ids?.length) {
