@@ -36,6 +36,13 @@ describe("Kubernetes manifest", () => {
     expect(c.volumeMounts.map((m: { mountPath: string }) => m.mountPath).sort()).toEqual(["/data", "/home/nonroot/.cache", "/tmp"]);
     expect(c.args.slice(0, 4)).toEqual(["serve", "--http", "--host", "0.0.0.0"]);
     expect(c.env.find((e: { name: string }) => e.name === "LOREKEEPER_HTTP_TOKEN").valueFrom.secretKeyRef.name).toBe("lorekeeper");
+    // The Service's names in the namespace the manifest is applied to, not a fixed `default`:
+    // every $(VAR) in the args is an env var of the container (Kubernetes leaves unknown ones as written).
+    const hosts = c.args.flatMap((a: string, i: number) => (c.args[i - 1] === "--allowed-host" ? [a] : []));
+    expect(hosts).toEqual(["lorekeeper", "lorekeeper.$(POD_NAMESPACE).svc", "lorekeeper.$(POD_NAMESPACE).svc.cluster.local"]);
+    const envNames = new Set(c.env.map((e: { name: string }) => e.name));
+    for (const a of c.args as string[]) for (const m of a.matchAll(/\$\((\w+)\)/g)) expect(envNames.has(m[1])).toBe(true);
+    expect(c.env.find((e: { name: string }) => e.name === "POD_NAMESPACE").valueFrom.fieldRef.fieldPath).toBe("metadata.namespace");
     expect(byKind("Service").spec.selector).toEqual(dep.spec.selector.matchLabels);
   });
 
