@@ -90,6 +90,8 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
     db: store.db,
     // Tool answers never show an entity's search text: the server does not read it from the store.
     search: async (q) => withPendingNote(await runSearch(ctx, { ...q, omitText: true }), store.db),
+    // Lists answer from compact rows made in the background (tools/compact-bodies.ts), as omitText presents them.
+    compactRows: true,
     ensureData: store.readonly ? undefined : await loadEnsureData(store, cfg, embedder),
     modelState: () => embedder.state(),
     responseBudgetChars: cfg.responseBudgetChars,

@@ -28,6 +28,12 @@ export interface ToolDeps {
   modelState?: () => ModelState;
   /** Document keys preferred when several documents hold the same entry (config `preferDocuments`); default: official SRDs, newer first. */
   preferDocuments?: readonly string[];
+  /**
+   * Make every entity's compact row ahead and answer lists from them (tools/compact-bodies.ts). Set
+   * by the serve command, whose search leaves out the search text (`omitText`), as those rows are
+   * made; absent = rows are made per call.
+   */
+  compactRows?: boolean;
   /** Searches run at once (search-slots.ts; the server's, from config `maxConcurrentCalls`); absent = no bound. */
   searchSlots?: Semaphore;
   /** Maximum characters of one tool answer (config `responseBudgetChars`). */

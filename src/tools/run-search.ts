@@ -108,7 +108,7 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     prefer: query.prefer ?? ctx.deps.preferDocuments,
     profile: query.profile ?? profileOfTool(tool),
   };
-  if (!documentsGiven && compactCertain(q, view)) {
+  if (ctx.deps.compactRows && !documentsGiven && compactCertain(q, view)) {
     const bodies = compactBodies(ctx.deps.db, q.prefer);
     if (bodies) q.compactBody = bodies;
   }

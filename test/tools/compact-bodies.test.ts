@@ -58,6 +58,7 @@ function deps(bodies: boolean, seen: { compact: number; hits: number }): ToolDep
       return res;
     },
     responseBudgetChars: 60_000,
+    compactRows: true,
     now: () => NOW,
   };
 }
