@@ -118,6 +118,32 @@ function satisfying(db: Database, where: WhereClause, ids: readonly number[]): S
   return new Set(rows.map((r) => Number(r[0])));
 }
 
+const listingIndex = new WeakMap<Database, boolean>();
+
+/** Whether the store has the covering listing index (migration 6; an older store opened read-only has not). */
+function hasListingIndex(db: Database): boolean {
+  let has = listingIndex.get(db);
+  if (has === undefined) {
+    has = db.query<{ x: number }, []>("SELECT 1 AS x FROM sqlite_master WHERE type = 'index' AND name = 'entities_listing'").get() !== null;
+    listingIndex.set(db, has);
+  }
+  return has;
+}
+
+/**
+ * The versions of the page's names that satisfy `where`, from the covering listing index: one seek
+ * per name, no row read. By id the rows themselves are read, and the columns added after `text` and
+ * `data` (dup_of, group_rank, derived filters) sit past those long values: SQLite walks their
+ * overflow pages for each row (most of a new filter's first page, read from disk).
+ */
+function satisfyingOfNames(db: Database, where: WhereClause, names: ReadonlyArray<{ kind: string; name: string }>, all: readonly LightRow[]): Set<number> {
+  if (!hasListingIndex(db)) return satisfying(db, where, all.map((r) => r.id));
+  const q = db.query<[number], SqlValue[]>(`SELECT e.id FROM entities e INDEXED BY entities_listing WHERE e.kind = ? AND e.name = ? AND (${where.sql})`);
+  const out = new Set<number>();
+  for (const n of names) for (const r of q.values(n.kind, n.name, ...where.params)) out.add(Number(r[0]));
+  return out;
+}
+
 /** The same clause over another alias of `entities` (filters.ts and names.ts write every column as `e.<col>`). */
 export function overAlias(where: WhereClause, alias: string): WhereClause {
   return { sql: where.sql.replace(/(?<![\w.])e\./g, `${alias}.`), params: where.params };
@@ -186,11 +212,7 @@ function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
   if (names.length === 0) return { total, hits: [] };
   // Every stored version of those names (indexed), kept when it matches the filters too.
   const all = sameNameRows(db, () => true, names);
-  const keep = satisfying(
-    db,
-    where,
-    all.map((r) => r.id),
-  );
+  const keep = satisfyingOfNames(db, where, names, all);
   const byGroup = new Map<string, LightRow[]>();
   for (const r of all) {
     if (!keep.has(r.id)) continue;
