@@ -272,6 +272,7 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
     limit,
     collapse,
     rank: documentRank(q.prefer),
+    kinds: q.kinds,
     withText: !q.omitText,
     noteFallback: collapse && noDocuments,
     // Bodies are made as tool answers present rows (one wording: omitText).

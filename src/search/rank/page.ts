@@ -33,6 +33,8 @@ export interface PageSpec {
   withText: boolean;
   /** mark hits whose most preferred version (in any document) does not match (collapsed, no documents filter) */
   noteFallback?: boolean;
+  /** The kinds searched (how many rows a walk in order passes, leadOrder); every row when absent. */
+  kinds?: readonly string[];
   /** Compact row bodies made already (SearchQuery.compactBody): those hits come without their data. */
   compactBody?: (id: number) => string | undefined;
 }
@@ -162,15 +164,29 @@ export function firstOfGroup(where: WhereClause): WhereClause {
   };
 }
 
+/** Rows of the query's kinds (every row when not given), remembered per store version. */
+function kindRows(db: Database, kinds: readonly string[] | undefined): number {
+  if (!kinds?.length) return countOf(db, { sql: "1", params: [] }, false);
+  return countOf(db, { sql: `e.kind IN (${kinds.map(() => "?").join(",")})`, params: [...kinds] }, false);
+}
+
+/**
+ * What sorting a match costs against walking past one, measured on the real store: a sorted match
+ * is read through a filter index, checked and put in a temporary b-tree (~0.6 µs), a walked one is
+ * read in the covering order index and skipped or kept (~0.17 µs).
+ */
+const SORT_WEIGHT = 3;
+
 /**
  * `column` to order a page by first: as it is (SQLite may then walk the index that starts (kind,
  * column) and stop after the page: cheap when matches are dense) or as `+column` (same order, no
  * index: SQLite reads the matches through the filters' index and sorts them: cheap when they are
- * few). Walking reads about (offset + limit) × rows ÷ total rows, sorting about `total`.
+ * few). Walking reads about (offset + limit) × the kinds' rows ÷ total matches, sorting reads
+ * `total` matches at SORT_WEIGHT each (creatures of CR 1, 175 of 3,300: walked 0.03 ms, sorted 0.11).
  */
 function leadOrder(db: Database, total: number, spec: PageSpec, column: string): string {
-  const rows = countOf(db, { sql: "1", params: [] }, false);
-  return (spec.offset + spec.limit) * rows < total * total ? column : `+${column}`;
+  const rows = kindRows(db, spec.kinds);
+  return (spec.offset + spec.limit) * rows < SORT_WEIGHT * total * total ? column : `+${column}`;
 }
 
 /**
