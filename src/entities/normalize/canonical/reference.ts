@@ -6,6 +6,7 @@ import type { AbilityScoreData, AlignmentData, DocDescription, LanguageData, Pro
 import type { DocumentSource, Entity } from "../../types.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize, titleCase } from "../text.ts";
+import { conditionLead } from "../../condition-words.ts";
 
 /**
  * Search text of the descriptions other than the main `desc` (those not already part of it), each
@@ -22,13 +23,14 @@ function withDescriptions<T extends { descriptions: DocDescription[] }>(d: Descr
   return { ...d, descriptions: d.descriptions ?? [] } as T;
 }
 
-/** Kinds whose data is just a text and its per-document wordings. */
-function textEntity(kind: "condition" | "damage_type", header: string) {
+/** Kinds whose data is just a text and its per-document wordings; `leadOf`: words written for finding it, before the text (not in its data). */
+function textEntity(kind: "condition" | "damage_type", header: string, leadOf: (name: string) => string | null = () => null) {
   return (source: DocumentSource, b: Base, desc: string, descriptions: DocDescription[] = []): Entity =>
-    entity(source, { kind, ...b, header, body: [desc, ...otherDescriptions(desc, descriptions)], filters: {}, data: { desc, descriptions } });
+    entity(source, { kind, ...b, header, body: [leadOf(b.name), desc, ...otherDescriptions(desc, descriptions)], filters: {}, data: { desc, descriptions } });
 }
 
-export const conditionEntity = textEntity("condition", "Condition");
+/** A condition's text leads with its plain words (src/entities/condition-words.ts). */
+export const conditionEntity = textEntity("condition", "Condition", conditionLead);
 export const damageTypeEntity = textEntity("damage_type", "Damage type");
 
 export function magicSchoolEntity(source: DocumentSource, b: Base, desc: string): Entity {
