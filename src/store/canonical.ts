@@ -1,6 +1,7 @@
 /**
- * Canonical-ness as a stored fact. Entities of one kind with the same name (case-insensitive, as
- * SQLite's NOCASE compares) from several documents are one thing to a reader; `entities.group_rank`
+ * Canonical-ness as a stored fact. Entities of one kind with the same name form (`entities.name_form`,
+ * entities/name-form.ts: "Horse, Draft" = "Draft Horse"; case, punctuation and a plural do not count)
+ * from several documents are one thing to a reader; `entities.group_rank`
  * is each entity's place among them in the document preference (entities/preference.ts): 0 = the
  * canonical version, 1 the next, … (NULL for copies from a less preferred source, `dup_of`, which
  * never answer). A collapsed answer's groups are then an indexed query with no GROUP BY: a row
@@ -18,6 +19,7 @@
  * preference other than the stored one is answered the slower way (GROUP BY), correctly.
  */
 import type { Database } from "bun:sqlite";
+import { nameForm } from "../entities/name-form.ts";
 import { comparePreferred, documentRank, type Ranked } from "../entities/preference.ts";
 import { CACHES } from "./caches.ts";
 
@@ -29,6 +31,7 @@ interface RankRow extends Ranked {
   group_rank: number | null;
   doc_rank: number | null;
   dup_of: number | null;
+  name_form: string | null;
 }
 
 /** The kinds whose ranks a change of `kinds` touches (rules and rule sections are one family for dup_of). */
@@ -43,13 +46,13 @@ function withFamily(kinds: Iterable<string>): string[] {
 
 /**
  * The preference the stored ranks follow (its id: canonical keys, comma-separated), or undefined
- * when ranks are not kept (a store older than migration 7 opened read-only has no `doc_rank`).
+ * when ranks are not kept (a store older than migration 8 opened read-only has no `name_form`).
  */
 export function rankPreference(db: Database): string | undefined {
   return CACHES.rankPreference.get(db, () => {
     try {
       return db
-        .query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ? AND EXISTS (SELECT 1 FROM pragma_table_info('entities') WHERE name = 'doc_rank')")
+        .query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ? AND EXISTS (SELECT 1 FROM pragma_table_info('entities') WHERE name = 'name_form')")
         .get(RANK_PREFERENCE_KEY)?.value;
     } catch {
       return undefined;
@@ -58,9 +61,9 @@ export function rankPreference(db: Database): string | undefined {
 }
 
 /**
- * Recompute `group_rank` and `doc_rank` for the entities of `kinds` (every kind when undefined) by
- * the stored preference. Call inside the transaction that changed them, after refreshDuplicates.
- * Returns how many rows changed.
+ * Recompute `name_form`, `group_rank` and `doc_rank` for the entities of `kinds` (every kind when
+ * undefined) by the stored preference. Call inside the transaction that changed them, after
+ * refreshDuplicates. Returns how many rows changed.
  */
 export function refreshGroupRanks(db: Database, kinds?: Iterable<string>): number {
   const id = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(RANK_PREFERENCE_KEY)?.value ?? "";
@@ -68,10 +71,11 @@ export function refreshGroupRanks(db: Database, kinds?: Iterable<string>): numbe
   if (ks !== undefined && ks.length === 0) return 0;
   const inKinds = ks ? ` AND kind IN (${ks.map(() => "?").join(",")})` : "";
   const rows = db
-    .query<RankRow, string[]>(`SELECT id, kind, name, key, document_key, document_source, group_rank, doc_rank, dup_of FROM entities WHERE 1${inKinds}`)
+    .query<RankRow, string[]>(`SELECT id, kind, name, key, document_key, document_source, group_rank, doc_rank, dup_of, name_form FROM entities WHERE 1${inKinds}`)
     .all(...(ks ?? []));
   const rank = documentRank(id.split(",").filter((k) => k.length > 0));
   const setDoc = db.query("UPDATE entities SET doc_rank = ? WHERE id = ?");
+  const setForm = db.query("UPDATE entities SET name_form = ? WHERE id = ?");
   let changed = 0;
   const groups = new Map<string, RankRow[]>();
   for (const r of rows) {
@@ -80,9 +84,13 @@ export function refreshGroupRanks(db: Database, kinds?: Iterable<string>): numbe
       setDoc.run(d, r.id);
       changed++;
     }
+    const form = nameForm(r.name);
+    if (r.name_form !== form) {
+      setForm.run(form, r.id);
+      changed++;
+    }
     if (r.dup_of !== null) continue;
-    // NOCASE folds ASCII letters only: the same groups SQL's `name = ?` makes.
-    const k = `${r.kind}\u0000${r.name.replace(/[A-Z]+/g, (m) => m.toLowerCase())}`;
+    const k = `${r.kind}\u0000${form}`;
     const g = groups.get(k);
     if (g) g.push(r);
     else groups.set(k, [r]);

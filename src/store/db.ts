@@ -341,7 +341,7 @@ function migrate(db: Database): void {
     // Canonical-ness (migration 5) and the document ranks (migration 7) are computed for the rows
     // already stored, by the stored preference (after the back-fill above, as when each migration
     // filled its own rows).
-    if (had && from < 7) refreshGroupRanks(db);
+    if (had && from < 8) refreshGroupRanks(db);
   }).immediate();
 }
 

@@ -219,6 +219,17 @@ CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, gr
   section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic);
 `,
   },
+  {
+    version: 8,
+    description:
+      "entities.name_form: the form of the name that tells one thing from another (\"Horse, Draft\" = \"Draft Horse\", entities/name-form.ts), kept with group_rank, which now ranks the versions of one name form; entities_by_form: entities_listing keyed by name form, so a list's groups and their versions stay index lookups",
+    sql: `
+ALTER TABLE entities ADD COLUMN name_form TEXT;
+CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration, ritual,
+  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

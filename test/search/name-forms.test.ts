@@ -4,8 +4,9 @@ import { groupRows, nameForm, type LightRow } from "../../src/search/rank/collap
 import { runSearch } from "../../src/search/hybrid.ts";
 import { documentRank } from "../../src/search/rank/preference.ts";
 import type { SearchQuery } from "../../src/search/types.ts";
-import type { Store } from "../../src/store/db.ts";
-import { makeEntity, makeStore } from "../support/entities.ts";
+import { Database } from "bun:sqlite";
+import { openStore, type Store } from "../../src/store/db.ts";
+import { makeEntity, makeStore, undoMigration8 } from "../support/entities.ts";
 import { ctxOf, embedAll, readyProvider, TopicEmbedder } from "./helpers.ts";
 
 describe("nameForm (pure)", () => {
@@ -82,6 +83,68 @@ describe("ranked answers show each thing once", () => {
     const hit = r.hits.find((h) => h.entity.name === "Underwater Combat")!;
     expect(hit.entity.kind).toBe("rule");
     expect(hit.others?.map((o) => o.kind)).toEqual(["rule_section"]);
+  });
+});
+
+describe("lists without search show each thing once (stored name forms, migration 8)", () => {
+  const entities = () => [
+    makeEntity("creature", "Draft Horse", { creature_type: "beast", cr: 0.25 }, { doc: "srd-2024", text: "A strong horse." }),
+    makeEntity("creature", "Horse, Draft", { creature_type: "beast", cr: 0.25 }, { text: "A strong horse." }),
+    makeEntity("creature", "Horse, draft", { creature_type: "beast", cr: 1 }, { doc: "tob", text: "A strong horse bred for war." }),
+    makeEntity("creature", "Riding Horse", { creature_type: "beast", cr: 0.25 }, { text: "A horse for riders." }),
+    makeEntity("creature", "Giant Hyena", { creature_type: "beast", cr: 1 }, { doc: "srd-2024", text: "A huge hyena." }),
+    makeEntity("creature", "Hyena, Giant", { creature_type: "beast", cr: 1 }, { text: "A huge hyena." }),
+  ];
+  const list = (store: Store, q: Partial<SearchQuery> = {}) => runSearch(ctxOf(store), { kinds: ["creature"], limit: 10, collapse: true, ...q });
+  const shown = (r: Awaited<ReturnType<typeof list>>) => r.hits.map((h) => `${h.entity.name}@${h.entity.document_key}${h.others?.length ? `+${h.others.map((o) => o.document_key).join(",")}` : ""}`);
+  let store: Store;
+  let cleanup: () => void;
+  beforeAll(() => {
+    ({ store, cleanup } = makeStore(entities()));
+  });
+  afterAll(() => cleanup());
+
+  test("one entry per name form, the preferred document's version naming the others; total counts entries", async () => {
+    const r = await list(store);
+    expect(shown(r)).toEqual(["Draft Horse@srd-2024+srd-2014,tob", "Giant Hyena@srd-2024+srd-2014", "Riding Horse@srd-2014"]);
+    expect(r.total).toBe(3);
+  });
+  test("a filter only one version matches: that version answers", async () => {
+    const r = await list(store, { filters: { cr_min: 1 } });
+    expect(shown(r)).toEqual(["Giant Hyena@srd-2024+srd-2014", "Horse, draft@tob"]);
+    expect(r.total).toBe(2);
+  });
+  test("another document preference (grouped per call, not from the stored ranks): the same entries, its versions first", async () => {
+    const r = await list(store, { prefer: ["tob"] });
+    expect(shown(r)).toEqual(["Horse, draft@tob+srd-2024,srd-2014", "Giant Hyena@srd-2024+srd-2014", "Riding Horse@srd-2014"]);
+    expect(r.total).toBe(3);
+  });
+  test("pages: offset and limit count entries, not versions", async () => {
+    const pages = [await list(store, { limit: 2 }), await list(store, { limit: 2, offset: 2 })];
+    expect(pages.flatMap(shown)).toEqual(shown(await list(store)));
+  });
+  test("without collapsing every version is listed", async () => {
+    const r = await list(store, { collapse: false });
+    expect(r.hits).toHaveLength(6);
+  });
+  test("a store written before migration 8 gets its name forms on open and lists the same", async () => {
+    const t = makeStore(entities());
+    try {
+      const path = t.store.path;
+      t.store.close();
+      const raw = new Database(path);
+      undoMigration8(raw);
+      raw.close();
+      const again = openStore({ path });
+      try {
+        expect(again.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE name_form IS NULL").get()!.n).toBe(0);
+        expect(shown(await list(again))).toEqual(shown(await list(store)));
+      } finally {
+        again.close();
+      }
+    } finally {
+      t.cleanup();
+    }
   });
 });
 

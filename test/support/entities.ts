@@ -221,7 +221,16 @@ export function makeStore(entities: Entity[] = sampleEntities()): { store: Store
 }
 
 /** Turn a store back into what schema 6 wrote: no doc_rank, the filter indexes of migration 5. */
+/** Turn a store back into schema 7: no stored name forms (lists grouped by NOCASE name). */
+export function undoMigration8(raw: Database): void {
+  raw.exec(`
+DROP INDEX IF EXISTS entities_by_form;
+ALTER TABLE entities DROP COLUMN name_form;
+UPDATE meta SET value = '7' WHERE key = 'schema_version';`);
+}
+
 export function undoMigration7(raw: Database): void {
+  undoMigration8(raw);
   raw.exec(`
 DROP INDEX IF EXISTS entities_by_preference;
 DROP INDEX entities_spell; CREATE INDEX entities_spell ON entities(kind, level, school, dup_of, group_rank, name);

@@ -3,7 +3,8 @@
  * are one group; the group shows its preferred document's entity and names the others. Which
  * document is preferred is the document preference (preference.ts). A ranked list groups by name
  * form ("Horse, Draft" = "Draft Horse" = "draft horses", nameForm) and puts a rule and its rule
- * section together; a structured list groups by the name as SQL compares it (NOCASE).
+ * section together; a structured list groups by the stored name form (entities.name_form, the same
+ * nameForm; store/canonical.ts) within a kind.
  *
  * A structured query's groups come from SQL (page.ts); a ranked query's follow the ranking (a
  * group ranks where its best member does).
@@ -54,11 +55,36 @@ export function groupKey(r: { kind: string; name: string }): string {
 }
 
 /**
- * The group of a structured (name-ordered) row: kind and name as SQLite's NOCASE compares them
- * (ASCII letters folded), so SQL's GROUP BY and JS group alike.
+ * The group of a structured (name-ordered) row of a store without stored name forms (an old store
+ * opened read-only): kind and name as SQLite's NOCASE compares them (ASCII letters folded), so
+ * SQL's GROUP BY and JS group alike.
  */
 export function exactNameKey(r: { kind: string; name: string }): string {
   return `${r.kind}\u0000${r.name.replace(/[A-Z]+/g, (m) => m.toLowerCase())}`;
+}
+
+/** A row with its stored name form (entities.name_form). */
+export interface FormRow extends LightRow {
+  name_form: string | null;
+}
+
+/** The group of a structured row: kind and stored name form (the kind alone decides, no family: SQL groups it). */
+export function formKey(r: { kind: string; name: string; name_form?: string | null }): string {
+  return `${r.kind}\u0000${r.name_form ?? nameForm(r.name)}`;
+}
+
+/** Every stored row of the given kinds and name forms (one lookup per group in the (kind, name_form) index), each once. */
+export function sameFormRows(db: Database, groups: ReadonlyArray<{ kind: string; name_form: string }>): FormRow[] {
+  const q = db.query<FormRow, [string, string]>(`SELECT ${LIGHT}, e.name_form FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form = ?`);
+  const out: FormRow[] = [];
+  const asked = new Set<string>();
+  for (const g of groups) {
+    const k = `${g.kind}\u0000${g.name_form}`;
+    if (asked.has(k)) continue;
+    asked.add(k);
+    out.push(...q.all(g.kind, g.name_form));
+  }
+  return out;
 }
 
 /** Sort members in preference order. */

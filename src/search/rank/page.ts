@@ -1,7 +1,8 @@
 /**
  * Pages of an answer: `total`, `offset`, and one canonical entry per thing (collapse.ts).
  *
- *   structured: the page's groups straight from SQL, in the document preference order of the
+ *   structured: the page's groups (one per kind and stored name form: "Horse, Draft" and "Draft
+ *               Horse" are one) straight from SQL, in the document preference order of the
  *               version that answers for each (the preferred SRD's entries first), then by name,
  *               LIMIT and OFFSET: it streams the (kind, doc_rank, name) index for one kind. Then
  *               every version of those names among the matches, in preference order. `total`
@@ -19,7 +20,7 @@ import { getEntitiesByIds } from "../../store/entities.ts";
 import { ID_IN, idList } from "../../store/id-list.ts";
 import { CACHES } from "../../store/caches.ts";
 import { rankPreference } from "../../store/canonical.ts";
-import { exactNameKey, type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameNameRows } from "./collapse.ts";
+import { exactNameKey, formKey, type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameFormRows, sameNameRows } from "./collapse.ts";
 import { andWhere, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import type { DocumentRank } from "./preference.ts";
 import type { DocumentSource, Entity, EntityKind } from "../../entities/types.ts";
@@ -103,10 +104,27 @@ function load(db: Database, picked: ReadonlyArray<{ members: readonly LightRow[]
   return hits;
 }
 
-/** How many rows (or, collapsed, distinct kind + name groups) match `where`; remembered per clause. */
+const nameForms = new WeakMap<Database, boolean>();
+
+/** Whether the store keeps each entity's name form (migration 8; an older store opened read-only does not): lists then group by it, else by the name (NOCASE). */
+function hasNameForms(db: Database): boolean {
+  let has = nameForms.get(db);
+  if (has === undefined) {
+    has = db.query<{ x: number }, []>("SELECT 1 AS x FROM sqlite_master WHERE type = 'index' AND name = 'entities_by_form'").get() !== null;
+    nameForms.set(db, has);
+  }
+  return has;
+}
+
+/** The column a list groups by within a kind: the stored name form, or (old stores) the name. */
+function groupColumn(db: Database): string {
+  return hasNameForms(db) ? "e.name_form" : "e.name";
+}
+
+/** How many rows (or, collapsed, distinct kind + name form groups) match `where`; remembered per clause. */
 function countOf(db: Database, where: WhereClause, groups: boolean): number {
   const sql = groups
-    ? `SELECT COUNT(*) AS n FROM (SELECT 1 FROM entities e WHERE ${where.sql} GROUP BY e.kind, e.name)`
+    ? `SELECT COUNT(*) AS n FROM (SELECT 1 FROM entities e WHERE ${where.sql} GROUP BY e.kind, ${groupColumn(db)})`
     : `SELECT COUNT(*) AS n FROM entities e WHERE ${where.sql}`;
   return CACHES.totals.get(db, JSON.stringify([groups, where.sql, where.params]), () => db.query<{ n: number }, SqlValue[]>(sql).get(...where.params)?.n ?? 0);
 }
@@ -138,7 +156,14 @@ function hasListingIndex(db: Database): boolean {
  * `data` (dup_of, group_rank, derived filters) sit past those long values: SQLite walks their
  * overflow pages for each row (most of a new filter's first page, read from disk).
  */
-function satisfyingOfNames(db: Database, where: WhereClause, names: ReadonlyArray<{ kind: string; name: string }>, all: readonly LightRow[]): Set<number> {
+function satisfyingOfNames(db: Database, where: WhereClause, names: ReadonlyArray<{ kind: string; name: string; name_form: string | null }>, all: readonly LightRow[]): Set<number> {
+  if (hasNameForms(db)) {
+    // By name form: one seek per page group in the (kind, name_form, …filters) index.
+    const q = db.query<[number], SqlValue[]>(`SELECT e.id FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form = ? AND (${where.sql})`);
+    const out = new Set<number>();
+    for (const n of names) for (const r of q.values(n.kind, n.name_form ?? "", ...where.params)) out.add(Number(r[0]));
+    return out;
+  }
   if (!hasListingIndex(db)) return satisfying(db, where, all.map((r) => r.id));
   const q = db.query<[number], SqlValue[]>(`SELECT e.id FROM entities e INDEXED BY entities_listing WHERE e.kind = ? AND e.name = ? AND (${where.sql})`);
   const out = new Set<number>();
@@ -153,13 +178,13 @@ export function overAlias(where: WhereClause, alias: string): WhereClause {
 
 /**
  * Rows of `where` that answer for their group (store/canonical.ts): the canonical one, or one no
- * better-ranked row of the same kind and name matching `where` too outranks (for non-canonical
- * rows only: a lookup in the covering (kind, name, …filters) index, no row read).
+ * better-ranked row of the same kind and name form matching `where` too outranks (for non-canonical
+ * rows only: a lookup in the covering (kind, name_form, …filters) index, no row read).
  */
 export function firstOfGroup(where: WhereClause): WhereClause {
   const o = overAlias(where, "o");
   return {
-    sql: `e.group_rank = 0 OR NOT EXISTS (SELECT 1 FROM entities o INDEXED BY entities_listing WHERE o.kind = e.kind AND o.name = e.name AND o.group_rank < e.group_rank AND (${o.sql}))`,
+    sql: `e.group_rank = 0 OR NOT EXISTS (SELECT 1 FROM entities o INDEXED BY entities_by_form WHERE o.kind = e.kind AND o.name_form = e.name_form AND o.group_rank < e.group_rank AND (${o.sql}))`,
     params: o.params,
   };
 }
@@ -193,20 +218,26 @@ function leadOrder(db: Database, total: number, spec: PageSpec, column: string):
  * The page's groups: kind and name of each, in the preference order of the version that answers
  * for the group, then name (stored ranks when they follow this preference, else GROUP BY).
  */
-function groupNames(db: Database, where: WhereClause, spec: PageSpec): { total: number; names: Array<{ name: string; kind: string }> } {
+type GroupName = { name: string; kind: string; name_form: string | null };
+
+function groupNames(db: Database, where: WhereClause, spec: PageSpec): { total: number; names: GroupName[] } {
   if (rankPreference(db) === spec.rank.id) {
     const w = andWhere(where, firstOfGroup(where));
     const total = countOf(db, w, false);
     if (spec.offset >= total) return { total, names: [] };
     const names = db
-      .query<{ name: string; kind: string }, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind FROM entities e WHERE ${w.sql} ORDER BY ${leadOrder(db, total, spec, "e.doc_rank")}, e.name, e.kind LIMIT ? OFFSET ?`)
+      .query<GroupName, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind, e.name_form AS name_form FROM entities e WHERE ${w.sql} ORDER BY ${leadOrder(db, total, spec, "e.doc_rank")}, e.name, e.kind LIMIT ? OFFSET ?`)
       .all(...w.params, spec.limit, spec.offset);
     return { total, names };
   }
   const total = countOf(db, where, true);
   if (spec.offset >= total) return { total, names: [] };
+  // SQLite takes the bare columns of a group from the row of its MIN(): the preferred version's name.
+  const form = groupColumn(db);
   const names = db
-    .query<{ name: string; kind: string }, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind FROM entities e WHERE ${where.sql} GROUP BY e.name, e.kind ORDER BY MIN(${spec.rank.sql}), e.name, e.kind LIMIT ? OFFSET ?`)
+    .query<GroupName, SqlValue[]>(
+      `SELECT e.name AS name, e.kind AS kind, ${form === "e.name" ? "NULL" : form} AS name_form, MIN(${spec.rank.sql}) AS r FROM entities e WHERE ${where.sql} GROUP BY ${form}, e.kind ORDER BY r, e.name, e.kind LIMIT ? OFFSET ?`,
+    )
     .all(...where.params, spec.limit, spec.offset);
   return { total, names };
 }
@@ -222,27 +253,33 @@ export function structuredPage(db: Database, where: WhereClause, spec: PageSpec)
   return { total, hits: load(db, rows.map((r) => ({ members: [r] })), spec) };
 }
 
-/** A collapsed page: the page's groups, then every version of those names among the matches, in preference order. */
+/**
+ * A collapsed page: the page's groups, then every version of those groups among the matches, in
+ * preference order. A group is one kind and name form ("Horse, Draft" and "Draft Horse" are one
+ * entry), or, in an old store without stored name forms, one kind and name.
+ */
 function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
   const { total, names } = groupNames(db, where, spec);
   if (names.length === 0) return { total, hits: [] };
-  // Every stored version of those names (indexed), kept when it matches the filters too.
-  const all = sameNameRows(db, () => true, names);
+  // Every stored version of those groups (indexed), kept when it matches the filters too.
+  const forms = hasNameForms(db);
+  const keyOf: (r: { kind: string; name: string; name_form?: string | null }) => string = forms ? formKey : exactNameKey;
+  const all: LightRow[] = forms ? sameFormRows(db, names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" }))) : sameNameRows(db, () => true, names);
   const keep = satisfyingOfNames(db, where, names, all);
   const byGroup = new Map<string, LightRow[]>();
   for (const r of all) {
     if (!keep.has(r.id)) continue;
-    const k = exactNameKey(r);
+    const k = keyOf(r);
     const list = byGroup.get(k);
     if (list) list.push(r);
     else byGroup.set(k, [r]);
   }
-  const every = spec.noteFallback ? byGroupKey(all, exactNameKey) : undefined;
+  const every = spec.noteFallback ? byGroupKey(all, keyOf) : undefined;
   const picked = names.flatMap((n) => {
-    const members = byGroup.get(exactNameKey(n));
+    const members = byGroup.get(keyOf(n));
     if (!members) return [];
     const ordered = orderMembers(members, spec.rank);
-    const preferred = every ? preferredElsewhere(every, ordered, spec.rank, exactNameKey) : undefined;
+    const preferred = every ? preferredElsewhere(every, ordered, spec.rank, keyOf) : undefined;
     return [{ members: ordered, ...(preferred ? { preferred } : {}) }];
   });
   return { total, hits: load(db, picked, spec) };
