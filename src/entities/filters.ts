@@ -55,6 +55,8 @@ export interface FilterParam {
   groups?: readonly ToolGroup[];
   /** `lorekeeper search --help` text, when the description does not say enough. */
   help?: string;
+  /** Completion offers the values the store holds (read from stat blocks), not the vocabulary. */
+  completeFromStore?: true;
 }
 
 export interface FilterColumn {
@@ -219,7 +221,7 @@ export const FILTERS = [
     column: "casts",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "casts", input: { type: "key" }, match: "has", description: 'A spell it casts, e.g. "fireball"' }],
+    params: [{ name: "casts", input: { type: "key" }, match: "has", description: 'A spell it casts, e.g. "fireball"', completeFromStore: true }],
     derive: spellsCast,
   },
   {
@@ -233,14 +235,14 @@ export const FILTERS = [
     column: "inflicts",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "inflicts", input: { type: "values", values: CONDITIONS }, match: "has_all", description: "Conditions it imposes" }],
+    params: [{ name: "inflicts", input: { type: "values", values: CONDITIONS }, match: "has_all", description: "Conditions it imposes", completeFromStore: true }],
     derive: conditionsInflicted,
   },
   {
     column: "traits",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "trait", input: { type: "key" }, match: "has", description: 'A trait or action it has, by name, e.g. "Pack Tactics"' }],
+    params: [{ name: "trait", input: { type: "key" }, match: "has", description: 'A trait or action it has, by name, e.g. "Pack Tactics"', completeFromStore: true }],
     derive: blockNames,
   },
   {

@@ -10,7 +10,8 @@ import { DOCUMENT_SOURCES, ENTITY_KINDS, type EntityKind } from "../entities/typ
 import { uriKey } from "../entities/uri.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../tools/encounter/tables.ts";
 import type { ToolDeps } from "../tools/deps.ts";
-import { filterParam } from "../entities/filters.ts";
+import { filterParam, type TableParam } from "../entities/filters.ts";
+import { storedFilterValues } from "../search/rank/explain.ts";
 import { type CompletionSource, PROMPTS } from "./prompts.ts";
 import { asSpec, specIssue } from "./spec-check.ts";
 
@@ -95,6 +96,21 @@ function completeDocuments(db: Database, prefix: string): Completion {
   return page(values, values.length);
 }
 
+/**
+ * The values a filter read from stat blocks holds in the store (`casts`: the spells creatures cast,
+ * `trait`, `inflicts`): those starting with `prefix` first, then those with a later word starting
+ * with it ("tact" → "pack tactics"); most common first, then alphabetical.
+ */
+function fromStore(db: Database, p: TableParam, prefix: string): Completion {
+  const want = prefix.trim().toLowerCase();
+  const all = storedFilterValues(db, p);
+  const starts = all.filter((x) => x.v.startsWith(want));
+  const inside = want ? all.filter((x) => !x.v.startsWith(want) && x.v.split(/[\s/-]+/).some((w) => w.startsWith(want))) : [];
+  const order = (a: { v: string; n: number }, b: { v: string; n: number }) => b.n - a.n || (a.v < b.v ? -1 : a.v > b.v ? 1 : 0);
+  const hits = [...starts.sort(order), ...inside.sort(order)].map((x) => x.v);
+  return page(hits, hits.length);
+}
+
 const ANY_KINDS: readonly EntityKind[] = ["spell", "creature", "class", "subclass", "species", "background", "feat", "weapon", "armor", "item", "magic_item", "condition", "rule"];
 
 function kindOf(raw: string | undefined): EntityKind | undefined {
@@ -126,9 +142,12 @@ function completeSource(db: Database, source: CompletionSource, value: string, c
       return fixed(ENTITY_KINDS, value);
     default: {
       // filter:<name>: the filter's vocabulary, for the last word typed ("chaotic ev" → "evil").
-      const input = filterParam(source.slice("filter:".length))?.input;
+      const p = filterParam(source.slice("filter:".length));
+      const input = p?.input;
+      const typed = input?.type === "values" ? (value.split(/[\s,]+/).pop() ?? "") : value;
+      if (p?.completeFromStore) return fromStore(db, p, typed);
       const words = input && (input.type === "vocab" || input.type === "values") ? input.values : [];
-      return fixed(words, input?.type === "values" ? (value.split(/[\s,]+/).pop() ?? "") : value);
+      return fixed(words, typed);
     }
   }
 }

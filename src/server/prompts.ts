@@ -40,18 +40,52 @@ export const PROMPTS: readonly PromptDef[] = [
       theme: opt('What the fight is about, e.g. "undead in a flooded crypt"'),
       creature_type: opt("Only this creature type, e.g. undead"),
       alignment: opt('Only creatures that may have this alignment, e.g. "evil" or "chaotic evil"'),
+      casts: opt('Only creatures that cast this spell, e.g. "fireball"'),
       documents: opt('Books to use (document keys, e.g. "srd-2024")'),
     },
-    complete: { difficulty: "difficulty", edition: "edition", creature_type: "filter:creature_type", alignment: "filter:alignment", documents: "document" },
+    complete: { difficulty: "difficulty", edition: "edition", creature_type: "filter:creature_type", alignment: "filter:alignment", casts: "filter:casts", documents: "document" },
     text: (a) =>
       [
         `Prepare a ${a.difficulty || "moderate"} combat encounter for this party: ${a.party}. Use the ${a.edition || "2024"} encounter rules.`,
-        `1. Call build_encounter with the party as party_levels (or party_size + party_level), edition "${a.edition || "2024"}", difficulty "${a.difficulty || "moderate"}"${a.creature_type ? `, type "${a.creature_type}"` : ""}${a.alignment ? `, alignment [${a.alignment.split(/[,\s]+/).filter(Boolean).map((w) => `"${w}"`).join(", ")}]` : ""}${a.theme ? `, search "${a.theme}"` : ""}${a.documents ? `, documents [${a.documents.split(/[,\s]+/).filter(Boolean).map((d) => `"${d}"`).join(", ")}]` : ""}. Pick the proposal that best fits${a.theme ? " the theme" : ""}; if none fits, adjust the filters and call it again.`,
+        `1. Call build_encounter with the party as party_levels (or party_size + party_level), edition "${a.edition || "2024"}", difficulty "${a.difficulty || "moderate"}"${a.creature_type ? `, type "${a.creature_type}"` : ""}${a.alignment ? `, alignment [${a.alignment.split(/[,\s]+/).filter(Boolean).map((w) => `"${w}"`).join(", ")}]` : ""}${a.casts ? `, casts ${JSON.stringify(a.casts)}` : ""}${a.theme ? `, search "${a.theme}"` : ""}${a.documents ? `, documents [${a.documents.split(/[,\s]+/).filter(Boolean).map((d) => `"${d}"`).join(", ")}]` : ""}. Pick the proposal that best fits${a.theme ? " the theme" : ""}; if none fits, adjust the filters and call it again.`,
         "2. Read each chosen creature's full stat block (its `uri` resource, or search_creature by name) and note its tactics-relevant traits and actions.",
         "3. If you change the group, rate the final group with build_encounter `monsters` so the difficulty shown is the real one.",
         "4. Present: the XP math step by step (from the tool's steps), each creature with AC, HP, speed and key actions, a one-paragraph setup and tactics, and how the fight could go wrong.",
         CITE,
       ].join("\n"),
+  },
+  {
+    name: "find_monsters",
+    title: "Monsters that cast, inflict or have a trait",
+    description: "Creatures from the local books by a spell they cast, the conditions they impose or a trait they have (e.g. Pack Tactics), to theme an adventure.",
+    args: {
+      casts: opt('A spell they cast, e.g. "fireball"'),
+      inflicts: opt('Conditions they impose, e.g. "frightened" or "poisoned, prone"'),
+      trait: opt('A trait or action they have, e.g. "Pack Tactics"'),
+      creature_type: opt("Only this creature type, e.g. undead"),
+      documents: opt('Books to use (document keys, e.g. "srd-2024")'),
+    },
+    complete: { casts: "filter:casts", inflicts: "filter:inflicts", trait: "filter:trait", creature_type: "filter:creature_type", documents: "document" },
+    text: (a) => {
+      const words = (s: string) => s.split(/[,\s]+/).filter(Boolean);
+      const args = {
+        ...(a.casts ? { casts: a.casts } : {}),
+        ...(a.inflicts ? { inflicts: words(a.inflicts) } : {}),
+        ...(a.trait ? { trait: a.trait } : {}),
+        ...(a.creature_type ? { type: a.creature_type } : {}),
+        ...(a.documents ? { documents: words(a.documents) } : {}),
+        limit: 50,
+      };
+      return [
+        "Find creatures for a DM's adventure from the local books.",
+        `1. Call search_creature with ${JSON.stringify(args)}; the answer's \`total\` is how many there are (page with \`offset\` if the DM wants them all). If it finds nothing, its \`message\` names the nearest values the store holds: use one of them.`,
+        a.trait
+          ? `2. Say what ${a.trait} does in one or two sentences, quoting it from one creature's stat block (its \`uri\`).`
+          : "2. For the few creatures that fit best, read their stat blocks (their `uri` resources) and note the line that matches (the spell, the condition, the trait).",
+        "3. Present: how many creatures match, then a table of name, CR, type and document (the core SRD's first), with the matching line for the best few, and two or three ways to use them together.",
+        CITE,
+      ].join("\n");
+    },
   },
   {
     name: "explain_rule",

@@ -120,7 +120,7 @@ describe("beyond lookup through an MCP client", () => {
 
   test("prompts: list and get", async () => {
     const { prompts } = await client.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(["prepare_encounter", "explain_rule", "spell_card", "creature_card", "compare_editions", "class_at_level"]);
+    expect(prompts.map((p) => p.name)).toEqual(["prepare_encounter", "find_monsters", "explain_rule", "spell_card", "creature_card", "compare_editions", "class_at_level"]);
     for (const p of prompts) expect(p.description!.length).toBeGreaterThan(20);
     const enc = await client.getPrompt({ name: "prepare_encounter", arguments: { party: "4 level-5 characters", difficulty: "moderate", creature_type: "undead", documents: "srd-2024" } });
     const text = (enc.messages[0]!.content as { text: string }).text;

@@ -8,7 +8,7 @@
  * Runs only for empty answers (a few COUNT queries).
  */
 import type { Database } from "bun:sqlite";
-import { FILTER_PARAMS } from "../../entities/filters.ts";
+import { FILTER_PARAMS, type TableParam } from "../../entities/filters.ts";
 import type { EntityKind } from "../../entities/types.ts";
 import { CACHES } from "../../store/caches.ts";
 import { editDistance } from "./fuzzy.ts";
@@ -43,6 +43,16 @@ function columnValues(db: Database, kinds: readonly EntityKind[], col: string, l
     for (const r of rows) for (const x of String(r.v).split("|")) if (x) m.set(x, (m.get(x) ?? 0) + r.n);
     return [...m.entries()].map(([v, n]) => ({ v, n })).sort((a, b) => b.n - a.n);
   });
+}
+
+/**
+ * The values a filter parameter's column holds over its kinds, most common first, with how many
+ * entities hold each (remembered until the store changes): what completion offers for the
+ * parameters read from stat blocks (`casts`, `inflicts`, `trait`).
+ */
+export function storedFilterValues(db: Database, p: TableParam): Array<{ v: string; n: number }> {
+  const list = p.match === "has" || p.match === "has_all" || p.match === "namesake_has_words";
+  return columnValues(db, p.column.kinds, p.column.column, list);
 }
 
 /** The values nearest to `raw`: containing it or within a few edits, else the most common; at most `max`. */
