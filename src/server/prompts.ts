@@ -8,6 +8,8 @@ import { stripInvisible } from "../text/confusables.ts";
 import { type GetPromptResult, type ListPromptsResult, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { FilterName } from "../entities/filters.ts";
+import { KIND_WORDS } from "../tools/compare-editions.ts";
+import { canonical } from "../tools/vocab.ts";
 
 const arg = (description: string) => z.string().max(300).describe(description);
 const opt = (description: string) => arg(description).optional();
@@ -143,14 +145,18 @@ export const PROMPTS: readonly PromptDef[] = [
       kind: opt("spell, creature, class, item, rule... (default: find out)"),
     },
     complete: { name: "any", kind: "kind" },
-    text: (a) =>
-      [
+    text: (a) => {
+      // The tool's kind when the argument names one ("Magic item" → "magic-item"); otherwise the tool finds out.
+      const kind = a.kind ? canonical(a.kind, KIND_WORDS) : undefined;
+      const known = typeof kind === "string" && (KIND_WORDS as readonly string[]).includes(kind);
+      return [
         `Compare ${a.name} between the 2014 rules (SRD 5.1, document srd-2014) and the 2024 rules (SRD 5.2, document srd-2024).`,
-        `1. Find both versions: call the matching search tool (${a.kind ? `for a ${a.kind}` : "search_spell, search_creature, search_character_option, search_equipment or search_rule; search_all when unsure"}) with name "${a.name}" twice, with documents ["srd-2014"] and then ["srd-2024"]. If one is missing, say so and try a \`search\` for its new name.`,
-        "2. Read the full entries (their `uri` resources) when an answer is marked truncated.",
+        `1. Call compare_editions with ${JSON.stringify({ name: a.name, ...(known ? { kind } : {}) })}${a.kind && !known ? ` (it is a ${a.kind})` : ""}. It answers both versions and names the differences field by field, and finds an entry SRD 5.2 renamed by either name ("Thug" → "Tough"). If it says the name is ambiguous, call it again with \`kind\`; if one edition has no such entry, say so.`,
+        "2. Where the text changed in a way that matters at the table, read both full entries (each version's `uri`) and quote the deciding sentences.",
         "3. Present a table of the fields that differ (numbers, ranges, damage, conditions, wording that changes play) and a short verdict on what the change means at the table. Leave out fields that are the same.",
         CITE,
-      ].join("\n"),
+      ].join("\n");
+    },
   },
   {
     name: "class_at_level",

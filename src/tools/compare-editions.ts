@@ -16,7 +16,7 @@ import { text, vocab } from "./params.ts";
 import { entityUri, toolAnswer, toolError } from "./response.ts";
 
 const COMPARED = ["spell", "creature", "weapon", "armor", "magic_item", "item", "condition", "rule", "feat", "background", "species", "class"] as const satisfies readonly EntityKind[];
-const KIND_WORDS = ["spell", "creature", "weapon", "armor", "magic-item", "item", "condition", "rule", "feat", "background", "species", "class"] as const;
+export const KIND_WORDS = ["spell", "creature", "weapon", "armor", "magic-item", "item", "condition", "rule", "feat", "background", "species", "class"] as const;
 
 const input = z
   .object({

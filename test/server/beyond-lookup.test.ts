@@ -133,6 +133,21 @@ describe("beyond lookup through an MCP client", () => {
     await expect(client.getPrompt({ name: "nope" })).rejects.toThrow(/nope/);
   });
 
+  test("the compare_editions prompt calls the compare_editions tool with arguments it takes", async () => {
+    const textOfPrompt = async (args: Record<string, string>) => ((await client.getPrompt({ name: "compare_editions", arguments: args })).messages[0]!.content as { text: string }).text;
+    const plain = await textOfPrompt({ name: "Fireball" });
+    expect(plain).toContain('Call compare_editions with {"name":"Fireball"}.');
+    expect(plain).not.toContain("search_spell");
+    // The prompt's kind in the tool's words ("Magic items" → magic-item); a kind the tool does not take is said, not passed.
+    expect(await textOfPrompt({ name: "Bag of Holding", kind: "Magic items" })).toContain('Call compare_editions with {"name":"Bag of Holding","kind":"magic-item"}.');
+    expect(await textOfPrompt({ name: "Owlbear", kind: "monster" })).toContain('Call compare_editions with {"name":"Owlbear"} (it is a monster).');
+    // What the prompt says to send, the tool accepts.
+    const args = JSON.parse(/compare_editions with (\{[^}]*\})/.exec(await textOfPrompt({ name: "Fireball", kind: "Spell" }))![1]!) as Record<string, unknown>;
+    expect(args).toEqual({ name: "Fireball", kind: "spell" });
+    const r = await client.callTool({ name: "compare_editions", arguments: args });
+    expect(r.isError).toBeFalsy();
+  });
+
   test("completions: lorekeeper://spell/fire… and prompt arguments", async () => {
     const kinds = await client.complete({ ref: { type: "ref/resource", uri: "lorekeeper://{kind}/{key}" }, argument: { name: "kind", value: "sp" } });
     expect(kinds.completion.values).toEqual(["spell", "species"]);
