@@ -5,12 +5,13 @@
  * The embedding model's speed as LoreKeeper runs it, next to raw onnxruntime, in one run:
  * - passages: the first N entity texts of a store, embedded the way `lorekeeper sync` does
  *   (EMBED_BATCH texts per call through the Embedder) and by raw onnxruntime on the same model file and texts
- *   (same tokens, sorted by length, batches of 16 padded to their longest text, one session with
- *   every core); entities/s of each, their ratio, and CPU time / wall time (how many cores worked);
+ *   (same tokens, sorted by length, batches of 16 padded to their longest text): once with
+ *   LoreKeeper's session options (onnx-session.ts; the ratio) and once with onnxruntime's defaults;
+ *   entities/s of each, their ratio, and CPU time / wall time (how many cores worked);
  * - queries: warm query embedding per question (the eval's and the benchmark's questions, each
  *   once, after a warm-up): p50 and p90.
- * The two passage runs alternate (pipeline, raw, pipeline, raw) so that load on a shared machine
- * hits both alike; the figures are the better of each pair's runs.
+ * The passage runs alternate (pipeline, raw, raw with defaults, twice) so that load on a shared
+ * machine hits them alike; the figures are the better of each one's runs.
  */
 import { Database } from "bun:sqlite";
 import { availableParallelism } from "node:os";
@@ -21,6 +22,7 @@ import { EMBED_BATCH } from "../src/ingest/embed.ts";
 import { createEmbedderProvider } from "../src/search/model/embedder.ts";
 import { activeModelDir } from "../src/search/model/model-manifest.ts";
 import { inspectModelDir } from "../src/search/model/model-source.ts";
+import { sessionOptions } from "../src/search/model/onnx-session.ts";
 import { callMix } from "../bench/queries.ts";
 import { ALL_QUERIES } from "./eval-queries.ts";
 import { AddedToken, Tokenizer } from "../packages/tokenizers-js/index.ts";
@@ -69,11 +71,13 @@ const pipeline = async () => {
   for (let i = 0; i < texts.length; i += EMBED_BATCH) await embedder.embedPassages(texts.slice(i, i + EMBED_BATCH));
 };
 
-// Raw onnxruntime: the same model file and tokens, nothing else.
+// Raw onnxruntime: the same model file and tokens, nothing else; with LoreKeeper's session options
+// (the ratio: what the pipeline adds) and with onnxruntime's own defaults (spinning worker threads).
 const ort = await import("onnxruntime-node");
-const session = await ort.InferenceSession.create(join(modelDir, check.onnxFile), { graphOptimizationLevel: "all", intraOpNumThreads: availableParallelism() });
+const ownSession = await ort.InferenceSession.create(join(modelDir, check.onnxFile), sessionOptions());
+const defaultSession = await ort.InferenceSession.create(join(modelDir, check.onnxFile), { graphOptimizationLevel: "all" });
 const tok = loadLikeFastembed(Tokenizer as unknown as TokenizerClass, AddedToken as unknown as AddedTokenClass, modelDir, maxTokens) as unknown as Tokenizer;
-const raw = async () => {
+const rawWith = (session: typeof ownSession) => async () => {
   const encs = texts.map((t) => tok.encodeSync(t, true, false)).sort((a, b) => a.getLength() - b.getLength());
   for (let i = 0; i < encs.length; i += 16) {
     const batch = encs.slice(i, i + 16);
@@ -88,15 +92,19 @@ const raw = async () => {
   }
 };
 
+const raw = rawWith(ownSession);
+const rawDefaults = rawWith(defaultSession);
 await pipeline(); // warm-up (and the batch runner's one check)
 await raw();
-const runs: { pipeline: Run[]; raw: Run[] } = { pipeline: [], raw: [] };
+await rawDefaults();
+const runs: { pipeline: Run[]; raw: Run[]; rawDefaults: Run[] } = { pipeline: [], raw: [], rawDefaults: [] };
 for (let k = 0; k < 2; k++) {
   runs.pipeline.push(await timed(pipeline));
   runs.raw.push(await timed(raw));
+  runs.rawDefaults.push(await timed(rawDefaults));
 }
 const best = (xs: Run[]) => xs.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
-const [p, r] = [best(runs.pipeline), best(runs.raw)];
+const [p, r, d] = [best(runs.pipeline), best(runs.raw), best(runs.rawDefaults)];
 
 // Warm query embedding: distinct questions, each embedded once (the query cache never answers).
 const questions = [
@@ -124,6 +132,7 @@ const pct = (f: number) => pctOf(ms, f);
 
 console.log(`model ${embedder.id} (${modelDir}), ${texts.length} entity texts of ${opt.db}, ${maxTokens} tokens at most, ${availableParallelism()} cores`);
 console.log(`passages, LoreKeeper (as sync embeds): ${p.perSecond.toFixed(1)} entities/s, ${p.cores.toFixed(2)} cores busy, ${p.cpuMsPerEntity.toFixed(1)} ms CPU per entity`);
-console.log(`passages, raw onnxruntime:             ${r.perSecond.toFixed(1)} entities/s, ${r.cores.toFixed(2)} cores busy, ${r.cpuMsPerEntity.toFixed(1)} ms CPU per entity`);
-console.log(`ratio LoreKeeper / raw: ${(p.perSecond / r.perSecond).toFixed(2)}×`);
+console.log(`passages, raw onnxruntime:             ${r.perSecond.toFixed(1)} entities/s, ${r.cores.toFixed(2)} cores busy, ${r.cpuMsPerEntity.toFixed(1)} ms CPU per entity (LoreKeeper's session options)`);
+console.log(`passages, raw onnxruntime, its defaults: ${d.perSecond.toFixed(1)} entities/s, ${d.cores.toFixed(2)} cores busy, ${d.cpuMsPerEntity.toFixed(1)} ms CPU per entity (spinning worker threads)`);
+console.log(`ratio LoreKeeper / raw: ${(p.perSecond / r.perSecond).toFixed(2)}× (/ raw with onnxruntime's defaults: ${(p.perSecond / d.perSecond).toFixed(2)}×)`);
 console.log(`query embedding, warm, ${ms.length} questions: p50 ${pct(0.5).toFixed(2)} ms, p90 ${pct(0.9).toFixed(2)} ms (CPU p50 ${pctOf(cpuMs, 0.5).toFixed(2)} ms)`);

@@ -5,12 +5,14 @@
  * the dimension from a probe, and the faster runners if they reproduce fastembed's vectors
  * (fastembed-embedder.ts). Choosing which source to load is embedder.ts; `lorekeeper model
  * install` loads the folder it assembled through `loadModelDir` before it keeps it.
- * fastembed is imported dynamically so that the binary bootstrap can preload libonnxruntime first.
+ * A model folder gets fastembed's tokenizer and session without fastembed's module, which is
+ * imported only when its own `embed` is needed (onnx-session.ts); a named model is fastembed's.
+ * Both are imported dynamically so that the binary bootstrap can preload libonnxruntime first.
  */
 import { LoreKeeperError } from "../../errors.ts";
 import type { EmbeddingModel, FlagEmbedding } from "fastembed";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { log } from "../../log.ts";
 import { defaultGraphCache, findOptimizedGraph, modelFileSha256, optimizedGraphDir, ortVersion, saveGraphInBackground } from "./optimized-graph.ts";
 import {
@@ -28,6 +30,7 @@ import {
 import { MODEL_CATALOG, readManifest } from "./model-manifest.ts";
 import { checkedBatchRunner, FastembedEmbedder, unpaddedRunnerWithProbe } from "./fastembed-embedder.ts";
 import { privateTokenizer } from "./unpadded-query.ts";
+import { createSession, lazyFastembed, loadTokenizer, type OrtSession } from "./onnx-session.ts";
 
 /** How a model is run: tokens per text (capped by the model) and texts per ONNX run. */
 export interface LoadSettings {
@@ -84,6 +87,14 @@ async function importFastembed(): Promise<FastembedModule> {
   }
 }
 
+async function importOrt(): Promise<typeof import("onnxruntime-node")> {
+  try {
+    return await import("onnxruntime-node");
+  } catch (err) {
+    throw new ModelLoadError(`the ONNX runtime could not be loaded (${firstLine(err)})`);
+  }
+}
+
 export async function loadSource(source: ModelSource, r: LoadSettings): Promise<{ embedder: FastembedEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
   if (source.kind === "dir") {
     const check = inspectModelDir(source.dir);
@@ -91,23 +102,23 @@ export async function loadSource(source: ModelSource, r: LoadSettings): Promise<
     const onnxPath = join(source.dir, check.onnxFile);
     const graphRoot = r.graphCache === undefined ? defaultGraphCache() : (r.graphCache ?? undefined);
     const sha256 = await modelFileSha256(onnxPath, graphRoot);
-    const fe = await importFastembed();
-    const ort = await import("onnxruntime-node");
+    const ort = await importOrt();
     const graphDir = graphRoot ? optimizedGraphDir(graphRoot, sha256, ortVersion(ort)) : undefined;
     // The graph onnxruntime optimised once (optimized-graph.ts) instead of optimising it again.
     let graph = graphDir ? findOptimizedGraph(graphDir) : undefined;
-    const init = (file: string) =>
-      fe.FlagEmbedding.init({ model: fe.EmbeddingModel.CUSTOM, modelAbsoluteDirPath: source.dir, modelName: file, maxLength: r.maxTokens, showDownloadProgress: false });
-    let model: FlagEmbedding;
+    // fastembed's tokenizer and session, made without importing fastembed (onnx-session.ts).
+    const tokenizer = loadTokenizer(source.dir, r.maxTokens);
+    let session: OrtSession;
     try {
-      model = await init(graph ? relative(source.dir, graph) : check.onnxFile);
+      session = await createSession(ort, graph ?? onnxPath);
     } catch (err) {
       if (!graph) throw err;
       log.debug(`the saved optimised graph ${graph} did not load; the model file is used and the graph saved again`, err);
       rmSync(graphDir!, { recursive: true, force: true });
       graph = undefined;
-      model = await init(check.onnxFile);
+      session = await createSession(ort, onnxPath);
     }
+    const model = lazyFastembed(tokenizer, session);
     const name = dirModelName(source.dir);
     // An installed model's manifest says its prefixes (model-manifest.ts); otherwise they are guessed from the name.
     const manifest = readManifest(source.dir);

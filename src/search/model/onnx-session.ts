@@ -1,0 +1,76 @@
+/**
+ * A model folder's tokenizer and ONNX Runtime session, made as fastembed 2.1.0's
+ * `FlagEmbedding.init` makes them (its `loadTokenizer`, line for line, on the pure-JS
+ * packages/tokenizers-js; graph optimisation "all"; the CPU provider) but without importing
+ * fastembed on the way. fastembed's module pulls in its download code (node:https, tar, zlib,
+ * @huggingface/hub): about 50 ms of CPU at every start that a model folder never needs.
+ * `lazyFastembed` gives the same tokenizer and session to a real `FlagEmbedding`, created on
+ * the first call of its `embed` (the check of the unpadded runners and their fallback).
+ *
+ * One setting differs from fastembed's: onnxruntime's worker threads do not spin while they wait
+ * for work. A spinning pool burns its cores between the ~100 small operators of a one-query run,
+ * which on a busy machine delays the run itself (measured: warm query embedding 3.3 ms instead of
+ * 7.5–9.4 ms CPU per query; sync's batches also went faster, docs/benchmark.md).
+ */
+import type { FlagEmbedding } from "fastembed";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { AddedToken, Tokenizer } from "../../../packages/tokenizers-js/index.ts";
+
+type Ort = typeof import("onnxruntime-node");
+export type OrtSession = Awaited<ReturnType<Ort["InferenceSession"]["create"]>>;
+type SessionOptions = NonNullable<Parameters<Ort["InferenceSession"]["create"]>[1]>;
+
+/** The session options every LoreKeeper model session uses (see the file comment). */
+export function sessionOptions(): SessionOptions {
+  return { executionProviders: ["cpu"], graphOptimizationLevel: "all", extra: { session: { "intra_op.allow_spinning": "0" } } };
+}
+
+export async function createSession(ort: Ort, onnxPath: string): Promise<OrtSession> {
+  return ort.InferenceSession.create(onnxPath, sessionOptions());
+}
+
+const readJson = (dir: string, file: string): Record<string, unknown> => JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, unknown>;
+
+/** fastembed's `FlagEmbedding.loadTokenizer` (truncation and padding at min(maxLength, model_max_length), the special tokens added). */
+export function loadTokenizer(dir: string, maxLength: number): Tokenizer {
+  const config = readJson(dir, "config.json");
+  const tokenizerConfig = readJson(dir, "tokenizer_config.json");
+  const max = Math.min(maxLength, Number(tokenizerConfig.model_max_length));
+  const tokensMap = readJson(dir, "special_tokens_map.json");
+  const tok = Tokenizer.fromFile(join(dir, "tokenizer.json"));
+  tok.setTruncation(max);
+  tok.setPadding({ maxLength: max, padId: config.pad_token_id as number, padToken: tokenizerConfig.pad_token as string });
+  for (const token of Object.values(tokensMap)) {
+    if (typeof token === "string") tok.addSpecialTokens([token]);
+    else if (token && typeof token === "object" && "content" in token) {
+      const t = token as Record<string, unknown>;
+      const options = { singleWord: t.single_word as boolean, leftStrip: t.lstrip as boolean, rightStrip: t.rstrip as boolean, normalized: t.normalized as boolean };
+      tok.addAddedTokens([new AddedToken(String(t.content), true, options)]);
+    }
+  }
+  return tok;
+}
+
+/**
+ * A FlagEmbedding over `tokenizer` and `session`: it holds them as fastembed's does (the private
+ * `tokenizer` and `session` the faster runners read), and imports fastembed only when `embed`
+ * is first called.
+ */
+export function lazyFastembed(tokenizer: Tokenizer, session: OrtSession): FlagEmbedding {
+  let real: Promise<FlagEmbedding> | undefined;
+  const make = async (): Promise<FlagEmbedding> => {
+    const fe = await import("fastembed");
+    // The constructor is private in fastembed's types; init() calls it with exactly these three.
+    return Reflect.construct(fe.FlagEmbedding, [tokenizer, session, fe.EmbeddingModel.CUSTOM]) as FlagEmbedding;
+  };
+  const lazy = {
+    tokenizer,
+    session,
+    async *embed(texts: string[], batchSize?: number) {
+      real ??= make();
+      yield* (await real).embed(texts, batchSize);
+    },
+  };
+  return lazy as unknown as FlagEmbedding;
+}
