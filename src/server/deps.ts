@@ -53,19 +53,38 @@ function keepRanksFor(store: Store, preferDocuments: readonly string[]): void {
   }
 }
 
+/** How often the warm-up looks again whether the searches it waits for are done. */
+const INDEX_WAIT_MS = 25;
+
 /**
  * A store with vectors will be searched by meaning: load its model and then its vector index now,
  * in the background, instead of on the first question. A store without vectors loads nothing here.
+ * The index is loaded (synchronously, ~0.1 s) only while no search runs (`idle`): a first question
+ * that came while the model loaded is answered first, and loads the index itself if it needs it
+ * (questions over few candidates rank them exactly, without it).
  */
-export function warmUp(store: Store, embedder: EmbedderProvider): void {
+export function warmUp(store: Store, embedder: EmbedderProvider, idle: () => boolean = () => true): void {
   const meta = getEmbeddingMeta(store.db);
   if (!meta) return;
   const t0 = performance.now();
+  const loadIndex = (modelId: string, dim: number) => {
+    if (!idle()) {
+      setTimeout(() => loadIndex(modelId, dim), INDEX_WAIT_MS).unref?.();
+      return;
+    }
+    try {
+      loadOrBuildIndex(store, modelId, dim);
+      log.debug(`warm-up: vector index loaded ${Math.round(performance.now() - t0)} ms after start`);
+    } catch (err) {
+      log.debug("warm-up: the vector index did not load; the first question that needs it loads it", err);
+    }
+  };
   embedder
     .get()
     .then((e) => {
-      if (e && e.id === meta.modelId) loadOrBuildIndex(store, e.id, e.dim);
-      log.debug(`warm-up: model ${e ? "ready" : "unavailable"}${e?.id === meta.modelId ? " and vector index loaded" : ""} ${Math.round(performance.now() - t0)} ms after start`);
+      log.debug(`warm-up: model ${e ? "ready" : "unavailable"} ${Math.round(performance.now() - t0)} ms after start`);
+      // After the continuations of searches that waited for the model: they count as running by then.
+      if (e && e.id === meta.modelId) setTimeout(() => loadIndex(e.id, e.dim), 0).unref?.();
     })
     .catch((err: unknown) => log.debug("warm-up failed; the first question loads the model", err));
 }
@@ -86,10 +105,18 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
   keepRanksFor(store, preferDocuments);
   const embedder = opts.embedder;
   const ctx: SearchContext = { store, embedder, embeddingTimeoutMs: cfg.embeddingTimeoutMs };
+  let searching = 0;
   const deps: ToolDeps = {
     db: store.db,
     // Tool answers never show an entity's search text: the server does not read it from the store.
-    search: async (q) => withPendingNote(await runSearch(ctx, { ...q, omitText: true }), store.db),
+    search: async (q) => {
+      searching++;
+      try {
+        return withPendingNote(await runSearch(ctx, { ...q, omitText: true }), store.db);
+      } finally {
+        searching--;
+      }
+    },
     // Lists answer from compact rows made in the background (tools/compact-bodies.ts), as omitText presents them.
     compactRows: true,
     ensureData: store.readonly ? undefined : await loadEnsureData(store, cfg, embedder),
@@ -98,7 +125,7 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
     searchSlots: createSearchSlots(cfg.maxConcurrentCalls),
     preferDocuments,
   };
-  warmUp(store, embedder);
+  warmUp(store, embedder, () => searching === 0);
   // Vectors lost to an interrupted embedding run are computed again in the background.
   const stop = new AbortController();
   const fill = setTimeout(() => {

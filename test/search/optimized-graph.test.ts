@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { FlagEmbedding } from "fastembed";
-import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { FastembedEmbedder } from "../../src/search/model/fastembed-embedder.ts";
@@ -134,6 +134,27 @@ describe("server warm-up", () => {
     } finally {
       store.close();
       empty.close();
+    }
+  });
+
+  test("the vector index is loaded (and, when missing, built and saved) only once no search is running", async () => {
+    const pack = await makePackStore(join(tmp.dir, "warm-idle.db"), model);
+    const saved = `${pack.path}.usearch`;
+    rmSync(saved, { force: true });
+    const store = openStore({ path: pack.path });
+    try {
+      let searching = true;
+      const p = provider(null);
+      warmUp(store, p, () => !searching);
+      for (let i = 0; i < 200 && p.state() === "loading"; i++) await Bun.sleep(25);
+      expect(p.state()).toBe("ready");
+      await Bun.sleep(150);
+      expect(existsSync(saved)).toBe(false);
+      searching = false;
+      for (let i = 0; i < 100 && !existsSync(saved); i++) await Bun.sleep(25);
+      expect(existsSync(saved)).toBe(true);
+    } finally {
+      store.close();
     }
   });
 });
