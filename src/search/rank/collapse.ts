@@ -112,24 +112,31 @@ export function lightRows(db: Database, ids: readonly number[]): LightRow[] {
 
 /**
  * Every candidate with one of the given kinds and names (the versions a page's groups hold): one
- * indexed lookup per (kind, name), kept by the candidate set. With `family`, each name is looked up
- * in every kind of its kind's family too (a rule and its rule section). Each row once.
+ * indexed query per kind (its names bound as one JSON list, compared as `name` is: NOCASE), kept by
+ * the candidate set. With `family`, each name is looked up in every kind of its kind's family too
+ * (a rule and its rule section). Each row once; in no particular order (callers order members).
  */
 export function sameNameRows(db: Database, isCandidate: (id: number) => boolean, groups: ReadonlyArray<{ kind: string; name: string }>, family = false): LightRow[] {
-  const q = db.query<LightRow, [string, string]>(`SELECT ${LIGHT} FROM entities e WHERE e.kind = ? AND e.name = ?`);
-  const out: LightRow[] = [];
+  const byKind = new Map<string, string[]>();
   const asked = new Set<string>();
-  const seen = new Set<number>();
   for (const g of groups) {
     for (const kind of family ? familyKinds(g.kind) : [g.kind]) {
       const k = exactNameKey({ kind, name: g.name });
       if (asked.has(k)) continue;
       asked.add(k);
-      for (const r of q.all(kind, g.name)) {
-        if (!seen.has(r.id) && isCandidate(r.id)) {
-          seen.add(r.id);
-          out.push(r);
-        }
+      const names = byKind.get(kind);
+      if (names) names.push(g.name);
+      else byKind.set(kind, [g.name]);
+    }
+  }
+  const q = db.query<LightRow, [string, string]>(`SELECT ${LIGHT} FROM entities e WHERE e.kind = ? AND e.name IN (SELECT value FROM json_each(?))`);
+  const out: LightRow[] = [];
+  const seen = new Set<number>();
+  for (const [kind, names] of byKind) {
+    for (const r of q.all(kind, JSON.stringify(names))) {
+      if (!seen.has(r.id) && isCandidate(r.id)) {
+        seen.add(r.id);
+        out.push(r);
       }
     }
   }
