@@ -23,6 +23,7 @@ import { rankPreference } from "../../store/canonical.ts";
 import { exactNameKey, formKey, type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameFormRows, sameNameRows } from "./collapse.ts";
 import { andWhere, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import type { DocumentRank } from "./preference.ts";
+import { nameForm } from "../../entities/name-form.ts";
 import type { DocumentSource, Entity, EntityKind } from "../../entities/types.ts";
 import type { OtherVersion, SearchHit } from "../types.ts";
 
@@ -232,7 +233,8 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * The page of `w`'s matches in (doc_rank, name, kind) order, sorted here; undefined when a name is
  * not ASCII (SQLite compares UTF-8 bytes, JavaScript UTF-16 units: SQL orders those).
  */
-function orderedHere(db: Database, w: WhereClause, spec: PageSpec): Array<{ name: string; kind: string }> | undefined {
+function orderedHere(db: Database, w: WhereClause, spec: PageSpec): GroupName[] | undefined {
+  const forms = hasNameForms(db);
   const rows = db.query<{ id: number; name: string; kind: string }, SqlValue[]>(`SELECT e.id AS id, e.name AS name, e.kind AS kind FROM entities e WHERE ${w.sql}`).all(...w.params);
   if (rows.some((r) => /[^\x00-\x7f]/.test(r.name))) return undefined;
   const docs = new Map(
@@ -245,7 +247,8 @@ function orderedHere(db: Database, w: WhereClause, spec: PageSpec): Array<{ name
     .map((r) => ({ r, rank: spec.rank(docs.get(r.id) ?? { document_key: "", document_source: "" }), name: nocase(r.name) }))
     .sort((a, b) => a.rank - b.rank || cmp(a.name, b.name) || cmp(a.r.kind, b.r.kind))
     .slice(spec.offset, spec.offset + spec.limit)
-    .map(({ r }) => ({ name: r.name, kind: r.kind }));
+    // The stored name_form is nameForm(name) (store/canonical.ts): computed here, not read past the row's data.
+    .map(({ r }) => ({ name: r.name, kind: r.kind, name_form: forms ? nameForm(r.name) : null }));
 }
 
 /**
