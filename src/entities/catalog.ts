@@ -99,6 +99,7 @@ export const KINDS = {
   language: { label: "Language", aliases: [], group: "rule", toolType: "language" },
   proficiency: { label: "Proficiency", aliases: [], group: "rule", toolType: "proficiency" },
   alignment: { label: "Alignment", aliases: [], group: "rule", toolType: "alignment" },
+  trait: { label: "Trait", aliases: ["MonsterTrait"], group: "rule", toolType: "trait" },
 } as const satisfies Catalog;
 
 /** Groups with a name of their own (a search_all content type and a CLI --type word). */

@@ -296,6 +296,21 @@ export type ProficiencyData = {
 
 export type AlignmentData = { desc: string; abbreviation: string | null; descriptions: DocDescription[] };
 
+/** A monster trait many stat blocks share, derived from the stored creatures (entities/traits.ts). */
+export type TraitData = {
+  /** the trait's text, as `wording_from`'s stat block has it */
+  desc: string;
+  wording_from: { name: string; document_key: string; uri: string };
+  /** how many creatures (distinct names, any book) have it */
+  creature_count: number;
+  /** the first of them: the preferred documents' first, then by name */
+  creatures: string[];
+  /** the documents whose creatures have it */
+  documents: string[];
+  /** the call that lists every creature with it */
+  all_creatures: string;
+};
+
 /** The data type of each kind. */
 export type KindData = {
   spell: SpellData;
@@ -321,6 +336,7 @@ export type KindData = {
   language: LanguageData;
   proficiency: ProficiencyData;
   alignment: AlignmentData;
+  trait: TraitData;
 };
 
 export type DataOf<K extends EntityKind> = KindData[K];

@@ -28,6 +28,7 @@ export const ENTITY_KINDS = [
   "language",
   "proficiency",
   "alignment",
+  "trait",
 ] as const;
 export type EntityKind = (typeof ENTITY_KINDS)[number];
 

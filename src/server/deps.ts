@@ -14,6 +14,7 @@ import { runSearch } from "../search/hybrid.ts";
 import { nameIndex } from "../search/filter/name-index.ts";
 import { withPendingNote } from "../search/index/pending-vectors.ts";
 import { setRankPreference } from "../store/canonical.ts";
+import { refreshTraits } from "../store/entities.ts";
 import { openStore, type Store } from "../store/db.ts";
 import type { EnsureData, ToolDeps } from "../tools/deps.ts";
 import { createSearchSlots } from "../tools/search-slots.ts";
@@ -47,7 +48,11 @@ async function loadEnsureData(store: Store, config: Config, embedder: EmbedderPr
 function keepRanksFor(store: Store, preferDocuments: readonly string[]): void {
   if (store.readonly) return;
   try {
-    if (setRankPreference(store.db, preferDocuments)) log.info(`document preference ${preferDocuments.join(",") || "(default)"} recorded in the store`);
+    if (setRankPreference(store.db, preferDocuments)) {
+      // The trait reference rows quote the preferred document's wording: derived again.
+      refreshTraits(store.db);
+      log.info(`document preference ${preferDocuments.join(",") || "(default)"} recorded in the store`);
+    }
   } catch (err) {
     log.warn("could not record the document preference in the store; collapsed answers are computed per call", err);
   }

@@ -82,7 +82,7 @@ export const PROMPTS: readonly PromptDef[] = [
         "Find creatures for a DM's adventure from the local books.",
         `1. Call search_creature with ${JSON.stringify(args)}; the answer's \`total\` is how many there are (page with \`offset\` if the DM wants them all). If it finds nothing, its \`message\` names the nearest values the store holds: use one of them.`,
         a.trait
-          ? `2. Say what ${a.trait} does in one or two sentences, quoting it from one creature's stat block (its \`uri\`).`
+          ? `2. Say what ${a.trait} does in one or two sentences, quoting it: call search_rule with name ${JSON.stringify(a.trait)} (the trait's reference entry: its text and how many creatures have it), or read one creature's stat block (its \`uri\`).`
           : "2. For the few creatures that fit best, read their stat blocks (their `uri` resources) and note the line that matches (the spell, the condition, the trait).",
         "3. Present: how many creatures match, then a table of name, CR, type and document (the core SRD's first), with the matching line for the best few, and two or three ways to use them together.",
         CITE,

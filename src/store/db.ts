@@ -11,6 +11,7 @@ import { log } from "../log.ts";
 import { addFilterColumns, backfillDerived, entityColumns, missingFilterColumns } from "./filter-columns.ts";
 import { DERIVED_COLUMNS } from "../entities/filters.ts";
 import { refreshGroupRanks } from "./canonical.ts";
+import { refreshTraits } from "./entities.ts";
 import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
 
 export class StoreError extends LoreKeeperError {
@@ -342,6 +343,8 @@ function migrate(db: Database): void {
     // already stored, by the stored preference (after the back-fill above, as when each migration
     // filled its own rows).
     if (had && from < 8) refreshGroupRanks(db);
+    // Trait reference rows (migration 9) from the creatures already stored.
+    if (had && from < 9) refreshTraits(db);
   }).immediate();
 }
 

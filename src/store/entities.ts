@@ -10,8 +10,10 @@ import { DERIVED_COLUMNS, derivedValues, FILTER_PARAMS, SOURCE_COLUMNS, type Der
 import { upsertDocuments } from "./documents.ts";
 import { CACHES } from "./caches.ts";
 import { refreshDuplicates } from "./duplicates.ts";
-import { refreshGroupRanks } from "./canonical.ts";
+import { RANK_PREFERENCE_KEY, refreshGroupRanks } from "./canonical.ts";
 import { ID_IN, idList } from "./id-list.ts";
+import { documentRank } from "../entities/preference.ts";
+import { TRAITS_ORIGIN, traitEntities, type TraitSourceRow } from "../entities/traits.ts";
 
 export interface ReplaceResult {
   inserted: number;
@@ -143,8 +145,38 @@ export function replaceOrigin(db: Database, origin: string, entities: Entity[], 
     }
     refreshDuplicates(db, kinds);
     refreshGroupRanks(db, kinds);
+    if (kinds.has("creature") && origin !== TRAITS_ORIGIN) refreshTraits(db);
   }).immediate();
   return result;
+}
+
+/** Whether `text` names a stored trait reference row as whole words ("what does Pack Tactics do"). */
+export function mentionsTrait(db: Database, text: string): boolean {
+  const names = CACHES.traitNames.get(db, () => db.query<{ name: string }, []>("SELECT DISTINCT lower(name) AS name FROM entities WHERE kind = 'trait'").all().map((r) => r.name));
+  const words = ` ${text.toLowerCase().replace(/[’`]/g, "'").replace(/[^a-z0-9']+/g, " ").trim()} `;
+  return names.some((n) => words.includes(` ${n.replace(/[^a-z0-9']+/g, " ").trim()} `));
+}
+
+/**
+ * Rebuild the trait reference rows (entities/traits.ts) from the answering creatures, by the stored
+ * document preference, as the origin TRAITS_ORIGIN. Every write of creatures calls it in its
+ * transaction (so does a change of preference, server/deps.ts, and migration 9 for a store
+ * written before); unchanged rows keep their id and vector.
+ */
+export function refreshTraits(db: Database): ReplaceResult {
+  const pref = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(RANK_PREFERENCE_KEY)?.value ?? "";
+  const rows = db
+    .query<Omit<TraitSourceRow, "data"> & { data: string }, []>("SELECT key, name, document_key, document_name, document_source, source_url, data FROM entities WHERE kind = 'creature' AND dup_of IS NULL")
+    .all();
+  const creatures: TraitSourceRow[] = [];
+  for (const r of rows) {
+    try {
+      creatures.push({ ...r, data: JSON.parse(r.data) as JsonObject });
+    } catch {
+      // a damaged row is left out (doctor reports it)
+    }
+  }
+  return replaceOrigin(db, TRAITS_ORIGIN, traitEntities(creatures, documentRank(pref.split(",").filter((k) => k.length > 0))));
 }
 
 /** How many entities an origin holds. */
@@ -159,6 +191,7 @@ export function deleteOrigin(db: Database, origin: string): number {
     const n = db.query("DELETE FROM entities WHERE origin = ?").run(origin).changes;
     refreshDuplicates(db, kinds);
     refreshGroupRanks(db, kinds);
+    if (kinds.includes("creature") && origin !== TRAITS_ORIGIN) refreshTraits(db);
     return n;
   })();
 }

@@ -5,11 +5,14 @@
  * here would only risk a different hash for the same content (and a needless re-embed). Per origin
  * (a synced content type, an imported OrcBrew pack): rows the pack does not hold are removed,
  * changed rows replaced, new rows added; then duplicates and preference ranks are recomputed for the
- * kinds touched, as after any write. Origins the pack does not hold are left alone.
+ * kinds touched, as after any write. Origins the pack does not hold are left alone. The trait
+ * reference rows are derived again from the creatures the store then holds (by its own document
+ * preference; the same rows as the pack's when the preference is the same, so their vectors apply).
  */
 import type { Database } from "bun:sqlite";
 import { refreshGroupRanks } from "./canonical.ts";
 import { refreshDuplicates } from "./duplicates.ts";
+import { refreshTraits } from "./entities.ts";
 
 export interface OriginCopy {
   origin: string;
@@ -59,6 +62,7 @@ export function copyPackRows(db: Database, schema: string, modelId: string | nul
     out.push(c);
     onOrigin?.(c, i + 1, origins.length);
   }
+  db.transaction(() => refreshTraits(db)).immediate();
   let vectors = 0;
   if (modelId) {
     vectors = db.transaction(() =>

@@ -230,6 +230,12 @@ CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, d
   section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic);
 `,
   },
+  {
+    version: 9,
+    description:
+      "trait reference rows (kind trait, origin derived:traits): derived from the stored creatures at every write of creatures (store/entities.ts refreshTraits); a store written before gets them when it opens",
+    sql: `SELECT 1;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

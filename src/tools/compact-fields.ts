@@ -219,4 +219,14 @@ export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
     ],
     summary: DESC,
   },
+  // A trait's reference row: who has it (count, first names, the call listing them all), whose wording.
+  trait: {
+    fields: [
+      ["creature_count", "creature_count"],
+      ["creatures", (d) => arr(d.creatures).flatMap((x) => str(x) ?? []).join(", ") || undefined],
+      ["all_creatures", "all_creatures"],
+      ["wording_from", (d) => str(obj(d.wording_from)?.name)],
+    ],
+    summary: DESC,
+  },
 };

@@ -5,6 +5,7 @@
  * of the group; its run maps them to one search. A tool file keeps only what is its own: name,
  * title, description and the selector.
  */
+import type { Database } from "bun:sqlite";
 import * as z from "zod";
 import { kindsOfGroup, type ToolGroup } from "../entities/catalog.ts";
 import type { EntityKind } from "../entities/types.ts";
@@ -22,8 +23,8 @@ export type SearchArgs = Record<string, unknown>;
 export interface KindSelector {
   param: string;
   schema: z.ZodType;
-  /** The kinds to search for these arguments. */
-  kinds(args: SearchArgs): readonly EntityKind[];
+  /** The kinds to search for these arguments (the store, for a choice that depends on what it holds). */
+  kinds(args: SearchArgs, db: Database): readonly EntityKind[];
   /** Filters the selection adds (magic-item: `magic`). */
   filters?(args: SearchArgs): StructuredFilters;
 }
@@ -64,7 +65,7 @@ export function searchTool(spec: SearchToolSpec): ToolDef {
       return answerSearch(
         spec.name,
         {
-          kinds: spec.selector ? spec.selector.kinds(a) : allKinds,
+          kinds: spec.selector ? spec.selector.kinds(a, ctx.deps.db) : allKinds,
           name: a.name,
           search: a.search,
           documents: a.documents,

@@ -254,7 +254,7 @@ describe("results", () => {
 describe("argument errors are tool errors naming the parameter and the valid values", () => {
   test("invalid rule_type lists the valid ones", async () => {
     const t = await errorText("search_rule", { rule_type: "invalid-rule-type" });
-    expect(t).toContain('rule_type: "invalid-rule-type" is not a valid value. Valid values: rule, rule-section, condition, damage-type, weapon-property, skill, ability-score, magic-school, language, proficiency, alignment.');
+    expect(t).toContain('rule_type: "invalid-rule-type" is not a valid value. Valid values: rule, rule-section, condition, damage-type, weapon-property, skill, ability-score, magic-school, language, proficiency, alignment, trait.');
   });
   test("invalid character option type", async () => {
     expect(await errorText("search_character_option", { type: "invalid-type" })).toContain("Valid values: class, subclass, species, race, subspecies, background, feat.");

@@ -1,0 +1,106 @@
+/**
+ * Trait reference rows: a monster trait many stat blocks share ("Pack Tactics", "Flyby", "Magic
+ * Resistance") as an entry of its own (kind `trait`), so "what does Pack Tactics do" is a name
+ * lookup in search_rule / search_all. Derived from the stored creatures whenever they change
+ * (store/entities.ts refreshTraits): one row per trait name held by at least two creatures, with
+ * the text once (the most preferred document's creature, named in `wording_from`), how many
+ * creatures have it and the first of them (the preferred documents' first, then by name). Pure.
+ */
+import type { DocumentRank } from "./preference.ts";
+import { type DocumentSource, type Entity, type JsonObject, slugify } from "./types.ts";
+import { entityUri } from "./uri.ts";
+
+/** The stored creature rows a trait row is read from. */
+export interface TraitSourceRow {
+  key: string;
+  name: string;
+  document_key: string;
+  document_name: string;
+  document_source: DocumentSource;
+  source_url: string;
+  data: JsonObject;
+}
+
+/** The origin the trait rows are stored under. */
+export const TRAITS_ORIGIN = "derived:traits";
+/** A trait is a reference entry when at least this many creatures (distinct names) have it. */
+export const MIN_CREATURES = 2;
+/** Creature names a row lists. */
+export const LISTED = 10;
+
+/** "Legendary Resistance (3/Day)" → "legendary resistance" (the `trait` filter's words, derived.ts blockNames). */
+export function traitWords(name: string): string {
+  return name.replace(/\([^)]*\)/g, "").replace(/[’`]/g, "'").replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+/** Spellcasting traits list each creature's own spells: not one rule a reference row could quote. */
+const NOT_A_REFERENCE = /spellcasting/;
+
+interface Holder {
+  row: TraitSourceRow;
+  display: string;
+  desc: string;
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The trait rows of `creatures` (a store's answering creatures), by the document preference `rank`. */
+export function traitEntities(creatures: readonly TraitSourceRow[], rank: DocumentRank): Entity[] {
+  const byTrait = new Map<string, Holder[]>();
+  for (const row of creatures) {
+    const traits = Array.isArray(row.data.traits) ? row.data.traits : [];
+    const seen = new Set<string>();
+    for (const t of traits) {
+      if (!t || typeof t !== "object" || Array.isArray(t)) continue;
+      const raw = typeof t.name === "string" ? t.name : "";
+      const desc = typeof t.desc === "string" ? t.desc.trim() : "";
+      const words = traitWords(raw);
+      if (!words || words.length > 60 || !desc || NOT_A_REFERENCE.test(words) || seen.has(words)) continue;
+      seen.add(words);
+      const display = raw.replace(/\([^)]*\)/g, "").replace(/\s+/g, " ").trim();
+      const list = byTrait.get(words);
+      const h = { row, display, desc };
+      if (list) list.push(h);
+      else byTrait.set(words, [h]);
+    }
+  }
+  const out: Entity[] = [];
+  for (const [words, holders] of byTrait) {
+    holders.sort((a, b) => rank(a.row) - rank(b.row) || cmp(a.row.document_key.toLowerCase(), b.row.document_key.toLowerCase()) || cmp(a.row.name.toLowerCase(), b.row.name.toLowerCase()) || cmp(a.row.key, b.row.key));
+    const names: string[] = [];
+    const seenNames = new Set<string>();
+    for (const h of holders) {
+      const n = h.row.name.toLowerCase();
+      if (!seenNames.has(n)) {
+        seenNames.add(n);
+        names.push(h.row.name);
+      }
+    }
+    if (names.length < MIN_CREATURES) continue;
+    const first = holders[0]!;
+    const documents = [...new Set(holders.map((h) => h.row.document_key.toLowerCase()))];
+    const name = /[A-Z]/.test(first.display) ? first.display : first.display.replace(/\b\w/g, (c) => c.toUpperCase());
+    const data: JsonObject = {
+      desc: first.desc,
+      wording_from: { name: first.row.name, document_key: first.row.document_key, uri: entityUri("creature", first.row.key, first.row.document_source) },
+      creature_count: names.length,
+      creatures: names.slice(0, LISTED),
+      documents,
+      // The whole list, any book: the creature filter on the trait's words.
+      all_creatures: `search_creature ${JSON.stringify({ trait: words })}`,
+    };
+    out.push({
+      kind: "trait",
+      key: slugify(words),
+      name,
+      document_key: first.row.document_key,
+      document_name: first.row.document_name,
+      document_source: first.row.document_source,
+      source_url: first.row.source_url,
+      text: `${name}\nMonster trait. ${first.desc}`,
+      filters: { also_documents: documents.filter((d) => d !== first.row.document_key.toLowerCase()) },
+      data,
+    });
+  }
+  return out.sort((a, b) => cmp(a.key, b.key));
+}
