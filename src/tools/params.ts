@@ -137,7 +137,7 @@ export function searchParam() {
 
 /** `documents` of the search tools, saying what the two SRD keys are (finding them via list_documents costs ~9,000 characters). */
 export function bookKeys() {
-  return documents().describe("srd-2014 = SRD 5.1, srd-2024 = 5.2; more: list_documents");
+  return documents().describe("srd-2014 = SRD 5.1, srd-2024 = SRD 5.2; more: list_documents");
 }
 
 /** Parameters shared by the five entity tools (the tool descriptions carry the examples). */

@@ -25,7 +25,7 @@ export const searchAll: ToolDef = defineTool({
   name: "search_all",
   title: "Search everything",
   description: [
-    "One ranked search over all D&D 5e content. Use it only when the kind is unknown (search_* tools filter).",
+    "One ranked search over all content. Use it only when the kind is unknown (search_* tools filter).",
     'E.g. {"query": "fire breathing beast"}.',
   ].join("\n"),
   input,

@@ -10,7 +10,7 @@ export const searchRule = searchTool({
   name: "search_rule",
   title: "Search rules",
   description: [
-    "Rules and reference entries (conditions, skills, monster traits, languages...): by `name` or `search`.",
+    "Rules and references (conditions, skills, monster traits, languages...): by `name` or `search`.",
     'E.g. {"name": "Grappled"}, {"search": "what happens when I fall"}.',
   ].join("\n"),
   selector: {
