@@ -148,7 +148,7 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
         continue;
       }
       const e = findCreature(ctx.deps.db, m, edition);
-      if (e?.note) notes.push(`${e.note} Rated with the SRD 5.2 stat block.`.replace("SRD 5.2 stat block", e.document_key === "srd-2014" ? "SRD 5.1 stat block" : "SRD 5.2 stat block"));
+      if (e?.note) notes.push(`${e.note} ${ratedWith(e.document_key)}`);
       const mon = e ? toMonster(e, m.count) : undefined;
       if (mon) monsters.push(mon);
       else if (e && m.cr !== undefined) monsters.push({ name: e.name, count: m.count, cr: m.cr, xp: XP_BY_CR.get(m.cr) ?? 0 });
@@ -187,6 +187,11 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
   }
   if (notes.length) answer.message = notes.join(" ");
   return toolAnswer(answer);
+}
+
+/** What a renamed creature's note adds: which SRD's stat block the rating used. */
+export function ratedWith(documentKey: string): string {
+  return `Rated with the ${documentKey.toLowerCase() === "srd-2014" ? "SRD 5.1" : "SRD 5.2"} stat block.`;
 }
 
 export const buildEncounter: ToolDef = defineTool({

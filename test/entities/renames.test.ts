@@ -70,5 +70,8 @@ describe("lookups by the other edition's name", () => {
     const t14 = textOf(r14);
     expect(t14).toContain("srd-2014");
     expect(t14).not.toContain("tob");
+    // The SRD 5.2 name under the 2014 rules: the SRD 5.1 Goblin, and the note names that stat block.
+    const back = await client.callTool({ name: "build_encounter", arguments: { party_levels: [1, 1, 1, 1], edition: "2014", monsters: [{ name: "Goblin Warrior", count: 4 }] } });
+    expect(String((JSON.parse(textOf(back)) as { message?: string }).message)).toContain('is named "Goblin Warrior" in SRD 5.2 (srd-2024). Rated with the SRD 5.1 stat block.');
   });
 });
