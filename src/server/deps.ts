@@ -20,7 +20,7 @@ import type { EnsureData, ToolDeps } from "../tools/deps.ts";
 import { createSearchSlots } from "../tools/search-slots.ts";
 import { makeCompactBodies } from "../tools/compact-bodies.ts";
 
-/** How long after start the server looks for entities without vectors (the first requests come first). */
+/** How long after start the server looks for entities without vectors and builds its name index (once no search runs). */
 const FILL_DELAY_MS = 500;
 
 export interface ServeDeps {
@@ -58,8 +58,32 @@ function keepRanksFor(store: Store, preferDocuments: readonly string[]): void {
   }
 }
 
-/** How often the warm-up looks again whether the searches it waits for are done. */
-const INDEX_WAIT_MS = 25;
+/** How often background work looks again whether the searches it waits for are done. */
+const IDLE_WAIT_MS = 25;
+
+/**
+ * Background work that yields to searches: `run(delayMs, job)` runs `job` after `delayMs`, or
+ * later, once `busy()` is false; never after `signal` aborted. A question that comes while the
+ * server starts is answered before the name index, the compact rows and the vector check are made.
+ */
+export function idleRunner(busy: () => boolean, signal: AbortSignal): (delayMs: number, job: () => void) => void {
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  signal.addEventListener("abort", () => {
+    for (const t of timers) clearTimeout(t);
+    timers.clear();
+  });
+  const run = (delayMs: number, job: () => void): void => {
+    if (signal.aborted) return;
+    const t = setTimeout(() => {
+      timers.delete(t);
+      if (signal.aborted) return;
+      if (busy()) run(IDLE_WAIT_MS, job);
+      else job();
+    }, delayMs);
+    timers.add(t);
+  };
+  return run;
+}
 
 /**
  * A store with vectors will be searched by meaning: load its model and then its vector index now,
@@ -74,7 +98,7 @@ export function warmUp(store: Store, embedder: EmbedderProvider, idle: () => boo
   const t0 = performance.now();
   const loadIndex = (modelId: string, dim: number) => {
     if (!idle()) {
-      setTimeout(() => loadIndex(modelId, dim), INDEX_WAIT_MS).unref?.();
+      setTimeout(() => loadIndex(modelId, dim), IDLE_WAIT_MS).unref?.();
       return;
     }
     try {
@@ -131,29 +155,28 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
     preferDocuments,
   };
   warmUp(store, embedder, () => searching === 0);
-  // Vectors lost to an interrupted embedding run are computed again in the background.
   const stop = new AbortController();
-  const fill = setTimeout(() => {
+  const whenIdle = idleRunner(() => searching > 0, stop.signal);
+  // Vectors lost to an interrupted embedding run are computed again in the background.
+  whenIdle(FILL_DELAY_MS, () => {
     import("../ingest/fill-pending.ts")
       .then(({ fillPendingVectors }) => fillPendingVectors(store, embedder, stop.signal))
       .catch((err: unknown) => log.debug("background embedding check failed", err));
-  }, FILL_DELAY_MS);
+  });
   // Names that match nothing are answered from an in-memory name index: built here, not by the first of them.
   // Then every entity's compact row, in the background (tools/compact-bodies.ts): list answers read no entity data.
-  const warm = setTimeout(() => {
+  whenIdle(FILL_DELAY_MS, () => {
     try {
       nameIndex(store.db);
       void makeCompactBodies(store.db, preferDocuments);
     } catch (err) {
       log.debug("building the name index failed", err);
     }
-  }, FILL_DELAY_MS);
+  });
   return {
     deps,
     store,
     close: () => {
-      clearTimeout(warm);
-      clearTimeout(fill);
       stop.abort();
       store.close();
     },
