@@ -236,6 +236,29 @@ CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, d
       "trait reference rows (kind trait, origin derived:traits): derived from the stored creatures at every write of creatures (store/entities.ts refreshTraits); a store written before gets them when it opens",
     sql: `SELECT 1;`,
   },
+  {
+    version: 9,
+    description:
+      "the filter, listing and preference indexes carry name_form: a collapsed list checks each match's group by (kind, name_form), and an index without it made SQLite read every match's row past its text and data (name_form is the last column) or scan a whole kind through entities_by_form",
+    sql: `
+DROP INDEX entities_spell;
+CREATE INDEX entities_spell ON entities(kind, level, school, dup_of, group_rank, name, doc_rank, name_form);
+DROP INDEX entities_creature;
+CREATE INDEX entities_creature ON entities(kind, cr, creature_type, dup_of, group_rank, name, doc_rank, name_form);
+DROP INDEX entities_equipment;
+CREATE INDEX entities_equipment ON entities(kind, category, rarity, dup_of, group_rank, name, doc_rank, name_form);
+DROP INDEX entities_rule;
+CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, name, doc_rank, name_form);
+DROP INDEX entities_listing;
+CREATE INDEX entities_listing ON entities(kind, name, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration, ritual,
+  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic, name_form);
+DROP INDEX entities_by_preference;
+CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration, ritual,
+  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic, name_form);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
