@@ -220,8 +220,9 @@ async function rankedPage(
   ];
   const prior = ranking === "hybrid" ? corePrior(db, lists, q.page.rank, fusion.coreBoost) : undefined;
   const fused = fuseRankings(lists, exact, fusion.k, prior, ranking === "hybrid" ? fusion.method : "rrf");
+  const spread = ranking === "hybrid" ? fusion.spread : undefined;
   return respond(
-    pageOfRanking(db, (id) => candidates.has(id), fused, q.page),
+    pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...q.page, spread } : q.page),
     mode,
     messages,
   );

@@ -138,4 +138,10 @@ export interface Fusion {
   vectorWeight: number;
   /** The core prior: fused score × (1 + coreBoost) for entries of the official SRDs (and preferred documents). */
   coreBoost: number;
+  /**
+   * Kinds spread over the first places of an answer of several kinds: among the first `top` entries
+   * at most `perKind` of one kind, the next-best entries of other kinds moving up (each keeps its own
+   * score); the rest follows in rank order. None when absent.
+   */
+  spread?: { top: number; perKind: number };
 }

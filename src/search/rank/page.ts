@@ -37,6 +37,8 @@ export interface PageSpec {
   noteFallback?: boolean;
   /** The kinds searched (how many rows a walk in order passes, leadOrder); every row when absent. */
   kinds?: readonly string[];
+  /** Kinds spread over the first places of a ranked answer (Fusion.spread, search_all); none when absent. */
+  spread?: { top: number; perKind: number } | undefined;
   /** Compact row bodies made already (SearchQuery.compactBody): those hits come without their data. */
   compactBody?: (id: number) => string | undefined;
 }
@@ -336,7 +338,27 @@ export function tiesPreferred<T>(xs: readonly T[], scoreOf: (x: T) => number, ra
     .map((e) => e.x);
 }
 
-/** A page of a ranked query from its fused ranking (best first). */
+/**
+ * At most `perKind` entries of one kind among the first `top` (Fusion.spread): an entry of a kind
+ * already that often there waits, and the next entries of other kinds move up; then everything
+ * else in rank order. An answer of one kind is left as it is. Pure.
+ */
+export function spreadKinds<T>(xs: readonly T[], spread: { top: number; perKind: number }, kindOf: (x: T) => string): T[] {
+  if (new Set(xs.slice(0, 4 * spread.top).map(kindOf)).size < 2) return [...xs];
+  const first: T[] = [];
+  const rest: T[] = [];
+  const count = new Map<string, number>();
+  for (const x of xs) {
+    const k = kindOf(x);
+    if (first.length < spread.top && (count.get(k) ?? 0) < spread.perKind) {
+      first.push(x);
+      count.set(k, (count.get(k) ?? 0) + 1);
+    } else rest.push(x);
+  }
+  return [...first, ...rest];
+}
+
+/** A page of a ranked query from its fused ranking (best first; search_all spreads kinds over the first places). */
 export function rankedPage(db: Database, isCandidate: (id: number) => boolean, fused: ReadonlyArray<{ id: number; score: number }>, spec: PageSpec): Page {
   if (!spec.collapse) {
     const lightAll = new Map(lightRows(db, fused.map((f) => f.id)).map((r) => [r.id, r]));
@@ -353,7 +375,8 @@ export function rankedPage(db: Database, isCandidate: (id: number) => boolean, f
   const ordered = fused.flatMap((f) => light.get(f.id) ?? []);
   // Grouping in rank order keeps each group where its best-ranked member is.
   const firstScore = (g: Group) => Math.max(...g.members.map((m) => score.get(m.id) ?? 0));
-  const groups = tiesPreferred(groupRows(ordered, spec.rank), firstScore, (g) => Math.min(...g.members.map((m) => spec.rank(m))));
+  const ranked = tiesPreferred(groupRows(ordered, spec.rank), firstScore, (g) => Math.min(...g.members.map((m) => spec.rank(m))));
+  const groups = spec.spread ? spreadKinds(ranked, spec.spread, (g) => g.members[0]!.kind) : ranked;
   const page = groups.slice(spec.offset, spec.offset + spec.limit);
   // Every version of the page's names among the candidates (some ranked too deep to be in `fused`):
   // every name form a group holds, in every kind of its family.
