@@ -140,8 +140,8 @@ export interface Fusion {
   coreBoost: number;
   /**
    * Kinds spread over the first places of an answer of several kinds: among the first `top` entries
-   * at most `perKind` of one kind, the next-best entries of other kinds moving up (each keeps its own
-   * score); the rest follows in rank order. None when absent.
+   * at most `perKind` of one kind, the next-best entries of other kinds moving up; the rest follows
+   * in rank order (scores still never increase down the list). None when absent.
    */
   spread?: { top: number; perKind: number };
 }

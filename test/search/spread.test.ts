@@ -41,6 +41,8 @@ describe("search_all over several kinds (keyword ranking, no model)", () => {
     expect(FUSION_BY_PROFILE.all?.spread).toEqual({ top: 5, perKind: 2 });
     expect(spread.indexOf("Water Breathing")).toBe(2);
     expect(new Set(spread)).toEqual(new Set(plain));
+    const scores = (await run({ profile: "all" })).hits.map((h) => h.similarity_score!);
+    for (let i = 1; i < scores.length; i++) expect(scores[i]).toBeLessThanOrEqual(scores[i - 1]!);
   });
   test("the single legs of the evaluation are not spread", async () => {
     const lexical = (await run({ profile: "all", ranking: "lexical" })).hits.map((h) => h.entity.name);

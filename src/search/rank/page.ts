@@ -377,6 +377,13 @@ export function rankedPage(db: Database, isCandidate: (id: number) => boolean, f
   const firstScore = (g: Group) => Math.max(...g.members.map((m) => score.get(m.id) ?? 0));
   const ranked = tiesPreferred(groupRows(ordered, spec.rank), firstScore, (g) => Math.min(...g.members.map((m) => spec.rank(m))));
   const groups = spec.spread ? spreadKinds(ranked, spec.spread, (g) => g.members[0]!.kind) : ranked;
+  // Scores never increase down the list (as fused): an entry the spread moved down shows at most the score before it.
+  const shown = new Map<Group, number>();
+  let prev = Number.POSITIVE_INFINITY;
+  for (const g of groups) {
+    prev = Math.min(prev, firstScore(g));
+    shown.set(g, prev);
+  }
   const page = groups.slice(spec.offset, spec.offset + spec.limit);
   // Every version of the page's names among the candidates (some ranked too deep to be in `fused`):
   // every name form a group holds, in every kind of its family.
@@ -399,7 +406,7 @@ export function rankedPage(db: Database, isCandidate: (id: number) => boolean, f
     const members = byGroup.get(groupKey(g.members[0]!));
     const ordered = members ? orderMembers(members, spec.rank) : g.members;
     const preferred = every ? preferredElsewhere(every, ordered, spec.rank, groupKey) : undefined;
-    return { members: ordered, score: firstScore(g), ...(preferred ? { preferred } : {}) };
+    return { members: ordered, score: shown.get(g)!, ...(preferred ? { preferred } : {}) };
   });
   return { total: groups.length, hits: load(db, picked, spec) };
 }
