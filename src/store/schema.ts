@@ -237,7 +237,7 @@ CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, d
     sql: `SELECT 1;`,
   },
   {
-    version: 9,
+    version: 10,
     description:
       "the filter, listing and preference indexes carry name_form: a collapsed list checks each match's group by (kind, name_form), and an index without it made SQLite read every match's row past its text and data (name_form is the last column) or scan a whole kind through entities_by_form",
     sql: `
