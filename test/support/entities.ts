@@ -225,8 +225,8 @@ const FILTER_COLS = `document_key, document_source, key, slug, level, school, cl
   casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
   section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic`;
 
-/** Turn a store back into schema 8: the indexes of migrations 6 and 7, without name_form. */
-export function undoMigration9(raw: Database): void {
+/** Turn a store back into schema 9: the indexes of migrations 6 and 7, without name_form (migration 10). */
+export function undoMigration10(raw: Database): void {
   raw.exec(`
 DROP INDEX entities_spell; CREATE INDEX entities_spell ON entities(kind, level, school, dup_of, group_rank, name, doc_rank);
 DROP INDEX entities_creature; CREATE INDEX entities_creature ON entities(kind, cr, creature_type, dup_of, group_rank, name, doc_rank);
@@ -234,12 +234,12 @@ DROP INDEX entities_equipment; CREATE INDEX entities_equipment ON entities(kind,
 DROP INDEX entities_rule; CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, name, doc_rank);
 DROP INDEX entities_listing; CREATE INDEX entities_listing ON entities(kind, name, dup_of, group_rank, ${FILTER_COLS});
 DROP INDEX entities_by_preference; CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, ${FILTER_COLS});
-UPDATE meta SET value = '8' WHERE key = 'schema_version';`);
+UPDATE meta SET value = '9' WHERE key = 'schema_version';`);
 }
 
 /** Turn a store back into schema 7: no stored name forms (lists grouped by NOCASE name). */
 export function undoMigration8(raw: Database): void {
-  undoMigration9(raw);
+  undoMigration10(raw);
   raw.exec(`
 DROP INDEX IF EXISTS entities_by_form;
 ALTER TABLE entities DROP COLUMN name_form;
