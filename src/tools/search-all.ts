@@ -5,6 +5,7 @@ import type { ToolDef } from "./define.ts";
 import { defineTool } from "./define.ts";
 import { bookKeys, limit, view } from "./params.ts";
 import { searchOutputSchema, toolError } from "./response.ts";
+import { mentionsTrait } from "../store/entities.ts";
 import { answerSearch } from "./run-search.ts";
 import { CONTENT_TYPE_NAMES, contentTypeKinds } from "./vocab.ts";
 
@@ -32,7 +33,9 @@ export const searchAll: ToolDef = defineTool({
   output: searchOutputSchema,
   openWorld: true,
   async run(a, ctx) {
-    let kinds: readonly EntityKind[] = ENTITY_KINDS;
+    // Monster traits rank when the query names one ("what does pack tactics do"); otherwise a trait
+    // sharing a thing's name ("Water Breathing") would crowd out the thing itself.
+    let kinds: readonly EntityKind[] = mentionsTrait(ctx.deps.db, a.query) ? ENTITY_KINDS : ENTITY_KINDS.filter((k) => k !== "trait");
     if (a.content_types && a.content_types.length > 0) {
       const unknown: string[] = [];
       const picked = new Set<EntityKind>();

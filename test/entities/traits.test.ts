@@ -107,6 +107,10 @@ describe("in the store, through a real client", () => {
   test("search_all and a book's documents find it; a wildcard name too", async () => {
     const all = answerOf(await client.callTool({ name: "search_all", arguments: { query: "Flyby" } }));
     expect(all.results[0]).toMatchObject({ name: "Flyby", kind: "trait" });
+    // A query that names no trait ranks everything else (a trait named like a spell would crowd it out).
+    const other = answerOf(await client.callTool({ name: "search_all", arguments: { query: "advantage on perception checks that rely on hearing" } }));
+    expect(other.results.some((x) => x.kind === "trait")).toBe(false);
+    expect(answerOf(await client.callTool({ name: "search_all", arguments: { query: "advantage on perception checks that rely on hearing", content_types: ["Trait"] } })).results[0]!.kind).toBe("trait");
     expect(namesOf(await client.callTool({ name: "search_rule", arguments: { name: "pack tactics", documents: ["srd-2014"] } }))).toEqual(["Pack Tactics"]);
     expect(namesOf(await client.callTool({ name: "search_rule", arguments: { name: "keen*" } }))).toEqual(["Keen Hearing and Sight", "Keen Hearing and Smell"]);
   });
