@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { join } from "node:path";
+import { summary } from "../../src/cli/commands/search.ts";
 import { documentRank } from "../../src/entities/preference.ts";
 import { TRAITS_ORIGIN, traitEntities, type TraitSourceRow } from "../../src/entities/traits.ts";
 import type { Entity, JsonObject } from "../../src/entities/types.ts";
@@ -52,6 +53,11 @@ describe("derived from stat blocks", () => {
     expect(traits.get("Legendary Resistance")!.data.creatures).toEqual(["Lich", "Vampire"]);
     // A trait one creature has (Sunlight Sensitivity, the Kobold) and spellcasting lists are not reference rows.
     expect([...traits.keys()].some((n) => /sunlight|spellcasting/i.test(n))).toBe(false);
+  });
+
+  test("`lorekeeper search --type trait` rows say how many creatures and what it does", () => {
+    const pack = byName(traitEntities(rows(CREATURES), documentRank())).get("Pack Tactics")!;
+    expect(summary({ entity: { ...pack, id: 1 } }, 200)).toBe(`3 creatures: ${String(pack.data.desc)}`);
   });
 
   test("another document preference: another wording and order", () => {

@@ -50,6 +50,7 @@ export function summary(h: SearchHit, width = 60): string {
   if (f.rarity) parts.push(f.rarity);
   if (f.category && e.kind !== "creature") parts.push(f.category);
   if (f.damage_dice) parts.push(f.damage_dice);
+  if (e.kind === "trait" && typeof e.data.creature_count === "number") parts.push(`${e.data.creature_count} creatures: ${typeof e.data.desc === "string" ? e.data.desc : ""}`);
   let s = parts.filter(Boolean).join(", ");
   if (!s) s = e.text.startsWith(`${e.name}.`) ? e.text.slice(e.name.length + 1).trim() : e.text;
   s = s.replace(/\s+/g, " ");
