@@ -338,7 +338,7 @@ export const OWN_QUERIES: EvalQuery[] = [
   own("rule-form-underwater", "search_rule", { search: "fighting under water" }, ["Underwater Combat"], [{ type: "distinct", k: 10 }]),
   own("creature-winged-horse", "search_creature", { search: "winged horse", type: "celestial" }, ["Pegasus"]),
   // round 3: a spell asked for across every kind (the whole content pack ranked Reef Shark first)
-  own("all-breathe-underwater", "search_all", { query: "let allies breathe underwater" }, ["Water Breathing"], [{ type: "top", names: ["Water Breathing"], k: 5 }]),
+  own("all-breathe-underwater", "search_all", { query: "let allies breathe underwater" }, ["spell:Water Breathing"], [{ type: "top", names: ["spell:Water Breathing"], k: 5 }]),
 ];
 
 export const ALL_QUERIES: EvalQuery[] = [...SPEC_QUERIES, ...OWN_QUERIES];

@@ -7,19 +7,11 @@
  * creatures have it and the first of them (the preferred documents' first, then by name). Pure.
  */
 import type { DocumentRank } from "./preference.ts";
-import { type DocumentSource, type Entity, type JsonObject, slugify } from "./types.ts";
+import { type Entity, type JsonObject, slugify } from "./types.ts";
 import { entityUri } from "./uri.ts";
 
-/** The stored creature rows a trait row is read from. */
-export interface TraitSourceRow {
-  key: string;
-  name: string;
-  document_key: string;
-  document_name: string;
-  document_source: DocumentSource;
-  source_url: string;
-  data: JsonObject;
-}
+/** The stored creature rows a trait row is read from: the entity's identity, document and data. */
+export type TraitSourceRow = Pick<Entity, "key" | "name" | "document_key" | "document_name" | "document_source" | "source_url" | "data">;
 
 /** The origin the trait rows are stored under. */
 export const TRAITS_ORIGIN = "derived:traits";
