@@ -29,6 +29,7 @@ import { ID_IN, idList } from "../store/id-list.ts";
 import { type CandidateSet, candidateSet } from "./filter/candidates.ts";
 import { comparePreferred, type LightRow } from "./rank/collapse.ts";
 import { type Page, type PageSpec, rankedPage as pageOfRanking, structuredPage } from "./rank/page.ts";
+import { nocase } from "./rank/page-order.ts";
 import { type DocumentRank, documentRank, OFFICIAL_SRDS } from "./rank/preference.ts";
 import type { SearchContext, Neighbor } from "./context.ts";
 import { resolveDocuments } from "./filter/documents-filter.ts";
@@ -130,10 +131,6 @@ function respond(page: Page, mode: SearchMode, messages: string[]): SearchRespon
   return message ? { hits: page.hits, total: page.total, mode, message } : { hits: page.hits, total: page.total, mode };
 }
 
-/** SQLite's NOCASE: ASCII letters folded, nothing else. */
-function nocase(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-}
 
 /**
  * Candidates whose name equals `query` (case-insensitively), in document preference order,

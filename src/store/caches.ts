@@ -60,7 +60,7 @@ export const CACHES = {
   documentRows: family("tools:list-documents", "tools/list-documents.ts: list_documents rows per source", 16),
   health: slot("http:health", "server/http.ts: GET /health counts per kind and last sync"),
   pendingVectors: slot("search:pending-vectors", "search/index/pending-vectors.ts: entities without a vector of the store's model"),
-  totals: family("search:totals", "search/rank/page.ts: matches (or kind + name groups) per filter, for `total`", 64),
+  totals: family("search:totals", "search/rank/page-order.ts: matches (or kind + name groups) per filter, for `total`", 64),
   columnValues: family("search:explain-values", "search/rank/explain.ts: stored values of a free-text filter, for suggestions", 32),
   kindNames: family("search:explain-names", "search/rank/explain.ts: distinct names per kinds and documents, for did-you-mean", 16),
 } as const;

@@ -9,7 +9,7 @@ import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import type { Entity, EntityFilters, EntityKind } from "../../src/entities/types.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
-import { overAlias } from "../../src/search/rank/page.ts";
+import { overAlias } from "../../src/search/rank/page-order.ts";
 import type { StructuredFilters } from "../../src/search/types.ts";
 import { rankPreference, RANK_PREFERENCE_KEY, setRankPreference } from "../../src/store/canonical.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
