@@ -3,8 +3,7 @@
  * any class with `@anush008/tokenizers`' API: the native addon or the pure-JS adapter
  * (packages/tokenizers-js). Used by `bun run check-tokenizer` and the tokenizer test.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { loadTokenizerWith } from "../src/search/model/onnx-session.ts";
 
 export interface EncodingApi {
   getIds(): number[];
@@ -34,25 +33,9 @@ export interface TokenRecord {
   overflowing: number;
 }
 
-const readJson = (dir: string, f: string): Record<string, unknown> => JSON.parse(readFileSync(join(dir, f), "utf8")) as Record<string, unknown>;
-
-/** fastembed's loadTokenizer, line for line, on the given classes. */
+/** fastembed's loadTokenizer, line for line, on the given classes (the product's set-up: search/model/onnx-session.ts). */
 export function loadLikeFastembed(Tok: TokenizerClass, Added: AddedTokenClass, dir: string, maxLength: number): TokenizerApi {
-  const config = readJson(dir, "config.json");
-  const tokenizerConfig = readJson(dir, "tokenizer_config.json");
-  const max = Math.min(maxLength, Number(tokenizerConfig.model_max_length));
-  const tokensMap = readJson(dir, "special_tokens_map.json");
-  const tok = Tok.fromFile(join(dir, "tokenizer.json"));
-  tok.setTruncation(max);
-  tok.setPadding({ maxLength: max, padId: config.pad_token_id as number, padToken: tokenizerConfig.pad_token as string });
-  for (const token of Object.values(tokensMap)) {
-    if (typeof token === "string") tok.addSpecialTokens([token]);
-    else if (token && typeof token === "object" && "content" in token) {
-      const t = token as Record<string, unknown>;
-      tok.addAddedTokens([new Added(String(t.content), true, { singleWord: t.single_word, leftStrip: t.lstrip, rightStrip: t.rstrip, normalized: t.normalized })]);
-    }
-  }
-  return tok;
+  return loadTokenizerWith(Tok, Added, dir, maxLength);
 }
 
 export function toRecord(e: EncodingApi): TokenRecord {

@@ -32,13 +32,27 @@ export async function createSession(ort: Ort, onnxPath: string): Promise<OrtSess
 
 const readJson = (dir: string, file: string): Record<string, unknown> => JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, unknown>;
 
-/** fastembed's `FlagEmbedding.loadTokenizer` (truncation and padding at min(maxLength, model_max_length), the special tokens added). */
-export function loadTokenizer(dir: string, maxLength: number): Tokenizer {
+/** What fastembed's tokenizer set-up calls: `@anush008/tokenizers`' API (the native addon or packages/tokenizers-js). */
+export interface TokenizerSetup {
+  setTruncation(maxLength: number): void;
+  setPadding(options: { maxLength?: number; padId?: number; padToken?: string }): void;
+  addSpecialTokens(tokens: string[]): unknown;
+  addAddedTokens(tokens: never[]): unknown;
+}
+
+type AddedTokenOptions = { singleWord: boolean; leftStrip: boolean; rightStrip: boolean; normalized: boolean };
+
+/**
+ * fastembed's `FlagEmbedding.loadTokenizer` (truncation and padding at min(maxLength,
+ * model_max_length), the special tokens added), line for line, on the given classes: the product's
+ * pure-JS ones (loadTokenizer), or the native addon beside them in `bun run check-tokenizer`.
+ */
+export function loadTokenizerWith<T extends TokenizerSetup, A>(Tok: { fromFile(path: string): T }, Added: new (content: string, special: boolean, options: AddedTokenOptions) => A, dir: string, maxLength: number): T {
   const config = readJson(dir, "config.json");
   const tokenizerConfig = readJson(dir, "tokenizer_config.json");
   const max = Math.min(maxLength, Number(tokenizerConfig.model_max_length));
   const tokensMap = readJson(dir, "special_tokens_map.json");
-  const tok = Tokenizer.fromFile(join(dir, "tokenizer.json"));
+  const tok = Tok.fromFile(join(dir, "tokenizer.json"));
   tok.setTruncation(max);
   tok.setPadding({ maxLength: max, padId: config.pad_token_id as number, padToken: tokenizerConfig.pad_token as string });
   for (const token of Object.values(tokensMap)) {
@@ -46,10 +60,15 @@ export function loadTokenizer(dir: string, maxLength: number): Tokenizer {
     else if (token && typeof token === "object" && "content" in token) {
       const t = token as Record<string, unknown>;
       const options = { singleWord: t.single_word as boolean, leftStrip: t.lstrip as boolean, rightStrip: t.rstrip as boolean, normalized: t.normalized as boolean };
-      tok.addAddedTokens([new AddedToken(String(t.content), true, options)]);
+      tok.addAddedTokens([new Added(String(t.content), true, options)] as never[]);
     }
   }
   return tok;
+}
+
+/** The product's tokenizer of a model folder: fastembed's set-up on packages/tokenizers-js. */
+export function loadTokenizer(dir: string, maxLength: number): Tokenizer {
+  return loadTokenizerWith(Tokenizer, AddedToken, dir, maxLength);
 }
 
 /**
