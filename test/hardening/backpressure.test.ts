@@ -3,7 +3,7 @@
  * amount of memory.
  * - stdio: at most `maxInFlight` requests are read and not yet answered, and nothing more is read
  *   while stdout is backed up (one `drain` listener, never one per answer). Checked on the
- *   transport with streams, and on a spawned server: 250 calls of search_spell {"limit": 100}
+ *   transport with streams, and on a spawned server: calls of search_spell {"limit": 100} (64 KB each)
  *   written without reading stdout are not all taken in; once the client reads, every one is
  *   answered.
  * - HTTP: batches over the limit are refused (-32600), work in flight is capped with a bounded
@@ -109,9 +109,44 @@ describe("stdio transport", () => {
     await t.close();
   }, 30_000);
 
-  test("a spawned server: 250 large calls written without reading stdout are not all taken in; all are answered once read", async () => {
+  /**
+   * Write `count` lines to `stdin` and wait until the kernel stops taking them (no write callback for
+   * `stallMs`). Returns how many were taken (a failed write does not count). The socket's buffer size
+   * is the machine's (net.core.wmem_default): measured, never assumed.
+   */
+  async function takeIn(stdin: NodeJS.WritableStream, line: (i: number) => string, count: number, stallMs: number): Promise<number> {
+    let taken = 0;
+    let last = performance.now();
+    for (let i = 1; i <= count; i++) {
+      stdin.write(line(i), (err) => {
+        if (err) return;
+        taken++;
+        last = performance.now();
+      });
+    }
+    while (taken < count && performance.now() - last < stallMs) await Bun.sleep(25);
+    return taken;
+  }
+
+  test("a spawned server: calls written without reading stdout are taken in up to maxInFlight past what the pipe holds; all are answered once read", async () => {
+    const pad = "p".repeat(64 * 1024);
+    const line = (i: number) => request(i, pad);
+    // What the pipe alone holds: a child that never reads stdin.
+    const idle = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: ["pipe", "ignore", "ignore"] });
+    idle.stdin.on("error", () => {});
+    let pipeHolds = 0;
+    try {
+      pipeHolds = await takeIn(idle.stdin, line, 400, 500);
+    } finally {
+      idle.kill();
+    }
+    expect(pipeHolds).toBeLessThan(400);
+    const total = pipeHolds + 100;
+
     const env = { ...process.env, ...(await isolatedEnv(tmp.dir)), LOREKEEPER_LOG_LEVEL: "error" };
     const child = spawn(process.execPath, [join(REPO_ROOT, "src", "cli", "main.ts"), "serve", "--db-path", dbFile], { env, cwd: REPO_ROOT, stdio: ["pipe", "pipe", "ignore"] });
+    // A failed test kills the child with writes pending: their EPIPE is expected, not an error of the run.
+    child.stdin.on("error", () => {});
     try {
       const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
       // The server is up when it answers initialize; from then on its stdout is not read.
@@ -129,20 +164,14 @@ describe("stdio transport", () => {
         child.stdin.write(`${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
       });
       expect(JSON.parse(early.slice(0, early.indexOf("\n"))) as { id: number }).toMatchObject({ id: 0 });
-      let flushed = 0;
-      let lastTakeIn = performance.now();
-      const pad = "p".repeat(4000);
-      for (let i = 1; i <= 250; i++) {
-        child.stdin.write(request(i, pad), () => {
-          flushed++;
-          lastTakeIn = performance.now();
-        });
-      }
-      // Wait on the pipe's own events: each request the server takes in fires its write callback. The
-      // intake has stopped when none fired for a while (or it passed the bound: then fail at once).
-      while (flushed < 100 && performance.now() - lastTakeIn < 1000) await Bun.sleep(50);
-      // Taken in: what the server read (in flight + its read buffer) and what the pipe holds.
-      expect(flushed).toBeLessThan(100);
+      // Each request the kernel takes fires its write callback; the intake has stopped when none fired
+      // for a second. Taken in = what the pipe holds + what the server read: its in-flight requests
+      // (16 by default) and at most a line or two of its read buffer (a line is 64 KB).
+      const flushed = await takeIn(child.stdin, line, total, 1000);
+      expect(child.exitCode).toBeNull();
+      const serverRead = flushed - pipeHolds;
+      expect(serverRead).toBeLessThanOrEqual(16 + 4);
+      expect(flushed).toBeLessThan(total);
       const status = (() => {
         try {
           return readFileSync(`/proc/${child.pid}/status`, "utf8");
@@ -151,7 +180,7 @@ describe("stdio transport", () => {
         }
       })();
       const peakMb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-      if (peakMb > 0) process.stderr.write(`backpressure: stdio server peak RSS ${peakMb.toFixed(0)} MB with 250 calls unread (${flushed} accepted by the pipe)\n`);
+      if (peakMb > 0) process.stderr.write(`backpressure: stdio server peak RSS ${peakMb.toFixed(0)} MB with ${total} calls of 64 KB unread (the pipe holds ${pipeHolds}; the server read ${serverRead})\n`);
       const ids = new Set<number>();
       let buf = early.slice(early.indexOf("\n") + 1);
       const done = new Promise<void>((resolve) => {
@@ -164,12 +193,12 @@ describe("stdio transport", () => {
             buf = buf.slice(nl + 1);
             nl = buf.indexOf("\n");
           }
-          if (ids.size === 250) resolve();
+          if (ids.size === total) resolve();
         });
         child.stdout.resume();
       });
       await Promise.race([done, Bun.sleep(60_000)]);
-      expect(ids.size).toBe(250);
+      expect(ids.size).toBe(total);
     } finally {
       child.kill();
     }
@@ -178,8 +207,16 @@ describe("stdio transport", () => {
 
 describe("HTTP", () => {
   let server: HttpServerHandle;
+  // Searches wait on this gate; open unless a test closes it (so "in flight" does not depend on how
+  // fast this machine answers).
+  let gate: Promise<void> = Promise.resolve();
   beforeAll(async () => {
-    server = await startHttpServer(makeDeps(store), { port: 0, maxBatch: 16, maxInFlightMessages: 16, maxQueuedMessages: 32, maxQueueWaitMs: 20_000, maxBodyBytes: 4 * 1024 * 1024 });
+    const base = makeDeps(store);
+    const search: typeof base.search = async (q) => {
+      await gate;
+      return base.search(q);
+    };
+    server = await startHttpServer({ ...base, search }, { port: 0, maxBatch: 16, maxInFlightMessages: 16, maxQueuedMessages: 32, maxQueueWaitMs: 20_000, maxBodyBytes: 4 * 1024 * 1024 });
   });
   afterAll(async () => {
     await server.stop();
@@ -198,22 +235,39 @@ describe("HTTP", () => {
   });
 
   test("12 concurrent batches of 16: 3 are worked on or queued, the rest get 503 + Retry-After; /health answers meanwhile", async () => {
-    const posts = Array.from({ length: 12 }, (_, i) => fetch(server.url, { method: "POST", headers, body: JSON.stringify(batch(16, 1000 * (i + 1))) }));
-    await Bun.sleep(20);
-    const health = await fetch(server.url.replace(/\/mcp$/, "/health"));
-    expect(health.status).toBe(200);
-    const res = await Promise.all(posts);
-    const statuses = res.map((r) => r.status).sort();
-    expect(statuses.filter((s) => s === 200).length).toBe(3);
-    expect(statuses.filter((s) => s === 503).length).toBe(9);
-    for (const r of res) {
-      if (r.status === 503) {
-        expect(r.headers.get("retry-after")).toBe("1");
-        expect(((await r.json()) as { error: { message: string } }).error.message).toContain("Server busy");
-      } else {
-        const text = await r.text();
-        expect(text.match(/"search_mode"/g)?.length).toBeGreaterThanOrEqual(16);
+    const held = Promise.withResolvers<void>();
+    gate = held.promise;
+    try {
+      const answered: Response[] = [];
+      const posts = Array.from({ length: 12 }, (_, i) =>
+        fetch(server.url, { method: "POST", headers, body: JSON.stringify(batch(16, 1000 * (i + 1))) }).then((r) => {
+          answered.push(r);
+          return r;
+        }),
+      );
+      // While the first batch's searches are held: one batch in flight, two queued (32 messages), and
+      // the other nine are refused at once.
+      await waitFor(() => answered.length >= 9);
+      await Bun.sleep(50);
+      expect(answered.length).toBe(9);
+      expect(answered.map((r) => r.status)).toEqual(Array(9).fill(503));
+      const health = await fetch(server.url.replace(/\/mcp$/, "/health"));
+      expect(health.status).toBe(200);
+      held.resolve();
+      const res = await Promise.all(posts);
+      expect(res.filter((r) => r.status === 200).length).toBe(3);
+      for (const r of res) {
+        if (r.status === 503) {
+          expect(r.headers.get("retry-after")).toBe("1");
+          expect(((await r.json()) as { error: { message: string } }).error.message).toContain("Server busy");
+        } else {
+          const text = await r.text();
+          expect(text.match(/"search_mode"/g)?.length).toBeGreaterThanOrEqual(16);
+        }
       }
+    } finally {
+      held.resolve();
+      gate = Promise.resolve();
     }
     // All room is given back: the next batch is served at once.
     expect((await fetch(server.url, { method: "POST", headers, body: JSON.stringify(batch(16, 99_000)) })).status).toBe(200);
