@@ -141,7 +141,7 @@ describe("stdio transport", () => {
       idle.kill();
     }
     expect(pipeHolds).toBeLessThan(400);
-    const total = pipeHolds + 100;
+    const pipeBytes = pipeHolds * line(1).length;
 
     const env = { ...process.env, ...(await isolatedEnv(tmp.dir)), LOREKEEPER_LOG_LEVEL: "error" };
     const child = spawn(process.execPath, [join(REPO_ROOT, "src", "cli", "main.ts"), "serve", "--db-path", dbFile], { env, cwd: REPO_ROOT, stdio: ["pipe", "pipe", "ignore"] });
@@ -149,28 +149,37 @@ describe("stdio transport", () => {
     child.stdin.on("error", () => {});
     try {
       const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
-      // The server is up when it answers initialize; from then on its stdout is not read.
+      const probeId = 1_000_000;
+      // The server is up when it answers initialize; one call tells how large an answer is. From then
+      // on its stdout is not read.
       let early = "";
       await new Promise<void>((resolve) => {
         const onData = (d: Buffer) => {
           early += d.toString();
-          if (early.includes("\n")) {
+          if (early.split("\n").length > 2) {
             child.stdout.off("data", onData);
             child.stdout.pause();
             resolve();
           }
         };
         child.stdout.on("data", onData);
-        child.stdin.write(`${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+        child.stdin.write(`${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n${request(probeId)}`);
       });
-      expect(JSON.parse(early.slice(0, early.indexOf("\n"))) as { id: number }).toMatchObject({ id: 0 });
+      const [initLine, probeLine] = early.split("\n");
+      expect(JSON.parse(initLine!) as { id: number }).toMatchObject({ id: 0 });
+      expect(JSON.parse(probeLine!) as { id: number }).toMatchObject({ id: probeId });
+      // The server answers until its stdout's socket is full (as large as its stdin's: the machine's
+      // net.core.wmem_default; twice that, for the kernel's accounting) and then reads at most its
+      // in-flight requests (16 by default) and a line or two of its read buffer (a line is 64 KB).
+      const answersFit = Math.ceil((2 * pipeBytes) / (probeLine!.length + 1));
+      const serverBound = answersFit + 16 + 4;
+      const total = pipeHolds + serverBound + 50;
       // Each request the kernel takes fires its write callback; the intake has stopped when none fired
-      // for a second. Taken in = what the pipe holds + what the server read: its in-flight requests
-      // (16 by default) and at most a line or two of its read buffer (a line is 64 KB).
+      // for a second. Taken in = what the pipe holds + what the server read.
       const flushed = await takeIn(child.stdin, line, total, 1000);
       expect(child.exitCode).toBeNull();
       const serverRead = flushed - pipeHolds;
-      expect(serverRead).toBeLessThanOrEqual(16 + 4);
+      expect(serverRead).toBeLessThanOrEqual(serverBound);
       expect(flushed).toBeLessThan(total);
       const status = (() => {
         try {
@@ -180,16 +189,16 @@ describe("stdio transport", () => {
         }
       })();
       const peakMb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-      if (peakMb > 0) process.stderr.write(`backpressure: stdio server peak RSS ${peakMb.toFixed(0)} MB with ${total} calls of 64 KB unread (the pipe holds ${pipeHolds}; the server read ${serverRead})\n`);
+      if (peakMb > 0) process.stderr.write(`backpressure: stdio server peak RSS ${peakMb.toFixed(0)} MB with ${total} calls of 64 KB unread (the pipe holds ${pipeHolds}; the server read ${serverRead}, at most ${serverBound} allowed)\n`);
       const ids = new Set<number>();
-      let buf = early.slice(early.indexOf("\n") + 1);
+      let buf = early.split("\n").slice(2).join("\n");
       const done = new Promise<void>((resolve) => {
         child.stdout.on("data", (d: Buffer) => {
           buf += d.toString();
           let nl = buf.indexOf("\n");
           while (nl >= 0) {
             const m = JSON.parse(buf.slice(0, nl)) as { id: number; result?: { structuredContent?: { count: number } } };
-            if (m.id > 0 && m.result?.structuredContent?.count === 100) ids.add(m.id);
+            if (m.id > 0 && m.id <= total && m.result?.structuredContent?.count === 100) ids.add(m.id);
             buf = buf.slice(nl + 1);
             nl = buf.indexOf("\n");
           }
