@@ -73,17 +73,25 @@ export function formKey(r: { kind: string; name: string; name_form?: string | nu
   return `${r.kind}\u0000${r.name_form ?? nameForm(r.name)}`;
 }
 
-/** Every stored row of the given kinds and name forms (one lookup per group in the (kind, name_form) index), each once. */
-export function sameFormRows(db: Database, groups: ReadonlyArray<{ kind: string; name_form: string }>): FormRow[] {
-  const q = db.query<FormRow, [string, string]>(`SELECT ${LIGHT}, e.name_form FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form = ?`);
-  const out: FormRow[] = [];
-  const asked = new Set<string>();
+/** The distinct name forms of `groups`, per kind (a page's groups, each once). */
+export function formsByKind(groups: ReadonlyArray<{ kind: string; name_form: string }>): Map<string, string[]> {
+  const byKind = new Map<string, Set<string>>();
   for (const g of groups) {
-    const k = `${g.kind}\u0000${g.name_form}`;
-    if (asked.has(k)) continue;
-    asked.add(k);
-    out.push(...q.all(g.kind, g.name_form));
+    const forms = byKind.get(g.kind);
+    if (forms) forms.add(g.name_form);
+    else byKind.set(g.kind, new Set([g.name_form]));
   }
+  return new Map([...byKind].map(([kind, forms]) => [kind, [...forms]]));
+}
+
+/**
+ * Every stored row of the given kinds and name forms, each once: one statement per kind, its name
+ * forms bound as one JSON list (a seek per form in the (kind, name_form) index), not one per group.
+ */
+export function sameFormRows(db: Database, groups: ReadonlyArray<{ kind: string; name_form: string }>): FormRow[] {
+  const q = db.query<FormRow, [string, string]>(`SELECT ${LIGHT}, e.name_form FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?))`);
+  const out: FormRow[] = [];
+  for (const [kind, forms] of formsByKind(groups)) out.push(...q.all(kind, JSON.stringify(forms)));
   return out;
 }
 

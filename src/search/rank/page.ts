@@ -19,7 +19,7 @@
 import type { Database } from "bun:sqlite";
 import { getEntitiesByIds } from "../../store/entities.ts";
 import { ID_IN, idList } from "../../store/id-list.ts";
-import { exactNameKey, formKey, type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameFormRows, sameNameRows } from "./collapse.ts";
+import { exactNameKey, formKey, formsByKind, type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameFormRows, sameNameRows } from "./collapse.ts";
 import type { SqlValue, WhereClause } from "../filter/filters.ts";
 import type { DocumentRank } from "./preference.ts";
 import type { DocumentSource, Entity, EntityKind } from "../../entities/types.ts";
@@ -121,10 +121,12 @@ function hasListingIndex(db: Database): boolean {
  */
 function satisfyingOfNames(db: Database, where: WhereClause, names: ReadonlyArray<{ kind: string; name: string; name_form: string | null }>, all: readonly LightRow[]): Set<number> {
   if (hasNameForms(db)) {
-    // By name form: one seek per page group in the (kind, name_form, …filters) index.
-    const q = db.query<[number], SqlValue[]>(`SELECT e.id FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form = ? AND (${where.sql})`);
+    // By name form: one seek per page group in the (kind, name_form, …filters) index, one statement per kind.
+    const q = db.query<[number], SqlValue[]>(`SELECT e.id FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?)) AND (${where.sql})`);
     const out = new Set<number>();
-    for (const n of names) for (const r of q.values(n.kind, n.name_form ?? "", ...where.params)) out.add(Number(r[0]));
+    for (const [kind, forms] of formsByKind(names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" })))) {
+      for (const r of q.values(kind, JSON.stringify(forms), ...where.params)) out.add(Number(r[0]));
+    }
     return out;
   }
   if (!hasListingIndex(db)) return satisfying(db, where, all.map((r) => r.id));
