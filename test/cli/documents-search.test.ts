@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { shortName } from "../../src/cli/commands/documents.ts";
+import { documentCell } from "../../src/cli/commands/search.ts";
 import { loadConfig } from "../../src/config.ts";
 import { runSync } from "../../src/ingest/sync.ts";
 import { openStore } from "../../src/store/db.ts";
@@ -57,6 +58,12 @@ describe("lorekeeper documents", () => {
     expect(rows.find((l) => l.startsWith("srd-2014 "))).toContain("v2+api+v1");
     expect(r.out).toContain("sources: v2 = Open5e v2, v1 = Open5e v1, api = D&D 5e API");
   }, 60_000);
+
+  test("a row's document cell names each other document once, never its own again", () => {
+    expect(documentCell("srd-2014", [{ document_key: "srd-2014" }, { document_key: "SRD-2014" }])).toBe("srd-2014");
+    expect(documentCell("srd-2014", [{ document_key: "srd-2024" }, { document_key: "srd-2014" }, { document_key: "srd-2024" }])).toBe("srd-2014 (+srd-2024)");
+    expect(documentCell("tob", [])).toBe("tob");
+  });
 
   test("a name cut short keeps its last word", () => {
     expect(shortName("System Reference Document 5.1", 12)).toBe("SRD 5.1");

@@ -70,6 +70,12 @@ function jsonOf(r: SearchResponse, query: string): unknown {
   };
 }
 
+/** The document column of a collapsed row: its document, then the other versions' documents, each once. Pure. */
+export function documentCell(key: string, others: ReadonlyArray<{ document_key: string }>): string {
+  const more = [...new Set(others.map((o) => o.document_key))].filter((k) => k.toLowerCase() !== key.toLowerCase());
+  return more.length ? `${key} (+${more.join(", ")})` : key;
+}
+
 function textOf(r: SearchResponse, collapsed: boolean): string {
   if (r.hits.length === 0) return "No results.\n";
   const scored = r.hits.some((h) => h.similarity_score !== undefined);
@@ -77,8 +83,9 @@ function textOf(r: SearchResponse, collapsed: boolean): string {
   const rows = r.hits.map((h) => [
     h.entity.name.length > 40 ? `${h.entity.name.slice(0, 39)}…` : h.entity.name,
     h.entity.kind,
-    // Collapsed like the tools' answers: the preferred document's row names the others.
-    h.others?.length ? `${h.entity.document_key} (+${[...new Set(h.others.map((o) => o.document_key))].join(", ")})` : h.entity.document_key,
+    // Collapsed like the tools' answers: the preferred document's row names the other documents
+    // (a copy of the same document from another source, e.g. Open5e v1 beside v2, adds nothing).
+    documentCell(h.entity.document_key, h.others ?? []),
     ...(scored ? [h.similarity_score === undefined ? "" : h.similarity_score.toFixed(3)] : []),
     summary(h),
   ]);
