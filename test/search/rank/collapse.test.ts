@@ -1,6 +1,6 @@
 /** Pure pieces of the compact answers: document preference, grouping same-name entries, lean tool schemas, summaries, nearest values. */
 import { describe, expect, test } from "bun:test";
-import { groupRows, type LightRow } from "../../../src/search/rank/collapse.ts";
+import { formsByKind, groupRows, type LightRow } from "../../../src/search/rank/collapse.ts";
 import { nearestValues } from "../../../src/search/rank/explain.ts";
 import { documentRank, normalizePreference } from "../../../src/search/rank/preference.ts";
 import { leanSchema } from "../../../src/tools/lean-schema.ts";
@@ -68,5 +68,21 @@ describe("summaries and suggestions", () => {
     expect(nearestValues("wizzard", vals)).toEqual(["wizard"]);
     expect(nearestValues("pala", vals)).toEqual(["paladin"]);
     expect(nearestValues("dragon", vals, 2)).toEqual(["wizard", "cleric"]);
+  });
+});
+
+describe("a page's groups, per kind", () => {
+  test("each name form once, per kind, in first-seen order (one statement per kind reads them)", () => {
+    const groups = [
+      { kind: "creature", name_form: "horse draft" },
+      { kind: "spell", name_form: "fireball" },
+      { kind: "creature", name_form: "goblin" },
+      { kind: "creature", name_form: "horse draft" },
+    ];
+    expect([...formsByKind(groups)]).toEqual([
+      ["creature", ["horse draft", "goblin"]],
+      ["spell", ["fireball"]],
+    ]);
+    expect(formsByKind([]).size).toBe(0);
   });
 });
