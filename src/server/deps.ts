@@ -66,7 +66,10 @@ const IDLE_WAIT_MS = 25;
  * later, once `busy()` is false; never after `signal` aborted. A question that comes while the
  * server starts is answered before the name index, the compact rows and the vector check are made.
  */
-export function idleRunner(busy: () => boolean, signal: AbortSignal): (delayMs: number, job: () => void) => void {
+/** Runs `job` after `delayMs`, or later, once no search runs (idleRunner). */
+export type WhenIdle = (delayMs: number, job: () => void) => void;
+
+export function idleRunner(busy: () => boolean, signal: AbortSignal): WhenIdle {
   const timers = new Set<ReturnType<typeof setTimeout>>();
   signal.addEventListener("abort", () => {
     for (const t of timers) clearTimeout(t);
@@ -88,19 +91,15 @@ export function idleRunner(busy: () => boolean, signal: AbortSignal): (delayMs: 
 /**
  * A store with vectors will be searched by meaning: load its model and then its vector index now,
  * in the background, instead of on the first question. A store without vectors loads nothing here.
- * The index is loaded (synchronously, ~0.1 s) only while no search runs (`idle`): a first question
- * that came while the model loaded is answered first, and loads the index itself if it needs it
- * (questions over few candidates rank them exactly, without it).
+ * The index is loaded (synchronously, ~0.1 s) only while no search runs (`whenIdle`, the server's
+ * idleRunner): a first question that came while the model loaded is answered first, and loads the
+ * index itself if it needs it (questions over few candidates rank them exactly, without it).
  */
-export function warmUp(store: Store, embedder: EmbedderProvider, idle: () => boolean = () => true): void {
+export function warmUp(store: Store, embedder: EmbedderProvider, whenIdle: WhenIdle = (delayMs, job) => void setTimeout(job, delayMs)): void {
   const meta = getEmbeddingMeta(store.db);
   if (!meta) return;
   const t0 = performance.now();
   const loadIndex = (modelId: string, dim: number) => {
-    if (!idle()) {
-      setTimeout(() => loadIndex(modelId, dim), IDLE_WAIT_MS).unref?.();
-      return;
-    }
     try {
       loadOrBuildIndex(store, modelId, dim);
       log.debug(`warm-up: vector index loaded ${Math.round(performance.now() - t0)} ms after start`);
@@ -112,8 +111,8 @@ export function warmUp(store: Store, embedder: EmbedderProvider, idle: () => boo
     .get()
     .then((e) => {
       log.debug(`warm-up: model ${e ? "ready" : "unavailable"} ${Math.round(performance.now() - t0)} ms after start`);
-      // After the continuations of searches that waited for the model: they count as running by then.
-      if (e && e.id === meta.modelId) setTimeout(() => loadIndex(e.id, e.dim), 0).unref?.();
+      // On a later turn, after the continuations of searches that waited for the model: they count as running by then.
+      if (e && e.id === meta.modelId) whenIdle(0, () => loadIndex(e.id, e.dim));
     })
     .catch((err: unknown) => log.debug("warm-up failed; the first question loads the model", err));
 }
@@ -154,9 +153,9 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
     searchSlots: createSearchSlots(cfg.maxConcurrentCalls),
     preferDocuments,
   };
-  warmUp(store, embedder, () => searching === 0);
   const stop = new AbortController();
   const whenIdle = idleRunner(() => searching > 0, stop.signal);
+  warmUp(store, embedder, whenIdle);
   // Vectors lost to an interrupted embedding run are computed again in the background.
   whenIdle(FILL_DELAY_MS, () => {
     import("../ingest/fill-pending.ts")

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { FastembedEmbedder } from "../../src/search/model/fastembed-embedder.ts";
 import { findOptimizedGraph, modelFileSha256, prepareOptimizedGraph } from "../../src/search/model/optimized-graph.ts";
-import { warmUp } from "../../src/server/deps.ts";
+import { idleRunner, warmUp } from "../../src/server/deps.ts";
 import { openStore } from "../../src/store/db.ts";
 import { makePackStore } from "../binary/pack-fixture.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
@@ -145,7 +145,8 @@ describe("server warm-up", () => {
     try {
       let searching = true;
       const p = provider(null);
-      warmUp(store, p, () => !searching);
+      const stop = new AbortController();
+      warmUp(store, p, idleRunner(() => searching, stop.signal));
       for (let i = 0; i < 200 && p.state() === "loading"; i++) await Bun.sleep(25);
       expect(p.state()).toBe("ready");
       await Bun.sleep(150);
@@ -153,6 +154,7 @@ describe("server warm-up", () => {
       searching = false;
       for (let i = 0; i < 100 && !existsSync(saved); i++) await Bun.sleep(25);
       expect(existsSync(saved)).toBe(true);
+      stop.abort();
     } finally {
       store.close();
     }
