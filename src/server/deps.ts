@@ -48,11 +48,17 @@ async function loadEnsureData(store: Store, config: Config, embedder: EmbedderPr
 function keepRanksFor(store: Store, preferDocuments: readonly string[]): void {
   if (store.readonly) return;
   try {
-    if (setRankPreference(store.db, preferDocuments)) {
-      // The trait reference rows quote the preferred document's wording: derived again.
-      refreshTraits(store.db);
-      log.info(`document preference ${preferDocuments.join(",") || "(default)"} recorded in the store`);
-    }
+    // The trait reference rows quote the preferred document's wording: derived again, in the same
+    // transaction (a crash in between would leave them in the old wording, and the next start,
+    // seeing the preference recorded, would not derive them again).
+    const changed = store.db
+      .transaction(() => {
+        if (!setRankPreference(store.db, preferDocuments)) return false;
+        refreshTraits(store.db);
+        return true;
+      })
+      .immediate();
+    if (changed) log.info(`document preference ${preferDocuments.join(",") || "(default)"} recorded in the store`);
   } catch (err) {
     log.warn("could not record the document preference in the store; collapsed answers are computed per call", err);
   }
@@ -61,14 +67,14 @@ function keepRanksFor(store: Store, preferDocuments: readonly string[]): void {
 /** How often background work looks again whether the searches it waits for are done. */
 const IDLE_WAIT_MS = 25;
 
+/** Runs `job` after `delayMs`, or later, once no search runs (idleRunner). */
+export type WhenIdle = (delayMs: number, job: () => void) => void;
+
 /**
  * Background work that yields to searches: `run(delayMs, job)` runs `job` after `delayMs`, or
  * later, once `busy()` is false; never after `signal` aborted. A question that comes while the
  * server starts is answered before the name index, the compact rows and the vector check are made.
  */
-/** Runs `job` after `delayMs`, or later, once no search runs (idleRunner). */
-export type WhenIdle = (delayMs: number, job: () => void) => void;
-
 export function idleRunner(busy: () => boolean, signal: AbortSignal): WhenIdle {
   const timers = new Set<ReturnType<typeof setTimeout>>();
   signal.addEventListener("abort", () => {
