@@ -20,7 +20,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { nameForm } from "../entities/name-form.ts";
-import { comparePreferred, documentRank, type Ranked } from "../entities/preference.ts";
+import { comparePreferred, documentRank, type DocumentRank, type Ranked } from "../entities/preference.ts";
 import { CACHES } from "./caches.ts";
 
 export const RANK_PREFERENCE_KEY = "group_rank_preference";
@@ -60,53 +60,51 @@ export function rankPreference(db: Database): string | undefined {
   });
 }
 
+/** The document rank the stored preference gives (the default preference when none is recorded). */
+export function storedRank(db: Database): DocumentRank {
+  const id = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(RANK_PREFERENCE_KEY)?.value ?? "";
+  return documentRank(id.split(",").filter((k) => k.length > 0));
+}
+
 /**
  * Recompute `name_form`, `group_rank` and `doc_rank` for the entities of `kinds` (every kind when
  * undefined) by the stored preference. Call inside the transaction that changed them, after
  * refreshDuplicates. Returns how many rows changed.
  */
 export function refreshGroupRanks(db: Database, kinds?: Iterable<string>): number {
-  const id = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(RANK_PREFERENCE_KEY)?.value ?? "";
   const ks = kinds === undefined ? undefined : withFamily(kinds);
   if (ks !== undefined && ks.length === 0) return 0;
   const inKinds = ks ? ` AND kind IN (${ks.map(() => "?").join(",")})` : "";
   const rows = db
     .query<RankRow, string[]>(`SELECT id, kind, name, key, document_key, document_source, group_rank, doc_rank, dup_of, name_form FROM entities WHERE 1${inKinds}`)
     .all(...(ks ?? []));
-  const rank = documentRank(id.split(",").filter((k) => k.length > 0));
-  const setDoc = db.query("UPDATE entities SET doc_rank = ? WHERE id = ?");
-  const setForm = db.query("UPDATE entities SET name_form = ? WHERE id = ?");
-  let changed = 0;
-  const groups = new Map<string, RankRow[]>();
-  for (const r of rows) {
-    const d = rank(r);
-    if (r.doc_rank !== d) {
-      setDoc.run(d, r.id);
-      changed++;
-    }
-    const form = nameForm(r.name);
-    if (r.name_form !== form) {
-      setForm.run(form, r.id);
-      changed++;
-    }
-    if (r.dup_of !== null) continue;
-    const k = `${r.kind}\u0000${form}`;
+  const rank = storedRank(db);
+  // What each row's columns should be: its document's place, its name form, and (answering rows)
+  // its place among the versions of its kind and name form; copies have no group rank.
+  const wanted = rows.map((r) => ({ r, doc: rank(r), form: nameForm(r.name), group: null as number | null }));
+  const groups = new Map<string, typeof wanted>();
+  for (const w of wanted) {
+    if (w.r.dup_of !== null) continue;
+    const k = `${w.r.kind}\u0000${w.form}`;
     const g = groups.get(k);
-    if (g) g.push(r);
-    else groups.set(k, [r]);
+    if (g) g.push(w);
+    else groups.set(k, [w]);
   }
   const order = comparePreferred(rank);
-  const set = db.query("UPDATE entities SET group_rank = ? WHERE id = ?");
   for (const g of groups.values()) {
-    if (g.length > 1) g.sort(order);
-    g.forEach((r, i) => {
-      if (r.group_rank !== i) {
-        set.run(i, r.id);
-        changed++;
-      }
+    if (g.length > 1) g.sort((a, b) => order(a.r, b.r));
+    g.forEach((w, i) => {
+      w.group = i;
     });
   }
-  changed += db.query(`UPDATE entities SET group_rank = NULL WHERE dup_of IS NOT NULL AND group_rank IS NOT NULL${inKinds}`).run(...(ks ?? [])).changes;
+  // One write per row that differs (a row written is rewritten whole, its text and data too).
+  const set = db.query("UPDATE entities SET doc_rank = ?, name_form = ?, group_rank = ? WHERE id = ?");
+  let changed = 0;
+  for (const { r, doc, form, group } of wanted) {
+    if (r.doc_rank === doc && r.name_form === form && r.group_rank === group) continue;
+    set.run(doc, form, group, r.id);
+    changed++;
+  }
   return changed;
 }
 

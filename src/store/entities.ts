@@ -10,9 +10,8 @@ import { DERIVED_COLUMNS, derivedValues, FILTER_PARAMS, SOURCE_COLUMNS, type Der
 import { upsertDocuments } from "./documents.ts";
 import { CACHES } from "./caches.ts";
 import { refreshDuplicates } from "./duplicates.ts";
-import { RANK_PREFERENCE_KEY, refreshGroupRanks } from "./canonical.ts";
+import { refreshGroupRanks, storedRank } from "./canonical.ts";
 import { ID_IN, idList } from "./id-list.ts";
-import { documentRank } from "../entities/preference.ts";
 import { TRAITS_ORIGIN, traitEntities, type TraitSourceRow } from "../entities/traits.ts";
 
 export interface ReplaceResult {
@@ -164,7 +163,6 @@ export function mentionsTrait(db: Database, text: string): boolean {
  * written before); unchanged rows keep their id and vector.
  */
 export function refreshTraits(db: Database): ReplaceResult {
-  const pref = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(RANK_PREFERENCE_KEY)?.value ?? "";
   const rows = db
     .query<Omit<TraitSourceRow, "data"> & { data: string }, []>("SELECT key, name, document_key, document_name, document_source, source_url, data FROM entities WHERE kind = 'creature' AND dup_of IS NULL")
     .all();
@@ -176,7 +174,7 @@ export function refreshTraits(db: Database): ReplaceResult {
       // a damaged row is left out (doctor reports it)
     }
   }
-  return replaceOrigin(db, TRAITS_ORIGIN, traitEntities(creatures, documentRank(pref.split(",").filter((k) => k.length > 0))));
+  return replaceOrigin(db, TRAITS_ORIGIN, traitEntities(creatures, storedRank(db)));
 }
 
 /** How many entities an origin holds. */
