@@ -248,6 +248,23 @@ function hasTable(db: Database, name: string): boolean {
   return !!db.query("SELECT 1 FROM sqlite_master WHERE name = ?").get(name);
 }
 
+const indexes = new WeakMap<Database, Map<string, boolean>>();
+
+/**
+ * Whether the store has the index `name`, remembered per connection: what a migration created is
+ * there for good (an older store opened read-only lacks the later ones; readers fall back).
+ */
+export function hasIndex(db: Database, name: string): boolean {
+  let known = indexes.get(db);
+  if (!known) indexes.set(db, (known = new Map()));
+  let has = known.get(name);
+  if (has === undefined) {
+    has = db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== null;
+    known.set(name, has);
+  }
+  return has;
+}
+
 /** True when every table, index, trigger and column migration `sql` creates is there. */
 function migrationPresent(db: Database, sql: string): boolean {
   for (const m of sql.matchAll(/CREATE\s+(?:VIRTUAL\s+)?(?:TABLE|INDEX|TRIGGER|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/gi)) {

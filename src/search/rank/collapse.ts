@@ -11,6 +11,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { ID_IN, idList } from "../../store/id-list.ts";
+import type { SqlValue, WhereClause } from "../filter/filters.ts";
 import { nameForm } from "../../entities/name-form.ts";
 import { comparePreferred, type DocumentRank } from "./preference.ts";
 
@@ -54,13 +55,16 @@ export function groupKey(r: { kind: string; name: string }): string {
   return `${familyOf(r.kind)}\u0000${nameForm(r.name)}`;
 }
 
+/** SQLite's NOCASE: ASCII letters folded, nothing else. */
+export const nocase = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+
 /**
  * The group of a structured (name-ordered) row of a store without stored name forms (an old store
  * opened read-only): kind and name as SQLite's NOCASE compares them (ASCII letters folded), so
  * SQL's GROUP BY and JS group alike.
  */
 export function exactNameKey(r: { kind: string; name: string }): string {
-  return `${r.kind}\u0000${r.name.replace(/[A-Z]+/g, (m) => m.toLowerCase())}`;
+  return `${r.kind}\u0000${nocase(r.name)}`;
 }
 
 /** A row with its stored name form (entities.name_form). */
@@ -85,13 +89,16 @@ export function formsByKind(groups: ReadonlyArray<{ kind: string; name_form: str
 }
 
 /**
- * Every stored row of the given kinds and name forms, each once: one statement per kind, its name
- * forms bound as one JSON list (a seek per form in the (kind, name_form) index), not one per group.
+ * Every stored row of the given kinds and name forms, each once, with whether it matches `where`
+ * (`ok`): one statement per kind, its name forms bound as one JSON list (a seek per form in the
+ * (kind, name_form) index), not one per group.
  */
-export function sameFormRows(db: Database, groups: ReadonlyArray<{ kind: string; name_form: string }>): FormRow[] {
-  const q = db.query<FormRow, [string, string]>(`SELECT ${LIGHT}, e.name_form FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?))`);
-  const out: FormRow[] = [];
-  for (const [kind, forms] of formsByKind(groups)) out.push(...q.all(kind, JSON.stringify(forms)));
+export function sameFormRows(db: Database, groups: ReadonlyArray<{ kind: string; name_form: string }>, where: WhereClause = { sql: "1", params: [] }): Array<FormRow & { ok: number | null }> {
+  const q = db.query<FormRow & { ok: number | null }, SqlValue[]>(
+    `SELECT ${LIGHT}, e.name_form, (${where.sql}) AS ok FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?))`,
+  );
+  const out: Array<FormRow & { ok: number | null }> = [];
+  for (const [kind, forms] of formsByKind(groups)) out.push(...q.all(...where.params, kind, JSON.stringify(forms)));
   return out;
 }
 

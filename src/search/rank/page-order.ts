@@ -7,9 +7,11 @@
 import type { Database } from "bun:sqlite";
 import { ID_IN, idList } from "../../store/id-list.ts";
 import { CACHES } from "../../store/caches.ts";
+import { hasIndex } from "../../store/db.ts";
 import { rankPreference } from "../../store/canonical.ts";
 import { andWhere, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import { nameForm } from "../../entities/name-form.ts";
+import { nocase } from "./collapse.ts";
 import type { DocumentRank } from "./preference.ts";
 
 export interface PageSpec {
@@ -28,16 +30,9 @@ export interface PageSpec {
   compactBody?: (id: number) => string | undefined;
 }
 
-const nameForms = new WeakMap<Database, boolean>();
-
 /** Whether the store keeps each entity's name form (migration 8; an older store opened read-only does not): lists then group by it, else by the name (NOCASE). */
 export function hasNameForms(db: Database): boolean {
-  let has = nameForms.get(db);
-  if (has === undefined) {
-    has = db.query<{ x: number }, []>("SELECT 1 AS x FROM sqlite_master WHERE type = 'index' AND name = 'entities_by_form'").get() !== null;
-    nameForms.set(db, has);
-  }
-  return has;
+  return hasIndex(db, "entities_by_form");
 }
 
 /** The column a list groups by within a kind: the stored name form, or (old stores) the name. */
@@ -106,8 +101,6 @@ export function leadOrder(db: Database, total: number, spec: PageSpec, column: s
  */
 const ORDER_HERE = 64;
 
-/** SQLite's NOCASE: ASCII letters folded, nothing else. */
-export const nocase = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
@@ -115,7 +108,6 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * not ASCII (SQLite compares UTF-8 bytes, JavaScript UTF-16 units: SQL orders those).
  */
 function orderedHere(db: Database, w: WhereClause, spec: PageSpec): GroupName[] | undefined {
-  const forms = hasNameForms(db);
   const rows = db.query<{ id: number; name: string; kind: string }, SqlValue[]>(`SELECT e.id AS id, e.name AS name, e.kind AS kind FROM entities e WHERE ${w.sql}`).all(...w.params);
   if (rows.some((r) => /[^\x00-\x7f]/.test(r.name))) return undefined;
   const docs = new Map(
@@ -128,8 +120,9 @@ function orderedHere(db: Database, w: WhereClause, spec: PageSpec): GroupName[] 
     .map((r) => ({ r, rank: spec.rank(docs.get(r.id) ?? { document_key: "", document_source: "" }), name: nocase(r.name) }))
     .sort((a, b) => a.rank - b.rank || cmp(a.name, b.name) || cmp(a.r.kind, b.r.kind))
     .slice(spec.offset, spec.offset + spec.limit)
-    // The stored name_form is nameForm(name) (store/canonical.ts): computed here, not read past the row's data.
-    .map(({ r }) => ({ name: r.name, kind: r.kind, name_form: forms ? nameForm(r.name) : null }));
+    // The stored name_form is nameForm(name) (store/canonical.ts): computed here, not read past the
+    // row's data. (Only stores with stored ranks come here, and those have name forms: rankPreference.)
+    .map(({ r }) => ({ name: r.name, kind: r.kind, name_form: nameForm(r.name) }));
 }
 
 /**

@@ -19,12 +19,13 @@
 import type { Database } from "bun:sqlite";
 import { getEntitiesByIds } from "../../store/entities.ts";
 import { ID_IN, idList } from "../../store/id-list.ts";
-import { exactNameKey, formKey, formsByKind, type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameFormRows, sameNameRows } from "./collapse.ts";
+import { exactNameKey, formKey, type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameFormRows, sameNameRows } from "./collapse.ts";
 import type { SqlValue, WhereClause } from "../filter/filters.ts";
 import type { DocumentRank } from "./preference.ts";
 import type { DocumentSource, Entity, EntityKind } from "../../entities/types.ts";
 import type { OtherVersion, SearchHit } from "../types.ts";
 import { countOf, groupNames, hasNameForms, leadOrder, type PageSpec } from "./page-order.ts";
+import { hasIndex } from "../../store/db.ts";
 
 export type { PageSpec } from "./page-order.ts";
 
@@ -101,35 +102,15 @@ function satisfying(db: Database, where: WhereClause, ids: readonly number[]): S
   return new Set(rows.map((r) => Number(r[0])));
 }
 
-const listingIndex = new WeakMap<Database, boolean>();
-
-/** Whether the store has the covering listing index (migration 6; an older store opened read-only has not). */
-function hasListingIndex(db: Database): boolean {
-  let has = listingIndex.get(db);
-  if (has === undefined) {
-    has = db.query<{ x: number }, []>("SELECT 1 AS x FROM sqlite_master WHERE type = 'index' AND name = 'entities_listing'").get() !== null;
-    listingIndex.set(db, has);
-  }
-  return has;
-}
-
 /**
- * The versions of the page's names that satisfy `where`, from the covering listing index: one seek
- * per name, no row read. By id the rows themselves are read, and the columns added after `text` and
- * `data` (dup_of, group_rank, derived filters) sit past those long values: SQLite walks their
- * overflow pages for each row (most of a new filter's first page, read from disk).
+ * The versions of the page's names that satisfy `where`, in a store without stored name forms:
+ * from the covering listing index, one seek per name, no row read. By id the rows themselves are
+ * read, and the columns added after `text` and `data` (dup_of, group_rank, derived filters) sit
+ * past those long values: SQLite walks their overflow pages for each row (most of a new filter's
+ * first page, read from disk).
  */
-function satisfyingOfNames(db: Database, where: WhereClause, names: ReadonlyArray<{ kind: string; name: string; name_form: string | null }>, all: readonly LightRow[]): Set<number> {
-  if (hasNameForms(db)) {
-    // By name form: one seek per page group in the (kind, name_form, …filters) index, one statement per kind.
-    const q = db.query<[number], SqlValue[]>(`SELECT e.id FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?)) AND (${where.sql})`);
-    const out = new Set<number>();
-    for (const [kind, forms] of formsByKind(names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" })))) {
-      for (const r of q.values(kind, JSON.stringify(forms), ...where.params)) out.add(Number(r[0]));
-    }
-    return out;
-  }
-  if (!hasListingIndex(db)) return satisfying(db, where, all.map((r) => r.id));
+function satisfyingOfNames(db: Database, where: WhereClause, names: ReadonlyArray<{ kind: string; name: string }>, all: readonly LightRow[]): Set<number> {
+  if (!hasIndex(db, "entities_listing")) return satisfying(db, where, all.map((r) => r.id));
   const q = db.query<[number], SqlValue[]>(`SELECT e.id FROM entities e INDEXED BY entities_listing WHERE e.kind = ? AND e.name = ? AND (${where.sql})`);
   const out = new Set<number>();
   for (const n of names) for (const r of q.values(n.kind, n.name, ...where.params)) out.add(Number(r[0]));
@@ -158,8 +139,17 @@ function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
   // Every stored version of those groups (indexed), kept when it matches the filters too.
   const forms = hasNameForms(db);
   const keyOf: (r: { kind: string; name: string; name_form?: string | null }) => string = forms ? formKey : exactNameKey;
-  const all: LightRow[] = forms ? sameFormRows(db, names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" }))) : sameNameRows(db, () => true, names);
-  const keep = satisfyingOfNames(db, where, names, all);
+  let all: LightRow[];
+  let keep: Set<number>;
+  if (forms) {
+    // With whether each matches the filters, in the same read (the same index range).
+    const rows = sameFormRows(db, names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" })), where);
+    all = rows;
+    keep = new Set(rows.filter((r) => r.ok).map((r) => r.id));
+  } else {
+    all = sameNameRows(db, () => true, names);
+    keep = satisfyingOfNames(db, where, names, all);
+  }
   const byGroup = new Map<string, LightRow[]>();
   for (const r of all) {
     if (!keep.has(r.id)) continue;
