@@ -45,7 +45,7 @@ function family(key: string, owner: string, max: number): Family {
 
 export const CACHES = {
   rankPreference: slot("store:rank-preference", "store/canonical.ts: the document preference the stored group ranks follow"),
-  traitNames: slot("entities:trait-names", "store/entities.ts mentionsTrait: the stored trait reference rows' names, lower-case"),
+  traitNames: slot("entities:trait-names", "store/entities.ts mentionsTrait: the stored trait reference rows' names as the words they are matched by"),
   nonEmptyKinds: slot("entities:non-empty-kinds", "store/entities.ts emptyKinds: kinds known to hold entities (a Set filled as learnt)"),
   entityCount: slot("search:entity-count", "search/rank/lexical.ts: entities in the store (word rarity)"),
   nameIndex: slot("search:name-index", "search/filter/name-index.ts: names, slugs and keys of answering entities (name fallbacks, did-you-mean)"),

@@ -151,9 +151,15 @@ export function replaceOrigin(db: Database, origin: string, entities: Entity[], 
 
 /** Whether `text` names a stored trait reference row as whole words ("what does Pack Tactics do"). */
 export function mentionsTrait(db: Database, text: string): boolean {
-  const names = CACHES.traitNames.get(db, () => db.query<{ name: string }, []>("SELECT DISTINCT lower(name) AS name FROM entities WHERE kind = 'trait'").all().map((r) => r.name));
+  // The names as the words they are matched by, made once per store version (not per call).
+  const names = CACHES.traitNames.get(db, () =>
+    db
+      .query<{ name: string }, []>("SELECT DISTINCT lower(name) AS name FROM entities WHERE kind = 'trait'")
+      .all()
+      .map((r) => ` ${r.name.replace(/[^a-z0-9']+/g, " ").trim()} `),
+  );
   const words = ` ${text.toLowerCase().replace(/[’`]/g, "'").replace(/[^a-z0-9']+/g, " ").trim()} `;
-  return names.some((n) => words.includes(` ${n.replace(/[^a-z0-9']+/g, " ").trim()} `));
+  return names.some((n) => words.includes(n));
 }
 
 /**

@@ -108,10 +108,6 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     prefer: query.prefer ?? ctx.deps.preferDocuments,
     profile: query.profile ?? profileOfTool(tool),
   };
-  if (ctx.deps.compactRows && !documentsGiven && compactCertain(q, view)) {
-    const bodies = compactBodies(ctx.deps.db, q.prefer);
-    if (bodies) q.compactBody = bodies;
-  }
   const notes: string[] = [];
   try {
     await ctx.gate.ensure(q.kinds, ctx.progress);
@@ -122,6 +118,11 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     const storeFailed = isLoreKeeperError(err, "store");
     if (storeFailed || missing.length === q.kinds.length) return toolError(upstreamFailure(q.kinds, err));
     notes.push(partialDataNote(missing));
+  }
+  // After a first-use load: the bodies of the store version the search reads.
+  if (ctx.deps.compactRows && !documentsGiven && compactCertain(q, view)) {
+    const bodies = compactBodies(ctx.deps.db, q.prefer);
+    if (bodies) q.compactBody = bodies;
   }
   // At most the server's searchSlots.limit searches at once (search-slots.ts); the first-use wait above takes no slot.
   const slots = ctx.deps.searchSlots;
