@@ -14,6 +14,7 @@ import { parseArgs } from "node:util";
 import { SHARED_MODEL } from "../scripts/shared-dir.ts";
 import { binaryTarget, serverEnv, sourceTarget } from "./lib/proc.ts";
 import { measureServerCpu, type CpuModeRow } from "./phases/server-cpu.ts";
+import { median } from "./lib/stats.ts";
 
 const { values: opt } = parseArgs({
   options: {
@@ -46,7 +47,6 @@ try {
 } finally {
   rmSync(home, { recursive: true, force: true });
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`median of ${runs}:`);
 for (const mode of all[0]!.map((r) => r.mode)) {
   const rows = all.map((rs) => rs.find((r) => r.mode === mode)!);

@@ -22,7 +22,7 @@ import { EMBED_BATCH } from "../src/ingest/embed.ts";
 import { createEmbedderProvider } from "../src/search/model/embedder.ts";
 import { activeModelDir } from "../src/search/model/model-manifest.ts";
 import { inspectModelDir } from "../src/search/model/model-source.ts";
-import { sessionOptions } from "../src/search/model/onnx-session.ts";
+import { createSession } from "../src/search/model/onnx-session.ts";
 import { callMix } from "../bench/queries.ts";
 import { ALL_QUERIES } from "./eval-queries.ts";
 import { AddedToken, Tokenizer } from "../packages/tokenizers-js/index.ts";
@@ -74,7 +74,7 @@ const pipeline = async () => {
 // Raw onnxruntime: the same model file and tokens, nothing else; with LoreKeeper's session options
 // (the ratio: what the pipeline adds) and with onnxruntime's own defaults (spinning worker threads).
 const ort = await import("onnxruntime-node");
-const ownSession = await ort.InferenceSession.create(join(modelDir, check.onnxFile), sessionOptions());
+const ownSession = await createSession(ort, join(modelDir, check.onnxFile));
 const defaultSession = await ort.InferenceSession.create(join(modelDir, check.onnxFile), { graphOptimizationLevel: "all" });
 const tok = loadLikeFastembed(Tokenizer as unknown as TokenizerClass, AddedToken as unknown as AddedTokenClass, modelDir, maxTokens) as unknown as Tokenizer;
 const rawWith = (session: typeof ownSession) => async () => {

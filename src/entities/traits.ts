@@ -16,12 +16,12 @@ export type TraitSourceRow = Pick<Entity, "key" | "name" | "document_key" | "doc
 /** The origin the trait rows are stored under. */
 export const TRAITS_ORIGIN = "derived:traits";
 /** A trait is a reference entry when at least this many creatures (distinct names) have it. */
-export const MIN_CREATURES = 2;
+const MIN_CREATURES = 2;
 /** Creature names a row lists. */
-export const LISTED = 10;
+const LISTED = 10;
 
 /** "Legendary Resistance (3/Day)" → "legendary resistance" (the `trait` filter's words, derived.ts blockNames). */
-export function traitWords(name: string): string {
+function traitWords(name: string): string {
   return name.replace(/\([^)]*\)/g, "").replace(/[’`]/g, "'").replace(/\s+/g, " ").trim().toLowerCase();
 }
 

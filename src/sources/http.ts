@@ -12,7 +12,6 @@ import { Semaphore } from "../semaphore.ts";
 import { backoffDelay, parseRetryAfter } from "./retry.ts";
 import { type AttemptFailure, DEFAULT_MAX_BODY_BYTES, failureMessage, fmtBytes, fmtSeconds, snippet } from "./http-messages.ts";
 
-export { DEFAULT_MAX_BODY_BYTES } from "./http-messages.ts";
 
 export type UpstreamErrorKind = "network" | "timeout" | "http" | "malformed" | "too-large" | "recent-failure" | "pagination";
 

@@ -190,7 +190,7 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
 }
 
 /** What a renamed creature's note adds: which SRD's stat block the rating used. */
-export function ratedWith(documentKey: string): string {
+function ratedWith(documentKey: string): string {
   return `Rated with the ${documentKey.toLowerCase() === "srd-2014" ? "SRD 5.1" : "SRD 5.2"} stat block.`;
 }
 

@@ -37,7 +37,7 @@ interface Bodies {
 }
 
 /** The body of `e`'s compact row (e presented already). Pure. */
-export function compactBodyOf(e: Parameters<typeof compactRow>[0]): string {
+function compactBodyOf(e: Parameters<typeof compactRow>[0]): string {
   const row = compactRow(e);
   for (const k of IDENTITY) delete row[k];
   return JSON.stringify(row);

@@ -97,7 +97,7 @@ export function editionNote(e: Entity, preferred: OtherVersion): string {
  * A compact row from its body made ahead (tools/compact-bodies.ts): the same fields in the same
  * order as compactRow — identity, score, the body's fields and summary, other documents.
  */
-export function rowFromBody(e: Entity, body: string, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
+function rowFromBody(e: Entity, body: string, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
   const out: FlatResult = { name: e.name, kind: e.kind, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) };
   if (similarity !== undefined) out.similarity_score = roundScore(similarity);
   Object.assign(out, JSON.parse(body) as FlatResult);

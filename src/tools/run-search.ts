@@ -71,7 +71,7 @@ export function autoDetail(q: SearchQuery, view: AnswerView, returned: number): 
 }
 
 /** True when the answer's rows are compact whatever the search finds (autoDetail): they may come made ahead. */
-export function compactCertain(q: SearchQuery, view: AnswerView): boolean {
+function compactCertain(q: SearchQuery, view: AnswerView): boolean {
   if (view.detail) return view.detail === "summary";
   if (q.limit <= 3) return false;
   return !(q.name !== undefined && q.name !== "" && !/[*%]/.test(q.name) && !q.search);

@@ -42,7 +42,7 @@ export interface SearchToolSpec {
  * per thing in the server's document preference (the core SRDs first), then by name; with
  * `all_versions` or `documents`, every version by name (search/rank/page.ts).
  */
-export const LIST_ORDER = "Lists: SRD first, then A–Z.";
+const LIST_ORDER = "Lists: SRD first, then A–Z.";
 
 export function searchTool(spec: SearchToolSpec): ToolDef {
   const input = z
