@@ -150,7 +150,7 @@ export function replaceOrigin(db: Database, origin: string, entities: Entity[], 
 }
 
 /** Whether `text` names a stored trait reference row as whole words ("what does Pack Tactics do"). */
-export function mentionsTrait(db: Database, text: string): boolean {
+function mentionsTrait(db: Database, text: string): boolean {
   // The names as the words they are matched by, made once per store version (not per call).
   const names = CACHES.traitNames.get(db, () =>
     db
@@ -160,6 +160,14 @@ export function mentionsTrait(db: Database, text: string): boolean {
   );
   const words = ` ${text.toLowerCase().replace(/[’`]/g, "'").replace(/[^a-z0-9']+/g, " ").trim()} `;
   return names.some((n) => words.includes(n));
+}
+
+/**
+ * `kinds` without monster traits unless `text` names one ("what does pack tactics do"): otherwise a
+ * trait sharing a thing's name ("Water Breathing") would crowd out the thing itself.
+ */
+export function traitsOnlyWhenNamed<K extends string>(db: Database, kinds: readonly K[], text: string): readonly K[] {
+  return mentionsTrait(db, text) ? kinds : kinds.filter((k) => k !== "trait");
 }
 
 /**

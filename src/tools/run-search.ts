@@ -70,11 +70,13 @@ export function autoDetail(q: SearchQuery, view: AnswerView, returned: number): 
   return lookup && returned <= 3 ? "full" : "summary";
 }
 
-/** True when the answer's rows are compact whatever the search finds (autoDetail): they may come made ahead. */
+/**
+ * True when the answer's rows are compact whatever the search finds: they may come made ahead.
+ * autoDetail depends on the count only through "a lookup returning ≤ 3 comes whole", so a summary
+ * at a count of 0 is a summary at any count.
+ */
 function compactCertain(q: SearchQuery, view: AnswerView): boolean {
-  if (view.detail) return view.detail === "summary";
-  if (q.limit <= 3) return false;
-  return !(q.name !== undefined && q.name !== "" && !/[*%]/.test(q.name) && !q.search);
+  return autoDetail(q, view, 0) === "summary";
 }
 
 /** A call of the same tool that returns this row's full entry (same filters, its name and document), or its uri. */

@@ -5,7 +5,7 @@ import type { ToolDef } from "./define.ts";
 import { defineTool } from "./define.ts";
 import { bookKeys, limit, view } from "./params.ts";
 import { searchOutputSchema, toolError } from "./response.ts";
-import { mentionsTrait } from "../store/entities.ts";
+import { traitsOnlyWhenNamed } from "../store/entities.ts";
 import { answerSearch } from "./run-search.ts";
 import { CONTENT_TYPE_NAMES, contentTypeKinds } from "./vocab.ts";
 
@@ -33,10 +33,10 @@ export const searchAll: ToolDef = defineTool({
   output: searchOutputSchema,
   openWorld: true,
   async run(a, ctx) {
-    // Monster traits rank when the query names one ("what does pack tactics do"); otherwise a trait
-    // sharing a thing's name ("Water Breathing") would crowd out the thing itself.
-    let kinds: readonly EntityKind[] = mentionsTrait(ctx.deps.db, a.query) ? ENTITY_KINDS : ENTITY_KINDS.filter((k) => k !== "trait");
-    if (a.content_types && a.content_types.length > 0) {
+    // Every kind, monster traits only when the query names one; or the content types asked for.
+    let kinds: readonly EntityKind[];
+    if (!a.content_types || a.content_types.length === 0) kinds = traitsOnlyWhenNamed(ctx.deps.db, ENTITY_KINDS, a.query);
+    else {
       const unknown: string[] = [];
       const picked = new Set<EntityKind>();
       for (const ct of a.content_types) {

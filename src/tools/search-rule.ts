@@ -1,6 +1,6 @@
 /** search_rule: rules, rule sections, conditions and reference lists (damage types, skills...), monster traits. */
 import type { EntityKind } from "../entities/types.ts";
-import { mentionsTrait } from "../store/entities.ts";
+import { traitsOnlyWhenNamed } from "../store/entities.ts";
 import { vocab } from "./params.ts";
 import { searchTool } from "./search-tool.ts";
 import { ALL_RULE_KINDS, RULE_TYPE_KINDS, RULE_TYPES, type RuleType } from "./vocab.ts";
@@ -26,9 +26,8 @@ export const searchRule = searchTool({
       if (a.rule_type) return RULE_TYPE_KINDS[a.rule_type as RuleType];
       // Monster traits answer a name, or a `search` that names one ("what does pack tactics do");
       // other rule questions rank the rules without the ~600 traits of a full store.
-      return typeof a.search === "string" && a.search && !(typeof a.name === "string" && a.name) && !mentionsTrait(db, a.search) ? RULES_BUT_TRAITS : ALL_RULE_KINDS;
+      return typeof a.search === "string" && a.search && !(typeof a.name === "string" && a.name) ? traitsOnlyWhenNamed(db, ALL_RULE_KINDS, a.search) : ALL_RULE_KINDS;
     },
   },
 });
 
-const RULES_BUT_TRAITS: readonly EntityKind[] = ALL_RULE_KINDS.filter((k) => k !== "trait");
