@@ -20,13 +20,10 @@ import { documentRank } from "../search/rank/preference.ts";
 import { presentHits } from "../search/rank/present.ts";
 import { CACHES } from "../store/caches.ts";
 import { getEntitiesByIds } from "../store/entities.ts";
-import { compactRow } from "./rows.ts";
+import { compactFields } from "./rows.ts";
 
 /** Entities made per turn of the event loop (~4 ms of CPU here): a call arriving meanwhile waits at most that. */
 const CHUNK = 128;
-
-/** The identity fields a body leaves out (compactRow puts them first; rows.ts adds them back). */
-const IDENTITY = ["name", "kind", "document_key", "uri"] as const;
 
 interface Bodies {
   /** The preference the bodies follow (documentRank id). */
@@ -36,11 +33,9 @@ interface Bodies {
   done?: Promise<void>;
 }
 
-/** The body of `e`'s compact row (e presented already). Pure. */
-function compactBodyOf(e: Parameters<typeof compactRow>[0]): string {
-  const row = compactRow(e);
-  for (const k of IDENTITY) delete row[k];
-  return JSON.stringify(row);
+/** The body of `e`'s compact row (e presented already): its fields and summary (rows.ts adds identity and the rest). Pure. */
+function compactBodyOf(e: Parameters<typeof compactFields>[0]): string {
+  return JSON.stringify(compactFields(e));
 }
 
 function stateOf(db: Database, prefer: string): Bodies | undefined {

@@ -59,14 +59,9 @@ function roundScore(s: number): number {
   return Math.round(Math.min(1, Math.max(0, s)) * 10000) / 10000;
 }
 
-/**
- * A compact row: identity, score, the kind's scan fields (null, empty and false left out),
- * summary, and the other documents holding the same entry (their uris: detail "full").
- */
-export function compactRow(e: Entity, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
-  // No `key`: the uri ends with it (lorekeeper://<kind>/<key>); full rows carry it.
-  const out: FlatResult = { name: e.name, kind: e.kind, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) };
-  if (similarity !== undefined) out.similarity_score = roundScore(similarity);
+/** A compact row's body: the kind's scan fields (null, empty and false left out), then the summary. */
+export function compactFields(e: Entity): FlatResult {
+  const out: FlatResult = {};
   const d = e.data as JsonObject;
   for (const [field, from] of COMPACT_FIELDS[e.kind]?.fields ?? []) {
     const v: JsonValue | undefined = typeof from === "string" ? d[from] : from(d);
@@ -75,9 +70,26 @@ export function compactRow(e: Entity, similarity?: number, others?: readonly Oth
   }
   const summary = summaryOf(e);
   if (summary) out.summary = summary;
+  return out;
+}
+
+/** Identity, score, the body (compactFields, or its JSON made ahead), the other documents. */
+function compactRowOf(e: Entity, body: FlatResult, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
+  // No `key`: the uri ends with it (lorekeeper://<kind>/<key>); full rows carry it.
+  const out: FlatResult = { name: e.name, kind: e.kind, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) };
+  if (similarity !== undefined) out.similarity_score = roundScore(similarity);
+  Object.assign(out, body);
   const v = versions(others, e.document_key);
   if (v) out.other_documents = Object.keys(v);
   return out;
+}
+
+/**
+ * A compact row: identity, score, the kind's scan fields (null, empty and false left out),
+ * summary, and the other documents holding the same entry (their uris: detail "full").
+ */
+export function compactRow(e: Entity, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
+  return compactRowOf(e, compactFields(e), similarity, others);
 }
 
 /** A full row: every field (flattenEntity), then the other versions. */
@@ -93,17 +105,9 @@ export function editionNote(e: Entity, preferred: OtherVersion): string {
   return `${e.document_key} version: the preferred ${preferred.document_key} ${e.name} does not match the filters (${entityUri(preferred.kind, preferred.key, preferred.document_source)}).`;
 }
 
-/**
- * A compact row from its body made ahead (tools/compact-bodies.ts): the same fields in the same
- * order as compactRow — identity, score, the body's fields and summary, other documents.
- */
+/** A compact row from its body made ahead (tools/compact-bodies.ts): the same fields in the same order as compactRow. */
 function rowFromBody(e: Entity, body: string, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
-  const out: FlatResult = { name: e.name, kind: e.kind, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) };
-  if (similarity !== undefined) out.similarity_score = roundScore(similarity);
-  Object.assign(out, JSON.parse(body) as FlatResult);
-  const v = versions(others, e.document_key);
-  if (v) out.other_documents = Object.keys(v);
-  return out;
+  return compactRowOf(e, JSON.parse(body) as FlatResult, similarity, others);
 }
 
 export function rowsOf(hits: readonly SearchHit[], detail: Detail): FlatResult[] {
