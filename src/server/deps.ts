@@ -19,6 +19,7 @@ import { openStore, type Store } from "../store/db.ts";
 import type { EnsureData, ToolDeps } from "../tools/deps.ts";
 import { createSearchSlots } from "../tools/search-slots.ts";
 import { makeCompactBodies } from "../tools/compact-bodies.ts";
+import { warmCalls } from "./warm-calls.ts";
 
 /** How long after start the server looks for entities without vectors and builds its name index (once no search runs). */
 const FILL_DELAY_MS = 500;
@@ -173,7 +174,10 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
   whenIdle(FILL_DELAY_MS, () => {
     try {
       nameIndex(store.db);
-      void makeCompactBodies(store.db, preferDocuments);
+      // Then the tools' code paths, compiled before the first questions (warm-calls.ts).
+      void makeCompactBodies(store.db, preferDocuments)
+        .then(() => warmCalls(deps, whenIdle))
+        .catch((err: unknown) => log.debug("code warm-up stopped", err));
     } catch (err) {
       log.debug("building the name index failed", err);
     }

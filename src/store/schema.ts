@@ -259,6 +259,17 @@ CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, gr
   section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic, name_form);
 `,
   },
+  {
+    version: 11,
+    description:
+      "entities_by_form carries name: the versions of a page's groups (kind, name form) come with their names from the index alone; without it SQLite read each version's row (a page of creatures by CR: 0.13 ms of reads against 0.03)",
+    sql: `
+DROP INDEX entities_by_form;
+CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration, ritual,
+  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic, name);
+`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

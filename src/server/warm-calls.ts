@@ -1,0 +1,111 @@
+/**
+ * Calls the server makes to itself once after start, while nobody asks anything: name lookups,
+ * misspelled names and filtered lists of every search tool over entries of the store, run through
+ * the real tool handlers and answer shaping, and the answers encoded as the transport would. Their
+ * answers are dropped.
+ *
+ * Why: JavaScriptCore compiles a function to machine code only after it has run many times, so a
+ * new server's first calls run in the interpreter and cost 1.5–2× what the same calls cost later
+ * (docs/benchmark.md, issue 22). Running the common paths a few dozen times while the server is
+ * idle moves the first real questions of a conversation into compiled code.
+ *
+ * What it does not do: load data (no first-use download: only kinds the store holds, and the
+ * tools get no loader), write anything, embed text (no `search`: the model stays cold until a
+ * question needs it, as before), or stand in a question's way: each call waits until no search
+ * runs (`whenIdle`), and the whole warm-up stops after a fixed number of calls or of milliseconds.
+ */
+import type { Database } from "bun:sqlite";
+import { kindsOfGroup } from "../entities/catalog.ts";
+import type { EntityKind } from "../entities/types.ts";
+import { log } from "../log.ts";
+import { emptyKinds } from "../store/entities.ts";
+import { DataGate } from "../tools/data-gate.ts";
+import type { ToolDef } from "../tools/define.ts";
+import type { ToolDeps } from "../tools/deps.ts";
+import { TOOLS } from "../tools/index.ts";
+import type { WhenIdle } from "./deps.ts";
+
+/** Rounds over the call shapes, and the most time the warm-up may spend in calls. */
+export const WARM_ROUNDS = 24;
+export const WARM_BUDGET_MS = 600;
+
+type Args = Record<string, unknown>;
+
+interface Shape {
+  tool: string;
+  kinds: readonly EntityKind[];
+  /** The arguments of round `i`, from the store's names of `kinds` (cycled). */
+  args(i: number, names: readonly string[]): Args | undefined;
+}
+
+const SCHOOLS = ["evocation", "abjuration", "conjuration", "divination", "enchantment", "illusion", "necromancy", "transmutation"];
+const CRS = [0.125, 0.25, 0.5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
+const TYPES = ["beast", "humanoid", "undead", "fiend", "dragon", "monstrosity", "elemental", "construct"];
+
+/** A misspelling of `name` (two letters swapped near its middle): the "did you mean" path. Pure. */
+export function swapped(name: string): string {
+  const i = Math.max(1, Math.floor(name.length / 2) - 1);
+  return i + 1 < name.length ? name.slice(0, i) + name[i + 1] + name[i] + name.slice(i + 2) : `${name}x`;
+}
+
+const pick = (names: readonly string[], i: number) => (names.length ? names[i % names.length] : undefined);
+const named = (name: string | undefined): Args | undefined => (name ? { name } : undefined);
+
+export const WARM_SHAPES: readonly Shape[] = [
+  { tool: "search_spell", kinds: ["spell"], args: (i, n) => named(pick(n, i)) },
+  { tool: "search_creature", kinds: ["creature"], args: (i, n) => named(pick(n, i)) },
+  { tool: "search_equipment", kinds: kindsOfGroup("equipment"), args: (i, n) => named(pick(n, i)) },
+  { tool: "search_character_option", kinds: kindsOfGroup("character_option"), args: (i, n) => named(pick(n, i)) },
+  { tool: "search_rule", kinds: ["rule", "condition"], args: (i, n) => named(pick(n, i)) },
+  { tool: "search_spell", kinds: ["spell"], args: (i, n) => named(pick(n, i + 7) && swapped(pick(n, i + 7)!)) },
+  { tool: "search_creature", kinds: ["creature"], args: (i, n) => named(pick(n, i + 7) && swapped(pick(n, i + 7)!)) },
+  { tool: "search_spell", kinds: ["spell"], args: (i) => ({ level: (i % 9) + 1, school: SCHOOLS[i % SCHOOLS.length], limit: 5 }) },
+  { tool: "search_creature", kinds: ["creature"], args: (i) => ({ cr: CRS[i % CRS.length], limit: 10 }) },
+  { tool: "search_creature", kinds: ["creature"], args: (i) => ({ type: TYPES[i % TYPES.length], cr_min: (i % 5) + 1, limit: 10 }) },
+  { tool: "search_equipment", kinds: ["magic_item"], args: (i) => ({ type: "magic-item", rarity: ["rare", "very rare", "legendary"][i % 3], offset: 10 * (i % 3) }) },
+];
+
+/** Up to `n` names of answering entries of `kinds`, spread over the store. */
+function namesOf(db: Database, kinds: readonly EntityKind[], n: number): string[] {
+  const rows = db
+    .query<{ name: string }, string[]>(`SELECT name FROM entities WHERE kind IN (${kinds.map(() => "?").join(",")}) AND dup_of IS NULL AND group_rank = 0 ORDER BY id`)
+    .all(...kinds);
+  const step = Math.max(1, Math.floor(rows.length / n));
+  return rows.filter((_, i) => i % step === 0).slice(0, n).map((r) => r.name);
+}
+
+/**
+ * Warm the tools' code paths (see above) over `deps`' store; resolves when done. Shapes whose
+ * kinds the store lacks are left out; a store with none of them warms nothing.
+ */
+export async function warmCalls(deps: ToolDeps, whenIdle: WhenIdle, rounds = WARM_ROUNDS, budgetMs = WARM_BUDGET_MS): Promise<number> {
+  // No loader: a warm-up never downloads, refreshes or waits for data.
+  const quiet: ToolDeps = { ...deps, ensureData: undefined };
+  const ctx = { deps: quiet, gate: new DataGate(quiet), progress: () => {} };
+  const byName = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));
+  const shapes = WARM_SHAPES.filter((s) => emptyKinds(deps.db, s.kinds).length < s.kinds.length);
+  const names = new Map(shapes.map((s) => [s, namesOf(deps.db, s.kinds, rounds + 8)]));
+  let spent = 0;
+  let calls = 0;
+  const one = async (shape: Shape, i: number) => {
+    const args = shape.args(i, names.get(shape) ?? []);
+    const def = byName.get(shape.tool);
+    if (!args || !def) return;
+    const t0 = performance.now();
+    const res = await def.call(args, ctx);
+    // As the transport sends it.
+    JSON.stringify({ jsonrpc: "2.0", id: 0, result: res });
+    spent += performance.now() - t0;
+    calls++;
+  };
+  // The first round always runs; the budget is checked between rounds.
+  for (let i = 0; i < rounds && (i === 0 || spent < budgetMs); i++) {
+    for (const shape of shapes) {
+      // One call per idle moment: a question that comes meanwhile waits for one call at most.
+      await new Promise<void>((resolve) => whenIdle(0, resolve));
+      await one(shape, i).catch((err: unknown) => log.debug("warm-up call failed", err));
+    }
+  }
+  log.debug(`code warm-up: ${calls} calls in ${Math.round(spent)} ms`);
+  return calls;
+}

@@ -1,0 +1,109 @@
+/**
+ * The calls a server makes to itself after start (server/warm-calls.ts): they run every warm-up
+ * shape the store has data for, write nothing, never ask for a download, wait for an idle moment
+ * before each call, stop at their time budget, and leave the answers to real questions as they were.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import type { EntityKind } from "../../src/entities/types.ts";
+import { runSync } from "../../src/ingest/sync.ts";
+import type { WhenIdle } from "../../src/server/deps.ts";
+import { swapped, WARM_SHAPES, warmCalls } from "../../src/server/warm-calls.ts";
+import { openStore, type Store } from "../../src/store/db.ts";
+import { changeToken } from "../../src/store/version-cache.ts";
+import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
+import { connectInMemory, makeDeps } from "../support/mcp.ts";
+import { makeTempDir } from "../support/tmp.ts";
+
+const FIXTURES = join(import.meta.dir, "..", "fixtures");
+let fake: FakeUpstream;
+let tmp: ReturnType<typeof makeTempDir>;
+let store: Store;
+
+beforeAll(async () => {
+  fake = await startFakeUpstream({ dataDir: join(FIXTURES, "upstream") });
+  tmp = makeTempDir("lk-warm-");
+  store = openStore({ path: join(tmp.dir, "lk.db") });
+  const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+  const r = await runSync(store, { config, sources: ["open5e_v2", "dnd5e_api"], force: true });
+  expect(r.results.filter((x) => x.status === "failed").map((x) => `${x.contentType}: ${x.error}`)).toEqual([]);
+}, 60_000);
+
+afterAll(async () => {
+  store.close();
+  await fake.stop();
+  tmp.cleanup();
+});
+
+/** Runs each job at once, counting the idle moments asked for. */
+function countingIdle(): { whenIdle: WhenIdle; asked: () => number } {
+  let asked = 0;
+  return {
+    whenIdle: (_delay, job) => {
+      asked++;
+      queueMicrotask(job);
+    },
+    asked: () => asked,
+  };
+}
+
+const QUESTIONS: Array<[string, Record<string, unknown>]> = [
+  ["search_spell", { name: "Fireball" }],
+  ["search_spell", { level: 3, school: "evocation", limit: 5 }],
+  ["search_creature", { cr: 1, limit: 10 }],
+  ["search_creature", { name: "Goblni" }],
+  ["search_equipment", { type: "magic-item", rarity: "rare" }],
+];
+
+async function answers(): Promise<string[]> {
+  const { client, close } = await connectInMemory(makeDeps(store, { now: () => new Date("2026-01-02T03:04:05Z") }));
+  try {
+    const out: string[] = [];
+    for (const [name, args] of QUESTIONS) {
+      const r = await client.callTool({ name, arguments: args });
+      out.push(JSON.stringify([r.isError ?? false, r.content, r.structuredContent]));
+    }
+    return out;
+  } finally {
+    await close();
+  }
+}
+
+describe("warm-up calls at start", () => {
+  test("run every shape the store has data for, one idle moment each; write nothing; ask for no download; answers unchanged", async () => {
+    const before = await answers();
+    const loads: Array<readonly EntityKind[]> = [];
+    const deps = makeDeps(store, { ensureData: async (kinds) => void loads.push(kinds) });
+    const token = changeToken(store.db);
+    const idle = countingIdle();
+    const calls = await warmCalls(deps, idle.whenIdle, 3, 60_000);
+    // Every shape has data in this store (spells, creatures, equipment, character options, rules).
+    expect(calls).toBe(3 * WARM_SHAPES.length);
+    expect(idle.asked()).toBe(calls);
+    expect(loads).toEqual([]);
+    expect(changeToken(store.db)).toBe(token);
+    expect(await answers()).toEqual(before);
+  }, 60_000);
+
+  test("stop at their time budget, and make no call over a store without data", async () => {
+    const idle = countingIdle();
+    // A budget of 0 ms: the first round runs (the budget is checked between rounds), no second.
+    expect(await warmCalls(makeDeps(store), idle.whenIdle, 5, 0)).toBe(WARM_SHAPES.length);
+    const empty = openStore({ path: join(tmp.dir, "empty.db") });
+    try {
+      const loads: Array<readonly EntityKind[]> = [];
+      expect(await warmCalls(makeDeps(empty, { ensureData: async (kinds) => void loads.push(kinds) }), countingIdle().whenIdle, 3, 60_000)).toBe(0);
+      expect(loads).toEqual([]);
+    } finally {
+      empty.close();
+    }
+  }, 60_000);
+
+  test("a misspelling swaps two letters near the middle", () => {
+    expect(swapped("Fireball")).toBe("Firbeall");
+    expect(swapped("Goblin")).not.toBe("Goblin");
+    expect(swapped("Goblin").length).toBe(6);
+    expect(swapped("A")).toBe("Ax");
+  });
+});
