@@ -27,10 +27,16 @@ export interface Counterpart {
   otherDocument: "srd-2014" | "srd-2024";
 }
 
+/** The renames by either name, lower-cased, in table order (a name lookup asks on every call). */
+const BY_NAME = new Map<string, Rename[]>();
+for (const r of RENAMES) {
+  for (const n of new Set([r.srd51.toLowerCase(), r.srd52.toLowerCase()])) BY_NAME.set(n, [...(BY_NAME.get(n) ?? []), r]);
+}
+
 /** The other edition's name of `name` among `kinds` (case-insensitive), if it was renamed. */
 export function counterpart(kinds: readonly string[], name: string): Counterpart | undefined {
   const n = name.trim().toLowerCase();
-  for (const r of RENAMES) {
+  for (const r of BY_NAME.get(n) ?? []) {
     if (!kinds.includes(r.kind)) continue;
     if (r.srd51.toLowerCase() === n) return { rename: r, asked: "srd51", other: r.srd52, otherDocument: "srd-2024" };
     if (r.srd52.toLowerCase() === n) return { rename: r, asked: "srd52", other: r.srd51, otherDocument: "srd-2014" };

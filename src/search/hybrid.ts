@@ -25,6 +25,7 @@ import { log } from "../log.ts";
 import { documentKeys } from "../store/documents.ts";
 import { isCorruption } from "../store/repair.ts";
 import { CACHES } from "../store/caches.ts";
+import { pinVersion } from "../store/version-cache.ts";
 import { ID_IN, idList } from "../store/id-list.ts";
 import { type CandidateSet, candidateSet } from "./filter/candidates.ts";
 import { comparePreferred, type LightRow, nocase } from "./rank/collapse.ts";
@@ -177,30 +178,35 @@ async function rankedPage(
   const db = ctx.store.db;
   const { where, kinds } = q;
   const depth = legDepth(limit);
-  const analysis = analyzeQuery(db, search);
-  if (analysis.corrected.size || analysis.completed.size) {
-    log.debug("search: query words fixed", { corrected: Object.fromEntries(analysis.corrected), completed: Object.fromEntries(analysis.completed) });
-  }
-  // The candidates once, for both legs and the name boost.
-  const candidates = candidateSet(db, where);
-  const semantic = ranking === "lexical" ? null : semanticLeg(ctx, where, semanticText(analysis), depth, candidates);
-  let lexical: LexicalHit[] = [];
-  if (ranking !== "vector") {
-    try {
-      lexical = lexicalSearch(db, where, analysis, depth, { candidates, cache: true });
-    } catch (err) {
-      // Damaged search tables must surface (doctor --repair fixes them), never a silent empty answer.
-      if (isCorruption(err)) throw err;
-      log.warn("lexical search failed", err);
-      messages.push("Keyword ranking failed for this query (see the server log); results are ranked by meaning only.");
+  // The store's version is read once for each synchronous half (before and after the query embedding).
+  const legs = pinVersion(db, () => {
+    const analysis = analyzeQuery(db, search);
+    if (analysis.corrected.size || analysis.completed.size) {
+      log.debug("search: query words fixed", { corrected: Object.fromEntries(analysis.corrected), completed: Object.fromEntries(analysis.completed) });
     }
-  }
-  let exact: number[] = [];
-  if (ranking === "hybrid") {
-    exact = exactNameIds(db, kinds, candidates, search, q.page.rank);
-    const fixed = semanticText(analysis);
-    if (exact.length === 0 && fixed !== search) exact = exactNameIds(db, kinds, candidates, fixed, q.page.rank);
-  }
+    // The candidates once, for both legs and the name boost.
+    const candidates = candidateSet(db, where);
+    const semantic = ranking === "lexical" ? null : semanticLeg(ctx, where, semanticText(analysis), depth, candidates);
+    let lexical: LexicalHit[] = [];
+    if (ranking !== "vector") {
+      try {
+        lexical = lexicalSearch(db, where, analysis, depth, { candidates, cache: true });
+      } catch (err) {
+        // Damaged search tables must surface (doctor --repair fixes them), never a silent empty answer.
+        if (isCorruption(err)) throw err;
+        log.warn("lexical search failed", err);
+        messages.push("Keyword ranking failed for this query (see the server log); results are ranked by meaning only.");
+      }
+    }
+    let exact: number[] = [];
+    if (ranking === "hybrid") {
+      exact = exactNameIds(db, kinds, candidates, search, q.page.rank);
+      const fixed = semanticText(analysis);
+      if (exact.length === 0 && fixed !== search) exact = exactNameIds(db, kinds, candidates, fixed, q.page.rank);
+    }
+    return { candidates, semantic, lexical, exact };
+  });
+  const { candidates, semantic, lexical, exact } = legs;
   const sem = semantic ? await semantic : null;
   let vector: Neighbor[] = [];
   let mode: SearchMode = ranking === "lexical" ? "lexical" : "hybrid";
@@ -214,18 +220,23 @@ async function rankedPage(
     { ids: lexical.map((h) => h.id), weight: fusion.lexicalWeight, scores: lexical.map((h) => -h.bm25) },
     { ids: vector.map((n) => n.id), weight: fusion.vectorWeight, scores: vector.map((n) => n.similarity) },
   ];
-  const prior = ranking === "hybrid" ? corePrior(db, lists, q.page.rank, fusion.coreBoost) : undefined;
-  const fused = fuseRankings(lists, exact, fusion.k, prior, ranking === "hybrid" ? fusion.method : "rrf");
-  const spread = ranking === "hybrid" ? fusion.spread : undefined;
-  return respond(
-    pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...q.page, spread } : q.page),
-    mode,
-    messages,
-  );
+  return pinVersion(db, () => {
+    const prior = ranking === "hybrid" ? corePrior(db, lists, q.page.rank, fusion.coreBoost) : undefined;
+    const fused = fuseRankings(lists, exact, fusion.k, prior, ranking === "hybrid" ? fusion.method : "rrf");
+    const spread = ranking === "hybrid" ? fusion.spread : undefined;
+    return respond(pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...q.page, spread } : q.page), mode, messages);
+  });
 }
 
 /** Run one search. Never throws for bad input: impossible filters give an empty result + message. */
 export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<SearchResponse> {
+  // Everything up to the ranking (all of a structured search) runs with the store's version read once.
+  const step = pinVersion(ctx.store.db, () => planSearch(ctx, q));
+  return "rank" in step ? step.rank() : step;
+}
+
+/** A search's answer, or (with `search`) how to rank it: the part of runSearch that does not wait. */
+function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | { rank: () => Promise<SearchResponse> } {
   const db = ctx.store.db;
   const search = (q.search ?? "").trim();
   const messages: string[] = [];
@@ -290,5 +301,10 @@ export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<Sea
     const why = explainFilters(db, { kinds: q.kinds, filters: q.filters, documentKeys: docs.keys });
     if (why) messages.push(why);
   }
-  return shown(await rankedPage(ctx, { where, kinds: q.kinds, page, profile: q.profile }, search, limit, q.ranking ?? "hybrid", messages));
+  return {
+    rank: async () => {
+      const ranked = await rankedPage(ctx, { where, kinds: q.kinds, page, profile: q.profile }, search, limit, q.ranking ?? "hybrid", messages);
+      return pinVersion(db, () => shown(ranked));
+    },
+  };
 }

@@ -11,7 +11,7 @@ import { nameVocabulary } from "../../src/search/rank/name-vocab.ts";
 import { setPhraseCacheLimit } from "../../src/search/rank/phrase-hits.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
-import { changeToken, memoByVersion, memoLru } from "../../src/store/version-cache.ts";
+import { changeToken, memoByVersion, memoLru, pinVersion } from "../../src/store/version-cache.ts";
 import { makeEntity, makeStore } from "../support/entities.ts";
 import { ctxOf, names } from "./helpers.ts";
 
@@ -50,6 +50,31 @@ describe("version cache", () => {
     }
     expect(get()).toBe(3);
     expect(get()).toBe(3);
+  });
+
+  test("pinVersion reads the store's version once for its computation; the next lookup after it sees a commit made meanwhile", () => {
+    let calls = 0;
+    const get = () => memoByVersion(store.db, "test:pinned", () => ++calls);
+    const first = get();
+    const seen = pinVersion(store.db, () => {
+      const inside = [get()];
+      // Another connection commits while the pinned computation runs: it is not seen inside it…
+      const other = openStore({ path: store.path });
+      try {
+        replaceOrigin(other.db, "test:pinned", [makeEntity("feat", `Pin Tester ${first}`, {})]);
+      } finally {
+        other.close();
+      }
+      inside.push(get(), pinVersion(store.db, get));
+      return inside;
+    });
+    expect(seen).toEqual([first, first, first]);
+    // …and is by the first lookup after it.
+    expect(get()).toBe(first + 1);
+    // A throw inside unpins too.
+    expect(() => pinVersion(store.db, () => { throw new Error("boom"); })).toThrow("boom");
+    replaceOrigin(store.db, "test:pinned", []);
+    expect(get()).toBe(first + 2);
   });
 
   test("memoLru keeps at most `max` entries of a family, least recently used dropped first", () => {
