@@ -1,12 +1,13 @@
 /** One thing under two name forms is one entry of a ranked list ("Horse, Draft" = "Draft Horse"; a rule and its rule section). */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { groupRows, nameForm, type LightRow } from "../../src/search/rank/collapse.ts";
+import { groupRows, LIGHT, nameForm, type LightRow } from "../../src/search/rank/collapse.ts";
+import type { SqlValue } from "../../src/search/filter/filters.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
 import { documentRank } from "../../src/search/rank/preference.ts";
 import type { SearchQuery } from "../../src/search/types.ts";
 import { Database } from "bun:sqlite";
 import { openStore, type Store } from "../../src/store/db.ts";
-import { makeEntity, makeStore, undoMigration8 } from "../support/entities.ts";
+import { makeEntity, makeStore, undoMigration11, undoMigration8 } from "../support/entities.ts";
 import { ctxOf, embedAll, readyProvider, TopicEmbedder } from "./helpers.ts";
 
 describe("nameForm (pure)", () => {
@@ -139,6 +140,28 @@ describe("lists without search show each thing once (stored name forms, migratio
       try {
         expect(again.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE name_form IS NULL").get()!.n).toBe(0);
         expect(shown(await list(again))).toEqual(shown(await list(store)));
+      } finally {
+        again.close();
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+  test("a store written before migration 11 gets the name in entities_by_form and entities_creature_type on open; lists the same and read versions from the index alone", async () => {
+    const t = makeStore(entities());
+    try {
+      const path = t.store.path;
+      t.store.close();
+      const raw = new Database(path);
+      undoMigration11(raw);
+      raw.close();
+      const again = openStore({ path });
+      try {
+        const plan = (sql: string, ...p: SqlValue[]) => again.db.query<{ detail: string }, SqlValue[]>(`EXPLAIN QUERY PLAN ${sql}`).all(...p).map((r) => r.detail).join(" | ");
+        expect(plan(`SELECT ${LIGHT}, e.name_form FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?))`, "creature", '["drafthorse"]')).toContain("COVERING INDEX entities_by_form");
+        expect(plan("SELECT e.name FROM entities e WHERE e.kind = ? AND e.creature_type = ? AND e.cr <= ? AND e.dup_of IS NULL", "creature", "beast", 2)).toContain("entities_creature_type (kind=? AND creature_type=? AND cr<?)");
+        expect(shown(await list(again))).toEqual(shown(await list(store)));
+        expect(shown(await list(again, { filters: { cr_min: 1 } }))).toEqual(shown(await list(store, { filters: { cr_min: 1 } })));
       } finally {
         again.close();
       }

@@ -225,8 +225,17 @@ const FILTER_COLS = `document_key, document_source, key, slug, level, school, cl
   casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
   section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic`;
 
+/** Turn a store back into schema 10: entities_by_form without name, no entities_creature_type. */
+export function undoMigration11(raw: Database): void {
+  raw.exec(`
+DROP INDEX IF EXISTS entities_creature_type;
+DROP INDEX entities_by_form; CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, ${FILTER_COLS});
+UPDATE meta SET value = '10' WHERE key = 'schema_version';`);
+}
+
 /** Turn a store back into schema 9: the indexes of migrations 6 and 7, without name_form (migration 10). */
 export function undoMigration10(raw: Database): void {
+  undoMigration11(raw);
   raw.exec(`
 DROP INDEX entities_spell; CREATE INDEX entities_spell ON entities(kind, level, school, dup_of, group_rank, name, doc_rank);
 DROP INDEX entities_creature; CREATE INDEX entities_creature ON entities(kind, cr, creature_type, dup_of, group_rank, name, doc_rank);
