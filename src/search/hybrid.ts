@@ -283,6 +283,7 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | { rank
     kinds: q.kinds,
     withText: !q.omitText,
     noteFallback: collapse && noDocuments,
+    named: q.name !== undefined && q.name.trim() !== "",
     // Bodies are made as tool answers present rows (one wording: omitText).
     ...(q.compactBody && noDocuments && q.omitText ? { compactBody: q.compactBody } : {}),
   };

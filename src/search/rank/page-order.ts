@@ -28,6 +28,8 @@ export interface PageSpec {
   spread?: { top: number; perKind: number } | undefined;
   /** Compact row bodies made already (SearchQuery.compactBody): those hits come without their data. */
   compactBody?: (id: number) => string | undefined;
+  /** The clause narrows by `name` (filter/names.ts): its few matches are read through the name's index (orderedHere). */
+  named?: boolean;
 }
 
 /** Whether the store keeps each entity's name form (migration 8; an older store opened read-only does not): lists then group by it, else by the name (NOCASE). */
@@ -99,30 +101,50 @@ export function leadOrder(db: Database, total: number, spec: PageSpec, column: s
  * At most this many matches are put in order here rather than by SQL. Ordered by `doc_rank`, SQL
  * wants an index holding it, and with no statistics it takes one that does over the (kind, name)
  * index a name lookup needs: every spell read to find "Fireball" (0.14 ms against 0.012). The few
- * matches are read through the index the filters pick (id, name and kind: every filter index
- * holds them), their documents by id (early columns of the row), and sorted by the same rank the
- * store keeps as doc_rank (store/canonical.ts).
+ * matches are sorted here by the rank the store keeps as doc_rank (store/canonical.ts; the caller
+ * comes here only when the stored ranks follow the query's preference).
  */
 const ORDER_HERE = 64;
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
+type Ranked = { name: string; kind: string; rank: number };
+
 /**
- * The page of `w`'s matches in (doc_rank, name, kind) order, sorted here; undefined when a name is
- * not ASCII (SQLite compares UTF-8 bytes, JavaScript UTF-16 units: SQL orders those).
+ * The matches of `w` with their document's rank. Filters alone: one statement with the stored
+ * `doc_rank` (the filter indexes hold it: evocation spells of level 3, 0.15 → 0.08 ms). A name
+ * lookup: the matches through the name's index (id, name and kind: it holds them, not doc_rank,
+ * and asking for doc_rank makes SQLite prefer a covering walk of the whole kind), then their
+ * documents by id (early columns of the row).
  */
-function orderedHere(db: Database, w: WhereClause, spec: PageSpec): GroupName[] | undefined {
+function ranked(db: Database, w: WhereClause, spec: PageSpec): Ranked[] {
+  if (!spec.named) {
+    return db
+      .query<{ name: string; kind: string; doc_rank: number | null }, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind, e.doc_rank AS doc_rank FROM entities e WHERE ${w.sql}`)
+      .all(...w.params)
+      // Every row has its rank (refreshGroupRanks); a NULL would come first, as SQL orders it.
+      .map((r) => ({ name: r.name, kind: r.kind, rank: r.doc_rank ?? -1 }));
+  }
   const rows = db.query<{ id: number; name: string; kind: string }, SqlValue[]>(`SELECT e.id AS id, e.name AS name, e.kind AS kind FROM entities e WHERE ${w.sql}`).all(...w.params);
-  if (rows.some((r) => /[^\x00-\x7f]/.test(r.name))) return undefined;
   const docs = new Map(
     db
       .query<{ id: number; document_key: string; document_source: string }, [string]>(`SELECT id, document_key, document_source FROM entities WHERE id ${ID_IN}`)
       .all(idList(rows.map((r) => r.id)))
       .map((d) => [d.id, d]),
   );
+  return rows.map((r) => ({ name: r.name, kind: r.kind, rank: spec.rank(docs.get(r.id) ?? { document_key: "", document_source: "" }) }));
+}
+
+/**
+ * The page of `w`'s matches in (doc_rank, name, kind) order, sorted here; undefined when a name is
+ * not ASCII (SQLite compares UTF-8 bytes, JavaScript UTF-16 units: SQL orders those).
+ */
+function orderedHere(db: Database, w: WhereClause, spec: PageSpec): GroupName[] | undefined {
+  const rows = ranked(db, w, spec);
+  if (rows.some((r) => /[^\x00-\x7f]/.test(r.name))) return undefined;
   return rows
-    .map((r) => ({ r, rank: spec.rank(docs.get(r.id) ?? { document_key: "", document_source: "" }), name: nocase(r.name) }))
-    .sort((a, b) => a.rank - b.rank || cmp(a.name, b.name) || cmp(a.r.kind, b.r.kind))
+    .map((r) => ({ r, name: nocase(r.name) }))
+    .sort((a, b) => a.r.rank - b.r.rank || cmp(a.name, b.name) || cmp(a.r.kind, b.r.kind))
     .slice(spec.offset, spec.offset + spec.limit)
     // The stored name_form is nameForm(name) (store/canonical.ts): computed here, not read past the
     // row's data. (Only stores with stored ranks come here, and those have name forms: rankPreference.)
