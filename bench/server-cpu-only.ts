@@ -7,7 +7,7 @@
  * before/after checks while working on per-call speed; the figures of record come from
  * `bun run bench`.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -33,8 +33,14 @@ const runs = Number(opt.runs ?? 3);
 const passes = Number(opt["cpu-passes"] ?? 3);
 const target = opt.binary ? binaryTarget(opt.binary) : sourceTarget();
 if (!target) throw new Error(`no binary at ${opt.binary}`);
+const modelDir = opt.model ?? process.env.LOREKEEPER_BENCH_MODEL ?? SHARED_MODEL;
+// A server without its model ranks searches by keywords alone: cheaper, and not what is measured.
+if (!existsSync(join(modelDir, "model.onnx"))) {
+  console.error(`no model at ${modelDir} (model.onnx): pass --model DIR (a checkout elsewhere, e.g. a git worktree, has no ../shared beside it)`);
+  process.exit(2);
+}
 const home = mkdtempSync(join(tmpdir(), "lk-cpu-"));
-const env = serverEnv({ home, upstreamUrl: "http://127.0.0.1:9", modelDir: opt.model ?? process.env.LOREKEEPER_BENCH_MODEL ?? SHARED_MODEL });
+const env = serverEnv({ home, upstreamUrl: "http://127.0.0.1:9", modelDir });
 const all: CpuModeRow[][] = [];
 const f = (x: number) => x.toFixed(2).padStart(6);
 try {
