@@ -5,36 +5,23 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config.ts";
 import type { EntityKind } from "../../src/entities/types.ts";
-import { runSync } from "../../src/ingest/sync.ts";
 import type { WhenIdle } from "../../src/server/deps.ts";
 import { swapped, WARM_SHAPES, warmCalls } from "../../src/server/warm-calls.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { changeToken } from "../../src/store/version-cache.ts";
-import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
 import { connectInMemory, makeDeps } from "../support/mcp.ts";
-import { makeTempDir } from "../support/tmp.ts";
+import { type SyncedStore, syncedStore } from "../support/synced-store.ts";
 
-const FIXTURES = join(import.meta.dir, "..", "fixtures");
-let fake: FakeUpstream;
-let tmp: ReturnType<typeof makeTempDir>;
+let synced: SyncedStore;
 let store: Store;
 
 beforeAll(async () => {
-  fake = await startFakeUpstream({ dataDir: join(FIXTURES, "upstream") });
-  tmp = makeTempDir("lk-warm-");
-  store = openStore({ path: join(tmp.dir, "lk.db") });
-  const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
-  const r = await runSync(store, { config, sources: ["open5e_v2", "dnd5e_api"], force: true });
-  expect(r.results.filter((x) => x.status === "failed").map((x) => `${x.contentType}: ${x.error}`)).toEqual([]);
+  synced = await syncedStore("lk-warm-", ["open5e_v2", "dnd5e_api"]);
+  store = synced.store;
 }, 60_000);
 
-afterAll(async () => {
-  store.close();
-  await fake.stop();
-  tmp.cleanup();
-});
+afterAll(() => synced.cleanup());
 
 /** Runs each job at once, counting the idle moments asked for. */
 function countingIdle(): { whenIdle: WhenIdle; asked: () => number } {
@@ -90,7 +77,7 @@ describe("warm-up calls at start", () => {
     const idle = countingIdle();
     // A budget of 0 ms: the first round runs (the budget is checked between rounds), no second.
     expect(await warmCalls(makeDeps(store), idle.whenIdle, 5, 0)).toBe(WARM_SHAPES.length);
-    const empty = openStore({ path: join(tmp.dir, "empty.db") });
+    const empty = openStore({ path: join(synced.dir, "empty.db") });
     try {
       const loads: Array<readonly EntityKind[]> = [];
       expect(await warmCalls(makeDeps(empty, { ensureData: async (kinds) => void loads.push(kinds) }), countingIdle().whenIdle, 3, 60_000)).toBe(0);

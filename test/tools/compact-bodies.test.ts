@@ -8,41 +8,28 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadConfig } from "../../src/config.ts";
 import { importOrcbrewText } from "../../src/ingest/import.ts";
-import { runSync } from "../../src/ingest/sync.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
 import type { SearchContext } from "../../src/search/context.ts";
 import type { SearchQuery, SearchResponse } from "../../src/search/types.ts";
-import { openStore, type Store } from "../../src/store/db.ts";
+import type { Store } from "../../src/store/db.ts";
 import { getEntitiesByIds, replaceOrigin } from "../../src/store/entities.ts";
 import { compactBodies, makeCompactBodies } from "../../src/tools/compact-bodies.ts";
 import type { ToolDeps } from "../../src/tools/deps.ts";
-import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
 import { connectInMemory, noModel } from "../support/mcp.ts";
-import { makeTempDir } from "../support/tmp.ts";
+import { FIXTURES, type SyncedStore, syncedStore } from "../support/synced-store.ts";
 
-const FIXTURES = join(import.meta.dir, "..", "fixtures");
-let fake: FakeUpstream;
-let tmp: ReturnType<typeof makeTempDir>;
+let synced: SyncedStore;
 let store: Store;
 
 beforeAll(async () => {
-  fake = await startFakeUpstream({ dataDir: join(FIXTURES, "upstream") });
-  tmp = makeTempDir("lk-compact-");
-  store = openStore({ path: join(tmp.dir, "lk.db") });
-  const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
-  const r = await runSync(store, { config, sources: ["open5e_v2", "open5e_v1", "dnd5e_api"], force: true });
-  expect(r.results.filter((x) => x.status === "failed").map((x) => `${x.contentType}: ${x.error}`)).toEqual([]);
+  synced = await syncedStore("lk-compact-", ["open5e_v2", "open5e_v1", "dnd5e_api"]);
+  store = synced.store;
   const file = join(FIXTURES, "orcbrew", "all-types.orcbrew");
   expect(importOrcbrewText(store.db, readFileSync(file, "utf8"), file).ok).toBe(true);
 }, 60_000);
 
-afterAll(async () => {
-  store.close();
-  await fake.stop();
-  tmp.cleanup();
-});
+afterAll(() => synced.cleanup());
 
 const NOW = new Date("2026-01-02T03:04:05Z");
 
