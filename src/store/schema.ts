@@ -264,7 +264,7 @@ CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, gr
     description:
       "entities_by_form carries name: the versions of a page's groups (kind, name form) come with their names from the index alone; without it SQLite read each version's row (a page of creatures by CR: 0.13 ms of reads against 0.07). entities_creature_type: creatures by type and a CR range (\"undead of CR 5 or less\") seek the type, then the range, instead of reading every creature of that CR or less (0.17–0.42 ms against 0.05–0.15)",
     sql: `
-CREATE INDEX entities_creature_type ON entities(kind, creature_type, cr, dup_of, group_rank, name, doc_rank, name_form);
+CREATE INDEX IF NOT EXISTS entities_creature_type ON entities(kind, creature_type, cr, dup_of, group_rank, name, doc_rank, name_form);
 DROP INDEX entities_by_form;
 CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration, ritual,
   casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
