@@ -22,6 +22,12 @@ import { capErrorText } from "./protocol-checks.ts";
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_IN_FLIGHT = 16;
+/**
+ * Input read in one go before stdin pauses for a turn of the event loop. An input that never runs
+ * dry (a client writing without pause, stdin redirected from /dev/zero) otherwise keeps Bun reading
+ * it without ever running timers or signal handlers: such a server did not stop on SIGTERM.
+ */
+const YIELD_BYTES = 1024 * 1024;
 
 export type LineVerdict = { ok: true; message: JSONRPCMessage } | { ok: false; reply: JSONRPCMessage; problem: string };
 
@@ -85,6 +91,10 @@ export class LineStdioTransport implements Transport {
   private outputBlocked = false;
   private readonly drainWaiters: Array<() => void> = [];
   private inputPaused = false;
+  /** Bytes read since stdin last paused for a turn of the event loop (YIELD_BYTES). */
+  private sinceYield = 0;
+  private yielding = false;
+  private closed = false;
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
@@ -101,9 +111,24 @@ export class LineStdioTransport implements Transport {
   }
 
   private readonly onData = (chunk: Buffer | string) => {
-    this.pending.push(typeof chunk === "string" ? Buffer.from(chunk) : chunk);
+    const buf = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+    this.pending.push(buf);
+    this.sinceYield += buf.length;
     this.pump();
+    if (this.sinceYield >= YIELD_BYTES) this.yieldInput();
   };
+
+  /** Pause stdin for one turn of the event loop (timers, signals, answers), then read on unless blocked. */
+  private yieldInput(): void {
+    this.sinceYield = 0;
+    if (this.yielding || this.inputPaused) return;
+    this.yielding = true;
+    this.stdin.pause();
+    setTimeout(() => {
+      this.yielding = false;
+      if (!this.closed && !this.inputPaused) this.stdin.resume();
+    }, 0);
+  }
 
   private blocked(): boolean {
     return this.inFlightCount >= this.maxInFlight || this.outputBlocked;
@@ -128,7 +153,7 @@ export class LineStdioTransport implements Transport {
     if (pause !== this.inputPaused && this.started) {
       this.inputPaused = pause;
       if (pause) this.stdin.pause();
-      else this.stdin.resume();
+      else if (!this.yielding) this.stdin.resume();
     }
   }
 
@@ -236,6 +261,7 @@ export class LineStdioTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.stdin.off("data", this.onData);
     this.stdin.off("error", this.onStreamError);
     this.stdout.off("error", this.onStreamError);
