@@ -200,11 +200,15 @@ export function conditionsInflicted(d: JsonObject, e?: { name: string }): string
   return CONDITIONS.filter((c) => out.has(c));
 }
 
-/** Trait and action names without usage notes: "Legendary Resistance (3/Day)" → "legendary resistance". */
+/**
+ * Trait and action names without usage notes, apostrophes straight: "Legendary Resistance (3/Day)"
+ * → "legendary resistance", "Devil’s Sight" → "devil's sight" (books write both apostrophes; the
+ * `trait` filter folds what it is given the same way, search/filter/filters.ts).
+ */
 export function blockNames(d: JsonObject): string[] {
   const out = new Set<string>();
   for (const b of blocks(d)) {
-    const n = b.name.replace(/\([^)]*\)/g, "").replace(/\s+/g, " ").trim().toLowerCase();
+    const n = b.name.replace(/\([^)]*\)/g, "").replace(/[‘’`]/g, "'").replace(/\s+/g, " ").trim().toLowerCase();
     if (n && n.length <= 60 && !/^multiattack$/.test(n)) out.add(n);
   }
   return [...out].sort();

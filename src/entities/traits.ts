@@ -22,7 +22,7 @@ const LISTED = 10;
 
 /** "Legendary Resistance (3/Day)" → "legendary resistance" (the `trait` filter's words, derived.ts blockNames). */
 function traitWords(name: string): string {
-  return name.replace(/\([^)]*\)/g, "").replace(/[’`]/g, "'").replace(/\s+/g, " ").trim().toLowerCase();
+  return name.replace(/\([^)]*\)/g, "").replace(/[‘’`]/g, "'").replace(/\s+/g, " ").trim().toLowerCase();
 }
 
 /** Spellcasting traits list each creature's own spells: not one rule a reference row could quote. */

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
 import { dbPath } from "../config.ts";
 import { log } from "../log.ts";
-import { addFilterColumns, backfillDerived, entityColumns, missingFilterColumns } from "./filter-columns.ts";
+import { addFilterColumns, backfillDerived, entityColumns, missingFilterColumns, straightenTraitNames } from "./filter-columns.ts";
 import { DERIVED_COLUMNS } from "../entities/filters.ts";
 import { refreshGroupRanks } from "./canonical.ts";
 import { refreshTraits } from "./entities.ts";
@@ -362,6 +362,8 @@ function migrate(db: Database): void {
     if (had && from < 8) refreshGroupRanks(db);
     // Trait reference rows (migration 9) from the creatures already stored.
     if (had && from < 9) refreshTraits(db);
+    // Trait names with straight apostrophes (migration 12).
+    if (had && from < 12) straightenTraitNames(db);
   }).immediate();
 }
 

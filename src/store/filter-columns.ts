@@ -54,3 +54,13 @@ export function backfillDerived(db: Database, columns: readonly DerivedColumn[],
   }
   return rows.length;
 }
+
+/**
+ * Migration 12: the stored trait names of a store written before it, with straight apostrophes as
+ * blockNames (entities/derived.ts) now makes them. Only the rows holding another apostrophe are
+ * written (a few dozen creatures of third-party books), not every row.
+ */
+export function straightenTraitNames(db: Database): number {
+  if (!entityColumns(db).has("traits")) return 0;
+  return db.query("UPDATE entities SET traits = replace(replace(replace(traits, '’', ''''), '‘', ''''), '`', '''') WHERE traits LIKE '%’%' OR traits LIKE '%‘%' OR traits LIKE '%`%'").run().changes;
+}

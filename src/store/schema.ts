@@ -271,6 +271,12 @@ CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, d
   section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic, name);
 `,
   },
+  {
+    version: 12,
+    description:
+      "monster trait names with straight apostrophes in entities.traits (\"devil’s sight\" → \"devil's sight\", as entities/derived.ts now stores them): the `trait` filter found a book's creatures under one apostrophe and not under the other. The rows are mended after the migrations (store/filter-columns.ts straightenTraitNames), as `traits` is a filter-table column added after them",
+    sql: `SELECT 1;`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

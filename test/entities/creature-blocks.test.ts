@@ -9,11 +9,14 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { blockNames, conditionsInflicted, spellsCast } from "../../src/entities/derived.ts";
-import type { JsonObject } from "../../src/entities/types.ts";
+import type { Entity, JsonObject } from "../../src/entities/types.ts";
+import { runSearch } from "../../src/search/hybrid.ts";
 import { runSync } from "../../src/ingest/sync.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
+import { makeEntity, makeStore } from "../support/entities.ts";
 import { answerOf, connectInMemory, makeDeps, namesOf } from "../support/mcp.ts";
+import { ctxOf } from "../search/helpers.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
 const BLOCKS = (await Bun.file(join(import.meta.dir, "..", "fixtures", "creature-blocks", "open5e-v2.json")).json()) as Array<JsonObject & { key: string }>;
@@ -41,6 +44,50 @@ describe("read from the stat block", () => {
     expect(blockNames(block("srd_wolf"))).toEqual(["bite", "keen hearing and smell", "pack tactics"]);
     expect(blockNames(block("srd_lich"))).toContain("legendary resistance");
     expect(blockNames(block("srd_lich"))).not.toContain("multiattack");
+  });
+
+  test("trait names with straight apostrophes, whichever the book wrote", () => {
+    const d = { traits: [{ name: "Devil’s Sight", desc: "" }, { name: "Ghost‘s Wail (1/Day)", desc: "" }], actions: [{ name: "Fiend`s Claw", desc: "" }, { name: "Hag's Eye", desc: "" }] };
+    expect(blockNames(d)).toEqual(["devil's sight", "fiend's claw", "ghost's wail", "hag's eye"]);
+  });
+});
+
+describe("the trait filter finds a trait under either apostrophe (migration 12)", () => {
+  /** A creature whose stat block names its trait with `apostrophe`. */
+  const devil = (name: string, doc: string, apostrophe: string): Entity => {
+    const e = makeEntity("creature", name, { creature_type: "fiend" }, { doc });
+    return { ...e, data: { ...e.data, traits: [{ name: `Devil${apostrophe}s Sight`, desc: "Magical darkness doesn't impede its darkvision." }] } };
+  };
+  const devils = () => [devil("Barbed Devil", "srd-2014", "'"), devil("Automata Devil", "tob", "’"), devil("Chort Devil", "tob-2023", "‘")];
+  const found = async (store: Store, trait: string) =>
+    (await runSearch(ctxOf(store), { kinds: ["creature"], filters: { trait }, limit: 10, collapse: false })).hits.map((h) => h.entity.name).sort();
+
+  test("stored straight, asked either way", async () => {
+    const { store, cleanup } = makeStore(devils());
+    try {
+      for (const asked of ["devil's sight", "Devil’s Sight", "DEVIL‘S SIGHT"]) expect(await found(store, asked)).toEqual(["Automata Devil", "Barbed Devil", "Chort Devil"]);
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("a store written before migration 12 (curly apostrophes stored) is straightened when it opens", async () => {
+    const { store, cleanup } = makeStore(devils());
+    try {
+      const path = store.path;
+      store.db.exec("UPDATE entities SET traits = replace(traits, '''', '’') WHERE kind = 'creature' AND name <> 'Barbed Devil'; UPDATE meta SET value = '11' WHERE key = 'schema_version'");
+      expect(await found(store, "devil's sight")).toEqual(["Barbed Devil"]);
+      store.close();
+      const again = openStore({ path });
+      try {
+        expect(again.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE traits LIKE '%’%'").get()!.n).toBe(0);
+        expect(await found(again, "devil's sight")).toEqual(["Automata Devil", "Barbed Devil", "Chort Devil"]);
+      } finally {
+        again.close();
+      }
+    } finally {
+      cleanup();
+    }
   });
 });
 

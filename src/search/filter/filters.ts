@@ -81,7 +81,8 @@ export function castingTimeVariants(raw: string): string[] {
 
 /** `col` ("|a|b|") holds `value`, or an element ending in "_value" (keys like "srd_wizard"). */
 function listHas(col: string, raw: string): WhereClause {
-  const v = raw.trim().toLowerCase();
+  // Stored names have straight apostrophes (entities/derived.ts): "Devil’s Sight" finds "devil's sight".
+  const v = raw.trim().toLowerCase().replace(/[‘’`]/g, "'");
   const bare = v.includes("_") ? v.slice(v.indexOf("_") + 1) : v;
   const values = [...new Set([v, bare])];
   const parts: string[] = [];
