@@ -136,6 +136,8 @@ export class LineStdioTransport implements Transport {
 
   /** Split pending input into lines while there is room; pause stdin while there is none. */
   private pump(): void {
+    // After close (an answer sent in the same tick queues a pump): stdin stays as close left it.
+    if (this.closed) return;
     while (this.pending.length > 0 && !this.blocked()) {
       const buf = this.pending[0]!;
       const nl = buf.indexOf(10);

@@ -12,7 +12,8 @@
  * What it does not do: load data (no first-use download: only kinds the store holds, and the
  * tools get no loader), write anything, embed text (no `search`: the model stays cold until a
  * question needs it, as before), or stand in a question's way: each call waits until no search
- * runs (`whenIdle`), and the whole warm-up stops after a fixed number of calls or of milliseconds.
+ * of a tool call runs (`whenIdle`), and the warm-up stops after its rounds, or after the round in
+ * which its calls passed their budget of milliseconds.
  */
 import type { Database } from "bun:sqlite";
 import { kindsOfGroup } from "../entities/catalog.ts";

@@ -342,6 +342,9 @@ function migrate(db: Database): void {
     // The tables say which migrations ran: record that again rather than re-running them.
     db.query(SET_VERSION).run(String(bad.inferred));
     log.warn(`${bad.problem}: recorded ${bad.inferred} again`);
+    // A migration that creates nothing (12) leaves no trace the tables could show: redo its mend,
+    // which changes nothing where it was done.
+    straightenTraitNames(db);
   }
   if (currentVersion(db) >= SCHEMA_VERSION && missingFilterColumns(db).length === 0) return;
   db.transaction(() => {
@@ -360,10 +363,10 @@ function migrate(db: Database): void {
     // already stored, by the stored preference (after the back-fill above, as when each migration
     // filled its own rows).
     if (had && from < 8) refreshGroupRanks(db);
-    // Trait reference rows (migration 9) from the creatures already stored.
-    if (had && from < 9) refreshTraits(db);
-    // Trait names with straight apostrophes (migration 12).
+    // Trait names with straight apostrophes (migration 12), then the trait reference rows
+    // (migration 9; again for 12, whose names group ‘ with ’ and ') from the creatures stored.
     if (had && from < 12) straightenTraitNames(db);
+    if (had && from < 12) refreshTraits(db);
   }).immediate();
 }
 

@@ -158,7 +158,7 @@ function mentionsTrait(db: Database, text: string): boolean {
       .all()
       .map((r) => ` ${r.name.replace(/[^a-z0-9']+/g, " ").trim()} `),
   );
-  const words = ` ${text.toLowerCase().replace(/[’`]/g, "'").replace(/[^a-z0-9']+/g, " ").trim()} `;
+  const words = ` ${text.toLowerCase().replace(/[‘’`]/g, "'").replace(/[^a-z0-9']+/g, " ").trim()} `;
   return names.some((n) => words.includes(n));
 }
 

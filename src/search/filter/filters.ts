@@ -82,9 +82,10 @@ export function castingTimeVariants(raw: string): string[] {
 /** `col` ("|a|b|") holds `value`, or an element ending in "_value" (keys like "srd_wizard"). */
 function listHas(col: string, raw: string): WhereClause {
   // Stored names have straight apostrophes (entities/derived.ts): "Devil’s Sight" finds "devil's sight".
+  // A store written before migration 12 and opened read-only still holds the book's ’.
   const v = raw.trim().toLowerCase().replace(/[‘’`]/g, "'");
   const bare = v.includes("_") ? v.slice(v.indexOf("_") + 1) : v;
-  const values = [...new Set([v, bare])];
+  const values = [...new Set([v, bare, v.replace(/'/g, "’"), bare.replace(/'/g, "’")])];
   const parts: string[] = [];
   const params: SqlValue[] = [];
   for (const x of values) {
