@@ -14,7 +14,7 @@ import { runSearch } from "../../src/search/hybrid.ts";
 import { runSync } from "../../src/ingest/sync.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
-import { makeEntity, makeStore } from "../support/entities.ts";
+import { makeEntity, makeStore, reopenedAfter } from "../support/entities.ts";
 import { answerOf, connectInMemory, makeDeps, namesOf } from "../support/mcp.ts";
 import { ctxOf } from "../search/helpers.ts";
 import { makeTempDir } from "../support/tmp.ts";
@@ -72,24 +72,16 @@ describe("the trait filter finds a trait under either apostrophe (migration 12)"
   });
 
   /** A store of devils() as written before migration 12 (the books' ’ stored), prepared by `back`, then opened again. */
-  async function writtenBefore12(back: string, check: (again: Store) => Promise<void>): Promise<void> {
-    const { store, cleanup } = makeStore(devils());
-    try {
-      const path = store.path;
-      store.db.exec(`UPDATE entities SET traits = replace(traits, '''', '’') WHERE kind = 'creature' AND name <> 'Barbed Devil'; ${back}`);
-      // Even unmended (a store opened read-only is not migrated), either spelling finds all three.
-      for (const asked of ["devil's sight", "Devil’s Sight"]) expect(await found(store, asked)).toEqual(["Automata Devil", "Barbed Devil", "Chort Devil"]);
-      store.close();
-      const again = openStore({ path });
-      try {
-        await check(again);
-      } finally {
-        again.close();
-      }
-    } finally {
-      cleanup();
-    }
-  }
+  const writtenBefore12 = (back: string, check: (again: Store) => Promise<void>) =>
+    reopenedAfter(
+      devils(),
+      async (store) => {
+        store.db.exec(`UPDATE entities SET traits = replace(traits, '''', '’') WHERE kind = 'creature' AND name <> 'Barbed Devil'; ${back}`);
+        // Even unmended (a store opened read-only is not migrated), either spelling finds all three.
+        for (const asked of ["devil's sight", "Devil’s Sight"]) expect(await found(store, asked)).toEqual(["Automata Devil", "Barbed Devil", "Chort Devil"]);
+      },
+      check,
+    );
   const curlyLeft = (s: Store) => s.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE traits LIKE '%’%'").get()!.n;
 
   test("a store written before migration 12 (curly apostrophes stored) is straightened when it opens", async () => {

@@ -7,7 +7,7 @@ import { documentRank } from "../../src/search/rank/preference.ts";
 import type { SearchQuery } from "../../src/search/types.ts";
 import { Database } from "bun:sqlite";
 import { openStore, type Store } from "../../src/store/db.ts";
-import { makeEntity, makeStore, undoMigration11, undoMigration8 } from "../support/entities.ts";
+import { makeEntity, makeStore, reopenedAfter, undoMigration11, undoMigration8 } from "../support/entities.ts";
 import { ctxOf, embedAll, readyProvider, TopicEmbedder } from "./helpers.ts";
 
 describe("nameForm (pure)", () => {
@@ -128,34 +128,14 @@ describe("lists without search show each thing once (stored name forms, migratio
     const r = await list(store, { collapse: false });
     expect(r.hits).toHaveLength(6);
   });
-  /** A store of entities() taken back to an older schema by `undo`, opened again (migrated) for `check`. */
-  async function reopenedAfter(undo: (raw: Database) => void, check: (again: Store) => Promise<void>): Promise<void> {
-    const t = makeStore(entities());
-    try {
-      const path = t.store.path;
-      t.store.close();
-      const raw = new Database(path);
-      undo(raw);
-      raw.close();
-      const again = openStore({ path });
-      try {
-        await check(again);
-      } finally {
-        again.close();
-      }
-    } finally {
-      t.cleanup();
-    }
-  }
-
   test("a store written before migration 8 gets its name forms on open and lists the same", async () => {
-    await reopenedAfter(undoMigration8, async (again) => {
+    await reopenedAfter(entities(), (s) => undoMigration8(s.db), async (again) => {
       expect(again.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE name_form IS NULL").get()!.n).toBe(0);
       expect(shown(await list(again))).toEqual(shown(await list(store)));
     });
   });
   test("a store written before migration 11 gets the name in entities_by_form and entities_creature_type on open; lists the same and read versions from the index alone", async () => {
-    await reopenedAfter(undoMigration11, async (again) => {
+    await reopenedAfter(entities(), (s) => undoMigration11(s.db), async (again) => {
       const plan = (sql: string, ...p: SqlValue[]) => again.db.query<{ detail: string }, SqlValue[]>(`EXPLAIN QUERY PLAN ${sql}`).all(...p).map((r) => r.detail).join(" | ");
       expect(plan(`SELECT ${LIGHT}, e.name_form FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?))`, "creature", '["drafthorse"]')).toContain("COVERING INDEX entities_by_form");
       expect(plan("SELECT e.name FROM entities e WHERE e.kind = ? AND e.creature_type = ? AND e.cr <= ? AND e.dup_of IS NULL", "creature", "beast", 2)).toContain("entities_creature_type (kind=? AND creature_type=? AND cr<?)");

@@ -220,6 +220,26 @@ export function makeStore(entities: Entity[] = sampleEntities()): { store: Store
   };
 }
 
+/**
+ * A store of `entities` changed by `prepare` (e.g. set back to an older schema), then closed and
+ * opened again, migrated, for `check`; removed afterwards.
+ */
+export async function reopenedAfter(entities: Entity[], prepare: (store: Store) => void | Promise<void>, check: (again: Store) => Promise<void>): Promise<void> {
+  const { store, cleanup } = makeStore(entities);
+  try {
+    await prepare(store);
+    store.close();
+    const again = openStore({ path: store.path });
+    try {
+      await check(again);
+    } finally {
+      again.close();
+    }
+  } finally {
+    cleanup();
+  }
+}
+
 /** Turn a store back into what schema 6 wrote: no doc_rank, the filter indexes of migration 5. */
 const FILTER_COLS = `document_key, document_source, key, slug, level, school, classes, concentration, ritual,
   casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
