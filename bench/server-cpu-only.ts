@@ -7,7 +7,8 @@
  * before/after checks while working on per-call speed; the figures of record come from
  * `bun run bench`.
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { inspectModelDir } from "../src/search/model/model-source.ts";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -35,8 +36,9 @@ const target = opt.binary ? binaryTarget(opt.binary) : sourceTarget();
 if (!target) throw new Error(`no binary at ${opt.binary}`);
 const modelDir = opt.model ?? process.env.LOREKEEPER_BENCH_MODEL ?? SHARED_MODEL;
 // A server without its model ranks searches by keywords alone: cheaper, and not what is measured.
-if (!existsSync(join(modelDir, "model.onnx"))) {
-  console.error(`no model at ${modelDir} (model.onnx): pass --model DIR (a checkout elsewhere, e.g. a git worktree, has no ../shared beside it)`);
+const model = inspectModelDir(modelDir);
+if (!model.ok) {
+  console.error(`${model.problem}: pass --model DIR (a checkout elsewhere, e.g. a git worktree, has no ../shared beside it)`);
   process.exit(2);
 }
 const home = mkdtempSync(join(tmpdir(), "lk-cpu-"));

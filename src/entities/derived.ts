@@ -136,7 +136,7 @@ function spellName(s: string): string | null {
   // A spell name: 1–6 words of letters, apostrophes, hyphens or a slash ("antipathy/sympathy"),
   // none of them words of the sentence around a name ("casts another spell", "is cast as if").
   if (!/^[a-z][a-z'’\-/]*(?: [a-z'’\-/]+){0,5}$/.test(n) || NOT_A_SPELL_WORD.test(n)) return null;
-  return n.replace(/’/g, "'");
+  return straightApostrophes(n);
 }
 
 const NOT_A_SPELL_WORD = /\b(?:another|without|using|expends?|expending|if|as|is|are|normally|can|with|higher|original|caster's|dc|absorb|counter|spells?|level|slots?|o|it|its|uses|cast|casts)\b/;
@@ -200,15 +200,21 @@ export function conditionsInflicted(d: JsonObject, e?: { name: string }): string
   return CONDITIONS.filter((c) => out.has(c));
 }
 
-/**
- * Trait and action names without usage notes, apostrophes straight: "Legendary Resistance (3/Day)"
- * → "legendary resistance", "Devil’s Sight" → "devil's sight" (books write both apostrophes; the
- * `trait` filter folds what it is given the same way, search/filter/filters.ts).
- */
+/** Curly apostrophes and backticks as "'" (books write both; the `trait` and `casts` filters fold what they are given the same way). */
+export function straightApostrophes(s: string): string {
+  return s.replace(/[‘’`]/g, "'");
+}
+
+/** A trait or action name as stored and matched: "Legendary Resistance (3/Day)" → "legendary resistance", "Devil’s Sight" → "devil's sight". */
+export function blockName(raw: string): string {
+  return straightApostrophes(raw.replace(/\([^)]*\)/g, "")).replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+/** Trait and action names of a stat block (blockName), without Multiattack. */
 export function blockNames(d: JsonObject): string[] {
   const out = new Set<string>();
   for (const b of blocks(d)) {
-    const n = b.name.replace(/\([^)]*\)/g, "").replace(/[‘’`]/g, "'").replace(/\s+/g, " ").trim().toLowerCase();
+    const n = blockName(b.name);
     if (n && n.length <= 60 && !/^multiattack$/.test(n)) out.add(n);
   }
   return [...out].sort();

@@ -6,6 +6,7 @@
  * the text once (the most preferred document's creature, named in `wording_from`), how many
  * creatures have it and the first of them (the preferred documents' first, then by name). Pure.
  */
+import { blockName } from "./derived.ts";
 import type { DocumentRank } from "./preference.ts";
 import { type Entity, type JsonObject, slugify } from "./types.ts";
 import { entityUri } from "./uri.ts";
@@ -19,11 +20,6 @@ export const TRAITS_ORIGIN = "derived:traits";
 const MIN_CREATURES = 2;
 /** Creature names a row lists. */
 const LISTED = 10;
-
-/** "Legendary Resistance (3/Day)" → "legendary resistance" (the `trait` filter's words, derived.ts blockNames). */
-function traitWords(name: string): string {
-  return name.replace(/\([^)]*\)/g, "").replace(/[‘’`]/g, "'").replace(/\s+/g, " ").trim().toLowerCase();
-}
 
 /** Spellcasting traits list each creature's own spells: not one rule a reference row could quote. */
 const NOT_A_REFERENCE = /spellcasting/;
@@ -46,7 +42,7 @@ export function traitEntities(creatures: readonly TraitSourceRow[], rank: Docume
       if (!t || typeof t !== "object" || Array.isArray(t)) continue;
       const raw = typeof t.name === "string" ? t.name : "";
       const desc = typeof t.desc === "string" ? t.desc.trim() : "";
-      const words = traitWords(raw);
+      const words = blockName(raw);
       if (!words || words.length > 60 || !desc || NOT_A_REFERENCE.test(words) || seen.has(words)) continue;
       seen.add(words);
       const display = raw.replace(/\([^)]*\)/g, "").replace(/\s+/g, " ").trim();

@@ -174,6 +174,8 @@ async function rankedPage(
   limit: number,
   ranking: RankingMode,
   messages: string[],
+  /** What the caller does to the page (presentHits), in the same synchronous step as the page itself. */
+  finish: (r: SearchResponse) => SearchResponse,
 ): Promise<SearchResponse> {
   const db = ctx.store.db;
   const { where, kinds } = q;
@@ -224,19 +226,18 @@ async function rankedPage(
     const prior = ranking === "hybrid" ? corePrior(db, lists, q.page.rank, fusion.coreBoost) : undefined;
     const fused = fuseRankings(lists, exact, fusion.k, prior, ranking === "hybrid" ? fusion.method : "rrf");
     const spread = ranking === "hybrid" ? fusion.spread : undefined;
-    return respond(pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...q.page, spread } : q.page), mode, messages);
+    return finish(respond(pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...q.page, spread } : q.page), mode, messages));
   });
 }
 
 /** Run one search. Never throws for bad input: impossible filters give an empty result + message. */
 export async function runSearch(ctx: SearchContext, q: SearchQuery): Promise<SearchResponse> {
-  // Everything up to the ranking (all of a structured search) runs with the store's version read once.
-  const step = pinVersion(ctx.store.db, () => planSearch(ctx, q));
-  return "rank" in step ? step.rank() : step;
+  // All of a structured search, and a ranked one up to its query embedding, with the store's version read once.
+  return pinVersion(ctx.store.db, () => planSearch(ctx, q));
 }
 
-/** A search's answer, or (with `search`) how to rank it: the part of runSearch that does not wait. */
-function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | { rank: () => Promise<SearchResponse> } {
+/** runSearch's work: the answer, or (with `search`) the ranking, which waits for the query embedding. */
+function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promise<SearchResponse> {
   const db = ctx.store.db;
   const search = (q.search ?? "").trim();
   const messages: string[] = [];
@@ -255,14 +256,15 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | { rank
   if (!filtered.ok) return empty(filtered.message);
   let where = filtered.where;
 
-  if (q.name !== undefined && q.name.trim() !== "") {
+  const named = q.name !== undefined && q.name.trim() !== "";
+  if (named && q.name !== undefined) {
     const step = resolveName(db, where, q.name, q.kinds);
     if (!step) {
       // Did the name or the filters empty it?
-      const named = buildFilterWhere(q.kinds, undefined, docs.keys);
+      const unfiltered = buildFilterWhere(q.kinds, undefined, docs.keys);
       // Without filters that is the same question again: the same (empty) answer.
-      const same = named.ok && named.where.sql === where.sql && JSON.stringify(named.where.params) === JSON.stringify(where.params);
-      const alone = named.ok && !same ? resolveName(db, named.where, q.name, q.kinds) : null;
+      const same = unfiltered.ok && unfiltered.where.sql === where.sql && JSON.stringify(unfiltered.where.params) === JSON.stringify(where.params);
+      const alone = unfiltered.ok && !same ? resolveName(db, unfiltered.where, q.name, q.kinds) : null;
       const why = alone
         ? explainFilters(db, { kinds: q.kinds, filters: q.filters ?? {}, documentKeys: docs.keys, name: { text: q.name, clause: alone.clause } })
         : explainName(db, { kinds: q.kinds, filters: {}, documentKeys: docs.keys }, q.name);
@@ -283,7 +285,7 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | { rank
     kinds: q.kinds,
     withText: !q.omitText,
     noteFallback: collapse && noDocuments,
-    named: q.name !== undefined && q.name.trim() !== "",
+    named,
     // Bodies are made as tool answers present rows (one wording: omitText).
     ...(q.compactBody && noDocuments && q.omitText ? { compactBody: q.compactBody } : {}),
   };
@@ -302,10 +304,5 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | { rank
     const why = explainFilters(db, { kinds: q.kinds, filters: q.filters, documentKeys: docs.keys });
     if (why) messages.push(why);
   }
-  return {
-    rank: async () => {
-      const ranked = await rankedPage(ctx, { where, kinds: q.kinds, page, profile: q.profile }, search, limit, q.ranking ?? "hybrid", messages);
-      return pinVersion(db, () => shown(ranked));
-    },
-  };
+  return rankedPage(ctx, { where, kinds: q.kinds, page, profile: q.profile }, search, limit, q.ranking ?? "hybrid", messages, shown);
 }

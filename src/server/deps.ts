@@ -13,7 +13,8 @@ import type { EmbedderProvider } from "../search/types.ts";
 import { runSearch } from "../search/hybrid.ts";
 import { nameIndex } from "../search/filter/name-index.ts";
 import { withPendingNote } from "../search/index/pending-vectors.ts";
-import { setRankPreference } from "../store/canonical.ts";
+import { rankPreference, setRankPreference } from "../store/canonical.ts";
+import { documentRank } from "../entities/preference.ts";
 import { refreshTraits } from "../store/entities.ts";
 import { openStore, type Store } from "../store/db.ts";
 import type { EnsureData, ToolDeps } from "../tools/deps.ts";
@@ -47,7 +48,8 @@ async function loadEnsureData(store: Store, config: Config, embedder: EmbedderPr
  * cannot write keeps the recorded one; collapsed answers are then computed per call (slower, same answers).
  */
 function keepRanksFor(store: Store, preferDocuments: readonly string[]): void {
-  if (store.readonly) return;
+  // Recorded already (every start but the first with a new preference): no write lock taken.
+  if (store.readonly || rankPreference(store.db) === documentRank(preferDocuments).id) return;
   try {
     // The trait reference rows quote the preferred document's wording: derived again, in the same
     // transaction (a crash in between would leave them in the old wording, and the next start,

@@ -24,7 +24,7 @@ import { storeFailure } from "../store/db.ts";
 import { DataGate } from "../tools/data-gate.ts";
 import type { ToolContext, ToolDef } from "../tools/define.ts";
 import type { DataProgress, ToolDeps } from "../tools/deps.ts";
-import { TOOLS } from "../tools/index.ts";
+import { TOOL_BY_NAME, TOOLS } from "../tools/index.ts";
 import { toolError } from "../tools/response.ts";
 import { toolListAnswer } from "../tools/tool-list.ts";
 import { answerCompletion } from "./completions.ts";
@@ -119,7 +119,6 @@ export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, serve
 
 export { toolListComputations } from "../tools/tool-list.ts";
 
-const BY_NAME = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));
 
 export function buildServer(deps: ToolDeps, era: Era = "legacy"): LoreKeeperServer {
   log.debug(`server built for a ${era} request`);
@@ -131,7 +130,7 @@ export function buildServer(deps: ToolDeps, era: Era = "legacy"): LoreKeeperServ
   // The envelope (name, arguments) is checked before this runs (lk-server.ts).
   server.handle("tools/call", async (params, ctx) => {
     const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
-    const def = BY_NAME.get(name);
+    const def = TOOL_BY_NAME.get(name);
     if (!def) {
       // A plain Error with a code: ProtocolError would prefix the message with "MCP error -32602:".
       throw Object.assign(new Error(`Unknown tool ${JSON.stringify(name.slice(0, 100))}. Available tools: ${TOOLS.map((t) => t.name).join(", ")}.`), {

@@ -21,21 +21,22 @@ import type { EntityKind } from "../entities/types.ts";
 import { log } from "../log.ts";
 import { emptyKinds } from "../store/entities.ts";
 import { DataGate } from "../tools/data-gate.ts";
-import type { ToolDef } from "../tools/define.ts";
 import type { ToolDeps } from "../tools/deps.ts";
-import { TOOLS } from "../tools/index.ts";
+import { TOOL_BY_NAME } from "../tools/index.ts";
 import type { WhenIdle } from "./deps.ts";
 
 /** Rounds over the call shapes, and the most time the warm-up may spend in calls. */
-export const WARM_ROUNDS = 24;
-export const WARM_BUDGET_MS = 600;
+const WARM_ROUNDS = 24;
+const WARM_BUDGET_MS = 600;
 
 type Args = Record<string, unknown>;
 
 interface Shape {
   tool: string;
   kinds: readonly EntityKind[];
-  /** The arguments of round `i`, from the store's names of `kinds` (cycled). */
+  /** The shape asks for the store's names of `kinds` (a name lookup or a misspelling). */
+  named?: boolean;
+  /** The arguments of round `i`, from the store's names of `kinds` (cycled) when `named`. */
   args(i: number, names: readonly string[]): Args | undefined;
 }
 
@@ -49,17 +50,27 @@ export function swapped(name: string): string {
   return i + 1 < name.length ? name.slice(0, i) + name[i + 1] + name[i] + name.slice(i + 2) : `${name}x`;
 }
 
-const pick = (names: readonly string[], i: number) => (names.length ? names[i % names.length] : undefined);
-const named = (name: string | undefined): Args | undefined => (name ? { name } : undefined);
+/** A name lookup of round `i` (the store's names cycled), or its misspelling. */
+function byName(tool: string, kinds: readonly EntityKind[], misspelt = false): Shape {
+  return {
+    tool,
+    kinds,
+    named: true,
+    args: (i, names) => {
+      const name = names.length ? names[(i + (misspelt ? 7 : 0)) % names.length]! : undefined;
+      return name ? { name: misspelt ? swapped(name) : name } : undefined;
+    },
+  };
+}
 
 export const WARM_SHAPES: readonly Shape[] = [
-  { tool: "search_spell", kinds: ["spell"], args: (i, n) => named(pick(n, i)) },
-  { tool: "search_creature", kinds: ["creature"], args: (i, n) => named(pick(n, i)) },
-  { tool: "search_equipment", kinds: kindsOfGroup("equipment"), args: (i, n) => named(pick(n, i)) },
-  { tool: "search_character_option", kinds: kindsOfGroup("character_option"), args: (i, n) => named(pick(n, i)) },
-  { tool: "search_rule", kinds: ["rule", "condition"], args: (i, n) => named(pick(n, i)) },
-  { tool: "search_spell", kinds: ["spell"], args: (i, n) => named(pick(n, i + 7) && swapped(pick(n, i + 7)!)) },
-  { tool: "search_creature", kinds: ["creature"], args: (i, n) => named(pick(n, i + 7) && swapped(pick(n, i + 7)!)) },
+  byName("search_spell", ["spell"]),
+  byName("search_creature", ["creature"]),
+  byName("search_equipment", kindsOfGroup("equipment")),
+  byName("search_character_option", kindsOfGroup("character_option")),
+  byName("search_rule", ["rule", "condition"]),
+  byName("search_spell", ["spell"], true),
+  byName("search_creature", ["creature"], true),
   { tool: "search_spell", kinds: ["spell"], args: (i) => ({ level: (i % 9) + 1, school: SCHOOLS[i % SCHOOLS.length], limit: 5 }) },
   { tool: "search_creature", kinds: ["creature"], args: (i) => ({ cr: CRS[i % CRS.length], limit: 10 }) },
   { tool: "search_creature", kinds: ["creature"], args: (i) => ({ type: TYPES[i % TYPES.length], cr_min: (i % 5) + 1, limit: 10 }) },
@@ -83,14 +94,20 @@ export async function warmCalls(deps: ToolDeps, whenIdle: WhenIdle, rounds = WAR
   // No loader: a warm-up never downloads, refreshes or waits for data.
   const quiet: ToolDeps = { ...deps, ensureData: undefined };
   const ctx = { deps: quiet, gate: new DataGate(quiet), progress: () => {} };
-  const byName = new Map<string, ToolDef>(TOOLS.map((t) => [t.name, t]));
   const shapes = WARM_SHAPES.filter((s) => emptyKinds(deps.db, s.kinds).length < s.kinds.length);
-  const names = new Map(shapes.map((s) => [s, namesOf(deps.db, s.kinds, rounds + 8)]));
+  // The store's names per set of kinds, read once, when a shape first asks for them.
+  const names = new Map<string, string[]>();
+  const namesFor = (kinds: readonly EntityKind[]) => {
+    const key = kinds.join(",");
+    let list = names.get(key);
+    if (!list) names.set(key, (list = namesOf(deps.db, kinds, rounds + 8)));
+    return list;
+  };
   let spent = 0;
   let calls = 0;
   const one = async (shape: Shape, i: number) => {
-    const args = shape.args(i, names.get(shape) ?? []);
-    const def = byName.get(shape.tool);
+    const args = shape.args(i, shape.named ? namesFor(shape.kinds) : []);
+    const def = TOOL_BY_NAME.get(shape.tool);
     if (!args || !def) return;
     const t0 = performance.now();
     const res = await def.call(args, ctx);

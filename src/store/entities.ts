@@ -5,6 +5,7 @@
 import type { Database } from "bun:sqlite";
 import type { DocumentInfo, DocumentSource, Entity, EntityFilters, EntityKind, JsonObject } from "../entities/types.ts";
 import { slugify } from "../entities/types.ts";
+import { straightApostrophes } from "../entities/derived.ts";
 import { passageText } from "../entities/passage.ts";
 import { DERIVED_COLUMNS, derivedValues, FILTER_PARAMS, SOURCE_COLUMNS, type DerivedColumn } from "../entities/filters.ts";
 import { upsertDocuments } from "./documents.ts";
@@ -158,7 +159,7 @@ function mentionsTrait(db: Database, text: string): boolean {
       .all()
       .map((r) => ` ${r.name.replace(/[^a-z0-9']+/g, " ").trim()} `),
   );
-  const words = ` ${text.toLowerCase().replace(/[‘’`]/g, "'").replace(/[^a-z0-9']+/g, " ").trim()} `;
+  const words = ` ${straightApostrophes(text.toLowerCase()).replace(/[^a-z0-9']+/g, " ").trim()} `;
   return names.some((n) => words.includes(n));
 }
 

@@ -13,5 +13,8 @@ import { searchSpell } from "./search-spell.ts";
 
 export const TOOLS: readonly ToolDef[] = [searchSpell, searchCreature, searchCharacterOption, searchEquipment, searchRule, searchAll, listDocumentsTool, buildEncounter, classProgression, compareEditions];
 
+/** The tools by name. */
+export const TOOL_BY_NAME: ReadonlyMap<string, ToolDef> = new Map(TOOLS.map((t) => [t.name, t]));
+
 export type { ToolContext, ToolDef } from "./define.ts";
 export type { DataProgress, EnsureData, ToolDeps } from "./deps.ts";

@@ -8,6 +8,7 @@
  * malformed values (level_min > level_max, cr "abc") give a message instead of a query.
  */
 import { FILTER_PARAMS, type TableParam } from "../../entities/filters.ts";
+import { straightApostrophes } from "../../entities/derived.ts";
 import { normalizeCastingTime } from "../../entities/normalize/vocab.ts";
 import { parseCr, type EntityKind } from "../../entities/types.ts";
 import type { StructuredFilters } from "../types.ts";
@@ -83,7 +84,7 @@ export function castingTimeVariants(raw: string): string[] {
 function listHas(col: string, raw: string): WhereClause {
   // Stored names have straight apostrophes (entities/derived.ts): "Devil’s Sight" finds "devil's sight".
   // A store written before migration 12 and opened read-only still holds the book's ’.
-  const v = raw.trim().toLowerCase().replace(/[‘’`]/g, "'");
+  const v = straightApostrophes(raw.trim().toLowerCase());
   const bare = v.includes("_") ? v.slice(v.indexOf("_") + 1) : v;
   const values = [...new Set([v, bare, v.replace(/'/g, "’"), bare.replace(/'/g, "’")])];
   const parts: string[] = [];

@@ -93,7 +93,7 @@ export function formsByKind(groups: ReadonlyArray<{ kind: string; name_form: str
  * (`ok`): one statement per kind, its name forms bound as one JSON list (a seek per form in the
  * (kind, name_form) index), not one per group.
  */
-export function sameFormRows(db: Database, groups: ReadonlyArray<{ kind: string; name_form: string }>, where: WhereClause = { sql: "1", params: [] }): Array<FormRow & { ok: number | null }> {
+export function sameFormRows(db: Database, groups: ReadonlyArray<{ kind: string; name_form: string }>, where: WhereClause): Array<FormRow & { ok: number | null }> {
   const q = db.query<FormRow & { ok: number | null }, SqlValue[]>(
     `SELECT ${LIGHT}, e.name_form, (${where.sql}) AS ok FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?))`,
   );
