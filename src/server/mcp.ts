@@ -27,6 +27,7 @@ import type { DataProgress, ToolDeps } from "../tools/deps.ts";
 import { TOOL_BY_NAME, TOOLS } from "../tools/index.ts";
 import { toolError } from "../tools/response.ts";
 import { toolListAnswer } from "../tools/tool-list.ts";
+import { answerChars, answerCollector } from "./collect.ts";
 import { answerCompletion } from "./completions.ts";
 import { LoreKeeperServer } from "./lk-server.ts";
 import { getPrompt, PROMPT_LIST } from "./prompts.ts";
@@ -110,6 +111,7 @@ export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, serve
   const started = performance.now();
   try {
     const res = await def.call(raw, ctx);
+    answerCollector.noteAnswer(answerChars(res.content));
     log.debug(`${def.name} answered in ${(performance.now() - started).toFixed(1)} ms${res.isError ? " (tool error)" : ""}`);
     return res;
   } catch (err) {
@@ -142,7 +144,11 @@ export function buildServer(deps: ToolDeps, era: Era = "legacy"): LoreKeeperServ
   });
   server.handle("resources/list", () => RESOURCE_LIST);
   server.handle("resources/templates/list", () => RESOURCE_TEMPLATE_LIST);
-  server.handle("resources/read", (params) => readResourceUri(deps, resourceUriOf(params)));
+  server.handle("resources/read", (params) => {
+    const res = readResourceUri(deps, resourceUriOf(params));
+    answerCollector.noteAnswer(answerChars(res.contents));
+    return res;
+  });
   server.handle("prompts/list", () => PROMPT_LIST);
   server.handle("prompts/get", (params) => getPrompt(params));
   server.handle("completion/complete", (params) => answerCompletion(deps.db, params));
