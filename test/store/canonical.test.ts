@@ -220,6 +220,35 @@ describe("collapsed answers from the stored ranks", () => {
     expect(stored).toEqual(grouped);
   });
 
+  test("a filter's first use: up to 64 matches are the total and the page (no COUNT); more are counted", async () => {
+    const { store } = tempStore();
+    const many: Entity[] = [];
+    // 70 evocation spells of level 1 (one of them also in tob), 10 of level 2.
+    for (let i = 0; i < 80; i++) many.push(spell(`Spark ${String(i).padStart(2, "0")}`, "srd-2024", { level: i < 70 ? 1 : 2, school: "evocation" }));
+    many.push(spell("Spark 00", "tob", { level: 1, school: "evocation" }));
+    replaceOrigin(store.db, "open5e_v2:many", many);
+    const ctx = { store, embedder: unavailableProvider(), embeddingTimeoutMs: 100 };
+    // Every statement the store prepares from here on.
+    const seen: string[] = [];
+    const query = store.db.query.bind(store.db);
+    store.db.query = ((sql: string) => {
+      seen.push(sql);
+      return query(sql);
+    }) as typeof store.db.query;
+    const page = async (level: number, offset: number) => {
+      seen.length = 0;
+      const r = await runSearch(ctx, { kinds: ["spell" as EntityKind], filters: { level }, offset, limit: 5, collapse: true });
+      return { total: r.total, names: r.hits.map((h) => h.entity.name), counted: seen.some((q) => q.includes("COUNT(*)")) };
+    };
+    const few = await page(2, 5);
+    expect(few).toEqual({ total: 10, names: ["Spark 75", "Spark 76", "Spark 77", "Spark 78", "Spark 79"], counted: false });
+    const lots = await page(1, 65);
+    expect(lots).toEqual({ total: 70, names: ["Spark 65", "Spark 66", "Spark 67", "Spark 68", "Spark 69"], counted: true });
+    // Remembered: the same totals again, without counting.
+    expect(await page(2, 0)).toMatchObject({ total: 10, counted: false });
+    expect(await page(1, 0)).toMatchObject({ total: 70, names: ["Spark 00", "Spark 01", "Spark 02", "Spark 03", "Spark 04"], counted: false });
+  });
+
   test("filter clauses move to another alias of entities, strings and values untouched", () => {
     expect(overAlias({ sql: "e.kind = ? AND lower(replace(e.damage_dice, ' ', '')) = ? AND e.name LIKE ? ESCAPE '\\'", params: ["x"] }, "o").sql).toBe(
       "o.kind = ? AND lower(replace(o.damage_dice, ' ', '')) = ? AND o.name LIKE ? ESCAPE '\\'",

@@ -42,12 +42,16 @@ function groupColumn(db: Database): string {
   return hasNameForms(db) ? "e.name_form" : "e.name";
 }
 
-/** How many rows (or, collapsed, distinct kind + name form groups) match `where`; remembered per clause. */
-export function countOf(db: Database, where: WhereClause, groups: boolean): number {
+/**
+ * How many rows (or, collapsed, distinct kind + name form groups) match `where`; remembered per
+ * clause. `first`, when given, is tried before counting on a clause's first use: the number it
+ * returns is the count (undefined: count in SQL).
+ */
+export function countOf(db: Database, where: WhereClause, groups: boolean, first?: () => number | undefined): number {
   const sql = groups
     ? `SELECT COUNT(*) AS n FROM (SELECT 1 FROM entities e WHERE ${where.sql} GROUP BY e.kind, ${groupColumn(db)})`
     : `SELECT COUNT(*) AS n FROM entities e WHERE ${where.sql}`;
-  return CACHES.totals.get(db, JSON.stringify([groups, where.sql, where.params]), () => db.query<{ n: number }, SqlValue[]>(sql).get(...where.params)?.n ?? 0);
+  return CACHES.totals.get(db, JSON.stringify([groups, where.sql, where.params]), () => first?.() ?? db.query<{ n: number }, SqlValue[]>(sql).get(...where.params)?.n ?? 0);
 }
 
 /** The same clause over another alias of `entities` (filters.ts and names.ts write every column as `e.<col>`). */
@@ -117,15 +121,16 @@ type Ranked = { name: string; kind: string; rank: number };
  * and asking for doc_rank makes SQLite prefer a covering walk of the whole kind), then their
  * documents by id (early columns of the row).
  */
-function ranked(db: Database, w: WhereClause, spec: PageSpec): Ranked[] {
+function ranked(db: Database, w: WhereClause, spec: PageSpec, atMost?: number): Ranked[] {
+  const limit = atMost === undefined ? "" : ` LIMIT ${Math.floor(atMost)}`;
   if (!spec.named) {
     return db
-      .query<{ name: string; kind: string; doc_rank: number | null }, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind, e.doc_rank AS doc_rank FROM entities e WHERE ${w.sql}`)
+      .query<{ name: string; kind: string; doc_rank: number | null }, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind, e.doc_rank AS doc_rank FROM entities e WHERE ${w.sql}${limit}`)
       .all(...w.params)
       // Every row has its rank (refreshGroupRanks); a NULL would come first, as SQL orders it.
       .map((r) => ({ name: r.name, kind: r.kind, rank: r.doc_rank ?? -1 }));
   }
-  const rows = db.query<{ id: number; name: string; kind: string }, SqlValue[]>(`SELECT e.id AS id, e.name AS name, e.kind AS kind FROM entities e WHERE ${w.sql}`).all(...w.params);
+  const rows = db.query<{ id: number; name: string; kind: string }, SqlValue[]>(`SELECT e.id AS id, e.name AS name, e.kind AS kind FROM entities e WHERE ${w.sql}${limit}`).all(...w.params);
   const docs = new Map(
     db
       .query<{ id: number; document_key: string; document_source: string }, [string]>(`SELECT id, document_key, document_source FROM entities WHERE id ${ID_IN}`)
@@ -139,8 +144,7 @@ function ranked(db: Database, w: WhereClause, spec: PageSpec): Ranked[] {
  * The page of `w`'s matches in (doc_rank, name, kind) order, sorted here; undefined when a name is
  * not ASCII (SQLite compares UTF-8 bytes, JavaScript UTF-16 units: SQL orders those).
  */
-function orderedHere(db: Database, w: WhereClause, spec: PageSpec): GroupName[] | undefined {
-  const rows = ranked(db, w, spec);
+function orderedHere(db: Database, w: WhereClause, spec: PageSpec, rows: readonly Ranked[] = ranked(db, w, spec)): GroupName[] | undefined {
   if (rows.some((r) => /[^\x00-\x7f]/.test(r.name))) return undefined;
   return rows
     .map((r) => ({ r, name: nocase(r.name) }))
@@ -160,9 +164,17 @@ export type GroupName = { name: string; kind: string; name_form: string | null }
 export function groupNames(db: Database, where: WhereClause, spec: PageSpec): { total: number; names: GroupName[] } {
   if (rankPreference(db) === spec.rank.id) {
     const w = andWhere(where, firstOfGroup(where));
-    const total = countOf(db, w, false);
+    // A clause's first use reads up to ORDER_HERE + 1 of its matches: when that is all of them, they
+    // are the total and the page both, and no COUNT runs (a new filter or name: 20–90 µs saved).
+    let few: Ranked[] | undefined;
+    const total = countOf(db, w, false, () => {
+      const rows = ranked(db, w, spec, ORDER_HERE + 1);
+      if (rows.length > ORDER_HERE) return undefined;
+      few = rows;
+      return rows.length;
+    });
     if (spec.offset >= total) return { total, names: [] };
-    const here = total <= ORDER_HERE ? orderedHere(db, w, spec) : undefined;
+    const here = total <= ORDER_HERE ? orderedHere(db, w, spec, few) : undefined;
     if (here) return { total, names: here };
     const names = db
       .query<GroupName, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind, e.name_form AS name_form FROM entities e WHERE ${w.sql} ORDER BY ${leadOrder(db, total, spec, "e.doc_rank")}, e.name, e.kind LIMIT ? OFFSET ?`)
