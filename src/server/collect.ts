@@ -13,7 +13,8 @@
  *
  * Cost: one collection takes 1.3–3 ms of the main thread, so about one per eight search answers
  * (~2 % of their CPU) and one per ~60 name lookups. It runs on `setImmediate`, after the answer
- * has been handed to the transport, never inside a call.
+ * has been handed to the transport, never inside the call that made it; over HTTP another
+ * request's call that is waiting (for the model, say) may wait that much longer.
  */
 import { edenGC } from "bun:jsc";
 import { log } from "../log.ts";
@@ -30,6 +31,11 @@ export class AnswerCollector {
   private since = 0;
   private pending = false;
 
+  /** Characters of answers noted since the last collection ran. */
+  get charsSinceCollection(): number {
+    return this.since;
+  }
+
   constructor(
     private readonly threshold: number = COLLECT_AFTER_CHARS,
     private readonly collect: () => void = collectYoung,
@@ -44,15 +50,20 @@ export class AnswerCollector {
     this.since += chars;
     if (this.pending || this.since < this.threshold) return;
     this.pending = true;
-    this.later(() => {
+    try {
+      this.later(() => {
+        this.pending = false;
+        this.since = 0;
+        try {
+          this.collect();
+        } catch (err) {
+          log.debug("young-generation collection failed", err);
+        }
+      });
+    } catch (err) {
       this.pending = false;
-      this.since = 0;
-      try {
-        this.collect();
-      } catch (err) {
-        log.debug("young-generation collection failed", err);
-      }
-    });
+      log.debug("could not schedule a young-generation collection", err);
+    }
   }
 }
 

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { AnswerCollector, answerChars, COLLECT_AFTER_CHARS, collectYoung } from "../../src/server/collect.ts";
+import { join } from "node:path";
+import { AnswerCollector, answerChars, answerCollector, COLLECT_AFTER_CHARS, collectYoung } from "../../src/server/collect.ts";
+import { openStore } from "../../src/store/db.ts";
+import { replaceOrigin } from "../../src/store/entities.ts";
+import { makeEntity } from "../support/entities.ts";
+import { connectInMemory, makeDeps } from "../support/mcp.ts";
+import { makeTempDir } from "../support/tmp.ts";
 
 /** A collector whose scheduled work waits in `queue` until the test runs it. */
 function manual(threshold: number, collect: () => void) {
@@ -71,5 +77,29 @@ describe("answerChars", () => {
     expect(answerChars([{ type: "text", text: "abc" }, { type: "image", data: "xxxxxxxx", mimeType: "image/png" }, { type: "text", text: "de" }])).toBe(5);
     expect(answerChars([{ uri: "lorekeeper://spell/x", text: "hello" }, { uri: "lorekeeper://x", blob: "AAAA" }])).toBe(5);
     expect(answerChars(undefined)).toBe(0);
+  });
+});
+
+describe("the server notes what it answers", () => {
+  test("every tools/call and resources/read answer counts its text toward the next collection", async () => {
+    const t = makeTempDir("lk-collect-");
+    const store = openStore({ path: join(t.dir, "lk.db") });
+    replaceOrigin(store.db, "open5e_v2:spells", [makeEntity("spell", "Fireball", { level: 3, school: "evocation" })]);
+    const { client, close } = await connectInMemory(makeDeps(store));
+    try {
+      const before = answerCollector.charsSinceCollection;
+      const call = (await client.callTool({ name: "search_spell", arguments: { name: "Fireball" } })) as { content: Array<{ type: string; text: string }> };
+      const text = call.content[0]!.text;
+      const uri = (JSON.parse(text) as { results: Array<{ uri: string }> }).results[0]!.uri;
+      const read = await client.readResource({ uri });
+      const contents = read.contents as Array<{ text?: string }>;
+      // Far below the threshold: no collection ran in between, so the count only grew.
+      expect(answerCollector.charsSinceCollection - before).toBe(text.length + (contents[0]!.text ?? "").length);
+      expect(text.length).toBeGreaterThan(100);
+    } finally {
+      await close();
+      store.close();
+      t.cleanup();
+    }
   });
 });

@@ -223,8 +223,10 @@ describe("collapsed answers from the stored ranks", () => {
   test("a filter's first use: up to 64 matches are the total and the page (no COUNT); more are counted", async () => {
     const { store } = tempStore();
     const many: Entity[] = [];
-    // 70 evocation spells of level 1 (one of them also in tob), 10 of level 2.
+    // 70 evocation spells of level 1 (one of them also in tob), 10 of level 2, 64 of level 3, 65 of level 4.
     for (let i = 0; i < 80; i++) many.push(spell(`Spark ${String(i).padStart(2, "0")}`, "srd-2024", { level: i < 70 ? 1 : 2, school: "evocation" }));
+    for (let i = 0; i < 64; i++) many.push(spell(`Glow ${String(i).padStart(2, "0")}`, "srd-2024", { level: 3, school: "evocation" }));
+    for (let i = 0; i < 65; i++) many.push(spell(`Hum ${String(i).padStart(2, "0")}`, "srd-2024", { level: 4, school: "evocation" }));
     many.push(spell("Spark 00", "tob", { level: 1, school: "evocation" }));
     replaceOrigin(store.db, "open5e_v2:many", many);
     const ctx = { store, embedder: unavailableProvider(), embeddingTimeoutMs: 100 };
@@ -238,12 +240,21 @@ describe("collapsed answers from the stored ranks", () => {
     const page = async (level: number, offset: number) => {
       seen.length = 0;
       const r = await runSearch(ctx, { kinds: ["spell" as EntityKind], filters: { level }, offset, limit: 5, collapse: true });
-      return { total: r.total, names: r.hits.map((h) => h.entity.name), counted: seen.some((q) => q.includes("COUNT(*)")) };
+      // The clause's own COUNT (first of its group), not the kind's row count a walk decision reads.
+      return { total: r.total, names: r.hits.map((h) => h.entity.name), counted: seen.some((q) => q.includes("COUNT(*)") && q.includes("group_rank = 0")) };
     };
     const few = await page(2, 5);
     expect(few).toEqual({ total: 10, names: ["Spark 75", "Spark 76", "Spark 77", "Spark 78", "Spark 79"], counted: false });
     const lots = await page(1, 65);
     expect(lots).toEqual({ total: 70, names: ["Spark 65", "Spark 66", "Spark 67", "Spark 68", "Spark 69"], counted: true });
+    // The bounds: 64 matches are read and are the total; 65 are counted.
+    expect(await page(3, 60)).toEqual({ total: 64, names: ["Glow 60", "Glow 61", "Glow 62", "Glow 63"], counted: false });
+    expect(await page(4, 60)).toEqual({ total: 65, names: ["Hum 60", "Hum 61", "Hum 62", "Hum 63", "Hum 64"], counted: true });
+    // A name lookup's first use: its versions are the total, nothing counted.
+    seen.length = 0;
+    const named = await runSearch(ctx, { kinds: ["spell" as EntityKind], name: "spark 00", offset: 0, limit: 5, collapse: true });
+    expect({ total: named.total, first: named.hits[0]?.entity.document_key, others: named.hits[0]?.others?.map((o) => o.document_key) }).toEqual({ total: 1, first: "srd-2024", others: ["tob"] });
+    expect(seen.some((q) => q.includes("COUNT(*)") && q.includes("group_rank = 0"))).toBe(false);
     // Remembered: the same totals again, without counting.
     expect(await page(2, 0)).toMatchObject({ total: 10, counted: false });
     expect(await page(1, 0)).toMatchObject({ total: 70, names: ["Spark 00", "Spark 01", "Spark 02", "Spark 03", "Spark 04"], counted: false });
