@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, statfsSync } from "node:fs";
 import { dirname } from "node:path";
 import { dbPath } from "../config.ts";
 import { log } from "../log.ts";
-import { addFilterColumns, backfillDerived, entityColumns, missingFilterColumns, straightenTraitNames } from "./filter-columns.ts";
+import { addFilterColumns, backfillDerived, ensureLateIndexes, entityColumns, lateIndexesCurrent, missingFilterColumns, straightenTraitNames } from "./filter-columns.ts";
 import { DERIVED_COLUMNS } from "../entities/filters.ts";
 import { refreshGroupRanks } from "./canonical.ts";
 import { refreshTraits } from "./entities.ts";
@@ -331,8 +331,8 @@ function checkVersion(db: Database): void {
 const SET_VERSION = "INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value";
 
 /**
- * Pending migrations, then the filter table's columns this store lacks (src/store/filter-columns.ts),
- * in one IMMEDIATE transaction: the derived columns a store did not have are back-filled from its
+ * Pending migrations, then the filter table's columns this store lacks and the indexes of its later
+ * columns (src/store/filter-columns.ts), in one IMMEDIATE transaction: the derived columns a store did not have are back-filled from its
  * rows inside it, so a crash leaves the store as it was. Nothing to do → no write lock is taken.
  */
 function migrate(db: Database): void {
@@ -346,7 +346,7 @@ function migrate(db: Database): void {
     // which changes nothing where it was done.
     straightenTraitNames(db);
   }
-  if (currentVersion(db) >= SCHEMA_VERSION && missingFilterColumns(db).length === 0) return;
+  if (currentVersion(db) >= SCHEMA_VERSION && missingFilterColumns(db).length === 0 && lateIndexesCurrent(db)) return;
   db.transaction(() => {
     const from = currentVersion(db); // again under the lock: another process may have migrated meanwhile
     const had = from > 0 ? entityColumns(db) : undefined;
@@ -358,6 +358,8 @@ function migrate(db: Database): void {
     }
     const added = addFilterColumns(db);
     if (added.length) log.debug(`store: filter columns added: ${added.join(", ")}`);
+    const indexed = ensureLateIndexes(db);
+    if (indexed.length) log.debug(`store: indexes of the later filter columns made: ${indexed.join(", ")}`);
     if (had) backfillDerived(db, DERIVED_COLUMNS.filter((c) => !had.has(c)), !had.has("dup_of"));
     // Canonical-ness (migration 5) and the document ranks (migration 7) are computed for the rows
     // already stored, by the stored preference (after the back-fill above, as when each migration

@@ -56,6 +56,56 @@ export function backfillDerived(db: Database, columns: readonly DerivedColumn[],
 }
 
 /**
+ * Indexes for the filter table's later columns. The wide covering indexes (migrations 10 and 11)
+ * hold the filter columns of their day; a column added to the table since (a creature's traits,
+ * environments, spells cast, …) sits past each row's text and data, so a list filtered by it read
+ * every row of the kind through its overflow pages: creatures with Pack Tactics 12–15 ms warm,
+ * 165 ms cold; of the Underdark 20–27 ms. These two indexes hold those columns: a list walks or
+ * scans the first, and a namesake check (`environment`) seeks the second, reading no row (the
+ * same lists 0.5–3 ms cold, 0.2–1 ms warm). They are kept like the columns: made when a store
+ * opens without them, made again when the table gained a column (their columns differ).
+ */
+const LATE_INDEXES = [
+  { name: "entities_late_by_preference", lead: ["kind", "doc_rank", "name", "dup_of", "group_rank", "name_form"] },
+  { name: "entities_late_by_name", lead: ["kind", "name"] },
+] as const;
+
+function indexColumns(db: Database, index: string): string[] {
+  return db.query<{ name: string }, [string]>("SELECT name FROM pragma_index_info(?) ORDER BY seqno").all(index).map((r) => r.name);
+}
+
+/** The filter table's columns that the wide covering index (entities_by_preference) lacks. */
+export function lateFilterColumns(db: Database): string[] {
+  const covered = new Set(indexColumns(db, "entities_by_preference"));
+  if (covered.size === 0) return [];
+  return FILTER_TABLE.map((f) => f.column).filter((c) => !covered.has(c));
+}
+
+/** The late-column indexes as they should be (name → columns); none when every filter column is covered. */
+function wantedLateIndexes(db: Database): Array<{ name: string; columns: string[] }> {
+  const late = lateFilterColumns(db);
+  if (late.length === 0) return [];
+  return LATE_INDEXES.map((i) => ({ name: i.name, columns: [...i.lead, ...late] }));
+}
+
+/** True when the late-column indexes are as the filter table wants them (nothing to make). */
+export function lateIndexesCurrent(db: Database): boolean {
+  return wantedLateIndexes(db).every((i) => indexColumns(db, i.name).join(",") === i.columns.join(","));
+}
+
+/** Make the late-column indexes that are missing or hold other columns (inside the caller's transaction); returns their names. */
+export function ensureLateIndexes(db: Database): string[] {
+  const made: string[] = [];
+  for (const i of wantedLateIndexes(db)) {
+    if (indexColumns(db, i.name).join(",") === i.columns.join(",")) continue;
+    db.exec(`DROP INDEX IF EXISTS ${i.name}`);
+    db.exec(`CREATE INDEX ${i.name} ON entities(${i.columns.join(", ")})`);
+    made.push(i.name);
+  }
+  return made;
+}
+
+/**
  * Migration 12: the stored trait names of a store written before it, with straight apostrophes as
  * blockNames (entities/derived.ts) now makes them. Only the rows holding another apostrophe are
  * written (a few dozen creatures of third-party books), not every row.

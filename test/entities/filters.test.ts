@@ -14,7 +14,7 @@ import type { Entity } from "../../src/entities/types.ts";
 import { complete } from "../../src/server/completions.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
-import { makeEntity } from "../support/entities.ts";
+import { dropLateIndexes, makeEntity } from "../support/entities.ts";
 import { answerOf, connectInMemory, makeDeps, namesOf, textOf } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
@@ -117,6 +117,8 @@ describe("the alignment filter", () => {
     replaceOrigin(s.db, "open5e_v2:creatures", CREATURES);
     s.close();
     const raw = new Database(path);
+    // Before the column, its index of later columns did not hold it either.
+    dropLateIndexes(raw);
     raw.exec("ALTER TABLE entities DROP COLUMN alignment");
     raw.close();
     const again = openStore({ path });

@@ -245,8 +245,17 @@ const FILTER_COLS = `document_key, document_source, key, slug, level, school, cl
   casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
   section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic`;
 
+/**
+ * Drop the indexes of the filter table's later columns (store/filter-columns.ts): a store written
+ * before them has none, and SQLite refuses to drop a column an index holds.
+ */
+export function dropLateIndexes(raw: Database): void {
+  raw.exec("DROP INDEX IF EXISTS entities_late_by_preference; DROP INDEX IF EXISTS entities_late_by_name;");
+}
+
 /** Turn a store back into schema 10: entities_by_form without name, no entities_creature_type. */
 export function undoMigration11(raw: Database): void {
+  dropLateIndexes(raw);
   raw.exec(`
 DROP INDEX IF EXISTS entities_creature_type;
 DROP INDEX entities_by_form; CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, ${FILTER_COLS});

@@ -1,0 +1,113 @@
+/**
+ * The indexes of the filter table's later columns (store/filter-columns.ts): every filter column
+ * the wide covering index lacks is in them; a store without them, or with an index made before
+ * the table gained a column, gets them when it opens; lists filtered by such a column (a trait, an
+ * environment) read those indexes instead of each creature's row, and answer as before.
+ */
+import { describe, expect, test } from "bun:test";
+import type { Database } from "bun:sqlite";
+import type { EntityKind } from "../../src/entities/types.ts";
+import { FILTER_TABLE } from "../../src/entities/filters.ts";
+import { andWhere, buildFilterWhere, type SqlValue } from "../../src/search/filter/filters.ts";
+import { runSearch } from "../../src/search/hybrid.ts";
+import { firstOfGroup } from "../../src/search/rank/page-order.ts";
+import type { StructuredFilters } from "../../src/search/types.ts";
+import type { Store } from "../../src/store/db.ts";
+import { lateFilterColumns } from "../../src/store/filter-columns.ts";
+import { makeEntity, makeStore, reopenedAfter } from "../support/entities.ts";
+import { unavailableProvider } from "../search/helpers.ts";
+
+const LATE = ["entities_late_by_preference", "entities_late_by_name"];
+
+function indexColumns(db: Database, index: string): string[] {
+  return db.query<{ name: string }, [string]>("SELECT name FROM pragma_index_info(?) ORDER BY seqno").all(index).map((r) => r.name);
+}
+
+/** Wolves and a drow in two books; traits and environments as the derivation stores them. */
+function creatures() {
+  return [
+    makeEntity("creature", "Wolf", { cr: 0.25, creature_type: "beast" }),
+    makeEntity("creature", "Wolf", { cr: 0.25, creature_type: "beast" }, { doc: "tob" }),
+    makeEntity("creature", "Drow", { cr: 0.25, creature_type: "humanoid" }),
+    makeEntity("creature", "Goblin", { cr: 0.25, creature_type: "humanoid" }),
+  ];
+}
+
+function setLateValues(db: Database): void {
+  db.exec("UPDATE entities SET traits = '|bite|keen hearing and smell|pack tactics|' WHERE name = 'Wolf'");
+  db.exec("UPDATE entities SET traits = '|fey ancestry|sunlight sensitivity|', environments = '|underdark|' WHERE name = 'Drow'");
+  db.exec("UPDATE entities SET traits = '|nimble escape|', environments = '|forest|' WHERE name = 'Goblin'");
+}
+
+async function names(store: Store, filters: StructuredFilters): Promise<string[]> {
+  const r = await runSearch({ store, embedder: unavailableProvider(), embeddingTimeoutMs: 100 }, { kinds: ["creature" as EntityKind], filters, limit: 20, offset: 0, collapse: true });
+  return r.hits.map((h) => `${h.entity.document_key}:${h.entity.name}`);
+}
+
+describe("indexes of the later filter columns", () => {
+  test("a new store has both, and every filter column is in the wide index or in them", () => {
+    const { store, cleanup } = makeStore(creatures());
+    try {
+      const late = lateFilterColumns(store.db);
+      expect(late).toContain("traits");
+      expect(late).toContain("environments");
+      expect(indexColumns(store.db, "entities_late_by_preference")).toEqual(["kind", "doc_rank", "name", "dup_of", "group_rank", "name_form", ...late]);
+      expect(indexColumns(store.db, "entities_late_by_name")).toEqual(["kind", "name", ...late]);
+      const covered = new Set([...indexColumns(store.db, "entities_by_preference"), ...indexColumns(store.db, "entities_late_by_preference")]);
+      expect(FILTER_TABLE.map((f) => f.column).filter((c) => !covered.has(c))).toEqual([]);
+    } finally {
+      cleanup();
+    }
+  });
+
+  test("a store without them, or with one made before a column was added, gets them on open; lists answer the same", async () => {
+    const { store: fresh, cleanup } = makeStore(creatures());
+    setLateValues(fresh.db);
+    const before = { pack: await names(fresh, { trait: "Pack Tactics" }), under: await names(fresh, { environment: "underdark" }) };
+    cleanup();
+    expect(before).toEqual({ pack: ["srd-2014:Wolf"], under: ["srd-2014:Drow"] });
+    await reopenedAfter(
+      creatures(),
+      (s) => {
+        setLateValues(s.db);
+        const late = lateFilterColumns(s.db);
+        s.db.exec("DROP INDEX entities_late_by_name");
+        // As if the table had no `environments` yet when the index was made.
+        s.db.exec(`DROP INDEX entities_late_by_preference; CREATE INDEX entities_late_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, name_form, ${late.filter((c) => c !== "environments").join(", ")})`);
+      },
+      async (again) => {
+        const late = lateFilterColumns(again.db);
+        expect(indexColumns(again.db, "entities_late_by_preference")).toEqual(["kind", "doc_rank", "name", "dup_of", "group_rank", "name_form", ...late]);
+        expect(indexColumns(again.db, "entities_late_by_name")).toEqual(["kind", "name", ...late]);
+        expect({ pack: await names(again, { trait: "Pack Tactics" }), under: await names(again, { environment: "underdark" }) }).toEqual(before);
+      },
+    );
+  });
+
+  test("lists by trait or environment read the indexes, not the creatures' rows", () => {
+    const { store, cleanup } = makeStore(creatures());
+    try {
+      const plan = (filters: StructuredFilters, order: string) => {
+        const f = buildFilterWhere(["creature"], filters, null);
+        if (!f.ok) throw new Error(f.message);
+        const w = andWhere(f.where, firstOfGroup(f.where));
+        return store.db
+          .query<{ detail: string }, SqlValue[]>(`EXPLAIN QUERY PLAN SELECT e.name, e.kind, e.name_form FROM entities e WHERE ${w.sql} ORDER BY ${order}, e.name, e.kind LIMIT 20`)
+          .all(...w.params)
+          .map((r) => r.detail);
+      };
+      // Walking in preference order, and sorting the matches (leadOrder's two plans).
+      for (const order of ["e.doc_rank", "+e.doc_rank"]) {
+        const trait = plan({ trait: "Pack Tactics" }, order);
+        expect(trait[0]).toContain("COVERING INDEX entities_late_by_preference");
+        const env = plan({ environment: "underdark" }, order);
+        expect(env[0]).toContain("COVERING INDEX entities_late_by_preference");
+        // The namesake check (a same-named version's environments) seeks the name index.
+        expect(env.some((d) => d.includes("COVERING INDEX entities_late_by_name (kind=? AND name=?)"))).toBe(true);
+      }
+      expect(LATE.every((i) => indexColumns(store.db, i).length > 0)).toBe(true);
+    } finally {
+      cleanup();
+    }
+  });
+});
