@@ -1,6 +1,7 @@
 /**
  * Calls the server makes to itself once after start, while nobody asks anything: name lookups,
- * misspelled names and filtered lists of every search tool over entries of the store, run through
+ * misspelled names and filtered lists of every search tool over entries of the store, and
+ * list_documents (whose table of the store's documents is then remembered), run through
  * the real tool handlers and answer shaping, and the answers encoded as the transport would. Their
  * answers are dropped.
  *
@@ -17,7 +18,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { kindsOfGroup } from "../entities/catalog.ts";
-import type { EntityKind } from "../entities/types.ts";
+import { ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
 import { log } from "../log.ts";
 import { emptyKinds } from "../store/entities.ts";
 import { DataGate } from "../tools/data-gate.ts";
@@ -75,6 +76,8 @@ export const WARM_SHAPES: readonly Shape[] = [
   { tool: "search_creature", kinds: ["creature"], args: (i) => ({ cr: CRS[i % CRS.length], limit: 10 }) },
   { tool: "search_creature", kinds: ["creature"], args: (i) => ({ type: TYPES[i % TYPES.length], cr_min: (i % 5) + 1, limit: 10 }) },
   { tool: "search_equipment", kinds: ["magic_item"], args: (i) => ({ type: "magic-item", rarity: ["rare", "very rare", "legendary"][i % 3], offset: 10 * (i % 3) }) },
+  // Often an assistant's first call; its table groups the whole store (30–55 ms), then is remembered.
+  { tool: "list_documents", kinds: ENTITY_KINDS, args: () => ({}) },
 ];
 
 /** Up to `n` names of answering entries of `kinds`, spread over the store. */
