@@ -358,8 +358,6 @@ function migrate(db: Database): void {
     }
     const added = addFilterColumns(db);
     if (added.length) log.debug(`store: filter columns added: ${added.join(", ")}`);
-    const indexed = ensureLateIndexes(db);
-    if (indexed.length) log.debug(`store: indexes of the later filter columns made: ${indexed.join(", ")}`);
     if (had) backfillDerived(db, DERIVED_COLUMNS.filter((c) => !had.has(c)), !had.has("dup_of"));
     // Canonical-ness (migration 5) and the document ranks (migration 7) are computed for the rows
     // already stored, by the stored preference (after the back-fill above, as when each migration
@@ -369,6 +367,9 @@ function migrate(db: Database): void {
     // (migration 9; again for 12, whose names group ‘ with ’ and ') from the creatures stored.
     if (had && from < 12) straightenTraitNames(db);
     if (had && from < 12) refreshTraits(db);
+    // Last: the rows above are written before these indexes exist (one sort, not an update per row).
+    const indexed = ensureLateIndexes(db);
+    if (indexed.length) log.debug(`store: indexes of the later filter columns made: ${indexed.join(", ")}`);
   }).immediate();
 }
 

@@ -63,7 +63,7 @@ export function backfillDerived(db: Database, columns: readonly DerivedColumn[],
  * 165 ms cold; of the Underdark 20–27 ms. These two indexes hold those columns: a list walks or
  * scans the first, and a namesake check (`environment`) seeks the second, reading no row (the
  * same lists 0.5–3 ms cold, 0.2–1 ms warm). They are kept like the columns: made when a store
- * opens without them, made again when the table gained a column (their columns differ).
+ * opens without them, made again when the table gained a column they lack.
  */
 const LATE_INDEXES = [
   { name: "entities_late_by_preference", lead: ["kind", "doc_rank", "name", "dup_of", "group_rank", "name_form"] },
@@ -81,28 +81,38 @@ export function lateFilterColumns(db: Database): string[] {
   return FILTER_TABLE.map((f) => f.column).filter((c) => !covered.has(c));
 }
 
-/** The late-column indexes as they should be (name → columns); none when every filter column is covered. */
-function wantedLateIndexes(db: Database): Array<{ name: string; columns: string[] }> {
-  const late = lateFilterColumns(db);
-  if (late.length === 0) return [];
-  return LATE_INDEXES.map((i) => ({ name: i.name, columns: [...i.lead, ...late] }));
+/**
+ * What is to be done to one late-column index: nothing, make it (missing, or lacking a column the
+ * table has now), or drop it (every filter column is covered by the wide index). An index holding
+ * more columns than this build knows (made by a newer one, whose filter table is longer) is kept
+ * as it is: builds sharing a store never undo each other's indexes.
+ */
+function lateIndexTask(db: Database, index: { name: string; lead: readonly string[] }, late: readonly string[]): "keep" | "make" | "drop" {
+  const have = indexColumns(db, index.name);
+  if (late.length === 0) return have.length > 0 ? "drop" : "keep";
+  const leads = index.lead.every((c, i) => have[i] === c);
+  const rest = new Set(have.slice(index.lead.length));
+  return leads && late.every((c) => rest.has(c)) ? "keep" : "make";
 }
 
-/** True when the late-column indexes are as the filter table wants them (nothing to make). */
+/** True when the late-column indexes are as the filter table wants them (nothing to do). */
 export function lateIndexesCurrent(db: Database): boolean {
-  return wantedLateIndexes(db).every((i) => indexColumns(db, i.name).join(",") === i.columns.join(","));
+  const late = lateFilterColumns(db);
+  return LATE_INDEXES.every((i) => lateIndexTask(db, i, late) === "keep");
 }
 
-/** Make the late-column indexes that are missing or hold other columns (inside the caller's transaction); returns their names. */
+/** Make (or drop) the late-column indexes that are not as wanted (inside the caller's transaction); returns their names. */
 export function ensureLateIndexes(db: Database): string[] {
-  const made: string[] = [];
-  for (const i of wantedLateIndexes(db)) {
-    if (indexColumns(db, i.name).join(",") === i.columns.join(",")) continue;
+  const late = lateFilterColumns(db);
+  const changed: string[] = [];
+  for (const i of LATE_INDEXES) {
+    const task = lateIndexTask(db, i, late);
+    if (task === "keep") continue;
     db.exec(`DROP INDEX IF EXISTS ${i.name}`);
-    db.exec(`CREATE INDEX ${i.name} ON entities(${i.columns.join(", ")})`);
-    made.push(i.name);
+    if (task === "make") db.exec(`CREATE INDEX ${i.name} ON entities(${[...i.lead, ...late].join(", ")})`);
+    changed.push(i.name);
   }
-  return made;
+  return changed;
 }
 
 /**

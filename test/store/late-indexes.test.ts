@@ -5,14 +5,14 @@
  * environment) read those indexes instead of each creature's row, and answer as before.
  */
 import { describe, expect, test } from "bun:test";
-import type { Database } from "bun:sqlite";
+import { Database } from "bun:sqlite";
 import type { EntityKind } from "../../src/entities/types.ts";
 import { FILTER_TABLE } from "../../src/entities/filters.ts";
 import { andWhere, buildFilterWhere, type SqlValue } from "../../src/search/filter/filters.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
 import { firstOfGroup } from "../../src/search/rank/page-order.ts";
 import type { StructuredFilters } from "../../src/search/types.ts";
-import type { Store } from "../../src/store/db.ts";
+import { openStore, type Store } from "../../src/store/db.ts";
 import { lateFilterColumns } from "../../src/store/filter-columns.ts";
 import { makeEntity, makeStore, reopenedAfter } from "../support/entities.ts";
 import { unavailableProvider } from "../search/helpers.ts";
@@ -82,6 +82,36 @@ describe("indexes of the later filter columns", () => {
         expect({ pack: await names(again, { trait: "Pack Tactics" }), under: await names(again, { environment: "underdark" }) }).toEqual(before);
       },
     );
+  });
+
+  test("an index a newer build made with more columns is kept; a store with current indexes opens without a write lock", async () => {
+    await reopenedAfter(
+      creatures(),
+      (s) => {
+        const late = lateFilterColumns(s.db);
+        // A newer build's filter table has one more column (here: `name` again stands for it).
+        s.db.exec(`DROP INDEX entities_late_by_name; CREATE INDEX entities_late_by_name ON entities(kind, name, ${late.join(", ")}, slug)`);
+      },
+      async (again) => {
+        expect(indexColumns(again.db, "entities_late_by_name").at(-1)).toBe("slug");
+      },
+    );
+    const { store, cleanup } = makeStore(creatures());
+    try {
+      store.close();
+      // Another connection holds the write lock (a sync): opening must not need it.
+      const writer = new Database(store.path);
+      writer.exec("BEGIN IMMEDIATE");
+      try {
+        const again = openStore({ path: store.path, busyTimeoutMs: 0 });
+        again.close();
+      } finally {
+        writer.exec("ROLLBACK");
+        writer.close();
+      }
+    } finally {
+      cleanup();
+    }
   });
 
   test("lists by trait or environment read the indexes, not the creatures' rows", () => {
