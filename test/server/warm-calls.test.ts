@@ -11,6 +11,7 @@ import { swapped, WARM_SHAPES, warmCalls } from "../../src/server/warm-calls.ts"
 import { openStore, type Store } from "../../src/store/db.ts";
 import { changeToken } from "../../src/store/version-cache.ts";
 import { connectInMemory, makeDeps } from "../support/mcp.ts";
+import { recordQueries } from "../support/sql-seen.ts";
 import { type SyncedStore, syncedStore } from "../support/synced-store.ts";
 
 let synced: SyncedStore;
@@ -74,16 +75,11 @@ describe("warm-up calls at start", () => {
     expect(loads).toEqual([]);
     expect(changeToken(store.db)).toBe(token);
     // list_documents' table of the store is remembered: a first real call does not group the store again.
-    const seen: string[] = [];
-    const query = store.db.query.bind(store.db);
-    store.db.query = ((sql: string) => {
-      seen.push(sql);
-      return query(sql);
-    }) as typeof store.db.query;
+    const { seen, stop } = recordQueries(store.db);
     try {
       expect(await answers()).toEqual(before);
     } finally {
-      store.db.query = query;
+      stop();
     }
     expect(seen.filter((q) => q.includes("GROUP BY document_source"))).toEqual([]);
   }, 60_000);

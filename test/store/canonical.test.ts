@@ -16,6 +16,7 @@ import { openStore, type Store } from "../../src/store/db.ts";
 import { deleteOrigin, replaceOrigin } from "../../src/store/entities.ts";
 import { SCHEMA_VERSION } from "../../src/store/schema.ts";
 import { makeEntity, undoMigration5, undoMigration7 } from "../support/entities.ts";
+import { recordQueries } from "../support/sql-seen.ts";
 import { makeTempDir } from "../support/tmp.ts";
 import { unavailableProvider } from "../search/helpers.ts";
 
@@ -231,12 +232,7 @@ describe("collapsed answers from the stored ranks", () => {
     replaceOrigin(store.db, "open5e_v2:many", many);
     const ctx = { store, embedder: unavailableProvider(), embeddingTimeoutMs: 100 };
     // Every statement the store prepares from here on.
-    const seen: string[] = [];
-    const query = store.db.query.bind(store.db);
-    store.db.query = ((sql: string) => {
-      seen.push(sql);
-      return query(sql);
-    }) as typeof store.db.query;
+    const { seen } = recordQueries(store.db);
     const page = async (level: number, offset: number) => {
       seen.length = 0;
       const r = await runSearch(ctx, { kinds: ["spell" as EntityKind], filters: { level }, offset, limit: 5, collapse: true });
