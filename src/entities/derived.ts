@@ -205,9 +205,14 @@ export function straightApostrophes(s: string): string {
   return s.replace(/[‘’`]/g, "'");
 }
 
+/** A trait or action name without its usage note, as a book shows it: "Legendary Resistance (3/Day)" → "Legendary Resistance". */
+export function withoutUsage(raw: string): string {
+  return raw.replace(/\([^)]*\)/g, "").replace(/\s+/g, " ").trim();
+}
+
 /** A trait or action name as stored and matched: "Legendary Resistance (3/Day)" → "legendary resistance", "Devil’s Sight" → "devil's sight". */
 export function blockName(raw: string): string {
-  return straightApostrophes(raw.replace(/\([^)]*\)/g, "")).replace(/\s+/g, " ").trim().toLowerCase();
+  return straightApostrophes(withoutUsage(raw)).toLowerCase();
 }
 
 /** Trait and action names of a stat block (blockName), without Multiattack. */

@@ -6,7 +6,7 @@
  * the text once (the most preferred document's creature, named in `wording_from`), how many
  * creatures have it and the first of them (the preferred documents' first, then by name). Pure.
  */
-import { blockName } from "./derived.ts";
+import { blockName, withoutUsage } from "./derived.ts";
 import type { DocumentRank } from "./preference.ts";
 import { type Entity, type JsonObject, slugify } from "./types.ts";
 import { entityUri } from "./uri.ts";
@@ -45,7 +45,7 @@ export function traitEntities(creatures: readonly TraitSourceRow[], rank: Docume
       const words = blockName(raw);
       if (!words || words.length > 60 || !desc || NOT_A_REFERENCE.test(words) || seen.has(words)) continue;
       seen.add(words);
-      const display = raw.replace(/\([^)]*\)/g, "").replace(/\s+/g, " ").trim();
+      const display = withoutUsage(raw);
       const list = byTrait.get(words);
       const h = { row, display, desc };
       if (list) list.push(h);

@@ -180,8 +180,9 @@ async function rankedPage(
   const db = ctx.store.db;
   const { where, kinds } = q;
   const depth = legDepth(limit);
-  // The store's version is read once for each synchronous half (before and after the query embedding).
-  const legs = pinVersion(db, () => {
+  // The store's version is read once for each synchronous half, before the query embedding (the pin
+  // of runSearch, which this step runs in) and after it (below).
+  const legs = (() => {
     const analysis = analyzeQuery(db, search);
     if (analysis.corrected.size || analysis.completed.size) {
       log.debug("search: query words fixed", { corrected: Object.fromEntries(analysis.corrected), completed: Object.fromEntries(analysis.completed) });
@@ -207,7 +208,7 @@ async function rankedPage(
       if (exact.length === 0 && fixed !== search) exact = exactNameIds(db, kinds, candidates, fixed, q.page.rank);
     }
     return { candidates, semantic, lexical, exact };
-  });
+  })();
   const { candidates, semantic, lexical, exact } = legs;
   const sem = semantic ? await semantic : null;
   let vector: Neighbor[] = [];
@@ -256,18 +257,18 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
   if (!filtered.ok) return empty(filtered.message);
   let where = filtered.where;
 
-  const named = q.name !== undefined && q.name.trim() !== "";
-  if (named && q.name !== undefined) {
-    const step = resolveName(db, where, q.name, q.kinds);
+  const name = q.name?.trim() ? q.name : undefined;
+  if (name !== undefined) {
+    const step = resolveName(db, where, name, q.kinds);
     if (!step) {
       // Did the name or the filters empty it?
       const unfiltered = buildFilterWhere(q.kinds, undefined, docs.keys);
       // Without filters that is the same question again: the same (empty) answer.
       const same = unfiltered.ok && unfiltered.where.sql === where.sql && JSON.stringify(unfiltered.where.params) === JSON.stringify(where.params);
-      const alone = unfiltered.ok && !same ? resolveName(db, unfiltered.where, q.name, q.kinds) : null;
+      const alone = unfiltered.ok && !same ? resolveName(db, unfiltered.where, name, q.kinds) : null;
       const why = alone
-        ? explainFilters(db, { kinds: q.kinds, filters: q.filters ?? {}, documentKeys: docs.keys, name: { text: q.name, clause: alone.clause } })
-        : explainName(db, { kinds: q.kinds, filters: {}, documentKeys: docs.keys }, q.name);
+        ? explainFilters(db, { kinds: q.kinds, filters: q.filters ?? {}, documentKeys: docs.keys, name: { text: name, clause: alone.clause } })
+        : explainName(db, { kinds: q.kinds, filters: {}, documentKeys: docs.keys }, name);
       return empty(why);
     }
     where = andWhere(where, step.clause);
@@ -285,7 +286,7 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
     kinds: q.kinds,
     withText: !q.omitText,
     noteFallback: collapse && noDocuments,
-    named,
+    named: name !== undefined,
     // Bodies are made as tool answers present rows (one wording: omitText).
     ...(q.compactBody && noDocuments && q.omitText ? { compactBody: q.compactBody } : {}),
   };

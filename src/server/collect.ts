@@ -50,20 +50,15 @@ export class AnswerCollector {
     this.since += chars;
     if (this.pending || this.since < this.threshold) return;
     this.pending = true;
-    try {
-      this.later(() => {
-        this.pending = false;
-        this.since = 0;
-        try {
-          this.collect();
-        } catch (err) {
-          log.debug("young-generation collection failed", err);
-        }
-      });
-    } catch (err) {
+    this.later(() => {
       this.pending = false;
-      log.debug("could not schedule a young-generation collection", err);
-    }
+      this.since = 0;
+      try {
+        this.collect();
+      } catch (err) {
+        log.debug("young-generation collection failed", err);
+      }
+    });
   }
 }
 

@@ -365,8 +365,10 @@ function migrate(db: Database): void {
     if (had && from < 8) refreshGroupRanks(db);
     // Trait names with straight apostrophes (migration 12), then the trait reference rows
     // (migration 9; again for 12, whose names group ‘ with ’ and ') from the creatures stored.
-    if (had && from < 12) straightenTraitNames(db);
-    if (had && from < 12) refreshTraits(db);
+    if (had && from < 12) {
+      straightenTraitNames(db);
+      refreshTraits(db);
+    }
     // Last: the rows above are written before these indexes exist (one sort, not an update per row).
     const indexed = ensureLateIndexes(db);
     if (indexed.length) log.debug(`store: indexes of the later filter columns made: ${indexed.join(", ")}`);

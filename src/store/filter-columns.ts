@@ -70,7 +70,8 @@ const LATE_INDEXES = [
   { name: "entities_late_by_name", lead: ["kind", "name"] },
 ] as const;
 
-function indexColumns(db: Database, index: string): string[] {
+/** The columns of `index`, in order (none when it does not exist). */
+export function indexColumns(db: Database, index: string): string[] {
   return db.query<{ name: string }, [string]>("SELECT name FROM pragma_index_info(?) ORDER BY seqno").all(index).map((r) => r.name);
 }
 

@@ -13,15 +13,11 @@ import { runSearch } from "../../src/search/hybrid.ts";
 import { firstOfGroup } from "../../src/search/rank/page-order.ts";
 import type { StructuredFilters } from "../../src/search/types.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
-import { lateFilterColumns } from "../../src/store/filter-columns.ts";
+import { indexColumns, lateFilterColumns } from "../../src/store/filter-columns.ts";
 import { makeEntity, makeStore, reopenedAfter } from "../support/entities.ts";
 import { unavailableProvider } from "../search/helpers.ts";
 
 const LATE = ["entities_late_by_preference", "entities_late_by_name"];
-
-function indexColumns(db: Database, index: string): string[] {
-  return db.query<{ name: string }, [string]>("SELECT name FROM pragma_index_info(?) ORDER BY seqno").all(index).map((r) => r.name);
-}
 
 /** Wolves and a drow in two books; traits and environments as the derivation stores them. */
 function creatures() {

@@ -114,37 +114,39 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 type Ranked = { name: string; kind: string; rank: number };
 
+/** A match of a few-matches page: name and kind, with the stored doc_rank (filters alone) or the id (a name lookup). */
+type Match = { name: string; kind: string; doc_rank?: number | null; id?: number };
+
 /**
- * The matches of `w` with their document's rank. Filters alone: one statement with the stored
- * `doc_rank` (the filter indexes hold it: evocation spells of level 3, 0.15 → 0.08 ms). A name
- * lookup: the matches through the name's index (id, name and kind: it holds them, not doc_rank,
- * and asking for doc_rank makes SQLite prefer a covering walk of the whole kind), then their
- * documents by id (early columns of the row).
+ * The matches of `w` (at most `atMost`). Filters alone: with the stored `doc_rank` (the filter
+ * indexes hold it: evocation spells of level 3, 0.15 → 0.08 ms). A name lookup: through the name's
+ * index, with the id (it holds id, name and kind, not doc_rank, and asking for doc_rank makes SQLite
+ * prefer a covering walk of the whole kind); their documents are read by withRanks.
  */
-function ranked(db: Database, w: WhereClause, spec: PageSpec, atMost?: number): Ranked[] {
+function matches(db: Database, w: WhereClause, spec: PageSpec, atMost?: number): Match[] {
   const limit = atMost === undefined ? "" : ` LIMIT ${Math.floor(atMost)}`;
-  if (!spec.named) {
-    return db
-      .query<{ name: string; kind: string; doc_rank: number | null }, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind, e.doc_rank AS doc_rank FROM entities e WHERE ${w.sql}${limit}`)
-      .all(...w.params)
-      // Every row has its rank (refreshGroupRanks); a NULL would come first, as SQL orders it.
-      .map((r) => ({ name: r.name, kind: r.kind, rank: r.doc_rank ?? -1 }));
-  }
-  const rows = db.query<{ id: number; name: string; kind: string }, SqlValue[]>(`SELECT e.id AS id, e.name AS name, e.kind AS kind FROM entities e WHERE ${w.sql}${limit}`).all(...w.params);
+  const cols = spec.named ? "e.id AS id, e.name AS name, e.kind AS kind" : "e.name AS name, e.kind AS kind, e.doc_rank AS doc_rank";
+  return db.query<Match, SqlValue[]>(`SELECT ${cols} FROM entities e WHERE ${w.sql}${limit}`).all(...w.params);
+}
+
+/** `rows` (from matches) with their document's rank: the stored one, or (a name lookup) their documents by id (early columns of the row). */
+function withRanks(db: Database, spec: PageSpec, rows: readonly Match[]): Ranked[] {
+  // Every row has its rank (refreshGroupRanks); a NULL would come first, as SQL orders it.
+  if (!spec.named) return rows.map((r) => ({ name: r.name, kind: r.kind, rank: r.doc_rank ?? -1 }));
   const docs = new Map(
     db
       .query<{ id: number; document_key: string; document_source: string }, [string]>(`SELECT id, document_key, document_source FROM entities WHERE id ${ID_IN}`)
-      .all(idList(rows.map((r) => r.id)))
+      .all(idList(rows.map((r) => r.id!)))
       .map((d) => [d.id, d]),
   );
-  return rows.map((r) => ({ name: r.name, kind: r.kind, rank: spec.rank(docs.get(r.id) ?? { document_key: "", document_source: "" }) }));
+  return rows.map((r) => ({ name: r.name, kind: r.kind, rank: spec.rank(docs.get(r.id!) ?? { document_key: "", document_source: "" }) }));
 }
 
 /**
  * The page of `w`'s matches in (doc_rank, name, kind) order, sorted here; undefined when a name is
  * not ASCII (SQLite compares UTF-8 bytes, JavaScript UTF-16 units: SQL orders those).
  */
-function orderedHere(db: Database, w: WhereClause, spec: PageSpec, rows: readonly Ranked[] = ranked(db, w, spec)): GroupName[] | undefined {
+function orderedHere(db: Database, w: WhereClause, spec: PageSpec, rows: readonly Ranked[] = withRanks(db, spec, matches(db, w, spec))): GroupName[] | undefined {
   if (rows.some((r) => /[^\x00-\x7f]/.test(r.name))) return undefined;
   return rows
     .map((r) => ({ r, name: nocase(r.name) }))
@@ -168,9 +170,9 @@ export function groupNames(db: Database, where: WhereClause, spec: PageSpec): { 
     // are the total and the page both, and no COUNT runs (a new filter or name: 20–90 µs saved).
     let few: Ranked[] | undefined;
     const total = countOf(db, w, false, () => {
-      const rows = ranked(db, w, spec, ORDER_HERE + 1);
+      const rows = matches(db, w, spec, ORDER_HERE + 1);
       if (rows.length > ORDER_HERE) return undefined;
-      few = rows;
+      few = withRanks(db, spec, rows);
       return rows.length;
     });
     if (spec.offset >= total) return { total, names: [] };
