@@ -10,7 +10,7 @@
 import { CACHES } from "../../store/caches.ts";
 import type { Database } from "bun:sqlite";
 import { type VersionMemo, versionMemo } from "../../store/version-cache.ts";
-import type { SqlValue, WhereClause } from "./filters.ts";
+import { entitiesOf, type SqlValue, type WhereClause } from "./filters.ts";
 
 export class CandidateSet {
   /** 1 at index id when the entity is a candidate. */
@@ -37,7 +37,7 @@ export class CandidateSet {
 export function candidateSet(db: Database, where: WhereClause, memo: VersionMemo = versionMemo(db)): CandidateSet {
   const key = JSON.stringify([where.sql, where.params]);
   return CACHES.candidates.get(memo, key, () => {
-    const rows = db.query<[number], SqlValue[]>(`SELECT e.id FROM entities e WHERE ${where.sql} ORDER BY e.id`).values(...where.params);
+    const rows = db.query<[number], SqlValue[]>(`SELECT e.id FROM ${entitiesOf(where)} WHERE ${where.sql} ORDER BY e.id`).values(...where.params);
     const ids = new Int32Array(rows.length);
     for (let i = 0; i < rows.length; i++) ids[i] = Number(rows[i]![0]);
     return new CandidateSet(ids);

@@ -19,17 +19,31 @@ export type SqlValue = string | number;
 export interface WhereClause {
   sql: string;
   params: SqlValue[];
+  /**
+   * The clause keeps a few known ids (a name found through the name index, names.ts): its rows are
+   * read by id. Without statistics SQLite takes `kind = ?` for a handful of rows and walks the
+   * whole kind in a covering index instead (a lookup by key or part of a name: 0.5–0.9 ms against
+   * 0.05).
+   */
+  byIds?: true;
 }
 
 export type FilterResult = { ok: true; where: WhereClause } | { ok: false; message: string };
 
 export const TRUE_CLAUSE: WhereClause = { sql: "1", params: [] };
 
-/** AND of clauses, skipping "1". */
+/** AND of clauses, skipping "1" (read by id when any of them is). */
 export function andWhere(...clauses: WhereClause[]): WhereClause {
   const parts = clauses.filter((c) => c.sql !== "1");
   if (parts.length === 0) return TRUE_CLAUSE;
-  return { sql: parts.map((c) => `(${c.sql})`).join(" AND "), params: parts.flatMap((c) => c.params) };
+  const out: WhereClause = { sql: parts.map((c) => `(${c.sql})`).join(" AND "), params: parts.flatMap((c) => c.params) };
+  if (parts.some((c) => c.byIds)) out.byIds = true;
+  return out;
+}
+
+/** `entities e` as the FROM of a query over `where`: by rowid when the clause keeps a few known ids (WhereClause.byIds). */
+export function entitiesOf(where: WhereClause): string {
+  return where.byIds ? "entities e NOT INDEXED" : "entities e";
 }
 
 /** Escape LIKE metacharacters for `LIKE ? ESCAPE '\'`. */

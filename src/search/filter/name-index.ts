@@ -3,9 +3,9 @@
  * name that matches nothing costs otherwise: each fallback step of names.ts probed in SQL (the
  * `key` and `partial` steps read every row of the kinds asked for) and "did you mean" computing
  * the edit distance to every name. Here:
- *   - `hasKey`, `partialIds`: which entities of some kinds satisfy the `key` and `partial` steps,
- *     whatever the filters (a step none can satisfy is not probed; a partial match becomes an id
- *     list). Same folding as SQLite (NOCASE and LIKE fold ASCII letters only).
+ *   - `keyIds`, `partialIds`: which entities of some kinds satisfy the `key` and `partial` steps,
+ *     whatever the filters (a step none can satisfy is not probed; a match becomes an id list).
+ *     Same folding as SQLite (NOCASE and LIKE fold ASCII letters only).
  *   - `closest`: the names within a few edits, from the names sharing enough trigrams with the
  *     input (q-gram count filter), edit distance on those only.
  */
@@ -28,8 +28,8 @@ interface KindNames {
   nameStarts: number[];
   slugStarts: number[];
   ids: number[];
-  /** Folded keys. */
-  keys: Set<string>;
+  /** Ids by folded key. */
+  keys: Map<string, number[]>;
 }
 
 /** One distinct lower-cased name ("did you mean" candidates). */
@@ -88,14 +88,17 @@ export class NameIndex {
       let k = this.byKind.get(r.kind);
       let p = parts.get(r.kind);
       if (!k || !p) {
-        this.byKind.set(r.kind, (k = { names: "", slugs: "", nameStarts: [], slugStarts: [], ids: [], keys: new Set() }));
+        this.byKind.set(r.kind, (k = { names: "", slugs: "", nameStarts: [], slugStarts: [], ids: [], keys: new Map() }));
         parts.set(r.kind, (p = { names: [], slugs: [] }));
         this.kindBits.set(r.kind, 2 ** Math.min(this.kindBits.size, 30));
       }
       p.names.push(r.name);
       p.slugs.push(r.slug);
       k.ids.push(r.id);
-      k.keys.add(foldAscii(r.key));
+      const folded = foldAscii(r.key);
+      const same = k.keys.get(folded);
+      if (same) same.push(r.id);
+      else k.keys.set(folded, [r.id]);
       const bit = this.kindBits.get(r.kind)!;
       const lower = r.name.toLowerCase();
       const seen = byLower.get(lower);
@@ -131,10 +134,10 @@ export class NameIndex {
     }
   }
 
-  /** Whether an entity of `kinds` has this key (`key = ? COLLATE NOCASE`). */
-  hasKey(kinds: readonly string[], key: string): boolean {
+  /** Ids of the entities of `kinds` with this key (`key = ? COLLATE NOCASE`), ascending. */
+  keyIds(kinds: readonly string[], key: string): number[] {
     const k = foldAscii(key);
-    return kinds.some((kind) => this.byKind.get(kind)?.keys.has(k) ?? false);
+    return kinds.flatMap((kind) => this.byKind.get(kind)?.keys.get(k) ?? []).sort((a, b) => a - b);
   }
 
   /**

@@ -13,7 +13,7 @@ import type { EntityKind } from "../../entities/types.ts";
 import { CACHES } from "../../store/caches.ts";
 import { editDistance } from "./fuzzy.ts";
 import { nameIndex } from "../filter/name-index.ts";
-import { andWhere, buildFilterWhere, castingTimeVariants, type SqlValue, type WhereClause } from "../filter/filters.ts";
+import { andWhere, buildFilterWhere, castingTimeVariants, entitiesOf, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import type { StructuredFilters } from "../types.ts";
 
 /**
@@ -25,7 +25,7 @@ const FREE_TEXT: ReadonlyMap<string, { col: string; list: boolean }> = new Map(
 );
 
 function count(db: Database, where: WhereClause): number {
-  return db.query<{ n: number }, SqlValue[]>(`SELECT COUNT(*) AS n FROM entities e WHERE ${where.sql}`).get(...where.params)?.n ?? 0;
+  return db.query<{ n: number }, SqlValue[]>(`SELECT COUNT(*) AS n FROM ${entitiesOf(where)} WHERE ${where.sql}`).get(...where.params)?.n ?? 0;
 }
 
 function kindWords(kinds: readonly EntityKind[]): string {

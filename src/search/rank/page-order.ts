@@ -5,11 +5,10 @@
  * (a few matches) sorting them here. `total`s are remembered per clause until the store changes.
  */
 import type { Database } from "bun:sqlite";
-import { ID_IN, idList } from "../../store/id-list.ts";
 import { CACHES } from "../../store/caches.ts";
 import { hasIndex } from "../../store/db.ts";
 import { rankPreference } from "../../store/canonical.ts";
-import { andWhere, type SqlValue, type WhereClause } from "../filter/filters.ts";
+import { andWhere, entitiesOf, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import { nameForm } from "../../entities/name-form.ts";
 import { nocase } from "./collapse.ts";
 import type { DocumentRank } from "./preference.ts";
@@ -49,8 +48,8 @@ function groupColumn(db: Database): string {
  */
 export function countOf(db: Database, where: WhereClause, groups: boolean, first?: () => number | undefined): number {
   const sql = groups
-    ? `SELECT COUNT(*) AS n FROM (SELECT 1 FROM entities e WHERE ${where.sql} GROUP BY e.kind, ${groupColumn(db)})`
-    : `SELECT COUNT(*) AS n FROM entities e WHERE ${where.sql}`;
+    ? `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${entitiesOf(where)} WHERE ${where.sql} GROUP BY e.kind, ${groupColumn(db)})`
+    : `SELECT COUNT(*) AS n FROM ${entitiesOf(where)} WHERE ${where.sql}`;
   return CACHES.totals.get(db, JSON.stringify([groups, where.sql, where.params]), () => first?.() ?? db.query<{ n: number }, SqlValue[]>(sql).get(...where.params)?.n ?? 0);
 }
 
@@ -114,39 +113,34 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 type Ranked = { name: string; kind: string; rank: number };
 
-/** A match of a few-matches page: name and kind, with the stored doc_rank (filters alone) or the id (a name lookup). */
-type Match = { name: string; kind: string; doc_rank?: number | null; id?: number };
+/** A match of a few-matches page: name and kind, with the stored doc_rank (filters alone) or its document (a name lookup). */
+type Match = { name: string; kind: string; doc_rank?: number | null; document_key?: string; document_source?: string };
 
 /**
  * The matches of `w` (at most `atMost`). Filters alone: with the stored `doc_rank` (the filter
- * indexes hold it: evocation spells of level 3, 0.15 → 0.08 ms). A name lookup: through the name's
- * index, with the id (it holds id, name and kind, not doc_rank, and asking for doc_rank makes SQLite
- * prefer a covering walk of the whole kind); their documents are read by withRanks.
+ * indexes hold it: evocation spells of level 3, 0.15 → 0.08 ms). A name lookup: with its document,
+ * which the name's covering index holds (entities_listing: kind, name, …, document_key,
+ * document_source), as it does not hold doc_rank: asking for that makes SQLite prefer a covering
+ * walk of the whole kind.
  */
 function matches(db: Database, w: WhereClause, spec: PageSpec, atMost?: number): Match[] {
   const limit = atMost === undefined ? "" : ` LIMIT ${Math.floor(atMost)}`;
-  const cols = spec.named ? "e.id AS id, e.name AS name, e.kind AS kind" : "e.name AS name, e.kind AS kind, e.doc_rank AS doc_rank";
-  return db.query<Match, SqlValue[]>(`SELECT ${cols} FROM entities e WHERE ${w.sql}${limit}`).all(...w.params);
+  const cols = spec.named ? "e.name AS name, e.kind AS kind, e.document_key AS document_key, e.document_source AS document_source" : "e.name AS name, e.kind AS kind, e.doc_rank AS doc_rank";
+  return db.query<Match, SqlValue[]>(`SELECT ${cols} FROM ${entitiesOf(w)} WHERE ${w.sql}${limit}`).all(...w.params);
 }
 
-/** `rows` (from matches) with their document's rank: the stored one, or (a name lookup) their documents by id (early columns of the row). */
-function withRanks(db: Database, spec: PageSpec, rows: readonly Match[]): Ranked[] {
+/** `rows` (from matches) with their document's rank: the stored one, or (a name lookup) their document's under the query's preference. */
+function withRanks(spec: PageSpec, rows: readonly Match[]): Ranked[] {
   // Every row has its rank (refreshGroupRanks); a NULL would come first, as SQL orders it.
   if (!spec.named) return rows.map((r) => ({ name: r.name, kind: r.kind, rank: r.doc_rank ?? -1 }));
-  const docs = new Map(
-    db
-      .query<{ id: number; document_key: string; document_source: string }, [string]>(`SELECT id, document_key, document_source FROM entities WHERE id ${ID_IN}`)
-      .all(idList(rows.map((r) => r.id!)))
-      .map((d) => [d.id, d]),
-  );
-  return rows.map((r) => ({ name: r.name, kind: r.kind, rank: spec.rank(docs.get(r.id!) ?? { document_key: "", document_source: "" }) }));
+  return rows.map((r) => ({ name: r.name, kind: r.kind, rank: spec.rank({ document_key: r.document_key ?? "", document_source: r.document_source ?? "" }) }));
 }
 
 /**
  * The page of `w`'s matches in (doc_rank, name, kind) order, sorted here; undefined when a name is
  * not ASCII (SQLite compares UTF-8 bytes, JavaScript UTF-16 units: SQL orders those).
  */
-function orderedHere(db: Database, w: WhereClause, spec: PageSpec, rows: readonly Ranked[] = withRanks(db, spec, matches(db, w, spec))): GroupName[] | undefined {
+function orderedHere(db: Database, w: WhereClause, spec: PageSpec, rows: readonly Ranked[] = withRanks(spec, matches(db, w, spec))): GroupName[] | undefined {
   if (rows.some((r) => /[^\x00-\x7f]/.test(r.name))) return undefined;
   return rows
     .map((r) => ({ r, name: nocase(r.name) }))
@@ -172,14 +166,14 @@ export function groupNames(db: Database, where: WhereClause, spec: PageSpec): { 
     const total = countOf(db, w, false, () => {
       const rows = matches(db, w, spec, ORDER_HERE + 1);
       if (rows.length > ORDER_HERE) return undefined;
-      few = withRanks(db, spec, rows);
+      few = withRanks(spec, rows);
       return rows.length;
     });
     if (spec.offset >= total) return { total, names: [] };
     const here = total <= ORDER_HERE ? orderedHere(db, w, spec, few) : undefined;
     if (here) return { total, names: here };
     const names = db
-      .query<GroupName, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind, e.name_form AS name_form FROM entities e WHERE ${w.sql} ORDER BY ${leadOrder(db, total, spec, "e.doc_rank")}, e.name, e.kind LIMIT ? OFFSET ?`)
+      .query<GroupName, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind, e.name_form AS name_form FROM ${entitiesOf(w)} WHERE ${w.sql} ORDER BY ${leadOrder(db, total, spec, "e.doc_rank")}, e.name, e.kind LIMIT ? OFFSET ?`)
       .all(...w.params, spec.limit, spec.offset);
     return { total, names };
   }
@@ -189,7 +183,7 @@ export function groupNames(db: Database, where: WhereClause, spec: PageSpec): { 
   const form = groupColumn(db);
   const names = db
     .query<GroupName, SqlValue[]>(
-      `SELECT e.name AS name, e.kind AS kind, ${form === "e.name" ? "NULL" : form} AS name_form, MIN(${spec.rank.sql}) AS r FROM entities e WHERE ${where.sql} GROUP BY ${form}, e.kind ORDER BY r, e.name, e.kind LIMIT ? OFFSET ?`,
+      `SELECT e.name AS name, e.kind AS kind, ${form === "e.name" ? "NULL" : form} AS name_form, MIN(${spec.rank.sql}) AS r FROM ${entitiesOf(where)} WHERE ${where.sql} GROUP BY ${form}, e.kind ORDER BY r, e.name, e.kind LIMIT ? OFFSET ?`,
     )
     .all(...where.params, spec.limit, spec.offset);
   return { total, names };

@@ -20,7 +20,7 @@ import type { Database } from "bun:sqlite";
 import { getEntitiesByIds } from "../../store/entities.ts";
 import { ID_IN, idList } from "../../store/id-list.ts";
 import { exactNameKey, formKey, type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameFormRows, sameNameRows } from "./collapse.ts";
-import type { SqlValue, WhereClause } from "../filter/filters.ts";
+import { entitiesOf, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import type { DocumentRank } from "./preference.ts";
 import type { DocumentSource, Entity, EntityKind } from "../../entities/types.ts";
 import type { OtherVersion, SearchHit } from "../types.ts";
@@ -123,7 +123,7 @@ export function structuredPage(db: Database, where: WhereClause, spec: PageSpec)
   const total = countOf(db, where, false);
   if (spec.offset >= total) return { total, hits: [] };
   const rows = db
-    .query<LightRow, SqlValue[]>(`SELECT ${LIGHT} FROM entities e WHERE ${where.sql} ORDER BY ${leadOrder(db, total, spec, "e.name")}, ${spec.rank.sql}, lower(e.document_key), e.key LIMIT ? OFFSET ?`)
+    .query<LightRow, SqlValue[]>(`SELECT ${LIGHT} FROM ${entitiesOf(where)} WHERE ${where.sql} ORDER BY ${leadOrder(db, total, spec, "e.name")}, ${spec.rank.sql}, lower(e.document_key), e.key LIMIT ? OFFSET ?`)
     .all(...where.params, spec.limit, spec.offset);
   return { total, hits: load(db, rows.map((r) => ({ members: [r] })), spec) };
 }
