@@ -4,6 +4,7 @@ import { hasWildcard, nameSteps, wildcardToLike } from "../../../src/search/filt
 import type { SearchQuery } from "../../../src/search/types.ts";
 import type { Store } from "../../../src/store/db.ts";
 import { makeStore } from "../../support/entities.ts";
+import { recordQueries } from "../../support/sql-seen.ts";
 import { ctxOf, labels, names } from "../helpers.ts";
 
 let store: Store;
@@ -88,6 +89,36 @@ describe("name matching", () => {
     expect(await byName("dragon", { kinds: ["creature"] })).toEqual(["Ancient Red Dragon", "Dragon Turtle", "Young Green Dragon"]);
     expect(await byName("red-drag", { kinds: ["creature"] })).toEqual(["Ancient Red Dragon"]);
     expect(await byName("opportunity", { kinds: ["rule"] })).toEqual(["Opportunity Attacks"]);
+  });
+
+  test("a lookup by key, slug, key suffix or part of a name seeks its rows: no statement walks a whole kind", async () => {
+    // Without statistics SQLite takes `kind = ?` for a handful of rows: it walked every spell or
+    // creature in a covering index to find one key or slug (names.ts: SLUG_IS, WhereClause.byIds).
+    const walksKind = (detail: string) => /^SEARCH [eo] USING (COVERING )?INDEX \w+ \(kind=\?\)$/.test(detail);
+    const cases: Array<[string, Partial<SearchQuery>]> = [
+      ["srd_fireball", {}],
+      ["SRD-2024_FIREBALL", {}],
+      ["ancient-red-dragon", { kinds: ["creature"] }],
+      ["tob_fireball", {}],
+      ["dragon", { kinds: ["creature"] }],
+      ["red-drag", { kinds: ["creature"], filters: { cr_min: 1 } }],
+      ["tarrasque", { kinds: ["creature"] }],
+    ];
+    for (const [name, q] of cases) {
+      const rec = recordQueries(store.db);
+      let found = 0;
+      try {
+        found = (await run({ name, ...q })).hits.length;
+      } finally {
+        rec.stop();
+      }
+      expect({ name, found: found > 0 }).toEqual({ name, found: name !== "tarrasque" });
+      expect(rec.seen.length).toBeGreaterThan(0);
+      for (const sql of rec.seen) {
+        const plan = store.db.query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${sql}`).all().map((r) => r.detail);
+        expect({ name, sql, walks: plan.filter(walksKind) }).toEqual({ name, sql, walks: [] });
+      }
+    }
   });
 
   test("no match → empty, not an error", async () => {
