@@ -84,7 +84,7 @@ describe("the alignment filter", () => {
       // The hint: which filter emptied the answer, and how many match without it.
       const empty = answerOf(await call({ type: "undead", alignment: "good" }));
       expect(empty.count).toBe(0);
-      expect(empty.message).toContain('No creature matches alignment=["good"] together with creature_type="undead" (1 matches without it)');
+      expect(empty.message).toContain('No creature matches alignment=["good"] together with creature_type="undead" (1 match without it)');
     } finally {
       await close();
     }

@@ -304,9 +304,9 @@ describe("empty answers explain", () => {
   });
   test("known values that match nothing together say which filter emptied the set", async () => {
     const a = await answer("search_spell", { school: "divination", level: 3 });
-    expect(a.message).toBe('No spell matches school="divination" together with level=3 (3 match without it). Drop or change school.');
+    expect(a.message).toBe('No spell matches school="divination" together with level=3 (3 matches without it). Drop or change school.');
     const b = await answer("search_spell", { name: "Fireball", ritual: true });
-    expect(b.message).toBe('No spell named "Fireball" matches ritual=true (3 match without it). Drop or change ritual.');
+    expect(b.message).toBe('No spell named "Fireball" matches ritual=true (3 matches without it). Drop or change ritual.');
   });
 });
 

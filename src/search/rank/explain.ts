@@ -113,7 +113,7 @@ export function explainFilters(db: Database, c: EmptyContext): string | undefine
       const kept = Object.entries(acc)
         .map(([a, b]) => `${a}=${show(b)}`)
         .join(", ");
-      return `No ${what} matches ${k}=${show(v)}${kept ? ` together with ${kept}` : ""} (${before} match${before === 1 ? "es" : ""} without it). Drop or change ${k}.`;
+      return `No ${what} matches ${k}=${show(v)}${kept ? ` together with ${kept}` : ""} (${before} match${before === 1 ? "" : "es"} without it). Drop or change ${k}.`;
     }
     acc = next;
     before = n;

@@ -117,13 +117,18 @@ function satisfyingOfNames(db: Database, where: WhereClause, names: ReadonlyArra
   return out;
 }
 
-/** A page of a structured (unranked) query. */
+/**
+ * A page of a structured (unranked) query. Uncollapsed, in name, preference, document and key
+ * order, then kind and id: one document can file the same key under two kinds (the SRD's
+ * "Acolyte" background and creature), and their order must not depend on how SQLite reads the
+ * rows (by id or along an index).
+ */
 export function structuredPage(db: Database, where: WhereClause, spec: PageSpec): Page {
   if (spec.collapse) return collapsedPage(db, where, spec);
   const total = countOf(db, where, false);
   if (spec.offset >= total) return { total, hits: [] };
   const rows = db
-    .query<LightRow, SqlValue[]>(`SELECT ${LIGHT} FROM ${entitiesOf(where)} WHERE ${where.sql} ORDER BY ${leadOrder(db, total, spec, "e.name")}, ${spec.rank.sql}, lower(e.document_key), e.key LIMIT ? OFFSET ?`)
+    .query<LightRow, SqlValue[]>(`SELECT ${LIGHT} FROM ${entitiesOf(where)} WHERE ${where.sql} ORDER BY ${leadOrder(db, total, spec, "e.name")}, ${spec.rank.sql}, lower(e.document_key), e.key, e.kind, e.id LIMIT ? OFFSET ?`)
     .all(...where.params, spec.limit, spec.offset);
   return { total, hits: load(db, rows.map((r) => ({ members: [r] })), spec) };
 }

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { runSearch } from "../../../src/search/hybrid.ts";
-import { hasWildcard, nameSteps, wildcardToLike } from "../../../src/search/filter/names.ts";
+import { buildFilterWhere } from "../../../src/search/filter/filters.ts";
+import { hasWildcard, type NameStrategy, nameSteps, resolveName, wildcardToLike } from "../../../src/search/filter/names.ts";
 import type { SearchQuery } from "../../../src/search/types.ts";
 import type { Store } from "../../../src/store/db.ts";
-import { makeStore } from "../../support/entities.ts";
+import { makeEntity, makeStore, sampleEntities } from "../../support/entities.ts";
 import { recordQueries } from "../../support/sql-seen.ts";
 import { ctxOf, labels, names } from "../helpers.ts";
 
@@ -94,17 +95,22 @@ describe("name matching", () => {
   test("a lookup by key, slug, key suffix or part of a name seeks its rows: no statement walks a whole kind", async () => {
     // Without statistics SQLite takes `kind = ?` for a handful of rows: it walked every spell or
     // creature in a covering index to find one key or slug (names.ts: SLUG_IS, WhereClause.byIds).
-    const walksKind = (detail: string) => /^SEARCH [eo] USING (COVERING )?INDEX \w+ \(kind=\?\)$/.test(detail);
-    const cases: Array<[string, Partial<SearchQuery>]> = [
-      ["srd_fireball", {}],
-      ["SRD-2024_FIREBALL", {}],
-      ["ancient-red-dragon", { kinds: ["creature"] }],
-      ["tob_fireball", {}],
-      ["dragon", { kinds: ["creature"] }],
-      ["red-drag", { kinds: ["creature"], filters: { cr_min: 1 } }],
-      ["tarrasque", { kinds: ["creature"] }],
+    const walksKind = (detail: string) => /^SEARCH [eo] USING (COVERING )?INDEX \w+ \(kind=\?\)$/.test(detail) || /^SCAN [eo]\b/.test(detail);
+    const cases: Array<[string, Partial<SearchQuery>, NameStrategy | undefined]> = [
+      ["srd_fireball", {}, "key"],
+      ["SRD-2024_FIREBALL", {}, "key"],
+      ["ancient-red-dragon", { kinds: ["creature"] }, "slug"],
+      ["tob_fireball", {}, "key-suffix"],
+      ["dragon", { kinds: ["creature"] }, "partial"],
+      ["red-drag", { kinds: ["creature"], filters: { cr_min: 1 } }, "partial"],
+      ["tarrasque", { kinds: ["creature"] }, undefined],
     ];
-    for (const [name, q] of cases) {
+    for (const [name, q, how] of cases) {
+      // Each case takes the step it stands for (a fixture change must not move it to another).
+      const kinds = q.kinds ?? ["spell"];
+      const base = buildFilterWhere(kinds, q.filters, null);
+      if (!base.ok) throw new Error(base.message);
+      expect({ name, how: resolveName(store.db, base.where, name, kinds)?.how }).toEqual({ name, how });
       const rec = recordQueries(store.db);
       let found = 0;
       try {
@@ -118,6 +124,21 @@ describe("name matching", () => {
         const plan = store.db.query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${sql}`).all().map((r) => r.detail);
         expect({ name, sql, walks: plan.filter(walksKind) }).toEqual({ name, sql, walks: [] });
       }
+    }
+  });
+
+  test("one key filed under two kinds: the same order whether the rows are read by id or along an index", async () => {
+    // The SRD files "Acolyte" as a background and a creature with one key; here a Shield armor
+    // shares the Shield spell's key. Rows read by id come in id order (the spell was stored first).
+    const { store: two, cleanup: done } = makeStore([...sampleEntities(), makeEntity("armor", "Shield", { category: "shield" }, { key: "srd_shield" })]);
+    try {
+      const list = async (name: string) => labels(await runSearch(ctxOf(two), { kinds: ["spell", "armor"], limit: 10, name, collapse: false, documents: ["srd-2014"] })).join(", ");
+      const kinds = async (name: string) => (await runSearch(ctxOf(two), { kinds: ["spell", "armor"], limit: 10, name, collapse: false, documents: ["srd-2014"] })).hits.map((h) => h.entity.kind);
+      expect(await kinds("Shield")).toEqual(["armor", "spell"]);
+      expect(await kinds("srd_shield")).toEqual(["armor", "spell"]);
+      expect(await list("srd_shield")).toBe(await list("Shield"));
+    } finally {
+      done();
     }
   });
 
