@@ -17,7 +17,11 @@ import { indexColumns, lateFilterColumns } from "../../src/store/filter-columns.
 import { makeEntity, makeStore, reopenedAfter } from "../support/entities.ts";
 import { unavailableProvider } from "../search/helpers.ts";
 
-const LATE = ["entities_late_by_preference", "entities_late_by_name"];
+const LATE = ["entities_late_by_preference", "entities_late_by_name", "entities_late_by_cr"];
+const CR_LEAD = ["kind", "cr", "dup_of", "group_rank", "name", "doc_rank", "name_form"];
+
+/** The SQL of an index as SQLite keeps it. */
+const indexSql = (db: Database, name: string) => db.query<{ sql: string }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(name)?.sql ?? "";
 
 /** Wolves and a drow in two books; traits and environments as the derivation stores them. */
 function creatures() {
@@ -41,7 +45,7 @@ async function names(store: Store, filters: StructuredFilters): Promise<string[]
 }
 
 describe("indexes of the later filter columns", () => {
-  test("a new store has both, and every filter column is in the wide index or in them", () => {
+  test("a new store has all three, and every filter column is in the wide index or in them", () => {
     const { store, cleanup } = makeStore(creatures());
     try {
       const late = lateFilterColumns(store.db);
@@ -49,6 +53,9 @@ describe("indexes of the later filter columns", () => {
       expect(late).toContain("environments");
       expect(indexColumns(store.db, "entities_late_by_preference")).toEqual(["kind", "doc_rank", "name", "dup_of", "group_rank", "name_form", ...late]);
       expect(indexColumns(store.db, "entities_late_by_name")).toEqual(["kind", "name", ...late]);
+      expect(indexColumns(store.db, "entities_late_by_cr")).toEqual([...CR_LEAD, ...late]);
+      // Partial: only a query that bounds `cr` can use it.
+      expect(indexSql(store.db, "entities_late_by_cr")).toEndWith(") WHERE cr IS NOT NULL");
       const covered = new Set([...indexColumns(store.db, "entities_by_preference"), ...indexColumns(store.db, "entities_late_by_preference")]);
       expect(FILTER_TABLE.map((f) => f.column).filter((c) => !covered.has(c))).toEqual([]);
     } finally {
@@ -59,15 +66,18 @@ describe("indexes of the later filter columns", () => {
   test("a store without them, or with one made before a column was added, gets them on open; lists answer the same", async () => {
     const { store: fresh, cleanup } = makeStore(creatures());
     setLateValues(fresh.db);
-    const before = { pack: await names(fresh, { trait: "Pack Tactics" }), under: await names(fresh, { environment: "underdark" }) };
+    const lists = async (s: Store) => ({ pack: await names(s, { trait: "Pack Tactics" }), under: await names(s, { environment: "underdark" }), forest: await names(s, { environment: "forest", cr_max: 1 }) });
+    const before = await lists(fresh);
     cleanup();
-    expect(before).toEqual({ pack: ["srd-2014:Wolf"], under: ["srd-2014:Drow"] });
+    expect(before).toEqual({ pack: ["srd-2014:Wolf"], under: ["srd-2014:Drow"], forest: ["srd-2014:Goblin"] });
     await reopenedAfter(
       creatures(),
       (s) => {
         setLateValues(s.db);
         const late = lateFilterColumns(s.db);
         s.db.exec("DROP INDEX entities_late_by_name");
+        // Made by hand over every row: not the partial index this build wants.
+        s.db.exec(`DROP INDEX entities_late_by_cr; CREATE INDEX entities_late_by_cr ON entities(${[...CR_LEAD, ...late].join(", ")})`);
         // As if the table had no `environments` yet when the index was made.
         s.db.exec(`DROP INDEX entities_late_by_preference; CREATE INDEX entities_late_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, name_form, ${late.filter((c) => c !== "environments").join(", ")})`);
       },
@@ -75,7 +85,8 @@ describe("indexes of the later filter columns", () => {
         const late = lateFilterColumns(again.db);
         expect(indexColumns(again.db, "entities_late_by_preference")).toEqual(["kind", "doc_rank", "name", "dup_of", "group_rank", "name_form", ...late]);
         expect(indexColumns(again.db, "entities_late_by_name")).toEqual(["kind", "name", ...late]);
-        expect({ pack: await names(again, { trait: "Pack Tactics" }), under: await names(again, { environment: "underdark" }) }).toEqual(before);
+        expect(indexSql(again.db, "entities_late_by_cr")).toEndWith(") WHERE cr IS NOT NULL");
+        expect(await lists(again)).toEqual(before);
       },
     );
   });
@@ -130,6 +141,11 @@ describe("indexes of the later filter columns", () => {
         expect(env[0]).toContain("COVERING INDEX entities_late_by_preference");
         // The namesake check (a same-named version's environments) seeks the name index.
         expect(env.some((d) => d.includes("COVERING INDEX entities_late_by_name (kind=? AND name=?)"))).toBe(true);
+        // With a CR range: the range, in the index that holds the late columns too (no row read).
+        for (const filters of [{ trait: "Pack Tactics", cr_min: 0.25 }, { environment: "forest", cr_max: 2 }, { spellcaster: true, cr_min: 1 }] as StructuredFilters[]) {
+          const p = plan(filters, order);
+          expect({ filters, first: p[0] }).toEqual({ filters, first: expect.stringMatching(/^SEARCH e USING COVERING INDEX entities_late_by_cr \(kind=\? AND cr[<>]\?\)/) });
+        }
       }
       expect(LATE.every((i) => indexColumns(store.db, i).length > 0)).toBe(true);
     } finally {

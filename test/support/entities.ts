@@ -250,7 +250,7 @@ const FILTER_COLS = `document_key, document_source, key, slug, level, school, cl
  * before them has none, and SQLite refuses to drop a column an index holds.
  */
 export function dropLateIndexes(raw: Database): void {
-  raw.exec("DROP INDEX IF EXISTS entities_late_by_preference; DROP INDEX IF EXISTS entities_late_by_name;");
+  raw.exec("DROP INDEX IF EXISTS entities_late_by_preference; DROP INDEX IF EXISTS entities_late_by_name; DROP INDEX IF EXISTS entities_late_by_cr;");
 }
 
 /** Turn a store back into schema 10: entities_by_form without name, no entities_creature_type. */
