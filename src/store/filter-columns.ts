@@ -96,10 +96,12 @@ export function lateFilterColumns(db: Database): string[] {
 }
 
 /**
- * What is to be done to one late-column index: nothing, make it (missing, or lacking a column the
- * table has now), or drop it (every filter column is covered by the wide index). An index holding
- * more columns than this build knows (made by a newer one, whose filter table is longer) is kept
- * as it is: builds sharing a store never undo each other's indexes.
+ * What is to be done to one late-column index: nothing, make it (missing, lacking a column the
+ * table has now, or not partial as wanted), or drop it (every filter column is covered by the wide
+ * index). An index holding more columns than this build knows (made by a newer one, whose filter
+ * table is longer) is kept as it is: builds sharing a store never undo each other's indexes. So a
+ * partial index's condition is fixed for its name: a build that wants another one names another
+ * index (else builds sharing a store would make it again on each open).
  */
 function lateIndexTask(db: Database, index: LateIndex, late: readonly string[]): "keep" | "make" | "drop" {
   const have = indexColumns(db, index.name);

@@ -91,16 +91,33 @@ describe("indexes of the later filter columns", () => {
     );
   });
 
+  test("a full index where the partial one is wanted, the others current: made again on open", async () => {
+    await reopenedAfter(
+      creatures(),
+      (s) => {
+        const late = lateFilterColumns(s.db);
+        s.db.exec(`DROP INDEX entities_late_by_cr; CREATE INDEX entities_late_by_cr ON entities(${[...CR_LEAD, ...late].join(", ")})`);
+        expect(indexSql(s.db, "entities_late_by_cr")).not.toContain("WHERE");
+      },
+      async (again) => {
+        expect(indexColumns(again.db, "entities_late_by_cr")).toEqual([...CR_LEAD, ...lateFilterColumns(again.db)]);
+        expect(indexSql(again.db, "entities_late_by_cr")).toEndWith(") WHERE cr IS NOT NULL");
+      },
+    );
+  });
+
   test("an index a newer build made with more columns is kept; a store with current indexes opens without a write lock", async () => {
     await reopenedAfter(
       creatures(),
       (s) => {
         const late = lateFilterColumns(s.db);
-        // A newer build's filter table has one more column (here: `name` again stands for it).
+        // A newer build's filter table has one more column (here: `slug` stands for it).
         s.db.exec(`DROP INDEX entities_late_by_name; CREATE INDEX entities_late_by_name ON entities(kind, name, ${late.join(", ")}, slug)`);
+        s.db.exec(`DROP INDEX entities_late_by_cr; CREATE INDEX entities_late_by_cr ON entities(${[...CR_LEAD, ...late].join(", ")}, slug) WHERE cr IS NOT NULL`);
       },
       async (again) => {
         expect(indexColumns(again.db, "entities_late_by_name").at(-1)).toBe("slug");
+        expect(indexColumns(again.db, "entities_late_by_cr").at(-1)).toBe("slug");
       },
     );
     const { store, cleanup } = makeStore(creatures());
