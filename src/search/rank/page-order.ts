@@ -47,10 +47,15 @@ function groupColumn(db: Database): string {
  * returns is the count (undefined: count in SQL).
  */
 export function countOf(db: Database, where: WhereClause, groups: boolean, first?: () => number | undefined): number {
-  const sql = groups
-    ? `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${entitiesOf(where)} WHERE ${where.sql} GROUP BY e.kind, ${groupColumn(db)})`
-    : `SELECT COUNT(*) AS n FROM ${entitiesOf(where)} WHERE ${where.sql}`;
-  return CACHES.totals.get(db, JSON.stringify([groups, where.sql, where.params]), () => first?.() ?? db.query<{ n: number }, SqlValue[]>(sql).get(...where.params)?.n ?? 0);
+  // The statement is written only when the total is not remembered (every repeated list and name lookup).
+  return CACHES.totals.get(db, JSON.stringify([groups, where.sql, where.params]), () => {
+    const fromFirst = first?.();
+    if (fromFirst !== undefined) return fromFirst;
+    const sql = groups
+      ? `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${entitiesOf(where)} WHERE ${where.sql} GROUP BY e.kind, ${groupColumn(db)})`
+      : `SELECT COUNT(*) AS n FROM ${entitiesOf(where)} WHERE ${where.sql}`;
+    return db.query<{ n: number }, SqlValue[]>(sql).get(...where.params)?.n ?? 0;
+  });
 }
 
 /** The same clause over another alias of `entities` (filters.ts and names.ts write every column as `e.<col>`). */
