@@ -7,7 +7,8 @@
  *     whatever the filters (a step none can satisfy is not probed; a match becomes an id list).
  *     Same folding as SQLite (NOCASE and LIKE fold ASCII letters only).
  *   - `closest`: the names within a few edits, from the names sharing enough trigrams with the
- *     input (q-gram count filter), edit distance on those only.
+ *     input (q-gram count filter), edit distance on those only, and only where their characters
+ *     do not already rule it out (letterBits).
  */
 import type { Database } from "bun:sqlite";
 import { CACHES } from "../../store/caches.ts";
@@ -39,9 +40,32 @@ interface Entry {
   lower: string;
   /** Bit per kind (kindBit) holding the name. */
   kinds: number;
+  /** The characters of `lower` as a set of 32 bits (letterBits). */
+  letters: number;
 }
 
 const GRAM = 3;
+
+/**
+ * The characters of `s` as 32 bits: one per letter a–z, the rest shared by six. Two strings whose
+ * sets differ in b bits are at least ⌈b ÷ 2⌉ edits apart: a substitution changes two bits at most,
+ * an insertion or deletion one, a swap none (characters sharing a bit only make b smaller). Pure.
+ */
+export function letterBits(s: string): number {
+  let bits = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    bits |= c >= 97 && c <= 122 ? 1 << (c - 97) : 1 << (26 + (c % 6));
+  }
+  return bits;
+}
+
+/** Set bits of a 32-bit number. */
+function bitCount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
 
 /** The distinct trigrams of " s " (UTF-16 units, as numbers). */
 function grams(s: string): number[] {
@@ -80,6 +104,9 @@ export class NameIndex {
   /** Entries by length of `lower` (short inputs, where trigrams cannot narrow). */
   private readonly byLength: Entry[][] = [];
   private readonly postings = new Map<number, number[]>();
+  /** closest's scratch: trigram counts per entry (all zero between calls) and the entries counted. */
+  private counts?: Uint32Array;
+  private readonly touched: number[] = [];
 
   constructor(rows: Iterable<{ id: number; kind: string; name: string; slug: string; key: string }>) {
     const byLower = new Map<string, Entry>();
@@ -106,7 +133,7 @@ export class NameIndex {
         seen.kinds |= bit;
         continue;
       }
-      const e: Entry = { name: r.name, lower, kinds: bit };
+      const e: Entry = { name: r.name, lower, kinds: bit, letters: letterBits(lower) };
       byLower.set(lower, e);
       const at = this.entries.length;
       this.entries.push(e);
@@ -163,43 +190,60 @@ export class NameIndex {
    * Names of `kinds` within `limit` edits of `want` (lower-cased), closest first, then by name; at
    * most `max`, by `editDistance`. Candidates: names sharing at least |grams| − 4·limit trigrams with `want` (an
    * edit touches at most three, swapping two neighbours four), or, when that bound says nothing,
-   * every name of a length within `limit`.
+   * every name of a length within `limit`; a distance is computed only for those whose characters
+   * (letterBits) are close enough.
    */
   closest(kinds: readonly string[], want: string, limit: number, max: number, editDistance: EditDistance): string[] {
     let mask = 0;
     for (const k of kinds) mask |= this.kindBits.get(k) ?? 0;
     const g = grams(want);
     const need = g.length - (GRAM + 1) * limit;
-    const candidates: Entry[] = [];
-    const shared = new Map<Entry, number>();
-    if (need < 1) {
-      for (let n = Math.max(0, want.length - limit); n <= want.length + limit; n++) for (const e of this.byLength[n] ?? []) if (e.kinds & mask) candidates.push(e);
-    } else {
-      const count = new Map<number, number>();
-      for (const x of g) for (const i of this.postings.get(x) ?? []) count.set(i, (count.get(i) ?? 0) + 1);
-      for (const [i, n] of count) {
-        const e = this.entries[i]!;
-        if (n >= need && e.kinds & mask && Math.abs(e.lower.length - want.length) <= limit) {
-          candidates.push(e);
-          shared.set(e, n);
-        }
-      }
-    }
-    // Likeliest first (most trigrams shared), and once `max` names are found within d edits,
-    // only names within d can still make the list: a tighter bound makes each distance cheaper.
-    if (need >= 1) candidates.sort((a, b) => (shared.get(b) ?? 0) - (shared.get(a) ?? 0));
     const found: Array<{ name: string; d: number }> = [];
     let bound = limit;
-    for (const e of candidates) {
+    const letters = letterBits(want);
+    const consider = (e: Entry) => {
+      // Characters apart (letterBits): farther than the bound, with no distance computed.
+      if (bitCount(e.letters ^ letters) > 2 * bound) return;
       const d = editDistance(want, e.lower, bound);
-      if (d > bound) continue;
+      if (d > bound) return;
       found.push({ name: e.name, d });
       if (found.length >= max) bound = Math.min(bound, nthSmallest(found, max));
+    };
+    if (need < 1) {
+      // Too few trigrams to rule a name out: every name of a length within `limit`.
+      for (let n = Math.max(0, want.length - limit); n <= want.length + limit; n++) for (const e of this.byLength[n] ?? []) if (e.kinds & mask) consider(e);
+    } else {
+      // The trigrams each name shares with `want`, counted in a reused array (counting in a Map
+      // cost more than the distances when common trigrams have long postings). Likeliest first
+      // (most trigrams shared): once `max` names are found within d edits, only names within d
+      // can still make the list, and a name sharing s trigrams is at least ⌈(|grams| − s) ÷ 4⌉
+      // edits away (an edit touches at most four), so those farther are passed over unmeasured.
+      const shared = this.sharedCounts(g);
+      const order = this.touched
+        .filter((i) => shared[i]! >= need && this.entries[i]!.kinds & mask && Math.abs(this.entries[i]!.lower.length - want.length) <= limit)
+        .map((i) => ({ e: this.entries[i]!, s: shared[i]! }))
+        .sort((a, b) => b.s - a.s);
+      for (const i of this.touched) shared[i] = 0;
+      this.touched.length = 0;
+      for (const { e, s } of order) if (Math.ceil((g.length - s) / (GRAM + 1)) <= bound) consider(e);
     }
     return found
       .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
       .slice(0, max)
       .map((f) => f.name);
+  }
+
+  /** Per entry, how many of `g` its name holds (this.touched: the entries counted, first-seen order). */
+  private sharedCounts(g: readonly number[]): Uint32Array {
+    const counts = (this.counts ??= new Uint32Array(this.entries.length));
+    const touched = this.touched;
+    for (const x of g) {
+      for (const i of this.postings.get(x) ?? []) {
+        if (counts[i] === 0) touched.push(i);
+        counts[i]! += 1;
+      }
+    }
+    return counts;
   }
 }
 

@@ -10,7 +10,7 @@ import { slugify } from "../../../src/entities/types.ts";
 import { closestNames } from "../../../src/search/rank/explain.ts";
 import { escapeLike } from "../../../src/search/filter/filters.ts";
 import { editDistance } from "../../../src/search/rank/fuzzy.ts";
-import { nameIndex } from "../../../src/search/filter/name-index.ts";
+import { letterBits, nameIndex } from "../../../src/search/filter/name-index.ts";
 import { resolveName } from "../../../src/search/filter/names.ts";
 import { buildFilterWhere } from "../../../src/search/filter/filters.ts";
 import { makeEntity, makeStore, sampleEntities } from "../../support/entities.ts";
@@ -53,6 +53,27 @@ function scanClosest(kinds: readonly string[], name: string, max = 3): string[] 
   return found.sort((a, b) => a.d - b.d || a.name.localeCompare(b.name)).slice(0, max).map((f) => f.name);
 }
 
+/** `name` with one to three edits (substitution, deletion, insertion or a swap of neighbours), chosen by `seed`. Pure. */
+function mutate(name: string, seed: number): string {
+  let x = name;
+  let r = seed * 7919 + 17;
+  const next = (n: number) => {
+    r = (r * 1103515245 + 12345) & 0x7fffffff;
+    return r % Math.max(1, n);
+  };
+  const letters = "abcdefghijklmnopqrstuvwxyz 'é-";
+  for (let k = 1 + next(3); k > 0; k--) {
+    const i = next(x.length);
+    const c = letters[next(letters.length)]!;
+    const op = next(4);
+    if (op === 0) x = x.slice(0, i) + c + x.slice(i + 1);
+    else if (op === 1) x = x.slice(0, i) + x.slice(i + 1);
+    else if (op === 2) x = x.slice(0, i) + c + x.slice(i);
+    else if (i + 1 < x.length) x = x.slice(0, i) + x[i + 1] + x[i] + x.slice(i + 2);
+  }
+  return x;
+}
+
 const INPUTS = ["fire", "FIRE", "Fire Bolt", "ball", "bolt", "élan", "ÉLAN", "æther", "aether", "σίσυφος", "_", "%", "100%", "goblin-boss", "dragon", "ancient-red", "zzz", "wall of"];
 const TYPOS = ["Firebal", "Magic Misile", "Gobblin", "Ancient Rde Dragon", "Wizzard", "Lihc", "mage armour", "Fire Blot", "Élan Vitall", "Sisyfos", "Blizard", "xxxxxxxxxxxx"];
 
@@ -86,6 +107,27 @@ describe("name index", () => {
   test("did you mean: the names the full scan finds, in the same order", () => {
     for (const kinds of KINDS) for (const t of [...TYPOS, ...INPUTS]) expect({ kinds, t, near: closestNames(db, kinds, null, t) }).toEqual({ kinds, t, near: scanClosest(kinds, t) });
     expect(closestNames(db, ["spell", "creature"], null, "Magic Misile")).toEqual(["Magic Missile", "Magic Circle"]);
+  });
+
+  test("did you mean, over many misspellings of the stored names (one to three edits, any letters): the full scan's answer", () => {
+    const names = db.query<{ name: string }, []>("SELECT DISTINCT name FROM entities WHERE dup_of IS NULL ORDER BY id").all().map((r) => r.name);
+    const mutated = names.flatMap((n, i) => [mutate(n, i), mutate(n, i + 101), mutate(n, i + 202)]);
+    expect(mutated.length).toBeGreaterThan(60);
+    // Each twice: the index's scratch counts start from zero every time.
+    for (const kinds of KINDS) for (const t of mutated) for (let k = 0; k < 2; k++) expect({ kinds, t, near: closestNames(db, kinds, null, t) }).toEqual({ kinds, t, near: scanClosest(kinds, t) });
+  });
+
+  test("letterBits: strings whose character sets differ in b bits are at least ⌈b ÷ 2⌉ edits apart", () => {
+    const words = ["fireball", "firebolt", "goblin", "golbin", "élan vital", "σίσυφος", "wizard", "lizard", "ab", "ba", "", "zz top", "a-b c'd"];
+    const pairs = words.flatMap((a) => [...words, ...words.map((w, i) => mutate(w, i))].map((b) => [a, b.toLowerCase()] as const));
+    for (const [a, b] of pairs) {
+      let bits = letterBits(a) ^ letterBits(b);
+      let count = 0;
+      for (; bits !== 0; bits &= bits - 1) count++;
+      expect({ a, b, atLeast: Math.ceil(count / 2) <= editDistance(a, b, 99) }).toEqual({ a, b, atLeast: true });
+    }
+    expect(letterBits("ab")).toBe(letterBits("ba"));
+    expect(letterBits("a")).not.toBe(letterBits("b"));
   });
 
   test("a name step no entity of the kinds can satisfy is not needed to find the one that does", () => {
