@@ -10,6 +10,7 @@ import { captureQuery } from "./phases/floors.ts";
 import { balancedByMode, callMix, interleave } from "./queries.ts";
 import { cpuMix, cpuWarmup, misspell } from "./cpu-mix.ts";
 import { percentile, summarize } from "./lib/stats.ts";
+import { DIALECTS, peerMix, peerWarmup } from "./peer-mix.ts";
 
 const QUERY_CACHE_SIZE = 64; // src/search/model/embedder.ts
 
@@ -76,6 +77,27 @@ describe("server-CPU mix", () => {
     } finally {
       store.close();
     }
+  });
+});
+
+describe("peer mix", () => {
+  test("every dialect asks the same questions, in the same order; LoreKeeper's calls are valid and ask what their mode says", async () => {
+    const shape = (d: (typeof DIALECTS)[number]) => [...peerMix(d), ...peerWarmup(d)].map((c) => `${c.mode} ${JSON.stringify(Object.values(c.args).map(String))}`);
+    for (const d of DIALECTS) expect(shape(d).length).toBe(shape("lorekeeper").length);
+    // The same values (names, levels, schools, CRs), in each dialect's own parameters.
+    expect(shape("dnd-oracle").map((s) => s.replace(/,"(5|10)"\]$/, "]"))).toEqual(shape("lorekeeper").map((s) => s.replace(/,"(5|10)"\]$/, "]")));
+    const store = openStore({ path: ":memory:" });
+    try {
+      for (const c of [...peerMix("lorekeeper"), ...peerWarmup("lorekeeper")]) {
+        const q = await captureQuery({ id: c.tool, tool: c.tool, args: c.args, mode: c.mode === "typo" ? "name" : c.mode }, store.db);
+        expect(q, c.tool).toBeDefined();
+        if (c.mode === "structured") expect(q!.name, c.tool).toBeUndefined();
+        else expect(q!.name, c.tool).toBeTruthy();
+      }
+    } finally {
+      store.close();
+    }
+    for (const m of ["structured", "name", "typo"]) expect(peerMix("dnd-oracle").filter((c) => c.mode === m).length).toBeGreaterThanOrEqual(12);
   });
 });
 
