@@ -39,7 +39,7 @@ import { floorRunner, openFloorContext } from "./phases/floors.ts";
 import { measureDisk } from "./phases/footprint.ts";
 import { measureHttp } from "./phases/http.ts";
 import { runSyncPhase } from "./phases/sync.ts";
-import { measureServerCpu, type ServerCpuResult } from "./phases/server-cpu.ts";
+import { CPU_SERVERS, measureServerCpu, type ServerCpuResult } from "./phases/server-cpu.ts";
 import { type ToolCallRunner, toolCallRunner } from "./phases/tool-calls.ts";
 import { balancedByMode, callMix, interleave } from "./queries.ts";
 import { checks, cpuChecks, cpuSection, latencyRows, renderReport, type TargetReport } from "./report.ts";
@@ -64,6 +64,7 @@ const HELP = `Usage: bun run bench [-- options]
   --rounds N          rounds over the call mix per target (default 15, quick 5)
   --raw-all           raw fastembed over every text (default: every n-th text, about 6000)
   --cpu-passes N      warm passes over the no-repeat mix in the server-CPU phase (default 3)
+  --cpu-servers N     fresh servers in the server-CPU phase, samples pooled (default 3, quick 1)
   --clients N         HTTP clients (default 50)     --calls N   calls per HTTP client (default 200)
   --keep              keep the temporary folder (store, index) and print its path
   --out FILE          JSON results (default bench/results.json)`;
@@ -83,6 +84,7 @@ const { values: opt } = parseArgs({
     rounds: { type: "string" },
     "raw-all": { type: "boolean" },
     "cpu-passes": { type: "string" },
+    "cpu-servers": { type: "string" },
     clients: { type: "string" },
     calls: { type: "string" },
     keep: { type: "boolean" },
@@ -105,6 +107,7 @@ const httpClients = int(opt.clients, quick ? 10 : 50);
 const httpCalls = int(opt.calls, quick ? 50 : 200);
 const coldRuns = quick ? 3 : 7;
 const cpuPasses = int(opt["cpu-passes"], 3);
+const cpuServers = int(opt["cpu-servers"], quick ? 1 : CPU_SERVERS);
 const outFile = opt.out ?? join(REPO_ROOT, "bench", "results.json");
 
 function parseSources(s: string | undefined): SyncSource[] {
@@ -223,11 +226,11 @@ try {
   const breakdownRows = breakdown.rows();
   ro.close();
 
-  // 2b. Server CPU per call, cold (first use of each filter) and warm, on a fresh server per target.
+  // 2b. Server CPU per call, cold (first use of each filter) and warm, on fresh servers per target (samples pooled).
   const cpu: ServerCpuResult[] = [];
   for (const t of targets) {
-    say(`${t.name}: server CPU per call, no-repeat mix, 1 cold + ${cpuPasses} warm passes…`);
-    const r = await measureServerCpu(t, dbPath, envs.get(t)!, cpuPasses);
+    say(`${t.name}: server CPU per call, no-repeat mix, 1 cold + ${cpuPasses} warm passes on each of ${cpuServers} fresh servers…`);
+    const r = await measureServerCpu(t, dbPath, envs.get(t)!, cpuPasses, cpuServers);
     if (!r.available) notes.push(`${t.name}: /proc CPU readings unavailable: no server-CPU figures`);
     if (r.errors.length) notes.push(`${t.name} server-CPU phase errors: ${r.errors.slice(0, 3).join(" | ")}`);
     cpu.push(r);

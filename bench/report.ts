@@ -126,7 +126,7 @@ export function cpuSection(results: readonly ServerCpuResult[]): string[] {
   const out: string[] = [];
   for (const r of results) {
     if (!r.available) continue;
-    out.push("", `== Server CPU per call: ${r.target} (no-repeat mix; cold = first use of each filter, warm = ${r.warmPasses} passes again; /proc schedstat, utime+stime per batch as a check) ==`);
+    out.push("", `== Server CPU per call: ${r.target} (no-repeat mix; cold = first use of each filter, warm = ${r.warmPasses} passes again; ${r.servers} fresh server${r.servers === 1 ? "" : "s"}, samples pooled; /proc schedstat, utime+stime per batch as a check) ==`);
     out.push(
       table(
         ["mode", "calls", "cold CPU p50", "warm CPU p50", "cold ÷ warm", "cold p95", "warm p95", "batch cold", "batch warm", "wall cold", "wall warm", "chars"],

@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * `bun bench/server-cpu-only.ts --db STORE [--model DIR] [--runs N] [--cpu-passes N] [--binary PATH]`:
+ * `bun bench/server-cpu-only.ts --db STORE [--model DIR] [--runs N] [--cpu-passes N] [--servers N] [--binary PATH]`:
  * the server-CPU phase of `bun run bench` alone (bench/phases/server-cpu.ts), on a store that is
  * already synced and embedded (e.g. one kept by `bun run bench -- --keep`), N fresh servers in a
  * row; prints each run's per-mode CPU p50 (cold / warm) and the median over the runs. For quick
@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { SHARED_MODEL } from "../scripts/shared-dir.ts";
 import { binaryTarget, serverEnv, sourceTarget } from "./lib/proc.ts";
-import { measureServerCpu, type CpuModeRow } from "./phases/server-cpu.ts";
+import { CPU_SERVERS, measureServerCpu, type CpuModeRow } from "./phases/server-cpu.ts";
 import { median } from "./lib/stats.ts";
 
 const { values: opt } = parseArgs({
@@ -23,15 +23,17 @@ const { values: opt } = parseArgs({
     model: { type: "string" },
     runs: { type: "string" },
     "cpu-passes": { type: "string" },
+    servers: { type: "string" },
     binary: { type: "string" },
   },
 });
 if (!opt.db) {
-  console.error("usage: bun bench/server-cpu-only.ts --db STORE [--model DIR] [--runs N] [--cpu-passes N] [--binary PATH]");
+  console.error("usage: bun bench/server-cpu-only.ts --db STORE [--model DIR] [--runs N] [--cpu-passes N] [--servers N] [--binary PATH]");
   process.exit(2);
 }
 const runs = Number(opt.runs ?? 3);
 const passes = Number(opt["cpu-passes"] ?? 3);
+const servers = Number(opt.servers ?? CPU_SERVERS);
 const target = opt.binary ? binaryTarget(opt.binary) : sourceTarget();
 if (!target) throw new Error(`no binary at ${opt.binary}`);
 const modelDir = opt.model ?? process.env.LOREKEEPER_BENCH_MODEL ?? SHARED_MODEL;
@@ -47,7 +49,7 @@ const all: CpuModeRow[][] = [];
 const f = (x: number) => x.toFixed(2).padStart(6);
 try {
   for (let i = 0; i < runs; i++) {
-    const r = await measureServerCpu(target, opt.db, env, passes);
+    const r = await measureServerCpu(target, opt.db, env, passes, servers);
     if (r.errors.length) console.error(r.errors.slice(0, 5).join("\n"));
     all.push(r.rows);
     console.log(`run ${i + 1}: ${r.rows.map((x) => `${x.mode} ${f(x.coldCpu.p50)} /${f(x.warmCpu.p50)}`).join("  ")}  (ms cold / warm CPU p50)`);

@@ -3,7 +3,8 @@
  * is mostly waiting for a core). A fresh server, warmed up with other values of the same shapes
  * (model loaded, code compiled, nothing of the measured calls cached), answers the no-repeat mix
  * (cpu-mix.ts) once — cold: the first use of each filter — then the same calls `warmPasses`
- * times — warm. Per call: the server's CPU from /proc/<pid>/task/*\/schedstat (ns) around the
+ * times — warm. `servers` fresh servers in a row, their samples pooled: one cold pass holds one
+ * sample per call, so a single server's cold p50 moved by 10–20 % from run to run. Per call: the server's CPU from /proc/<pid>/task/*\/schedstat (ns) around the
  * call; per pass: utime + stime of /proc/<pid>/stat over the whole batch (coarse: 10 ms ticks;
  * whole-process, the figure `ps` reports), shared among the modes in proportion to their
  * schedstat time and divided by their calls, as a cross-check. Wall time is recorded beside it.
@@ -12,7 +13,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { cpuMs, readProcCpu } from "../lib/cpu.ts";
 import { connectStdio, type Target } from "../lib/proc.ts";
 import { now, round, summarize, type Summary } from "../lib/stats.ts";
-import { type CpuMode, cpuMix, cpuWarmup } from "../cpu-mix.ts";
+import { type CpuMode, type CpuSpec, cpuMix, cpuWarmup } from "../cpu-mix.ts";
 
 export interface CpuModeRow {
   mode: CpuMode;
@@ -34,6 +35,8 @@ export interface CpuModeRow {
 export interface ServerCpuResult {
   target: string;
   warmPasses: number;
+  /** Fresh servers whose samples are pooled. */
+  servers: number;
   rows: CpuModeRow[];
   errors: string[];
   available: boolean;
@@ -42,12 +45,39 @@ export interface ServerCpuResult {
 /** Settle time after initialize: the server builds its name index and checks for vectors to fill in the background. */
 const SETTLE_MS = 2000;
 
-export async function measureServerCpu(target: Target, dbPath: string, env: Record<string, string>, warmPasses: number): Promise<ServerCpuResult> {
+/** Fresh servers per measurement (their samples pooled). */
+export const CPU_SERVERS = 3;
+
+export async function measureServerCpu(target: Target, dbPath: string, env: Record<string, string>, warmPasses: number, servers = CPU_SERVERS): Promise<ServerCpuResult> {
   const specs = cpuMix();
-  const conn = await connectStdio(target, dbPath, env);
   const errors: string[] = [];
   const samples = new Map<CpuMode, Samples>();
   for (const m of new Set(specs.map((x) => x.mode))) samples.set(m, { cold: [], warm: [], coldWall: [], warmWall: [], chars: [], coldTicks: 0, warmTicks: 0, perPass: specs.filter((x) => x.mode === m).length });
+  let available = true;
+  for (let i = 0; i < servers && available; i++) available = await oneServer(target, dbPath, env, warmPasses, specs, samples, errors);
+  const rows = [...samples.entries()].map(([mode, s]): CpuModeRow => {
+    const n = specs.filter((x) => x.mode === mode).length;
+    const coldCpu = summarize(s.cold);
+    const warmCpu = summarize(s.warm);
+    return {
+      mode,
+      calls: n,
+      coldCpu,
+      warmCpu,
+      coldBatchMs: round(s.coldTicks / Math.max(1, s.cold.length)),
+      warmBatchMs: round(s.warmTicks / Math.max(1, s.warm.length)),
+      coldWall: summarize(s.coldWall),
+      warmWall: summarize(s.warmWall),
+      coldOverWarm: round(coldCpu.p50 / warmCpu.p50),
+      chars: Math.round(s.chars.reduce((a, b) => a + b, 0) / Math.max(1, s.chars.length)),
+    };
+  });
+  return { target: target.name, warmPasses, servers, rows, errors, available };
+}
+
+/** One fresh server's cold pass and warm passes, added to `samples`; false when /proc gives no CPU figures. */
+async function oneServer(target: Target, dbPath: string, env: Record<string, string>, warmPasses: number, specs: readonly CpuSpec[], samples: Map<CpuMode, Samples>, errors: string[]): Promise<boolean> {
+  const conn = await connectStdio(target, dbPath, env);
   const of = (m: CpuMode) => samples.get(m)!;
   let available = readProcCpu(conn.pid) !== undefined;
   try {
@@ -92,24 +122,7 @@ export async function measureServerCpu(target: Target, dbPath: string, env: Reco
   } finally {
     await conn.close();
   }
-  const rows = [...samples.entries()].map(([mode, s]): CpuModeRow => {
-    const n = specs.filter((x) => x.mode === mode).length;
-    const coldCpu = summarize(s.cold);
-    const warmCpu = summarize(s.warm);
-    return {
-      mode,
-      calls: n,
-      coldCpu,
-      warmCpu,
-      coldBatchMs: round(s.coldTicks / Math.max(1, s.cold.length)),
-      warmBatchMs: round(s.warmTicks / Math.max(1, s.warm.length)),
-      coldWall: summarize(s.coldWall),
-      warmWall: summarize(s.warmWall),
-      coldOverWarm: round(coldCpu.p50 / warmCpu.p50),
-      chars: Math.round(s.chars.reduce((a, b) => a + b, 0) / Math.max(1, s.chars.length)),
-    };
-  });
-  return { target: target.name, warmPasses, rows, errors, available };
+  return available;
 }
 
 interface Samples {
