@@ -107,7 +107,7 @@ const httpClients = int(opt.clients, quick ? 10 : 50);
 const httpCalls = int(opt.calls, quick ? 50 : 200);
 const coldRuns = quick ? 3 : 7;
 const cpuPasses = int(opt["cpu-passes"], 3);
-const cpuServers = int(opt["cpu-servers"], quick ? 1 : CPU_SERVERS);
+const cpuServers = Math.max(1, int(opt["cpu-servers"], quick ? 1 : CPU_SERVERS));
 const outFile = opt.out ?? join(REPO_ROOT, "bench", "results.json");
 
 function parseSources(s: string | undefined): SyncSource[] {

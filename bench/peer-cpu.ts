@@ -12,6 +12,8 @@
  *   npm install --prefix /tmp/peer dnd-oracle   (its better-sqlite3 needs its install script)
  *   bun bench/peer-cpu.ts --db STORE --peer "node /tmp/peer/node_modules/dnd-oracle/dist/server.js"
  * STORE: a synced and embedded store, e.g. one kept by `bun run bench -- --keep`.
+ * `--peer` is split at spaces (no quoting): give a path without spaces, and the server itself,
+ * not a wrapper such as `npx` (the CPU measured is that of the process started).
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -42,8 +44,8 @@ if (!opt.db || !opt.peer || !DIALECTS.includes(dialect) || dialect === "lorekeep
   console.error('usage: bun bench/peer-cpu.ts --db STORE --peer "COMMAND ARGS…" [--dialect dnd-oracle] [--pairs N] [--passes N] [--model DIR]');
   process.exit(2);
 }
-const pairs = Number(opt.pairs ?? 3);
-const passes = Number(opt.passes ?? 5);
+const pairs = Math.max(1, Math.floor(Number(opt.pairs ?? 3)) || 1);
+const passes = Math.max(1, Math.floor(Number(opt.passes ?? 5)) || 1);
 const modelDir = opt.model ?? process.env.LOREKEEPER_BENCH_MODEL ?? SHARED_MODEL;
 const model = inspectModelDir(modelDir);
 if (!model.ok) {

@@ -2,8 +2,9 @@
 /**
  * `bun bench/server-cpu-only.ts --db STORE [--model DIR] [--runs N] [--cpu-passes N] [--servers N] [--binary PATH]`:
  * the server-CPU phase of `bun run bench` alone (bench/phases/server-cpu.ts), on a store that is
- * already synced and embedded (e.g. one kept by `bun run bench -- --keep`), N fresh servers in a
- * row; prints each run's per-mode CPU p50 (cold / warm) and the median over the runs. For quick
+ * already synced and embedded (e.g. one kept by `bun run bench -- --keep`), N runs in a row, each
+ * over `--servers` fresh servers (default 3, as the bench: their samples pooled); prints each
+ * run's per-mode CPU p50 (cold / warm) and the median over the runs. For quick
  * before/after checks while working on per-call speed; the figures of record come from
  * `bun run bench`.
  */
@@ -31,9 +32,9 @@ if (!opt.db) {
   console.error("usage: bun bench/server-cpu-only.ts --db STORE [--model DIR] [--runs N] [--cpu-passes N] [--servers N] [--binary PATH]");
   process.exit(2);
 }
-const runs = Number(opt.runs ?? 3);
+const runs = Math.max(1, Math.floor(Number(opt.runs ?? 3)) || 1);
 const passes = Number(opt["cpu-passes"] ?? 3);
-const servers = Number(opt.servers ?? CPU_SERVERS);
+const servers = Math.max(1, Math.floor(Number(opt.servers ?? CPU_SERVERS)) || 1);
 const target = opt.binary ? binaryTarget(opt.binary) : sourceTarget();
 if (!target) throw new Error(`no binary at ${opt.binary}`);
 const modelDir = opt.model ?? process.env.LOREKEEPER_BENCH_MODEL ?? SHARED_MODEL;
@@ -57,7 +58,7 @@ try {
 } finally {
   rmSync(home, { recursive: true, force: true });
 }
-console.log(`median of ${runs}:`);
+console.log(`median of ${runs} run${runs === 1 ? "" : "s"} (${servers} fresh server${servers === 1 ? "" : "s"} each, samples pooled):`);
 for (const mode of all[0]!.map((r) => r.mode)) {
   const rows = all.map((rs) => rs.find((r) => r.mode === mode)!);
   const cold = median(rows.map((r) => r.coldCpu.p50));

@@ -218,14 +218,22 @@ export class NameIndex {
       // (most trigrams shared): once `max` names are found within d edits, only names within d
       // can still make the list, and a name sharing s trigrams is at least ⌈(|grams| − s) ÷ 4⌉
       // edits away (an edit touches at most four), so those farther are passed over unmeasured.
+      let order: Array<{ e: Entry; s: number }>;
       const shared = this.sharedCounts(g);
-      const order = this.touched
-        .filter((i) => shared[i]! >= need && this.entries[i]!.kinds & mask && Math.abs(this.entries[i]!.lower.length - want.length) <= limit)
-        .map((i) => ({ e: this.entries[i]!, s: shared[i]! }))
-        .sort((a, b) => b.s - a.s);
-      for (const i of this.touched) shared[i] = 0;
-      this.touched.length = 0;
-      for (const { e, s } of order) if (Math.ceil((g.length - s) / (GRAM + 1)) <= bound) consider(e);
+      try {
+        order = this.touched
+          .filter((i) => shared[i]! >= need && this.entries[i]!.kinds & mask && Math.abs(this.entries[i]!.lower.length - want.length) <= limit)
+          .map((i) => ({ e: this.entries[i]!, s: shared[i]! }))
+          .sort((a, b) => b.s - a.s);
+      } finally {
+        for (const i of this.touched) shared[i] = 0;
+        this.touched.length = 0;
+      }
+      // In order of trigrams shared, and the bound only falls: the first one too far ends the list.
+      for (const { e, s } of order) {
+        if (Math.ceil((g.length - s) / (GRAM + 1)) > bound) break;
+        consider(e);
+      }
     }
     return found
       .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))

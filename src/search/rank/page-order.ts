@@ -143,14 +143,14 @@ function withRanks(spec: PageSpec, rows: readonly Match[]): Ranked[] {
 
 /**
  * The page of `w`'s matches in (doc_rank, name, kind) order, sorted here; undefined when a name
- * holds a character beyond U+FFFF. SQLite's NOCASE compares UTF-8 bytes (ASCII letters folded),
- * which is code point order, and so is JavaScript's comparison of UTF-16 units, except for the
- * surrogate pairs that code those characters: SQL orders those pages. (Curly apostrophes and
- * accents are within U+FFFF: "Kareef’s Entreaty" made every first-level abjuration page a second
- * query.)
+ * holds a character beyond U+FFFF or a NUL. SQLite's NOCASE compares UTF-8 bytes (ASCII letters
+ * folded), which is code point order, and so is JavaScript's comparison of UTF-16 units, except
+ * for the surrogate pairs that code those characters; and NOCASE stops at a NUL. SQL orders those
+ * pages. (Curly apostrophes and accents are within U+FFFF: "Kareef’s Entreaty" made every
+ * first-level abjuration page a second query.)
  */
 function orderedHere(db: Database, w: WhereClause, spec: PageSpec, rows: readonly Ranked[] = withRanks(spec, matches(db, w, spec))): GroupName[] | undefined {
-  if (rows.some((r) => /[\uD800-\uDFFF]/.test(r.name))) return undefined;
+  if (rows.some((r) => /[\uD800-\uDFFF\u0000]/.test(r.name))) return undefined;
   return rows
     .map((r) => ({ r, name: nocase(r.name) }))
     .sort((a, b) => a.r.rank - b.r.rank || cmp(a.name, b.name) || cmp(a.r.kind, b.r.kind))
