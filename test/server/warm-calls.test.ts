@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { EntityKind } from "../../src/entities/types.ts";
 import type { WhenIdle } from "../../src/server/deps.ts";
+import { LineStdioTransport } from "../../src/server/stdio-transport.ts";
 import { swapped, WARM_SHAPES, warmCalls } from "../../src/server/warm-calls.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { changeToken } from "../../src/store/version-cache.ts";
@@ -68,7 +69,20 @@ describe("warm-up calls at start", () => {
     store.db.run("INSERT INTO meta(key, value) VALUES ('warm-test', '1') ON CONFLICT(key) DO UPDATE SET value = value || '1'");
     const token = changeToken(store.db);
     const idle = countingIdle();
-    const calls = await warmCalls(deps, idle.whenIdle, 3, 60_000);
+    // Through the line transport (loopback.ts): one response sent per call, after the opening's.
+    const send = LineStdioTransport.prototype.send;
+    let sent = 0;
+    LineStdioTransport.prototype.send = function (this: LineStdioTransport, ...args: Parameters<typeof send>) {
+      sent++;
+      return send.apply(this, args);
+    };
+    let calls: number;
+    try {
+      calls = await warmCalls(deps, idle.whenIdle, 3, 60_000);
+    } finally {
+      LineStdioTransport.prototype.send = send;
+    }
+    expect(sent).toBe(calls + 1);
     // Every shape has data in this store (spells, creatures, equipment, character options, rules).
     expect(calls).toBe(3 * WARM_SHAPES.length);
     expect(idle.asked()).toBe(calls);

@@ -1,0 +1,73 @@
+/**
+ * A client of an in-process LoreKeeper server, over the same line transport and SDK request
+ * handling as stdio (stdio-transport.ts, serveStdio, buildServer), on in-memory streams: what the
+ * warm-up (warm-calls.ts) calls through, so that a new server's first real requests find the
+ * transport's, the SDK's and the answer encoding's code compiled, not only the tools'. Nothing
+ * touches the process's stdin or stdout.
+ */
+import { PassThrough } from "node:stream";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import type { ToolDeps } from "../tools/deps.ts";
+import { buildServer } from "./mcp.ts";
+import { LineStdioTransport } from "./stdio-transport.ts";
+
+export interface Loopback {
+  /** One request; resolves with its JSON-RPC response, or rejects when none comes within the timeout. */
+  request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+/** A request the in-process server does not answer in this time is given up (it never should be). */
+const TIMEOUT_MS = 10_000;
+
+/** The newest protocol revision of the 2025 era, which the MCP clients in use open with. */
+const OPENING_VERSION = "2025-11-25";
+
+/** A connected (initialized) loopback client of a server over `deps`. */
+export async function openLoopback(deps: ToolDeps, timeoutMs = TIMEOUT_MS): Promise<Loopback> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  output.setEncoding("utf8");
+  const handle = serveStdio((ctx) => buildServer(deps, ctx.era), { transport: new LineStdioTransport(input, output) });
+  const waiting = new Map<number, { resolve: (m: Record<string, unknown>) => void; timer: ReturnType<typeof setTimeout> }>();
+  let buffered = "";
+  output.on("data", (chunk: string) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+      const line = buffered.slice(0, end);
+      buffered = buffered.slice(end + 1);
+      const message = JSON.parse(line) as Record<string, unknown>;
+      const w = typeof message.id === "number" ? waiting.get(message.id) : undefined;
+      if (!w) continue;
+      clearTimeout(w.timer);
+      waiting.delete(message.id as number);
+      w.resolve(message);
+    }
+  });
+  let lastId = 0;
+  const request = (method: string, params: Record<string, unknown>) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const id = ++lastId;
+      const timer = setTimeout(() => {
+        waiting.delete(id);
+        reject(new Error(`the in-process server did not answer ${method} within ${timeoutMs} ms`));
+      }, timeoutMs);
+      waiting.set(id, { resolve, timer });
+      input.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+    });
+  const close = async () => {
+    for (const w of waiting.values()) clearTimeout(w.timer);
+    waiting.clear();
+    await handle.close();
+    input.destroy();
+    output.destroy();
+  };
+  try {
+    await request("initialize", { protocolVersion: OPENING_VERSION, capabilities: {}, clientInfo: { name: "lorekeeper-warm-up", version: "0" } });
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  input.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  return { request, close };
+}
