@@ -12,7 +12,7 @@ import { buildServer } from "./mcp.ts";
 import { LineStdioTransport } from "./stdio-transport.ts";
 
 export interface Loopback {
-  /** One request; resolves with its JSON-RPC response, or rejects when none comes within the timeout. */
+  /** One request; resolves with its JSON-RPC response; rejects when none comes within the timeout, or the connection is (or gets) closed. */
   request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }
@@ -29,14 +29,21 @@ export async function openLoopback(deps: ToolDeps, timeoutMs = TIMEOUT_MS): Prom
   const output = new PassThrough();
   output.setEncoding("utf8");
   const handle = serveStdio((ctx) => buildServer(deps, ctx.era), { transport: new LineStdioTransport(input, output) });
-  const waiting = new Map<number, { resolve: (m: Record<string, unknown>) => void; timer: ReturnType<typeof setTimeout> }>();
+  type Waiting = { resolve: (m: Record<string, unknown>) => void; reject: (err: Error) => void; timer: ReturnType<typeof setTimeout> };
+  const waiting = new Map<number, Waiting>();
+  let closed = false;
   let buffered = "";
   output.on("data", (chunk: string) => {
     buffered += chunk;
     for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
       const line = buffered.slice(0, end);
       buffered = buffered.slice(end + 1);
-      const message = JSON.parse(line) as Record<string, unknown>;
+      let message: Record<string, unknown>;
+      try {
+        message = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        continue; // the transport writes one JSON message per line: never, but not worth a throw in a stream handler
+      }
       const w = typeof message.id === "number" ? waiting.get(message.id) : undefined;
       if (!w) continue;
       clearTimeout(w.timer);
@@ -47,23 +54,33 @@ export async function openLoopback(deps: ToolDeps, timeoutMs = TIMEOUT_MS): Prom
   let lastId = 0;
   const request = (method: string, params: Record<string, unknown>) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
+      if (closed) {
+        reject(new Error(`the warm-up connection is closed: ${method} not sent`));
+        return;
+      }
       const id = ++lastId;
       const timer = setTimeout(() => {
         waiting.delete(id);
         reject(new Error(`the in-process server did not answer ${method} within ${timeoutMs} ms`));
       }, timeoutMs);
-      waiting.set(id, { resolve, timer });
+      waiting.set(id, { resolve, reject, timer });
       input.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
   const close = async () => {
-    for (const w of waiting.values()) clearTimeout(w.timer);
+    if (closed) return;
+    closed = true;
+    for (const w of waiting.values()) {
+      clearTimeout(w.timer);
+      w.reject(new Error("the warm-up connection closed before the answer"));
+    }
     waiting.clear();
     await handle.close();
     input.destroy();
     output.destroy();
   };
   try {
-    await request("initialize", { protocolVersion: OPENING_VERSION, capabilities: {}, clientInfo: { name: "lorekeeper-warm-up", version: "0" } });
+    const opened = await request("initialize", { protocolVersion: OPENING_VERSION, capabilities: {}, clientInfo: { name: "lorekeeper-warm-up", version: "0" } });
+    if ("error" in opened) throw new Error(`the in-process server refused initialize: ${JSON.stringify(opened.error).slice(0, 200)}`);
   } catch (err) {
     await close();
     throw err;

@@ -97,9 +97,9 @@ function namesOf(db: Database, kinds: readonly EntityKind[], n: number): string[
  * Warm the tools' code paths (see above) over `deps`' store; resolves when done. Shapes whose
  * kinds the store lacks are left out; a store with none of them warms nothing.
  */
-export async function warmCalls(deps: ToolDeps, whenIdle: WhenIdle, rounds = WARM_ROUNDS, budgetMs = WARM_BUDGET_MS): Promise<number> {
-  // No loader: a warm-up never downloads, refreshes or waits for data.
-  const quiet: ToolDeps = { ...deps, ensureData: undefined };
+export async function warmCalls(deps: ToolDeps, whenIdle: WhenIdle, rounds = WARM_ROUNDS, budgetMs = WARM_BUDGET_MS, open: (deps: ToolDeps) => Promise<Loopback> = openLoopback): Promise<number> {
+  // No loader: a warm-up never downloads, refreshes or waits for data. Its failures are not a client's (debug log).
+  const quiet: ToolDeps = { ...deps, ensureData: undefined, background: true };
   const ctx = { deps: quiet, gate: new DataGate(quiet), progress: () => {} };
   const shapes = WARM_SHAPES.filter((s) => emptyKinds(deps.db, s.kinds).length < s.kinds.length);
   // The store's names per set of kinds, read once, when a shape first asks for them.
@@ -114,14 +114,19 @@ export async function warmCalls(deps: ToolDeps, whenIdle: WhenIdle, rounds = WAR
   let calls = 0;
   // Through the transport when the in-process server answers; else the tool handlers alone.
   let loopback: Loopback | undefined;
-  if (shapes.length > 0) loopback = await openLoopback(quiet).catch((err: unknown) => void log.debug("warm-up loopback unavailable", err));
+  if (shapes.length > 0) {
+    await new Promise<void>((resolve) => whenIdle(0, resolve));
+    loopback = await open(quiet).catch((err: unknown) => void log.debug("warm-up loopback unavailable", err));
+  }
   const one = async (shape: Shape, i: number) => {
     const args = shape.args(i, shape.named ? namesFor(shape.kinds) : []);
     const def = TOOL_BY_NAME.get(shape.tool);
     if (!args || !def) return;
     const t0 = performance.now();
-    if (loopback) await loopback.request("tools/call", { name: shape.tool, arguments: args });
-    else JSON.stringify({ jsonrpc: "2.0", id: 0, result: await def.call(args, ctx) });
+    if (loopback) {
+      const r = await loopback.request("tools/call", { name: shape.tool, arguments: args });
+      if ("error" in r) log.debug(`warm-up call ${shape.tool} answered an error`, r.error);
+    } else JSON.stringify({ jsonrpc: "2.0", id: 0, result: await def.call(args, ctx) });
     spent += performance.now() - t0;
     calls++;
   };

@@ -40,4 +40,9 @@ export interface ToolDeps {
   responseBudgetChars: number;
   /** Clock, injectable for tests. */
   now?: () => Date;
+  /**
+   * Calls no client made (the server's warm-up, server/warm-calls.ts): a failure is logged at
+   * debug level, not as an error.
+   */
+  background?: boolean;
 }

@@ -1,13 +1,14 @@
 /**
  * The warm-up's in-process client (server/loopback.ts): requests go through the line transport
  * and the SDK to the tools and come back as JSON-RPC responses, without a byte on the process's
- * stdout; a request nobody answers fails after its timeout instead of hanging the warm-up.
+ * stdout; closing settles every request, so nothing can hang the warm-up.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { openLoopback } from "../../src/server/loopback.ts";
 import type { Store } from "../../src/store/db.ts";
 import { makeDeps } from "../support/mcp.ts";
 import { makeStore } from "../support/entities.ts";
+import { clearTestLogs, testLogs } from "../support/logs.ts";
 
 let store: Store;
 let cleanup: () => void;
@@ -44,9 +45,43 @@ describe("loopback", () => {
     expect(written).toBe(0);
   });
 
-  test("a request after close fails after its timeout", async () => {
-    const lb = await openLoopback(makeDeps(store), 50);
+  test("close settles what is waiting, and a request after it fails at once", async () => {
+    const lb = await openLoopback(makeDeps(store));
+    const waiting = lb.request("tools/call", { name: "search_spell", arguments: { name: "Fireball" } });
     await lb.close();
-    await expect(lb.request("tools/call", { name: "search_spell", arguments: { name: "Fireball" } })).rejects.toThrow(/did not answer tools\/call within 50 ms/);
+    // Answered before the close, or told the connection closed: never left pending.
+    const settled = await waiting.then(
+      () => "answered",
+      (err: Error) => err.message,
+    );
+    expect(["answered", "the warm-up connection closed before the answer"]).toContain(settled);
+    const t0 = performance.now();
+    await expect(lb.request("tools/call", { name: "search_spell", arguments: { name: "Fireball" } })).rejects.toThrow(/connection is closed/);
+    expect(performance.now() - t0).toBeLessThan(1000);
+  });
+
+  test("a tool that fails in a warm-up call (background deps) answers a tool error, logged below error level", async () => {
+    const failing = { search: () => Promise.reject(new Error("boom")) };
+    for (const background of [true, false]) {
+      clearTestLogs();
+      const lb = await openLoopback(makeDeps(store, { ...failing, background }));
+      try {
+        const r = (await lb.request("tools/call", { name: "search_spell", arguments: { name: "Fireball" } })) as { result: { isError?: boolean } };
+        expect(r.result.isError).toBe(true);
+      } finally {
+        await lb.close();
+      }
+      expect(testLogs().some((l) => l.includes("ERROR search_spell failed"))).toBe(!background);
+    }
+  });
+
+  test("a request nobody answers fails after its timeout", async () => {
+    // A search that never finishes: the tool never answers.
+    const lb = await openLoopback(makeDeps(store, { search: () => new Promise(() => {}) }), 50);
+    try {
+      await expect(lb.request("tools/call", { name: "search_spell", arguments: { name: "Fireball" } })).rejects.toThrow(/did not answer tools\/call within 50 ms/);
+    } finally {
+      await lb.close();
+    }
   });
 });

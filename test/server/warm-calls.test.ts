@@ -69,11 +69,11 @@ describe("warm-up calls at start", () => {
     store.db.run("INSERT INTO meta(key, value) VALUES ('warm-test', '1') ON CONFLICT(key) DO UPDATE SET value = value || '1'");
     const token = changeToken(store.db);
     const idle = countingIdle();
-    // Through the line transport (loopback.ts): one response sent per call, after the opening's.
+    // Through the line transport (loopback.ts): one answer sent per call, after the opening's, none an error.
     const send = LineStdioTransport.prototype.send;
-    let sent = 0;
+    const sent: Array<Record<string, unknown>> = [];
     LineStdioTransport.prototype.send = function (this: LineStdioTransport, ...args: Parameters<typeof send>) {
-      sent++;
+      sent.push(args[0] as Record<string, unknown>);
       return send.apply(this, args);
     };
     let calls: number;
@@ -82,10 +82,13 @@ describe("warm-up calls at start", () => {
     } finally {
       LineStdioTransport.prototype.send = send;
     }
-    expect(sent).toBe(calls + 1);
+    expect(sent).toHaveLength(calls + 1);
+    const results = sent.slice(1).map((m) => m.result as { isError?: boolean } | undefined);
+    expect(results.filter((r) => r === undefined || r.isError === true)).toEqual([]);
     // Every shape has data in this store (spells, creatures, equipment, character options, rules).
     expect(calls).toBe(3 * WARM_SHAPES.length);
-    expect(idle.asked()).toBe(calls);
+    // One idle moment before opening the connection, then one per call.
+    expect(idle.asked()).toBe(calls + 1);
     expect(loads).toEqual([]);
     expect(changeToken(store.db)).toBe(token);
     // list_documents' table of the store is remembered: a first real call does not group the store again.
@@ -110,6 +113,12 @@ describe("warm-up calls at start", () => {
     } finally {
       empty.close();
     }
+  }, 60_000);
+
+  test("without the in-process connection, the calls go to the tool handlers", async () => {
+    const idle = countingIdle();
+    const calls = await warmCalls(makeDeps(store), idle.whenIdle, 1, 60_000, () => Promise.reject(new Error("no loopback here")));
+    expect(calls).toBe(WARM_SHAPES.length);
   }, 60_000);
 
   test("a misspelling swaps two letters near the middle", () => {
