@@ -51,6 +51,11 @@ export interface HttpOptions {
   maxHoldMs?: number;
   /** Wrong-token limits per client address (default AUTH_FAILURE_LIMITS: 30 a minute). */
   authFailureLimits?: AuthFailureLimits;
+  /**
+   * How long `stop()` lets requests in flight finish (default 5 s) before it closes the
+   * connections left: a client that never finishes sending its request must not hold a shutdown.
+   */
+  stopGraceMs?: number;
 }
 
 type Resolved = ReturnType<typeof resolveHttpOptions>;
@@ -73,6 +78,7 @@ export class HttpConfigError extends LoreKeeperError {
 
 const DEFAULT_MAX_BODY = 1024 * 1024;
 const DEFAULT_BODY_TIMEOUT_MS = 30_000;
+const DEFAULT_STOP_GRACE_MS = 5_000;
 
 function jsonRpcError(status: number, message: string, headers: Record<string, string> = {}, code = -32000): Response {
   return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
@@ -230,6 +236,7 @@ export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions
     maxInFlightMessages: opts.maxInFlightMessages ?? 100,
     maxQueuedMessages: opts.maxQueuedMessages ?? 400,
     maxQueueWaitMs: opts.maxQueueWaitMs ?? 10_000,
+    stopGraceMs: opts.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
     maxHoldMs: opts.maxHoldMs ?? 120_000,
   };
 }
@@ -296,7 +303,20 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
     port,
     stop: async () => {
       await handler.close().catch(() => {});
-      await app.stop();
+      // Requests in flight may finish within the grace; a client still sending (or stuck) after
+      // it is cut off, as Bun's graceful stop would wait for it (up to bodyTimeoutMs, or forever).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const finished = await Promise.race([
+        app.stop().then(() => true),
+        new Promise<false>((resolve) => {
+          timer = setTimeout(() => resolve(false), o.stopGraceMs);
+        }),
+      ]);
+      clearTimeout(timer);
+      if (!finished) {
+        log.warn(`requests still in flight ${o.stopGraceMs} ms after the stop: closing their connections`);
+        await server.stop(true);
+      }
     },
   };
 }

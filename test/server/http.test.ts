@@ -52,6 +52,25 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}):
   });
 }
 
+describe("stopping", () => {
+  test("a client stuck in the middle of its request does not hold the stop past its grace", async () => {
+    const made = makeStore();
+    const h = await startHttpServer(makeDeps(made.store), { port: 0, stopGraceMs: 300 });
+    // Headers and a body that never arrives in full: Bun's graceful stop would wait for it.
+    const sock = await Bun.connect({ hostname: "127.0.0.1", port: h.port, socket: { data() {} } });
+    try {
+      sock.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 200\r\n\r\n{"jsonrpc":`);
+      await Bun.sleep(100);
+      const t0 = performance.now();
+      await h.stop();
+      expect(performance.now() - t0).toBeLessThan(5_000);
+    } finally {
+      sock.end();
+      made.cleanup();
+    }
+  }, 15_000);
+});
+
 describe("HTTP transport", () => {
   test("a client lists the tools and calls them", async () => {
     const { client, close } = await connectHttp(open.url);
