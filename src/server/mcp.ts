@@ -113,7 +113,8 @@ export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, serve
   try {
     const res = await def.call(raw, ctx);
     answerCollector.noteAnswer(answerChars(res.content));
-    log.debug(`${def.name} answered in ${(performance.now() - started).toFixed(1)} ms${res.isError ? " (tool error)" : ""}${deps.background ? " (warm-up)" : ""}`);
+    // The warm-up's few hundred calls are summed up in one line (warm-calls.ts), not one each.
+    if (!deps.background) log.debug(`${def.name} answered in ${(performance.now() - started).toFixed(1)} ms${res.isError ? " (tool error)" : ""}`);
     return res;
   } catch (err) {
     return internalError(def.name, err, deps);
