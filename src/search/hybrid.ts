@@ -182,34 +182,30 @@ async function rankedPage(
   const depth = legDepth(limit);
   // The store's version is read once for each synchronous half, before the query embedding (the pin
   // of runSearch, which this step runs in) and after it (below).
-  const legs = (() => {
-    const analysis = analyzeQuery(db, search);
-    if (analysis.corrected.size || analysis.completed.size) {
-      log.debug("search: query words fixed", { corrected: Object.fromEntries(analysis.corrected), completed: Object.fromEntries(analysis.completed) });
+  const analysis = analyzeQuery(db, search);
+  if (analysis.corrected.size || analysis.completed.size) {
+    log.debug("search: query words fixed", { corrected: Object.fromEntries(analysis.corrected), completed: Object.fromEntries(analysis.completed) });
+  }
+  // The candidates once, for both legs and the name boost.
+  const candidates = candidateSet(db, where);
+  const semantic = ranking === "lexical" ? null : semanticLeg(ctx, where, semanticText(analysis), depth, candidates);
+  let lexical: LexicalHit[] = [];
+  if (ranking !== "vector") {
+    try {
+      lexical = lexicalSearch(db, where, analysis, depth, { candidates, cache: true });
+    } catch (err) {
+      // Damaged search tables must surface (doctor --repair fixes them), never a silent empty answer.
+      if (isCorruption(err)) throw err;
+      log.warn("lexical search failed", err);
+      messages.push("Keyword ranking failed for this query (see the server log); results are ranked by meaning only.");
     }
-    // The candidates once, for both legs and the name boost.
-    const candidates = candidateSet(db, where);
-    const semantic = ranking === "lexical" ? null : semanticLeg(ctx, where, semanticText(analysis), depth, candidates);
-    let lexical: LexicalHit[] = [];
-    if (ranking !== "vector") {
-      try {
-        lexical = lexicalSearch(db, where, analysis, depth, { candidates, cache: true });
-      } catch (err) {
-        // Damaged search tables must surface (doctor --repair fixes them), never a silent empty answer.
-        if (isCorruption(err)) throw err;
-        log.warn("lexical search failed", err);
-        messages.push("Keyword ranking failed for this query (see the server log); results are ranked by meaning only.");
-      }
-    }
-    let exact: number[] = [];
-    if (ranking === "hybrid") {
-      exact = exactNameIds(db, kinds, candidates, search, q.page.rank);
-      const fixed = semanticText(analysis);
-      if (exact.length === 0 && fixed !== search) exact = exactNameIds(db, kinds, candidates, fixed, q.page.rank);
-    }
-    return { candidates, semantic, lexical, exact };
-  })();
-  const { candidates, semantic, lexical, exact } = legs;
+  }
+  let exact: number[] = [];
+  if (ranking === "hybrid") {
+    exact = exactNameIds(db, kinds, candidates, search, q.page.rank);
+    const fixed = semanticText(analysis);
+    if (exact.length === 0 && fixed !== search) exact = exactNameIds(db, kinds, candidates, fixed, q.page.rank);
+  }
   const sem = semantic ? await semantic : null;
   let vector: Neighbor[] = [];
   let mode: SearchMode = ranking === "lexical" ? "lexical" : "hybrid";

@@ -26,6 +26,7 @@ import { AuthFailures, type AuthFailureLimits, weakTokenProblem } from "./auth-f
 import type { Server } from "bun";
 import { bearerMatches, checkHost, type GuardConfig, isLoopback, originAllowed, parseHost } from "./http-guard.ts";
 import { buildServer } from "./mcp.ts";
+import { TimeoutError, withTimeout } from "../search/model/timeout.ts";
 
 export interface HttpOptions {
   host?: string;
@@ -52,8 +53,8 @@ export interface HttpOptions {
   /** Wrong-token limits per client address (default AUTH_FAILURE_LIMITS: 30 a minute). */
   authFailureLimits?: AuthFailureLimits;
   /**
-   * How long `stop()` lets requests in flight finish (default 5 s) before it closes the
-   * connections left: a client that never finishes sending its request must not hold a shutdown.
+   * How long `stop()` lets requests in flight finish (default 5 s; 0: no limit) before it closes
+   * the connections left: a client that never finishes sending its request must not hold a shutdown.
    */
   stopGraceMs?: number;
 }
@@ -305,14 +306,13 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
       await handler.close().catch(() => {});
       // Requests in flight may finish within the grace; a client still sending (or stuck) after
       // it is cut off, as Bun's graceful stop would wait for it (up to bodyTimeoutMs, or forever).
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const finished = await Promise.race([
-        app.stop().then(() => true),
-        new Promise<false>((resolve) => {
-          timer = setTimeout(() => resolve(false), o.stopGraceMs);
-        }),
-      ]);
-      clearTimeout(timer);
+      const finished = await withTimeout(app.stop(), o.stopGraceMs, "the graceful stop").then(
+        () => true,
+        (err: unknown) => {
+          if (err instanceof TimeoutError) return false;
+          throw err;
+        },
+      );
       if (!finished) {
         log.warn(`requests still in flight ${o.stopGraceMs} ms after the stop: closing their connections`);
         await server.stop(true);

@@ -25,32 +25,25 @@ const OPENING_VERSION = "2025-11-25";
 
 /** A connected (initialized) loopback client of a server over `deps`. */
 export async function openLoopback(deps: ToolDeps, timeoutMs = TIMEOUT_MS): Promise<Loopback> {
-  const input = new PassThrough();
-  const output = new PassThrough();
-  output.setEncoding("utf8");
-  const handle = serveStdio((ctx) => buildServer(deps, ctx.era), { transport: new LineStdioTransport(input, output) });
+  const toServer = new PassThrough();
+  const fromServer = new PassThrough();
+  const handle = serveStdio((ctx) => buildServer(deps, ctx.era), { transport: new LineStdioTransport(toServer, fromServer) });
+  // The client writes its lines itself and reads the answers through the same line transport, the
+  // other way round (it splits and checks them).
+  const client = new LineStdioTransport(fromServer, toServer);
+  const write = (message: Record<string, unknown>) => void toServer.write(`${JSON.stringify(message)}\n`);
   type Waiting = { resolve: (m: Record<string, unknown>) => void; reject: (err: Error) => void; timer: ReturnType<typeof setTimeout> };
   const waiting = new Map<number, Waiting>();
   let closed = false;
-  let buffered = "";
-  output.on("data", (chunk: string) => {
-    buffered += chunk;
-    for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
-      const line = buffered.slice(0, end);
-      buffered = buffered.slice(end + 1);
-      let message: Record<string, unknown>;
-      try {
-        message = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        continue; // the transport writes one JSON message per line: never, but not worth a throw in a stream handler
-      }
-      const w = typeof message.id === "number" ? waiting.get(message.id) : undefined;
-      if (!w) continue;
-      clearTimeout(w.timer);
-      waiting.delete(message.id as number);
-      w.resolve(message);
-    }
-  });
+  client.onmessage = (message) => {
+    const id = "id" in message && ("result" in message || "error" in message) ? message.id : undefined;
+    const w = typeof id === "number" ? waiting.get(id) : undefined;
+    if (!w) return;
+    clearTimeout(w.timer);
+    waiting.delete(id as number);
+    w.resolve(message as Record<string, unknown>);
+  };
+  await client.start();
   let lastId = 0;
   const request = (method: string, params: Record<string, unknown>) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
@@ -64,7 +57,7 @@ export async function openLoopback(deps: ToolDeps, timeoutMs = TIMEOUT_MS): Prom
         reject(new Error(`the in-process server did not answer ${method} within ${timeoutMs} ms`));
       }, timeoutMs);
       waiting.set(id, { resolve, reject, timer });
-      input.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+      write({ jsonrpc: "2.0", id, method, params });
     });
   const close = async () => {
     if (closed) return;
@@ -75,8 +68,9 @@ export async function openLoopback(deps: ToolDeps, timeoutMs = TIMEOUT_MS): Prom
     }
     waiting.clear();
     await handle.close();
-    input.destroy();
-    output.destroy();
+    await client.close();
+    toServer.destroy();
+    fromServer.destroy();
   };
   try {
     const opened = await request("initialize", { protocolVersion: OPENING_VERSION, capabilities: {}, clientInfo: { name: "lorekeeper-warm-up", version: "0" } });
@@ -85,6 +79,6 @@ export async function openLoopback(deps: ToolDeps, timeoutMs = TIMEOUT_MS): Prom
     await close();
     throw err;
   }
-  input.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  write({ jsonrpc: "2.0", method: "notifications/initialized" });
   return { request, close };
 }

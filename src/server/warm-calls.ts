@@ -112,10 +112,12 @@ export async function warmCalls(deps: ToolDeps, whenIdle: WhenIdle, rounds = WAR
   };
   let spent = 0;
   let calls = 0;
+  // One step per idle moment: a question that comes meanwhile waits for one step at most.
+  const idle = () => new Promise<void>((resolve) => whenIdle(0, resolve));
   // Through the transport when the in-process server answers; else the tool handlers alone.
   let loopback: Loopback | undefined;
   if (shapes.length > 0) {
-    await new Promise<void>((resolve) => whenIdle(0, resolve));
+    await idle();
     loopback = await open(quiet).catch((err: unknown) => void log.debug("warm-up loopback unavailable", err));
   }
   const one = async (shape: Shape, i: number) => {
@@ -134,8 +136,7 @@ export async function warmCalls(deps: ToolDeps, whenIdle: WhenIdle, rounds = WAR
     // The first round always runs; the budget is checked between rounds.
     for (let i = 0; i < rounds && (i === 0 || spent < budgetMs); i++) {
       for (const shape of shapes) {
-        // One call per idle moment: a question that comes meanwhile waits for one call at most.
-        await new Promise<void>((resolve) => whenIdle(0, resolve));
+        await idle();
         await one(shape, i).catch((err: unknown) => log.debug("warm-up call failed", err));
       }
     }
