@@ -2,7 +2,7 @@
  * Is a parsed value one JSON-RPC 2.0 message as MCP defines it? Shared by the stdio and HTTP
  * transports so that both refuse the same things with the same words. Pure.
  */
-import { type JSONRPCMessage, type RequestId, specTypeSchemas } from "@modelcontextprotocol/server";
+import { type JSONRPCMessage, type JSONRPCRequest, type RequestId, specTypeSchemas } from "@modelcontextprotocol/server";
 import { specIssue } from "./spec-check.ts";
 
 /** The id of a request-like object (to answer it with), or null. */
@@ -12,8 +12,28 @@ export function requestIdOf(v: unknown): RequestId | null {
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }
 
+/** Requests checkJsonRpc found to be JSONRPCRequests (the SDK's schema): see isCheckedRequest. */
+const checkedRequests = new WeakSet<object>();
+
+/**
+ * True when `m` came from checkJsonRpc as a request: it passed the SDK's JSONRPCRequest schema
+ * (strict, so no response or notification schema can pass it), as the SDK's message handler
+ * checks before it dispatches a request.
+ */
+export function isCheckedRequest(m: JSONRPCMessage): m is JSONRPCRequest {
+  return checkedRequests.has(m);
+}
+
 /** `v` as a JSON-RPC message (validated once, as the SDK's own transports parse it), or why it is not one. */
 export function checkJsonRpc(v: unknown): { ok: true; message: JSONRPCMessage } | { ok: false; problem: string } {
+  // What most lines are, a request, is checked against the request schema alone (the union's first member).
+  if (v !== null && typeof v === "object" && "method" in v && "id" in v) {
+    const q = specTypeSchemas.JSONRPCRequest["~standard"].validate(v);
+    if (!q.issues) {
+      checkedRequests.add(q.value as object);
+      return { ok: true, message: q.value as JSONRPCMessage };
+    }
+  }
   const r = specTypeSchemas.JSONRPCMessage["~standard"].validate(v);
   if (!r.issues) return { ok: true, message: r.value as JSONRPCMessage };
   return { ok: false, problem: whyNot(v) };

@@ -12,9 +12,10 @@
  * The SDK still does everything else: the era codecs, `initialize`, `server/discover`, the
  * per-request `_meta` envelope, cache hints on list results, the 2026 error codes.
  */
-import { type JSONRPCMessage, type JSONRPCRequest, type Result, Server, type ServerContext, type Transport } from "@modelcontextprotocol/server";
+import { type JSONRPCMessage, type JSONRPCRequest, type MessageExtraInfo, type Result, Server, type ServerContext, type Transport } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { callParamsProblem, InvalidCallError, normalizeCallParams } from "./call-envelope.ts";
+import { isCheckedRequest } from "./jsonrpc-check.ts";
 import { capErrorText } from "./protocol-checks.ts";
 
 export type RawHandler = (params: unknown, ctx: ServerContext) => Result | Promise<Result>;
@@ -55,5 +56,17 @@ export class LoreKeeperServer extends Server {
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, options) => send(capErrorText(message), options);
     await super.connect(transport);
+    // A request the line transport (or the loopback) checked against the SDK's request schema
+    // (jsonrpc-check.ts) goes straight to the SDK's request dispatch, without the three schema
+    // parses (response? error? request?) its message handler runs on every message to tell them
+    // apart. Anything else, and every message of the HTTP transports, takes the SDK's path.
+    const dispatch = (this as unknown as { _onrequest?: (request: JSONRPCRequest, extra?: MessageExtraInfo) => void })._onrequest;
+    const generic = transport.onmessage;
+    if (typeof dispatch === "function" && generic) {
+      transport.onmessage = (message, extra) => {
+        if (isCheckedRequest(message)) dispatch.call(this, message, extra);
+        else generic(message, extra);
+      };
+    }
   }
 }

@@ -13,6 +13,7 @@ import { CACHES } from "./caches.ts";
 import { refreshDuplicates } from "./duplicates.ts";
 import { refreshGroupRanks, storedRank } from "./canonical.ts";
 import { ID_IN, idList } from "./id-list.ts";
+import type { VersionMemo } from "./version-cache.ts";
 import { TRAITS_ORIGIN, traitEntities, type TraitSourceRow } from "../entities/traits.ts";
 
 export interface ReplaceResult {
@@ -297,10 +298,11 @@ export function countByKind(db: Database): Record<string, number> {
 
 /**
  * Kinds among `kinds` the store holds no entity of. A kind found non-empty is remembered until the
- * store changes (version-cache.ts), so a warm call runs no query per kind.
+ * store changes (version-cache.ts), so a warm call runs no query per kind. `version`: the store
+ * version a caller has read already (one change-token read per call), else the current one.
  */
-export function emptyKinds(db: Database, kinds: readonly EntityKind[]): EntityKind[] {
-  const nonEmpty = CACHES.nonEmptyKinds.get(db, () => new Set<EntityKind>());
+export function emptyKinds(db: Database, kinds: readonly EntityKind[], version: Database | VersionMemo = db): EntityKind[] {
+  const nonEmpty = CACHES.nonEmptyKinds.get(version, () => new Set<EntityKind>());
   return kinds.filter((k) => {
     if (nonEmpty.has(k)) return false;
     if (db.query<{ x: number }, [string]>("SELECT 1 AS x FROM entities WHERE kind = ? LIMIT 1").get(k) === null) return true;

@@ -20,6 +20,7 @@ import { documentRank } from "../search/rank/preference.ts";
 import { presentHits } from "../search/rank/present.ts";
 import { CACHES } from "../store/caches.ts";
 import { getEntitiesByIds } from "../store/entities.ts";
+import type { VersionMemo } from "../store/version-cache.ts";
 import { compactFields } from "./rows.ts";
 
 /** Entities made per turn of the event loop (~4 ms of CPU here): a call arriving meanwhile waits at most that. */
@@ -38,8 +39,8 @@ function compactBodyOf(e: Parameters<typeof compactFields>[0]): string {
   return JSON.stringify(compactFields(e));
 }
 
-function stateOf(db: Database, prefer: string): Bodies | undefined {
-  const s = CACHES.compactBodies.get(db, (): Bodies => ({ prefer, byId: new Map() }));
+function stateOf(version: Database | VersionMemo, prefer: string): Bodies | undefined {
+  const s = CACHES.compactBodies.get(version, (): Bodies => ({ prefer, byId: new Map() }));
   return s.prefer === prefer ? s : undefined;
 }
 
@@ -71,10 +72,10 @@ async function build(db: Database, s: Bodies, prefer: readonly string[]): Promis
 /**
  * The bodies for `prefer` as far as they are made (a lookup by entity id); starts making them
  * when this store version has none yet. Undefined when another preference holds the version's
- * bodies.
+ * bodies. `version`: the store version the caller has read already (else the current one).
  */
-export function compactBodies(db: Database, prefer: readonly string[] | undefined): ((id: number) => string | undefined) | undefined {
-  const s = stateOf(db, documentRank(prefer).id);
+export function compactBodies(db: Database, prefer: readonly string[] | undefined, version: Database | VersionMemo = db): ((id: number) => string | undefined) | undefined {
+  const s = stateOf(version, documentRank(prefer).id);
   if (!s) return undefined;
   if (!s.done) {
     s.done = build(db, s, prefer ?? []).catch((err: unknown) => {

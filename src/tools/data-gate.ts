@@ -12,6 +12,7 @@
 import type { EntityKind } from "../entities/types.ts";
 import { log } from "../log.ts";
 import { emptyKinds } from "../store/entities.ts";
+import type { VersionMemo } from "../store/version-cache.ts";
 import type { DataProgress, ToolDeps } from "./deps.ts";
 
 const NUDGE_INTERVAL_MS = 60_000;
@@ -24,17 +25,22 @@ export class DataGate {
   constructor(private readonly deps: ToolDeps) {}
 
   /** Kinds among `kinds` the store holds no entity of (store/entities.ts remembers the answer per store version). */
-  emptyKinds(kinds: readonly EntityKind[]): EntityKind[] {
-    return emptyKinds(this.deps.db, kinds);
+  emptyKinds(kinds: readonly EntityKind[], version?: VersionMemo): EntityKind[] {
+    return emptyKinds(this.deps.db, kinds, version);
   }
 
-  async ensure(kinds: readonly EntityKind[], onProgress?: (p: DataProgress) => void): Promise<void> {
+  /**
+   * Wait for a first-use load of the kinds the store lacks, if any; true when it waited for one
+   * (the store then changed: a `version` read before is stale). `version`: the store version the
+   * caller has read already.
+   */
+  async ensure(kinds: readonly EntityKind[], onProgress?: (p: DataProgress) => void, version?: VersionMemo): Promise<boolean> {
     const load = this.deps.ensureData;
-    if (!load || kinds.length === 0) return;
-    const missing = this.emptyKinds(kinds.filter((k) => !this.ensured.has(k)));
+    if (!load || kinds.length === 0) return false;
+    const missing = this.emptyKinds(kinds.filter((k) => !this.ensured.has(k)), version);
     if (missing.length === 0) {
       this.nudge(kinds);
-      return;
+      return false;
     }
     const waits: Promise<void>[] = [];
     const fresh: EntityKind[] = [];
@@ -55,6 +61,7 @@ export class DataGate {
       waits.push(p);
     }
     await Promise.all(waits);
+    return true;
   }
 
   /** Let the loader refresh stale data without making the caller wait. */

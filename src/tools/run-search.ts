@@ -11,6 +11,7 @@ import { profileOfTool } from "../search/rank/fusion.ts";
 import type { SearchQuery, StructuredFilters } from "../search/types.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
 import { CACHES } from "../store/caches.ts";
+import { versionMemo } from "../store/version-cache.ts";
 import type { ToolContext } from "./define.ts";
 import { fitAnswer } from "./budget.ts";
 import { compactBodies } from "./compact-bodies.ts";
@@ -111,19 +112,23 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     profile: query.profile ?? profileOfTool(tool),
   };
   const notes: string[] = [];
+  // The store's version, read once for the data check, the compact bodies and the metadata (one
+  // change-token read; the search pins its own). Read again after a first-use load changed the store.
+  let version = versionMemo(ctx.deps.db);
   try {
-    await ctx.gate.ensure(q.kinds, ctx.progress);
+    if (await ctx.gate.ensure(q.kinds, ctx.progress, version)) version = versionMemo(ctx.deps.db);
   } catch (err) {
     log.warn(`${tool}: first-use data load failed`, err);
+    version = versionMemo(ctx.deps.db);
     // Answer from the kinds the store does hold; fail only when it holds none of them.
-    const missing = ctx.gate.emptyKinds(q.kinds);
+    const missing = ctx.gate.emptyKinds(q.kinds, version);
     const storeFailed = isLoreKeeperError(err, "store");
     if (storeFailed || missing.length === q.kinds.length) return toolError(upstreamFailure(q.kinds, err));
     notes.push(partialDataNote(missing));
   }
   // After a first-use load: the bodies of the store version the search reads.
   if (ctx.deps.compactRows && !documentsGiven && compactCertain(q, view)) {
-    const bodies = compactBodies(ctx.deps.db, q.prefer);
+    const bodies = compactBodies(ctx.deps.db, q.prefer, version);
     if (bodies) q.compactBody = bodies;
   }
   // At most the server's searchSlots.limit searches at once (search-slots.ts); the first-use wait above takes no slot.
@@ -149,7 +154,7 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
   if (res.message) notes.push(res.message);
   const offset = q.offset ?? 0;
   if (results.length === 0) {
-    const empty = ctx.gate.emptyKinds(q.kinds);
+    const empty = ctx.gate.emptyKinds(q.kinds, version);
     if (empty.length === q.kinds.length) {
       notes.push(
         `The local store holds no ${kindList(q.kinds)} data yet. Run \`lorekeeper sync\` to download it (or \`lorekeeper import <file.orcbrew>\` for homebrew).`,
@@ -173,7 +178,7 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     metadata: buildMetadata(
       res.hits.map((h) => ({ document_source: h.entity.document_source })),
       now,
-      CACHES.lastSynced.get(ctx.deps.db, () => lastSyncedAt(ctx.deps.db)),
+      CACHES.lastSynced.get(version, () => lastSyncedAt(ctx.deps.db)),
     ),
   };
   const fitted = fitAnswer(answer, { budgetChars: ctx.deps.responseBudgetChars, tool, fullEntryHint: fullEntryHint(tool, view) });

@@ -6,6 +6,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { Server } from "@modelcontextprotocol/server";
+import { isCheckedRequest } from "../../src/server/jsonrpc-check.ts";
 import { classifyLine, sniffId } from "../../src/server/stdio-transport.ts";
 import { openStore } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
@@ -35,6 +37,27 @@ describe("classifyLine / sniffId (pure)", () => {
     expect(bad('{"jsonrpc":"2.0","method":42}').id).toBeNull();
     expect(bad("42").id).toBeNull();
     expect(bad('{"id":{"x":1},"method":"ping"}').id).toBeNull();
+  });
+
+  test("a line that is a request (and only such a line) is marked for the SDK's request dispatch", () => {
+    const marked = (line: string) => {
+      const v = classifyLine(line);
+      if (!v || !v.ok) throw new Error(`expected a message for ${line}`);
+      return isCheckedRequest(v.message);
+    };
+    expect(marked('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toBe(true);
+    expect(marked('{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"search_spell","arguments":{"name":"Fireball"},"_meta":{"progressToken":7}}}')).toBe(true);
+    // Notifications and responses (from a client answering a server request) take the SDK's own path.
+    expect(marked('{"jsonrpc":"2.0","method":"notifications/initialized"}')).toBe(false);
+    expect(marked('{"jsonrpc":"2.0","id":1,"result":{}}')).toBe(false);
+    expect(marked('{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"no"}}')).toBe(false);
+    // Not a request by the SDK's schema (a fractional or null id, a key too many): refused as before, never marked.
+    for (const line of ['{"jsonrpc":"2.0","id":1.5,"method":"ping"}', '{"jsonrpc":"2.0","id":null,"method":"ping"}', '{"jsonrpc":"2.0","id":1,"method":"ping","result":{}}']) {
+      const v = classifyLine(line);
+      expect(v?.ok).toBe(false);
+    }
+    // The dispatch it is handed to: if an SDK update renames it, this fails (and requests fall back to the SDK's path).
+    expect(typeof (Server.prototype as unknown as { _onrequest?: unknown })._onrequest).toBe("function");
   });
 
   test("sniffId finds a top-level id at either end of a huge line, and nothing else", () => {
