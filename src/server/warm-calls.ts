@@ -11,7 +11,10 @@
  * (docs/benchmark.md, issue 22). Running the common paths a few dozen times while the server is
  * idle moves the first real questions of a conversation into compiled code. Through the transport
  * rather than the tool handlers alone: a misspelled name's first use then cost 0.94–1.05 ms of
- * server CPU instead of 1.16–1.33 (ninth session).
+ * server CPU instead of 1.16–1.33 (ninth session). Each tool's other filter families too (a
+ * class's spells, armor by category, rules by section…): a list of a family the warm-up had not
+ * run cost 20 % more server CPU on its first use, since its statements and code paths were new
+ * (tenth session).
  *
  * What it does not do: load data (no first-use download: only kinds the store holds, and the
  * tools get no loader), write anything, embed text (no `search`: the model stays cold until a
@@ -48,6 +51,11 @@ interface Shape {
 const SCHOOLS = ["evocation", "abjuration", "conjuration", "divination", "enchantment", "illusion", "necromancy", "transmutation"];
 const CRS = [0.125, 0.25, 0.5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13];
 const TYPES = ["beast", "humanoid", "undead", "fiend", "dragon", "monstrosity", "elemental", "construct"];
+const CLASSES = ["wizard", "druid", "bard", "paladin", "ranger", "sorcerer", "warlock"];
+const DAMAGE = ["fire", "lightning", "necrotic", "radiant", "thunder", "acid", "poison"];
+const SECTIONS = ["combat", "spellcasting", "abilities", "adventuring", "monsters"];
+/** A creature list by a filter column beyond CR and type (their statements differ), one per round. */
+const CREATURE_FILTERS: Args[] = [{ size: "large", cr_max: 5 }, { legendary: true }, { damage_immunity: ["poison"] }, { environment: "forest" }, { spellcaster: true, cr_min: 3 }];
 
 /** A misspelling of `name` (two letters swapped near its middle): the "did you mean" path. Pure. */
 export function swapped(name: string): string {
@@ -80,6 +88,18 @@ export const WARM_SHAPES: readonly Shape[] = [
   { tool: "search_creature", kinds: ["creature"], args: (i) => ({ cr: CRS[i % CRS.length], limit: 10 }) },
   { tool: "search_creature", kinds: ["creature"], args: (i) => ({ type: TYPES[i % TYPES.length], cr_min: (i % 5) + 1, limit: 10 }) },
   { tool: "search_equipment", kinds: ["magic_item"], args: (i) => ({ type: "magic-item", rarity: ["rare", "very rare", "legendary"][i % 3], offset: 10 * (i % 3) }) },
+  // The other filter families of each tool: a class's spells, flags and damage types, armor and
+  // weapons by category or property, character options by type, rules by section.
+  { tool: "search_spell", kinds: ["spell"], args: (i) => ({ class_key: CLASSES[i % CLASSES.length], level_max: (i % 4) + 1, limit: 5 }) },
+  { tool: "search_spell", kinds: ["spell"], args: (i) => (i % 2 ? { ritual: true, level: (i % 3) + 2, limit: 5 } : { concentration: true, damage_type: DAMAGE[i % DAMAGE.length], limit: 5 }) },
+  { tool: "search_creature", kinds: ["creature"], args: (i) => ({ ...CREATURE_FILTERS[i % CREATURE_FILTERS.length], limit: 10 }) },
+  {
+    tool: "search_equipment",
+    kinds: ["armor", "weapon"],
+    args: (i) => (i % 2 ? { type: "armor", category: ["light", "heavy", "shield"][i % 3], limit: 10 } : { type: "weapon", property: ["versatile", "thrown", "reach", "heavy"][(i / 2) % 4], limit: 10 }),
+  },
+  { tool: "search_character_option", kinds: kindsOfGroup("character_option"), args: (i) => ({ type: ["feat", "species", "class", "subclass"][i % 4], limit: 10 }) },
+  { tool: "search_rule", kinds: ["rule"], args: (i) => ({ section: SECTIONS[i % SECTIONS.length], limit: 10 }) },
   // Often an assistant's first call; its table groups the whole store (30–55 ms), then is remembered.
   { tool: "list_documents", kinds: ENTITY_KINDS, args: () => ({}) },
 ];
