@@ -24,7 +24,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { SHARED_MODEL } from "../scripts/shared-dir.ts";
 import { inspectModelDir } from "../src/search/model/model-source.ts";
-import { cpuMs, readProcCpu } from "./lib/cpu.ts";
+import { cpuMs, readProcCpu, settle } from "./lib/cpu.ts";
 import { connectStdio, serverEnv, sourceTarget } from "./lib/proc.ts";
 import { median } from "./lib/stats.ts";
 import { DIALECTS, type Dialect, type PeerCall, type PeerMode, peerMix, peerWarmup } from "./peer-mix.ts";
@@ -57,11 +57,10 @@ const MODES: readonly PeerMode[] = ["structured", "name", "typo"];
 type ModeFigures = { cold: number; warm: number; chars: number };
 type Figures = Record<PeerMode, ModeFigures>;
 
-/** Settle after connecting: LoreKeeper builds its name index and warms its code in the background. */
-const SETTLE_MS = 2000;
 
 async function measure(client: Client, pid: number, mix: readonly PeerCall[], warmup: readonly PeerCall[]): Promise<Figures> {
-  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  // Until the server's start-up work is done (LoreKeeper builds its name index and warms its code in the background).
+  await settle(pid);
   for (let i = 0; i < 2; i++) for (const c of warmup) await client.callTool({ name: c.tool, arguments: c.args });
   const cold = new Map<PeerMode, number[]>(MODES.map((m) => [m, []]));
   const warm = new Map<PeerMode, number[]>(MODES.map((m) => [m, []]));

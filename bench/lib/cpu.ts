@@ -40,3 +40,30 @@ export function readProcCpu(pid: number | null | undefined): ProcCpu | undefined
 export function cpuMs(a: ProcCpu, b: ProcCpu): { sched: number; ticks: number } {
   return { sched: (b.schedNs - a.schedNs) / 1e6, ticks: ((b.ticks - a.ticks) * 1000) / CLOCK_TICKS };
 }
+
+/**
+ * Wait until process `pid` is idle: its CPU time (schedstat, all threads) grew by less than
+ * `maxBusy` of the wall time over the last `quietMs`, polled every `stepMs`; at least `minMs`,
+ * at most `maxMs` (then it gives up and returns false). A server's start-up work (name index,
+ * compact rows, code warm-up) runs in the background for a couple of seconds after it answers
+ * `initialize`; measuring before it ends charges its CPU to the calls it interleaves with.
+ */
+export async function settle(pid: number, opts: { minMs?: number; quietMs?: number; maxMs?: number; stepMs?: number; maxBusy?: number } = {}): Promise<boolean> {
+  const { minMs = 500, quietMs = 400, maxMs = 20_000, stepMs = 50, maxBusy = 0.02 } = opts;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const started = performance.now();
+  await sleep(minMs);
+  const window: Array<{ t: number; ns: number }> = [];
+  while (performance.now() - started < maxMs) {
+    const c = readProcCpu(pid);
+    if (!c) return false;
+    const t = performance.now();
+    window.push({ t, ns: c.schedNs });
+    // The oldest reading kept is the latest one at least quietMs old.
+    while (window.length > 2 && t - window[1]!.t >= quietMs) window.shift();
+    const first = window[0]!;
+    if (t - first.t >= quietMs && (c.schedNs - first.ns) / 1e6 < maxBusy * (t - first.t)) return true;
+    await sleep(stepMs);
+  }
+  return false;
+}

@@ -10,7 +10,7 @@
  * schedstat time and divided by their calls, as a cross-check. Wall time is recorded beside it.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { cpuMs, readProcCpu } from "../lib/cpu.ts";
+import { cpuMs, readProcCpu, settle } from "../lib/cpu.ts";
 import { connectStdio, type Target } from "../lib/proc.ts";
 import { now, round, summarize, type Summary } from "../lib/stats.ts";
 import { type CpuMode, type CpuSpec, cpuMix, cpuWarmup } from "../cpu-mix.ts";
@@ -42,8 +42,6 @@ export interface ServerCpuResult {
   available: boolean;
 }
 
-/** Settle time after initialize: the server builds its name index and checks for vectors to fill in the background. */
-const SETTLE_MS = 2000;
 
 /** Fresh servers per measurement (their samples pooled). */
 export const CPU_SERVERS = 3;
@@ -81,7 +79,8 @@ async function oneServer(target: Target, dbPath: string, env: Record<string, str
   const of = (m: CpuMode) => samples.get(m)!;
   let available = readProcCpu(conn.pid) !== undefined;
   try {
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
+    // Until the server's start-up work (name index, compact rows, code warm-up) is done: idle for 0.4 s.
+    if (conn.pid && !(await settle(conn.pid))) errors.push("the server did not go idle within 20 s of starting; measured anyway");
     // Model loaded, code paths compiled: other values of the same shapes, twice (cpu-mix.ts).
     for (let i = 0; i < 2; i++) for (const w of cpuWarmup()) await conn.client.callTool({ name: w.tool, arguments: w.args }).catch(() => undefined);
     for (let pass = 0; pass <= warmPasses && available; pass++) {
