@@ -16,11 +16,15 @@
  * run cost 20 % more server CPU on its first use, since its statements and code paths were new
  * (tenth session).
  *
+ * And a search by meaning a round, when the embedding model is loaded already (the server loads
+ * it at start for a store with vectors of it): the query embedding, both legs and their fusion
+ * were the largest code compiled during a new server's first questions (tenth session).
+ *
  * What it does not do: load data (no first-use download: only kinds the store holds, and the
- * tools get no loader), write anything, embed text (no `search`: the model stays cold until a
- * question needs it, as before), or stand in a question's way: each call waits until no search
- * of a tool call runs (`whenIdle`), and the warm-up stops after its rounds, or after the round in
- * which its calls passed their budget of milliseconds.
+ * tools get no loader), write anything, load a model (no search while none is loaded), or stand in
+ * a question's way: each call waits until no search of a tool call runs (`whenIdle`), and the
+ * warm-up stops after its rounds, or after the round in which its calls passed their budget of
+ * milliseconds.
  */
 import type { Database } from "bun:sqlite";
 import { kindsOfGroup } from "../entities/catalog.ts";
@@ -35,7 +39,7 @@ import { type Loopback, openLoopback } from "./loopback.ts";
 
 /** Rounds over the call shapes, and the most time the warm-up may spend in calls. */
 const WARM_ROUNDS = 24;
-const WARM_BUDGET_MS = 600;
+const WARM_BUDGET_MS = 800;
 
 type Args = Record<string, unknown>;
 
@@ -44,6 +48,8 @@ interface Shape {
   kinds: readonly EntityKind[];
   /** The shape asks for the store's names of `kinds` (a name lookup or a misspelling). */
   named?: boolean;
+  /** A search by meaning: run only when the embedding model is loaded already. */
+  ranked?: boolean;
   /** The arguments of round `i`, from the store's names of `kinds` (cycled) when `named`. */
   args(i: number, names: readonly string[]): Args | undefined;
 }
@@ -56,6 +62,20 @@ const DAMAGE = ["fire", "lightning", "necrotic", "radiant", "thunder", "acid", "
 const SECTIONS = ["combat", "spellcasting", "abilities", "adventuring", "monsters"];
 /** A creature list by a filter column beyond CR and type (their statements differ), one per round. */
 const CREATURE_FILTERS: Args[] = [{ size: "large", cr_max: 5 }, { legendary: true }, { damage_immunity: ["poison"] }, { environment: "forest" }, { spellcaster: true, cr_min: 3 }];
+
+/** Searches by meaning, two texts per tool; one tool a round (an embedding costs more than a lookup). */
+const PHRASES: ReadonlyArray<[string, EntityKind[], readonly string[]]> = [
+  ["search_spell", ["spell"], ["breathe under water", "make a light in a dark cave"]],
+  ["search_creature", ["creature"], ["a beast that climbs walls", "a spirit that possesses people"]],
+  ["search_equipment", ["magic_item"], ["boots that let you walk on air", "a cloak that makes you hard to see"]],
+  ["search_rule", ["rule"], ["resting to regain hit points", "being blinded in combat"]],
+];
+const SEARCH_SHAPES: Shape[] = PHRASES.map(([tool, kinds, texts], k) => ({
+  tool,
+  kinds,
+  ranked: true,
+  args: (i) => (i % PHRASES.length === k ? { search: texts[Math.floor(i / PHRASES.length) % texts.length] } : undefined),
+}));
 
 /** A misspelling of `name` (two letters swapped near its middle): the "did you mean" path. Pure. */
 export function swapped(name: string): string {
@@ -100,6 +120,7 @@ export const WARM_SHAPES: readonly Shape[] = [
   },
   { tool: "search_character_option", kinds: kindsOfGroup("character_option"), args: (i) => ({ type: ["feat", "species", "class", "subclass"][i % 4], limit: 10 }) },
   { tool: "search_rule", kinds: ["rule"], args: (i) => ({ section: SECTIONS[i % SECTIONS.length], limit: 10 }) },
+  ...SEARCH_SHAPES,
   // Often an assistant's first call; its table groups the whole store (30–55 ms), then is remembered.
   { tool: "list_documents", kinds: ENTITY_KINDS, args: () => ({}) },
 ];
@@ -121,7 +142,9 @@ export async function warmCalls(deps: ToolDeps, whenIdle: WhenIdle, rounds = WAR
   // No loader: a warm-up never downloads, refreshes or waits for data. Its failures are not a client's (debug log).
   const quiet: ToolDeps = { ...deps, ensureData: undefined, background: true };
   const ctx = { deps: quiet, gate: new DataGate(quiet), progress: () => {} };
-  const shapes = WARM_SHAPES.filter((s) => emptyKinds(deps.db, s.kinds).length < s.kinds.length);
+  // Searches only where the model is loaded already (the store has vectors of it): a warm-up never loads a model.
+  const ranked = deps.modelState?.() === "ready";
+  const shapes = WARM_SHAPES.filter((s) => (ranked || !s.ranked) && emptyKinds(deps.db, s.kinds).length < s.kinds.length);
   // The store's names per set of kinds, read once, when a shape first asks for them.
   const names = new Map<string, string[]>();
   const namesFor = (kinds: readonly EntityKind[]) => {

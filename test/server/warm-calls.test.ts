@@ -16,6 +16,8 @@ import { recordQueries } from "../support/sql-seen.ts";
 import { type SyncedStore, syncedStore } from "../support/synced-store.ts";
 
 let synced: SyncedStore;
+/** The shapes that run without an embedding model (all but the searches). */
+const UNRANKED = WARM_SHAPES.filter((s) => !s.ranked).length;
 let store: Store;
 
 beforeAll(async () => {
@@ -85,8 +87,9 @@ describe("warm-up calls at start", () => {
     expect(sent).toHaveLength(calls + 1);
     const results = sent.slice(1).map((m) => m.result as { isError?: boolean } | undefined);
     expect(results.filter((r) => r === undefined || r.isError === true)).toEqual([]);
-    // Every shape has data in this store (spells, creatures, equipment, character options, rules).
-    expect(calls).toBe(3 * WARM_SHAPES.length);
+    // Every shape has data in this store (spells, creatures, equipment, character options, rules);
+    // no model is loaded, so no search.
+    expect(calls).toBe(3 * UNRANKED);
     // One idle moment before opening the connection, then one per call.
     expect(idle.asked()).toBe(calls + 1);
     expect(loads).toEqual([]);
@@ -104,7 +107,7 @@ describe("warm-up calls at start", () => {
   test("stop at their time budget, and make no call over a store without data", async () => {
     const idle = countingIdle();
     // A budget of 0 ms: the first round runs (the budget is checked between rounds), no second.
-    expect(await warmCalls(makeDeps(store), idle.whenIdle, 5, 0)).toBe(WARM_SHAPES.length);
+    expect(await warmCalls(makeDeps(store), idle.whenIdle, 5, 0)).toBe(UNRANKED);
     const empty = openStore({ path: join(synced.dir, "empty.db") });
     try {
       const loads: Array<readonly EntityKind[]> = [];
@@ -118,7 +121,33 @@ describe("warm-up calls at start", () => {
   test("without the in-process connection, the calls go to the tool handlers", async () => {
     const idle = countingIdle();
     const calls = await warmCalls(makeDeps(store), idle.whenIdle, 1, 60_000, () => Promise.reject(new Error("no loopback here")));
-    expect(calls).toBe(WARM_SHAPES.length);
+    expect(calls).toBe(UNRANKED);
+  }, 60_000);
+
+  test("with the embedding model loaded, one search a round, each tool's in turn, none an error", async () => {
+    const seen: Array<Record<string, unknown>> = [];
+    const send = LineStdioTransport.prototype.send;
+    LineStdioTransport.prototype.send = function (this: LineStdioTransport, ...args: Parameters<typeof send>) {
+      seen.push(args[0] as Record<string, unknown>);
+      return send.apply(this, args);
+    };
+    const { seen: queries, stop } = recordQueries(store.db);
+    let calls: number;
+    try {
+      // "ready" without a model behind it: the searches rank by keywords, through the same code up to the embedding.
+      calls = await warmCalls(makeDeps(store, { modelState: () => "ready" }), countingIdle().whenIdle, 4, 60_000);
+    } finally {
+      LineStdioTransport.prototype.send = send;
+      stop();
+    }
+    const searches = WARM_SHAPES.length - UNRANKED;
+    expect(searches).toBe(4);
+    expect(calls).toBe(4 * UNRANKED + searches);
+    expect(seen).toHaveLength(calls + 1);
+    const results = seen.slice(1).map((m) => m.result as { isError?: boolean } | undefined);
+    expect(results.filter((r) => r === undefined || r.isError === true)).toEqual([]);
+    // Each search ran: the text index was queried four times.
+    expect(queries.filter((q) => q.includes("entities_fts MATCH")).length).toBeGreaterThanOrEqual(4);
   }, 60_000);
 
   test("a misspelling swaps two letters near the middle", () => {
