@@ -39,6 +39,7 @@ import { floorRunner, openFloorContext } from "./phases/floors.ts";
 import { measureDisk } from "./phases/footprint.ts";
 import { measureHttp } from "./phases/http.ts";
 import { runSyncPhase } from "./phases/sync.ts";
+import { settle } from "./lib/cpu.ts";
 import { CPU_SERVERS, measureServerCpu, type ServerCpuResult } from "./phases/server-cpu.ts";
 import { type ToolCallRunner, toolCallRunner } from "./phases/tool-calls.ts";
 import { balancedByMode, callMix, interleave } from "./queries.ts";
@@ -193,6 +194,8 @@ try {
       conns.set(t, conn);
       runners.set(t, toolCallRunner(conn, specs));
     }
+    // Latency of a server in use: its start-up work (name index, compact rows, code warm-up) done first, as in the CPU phase.
+    for (const c of conns.values()) if (c.pid && !(await settle(c.pid))) notes.push("a stdio server did not go idle within 20 s of starting; measured anyway");
     const warmup = 2;
     say(`tool calls over stdio (${targets.map((t) => t.name).join(" + ")}), floors and breakdown: ${specs.length} calls × ${rounds} rounds…`);
     for (let r = 0; r < warmup + rounds; r++) {
