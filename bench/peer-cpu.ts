@@ -57,7 +57,6 @@ const MODES: readonly PeerMode[] = ["structured", "name", "typo"];
 type ModeFigures = { cold: number; warm: number; chars: number };
 type Figures = Record<PeerMode, ModeFigures>;
 
-
 async function measure(client: Client, pid: number, mix: readonly PeerCall[], warmup: readonly PeerCall[]): Promise<Figures> {
   // Until the server's start-up work is done (LoreKeeper builds its name index and warms its code in the background).
   await settle(pid);

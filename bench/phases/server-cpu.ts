@@ -1,13 +1,15 @@
 /**
  * Server CPU per call: CPU time is what a loaded machine does not distort much (wall time there
- * is mostly waiting for a core). A fresh server, warmed up with other values of the same shapes
- * (model loaded, code compiled, nothing of the measured calls cached), answers the no-repeat mix
- * (cpu-mix.ts) once — cold: the first use of each filter — then the same calls `warmPasses`
- * times — warm. `servers` fresh servers in a row, their samples pooled: one cold pass holds one
- * sample per call, so a single server's cold p50 moved by 10–20 % from run to run. Per call: the server's CPU from /proc/<pid>/task/*\/schedstat (ns) around the
- * call; per pass: utime + stime of /proc/<pid>/stat over the whole batch (coarse: 10 ms ticks;
- * whole-process, the figure `ps` reports), shared among the modes in proportion to their
- * schedstat time and divided by their calls, as a cross-check. Wall time is recorded beside it.
+ * is mostly waiting for a core). A fresh server, once idle (its start-up work done: lib/cpu.ts
+ * settle) and warmed up with other values of the same shapes (model loaded, code compiled,
+ * nothing of the measured calls cached), answers the no-repeat mix (cpu-mix.ts) once — cold: the
+ * first use of each filter — then the same calls `warmPasses` times — warm. `servers` fresh
+ * servers in a row, their samples pooled: one cold pass holds one sample per call, so a single
+ * server's cold p50 moved by 10–20 % from run to run. Per call: the server's CPU from
+ * /proc/<pid>/task/*\/schedstat (ns) around the call; per pass: utime + stime of /proc/<pid>/stat
+ * over the whole batch (coarse: 10 ms ticks; whole-process, the figure `ps` reports), shared among
+ * the modes in proportion to their schedstat time and divided by their calls, as a cross-check.
+ * Wall time is recorded beside it.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { cpuMs, readProcCpu, settle } from "../lib/cpu.ts";
@@ -41,7 +43,6 @@ export interface ServerCpuResult {
   errors: string[];
   available: boolean;
 }
-
 
 /** Fresh servers per measurement (their samples pooled). */
 export const CPU_SERVERS = 3;
