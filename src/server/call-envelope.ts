@@ -40,12 +40,20 @@ export function callParamsProblem(params: unknown): string | undefined {
   if (params.task !== undefined && params.task !== null) {
     return `tools/call: ${params.name.slice(0, 100)} answers at once and does not run as a task; send the call without params.task.`;
   }
+  // Only a name and arguments (no _meta): the checks above are all the schema has for them
+  // (name: a string; arguments: an object of named values, as JSON gives them).
+  if (onlyNameAndArguments(params)) return undefined;
   const issue = specIssue("CallToolRequestParams", normalizeCallParams(params));
   if (issue) {
     const where = issue.path.length > 0 ? `params.${issue.path.join(".")}` : "params";
     return `tools/call: ${where} is not valid${issue.message ? ` (${issue.message})` : ""}.`;
   }
   return undefined;
+}
+
+function onlyNameAndArguments(params: Record<string, unknown>): boolean {
+  for (const k in params) if (k !== "name" && k !== "arguments") return false;
+  return true;
 }
 
 /** `arguments: null` → no arguments (some clients send null for "none"). */

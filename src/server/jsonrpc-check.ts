@@ -24,10 +24,30 @@ export function isCheckedRequest(m: JSONRPCMessage): m is JSONRPCRequest {
   return checkedRequests.has(m);
 }
 
+/**
+ * True for a request of the usual form, which the SDK's JSONRPCRequest schema (strict) accepts as
+ * it is: `"jsonrpc": "2.0"`, an id that is a string or a whole number, a method name, and params,
+ * if any, as an object without `_meta`. False sends it to the schema itself: a `_meta` (whose
+ * fields the schema checks), a key too many, a fractional id...
+ */
+function plainRequest(v: object): boolean {
+  const m = v as Record<string, unknown>;
+  for (const k in m) if (k !== "jsonrpc" && k !== "id" && k !== "method" && k !== "params") return false;
+  if (m.jsonrpc !== "2.0" || typeof m.method !== "string") return false;
+  if (typeof m.id !== "string" && !Number.isSafeInteger(m.id)) return false;
+  if (!Object.hasOwn(m, "params")) return true;
+  const p = m.params;
+  return p !== null && typeof p === "object" && !Array.isArray(p) && !Object.hasOwn(p, "_meta");
+}
+
 /** `v` as a JSON-RPC message (validated once, as the SDK's own transports parse it), or why it is not one. */
 export function checkJsonRpc(v: unknown): { ok: true; message: JSONRPCMessage } | { ok: false; problem: string } {
   // What most lines are, a request, is checked against the request schema alone (the union's first member).
   if (v !== null && typeof v === "object" && "method" in v && "id" in v) {
+    if (plainRequest(v)) {
+      checkedRequests.add(v);
+      return { ok: true, message: v as JSONRPCRequest };
+    }
     const q = specTypeSchemas.JSONRPCRequest["~standard"].validate(v);
     if (!q.issues) {
       checkedRequests.add(q.value as object);

@@ -5,6 +5,7 @@
 import type * as z from "zod";
 import { capText } from "../text/sanitize.ts";
 import { argShapeProblem } from "./arg-limits.ts";
+import { quickParse } from "./quick-args.ts";
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
@@ -88,17 +89,33 @@ function describeIssue(issue: Issue, validParams: readonly string[]): string {
   }
 }
 
+const paramLists = new WeakMap<z.ZodObject, { valid: string[]; known: ReadonlySet<string> }>();
+
+/** A schema's parameter names, as a list (for messages) and a set (made once per schema). */
+function paramsOf(schema: z.ZodObject): { valid: string[]; known: ReadonlySet<string> } {
+  let p = paramLists.get(schema);
+  if (!p) {
+    const valid = Object.keys(schema.shape);
+    p = { valid, known: new Set(valid) };
+    paramLists.set(schema, p);
+  }
+  return p;
+}
+
 export type Parsed<T> = { ok: true; data: T } | { ok: false; message: string };
 
 /** Validate `raw` against a tool's input schema; on failure, one readable message for all issues. */
 export function parseToolArgs<S extends z.ZodObject>(tool: string, schema: S, raw: unknown): Parsed<z.output<S>> {
-  const valid = Object.keys(schema.shape);
-  const shape = argShapeProblem(raw, new Set(valid));
+  const { valid, known } = paramsOf(schema);
+  const shape = argShapeProblem(raw, known);
   if (shape) {
     const unknown = Object.keys(raw as object).filter((k) => !Object.hasOwn(schema.shape, k));
     const lines = [...(unknown.length ? [`- ${describeIssue({ code: "unrecognized_keys", keys: unknown, path: [], message: "", input: raw } as Issue, valid)}`] : []), `- ${shape}.`];
     return { ok: false, message: capText(`Invalid arguments for ${tool}:\n${lines.join("\n")}`, MAX_ERROR_CHARS) };
   }
+  // Most calls: only the parameters sent are run (quick-args.ts); the object parse when it declines.
+  const quick = quickParse(schema, raw);
+  if (quick !== undefined) return { ok: true, data: quick };
   const r = schema.safeParse(raw ?? {}, { reportInput: true });
   if (r.success) return { ok: true, data: r.data };
   // A misspelled parameter first: it is the likeliest cause, and it must not be cut by the line cap.

@@ -6,8 +6,8 @@
  */
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { Server } from "@modelcontextprotocol/server";
-import { isCheckedRequest } from "../../src/server/jsonrpc-check.ts";
+import { Server, specTypeSchemas } from "@modelcontextprotocol/server";
+import { checkJsonRpc, isCheckedRequest } from "../../src/server/jsonrpc-check.ts";
 import { classifyLine, sniffId } from "../../src/server/stdio-transport.ts";
 import { openStore } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
@@ -58,6 +58,30 @@ describe("classifyLine / sniffId (pure)", () => {
     }
     // The dispatch it is handed to: if an SDK update renames it, this fails (and requests fall back to the SDK's path).
     expect(typeof (Server.prototype as unknown as { _onrequest?: unknown })._onrequest).toBe("function");
+  });
+
+  test("a message is a request (and marked) exactly when the SDK's request schema accepts it", () => {
+    const absent = Symbol("absent");
+    const ids = [1, 0, -5, 2 ** 53 + 2, 1e300, 1.5, "a", "", null, true, {}, absent];
+    const methods = ["ping", "tools/call", "", 5, null, absent];
+    const paramsList = [absent, {}, { name: "x", arguments: {} }, { _meta: { progressToken: 1 } }, { _meta: { progressToken: 1.5 } }, { _meta: "x" }, [], null, "x", 5];
+    const extras = [{}, { result: {} }, { foo: 1 }];
+    let requests = 0;
+    for (const jsonrpc of ["2.0", "1.0", 2, absent])
+      for (const id of ids)
+        for (const method of methods)
+          for (const params of paramsList)
+            for (const extra of extras) {
+              const parts = { jsonrpc, id, method, params, ...extra };
+              const v = JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(parts).filter(([, x]) => x !== absent))));
+              const schemaSays = specTypeSchemas.JSONRPCRequest["~standard"].validate(v);
+              const r = checkJsonRpc(v);
+              const isRequest = !(schemaSays instanceof Promise) && !schemaSays.issues;
+              if (isRequest) requests++;
+              expect({ v, marked: r.ok && isCheckedRequest(r.message) }).toEqual({ v, marked: isRequest });
+              if (isRequest) expect(r.ok).toBe(true);
+            }
+    expect(requests).toBeGreaterThan(50);
   });
 
   test("sniffId finds a top-level id at either end of a huge line, and nothing else", () => {

@@ -1,0 +1,34 @@
+/** server/call-envelope.ts: a tools/call's params pass its checks only when the SDK's CallToolRequestParams schema accepts them. */
+import { describe, expect, test } from "bun:test";
+import { callParamsProblem, normalizeCallParams } from "../../src/server/call-envelope.ts";
+import { specIssue } from "../../src/server/spec-check.ts";
+
+describe("callParamsProblem", () => {
+  test("no problem found ⇒ none in the SDK's schema either (with and without _meta)", () => {
+    const absent = Symbol("absent");
+    const names = ["search_spell", "", 5, null, absent];
+    const args = [absent, {}, { name: "Fireball", limit: 3 }, { nested: { deep: [1, 2] } }, null, [], "x", 5];
+    const metas = [absent, {}, { progressToken: 7 }, { progressToken: "t" }, { progressToken: 1.5 }, "x", null];
+    const extras = [{}, { task: null }, { task: { ttl: 5 } }, { other: 1 }];
+    let clean = 0;
+    for (const name of names)
+      for (const a of args)
+        for (const _meta of metas)
+          for (const extra of extras) {
+            const parts = { name, arguments: a, _meta, ...extra };
+            const params = JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(parts).filter(([, x]) => x !== absent))));
+            if (callParamsProblem(params) !== undefined) continue;
+            clean++;
+            expect({ params, issue: specIssue("CallToolRequestParams", normalizeCallParams(params)) }).toEqual({ params, issue: undefined });
+          }
+    expect(clean).toBeGreaterThan(20);
+  });
+
+  test("the usual call has no problem; a malformed one gets one sentence", () => {
+    expect(callParamsProblem({ name: "search_spell", arguments: { name: "Fireball" } })).toBeUndefined();
+    expect(callParamsProblem({ name: "search_spell" })).toBeUndefined();
+    expect(callParamsProblem({ name: "search_spell", arguments: null })).toBeUndefined();
+    expect(callParamsProblem({ name: "search_spell", arguments: [] })).toContain("arguments must be an object");
+    expect(callParamsProblem({ name: "search_spell", _meta: { progressToken: 1.5 } })).toContain("params._meta");
+  });
+});
