@@ -25,6 +25,8 @@ export interface Slot {
   readonly key: string;
   readonly owner: string;
   get<T>(where: Where, compute: () => T): T;
+  /** The value of this store version when it has been computed already, else undefined. */
+  peek<T>(where: Where): T | undefined;
 }
 
 /** Many values per store version, by key; at most `max` kept (least recently used dropped first). */
@@ -36,7 +38,7 @@ export interface Family {
 }
 
 function slot(key: string, owner: string): Slot {
-  return { key, owner, get: (where, compute) => memoOf(where).get(key, compute) };
+  return { key, owner, get: (where, compute) => memoOf(where).get(key, compute), peek: (where) => memoOf(where).peek(key) };
 }
 
 function family(key: string, owner: string, max: number): Family {
@@ -48,6 +50,7 @@ export const CACHES = {
   traitNames: slot("entities:trait-names", "store/entities.ts mentionsTrait: the stored trait reference rows' names as the words they are matched by"),
   nonEmptyKinds: slot("entities:non-empty-kinds", "store/entities.ts emptyKinds: kinds known to hold entities (a Set filled as learnt)"),
   entityCount: slot("search:entity-count", "search/rank/lexical.ts: entities in the store (word rarity)"),
+  duplicates: slot("store:duplicates", "store/duplicates.ts duplicatesOf: every duplicate's id by the id it duplicates"),
   nameIndex: slot("search:name-index", "search/filter/name-index.ts: names, slugs and keys of answering entities (name fallbacks, did-you-mean)"),
   nameVocabulary: slot("search:name-vocabulary", "search/rank/name-vocab.ts: name words for typo correction"),
   phraseHits: slot("search:phrase-hits", "search/rank/phrase-hits.ts: FTS5 hits of recent phrases (bounded by matches held)"),

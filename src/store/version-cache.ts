@@ -43,6 +43,8 @@ function memoFor(db: Database): Memo {
 export interface VersionMemo {
   /** `compute()` once per version; later calls with `key` return the same (shared) value. */
   get<T>(key: string, compute: () => T): T;
+  /** The value `get` has computed for `key` in this version, if it has (nothing is computed). */
+  peek<T>(key: string): T | undefined;
   /** Like get, for many keys of one family: at most `max` kept, least recently used dropped first. */
   lru<T>(family: string, key: string, max: number, compute: () => T): T;
 }
@@ -55,6 +57,10 @@ class Remembered implements VersionMemo {
     const v = compute();
     this.m.values.set(key, v);
     return v;
+  }
+
+  peek<T>(key: string): T | undefined {
+    return this.m.values.get(key) as T | undefined;
   }
 
   lru<T>(family: string, key: string, max: number, compute: () => T): T {

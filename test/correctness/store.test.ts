@@ -14,7 +14,7 @@ import { OPEN5E_V1_TYPES } from "../../src/sources/open5e-v1/content-types.ts";
 import type { Entity } from "../../src/entities/types.ts";
 import { entityUri, parseUriKey } from "../../src/entities/uri.ts";
 import { openStore } from "../../src/store/db.ts";
-import { mergeDuplicates } from "../../src/store/duplicates.ts";
+import { duplicatesOf, mergeDuplicates } from "../../src/store/duplicates.ts";
 import { deleteOrigin, replaceOrigin } from "../../src/store/entities.ts";
 import { makeEntity, undoMigration5 } from "../support/entities.ts";
 import { noModel } from "../support/mcp.ts";
@@ -51,11 +51,16 @@ describe("one entity per thing per document", () => {
     const v2Id = db.query<{ id: number }, []>("SELECT id FROM entities WHERE key = 'srd_fireball'").get()!.id;
     // Same document: the v1 copy points at v2. Another document (a5e-ag) is another entity.
     expect(dupOf(db)).toEqual({ "open5e_v1:fireball": v2Id, "open5e_v1:fireball-a5e": null, "open5e_v2:srd_fireball": null });
+    // duplicatesOf (remembered per store version) says the same, and follows each change below.
+    const v1Id = db.query<{ id: number }, []>("SELECT id FROM entities WHERE key = 'fireball' AND document_source = 'open5e_v1'").get()!.id;
+    expect(duplicatesOf(db, [v2Id, v1Id])).toEqual(new Map([[v2Id, [v1Id]]]));
     // A homebrew pack with its own Fireball is its own document: never folded.
     replaceOrigin(db, "orcbrew:pack", [fireball("orcbrew", "fireball", {}, "my-pack")]);
     expect(dupOf(db)["orcbrew:fireball"]).toBeNull();
+    expect(duplicatesOf(db, [v2Id])).toEqual(new Map([[v2Id, [v1Id]]]));
     deleteOrigin(db, "open5e_v2:spells");
     expect(dupOf(db)["open5e_v1:fireball"]).toBeNull();
+    expect(duplicatesOf(db, [v2Id, v1Id]).size).toBe(0);
     store.close();
   });
 

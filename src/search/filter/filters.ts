@@ -26,6 +26,11 @@ export interface WhereClause {
    * 0.05).
    */
   byIds?: true;
+  /**
+   * The clause is exactly "the answering entities of these kinds" (buildFilterWhere with no
+   * filter and no documents), which the name index holds (names.ts). Lost by andWhere.
+   */
+  onlyKinds?: readonly string[];
 }
 
 export type FilterResult = { ok: true; where: WhereClause } | { ok: false; message: string };
@@ -214,5 +219,6 @@ export function buildFilterWhere(kinds: readonly EntityKind[], filters: Structur
     if (typeof c === "string") return { ok: false, message: c };
     clauses.push(...c);
   }
-  return { ok: true, where: andWhere(...clauses) };
+  const where = andWhere(...clauses);
+  return { ok: true, where: clauses.length === 2 ? { ...where, onlyKinds: kinds } : where };
 }

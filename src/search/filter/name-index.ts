@@ -31,6 +31,8 @@ interface KindNames {
   ids: number[];
   /** Ids by folded key. */
   keys: Map<string, number[]>;
+  /** The names, folded (`name = ?`, NOCASE). */
+  folded: Set<string>;
 }
 
 /** One distinct lower-cased name ("did you mean" candidates). */
@@ -115,12 +117,13 @@ export class NameIndex {
       let k = this.byKind.get(r.kind);
       let p = parts.get(r.kind);
       if (!k || !p) {
-        this.byKind.set(r.kind, (k = { names: "", slugs: "", nameStarts: [], slugStarts: [], ids: [], keys: new Map() }));
+        this.byKind.set(r.kind, (k = { names: "", slugs: "", nameStarts: [], slugStarts: [], ids: [], keys: new Map(), folded: new Set() }));
         parts.set(r.kind, (p = { names: [], slugs: [] }));
         this.kindBits.set(r.kind, 2 ** Math.min(this.kindBits.size, 30));
       }
       p.names.push(r.name);
       p.slugs.push(r.slug);
+      k.folded.add(foldAscii(r.name));
       k.ids.push(r.id);
       const folded = foldAscii(r.key);
       const same = k.keys.get(folded);
@@ -159,6 +162,17 @@ export class NameIndex {
         at += n.length + 1;
       }
     }
+  }
+
+  /**
+   * Whether an entity of `kinds` is named `name` (`name = ?`: NOCASE), or undefined when the name
+   * holds a NUL or a lone surrogate (SQLite compares bytes the JavaScript string does not hold: the
+   * caller asks SQL).
+   */
+  hasName(kinds: readonly string[], name: string): boolean | undefined {
+    if (/[\u0000\uD800-\uDFFF]/.test(name)) return undefined;
+    const f = foldAscii(name);
+    return kinds.some((kind) => this.byKind.get(kind)?.folded.has(f) === true);
   }
 
   /** Ids of the entities of `kinds` with this key (`key = ? COLLATE NOCASE`), ascending. */
@@ -260,6 +274,11 @@ function nthSmallest(found: ReadonlyArray<{ d: number }>, n: number): number {
   return found
     .map((f) => f.d)
     .sort((a, b) => a - b)[n - 1]!;
+}
+
+/** The name index of the store as it is now, when it is built already (nothing is read). */
+export function builtNameIndex(db: Database): NameIndex | undefined {
+  return CACHES.nameIndex.peek(db);
 }
 
 /** The name index of the store as it is now (built at its first use after each change). */

@@ -19,7 +19,7 @@
 import type { Database } from "bun:sqlite";
 import { slugify } from "../../entities/types.ts";
 import { andWhere, entitiesOf, escapeLike, type WhereClause } from "./filters.ts";
-import { nameIndex } from "./name-index.ts";
+import { builtNameIndex, nameIndex } from "./name-index.ts";
 
 export type NameStrategy = "wildcard" | "wildcard-slug" | "exact" | "key" | "slug" | "key-suffix" | "partial";
 
@@ -135,6 +135,13 @@ export function nameSteps(rawName: string): NameStep[] {
  */
 export function resolveName(db: Database, base: WhereClause, name: string, kinds?: readonly string[]): NameStep | null {
   for (const raw of nameSteps(name)) {
+    // With no filter, the name index (once built: a name found needs no index) knows whether an
+    // entity of the kinds has the name exactly.
+    if (raw.how === "exact" && base.onlyKinds) {
+      const has = builtNameIndex(db)?.hasName(base.onlyKinds, raw.clause.params[0] as string);
+      if (has === false) continue;
+      if (has === true) return raw;
+    }
     const step = kinds && raw.probe ? fromIndex(db, kinds, raw, raw.probe) : raw;
     if (!step) continue;
     const w = andWhere(base, step.clause);

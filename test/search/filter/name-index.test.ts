@@ -130,6 +130,41 @@ describe("name index", () => {
     expect(letterBits("a")).not.toBe(letterBits("b"));
   });
 
+  test("exact names: what `name = ?` (NOCASE) finds among the answering entities of the kinds", () => {
+    const names = db.query<{ name: string }, []>("SELECT DISTINCT name FROM entities WHERE dup_of IS NULL").all().map((r) => r.name);
+    const sqlHas = (kinds: readonly string[], name: string) =>
+      db.query<{ x: number }, string[]>(`SELECT 1 AS x FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) AND name = ? LIMIT 1`).get(...kinds, name) !== null;
+    const inputs = [...names, ...names.map((n) => n.toUpperCase()), ...names.map((n) => n.toLowerCase()), ...INPUTS, ...TYPOS, "élan vital", "ÉLAN VITAL", "Goblin ", ""];
+    let found = 0;
+    for (const kinds of KINDS) {
+      for (const name of inputs) {
+        const has = nameIndex(db).hasName(kinds, name);
+        expect({ kinds, name, has }).toEqual({ kinds, name, has: sqlHas(kinds, name) });
+        if (has) found++;
+      }
+    }
+    expect(found).toBeGreaterThan(50);
+    // A NUL or a lone surrogate: SQL decides.
+    expect(nameIndex(db).hasName(["spell"], "Fire\u0000ball")).toBeUndefined();
+    expect(nameIndex(db).hasName(["spell"], "Fire\uD800")).toBeUndefined();
+  });
+
+  test("the exact step answered from the index (no filter) is the step SQL picks, and with filters SQL still decides", () => {
+    nameIndex(db);
+    const plain = buildFilterWhere(["spell", "creature"], {}, null);
+    const filtered = buildFilterWhere(["spell", "creature"], {}, ["srd-2014"]);
+    if (!plain.ok || !filtered.ok) throw new Error("filters");
+    expect(plain.where.onlyKinds).toEqual(["spell", "creature"]);
+    expect(filtered.where.onlyKinds).toBeUndefined();
+    const sqlOnly = { sql: plain.where.sql, params: plain.where.params };
+    for (const name of ["Goblin", "GOBLIN", "goblin boss", "Magic Missile", "Gobblin", "ancient", "Élan Vital", "élan vital", "fire*"]) {
+      const viaIndex = resolveName(db, plain.where, name, ["spell", "creature"]);
+      const viaSql = resolveName(db, sqlOnly, name, ["spell", "creature"]);
+      expect({ name, how: viaIndex?.how, clause: viaIndex?.clause }).toEqual({ name, how: viaSql?.how, clause: viaSql?.clause });
+    }
+    expect(resolveName(db, filtered.where, "Goblin", ["spell", "creature"])?.how).toBe("exact");
+  });
+
   test("a name step no entity of the kinds can satisfy is not needed to find the one that does", () => {
     const where = buildFilterWhere(["creature"], {}, null);
     if (!where.ok) throw new Error(where.message);
