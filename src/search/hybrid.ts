@@ -254,6 +254,7 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
   let where = filtered.where;
 
   const name = q.name?.trim() ? q.name : undefined;
+  let exactName: string | undefined;
   if (name !== undefined) {
     const step = resolveName(db, where, name, q.kinds);
     if (!step) {
@@ -268,6 +269,7 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
       return empty(why);
     }
     where = andWhere(where, step.clause);
+    if (step.how === "exact") exactName = String(step.clause.params[0]);
   }
 
   const offset = Math.max(0, Math.floor(q.offset ?? 0)) || 0;
@@ -283,6 +285,7 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
     withText: !q.omitText,
     noteFallback: collapse && noDocuments,
     named: name !== undefined,
+    ...(exactName !== undefined ? { exactName } : {}),
     // Bodies are made as tool answers present rows (one wording: omitText).
     ...(q.compactBody && noDocuments && q.omitText ? { compactBody: q.compactBody } : {}),
   };

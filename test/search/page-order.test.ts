@@ -6,7 +6,14 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
+import type { EntityKind } from "../../src/entities/types.ts";
+import { andWhere, buildFilterWhere } from "../../src/search/filter/filters.ts";
+import { resolveName } from "../../src/search/filter/names.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
+import { sameFormRows } from "../../src/search/rank/collapse.ts";
+import { exactNameGroups, groupNames, type PageSpec } from "../../src/search/rank/page-order.ts";
+import { documentRank } from "../../src/search/rank/preference.ts";
+import type { StructuredFilters } from "../../src/search/types.ts";
 import { makeEntity, makeStore } from "../support/entities.ts";
 import { ctxOf } from "./helpers.ts";
 
@@ -73,5 +80,52 @@ describe("a few matches, ordered here", () => {
     expect(got.names).toEqual(sqlOrder(astral.store.db));
     expect(got.names).toContain(ASTRAL);
     expect(got.sqlOrdered).toBeGreaterThan(0);
+  });
+});
+
+describe("a lookup by exact name: groups and versions from one statement (exactNameGroups)", () => {
+  const made = makeStore([
+    makeEntity("creature", "Goblin", { cr: 0.25, creature_type: "humanoid" }, { doc: "srd-2014" }),
+    makeEntity("creature", "Goblin", { cr: 0.25, creature_type: "fey" }, { doc: "srd-2024" }),
+    makeEntity("creature", "GOBLIN", { cr: 1, creature_type: "humanoid" }, { doc: "tob" }),
+    makeEntity("creature", "goblin", { cr: 2, creature_type: "humanoid" }, { doc: "homebrew-pack" }),
+    makeEntity("spell", "Goblin", { level: 1, school: "illusion" }, { doc: "tob" }),
+    makeEntity("creature", "Horse, Draft", { cr: 0.25, creature_type: "beast" }, { doc: "srd-2014" }),
+    makeEntity("creature", "Draft Horse", { cr: 0.25, creature_type: "beast" }, { doc: "srd-2024" }),
+    makeEntity("creature", "Draft Horse", { cr: 0.5, creature_type: "beast" }, { doc: "tob" }),
+    makeEntity("spell", "Kareef’s Entreaty", { level: 1, school: "abjuration" }, { doc: "tob" }),
+  ]);
+  afterAll(made.cleanup);
+  const db = made.store.db;
+
+  test("the same groups, total and rows as groupNames and sameFormRows, for any filters, documents, offset and preference", () => {
+    const cases: Array<{ kinds: EntityKind[]; name: string; filters?: StructuredFilters; documents?: string[] }> = [];
+    for (const name of ["Goblin", "goblin", "GOBLIN", "Draft Horse", "Horse, Draft", "draft horse", "Kareef’s Entreaty", "Nothing Here"])
+      for (const kinds of [["creature"], ["spell"], ["creature", "spell"]] as EntityKind[][])
+        for (const filters of [undefined, { cr_max: 0.5 }, { creature_type: "humanoid" }, { cr_min: 1 }])
+          for (const documents of [undefined, ["tob"], ["srd-2014", "homebrew-pack"]]) cases.push({ kinds, name, filters, documents });
+    let compared = 0;
+    for (const c of cases) {
+      const built = buildFilterWhere(c.kinds, c.filters, c.documents ?? null);
+      if (!built.ok) continue;
+      const step = resolveName(db, built.where, c.name, c.kinds);
+      if (step?.how !== "exact") continue;
+      const where = andWhere(built.where, step.clause);
+      for (const prefer of [undefined, ["tob", "srd-2014"]])
+        for (const offset of [0, 1, 2]) {
+          const spec = { offset, limit: 1 + offset, collapse: true, rank: documentRank(prefer), withText: false, kinds: c.kinds, named: true } satisfies PageSpec;
+          const quick = exactNameGroups(db, where, { ...spec, exactName: String(step.clause.params[0]) });
+          if (!quick) continue;
+          compared++;
+          const slow = groupNames(db, where, spec);
+          expect({ c, prefer, offset, total: quick.total, names: quick.names }).toEqual({ c, prefer, offset, total: slow.total, names: slow.names });
+          if (slow.names.length === 0) continue;
+          const rows = sameFormRows(db, slow.names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" })), where);
+          const byId = (xs: ReadonlyArray<{ id: number; ok: number | null }>) => [...xs].map((r) => ({ id: r.id, ok: r.ok ? 1 : 0 })).sort((a, b) => a.id - b.id);
+          const kindsShown = new Set(slow.names.map((n) => n.kind));
+          expect(byId(quick.rows.filter((r) => kindsShown.has(r.kind)))).toEqual(byId(rows));
+        }
+    }
+    expect(compared).toBeGreaterThan(100);
   });
 });

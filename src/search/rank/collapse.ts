@@ -102,6 +102,19 @@ export function sameFormRows(db: Database, groups: ReadonlyArray<{ kind: string;
   return out;
 }
 
+/**
+ * Every stored row of `kinds` with the name form `form`, with its group rank and whether it
+ * matches `where` (`ok`): one statement, a seek per kind in the (kind, name_form) index. For a
+ * lookup by exact name (page-order.ts exactNameGroups), whose matches all have that form.
+ */
+export function formRowsOfName(db: Database, kinds: readonly string[], form: string, where: WhereClause): Array<FormRow & { ok: number | null; group_rank: number | null }> {
+  return db
+    .query<FormRow & { ok: number | null; group_rank: number | null }, SqlValue[]>(
+      `SELECT ${LIGHT}, e.name_form, e.group_rank, (${where.sql}) AS ok FROM entities e INDEXED BY entities_by_form WHERE e.kind IN (SELECT value FROM json_each(?)) AND e.name_form = ?`,
+    )
+    .all(...where.params, JSON.stringify(kinds), form);
+}
+
 /** Sort members in preference order. */
 export function orderMembers(members: LightRow[], rank: DocumentRank): LightRow[] {
   return members.sort(comparePreferred(rank));

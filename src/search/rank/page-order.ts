@@ -10,7 +10,7 @@ import { hasIndex } from "../../store/db.ts";
 import { rankPreference } from "../../store/canonical.ts";
 import { andWhere, entitiesOf, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import { nameForm } from "../../entities/name-form.ts";
-import { nocase } from "./collapse.ts";
+import { type FormRow, formRowsOfName, nocase } from "./collapse.ts";
 import type { DocumentRank } from "./preference.ts";
 
 export interface PageSpec {
@@ -29,6 +29,8 @@ export interface PageSpec {
   compactBody?: (id: number) => string | undefined;
   /** The clause narrows by `name` (filter/names.ts): its few matches are read through the name's index (orderedHere). */
   named?: boolean;
+  /** The name step is `name = ?` with this name (names.ts "exact"): one statement gives the groups and their rows (exactNameGroups). */
+  exactName?: string;
 }
 
 /** Whether the store keeps each entity's name form (migration 8; an older store opened read-only does not): lists then group by it, else by the name (NOCASE). */
@@ -165,6 +167,24 @@ function orderedHere(db: Database, w: WhereClause, spec: PageSpec, rows: readonl
  * for the group, then name (stored ranks when they follow this preference, else GROUP BY).
  */
 export type GroupName = { name: string; kind: string; name_form: string | null };
+
+/**
+ * groupNames for a lookup by exact name, and every stored version of its groups (sameFormRows),
+ * from one statement: the name's matches all have its name form, so the rows of that form in the
+ * kinds asked hold both. A group answers with its first matching row (firstOfGroup: group rank 0,
+ * or no matching row of the group ranks lower); groups go in orderedHere's order. Undefined where
+ * groupNames must decide: the stored ranks follow another preference, or a name holds a character
+ * orderedHere leaves to SQL.
+ */
+export function exactNameGroups(db: Database, where: WhereClause, spec: PageSpec & { exactName: string }): { total: number; names: GroupName[]; rows: Array<FormRow & { ok: number | null }> } | undefined {
+  if (rankPreference(db) !== spec.rank.id || !spec.kinds?.length) return undefined;
+  const rows = formRowsOfName(db, spec.kinds, nameForm(spec.exactName), where);
+  const ok = rows.filter((r) => r.ok);
+  const first = ok.filter((e) => e.group_rank === 0 || !ok.some((o) => o.kind === e.kind && o.group_rank !== null && e.group_rank !== null && o.group_rank < e.group_rank));
+  const ranked = withRanks(spec, first);
+  const names = spec.offset >= ranked.length ? [] : orderedHere(db, where, spec, ranked);
+  return names ? { total: ranked.length, names, rows } : undefined;
+}
 
 export function groupNames(db: Database, where: WhereClause, spec: PageSpec): { total: number; names: GroupName[] } {
   if (rankPreference(db) === spec.rank.id) {

@@ -24,7 +24,7 @@ import { entitiesOf, type SqlValue, type WhereClause } from "../filter/filters.t
 import type { DocumentRank } from "./preference.ts";
 import type { DocumentSource, Entity, EntityKind } from "../../entities/types.ts";
 import type { OtherVersion, SearchHit } from "../types.ts";
-import { countOf, groupNames, hasNameForms, leadOrder, type PageSpec } from "./page-order.ts";
+import { countOf, exactNameGroups, groupNames, hasNameForms, leadOrder, type PageSpec } from "./page-order.ts";
 import { hasIndex } from "../../store/db.ts";
 
 export type { PageSpec } from "./page-order.ts";
@@ -139,16 +139,18 @@ export function structuredPage(db: Database, where: WhereClause, spec: PageSpec)
  * entry), or, in an old store without stored name forms, one kind and name.
  */
 function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
-  const { total, names } = groupNames(db, where, spec);
+  const forms = hasNameForms(db);
+  // A lookup by exact name: its groups and their versions from one statement.
+  const exact = forms && spec.exactName !== undefined ? exactNameGroups(db, where, { ...spec, exactName: spec.exactName }) : undefined;
+  const { total, names } = exact ?? groupNames(db, where, spec);
   if (names.length === 0) return { total, hits: [] };
   // Every stored version of those groups (indexed), kept when it matches the filters too.
-  const forms = hasNameForms(db);
   const keyOf: (r: { kind: string; name: string; name_form?: string | null }) => string = forms ? formKey : exactNameKey;
   let all: LightRow[];
   let keep: Set<number>;
   if (forms) {
     // With whether each matches the filters, in the same read (the same index range).
-    const rows = sameFormRows(db, names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" })), where);
+    const rows = exact?.rows ?? sameFormRows(db, names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" })), where);
     all = rows;
     keep = new Set(rows.filter((r) => r.ok).map((r) => r.id));
   } else {
