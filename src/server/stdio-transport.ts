@@ -19,6 +19,7 @@
 import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol/server";
 import { checkJsonRpc, requestIdOf } from "./jsonrpc-check.ts";
 import { capErrorText } from "./protocol-checks.ts";
+import { encodeMessage } from "./encode-line.ts";
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_IN_FLIGHT = 16;
@@ -254,7 +255,7 @@ export class LineStdioTransport implements Transport {
   /** Write one message; resolves when stdout has taken it (after a drain when it is backed up). */
   private write(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(`${JSON.stringify(capErrorText(message))}\n`) && !this.outputBlocked) resolve();
+      if (this.stdout.write(`${encodeMessage(capErrorText(message))}\n`) && !this.outputBlocked) resolve();
       else {
         this.outputBlocked = true;
         this.drainWaiters.push(resolve);

@@ -96,35 +96,37 @@ const SLUG_IS = "likelihood(e.slug = ?, 0.001)";
 
 /** The steps to try for `name`, in order (pure). Empty when the name is blank. */
 export function nameSteps(rawName: string): NameStep[] {
+  return [...stepsOf(rawName)];
+}
+
+/** nameSteps, each made when it is asked for: the first (exact) answers most lookups. */
+function* stepsOf(rawName: string): Generator<NameStep> {
   const name = rawName.trim();
-  if (name.length === 0) return [];
-  if (hasWildcard(name)) {
-    const steps: NameStep[] = [
-      { how: "exact", clause: { sql: "e.name = ?", params: [literalText(name)] } },
-      { how: "wildcard", clause: { sql: `e.name ${LIKE}`, params: [wildcardToLike(name)] } },
-    ];
+  if (name.length === 0) return;
+  // No `*`, `%` or `\`: no wildcard, and the name is its own literal text.
+  const plain = !/[*%\\]/.test(name);
+  if (!plain && hasWildcard(name)) {
+    yield { how: "exact", clause: { sql: "e.name = ?", params: [literalText(name)] } };
+    yield { how: "wildcard", clause: { sql: `e.name ${LIKE}`, params: [wildcardToLike(name)] } };
     const sp = slugPattern(name);
-    if (sp.replace(/%/g, "").length > 0) steps.push({ how: "wildcard-slug", clause: { sql: `e.slug ${LIKE}`, params: [sp] } });
-    return steps;
+    if (sp.replace(/%/g, "").length > 0) yield { how: "wildcard-slug", clause: { sql: `e.slug ${LIKE}`, params: [sp] } };
+    return;
   }
-  const lit = literalText(name);
+  const lit = plain ? name : literalText(name);
+  yield { how: "exact", clause: { sql: "e.name = ?", params: [lit] } };
+  yield { how: "key", clause: { sql: "e.key = ? COLLATE NOCASE", params: [name] }, probe: { key: name } };
   const slug = slugify(lit);
-  const steps: NameStep[] = [
-    { how: "exact", clause: { sql: "e.name = ?", params: [lit] } },
-    { how: "key", clause: { sql: "e.key = ? COLLATE NOCASE", params: [name] }, probe: { key: name } },
-  ];
-  if (slug.length > 0) steps.push({ how: "slug", clause: { sql: SLUG_IS, params: [slug] } });
+  if (slug.length > 0) yield { how: "slug", clause: { sql: SLUG_IS, params: [slug] } };
   const us = name.indexOf("_");
   if (us > 0 && us < name.length - 1) {
     const rest = slugify(name.slice(us + 1));
-    if (rest.length > 0 && rest !== slug) steps.push({ how: "key-suffix", clause: { sql: SLUG_IS, params: [rest] } });
+    if (rest.length > 0 && rest !== slug) yield { how: "key-suffix", clause: { sql: SLUG_IS, params: [rest] } };
   }
   const partial: WhereClause =
     slug.length > 0
       ? { sql: `e.name ${LIKE} OR e.slug ${LIKE}`, params: [`%${escapeLike(lit)}%`, `%${escapeLike(slug)}%`] }
       : { sql: `e.name ${LIKE}`, params: [`%${escapeLike(lit)}%`] };
-  steps.push({ how: "partial", clause: partial, probe: slug.length > 0 ? { text: lit, slug } : { text: lit } });
-  return steps;
+  yield { how: "partial", clause: partial, probe: slug.length > 0 ? { text: lit, slug } : { text: lit } };
 }
 
 /**
@@ -134,7 +136,7 @@ export function nameSteps(rawName: string): NameStep[] {
  * filters) is skipped without a query: those probes read every row of the kinds.
  */
 export function resolveName(db: Database, base: WhereClause, name: string, kinds?: readonly string[]): NameStep | null {
-  for (const raw of nameSteps(name)) {
+  for (const raw of stepsOf(name)) {
     // With no filter, the name index (once built: a name found needs no index) knows whether an
     // entity of the kinds has the name exactly.
     if (raw.how === "exact" && base.onlyKinds) {
