@@ -83,6 +83,11 @@ export interface SearchHit {
    * identity): the entity then carries its identity only (`data` empty, not read, not presented).
    */
   compact?: string;
+  /**
+   * The entity's same-document copies from less preferred sources (store/duplicates.ts), read
+   * with it (page.ts): presentHits fills the entity's empty fields from them. Absent: not read.
+   */
+  duplicates?: ReadonlyArray<Entity & { id: number }>;
 }
 
 export interface SearchResponse {

@@ -17,6 +17,8 @@ import { openStore } from "../../src/store/db.ts";
 import { duplicatesOf, mergeDuplicates } from "../../src/store/duplicates.ts";
 import { deleteOrigin, replaceOrigin } from "../../src/store/entities.ts";
 import { makeEntity, undoMigration5 } from "../support/entities.ts";
+import { recordQueries } from "../support/sql-seen.ts";
+import { runSearch } from "../../src/search/hybrid.ts";
 import { noModel } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
@@ -61,6 +63,21 @@ describe("one entity per thing per document", () => {
     deleteOrigin(db, "open5e_v2:spells");
     expect(dupOf(db)["open5e_v1:fireball"]).toBeNull();
     expect(duplicatesOf(db, [v2Id, v1Id]).size).toBe(0);
+    store.close();
+  });
+
+  test("a name lookup reads its entry and the entry's copies in one statement, and merges them", async () => {
+    const { store } = tempStore();
+    replaceOrigin(store.db, "open5e_v1:spells", [fireball("open5e_v1", "fireball", { higher_level: "More damage." })]);
+    replaceOrigin(store.db, "open5e_v2:spells", [fireball("open5e_v2", "srd_fireball", { higher_level: null })]);
+    const rec = recordQueries(store.db);
+    const res = await runSearch({ store, embedder: noModel(), embeddingTimeoutMs: 1000 }, { kinds: ["spell"], name: "fireball", limit: 5, collapse: true, omitText: true });
+    rec.stop();
+    expect(res.hits.map((h) => [h.entity.key, h.entity.data.higher_level, (h.entity.data.merged_from as Array<{ source: string }>).map((m) => m.source)])).toEqual([["srd_fireball", "More damage.", ["open5e_v1"]]]);
+    // What the hit carries goes no further than the merge.
+    expect(res.hits.every((h) => h.duplicates === undefined)).toBe(true);
+    expect(rec.seen.filter((q) => q.includes("WHERE e.id IN")).length).toBe(1);
+    expect(rec.seen.filter((q) => /dup_of IN/.test(q))).toEqual([]);
     store.close();
   });
 

@@ -17,6 +17,7 @@
  *               fused list itself.
  */
 import type { Database } from "bun:sqlite";
+import { duplicatesOf } from "../../store/duplicates.ts";
 import { getEntitiesByIds } from "../../store/entities.ts";
 import { ID_IN, idList } from "../../store/id-list.ts";
 import { exactNameKey, formKey, type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameFormRows, sameNameRows } from "./collapse.ts";
@@ -64,6 +65,16 @@ function identityOnly(r: LightRow): Entity & { id: number } {
   return { id: r.id, kind: r.kind as EntityKind, key: r.key, name: r.name, document_key: r.document_key, document_name: "", document_source: r.document_source as DocumentSource, source_url: "", text: "", filters: {}, data: {} };
 }
 
+/** The entities of a hit's copies (ids from duplicatesOf), as read. */
+function copiesOf(ids: readonly number[] | undefined, entities: ReadonlyMap<number, Entity & { id: number }>): Array<Entity & { id: number }> {
+  const out: Array<Entity & { id: number }> = [];
+  for (const id of ids ?? []) {
+    const e = entities.get(id);
+    if (e) out.push(e);
+  }
+  return out;
+}
+
 /** Load the entities of `picked` (in order) and attach scores and other versions; with compact bodies, only the rest is read. */
 function load(db: Database, picked: ReadonlyArray<{ members: readonly LightRow[]; score?: number; preferred?: LightRow }>, spec: Pick<PageSpec, "withText" | "compactBody">): SearchHit[] {
   const bodies = new Map<number, string>();
@@ -73,17 +84,16 @@ function load(db: Database, picked: ReadonlyArray<{ members: readonly LightRow[]
       if (body !== undefined) bodies.set(p.members[0]!.id, body);
     }
   }
-  const entities = getEntitiesByIds(
-    db,
-    picked.map((p) => p.members[0]!.id).filter((id) => !bodies.has(id)),
-    spec.withText,
-  );
+  // The entries to read, and their same-document copies (presentHits merges them) in the same statement.
+  const ids = picked.map((p) => p.members[0]!.id).filter((id) => !bodies.has(id));
+  const copies = duplicatesOf(db, ids);
+  const entities = getEntitiesByIds(db, copies.size ? [...ids, ...[...copies.values()].flat()] : ids, spec.withText);
   const hits: SearchHit[] = [];
   for (const p of picked) {
     const body = bodies.get(p.members[0]!.id);
     const entity = body !== undefined ? identityOnly(p.members[0]!) : entities.get(p.members[0]!.id);
     if (!entity) continue;
-    const hit: SearchHit = body !== undefined ? { entity, compact: body } : { entity };
+    const hit: SearchHit = body !== undefined ? { entity, compact: body } : { entity, duplicates: copiesOf(copies.get(entity.id), entities) };
     if (p.score !== undefined) hit.similarity_score = p.score;
     const o = others(p.members);
     if (o.length) hit.others = o;

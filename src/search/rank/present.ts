@@ -10,7 +10,7 @@ import type { Database } from "bun:sqlite";
 import { isMagicItem } from "../../entities/derived.ts";
 import { documentPreference, withWording } from "../../entities/editions.ts";
 import { normalizePreference, OFFICIAL_SRDS } from "./preference.ts";
-import type { JsonObject } from "../../entities/types.ts";
+import type { Entity, JsonObject } from "../../entities/types.ts";
 import { entityUri } from "../../entities/uri.ts";
 import { duplicatesOf, mergeDuplicates } from "../../store/duplicates.ts";
 import { getEntitiesByIds } from "../../store/entities.ts";
@@ -28,22 +28,22 @@ export interface PresentOptions {
 export function presentHits(db: Database, hits: SearchHit[], opts: PresentOptions): SearchHit[] {
   // A hit with its compact row made already was presented when that row was made (tools/compact-bodies.ts).
   if (hits.every((h) => h.compact !== undefined)) return hits;
+  // Copies not read with their entry (page.ts reads them together): read here.
   const dups = duplicatesOf(
     db,
-    hits.flatMap((h) => (h.compact === undefined ? [h.entity.id] : [])),
+    hits.flatMap((h) => (h.compact === undefined && h.duplicates === undefined ? [h.entity.id] : [])),
   );
-  const dupEntities = dups.size ? getEntitiesByIds(db, [...dups.values()].flat(), false) : new Map();
+  const dupEntities = dups.size ? getEntitiesByIds(db, [...dups.values()].flat(), false) : new Map<number, Entity & { id: number }>();
   const server = normalizePreference(opts.prefer);
   const prefs = documentPreference(opts.documents, [...server, ...OFFICIAL_SRDS.filter((k) => !server.includes(k))]);
-  return hits.map((h) => {
-    if (h.compact !== undefined) return h;
+  return hits.map((read) => {
+    if (read.compact !== undefined) return read;
+    // The copies are merged here and go no further.
+    const { duplicates, ...h } = read;
     let data: JsonObject = h.entity.data;
-    const ids = dups.get(h.entity.id);
-    if (ids?.length) {
-      const m = mergeDuplicates(
-        h.entity,
-        ids.map((id) => dupEntities.get(id)).filter((e) => e !== undefined),
-      );
+    const copies = duplicates ?? (dups.get(h.entity.id) ?? []).flatMap((id) => dupEntities.get(id) ?? []);
+    if (copies.length) {
+      const m = mergeDuplicates(h.entity, copies);
       data = { ...m.data, merged_from: m.merged_from.map((x) => ({ uri: entityUri(x.kind, x.key, x.source), source: x.source, fields: x.fields })) };
     }
     data = withWording(data, prefs, opts.compact);
