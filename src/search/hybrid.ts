@@ -269,7 +269,7 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
       return empty(why);
     }
     where = andWhere(where, step.clause);
-    if (step.how === "exact") exactName = String(step.clause.params[0]);
+    exactName = step.literal;
   }
 
   const offset = Math.max(0, Math.floor(q.offset ?? 0)) || 0;

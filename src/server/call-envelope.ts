@@ -5,7 +5,7 @@
  * counts as no arguments. LoreKeeperServer (lk-server.ts) runs the check.
  */
 import { ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { specIssue } from "./spec-check.ts";
+import { hasOnlyKeys, specIssue } from "./spec-check.ts";
 
 export class InvalidCallError extends Error {
   override name = "InvalidCallError";
@@ -42,18 +42,13 @@ export function callParamsProblem(params: unknown): string | undefined {
   }
   // Only a name and arguments (no _meta): the checks above are all the schema has for them
   // (name: a string; arguments: an object of named values, as JSON gives them).
-  if (onlyNameAndArguments(params)) return undefined;
+  if (hasOnlyKeys(params, ["name", "arguments"])) return undefined;
   const issue = specIssue("CallToolRequestParams", normalizeCallParams(params));
   if (issue) {
     const where = issue.path.length > 0 ? `params.${issue.path.join(".")}` : "params";
     return `tools/call: ${where} is not valid${issue.message ? ` (${issue.message})` : ""}.`;
   }
   return undefined;
-}
-
-function onlyNameAndArguments(params: Record<string, unknown>): boolean {
-  for (const k in params) if (k !== "name" && k !== "arguments") return false;
-  return true;
 }
 
 /** `arguments: null` → no arguments (some clients send null for "none"). */

@@ -3,7 +3,7 @@
  * transports so that both refuse the same things with the same words. Pure.
  */
 import { type JSONRPCMessage, type JSONRPCRequest, type RequestId, specTypeSchemas } from "@modelcontextprotocol/server";
-import { specIssue } from "./spec-check.ts";
+import { hasOnlyKeys, specIssue } from "./spec-check.ts";
 
 /** The id of a request-like object (to answer it with), or null. */
 export function requestIdOf(v: unknown): RequestId | null {
@@ -30,9 +30,11 @@ export function isCheckedRequest(m: JSONRPCMessage): m is JSONRPCRequest {
  * if any, as an object without `_meta`. False sends it to the schema itself: a `_meta` (whose
  * fields the schema checks), a key too many, a fractional id...
  */
+const REQUEST_KEYS = ["jsonrpc", "id", "method", "params"];
+
 function plainRequest(v: object): boolean {
   const m = v as Record<string, unknown>;
-  for (const k in m) if (k !== "jsonrpc" && k !== "id" && k !== "method" && k !== "params") return false;
+  if (!hasOnlyKeys(m, REQUEST_KEYS)) return false;
   if (m.jsonrpc !== "2.0" || typeof m.method !== "string") return false;
   if (typeof m.id !== "string" && !Number.isSafeInteger(m.id)) return false;
   if (!Object.hasOwn(m, "params")) return true;

@@ -15,6 +15,12 @@ export function specIssue(name: SpecTypeName, value: unknown): SpecIssue | undef
   return { path: (issue.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p)), message: issue.message };
 }
 
+/** True when every own enumerable key of `o` is one of `keys` (the hand checks' "nothing else sent"). */
+export function hasOnlyKeys(o: object, keys: readonly string[]): boolean {
+  for (const k in o) if (!keys.includes(k)) return false;
+  return true;
+}
+
 /** `value` as a `name` (validated output), or undefined. */
 export function asSpec<N extends SpecTypeName>(name: N, value: unknown): unknown {
   const r = specTypeSchemas[name]["~standard"].validate(value);

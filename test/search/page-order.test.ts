@@ -114,7 +114,7 @@ describe("a lookup by exact name: groups and versions from one statement (exactN
       for (const prefer of [undefined, ["tob", "srd-2014"]])
         for (const offset of [0, 1, 2]) {
           const spec = { offset, limit: 1 + offset, collapse: true, rank: documentRank(prefer), withText: false, kinds: c.kinds, named: true } satisfies PageSpec;
-          const quick = exactNameGroups(db, where, { ...spec, exactName: String(step.clause.params[0]) });
+          const quick = exactNameGroups(db, where, spec, step.literal!);
           if (!quick) continue;
           compared++;
           const slow = groupNames(db, where, spec);

@@ -28,6 +28,8 @@ export interface NameStep {
   clause: WhereClause;
   /** For the name index (name-index.ts): what a `key` step compares, what a `partial` step looks for. */
   probe?: { key: string } | { text: string; slug?: string };
+  /** An `exact` step's name as compared (`name = ?`): the name index and the exact-name page use it. */
+  literal?: string;
 }
 
 /** One parsed character of a name pattern: a literal or a wildcard (`*`/`%`; `\*` and `\%` are literal). */
@@ -106,14 +108,15 @@ function* stepsOf(rawName: string): Generator<NameStep> {
   // No `*`, `%` or `\`: no wildcard, and the name is its own literal text.
   const plain = !/[*%\\]/.test(name);
   if (!plain && hasWildcard(name)) {
-    yield { how: "exact", clause: { sql: "e.name = ?", params: [literalText(name)] } };
+    const lit = literalText(name);
+    yield { how: "exact", clause: { sql: "e.name = ?", params: [lit] }, literal: lit };
     yield { how: "wildcard", clause: { sql: `e.name ${LIKE}`, params: [wildcardToLike(name)] } };
     const sp = slugPattern(name);
     if (sp.replace(/%/g, "").length > 0) yield { how: "wildcard-slug", clause: { sql: `e.slug ${LIKE}`, params: [sp] } };
     return;
   }
   const lit = plain ? name : literalText(name);
-  yield { how: "exact", clause: { sql: "e.name = ?", params: [lit] } };
+  yield { how: "exact", clause: { sql: "e.name = ?", params: [lit] }, literal: lit };
   yield { how: "key", clause: { sql: "e.key = ? COLLATE NOCASE", params: [name] }, probe: { key: name } };
   const slug = slugify(lit);
   if (slug.length > 0) yield { how: "slug", clause: { sql: SLUG_IS, params: [slug] } };
@@ -139,8 +142,8 @@ export function resolveName(db: Database, base: WhereClause, name: string, kinds
   for (const raw of stepsOf(name)) {
     // With no filter, the name index (once built: a name found needs no index) knows whether an
     // entity of the kinds has the name exactly.
-    if (raw.how === "exact" && base.onlyKinds) {
-      const has = builtNameIndex(db)?.hasName(base.onlyKinds, raw.clause.params[0] as string);
+    if (raw.literal !== undefined && base.onlyKinds) {
+      const has = builtNameIndex(db)?.hasName(base.onlyKinds, raw.literal);
       if (has === false) continue;
       if (has === true) return raw;
     }

@@ -176,9 +176,9 @@ export type GroupName = { name: string; kind: string; name_form: string | null }
  * groupNames must decide: the stored ranks follow another preference, or a name holds a character
  * orderedHere leaves to SQL.
  */
-export function exactNameGroups(db: Database, where: WhereClause, spec: PageSpec & { exactName: string }): { total: number; names: GroupName[]; rows: Array<FormRow & { ok: number | null }> } | undefined {
+export function exactNameGroups(db: Database, where: WhereClause, spec: PageSpec, name: string): { total: number; names: GroupName[]; rows: Array<FormRow & { ok: number | null }> } | undefined {
   if (rankPreference(db) !== spec.rank.id || !spec.kinds?.length) return undefined;
-  const rows = formRowsOfName(db, spec.kinds, nameForm(spec.exactName), where);
+  const rows = formRowsOfName(db, spec.kinds, nameForm(name), where);
   const ok = rows.filter((r) => r.ok);
   const first = ok.filter((e) => e.group_rank === 0 || !ok.some((o) => o.kind === e.kind && o.group_rank !== null && e.group_rank !== null && o.group_rank < e.group_rank));
   const ranked = withRanks(spec, first);

@@ -151,7 +151,7 @@ export function structuredPage(db: Database, where: WhereClause, spec: PageSpec)
 function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
   const forms = hasNameForms(db);
   // A lookup by exact name: its groups and their versions from one statement.
-  const exact = forms && spec.exactName !== undefined ? exactNameGroups(db, where, { ...spec, exactName: spec.exactName }) : undefined;
+  const exact = forms && spec.exactName !== undefined ? exactNameGroups(db, where, spec, spec.exactName) : undefined;
   const { total, names } = exact ?? groupNames(db, where, spec);
   if (names.length === 0) return { total, hits: [] };
   // Every stored version of those groups (indexed), kept when it matches the filters too.
