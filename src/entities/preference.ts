@@ -3,9 +3,10 @@
  * documents hold it (collapsing, exact-name lookups, ties). A server setting
  * (`lorekeeper serve --prefer-documents`, env LOREKEEPER_PREFER_DOCUMENTS): the listed documents
  * first, in the order given; then the official SRDs, newer edition first (srd-2024, srd-2014);
- * then other open content; homebrew (OrcBrew) last; within a tier by document key. Pure.
+ * then other open content; homebrew (OrcBrew, 5etools) last; within a tier by document key. Pure.
  */
 import { resolveDocumentKey } from "./normalize/documents.ts";
+import { HOMEBREW_SQL, isHomebrewSource } from "./types.ts";
 
 export const OFFICIAL_SRDS = ["srd-2024", "srd-2014"] as const;
 
@@ -48,12 +49,12 @@ export function documentRank(preferred: readonly string[] = []): DocumentRank {
     const f = fixed.get(row.document_key.toLowerCase());
     if (f !== undefined) return f;
     // Other open content, then homebrew; within a tier the caller orders by document key.
-    return order.length + (row.document_source === "orcbrew" ? 1 : 0);
+    return order.length + (isHomebrewSource(row.document_source) ? 1 : 0);
   }) as DocumentRank;
   Object.defineProperty(fn, "id", { value: id });
   Object.defineProperty(fn, "preferred", { value: keys });
   const whens = order.map((k, i) => `WHEN ${quoteSql(k)} THEN ${i}`).join(" ");
-  Object.defineProperty(fn, "sql", { value: `(CASE lower(e.document_key) ${whens} ELSE ${order.length} + (e.document_source = 'orcbrew') END)` });
+  Object.defineProperty(fn, "sql", { value: `(CASE lower(e.document_key) ${whens} ELSE ${order.length} + (e.document_source IN ${HOMEBREW_SQL}) END)` });
   cache.set(id, fn);
   return fn;
 }

@@ -36,8 +36,18 @@ export function isEntityKind(s: string): s is EntityKind {
   return (ENTITY_KINDS as readonly string[]).includes(s);
 }
 
-export const DOCUMENT_SOURCES = ["open5e_v2", "open5e_v1", "dnd5e_api", "orcbrew"] as const;
+export const DOCUMENT_SOURCES = ["open5e_v2", "open5e_v1", "dnd5e_api", "orcbrew", "5etools"] as const;
 export type DocumentSource = (typeof DOCUMENT_SOURCES)[number];
+
+/** Sources read from the user's own files by `lorekeeper import` (never synced): homebrew, ranked after open content. */
+export const HOMEBREW_SOURCES = ["orcbrew", "5etools"] as const satisfies readonly DocumentSource[];
+
+export function isHomebrewSource(source: string): boolean {
+  return (HOMEBREW_SOURCES as readonly string[]).includes(source);
+}
+
+/** `IN (…)` list of the homebrew sources for SQL (ids are fixed words, never user input). */
+export const HOMEBREW_SQL = `(${HOMEBREW_SOURCES.map((s) => `'${s}'`).join(", ")})`;
 
 /** Defined in src/sources (the lowest layer that reads JSON; it must not import entities); re-exported here. */
 export type { JsonObject, JsonValue } from "../json.ts";

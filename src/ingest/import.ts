@@ -11,7 +11,7 @@ import type { Database } from "bun:sqlite";
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { DocumentInfo, Entity } from "../entities/types.ts";
+import { type DocumentInfo, type Entity, HOMEBREW_SQL } from "../entities/types.ts";
 import { slugify } from "../entities/types.ts";
 import { capName, oversizeReason } from "../entities/limits.ts";
 import { foldConfusables, stripInvisible } from "../text/confusables.ts";
@@ -64,6 +64,8 @@ export interface FileReport {
   /** Why the whole file was not imported: `message` = "line L, column C: reason" when the place is known. */
   error?: { message: string; reason: string; line?: number; column?: number };
   shape?: "single" | "multi";
+  /** The file's homebrew format (absent when the file could not be read). */
+  format?: "orcbrew" | "5etools";
   packs: PackReport[];
   warnings: string[];
   imported: number;
@@ -126,10 +128,10 @@ interface ApiTwin {
 }
 
 /** The API entity of the same kind whose name has the same slug ("Fire Ball!" ~ "fire-ball"). */
-function apiTwinFinder(db: Database | null): (e: Entity) => ApiTwin | undefined {
+export function apiTwinFinder(db: Database | null): (e: Entity) => ApiTwin | undefined {
   if (!db) return () => undefined;
   const q = db.query<ApiTwin, [string, string]>(
-    "SELECT name, document_key, document_source FROM entities WHERE kind = ? AND slug = ? AND document_source <> 'orcbrew' ORDER BY document_source, document_key LIMIT 1",
+    `SELECT name, document_key, document_source FROM entities WHERE kind = ? AND slug = ? AND document_source NOT IN ${HOMEBREW_SQL} ORDER BY document_source, document_key LIMIT 1`,
   );
   // Compared as the names read: "Fіreball" (Cyrillic і), "Fire\u200bball" and "Fıreball" are Fireball.
   return (e) => q.get(e.kind, slugify(foldConfusables(e.name))) ?? undefined;
@@ -138,10 +140,10 @@ function apiTwinFinder(db: Database | null): (e: Entity) => ApiTwin | undefined 
 /** Marks a homebrew document name that reads as an official one (an API document's name, or the SRD's). */
 export const HOMEBREW_MARK = " (homebrew)";
 
-function officialNameCheck(db: Database | null): (name: string) => string | undefined {
+export function officialNameCheck(db: Database | null): (name: string) => string | undefined {
   const official = new Map<string, string>();
   if (db) {
-    for (const r of db.query<{ name: string }, []>("SELECT DISTINCT name FROM documents WHERE source <> 'orcbrew'").all()) official.set(slugify(foldConfusables(r.name)), r.name);
+    for (const r of db.query<{ name: string }, []>(`SELECT DISTINCT name FROM documents WHERE source NOT IN ${HOMEBREW_SQL}`).all()) official.set(slugify(foldConfusables(r.name)), r.name);
   }
   return (name) => {
     const folded = slugify(foldConfusables(name));
@@ -150,13 +152,13 @@ function officialNameCheck(db: Database | null): (name: string) => string | unde
 }
 
 /** The name an earlier import gave this document key, when it differs from `name`. */
-function earlierName(db: Database | null, key: string, name: string): string | undefined {
+export function earlierName(db: Database | null, key: string, name: string, source: string = "orcbrew"): string | undefined {
   if (!db) return undefined;
-  const row = db.query<{ name: string }, [string]>("SELECT name FROM documents WHERE source = 'orcbrew' AND key = ?").get(key);
+  const row = db.query<{ name: string }, [string, string]>("SELECT name FROM documents WHERE source = ? AND key = ?").get(source, key);
   return row && row.name !== name ? row.name : undefined;
 }
 
-function countExisting(db: Database | null, origin: string): number {
+export function countExisting(db: Database | null, origin: string): number {
   if (!db) return 0;
   return countOrigin(db, origin);
 }
@@ -183,6 +185,7 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
     return done();
   }
   report.shape = parsed.shape;
+  report.format = "orcbrew";
   report.warnings.push(...parsed.warnings);
   opts.onEvent?.({ type: "parsed", file, packs: parsed.packs.length, items: parsed.packs.reduce((n, p) => n + p.items.length, 0), ms: Math.round(performance.now() - started) });
 
@@ -282,7 +285,7 @@ export function readRegularFile(file: string, max: number): Uint8Array {
   const fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw Object.assign(new Error(`it is ${kindOfFile(st)}; only regular .orcbrew files are imported`), { code: "ENOTREG" });
+    if (!st.isFile()) throw Object.assign(new Error(`it is ${kindOfFile(st)}; only regular files are imported`), { code: "ENOTREG" });
     if (st.size > max) throw tooLarge(st.size, max);
     const buf = Buffer.allocUnsafe(Math.min(max, st.size) + 1);
     let n = 0;
@@ -321,7 +324,7 @@ export function importOrcbrewFile(db: Database | null, file: string, opts: Impor
   return importOrcbrewText(db, text, file, opts, warnings);
 }
 
-function failedFile(file: string, reason: string, opts: ImportOptions, warnings: string[] = []): FileReport {
+export function failedFile(file: string, reason: string, opts: ImportOptions, warnings: string[] = []): FileReport {
   const r: FileReport = { file, ok: false, dry_run: opts.dryRun ?? false, error: { message: reason, reason }, packs: [], warnings, imported: 0, skipped: 0, duration_ms: 0 };
   opts.onEvent?.({ type: "file-done", report: r });
   return r;

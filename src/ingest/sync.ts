@@ -5,7 +5,7 @@
  * without a request unless `force`.
  */
 import type { Config } from "../config.ts";
-import type { DocumentInfo, DocumentSource, EntityKind } from "../entities/types.ts";
+import type { DocumentInfo, DocumentSource, EntityKind, HOMEBREW_SOURCES } from "../entities/types.ts";
 import type { ContentType, NormalizeContext } from "../entities/normalize/types.ts";
 import { documentMap } from "../entities/normalize/documents.ts";
 import { log } from "../log.ts";
@@ -17,7 +17,7 @@ import { applyCorrections } from "../entities/corrections/apply.ts";
 import { createHttpCache } from "../store/http-cache.ts";
 import { getSyncState, putSyncState } from "../store/sync-state.ts";
 
-export type SyncSource = Exclude<DocumentSource, "orcbrew">;
+export type SyncSource = Exclude<DocumentSource, (typeof HOMEBREW_SOURCES)[number]>;
 /** The sources a sync can fetch (those that open a session), in registry order. */
 export const SYNC_SOURCES: readonly SyncSource[] = SOURCES.filter((s) => s.open).map((s) => s.id as SyncSource);
 /** What `lorekeeper sync` fetches without --source (v1 is opt-in; see each source's `byDefault`). */

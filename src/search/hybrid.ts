@@ -34,7 +34,7 @@ import { type DocumentRank, documentRank, OFFICIAL_SRDS } from "./rank/preferenc
 import type { SearchContext, Neighbor } from "./context.ts";
 import { resolveDocuments } from "./filter/documents-filter.ts";
 import { andWhere, buildFilterWhere, type SqlValue, type WhereClause } from "./filter/filters.ts";
-import type { EntityKind } from "../entities/types.ts";
+import { type EntityKind, HOMEBREW_SQL } from "../entities/types.ts";
 import { analyzeQuery, lexicalSearch, semanticText, type LexicalHit } from "./rank/lexical.ts";
 import { explainFilters, explainName } from "./rank/explain.ts";
 import { resolveName } from "./filter/names.ts";
@@ -161,7 +161,7 @@ function corePrior(db: Database, lists: ReadonlyArray<{ ids: readonly number[] }
   const core = new Set<number>();
   const docs = [...new Set([...rank.preferred, ...OFFICIAL_SRDS])];
   const rows = db
-    .query<[number], SqlValue[]>(`SELECT e.id FROM entities e WHERE e.id ${ID_IN} AND (lower(e.document_key) IN (${docs.map(() => "?").join(",")}) OR e.document_source = 'orcbrew')`)
+    .query<[number], SqlValue[]>(`SELECT e.id FROM entities e WHERE e.id ${ID_IN} AND (lower(e.document_key) IN (${docs.map(() => "?").join(",")}) OR e.document_source IN ${HOMEBREW_SQL})`)
     .values(idList(ids), ...docs);
   for (const r of rows) core.add(Number(r[0]));
   return (id) => (core.has(id) ? 1 + boost : 1);

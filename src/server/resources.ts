@@ -5,7 +5,7 @@
  */
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from "@modelcontextprotocol/server";
 import { UriTemplate } from "@modelcontextprotocol/server";
-import { ENTITY_KINDS, isEntityKind } from "../entities/types.ts";
+import { ENTITY_KINDS, HOMEBREW_SOURCES, isEntityKind } from "../entities/types.ts";
 import { entityUri, parseUriKey } from "../entities/uri.ts";
 import { presentHits } from "../search/rank/present.ts";
 import { documentRows, listDocuments } from "../store/documents.ts";
@@ -25,7 +25,7 @@ export function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string,
   const where = parseUriKey(keyRaw);
   const found = getEntityBySourceKey(deps.db, kind, where.sources, where.key);
   if (!found) {
-    const qualified = where.sources.length > 1 ? getEntityBySourceKey(deps.db, kind, ["open5e_v1", "orcbrew"], where.key) : undefined;
+    const qualified = where.sources.length > 1 ? getEntityBySourceKey(deps.db, kind, ["open5e_v1", ...HOMEBREW_SOURCES], where.key) : undefined;
     const hint = qualified ? ` Did you mean ${entityUri(kind, qualified.key, qualified.document_source)}?` : "";
     throw notFound(`No ${kind.replace(/_/g, " ")} with key "${keyRaw}" in the local store.${hint} Search for it with the search tools; their results carry the right uri.`, uri);
   }

@@ -56,4 +56,13 @@ export interface Source {
   url(baseUrl: string, t: ContentType, endpoint?: string, key?: string): string;
   /** Connect for one sync run; absent for sources read from files (they come in through `lorekeeper import`). */
   open?(run: SourceRun): SourceSession;
+  /** Homebrew read from the user's files: the format's name as lists, cards and reports show it ("OrcBrew"). */
+  readonly homebrew?: HomebrewFormat;
+}
+
+export interface HomebrewFormat {
+  /** Short name of the file format ("OrcBrew", "5etools"). */
+  readonly format: string;
+  /** What `lorekeeper documents` says the source stands for ("imported OrcBrew packs"). */
+  readonly legend: string;
 }

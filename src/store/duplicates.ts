@@ -14,7 +14,7 @@ import type { Database } from "bun:sqlite";
 import { CACHES } from "./caches.ts";
 import type { DocumentSource, Entity, JsonObject, JsonValue } from "../entities/types.ts";
 
-export const SOURCE_PREFERENCE: readonly DocumentSource[] = ["open5e_v2", "dnd5e_api", "open5e_v1", "orcbrew"];
+export const SOURCE_PREFERENCE: readonly DocumentSource[] = ["open5e_v2", "dnd5e_api", "open5e_v1", "orcbrew", "5etools"];
 
 function rank(source: string): number {
   const i = (SOURCE_PREFERENCE as readonly string[]).indexOf(source);

@@ -6,6 +6,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync, renameSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { HOMEBREW_SQL } from "../entities/types.ts";
 import { sqliteCode } from "./db.ts";
 
 /** The full-text tables built from `entities` (external content: rebuildable at any time). */
@@ -95,7 +96,7 @@ export function importedOrcbrewFiles(path: string): string[] {
   let db: Database | undefined;
   try {
     db = new Database(path, { readonly: true });
-    const rows = db.query<{ url: string | null }, []>("SELECT DISTINCT url FROM documents WHERE source = 'orcbrew' AND url LIKE 'file:%'").all();
+    const rows = db.query<{ url: string | null }, []>(`SELECT DISTINCT url FROM documents WHERE source IN ${HOMEBREW_SQL} AND url LIKE 'file:%'`).all();
     return [...new Set(rows.flatMap((r) => (r.url ? [fileURLToPath(r.url)] : [])))].sort();
   } catch {
     return [];

@@ -1,5 +1,6 @@
 /** `lorekeeper documents`: what the store holds, per document. */
 import { DOCUMENT_SOURCES, type DocumentSource } from "../../entities/types.ts";
+import { SOURCES } from "../../sources/index.ts";
 import { openStore } from "../../store/db.ts";
 import { listDocuments, listDocumentsByKey } from "../../store/documents.ts";
 import { listSyncState } from "../../store/sync-state.ts";
@@ -10,12 +11,12 @@ import { safeJson, safeText } from "../../text/sanitize.ts";
 
 const HELP = `Usage: lorekeeper documents [--source S] [--json] [--db-path PATH]
 
-List the documents (books, SRDs, OrcBrew packs) in the local store with their entity counts,
+List the documents (books, SRDs, homebrew: OrcBrew packs, 5etools sources) in the local store with their entity counts,
 sorted by entity count: one row per document, naming the sources that hold it (an entity two
 sources carry counts once). --json lists each source's copy of a document separately.
 
 Options:
-  --source S   open5e_v2 | open5e_v1 | dnd5e_api | orcbrew
+  --source S   ${DOCUMENT_SOURCES.join(" | ")}
   --json       JSON on stdout
   --db-path P  the store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db)`;
 
@@ -95,7 +96,7 @@ export const documentsCommand: Command = {
         return EXIT_OK;
       }
       if (docs.length === 0) {
-        process.stdout.write(`No documents found in ${store.path}.\nFill it with \`lorekeeper sync\` (Open5e, D&D 5e API) or \`lorekeeper import <file.orcbrew>\`.\n`);
+        process.stdout.write(`No documents found in ${store.path}.\nFill it with \`lorekeeper sync\` (Open5e, D&D 5e API) or \`lorekeeper import <file.orcbrew | file.json>\`.\n`);
         return EXIT_OK;
       }
       const byKey = listDocumentsByKey(store.db, source);
@@ -104,7 +105,8 @@ export const documentsCommand: Command = {
         process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100,
       );
       process.stdout.write(`${table(["key", "name", "sources", "entities", "per type"], rows, new Set([3]))}\n`);
-      process.stdout.write("sources: v2 = Open5e v2, v1 = Open5e v1, api = D&D 5e API, orcbrew = imported packs\n");
+      const homebrew = SOURCES.flatMap((s) => (s.homebrew ? [`${SOURCE_LABEL[s.id] ?? s.id} = ${s.homebrew.legend}`] : []));
+      process.stdout.write(`sources: v2 = Open5e v2, v1 = Open5e v1, api = D&D 5e API, ${homebrew.join(", ")}\n`);
       process.stdout.write(safeText(`\n${byKey.length} documents, ${byKey.reduce((a, d) => a + d.entity_count, 0)} entities in ${store.path}\n`));
       return EXIT_OK;
     } finally {

@@ -1,8 +1,9 @@
-/** `lorekeeper import <file.orcbrew...>`: import OrcBrew homebrew packs into the local store. */
+/** `lorekeeper import <file.orcbrew | file.json | folder ...>`: import OrcBrew and 5etools homebrew into the local store. */
 import { existsSync } from "node:fs";
 import { dbPath } from "../../config.ts";
 import { embedAfterIngest } from "../../ingest/after-ingest.ts";
-import { type FileReport, type ImportReport, importExitCode, importOrcbrewFiles } from "../../ingest/import.ts";
+import { type FileReport, type ImportReport, importExitCode } from "../../ingest/import.ts";
+import { importHomebrewFiles } from "../../ingest/import-5etools.ts";
 import { checkpoint, openStore, type Store } from "../../store/db.ts";
 import { parse } from "../args.ts";
 import { sniffPack } from "../../ingest/pack-file.ts";
@@ -11,7 +12,14 @@ import { type Command, UsageError } from "../command.ts";
 import { Progress, table } from "../progress.ts";
 import { safeJson, safeText } from "../../text/sanitize.ts";
 
-const HELP = `Usage: lorekeeper import <file.orcbrew> [more files...] [--dry-run] [--force] [--no-embed] [--json] [--db-path PATH]
+const HELP = `Usage: lorekeeper import <file.orcbrew | file.json | folder> [more...] [--dry-run] [--force] [--no-embed] [--json] [--db-path PATH]
+
+Two homebrew formats (docs/homebrew.md), told apart by extension (else by content); a folder stands
+for every .orcbrew and .json file under it.
+
+5etools homebrew JSON (.json): each source of the file's _meta.sources becomes a document with
+document_source "5etools" and document_key "5etools-<source id slug>". Inline tags ({@spell …},
+{@hit 5}, …) become plain text; _copy records resolve against the same file.
 
 Import homebrew from OrcBrew files (exported by OrcPub / Dungeon Master's Vault). Each pack becomes
 a document with document_source "orcbrew" and document_key "orcbrew-<pack name slug>"; filter any
@@ -48,11 +56,16 @@ function printFile(r: FileReport, out: string[]): void {
   if (!r.ok) {
     out.push(`${r.file}: FAILED — ${r.error?.message ?? "unknown error"}`, `  Nothing from this file was imported.`);
   } else {
-    out.push(`${r.file}: ${verb} ${r.imported} entities from ${r.packs.length} pack${r.packs.length === 1 ? "" : "s"}, ${r.skipped} skipped`);
+    const unit = r.format === "5etools" ? "source" : "pack";
+    out.push(`${r.file}: ${verb} ${r.imported} entities from ${r.packs.length} ${unit}${r.packs.length === 1 ? "" : "s"}${r.format ? ` (${r.format})` : ""}, ${r.skipped} skipped`);
     const rows: Array<Array<string | number>> = [];
     for (const p of r.packs) {
       if (p.types.length === 0) rows.push([p.name, p.document_key, "(empty)", "-", 0, 0, 0]);
-      p.types.forEach((t, i) => rows.push([i === 0 ? p.name : "", i === 0 ? p.document_key : "", t.type, t.kind ?? "(none)", t.found, t.imported, t.skipped]));
+      p.types.forEach((t, i) => {
+        // Records stored inside other entities (5etools class features, item types…) say where they went.
+        const folded = "folded" in t && typeof t.folded === "number" && t.folded > 0 ? t.folded : 0;
+        rows.push([i === 0 ? p.name : "", i === 0 ? p.document_key : "", t.type, folded ? "(folded in)" : (t.kind ?? "(none)"), t.found, t.imported + folded, t.skipped]);
+      });
     }
     if (rows.length) {
       const table_ = table(["pack", "document key", "type", "kind", "found", r.dry_run ? "to import" : "imported", "skipped"], rows, new Set([4, 5, 6]));
@@ -89,7 +102,7 @@ function summary(rep: ImportReport): string {
 
 export const importCommand: Command = {
   name: "import",
-  summary: "import OrcBrew (.orcbrew) homebrew packs",
+  summary: "import homebrew: OrcBrew (.orcbrew) packs and 5etools (.json) files",
   help: HELP,
   async run(argv, ctx) {
     const { values, positionals } = parse(
@@ -97,7 +110,7 @@ export const importCommand: Command = {
       { "dry-run": { type: "boolean" }, force: { type: "boolean" }, "no-embed": { type: "boolean" }, json: { type: "boolean" } },
       true,
     );
-    if (positionals.length === 0) throw new UsageError("give at least one .orcbrew file to import");
+    if (positionals.length === 0) throw new UsageError("give at least one .orcbrew or 5etools .json file (or a folder) to import");
     // A content pack (lorekeeper-content.db.gz or a store file) loads like `sync --pack`.
     const packs = positionals.filter((f) => sniffPack(f) !== undefined);
     if (packs.length > 0) {
@@ -112,7 +125,7 @@ export const importCommand: Command = {
     const progress = new Progress(process.stderr, values.json === true && !process.stderr.isTTY, ctx.config.ci);
     const started = new Map<string, number>();
     try {
-      const report = importOrcbrewFiles(store?.db ?? null, positionals, {
+      const report = importHomebrewFiles(store?.db ?? null, positionals, {
         dryRun: dry,
         force: values.force ?? false,
         maxFileBytes: ctx.config.importMaxBytes,
@@ -133,7 +146,7 @@ export const importCommand: Command = {
       if (values.json) {
         process.stdout.write(`${safeJson(JSON.stringify({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null }, null, 2))}\n`);
       } else {
-        const out: string[] = [];
+        const out: string[] = report.warnings.map((w) => `Note: ${w}`);
         for (const f of report.files) {
           printFile(f, out);
           out.push("");

@@ -14,6 +14,8 @@
  * A card script sets `LK.render(root, row, answer)` (drawn once per result row) or, for answers
  * that are one object (build_encounter, class_progression), `LK.renderAnswer(root, answer)`.
  */
+import { HOMEBREW_FORMATS } from "../../sources/index.ts";
+
 export const CARD_RUNTIME = String.raw`
 var LK = (function () {
   "use strict";
@@ -82,7 +84,14 @@ var LK = (function () {
       inline(p, lines.join(" ").replace(/^#+\s*/, ""));
     });
   }
-  function isHomebrew(r) { return r.document_source === "orcbrew" || /^lorekeeper:\/\/[^/]+\/orcbrew:/.test(String(r.uri || "")); }
+  var HOMEBREW = ${JSON.stringify(HOMEBREW_FORMATS)};
+  /** The homebrew format's name ("OrcBrew", "5etools"), or null for official and open content. */
+  function homebrewFormat(r) {
+    var m = /^lorekeeper:\/\/[^/]+\/([a-z0-9_]+):/.exec(String(r.uri || ""));
+    var s = Object.prototype.hasOwnProperty.call(HOMEBREW, r.document_source) ? r.document_source : m && Object.prototype.hasOwnProperty.call(HOMEBREW, m[1]) ? m[1] : null;
+    return s ? HOMEBREW[s] : null;
+  }
+  function isHomebrew(r) { return homebrewFormat(r) !== null; }
   function edition(r) {
     var k = String(r.document_key || "").toLowerCase();
     if (/2024|5\.2/.test(k) || /5\.2/.test(String(r.document_name || ""))) return "2024 rules";
@@ -94,7 +103,7 @@ var LK = (function () {
     add(card, el("h2", null, cut(r.name || "(unnamed)", MAX_NAME)));
     if (subtitle) add(card, el("div", "sub", subtitle));
     var meta = add(card, el("div", "meta"));
-    if (isHomebrew(r)) add(meta, el("span", "chip hb", "Homebrew"));
+    if (isHomebrew(r)) add(meta, el("span", "chip hb", "Homebrew (" + homebrewFormat(r) + ")"));
     var doc = r.document_name || r.document_key;
     if (doc) add(meta, el("span", "chip", cut(doc, 120) + (r.document_name && r.document_key ? " (" + cut(r.document_key, 60) + ")" : "")));
     var ed = edition(r);

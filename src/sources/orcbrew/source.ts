@@ -11,6 +11,7 @@ export const orcbrew: Source = {
   label: "OrcBrew",
   contentTypes: [],
   byDefault: () => false,
+  homebrew: { format: "OrcBrew", legend: "imported OrcBrew packs (.orcbrew)" },
   url: () => {
     throw new Error("OrcBrew entities have no upstream URL (they cite their file)");
   },

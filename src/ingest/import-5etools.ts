@@ -1,0 +1,242 @@
+/**
+ * 5etools homebrew import, beside the OrcBrew one (import.ts) and with its promises: each source of
+ * a file's `_meta.sources` is one document and one origin (`5etools:<document_key>`), every source
+ * of a file is written in ONE transaction (the file is imported completely or not at all), a
+ * re-import replaces what the source held before (no duplicates), API names are never shadowed
+ * (look-alikes folded) without `force`, and each file gets a report of what was imported, folded,
+ * left out and skipped, and why. Also the entry point for several files and folders of either
+ * format (`importHomebrewFiles`). See docs/homebrew.md.
+ */
+import type { Database } from "bun:sqlite";
+import { lstatSync, readdirSync, statSync } from "node:fs";
+import { basename, extname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { capName, oversizeReason } from "../entities/limits.ts";
+import type { DocumentInfo, Entity } from "../entities/types.ts";
+import { FivetoolsError, looksLikeFivetools, parseFivetools } from "../sources/5etools/file.ts";
+import { FIVETOOLS_SOURCE, fivetoolsOrigin, normalizeFivetoolsFile } from "../sources/5etools/normalize/file.ts";
+import { log } from "../log.ts";
+import { storeFailure } from "../store/db.ts";
+import { replaceOrigin } from "../store/entities.ts";
+import {
+  apiTwinFinder,
+  countExisting,
+  DEFAULT_IMPORT_MAX_BYTES,
+  decodeOrcbrew,
+  earlierName,
+  failedFile,
+  type FileReport,
+  HOMEBREW_MARK,
+  type ImportOptions,
+  type ImportReport,
+  importOrcbrewFile,
+  officialNameCheck,
+  type PackReport,
+  readRegularFile,
+} from "./import.ts";
+
+/** Import one 5etools file's text. `db` null = no store (a dry run without one). Never throws for bad input. */
+export function importFivetoolsText(db: Database | null, text: string, file: string, opts: ImportOptions = {}, preWarnings: string[] = []): FileReport {
+  const started = performance.now();
+  const dry = opts.dryRun ?? false;
+  const report: FileReport = { file, ok: false, dry_run: dry, format: "5etools", packs: [], warnings: [...preWarnings], imported: 0, skipped: 0, duration_ms: 0 };
+  const done = () => {
+    report.duration_ms = Math.round(performance.now() - started);
+    opts.onEvent?.({ type: "file-done", report });
+    return report;
+  };
+  let parsed;
+  try {
+    parsed = parseFivetools(text);
+  } catch (err) {
+    if (!(err instanceof FivetoolsError)) throw err;
+    const where = err.line !== undefined ? `line ${err.line}, column ${err.column}: ` : "";
+    report.error = { message: `${where}${err.message}`, reason: err.message, ...(err.line !== undefined ? { line: err.line, column: err.column } : {}) };
+    return done();
+  }
+  opts.onEvent?.({ type: "parsed", file, packs: Math.max(1, parsed.sources.length), items: parsed.records, ms: Math.round(performance.now() - started) });
+  const fileUrl = pathToFileURL(resolve(file)).href;
+  const normalized = normalizeFivetoolsFile(parsed, fileUrl, basename(file));
+  report.warnings.push(...normalized.warnings);
+  const twin = apiTwinFinder(db);
+  const officialName = officialNameCheck(db);
+  const plans: Array<{ report: PackReport; entities: Entity[]; doc: DocumentInfo }> = [];
+  for (const src of normalized.sources) {
+    const looksOfficial = officialName(src.doc.name);
+    const docName = capName(src.doc.name) + (looksOfficial ? HOMEBREW_MARK : "");
+    const pr: PackReport = { name: docName, document_key: src.doc.key, origin: fivetoolsOrigin(src.doc.key), types: src.types, skipped: src.skipped, warnings: src.warnings };
+    if (looksOfficial) pr.warnings.push(`the source name "${src.doc.name}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew never passes for official content`);
+    else if (docName !== src.doc.name) pr.warnings.push(`the source name is ${src.doc.name.length} characters long; it was shortened to ${docName.length}`);
+    const keep: Entity[] = [];
+    const skipOne = (type: string, reason: string, name: string) => {
+      const count = src.types.find((c) => c.type === type);
+      if (count) {
+        count.imported--;
+        count.skipped++;
+      }
+      pr.skipped.push({ type, key: capName(name), name: capName(name), reason, line: 0, column: 0 });
+    };
+    src.entities.forEach((e0, i) => {
+      const e: Entity = { ...e0, document_name: docName };
+      const from = src.from[i]!;
+      const over = oversizeReason(e);
+      if (over) return skipOne(from.type, `too large to import: ${over} (see docs/homebrew.md, "Limits")`, e.name);
+      const t = twin(e);
+      if (t && !opts.force) {
+        return skipOne(from.type, `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; homebrew never overwrites API content (use --force to import it anyway)`, e.name);
+      }
+      if (t) pr.warnings.push(`${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway (--force), both are kept`);
+      keep.push(e);
+    });
+    if (dry) pr.existing = countExisting(db, pr.origin);
+    const before = earlierName(db, src.doc.key, docName, FIVETOOLS_SOURCE);
+    if (before !== undefined && countExisting(db, pr.origin) > 0) pr.warnings.push(`replaces the source "${before}" imported earlier under the same document key ${src.doc.key}`);
+    const by = src.doc.authors.length ? ` by ${src.doc.authors.join(", ")}` : "";
+    plans.push({
+      report: pr,
+      entities: keep,
+      doc: {
+        key: src.doc.key,
+        name: docName,
+        source: FIVETOOLS_SOURCE,
+        publisher: src.doc.authors.length ? capName(src.doc.authors.join(", ")) : null,
+        url: fileUrl,
+        description: capName(`5etools homebrew source "${src.doc.id}"${src.doc.version ? ` v${src.doc.version}` : ""}${by}, imported from ${basename(file)}${src.doc.url ? ` (${src.doc.url})` : ""}`),
+      },
+    });
+  }
+  if (!dry) {
+    if (!db) throw new Error("importFivetoolsText: a database is required unless dryRun");
+    try {
+      // One transaction for the whole file; replaceOrigin's own transactions become savepoints.
+      db.transaction(() => {
+        for (const p of plans) {
+          p.report.store = replaceOrigin(db, p.report.origin, p.entities, [p.doc]);
+          opts.onEvent?.({ type: "progress", file, pack: p.report.name, done: p.entities.length, total: p.entities.length });
+        }
+      }).immediate();
+    } catch (err) {
+      for (const p of plans) delete p.report.store;
+      report.packs = plans.map((p) => p.report);
+      const storeErr = storeFailure(err, db.filename);
+      const why = storeErr ? `${storeErr.message} ${storeErr.hint}` : (err as Error).message;
+      const reason = `storing failed, nothing from this file was imported: ${why}`;
+      report.error = { message: reason, reason };
+      return done();
+    }
+  }
+  report.packs = plans.map((p) => p.report);
+  report.imported = plans.reduce((n, p) => n + p.entities.length, 0);
+  report.skipped = report.packs.reduce((n, p) => n + p.skipped.filter((x) => !x.by_design).length, 0);
+  report.not_imported = report.packs.reduce((n, p) => n + p.skipped.filter((x) => x.by_design).length, 0);
+  report.ok = true;
+  return done();
+}
+
+/** Import one 5etools file from disk: only regular files up to `maxFileBytes`. */
+export function importFivetoolsFile(db: Database | null, file: string, opts: ImportOptions = {}, bytes?: Uint8Array): FileReport {
+  const warnings: string[] = [];
+  let text: string;
+  try {
+    const st = statSync(file);
+    if (st.isDirectory()) throw new Error("it is a directory");
+    opts.onEvent?.({ type: "file-start", file, bytes: st.isFile() ? st.size : 0 });
+    text = decodeOrcbrew(bytes ?? readRegularFile(file, opts.maxFileBytes ?? DEFAULT_IMPORT_MAX_BYTES), warnings);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const why = e.code === "ENOENT" ? "no such file" : e.code === "EACCES" ? "permission denied" : e.message;
+    return failedFile(file, `cannot read the file: ${why}`, opts, warnings);
+  }
+  return importFivetoolsText(db, text, file, opts, warnings);
+}
+
+/** Which importer reads `file`: by extension, else by a look at its first bytes (JSON with 5etools keys). */
+export function homebrewFormatOf(file: string, maxBytes: number): "orcbrew" | "5etools" {
+  const ext = extname(file).toLowerCase();
+  if (ext === ".json") return "5etools";
+  if (ext === ".orcbrew") return "orcbrew";
+  try {
+    const head = readRegularFile(file, maxBytes);
+    return looksLikeFivetools(new TextDecoder().decode(head.subarray(0, 65536))) ? "5etools" : "orcbrew";
+  } catch {
+    return "orcbrew"; // its importer reports why the file cannot be read
+  }
+}
+
+/** How deep and how wide a folder given to `import` is searched (links to folders are not followed). */
+export const FOLDER_LIMITS = { depth: 8, files: 10_000 } as const;
+
+/**
+ * The homebrew files a path stands for: a file itself; a folder, every `.json` and `.orcbrew` file
+ * under it (sorted), at most FOLDER_LIMITS deep and many. Links to folders are not followed.
+ */
+export function expandHomebrewPaths(paths: readonly string[], warnings: string[]): string[] {
+  const out: string[] = [];
+  const walk = (dir: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch (err) {
+      warnings.push(`${dir}: cannot list the folder (${(err as Error).message})`);
+      return;
+    }
+    for (const n of names) {
+      if (out.length >= FOLDER_LIMITS.files) {
+        warnings.push(`${dir}: more than ${FOLDER_LIMITS.files} files; the rest were not imported`);
+        return;
+      }
+      const p = join(dir, n);
+      let st;
+      try {
+        st = lstatSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) {
+        if (depth < FOLDER_LIMITS.depth) walk(p, depth + 1);
+        else warnings.push(`${p}: deeper than ${FOLDER_LIMITS.depth} folders; not searched`);
+      } else if (/\.(json|orcbrew)$/i.test(n) && !st.isSymbolicLink()) out.push(p);
+    }
+  };
+  for (const p of paths) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      out.push(p); // the importer reports "no such file"
+      continue;
+    }
+    if (st.isDirectory()) {
+      const before = out.length;
+      walk(p, 1);
+      if (out.length === before) warnings.push(`${p}: the folder holds no .json or .orcbrew file`);
+    } else out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Import files and folders of either format one after another; each file is atomic on its own. One
+ * file failing in any way never hides the others' outcomes.
+ */
+export function importHomebrewFiles(db: Database | null, paths: readonly string[], opts: ImportOptions = {}): ImportReport & { warnings: string[] } {
+  const warnings: string[] = [];
+  const files = expandHomebrewPaths(paths, warnings);
+  const out: ImportReport & { warnings: string[] } = { files: [], imported: 0, skipped: 0, failed: 0, dry_run: opts.dryRun ?? false, warnings };
+  const max = opts.maxFileBytes ?? DEFAULT_IMPORT_MAX_BYTES;
+  for (const file of files) {
+    let r: FileReport;
+    try {
+      r = homebrewFormatOf(file, max) === "5etools" ? importFivetoolsFile(db, file, opts) : importOrcbrewFile(db, file, opts);
+    } catch (err) {
+      log.error(`importing ${file} failed unexpectedly`, err);
+      r = failedFile(file, `unexpected error while importing, nothing from this file was imported: ${(err as Error)?.message ?? String(err)}`, opts);
+    }
+    out.files.push(r);
+    if (!r.ok) out.failed++;
+    out.imported += r.imported;
+    out.skipped += r.skipped;
+    out.not_imported = (out.not_imported ?? 0) + (r.not_imported ?? 0);
+  }
+  return out;
+}

@@ -1,0 +1,263 @@
+/**
+ * 5etools `_copy`: a record that is another record of the same file plus changes (`_mod`). Resolved
+ * against the records of the same type in the same file; a record whose base is not in the file is
+ * kept with only the fields it states (the caller notes it). `_mod` operations this file cannot
+ * apply are returned as notes, never dropped silently. Pure: records are copied, never changed.
+ */
+import type { JsonObject, JsonValue } from "../../entities/types.ts";
+
+function obj(v: JsonValue | undefined): JsonObject | null {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? v : null;
+}
+
+function clone<T extends JsonValue>(v: T): T {
+  return structuredClone(v);
+}
+
+function same(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export interface CopyOutcome {
+  record: JsonObject;
+  notes: string[];
+  /** The base named in `_copy` was not in the file. */
+  baseMissing: boolean;
+}
+
+const lower = (v: JsonValue | undefined) => (typeof v === "string" ? v.toLowerCase().trim() : "");
+
+/** Does `x` match a `replace`/`names` selector: a name, a string, `{ index }` or `{ regex }`? */
+function matches(x: JsonValue, sel: JsonValue | undefined, i: number): boolean {
+  if (typeof sel === "string") return typeof x === "string" ? x === sel : lower(obj(x)?.name) === sel.toLowerCase();
+  const o = obj(sel);
+  if (o && typeof o.index === "number") return o.index === i;
+  if (o && typeof o.regex === "string") {
+    try {
+      const re = new RegExp(o.regex, typeof o.flags === "string" ? o.flags : "");
+      return typeof x === "string" ? re.test(x) : re.test(String(obj(x)?.name ?? ""));
+    } catch {
+      return false;
+    }
+  }
+  return false;
+}
+
+function replaceText(v: JsonValue, re: RegExp, withText: string): JsonValue {
+  if (typeof v === "string") return v.replace(re, withText);
+  if (Array.isArray(v)) return v.map((x) => replaceText(x, re, withText));
+  const o = obj(v);
+  if (!o) return v;
+  const out: JsonObject = {};
+  // Names stay as they are: 5etools replaces only in the text of entries.
+  for (const [k, x] of Object.entries(o)) out[k] = k === "name" || k === "type" ? x : replaceText(x, re, withText);
+  return out;
+}
+
+const TEXT_PROPS = ["entries", "trait", "action", "bonus", "reaction", "legendary", "mythic", "headerEntries", "footerEntries", "entriesHigherLevel"];
+
+function addNumber(v: JsonValue | undefined, f: (n: number) => number): JsonValue | undefined {
+  if (typeof v === "number") return f(v);
+  if (typeof v === "string" && /^[+-]?\d+$/.test(v.trim())) {
+    const n = f(Number(v));
+    return n >= 0 ? `+${n}` : String(n);
+  }
+  const o = obj(v);
+  if (o) {
+    const out: JsonObject = {};
+    for (const [k, x] of Object.entries(o)) out[k] = addNumber(x, f) ?? x;
+    return out;
+  }
+  return v;
+}
+
+/** Apply one `_mod` operation to `rec[prop]`; returns why it could not be applied, or null. */
+function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
+  const mode = typeof op.mode === "string" ? op.mode : "(none)";
+  const items = Array.isArray(op.items) ? op.items : op.items !== undefined ? [op.items] : [];
+  const list = (): JsonValue[] => {
+    const cur = rec[prop];
+    const a = Array.isArray(cur) ? [...cur] : cur === undefined ? [] : [cur];
+    return a;
+  };
+  switch (mode) {
+    case "appendArr":
+      rec[prop] = [...list(), ...clone(items)];
+      return null;
+    case "prependArr":
+      rec[prop] = [...clone(items), ...list()];
+      return null;
+    case "insertArr": {
+      const a = list();
+      const at = typeof op.index === "number" ? Math.max(0, Math.min(a.length, op.index)) : a.length;
+      a.splice(at, 0, ...clone(items));
+      rec[prop] = a;
+      return null;
+    }
+    case "appendIfNotExistsArr": {
+      const a = list();
+      for (const it of items) if (!a.some((x) => same(x, it))) a.push(clone(it));
+      rec[prop] = a;
+      return null;
+    }
+    case "removeArr": {
+      const names = Array.isArray(op.names) ? op.names : op.names !== undefined ? [op.names] : items;
+      const a = list();
+      const kept = a.filter((x, i) => !names.some((n) => matches(x, n, i) || same(x, n)));
+      if (kept.length === a.length && op.force !== true) return `removeArr found none of ${JSON.stringify(names).slice(0, 80)} in ${prop}`;
+      rec[prop] = kept;
+      return null;
+    }
+    case "replaceArr":
+    case "replaceOrAppendArr": {
+      const a = list();
+      const i = a.findIndex((x, j) => matches(x, op.replace, j));
+      if (i < 0) {
+        if (mode === "replaceOrAppendArr") {
+          rec[prop] = [...a, ...clone(items)];
+          return null;
+        }
+        return `replaceArr found no ${JSON.stringify(op.replace).slice(0, 80)} in ${prop}`;
+      }
+      a.splice(i, 1, ...clone(items));
+      rec[prop] = a;
+      return null;
+    }
+    case "replaceTxt": {
+      if (typeof op.replace !== "string") return "replaceTxt without a text to replace";
+      let re: RegExp;
+      try {
+        re = new RegExp(op.replace, `g${typeof op.flags === "string" ? op.flags.replace(/g/g, "") : ""}`);
+      } catch {
+        return `replaceTxt has an invalid pattern ${JSON.stringify(op.replace).slice(0, 80)}`;
+      }
+      const withText = typeof op.with === "string" ? op.with : "";
+      const props = prop === "*" ? TEXT_PROPS : [prop];
+      for (const p of props) if (rec[p] !== undefined) rec[p] = replaceText(rec[p]!, re, withText);
+      return null;
+    }
+    case "prefixSuffixStringProp": {
+      const p = typeof op.prop === "string" ? op.prop : prop;
+      if (typeof rec[p] !== "string") return `prefixSuffixStringProp: ${p} is not a text`;
+      rec[p] = `${typeof op.prefix === "string" ? op.prefix : ""}${rec[p]}${typeof op.suffix === "string" ? op.suffix : ""}`;
+      return null;
+    }
+    case "setProp": {
+      const path = typeof op.prop === "string" ? op.prop.split(".") : [prop];
+      let cur: JsonObject = rec;
+      for (const k of path.slice(0, -1)) {
+        const next = obj(cur[k]);
+        if (!next) cur[k] = {};
+        cur = obj(cur[k])!;
+      }
+      cur[path[path.length - 1]!] = clone(op.value ?? null);
+      return null;
+    }
+    case "scalarAddProp":
+    case "scalarMultProp": {
+      const p = typeof op.prop === "string" ? op.prop : prop;
+      const scalar = typeof op.scalar === "number" ? op.scalar : null;
+      if (scalar === null || rec[p] === undefined) return `${mode}: nothing to change in ${p}`;
+      const f = mode === "scalarAddProp" ? (n: number) => n + scalar : (n: number) => (op.floor === true ? Math.floor(n * scalar) : n * scalar);
+      rec[p] = addNumber(rec[p], f) ?? rec[p]!;
+      return null;
+    }
+    case "addSenses": {
+      const senses = (Array.isArray(op.senses) ? op.senses : [op.senses]).map(obj).filter((s): s is JsonObject => s !== null);
+      const cur = Array.isArray(rec.senses) ? [...rec.senses] : typeof rec.senses === "string" ? [rec.senses] : [];
+      for (const s of senses) if (typeof s.type === "string") cur.push(`${s.type} ${typeof s.range === "number" ? `${s.range} ft.` : ""}`.trim());
+      rec.senses = cur;
+      return null;
+    }
+    case "addSpells": {
+      const sc = Array.isArray(rec.spellcasting) ? clone(rec.spellcasting) : [];
+      const first = obj(sc[0]);
+      if (!first) return "addSpells: the creature has no spellcasting block to add to";
+      for (const key of ["spells", "daily", "rest", "weekly"] as const) {
+        const add = obj(op[key]);
+        if (!add) continue;
+        const into = obj(first[key]) ?? {};
+        for (const [k, v] of Object.entries(add)) {
+          if (key === "spells") {
+            const lvl = obj(into[k]) ?? { spells: [] };
+            const addSp = obj(v);
+            lvl.spells = [...(Array.isArray(lvl.spells) ? lvl.spells : []), ...(Array.isArray(addSp?.spells) ? addSp.spells : [])];
+            if (addSp && addSp.slots !== undefined) lvl.slots = addSp.slots;
+            into[k] = lvl;
+          } else into[k] = [...(Array.isArray(into[k]) ? (into[k] as JsonValue[]) : []), ...(Array.isArray(v) ? v : [])];
+        }
+        first[key] = into;
+      }
+      if (Array.isArray(op.will)) first.will = [...(Array.isArray(first.will) ? first.will : []), ...op.will];
+      rec.spellcasting = sc;
+      return null;
+    }
+    default:
+      return `the _mod mode "${mode}" is not supported by this importer`;
+  }
+}
+
+function applyMods(rec: JsonObject, mod: JsonObject, notes: string[]): void {
+  for (const [prop, raw] of Object.entries(mod)) {
+    const ops = Array.isArray(raw) ? raw : [raw];
+    for (const o of ops) {
+      const op = typeof o === "string" ? ({ mode: o } as JsonObject) : obj(o);
+      if (!op) {
+        notes.push(`_mod on ${prop}: not an operation`);
+        continue;
+      }
+      const why = applyOp(rec, prop === "_" ? (typeof op.prop === "string" ? op.prop : "_") : prop, op);
+      if (why) notes.push(`_mod on ${prop} could not be applied: ${why}`);
+    }
+  }
+}
+
+/** Fields a copy never takes from its base (5etools keeps them per record). */
+const NOT_COPIED = new Set(["_copy", "_versions", "page", "otherSources", "reprintedAs", "srd", "basicRules", "isReprinted"]);
+
+/**
+ * Resolve `_copy` of every record of one type. `records` are that type's records of the file.
+ * Chains resolve (a copy of a copy); a cycle or a chain deeper than 8 stops with a note.
+ */
+export function resolveCopies(records: readonly JsonObject[]): CopyOutcome[] {
+  const byName = new Map<string, JsonObject[]>();
+  for (const r of records) {
+    const k = lower(r.name);
+    byName.set(k, [...(byName.get(k) ?? []), r]);
+  }
+  const done = new Map<JsonObject, CopyOutcome>();
+  const resolve = (r: JsonObject, depth: number): CopyOutcome => {
+    const hit = done.get(r);
+    if (hit) return hit;
+    const copy = obj(r._copy);
+    if (!copy) {
+      const out = { record: r, notes: [], baseMissing: false };
+      done.set(r, out);
+      return out;
+    }
+    const notes: string[] = [];
+    const candidates = (byName.get(lower(copy.name)) ?? []).filter((b) => b !== r);
+    const base = candidates.find((b) => !copy.source || lower(b.source) === lower(copy.source)) ?? candidates[0];
+    let merged: JsonObject;
+    let baseMissing = false;
+    if (!base || depth > 8) {
+      baseMissing = true;
+      notes.push(depth > 8 ? "its _copy chain is longer than 8 (or loops); imported with only the fields it states" : `its _copy base "${String(copy.name)}"${copy.source ? ` (${String(copy.source)})` : ""} is not in this file; imported with only the fields it states`);
+      merged = clone(r);
+      delete merged._copy;
+      const mod = obj(copy._mod);
+      if (mod) notes.push(`_mod of ${Object.keys(mod).join(", ")} not applied: the base is not in this file`);
+    } else {
+      const b = resolve(base, depth + 1);
+      merged = {};
+      for (const [k, x] of Object.entries(b.record)) if (!NOT_COPIED.has(k)) merged[k] = clone(x);
+      for (const [k, x] of Object.entries(r)) if (k !== "_copy") merged[k] = clone(x);
+      const mod = obj(copy._mod);
+      if (mod) applyMods(merged, mod, notes);
+    }
+    const out = { record: merged, notes, baseMissing };
+    done.set(r, out);
+    return out;
+  };
+  return records.map((r) => resolve(r, 0));
+}

@@ -1,0 +1,101 @@
+/** Small pure helpers the 5etools normalizers share: reading loose values, rendering text, names. */
+import type { JsonObject, JsonValue } from "../../../entities/types.ts";
+import { stripInvisible } from "../../../text/confusables.ts";
+import { blocks, inline, type RenderStats, render } from "../entries.ts";
+
+/** What every normalizer of one file reads: the render counters and the file's own vocabularies. */
+export interface FileContext {
+  stats: RenderStats;
+  /** `_meta.spellSchools`: homebrew school letters → names ("AH" → "annihilation"). */
+  schools: Readonly<Record<string, string>>;
+  /** `_meta.spellDistanceUnits`: unit → singular name. */
+  distanceUnits: Readonly<Record<string, string>>;
+  /** `itemType` records of the file: abbreviation → name and entries. */
+  itemTypes: ReadonlyMap<string, { name: string; desc: string }>;
+  /** `itemProperty` records of the file: abbreviation → name. */
+  itemProperties: ReadonlyMap<string, string>;
+}
+
+export function obj(v: JsonValue | undefined): JsonObject | null {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? v : null;
+}
+
+export function arr(v: JsonValue | undefined): JsonValue[] {
+  return Array.isArray(v) ? v : [];
+}
+
+export function num(v: JsonValue | undefined): number | null {
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  if (typeof v === "string" && /^\s*[-+]?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
+  return null;
+}
+
+/** A string with tags rendered and invisible characters dropped, or null when empty. */
+export function line(v: JsonValue | undefined, ctx: FileContext): string | null {
+  if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  if (typeof v !== "string") return null;
+  const s = stripInvisible(inline(v, ctx.stats).replace(/\s+/g, " ")).trim();
+  return s.length ? s : null;
+}
+
+/** Entries → plain text ("" when there is none). */
+export function text(v: JsonValue | undefined, ctx: FileContext): string {
+  return render(v, ctx.stats);
+}
+
+export function paras(v: JsonValue | undefined, ctx: FileContext): string[] {
+  return blocks(v, ctx.stats);
+}
+
+/** A list in prose: ["a","b","c"] → "a, b, and c". */
+export function listText(xs: string[], conj = "and"): string {
+  if (xs.length <= 2) return xs.join(` ${conj} `);
+  return `${xs.slice(0, -1).join(", ")}, ${conj} ${xs[xs.length - 1]}`;
+}
+
+/** Keys set to true in 5etools' `[{ "athletics": true, "any": 1 }]` proficiency lists, with choices spelt out. */
+export function proficiencyText(v: JsonValue | undefined, ctx: FileContext): string | null {
+  const out: string[] = [];
+  for (const o of arr(v).map(obj)) {
+    if (!o) continue;
+    for (const [k, x] of Object.entries(o)) {
+      if (x === true) out.push(line(k.split("|")[0], ctx) ?? k);
+      else if (k === "any" && typeof x === "number") out.push(`any ${x} of your choice`);
+      else if (k === "anyStandard" && typeof x === "number") out.push(`any ${x} standard language${x === 1 ? "" : "s"}`);
+      else if (k === "choose") {
+        const c = obj(x);
+        const from = arr(c?.from).filter((f): f is string => typeof f === "string");
+        if (from.length) out.push(`choose ${num(c?.count) ?? 1} from ${listText(from, "or")}`);
+      }
+    }
+  }
+  return out.length ? out.join(", ") : null;
+}
+
+/** `{ "str": 1, "choose": {...} }` ability bonuses → "Strength +1, Wisdom +1". */
+export function abilityText(v: JsonValue | undefined): string | null {
+  const names: Record<string, string> = { str: "Strength", dex: "Dexterity", con: "Constitution", int: "Intelligence", wis: "Wisdom", cha: "Charisma" };
+  const out: string[] = [];
+  for (const o of arr(v).map(obj)) {
+    if (!o) continue;
+    for (const [k, x] of Object.entries(o)) {
+      if (names[k] && typeof x === "number") out.push(`${names[k]} ${x >= 0 ? "+" : ""}${x}`);
+      else if (k === "choose") {
+        const c = obj(x);
+        const from = arr(c?.from).filter((f): f is string => typeof f === "string").map((f) => names[f] ?? f);
+        const amount = num(c?.amount) ?? 1;
+        if (from.length) out.push(`${num(c?.count) ?? 1} of ${listText(from, "or")} +${amount}`);
+      }
+    }
+  }
+  return out.length ? out.join(", ") : null;
+}
+
+/** A size letter → its word ("M" → "Medium"). */
+export const SIZE_WORDS: Readonly<Record<string, string>> = { F: "Fine", D: "Diminutive", T: "Tiny", S: "Small", M: "Medium", L: "Large", H: "Huge", G: "Gargantuan", C: "Colossal", V: "Varies" };
+
+export function sizeWord(v: JsonValue | undefined): string | null {
+  const first = Array.isArray(v) ? v.filter((x) => typeof x === "string") : typeof v === "string" ? [v] : [];
+  const words = first.map((s) => SIZE_WORDS[s as string] ?? (s as string));
+  return words.length ? words.join(" or ") : null;
+}

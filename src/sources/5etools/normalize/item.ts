@@ -1,0 +1,208 @@
+/**
+ * 5etools `item` / `baseitem` / `magicvariant` records → canonical weapon, armor, item or magic
+ * item (pure). Prices are in copper in 5etools; weights in pounds.
+ */
+import type { ArmorData, ItemData, MagicItemData, WeaponData, WeaponProperty } from "../../../entities/kinds.ts";
+import type { EntityKind, JsonObject, JsonValue } from "../../../entities/types.ts";
+import { slugify } from "../../../entities/types.ts";
+import { attunementDetail, rarityText } from "../../../entities/normalize/vocab.ts";
+import { arr, type FileContext, line, num, obj, text } from "./common.ts";
+import { copperText } from "./spell.ts";
+
+export const DAMAGE_LETTERS: Readonly<Record<string, string>> = {
+  A: "acid", B: "bludgeoning", C: "cold", F: "fire", O: "force", L: "lightning", N: "necrotic", P: "piercing", I: "poison", Y: "psychic", R: "radiant", S: "slashing", T: "thunder",
+};
+
+const PROPERTY_NAMES: Readonly<Record<string, string>> = {
+  A: "Ammunition", AF: "Ammunition (futuristic)", BF: "Burst Fire", F: "Finesse", H: "Heavy", L: "Light", LD: "Loading", R: "Reach", RLD: "Reload", S: "Special", T: "Thrown", "2H": "Two-Handed", V: "Versatile",
+};
+
+/** Type letters → category key (the magic item type or the item category). */
+const TYPES: Readonly<Record<string, { category: string; magicType: string }>> = {
+  M: { category: "weapon", magicType: "weapon" },
+  R: { category: "weapon", magicType: "weapon" },
+  A: { category: "ammunition", magicType: "ammunition" },
+  AF: { category: "ammunition", magicType: "ammunition" },
+  LA: { category: "light", magicType: "armor" },
+  MA: { category: "medium", magicType: "armor" },
+  HA: { category: "heavy", magicType: "armor" },
+  S: { category: "shield", magicType: "shield" },
+  G: { category: "adventuring-gear", magicType: "wondrous-item" },
+  AT: { category: "artisans-tools", magicType: "wondrous-item" },
+  T: { category: "tools", magicType: "wondrous-item" },
+  GS: { category: "gaming-set", magicType: "wondrous-item" },
+  INS: { category: "musical-instrument", magicType: "wondrous-item" },
+  P: { category: "potion", magicType: "potion" },
+  RG: { category: "ring", magicType: "ring" },
+  RD: { category: "rod", magicType: "rod" },
+  SC: { category: "scroll", magicType: "scroll" },
+  ST: { category: "staff", magicType: "staff" },
+  WD: { category: "wand", magicType: "wand" },
+  SCF: { category: "spellcasting-focus", magicType: "wondrous-item" },
+  TAH: { category: "tack-and-harness", magicType: "wondrous-item" },
+  TG: { category: "trade-good", magicType: "wondrous-item" },
+  MNT: { category: "mount", magicType: "wondrous-item" },
+  VEH: { category: "vehicle", magicType: "wondrous-item" },
+  SHP: { category: "vehicle", magicType: "wondrous-item" },
+  AIR: { category: "vehicle", magicType: "wondrous-item" },
+  FD: { category: "food", magicType: "wondrous-item" },
+  EXP: { category: "explosive", magicType: "wondrous-item" },
+  OTH: { category: "other", magicType: "wondrous-item" },
+  $: { category: "treasure", magicType: "wondrous-item" },
+  $A: { category: "treasure", magicType: "wondrous-item" },
+  $C: { category: "treasure", magicType: "wondrous-item" },
+  $G: { category: "treasure", magicType: "wondrous-item" },
+};
+
+/** "M|XPHB" → "M". */
+function letter(v: JsonValue | undefined): string | null {
+  return typeof v === "string" ? v.split("|")[0]!.trim() : null;
+}
+
+function typeInfo(d: JsonObject, ctx: FileContext): { letter: string | null; category: string | null; magicType: string | null; typeDesc: string | null } {
+  const l = letter(d.type);
+  if (l && TYPES[l]) return { letter: l, ...TYPES[l]!, magicType: d.wondrous === true ? "wondrous-item" : TYPES[l]!.magicType, typeDesc: null };
+  const own = l ? ctx.itemTypes.get(l) : undefined;
+  if (own) return { letter: l, category: slugify(own.name), magicType: slugify(own.name), typeDesc: own.desc || null };
+  if (d.wondrous === true) return { letter: l, category: "wondrous-item", magicType: "wondrous-item", typeDesc: null };
+  const weaponish = typeof d.weaponCategory === "string";
+  return { letter: l, category: weaponish ? "weapon" : l ? l.toLowerCase() : null, magicType: weaponish ? "weapon" : l ? l.toLowerCase() : null, typeDesc: null };
+}
+
+/** Which kind an item record becomes: magic when it has a rarity (not "none"), is wondrous, or needs attunement. */
+export function itemKind(d: JsonObject, ctx: FileContext): EntityKind {
+  const rarity = typeof d.rarity === "string" ? d.rarity.toLowerCase() : null;
+  const magic = (rarity !== null && rarity !== "none" && rarity !== "unknown") || d.wondrous === true || (d.reqAttune !== undefined && d.reqAttune !== false) || d.bonusWeapon !== undefined || d.bonusAc !== undefined;
+  if (magic) return "magic_item";
+  const t = typeInfo(d, ctx);
+  if (typeof d.weaponCategory === "string" || t.letter === "M" || t.letter === "R") return "weapon";
+  if (t.letter === "LA" || t.letter === "MA" || t.letter === "HA" || t.letter === "S") return "armor";
+  return "item";
+}
+
+function properties(d: JsonObject, ctx: FileContext): WeaponProperty[] {
+  return arr(d.property)
+    .map((p) => {
+      const o = obj(p);
+      const code = letter(typeof p === "string" ? p : o?.uid);
+      if (!code) return null;
+      const name = PROPERTY_NAMES[code] ?? ctx.itemProperties.get(code) ?? code;
+      const detail = code === "V" && typeof d.dmg2 === "string" ? d.dmg2 : code === "T" || code === "A" ? (typeof d.range === "string" ? `range ${d.range}` : null) : line(o?.note, ctx);
+      return { name, detail };
+    })
+    .filter((p): p is WeaponProperty => p !== null);
+}
+
+function range(d: JsonObject): { range: number | null; long: number | null } {
+  const m = typeof d.range === "string" ? /^(\d+)(?:\/(\d+))?/.exec(d.range) : null;
+  return { range: m ? Number(m[1]) : null, long: m?.[2] ? Number(m[2]) : null };
+}
+
+function money(d: JsonObject): { cost: string | null; cost_gp: number | null } {
+  const cp = num(d.value);
+  if (cp === null) return { cost: null, cost_gp: null };
+  return { cost: copperText(cp), cost_gp: Math.round(cp) / 100 };
+}
+
+function descWith(d: JsonObject, ctx: FileContext, extra: Array<string | null>): string {
+  return [text(d.entries, ctx), ...extra, text(d.additionalEntries, ctx)].filter((x) => x && x.trim()).join("\n");
+}
+
+export function buildWeapon(d: JsonObject, ctx: FileContext): WeaponData {
+  const r = range(d);
+  const m = money(d);
+  const t = typeInfo(d, ctx);
+  return {
+    category: typeof d.weaponCategory === "string" ? d.weaponCategory.toLowerCase() : null,
+    range_type: t.letter === "R" ? "ranged" : t.letter === "M" ? "melee" : null,
+    damage_dice: typeof d.dmg1 === "string" ? d.dmg1 : null,
+    damage_type: typeof d.dmgType === "string" ? (DAMAGE_LETTERS[d.dmgType] ?? d.dmgType.toLowerCase()) : null,
+    versatile_dice: typeof d.dmg2 === "string" ? d.dmg2 : null,
+    properties: properties(d, ctx),
+    range: r.range,
+    long_range: r.long,
+    is_improvised: false,
+    mastery: arr(d.mastery).map((x) => (typeof x === "string" ? x.split("|")[0] : null)).filter(Boolean).join(", ") || null,
+    cost: m.cost,
+    cost_gp: m.cost_gp,
+    weight_lb: num(d.weight),
+    desc: descWith(d, ctx, [t.typeDesc]) || null,
+    item_key: null,
+  };
+}
+
+export function buildArmor(d: JsonObject, ctx: FileContext): ArmorData {
+  const t = typeInfo(d, ctx);
+  const ac = num(d.ac);
+  const dex = t.letter === "LA" ? true : t.letter === "MA";
+  const m = money(d);
+  const display = ac === null ? null : t.letter === "S" ? `+${ac}` : `${ac}${dex ? ` + Dex modifier${t.letter === "MA" ? " (max 2)" : ""}` : ""}`;
+  return {
+    category: t.category,
+    ac_base: ac,
+    ac_add_dex: dex,
+    ac_max_dex: t.letter === "MA" ? (num(d.dexterityMax) ?? 2) : null,
+    ac_display: display,
+    strength_required: num(d.strength),
+    stealth_disadvantage: d.stealth === true,
+    cost: m.cost,
+    cost_gp: m.cost_gp,
+    weight_lb: num(d.weight),
+    desc: descWith(d, ctx, [t.typeDesc]) || null,
+    item_key: null,
+  };
+}
+
+export function buildItem(d: JsonObject, ctx: FileContext): ItemData {
+  const t = typeInfo(d, ctx);
+  const m = money(d);
+  return { category: t.category, cost: m.cost, cost_gp: m.cost_gp, weight_lb: num(d.weight), desc: descWith(d, ctx, [t.typeDesc]) || null };
+}
+
+export function buildMagicItem(d: JsonObject, ctx: FileContext, extraDesc: string[] = []): MagicItemData {
+  const t = typeInfo(d, ctx);
+  const m = money(d);
+  const att = d.reqAttune;
+  const weaponBits = [
+    typeof d.weaponCategory === "string" ? `${d.weaponCategory} weapon` : null,
+    properties(d, ctx).length ? `Properties: ${properties(d, ctx).map((p) => (p.detail ? `${p.name} (${p.detail})` : p.name)).join(", ")}` : null,
+    typeof d.bonusWeapon === "string" ? `${d.bonusWeapon} bonus to attack and damage rolls` : null,
+    typeof d.bonusAc === "string" ? `${d.bonusAc} bonus to AC` : null,
+    num(d.ac) !== null ? `Armor Class ${num(d.ac)}` : null,
+  ].filter(Boolean).join(". ");
+  const rarity = rarityText(d.rarity);
+  return {
+    type: t.magicType,
+    rarity: rarity === "none" || rarity === "unknown (magic)" ? (rarity === "none" ? null : "unknown") : rarity,
+    requires_attunement: att !== undefined && att !== false && att !== "optional",
+    attunement_detail: typeof att === "string" && att !== "optional" ? attunementDetail(line(att, ctx)) : null,
+    desc: [descWith(d, ctx, [t.typeDesc]), weaponBits || null, ...extraDesc].filter((x) => x && x.trim()).join("\n"),
+    base_item: typeof d.baseItem === "string" ? d.baseItem.split("|")[0]! : null,
+    damage_dice: typeof d.dmg1 === "string" ? d.dmg1 : null,
+    damage_type: typeof d.dmgType === "string" ? (DAMAGE_LETTERS[d.dmgType] ?? d.dmgType.toLowerCase()) : null,
+    cost: m.cost,
+    cost_gp: m.cost_gp,
+    weight_lb: num(d.weight),
+  };
+}
+
+/** A `magicvariant` (a generic item applied to base items: "Powerful <bow>") → a magic item of its own. */
+export function variantAsItem(d: JsonObject, ctx: FileContext): { item: JsonObject; extra: string[] } {
+  const inh = obj(d.inherits) ?? {};
+  const requires = arr(d.requires)
+    .map((r) => {
+      const o = obj(r);
+      if (!o) return null;
+      return Object.entries(o)
+        .map(([k, x]) => (k === "name" || k === "type" ? (typeof x === "string" ? (k === "type" ? (TYPES[letter(x) ?? ""]?.category ?? x) : x) : null) : x === true ? k : null))
+        .filter(Boolean)
+        .join(" ");
+    })
+    .filter((x): x is string => !!x);
+  const applies = requires.length ? `Applies to: ${requires.join(", ")}.` : null;
+  const affix = [typeof inh.namePrefix === "string" ? `prefix "${inh.namePrefix.trim()}"` : null, typeof inh.nameSuffix === "string" ? `suffix "${inh.nameSuffix.trim()}"` : null].filter(Boolean).join(", ");
+  const item: JsonObject = { ...inh, ...d, type: typeof d.type === "string" ? d.type : (inh.type ?? "GV") };
+  delete item.inherits;
+  if (item.entries === undefined && inh.entries !== undefined) item.entries = inh.entries;
+  return { item, extra: [applies, affix ? `Named with the ${affix}.` : null, line(d.note, ctx)].filter((x): x is string => !!x) };
+}

@@ -1,0 +1,158 @@
+/** 5etools `spell` record → canonical spell (pure). */
+import type { SpellData } from "../../../entities/kinds.ts";
+import { materialPrice, saysConsumed } from "../../../entities/material.ts";
+import type { JsonObject, JsonValue } from "../../../entities/types.ts";
+import { damageTypesIn, savingThrowIn } from "../../../entities/normalize/canonical/spell.ts";
+import { abilityName, DAMAGE_TYPES } from "../../../entities/normalize/vocab.ts";
+import { arr, type FileContext, line, num, obj, paras, text } from "./common.ts";
+
+/** 5etools' school letters. */
+export const SCHOOL_LETTERS: Readonly<Record<string, string>> = {
+  A: "abjuration", C: "conjuration", D: "divination", E: "enchantment", V: "evocation", I: "illusion", N: "necromancy", T: "transmutation", P: "psionic",
+};
+
+const TIME_UNITS: Readonly<Record<string, string>> = { action: "action", bonus: "bonus action", reaction: "reaction", minute: "minute", hour: "hour", round: "round", day: "day", turn: "turn", week: "week" };
+
+export function castingTime(v: JsonValue | undefined, ctx: FileContext): string | null {
+  const parts = arr(v).map(obj).filter((t): t is JsonObject => t !== null).map((t) => {
+    const n = num(t.number) ?? 1;
+    const unitRaw = typeof t.unit === "string" ? t.unit : "action";
+    const unit = TIME_UNITS[unitRaw] ?? unitRaw;
+    const base = unitRaw === "special" ? "Special" : `${n} ${unit}${n === 1 || !TIME_UNITS[unitRaw] ? "" : "s"}`;
+    const cond = line(t.condition, ctx);
+    return cond ? `${base}, ${cond}` : base;
+  });
+  return parts.length ? parts.join(" or ") : null;
+}
+
+function distance(d: JsonObject | null, ctx: FileContext): { text: string; feet: number | null } | null {
+  if (!d) return null;
+  const type = typeof d.type === "string" ? d.type : "";
+  const amount = num(d.amount);
+  if (type === "self" || type === "touch" || type === "sight" || type === "unlimited") return { text: type[0]!.toUpperCase() + type.slice(1), feet: null };
+  if (amount === null) return type ? { text: type, feet: null } : null;
+  if (type === "feet") return { text: `${amount} ${amount === 1 ? "foot" : "feet"}`, feet: amount };
+  if (type === "miles") return { text: `${amount} mile${amount === 1 ? "" : "s"}`, feet: amount * 5280 };
+  const unit = amount === 1 ? (ctx.distanceUnits[type] ?? type) : type;
+  return { text: `${amount} ${unit}`, feet: null };
+}
+
+export function spellRange(v: JsonValue | undefined, ctx: FileContext): { text: string | null; feet: number | null; area: SpellData["area"] } {
+  const r = obj(v);
+  if (!r) return { text: null, feet: null, area: null };
+  const type = typeof r.type === "string" ? r.type : "point";
+  const d = distance(obj(r.distance), ctx);
+  if (type === "point") return { text: d?.text ?? null, feet: d?.feet ?? null, area: null };
+  if (type === "special") return { text: "Special", feet: null, area: null };
+  // An area around the caster: "Self (15-foot cone)".
+  const size = d?.feet ?? null;
+  const shape = type === "radius" ? "radius" : type;
+  const areaText = size !== null ? `${size}-foot ${shape}` : shape;
+  return { text: `Self (${areaText})`, feet: null, area: { type: type === "radius" ? "sphere" : type, size_ft: size } };
+}
+
+const DURATION_UNITS = new Set(["round", "minute", "hour", "day", "week", "month", "year", "turn"]);
+
+export function spellDuration(v: JsonValue | undefined): { text: string | null; concentration: boolean } {
+  let concentration = false;
+  const parts = arr(v).map(obj).filter((t): t is JsonObject => t !== null).map((t) => {
+    if (t.concentration === true) concentration = true;
+    switch (t.type) {
+      case "instant":
+        return "Instantaneous";
+      case "timed": {
+        const d = obj(t.duration);
+        const n = num(d?.amount) ?? 1;
+        const unit = typeof d?.type === "string" && DURATION_UNITS.has(d.type) ? d.type : String(d?.type ?? "");
+        const span = `${n} ${unit}${n === 1 ? "" : "s"}`;
+        return t.concentration === true || d?.upTo === true ? `up to ${span}` : span;
+      }
+      case "permanent": {
+        const ends = arr(t.ends).filter((e): e is string => typeof e === "string");
+        const words = ends.map((e) => (e === "dispel" ? "dispelled" : e === "trigger" ? "triggered" : e === "discharge" ? "discharged" : e));
+        return words.length ? `Until ${words.join(" or ")}` : "Permanent";
+      }
+      case "special":
+        return "Special";
+      default:
+        return typeof t.type === "string" ? t.type : "";
+    }
+  });
+  const textOut = parts.filter(Boolean).join(" or ");
+  return { text: textOut || null, concentration };
+}
+
+/** Copper pieces → "1 sp", "50 gp" (5etools prices are in copper). */
+export function copperText(cp: number): string {
+  if (cp % 100 === 0) return `${cp / 100} gp`;
+  if (cp % 10 === 0) return `${cp / 10} sp`;
+  return `${cp} cp`;
+}
+
+function classesOf(c: JsonObject | null): string[] {
+  const out = new Set<string>();
+  const add = (x: JsonValue | undefined) => {
+    const name = typeof x === "string" ? x : typeof obj(x)?.name === "string" ? (obj(x)!.name as string) : null;
+    if (name) out.add(name.toLowerCase().trim());
+  };
+  for (const x of arr(c?.fromClassList)) add(x);
+  for (const x of arr(c?.fromClassListVariant)) add(x);
+  return [...out];
+}
+
+export function buildSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | null): SpellData | { skip: string } {
+  const level = num(d.level);
+  if (level === null || !Number.isInteger(level) || level < 0) return { skip: d.level === undefined ? "the spell has no level" : `the spell's level ${JSON.stringify(d.level)} is not a whole number ≥ 0` };
+  const letter = typeof d.school === "string" ? d.school : null;
+  const school = letter ? (SCHOOL_LETTERS[letter.toUpperCase()] ?? ctx.schools[letter] ?? letter.toLowerCase()) : null;
+  const comps = obj(d.components);
+  const m = comps?.m;
+  const mo = obj(m);
+  const materialText = typeof m === "string" ? line(m, ctx) : mo ? line(mo.text, ctx) : null;
+  const cost = mo ? num(mo.cost) : null;
+  const consumed = mo && (mo.consume === true || mo.consume === "optional") ? true : materialText ? saysConsumed(materialText) : null;
+  const range = spellRange(d.range, ctx);
+  const dur = spellDuration(d.duration);
+  const desc = text(d.entries, ctx);
+  const higherParas = paras(arr(d.entriesHigherLevel).map((e) => {
+    const o = obj(e);
+    // The block's own name ("At Higher Levels") is what the builder labels it with.
+    return o ? ({ ...o, name: null } as JsonObject) : e;
+  }), ctx);
+  const higher = higherParas.join("\n").trim() || null;
+  const all = [desc, higher ?? ""].join("\n");
+  const listed = arr(d.damageInflict).filter((x): x is string => typeof x === "string").map((x) => x.toLowerCase());
+  const rollDamage = typeof roll20?.["Damage Type"] === "string" ? [(roll20["Damage Type"] as string).toLowerCase()] : [];
+  const damageTypes = (DAMAGE_TYPES as readonly string[]).filter((t) => listed.includes(t) || rollDamage.includes(t) || (listed.length === 0 && damageTypesIn(all).includes(t)));
+  const saves = arr(d.savingThrow).map((x) => abilityName(x)).filter((x): x is string => x !== null);
+  const roll20Save = abilityName(roll20?.Save);
+  const dice = /\b(\d+d\d+(?:\s*[+-]\s*\d+)?)\b/.exec(desc)?.[1] ?? (typeof roll20?.Damage === "string" ? roll20.Damage : null);
+  const reaction = arr(d.time).map(obj).find((t) => t?.unit === "reaction");
+  return {
+    level,
+    school,
+    casting_time: castingTime(d.time, ctx),
+    range: range.text,
+    range_ft: range.feet,
+    duration: dur.text,
+    concentration: dur.concentration,
+    ritual: obj(d.meta)?.ritual === true,
+    components: {
+      verbal: comps?.v === true,
+      somatic: comps?.s === true,
+      material: m !== undefined && m !== false && m !== null,
+      material_text: materialText,
+      material_cost: cost !== null && cost > 0 ? copperText(cost) : materialPrice(materialText),
+      material_consumed: consumed,
+    },
+    desc,
+    higher_level: higher,
+    classes: classesOf(obj(d.classes)),
+    damage_types: damageTypes,
+    saving_throw: saves[0] ?? roll20Save ?? savingThrowIn(all),
+    attack_roll: arr(d.spellAttack).length > 0 ? true : /\b(?:melee|ranged) spell attack\b/i.test(all) ? true : null,
+    damage_roll: dice ? dice.replace(/\s+/g, "") : null,
+    area: range.area,
+    reaction_condition: reaction ? line(reaction.condition, ctx) : null,
+  };
+}

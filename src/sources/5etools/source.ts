@@ -1,0 +1,18 @@
+/**
+ * 5etools homebrew: read from `.json` files by `lorekeeper import` (ingest/import-5etools.ts), never
+ * synced, so it has no content types and no session. Its parts live beside this file: the file reader
+ * (file.ts), text rendering (entries.ts, tags.ts), `_copy` (copy.ts) and the pure normalizers
+ * (normalize/). It has no URLs: entities cite the file they came from. See README.md.
+ */
+import type { Source } from "../source.ts";
+
+export const fivetools: Source = {
+  id: "5etools",
+  label: "5etools homebrew",
+  contentTypes: [],
+  byDefault: () => false,
+  url: () => {
+    throw new Error("5etools homebrew entities have no upstream URL (they cite their file)");
+  },
+  homebrew: { format: "5etools", legend: "imported 5etools homebrew (.json)" },
+};
