@@ -226,11 +226,14 @@ export function resolveCopies(records: readonly JsonObject[]): CopyOutcome[] {
     byName.set(k, [...(byName.get(k) ?? []), r]);
   }
   const done = new Map<JsonObject, CopyOutcome>();
+  const busy = new Set<JsonObject>();
   const resolve = (r: JsonObject, depth: number): CopyOutcome => {
     const hit = done.get(r);
     if (hit) return hit;
+    busy.add(r);
     const copy = obj(r._copy);
     if (!copy) {
+      busy.delete(r);
       const out = { record: r, notes: [], baseMissing: false };
       done.set(r, out);
       return out;
@@ -240,9 +243,9 @@ export function resolveCopies(records: readonly JsonObject[]): CopyOutcome[] {
     const base = candidates.find((b) => !copy.source || lower(b.source) === lower(copy.source)) ?? candidates[0];
     let merged: JsonObject;
     let baseMissing = false;
-    if (!base || depth > 8) {
+    if (!base || depth > 8 || busy.has(base)) {
       baseMissing = true;
-      notes.push(depth > 8 ? "its _copy chain is longer than 8 (or loops); imported with only the fields it states" : `its _copy base "${String(copy.name)}"${copy.source ? ` (${String(copy.source)})` : ""} is not in this file; imported with only the fields it states`);
+      notes.push(base ? "its _copy chain is longer than 8 (or loops); imported with only the fields it states" : `its _copy base "${String(copy.name)}"${copy.source ? ` (${String(copy.source)})` : ""} is not in this file; imported with only the fields it states`);
       merged = clone(r);
       delete merged._copy;
       const mod = obj(copy._mod);
@@ -256,6 +259,7 @@ export function resolveCopies(records: readonly JsonObject[]): CopyOutcome[] {
       if (mod) applyMods(merged, mod, notes);
     }
     const out = { record: merged, notes, baseMissing };
+    busy.delete(r);
     done.set(r, out);
     return out;
   };
