@@ -125,7 +125,7 @@ describe("tools/list", () => {
     expect(props("search_equipment").rarity!.enum).toContain("very rare");
     expect(props("search_rule").rule_type!.enum).toContain("damage-type");
     expect(props("search_character_option").type!.enum).toEqual(["class", "subclass", "species", "race", "subspecies", "background", "feat"]);
-    expect(props("list_documents").source!.enum).toEqual(["open5e_v2", "open5e_v1", "dnd5e_api", "orcbrew"]);
+    expect(props("list_documents").source!.enum).toEqual(["open5e_v2", "open5e_v1", "dnd5e_api", "orcbrew", "5etools"]);
     expect(props("list_documents").format).toMatchObject({ enum: ["json", "text"], default: "json" });
     expect(tools.find((t) => t.name === "search_all")!.inputSchema.required).toEqual(["query"]);
   });
