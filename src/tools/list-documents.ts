@@ -77,7 +77,7 @@ export const listDocumentsTool: ToolDef = defineTool({
   name: "list_documents",
   title: "List documents",
   description: [
-    "Books and homebrew held locally (SRDs, Open5e, OrcBrew and 5etools homebrew), with license and entry counts; their keys go in other tools' `documents`.",
+    "Books and homebrew held locally (SRDs, Open5e, OrcBrew, 5etools), with license and entry counts; their keys go in other tools' `documents`.",
     'E.g. {"format": "text"}.',
   ].join("\n"),
   input,

@@ -107,7 +107,7 @@ describe("only regular files, up to a size limit", () => {
     const out = JSON.parse(r.stdout.toString()) as { files: Array<{ ok: boolean; error?: { message: string } }> };
     expect(out.files.map((f) => f.ok)).toEqual([...files.slice(0, -1).map(() => false), true]);
     if (files.length === 3) expect(out.files[0]!.error?.message).toBe("cannot read the file: it is a device; only regular files are imported");
-    expect(out.files[files.length - 2]!.error?.message).toBe("cannot read the file: it is a named pipe (FIFO); only regular .orcbrew files are imported");
+    expect(out.files[files.length - 2]!.error?.message).toBe("cannot read the file: it is a named pipe (FIFO); only regular files are imported");
   }, 30_000);
 
   test("a file over LOREKEEPER_IMPORT_MAX_MB is refused with the limit and how to raise it", () => {
