@@ -5,7 +5,7 @@
  *
  * OrcBrew never overwrites API content: an item whose name (or key) is that of an API entity of the
  * same kind is skipped with a reason, unless `force` (then both are kept; they differ by
- * document_key / document_source). See docs/orcbrew.md.
+ * document_key / document_source). See docs/homebrew.md.
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
@@ -215,7 +215,7 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
       const from = n.from[i]!;
       const over = oversizeReason(e);
       if (over) {
-        skipOne(from.type, `too large to import: ${over} (see docs/orcbrew.md, "Limits")`, from.line, from.column, from.key, e.name);
+        skipOne(from.type, `too large to import: ${over} (see docs/homebrew.md, "Limits")`, from.line, from.column, from.key, e.name);
         return;
       }
       const t = twin(e);

@@ -3,7 +3,7 @@
  *   document_key  `orcbrew-<slug of the pack name>`  (never clashes with API keys)
  *   entity key    `<document_key>_<slug of the item's map key>`  (unique within (orcbrew, kind))
  * Types LoreKeeper has no kind for are skipped with a reason; so are disabled items and items that
- * cannot make an entity (a spell without a level). See docs/orcbrew.md.
+ * cannot make an entity (a spell without a level). See docs/homebrew.md.
  */
 import type { OrcbrewItem, OrcbrewPack } from "../packs.ts";
 import type { Ref } from "../../../entities/kinds.ts";
