@@ -113,7 +113,7 @@ interface ItemRecord {
 
 const ITEM_RARITIES = ["common", "uncommon", "rare", "very rare", "legendary", "artifact"];
 
-/** A record's rarity in the profile's words: one rarity, else "varies" ("Rarity Varies", "Uncommon (+1), Rare (+2)"). */
+/** A record's rarity in the profile's words: one rarity, else "varies" ("Rarity Varies", "Rare (+1), …"). */
 function rarityWord(v: unknown): string {
   const s = nameOf(v).toLowerCase().replace(/-/g, " ").replace(/\s+/g, " ").trim();
   return ITEM_RARITIES.includes(s) ? s : "varies";
