@@ -57,7 +57,7 @@ export function creatureProfile(name: string, documentKey: string): CreatureProf
   return index().get(profileKey(name)) ?? null;
 }
 
-/** "Also called owl bear, owl-bear." */
-export function commonNamesLine(p: CreatureProfile): string | null {
+/** "Also called owl bear, owl-bear." (any profile with `names`: creature, spell or magic item) */
+export function commonNamesLine(p: { names: readonly string[] }): string | null {
   return p.names.length ? `Also called ${p.names.join(", ")}.` : null;
 }
