@@ -161,6 +161,13 @@ function textProblems(entries: readonly Profiled[]): string[] {
   return out;
 }
 
+/** Names an entry is filed under (its own and `also`) that no record has. */
+function unknownNames(entries: readonly Profiled[], records: readonly { name: string }[]): string[] {
+  const known = new Set(records.map((r) => r.name.toLowerCase()));
+  const filed = entries.flatMap((p) => [p.name, ...(p.also ?? [])]);
+  return filed.filter((n) => !known.has(n.toLowerCase())).map((n) => `${n} (no record)`);
+}
+
 interface Findings {
   records: number;
   pairs: number;
@@ -178,7 +185,7 @@ function report(kind: string, plural: string, f: Findings): number {
   for (const m of [...missing].sort()) console.log(`  ${m}`);
   console.log(`disagreements with the records: ${wrong.length}`);
   for (const w of wrong) console.log(`  ${w}`);
-  console.log(`profiles no record uses: ${unused.length}${unused.length ? ` (${unused.join(", ")})` : ""}`);
+  console.log(`profiles or names no record uses: ${unused.length}${unused.length ? ` (${unused.join(", ")})` : ""}`);
   console.log(`text problems: ${text.length}`);
   for (const t of text) console.log(`  ${t}`);
   return missing.size + wrong.length + unused.length + text.length;
@@ -202,6 +209,7 @@ function checkSpells(all: SpellRecord[]): number {
     if (!p.schools.includes(r.school)) wrong.add(`${p.name}: schools ${p.schools.join("/")} lack ${r.school} ${at}`);
   }
   const unused = SPELL_PROFILES.filter((p) => !used.has(p)).map((p) => p.name);
+  unused.push(...unknownNames(SPELL_PROFILES, all));
   const pairs = new Set(all.map((r) => `${r.document}\u0000${r.name.toLowerCase()}`)).size;
   const text = textProblems(SPELL_PROFILES);
   const f = { records: all.length, pairs, profiles: SPELL_PROFILES.length, missing, wrong: [...wrong], unused, text };
@@ -225,6 +233,7 @@ function checkItems(all: ItemRecord[]): number {
     if (!p.rarities.includes(r.rarity)) wrong.add(`${p.name}: rarities ${p.rarities.join("/")} lack ${r.rarity} ${at}`);
   }
   const unused = ITEM_PROFILES.filter((p) => !used.has(p)).map((p) => p.name);
+  unused.push(...unknownNames(ITEM_PROFILES, all));
   const pairs = new Set(all.map((r) => `${r.document}\u0000${r.name.toLowerCase()}`)).size;
   const text = textProblems(ITEM_PROFILES);
   const f = { records: all.length, pairs, profiles: ITEM_PROFILES.length, missing, wrong: [...wrong], unused, text };
