@@ -4,6 +4,7 @@ import { classProgression } from "./class-progression.ts";
 import { compareEditions } from "./compare-editions.ts";
 import type { ToolDef } from "./define.ts";
 import { listDocumentsTool } from "./list-documents.ts";
+import { rollOdds } from "./roll-odds.ts";
 import { searchAll } from "./search-all.ts";
 import { searchCharacterOption } from "./search-character-option.ts";
 import { searchCreature } from "./search-creature.ts";
@@ -11,7 +12,7 @@ import { searchEquipment } from "./search-equipment.ts";
 import { searchRule } from "./search-rule.ts";
 import { searchSpell } from "./search-spell.ts";
 
-export const TOOLS: readonly ToolDef[] = [searchSpell, searchCreature, searchCharacterOption, searchEquipment, searchRule, searchAll, listDocumentsTool, buildEncounter, classProgression, compareEditions];
+export const TOOLS: readonly ToolDef[] = [searchSpell, searchCreature, searchCharacterOption, searchEquipment, searchRule, searchAll, listDocumentsTool, buildEncounter, classProgression, compareEditions, rollOdds];
 
 /** The tools by name. */
 export const TOOL_BY_NAME: ReadonlyMap<string, ToolDef> = new Map(TOOLS.map((t) => [t.name, t]));

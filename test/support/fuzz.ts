@@ -390,6 +390,7 @@ const DOMAIN_ERRORS: Record<string, RegExp> = {
   build_encounter: /^(Give the party|difficulty "|type "|No creature )/,
   class_progression: /^(No class |No .+ subclass |level_min )/,
   compare_editions: /^Neither SRD 5\.1 /,
+  roll_odds: /^(Give |No creature |roll needs |half_on_save needs |.+'s actions have no attack)/,
 };
 
 /** A rated or proposed group adds up: total = Σ count × xp; 2014 adjusted = total × multiplier. */

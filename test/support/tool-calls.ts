@@ -21,4 +21,5 @@ export const TOOL_CASES: Record<string, ToolCases> = {
   build_encounter: { ok: { party_levels: [3, 3, 4], monsters: [{ name: "Goblin", count: 4 }] }, error: { party_levels: [] } },
   class_progression: { ok: { class: "Wizard", level_max: 3 }, error: { class: "Spaceman" } },
   compare_editions: { ok: { name: "Fireball" }, error: { name: "Nothing Like This" } },
+  roll_odds: { ok: { bonus: 7, ac: 16, mode: "advantage", dice: "1d8+4" }, error: { dice: "2d" } },
 };
