@@ -1,7 +1,7 @@
 /** server/call-envelope.ts: a tools/call's params pass its checks only when the SDK's CallToolRequestParams schema accepts them. */
 import { describe, expect, test } from "bun:test";
 import { callParamsProblem, normalizeCallParams } from "../../src/server/call-envelope.ts";
-import { specIssue } from "../../src/server/spec-check.ts";
+import { specCheck } from "../../src/server/protocol-checks.ts";
 
 describe("callParamsProblem", () => {
   test("no problem found ⇒ none in the SDK's schema either (with and without _meta)", () => {
@@ -19,7 +19,7 @@ describe("callParamsProblem", () => {
             const params = JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(parts).filter(([, x]) => x !== absent))));
             if (callParamsProblem(params) !== undefined) continue;
             clean++;
-            expect({ params, issue: specIssue("CallToolRequestParams", normalizeCallParams(params)) }).toEqual({ params, issue: undefined });
+            expect({ params, ok: specCheck("CallToolRequestParams", normalizeCallParams(params)).ok }).toEqual({ params, ok: true });
           }
     expect(clean).toBeGreaterThan(20);
   });
