@@ -167,6 +167,13 @@ function releaseWhenDone(res: Response, release: () => void, maxHoldMs: number):
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
+const MODERN_REVISION = "2026-07-28";
+
+/** A response posted in the 2026 era: the SDK would call the revision unsupported, which is not what is wrong. */
+const RESPONSE_POSTED =
+  "Invalid Request: the body is a JSON-RPC response, but this server sends no requests to clients, so none awaits an answer " +
+  "(in 2026-07-28 a client answers a server's input request by repeating its own request with `inputResponses`).";
+
 async function handleMcp(request: Request, handler: McpHttpHandler, o: Resolved, admission: Admission): Promise<Response> {
   if (request.method !== "POST") {
     return jsonRpcError(405, "Method not allowed: this server is stateless; send JSON-RPC with POST.", { Allow: "POST" });
@@ -190,10 +197,13 @@ async function handleMcp(request: Request, handler: McpHttpHandler, o: Resolved,
     // The tools/call envelope, checked before the SDK sees it (call-envelope.ts). In a batch, a
     // malformed call is left to the SDK's own answer (batches are of the 2025-03-26 revision only).
     const sent = checked.message;
+    if ([sent].flat().every((m) => !("method" in m)) && request.headers.get("mcp-protocol-version") === MODERN_REVISION) {
+      return jsonRpcError(400, RESPONSE_POSTED, {}, -32600);
+    }
     if (Array.isArray(sent)) parsedBody = sent.map((m) => screenCall(m)).map((r, i) => (r.ok ? r.message : sent[i]));
     else {
       const screened = screenCall(sent);
-      if (!screened.ok) return Response.json(capErrorText(screened.reply));
+      if (!screened.ok) return new Response(JSON.stringify(capErrorText(screened.reply)), { headers: { "Content-Type": "application/json" } });
       parsedBody = screened.message;
     }
   }
