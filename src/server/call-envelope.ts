@@ -1,8 +1,8 @@
 /**
  * The envelope of a tools/call request (`params.name`, `params.arguments`, `params._meta`),
- * checked at the transport edge, before the SDK sees the request (`screenCall`: the stdio line
- * transport and the HTTP front run it), so that a malformed call gets JSON-RPC -32602 (invalid
- * params) with one readable sentence, instead of the SDK's dump of schema issues.
+ * checked at the transport edge, before the SDK sees the request (`screenCall`, run by mcp.ts
+ * guardEdge on every transport), so that a malformed call gets JSON-RPC -32602 (invalid params)
+ * with one readable sentence, instead of the SDK's dump of schema issues.
  * `"arguments": null` counts as no arguments (the SDK's schema refuses null).
  */
 import { type JSONRPCMessage, ProtocolErrorCode } from "@modelcontextprotocol/server";

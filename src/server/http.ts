@@ -25,9 +25,7 @@ import { checkJsonRpcBody, isJsonContentType, readBody } from "./http-body.ts";
 import { AuthFailures, type AuthFailureLimits, weakTokenProblem } from "./auth-failures.ts";
 import type { Server } from "bun";
 import { bearerMatches, checkHost, type GuardConfig, isLoopback, originAllowed, parseHost } from "./http-guard.ts";
-import { screenCall } from "./call-envelope.ts";
 import { buildServer } from "./mcp.ts";
-import { capErrorText } from "./protocol-checks.ts";
 import { TimeoutError, withTimeout } from "../search/model/timeout.ts";
 
 export interface HttpOptions {
@@ -194,18 +192,10 @@ async function handleMcp(request: Request, handler: McpHttpHandler, o: Resolved,
     }
     const checked = checkJsonRpcBody(body.text);
     if (!checked.ok) return jsonRpcError(checked.status, checked.error, {}, checked.code);
-    // The tools/call envelope, checked before the SDK sees it (call-envelope.ts). In a batch, a
-    // malformed call is left to the SDK's own answer (batches are of the 2025-03-26 revision only).
-    const sent = checked.message;
-    if ([sent].flat().every((m) => !("method" in m)) && request.headers.get("mcp-protocol-version") === MODERN_REVISION) {
+    if ([checked.message].flat().every((m) => !("method" in m)) && request.headers.get("mcp-protocol-version") === MODERN_REVISION) {
       return jsonRpcError(400, RESPONSE_POSTED, {}, -32600);
     }
-    if (Array.isArray(sent)) parsedBody = sent.map((m) => screenCall(m)).map((r, i) => (r.ok ? r.message : sent[i]));
-    else {
-      const screened = screenCall(sent);
-      if (!screened.ok) return new Response(JSON.stringify(capErrorText(screened.reply)), { headers: { "Content-Type": "application/json" } });
-      parsedBody = screened.message;
-    }
+    parsedBody = checked.message;
   }
   const messages = parsedBody === undefined ? 0 : Array.isArray(parsedBody) ? parsedBody.length : 1;
   if (messages > o.maxBatch) {

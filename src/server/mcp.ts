@@ -18,7 +18,7 @@
  * Logging: the 2025 era keeps the `logging` capability (logging/setLevel is acknowledged); the
  * 2026 era, where logging is deprecated, does not declare it. LoreKeeper's logs go to stderr.
  */
-import type { CallToolResult, Result, ServerCapabilities, ServerContext, ServerOptions } from "@modelcontextprotocol/server";
+import type { CallToolResult, Result, ServerCapabilities, ServerContext, ServerOptions, Transport } from "@modelcontextprotocol/server";
 import { ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { explained } from "../errors.ts";
@@ -32,6 +32,7 @@ import { TOOL_BY_NAME, TOOLS } from "../tools/index.ts";
 import { toolError } from "../tools/response.ts";
 import { toolListAnswer } from "../tools/tool-list.ts";
 import { answerChars, answerCollector } from "./collect.ts";
+import { screenCall } from "./call-envelope.ts";
 import { answerCompletion } from "./completions.ts";
 import { getPrompt, PROMPT_LIST } from "./prompts.ts";
 import { capErrorText, resourceUriOf, setLevel } from "./protocol-checks.ts";
@@ -132,15 +133,32 @@ const ANY_PARAMS = z.custom<Record<string, unknown>>();
 type Handler = (params: Record<string, unknown>, ctx: ServerContext) => Result | Promise<Result>;
 
 /**
- * Every JSON-RPC error text the server sends is cut to MAX_RPC_ERROR_CHARS (capErrorText), on any
- * transport it is connected to (stdio, the per-request HTTP transports): `send` of the transport
- * given to the public `connect` is wrapped before the SDK attaches to it.
+ * The edge between a transport and the SDK, on the transport handed to the public `connect` (any
+ * transport: stdio, the per-request HTTP transports, in-memory), using only the Transport
+ * interface: a tools/call with a malformed envelope is answered -32602 with one sentence before
+ * the SDK sees it (its own check answers with a dump of schema issues), `"arguments": null` is
+ * passed on as no arguments, and every JSON-RPC error text sent is cut to MAX_RPC_ERROR_CHARS.
+ * `onmessage` is wrapped whenever it is set, so a message delivered while the SDK starts the
+ * transport is screened too.
  */
-function capErrorsOnSend(server: Server): void {
+function guardEdge(server: Server): void {
   const connect = server.connect.bind(server);
   server.connect = (transport) => {
     const send = transport.send.bind(transport);
     transport.send = (message, options) => send(capErrorText(message), options);
+    let deliver = transport.onmessage;
+    Object.defineProperty(transport, "onmessage", {
+      configurable: true,
+      enumerable: true,
+      get: () => deliver,
+      set: (fn: Transport["onmessage"]) => {
+        deliver = fn && ((message, extra) => {
+          const screened = screenCall(message);
+          if (screened.ok) fn(screened.message, extra);
+          else transport.send(screened.reply).catch((err: unknown) => log.debug("could not answer a malformed tools/call", err));
+        });
+      },
+    });
     return connect(transport);
   };
 }
@@ -151,10 +169,10 @@ export function buildServer(deps: ToolDeps, era: Era = "legacy"): Server {
     { name: APP_NAME, title: "LoreKeeper", version: APP_VERSION },
     { instructions: SERVER_INSTRUCTIONS, capabilities: capabilitiesFor(era), cacheHints: CACHE_HINTS },
   );
-  capErrorsOnSend(server);
+  guardEdge(server);
   const handle = (method: string, fn: Handler) => server.setRequestHandler(method, { params: ANY_PARAMS }, fn);
   handle("tools/list", () => toolListAnswer());
-  // The envelope (name, arguments) was checked at the transport edge (call-envelope.ts), and the SDK's schema after it.
+  // The envelope (name, arguments) was checked at the edge (guardEdge), and by the SDK's schema after it.
   handle("tools/call", async (params, ctx) => {
     const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
     const def = TOOL_BY_NAME.get(name);

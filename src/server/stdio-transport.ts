@@ -6,7 +6,6 @@
  * - JSON but not a JSON-RPC message (a batch, `"_meta": "x"`, a non-string method...) → -32600
  *   Invalid Request, with the request's id when it has one, so the client's call fails at once
  *   instead of waiting for its timeout (the SDK transport drops such lines silently);
- * - a tools/call with a malformed envelope → -32602 with one sentence (call-envelope.ts);
  * - a line over `maxLineBytes` → skipped up to its newline and answered -32600 (with its id when
  *   cheaply visible at either end of the line); the SDK transport closes the session instead.
  *
@@ -18,7 +17,6 @@
  * `maxInFlight` answers however fast a client sends. Waiting for stdout uses one `drain` listener.
  */
 import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol/server";
-import { screenCall } from "./call-envelope.ts";
 import { capErrorText, checkJsonRpc, requestIdOf } from "./protocol-checks.ts";
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
@@ -53,10 +51,7 @@ export function classifyLine(line: string): LineVerdict | null {
   }
   // Checked by the SDK's schema, as its own stdio transport does.
   const checked = checkJsonRpc(parsed);
-  if (checked.ok) {
-    const screened = screenCall(checked.message);
-    return screened.ok ? screened : { ok: false, reply: screened.reply, problem: screened.problem };
-  }
+  if (checked.ok) return checked;
   const problem = `Invalid Request: not a valid JSON-RPC 2.0 message (${checked.problem}).`;
   return { ok: false, reply: errorReply(requestIdOf(parsed), -32600, problem), problem };
 }

@@ -39,14 +39,6 @@ describe("classifyLine / sniffId (pure)", () => {
     expect(bad('{"id":{"x":1},"method":"ping"}').id).toBeNull();
   });
 
-  test("a malformed tools/call envelope is answered -32602 at the edge; `arguments: null` is passed on as no arguments", () => {
-    const refused = classifyLine('{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":7}}');
-    if (!refused || refused.ok) throw new Error("expected a refusal");
-    expect(refused.reply).toEqual({ jsonrpc: "2.0", id: 9, error: { code: -32602, message: "tools/call: params.name must be the name of a tool, as a string (got number 7)." } });
-    const passed = classifyLine('{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"search_spell","arguments":null}}');
-    expect(passed).toEqual({ ok: true, message: { jsonrpc: "2.0", id: 10, method: "tools/call", params: { name: "search_spell" } } });
-  });
-
   test("a request id that is neither a string nor a number is named as the problem", () => {
     for (const id of ["null", "true", "{}", "[1]"]) {
       const v = classifyLine(`{"jsonrpc":"2.0","id":${id},"method":"ping"}`);

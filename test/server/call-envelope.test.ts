@@ -1,7 +1,10 @@
 /** server/call-envelope.ts: a tools/call's params pass its checks only when the SDK's CallToolRequestParams schema accepts them. */
 import { describe, expect, test } from "bun:test";
 import { callParamsProblem, normalizeCallParams } from "../../src/server/call-envelope.ts";
+import { openLoopback } from "../../src/server/loopback.ts";
 import { specCheck } from "../../src/server/protocol-checks.ts";
+import { makeStore } from "../support/entities.ts";
+import { makeDeps } from "../support/mcp.ts";
 
 describe("callParamsProblem", () => {
   test("no problem found ⇒ none in the SDK's schema either (with and without _meta)", () => {
@@ -30,5 +33,22 @@ describe("callParamsProblem", () => {
     expect(callParamsProblem({ name: "search_spell", arguments: null })).toBeUndefined();
     expect(callParamsProblem({ name: "search_spell", arguments: [] })).toContain("arguments must be an object");
     expect(callParamsProblem({ name: "search_spell", _meta: { progressToken: 1.5 } })).toContain("params._meta");
+  });
+});
+
+describe("the edge (mcp.ts guardEdge) over the stdio line transport", () => {
+  test("a malformed envelope → -32602 and the sentence; `arguments: null` → the tool's answer", async () => {
+    const made = makeStore();
+    const lb = await openLoopback(makeDeps(made.store));
+    try {
+      const bad = (await lb.request("tools/call", { name: "search_spell", arguments: [1] })) as { error?: { code: number; message: string } };
+      expect(bad.error).toEqual({ code: -32602, message: callParamsProblem({ name: "search_spell", arguments: [1] })! });
+      const none = (await lb.request("tools/call", { name: "list_documents", arguments: null })) as { result?: { isError?: boolean; structuredContent?: unknown } };
+      expect(none.result?.isError).toBeUndefined();
+      expect(none.result?.structuredContent).toBeDefined();
+    } finally {
+      await lb.close();
+      made.cleanup();
+    }
   });
 });
