@@ -60,7 +60,7 @@ const HOUR_MS = 3_600_000;
  * only with a sync or import: a minute, and private, since a token-protected server may hold
  * homebrew that a shared cache must not pass on.
  */
-export const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
+const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
   "server/discover": { ttlMs: HOUR_MS, cacheScope: "public" },
   "tools/list": { ttlMs: HOUR_MS, cacheScope: "public" },
   "prompts/list": { ttlMs: HOUR_MS, cacheScope: "public" },
@@ -70,7 +70,7 @@ export const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
 };
 
 /** What a server of each era declares. Lists never change while it runs; 2025 clients saw `listChanged` and `logging` and still do. */
-export function capabilitiesFor(era: Era): ServerCapabilities {
+function capabilitiesFor(era: Era): ServerCapabilities {
   if (era === "modern") return { tools: {}, resources: {}, prompts: {}, completions: {} };
   return { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} };
 }

@@ -16,7 +16,7 @@ import { type JSONRPCMessage, type LoggingLevel, ProtocolErrorCode, type Request
 import { capText } from "../text/sanitize.ts";
 
 /** A malformed request: the SDK answers it -32602 with this message as it is. */
-export class InvalidCallError extends Error {
+class InvalidCallError extends Error {
   override name = "InvalidCallError";
   readonly code: number = ProtocolErrorCode.InvalidParams;
 }
@@ -25,7 +25,7 @@ export const MAX_RPC_ERROR_CHARS = 2000;
 const MAX_URI_CHARS = 2048;
 const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
-export type SpecCheck = { ok: true; value: unknown } | { ok: false; where: string; message: string };
+type SpecCheck = { ok: true; value: unknown } | { ok: false; where: string; message: string };
 
 /** `value` as one of the SDK's spec types: its validated output, or where (e.g. `params._meta`) and what is wrong. */
 export function specCheck(name: SpecTypeName, value: unknown): SpecCheck {

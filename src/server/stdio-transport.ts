@@ -19,8 +19,8 @@
 import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol/server";
 import { capErrorText, checkJsonRpc, requestIdOf } from "./protocol-checks.ts";
 
-export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
-export const DEFAULT_MAX_IN_FLIGHT = 16;
+const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_IN_FLIGHT = 16;
 /**
  * Input read in one go before stdin pauses for a turn of the event loop. An input that never runs
  * dry (a client writing without pause, stdin redirected from /dev/zero) otherwise keeps Bun reading
