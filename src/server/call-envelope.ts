@@ -38,19 +38,26 @@ export function callParamsProblem(params: unknown): string | undefined {
   }
   const check = specCheck("CallToolRequestParams", normalizeCallParams(params));
   if (check.ok) return undefined;
-  return `tools/call: ${check.where ? `params.${check.where}` : "params"} is not valid${check.message ? ` (${check.message})` : ""}.`;
+  const where = check.where ? `params.${check.where}` : "params";
+  return `tools/call: ${where} is not valid${check.message ? ` (${check.message})` : ""}.`;
 }
+
+type Screened = { ok: true; message: JSONRPCMessage } | { ok: false; reply: JSONRPCMessage };
 
 /**
  * A JSON-RPC message as the SDK should get it: a tools/call request with a malformed envelope
  * becomes the error that answers it, `"arguments": null` is dropped; anything else passes as is.
  */
-export function screenCall(message: JSONRPCMessage): { ok: true; message: JSONRPCMessage } | { ok: false; reply: JSONRPCMessage; problem: string } {
+export function screenCall(message: JSONRPCMessage): Screened {
   if (!("method" in message) || message.method !== "tools/call" || !("id" in message)) return { ok: true, message };
   const problem = callParamsProblem(message.params);
-  if (problem) return { ok: false, problem, reply: { jsonrpc: "2.0", id: message.id, error: { code: ProtocolErrorCode.InvalidParams, message: problem } } };
+  if (problem) {
+    const error = { code: ProtocolErrorCode.InvalidParams, message: problem };
+    return { ok: false, reply: { jsonrpc: "2.0", id: message.id, error } };
+  }
   const params = message.params as Record<string, unknown>;
-  return { ok: true, message: params.arguments === null ? { ...message, params: normalizeCallParams(params) } : message };
+  if (params.arguments !== null) return { ok: true, message };
+  return { ok: true, message: { ...message, params: normalizeCallParams(params) } };
 }
 
 /** `arguments: null` → no arguments (some clients send null for "none"). */

@@ -10,7 +10,9 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { checkJsonRpc } from "./protocol-checks.ts";
 
-export type BodyCheck = { ok: true; message: JSONRPCMessage | JSONRPCMessage[] } | { ok: false; status: number; code: number; error: string };
+export type BodyCheck =
+  | { ok: true; message: JSONRPCMessage | JSONRPCMessage[] }
+  | { ok: false; status: number; code: number; error: string };
 
 const TIMEOUT = Symbol("timeout");
 

@@ -169,8 +169,9 @@ const MODERN_REVISION = "2026-07-28";
 
 /** A response posted in the 2026 era: the SDK would call the revision unsupported, which is not what is wrong. */
 const RESPONSE_POSTED =
-  "Invalid Request: the body is a JSON-RPC response, but this server sends no requests to clients, so none awaits an answer " +
-  "(in 2026-07-28 a client answers a server's input request by repeating its own request with `inputResponses`).";
+  "Invalid Request: the body is a JSON-RPC response, but this server sends no requests to clients, " +
+  "so none awaits an answer (in 2026-07-28 a client answers a server's input request by repeating " +
+  "its own request with `inputResponses`).";
 
 async function handleMcp(request: Request, handler: McpHttpHandler, o: Resolved, admission: Admission): Promise<Response> {
   if (request.method !== "POST") {
@@ -192,7 +193,8 @@ async function handleMcp(request: Request, handler: McpHttpHandler, o: Resolved,
     }
     const checked = checkJsonRpcBody(body.text);
     if (!checked.ok) return jsonRpcError(checked.status, checked.error, {}, checked.code);
-    if ([checked.message].flat().every((m) => !("method" in m)) && request.headers.get("mcp-protocol-version") === MODERN_REVISION) {
+    const onlyResponses = [checked.message].flat().every((m) => !("method" in m));
+    if (onlyResponses && request.headers.get("mcp-protocol-version") === MODERN_REVISION) {
       return jsonRpcError(400, RESPONSE_POSTED, {}, -32600);
     }
     parsedBody = checked.message;

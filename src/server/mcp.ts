@@ -18,7 +18,14 @@
  * Logging: the 2025 era keeps the `logging` capability (logging/setLevel is acknowledged); the
  * 2026 era, where logging is deprecated, does not declare it. LoreKeeper's logs go to stderr.
  */
-import type { CallToolResult, Result, ServerCapabilities, ServerContext, ServerOptions, Transport } from "@modelcontextprotocol/server";
+import type {
+  CallToolResult,
+  Result,
+  ServerCapabilities,
+  ServerContext,
+  ServerOptions,
+  Transport,
+} from "@modelcontextprotocol/server";
 import { ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { explained } from "../errors.ts";
@@ -127,7 +134,7 @@ export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, serve
 
 export { toolListComputations } from "../tools/tool-list.ts";
 
-/** Lets any params object through (the SDK passes a copy of the request's params, `{}` for none): each handler checks its own. */
+/** Lets any params object through (the SDK passes a copy of the params, `{}` for none): each handler checks its own. */
 const ANY_PARAMS = z.custom<Record<string, unknown>>();
 
 type Handler = (params: Record<string, unknown>, ctx: ServerContext) => Result | Promise<Result>;
@@ -154,8 +161,8 @@ function guardEdge(server: Server): void {
       set: (fn: Transport["onmessage"]) => {
         deliver = fn && ((message, extra) => {
           const screened = screenCall(message);
-          if (screened.ok) fn(screened.message, extra);
-          else transport.send(screened.reply).catch((err: unknown) => log.debug("could not answer a malformed tools/call", err));
+          if (screened.ok) return fn(screened.message, extra);
+          transport.send(screened.reply).catch((err: unknown) => log.debug("could not answer a bad tools/call", err));
         });
       },
     });

@@ -12,7 +12,14 @@
  * Every JSON-RPC error text also has a budget (`capErrorText`): the server cuts it to
  * MAX_RPC_ERROR_CHARS before sending, on every transport.
  */
-import { type JSONRPCMessage, type LoggingLevel, ProtocolErrorCode, type RequestId, type SpecTypeName, specTypeSchemas } from "@modelcontextprotocol/server";
+import {
+  type JSONRPCMessage,
+  type LoggingLevel,
+  ProtocolErrorCode,
+  type RequestId,
+  type SpecTypeName,
+  specTypeSchemas,
+} from "@modelcontextprotocol/server";
 import { capText } from "../text/sanitize.ts";
 
 /** A malformed request: the SDK answers it -32602 with this message as it is. */
@@ -27,12 +34,13 @@ const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "
 
 type SpecCheck = { ok: true; value: unknown } | { ok: false; where: string; message: string };
 
-/** `value` as one of the SDK's spec types: its validated output, or where (e.g. `params._meta`) and what is wrong. */
+/** `value` as one of the SDK's spec types: its validated output, or where (`params._meta`) and what is wrong. */
 export function specCheck(name: SpecTypeName, value: unknown): SpecCheck {
   const r = specTypeSchemas[name]["~standard"].validate(value);
   const issue = r.issues?.[0];
   if (!issue) return { ok: true, value: (r as { value: unknown }).value };
-  return { ok: false, where: (issue.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p)).join("."), message: issue.message };
+  const where = (issue.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p)).join(".");
+  return { ok: false, where, message: issue.message };
 }
 
 /** The id of a request-like object (to answer it with), or null. */
@@ -42,20 +50,22 @@ export function requestIdOf(v: unknown): RequestId | null {
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }
 
-/** `v` as a JSON-RPC message (the SDK's schema's output), or why it is not one (one clause, e.g. `params._meta: Invalid input`). */
+/** `v` as a JSON-RPC message (the SDK schema's output), or why not (one clause: `params._meta: Invalid input`). */
 export function checkJsonRpc(v: unknown): { ok: true; message: JSONRPCMessage } | { ok: false; problem: string } {
   const whole = specCheck("JSONRPCMessage", v);
   if (whole.ok) return { ok: true, message: whole.value as JSONRPCMessage };
   if (v === null || typeof v !== "object" || Array.isArray(v) || !("method" in v)) {
     return { ok: false, problem: 'it needs "jsonrpc": "2.0" and a "method", or a "result"/"error" with an "id"' };
   }
-  // A request's id is a string or a number; null (allowed by JSON-RPC 2.0, not by MCP) is no notification either.
+  // A request's id is a string or a number; null (JSON-RPC 2.0 allows it, MCP does not) makes no notification.
   const id = (v as { id?: unknown }).id;
   if ("id" in v && requestIdOf(v) === null) {
-    return { ok: false, problem: `a request id must be a string or a number (got ${id === null ? "null" : Array.isArray(id) ? "a list" : typeof id})` };
+    const got = id === null ? "null" : Array.isArray(id) ? "a list" : typeof id;
+    return { ok: false, problem: `a request id must be a string or a number (got ${got})` };
   }
   const part = specCheck("id" in v ? "JSONRPCRequest" : "JSONRPCNotification", v);
-  return { ok: false, problem: part.ok ? 'it needs "jsonrpc": "2.0"' : `${part.where || "the message"}: ${part.message}` };
+  const problem = part.ok ? 'it needs "jsonrpc": "2.0"' : `${part.where || "the message"}: ${part.message}`;
+  return { ok: false, problem };
 }
 
 function shown(v: unknown): string {

@@ -49,7 +49,8 @@ describe("classifyLine / sniffId (pure)", () => {
       expect(reply.error.message).not.toContain("Unrecognized key");
     }
     // What the SDK's schema accepts passes unchanged.
-    const ok = { jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "search_spell", _meta: { progressToken: 7 } } };
+    const params = { name: "search_spell", _meta: { progressToken: 7 } };
+    const ok = { jsonrpc: "2.0", id: "a", method: "tools/call", params };
     expect(checkJsonRpc(ok)).toEqual({ ok: true, message: ok as never });
     expect(specTypeSchemas.JSONRPCRequest["~standard"].validate(ok)).toMatchObject({ value: ok });
   });

@@ -179,15 +179,21 @@ describe("JSON-RPC framing", () => {
   });
 
   test('a request with "id": null → 400 -32600 naming the id, not an "Unrecognized key"', async () => {
-    const body = await expectRefused(await post(open.url, { jsonrpc: "2.0", id: null, method: "ping" }), 400, -32600, /^Invalid Request/);
+    const res = await post(open.url, { jsonrpc: "2.0", id: null, method: "ping" });
+    const body = await expectRefused(res, 400, -32600, /^Invalid Request/);
     expect(body.error.message).toContain("a request id must be a string or a number (got null)");
     expect(body.error.message).not.toContain("Unrecognized key");
   });
 
-  test("a JSON-RPC response posted with 2026-07-28 headers → 400 -32600 saying no request awaits it, not an unsupported revision", async () => {
+  test("a response posted with 2026-07-28 headers → 400 -32600: no request awaits it (not 'unsupported')", async () => {
     const modern = { "Mcp-Protocol-Version": "2026-07-28" };
-    for (const response of [{ jsonrpc: "2.0", id: 1, result: {} }, { jsonrpc: "2.0", id: 1, error: { code: -1, message: "no" } }]) {
-      const body = await expectRefused(await post(open.url, response, modern), 400, -32600, /^Invalid Request: the body is a JSON-RPC response/);
+    const responses = [
+      { jsonrpc: "2.0", id: 1, result: {} },
+      { jsonrpc: "2.0", id: 1, error: { code: -1, message: "no" } },
+    ];
+    for (const response of responses) {
+      const res = await post(open.url, response, modern);
+      const body = await expectRefused(res, 400, -32600, /^Invalid Request: the body is a JSON-RPC response/);
       expect(body.error.message).toContain("sends no requests to clients");
       expect(body.error.message).not.toContain("nsupported");
     }

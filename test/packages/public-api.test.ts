@@ -43,7 +43,8 @@ describe("only public APIs of dependencies", () => {
     expect(internalsUsed("(this as any)._onrequest(msg)")).toEqual(["._onrequest"]);
     expect(internalsUsed("protected override _wrapHandler(m, h) {}")).toEqual(["override _wrapHandler"]);
     expect(internalsUsed('const t = Reflect.get(model, "tokenizer");')).toEqual(['Reflect.get(model, "tokenizer"']);
-    expect(internalsUsed("schema._zod.def; x?._transport; o['_private']")).toEqual(["._zod", "?._transport", "['_private']"]);
+    const found = internalsUsed("schema._zod.def; x?._transport; o['_private']");
+    expect(found).toEqual(["._zod", "?._transport", "['_private']"]);
     expect(internalsUsed("ctx.mcpReq._meta?.progressToken; // calls _onrequest\n/* x._y */")).toEqual([]);
   });
 

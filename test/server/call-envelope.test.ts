@@ -22,7 +22,8 @@ describe("callParamsProblem", () => {
             const params = JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(parts).filter(([, x]) => x !== absent))));
             if (callParamsProblem(params) !== undefined) continue;
             clean++;
-            expect({ params, ok: specCheck("CallToolRequestParams", normalizeCallParams(params)).ok }).toEqual({ params, ok: true });
+            const ok = specCheck("CallToolRequestParams", normalizeCallParams(params)).ok;
+            expect({ params, ok }).toEqual({ params, ok: true });
           }
     expect(clean).toBeGreaterThan(20);
   });
@@ -41,9 +42,14 @@ describe("the edge (mcp.ts guardEdge) over the stdio line transport", () => {
     const made = makeStore();
     const lb = await openLoopback(makeDeps(made.store));
     try {
-      const bad = (await lb.request("tools/call", { name: "search_spell", arguments: [1] })) as { error?: { code: number; message: string } };
-      expect(bad.error).toEqual({ code: -32602, message: callParamsProblem({ name: "search_spell", arguments: [1] })! });
-      const none = (await lb.request("tools/call", { name: "list_documents", arguments: null })) as { result?: { isError?: boolean; structuredContent?: unknown } };
+      type Answer = {
+        error?: { code: number; message: string };
+        result?: { isError?: boolean; structuredContent?: unknown };
+      };
+      const bad = (await lb.request("tools/call", { name: "search_spell", arguments: [1] })) as Answer;
+      const sentence = callParamsProblem({ name: "search_spell", arguments: [1] });
+      expect(bad.error).toEqual({ code: -32602, message: sentence! });
+      const none = (await lb.request("tools/call", { name: "list_documents", arguments: null })) as Answer;
       expect(none.result?.isError).toBeUndefined();
       expect(none.result?.structuredContent).toBeDefined();
     } finally {
