@@ -11,9 +11,10 @@ import { REPO_ROOT } from "../support/mcp.ts";
 
 /**
  * Underscore names that are data, not a dependency's members: `_meta` is a field of the MCP
- * protocol's messages; `_name_or_path` a field of a model's config.json.
+ * protocol's messages; `_name_or_path` a field of a model's config.json; `_copy` and `_mod` fields
+ * of 5etools homebrew JSON.
  */
-const DATA_FIELDS = new Set(["_meta", "_name_or_path"]);
+const DATA_FIELDS = new Set(["_meta", "_name_or_path", "_copy", "_mod"]);
 
 /**
  * Files not scanned yet: the embedding runners reach into fastembed's tokenizer and session and
