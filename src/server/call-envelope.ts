@@ -1,16 +1,12 @@
 /**
  * The envelope of a tools/call request (`params.name`, `params.arguments`, `params._meta`),
- * checked before the SDK's own validation so that a malformed call gets JSON-RPC -32602 (invalid
- * params) with one readable sentence, instead of a dump of schema issues. `"arguments": null`
- * counts as no arguments. LoreKeeperServer (lk-server.ts) runs the check.
+ * checked at the transport edge, before the SDK sees the request (`screenCall`, run by mcp.ts
+ * guardEdge on every transport), so that a malformed call gets JSON-RPC -32602 (invalid params)
+ * with one readable sentence, instead of the SDK's dump of schema issues.
+ * `"arguments": null` counts as no arguments (the SDK's schema refuses null).
  */
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { hasOnlyKeys, specIssue } from "./spec-check.ts";
-
-export class InvalidCallError extends Error {
-  override name = "InvalidCallError";
-  readonly code: number = ProtocolErrorCode.InvalidParams;
-}
+import { type JSONRPCMessage, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { specCheck } from "./protocol-checks.ts";
 
 function describe(v: unknown): string {
   if (v === undefined) return "nothing";
@@ -40,15 +36,28 @@ export function callParamsProblem(params: unknown): string | undefined {
   if (params.task !== undefined && params.task !== null) {
     return `tools/call: ${params.name.slice(0, 100)} answers at once and does not run as a task; send the call without params.task.`;
   }
-  // Only a name and arguments (no _meta): the checks above are all the schema has for them
-  // (name: a string; arguments: an object of named values, as JSON gives them).
-  if (hasOnlyKeys(params, ["name", "arguments"])) return undefined;
-  const issue = specIssue("CallToolRequestParams", normalizeCallParams(params));
-  if (issue) {
-    const where = issue.path.length > 0 ? `params.${issue.path.join(".")}` : "params";
-    return `tools/call: ${where} is not valid${issue.message ? ` (${issue.message})` : ""}.`;
+  const check = specCheck("CallToolRequestParams", normalizeCallParams(params));
+  if (check.ok) return undefined;
+  const where = check.where ? `params.${check.where}` : "params";
+  return `tools/call: ${where} is not valid${check.message ? ` (${check.message})` : ""}.`;
+}
+
+type Screened = { ok: true; message: JSONRPCMessage } | { ok: false; reply: JSONRPCMessage };
+
+/**
+ * A JSON-RPC message as the SDK should get it: a tools/call request with a malformed envelope
+ * becomes the error that answers it, `"arguments": null` is dropped; anything else passes as is.
+ */
+export function screenCall(message: JSONRPCMessage): Screened {
+  if (!("method" in message) || message.method !== "tools/call" || !("id" in message)) return { ok: true, message };
+  const problem = callParamsProblem(message.params);
+  if (problem) {
+    const error = { code: ProtocolErrorCode.InvalidParams, message: problem };
+    return { ok: false, reply: { jsonrpc: "2.0", id: message.id, error } };
   }
-  return undefined;
+  const params = message.params as Record<string, unknown>;
+  if (params.arguments !== null) return { ok: true, message };
+  return { ok: true, message: { ...message, params: normalizeCallParams(params) } };
 }
 
 /** `arguments: null` → no arguments (some clients send null for "none"). */

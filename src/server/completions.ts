@@ -13,7 +13,7 @@ import type { ToolDeps } from "../tools/deps.ts";
 import { filterParam, type TableParam } from "../entities/filters.ts";
 import { storedFilterValues } from "../search/rank/explain.ts";
 import { type CompletionSource, PROMPTS } from "./prompts.ts";
-import { asSpec, specIssue } from "./spec-check.ts";
+import { specCheck } from "./protocol-checks.ts";
 
 export const MAX_COMPLETIONS = 100;
 export const ENTITY_TEMPLATE = "lorekeeper://{kind}/{key}";
@@ -188,10 +188,9 @@ export function complete(db: Database, p: CompleteParams): Completion {
 
 /** A completion/complete `params` checked against the protocol's shape, or a readable -32602 error. */
 export function completeRequest(params: unknown): CompleteParams {
-  const valid = asSpec("CompleteRequestParams", params);
-  if (valid !== undefined) return valid as CompleteParams;
-  const issue = specIssue("CompleteRequestParams", params);
-  const where = issue && issue.path.length ? `params.${issue.path.join(".")}` : "params";
+  const check = specCheck("CompleteRequestParams", params);
+  if (check.ok) return check.value as CompleteParams;
+  const where = check.where ? `params.${check.where}` : "params";
   throw invalid(
     `completion/complete: ${where} is not valid. Send {"ref": {"type": "ref/resource", "uri": "${ENTITY_TEMPLATE}"} or {"type": "ref/prompt", "name": <prompt>}, "argument": {"name": <argument>, "value": <prefix>}, "context": {"arguments": {...}}}.`,
   );

@@ -7,9 +7,12 @@
  * - JSON → else -32700 Parse error (400);
  * - one JSON-RPC message or a non-empty batch of them → else -32600 Invalid Request (400).
  */
-import { jsonRpcProblem } from "./jsonrpc-check.ts";
+import type { JSONRPCMessage } from "@modelcontextprotocol/server";
+import { checkJsonRpc } from "./protocol-checks.ts";
 
-export type BodyCheck = { ok: true; message: unknown } | { ok: false; status: number; code: number; error: string };
+export type BodyCheck =
+  | { ok: true; message: JSONRPCMessage | JSONRPCMessage[] }
+  | { ok: false; status: number; code: number; error: string };
 
 const TIMEOUT = Symbol("timeout");
 
@@ -56,14 +59,14 @@ export function checkJsonRpcBody(text: string): BodyCheck {
   if (Array.isArray(parsed)) {
     if (parsed.length === 0) return invalid("an empty batch holds no JSON-RPC message.");
     for (const [i, m] of parsed.entries()) {
-      const why = jsonRpcProblem(m);
-      if (why) return invalid(`batch item ${i} is not a valid JSON-RPC 2.0 message (${why}).`);
+      const checked = checkJsonRpc(m);
+      if (!checked.ok) return invalid(`batch item ${i} is not a valid JSON-RPC 2.0 message (${checked.problem}).`);
     }
-    return { ok: true, message: parsed };
+    return { ok: true, message: parsed as JSONRPCMessage[] };
   }
-  const why = jsonRpcProblem(parsed);
-  if (why) return invalid(`not a valid JSON-RPC 2.0 message (${why}).`);
-  return { ok: true, message: parsed };
+  const checked = checkJsonRpc(parsed);
+  if (!checked.ok) return invalid(`not a valid JSON-RPC 2.0 message (${checked.problem}).`);
+  return { ok: true, message: parsed as JSONRPCMessage };
 }
 
 /** Media type is application/json (parameters such as charset allowed). */

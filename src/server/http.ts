@@ -165,6 +165,14 @@ function releaseWhenDone(res: Response, release: () => void, maxHoldMs: number):
   return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
 }
 
+const MODERN_REVISION = "2026-07-28";
+
+/** A response posted in the 2026 era: the SDK would call the revision unsupported, which is not what is wrong. */
+const RESPONSE_POSTED =
+  "Invalid Request: the body is a JSON-RPC response, but this server sends no requests to clients, " +
+  "so none awaits an answer (in 2026-07-28 a client answers a server's input request by repeating " +
+  "its own request with `inputResponses`).";
+
 async function handleMcp(request: Request, handler: McpHttpHandler, o: Resolved, admission: Admission): Promise<Response> {
   if (request.method !== "POST") {
     return jsonRpcError(405, "Method not allowed: this server is stateless; send JSON-RPC with POST.", { Allow: "POST" });
@@ -185,6 +193,10 @@ async function handleMcp(request: Request, handler: McpHttpHandler, o: Resolved,
     }
     const checked = checkJsonRpcBody(body.text);
     if (!checked.ok) return jsonRpcError(checked.status, checked.error, {}, checked.code);
+    const onlyResponses = [checked.message].flat().every((m) => !("method" in m));
+    if (onlyResponses && request.headers.get("mcp-protocol-version") === MODERN_REVISION) {
+      return jsonRpcError(400, RESPONSE_POSTED, {}, -32600);
+    }
     parsedBody = checked.message;
   }
   const messages = parsedBody === undefined ? 0 : Array.isArray(parsedBody) ? parsedBody.length : 1;

@@ -6,17 +6,28 @@
  * alike. Building it is cheap and touches neither the model nor the network; the tools/list
  * answer is computed once per process (tools/tool-list.ts).
  *
- * Every method is answered by our own handler (LoreKeeperServer.handle), so that argument errors
- * come back as readable tool errors naming the parameter and the valid values, malformed requests
- * as -32602 with one sentence, and unexpected failures as a short message (details on stderr),
- * never a stack trace. The SDK adds what each era needs on the wire: cache hints (`ttlMs`,
- * `cacheScope`) on list results and server/discover, the serverInfo `_meta`, the 2026 error codes.
+ * Every method is answered by our own handler, registered with the SDK's public
+ * `setRequestHandler(method, { params }, fn)` and a schema that lets any params object through:
+ * each handler checks its params itself, so that argument errors come back as readable tool errors
+ * naming the parameter and the valid values, malformed requests as -32602 with one sentence, and
+ * unexpected failures as a short message (details on stderr), never a stack trace. The tools/call
+ * envelope is checked before the SDK sees the request, at the transport edge (call-envelope.ts).
+ * The SDK adds what each era needs on the wire: cache hints (`ttlMs`, `cacheScope`) on list
+ * results and server/discover, the serverInfo `_meta`, the 2026 error codes.
  *
  * Logging: the 2025 era keeps the `logging` capability (logging/setLevel is acknowledged); the
  * 2026 era, where logging is deprecated, does not declare it. LoreKeeper's logs go to stderr.
  */
-import type { CallToolResult, ServerCapabilities, ServerContext, ServerOptions } from "@modelcontextprotocol/server";
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type {
+  CallToolResult,
+  Result,
+  ServerCapabilities,
+  ServerContext,
+  ServerOptions,
+  Transport,
+} from "@modelcontextprotocol/server";
+import { ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import * as z from "zod";
 import { explained } from "../errors.ts";
 import { APP_NAME, APP_VERSION } from "../config.ts";
 import { log } from "../log.ts";
@@ -28,10 +39,10 @@ import { TOOL_BY_NAME, TOOLS } from "../tools/index.ts";
 import { toolError } from "../tools/response.ts";
 import { toolListAnswer } from "../tools/tool-list.ts";
 import { answerChars, answerCollector } from "./collect.ts";
+import { screenCall } from "./call-envelope.ts";
 import { answerCompletion } from "./completions.ts";
-import { LoreKeeperServer } from "./lk-server.ts";
 import { getPrompt, PROMPT_LIST } from "./prompts.ts";
-import { resourceUriOf, setLevel } from "./protocol-checks.ts";
+import { capErrorText, resourceUriOf, setLevel } from "./protocol-checks.ts";
 import { readResourceUri, RESOURCE_LIST, RESOURCE_TEMPLATE_LIST } from "./resources.ts";
 
 export const SERVER_INSTRUCTIONS = [
@@ -56,7 +67,7 @@ const HOUR_MS = 3_600_000;
  * only with a sync or import: a minute, and private, since a token-protected server may hold
  * homebrew that a shared cache must not pass on.
  */
-export const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
+const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
   "server/discover": { ttlMs: HOUR_MS, cacheScope: "public" },
   "tools/list": { ttlMs: HOUR_MS, cacheScope: "public" },
   "prompts/list": { ttlMs: HOUR_MS, cacheScope: "public" },
@@ -66,7 +77,7 @@ export const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
 };
 
 /** What a server of each era declares. Lists never change while it runs; 2025 clients saw `listChanged` and `logging` and still do. */
-export function capabilitiesFor(era: Era): ServerCapabilities {
+function capabilitiesFor(era: Era): ServerCapabilities {
   if (era === "modern") return { tools: {}, resources: {}, prompts: {}, completions: {} };
   return { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} };
 }
@@ -123,16 +134,53 @@ export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, serve
 
 export { toolListComputations } from "../tools/tool-list.ts";
 
+/** Lets any params object through (the SDK passes a copy of the params, `{}` for none): each handler checks its own. */
+const ANY_PARAMS = z.custom<Record<string, unknown>>();
 
-export function buildServer(deps: ToolDeps, era: Era = "legacy"): LoreKeeperServer {
+type Handler = (params: Record<string, unknown>, ctx: ServerContext) => Result | Promise<Result>;
+
+/**
+ * The edge between a transport and the SDK, on the transport handed to the public `connect` (any
+ * transport: stdio, the per-request HTTP transports, in-memory), using only the Transport
+ * interface: a tools/call with a malformed envelope is answered -32602 with one sentence before
+ * the SDK sees it (its own check answers with a dump of schema issues), `"arguments": null` is
+ * passed on as no arguments, and every JSON-RPC error text sent is cut to MAX_RPC_ERROR_CHARS.
+ * `onmessage` is wrapped whenever it is set, so a message delivered while the SDK starts the
+ * transport is screened too.
+ */
+function guardEdge(server: Server): void {
+  const connect = server.connect.bind(server);
+  server.connect = (transport) => {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(capErrorText(message), options);
+    let deliver = transport.onmessage;
+    Object.defineProperty(transport, "onmessage", {
+      configurable: true,
+      enumerable: true,
+      get: () => deliver,
+      set: (fn: Transport["onmessage"]) => {
+        deliver = fn && ((message, extra) => {
+          const screened = screenCall(message);
+          if (screened.ok) return fn(screened.message, extra);
+          transport.send(screened.reply).catch((err: unknown) => log.debug("could not answer a bad tools/call", err));
+        });
+      },
+    });
+    return connect(transport);
+  };
+}
+
+export function buildServer(deps: ToolDeps, era: Era = "legacy"): Server {
   log.debug(`server built for a ${era} request`);
-  const server = new LoreKeeperServer(
+  const server = new Server(
     { name: APP_NAME, title: "LoreKeeper", version: APP_VERSION },
     { instructions: SERVER_INSTRUCTIONS, capabilities: capabilitiesFor(era), cacheHints: CACHE_HINTS },
   );
-  server.handle("tools/list", () => toolListAnswer());
-  // The envelope (name, arguments) is checked before this runs (lk-server.ts).
-  server.handle("tools/call", async (params, ctx) => {
+  guardEdge(server);
+  const handle = (method: string, fn: Handler) => server.setRequestHandler(method, { params: ANY_PARAMS }, fn);
+  handle("tools/list", () => toolListAnswer());
+  // The envelope (name, arguments) was checked at the edge (guardEdge), and by the SDK's schema after it.
+  handle("tools/call", async (params, ctx) => {
     const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
     const def = TOOL_BY_NAME.get(name);
     if (!def) {
@@ -141,19 +189,18 @@ export function buildServer(deps: ToolDeps, era: Era = "legacy"): LoreKeeperServ
         code: ProtocolErrorCode.InvalidParams,
       });
     }
-    // Every result has a text block and an object structuredContent: nothing for the SDK's per-era projection to add.
     return callTool(def, args ?? {}, deps, ctx);
   });
-  server.handle("resources/list", () => RESOURCE_LIST);
-  server.handle("resources/templates/list", () => RESOURCE_TEMPLATE_LIST);
-  server.handle("resources/read", (params) => {
+  handle("resources/list", () => RESOURCE_LIST);
+  handle("resources/templates/list", () => RESOURCE_TEMPLATE_LIST);
+  handle("resources/read", (params) => {
     const res = readResourceUri(deps, resourceUriOf(params));
     answerCollector.noteAnswer(answerChars(res.contents));
     return res;
   });
-  server.handle("prompts/list", () => PROMPT_LIST);
-  server.handle("prompts/get", (params) => getPrompt(params));
-  server.handle("completion/complete", (params) => answerCompletion(deps.db, params));
-  if (era === "legacy") server.handle("logging/setLevel", (params) => setLevel(params));
+  handle("prompts/list", () => PROMPT_LIST);
+  handle("prompts/get", (params) => getPrompt(params));
+  handle("completion/complete", (params) => answerCompletion(deps.db, params));
+  if (era === "legacy") handle("logging/setLevel", (params) => setLevel(params));
   return server;
 }

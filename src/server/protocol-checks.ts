@@ -1,26 +1,71 @@
 /**
- * Protocol requests whose parameters the SDK would check with a bare schema parse (a malformed
- * request then gets an error with a dump of schema issues): here they get -32602 Invalid params
- * and one sentence. buildServer answers them through these checks:
+ * Checks of what a client sends, answered with JSON-RPC errors of one readable sentence instead of
+ * a dump of schema issues. Each checks against the SDK's own spec schemas (its public
+ * `specTypeSchemas`), so nothing passes that the SDK would refuse. Pure.
  *
+ * - `checkJsonRpc`: is a parsed value one JSON-RPC 2.0 message (the stdio and HTTP transports
+ *   answer -32600 with it);
  * - `logging/setLevel` (2025 era only; deprecated in 2026-07-28): `level` must be one of the
- *   RFC 5424 levels. LoreKeeper sends no log notifications, so a valid level is only acknowledged.
+ *   RFC 5424 levels. LoreKeeper sends no log notifications, so a valid level is only acknowledged;
  * - `resources/read`: `uri` must be a URI (at most 2,048 characters).
  *
  * Every JSON-RPC error text also has a budget (`capErrorText`): the server cuts it to
  * MAX_RPC_ERROR_CHARS before sending, on every transport.
  */
-import type { JSONRPCMessage, LoggingLevel } from "@modelcontextprotocol/server";
+import {
+  type JSONRPCMessage,
+  type LoggingLevel,
+  ProtocolErrorCode,
+  type RequestId,
+  type SpecTypeName,
+  specTypeSchemas,
+} from "@modelcontextprotocol/server";
 import { capText } from "../text/sanitize.ts";
-import { InvalidCallError } from "./call-envelope.ts";
+
+/** A malformed request: the SDK answers it -32602 with this message as it is. */
+class InvalidCallError extends Error {
+  override name = "InvalidCallError";
+  readonly code: number = ProtocolErrorCode.InvalidParams;
+}
 
 export const MAX_RPC_ERROR_CHARS = 2000;
 const MAX_URI_CHARS = 2048;
 const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
-function paramsObject(p: unknown, method: string, example: string): Record<string, unknown> {
-  if (p === null || typeof p !== "object" || Array.isArray(p)) throw new InvalidCallError(`${method} needs params as an object such as ${example}.`);
-  return p as Record<string, unknown>;
+type SpecCheck = { ok: true; value: unknown } | { ok: false; where: string; message: string };
+
+/** `value` as one of the SDK's spec types: its validated output, or where (`params._meta`) and what is wrong. */
+export function specCheck(name: SpecTypeName, value: unknown): SpecCheck {
+  const r = specTypeSchemas[name]["~standard"].validate(value);
+  const issue = r.issues?.[0];
+  if (!issue) return { ok: true, value: (r as { value: unknown }).value };
+  const where = (issue.path ?? []).map((p) => String(typeof p === "object" && p !== null ? p.key : p)).join(".");
+  return { ok: false, where, message: issue.message };
+}
+
+/** The id of a request-like object (to answer it with), or null. */
+export function requestIdOf(v: unknown): RequestId | null {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return null;
+  const id = (v as { id?: unknown }).id;
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
+}
+
+/** `v` as a JSON-RPC message (the SDK schema's output), or why not (one clause: `params._meta: Invalid input`). */
+export function checkJsonRpc(v: unknown): { ok: true; message: JSONRPCMessage } | { ok: false; problem: string } {
+  const whole = specCheck("JSONRPCMessage", v);
+  if (whole.ok) return { ok: true, message: whole.value as JSONRPCMessage };
+  if (v === null || typeof v !== "object" || Array.isArray(v) || !("method" in v)) {
+    return { ok: false, problem: 'it needs "jsonrpc": "2.0" and a "method", or a "result"/"error" with an "id"' };
+  }
+  // A request's id is a string or a number; null (JSON-RPC 2.0 allows it, MCP does not) makes no notification.
+  const id = (v as { id?: unknown }).id;
+  if ("id" in v && requestIdOf(v) === null) {
+    const got = id === null ? "null" : Array.isArray(id) ? "a list" : typeof id;
+    return { ok: false, problem: `a request id must be a string or a number (got ${got})` };
+  }
+  const part = specCheck("id" in v ? "JSONRPCRequest" : "JSONRPCNotification", v);
+  const problem = part.ok ? 'it needs "jsonrpc": "2.0"' : `${part.where || "the message"}: ${part.message}`;
+  return { ok: false, problem };
 }
 
 function shown(v: unknown): string {
@@ -29,19 +74,17 @@ function shown(v: unknown): string {
   return v === null ? "null" : typeof v === "object" ? "an object" : String(v);
 }
 
-/** What is wrong with logging/setLevel params (a sentence), or undefined. Pure. */
-export function setLevelProblem(p: unknown): string | undefined {
-  const params = p as Record<string, unknown> | null;
-  if (params === null || typeof params !== "object" || Array.isArray(params)) return `logging/setLevel needs params such as {"level": "info"}.`;
+/** logging/setLevel: a valid level is only acknowledged (LoreKeeper logs to stderr, never as notifications). */
+export function setLevel(params: Record<string, unknown>): Record<string, never> {
   if (!LEVELS.includes(params.level as LoggingLevel)) {
-    return `logging/setLevel: level must be one of ${LEVELS.join(", ")} (got ${params.level === undefined ? "nothing" : shown(params.level)}).`;
+    const got = params.level === undefined ? "nothing" : shown(params.level);
+    throw new InvalidCallError(`logging/setLevel: level must be one of ${LEVELS.join(", ")} (got ${got}).`);
   }
-  return undefined;
+  return {};
 }
 
 /** The URI of resources/read params, or throws InvalidCallError with a sentence. */
-export function resourceUriOf(p: unknown): URL {
-  const params = paramsObject(p, "resources/read", '{"uri": "lorekeeper://spell/srd_fireball"}');
+export function resourceUriOf(params: Record<string, unknown>): URL {
   const uri = params.uri;
   if (typeof uri !== "string") throw new InvalidCallError(`resources/read: uri must be a string such as "lorekeeper://spell/srd_fireball" (got ${uri === undefined ? "nothing" : shown(uri)}).`);
   if (uri.length > MAX_URI_CHARS) throw new InvalidCallError(`resources/read: uri is ${uri.length} characters long; at most ${MAX_URI_CHARS} are accepted.`);
@@ -50,13 +93,6 @@ export function resourceUriOf(p: unknown): URL {
   } catch {
     throw new InvalidCallError(`resources/read: ${shown(uri)} is not a URI. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result) and lorekeeper://documents.`);
   }
-}
-
-/** logging/setLevel: a valid level is only acknowledged (LoreKeeper logs to stderr, never as notifications). */
-export function setLevel(params: unknown): Record<string, never> {
-  const problem = setLevelProblem(params);
-  if (problem) throw new InvalidCallError(problem);
-  return {};
 }
 
 /** `message` with its error text cut to the budget (other messages unchanged). Pure. */

@@ -17,12 +17,10 @@
  * `maxInFlight` answers however fast a client sends. Waiting for stdout uses one `drain` listener.
  */
 import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol/server";
-import { checkJsonRpc, requestIdOf } from "./jsonrpc-check.ts";
-import { capErrorText } from "./protocol-checks.ts";
-import { encodeMessage } from "./encode-line.ts";
+import { capErrorText, checkJsonRpc, requestIdOf } from "./protocol-checks.ts";
 
-export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
-export const DEFAULT_MAX_IN_FLIGHT = 16;
+const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+const DEFAULT_MAX_IN_FLIGHT = 16;
 /**
  * Input read in one go before stdin pauses for a turn of the event loop. An input that never runs
  * dry (a client writing without pause, stdin redirected from /dev/zero) otherwise keeps Bun reading
@@ -51,11 +49,10 @@ export function classifyLine(line: string): LineVerdict | null {
     const problem = "Invalid Request: batches are not supported over stdio; send one JSON-RPC message per line.";
     return { ok: false, reply: errorReply(null, -32600, problem), problem };
   }
-  // Valid: parsed once by the SDK's schema, as its own stdio transport does.
+  // Checked by the SDK's schema, as its own stdio transport does.
   const checked = checkJsonRpc(parsed);
-  if (checked.ok) return { ok: true, message: checked.message };
-  const detail = checked.problem;
-  const problem = `Invalid Request: not a valid JSON-RPC 2.0 message (${detail}).`;
+  if (checked.ok) return checked;
+  const problem = `Invalid Request: not a valid JSON-RPC 2.0 message (${checked.problem}).`;
   return { ok: false, reply: errorReply(requestIdOf(parsed), -32600, problem), problem };
 }
 
@@ -255,7 +252,7 @@ export class LineStdioTransport implements Transport {
   /** Write one message; resolves when stdout has taken it (after a drain when it is backed up). */
   private write(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (this.stdout.write(`${encodeMessage(capErrorText(message))}\n`) && !this.outputBlocked) resolve();
+      if (this.stdout.write(`${JSON.stringify(capErrorText(message))}\n`) && !this.outputBlocked) resolve();
       else {
         this.outputBlocked = true;
         this.drainWaiters.push(resolve);

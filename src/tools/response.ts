@@ -109,22 +109,8 @@ export function answerText(answer: object): string {
   return JSON.stringify(answer);
 }
 
-/** The JSON text of each answer toolAnswer made, by its structured content (see answerJson). */
-const jsonOfAnswer = new WeakMap<object, string>();
-
-/**
- * The JSON text of a tool result's structured content, when toolAnswer made it (undefined for any
- * other object): the text block is that JSON already, so a transport writing the result can reuse
- * it instead of encoding the object again (server/encode-line.ts). `text` passed to toolAnswer must
- * be JSON.stringify(answer) exactly (budget.ts assembles it so; tests check both).
- */
-export function answerJson(structured: object): string | undefined {
-  return jsonOfAnswer.get(structured);
-}
-
 /** A tool result carrying `answer` twice: as JSON text (`text` when already serialized) and as structured content. */
 export function toolAnswer(answer: object, text: string = answerText(answer)): CallToolResult {
-  jsonOfAnswer.set(answer, text);
   return {
     content: [{ type: "text", text }],
     structuredContent: answer as { [k: string]: unknown },

@@ -5,7 +5,6 @@
 import type * as z from "zod";
 import { capText } from "../text/sanitize.ts";
 import { argShapeProblem } from "./arg-limits.ts";
-import { quickParse } from "./quick-args.ts";
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
@@ -113,9 +112,6 @@ export function parseToolArgs<S extends z.ZodObject>(tool: string, schema: S, ra
     const lines = [...(unknown.length ? [`- ${describeIssue({ code: "unrecognized_keys", keys: unknown, path: [], message: "", input: raw } as Issue, valid)}`] : []), `- ${shape}.`];
     return { ok: false, message: capText(`Invalid arguments for ${tool}:\n${lines.join("\n")}`, MAX_ERROR_CHARS) };
   }
-  // Most calls: only the parameters sent are run (quick-args.ts); the object parse when it declines.
-  const quick = quickParse(schema, raw);
-  if (quick !== undefined) return { ok: true, data: quick };
   const r = schema.safeParse(raw ?? {}, { reportInput: true });
   if (r.success) return { ok: true, data: r.data };
   // A misspelled parameter first: it is the likeliest cause, and it must not be cut by the line cap.

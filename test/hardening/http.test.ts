@@ -178,6 +178,29 @@ describe("JSON-RPC framing", () => {
     for (const b of bodies) await expectRefused(await post(open.url, JSON.stringify(b)), 400, -32600, /^Invalid Request/);
   });
 
+  test('a request with "id": null → 400 -32600 naming the id, not an "Unrecognized key"', async () => {
+    const res = await post(open.url, { jsonrpc: "2.0", id: null, method: "ping" });
+    const body = await expectRefused(res, 400, -32600, /^Invalid Request/);
+    expect(body.error.message).toContain("a request id must be a string or a number (got null)");
+    expect(body.error.message).not.toContain("Unrecognized key");
+  });
+
+  test("a response posted with 2026-07-28 headers → 400 -32600: no request awaits it (not 'unsupported')", async () => {
+    const modern = { "Mcp-Protocol-Version": "2026-07-28" };
+    const responses = [
+      { jsonrpc: "2.0", id: 1, result: {} },
+      { jsonrpc: "2.0", id: 1, error: { code: -1, message: "no" } },
+    ];
+    for (const response of responses) {
+      const res = await post(open.url, response, modern);
+      const body = await expectRefused(res, 400, -32600, /^Invalid Request: the body is a JSON-RPC response/);
+      expect(body.error.message).toContain("sends no requests to clients");
+      expect(body.error.message).not.toContain("nsupported");
+    }
+    // A 2025-era client's response is still acknowledged as the SDK does.
+    expect((await post(open.url, { jsonrpc: "2.0", id: 1, result: {} })).status).toBe(202);
+  });
+
   test("batches: each request answered; an invalid item, an initialize among others or over 100 items → 400 -32600; notifications only → 202", async () => {
     const ok = await post(open.url, [call(1, "search_spell", { name: "Shield" }), { jsonrpc: "2.0", id: 2, method: "tools/list" }, call(3, "search_spell", { level: "high" })]);
     expect(ok.status).toBe(200);
