@@ -21,6 +21,7 @@ type Call = (name: string, args: Record<string, unknown>) => Promise<Result>;
 let made: ReturnType<typeof makeStore>;
 const calls: Record<string, Call> = {};
 const closers: Array<() => Promise<void>> = [];
+const required: Record<string, string[]> = {};
 
 beforeAll(async () => {
   made = makeStore();
@@ -31,6 +32,7 @@ beforeAll(async () => {
   calls["2025-11-25"] = async (name, args) => (await legacy.client.callTool({ name, arguments: args })) as Result;
   calls["2026-07-28"] = async (name, args) => (await modern.client.callTool({ name, arguments: args })) as Result;
   closers.push(legacy.close, modern.close);
+  for (const t of (await legacy.client.listTools()).tools) required[t.name] = (t.inputSchema.required ?? []) as string[];
 });
 afterAll(async () => {
   for (const c of closers) await c();
@@ -72,7 +74,11 @@ for (const era of ["2025-11-25", "2026-07-28"]) {
         expect(err.isError).toBe(true);
         expect(err.structuredContent).toBeUndefined();
         const guidance = texts(err).join("\n");
-        expect(guidance).toMatch(/Valid|required|must|Classes:|Try|Use/);
+        // Guidance, not a bare refusal: it names what was wrong (a parameter or the value sent)
+        // or what to send (a required parameter), whatever its wording.
+        const sent = Object.entries(cases.error).flatMap(([k, v]) => [k, String(v)]);
+        expect(guidance.length).toBeGreaterThan(30);
+        expect([...sent, ...required[name]!].some((w) => guidance.includes(w))).toBe(true);
         expect(guidance).not.toMatch(/\n\s+at .+:\d+/); // never a stack trace
       });
     }
