@@ -15,6 +15,7 @@ import { closeVectorIndex, syncIndex } from "../search/index/vector-index.ts";
 import { pendingVectors } from "../search/index/pending-vectors.ts";
 import { Database } from "bun:sqlite";
 import { openStore, schemaVersionProblem, type Store, storeFailure } from "../store/db.ts";
+import { removePackLeftovers } from "../ingest/pack-file.ts";
 import { checkSearchTables, checkStore, importedOrcbrewFiles, isCorruption, moveStoreAside, rebuildSearchTables } from "../store/repair.ts";
 
 export type RepairOutcome = "repaired" | "moved-aside" | "no-store" | "failed";
@@ -108,8 +109,9 @@ function peekSchemaProblem(path: string): string | undefined {
 
 export function repairStore(path: string): RepairReport {
   const steps: string[] = [];
+  for (const f of removePackLeftovers(path)) steps.push(`removed ${f}, left by an interrupted content pack load`);
   if (!existsSync(path)) {
-    return { path, outcome: "no-store", steps: [`there is no store at ${path}`], next: ["lorekeeper sync   (or lorekeeper import <file.orcbrew>)"] };
+    return { path, outcome: "no-store", steps: [...steps, `there is no store at ${path}`], next: ["lorekeeper sync   (or lorekeeper import <file.orcbrew>)"] };
   }
   const schema = peekSchemaProblem(path);
   let store: Store;

@@ -26,6 +26,7 @@ import type { RepairReport } from "../repair.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK } from "../command.ts";
 import { safeJson, safeText } from "../../text/sanitize.ts";
+import { packLeftovers } from "../../ingest/pack-file.ts";
 
 export type { Check, CheckStatus };
 
@@ -190,6 +191,26 @@ function embeddingsCheck(path: string): Check | undefined {
   }
 }
 
+/** Files an interrupted content pack load left beside the store (its unpacked copy, a download). */
+function leftoversCheck(path: string): Check | undefined {
+  const files = packLeftovers(path);
+  if (files.length === 0) return undefined;
+  const bytes = files.reduce((n, f) => {
+    try {
+      return n + statSync(f).size;
+    } catch {
+      return n;
+    }
+  }, 0);
+  return {
+    name: "pack leftovers",
+    status: "warn",
+    summary: `${files.length} file(s) left by an interrupted content pack load (${(bytes / 1024 / 1024).toFixed(1)} MB): ${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}`,
+    details: { files, bytes },
+    fix: `Remove them: lorekeeper doctor --repair --db-path "${path}" (the next pack load removes them too); the store itself is not affected.`,
+  };
+}
+
 const INSTALLED_FIX = "Install it again (`lorekeeper model install … --force`), switch to another (`lorekeeper model use NAME`), or remove it (`lorekeeper model remove NAME`).";
 
 /** Core creatures (SRD 5.1/5.2) stored without their plain-words profile (synced or packed before profiles existed). */
@@ -315,6 +336,8 @@ export async function runDoctor(cfg: Config, embedder: () => EmbedderProvider, o
   checks.push(store);
   const index = await vectorIndexCheck(path);
   if (index) checks.push(index);
+  const leftovers = leftoversCheck(path);
+  if (leftovers) checks.push(leftovers);
   const embeddings = embeddingsCheck(path);
   if (embeddings) checks.push(embeddings);
   const profiles = profilesCheck(path);
