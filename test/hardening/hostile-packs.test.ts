@@ -229,6 +229,30 @@ describe("checksums and leftovers", () => {
     }
   }, 30_000);
 
+  test("a download cut off by the server: the cause, without Bun's advice to pass `verbose: true`", async () => {
+    const { path } = await loadedStore();
+    const rude = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: (s) => s.end(), open: () => {} } });
+    const store = openStore({ path });
+    try {
+      const message = await loadPackInto(store, `http://127.0.0.1:${rude.port}/lorekeeper-content.db.gz`, provider).then(
+        () => "loaded",
+        (e: Error) => e.message,
+      );
+      expect(message).toMatch(/^Cannot download the content pack from http:\/\/127\.0\.0\.1:\d+\/lorekeeper-content\.db\.gz: .*closed/);
+      expect(message).not.toContain("verbose");
+    } finally {
+      rude.stop(true);
+      store.close();
+    }
+  }, 30_000);
+
+  test("a database path in /proc names the real cause, not a missing table", () => {
+    if (process.platform !== "linux") return;
+    for (const p of ["/proc/version", "/proc/self/lorekeeper.db"]) {
+      expect(() => openStore({ path: p, fallbackReadonly: true })).toThrow(/cannot hold the LoreKeeper database: it is on a file system the kernel makes up/);
+    }
+  });
+
   test("an interrupted load's unpacked copy: doctor reports it, --repair removes it, a live load's own is left alone", async () => {
     const { path } = await loadedStore();
     const dead = `${path}.pack-999999-1.db`;
