@@ -160,8 +160,8 @@ export function openStore(opts: OpenOptions = {}): Store {
   }
 }
 
-/** File systems the kernel makes up (their files hold no data of anyone's): proc, sysfs, debugfs, tracefs, cgroup2, securityfs, devtmpfs. */
-const VIRTUAL_FS = new Set([0x9fa0, 0x62656572, 0x64626720, 0x74726163, 0x63677270, 0x73636673, 0x1021994]);
+/** File systems the kernel makes up (their files hold no data of anyone's): proc, sysfs, debugfs, tracefs, cgroup2, securityfs. */
+const VIRTUAL_FS = new Set([0x9fa0, 0x62656572, 0x64626720, 0x74726163, 0x63677270, 0x73636673]);
 
 /** Why `path` can never hold a database (a /proc file, a directory, a device), or undefined. */
 function notADatabasePlace(path: string): string | undefined {
