@@ -231,7 +231,7 @@ describe("checksums and leftovers", () => {
 
   test("a download cut off by the server: the cause, without Bun's advice to pass `verbose: true`", async () => {
     const { path } = await loadedStore();
-    const rude = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: (s) => s.end(), open: () => {} } });
+    const rude = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data: (s) => void s.end(), open: () => {} } });
     const store = openStore({ path });
     try {
       const message = await loadPackInto(store, `http://127.0.0.1:${rude.port}/lorekeeper-content.db.gz`, provider).then(
