@@ -15,6 +15,7 @@ import { closeVectorIndex, syncIndex } from "../search/index/vector-index.ts";
 import { pendingVectors } from "../search/index/pending-vectors.ts";
 import { Database } from "bun:sqlite";
 import { openStore, schemaVersionProblem, type Store, storeFailure } from "../store/db.ts";
+import { getEmbeddingMeta, unusableVectors } from "../store/vectors.ts";
 import { removePackLeftovers } from "../ingest/pack-file.ts";
 import { checkSearchTables, checkStore, importedOrcbrewFiles, isCorruption, moveStoreAside, rebuildSearchTables } from "../store/repair.ts";
 
@@ -142,6 +143,9 @@ export function repairStore(path: string): RepairReport {
     }
     const n = store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0;
     steps.push(`rebuilt the full-text search tables and indexes over ${n} entities`);
+    const meta = getEmbeddingMeta(store.db);
+    const unusable = meta ? unusableVectors(store.db, meta, true) : 0;
+    if (unusable > 0) steps.push(`removed ${unusable} unusable vectors (not ${meta!.dim} numbers long, or all zeros); they are computed again`);
     rebuildVectorIndex(store, steps);
     store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     return { path, outcome: "repaired", steps, next: n === 0 ? ["lorekeeper sync   (the store is empty)"] : [] };

@@ -253,6 +253,25 @@ describe("checksums and leftovers", () => {
     }
   });
 
+  test("a store already holding what such packs wrote: doctor names the unreadable rows and unusable vectors; --repair recomputes the vectors", async () => {
+    const { path } = await loadedStore();
+    const raw = new Database(path);
+    raw.exec("UPDATE entities SET data = '{not json' WHERE name = 'Fireball'; UPDATE entities SET data = 'null' WHERE name = 'Wraith'");
+    raw.exec("UPDATE vectors SET vector = zeroblob(100) WHERE entity_id IN (SELECT id FROM entities WHERE name IN ('Shield', 'Ice Storm'))");
+    raw.exec("UPDATE vectors SET vector = zeroblob(length(vector)) WHERE entity_id = (SELECT id FROM entities WHERE name = 'Cure Wounds')");
+    raw.close();
+    const cfg = { ...loadConfig(), modelDir: model };
+    const report = await runDoctor(cfg, () => provider, { dbPath: path, offline: true });
+    const store = report.checks.find((c) => c.name === "store");
+    expect(store?.status).toBe("fail");
+    expect(store?.summary).toMatch(/2 entities hold data that is not a JSON object \(.*spell "Fireball".*\)/);
+    expect(store?.fix).toContain("sync --force");
+    expect(report.checks.find((c) => c.name === "embeddings")?.summary).toMatch(/^3 stored vectors of .* are unusable/);
+    const repaired = await runDoctor(cfg, () => provider, { dbPath: path, offline: true, repair: true });
+    expect(repaired.repair?.steps.join("\n")).toMatch(/removed 3 unusable vectors.*\n.*rebuilt the vector index from the 3 stored vectors[^]*computed the 3 missing vectors/);
+    expect(repaired.checks.find((c) => c.name === "embeddings")?.status).toBe("ok");
+  }, 60_000);
+
   test("an interrupted load's unpacked copy: doctor reports it, --repair removes it, a live load's own is left alone", async () => {
     const { path } = await loadedStore();
     const dead = `${path}.pack-999999-1.db`;

@@ -16,12 +16,12 @@ import { activeModelDir, readManifest } from "../../search/model/model-manifest.
 import { join } from "node:path";
 import { indexPaths, readSidecar, verifyIndexFile } from "../../search/index/vector-index-file.ts";
 import { getMeta, openStore, rebuildHint, schemaVersionProblem, StoreError, type Store } from "../../store/db.ts";
-import { checkStore, isCorruption } from "../../store/repair.ts";
+import { checkStore, isCorruption, unreadableEntities } from "../../store/repair.ts";
 import { SCHEMA_VERSION } from "../../store/schema.ts";
 import { listSyncState } from "../../store/sync-state.ts";
 import { profileCoverage } from "../../store/profiles.ts";
 import { pendingVectors } from "../../search/index/pending-vectors.ts";
-import { countVectors, getEmbeddingMeta } from "../../store/vectors.ts";
+import { countVectors, getEmbeddingMeta, unusableVectors } from "../../store/vectors.ts";
 import type { RepairReport } from "../repair.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK } from "../command.ts";
@@ -81,6 +81,17 @@ function storeCheck(path: string): Check {
         summary: `${path} is damaged: ${problems.slice(0, 3).join("; ")}`,
         details: { path, problems },
         fix: fts ? `Rebuild the search tables: lorekeeper doctor --repair --db-path "${path}"` : rebuildHint(path),
+      };
+    }
+    const unreadable = unreadableEntities(db);
+    if (unreadable.count > 0) {
+      const origins = [...new Set(unreadable.examples.map((e) => e.origin))];
+      return {
+        name: "store",
+        status: "fail",
+        summary: `${path}: ${unreadable.count} entities hold data that is not a JSON object (${unreadable.examples.map((e) => `${e.kind} "${e.name}"`).join(", ")}${unreadable.count > unreadable.examples.length ? ", …" : ""}); answers that show them fail`,
+        details: { path, unreadable_entities: unreadable.count, examples: unreadable.examples },
+        fix: `Write them again from their source: \`lorekeeper sync --force --db-path "${path}"\` for synced content (${origins.join(", ")}), \`lorekeeper import FILE\` again for homebrew, or load a content pack made by this version.`,
       };
     }
     const schema = schemaVersionProblem(db);
@@ -173,7 +184,18 @@ function embeddingsCheck(path: string): Check | undefined {
     const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
     try {
       const p = pendingVectors(store.db);
-      if (!p) return undefined;
+      const meta = getEmbeddingMeta(store.db);
+      if (!p || !meta) return undefined;
+      const unusable = unusableVectors(store.db, meta);
+      if (unusable > 0) {
+        return {
+          name: "embeddings",
+          status: "warn",
+          summary: `${unusable} stored vectors of ${p.modelId} are unusable (not ${meta.dim} numbers long, or all zeros): semantic ranking misses those entities`,
+          details: { ...p, unusable },
+          fix: `Remove and compute them again: lorekeeper doctor --repair --db-path "${path}"`,
+        };
+      }
       const summary = `${p.total - p.pending} of ${p.total} entities have a vector of ${p.modelId}`;
       if (p.pending === 0) return { name: "embeddings", status: "ok", summary, details: { ...p } };
       return {
