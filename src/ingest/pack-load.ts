@@ -12,7 +12,7 @@
  * the store exactly as it was.
  */
 import type { Database } from "bun:sqlite";
-import { openStore, type Store } from "../store/db.ts";
+import { openStore, sqliteCode, type Store, StoreError } from "../store/db.ts";
 import { upsertDocuments } from "../store/documents.ts";
 import { refreshTraits } from "../store/entities.ts";
 import { copyPackRows } from "../store/pack-copy.ts";
@@ -57,6 +57,9 @@ export function openPack(path: string, store: Store): { pack: Store; summary: Pa
   try {
     pack = openStore({ path, busyTimeoutMs: 0 });
   } catch (err) {
+    // Its disk filling up while the copy is migrated is not the pack's fault: say what it is.
+    const code = sqliteCode((err as { cause?: unknown }).cause ?? err) ?? "";
+    if (err instanceof StoreError && /^SQLITE_(FULL|IOERR)/.test(code)) throw new PackError(`The content pack could not be opened: ${err.message}`, err.hint, { cause: err });
     throw new PackError(`The content pack is not a usable LoreKeeper store: ${(err as Error).message}`, "Download the pack again, or make one with `lorekeeper sync --db-path FILE`.", { cause: err });
   }
   try {
