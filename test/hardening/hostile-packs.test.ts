@@ -178,7 +178,7 @@ describe("a pack's documents obey the import rules", () => {
 });
 
 describe("import: name and content together", () => {
-  test("a pack named .orcbrew is refused, not loaded as a pack", async () => {
+  test("a pack named .orcbrew (or .json) is refused, not loaded as a pack", async () => {
     const { path, rows } = await loadedStore();
     const before = rows();
     const disguised = join(tmp.dir, "totally-homebrew.orcbrew");
@@ -187,6 +187,12 @@ describe("import: name and content together", () => {
     expectCleanFailure(r);
     expect(r.stderr).toMatch(/named like an OrcBrew homebrew file \(\.orcbrew\) but holds a LoreKeeper content pack/);
     expect(r.stderr).toContain("sync --pack");
+    expect(rows()).toBe(before);
+    const json = join(tmp.dir, "homebrew.json");
+    copyFileSync(disguised, json);
+    const j = await runCli(["import", json, "--db-path", path], cliEnv(tmp.dir, { LOREKEEPER_MODEL_DIR: model }));
+    expectCleanFailure(j);
+    expect(j.stderr).toMatch(/named like a 5etools homebrew JSON file \(\.json\) but holds a LoreKeeper content pack/);
     expect(rows()).toBe(before);
   }, 30_000);
 });
