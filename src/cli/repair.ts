@@ -112,7 +112,8 @@ export function repairStore(path: string): RepairReport {
   const steps: string[] = [];
   for (const f of removePackLeftovers(path)) steps.push(`removed ${f}, left by an interrupted content pack load`);
   if (!existsSync(path)) {
-    return { path, outcome: "no-store", steps: [...steps, `there is no store at ${path}`], next: ["lorekeeper sync   (or lorekeeper import <file.orcbrew>)"] };
+    steps.push(`there is no store at ${path}`);
+    return { path, outcome: "no-store", steps, next: ["lorekeeper sync   (or lorekeeper import <file.orcbrew>)"] };
   }
   const schema = peekSchemaProblem(path);
   let store: Store;
@@ -145,7 +146,10 @@ export function repairStore(path: string): RepairReport {
     steps.push(`rebuilt the full-text search tables and indexes over ${n} entities`);
     const meta = getEmbeddingMeta(store.db);
     const unusable = meta ? unusableVectors(store.db, meta, true) : 0;
-    if (unusable > 0) steps.push(`removed ${unusable} unusable vectors (not ${meta!.dim} numbers long, or all zeros); they are computed again`);
+    if (unusable > 0) {
+      const what = `${unusable} unusable vectors (not ${meta!.dim} numbers long, or all zeros)`;
+      steps.push(`removed ${what}; they are computed again`);
+    }
     rebuildVectorIndex(store, steps);
     store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     return { path, outcome: "repaired", steps, next: n === 0 ? ["lorekeeper sync   (the store is empty)"] : [] };

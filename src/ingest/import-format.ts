@@ -28,7 +28,12 @@ interface FormatRule {
 export const FORMATS: readonly FormatRule[] = [
   { format: "homebrew", extensions: [".orcbrew"], content: "other", label: "an OrcBrew homebrew file" },
   { format: "homebrew", extensions: [".json"], content: "other", label: "a 5etools homebrew JSON file" },
-  { format: "pack", extensions: [".db.gz", ".db", ".gz", ".sqlite", ".sqlite3"], content: "pack", label: "a LoreKeeper content pack" },
+  {
+    format: "pack",
+    extensions: [".db.gz", ".db", ".gz", ".sqlite", ".sqlite3"],
+    content: "pack",
+    label: "a LoreKeeper content pack",
+  },
 ];
 
 export type ImportDecision = { format: ImportFormat } | { refused: string; hint: string };
@@ -47,12 +52,20 @@ export function importFormat(file: string): ImportDecision {
   const content = contentOf(file);
   const rule = FORMATS.find((r) => r.extensions.some((x) => name.endsWith(x)));
   if (rule && rule.content !== content) {
-    const holds = content === "pack" ? "a LoreKeeper content pack (SQLite or gzip data)" : "no LoreKeeper content pack (neither gzip nor SQLite)";
+    const holds =
+      content === "pack"
+        ? "a LoreKeeper content pack (SQLite or gzip data)"
+        : "no LoreKeeper content pack (neither gzip nor SQLite)";
     const hint =
       content === "pack"
-        ? "Homebrew is imported from OrcBrew or 5etools text; to load a content pack on purpose, give it its own name (lorekeeper-content.db.gz) or use `lorekeeper sync --pack FILE`."
+        ? "Homebrew is imported from OrcBrew or 5etools text; to load a content pack on purpose, " +
+          "give it its own name (lorekeeper-content.db.gz) or use `lorekeeper sync --pack FILE`."
         : `Pass ${rule.label} (${rule.extensions.join(", ")}).`;
-    return { refused: `${file} is named like ${rule.label} (${extname(file) || name}) but holds ${holds}; nothing was imported.`, hint };
+    return {
+      refused:
+        `${file} is named like ${rule.label} (${extname(file) || name}) ` + `but holds ${holds}; nothing was imported.`,
+      hint,
+    };
   }
   return { format: rule?.format ?? (content === "pack" ? "pack" : "homebrew") };
 }

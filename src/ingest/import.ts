@@ -141,7 +141,10 @@ export function apiTwinFinder(db: Database | null): (e: Entity) => ApiTwin | und
 export const HOMEBREW_MARK = " (homebrew)";
 
 /** Which official name `name` reads as (an API document's in `db`, one of `more`, or the SRD), or undefined. */
-export function officialNameCheck(db: Database | null, more: readonly string[] = []): (name: string) => string | undefined {
+export function officialNameCheck(
+  db: Database | null,
+  more: readonly string[] = [],
+): (name: string) => string | undefined {
   const official = new Map<string, string>();
   for (const n of more) official.set(slugify(foldConfusables(n)), n);
   if (db) {

@@ -17,7 +17,17 @@
  * The first problem found refuses the pack with that reason.
  */
 import { Database } from "bun:sqlite";
-import { DOCUMENT_SOURCES, ENTITY_KINDS, HOMEBREW_SOURCES, HOMEBREW_SQL, type DocumentInfo, type DocumentSource, type Entity, type EntityKind, type JsonObject } from "../entities/types.ts";
+import {
+  DOCUMENT_SOURCES,
+  ENTITY_KINDS,
+  HOMEBREW_SOURCES,
+  HOMEBREW_SQL,
+  type DocumentInfo,
+  type DocumentSource,
+  type Entity,
+  type EntityKind,
+  type JsonObject,
+} from "../entities/types.ts";
 import { oversizeReason } from "../entities/limits.ts";
 import { passageText } from "../entities/passage.ts";
 import { traitEntities } from "../entities/traits.ts";
@@ -30,7 +40,9 @@ import { PackError } from "./pack-file.ts";
 /** The largest embedding dimension a pack may claim (the largest text models use 4096). */
 export const MAX_EMBEDDING_DIM = 8192;
 
-const REMAKE = "Download the pack again, or make one from a synced store (`lorekeeper sync --db-path FILE`, then `bun run build -- --content FILE`).";
+const REMAKE =
+  "Download the pack again, or make one from a synced store " +
+  "(`lorekeeper sync --db-path FILE`, then `bun run build -- --content FILE`).";
 
 function refuse(why: string, hint = REMAKE): never {
   throw new PackError(`The content pack cannot be loaded: ${why}; nothing was written.`, hint);
@@ -39,7 +51,20 @@ function refuse(why: string, hint = REMAKE): never {
 /** The tables every pack must have as tables. */
 const REQUIRED_TABLES = ["meta", "entities", "documents", "vectors", "sync_state"] as const;
 /** Columns the row checks read (every schema version has them). */
-const ROW_COLUMNS = ["id", "origin", "kind", "key", "name", "document_key", "document_name", "document_source", "source_url", "text", "data", "content_hash"] as const;
+const ROW_COLUMNS = [
+  "id",
+  "origin",
+  "kind",
+  "key",
+  "name",
+  "document_key",
+  "document_name",
+  "document_source",
+  "source_url",
+  "text",
+  "data",
+  "content_hash",
+] as const;
 
 const KINDS = new Set<string>(ENTITY_KINDS);
 const SOURCES = new Set<string>(DOCUMENT_SOURCES);
@@ -96,7 +121,12 @@ export function checkPackFile(path: string, reference: Database): void {
     if (check.length !== 1 || check[0]?.quick_check !== "ok") {
       refuse(`its database is damaged (${check[0]?.quick_check ?? "quick_check failed"})`, "Download the pack again.");
     }
-    const have = new Set(db.query<{ name: string }, []>("SELECT name FROM pragma_table_info('entities')").all().map((r) => r.name));
+    const have = new Set(
+      db
+        .query<{ name: string }, []>("SELECT name FROM pragma_table_info('entities')")
+        .all()
+        .map((r) => r.name),
+    );
     for (const c of ROW_COLUMNS) if (!have.has(c)) refuse(`its entities table has no \`${c}\` column`);
     checkEntityRows(db);
     checkDocumentRows(db);
@@ -111,19 +141,24 @@ type RawRow = Record<(typeof ROW_COLUMNS)[number], unknown>;
 export function entityRowProblem(r: RawRow): string | undefined {
   for (const c of ROW_COLUMNS) {
     if (c === "id") continue;
-    if (typeof r[c] !== "string") return `its \`${c}\` is ${r[c] === null ? "NULL" : `a ${typeof r[c] === "object" ? "blob" : typeof r[c]}`}, not text`;
+    if (typeof r[c] !== "string") {
+      const type = r[c] === null ? "NULL" : `a ${typeof r[c] === "object" ? "blob" : typeof r[c]}`;
+      return `its \`${c}\` is ${type}, not text`;
+    }
   }
   const row = r as Record<string, string>;
   if (!KINDS.has(row.kind!)) return `its kind ${show(row.kind!)} is not one LoreKeeper knows`;
   if (!SOURCES.has(row.document_source!)) return `its source ${show(row.document_source!)} is not one LoreKeeper knows`;
-  for (const c of ["key", "name", "document_key", "document_name"] as const) if (row[c]!.trim() === "") return `its ${c.replace("_", " ")} is empty`;
+  for (const c of ["key", "name", "document_key", "document_name"] as const)
+    if (row[c]!.trim() === "") return `its ${c.replace("_", " ")} is empty`;
   let data: unknown;
   try {
     data = JSON.parse(row.data!);
   } catch (err) {
     return `its data is not JSON (${(err as Error).message})`;
   }
-  if (data === null || typeof data !== "object" || Array.isArray(data)) return `its data is ${data === null ? "null" : Array.isArray(data) ? "a list" : `a ${typeof data}`}, not an object`;
+  if (data === null || typeof data !== "object" || Array.isArray(data))
+    return `its data is ${data === null ? "null" : Array.isArray(data) ? "a list" : `a ${typeof data}`}, not an object`;
   const e: Entity = {
     kind: row.kind as EntityKind,
     key: row.key!,
@@ -156,7 +191,10 @@ function checkEntityRows(db: Database): void {
     n++;
     const problem = entityRowProblem(r);
     if (problem) {
-      const what = typeof r.name === "string" && typeof r.kind === "string" ? `the ${r.kind} ${show(r.name)}` : `entity row ${String(r.id)}`;
+      const what =
+        typeof r.name === "string" && typeof r.kind === "string"
+          ? `the ${r.kind} ${show(r.name)}`
+          : `entity row ${String(r.id)}`;
       refuse(`${what}${typeof r.key === "string" ? ` (${show(r.key)})` : ""}: ${problem}`);
     }
   }
@@ -165,8 +203,11 @@ function checkEntityRows(db: Database): void {
 
 function checkDocumentRows(db: Database): void {
   for (const r of db.query<Record<string, unknown>, []>("SELECT source, key, name FROM documents").iterate()) {
-    for (const c of ["source", "key", "name"]) if (typeof r[c] !== "string") refuse(`a document's \`${c}\` is ${r[c] === null ? "NULL" : typeof r[c]}, not text`);
-    if (!SOURCES.has(r.source as string)) refuse(`the document ${show(r.key as string)} has the unknown source ${show(r.source as string)}`);
+    for (const c of ["source", "key", "name"])
+      if (typeof r[c] !== "string")
+        refuse(`a document's \`${c}\` is ${r[c] === null ? "NULL" : typeof r[c]}, not text`);
+    if (!SOURCES.has(r.source as string))
+      refuse(`the document ${show(r.key as string)} has the unknown source ${show(r.source as string)}`);
   }
 }
 
@@ -175,12 +216,19 @@ function checkDocumentRows(db: Database): void {
  * exactly `dim` float32 components, all finite, not all zero.
  */
 export function checkPackVectors(pack: Database, modelId: string, dim: number): void {
-  if (!Number.isInteger(dim) || dim < 1 || dim > MAX_EMBEDDING_DIM) refuse(`its embedding dimension ${dim} is not a model's (1 to ${MAX_EMBEDDING_DIM})`);
-  const q = pack.query<{ id: number; vector: unknown }, [string]>("SELECT entity_id AS id, vector FROM vectors WHERE model_id = ?");
+  if (!Number.isInteger(dim) || dim < 1 || dim > MAX_EMBEDDING_DIM)
+    refuse(`its embedding dimension ${dim} is not a model's (1 to ${MAX_EMBEDDING_DIM})`);
+  const q = pack.query<{ id: number; vector: unknown }, [string]>(
+    "SELECT entity_id AS id, vector FROM vectors WHERE model_id = ?",
+  );
   for (const r of q.iterate(modelId)) {
     const v = r.vector;
     if (!(v instanceof Uint8Array)) refuse(`the vector of entity ${r.id} is not binary data`);
-    if (v.byteLength !== dim * 4) refuse(`the vector of entity ${r.id} is ${v.byteLength} bytes; ${modelId} makes vectors of ${dim} dimensions (${dim * 4} bytes)`);
+    if (v.byteLength !== dim * 4)
+      refuse(
+        `the vector of entity ${r.id} is ${v.byteLength} bytes; ` +
+          `${modelId} makes vectors of ${dim} dimensions (${dim * 4} bytes)`,
+      );
     const f = new Float32Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
     let zero = true;
     for (const x of f) {
@@ -204,17 +252,37 @@ function cleanField(s: unknown): string | null {
  * whose name reads as official gets the homebrew mark, as an import gives it. Also returns, per
  * homebrew document (source NUL lower-case key), the name its entities must carry.
  */
-export function packDocuments(pack: Database, store: Database): { docs: DocumentInfo[]; homebrewNames: Map<string, string> } {
-  const stored = store.query<{ name: string }, [string, string]>("SELECT name FROM documents WHERE source = ? AND key = ?");
+export function packDocuments(
+  pack: Database,
+  store: Database,
+): { docs: DocumentInfo[]; homebrewNames: Map<string, string> } {
+  const stored = store.query<{ name: string }, [string, string]>(
+    "SELECT name FROM documents WHERE source = ? AND key = ?",
+  );
   const officialName = officialNameCheck(
     store,
-    pack.query<{ name: string }, []>(`SELECT DISTINCT name FROM documents WHERE source NOT IN ${HOMEBREW_SQL} AND typeof(name) = 'text'`).all().map((r) => r.name),
+    pack
+      .query<{ name: string }, []>(
+        `SELECT DISTINCT name FROM documents WHERE source NOT IN ${HOMEBREW_SQL} AND typeof(name) = 'text'`,
+      )
+      .all()
+      .map((r) => r.name),
   );
   const docs: DocumentInfo[] = [];
   const homebrewNames = new Map<string, string>();
   const label = (name: string) => (officialName(name) ? `${name}${HOMEBREW_MARK}` : name);
-  type Row = { source: string; key: string; name: string; publisher: unknown; license: unknown; url: unknown; description: unknown };
-  for (const r of pack.query<Row, []>("SELECT source, key, name, publisher, license, url, description FROM documents").iterate()) {
+  type Row = {
+    source: string;
+    key: string;
+    name: string;
+    publisher: unknown;
+    license: unknown;
+    url: unknown;
+    description: unknown;
+  };
+  for (const r of pack
+    .query<Row, []>("SELECT source, key, name, publisher, license, url, description FROM documents")
+    .iterate()) {
     const key = cleanField(r.key) ?? r.key;
     let name = stripInvisible(r.name).trim() || key;
     if (HOMEBREW.has(r.source)) {
@@ -234,7 +302,9 @@ export function packDocuments(pack: Database, store: Database): { docs: Document
     });
   }
   // Homebrew entities whose document has no row of its own are labelled by their own document name.
-  const brewRows = `SELECT DISTINCT document_source AS source, document_key AS key, document_name AS name FROM entities WHERE document_source IN ${HOMEBREW_SQL}`;
+  const brewRows =
+    "SELECT DISTINCT document_source AS source, document_key AS key, document_name AS name " +
+    `FROM entities WHERE document_source IN ${HOMEBREW_SQL}`;
   for (const r of pack.query<{ source: string; key: string; name: string }, []>(brewRows).iterate()) {
     const id = `${r.source}\u0000${r.key.toLowerCase()}`;
     if (!homebrewNames.has(id)) homebrewNames.set(id, label(stripInvisible(r.name).trim() || r.key));

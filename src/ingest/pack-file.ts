@@ -8,7 +8,18 @@
  * This file only moves bytes: fetch (file or http(s) URL, streamed to disk with a size cap),
  * checksum, gunzip (streamed, with a cap on the inflated size) and write.
  */
-import { createReadStream, createWriteStream, existsSync, openSync, readdirSync, readSync, closeSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { Readable, Transform } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
@@ -104,7 +115,8 @@ function diskFull(err: unknown, where: string, what: string): PackError | undefi
   if (code !== "ENOSPC" && code !== "EDQUOT") return undefined;
   return new PackError(
     `The disk holding ${where} is full: ${what} (${code}); nothing was loaded.`,
-    "Free some disk space there (unpacking needs about as much as the store itself, ~100 MB for the full corpus) and run the command again; the store is as it was.",
+    "Free some disk space there (unpacking needs about as much as the store itself, ~100 MB for the " +
+      "full corpus) and run the command again; the store is as it was.",
     { cause: err },
   );
 }
@@ -114,18 +126,27 @@ async function download(url: string, to: string, max: number): Promise<void> {
   try {
     res = await fetch(url, { redirect: "follow", signal: AbortSignal.timeout(10 * 60_000) });
   } catch (err) {
-    throw new PackError(`Cannot download the content pack from ${url}: ${fetchFailure(err)}.`, "Check the address and the network, or download the file by other means and pass its path.", { cause: err });
+    throw new PackError(
+      `Cannot download the content pack from ${url}: ${fetchFailure(err)}.`,
+      "Check the address and the network, or download the file by other means and pass its path.",
+      { cause: err },
+    );
   }
   if (!res.ok || !res.body) throw new PackError(`Cannot download the content pack from ${url}: HTTP ${res.status}.`, "Check the address (a release asset named lorekeeper-content.db.gz).");
   const declared = Number(res.headers.get("content-length") ?? "0");
   if (declared > max) throw new PackError(`The content pack at ${url} is ${declared} bytes, over the ${max}-byte limit.`, "This is not a LoreKeeper content pack; check the address.");
   const tooBig = () => new PackError(`The content pack at ${url} is over the ${max}-byte limit.`, "This is not a LoreKeeper content pack; check the address.");
   try {
-    await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), byteCap(max, tooBig), createWriteStream(to, { mode: 0o600 }));
+    const body = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream);
+    await pipeline(body, byteCap(max, tooBig), createWriteStream(to, { mode: 0o600 }));
   } catch (err) {
     if (err instanceof PackError) throw err;
     throw diskFull(err, to, `the content pack could not be downloaded to ${to}`) ??
-      new PackError(`Cannot download the content pack from ${url}: ${fetchFailure(err)}.`, "Check the address and the network, then retry.", { cause: err });
+      new PackError(
+        `Cannot download the content pack from ${url}: ${fetchFailure(err)}.`,
+        "Check the address and the network, then retry.",
+        { cause: err },
+      );
   }
 }
 
@@ -139,7 +160,8 @@ function describeText(text: string): string {
 }
 
 const CHECKSUM_HINT =
-  "Download the .sha256 published with the pack again (it holds one line: 64 hexadecimal digits and the file name), or pass the digest with --sha256.";
+  "Download the .sha256 published with the pack again (it holds one line: 64 hexadecimal digits and the file " +
+  "name), or pass the digest with --sha256.";
 
 /**
  * The digest in the `.sha256` beside `src`, or undefined when there is none (no such file; a URL
@@ -154,7 +176,8 @@ async function checksumBeside(src: string): Promise<string | undefined> {
     try {
       res = await fetch(where, { signal: AbortSignal.timeout(30_000) });
     } catch (err) {
-      throw new PackError(`The checksum ${where} could not be fetched: ${fetchFailure(err)}.`, `${CHECKSUM_HINT} Check the network.`, { cause: err });
+      const why = `The checksum ${where} could not be fetched: ${fetchFailure(err)}.`;
+      throw new PackError(why, `${CHECKSUM_HINT} Check the network.`, { cause: err });
     }
     if (res.status === 404 || res.status === 410) {
       await res.body?.cancel();
@@ -162,7 +185,10 @@ async function checksumBeside(src: string): Promise<string | undefined> {
     }
     if (!res.ok) {
       await res.body?.cancel();
-      throw new PackError(`The checksum ${where} could not be fetched: the server answered HTTP ${res.status}.`, `${CHECKSUM_HINT} Retry later if the server has trouble.`);
+      throw new PackError(
+        `The checksum ${where} could not be fetched: the server answered HTTP ${res.status}.`,
+        `${CHECKSUM_HINT} Retry later if the server has trouble.`,
+      );
     }
     text = (await res.text()).slice(0, 4096);
   } else {
@@ -171,11 +197,15 @@ async function checksumBeside(src: string): Promise<string | undefined> {
       if (!statSync(where).isFile()) throw new Error("it is not a regular file");
       text = readFileSync(where, "utf8").slice(0, 4096);
     } catch (err) {
-      throw new PackError(`The checksum file ${where} exists but cannot be read: ${(err as Error).message}.`, CHECKSUM_HINT, { cause: err });
+      const why = `The checksum file ${where} exists but cannot be read: ${(err as Error).message}.`;
+      throw new PackError(why, CHECKSUM_HINT, { cause: err });
     }
   }
   const digest = parseChecksum(text);
-  if (!digest) throw new PackError(`The checksum ${where} exists but holds no SHA-256 digest (${describeText(text)}).`, CHECKSUM_HINT);
+  if (!digest) {
+    const why = `The checksum ${where} exists but holds no SHA-256 digest (${describeText(text)}).`;
+    throw new PackError(why, CHECKSUM_HINT);
+  }
   return digest;
 }
 
@@ -183,7 +213,11 @@ async function checksumBeside(src: string): Promise<string | undefined> {
  * Bring the pack at `src` (path or URL) to a local file in `workDir` and check its checksum against
  * `expected` (from --sha256) or the `.sha256` file beside it. A mismatch is refused.
  */
-export async function fetchPack(src: string, workDir: string, opts: { expected?: string; maxBytes?: number; storePath?: string } = {}): Promise<FetchedPack> {
+export async function fetchPack(
+  src: string,
+  workDir: string,
+  opts: { expected?: string; maxBytes?: number; storePath?: string } = {},
+): Promise<FetchedPack> {
   const max = opts.maxBytes ?? PACK_LIMITS.maxDownloadBytes;
   let path = src;
   let cleanup = () => {};

@@ -32,7 +32,9 @@ export interface PackSummary {
 
 /** The columns of `table` (name → declared type, upper case). */
 function columnTypes(db: Database, table: string): Map<string, string> {
-  return new Map(db.query<{ name: string; type: string }, [string]>("SELECT name, type FROM pragma_table_info(?)").all(table).map((c) => [c.name, c.type.toUpperCase()]));
+  const q = db.query<{ name: string; type: string }, [string]>("SELECT name, type FROM pragma_table_info(?)");
+  const cols = q.all(table);
+  return new Map(cols.map((c) => [c.name, c.type.toUpperCase()]));
 }
 
 /** Every column this build writes, with its type, in each table a pack is read from. */
@@ -41,8 +43,11 @@ function checkColumns(pack: Database, store: Database): void {
     const theirs = columnTypes(pack, table);
     for (const [name, type] of columnTypes(store, table)) {
       const t = theirs.get(name);
-      if (t === undefined) throw new PackError(`The content pack cannot be loaded: its ${table} table has no \`${name}\` column; nothing was written.`, "Make the pack again with this version of LoreKeeper.");
-      if (t !== type) throw new PackError(`The content pack cannot be loaded: its ${table}.${name} column is ${t || "untyped"}, not ${type}; nothing was written.`, "Make the pack again with this version of LoreKeeper.");
+      let why = "";
+      if (t === undefined) why = `its ${table} table has no \`${name}\` column`;
+      else if (t !== type) why = `its ${table}.${name} column is ${t || "untyped"}, not ${type}`;
+      const hint = "Make the pack again with this version of LoreKeeper.";
+      if (why) throw new PackError(`The content pack cannot be loaded: ${why}; nothing was written.`, hint);
     }
   }
 }
@@ -59,7 +64,9 @@ export function openPack(path: string, store: Store): { pack: Store; summary: Pa
   } catch (err) {
     // Its disk filling up while the copy is migrated is not the pack's fault: say what it is.
     const code = sqliteCode((err as { cause?: unknown }).cause ?? err) ?? "";
-    if (err instanceof StoreError && /^SQLITE_(FULL|IOERR)/.test(code)) throw new PackError(`The content pack could not be opened: ${err.message}`, err.hint, { cause: err });
+    if (err instanceof StoreError && /^SQLITE_(FULL|IOERR)/.test(code)) {
+      throw new PackError(`The content pack could not be opened: ${err.message}`, err.hint, { cause: err });
+    }
     throw new PackError(`The content pack is not a usable LoreKeeper store: ${(err as Error).message}`, "Download the pack again, or make one with `lorekeeper sync --db-path FILE`.", { cause: err });
   }
   try {
@@ -131,7 +138,8 @@ export function loadPack(store: Store, pack: Store, vectorModel: { modelId: stri
         if (!mine || mine.modelId !== vectorModel.modelId) setEmbeddingMeta(db, vectorModel);
       }
       upsertDocuments(db, docs);
-      const copied = copyPackRows(db, "pack", vectorModel?.modelId ?? null, (c, done, total) => onOrigin?.(c.origin, done, total));
+      const onCopied = (c: { origin: string }, done: number, total: number) => onOrigin?.(c.origin, done, total);
+      const copied = copyPackRows(db, "pack", vectorModel?.modelId ?? null, onCopied);
       for (const c of copied.origins) {
         result.entities += c.entities;
         result.inserted += c.inserted;
@@ -142,7 +150,10 @@ export function loadPack(store: Store, pack: Store, vectorModel: { modelId: stri
       }
       result.vectorsCopied = copied.vectors;
       // Homebrew rows carry their document's name as the import rules give it (labelled, cleaned).
-      const rename = db.query("UPDATE entities SET document_name = ?1 WHERE document_source = ?2 AND lower(document_key) = ?3 AND document_name <> ?1");
+      const rename = db.query(
+        "UPDATE entities SET document_name = ?1 " +
+          "WHERE document_source = ?2 AND lower(document_key) = ?3 AND document_name <> ?1",
+      );
       let renamed = 0;
       for (const [id, name] of homebrewNames) {
         const [source, key] = id.split("\u0000") as [string, string];

@@ -61,7 +61,8 @@ export async function loadPackInto(store: Store, src: string, provider: Embedder
       const claimed = getEmbeddingMeta(pack.db);
       if (vectorModel && claimed && claimed.modelId === vectorModel.modelId && claimed.dim !== vectorModel.dim) {
         throw new PackError(
-          `The content pack cannot be loaded: it claims ${claimed.dim} dimensions for ${claimed.modelId}, which makes vectors of ${vectorModel.dim}; nothing was written.`,
+          `The content pack cannot be loaded: it claims ${claimed.dim} dimensions for ${claimed.modelId}, ` +
+            `which makes vectors of ${vectorModel.dim}; nothing was written.`,
           "Make the pack again from a store embedded by LoreKeeper, or load its content alone with --no-vectors.",
         );
       }

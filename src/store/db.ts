@@ -137,7 +137,8 @@ function openReadonly(path: string): Database {
     const full = fullDisk(code, path);
     if ((!/^SQLITE_(CANTOPEN|READONLY)/.test(code) && !full) || !existsSync(path)) throw err;
     const db = new Database(sqliteUri(path, "immutable=1"), constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
-    log.warn(full ? `the disk holding ${path} is full: serving the store as it is on disk` : `the folder of ${path} is read-only: serving the store as it is on disk`);
+    const why = full ? `the disk holding ${path} is full` : `the folder of ${path} is read-only`;
+    log.warn(`${why}: serving the store as it is on disk`);
     return db;
   }
 }
@@ -152,15 +153,20 @@ export function openStore(opts: OpenOptions = {}): Store {
     const cause = err instanceof StoreError ? err.cause : err;
     const code = sqliteCode(cause) ?? (cause as NodeJS.ErrnoException | undefined)?.code ?? "";
     // A full disk is read like a read-only mount: answering needs no writes.
-    if (!/^(SQLITE_READONLY|SQLITE_CANTOPEN|SQLITE_PERM|EACCES|EROFS|EPERM|ENOSPC)/.test(code) && !fullDisk(code, path)) throw err;
+    const readOnly = /^(SQLITE_READONLY|SQLITE_CANTOPEN|SQLITE_PERM|EACCES|EROFS|EPERM|ENOSPC)/.test(code);
+    if (!readOnly && !fullDisk(code, path)) throw err;
     const store = openAt(path, true, opts.busyTimeoutMs);
     const why = fullDisk(code, path) || code === "ENOSPC" ? "its disk is full" : (cause as Error).message;
-    log.warn(`the LoreKeeper database at ${path} cannot be written (${why}); using it read-only: no downloads or imports`);
+    const at = `the LoreKeeper database at ${path}`;
+    log.warn(`${at} cannot be written (${why}); using it read-only: no downloads or imports`);
     return store;
   }
 }
 
-/** File systems the kernel makes up (their files hold no data of anyone's): proc, sysfs, debugfs, tracefs, cgroup2, securityfs. */
+/**
+ * File systems the kernel makes up (their files hold no data of anyone's): proc, sysfs, debugfs,
+ * tracefs, cgroup2, securityfs.
+ */
 const VIRTUAL_FS = new Set([0x9fa0, 0x62656572, 0x64626720, 0x74726163, 0x63677270, 0x73636673]);
 
 /** Why `path` can never hold a database (a /proc file, a directory, a device), or undefined. */
@@ -172,7 +178,9 @@ function notADatabasePlace(path: string): string | undefined {
       if (st.isDirectory()) return "it is a directory";
       if (!st.isFile()) return "it is a device, a pipe or a socket, not a file";
     } else where = dirname(path);
-    if (VIRTUAL_FS.has(Number(statfsSync(where).type))) return "it is on a file system the kernel makes up (such as /proc or /sys), which holds no database";
+    if (VIRTUAL_FS.has(Number(statfsSync(where).type))) {
+      return "it is on a file system the kernel makes up (such as /proc or /sys), which holds no database";
+    }
   } catch {
     return undefined; // opening it says what is wrong
   }
@@ -183,7 +191,11 @@ function openAt(path: string, readonly: boolean, busyTimeoutMs: number | undefin
   let db: Database;
   const misplaced = path === ":memory:" ? undefined : notADatabasePlace(path);
   if (misplaced) {
-    throw new StoreError(`${path} cannot hold the LoreKeeper database: ${misplaced}.`, "Point --db-path / LOREKEEPER_DB_PATH at a file in an ordinary folder (the default is $XDG_DATA_HOME/lorekeeper/lorekeeper.db).");
+    throw new StoreError(
+      `${path} cannot hold the LoreKeeper database: ${misplaced}.`,
+      "Point --db-path / LOREKEEPER_DB_PATH at a file in an ordinary folder " +
+        "(the default is $XDG_DATA_HOME/lorekeeper/lorekeeper.db).",
+    );
   }
   try {
     if (path !== ":memory:" && !readonly) mkdirSync(dirname(path), { recursive: true });

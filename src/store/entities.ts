@@ -81,7 +81,13 @@ export function contentHash(e: Entity): string {
  * `keepMissing`: the set is known to be incomplete (an upstream failed to return some records), so
  * absence proves nothing and the stored rows stay.
  */
-export function replaceOrigin(db: Database, origin: string, entities: Entity[], documents: DocumentInfo[] = [], opts: { keepMissing?: boolean } = {}): ReplaceResult {
+export function replaceOrigin(
+  db: Database,
+  origin: string,
+  entities: Entity[],
+  documents: DocumentInfo[] = [],
+  opts: { keepMissing?: boolean } = {},
+): ReplaceResult {
   const result: ReplaceResult = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
   const now = Date.now();
   const cols = ["origin", "kind", "key", "name", "slug", "document_key", "document_name", "document_source", "source_url", ...FILTER_COLUMNS, ...DERIVED_COLUMNS, "text", "data", "content_hash", "updated_at"];

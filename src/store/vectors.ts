@@ -171,9 +171,11 @@ export function countVectors(db: Database, modelId?: string): number {
  * are then pending, and embedded again).
  */
 export function unusableVectors(db: Database, meta: EmbeddingMeta, remove = false): number {
-  const where = "model_id = ?1 AND (typeof(vector) <> 'blob' OR length(vector) <> ?2 OR vector = zeroblob(length(vector)))";
+  const where =
+    "model_id = ?1 AND (typeof(vector) <> 'blob' OR length(vector) <> ?2 OR vector = zeroblob(length(vector)))";
   if (remove) return db.query(`DELETE FROM vectors WHERE ${where}`).run(meta.modelId, meta.dim * 4).changes;
-  return db.query<{ n: number }, [string, number]>(`SELECT count(*) AS n FROM vectors WHERE ${where}`).get(meta.modelId, meta.dim * 4)?.n ?? 0;
+  const q = db.query<{ n: number }, [string, number]>(`SELECT count(*) AS n FROM vectors WHERE ${where}`);
+  return q.get(meta.modelId, meta.dim * 4)?.n ?? 0;
 }
 
 /** Delete all vectors of one model (e.g. its dimension changed). */

@@ -60,16 +60,37 @@ test("on a full disk, search, serve and doctor answer from the store read-only",
     expect(search.code).toBe(0);
     expect(search.stdout).toContain("Fireball");
     const doctor = await runCli(["doctor", "--offline", "--json", "--db-path", db], env());
-    const store = (JSON.parse(doctor.stdout) as { checks: Array<{ name: string; status: string; summary: string }> }).checks.find((c) => c.name === "store");
+    const store = (
+      JSON.parse(doctor.stdout) as { checks: Array<{ name: string; status: string; summary: string }> }
+    ).checks.find((c) => c.name === "store");
     expect(store?.status).toBe("ok");
     expect(store?.summary).toContain("entities");
     const lines = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
-      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "search_spell", arguments: { name: "Fireball" } } },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "search_spell", arguments: { name: "Fireball" } },
+      },
     ];
-    const serve = Bun.spawnSync([process.execPath, CLI, "serve", "--db-path", db], { env: env(), stdin: Buffer.from(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`), stdout: "pipe", stderr: "pipe" });
-    const replies = serve.stdout.toString().trim().split("\n").map((l) => JSON.parse(l) as { id: number; result?: { structuredContent?: { count: number } } });
+    const serve = Bun.spawnSync([process.execPath, CLI, "serve", "--db-path", db], {
+      env: env(),
+      stdin: Buffer.from(`${lines.map((l) => JSON.stringify(l)).join("\n")}\n`),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const replies = serve.stdout
+      .toString()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: number; result?: { structuredContent?: { count: number } } });
     expect(replies.find((m) => m.id === 2)?.result?.structuredContent?.count).toBeGreaterThan(0);
     expect(serve.stderr.toString()).toMatch(/disk is full|disk holding .* is full/);
   } finally {
@@ -78,7 +99,7 @@ test("on a full disk, search, serve and doctor answer from the store read-only",
   expect(checkedSnapshot(db)).toEqual(before);
 }, 60_000);
 
-test("a pack that cannot be unpacked on a full disk says the disk is full; the store is as it was, nothing left behind", async () => {
+test("a pack that cannot be unpacked on a full disk says so; the store is as it was, nothing left behind", async () => {
   if (skipped()) return;
   const before = checkedSnapshot(db);
   // Room to open the store, not to unpack the pack beside it.

@@ -6,8 +6,8 @@
  * and no row is lost — every origin holds exactly its old or its new whole set, and the types the
  * failing upstream could not return in full hold every record they held before. The server's
  * calls never fail while it lives. Rounds: LOREKEEPER_KILL_ROUNDS (default 4: each process is
- * the victim once, in an order that starts at random; the hardening run uses 5). Builds on the helpers of crash.test.ts and concurrency.test.ts (store-health.ts,
- * generated.ts).
+ * the victim once, in an order that starts at random; the hardening run uses 5). Builds on the
+ * helpers of crash.test.ts and concurrency.test.ts (store-health.ts, generated.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
@@ -45,28 +45,62 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
   const db = join(tmp.dir, "lk.db");
   const modelDir = join(tmp.dir, "tiny");
   const brew: Record<Variant, string> = { A: join(tmp.dir, "round-a.orcbrew"), B: join(tmp.dir, "round-b.orcbrew") };
-  const pack: Record<Variant, string> = { A: join(tmp.dir, "a", "lorekeeper-content.db.gz"), B: join(tmp.dir, "b", "lorekeeper-content.db.gz") };
+  const pack: Record<Variant, string> = {
+    A: join(tmp.dir, "a", "lorekeeper-content.db.gz"),
+    B: join(tmp.dir, "b", "lorekeeper-content.db.gz"),
+  };
   const fakes = {} as Record<Variant, FakeUpstream>;
-  const env = (v: Variant) => cliEnv(tmp.dir, { LOREKEEPER_OPEN5E_BASE_URL: fakes[v].url, LOREKEEPER_DND5EAPI_BASE_URL: fakes[v].url, LOREKEEPER_MODEL_DIR: modelDir, LOREKEEPER_PAGE_SIZE: "50" });
-  const syncArgs = ["sync", "--force", "--source", "open5e_v2,dnd5e_api", "--types", "spells,equipment,rule-sections", "--db-path", db];
-  const stats = { rounds: 0, killed: { sync: 0, import: 0, pack: 0, server: 0 } as Record<string, number>, calls: 0, landed: 0, kept: 0 };
+  const env = (v: Variant) =>
+    cliEnv(tmp.dir, {
+      LOREKEEPER_OPEN5E_BASE_URL: fakes[v].url,
+      LOREKEEPER_DND5EAPI_BASE_URL: fakes[v].url,
+      LOREKEEPER_MODEL_DIR: modelDir,
+      LOREKEEPER_PAGE_SIZE: "50",
+    });
+  const syncArgs = [
+    "sync",
+    "--force",
+    "--source",
+    "open5e_v2,dnd5e_api",
+    "--types",
+    "spells,equipment,rule-sections",
+    "--db-path",
+    db,
+  ];
+  const stats = {
+    rounds: 0,
+    killed: { sync: 0, import: 0, pack: 0, server: 0 } as Record<string, number>,
+    calls: 0,
+    landed: 0,
+    kept: 0,
+  };
   /** Origins whose whole set must stay as it was (the failing upstream's): origin → sorted names. */
   let steady = new Map<string, string[]>();
 
   const packName = (v: Variant, i: number) => `Packed ${v} ${i}`;
   const brewName = (v: Variant, i: number) => `${v} Brew ${i}`;
 
-  function whole(names: string[] | undefined, name: (v: Variant, i: number) => string, n: number, origin: string): Variant {
+  function whole(
+    names: string[] | undefined,
+    name: (v: Variant, i: number) => string,
+    n: number,
+    origin: string,
+  ): Variant {
     for (const v of ["A", "B"] as const) {
-      if (JSON.stringify(names ?? []) === JSON.stringify(Array.from({ length: n }, (_, i) => name(v, i)).sort())) return v;
+      if (JSON.stringify(names ?? []) === JSON.stringify(Array.from({ length: n }, (_, i) => name(v, i)).sort()))
+        return v;
     }
-    throw new Error(`${origin} holds ${names?.length ?? 0} entities that are not one whole set: ${(names ?? []).slice(0, 3).join(", ")}…`);
+    throw new Error(
+      `${origin} holds ${names?.length ?? 0} entities that are not one whole set: ` +
+        `${(names ?? []).slice(0, 3).join(", ")}…`,
+    );
   }
 
   /** Integrity ok, full-text tables in step, nothing lost: which variant each origin holds. */
   function state(): Record<"spells" | "brew" | "pack", Variant> {
     const snap = checkedSnapshot(db);
-    for (const [origin, names] of steady) expect({ origin, names: snap.byOrigin.get(origin) }).toEqual({ origin, names });
+    for (const [origin, names] of steady)
+      expect({ origin, names: snap.byOrigin.get(origin) }).toEqual({ origin, names });
     return {
       spells: whole(snap.byOrigin.get(SPELLS), spellName, N_SPELLS, SPELLS),
       brew: whole(snap.byOrigin.get(BREW), brewName, N_BREW, BREW),
@@ -77,7 +111,8 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
   async function finished(p: Proc, what: string): Promise<void> {
     const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
     // 2 = partial: the failing upstream did not return everything (kept, not deleted).
-    if (code !== 0 && !(what === "sync" && (code === 1 || code === 2))) throw new Error(`${what} exited ${code}: ${err}`);
+    if (code !== 0 && !(what === "sync" && (code === 1 || code === 2)))
+      throw new Error(`${what} exited ${code}: ${err}`);
     expect(err).not.toMatch(/\n\s+at .+:\d+/);
   }
 
@@ -86,7 +121,12 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
     const s = openStore({ path });
     try {
       const entities = Array.from({ length: N_PACK }, (_, i) =>
-        makeEntity("spell", packName(v, i), { level: i % 10 }, { doc: "round-pack", key: `round_${i}`, text: `Variant ${v}: a ward of frost and flame number ${i}.` }),
+        makeEntity(
+          "spell",
+          packName(v, i),
+          { level: i % 10 },
+          { doc: "round-pack", key: `round_${i}`, text: `Variant ${v}: a ward of frost and flame number ${i}.` },
+        ),
       );
       replaceOrigin(s.db, PACKED, entities);
       await embedPending(s, createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false }));
@@ -104,8 +144,12 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
     const proc = spawnCli(["serve", "--http", "--port", String(port), "--db-path", db], env("A"));
     const url = `http://127.0.0.1:${port}`;
     for (let i = 0; i < 300; i++) {
-      if (proc.exitCode !== null) throw new Error(`the server exited ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
-      const up = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+      if (proc.exitCode !== null)
+        throw new Error(`the server exited ${proc.exitCode}: ${await new Response(proc.stderr).text()}`);
+      const up = await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (up) return { proc, url };
       await Bun.sleep(20);
     }
@@ -128,7 +172,7 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
     expect([...steady.keys()].some((o) => o.startsWith("dnd5e_api:"))).toBe(true);
     // From now on the upstream fails about a third of its answers (seeded, so a run can be repeated).
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+    const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
     for (const f of Object.values(fakes)) {
       f.setFault("/api/*", { statuses: Array.from({ length: 20_000 }, () => (rand() < FAILING ? 500 : 0)) });
       f.setFault("/v2/*", { statuses: Array.from({ length: 20_000 }, () => (rand() < FAILING / 3 ? 500 : 0)) });
@@ -139,7 +183,9 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
     for (const f of Object.values(fakes)) await f.stop();
     await removeWhenIdle(tmp.cleanup);
     process.stderr.write(
-      `kill rounds: ${stats.rounds} rounds, kill -9 of ${Object.entries(stats.killed).map(([k, n]) => `${k} ${n}`).join(", ")}; ` +
+      `kill rounds: ${stats.rounds} rounds, kill -9 of ${Object.entries(stats.killed)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(", ")}; ` +
         `${stats.calls} HTTP tool calls answered; ${stats.landed} new sets landed, ${stats.kept} old sets kept\n`,
     );
   });
@@ -160,7 +206,10 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
         const conn = await connectHttp(`${server.url}/mcp`);
         try {
           for (let i = 0; serverAlive; i++) {
-            const args = i % 2 === 0 ? { search: "frost flame ward", limit: 5 } : { name: spellName(cur.spells, (i + c) % N_SPELLS) };
+            const args =
+              i % 2 === 0
+                ? { search: "frost flame ward", limit: 5 }
+                : { name: spellName(cur.spells, (i + c) % N_SPELLS) };
             let r: unknown;
             try {
               r = await conn.client.callTool({ name: "search_spell", arguments: args });
@@ -168,7 +217,8 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
               if (!serverAlive) return;
               throw err;
             }
-            if ((r as { isError?: boolean }).isError) throw new Error(`search_spell failed in round ${round}: ${textOf(r)}`);
+            if ((r as { isError?: boolean }).isError)
+              throw new Error(`search_spell failed in round ${round}: ${textOf(r)}`);
             stats.calls++;
           }
         } finally {
@@ -200,8 +250,12 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
         if (now[k] === cur[k]) stats.kept++;
         else stats.landed++;
       }
-      // A finished load leaves nothing beside the store; a killed one's copy is for the next load (or doctor) to remove.
-      if (victim !== "pack") expect(readdirSync(tmp.dir).filter((f) => f.startsWith("lk.db.pack-") || f.startsWith("lk.db.download-"))).toEqual([]);
+      // A finished load leaves nothing beside the store; a killed one's copy is for the next load
+      // (or doctor) to remove.
+      if (victim !== "pack")
+        expect(
+          readdirSync(tmp.dir).filter((f) => f.startsWith("lk.db.pack-") || f.startsWith("lk.db.download-")),
+        ).toEqual([]);
       cur = now;
       stats.rounds++;
     }

@@ -94,18 +94,24 @@ describe("sync", () => {
     expect(store.db.query("SELECT key FROM entities ORDER BY key").all()).toEqual(keys);
   });
 
-  test("records the upstream failed to return are kept; only a complete listing without them removes them", async () => {
+  test("records the upstream failed to return are kept; only a complete listing removes them", async () => {
     const origin = "dnd5e_api:2014/rule-sections";
-    const keys = () => store.db.query<{ key: string }, [string]>("SELECT key FROM entities WHERE origin = ? ORDER BY key").all(origin).map((r) => r.key);
+    const byKey = store.db.query<{ key: string }, [string]>("SELECT key FROM entities WHERE origin = ? ORDER BY key");
+    const keys = () => byKey.all(origin).map((r) => r.key);
     const noRetry = () => new HttpClient({ cache: createHttpCache(store.db, cfg), retries: 0 });
     await runSync(store, { types: ["rule-sections"], sources: ["dnd5e_api"], config: cfg, http: noRetry() });
     const all = keys();
     expect(all.length).toBe(fixtureCount("dnd5eapi/2014/rule-sections.json"));
     // Two of the five detail requests fail: the type is partial and nothing is deleted.
     fake.setFault("/api/2014/rule-sections/*", { statuses: [500, 500] });
-    const r = await runSync(store, { types: ["rule-sections"], sources: ["dnd5e_api"], config: cfg, http: noRetry(), force: true });
+    const plan = { types: ["rule-sections"], sources: ["dnd5e_api" as const], force: true };
+    const r = await runSync(store, { ...plan, config: cfg, http: noRetry() });
     const t = r.results.find((x) => x.contentType === "2014/rule-sections")!;
-    expect({ status: t.status, skipped: t.skipped, deleted: t.deleted }).toEqual({ status: "partial", skipped: 2, deleted: 0 });
+    expect({ status: t.status, skipped: t.skipped, deleted: t.deleted }).toEqual({
+      status: "partial",
+      skipped: 2,
+      deleted: 0,
+    });
     expect(t.warnings.join("\n")).toContain("no stored record was removed");
     expect(keys()).toEqual(all);
     // A complete listing that no longer holds a record does remove it.
@@ -117,8 +123,9 @@ describe("sync", () => {
       const fewer = await startFakeUpstream({ dataDir: dir.dir });
       try {
         const c = { ...cfg, dnd5eApiBaseUrl: fewer.url };
-        const again = await runSync(store, { types: ["rule-sections"], sources: ["dnd5e_api"], config: c, http: noRetry(), force: true });
-        expect(again.results.find((x) => x.contentType === "2014/rule-sections")).toMatchObject({ status: "ok", deleted: 1 });
+        const again = await runSync(store, { ...plan, config: c, http: noRetry() });
+        const sections = again.results.find((x) => x.contentType === "2014/rule-sections");
+        expect(sections).toMatchObject({ status: "ok", deleted: 1 });
         expect(keys().length).toBe(all.length - 1);
       } finally {
         await fewer.stop();

@@ -86,12 +86,19 @@ function storeCheck(path: string): Check {
     const unreadable = unreadableEntities(db);
     if (unreadable.count > 0) {
       const origins = [...new Set(unreadable.examples.map((e) => e.origin))];
+      const more = unreadable.count > unreadable.examples.length ? ", …" : "";
+      const named = unreadable.examples.map((e) => `${e.kind} "${e.name}"`).join(", ") + more;
       return {
         name: "store",
         status: "fail",
-        summary: `${path}: ${unreadable.count} entities hold data that is not a JSON object (${unreadable.examples.map((e) => `${e.kind} "${e.name}"`).join(", ")}${unreadable.count > unreadable.examples.length ? ", …" : ""}); answers that show them fail`,
+        summary:
+          `${path}: ${unreadable.count} entities hold data that is not a JSON object (${named}); ` +
+          "answers that show them fail",
         details: { path, unreadable_entities: unreadable.count, examples: unreadable.examples },
-        fix: `Write them again from their source: \`lorekeeper sync --force --db-path "${path}"\` for synced content (${origins.join(", ")}), \`lorekeeper import FILE\` again for homebrew, or load a content pack made by this version.`,
+        fix:
+          `Write them again from their source: \`lorekeeper sync --force --db-path "${path}"\` for synced content ` +
+          `(${origins.join(", ")}), \`lorekeeper import FILE\` again for homebrew, ` +
+          "or load a content pack made by this version.",
       };
     }
     const schema = schemaVersionProblem(db);
@@ -191,7 +198,9 @@ function embeddingsCheck(path: string): Check | undefined {
         return {
           name: "embeddings",
           status: "warn",
-          summary: `${unusable} stored vectors of ${p.modelId} are unusable (not ${meta.dim} numbers long, or all zeros): semantic ranking misses those entities`,
+          summary:
+            `${unusable} stored vectors of ${p.modelId} are unusable (not ${meta.dim} numbers long, or all zeros): ` +
+            "semantic ranking misses those entities",
           details: { ...p, unusable },
           fix: `Remove and compute them again: lorekeeper doctor --repair --db-path "${path}"`,
         };
@@ -227,9 +236,13 @@ function leftoversCheck(path: string): Check | undefined {
   return {
     name: "pack leftovers",
     status: "warn",
-    summary: `${files.length} file(s) left by an interrupted content pack load (${(bytes / 1024 / 1024).toFixed(1)} MB): ${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}`,
+    summary:
+      `${files.length} file(s) left by an interrupted content pack load (${(bytes / 1024 / 1024).toFixed(1)} MB): ` +
+      `${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}`,
     details: { files, bytes },
-    fix: `Remove them: lorekeeper doctor --repair --db-path "${path}" (the next pack load removes them too); the store itself is not affected.`,
+    fix:
+      `Remove them: lorekeeper doctor --repair --db-path "${path}" (the next pack load removes them too); ` +
+      "the store itself is not affected.",
   };
 }
 

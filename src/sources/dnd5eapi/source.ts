@@ -40,7 +40,9 @@ export const dnd5eApi: Source = {
           records: r.records,
           warnings: [...r.warnings, ...r.skipped.map((s) => `skipped ${s.index}: ${s.message}`)],
           skipped: r.skipped.length,
-          ...(r.count > r.list.length ? { incomplete: `the list announced ${r.count} records but carried ${r.list.length}` } : {}),
+          ...(r.count > r.list.length
+            ? { incomplete: `the list announced ${r.count} records but carried ${r.list.length}` }
+            : {}),
         };
       },
       async unavailable(t) {
