@@ -67,6 +67,7 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
     "--db-path",
     db,
   ];
+  const durations: Record<(typeof VICTIMS)[number], number> = { sync: 0, import: 0, pack: 0, server: 0 };
   const stats = {
     rounds: 0,
     killed: { sync: 0, import: 0, pack: 0, server: 0 } as Record<string, number>,
@@ -164,9 +165,16 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
       await makePack(v);
     }
     // The first, complete sync (no faults yet), import and pack load.
-    await finished(spawnCli(syncArgs, env("A")), "sync");
-    await finished(spawnCli(["import", brew.A, "--db-path", db], env("A")), "import");
-    await finished(spawnCli(["sync", "--pack", pack.A, "--db-path", db], env("A")), "pack");
+    // Also how long each takes alone: kills are drawn within that time.
+    const timed = async (what: "sync" | "import" | "pack", args: string[]) => {
+      const t0 = performance.now();
+      await finished(spawnCli(args, env("A")), what);
+      durations[what] = performance.now() - t0;
+    };
+    await timed("sync", syncArgs);
+    await timed("import", ["import", brew.A, "--db-path", db]);
+    await timed("pack", ["sync", "--pack", pack.A, "--db-path", db]);
+    durations.server = Math.max(durations.sync, durations.import, durations.pack);
     const snap = checkedSnapshot(db);
     steady = new Map([...snap.byOrigin].filter(([o]) => ![SPELLS, BREW, PACKED].includes(o)));
     expect([...steady.keys()].some((o) => o.startsWith("dnd5e_api:"))).toBe(true);
@@ -194,16 +202,18 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
     const firstVictim = Math.floor(Math.random() * VICTIMS.length);
     let cur = state();
     expect(cur).toEqual({ spells: "A", brew: "A", pack: "A" });
-    for (let round = 0; round < ROUNDS; round++) {
+    let landed = 0;
+    for (let round = 0; landed < ROUNDS && round < ROUNDS * 4; round++) {
       const server = await startServer();
       const sync = spawnCli(syncArgs, env(other(cur.spells)));
       const imp = spawnCli(["import", brew[other(cur.brew)], "--db-path", db], env("A"));
       const load = spawnCli(["sync", "--pack", pack[other(cur.pack)], "--db-path", db], env("A"));
       const procs: Record<string, Proc> = { sync, import: imp, pack: load, server: server.proc };
-      const victim = VICTIMS[(round + firstVictim) % VICTIMS.length]!;
+      const victim = VICTIMS[(landed + firstVictim) % VICTIMS.length]!;
       let serverAlive = true;
-      const clients = [0, 1].map(async (c) => {
-        const conn = await connectHttp(`${server.url}/mcp`);
+      // Both clients are connected before any kill can land (a kill during the handshake is no call).
+      const conns = await Promise.all([0, 1].map(() => connectHttp(`${server.url}/mcp`)));
+      const clients = conns.map(async (conn, c) => {
         try {
           for (let i = 0; serverAlive; i++) {
             const args =
@@ -225,14 +235,16 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
           await conn.close().catch(() => {});
         }
       });
-      // The kill lands at a random moment of the writers' work.
-      await Bun.sleep(50 + Math.random() * 900);
+      // The kill lands at a random moment of the victim's work. A victim that finished first does
+      // not count, and makes its next delays shorter (the machine may be faster than at set-up).
+      await Bun.sleep(20 + Math.random() * durations[victim] * 0.9);
       const p = procs[victim]!;
       if (p.exitCode === null) {
         if (victim === "server") serverAlive = false;
         p.kill(9);
         stats.killed[victim] = (stats.killed[victim] ?? 0) + 1;
-      }
+        landed++;
+      } else durations[victim] = Math.max(40, durations[victim] * 0.6);
       await Promise.all(
         (["sync", "import", "pack"] as const).map(async (w) => {
           if (w === victim) await procs[w]!.exited;
@@ -259,6 +271,7 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
       cur = now;
       stats.rounds++;
     }
+    expect(landed).toBe(ROUNDS);
     // Afterwards, one clean load removes what a killed one left, and the vector index agrees with the store.
     await finished(spawnCli(["sync", "--pack", pack[other(cur.pack)], "--db-path", db], env("A")), "pack");
     expect(readdirSync(tmp.dir).filter((f) => f.startsWith("lk.db.pack-"))).toEqual([]);
