@@ -15,6 +15,8 @@ import { closeVectorIndex, syncIndex } from "../search/index/vector-index.ts";
 import { pendingVectors } from "../search/index/pending-vectors.ts";
 import { Database } from "bun:sqlite";
 import { openStore, schemaVersionProblem, type Store, storeFailure } from "../store/db.ts";
+import { getEmbeddingMeta, unusableVectors } from "../store/vectors.ts";
+import { removePackLeftovers } from "../ingest/pack-file.ts";
 import { checkSearchTables, checkStore, importedOrcbrewFiles, isCorruption, moveStoreAside, rebuildSearchTables } from "../store/repair.ts";
 
 export type RepairOutcome = "repaired" | "moved-aside" | "no-store" | "failed";
@@ -108,8 +110,10 @@ function peekSchemaProblem(path: string): string | undefined {
 
 export function repairStore(path: string): RepairReport {
   const steps: string[] = [];
+  for (const f of removePackLeftovers(path)) steps.push(`removed ${f}, left by an interrupted content pack load`);
   if (!existsSync(path)) {
-    return { path, outcome: "no-store", steps: [`there is no store at ${path}`], next: ["lorekeeper sync   (or lorekeeper import <file.orcbrew>)"] };
+    steps.push(`there is no store at ${path}`);
+    return { path, outcome: "no-store", steps, next: ["lorekeeper sync   (or lorekeeper import <file.orcbrew>)"] };
   }
   const schema = peekSchemaProblem(path);
   let store: Store;
@@ -140,6 +144,12 @@ export function repairStore(path: string): RepairReport {
     }
     const n = store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0;
     steps.push(`rebuilt the full-text search tables and indexes over ${n} entities`);
+    const meta = getEmbeddingMeta(store.db);
+    const unusable = meta ? unusableVectors(store.db, meta, true) : 0;
+    if (unusable > 0) {
+      const what = `${unusable} unusable vectors (not ${meta!.dim} numbers long, or all zeros)`;
+      steps.push(`removed ${what}; they are computed again`);
+    }
     rebuildVectorIndex(store, steps);
     store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     return { path, outcome: "repaired", steps, next: n === 0 ? ["lorekeeper sync   (the store is empty)"] : [] };

@@ -140,8 +140,13 @@ export function apiTwinFinder(db: Database | null): (e: Entity) => ApiTwin | und
 /** Marks a homebrew document name that reads as an official one (an API document's name, or the SRD's). */
 export const HOMEBREW_MARK = " (homebrew)";
 
-export function officialNameCheck(db: Database | null): (name: string) => string | undefined {
+/** Which official name `name` reads as (an API document's in `db`, one of `more`, or the SRD), or undefined. */
+export function officialNameCheck(
+  db: Database | null,
+  more: readonly string[] = [],
+): (name: string) => string | undefined {
   const official = new Map<string, string>();
+  for (const n of more) official.set(slugify(foldConfusables(n)), n);
   if (db) {
     for (const r of db.query<{ name: string }, []>(`SELECT DISTINCT name FROM documents WHERE source NOT IN ${HOMEBREW_SQL}`).all()) official.set(slugify(foldConfusables(r.name)), r.name);
   }

@@ -8,11 +8,22 @@
  * This file only moves bytes: fetch (file or http(s) URL, streamed to disk with a size cap),
  * checksum, gunzip (streamed, with a cap on the inflated size) and write.
  */
-import { createReadStream, createWriteStream, existsSync, openSync, readSync, closeSync, readFileSync, rmSync, statSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { Readable, Transform } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
-import { basename } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { LoreKeeperError } from "../errors.ts";
 
 /** A pack that cannot be used, with what to do about it. */
@@ -90,45 +101,130 @@ export interface FetchedPack {
   cleanup: () => void;
 }
 
+/** A fetch failure as a sentence: Bun's advice to its own developers ("pass `verbose: true`…") left out. */
+export function fetchFailure(err: unknown): string {
+  const e = err as Error;
+  if (e?.name === "TimeoutError" || e?.name === "AbortError") return "no answer in time";
+  const msg = String(e?.message ?? err).replace(/\s*For more information, pass `verbose: true`[^\n]*/i, "").trim();
+  return msg.replace(/[.\s]+$/, "") || "the connection failed";
+}
+
+/** Files a stage could not write because the disk is full, said as such (not as a damaged file). */
+function diskFull(err: unknown, where: string, what: string): PackError | undefined {
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code !== "ENOSPC" && code !== "EDQUOT") return undefined;
+  return new PackError(
+    `The disk holding ${where} is full: ${what} (${code}); nothing was loaded.`,
+    "Free some disk space there (unpacking needs about as much as the store itself, ~100 MB for the " +
+      "full corpus) and run the command again; the store is as it was.",
+    { cause: err },
+  );
+}
+
 async function download(url: string, to: string, max: number): Promise<void> {
   let res: Response;
   try {
     res = await fetch(url, { redirect: "follow", signal: AbortSignal.timeout(10 * 60_000) });
   } catch (err) {
-    throw new PackError(`Cannot download the content pack from ${url}: ${(err as Error).message}.`, "Check the address and the network, or download the file by other means and pass its path.", { cause: err });
+    throw new PackError(
+      `Cannot download the content pack from ${url}: ${fetchFailure(err)}.`,
+      "Check the address and the network, or download the file by other means and pass its path.",
+      { cause: err },
+    );
   }
   if (!res.ok || !res.body) throw new PackError(`Cannot download the content pack from ${url}: HTTP ${res.status}.`, "Check the address (a release asset named lorekeeper-content.db.gz).");
   const declared = Number(res.headers.get("content-length") ?? "0");
   if (declared > max) throw new PackError(`The content pack at ${url} is ${declared} bytes, over the ${max}-byte limit.`, "This is not a LoreKeeper content pack; check the address.");
   const tooBig = () => new PackError(`The content pack at ${url} is over the ${max}-byte limit.`, "This is not a LoreKeeper content pack; check the address.");
-  await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), byteCap(max, tooBig), createWriteStream(to, { mode: 0o600 }));
+  try {
+    const body = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream);
+    await pipeline(body, byteCap(max, tooBig), createWriteStream(to, { mode: 0o600 }));
+  } catch (err) {
+    if (err instanceof PackError) throw err;
+    throw diskFull(err, to, `the content pack could not be downloaded to ${to}`) ??
+      new PackError(
+        `Cannot download the content pack from ${url}: ${fetchFailure(err)}.`,
+        "Check the address and the network, then retry.",
+        { cause: err },
+      );
+  }
 }
 
+/** What a checksum file's text looks like, for a message: an HTML page, nothing, or its beginning. */
+function describeText(text: string): string {
+  const t = text.trim();
+  if (t === "") return "it is empty";
+  if (t.startsWith("<")) return "it is an HTML page";
+  const head = t.slice(0, 40).replace(/[^\x20-\x7e]/g, "?");
+  return `it begins ${JSON.stringify(head)}${t.length > 40 ? "…" : ""}`;
+}
+
+const CHECKSUM_HINT =
+  "Download the .sha256 published with the pack again (it holds one line: 64 hexadecimal digits and the file " +
+  "name), or pass the digest with --sha256.";
+
+/**
+ * The digest in the `.sha256` beside `src`, or undefined when there is none (no such file; a URL
+ * answering 404). A checksum that exists but cannot be read or holds no digest is an error: a
+ * damaged or substituted checksum must not pass for a missing one.
+ */
 async function checksumBeside(src: string): Promise<string | undefined> {
   const where = `${src}.sha256`;
+  let text: string;
   if (isUrl(src)) {
+    let res: Response;
     try {
-      const res = await fetch(where, { signal: AbortSignal.timeout(30_000) });
-      if (!res.ok) return undefined;
-      return parseChecksum((await res.text()).slice(0, 4096));
-    } catch {
+      res = await fetch(where, { signal: AbortSignal.timeout(30_000) });
+    } catch (err) {
+      const why = `The checksum ${where} could not be fetched: ${fetchFailure(err)}.`;
+      throw new PackError(why, `${CHECKSUM_HINT} Check the network.`, { cause: err });
+    }
+    if (res.status === 404 || res.status === 410) {
+      await res.body?.cancel();
       return undefined;
     }
+    if (!res.ok) {
+      await res.body?.cancel();
+      throw new PackError(
+        `The checksum ${where} could not be fetched: the server answered HTTP ${res.status}.`,
+        `${CHECKSUM_HINT} Retry later if the server has trouble.`,
+      );
+    }
+    text = (await res.text()).slice(0, 4096);
+  } else {
+    if (!existsSync(where)) return undefined;
+    try {
+      if (!statSync(where).isFile()) throw new Error("it is not a regular file");
+      text = readFileSync(where, "utf8").slice(0, 4096);
+    } catch (err) {
+      const why = `The checksum file ${where} exists but cannot be read: ${(err as Error).message}.`;
+      throw new PackError(why, CHECKSUM_HINT, { cause: err });
+    }
   }
-  if (!existsSync(where)) return undefined;
-  return parseChecksum(readFileSync(where, "utf8").slice(0, 4096));
+  const digest = parseChecksum(text);
+  if (!digest) {
+    const why = `The checksum ${where} exists but holds no SHA-256 digest (${describeText(text)}).`;
+    throw new PackError(why, CHECKSUM_HINT);
+  }
+  return digest;
 }
 
 /**
  * Bring the pack at `src` (path or URL) to a local file in `workDir` and check its checksum against
  * `expected` (from --sha256) or the `.sha256` file beside it. A mismatch is refused.
  */
-export async function fetchPack(src: string, workDir: string, opts: { expected?: string; maxBytes?: number } = {}): Promise<FetchedPack> {
+export async function fetchPack(
+  src: string,
+  workDir: string,
+  opts: { expected?: string; maxBytes?: number; storePath?: string } = {},
+): Promise<FetchedPack> {
   const max = opts.maxBytes ?? PACK_LIMITS.maxDownloadBytes;
   let path = src;
   let cleanup = () => {};
   if (isUrl(src)) {
-    path = `${workDir}/download-${process.pid}-${basename(new URL(src).pathname) || "pack"}`;
+    // Named after the store it is for, so that leftovers are told from the user's own files.
+    const prefix = opts.storePath ? `${basename(opts.storePath)}.download` : "download";
+    path = `${workDir}/${prefix}-${process.pid}-${basename(new URL(src).pathname) || "pack"}`;
     cleanup = () => rmSync(path, { force: true });
     try {
       await download(src, path, max);
@@ -171,8 +267,59 @@ export async function unpackPack(p: Pick<FetchedPack, "path" | "format">, to: st
   } catch (err) {
     rmSync(to, { force: true });
     if (err instanceof PackError) throw err;
+    const full = diskFull(err, dirname(to), `the content pack could not be unpacked there`);
+    if (full) throw full;
     throw new PackError(`The content pack ${p.path} could not be unpacked: ${(err as Error).message}.`, "The file is damaged: download it again.", { cause: err });
   }
+}
+
+/** The unpacked copy of a pack being loaded into the store at `storePath` by process `pid`. */
+export function unpackedPath(storePath: string, pid = process.pid): string {
+  return `${storePath}.pack-${pid}-${Date.now()}.db`;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Files an interrupted pack load left beside the store at `storePath`: unpacked copies (with their
+ * SQLite companions) and downloads whose process is gone. A load still running keeps its own.
+ */
+export function packLeftovers(storePath: string): string[] {
+  const dir = dirname(storePath);
+  const base = basename(storePath);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const f of names) {
+    const m = f.startsWith(`${base}.`) ? /^(?:pack|download)-(\d+)-/.exec(f.slice(base.length + 1)) : null;
+    if (m && !alive(Number(m[1]))) out.push(join(dir, f));
+  }
+  return out.sort();
+}
+
+/** Remove what packLeftovers finds; returns the files removed. */
+export function removePackLeftovers(storePath: string): string[] {
+  const gone: string[] = [];
+  for (const f of packLeftovers(storePath)) {
+    try {
+      rmSync(f, { force: true });
+      gone.push(f);
+    } catch {
+      // left for doctor to report
+    }
+  }
+  return gone;
 }
 
 /** Gzip `dbPath` to `out` and write `out.sha256` beside it; returns the digest and size. */

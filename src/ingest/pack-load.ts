@@ -5,14 +5,20 @@
  * vectors for every entity whose content the copy kept, so nothing is embedded again when the
  * model matches. Origins the pack does not hold are left alone.
  *
- * The pack is checked first: a LoreKeeper store (migrated to this version's schema if older,
- * refused if newer), SQLite's quick_check, entities present, and its vectors made with the model
- * this installation uses (refused otherwise, unless the caller loads the content without vectors).
+ * The pack is checked whole first (pack-check.ts: its schema, every row, the vectors to be taken;
+ * migrated to this version's schema if older, refused if newer), and its vectors must be made with
+ * the model this installation uses (refused otherwise, unless the caller loads the content without
+ * vectors). Then everything is written in one transaction: a refusal, a failure or a kill leaves
+ * the store exactly as it was.
  */
-import { openStore, type Store } from "../store/db.ts";
+import type { Database } from "bun:sqlite";
+import { openStore, sqliteCode, type Store, StoreError } from "../store/db.ts";
+import { upsertDocuments } from "../store/documents.ts";
+import { refreshTraits } from "../store/entities.ts";
 import { copyPackRows } from "../store/pack-copy.ts";
 import { listSyncState, putSyncState } from "../store/sync-state.ts";
 import { getEmbeddingMeta, setEmbeddingMeta } from "../store/vectors.ts";
+import { checkPackFile, checkPackVectors, packDocuments } from "./pack-check.ts";
 import { PackError } from "./pack-file.ts";
 
 export interface PackSummary {
@@ -24,22 +30,49 @@ export interface PackSummary {
   models: Array<{ modelId: string; count: number; dim: number }>;
 }
 
-/** Open the unpacked pack at `path` (migrating an older schema), check it, and describe it. */
-export function openPack(path: string): { pack: Store; summary: PackSummary } {
+/** The columns of `table` (name → declared type, upper case). */
+function columnTypes(db: Database, table: string): Map<string, string> {
+  const q = db.query<{ name: string; type: string }, [string]>("SELECT name, type FROM pragma_table_info(?)");
+  const cols = q.all(table);
+  return new Map(cols.map((c) => [c.name, c.type.toUpperCase()]));
+}
+
+/** Every column this build writes, with its type, in each table a pack is read from. */
+function checkColumns(pack: Database, store: Database): void {
+  for (const table of ["entities", "documents", "vectors", "sync_state", "meta"]) {
+    const theirs = columnTypes(pack, table);
+    for (const [name, type] of columnTypes(store, table)) {
+      const t = theirs.get(name);
+      let why = "";
+      if (t === undefined) why = `its ${table} table has no \`${name}\` column`;
+      else if (t !== type) why = `its ${table}.${name} column is ${t || "untyped"}, not ${type}`;
+      const hint = "Make the pack again with this version of LoreKeeper.";
+      if (why) throw new PackError(`The content pack cannot be loaded: ${why}; nothing was written.`, hint);
+    }
+  }
+}
+
+/**
+ * Check the unpacked pack at `path` against `store` (pack-check.ts), open it (migrating an older
+ * schema), check its columns, and describe it.
+ */
+export function openPack(path: string, store: Store): { pack: Store; summary: PackSummary } {
+  checkPackFile(path, store.db);
   let pack: Store;
   try {
     pack = openStore({ path, busyTimeoutMs: 0 });
   } catch (err) {
+    // Its disk filling up while the copy is migrated is not the pack's fault: say what it is.
+    const code = sqliteCode((err as { cause?: unknown }).cause ?? err) ?? "";
+    if (err instanceof StoreError && /^SQLITE_(FULL|IOERR)/.test(code)) {
+      throw new PackError(`The content pack could not be opened: ${err.message}`, err.hint, { cause: err });
+    }
     throw new PackError(`The content pack is not a usable LoreKeeper store: ${(err as Error).message}`, "Download the pack again, or make one with `lorekeeper sync --db-path FILE`.", { cause: err });
   }
   try {
-    const check = pack.db.query<{ quick_check: string }, []>("PRAGMA quick_check").all();
-    if (check.length !== 1 || check[0]?.quick_check !== "ok") {
-      throw new PackError(`The content pack's database is damaged (${check[0]?.quick_check ?? "quick_check failed"}).`, "Download the pack again.");
-    }
+    checkColumns(pack.db, store.db);
     const n = (q: string) => pack.db.query<{ n: number }, []>(q).get()?.n ?? 0;
     const entities = n("SELECT count(*) AS n FROM entities");
-    if (entities === 0) throw new PackError("The content pack holds no entities.", "Make it from a synced store (`lorekeeper sync --db-path FILE`).");
     const meta = getEmbeddingMeta(pack.db);
     const models = pack.db
       .query<{ modelId: string; count: number; bytes: number }, []>("SELECT model_id AS modelId, count(*) AS count, MAX(length(vector)) AS bytes FROM vectors GROUP BY model_id ORDER BY count DESC")
@@ -93,36 +126,44 @@ export interface PackLoadResult {
 export function loadPack(store: Store, pack: Store, vectorModel: { modelId: string; dim: number } | null, onOrigin?: (origin: string, done: number, total: number) => void): PackLoadResult {
   const result: PackLoadResult = { entities: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, vectorsCopied: 0, origins: 0 };
   const db = store.db;
-  if (vectorModel) {
-    const mine = getEmbeddingMeta(db);
-    if (!mine || mine.modelId !== vectorModel.modelId) setEmbeddingMeta(db, vectorModel);
-  }
+  if (vectorModel) checkPackVectors(pack.db, vectorModel.modelId, vectorModel.dim);
+  const { docs, homebrewNames } = packDocuments(pack.db, db);
+  const syncState = listSyncState(pack.db).filter((s) => s.status !== "running");
   db.exec(`ATTACH DATABASE '${pack.path.replaceAll("'", "''")}' AS pack`);
   try {
+    // One transaction for all of it (the copy's own transactions become savepoints).
     db.transaction(() => {
-      db.query(
-        `INSERT INTO main.documents (source, key, name, publisher, license, url, description, updated_at)
-         SELECT source, key, name, publisher, license, url, description, updated_at FROM pack.documents WHERE true
-         ON CONFLICT (source, key) DO UPDATE SET name = excluded.name, publisher = COALESCE(excluded.publisher, documents.publisher),
-           license = COALESCE(excluded.license, documents.license), url = COALESCE(excluded.url, documents.url),
-           description = COALESCE(excluded.description, documents.description), updated_at = excluded.updated_at`,
-      ).run();
-    })();
-    const copied = copyPackRows(db, "pack", vectorModel?.modelId ?? null, (c, done, total) => onOrigin?.(c.origin, done, total));
-    for (const c of copied.origins) {
-      result.entities += c.entities;
-      result.inserted += c.inserted;
-      result.updated += c.updated;
-      result.unchanged += c.unchanged;
-      result.deleted += c.deleted;
-      result.origins++;
-    }
-    result.vectorsCopied = copied.vectors;
+      if (vectorModel) {
+        const mine = getEmbeddingMeta(db);
+        if (!mine || mine.modelId !== vectorModel.modelId) setEmbeddingMeta(db, vectorModel);
+      }
+      upsertDocuments(db, docs);
+      const onCopied = (c: { origin: string }, done: number, total: number) => onOrigin?.(c.origin, done, total);
+      const copied = copyPackRows(db, "pack", vectorModel?.modelId ?? null, onCopied);
+      for (const c of copied.origins) {
+        result.entities += c.entities;
+        result.inserted += c.inserted;
+        result.updated += c.updated;
+        result.unchanged += c.unchanged;
+        result.deleted += c.deleted;
+        result.origins++;
+      }
+      result.vectorsCopied = copied.vectors;
+      // Homebrew rows carry their document's name as the import rules give it (labelled, cleaned).
+      const rename = db.query(
+        "UPDATE entities SET document_name = ?1 " +
+          "WHERE document_source = ?2 AND lower(document_key) = ?3 AND document_name <> ?1",
+      );
+      let renamed = 0;
+      for (const [id, name] of homebrewNames) {
+        const [source, key] = id.split("\u0000") as [string, string];
+        renamed += rename.run(name, source, key).changes;
+      }
+      if (renamed > 0) refreshTraits(db);
+      for (const s of syncState) putSyncState(db, s);
+    }).immediate();
   } finally {
     db.exec("DETACH DATABASE pack");
   }
-  db.transaction(() => {
-    for (const s of listSyncState(pack.db)) if (s.status !== "running") putSyncState(db, s);
-  })();
   return result;
 }

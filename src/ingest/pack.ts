@@ -8,7 +8,8 @@ import { rmSync } from "node:fs";
 import { dirname } from "node:path";
 import type { EmbedderProvider } from "../search/types.ts";
 import type { Store } from "../store/db.ts";
-import { fetchPack, unpackPack, type FetchedPack } from "./pack-file.ts";
+import { getEmbeddingMeta } from "../store/vectors.ts";
+import { fetchPack, PackError, removePackLeftovers, unpackedPath, unpackPack, type FetchedPack } from "./pack-file.ts";
 import { checkPackModel, loadPack, openPack, type PackLoadResult, type PackSummary } from "./pack-load.ts";
 
 export interface PackOptions {
@@ -39,8 +40,10 @@ export async function loadPackInto(store: Store, src: string, provider: Embedder
   const say = opts.say ?? (() => {});
   const withVectors = opts.withVectors ?? true;
   const work = dirname(store.path);
-  const fetched = await fetchPack(src, work, { expected: opts.sha256 });
-  const unpacked = `${store.path}.pack-${process.pid}-${Date.now()}.db`;
+  // What an earlier load killed midway left behind goes first (doctor reports it too).
+  for (const f of removePackLeftovers(store.path)) say(`removed ${f}, left by an interrupted pack load`);
+  const fetched = await fetchPack(src, work, { expected: opts.sha256, storePath: store.path });
+  const unpacked = unpackedPath(store.path);
   try {
     say(
       fetched.checkedAgainst === "none"
@@ -48,12 +51,21 @@ export async function loadPackInto(store: Store, src: string, provider: Embedder
         : `content pack ${src}: checksum ok (sha256 ${fetched.sha256.slice(0, 16)}…)`,
     );
     await unpackPack(fetched, unpacked);
-    const { pack, summary } = openPack(unpacked);
+    const { pack, summary } = openPack(unpacked, store);
     try {
       const active = withVectors && summary.vectors > 0 ? await provider.get() : null;
       checkPackModel(summary, active?.id ?? null, withVectors);
       const top = summary.models[0];
       const vectorModel = withVectors && top ? (active ? { modelId: active.id, dim: active.dim } : { modelId: top.modelId, dim: top.dim }) : null;
+      // The dimension the pack claims for its model is the one its vectors must have, and a model's.
+      const claimed = getEmbeddingMeta(pack.db);
+      if (vectorModel && claimed && claimed.modelId === vectorModel.modelId && claimed.dim !== vectorModel.dim) {
+        throw new PackError(
+          `The content pack cannot be loaded: it claims ${claimed.dim} dimensions for ${claimed.modelId}, ` +
+            `which makes vectors of ${vectorModel.dim}; nothing was written.`,
+          "Make the pack again from a store embedded by LoreKeeper, or load its content alone with --no-vectors.",
+        );
+      }
       say(`content pack: ${summary.entities} entities in ${summary.documents} documents, ${summary.vectors} vectors${top ? ` (${summary.models.map((m) => m.modelId).join(", ")})` : ""}`);
       const load = loadPack(store, pack, vectorModel, (origin, done, total) => {
         if (done === total || done % 10 === 0) say(`content pack: ${done}/${total} content types loaded (${origin})`);

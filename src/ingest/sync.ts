@@ -197,12 +197,17 @@ async function syncTypes(store: Store, opts: SyncOptions): Promise<SyncReport> {
       for (const s of norm.skipped) log.warn(`${source} ${t.id}: skipped record ${s.key ?? "(no key)"}: ${s.reason}`);
       // Fields two other upstreams transcribe differently are answered by the majority (entities/corrections).
       const entities = norm.entities.map(applyCorrections);
-      const rep = replaceOrigin(store.db, originOf(t), entities, documents);
+      // Only a complete listing proves a record gone: when the upstream failed to return some
+      // records, the stored ones are kept rather than deleted.
+      const complete = main.skipped === 0 && !main.incomplete && missing.length === 0;
+      const rep = replaceOrigin(store.db, originOf(t), entities, documents, { keepMissing: !complete });
       Object.assign(r, rep);
       r.records = norm.entities.length;
       r.skipped = norm.skipped.length + main.skipped;
       r.warnings.push(...main.warnings);
-      r.status = r.skipped > 0 || missing.length > 0 ? "partial" : "ok";
+      if (main.incomplete) r.warnings.push(main.incomplete);
+      if (!complete) r.warnings.push("the upstream did not return every record, so no stored record was removed");
+      r.status = r.skipped > 0 || !complete ? "partial" : "ok";
     } catch (err) {
       // The store itself failing (damaged, disk full, read-only) is not this type's problem: stop.
       const storeErr = storeFailure(err, store.path);

@@ -18,6 +18,8 @@ export interface FetchedRecords {
   warnings: string[];
   /** Records the upstream failed to give (counted, named in `warnings`). */
   skipped: number;
+  /** Set when the listing itself is known to lack records (it announced more than it carried). */
+  incomplete?: string;
 }
 
 export type FetchProgress = (records: number, totalRecords: number | null, pages: number) => void;

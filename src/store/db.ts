@@ -4,7 +4,7 @@
  */
 import { LoreKeeperError } from "../errors.ts";
 import { constants, Database } from "bun:sqlite";
-import { existsSync, mkdirSync, statfsSync } from "node:fs";
+import { existsSync, mkdirSync, statfsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { dbPath } from "../config.ts";
 import { log } from "../log.ts";
@@ -99,6 +99,11 @@ export function storeFailure(err: unknown, path: string): StoreError | undefined
   return undefined;
 }
 
+/** Whether a SQLite result code says the disk is full (an I/O error counts when the disk is nearly full). */
+function fullDisk(code: string, path: string): boolean {
+  return code.startsWith("SQLITE_FULL") || (code.startsWith("SQLITE_IOERR") && diskNearlyFull(path));
+}
+
 function diskNearlyFull(path: string): boolean {
   try {
     const fs = statfsSync(dirname(path));
@@ -126,10 +131,14 @@ function openReadonly(path: string): Database {
     return first;
   } catch (err) {
     first?.close();
-    // CANTOPEN, or READONLY_DIRECTORY / READONLY_CANTINIT...: the -shm file cannot be made here.
-    if (!/^SQLITE_(CANTOPEN|READONLY)/.test(sqliteCode(err) ?? "") || !existsSync(path)) throw err;
+    // CANTOPEN, or READONLY_DIRECTORY / READONLY_CANTINIT...: the -shm file cannot be made here;
+    // on a full disk it cannot be grown (IOERR_SHMSIZE). Either way, what is on disk can be read.
+    const code = sqliteCode(err) ?? "";
+    const full = fullDisk(code, path);
+    if ((!/^SQLITE_(CANTOPEN|READONLY)/.test(code) && !full) || !existsSync(path)) throw err;
     const db = new Database(sqliteUri(path, "immutable=1"), constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
-    log.warn(`the folder of ${path} is read-only: serving the store as it is on disk`);
+    const why = full ? `the disk holding ${path} is full` : `the folder of ${path} is read-only`;
+    log.warn(`${why}: serving the store as it is on disk`);
     return db;
   }
 }
@@ -143,15 +152,51 @@ export function openStore(opts: OpenOptions = {}): Store {
     if (readonly || !opts.fallbackReadonly || path === ":memory:" || !existsSync(path)) throw err;
     const cause = err instanceof StoreError ? err.cause : err;
     const code = sqliteCode(cause) ?? (cause as NodeJS.ErrnoException | undefined)?.code ?? "";
-    if (!/^(SQLITE_READONLY|SQLITE_CANTOPEN|SQLITE_PERM|EACCES|EROFS|EPERM)/.test(code)) throw err;
+    // A full disk is read like a read-only mount: answering needs no writes.
+    const readOnly = /^(SQLITE_READONLY|SQLITE_CANTOPEN|SQLITE_PERM|EACCES|EROFS|EPERM|ENOSPC)/.test(code);
+    if (!readOnly && !fullDisk(code, path)) throw err;
     const store = openAt(path, true, opts.busyTimeoutMs);
-    log.warn(`the LoreKeeper database at ${path} cannot be written (${(cause as Error).message}); using it read-only: no downloads or imports`);
+    const why = fullDisk(code, path) || code === "ENOSPC" ? "its disk is full" : (cause as Error).message;
+    const at = `the LoreKeeper database at ${path}`;
+    log.warn(`${at} cannot be written (${why}); using it read-only: no downloads or imports`);
     return store;
   }
 }
 
+/**
+ * File systems the kernel makes up (their files hold no data of anyone's): proc, sysfs, debugfs,
+ * tracefs, cgroup2, securityfs.
+ */
+const VIRTUAL_FS = new Set([0x9fa0, 0x62656572, 0x64626720, 0x74726163, 0x63677270, 0x73636673]);
+
+/** Why `path` can never hold a database (a /proc file, a directory, a device), or undefined. */
+function notADatabasePlace(path: string): string | undefined {
+  let where = path;
+  try {
+    if (existsSync(path)) {
+      const st = statSync(path);
+      if (st.isDirectory()) return "it is a directory";
+      if (!st.isFile()) return "it is a device, a pipe or a socket, not a file";
+    } else where = dirname(path);
+    if (VIRTUAL_FS.has(Number(statfsSync(where).type))) {
+      return "it is on a file system the kernel makes up (such as /proc or /sys), which holds no database";
+    }
+  } catch {
+    return undefined; // opening it says what is wrong
+  }
+  return undefined;
+}
+
 function openAt(path: string, readonly: boolean, busyTimeoutMs: number | undefined): Store {
   let db: Database;
+  const misplaced = path === ":memory:" ? undefined : notADatabasePlace(path);
+  if (misplaced) {
+    throw new StoreError(
+      `${path} cannot hold the LoreKeeper database: ${misplaced}.`,
+      "Point --db-path / LOREKEEPER_DB_PATH at a file in an ordinary folder " +
+        "(the default is $XDG_DATA_HOME/lorekeeper/lorekeeper.db).",
+    );
+  }
   try {
     if (path !== ":memory:" && !readonly) mkdirSync(dirname(path), { recursive: true });
     db = readonly ? openReadonly(path) : new Database(path, { create: true, readwrite: true });

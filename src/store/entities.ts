@@ -77,9 +77,17 @@ export function contentHash(e: Entity): string {
 /**
  * Replace every entity of `origin` with `entities` in one IMMEDIATE transaction: readers see either
  * the old set or the new one. Unchanged rows keep their id (and their vector); changed rows lose
- * their vector (re-embedded later); rows no longer present are deleted (vectors cascade).
+ * their vector (re-embedded later); rows no longer present are deleted (vectors cascade), unless
+ * `keepMissing`: the set is known to be incomplete (an upstream failed to return some records), so
+ * absence proves nothing and the stored rows stay.
  */
-export function replaceOrigin(db: Database, origin: string, entities: Entity[], documents: DocumentInfo[] = []): ReplaceResult {
+export function replaceOrigin(
+  db: Database,
+  origin: string,
+  entities: Entity[],
+  documents: DocumentInfo[] = [],
+  opts: { keepMissing?: boolean } = {},
+): ReplaceResult {
   const result: ReplaceResult = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
   const now = Date.now();
   const cols = ["origin", "kind", "key", "name", "slug", "document_key", "document_name", "document_source", "source_url", ...FILTER_COLUMNS, ...DERIVED_COLUMNS, "text", "data", "content_hash", "updated_at"];
@@ -139,7 +147,7 @@ export function replaceOrigin(db: Database, origin: string, entities: Entity[], 
     const kinds = new Set<string>(entities.map((e) => e.kind));
     for (const { id, kind } of existing.all(origin)) {
       kinds.add(kind);
-      if (!seen.has(id)) {
+      if (!seen.has(id) && !opts.keepMissing) {
         del.run(id);
         result.deleted++;
       }

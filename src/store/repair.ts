@@ -68,6 +68,24 @@ export function isCorruption(err: unknown): boolean {
   return false;
 }
 
+export interface UnreadableEntity {
+  kind: string;
+  name: string;
+  origin: string;
+}
+
+/**
+ * Entities whose `data` is not a JSON object (written by a hand edit or a pack made elsewhere):
+ * every answer that shows them fails. How many, and a few of them.
+ */
+export function unreadableEntities(db: Database, limit = 3): { count: number; examples: UnreadableEntity[] } {
+  const bad = "NOT (CASE WHEN json_valid(data) THEN json_type(data) = 'object' ELSE 0 END)";
+  const count = db.query<{ n: number }, []>(`SELECT count(*) AS n FROM entities WHERE ${bad}`).get()?.n ?? 0;
+  const q = db.query<UnreadableEntity, [number]>(`SELECT kind, name, origin FROM entities WHERE ${bad} LIMIT ?`);
+  const examples = count ? q.all(limit) : [];
+  return { count, examples };
+}
+
 /** The files that make up the store at `path` (the database, its WAL companions, the vector index). */
 export function storeFiles(path: string): string[] {
   return [path, `${path}-wal`, `${path}-shm`, `${path}.usearch`, `${path}.usearch.json`];

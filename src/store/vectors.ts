@@ -165,6 +165,19 @@ export function countVectors(db: Database, modelId?: string): number {
   return row?.n ?? 0;
 }
 
+/**
+ * Stored vectors of `meta`'s model that can never rank anything: not `meta.dim` floats long, or all
+ * zeros (written by a pack made elsewhere, or a hand edit). Counted, or deleted with `remove` (they
+ * are then pending, and embedded again).
+ */
+export function unusableVectors(db: Database, meta: EmbeddingMeta, remove = false): number {
+  const where =
+    "model_id = ?1 AND (typeof(vector) <> 'blob' OR length(vector) <> ?2 OR vector = zeroblob(length(vector)))";
+  if (remove) return db.query(`DELETE FROM vectors WHERE ${where}`).run(meta.modelId, meta.dim * 4).changes;
+  const q = db.query<{ n: number }, [string, number]>(`SELECT count(*) AS n FROM vectors WHERE ${where}`);
+  return q.get(meta.modelId, meta.dim * 4)?.n ?? 0;
+}
+
 /** Delete all vectors of one model (e.g. its dimension changed). */
 /**
  * Two model ids (`<name>@<first 12 hex of the ONNX file's sha256>`) of the same model file: the

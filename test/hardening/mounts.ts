@@ -43,10 +43,10 @@ export function mountTinyDisk(dir: string, bytes: number): (() => void) | undefi
   };
 }
 
-/** Fill the file system holding `dir` to the last byte with a file in it; returns its path. */
-export function fillDisk(dir: string): string {
+/** Fill the file system holding `dir` to the last byte (or all but `keepBytes`) with a file in it; returns its path. */
+export function fillDisk(dir: string, keepBytes = 0): string {
   const path = join(dir, "filler.bin");
   const { bavail, bsize } = statfsSync(dir);
-  writeFileSync(path, new Uint8Array(Number(bavail) * Number(bsize)));
+  writeFileSync(path, new Uint8Array(Math.max(0, Number(bavail) * Number(bsize) - keepBytes)));
   return path;
 }

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { createEnsureData } from "../../src/ingest/ensure.ts";
@@ -92,6 +92,47 @@ describe("sync", () => {
     const r = await runSync(store, { types: ["spells"], config: cfg, http: http(), force: true });
     expect(r.status).toBe("failed");
     expect(store.db.query("SELECT key FROM entities ORDER BY key").all()).toEqual(keys);
+  });
+
+  test("records the upstream failed to return are kept; only a complete listing removes them", async () => {
+    const origin = "dnd5e_api:2014/rule-sections";
+    const byKey = store.db.query<{ key: string }, [string]>("SELECT key FROM entities WHERE origin = ? ORDER BY key");
+    const keys = () => byKey.all(origin).map((r) => r.key);
+    const noRetry = () => new HttpClient({ cache: createHttpCache(store.db, cfg), retries: 0 });
+    await runSync(store, { types: ["rule-sections"], sources: ["dnd5e_api"], config: cfg, http: noRetry() });
+    const all = keys();
+    expect(all.length).toBe(fixtureCount("dnd5eapi/2014/rule-sections.json"));
+    // Two of the five detail requests fail: the type is partial and nothing is deleted.
+    fake.setFault("/api/2014/rule-sections/*", { statuses: [500, 500] });
+    const plan = { types: ["rule-sections"], sources: ["dnd5e_api" as const], force: true };
+    const r = await runSync(store, { ...plan, config: cfg, http: noRetry() });
+    const t = r.results.find((x) => x.contentType === "2014/rule-sections")!;
+    expect({ status: t.status, skipped: t.skipped, deleted: t.deleted }).toEqual({
+      status: "partial",
+      skipped: 2,
+      deleted: 0,
+    });
+    expect(t.warnings.join("\n")).toContain("no stored record was removed");
+    expect(keys()).toEqual(all);
+    // A complete listing that no longer holds a record does remove it.
+    const dir = makeTempDir();
+    try {
+      cpSync(DATA, dir.dir, { recursive: true });
+      const file = join(dir.dir, "dnd5eapi", "2014", "rule-sections.json");
+      writeFileSync(file, JSON.stringify((JSON.parse(readFileSync(file, "utf8")) as unknown[]).slice(1)));
+      const fewer = await startFakeUpstream({ dataDir: dir.dir });
+      try {
+        const c = { ...cfg, dnd5eApiBaseUrl: fewer.url };
+        const again = await runSync(store, { ...plan, config: c, http: noRetry() });
+        const sections = again.results.find((x) => x.contentType === "2014/rule-sections");
+        expect(sections).toMatchObject({ status: "ok", deleted: 1 });
+        expect(keys().length).toBe(all.length - 1);
+      } finally {
+        await fewer.stop();
+      }
+    } finally {
+      dir.cleanup();
+    }
   });
 
   test("ensureData syncs only what a tool needs, the first time", async () => {

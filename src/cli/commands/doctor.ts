@@ -16,16 +16,17 @@ import { activeModelDir, readManifest } from "../../search/model/model-manifest.
 import { join } from "node:path";
 import { indexPaths, readSidecar, verifyIndexFile } from "../../search/index/vector-index-file.ts";
 import { getMeta, openStore, rebuildHint, schemaVersionProblem, StoreError, type Store } from "../../store/db.ts";
-import { checkStore, isCorruption } from "../../store/repair.ts";
+import { checkStore, isCorruption, unreadableEntities } from "../../store/repair.ts";
 import { SCHEMA_VERSION } from "../../store/schema.ts";
 import { listSyncState } from "../../store/sync-state.ts";
 import { profileCoverage } from "../../store/profiles.ts";
 import { pendingVectors } from "../../search/index/pending-vectors.ts";
-import { countVectors, getEmbeddingMeta } from "../../store/vectors.ts";
+import { countVectors, getEmbeddingMeta, unusableVectors } from "../../store/vectors.ts";
 import type { RepairReport } from "../repair.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK } from "../command.ts";
 import { safeJson, safeText } from "../../text/sanitize.ts";
+import { packLeftovers } from "../../ingest/pack-file.ts";
 
 export type { Check, CheckStatus };
 
@@ -80,6 +81,24 @@ function storeCheck(path: string): Check {
         summary: `${path} is damaged: ${problems.slice(0, 3).join("; ")}`,
         details: { path, problems },
         fix: fts ? `Rebuild the search tables: lorekeeper doctor --repair --db-path "${path}"` : rebuildHint(path),
+      };
+    }
+    const unreadable = unreadableEntities(db);
+    if (unreadable.count > 0) {
+      const origins = [...new Set(unreadable.examples.map((e) => e.origin))];
+      const more = unreadable.count > unreadable.examples.length ? ", …" : "";
+      const named = unreadable.examples.map((e) => `${e.kind} "${e.name}"`).join(", ") + more;
+      return {
+        name: "store",
+        status: "fail",
+        summary:
+          `${path}: ${unreadable.count} entities hold data that is not a JSON object (${named}); ` +
+          "answers that show them fail",
+        details: { path, unreadable_entities: unreadable.count, examples: unreadable.examples },
+        fix:
+          `Write them again from their source: \`lorekeeper sync --force --db-path "${path}"\` for synced content ` +
+          `(${origins.join(", ")}), \`lorekeeper import FILE\` again for homebrew, ` +
+          "or load a content pack made by this version.",
       };
     }
     const schema = schemaVersionProblem(db);
@@ -172,7 +191,20 @@ function embeddingsCheck(path: string): Check | undefined {
     const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
     try {
       const p = pendingVectors(store.db);
-      if (!p) return undefined;
+      const meta = getEmbeddingMeta(store.db);
+      if (!p || !meta) return undefined;
+      const unusable = unusableVectors(store.db, meta);
+      if (unusable > 0) {
+        return {
+          name: "embeddings",
+          status: "warn",
+          summary:
+            `${unusable} stored vectors of ${p.modelId} are unusable (not ${meta.dim} numbers long, or all zeros): ` +
+            "semantic ranking misses those entities",
+          details: { ...p, unusable },
+          fix: `Remove and compute them again: lorekeeper doctor --repair --db-path "${path}"`,
+        };
+      }
       const summary = `${p.total - p.pending} of ${p.total} entities have a vector of ${p.modelId}`;
       if (p.pending === 0) return { name: "embeddings", status: "ok", summary, details: { ...p } };
       return {
@@ -188,6 +220,30 @@ function embeddingsCheck(path: string): Check | undefined {
   } catch {
     return undefined; // the store check reports it
   }
+}
+
+/** Files an interrupted content pack load left beside the store (its unpacked copy, a download). */
+function leftoversCheck(path: string): Check | undefined {
+  const files = packLeftovers(path);
+  if (files.length === 0) return undefined;
+  const bytes = files.reduce((n, f) => {
+    try {
+      return n + statSync(f).size;
+    } catch {
+      return n;
+    }
+  }, 0);
+  return {
+    name: "pack leftovers",
+    status: "warn",
+    summary:
+      `${files.length} file(s) left by an interrupted content pack load (${(bytes / 1024 / 1024).toFixed(1)} MB): ` +
+      `${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}`,
+    details: { files, bytes },
+    fix:
+      `Remove them: lorekeeper doctor --repair --db-path "${path}" (the next pack load removes them too); ` +
+      "the store itself is not affected.",
+  };
 }
 
 const INSTALLED_FIX = "Install it again (`lorekeeper model install … --force`), switch to another (`lorekeeper model use NAME`), or remove it (`lorekeeper model remove NAME`).";
@@ -315,6 +371,8 @@ export async function runDoctor(cfg: Config, embedder: () => EmbedderProvider, o
   checks.push(store);
   const index = await vectorIndexCheck(path);
   if (index) checks.push(index);
+  const leftovers = leftoversCheck(path);
+  if (leftovers) checks.push(leftovers);
   const embeddings = embeddingsCheck(path);
   if (embeddings) checks.push(embeddings);
   const profiles = profilesCheck(path);

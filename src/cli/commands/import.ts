@@ -6,7 +6,8 @@ import { type FileReport, type ImportReport, importExitCode } from "../../ingest
 import { importHomebrewFiles } from "../../ingest/import-5etools.ts";
 import { checkpoint, openStore, type Store } from "../../store/db.ts";
 import { parse } from "../args.ts";
-import { sniffPack } from "../../ingest/pack-file.ts";
+import { importFormat } from "../../ingest/import-format.ts";
+import { LoreKeeperError } from "../../errors.ts";
 import { runPack } from "./sync-pack.ts";
 import { type Command, UsageError } from "../command.ts";
 import { Progress, table } from "../progress.ts";
@@ -34,7 +35,9 @@ reason and the line in the file. Only regular files are read, up to LOREKEEPER_I
 megabytes each (default 64).
 
 A content pack (lorekeeper-content.db.gz, or a LoreKeeper store file) given alone is loaded as
-\`lorekeeper sync --pack FILE\` loads it (see \`lorekeeper sync --help\`).
+\`lorekeeper sync --pack FILE\` loads it (see \`lorekeeper sync --help\`). The name and the content
+decide together: a file named .orcbrew is read as OrcBrew, and one that holds a content pack
+is refused.
 
 Options:
   --dry-run    show what would be imported and skipped, per pack and type; write nothing
@@ -111,8 +114,11 @@ export const importCommand: Command = {
       true,
     );
     if (positionals.length === 0) throw new UsageError("give at least one .orcbrew or 5etools .json file (or a folder) to import");
+    // Name and content decide together; a file whose name and content disagree is refused, unread.
+    const decided = positionals.map((f) => ({ f, d: importFormat(f) }));
+    for (const { d } of decided) if ("refused" in d) throw new LoreKeeperError("orcbrew", d.refused, d.hint);
     // A content pack (lorekeeper-content.db.gz or a store file) loads like `sync --pack`.
-    const packs = positionals.filter((f) => sniffPack(f) !== undefined);
+    const packs = decided.filter(({ d }) => "format" in d && d.format === "pack").map(({ f }) => f);
     if (packs.length > 0) {
       if (positionals.length > 1) throw new UsageError(`import a content pack (${packs[0]}) on its own, not together with other files`);
       if (values["dry-run"] || values.force) throw new UsageError("--dry-run and --force are for .orcbrew files, not content packs");

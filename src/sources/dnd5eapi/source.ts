@@ -36,7 +36,14 @@ export const dnd5eApi: Source = {
           return { records: await client.classLevels(yearOf(t), results.map((x) => x.index), opts), warnings: [], skipped: 0 };
         }
         const r = await client.fetchAll(yearOf(t), endpoint, { force: run.force, signal: run.signal, onProgress: (done, total) => onProgress(done, total, 1) });
-        return { records: r.records, warnings: [...r.warnings, ...r.skipped.map((s) => `skipped ${s.index}: ${s.message}`)], skipped: r.skipped.length };
+        return {
+          records: r.records,
+          warnings: [...r.warnings, ...r.skipped.map((s) => `skipped ${s.index}: ${s.message}`)],
+          skipped: r.skipped.length,
+          ...(r.count > r.list.length
+            ? { incomplete: `the list announced ${r.count} records but carried ${r.list.length}` }
+            : {}),
+        };
       },
       async unavailable(t) {
         const year = yearOf(t);
