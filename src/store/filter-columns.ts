@@ -31,6 +31,33 @@ export function addFilterColumns(db: Database): string[] {
   return missing;
 }
 
+const REVISIONS_KEY = "derived_revisions";
+
+/** The revision of each derived column the store's values were derived by (meta `derived_revisions`; 1 when not recorded). */
+function recordedRevisions(db: Database): Record<string, number> {
+  const raw = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(REVISIONS_KEY)?.value;
+  try {
+    const parsed: unknown = raw === undefined ? {} : JSON.parse(raw);
+    return parsed !== null && typeof parsed === "object" ? (parsed as Record<string, number>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Derived columns this build derives by a later revision than the store's values were (see FilterColumn.revision). */
+export function staleDerivedColumns(db: Database): DerivedColumn[] {
+  if (!db.query<{ n: number }, []>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'meta'").get()?.n) return [];
+  const recorded = recordedRevisions(db);
+  return FILTER_TABLE.filter((f) => f.derive && (f.revision ?? 1) > (Number(recorded[f.column]) || 1)).map((f) => f.column as DerivedColumn);
+}
+
+/** Record this build's derivation revisions (inside the caller's transaction), keeping a newer build's higher ones. */
+export function recordRevisions(db: Database): void {
+  const recorded = recordedRevisions(db);
+  for (const f of FILTER_TABLE) if (f.derive && (f.revision ?? 1) > (Number(recorded[f.column]) || 1)) recorded[f.column] = f.revision!;
+  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value").run(REVISIONS_KEY, JSON.stringify(recorded));
+}
+
 /** Fill derived `columns` of every stored row from its data; recompute `dup_of` too when `duplicates`. */
 export function backfillDerived(db: Database, columns: readonly DerivedColumn[], duplicates: boolean): number {
   if (columns.length === 0 && !duplicates) return 0;
