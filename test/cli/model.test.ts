@@ -69,7 +69,7 @@ test("model install of the known model installed already (as the first sync inst
   const dir = await createTinyModel(join(tmp.dir, "src-default"), { perToken: true });
   // What the first sync leaves: the default model in the cache, installed but not chosen with `use`.
   const home = makeTempDir("lk-model-default-");
-  const own = { ...(await isolatedEnv(home.dir)), LOREKEEPER_OFFLINE: "1" };
+  const own: Record<string, string> = { ...(await isolatedEnv(home.dir)), LOREKEEPER_OFFLINE: "1" };
   delete own.LOREKEEPER_MODEL_DIR;
   const runHere = (args: string[]) => {
     const r = Bun.spawnSync(["bun", MAIN, ...args], { env: { ...own, PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });

@@ -7,6 +7,7 @@
 import type { Database } from "bun:sqlite";
 import { countPendingVectors, getEmbeddingMeta } from "../../store/vectors.ts";
 import { CACHES } from "../../store/caches.ts";
+import { otherEmbedder } from "../../store/embed-lease.ts";
 import type { SearchResponse } from "../types.ts";
 
 export interface PendingVectors {
@@ -38,7 +39,10 @@ export function withPendingNote(res: SearchResponse, db: Database): SearchRespon
   if (res.mode !== "hybrid") return res;
   const p = pendingVectors(db);
   if (!p || p.pending === 0) return res;
-  const how = filling.has(db) ? "they are being computed in the background" : "run `lorekeeper doctor --repair` to compute them";
+  // One sentence that stays true from one answer to the next: computed while this server fills
+  // them in (from before its model loads) or another process holds the embedding lease (a `sync`
+  // beside it); else nothing computes them and the fix is said.
+  const how = filling.has(db) || otherEmbedder(db) ? "they are being computed in the background" : "run `lorekeeper doctor --repair` to compute them";
   const note = `Semantic ranking is partial: ${p.pending} of ${p.total} entries have no embedding yet (${how}); those are ranked by keywords only.`;
   return { ...res, message: res.message ? `${res.message} ${note}` : note };
 }
