@@ -14,6 +14,8 @@ import { openStore, type Store } from "../../src/store/db.ts";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
 import { answerOf, connectInMemory, makeDeps } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { pendingVectors } from "../../src/search/index/pending-vectors.ts";
+import { countPendingVectors, setEmbeddingMeta } from "../../src/store/vectors.ts";
 
 let fake: FakeUpstream;
 let tmp: ReturnType<typeof makeTempDir>;
@@ -153,3 +155,29 @@ describe("build_encounter proposes the edition asked", () => {
     expect([...docs24]).toEqual(["srd-2024"]);
   });
 });
+
+describe("first hour: one row per document, one count", () => {
+  test("list_documents merges a document's sources into one row, as `lorekeeper documents` does", async () => {
+    const a = await call("list_documents", {});
+    const docs = a.documents as Array<{ key: string; source: string; entity_count: number; counts: Record<string, number> }>;
+    const srd = docs.filter((d) => d.key === "srd-2014");
+    expect(srd.length).toBe(1);
+    expect(srd[0]!.source).toBe("open5e_v2+dnd5e_api");
+    // The SRD 5.1 Rogue and Warlock of both APIs are one entry each; the other ten classes come from the D&D 5e API alone.
+    expect(srd[0]!.counts.class).toBe(12);
+  });
+
+  test("documents, doctor's entries and the embedding's total are one number", async () => {
+    const listed = ((await call("list_documents", { limit: 500 })).documents as Array<{ entity_count: number }>).reduce((n, d) => n + d.entity_count, 0);
+    const rows = store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()!.n;
+    expect(rows).toBeGreaterThan(listed); // the copies: the same SRD classes from two sources
+    setEmbeddingMeta(store.db, { modelId: "test:none", dim: 4 });
+    try {
+      expect(pendingVectors(store.db)).toEqual({ modelId: "test:none", pending: listed, total: listed });
+      expect(countPendingVectors(store.db, "test:none")).toBe(listed);
+    } finally {
+      store.db.exec("DELETE FROM meta WHERE key IN ('embedding_model_id', 'embedding_dim')");
+    }
+  });
+});
+

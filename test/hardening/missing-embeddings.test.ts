@@ -81,7 +81,7 @@ describe("doctor", () => {
     copyFileSync(partial, copy);
     const before = doctor(copy).checks.find((c) => c.name === "embeddings");
     expect(before?.status).toBe("warn");
-    expect(before?.summary).toContain(`8 of ${total} entities have a vector`);
+    expect(before?.summary).toContain(`8 of ${total} entries have a vector`);
     expect(before?.fix).toContain("doctor --repair");
     const repaired = doctor(copy, true);
     expect(repaired.repair?.steps.join("\n")).toContain(`computed the ${total - 8} missing vectors`);

@@ -21,7 +21,8 @@ export function pendingVectors(db: Database): PendingVectors | undefined {
   return CACHES.pendingVectors.get(db, (): PendingVectors | undefined => {
     const meta = getEmbeddingMeta(db);
     if (!meta) return undefined;
-    const total = db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0;
+    // The entries, as `documents` counts them (copies of another source's entry get no vector).
+    const total = db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE dup_of IS NULL").get()?.n ?? 0;
     return { modelId: meta.modelId, pending: countPendingVectors(db, meta.modelId), total };
   });
 }
