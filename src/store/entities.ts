@@ -292,7 +292,8 @@ export function getEntityBySourceKey(db: Database, kind: EntityKind, sources: re
 
 export function countByKind(db: Database): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const r of db.query<{ kind: string; n: number }, []>("SELECT kind, COUNT(*) AS n FROM entities GROUP BY kind").all()) out[r.kind] = r.n;
+  // Entries, as `documents` counts them: a copy another source's entry answers for is not one.
+  for (const r of db.query<{ kind: string; n: number }, []>("SELECT kind, COUNT(*) AS n FROM entities WHERE dup_of IS NULL GROUP BY kind").all()) out[r.kind] = r.n;
   return out;
 }
 
