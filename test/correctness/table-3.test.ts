@@ -167,6 +167,25 @@ describe("first hour: one row per document, one count", () => {
     expect(srd[0]!.counts.class).toBe(12);
   });
 
+  test("after a v1 sync SRD 5.1 is still one row, its three sources named, the v1 Goblin not counted again", async () => {
+    const path = join(tmp.dir, "with-v1.db");
+    const s = await synced(path);
+    const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+    expect((await runSync(s, { config, sources: ["open5e_v1"], types: ["monsters"], force: true })).status).toBe("ok");
+    const c = await connectInMemory(makeDeps(s));
+    try {
+      const docs = (answerOf(await c.client.callTool({ name: "list_documents", arguments: {} })) as unknown as { documents: Array<{ key: string; source: string; counts: Record<string, number> }> }).documents;
+      const srd = docs.filter((d) => d.key === "srd-2014");
+      expect(srd.map((d) => d.source)).toEqual(["open5e_v2+dnd5e_api+open5e_v1"]);
+      // The v1 Goblin is a copy of the v2 one: as many SRD 5.1 creatures as in the store without v1.
+      const without = ((await call("list_documents", {})).documents as Array<{ key: string; counts: Record<string, number> }>).find((d) => d.key === "srd-2014")!;
+      expect(srd[0]!.counts.creature).toBe(without.counts.creature!);
+    } finally {
+      await c.close();
+      s.close();
+    }
+  });
+
   test("documents, doctor's entries and the embedding's total are one number", async () => {
     const listed = ((await call("list_documents", { limit: 500 })).documents as Array<{ entity_count: number }>).reduce((n, d) => n + d.entity_count, 0);
     const rows = store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()!.n;
