@@ -147,7 +147,8 @@ const SPELL_LIST_LABEL = /(cantrips?|level|at will|\/day|slots?)/i;
 /**
  * Spells a creature casts: the lists of its Spellcasting / Innate Spellcasting blocks (2014
  * "Cantrips (at will): …", "1st level (4 slots): …"; 2024 "**At Will:** …", "**1/Day Each:** …"),
- * and any block that casts a named spell ("casts the fireball spell", "casts Counterspell or Shield"). Lower-case names.
+ * and any block that casts a named spell ("casts the fireball spell", "casts Counterspell or
+ * Shield"). Lower-case names.
  */
 export function spellsCast(d: JsonObject): string[] {
   const out = new Set<string>();

@@ -60,10 +60,15 @@ export async function embedAfterIngest(store: Store, model: IngestModel, say: (m
       onEstimate: (remaining, perSecond, measured, total) => {
         if (remaining < LONG_EMBED) return;
         const how = measured === "earlier" ? "measured by an earlier run on this machine" : "measured on the first batches";
-        // The same number as the progress lines and `documents` (entries new or changed; copies of another source's entries get none).
+        // The same number as the progress lines and `documents` (entries new or changed; copies of
+        // another source's entries get none).
         const first = total > remaining ? ` (${(total - remaining).toLocaleString("en-US")} done)` : "";
+        const rate = `${perSecond.toFixed(1)} per second (${how})`;
+        const time = `about ${roughDuration(remaining / perSecond)} more at ${rate}`;
         say(
-          `Embedding ${total.toLocaleString("en-US")} new or changed entries${first} with ${modelName}: about ${roughDuration(remaining / perSecond)} more at ${perSecond.toFixed(1)} per second (${how}). Keyword search works meanwhile; stop with Ctrl-C and the rest is embedded next time (\`--no-embed\` skips it).`,
+          `Embedding ${total.toLocaleString("en-US")} new or changed entries${first} with ${modelName}: ${time}. ` +
+            "Keyword search works meanwhile; stop with Ctrl-C and the rest is embedded next time " +
+            "(`--no-embed` skips it).",
         );
       },
       onProgress: (done: number, total: number) => {
@@ -82,7 +87,8 @@ export async function embedAfterIngest(store: Store, model: IngestModel, say: (m
     const summary = r.busy
       ? `Not embedded now: another LoreKeeper process, ${r.busy}, is embedding this store; its vectors serve this data too.`
       : r.modelId
-        ? `Embedded ${r.embedded} new/changed entries with ${r.modelId} in ${(ms / 1000).toFixed(1)} s${rate !== null ? ` (${rate} entities/s)` : ""}.`
+        ? `Embedded ${r.embedded} new/changed entries with ${r.modelId} in ${(ms / 1000).toFixed(1)} s` +
+          `${rate !== null ? ` (${rate} entities/s)` : ""}.`
         : noModelSentence(r.note, model.config);
     return { embedded: r.embedded, modelId: r.modelId ?? null, entitiesPerSecond: rate, summary };
   } catch (err) {

@@ -124,7 +124,9 @@ export async function embedPending(store: Store, provider: EmbedderProvider, opt
       setEmbeddingMeta(db, { modelId, dim });
     }
     const total = countPendingVectors(db, modelId);
-    const entityCount = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM entities WHERE dup_of IS NULL").get()?.n ?? 0;
+    const entityCount = db
+      .query<{ n: number }, []>("SELECT COUNT(*) AS n FROM entities WHERE dup_of IS NULL")
+      .get()?.n ?? 0;
     skipped = Math.max(0, entityCount - total);
     ({ embedded, note } = await embedBatches(store, embedder, total, batchSize, opts));
   } finally {

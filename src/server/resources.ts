@@ -40,7 +40,8 @@ export function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string,
 }
 
 export function readDocumentsResource(deps: ToolDeps, uri: string): ReadResourceResult {
-  return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ documents: mergedDocumentRows(deps.db) }, null, 2) }] };
+  const text = JSON.stringify({ documents: mergedDocumentRows(deps.db) }, null, 2);
+  return { contents: [{ uri, mimeType: "application/json", text }] };
 }
 
 const DOCUMENTS_URI = "lorekeeper://documents";

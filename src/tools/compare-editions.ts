@@ -51,14 +51,16 @@ function side(h: SearchHit | undefined): JsonObject | null {
   return { name: e.name, document_key: e.document_key, document_name: e.document_name, uri: entityUri(e.kind, e.key, e.document_source) };
 }
 
-type Run = (q: { kinds: EntityKind[]; name: string; documents: string[]; limit?: number }) => Promise<{ hits: SearchHit[]; total: number }>;
+type Run = (q: { kinds: EntityKind[]; name: string; documents: string[]; limit?: number }) => Promise<Found>;
+type Found = { hits: SearchHit[]; total: number };
 type Doc = "srd-2014" | "srd-2024";
 const DOCS: readonly Doc[] = ["srd-2014", "srd-2024"];
 
 /** The entry is the one asked for by name: its name, name form ("Horse, Draft"), slug or key, whatever the case. */
 function isNamed(e: Entity, asked: string): boolean {
   const a = asked.trim().toLowerCase();
-  return e.name.toLowerCase() === a || e.key.toLowerCase() === a || nameForm(e.name) === nameForm(asked) || slugify(e.name) === a;
+  if (e.name.toLowerCase() === a || e.key.toLowerCase() === a) return true;
+  return nameForm(e.name) === nameForm(asked) || slugify(e.name) === a;
 }
 
 /** The first hit per kind whose entry `name` names exactly, in `doc`. */
@@ -101,7 +103,9 @@ const MAX_CANDIDATES = 20;
  * pairing whatever matched first would present two unrelated entries ("gob*": Goblin and Goblin
  * Boss) as one renamed thing.
  */
-async function pairOf(run: Run, kinds: EntityKind[], name: string): Promise<{ pair: Pair } | { candidates: Candidate[]; total: number; complete: boolean }> {
+type Paired = { pair: Pair } | { candidates: Candidate[]; total: number; complete: boolean };
+
+async function pairOf(run: Run, kinds: EntityKind[], name: string): Promise<Paired> {
   if (!hasWildcard(name)) {
     const exact = new Map<EntityKind, Pair>();
     for (const doc of DOCS) {
@@ -127,7 +131,8 @@ async function pairOf(run: Run, kinds: EntityKind[], name: string): Promise<{ pa
       if (h) {
         const other = doc === "srd-2014" ? "srd-2024" : "srd-2014";
         const again = (await exactIn(run, [h.entity.kind], name, other))[0];
-        return { pair: doc === "srd-2014" ? { kind: h.entity.kind, old: h, neu: again } : { kind: h.entity.kind, old: again, neu: h } };
+        const kind = h.entity.kind;
+        return { pair: doc === "srd-2014" ? { kind, old: h, neu: again } : { kind, old: again, neu: h } };
       }
     }
   }
@@ -143,7 +148,8 @@ async function pairOf(run: Run, kinds: EntityKind[], name: string): Promise<{ pa
   if (all.length === 1 && complete) {
     const c = all[0]!;
     const kind = found[0]!.entity.kind;
-    const at = async (doc: Doc) => found.find((h) => h.entity.document_key === doc) ?? (await renamedIn(run, [kind], c.name, doc));
+    const at = async (doc: Doc) =>
+      found.find((h) => h.entity.document_key === doc) ?? (await renamedIn(run, [kind], c.name, doc));
     return { pair: { kind, old: await at("srd-2014"), neu: await at("srd-2024") } };
   }
   return { candidates: all.slice(0, MAX_CANDIDATES), total: all.length, complete };
@@ -180,7 +186,8 @@ export const compareEditions: ToolDef = defineTool({
   async run(a, ctx) {
     const kinds: EntityKind[] = a.kind ? [a.kind === "magic-item" ? "magic_item" : (a.kind as EntityKind)] : [...COMPARED];
     const run: Run = async (q) => {
-      const r = await ctx.deps.search({ kinds: q.kinds, name: q.name, documents: q.documents, limit: q.limit ?? 5, collapse: false });
+      const { kinds: ks, name, documents } = q;
+      const r = await ctx.deps.search({ kinds: ks, name, documents, limit: q.limit ?? 5, collapse: false });
       return { hits: r.hits, total: r.total };
     };
     await ctx.gate.ensure(kinds, ctx.progress).catch(() => undefined);
@@ -190,11 +197,16 @@ export const compareEditions: ToolDef = defineTool({
         return toolError(`Neither SRD 5.1 (srd-2014) nor SRD 5.2 (srd-2024) has "${a.name}"${a.kind ? ` as a ${a.kind}` : ""}. Use search_all {"query": "${a.name.replaceAll('"', "")}"} to find its exact name, then ask again.`);
       }
       const shown = paired.candidates.length;
-      const count = paired.complete ? `${paired.total} entries` : `more than ${paired.total} entries (the first ${shown} by name shown; a longer name narrows it)`;
+      const count = paired.complete
+        ? `${paired.total} entries`
+        : `more than ${paired.total} entries (the first ${shown} by name shown; a longer name narrows it)`;
+      const andKind = paired.candidates.some((c) => c.kind !== paired.candidates[0]!.kind) ? " and its kind" : "";
       return toolAnswer({
         name: a.name,
         candidates: paired.candidates,
-        message: `"${a.name}" matches ${count}, not one: nothing is compared. Call compare_editions again with one candidate's name${paired.candidates.some((c) => c.kind !== paired.candidates[0]!.kind) ? " and its kind" : ""}; renamed_to is that entry's name in the other SRD.`,
+        message:
+          `"${a.name}" matches ${count}, not one: nothing is compared. Call compare_editions again with one ` +
+          `candidate's name${andKind}; renamed_to is that entry's name in the other SRD.`,
       });
     }
     const { kind, old, neu } = paired.pair;

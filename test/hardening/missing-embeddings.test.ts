@@ -108,7 +108,7 @@ describe("answers", () => {
     }
   });
 
-  test("the note is one true sentence: computing while another process holds the embedding lease, else the fix", async () => {
+  test("the note is one true sentence: computing while another process holds the lease, else the fix", async () => {
     const copy = join(tmp.dir, "lease.db");
     copyFileSync(partial, copy);
     // A live process of this machine holding the lease, as a `lorekeeper sync` embedding beside the server would.
@@ -116,9 +116,14 @@ describe("answers", () => {
     const store = openStore({ path: copy });
     try {
       const embedder = createEmbedderProvider({ modelDir: model, embeddedDir: null, allowDownload: false });
-      const ask = async () => withPendingNote(await runSearch({ store, embedder, embeddingTimeoutMs: 10_000 }, { kinds: ["spell"], search: "fire damage", limit: 5 }), store.db).message ?? "";
+      const query = { kinds: ["spell" as const], search: "fire damage", limit: 5 };
+      const ctx = { store, embedder, embeddingTimeoutMs: 10_000 };
+      const ask = async () => withPendingNote(await runSearch(ctx, query), store.db).message ?? "";
       const now = Date.now();
-      store.db.query("INSERT INTO meta(key, value) VALUES ('embed_lease', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(JSON.stringify({ pid: other.pid, host: hostname(), holder: "sync", started_at: now, renewed_at: now }));
+      const lease = { pid: other.pid, host: hostname(), holder: "sync", started_at: now, renewed_at: now };
+      const upsert = "INSERT INTO meta(key, value) VALUES ('embed_lease', ?) " +
+        "ON CONFLICT(key) DO UPDATE SET value = excluded.value";
+      store.db.query(upsert).run(JSON.stringify(lease));
       for (let i = 0; i < 2; i++) {
         const note = await ask();
         expect(note).toContain("they are being computed in the background");

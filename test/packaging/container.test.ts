@@ -26,7 +26,8 @@ function findEngine(): Engine | { reason: string } {
   // Only when asked, everywhere: building the image (and podman's base, from Debian's mirrors)
   // reaches the network and takes minutes, and `bun test` is offline and self-contained.
   if (process.env.LOREKEEPER_CONTAINER_TEST !== "1") {
-    return { reason: "the image build reaches the network and takes minutes: run with LOREKEEPER_CONTAINER_TEST=1 to build and run it" };
+    const why = "the image build reaches the network and takes minutes";
+    return { reason: `${why}: run with LOREKEEPER_CONTAINER_TEST=1 to build and run it` };
   }
   if (Bun.which("docker")) {
     const r = Bun.spawnSync(["docker", "info", "--format", "{{.ServerVersion}}"], { stdout: "pipe", stderr: "pipe" });

@@ -91,10 +91,14 @@ function storeCheck(path: string): Check {
     const rows = bySource.reduce((a, r) => a + r.n, 0);
     // The entries, as `documents`, the embedding and its progress count them: a copy another
     // source's entry answers for (the same SRD entry from two APIs) is a stored row, not an entry.
-    const entities = db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE dup_of IS NULL").get()?.n ?? 0;
+    const entities = db
+      .query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE dup_of IS NULL")
+      .get()?.n ?? 0;
     const vectors = db.query("SELECT model_id AS m, count(*) AS n FROM vectors GROUP BY 1").all() as { m: string; n: number }[];
     // As `documents` lists them: one per document key holding entries, whatever sources hold it.
-    const documents = db.query<{ n: number }, []>("SELECT count(DISTINCT lower(document_key)) AS n FROM entities").get()?.n ?? 0;
+    const documents = db
+      .query<{ n: number }, []>("SELECT count(DISTINCT lower(document_key)) AS n FROM entities")
+      .get()?.n ?? 0;
     const sync = listSyncState(db);
     const last = sync.reduce<number | null>((a, s) => (s.fetched_at && (!a || s.fetched_at > a) ? s.fetched_at : a), null);
     const failed = sync.filter((s) => s.status === "failed");
@@ -112,7 +116,10 @@ function storeCheck(path: string): Check {
     };
     const vecText = vectors.length ? vectors.map((v) => `${v.n} vectors (${v.m})`).join(", ") : "no vectors";
     const copies = rows > entities ? `; ${rows - entities} more rows are copies other sources' entries answer for` : "";
-    const summary = `${path}: ${entities} entries (rows by source: ${bySource.map((r) => `${r.s} ${r.n}`).join(", ") || "none"}${copies}), ${documents} documents, ${vecText}; last sync ${details.last_sync ?? "never"}`;
+    const rowsBySource = bySource.map((r) => `${r.s} ${r.n}`).join(", ") || "none";
+    const summary =
+      `${path}: ${entities} entries (rows by source: ${rowsBySource}${copies}), ${documents} documents, ` +
+      `${vecText}; last sync ${details.last_sync ?? "never"}`;
     if (version > SCHEMA_VERSION) return { name: "store", status: "fail", summary, details, fix: `The store was written by a newer LoreKeeper (schema ${version} > ${SCHEMA_VERSION}); upgrade LoreKeeper.` };
     // A new store is empty by design: tools fill it on first use (online). Not a failure.
     if (entities === 0) return { name: "store", status: "warn", summary, details, fix: "The store is empty: each tool fetches its content on first use (online), or fill it now with `lorekeeper sync`, or `lorekeeper import FILE`." };

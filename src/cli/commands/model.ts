@@ -3,7 +3,15 @@ import { basename, join } from "node:path";
 import type { Config } from "../../config.ts";
 import { installByName, type FetchRoute } from "../../search/model/model-fetch.ts";
 import { installModel, ModelInstallError, removeModel, useModel } from "../../search/model/model-install.ts";
-import { activeModelDir, DEFAULT_MODEL, findCatalogModel, listInstalledModels, MODEL_CATALOG, type ModelManifest, readManifest } from "../../search/model/model-manifest.ts";
+import {
+  activeModelDir,
+  DEFAULT_MODEL,
+  findCatalogModel,
+  listInstalledModels,
+  MODEL_CATALOG,
+  type ModelManifest,
+  readManifest,
+} from "../../search/model/model-manifest.ts";
 import { existsSync } from "node:fs";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK, UsageError } from "../command.ts";
@@ -95,7 +103,9 @@ async function install(argv: string[], cfg: Config): Promise<number> {
     const wasInUse = modelInUse(cfg) === name;
     if (opts.use && !wasInUse) useModel(cfg.modelsDir, name);
     const state = wasInUse ? "in use" : opts.use ? "now in use" : "not in use (`lorekeeper model use` switches to it)";
-    process.stdout.write(`${name} is already installed in ${join(cfg.modelsDir, name)}, ${state}; nothing downloaded (--force installs it again).\n`);
+    const where = join(cfg.modelsDir, name);
+    process.stdout.write(`${name} is already installed in ${where}, ${state}; nothing downloaded`);
+    process.stdout.write(" (--force installs it again).\n");
     return EXIT_OK;
   }
   const manifest = byName
@@ -134,7 +144,8 @@ function list(argv: string[], cfg: Config): number {
   const models = listInstalledModels(cfg.modelsDir);
   if (values.json) {
     const inUse = modelInUse(cfg);
-    process.stdout.write(`${JSON.stringify({ models_dir: cfg.modelsDir, models: models.map((m) => ({ name: m.name, active: m.name === inUse, manifest: m.manifest ?? null })) }, null, 2)}\n`);
+    const listed = models.map((m) => ({ name: m.name, active: m.name === inUse, manifest: m.manifest ?? null }));
+    process.stdout.write(`${JSON.stringify({ models_dir: cfg.modelsDir, models: listed }, null, 2)}\n`);
     return EXIT_OK;
   }
   if (models.length === 0) {

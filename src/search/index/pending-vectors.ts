@@ -43,7 +43,10 @@ export function withPendingNote(res: SearchResponse, db: Database): SearchRespon
   // One sentence that stays true from one answer to the next: computed while this server fills
   // them in (from before its model loads) or another process holds the embedding lease (a `sync`
   // beside it); else nothing computes them and the fix is said.
-  const how = filling.has(db) || otherEmbedder(db) ? "they are being computed in the background" : "run `lorekeeper doctor --repair` to compute them";
+  const computing = filling.has(db) || otherEmbedder(db) !== undefined;
+  const how = computing
+    ? "they are being computed in the background"
+    : "run `lorekeeper doctor --repair` to compute them";
   const note = `Semantic ranking is partial: ${p.pending} of ${p.total} entries have no embedding yet (${how}); those are ranked by keywords only.`;
   return { ...res, message: res.message ? `${res.message} ${note}` : note };
 }

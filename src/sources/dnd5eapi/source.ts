@@ -23,7 +23,8 @@ export const dnd5eApi: Source = {
   id: "dnd5e_api",
   label: "The D&D 5e API",
   contentTypes: DND5EAPI_TYPES,
-  byDefault: (t) => DND5E_DEFAULT_ENDPOINTS.includes(t.endpoint) || (yearOf(t) === "2014" && DND5E_DEFAULT_2014.includes(t.endpoint)),
+  byDefault: (t) =>
+    DND5E_DEFAULT_ENDPOINTS.includes(t.endpoint) || (yearOf(t) === "2014" && DND5E_DEFAULT_2014.includes(t.endpoint)),
   url: (baseUrl, t, endpoint = t.endpoint, key) => dnd5eApiUrl(baseUrl, yearOf(t), endpoint, key),
   open(run) {
     const client = new Dnd5eApiClient(run.http, { baseUrl: run.config.dnd5eApiBaseUrl });

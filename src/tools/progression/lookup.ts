@@ -63,9 +63,11 @@ function missingColumnsNote(cls: Entity, rows: readonly LevelRow[], columns: rea
   if (cls.document_key !== "srd-2014") return null;
   const missing = srd51Columns(cls.name).filter((c) => !hasColumn(c, rows, columns));
   if (missing.length === 0) return null;
+  const noun = `column${missing.length > 1 ? "s" : ""}`;
   return (
-    `This table lacks the SRD's ${missing.join(", ")} column${missing.length > 1 ? "s" : ""} (${cls.document_source} does not carry them): ` +
-    "run `lorekeeper sync --source dnd5e_api --types 2014/classes` to add the D&D 5e API's 2014 class levels, or `lorekeeper sync --source open5e_v1`."
+    `This table lacks the SRD's ${missing.join(", ")} ${noun} (${cls.document_source} does not carry them): ` +
+    "run `lorekeeper sync --source dnd5e_api --types 2014/classes` to add the D&D 5e API's 2014 class levels, " +
+    "or `lorekeeper sync --source open5e_v1`."
   );
 }
 

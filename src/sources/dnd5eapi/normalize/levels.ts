@@ -42,9 +42,18 @@ export function dndLevelTable(levels: unknown[], classIndex: string): string | n
   const slotsOf = (r: Rec) => SLOT_NAMES.map((_, i) => int(sc(r)[`spell_slots_level_${i + 1}`]) ?? 0);
   // Pact Magic (the Warlock): at every level its slots are all of one level, and that level rises.
   // The SRD's table prints them as Spell Slots and Slot Level; the 1st–9th columns stay for spell_slots.
-  const pact = rows.every((r) => slotsOf(r).filter((n) => n > 0).length <= 1) && rows.some((r) => slotsOf(r).findIndex((n) => n > 0) > 0);
+  const levelsWithSlots = (r: Rec) => slotsOf(r).filter((n) => n > 0).length;
+  const pact = rows.every((r) => levelsWithSlots(r) <= 1) && rows.some((r) => slotsOf(r).findIndex((n) => n > 0) > 0);
   const pactCols = pact ? ["Spell Slots", "Slot Level"] : [];
-  const head = ["Level", "Proficiency Bonus", "Features", ...spellCols.map(([, h]) => h), ...specific.map(humanize), ...pactCols, ...slotCols.map((n) => SLOT_NAMES[n - 1]!)];
+  const head = [
+    "Level",
+    "Proficiency Bonus",
+    "Features",
+    ...spellCols.map(([, h]) => h),
+    ...specific.map(humanize),
+    ...pactCols,
+    ...slotCols.map((n) => SLOT_NAMES[n - 1]!),
+  ];
   const lines = [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`];
   for (const r of rows) {
     const pb = int(r.prof_bonus);
