@@ -111,6 +111,11 @@ describe("the SRD 5.1 class tables after the default sync", () => {
     expect(t.note).toBeUndefined();
   });
 
+  test("asked by the Open5e v2 key, the SRD 5.1 Rogue answers with the whole table (its D&D 5e API copy's)", async () => {
+    const t = (await call("class_progression", { class: "srd_rogue" })) as unknown as Levels;
+    expect(at(t, 9).other?.["Sneak Attack"]).toBe("5d6");
+  });
+
   test("Warlock level 5: 2 slots of 3rd level, 3 invocations known", async () => {
     const t = await table("Warlock");
     const l5 = at(t, 5);

@@ -46,15 +46,21 @@ function tableWidth(e: Entity): number {
 }
 
 /**
- * Among the versions of the first one's document (several sources sync the same SRD class), the
- * one with the widest level table: Open5e v2's SRD 5.1 Rogue has no Sneak Attack column, the
- * D&D 5e API's has.
+ * The version of `first` with the widest level table among its document's copies (several sources
+ * sync the same SRD class, under other keys): Open5e v2's SRD 5.1 Rogue has no Sneak Attack
+ * column, the D&D 5e API's has. Asked by either key, the class answers with the whole table.
  */
-function mostComplete(classes: readonly Entity[]): Entity | undefined {
-  const first = classes[0];
+function mostComplete(db: Database, first: Entity | undefined): Entity | undefined {
   if (!first) return undefined;
+  const copies = db
+    .query<EntityRow, [string, string]>(
+      "SELECT * FROM entities WHERE kind = 'class' AND name = ? COLLATE NOCASE AND document_key = ? COLLATE NOCASE " +
+        "ORDER BY document_source, key",
+    )
+    .all(first.name, first.document_key)
+    .map(rowToEntity);
   let best = first;
-  for (const e of classes) if (e.document_key === first.document_key && tableWidth(e) > tableWidth(best)) best = e;
+  for (const e of copies) if (tableWidth(e) > tableWidth(best)) best = e;
   return best;
 }
 
@@ -84,7 +90,7 @@ const ident = (e: Entity) => ({ key: e.key, name: e.name, document_key: e.docume
 /** The level table, or a sentence saying what was not found. */
 export function classLevels(db: Database, opts: { class: string; subclass?: string; documents?: readonly string[]; prefer?: readonly string[] }): ClassLevels | string {
   const classes = lookup(db, "class", opts.class.trim(), opts.documents, opts.prefer);
-  const cls = mostComplete(classes);
+  const cls = mostComplete(db, classes[0]);
   if (!cls) {
     const known = db.query<{ name: string }, []>("SELECT DISTINCT name FROM entities WHERE kind = 'class' ORDER BY name LIMIT 40").all().map((r) => r.name);
     const where = opts.documents?.length ? ` in ${opts.documents.join(", ")}` : "";
