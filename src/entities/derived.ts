@@ -147,7 +147,8 @@ const SPELL_LIST_LABEL = /(cantrips?|level|at will|\/day|slots?)/i;
 /**
  * Spells a creature casts: the lists of its Spellcasting / Innate Spellcasting blocks (2014
  * "Cantrips (at will): …", "1st level (4 slots): …"; 2024 "**At Will:** …", "**1/Day Each:** …"),
- * and any block that casts a named spell ("casts the fireball spell"). Lower-case names.
+ * and any block that casts a named spell ("casts the fireball spell", "casts Counterspell or
+ * Shield"). Lower-case names.
  */
 export function spellsCast(d: JsonObject): string[] {
   const out = new Set<string>();
@@ -166,8 +167,38 @@ export function spellsCast(d: JsonObject): string[] {
       const n = spellName(m[1]!);
       if (n && !/^(a|an|one|this|that|the|its|his|her|their|any|each|same|following)\b/.test(n)) out.add(n);
     }
+    for (const n of namedCasts(b.desc)) out.add(n);
   }
   return [...out].sort();
+}
+
+/** A spell name as SRD 5.2 writes it in running text: Title Case words, small words between ("Wall of Ice"). */
+const TITLED_NAME = /^[A-Z][A-Za-z'’-]*(?: (?:(?:of|from|the|to) )?[A-Z][A-Za-z'’-]*)*/;
+/** What may follow a name in a list before the next one: a version note, then ", ", " or ", ", and ", … */
+const LIST_GLUE = /^(?: \([^)]*\))?(?:,? (?:or|and) |, )/;
+
+/**
+ * Spells named in running text after "casts", as SRD 5.2 actions, bonus actions, reactions and
+ * legendary actions write them: "casts Counterspell or Shield in response to …", "casts Cure
+ * Wounds (level 2 version), Lesser Restoration, or Remove Curse, using …", "casts Fear". A list
+ * goes on while Title Case names follow its commas and or/and; lower-case words end it.
+ */
+function namedCasts(desc: string): string[] {
+  const out: string[] = [];
+  for (const m of desc.matchAll(/\bcasts? (?=[A-Z])/g)) {
+    let rest = desc.slice(m.index! + m[0].length);
+    for (;;) {
+      const name = TITLED_NAME.exec(rest);
+      if (!name) break;
+      const n = spellName(name[0]);
+      if (n) out.push(n);
+      rest = rest.slice(name[0].length);
+      const glue = LIST_GLUE.exec(rest);
+      if (!glue || !/^[A-Z]/.test(rest.slice(glue[0].length))) break;
+      rest = rest.slice(glue[0].length);
+    }
+  }
+  return out;
 }
 
 const CONDITION_WORDS = CONDITIONS.filter((c) => c !== "exhaustion").join("|");

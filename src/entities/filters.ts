@@ -71,6 +71,12 @@ export interface FilterColumn {
    * `derive` is then skipped. Without `derive` the normalizers fill `Entity.filters[column]`.
    */
   derive?: (data: JsonObject, e: Pick<Entity, "kind" | "name">) => string[] | boolean | null;
+  /**
+   * The derivation's revision (1 when absent): raise it when `derive` reads the stat blocks
+   * differently. A store whose recorded revision is older derives the column again when it opens
+   * (store/filter-columns.ts): a sync keeps unchanged rows as they are, derived columns included.
+   */
+  revision?: number;
 }
 
 const MAX = Number.MAX_SAFE_INTEGER;
@@ -223,6 +229,8 @@ export const FILTERS = [
     kinds: ["creature"],
     params: [{ name: "casts", input: { type: "key" }, match: "has", description: 'A spell it casts, e.g. "fireball"', completeFromStore: true }],
     derive: spellsCast,
+    // 2: spells named in actions, bonus actions and reactions ("casts Counterspell or Shield").
+    revision: 2,
   },
   {
     column: "spellcaster",
@@ -230,6 +238,7 @@ export const FILTERS = [
     kinds: ["creature"],
     params: [{ name: "spellcaster", input: { type: "bool" }, match: "equal", description: "Casts spells" }],
     derive: (d) => spellsCast(d).length > 0,
+    revision: 2,
   },
   {
     column: "inflicts",

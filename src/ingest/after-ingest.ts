@@ -57,18 +57,25 @@ export async function embedAfterIngest(store: Store, model: IngestModel, say: (m
       holder,
       targetBatchMs: 1500,
       batchSize: 256,
-      onEstimate: (remaining, perSecond, measured) => {
+      onEstimate: (remaining, perSecond, measured, total) => {
         if (remaining < LONG_EMBED) return;
         const how = measured === "earlier" ? "measured by an earlier run on this machine" : "measured on the first batches";
+        // The same number as the progress lines and `documents` (entries new or changed; copies of
+        // another source's entries get none).
+        const first = total > remaining ? ` (${(total - remaining).toLocaleString("en-US")} done)` : "";
+        const rate = `${perSecond.toFixed(1)} per second (${how})`;
+        const time = `about ${roughDuration(remaining / perSecond)} more at ${rate}`;
         say(
-          `Embedding ${remaining.toLocaleString("en-US")} entities with ${modelName}: about ${roughDuration(remaining / perSecond)} at ${perSecond.toFixed(1)} per second (${how}). Keyword search works meanwhile; stop with Ctrl-C and the rest is embedded next time (\`--no-embed\` skips it).`,
+          `Embedding ${total.toLocaleString("en-US")} new or changed entries${first} with ${modelName}: ${time}. ` +
+            "Keyword search works meanwhile; stop with Ctrl-C and the rest is embedded next time " +
+            "(`--no-embed` skips it).",
         );
       },
       onProgress: (done: number, total: number) => {
         const now = Date.now();
         if (done === total || now - lastSaid >= PROGRESS_EVERY_MS) {
           lastSaid = now;
-          say(`embedding: ${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")}`);
+          say(`embedding: ${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")} entries`);
         }
       },
       onModel: (id: string) => {
@@ -80,7 +87,8 @@ export async function embedAfterIngest(store: Store, model: IngestModel, say: (m
     const summary = r.busy
       ? `Not embedded now: another LoreKeeper process, ${r.busy}, is embedding this store; its vectors serve this data too.`
       : r.modelId
-        ? `Embedded ${r.embedded} new/changed entities with ${r.modelId} in ${(ms / 1000).toFixed(1)} s${rate !== null ? ` (${rate} entities/s)` : ""}.`
+        ? `Embedded ${r.embedded} new/changed entries with ${r.modelId} in ${(ms / 1000).toFixed(1)} s` +
+          `${rate !== null ? ` (${rate} entities/s)` : ""}.`
         : noModelSentence(r.note, model.config);
     return { embedded: r.embedded, modelId: r.modelId ?? null, entitiesPerSecond: rate, summary };
   } catch (err) {

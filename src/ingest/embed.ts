@@ -49,9 +49,9 @@ export interface EmbedPendingOptions {
   /**
    * Called once, before embedding (with the rate measured by an earlier run of this model) or
    * after the second batch (measured now; the first carries the model's warm-up): how many
-   * entities remain and how many per second.
+   * entities remain and how many per second, and how many the run embeds in all (the progress's total).
    */
-  onEstimate?: (remaining: number, perSecond: number, measured: "earlier" | "now") => void;
+  onEstimate?: (remaining: number, perSecond: number, measured: "earlier" | "now", total: number) => void;
   /** Who embeds, for the lease ("sync", "serve", …). */
   holder?: string;
   /** The model's id, once it is loaded (before any estimate). */
@@ -124,7 +124,9 @@ export async function embedPending(store: Store, provider: EmbedderProvider, opt
       setEmbeddingMeta(db, { modelId, dim });
     }
     const total = countPendingVectors(db, modelId);
-    const entityCount = db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM entities").get()?.n ?? 0;
+    const entityCount = db
+      .query<{ n: number }, []>("SELECT COUNT(*) AS n FROM entities WHERE dup_of IS NULL")
+      .get()?.n ?? 0;
     skipped = Math.max(0, entityCount - total);
     ({ embedded, note } = await embedBatches(store, embedder, total, batchSize, opts));
   } finally {
@@ -170,7 +172,7 @@ async function embedBatches(store: Store, embedder: Embedder, total: number, max
   let estimated = false;
   let batches = 0;
   if (total > 0 && earlier && opts.onEstimate) {
-    opts.onEstimate(total, earlier, "earlier");
+    opts.onEstimate(total, earlier, "earlier", total);
     estimated = true;
   }
   const t0 = performance.now();
@@ -205,7 +207,7 @@ async function embedBatches(store: Store, embedder: Embedder, total: number, max
     // The first batch carries the model's warm-up (onnxruntime optimising its graph: seconds): the
     // estimate uses the second one.
     if (!estimated && opts.onEstimate && total - done > 0 && batches >= 2) {
-      opts.onEstimate(total - done, rate, "now");
+      opts.onEstimate(total - done, rate, "now", total);
       estimated = true;
     }
     opts.onProgress?.(Math.min(done, total), total);

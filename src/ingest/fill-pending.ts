@@ -40,10 +40,12 @@ export async function fillPendingVectors(store: Store, provider: EmbedderProvide
         await pause(opts.recheckMs ?? RECHECK_MS, signal);
         continue;
       }
+      // Computing from here on (answers say so), the model's loading included: else the answers
+      // given while it loads would say to run doctor --repair, and the next ones that it computes.
+      markFilling(store.db, true);
       const embedder = await provider.get();
       if (!embedder || embedder.id !== p.modelId) return 0;
       log.info(`${p.pending} of ${p.total} entities have no embedding yet; computing them in the background`);
-      markFilling(store.db, true);
       try {
         const r = await embedPending(store, provider, { signal, holder: "serve", targetBatchMs: 1500, batchSize: 256 });
         // Another process took the lease between the look and the start: wait for it as above.

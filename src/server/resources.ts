@@ -8,7 +8,7 @@ import { UriTemplate } from "@modelcontextprotocol/server";
 import { ENTITY_KINDS, HOMEBREW_SOURCES, isEntityKind } from "../entities/types.ts";
 import { entityUri, parseUriKey } from "../entities/uri.ts";
 import { presentHits } from "../search/rank/present.ts";
-import { documentRows, listDocuments } from "../store/documents.ts";
+import { mergedDocumentRows } from "../store/documents.ts";
 import { getEntitiesByIds, getEntityBySourceKey } from "../store/entities.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { flattenEntity } from "../tools/response.ts";
@@ -40,7 +40,8 @@ export function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string,
 }
 
 export function readDocumentsResource(deps: ToolDeps, uri: string): ReadResourceResult {
-  return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify({ documents: documentRows(listDocuments(deps.db)) }, null, 2) }] };
+  const text = JSON.stringify({ documents: mergedDocumentRows(deps.db) }, null, 2);
+  return { contents: [{ uri, mimeType: "application/json", text }] };
 }
 
 const DOCUMENTS_URI = "lorekeeper://documents";

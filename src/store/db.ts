@@ -8,7 +8,17 @@ import { existsSync, mkdirSync, statfsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { dbPath } from "../config.ts";
 import { log } from "../log.ts";
-import { addFilterColumns, backfillDerived, ensureLateIndexes, entityColumns, lateIndexesCurrent, missingFilterColumns, straightenTraitNames } from "./filter-columns.ts";
+import {
+  addFilterColumns,
+  backfillDerived,
+  ensureLateIndexes,
+  entityColumns,
+  lateIndexesCurrent,
+  missingFilterColumns,
+  recordRevisions,
+  staleDerivedColumns,
+  straightenTraitNames,
+} from "./filter-columns.ts";
 import { DERIVED_COLUMNS } from "../entities/filters.ts";
 import { refreshGroupRanks } from "./canonical.ts";
 import { refreshTraits } from "./entities.ts";
@@ -391,7 +401,9 @@ function migrate(db: Database): void {
     // which changes nothing where it was done.
     straightenTraitNames(db);
   }
-  if (currentVersion(db) >= SCHEMA_VERSION && missingFilterColumns(db).length === 0 && lateIndexesCurrent(db)) return;
+  const current =
+    currentVersion(db) >= SCHEMA_VERSION && missingFilterColumns(db).length === 0 && lateIndexesCurrent(db);
+  if (current && staleDerivedColumns(db).length === 0) return;
   db.transaction(() => {
     const from = currentVersion(db); // again under the lock: another process may have migrated meanwhile
     const had = from > 0 ? entityColumns(db) : undefined;
@@ -403,7 +415,11 @@ function migrate(db: Database): void {
     }
     const added = addFilterColumns(db);
     if (added.length) log.debug(`store: filter columns added: ${added.join(", ")}`);
-    if (had) backfillDerived(db, DERIVED_COLUMNS.filter((c) => !had.has(c)), !had.has("dup_of"));
+    // Columns this store lacked, and those derived by an older revision than this build's (read
+    // again from the stat blocks).
+    const stale = new Set(staleDerivedColumns(db));
+    if (had) backfillDerived(db, DERIVED_COLUMNS.filter((c) => !had.has(c) || stale.has(c)), !had.has("dup_of"));
+    recordRevisions(db);
     // Canonical-ness (migration 5) and the document ranks (migration 7) are computed for the rows
     // already stored, by the stored preference (after the back-fill above, as when each migration
     // filled its own rows).

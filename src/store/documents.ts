@@ -126,15 +126,26 @@ export interface DocumentRow {
   counts: Record<string, number>;
 }
 
-/** The public row of a document (list_documents and the lorekeeper://documents resource). */
-export function documentRows(docs: DocumentSummary[]): DocumentRow[] {
-  return docs.map((d) => ({
-    key: d.key,
-    name: d.name,
-    source: d.source,
-    publisher: d.publisher ?? null,
-    license: d.license ?? null,
-    entity_count: d.entity_count,
-    counts: d.counts,
-  }));
+/**
+ * The public rows, one per document whatever sources hold it, as `lorekeeper documents` shows them:
+ * `source` names every source holding it ("open5e_v2+dnd5e_api"), the answering one first, and
+ * each entity counts once (listDocumentsByKey). Publisher and license from the first source that
+ * knows them.
+ */
+export function mergedDocumentRows(db: Database, source?: DocumentSource): DocumentRow[] {
+  const meta = new Map<string, DocumentSummary>();
+  for (const d of listDocuments(db, source)) meta.set(`${d.key.toLowerCase()}\u0000${d.source}`, d);
+  return listDocumentsByKey(db, source).map((d) => {
+    const known = d.sources.map((s) => meta.get(`${d.key.toLowerCase()}\u0000${s}`)).filter((m) => m !== undefined);
+    return {
+      key: d.key,
+      name: d.name,
+      source: d.sources.join("+"),
+      publisher: known.find((m) => m.publisher)?.publisher ?? null,
+      license: known.find((m) => m.license)?.license ?? null,
+      entity_count: d.entity_count,
+      counts: d.counts,
+    };
+  });
 }
+

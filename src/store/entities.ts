@@ -300,7 +300,11 @@ export function getEntityBySourceKey(db: Database, kind: EntityKind, sources: re
 
 export function countByKind(db: Database): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const r of db.query<{ kind: string; n: number }, []>("SELECT kind, COUNT(*) AS n FROM entities GROUP BY kind").all()) out[r.kind] = r.n;
+  // Entries, as `documents` counts them: a copy another source's entry answers for is not one.
+  const rows = db.query<{ kind: string; n: number }, []>(
+    "SELECT kind, COUNT(*) AS n FROM entities WHERE dup_of IS NULL GROUP BY kind",
+  );
+  for (const r of rows.all()) out[r.kind] = r.n;
   return out;
 }
 

@@ -7,7 +7,7 @@
  * gets its values at the next sync (the entity's content hash covers its filters).
  */
 import type { Database } from "bun:sqlite";
-import { FILTER_TABLE, type DerivedColumn } from "../entities/filters.ts";
+import { FILTER_TABLE, type DerivedColumn, type FilterColumn } from "../entities/filters.ts";
 import type { Entity, EntityKind, JsonObject } from "../entities/types.ts";
 import { refreshDuplicates } from "./duplicates.ts";
 import { derivedColumnValues } from "./entities.ts";
@@ -29,6 +29,39 @@ export function addFilterColumns(db: Database): string[] {
   const missing = missingFilterColumns(db);
   for (const f of FILTER_TABLE) if (missing.includes(f.column)) db.exec(`ALTER TABLE entities ADD COLUMN ${f.column} ${f.sqlType}`);
   return missing;
+}
+
+const REVISIONS_KEY = "derived_revisions";
+
+/** The revision each derived column's stored values were derived by (meta `derived_revisions`; 1 when not recorded). */
+function recordedRevisions(db: Database): Record<string, number> {
+  const raw = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(REVISIONS_KEY)?.value;
+  try {
+    const parsed: unknown = raw === undefined ? {} : JSON.parse(raw);
+    return parsed !== null && typeof parsed === "object" ? (parsed as Record<string, number>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The derived columns whose `revision` is above the one recorded. */
+type Revised = FilterColumn & { revision: number };
+function newerRevisions(recorded: Record<string, number>): Revised[] {
+  return FILTER_TABLE.filter((f): f is Revised => !!f.derive && (f.revision ?? 1) > (Number(recorded[f.column]) || 1));
+}
+
+/** Derived columns this build derives by a later revision than the store's values were (see FilterColumn.revision). */
+export function staleDerivedColumns(db: Database): DerivedColumn[] {
+  if (!db.query<{ n: number }, []>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'meta'").get()?.n) return [];
+  return newerRevisions(recordedRevisions(db)).map((f) => f.column as DerivedColumn);
+}
+
+/** Record this build's derivation revisions (inside the caller's transaction), keeping a newer build's higher ones. */
+export function recordRevisions(db: Database): void {
+  const recorded = recordedRevisions(db);
+  for (const f of newerRevisions(recorded)) recorded[f.column] = f.revision;
+  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value")
+    .run(REVISIONS_KEY, JSON.stringify(recorded));
 }
 
 /** Fill derived `columns` of every stored row from its data; recompute `dup_of` too when `duplicates`. */

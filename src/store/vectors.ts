@@ -50,9 +50,15 @@ export interface PendingEntity {
   content_hash: string;
 }
 
-const PENDING_WHERE = `(v.entity_id IS NULL OR v.model_id <> ? OR v.content_hash <> e.content_hash)`;
+/**
+ * A copy another source's entity answers for (`dup_of`: SRD 5.1 from Open5e v2 and the D&D 5e API)
+ * is never searched, so it gets no vector: what is embedded is what `documents` counts, the entries.
+ * A copy whose original goes away loses its `dup_of` and is pending then.
+ */
+const PENDING_WHERE =
+  "e.dup_of IS NULL AND (v.entity_id IS NULL OR v.model_id <> ? OR v.content_hash <> e.content_hash)";
 
-/** Entities whose vector is missing, from another model, or older than their content. */
+/** Entries (not copies) whose vector is missing, from another model, or older than their content. */
 export function countPendingVectors(db: Database, modelId: string): number {
   const row = db
     .query<{ n: number }, [string]>(`SELECT COUNT(*) AS n FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id WHERE ${PENDING_WHERE}`)
@@ -70,7 +76,8 @@ export function listPendingVectors(db: Database, modelId: string, limit: number,
     .query<PendingEntity & { kind: string; name: string }, [string, number, number, ...string[]]>(
       `SELECT e.id AS id, e.kind AS kind, e.name AS name, e.text AS text, e.content_hash AS content_hash
        FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id
-       WHERE (v.entity_id IS NULL OR v.model_id <> ?1 OR v.content_hash <> e.content_hash) AND e.id > ?2${where} ORDER BY e.id LIMIT ?3`,
+       WHERE e.dup_of IS NULL AND (v.entity_id IS NULL OR v.model_id <> ?1 OR v.content_hash <> e.content_hash)
+         AND e.id > ?2${where} ORDER BY e.id LIMIT ?3`,
     )
     .all(modelId, afterId, Math.max(1, Math.floor(limit)), ...(only?.kind !== undefined ? [only.kind] : []));
   return rows.map((r) => ({ id: r.id, text: passageText(r), content_hash: r.content_hash }));

@@ -173,7 +173,8 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     const pool = crMin <= crMax ? await candidatePool(ctx.deps.search, { type: a.type, alignment: Array.isArray(a.alignment) ? a.alignment : undefined, spellcaster: typeof a.spellcaster === "boolean" ? a.spellcaster : undefined, casts: typeof a.casts === "string" && a.casts ? a.casts : undefined, environment: a.environment || undefined, cr_min: crMin, cr_max: crMax, documents: a.documents, theme: a.search || undefined, prefer: statBlocks }) : { candidates: [], themed: 0 };
     if ("message" in pool && pool.message) notes.push(pool.message);
     if (a.search) notes.push(`${pool.themed} creatures match the theme; they come first, then the others that fit the filters.`);
-    const groups = proposeGroups(edition, levels, difficulty, pool.candidates, a.proposals);
+    const candidates = ofEdition(pool.candidates, a, edition, notes);
+    const groups = proposeGroups(edition, levels, difficulty, candidates, a.proposals);
     answer.proposals = groups.map((g) => ({ shape: g.shape, ...shown(g.rating, g.monsters, true) }));
     notes.unshift(`${partyStep(edition, levels)} Target for ${difficulty}: ${win.min.toLocaleString("en-US")}–${win.max.toLocaleString("en-US")} ${edition === "2014" ? "adjusted " : ""}XP; searched CR ${formatCr(crMin)}–${formatCr(crMax)}.`);
     if (!a.documents?.length) {
@@ -187,6 +188,26 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
   }
   if (notes.length) answer.message = notes.join(" ");
   return toolAnswer(answer);
+}
+
+/**
+ * The candidates of the edition asked: with an `edition` and no `documents`, the other edition's SRD
+ * stat blocks are left out (the SRD 5.2 Oni is a fiend, the SRD 5.1 one a giant: a 2014 fiend
+ * encounter must not propose it), unless they are all there is; the answer then says so.
+ */
+function ofEdition<C extends { document_key?: string }>(
+  candidates: C[],
+  a: Args,
+  edition: Edition,
+  notes: string[],
+): C[] {
+  if (!a.edition || a.documents?.length) return candidates;
+  const other = EDITION_DOC[edition === "2014" ? "2024" : "2014"];
+  const own = candidates.filter((c) => c.document_key?.toLowerCase() !== other);
+  if (own.length > 0 || candidates.length === 0) return own;
+  const srd = edition === "2014" ? "SRD 5.2" : "SRD 5.1";
+  notes.push(`No ${edition} stat block fits these filters: the proposals use ${other} (${srd}) stat blocks.`);
+  return candidates;
 }
 
 /** What a renamed creature's note adds: which SRD's stat block the rating used. */

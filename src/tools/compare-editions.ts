@@ -7,8 +7,10 @@
 import * as z from "zod";
 import { compareMembers, textSimilarity } from "../entities/agreement.ts";
 import { KINDS } from "../entities/catalog.ts";
+import { nameForm } from "../entities/name-form.ts";
 import { counterpart } from "../entities/renames.ts";
-import type { Entity, EntityKind, JsonObject } from "../entities/types.ts";
+import { slugify, type Entity, type EntityKind, type JsonObject } from "../entities/types.ts";
+import { hasWildcard } from "../search/filter/names.ts";
 import type { SearchHit } from "../search/types.ts";
 import type { ToolDef } from "./define.ts";
 import { defineTool } from "./define.ts";
@@ -27,10 +29,12 @@ const input = z
 
 const output = z.looseObject({
   name: z.string(),
-  kind: z.string(),
-  srd_2014: z.looseObject({}).nullable(),
-  srd_2024: z.looseObject({}).nullable(),
-  differences: z.array(z.looseObject({ field: z.string() })),
+  kind: z.string().optional(),
+  srd_2014: z.looseObject({}).nullable().optional(),
+  srd_2024: z.looseObject({}).nullable().optional(),
+  differences: z.array(z.looseObject({ field: z.string() })).optional(),
+  /** a wildcard or a name matching several entries: the entries to choose from (nothing compared) */
+  candidates: z.array(z.looseObject({ name: z.string(), kind: z.string() })).optional(),
 });
 
 /** Damage as the text states it ("8d6 fire"), in order of appearance. */
@@ -47,11 +51,129 @@ function side(h: SearchHit | undefined): JsonObject | null {
   return { name: e.name, document_key: e.document_key, document_name: e.document_name, uri: entityUri(e.kind, e.key, e.document_source) };
 }
 
-async function find(run: (q: { kinds: EntityKind[]; name: string; documents: string[] }) => Promise<SearchHit[]>, kinds: EntityKind[], name: string, doc: "srd-2014" | "srd-2024"): Promise<SearchHit | undefined> {
-  const direct = (await run({ kinds, name, documents: [doc] }))[0];
-  if (direct) return direct;
+type Run = (q: { kinds: EntityKind[]; name: string; documents: string[]; limit?: number }) => Promise<Found>;
+type Found = { hits: SearchHit[]; total: number };
+type Doc = "srd-2014" | "srd-2024";
+const DOCS: readonly Doc[] = ["srd-2014", "srd-2024"];
+
+/** The entry is the one asked for by name: its name, name form ("Horse, Draft"), slug or key, whatever the case. */
+function isNamed(e: Entity, asked: string): boolean {
+  const a = asked.trim().toLowerCase();
+  if (e.name.toLowerCase() === a || e.key.toLowerCase() === a) return true;
+  return nameForm(e.name) === nameForm(asked) || slugify(e.name) === a;
+}
+
+/** The first hit per kind whose entry `name` names exactly, in `doc`. */
+async function exactIn(run: Run, kinds: EntityKind[], name: string, doc: Doc): Promise<SearchHit[]> {
+  const { hits } = await run({ kinds, name, documents: [doc] });
+  const out = new Map<string, SearchHit>();
+  for (const h of hits) if (isNamed(h.entity, name) && !out.has(h.entity.kind)) out.set(h.entity.kind, h);
+  return [...out.values()];
+}
+
+/** `name`'s other-edition entry by the reviewed rename table (renames.json), if `doc` holds it. */
+async function renamedIn(run: Run, kinds: EntityKind[], name: string, doc: Doc): Promise<SearchHit | undefined> {
   const c = counterpart(kinds, name);
-  return c && c.otherDocument === doc ? (await run({ kinds, name: c.other, documents: [doc] }))[0] : undefined;
+  if (!c || c.otherDocument !== doc) return undefined;
+  return (await exactIn(run, [c.rename.kind], c.other, doc))[0];
+}
+
+interface Pair {
+  kind: EntityKind;
+  old?: SearchHit;
+  neu?: SearchHit;
+}
+
+/** One candidate an ambiguous name or pattern matched: a name of one kind, with the SRDs that have it. */
+interface Candidate {
+  name: string;
+  kind: string;
+  documents: Doc[];
+  /** the other edition's name (renames.json), when the entry was renamed */
+  renamed_to?: string;
+}
+
+const MAX_CANDIDATES = 20;
+
+/**
+ * What `name` asks to compare. Exact names (or keys) first, each side's missing version then by
+ * the reviewed rename table ("Goblin" is SRD 5.2's "Goblin Warrior", as search_creature and
+ * build_encounter map it); then, for a wildcard or a partial name, the one entry it matches. An
+ * entry named in several kinds, or a pattern matching several entries, gives the candidates:
+ * pairing whatever matched first would present two unrelated entries ("gob*": Goblin and Goblin
+ * Boss) as one renamed thing.
+ */
+type Paired = { pair: Pair } | { candidates: Candidate[]; total: number; complete: boolean };
+
+async function pairOf(run: Run, kinds: EntityKind[], name: string): Promise<Paired> {
+  if (!hasWildcard(name)) {
+    const exact = new Map<EntityKind, Pair>();
+    for (const doc of DOCS) {
+      for (const h of await exactIn(run, kinds, name, doc)) {
+        const p = exact.get(h.entity.kind) ?? { kind: h.entity.kind };
+        p[doc === "srd-2014" ? "old" : "neu"] = h;
+        exact.set(h.entity.kind, p);
+      }
+    }
+    // An exact name with no version in the other edition: its renamed entry there, if it was renamed.
+    for (const p of exact.values()) {
+      if (!p.old) p.old = await renamedIn(run, [p.kind], name, "srd-2014");
+      if (!p.neu) p.neu = await renamedIn(run, [p.kind], name, "srd-2024");
+    }
+    if (exact.size === 1) return { pair: [...exact.values()][0]! };
+    if (exact.size > 1) {
+      const all = candidatesOf([...exact.values()].flatMap((p) => [p.old, p.neu]));
+      return { candidates: all, total: all.length, complete: true };
+    }
+    // A renamed entry's name in an edition that does not hold the name itself.
+    for (const doc of DOCS) {
+      const h = await renamedIn(run, kinds, name, doc);
+      if (h) {
+        const other = doc === "srd-2014" ? "srd-2024" : "srd-2014";
+        const again = (await exactIn(run, [h.entity.kind], name, other))[0];
+        const kind = h.entity.kind;
+        return { pair: doc === "srd-2014" ? { kind, old: h, neu: again } : { kind, old: again, neu: h } };
+      }
+    }
+  }
+  // A pattern or a part of a name: the entries it matches in either SRD.
+  const found: SearchHit[] = [];
+  let complete = true;
+  for (const doc of DOCS) {
+    const r = await run({ kinds, name, documents: [doc], limit: MAX_CANDIDATES });
+    found.push(...r.hits);
+    if (r.total > r.hits.length) complete = false;
+  }
+  const all = candidatesOf(found);
+  if (all.length === 1 && complete) {
+    const c = all[0]!;
+    const kind = found[0]!.entity.kind;
+    const at = async (doc: Doc) =>
+      found.find((h) => h.entity.document_key === doc) ?? (await renamedIn(run, [kind], c.name, doc));
+    return { pair: { kind, old: await at("srd-2014"), neu: await at("srd-2024") } };
+  }
+  return { candidates: all.slice(0, MAX_CANDIDATES), total: all.length, complete };
+}
+
+/** The hits as candidates: one per kind and name, with the SRDs that have it and its renamed name. */
+function candidatesOf(hits: ReadonlyArray<SearchHit | undefined>): Candidate[] {
+  const out = new Map<string, Candidate>();
+  for (const h of hits) {
+    if (!h) continue;
+    const e = h.entity;
+    const doc = e.document_key as Doc;
+    // The kind as this tool's `kind` parameter takes it, so that the candidate can be asked for again.
+    const label = e.kind === "magic_item" ? "magic-item" : e.kind;
+    const k = `${label}\u0000${e.name}`;
+    const c = out.get(k);
+    if (c) {
+      if (!c.documents.includes(doc)) c.documents.push(doc);
+      continue;
+    }
+    const r = counterpart([e.kind], e.name);
+    out.set(k, { name: e.name, kind: label, documents: [doc], ...(r ? { renamed_to: r.other } : {}) });
+  }
+  return [...out.values()].sort((x, y) => x.name.localeCompare(y.name) || x.kind.localeCompare(y.kind));
 }
 
 export const compareEditions: ToolDef = defineTool({
@@ -63,17 +185,31 @@ export const compareEditions: ToolDef = defineTool({
   openWorld: true,
   async run(a, ctx) {
     const kinds: EntityKind[] = a.kind ? [a.kind === "magic-item" ? "magic_item" : (a.kind as EntityKind)] : [...COMPARED];
-    const run = async (q: { kinds: EntityKind[]; name: string; documents: string[] }) => (await ctx.deps.search({ ...q, limit: 5, collapse: false })).hits;
+    const run: Run = async (q) => {
+      const { kinds: ks, name, documents } = q;
+      const r = await ctx.deps.search({ kinds: ks, name, documents, limit: q.limit ?? 5, collapse: false });
+      return { hits: r.hits, total: r.total };
+    };
     await ctx.gate.ensure(kinds, ctx.progress).catch(() => undefined);
-    let old = await find(run, kinds, a.name, "srd-2014");
-    let neu = await find(run, kinds, a.name, "srd-2024");
-    // Same kind on both sides: the kind of whichever was found first.
-    const kind = (old ?? neu)?.entity.kind;
-    if (kind && old && old.entity.kind !== kind) old = undefined;
-    if (kind && neu && neu.entity.kind !== kind) neu = (await find(run, [kind], a.name, "srd-2024")) ?? undefined;
-    if (!old && !neu) {
-      return toolError(`Neither SRD 5.1 (srd-2014) nor SRD 5.2 (srd-2024) has "${a.name}"${a.kind ? ` as a ${a.kind}` : ""}. Use search_all {"query": "${a.name.replaceAll('"', "")}"} to find its exact name, then ask again.`);
+    const paired = await pairOf(run, kinds, a.name);
+    if ("candidates" in paired) {
+      if (paired.candidates.length === 0) {
+        return toolError(`Neither SRD 5.1 (srd-2014) nor SRD 5.2 (srd-2024) has "${a.name}"${a.kind ? ` as a ${a.kind}` : ""}. Use search_all {"query": "${a.name.replaceAll('"', "")}"} to find its exact name, then ask again.`);
+      }
+      const shown = paired.candidates.length;
+      const count = paired.complete
+        ? `${paired.total} entries`
+        : `more than ${paired.total} entries (the first ${shown} by name shown; a longer name narrows it)`;
+      const andKind = paired.candidates.some((c) => c.kind !== paired.candidates[0]!.kind) ? " and its kind" : "";
+      return toolAnswer({
+        name: a.name,
+        candidates: paired.candidates,
+        message:
+          `"${a.name}" matches ${count}, not one: nothing is compared. Call compare_editions again with one ` +
+          `candidate's name${andKind}; renamed_to is that entry's name in the other SRD.`,
+      });
     }
+    const { kind, old, neu } = paired.pair;
     const differences: JsonObject[] = [];
     const same: string[] = [];
     const notes: string[] = [];
@@ -106,7 +242,7 @@ export const compareEditions: ToolDef = defineTool({
     }
     const answer = {
       name: (neu ?? old)!.entity.name,
-      kind: KINDS[kind!].label,
+      kind: KINDS[kind].label,
       srd_2014: side(old),
       srd_2024: side(neu),
       differences,

@@ -1,14 +1,13 @@
 /** list_documents: the books and packs in the local store, with counts per content type. */
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { type DocumentSummary, listDocuments } from "../store/documents.ts";
+import { mergedDocumentRows } from "../store/documents.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
 import { CACHES } from "../store/caches.ts";
 import type { ToolDef } from "./define.ts";
 import { defineTool } from "./define.ts";
 import { numeric, offset, vocab, vocabWithDefault } from "./params.ts";
 import { buildMetadata } from "./response.ts";
-import { documentRows } from "../store/documents.ts";
 import { FORMATS, SOURCES } from "./vocab.ts";
 import { safeLine, safeText } from "../text/sanitize.ts";
 
@@ -28,6 +27,7 @@ const input = z
 const documentSchema = z.object({
   key: z.string(),
   name: z.string(),
+  /** the sources holding it, joined by "+" (the one whose copies answer first) */
   source: z.string(),
   publisher: z.string().nullable(),
   license: z.string().nullable(),
@@ -85,7 +85,8 @@ export const listDocumentsTool: ToolDef = defineTool({
   openWorld: false,
   async run(a, ctx): Promise<CallToolResult> {
     // Grouping the whole entities table takes ~25 ms: done once per store version (and source).
-    const all = CACHES.documentRows.get(ctx.deps.db, a.source ?? "", () => documentRows(listDocuments(ctx.deps.db, a.source)));
+    // One row per document, as `lorekeeper documents` shows it (SRD 5.1 from three sources is one row).
+    const all = CACHES.documentRows.get(ctx.deps.db, a.source ?? "", () => mergedDocumentRows(ctx.deps.db, a.source));
     const offset = a.offset ?? 0;
     const rows = all.slice(offset, offset + a.limit);
     const now = ctx.deps.now?.() ?? new Date();

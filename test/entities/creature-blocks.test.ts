@@ -28,9 +28,24 @@ describe("read from the stat block", () => {
     for (const s of ["fireball", "power word kill", "mage hand", "acid arrow", "globe of invulnerability"]) expect(lich).toContain(s);
     expect(lich.length).toBe(26);
     const mage = spellsCast(block("srd-2024_mage"));
-    expect(mage).toEqual(["cone of cold", "detect magic", "fireball", "fly", "invisibility", "light", "mage armor", "mage hand", "prestidigitation"]);
+    // Its Spellcasting list, its bonus action (Misty Step) and its reaction (Protective Magic: Counterspell or Shield).
+    const listed = ["cone of cold", "detect magic", "fireball", "fly", "invisibility", "light", "mage armor"];
+    expect(mage).toEqual([...listed, "mage hand", "counterspell", "misty step", "prestidigitation", "shield"].sort());
     expect(spellsCast(block("srd_wolf"))).toEqual([]);
     expect(spellsCast(block("srd_vampire"))).toEqual([]);
+  });
+
+  test("spells cast named in running text: lists with or/and, version notes, and where the list ends", () => {
+    const cast = (desc: string) => spellsCast({ bonus_actions: [{ name: "Divine Aid", desc }] });
+    const priest =
+      "The priest casts Cure Wounds (level 2 version), Lesser Restoration, or Remove Curse, using the same " +
+      "spellcasting ability as Spellcasting.";
+    expect(cast(priest)).toEqual(["cure wounds", "lesser restoration", "remove curse"]);
+    expect(cast("The dragon casts Guiding Bolt (level 2 version) or (B) Weakening Breath.")).toEqual(["guiding bolt"]);
+    expect(cast("It casts Wall of Ice (level 8 version), requiring no spell components.")).toEqual(["wall of ice"]);
+    const hag = "The hag casts Darkness, Faerie Fire, or Web, requiring no Material components.";
+    expect(cast(hag)).toEqual(["darkness", "faerie fire", "web"]);
+    expect(cast("When a creature casts a spell, the mage casts one of the following spells.")).toEqual([]);
   });
 
   test("conditions inflicted on others, not the creature's own states", () => {
@@ -95,6 +110,32 @@ describe("the trait filter finds a trait under either apostrophe (migration 12)"
     await writtenBefore12("DELETE FROM meta WHERE key = 'schema_version'", async (again) => {
       expect(curlyLeft(again)).toBe(0);
     });
+  });
+});
+
+describe("a store derived by an older reading of the stat blocks reads them again when it opens", () => {
+  test("casts: a reaction's Counterspell is found after reopening a store written before it was read", async () => {
+    const e = makeEntity("creature", "Mage", { creature_type: "humanoid" }, { doc: "srd-2024" });
+    const desc = "The mage casts Counterspell or Shield in response to the spell's trigger.";
+    const mage = { ...e, data: { ...e.data, reactions: [{ name: "Protective Magic", desc }] } };
+    const query = { kinds: ["creature" as const], filters: { casts: "counterspell" }, limit: 10 };
+    const casters = async (store: Store) => (await runSearch(ctxOf(store), query)).hits.map((h) => h.entity.name);
+    await reopenedAfter(
+      [mage],
+      async (store) => {
+        expect(await casters(store)).toEqual(["Mage"]);
+        // As the previous reading stored it: no spells, no revision recorded.
+        store.db.exec("UPDATE entities SET casts = NULL, spellcaster = 0 WHERE kind = 'creature'");
+        store.db.exec("DELETE FROM meta WHERE key = 'derived_revisions'");
+        expect(await casters(store)).toEqual([]);
+      },
+      async (again) => {
+        expect(await casters(again)).toEqual(["Mage"]);
+        const sql = "SELECT value FROM meta WHERE key = 'derived_revisions'";
+        const recorded = again.db.query<{ value: string }, []>(sql).get()!;
+        expect(JSON.parse(recorded.value).casts).toBe(2);
+      },
+    );
   });
 });
 

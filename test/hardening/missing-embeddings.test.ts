@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync } from "node:fs";
+import { hostname } from "node:os";
 import { join } from "node:path";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
@@ -80,7 +81,7 @@ describe("doctor", () => {
     copyFileSync(partial, copy);
     const before = doctor(copy).checks.find((c) => c.name === "embeddings");
     expect(before?.status).toBe("warn");
-    expect(before?.summary).toContain(`8 of ${total} entities have a vector`);
+    expect(before?.summary).toContain(`8 of ${total} entries have a vector`);
     expect(before?.fix).toContain("doctor --repair");
     const repaired = doctor(copy, true);
     expect(repaired.repair?.steps.join("\n")).toContain(`computed the ${total - 8} missing vectors`);
@@ -102,6 +103,38 @@ describe("answers", () => {
       const lexical = withPendingNote(await runSearch({ store, embedder, embeddingTimeoutMs: 10_000 }, { kinds: ["spell"], name: "Fireball", limit: 5 }), store.db);
       expect(lexical.message ?? "").not.toContain("partial");
     } finally {
+      closeVectorIndex(store);
+      store.close();
+    }
+  });
+
+  test("the note is one true sentence: computing while another process holds the lease, else the fix", async () => {
+    const copy = join(tmp.dir, "lease.db");
+    copyFileSync(partial, copy);
+    // A live process of this machine holding the lease, as a `lorekeeper sync` embedding beside the server would.
+    const other = Bun.spawn(["sleep", "30"]);
+    const store = openStore({ path: copy });
+    try {
+      const embedder = createEmbedderProvider({ modelDir: model, embeddedDir: null, allowDownload: false });
+      const query = { kinds: ["spell" as const], search: "fire damage", limit: 5 };
+      const ctx = { store, embedder, embeddingTimeoutMs: 10_000 };
+      const ask = async () => withPendingNote(await runSearch(ctx, query), store.db).message ?? "";
+      const now = Date.now();
+      const lease = { pid: other.pid, host: hostname(), holder: "sync", started_at: now, renewed_at: now };
+      const upsert = "INSERT INTO meta(key, value) VALUES ('embed_lease', ?) " +
+        "ON CONFLICT(key) DO UPDATE SET value = excluded.value";
+      store.db.query(upsert).run(JSON.stringify(lease));
+      for (let i = 0; i < 2; i++) {
+        const note = await ask();
+        expect(note).toContain("they are being computed in the background");
+        expect(note).not.toContain("doctor --repair");
+      }
+      store.db.exec("DELETE FROM meta WHERE key = 'embed_lease'");
+      const after = await ask();
+      expect(after).toContain("run `lorekeeper doctor --repair` to compute them");
+      expect(after).not.toContain("being computed");
+    } finally {
+      other.kill();
       closeVectorIndex(store);
       store.close();
     }

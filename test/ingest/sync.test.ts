@@ -39,11 +39,14 @@ describe("sync", () => {
   });
   const http = () => new HttpClient({ cache: createHttpCache(store.db, cfg), retries: 1, baseDelayMs: 1, maxDelayMs: 5 });
 
-  test("default plan: all Open5e v2 types, and only rules / rule sections / proficiencies from the D&D 5e API", () => {
+  test("default plan: all Open5e v2 types; from the D&D 5e API rules, sections, proficiencies, 2014 classes", () => {
     const plan = planSync({});
     expect(plan.some((t) => t.source === "open5e_v1")).toBe(false);
-    const dnd = plan.filter((t) => t.source === "dnd5e_api").map((t) => t.endpoint);
-    expect(new Set(dnd)).toEqual(new Set(["rules", "rule-sections", "proficiencies"]));
+    const dnd = plan.filter((t) => t.source === "dnd5e_api").map((t) => t.id);
+    // The 2014 classes for their level tables' class columns (Sneak Attack, Invocations Known, …),
+    // which Open5e v2's lack.
+    const rules = ["2014/rules", "2014/rule-sections", "2014/proficiencies", "2024/proficiencies"];
+    expect(new Set(dnd)).toEqual(new Set([...rules, "2014/classes"]));
     expect(plan.filter((t) => t.source === "open5e_v2").map((t) => t.id)).toContain("creatures");
     expect(() => planSync({ types: ["nonsense"] })).toThrow(/Unknown content type/);
   });

@@ -359,7 +359,11 @@ function checkResult(c: FuzzCase, res: CallToolResult, tool: Tool, validate: ((v
     return args.format === undefined || String(args.format).trim().toLowerCase() !== "text" ? sameJson(text, sc) : undefined;
   }
   if (tool.name === "build_encounter") return checkEncounter(sc, args) ?? sameJson(text, sc);
-  if (tool.name === "compare_editions") return Array.isArray(sc.differences) ? sameJson(text, sc) : "no differences list";
+  // A comparison lists its differences; a pattern or name matching several entries, its candidates.
+  if (tool.name === "compare_editions") {
+    const listed = Array.isArray(sc.differences) || Array.isArray(sc.candidates);
+    return listed ? sameJson(text, sc) : "neither differences nor candidates";
+  }
   if (tool.name === "class_progression") {
     const levels = sc.levels as Array<{ level: number }>;
     const lo = Number(args.level_min ?? 1);

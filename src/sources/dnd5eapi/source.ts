@@ -1,7 +1,9 @@
 /**
  * The D&D 5e API: one list + one detail request per record, two rule sets (2014, 2024) side by side.
  * Without an explicit --source it only supplies what Open5e v2 lacks (spec decision 6): rules, rule
- * sections and proficiencies; everything else it has duplicates the SRD already in v2.
+ * sections, proficiencies, and the 2014 classes for their level tables (Open5e v2's SRD 5.1 classes
+ * have no class columns: no Sneak Attack, Rages, Ki Points, Slot Level or Invocations Known);
+ * everything else it has duplicates the SRD already in v2.
  */
 import { dnd5eApiDocuments } from "../../entities/normalize/documents.ts";
 import type { ContentType, Dnd5eYear } from "../../entities/normalize/types.ts";
@@ -10,8 +12,10 @@ import { Dnd5eApiClient } from "./client.ts";
 import { DND5EAPI_TYPES } from "./content-types.ts";
 import { dnd5eApiUrl } from "./urls.ts";
 
-/** What `lorekeeper sync` fetches from this API without --source. */
+/** What `lorekeeper sync` fetches from this API without --source (both years). */
 export const DND5E_DEFAULT_ENDPOINTS: readonly string[] = ["rules", "rule-sections", "proficiencies"];
+/** …and of one year only: the 2014 class levels' class columns (the SRD 5.1 class tables). */
+export const DND5E_DEFAULT_2014: readonly string[] = ["classes"];
 
 const yearOf = (t: ContentType): Dnd5eYear => t.year ?? "2014";
 
@@ -19,7 +23,8 @@ export const dnd5eApi: Source = {
   id: "dnd5e_api",
   label: "The D&D 5e API",
   contentTypes: DND5EAPI_TYPES,
-  byDefault: (t) => DND5E_DEFAULT_ENDPOINTS.includes(t.endpoint),
+  byDefault: (t) =>
+    DND5E_DEFAULT_ENDPOINTS.includes(t.endpoint) || (yearOf(t) === "2014" && DND5E_DEFAULT_2014.includes(t.endpoint)),
   url: (baseUrl, t, endpoint = t.endpoint, key) => dnd5eApiUrl(baseUrl, yearOf(t), endpoint, key),
   open(run) {
     const client = new Dnd5eApiClient(run.http, { baseUrl: run.config.dnd5eApiBaseUrl });

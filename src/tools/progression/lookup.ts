@@ -12,7 +12,8 @@ import { type EntityRow, rowToEntity } from "../../store/entities.ts";
 import { parseUriKey } from "../../entities/uri.ts";
 import { documentRank } from "../../search/rank/preference.ts";
 import { entityUri } from "../response.ts";
-import { buildProgression, type LevelRow } from "./table.ts";
+import { srd51Columns } from "./srd-columns.ts";
+import { buildProgression, type LevelRow, parseMarkdownTable } from "./table.ts";
 
 export interface ClassLevels {
   class: { key: string; name: string; document_key: string; uri: string };
@@ -38,13 +39,58 @@ function lookup(db: Database, kind: "class" | "subclass", ref: string, requested
   return rows.map(rowToEntity);
 }
 
-/** What the answer says about a class or subclass; its uri is the one its resource answers at. */
+/** The number of columns of a class's level table (0 without one). */
+function tableWidth(e: Entity): number {
+  const t = (e.data as unknown as ClassData).table;
+  return t ? (parseMarkdownTable(t)?.head.length ?? 0) : 0;
+}
+
+/**
+ * The version of `first` with the widest level table among its document's copies (several sources
+ * sync the same SRD class, under other keys): Open5e v2's SRD 5.1 Rogue has no Sneak Attack
+ * column, the D&D 5e API's has. Asked by either key, the class answers with the whole table.
+ */
+function mostComplete(db: Database, first: Entity | undefined): Entity | undefined {
+  if (!first) return undefined;
+  const copies = db
+    .query<EntityRow, [string, string]>(
+      "SELECT * FROM entities WHERE kind = 'class' AND name = ? COLLATE NOCASE AND document_key = ? COLLATE NOCASE " +
+        "ORDER BY document_source, key",
+    )
+    .all(first.name, first.document_key)
+    .map(rowToEntity);
+  let best = first;
+  for (const e of copies) if (tableWidth(e) > tableWidth(best)) best = e;
+  return best;
+}
+
+/** What an answer lacking some of the SRD's class columns says (SRD 5.1 classes: the tables of the SRD). */
+function missingColumnsNote(cls: Entity, rows: readonly LevelRow[], columns: readonly string[]): string | null {
+  if (cls.document_key !== "srd-2014") return null;
+  const missing = srd51Columns(cls.name).filter((c) => !hasColumn(c, rows, columns));
+  if (missing.length === 0) return null;
+  const noun = `column${missing.length > 1 ? "s" : ""}`;
+  return (
+    `This table lacks the SRD's ${missing.join(", ")} ${noun} (${cls.document_source} does not carry them): ` +
+    "run `lorekeeper sync --source dnd5e_api --types 2014/classes` to add the D&D 5e API's 2014 class levels, " +
+    "or `lorekeeper sync --source open5e_v1`."
+  );
+}
+
+function hasColumn(c: string, rows: readonly LevelRow[], columns: readonly string[]): boolean {
+  if (c === "Cantrips Known") return rows.some((r) => r.cantrips_known !== undefined);
+  if (c === "Spells Known") return rows.some((r) => r.spells_known !== undefined);
+  if (c === "Spell Slots") return rows.some((r) => r.spell_slots !== undefined);
+  return columns.includes(c);
+}
+
+/** What an answer says about a class or subclass; its uri is the one its resource answers at. */
 const ident = (e: Entity) => ({ key: e.key, name: e.name, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) });
 
 /** The level table, or a sentence saying what was not found. */
 export function classLevels(db: Database, opts: { class: string; subclass?: string; documents?: readonly string[]; prefer?: readonly string[] }): ClassLevels | string {
   const classes = lookup(db, "class", opts.class.trim(), opts.documents, opts.prefer);
-  const cls = classes[0];
+  const cls = mostComplete(db, classes[0]);
   if (!cls) {
     const known = db.query<{ name: string }, []>("SELECT DISTINCT name FROM entities WHERE kind = 'class' ORDER BY name LIMIT 40").all().map((r) => r.name);
     const where = opts.documents?.length ? ` in ${opts.documents.join(", ")}` : "";
@@ -71,7 +117,7 @@ export function classLevels(db: Database, opts: { class: string; subclass?: stri
   const rank = documentRank(opts.prefer);
   const first = [...rank.preferred, "srd-2024"][0]!;
   const fallback = !opts.documents?.length && rank(cls) > 0 ? `From ${cls.document_key}: the preferred document ${first} has no ${cls.name}.` : null;
-  const note = [fallback, p.note].filter(Boolean).join(" ");
+  const note = [fallback, p.note, missingColumnsNote(cls, p.rows, p.columns)].filter(Boolean).join(" ");
   return {
     class: ident(cls),
     ...(sub ? { subclass: ident(sub) } : {}),

@@ -205,9 +205,12 @@ describe("D&D 5e API level records → table", () => {
     ];
     const md = dndLevelTable(recs, "barbarian")!;
     const t = rowsFromTable(md)!;
-    expect(t.columns).toEqual(["Rage Count", "Rage Damage Bonus", "Brutal Critical Dice"]);
-    expect(t.rows.get(1)).toEqual({ level: 1, proficiency_bonus: "+2", features: ["Rage", "Unarmored Defense"], other: { "Rage Count": "2", "Rage Damage Bonus": "2", "Brutal Critical Dice": "—" } });
-    expect(t.rows.get(20)!.other!["Rage Count"]).toBe("Unlimited");
+    // Under the SRD table's headers and as it prints them (Rages, Rage Damage "+2").
+    expect(t.columns).toEqual(["Rages", "Rage Damage", "Brutal Critical Dice"]);
+    const other = { Rages: "2", "Rage Damage": "+2", "Brutal Critical Dice": "—" };
+    const features = ["Rage", "Unarmored Defense"];
+    expect(t.rows.get(1)).toEqual({ level: 1, proficiency_bonus: "+2", features, other });
+    expect(t.rows.get(20)!.other!.Rages).toBe("Unlimited");
     expect(dndLevelTable(recs, "wizard")).toBeNull();
   });
 });

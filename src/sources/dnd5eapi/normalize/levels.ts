@@ -12,11 +12,16 @@ const SPELL_COLUMNS: [string, string][] = [
   ["prepared_spells", "Prepared Spells"],
 ];
 
-const humanize = (k: string) => k.replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+/** Class columns under the SRD 5.1 tables' headers where the API's key says it otherwise. */
+const SRD_HEADERS: Record<string, string> = { rage_count: "Rages", rage_damage_bonus: "Rage Damage" };
 
-/** One class-specific value as the books print it ("d6", "2d6", "3"); null when not shown. */
+const humanize = (k: string) => SRD_HEADERS[k] ?? k.replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+
+/** One class-specific value as the books print it ("d6", "2d6", "3", "+2", "+10 ft."); null when not shown. */
 function cell(key: string, v: unknown): string | null {
   // The API writes "unlimited" (a 20th-level barbarian's rages) as 9999.
+  if (typeof v === "number" && v > 0 && v < 9999 && key === "rage_damage_bonus") return `+${v}`;
+  if (typeof v === "number" && v > 0 && key === "unarmored_movement") return `+${v} ft.`;
   if (typeof v === "number") return v >= 9999 ? "Unlimited" : key.endsWith("_die") ? `d${v}` : String(v);
   if (isRec(v) && typeof v.dice_count === "number" && typeof v.dice_value === "number") return `${v.dice_count}d${v.dice_value}`;
   if (typeof v === "boolean") return v ? "yes" : "no";
@@ -34,7 +39,21 @@ export function dndLevelTable(levels: unknown[], classIndex: string): string | n
   const spellCols = SPELL_COLUMNS.filter(([k]) => rows.some((r) => (int(sc(r)[k]) ?? 0) > 0));
   const slotCols = SLOT_NAMES.map((_, i) => i + 1).filter((n) => rows.some((r) => (int(sc(r)[`spell_slots_level_${n}`]) ?? 0) > 0));
   const specific = [...new Set(rows.flatMap((r) => Object.keys(cs(r))))].filter((k) => rows.some((r) => shown(cell(k, cs(r)[k])) !== "—"));
-  const head = ["Level", "Proficiency Bonus", "Features", ...spellCols.map(([, h]) => h), ...specific.map(humanize), ...slotCols.map((n) => SLOT_NAMES[n - 1]!)];
+  const slotsOf = (r: Rec) => SLOT_NAMES.map((_, i) => int(sc(r)[`spell_slots_level_${i + 1}`]) ?? 0);
+  // Pact Magic (the Warlock): at every level its slots are all of one level, and that level rises.
+  // The SRD's table prints them as Spell Slots and Slot Level; the 1st–9th columns stay for spell_slots.
+  const levelsWithSlots = (r: Rec) => slotsOf(r).filter((n) => n > 0).length;
+  const pact = rows.every((r) => levelsWithSlots(r) <= 1) && rows.some((r) => slotsOf(r).findIndex((n) => n > 0) > 0);
+  const pactCols = pact ? ["Spell Slots", "Slot Level"] : [];
+  const head = [
+    "Level",
+    "Proficiency Bonus",
+    "Features",
+    ...spellCols.map(([, h]) => h),
+    ...specific.map(humanize),
+    ...pactCols,
+    ...slotCols.map((n) => SLOT_NAMES[n - 1]!),
+  ];
   const lines = [`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`];
   for (const r of rows) {
     const pb = int(r.prof_bonus);
@@ -45,9 +64,16 @@ export function dndLevelTable(levels: unknown[], classIndex: string): string | n
       feats.length ? feats.join(", ") : "—",
       ...spellCols.map(([k]) => shown(int(sc(r)[k]) === null ? null : String(int(sc(r)[k])))),
       ...specific.map((k) => shown(cell(k, cs(r)[k]))),
+      ...(pact ? pactCells(slotsOf(r)) : []),
       ...slotCols.map((n) => shown(String(int(sc(r)[`spell_slots_level_${n}`]) ?? 0))),
     ];
     lines.push(`| ${cells.join(" | ")} |`);
   }
   return lines.join("\n");
+}
+
+/** A Pact Magic row's Spell Slots and Slot Level cells ("2", "3rd"). */
+function pactCells(slots: number[]): string[] {
+  const at = slots.findIndex((n) => n > 0);
+  return at < 0 ? ["—", "—"] : [String(slots[at]), SLOT_NAMES[at]!];
 }
