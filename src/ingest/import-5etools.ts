@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { capName, oversizeReason } from "../entities/limits.ts";
 import type { DocumentInfo, Entity } from "../entities/types.ts";
 import { FivetoolsError, looksLikeFivetools, parseFivetools } from "../sources/5etools/file.ts";
-import { FIVETOOLS_SOURCE, fivetoolsOrigin, normalizeFivetoolsFile } from "../sources/5etools/normalize/file.ts";
+import { countKind, FIVETOOLS_SOURCE, fivetoolsOrigin, normalizeFivetoolsFile } from "../sources/5etools/normalize/file.ts";
 import { log } from "../log.ts";
 import { storeFailure } from "../store/db.ts";
 import { replaceOrigin } from "../store/entities.ts";
@@ -68,11 +68,12 @@ export function importFivetoolsText(db: Database | null, text: string, file: str
     if (looksOfficial) pr.warnings.push(`the source name "${src.doc.name}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew never passes for official content`);
     else if (docName !== src.doc.name) pr.warnings.push(`the source name is ${src.doc.name.length} characters long; it was shortened to ${docName.length}`);
     const keep: Entity[] = [];
-    const skipOne = (type: string, reason: string, name: string) => {
+    const skipOne = (type: string, reason: string, name: string, kind: Entity["kind"]) => {
       const count = src.types.find((c) => c.type === type);
       if (count) {
         count.imported--;
         count.skipped++;
+        countKind(count, kind, -1);
       }
       pr.skipped.push({ type, key: capName(name), name: capName(name), reason, line: 0, column: 0 });
     };
@@ -80,10 +81,10 @@ export function importFivetoolsText(db: Database | null, text: string, file: str
       const e: Entity = { ...e0, document_name: docName };
       const from = src.from[i]!;
       const over = oversizeReason(e);
-      if (over) return skipOne(from.type, `too large to import: ${over} (see docs/homebrew.md, "Limits")`, e.name);
+      if (over) return skipOne(from.type, `too large to import: ${over} (see docs/homebrew.md, "Limits")`, e.name, e.kind);
       const t = twin(e);
       if (t && !opts.force) {
-        return skipOne(from.type, `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; homebrew never overwrites API content (use --force to import it anyway)`, e.name);
+        return skipOne(from.type, `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; homebrew never overwrites API content (use --force to import it anyway)`, e.name, e.kind);
       }
       if (t) pr.warnings.push(`${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway (--force), both are kept`);
       keep.push(e);

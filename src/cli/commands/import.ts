@@ -54,6 +54,13 @@ function loc(line: number, column: number): string {
   return line > 0 ? ` (line ${line}, column ${column})` : "";
 }
 
+/** The kinds a type's records became: "magic_item 3, weapon 2" when one 5etools list gave several. */
+function kindsText(t: FileReport["packs"][number]["types"][number]): string {
+  const kinds = "kinds" in t && t.kinds && typeof t.kinds === "object" ? Object.entries(t.kinds as Record<string, number>) : [];
+  if (kinds.length < 2) return t.kind ?? "(none)";
+  return kinds.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ${n}`).join(", ");
+}
+
 function printFile(r: FileReport, out: string[]): void {
   const verb = r.dry_run ? "would import" : "imported";
   if (!r.ok) {
@@ -67,7 +74,7 @@ function printFile(r: FileReport, out: string[]): void {
       p.types.forEach((t, i) => {
         // Records stored inside other entities (5etools class features, item types…) say where they went.
         const folded = "folded" in t && typeof t.folded === "number" && t.folded > 0 ? t.folded : 0;
-        rows.push([i === 0 ? p.name : "", i === 0 ? p.document_key : "", t.type, folded ? "(folded in)" : (t.kind ?? "(none)"), t.found, t.imported + folded, t.skipped]);
+        rows.push([i === 0 ? p.name : "", i === 0 ? p.document_key : "", t.type, folded ? "(folded in)" : kindsText(t), t.found, t.imported + folded, t.skipped]);
       });
     }
     if (rows.length) {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { CreatureData, MagicItemData, SpellData } from "../../../src/entities/kinds.ts";
+import type { CreatureData, FeatData, MagicItemData, SpellData, WeaponData } from "../../../src/entities/kinds.ts";
 import type { Entity } from "../../../src/entities/types.ts";
 import { resolveCopies } from "../../../src/sources/5etools/copy.ts";
 import { newRenderStats, render } from "../../../src/sources/5etools/entries.ts";
@@ -171,6 +171,45 @@ describe("the fixture file", () => {
     ]);
     expect(ef.types.find((t) => t.type === "classFeature")).toMatchObject({ found: 2, folded: 2 });
     expect(ef.types.find((t) => t.type === "roll20Spell")).toMatchObject({ found: 1, folded: 1 });
+  });
+});
+
+describe("shapes of hand-made community files (fixture hand-made-shapes.json)", () => {
+  const shapes = normalizeFivetoolsFile(
+    parseFivetools(readFileSync(join(import.meta.dir, "../../fixtures/5etools/hand-made-shapes.json"), "utf8")),
+    "file:///t/hand-made-shapes.json",
+    "hand-made-shapes.json",
+  );
+  const src = shapes.sources[0]!;
+  const named = (name: string) => src.entities.find((e) => e.name === name)!;
+
+  test("weapon dice written as tags are rendered; prices written as the book shows them are read", () => {
+    const glaive = named("Lantern Glaive");
+    const w = glaive.data as unknown as WeaponData;
+    expect(glaive.kind).toBe("weapon");
+    expect(w.damage_dice).toBe("1d8/1d6");
+    expect(w.versatile_dice).toBe("1d10");
+    expect(w.properties.map((p) => [p.name, p.detail])).toEqual([["Versatile", "1d10"], ["Twinned", null]]);
+    expect([w.cost, w.cost_gp]).toEqual(["1250 gp", 1250]);
+    expect((named("Wick Knife").data as unknown as WeaponData).cost_gp).toBe(0.3);
+    expect((named("Oil Flask Sling").data as unknown as WeaponData).cost).toBe("7 gp");
+    expect(JSON.stringify(src.entities)).not.toContain("{@");
+  });
+
+  test("featureType as one string and spell prerequisites (#c = cantrip, |source dropped)", () => {
+    const tongue = named("Ember Tongue").data as unknown as FeatData;
+    expect(tongue.type).toBe("eldritch invocation");
+    expect(tongue.prerequisite).toBe("the spark flick cantrip");
+    const shadow = named("Second Shadow").data as unknown as FeatData;
+    expect(shadow.type).toBe("eldritch invocation");
+    expect(shadow.prerequisite).toBe("5th level Warlock, the gloom veil spell or the hex spell");
+  });
+
+  test("the report counts the kinds each list became, not only the first", () => {
+    const item = src.types.find((t) => t.type === "item")!;
+    expect(item.kinds).toEqual({ weapon: 3, magic_item: 1 });
+    expect(item.kind).toBe("weapon");
+    expect(item.imported).toBe(4);
   });
 });
 

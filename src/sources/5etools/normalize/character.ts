@@ -89,6 +89,16 @@ function prereqOne(p: JsonObject, ctx: FileContext): string {
       case "item":
         parts.push(arr(v).map((x) => (typeof x === "string" ? (line(x.split("|")[0], ctx) ?? x) : line(obj(x)?.name, ctx))).filter(Boolean).join(" or "));
         break;
+      case "spell":
+        // "hex" or "toll the dead#c" (5etools marks a cantrip with #c), each with an optional "|source".
+        parts.push(
+          arr(v)
+            .map((x) => (typeof x === "string" ? /^([^|#]+)(?:\|[^#]*)?(#c)?/.exec(x) : null))
+            .filter((m): m is RegExpExecArray => m !== null)
+            .map((m) => `the ${(line(m[1], ctx) ?? m[1]!).toLowerCase()} ${m[2] ? "cantrip" : "spell"}`)
+            .join(" or "),
+        );
+        break;
       case "other":
         parts.push(line(v, ctx) ?? "");
         break;
@@ -124,7 +134,9 @@ export function buildFeat(d: JsonObject, ctx: FileContext, optional: boolean): F
   const asi = abilityText(d.ability);
   if (asi) benefits.push(`Ability score increase: ${asi}`);
   const cat = typeof d.category === "string" ? (FEAT_CATEGORY[d.category] ?? d.category.toLowerCase()) : null;
-  const opt = optional ? arr(d.featureType).map((x) => (typeof x === "string" ? (OPTION_TYPES[x] ?? x) : null)).filter(Boolean)[0] ?? "optional feature" : null;
+  // `featureType` is a list in 5etools' schema; hand-made files often write one string ("EI").
+  const types = typeof d.featureType === "string" ? [d.featureType] : arr(d.featureType);
+  const opt = optional ? types.map((x) => (typeof x === "string" ? (OPTION_TYPES[x] ?? x) : null)).filter(Boolean)[0] ?? "optional feature" : null;
   return { desc: text(d.entries, ctx), prerequisite: prerequisiteText(d.prerequisite, ctx), benefits, type: optional ? opt : cat };
 }
 

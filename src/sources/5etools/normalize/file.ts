@@ -17,6 +17,7 @@ import { spellEntity } from "../../../entities/normalize/canonical/spell.ts";
 import { stripInvisible } from "../../../text/confusables.ts";
 import { resolveCopies } from "../copy.ts";
 import { newRenderStats } from "../entries.ts";
+import { renderTags, type TagStats } from "../tags.ts";
 import type { ParsedFile, SourceMeta } from "../file.ts";
 import { buildBackground, buildClass, buildFeat, buildSpecies, buildSubclass, featureOf } from "./character.ts";
 import { arr, type FileContext, line, obj, text } from "./common.ts";
@@ -98,6 +99,11 @@ export interface FivetoolsTypeCount {
   skipped: number;
   /** Records stored inside other entities (features in their class, item types in their items, …). */
   folded: number;
+  /**
+   * The kinds the imported records became, with how many of each: one `item` list can give magic
+   * items, weapons, armor and plain items. `kind` is the most frequent of them.
+   */
+  kinds: Partial<Record<EntityKind, number>>;
 }
 
 export interface FivetoolsSkipped {
@@ -239,7 +245,7 @@ export function normalizeFivetoolsFile(parsed: ParsedFile, fileUrl: string, file
     let m = counts.get(ns);
     if (!m) counts.set(ns, (m = new Map()));
     let c = m.get(type);
-    if (!c) m.set(type, (c = { type, kind, found: 0, imported: 0, skipped: 0, folded: 0 }));
+    if (!c) m.set(type, (c = { type, kind, found: 0, imported: 0, skipped: 0, folded: 0, kinds: {} }));
     return c;
   };
   const skip = (ns: NormalizedSource, type: string, r: JsonValue, reason: string, byDesign = false) => {
@@ -381,9 +387,10 @@ export function normalizeFivetoolsFile(parsed: ParsedFile, fileUrl: string, file
       skip(ns, p.type, d, built.skip);
       continue;
     }
+    built = withTagsRendered(built, stats);
     if (note) ns.warnings.push(`${p.type} "${rawName}": ${note}`);
     for (const x of p.notes) ns.warnings.push(`${p.type} "${rawName}": ${x}`);
-    if (c.kind === null) c.kind = built.kind;
+    countKind(c, built.kind, 1);
     c.imported++;
     ns.entities.push(built);
     ns.from.push({ type: p.type, key: rawName, line: 0, column: 0 });
@@ -395,6 +402,33 @@ export function normalizeFivetoolsFile(parsed: ParsedFile, fileUrl: string, file
   if (stats.unknown.size) warnings.push(`inline tags shown by their text only (not known to this importer): ${[...stats.unknown.entries()].map(([t, n]) => `{@${t}} ×${n}`).join(", ")}`);
   if (stats.unknownBlocks.size) warnings.push(`entry blocks shown by their name and text only (not known to this importer): ${[...stats.unknownBlocks.entries()].map(([t, n]) => `${t} ×${n}`).join(", ")}`);
   return { sources: [...docs.values()], warnings, unknownTags: obj2(stats.unknown), unknownBlocks: obj2(stats.unknownBlocks) };
+}
+
+/** Add `n` (1 or -1) records of `kind` to a type's count; `kind` follows the most frequent. */
+export function countKind(c: FivetoolsTypeCount, kind: EntityKind, n: number): void {
+  const left = (c.kinds[kind] ?? 0) + n;
+  if (left > 0) c.kinds[kind] = left;
+  else delete c.kinds[kind];
+  const top = (Object.entries(c.kinds) as Array<[EntityKind, number]>).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  if (top) c.kind = top[0];
+}
+
+/** A string, list or object with every `{@tag …}` left in its strings rendered. */
+function renderDeep<T extends JsonValue>(v: T, stats: TagStats): T {
+  if (typeof v === "string") return (v.includes("{@") ? renderTags(v, stats) : v) as T;
+  if (Array.isArray(v)) return v.map((x) => renderDeep(x, stats)) as T;
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renderDeep(x, stats)])) as T;
+  return v;
+}
+
+/**
+ * The last guard of the promise that no raw `{@` reaches the store: a field a builder copied
+ * without rendering (hand-made files put tags where 5etools' own data never does, e.g. "dmg1":
+ * "{@dice 2d4}") is rendered here, in the data, the search text and the filter values alike.
+ */
+function withTagsRendered(e: Entity, stats: TagStats): Entity {
+  if (!JSON.stringify(e).includes("{@")) return e;
+  return renderDeep(e as unknown as JsonObject, stats) as unknown as Entity;
 }
 
 interface Lookups {

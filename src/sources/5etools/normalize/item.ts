@@ -87,7 +87,7 @@ function properties(d: JsonObject, ctx: FileContext): WeaponProperty[] {
       const code = letter(typeof p === "string" ? p : o?.uid);
       if (!code) return null;
       const name = PROPERTY_NAMES[code] ?? ctx.itemProperties.get(code) ?? code;
-      const detail = code === "V" && typeof d.dmg2 === "string" ? d.dmg2 : code === "T" || code === "A" ? (typeof d.range === "string" ? `range ${d.range}` : null) : line(o?.note, ctx);
+      const detail = code === "V" && typeof d.dmg2 === "string" ? line(d.dmg2, ctx) : code === "T" || code === "A" ? (typeof d.range === "string" ? `range ${d.range}` : null) : line(o?.note, ctx);
       return { name, detail };
     })
     .filter((p): p is WeaponProperty => p !== null);
@@ -98,8 +98,21 @@ function range(d: JsonObject): { range: number | null; long: number | null } {
   return { range: m ? Number(m[1]) : null, long: m?.[2] ? Number(m[2]) : null };
 }
 
+const COIN_CP: Readonly<Record<string, number>> = { cp: 1, sp: 10, ep: 50, gp: 100, pp: 1000 };
+
+/**
+ * A price in copper: 5etools writes a number of copper pieces, but hand-made files also write
+ * "35gp", "1,000 gp" or "2sp" (as the book shows it).
+ */
+export function copperOf(v: JsonValue | undefined): number | null {
+  const n = num(v);
+  if (n !== null || typeof v !== "string") return n;
+  const m = /^\s*(\d[\d,]*(?:\.\d+)?)\s*(cp|sp|ep|gp|pp)\s*\.?\s*$/i.exec(v);
+  return m ? Number(m[1]!.replace(/,/g, "")) * COIN_CP[m[2]!.toLowerCase()]! : null;
+}
+
 function money(d: JsonObject): { cost: string | null; cost_gp: number | null } {
-  const cp = num(d.value);
+  const cp = copperOf(d.value);
   if (cp === null) return { cost: null, cost_gp: null };
   return { cost: copperText(cp), cost_gp: Math.round(cp) / 100 };
 }
@@ -115,9 +128,10 @@ export function buildWeapon(d: JsonObject, ctx: FileContext): WeaponData {
   return {
     category: typeof d.weaponCategory === "string" ? d.weaponCategory.toLowerCase() : null,
     range_type: t.letter === "R" ? "ranged" : t.letter === "M" ? "melee" : null,
-    damage_dice: typeof d.dmg1 === "string" ? d.dmg1 : null,
+    // Hand-made files write dice as tags ("{@dice 2d4}"): rendered like any text.
+    damage_dice: line(d.dmg1, ctx),
     damage_type: typeof d.dmgType === "string" ? (DAMAGE_LETTERS[d.dmgType] ?? d.dmgType.toLowerCase()) : null,
-    versatile_dice: typeof d.dmg2 === "string" ? d.dmg2 : null,
+    versatile_dice: typeof d.dmg2 === "string" ? line(d.dmg2, ctx) : null,
     properties: properties(d, ctx),
     range: r.range,
     long_range: r.long,
@@ -178,7 +192,7 @@ export function buildMagicItem(d: JsonObject, ctx: FileContext, extraDesc: strin
     attunement_detail: typeof att === "string" && att !== "optional" ? attunementDetail(line(att, ctx)) : null,
     desc: [descWith(d, ctx, [t.typeDesc]), weaponBits || null, ...extraDesc].filter((x) => x && x.trim()).join("\n"),
     base_item: typeof d.baseItem === "string" ? d.baseItem.split("|")[0]! : null,
-    damage_dice: typeof d.dmg1 === "string" ? d.dmg1 : null,
+    damage_dice: typeof d.dmg1 === "string" ? line(d.dmg1, ctx) : null,
     damage_type: typeof d.dmgType === "string" ? (DAMAGE_LETTERS[d.dmgType] ?? d.dmgType.toLowerCase()) : null,
     cost: m.cost,
     cost_gp: m.cost_gp,
