@@ -1,7 +1,8 @@
 /** `lorekeeper documents`: what the store holds, per document. */
-import { DOCUMENT_SOURCES, type DocumentSource } from "../../entities/types.ts";
+import { DOCUMENT_SOURCES, type DocumentSource, HOMEBREW_SOURCES } from "../../entities/types.ts";
+import { type RemovedDocument, removeHomebrewDocument } from "../../ingest/remove-homebrew.ts";
 import { SOURCES } from "../../sources/index.ts";
-import { openStore } from "../../store/db.ts";
+import { checkpoint, openStore } from "../../store/db.ts";
 import { listDocuments, listDocumentsByKey } from "../../store/documents.ts";
 import { listSyncState } from "../../store/sync-state.ts";
 import { parse } from "../args.ts";
@@ -10,15 +11,57 @@ import { table } from "../progress.ts";
 import { safeJson, safeText } from "../../text/sanitize.ts";
 
 const HELP = `Usage: lorekeeper documents [--source S] [--json] [--db-path PATH]
+       lorekeeper documents remove <document-key> [--source orcbrew|5etools] [--dry-run] [--json] [--db-path PATH]
 
 List the documents (books, SRDs, homebrew: OrcBrew packs, 5etools sources) in the local store with their entity counts,
 sorted by entity count: one row per document, naming the sources that hold it (an entity two
 sources carry counts once). --json lists each source's copy of a document separately.
 
+\`documents remove KEY\` removes an imported homebrew document (an OrcBrew pack or a 5etools source;
+KEY is the first column of the list, e.g. orcbrew-my-pack or 5etools-my-source): its entities, their
+embeddings and search rows and the document itself, in one transaction. Synced documents (Open5e, the
+D&D 5e API, a content pack) cannot be removed; \`lorekeeper sync\` keeps them in step with their source.
+
 Options:
-  --source S   ${DOCUMENT_SOURCES.join(" | ")}
+  --source S   ${DOCUMENT_SOURCES.join(" | ")} (with remove: ${HOMEBREW_SOURCES.join(" | ")}, when both hold KEY)
+  --dry-run    remove: say what would be removed; change nothing
   --json       JSON on stdout
   --db-path P  the store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db)`;
+
+function removedText(d: RemovedDocument, dry: boolean): string {
+  const kinds = Object.entries(d.counts)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ");
+  const entities = `${d.entities} entit${d.entities === 1 ? "y" : "ies"}${kinds ? ` (${kinds})` : ""}`;
+  const what = `${entities} and ${d.vectors} embedding${d.vectors === 1 ? "" : "s"}`;
+  return `${dry ? "Would remove" : "Removed"} the ${d.source} document ${d.key} ("${d.name}"): ${what}.`;
+}
+
+/** \`documents remove KEY\`: one imported homebrew document out of the store. */
+function runRemove(argv: string[]): number {
+  const options = { source: { type: "string" }, "dry-run": { type: "boolean" }, json: { type: "boolean" } } as const;
+  const { values, positionals } = parse(argv, options, true);
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      positionals.length === 0
+        ? "give the key of the homebrew document to remove"
+        : `remove one document at a time (got ${positionals.length} keys)`,
+      "The key is the first column of `lorekeeper documents --source orcbrew` or `--source 5etools`.",
+    );
+  }
+  const dry = values["dry-run"] ?? false;
+  const store = openStore({ path: values["db-path"], readonly: dry });
+  try {
+    const removed = removeHomebrewDocument(store.db, positionals[0]!, { source: values.source, dryRun: dry });
+    if (values.json) process.stdout.write(`${safeJson(JSON.stringify({ dry_run: dry, removed }, null, 2))}\n`);
+    else process.stdout.write(`${safeText(removed.map((d) => removedText(d, dry)).join("\n"))}\n`);
+    if (!dry) checkpoint(store);
+    return EXIT_OK;
+  } finally {
+    store.close();
+  }
+}
 
 /** Short source names for the table (its last lines say what they stand for). */
 const SOURCE_LABEL: Readonly<Record<string, string>> = { open5e_v2: "v2", open5e_v1: "v1", dnd5e_api: "api", orcbrew: "orcbrew" };
@@ -82,9 +125,10 @@ export function fitRows(docs: readonly DocRow[], width: number): Array<Array<str
 
 export const documentsCommand: Command = {
   name: "documents",
-  summary: "list the documents in the local store",
+  summary: "list the documents in the local store; remove an imported homebrew one",
   help: HELP,
   async run(argv) {
+    if (argv[0] === "remove") return runRemove(argv.slice(1));
     const { values } = parse(argv, { source: { type: "string" }, json: { type: "boolean" } });
     const source = values.source as DocumentSource | undefined;
     if (source && !DOCUMENT_SOURCES.includes(source)) throw new UsageError(`unknown --source "${source}". Valid: ${DOCUMENT_SOURCES.join(", ")}`);

@@ -34,6 +34,8 @@ encounters) and disabled items are left out with a note; unusable items are skip
 reason and the line in the file. Only regular files are read, up to LOREKEEPER_IMPORT_MAX_MB
 megabytes each (default 64).
 
+An imported document of either format is removed with \`lorekeeper documents remove <document_key>\`.
+
 A content pack (lorekeeper-content.db.gz, or a LoreKeeper store file) given alone is loaded as
 \`lorekeeper sync --pack FILE\` loads it (see \`lorekeeper sync --help\`). The name and the content
 decide together: a file named .orcbrew is read as OrcBrew, and one that holds a content pack
@@ -56,7 +58,8 @@ function loc(line: number, column: number): string {
 
 /** The kinds a type's records became: "magic_item 3, weapon 2" when one 5etools list gave several. */
 function kindsText(t: FileReport["packs"][number]["types"][number]): string {
-  const kinds = "kinds" in t && t.kinds && typeof t.kinds === "object" ? Object.entries(t.kinds as Record<string, number>) : [];
+  const counted = "kinds" in t && t.kinds && typeof t.kinds === "object" ? (t.kinds as Record<string, number>) : {};
+  const kinds = Object.entries(counted);
   if (kinds.length < 2) return t.kind ?? "(none)";
   return kinds.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ${n}`).join(", ");
 }

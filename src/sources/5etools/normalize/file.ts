@@ -409,7 +409,8 @@ export function countKind(c: FivetoolsTypeCount, kind: EntityKind, n: number): v
   const left = (c.kinds[kind] ?? 0) + n;
   if (left > 0) c.kinds[kind] = left;
   else delete c.kinds[kind];
-  const top = (Object.entries(c.kinds) as Array<[EntityKind, number]>).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0];
+  const byCount = (Object.entries(c.kinds) as Array<[EntityKind, number]>).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const top = byCount[0];
   if (top) c.kind = top[0];
 }
 
@@ -417,7 +418,9 @@ export function countKind(c: FivetoolsTypeCount, kind: EntityKind, n: number): v
 function renderDeep<T extends JsonValue>(v: T, stats: TagStats): T {
   if (typeof v === "string") return (v.includes("{@") ? renderTags(v, stats) : v) as T;
   if (Array.isArray(v)) return v.map((x) => renderDeep(x, stats)) as T;
-  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renderDeep(x, stats)])) as T;
+  if (v && typeof v === "object") {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, renderDeep(x, stats)])) as T;
+  }
   return v;
 }
 
