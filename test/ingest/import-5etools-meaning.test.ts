@@ -48,7 +48,8 @@ let lexical: { client: Client; close: () => Promise<void> };
 beforeAll(async () => {
   tmp = makeTempDir("lk-5etools-meaning-");
   const modelDir = await createTinyModel(join(tmp.dir, "tiny"));
-  provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false, cacheDir: join(tmp.dir, "cache") });
+  const cacheDir = join(tmp.dir, "cache");
+  provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false, cacheDir });
   store = openStore({ path: join(tmp.dir, "lk.db") });
   const r = importFivetoolsFile(store.db, FIXTURE);
   expect(r.ok).toBe(true);
@@ -69,7 +70,8 @@ afterAll(async () => {
 
 describe("every kind of 5etools record is found by meaning", () => {
   test("the samples cover every kind the importer wrote", () => {
-    const kinds = store.db.query<{ kind: string }, []>("SELECT DISTINCT kind FROM entities WHERE document_source = '5etools'").all();
+    const sql = "SELECT DISTINCT kind FROM entities WHERE document_source = '5etools'";
+    const kinds = store.db.query<{ kind: string }, []>(sql).all();
     expect(kinds.map((k) => k.kind).sort()).toEqual(SAMPLES.map((s) => s.kind).sort());
   });
 

@@ -26,7 +26,11 @@ let dbFile: string;
 
 const count = (sql: string, ...args: string[]) => store.db.query<{ n: number }, string[]>(sql).get(...args)!.n;
 const entitiesOf = (key: string) => count("SELECT COUNT(*) AS n FROM entities WHERE document_key = ?", key);
-const idsOf = (key: string) => store.db.query<{ id: number }, [string]>("SELECT id FROM entities WHERE document_key = ?").all(key).map((r) => r.id);
+const idsOf = (key: string) =>
+  store.db
+    .query<{ id: number }, [string]>("SELECT id FROM entities WHERE document_key = ?")
+    .all(key)
+    .map((r) => r.id);
 
 beforeEach(() => {
   tmp = makeTempDir("lk-remove-");
@@ -40,7 +44,8 @@ beforeEach(() => {
   expect(importOrcbrewFile(store.db, ORCBREW).ok).toBe(true);
   // A vector for every entity, as the embed step would write.
   const rows = store.db.query<{ id: number; content_hash: string }, []>("SELECT id, content_hash FROM entities").all();
-  writeVectors(store.db, "test:model", rows.map((r) => ({ id: r.id, contentHash: r.content_hash, vector: new Float32Array([1, 0, 0, 0]) })));
+  const vector = new Float32Array([1, 0, 0, 0]);
+  writeVectors(store.db, "test:model", rows.map((r) => ({ id: r.id, contentHash: r.content_hash, vector })));
 });
 
 afterEach(() => {
@@ -57,7 +62,8 @@ describe("removeHomebrewDocument", () => {
     const others = count("SELECT COUNT(*) AS n FROM entities WHERE document_key <> '5etools-ember-forge'");
     const otherVectors = count("SELECT COUNT(*) AS n FROM vectors") - ids.length;
     const [removed] = removeHomebrewDocument(store.db, "5etools-ember-forge");
-    expect(removed).toMatchObject({ key: "5etools-ember-forge", name: "The Ember Forge", source: "5etools", entities: ids.length, vectors: ids.length });
+    expect(removed).toMatchObject({ key: "5etools-ember-forge", name: "The Ember Forge", source: "5etools" });
+    expect([removed!.entities, removed!.vectors]).toEqual([ids.length, ids.length]);
     expect(entitiesOf("5etools-ember-forge")).toBe(0);
     const idList = ids.join(",");
     expect(count(`SELECT COUNT(*) AS n FROM vectors WHERE entity_id IN (${idList})`)).toBe(0);
@@ -91,8 +97,10 @@ describe("removeHomebrewDocument", () => {
 
   test("a synced document is refused with the reason, and nothing is removed", () => {
     const total = count("SELECT COUNT(*) AS n FROM entities");
-    expect(() => removeHomebrewDocument(store.db, "srd-2014")).toThrow(/"srd-2014" is not homebrew: it comes from Open5e v2 \(synced content\)/);
-    expect(() => removeHomebrewDocument(store.db, "srd-2014", { source: "open5e_v2" })).toThrow(/not a homebrew source/);
+    const why = /"srd-2014" is not homebrew: it comes from Open5e v2 \(synced content\)/;
+    expect(() => removeHomebrewDocument(store.db, "srd-2014")).toThrow(why);
+    const asV2 = () => removeHomebrewDocument(store.db, "srd-2014", { source: "open5e_v2" });
+    expect(asV2).toThrow(/not a homebrew source/);
     expect(count("SELECT COUNT(*) AS n FROM entities")).toBe(total);
   });
 
@@ -117,7 +125,8 @@ describe("removeHomebrewDocument", () => {
 describe("lorekeeper documents remove (CLI)", () => {
   const cli = async (args: string[]) => {
     const env = await isolatedEnv(tmp.dir);
-    const r = Bun.spawnSync([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args, "--db-path", dbFile], {
+    const main = join(REPO_ROOT, "src", "cli", "main.ts");
+    const r = Bun.spawnSync([process.execPath, main, ...args, "--db-path", dbFile], {
       env: { ...env, LOREKEEPER_LOG_LEVEL: "error" },
       cwd: REPO_ROOT,
       stdout: "pipe",
@@ -131,7 +140,8 @@ describe("lorekeeper documents remove (CLI)", () => {
     store.close();
     const ok = await cli(["documents", "remove", "5etools-ember-forge"]);
     expect(ok.code).toBe(0);
-    expect(ok.out).toMatch(/^Removed the 5etools document 5etools-ember-forge \("The Ember Forge"\): \d+ entities \(.+\) and \d+ embeddings\.\n$/);
+    expect(ok.out).toMatch(/^Removed the 5etools document 5etools-ember-forge \("The Ember Forge"\): \d+ entities \(.+\)/);
+    expect(ok.out).toMatch(/ and \d+ embeddings\.\n$/);
     const gone = await cli(["documents", "--json"]);
     expect(JSON.parse(gone.out).documents.map((d: { key: string }) => d.key)).not.toContain("5etools-ember-forge");
 
