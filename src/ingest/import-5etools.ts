@@ -12,9 +12,17 @@ import { lstatSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { capName, oversizeReason } from "../entities/limits.ts";
-import type { DocumentInfo, Entity } from "../entities/types.ts";
+import type { SpellData } from "../entities/kinds.ts";
+import { type DocumentInfo, type Entity, HOMEBREW_SQL } from "../entities/types.ts";
 import { FivetoolsError, looksLikeFivetools, parseFivetools } from "../sources/5etools/file.ts";
-import { countKind, FIVETOOLS_SOURCE, fivetoolsOrigin, normalizeFivetoolsFile } from "../sources/5etools/normalize/file.ts";
+import {
+  countKind,
+  FIVETOOLS_SOURCE,
+  fivetoolsOrigin,
+  normalizeFivetoolsFile,
+  type OutsideBases,
+  type OutsideSpell,
+} from "../sources/5etools/normalize/file.ts";
 import { log } from "../log.ts";
 import { storeFailure } from "../store/db.ts";
 import { replaceOrigin } from "../store/entities.ts";
@@ -34,6 +42,31 @@ import {
   type PackReport,
   readRegularFile,
 } from "./import.ts";
+
+/**
+ * The store's spells as bases of `_copy` records whose base is not in the file (a copy of the PHB's
+ * Fireball takes the SRD's Fireball): the answering version, never homebrew.
+ */
+function outsideBases(db: Database | null): OutsideBases {
+  if (!db) return {};
+  const q = db.query<{ name: string; document_key: string; data: string }, [string]>(
+    `SELECT name, document_key, data FROM entities
+     WHERE kind = 'spell' AND lower(name) = lower(?) AND document_source NOT IN ${HOMEBREW_SQL} AND dup_of IS NULL
+     ORDER BY group_rank, doc_rank LIMIT 1`,
+  );
+  return {
+    spell: (name: string): OutsideSpell | null => {
+      const row = q.get(name);
+      if (!row) return null;
+      try {
+        const data = JSON.parse(row.data) as SpellData;
+        return typeof data.level === "number" ? { name: row.name, document_key: row.document_key, data } : null;
+      } catch {
+        return null; // a damaged row is no base (doctor reports it)
+      }
+    },
+  };
+}
 
 /** Import one 5etools file's text. `db` null = no store (a dry run without one). Never throws for bad input. */
 export function importFivetoolsText(db: Database | null, text: string, file: string, opts: ImportOptions = {}, preWarnings: string[] = []): FileReport {
@@ -56,7 +89,7 @@ export function importFivetoolsText(db: Database | null, text: string, file: str
   }
   opts.onEvent?.({ type: "parsed", file, packs: Math.max(1, parsed.sources.length), items: parsed.records, ms: Math.round(performance.now() - started) });
   const fileUrl = pathToFileURL(resolve(file)).href;
-  const normalized = normalizeFivetoolsFile(parsed, fileUrl, basename(file));
+  const normalized = normalizeFivetoolsFile(parsed, fileUrl, basename(file), outsideBases(db));
   report.warnings.push(...normalized.warnings);
   const twin = apiTwinFinder(db);
   const officialName = officialNameCheck(db);

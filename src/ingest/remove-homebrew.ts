@@ -6,7 +6,7 @@
  * next sync would bring it back anyway. See docs/homebrew.md, "Removing a homebrew document".
  */
 import type { Database } from "bun:sqlite";
-import { HOMEBREW_SOURCES, isHomebrewSource } from "../entities/types.ts";
+import { HOMEBREW_SOURCES, HOMEBREW_SQL, isHomebrewSource } from "../entities/types.ts";
 import { LoreKeeperError } from "../errors.ts";
 import { SOURCES } from "../sources/index.ts";
 import { storeFailure } from "../store/db.ts";
@@ -24,7 +24,7 @@ export interface RemovedDocument {
   counts: Record<string, number>;
 }
 
-const HOMEBREW_IN = `(${HOMEBREW_SOURCES.map((s) => `'${s}'`).join(", ")})`;
+const HOMEBREW_IN = HOMEBREW_SQL;
 
 function labelOf(source: string): string {
   return SOURCES.find((s) => s.id === source)?.label ?? source;

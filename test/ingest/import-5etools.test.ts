@@ -8,9 +8,13 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { copyFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { importFivetoolsFile, importHomebrewFiles } from "../../src/ingest/import-5etools.ts";
+import type { SpellData } from "../../src/entities/kinds.ts";
+import type { JsonObject } from "../../src/entities/types.ts";
 import { listDocuments } from "../../src/store/documents.ts";
+import { replaceOrigin } from "../../src/store/entities.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { connectInMemory, makeDeps, namesOf, textOf } from "../support/mcp.ts";
+import { makeEntity } from "../support/entities.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
 const FIXTURE = join(import.meta.dir, "../fixtures/5etools/ember-forge.json");
@@ -124,6 +128,44 @@ describe.if(existsSync(SHARED))("the real community files in ../shared/data/5eto
       expect(raw).toBe(0);
       const again = importHomebrewFiles(s.db, files.map((f) => join(SHARED, f)));
       for (const f of again.files) for (const p of f.packs) expect(p.store).toMatchObject({ inserted: 0, updated: 0, deleted: 0 });
+    } finally {
+      s.close();
+      dir.cleanup();
+    }
+  });
+});
+
+describe("a _copy of an official spell that is not in the file", () => {
+  const COPY = join(import.meta.dir, "../fixtures/5etools/copy-of-official.json");
+  const fireball: SpellData = {
+    level: 3, school: "evocation", casting_time: "1 action", range: "150 feet", range_ft: 150, duration: "Instantaneous",
+    concentration: false, ritual: false,
+    components: { verbal: true, somatic: true, material: true, material_text: "a ball of bat guano", material_cost: null, material_consumed: null },
+    desc: "A streak of flame blossoms into a fiery blast.", higher_level: null, classes: ["sorcerer", "wizard"],
+    damage_types: ["fire"], saving_throw: "dexterity", attack_roll: null, damage_roll: "8d6", area: null, reaction_condition: null,
+  };
+
+  test("takes what it does not state from the store's spell of that name, with a note", () => {
+    const dir = makeTempDir("lk-5etools-copy-");
+    const s = openStore({ path: join(dir.dir, "lk.db") });
+    try {
+      const official = { ...makeEntity("spell", "Fireball", { level: 3, school: "evocation" }), data: fireball as unknown as JsonObject };
+      replaceOrigin(s.db, "open5e_v2:spells", [official], [{ key: "srd-2014", name: "System Reference Document 5.1", source: "open5e_v2" }]);
+      const r = importFivetoolsFile(s.db, COPY);
+      expect(r.ok).toBe(true);
+      const pack = r.packs[0]!;
+      expect(pack.warnings.join("\n")).toContain('"Fireball" (PHB) is not in this file; what the copy does not state comes from Fireball (srd-2014) in the store');
+      const row = s.db.query<{ data: string; text: string }, []>("SELECT data, text FROM entities WHERE name = 'Frostburst'").get()!;
+      const d = JSON.parse(row.data) as SpellData;
+      expect([d.level, d.school, d.casting_time, d.range, d.duration]).toEqual([3, "evocation", "1 action", "150 feet", "Instantaneous"]);
+      expect(d.components.material_text).toBe("a chip of blue glass");
+      expect(d.damage_types).toEqual(["cold"]);
+      expect(row.text).toContain("ring of sleet");
+      expect(row.text).not.toContain("{@");
+      // The copy of a spell the store does not hold either is reported, not stored.
+      expect(pack.skipped.map((x) => [x.name, x.reason])).toEqual([
+        ["Echo of Nothing", expect.stringContaining('its _copy base "Spell Nobody Wrote" (PHB) is neither in this file nor in the store')],
+      ]);
     } finally {
       s.close();
       dir.cleanup();

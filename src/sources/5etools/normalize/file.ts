@@ -6,7 +6,7 @@
  * counted as such. See docs/homebrew.md.
  */
 import * as v from "valibot";
-import type { ClassFeature, Ref } from "../../../entities/kinds.ts";
+import type { ClassFeature, Ref, SpellData } from "../../../entities/kinds.ts";
 import { type Entity, type EntityKind, type JsonObject, type JsonValue, slugify } from "../../../entities/types.ts";
 import type { Base } from "../../../entities/normalize/build.ts";
 import { backgroundEntity, classEntity, featEntity, speciesEntity } from "../../../entities/normalize/canonical/character.ts";
@@ -210,13 +210,34 @@ interface Pending {
   record: JsonObject;
   notes: string[];
   index: number;
+  /** The `_copy` of a record whose base is not in the file. */
+  missingBase: JsonObject | null;
+  /** That base found outside the file (a spell in the store). */
+  outside?: OutsideSpell;
+}
+
+/** A spell a `_copy` names that is not in the file but in the store (the SRD's Fireball). */
+export interface OutsideSpell {
+  name: string;
+  document_key: string;
+  data: SpellData;
+}
+
+/** Where the bases of `_copy` records that are not in the file are looked up (the store; none by default). */
+export interface OutsideBases {
+  spell?: (name: string) => OutsideSpell | null;
 }
 
 /**
  * Normalize one parsed file. `fileUrl` is the file as a URL (`file:///…`); entities cite it with
  * `#<type>/<name>`. `fileName` names the document when the file declares no source.
  */
-export function normalizeFivetoolsFile(parsed: ParsedFile, fileUrl: string, fileName: string): NormalizedFile {
+export function normalizeFivetoolsFile(
+  parsed: ParsedFile,
+  fileUrl: string,
+  fileName: string,
+  outside: OutsideBases = {},
+): NormalizedFile {
   const stats = newRenderStats();
   const warnings: string[] = [];
   const sources = parsed.sources.length ? parsed.sources : [{ json: fileName.replace(/\.json$/i, "") || "homebrew", full: fileName.replace(/\.json$/i, "") } as SourceMeta];
@@ -315,7 +336,8 @@ export function normalizeFivetoolsFile(parsed: ParsedFile, fileUrl: string, file
           return;
         }
         const out = resolved[j++]!;
-        pending.push({ type, record: out.record, notes: out.notes, index });
+        const missingBase = out.baseMissing ? obj((r as JsonObject)._copy) : null;
+        pending.push({ type, record: out.record, notes: out.notes, index, missingBase });
       });
     } else if (Object.hasOwn(FOLDED, type)) {
       for (const r of raw) {
@@ -369,6 +391,22 @@ export function normalizeFivetoolsFile(parsed: ParsedFile, fileUrl: string, file
     const entityType = ENTITY_TYPES[p.type]!;
     const c = count(ns, p.type, entityType === "equipment" ? null : entityType);
     c.found++;
+    if (p.type === "spell" && p.missingBase && p.record.level === undefined) {
+      // A copy of a spell from a book (PHB Fireball) states no level: the store's copy of that spell
+      // (the SRD's) gives what the copy does not state; without one the level is unknown.
+      const baseName = typeof p.missingBase.name === "string" ? p.missingBase.name : "";
+      const found = baseName ? (outside.spell?.(baseName) ?? null) : null;
+      if (!found) {
+        const which = `"${baseName}"${typeof p.missingBase.source === "string" ? ` (${p.missingBase.source})` : ""}`;
+        const why = `its _copy base ${which} is neither in this file nor in the store, and the copy states no level`;
+        skip(ns, p.type, p.record, `${why}; sync the SRD first (lorekeeper sync) or give the spell its level`);
+        continue;
+      }
+      p.outside = found;
+      p.record = { ...p.record, level: found.data.level };
+      const from = `; what the copy does not state comes from ${found.name} (${found.document_key}) in the store`;
+      p.notes = p.notes.map((n) => n.replace(/; imported with only the fields it states$/, from));
+    }
     const schema = p.type === "spell" ? SpellRecord : p.type === "itemProperty" ? ItemPropertyRecord : Named;
     const checked = v.safeParse(schema, p.record);
     if (!checked.success) {
@@ -379,7 +417,8 @@ export function normalizeFivetoolsFile(parsed: ParsedFile, fileUrl: string, file
     const rawName = p.type === "itemProperty" ? (line(d.name, ctx) ?? line(obj(arr(d.entries)[0])?.name, ctx) ?? String(d.abbreviation)) : (checked.output as { name: string }).name;
     let built: Entity | { skip: string };
     try {
-      built = buildOne(p.type, d, rawName, ns, ctx, { keyFor, fileUrl, raceRefs, classRefs, subraceOf, subclassOf, fluff, groups, roll20, classFeatures, subclassFeatures, extraByType });
+      const refs = { keyFor, fileUrl, raceRefs, classRefs, subraceOf, subclassOf, fluff, groups, roll20 };
+      built = buildOne(p.type, d, rawName, ns, ctx, { ...refs, classFeatures, subclassFeatures, extraByType, outside: p.outside ?? null });
     } catch (err) {
       built = { skip: `could not be read: ${(err as Error).message}` };
     }
@@ -447,6 +486,8 @@ interface Lookups {
   classFeatures: JsonObject[];
   subclassFeatures: JsonObject[];
   extraByType: Map<string, string[]>;
+  /** The spell a copy's missing base was found as in the store. */
+  outside: OutsideSpell | null;
 }
 
 function buildOne(type: string, d: JsonObject, name: string, ns: NormalizedSource, ctx: FileContext, l: Lookups): Entity | { skip: string } {
@@ -463,7 +504,7 @@ function buildOne(type: string, d: JsonObject, name: string, ns: NormalizedSourc
   };
   switch (type) {
     case "spell": {
-      const s = buildSpell(d, ctx, l.roll20.get(name.toLowerCase()) ?? null);
+      const s = buildSpell(d, ctx, l.roll20.get(name.toLowerCase()) ?? null, l.outside?.data ?? null);
       if ("skip" in s) return s;
       const f = fluffOf("spell");
       if (f) s.desc = [s.desc, f].filter(Boolean).join("\n");

@@ -100,7 +100,41 @@ function classesOf(c: JsonObject | null): string[] {
   return [...out];
 }
 
-export function buildSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | null): SpellData | { skip: string } {
+/**
+ * `base`: the spell a copy's missing `_copy` base was found as in the store; what the copy does not
+ * state (school, casting time, range, duration, components, classes, text) comes from it.
+ */
+export function buildSpell(
+  d: JsonObject,
+  ctx: FileContext,
+  roll20: JsonObject | null,
+  base: SpellData | null = null,
+): SpellData | { skip: string } {
+  const own = buildOwnSpell(d, ctx, roll20);
+  if (!base || "skip" in own) return own;
+  const has = (k: string) => d[k] !== undefined;
+  return {
+    ...own,
+    school: own.school ?? base.school,
+    casting_time: has("time") ? own.casting_time : base.casting_time,
+    range: has("range") ? own.range : base.range,
+    range_ft: has("range") ? own.range_ft : base.range_ft,
+    area: has("range") ? own.area : base.area,
+    duration: has("duration") ? own.duration : base.duration,
+    concentration: has("duration") ? own.concentration : base.concentration,
+    ritual: has("meta") ? own.ritual : base.ritual,
+    components: has("components") ? own.components : base.components,
+    classes: own.classes.length ? own.classes : base.classes,
+    desc: has("entries") ? own.desc : base.desc,
+    higher_level: has("entriesHigherLevel") ? own.higher_level : base.higher_level,
+    damage_types: has("entries") ? own.damage_types : base.damage_types,
+    saving_throw: has("entries") ? own.saving_throw : base.saving_throw,
+    attack_roll: has("entries") ? own.attack_roll : base.attack_roll,
+    damage_roll: has("entries") ? own.damage_roll : base.damage_roll,
+  };
+}
+
+function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | null): SpellData | { skip: string } {
   const level = num(d.level);
   if (level === null || !Number.isInteger(level) || level < 0) return { skip: d.level === undefined ? "the spell has no level" : `the spell's level ${JSON.stringify(d.level)} is not a whole number ≥ 0` };
   const letter = typeof d.school === "string" ? d.school : null;
