@@ -5,6 +5,7 @@
  * nearest homebrew keys. In a real store, in-process and through the CLI.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { importFivetoolsFile } from "../../src/ingest/import-5etools.ts";
 import { importOrcbrewFile } from "../../src/ingest/import.ts";
@@ -154,6 +155,17 @@ describe("lorekeeper documents remove (CLI)", () => {
     const none = await cli(["documents", "remove"]);
     expect(none.code).toBe(64);
     expect(none.err).toContain("give the key of the homebrew document to remove");
+    // A mistyped --db-path is an error, not a new empty store.
+    const elsewhere = join(tmp.dir, "no-such", "lk.db");
+    const main = join(REPO_ROOT, "src", "cli", "main.ts");
+    const typo = Bun.spawnSync([process.execPath, main, "documents", "remove", "5etools-ember-beasts", "--db-path", elsewhere], {
+      env: { ...(await isolatedEnv(tmp.dir)), LOREKEEPER_LOG_LEVEL: "error" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(typo.exitCode).toBe(64);
+    expect(typo.stderr.toString()).toContain(`there is no LoreKeeper store at ${elsewhere}`);
+    expect(existsSync(elsewhere)).toBe(false);
     store = openStore({ path: dbFile });
     expect(entitiesOf("srd-2014")).toBe(1);
   }, 30_000);

@@ -2,6 +2,8 @@
 import { DOCUMENT_SOURCES, type DocumentSource, HOMEBREW_SOURCES } from "../../entities/types.ts";
 import { type RemovedDocument, removeHomebrewDocument } from "../../ingest/remove-homebrew.ts";
 import { SOURCES } from "../../sources/index.ts";
+import { existsSync } from "node:fs";
+import { dbPath } from "../../config.ts";
 import { checkpoint, openStore } from "../../store/db.ts";
 import { listDocuments, listDocumentsByKey } from "../../store/documents.ts";
 import { listSyncState } from "../../store/sync-state.ts";
@@ -51,7 +53,12 @@ function runRemove(argv: string[]): number {
     );
   }
   const dry = values["dry-run"] ?? false;
-  const store = openStore({ path: values["db-path"], readonly: dry });
+  const path = dbPath(values["db-path"]);
+  // Removing from a store that is not there would create an empty one (a mistyped --db-path).
+  if (!existsSync(path)) {
+    throw new UsageError(`there is no LoreKeeper store at ${path}`, "Give the store with --db-path, or import something first.");
+  }
+  const store = openStore({ path, readonly: dry });
   try {
     const removed = removeHomebrewDocument(store.db, positionals[0]!, { source: values.source, dryRun: dry });
     if (values.json) process.stdout.write(`${safeJson(JSON.stringify({ dry_run: dry, removed }, null, 2))}\n`);
