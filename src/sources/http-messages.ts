@@ -3,7 +3,16 @@
  * and what to do (wait, raise a limit, point the base-URL variable elsewhere). Pure wording; the
  * client (http.ts) decides when a failure happens and whether it is retried.
  */
-import type { UpstreamInfo } from "./http.ts";
+
+/** Which service a request belongs to, for actionable error messages. */
+export interface UpstreamInfo {
+  /** Human name, e.g. "Open5e". */
+  name: string;
+  /** Configured base URL, e.g. "https://api.open5e.com". */
+  baseUrl: string;
+  /** Environment variable that overrides the base URL, e.g. "LOREKEEPER_OPEN5E_BASE_URL". */
+  envVar: string;
+}
 
 /** The largest response body read (default; LOREKEEPER_HTTP_MAX_MB): the biggest real page (1,000 Open5e creatures) is about 6 MB. Messages name it. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;

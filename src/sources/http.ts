@@ -10,23 +10,24 @@ import { USER_AGENT, type Config } from "../config.ts";
 import { log } from "../log.ts";
 import { Semaphore } from "../semaphore.ts";
 import { backoffDelay, parseRetryAfter } from "./retry.ts";
-import { type AttemptFailure, DEFAULT_MAX_BODY_BYTES, failureMessage, fmtBytes, fmtSeconds, snippet } from "./http-messages.ts";
+import {
+  type AttemptFailure,
+  DEFAULT_MAX_BODY_BYTES,
+  failureMessage,
+  fmtBytes,
+  fmtSeconds,
+  snippet,
+  type UpstreamInfo,
+} from "./http-messages.ts";
+
+/** Declared with the messages that name it (so the two files do not import each other). */
+export type { UpstreamInfo } from "./http-messages.ts";
 
 
 export type UpstreamErrorKind = "network" | "timeout" | "http" | "malformed" | "too-large" | "recent-failure" | "pagination";
 
 /** An error page is read this far at most (only its first line is shown). */
 const ERROR_BODY_BYTES = 64 * 1024;
-
-/** Which service a request belongs to, for actionable error messages. */
-export interface UpstreamInfo {
-  /** Human name, e.g. "Open5e". */
-  name: string;
-  /** Configured base URL, e.g. "https://api.open5e.com". */
-  baseUrl: string;
-  /** Environment variable that overrides the base URL, e.g. "LOREKEEPER_OPEN5E_BASE_URL". */
-  envVar: string;
-}
 
 export class UpstreamError extends LoreKeeperError {
   override readonly name = "UpstreamError";
