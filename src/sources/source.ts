@@ -1,8 +1,9 @@
 /**
  * The one interface every content source implements (one folder per source: open5e-v2/, open5e-v1/,
- * dnd5eapi/, orcbrew/; the list is `sources/index.ts`). The sync layer iterates `SOURCES` and calls
- * only this interface, so a new API is a new folder plus one line in that list (and its id in
- * `DocumentSource`); see docs/contributing.md.
+ * dnd5eapi/, orcbrew/, 5etools/; the list is `sources/index.ts`). The sync layer, the CLI's help,
+ * tables and doctor probes, and the store's source order call only this interface, so a new source
+ * is a new folder plus one line in that list (and its id in `DocumentSource`); see
+ * docs/contributing.md.
  *
  * A source owns: its content types (endpoint + related endpoints + kinds + a pure normalizer), how
  * records are fetched, where its document metadata comes from, and its URL layout (written once in
@@ -50,6 +51,8 @@ export interface Source {
   readonly id: DocumentSource;
   /** Human name for messages ("Open5e v2"). */
   readonly label: string;
+  /** Short name in tables ("v2", "api"); `lorekeeper documents` spells it out under its table. */
+  readonly short: string;
   /** The content types a sync fetches; empty for sources read from files (OrcBrew). */
   readonly contentTypes: readonly ContentType[];
   /** Whether `lorekeeper sync` without --source fetches `t` (false for every type of an opt-in source). */
@@ -58,6 +61,8 @@ export interface Source {
   url(baseUrl: string, t: ContentType, endpoint?: string, key?: string): string;
   /** Connect for one sync run; absent for sources read from files (they come in through `lorekeeper import`). */
   open?(run: SourceRun): SourceSession;
+  /** The API a sync reaches (set exactly when `open` is): sync's and doctor's messages name it and probe it. */
+  readonly upstream?: UpstreamApi;
   /** Homebrew read from the user's files: the format's name as lists, cards and reports show it ("OrcBrew"). */
   readonly homebrew?: HomebrewFormat;
 }
@@ -67,4 +72,18 @@ export interface HomebrewFormat {
   readonly format: string;
   /** What `lorekeeper documents` says the source stands for ("imported OrcBrew packs"). */
   readonly legend: string;
+  /** The file name ending `lorekeeper import` reads it from (".orcbrew"): messages say what to import. */
+  readonly extension: string;
+}
+
+/** The `Config` fields that hold a base URL. */
+export type BaseUrlSetting = { [K in keyof Config]: K extends `${string}BaseUrl` ? K : never }[keyof Config];
+
+export interface UpstreamApi {
+  /** The setting holding the base URL (also what tests point at their fake upstream). */
+  readonly baseUrlSetting: BaseUrlSetting;
+  /** The variable that sets it ("LOREKEEPER_OPEN5E_BASE_URL"). */
+  readonly envVar: string;
+  /** What `lorekeeper doctor` requests to see the API answer (a cheap index page), on `baseUrl`. */
+  probeUrl(baseUrl: string): string;
 }

@@ -9,10 +9,11 @@ import type { Source } from "../source.ts";
 export const fivetools: Source = {
   id: "5etools",
   label: "5etools homebrew",
+  short: "5etools",
   contentTypes: [],
   byDefault: () => false,
   url: () => {
     throw new Error("5etools homebrew entities have no upstream URL (they cite their file)");
   },
-  homebrew: { format: "5etools", legend: "imported 5etools homebrew (.json)" },
+  homebrew: { format: "5etools", legend: "imported 5etools homebrew (.json)", extension: ".json" },
 };

@@ -22,10 +22,16 @@ const yearOf = (t: ContentType): Dnd5eYear => t.year ?? "2014";
 export const dnd5eApi: Source = {
   id: "dnd5e_api",
   label: "The D&D 5e API",
+  short: "api",
   contentTypes: DND5EAPI_TYPES,
   byDefault: (t) =>
     DND5E_DEFAULT_ENDPOINTS.includes(t.endpoint) || (yearOf(t) === "2014" && DND5E_DEFAULT_2014.includes(t.endpoint)),
   url: (baseUrl, t, endpoint = t.endpoint, key) => dnd5eApiUrl(baseUrl, yearOf(t), endpoint, key),
+  upstream: {
+    baseUrlSetting: "dnd5eApiBaseUrl",
+    envVar: "LOREKEEPER_DND5EAPI_BASE_URL",
+    probeUrl: (base) => dnd5eApiUrl(base, "2014"),
+  },
   open(run) {
     const client = new Dnd5eApiClient(run.http, { baseUrl: run.config.dnd5eApiBaseUrl });
     const available = new Map<Dnd5eYear, Promise<Set<string> | null>>();

@@ -11,9 +11,15 @@ import { OPEN5E_V1_TYPES } from "./content-types.ts";
 export const open5eV1: Source = {
   id: "open5e_v1",
   label: "Open5e v1",
+  short: "v1",
   contentTypes: OPEN5E_V1_TYPES,
   byDefault: () => false,
   url: (baseUrl, t, endpoint = t.endpoint, key) => open5eUrl(baseUrl, "v1", endpoint, key),
+  upstream: {
+    baseUrlSetting: "open5eBaseUrl",
+    envVar: "LOREKEEPER_OPEN5E_BASE_URL",
+    probeUrl: (base) => open5eUrl(base, "v1"),
+  },
   open(run) {
     const client = new Open5eClient(run.http, { baseUrl: run.config.open5eBaseUrl });
     return {

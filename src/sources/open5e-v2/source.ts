@@ -9,9 +9,15 @@ import { OPEN5E_V2_TYPES } from "./content-types.ts";
 export const open5eV2: Source = {
   id: "open5e_v2",
   label: "Open5e v2",
+  short: "v2",
   contentTypes: OPEN5E_V2_TYPES,
   byDefault: () => true,
   url: (baseUrl, t, endpoint = t.endpoint, key) => open5eUrl(baseUrl, "v2", endpoint, key),
+  upstream: {
+    baseUrlSetting: "open5eBaseUrl",
+    envVar: "LOREKEEPER_OPEN5E_BASE_URL",
+    probeUrl: (base) => open5eUrl(base, "v2"),
+  },
   open(run) {
     const client = new Open5eClient(run.http, { baseUrl: run.config.open5eBaseUrl });
     return {

@@ -29,7 +29,6 @@ export const ORCBREW_CONTENT_TYPES = [
   "classes",
   "subclasses",
 ] as const;
-export type OrcbrewContentType = (typeof ORCBREW_CONTENT_TYPES)[number];
 
 const CONTENT_NS = "orcpub.dnd.e5";
 

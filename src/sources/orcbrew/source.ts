@@ -9,9 +9,10 @@ import type { Source } from "../source.ts";
 export const orcbrew: Source = {
   id: "orcbrew",
   label: "OrcBrew",
+  short: "orcbrew",
   contentTypes: [],
   byDefault: () => false,
-  homebrew: { format: "OrcBrew", legend: "imported OrcBrew packs (.orcbrew)" },
+  homebrew: { format: "OrcBrew", legend: "imported OrcBrew packs (.orcbrew)", extension: ".orcbrew" },
   url: () => {
     throw new Error("OrcBrew entities have no upstream URL (they cite their file)");
   },
