@@ -7,6 +7,7 @@ import { LoreKeeperError } from "../errors.ts";
 import type { Config } from "../config.ts";
 import type { EntityKind } from "../entities/types.ts";
 import type { EmbedderProvider } from "../search/types.ts";
+import { HOMEBREW_FILES, UPSTREAM_ENV_VARS } from "../sources/index.ts";
 import { log } from "../log.ts";
 import { checkpoint, type Store } from "../store/db.ts";
 import { getSyncState } from "../store/sync-state.ts";
@@ -76,7 +77,8 @@ export function createEnsureData(store: Store, opts: EnsureOptions) {
         if (failed.length > 0 && failed.length === report.results.length) {
           throw new DataUnavailableError(
             `The local store has no ${kinds.join("/")} data yet and the upstream API could not be reached (${failed[0]!.error ?? "unknown error"}). ` +
-              "Fix: run `lorekeeper sync` when online, point LOREKEEPER_OPEN5E_BASE_URL / LOREKEEPER_DND5EAPI_BASE_URL at a reachable mirror, or load homebrew with `lorekeeper import <file.orcbrew>`.",
+              `Fix: run \`lorekeeper sync\` when online, point ${UPSTREAM_ENV_VARS.join(" / ")} at a reachable ` +
+              `mirror, or load homebrew with \`lorekeeper import ${HOMEBREW_FILES}\`.`,
           );
         }
       });

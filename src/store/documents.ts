@@ -1,6 +1,7 @@
 /** Document metadata (books / packs) and per-document counts. */
 import type { Database } from "bun:sqlite";
-import { type DocumentInfo, type DocumentSource, HOMEBREW_SOURCES } from "../entities/types.ts";
+import type { DocumentInfo, DocumentSource } from "../entities/types.ts";
+import { sourceRank } from "../sources/index.ts";
 
 export function upsertDocuments(db: Database, docs: DocumentInfo[]): void {
   if (docs.length === 0) return;
@@ -97,8 +98,7 @@ export function listDocumentsByKey(db: Database, source?: DocumentSource): Docum
     d.counts[r.kind] = r.n;
     d.entity_count += r.n;
   }
-  const order: readonly string[] = ["open5e_v2", "dnd5e_api", "open5e_v1", ...HOMEBREW_SOURCES];
-  for (const d of out.values()) d.sources.sort((a, b) => order.indexOf(a) - order.indexOf(b));
+  for (const d of out.values()) d.sources.sort((a, b) => sourceRank(a) - sourceRank(b));
   return [...out.values()].sort((a, b) => b.entity_count - a.entity_count || a.key.localeCompare(b.key));
 }
 

@@ -5,21 +5,16 @@
  * `dup_of` = its id: searches skip it, its URI still resolves, and the answer of the preferred one
  * fills its empty fields from it, saying which fields came from where (`merged_from`).
  *
- * Source preference (SOURCE_PREFERENCE): Open5e v2, then the D&D 5e API, then Open5e v1, then
- * OrcBrew. "The same entity" = same kind (rules and rule sections count as one), same name (slug),
- * and the other's document is its document or one whose wording it also carries (`also_documents`).
+ * Source preference: the order of `SOURCES` (src/sources/index.ts: Open5e v2, then the D&D 5e API,
+ * then Open5e v1, then the homebrew). "The same entity" = same kind (rules and rule sections count
+ * as one), same name (slug), and the other's document is its document or one whose wording it also
+ * carries (`also_documents`).
  * Entities of one source are never folded into each other.
  */
 import type { Database } from "bun:sqlite";
 import { CACHES } from "./caches.ts";
-import type { DocumentSource, Entity, JsonObject, JsonValue } from "../entities/types.ts";
-
-export const SOURCE_PREFERENCE: readonly DocumentSource[] = ["open5e_v2", "dnd5e_api", "open5e_v1", "orcbrew", "5etools"];
-
-function rank(source: string): number {
-  const i = (SOURCE_PREFERENCE as readonly string[]).indexOf(source);
-  return i < 0 ? SOURCE_PREFERENCE.length : i;
-}
+import type { Entity, JsonObject, JsonValue } from "../entities/types.ts";
+import { sourceRank as rank } from "../sources/index.ts";
 
 /** Kinds that are one thing to a reader (a D&D 5e API rule section is an Open5e rule). */
 function family(kind: string): string {

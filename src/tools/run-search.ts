@@ -8,7 +8,8 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { EntityKind } from "../entities/types.ts";
 import { log } from "../log.ts";
 import { profileOfTool } from "../search/rank/fusion.ts";
-import type { SearchQuery, StructuredFilters } from "../search/types.ts";
+import type { SearchQuery } from "../search/types.ts";
+import { HOMEBREW_FILES, UPSTREAM_ENV_VARS } from "../sources/index.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
 import { CACHES } from "../store/caches.ts";
 import { versionMemo } from "../store/version-cache.ts";
@@ -18,13 +19,6 @@ import { compactBodies } from "./compact-bodies.ts";
 import type { ViewArgs } from "./params.ts";
 import { buildMetadata, type FlatResult, type SearchAnswer, toolAnswer, toolError } from "./response.ts";
 import { type Detail, rowsOf } from "./rows.ts";
-
-/** Drop undefined and empty-string filters (an empty string means "not given"). */
-export function cleanFilters(f: Record<string, unknown>): StructuredFilters {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(f)) if (v !== undefined && v !== null && v !== "") out[k] = v;
-  return out as StructuredFilters;
-}
 
 function kindList(kinds: readonly EntityKind[]): string {
   return kinds.map((k) => k.replace(/_/g, " ")).join(", ");
@@ -42,8 +36,8 @@ export function upstreamFailure(kinds: readonly EntityKind[], err: unknown): str
     `Could not load ${kindList(kinds)} data: this is its first use and the upstream API could not be reached${why}.`,
     "LoreKeeper keeps a local copy of the content and needs to download it once. To fix this:",
     "- check the network connection and run `lorekeeper sync` (it downloads everything and reports each source), or",
-    "- point LOREKEEPER_OPEN5E_BASE_URL (and LOREKEEPER_DND5EAPI_BASE_URL) at a reachable mirror, or",
-    "- load local content with `lorekeeper import <file.orcbrew>`.",
+    `- point ${UPSTREAM_ENV_VARS.join(" / ")} at a reachable mirror, or`,
+    `- load local content with \`lorekeeper import ${HOMEBREW_FILES}\`.`,
     hint ? `Hint: ${hint}` : "",
   ]
     .filter((l) => l.length > 0)
@@ -52,7 +46,11 @@ export function upstreamFailure(kinds: readonly EntityKind[], err: unknown): str
 
 /** Why some requested kinds are missing from an answer (their first-use load failed; details are logged). */
 export function partialDataNote(missing: readonly EntityKind[]): string {
-  return `No ${kindList(missing)} data is in the local store yet and the upstream API could not be reached to download it, so these results come from the other types only. Run \`lorekeeper sync\` once the network is back (or point LOREKEEPER_OPEN5E_BASE_URL at a reachable mirror).`;
+  return (
+    `No ${kindList(missing)} data is in the local store yet and the upstream API could not be reached to download ` +
+    "it, so these results come from the other types only. Run `lorekeeper sync` once the network is back " +
+    `(or point ${UPSTREAM_ENV_VARS.join(" / ")} at a reachable mirror).`
+  );
 }
 
 /** How a tool wants its answer shown: paging, detail, versions; and the tool arguments (for hints). */
@@ -157,7 +155,8 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     const empty = ctx.gate.emptyKinds(q.kinds, version);
     if (empty.length === q.kinds.length) {
       notes.push(
-        `The local store holds no ${kindList(q.kinds)} data yet. Run \`lorekeeper sync\` to download it (or \`lorekeeper import <file.orcbrew>\` for homebrew).`,
+        `The local store holds no ${kindList(q.kinds)} data yet. Run \`lorekeeper sync\` to download it ` +
+          `(or \`lorekeeper import ${HOMEBREW_FILES}\` for homebrew).`,
       );
     } else if (offset > 0 && res.total > 0 && offset >= res.total) {
       notes.push(`offset ${offset} is past the end: there are ${res.total} results (last page: offset=${Math.max(0, res.total - q.limit)}).`);

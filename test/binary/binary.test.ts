@@ -139,8 +139,9 @@ describe.skipIf(!host)(`compiled binary (${host ?? `no Bun compile target for ${
     expect(by("unpacked files").status).toBe("ok");
     expect(by("native libraries").status).toBe("ok");
     expect(by("native libraries").summary).toBe("onnxruntime loaded, usearch loaded");
-    expect(by("upstream open5e").status).toBe("ok");
-    expect(by("upstream dnd5eapi").status).toBe("warn");
+    expect(by("upstream open5e_v2").status).toBe("ok");
+    expect(by("upstream open5e_v1").status).toBe("ok");
+    expect(by("upstream dnd5e_api").status).toBe("warn");
     expect(String(by("binary").details?.extraction_dir)).toStartWith(ctx!.env.XDG_CACHE_HOME!);
   }, 30_000);
 

@@ -10,6 +10,7 @@ import { shortName } from "../../src/cli/commands/documents.ts";
 import { documentCell } from "../../src/cli/commands/search.ts";
 import { loadConfig } from "../../src/config.ts";
 import { runSync } from "../../src/ingest/sync.ts";
+import { SOURCES, upstreamsAt } from "../../src/sources/index.ts";
 import { openStore } from "../../src/store/db.ts";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
 import { REPO_ROOT } from "../support/mcp.ts";
@@ -25,7 +26,7 @@ beforeAll(async () => {
   db = join(tmp.dir, "lk.db");
   const store = openStore({ path: db });
   try {
-    const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+    const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
     await runSync(store, { config, sources: ["open5e_v2", "open5e_v1", "dnd5e_api"], force: true });
   } finally {
     store.close();
@@ -56,7 +57,9 @@ describe("lorekeeper documents", () => {
     expect(rows.find((l) => l.startsWith("srd-2014 "))).toContain("SRD 5.1");
     expect(rows.find((l) => l.startsWith("srd-2024 "))).toContain("SRD 5.2");
     expect(rows.find((l) => l.startsWith("srd-2014 "))).toContain("v2+api+v1");
-    expect(r.out).toContain("sources: v2 = Open5e v2, v1 = Open5e v1, api = D&D 5e API");
+    // The legend spells out every short name the table uses, each from its source.
+    const legend = r.out.split("\n").find((l) => l.startsWith("sources: "));
+    for (const s of SOURCES) expect(legend).toContain(`${s.short} = ${s.homebrew?.legend ?? s.label}`);
   }, 60_000);
 
   test("a row's document cell names each other document once, never its own again", () => {

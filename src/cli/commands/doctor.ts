@@ -21,6 +21,7 @@ import { SCHEMA_VERSION } from "../../store/schema.ts";
 import { listSyncState } from "../../store/sync-state.ts";
 import { profileCoverage } from "../../store/profiles.ts";
 import { pendingVectors } from "../../search/index/pending-vectors.ts";
+import { upstreamsOf } from "../../sources/index.ts";
 import { countVectors, getEmbeddingMeta, unusableVectors } from "../../store/vectors.ts";
 import type { RepairReport } from "../repair.ts";
 import { parse } from "../args.ts";
@@ -395,12 +396,11 @@ export async function runDoctor(cfg: Config, embedder: () => EmbedderProvider, o
   checks.push(nativeLibrariesCheck(usearchError));
   if (!opts.offline) {
     const t = opts.timeoutMs ?? 3000;
-    checks.push(
-      ...(await Promise.all([
-        upstreamCheck("upstream open5e", `${cfg.open5eBaseUrl}/v2/`, t),
-        upstreamCheck("upstream dnd5eapi", `${cfg.dnd5eApiBaseUrl}/api/2014`, t),
-      ])),
+    // Each source with an API says which address shows it answering.
+    const probes = upstreamsOf(cfg).map(({ source, api, baseUrl }) =>
+      upstreamCheck(`upstream ${source.id}`, api.probeUrl(baseUrl), t),
     );
+    checks.push(...(await Promise.all(probes)));
   }
   return { ok: !checks.some((c) => c.status === "fail"), version: APP_VERSION, checks, ...(repair ? { repair } : {}) };
 }

@@ -1,7 +1,7 @@
 /** `lorekeeper documents`: what the store holds, per document. */
 import { DOCUMENT_SOURCES, type DocumentSource, HOMEBREW_SOURCES } from "../../entities/types.ts";
 import { type RemovedDocument, removeHomebrewDocument } from "../../ingest/remove-homebrew.ts";
-import { SOURCES } from "../../sources/index.ts";
+import { HOMEBREW_FILES, SOURCES, sourceById } from "../../sources/index.ts";
 import { existsSync } from "node:fs";
 import { dbPath } from "../../config.ts";
 import { checkpoint, openStore } from "../../store/db.ts";
@@ -70,8 +70,15 @@ function runRemove(argv: string[]): number {
   }
 }
 
-/** Short source names for the table (its last lines say what they stand for). */
-const SOURCE_LABEL: Readonly<Record<string, string>> = { open5e_v2: "v2", open5e_v1: "v1", dnd5e_api: "api", orcbrew: "orcbrew" };
+/** A source's short name for the table (its last lines say what each stands for); an unknown id as it is. */
+const short = (id: string): string =>
+  (DOCUMENT_SOURCES as readonly string[]).includes(id) ? sourceById(id as DocumentSource).short : id;
+
+/** The sources `lorekeeper sync` fills the store from. */
+const SYNC_LABELS = SOURCES.filter((s) => s.open).map((s) => s.label).join(", ");
+
+/** What each short name stands for: the homebrew formats' legends, the APIs' labels. */
+const LEGEND = SOURCES.map((s) => `${s.short} = ${s.homebrew?.legend ?? s.label}`).join(", ");
 
 interface DocRow {
   key: string;
@@ -147,17 +154,25 @@ export const documentsCommand: Command = {
         return EXIT_OK;
       }
       if (docs.length === 0) {
-        process.stdout.write(`No documents found in ${store.path}.\nFill it with \`lorekeeper sync\` (Open5e, D&D 5e API) or \`lorekeeper import <file.orcbrew | file.json>\`.\n`);
+        process.stdout.write(
+          `No documents found in ${store.path}.\n` +
+            `Fill it with \`lorekeeper sync\` (${SYNC_LABELS}) or \`lorekeeper import ${HOMEBREW_FILES}\`.\n`,
+        );
         return EXIT_OK;
       }
       const byKey = listDocumentsByKey(store.db, source);
       const rows = fitRows(
-        byKey.map((d) => ({ key: d.key, name: d.name, source: d.sources.map((x) => SOURCE_LABEL[x] ?? x).join("+"), entities: d.entity_count, counts: d.counts })),
+        byKey.map((d) => ({
+          key: d.key,
+          name: d.name,
+          source: d.sources.map(short).join("+"),
+          entities: d.entity_count,
+          counts: d.counts,
+        })),
         process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 100,
       );
       process.stdout.write(`${table(["key", "name", "sources", "entities", "per type"], rows, new Set([3]))}\n`);
-      const homebrew = SOURCES.flatMap((s) => (s.homebrew ? [`${SOURCE_LABEL[s.id] ?? s.id} = ${s.homebrew.legend}`] : []));
-      process.stdout.write(`sources: v2 = Open5e v2, v1 = Open5e v1, api = D&D 5e API, ${homebrew.join(", ")}\n`);
+      process.stdout.write(`sources: ${LEGEND}\n`);
       const entries = byKey.reduce((a, d) => a + d.entity_count, 0);
       const counted = "entries (each counted once, whatever sources hold it)";
       process.stdout.write(safeText(`\n${byKey.length} documents, ${entries} ${counted} in ${store.path}\n`));

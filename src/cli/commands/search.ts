@@ -9,6 +9,7 @@ import { openStore } from "../../store/db.ts";
 import { list, parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
 import { table } from "../progress.ts";
+import { HOMEBREW_FILES } from "../../sources/index.ts";
 import { FILTER_HELP, FILTER_OPTIONS, filtersFromOptions } from "./search-filters.ts";
 
 /** --type words that stand for several kinds (catalog groups) or name one by another name (kind aliases). */
@@ -172,7 +173,8 @@ export const searchCommand: Command = {
         process.stdout.write(safeText(textOf(r, collapse)));
         if (r.message) process.stderr.write(safeText(`note: ${r.message}\n`));
         if (r.hits.length === 0 && store.db.query("SELECT 1 FROM entities LIMIT 1").get() === null) {
-          process.stderr.write(`The store at ${store.path} is empty: fill it with \`lorekeeper sync\` or \`lorekeeper import <file.orcbrew>\`.\n`);
+          const fill = `fill it with \`lorekeeper sync\` or \`lorekeeper import ${HOMEBREW_FILES}\``;
+          process.stderr.write(`The store at ${store.path} is empty: ${fill}.\n`);
         }
       }
       return EXIT_OK;

@@ -3,6 +3,7 @@ import { splitList } from "../../config.ts";
 import { log } from "../../log.ts";
 import { list, parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
+import { UPSTREAM_ENV_VARS } from "../../sources/index.ts";
 
 const HELP = `Usage: lorekeeper serve [--http [--host H] [--port P] [--token T] [--allowed-origin O ...] [--allowed-host H ...]] [--prefer-documents K,...] [--db-path PATH]
 
@@ -21,8 +22,8 @@ Run the LoreKeeper MCP server. \`lorekeeper\` with no command does the same (std
   --db-path PATH       the store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db)
 
 Content is loaded on first use of each type (or beforehand with \`lorekeeper sync\`).
-Environment: LOREKEEPER_RESPONSE_BUDGET_CHARS (default 60000), LOREKEEPER_PREFER_DOCUMENTS, LOREKEEPER_OPEN5E_BASE_URL,
-LOREKEEPER_DND5EAPI_BASE_URL, LOREKEEPER_MODEL_DIR, LOREKEEPER_LOG_LEVEL.`;
+Environment: LOREKEEPER_RESPONSE_BUDGET_CHARS (default 60000), LOREKEEPER_PREFER_DOCUMENTS,
+${UPSTREAM_ENV_VARS.join(", ")}, LOREKEEPER_MODEL_DIR, LOREKEEPER_LOG_LEVEL.`;
 
 function parsePort(raw: string | undefined): number {
   if (raw === undefined) return 8000;

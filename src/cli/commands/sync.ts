@@ -7,6 +7,10 @@ import { list, parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, UsageError } from "../command.ts";
 import { Progress, table } from "../progress.ts";
 import { runPack } from "./sync-pack.ts";
+import { sourceById, UPSTREAM_ENV_VARS, upstreamsOf } from "../../sources/index.ts";
+
+const SYNCED = SYNC_SOURCES.map((id) => sourceById(id)); // the sources with an upstream API
+const OPT_IN = SYNC_SOURCES.filter((id) => !DEFAULT_SOURCES.includes(id));
 
 const HELP = `Usage: lorekeeper sync [--source S ...] [--types T,...] [--force] [--no-embed] [--json] [--db-path PATH]
        lorekeeper sync --pack FILE|URL [--sha256 HEX] [--no-vectors] [--no-embed] [--json] [--db-path PATH]
@@ -27,15 +31,15 @@ Options:
   --pack P       load the content pack at path or http(s) URL P (offline for a path)
   --sha256 HEX   the pack's expected SHA-256 (default: the .sha256 file beside it, if any)
   --no-vectors   with --pack: load the content without the pack's vectors
-  --source S     open5e_v2 | open5e_v1 | dnd5e_api (repeatable or comma-separated;
-                 default: ${DEFAULT_SOURCES.join(",")}; open5e_v1 is opt-in)
+  --source S     ${SYNC_SOURCES.join(" | ")} (repeatable or comma-separated;
+                 default: ${DEFAULT_SOURCES.join(",")}${OPT_IN.length ? `; ${OPT_IN.join(", ")} opt-in` : ""})
   --types T      content types / endpoints / kinds, e.g. spells,creatures,rules,spell
   --force        refetch even when fresh (ignores the HTTP cache for reads)
   --no-embed     skip computing embeddings
   --json         print the summary as JSON on stdout
   --db-path P    the store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db)
 
-Environment: LOREKEEPER_OPEN5E_BASE_URL, LOREKEEPER_DND5EAPI_BASE_URL (mirrors),
+Environment: ${UPSTREAM_ENV_VARS.join(", ")} (mirrors),
 LOREKEEPER_CACHE_TTL_DAYS, LOREKEEPER_ERROR_CACHE_TTL_SECONDS.
 
 Exit codes: 0 ok, 1 failed, 2 partial (some types failed or records were skipped).`;
@@ -46,7 +50,7 @@ function statusWord(r: TypeResult): string {
 
 export const syncCommand: Command = {
   name: "sync",
-  summary: "fetch content from Open5e / the D&D 5e API into the local store",
+  summary: `fetch content from the upstream APIs (${SYNCED.map((s) => s.label).join(", ")}) into the local store`,
   help: HELP,
   async run(argv, ctx) {
     const { values } = parse(argv, {
@@ -73,7 +77,9 @@ export const syncCommand: Command = {
     const progress = new Progress(process.stderr, false, cfg.ci);
     const starts = new Map<string, number>();
     try {
-      progress.line(`Syncing into ${store.path} from ${cfg.open5eBaseUrl} and ${cfg.dnd5eApiBaseUrl}`);
+      const synced = (sources ?? DEFAULT_SOURCES).map((id) => sourceById(id));
+      const bases = [...new Set(upstreamsOf(cfg, synced).map((u) => u.baseUrl))];
+      progress.line(`Syncing into ${store.path} from ${bases.join(" and ")}`);
       const report = await runSync(store, {
         sources,
         types: list(values.types),
