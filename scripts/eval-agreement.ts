@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { AUDIT_KINDS, type AuditKind, compareMembers, type FieldVerdict, type Member } from "../src/entities/agreement.ts";
 import { CORRECTIONS_PATH, type Correction, correctionsFor, KEPT, type KeptValue, setPath } from "../src/entities/corrections/apply.ts";
 import type { Entity, JsonObject } from "../src/entities/types.ts";
+import { upstreamsAt } from "../src/sources/index.ts";
 
 const SOURCES = ["open5e_v2", "open5e_v1", "dnd5e_api"] as const;
 
@@ -138,7 +139,7 @@ export async function runAgreementAudit(dataDir: string, say: (m: string) => voi
   const store = openStore({ path: join(tmp, "audit.db") });
   try {
     const t0 = performance.now();
-    const config = { ...loadConfig(), open5eBaseUrl: upstream.url, dnd5eApiBaseUrl: upstream.url };
+    const config = { ...loadConfig(), ...upstreamsAt(upstream.url) };
     const report = await runSync(store, { config, force: true, sources: [...SOURCES], types: [...AUDIT_KINDS] });
     say(`agreement audit: synced ${report.records} records from ${SOURCES.join(", ")} in ${Math.round(performance.now() - t0)} ms`);
     return auditLines(auditStore(store.db), listUnresolved);

@@ -49,6 +49,7 @@ import type { Fusion } from "../src/search/rank/fusion.ts";
 import { fileSha256 } from "../src/search/model/model-source.ts";
 import { catalogModelByOnnx, readManifest } from "../src/search/model/model-manifest.ts";
 import { checkModel } from "../src/search/model/model-reference.ts";
+import { upstreamsAt } from "../src/sources/index.ts";
 
 const HELP = `Usage: bun run eval [-- options]
 
@@ -125,7 +126,7 @@ async function buildStore(path: string, modelDir: string): Promise<{ store: Stor
   const upstream = await startUpstreamFor(path, dataDir, say);
   const store = openStore({ path });
   try {
-    const config = { ...loadConfig(), open5eBaseUrl: upstream.url, dnd5eApiBaseUrl: upstream.url };
+    const config = { ...loadConfig(), ...upstreamsAt(upstream.url) };
     const t0 = performance.now();
     const report = await runSync(store, { config, force: true });
     const failed = report.results.filter((r) => r.status === "failed");

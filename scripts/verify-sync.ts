@@ -34,6 +34,7 @@ import { openStore } from "../src/store/db.ts";
 import { startFakeUpstream } from "../test/support/fake-upstream.ts";
 import { makeTempDir } from "../test/support/tmp.ts";
 import { SHARED_DATA } from "./shared-dir.ts";
+import { upstreamsAt } from "../src/sources/index.ts";
 
 type Rec = { [k: string]: unknown };
 type Db = ReturnType<typeof openStore>["db"];
@@ -147,7 +148,7 @@ async function main(): Promise<number> {
   const tmp = makeTempDir("lk-verify-sync-");
   const store = openStore({ path: join(tmp.dir, "lk.db") });
   try {
-    const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url };
+    const config = { ...loadConfig(), ...upstreamsAt(fake.url) };
     const plan = planSync({});
     const t0 = performance.now();
     const first = await runSync(store, { config });

@@ -11,6 +11,7 @@ import { table } from "../../src/cli/progress.ts";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.ts";
 import { isolatedEnv, REPO_ROOT } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { upstreamEnvAt } from "../../src/sources/index.ts";
 
 const tmp = makeTempDir("lk-first-hour-");
 let fake: FakeUpstream;
@@ -70,7 +71,7 @@ describe("the first hour", () => {
   }, 60_000);
 
   test("sync and doctor agree on the model state", async () => {
-    const env = { ...(await freshEnv("agree")), LOREKEEPER_OPEN5E_BASE_URL: fake.url, LOREKEEPER_DND5EAPI_BASE_URL: fake.url };
+    const env = { ...(await freshEnv("agree")), ...upstreamEnvAt(fake.url) };
     const s = await cli(["sync", "--source", "dnd5e_api"], env);
     expect(s.code).toBe(0);
     const d = await doctor(env);

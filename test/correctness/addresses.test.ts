@@ -18,6 +18,7 @@ import { openStore } from "../../src/store/db.ts";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
 import { connectStdio } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { upstreamEnvAt, upstreamsAt } from "../../src/sources/index.ts";
 
 let fake: FakeUpstream;
 let tmp: ReturnType<typeof makeTempDir>;
@@ -38,7 +39,7 @@ async function syncedStore(name: string, sources: Array<"open5e_v2" | "open5e_v1
   const path = join(tmp.dir, `${name}.db`);
   const store = openStore({ path });
   try {
-    const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+    const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
     const r = await runSync(store, { config, sources, force: true });
     expect(r.results.filter((x) => x.status === "failed").map((x) => `${x.contentType}: ${x.error}`)).toEqual([]);
     if (pack) {
@@ -57,8 +58,7 @@ function env(name: string): Record<string, string> {
     HOME: dir,
     XDG_DATA_HOME: join(dir, "data"),
     XDG_CACHE_HOME: join(dir, "cache"),
-    LOREKEEPER_OPEN5E_BASE_URL: fake.url,
-    LOREKEEPER_DND5EAPI_BASE_URL: fake.url,
+    ...upstreamEnvAt(fake.url),
     LOREKEEPER_HTTP_RETRIES: "0",
     LOREKEEPER_MODEL_DIR: join(dir, "no-model"),
   };

@@ -14,6 +14,7 @@ import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.t
 import { fidelityLines, runFidelity } from "../../scripts/eval-fidelity.ts";
 import { answerOf, connectInMemory, makeDeps, noModel } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { upstreamsAt } from "../../src/sources/index.ts";
 
 let fake: FakeUpstream;
 let tmp: ReturnType<typeof makeTempDir>;
@@ -24,7 +25,7 @@ let close: () => Promise<void>;
 const V2_TYPES = ["conditions", "items", "magicitems", "spells", "creatures", "classes", "rulesets"];
 
 async function sync(sources: Array<"open5e_v2" | "open5e_v1" | "dnd5e_api">, types: string[]): Promise<void> {
-  const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+  const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
   const r = await runSync(store, { config, sources, types, force: true });
   expect(r.results.filter((x) => x.status === "failed").map((x) => `${x.contentType}: ${x.error}`)).toEqual([]);
 }

@@ -15,6 +15,7 @@ import { openStore, type Store } from "../../src/store/db.ts";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
 import { answerOf, connectInMemory, makeDeps, noModel } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { upstreamsAt } from "../../src/sources/index.ts";
 
 let fake: FakeUpstream;
 let tmp: ReturnType<typeof makeTempDir>;
@@ -23,7 +24,7 @@ let client: Client;
 let close: () => Promise<void>;
 
 async function sync(sources: Array<"open5e_v2" | "open5e_v1">, types: string[]): Promise<void> {
-  const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+  const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
   const r = await runSync(store, { config, sources, types, force: true });
   expect(r.results.filter((x) => x.status === "failed").map((x) => `${x.contentType}: ${x.error}`)).toEqual([]);
 }

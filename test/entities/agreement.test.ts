@@ -17,6 +17,7 @@ import { openStore, type Store } from "../../src/store/db.ts";
 import { auditStore } from "../../scripts/eval-agreement.ts";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { upstreamsAt } from "../../src/sources/index.ts";
 
 const CORRECTIONS = (table as { corrections: Correction[] }).corrections;
 let fake: FakeUpstream;
@@ -27,7 +28,7 @@ beforeAll(async () => {
   fake = await startFakeUpstream({ dataDir: join(import.meta.dir, "..", "fixtures", "agreement") });
   tmp = makeTempDir("lk-agree-");
   store = openStore({ path: join(tmp.dir, "lk.db") });
-  const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+  const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
   const r = await runSync(store, { config, sources: ["open5e_v2", "open5e_v1", "dnd5e_api"], types: ["creature", "weapon"], force: true });
   expect(r.results.filter((x) => x.status === "failed").map((x) => `${x.source} ${x.contentType}: ${x.error}`)).toEqual([]);
 }, 60_000);

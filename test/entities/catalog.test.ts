@@ -16,6 +16,7 @@ import { HttpClient } from "../../src/sources/http.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { upstreamsAt } from "../../src/sources/index.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures");
 
@@ -35,7 +36,7 @@ describe("stored vocabulary values lie inside their tool enums", () => {
     fake = await startFakeUpstream({ dataDir: join(FIXTURES, "upstream") });
     tmp = makeTempDir();
     store = openStore({ path: join(tmp.dir, "lk.db") });
-    const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+    const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
     const report = await runSync(store, { sources: SYNC_SOURCES, config, force: true, http: new HttpClient({ retries: 0 }) });
     expect(report.results.filter((r) => r.status === "failed").map((r) => `${r.source}:${r.contentType} ${r.error}`)).toEqual([]);
     expect(importOrcbrewFile(store.db, join(FIXTURES, "orcbrew", "all-types.orcbrew")).imported).toBeGreaterThan(0);

@@ -18,6 +18,7 @@ import { makeEntity, makeStore, reopenedAfter } from "../support/entities.ts";
 import { answerOf, connectInMemory, makeDeps, namesOf } from "../support/mcp.ts";
 import { ctxOf } from "../search/helpers.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { upstreamsAt } from "../../src/sources/index.ts";
 
 const BLOCKS = (await Bun.file(join(import.meta.dir, "..", "fixtures", "creature-blocks", "open5e-v2.json")).json()) as Array<JsonObject & { key: string }>;
 const block = (key: string) => BLOCKS.find((b) => b.key === key)!;
@@ -149,7 +150,7 @@ describe("casts, spellcaster, inflicts and trait in search_creature", () => {
     fake = await startFakeUpstream({ dataDir: join(import.meta.dir, "..", "fixtures", "agreement") });
     tmp = makeTempDir("lk-blocks-");
     store = openStore({ path: join(tmp.dir, "lk.db") });
-    const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+    const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
     await runSync(store, { config, sources: ["open5e_v2"], types: ["creature"], force: true });
     ({ client, close } = await connectInMemory(makeDeps(store)));
   }, 60_000);

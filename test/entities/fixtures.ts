@@ -9,7 +9,7 @@ import {
   type ContentType,
   type NormalizeResult,
 } from "../../src/entities/normalize/index.ts";
-import type { DocumentInfo, Entity, EntityKind } from "../../src/entities/types.ts";
+import type { DocumentInfo, DocumentSource, Entity, EntityKind } from "../../src/entities/types.ts";
 import { SOURCES } from "../../src/sources/index.ts";
 
 export const UPSTREAM = join(import.meta.dir, "..", "fixtures", "upstream");
@@ -23,8 +23,7 @@ export function fixture(path: string): Raw[] {
 }
 
 export function fixturePath(t: ContentType, endpoint = t.endpoint): string {
-  if (t.source === "dnd5e_api") return `dnd5eapi/${t.year}/${endpoint}.json`;
-  return `open5e/${t.source === "open5e_v1" ? "v1" : "v2"}/${endpoint}.json`;
+  return `${fixturesOf(t).dir(t)}/${endpoint}.json`;
 }
 
 export function hasFixture(t: ContentType, endpoint = t.endpoint): boolean {
@@ -44,8 +43,38 @@ export function contentType(source: ContentType["source"], id: string): ContentT
   return t;
 }
 
+/**
+ * Where each synced source's fixtures live, the documents they name and the base URL their entities
+ * cite. Keyed by every source id, so a new source does not compile here until it has its line
+ * (null for a source read from files: it has no content types).
+ */
+interface SourceFixtures {
+  dir(t: ContentType): string;
+  docs(): DocumentInfo[];
+  base: string;
+}
+
+const BY_SOURCE: Record<DocumentSource, SourceFixtures | null> = {
+  open5e_v2: { dir: () => "open5e/v2", docs: () => v2Docs, base: OPEN5E_BASE },
+  dnd5e_api: { dir: (t) => `dnd5eapi/${t.year}`, docs: () => dndDocs, base: DND_BASE },
+  open5e_v1: { dir: () => "open5e/v1", docs: () => v1Docs, base: OPEN5E_BASE },
+  orcbrew: null,
+  "5etools": null,
+};
+
+function fixturesOf(t: ContentType) {
+  const f = BY_SOURCE[t.source];
+  if (!f) throw new Error(`${t.source} has content types but no fixtures line in test/entities/fixtures.ts`);
+  return f;
+}
+
 export function docsFor(t: ContentType): DocumentInfo[] {
-  return t.source === "open5e_v2" ? v2Docs : t.source === "open5e_v1" ? v1Docs : dndDocs;
+  return fixturesOf(t).docs();
+}
+
+/** The base URL a content type's fixtures are normalized with. */
+export function baseFor(t: ContentType): string {
+  return fixturesOf(t).base;
 }
 
 /** Normalize a content type's fixture (with its related fixtures), or the given records. */
@@ -53,7 +82,7 @@ export function run(t: ContentType, records?: unknown[]): NormalizeResult {
   const related: Record<string, unknown[]> = {};
   for (const ep of t.related ?? []) if (hasFixture(t, ep)) related[ep] = fixture(fixturePath(t, ep));
   return t.normalize(records ?? fixture(fixturePath(t)), {
-    baseUrl: t.source === "dnd5e_api" ? DND_BASE : OPEN5E_BASE,
+    baseUrl: baseFor(t),
     documents: documentMap(docsFor(t)),
     related,
   });

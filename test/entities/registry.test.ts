@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { MAX_TEXT_CHARS, RARITIES } from "../../src/entities/normalize/index.ts";
 import { sourceById } from "../../src/sources/index.ts";
 import { ENTITY_KINDS, type Entity } from "../../src/entities/types.ts";
-import { ALL_TYPES, DND_BASE, OPEN5E_BASE, docsFor, fixture, fixturePath, hasFixture, run } from "./fixtures.ts";
+import { ALL_TYPES, baseFor, docsFor, fixture, fixturePath, hasFixture, run } from "./fixtures.ts";
 
 const results = ALL_TYPES.map((t) => ({ t, r: run(t) }));
 const all: Entity[] = results.flatMap((x) => x.r.entities);
@@ -51,7 +51,8 @@ describe("every entity", () => {
         expect(e.document_source).toBe(t.source);
         expect(docs.has(e.document_key)).toBe(true);
         expect(e.document_name.length).toBeGreaterThan(0);
-        expect(e.source_url.startsWith(sourceById(t.source).url(t.source === "dnd5e_api" ? DND_BASE : OPEN5E_BASE, t, t.endpoint).replace(/[^/]+\/?$/, ""))).toBe(true);
+        const listUrl = sourceById(t.source).url(baseFor(t), t, t.endpoint);
+        expect(e.source_url.startsWith(listUrl.replace(/[^/]+\/?$/, ""))).toBe(true);
         expect(e.text.startsWith(`${e.name}\n`)).toBe(true);
         expect(e.text.length).toBeLessThanOrEqual(MAX_TEXT_CHARS + 1);
         expect(e.text).not.toMatch(/\*\*|^#+ /m);

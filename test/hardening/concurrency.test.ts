@@ -18,6 +18,7 @@ import { Database } from "bun:sqlite";
 import { loadConfig } from "../../src/config.ts";
 import { runSync } from "../../src/ingest/sync.ts";
 import { openStore, WAL_SIZE_LIMIT } from "../../src/store/db.ts";
+import { upstreamEnvAt, upstreamsAt } from "../../src/sources/index.ts";
 
 const N_SPELLS = 600;
 const N_BREW = 400;
@@ -35,8 +36,7 @@ describe("concurrent readers and writers", () => {
   const fakes = {} as Record<Variant, FakeUpstream>;
   const env = (v: Variant) =>
     cliEnv(tmp.dir, {
-      LOREKEEPER_OPEN5E_BASE_URL: fakes[v].url,
-      LOREKEEPER_DND5EAPI_BASE_URL: fakes[v].url,
+      ...upstreamEnvAt(fakes[v].url),
       LOREKEEPER_MODEL_DIR: modelDir,
       LOREKEEPER_PAGE_SIZE: "50",
     });
@@ -252,7 +252,7 @@ describe("concurrent readers and writers", () => {
     const holder = new Database(db);
     holder.exec("PRAGMA busy_timeout = 5000; BEGIN IMMEDIATE");
     try {
-      const cfg = { ...loadConfig(), open5eBaseUrl: fakes.A.url, dnd5eApiBaseUrl: fakes.A.url };
+      const cfg = { ...loadConfig(), ...upstreamsAt(fakes.A.url) };
       const err = await runSync(store, { types: ["conditions"], force: true, config: cfg }).then(
         () => undefined,
         (e: unknown) => e as { name?: string; message?: string; hint?: string },

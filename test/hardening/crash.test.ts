@@ -20,6 +20,7 @@ import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
 import { spellName, writeOrcbrew, writeUpstream } from "./generated.ts";
 import { checkedSnapshot, checkVectorIndex, cliEnv, spawnCli } from "./store-health.ts";
+import { upstreamEnvAt } from "../../src/sources/index.ts";
 
 const N_SPELLS = 800;
 const N_BREW = 600;
@@ -39,7 +40,7 @@ describe("kill -9 at random points", () => {
   const brew: Record<Variant, string> = { A: join(tmp.dir, "brew-a.orcbrew"), B: join(tmp.dir, "brew-b.orcbrew") };
   const fakes = {} as Record<Variant, FakeUpstream>;
   const env = (v: Variant) =>
-    cliEnv(tmp.dir, { LOREKEEPER_OPEN5E_BASE_URL: fakes[v].url, LOREKEEPER_DND5EAPI_BASE_URL: fakes[v].url, LOREKEEPER_MODEL_DIR: modelDir, LOREKEEPER_PAGE_SIZE: "250" });
+    cliEnv(tmp.dir, { ...upstreamEnvAt(fakes[v].url), LOREKEEPER_MODEL_DIR: modelDir, LOREKEEPER_PAGE_SIZE: "250" });
   const syncArgs = ["sync", "--types", "spells", "--force", "--db-path", db];
   const importArgs = (v: Variant) => ["import", brew[v], "--db-path", db];
   const stats = { kills: 0, completedBeforeKill: 0, landedNew: 0, keptOld: 0, indexRepaired: 0, noVectors: 0 };

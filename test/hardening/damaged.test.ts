@@ -24,6 +24,7 @@ import { makeTempDir } from "../support/tmp.ts";
 import { ORCBREW_FIXTURES, SOURCES_FIXTURES } from "./generated.ts";
 import { fillDisk, makeReadOnly, mountTinyDisk } from "./mounts.ts";
 import { type CliResult, checkedSnapshot, cliEnv, expectCleanFailure, removeWhenIdle, runCli } from "./store-health.ts";
+import { upstreamEnvAt, upstreamsAt } from "../../src/sources/index.ts";
 
 /** What the fixture upstream serves (the default plan also asks for types it does not have). */
 const TYPES = ["spells", "rules", "rule-sections", "proficiencies"];
@@ -42,7 +43,7 @@ describe("damaged files", () => {
   let fake: FakeUpstream;
   let n = 0;
   const env = (over: Record<string, string> = {}) =>
-    cliEnv(tmp.dir, { LOREKEEPER_OPEN5E_BASE_URL: fake.url, LOREKEEPER_DND5EAPI_BASE_URL: fake.url, LOREKEEPER_MODEL_DIR: modelDir, ...over });
+    cliEnv(tmp.dir, { ...upstreamEnvAt(fake.url), LOREKEEPER_MODEL_DIR: modelDir, ...over });
 
   /** A fresh copy of the healthy store (database + vector index) in its own folder. */
   function healthyCopy(): { dir: string; db: string } {
@@ -97,7 +98,7 @@ describe("damaged files", () => {
     copyFileSync(join(ORCBREW_FIXTURES, "multi-pack.orcbrew"), brewFile);
     const store = openStore({ path: join(template, "lk.db") });
     try {
-      const cfg = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url };
+      const cfg = { ...loadConfig(), ...upstreamsAt(fake.url) };
       expect((await runSync(store, { config: cfg, types: TYPES })).status).toBe("ok");
       expect(importOrcbrewFile(store.db, brewFile).ok).toBe(true);
       const e = await embedPending(store, createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false }));
@@ -272,7 +273,7 @@ describe("damaged files", () => {
       const before = rows();
       const pages = store.db.query<{ page_count: number }, []>("PRAGMA page_count").get()!.page_count;
       store.db.exec(`PRAGMA max_page_count = ${pages}`);
-      const cfg = { ...loadConfig(), open5eBaseUrl: b.url, dnd5eApiBaseUrl: b.url };
+      const cfg = { ...loadConfig(), ...upstreamsAt(b.url) };
       const err = await runSync(store, { config: cfg, force: true, types: TYPES }).then(
         () => undefined,
         (e: unknown) => e as { name?: string; message?: string; hint?: string },
@@ -313,14 +314,14 @@ describe("damaged files", () => {
       expect((await runCli(["sync", "--types", TYPES.join(","), "--db-path", db], env())).code).toBe(0);
       const before = checkedSnapshot(db);
       const filler = fillDisk(mnt);
-      const r = await runCli(["sync", "--types", TYPES.join(","), "--force", "--db-path", db], env({ LOREKEEPER_OPEN5E_BASE_URL: b.url, LOREKEEPER_DND5EAPI_BASE_URL: b.url }));
+      const r = await runCli(["sync", "--types", TYPES.join(","), "--force", "--db-path", db], env({ ...upstreamEnvAt(b.url) }));
       expectCleanFailure(r);
       expect(r.stderr).toMatch(/disk holding the LoreKeeper database .* is full/);
       expect(r.stderr).toContain(db);
       expect(r.stderr).toMatch(/Free some disk space/);
       rmSync(filler);
       expect(checkedSnapshot(db)).toEqual(before);
-      const again = await runCli(["sync", "--types", TYPES.join(","), "--force", "--db-path", db], env({ LOREKEEPER_OPEN5E_BASE_URL: b.url, LOREKEEPER_DND5EAPI_BASE_URL: b.url }));
+      const again = await runCli(["sync", "--types", TYPES.join(","), "--force", "--db-path", db], env({ ...upstreamEnvAt(b.url) }));
       expect(again.code).toBe(0);
       expect([...checkedSnapshot(db).byOrigin.get("open5e_v2:spells")!].every((x) => x.endsWith(" Revised"))).toBe(true);
     } finally {

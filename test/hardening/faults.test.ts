@@ -18,6 +18,7 @@ import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.t
 import { answerOf, connectInMemory, makeDeps, textOf } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
 import { SOURCES_FIXTURES } from "./generated.ts";
+import { upstreamsAt } from "../../src/sources/index.ts";
 
 const TYPES = ["spells", "rules", "rule-sections", "proficiencies"];
 const ERROR_TTL_MS = 300_000;
@@ -73,7 +74,7 @@ describe("upstream faults during sync", () => {
     runSync(store, {
       types: over.types ?? TYPES,
       force: over.force,
-      config: over.url ? { ...cfg, open5eBaseUrl: over.url, dnd5eApiBaseUrl: over.url } : cfg,
+      config: over.url ? { ...cfg, ...upstreamsAt(over.url) } : cfg,
       http: over.http ?? client(),
     });
   const since = () => {
@@ -93,7 +94,7 @@ describe("upstream faults during sync", () => {
     tmp = makeTempDir("lk-faults-");
     store = openStore({ path: join(tmp.dir, "lk.db") });
     clock = Date.now();
-    cfg = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, open5ePageSize: 2, httpRetries: 2, errorCacheTtlMs: ERROR_TTL_MS };
+    cfg = { ...loadConfig(), ...upstreamsAt(fake.url), open5ePageSize: 2, httpRetries: 2, errorCacheTtlMs: ERROR_TTL_MS };
     fake.clearFaults();
     const first = await sync();
     expect(first.status).toBe("ok");
@@ -239,7 +240,7 @@ describe("upstream faults during sync", () => {
     const dying = await startFakeUpstream({ dataDir: SOURCES_FIXTURES });
     const port = dying.port;
     // The dying server is the one configured for this store from now on (source URLs name it).
-    cfg = { ...cfg, open5eBaseUrl: dying.url, dnd5eApiBaseUrl: dying.url };
+    cfg = { ...cfg, ...upstreamsAt(dying.url) };
     expect((await sync({ force: true })).status).toBe("ok");
     baseline = rows(store);
     dying.setFault(/\/v2\/spells\/.*page=2/, { die: true });

@@ -9,6 +9,7 @@ import { hashPrefix } from "../../src/search/index/vector-index-file.ts";
 import { closeVectorIndex, loadOrBuildIndex, syncIndex } from "../../src/search/index/vector-index.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { getEmbeddingMeta, listVectorStamps, readVectors } from "../../src/store/vectors.ts";
+import { upstreamEnvAt } from "../../src/sources/index.ts";
 
 export const CLI = join(import.meta.dir, "..", "..", "src", "cli", "main.ts");
 
@@ -25,8 +26,7 @@ export function cliEnv(dir: string, over: Record<string, string> = {}): Record<s
     HOME: dir,
     XDG_DATA_HOME: join(dir, "xdg-data"),
     XDG_CACHE_HOME: join(dir, "xdg-cache"),
-    LOREKEEPER_OPEN5E_BASE_URL: "http://127.0.0.1:9",
-    LOREKEEPER_DND5EAPI_BASE_URL: "http://127.0.0.1:9",
+    ...upstreamEnvAt("http://127.0.0.1:9"),
     LOREKEEPER_MODEL_DIR: join(dir, "no-model"),
     LOREKEEPER_HTTP_RETRIES: "0",
     LOREKEEPER_LOG_LEVEL: "warn",

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { openStore } from "../../src/store/db.ts";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { upstreamEnvAt } from "../../src/sources/index.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "sources");
 const MAIN = join(import.meta.dir, "..", "..", "src", "cli", "main.ts");
@@ -28,7 +29,7 @@ function names(dbPath: string): string[] {
 
 function syncProc(dbPath: string, url: string) {
   return Bun.spawn(["bun", MAIN, "sync", "--types", "spells", "--force", "--no-embed", "--db-path", dbPath], {
-    env: { ...process.env, LOREKEEPER_OPEN5E_BASE_URL: url, LOREKEEPER_DND5EAPI_BASE_URL: url, LOREKEEPER_PAGE_SIZE: "2", LOREKEEPER_HTTP_RETRIES: "0" },
+    env: { ...process.env, ...upstreamEnvAt(url), LOREKEEPER_PAGE_SIZE: "2", LOREKEEPER_HTTP_RETRIES: "0" },
     stdout: "ignore",
     stderr: "ignore",
   });

@@ -10,6 +10,7 @@ import { countByKind } from "../../src/store/entities.ts";
 import { createHttpCache } from "../../src/store/http-cache.ts";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { upstreamsAt } from "../../src/sources/index.ts";
 
 const DATA = join(import.meta.dir, "..", "fixtures", "sources");
 const fixtureCount = (rel: string) => (JSON.parse(readFileSync(join(DATA, rel), "utf8")) as unknown[]).length;
@@ -29,7 +30,7 @@ describe("sync", () => {
   beforeEach(() => {
     tmp = makeTempDir();
     store = openStore({ path: join(tmp.dir, "lk.db") });
-    cfg = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, open5ePageSize: 2, httpRetries: 1 };
+    cfg = { ...loadConfig(), ...upstreamsAt(fake.url), open5ePageSize: 2, httpRetries: 1 };
     fake.clearFaults();
     fake.requests.length = 0;
   });

@@ -22,6 +22,7 @@ import { cardBrowser, renderCard, type Rendered } from "../support/card-host.ts"
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
 import { connectInMemory, makeDeps, REPO_ROOT } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { upstreamsAt } from "../../src/sources/index.ts";
 
 const launched = await cardBrowser();
 const reason = "reason" in launched ? launched.reason : null;
@@ -47,7 +48,7 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
     fake = await startFakeUpstream({ dataDir: join(REPO_ROOT, "test", "fixtures", "cards") });
     tmp = makeTempDir("lk-cards-");
     store = openStore({ path: join(tmp.dir, "lk.db") });
-    const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+    const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
     await runSync(store, { config, sources: ["open5e_v2"], types: ["creatures", "spells", "magicitems", "classes"], force: true });
     const imported = importOrcbrewText(store.db, hostilePack(`Imp ${HOSTILE}`), "evil.orcbrew");
     expect(imported.ok).toBe(true);

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
 import { answerOf, connectHttp, connectStdio, namesOf, REPO_ROOT } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { upstreamEnvAt } from "../../src/sources/index.ts";
 
 let fake: FakeUpstream;
 let tmp: ReturnType<typeof makeTempDir>;
@@ -28,8 +29,7 @@ function env(name: string): Record<string, string> {
     HOME: dir,
     XDG_DATA_HOME: join(dir, "data"),
     XDG_CACHE_HOME: join(dir, "cache"),
-    LOREKEEPER_OPEN5E_BASE_URL: fake.url,
-    LOREKEEPER_DND5EAPI_BASE_URL: fake.url,
+    ...upstreamEnvAt(fake.url),
     LOREKEEPER_HTTP_RETRIES: "0",
     LOREKEEPER_MODEL_DIR: join(dir, "no-model"),
   };

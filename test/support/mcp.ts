@@ -17,6 +17,7 @@ import type { Store } from "../../src/store/db.ts";
 import { buildServer } from "../../src/server/mcp.ts";
 import type { ToolDeps } from "../../src/tools/deps.ts";
 import { TOOLS } from "../../src/tools/index.ts";
+import { upstreamEnvAt } from "../../src/sources/index.ts";
 
 export const REPO_ROOT = join(import.meta.dir, "..", "..");
 
@@ -129,8 +130,7 @@ export async function isolatedEnv(dir: string, modelDir: string = join(dir, "no-
     HOME: dir,
     XDG_DATA_HOME: join(dir, "data"),
     XDG_CACHE_HOME: join(dir, "cache"),
-    LOREKEEPER_OPEN5E_BASE_URL: dead,
-    LOREKEEPER_DND5EAPI_BASE_URL: dead,
+    ...upstreamEnvAt(dead),
     LOREKEEPER_HTTP_RETRIES: "0",
     LOREKEEPER_HTTP_TIMEOUT_MS: "2000",
     LOREKEEPER_MODEL_DIR: modelDir,

@@ -6,6 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setLogSink } from "../../src/log.ts";
+import { upstreamEnvAt } from "../../src/sources/index.ts";
 import { capturedLogSink } from "./logs.ts";
 
 process.env.LOREKEEPER_OFFLINE = "1";
@@ -16,9 +17,8 @@ if (!process.env.LOREKEEPER_TEST_KEEP_ENV) {
   delete process.env.LOREKEEPER_DB_PATH;
   delete process.env.LOREKEEPER_MODEL_DIR;
   delete process.env.LOREKEEPER_DATA_DIR;
-  // Upstreams default to an unroutable local port unless a test sets its fake.
-  process.env.LOREKEEPER_OPEN5E_BASE_URL = "http://127.0.0.1:9";
-  process.env.LOREKEEPER_DND5EAPI_BASE_URL = "http://127.0.0.1:9";
+  // Every source's upstream defaults to an unroutable local port unless a test sets its fake.
+  Object.assign(process.env, upstreamEnvAt("http://127.0.0.1:9"));
   process.on("exit", () => {
     try {
       require("node:fs").rmSync(root, { recursive: true, force: true });

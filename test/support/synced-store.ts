@@ -9,6 +9,7 @@ import { runSync, type SyncSource } from "../../src/ingest/sync.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { startFakeUpstream } from "./fake-upstream.ts";
 import { makeTempDir } from "./tmp.ts";
+import { upstreamsAt } from "../../src/sources/index.ts";
 
 export const FIXTURES = join(import.meta.dir, "..", "fixtures");
 
@@ -25,7 +26,7 @@ export async function syncedStore(prefix: string, sources: readonly SyncSource[]
   const fake = await startFakeUpstream({ dataDir: join(FIXTURES, "upstream") });
   const tmp = makeTempDir(prefix);
   const store = openStore({ path: join(tmp.dir, "lk.db") });
-  const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+  const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
   const r = await runSync(store, { config, sources: [...sources], force: true });
   expect(r.results.filter((x) => x.status === "failed").map((x) => `${x.contentType}: ${x.error}`)).toEqual([]);
   return {

@@ -16,6 +16,7 @@ import { parseMarkdownTable, rowsFromTable } from "../../../src/tools/progressio
 import { contentType, fixture, run, UPSTREAM } from "../../entities/fixtures.ts";
 import { startFakeUpstream, type FakeUpstream } from "../../support/fake-upstream.ts";
 import { makeTempDir } from "../../support/tmp.ts";
+import { upstreamsAt } from "../../../src/sources/index.ts";
 
 type Raw = Record<string, any>;
 
@@ -39,7 +40,7 @@ describe("D&D 5e API: /classes/{index}/levels through a real sync", () => {
     fake = await startFakeUpstream({ dataDir: UPSTREAM });
     tmp = makeTempDir();
     store = openStore({ path: join(tmp.dir, "lk.db") });
-    const cfg = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+    const cfg = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
     const http = new HttpClient({ cache: createHttpCache(store.db, cfg), retries: 0, baseDelayMs: 1, maxDelayMs: 5 });
     const report = await runSync(store, { sources: ["dnd5e_api"], types: ["classes", "subclasses"], config: cfg, http });
     expect(report.results.filter((r) => r.contentType.endsWith("/classes")).map((r) => r.status)).toEqual(["ok", "ok"]);
