@@ -5,16 +5,14 @@
  * document the caller asked for that the record has, else the first of the document preference
  * (newest SRD first), else the record's own main text. Pure.
  */
+import { OFFICIAL_SRDS } from "./preference.ts";
 import type { JsonObject, JsonValue } from "./types.ts";
 
-/**
- * The document preference used when a question names no document: newest SRD first. The single
- * place a server-wide preference feeds in.
- */
-export const DEFAULT_DOCUMENT_PREFERENCE: readonly string[] = ["srd-2024", "srd-2014"];
-
-/** Documents to prefer, best first: the ones asked for, else the server's preference. */
-export function documentPreference(requested: readonly string[] | null | undefined, fallback: readonly string[] = DEFAULT_DOCUMENT_PREFERENCE): string[] {
+/** Documents to prefer, best first: the ones asked for, else the server's preference (default: newest SRD first). */
+export function documentPreference(
+  requested: readonly string[] | null | undefined,
+  fallback: readonly string[] = OFFICIAL_SRDS,
+): string[] {
   return requested && requested.length > 0 ? requested.map((d) => d.toLowerCase()) : [...fallback];
 }
 
