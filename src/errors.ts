@@ -32,11 +32,6 @@ export class LoreKeeperError extends Error {
   }
 }
 
-/** The code of a LoreKeeper error, or undefined for anything else. */
-export function errorCode(err: unknown): ErrorCode | undefined {
-  return err instanceof LoreKeeperError ? err.code : undefined;
-}
-
 /** Whether `err` is a LoreKeeper error with one of `codes` (any code when none are given). */
 export function isLoreKeeperError(err: unknown, ...codes: ErrorCode[]): err is LoreKeeperError {
   return err instanceof LoreKeeperError && (codes.length === 0 || codes.includes(err.code));

@@ -113,10 +113,6 @@ export const GROUPS: Readonly<Record<ToolGroup, { label: string | null; cliWord:
 
 export const CATALOG_KINDS = Object.keys(KINDS) as EntityKind[];
 
-export function kindInfo(kind: EntityKind): KindInfo {
-  return KINDS[kind];
-}
-
 /** The kinds a tool group searches, in catalog order. */
 export function kindsOfGroup(group: ToolGroup): EntityKind[] {
   return CATALOG_KINDS.filter((k) => KINDS[k].group === group);

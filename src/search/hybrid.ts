@@ -46,14 +46,12 @@ import type { RankingMode, RankingProfile, SearchMode, SearchQuery, SearchRespon
 export type { SearchContext } from "./context.ts";
 
 /**
- * Reciprocal rank fusion constant and leg weights of the default profile (fusion.ts holds them per
- * tool): score = Σ weight / (RRF_K + rank). 20 rather than the usual 60 lets a leg's first few
+ * Reciprocal rank fusion constant of the default profile (fusion.ts holds it and the leg weights
+ * per tool): score = Σ weight / (RRF_K + rank). 20 rather than the usual 60 lets a leg's first few
  * places count more than a middling place in both legs; measured over the real corpus with
  * `bun run eval` (docs/eval.md).
  */
 export const RRF_K = DEFAULT_FUSION.k;
-export const LEXICAL_WEIGHT = DEFAULT_FUSION.lexicalWeight;
-export const VECTOR_WEIGHT = DEFAULT_FUSION.vectorWeight;
 
 /**
  * How deep each leg looks: enough for fusion to matter (a hit one leg ranks 80th still counts),

@@ -58,12 +58,6 @@ export interface SearchAnswer {
 const metadataSchema = z.looseObject({});
 
 /**
- * Every row: compact (detail "summary") or full. Fields vary by kind and detail (docs/tools.md);
- * every row has name, kind, document_key and uri. Kept short: tools/list carries it once per search tool.
- */
-export const resultSchema = z.looseObject({});
-
-/**
  * Fields every result carries or may carry, set by LoreKeeper (the schema above leaves them out to
  * keep tools/list short): entity data never overrides them, and the budget (budget.ts) never
  * shortens them.

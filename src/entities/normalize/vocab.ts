@@ -183,12 +183,6 @@ export function feet(raw: unknown): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** Size vocabulary check: "Medium" → "medium"; unknown sizes are lower-cased as they are. */
-export function sizeKey(raw: unknown): string | null {
-  const s = str(isRec(raw) ? (raw.key ?? raw.name) : raw);
-  return s ? s.toLowerCase() : null;
-}
-
 /** Attunement detail without the "requires attunement" lead: "(requires attunement by a dwarf)" → "by a dwarf". */
 export function attunementDetail(raw: unknown): string | null {
   const s = str(raw);

@@ -12,7 +12,6 @@
  */
 
 export type Edition = "2014" | "2024";
-export const EDITIONS = ["2014", "2024"] as const;
 
 export const DIFFICULTIES_2014 = ["easy", "medium", "hard", "deadly"] as const;
 export const DIFFICULTIES_2024 = ["low", "moderate", "high"] as const;
