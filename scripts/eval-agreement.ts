@@ -21,7 +21,8 @@ import { CORRECTIONS_PATH, type Correction, correctionsFor, KEPT, type KeptValue
 import type { Entity, JsonObject } from "../src/entities/types.ts";
 import { upstreamsAt } from "../src/sources/index.ts";
 
-const SOURCES = ["open5e_v2", "open5e_v1", "dnd5e_api"] as const;
+/** The API sources whose values the agreement audit compares (homebrew has no second opinion). */
+const AUDITED_SOURCES = ["open5e_v2", "open5e_v1", "dnd5e_api"] as const;
 
 export interface KindAudit {
   kind: AuditKind;
@@ -103,7 +104,7 @@ export function auditStore(db: Database, kept: readonly KeptValue[] = KEPT): Aud
             name: g.name,
             field: v.field,
             value: v.majority!,
-            evidence: Object.fromEntries(SOURCES.filter((s) => s in v.values).map((s) => [s, v.values[s]!])),
+            evidence: Object.fromEntries(AUDITED_SOURCES.filter((s) => s in v.values).map((s) => [s, v.values[s]!])),
           });
         } else {
           k.unresolved++;
@@ -140,8 +141,8 @@ export async function runAgreementAudit(dataDir: string, say: (m: string) => voi
   try {
     const t0 = performance.now();
     const config = { ...loadConfig(), ...upstreamsAt(upstream.url) };
-    const report = await runSync(store, { config, force: true, sources: [...SOURCES], types: [...AUDIT_KINDS] });
-    say(`agreement audit: synced ${report.records} records from ${SOURCES.join(", ")} in ${Math.round(performance.now() - t0)} ms`);
+    const report = await runSync(store, { config, force: true, sources: [...AUDITED_SOURCES], types: [...AUDIT_KINDS] });
+    say(`agreement audit: synced ${report.records} records from ${AUDITED_SOURCES.join(", ")} in ${Math.round(performance.now() - t0)} ms`);
     return auditLines(auditStore(store.db), listUnresolved);
   } finally {
     store.close();

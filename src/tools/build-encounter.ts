@@ -9,7 +9,7 @@ import { normalizePreference, OFFICIAL_SRDS } from "../search/rank/preference.ts
 import { candidatePool, EDITION_DOC, findCreature, toMonster } from "./encounter/creatures.ts";
 import { describeParty, difficultiesOf, type Monster, partyStep, partyTotals, rateGroup, type Rating, targetWindow } from "./encounter/math.ts";
 import { proposeGroups } from "./encounter/propose.ts";
-import { DIFFICULTIES_2014, DIFFICULTIES_2024, type Difficulty, type Edition, SOURCES, XP_BY_CR } from "./encounter/tables.ts";
+import { DIFFICULTIES_2014, DIFFICULTIES_2024, type Difficulty, type Edition, RULE_SOURCES, XP_BY_CR } from "./encounter/tables.ts";
 import { tableParam } from "./filter-params.ts";
 import { cr, documents, int, key, text, vocab } from "./params.ts";
 import { toolAnswer, toolError } from "./response.ts";
@@ -76,8 +76,8 @@ const RULES: Record<Edition, string> = {
 };
 
 function sourcesOf(edition: Edition): string[] {
-  const s = edition === "2014" ? [SOURCES.thresholds2014, SOURCES.multipliers2014] : [SOURCES.budget2024];
-  return [...s, SOURCES.crXp].map((x) => `${x.title} — ${x.where}`);
+  const s = edition === "2014" ? [RULE_SOURCES.thresholds2014, RULE_SOURCES.multipliers2014] : [RULE_SOURCES.budget2024];
+  return [...s, RULE_SOURCES.crXp].map((x) => `${x.title} — ${x.where}`);
 }
 
 function shown(r: Rating, monsters: Monster[], dropFirstStep = false) {

@@ -8,12 +8,13 @@ import type { ToolDef } from "./define.ts";
 import { defineTool } from "./define.ts";
 import { numeric, offset, vocab, vocabWithDefault } from "./params.ts";
 import { buildMetadata } from "./response.ts";
-import { FORMATS, SOURCES } from "./vocab.ts";
+import { DOCUMENT_SOURCES } from "../entities/types.ts";
+import { FORMATS } from "./vocab.ts";
 import { safeLine, safeText } from "../text/sanitize.ts";
 
 const input = z
   .object({
-    source: vocab(SOURCES, "", {
+    source: vocab(DOCUMENT_SOURCES, "", {
       open5e: "open5e_v2",
       dnd5eapi: "dnd5e_api",
       "dnd5e-api": "dnd5e_api",

@@ -6,7 +6,7 @@
  * "damage_type" → "damage-type", "MagicItem" → "magic_item").
  */
 import { CATALOG_KINDS, GROUPS, KINDS, kindsOfGroup, type ToolGroup, toolTypeKinds, toolTypesOf } from "../entities/catalog.ts";
-import { DOCUMENT_SOURCES, ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
+import { ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
 
 export { CREATURE_TYPES, DAMAGE_TYPES, RARITIES, SIZES, SPELL_SCHOOLS } from "../entities/catalog.ts";
 
@@ -45,7 +45,6 @@ export type CharacterOptionType = (typeof CHARACTER_OPTION_TYPES)[number];
 export const CHARACTER_OPTION_KINDS: Record<CharacterOptionType, readonly EntityKind[]> = toolTypeKinds("character_option", CHARACTER_OPTION_TYPES);
 export const ALL_CHARACTER_OPTION_KINDS: readonly EntityKind[] = kindsOfGroup("character_option");
 
-export const SOURCES = DOCUMENT_SOURCES;
 export const FORMATS = ["json", "text"] as const;
 
 /**

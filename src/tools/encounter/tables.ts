@@ -24,7 +24,7 @@ export interface RuleSource {
   where: string;
 }
 
-export const SOURCES = {
+export const RULE_SOURCES = {
   crXp: { title: "Experience Points by Challenge Rating", where: "SRD 5.1, Monsters (also each SRD 5.2 stat block's XP)" },
   thresholds2014: { title: "XP Thresholds by Character Level", where: "Dungeon Master's Guide (2014), ch. 3, Creating a Combat Encounter" },
   multipliers2014: { title: "Encounter Multipliers", where: "Dungeon Master's Guide (2014), ch. 3, Creating a Combat Encounter" },
