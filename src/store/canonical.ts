@@ -6,7 +6,7 @@
  * canonical version, 1 the next, … (NULL for copies from a less preferred source, `dup_of`, which
  * never answer). A collapsed answer's groups are then an indexed query with no GROUP BY: a row
  * answers for its group when it is rank 0, or when no better-ranked row of its group matches the
- * same filters (search/page.ts).
+ * same filters (search/rank/page.ts).
  *
  * `entities.doc_rank` is the place of the entity's document itself in that preference
  * (DocumentRank: the listed documents 0…n-1, the official SRDs next, other open content, homebrew

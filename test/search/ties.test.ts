@@ -1,4 +1,4 @@
-/** Equal scores: the core SRD entry ranks above a look-alike from another book (search/page.ts). */
+/** Equal scores: the core SRD entry ranks above a look-alike from another book (search/rank/page.ts). */
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { rankedPage, tiesPreferred } from "../../src/search/rank/page.ts";
