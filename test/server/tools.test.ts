@@ -8,6 +8,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { makeEntity, makeStore, sampleEntities } from "../support/entities.ts";
 import { answerOf, connectInMemory, makeDeps, namesOf, textOf, TOOL_NAMES } from "../support/mcp.ts";
 import { embedAll, readyProvider, TopicEmbedder } from "../search/helpers.ts";
+import { DOCUMENT_SOURCES } from "../../src/entities/types.ts";
 
 let client: Client;
 let close: () => Promise<void>;
@@ -125,7 +126,7 @@ describe("tools/list", () => {
     expect(props("search_equipment").rarity!.enum).toContain("very rare");
     expect(props("search_rule").rule_type!.enum).toContain("damage-type");
     expect(props("search_character_option").type!.enum).toEqual(["class", "subclass", "species", "race", "subspecies", "background", "feat"]);
-    expect(props("list_documents").source!.enum).toEqual(["open5e_v2", "open5e_v1", "dnd5e_api", "orcbrew", "5etools"]);
+    expect(props("list_documents").source!.enum).toEqual([...DOCUMENT_SOURCES]); // every source, a new one included
     expect(props("list_documents").format).toMatchObject({ enum: ["json", "text"], default: "json" });
     expect(tools.find((t) => t.name === "search_all")!.inputSchema.required).toEqual(["query"]);
   });
