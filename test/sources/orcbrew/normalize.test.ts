@@ -138,7 +138,7 @@ describe("OrcBrew monsters", () => {
     expect(d.legendary_actions.map((t) => t.name)).toEqual(["Tail Sweep"]);
     expect(d.legendary_desc).toBe("The drake can take 1 legendary action.");
     expect(d.desc).toBe("A small drake that smells of soot.");
-    expect(e.filters).toEqual({ cr: 0.5, creature_type: "dragon", size: "large", armor_class: 15, hit_points: 45 });
+    expect(e.filters).toMatchObject({ cr: 0.5, creature_type: "dragon", size: "large", armor_class: 15, hit_points: 45 });
   });
 
   test("foreign shapes: string size/type, no hit points", () => {
