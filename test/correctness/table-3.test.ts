@@ -16,6 +16,7 @@ import { answerOf, connectInMemory, makeDeps } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
 import { pendingVectors } from "../../src/search/index/pending-vectors.ts";
 import { countPendingVectors, setEmbeddingMeta } from "../../src/store/vectors.ts";
+import { upstreamsAt } from "../../src/sources/index.ts";
 
 let fake: FakeUpstream;
 let tmp: ReturnType<typeof makeTempDir>;
@@ -25,7 +26,7 @@ let close: () => Promise<void>;
 
 async function synced(path: string, sources?: SyncSource[]): Promise<Store> {
   const s = openStore({ path });
-  const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+  const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
   // The default plan (no sources named), narrowed to what the fixtures hold.
   const r = await runSync(s, { config, ...(sources ? { sources } : {}), types: ["creatures", "classes"], force: true });
   expect(r.results.filter((x) => x.status === "failed").map((x) => `${x.contentType}: ${x.error}`)).toEqual([]);
@@ -195,7 +196,7 @@ describe("first hour: one row per document, one count", () => {
   test("after a v1 sync SRD 5.1 is still one row, its three sources named, the v1 Goblin counted once", async () => {
     const path = join(tmp.dir, "with-v1.db");
     const s = await synced(path);
-    const config = { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 };
+    const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
     expect((await runSync(s, { config, sources: ["open5e_v1"], types: ["monsters"], force: true })).status).toBe("ok");
     const c = await connectInMemory(makeDeps(s));
     try {

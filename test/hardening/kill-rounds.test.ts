@@ -24,6 +24,7 @@ import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
 import { spellName, writeOrcbrew, writeUpstream } from "./generated.ts";
 import { checkedSnapshot, checkVectorIndex, cliEnv, removeWhenIdle, spawnCli } from "./store-health.ts";
+import { upstreamEnvAt } from "../../src/sources/index.ts";
 
 const ROUNDS = Math.max(1, Number(process.env.LOREKEEPER_KILL_ROUNDS ?? "4") || 4);
 const N_SPELLS = 150;
@@ -52,8 +53,7 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
   const fakes = {} as Record<Variant, FakeUpstream>;
   const env = (v: Variant) =>
     cliEnv(tmp.dir, {
-      LOREKEEPER_OPEN5E_BASE_URL: fakes[v].url,
-      LOREKEEPER_DND5EAPI_BASE_URL: fakes[v].url,
+      ...upstreamEnvAt(fakes[v].url),
       LOREKEEPER_MODEL_DIR: modelDir,
       LOREKEEPER_PAGE_SIZE: "50",
     });

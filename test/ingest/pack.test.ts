@@ -16,6 +16,7 @@ import { makeEntity } from "../support/entities.ts";
 import { isolatedEnv, REPO_ROOT } from "../support/mcp.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
+import { upstreamsAt } from "../../src/sources/index.ts";
 
 const tmp = makeTempDir("lk-pack-");
 let model: string;
@@ -169,7 +170,7 @@ describe("sync --pack", () => {
     const src = join(tmp.dir, "synced.db");
     try {
       const s = openStore({ path: src });
-      await runSync(s, { config: { ...loadConfig(), open5eBaseUrl: fake.url, dnd5eApiBaseUrl: fake.url, httpRetries: 0 }, types: ["spells", "rules"], force: true });
+      await runSync(s, { config: { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 }, types: ["spells", "rules"], force: true });
       const emb = await embedPending(s, createEmbedderProvider({ modelDir: model, embeddedDir: null, allowDownload: false }));
       expect(emb.embedded).toBeGreaterThan(0);
       s.close();
