@@ -314,14 +314,14 @@ describe("damaged files", () => {
       expect((await runCli(["sync", "--types", TYPES.join(","), "--db-path", db], env())).code).toBe(0);
       const before = checkedSnapshot(db);
       const filler = fillDisk(mnt);
-      const r = await runCli(["sync", "--types", TYPES.join(","), "--force", "--db-path", db], env({ ...upstreamEnvAt(b.url) }));
+      const r = await runCli(["sync", "--types", TYPES.join(","), "--force", "--db-path", db], env(upstreamEnvAt(b.url)));
       expectCleanFailure(r);
       expect(r.stderr).toMatch(/disk holding the LoreKeeper database .* is full/);
       expect(r.stderr).toContain(db);
       expect(r.stderr).toMatch(/Free some disk space/);
       rmSync(filler);
       expect(checkedSnapshot(db)).toEqual(before);
-      const again = await runCli(["sync", "--types", TYPES.join(","), "--force", "--db-path", db], env({ ...upstreamEnvAt(b.url) }));
+      const again = await runCli(["sync", "--types", TYPES.join(","), "--force", "--db-path", db], env(upstreamEnvAt(b.url)));
       expect(again.code).toBe(0);
       expect([...checkedSnapshot(db).byOrigin.get("open5e_v2:spells")!].every((x) => x.endsWith(" Revised"))).toBe(true);
     } finally {

@@ -42,6 +42,8 @@ describe("the source registry", () => {
   });
 
   test("a probe address lies on the API's base URL", () => {
-    for (const { api } of upstreamsOf(loadConfig())) expect(api.probeUrl("http://127.0.0.1:9/b")).toStartWith("http://127.0.0.1:9/b/");
+    for (const { api } of upstreamsOf(loadConfig())) {
+      expect(api.probeUrl("http://127.0.0.1:9/b")).toStartWith("http://127.0.0.1:9/b/");
+    }
   });
 });
