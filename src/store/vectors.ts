@@ -104,8 +104,26 @@ export function writeVectors(db: Database, modelId: string, rows: readonly Vecto
   let written = 0;
   db.transaction(() => {
     for (const r of rows) written += q.run(r.id, modelId, r.contentHash, encodeVector(r.vector)).changes;
+    const blank = rows.filter((r) => r.vector.every((x) => x === 0)).map((r) => r.contentHash);
+    if (blank.length > 0) setMeta(db, blankKey(modelId), JSON.stringify([...new Set([...modelBlanks(db, modelId), ...blank])]));
   }).immediate();
   return written;
+}
+
+/**
+ * A word-vector model maps a text with none of its words to zeros; the content hashes it did so
+ * for are remembered, so that doctor tells those vectors (the model's own answer) from zeroed ones
+ * (a pack or an edit), which it removes to compute again.
+ */
+const blankKey = (modelId: string) => `model_blank:${modelId}`;
+
+function modelBlanks(db: Database, modelId: string): string[] {
+  try {
+    const v = JSON.parse(getMeta(db, blankKey(modelId)) ?? "[]") as unknown;
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+  } catch {
+    return [];
+  }
 }
 
 export interface VectorStamp {
@@ -174,15 +192,17 @@ export function countVectors(db: Database, modelId?: string): number {
 
 /**
  * Stored vectors of `meta`'s model that can never rank anything: not `meta.dim` floats long, or all
- * zeros (written by a pack made elsewhere, or a hand edit). Counted, or deleted with `remove` (they
+ * zeros where the model did not write them so (a pack made elsewhere, a hand edit). Counted, or deleted with `remove` (they
  * are then pending, and embedded again).
  */
 export function unusableVectors(db: Database, meta: EmbeddingMeta, remove = false): number {
   const where =
-    "model_id = ?1 AND (typeof(vector) <> 'blob' OR length(vector) <> ?2 OR vector = zeroblob(length(vector)))";
-  if (remove) return db.query(`DELETE FROM vectors WHERE ${where}`).run(meta.modelId, meta.dim * 4).changes;
-  const q = db.query<{ n: number }, [string, number]>(`SELECT count(*) AS n FROM vectors WHERE ${where}`);
-  return q.get(meta.modelId, meta.dim * 4)?.n ?? 0;
+    "model_id = ?1 AND (typeof(vector) <> 'blob' OR length(vector) <> ?2 OR " +
+    "(vector = zeroblob(length(vector)) AND content_hash NOT IN (SELECT value FROM json_each(?3))))";
+  const blanks = JSON.stringify(modelBlanks(db, meta.modelId));
+  if (remove) return db.query(`DELETE FROM vectors WHERE ${where}`).run(meta.modelId, meta.dim * 4, blanks).changes;
+  const q = db.query<{ n: number }, [string, number, string]>(`SELECT count(*) AS n FROM vectors WHERE ${where}`);
+  return q.get(meta.modelId, meta.dim * 4, blanks)?.n ?? 0;
 }
 
 /** Delete all vectors of one model (e.g. its dimension changed). */

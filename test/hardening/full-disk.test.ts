@@ -64,7 +64,7 @@ test("on a full disk, search, serve and doctor answer from the store read-only",
       JSON.parse(doctor.stdout) as { checks: Array<{ name: string; status: string; summary: string }> }
     ).checks.find((c) => c.name === "store");
     expect(store?.status).toBe("ok");
-    expect(store?.summary).toContain("entities");
+    expect(store?.summary).toContain("entries");
     const lines = [
       {
         jsonrpc: "2.0",
