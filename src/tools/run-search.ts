@@ -8,7 +8,9 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { EntityKind } from "../entities/types.ts";
 import { log } from "../log.ts";
 import { profileOfTool } from "../search/rank/fusion.ts";
-import type { SearchQuery, StructuredFilters } from "../search/types.ts";
+import type { SearchHit, SearchQuery, StructuredFilters } from "../search/types.ts";
+import type { Database } from "bun:sqlite";
+import { answeringPassage } from "./rule-passage.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
 import { CACHES } from "../store/caches.ts";
 import { versionMemo } from "../store/version-cache.ts";
@@ -99,6 +101,51 @@ function preferredEdition(q: SearchQuery): string {
   return (q.prefer ?? []).find((d) => d === "srd-2014" || d === "srd-2024") ?? "srd-2024";
 }
 
+/** Kinds whose rows found by meaning quote the passage that answers instead of their opening words. */
+const PASSAGE_KINDS: ReadonlySet<string> = new Set(["rule", "rule_section"]);
+
+/**
+ * A rule or rule section found by meaning shows the sentence or two of its text that answers the
+ * question (`passage`, rule-passage.ts) instead of its opening words; the full entry is its `uri`.
+ * Reads the texts of those rows only (at most a page's).
+ */
+function withPassages(db: Database, hits: readonly SearchHit[], rows: FlatResult[], search: string): void {
+  const ids = hits.filter((h) => PASSAGE_KINDS.has(h.entity.kind)).map((h) => h.entity.id);
+  if (ids.length === 0) return;
+  const texts = new Map(
+    db
+      .query<{ id: number; desc: string | null }, number[]>(`SELECT id, json_extract(data, '$.desc') AS desc FROM entities WHERE id IN (${ids.map(() => "?").join(",")})`)
+      .all(...ids)
+      .map((r) => [r.id, r.desc]),
+  );
+  hits.forEach((h, i) => {
+    const text = texts.get(h.entity.id);
+    const passage = text ? answeringPassage(text, search) : undefined;
+    const row = rows[i];
+    if (!passage || !row) return;
+    delete row.summary;
+    row.passage = passage;
+  });
+}
+
+const EDITION_NAMES: Readonly<Record<string, string>> = { "srd-2014": "SRD 5.1 (2014)", "srd-2024": "SRD 5.2 (2024)" };
+
+/**
+ * A rule found by meaning from the other edition's SRD, when the preferred edition holds no rule of
+ * that name, says so (`edition_note`): "how many reactions per round" is answered by SRD 5.1's
+ * "Reactions", and SRD 5.2 has no such rule, only mentions inside others.
+ */
+function otherEditionNotes(hits: readonly SearchHit[], rows: FlatResult[], preferred: string): void {
+  hits.forEach((h, i) => {
+    const doc = h.entity.document_key.toLowerCase();
+    const row = rows[i];
+    if (!row || row.edition_note || !PASSAGE_KINDS.has(h.entity.kind) || !(doc in EDITION_NAMES) || doc === preferred || !(preferred in EDITION_NAMES)) return;
+    if ((h.others ?? []).some((o) => o.document_key.toLowerCase() === preferred)) return;
+    const kind = h.entity.kind === "rule" ? "rule" : "rules section";
+    row.edition_note = `${EDITION_NAMES[doc]} ${kind}: ${EDITION_NAMES[preferred]}, the preferred edition, has no ${kind} named "${h.entity.name}".`;
+  });
+}
+
 /** Run `q` for `tool` and answer it. Upstream failures on first use become a tool error that says how to fix them. */
 export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolContext, view: AnswerView = {}): Promise<CallToolResult> {
   const documentsGiven = query.documents !== undefined && query.documents !== null;
@@ -150,7 +197,9 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     }
   }
   const detail = autoDetail(q, view, res.hits.length);
-  const results = rowsOf(res.hits, detail);
+  const results = rowsOf(res.hits, detail, { profile: q.search !== undefined || q.name !== undefined });
+  if (q.search && detail === "summary") withPassages(ctx.deps.db, res.hits, results, q.search);
+  if (q.search && !documentsGiven) otherEditionNotes(res.hits, results, preferredEdition(q));
   if (res.message) notes.push(res.message);
   const offset = q.offset ?? 0;
   if (results.length === 0) {

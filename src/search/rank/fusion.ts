@@ -35,6 +35,12 @@ export const FUSION_BY_PROFILE: Readonly<Partial<Record<RankingProfile, Fusion>>
    * held-out half and dev set unchanged (docs/eval.md, "Relevance round 3").
    */
   all: { ...DEFAULT_FUSION, spread: { top: 5, perKind: 2 } },
+  /**
+   * search_rule: the edition prior, so that when both SRDs have a rule that answers ("Cover",
+   * "Resting", "Vision and Light") the preferred edition's comes first, while a rule only the other
+   * edition has ("Reactions") still ranks by how well it answers (the answer says which edition).
+   */
+  rule: { ...DEFAULT_FUSION, editionBoost: 0.25 },
 };
 
 /** The fusion for a profile (the default when it has none), with `override`'s fields on top (the eval's tuning grid). */
