@@ -40,7 +40,7 @@ export const FUSION_BY_PROFILE: Readonly<Partial<Record<RankingProfile, Fusion>>
    * "Resting", "Vision and Light") the preferred edition's comes first, while a rule only the other
    * edition has ("Reactions") still ranks by how well it answers (the answer says which edition).
    */
-  rule: { ...DEFAULT_FUSION, editionBoost: 0.25 },
+  rule: { ...DEFAULT_FUSION, editionBoost: 0.1 },
 };
 
 /** The fusion for a profile (the default when it has none), with `override`'s fields on top (the eval's tuning grid). */
