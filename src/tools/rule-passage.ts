@@ -6,12 +6,20 @@
  */
 import { STOPWORDS } from "../search/rank/lexical.ts";
 
+const HOW_MUCH = /\bhow (?:many|much|long|far|often|fast|high)\b/i;
+const AMOUNT = /\d|\b(?:one|two|three|four|five|six|ten|once|twice|only|half|double|per|each|every|until|minutes?|hours?|rounds?)\b/i;
+
 /** Longest passage, in characters. */
 export const PASSAGE_CHARS = 300;
 
-/** A word's comparable form: lower-case, its first five letters ("surprised" = "surprise" = "surpr"). */
+/**
+ * A word's comparable form: lower-case, without a plural or verb ending, its first five letters
+ * ("surprised" = "surprise" = "surpr", "falling" = "fall").
+ */
 function stem(w: string): string {
-  return w.toLowerCase().replace(/['’]s$/, "").slice(0, 5);
+  const base = w.toLowerCase().replace(/['’]s$/, "");
+  const bare = base.replace(/(?:ing|ed|es|s)$/, "");
+  return (bare.length >= 3 ? bare : base).slice(0, 5);
 }
 
 function words(s: string): string[] {
@@ -54,7 +62,12 @@ export function answeringPassage(text: string, query: string, max = PASSAGE_CHAR
   const stems = ss.map((s) => new Set(words(s).map(stem)));
   // A term found in few of the entry's sentences says more about which one answers.
   const weight = new Map(terms.map((t) => [t, Math.log(1 + ss.length / (1 + stems.filter((w) => w.has(t)).length))]));
-  const score = (i: number) => terms.reduce((sum, t) => sum + (stems[i]!.has(t) ? weight.get(t)! : 0), 0);
+  // "How many / much / long / far / often …" is answered by a sentence that states an amount.
+  const amount = HOW_MUCH.test(query) ? Math.max(...weight.values()) / 2 : 0;
+  const score = (i: number) => {
+    const shared = terms.reduce((sum, t) => sum + (stems[i]!.has(t) ? weight.get(t)! : 0), 0);
+    return shared > 0 && amount && AMOUNT.test(ss[i]!) ? shared + amount : shared;
+  };
   let best = -1;
   let bestScore = 0;
   for (let i = 0; i < ss.length; i++) {

@@ -105,12 +105,22 @@ function preferredEdition(q: SearchQuery): string {
 const PASSAGE_KINDS: ReadonlySet<string> = new Set(["rule", "rule_section"]);
 
 /**
+ * Rule rows of a ranked answer that quote their passage: the first few, where the answer is; the
+ * rest keep their one-line summary (20 passages of up to 300 characters would make a rule answer
+ * 8,400 characters instead of 4,900).
+ */
+export const PASSAGE_ROWS = 5;
+
+/**
  * A rule or rule section found by meaning shows the sentence or two of its text that answers the
  * question (`passage`, rule-passage.ts) instead of its opening words; the full entry is its `uri`.
- * Reads the texts of those rows only (at most a page's).
+ * Reads the texts of those rows only (at most PASSAGE_ROWS).
  */
 function withPassages(db: Database, hits: readonly SearchHit[], rows: FlatResult[], search: string): void {
-  const ids = hits.filter((h) => PASSAGE_KINDS.has(h.entity.kind)).map((h) => h.entity.id);
+  const ids = hits
+    .filter((h) => PASSAGE_KINDS.has(h.entity.kind))
+    .slice(0, PASSAGE_ROWS)
+    .map((h) => h.entity.id);
   if (ids.length === 0) return;
   const texts = new Map(
     db
@@ -119,6 +129,7 @@ function withPassages(db: Database, hits: readonly SearchHit[], rows: FlatResult
       .map((r) => [r.id, r.desc]),
   );
   hits.forEach((h, i) => {
+    if (!texts.has(h.entity.id)) return;
     const text = texts.get(h.entity.id);
     const passage = text ? answeringPassage(text, search) : undefined;
     const row = rows[i];
@@ -136,13 +147,16 @@ const EDITION_NAMES: Readonly<Record<string, string>> = { "srd-2014": "SRD 5.1 (
  * "Reactions", and SRD 5.2 has no such rule, only mentions inside others.
  */
 function otherEditionNotes(hits: readonly SearchHit[], rows: FlatResult[], preferred: string): void {
+  let ruleRows = 0;
   hits.forEach((h, i) => {
     const doc = h.entity.document_key.toLowerCase();
     const row = rows[i];
-    if (!row || row.edition_note || !PASSAGE_KINDS.has(h.entity.kind) || !(doc in EDITION_NAMES) || doc === preferred || !(preferred in EDITION_NAMES)) return;
+    // The rows that quote their passage (the first few rule rows) are the ones read as the answer.
+    if (!PASSAGE_KINDS.has(h.entity.kind) || ++ruleRows > PASSAGE_ROWS) return;
+    if (!row || row.edition_note || !(doc in EDITION_NAMES) || doc === preferred || !(preferred in EDITION_NAMES)) return;
     if ((h.others ?? []).some((o) => o.document_key.toLowerCase() === preferred)) return;
     const kind = h.entity.kind === "rule" ? "rule" : "rules section";
-    row.edition_note = `${EDITION_NAMES[doc]} ${kind}: ${EDITION_NAMES[preferred]}, the preferred edition, has no ${kind} named "${h.entity.name}".`;
+    row.edition_note = `${EDITION_NAMES[doc]} ${kind}; ${EDITION_NAMES[preferred]}, the preferred edition, has none of this name.`;
   });
 }
 

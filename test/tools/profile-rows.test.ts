@@ -134,7 +134,7 @@ describe("rule rows found by meaning", () => {
     const { results } = await call("search_rule", { search: "how many reactions per round", limit: 5 });
     const row = results.find((r) => r.name === "Reactions")!;
     expect(String(row.edition_note)).toContain("SRD 5.1 (2014)");
-    expect(String(row.edition_note)).toContain("SRD 5.2 (2024), the preferred edition, has no rule");
+    expect(String(row.edition_note)).toContain("SRD 5.2 (2024), the preferred edition, has none of this name");
     const asked = await call("search_rule", { search: "how many reactions per round", documents: ["srd-2014"], limit: 5 });
     expect(asked.results.find((r) => r.name === "Reactions")?.edition_note).toBeUndefined();
     // A list is not a search by meaning: opening words as usual.

@@ -38,3 +38,13 @@ test("at most PASSAGE_CHARS characters, cut at a word; nothing when no word is s
   expect(answeringPassage(ORDER_OF_COMBAT, "owlbear feathers")).toBeUndefined();
   expect(answeringPassage(ORDER_OF_COMBAT, "the of and")).toBeUndefined();
 });
+
+test("a question of amount (how many, how long …) prefers the sentence that states one", () => {
+  const reactions = [
+    "Certain special abilities allow you to take a special action called a reaction.",
+    "A reaction is an instant response to a trigger of some kind.",
+    "When you take a reaction, you can't take another one until the start of your next turn.",
+    "If the reaction interrupts another creature's turn, that creature can continue its turn right after the reaction.",
+  ].join(" ");
+  expect(answeringPassage(reactions, "how many reactions can a creature take each round")).toStartWith("When you take a reaction, you can't take another one");
+});
