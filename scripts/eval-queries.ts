@@ -343,7 +343,7 @@ export const OWN_QUERIES: EvalQuery[] = [
   own("spell-wall-flames", "search_spell", { search: "a wall of flames to block the corridor" }, ["Wall of Fire"]),
   own("spell-cross-lake", "search_spell", { search: "cross a lake on foot" }, ["Water Walk"]),
   own("spell-died-moment-ago", "search_spell", { search: "my friend died a moment ago, bring them back" }, ["Revivify"]),
-  own("spell-slow-fall", "search_spell", { search: "save someone who fell off a cliff" }, ["Feather Fall"]),
+  own("spell-fell-off-cliff", "search_spell", { search: "save someone who fell off a cliff" }, ["Feather Fall"]),
   own("spell-cross-gap", "search_spell", { search: "get over a wide ravine" }, ["Fly", "Levitate", "Spider Climb", "Dimension Door", "Misty Step", "Jump"]),
   own("all-cross-lake", "search_all", { query: "walk across a river" }, ["Water Walk"]),
   own("all-fire-sword", "search_all", { query: "flaming sword" }, ["Flame Tongue*", "Flame Blade"]),
@@ -352,7 +352,7 @@ export const OWN_QUERIES: EvalQuery[] = [
   own("rule-reactions", "search_rule", { search: "can I take more than one reaction a round" }, ["Reactions"]),
   own("rule-hold-breath", "search_rule", { search: "how long can I hold my breath" }, ["Suffocating", "Hazards", "The Environment"]),
   own("rule-fall-damage", "search_rule", { search: "damage from falling off a cliff" }, ["Falling", "Hazards", "The Environment"]),
-  own("rule-cover", "search_rule", { search: "bonus to AC from hiding behind a wall" }, ["Cover"]),
+  own("rule-cover-ac", "search_rule", { search: "bonus to AC from hiding behind a wall" }, ["Cover"]),
   own("rule-long-rest", "search_rule", { search: "what does sleeping for the night restore" }, ["Resting", "Long Rest"]),
 ];
 
