@@ -41,7 +41,8 @@ async function main(): Promise<number> {
   const store = openStore({ path, readonly: true });
   const embedder = createEmbedderProvider({ modelDir: modelDir ?? null, embeddedDir: null, allowDownload: false });
   const ctx: SearchContext = { store, embedder, embeddingTimeoutMs: 30_000 };
-  const deps: ToolDeps = { db: store.db, search: (q) => runSearch(ctx, { ...q, omitText: true }), responseBudgetChars: 60_000 };
+  const search = (q: Parameters<ToolDeps["search"]>[0]) => runSearch(ctx, { ...q, omitText: true });
+  const deps: ToolDeps = { db: store.db, search, responseBudgetChars: 60_000 };
   let over = 0;
   for (const c of WEIGHT_CALLS) {
     const def = TOOLS.find((t) => t.name === c.tool)!;
@@ -49,7 +50,9 @@ async function main(): Promise<number> {
     const text = res.content.map((b) => (b.type === "text" ? b.text : "")).join("");
     const rows = (res.structuredContent as { count?: number } | undefined)?.count ?? 0;
     if (text.length > ANSWER_GOAL_CHARS) over++;
-    console.log(`${text.length > ANSWER_GOAL_CHARS ? "OVER" : "ok  "}  ${String(text.length).padStart(6)} chars  ${String(rows).padStart(2)} rows  ${c.tool} ${JSON.stringify(c.args)}`);
+    const verdict = text.length > ANSWER_GOAL_CHARS ? "OVER" : "ok  ";
+    const size = `${String(text.length).padStart(6)} chars  ${String(rows).padStart(2)} rows`;
+    console.log(`${verdict}  ${size}  ${c.tool} ${JSON.stringify(c.args)}`);
   }
   store.close();
   return over > 0 ? 1 : 0;

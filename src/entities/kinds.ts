@@ -42,7 +42,7 @@ export type SpellData = {
   /** ability of the saving throw, lower-case full name ("dexterity") */
   saving_throw: string | null;
   attack_roll: boolean | null;
-  /** core spells / magic items (SRD 5.1/5.2): what it does and what people reach for it for (src/entities/data/*-profiles.json) */
+  /** core spells / magic items (SRD 5.1/5.2): what it does and what people reach for it for (data/*-profiles.json) */
   profile?: string;
   /** core spells / magic items: names people use for it ("slow fall") */
   common_names?: string[];
@@ -232,7 +232,7 @@ export type ItemData = {
   cost_gp: number | null;
   weight_lb: number | null;
   desc: string | null;
-  /** core spells / magic items (SRD 5.1/5.2): what it does and what people reach for it for (src/entities/data/*-profiles.json) */
+  /** core spells / magic items (SRD 5.1/5.2): what it does and what people reach for it for (data/*-profiles.json) */
   profile?: string;
   /** core spells / magic items: names people use for it ("slow fall") */
   common_names?: string[];
@@ -253,7 +253,7 @@ export type MagicItemData = {
   cost: string | null;
   cost_gp: number | null;
   weight_lb: number | null;
-  /** core spells / magic items (SRD 5.1/5.2): what it does and what people reach for it for (src/entities/data/*-profiles.json) */
+  /** core spells / magic items (SRD 5.1/5.2): what it does and what people reach for it for (data/*-profiles.json) */
   profile?: string;
   /** core spells / magic items: names people use for it ("slow fall") */
   common_names?: string[];

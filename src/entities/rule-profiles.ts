@@ -47,10 +47,16 @@ function index(): Map<string, RuleProfile[]> {
  * lacks): of the entries filed under its kind and name, the one whose sections admit `section`,
  * its own document's before another's.
  */
-export function ruleProfile(kind: RuleProfileKind, name: string, documentKey: string, section: string | null = null): RuleProfile | null {
+export function ruleProfile(
+  kind: RuleProfileKind,
+  name: string,
+  documentKey: string,
+  section: string | null = null,
+): RuleProfile | null {
   if (!isCoreProfileDocument(documentKey)) return null;
   const doc = documentKey.toLowerCase();
   const sec = section?.trim().toLowerCase() ?? null;
-  const fits = (index().get(`${kind}\u0000${name.trim().toLowerCase()}`) ?? []).filter((p) => !p.sections || (sec !== null && p.sections.includes(sec)));
+  const named = index().get(`${kind}\u0000${name.trim().toLowerCase()}`) ?? [];
+  const fits = named.filter((p) => !p.sections || (sec !== null && p.sections.includes(sec)));
   return fits.find((p) => p.documents.includes(doc)) ?? fits[0] ?? null;
 }

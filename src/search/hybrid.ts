@@ -155,7 +155,13 @@ function exactNameIds(db: Database, kinds: readonly EntityKind[], candidates: Ca
  * a look-alike from another published book that the legs rate about the same, while a homebrew
  * spell the user asks for is not pushed down by SRD spells. Undefined when the boost is 0.
  */
-function corePrior(db: Database, lists: ReadonlyArray<{ ids: readonly number[] }>, rank: DocumentRank, boost: number, editionBoost = 0): ((id: number) => number) | undefined {
+function corePrior(
+  db: Database,
+  lists: ReadonlyArray<{ ids: readonly number[] }>,
+  rank: DocumentRank,
+  boost: number,
+  editionBoost = 0,
+): ((id: number) => number) | undefined {
   if (!(boost > 0) && !(editionBoost > 0)) return undefined;
   const ids = [...new Set(lists.flatMap((l) => l.ids))];
   const prior = new Map<number, number>();
@@ -163,10 +169,12 @@ function corePrior(db: Database, lists: ReadonlyArray<{ ids: readonly number[] }
   const edition = preferredSrd(rank);
   const rows = db
     .query<[number, string], SqlValue[]>(
-      `SELECT e.id, lower(e.document_key) FROM entities e WHERE e.id ${ID_IN} AND (lower(e.document_key) IN (${docs.map(() => "?").join(",")}) OR e.document_source IN ${HOMEBREW_SQL})`,
+      `SELECT e.id, lower(e.document_key) FROM entities e WHERE e.id ${ID_IN}` +
+        ` AND (lower(e.document_key) IN (${docs.map(() => "?").join(",")}) OR e.document_source IN ${HOMEBREW_SQL})`,
     )
     .values(idList(ids), ...docs);
-  for (const [id, doc] of rows) prior.set(Number(id), (1 + Math.max(0, boost)) * (doc === edition ? 1 + Math.max(0, editionBoost) : 1));
+  const core = 1 + Math.max(0, boost);
+  for (const [id, doc] of rows) prior.set(Number(id), core * (doc === edition ? 1 + Math.max(0, editionBoost) : 1));
   return (id) => prior.get(id) ?? 1;
 }
 
@@ -228,7 +236,8 @@ async function rankedPage(
     { ids: vector.map((n) => n.id), weight: fusion.vectorWeight, scores: vector.map((n) => n.similarity) },
   ];
   return pinVersion(db, () => {
-    const prior = ranking === "hybrid" ? corePrior(db, lists, q.page.rank, fusion.coreBoost, fusion.editionBoost) : undefined;
+    const prior =
+      ranking === "hybrid" ? corePrior(db, lists, q.page.rank, fusion.coreBoost, fusion.editionBoost) : undefined;
     const fused = fuseRankings(lists, exact, fusion.k, prior, ranking === "hybrid" ? fusion.method : "rrf");
     const spread = ranking === "hybrid" ? fusion.spread : undefined;
     return finish(respond(pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...q.page, spread } : q.page), mode, messages));

@@ -7,7 +7,8 @@
 import { STOPWORDS } from "../search/rank/lexical.ts";
 
 const HOW_MUCH = /\bhow (?:many|much|long|far|often|fast|high)\b/i;
-const AMOUNT = /\d|\b(?:one|two|three|four|five|six|ten|once|twice|only|half|double|per|each|every|until|minutes?|hours?|rounds?)\b/i;
+const AMOUNT_WORDS = "one|two|three|four|five|six|ten|once|twice|only|half|double|per|each|every|until|minutes?|hours?|rounds?";
+const AMOUNT = new RegExp(`\\d|\\b(?:${AMOUNT_WORDS})\\b`, "i");
 
 /** Longest passage, in characters. */
 export const PASSAGE_CHARS = 300;
@@ -79,6 +80,7 @@ export function answeringPassage(text: string, query: string, max = PASSAGE_CHAR
   if (best < 0) return undefined;
   const first = ss[best]!;
   const next = ss[best + 1];
-  if (next && first.length + 1 + next.length <= max && (score(best + 1) > 0 || first.length < max / 3)) return `${first} ${next}`;
+  const fits = next !== undefined && first.length + 1 + next.length <= max;
+  if (fits && (score(best + 1) > 0 || first.length < max / 3)) return `${first} ${next}`;
   return cut(first, max);
 }

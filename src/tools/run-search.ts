@@ -124,7 +124,9 @@ function withPassages(db: Database, hits: readonly SearchHit[], rows: FlatResult
   if (ids.length === 0) return;
   const texts = new Map(
     db
-      .query<{ id: number; desc: string | null }, number[]>(`SELECT id, json_extract(data, '$.desc') AS desc FROM entities WHERE id IN (${ids.map(() => "?").join(",")})`)
+      .query<{ id: number; desc: string | null }, number[]>(
+        `SELECT id, json_extract(data, '$.desc') AS desc FROM entities WHERE id IN (${ids.map(() => "?").join(",")})`,
+      )
       .all(...ids)
       .map((r) => [r.id, r.desc]),
   );
@@ -153,10 +155,12 @@ function otherEditionNotes(hits: readonly SearchHit[], rows: FlatResult[], prefe
     const row = rows[i];
     // The rows that quote their passage (the first few rule rows) are the ones read as the answer.
     if (!PASSAGE_KINDS.has(h.entity.kind) || ++ruleRows > PASSAGE_ROWS) return;
-    if (!row || row.edition_note || !(doc in EDITION_NAMES) || doc === preferred || !(preferred in EDITION_NAMES)) return;
+    if (!row || row.edition_note || !(doc in EDITION_NAMES) || !(preferred in EDITION_NAMES)) return;
+    if (doc === preferred) return;
     if ((h.others ?? []).some((o) => o.document_key.toLowerCase() === preferred)) return;
     const kind = h.entity.kind === "rule" ? "rule" : "rules section";
-    row.edition_note = `${EDITION_NAMES[doc]} ${kind}; ${EDITION_NAMES[preferred]}, the preferred edition, has none of this name.`;
+    const other = EDITION_NAMES[preferred];
+    row.edition_note = `${EDITION_NAMES[doc]} ${kind}; ${other}, the preferred edition, has none of this name.`;
   });
 }
 
