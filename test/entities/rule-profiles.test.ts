@@ -35,11 +35,14 @@ describe("the rule profiles file", () => {
 
   test("no profile can contradict its rule's numbers: no digits but the die's name (d20, a natural 20 or 1)", () => {
     const numbers = (s: string) => /\d/.test(s.replace(/\bd20s?\b|\bnatural (?:20|1)\b/g, ""));
-    for (const p of RULE_PROFILES) expect({ name: p.name, numbers: numbers(p.profile) }).toEqual({ name: p.name, numbers: false });
+    for (const p of RULE_PROFILES) {
+      expect({ name: p.name, numbers: numbers(p.profile) }).toEqual({ name: p.name, numbers: false });
+    }
   });
 
   test("the questions the issue names have a rule that answers them", () => {
-    const about = (word: string) => RULE_PROFILES.filter((p) => `${p.profile} ${p.names.join(" ")}`.toLowerCase().includes(word)).map((p) => p.name);
+    const words = (p: (typeof RULE_PROFILES)[number]) => `${p.profile} ${p.names.join(" ")}`.toLowerCase();
+    const about = (word: string) => RULE_PROFILES.filter((p) => words(p).includes(word)).map((p) => p.name);
     expect(about("surprise")).toContain("The Order of Combat");
     expect(about("reactions per round")).toContain("Reactions");
     expect(about("short rest")).toContain("Resting");
@@ -61,8 +64,11 @@ describe("a rule's profile is found and leads its text", () => {
   });
 
   test("the text leads with the profile and the topics, the data carries them; other documents are untouched", () => {
-    const base = { key: "srd_reactions", name: "Reactions", doc: { key: "srd-2014", name: "SRD 5.1" }, url: "http://127.0.0.1/r" };
-    const desc = "Certain abilities allow a special action called a reaction. When you take a reaction, you can't take another one until the start of your next turn.";
+    const doc = { key: "srd-2014", name: "SRD 5.1" };
+    const base = { key: "srd_reactions", name: "Reactions", doc, url: "http://127.0.0.1/r" };
+    const desc =
+      "Certain abilities allow a special action called a reaction. " +
+      "When you take a reaction, you can't take another one until the start of your next turn.";
     const e = ruleEntity("open5e_v2", base, { desc, section: "Combat Sequence", section_key: null, order: 1 });
     const p = ruleProfile("rule", "Reactions", "srd-2014")!;
     expect(e.text.indexOf(p.profile)).toBeGreaterThan(0);
@@ -70,10 +76,12 @@ describe("a rule's profile is found and leads its text", () => {
     expect(e.text).toContain(`Also called ${p.names.join(", ")}.`);
     expect(e.data.profile).toBe(p.profile);
     expect(e.data.common_names).toEqual(p.names);
-    const other = ruleEntity("open5e_v2", { ...base, doc: { key: "tob", name: "Tome of Beasts" } }, { desc, section: null, section_key: null, order: null });
+    const tob = { ...base, doc: { key: "tob", name: "Tome of Beasts" } };
+    const other = ruleEntity("open5e_v2", tob, { desc, section: null, section_key: null, order: null });
     expect(other.data.profile).toBeUndefined();
     expect(other.text).not.toContain(p.profile);
-    const section = ruleSectionEntity("open5e_v2", { ...base, name: "Combat Sequence", key: "srd-2014_combat-sequence" }, { desc: "Surprise, initiative.", rules: [] });
+    const sectionBase = { ...base, name: "Combat Sequence", key: "srd-2014_combat-sequence" };
+    const section = ruleSectionEntity("open5e_v2", sectionBase, { desc: "Surprise, initiative.", rules: [] });
     expect(section.text).toContain(ruleProfile("rule_section", "Combat Sequence", "srd-2014")!.profile);
   });
 });

@@ -18,8 +18,17 @@ import { TOOLS } from "../../src/tools/index.ts";
 import { makeStore } from "../support/entities.ts";
 import { ctxOf } from "../search/helpers.ts";
 
-const doc = (key: string) => ({ key, name: key === "srd-2014" ? "System Reference Document 5.1" : key === "srd-2024" ? "System Reference Document 5.2" : "Tome of Beasts" });
-const base = (name: string, docKey: string) => ({ key: `${docKey}_${name.toLowerCase().replace(/\W+/g, "-")}`, name, doc: doc(docKey), url: "http://127.0.0.1/x" });
+const DOC_NAMES: Record<string, string> = {
+  "srd-2014": "System Reference Document 5.1",
+  "srd-2024": "System Reference Document 5.2",
+  tob: "Tome of Beasts",
+};
+const base = (name: string, docKey: string) => ({
+  key: `${docKey}_${name.toLowerCase().replace(/\W+/g, "-")}`,
+  name,
+  doc: { key: docKey, name: DOC_NAMES[docKey]! },
+  url: "http://127.0.0.1/x",
+});
 
 function spell(name: string, docKey: string, desc: string, level = 1): ReturnType<typeof spellEntity> {
   const d: SpellData = {
@@ -31,7 +40,14 @@ function spell(name: string, docKey: string, desc: string, level = 1): ReturnTyp
     duration: "1 minute",
     concentration: false,
     ritual: false,
-    components: { verbal: true, somatic: false, material: false, material_text: null, material_cost: null, material_consumed: null },
+    components: {
+      verbal: true,
+      somatic: false,
+      material: false,
+      material_text: null,
+      material_cost: null,
+      material_consumed: null,
+    },
     desc,
     higher_level: null,
     classes: ["wizard"],
@@ -48,22 +64,29 @@ function spell(name: string, docKey: string, desc: string, level = 1): ReturnTyp
 const ORDER = [
   "A typical combat encounter is a clash between two sides. The game organizes it into rounds and turns.",
   "### Surprise",
-  "Any creature that doesn't notice a threat is surprised at the start of the encounter. If you're surprised, you can't move or take an action on your first turn.",
+  "Any creature that doesn't notice a threat is surprised at the start of the encounter. " +
+    "If you're surprised, you can't move or take an action on your first turn.",
 ].join("\n");
+
+const FALLING = "Choose up to five falling creatures. A falling creature's rate of descent slows until the spell ends.";
+const SWORD = "You can speak this magic sword's command word as a bonus action, causing flames to erupt from the blade.";
+const REACTIONS =
+  "Certain abilities allow a special action called a reaction. " +
+  "When you take a reaction, you can't take another one until the start of your next turn.";
 
 let store: Store;
 let cleanup: () => void;
 beforeAll(() => {
   ({ store, cleanup } = makeStore([
-    spell("Feather Fall", "srd-2024", "Choose up to five falling creatures. A falling creature's rate of descent slows until the spell ends."),
-    spell("Feather Fall", "srd-2014", "Choose up to five falling creatures. A falling creature's rate of descent slows until the spell ends."),
+    spell("Feather Fall", "srd-2024", FALLING),
+    spell("Feather Fall", "srd-2014", FALLING),
     spell("Featherlight Step", "tob", "Your steps become light as a feather falling on snow."),
     magicItemEntity("open5e_v2", base("Flame Tongue (Longsword)", "srd-2014"), {
       type: "weapon",
       rarity: "rare",
       requires_attunement: true,
       attunement_detail: null,
-      desc: "You can use a bonus action to speak this magic sword's command word, causing flames to erupt from the blade.",
+      desc: SWORD,
       base_item: "longsword",
       damage_dice: null,
       damage_type: null,
@@ -72,23 +95,31 @@ beforeAll(() => {
       weight_lb: null,
     }),
     ruleEntity("open5e_v2", base("Reactions", "srd-2014"), {
-      desc: "Certain abilities allow a special action called a reaction. When you take a reaction, you can't take another one until the start of your next turn.",
+      desc: REACTIONS,
       section: "Combat Sequence",
       section_key: null,
       order: 5,
     }),
-    ruleEntity("open5e_v2", base("The Order of Combat", "srd-2024"), { desc: ORDER, section: "Combat", section_key: null, order: 1 }),
+    ruleEntity("open5e_v2", base("The Order of Combat", "srd-2024"), {
+      desc: ORDER,
+      section: "Combat",
+      section_key: null,
+      order: 1,
+    }),
   ]));
 });
 afterAll(() => cleanup());
 
-async function call(tool: string, args: Record<string, unknown>): Promise<{ results: Record<string, unknown>[]; text: string }> {
+type Row = Record<string, unknown>;
+
+async function call(tool: string, args: Record<string, unknown>): Promise<{ results: Row[]; text: string }> {
   const ctx = ctxOf(store);
-  const deps: ToolDeps = { db: store.db, search: (q) => runSearch(ctx, { ...q, omitText: true }), responseBudgetChars: 60_000 };
+  const search: ToolDeps["search"] = (q) => runSearch(ctx, { ...q, omitText: true });
+  const deps: ToolDeps = { db: store.db, search, responseBudgetChars: 60_000 };
   const def = TOOLS.find((t) => t.name === tool)!;
   const res = await def.call(args, { deps, gate: new DataGate(deps), progress: () => {} });
   const text = res.content.map((b) => (b.type === "text" ? b.text : "")).join("");
-  return { results: (res.structuredContent as { results: Record<string, unknown>[] }).results, text };
+  return { results: (res.structuredContent as { results: Row[] }).results, text };
 }
 
 describe("spell and magic item profiles", () => {
@@ -135,7 +166,8 @@ describe("rule rows found by meaning", () => {
     const row = results.find((r) => r.name === "Reactions")!;
     expect(String(row.edition_note)).toContain("SRD 5.1 (2014)");
     expect(String(row.edition_note)).toContain("SRD 5.2 (2024), the preferred edition, has none of this name");
-    const asked = await call("search_rule", { search: "how many reactions per round", documents: ["srd-2014"], limit: 5 });
+    const args = { search: "how many reactions per round", documents: ["srd-2014"], limit: 5 };
+    const asked = await call("search_rule", args);
     expect(asked.results.find((r) => r.name === "Reactions")?.edition_note).toBeUndefined();
     // A list is not a search by meaning: opening words as usual.
     const list = await call("search_rule", { rule_type: "rule" });
