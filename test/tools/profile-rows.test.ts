@@ -69,7 +69,7 @@ const ORDER = [
 ].join("\n");
 
 const FALLING = "Choose up to five falling creatures. A falling creature's rate of descent slows until the spell ends.";
-const SWORD = "You can speak this magic sword's command word as a bonus action, causing flames to erupt from the blade.";
+const SWORD = "You can speak this magic sword's command word as a bonus action, making flames erupt from the blade.";
 const REACTIONS =
   "Certain abilities allow a special action called a reaction. " +
   "When you take a reaction, you can't take another one until the start of your next turn.";
