@@ -339,6 +339,21 @@ export const OWN_QUERIES: EvalQuery[] = [
   own("creature-winged-horse", "search_creature", { search: "winged horse", type: "celestial" }, ["Pegasus"]),
   // round 3: a spell asked for across every kind (the whole content pack ranked Reef Shark first)
   own("all-breathe-underwater", "search_all", { query: "let allies breathe underwater" }, ["spell:Water Breathing"], [{ type: "top", names: ["spell:Water Breathing"], k: 5 }]),
+  // round 4 (issue 43): core spells, items and rules asked for by what people use them for
+  own("spell-wall-flames", "search_spell", { search: "a wall of flames to block the corridor" }, ["Wall of Fire"]),
+  own("spell-cross-lake", "search_spell", { search: "cross a lake on foot" }, ["Water Walk"]),
+  own("spell-died-moment-ago", "search_spell", { search: "my friend died a moment ago, bring them back" }, ["Revivify"]),
+  own("spell-fell-off-cliff", "search_spell", { search: "save someone who fell off a cliff" }, ["Feather Fall"]),
+  own("spell-cross-gap", "search_spell", { search: "get over a wide ravine" }, ["Fly", "Levitate", "Spider Climb", "Dimension Door", "Misty Step", "Jump"]),
+  own("all-cross-lake", "search_all", { query: "walk across a river" }, ["Water Walk"]),
+  own("all-fire-sword", "search_all", { query: "flaming sword" }, ["Flame Tongue*", "Flame Blade"]),
+  own("item-fly-boots", "search_equipment", { search: "boots that let me fly" }, ["Winged Boots", "Boots of Levitation"]),
+  own("rule-surprise", "search_rule", { search: "ambushed enemies that did not see us coming" }, ["The Order of Combat", "Combat Sequence", "Surprise"]),
+  own("rule-reactions", "search_rule", { search: "can I take more than one reaction a round" }, ["Reactions"]),
+  own("rule-hold-breath", "search_rule", { search: "how long can I hold my breath" }, ["Suffocating", "Hazards", "The Environment"]),
+  own("rule-fall-damage", "search_rule", { search: "damage from falling off a cliff" }, ["Falling", "Hazards", "The Environment"]),
+  own("rule-cover-ac", "search_rule", { search: "bonus to AC from hiding behind a wall" }, ["Cover"]),
+  own("rule-long-rest", "search_rule", { search: "what does sleeping for the night restore" }, ["Resting", "Long Rest"]),
 ];
 
 export const ALL_QUERIES: EvalQuery[] = [...SPEC_QUERIES, ...OWN_QUERIES];

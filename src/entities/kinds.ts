@@ -42,6 +42,10 @@ export type SpellData = {
   /** ability of the saving throw, lower-case full name ("dexterity") */
   saving_throw: string | null;
   attack_roll: boolean | null;
+  /** core spells / magic items (SRD 5.1/5.2): what it does and what people reach for it for (data/*-profiles.json) */
+  profile?: string;
+  /** core spells / magic items: names people use for it ("slow fall") */
+  common_names?: string[];
   /** where the upstream record is wrong and what was corrected (present only then) */
   upstream_notes?: string[];
   /** base damage/healing dice when the source gives it ("8d6") */
@@ -228,6 +232,10 @@ export type ItemData = {
   cost_gp: number | null;
   weight_lb: number | null;
   desc: string | null;
+  /** core spells / magic items (SRD 5.1/5.2): what it does and what people reach for it for (data/*-profiles.json) */
+  profile?: string;
+  /** core spells / magic items: names people use for it ("slow fall") */
+  common_names?: string[];
 };
 
 export type MagicItemData = {
@@ -245,6 +253,10 @@ export type MagicItemData = {
   cost: string | null;
   cost_gp: number | null;
   weight_lb: number | null;
+  /** core spells / magic items (SRD 5.1/5.2): what it does and what people reach for it for (data/*-profiles.json) */
+  profile?: string;
+  /** core spells / magic items: names people use for it ("slow fall") */
+  common_names?: string[];
 };
 
 /**
@@ -262,9 +274,13 @@ export type RuleData = {
   section_key: string | null;
   /** position within the section */
   order: number | null;
+  /** core rules (SRD 5.1/5.2): which questions it answers, in plain words (src/entities/data/rule-profiles.json) */
+  profile?: string;
+  /** core rules: topics people name it by ("surprise", "initiative") */
+  common_names?: string[];
 };
 
-export type RuleSectionData = { desc: string; rules: Ref[] };
+export type RuleSectionData = { desc: string; rules: Ref[]; profile?: string; common_names?: string[] };
 
 export type WeaponPropertyData = {
   desc: string;

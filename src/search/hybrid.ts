@@ -153,16 +153,32 @@ function exactNameIds(db: Database, kinds: readonly EntityKind[], candidates: Ca
  * a look-alike from another published book that the legs rate about the same, while a homebrew
  * spell the user asks for is not pushed down by SRD spells. Undefined when the boost is 0.
  */
-function corePrior(db: Database, lists: ReadonlyArray<{ ids: readonly number[] }>, rank: DocumentRank, boost: number): ((id: number) => number) | undefined {
-  if (!(boost > 0)) return undefined;
+function corePrior(
+  db: Database,
+  lists: ReadonlyArray<{ ids: readonly number[] }>,
+  rank: DocumentRank,
+  boost: number,
+  editionBoost = 0,
+): ((id: number) => number) | undefined {
+  if (!(boost > 0) && !(editionBoost > 0)) return undefined;
   const ids = [...new Set(lists.flatMap((l) => l.ids))];
-  const core = new Set<number>();
+  const prior = new Map<number, number>();
   const docs = [...new Set([...rank.preferred, ...OFFICIAL_SRDS])];
+  const edition = preferredSrd(rank);
   const rows = db
-    .query<[number], SqlValue[]>(`SELECT e.id FROM entities e WHERE e.id ${ID_IN} AND (lower(e.document_key) IN (${docs.map(() => "?").join(",")}) OR e.document_source IN ${HOMEBREW_SQL})`)
+    .query<[number, string], SqlValue[]>(
+      `SELECT e.id, lower(e.document_key) FROM entities e WHERE e.id ${ID_IN}` +
+        ` AND (lower(e.document_key) IN (${docs.map(() => "?").join(",")}) OR e.document_source IN ${HOMEBREW_SQL})`,
+    )
     .values(idList(ids), ...docs);
-  for (const r of rows) core.add(Number(r[0]));
-  return (id) => (core.has(id) ? 1 + boost : 1);
+  const core = 1 + Math.max(0, boost);
+  for (const [id, doc] of rows) prior.set(Number(id), core * (doc === edition ? 1 + Math.max(0, editionBoost) : 1));
+  return (id) => prior.get(id) ?? 1;
+}
+
+/** The SRD of the preferred edition: the first SRD the preference names, else the newest. */
+export function preferredSrd(rank: DocumentRank): string {
+  return rank.preferred.find((d) => (OFFICIAL_SRDS as readonly string[]).includes(d)) ?? OFFICIAL_SRDS[0];
 }
 
 async function rankedPage(
@@ -218,7 +234,8 @@ async function rankedPage(
     { ids: vector.map((n) => n.id), weight: fusion.vectorWeight, scores: vector.map((n) => n.similarity) },
   ];
   return pinVersion(db, () => {
-    const prior = ranking === "hybrid" ? corePrior(db, lists, q.page.rank, fusion.coreBoost) : undefined;
+    const prior =
+      ranking === "hybrid" ? corePrior(db, lists, q.page.rank, fusion.coreBoost, fusion.editionBoost) : undefined;
     const fused = fuseRankings(lists, exact, fusion.k, prior, ranking === "hybrid" ? fusion.method : "rrf");
     const spread = ranking === "hybrid" ? fusion.spread : undefined;
     return finish(respond(pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...q.page, spread } : q.page), mode, messages));

@@ -149,4 +149,10 @@ export interface Fusion {
    * in rank order (scores still never increase down the list). None when absent.
    */
   spread?: { top: number; perKind: number };
+  /**
+   * The edition prior: entries of the preferred edition's SRD (the first SRD of the document
+   * preference) get a further × (1 + editionBoost), so that when both editions have an entry that
+   * answers, the preferred edition's comes first. None when absent.
+   */
+  editionBoost?: number;
 }

@@ -67,10 +67,13 @@ const creatureFallback = (d: JsonObject): string | undefined => {
   return [str(d.alignment), actions.join(", ")].filter(Boolean).join("; ") || undefined;
 };
 
-/** Longest compact `profile` (a core creature's profile, first sentence), in characters. */
+/**
+ * Longest compact `profile` (a core creature's, spell's or magic item's profile, first sentence), in
+ * characters. Shown in searches and name lookups only (rows.ts leaves it out of structured lists).
+ */
 export const PROFILE_CHARS = 100;
 
-/** The first sentence of a core creature's profile, cut at a word to PROFILE_CHARS: what the row is, at a glance. */
+/** The first sentence of a core entry's profile, cut at a word to PROFILE_CHARS: what the row is, at a glance. */
 const shortProfile: Format = (d) => {
   const p = str(d.profile);
   if (!p) return undefined;
@@ -112,6 +115,7 @@ export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
       ["concentration", "concentration"],
       ["ritual", "ritual"],
       ["components", components],
+      ["profile", shortProfile],
     ],
     summary: DESC,
   },
@@ -171,6 +175,7 @@ export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
       ["weight_lb", "weight_lb"],
       // magic gear a document files as an item (SRD 5.2 potions), when `type: "magic-item"` finds it
       ["classified_as", "classified_as"],
+      ["profile", shortProfile],
     ],
     summary: DESC,
   },
@@ -179,6 +184,7 @@ export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
       ["rarity", "rarity"],
       ["type", "type"],
       ["attunement", attunement],
+      ["profile", shortProfile],
     ],
     summary: DESC,
   },

@@ -68,7 +68,9 @@ export function compactFields(e: Entity): FlatResult {
     if (v === undefined || v === null || v === false || v === "" || (Array.isArray(v) && v.length === 0)) continue;
     out[field] = v;
   }
-  const summary = summaryOf(e);
+  // A core entry's profile says what it is better than its first 48 characters do; in a structured
+  // list, where the profile is left out (rowsOf), its scan fields and name identify a core entry.
+  const summary = out.profile === undefined ? summaryOf(e) : undefined;
   if (summary) out.summary = summary;
   return out;
 }
@@ -110,11 +112,19 @@ function rowFromBody(e: Entity, body: string, similarity?: number, others?: read
   return compactRowOf(e, JSON.parse(body) as FlatResult, similarity, others);
 }
 
-export function rowsOf(hits: readonly SearchHit[], detail: Detail): FlatResult[] {
+/**
+ * The answer's rows. `profile: false` (a structured list) leaves the compact rows' `profile` out:
+ * a plain-words profile helps the reader of a search by meaning or a name lookup see what a hit is,
+ * while a list filtered by level or CR is scanned by its fields, and 20 profiles would take a
+ * quarter of its answer. (Such a row has no `summary` either: compactFields.)
+ */
+export function rowsOf(hits: readonly SearchHit[], detail: Detail, opts: { profile?: boolean } = {}): FlatResult[] {
   const make = detail === "full" ? fullRow : compactRow;
+  const dropProfile = detail !== "full" && opts.profile === false;
   return hits.map((h) => {
     if (h.compact !== undefined && detail === "full") throw new Error("a full row was asked of a hit that carries its compact row only");
     const row = h.compact !== undefined ? rowFromBody(h.entity, h.compact, h.similarity_score, h.others) : make(h.entity, h.similarity_score, h.others);
+    if (dropProfile) delete row.profile;
     if (h.preferred_version) row.edition_note = editionNote(h.entity, h.preferred_version);
     return row;
   });

@@ -8,8 +8,10 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { EntityKind } from "../entities/types.ts";
 import { log } from "../log.ts";
 import { profileOfTool } from "../search/rank/fusion.ts";
-import type { SearchQuery } from "../search/types.ts";
+import type { SearchHit, SearchQuery, StructuredFilters } from "../search/types.ts";
 import { HOMEBREW_FILES, UPSTREAM_ENV_VARS } from "../sources/index.ts";
+import type { Database } from "bun:sqlite";
+import { answeringPassage } from "./rule-passage.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
 import { CACHES } from "../store/caches.ts";
 import { versionMemo } from "../store/version-cache.ts";
@@ -97,6 +99,69 @@ function preferredEdition(q: SearchQuery): string {
   return (q.prefer ?? []).find((d) => d === "srd-2014" || d === "srd-2024") ?? "srd-2024";
 }
 
+/** Kinds whose rows found by meaning quote the passage that answers instead of their opening words. */
+const PASSAGE_KINDS: ReadonlySet<string> = new Set(["rule", "rule_section"]);
+
+/**
+ * Rule rows of a ranked answer that quote their passage: the first few, where the answer is; the
+ * rest keep their one-line summary (20 passages of up to 300 characters would make a rule answer
+ * 8,400 characters instead of 4,900).
+ */
+export const PASSAGE_ROWS = 5;
+
+/**
+ * A rule or rule section found by meaning shows the sentence or two of its text that answers the
+ * question (`passage`, rule-passage.ts) instead of its opening words; the full entry is its `uri`.
+ * Reads the texts of those rows only (at most PASSAGE_ROWS).
+ */
+function withPassages(db: Database, hits: readonly SearchHit[], rows: FlatResult[], search: string): void {
+  const ids = hits
+    .filter((h) => PASSAGE_KINDS.has(h.entity.kind))
+    .slice(0, PASSAGE_ROWS)
+    .map((h) => h.entity.id);
+  if (ids.length === 0) return;
+  const texts = new Map(
+    db
+      .query<{ id: number; desc: string | null }, number[]>(
+        `SELECT id, json_extract(data, '$.desc') AS desc FROM entities WHERE id IN (${ids.map(() => "?").join(",")})`,
+      )
+      .all(...ids)
+      .map((r) => [r.id, r.desc]),
+  );
+  hits.forEach((h, i) => {
+    if (!texts.has(h.entity.id)) return;
+    const text = texts.get(h.entity.id);
+    const passage = text ? answeringPassage(text, search) : undefined;
+    const row = rows[i];
+    if (!passage || !row) return;
+    delete row.summary;
+    row.passage = passage;
+  });
+}
+
+const EDITION_NAMES: Readonly<Record<string, string>> = { "srd-2014": "SRD 5.1 (2014)", "srd-2024": "SRD 5.2 (2024)" };
+
+/**
+ * A rule found by meaning from the other edition's SRD, when the preferred edition holds no rule of
+ * that name, says so (`edition_note`): "how many reactions per round" is answered by SRD 5.1's
+ * "Reactions", and SRD 5.2 has no such rule, only mentions inside others.
+ */
+function otherEditionNotes(hits: readonly SearchHit[], rows: FlatResult[], preferred: string): void {
+  let ruleRows = 0;
+  hits.forEach((h, i) => {
+    const doc = h.entity.document_key.toLowerCase();
+    const row = rows[i];
+    // The rows that quote their passage (the first few rule rows) are the ones read as the answer.
+    if (!PASSAGE_KINDS.has(h.entity.kind) || ++ruleRows > PASSAGE_ROWS) return;
+    if (!row || row.edition_note || !(doc in EDITION_NAMES) || !(preferred in EDITION_NAMES)) return;
+    if (doc === preferred) return;
+    if ((h.others ?? []).some((o) => o.document_key.toLowerCase() === preferred)) return;
+    const kind = h.entity.kind === "rule" ? "rule" : "rules section";
+    const other = EDITION_NAMES[preferred];
+    row.edition_note = `${EDITION_NAMES[doc]} ${kind}; ${other}, the preferred edition, has none of this name.`;
+  });
+}
+
 /** Run `q` for `tool` and answer it. Upstream failures on first use become a tool error that says how to fix them. */
 export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolContext, view: AnswerView = {}): Promise<CallToolResult> {
   const documentsGiven = query.documents !== undefined && query.documents !== null;
@@ -148,7 +213,9 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     }
   }
   const detail = autoDetail(q, view, res.hits.length);
-  const results = rowsOf(res.hits, detail);
+  const results = rowsOf(res.hits, detail, { profile: q.search !== undefined || q.name !== undefined });
+  if (q.search && detail === "summary") withPassages(ctx.deps.db, res.hits, results, q.search);
+  if (q.search && !documentsGiven) otherEditionNotes(res.hits, results, preferredEdition(q));
   if (res.message) notes.push(res.message);
   const offset = q.offset ?? 0;
   if (results.length === 0) {

@@ -106,8 +106,12 @@ describe("compact rows made ahead", () => {
     const row = store.db.query<{ id: number; origin: string; name: string }, []>("SELECT id, origin, name FROM entities WHERE kind = 'spell' AND group_rank = 0 AND origin LIKE 'open5e%' ORDER BY name LIMIT 1").get()!;
     const all = store.db.query<{ id: number }, [string]>("SELECT id FROM entities WHERE origin = ?").all(row.origin).map((r) => r.id);
     const entities = [...getEntitiesByIds(store.db, all).values()];
-    const changed = entities.map((e) => (e.id === row.id ? { ...e, data: { ...e.data, desc: "Changed wording. Nothing else." } } : e));
-    expect(compactBodies(store.db, undefined)?.(row.id)).toContain("summary");
+    // A core spell's row shows its profile, another's the summary of its desc: change both.
+    const words = "Changed wording. Nothing else.";
+    const changed = entities.map((e) =>
+      e.id === row.id ? { ...e, data: { ...e.data, desc: words, ...(e.data.profile ? { profile: words } : {}) } } : e,
+    );
+    expect(compactBodies(store.db, undefined)?.(row.id)).toMatch(/"(summary|profile)"/);
     replaceOrigin(store.db, row.origin, changed);
     // The version the bodies were made for is gone: nothing of it is looked up.
     expect(compactBodies(store.db, undefined)?.(row.id)).toBeUndefined();

@@ -4,6 +4,8 @@ import type { DocumentSource, Entity } from "../../types.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize, titleCase } from "../text.ts";
 import { rarityFilter } from "../vocab.ts";
+import { itemProfile } from "../../item-profiles.ts";
+import { profileLead } from "./profile-lead.ts";
 
 function costWeight(d: { cost: string | null; weight_lb: number | null }): string | null {
   const parts = [d.cost ? `Cost ${d.cost}` : null, d.weight_lb !== null ? `Weight ${d.weight_lb} lb.` : null].filter(Boolean);
@@ -66,12 +68,15 @@ export function armorEntity(source: DocumentSource, b: Base, d: ArmorData): Enti
 }
 
 /** `extra`: more search text (e.g. "Can be used as a weapon: Quarterstaff."). */
-export function itemEntity(source: DocumentSource, b: Base, d: ItemData, extra: string[] = []): Entity {
+export function itemEntity(source: DocumentSource, b: Base, raw: ItemData, extra: string[] = []): Entity {
+  // Magic gear a document files as an item (SRD 5.2 potions) has its magic item profile.
+  const p = itemProfile(b.name, b.doc.key);
+  const d: ItemData = p ? { ...raw, profile: p.profile, common_names: [...p.names] } : raw;
   return entity(source, {
     kind: "item",
     ...b,
     header: d.category ? titleCase(d.category) : "Item",
-    body: [costWeight(d), d.desc, ...extra],
+    body: [profileLead(p), costWeight(d), d.desc, ...extra],
     filters: { category: d.category, cost_gp: d.cost_gp, weight_lb: d.weight_lb },
     data: d,
   });
@@ -85,12 +90,20 @@ export function magicItemHeader(d: MagicItemData): string {
   return `${type}${base}${d.rarity ? `, ${d.rarity}` : ""}${att}`.replace(/\s+\)/g, ")");
 }
 
-export function magicItemEntity(source: DocumentSource, b: Base, d: MagicItemData): Entity {
+/**
+ * A magic item entity. A core item's text leads with its plain-words profile and the names people
+ * use for it (src/entities/item-profiles.ts; one entry serves a family such as "Flame Tongue (X)");
+ * its `data` carries them (`profile`, `common_names`).
+ */
+export function magicItemEntity(source: DocumentSource, b: Base, raw: MagicItemData): Entity {
+  const p = itemProfile(b.name, b.doc.key);
+  const d: MagicItemData = p ? { ...raw, profile: p.profile, common_names: [...p.names] } : raw;
   return entity(source, {
     kind: "magic_item",
     ...b,
     header: magicItemHeader(d),
     body: [
+      profileLead(p),
       d.desc,
       d.damage_dice ? `Damage ${d.damage_dice}${d.damage_type ? ` ${d.damage_type}` : ""}` : null,
       costWeight(d),

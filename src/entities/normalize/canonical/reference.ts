@@ -7,6 +7,8 @@ import type { DocumentSource, Entity } from "../../types.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize, titleCase } from "../text.ts";
 import { conditionLead } from "../../condition-words.ts";
+import { ruleProfile } from "../../rule-profiles.ts";
+import { profileLead } from "./profile-lead.ts";
 
 /**
  * Search text of the descriptions other than the main `desc` (those not already part of it), each
@@ -42,23 +44,31 @@ export function sectionFilter(name: string | null): string | null {
   return name ? name.trim().toLowerCase() : null;
 }
 
-export function ruleEntity(source: DocumentSource, b: Base, d: RuleData): Entity {
+/**
+ * A rule. A core rule's text leads with its plain-words profile: which questions it answers, in a
+ * DM's words (src/entities/rule-profiles.ts); its `data` carries it (`profile`, `common_names`).
+ */
+export function ruleEntity(source: DocumentSource, b: Base, raw: RuleData): Entity {
+  const p = ruleProfile("rule", b.name, b.doc.key, raw.section);
+  const d: RuleData = p ? { ...raw, profile: p.profile, common_names: [...p.names] } : raw;
   return entity(source, {
     kind: "rule",
     ...b,
     header: d.section ? `Rule (${d.section})` : "Rule",
-    body: [d.desc],
+    body: [profileLead(p), d.desc],
     filters: { section: sectionFilter(d.section) },
     data: d,
   });
 }
 
-export function ruleSectionEntity(source: DocumentSource, b: Base, d: RuleSectionData): Entity {
+export function ruleSectionEntity(source: DocumentSource, b: Base, raw: RuleSectionData): Entity {
+  const p = ruleProfile("rule_section", b.name, b.doc.key, sectionFilter(b.name));
+  const d: RuleSectionData = p ? { ...raw, profile: p.profile, common_names: [...p.names] } : raw;
   return entity(source, {
     kind: "rule_section",
     ...b,
     header: "Rules section",
-    body: [d.desc, d.rules.length ? `Rules: ${d.rules.map((r) => r.name).join(", ")}` : null],
+    body: [profileLead(p), d.desc, d.rules.length ? `Rules: ${d.rules.map((r) => r.name).join(", ")}` : null],
     filters: { section: sectionFilter(b.name) },
     data: d,
   });

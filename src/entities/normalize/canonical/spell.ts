@@ -4,6 +4,8 @@ import type { DocumentSource, Entity } from "../../types.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize, ordinal, titleCase } from "../text.ts";
 import { DAMAGE_TYPES, normalizeCastingTime } from "../vocab.ts";
+import { spellProfile } from "../../spell-profiles.ts";
+import { profileLead } from "./profile-lead.ts";
 
 export function spellHeader(d: SpellData): string {
   const school = d.school ?? "";
@@ -21,7 +23,15 @@ function levelWord(level: number): string {
   return level === 0 ? "cantrip" : `${ordinal(level)}-level`;
 }
 
-export function spellEntity(source: DocumentSource, b: Base, d: SpellData): Entity {
+/**
+ * A spell entity. A core spell's text leads with its plain-words profile and the names people use
+ * for it (src/entities/spell-profiles.ts): what it is for, in the words of someone who does not
+ * remember its name, where the embedding model reads first; its `data` carries them (`profile`,
+ * `common_names`).
+ */
+export function spellEntity(source: DocumentSource, b: Base, raw: SpellData): Entity {
+  const p = spellProfile(b.name, b.doc.key);
+  const d: SpellData = p ? { ...raw, profile: p.profile, common_names: [...p.names] } : raw;
   const facts = [
     d.casting_time ? `Casting time: ${d.casting_time}` : null,
     d.range ? `Range: ${d.range}` : null,
@@ -33,6 +43,7 @@ export function spellEntity(source: DocumentSource, b: Base, d: SpellData): Enti
     ...b,
     header: spellHeader(d),
     body: [
+      profileLead(p),
       facts.join(". "),
       d.classes.length ? `Classes: ${d.classes.map(titleCase).join(", ")}` : null,
       d.desc,
