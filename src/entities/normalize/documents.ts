@@ -49,7 +49,8 @@ export const DOCUMENT_ALIASES: Readonly<Record<string, string>> = {
 /** Map any known alias or v1 slug to the canonical (v2-style) key; unknown keys are lower-cased as-is. */
 export function resolveDocumentKey(raw: string): string {
   const k = raw.trim().toLowerCase();
-  return DOCUMENT_ALIASES[k] ?? V1_TO_V2_DOCUMENT[k] ?? k;
+  // Own keys only: "__proto__" or "constructor" (a --prefer-documents value) is an unknown key, not Object's.
+  return (Object.hasOwn(DOCUMENT_ALIASES, k) ? DOCUMENT_ALIASES[k] : Object.hasOwn(V1_TO_V2_DOCUMENT, k) ? V1_TO_V2_DOCUMENT[k] : undefined) ?? k;
 }
 
 /** Canonical document key of a dnd5eapi year. */
