@@ -14,6 +14,7 @@ import type { ToolDeps } from "../tools/deps.ts";
 import { filterParam, type TableParam } from "../entities/filters.ts";
 import { storedFilterValues } from "../search/rank/explain.ts";
 import { type CompletionSource, PROMPTS } from "./prompts.ts";
+import { safeText } from "../text/sanitize.ts";
 import { specCheck } from "./protocol-checks.ts";
 
 export const MAX_COMPLETIONS = 100;
@@ -23,7 +24,8 @@ export const CLASS_LEVELS_TEMPLATE = "lorekeeper://class/{key}/levels";
 type Completion = CompleteResult["completion"];
 
 function invalid(message: string): Error {
-  return Object.assign(new Error(message), { code: ProtocolErrorCode.InvalidParams });
+  // The message quotes what the client sent: controls and bidi neutralised.
+  return Object.assign(new Error(safeText(message)), { code: ProtocolErrorCode.InvalidParams });
 }
 
 /** LIKE pattern for "starts with `prefix`" (wildcards in the prefix match themselves). */

@@ -72,6 +72,15 @@ describe("the client's own controls never come back raw", () => {
     expect(JSON.parse(suggested!)).toEqual({ query: 'Fire "ball" \\ here' });
   });
 
+  test("an unknown tool or prompt to complete", async () => {
+    const tool = await errorOf(client.callTool({ name: `search${RLO}_spell`, arguments: {} }));
+    expect(tool).toContain("Unknown tool");
+    expectNoRaw("tools/call", tool!);
+    const complete = await errorOf(client.complete({ ref: { type: "ref/prompt", name: `spell${RLO}_card` }, argument: { name: "name", value: "x" } }));
+    expect(complete).toContain("Unknown prompt");
+    expectNoRaw("completion/complete", complete!);
+  });
+
   test("prompts/get and resources/read errors", async () => {
     const prompt = await errorOf(client.getPrompt({ name: `spell${RLO}_card`, arguments: {} }));
     expect(prompt).toContain("Unknown prompt");
