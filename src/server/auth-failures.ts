@@ -130,5 +130,6 @@ export async function guessableTokenProblem(token: string): Promise<string | und
   const r = estimator(token);
   if (r.guessesLog10 >= MIN_TOKEN_GUESSES_LOG10) return undefined;
   const parts = [...new Set(r.sequence.map(describeMatch).filter((x): x is string => x !== undefined))].slice(0, 3);
-  return `the token is easy to guess${parts.length ? `: it is made of ${parts.join(", ")}` : ""} (about 10^${Math.floor(r.guessesLog10)} guesses; a server reachable from the network needs a random one)`;
+  const guesses = r.guessesLog10 < 6 ? Math.max(1, Math.round(10 ** r.guessesLog10)).toLocaleString("en-US") : `10^${Math.floor(r.guessesLog10)}`;
+  return `the token is easy to guess${parts.length ? `: it is made of ${parts.join(", ")}` : ""} (found in about ${guesses} guesses; a server reachable from the network needs a random one)`;
 }
