@@ -26,7 +26,10 @@ import type { Entity, EntityKind } from "../src/entities/types.ts";
 import { openStore } from "../src/store/db.ts";
 import { replaceOrigin } from "../src/store/entities.ts";
 
-const { values } = parseArgs({ options: { "stdio-calls": { type: "string" }, "http-posts": { type: "string" }, "http-calls": { type: "string" }, waves: { type: "string" }, db: { type: "string" }, "model-dir": { type: "string" }, only: { type: "string" } } });
+const OPTIONS = ["stdio-calls", "http-posts", "http-calls", "waves", "db", "model-dir", "only"] as const;
+const { values } = parseArgs({ options: Object.fromEntries(OPTIONS.map((o) => [o, { type: "string" as const }])) }) as {
+  values: Partial<Record<(typeof OPTIONS)[number], string>>;
+};
 const STDIO_CALLS = Number(values["stdio-calls"] ?? 3000);
 const HTTP_POSTS = Number(values["http-posts"] ?? 80);
 const HTTP_CALLS = Number(values["http-calls"] ?? 200);
@@ -66,14 +69,34 @@ function mem(pid: number): { rss: number; hwm: number } {
 }
 
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
-const env = { ...process.env, HOME: dir, XDG_DATA_HOME: join(dir, "data"), XDG_CACHE_HOME: join(dir, "cache"), LOREKEEPER_MODEL_DIR: values["model-dir"] ?? join(dir, "no-model"), LOREKEEPER_LOG_LEVEL: "error", LOREKEEPER_OPEN5E_BASE_URL: "http://127.0.0.1:9", LOREKEEPER_DND5EAPI_BASE_URL: "http://127.0.0.1:9" };
+const env = {
+  ...process.env,
+  HOME: dir,
+  XDG_DATA_HOME: join(dir, "data"),
+  XDG_CACHE_HOME: join(dir, "cache"),
+  LOREKEEPER_MODEL_DIR: values["model-dir"] ?? join(dir, "no-model"),
+  LOREKEEPER_LOG_LEVEL: "error",
+  LOREKEEPER_OPEN5E_BASE_URL: "http://127.0.0.1:9",
+  LOREKEEPER_DND5EAPI_BASE_URL: "http://127.0.0.1:9",
+};
+
+/** A stdio server given `initialize`, 1.5 s later. */
+async function startStdio() {
+  const child = spawn(process.execPath, [join(ROOT, "src/cli/main.ts"), "serve", "--db-path", db], {
+    env,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const clientInfo = { name: "attack", version: "0" };
+  const params = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo };
+  const init = { jsonrpc: "2.0", id: 0, method: "initialize", params };
+  child.stdin.write(`${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  await Bun.sleep(1500);
+  return child;
+}
 
 /** A stdio server given `initialize` and nothing else, sampled as long as an attack runs: its own peak. */
 async function stdioIdle(): Promise<string> {
-  const child = spawn(process.execPath, [join(ROOT, "src/cli/main.ts"), "serve", "--db-path", db], { env, stdio: ["pipe", "pipe", "inherit"] });
-  const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "attack", version: "0" } } };
-  child.stdin.write(`${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-  await Bun.sleep(1500);
+  const child = await startStdio();
   const base = mem(child.pid!).rss;
   await Bun.sleep(15_000);
   const { rss, hwm } = mem(child.pid!);
@@ -86,10 +109,7 @@ async function stdioIdle(): Promise<string> {
  * unread for 10 s first (the attack), else it is read as the answers come (a busy client).
  */
 async function stdioCalls(unread: boolean): Promise<string> {
-  const child = spawn(process.execPath, [join(ROOT, "src/cli/main.ts"), "serve", "--db-path", db], { env, stdio: ["pipe", "pipe", "inherit"] });
-  const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "attack", version: "0" } } };
-  child.stdin.write(`${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
-  await Bun.sleep(1500);
+  const child = await startStdio();
   const base = mem(child.pid!).rss;
   let answered = 0;
   let buf = "";
@@ -111,7 +131,9 @@ async function stdioCalls(unread: boolean): Promise<string> {
   if (!unread) read();
   let flushed = 0;
   for (let i = 1; i <= STDIO_CALLS; i++) {
-    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "search_spell", arguments: { limit: 100 } } })}\n`, () => flushed++);
+    const params = { name: "search_spell", arguments: { limit: 100 } };
+    const call = { jsonrpc: "2.0", id: i, method: "tools/call", params };
+    child.stdin.write(`${JSON.stringify(call)}\n`, () => flushed++);
   }
   let peak = base;
   let sampling = true;
@@ -132,7 +154,8 @@ async function stdioCalls(unread: boolean): Promise<string> {
   const hwm = mem(child.pid!).hwm;
   child.kill();
   const how = unread ? `unread for 10 s: ${takenIn} accepted by the pipe meanwhile` : "read as answered";
-  return `stdio: ${STDIO_CALLS} calls of search_spell {"limit": 100} ${how}; RSS ${mb(base)} after initialize, peak ${mb(Math.max(peak, hwm))}; all ${answered} answered`;
+  const rss = `RSS ${mb(base)} after initialize, peak ${mb(Math.max(peak, hwm))}`;
+  return `stdio: ${STDIO_CALLS} calls of search_spell {"limit": 100} ${how}; ${rss}; all ${answered} answered`;
 }
 
 async function httpAttack(): Promise<string> {
@@ -170,7 +193,8 @@ async function httpAttack(): Promise<string> {
 /** An HTTP server on a free port, once /health answers. */
 async function startHttp(): Promise<{ child: ReturnType<typeof spawn>; base: string }> {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [join(ROOT, "src/cli/main.ts"), "serve", "--http", "--port", String(port), "--db-path", db], { env, stdio: ["ignore", "ignore", "inherit"] });
+  const args = [join(ROOT, "src/cli/main.ts"), "serve", "--http", "--port", String(port), "--db-path", db];
+  const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "inherit"] });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
     if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break;
@@ -192,9 +216,26 @@ async function httpIdle(seconds: number): Promise<string> {
 async function http2026Attack(): Promise<string> {
   const { child, base } = await startHttp();
   const rss0 = mem(child.pid!).rss;
-  const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "attack", version: "0" }, "io.modelcontextprotocol/clientCapabilities": {} };
-  const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "search_all" };
-  const body = (i: number) => JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "search_all", arguments: { query: `arcane fire storm ${i % 7}`, limit: 100 }, _meta: envelope } });
+  const envelope = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "attack", version: "0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const headers = {
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    "MCP-Protocol-Version": "2026-07-28",
+    "Mcp-Method": "tools/call",
+    "Mcp-Name": "search_all",
+  };
+  const params = (i: number) => ({
+    name: "search_all",
+    arguments: { query: `arcane fire storm ${i % 7}`, limit: 100 },
+    _meta: envelope,
+  });
+  const body = (i: number) => JSON.stringify({ jsonrpc: "2.0", id: i, method: "tools/call", params: params(i) });
+  const post = (i: number) =>
+    fetch(`${base}/mcp`, { method: "POST", headers, body: body(i) }).then(async (r) => (await r.text(), r.status));
   let peak = rss0;
   let running = true;
   const sampler = (async () => {
@@ -205,14 +246,16 @@ async function http2026Attack(): Promise<string> {
   })();
   const statuses: number[] = [];
   for (let wave = 0; wave < WAVES; wave++) {
-    statuses.push(...(await Promise.all(Array.from({ length: HTTP_CALLS }, (_, i) => fetch(`${base}/mcp`, { method: "POST", headers, body: body(wave * HTTP_CALLS + i) }).then(async (r) => (await r.text(), r.status))))));
+    statuses.push(...(await Promise.all(Array.from({ length: HTTP_CALLS }, (_, i) => post(wave * HTTP_CALLS + i)))));
   }
   running = false;
   await sampler;
   const hwm = mem(child.pid!).hwm;
   child.kill();
   const count = (s: number) => statuses.filter((x) => x === s).length;
-  return `http 2026: ${WAVES} waves of ${HTTP_CALLS} concurrent single search_all {"limit": 100}: ${count(200)} served, ${count(503)} refused 503; RSS ${mb(rss0)} idle, peak ${mb(Math.max(peak, hwm))}`;
+  const what = `${WAVES} waves of ${HTTP_CALLS} concurrent single search_all {"limit": 100}`;
+  const rss = `RSS ${mb(rss0)} idle, peak ${mb(Math.max(peak, hwm))}`;
+  return `http 2026: ${what}: ${count(200)} served, ${count(503)} refused 503; ${rss}`;
 }
 
 try {

@@ -101,8 +101,11 @@ function wholeInRange(name: string, range: { min: number; max: number; fallback:
   if (raw === undefined || raw.trim() === "") return range.fallback;
   const n = Number(raw.trim());
   if (Number.isInteger(n) && n >= range.min && n <= range.max) return n;
+  const shown = (x: number) => x.toLocaleString("en-US");
+  const problem = Number.isFinite(n) ? "out of range" : "not a number";
   throw new ConfigError(
-    `${name}=${JSON.stringify(raw.slice(0, 40))} is ${Number.isFinite(n) ? "out of range" : "not a number"}: ${what} must be a whole number from ${range.min.toLocaleString("en-US")} to ${range.max.toLocaleString("en-US")}.`,
+    `${name}=${JSON.stringify(raw.slice(0, 40))} is ${problem}: ` +
+      `${what} must be a whole number from ${shown(range.min)} to ${shown(range.max)}.`,
     `Set it within that range, or unset it for the default (${range.fallback.toLocaleString("en-US")}).`,
   );
 }
@@ -181,7 +184,11 @@ export function loadConfig(edge: ConfigEdge = {}): Config {
     embeddingModel: envValue("LOREKEEPER_EMBEDDING_MODEL"),
     modelDir: envValue("LOREKEEPER_MODEL_DIR") ? envPath(envValue("LOREKEEPER_MODEL_DIR")!) : undefined,
     embeddingTimeoutMs: num("LOREKEEPER_EMBEDDING_TIMEOUT_MS", 10_000),
-    responseBudgetChars: wholeInRange("LOREKEEPER_RESPONSE_BUDGET_CHARS", RESPONSE_BUDGET_RANGE, "the most characters of one tool answer"),
+    responseBudgetChars: wholeInRange(
+      "LOREKEEPER_RESPONSE_BUDGET_CHARS",
+      RESPONSE_BUDGET_RANGE,
+      "the most characters of one tool answer",
+    ),
     preferDocuments: splitList(envValue("LOREKEEPER_PREFER_DOCUMENTS")),
     httpToken: process.env.LOREKEEPER_HTTP_TOKEN || undefined,
     importMaxBytes: Math.floor(num("LOREKEEPER_IMPORT_MAX_MB", 64) * 1024 * 1024),

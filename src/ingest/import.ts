@@ -137,7 +137,8 @@ export function apiTwinFinder(db: Database | null): (e: Entity) => ApiTwin | und
     `SELECT name, document_key, document_source FROM entities WHERE kind = ? AND slug = ? AND document_source NOT IN ${HOMEBREW_SQL} ORDER BY document_source, document_key LIMIT 1`,
   );
   const all = db.query<ApiTwin, [string]>(
-    `SELECT name, document_key, document_source FROM entities WHERE kind = ? AND document_source NOT IN ${HOMEBREW_SQL} ORDER BY document_source, document_key`,
+    `SELECT name, document_key, document_source FROM entities WHERE kind = ? AND document_source NOT IN ${HOMEBREW_SQL}
+     ORDER BY document_source, document_key`,
   );
   // The API names of a kind by skeleton, made when an import first has an entity of that kind.
   const skeletons = new Map<string, Map<string, ApiTwin>>();
@@ -250,7 +251,9 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
       }
       const t = twin(e);
       if (t && !opts.force) {
-        const reason = `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name or one that reads the same; OrcBrew never overwrites API content (use --force to import it anyway)`;
+        const reason =
+          `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name or one that ` +
+          "reads the same; OrcBrew never overwrites API content (use --force to import it anyway)";
         skipOne(from.type, reason, from.line, from.column, from.key, e.name);
         return;
       }

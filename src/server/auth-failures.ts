@@ -55,7 +55,11 @@ export class AuthFailures {
     }
     w.failures++;
     if (w.failures === this.limits.maxFailures) {
-      log.warn(`HTTP: ${w.failures} wrong or missing bearer tokens from ${address} within ${Math.round(this.limits.windowMs / 1000)} s; answering its wrong tokens 429 until the window ends`);
+      const s = Math.round(this.limits.windowMs / 1000);
+      log.warn(
+        `HTTP: ${w.failures} wrong or missing bearer tokens from ${address} within ${s} s; ` +
+          "answering its wrong tokens 429 until the window ends",
+      );
     }
     return 0;
   }
@@ -66,7 +70,11 @@ export class AuthFailures {
     if (!w) return undefined;
     if (this.now() - w.start < this.limits.windowMs) return w;
     this.by.delete(address);
-    if (w.failures > 1) log.warn(`HTTP: ${w.failures} wrong or missing bearer tokens from ${address} in ${Math.round(this.limits.windowMs / 1000)} s${w.limited ? ` (${w.limited} more answered 429)` : ""}`);
+    const s = Math.round(this.limits.windowMs / 1000);
+    const limited = w.limited ? ` (${w.limited} more answered 429)` : "";
+    if (w.failures > 1) {
+      log.warn(`HTTP: ${w.failures} wrong or missing bearer tokens from ${address} in ${s} s${limited}`);
+    }
     return undefined;
   }
 }
@@ -123,13 +131,19 @@ let estimator: ((token: string) => { guessesLog10: number; sequence: readonly Ma
  */
 export async function guessableTokenProblem(token: string): Promise<string | undefined> {
   if (!estimator) {
-    const [{ ZxcvbnFactory }, common] = await Promise.all([import("@zxcvbn-ts/core"), import("@zxcvbn-ts/language-common")]);
+    const [{ ZxcvbnFactory }, common] = await Promise.all([
+      import("@zxcvbn-ts/core"),
+      import("@zxcvbn-ts/language-common"),
+    ]);
     const z = new ZxcvbnFactory({ dictionary: common.dictionary, graphs: common.adjacencyGraphs });
     estimator = (t) => z.check(t, CONTEXT_WORDS);
   }
   const r = estimator(token);
   if (r.guessesLog10 >= MIN_TOKEN_GUESSES_LOG10) return undefined;
   const parts = [...new Set(r.sequence.map(describeMatch).filter((x): x is string => x !== undefined))].slice(0, 3);
-  const guesses = r.guessesLog10 < 6 ? Math.max(1, Math.round(10 ** r.guessesLog10)).toLocaleString("en-US") : `10^${Math.floor(r.guessesLog10)}`;
-  return `the token is easy to guess${parts.length ? `: it is made of ${parts.join(", ")}` : ""} (found in about ${guesses} guesses; a server reachable from the network needs a random one)`;
+  const log10 = r.guessesLog10;
+  const guesses = log10 < 6 ? Math.max(1, Math.round(10 ** log10)).toLocaleString("en-US") : `10^${Math.floor(log10)}`;
+  const made = parts.length ? `: it is made of ${parts.join(", ")}` : "";
+  return `the token is easy to guess${made} (found in about ${guesses} guesses; ` +
+    "a server reachable from the network needs a random one)";
 }

@@ -217,6 +217,9 @@ async function handleMcp(request: Request, handler: McpHttpHandler, o: Resolved,
   }
 }
 
+const STRONG_TOKEN_HINT =
+  "Generate one, e.g. `openssl rand -hex 24`, and pass it with --token or LOREKEEPER_HTTP_TOKEN (or bind 127.0.0.1).";
+
 /**
  * The token as clients will send it: surrounding whitespace dropped (a secret file's trailing
  * newline would otherwise make a token no request can match). A token given but blank, or with a
@@ -233,8 +236,10 @@ function tokenOf(raw: string | undefined): string | undefined {
   }
   const control = /[\u0000-\u001f\u007f]/.exec(token);
   if (control) {
+    const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
     throw new HttpConfigError(
-      `The token holds a control character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")} at position ${control.index + 1}): no client can send it in an Authorization header.`,
+      `The token holds a control character (U+${code}` +
+        ` at position ${control.index + 1}): no client can send it in an Authorization header.`,
       "Use a token of printable characters, e.g. one from `openssl rand -hex 24`.",
     );
   }
@@ -256,10 +261,7 @@ export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions
   }
   const weak = token && !isLoopback(host) ? weakTokenProblem(token) : undefined;
   if (weak) {
-    throw new HttpConfigError(
-      `Refusing to listen on ${host} with a weak token: ${weak}.`,
-      "Generate one, e.g. `openssl rand -hex 24`, and pass it with --token or LOREKEEPER_HTTP_TOKEN (or bind 127.0.0.1).",
-    );
+    throw new HttpConfigError(`Refusing to listen on ${host} with a weak token: ${weak}.`, STRONG_TOKEN_HINT);
   }
   return {
     host,
@@ -286,10 +288,7 @@ export async function checkHttpOptions(opts: HttpOptions): Promise<Resolved> {
   const o = resolveHttpOptions(opts);
   const guessable = o.token && !isLoopback(o.host) ? await guessableTokenProblem(o.token) : undefined;
   if (guessable) {
-    throw new HttpConfigError(
-      `Refusing to listen on ${o.host} with a weak token: ${guessable}.`,
-      "Generate one, e.g. `openssl rand -hex 24`, and pass it with --token or LOREKEEPER_HTTP_TOKEN (or bind 127.0.0.1).",
-    );
+    throw new HttpConfigError(`Refusing to listen on ${o.host} with a weak token: ${guessable}.`, STRONG_TOKEN_HINT);
   }
   return o;
 }
@@ -305,7 +304,11 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
     // The right token is served whatever the address sent before (auth-failures.ts says why).
     if (bearerMatches(request.headers.get("authorization"), guard.token!)) return true;
     const wait = failures.fail(server?.requestIP(request)?.address ?? "unknown");
-    if (wait > 0) return jsonRpcError(429, "Too many requests with a wrong or missing token; try again later.", { "Retry-After": String(Math.ceil(wait / 1000)) });
+    if (wait > 0) {
+      return jsonRpcError(429, "Too many requests with a wrong or missing token; try again later.", {
+        "Retry-After": String(Math.ceil(wait / 1000)),
+      });
+    }
     return unauthorized();
   };
   // One handler, one factory, both eras (2025-era traffic served statelessly, per request).

@@ -186,7 +186,9 @@ export function buildServer(deps: ToolDeps, era: Era = "legacy"): Server {
     const def = TOOL_BY_NAME.get(name);
     if (!def) {
       // A plain Error with a code: ProtocolError would prefix the message with "MCP error -32602:".
-      throw Object.assign(new Error(`Unknown tool ${safeJson(JSON.stringify(name.slice(0, 100)))}. Available tools: ${TOOLS.map((t) => t.name).join(", ")}.`), {
+      const shown = safeJson(JSON.stringify(name.slice(0, 100)));
+      const tools = TOOLS.map((t) => t.name).join(", ");
+      throw Object.assign(new Error(`Unknown tool ${shown}. Available tools: ${tools}.`), {
         code: ProtocolErrorCode.InvalidParams,
       });
     }

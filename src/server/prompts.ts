@@ -153,7 +153,10 @@ export const PROMPTS: readonly PromptDef[] = [
       // promptRequest has made `kind` the tool's word ("Magic item" → "magic-item", "Monster" → "creature").
       return [
         `Compare ${a.name} between the 2014 rules (SRD 5.1, document srd-2014) and the 2024 rules (SRD 5.2, document srd-2024).`,
-        `1. Call compare_editions with ${JSON.stringify({ name: a.name, ...(a.kind ? { kind: a.kind } : {}) })}. It answers both versions and names the differences field by field, and finds an entry SRD 5.2 renamed by either name ("Thug" → "Tough"). If it says the name is ambiguous, call it again with \`kind\`; if one edition has no such entry, say so.`,
+        `1. Call compare_editions with ${JSON.stringify({ name: a.name, ...(a.kind ? { kind: a.kind } : {}) })}. ` +
+          "It answers both versions and names the differences field by field, " +
+          'and finds an entry SRD 5.2 renamed by either name ("Thug" → "Tough"). ' +
+          "If it says the name is ambiguous, call it again with `kind`; if one edition has no such entry, say so.",
         "2. Where the text changed in a way that matters at the table, read both full entries (each version's `uri`) and quote the deciding sentences.",
         "3. Present a table of the fields that differ (numbers, ranges, damage, conditions, wording that changes play) and a short verdict on what the change means at the table. Leave out fields that are the same.",
         CITE,
@@ -220,7 +223,7 @@ const VOCAB_ARGS: Record<string, Record<string, (v: string) => { ok: string } | 
       const word = canonical(v, KIND_WORDS, KIND_ALIASES);
       if (typeof word === "string" && (KIND_WORDS as readonly string[]).includes(word)) return { ok: word };
       const what = OTHER_KINDS.has(squash(v)) ? "is not compared across editions" : "is not a kind of entry";
-      return { problem: `kind ${JSON.stringify(v.slice(0, 40))} ${what}; use one of: ${KIND_WORDS.join(", ")} (or leave it out)` };
+      return { problem: `kind ${quoted(v)} ${what}; use one of: ${KIND_WORDS.join(", ")} (or leave it out)` };
     },
   },
   prepare_encounter: {
@@ -228,14 +231,18 @@ const VOCAB_ARGS: Record<string, Record<string, (v: string) => { ok: string } | 
     difficulty: (v) => {
       const d = v.toLowerCase();
       if (([...DIFFICULTIES_2024, ...DIFFICULTIES_2014] as readonly string[]).includes(d)) return { ok: d };
-      return { problem: `difficulty ${JSON.stringify(v.slice(0, 40))} is not a difficulty; use ${DIFFICULTIES_2024.join(", ")} (2024 rules) or ${DIFFICULTIES_2014.join(", ")} (2014 rules)` };
+      const use = `${DIFFICULTIES_2024.join(", ")} (2024 rules) or ${DIFFICULTIES_2014.join(", ")} (2014 rules)`;
+      return { problem: `difficulty ${quoted(v)} is not a difficulty; use ${use}` };
     },
   },
   explain_rule: { edition: (v) => edition(v) },
 };
 
+const quoted = (v: string) => JSON.stringify(v.slice(0, 40));
+
 function edition(v: string): { ok: string } | { problem: string } {
-  return v === "2014" || v === "2024" ? { ok: v } : { problem: `edition ${JSON.stringify(v.slice(0, 40))} is not an edition; use "2014" or "2024" (or leave it out)` };
+  if (v === "2014" || v === "2024") return { ok: v };
+  return { problem: `edition ${quoted(v)} is not an edition; use "2014" or "2024" (or leave it out)` };
 }
 
 /** The prompt and its arguments from a prompts/get `params`, or a readable -32602 error. Unknown argument names are ignored. */

@@ -16,9 +16,11 @@ export function stripInvisible(s: string): string {
 // Look-alikes of Latin letters in Cyrillic, Greek and Latin extensions (Unicode confusables, the common ones).
 const LOOKALIKES: Record<string, string> = {
   а: "a", в: "b", е: "e", ё: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x",
-  ѕ: "s", і: "i", ї: "i", ј: "j", һ: "h", ԁ: "d", ԛ: "q", ԝ: "w", ӏ: "l", ɡ: "g", ʏ: "y", г: "r", п: "n", ԍ: "g", ɑ: "a", ɩ: "i",
+  ѕ: "s", і: "i", ї: "i", ј: "j", һ: "h", ԁ: "d", ԛ: "q", ԝ: "w", ӏ: "l", ɡ: "g", ʏ: "y",
+  г: "r", п: "n", ԍ: "g", ɑ: "a", ɩ: "i",
   А: "A", В: "B", Е: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", У: "Y", Х: "X", Ѕ: "S", І: "I", Ј: "J", Ԛ: "Q", Ԝ: "W",
-  α: "a", β: "b", ε: "e", ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", τ: "t", υ: "u", χ: "x", γ: "y", ϲ: "c", ϳ: "j",
+  α: "a", β: "b", ε: "e", ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", τ: "t", υ: "u", χ: "x", γ: "y",
+  ϲ: "c", ϳ: "j",
   Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X",
   ı: "i", ȷ: "j", ſ: "s", ℓ: "l", ǀ: "l",
 };

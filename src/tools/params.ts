@@ -145,7 +145,7 @@ export interface ViewArgs {
   all_versions?: boolean;
 }
 
-/** A name: control characters refused (a NUL cut the name's LIKE pattern short: "Fire\u0000" matched every "Fire…"). */
+/** A name: control characters refused (a NUL cut its LIKE pattern short: "Fire\u0000" matched every "Fire…"). */
 export function nameParam() {
   return z
     .string()

@@ -34,7 +34,10 @@ export function quote(v: unknown, max = 60): string {
 function show(v: unknown): string {
   if (v === undefined) return "nothing";
   if (v === null) return "null";
-  if (typeof v === "string") return `the string ${safeJson(JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v))}`;
+  if (typeof v === "string") {
+    const shown = v.length > 60 ? `${v.slice(0, 60)}…` : v;
+    return `the string ${safeJson(JSON.stringify(shown))}`;
+  }
   if (Array.isArray(v)) return "a list";
   if (typeof v === "object") return "an object";
   return `${typeof v} ${String(v)}`;

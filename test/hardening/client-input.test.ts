@@ -34,7 +34,8 @@ afterAll(async () => {
   cleanup();
 });
 
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
 
 /** The error message of a request that fails, or undefined. */
 async function errorOf(p: Promise<unknown>): Promise<string | undefined> {
@@ -46,13 +47,14 @@ async function errorOf(p: Promise<unknown>): Promise<string | undefined> {
 
 function expectNoRaw(label: string, s: string): void {
   const m = RAW.exec(s);
-  expect({ label, raw: m ? JSON.stringify(s.slice(Math.max(0, m.index - 30), m.index + 10)) : null }).toEqual({ label, raw: null });
+  const raw = m ? JSON.stringify(s.slice(Math.max(0, m.index - 30), m.index + 10)) : null;
+  expect({ label, raw }).toEqual({ label, raw: null });
 }
 
 describe("the client's own controls never come back raw", () => {
   const cases: Array<[string, string, Record<string, unknown>, string]> = [
     ["an empty name lookup", "search_spell", { name: `Fire${RLO}ball` }, "No spell is named"],
-    ["an empty trait filter", "search_creature", { trait: `Sun${RLO}light Sensitivity\u2066` }, "No creature has trait"],
+    ["an empty trait filter", "search_creature", { trait: `Sun${RLO}light Sens\u2066` }, "No creature has trait"],
     ["an unknown document", "search_spell", { documents: [`srd${RLO}-2024`] }, "No stored document matches"],
     ["compare_editions finding nothing", "compare_editions", { name: `Fire${RLO}ball` }, "Neither SRD 5.1"],
     ["an argument error", "compare_editions", { name: "Fireball", kind: `spe${RLO}ll` }, "is not a valid value"],
@@ -76,7 +78,8 @@ describe("the client's own controls never come back raw", () => {
     const tool = await errorOf(client.callTool({ name: `search${RLO}_spell`, arguments: {} }));
     expect(tool).toContain("Unknown tool");
     expectNoRaw("tools/call", tool!);
-    const complete = await errorOf(client.complete({ ref: { type: "ref/prompt", name: `spell${RLO}_card` }, argument: { name: "name", value: "x" } }));
+    const ref = { type: "ref/prompt" as const, name: `spell${RLO}_card` };
+    const complete = await errorOf(client.complete({ ref, argument: { name: "name", value: "x" } }));
     expect(complete).toContain("Unknown prompt");
     expectNoRaw("completion/complete", complete!);
   });
@@ -105,14 +108,15 @@ describe("filter values that say nothing are refused, not dropped", () => {
       ["a name cut by a NUL", "pack\u0000 tactics", "must not contain control characters"],
     ] as const) {
       test(`${tool} ${param}: ${what}`, async () => {
-        const r = await call(tool, { ...(tool === "build_encounter" ? { party_levels: [5, 5, 5, 5] } : {}), [param]: value });
+        const party = tool === "build_encounter" ? { party_levels: [5, 5, 5, 5] } : {};
+        const r = await call(tool, { ...party, [param]: value });
         expect(r.isError).toBe(true);
         expect(textOf(r)).toContain(`${param}: ${says}`);
       });
     }
   }
 
-  test("a NUL in a name is refused too (it cut the name's pattern short: Fire\\u0000 matched every Fire…)", async () => {
+  test("a NUL in a name is refused too (it cut the pattern short: Fire\\u0000 matched every Fire…)", async () => {
     const r = await call("search_spell", { name: "Fire\u0000" });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toContain("name: must not contain control characters");
@@ -125,32 +129,40 @@ describe("filter values that say nothing are refused, not dropped", () => {
 });
 
 describe("prompt arguments with a vocabulary", () => {
-  const promptText = async (name: string, args: Record<string, string>) => ((await client.getPrompt({ name, arguments: args })).messages[0]!.content as { text: string }).text;
+  const promptText = async (name: string, args: Record<string, string>) =>
+    ((await client.getPrompt({ name, arguments: args })).messages[0]!.content as { text: string }).text;
+  const promptError = (name: string, args: Record<string, string>) =>
+    errorOf(client.getPrompt({ name, arguments: args }));
 
   test('compare_editions kind "bogus" is refused, naming the kinds it takes', async () => {
-    const err = await errorOf(client.getPrompt({ name: "compare_editions", arguments: { name: "Fireball", kind: "bogus" } }));
+    const err = await promptError("compare_editions", { name: "Fireball", kind: "bogus" });
     expect(err).toContain('kind "bogus" is not a kind of entry; use one of: spell, creature, weapon');
     expect(err).not.toContain("it is a bogus");
   });
 
   test("a catalog kind compare_editions does not compare is named as such", async () => {
-    const err = await errorOf(client.getPrompt({ name: "compare_editions", arguments: { name: "Champion", kind: "subclass" } }));
+    const err = await promptError("compare_editions", { name: "Champion", kind: "subclass" });
     expect(err).toContain('kind "subclass" is not compared across editions');
   });
 
   test("catalog names of a compared kind are the tool's words in the prompt", async () => {
-    expect(await promptText("compare_editions", { name: "Owlbear", kind: "Monster" })).toContain('{"name":"Owlbear","kind":"creature"}');
-    expect(await promptText("compare_editions", { name: "Elf", kind: "race" })).toContain('{"name":"Elf","kind":"species"}');
+    const owlbear = await promptText("compare_editions", { name: "Owlbear", kind: "Monster" });
+    expect(owlbear).toContain('{"name":"Owlbear","kind":"creature"}');
+    expect(await promptText("compare_editions", { name: "Elf", kind: "race" })).toContain('"kind":"species"');
   });
 
   test("edition and difficulty are checked too", async () => {
-    expect(await errorOf(client.getPrompt({ name: "explain_rule", arguments: { topic: "grappling", edition: "2099" } }))).toContain('edition "2099" is not an edition; use "2014" or "2024"');
-    expect(await errorOf(client.getPrompt({ name: "prepare_encounter", arguments: { party: "4 level-5", difficulty: "apocalyptic" } }))).toContain('difficulty "apocalyptic" is not a difficulty');
-    expect(await promptText("prepare_encounter", { party: "4 level-5", difficulty: "Deadly", edition: "2014" })).toContain('difficulty "deadly"');
+    const edition = await promptError("explain_rule", { topic: "grappling", edition: "2099" });
+    expect(edition).toContain('edition "2099" is not an edition; use "2014" or "2024"');
+    const difficulty = await promptError("prepare_encounter", { party: "4 level-5", difficulty: "apocalyptic" });
+    expect(difficulty).toContain('difficulty "apocalyptic" is not a difficulty');
+    const deadly = await promptText("prepare_encounter", { party: "4 level-5", difficulty: "Deadly", edition: "2014" });
+    expect(deadly).toContain('difficulty "deadly"');
   });
 
   test("completion of the prompt's kind offers only the kinds it takes", async () => {
-    const done = await client.complete({ ref: { type: "ref/prompt", name: "compare_editions" }, argument: { name: "kind", value: "s" } });
+    const ref = { type: "ref/prompt" as const, name: "compare_editions" };
+    const done = await client.complete({ ref, argument: { name: "kind", value: "s" } });
     expect(done.completion.values).toEqual(["spell", "species"]);
   });
 });

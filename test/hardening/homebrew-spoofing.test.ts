@@ -45,14 +45,16 @@ describe("look-alike names", () => {
     const spoofs = ["FirebaII", "Fire ball", "Fiгeball", "Fire-Ball", "Firebal1", "Fireba||", "Ｆｉｒｅｂａｌｌ", "Fírebáll"];
     const fair = ["Fireballs of Doom", "Firebolt Lance", "Fire"];
     const entries = [...spoofs, ...fair].map((n, i) => spellEdn(`v${i}`, n)).join(" ");
-    const r = importOrcbrewText(made.store.db, `{"Look-alike Pack" {:orcpub.dnd.e5/spells {${entries}}}}`, "lookalike.orcbrew");
+    const text = `{"Look-alike Pack" {:orcpub.dnd.e5/spells {${entries}}}}`;
+    const r = importOrcbrewText(made.store.db, text, "lookalike.orcbrew");
     expect(r.ok).toBe(true);
     const skipped = r.packs.flatMap((p) => p.skipped);
     expect(skipped.map((s) => s.name).sort()).toEqual([...spoofs].sort());
     for (const s of skipped) expect(s.reason).toContain('"Fireball"');
     expect(r.imported).toBe(fair.length);
     // With --force they are imported, each with a warning.
-    const forced = importOrcbrewText(made.store.db, `{"Forced Pack" {:orcpub.dnd.e5/spells {${spellEdn("f0", "FirebaII")}}}}`, "forced.orcbrew", { force: true });
+    const one = `{"Forced Pack" {:orcpub.dnd.e5/spells {${spellEdn("f0", "FirebaII")}}}}`;
+    const forced = importOrcbrewText(made.store.db, one, "forced.orcbrew", { force: true });
     expect(forced.imported).toBe(1);
     expect(forced.packs[0]!.warnings.join(" ")).toContain('"FirebaII" has the same name as the API spell');
   });

@@ -14,7 +14,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { getLogLevel, setLogLevel } from "../../src/log.ts";
-import { checkHttpOptions, HttpConfigError, type HttpServerHandle, resolveHttpOptions, startHttpServer } from "../../src/server/http.ts";
+import {
+  checkHttpOptions,
+  HttpConfigError,
+  type HttpServerHandle,
+  resolveHttpOptions,
+  startHttpServer,
+} from "../../src/server/http.ts";
 import { makeStore } from "../support/entities.ts";
 import { clearTestLogs, testLogs } from "../support/logs.ts";
 import { makeDeps } from "../support/mcp.ts";
@@ -53,7 +59,7 @@ describe("token strength off loopback", () => {
     ["qwertyuiopasdfgh", "qwertyuiop"],
     ["lorekeeperlorekeeper", 'the word "lorekeeper"'],
   ] as const) {
-    test(`a guessable token of ${token.length} characters (${JSON.stringify(token)}) is refused for a network bind, naming why`, async () => {
+    test(`guessable ${JSON.stringify(token)} (${token.length} characters) is refused, naming why`, async () => {
       expect(resolveHttpOptions({ host: "0.0.0.0", token }).token).toBe(token);
       const err = await checkHttpOptions({ host: "0.0.0.0", token }).then(() => undefined, (e: unknown) => e);
       expect(err).toBeInstanceOf(HttpConfigError);
@@ -66,7 +72,9 @@ describe("token strength off loopback", () => {
   }
 
   test("random tokens pass the guessability check", async () => {
-    for (const token of [STRONG, "x7Gk2mQp9vLr4sWz", "550e8400-e29b-41d4-a716-446655440000", "correct-horse-battery-staple-lantern"]) {
+    const uuid = "550e8400-e29b-41d4-a716-446655440000";
+    const random = [STRONG, "x7Gk2mQp9vLr4sWz", uuid, "correct-horse-battery-staple-lantern"];
+    for (const token of random) {
       expect((await checkHttpOptions({ host: "0.0.0.0", token })).token).toBe(token);
     }
   });
@@ -75,7 +83,8 @@ describe("token strength off loopback", () => {
     const tmp = makeTempDir("lk-http-auth-");
     try {
       mkdirSync(join(tmp.dir, "home"));
-      const r = await runCli(["serve", "--http", "--host", "0.0.0.0", "--port", "0", "--token", "passwordpassword", "--db-path", join(tmp.dir, "lk.db")], cliEnv(join(tmp.dir, "home")));
+      const args = ["serve", "--http", "--host", "0.0.0.0", "--port", "0", "--token", "passwordpassword"];
+      const r = await runCli([...args, "--db-path", join(tmp.dir, "lk.db")], cliEnv(join(tmp.dir, "home")));
       expectCleanFailure(r);
       expect(r.stderr).toContain("weak token: the token is easy to guess");
       expect(r.stderr).not.toContain("listening");
@@ -102,7 +111,8 @@ describe("the token as given", () => {
     };
     expect(refusal("\n")).toContain("The token is empty");
     expect(refusal("   ")).toContain("The token is empty");
-    expect(refusal(`${STRONG.slice(0, 10)}\u0000${STRONG.slice(10)}`)).toContain("control character (U+0000 at position 11)");
+    const nul = `${STRONG.slice(0, 10)}\u0000${STRONG.slice(10)}`;
+    expect(refusal(nul)).toContain("control character (U+0000 at position 11)");
   });
 
   test("a server started with the token and its newline accepts the token", async () => {
@@ -111,7 +121,11 @@ describe("the token as given", () => {
     try {
       const r = await fetch(server.url, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", authorization: `Bearer ${STRONG}` },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          authorization: `Bearer ${STRONG}`,
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
       });
       expect(r.status).toBe(200);
@@ -181,11 +195,12 @@ describe("wrong tokens are counted, logged and limited per client address", () =
     const right = await post(STRONG);
     expect(right.status).toBe(200);
     expect(await right.text()).toContain('"result"');
-    const health = await fetch(server.url.replace(/\/mcp$/, "/health"), { headers: { authorization: `Bearer ${STRONG}` } });
+    const healthUrl = server.url.replace(/\/mcp$/, "/health");
+    const health = await fetch(healthUrl, { headers: { authorization: `Bearer ${STRONG}` } });
     const body = (await health.json()) as Record<string, unknown>;
     expect(body).toHaveProperty("counts");
     // A wrong token on /health still gets only the public answer.
-    const guessed = await fetch(server.url.replace(/\/mcp$/, "/health"), { headers: { authorization: "Bearer wrong-guess" } });
+    const guessed = await fetch(healthUrl, { headers: { authorization: "Bearer wrong-guess" } });
     expect(Object.keys((await guessed.json()) as object).sort()).toEqual(["status", "version"]);
     // And the address is still limited for wrong tokens afterwards.
     const after = await post("wrong-guess");

@@ -32,8 +32,11 @@ afterAll(() => tmp.cleanup());
 
 describe("--prefer-documents with the names of Object's members", () => {
   test("they are document keys like any other: no alias, a rank, valid SQL", () => {
-    for (const k of ["__proto__", "constructor", "toString", "hasOwnProperty"]) expect(resolveDocumentKey(k)).toBe(k.toLowerCase());
-    expect(normalizePreference(["__proto__", "constructor", "srd-5e"])).toEqual(["__proto__", "constructor", "srd-2014"]);
+    for (const k of ["__proto__", "constructor", "toString", "hasOwnProperty"]) {
+      expect(resolveDocumentKey(k)).toBe(k.toLowerCase());
+    }
+    const keys = normalizePreference(["__proto__", "constructor", "srd-5e"]);
+    expect(keys).toEqual(["__proto__", "constructor", "srd-2014"]);
     const rank = documentRank(["__proto__", "constructor"]);
     expect(rank.sql).toContain("WHEN '__proto__' THEN 0");
     expect(rank({ document_key: "srd-2024", document_source: "open5e_v2" })).toBe(2);
@@ -89,7 +92,8 @@ describe("LOREKEEPER_RESPONSE_BUDGET_CHARS", () => {
   });
 
   test("serve with LOREKEEPER_RESPONSE_BUDGET_CHARS=0 exits 64 with the reason, before serving", async () => {
-    const r = await runCli(["serve", "--db-path", db], { ...(process.env as Record<string, string>), ...env, LOREKEEPER_RESPONSE_BUDGET_CHARS: "0" });
+    const all = { ...(process.env as Record<string, string>), ...env, LOREKEEPER_RESPONSE_BUDGET_CHARS: "0" };
+    const r = await runCli(["serve", "--db-path", db], all);
     expectCleanFailure(r);
     expect(r.code).toBe(64);
     expect(r.stderr).toContain('lorekeeper serve: LOREKEEPER_RESPONSE_BUDGET_CHARS="0" is out of range');

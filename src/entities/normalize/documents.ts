@@ -50,7 +50,8 @@ export const DOCUMENT_ALIASES: Readonly<Record<string, string>> = {
 export function resolveDocumentKey(raw: string): string {
   const k = raw.trim().toLowerCase();
   // Own keys only: "__proto__" or "constructor" (a --prefer-documents value) is an unknown key, not Object's.
-  return (Object.hasOwn(DOCUMENT_ALIASES, k) ? DOCUMENT_ALIASES[k] : Object.hasOwn(V1_TO_V2_DOCUMENT, k) ? V1_TO_V2_DOCUMENT[k] : undefined) ?? k;
+  if (Object.hasOwn(DOCUMENT_ALIASES, k)) return DOCUMENT_ALIASES[k]!;
+  return Object.hasOwn(V1_TO_V2_DOCUMENT, k) ? V1_TO_V2_DOCUMENT[k]! : k;
 }
 
 /** Canonical document key of a dnd5eapi year. */
