@@ -5,10 +5,10 @@
  * tokens are answered 429 + Retry-After until the window ends. The right token is always served,
  * limited address or not: one address is often many clients (replicas behind a proxy, an ingress,
  * a NAT), and a lockout that refused them all would let any of them shut out the rest. Guessing is
- * made hopeless by the token itself (a network bind takes only a strong one: `weakTokenProblem`),
- * not by the limit, which keeps the noise of a guesser down and in the log. Clients with the right
- * token are never counted. Bounded: at most `maxAddresses` addresses are tracked (the oldest
- * window is dropped first).
+ * made hopeless by the token itself (a network bind takes only a strong one: `weakTokenProblem`,
+ * `guessableTokenProblem`), not by the limit, which keeps the noise of a guesser down and in the
+ * log. Clients with the right token are never counted. Bounded: at most `maxAddresses` addresses
+ * are tracked (the oldest window is dropped first).
  */
 import { log } from "../log.ts";
 
@@ -95,7 +95,7 @@ export function weakTokenProblem(token: string): string | undefined {
   return undefined;
 }
 
-/** Words that make a token about this server guessable ("lorekeeper-token-2026"). */
+/** Words that make a token about this server guessable, counted as dictionary words ("lorekeeperlorekeeper"). */
 const CONTEXT_WORDS = ["lorekeeper", "lore", "keeper", "mcp", "dnd", "token", "secret", "bearer", "server"];
 
 type Match = { pattern: string; token: string; baseToken?: string | string[]; dictionaryName?: string };
