@@ -6,6 +6,7 @@
  */
 import { homedir, tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { LoreKeeperError } from "./errors.ts";
 
 export const APP_NAME = "lorekeeper";
 export const APP_VERSION = "0.1.0";
@@ -79,6 +80,36 @@ function num(name: string, fallback: number): number {
   return Number.isFinite(n) && n >= 0 ? n : fallback;
 }
 
+/** A setting in the environment that cannot be used: `lorekeeper` stops before doing anything, naming it. */
+export class ConfigError extends LoreKeeperError {
+  constructor(message: string, hint: string) {
+    super("usage", message, hint);
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * LOREKEEPER_RESPONSE_BUDGET_CHARS bounds: below the minimum a list answer holds no row (0 left
+ * every list empty), above the maximum one answer outgrows any client's context and the memory
+ * bound of docs/architecture.md ("Limits") grows with it.
+ */
+export const RESPONSE_BUDGET_RANGE = { min: 2_000, max: 1_000_000, fallback: 60_000 } as const;
+
+/** A whole number in [min, max] from the environment (unset or blank: the fallback); anything else is refused. */
+function wholeInRange(name: string, range: { min: number; max: number; fallback: number }, what: string): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === "") return range.fallback;
+  const n = Number(raw.trim());
+  if (Number.isInteger(n) && n >= range.min && n <= range.max) return n;
+  const shown = (x: number) => x.toLocaleString("en-US");
+  const problem = Number.isFinite(n) ? "out of range" : "not a number";
+  throw new ConfigError(
+    `${name}=${JSON.stringify(raw.slice(0, 40))} is ${problem}: ` +
+      `${what} must be a whole number from ${shown(range.min)} to ${shown(range.max)}.`,
+    `Set it within that range, or unset it for the default (${range.fallback.toLocaleString("en-US")}).`,
+  );
+}
+
 /** "a, b,,c" → ["a", "b", "c"] */
 export function splitList(raw: string | undefined): string[] {
   return (raw ?? "")
@@ -136,6 +167,7 @@ export interface ConfigEdge {
   embeddedModelDir?: string;
 }
 
+/** The Config from the environment; throws ConfigError for a setting that cannot be used. */
 export function loadConfig(edge: ConfigEdge = {}): Config {
   const strip = (u: string) => u.replace(/\/+$/, "");
   const pip = envValue("LOREKEEPER_PIP");
@@ -152,7 +184,11 @@ export function loadConfig(edge: ConfigEdge = {}): Config {
     embeddingModel: envValue("LOREKEEPER_EMBEDDING_MODEL"),
     modelDir: envValue("LOREKEEPER_MODEL_DIR") ? envPath(envValue("LOREKEEPER_MODEL_DIR")!) : undefined,
     embeddingTimeoutMs: num("LOREKEEPER_EMBEDDING_TIMEOUT_MS", 10_000),
-    responseBudgetChars: num("LOREKEEPER_RESPONSE_BUDGET_CHARS", 60_000),
+    responseBudgetChars: wholeInRange(
+      "LOREKEEPER_RESPONSE_BUDGET_CHARS",
+      RESPONSE_BUDGET_RANGE,
+      "the most characters of one tool answer",
+    ),
     preferDocuments: splitList(envValue("LOREKEEPER_PREFER_DOCUMENTS")),
     httpToken: process.env.LOREKEEPER_HTTP_TOKEN || undefined,
     importMaxBytes: Math.floor(num("LOREKEEPER_IMPORT_MAX_MB", 64) * 1024 * 1024),

@@ -4,7 +4,7 @@
  */
 import { hintOf } from "../errors.ts";
 import { safeText } from "../text/sanitize.ts";
-import { APP_VERSION, type Config, dbPath, loadConfig } from "../config.ts";
+import { APP_VERSION, type Config, ConfigError, dbPath, loadConfig } from "../config.ts";
 import { log, setLogLevel } from "../log.ts";
 import { createEmbedderProvider, type LazyEmbedderProvider } from "../search/model/embedder.ts";
 import { storeFailure } from "../store/db.ts";
@@ -38,7 +38,7 @@ export function commandContext(config: Config): CommandContext {
   return { config, embedder: () => (provider ??= createEmbedderProvider({ config })) };
 }
 
-export async function main(argv: string[], config: Config = loadConfig()): Promise<number> {
+export async function main(argv: string[], given?: Config): Promise<number> {
   const args = [...argv];
   if (args.includes("-v") || args.includes("--verbose")) {
     setLogLevel("debug");
@@ -63,6 +63,14 @@ export async function main(argv: string[], config: Config = loadConfig()): Promi
   if (cmdArgs.includes("-h") || cmdArgs.includes("--help")) {
     process.stdout.write(`${cmd.help}\n`);
     return 0;
+  }
+  let config: Config;
+  try {
+    config = given ?? loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(safeText(`lorekeeper ${cmd.name}: ${err.message}\n${err.hint ?? ""}\n`));
+    return EXIT_USAGE;
   }
   try {
     return await cmd.run(cmdArgs, commandContext(config));

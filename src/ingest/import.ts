@@ -14,7 +14,7 @@ import { pathToFileURL } from "node:url";
 import { type DocumentInfo, type Entity, HOMEBREW_SQL } from "../entities/types.ts";
 import { slugify } from "../entities/types.ts";
 import { capName, oversizeReason } from "../entities/limits.ts";
-import { foldConfusables, stripInvisible } from "../text/confusables.ts";
+import { foldConfusables, nameSkeleton, stripInvisible } from "../text/confusables.ts";
 import {
   normalizeOrcbrewPack,
   orcbrewDocumentKey,
@@ -127,14 +127,40 @@ interface ApiTwin {
   document_source: string;
 }
 
-/** The API entity of the same kind whose name has the same slug ("Fire Ball!" ~ "fire-ball"). */
+/**
+ * The API entity of the same kind whose name has the same slug ("Fire Ball!" ~ "fire-ball") or
+ * looks the same (`nameSkeleton`: "FirebaII", "Fire ball", "Fiгeball" with a Cyrillic г).
+ */
 export function apiTwinFinder(db: Database | null): (e: Entity) => ApiTwin | undefined {
   if (!db) return () => undefined;
   const q = db.query<ApiTwin, [string, string]>(
     `SELECT name, document_key, document_source FROM entities WHERE kind = ? AND slug = ? AND document_source NOT IN ${HOMEBREW_SQL} ORDER BY document_source, document_key LIMIT 1`,
   );
+  const all = db.query<ApiTwin, [string]>(
+    `SELECT name, document_key, document_source FROM entities WHERE kind = ? AND document_source NOT IN ${HOMEBREW_SQL}
+     ORDER BY document_source, document_key`,
+  );
+  // The API names of a kind by skeleton, made when an import first has an entity of that kind.
+  const skeletons = new Map<string, Map<string, ApiTwin>>();
+  const bySkeleton = (kind: string): Map<string, ApiTwin> => {
+    let m = skeletons.get(kind);
+    if (!m) {
+      m = new Map();
+      for (const t of all.all(kind)) {
+        const k = nameSkeleton(t.name);
+        if (k && !m.has(k)) m.set(k, t);
+      }
+      skeletons.set(kind, m);
+    }
+    return m;
+  };
   // Compared as the names read: "Fіreball" (Cyrillic і), "Fire\u200bball" and "Fıreball" are Fireball.
-  return (e) => q.get(e.kind, slugify(foldConfusables(e.name))) ?? undefined;
+  return (e) => {
+    const same = q.get(e.kind, slugify(foldConfusables(e.name)));
+    if (same) return same;
+    const k = nameSkeleton(e.name);
+    return k ? bySkeleton(e.kind).get(k) : undefined;
+  };
 }
 
 /** Marks a homebrew document name that reads as an official one (an API document's name, or the SRD's). */
@@ -225,7 +251,9 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
       }
       const t = twin(e);
       if (t && !opts.force) {
-        const reason = `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; OrcBrew never overwrites API content (use --force to import it anyway)`;
+        const reason =
+          `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name or one that ` +
+          "reads the same; OrcBrew never overwrites API content (use --force to import it anyway)";
         skipOne(from.type, reason, from.line, from.column, from.key, e.name);
         return;
       }

@@ -58,7 +58,13 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
   globalThis.__lorekeeperBinary = info;
   const first = argv.find((a) => a !== "-v" && a !== "--verbose");
   // The edge of a binary: the environment is read here once; the CLI gets the Config (with the embedded model).
-  const config = loadConfig();
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (isLoreKeeperError(err)) return fail(err);
+    throw err;
+  }
   if (first === "--version" || first === "version") {
     process.stdout.write(`${versionText(m)}\n`);
     return 0;

@@ -1,10 +1,14 @@
 /**
  * Bearer-token failures on the HTTP transport, per client address: counted, logged (the first one
- * of an address at once, then one line per address and window with the count), and limited: an
- * address that sent `maxFailures` wrong or missing tokens within `windowMs` is answered 429 +
- * Retry-After until the window ends, without its token being compared (so guessing goes no faster
- * than maxFailures per window). Clients with the right token are never counted. Bounded: at most
- * `maxAddresses` addresses are tracked (the oldest window is dropped first).
+ * of an address at once, then one line per address and window with the count), and limited: once
+ * an address has sent `maxFailures` wrong or missing tokens within `windowMs`, its further wrong
+ * tokens are answered 429 + Retry-After until the window ends. The right token is always served,
+ * limited address or not: one address is often many clients (replicas behind a proxy, an ingress,
+ * a NAT), and a lockout that refused them all would let any of them shut out the rest. Guessing is
+ * made hopeless by the token itself (a network bind takes only a strong one: `weakTokenProblem`,
+ * `guessableTokenProblem`), not by the limit, which keeps the noise of a guesser down and in the
+ * log. Clients with the right token are never counted. Bounded: at most `maxAddresses` addresses
+ * are tracked (the oldest window is dropped first).
  */
 import { log } from "../log.ts";
 
@@ -32,18 +36,17 @@ export class AuthFailures {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Milliseconds this address must wait before its token is looked at again, or 0. */
-  retryAfterMs(address: string): number {
-    const w = this.current(address);
-    if (!w || w.failures < this.limits.maxFailures) return 0;
-    w.limited++;
-    return Math.max(1, w.start + this.limits.windowMs - this.now());
-  }
-
-  /** A wrong or missing token from `address`. */
-  fail(address: string): void {
+  /**
+   * A wrong or missing token from `address`: counted; returns how many milliseconds the address
+   * is limited for (answered 429) when it is past `maxFailures` in its window, else 0 (answered 401).
+   */
+  fail(address: string): number {
     this.total++;
     let w = this.current(address);
+    if (w && w.failures >= this.limits.maxFailures) {
+      w.limited++;
+      return Math.max(1, w.start + this.limits.windowMs - this.now());
+    }
     if (!w) {
       if (this.by.size >= this.limits.maxAddresses) this.by.delete(this.by.keys().next().value!);
       w = { start: this.now(), failures: 0, limited: 0 };
@@ -52,8 +55,13 @@ export class AuthFailures {
     }
     w.failures++;
     if (w.failures === this.limits.maxFailures) {
-      log.warn(`HTTP: ${w.failures} wrong or missing bearer tokens from ${address} within ${Math.round(this.limits.windowMs / 1000)} s; answering it 429 until the window ends`);
+      const s = Math.round(this.limits.windowMs / 1000);
+      log.warn(
+        `HTTP: ${w.failures} wrong or missing bearer tokens from ${address} within ${s} s; ` +
+          "answering its wrong tokens 429 until the window ends",
+      );
     }
+    return 0;
   }
 
   /** The window of `address` if it is still open (a closed one is logged and dropped). */
@@ -62,7 +70,11 @@ export class AuthFailures {
     if (!w) return undefined;
     if (this.now() - w.start < this.limits.windowMs) return w;
     this.by.delete(address);
-    if (w.failures > 1) log.warn(`HTTP: ${w.failures} wrong or missing bearer tokens from ${address} in ${Math.round(this.limits.windowMs / 1000)} s${w.limited ? ` (${w.limited} more answered 429 unchecked)` : ""}`);
+    const s = Math.round(this.limits.windowMs / 1000);
+    const limited = w.limited ? ` (${w.limited} more answered 429)` : "";
+    if (w.failures > 1) {
+      log.warn(`HTTP: ${w.failures} wrong or missing bearer tokens from ${address} in ${s} s${limited}`);
+    }
     return undefined;
   }
 }
@@ -70,9 +82,68 @@ export class AuthFailures {
 /** The weakest token accepted when the server listens beyond loopback. */
 export const MIN_NETWORK_TOKEN_CHARS = 16;
 
-/** What is wrong with a token for a network bind, if anything. */
+/**
+ * The fewest guesses (log10) a network token must take by zxcvbn's estimate: 10^10, its top
+ * score. A random 16-character token is estimated at 10^16; "changeme-changeme" at 10^8.
+ */
+export const MIN_TOKEN_GUESSES_LOG10 = 10;
+
+/** What is wrong with a token for a network bind that can be told without a dictionary, if anything. */
 export function weakTokenProblem(token: string): string | undefined {
   if (token.length < MIN_NETWORK_TOKEN_CHARS) return `the token has ${token.length} character${token.length === 1 ? "" : "s"}; a server reachable from the network needs at least ${MIN_NETWORK_TOKEN_CHARS}`;
   if (new Set(token).size < 6) return "the token repeats a few characters; a server reachable from the network needs a random one";
   return undefined;
+}
+
+/** Words that make a token about this server guessable, counted as dictionary words ("lorekeeperlorekeeper"). */
+const CONTEXT_WORDS = ["lorekeeper", "lore", "keeper", "mcp", "dnd", "token", "secret", "bearer", "server"];
+
+type Match = { pattern: string; token: string; baseToken?: string | string[]; dictionaryName?: string };
+
+/** One match of the estimate in words: "the common password \"changeme\"", "\"password\" repeated". */
+function describeMatch(m: Match): string | undefined {
+  const t = JSON.stringify(m.token.length > 24 ? `${m.token.slice(0, 24)}…` : m.token);
+  switch (m.pattern) {
+    case "dictionary":
+      return m.dictionaryName === "userInputs" ? `the word ${t}` : `the common password or word ${t}`;
+    case "repeat":
+      return `${JSON.stringify(typeof m.baseToken === "string" ? m.baseToken : m.token)} repeated`;
+    case "sequence":
+      return `the sequence ${t}`;
+    case "spatial":
+      return `the keyboard pattern ${t}`;
+    case "date":
+      return `the date ${t}`;
+    case "regex":
+      return `the year ${t}`;
+    default:
+      return undefined;
+  }
+}
+
+let estimator: ((token: string) => { guessesLog10: number; sequence: readonly Match[] }) | undefined;
+
+/**
+ * Whether a token that passed `weakTokenProblem` is still easy to guess: a common password,
+ * a sequence, a keyboard walk, a word repeated ("passwordpassword", "1234567890123456",
+ * "changeme-changeme"), by zxcvbn's estimate with its common-password list. The list is loaded
+ * only here (a network bind), not at every start.
+ */
+export async function guessableTokenProblem(token: string): Promise<string | undefined> {
+  if (!estimator) {
+    const [{ ZxcvbnFactory }, common] = await Promise.all([
+      import("@zxcvbn-ts/core"),
+      import("@zxcvbn-ts/language-common"),
+    ]);
+    const z = new ZxcvbnFactory({ dictionary: common.dictionary, graphs: common.adjacencyGraphs });
+    estimator = (t) => z.check(t, CONTEXT_WORDS);
+  }
+  const r = estimator(token);
+  if (r.guessesLog10 >= MIN_TOKEN_GUESSES_LOG10) return undefined;
+  const parts = [...new Set(r.sequence.map(describeMatch).filter((x): x is string => x !== undefined))].slice(0, 3);
+  const log10 = r.guessesLog10;
+  const guesses = log10 < 6 ? Math.max(1, Math.round(10 ** log10)).toLocaleString("en-US") : `10^${Math.floor(log10)}`;
+  const made = parts.length ? `: it is made of ${parts.join(", ")}` : "";
+  return `the token is easy to guess${made} (found in about ${guesses} guesses; ` +
+    "a server reachable from the network needs a random one)";
 }

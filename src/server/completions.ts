@@ -8,11 +8,13 @@ import type { Database } from "bun:sqlite";
 import { type CompleteResult, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { DOCUMENT_SOURCES, ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
 import { uriKey } from "../entities/uri.ts";
+import { KIND_WORDS } from "../tools/compare-editions.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../tools/encounter/tables.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { filterParam, type TableParam } from "../entities/filters.ts";
 import { storedFilterValues } from "../search/rank/explain.ts";
 import { type CompletionSource, PROMPTS } from "./prompts.ts";
+import { safeText } from "../text/sanitize.ts";
 import { specCheck } from "./protocol-checks.ts";
 
 export const MAX_COMPLETIONS = 100;
@@ -22,7 +24,8 @@ export const CLASS_LEVELS_TEMPLATE = "lorekeeper://class/{key}/levels";
 type Completion = CompleteResult["completion"];
 
 function invalid(message: string): Error {
-  return Object.assign(new Error(message), { code: ProtocolErrorCode.InvalidParams });
+  // The message quotes what the client sent: controls and bidi neutralised.
+  return Object.assign(new Error(safeText(message)), { code: ProtocolErrorCode.InvalidParams });
 }
 
 /** LIKE pattern for "starts with `prefix`" (wildcards in the prefix match themselves). */
@@ -139,7 +142,8 @@ function completeSource(db: Database, source: CompletionSource, value: string, c
     case "edition":
       return fixed(["2024", "2014"], value);
     case "kind":
-      return fixed(ENTITY_KINDS, value);
+      // The compare_editions prompt's kind: the words its tool (and the prompt's check) take.
+      return fixed(KIND_WORDS, value);
     default: {
       // filter:<name>: the filter's vocabulary, for the last word typed ("chaotic ev" → "evil").
       const p = filterParam(source.slice("filter:".length));

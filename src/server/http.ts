@@ -22,7 +22,7 @@ import { CACHES } from "../store/caches.ts";
 import type { ToolDeps } from "../tools/deps.ts";
 import { Admission } from "./backpressure.ts";
 import { checkJsonRpcBody, isJsonContentType, readBody } from "./http-body.ts";
-import { AuthFailures, type AuthFailureLimits, weakTokenProblem } from "./auth-failures.ts";
+import { AuthFailures, type AuthFailureLimits, guessableTokenProblem, weakTokenProblem } from "./auth-failures.ts";
 import type { Server } from "bun";
 import { bearerMatches, checkHost, type GuardConfig, isLoopback, originAllowed, parseHost } from "./http-guard.ts";
 import { buildServer } from "./mcp.ts";
@@ -217,13 +217,42 @@ async function handleMcp(request: Request, handler: McpHttpHandler, o: Resolved,
   }
 }
 
+const STRONG_TOKEN_HINT =
+  "Generate one, e.g. `openssl rand -hex 24`, and pass it with --token or LOREKEEPER_HTTP_TOKEN (or bind 127.0.0.1).";
+
+/**
+ * The token as clients will send it: surrounding whitespace dropped (a secret file's trailing
+ * newline would otherwise make a token no request can match). A token given but blank, or with a
+ * control character inside (no HTTP header can carry one), is refused: never served as "no token".
+ */
+function tokenOf(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const token = raw.trim();
+  if (token === "") {
+    throw new HttpConfigError(
+      "The token is empty (a blank --token or LOREKEEPER_HTTP_TOKEN, or an empty secret file).",
+      "Give the token itself, e.g. one from `openssl rand -hex 24`, or leave both unset to serve loopback without one.",
+    );
+  }
+  const control = /[\u0000-\u001f\u007f]/.exec(token);
+  if (control) {
+    const code = control[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0");
+    throw new HttpConfigError(
+      `The token holds a control character (U+${code}` +
+        ` at position ${control.index + 1}): no client can send it in an Authorization header.`,
+      "Use a token of printable characters, e.g. one from `openssl rand -hex 24`.",
+    );
+  }
+  return token;
+}
+
 /** Validate the options; throws HttpConfigError with a hint when unsafe. */
 export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions, "token" | "authFailureLimits">> & { token?: string } {
   const given = opts.host ?? "127.0.0.1";
   // An IPv4 address in another spelling ("127.1", "0x7f000001") is bound and shown as the canonical one.
   const parsed = parseHost(given);
   const host = parsed && /^\d+\.\d+\.\d+\.\d+$/.test(parsed) ? parsed : given;
-  const token = opts.token && opts.token.length > 0 ? opts.token : undefined;
+  const token = tokenOf(opts.token);
   if (!isLoopback(host) && !token) {
     throw new HttpConfigError(
       `Refusing to listen on ${host} without a token: anyone on the network could use this server.`,
@@ -232,10 +261,7 @@ export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions
   }
   const weak = token && !isLoopback(host) ? weakTokenProblem(token) : undefined;
   if (weak) {
-    throw new HttpConfigError(
-      `Refusing to listen on ${host} with a weak token: ${weak}.`,
-      "Generate one, e.g. `openssl rand -hex 24`, and pass it with --token or LOREKEEPER_HTTP_TOKEN (or bind 127.0.0.1).",
-    );
+    throw new HttpConfigError(`Refusing to listen on ${host} with a weak token: ${weak}.`, STRONG_TOKEN_HINT);
   }
   return {
     host,
@@ -254,19 +280,35 @@ export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions
   };
 }
 
+/**
+ * resolveHttpOptions, and for a network bind a token that is not easy to guess (a common
+ * password, a sequence, a word repeated: guessableTokenProblem, which loads a password list).
+ */
+export async function checkHttpOptions(opts: HttpOptions): Promise<Resolved> {
+  const o = resolveHttpOptions(opts);
+  const guessable = o.token && !isLoopback(o.host) ? await guessableTokenProblem(o.token) : undefined;
+  if (guessable) {
+    throw new HttpConfigError(`Refusing to listen on ${o.host} with a weak token: ${guessable}.`, STRONG_TOKEN_HINT);
+  }
+  return o;
+}
+
 export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {}): Promise<HttpServerHandle> {
-  const o = resolveHttpOptions(options);
+  const o = await checkHttpOptions(options);
   // The bind address itself is a valid Host (e.g. a LAN IP when serving on it).
   const guard: GuardConfig = { allowedHosts: [...o.allowedHosts, o.host], allowedOrigins: o.allowedOrigins, token: o.token };
   const admission = new Admission({ maxInFlight: o.maxInFlightMessages, maxQueued: o.maxQueuedMessages, maxWaitMs: o.maxQueueWaitMs });
   const failures = new AuthFailures(options.authFailureLimits);
   /** The bearer check with its failures counted and limited per client address (auth-failures.ts). */
   const authorized = (request: Request, server: Server<unknown> | null): true | Response => {
-    const address = server?.requestIP(request)?.address ?? "unknown";
-    const wait = failures.retryAfterMs(address);
-    if (wait > 0) return jsonRpcError(429, "Too many requests with a wrong or missing token; try again later.", { "Retry-After": String(Math.ceil(wait / 1000)) });
+    // The right token is served whatever the address sent before (auth-failures.ts says why).
     if (bearerMatches(request.headers.get("authorization"), guard.token!)) return true;
-    failures.fail(address);
+    const wait = failures.fail(server?.requestIP(request)?.address ?? "unknown");
+    if (wait > 0) {
+      return jsonRpcError(429, "Too many requests with a wrong or missing token; try again later.", {
+        "Retry-After": String(Math.ceil(wait / 1000)),
+      });
+    }
     return unauthorized();
   };
   // One handler, one factory, both eras (2025-era traffic served statelessly, per request).

@@ -44,6 +44,7 @@ import { answerCompletion } from "./completions.ts";
 import { getPrompt, PROMPT_LIST } from "./prompts.ts";
 import { capErrorText, resourceUriOf, setLevel } from "./protocol-checks.ts";
 import { readResourceUri, RESOURCE_LIST, RESOURCE_TEMPLATE_LIST } from "./resources.ts";
+import { safeJson } from "../text/sanitize.ts";
 
 export const SERVER_INSTRUCTIONS = [
   "LoreKeeper answers questions about D&D 5e content (SRD 5.1/5.2, Open5e third-party books, the D&D 5e API, imported OrcBrew homebrew) from a local index.",
@@ -185,7 +186,9 @@ export function buildServer(deps: ToolDeps, era: Era = "legacy"): Server {
     const def = TOOL_BY_NAME.get(name);
     if (!def) {
       // A plain Error with a code: ProtocolError would prefix the message with "MCP error -32602:".
-      throw Object.assign(new Error(`Unknown tool ${JSON.stringify(name.slice(0, 100))}. Available tools: ${TOOLS.map((t) => t.name).join(", ")}.`), {
+      const shown = safeJson(JSON.stringify(name.slice(0, 100)));
+      const tools = TOOLS.map((t) => t.name).join(", ");
+      throw Object.assign(new Error(`Unknown tool ${shown}. Available tools: ${tools}.`), {
         code: ProtocolErrorCode.InvalidParams,
       });
     }

@@ -5,11 +5,15 @@
  * completion/complete suggests values for them (completions.ts).
  */
 import { stripInvisible } from "../text/confusables.ts";
+import { safeText } from "../text/sanitize.ts";
 import { type GetPromptResult, type ListPromptsResult, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import * as z from "zod";
+import { type KindInfo, KINDS } from "../entities/catalog.ts";
 import type { FilterName } from "../entities/filters.ts";
+import { ENTITY_KINDS } from "../entities/types.ts";
 import { KIND_WORDS } from "../tools/compare-editions.ts";
-import { canonical } from "../tools/vocab.ts";
+import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../tools/encounter/tables.ts";
+import { canonical, squash } from "../tools/vocab.ts";
 
 const arg = (description: string) => z.string().max(300).describe(description);
 const opt = (description: string) => arg(description).optional();
@@ -146,12 +150,13 @@ export const PROMPTS: readonly PromptDef[] = [
     },
     complete: { name: "any", kind: "kind" },
     text: (a) => {
-      // The tool's kind when the argument names one ("Magic item" → "magic-item"); otherwise the tool finds out.
-      const kind = a.kind ? canonical(a.kind, KIND_WORDS) : undefined;
-      const known = typeof kind === "string" && (KIND_WORDS as readonly string[]).includes(kind);
+      // promptRequest has made `kind` the tool's word ("Magic item" → "magic-item", "Monster" → "creature").
       return [
         `Compare ${a.name} between the 2014 rules (SRD 5.1, document srd-2014) and the 2024 rules (SRD 5.2, document srd-2024).`,
-        `1. Call compare_editions with ${JSON.stringify({ name: a.name, ...(known ? { kind } : {}) })}${a.kind && !known ? ` (it is a ${a.kind})` : ""}. It answers both versions and names the differences field by field, and finds an entry SRD 5.2 renamed by either name ("Thug" → "Tough"). If it says the name is ambiguous, call it again with \`kind\`; if one edition has no such entry, say so.`,
+        `1. Call compare_editions with ${JSON.stringify({ name: a.name, ...(a.kind ? { kind: a.kind } : {}) })}. ` +
+          "It answers both versions and names the differences field by field, " +
+          'and finds an entry SRD 5.2 renamed by either name ("Thug" → "Tough"). ' +
+          "If it says the name is ambiguous, call it again with `kind`; if one edition has no such entry, say so.",
         "2. Where the text changed in a way that matters at the table, read both full entries (each version's `uri`) and quote the deciding sentences.",
         "3. Present a table of the fields that differ (numbers, ranges, damage, conditions, wording that changes play) and a short verdict on what the change means at the table. Leave out fields that are the same.",
         CITE,
@@ -182,13 +187,63 @@ export const PROMPTS: readonly PromptDef[] = [
 
 function invalid(message: string): Error {
   // A plain Error with a code: McpError would prefix the message with "MCP error -32602:".
-  return Object.assign(new Error(message), { code: ProtocolErrorCode.InvalidParams });
+  // The message quotes what the client sent (a prompt name, an argument): controls and bidi neutralised.
+  return Object.assign(new Error(safeText(message)), { code: ProtocolErrorCode.InvalidParams });
 }
 
 const show = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "string" ? `the string ${JSON.stringify(v.slice(0, 40))}` : typeof v);
 
 /** Prompt arguments that are numbers (strings on the wire): checked before they reach the prompt text. */
 const WHOLE_NUMBER_ARGS: Record<string, [number, number]> = { level: [1, 20] };
+
+/** compare_editions' words for the catalog's names of each kind it compares ("Monster", "Race", "MagicItem"). */
+const KIND_ALIASES: Record<string, string> = Object.fromEntries(
+  ENTITY_KINDS.flatMap((k) => {
+    const c: KindInfo = KINDS[k];
+    const word = (KIND_WORDS as readonly string[]).includes(c.toolType) ? c.toolType : undefined;
+    return word ? [k, c.label, ...c.aliases, ...(c.toolAliases ?? [])].map((n) => [n, word]) : [];
+  }),
+);
+
+/** The catalog kinds compare_editions does not compare (a subclass, a trait): named as such when asked for. */
+const OTHER_KINDS = new Set(
+  ENTITY_KINDS.flatMap((k) => {
+    const c: KindInfo = KINDS[k];
+    return [k, c.label, c.toolType, ...c.aliases, ...(c.toolAliases ?? [])].map(squash);
+  }),
+);
+
+/**
+ * Prompt arguments with a fixed vocabulary, per prompt: the value made canonical, or a problem.
+ * They are written into the prompt text, so a value the tool would refuse ("bogus") must not get there.
+ */
+const VOCAB_ARGS: Record<string, Record<string, (v: string) => { ok: string } | { problem: string }>> = {
+  compare_editions: {
+    kind: (v) => {
+      const word = canonical(v, KIND_WORDS, KIND_ALIASES);
+      if (typeof word === "string" && (KIND_WORDS as readonly string[]).includes(word)) return { ok: word };
+      const what = OTHER_KINDS.has(squash(v)) ? "is not compared across editions" : "is not a kind of entry";
+      return { problem: `kind ${quoted(v)} ${what}; use one of: ${KIND_WORDS.join(", ")} (or leave it out)` };
+    },
+  },
+  prepare_encounter: {
+    edition: (v) => edition(v),
+    difficulty: (v) => {
+      const d = v.toLowerCase();
+      if (([...DIFFICULTIES_2024, ...DIFFICULTIES_2014] as readonly string[]).includes(d)) return { ok: d };
+      const use = `${DIFFICULTIES_2024.join(", ")} (2024 rules) or ${DIFFICULTIES_2014.join(", ")} (2014 rules)`;
+      return { problem: `difficulty ${quoted(v)} is not a difficulty; use ${use}` };
+    },
+  },
+  explain_rule: { edition: (v) => edition(v) },
+};
+
+const quoted = (v: string) => JSON.stringify(v.slice(0, 40));
+
+function edition(v: string): { ok: string } | { problem: string } {
+  if (v === "2014" || v === "2024") return { ok: v };
+  return { problem: `edition ${quoted(v)} is not an edition; use "2014" or "2024" (or leave it out)` };
+}
 
 /** The prompt and its arguments from a prompts/get `params`, or a readable -32602 error. Unknown argument names are ignored. */
 export function promptRequest(params: unknown): { prompt: PromptDef; args: Record<string, string | undefined> } {
@@ -215,6 +270,13 @@ export function promptRequest(params: unknown): { prompt: PromptDef; args: Recor
     if (v !== undefined && Object.hasOwn(prompt.args, k) && !(/^\d{1,2}$/.test(v) && Number(v) >= lo && Number(v) <= hi)) {
       problems.push(`${k} must be a whole number from ${lo} to ${hi} (got ${JSON.stringify(v.slice(0, 20))}${v.length > 20 ? "…" : ""})`);
     }
+  }
+  for (const [k, check] of Object.entries(VOCAB_ARGS[prompt.name] ?? {})) {
+    const v = args[k];
+    if (v === undefined) continue;
+    const r = check(v);
+    if ("ok" in r) args[k] = r.ok;
+    else problems.push(r.problem);
   }
   const missing = Object.entries(prompt.args).filter(([k, sc]) => !sc.isOptional() && args[k] === undefined).map(([k]) => k);
   for (const k of missing) if (!problems.some((x) => x.startsWith(k))) problems.push(`${k} must not be empty`);

@@ -194,7 +194,10 @@ export const compareEditions: ToolDef = defineTool({
     const paired = await pairOf(run, kinds, a.name);
     if ("candidates" in paired) {
       if (paired.candidates.length === 0) {
-        return toolError(`Neither SRD 5.1 (srd-2014) nor SRD 5.2 (srd-2024) has "${a.name}"${a.kind ? ` as a ${a.kind}` : ""}. Use search_all {"query": "${a.name.replaceAll('"', "")}"} to find its exact name, then ask again.`);
+        return toolError(
+          `Neither SRD 5.1 (srd-2014) nor SRD 5.2 (srd-2024) has "${a.name}"${a.kind ? ` as a ${a.kind}` : ""}. ` +
+            `Use search_all ${JSON.stringify({ query: a.name })} to find its exact name, then ask again.`,
+        );
       }
       const shown = paired.candidates.length;
       const count = paired.complete

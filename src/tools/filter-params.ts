@@ -7,7 +7,7 @@ import * as z from "zod";
 import type { ToolGroup } from "../entities/catalog.ts";
 import { filterParam, paramsOfGroup, type TableParam } from "../entities/filters.ts";
 import type { StructuredFilters } from "../search/types.ts";
-import { bool, cr, int, key, num, vocab } from "./params.ts";
+import { bool, cr, filterKey, int, num, vocab } from "./params.ts";
 import { canonical } from "./vocab.ts";
 
 type Enum = readonly [string, ...string[]];
@@ -24,7 +24,7 @@ export function paramSchema(p: TableParam, group?: ToolGroup) {
     case "cr":
       return cr(description, input.exact ?? false);
     case "key":
-      return key(description);
+      return filterKey(description);
     case "bool":
       return bool(description);
     case "dice":

@@ -61,6 +61,24 @@ export function key(description: string) {
     .describe(description);
 }
 
+// C0 and C1 controls: SQLite ends a LIKE pattern at a NUL, so "\u0000" matched every row with any value.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * A filter-table value (a trait, a spell cast, a category, a section): lower-cased free text that
+ * must say something. A blank one is refused rather than dropped (an empty `trait` read as "any
+ * creature" answers a question that was not asked), and so is one with a control character.
+ */
+export function filterKey(description: string) {
+  return z
+    .string()
+    .max(200)
+    .refine((s) => s.trim() !== "", { message: "must not be empty or blank (leave it out to match any)" })
+    .refine((s) => !CONTROL.test(s), { message: "must not contain control characters" })
+    .transform((s) => s.trim().toLowerCase())
+    .describe(description);
+}
+
 const VALID_CRS = new Set([0, 0.125, 0.25, 0.5, ...Array.from({ length: 30 }, (_, i) => i + 1)]);
 
 function crValue(exact: boolean) {
@@ -127,8 +145,14 @@ export interface ViewArgs {
   all_versions?: boolean;
 }
 
+/** A name: control characters refused (a NUL cut its LIKE pattern short: "Fire\u0000" matched every "Fire…"). */
 export function nameParam() {
-  return text("Exact name, any case; wildcards fire*", 200);
+  return z
+    .string()
+    .max(200)
+    .refine((s) => !CONTROL.test(s), { message: "must not contain control characters" })
+    .transform((s) => s.trim())
+    .describe("Exact name, any case; wildcards fire*");
 }
 
 export function searchParam() {

@@ -12,6 +12,7 @@ import type { Entity, JsonObject, JsonValue } from "../entities/types.ts";
 import type { SearchMode } from "../search/types.ts";
 
 import { entityUri } from "../entities/uri.ts";
+import { safeText } from "../text/sanitize.ts";
 
 export type FlatResult = { [k: string]: JsonValue };
 
@@ -103,15 +104,28 @@ export function answerText(answer: object): string {
   return JSON.stringify(answer);
 }
 
-/** A tool result carrying `answer` twice: as JSON text (`text` when already serialized) and as structured content. */
+/**
+ * A tool result carrying `answer` twice: as JSON text (`text` when already serialized) and as
+ * structured content. Its `message` echoes what the client sent ("No spell is named …"): control
+ * and bidi characters in it are neutralised here, for every tool, and the text made again then.
+ */
 export function toolAnswer(answer: object, text: string = answerText(answer)): CallToolResult {
+  const message = (answer as { message?: unknown }).message;
+  if (typeof message === "string") {
+    const safe = safeText(message);
+    if (safe !== message) {
+      (answer as { message: string }).message = safe;
+      text = answerText(answer);
+    }
+  }
   return {
     content: [{ type: "text", text }],
     structuredContent: answer as { [k: string]: unknown },
   };
 }
 
+/** A tool's refusal; the text often quotes the client's own input, so controls and bidi are neutralised. */
 export function toolError(message: string): CallToolResult {
-  return { content: [{ type: "text", text: message }], isError: true };
+  return { content: [{ type: "text", text: safeText(message) }], isError: true };
 }
 

@@ -3,7 +3,7 @@
  * parameter, what was wrong, what is accepted. Replaces zod's generic issue text.
  */
 import type * as z from "zod";
-import { capText } from "../text/sanitize.ts";
+import { capText, safeJson } from "../text/sanitize.ts";
 import { argShapeProblem } from "./arg-limits.ts";
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
@@ -16,11 +16,11 @@ const MAX_KEYS_SHOWN = 5;
 /**
  * A value a caller sent, as JSON cut to about `max` characters: error messages never echo a huge
  * input whole, and never serialize more of it than they show (a list nested 100,000 deep is
- * described, not stringified).
+ * described, not stringified). Bidi and C1 controls are written as \u escapes, as JSON writes C0 ones.
  */
 export function quote(v: unknown, max = 60): string {
   if (typeof v === "string") {
-    const s = JSON.stringify(v.slice(0, max));
+    const s = safeJson(JSON.stringify(v.slice(0, max)));
     // Escapes (\u0000...) may make the JSON of `max` characters much longer: cut the JSON itself.
     if (s.length > max + 2) return `${s.slice(0, max)}…" (${v.length} characters)`;
     return v.length > max ? `${s.slice(0, -1)}…" (${v.length} characters)` : s;
@@ -34,7 +34,10 @@ export function quote(v: unknown, max = 60): string {
 function show(v: unknown): string {
   if (v === undefined) return "nothing";
   if (v === null) return "null";
-  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v)}`;
+  if (typeof v === "string") {
+    const shown = v.length > 60 ? `${v.slice(0, 60)}…` : v;
+    return `the string ${safeJson(JSON.stringify(shown))}`;
+  }
   if (Array.isArray(v)) return "a list";
   if (typeof v === "object") return "an object";
   return `${typeof v} ${String(v)}`;

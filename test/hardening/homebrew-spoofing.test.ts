@@ -3,6 +3,8 @@
  * Document 5.2" with spells "Fіreball" (Cyrillic і), "Fire\u200bball" and "Fıreball" (dotless ı)
  * imported without --force, ranked just under the real Fireball and labelled as the SRD; and bidi
  * controls (U+202E) in homebrew names coming out raw in tool text, completions and prompts.
+ * Round 4: "FirebaII" (capital I for l), "Fire ball" and "Fiгeball" (Cyrillic г) still imported
+ * without --force: the clash check compares what names look like now (`nameSkeleton`).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -37,6 +39,24 @@ describe("look-alike names", () => {
     expect(skipped.map((s) => s.key).sort()).toEqual(["fb-cyr", "fb-dotless", "fb-zw"]);
     for (const s of skipped) expect(s.reason).toContain('"Fireball"');
     expect(r.imported).toBe(1);
+  });
+
+  test("FirebaII, Fire ball, Fiгeball and other look-alikes clash too; names that only share letters do not", () => {
+    const spoofs = ["FirebaII", "Fire ball", "Fiгeball", "Fire-Ball", "Firebal1", "Fireba||", "Ｆｉｒｅｂａｌｌ", "Fírebáll"];
+    const fair = ["Fireballs of Doom", "Firebolt Lance", "Fire"];
+    const entries = [...spoofs, ...fair].map((n, i) => spellEdn(`v${i}`, n)).join(" ");
+    const text = `{"Look-alike Pack" {:orcpub.dnd.e5/spells {${entries}}}}`;
+    const r = importOrcbrewText(made.store.db, text, "lookalike.orcbrew");
+    expect(r.ok).toBe(true);
+    const skipped = r.packs.flatMap((p) => p.skipped);
+    expect(skipped.map((s) => s.name).sort()).toEqual([...spoofs].sort());
+    for (const s of skipped) expect(s.reason).toContain('"Fireball"');
+    expect(r.imported).toBe(fair.length);
+    // With --force they are imported, each with a warning.
+    const one = `{"Forced Pack" {:orcpub.dnd.e5/spells {${spellEdn("f0", "FirebaII")}}}}`;
+    const forced = importOrcbrewText(made.store.db, one, "forced.orcbrew", { force: true });
+    expect(forced.imported).toBe(1);
+    expect(forced.packs[0]!.warnings.join(" ")).toContain('"FirebaII" has the same name as the API spell');
   });
 
   test("a pack named like an official document is shown with a visible homebrew marker", () => {

@@ -138,9 +138,10 @@ describe("beyond lookup through an MCP client", () => {
     const plain = await textOfPrompt({ name: "Fireball" });
     expect(plain).toContain('Call compare_editions with {"name":"Fireball"}.');
     expect(plain).not.toContain("search_spell");
-    // The prompt's kind in the tool's words ("Magic items" → magic-item); a kind the tool does not take is said, not passed.
+    // The prompt's kind in the tool's words ("Magic items" → magic-item, the catalog's "Monster" → creature).
     expect(await textOfPrompt({ name: "Bag of Holding", kind: "Magic items" })).toContain('Call compare_editions with {"name":"Bag of Holding","kind":"magic-item"}.');
-    expect(await textOfPrompt({ name: "Owlbear", kind: "monster" })).toContain('Call compare_editions with {"name":"Owlbear"} (it is a monster).');
+    const owlbear = await textOfPrompt({ name: "Owlbear", kind: "monster" });
+    expect(owlbear).toContain('Call compare_editions with {"name":"Owlbear","kind":"creature"}.');
     // What the prompt says to send, the tool accepts.
     const args = JSON.parse(/compare_editions with (\{[^}]*\})/.exec(await textOfPrompt({ name: "Fireball", kind: "Spell" }))![1]!) as Record<string, unknown>;
     expect(args).toEqual({ name: "Fireball", kind: "spell" });

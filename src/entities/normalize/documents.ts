@@ -49,7 +49,9 @@ export const DOCUMENT_ALIASES: Readonly<Record<string, string>> = {
 /** Map any known alias or v1 slug to the canonical (v2-style) key; unknown keys are lower-cased as-is. */
 export function resolveDocumentKey(raw: string): string {
   const k = raw.trim().toLowerCase();
-  return DOCUMENT_ALIASES[k] ?? V1_TO_V2_DOCUMENT[k] ?? k;
+  // Own keys only: "__proto__" or "constructor" (a --prefer-documents value) is an unknown key, not Object's.
+  if (Object.hasOwn(DOCUMENT_ALIASES, k)) return DOCUMENT_ALIASES[k]!;
+  return Object.hasOwn(V1_TO_V2_DOCUMENT, k) ? V1_TO_V2_DOCUMENT[k]! : k;
 }
 
 /** Canonical document key of a dnd5eapi year. */
