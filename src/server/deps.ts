@@ -1,17 +1,14 @@
 /**
  * The deps the serve command runs the tools with: the store, the lazy embedding model, the search
- * context and the first-use loader. Building them makes no request; when the store has vectors,
- * the embedding model and the vector index start loading in the background (warmUp), so the first
- * meaning question does not wait for them.
+ * context and the first-use loader. Building them makes no request and loads nothing a session
+ * may not use: the embedding model and the vector index load on the first meaning question, the
+ * name index on the first name that needs it (docs/benchmark.md: whole-session figures).
  */
 import type { Config } from "../config.ts";
 import { log } from "../log.ts";
-import { loadOrBuildIndex } from "../search/index/vector-index.ts";
-import { getEmbeddingMeta } from "../store/vectors.ts";
 import type { SearchContext } from "../search/context.ts";
 import type { EmbedderProvider } from "../search/types.ts";
 import { runSearch } from "../search/hybrid.ts";
-import { nameIndex } from "../search/filter/name-index.ts";
 import { withPendingNote } from "../search/index/pending-vectors.ts";
 import { rankPreference, setRankPreference } from "../store/canonical.ts";
 import { documentRank } from "../entities/preference.ts";
@@ -19,10 +16,8 @@ import { refreshTraits } from "../store/entities.ts";
 import { openStore, type Store } from "../store/db.ts";
 import type { EnsureData, ToolDeps } from "../tools/deps.ts";
 import { createSearchSlots } from "../tools/search-slots.ts";
-import { makeCompactBodies } from "../tools/compact-bodies.ts";
-import { warmCalls } from "./warm-calls.ts";
 
-/** How long after start the server looks for entities without vectors and builds its name index (once no search runs). */
+/** How long after start the server looks for entities without vectors (once no search runs). */
 const FILL_DELAY_MS = 500;
 
 export interface ServeDeps {
@@ -76,7 +71,7 @@ export type WhenIdle = (delayMs: number, job: () => void) => void;
 /**
  * Background work that yields to searches: `run(delayMs, job)` runs `job` after `delayMs`, or
  * later, once `busy()` is false; never after `signal` aborted. A question that comes while the
- * server starts is answered before the name index, the compact rows and the vector check are made.
+ * server starts is answered before the vector check is made.
  */
 export function idleRunner(busy: () => boolean, signal: AbortSignal): WhenIdle {
   const timers = new Set<ReturnType<typeof setTimeout>>();
@@ -95,35 +90,6 @@ export function idleRunner(busy: () => boolean, signal: AbortSignal): WhenIdle {
     timers.add(t);
   };
   return run;
-}
-
-/**
- * A store with vectors will be searched by meaning: load its model and then its vector index now,
- * in the background, instead of on the first question. A store without vectors loads nothing here.
- * The index is loaded (synchronously, ~0.1 s) only while no search runs (`whenIdle`, the server's
- * idleRunner): a first question that came while the model loaded is answered first, and loads the
- * index itself if it needs it (questions over few candidates rank them exactly, without it).
- */
-export function warmUp(store: Store, embedder: EmbedderProvider, whenIdle: WhenIdle = (delayMs, job) => void setTimeout(job, delayMs)): void {
-  const meta = getEmbeddingMeta(store.db);
-  if (!meta) return;
-  const t0 = performance.now();
-  const loadIndex = (modelId: string, dim: number) => {
-    try {
-      loadOrBuildIndex(store, modelId, dim);
-      log.debug(`warm-up: vector index loaded ${Math.round(performance.now() - t0)} ms after start`);
-    } catch (err) {
-      log.debug("warm-up: the vector index did not load; the first question that needs it loads it", err);
-    }
-  };
-  embedder
-    .get()
-    .then((e) => {
-      log.debug(`warm-up: model ${e ? "ready" : "unavailable"} ${Math.round(performance.now() - t0)} ms after start`);
-      // On a later turn, after the continuations of searches that waited for the model: they count as running by then.
-      if (e && e.id === meta.modelId) whenIdle(0, () => loadIndex(e.id, e.dim));
-    })
-    .catch((err: unknown) => log.debug("warm-up failed; the first question loads the model", err));
 }
 
 export interface ServeOptions {
@@ -154,7 +120,7 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
         searching--;
       }
     },
-    // Lists answer from compact rows made in the background (tools/compact-bodies.ts), as omitText presents them.
+    // Lists answer from the compact rows earlier answers made (tools/compact-bodies.ts), as omitText presents them.
     compactRows: true,
     ensureData: store.readonly ? undefined : await loadEnsureData(store, cfg, embedder),
     modelState: () => embedder.state(),
@@ -164,25 +130,11 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
   };
   const stop = new AbortController();
   const whenIdle = idleRunner(() => searching > 0, stop.signal);
-  warmUp(store, embedder, whenIdle);
   // Vectors lost to an interrupted embedding run are computed again in the background.
   whenIdle(FILL_DELAY_MS, () => {
     import("../ingest/fill-pending.ts")
       .then(({ fillPendingVectors }) => fillPendingVectors(store, embedder, stop.signal))
       .catch((err: unknown) => log.debug("background embedding check failed", err));
-  });
-  // Names that match nothing are answered from an in-memory name index: built here, not by the first of them.
-  // Then every entity's compact row, in the background (tools/compact-bodies.ts): list answers read no entity data.
-  whenIdle(FILL_DELAY_MS, () => {
-    try {
-      nameIndex(store.db);
-      // Then the tools' code paths, compiled before the first questions (warm-calls.ts).
-      void makeCompactBodies(store.db, preferDocuments)
-        .then(() => warmCalls(deps, whenIdle))
-        .catch((err: unknown) => log.debug("code warm-up stopped", err));
-    } catch (err) {
-      log.debug("building the name index failed", err);
-    }
   });
   return {
     deps,

@@ -113,8 +113,7 @@ function progressSender(ctx: ServerContext): (p: DataProgress) => void {
 
 function internalError(tool: string, err: unknown, deps: ToolDeps): CallToolResult {
   const explanation = explained(storeFailure(err, deps.db.filename) ?? err);
-  if (deps.background) log.debug(`${tool} failed in the warm-up`, err);
-  else log.error(`${tool} failed`, err);
+  log.error(`${tool} failed`, err);
   if (explanation) return toolError(`${tool} could not run: ${explanation}`);
   return toolError(`${tool} failed because of an internal error (details are in the LoreKeeper server log on stderr). Please retry; if it keeps failing, report it with that log.`);
 }
@@ -125,8 +124,7 @@ export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, serve
   try {
     const res = await def.call(raw, ctx);
     answerCollector.noteAnswer(answerChars(res.content));
-    // The warm-up's few hundred calls are summed up in one line (warm-calls.ts), not one each.
-    if (!deps.background) log.debug(`${def.name} answered in ${(performance.now() - started).toFixed(1)} ms${res.isError ? " (tool error)" : ""}`);
+    log.debug(`${def.name} answered in ${(performance.now() - started).toFixed(1)} ms${res.isError ? " (tool error)" : ""}`);
     return res;
   } catch (err) {
     return internalError(def.name, err, deps);

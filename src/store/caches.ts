@@ -56,7 +56,7 @@ export const CACHES = {
   phraseHits: slot("search:phrase-hits", "search/rank/phrase-hits.ts: FTS5 hits of recent phrases (bounded by matches held)"),
   documentKeys: slot("search:document-keys", "search/hybrid.ts: document keys for the `documents` filter"),
   lastSynced: slot("tools:last-synced", "tools/run-search.ts: metadata.data_synced_at"),
-  compactBodies: slot("tools:compact-bodies", "tools/compact-bodies.ts: every answering entity's compact row body (made in the background)"),
+  compactBodies: slot("tools:compact-bodies", "tools/compact-bodies.ts: the compact row bodies answers have made"),
   candidates: family("search:candidates", "search/filter/candidates.ts: candidate ids per filter", 16),
   textHits: family("search:text-hits", "search/rank/lexical.ts: texts holding a word", 4096),
   hasVectors: family("search:has-vectors", "search/rank/semantic-leg.ts: whether a model has stored vectors", 64),

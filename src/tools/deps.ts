@@ -29,7 +29,7 @@ export interface ToolDeps {
   /** Document keys preferred when several documents hold the same entry (config `preferDocuments`); default: official SRDs, newer first. */
   preferDocuments?: readonly string[];
   /**
-   * Make every entity's compact row ahead and answer lists from them (tools/compact-bodies.ts). Set
+   * Remember the compact rows answers make and answer lists from them (tools/compact-bodies.ts). Set
    * by the serve command, whose search leaves out the search text (`omitText`), as those rows are
    * made; absent = rows are made per call.
    */
@@ -40,9 +40,4 @@ export interface ToolDeps {
   responseBudgetChars: number;
   /** Clock, injectable for tests. */
   now?: () => Date;
-  /**
-   * Calls no client made (the server's warm-up, server/warm-calls.ts): a failure is logged at
-   * debug level, not as an error.
-   */
-  background?: boolean;
 }

@@ -75,7 +75,7 @@ export function compactFields(e: Entity): FlatResult {
   return out;
 }
 
-/** Identity, score, the body (compactFields, or its JSON made ahead), the other documents. */
+/** Identity, score, the body (compactFields, or its JSON remembered), the other documents. */
 function compactRowOf(e: Entity, body: FlatResult, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
   // No `key`: the uri ends with it (lorekeeper://<kind>/<key>); full rows carry it.
   const out: FlatResult = { name: e.name, kind: e.kind, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) };
@@ -107,7 +107,7 @@ export function editionNote(e: Entity, preferred: OtherVersion): string {
   return `${e.document_key} version: the preferred ${preferred.document_key} ${e.name} does not match the filters (${entityUri(preferred.kind, preferred.key, preferred.document_source)}).`;
 }
 
-/** A compact row from its body made ahead (tools/compact-bodies.ts): the same fields in the same order as compactRow. */
+/** A compact row from its remembered body (tools/compact-bodies.ts): the same fields in the same order as compactRow. */
 function rowFromBody(e: Entity, body: string, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
   return compactRowOf(e, JSON.parse(body) as FlatResult, similarity, others);
 }
@@ -116,14 +116,21 @@ function rowFromBody(e: Entity, body: string, similarity?: number, others?: read
  * The answer's rows. `profile: false` (a structured list) leaves the compact rows' `profile` out:
  * a plain-words profile helps the reader of a search by meaning or a name lookup see what a hit is,
  * while a list filtered by level or CR is scanned by its fields, and 20 profiles would take a
- * quarter of its answer. (Such a row has no `summary` either: compactFields.)
+ * quarter of its answer. (Such a row has no `summary` either: compactFields.) `remember` keeps the
+ * body of each compact row made here (tools/compact-bodies.ts).
  */
-export function rowsOf(hits: readonly SearchHit[], detail: Detail, opts: { profile?: boolean } = {}): FlatResult[] {
-  const make = detail === "full" ? fullRow : compactRow;
+export function rowsOf(hits: readonly SearchHit[], detail: Detail, opts: { profile?: boolean; remember?: (id: number, body: string) => void } = {}): FlatResult[] {
   const dropProfile = detail !== "full" && opts.profile === false;
   return hits.map((h) => {
     if (h.compact !== undefined && detail === "full") throw new Error("a full row was asked of a hit that carries its compact row only");
-    const row = h.compact !== undefined ? rowFromBody(h.entity, h.compact, h.similarity_score, h.others) : make(h.entity, h.similarity_score, h.others);
+    let row: FlatResult;
+    if (h.compact !== undefined) row = rowFromBody(h.entity, h.compact, h.similarity_score, h.others);
+    else if (detail === "full") row = fullRow(h.entity, h.similarity_score, h.others);
+    else {
+      const body = compactFields(h.entity);
+      opts.remember?.(h.entity.id, JSON.stringify(body));
+      row = compactRowOf(h.entity, body, h.similarity_score, h.others);
+    }
     if (dropProfile) delete row.profile;
     if (h.preferred_version) row.edition_note = editionNote(h.entity, h.preferred_version);
     return row;

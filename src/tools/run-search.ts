@@ -190,10 +190,8 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     notes.push(partialDataNote(missing));
   }
   // After a first-use load: the bodies of the store version the search reads.
-  if (ctx.deps.compactRows && !documentsGiven && compactCertain(q, view)) {
-    const bodies = compactBodies(ctx.deps.db, q.prefer, version);
-    if (bodies) q.compactBody = bodies;
-  }
+  const bodies = ctx.deps.compactRows && !documentsGiven && compactCertain(q, view) ? compactBodies(ctx.deps.db, q.prefer, version) : undefined;
+  if (bodies) q.compactBody = bodies.get;
   // At most the server's searchSlots.limit searches at once (search-slots.ts); the first-use wait above takes no slot.
   const slots = ctx.deps.searchSlots;
   const run = (qq: SearchQuery) => (slots ? slots.run(() => ctx.deps.search(qq)) : ctx.deps.search(qq));
@@ -213,7 +211,7 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     }
   }
   const detail = autoDetail(q, view, res.hits.length);
-  const results = rowsOf(res.hits, detail, { profile: q.search !== undefined || q.name !== undefined });
+  const results = rowsOf(res.hits, detail, { profile: q.search !== undefined || q.name !== undefined, remember: bodies?.remember });
   if (q.search && detail === "summary") withPassages(ctx.deps.db, res.hits, results, q.search);
   if (q.search && !documentsGiven) otherEditionNotes(res.hits, results, preferredEdition(q));
   if (res.message) notes.push(res.message);

@@ -1,7 +1,7 @@
 /**
  * onnxruntime's optimised graph, saved once (src/search/model/optimized-graph.ts), and the rest of
  * what makes the first meaning answer fast: the model's sha256 remembered, the unpadded runner
- * checked after the first answer, and the server's background warm-up.
+ * checked after the first answer, and a server that loads the model only when asked.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { FlagEmbedding } from "fastembed";
@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { FastembedEmbedder } from "../../src/search/model/fastembed-embedder.ts";
 import { findOptimizedGraph, modelFileSha256, prepareOptimizedGraph } from "../../src/search/model/optimized-graph.ts";
-import { idleRunner, warmUp } from "../../src/server/deps.ts";
+import { loadConfig } from "../../src/config.ts";
+import { createServeDeps } from "../../src/server/deps.ts";
 import { openStore } from "../../src/store/db.ts";
 import { makePackStore } from "../binary/pack-fixture.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
@@ -117,46 +118,20 @@ describe("the unpadded query runner", () => {
   });
 });
 
-describe("server warm-up", () => {
-  test("a store with vectors starts loading its model at once; a store without vectors loads nothing", async () => {
-    const pack = await makePackStore(join(tmp.dir, "warm.db"), model);
-    const store = openStore({ path: pack.path });
-    const empty = openStore({ path: join(tmp.dir, "empty.db") });
+describe("server start", () => {
+  test("a store with vectors loads no model and no index at start; its first meaning question loads both", async () => {
+    const pack = await makePackStore(join(tmp.dir, "lazy.db"), model);
+    rmSync(`${pack.path}.usearch`, { force: true });
+    const p = provider(null);
+    const served = await createServeDeps({ config: { ...loadConfig(), offline: true }, embedder: p, dbPath: pack.path });
     try {
-      const p = provider(null);
-      warmUp(store, p);
-      expect(p.state()).toBe("loading");
-      for (let i = 0; i < 200 && p.state() === "loading"; i++) await Bun.sleep(25);
+      await Bun.sleep(700);
+      expect(p.state()).toBe("unloaded");
+      const res = await served.deps.search({ kinds: ["spell"], search: "fire", limit: 3 });
       expect(p.state()).toBe("ready");
-      const q = provider(null);
-      warmUp(empty, q);
-      expect(q.state()).toBe("unloaded");
+      expect(res.hits.length).toBeGreaterThan(0);
     } finally {
-      store.close();
-      empty.close();
-    }
-  });
-
-  test("the vector index is loaded (and, when missing, built and saved) only once no search is running", async () => {
-    const pack = await makePackStore(join(tmp.dir, "warm-idle.db"), model);
-    const saved = `${pack.path}.usearch`;
-    rmSync(saved, { force: true });
-    const store = openStore({ path: pack.path });
-    try {
-      let searching = true;
-      const p = provider(null);
-      const stop = new AbortController();
-      warmUp(store, p, idleRunner(() => searching, stop.signal));
-      for (let i = 0; i < 200 && p.state() === "loading"; i++) await Bun.sleep(25);
-      expect(p.state()).toBe("ready");
-      await Bun.sleep(150);
-      expect(existsSync(saved)).toBe(false);
-      searching = false;
-      for (let i = 0; i < 100 && !existsSync(saved); i++) await Bun.sleep(25);
-      expect(existsSync(saved)).toBe(true);
-      stop.abort();
-    } finally {
-      store.close();
+      served.close();
     }
   });
 });

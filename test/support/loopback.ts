@@ -1,15 +1,14 @@
 /**
  * A client of an in-process LoreKeeper server, over the same line transport and SDK request
- * handling as stdio (stdio-transport.ts, serveStdio, buildServer), on in-memory streams: what the
- * warm-up (warm-calls.ts) calls through, so that a new server's first real requests find the
- * transport's, the SDK's and the answer encoding's code compiled, not only the tools'. Nothing
+ * handling as stdio (stdio-transport.ts, serveStdio, buildServer), on in-memory streams: for tests
+ * that send raw JSON-RPC (malformed envelopes a real SDK client would refuse to send). Nothing
  * touches the process's stdin or stdout.
  */
 import { PassThrough } from "node:stream";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import type { ToolDeps } from "../tools/deps.ts";
-import { buildServer } from "./mcp.ts";
-import { LineStdioTransport } from "./stdio-transport.ts";
+import type { ToolDeps } from "../../src/tools/deps.ts";
+import { buildServer } from "../../src/server/mcp.ts";
+import { LineStdioTransport } from "../../src/server/stdio-transport.ts";
 
 export interface Loopback {
   /** One request; resolves with its JSON-RPC response; rejects when none comes within the timeout, or the connection is (or gets) closed. */
@@ -48,7 +47,7 @@ export async function openLoopback(deps: ToolDeps, timeoutMs = TIMEOUT_MS): Prom
   const request = (method: string, params: Record<string, unknown>) =>
     new Promise<Record<string, unknown>>((resolve, reject) => {
       if (closed) {
-        reject(new Error(`the warm-up connection is closed: ${method} not sent`));
+        reject(new Error(`the loopback connection is closed: ${method} not sent`));
         return;
       }
       const id = ++lastId;
@@ -64,7 +63,7 @@ export async function openLoopback(deps: ToolDeps, timeoutMs = TIMEOUT_MS): Prom
     closed = true;
     for (const w of waiting.values()) {
       clearTimeout(w.timer);
-      w.reject(new Error("the warm-up connection closed before the answer"));
+      w.reject(new Error("the loopback connection closed before the answer"));
     }
     waiting.clear();
     await handle.close();
@@ -73,7 +72,7 @@ export async function openLoopback(deps: ToolDeps, timeoutMs = TIMEOUT_MS): Prom
     fromServer.destroy();
   };
   try {
-    const opened = await request("initialize", { protocolVersion: OPENING_VERSION, capabilities: {}, clientInfo: { name: "lorekeeper-warm-up", version: "0" } });
+    const opened = await request("initialize", { protocolVersion: OPENING_VERSION, capabilities: {}, clientInfo: { name: "lorekeeper-loopback", version: "0" } });
     if ("error" in opened) throw new Error(`the in-process server refused initialize: ${JSON.stringify(opened.error).slice(0, 200)}`);
   } catch (err) {
     await close();
