@@ -11,7 +11,7 @@
  * The native addon is not a dependency any more: pass --native, or the script fetches
  * `@anush008/tokenizers-<platform>@0.0.0` once with `npm pack` into .tmp/native-tokenizers/.
  * With the model's ONNX file beside the tokenizer (and without --no-embed) it also times query
- * embedding, LoreKeeper's unpadded query runner on one onnxruntime session, per question with
+ * embedding, LoreKeeper's query runner (onnx-runners.ts) on one onnxruntime session, per question with
  * each tokenizer (the first 100 questions, alternating; medians), and checks the vectors agree.
  * --write-fixture writes the test fixture (test/fixtures/tokenizer/reference.json): a selection of
  * long, accented and punctuation-heavy texts and questions with the native ids.
@@ -25,9 +25,10 @@ import { cacheDir } from "../src/config.ts";
 import { activeModelDir } from "../src/search/model/model-manifest.ts";
 import { callMix } from "../bench/queries.ts";
 import { ALL_QUERIES } from "./eval-queries.ts";
-import { EmbeddingModel, FlagEmbedding } from "fastembed";
+import * as ort from "onnxruntime-node";
 import { inspectModelDir } from "../src/search/model/model-source.ts";
-import { unpaddedQueryRunner } from "../src/search/model/unpadded-query.ts";
+import { onnxRunners, type TokenizerLike } from "../src/search/model/onnx-runners.ts";
+import { createSession } from "../src/search/model/onnx-session.ts";
 import { type AddedTokenClass, loadLikeFastembed, sameRecord, type TokenizerApi, type TokenizerClass, type TokenRecord, toRecord } from "./tokenizer-reference.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -165,9 +166,8 @@ console.log(`pure-JS tokenizer:           entity texts ${sum(pick(j.ms, eIdx)).t
 
 const onnx = inspectModelDir(modelDir);
 if (!opt["no-embed"] && onnx.ok) {
-  const model = await FlagEmbedding.init({ model: EmbeddingModel.CUSTOM, modelAbsoluteDirPath: modelDir, modelName: onnx.onnxFile, maxLength, showDownloadProgress: false });
-  const runners = await Promise.all([nativeTok, jsTok].map((t) => unpaddedQueryRunner(model, t)));
-  if (!runners[0] || !runners[1]) die("the query runner is not available for this model");
+  const session = await createSession(ort, join(modelDir, onnx.onnxFile));
+  const runners = [nativeTok, jsTok].map((t) => onnxRunners(ort, session, t as unknown as TokenizerLike).query);
   const qs = texts.filter((t) => t.source === "question").slice(0, 100).map((t) => t.text);
   const ms: [number[], number[]] = [[], []];
   let maxDiff = 0;

@@ -1,14 +1,12 @@
 /**
  * onnxruntime's optimised graph, saved once (src/search/model/optimized-graph.ts), and the rest of
- * what makes the first meaning answer fast: the model's sha256 remembered, the unpadded runner
- * checked after the first answer, and a server that loads the model only when asked.
+ * what makes the first meaning answer fast: the model's sha256 remembered; and a server that loads
+ * the model only when asked.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { FlagEmbedding } from "fastembed";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
-import { FastembedEmbedder } from "../../src/search/model/fastembed-embedder.ts";
 import { findOptimizedGraph, modelFileSha256, prepareOptimizedGraph } from "../../src/search/model/optimized-graph.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createServeDeps } from "../../src/server/deps.ts";
@@ -100,21 +98,6 @@ describe("the optimised graph", () => {
     // …and computed again when it changed
     utimesSync(f, new Date(), new Date(Date.now() + 5000));
     expect(await modelFileSha256(f, root)).toBe(real);
-  });
-});
-
-describe("the unpadded query runner", () => {
-  test("is checked after the first answer; when it differs from fastembed's vector it is dropped with what it cached", async () => {
-    const fastembedVector = Float32Array.from([1, 0]);
-    const fake = { embed: async function* () { yield [fastembedVector]; } } as unknown as FlagEmbedding;
-    let runnerCalls = 0;
-    const runner = async () => (runnerCalls++, Float32Array.from([0, 1]));
-    const e = new FastembedEmbedder("fake@1", 2, fake, { family: "plain", queryPrefix: "", passagePrefix: "" }, 16, 4, undefined, runner, undefined, async () => false);
-    expect(Array.from(await e.embedQuery("first"))).toEqual([0, 1]);
-    await Bun.sleep(20);
-    expect(Array.from(await e.embedQuery("first"))).toEqual([1, 0]);
-    expect(Array.from(await e.embedQuery("second"))).toEqual([1, 0]);
-    expect(runnerCalls).toBe(1);
   });
 });
 

@@ -2,12 +2,12 @@
  * Loading one model source into an Embedder with fastembed (ONNX Runtime): a model folder (its
  * manifest, if installed, says its prefixes), or one of fastembed's own named models from its
  * cache (downloaded once when allowed). Then the identity (`<name>@<first 12 hex of sha256(onnx)>`),
- * the dimension from a probe, and the faster runners if they reproduce fastembed's vectors
- * (fastembed-embedder.ts). Choosing which source to load is embedder.ts; `lorekeeper model
+ * and the dimension from a probe
+ * (model-embedder.ts). Choosing which source to load is embedder.ts; `lorekeeper model
  * install` loads the folder it assembled through `loadModelDir` before it keeps it.
- * A model folder gets fastembed's tokenizer and session without fastembed's module, which is
- * imported only when its own `embed` is needed (onnx-session.ts); a named model is fastembed's.
- * Both are imported dynamically so that the binary bootstrap can preload libonnxruntime first.
+ * A model folder runs on its own tokenizer and onnxruntime session (onnx-session.ts,
+ * onnx-runners.ts), without fastembed's module; a named model is fastembed's, through its public
+ * `embed`. Both are imported dynamically so that the binary bootstrap can preload libonnxruntime first.
  */
 import { LoreKeeperError } from "../../errors.ts";
 import type { EmbeddingModel, FlagEmbedding } from "fastembed";
@@ -28,9 +28,9 @@ import {
   type ModelSource,
 } from "./model-source.ts";
 import { MODEL_CATALOG, readManifest } from "./model-manifest.ts";
-import { checkedBatchRunner, FastembedEmbedder, unpaddedRunnerWithProbe } from "./fastembed-embedder.ts";
-import { privateTokenizer } from "./unpadded-query.ts";
-import { createSession, lazyFastembed, loadTokenizer, type OrtSession } from "./onnx-session.ts";
+import { fastembedRuns, ModelEmbedder, type ModelRuns } from "./model-embedder.ts";
+import { onnxRunners, type TokenizerLike } from "./onnx-runners.ts";
+import { createSession, loadTokenizer, type OrtSession } from "./onnx-session.ts";
 
 /** How a model is run: tokens per text (capped by the model) and texts per ONNX run. */
 export interface LoadSettings {
@@ -95,7 +95,7 @@ async function importOrt(): Promise<typeof import("onnxruntime-node")> {
   }
 }
 
-export async function loadSource(source: ModelSource, r: LoadSettings): Promise<{ embedder: FastembedEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
+export async function loadSource(source: ModelSource, r: LoadSettings): Promise<{ embedder: ModelEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
   if (source.kind === "dir") {
     const check = inspectModelDir(source.dir);
     if (!check.ok) throw new ModelLoadError(check.problem);
@@ -118,12 +118,12 @@ export async function loadSource(source: ModelSource, r: LoadSettings): Promise<
       graph = undefined;
       session = await createSession(ort, onnxPath);
     }
-    const model = lazyFastembed(tokenizer, session);
+    const runs = onnxRunners(ort, session, tokenizer);
     const name = dirModelName(source.dir);
     // An installed model's manifest says its prefixes (model-manifest.ts); otherwise they are guessed from the name.
     const manifest = readManifest(source.dir);
     const profile = manifest ? { family: modelProfile(name, check.config).family, queryPrefix: manifest.query_prefix, passagePrefix: manifest.passage_prefix } : modelProfile(name, check.config);
-    const loaded = await finish(model, r, { name, source: source.origin, dir: source.dir, onnxFile: check.onnxFile, profile, sha256, graph: graph ?? null });
+    const loaded = await finish(runs, tokenizer, r, { name, source: source.origin, dir: source.dir, onnxFile: check.onnxFile, profile, sha256, graph: graph ?? null });
     if (!graph && graphDir) saveGraphInBackground(ort, onnxPath, sha256, graphDir, r.graphSaveDelayMs);
     return loaded;
   }
@@ -170,7 +170,7 @@ export async function loadSource(source: ModelSource, r: LoadSettings): Promise<
     const sha = await fileSha256(join(modelDir, fastembedOnnxFile(source.name)));
     log.warn(`${source.name} was downloaded by fastembed without a published checksum to verify (ONNX sha256 ${sha}); \`lorekeeper model install\` verifies the known models (lorekeeper model list --known)`);
   }
-  return finish(model, r, {
+  return finish(fastembedRuns(model), undefined, r, {
     name: source.name,
     source: cached ? "cache" : "download",
     dir: modelDir,
@@ -180,40 +180,23 @@ export async function loadSource(source: ModelSource, r: LoadSettings): Promise<
 }
 
 async function finish(
-  model: FlagEmbedding,
+  runs: ModelRuns,
+  tokenizer: TokenizerLike | undefined,
   r: LoadSettings,
   m: { name: string; source: EmbedderInfo["source"]; dir: string; onnxFile: string; profile: ModelProfile; sha256?: string; graph?: string | null },
-): Promise<{ embedder: FastembedEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
+): Promise<{ embedder: ModelEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
   const sha256 = m.sha256 ?? (await fileSha256(join(m.dir, m.onnxFile)));
   const id = `${m.name}@${sha256.slice(0, 12)}`;
   const maxTokens = Math.min(r.maxTokens, modelMaxLength(m.dir) ?? r.maxTokens);
-  const tokenizer = privateTokenizer(model);
-  // The probe through the unpadded runner (a few tokens); fastembed's padded one only when that runner is unavailable.
-  const fast = await unpaddedRunnerWithProbe(model, tokenizer);
-  let first: ArrayLike<number> | undefined = fast?.probe;
-  if (!first) {
-    const probe = await model.embed(["dimension probe"], 1).next();
-    first = probe.done ? undefined : probe.value[0];
-  }
-  if (!first || first.length === 0) throw new ModelLoadError("the model produced no output vector");
+  const first = await runs.query("dimension probe");
+  if (first.length === 0) throw new ModelLoadError("the model produced no output vector");
   const dim = first.length;
   for (let i = 0; i < dim; i++) if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
-  const embedder = new FastembedEmbedder(
-    id,
-    dim,
-    model,
-    m.profile,
-    maxTokens,
-    r.innerBatch,
-    tokenizer,
-    fast?.runner,
-    () => checkedBatchRunner(model, tokenizer),
-    fast?.verify,
-  );
+  const embedder = new ModelEmbedder(id, dim, runs, m.profile, maxTokens, r.innerBatch, tokenizer);
   return { embedder, info: { id, dim, name: m.name, source: m.source, dir: m.dir, onnxFile: m.onnxFile, sha256, maxTokens, family: m.profile.family, graph: m.graph ?? null } };
 }
 
 /** Load a model folder as the server would (used by `lorekeeper model install` to check what it built). */
-export async function loadModelDir(dir: string, r: LoadSettings): Promise<FastembedEmbedder> {
+export async function loadModelDir(dir: string, r: LoadSettings): Promise<ModelEmbedder> {
   return (await loadSource({ kind: "dir", origin: "installed", dir }, r)).embedder;
 }

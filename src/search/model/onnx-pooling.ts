@@ -5,7 +5,7 @@
  * it. That is right for BGE but wrong for all-MiniLM-L6-v2, which was trained with the masked mean
  * over the tokens. `withMeanPooling` renames the encoder's output to `token_embeddings` and appends
  * the masked mean, broadcast to every position as the new `last_hidden_state` (the layout
- * lorekeeper-static-384 uses). fastembed, the unpadded query path and any CLS reader then all see
+ * lorekeeper-static-384 uses). fastembed, onnx-runners.ts and any CLS reader then all see
  * the mean. Pure: bytes in, bytes out.
  */
 import { onnx } from "onnx-proto";

@@ -3,16 +3,14 @@
  * `FlagEmbedding.init` makes them (its `loadTokenizer`, line for line, on the pure-JS
  * packages/tokenizers-js; graph optimisation "all"; the CPU provider) but without importing
  * fastembed on the way. fastembed's module pulls in its download code (node:https, tar, zlib,
- * @huggingface/hub): about 50 ms of CPU at every start that a model folder never needs.
- * `lazyFastembed` gives the same tokenizer and session to a real `FlagEmbedding`, created on
- * the first call of its `embed` (the check of the unpadded runners and their fallback).
+ * @huggingface/hub): about 50 ms of CPU that a model folder never needs. The runners of
+ * onnx-runners.ts use them through their public APIs.
  *
  * One setting differs from fastembed's: onnxruntime's worker threads do not spin while they wait
  * for work. A spinning pool burns its cores between the ~100 small operators of a one-query run,
  * which on a busy machine delays the run itself (measured: warm query embedding 3.3 ms instead of
  * 7.5–9.4 ms CPU per query; sync's batches also went faster, docs/benchmark.md).
  */
-import type { FlagEmbedding } from "fastembed";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { AddedToken, Tokenizer } from "../../../packages/tokenizers-js/index.ts";
@@ -69,27 +67,4 @@ export function loadTokenizerWith<T extends TokenizerSetup, A>(Tok: { fromFile(p
 /** The product's tokenizer of a model folder: fastembed's set-up on packages/tokenizers-js. */
 export function loadTokenizer(dir: string, maxLength: number): Tokenizer {
   return loadTokenizerWith(Tokenizer, AddedToken, dir, maxLength);
-}
-
-/**
- * A FlagEmbedding over `tokenizer` and `session`: it holds them as fastembed's does (the private
- * `tokenizer` and `session` the faster runners read), and imports fastembed only when `embed`
- * is first called.
- */
-export function lazyFastembed(tokenizer: Tokenizer, session: OrtSession): FlagEmbedding {
-  let real: Promise<FlagEmbedding> | undefined;
-  const make = async (): Promise<FlagEmbedding> => {
-    const fe = await import("fastembed");
-    // The constructor is private in fastembed's types; init() calls it with exactly these three.
-    return Reflect.construct(fe.FlagEmbedding, [tokenizer, session, fe.EmbeddingModel.CUSTOM]) as FlagEmbedding;
-  };
-  const lazy = {
-    tokenizer,
-    session,
-    async *embed(texts: string[], batchSize?: number) {
-      real ??= make();
-      yield* (await real).embed(texts, batchSize);
-    },
-  };
-  return lazy as unknown as FlagEmbedding;
 }

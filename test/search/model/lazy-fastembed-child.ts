@@ -1,7 +1,6 @@
 /**
  * Run by onnx-session.test.ts in a fresh process (its own module registry): load a model folder,
- * embed a query, and report which fastembed modules were imported before and after the first
- * call that needs fastembed's own embedding (passages: the batch runner's check against it).
+ * embed a query and a passage, and report whether any fastembed module was imported.
  *
  *   bun lazy-fastembed-child.ts MODEL_DIR GRAPH_CACHE
  */

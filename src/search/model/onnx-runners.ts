@@ -1,0 +1,116 @@
+/**
+ * A model folder's embeddings, run on the public APIs of onnxruntime-node (`InferenceSession`:
+ * `inputNames`, `run`; `Tensor`) and of the tokenizer (packages/tokenizers-js, set up as fastembed
+ * sets it up: onnx-session.ts), computed as fastembed 2.1.0's `embed` computes them — position 0
+ * of `last_hidden_state`, L2-normalized by the same expressions — but without its padding:
+ *
+ * - a query is fed with its own tokens only. fastembed pads every text to the token limit (256):
+ *   for a query of a few words ~40 times the work and a 390 KB output tensor per query;
+ * - passages are sorted by their number of tokens and each batch is padded to its own longest text.
+ *
+ * Padding is masked out by the models, so the vectors are fastembed's: bit for bit for a query
+ * with lorekeeper-static-384 and the test model, within float noise for a batch
+ * (test/search/model/onnx-runners.test.ts).
+ */
+type Ort = typeof import("onnxruntime-node");
+type Tensor = InstanceType<Ort["Tensor"]>;
+
+/** One encoded text (packages/tokenizers-js's Encoding, or the native addon's in check-tokenizer). */
+export interface EncodingLike {
+  getOverflowing(): unknown[];
+  getAttentionMask(): number[];
+  getIds(): number[];
+  getTypeIds(): number[];
+}
+export interface TokenizerLike {
+  encode(text: string): Promise<EncodingLike>;
+  /** The same encoding synchronously; `pad: false` skips the padding (packages/tokenizers-js). */
+  encodeSync?(text: string, addSpecialTokens?: boolean, pad?: boolean): EncodingLike;
+}
+
+/** What the runners need of an onnxruntime session (InferenceSession's public members). */
+export interface SessionLike {
+  readonly inputNames: readonly string[];
+  run(feeds: Record<string, Tensor>): Promise<Record<string, { data: unknown; dims: readonly number[] } | undefined>>;
+}
+
+/** One text's encoding, without padding when the tokenizer can skip it. */
+export async function encodeUnpadded(tokenizer: TokenizerLike, text: string): Promise<EncodingLike> {
+  return tokenizer.encodeSync ? tokenizer.encodeSync(text, true, false) : tokenizer.encode(text);
+}
+
+interface Row {
+  ids: number[];
+  mask: number[];
+  types: number[];
+}
+
+/** A text's tokens, cut where padding starts. */
+async function rowOf(tokenizer: TokenizerLike, text: string): Promise<Row> {
+  const e = await encodeUnpadded(tokenizer, text);
+  const mask = e.getAttentionMask();
+  let n = mask.length;
+  while (n > 0 && mask[n - 1] === 0) n--;
+  return { ids: e.getIds().slice(0, n), mask: mask.slice(0, n), types: e.getTypeIds().slice(0, n) };
+}
+
+/** fastembed's normalize (same expressions, so the same float rounding). */
+function normalize(v: Float32Array): Float32Array {
+  const norm = Math.sqrt(v.reduce((acc, val) => acc + val * val, 0));
+  return v.map((val) => val / Math.max(norm, 1e-12));
+}
+
+export interface OnnxRunners {
+  /** One text with its own tokens. Throws when it has none. */
+  query(text: string): Promise<Float32Array>;
+  /** Texts in batches of `batchSize`, each padded to its longest text; vectors in input order. */
+  passages(texts: string[], batchSize: number): Promise<Float32Array[]>;
+}
+
+export function onnxRunners(ort: Ort, session: SessionLike, tokenizer: TokenizerLike, padId = 0): OnnxRunners {
+  const run = async (rows: Row[]): Promise<Float32Array[]> => {
+    const width = Math.max(1, ...rows.map((r) => r.ids.length));
+    const b = rows.length;
+    const ids = new BigInt64Array(b * width).fill(BigInt(padId));
+    const mask = new BigInt64Array(b * width);
+    const types = new BigInt64Array(b * width);
+    rows.forEach((r, i) => {
+      for (let j = 0; j < r.ids.length; j++) {
+        ids[i * width + j] = BigInt(r.ids[j]!);
+        mask[i * width + j] = BigInt(r.mask[j]!);
+        types[i * width + j] = BigInt(r.types[j]!);
+      }
+    });
+    const all: Record<string, BigInt64Array> = { input_ids: ids, attention_mask: mask, token_type_ids: types };
+    const feeds: Record<string, Tensor> = {};
+    for (const name of session.inputNames) {
+      const data = all[name];
+      if (!data) throw new Error(`the model wants an input ${name}`);
+      feeds[name] = new ort.Tensor("int64", data, [b, width]);
+    }
+    const out = (await session.run(feeds)).last_hidden_state;
+    if (!out || !(out.data instanceof Float32Array) || out.dims.length !== 3 || out.dims[0] !== b) throw new Error("unexpected model output");
+    const data = out.data;
+    const [, seq, dim] = out.dims as [number, number, number];
+    return rows.map((_, i) => normalize(data.slice(i * seq * dim, i * seq * dim + dim)));
+  };
+  return {
+    async query(text) {
+      const row = await rowOf(tokenizer, text);
+      if (row.ids.length === 0) throw new Error("the query has no tokens");
+      return (await run([row]))[0]!;
+    },
+    async passages(texts, batchSize) {
+      // Fewest tokens first, so each batch holds texts of similar length; results go back in input order.
+      const rows = await Promise.all(texts.map((t) => rowOf(tokenizer, t)));
+      const order = rows.map((r, i) => ({ i, len: r.ids.length })).sort((a, b) => a.len - b.len);
+      const out: Float32Array[] = new Array(texts.length);
+      for (let k = 0; k < order.length; k += batchSize) {
+        const chunk = order.slice(k, k + batchSize);
+        const vs = await run(chunk.map((c) => rows[c.i]!));
+        chunk.forEach((c, j) => (out[c.i] = vs[j]!));
+      }
+      return out;
+    },
+  };
+}
