@@ -7,6 +7,7 @@
  *   1. sync + embedding throughput vs raw fastembed on the same texts
  *   2. tool-call latency over stdio (source, and the compiled binary when dist/ has one) vs floors
  *   3. cold start   4. footprint   5. HTTP under concurrent clients
+ *   6. whole sessions (start, calls, idle 6 s: server CPU and peak RSS), beside the peer with --peer
  *
  * Progress goes to stderr; the report table to stdout; everything to bench/results.json.
  */
@@ -41,6 +42,7 @@ import { measureHttp } from "./phases/http.ts";
 import { runSyncPhase } from "./phases/sync.ts";
 import { settle } from "./lib/cpu.ts";
 import { CPU_SERVERS, measureServerCpu, type ServerCpuResult } from "./phases/server-cpu.ts";
+import { measureSessions, type SessionRow, type SessionServer, sessionTable } from "./phases/sessions.ts";
 import { type ToolCallRunner, toolCallRunner } from "./phases/tool-calls.ts";
 import { balancedByMode, callMix, interleave } from "./queries.ts";
 import { checks, cpuChecks, cpuSection, latencyRows, renderReport, type TargetReport } from "./report.ts";
@@ -67,6 +69,9 @@ const HELP = `Usage: bun run bench [-- options]
   --cpu-passes N      warm passes over the no-repeat mix in the server-CPU phase (default 3)
   --cpu-servers N     fresh servers in the server-CPU phase, samples pooled (default 3, quick 1)
   --clients N         HTTP clients (default 50)     --calls N   calls per HTTP client (default 200)
+  --peer "CMD ARGS"    also run the whole sessions on a peer MCP server speaking dnd-oracle's
+                      dialect, e.g. "node /tmp/peer/node_modules/dnd-oracle/dist/server.js"
+  --session-runs N    sessions of each kind per target (default 3, quick 1)
   --keep              keep the temporary folder (store, index) and print its path
   --out FILE          JSON results (default bench/results.json)`;
 
@@ -89,6 +94,8 @@ const { values: opt } = parseArgs({
     clients: { type: "string" },
     calls: { type: "string" },
     keep: { type: "boolean" },
+    peer: { type: "string" },
+    "session-runs": { type: "string" },
     out: { type: "string" },
     help: { type: "boolean", short: "h" },
   },
@@ -249,6 +256,16 @@ try {
     }
   }
 
+  // 6. Whole sessions as a desktop client runs them: fresh servers, a few calls, idle 6 s.
+  say("whole sessions: one lookup, one meaning search, 20 calls; each then idle 6 s…");
+  const sessionServers: Record<string, SessionServer> = {};
+  for (const t of targets) sessionServers[t.name] = { command: t.command, args: [...t.args, "serve", "--db-path", dbPath], env: envs.get(t)!, dialect: "lorekeeper" };
+  if (opt.peer) {
+    const [command, ...args] = opt.peer.split(/\s+/).filter(Boolean);
+    sessionServers["dnd-oracle"] = { command: command!, args, env: { ...sourceEnv }, dialect: "dnd-oracle" };
+  }
+  const sessions: SessionRow[] = await measureSessions(sessionServers, int(opt["session-runs"], quick ? 1 : 3), say);
+
   const disk = measureDisk(dbPath, bin?.command);
   notes.push(
     `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 1024 ** 3)} GB RAM, ${process.platform}-${process.arch}, Bun ${Bun.version}; load average ${loadAtStart.toFixed(2)} at the start, ${(loadavg()[0] ?? 0).toFixed(2)} at the end (other processes share the CPU)`,
@@ -256,7 +273,7 @@ try {
     `floors: search = raw fastembed + raw USearch (k=${floors.result.index.k} of ${floors.result.index.size}) + the FTS5 query; structured/name = the final SELECT`,
   );
   const cs = [...cpuChecks(cpu), ...checks(reports), ...(answers ? answerSizeChecks(answers) : [])];
-  const extra = [...cpuSection(cpu), ...(answers ? ["", `== Answer sizes (${targets[0]!.name}, characters of the text block) ==`, answerSizeTable(answers, table)] : [])];
+  const extra = [...cpuSection(cpu), "", "== Whole sessions (server CPU since exec and peak RSS; medians) ==", sessionTable(sessions), ...(answers ? ["", `== Answer sizes (${targets[0]!.name}, characters of the text block) ==`, answerSizeTable(answers, table)] : [])];
   console.log(renderReport(sync, reports, breakdownRows, disk, notes, cs, extra));
   const results = {
     generated_at: new Date().toISOString(),
@@ -269,6 +286,7 @@ try {
     breakdown: breakdownRows,
     answers,
     serverCpu: cpu,
+    sessions,
     targets: reports,
     footprint: disk,
     checks: cs,

@@ -257,14 +257,15 @@ function openAt(path: string, readonly: boolean, busyTimeoutMs: number | undefin
 }
 
 /**
- * SQLite page cache per connection, KiB (16 MiB, default 2 MB): the pages a call reads — the
+ * SQLite page cache per connection, KiB (4 MiB, default 2 MB): the pages a call reads — the
  * covering indexes of migrations 5 and 6, FTS5 doclists, the page's rows — stay in the process
- * instead of being read again with pread. Measured (docs/benchmark.md, "SQLite sizing"): peak
- * resident size +27 MB over 2 MB (+90 MB at 64 MiB) for no CPU difference beyond noise once the
- * listing queries read covering indexes. Not mmap: a store truncated or damaged under a running
- * server must give an error, not SIGBUS.
+ * instead of being read again with pread (the kernel's page cache holds the file anyway). A larger
+ * cache bought no CPU beyond noise once the listing queries read covering indexes, but a first
+ * meaning search, whose vector stamps scan the vectors table, filled it: 16 MiB cost a session
+ * ~13 MB of peak RSS (docs/benchmark.md, "SQLite sizing" and "Whole sessions"). Not mmap: a store
+ * truncated or damaged under a running server must give an error, not SIGBUS.
  */
-export const PAGE_CACHE_KIB = 16 * 1024;
+export const PAGE_CACHE_KIB = 4 * 1024;
 
 /**
  * Prepared statements bun:sqlite keeps per connection (`db.query`; its default is 20, a static of

@@ -7,6 +7,9 @@
  *   what ranking needs, and exact scores are available from `exactSearch` over the f32 vectors.
  * - Persisted beside the database (`<db>.usearch` + sidecar, see vector-index-file.ts). The
  *   `vectors` table is the truth: a missing, damaged or mismatched file is rebuilt (logged at info).
+ *   A saved file is served memory-mapped (usearch `view`): a search touches the pages of the graph
+ *   it walks, not the whole index, and the pages belong to the file (the kernel may drop them),
+ *   not to the heap. It is loaded into memory only when it must change (the store changed).
  * - Kept in line with the store: every call checks a cheap change token (PRAGMA data_version +
  *   total_changes()); when it moved, the (id, content_hash) list is diffed against the index and only
  *   the difference is removed/added (or the index is rebuilt when most of it changed), then saved.
@@ -54,6 +57,8 @@ export class HnswVectorIndex implements VectorIndex {
     readonly modelId: string,
     readonly dim: number,
     /** @internal */ public index: Index,
+    /** @internal The file `index` is a read-only view of (usearch `view`); undefined when in memory. */
+    public viewOf?: string,
   ) {}
 
   get size(): number {
@@ -181,8 +186,8 @@ function loadFile(store: Store, st: Pick<VectorState, "modelId" | "dim">): HnswV
     const before = fileId();
     const damaged = verifyIndexFile(paths, sidecar);
     if (damaged) return damaged;
-    idx = new HnswVectorIndex(st.modelId, st.dim, newIndex(st.dim));
-    idx.index.load(paths.index);
+    idx = new HnswVectorIndex(st.modelId, st.dim, newIndex(st.dim), paths.index);
+    idx.index.view(paths.index);
     // Another process may have replaced the file between the check and the load.
     if (fileId() !== before) return "the index file was replaced while loading";
   } catch (err) {
@@ -259,6 +264,13 @@ function applyDiff(store: Store, st: VectorState, idx: HnswVectorIndex): { idx: 
     return { idx: fresh, added: fresh.size, removed: idx.size, rebuilt: true };
   }
   try {
+    // A view of the file cannot change: the file is loaded into memory first (the rename of a later save leaves the view's file alone).
+    if (idx.viewOf) {
+      const loaded = newIndex(idx.dim);
+      loaded.load(idx.viewOf);
+      idx.index = loaded;
+      idx.viewOf = undefined;
+    }
     if (stale.length) {
       idx.index.remove(BigUint64Array.from(stale, (id) => BigInt(id)));
       for (const id of stale) idx.entries.delete(id);

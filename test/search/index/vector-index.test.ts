@@ -185,6 +185,25 @@ describe("vector index", () => {
     expect(syncIndex(store)).toMatchObject({ rebuilt: false, size: N - 5 });
   });
 
+  test("a saved index is served as a view of its file, and loaded into memory when the store changes", () => {
+    syncIndex(store);
+    closeVectorIndex(store);
+    const viewed = loadOrBuildIndex(store, MODEL, DIM);
+    expect(viewed.viewOf).toBe(indexPaths(dbPath)!.index);
+    replaceOrigin(store.db, "o2", [ent(2000)]);
+    expect(embedRandom(store, 4)).toBe(1);
+    expect(syncIndex(store)).toMatchObject({ rebuilt: false, added: 1, size: N + 1, saved: true });
+    const same = loadOrBuildIndex(store, MODEL, DIM);
+    expect(same).toBe(viewed);
+    expect(same.viewOf).toBeUndefined();
+    const [id, v] = [...readVectors(store.db, MODEL)].at(-1)!;
+    expect(same.search(v, 1)[0]!.id).toBe(id);
+    // The saved file holds the change: the next start views it again, with the new entry.
+    closeVectorIndex(store);
+    const again = loadOrBuildIndex(store, MODEL, DIM);
+    expect([again.viewOf !== undefined, again.size, again.search(v, 1)[0]!.id]).toEqual([true, N + 1, id]);
+  });
+
   test("sees vectors written by another connection", () => {
     const idx = loadOrBuildIndex(store, MODEL, DIM);
     const other = openStore({ path: dbPath });
