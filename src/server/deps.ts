@@ -2,7 +2,8 @@
  * The deps the serve command runs the tools with: the store, the lazy embedding model, the search
  * context and the first-use loader. Building them makes no request and loads nothing a session
  * may not use: the embedding model and the vector index load on the first meaning question, the
- * name index on the first name that needs it (docs/benchmark.md: whole-session figures).
+ * name index on the first name that needs it, and entities without vectors are looked for (and
+ * embedded in the background) after the first meaning question (docs/benchmark.md: whole sessions).
  */
 import type { Config } from "../config.ts";
 import { log } from "../log.ts";
@@ -16,9 +17,6 @@ import { refreshTraits } from "../store/entities.ts";
 import { openStore, type Store } from "../store/db.ts";
 import type { EnsureData, ToolDeps } from "../tools/deps.ts";
 import { createSearchSlots } from "../tools/search-slots.ts";
-
-/** How long after start the server looks for entities without vectors (once no search runs). */
-const FILL_DELAY_MS = 500;
 
 export interface ServeDeps {
   deps: ToolDeps;
@@ -109,13 +107,29 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
   const embedder = opts.embedder;
   const ctx: SearchContext = { store, embedder, embeddingTimeoutMs: cfg.embeddingTimeoutMs };
   let searching = 0;
+  const stop = new AbortController();
+  const whenIdle = idleRunner(() => searching > 0, stop.signal);
+  // Vectors lost to an interrupted embedding run are computed again in the background, once a
+  // meaning question was asked: the check reads every vector stamp (~20 ms of CPU), and a session
+  // that never asks one has no use for it.
+  let fillChecked = false;
+  const fillPending = () => {
+    fillChecked = true;
+    whenIdle(0, () => {
+      import("../ingest/fill-pending.ts")
+        .then(({ fillPendingVectors }) => fillPendingVectors(store, embedder, stop.signal))
+        .catch((err: unknown) => log.debug("background embedding check failed", err));
+    });
+  };
   const deps: ToolDeps = {
     db: store.db,
     // Tool answers never show an entity's search text: the server does not read it from the store.
     search: async (q) => {
       searching++;
       try {
-        return withPendingNote(await runSearch(ctx, { ...q, omitText: true }), store.db);
+        const res = await runSearch(ctx, { ...q, omitText: true });
+        if (q.search && !fillChecked) fillPending();
+        return withPendingNote(res, store.db);
       } finally {
         searching--;
       }
@@ -128,14 +142,6 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
     searchSlots: createSearchSlots(cfg.maxConcurrentCalls),
     preferDocuments,
   };
-  const stop = new AbortController();
-  const whenIdle = idleRunner(() => searching > 0, stop.signal);
-  // Vectors lost to an interrupted embedding run are computed again in the background.
-  whenIdle(FILL_DELAY_MS, () => {
-    import("../ingest/fill-pending.ts")
-      .then(({ fillPendingVectors }) => fillPendingVectors(store, embedder, stop.signal))
-      .catch((err: unknown) => log.debug("background embedding check failed", err));
-  });
   return {
     deps,
     store,
