@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * `bun bench/sessions.ts --db STORE [--model DIR] [--peer "COMMAND ARGS…"] [--binary PATH] [--baseline DIR] [--runs N]`:
+ * `bun bench/sessions.ts --db STORE [--model DIR] [--peer "COMMAND ARGS…"] [--binary PATH …] [--baseline DIR] [--runs N]`:
  * whole-session figures (bench/phases/sessions.ts) of LoreKeeper from source on STORE, beside the
  * compiled binary, another checkout and the peer (dnd-oracle's dialect) when given, in one run.
  * `bun run bench` measures the same sessions on the store it builds; this is for a kept store.
@@ -17,7 +17,7 @@ import { baselineTarget, binaryTarget, serverEnv, sourceTarget, type Target } fr
 import { measureSessions, type SessionServer, sessionTable } from "./phases/sessions.ts";
 
 const { values: opt } = parseArgs({
-  options: { db: { type: "string" }, model: { type: "string" }, peer: { type: "string" }, binary: { type: "string" }, baseline: { type: "string" }, runs: { type: "string" }, "no-source": { type: "boolean" } },
+  options: { db: { type: "string" }, model: { type: "string" }, peer: { type: "string" }, binary: { type: "string", multiple: true }, baseline: { type: "string" }, runs: { type: "string" }, "no-source": { type: "boolean" } },
 });
 if (!opt.db) {
   console.error('usage: bun bench/sessions.ts --db STORE [--model DIR] [--peer "COMMAND ARGS…"] [--binary PATH] [--baseline DIR] [--runs N]');
@@ -35,7 +35,8 @@ const lk = (t: Target | undefined, modelDir: boolean): SessionServer | undefined
 const servers: Record<string, SessionServer> = {};
 if (!opt["no-source"]) servers.source = lk(sourceTarget(), true)!;
 if (opt.baseline) servers.baseline = lk(baselineTarget(opt.baseline), true)!;
-if (opt.binary) servers.binary = lk(binaryTarget(opt.binary), false)!;
+// Several binaries (e.g. this build and main's) are named binary, binary-2, …
+for (const [i, path] of (opt.binary ?? []).entries()) servers[i ? `binary-${i + 1}` : "binary"] = lk(binaryTarget(path), false)!;
 if (opt.peer) {
   const [command, ...args] = opt.peer.split(/\s+/).filter(Boolean);
   servers["dnd-oracle"] = { command: command!, args, env: { ...getDefaultEnvironment(), HOME: home }, dialect: "dnd-oracle" };
