@@ -41,7 +41,7 @@ describe("a model folder without fastembed's module", () => {
   });
 
   test("loading, a query and a passage import no fastembed; the query and the passage get the same vector", () => {
-    const child = Bun.spawnSync([process.execPath, join(import.meta.dir, "lazy-fastembed-child.ts"), modelDir, join(tmp.dir, "graphs")], { stderr: "pipe" });
+    const child = Bun.spawnSync([process.execPath, join(import.meta.dir, "no-fastembed-child.ts"), modelDir, join(tmp.dir, "graphs")], { stderr: "pipe" });
     const out = child.stdout.toString();
     if (child.exitCode !== 0) throw new Error(`child failed: ${child.stderr.toString().slice(-2000)}`);
     expect(JSON.parse(out)).toEqual({ afterQuery: false, afterPassages: false, same: true });

@@ -2,7 +2,7 @@
  * Run by onnx-session.test.ts in a fresh process (its own module registry): load a model folder,
  * embed a query and a passage, and report whether any fastembed module was imported.
  *
- *   bun lazy-fastembed-child.ts MODEL_DIR GRAPH_CACHE
+ *   bun no-fastembed-child.ts MODEL_DIR GRAPH_CACHE
  */
 import { createEmbedderProvider } from "../../../src/search/model/embedder.ts";
 
