@@ -45,7 +45,7 @@ import { CPU_SERVERS, measureServerCpu, type ServerCpuResult } from "./phases/se
 import { measureSessions, type SessionRow, type SessionServer, sessionTable } from "./phases/sessions.ts";
 import { type ToolCallRunner, toolCallRunner } from "./phases/tool-calls.ts";
 import { balancedByMode, callMix, interleave } from "./queries.ts";
-import { checks, cpuChecks, cpuSection, latencyRows, renderReport, type TargetReport } from "./report.ts";
+import { checks, cpuChecks, cpuSection, latencyRows, renderReport, sessionChecks, type TargetReport } from "./report.ts";
 import { SHARED_DATA, SHARED_MODEL } from "../scripts/shared-dir.ts";
 
 const HELP = `Usage: bun run bench [-- options]
@@ -272,7 +272,7 @@ try {
     "HTTP mix: structured, name and search calls take turns (each mode 1/3 of the calls); stdio mix: every spec once per round (80 of 106 are searches)",
     `floors: search = raw fastembed + raw USearch (k=${floors.result.index.k} of ${floors.result.index.size}) + the FTS5 query; structured/name = the final SELECT`,
   );
-  const cs = [...cpuChecks(cpu), ...checks(reports), ...(answers ? answerSizeChecks(answers) : [])];
+  const cs = [...cpuChecks(cpu), ...sessionChecks(sessions), ...checks(reports), ...(answers ? answerSizeChecks(answers) : [])];
   const extra = [...cpuSection(cpu), "", "== Whole sessions (server CPU since exec and peak RSS; medians) ==", sessionTable(sessions), ...(answers ? ["", `== Answer sizes (${targets[0]!.name}, characters of the text block) ==`, answerSizeTable(answers, table)] : [])];
   console.log(renderReport(sync, reports, breakdownRows, disk, notes, cs, extra));
   const results = {

@@ -9,6 +9,7 @@ import type { DiskFootprint } from "./phases/footprint.ts";
 import type { HttpResult } from "./phases/http.ts";
 import type { SyncPhaseResult } from "./phases/sync.ts";
 import type { ServerCpuResult } from "./phases/server-cpu.ts";
+import type { SessionKind, SessionRow } from "./phases/sessions.ts";
 import type { ToolCallResult } from "./phases/tool-calls.ts";
 import type { CallSpec, Mode } from "./queries.ts";
 import { fmtBytes, fmtMs, fmtRate, fmtRatio, percentile, ratio, round, summarize, table, type Summary } from "./lib/stats.ts";
@@ -101,9 +102,12 @@ export function checks(targets: readonly TargetReport[]): Check[] {
   return out;
 }
 
-/** Server CPU targets per call (p50, warm) and the cold ÷ warm bound (issue 22). */
+/**
+ * Server CPU targets per call (p50, warm). The cold calls are reported, not bounded: a server
+ * that pays ahead of time to make its first calls cheap makes every session pay for it; the
+ * whole-session checks (sessionChecks) hold what a conversation costs.
+ */
 const CPU_TARGETS: Partial<Record<string, number>> = { structured: 1.0, name: 0.5, typo: 2.0 };
-const COLD_OVER_WARM = 1.5;
 
 export function cpuChecks(results: readonly ServerCpuResult[]): Check[] {
   const out: Check[] = [];
@@ -113,13 +117,30 @@ export function cpuChecks(results: readonly ServerCpuResult[]): Check[] {
       const limit = CPU_TARGETS[row.mode];
       if (limit === undefined) continue;
       out.push({
-        goal: `${r.target}: server CPU per ${row.mode} call p50 ≤ ${limit} ms (warm), cold ≤ ${COLD_OVER_WARM}× warm`,
+        goal: `${r.target}: server CPU per ${row.mode} call p50 ≤ ${limit} ms (warm)`,
         measured: `warm ${fmtMs(row.warmCpu.p50)}, cold ${fmtMs(row.coldCpu.p50)} (${fmtRatio(row.coldOverWarm)})`,
-        pass: row.warmCpu.p50 <= limit && row.coldOverWarm <= COLD_OVER_WARM,
+        pass: row.warmCpu.p50 <= limit,
       });
     }
   }
   return out;
+}
+
+/** Whole-session targets (issue 41): server CPU since exec and peak RSS, per LoreKeeper server. */
+const SESSION_TARGETS: Partial<Record<SessionKind, { cpuMs: number; peakMb: number }>> = { lookup: { cpuMs: 350, peakMb: 100 }, meaning: { cpuMs: 900, peakMb: 180 } };
+
+export function sessionChecks(rows: readonly SessionRow[]): Check[] {
+  return rows.flatMap((r) => {
+    const t = SESSION_TARGETS[r.kind];
+    if (!t || r.server === "dnd-oracle") return [];
+    return [
+      {
+        goal: `${r.server}: a ${r.kind === "lookup" ? "one-lookup" : "one-meaning-search"} session (start, call, idle 6 s) ≤ ${t.cpuMs / 1000} s CPU, ≤ ${t.peakMb} MB peak RSS`,
+        measured: `${(r.cpuMs / 1000).toFixed(2)} s, ${Math.round(r.peakMb)} MB`,
+        pass: r.cpuMs <= t.cpuMs && r.peakMb <= t.peakMb,
+      },
+    ];
+  });
 }
 
 export function cpuSection(results: readonly ServerCpuResult[]): string[] {
