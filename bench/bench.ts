@@ -201,7 +201,7 @@ try {
       conns.set(t, conn);
       runners.set(t, toolCallRunner(conn, specs));
     }
-    // Latency of a server in use: its start-up work (name index, compact rows, code warm-up) done first, as in the CPU phase.
+    // Latency of a server in use: any background work after its start done first, as in the CPU phase.
     for (const c of conns.values()) if (c.pid && !(await settle(c.pid))) notes.push("a stdio server did not go idle within 20 s of starting; measured anyway");
     const warmup = 2;
     say(`tool calls over stdio (${targets.map((t) => t.name).join(" + ")}), floors and breakdown: ${specs.length} calls × ${rounds} rounds…`);

@@ -58,7 +58,7 @@ type ModeFigures = { cold: number; warm: number; chars: number };
 type Figures = Record<PeerMode, ModeFigures>;
 
 async function measure(client: Client, pid: number, mix: readonly PeerCall[], warmup: readonly PeerCall[]): Promise<Figures> {
-  // Until the server's start-up work is done (LoreKeeper builds its name index and warms its code in the background).
+  // Until the server's start-up work, if any, is done.
   await settle(pid);
   for (let i = 0; i < 2; i++) for (const c of warmup) await client.callTool({ name: c.tool, arguments: c.args });
   const cold = new Map<PeerMode, number[]>(MODES.map((m) => [m, []]));

@@ -44,9 +44,9 @@ export function cpuMs(a: ProcCpu, b: ProcCpu): { sched: number; ticks: number } 
 /**
  * Wait until process `pid` is idle: its CPU time (schedstat, all threads) grew by less than
  * `maxBusy` of the wall time over the last `quietMs`, polled every `stepMs`; at least `minMs`,
- * at most `maxMs` (then it gives up and returns false). A server's start-up work (name index,
- * compact rows, code warm-up) runs in the background for a couple of seconds after it answers
- * `initialize`; measuring before it ends charges its CPU to the calls it interleaves with.
+ * at most `maxMs` (then it gives up and returns false). Background work a server does after it
+ * answers `initialize` (a peer's, or a LoreKeeper's own after its first meaning question) would
+ * otherwise be charged to the calls it interleaves with.
  */
 export async function settle(pid: number, opts: { minMs?: number; quietMs?: number; maxMs?: number; stepMs?: number; maxBusy?: number } = {}): Promise<boolean> {
   const { minMs = 500, quietMs = 400, maxMs = 20_000, stepMs = 50, maxBusy = 0.02 } = opts;

@@ -80,7 +80,7 @@ async function oneServer(target: Target, dbPath: string, env: Record<string, str
   const of = (m: CpuMode) => samples.get(m)!;
   let available = readProcCpu(conn.pid) !== undefined;
   try {
-    // Until the server's start-up work (name index, compact rows, code warm-up) is done: idle for 0.4 s.
+    // Until any start-up work of the server is done: idle for 0.4 s.
     if (conn.pid && !(await settle(conn.pid))) errors.push("the server did not go idle within 20 s of starting; measured anyway");
     // Model loaded, code paths compiled: other values of the same shapes, twice (cpu-mix.ts).
     for (let i = 0; i < 2; i++) for (const w of cpuWarmup()) await conn.client.callTool({ name: w.tool, arguments: w.args }).catch(() => undefined);
