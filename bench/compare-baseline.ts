@@ -14,7 +14,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startHttpServer } from "../src/server/http.ts";
+import { startHttpServer } from "../src/server/transports/http.ts";
 import { makeStore } from "../test/support/entities.ts";
 import { makeDeps, REPO_ROOT } from "../test/support/mcp.ts";
 
@@ -66,7 +66,9 @@ const cpu = { this: (cpuMs(sides.this.pid) - cpu0.this) / n, baseline: (cpuMs(si
 for (const s of Object.values(sides)) await s.client.close();
 
 const deps = makeDeps(made.store);
-const { startHttpServer: startBaseline } = (await import(join(baseline, "src/server/http.ts"))) as { startHttpServer: typeof startHttpServer };
+// A baseline from before server/ had parts keeps its HTTP front at the top of server/.
+const baselineHttp = ["src/server/transports/http.ts", "src/server/http.ts"].map((p) => join(baseline, p)).find((p) => existsSync(p))!;
+const { startHttpServer: startBaseline } = (await import(baselineHttp)) as { startHttpServer: typeof startHttpServer };
 const http = { this: await startHttpServer(deps, { port: 0 }), baseline: await startBaseline(deps, { port: 0 }) };
 const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "compare", version: "0" }, "io.modelcontextprotocol/clientCapabilities": {} };
 async function post(url: string, name: string, args: Record<string, unknown>, modern: boolean): Promise<void> {

@@ -6,7 +6,7 @@
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import type { Target } from "../src/native/manifest.ts";
-import { PROMPTS, type PromptDef } from "../src/server/prompts.ts";
+import { PROMPTS, type PromptDef } from "../src/server/features/prompts.ts";
 
 /**
  * The newest stable manifest version of the pinned CLI. 0.4 exists but its schema says
@@ -35,7 +35,7 @@ export interface BundleInput {
   version: string;
   target: Target;
   tools: readonly BundleTool[];
-  /** Default: every prompt the server offers (src/server/prompts.ts). */
+  /** Default: every prompt the server offers (src/server/features/prompts.ts). */
   prompts?: readonly BundlePrompt[];
   /** Where the project lives (repository URL, for the manifest's links). */
   repositoryUrl: string;

@@ -5,7 +5,7 @@
  * is shown to a user (other errors become "internal error, see the log").
  *
  * The named subclasses (StoreError, UpstreamError, ...) keep their constructors; each fixes its code.
- * Not here: InvalidCallError (server/protocol-checks.ts) carries a numeric JSON-RPC code for the SDK.
+ * Not here: InvalidCallError (server/protocol/protocol-checks.ts) carries a numeric JSON-RPC code for the SDK.
  */
 export const ERROR_CODES = [
   "usage", // bad command-line arguments (exit 64)

@@ -7,7 +7,7 @@
  *     nearest values" hint (src/search/rank/explain.ts), the tool parameter with its enum and
  *     description (src/tools/filter-params.ts, in every search tool of the entry's groups), the
  *     `lorekeeper search` option (src/cli/commands/search-filters.ts) and prompt-argument
- *     completion (src/server/completions.ts),
+ *     completion (src/server/features/completions.ts),
  *   - the `StructuredFilters` type (search/types.ts) and the vocabulary test's columns.
  * Vocabularies are defined in the kind catalog (catalog.ts); derivations in derived.ts. Pure.
  */

@@ -39,11 +39,11 @@ import { TOOL_BY_NAME, TOOLS } from "../tools/index.ts";
 import { toolError } from "../tools/response.ts";
 import { toolListAnswer } from "../tools/tool-list.ts";
 import { answerChars, answerCollector } from "./collect.ts";
-import { screenCall } from "./call-envelope.ts";
-import { answerCompletion } from "./completions.ts";
-import { getPrompt, PROMPT_LIST } from "./prompts.ts";
-import { capErrorText, resourceUriOf, setLevel } from "./protocol-checks.ts";
-import { readResourceUri, RESOURCE_LIST, RESOURCE_TEMPLATE_LIST } from "./resources.ts";
+import { screenCall } from "./protocol/call-envelope.ts";
+import { answerCompletion } from "./features/completions.ts";
+import { getPrompt, PROMPT_LIST } from "./features/prompts.ts";
+import { capErrorText, resourceUriOf, setLevel } from "./protocol/protocol-checks.ts";
+import { readResourceUri, RESOURCE_LIST, RESOURCE_TEMPLATE_LIST } from "./features/resources.ts";
 import { safeJson } from "../text/sanitize.ts";
 
 export const SERVER_INSTRUCTIONS = [

@@ -61,7 +61,7 @@ export const CACHES = {
   textHits: family("search:text-hits", "search/rank/lexical.ts: texts holding a word", 4096),
   hasVectors: family("search:has-vectors", "search/rank/semantic-leg.ts: whether a model has stored vectors", 64),
   documentRows: family("tools:list-documents", "tools/list-documents.ts: list_documents rows per source", 16),
-  health: slot("http:health", "server/http.ts: GET /health counts per kind and last sync"),
+  health: slot("http:health", "server/transports/http.ts: GET /health counts per kind and last sync"),
   pendingVectors: slot("search:pending-vectors", "search/index/pending-vectors.ts: entities without a vector of the store's model"),
   totals: family("search:totals", "search/rank/page-order.ts: matches (or kind + name groups) per filter, for `total`", 64),
   columnValues: family("search:explain-values", "search/rank/explain.ts: stored values of a free-text filter, for suggestions", 32),

@@ -1,5 +1,5 @@
 /**
- * The MCP Apps card (a `ui://` resource, server/cards/) each tool links to through
+ * The MCP Apps card (a `ui://` resource, server/features/cards/) each tool links to through
  * `_meta.ui.resourceUri` in tools/list. Hosts that speak MCP Apps show the card next to the answer;
  * every other client ignores `_meta` and reads the same text and structuredContent as always.
  */

@@ -3,7 +3,7 @@
  * download takes no slot. A freed slot is handed over on the next turn of the event loop, so a
  * /health request or a new connection is served between two queued searches. The server creates
  * the slots from its Config (LOREKEEPER_MAX_CONCURRENT_CALLS) and passes them in ToolDeps. See
- * server/backpressure.ts for the other bounds.
+ * server/transports/backpressure.ts for the other bounds.
  */
 import { Semaphore } from "../semaphore.ts";
 

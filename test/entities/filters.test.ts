@@ -11,7 +11,7 @@ import { loadConfig } from "../../src/config.ts";
 import { alignmentWords } from "../../src/entities/derived.ts";
 import { FILTER_PARAMS, paramsOfGroup } from "../../src/entities/filters.ts";
 import type { Entity } from "../../src/entities/types.ts";
-import { complete } from "../../src/server/completions.ts";
+import { complete } from "../../src/server/features/completions.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { dropLateIndexes, makeEntity } from "../support/entities.ts";

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CompleteResultSchema, GetPromptResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { PROMPTS } from "../../src/server/prompts.ts";
+import { PROMPTS } from "../../src/server/features/prompts.ts";
 import { encounterCreatures } from "../support/encounter-creatures.ts";
 import { makeStore, sampleEntities } from "../support/entities.ts";
 import { fuzzCalls, fuzzSeed, hostileString, leaks, Rng } from "../support/fuzz.ts";

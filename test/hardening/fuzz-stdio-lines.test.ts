@@ -7,8 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { specTypeSchemas } from "@modelcontextprotocol/server";
-import { checkJsonRpc } from "../../src/server/protocol-checks.ts";
-import { classifyLine, sniffId } from "../../src/server/stdio-transport.ts";
+import { checkJsonRpc } from "../../src/server/protocol/protocol-checks.ts";
+import { classifyLine, sniffId } from "../../src/server/transports/stdio-transport.ts";
 import { openStore } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { sampleEntities } from "../support/entities.ts";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Database } from "bun:sqlite";
-import { type HttpServerHandle, startHttpServer } from "../../src/server/http.ts";
+import { type HttpServerHandle, startHttpServer } from "../../src/server/transports/http.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { makeEntity, makeStore } from "../support/entities.ts";
 import { makeDeps } from "../support/mcp.ts";

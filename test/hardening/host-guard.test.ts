@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { type HttpServerHandle, resolveHttpOptions, startHttpServer } from "../../src/server/http.ts";
-import { checkHost, isLoopback } from "../../src/server/http-guard.ts";
+import { type HttpServerHandle, resolveHttpOptions, startHttpServer } from "../../src/server/transports/http.ts";
+import { checkHost, isLoopback } from "../../src/server/transports/http-guard.ts";
 import { makeStore } from "../support/entities.ts";
 import { connectHttp, makeDeps, namesOf } from "../support/mcp.ts";
 

@@ -20,7 +20,7 @@ import {
   type HttpServerHandle,
   resolveHttpOptions,
   startHttpServer,
-} from "../../src/server/http.ts";
+} from "../../src/server/transports/http.ts";
 import { makeStore } from "../support/entities.ts";
 import { clearTestLogs, testLogs } from "../support/logs.ts";
 import { makeDeps } from "../support/mcp.ts";

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect, type Socket } from "node:net";
-import { type HttpServerHandle, startHttpServer } from "../../src/server/http.ts";
+import { type HttpServerHandle, startHttpServer } from "../../src/server/transports/http.ts";
 import { makeStore } from "../support/entities.ts";
 import { connectHttp, makeDeps, namesOf, TOOL_NAMES } from "../support/mcp.ts";
 

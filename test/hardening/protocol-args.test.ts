@@ -7,8 +7,8 @@
  * - 50,000 unknown parameters give an error text within its budget, not 489 KB.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type HttpServerHandle, startHttpServer } from "../../src/server/http.ts";
-import { capErrorText, MAX_RPC_ERROR_CHARS } from "../../src/server/protocol-checks.ts";
+import { type HttpServerHandle, startHttpServer } from "../../src/server/transports/http.ts";
+import { capErrorText, MAX_RPC_ERROR_CHARS } from "../../src/server/protocol/protocol-checks.ts";
 import { MAX_ERROR_CHARS } from "../../src/tools/validate.ts";
 import { makeStore } from "../support/entities.ts";
 import { makeDeps } from "../support/mcp.ts";

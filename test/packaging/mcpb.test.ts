@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { bundleFileName, ICON_PATH, MCPB_MANIFEST_VERSION, mcpbManifest, packMcpb, runMcpbCli } from "../../packaging/mcpb.ts";
 import { APP_VERSION } from "../../src/config.ts";
-import { PROMPTS } from "../../src/server/prompts.ts";
+import { PROMPTS } from "../../src/server/features/prompts.ts";
 import { TOOLS } from "../../src/tools/index.ts";
 import { drawIcon } from "../../scripts/make-icon.ts";
 import { isolatedEnv, REPO_ROOT } from "../support/mcp.ts";

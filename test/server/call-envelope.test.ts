@@ -1,8 +1,8 @@
-/** server/call-envelope.ts: a tools/call's params pass its checks only when the SDK's CallToolRequestParams schema accepts them. */
+/** server/protocol/call-envelope.ts: a tools/call's params pass its checks only when the SDK's CallToolRequestParams schema accepts them. */
 import { describe, expect, test } from "bun:test";
-import { callParamsProblem, normalizeCallParams } from "../../src/server/call-envelope.ts";
+import { callParamsProblem, normalizeCallParams } from "../../src/server/protocol/call-envelope.ts";
 import { openLoopback } from "../support/loopback.ts";
-import { specCheck } from "../../src/server/protocol-checks.ts";
+import { specCheck } from "../../src/server/protocol/protocol-checks.ts";
 import { makeStore } from "../support/entities.ts";
 import { makeDeps } from "../support/mcp.ts";
 

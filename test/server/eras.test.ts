@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ProtocolError } from "@modelcontextprotocol/client";
-import { type HttpServerHandle, startHttpServer } from "../../src/server/http.ts";
+import { type HttpServerHandle, startHttpServer } from "../../src/server/transports/http.ts";
 import { SERVER_INSTRUCTIONS } from "../../src/server/mcp.ts";
 import { makeStore } from "../support/entities.ts";
 import { connectHttp, connectStdio, isolatedEnv, makeDeps, TOOL_NAMES } from "../support/mcp.ts";

@@ -1,7 +1,7 @@
-/** server/http-guard.ts and the HTTP options: Host / Origin / bearer-token checks. */
+/** server/transports/http-guard.ts and the HTTP options: Host / Origin / bearer-token checks. */
 import { describe, expect, test } from "bun:test";
-import { bearerMatches, hostAllowed, hostnameOf, isLoopback, originAllowed } from "../../src/server/http-guard.ts";
-import { resolveHttpOptions } from "../../src/server/http.ts";
+import { bearerMatches, hostAllowed, hostnameOf, isLoopback, originAllowed } from "../../src/server/transports/http-guard.ts";
+import { resolveHttpOptions } from "../../src/server/transports/http.ts";
 
 describe("HTTP guard", () => {
   const cfg = { allowedHosts: ["lorekeeper.lan"], allowedOrigins: ["https://app.example.com"] };

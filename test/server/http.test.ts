@@ -4,7 +4,7 @@
  * clients at once.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { type HttpServerHandle, startHttpServer } from "../../src/server/http.ts";
+import { type HttpServerHandle, startHttpServer } from "../../src/server/transports/http.ts";
 import { makeStore } from "../support/entities.ts";
 import { connectHttp, makeDeps, namesOf, TOOL_NAMES } from "../support/mcp.ts";
 

@@ -10,7 +10,7 @@
  * depend on either SDK's client. Timestamps are replaced by "<time>".
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { type HttpServerHandle, startHttpServer } from "../../src/server/http.ts";
+import { type HttpServerHandle, startHttpServer } from "../../src/server/transports/http.ts";
 import { makeStore } from "../support/entities.ts";
 import { makeDeps } from "../support/mcp.ts";
 

@@ -8,7 +8,7 @@ import { PassThrough } from "node:stream";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import type { ToolDeps } from "../../src/tools/deps.ts";
 import { buildServer } from "../../src/server/mcp.ts";
-import { LineStdioTransport } from "../../src/server/stdio-transport.ts";
+import { LineStdioTransport } from "../../src/server/transports/stdio-transport.ts";
 
 export interface Loopback {
   /** One request; resolves with its JSON-RPC response; rejects when none comes within the timeout, or the connection is (or gets) closed. */

@@ -78,11 +78,11 @@ export const serveCommand: Command = {
     const served = await createServeDeps({ config: ctx.config, embedder: ctx.embedder(), dbPath: values["db-path"], ...(prefer?.length ? { preferDocuments: prefer } : {}) });
     try {
       if (!values.http) {
-        const { runStdio } = await import("../../server/stdio.ts");
+        const { runStdio } = await import("../../server/transports/stdio.ts");
         await runStdio(served.deps);
         return EXIT_OK;
       }
-      const { startHttpServer } = await import("../../server/http.ts");
+      const { startHttpServer } = await import("../../server/transports/http.ts");
       const handle = await startHttpServer(served.deps, {
         host: values.host,
         port,

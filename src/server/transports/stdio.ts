@@ -7,9 +7,9 @@
  * process is told to stop.
  */
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { log } from "../log.ts";
-import type { ToolDeps } from "../tools/deps.ts";
-import { buildServer } from "./mcp.ts";
+import { log } from "../../log.ts";
+import type { ToolDeps } from "../../tools/deps.ts";
+import { buildServer } from "../mcp.ts";
 import { LineStdioTransport } from "./stdio-transport.ts";
 
 export async function runStdio(deps: ToolDeps): Promise<void> {

@@ -17,7 +17,7 @@
  * `maxInFlight` answers however fast a client sends. Waiting for stdout uses one `drain` listener.
  */
 import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol/server";
-import { capErrorText, checkJsonRpc, requestIdOf } from "./protocol-checks.ts";
+import { capErrorText, checkJsonRpc, requestIdOf } from "../protocol/protocol-checks.ts";
 
 const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_IN_FLIGHT = 16;

@@ -6,16 +6,16 @@
  */
 import type { Database } from "bun:sqlite";
 import { type CompleteResult, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { DOCUMENT_SOURCES, ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
-import { uriKey } from "../entities/uri.ts";
-import { KIND_WORDS } from "../tools/compare-editions.ts";
-import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../tools/encounter/tables.ts";
-import type { ToolDeps } from "../tools/deps.ts";
-import { filterParam, type TableParam } from "../entities/filters.ts";
-import { storedFilterValues } from "../search/rank/explain.ts";
+import { DOCUMENT_SOURCES, ENTITY_KINDS, type EntityKind } from "../../entities/types.ts";
+import { uriKey } from "../../entities/uri.ts";
+import { KIND_WORDS } from "../../tools/compare-editions.ts";
+import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../../tools/encounter/tables.ts";
+import type { ToolDeps } from "../../tools/deps.ts";
+import { filterParam, type TableParam } from "../../entities/filters.ts";
+import { storedFilterValues } from "../../search/rank/explain.ts";
 import { type CompletionSource, PROMPTS } from "./prompts.ts";
-import { safeText } from "../text/sanitize.ts";
-import { specCheck } from "./protocol-checks.ts";
+import { safeText } from "../../text/sanitize.ts";
+import { specCheck } from "../protocol/protocol-checks.ts";
 
 export const MAX_COMPLETIONS = 100;
 export const ENTITY_TEMPLATE = "lorekeeper://{kind}/{key}";

@@ -5,13 +5,13 @@
  */
 import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from "@modelcontextprotocol/server";
 import { UriTemplate } from "@modelcontextprotocol/server";
-import { ENTITY_KINDS, HOMEBREW_SOURCES, isEntityKind } from "../entities/types.ts";
-import { entityUri, parseUriKey } from "../entities/uri.ts";
-import { presentHits } from "../search/rank/present.ts";
-import { mergedDocumentRows } from "../store/documents.ts";
-import { getEntitiesByIds, getEntityBySourceKey } from "../store/entities.ts";
-import type { ToolDeps } from "../tools/deps.ts";
-import { flattenEntity } from "../tools/response.ts";
+import { ENTITY_KINDS, HOMEBREW_SOURCES, isEntityKind } from "../../entities/types.ts";
+import { entityUri, parseUriKey } from "../../entities/uri.ts";
+import { presentHits } from "../../search/rank/present.ts";
+import { mergedDocumentRows } from "../../store/documents.ts";
+import { getEntitiesByIds, getEntityBySourceKey } from "../../store/entities.ts";
+import type { ToolDeps } from "../../tools/deps.ts";
+import { flattenEntity } from "../../tools/response.ts";
 import { readCardResource } from "./cards/index.ts";
 import { CLASS_LEVELS_TEMPLATE_ENTRY, readClassLevelsResource } from "./class-levels.ts";
 import { decode, notFound } from "./resource-uri.ts";

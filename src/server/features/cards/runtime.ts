@@ -14,7 +14,7 @@
  * A card script sets `LK.render(root, row, answer)` (drawn once per result row) or, for answers
  * that are one object (build_encounter, class_progression), `LK.renderAnswer(root, answer)`.
  */
-import { HOMEBREW_FORMATS } from "../../sources/index.ts";
+import { HOMEBREW_FORMATS } from "../../../sources/index.ts";
 
 export const CARD_RUNTIME = String.raw`
 var LK = (function () {

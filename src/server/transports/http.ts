@@ -11,22 +11,22 @@
  * allowlist (403, DNS-rebinding protection); request bodies over the limit get 413, bodies that do
  * not arrive in time 408, invalid JSON -32700 and invalid JSON-RPC -32600 (http-body.ts).
  */
-import { LoreKeeperError } from "../errors.ts";
+import { LoreKeeperError } from "../../errors.ts";
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
 import { Elysia } from "elysia";
-import { APP_VERSION } from "../config.ts";
-import { log } from "../log.ts";
-import { countByKind } from "../store/entities.ts";
-import { lastSyncedAt } from "../store/sync-state.ts";
-import { CACHES } from "../store/caches.ts";
-import type { ToolDeps } from "../tools/deps.ts";
+import { APP_VERSION } from "../../config.ts";
+import { log } from "../../log.ts";
+import { countByKind } from "../../store/entities.ts";
+import { lastSyncedAt } from "../../store/sync-state.ts";
+import { CACHES } from "../../store/caches.ts";
+import type { ToolDeps } from "../../tools/deps.ts";
 import { Admission } from "./backpressure.ts";
 import { checkJsonRpcBody, isJsonContentType, readBody } from "./http-body.ts";
 import { AuthFailures, type AuthFailureLimits, guessableTokenProblem, weakTokenProblem } from "./auth-failures.ts";
 import type { Server } from "bun";
 import { bearerMatches, checkHost, type GuardConfig, isLoopback, originAllowed, parseHost } from "./http-guard.ts";
-import { buildServer } from "./mcp.ts";
-import { TimeoutError, withTimeout } from "../search/model/timeout.ts";
+import { buildServer } from "../mcp.ts";
+import { TimeoutError, withTimeout } from "../../search/model/timeout.ts";
 
 export interface HttpOptions {
   host?: string;

@@ -1,5 +1,5 @@
 /** What every resource reader shares: the "resource not found" error and URI template values decoded. */
-import { safeLine, safeText } from "../text/sanitize.ts";
+import { safeLine, safeText } from "../../text/sanitize.ts";
 
 /**
  * MCP 2025-11-25's "resource not found" code; the SDK sends it as -32602 (invalid params), the

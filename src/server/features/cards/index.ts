@@ -10,7 +10,7 @@
  */
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
-import { CARD_URIS } from "../../tools/card-uris.ts";
+import { CARD_URIS } from "../../../tools/card-uris.ts";
 import { CLASS_SCRIPT } from "./class.ts";
 import { CREATURE_SCRIPT } from "./creature.ts";
 import { ENCOUNTER_SCRIPT } from "./encounter.ts";

@@ -8,7 +8,7 @@
  * - one JSON-RPC message or a non-empty batch of them → else -32600 Invalid Request (400).
  */
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
-import { checkJsonRpc } from "./protocol-checks.ts";
+import { checkJsonRpc } from "../protocol/protocol-checks.ts";
 
 export type BodyCheck =
   | { ok: true; message: JSONRPCMessage | JSONRPCMessage[] }

@@ -20,7 +20,7 @@ import {
   type SpecTypeName,
   specTypeSchemas,
 } from "@modelcontextprotocol/server";
-import { capText } from "../text/sanitize.ts";
+import { capText } from "../../text/sanitize.ts";
 
 /** A malformed request: the SDK answers it -32602 with this message as it is. */
 class InvalidCallError extends Error {

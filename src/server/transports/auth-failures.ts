@@ -10,7 +10,7 @@
  * log. Clients with the right token are never counted. Bounded: at most `maxAddresses` addresses
  * are tracked (the oldest window is dropped first).
  */
-import { log } from "../log.ts";
+import { log } from "../../log.ts";
 
 export interface AuthFailureLimits {
   maxFailures: number;

@@ -4,16 +4,16 @@
  * source of every rule and stat block). Arguments are strings (MCP prompt arguments always are);
  * completion/complete suggests values for them (completions.ts).
  */
-import { stripInvisible } from "../text/confusables.ts";
-import { safeText } from "../text/sanitize.ts";
+import { stripInvisible } from "../../text/confusables.ts";
+import { safeText } from "../../text/sanitize.ts";
 import { type GetPromptResult, type ListPromptsResult, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { type KindInfo, KINDS } from "../entities/catalog.ts";
-import type { FilterName } from "../entities/filters.ts";
-import { ENTITY_KINDS } from "../entities/types.ts";
-import { KIND_WORDS } from "../tools/compare-editions.ts";
-import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../tools/encounter/tables.ts";
-import { canonical, squash } from "../tools/vocab.ts";
+import { type KindInfo, KINDS } from "../../entities/catalog.ts";
+import type { FilterName } from "../../entities/filters.ts";
+import { ENTITY_KINDS } from "../../entities/types.ts";
+import { KIND_WORDS } from "../../tools/compare-editions.ts";
+import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../../tools/encounter/tables.ts";
+import { canonical, squash } from "../../tools/vocab.ts";
 
 const arg = (description: string) => z.string().max(300).describe(description);
 const opt = (description: string) => arg(description).optional();
