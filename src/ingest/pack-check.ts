@@ -7,8 +7,9 @@
  *   tables (a view named `documents` could recurse forever), no view, no trigger this build does
  *   not make, and after migration the columns with the types this build writes.
  * - Every entity row: text where text is stored, a known kind and source, a name and a key, data
- *   that parses as a JSON object and goes through what the store derives from it (the filter
- *   columns, the passage, the trait rows), within the size limits an import has.
+ *   that parses as a JSON object of its kind's canonical shape (entities/kind-schemas.ts, the
+ *   schemas every normalizer's output meets) and goes through what the store derives from it (the
+ *   filter columns, the passage, the trait rows), within the size limits an import has.
  * - The vectors to be taken: the dimension of the model they are stored for (an absurd
  *   embedding_dim is refused), every component finite, not all zero.
  * - The documents: controls and bidirectional characters stripped, an official document's name
@@ -28,6 +29,7 @@ import {
   type EntityKind,
   type JsonObject,
 } from "../entities/types.ts";
+import { kindDataProblem } from "../entities/kind-schemas.ts";
 import { oversizeReason } from "../entities/limits.ts";
 import { passageText } from "../entities/passage.ts";
 import { traitEntities } from "../entities/traits.ts";
@@ -171,6 +173,8 @@ export function entityRowProblem(r: RawRow): string | undefined {
     filters: {},
     data: data as JsonObject,
   };
+  const shape = kindDataProblem(e.kind, e.data);
+  if (shape) return `its data is not a ${e.kind}'s: ${shape}`;
   const over = oversizeReason(e);
   if (over) return `it is too large: ${over}`;
   try {

@@ -126,6 +126,29 @@ describe("a pack is checked whole before anything is written", () => {
     );
   }, 30_000);
 
+  test("data of the wrong shape for its kind is refused, naming the kind, the key and the field", async () => {
+    await refused(
+      hostile("UPDATE entities SET data = '{}' WHERE name = 'Fireball'"),
+      /the spell "Fireball" \("srd_fireball"\): its data is not a spell's: `level` is missing/,
+    );
+    await refused(
+      hostile(`UPDATE entities SET data = json_set(data, '$.level', 'x') WHERE name = 'Fireball'`),
+      /the spell "Fireball" \("srd_fireball"\): its data is not a spell's: `level` is "x", expected a number/,
+    );
+    await refused(
+      hostile(`UPDATE entities SET data = json_set(data, '$.actions', 'bite') WHERE name = 'Wraith'`),
+      /the creature "Wraith" \("srd_wraith"\): its data is not a creature's: `actions` is "bite", expected a list/,
+    );
+    await refused(
+      hostile(`UPDATE entities SET data = json_set(data, '$.actions', json('[{"name": "Touch"}]')) WHERE name = 'Wraith'`),
+      /the creature "Wraith".*`actions\.0\.desc` is missing/,
+    );
+    await refused(
+      hostile(`UPDATE entities SET data = json_set(data, '$.components.verbal', 'yes') WHERE name = 'Shield'`),
+      /the spell "Shield".*`components\.verbal` is "yes", expected true or false/,
+    );
+  }, 30_000);
+
   test("through the CLI (gzipped, as the repro): exit 1, the cause named, no stack trace", async () => {
     const gz = join(tmp.dir, "bad-json", "lorekeeper-content.db.gz");
     Bun.spawnSync(["mkdir", "-p", join(tmp.dir, "bad-json")]);
