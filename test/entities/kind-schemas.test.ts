@@ -69,6 +69,7 @@ describe("every entity this build writes has its kind's shape", () => {
 describe("a wrong shape is named by its first wrong field", () => {
   const spell = blankData("spell");
   const creature = blankData("creature");
+  const klass = blankData("class");
   const cases: Array<[string, Parameters<typeof kindDataProblem>[0], JsonObject, string]> = [
     ["an empty object", "spell", {}, "`level` is missing"],
     ["a level in words", "spell", { ...spell, level: "x" }, '`level` is "x", expected a number'],
@@ -76,9 +77,14 @@ describe("a wrong shape is named by its first wrong field", () => {
     ["a negative level", "spell", { ...spell, level: -1 }, "`level` is -1, expected at least 0"],
     ["actions as text", "creature", { ...creature, actions: "bite" }, '`actions` is "bite", expected a list'],
     ["an action without text", "creature", { ...creature, actions: [{ name: "Bite" }] }, "`actions.0.desc` is missing"],
-    ["a speed in words", "creature", { ...creature, speed: { walk: "fast" } }, '`speed.walk` is "fast", expected a number or true/false'],
+    [
+      "a speed in words",
+      "creature",
+      { ...creature, speed: { walk: "fast" } },
+      '`speed.walk` is "fast", expected a number or true/false',
+    ],
     ["a list where text goes", "spell", { ...spell, desc: ["a"] }, "`desc` is a list, expected text"],
-    ["null where a list goes", "class", { ...blankData("class"), features: null }, "`features` is null, expected a list"],
+    ["null where a list goes", "class", { ...klass, features: null }, "`features` is null, expected a list"],
   ];
   for (const [what, kind, data, why] of cases) {
     test(what, () => expect(kindDataProblem(kind, data)).toBe(why));
@@ -94,6 +100,7 @@ describe("a normalizer's output of the wrong shape", () => {
     const bad = { ...good, key: "srd_bad", name: "Bad", data: { ...good.data, classes: "wizard" } };
     const r = runRecords([good, bad], v.unknown(), (rec) => rec as Entity);
     expect(r.entities.map((e) => e.name)).toEqual(["Good"]);
-    expect(r.skipped).toEqual([{ key: "srd_bad", reason: 'its data is not a spell\'s: `classes` is "wizard", expected a list' }]);
+    const reason = 'its data is not a spell\'s: `classes` is "wizard", expected a list';
+    expect(r.skipped).toEqual([{ key: "srd_bad", reason }]);
   });
 });
