@@ -7,13 +7,15 @@
  *   tables (a view named `documents` could recurse forever), no view, no trigger this build does
  *   not make, and after migration the columns with the types this build writes.
  * - Every entity row: text where text is stored, a known kind and source, a name and a key, data
- *   that parses as a JSON object and goes through what the store derives from it (the filter
- *   columns, the passage, the trait rows), within the size limits an import has.
+ *   that parses as a JSON object of its kind's canonical shape (entities/kind-schemas.ts, the
+ *   schemas every normalizer's output meets) and goes through what the store derives from it (the
+ *   filter columns, the passage, the trait rows), within the size limits an import has.
  * - The vectors to be taken: the dimension of the model they are stored for (an absurd
  *   embedding_dim is refused), every component finite, not all zero.
  * - The documents: controls and bidirectional characters stripped, an official document's name
- *   kept as the store has it, a homebrew document that reads as official labelled as homebrew
- *   (the rules `lorekeeper import` applies).
+ *   its own (the SRDs' names reserved, another API document's kept as the store has it), a
+ *   homebrew document that reads as official labelled as homebrew (the rules `lorekeeper import`
+ *   applies), and every entity carrying its document's name.
  * The first problem found refuses the pack with that reason.
  */
 import { Database } from "bun:sqlite";
@@ -28,9 +30,11 @@ import {
   type EntityKind,
   type JsonObject,
 } from "../entities/types.ts";
+import { kindDataProblem } from "../entities/kind-schemas.ts";
 import { oversizeReason } from "../entities/limits.ts";
 import { passageText } from "../entities/passage.ts";
 import { traitEntities } from "../entities/traits.ts";
+import { officialDocumentName } from "../entities/normalize/documents.ts";
 import { documentRank } from "../entities/preference.ts";
 import { stripInvisible } from "../text/confusables.ts";
 import { derivedColumnValues } from "../store/entities.ts";
@@ -137,6 +141,15 @@ export function checkPackFile(path: string, reference: Database): void {
 
 type RawRow = Record<(typeof ROW_COLUMNS)[number], unknown>;
 
+/**
+ * Why a homebrew document key is not one an import makes (`orcbrew-…`, `5etools-…`), or undefined:
+ * homebrew under an API document's key ("srd-2024") would answer a filter on that document.
+ */
+function squattedKey(source: string, key: string): string | undefined {
+  if (!HOMEBREW.has(source) || key.toLowerCase().startsWith(`${source}-`)) return undefined;
+  return `its ${source} document key ${show(key)} does not start with "${source}-" as an imported one does`;
+}
+
 /** Why one stored entity row would not be accepted from a sync, or undefined. */
 export function entityRowProblem(r: RawRow): string | undefined {
   for (const c of ROW_COLUMNS) {
@@ -151,6 +164,8 @@ export function entityRowProblem(r: RawRow): string | undefined {
   if (!SOURCES.has(row.document_source!)) return `its source ${show(row.document_source!)} is not one LoreKeeper knows`;
   for (const c of ["key", "name", "document_key", "document_name"] as const)
     if (row[c]!.trim() === "") return `its ${c.replace("_", " ")} is empty`;
+  const squat = squattedKey(row.document_source!, row.document_key!);
+  if (squat) return squat;
   let data: unknown;
   try {
     data = JSON.parse(row.data!);
@@ -171,6 +186,8 @@ export function entityRowProblem(r: RawRow): string | undefined {
     filters: {},
     data: data as JsonObject,
   };
+  const shape = kindDataProblem(e.kind, e.data);
+  if (shape) return `its data is not a ${e.kind}'s: ${shape}`;
   const over = oversizeReason(e);
   if (over) return `it is too large: ${over}`;
   try {
@@ -208,6 +225,8 @@ function checkDocumentRows(db: Database): void {
         refuse(`a document's \`${c}\` is ${r[c] === null ? "NULL" : typeof r[c]}, not text`);
     if (!SOURCES.has(r.source as string))
       refuse(`the document ${show(r.key as string)} has the unknown source ${show(r.source as string)}`);
+    const squat = squattedKey(r.source as string, r.key as string);
+    if (squat) refuse(`the document ${show(r.name as string)}: ${squat}`);
   }
 }
 
@@ -247,15 +266,16 @@ function cleanField(s: unknown): string | null {
 }
 
 /**
- * The pack's documents as they will be stored in `store`: fields cleaned; an official document the
- * store already holds keeps its stored name (a pack cannot rename the SRD); a homebrew document
- * whose name reads as official gets the homebrew mark, as an import gives it. Also returns, per
- * homebrew document (source NUL lower-case key), the name its entities must carry.
+ * The pack's documents as they will be stored in `store`: fields cleaned; an official document key
+ * (the SRDs) carries its official name, whatever the pack or the store calls it, even in an empty
+ * store; another API document the store already holds keeps its stored name (a pack cannot rename
+ * it); a homebrew document whose name reads as official gets the homebrew mark, as an import gives
+ * it. Also returns, per document (source NUL lower-case key), the name its entities must carry.
  */
 export function packDocuments(
   pack: Database,
   store: Database,
-): { docs: DocumentInfo[]; homebrewNames: Map<string, string> } {
+): { docs: DocumentInfo[]; documentNames: Map<string, string> } {
   const stored = store.query<{ name: string }, [string, string]>(
     "SELECT name FROM documents WHERE source = ? AND key = ?",
   );
@@ -269,7 +289,7 @@ export function packDocuments(
       .map((r) => r.name),
   );
   const docs: DocumentInfo[] = [];
-  const homebrewNames = new Map<string, string>();
+  const documentNames = new Map<string, string>();
   const label = (name: string) => (officialName(name) ? `${name}${HOMEBREW_MARK}` : name);
   type Row = {
     source: string;
@@ -285,12 +305,9 @@ export function packDocuments(
     .iterate()) {
     const key = cleanField(r.key) ?? r.key;
     let name = stripInvisible(r.name).trim() || key;
-    if (HOMEBREW.has(r.source)) {
-      name = label(name);
-      homebrewNames.set(`${r.source}\u0000${key.toLowerCase()}`, name);
-    } else {
-      name = stored.get(r.source, key)?.name ?? name;
-    }
+    if (HOMEBREW.has(r.source)) name = label(name);
+    else name = officialDocumentName(key) ?? stored.get(r.source, key)?.name ?? name;
+    documentNames.set(`${r.source}\u0000${key.toLowerCase()}`, name);
     docs.push({
       source: r.source as DocumentSource,
       key,
@@ -301,13 +318,17 @@ export function packDocuments(
       description: cleanField(r.description),
     });
   }
-  // Homebrew entities whose document has no row of its own are labelled by their own document name.
-  const brewRows =
-    "SELECT DISTINCT document_source AS source, document_key AS key, document_name AS name " +
-    `FROM entities WHERE document_source IN ${HOMEBREW_SQL}`;
-  for (const r of pack.query<{ source: string; key: string; name: string }, []>(brewRows).iterate()) {
+  // Entities whose document has no row of its own: homebrew ones are labelled by their own document
+  // name, others get the official or stored name of their document, if there is one.
+  const entityDocs =
+    "SELECT DISTINCT document_source AS source, document_key AS key, document_name AS name FROM entities";
+  for (const r of pack.query<{ source: string; key: string; name: string }, []>(entityDocs).iterate()) {
     const id = `${r.source}\u0000${r.key.toLowerCase()}`;
-    if (!homebrewNames.has(id)) homebrewNames.set(id, label(stripInvisible(r.name).trim() || r.key));
+    if (documentNames.has(id)) continue;
+    const name = HOMEBREW.has(r.source)
+      ? label(stripInvisible(r.name).trim() || r.key)
+      : (officialDocumentName(r.key.toLowerCase()) ?? stored.get(r.source, r.key)?.name);
+    if (name !== undefined) documentNames.set(id, name);
   }
-  return { docs, homebrewNames };
+  return { docs, documentNames };
 }

@@ -25,6 +25,8 @@ import { Readable, Transform } from "node:stream";
 import { createGunzip, createGzip } from "node:zlib";
 import { basename, dirname, join } from "node:path";
 import { LoreKeeperError } from "../errors.ts";
+import { log } from "../log.ts";
+import { fetchErrorText } from "../sources/http-messages.ts";
 
 /** A pack that cannot be used, with what to do about it. */
 export class PackError extends LoreKeeperError {
@@ -101,12 +103,13 @@ export interface FetchedPack {
   cleanup: () => void;
 }
 
-/** A fetch failure as a sentence: Bun's advice to its own developers ("pass `verbose: true`…") left out. */
-export function fetchFailure(err: unknown): string {
-  const e = err as Error;
-  if (e?.name === "TimeoutError" || e?.name === "AbortError") return "no answer in time";
-  const msg = String(e?.message ?? err).replace(/\s*For more information, pass `verbose: true`[^\n]*/i, "").trim();
-  return msg.replace(/[.\s]+$/, "") || "the connection failed";
+/**
+ * A failed fetch of `url` as a clause, Bun's advice to its own developers ("pass `verbose: true`…")
+ * left out; the whole error goes to the log.
+ */
+function fetchFailure(err: unknown, url: string): string {
+  log.warn(`fetching ${url} failed`, err);
+  return fetchErrorText(err);
 }
 
 /** Files a stage could not write because the disk is full, said as such (not as a damaged file). */
@@ -127,7 +130,7 @@ async function download(url: string, to: string, max: number): Promise<void> {
     res = await fetch(url, { redirect: "follow", signal: AbortSignal.timeout(10 * 60_000) });
   } catch (err) {
     throw new PackError(
-      `Cannot download the content pack from ${url}: ${fetchFailure(err)}.`,
+      `Cannot download the content pack from ${url}: ${fetchFailure(err, url)}.`,
       "Check the address and the network, or download the file by other means and pass its path.",
       { cause: err },
     );
@@ -143,7 +146,7 @@ async function download(url: string, to: string, max: number): Promise<void> {
     if (err instanceof PackError) throw err;
     throw diskFull(err, to, `the content pack could not be downloaded to ${to}`) ??
       new PackError(
-        `Cannot download the content pack from ${url}: ${fetchFailure(err)}.`,
+        `Cannot download the content pack from ${url}: ${fetchFailure(err, url)}.`,
         "Check the address and the network, then retry.",
         { cause: err },
       );
@@ -176,7 +179,7 @@ async function checksumBeside(src: string): Promise<string | undefined> {
     try {
       res = await fetch(where, { signal: AbortSignal.timeout(30_000) });
     } catch (err) {
-      const why = `The checksum ${where} could not be fetched: ${fetchFailure(err)}.`;
+      const why = `The checksum ${where} could not be fetched: ${fetchFailure(err, where)}.`;
       throw new PackError(why, `${CHECKSUM_HINT} Check the network.`, { cause: err });
     }
     if (res.status === 404 || res.status === 410) {

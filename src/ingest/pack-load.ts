@@ -127,7 +127,7 @@ export function loadPack(store: Store, pack: Store, vectorModel: { modelId: stri
   const result: PackLoadResult = { entities: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, vectorsCopied: 0, origins: 0 };
   const db = store.db;
   if (vectorModel) checkPackVectors(pack.db, vectorModel.modelId, vectorModel.dim);
-  const { docs, homebrewNames } = packDocuments(pack.db, db);
+  const { docs, documentNames } = packDocuments(pack.db, db);
   const syncState = listSyncState(pack.db).filter((s) => s.status !== "running");
   db.exec(`ATTACH DATABASE '${pack.path.replaceAll("'", "''")}' AS pack`);
   try {
@@ -149,13 +149,14 @@ export function loadPack(store: Store, pack: Store, vectorModel: { modelId: stri
         result.origins++;
       }
       result.vectorsCopied = copied.vectors;
-      // Homebrew rows carry their document's name as the import rules give it (labelled, cleaned).
+      // Rows carry their document's name as the import rules give it (homebrew labelled and
+      // cleaned, an official document's own name), as a sync writes it.
       const rename = db.query(
         "UPDATE entities SET document_name = ?1 " +
           "WHERE document_source = ?2 AND lower(document_key) = ?3 AND document_name <> ?1",
       );
       let renamed = 0;
-      for (const [id, name] of homebrewNames) {
+      for (const [id, name] of documentNames) {
         const [source, key] = id.split("\u0000") as [string, string];
         renamed += rename.run(name, source, key).changes;
       }

@@ -23,6 +23,8 @@ export interface AttemptFailure {
   status?: number;
   detail: string;
   retryAfterMs?: number;
+  /** The error thrown, when `detail` is a person's version of it (logged whole). */
+  cause?: unknown;
 }
 
 export function fmtSeconds(ms: number): string {
@@ -31,6 +33,21 @@ export function fmtSeconds(ms: number): string {
 
 export const fmtBytes = (n: number) => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 2 : 0)} MB`;
 
+
+/** Bun's advice to its own developers that its fetch errors end with. */
+const BUN_ADVICE = /\.?\s*For more information, pass `verbose: true` in the second argument to fetch\(\)\.?/gi;
+
+/** An upstream error's text for a person: Bun's debugging advice left out, no trailing stop. */
+export function withoutFetchAdvice(text: string): string {
+  return text.replace(BUN_ADVICE, "").replace(/[.\s]+$/, "").trim();
+}
+
+/** Why a fetch threw, as a clause ("ECONNRESET: The socket connection was closed unexpectedly"). */
+export function fetchErrorText(err: unknown): string {
+  const e = err as Error | null;
+  if (e?.name === "TimeoutError" || e?.name === "AbortError") return "no answer in time";
+  return withoutFetchAdvice(String(e?.message ?? err)) || "the connection failed";
+}
 
 /** A short, single-line piece of an error body (nothing for HTML pages). */
 export function snippet(text: string): string {

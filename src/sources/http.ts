@@ -14,10 +14,12 @@ import {
   type AttemptFailure,
   DEFAULT_MAX_BODY_BYTES,
   failureMessage,
+  fetchErrorText,
   fmtBytes,
   fmtSeconds,
   snippet,
   type UpstreamInfo,
+  withoutFetchAdvice,
 } from "./http-messages.ts";
 
 /** Declared with the messages that name it (so the two files do not import each other). */
@@ -249,6 +251,8 @@ export class HttpClient {
         continue;
       }
       this.stats.failures++;
+      // The message leaves out what only a developer of Bun reads; the log keeps the whole error.
+      if (f.cause !== undefined) log.warn(`${up.name}: ${url} failed`, f.cause);
       const err = new UpstreamError(f.kind, url, failureMessage(up, url, f, attempt + 1, this.o.timeoutMs), f.status);
       if (cache) safeWrite(url, () => cache.putFailure(url, { status: f.status ?? 0, kind: f.kind, message: err.message }));
       throw err;
@@ -277,7 +281,8 @@ export class HttpClient {
     this.stats.cachedFailures++;
     const inMs = Math.max(0, entry.expiresAt - this.o.now());
     const when = new Date(entry.expiresAt).toISOString();
-    const what = entry.errorMessage ? ` Last error: ${entry.errorMessage}` : "";
+    // A failure recorded by an earlier version may still carry Bun's advice.
+    const what = entry.errorMessage ? ` Last error: ${withoutFetchAdvice(entry.errorMessage)}.` : "";
     throw new UpstreamError(
       "recent-failure",
       url,
@@ -324,7 +329,7 @@ export class HttpClient {
     } catch (err) {
       if (callerSignal?.aborted) throw callerSignal.reason ?? err;
       if (timeout.aborted) return { ok: false, failure: { kind: "timeout", status: status || undefined, detail: "timed out" } };
-      return { ok: false, failure: { kind: "network", detail: (err as Error)?.message ?? String(err) } };
+      return { ok: false, failure: { kind: "network", detail: fetchErrorText(err), cause: err } };
     }
   }
 }

@@ -6,11 +6,13 @@ import { openStore } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { embedPending } from "../../src/ingest/embed.ts";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
+import { withCanonicalData } from "../support/canonical-data.ts";
 import { makeEntity } from "../support/entities.ts";
 
 /** Shares no word with any entity text: only semantic ranking can put Fireball first. */
 export const PACK_QUERY = "inferno ember scorch smoke";
 
+/** With whole canonical data, as a sync writes it: a pack check refuses partial data. */
 export function packEntities() {
   return [
     makeEntity("spell", "Fireball", { level: 3, school: "evocation", damage_types: ["fire"] }, { text: "A bright streak of flame blossoms into a burning blaze of heat." }),
@@ -19,7 +21,7 @@ export function packEntities() {
     makeEntity("spell", "Shield", { level: 1, school: "abjuration" }, { text: "An invisible ward protects against arrows and missiles." }),
     makeEntity("spell", "Lightning Bolt", { level: 3, school: "evocation", damage_types: ["lightning"] }, { text: "A stroke of lightning and thunder in a line." }),
     makeEntity("creature", "Wraith", { cr: 5, creature_type: "undead", size: "medium" }, { text: "An undead that drains life from the living." }),
-  ];
+  ].map(withCanonicalData);
 }
 
 export async function makePackStore(path: string, modelDir: string): Promise<{ path: string; entities: number; modelId: string }> {

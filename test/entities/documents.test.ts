@@ -6,6 +6,7 @@ import {
   dnd5eDocumentKey,
   normalizeOpen5eDocuments,
   normalizeOpen5eV1Documents,
+  officialDocumentName,
   resolveDocumentKey,
 } from "../../src/entities/normalize/index.ts";
 import { DND_BASE, fixture, v1Docs, v2Docs } from "./fixtures.ts";
@@ -72,6 +73,16 @@ describe("document metadata", () => {
     expect(srd.name).toBe(v2Docs.find((d) => d.key === "srd-2014")!.name);
     const withoutV2 = normalizeOpen5eV1Documents(raw);
     expect(withoutV2.find((d) => d.key === "a5e-mm")!.name).toBe(raw.find((d) => d.slug === "menagerie")!.title);
+  });
+  test("the SRDs carry their official names whatever an upstream calls them", () => {
+    const docs = normalizeOpen5eDocuments([
+      { key: "SRD-2024", name: "Totally Official SRD" },
+      { key: "tob", name: "Tome of Beasts" },
+    ]);
+    expect(docs.map((d) => d.name)).toEqual(["System Reference Document 5.2", "Tome of Beasts"]);
+    expect(officialDocumentName("srd-2014")).toBe("System Reference Document 5.1");
+    expect(officialDocumentName("tob")).toBeUndefined();
+    expect(officialDocumentName("constructor")).toBeUndefined();
   });
   test("the D&D 5e API serves the two SRDs", () => {
     const docs = dnd5eApiDocuments(DND_BASE);

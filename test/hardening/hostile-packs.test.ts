@@ -2,7 +2,8 @@
  * Hostile content packs: a good pack edited the way an attacker (or a broken tool) would, then
  * loaded. Each is refused with its first reason, naming the real cause, before anything is
  * written (the store's rows are byte-for-byte those it had), or, for documents, loaded under the
- * import rules (controls stripped, the SRD's name kept, homebrew labelled). Also: a `.orcbrew`
+ * import rules (controls stripped, the SRDs' names reserved even in an empty store, homebrew
+ * labelled and under a key of its own). Also: a `.orcbrew`
  * that holds a pack, checksum files that exist but hold no digest, and what an interrupted load
  * leaves behind.
  */
@@ -17,6 +18,8 @@ import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import type { EmbedderProvider } from "../../src/search/types.ts";
 import { openStore } from "../../src/store/db.ts";
 import { runDoctor } from "../../src/cli/commands/doctor.ts";
+import { fivetoolsDocumentKey } from "../../src/sources/5etools/normalize/file.ts";
+import { orcbrewDocumentKey } from "../../src/sources/orcbrew/normalize/pack.ts";
 import { makePackStore } from "../binary/pack-fixture.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
@@ -126,6 +129,29 @@ describe("a pack is checked whole before anything is written", () => {
     );
   }, 30_000);
 
+  test("data of the wrong shape for its kind is refused, naming the kind, the key and the field", async () => {
+    await refused(
+      hostile("UPDATE entities SET data = '{}' WHERE name = 'Fireball'"),
+      /the spell "Fireball" \("srd_fireball"\): its data is not a spell's: `level` is missing/,
+    );
+    await refused(
+      hostile(`UPDATE entities SET data = json_set(data, '$.level', 'x') WHERE name = 'Fireball'`),
+      /the spell "Fireball" \("srd_fireball"\): its data is not a spell's: `level` is "x", expected a number/,
+    );
+    await refused(
+      hostile(`UPDATE entities SET data = json_set(data, '$.actions', 'bite') WHERE name = 'Wraith'`),
+      /the creature "Wraith" \("srd_wraith"\): its data is not a creature's: `actions` is "bite", expected a list/,
+    );
+    await refused(
+      hostile(`UPDATE entities SET data = json_set(data, '$.actions', json('[{"name": "Touch"}]')) WHERE name = 'Wraith'`),
+      /the creature "Wraith".*`actions\.0\.desc` is missing/,
+    );
+    await refused(
+      hostile(`UPDATE entities SET data = json_set(data, '$.components.verbal', 'yes') WHERE name = 'Shield'`),
+      /the spell "Shield".*`components\.verbal` is "yes", expected true or false/,
+    );
+  }, 30_000);
+
   test("through the CLI (gzipped, as the repro): exit 1, the cause named, no stack trace", async () => {
     const gz = join(tmp.dir, "bad-json", "lorekeeper-content.db.gz");
     Bun.spawnSync(["mkdir", "-p", join(tmp.dir, "bad-json")]);
@@ -230,6 +256,58 @@ describe("a pack's documents obey the import rules", () => {
     } finally {
       s.close();
     }
+  }, 30_000);
+});
+
+describe("official document names are reserved, even in an empty store", () => {
+  test("the SRDs get their own names (documents and every entity), whatever the pack calls them", async () => {
+    const pack = hostile((db) => {
+      const doc = db.query("INSERT INTO documents (source, key, name, updated_at) VALUES (?, ?, ?, 0)");
+      doc.run("open5e_v2", "srd-2024", "Totally Official SRD");
+      doc.run("dnd5e_api", "srd-2014", "\u202eSystem <b>Reference</b> \u001b[31mDocument\u001b[0m 9");
+      // Fireball moves to SRD 5.2 under the pack's name for it; every other row keeps SRD 5.1's key
+      // (which has no document row here) under a name of the pack's own.
+      db.exec(
+        "UPDATE entities SET document_key = 'srd-2024', document_name = 'Totally Official SRD' WHERE name = 'Fireball'; " +
+          "UPDATE entities SET document_name = 'Totally Official SRD' WHERE name <> 'Fireball'",
+      );
+    });
+    const path = join(tmp.dir, `empty-${++n}.db`);
+    const s = openStore({ path });
+    try {
+      await loadPackInto(s, pack, provider);
+      const docs = s.db.query("SELECT source, key, name FROM documents ORDER BY source, key").all();
+      expect(docs).toEqual([
+        { source: "dnd5e_api", key: "srd-2014", name: "System Reference Document 5.1" },
+        { source: "open5e_v2", key: "srd-2024", name: "System Reference Document 5.2" },
+      ]);
+      const names = s.db
+        .query("SELECT document_key AS key, document_name AS name, count(*) AS n FROM entities GROUP BY 1, 2 ORDER BY 1")
+        .all();
+      expect(names).toEqual([
+        { key: "srd-2014", name: "System Reference Document 5.1", n: 5 },
+        { key: "srd-2024", name: "System Reference Document 5.2", n: 1 },
+      ]);
+    } finally {
+      s.close();
+    }
+  }, 30_000);
+
+  test("homebrew under an API document's key is refused (an import's keys carry their source)", async () => {
+    // The prefix the check asks for is the one the importers make.
+    expect(orcbrewDocumentKey("System Reference Document 5.2")).toStartWith("orcbrew-");
+    expect(fivetoolsDocumentKey("SRD")).toStartWith("5etools-");
+    await refused(
+      hostile(
+        "UPDATE entities SET document_source = 'orcbrew', origin = 'orcbrew:srd-2024', document_key = 'srd-2024' " +
+          "WHERE name = 'Fireball'",
+      ),
+      /the spell "Fireball".*its orcbrew document key "srd-2024" does not start with "orcbrew-"/,
+    );
+    await refused(
+      hostile("INSERT INTO documents (source, key, name, updated_at) VALUES ('5etools', 'srd-2014', 'SRD', 0)"),
+      /the document "SRD": its 5etools document key "srd-2014" does not start with "5etools-"/,
+    );
   }, 30_000);
 });
 

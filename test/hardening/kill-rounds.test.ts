@@ -17,6 +17,7 @@ import { embedPending } from "../../src/ingest/embed.ts";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { openStore } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
+import { withCanonicalData } from "../support/canonical-data.ts";
 import { makeEntity } from "../support/entities.ts";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.ts";
 import { connectHttp, textOf } from "../support/mcp.ts";
@@ -122,11 +123,13 @@ describe("kill -9 while a failing sync, an import, a pack load and an HTTP serve
     const s = openStore({ path });
     try {
       const entities = Array.from({ length: N_PACK }, (_, i) =>
-        makeEntity(
-          "spell",
-          packName(v, i),
-          { level: i % 10 },
-          { doc: "round-pack", key: `round_${i}`, text: `Variant ${v}: a ward of frost and flame number ${i}.` },
+        withCanonicalData(
+          makeEntity(
+            "spell",
+            packName(v, i),
+            { level: i % 10 },
+            { doc: "round-pack", key: `round_${i}`, text: `Variant ${v}: a ward of frost and flame number ${i}.` },
+          ),
         ),
       );
       replaceOrigin(s.db, PACKED, entities);

@@ -28,6 +28,7 @@ import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK } from "../command.ts";
 import { safeJson, safeText } from "../../text/sanitize.ts";
 import { packLeftovers } from "../../ingest/pack-file.ts";
+import { fetchErrorText } from "../../sources/http-messages.ts";
 
 export type { Check, CheckStatus };
 
@@ -354,7 +355,8 @@ async function upstreamCheck(name: string, url: string, timeoutMs: number): Prom
     return { name, status: "ok", summary: `${url} answered HTTP ${res.status} in ${ms} ms` };
   } catch (err) {
     const e = err as Error;
-    const why = e.name === "TimeoutError" || e.name === "AbortError" ? `no answer within ${timeoutMs} ms` : e.message;
+    const late = e.name === "TimeoutError" || e.name === "AbortError";
+    const why = late ? `no answer within ${timeoutMs} ms` : fetchErrorText(e);
     return { name, status: "warn", summary: `${url} is not reachable (${why})`, fix: "Offline is fine: LoreKeeper answers from its store. To refresh content, connect and run `lorekeeper sync`." };
   }
 }

@@ -2,6 +2,7 @@
  * `lorekeeper health`: asks a running `serve --http` for GET /health and exits 0 when it answers
  * ok. For container HEALTHCHECKs (the image has no shell and no curl).
  */
+import { fetchErrorText } from "../../sources/http-messages.ts";
 import { safeLine } from "../../text/sanitize.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK, UsageError } from "../command.ts";
@@ -33,7 +34,8 @@ export const healthCommand: Command = {
       return EXIT_OK;
     } catch (err) {
       const e = err as Error;
-      process.stdout.write(`unhealthy: ${url}: ${e.name === "TimeoutError" ? `no answer within ${timeout} ms` : e.message}\n`);
+      const why = e.name === "TimeoutError" ? `no answer within ${timeout} ms` : fetchErrorText(e);
+      process.stdout.write(`unhealthy: ${url}: ${why}\n`);
       return EXIT_FAILED;
     }
   },

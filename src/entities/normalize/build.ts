@@ -1,8 +1,10 @@
 /**
  * Entity construction and the per-record loop shared by every normalizer: valibot check at the
- * boundary, per-record error isolation, duplicate keys skipped with a reason.
+ * boundary, per-record error isolation, duplicate keys and data not of its kind's shape
+ * (kind-schemas.ts) skipped with a reason.
  */
 import * as v from "valibot";
+import { kindDataProblem } from "../kind-schemas.ts";
 import type { DataOf } from "../kinds.ts";
 import type { DocumentSource, Entity, EntityFilters, EntityKind, JsonObject } from "../types.ts";
 import { isRec, lastSegment, str } from "./read.ts";
@@ -80,6 +82,12 @@ export function runRecords<S extends v.GenericSchema>(records: unknown[], schema
     const id = `${e.kind}\u0000${e.key}`;
     if (seen.has(id)) {
       skipped.push({ key: e.key, reason: `duplicate ${e.kind} key` });
+      return;
+    }
+    // The check a content pack's rows get too: a shape the readers cannot read is never stored.
+    const shape = kindDataProblem(e.kind, e.data);
+    if (shape) {
+      skipped.push({ key: e.key, reason: `its data is not a ${e.kind}'s: ${shape}` });
       return;
     }
     seen.add(id);

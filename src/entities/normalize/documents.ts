@@ -59,10 +59,18 @@ export function dnd5eDocumentKey(year: Dnd5eYear): string {
   return year === "2014" ? "srd-2014" : "srd-2024";
 }
 
-const SRD_NAMES: Record<string, string> = {
+const SRD_NAMES: Readonly<Record<string, string>> = {
   "srd-2014": "System Reference Document 5.1",
   "srd-2024": "System Reference Document 5.2",
 };
+
+/**
+ * The name an official document key always carries, whatever a source or a content pack calls it
+ * (undefined for other keys): the SRDs, which every source serves under these keys.
+ */
+export function officialDocumentName(key: string): string | undefined {
+  return Object.hasOwn(SRD_NAMES, key) ? SRD_NAMES[key] : undefined;
+}
 
 /** Title of the SRD a dnd5eapi year serves ("System Reference Document 5.1"). */
 export function srdName(year: Dnd5eYear): string {
@@ -119,9 +127,10 @@ export function normalizeOpen5eDocuments(v2docs: unknown[], licenses: unknown[] 
         return (k ? licenseNames.get(k) : undefined) ?? str(l.name) ?? k;
       })
       .filter((s): s is string => !!s);
+    const key = d.key.toLowerCase();
     out.push({
-      key: d.key.toLowerCase(),
-      name: d.name,
+      key,
+      name: officialDocumentName(key) ?? d.name,
       source: "open5e_v2",
       publisher: publisher ?? null,
       license: lic.length ? lic.join(", ") : null,

@@ -13,6 +13,7 @@ export {
   documentMap,
   normalizeOpen5eDocuments,
   normalizeOpen5eV1Documents,
+  officialDocumentName,
   resolveDocumentKey,
 } from "./documents.ts";
 export { normalizeCastingTime, costToGp, weightToLb, rarityFilter } from "./vocab.ts";
