@@ -9,8 +9,8 @@
 import { openStore } from "../src/store/db.ts";
 import { createEmbedderProvider } from "../src/search/model/embedder.ts";
 import { runSearch, type SearchContext } from "../src/search/hybrid.ts";
-import { DataGate } from "../src/tools/data-gate.ts";
-import type { ToolDeps } from "../src/tools/deps.ts";
+import { DataGate } from "../src/tools/kit/data-gate.ts";
+import type { ToolDeps } from "../src/tools/kit/deps.ts";
 import { TOOLS } from "../src/tools/index.ts";
 import { setLogLevel } from "../src/log.ts";
 

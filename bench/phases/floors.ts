@@ -22,8 +22,8 @@ import { loadOrBuildIndex, type HnswVectorIndex } from "../../src/search/index/v
 import type { Store } from "../../src/store/db.ts";
 import { listDocuments } from "../../src/store/documents.ts";
 import { getEmbeddingMeta } from "../../src/store/vectors.ts";
-import { DataGate } from "../../src/tools/data-gate.ts";
-import type { ToolDeps } from "../../src/tools/deps.ts";
+import { DataGate } from "../../src/tools/kit/data-gate.ts";
+import type { ToolDeps } from "../../src/tools/kit/deps.ts";
 import { TOOLS } from "../../src/tools/index.ts";
 import type { CallSpec } from "../queries.ts";
 import { now } from "../lib/stats.ts";

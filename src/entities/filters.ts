@@ -5,7 +5,7 @@
  *   - its value: set by the normalizers (`Entity.filters[column]`), or `derive`d from canonical data,
  *   - per parameter: the SQL (`match`, src/search/filter/filters.ts), the "why is this empty /
  *     nearest values" hint (src/search/rank/explain.ts), the tool parameter with its enum and
- *     description (src/tools/filter-params.ts, in every search tool of the entry's groups), the
+ *     description (src/tools/kit/filter-params.ts, in every search tool of the entry's groups), the
  *     `lorekeeper search` option (src/cli/commands/search-filters.ts) and prompt-argument
  *     completion (src/server/features/completions.ts),
  *   - the `StructuredFilters` type (search/types.ts) and the vocabulary test's columns.
@@ -291,7 +291,7 @@ export const FILTERS = [
     derive: components,
   },
   {
-    // search_equipment's type "magic-item" sets it (tools/vocab.ts EQUIPMENT_TYPE_FILTERS); no tool parameter of its own.
+    // search_equipment's type "magic-item" sets it (tools/kit/vocab.ts EQUIPMENT_TYPE_FILTERS); no tool parameter of its own.
     column: "magic",
     sqlType: "INTEGER",
     kinds: ["item", "magic_item"],

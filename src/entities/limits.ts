@@ -1,7 +1,7 @@
 /**
  * Size limits on one imported entity (OrcBrew), documented in docs/homebrew.md. An entity over a
  * limit is skipped at import with the reason (the rest of its pack is imported): one hostile or
- * broken item must not make every answer oversized. The response budget (tools/budget.ts) cuts
+ * broken item must not make every answer oversized. The response budget (tools/answer/budget.ts) cuts
  * whatever still comes through at answer time. Pure.
  */
 import type { Entity, JsonValue } from "./types.ts";

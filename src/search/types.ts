@@ -39,7 +39,7 @@ export interface SearchQuery {
   /** Which tool ranks (fusion.ts: its fusion constants); the default fusion when absent. */
   profile?: RankingProfile;
   /**
-   * The tools' compact rows, made already (tools/compact-bodies.ts): the body of an entity's
+   * The tools' compact rows, made already (tools/answer/compact-bodies.ts): the body of an entity's
    * compact row as presented without a documents filter, by the caller's preference, or undefined.
    * A hit whose body is known comes with it (`SearchHit.compact`) and without its data, which is
    * then not read. Only for callers that show compact rows; ignored with a documents filter.

@@ -15,8 +15,8 @@ import { rankPreference, setRankPreference } from "../store/canonical.ts";
 import { documentRank } from "../entities/preference.ts";
 import { refreshTraits } from "../store/entities.ts";
 import { openStore, type Store } from "../store/db.ts";
-import type { EnsureData, ToolDeps } from "../tools/deps.ts";
-import { createSearchSlots } from "../tools/search-slots.ts";
+import type { EnsureData, ToolDeps } from "../tools/kit/deps.ts";
+import { createSearchSlots } from "../tools/kit/search-slots.ts";
 
 export interface ServeDeps {
   deps: ToolDeps;
@@ -134,7 +134,7 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
         searching--;
       }
     },
-    // Lists answer from the compact rows earlier answers made (tools/compact-bodies.ts), as omitText presents them.
+    // Lists answer from the compact rows earlier answers made (tools/answer/compact-bodies.ts), as omitText presents them.
     compactRows: true,
     ensureData: store.readonly ? undefined : await loadEnsureData(store, cfg, embedder),
     modelState: () => embedder.state(),

@@ -2,19 +2,19 @@
 import * as z from "zod";
 import { formatCr } from "../entities/types.ts";
 import { log } from "../log.ts";
-import type { ToolDef } from "./define.ts";
-import { defineTool } from "./define.ts";
+import type { ToolDef } from "./kit/define.ts";
+import { defineTool } from "./kit/define.ts";
 import { closestNames } from "../search/rank/explain.ts";
 import { normalizePreference, OFFICIAL_SRDS } from "../search/rank/preference.ts";
 import { candidatePool, EDITION_DOC, findCreature, toMonster } from "./encounter/creatures.ts";
 import { describeParty, difficultiesOf, type Monster, partyStep, partyTotals, rateGroup, type Rating, targetWindow } from "./encounter/math.ts";
 import { proposeGroups } from "./encounter/propose.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024, type Difficulty, type Edition, RULE_SOURCES, XP_BY_CR } from "./encounter/tables.ts";
-import { tableParam } from "./filter-params.ts";
-import { cr, documents, int, key, text, vocab } from "./params.ts";
-import { toolAnswer, toolError } from "./response.ts";
-import { upstreamFailure } from "./run-search.ts";
-import { CREATURE_TYPES } from "./vocab.ts";
+import { tableParam } from "./kit/filter-params.ts";
+import { cr, documents, int, key, text, vocab } from "./kit/params.ts";
+import { toolAnswer, toolError } from "./answer/response.ts";
+import { upstreamFailure } from "./kit/run-search.ts";
+import { CREATURE_TYPES } from "./kit/vocab.ts";
 
 const DIFFICULTIES = [...DIFFICULTIES_2024, ...DIFFICULTIES_2014] as const;
 

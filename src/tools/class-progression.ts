@@ -1,12 +1,12 @@
 /** class_progression: a class's (and subclass's) level table — proficiency bonus, features, spell slots. */
 import * as z from "zod";
 import { log } from "../log.ts";
-import type { ToolDef } from "./define.ts";
-import { defineTool } from "./define.ts";
-import { documents, int, text } from "./params.ts";
+import type { ToolDef } from "./kit/define.ts";
+import { defineTool } from "./kit/define.ts";
+import { documents, int, text } from "./kit/params.ts";
 import { classLevels } from "./progression/lookup.ts";
-import { toolAnswer, toolError } from "./response.ts";
-import { upstreamFailure } from "./run-search.ts";
+import { toolAnswer, toolError } from "./answer/response.ts";
+import { upstreamFailure } from "./kit/run-search.ts";
 
 const input = z
   .object({

@@ -12,10 +12,10 @@ import { counterpart } from "../entities/renames.ts";
 import { slugify, type Entity, type EntityKind, type JsonObject } from "../entities/types.ts";
 import { hasWildcard } from "../search/filter/names.ts";
 import type { SearchHit } from "../search/types.ts";
-import type { ToolDef } from "./define.ts";
-import { defineTool } from "./define.ts";
-import { text, vocab } from "./params.ts";
-import { entityUri, toolAnswer, toolError } from "./response.ts";
+import type { ToolDef } from "./kit/define.ts";
+import { defineTool } from "./kit/define.ts";
+import { text, vocab } from "./kit/params.ts";
+import { entityUri, toolAnswer, toolError } from "./answer/response.ts";
 
 const COMPARED = ["spell", "creature", "weapon", "armor", "magic_item", "item", "condition", "rule", "feat", "background", "species", "class"] as const satisfies readonly EntityKind[];
 export const KIND_WORDS = ["spell", "creature", "weapon", "armor", "magic-item", "item", "condition", "rule", "feat", "background", "species", "class"] as const;

@@ -4,12 +4,12 @@ import * as z from "zod";
 import { mergedDocumentRows } from "../store/documents.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
 import { CACHES } from "../store/caches.ts";
-import type { ToolDef } from "./define.ts";
-import { defineTool } from "./define.ts";
-import { numeric, offset, vocab, vocabWithDefault } from "./params.ts";
-import { buildMetadata } from "./response.ts";
+import type { ToolDef } from "./kit/define.ts";
+import { defineTool } from "./kit/define.ts";
+import { numeric, offset, vocab, vocabWithDefault } from "./kit/params.ts";
+import { buildMetadata } from "./answer/response.ts";
 import { DOCUMENT_SOURCES } from "../entities/types.ts";
-import { FORMATS } from "./vocab.ts";
+import { FORMATS } from "./kit/vocab.ts";
 import { safeLine, safeText } from "../text/sanitize.ts";
 
 const input = z

@@ -7,17 +7,17 @@ import * as z from "zod";
 import { log } from "../log.ts";
 import type { CreatureAction, CreatureData } from "../entities/kinds.ts";
 import { closestNames } from "../search/rank/explain.ts";
-import type { ToolDef } from "./define.ts";
-import { defineTool } from "./define.ts";
+import type { ToolDef } from "./kit/define.ts";
+import { defineTool } from "./kit/define.ts";
 import { findCreature } from "./encounter/creatures.ts";
 import type { Edition } from "./encounter/tables.ts";
 import { type D20Odds, d20Odds, MODES, type Mode } from "./odds/d20.ts";
 import { attackDamage, parseAttack, type ParsedAttack, readMultiattack, saveDamage } from "./odds/damage.ts";
 import { chanceAtLeast, type DiceExpr, type DieOptions, distribution, meanOf, parseDice, percentile, range, rollExpr } from "./odds/dice.ts";
 import { add, type Fraction, fractionText, percent, round, scale, toNumber, ZERO } from "./odds/fraction.ts";
-import { bool, int, text, vocab } from "./params.ts";
-import { toolAnswer, toolError } from "./response.ts";
-import { upstreamFailure } from "./run-search.ts";
+import { bool, int, text, vocab } from "./kit/params.ts";
+import { toolAnswer, toolError } from "./answer/response.ts";
+import { upstreamFailure } from "./kit/run-search.ts";
 
 /** Dice text that parses, or the parser's sentence as the parameter's error. */
 const diceText = (description: string, max: number) =>

@@ -6,10 +6,10 @@
  * conversion takes 8-12 ms for all tools, and the HTTP front builds one server per request.
  */
 import type { ListToolsResult, StandardSchemaWithJSON, Tool } from "@modelcontextprotocol/server";
-import { CARD_URIS } from "./card-uris.ts";
-import type { ToolDef } from "./define.ts";
+import { CARD_URIS } from "./answer/card-uris.ts";
+import type { ToolDef } from "./kit/define.ts";
 import { TOOLS } from "./index.ts";
-import { leanToolList } from "./lean-schema.ts";
+import { leanToolList } from "./kit/lean-schema.ts";
 
 /** A schema's JSON Schema, as the caller sends it (`input`) or as the tool answers (`output`). */
 function jsonSchema(schema: StandardSchemaWithJSON, io: "input" | "output"): Record<string, unknown> {

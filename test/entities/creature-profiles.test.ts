@@ -7,8 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { CORE_CREATURE_DOCUMENTS, CREATURE_PROFILES, creatureProfile, profileKey } from "../../src/entities/creature-profiles.ts";
 import type { Entity } from "../../src/entities/types.ts";
-import { compactRow } from "../../src/tools/rows.ts";
-import { PROFILE_CHARS } from "../../src/tools/compact-fields.ts";
+import { compactRow } from "../../src/tools/answer/rows.ts";
+import { PROFILE_CHARS } from "../../src/tools/answer/compact-fields.ts";
 import { ALL_TYPES, data, raw, run } from "./fixtures.ts";
 
 const SIZES = ["tiny", "small", "medium", "large", "huge", "gargantuan"];

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type HttpServerHandle, startHttpServer } from "../../src/server/transports/http.ts";
 import { capErrorText, MAX_RPC_ERROR_CHARS } from "../../src/server/protocol/protocol-checks.ts";
-import { MAX_ERROR_CHARS } from "../../src/tools/validate.ts";
+import { MAX_ERROR_CHARS } from "../../src/tools/kit/validate.ts";
 import { makeStore } from "../support/entities.ts";
 import { makeDeps } from "../support/mcp.ts";
 

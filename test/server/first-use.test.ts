@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import type { EntityKind } from "../../src/entities/types.ts";
 import { DataUnavailableError } from "../../src/ingest/ensure.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
-import type { DataProgress, EnsureData } from "../../src/tools/deps.ts";
+import type { DataProgress, EnsureData } from "../../src/tools/kit/deps.ts";
 import { makeStore, sampleEntities } from "../support/entities.ts";
 import { answerOf, connectInMemory, makeDeps, namesOf, textOf } from "../support/mcp.ts";
 

@@ -6,7 +6,7 @@
  */
 import { PassThrough } from "node:stream";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import type { ToolDeps } from "../../src/tools/deps.ts";
+import type { ToolDeps } from "../../src/tools/kit/deps.ts";
 import { buildServer } from "../../src/server/mcp.ts";
 import { LineStdioTransport } from "../../src/server/transports/stdio-transport.ts";
 

@@ -3,7 +3,7 @@
  * stdio (spawning the CLI) or over HTTP.
  */
 import { loadConfig } from "../../src/config.ts";
-import { createSearchSlots } from "../../src/tools/search-slots.ts";
+import { createSearchSlots } from "../../src/tools/kit/search-slots.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -15,7 +15,7 @@ import { runSearch } from "../../src/search/hybrid.ts";
 import type { EmbedderProvider } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
 import { buildServer } from "../../src/server/mcp.ts";
-import type { ToolDeps } from "../../src/tools/deps.ts";
+import type { ToolDeps } from "../../src/tools/kit/deps.ts";
 import { TOOLS } from "../../src/tools/index.ts";
 import { upstreamEnvAt } from "../../src/sources/index.ts";
 

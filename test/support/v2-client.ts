@@ -8,7 +8,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { join } from "node:path";
 import { buildServer } from "../../src/server/mcp.ts";
-import type { ToolDeps } from "../../src/tools/deps.ts";
+import type { ToolDeps } from "../../src/tools/kit/deps.ts";
 import { REPO_ROOT } from "./mcp.ts";
 
 export type Negotiation = "modern" | "auto" | "legacy";

@@ -1,5 +1,5 @@
 /**
- * Compact rows remembered (tools/compact-bodies.ts): a list answer built from them is the answer
+ * Compact rows remembered (tools/answer/compact-bodies.ts): a list answer built from them is the answer
  * built from the entities, byte for byte, over a store synced from every source's fixtures plus an
  * OrcBrew pack (same-document copies merged, several wordings, items filed as magic gear), for
  * every search tool, paging, all versions, wildcard names and ranked searches; and a store change
@@ -14,8 +14,8 @@ import type { SearchContext } from "../../src/search/context.ts";
 import type { SearchQuery, SearchResponse } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
 import { getEntitiesByIds, replaceOrigin } from "../../src/store/entities.ts";
-import { compactBodies } from "../../src/tools/compact-bodies.ts";
-import type { ToolDeps } from "../../src/tools/deps.ts";
+import { compactBodies } from "../../src/tools/answer/compact-bodies.ts";
+import type { ToolDeps } from "../../src/tools/kit/deps.ts";
 import { connectInMemory, noModel } from "../support/mcp.ts";
 import { FIXTURES, type SyncedStore, syncedStore } from "../support/synced-store.ts";
 

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { SearchQuery } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
-import { DataGate } from "../../src/tools/data-gate.ts";
-import type { ToolDeps } from "../../src/tools/deps.ts";
+import { DataGate } from "../../src/tools/kit/data-gate.ts";
+import type { ToolDeps } from "../../src/tools/kit/deps.ts";
 import { TOOLS } from "../../src/tools/index.ts";
 import { makeStore } from "../support/entities.ts";
 

@@ -1,7 +1,7 @@
-/** tools/response.ts and tools/budget.ts: the result shape and the response budget. */
+/** tools/answer/response.ts and tools/answer/budget.ts: the result shape and the response budget. */
 import { describe, expect, test } from "bun:test";
-import { fitToBudget } from "../../src/tools/budget.ts";
-import { entityUri, flattenEntity, type SearchAnswer } from "../../src/tools/response.ts";
+import { fitToBudget } from "../../src/tools/answer/budget.ts";
+import { entityUri, flattenEntity, type SearchAnswer } from "../../src/tools/answer/response.ts";
 import { makeEntity } from "../support/entities.ts";
 
 describe("results", () => {

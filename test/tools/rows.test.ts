@@ -1,6 +1,6 @@
 /** Compact row formats: terse values, the unit stated once. */
 import { describe, expect, test } from "bun:test";
-import { compactRow, firstSentence, SUMMARY_CHARS } from "../../src/tools/rows.ts";
+import { compactRow, firstSentence, SUMMARY_CHARS } from "../../src/tools/answer/rows.ts";
 import type { Entity, JsonObject } from "../../src/entities/types.ts";
 import { makeEntity } from "../support/entities.ts";
 

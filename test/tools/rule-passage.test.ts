@@ -1,6 +1,6 @@
-/** The passage of a rule that answers a question (src/tools/rule-passage.ts). */
+/** The passage of a rule that answers a question (src/tools/answer/rule-passage.ts). */
 import { expect, test } from "bun:test";
-import { answeringPassage, PASSAGE_CHARS, sentences } from "../../src/tools/rule-passage.ts";
+import { answeringPassage, PASSAGE_CHARS, sentences } from "../../src/tools/answer/rule-passage.ts";
 
 // Paraphrased in the shape of a long SRD chapter: headings, paragraphs, a table.
 const ORDER_OF_COMBAT = [

@@ -1,9 +1,9 @@
-/** tools/validate.ts (through the tool registry): argument errors name the parameter, the problem and the valid values. */
+/** tools/kit/validate.ts (through the tool registry): argument errors name the parameter, the problem and the valid values. */
 import { describe, expect, test } from "bun:test";
 import * as z from "zod";
 import { TOOLS } from "../../src/tools/index.ts";
-import { vocab } from "../../src/tools/params.ts";
-import { parseToolArgs } from "../../src/tools/validate.ts";
+import { vocab } from "../../src/tools/kit/params.ts";
+import { parseToolArgs } from "../../src/tools/kit/validate.ts";
 
 describe("argument errors", () => {
   const tool = (name: string) => TOOLS.find((t) => t.name === name)!;

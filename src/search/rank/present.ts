@@ -26,7 +26,7 @@ export interface PresentOptions {
 }
 
 export function presentHits(db: Database, hits: SearchHit[], opts: PresentOptions): SearchHit[] {
-  // A hit with its compact row made already was presented when that row was made (tools/compact-bodies.ts).
+  // A hit with its compact row made already was presented when that row was made (tools/answer/compact-bodies.ts).
   if (hits.every((h) => h.compact !== undefined)) return hits;
   // Copies not read with their entry (page.ts reads them together): read here.
   const dups = duplicatesOf(

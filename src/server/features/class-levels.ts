@@ -1,6 +1,6 @@
 /** Resource `lorekeeper://class/{key}/levels`: a class's level table (the class_progression answer, all 20 levels). */
 import { type ReadResourceResult, type ResourceTemplateType, UriTemplate } from "@modelcontextprotocol/server";
-import type { ToolDeps } from "../../tools/deps.ts";
+import type { ToolDeps } from "../../tools/kit/deps.ts";
 import { classLevels } from "../../tools/progression/lookup.ts";
 import { CLASS_LEVELS_TEMPLATE } from "./completions.ts";
 import { decode, notFound } from "./resource-uri.ts";

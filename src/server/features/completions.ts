@@ -10,7 +10,7 @@ import { DOCUMENT_SOURCES, ENTITY_KINDS, type EntityKind } from "../../entities/
 import { uriKey } from "../../entities/uri.ts";
 import { KIND_WORDS } from "../../tools/compare-editions.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../../tools/encounter/tables.ts";
-import type { ToolDeps } from "../../tools/deps.ts";
+import type { ToolDeps } from "../../tools/kit/deps.ts";
 import { filterParam, type TableParam } from "../../entities/filters.ts";
 import { storedFilterValues } from "../../search/rank/explain.ts";
 import { type CompletionSource, PROMPTS } from "./prompts.ts";

@@ -13,7 +13,7 @@ import type { FilterName } from "../../entities/filters.ts";
 import { ENTITY_KINDS } from "../../entities/types.ts";
 import { KIND_WORDS } from "../../tools/compare-editions.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../../tools/encounter/tables.ts";
-import { canonical, squash } from "../../tools/vocab.ts";
+import { canonical, squash } from "../../tools/kit/vocab.ts";
 
 const arg = (description: string) => z.string().max(300).describe(description);
 const opt = (description: string) => arg(description).optional();

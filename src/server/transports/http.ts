@@ -19,7 +19,7 @@ import { log } from "../../log.ts";
 import { countByKind } from "../../store/entities.ts";
 import { lastSyncedAt } from "../../store/sync-state.ts";
 import { CACHES } from "../../store/caches.ts";
-import type { ToolDeps } from "../../tools/deps.ts";
+import type { ToolDeps } from "../../tools/kit/deps.ts";
 import { Admission } from "./backpressure.ts";
 import { checkJsonRpcBody, isJsonContentType, readBody } from "./http-body.ts";
 import { AuthFailures, type AuthFailureLimits, guessableTokenProblem, weakTokenProblem } from "./auth-failures.ts";

@@ -8,7 +8,7 @@
  */
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { log } from "../../log.ts";
-import type { ToolDeps } from "../../tools/deps.ts";
+import type { ToolDeps } from "../../tools/kit/deps.ts";
 import { buildServer } from "../mcp.ts";
 import { LineStdioTransport } from "./stdio-transport.ts";
 

@@ -3,8 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { formsByKind, groupRows, type LightRow } from "../../../src/search/rank/collapse.ts";
 import { nearestValues } from "../../../src/search/rank/explain.ts";
 import { documentRank, normalizePreference } from "../../../src/search/rank/preference.ts";
-import { leanSchema } from "../../../src/tools/lean-schema.ts";
-import { firstSentence } from "../../../src/tools/rows.ts";
+import { leanSchema } from "../../../src/tools/kit/lean-schema.ts";
+import { firstSentence } from "../../../src/tools/answer/rows.ts";
 
 let id = 0;
 const row = (name: string, doc: string, source = "open5e_v2", kind = "spell"): LightRow => ({ id: ++id, kind, name, document_key: doc, document_source: source, key: `${doc}_${name.toLowerCase()}` });

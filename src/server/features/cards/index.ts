@@ -1,6 +1,6 @@
 /**
  * MCP Apps cards: one self-contained HTML page per card (`ui://lorekeeper/…`, MIME type
- * `text/html;profile=mcp-app`), linked from the tools in tools/list (tools/card-uris.ts) and
+ * `text/html;profile=mcp-app`), linked from the tools in tools/list (tools/answer/card-uris.ts) and
  * served by resources/read. Each page inlines its CSS (style.ts) and script (runtime.ts + the
  * card's own), fetches nothing (its CSP forbids every fetch), and renders only the tool result the
  * host posts to it, with text nodes — never content parsed as HTML.
@@ -10,7 +10,7 @@
  */
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
-import { CARD_URIS } from "../../../tools/card-uris.ts";
+import { CARD_URIS } from "../../../tools/answer/card-uris.ts";
 import { CLASS_SCRIPT } from "./class.ts";
 import { CREATURE_SCRIPT } from "./creature.ts";
 import { ENCOUNTER_SCRIPT } from "./encounter.ts";

@@ -5,10 +5,10 @@
  * Matching is forgiving: case, spaces, "-" and "_" are ignored ("Very_Rare" → "very rare",
  * "damage_type" → "damage-type", "MagicItem" → "magic_item").
  */
-import { CATALOG_KINDS, GROUPS, KINDS, kindsOfGroup, type ToolGroup, toolTypeKinds, toolTypesOf } from "../entities/catalog.ts";
-import { ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
+import { CATALOG_KINDS, GROUPS, KINDS, kindsOfGroup, type ToolGroup, toolTypeKinds, toolTypesOf } from "../../entities/catalog.ts";
+import { ENTITY_KINDS, type EntityKind } from "../../entities/types.ts";
 
-export { CREATURE_TYPES, DAMAGE_TYPES, RARITIES, SIZES, SPELL_SCHOOLS } from "../entities/catalog.ts";
+export { CREATURE_TYPES, DAMAGE_TYPES, RARITIES, SIZES, SPELL_SCHOOLS } from "../../entities/catalog.ts";
 
 /** The `type` values of a group tool, as literal types read from the catalog. */
 type Catalog = typeof KINDS;
@@ -104,4 +104,4 @@ export function contentTypeKinds(raw: string): readonly EntityKind[] | undefined
 
 export const CONTENT_TYPE_NAMES: readonly string[] = CONTENT_TYPES.map((c) => c.name);
 
-export { isEntityKind } from "../entities/types.ts";
+export { isEntityKind } from "../../entities/types.ts";

@@ -8,15 +8,15 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import type { Entity, JsonObject, JsonValue } from "../entities/types.ts";
-import type { SearchMode } from "../search/types.ts";
+import type { Entity, JsonObject, JsonValue } from "../../entities/types.ts";
+import type { SearchMode } from "../../search/types.ts";
 
-import { entityUri } from "../entities/uri.ts";
-import { safeText } from "../text/sanitize.ts";
+import { entityUri } from "../../entities/uri.ts";
+import { safeText } from "../../text/sanitize.ts";
 
 export type FlatResult = { [k: string]: JsonValue };
 
-export { entityUri } from "../entities/uri.ts";
+export { entityUri } from "../../entities/uri.ts";
 
 /** One entity as users see it: identity and attribution first, then the entity's own fields. */
 export function flattenEntity(e: Entity, similarity?: number): FlatResult {

@@ -2,25 +2,25 @@
  * The common path of every entity tool: make sure the data is there (first use), run one search,
  * shape the answer, fit it in the response budget.
  */
-import { hintOf, isLoreKeeperError } from "../errors.ts";
-import { counterpart, renameNote } from "../entities/renames.ts";
+import { hintOf, isLoreKeeperError } from "../../errors.ts";
+import { counterpart, renameNote } from "../../entities/renames.ts";
 import type { CallToolResult } from "@modelcontextprotocol/server";
-import type { EntityKind } from "../entities/types.ts";
-import { log } from "../log.ts";
-import { profileOfTool } from "../search/rank/fusion.ts";
-import type { SearchHit, SearchQuery, StructuredFilters } from "../search/types.ts";
-import { HOMEBREW_FILES, UPSTREAM_ENV_VARS } from "../sources/index.ts";
+import type { EntityKind } from "../../entities/types.ts";
+import { log } from "../../log.ts";
+import { profileOfTool } from "../../search/rank/fusion.ts";
+import type { SearchHit, SearchQuery, StructuredFilters } from "../../search/types.ts";
+import { HOMEBREW_FILES, UPSTREAM_ENV_VARS } from "../../sources/index.ts";
 import type { Database } from "bun:sqlite";
-import { answeringPassage } from "./rule-passage.ts";
-import { lastSyncedAt } from "../store/sync-state.ts";
-import { CACHES } from "../store/caches.ts";
-import { versionMemo } from "../store/version-cache.ts";
+import { answeringPassage } from "../answer/rule-passage.ts";
+import { lastSyncedAt } from "../../store/sync-state.ts";
+import { CACHES } from "../../store/caches.ts";
+import { versionMemo } from "../../store/version-cache.ts";
 import type { ToolContext } from "./define.ts";
-import { fitAnswer } from "./budget.ts";
-import { compactBodies } from "./compact-bodies.ts";
+import { fitAnswer } from "../answer/budget.ts";
+import { compactBodies } from "../answer/compact-bodies.ts";
 import type { ViewArgs } from "./params.ts";
-import { buildMetadata, type FlatResult, type SearchAnswer, toolAnswer, toolError } from "./response.ts";
-import { type Detail, rowsOf } from "./rows.ts";
+import { buildMetadata, type FlatResult, type SearchAnswer, toolAnswer, toolError } from "../answer/response.ts";
+import { type Detail, rowsOf } from "../answer/rows.ts";
 
 function kindList(kinds: readonly EntityKind[]): string {
   return kinds.map((k) => k.replace(/_/g, " ")).join(", ");

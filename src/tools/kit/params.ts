@@ -4,7 +4,7 @@
  * forms ("3", "true") because some clients send everything as strings.
  */
 import * as z from "zod";
-import { parseCr } from "../entities/types.ts";
+import { parseCr } from "../../entities/types.ts";
 import { quote } from "./validate.ts";
 import { canonical } from "./vocab.ts";
 

@@ -1,13 +1,13 @@
 /** search_all: one natural-language query ranked across every content type. */
 import * as z from "zod";
-import { ENTITY_KINDS, type EntityKind } from "../entities/types.ts";
-import type { ToolDef } from "./define.ts";
-import { defineTool } from "./define.ts";
-import { bookKeys, limit, view } from "./params.ts";
-import { searchOutputSchema, toolError } from "./response.ts";
-import { traitsOnlyWhenNamed } from "../store/entities.ts";
-import { answerSearch } from "./run-search.ts";
-import { CONTENT_TYPE_NAMES, contentTypeKinds } from "./vocab.ts";
+import { ENTITY_KINDS, type EntityKind } from "../../entities/types.ts";
+import type { ToolDef } from "../kit/define.ts";
+import { defineTool } from "../kit/define.ts";
+import { bookKeys, limit, view } from "../kit/params.ts";
+import { searchOutputSchema, toolError } from "../answer/response.ts";
+import { traitsOnlyWhenNamed } from "../../store/entities.ts";
+import { answerSearch } from "../kit/run-search.ts";
+import { CONTENT_TYPE_NAMES, contentTypeKinds } from "../kit/vocab.ts";
 
 const input = z
   .object({

@@ -11,7 +11,7 @@
  * fits is built. The text is assembled from the results' pieces (`{"results":[` + pieces + `]` +
  * the rest), equal to JSON.stringify of the answer.
  */
-import type { JsonValue } from "../entities/types.ts";
+import type { JsonValue } from "../../entities/types.ts";
 import { type FlatResult, RESERVED, type SearchAnswer } from "./response.ts";
 
 const CAPS = [16000, 8000, 4000, 2000, 1000, 500, 250, 120];

@@ -7,13 +7,13 @@
  */
 import type { Database } from "bun:sqlite";
 import * as z from "zod";
-import { kindsOfGroup, type ToolGroup } from "../entities/catalog.ts";
-import type { EntityKind } from "../entities/types.ts";
-import type { StructuredFilters } from "../search/types.ts";
+import { kindsOfGroup, type ToolGroup } from "../../entities/catalog.ts";
+import type { EntityKind } from "../../entities/types.ts";
+import type { StructuredFilters } from "../../search/types.ts";
 import { defineTool, type ToolDef } from "./define.ts";
 import { filterArgs, filterParams } from "./filter-params.ts";
 import { common } from "./params.ts";
-import { searchOutputSchema } from "./response.ts";
+import { searchOutputSchema } from "../answer/response.ts";
 import { answerSearch } from "./run-search.ts";
 
 /** Parsed arguments as a selector sees them. */

@@ -3,10 +3,10 @@
  * Nothing here loads a model or touches the network by itself.
  */
 import type { Database } from "bun:sqlite";
-import type { EntityKind } from "../entities/types.ts";
-import type { DataProgress } from "../ingest/ensure.ts";
-import type { ModelState, SearchQuery, SearchResponse } from "../search/types.ts";
-import type { Semaphore } from "../semaphore.ts";
+import type { EntityKind } from "../../entities/types.ts";
+import type { DataProgress } from "../../ingest/ensure.ts";
+import type { ModelState, SearchQuery, SearchResponse } from "../../search/types.ts";
+import type { Semaphore } from "../../semaphore.ts";
 
 /** Defined by the loader that produces it (ingest/ensure.ts). */
 export type { DataProgress };
@@ -29,7 +29,7 @@ export interface ToolDeps {
   /** Document keys preferred when several documents hold the same entry (config `preferDocuments`); default: official SRDs, newer first. */
   preferDocuments?: readonly string[];
   /**
-   * Remember the compact rows answers make and answer lists from them (tools/compact-bodies.ts). Set
+   * Remember the compact rows answers make and answer lists from them (tools/answer/compact-bodies.ts). Set
    * by the serve command, whose search leaves out the search text (`omitText`), as those rows are
    * made; absent = rows are made per call.
    */

@@ -8,9 +8,9 @@
  * only for the rows it shows. Answers are the same either way (test/tools/compact-bodies.test.ts).
  */
 import type { Database } from "bun:sqlite";
-import { documentRank } from "../search/rank/preference.ts";
-import { CACHES } from "../store/caches.ts";
-import type { VersionMemo } from "../store/version-cache.ts";
+import { documentRank } from "../../search/rank/preference.ts";
+import { CACHES } from "../../store/caches.ts";
+import type { VersionMemo } from "../../store/version-cache.ts";
 
 export interface CompactBodies {
   /** The body remembered for entity `id`, if any. */

@@ -5,7 +5,7 @@
  * the slots from its Config (LOREKEEPER_MAX_CONCURRENT_CALLS) and passes them in ToolDeps. See
  * server/transports/backpressure.ts for the other bounds.
  */
-import { Semaphore } from "../semaphore.ts";
+import { Semaphore } from "../../semaphore.ts";
 
 /** Slots for `limit` searches at once (Config `maxConcurrentCalls`, default 4). */
 export function createSearchSlots(limit: number): Semaphore {

@@ -9,10 +9,10 @@
  *
  * Concurrent calls that wait for the same kind share one load.
  */
-import type { EntityKind } from "../entities/types.ts";
-import { log } from "../log.ts";
-import { emptyKinds } from "../store/entities.ts";
-import type { VersionMemo } from "../store/version-cache.ts";
+import type { EntityKind } from "../../entities/types.ts";
+import { log } from "../../log.ts";
+import { emptyKinds } from "../../store/entities.ts";
+import type { VersionMemo } from "../../store/version-cache.ts";
 import type { DataProgress, ToolDeps } from "./deps.ts";
 
 const NUDGE_INTERVAL_MS = 60_000;

@@ -1,7 +1,7 @@
 /** search_equipment: weapons, armor, adventuring gear and magic items, one ranked list. */
-import { vocabWithDefault } from "./params.ts";
-import { searchTool } from "./search-tool.ts";
-import { EQUIPMENT_KINDS, EQUIPMENT_TYPES, EQUIPMENT_TYPE_FILTERS, type EquipmentType } from "./vocab.ts";
+import { vocabWithDefault } from "../kit/params.ts";
+import { searchTool } from "../kit/search-tool.ts";
+import { EQUIPMENT_KINDS, EQUIPMENT_TYPES, EQUIPMENT_TYPE_FILTERS, type EquipmentType } from "../kit/vocab.ts";
 
 export const searchEquipment = searchTool({
   group: "equipment",

@@ -1,5 +1,5 @@
 /** search_spell: spells by name, natural-language query and spell filters. */
-import { searchTool } from "./search-tool.ts";
+import { searchTool } from "../kit/search-tool.ts";
 
 export const searchSpell = searchTool({
   group: "spell",

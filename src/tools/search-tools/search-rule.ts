@@ -1,9 +1,9 @@
 /** search_rule: rules, rule sections, conditions and reference lists (damage types, skills...), monster traits. */
-import type { EntityKind } from "../entities/types.ts";
-import { traitsOnlyWhenNamed } from "../store/entities.ts";
-import { vocab } from "./params.ts";
-import { searchTool } from "./search-tool.ts";
-import { ALL_RULE_KINDS, RULE_TYPE_KINDS, RULE_TYPES, type RuleType } from "./vocab.ts";
+import type { EntityKind } from "../../entities/types.ts";
+import { traitsOnlyWhenNamed } from "../../store/entities.ts";
+import { vocab } from "../kit/params.ts";
+import { searchTool } from "../kit/search-tool.ts";
+import { ALL_RULE_KINDS, RULE_TYPE_KINDS, RULE_TYPES, type RuleType } from "../kit/vocab.ts";
 
 export const searchRule = searchTool({
   group: "rule",

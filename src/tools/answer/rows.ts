@@ -3,8 +3,8 @@
  * summary) or full (every field of the entity). Both name the other documents' versions of a
  * collapsed entry. Pure.
  */
-import type { Entity, JsonObject, JsonValue } from "../entities/types.ts";
-import type { OtherVersion, SearchHit } from "../search/types.ts";
+import type { Entity, JsonObject, JsonValue } from "../../entities/types.ts";
+import type { OtherVersion, SearchHit } from "../../search/types.ts";
 import { COMPACT_FIELDS } from "./compact-fields.ts";
 import { entityUri, type FlatResult, flattenEntity } from "./response.ts";
 
@@ -107,7 +107,7 @@ export function editionNote(e: Entity, preferred: OtherVersion): string {
   return `${e.document_key} version: the preferred ${preferred.document_key} ${e.name} does not match the filters (${entityUri(preferred.kind, preferred.key, preferred.document_source)}).`;
 }
 
-/** A compact row from its remembered body (tools/compact-bodies.ts): the same fields in the same order as compactRow. */
+/** A compact row from its remembered body (tools/answer/compact-bodies.ts): the same fields in the same order as compactRow. */
 function rowFromBody(e: Entity, body: string, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
   return compactRowOf(e, JSON.parse(body) as FlatResult, similarity, others);
 }
@@ -117,7 +117,7 @@ function rowFromBody(e: Entity, body: string, similarity?: number, others?: read
  * a plain-words profile helps the reader of a search by meaning or a name lookup see what a hit is,
  * while a list filtered by level or CR is scanned by its fields, and 20 profiles would take a
  * quarter of its answer. (Such a row has no `summary` either: compactFields.) `remember` keeps the
- * body of each compact row made here (tools/compact-bodies.ts).
+ * body of each compact row made here (tools/answer/compact-bodies.ts).
  */
 export function rowsOf(hits: readonly SearchHit[], detail: Detail, opts: { profile?: boolean; remember?: (id: number, body: string) => void } = {}): FlatResult[] {
   const dropProfile = detail !== "full" && opts.profile === false;

@@ -4,7 +4,7 @@
  * chapter ("The Order of Combat", 6,000 characters); its opening words rarely hold the answer, and
  * the reader should not have to fetch the whole entry to see it. Pure.
  */
-import { STOPWORDS } from "../search/rank/lexical.ts";
+import { STOPWORDS } from "../../search/rank/lexical.ts";
 
 const HOW_MUCH = /\bhow (?:many|much|long|far|often|fast|high)\b/i;
 const AMOUNT_WORDS = "one|two|three|four|five|six|ten|once|twice|only|half|double|per|each|every|until|minutes?|hours?|rounds?";

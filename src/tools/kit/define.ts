@@ -7,7 +7,7 @@ import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/serv
 import type * as z from "zod";
 import type { DataGate } from "./data-gate.ts";
 import type { DataProgress, ToolDeps } from "./deps.ts";
-import { toolError } from "./response.ts";
+import { toolError } from "../answer/response.ts";
 import { parseToolArgs } from "./validate.ts";
 
 export interface ToolContext {

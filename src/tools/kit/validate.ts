@@ -3,7 +3,7 @@
  * parameter, what was wrong, what is accepted. Replaces zod's generic issue text.
  */
 import type * as z from "zod";
-import { capText, safeJson } from "../text/sanitize.ts";
+import { capText, safeJson } from "../../text/sanitize.ts";
 import { argShapeProblem } from "./arg-limits.ts";
 
 type Issue = z.core.$ZodIssue & { input?: unknown };

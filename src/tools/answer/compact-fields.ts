@@ -6,7 +6,7 @@
  * fallback built from the data. Rows leave out fields that are null, empty or false (flags show
  * only when set: `"ritual": true`).
  */
-import type { EntityKind, JsonObject, JsonValue } from "../entities/types.ts";
+import type { EntityKind, JsonObject, JsonValue } from "../../entities/types.ts";
 
 export type Format = (d: JsonObject) => JsonValue | undefined;
 export type FieldSpec = readonly [field: string, from: string | Format];

@@ -1,5 +1,5 @@
 /** search_creature: monsters and NPC stat blocks. */
-import { searchTool } from "./search-tool.ts";
+import { searchTool } from "../kit/search-tool.ts";
 
 export const searchCreature = searchTool({
   group: "creature",

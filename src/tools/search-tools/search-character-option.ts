@@ -1,7 +1,7 @@
 /** search_character_option: classes, subclasses, species (races), subspecies, backgrounds, feats. */
-import { vocab } from "./params.ts";
-import { searchTool } from "./search-tool.ts";
-import { ALL_CHARACTER_OPTION_KINDS, CHARACTER_OPTION_KINDS, CHARACTER_OPTION_TYPES, type CharacterOptionType } from "./vocab.ts";
+import { vocab } from "../kit/params.ts";
+import { searchTool } from "../kit/search-tool.ts";
+import { ALL_CHARACTER_OPTION_KINDS, CHARACTER_OPTION_KINDS, CHARACTER_OPTION_TYPES, type CharacterOptionType } from "../kit/vocab.ts";
 
 export const searchCharacterOption = searchTool({
   group: "character_option",

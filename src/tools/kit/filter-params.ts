@@ -4,9 +4,9 @@
  * StructuredFilters from parsed arguments.
  */
 import * as z from "zod";
-import type { ToolGroup } from "../entities/catalog.ts";
-import { filterParam, paramsOfGroup, type TableParam } from "../entities/filters.ts";
-import type { StructuredFilters } from "../search/types.ts";
+import type { ToolGroup } from "../../entities/catalog.ts";
+import { filterParam, paramsOfGroup, type TableParam } from "../../entities/filters.ts";
+import type { StructuredFilters } from "../../search/types.ts";
 import { bool, cr, filterKey, int, num, vocab } from "./params.ts";
 import { canonical } from "./vocab.ts";
 
