@@ -4,8 +4,8 @@
  * (a real kill -9 mid-embedding: what was written stays, the rest is missing). Then:
  * - `doctor` reports the missing vectors (warn, with the fix); `doctor --repair` computes them;
  * - a search ranked by meaning says the ranking is partial while they are missing;
- * - a server started on such a store computes them in the background, after which its answers
- *   are hybrid with no such note.
+ * - a server started on such a store computes them in the background once a session calls a
+ *   tool (nothing is loaded at start), after which its answers are hybrid with no such note.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync } from "node:fs";
@@ -140,11 +140,16 @@ describe("answers", () => {
     }
   });
 
-  test("a server started on the store computes them in the background; then its answers carry no note", async () => {
+  test("a server computes them in the background once called; then its answers carry no note", async () => {
     const copy = join(tmp.dir, "serve.db");
     copyFileSync(partial, copy);
     const conn = await connectStdio(["serve", "--db-path", copy], env);
     try {
+      // Nothing is computed before a session calls a tool: starting the server loads no model.
+      await Bun.sleep(300);
+      expect(pendingIn(copy)?.pending).toBe(total - 8);
+      const first = answerOf(await conn.client.callTool({ name: "search_spell", arguments: { search: "fire damage" } }));
+      expect(first.message ?? "").toContain("partial");
       await waitFor(() => (pendingIn(copy)?.pending ?? 1) === 0, 60_000, 100);
       expect(pendingIn(copy)?.pending).toBe(0);
       const a = answerOf(await conn.client.callTool({ name: "search_spell", arguments: { search: "fire damage" } }));
