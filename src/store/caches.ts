@@ -64,6 +64,7 @@ export const CACHES = {
   health: slot("http:health", "server/transports/http.ts: GET /health counts per kind and last sync"),
   pendingVectors: slot("search:pending-vectors", "search/index/pending-vectors.ts: entities without a vector of the store's model"),
   totals: family("search:totals", "search/rank/page-order.ts: matches (or kind + name groups) per filter, for `total`", 64),
+  fewMatches: family("search:few-matches", "search/rank/page-order.ts: few matches per filter (pages sorted here)", 64),
   columnValues: family("search:explain-values", "search/rank/explain.ts: stored values of a free-text filter, for suggestions", 32),
   kindNames: family("search:explain-names", "search/rank/explain.ts: distinct names per kinds and documents, for did-you-mean", 16),
 } as const;

@@ -111,16 +111,32 @@ export function memoLru<T>(db: Database, family: string, key: string, max: numbe
 }
 
 /**
- * Run `fn` (synchronous, and writing nothing to `db`) with the store's version read once: every
- * cache lookup inside it uses that version's memo instead of reading the change token again (a
- * structured search looks up three to five cached values). Nested calls keep the outer pin.
+ * Run `fn` (synchronous, and writing nothing to `db`) with the store's version read once, in one
+ * transaction: every cache lookup inside it uses that version's memo instead of reading the
+ * change token again (a structured search looks up three to five cached values), and every
+ * statement reads the version the token names. Nested calls keep the outer pin.
  */
 export function pinVersion<T>(db: Database, fn: () => T): T {
   if (pinned.has(db)) return fn();
-  pinned.set(db, memoFor(db));
-  try {
-    return fn();
-  } finally {
-    pinned.delete(db);
-  }
+  return inOneTransaction(db, () => {
+    pinned.set(db, memoFor(db));
+    try {
+      return fn();
+    } finally {
+      pinned.delete(db);
+    }
+  });
+}
+
+const transactions = new WeakMap<Database, (fn: () => unknown) => unknown>();
+
+/**
+ * `fn` in one (read) transaction, a savepoint inside another: its statements share one snapshot
+ * and one take of the store's lock, where each statement outside a transaction begins and ends
+ * its own (in WAL mode, a lock of the shared-memory index each time).
+ */
+function inOneTransaction<T>(db: Database, fn: () => T): T {
+  let run = transactions.get(db);
+  if (!run) transactions.set(db, (run = db.transaction((f: () => unknown) => f())));
+  return run(fn) as T;
 }

@@ -56,8 +56,12 @@ describe("version cache", () => {
     let calls = 0;
     const get = () => memoByVersion(store.db, "test:pinned", () => ++calls);
     const first = get();
+    const count = "SELECT COUNT(*) AS n FROM entities WHERE origin = 'test:pinned'";
+    const pinnedRows = () => store.db.query<{ n: number }, []>(count).get()!.n;
+    let rowsSeen: number[] = [];
     const seen = pinVersion(store.db, () => {
       const inside = [get()];
+      rowsSeen = [pinnedRows()];
       // Another connection commits while the pinned computation runs: it is not seen inside it…
       const other = openStore({ path: store.path });
       try {
@@ -66,9 +70,13 @@ describe("version cache", () => {
         other.close();
       }
       inside.push(get(), pinVersion(store.db, get));
+      rowsSeen.push(pinnedRows());
       return inside;
     });
     expect(seen).toEqual([first, first, first]);
+    // Its statements read the version it pinned (one read transaction), not the commit.
+    expect(rowsSeen).toEqual([0, 0]);
+    expect(pinnedRows()).toBe(1);
     // …and is by the first lookup after it.
     expect(get()).toBe(first + 1);
     // A throw inside unpins too.

@@ -40,13 +40,16 @@ function sqlOrder(db: Database): string[] {
     .map((r) => r.name);
 }
 
-/** Every page of the list (limit 5), and the statements that ordered a page in SQL. */
-async function pages(db: Database, store: Parameters<typeof ctxOf>[0]): Promise<{ names: string[]; sqlOrdered: number }> {
+/** Every page of the list (limit 5), the statements that ordered a page in SQL, and the reads of its matches. */
+type Pages = { names: string[]; sqlOrdered: number; matchReads: number };
+async function pages(db: Database, store: Parameters<typeof ctxOf>[0]): Promise<Pages> {
   const names: string[] = [];
   let sqlOrdered = 0;
+  let matchReads = 0;
   const query = db.query.bind(db);
   db.query = ((sql: string) => {
     if (/ORDER BY .*doc_rank/.test(sql)) sqlOrdered++;
+    if (sql.startsWith("SELECT e.name AS name, e.kind AS kind, e.doc_rank AS doc_rank FROM")) matchReads++;
     return query(sql);
   }) as typeof db.query;
   try {
@@ -57,7 +60,7 @@ async function pages(db: Database, store: Parameters<typeof ctxOf>[0]): Promise<
   } finally {
     db.query = query;
   }
-  return { names, sqlOrdered };
+  return { names, sqlOrdered, matchReads };
 }
 
 describe("a few matches, ordered here", () => {
@@ -73,6 +76,8 @@ describe("a few matches, ordered here", () => {
     expect(got.names).toEqual(sqlOrder(plain.store.db));
     expect(got.names).toHaveLength(NAMES.length);
     expect(got.sqlOrdered).toBe(0);
+    // Read once, on the first page: the other pages are sorted from the matches kept.
+    expect(got.matchReads).toBe(1);
   });
 
   test("a name beyond U+FFFF: SQL orders the page, and the order is the same", async () => {

@@ -43,16 +43,10 @@ function groupColumn(db: Database): string {
   return hasNameForms(db) ? "e.name_form" : "e.name";
 }
 
-/**
- * How many rows (or, collapsed, distinct kind + name form groups) match `where`; remembered per
- * clause. `first`, when given, is tried before counting on a clause's first use: the number it
- * returns is the count (undefined: count in SQL).
- */
-export function countOf(db: Database, where: WhereClause, groups: boolean, first?: () => number | undefined): number {
+/** How many rows (or, collapsed, distinct kind + name form groups) match `where`; remembered per clause. */
+export function countOf(db: Database, where: WhereClause, groups: boolean): number {
   // The statement is written only when the total is not remembered (every repeated list and name lookup).
   return CACHES.totals.get(db, JSON.stringify([groups, where.sql, where.params]), () => {
-    const fromFirst = first?.();
-    if (fromFirst !== undefined) return fromFirst;
     const sql = groups
       ? `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${entitiesOf(where)} WHERE ${where.sql} GROUP BY e.kind, ${groupColumn(db)})`
       : `SELECT COUNT(*) AS n FROM ${entitiesOf(where)} WHERE ${where.sql}`;
@@ -130,10 +124,10 @@ type Match = { name: string; kind: string; doc_rank?: number | null; document_ke
  * document_source), as it does not hold doc_rank: asking for that makes SQLite prefer a covering
  * walk of the whole kind.
  */
-function matches(db: Database, w: WhereClause, spec: PageSpec, atMost?: number): Match[] {
-  const limit = atMost === undefined ? "" : ` LIMIT ${Math.floor(atMost)}`;
+function matches(db: Database, w: WhereClause, spec: PageSpec, atMost: number): Match[] {
   const cols = spec.named ? "e.name AS name, e.kind AS kind, e.document_key AS document_key, e.document_source AS document_source" : "e.name AS name, e.kind AS kind, e.doc_rank AS doc_rank";
-  return db.query<Match, SqlValue[]>(`SELECT ${cols} FROM ${entitiesOf(w)} WHERE ${w.sql}${limit}`).all(...w.params);
+  const sql = `SELECT ${cols} FROM ${entitiesOf(w)} WHERE ${w.sql} LIMIT ${Math.floor(atMost)}`;
+  return db.query<Match, SqlValue[]>(sql).all(...w.params);
 }
 
 /** `rows` (from matches) with their document's rank: the stored one, or (a name lookup) their document's under the query's preference. */
@@ -144,14 +138,14 @@ function withRanks(spec: PageSpec, rows: readonly Match[]): Ranked[] {
 }
 
 /**
- * The page of `w`'s matches in (doc_rank, name, kind) order, sorted here; undefined when a name
+ * The page of a clause's ranked matches `rows` in (doc_rank, name, kind) order, sorted here; undefined when a name
  * holds a character beyond U+FFFF or a NUL. SQLite's NOCASE compares UTF-8 bytes (ASCII letters
  * folded), which is code point order, and so is JavaScript's comparison of UTF-16 units, except
  * for the surrogate pairs that code those characters; and NOCASE stops at a NUL. SQL orders those
  * pages. (Curly apostrophes and accents are within U+FFFF: "Kareef’s Entreaty" made every
  * first-level abjuration page a second query.)
  */
-function orderedHere(db: Database, w: WhereClause, spec: PageSpec, rows: readonly Ranked[] = withRanks(spec, matches(db, w, spec))): GroupName[] | undefined {
+function orderedHere(spec: PageSpec, rows: readonly Ranked[]): GroupName[] | undefined {
   if (rows.some((r) => /[\uD800-\uDFFF\u0000]/.test(r.name))) return undefined;
   return rows
     .map((r) => ({ r, name: nocase(r.name) }))
@@ -182,7 +176,7 @@ export function exactNameGroups(db: Database, where: WhereClause, spec: PageSpec
   const ok = rows.filter((r) => r.ok);
   const first = ok.filter((e) => e.group_rank === 0 || !ok.some((o) => o.kind === e.kind && o.group_rank !== null && e.group_rank !== null && o.group_rank < e.group_rank));
   const ranked = withRanks(spec, first);
-  const names = spec.offset >= ranked.length ? [] : orderedHere(db, where, spec, ranked);
+  const names = spec.offset >= ranked.length ? [] : orderedHere(spec, ranked);
   return names ? { total: ranked.length, names, rows } : undefined;
 }
 
@@ -190,16 +184,15 @@ export function groupNames(db: Database, where: WhereClause, spec: PageSpec): { 
   if (rankPreference(db) === spec.rank.id) {
     const w = andWhere(where, firstOfGroup(where));
     // A clause's first use reads up to ORDER_HERE + 1 of its matches: when that is all of them, they
-    // are the total and the page both, and no COUNT runs (a new filter or name: 20–90 µs saved).
-    let few: Ranked[] | undefined;
-    const total = countOf(db, w, false, () => {
+    // are the total and every page's rows (no COUNT: a new filter or name, 20–90 µs saved), kept
+    // for the store version, so that its other pages and repeats read none of them again.
+    const few = CACHES.fewMatches.get(db, JSON.stringify([spec.named === true, w.sql, w.params]), () => {
       const rows = matches(db, w, spec, ORDER_HERE + 1);
-      if (rows.length > ORDER_HERE) return undefined;
-      few = withRanks(spec, rows);
-      return rows.length;
+      return rows.length > ORDER_HERE ? null : rows;
     });
+    const total = few ? few.length : countOf(db, w, false);
     if (spec.offset >= total) return { total, names: [] };
-    const here = total <= ORDER_HERE ? orderedHere(db, w, spec, few) : undefined;
+    const here = few ? orderedHere(spec, withRanks(spec, few)) : undefined;
     if (here) return { total, names: here };
     const names = db
       .query<GroupName, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind, e.name_form AS name_form FROM ${entitiesOf(w)} WHERE ${w.sql} ORDER BY ${leadOrder(db, total, spec, "e.doc_rank")}, e.name, e.kind LIMIT ? OFFSET ?`)

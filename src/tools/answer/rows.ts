@@ -48,10 +48,11 @@ export function summaryOf(e: Entity): string | undefined {
 /** Other versions by document key → uri (the first, preferred one when a document holds several). */
 export type Versions = { [document_key: string]: string };
 
-function versions(others: readonly OtherVersion[] | undefined, own: string): Versions | undefined {
+/** The other documents' versions by document key → `value` of the first (preferred) one each holds. */
+function versions<T>(others: readonly OtherVersion[] | undefined, own: string, value: (o: OtherVersion) => T): Record<string, T> | undefined {
   if (!others || others.length === 0) return undefined;
-  const out: Versions = {};
-  for (const o of others) if (o.document_key !== own && !(o.document_key in out)) out[o.document_key] = entityUri(o.kind, o.key, o.document_source);
+  const out: Record<string, T> = {};
+  for (const o of others) if (o.document_key !== own && !(o.document_key in out)) out[o.document_key] = value(o);
   return Object.keys(out).length ? out : undefined;
 }
 
@@ -81,7 +82,8 @@ function compactRowOf(e: Entity, body: FlatResult, similarity?: number, others?:
   const out: FlatResult = { name: e.name, kind: e.kind, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) };
   if (similarity !== undefined) out.similarity_score = roundScore(similarity);
   Object.assign(out, body);
-  const v = versions(others, e.document_key);
+  // The documents only: a compact row shows no uris of other versions (a full row does), so none is made.
+  const v = versions(others, e.document_key, () => true);
   if (v) out.other_documents = Object.keys(v);
   return out;
 }
@@ -97,7 +99,7 @@ export function compactRow(e: Entity, similarity?: number, others?: readonly Oth
 /** A full row: every field (flattenEntity), then the other versions. */
 export function fullRow(e: Entity, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
   const out = flattenEntity(e, similarity);
-  const v = versions(others, e.document_key);
+  const v: Versions | undefined = versions(others, e.document_key, (o) => entityUri(o.kind, o.key, o.document_source));
   if (v) out.other_versions = v;
   return out;
 }
