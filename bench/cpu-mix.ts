@@ -2,7 +2,7 @@
  * The call mix of the server-CPU phase: no filter, name or search text used twice, so that its
  * first pass meets every cache cold (the first use of each filter shape), as a new conversation
  * does; the same calls again make the warm passes. Modes: structured (filters only, the limits of
- * issue 22's comparison: spells 5, creatures 10), name (an existing name), typo (that name
+ * the comparison with the peer: spells 5, creatures 10), name (an existing name), typo (that name
  * misspelled: an empty answer with "did you mean") and search.
  */
 import type { CallSpec } from "./queries.ts";

@@ -1,7 +1,7 @@
 /**
  * The calls bench/peer-cpu.ts makes of LoreKeeper and of a peer MCP server, the same questions in
  * each server's own parameters: spells by level and school (`limit` 5) and creatures by CR
- * (`limit` 10), as issue 22 compared them; names; the same names misspelled. Each has its warm-up:
+ * (`limit` 10), the limits the peer comparison has always used; names; the same names misspelled. Each has its warm-up:
  * other values of the same shapes, so that "cold" is the first use of each value, not of the code.
  *
  * Peers: gregario/dnd-oracle (npm `dnd-oracle`), whose `query` looks names and words up in one

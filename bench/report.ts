@@ -126,7 +126,7 @@ export function cpuChecks(results: readonly ServerCpuResult[]): Check[] {
   return out;
 }
 
-/** Whole-session targets (issue 41): server CPU since exec and peak RSS, per LoreKeeper server. */
+/** Whole-session targets (docs/benchmark.md, "6. Whole sessions"): server CPU since exec and peak RSS, per server. */
 const SESSION_TARGETS: Partial<Record<SessionKind, { cpuMs: number; peakMb: number }>> = { lookup: { cpuMs: 350, peakMb: 100 }, meaning: { cpuMs: 900, peakMb: 180 } };
 
 export function sessionChecks(rows: readonly SessionRow[]): Check[] {

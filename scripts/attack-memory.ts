@@ -1,5 +1,5 @@
 /**
- * The two backpressure attacks of issue 17 (item 2) at full size, against a spawned server over a
+ * The backpressure attacks at full size, against a spawned server over a
  * generated store of 9,300 entities with realistic text, measuring the server's memory
  * (VmRSS sampled, VmHWM = peak) from /proc (Linux):
  *

@@ -324,7 +324,7 @@ export const OWN_QUERIES: EvalQuery[] = [
   own("all-grapple-how", "search_all", { query: "how do I grapple someone" }, ["Grappling", "Grappled", "Grappler"]),
   own("all-magic-missile", "search_all", { query: "magic missile" }, ["Magic Missile"]),
   own("all-invisible", "search_all", { query: "become invisible" }, ["Invisibility", "Invisible", "Greater Invisibility", "Ring of Invisibility", "Potion of Invisibility"]),
-  // round 2 (issue 21): rules and conditions in plain words, items by what they do, one thing under two name forms
+  // rules and conditions in plain words, items by what they do, one thing under two name forms
   own("condition-knocked-down", "search_rule", { search: "knocked down flat on the ground", rule_type: "condition" }, ["Prone"]),
   own("rule-knocked-down", "search_rule", { search: "what happens when I get knocked down" }, ["Prone"]),
   own("item-breathe-water", "search_equipment", { search: "breathe normally under water", type: "magic-item" }, ["Necklace of Adaptation"]),
@@ -337,9 +337,9 @@ export const OWN_QUERIES: EvalQuery[] = [
   own("exact-form-giant-hyena", "search_creature", { search: "giant hyena" }, ["Giant Hyena"], [{ type: "distinct", k: 10 }]),
   own("rule-form-underwater", "search_rule", { search: "fighting under water" }, ["Underwater Combat"], [{ type: "distinct", k: 10 }]),
   own("creature-winged-horse", "search_creature", { search: "winged horse", type: "celestial" }, ["Pegasus"]),
-  // round 3: a spell asked for across every kind (the whole content pack ranked Reef Shark first)
+  // a spell asked for across every kind (the whole content pack ranked Reef Shark first)
   own("all-breathe-underwater", "search_all", { query: "let allies breathe underwater" }, ["spell:Water Breathing"], [{ type: "top", names: ["spell:Water Breathing"], k: 5 }]),
-  // round 4 (issue 43): core spells, items and rules asked for by what people use them for
+  // core spells, items and rules asked for by what people use them for
   own("spell-wall-flames", "search_spell", { search: "a wall of flames to block the corridor" }, ["Wall of Fire"]),
   own("spell-cross-lake", "search_spell", { search: "cross a lake on foot" }, ["Water Walk"]),
   own("spell-died-moment-ago", "search_spell", { search: "my friend died a moment ago, bring them back" }, ["Revivify"]),

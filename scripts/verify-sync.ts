@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * Optional check (not part of `bun test`): issue 2's "done when". Serves a data tree in the API
+ * Optional check (not part of `bun test`): the default sync is complete. Serves a data tree in the API
  * layout (default ../shared/data beside the checkout) with the fake upstream on 127.0.0.1, runs the default sync
  * (Open5e v2 + the dnd5eapi rules, rule sections and proficiencies; no embedding) into a throw-away
  * store, and accounts per upstream endpoint by RECORDS, not by entity kind:

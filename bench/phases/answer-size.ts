@@ -1,5 +1,5 @@
 /**
- * Answer sizes (issue 12): characters an assistant's context pays for. Over the same stdio
+ * Answer sizes: characters an assistant's context pays for. Over the same stdio
  * connection as the latency phase: tools/list, the default answer of ordinary DM questions (each
  * with its total and whether paging reaches the end), and the largest default answer of every
  * call in the mix.
@@ -39,7 +39,7 @@ export interface AnswerSizeRow {
   linkChars: number;
 }
 
-/** The seven lookup tools issue 12 sizes (the tools past lookup are measured in the total). */
+/** The seven lookup tools, sized one by one (the tools past lookup are measured in the total). */
 const LOOKUP_TOOLS = ["search_spell", "search_creature", "search_character_option", "search_equipment", "search_rule", "search_all", "list_documents"];
 
 export interface AnswerSizeResult {

@@ -7,7 +7,7 @@
  * A kind's passage changes → its entities' content hash changes (store/entities.ts) → they are
  * embedded again on the next sync; kinds whose passage is their text keep their hash and vectors.
  *
- * Tried and not kept (`bun run eval`, docs/eval.md "Relevance round 2"): spells without their
+ * Tried and not kept (`bun run eval`, docs/eval.md "what each candidate gave"): spells without their
  * casting-time and class lines, classes and subclasses as feature summaries, gear without price and
  * weight. The vector leg improved (spells MRR 0.792 → 0.856 held-out) but the hybrid ranking did not
  * (held-out MRR 0.834 both), so every kind embeds its text. Pure.

@@ -5,14 +5,14 @@
  * Why: a call's garbage (rows read, ranking arrays, the answer and its JSON) is dead once the
  * answer is written, but JavaScriptCore collects when its allocation budget runs out, which is
  * mostly in the middle of a call: what the call still holds then survives into the old
- * generation and stays until a full collection. Searches make most of it (an answer of 10–18 KB
- * and the rows behind it), so a server answering searches back to back grew 50–70 MB over what
- * it holds live. Collecting young objects right after an answer, when almost none of them are
- * live, keeps the peak lower: measured over ~1,500 calls of the bench mix, peak RSS 260–278 MB
- * against 291–313 without, server CPU the same within the noise (docs/benchmark.md, issue 22).
+ * generation and stays until a full collection. Searches make most of it (an answer and the rows
+ * behind it), so a server answering searches back to back grew well past what it holds live.
+ * Collecting young objects right after an answer, when almost none of them are live, keeps the
+ * peak lower at the same server CPU (measured in docs/benchmark.md, "a collection between
+ * answers").
  *
- * Cost: one collection takes 1.3–3 ms of the main thread, so about one per eight search answers
- * (~2 % of their CPU) and one per ~60 name lookups. It runs on `setImmediate`, after the answer
+ * Cost: each collection holds the main thread for a few milliseconds, so it runs about once per
+ * eight search answers and once per ~60 name lookups. It runs on `setImmediate`, after the answer
  * has been handed to the transport, never inside the call that made it; over HTTP another
  * request's call that is waiting (for the model, say) may wait that much longer.
  */

@@ -1,8 +1,8 @@
 /**
- * "Right for the table", round 2: spell components read from their text, spell class lists and
+ * "Right for the table": spell components read from their text, spell class lists and
  * creature environments corrected as data, Tome of Beasts 2023's "False" descriptions, the
  * server's document preference in every tool (and a fallback to another book said). Each repro
- * from the 40-question run, on real upstream records (test/fixtures/table-2) synced through the
+ * from a DM's questions, on real upstream records (test/fixtures/table-2) synced through the
  * fake upstream (Open5e v2 and v1) into a real store and asked through the real MCP tools.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

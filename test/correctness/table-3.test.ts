@@ -1,8 +1,8 @@
 /**
- * "Right for the table", round 3: casters by every spell they cast (reactions too), compare_editions
+ * "Right for the table": casters by every spell they cast (reactions too), compare_editions
  * pairing by the rename table and listing candidates for a pattern, the SRD 5.1 class tables whole
  * after the default sync (the D&D 5e API's 2014 class levels), and a 2014 encounter proposing 2014
- * stat blocks. Each repro of the DM run, on real upstream records (test/fixtures/table-3) synced
+ * stat blocks. Each a repro of a question a DM asked, on real upstream records (test/fixtures/table-3) synced
  * through the fake upstream by the default plan into a real store and asked through an MCP client.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

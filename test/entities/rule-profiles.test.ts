@@ -40,7 +40,7 @@ describe("the rule profiles file", () => {
     }
   });
 
-  test("the questions the issue names have a rule that answers them", () => {
+  test("common rule questions have a rule that answers them", () => {
     const words = (p: (typeof RULE_PROFILES)[number]) => `${p.profile} ${p.names.join(" ")}`.toLowerCase();
     const about = (word: string) => RULE_PROFILES.filter((p) => words(p).includes(word)).map((p) => p.name);
     expect(about("surprise")).toContain("The Order of Combat");

@@ -1,5 +1,5 @@
 /**
- * Hardening round 4, what a client sends through a real MCP client (in-memory transport) over a
+ * Hardening, what a client sends through a real MCP client (in-memory transport) over a
  * real store:
  * - its own U+202E (and other bidi and control characters) came back raw in empty-result
  *   messages, compare_editions' refusal and argument errors: every echo is neutralised now;

@@ -2,7 +2,7 @@
  * pack and entity names carrying ANSI/OSC escapes, NULs, C1 controls and bidi
  * overrides never reach a terminal raw: `import`, `documents`, `search` and `doctor` (text and
  * --json) and list_documents format=text print them neutralised (U+FFFD, or \uXXXX in JSON).
- * Since hardening round 3 an OrcBrew import drops them from names altogether (pack and entity
+ * An OrcBrew import also drops them from names altogether (pack and entity
  * names are stored clean, so no output, tool text, completion or prompt can carry them); texts
  * keep them and are neutralised on output.
  */

@@ -1,8 +1,8 @@
 /**
- * Hardening round 3: embed once per model content. Installing the same weights under a new name
+ * Hardening: embed once per model content. Installing the same weights under a new name
  * re-embedded every entity (the model id carries the name), and two processes embedding with two
  * different models (the active model switched during a sync and an import) overwrote each other's
- * vectors batch after batch (~33,000 embeddings for 9,324 rows). Now the same model file under
+ * vectors batch after batch (several times the embeddings the rows need). Now the same model file under
  * another name keeps the vectors, and a run whose model is no longer the store's stops.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

@@ -1,9 +1,9 @@
 /**
- * Hardening round 3, homebrew that passes for official content: a pack named "System Reference
+ * Hardening, homebrew that passes for official content: a pack named "System Reference
  * Document 5.2" with spells "Fіreball" (Cyrillic і), "Fire\u200bball" and "Fıreball" (dotless ı)
  * imported without --force, ranked just under the real Fireball and labelled as the SRD; and bidi
  * controls (U+202E) in homebrew names coming out raw in tool text, completions and prompts.
- * Round 4: "FirebaII" (capital I for l), "Fire ball" and "Fiгeball" (Cyrillic г) still imported
+ * Also "FirebaII" (capital I for l), "Fire ball" and "Fiгeball" (Cyrillic г) still imported
  * without --force: the clash check compares what names look like now (`nameSkeleton`).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

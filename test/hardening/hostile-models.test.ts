@@ -1,5 +1,5 @@
 /**
- * Hostile model files (hardening round 3): a tokenizer_config.json whose model_max_length is
+ * Hostile model files: a tokenizer_config.json whose model_max_length is
  * negative or tiny, archive bombs, links out of a model folder and link loops, an oversized
  * tokenizer.json, a wheel License field full of terminal escapes, tar archives with unsafe entries,
  * and install errors that name internals. Each is refused (or neutralised) with a clear message,

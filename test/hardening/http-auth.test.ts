@@ -1,10 +1,10 @@
 /**
- * Hardening round 3, the HTTP token: `serve --http --host 0.0.0.0 --token a` was accepted (a
+ * Hardening, the HTTP token: `serve --http --host 0.0.0.0 --token a` was accepted (a
  * 1-character token on a network bind), and wrong guesses were answered as fast as they came
- * (22,869 a second) with nothing logged. Now a network bind needs a strong token, and wrong or
+ * with nothing logged. Now a network bind needs a strong token, and wrong or
  * missing tokens are counted per client address, logged, and limited (429 + Retry-After).
  *
- * Round 4: the limit locked out the token holder too (after 30 wrong tokens from an address, the
+ * Also: the limit locked out the token holder too (after 30 wrong tokens from an address, the
  * right one got 429 for a minute: every client behind the same proxy or NAT); guessable tokens of
  * 16 characters and more ("passwordpassword", "1234567890123456", "changeme-changeme") were
  * accepted on a network bind; a token read with a trailing newline (a secret file) was kept as it
@@ -51,7 +51,7 @@ describe("token strength off loopback", () => {
     expect(resolveHttpOptions({ host: "127.0.0.1", token: "a" }).token).toBe("a");
   });
 
-  // Round 4, item 9: each of these passed the length and variety checks.
+  // Each of these once passed the length and variety checks.
   for (const [token, cause] of [
     ["passwordpassword", '"password" repeated'],
     ["1234567890123456", 'the common password or word "123456789"'],
@@ -183,7 +183,7 @@ describe("wrong tokens are counted, logged and limited per client address", () =
     expect(logs).toMatch(/5 wrong or missing bearer tokens from 127\.0\.0\.1/);
   });
 
-  // Round 4, item 5: the address of a proxy, an ingress or a NAT is shared by the token holder and everyone else.
+  // The address of a proxy, an ingress or a NAT is shared by the token holder and everyone else.
   test("the right token from a limited address is still served, on /mcp and /health", async () => {
     for (let i = 0; i < 8; i++) {
       const r = await post("wrong-guess");

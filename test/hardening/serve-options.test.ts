@@ -1,5 +1,5 @@
 /**
- * Hardening round 4, server options: `serve --prefer-documents __proto__` (or `constructor`)
+ * Hardening, server options: `serve --prefer-documents __proto__` (or `constructor`)
  * stopped with "s.replace is not a function" (the document-alias table answered with Object's
  * own members); `LOREKEEPER_RESPONSE_BUDGET_CHARS=0` was accepted and emptied every list answer.
  */

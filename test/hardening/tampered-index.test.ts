@@ -1,5 +1,5 @@
 /**
- * Hardening round 3: a vector index file replaced by random vectors, with its sidecar rewritten to
+ * Hardening: a vector index file replaced by random vectors, with its sidecar rewritten to
  * match (size, hash, checksum), was trusted: searches ranked by the random vectors and `doctor`
  * said OK. Now loading samples the file's vectors against the store's (each must find itself), so
  * such a file is rebuilt from the store, and `doctor` names it.

@@ -1,5 +1,5 @@
 /**
- * Hardening round 3, the store: a `meta.schema_version` deleted or made unreadable by hand (every
+ * Hardening, the store: a `meta.schema_version` deleted or made unreadable by hand (every
  * command then said "table entities already exists, run doctor" while doctor said all was well),
  * and `--db-path` pointed at another application's SQLite file (LoreKeeper silently added its
  * tables to it). Doctor names the first and `doctor --repair` (or any write) records the version

@@ -1,5 +1,5 @@
 /**
- * Hardening round 3, tool and protocol inputs through a real MCP client (in-memory transport) over
+ * Hardening, tool and protocol inputs through a real MCP client (in-memory transport) over
  * a real store: challenge ratings that are not challenge ratings, completion argument names that
  * are Object.prototype's, a homebrew class whose uris did not resolve, and a prompt level that is
  * no level.

@@ -1,5 +1,5 @@
 /**
- * Hardening round 3: an upstream that streams an endless (1.5 GB) body reached 2.1 GB RSS before
+ * Hardening: an upstream that streams an endless body was read into memory, gigabytes of it, before
  * failing (×6 concurrency, redirects followed). Now a response body is read up to a cap
  * (LOREKEEPER_HTTP_MAX_MB; lowered here), the rest is cancelled, and the request fails at once,
  * unretried, with an actionable message. A fake upstream on 127.0.0.1 streams lazily, so the test

@@ -1,6 +1,6 @@
 /**
  * build_encounter, class_progression, the prompts and completions through a real MCP client
- * (in-memory transport) over a real store: the issue's "done when" list.
+ * (in-memory transport) over a real store: what each must do to be done.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";

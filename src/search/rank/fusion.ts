@@ -18,7 +18,7 @@ export const RANKING_PROFILES: readonly RankingProfile[] = ["spell", "creature",
 /**
  * RRF k 20, equal weights (measured over the whole query set before), and the core prior 0.25: the
  * best setting of the grid on the training half; on the held-out half MRR 0.834 → 0.840 at the same
- * hit@5 (docs/eval.md, "Relevance round 2").
+ * hit@5 (docs/eval.md, "what each candidate gave on the held-out half").
  */
 export const DEFAULT_FUSION: Fusion = { method: "rrf", k: 20, lexicalWeight: 1, vectorWeight: 1, coreBoost: 0.25 };
 
@@ -32,7 +32,7 @@ export const FUSION_BY_PROFILE: Readonly<Partial<Record<RankingProfile, Fusion>>
    * search_all: at most 2 of one kind among the first 5 entries, so one kind does not fill the
    * top of an answer over every kind ("let allies breathe underwater": five aquatic creatures
    * before the Water Breathing spell, 7th → 4th). Chosen on the training half (5/2 over 5/3);
-   * held-out half and dev set unchanged (docs/eval.md, "Relevance round 3").
+   * held-out half and dev set unchanged (docs/eval.md, "one store, fully embedded").
    */
   all: { ...DEFAULT_FUSION, spread: { top: 5, perKind: 2 } },
   /**
@@ -45,7 +45,7 @@ export const FUSION_BY_PROFILE: Readonly<Partial<Record<RankingProfile, Fusion>>
    * search_creature and search_character_option: a stronger core prior. With the spell, item and
    * rule profiles in, the training half's creature questions went 0.840 → 0.962 MRR at 1 (0.865 at
    * 0.5) and the character options 0.787 → 0.861 at 0.5 or 1; the held-out half and the dev set
-   * were not lower (docs/eval.md, "Relevance round 4").
+   * were not lower (docs/eval.md, "profiles for spells, items and rules").
    */
   creature: { ...DEFAULT_FUSION, coreBoost: 1 },
   character_option: { ...DEFAULT_FUSION, coreBoost: 0.5 },
