@@ -2,7 +2,7 @@
  * Bounds on work in flight, so that a client sending faster than it reads can only fill a fixed
  * amount of memory (see docs/architecture.md, "Limits"):
  *
- * - tools/slots.ts: at most N searches run at once in the process (stdio and HTTP share it).
+ * - tools/kit/search-slots.ts: at most N searches run at once in the process (stdio and HTTP share it).
  * - `Admission`: the HTTP transport's count of JSON-RPC messages being worked on (a batch of 32
  *   counts 32). Past `maxInFlight` a request waits in a bounded queue (`maxQueued` messages, at
  *   most `maxWaitMs`); when the queue is full or the wait too long it is refused (503 with
