@@ -7,7 +7,7 @@
  * The named subclasses (StoreError, UpstreamError, ...) keep their constructors; each fixes its code.
  * Not here: InvalidCallError (server/protocol/protocol-checks.ts) carries a numeric JSON-RPC code for the SDK.
  */
-export const ERROR_CODES = [
+const ERROR_CODES = [
   "usage", // bad command-line arguments (exit 64)
   "store", // the SQLite store cannot be opened or written (damaged, full, read-only, locked)
   "upstream", // an upstream API failed or answered nonsense

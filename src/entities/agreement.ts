@@ -39,7 +39,7 @@ const TEXTS: Record<AuditKind, readonly string[]> = {
 };
 
 /** Texts whose word sets overlap at least this much (Jaccard) count as the same text. */
-export const TEXT_AGREEMENT = 0.8;
+const TEXT_AGREEMENT = 0.8;
 
 export interface Member {
   source: string;

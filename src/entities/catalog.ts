@@ -127,7 +127,7 @@ export function toolTypesOf(group: ToolGroup): string[] {
 }
 
 /** The kinds one value of a group tool's `type` parameter selects. */
-export function kindsOfToolType(group: ToolGroup, type: string): EntityKind[] {
+function kindsOfToolType(group: ToolGroup, type: string): EntityKind[] {
   return kindsOfGroup(group).filter((k) => {
     const info: KindInfo = KINDS[k];
     return info.toolType === type || info.alsoUnder === type || (info.toolAliases ?? []).includes(type);

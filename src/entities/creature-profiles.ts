@@ -47,7 +47,7 @@ function index(): Map<string, CreatureProfile> {
   return byKey;
 }
 
-export function isCoreCreatureDocument(documentKey: string): boolean {
+function isCoreCreatureDocument(documentKey: string): boolean {
   return CORE_CREATURE_DOCUMENTS.includes(documentKey.toLowerCase());
 }
 

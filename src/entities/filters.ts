@@ -81,7 +81,7 @@ export interface FilterColumn {
 
 const MAX = Number.MAX_SAFE_INTEGER;
 
-export const FILTERS = [
+const FILTERS = [
   {
     column: "level",
     sqlType: "INTEGER",
@@ -328,7 +328,7 @@ export interface TableParam extends FilterParam {
 export const FILTER_PARAMS: readonly TableParam[] = FILTER_TABLE.flatMap((c) => c.params.map((p) => ({ ...p, column: c })));
 
 /** The search tools that take a parameter. */
-export function paramGroups(p: TableParam): readonly ToolGroup[] {
+function paramGroups(p: TableParam): readonly ToolGroup[] {
   return p.groups ?? [...new Set(p.column.kinds.map((k) => KINDS[k].group))];
 }
 

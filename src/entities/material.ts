@@ -11,7 +11,7 @@
 /** A material text stating a price ("worth 300 gp", "worth 25+ GP", "5 gp worth of", "50 gold pieces"). */
 export const PRICED_MATERIAL = /\b(\d[\d,]*)\+?\s*(gp|sp|cp|pp|ep|gold pieces?)\b/i;
 /** A material text saying the spell uses it up ("which the spell consumes", "is consumed"). */
-export const CONSUMED_MATERIAL = /\bconsum(?:e|es|ed|ing)\b/i;
+const CONSUMED_MATERIAL = /\bconsum(?:e|es|ed|ing)\b/i;
 /** … unless it says the opposite ("which is not consumed", "the spell doesn't consume"). */
 const NOT_CONSUMED = /\b(?:not|n't|never|without being)\s+(?:be\s+|being\s+)?consum/i;
 

@@ -11,7 +11,7 @@
 import { DOCUMENT_SOURCES, type DocumentSource } from "./types.ts";
 
 /** Sources addressed by their bare key, in lookup order. */
-export const BARE_URI_SOURCES: readonly DocumentSource[] = ["open5e_v2", "dnd5e_api"];
+const BARE_URI_SOURCES: readonly DocumentSource[] = ["open5e_v2", "dnd5e_api"];
 
 /** The key part of an entity's address: "srd_fireball", "open5e_v1:grappled". */
 export function uriKey(source: string, key: string): string {

@@ -185,7 +185,7 @@ export function importFivetoolsFile(db: Database | null, file: string, opts: Imp
 }
 
 /** Which importer reads `file`: by extension, else by a look at its first bytes (JSON with 5etools keys). */
-export function homebrewFormatOf(file: string, maxBytes: number): "orcbrew" | "5etools" {
+function homebrewFormatOf(file: string, maxBytes: number): "orcbrew" | "5etools" {
   const ext = extname(file).toLowerCase();
   if (ext === ".json") return "5etools";
   if (ext === ".orcbrew") return "orcbrew";
@@ -198,13 +198,13 @@ export function homebrewFormatOf(file: string, maxBytes: number): "orcbrew" | "5
 }
 
 /** How deep and how wide a folder given to `import` is searched (links to folders are not followed). */
-export const FOLDER_LIMITS = { depth: 8, files: 10_000 } as const;
+const FOLDER_LIMITS = { depth: 8, files: 10_000 } as const;
 
 /**
  * The homebrew files a path stands for: a file itself; a folder, every `.json` and `.orcbrew` file
  * under it (sorted), at most FOLDER_LIMITS deep and many. Links to folders are not followed.
  */
-export function expandHomebrewPaths(paths: readonly string[], warnings: string[]): string[] {
+function expandHomebrewPaths(paths: readonly string[], warnings: string[]): string[] {
   const out: string[] = [];
   const walk = (dir: string, depth: number) => {
     let names: string[];

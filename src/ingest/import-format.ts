@@ -25,7 +25,7 @@ interface FormatRule {
 }
 
 /** In order: the first rule whose extension matches decides; a file no extension names goes by content. */
-export const FORMATS: readonly FormatRule[] = [
+const FORMATS: readonly FormatRule[] = [
   { format: "homebrew", extensions: [".orcbrew"], content: "other", label: "an OrcBrew homebrew file" },
   { format: "homebrew", extensions: [".json"], content: "other", label: "a 5etools homebrew JSON file" },
   {

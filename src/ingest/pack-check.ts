@@ -42,7 +42,7 @@ import { HOMEBREW_MARK, officialNameCheck } from "./import.ts";
 import { PackError } from "./pack-file.ts";
 
 /** The largest embedding dimension a pack may claim (the largest text models use 4096). */
-export const MAX_EMBEDDING_DIM = 8192;
+const MAX_EMBEDDING_DIM = 8192;
 
 const REMAKE =
   "Download the pack again, or make one from a synced store " +
@@ -151,7 +151,7 @@ function squattedKey(source: string, key: string): string | undefined {
 }
 
 /** Why one stored entity row would not be accepted from a sync, or undefined. */
-export function entityRowProblem(r: RawRow): string | undefined {
+function entityRowProblem(r: RawRow): string | undefined {
   for (const c of ROW_COLUMNS) {
     if (c === "id") continue;
     if (typeof r[c] !== "string") {

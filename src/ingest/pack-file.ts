@@ -39,7 +39,7 @@ export class PackError extends LoreKeeperError {
 export const PACK_FILE = "lorekeeper-content.db.gz";
 
 /** Caps: compressed download and inflated database (a full corpus store is ~100 MB). */
-export const PACK_LIMITS = { maxDownloadBytes: 1024 * 1024 * 1024, maxInflatedBytes: 2 * 1024 * 1024 * 1024 };
+const PACK_LIMITS = { maxDownloadBytes: 1024 * 1024 * 1024, maxInflatedBytes: 2 * 1024 * 1024 * 1024 };
 
 const SQLITE_MAGIC = "SQLite format 3\u0000";
 
@@ -64,7 +64,7 @@ export function sniffPack(path: string): PackFormat | undefined {
   }
 }
 
-export function isUrl(src: string): boolean {
+function isUrl(src: string): boolean {
   return /^https?:\/\//i.test(src);
 }
 
@@ -87,7 +87,7 @@ async function fileSha256(path: string): Promise<string> {
 }
 
 /** The hex digest in a `sha256sum` line ("<hex>  <name>") or a bare digest. */
-export function parseChecksum(text: string): string | undefined {
+function parseChecksum(text: string): string | undefined {
   const m = /^\s*([0-9a-f]{64})\b/i.exec(text);
   return m?.[1]?.toLowerCase();
 }

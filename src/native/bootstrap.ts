@@ -30,7 +30,7 @@ declare global {
 }
 
 /** `lorekeeper --version` of a binary: the first line is the same as from source. */
-export function versionText(m: Manifest): string {
+function versionText(m: Manifest): string {
   const model = m.model ? m.model.name : `none (${m.semantic_disabled_reason ?? "semantic search disabled"})`;
   const pack = m.pack ? `${m.pack.entities} entities, ${m.pack.vectors} vectors` : "none";
   return [

@@ -118,7 +118,7 @@ function internalError(tool: string, err: unknown, deps: ToolDeps): CallToolResu
   return toolError(`${tool} failed because of an internal error (details are in the LoreKeeper server log on stderr). Please retry; if it keeps failing, report it with that log.`);
 }
 
-export async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, server: ServerContext): Promise<CallToolResult> {
+async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, server: ServerContext): Promise<CallToolResult> {
   const ctx: ToolContext = { deps, gate: gateFor(deps), progress: progressSender(server) };
   const started = performance.now();
   try {

@@ -45,7 +45,7 @@ export function derivedColumnValues(e: Pick<Entity, "kind" | "name" | "data"> & 
 }
 
 /** "|a|b|" so that `LIKE '%|a|%'` matches one element exactly. */
-export function encodeList(xs: string[] | undefined): string | null {
+function encodeList(xs: string[] | undefined): string | null {
   if (!xs || xs.length === 0) return null;
   const clean = [...new Set(xs.map((x) => x.trim().toLowerCase()).filter((x) => x.length > 0))];
   return clean.length ? `|${clean.join("|")}|` : null;
@@ -263,7 +263,7 @@ export function rowToEntity(row: EntityRow): Entity & { id: number } {
  * The columns of `entities e` that rowToEntity reads: all of them, or all but the search `text`
  * (the largest column after `data`; answers never show it) read as "".
  */
-export function entitySelect(withText = true): string {
+function entitySelect(withText = true): string {
   return withText ? "e.*" : WITHOUT_TEXT;
 }
 

@@ -10,7 +10,7 @@ import { HOMEBREW_SQL } from "../entities/types.ts";
 import { sqliteCode } from "./db.ts";
 
 /** The full-text tables built from `entities` (external content: rebuildable at any time). */
-export const FTS_TABLES = ["entities_fts", "names_fts"] as const;
+const FTS_TABLES = ["entities_fts", "names_fts"] as const;
 
 function messages(rows: unknown[]): string[] {
   return rows.map((r) => String(Object.values(r as Record<string, unknown>)[0])).filter((m) => m !== "ok");
@@ -87,7 +87,7 @@ export function unreadableEntities(db: Database, limit = 3): { count: number; ex
 }
 
 /** The files that make up the store at `path` (the database, its WAL companions, the vector index). */
-export function storeFiles(path: string): string[] {
+function storeFiles(path: string): string[] {
   return [path, `${path}-wal`, `${path}-shm`, `${path}.usearch`, `${path}.usearch.json`];
 }
 

@@ -9,8 +9,8 @@ import type { Database } from "bun:sqlite";
 import { passageText } from "../entities/passage.ts";
 import { getMeta, setMeta } from "./db.ts";
 
-export const META_EMBEDDING_MODEL_ID = "embedding_model_id";
-export const META_EMBEDDING_DIM = "embedding_dim";
+const META_EMBEDDING_MODEL_ID = "embedding_model_id";
+const META_EMBEDDING_DIM = "embedding_dim";
 
 export interface EmbeddingMeta {
   modelId: string;
@@ -33,12 +33,12 @@ export function setEmbeddingMeta(db: Database, meta: EmbeddingMeta): void {
 }
 
 /** Float32Array → BLOB bytes (a copy, little-endian as on every supported platform). */
-export function encodeVector(v: Float32Array): Uint8Array {
+function encodeVector(v: Float32Array): Uint8Array {
   return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
 }
 
 /** BLOB bytes → Float32Array (copied, so alignment never matters). */
-export function decodeVector(blob: Uint8Array): Float32Array {
+function decodeVector(blob: Uint8Array): Float32Array {
   const copy = new Uint8Array(blob.byteLength - (blob.byteLength % 4));
   copy.set(blob.subarray(0, copy.byteLength));
   return new Float32Array(copy.buffer);

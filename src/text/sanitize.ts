@@ -29,7 +29,7 @@ export function capText(s: string, max: number): string {
 }
 
 /** Text taken from files for the terminal and manifests (a license, a model name): this long at most. */
-export const MAX_LABEL_CHARS = 200;
+const MAX_LABEL_CHARS = 200;
 
 /** One short safe line of `s` (a wheel's License field, a config's model name): controls replaced, shortened. */
 export function cleanLabel(s: string, max = MAX_LABEL_CHARS): string {

@@ -407,7 +407,7 @@ export async function runDoctor(cfg: Config, embedder: () => EmbedderProvider, o
   return { ok: !checks.some((c) => c.status === "fail"), version: APP_VERSION, checks, ...(repair ? { repair } : {}) };
 }
 
-export function renderReport(r: DoctorReport): string {
+function renderReport(r: DoctorReport): string {
   const tag: Record<CheckStatus, string> = { ok: "OK  ", warn: "WARN", fail: "FAIL", info: "    " };
   const width = Math.max(...r.checks.map((c) => c.name.length));
   const lines = r.checks.flatMap((c) => [`${tag[c.status]}  ${c.name.padEnd(width)}  ${c.summary}`, ...(c.fix && c.status !== "ok" ? [`${" ".repeat(width + 8)}fix: ${c.fix}`] : [])]);

@@ -13,7 +13,7 @@ import { HOMEBREW_FILES } from "../../sources/index.ts";
 import { FILTER_HELP, FILTER_OPTIONS, filtersFromOptions } from "./search-filters.ts";
 
 /** --type words that stand for several kinds (catalog groups) or name one by another name (kind aliases). */
-export const TYPE_GROUPS: Readonly<Record<string, readonly EntityKind[]>> = {
+const TYPE_GROUPS: Readonly<Record<string, readonly EntityKind[]>> = {
   all: ENTITY_KINDS,
   ...Object.fromEntries(
     (Object.keys(GROUPS) as ToolGroup[]).flatMap((g) => {

@@ -59,7 +59,7 @@ function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
 }
 
 /** Best-effort key of a raw record, for skip reasons. */
-export function rawKey(raw: unknown): string | undefined {
+function rawKey(raw: unknown): string | undefined {
   if (!isRec(raw)) return undefined;
   const k = str(raw.key) ?? str(raw.slug) ?? str(raw.index);
   if (k) return k;

@@ -8,7 +8,7 @@
  */
 
 /** A list naming at least this many environments names (nearly) all of them: upstream's largest real list has 16. */
-export const EVERY_ENVIRONMENT = 25;
+const EVERY_ENVIRONMENT = 25;
 
 /** SRD 5.1 creatures Open5e v2 lists everywhere, with Open5e v1's environments (v2 names; "Any" dropped). */
 const SRD51_FROM_V1: Readonly<Record<string, { v1: string; envs: string[] }>> = {

@@ -27,7 +27,7 @@ export interface NormalizeResult {
 }
 
 /** The D&D 5e API serves two rule sets side by side, one per SRD year. */
-export const DND5EAPI_YEARS = ["2014", "2024"] as const;
+const DND5EAPI_YEARS = ["2014", "2024"] as const;
 export type Dnd5eYear = (typeof DND5EAPI_YEARS)[number];
 
 export interface ContentType {

@@ -17,8 +17,8 @@ import { type CompletionSource, PROMPTS } from "./prompts.ts";
 import { safeText } from "../../text/sanitize.ts";
 import { specCheck } from "../protocol/protocol-checks.ts";
 
-export const MAX_COMPLETIONS = 100;
-export const ENTITY_TEMPLATE = "lorekeeper://{kind}/{key}";
+const MAX_COMPLETIONS = 100;
+const ENTITY_TEMPLATE = "lorekeeper://{kind}/{key}";
 export const CLASS_LEVELS_TEMPLATE = "lorekeeper://class/{key}/levels";
 
 type Completion = CompleteResult["completion"];
@@ -191,7 +191,7 @@ export function complete(db: Database, p: CompleteParams): Completion {
 }
 
 /** A completion/complete `params` checked against the protocol's shape, or a readable -32602 error. */
-export function completeRequest(params: unknown): CompleteParams {
+function completeRequest(params: unknown): CompleteParams {
   const check = specCheck("CompleteRequestParams", params);
   if (check.ok) return check.value as CompleteParams;
   const where = check.where ? `params.${check.where}` : "params";

@@ -246,7 +246,7 @@ function edition(v: string): { ok: string } | { problem: string } {
 }
 
 /** The prompt and its arguments from a prompts/get `params`, or a readable -32602 error. Unknown argument names are ignored. */
-export function promptRequest(params: unknown): { prompt: PromptDef; args: Record<string, string | undefined> } {
+function promptRequest(params: unknown): { prompt: PromptDef; args: Record<string, string | undefined> } {
   const p = params !== null && typeof params === "object" && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
   const valid = `Prompts: ${PROMPTS.map((x) => x.name).join(", ")}.`;
   if (!p || typeof p.name !== "string") throw invalid(`prompts/get needs params {"name": <prompt>, "arguments": {...}}. ${valid}`);

@@ -17,7 +17,7 @@ import { CLASS_LEVELS_TEMPLATE_ENTRY, readClassLevelsResource } from "./class-le
 import { decode, notFound } from "./resource-uri.ts";
 
 
-export function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string, keyRaw: string): ReadResourceResult {
+function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string, keyRaw: string): ReadResourceResult {
   const kind = kindRaw.toLowerCase().replace(/-/g, "_");
   if (!isEntityKind(kind)) {
     throw notFound(`Unknown content kind "${kindRaw}" in ${uri}. Valid kinds: ${ENTITY_KINDS.join(", ")}.`, uri);
@@ -39,7 +39,7 @@ export function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string,
   return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(flat, null, 2) }] };
 }
 
-export function readDocumentsResource(deps: ToolDeps, uri: string): ReadResourceResult {
+function readDocumentsResource(deps: ToolDeps, uri: string): ReadResourceResult {
   const text = JSON.stringify({ documents: mergedDocumentRows(deps.db) }, null, 2);
   return { contents: [{ uri, mimeType: "application/json", text }] };
 }

@@ -18,7 +18,7 @@ export interface AuthFailureLimits {
   maxAddresses: number;
 }
 
-export const AUTH_FAILURE_LIMITS: AuthFailureLimits = { maxFailures: 30, windowMs: 60_000, maxAddresses: 10_000 };
+const AUTH_FAILURE_LIMITS: AuthFailureLimits = { maxFailures: 30, windowMs: 60_000, maxAddresses: 10_000 };
 
 interface Window {
   start: number;
@@ -80,13 +80,13 @@ export class AuthFailures {
 }
 
 /** The weakest token accepted when the server listens beyond loopback. */
-export const MIN_NETWORK_TOKEN_CHARS = 16;
+const MIN_NETWORK_TOKEN_CHARS = 16;
 
 /**
  * The fewest guesses (log10) a network token must take by zxcvbn's estimate: 10^10, its top
  * score. A random 16-character token is estimated at 10^16; "changeme-changeme" at 10^8.
  */
-export const MIN_TOKEN_GUESSES_LOG10 = 10;
+const MIN_TOKEN_GUESSES_LOG10 = 10;
 
 /** What is wrong with a token for a network bind that can be told without a dictionary, if anything. */
 export function weakTokenProblem(token: string): string | undefined {

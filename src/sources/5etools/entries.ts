@@ -23,7 +23,7 @@ function obj(v: JsonValue | undefined): JsonObject | null {
 }
 
 /** Control characters other than newline and tab, bidi controls and zero-width characters dropped. */
-export function cleanText(s: string): string {
+function cleanText(s: string): string {
   return stripInvisible(s.replace(/\r\n?/g, "\n").replace(/\t/g, " ").replace(/\n/g, "\u0000")).replace(/\u0000/g, "\n");
 }
 

@@ -38,7 +38,7 @@ function place(text: string, i: number): { line: number; column: number } {
 }
 
 /** Refuse nesting deeper than `max`, with the place where it goes too deep (strings are skipped). */
-export function checkNesting(text: string, max: number = FIVETOOLS_LIMITS.depth): void {
+function checkNesting(text: string, max: number = FIVETOOLS_LIMITS.depth): void {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -76,14 +76,6 @@ const Meta = v.looseObject({
 });
 
 const TopLevel = v.looseObject({ _meta: v.optional(Meta) });
-
-/** The record types this importer reads (and those it knows but leaves out); anything else is unknown. */
-export const RECORD_TYPES = [
-  "spell", "monster", "item", "baseitem", "magicvariant", "race", "subrace", "feat", "background", "class", "subclass",
-  "classFeature", "subclassFeature", "condition", "disease", "status", "optionalfeature", "language", "itemProperty",
-  "itemType", "itemTypeAdditionalEntries", "legendaryGroup", "roll20Spell", "monsterFluff", "raceFluff", "spellFluff",
-  "itemFluff", "backgroundFluff", "featFluff", "conditionFluff", "languageFluff", "classFluff", "subclassFluff",
-] as const;
 
 export interface ParsedFile {
   sources: SourceMeta[];

@@ -45,7 +45,7 @@ function common(y: Dnd5eYear): ContentType[] {
   ];
 }
 
-export const DND5EAPI_2014_TYPES: ContentType[] = [
+const DND5EAPI_2014_TYPES: ContentType[] = [
   ct("2014", "spells", ["spell"], normalizeDndSpells("2014")),
   ...common("2014"),
   ct("2014", "subclasses", ["subclass"], normalizeDndSubclasses("2014"), ["features"]),
@@ -55,7 +55,7 @@ export const DND5EAPI_2014_TYPES: ContentType[] = [
   ct("2014", "rule-sections", ["rule"], normalizeDndRuleSectionsToRules("2014"), ["rules"]),
 ];
 
-export const DND5EAPI_2024_TYPES: ContentType[] = [
+const DND5EAPI_2024_TYPES: ContentType[] = [
   ...common("2024"),
   ct("2024", "subclasses", ["subclass"], normalizeDndSubclasses("2024")),
   ct("2024", "species", ["species"], normalizeDndSpecies("2024", "species"), ["traits"]),

@@ -13,9 +13,9 @@ import { DND5EAPI_TYPES } from "./content-types.ts";
 import { dnd5eApiUrl } from "./urls.ts";
 
 /** What `lorekeeper sync` fetches from this API without --source (both years). */
-export const DND5E_DEFAULT_ENDPOINTS: readonly string[] = ["rules", "rule-sections", "proficiencies"];
+const DND5E_DEFAULT_ENDPOINTS: readonly string[] = ["rules", "rule-sections", "proficiencies"];
 /** …and of one year only: the 2014 class levels' class columns (the SRD 5.1 class tables). */
-export const DND5E_DEFAULT_2014: readonly string[] = ["classes"];
+const DND5E_DEFAULT_2014: readonly string[] = ["classes"];
 
 const yearOf = (t: ContentType): Dnd5eYear => t.year ?? "2014";
 

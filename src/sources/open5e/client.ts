@@ -20,8 +20,8 @@ import { open5eUrl, type Open5eVersion } from "./urls.ts";
 
 export type { Open5eVersion };
 
-export const OPEN5E_DEFAULT_PAGE_SIZE = 1000;
-export const OPEN5E_DEFAULT_MAX_PAGES = 1000;
+const OPEN5E_DEFAULT_PAGE_SIZE = 1000;
+const OPEN5E_DEFAULT_MAX_PAGES = 1000;
 
 export interface Open5ePage {
   version: Open5eVersion;

@@ -24,7 +24,7 @@ export class EdnSyntaxError extends LoreKeeperError {
 }
 
 /** Offsets → 1-based line and column (a leading BOM does not count as a column). */
-export class LineIndex {
+class LineIndex {
   private starts: number[] = [0];
   constructor(private readonly text: string) {
     for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);

@@ -14,7 +14,7 @@ import { type EdnMap, type EdnValue, describe, isKeyword, isMap, kwText, show, t
 import { EdnSyntaxError, readEdn } from "./edn.ts";
 
 /** The 13 content types OrcPub defines (`:orcpub.dnd.e5/<type>`). */
-export const ORCBREW_CONTENT_TYPES = [
+const ORCBREW_CONTENT_TYPES = [
   "spells",
   "monsters",
   "encounters",
@@ -94,7 +94,7 @@ export function packNameFromFile(fileName: string): string {
  * export writes `<pack>.orcbrew`, but files get renamed). When items disagree, the most common
  * one wins, with a note; without any, the caller keeps the file name. Pure.
  */
-export function singlePackName(items: readonly OrcbrewItem[]): { name?: string; note?: string } {
+function singlePackName(items: readonly OrcbrewItem[]): { name?: string; note?: string } {
   const counts = new Map<string, number>();
   for (const it of items) {
     const v = it.data["option-pack"];

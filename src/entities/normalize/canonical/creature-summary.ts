@@ -10,7 +10,7 @@ const ATTACK = /^((melee|ranged|melee or ranged)\s+(weapon\s+|spell\s+)?attack(\
 const DAMAGE_TYPES = /\b(acid|bludgeoning|cold|fire|force|lightning|necrotic|piercing|poison|psychic|radiant|slashing|thunder)\s+damage\b/gi;
 
 /** Numbers, dice, "DC", "+5 to hit", "(Recharge 5–6)" and units out; whitespace collapsed. */
-export function withoutNumbers(s: string): string {
+function withoutNumbers(s: string): string {
   return s
     .replace(/[*_]+/g, "")
     .replace(/\([^()]*\d[^()]*\)/g, "")
@@ -37,7 +37,7 @@ function firstSentence(s: string, max = 160): string {
 }
 
 /** "Bite (piercing)" for an attack, else "Name: its first sentence" with the numbers out. */
-export function actionWords(a: CreatureAction): string {
+function actionWords(a: CreatureAction): string {
   const name = withoutNumbers(a.name).replace(/[.:]$/, "");
   const desc = a.desc.replace(/[*_]+/g, "").trim();
   if (ATTACK.test(desc)) {

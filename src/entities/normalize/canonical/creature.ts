@@ -27,7 +27,7 @@ function signed(n: number): string {
   return n >= 0 ? `+${n}` : String(n);
 }
 
-export function speedText(speed: CreatureData["speed"]): string | null {
+function speedText(speed: CreatureData["speed"]): string | null {
   const parts: string[] = [];
   for (const [mode, val] of Object.entries(speed)) {
     if (typeof val !== "number") continue;
@@ -46,7 +46,7 @@ function actionLines(title: string, xs: CreatureAction[], intro?: string | null)
 }
 
 /** "Large undead, CR 5" (size and type as given, type lower-cased). */
-export function creatureHeader(d: CreatureData): string {
+function creatureHeader(d: CreatureData): string {
   const sizeType = [d.size ? capitalize(d.size.toLowerCase()) : null, d.type ? d.type.toLowerCase() : "creature"].filter(Boolean).join(" ");
   const sub = d.subtype ? ` (${d.subtype})` : "";
   const cr = d.cr_display ? `, CR ${d.cr_display}` : "";
@@ -118,7 +118,7 @@ export function creatureEntity(source: DocumentSource, b: Base, raw: CreatureDat
  * SRD's NPCs in Open5e v1): its first paragraph, up to about 600 characters, cut after a sentence.
  * The whole text still follows the stat block.
  */
-export function loreLead(desc: string | null): string | null {
+function loreLead(desc: string | null): string | null {
   const first = desc?.trim().split(/\n\s*\n|\n/)[0]?.trim();
   if (!first) return null;
   if (first.length <= 600) return first;

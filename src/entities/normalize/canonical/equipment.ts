@@ -13,7 +13,7 @@ function costWeight(d: { cost: string | null; weight_lb: number | null }): strin
 }
 
 /** "Martial melee weapon" */
-export function weaponHeader(d: WeaponData): string {
+function weaponHeader(d: WeaponData): string {
   const words = [d.category, d.range_type, "weapon"].filter(Boolean).join(" ");
   return capitalize(words);
 }
@@ -45,7 +45,7 @@ export function weaponEntity(source: DocumentSource, b: Base, d: WeaponData): En
 }
 
 /** "Heavy armor" / "Shield" */
-export function armorHeader(d: ArmorData): string {
+function armorHeader(d: ArmorData): string {
   if (d.category === "shield") return "Shield";
   return d.category ? `${capitalize(d.category)} armor` : "Armor";
 }
@@ -83,7 +83,7 @@ export function itemEntity(source: DocumentSource, b: Base, raw: ItemData, extra
 }
 
 /** "Weapon (longsword), rare (requires attunement)" */
-export function magicItemHeader(d: MagicItemData): string {
+function magicItemHeader(d: MagicItemData): string {
   const type = d.type ? titleCase(d.type) : "Magic item";
   const base = d.base_item && d.base_item.toLowerCase() !== (d.type ?? "") ? ` (${d.base_item.toLowerCase()})` : "";
   const att = d.requires_attunement ? ` (requires attunement${d.attunement_detail ? ` ${d.attunement_detail}` : ""})` : "";

@@ -14,7 +14,7 @@ import { profileLead } from "./profile-lead.ts";
  * Search text of the descriptions other than the main `desc` (those not already part of it), each
  * under its document's name, so every document's wording is searchable on the one entity.
  */
-export function otherDescriptions(desc: string, descriptions: DocDescription[] | undefined): string[] {
+function otherDescriptions(desc: string, descriptions: DocDescription[] | undefined): string[] {
   return (descriptions ?? []).filter((d) => d.desc && !desc.includes(d.desc)).map((d) => `${d.document_name}:\n${d.desc}`);
 }
 
@@ -40,7 +40,7 @@ export function magicSchoolEntity(source: DocumentSource, b: Base, desc: string)
 }
 
 /** Section filter value: lower-case section name ("Combat" → "combat"). */
-export function sectionFilter(name: string | null): string | null {
+function sectionFilter(name: string | null): string | null {
   return name ? name.trim().toLowerCase() : null;
 }
 

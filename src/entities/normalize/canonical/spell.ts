@@ -7,14 +7,14 @@ import { DAMAGE_TYPES, normalizeCastingTime } from "../vocab.ts";
 import { spellProfile } from "../../spell-profiles.ts";
 import { profileLead } from "./profile-lead.ts";
 
-export function spellHeader(d: SpellData): string {
+function spellHeader(d: SpellData): string {
   const school = d.school ?? "";
   const base = d.level === 0 ? `${capitalize(school || "unknown school")} cantrip` : `Level ${d.level} ${school ? `${school} ` : ""}spell`;
   const tags = [d.ritual ? "ritual" : null, d.concentration ? "concentration" : null].filter(Boolean);
   return tags.length ? `${base} (${tags.join(", ")})` : base;
 }
 
-export function componentsText(c: SpellData["components"]): string {
+function componentsText(c: SpellData["components"]): string {
   const letters = [c.verbal ? "V" : null, c.somatic ? "S" : null, c.material ? "M" : null].filter(Boolean).join(", ");
   return c.material && c.material_text ? `${letters} (${c.material_text})` : letters;
 }

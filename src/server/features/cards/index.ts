@@ -51,7 +51,7 @@ const SCRIPTS: Record<string, { name: string; title: string; script: string; tab
 };
 
 /** Every card, built once at load (a few tens of KB of strings). */
-export const CARDS: readonly Card[] = Object.entries(CARD_URIS).map(([tool, uri]) => {
+const CARDS: readonly Card[] = Object.entries(CARD_URIS).map(([tool, uri]) => {
   const s = SCRIPTS[tool];
   if (!s) throw new Error(`no card script for ${tool}`);
   return { uri, name: s.name, title: s.title, html: page(s.title, s.script, s.tables ? CARD_CSS + TABLE_CSS : CARD_CSS) };

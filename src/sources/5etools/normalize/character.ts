@@ -124,7 +124,7 @@ function prereqOne(p: JsonObject, ctx: FileContext): string {
   return [parts.filter(Boolean).join(", "), note].filter(Boolean).join(" ");
 }
 
-export function prerequisiteText(v: JsonValue | undefined, ctx: FileContext): string | null {
+function prerequisiteText(v: JsonValue | undefined, ctx: FileContext): string | null {
   const xs = arr(v).map(obj).filter((p): p is JsonObject => p !== null).map((p) => prereqOne(p, ctx)).filter(Boolean);
   return xs.length ? xs.join(" or ") : null;
 }

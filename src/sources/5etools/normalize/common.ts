@@ -92,7 +92,7 @@ export function abilityText(v: JsonValue | undefined): string | null {
 }
 
 /** A size letter → its word ("M" → "Medium"). */
-export const SIZE_WORDS: Readonly<Record<string, string>> = { F: "Fine", D: "Diminutive", T: "Tiny", S: "Small", M: "Medium", L: "Large", H: "Huge", G: "Gargantuan", C: "Colossal", V: "Varies" };
+const SIZE_WORDS: Readonly<Record<string, string>> = { F: "Fine", D: "Diminutive", T: "Tiny", S: "Small", M: "Medium", L: "Large", H: "Huge", G: "Gargantuan", C: "Colossal", V: "Varies" };
 
 export function sizeWord(v: JsonValue | undefined): string | null {
   const first = Array.isArray(v) ? v.filter((x) => typeof x === "string") : typeof v === "string" ? [v] : [];

@@ -9,7 +9,7 @@ import { ordinalLevel } from "./words.ts";
 
 const ALIGN: Readonly<Record<string, string>> = { L: "lawful", N: "neutral", NX: "neutral", NY: "neutral", C: "chaotic", G: "good", E: "evil", U: "unaligned", A: "any alignment" };
 
-export function alignmentText(v: JsonValue | undefined, prefix: string | null): string | null {
+function alignmentText(v: JsonValue | undefined, prefix: string | null): string | null {
   const one = (xs: JsonValue[]): string | null => {
     const letters = xs.filter((x): x is string => typeof x === "string");
     if (letters.length === 0) return null;
@@ -51,7 +51,7 @@ function crValue(s: string | null): number | null {
 }
 
 /** `"1/2"` or `{ cr, lair, coven }` → the creature's CR and what the stat block shows for it. */
-export function challenge(v: JsonValue | undefined): { cr: number | null; display: string | null; xp: number | null } {
+function challenge(v: JsonValue | undefined): { cr: number | null; display: string | null; xp: number | null } {
   const o = obj(v);
   const base = typeof v === "string" || typeof v === "number" ? String(v) : typeof o?.cr === "string" || typeof o?.cr === "number" ? String(o.cr) : null;
   if (base === "Unknown" || base === "\u2014") return { cr: null, display: base, xp: null };
@@ -62,7 +62,7 @@ export function challenge(v: JsonValue | undefined): { cr: number | null; displa
 }
 
 /** `type`: "construct" or `{ type: "fiend", tags: ["devil"], swarmSize: "T" }`. */
-export function creatureType(v: JsonValue | undefined): { type: string | null; subtype: string | null; swarm: string | null } {
+function creatureType(v: JsonValue | undefined): { type: string | null; subtype: string | null; swarm: string | null } {
   const o = obj(v);
   if (!o) return { type: typeof v === "string" ? v : null, subtype: null, swarm: null };
   const t = typeof o.type === "string" ? o.type : arr(obj(o.type)?.choose).filter((x): x is string => typeof x === "string").join(" or ") || null;
@@ -71,7 +71,7 @@ export function creatureType(v: JsonValue | undefined): { type: string | null; s
 }
 
 /** `ac`: `[13]`, `[{ ac: 13, from: ["natural armor"] }, { ac: 16, condition: "with mage armor" }]`, `[{ special: "…" }]`. */
-export function armorClass(v: JsonValue | undefined, ctx: FileContext): { ac: number | null; detail: string | null } {
+function armorClass(v: JsonValue | undefined, ctx: FileContext): { ac: number | null; detail: string | null } {
   const xs = Array.isArray(v) ? v : v === undefined ? [] : [v];
   let ac: number | null = null;
   const details: string[] = [];
@@ -122,7 +122,7 @@ function signedMap(v: JsonValue | undefined, key: (k: string) => string | null):
 }
 
 /** Damage lists: strings, `{ resist: [...], note, preNote }`, `{ special }`, to any depth. */
-export function damageList(v: JsonValue | undefined, field: string, ctx: FileContext): string | null {
+function damageList(v: JsonValue | undefined, field: string, ctx: FileContext): string | null {
   const plain: string[] = [];
   const parts: string[] = [];
   for (const x of arr(v)) {

@@ -9,7 +9,7 @@ import { attunementDetail, rarityText } from "../../../entities/normalize/vocab.
 import { arr, type FileContext, line, num, obj, text } from "./common.ts";
 import { copperText } from "./spell.ts";
 
-export const DAMAGE_LETTERS: Readonly<Record<string, string>> = {
+const DAMAGE_LETTERS: Readonly<Record<string, string>> = {
   A: "acid", B: "bludgeoning", C: "cold", F: "fire", O: "force", L: "lightning", N: "necrotic", P: "piercing", I: "poison", Y: "psychic", R: "radiant", S: "slashing", T: "thunder",
 };
 
@@ -104,7 +104,7 @@ const COIN_CP: Readonly<Record<string, number>> = { cp: 1, sp: 10, ep: 50, gp: 1
  * A price in copper: 5etools writes a number of copper pieces, but hand-made files also write
  * "35gp", "1,000 gp" or "2sp" (as the book shows it).
  */
-export function copperOf(v: JsonValue | undefined): number | null {
+function copperOf(v: JsonValue | undefined): number | null {
   const n = num(v);
   if (n !== null || typeof v !== "string") return n;
   const m = /^\s*(\d[\d,]*(?:\.\d+)?)\s*(cp|sp|ep|gp|pp)\s*\.?\s*$/i.exec(v);

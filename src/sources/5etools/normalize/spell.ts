@@ -7,13 +7,13 @@ import { abilityName, DAMAGE_TYPES } from "../../../entities/normalize/vocab.ts"
 import { arr, type FileContext, line, num, obj, paras, text } from "./common.ts";
 
 /** 5etools' school letters. */
-export const SCHOOL_LETTERS: Readonly<Record<string, string>> = {
+const SCHOOL_LETTERS: Readonly<Record<string, string>> = {
   A: "abjuration", C: "conjuration", D: "divination", E: "enchantment", V: "evocation", I: "illusion", N: "necromancy", T: "transmutation", P: "psionic",
 };
 
 const TIME_UNITS: Readonly<Record<string, string>> = { action: "action", bonus: "bonus action", reaction: "reaction", minute: "minute", hour: "hour", round: "round", day: "day", turn: "turn", week: "week" };
 
-export function castingTime(v: JsonValue | undefined, ctx: FileContext): string | null {
+function castingTime(v: JsonValue | undefined, ctx: FileContext): string | null {
   const parts = arr(v).map(obj).filter((t): t is JsonObject => t !== null).map((t) => {
     const n = num(t.number) ?? 1;
     const unitRaw = typeof t.unit === "string" ? t.unit : "action";
@@ -37,7 +37,7 @@ function distance(d: JsonObject | null, ctx: FileContext): { text: string; feet:
   return { text: `${amount} ${unit}`, feet: null };
 }
 
-export function spellRange(v: JsonValue | undefined, ctx: FileContext): { text: string | null; feet: number | null; area: SpellData["area"] } {
+function spellRange(v: JsonValue | undefined, ctx: FileContext): { text: string | null; feet: number | null; area: SpellData["area"] } {
   const r = obj(v);
   if (!r) return { text: null, feet: null, area: null };
   const type = typeof r.type === "string" ? r.type : "point";
@@ -53,7 +53,7 @@ export function spellRange(v: JsonValue | undefined, ctx: FileContext): { text: 
 
 const DURATION_UNITS = new Set(["round", "minute", "hour", "day", "week", "month", "year", "turn"]);
 
-export function spellDuration(v: JsonValue | undefined): { text: string | null; concentration: boolean } {
+function spellDuration(v: JsonValue | undefined): { text: string | null; concentration: boolean } {
   let concentration = false;
   const parts = arr(v).map(obj).filter((t): t is JsonObject => t !== null).map((t) => {
     if (t.concentration === true) concentration = true;

@@ -12,7 +12,7 @@ import type { Dnd5eYear, NormalizeContext } from "../../../entities/normalize/ty
 
 export const DndRecord = v.looseObject({ index: NonEmpty, name: NonEmpty });
 
-export function dndDoc(year: Dnd5eYear, ctx: NormalizeContext): DocRef {
+function dndDoc(year: Dnd5eYear, ctx: NormalizeContext): DocRef {
   const key = dnd5eDocumentKey(year);
   return { key, name: ctx.documents.get(key)?.name ?? srdName(year) };
 }
@@ -22,7 +22,7 @@ export function dndKey(year: Dnd5eYear, index: string): string {
   return `${year}-${index}`;
 }
 
-export function dndUrl(ctx: NormalizeContext, year: Dnd5eYear, endpoint: string, r: Rec): string {
+function dndUrl(ctx: NormalizeContext, year: Dnd5eYear, endpoint: string, r: Rec): string {
   const u = str(r.url);
   if (u && u.startsWith("/api/")) return `${ctx.baseUrl}${u}`;
   return dnd5eApiUrl(ctx.baseUrl, year, endpoint, str(r.index) ?? "");

@@ -32,7 +32,7 @@ function tableLevels(table: string | null): Map<string, number> {
  * Split markdown at headings into features: at `depth` hashes exactly, or (no depth) at the
  * shallowest heading depth present. Deeper headings stay inside their feature.
  */
-export function headedSections(md: string | null, depth?: number, levels = new Map<string, number>()): ClassFeature[] {
+function headedSections(md: string | null, depth?: number, levels = new Map<string, number>()): ClassFeature[] {
   if (!md) return [];
   const found = [...md.matchAll(/^(#{1,6})\s+\S/gm)].map((m) => m[1]!.length);
   const d = depth ?? (found.length ? Math.min(...found) : 0);

@@ -16,7 +16,7 @@ export function v1Doc(r: Rec, ctx: NormalizeContext): DocRef {
   return { key, name: ctx.documents.get(key)?.name ?? str(r.document__title) ?? key };
 }
 
-export function v1Url(ctx: NormalizeContext, endpoint: string, slug: string): string {
+function v1Url(ctx: NormalizeContext, endpoint: string, slug: string): string {
   return open5eUrl(ctx.baseUrl, "v1", endpoint, slug);
 }
 

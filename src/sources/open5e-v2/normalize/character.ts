@@ -10,7 +10,7 @@ import { V2Record, v2Base, v2Key } from "./common.ts";
 const ABILITY_RE = /\b(Strength|Dexterity|Constitution|Intelligence|Wisdom|Charisma) is your spellcasting ability/;
 
 /** "**Armor:** None\n**Weapons:** ..." or a 2024 core-traits table → proficiency fields. */
-export function parseProficiencies(text: string): ClassData["proficiencies"] {
+function parseProficiencies(text: string): ClassData["proficiencies"] {
   const out: ClassData["proficiencies"] = { armor: null, weapons: null, tools: null, saving_throws: null, skills: null };
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.replace(/\*+/g, "").trim();
@@ -101,13 +101,13 @@ function traitNamed(traits: NamedText[], types: Rec[], name: string): string | n
   return traits.find((t) => t.name.toLowerCase() === name)?.desc ?? null;
 }
 
-export function speciesSize(text: string | null): string | null {
+function speciesSize(text: string | null): string | null {
   if (!text) return null;
   const m = /\b(?:size is|are|is)\s+(Tiny|Small|Medium|Large)\b/i.exec(text) ?? /\b(Tiny|Small|Medium|Large)\b/.exec(text);
   return m ? titleCase(m[1]!.toLowerCase()) : null;
 }
 
-export function speciesSpeed(text: string | null): number | null {
+function speciesSpeed(text: string | null): number | null {
   const m = text ? /(\d+)\s*feet/i.exec(text) : null;
   return m ? Number(m[1]) : null;
 }

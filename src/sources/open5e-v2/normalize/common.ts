@@ -41,7 +41,7 @@ export function v2Key(r: { key?: string; url?: string }): string {
  * Document of a v2 record: an object {key, name}, a bare key, or (2025) a URL to the document.
  * Names of bare keys come from ctx.documents (falls back to the key).
  */
-export function v2Doc(document: unknown, ctx: NormalizeContext): DocRef {
+function v2Doc(document: unknown, ctx: NormalizeContext): DocRef {
   const key = refKey(document)?.toLowerCase();
   if (!key) throw new Error("record has no document");
   const name = (isRec(document) ? str(document.name) : null) ?? ctx.documents.get(key)?.name ?? key;

@@ -9,7 +9,7 @@ import type { NormalizeContext, NormalizeResult } from "../../../entities/normal
 import { abilityName, xpForCr } from "../../../entities/normalize/vocab.ts";
 import { V2Record, v2Base } from "./common.ts";
 
-export function v2Cr(r: Rec): number | null {
+function v2Cr(r: Rec): number | null {
   return num(r.challenge_rating) ?? num(r.challenge_rating_decimal) ?? parseCr(r.challenge_rating_text) ?? null;
 }
 

@@ -60,7 +60,7 @@ function rangeFromProps(props: WeaponProperty[]): [number, number] | null {
 }
 
 /** Weapon detail from a v2 weapon object (nested in an item, or a /weapons/ record). */
-export function v2WeaponData(w: Rec, joined: Rec | null, item: Rec | null, name: string): WeaponData {
+function v2WeaponData(w: Rec, joined: Rec | null, item: Rec | null, name: string): WeaponData {
   const parsed = properties(w);
   const { mastery } = parsed;
   const { props, notes } = applyWeaponErrata(str(w.key) ?? str(joined?.key), parsed.props);

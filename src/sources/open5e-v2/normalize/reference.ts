@@ -39,7 +39,7 @@ export interface Described {
 }
 
 /** All per-document descriptions of a record and its main one; falls back to the record's `desc`. */
-export function describe(r: Rec, ownDoc: string, ctx: NormalizeContext): Described {
+function describe(r: Rec, ownDoc: string, ctx: NormalizeContext): Described {
   const groups = new Map<string, { texts: string[]; system: string | null }>();
   for (const d of recs(r.descriptions)) {
     const text = str(d.desc);

@@ -15,7 +15,7 @@ export function str(v: JsonValue | undefined): string | null {
 }
 
 /** Line endings unified, trailing spaces and surplus blank lines removed, ends trimmed. */
-export function tidy(s: string): string {
+function tidy(s: string): string {
   return s
     .replace(/\r\n?/g, "\n")
     .replace(/[ \t\u00a0]+\n/g, "\n")

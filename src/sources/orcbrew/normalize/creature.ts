@@ -6,7 +6,7 @@ import { arr, humanize, int, num, obj, onKeys, str, words } from "./common.ts";
 import { ABILITIES, xpForCr } from "../../../entities/normalize/vocab.ts";
 
 /** `{:die 8 :die-count 2 :modifier 2}` → 11 and "2d8+2"; a plain number is taken as is. */
-export function hitPoints(v: JsonValue | undefined): { hp: number | null; dice: string | null } {
+function hitPoints(v: JsonValue | undefined): { hp: number | null; dice: string | null } {
   const n = num(v);
   if (n !== null) return { hp: Math.max(0, Math.trunc(n)), dice: null };
   const o = obj(v);
@@ -22,7 +22,7 @@ export function hitPoints(v: JsonValue | undefined): { hp: number | null; dice: 
 }
 
 /** "30 ft., fly 60 ft. (hover), swim 30 ft." → { walk: 30, fly: 60, hover: true, swim: 30 }. */
-export function parseSpeed(v: JsonValue | undefined): CreatureData["speed"] {
+function parseSpeed(v: JsonValue | undefined): CreatureData["speed"] {
   const out: CreatureData["speed"] = {};
   const n = num(v);
   if (n !== null) return { walk: n };

@@ -20,7 +20,7 @@ import { buildBackground, buildFeat, buildLanguage, buildSpecies } from "./optio
 import { buildSpell } from "./spell.ts";
 
 /** OrcPub content types that become entities, and their kind. */
-export const ORCBREW_KINDS: Readonly<Record<string, EntityKind>> = {
+const ORCBREW_KINDS: Readonly<Record<string, EntityKind>> = {
   spells: "spell",
   monsters: "creature",
   classes: "class",
@@ -33,17 +33,17 @@ export const ORCBREW_KINDS: Readonly<Record<string, EntityKind>> = {
 };
 
 /** OrcPub content types LoreKeeper has no kind for, with the reason given to the user. */
-export const ORCBREW_UNSUPPORTED: Readonly<Record<string, string>> = {
+const ORCBREW_UNSUPPORTED: Readonly<Record<string, string>> = {
   encounters: "LoreKeeper has no kind for encounters (monster line-ups for a fight)",
   invocations: "LoreKeeper has no kind for eldritch invocations",
   boons: "LoreKeeper has no kind for pact boons",
   selections: "LoreKeeper has no kind for selections (option lists; their options are shown in the classes and subclasses that use them)",
 };
 
-export const ORCBREW_SOURCE = "orcbrew" as const;
+const ORCBREW_SOURCE = "orcbrew" as const;
 
 /** The kind an OrcPub content type becomes, or null. */
-export function orcbrewKind(type: string): EntityKind | null {
+function orcbrewKind(type: string): EntityKind | null {
   return Object.hasOwn(ORCBREW_KINDS, type) ? ORCBREW_KINDS[type]! : null;
 }
 

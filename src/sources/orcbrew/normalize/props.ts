@@ -81,7 +81,7 @@ export function choiceText(v: JsonValue | undefined): string | null {
 }
 
 /** `{:musical-instrument 1 :gaming-set 2}` → "1 musical instrument, 2 gaming sets (your choice)". */
-export function toolOptionsText(v: JsonValue | undefined): string | null {
+function toolOptionsText(v: JsonValue | undefined): string | null {
   const o = obj(v);
   if (!o) return null;
   const parts = Object.entries(o)

@@ -6,7 +6,7 @@ import { int, obj, onKeys, str } from "./common.ts";
 import { abilityName, DAMAGE_TYPES, SPELL_SCHOOLS } from "../../../entities/normalize/vocab.ts";
 
 /** "60 feet" / "10 ft." → 60 / 10; "1 mile" → 5280; Self/Touch/Sight → null. */
-export function rangeFeet(raw: string | null): number | null {
+function rangeFeet(raw: string | null): number | null {
   if (!raw || /^\s*(self|touch|sight|special|unlimited)/i.test(raw)) return null;
   const ft = /^\s*(\d[\d,]*)\s*(?:-\s*)?(?:ft\.?|feet|foot)\b/i.exec(raw);
   if (ft) return Number(ft[1]!.replace(/,/g, ""));
@@ -15,14 +15,14 @@ export function rangeFeet(raw: string | null): number | null {
 }
 
 /** Split "… At Higher Levels. …" off a description. */
-export function splitHigherLevel(desc: string): { desc: string; higher: string | null } {
+function splitHigherLevel(desc: string): { desc: string; higher: string | null } {
   const m = /(?:^|\n)\s*(?:\*{1,3}|_{1,2})?\s*(?:At Higher Levels|Using a Higher-Level Spell Slot)\s*[.:]?\s*(?:\*{1,3}|_{1,2})?[.:]?\s*/i.exec(desc);
   if (!m || m.index === 0) return { desc, higher: null };
   const higher = desc.slice(m.index + m[0].length).trim();
   return { desc: desc.slice(0, m.index).trim(), higher: higher.length > 0 ? higher : null };
 }
 
-export function damageTypesIn(text: string): string[] {
+function damageTypesIn(text: string): string[] {
   const found = new Set<string>();
   const re = new RegExp(`\\b(${DAMAGE_TYPES.join("|")})\\s+damage\\b`, "gi");
   for (const m of text.matchAll(re)) found.add(m[1]!.toLowerCase());
