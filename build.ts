@@ -237,7 +237,7 @@ async function buildTarget(t: Target, o: Options, pack: Pack | undefined, proble
     format: "esm",
     // Each dynamic import its own chunk, loaded when first imported: a start evaluates only what it
     // uses, and the node:https / node:stream / node:zlib imports of fastembed's download code and the
-    // pack and model-archive readers are not loaded by every start (~17 ms of CPU).
+    // pack and model-archive readers are not loaded by every start (docs/benchmark.md, "Figures behind the code").
     splitting: true,
     plugins: [
       nativeLoaderPlugin(),

@@ -5,7 +5,7 @@
  * nothing of the measured calls cached), answers the no-repeat mix (cpu-mix.ts) once — cold: the
  * first use of each filter — then the same calls `warmPasses` times — warm. `servers` fresh
  * servers in a row, their samples pooled: one cold pass holds one sample per call, so a single
- * server's cold p50 moved by 10–20 % from run to run. Per call: the server's CPU from
+ * server's cold p50 moved from run to run more than the changes it should show. Per call: the server's CPU from
  * /proc/<pid>/task/*\/schedstat (ns) around the call; per pass: utime + stime of /proc/<pid>/stat
  * over the whole batch (coarse: 10 ms ticks; whole-process, the figure `ps` reports), shared among
  * the modes in proportion to their schedstat time and divided by their calls, as a cross-check.

@@ -110,7 +110,7 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
   const stop = new AbortController();
   const whenIdle = idleRunner(() => searching > 0, stop.signal);
   // Vectors lost to an interrupted embedding run are computed again in the background, once a
-  // meaning question was asked: the check reads every vector stamp (~20 ms of CPU), and a session
+  // meaning question was asked: the check reads every vector stamp (tens of ms of CPU), and a session
   // that never asks one has no use for it.
   let fillChecked = false;
   const fillPending = () => {

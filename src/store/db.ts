@@ -261,8 +261,8 @@ function openAt(path: string, readonly: boolean, busyTimeoutMs: number | undefin
  * covering indexes of migrations 5 and 6, FTS5 doclists, the page's rows — stay in the process
  * instead of being read again with pread (the kernel's page cache holds the file anyway). A larger
  * cache bought no CPU beyond noise once the listing queries read covering indexes, but a first
- * meaning search, whose vector stamps scan the vectors table, filled it: 16 MiB cost a session
- * ~13 MB of peak RSS (docs/benchmark.md, "SQLite sizing" and "Whole sessions"). Not mmap: a store
+ * meaning search, whose vector stamps scan the vectors table, filled it: 16 MiB raised a session's
+ * peak RSS (docs/benchmark.md, "SQLite sizing" and "Figures behind the code"). Not mmap: a store
  * truncated or damaged under a running server must give an error, not SIGBUS.
  */
 export const PAGE_CACHE_KIB = 4 * 1024;
@@ -270,7 +270,7 @@ export const PAGE_CACHE_KIB = 4 * 1024;
 /**
  * Prepared statements bun:sqlite keeps per connection (`db.query`; its default is 20, a static of
  * the Database class). One structured call runs 8–10 distinct statements and a search a dozen
- * more, so with 20 a mix of calls prepared most of them again each time (~4% of a call's CPU);
+ * more, so with 20 a mix of calls prepared most of them again each time (CPU every call paid);
  * 256 holds every shape a session uses. A prepared statement is a few KB.
  */
 export const STATEMENT_CACHE_SIZE = 256;

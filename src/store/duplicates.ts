@@ -128,7 +128,7 @@ export function mergeDuplicates(primary: Entity, dups: readonly Entity[]): { dat
 
 /**
  * Every duplicate's id by the id it duplicates (ascending), read once per store version: the
- * partial dup_of index, about 1 ms for the whole store. A name lookup then asks no statement.
+ * partial dup_of index, once for the whole store. A name lookup then asks no statement.
  */
 function duplicateIds(db: Database): ReadonlyMap<number, readonly number[]> {
   return CACHES.duplicates.get(db, () => {

@@ -92,13 +92,13 @@ export function backfillDerived(db: Database, columns: readonly DerivedColumn[],
  * Indexes for the filter table's later columns. The wide covering indexes (migrations 10 and 11)
  * hold the filter columns of their day; a column added to the table since (a creature's traits,
  * environments, spells cast, …) sits past each row's text and data, so a list filtered by it read
- * every row of the kind through its overflow pages: creatures with Pack Tactics 12–15 ms warm,
- * 165 ms cold; of the Underdark 20–27 ms. These two indexes hold those columns: a list walks or
- * scans the first, and a namesake check (`environment`) seeks the second, reading no row (the
- * same lists 0.5–3 ms cold, 0.2–1 ms warm). The third serves such a list with a CR range
+ * every row of the kind through its overflow pages (creatures with Pack Tactics, of the Underdark:
+ * docs/benchmark.md, "Figures behind the code"). These two indexes hold those columns: a list
+ * walks or scans the first, and a namesake check (`environment`) seeks the second, reading no row
+ * (the same lists an order of magnitude faster). The third serves such a list with a CR range
  * ("forest creatures up to CR 2"): SQLite seeks the range in `entities_creature` and reads each
- * match's row for the late column (Magic Resistance from CR 5: 15.5 ms warm, 44 cold; with it 6.0
- * and 16). It holds only rows with a CR, so that only a query bounding `cr` can use it: a list by a
+ * match's row for the late column (Magic Resistance from CR 5: under half the time). It holds only
+ * rows with a CR, so that only a query bounding `cr` can use it: a list by a
  * late column alone keeps walking the first in preference order, where it can stop after a page.
  * They are kept like the columns: made when a store opens without them, made again when the table
  * gained a column they lack.

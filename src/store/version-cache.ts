@@ -12,7 +12,7 @@ import type { Database } from "bun:sqlite";
  */
 export function changeToken(db: Database): string {
   // Two prepared statements: the pragma as a table-valued function (one statement for both) is
-  // cheaper to write but prepares the pragma again on each read (3–4 % of a name lookup's CPU).
+  // cheaper to write but prepares the pragma again on each read (a share of a name lookup's CPU).
   const v = db.query<{ data_version: number }, []>("PRAGMA data_version").get();
   const n = db.query<{ n: number }, []>("SELECT total_changes() AS n").get();
   return `${v?.data_version ?? 0}:${n?.n ?? 0}`;

@@ -85,7 +85,7 @@ export const listDocumentsTool: ToolDef = defineTool({
   output: listDocumentsOutput,
   openWorld: false,
   async run(a, ctx): Promise<CallToolResult> {
-    // Grouping the whole entities table takes ~25 ms: done once per store version (and source).
+    // Grouping the whole entities table reads every row: done once per store version (and source).
     // One row per document, as `lorekeeper documents` shows it (SRD 5.1 from three sources is one row).
     const all = CACHES.documentRows.get(ctx.deps.db, a.source ?? "", () => mergedDocumentRows(ctx.deps.db, a.source));
     const offset = a.offset ?? 0;

@@ -3,7 +3,8 @@
  * turned into JSON Schema 2020-12 (the dialect of MCP 2026-07-28, also valid for 2025 clients:
  * LoreKeeper's schemas use no keyword whose meaning differs between the drafts) through the
  * Standard Schema JSON interface, the one the SDK's McpServer uses. Why a cache at all: the
- * conversion takes 8-12 ms for all tools, and the HTTP front builds one server per request.
+ * conversion costs milliseconds (docs/benchmark.md, "Figures behind the code"), and the HTTP front
+ * builds one server per request.
  */
 import type { ListToolsResult, StandardSchemaWithJSON, Tool } from "@modelcontextprotocol/server";
 import { CARD_URIS } from "./answer/card-uris.ts";

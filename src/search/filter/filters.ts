@@ -22,8 +22,8 @@ export interface WhereClause {
   /**
    * The clause keeps a few known ids (a name found through the name index, names.ts): its rows are
    * read by id. Without statistics SQLite takes `kind = ?` for a handful of rows and walks the
-   * whole kind in a covering index instead (a lookup by key or part of a name: 0.5–0.9 ms against
-   * 0.05).
+   * whole kind in a covering index instead (ten times slower for a lookup by key or part of a name:
+   * docs/benchmark.md, "Figures behind the code").
    */
   byIds?: true;
   /**

@@ -91,8 +91,8 @@ const LIKE = "LIKE ? ESCAPE '\\'";
 
 /**
  * A slug is all but unique: said to SQLite, which has no statistics and otherwise takes `kind = ?`
- * for a few rows and walks the whole kind in a covering index (0.4 ms for a slug no entity has,
- * 0.004 through the (kind, slug) index).
+ * for a few rows and walks the whole kind in a covering index (two orders of magnitude slower than
+ * the (kind, slug) index: docs/benchmark.md, "Figures behind the code").
  */
 const SLUG_IS = "likelihood(e.slug = ?, 0.001)";
 
@@ -161,8 +161,8 @@ const MAX_PARTIAL_IDS = 500;
 
 /**
  * Up to this many ids are read by id (WhereClause.byIds); more are read through the indexes, where
- * a page in preference order is a walk, not a sort of every row read by id (301 "dragon" creatures:
- * 0.13 ms walked, 0.84 by id). As many as a page sorts itself (page-order.ts, ORDER_HERE).
+ * a page in preference order is a walk, not a sort of every row read by id (docs/benchmark.md,
+ * "Figures behind the code"). As many as a page sorts itself (page-order.ts, ORDER_HERE).
  */
 const BY_ID_MAX = 64;
 

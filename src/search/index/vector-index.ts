@@ -140,7 +140,7 @@ function refresh(store: Store, st: VectorState): boolean {
 /**
  * Add rows to the HNSW graph. While the graph is small, one thread: concurrent inserts into a small
  * graph leave some nodes badly linked (measured: ~0.4% of 400 vectors unreachable by their own
- * vector); once it has a backbone, all cores (about 1.7× faster on 2 cores, same recall).
+ * vector); once it has a backbone, all cores (faster, same recall: docs/benchmark.md, "Figures behind the code").
  */
 function addVectors(idx: HnswVectorIndex, rows: Map<number, StoredVector>): void {
   const list = [...rows];

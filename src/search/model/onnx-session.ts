@@ -3,13 +3,13 @@
  * `FlagEmbedding.init` makes them (its `loadTokenizer`, line for line, on the pure-JS
  * packages/tokenizers-js; graph optimisation "all"; the CPU provider) but without importing
  * fastembed on the way. fastembed's module pulls in its download code (node:https, tar, zlib,
- * @huggingface/hub): about 50 ms of CPU that a model folder never needs. The runners of
+ * @huggingface/hub): CPU at every start that a model folder never needs. The runners of
  * onnx-runners.ts use them through their public APIs.
  *
  * One setting differs from fastembed's: onnxruntime's worker threads do not spin while they wait
  * for work. A spinning pool burns its cores between the ~100 small operators of a one-query run,
- * which on a busy machine delays the run itself (measured: warm query embedding 3.3 ms instead of
- * 7.5–9.4 ms CPU per query; sync's batches also went faster, docs/benchmark.md).
+ * which on a busy machine delays the run itself (query embeddings and sync's batches both took
+ * less CPU without it: docs/benchmark.md, "Figures behind the code").
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -1,10 +1,11 @@
 /**
  * onnxruntime optimises a model's graph at every session creation (fastembed asks for level
- * "all"). For the int8 all-MiniLM-L6-v2 that is about 0.5 s of CPU at every start: constant
+ * "all"). For the int8 all-MiniLM-L6-v2 that is a large part of a start's CPU: constant
  * folding turns its int8 weights (Cast + Mul) into float ones and fuses attention, GELU and layer
  * norms. Here that is done ONCE per model file, onnxruntime version and platform: the optimised
  * graph is saved (level "extended": no hardware-specific layouts) with its weights in an external
- * data file, checked against the original on a probe, and loaded instead from then on (~0.07 s).
+ * data file, checked against the original on a probe, and loaded instead from then on (a fraction
+ * of the cost: docs/benchmark.md, "Figures behind the code").
  *
  * - Where: `<cacheDir>/lorekeeper/onnx-optimized/<16 hex of the source sha256>-ort<v>-<os>-<arch>/`
  *   holding model.onnx, model.onnx.data and complete.json (sizes, written last; a folder without it

@@ -205,7 +205,7 @@ export function lexicalSearch(db: Database, where: WhereClause, query: QueryAnal
   const phrases = ftsPhrases(contentTokens(a.tokens).map((t) => [t, ...(a.corrected.get(t) ?? [])]));
   // Each phrase's matches over the whole table (FTS5 alone, no join): that count is FTS5's own
   // hit count, and keeping the candidates by bitmap is cheaper than joining every match with
-  // `entities` (4 ms instead of 16 ms for a word in 6,000 entities).
+  // `entities` (a quarter of the time: docs/benchmark.md, "Figures behind the code").
   const memo = versionMemo(db);
   const candidates = opts.candidates ?? candidateSet(db, where, memo);
   if (candidates.size === 0) return [];

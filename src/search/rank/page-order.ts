@@ -94,7 +94,7 @@ const SORT_WEIGHT = 10;
  * column) and stop after the page: cheap when matches are dense) or as `+column` (same order, no
  * index: SQLite reads the matches through the filters' index and sorts them: cheap when they are
  * few). Walking reads about (offset + limit) × the kinds' rows ÷ total matches, sorting reads
- * `total` matches at SORT_WEIGHT each (creatures of CR 1, 168 of 7,085: walked 0.06 ms, sorted 0.13).
+ * `total` matches at SORT_WEIGHT each (creatures of CR 1: docs/benchmark.md, "Figures behind the code").
  */
 export function leadOrder(db: Database, total: number, spec: PageSpec, column: string): string {
   const rows = kindRows(db, spec.kinds);
@@ -104,7 +104,8 @@ export function leadOrder(db: Database, total: number, spec: PageSpec, column: s
 /**
  * At most this many matches are put in order here rather than by SQL. Ordered by `doc_rank`, SQL
  * wants an index holding it, and with no statistics it takes one that does over the (kind, name)
- * index a name lookup needs: every spell read to find "Fireball" (0.14 ms against 0.012). The few
+ * index a name lookup needs: every spell read to find "Fireball" (docs/benchmark.md, "Figures behind
+ * the code"). The few
  * matches are sorted here by the rank the store keeps as doc_rank (store/canonical.ts; the caller
  * comes here only when the stored ranks follow the query's preference).
  */
@@ -119,7 +120,7 @@ type Match = { name: string; kind: string; doc_rank?: number | null; document_ke
 
 /**
  * The matches of `w` (at most `atMost`). Filters alone: with the stored `doc_rank` (the filter
- * indexes hold it: evocation spells of level 3, 0.15 → 0.08 ms). A name lookup: with its document,
+ * indexes hold it, so no row is read). A name lookup: with its document,
  * which the name's covering index holds (entities_listing: kind, name, …, document_key,
  * document_source), as it does not hold doc_rank: asking for that makes SQLite prefer a covering
  * walk of the whole kind.
@@ -184,7 +185,7 @@ export function groupNames(db: Database, where: WhereClause, spec: PageSpec): { 
   if (rankPreference(db) === spec.rank.id) {
     const w = andWhere(where, firstOfGroup(where));
     // A clause's first use reads up to ORDER_HERE + 1 of its matches: when that is all of them, they
-    // are the total and every page's rows (no COUNT: a new filter or name, 20–90 µs saved), kept
+    // are the total and every page's rows (no COUNT for a new filter or name), kept
     // for the store version, so that its other pages and repeats read none of them again.
     const few = CACHES.fewMatches.get(db, JSON.stringify([spec.named === true, w.sql, w.params]), () => {
       const rows = matches(db, w, spec, ORDER_HERE + 1);

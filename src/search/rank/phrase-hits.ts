@@ -2,8 +2,8 @@
  * What one FTS5 phrase of the lexical leg matches over the whole store: the rowids and bm25() of
  * each match, as compact typed arrays (no object per match).
  *
- * bm25() is most of the lexical leg's cost (FTS5 reads each match's column sizes: ~0.6 µs a
- * match, thousands of matches for common words), and it depends only on the phrase and the store,
+ * bm25() is most of the lexical leg's cost (FTS5 reads each match's column sizes, and common
+ * words have thousands of matches), and it depends only on the phrase and the store,
  * not on the query's kinds or filters. So runSearch keeps recent phrases' hits until the store
  * changes, within a bound on the matches held (`PHRASE_CACHE_MATCHES`, 12 bytes each): words such
  * as "damage", "creature" or "fire" come back in query after query. `lexicalSearch` called
