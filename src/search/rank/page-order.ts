@@ -105,9 +105,9 @@ export function leadOrder(db: Database, total: number, spec: PageSpec, column: s
  * At most this many matches are put in order here rather than by SQL. Ordered by `doc_rank`, SQL
  * wants an index holding it, and with no statistics it takes one that does over the (kind, name)
  * index a name lookup needs: every spell read to find "Fireball" (docs/benchmark.md, "Figures behind
- * the code"). The few
- * matches are sorted here by the rank the store keeps as doc_rank (store/canonical.ts; the caller
- * comes here only when the stored ranks follow the query's preference).
+ * the code"). The few matches are sorted here by the rank the store keeps as doc_rank
+ * (store/canonical.ts; the caller comes here only when the stored ranks follow the query's
+ * preference).
  */
 const ORDER_HERE = 64;
 
