@@ -1,8 +1,8 @@
 /**
- * `lorekeeper documents` and `lorekeeper search` after syncing every source (the 40-question run:
- * names cut to "System Reference Doc…" so SRD 5.1 and 5.2 looked alike, srd-2014 listed three
- * times after a v1 sync, and the CLI search listing one creature once per book where the tools give
- * one row).
+ * `lorekeeper documents` and `lorekeeper search` after syncing every source (what a DM's
+ * questions found: names cut to "System Reference Doc…" so SRD 5.1 and 5.2 looked alike,
+ * srd-2014 listed three times after a v1 sync, and the CLI search listing one creature once per
+ * book where the tools give one row).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";

@@ -1,8 +1,8 @@
 /**
  * Every address resolves: each `lorekeeper://` address that any tool answer, prompt or completion
  * produces is read back through the real server (`lorekeeper serve` over stdio, a real MCP client)
- * and must answer. Two stores: one after `sync --source open5e_v1` alone (the 40-question run's
- * repro: the 2014 encounter linked `lorekeeper://creature/ogre`, class_progression
+ * and must answer. Two stores: one after `sync --source open5e_v1` alone (a repro from
+ * a DM's questions: the 2014 encounter linked `lorekeeper://creature/ogre`, class_progression
  * `lorekeeper://class/warlock`, completions offered bare `owlbear`), and one synced with every
  * source (Open5e v2 and v1, the D&D 5e API) plus an OrcBrew pack.
  */
