@@ -71,7 +71,7 @@ const ROW_COLUMNS = [
 ] as const;
 
 const KINDS = new Set<string>(ENTITY_KINDS);
-const SOURCES = new Set<string>(DOCUMENT_SOURCES);
+const KNOWN_SOURCES = new Set<string>(DOCUMENT_SOURCES);
 const HOMEBREW = new Set<string>(HOMEBREW_SOURCES);
 
 type MasterRow = { type: string; name: string; sql: string | null };
@@ -161,7 +161,7 @@ function entityRowProblem(r: RawRow): string | undefined {
   }
   const row = r as Record<string, string>;
   if (!KINDS.has(row.kind!)) return `its kind ${show(row.kind!)} is not one LoreKeeper knows`;
-  if (!SOURCES.has(row.document_source!)) return `its source ${show(row.document_source!)} is not one LoreKeeper knows`;
+  if (!KNOWN_SOURCES.has(row.document_source!)) return `its source ${show(row.document_source!)} is not one LoreKeeper knows`;
   for (const c of ["key", "name", "document_key", "document_name"] as const)
     if (row[c]!.trim() === "") return `its ${c.replace("_", " ")} is empty`;
   const squat = squattedKey(row.document_source!, row.document_key!);
@@ -223,7 +223,7 @@ function checkDocumentRows(db: Database): void {
     for (const c of ["source", "key", "name"])
       if (typeof r[c] !== "string")
         refuse(`a document's \`${c}\` is ${r[c] === null ? "NULL" : typeof r[c]}, not text`);
-    if (!SOURCES.has(r.source as string))
+    if (!KNOWN_SOURCES.has(r.source as string))
       refuse(`the document ${show(r.key as string)} has the unknown source ${show(r.source as string)}`);
     const squat = squattedKey(r.source as string, r.key as string);
     if (squat) refuse(`the document ${show(r.name as string)}: ${squat}`);
