@@ -16,7 +16,7 @@ import { alignmentWords, blockNames, components, conditionsInflicted, environmen
 import type { Entity, EntityFilters, EntityKind, JsonObject } from "./types.ts";
 
 /** What a parameter accepts. */
-export type FilterInput =
+type FilterInput =
   | { type: "int"; min: number; max?: number }
   | { type: "number"; min: number; max?: number }
   /** a challenge rating: a number or "1/4"; `exact` = one of the ratings that exist */
@@ -308,7 +308,7 @@ type ValueOf<I> = I extends { type: "int" | "number" } ? number : I extends { ty
 export type StructuredFilters = { [P in Param as P["name"]]?: ValueOf<P["input"]> };
 export type FilterName = Param["name"];
 /** A store column of the table. */
-export type FilterColumnName = Entry["column"];
+type FilterColumnName = Entry["column"];
 export type DerivedColumn = Extract<Entry, { derive: unknown }>["column"];
 
 type SetBySources = Exclude<FilterColumnName, DerivedColumn>;

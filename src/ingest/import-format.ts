@@ -9,7 +9,7 @@ import { extname } from "node:path";
 import { sniffPack } from "./pack-file.ts";
 
 /** What the file holds, by its first bytes. */
-export type FileContent = "pack" | "other";
+type FileContent = "pack" | "other";
 
 /** A content pack (loaded as `sync --pack`), or homebrew (read by import-5etools.ts's readers). */
 export type ImportFormat = "pack" | "homebrew";

@@ -13,7 +13,7 @@ import { createNativeLoader } from "./loader.ts";
 import type { EmbeddedBundle, Manifest } from "./manifest.ts";
 
 /** Facts about the running binary, for `--version` and `doctor`. */
-export interface BinaryInfo {
+interface BinaryInfo {
   manifest: Manifest;
   /** Extraction folder, once unpacked. */
   dir?: string;

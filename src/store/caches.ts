@@ -21,7 +21,7 @@ function memoOf(where: Where): VersionMemo {
 }
 
 /** One value per store version. */
-export interface Slot {
+interface Slot {
   readonly key: string;
   readonly owner: string;
   get<T>(where: Where, compute: () => T): T;
@@ -30,7 +30,7 @@ export interface Slot {
 }
 
 /** Many values per store version, by key; at most `max` kept (least recently used dropped first). */
-export interface Family {
+interface Family {
   readonly key: string;
   readonly owner: string;
   readonly max: number;

@@ -35,7 +35,7 @@ function page(title: string, script: string, css: string): string {
   ].join("\n");
 }
 
-export interface Card {
+interface Card {
   uri: string;
   name: string;
   title: string;

@@ -31,7 +31,7 @@ import { V2Record, V2Unnamed, v2Base, v2Key, v2Url } from "./common.ts";
 /** Game system of a record's document object ("5e-2014"); core concepts are 5e 2014 when unstated. */
 const DEFAULT_GAMESYSTEM = "5e-2014";
 
-export interface Described {
+interface Described {
   /** the main text: the record's own document, else its game system's, else the first */
   desc: string;
   /** every document's text, in upstream order (texts of the same document joined) */
