@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { applyCorrections, TEXT_FIXES } from "../../src/entities/corrections/apply.ts";
 import { ruleEntity } from "../../src/entities/normalize/canonical/reference.ts";
-import { answeringPassage } from "../../src/tools/rule-passage.ts";
+import { answeringPassage } from "../../src/tools/answer/rule-passage.ts";
 
 // Open5e v2's SRD 5.1 "Falling" as it is served (its spaces lost where the SRD's lines break).
 const SERVED =

@@ -15,7 +15,7 @@ import type { Store } from "../../src/store/db.ts";
 import { DataGate } from "../../src/tools/kit/data-gate.ts";
 import type { ToolDeps } from "../../src/tools/kit/deps.ts";
 import { TOOLS } from "../../src/tools/index.ts";
-import { PROFILE_ROWS, rowsOf } from "../../src/tools/rows.ts";
+import { PROFILE_ROWS, rowsOf } from "../../src/tools/answer/rows.ts";
 import type { SearchHit } from "../../src/search/types.ts";
 import { makeStore } from "../support/entities.ts";
 import { ctxOf } from "../search/helpers.ts";
