@@ -40,6 +40,7 @@ import { explainFilters, explainName } from "./rank/explain.ts";
 import { resolveName } from "./filter/names.ts";
 import { presentHits } from "./rank/present.ts";
 import { semanticLeg } from "./rank/semantic-leg.ts";
+import { preferCounterparts } from "./rank/counterparts.ts";
 import { DEFAULT_FUSION, type FusionMethod, fusionFor } from "./rank/fusion.ts";
 import type { RankingMode, RankingProfile, SearchMode, SearchQuery, SearchResponse } from "./types.ts";
 
@@ -236,7 +237,11 @@ async function rankedPage(
   return pinVersion(db, () => {
     const prior =
       ranking === "hybrid" ? corePrior(db, lists, q.page.rank, fusion.coreBoost, fusion.editionBoost) : undefined;
-    const fused = fuseRankings(lists, exact, fusion.k, prior, ranking === "hybrid" ? fusion.method : "rrf");
+    let fused = fuseRankings(lists, exact, fusion.k, prior, ranking === "hybrid" ? fusion.method : "rrf");
+    // The tools with an edition prior (search_rule) also put the preferred edition's counterpart first.
+    if (ranking === "hybrid" && (fusion.editionBoost ?? 0) > 0) {
+      fused = preferCounterparts(db, fused, preferredSrd(q.page.rank), OFFICIAL_SRDS);
+    }
     const spread = ranking === "hybrid" ? fusion.spread : undefined;
     return finish(respond(pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...q.page, spread } : q.page), mode, messages));
   });

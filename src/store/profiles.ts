@@ -1,13 +1,17 @@
 /**
- * How many of a store's core creatures (SRD 5.1 / 5.2) carry their plain-words profile
- * (src/entities/creature-profiles.ts). A store synced before the profiles existed, or a content
- * pack built before them, lacks them until its creatures are synced again.
+ * How many of a store's core entries (SRD 5.1 / 5.2) that this version has a plain-words profile
+ * for carry it: creatures, spells, magic items and rules (src/entities/*-profiles.ts). A store
+ * synced before the profiles existed, or a content pack built before them, lacks them until those
+ * entries are synced again.
  */
 import type { Database } from "bun:sqlite";
-import { CORE_CREATURE_DOCUMENTS } from "../entities/creature-profiles.ts";
+import { CORE_CREATURE_DOCUMENTS, creatureProfile } from "../entities/creature-profiles.ts";
+import { itemProfile } from "../entities/item-profiles.ts";
+import { ruleProfile } from "../entities/rule-profiles.ts";
+import { spellProfile } from "../entities/spell-profiles.ts";
 
 export interface ProfileCoverage {
-  /** Core creature rows in the store. */
+  /** Core rows of the group's kinds that this version has a profile for. */
   core: number;
   /** Of them, rows whose data has a profile. */
   withProfile: number;
@@ -17,15 +21,60 @@ export interface ProfileCoverage {
   lackingCount: number;
 }
 
-export function profileCoverage(db: Database, max = 10): ProfileCoverage {
+/** The kinds a profile check covers together, and the `sync --types` that stores them again. */
+export interface ProfileGroup {
+  /** "creatures", "spells", "magic items", "rules" */
+  label: string;
+  kinds: readonly string[];
+}
+
+export const PROFILE_GROUPS: readonly ProfileGroup[] = [
+  { label: "creatures", kinds: ["creature"] },
+  { label: "spells", kinds: ["spell"] },
+  // Magic gear a document files as an item (SRD 5.2 potions) has its magic item's profile.
+  { label: "magic items", kinds: ["magic_item", "item"] },
+  { label: "rules", kinds: ["rule", "rule_section"] },
+];
+
+/** Whether this version has a profile for a core row (the lookup the normalizers make). */
+function hasProfile(kind: string, name: string, doc: string, section: string | null): boolean {
+  switch (kind) {
+    case "creature":
+      return creatureProfile(name, doc) !== null;
+    case "spell":
+      return spellProfile(name, doc) !== null;
+    case "magic_item":
+    case "item":
+      return itemProfile(name, doc) !== null;
+    case "rule":
+      return ruleProfile("rule", name, doc, section) !== null;
+    case "rule_section":
+      return ruleProfile("rule_section", name, doc, name.trim().toLowerCase()) !== null;
+    default:
+      return false;
+  }
+}
+
+export function profileCoverage(db: Database, group: ProfileGroup = PROFILE_GROUPS[0]!, max = 10): ProfileCoverage {
   const docs = CORE_CREATURE_DOCUMENTS.map(() => "?").join(",");
-  const where = `kind = 'creature' AND lower(document_key) IN (${docs})`;
-  const counts = db
-    .query<{ core: number; with_profile: number }, string[]>(`SELECT count(*) AS core, count(json_extract(data, '$.profile')) AS with_profile FROM entities WHERE ${where}`)
-    .get(...CORE_CREATURE_DOCUMENTS) ?? { core: 0, with_profile: 0 };
-  const names = db
-    .query<{ name: string }, string[]>(`SELECT DISTINCT name FROM entities WHERE ${where} AND json_extract(data, '$.profile') IS NULL ORDER BY name`)
-    .all(...CORE_CREATURE_DOCUMENTS)
-    .map((r) => r.name);
-  return { core: counts.core, withProfile: counts.with_profile, lacking: names.slice(0, max), lackingCount: names.length };
+  const kinds = group.kinds.map(() => "?").join(",");
+  const rows = db
+    .query<{ kind: string; name: string; doc: string; section: string | null; has: number }, string[]>(
+      `SELECT kind, name, document_key AS doc, json_extract(data, '$.section') AS section,` +
+        ` json_extract(data, '$.profile') IS NOT NULL AS has` +
+        ` FROM entities WHERE kind IN (${kinds}) AND lower(document_key) IN (${docs})`,
+    )
+    .all(...group.kinds, ...CORE_CREATURE_DOCUMENTS);
+  let core = 0;
+  let withProfile = 0;
+  const lacking = new Set<string>();
+  for (const r of rows) {
+    // A row that has one counts even when this version would not write it (a newer pack's).
+    if (!r.has && !hasProfile(r.kind, r.name, r.doc, typeof r.section === "string" ? r.section : null)) continue;
+    core++;
+    if (r.has) withProfile++;
+    else lacking.add(r.name);
+  }
+  const names = [...lacking].sort();
+  return { core, withProfile, lacking: names.slice(0, max), lackingCount: names.length };
 }

@@ -15,6 +15,8 @@ import type { Store } from "../../src/store/db.ts";
 import { DataGate } from "../../src/tools/kit/data-gate.ts";
 import type { ToolDeps } from "../../src/tools/kit/deps.ts";
 import { TOOLS } from "../../src/tools/index.ts";
+import { PROFILE_ROWS, rowsOf } from "../../src/tools/answer/rows.ts";
+import type { SearchHit } from "../../src/search/types.ts";
 import { makeStore } from "../support/entities.ts";
 import { ctxOf } from "../search/helpers.ts";
 
@@ -148,6 +150,45 @@ describe("spell and magic item profiles", () => {
     expect(lookup.results[0]!.profile).toBe(spellProfile("Feather Fall", "srd-2024")!.profile);
     const items = await call("search_equipment", { search: "flaming sword", limit: 5 });
     expect(items.results.find((r) => r.name === "Flame Tongue (Longsword)")?.profile).toBeDefined();
+  });
+});
+
+describe("a search's rows past the first few", () => {
+  test("carry no profile or other documents; a profile shown above is not repeated", () => {
+    const other = { kind: "spell", key: "srd-2014_x", document_key: "srd-2014", document_source: "open5e_v2" };
+    const names = ["Feather Fall", "Fly", "Levitate", "Jump", "Spider Climb", "Misty Step"];
+    const hits: SearchHit[] = names.map((n, i) => ({
+      entity: { ...spell(n, "srd-2024", FALLING), id: i + 1 },
+      similarity_score: 1 - i / 10,
+      others: [other],
+    }));
+    const rows = rowsOf(hits, "summary", { profile: true });
+    expect(PROFILE_ROWS).toBeLessThan(names.length);
+    rows.forEach((r, i) => {
+      const first = i < PROFILE_ROWS;
+      expect(r.other_documents !== undefined).toBe(first);
+      expect(r.profile !== undefined).toBe(first && spellProfile(names[i]!, "srd-2024") !== null);
+      expect(r.name).toBe(names[i]);
+    });
+    // A family's variants share one profile: the second row says nothing new.
+    const sword = magicItemEntity("open5e_v2", base("Flame Tongue (Longsword)", "srd-2014"), {
+      type: "weapon",
+      rarity: "rare",
+      requires_attunement: true,
+      attunement_detail: null,
+      desc: SWORD,
+      base_item: "longsword",
+      damage_dice: null,
+      damage_type: null,
+      cost: null,
+      cost_gp: null,
+      weight_lb: null,
+    });
+    const twice = rowsOf([{ entity: { ...sword, id: 1 } }, { entity: { ...sword, id: 2 } }], "summary", { profile: true });
+    expect(twice[0]!.profile).toBeDefined();
+    expect(twice[1]!.profile).toBeUndefined();
+    // A full row keeps everything.
+    expect(rowsOf(hits, "full", { profile: true })[PROFILE_ROWS]!.profile).toBeDefined();
   });
 });
 

@@ -19,7 +19,7 @@ import { getMeta, openStore, rebuildHint, schemaVersionProblem, StoreError, type
 import { checkStore, isCorruption, unreadableEntities } from "../../store/repair.ts";
 import { SCHEMA_VERSION } from "../../store/schema.ts";
 import { listSyncState } from "../../store/sync-state.ts";
-import { profileCoverage } from "../../store/profiles.ts";
+import { PROFILE_GROUPS, type ProfileGroup, profileCoverage } from "../../store/profiles.ts";
 import { pendingVectors } from "../../search/index/pending-vectors.ts";
 import { upstreamsOf } from "../../sources/index.ts";
 import { countVectors, getEmbeddingMeta, unusableVectors } from "../../store/vectors.ts";
@@ -263,23 +263,27 @@ function leftoversCheck(path: string): Check | undefined {
 
 const INSTALLED_FIX = "Install it again (`lorekeeper model install … --force`), switch to another (`lorekeeper model use NAME`), or remove it (`lorekeeper model remove NAME`).";
 
-/** Core creatures (SRD 5.1/5.2) stored without their plain-words profile (synced or packed before profiles existed). */
-export function profilesCheck(path: string): Check | undefined {
+/**
+ * Core entries (SRD 5.1/5.2) of one profile group (creatures, spells, magic items, rules) stored
+ * without the plain-words profile this version has for them (synced or packed before it existed).
+ */
+export function profilesCheck(path: string, group: ProfileGroup = PROFILE_GROUPS[0]!): Check | undefined {
   if (!existsSync(path)) return undefined;
   try {
     const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
     try {
-      const c = profileCoverage(store.db);
+      const c = profileCoverage(store.db, group);
       if (c.core === 0) return undefined;
-      const summary = `${c.withProfile} of ${c.core} core creatures (SRD 5.1/5.2) have a profile`;
-      if (c.withProfile === c.core) return { name: "creature profiles", status: "ok", summary, details: { ...c } };
+      const name = `${group.label.replace(/s$/, "")} profiles`;
+      const summary = `${c.withProfile} of ${c.core} core ${group.label} (SRD 5.1/5.2) have a profile`;
+      if (c.withProfile === c.core) return { name, status: "ok", summary, details: { ...c } };
       const more = c.lackingCount > c.lacking.length ? `, … (${c.lackingCount} names)` : "";
       return {
-        name: "creature profiles",
+        name,
         status: "warn",
         summary: `${summary}; none for ${c.lacking.join(", ")}${more}: searching them by description is weaker`,
         details: { ...c },
-        fix: `Their rows were stored by an older LoreKeeper: sync them again (online) with \`lorekeeper sync --types creatures --force --db-path "${path}"\`, or import a content pack built with this version. Names this version has no profile for are listed by \`bun scripts/check-profiles.ts\` in a checkout.`,
+        fix: `Their rows were stored by an older LoreKeeper: sync them again (online) with \`lorekeeper sync --types ${group.kinds.join(",")} --force --db-path "${path}"\`, or import a content pack built with this version. Names this version has no profile for are listed by \`bun scripts/check-profiles.ts\` in a checkout.`,
       };
     } finally {
       store.close();
@@ -391,8 +395,10 @@ export async function runDoctor(cfg: Config, embedder: () => EmbedderProvider, o
   if (leftovers) checks.push(leftovers);
   const embeddings = embeddingsCheck(path);
   if (embeddings) checks.push(embeddings);
-  const profiles = profilesCheck(path);
-  if (profiles) checks.push(profiles);
+  for (const group of PROFILE_GROUPS) {
+    const profiles = profilesCheck(path, group);
+    if (profiles) checks.push(profiles);
+  }
   checks.push(await modelCheck(cfg, store.details?.vectors as Record<string, number> | undefined));
   const usearchError = await usearchProbe();
   checks.push(nativeLibrariesCheck(usearchError));

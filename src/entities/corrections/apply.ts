@@ -6,6 +6,7 @@
  * already the majority's (upstream fixed it) is left alone.
  */
 import table from "./srd-2014.json" with { type: "json" };
+import textFixes from "./text-fixes.json" with { type: "json" };
 import type { Entity, EntityFilters, JsonObject, JsonValue } from "../types.ts";
 import { dataAt, normalizeValue } from "../agreement.ts";
 
@@ -88,8 +89,53 @@ export function correctionsFor(e: Pick<Entity, "document_source" | "kind" | "key
   return BY_ENTITY.get(`${e.document_source}\u0000${e.kind}\u0000${e.key}`) ?? [];
 }
 
+/** A slip in an upstream text (text-fixes.json): in `field` of the record, each [from, to] pair. */
+export interface TextFix {
+  source: string;
+  kind: string;
+  key: string;
+  name: string;
+  field: string;
+  why: string;
+  /** [from, to] pairs */
+  replace: string[][];
+}
+
+export const TEXT_FIXES: readonly TextFix[] = (textFixes as { fixes: TextFix[] }).fixes;
+
+const FIXES_BY_ENTITY = new Map<string, TextFix[]>();
+for (const f of TEXT_FIXES) {
+  const k = `${f.source}\u0000${f.kind}\u0000${f.key}`;
+  FIXES_BY_ENTITY.set(k, [...(FIXES_BY_ENTITY.get(k) ?? []), f]);
+}
+
+/**
+ * `e` with its text slips fixed in the field and in the search text (which holds the field's
+ * words), so the keyword leg, the embedding and a quoted passage read "bludgeoning damage", not
+ * "bludgeoningdamage". No note: the words are the source's own.
+ */
+function fixText<E extends Entity>(e: E): E {
+  const fixes = FIXES_BY_ENTITY.get(`${e.document_source}\u0000${e.kind}\u0000${e.key}`);
+  if (!fixes) return e;
+  let data = e.data;
+  let text = e.text;
+  for (const f of fixes) {
+    const v = dataAt(data, f.field);
+    if (typeof v !== "string") continue;
+    let fixed = v;
+    for (const [from, to] of f.replace) {
+      if (!from || to === undefined) continue;
+      fixed = fixed.split(from).join(to);
+      text = text.split(from).join(to);
+    }
+    if (fixed !== v) data = setPath(data, f.field, fixed);
+  }
+  return data === e.data && text === e.text ? e : { ...e, data, text };
+}
+
 /** `e` with its corrections applied and each stated in `upstream_notes`; `e` itself when none applies. */
-export function applyCorrections<E extends Entity>(e: E): E {
+export function applyCorrections<E extends Entity>(entity: E): E {
+  const e = fixText(entity);
   const list = correctionsFor(e);
   if (list.length === 0) return e;
   let data = e.data;

@@ -130,6 +130,11 @@ export interface QueryAnalysis {
   completed: Map<string, string>;
 }
 
+/** Whether `token` may be the start of a longer name word (completion's own tests, before any text lookup). */
+function completable(vocab: NameVocabulary, token: string): boolean {
+  return [...token].length >= 3 && !STOPWORDS.has(token) && !/\d/.test(token) && !vocab.has(token);
+}
+
 /** The most common name word that `token` is the start of (ties: shorter, then alphabetical). */
 function completion(vocab: NameVocabulary, token: string): string | undefined {
   if ([...token].length < 3 || STOPWORDS.has(token) || /\d/.test(token)) return undefined;
@@ -151,6 +156,9 @@ export function analyzeQuery(db: Database, query: string): QueryAnalysis {
   const completed = new Map<string, string>();
   for (const t of tokens) {
     if (corrected.has(t)) continue;
+    // A word the texts hold whole is a word, not the start of one: "get rid of a curse" must not
+    // be read (and embedded) as "getting riding of a curse".
+    if (!completable(nameVocabulary(db, memo), t) || textHits(db, memo, t) >= RARE_HITS) continue;
     const c = completion(nameVocabulary(db, memo), t);
     if (c) completed.set(t, c);
   }

@@ -114,6 +114,9 @@ function rowFromBody(e: Entity, body: string, similarity?: number, others?: read
   return compactRowOf(e, JSON.parse(body) as FlatResult, similarity, others);
 }
 
+/** Rows of an answer to a search or a name that show a core entry's `profile` (the first ones). */
+export const PROFILE_ROWS = 3;
+
 /**
  * The answer's rows. `profile: false` (a structured list) leaves the compact rows' `profile` out:
  * a plain-words profile helps the reader of a search by meaning or a name lookup see what a hit is,
@@ -123,7 +126,8 @@ function rowFromBody(e: Entity, body: string, similarity?: number, others?: read
  */
 export function rowsOf(hits: readonly SearchHit[], detail: Detail, opts: { profile?: boolean; remember?: (id: number, body: string) => void } = {}): FlatResult[] {
   const dropProfile = detail !== "full" && opts.profile === false;
-  return hits.map((h) => {
+  const shown = new Set<JsonValue>();
+  return hits.map((h, i) => {
     if (h.compact !== undefined && detail === "full") throw new Error("a full row was asked of a hit that carries its compact row only");
     let row: FlatResult;
     if (h.compact !== undefined) row = rowFromBody(h.entity, h.compact, h.similarity_score, h.others);
@@ -134,6 +138,14 @@ export function rowsOf(hits: readonly SearchHit[], detail: Detail, opts: { profi
       row = compactRowOf(h.entity, body, h.similarity_score, h.others);
     }
     if (dropProfile) delete row.profile;
+    else if (detail !== "full") {
+      // The reader weighs the first few hits; past them a core entry's name and scan fields identify
+      // it and its other editions are one `uri` away, and a profile already shown (an item family's
+      // variants share one) says nothing new. Twenty of each put a search's answer past its goal.
+      if (i >= PROFILE_ROWS) delete row.other_documents;
+      if (row.profile !== undefined && (i >= PROFILE_ROWS || shown.has(row.profile))) delete row.profile;
+      else if (row.profile !== undefined) shown.add(row.profile);
+    }
     if (h.preferred_version) row.edition_note = editionNote(h.entity, h.preferred_version);
     return row;
   });

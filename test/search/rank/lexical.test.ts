@@ -151,6 +151,25 @@ describe("typo tolerance", () => {
     expect(semanticText(analyzeQuery(store.db, "Protect from Fire!"))).toBe("Protect from Fire!");
   });
 
+  test("a word the texts hold whole is not completed to a longer name word ('rid' is not 'riding')", () => {
+    const texts = ["Get rid of the smell.", "You get rid of it.", "Hard to get rid of."];
+    const riders = [
+      makeEntity("creature", "Riding Horse", { cr: 0.25, creature_type: "beast" }, { text: "A horse to ride." }),
+      makeEntity("creature", "Getting Lost", { cr: 0, creature_type: "beast" }, { text: "Lost." }),
+      ...texts.map((t, i) => makeEntity("rule", `Chore ${i}`, { section: "adventuring" }, { text: t })),
+    ];
+    replaceOrigin(store.db, "test:rid", riders);
+    try {
+      const a = analyzeQuery(store.db, "get rid of a smell");
+      expect(a.completed.size).toBe(0);
+      expect(semanticText(a)).toBe("get rid of a smell");
+      // A cut-off word no text holds is still completed.
+      expect(semanticText(analyzeQuery(store.db, "ridin horse"))).toBe("riding horse");
+    } finally {
+      replaceOrigin(store.db, "test:rid", []);
+    }
+  });
+
   test("words that exist are not 'corrected'; short words are left alone", () => {
     expect(corrections(store.db, ["fire", "magic", "ice", "flame", "xqzvwk"]).size).toBe(0);
   });
