@@ -7,7 +7,6 @@ import type { Database } from "bun:sqlite";
 import type { Embedder } from "../src/search/types.ts";
 import { MODES, summarize, type Mode, type Summary } from "./eval-metrics.ts";
 import type { EvalQuery } from "./eval-queries.ts";
-import type { SplitFigures } from "./eval-split.ts";
 
 /** typo / name (exact or partial) / meaning, by query id; meaning queries are grouped by tool too. */
 export function queryClass(q: EvalQuery): "typo" | "name" | "meaning" {
@@ -52,6 +51,17 @@ export async function measureEmbedding(e: Embedder, queryTexts: string[], passag
   await e.embedPassages(passages);
   const s = (performance.now() - t0) / 1000;
   return { queryP50: quantile(q, 0.5), queryP90: quantile(q, 0.9), passagesPerSecond: passages.length / s, sample: passages.length };
+}
+
+/** The figures of the split report (scripts/eval-split.ts makes them). */
+export interface SplitFigures {
+  train: Record<Mode, Summary>;
+  heldOut: Record<Mode, Summary>;
+  /** Meaning queries of the held-out half by tool, per mode. */
+  heldOutMeaningByTool: Record<string, Record<Mode, Summary>>;
+  /** The dev set per mode (hitK: within each case's k), and by tool (hybrid). */
+  dev: Record<Mode, Summary & { hitK: number }>;
+  devByTool: Record<string, Summary & { hitK: number }>;
 }
 
 export interface ModelReport {

@@ -7,23 +7,13 @@
 import type { Fusion, RankingProfile } from "../src/search/rank/fusion.ts";
 import { MODES, summarize, type Mode, type Summary } from "./eval-metrics.ts";
 import { devSummary } from "./eval-dev.ts";
-import { isTuneQuery, queryClass, summaries, summaryLines } from "./eval-compare.ts";
+import { isTuneQuery, queryClass, type SplitFigures, summaries, summaryLines } from "./eval-compare.ts";
 import type { EvalQuery } from "./eval-queries.ts";
 
 /** What the split report reads of one ranked query. */
 export interface RankedQuery {
   q: EvalQuery;
   rank: Record<Mode, number | null>;
-}
-
-export interface SplitFigures {
-  train: Record<Mode, Summary>;
-  heldOut: Record<Mode, Summary>;
-  /** Meaning queries of the held-out half by tool, per mode. */
-  heldOutMeaningByTool: Record<string, Record<Mode, Summary>>;
-  /** The dev set per mode (hitK: within each case's k), and by tool (hybrid). */
-  dev: Record<Mode, Summary & { hitK: number }>;
-  devByTool: Record<string, Summary & { hitK: number }>;
 }
 
 const f3 = (x: number) => x.toFixed(3);
@@ -35,6 +25,8 @@ function byTool<T>(rs: readonly RankedQuery[], f: (group: RankedQuery[]) => T): 
 }
 
 /** The figures of the split and the dev set. `own` = the project's queries, `dev` = the outside set. */
+export type { SplitFigures };
+
 export function splitFigures(own: readonly RankedQuery[], dev: readonly RankedQuery[]): SplitFigures {
   const held = own.filter((r) => !isTuneQuery(r.q));
   const devBy = {} as Record<Mode, Summary & { hitK: number }>;
