@@ -1,6 +1,6 @@
 /** tools/answer/response.ts and tools/answer/budget.ts: the result shape and the response budget. */
 import { describe, expect, test } from "bun:test";
-import { fitToBudget } from "../../src/tools/answer/budget.ts";
+import { fitAnswer, fitToBudget } from "../../src/tools/answer/budget.ts";
 import { entityUri, flattenEntity, type SearchAnswer } from "../../src/tools/answer/response.ts";
 import { makeEntity } from "../support/entities.ts";
 
@@ -60,5 +60,59 @@ describe("results", () => {
     expect(fitted.results.length).toBeLessThan(100);
     expect(fitted.count).toBe(fitted.results.length);
     expect(fitted.message).toContain(`of 100 results`);
+  });
+
+  // Like `search_creature {"type":"dragon","limit":30,"detail":"full"}` on a full store: two big
+  // stat blocks in the middle of the page must not be skipped by paging.
+  function pageWithBigOnes(): SearchAnswer {
+    const results = Array.from({ length: 30 }, (_, i) => {
+      const e = makeEntity("creature", `Dragon ${String(i).padStart(2, "0")}`, {}, { key: `d${i}` });
+      const n = i === 7 || i === 8 ? 45 : 6;
+      e.data = { actions: Array.from({ length: n }, (_, j) => ({ name: `Action ${j}`, desc: "y ".repeat(200) })) };
+      return flattenEntity(e);
+    });
+    return { results, count: 30, total: 30, offset: 0, has_more: false, detail: "full", search_mode: "structured", metadata: { generated_at: "t", data_synced_at: null, sources: ["open5e_v2"] } };
+  }
+
+  test("results left out by the budget start the next page: paging skips none, the message says how many", () => {
+    const whole = pageWithBigOnes();
+    const budget = 12_000;
+    const seen: string[] = [];
+    let offset = 0;
+    for (let pages = 0; pages < 30 && offset < 30; pages++) {
+      const page: SearchAnswer = { ...whole, results: whole.results.slice(offset), count: 30 - offset, offset };
+      const { answer: a, text } = fitAnswer(page, { budgetChars: budget, tool: "search_creature" });
+      expect(text.length).toBeLessThanOrEqual(budget);
+      expect(a.results.length).toBeGreaterThan(0);
+      const names = a.results.map((r) => String(r.name));
+      // A prefix of the page: the kept ones are the next ones in order.
+      expect(names).toEqual(whole.results.slice(offset, offset + names.length).map((r) => String(r.name)));
+      seen.push(...names);
+      const rest = 30 - offset - names.length;
+      if (rest > 0) {
+        expect(a.next_offset).toBe(offset + names.length);
+        expect(a.has_more).toBe(true);
+        expect(a.message).toContain(`Only ${names.length} of ${30 - offset} results fit`);
+        expect(a.message).toContain(`the other ${rest} were left out: call again with offset=${offset + names.length}`);
+        offset = a.next_offset!;
+      } else {
+        expect(a.next_offset).toBeUndefined();
+        offset = 30;
+      }
+    }
+    expect(seen).toEqual(whole.results.map((r) => String(r.name)));
+  });
+
+  test("a result too big for any answer is left out where it stands, named with its uri; the rest still come", () => {
+    const whole = pageWithBigOnes();
+    const { answer: a, text } = fitAnswer(whole, { budgetChars: 4_000, tool: "search_creature" });
+    expect(text.length).toBeLessThanOrEqual(4_000);
+    const names = a.results.map((r) => String(r.name));
+    expect(names[0]).toBe("Dragon 00");
+    expect(a.next_offset).toBe(names.length);
+    const fromBig = fitAnswer({ ...whole, results: whole.results.slice(7), offset: 7 }, { budgetChars: 4_000, tool: "search_creature" }).answer;
+    expect(fromBig.message).toContain("Too large for any answer, so left out: Dragon 07 (lorekeeper://creature/d7); Dragon 08");
+    expect(fromBig.results[0]!.name).toBe("Dragon 09");
+    expect(fromBig.next_offset).toBe(7 + 2 + fromBig.results.length);
   });
 });

@@ -1,9 +1,10 @@
 /**
  * The response budget: an answer's JSON text must stay under `budgetChars`. Past it, oversized
  * fields are cut first (reserved strings such as `name` over 200 characters, lists over 50
- * items), then long text fields are shortened (ever harder caps), then results that still do not
- * fit are left out, each on its own (an oversized result never pushes out the ones after it);
- * `truncated` and a short message say how to get full entries. Pure.
+ * items), then long text fields are shortened (ever harder caps), then the page ends at the first
+ * result that does not fit (`next_offset` points at it, so paging skips nothing); a result too big
+ * for any answer alone is left out where it stands and named. `truncated` and a short message say
+ * how many were left out and how to get them and full entries. Pure.
  *
  * Fast and exact: every result is serialized once. The size an answer would have at a cap is
  * computed from those lengths and the long strings alone (replacing a string in a JSON value
@@ -217,7 +218,7 @@ function fullEntryHint(first: FlatResult | undefined, opts: BudgetOptions): stri
 
 /**
  * Fit an answer in the budget: first shorten long text fields (ever harder), then, if even the
- * shortest fields do not fit, drop results from the end. Sets `truncated` and explains how to get
+ * shortest fields do not fit, end the page early (the rest start the next one). Sets `truncated` and explains how to get
  * the full entries.
  */
 export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswer {
@@ -241,39 +242,78 @@ export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswe
     const built = rs.map((r) => atCap(r, cap));
     return { answer: { ...shortened, results: built.map((b) => b.result) }, text: assemble(built.map((b) => b.json), tail) };
   }
-  // Still too big at the smallest cap: keep, in order, each result that still fits; one that does
-  // not is left out on its own (the ones after it may fit). The note is sized for the largest count.
-  // The page continues after the last result kept (`consumed` results of this page were looked at);
-  // one left out before it stays one read of its uri away.
-  const withKept = (kept: number, firstKept: FlatResult | undefined, consumed: number): SearchAnswer => ({
-    ...answer,
-    results: [],
-    count: kept,
-    has_more: answer.has_more || consumed < full.length,
-    ...(answer.has_more || consumed < full.length ? { next_offset: answer.offset + consumed } : {}),
-    truncated: true,
-    message: joinMessages(
-      answer.message,
-      `Only ${kept} of ${full.length} results fit the response budget (${opts.budgetChars} characters); call again with offset=${answer.offset + consumed} for the rest, or lower \`limit\`.`,
-      fullEntryHint(firstKept, opts),
-    ),
-  });
-  const consumedBy = (kept: readonly number[]) => (kept.length ? kept[kept.length - 1]! + 1 : full.length);
-  const tailFor = (kept: number[]) => tailOf(withKept(kept.length, kept.length ? atCap(rs[kept[0]!]!, MIN_CAP).result : undefined, consumedBy(kept)))!;
-  const estimate = tailOf(withKept(full.length, cut[0], full.length))!;
+  // Still too big at the smallest cap: keep results in order up to the first that does not fit; it
+  // and the rest start the next page (`next_offset`), so paging skips nothing. A result too big for
+  // any answer on its own is left out where it stands (it never pushes out the ones after it) and
+  // named in the message with its uri, so it is never lost silently either.
+  const withKept = (picked: readonly number[], consumed: number): SearchAnswer => {
+    const kept = picked.length;
+    const firstKept = kept ? atCap(rs[picked[0]!]!, MIN_CAP).result : undefined;
+    const deferred = full.length - consumed;
+    const more = answer.has_more || deferred > 0;
+    const next = answer.offset + consumed;
+    const gone = tooBigBefore(picked, consumed);
+    const named = gone.slice(0, 5).map(describe).join("; ") + (gone.length > 5 ? `; and ${gone.length - 5} more` : "");
+    const later = `; the other ${deferred} were left out: call again with offset=${next} for them, or lower \`limit\`.`;
+    return {
+      ...answer,
+      results: [],
+      count: kept,
+      has_more: more,
+      ...(more ? { next_offset: next } : {}),
+      truncated: true,
+      message: joinMessages(
+        answer.message,
+        `Only ${kept} of ${full.length} results fit the response budget (${opts.budgetChars} characters)` +
+          (deferred > 0 ? later : "."),
+        gone.length ? `Too large for any answer, so left out: ${named}.` : undefined,
+        fullEntryHint(firstKept, opts),
+      ),
+    };
+  };
+  // Indices before `consumed` that are not kept: the results too big for any answer.
+  const tooBigBefore = (picked: readonly number[], consumed: number): number[] => {
+    const keptSet = new Set(picked);
+    const out: number[] = [];
+    for (let i = 0; i < consumed; i++) if (!keptSet.has(i)) out.push(i);
+    return out;
+  };
+  const describe = (i: number): string => {
+    const r = cut[i]!;
+    const name = shortenString(String(r.name ?? r.key ?? ""), 80);
+    const uri = String(r.uri ?? "");
+    return uri.length <= 300 ? `${name} (${uri})` : name;
+  };
+  // The note is sized for the largest counts and for the results too big alone; the real one is checked below.
+  const base = tailOf(withKept([], 0))!;
+  const alone = rs.map((r) => textLength(lengthAt(r, MIN_CAP), 1, base) > opts.budgetChars);
+  const fitting = rs.map((_, i) => i).filter((i) => !alone[i]);
+  const deferredNote = base.length - tailOf(withKept([], full.length))!.length;
+  const estimate = tailOf(withKept(fitting, full.length))!.length + Math.max(0, deferredNote);
   const picked: number[] = [];
   let used = 0;
+  let consumed = full.length;
   for (let i = 0; i < rs.length; i++) {
     const len = lengthAt(rs[i]!, MIN_CAP);
-    if (textLength(used + len, picked.length + 1, estimate) <= opts.budgetChars) {
+    if (alone[i]) continue;
+    if (HEAD.length + used + len + picked.length + 1 + estimate <= opts.budgetChars) {
       picked.push(i);
       used += len;
+    } else {
+      consumed = i;
+      break;
     }
   }
-  // The real note names the first kept result: if it is longer than estimated, leave out the last kept until it fits.
-  while (picked.length > 0 && textLength(used, picked.length, tailFor(picked)) > opts.budgetChars) used -= lengthAt(rs[picked.pop()!]!, MIN_CAP);
+  // The real note names the first kept result: if it is longer than estimated, move the last kept to the next page.
+  while (picked.length > 0 && textLength(used, picked.length, tailOf(withKept(picked, consumed))!) > opts.budgetChars) {
+    const j = picked.pop()!;
+    used -= lengthAt(rs[j]!, MIN_CAP);
+    consumed = j;
+  }
+  // Nothing kept and nothing left out for good would send the caller back to the same offset: leave the first out.
+  if (picked.length === 0 && consumed < full.length && tooBigBefore(picked, consumed).length === 0) consumed += 1;
   const built = picked.map((i) => atCap(rs[i]!, MIN_CAP));
-  const fitted = withKept(picked.length, built[0]?.result, consumedBy(picked));
+  const fitted = withKept(picked, consumed);
   return { answer: { ...fitted, results: built.map((b) => b.result) }, text: assemble(built.map((b) => b.json), tailOf(fitted)!) };
 }
 
