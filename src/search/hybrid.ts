@@ -42,7 +42,15 @@ import { presentHits } from "./rank/present.ts";
 import { semanticLeg } from "./rank/semantic-leg.ts";
 import { preferCounterparts } from "./rank/counterparts.ts";
 import { DEFAULT_FUSION, type FusionMethod, fusionFor } from "./rank/fusion.ts";
-import type { RankingMode, RankingProfile, SearchMode, SearchQuery, SearchResponse } from "./types.ts";
+import type {
+  RankingMode,
+  RankingProfile,
+  SearchHit,
+  SearchMode,
+  SearchQuery,
+  SearchResponse,
+  StructuredFilters,
+} from "./types.ts";
 
 export type { SearchContext } from "./context.ts";
 
@@ -175,6 +183,22 @@ function corePrior(
   const core = 1 + Math.max(0, boost);
   for (const [id, doc] of rows) prior.set(Number(id), core * (doc === edition ? 1 + Math.max(0, editionBoost) : 1));
   return (id) => prior.get(id) ?? 1;
+}
+
+/**
+ * Why each hit's preferred version is not shown: another name (a lookup by the other edition's
+ * name), else the filters; with neither (no filter given, same name) there is nothing to say.
+ */
+function explainPreferred(hits: SearchHit[], filters: StructuredFilters | undefined): SearchHit[] {
+  const filtered = Object.values(filters ?? {}).some((v) => v !== undefined && v !== null);
+  for (const h of hits) {
+    const p = h.preferred_version;
+    if (!p) continue;
+    if (p.name.toLowerCase() !== h.entity.name.toLowerCase()) p.because = "name";
+    else if (filtered) p.because = "filters";
+    else delete h.preferred_version;
+  }
+  return hits;
 }
 
 /** The SRD of the preferred edition: the first SRD the preference names, else the newest. */
@@ -311,7 +335,7 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
   };
   // What each hit answers with: its same-document copies' extra fields, one wording (present.ts).
   const present = { documents: docs.keys, prefer: q.prefer, compact: q.omitText === true };
-  const shown = (r: SearchResponse): SearchResponse => ({ ...r, hits: presentHits(db, r.hits, present) });
+  const shown = (r: SearchResponse): SearchResponse => ({ ...r, hits: explainPreferred(presentHits(db, r.hits, present), q.filters) });
   if (!search) {
     const res = structuredPage(db, where, page);
     if (res.total === 0 && q.filters) {

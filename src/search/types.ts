@@ -66,6 +66,12 @@ export interface OtherVersion {
   document_source: string;
 }
 
+/** The preferred document's version of a hit that is not shown, and why (SearchHit.preferred_version). */
+export interface PreferredVersion extends OtherVersion {
+  name: string;
+  because: "filters" | "name";
+}
+
 export interface SearchHit {
   entity: Entity & { id: number };
   /** 0..1, present when ranked by `search`. */
@@ -75,9 +81,11 @@ export interface SearchHit {
   /**
    * Collapsed, without a documents filter: the version of the most preferred document, when it is
    * not this hit because it does not match the filters (the 2024 Sending is not evocation, so a
-   * list of evocation spells shows the 2014 one and says so).
+   * list of evocation spells shows the 2014 one and says so), or because it has another name (the
+   * 2014 "Crossbow, heavy" asked by name; the 2024 one is "Heavy Crossbow"). Without filters and
+   * under the same name there is nothing to explain: left out.
    */
-  preferred_version?: OtherVersion;
+  preferred_version?: PreferredVersion;
   /**
    * The body of this hit's compact row (SearchQuery.compactBody: JSON of its fields after the
    * identity): the entity then carries its identity only (`data` empty, not read, not presented).

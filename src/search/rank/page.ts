@@ -97,7 +97,7 @@ function load(db: Database, picked: ReadonlyArray<{ members: readonly LightRow[]
     if (p.score !== undefined) hit.similarity_score = p.score;
     const o = others(p.members);
     if (o.length) hit.others = o;
-    if (p.preferred) hit.preferred_version = version(p.preferred);
+    if (p.preferred) hit.preferred_version = { ...version(p.preferred), name: p.preferred.name, because: "filters" };
     hits.push(hit);
   }
   return hits;

@@ -4,7 +4,7 @@
  * collapsed entry. Pure.
  */
 import type { Entity, JsonObject, JsonValue } from "../../entities/types.ts";
-import type { OtherVersion, SearchHit } from "../../search/types.ts";
+import type { OtherVersion, PreferredVersion, SearchHit } from "../../search/types.ts";
 import { COMPACT_FIELDS } from "./compact-fields.ts";
 import { entityUri, type FlatResult, flattenEntity } from "./response.ts";
 
@@ -104,9 +104,12 @@ export function fullRow(e: Entity, similarity?: number, others?: readonly OtherV
   return out;
 }
 
-/** Why a row comes from another document than the preferred one: that one's version does not match. */
-export function editionNote(e: Entity, preferred: OtherVersion): string {
-  return `${e.document_key} version: the preferred ${preferred.document_key} ${e.name} does not match the filters (${entityUri(preferred.kind, preferred.key, preferred.document_source)}).`;
+/** Why a row is not from the preferred document: that one's version has another name or does not match the filters. */
+export function editionNote(e: Entity, preferred: PreferredVersion): string {
+  const uri = entityUri(preferred.kind, preferred.key, preferred.document_source);
+  const doc = preferred.document_key;
+  if (preferred.because === "name") return `${e.document_key} version; the preferred ${doc} one is named "${preferred.name}" (${uri}).`;
+  return `${e.document_key} version: the preferred ${doc} ${e.name} does not match the filters (${uri}).`;
 }
 
 /** A compact row from its remembered body (tools/answer/compact-bodies.ts): the same fields in the same order as compactRow. */
