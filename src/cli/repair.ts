@@ -6,7 +6,7 @@
  *   WAL is checkpointed. Nothing is downloaded; no entity changes.
  * - A damaged store (SQLite cannot read it, or it is still inconsistent after the rebuild): its
  *   files are renamed to `<db>.damaged-<time>…` (never deleted) and the report says how to fill a
- *   new one: `lorekeeper sync`, and `lorekeeper import` of the OrcBrew files it had imported.
+ *   new one: `lorekeeper sync`, and `lorekeeper import` of the homebrew files (OrcBrew, 5etools) it had imported.
  */
 import type { EmbedderProvider } from "../search/types.ts";
 import { existsSync } from "node:fs";
@@ -17,7 +17,8 @@ import { Database } from "bun:sqlite";
 import { openStore, schemaVersionProblem, type Store, storeFailure } from "../store/db.ts";
 import { getEmbeddingMeta, unusableVectors } from "../store/vectors.ts";
 import { removePackLeftovers } from "../ingest/pack-file.ts";
-import { checkSearchTables, checkStore, importedOrcbrewFiles, isCorruption, moveStoreAside, rebuildSearchTables } from "../store/repair.ts";
+import { HOMEBREW_FILES } from "../sources/index.ts";
+import { checkSearchTables, checkStore, importedHomebrewFiles, isCorruption, moveStoreAside, rebuildSearchTables } from "../store/repair.ts";
 
 export type RepairOutcome = "repaired" | "moved-aside" | "no-store" | "failed";
 
@@ -35,7 +36,7 @@ function quote(p: string): string {
 }
 
 function moveAside(path: string, why: string, steps: string[]): RepairReport {
-  const files = importedOrcbrewFiles(path);
+  const files = importedHomebrewFiles(path);
   steps.push(`the store is damaged: ${why}`);
   for (const [from, to] of moveStoreAside(path)) steps.push(`moved ${from} → ${to}`);
   const db = ` --db-path ${quote(path)}`;
@@ -47,7 +48,7 @@ function moveAside(path: string, why: string, steps: string[]): RepairReport {
       `lorekeeper sync${db}   (downloads the Open5e / D&D 5e API content into a new store)`,
       files.length > 0
         ? `lorekeeper import${db} ${files.map(quote).join(" ")}   (the homebrew it held)`
-        : "lorekeeper import <file.orcbrew>   (again, for any homebrew you had imported)",
+        : `lorekeeper import ${HOMEBREW_FILES}   (again, for any homebrew you had imported)`,
       "restart any LoreKeeper server that is running (it still has the old file open)",
     ],
   };
@@ -113,7 +114,7 @@ export function repairStore(path: string): RepairReport {
   for (const f of removePackLeftovers(path)) steps.push(`removed ${f}, left by an interrupted content pack load`);
   if (!existsSync(path)) {
     steps.push(`there is no store at ${path}`);
-    return { path, outcome: "no-store", steps, next: ["lorekeeper sync   (or lorekeeper import <file.orcbrew>)"] };
+    return { path, outcome: "no-store", steps, next: [`lorekeeper sync   (or lorekeeper import ${HOMEBREW_FILES})`] };
   }
   const schema = peekSchemaProblem(path);
   let store: Store;

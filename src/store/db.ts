@@ -61,7 +61,7 @@ export function sqliteCode(err: unknown): string | undefined {
 export function rebuildHint(path: string): string {
   return (
     `Run \`lorekeeper doctor --repair --db-path "${path}"\` (it moves the damaged files aside), then \`lorekeeper sync\` ` +
-    `and re-import your .orcbrew files. By hand: move "${path}" and its -wal and -shm files elsewhere, then run \`lorekeeper sync\`.`
+    `and re-import your homebrew (.orcbrew, 5etools .json) files. By hand: move "${path}" and its -wal and -shm files elsewhere, then run \`lorekeeper sync\`.`
   );
 }
 

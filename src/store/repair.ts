@@ -107,10 +107,10 @@ export function moveStoreAside(path: string, stamp = new Date().toISOString().re
 }
 
 /**
- * The OrcBrew files imported into the database at `path`, as recorded in its documents table
+ * The homebrew files (OrcBrew, 5etools) imported into the database at `path`, as recorded in its documents table
  * (best effort: a damaged database may not say). Used to tell the user what to re-import.
  */
-export function importedOrcbrewFiles(path: string): string[] {
+export function importedHomebrewFiles(path: string): string[] {
   let db: Database | undefined;
   try {
     db = new Database(path, { readonly: true });
