@@ -10,8 +10,10 @@
  * 3. HTTP, 2026-07-28 era (no batches): 3 waves of 200 concurrent single search_all calls
  *    (`--http-calls 1 --waves 600`: the same calls one at a time, for comparison).
  *
- * Each attack line is preceded by the same server left idle for as long (its own start-up work:
- * the name index, the compact rows, the warm-up calls), so that what the attack adds is seen.
+ * Each attack line is preceded by the same server left idle for as long, so that what the attack
+ * adds is seen. The server does no start-up work (no warm-up calls; the model, vector index, name
+ * index and compact rows load on first use), so the idle line is its baseline, and the attack's
+ * RSS includes whatever its calls load.
  *
  * Usage: bun scripts/attack-memory.ts [--stdio-calls N] [--http-posts N] [--http-calls N] [--waves N]
  *   [--only stdio|http|http2026] [--db STORE (copied; default: the generated store)] [--model-dir DIR].

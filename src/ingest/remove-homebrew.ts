@@ -8,7 +8,7 @@
 import type { Database } from "bun:sqlite";
 import { HOMEBREW_SOURCES, HOMEBREW_SQL, isHomebrewSource } from "../entities/types.ts";
 import { LoreKeeperError } from "../errors.ts";
-import { SOURCES } from "../sources/index.ts";
+import { SOURCES, sourceRank } from "../sources/index.ts";
 import { storeFailure } from "../store/db.ts";
 import { deleteOrigin } from "../store/entities.ts";
 
@@ -108,6 +108,8 @@ export function removeHomebrewDocument(
       )
       .all(key, key);
     if (official.length > 0) {
+      // Most preferred source first, as every list of sources is written.
+      official.sort((a, b) => sourceRank(a.source) - sourceRank(b.source));
       const from = [...new Set(official.map((o) => labelOf(o.source)))].join(", ");
       throw new LoreKeeperError(
         "usage",

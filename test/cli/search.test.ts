@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { parseTypes, searchCommand } from "../../src/cli/commands/search.ts";
+import { FILTER_HELP } from "../../src/cli/commands/search-filters.ts";
 import { loadConfig } from "../../src/config.ts";
 import { UsageError } from "../../src/cli/command.ts";
 import type { EmbedderProvider } from "../../src/search/types.ts";
@@ -110,4 +111,12 @@ describe("lorekeeper search", () => {
     await expect(cli(["fire", "--type", "nope"])).rejects.toThrow(/unknown --type/);
     await expect(cli(["fire", "--bogus"])).rejects.toThrow(UsageError);
   }, 30_000);
+});
+
+test("`search --help` filter lines: every option is apart from its kinds and says what it takes", () => {
+  for (const line of FILTER_HELP.split("\n")) {
+    // "  --requires-attunement true|false  magic_item: true or false", never "true|falsemagic_item:".
+    expect(line).toMatch(/^ {2}--[a-z-]+ \S+ {2,}[a-z_/]+: \S/);
+  }
+  expect(FILTER_HELP).toContain("--requires-attunement true|false  magic_item: true or false");
 });

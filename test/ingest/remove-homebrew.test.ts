@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { importFivetoolsFile } from "../../src/ingest/import-5etools.ts";
 import { importOrcbrewFile } from "../../src/ingest/import.ts";
 import { removeHomebrewDocument } from "../../src/ingest/remove-homebrew.ts";
+import { SOURCES } from "../../src/sources/index.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { writeVectors } from "../../src/store/vectors.ts";
@@ -103,6 +104,14 @@ describe("removeHomebrewDocument", () => {
     const asV2 = () => removeHomebrewDocument(store.db, "srd-2014", { source: "open5e_v2" });
     expect(asV2).toThrow(/not a homebrew source/);
     expect(count("SELECT COUNT(*) AS n FROM entities")).toBe(total);
+  });
+
+  test("a document held by several synced sources names them in preference order", () => {
+    // Stored least preferred first: the answer must not follow the storage order.
+    replaceOrigin(store.db, "open5e_v1:spells", [makeEntity("spell", "Fireball", { level: 3 }, { source: "open5e_v1", key: "fireball" })], []);
+    replaceOrigin(store.db, "dnd5e_api:spells", [makeEntity("spell", "Fireball", { level: 3 }, { source: "dnd5e_api", key: "fireball" })], []);
+    const labels = ["open5e_v2", "dnd5e_api", "open5e_v1"].map((id) => SOURCES.find((s) => s.id === id)!.label);
+    expect(() => removeHomebrewDocument(store.db, "srd-2014")).toThrow(`it comes from ${labels.join(", ")} (synced content)`);
   });
 
   test("an unknown key names the nearest homebrew keys", () => {

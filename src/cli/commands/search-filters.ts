@@ -33,6 +33,7 @@ function helpText(p: TableParam): string {
   if (input.type === "vocab" || input.type === "values") return input.values.join(", ");
   if (p.description) return p.description;
   if (input.type === "cr") return 'a challenge rating, e.g. 5 or 1/4';
+  if (input.type === "bool") return "true or false";
   return input.type === "int" || input.type === "number" ? "a number" : "";
 }
 
@@ -40,8 +41,14 @@ export const FILTER_OPTIONS: Options = Object.fromEntries(
   FILTER_PARAMS.map((p) => [flag(p.name), p.input.type === "values" ? { type: "string" as const, multiple: true } : { type: "string" as const }]),
 );
 
+/** An option and its placeholder, padded to the help column; a longer one still gets two spaces. */
+function optionColumn(p: TableParam): string {
+  const head = `  --${flag(p.name)} ${placeholder(p)}`;
+  return head.length < 30 ? head.padEnd(32) : `${head}  `;
+}
+
 /** Help lines for the filter options. */
-export const FILTER_HELP = FILTER_PARAMS.map((p) => `  --${flag(p.name)} ${placeholder(p)}`.padEnd(32) + `${p.column.kinds.join("/")}: ${helpText(p)}`).join("\n");
+export const FILTER_HELP = FILTER_PARAMS.map((p) => `${optionColumn(p)}${p.column.kinds.join("/")}: ${helpText(p)}`).join("\n");
 
 /** Parsed option values → structured filters; a bad value is a UsageError naming the valid ones. */
 export function filtersFromOptions(values: Record<string, unknown>): StructuredFilters {
