@@ -335,7 +335,10 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
   };
   // What each hit answers with: its same-document copies' extra fields, one wording (present.ts).
   const present = { documents: docs.keys, prefer: q.prefer, compact: q.omitText === true };
-  const shown = (r: SearchResponse): SearchResponse => ({ ...r, hits: explainPreferred(presentHits(db, r.hits, present), q.filters) });
+  const shown = (r: SearchResponse): SearchResponse => ({
+    ...r,
+    hits: explainPreferred(presentHits(db, r.hits, present), q.filters),
+  });
   if (!search) {
     const res = structuredPage(db, where, page);
     if (res.total === 0 && q.filters) {

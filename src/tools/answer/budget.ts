@@ -218,8 +218,8 @@ function fullEntryHint(first: FlatResult | undefined, opts: BudgetOptions): stri
 
 /**
  * Fit an answer in the budget: first shorten long text fields (ever harder), then, if even the
- * shortest fields do not fit, end the page early (the rest start the next one). Sets `truncated` and explains how to get
- * the full entries.
+ * shortest fields do not fit, end the page early (the rest start the next one). Sets `truncated`
+ * and explains how to get the rest and the full entries.
  */
 export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswer {
   let tail0 = tailOf(given);

@@ -108,7 +108,9 @@ export function fullRow(e: Entity, similarity?: number, others?: readonly OtherV
 export function editionNote(e: Entity, preferred: PreferredVersion): string {
   const uri = entityUri(preferred.kind, preferred.key, preferred.document_source);
   const doc = preferred.document_key;
-  if (preferred.because === "name") return `${e.document_key} version; the preferred ${doc} one is named "${preferred.name}" (${uri}).`;
+  if (preferred.because === "name") {
+    return `${e.document_key} version; the preferred ${doc} one is named "${preferred.name}" (${uri}).`;
+  }
   return `${e.document_key} version: the preferred ${doc} ${e.name} does not match the filters (${uri}).`;
 }
 
