@@ -17,7 +17,7 @@
  *   reads only the candidates' f32 vectors, kept per store and model until the store changes.
  */
 import { statSync } from "node:fs";
-import { Index, MetricKind, ScalarKind, type IndexConfig } from "usearch";
+import type { Index, IndexConfig, MetricKind, ScalarKind } from "usearch";
 import { log } from "../../log.ts";
 import type { Store } from "../../store/db.ts";
 import { changeToken, getEmbeddingMeta, listVectorStamps, readVectorRows, type StoredVector } from "../../store/vectors.ts";
@@ -26,8 +26,9 @@ export { indexPaths } from "./vector-index-file.ts";
 import { hashPrefix, indexPaths, readSidecar, saveIndexFiles, verifyIndexFile, type IndexSidecar } from "./vector-index-file.ts";
 
 export const HNSW_CONFIG = {
-  metric: MetricKind.Cos,
-  quantization: ScalarKind.F16,
+  // usearch's MetricKind.Cos and ScalarKind.F16 (string enums), without loading usearch to name them.
+  metric: "cos" as MetricKind.Cos,
+  quantization: "f16" as ScalarKind.F16,
   connectivity: 16,
   expansion_add: 128,
   expansion_search: 64,
@@ -43,9 +44,16 @@ export interface ScoredId {
   similarity: number;
 }
 
+/**
+ * usearch and its native addon (~10 MB of RSS, ~8 ms of CPU) load with the first index made: a
+ * session whose meaning searches all rank exactly, or that asks none, never loads them.
+ */
+let usearch: typeof import("usearch") | undefined;
+
 function newIndex(dim: number): Index {
+  usearch ??= require("usearch") as typeof import("usearch");
   const config: IndexConfig = { dimensions: dim, ...HNSW_CONFIG };
-  return new Index(config);
+  return new usearch.Index(config);
 }
 
 /** The HNSW index of one model's vectors. Obtain it with loadOrBuildIndex. */
