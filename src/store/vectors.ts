@@ -43,7 +43,8 @@ function encodeVector(v: Float32Array): Uint8Array {
  * vectors); anything else is copied, so alignment never matters.
  */
 function decodeVector(blob: Uint8Array): Float32Array {
-  if (blob.byteOffset === 0 && blob.byteLength === blob.buffer.byteLength && blob.byteLength % 4 === 0) return new Float32Array(blob.buffer);
+  const whole = blob.byteOffset === 0 && blob.byteLength === blob.buffer.byteLength;
+  if (whole && blob.byteLength % 4 === 0) return new Float32Array(blob.buffer);
   const copy = new Uint8Array(blob.byteLength - (blob.byteLength % 4));
   copy.set(blob.subarray(0, copy.byteLength));
   return new Float32Array(copy.buffer);
@@ -169,7 +170,8 @@ export function readVectorRows(db: Database, modelId: string, ids?: Iterable<num
   }
   // One statement over the ids as a JSON array: no statement per chunk of bound parameters.
   const list = JSON.stringify([...new Set(ids)]);
-  take(db.query<Row, [string, string]>(`SELECT ${cols} FROM vectors WHERE model_id = ? AND entity_id IN (SELECT value FROM json_each(?))`).all(modelId, list));
+  const sql = `SELECT ${cols} FROM vectors WHERE model_id = ? AND entity_id IN (SELECT value FROM json_each(?))`;
+  take(db.query<Row, [string, string]>(sql).all(modelId, list));
   return out;
 }
 

@@ -104,9 +104,9 @@ interface VectorState {
   token: string | undefined;
   /** entity id → full content hash of the current vector in the store. */
   stamps: Map<number, string>;
-  /** Vectors exactSearch read (null: the entity has none), valid while the store's change token is `cacheToken`. */
+  /** Vectors exactSearch read (null: none stored), valid while the store's change token is `cacheToken`. */
   cache: Map<number, Float32Array | null>;
-  cacheToken: string | undefined;
+  cacheToken?: string;
   hnsw: HnswVectorIndex | undefined;
 }
 
@@ -117,7 +117,7 @@ function stateFor(store: Store, modelId: string, dim: number): VectorState {
   if (!byModel) registry.set(store, (byModel = new Map()));
   const key = `${modelId}#${dim}`;
   let st = byModel.get(key);
-  if (!st) byModel.set(key, (st = { modelId, dim, token: undefined, stamps: new Map(), cache: new Map(), cacheToken: undefined, hnsw: undefined }));
+  if (!st) byModel.set(key, (st = { modelId, dim, token: undefined, stamps: new Map(), cache: new Map(), hnsw: undefined }));
   return st;
 }
 

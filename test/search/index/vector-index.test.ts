@@ -6,7 +6,13 @@ import { indexPaths } from "../../../src/search/index/vector-index-file.ts";
 import { closeVectorIndex, exactSearch, loadOrBuildIndex, syncIndex } from "../../../src/search/index/vector-index.ts";
 import { openStore, type Store } from "../../../src/store/db.ts";
 import { replaceOrigin } from "../../../src/store/entities.ts";
-import { listPendingVectors, readVectorRows, readVectors, setEmbeddingMeta, writeVectors } from "../../../src/store/vectors.ts";
+import {
+  listPendingVectors,
+  readVectorRows,
+  readVectors,
+  setEmbeddingMeta,
+  writeVectors,
+} from "../../../src/store/vectors.ts";
 import { makeTempDir } from "../../support/tmp.ts";
 
 const DIM = 16;
@@ -255,7 +261,8 @@ describe("vector index", () => {
     try {
       replaceOrigin(mem.db, "o", Array.from({ length: 1200 }, (_, j) => ent(j)));
       const r = rng(7);
-      const written = new Map(listPendingVectors(mem.db, MODEL, 100_000).map((p) => [p.id, { id: p.id, contentHash: p.content_hash, vector: unit(r) }]));
+      const pending = listPendingVectors(mem.db, MODEL, 100_000);
+      const written = new Map(pending.map((p) => [p.id, { id: p.id, contentHash: p.content_hash, vector: unit(r) }]));
       expect(writeVectors(mem.db, MODEL, [...written.values()])).toBe(1200);
       const back = readVectorRows(mem.db, MODEL, [...written.keys(), 999_999, ...written.keys()], DIM);
       expect(back.size).toBe(1200);
