@@ -37,8 +37,14 @@ function encodeVector(v: Float32Array): Uint8Array {
   return new Uint8Array(v.buffer.slice(v.byteOffset, v.byteOffset + v.byteLength));
 }
 
-/** BLOB bytes → Float32Array (copied, so alignment never matters). */
+/**
+ * BLOB bytes → Float32Array. bun:sqlite gives each BLOB its own buffer: a whole, aligned one is
+ * viewed as floats without a copy (half the bytes allocated while a search reads its candidates'
+ * vectors); anything else is copied, so alignment never matters.
+ */
 function decodeVector(blob: Uint8Array): Float32Array {
+  const whole = blob.byteOffset === 0 && blob.byteLength === blob.buffer.byteLength;
+  if (whole && blob.byteLength % 4 === 0) return new Float32Array(blob.buffer);
   const copy = new Uint8Array(blob.byteLength - (blob.byteLength % 4));
   copy.set(blob.subarray(0, copy.byteLength));
   return new Float32Array(copy.buffer);
@@ -162,15 +168,10 @@ export function readVectorRows(db: Database, modelId: string, ids?: Iterable<num
     take(db.query<Row, [string]>(`SELECT ${cols} FROM vectors WHERE model_id = ?`).all(modelId));
     return out;
   }
-  const list = [...new Set(ids)];
-  for (let i = 0; i < list.length; i += 500) {
-    const chunk = list.slice(i, i + 500);
-    take(
-      db
-        .query<Row, (string | number)[]>(`SELECT ${cols} FROM vectors WHERE model_id = ? AND entity_id IN (${chunk.map(() => "?").join(",")})`)
-        .all(modelId, ...chunk),
-    );
-  }
+  // One statement over the ids as a JSON array: no statement per chunk of bound parameters.
+  const list = JSON.stringify([...new Set(ids)]);
+  const sql = `SELECT ${cols} FROM vectors WHERE model_id = ? AND entity_id IN (SELECT value FROM json_each(?))`;
+  take(db.query<Row, [string, string]>(sql).all(modelId, list));
   return out;
 }
 

@@ -13,11 +13,11 @@
  * - Kept in line with the store: every call checks a cheap change token (PRAGMA data_version +
  *   total_changes()); when it moved, the (id, content_hash) list is diffed against the index and only
  *   the difference is removed/added (or the index is rebuilt when most of it changed), then saved.
- * - `exactSearch` = exact cosine over a candidate id set (used when filters leave few candidates),
- *   from an in-memory Float32Array cache per store and model (16k × 384 floats ≈ 25 MB).
+ * - `exactSearch` = exact cosine over a candidate id set (used when filters leave few candidates):
+ *   reads only the candidates' f32 vectors, kept per store and model until the store changes.
  */
 import { statSync } from "node:fs";
-import { Index, MetricKind, ScalarKind, type IndexConfig } from "usearch";
+import type { Index, IndexConfig, MetricKind, ScalarKind } from "usearch";
 import { log } from "../../log.ts";
 import type { Store } from "../../store/db.ts";
 import { changeToken, getEmbeddingMeta, listVectorStamps, readVectorRows, type StoredVector } from "../../store/vectors.ts";
@@ -26,8 +26,9 @@ export { indexPaths } from "./vector-index-file.ts";
 import { hashPrefix, indexPaths, readSidecar, saveIndexFiles, verifyIndexFile, type IndexSidecar } from "./vector-index-file.ts";
 
 export const HNSW_CONFIG = {
-  metric: MetricKind.Cos,
-  quantization: ScalarKind.F16,
+  // usearch's MetricKind.Cos and ScalarKind.F16 (string enums), without loading usearch to name them.
+  metric: "cos" as MetricKind.Cos,
+  quantization: "f16" as ScalarKind.F16,
   connectivity: 16,
   expansion_add: 128,
   expansion_search: 64,
@@ -43,9 +44,16 @@ export interface ScoredId {
   similarity: number;
 }
 
+/**
+ * usearch and its native addon (~10 MB of RSS, ~8 ms of CPU) load with the first index made: a
+ * session whose meaning searches all rank exactly, or that asks none, never loads them.
+ */
+let usearch: typeof import("usearch") | undefined;
+
 function newIndex(dim: number): Index {
+  usearch ??= require("usearch") as typeof import("usearch");
   const config: IndexConfig = { dimensions: dim, ...HNSW_CONFIG };
-  return new Index(config);
+  return new usearch.Index(config);
 }
 
 /** The HNSW index of one model's vectors. Obtain it with loadOrBuildIndex. */
@@ -96,7 +104,9 @@ interface VectorState {
   token: string | undefined;
   /** entity id → full content hash of the current vector in the store. */
   stamps: Map<number, string>;
-  cache: Map<number, Float32Array>;
+  /** Vectors exactSearch read (null: none stored), valid while the store's change token is `cacheToken`. */
+  cache: Map<number, Float32Array | null>;
+  cacheToken?: string;
   hnsw: HnswVectorIndex | undefined;
 }
 
@@ -125,13 +135,12 @@ export interface IndexSyncResult {
   saved: boolean;
 }
 
-/** Re-read the store's stamps when it changed; drop cached vectors that changed. True if re-read. */
+/** Re-read the store's stamps when it changed. True if re-read. */
 function refresh(store: Store, st: VectorState): boolean {
   const token = changeToken(store.db);
   if (token === st.token) return false;
   const stamps = new Map<number, string>();
   for (const s of listVectorStamps(store.db, st.modelId)) stamps.set(s.id, s.content_hash);
-  for (const [id, hash] of st.stamps) if (stamps.get(id) !== hash) st.cache.delete(id);
   st.stamps = stamps;
   st.token = token;
   return true;
@@ -363,18 +372,18 @@ export function syncIndex(store: Store, model?: { modelId: string; dim: number }
  */
 export function exactSearch(store: Store, query: Float32Array, candidateIds: Iterable<number>, modelId: string): ScoredId[] {
   const st = stateFor(store, modelId, query.length);
-  refresh(store, st);
-  const ids: number[] = [];
-  const missing: number[] = [];
-  for (const id of new Set(candidateIds)) {
-    if (!st.stamps.has(id)) continue;
-    ids.push(id);
-    if (!st.cache.has(id)) missing.push(id);
+  // Only the candidates' vectors are read, never every vector's stamp (a walk of the whole table):
+  // the vectors read are kept until the store changes.
+  const token = changeToken(store.db);
+  if (token !== st.cacheToken) {
+    st.cache.clear();
+    st.cacheToken = token;
   }
+  const ids = [...new Set(candidateIds)];
+  const missing = ids.filter((id) => !st.cache.has(id));
   if (missing.length) {
-    for (const [id, row] of readVectorRows(store.db, modelId, missing, st.dim)) {
-      if (st.stamps.get(id) === row.contentHash) st.cache.set(id, row.vector);
-    }
+    const rows = readVectorRows(store.db, modelId, missing, st.dim);
+    for (const id of missing) st.cache.set(id, rows.get(id)?.vector ?? null);
   }
   let qn = 0;
   for (let i = 0; i < query.length; i++) qn += query[i]! * query[i]!;

@@ -6,7 +6,13 @@ import { indexPaths } from "../../../src/search/index/vector-index-file.ts";
 import { closeVectorIndex, exactSearch, loadOrBuildIndex, syncIndex } from "../../../src/search/index/vector-index.ts";
 import { openStore, type Store } from "../../../src/store/db.ts";
 import { replaceOrigin } from "../../../src/store/entities.ts";
-import { listPendingVectors, readVectors, setEmbeddingMeta, writeVectors } from "../../../src/store/vectors.ts";
+import {
+  listPendingVectors,
+  readVectorRows,
+  readVectors,
+  setEmbeddingMeta,
+  writeVectors,
+} from "../../../src/store/vectors.ts";
 import { makeTempDir } from "../../support/tmp.ts";
 
 const DIM = 16;
@@ -248,6 +254,28 @@ describe("vector index", () => {
     embedRandom(store, 4);
     const after = exactSearch(store, q, ids, MODEL);
     expect(after.find((h) => h.id === target)!.similarity).toBeLessThan(0.99);
+  });
+
+  test("stored vectors read back bit for bit, many ids in one read, each in its own buffer", () => {
+    const mem = openStore({ path: ":memory:" });
+    try {
+      replaceOrigin(mem.db, "o", Array.from({ length: 1200 }, (_, j) => ent(j)));
+      const r = rng(7);
+      const pending = listPendingVectors(mem.db, MODEL, 100_000);
+      const written = new Map(pending.map((p) => [p.id, { id: p.id, contentHash: p.content_hash, vector: unit(r) }]));
+      expect(writeVectors(mem.db, MODEL, [...written.values()])).toBe(1200);
+      const back = readVectorRows(mem.db, MODEL, [...written.keys(), 999_999, ...written.keys()], DIM);
+      expect(back.size).toBe(1200);
+      for (const [id, w] of written) expect(back.get(id)).toEqual({ contentHash: w.contentHash, vector: w.vector });
+      expect(readVectorRows(mem.db, MODEL, [], DIM).size).toBe(0);
+      // Viewed, not copied, yet never sharing memory: changing one vector leaves the others alone.
+      const [a, b] = [...back.values()].map((row) => row.vector);
+      a!.fill(0);
+      expect(b!.some((x) => x !== 0)).toBe(true);
+      expect(new Set([...back.values()].map((row) => row.vector.buffer)).size).toBe(1200);
+    } finally {
+      mem.close();
+    }
   });
 
   test("works for in-memory stores (no file) and for models with no vectors", () => {
