@@ -20,9 +20,13 @@ const CREATURE_TYPES = ["aberration", "beast", "celestial", "construct", "dragon
 
 function structured(): Array<[string, Args]> {
   const out: Array<[string, Args]> = [];
-  SCHOOLS.forEach((school, i) => out.push(["search_spell", { level: (i % 5) + 1, school, limit: 5 }]));
+  SCHOOLS.forEach((school, i) => {
+    out.push(["search_spell", { level: (i % 5) + 1, school, limit: 5 }]);
+  });
   for (const cr of [0, "1/8", "1/4", "1/2", 1, 2, 3, 4, 6, 8]) out.push(["search_creature", { cr, limit: 10 }]);
-  CREATURE_TYPES.slice(0, 6).forEach((type, i) => out.push(["search_creature", { type, cr_max: i + 2, limit: 10 }]));
+  CREATURE_TYPES.slice(0, 6).forEach((type, i) => {
+    out.push(["search_creature", { type, cr_max: i + 2, limit: 10 }]);
+  });
   out.push(
     ["search_spell", { class_key: "cleric", level_max: 2, limit: 5 }],
     ["search_spell", { ritual: true, level: 1, limit: 5 }],

@@ -170,7 +170,9 @@ export function callMix(): CallSpec[] {
   };
   for (const [tool, args] of STRUCTURED) add(tool, "structured", args);
   for (const [tool, args] of NAMES) add(tool, "name", args);
-  for (const [tool, texts] of Object.entries(SEARCH_TEXTS)) texts.forEach((t, i) => add(tool, "search", searchArgs(tool, t, i)));
+  for (const [tool, texts] of Object.entries(SEARCH_TEXTS)) texts.forEach((t, i) => {
+      add(tool, "search", searchArgs(tool, t, i));
+    });
   return out;
 }
 

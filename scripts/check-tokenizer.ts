@@ -108,7 +108,9 @@ function pickFixture(texts: readonly Text[], kinds: readonly string[]): Text[] {
   const entities = texts.map((t, i) => ({ ...t, kind: kinds[i] ?? "" })).filter((t) => t.source === "entity");
   const punct = (s: string) => (s.match(/[^\p{L}\p{N}\s]/gu)?.length ?? 0) / Math.max(1, s.length);
   const picked = new Map<string, Text>();
-  const take = (xs: Array<Text & { kind: string }>, n: number) => xs.slice(0, n).forEach((x) => picked.set(x.text, { source: x.source, text: x.text.slice(0, 2000) }));
+  const take = (xs: Array<Text & { kind: string }>, n: number) => {
+    for (const x of xs.slice(0, n)) picked.set(x.text, { source: x.source, text: x.text.slice(0, 2000) });
+  };
   take([...entities].sort((a, b) => b.text.length - a.text.length), 6);
   take(entities.filter((t) => /[À-ÖØ-öø-ɏ]/.test(t.text)).sort((a, b) => a.text.length - b.text.length), 16);
   take(entities.filter((t) => /[^\x00-\x7F]/.test(t.text) && !/[À-ÖØ-öø-ɏ]/.test(t.text)).sort((a, b) => a.text.length - b.text.length), 6);

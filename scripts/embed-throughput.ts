@@ -85,7 +85,12 @@ const rawWith = (session: typeof ownSession) => async () => {
     const ids = new BigInt64Array(batch.length * width);
     const mask = new BigInt64Array(batch.length * width);
     const types = new BigInt64Array(batch.length * width);
-    batch.forEach((e, r) => e.getIds().forEach((id, c) => ((ids[r * width + c] = BigInt(id)), (mask[r * width + c] = 1n))));
+    batch.forEach((e, r) => {
+      e.getIds().forEach((id, c) => {
+        ids[r * width + c] = BigInt(id);
+        mask[r * width + c] = 1n;
+      });
+    });
     const all: Record<string, BigInt64Array> = { input_ids: ids, attention_mask: mask, token_type_ids: types };
     const feeds = Object.fromEntries(session.inputNames.map((n) => [n, new ort.Tensor("int64", all[n]!, [batch.length, width])]));
     await session.run(feeds);

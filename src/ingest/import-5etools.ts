@@ -8,7 +8,7 @@
  * format (`importHomebrewFiles`). See docs/homebrew.md.
  */
 import type { Database } from "bun:sqlite";
-import { lstatSync, readdirSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, type Stats, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { capName, oversizeReason } from "../entities/limits.ts";
@@ -78,7 +78,7 @@ export function importFivetoolsText(db: Database | null, text: string, file: str
     opts.onEvent?.({ type: "file-done", report });
     return report;
   };
-  let parsed;
+  let parsed: ReturnType<typeof parseFivetools>;
   try {
     parsed = parseFivetools(text);
   } catch (err) {
@@ -110,18 +110,22 @@ export function importFivetoolsText(db: Database | null, text: string, file: str
       }
       pr.skipped.push({ type, key: capName(name), name: capName(name), reason, line: 0, column: 0 });
     };
-    src.entities.forEach((e0, i) => {
+    for (const [i, e0] of src.entities.entries()) {
       const e: Entity = { ...e0, document_name: docName };
       const from = src.from[i]!;
       const over = oversizeReason(e);
-      if (over) return skipOne(from.type, `too large to import: ${over} (see docs/homebrew.md, "Limits")`, e.name, e.kind);
+      if (over) {
+        skipOne(from.type, `too large to import: ${over} (see docs/homebrew.md, "Limits")`, e.name, e.kind);
+        continue;
+      }
       const t = twin(e);
       if (t && !opts.force) {
-        return skipOne(from.type, `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; homebrew never overwrites API content (use --force to import it anyway)`, e.name, e.kind);
+        skipOne(from.type, `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; homebrew never overwrites API content (use --force to import it anyway)`, e.name, e.kind);
+        continue;
       }
       if (t) pr.warnings.push(`${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway (--force), both are kept`);
       keep.push(e);
-    });
+    }
     if (dry) pr.existing = countExisting(db, pr.origin);
     const before = earlierName(db, src.doc.key, docName, FIVETOOLS_SOURCE);
     if (before !== undefined && countExisting(db, pr.origin) > 0) pr.warnings.push(`replaces the source "${before}" imported earlier under the same document key ${src.doc.key}`);
@@ -220,7 +224,7 @@ function expandHomebrewPaths(paths: readonly string[], warnings: string[]): stri
         return;
       }
       const p = join(dir, n);
-      let st;
+      let st: Stats;
       try {
         st = lstatSync(p);
       } catch {
@@ -233,7 +237,7 @@ function expandHomebrewPaths(paths: readonly string[], warnings: string[]): stri
     }
   };
   for (const p of paths) {
-    let st;
+    let st: Stats;
     try {
       st = statSync(p);
     } catch {

@@ -207,7 +207,7 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
     opts.onEvent?.({ type: "file-done", report });
     return report;
   };
-  let parsed;
+  let parsed: ReturnType<typeof parseOrcbrew>;
   try {
     parsed = parseOrcbrew(text, file);
   } catch (err) {

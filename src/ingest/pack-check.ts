@@ -97,14 +97,14 @@ export function checkPackFile(path: string, reference: Database): void {
   try {
     db = new Database(path, { readonly: true });
   } catch (err) {
-    return refuse(`it is not a SQLite database (${(err as Error).message})`);
+    refuse(`it is not a SQLite database (${(err as Error).message})`);
   }
   try {
     let objects: MasterRow[];
     try {
       objects = master(db);
     } catch (err) {
-      return refuse(`its database cannot be read (${(err as Error).message})`);
+      refuse(`its database cannot be read (${(err as Error).message})`);
     }
     const ours = new Map(master(reference).map((o) => [o.name, o]));
     const byName = new Map(objects.map((o) => [o.name, o]));

@@ -69,7 +69,9 @@ describe("a condition asked for in a player's words (keyword ranking, no model)"
       return words ? e : { ...e, text: `${name}\nCondition\n${desc}` };
     });
   const stores = [makeStore(conditions(true)), makeStore(conditions(false))];
-  afterAll(() => stores.forEach((s) => s.cleanup()));
+  afterAll(() => {
+    for (const s of stores) s.cleanup();
+  });
   const first = async (i: number, search: string) => (await runSearch(ctxOf(stores[i]!.store), { kinds: ["condition"], limit: 5, search, profile: "rule" })).hits[0]?.entity.name;
 
   test("'knocked down to the ground' → Prone, 'scared of the dragon' → Frightened; without the words neither is found first", async () => {

@@ -5,7 +5,7 @@
  * every write of creatures, back-filled for a store written before, asked through a real client.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { join } from "node:path";
 import { summary } from "../../src/cli/commands/search.ts";

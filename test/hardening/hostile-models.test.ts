@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { zipSync } from "fflate";
 import { getLogLevel, setLogLevel } from "../../src/log.ts";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
-import { type ArchiveLimits } from "../../src/search/model/model-archive.ts";
+import type { ArchiveLimits } from "../../src/search/model/model-archive.ts";
 import { installByName } from "../../src/search/model/model-fetch.ts";
 import { installModel, ModelInstallError } from "../../src/search/model/model-install.ts";
 import { MANIFEST_FILE, readManifest } from "../../src/search/model/model-manifest.ts";

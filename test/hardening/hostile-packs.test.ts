@@ -429,7 +429,7 @@ describe("checksums and leftovers", () => {
     expect(report.checks.find((c) => c.name === "embeddings")?.summary).toMatch(/^3 stored vectors of .* are unusable/);
     const repaired = await runDoctor(cfg, () => provider, { dbPath: path, offline: true, repair: true });
     expect(repaired.repair?.steps.join("\n")).toMatch(
-      /removed 3 unusable vectors.*\n.*rebuilt the vector index from the 3 stored vectors[^]*computed the 3 missing/,
+      /removed 3 unusable vectors.*\n.*rebuilt the vector index from the 3 stored vectors[\s\S]*computed the 3 missing/,
     );
     expect(repaired.checks.find((c) => c.name === "embeddings")?.status).toBe("ok");
   }, 60_000);

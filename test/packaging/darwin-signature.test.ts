@@ -31,7 +31,9 @@ describe("the code directory reader", () => {
     buf.writeUInt32BE(8192, cd + 32); // codeLimit
     buf.writeUInt8(32, cd + 36); // hashSize
     buf.writeUInt8(12, cd + 39); // 4096-byte pages
-    hashes.forEach((h, i) => h.copy(buf, cd + 44 + i * 32));
+    hashes.forEach((h, i) => {
+      h.copy(buf, cd + 44 + i * 32);
+    });
     const got = storedCodeDigests(new Uint8Array(buf), 0)!;
     expect(got.digests).toEqual(hashes.map((h) => h.toString("hex")));
     expect([got.codeLimit, got.pageSize]).toEqual([8192, 4096]);

@@ -11,7 +11,9 @@ import { makeTempDir } from "../support/tmp.ts";
 function manual(threshold: number, collect: () => void) {
   const queue: Array<() => void> = [];
   const c = new AnswerCollector(threshold, collect, (fn) => queue.push(fn));
-  return { c, queue, runAll: () => queue.splice(0).forEach((fn) => fn()) };
+  return { c, queue, runAll: () => {
+      for (const fn of queue.splice(0)) fn();
+    } };
 }
 
 describe("AnswerCollector", () => {

@@ -92,7 +92,9 @@ describe("tools/list", () => {
     const { tools } = await client.listTools();
     const unions: string[] = [];
     const walk = (v: unknown, path: string): void => {
-      if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
+      if (Array.isArray(v)) v.forEach((x, i) => {
+        walk(x, `${path}[${i}]`);
+      });
       else if (v && typeof v === "object") {
         for (const [k, x] of Object.entries(v)) {
           if (k === "type" && Array.isArray(x)) unions.push(`${path}.type`);

@@ -109,7 +109,9 @@ function tokenTable(vocab: string[], dim: number, seed: number): Float32Array {
 
 function tokenizerJson(vocab: string[]): string {
   const ids: Record<string, number> = {};
-  vocab.forEach((t, i) => (ids[t] = i));
+  vocab.forEach((t, i) => {
+    ids[t] = i;
+  });
   const special = (content: string) => ({ id: ids[content]!, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
   return JSON.stringify({
     version: "1.0",

@@ -54,7 +54,9 @@ describe("dice distributions are exact", () => {
     const d = distribution(expr(s), o);
     const listed = bruteForce(count, sides, keep, highest, o);
     const total = [...listed.values()].reduce((a, b) => a + b, 0n);
-    d.w.forEach((w, i) => same(frac(w, d.den), frac(listed.get(d.min + i) ?? 0n, total)));
+    d.w.forEach((w, i) => {
+      same(frac(w, d.den), frac(listed.get(d.min + i) ?? 0n, total));
+    });
   });
 
   test("the figures DMs ask for", () => {
@@ -198,7 +200,9 @@ describe("roll_odds through an MCP client", () => {
 function halfOf8d6() {
   const d = distribution(expr("8d6"));
   const m = new Map<number, bigint>();
-  d.w.forEach((w, i) => m.set(Math.floor((d.min + i) / 2), (m.get(Math.floor((d.min + i) / 2)) ?? 0n) + w));
+  d.w.forEach((w, i) => {
+    m.set(Math.floor((d.min + i) / 2), (m.get(Math.floor((d.min + i) / 2)) ?? 0n) + w);
+  });
   const min = Math.min(...m.keys());
   const w = Array.from({ length: Math.max(...m.keys()) - min + 1 }, (_, i) => m.get(min + i) ?? 0n);
   return { min, w, den: d.den };

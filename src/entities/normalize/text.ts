@@ -19,7 +19,7 @@ export function stripMarkdown(s: string): string {
     .replace(/^\s*#{1,6}\s*/gm, "")
     .replace(/`+/g, "")
     .replace(/\*+/g, "")
-    .replace(/(^|[\s(\["'])_+(?=\S)/gm, "$1")
+    .replace(/(^|[\s(["'])_+(?=\S)/gm, "$1")
     .replace(/(\S)_+(?=[\s).,;:!?\]"']|$)/gm, "$1")
     .replace(/^\s*[-+•]\s+/gm, "")
     .replace(/\s*\|\s*/g, " | ")

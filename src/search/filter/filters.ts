@@ -120,7 +120,7 @@ function blank(s: unknown): boolean {
 }
 
 /** A parameter's value as its input type reads it, or a message. */
-function valueOf(p: TableParam, raw: unknown): { ok: true; v: unknown } | { ok: false; message: string } | undefined {
+function paramValue(p: TableParam, raw: unknown): { ok: true; v: unknown } | { ok: false; message: string } | undefined {
   switch (p.input.type) {
     case "int":
     case "number":
@@ -202,7 +202,7 @@ export function buildFilterWhere(kinds: readonly EntityKind[], filters: Structur
   const read = new Map<TableParam, unknown>();
   for (const p of FILTER_PARAMS) {
     if (f[p.name] === undefined) continue;
-    const r = valueOf(p, f[p.name]);
+    const r = paramValue(p, f[p.name]);
     if (!r) continue;
     if (!r.ok) return { ok: false, message: r.message };
     read.set(p, r.v);

@@ -108,7 +108,9 @@ export function onnxRunners(ort: Ort, session: SessionLike, tokenizer: Tokenizer
       for (let k = 0; k < order.length; k += batchSize) {
         const chunk = order.slice(k, k + batchSize);
         const vs = await run(chunk.map((c) => rows[c.i]!));
-        chunk.forEach((c, j) => (out[c.i] = vs[j]!));
+        chunk.forEach((c, j) => {
+          out[c.i] = vs[j]!;
+        });
       }
       return out;
     },

@@ -157,7 +157,7 @@ class Reader {
       case ")":
       case "]":
       case "}":
-        this.fail(`unexpected '${ch}': nothing is open here`);
+        return this.fail(`unexpected '${ch}': nothing is open here`);
       case "\\":
         return this.readChar();
       case ":":

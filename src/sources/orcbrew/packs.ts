@@ -109,7 +109,7 @@ function singlePackName(items: readonly OrcbrewItem[]): { name?: string; note?: 
 
 /** Parse `.orcbrew` text. `fileName` names a single-plugin pack whose items carry no `:option-pack`. Throws OrcbrewError. */
 export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
-  let read;
+  let read: ReturnType<typeof readEdn>;
   try {
     read = readEdn(text);
   } catch (err) {

@@ -5,7 +5,7 @@
  * plus 7 (2d6) fire damage", 2014 and 2024 wording) with the Multiattack that combines them. Pure.
  */
 import type { CreatureAction } from "../../entities/kinds.ts";
-import { type D20Odds } from "./d20.ts";
+import type { D20Odds } from "./d20.ts";
 import { type DiceExpr, type DieOptions, distribution, doubledDice, mapValues, meanOf, parseDice } from "./dice.ts";
 import { type Fraction, add, mul, sub, ONE } from "./fraction.ts";
 
