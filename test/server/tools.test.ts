@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { makeEntity, makeStore, sampleEntities } from "../support/entities.ts";
 import { answerOf, connectInMemory, makeDeps, namesOf, textOf, TOOL_NAMES } from "../support/mcp.ts";
+import { TOOL_CASES } from "../support/tool-calls.ts";
 import { embedAll, readyProvider, TopicEmbedder } from "../search/helpers.ts";
 import { DOCUMENT_SOURCES } from "../../src/entities/types.ts";
 
@@ -49,9 +50,8 @@ describe("tools/list", () => {
       // Lookup answers page; build_encounter and class_progression answer one computed object.
       if (LOOKUP.includes(t.name)) expect(t.outputSchema?.required).toEqual(expect.arrayContaining(["total", "has_more"]));
       expect(t.annotations?.readOnlyHint).toBe(true);
-      // openWorldHint defaults to true (MCP spec), so only list_documents states it (false).
-      expect(t.annotations?.openWorldHint ?? true).toBe(t.name !== "list_documents");
-      if (t.name !== "list_documents") expect(t.annotations && "openWorldHint" in t.annotations).toBe(false);
+      // openWorldHint defaults to true (MCP spec): a tool states it only to say false.
+      expect(t.annotations?.openWorldHint).not.toBe(true);
       // No noise: schema URLs, safe-integer bounds, task support that is not offered.
       expect(JSON.stringify(t)).not.toContain("$schema");
       expect(JSON.stringify(t)).not.toContain(String(Number.MAX_SAFE_INTEGER));
@@ -65,6 +65,34 @@ describe("tools/list", () => {
     const empty = await client.callTool({ name: "search_creature", arguments: { speed: [] } });
     expect(empty.isError).toBe(true);
     expect(JSON.stringify(empty.content)).toContain("speed");
+  });
+
+  test("a tool that says it never reaches upstream (openWorldHint: false) never asks for a download", async () => {
+    const empty = makeStore([]);
+    try {
+      const closed: string[] = [];
+      for (const t of (await client.listTools()).tools) {
+        const asked: string[][] = [];
+        const ensureData = async (kinds: readonly string[]) => void asked.push([...kinds]);
+        // Its own deps, so its own first-use gate: what one tool loaded does not hide another's load.
+        const conn = await connectInMemory(makeDeps(empty.store, { ensureData }));
+        try {
+          await conn.client.callTool({ name: t.name, arguments: TOOL_CASES[t.name]!.ok });
+        } finally {
+          await conn.close();
+        }
+        if (t.annotations?.openWorldHint === false) {
+          closed.push(t.name);
+          expect({ tool: t.name, asked }).toEqual({ tool: t.name, asked: [] });
+        } else if (LOOKUP.includes(t.name)) {
+          // The search tools are open-world because their first call downloads what the store lacks.
+          expect({ tool: t.name, asked: asked.length > 0 }).toEqual({ tool: t.name, asked: true });
+        }
+      }
+      expect(closed).toContain("list_documents");
+    } finally {
+      empty.cleanup();
+    }
   });
 
   // tools/list is paid for in every context: the targets (not today's sizes) are ≤ 12,000 characters for
@@ -258,12 +286,21 @@ describe("results", () => {
 });
 
 describe("argument errors are tool errors naming the parameter and the valid values", () => {
+  // The valid values are the parameter's published enum, whole and in its order (a new kind adds to it).
+  const enumOf = async (tool: string, param: string) => {
+    const props = (await client.listTools()).tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, { enum?: string[] }>;
+    return props[param]!.enum!;
+  };
   test("invalid rule_type lists the valid ones", async () => {
     const t = await errorText("search_rule", { rule_type: "invalid-rule-type" });
-    expect(t).toContain('rule_type: "invalid-rule-type" is not a valid value. Valid values: rule, rule-section, condition, damage-type, weapon-property, skill, ability-score, magic-school, language, proficiency, alignment, trait.');
+    const values = await enumOf("search_rule", "rule_type");
+    expect(values).toEqual(expect.arrayContaining(["rule", "rule-section", "condition", "trait"]));
+    expect(t).toContain(`rule_type: "invalid-rule-type" is not a valid value. Valid values: ${values.join(", ")}.`);
   });
   test("invalid character option type", async () => {
-    expect(await errorText("search_character_option", { type: "invalid-type" })).toContain("Valid values: class, subclass, species, race, subspecies, background, feat.");
+    const values = await enumOf("search_character_option", "type");
+    expect(values).toEqual(expect.arrayContaining(["class", "subclass", "species", "race", "background", "feat"]));
+    expect(await errorText("search_character_option", { type: "invalid-type" })).toContain(`Valid values: ${values.join(", ")}.`);
   });
   test("bad enum, out of range, wrong type", async () => {
     expect(await errorText("search_spell", { school: "pyromancy" })).toContain('school: "pyromancy" is not a valid value. Valid values: abjuration,');
