@@ -10,6 +10,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { upstreamEnvAt } from "../../src/sources/index.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
 import { makePackStore, PACK_QUERY } from "./pack-fixture.ts";
@@ -64,8 +65,7 @@ describe.skipIf(reason !== undefined)("linux-arm64 binary under qemu-user", () =
       `XDG_CONFIG_HOME=${join(dir, "xdg/config")}`,
       `TMPDIR=${join(dir, "tmp")}`,
       "PATH=/nonexistent",
-      "LOREKEEPER_OPEN5E_BASE_URL=http://127.0.0.1:9",
-      "LOREKEEPER_DND5EAPI_BASE_URL=http://127.0.0.1:9",
+      ...Object.entries(upstreamEnvAt("http://127.0.0.1:9")).map(([k, v]) => `${k}=${v}`),
     ];
     const run = async (args: string[]) => {
       const p = Bun.spawn([...noNet, "env", "-i", ...env, QEMU!, bin, ...args], { cwd: runDir, stdout: "pipe", stderr: "pipe", env: {} });

@@ -11,6 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { existsSync, mkdirSync, renameSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { hostTarget } from "../../src/native/manifest.ts";
+import { upstreamEnvAt } from "../../src/sources/index.ts";
 import { makeTempDir } from "../support/tmp.ts";
 import { makePackStore, PACK_QUERY } from "./pack-fixture.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
@@ -95,8 +96,9 @@ beforeAll(async () => {
       XDG_CONFIG_HOME: join(dir, "xdg/config"),
       TMPDIR: join(dir, "tmp"),
       PATH: join(dir, "bin-empty"),
+      // Every upstream on a closed port but Open5e's, which the fake answers.
+      ...upstreamEnvAt("http://127.0.0.1:9"),
       LOREKEEPER_OPEN5E_BASE_URL: `http://127.0.0.1:${fake.port}`,
-      LOREKEEPER_DND5EAPI_BASE_URL: "http://127.0.0.1:9",
     },
     packEntities: pack.entities,
     modelId: pack.modelId,

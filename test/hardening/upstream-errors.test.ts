@@ -12,6 +12,7 @@ import { type Config, loadConfig } from "../../src/config.ts";
 import { createEnsureData } from "../../src/ingest/ensure.ts";
 import { runSync } from "../../src/ingest/sync.ts";
 import { HttpClient, UpstreamError } from "../../src/sources/http.ts";
+import { upstreamsAt } from "../../src/sources/index.ts";
 import { openStore } from "../../src/store/db.ts";
 import { createHttpCache } from "../../src/store/http-cache.ts";
 import { listSyncState } from "../../src/store/sync-state.ts";
@@ -34,7 +35,7 @@ const base = `http://127.0.0.1:${rude.port}`;
 let cfg: Config;
 
 beforeAll(() => {
-  cfg = { ...loadConfig(), open5eBaseUrl: base, dnd5eApiBaseUrl: base, httpRetries: 1 };
+  cfg = { ...loadConfig(), ...upstreamsAt(base), httpRetries: 1 };
 });
 beforeEach(() => clearTestLogs());
 afterAll(() => {
