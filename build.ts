@@ -14,7 +14,15 @@ import { PACK_DB, storeSideFiles } from "./src/native/content-pack.ts";
 import { PACK_FILE, writePackFile } from "./src/ingest/pack-file.ts";
 import { darwinBuildCheck } from "./packaging/darwin-signature.ts";
 import { sha256 } from "./src/native/extract.ts";
-import { bunTarget, hostTarget, type Manifest, type ManifestFile, parseTarget, type Target, TARGETS } from "./src/native/manifest.ts";
+import {
+  bunTarget,
+  hostTarget,
+  type Manifest,
+  type ManifestFile,
+  parseTarget,
+  type Target,
+  TARGETS,
+} from "./src/native/manifest.ts";
 import { dirModelName, fileSha256, MODEL_SIDE_FILES } from "./src/search/model/model-source.ts";
 import { MANIFEST_FILE } from "./src/search/model/model-manifest.ts";
 import { nativeLoaderPlugin } from "./src/native/build-plugin.ts";
@@ -95,19 +103,28 @@ function findNative(spec: NativeSpec): string | undefined {
 
 function modelInputs(dir: string): { inputs: Input[]; onnx: string; name: string } {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-    throw new BuildError(`The embedding model folder ${dir} does not exist.`, "Pass --model DIR (a fastembed model folder), set LOREKEEPER_MODEL_DIR, or build with --no-semantic.");
+    throw new BuildError(
+      `The embedding model folder ${dir} does not exist.`,
+      "Pass --model DIR (a fastembed model folder), set LOREKEEPER_MODEL_DIR, or build with --no-semantic.",
+    );
   }
   const onnx = MODEL_ONNX.find((f) => existsSync(join(dir, f)));
   const missing = MODEL_SIDE_FILES.filter((f) => !existsSync(join(dir, f)));
   if (!onnx || missing.length) {
     const what = [...(onnx ? [] : [`an ONNX file (${MODEL_ONNX.join(" / ")})`]), ...missing].join(", ");
-    throw new BuildError(`The model folder ${dir} is incomplete: missing ${what}.`, "Point --model at a complete fastembed model folder.");
+    throw new BuildError(
+      `The model folder ${dir} is incomplete: missing ${what}.`,
+      "Point --model at a complete fastembed model folder.",
+    );
   }
   // The folder keeps its name: the embedder derives the model id ("custom:<folder>@<sha>") from it.
   const name = basename(dir);
   // The manifest of an installed model (lorekeeper model install) travels with it: prefixes, license, source.
   const files = [...MODEL_SIDE_FILES, onnx, ...(existsSync(join(dir, MANIFEST_FILE)) ? [MANIFEST_FILE] : [])];
-  const inputs = files.map((f) => ({ path: join(dir, f), file: { name: `models/${name}/${f}`, role: "model" as const } }));
+  const inputs = files.map((f) => ({
+    path: join(dir, f),
+    file: { name: `models/${name}/${f}`, role: "model" as const },
+  }));
   return { inputs, onnx, name };
 }
 
@@ -118,18 +135,29 @@ interface Pack {
 
 /** A compact, self-contained copy of the store (no WAL, no HTTP cache) plus its vector index. */
 function preparePack(src: string, workDir: string): Pack {
-  if (!existsSync(src)) throw new BuildError(`The content pack ${src} does not exist.`, "Make one with `lorekeeper sync --db-path FILE` (or `import`), then pass --content FILE.");
+  if (!existsSync(src))
+    throw new BuildError(
+      `The content pack ${src} does not exist.`,
+      "Make one with `lorekeeper sync --db-path FILE` (or `import`), then pass --content FILE.",
+    );
   const out = join(workDir, "pack.db");
   rmSync(out, { force: true });
   let source: Database;
   try {
     source = new Database(src, { readonly: true });
   } catch (err) {
-    throw new BuildError(`Cannot open the content pack ${src}: ${(err as Error).message}`, "Pass a LoreKeeper store (SQLite file).");
+    throw new BuildError(
+      `Cannot open the content pack ${src}: ${(err as Error).message}`,
+      "Pass a LoreKeeper store (SQLite file).",
+    );
   }
   try {
     const hasEntities = source.query("SELECT 1 FROM sqlite_master WHERE type='table' AND name='entities'").get();
-    if (!hasEntities) throw new BuildError(`${src} is not a LoreKeeper store (no entities table).`, "Make one with `lorekeeper sync --db-path FILE`.");
+    if (!hasEntities)
+      throw new BuildError(
+        `${src} is not a LoreKeeper store (no entities table).`,
+        "Make one with `lorekeeper sync --db-path FILE`.",
+      );
     source.exec(`VACUUM INTO '${out.replaceAll("'", "''")}'`);
   } finally {
     source.close();
@@ -141,14 +169,16 @@ function preparePack(src: string, workDir: string): Pack {
     db.exec("VACUUM");
     const n = (q: string) => (db.query(q).get() as { n: number }).n;
     const entities = n("SELECT count(*) AS n FROM entities");
-    if (entities === 0) throw new BuildError(`The content pack ${src} has no entities.`, "Run `lorekeeper sync --db-path FILE` first.");
+    if (entities === 0)
+      throw new BuildError(`The content pack ${src} has no entities.`, "Run `lorekeeper sync --db-path FILE` first.");
     const vectors = n("SELECT count(*) AS n FROM vectors");
     const model_ids = (db.query("SELECT DISTINCT model_id AS m FROM vectors").all() as { m: string }[]).map((r) => r.m);
     const v = db.query("SELECT value FROM meta WHERE key='schema_version'").get() as { value: string } | null;
     const inputs: Input[] = [{ path: out, file: { name: PACK_DB, role: "pack-db" } }];
     // The vector index and its sidecar, when the store has them (the app rebuilds them otherwise).
     for (const side of storeSideFiles(resolve(src))) {
-      if (existsSync(side)) inputs.push({ path: side, file: { name: `${PACK_DB}${side.slice(resolve(src).length)}`, role: "pack-index" } });
+      if (existsSync(side))
+        inputs.push({ path: side, file: { name: `${PACK_DB}${side.slice(resolve(src).length)}`, role: "pack-index" } });
     }
     return { inputs, summary: { entities, vectors, model_ids, schema_version: Number(v?.value ?? 0) } };
   } finally {
@@ -157,13 +187,18 @@ function preparePack(src: string, workDir: string): Pack {
 }
 
 function generatedModule(manifest: Manifest, paths: Map<string, string>): string {
-  const lines = ["// Generated by build.ts — do not edit.", 'import type { EmbeddedBundle } from "' + join(ROOT, "src/native/manifest.ts") + '";'];
+  const lines = [
+    "// Generated by build.ts — do not edit.",
+    `import type { EmbeddedBundle } from "${join(ROOT, "src/native/manifest.ts")}";`,
+  ];
   const entries: string[] = [];
   [...paths.entries()].forEach(([name, path], i) => {
     lines.push(`import f${i} from ${JSON.stringify(path)} with { type: "file" };`);
     entries.push(`  ${JSON.stringify(name)}: f${i},`);
   });
-  lines.push(`export const EMBEDDED: EmbeddedBundle = { manifest: ${JSON.stringify(manifest)}, paths: {\n${entries.join("\n")}\n} };`);
+  lines.push(
+    `export const EMBEDDED: EmbeddedBundle = { manifest: ${JSON.stringify(manifest)}, paths: {\n${entries.join("\n")}\n} };`,
+  );
   return `${lines.join("\n")}\n`;
 }
 
@@ -179,7 +214,12 @@ interface Options {
   requireSignatureCheck: boolean;
 }
 
-async function buildTarget(t: Target, o: Options, pack: Pack | undefined, problems: Problem[]): Promise<string | undefined> {
+async function buildTarget(
+  t: Target,
+  o: Options,
+  pack: Pack | undefined,
+  problems: Problem[],
+): Promise<string | undefined> {
   const plan = nativePlan(t);
   const inputs: Input[] = [];
   const lacking: Problem[] = [];
@@ -192,7 +232,11 @@ async function buildTarget(t: Target, o: Options, pack: Pack | undefined, proble
     const path = findNative(spec);
     if (!path) {
       const where = `${spec.pkg}/${spec.dir}/${typeof spec.file === "string" ? spec.file : spec.file.source}`;
-      lacking.push({ target: t, message: `missing ${where} in node_modules`, fix: `install every platform's optional dependencies: ${INSTALL_ALL_PLATFORMS}` });
+      lacking.push({
+        target: t,
+        message: `missing ${where} in node_modules`,
+        fix: `install every platform's optional dependencies: ${INSTALL_ALL_PLATFORMS}`,
+      });
       continue;
     }
     inputs.push({ path, file: { name: spec.as(basename(path)), role: spec.role } });
@@ -251,7 +295,11 @@ async function buildTarget(t: Target, o: Options, pack: Pack | undefined, proble
   });
   if (!res.success) {
     const msgs = res.logs.map((l) => `${l.message}${l.position ? ` (${l.position.file}:${l.position.line})` : ""}`);
-    problems.push({ target: t, message: `compilation failed: ${msgs.join("; ")}`, fix: "fix the errors in the source (bunx tsc --noEmit) and build again" });
+    problems.push({
+      target: t,
+      message: `compilation failed: ${msgs.join("; ")}`,
+      fix: "fix the errors in the source (bunx tsc --noEmit) and build again",
+    });
     return undefined;
   }
   return outfile;
@@ -277,13 +325,20 @@ function parseOptions(argv: string[], config: Config): Options {
     process.stdout.write(`${HELP}\n`);
     process.exit(0);
   }
-  const raw = (values.target ?? []).flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
+  const raw = (values.target ?? [])
+    .flatMap((s) => s.split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
   const targets: Target[] = [];
   for (const r of raw.length ? raw : ["host"]) {
     if (r === "all") targets.push(...TARGETS);
     else if (r === "host") {
       const h = hostTarget();
-      if (!h) throw new BuildError(`Bun cannot compile for this host (${process.platform}-${process.arch}).`, `Pass --target (${TARGETS.join(", ")}).`);
+      if (!h)
+        throw new BuildError(
+          `Bun cannot compile for this host (${process.platform}-${process.arch}).`,
+          `Pass --target (${TARGETS.join(", ")}).`,
+        );
       targets.push(h);
     } else {
       const t = parseTarget(r);
@@ -292,7 +347,8 @@ function parseOptions(argv: string[], config: Config): Options {
     }
   }
   const uniq = [...new Set(targets)];
-  if (values.outfile && uniq.length > 1) throw new BuildError("--outfile works with one target only.", "Use --outdir for several targets.");
+  if (values.outfile && uniq.length > 1)
+    throw new BuildError("--outfile works with one target only.", "Use --outdir for several targets.");
   const semantic = !values["no-semantic"];
   return {
     targets: uniq,
@@ -309,7 +365,11 @@ function parseOptions(argv: string[], config: Config): Options {
 
 /** The host's binary must at least start and name its target. */
 function smokeTest(bin: string, t: Target): boolean {
-  const r = Bun.spawnSync([bin, "--version"], { stdout: "pipe", stderr: "pipe", env: { PATH: process.env.PATH ?? "" } });
+  const r = Bun.spawnSync([bin, "--version"], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { PATH: process.env.PATH ?? "" },
+  });
   const out = r.stdout.toString();
   if (r.exitCode === 0 && out.includes(`target ${t}`)) return true;
   process.stderr.write(`${bin} --version failed (${r.exitCode}): ${out}${r.stderr.toString()}\n`);
@@ -329,11 +389,15 @@ async function embeddedModelId(dir: string): Promise<string> {
 /** The pack's vectors must come from the embedded model, or semantic search finds nothing. */
 async function checkPackModel(pack: Pack, o: Options): Promise<void> {
   const s = pack.summary;
-  process.stderr.write(`content pack: ${s.entities} entities, ${s.vectors} vectors (${s.model_ids.join(", ") || "no vectors"})\n`);
+  process.stderr.write(
+    `content pack: ${s.entities} entities, ${s.vectors} vectors (${s.model_ids.join(", ") || "no vectors"})\n`,
+  );
   if (!o.semantic) return;
   const id = await embeddedModelId(o.modelDir!);
   if (s.vectors === 0) {
-    process.stderr.write(`warning: the content pack has no vectors; semantic search stays empty until \`lorekeeper sync\` embeds them with ${id}\n`);
+    process.stderr.write(
+      `warning: the content pack has no vectors; semantic search stays empty until \`lorekeeper sync\` embeds them with ${id}\n`,
+    );
   } else if (!s.model_ids.includes(id)) {
     throw new BuildError(
       `The content pack's vectors were made with ${s.model_ids.join(", ")}, but the embedded model is ${id}.`,
@@ -350,7 +414,11 @@ async function run(argv: string[]): Promise<number> {
       o.modelDir = await resolveDefaultModelDir(config, (l) => process.stderr.write(`${l}\n`));
     } catch (err) {
       const e = err as Error & { hint?: string };
-      throw new BuildError(`No embedding model: ${e.message}`, e.hint ?? "Pass --model DIR, or install one with `lorekeeper model install all-MiniLM-L6-v2`, or build with --no-semantic.");
+      throw new BuildError(
+        `No embedding model: ${e.message}`,
+        e.hint ??
+          "Pass --model DIR, or install one with `lorekeeper model install all-MiniLM-L6-v2`, or build with --no-semantic.",
+      );
     }
   }
   if (o.semantic) {
@@ -367,8 +435,11 @@ async function run(argv: string[]): Promise<number> {
     const out = await buildTarget(t, o, pack, problems);
     if (out) {
       built.push({ target: t, path: out });
-      process.stderr.write(`built ${out} (${mb(statSync(out).size)}, ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
-      if (t === hostTarget() && !smokeTest(out, t)) problems.push({ target: t, message: `${out} was built but does not start`, fix: "run it with -v to see why" });
+      process.stderr.write(
+        `built ${out} (${mb(statSync(out).size)}, ${((performance.now() - t0) / 1000).toFixed(1)} s)\n`,
+      );
+      if (t === hostTarget() && !smokeTest(out, t))
+        problems.push({ target: t, message: `${out} was built but does not start`, fix: "run it with -v to see why" });
       if (t.startsWith("darwin")) {
         const sig = darwinBuildCheck(out, o.requireSignatureCheck);
         process.stderr.write(`${sig.line}\n`);
@@ -381,7 +452,9 @@ async function run(argv: string[]): Promise<number> {
   if (pack && built.length) {
     const out = join(o.outdir, PACK_FILE);
     const w = await writePackFile(pack.inputs[0]!.path, out);
-    process.stderr.write(`content pack asset ${out} (${mb(w.bytes)}, sha256 ${w.sha256.slice(0, 16)}…) and ${PACK_FILE}.sha256\n`);
+    process.stderr.write(
+      `content pack asset ${out} (${mb(w.bytes)}, sha256 ${w.sha256.slice(0, 16)}…) and ${PACK_FILE}.sha256\n`,
+    );
   }
   for (const p of problems) process.stderr.write(`NOT BUILT ${p.target}: ${p.message}\n  fix: ${p.fix}\n`);
   return problems.length ? 1 : 0;

@@ -45,7 +45,15 @@ import { CPU_SERVERS, measureServerCpu, type ServerCpuResult } from "./phases/se
 import { measureSessions, type SessionRow, type SessionServer, sessionTable } from "./phases/sessions.ts";
 import { type ToolCallRunner, toolCallRunner } from "./phases/tool-calls.ts";
 import { balancedByMode, callMix, interleave } from "./queries.ts";
-import { checks, cpuChecks, cpuSection, latencyRows, renderReport, sessionChecks, type TargetReport } from "./report.ts";
+import {
+  checks,
+  cpuChecks,
+  cpuSection,
+  latencyRows,
+  renderReport,
+  sessionChecks,
+  type TargetReport,
+} from "./report.ts";
 import { SHARED_DATA, SHARED_MODEL } from "../scripts/shared-dir.ts";
 
 const HELP = `Usage: bun run bench [-- options]
@@ -123,7 +131,8 @@ function parseSources(s: string | undefined): SyncSource[] {
   if (s === "all") return [...SYNC_SOURCES];
   if (s === "default") return [...DEFAULT_SOURCES];
   const list = s.split(",").map((x) => x.trim()) as SyncSource[];
-  for (const x of list) if (!SYNC_SOURCES.includes(x)) throw new Error(`unknown source ${x}; valid: ${SYNC_SOURCES.join(", ")}`);
+  for (const x of list)
+    if (!SYNC_SOURCES.includes(x)) throw new Error(`unknown source ${x}; valid: ${SYNC_SOURCES.join(", ")}`);
   return list;
 }
 
@@ -135,7 +144,10 @@ const loadAtStart = loadavg()[0] ?? 0;
 if (opt.build) {
   say("building the binary (bun run build)…");
   const outfile = opt.binary ? ` --outfile "${opt.binary}"` : "";
-  execSync(`"${process.execPath}" build.ts --model "${modelDir}"${outfile}`, { cwd: REPO_ROOT, stdio: ["ignore", 2, 2] }); // build output → stderr
+  execSync(`"${process.execPath}" build.ts --model "${modelDir}"${outfile}`, {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", 2, 2],
+  }); // build output → stderr
 }
 
 const tmp = mkdtempSync(join(tmpdir(), "lorekeeper-bench-"));
@@ -144,10 +156,20 @@ const fake = await startFakeUpstreamProcess(dataDir);
 try {
   // 1. Sync + embedding.
   const store = openStore({ path: dbPath });
-  const sync = await runSyncPhase({ store, upstreamUrl: fake.url, modelDir, sources: parseSources(opt.sources), say, rawLimit });
+  const sync = await runSyncPhase({
+    store,
+    upstreamUrl: fake.url,
+    modelDir,
+    sources: parseSources(opt.sources),
+    say,
+    rawLimit,
+  });
   closeVectorIndex(store);
   store.close();
-  if (sync.raw.texts < sync.embedded) notes.push(`raw fastembed ran on every ${Math.ceil(sync.embedded / sync.raw.texts)}th text (${sync.raw.texts} of ${sync.embedded}); --raw-all for all`);
+  if (sync.raw.texts < sync.embedded)
+    notes.push(
+      `raw fastembed ran on every ${Math.ceil(sync.embedded / sync.raw.texts)}th text (${sync.raw.texts} of ${sync.embedded}); --raw-all for all`,
+    );
 
   const sourceEnv = serverEnv({ home: join(tmp, "home"), upstreamUrl: fake.url, modelDir });
   const specs = interleave(callMix());
@@ -157,15 +179,23 @@ try {
     targets.push(bin);
     const newest = newestSource(join(REPO_ROOT, "src"));
     if (statSync(bin.command).mtimeMs < newest.mtimeMs) {
-      notes.push(`the binary is older than ${newest.path.slice(REPO_ROOT.length + 1)}: source and binary may run different code (use --build)`);
+      notes.push(
+        `the binary is older than ${newest.path.slice(REPO_ROOT.length + 1)}: source and binary may run different code (use --build)`,
+      );
     }
-  }
-  else notes.push(opt["no-binary"] ? "binary skipped (--no-binary)" : `binary skipped: ${opt.binary ?? binaryPath()} does not exist (build it with \`bun run build\` or pass --build)`);
+  } else
+    notes.push(
+      opt["no-binary"]
+        ? "binary skipped (--no-binary)"
+        : `binary skipped: ${opt.binary ?? binaryPath()} does not exist (build it with \`bun run build\` or pass --build)`,
+    );
   const baseline = opt.baseline ? baselineTarget(opt.baseline) : undefined;
   if (opt.baseline && !baseline) throw new Error(`--baseline ${opt.baseline}: no src/cli/main.ts there`);
   if (baseline) {
     targets.push(baseline);
-    notes.push(`baseline: ${opt.baseline} (${gitCommit(opt.baseline) ?? "unknown commit"}) from source, same store, calls and rounds as source`);
+    notes.push(
+      `baseline: ${opt.baseline} (${gitCommit(opt.baseline) ?? "unknown commit"}) from source, same store, calls and rounds as source`,
+    );
   }
 
   // 3. Cold start, per target. The binary runs as shipped, with the model it embeds, unless that
@@ -177,11 +207,14 @@ try {
     let env = target.name === "binary" ? withoutModelDir(sourceEnv) : sourceEnv;
     let coldStart = await measureColdStart(target, dbPath, env, coldRuns);
     if (coldStart.first.searchMode !== "hybrid" && env !== sourceEnv) {
-      notes.push(`the binary's embedded model does not match the store's vectors (search mode ${coldStart.first.searchMode}); it was run with LOREKEEPER_MODEL_DIR=${modelDir}`);
+      notes.push(
+        `the binary's embedded model does not match the store's vectors (search mode ${coldStart.first.searchMode}); it was run with LOREKEEPER_MODEL_DIR=${modelDir}`,
+      );
       env = sourceEnv;
       coldStart = await measureColdStart(target, dbPath, env, coldRuns);
     } else if (target.name === "binary") notes.push("binary: run with its embedded model (no LOREKEEPER_MODEL_DIR)");
-    if (coldStart.first.searchMode !== "hybrid") notes.push(`${target.name}: the first semantic search came back in ${coldStart.first.searchMode} mode`);
+    if (coldStart.first.searchMode !== "hybrid")
+      notes.push(`${target.name}: the first semantic search came back in ${coldStart.first.searchMode} mode`);
     envs.set(target, env);
     colds.set(target, coldStart);
   }
@@ -202,9 +235,13 @@ try {
       runners.set(t, toolCallRunner(conn, specs));
     }
     // Latency of a server in use: any background work after its start done first, as in the CPU phase.
-    for (const c of conns.values()) if (c.pid && !(await settle(c.pid))) notes.push("a stdio server did not go idle within 20 s of starting; measured anyway");
+    for (const c of conns.values())
+      if (c.pid && !(await settle(c.pid)))
+        notes.push("a stdio server did not go idle within 20 s of starting; measured anyway");
     const warmup = 2;
-    say(`tool calls over stdio (${targets.map((t) => t.name).join(" + ")}), floors and breakdown: ${specs.length} calls × ${rounds} rounds…`);
+    say(
+      `tool calls over stdio (${targets.map((t) => t.name).join(" + ")}), floors and breakdown: ${specs.length} calls × ${rounds} rounds…`,
+    );
     for (let r = 0; r < warmup + rounds; r++) {
       const warm = r < warmup;
       for (const t of targets) await runners.get(t)!.round(warm);
@@ -239,7 +276,9 @@ try {
   // 2b. Server CPU per call, cold (first use of each filter) and warm, on fresh servers per target (samples pooled).
   const cpu: ServerCpuResult[] = [];
   for (const t of targets) {
-    say(`${t.name}: server CPU per call, no-repeat mix, 1 cold + ${cpuPasses} warm passes on each of ${cpuServers} fresh servers…`);
+    say(
+      `${t.name}: server CPU per call, no-repeat mix, 1 cold + ${cpuPasses} warm passes on each of ${cpuServers} fresh servers…`,
+    );
     const r = await measureServerCpu(t, dbPath, envs.get(t)!, cpuPasses, cpuServers);
     if (!r.available) notes.push(`${t.name}: /proc CPU readings unavailable: no server-CPU figures`);
     if (r.errors.length) notes.push(`${t.name} server-CPU phase errors: ${r.errors.slice(0, 3).join(" | ")}`);
@@ -259,7 +298,13 @@ try {
   // 6. Whole sessions as a desktop client runs them: fresh servers, a few calls, idle 6 s.
   say("whole sessions: one lookup, one meaning search, 20 calls; each then idle 6 s…");
   const sessionServers: Record<string, SessionServer> = {};
-  for (const t of targets) sessionServers[t.name] = { command: t.command, args: [...t.args, "serve", "--db-path", dbPath], env: envs.get(t)!, dialect: "lorekeeper" };
+  for (const t of targets)
+    sessionServers[t.name] = {
+      command: t.command,
+      args: [...t.args, "serve", "--db-path", dbPath],
+      env: envs.get(t)!,
+      dialect: "lorekeeper",
+    };
   if (opt.peer) {
     const [command, ...args] = opt.peer.split(/\s+/).filter(Boolean);
     sessionServers["dnd-oracle"] = { command: command!, args, env: { ...sourceEnv }, dialect: "dnd-oracle" };
@@ -272,15 +317,35 @@ try {
     "HTTP mix: structured, name and search calls take turns (each mode 1/3 of the calls); stdio mix: every spec once per round (80 of 106 are searches)",
     `floors: search = raw fastembed + raw USearch (k=${floors.result.index.k} of ${floors.result.index.size}) + the FTS5 query; structured/name = the final SELECT`,
   );
-  const cs = [...cpuChecks(cpu), ...sessionChecks(sessions), ...checks(reports), ...(answers ? answerSizeChecks(answers) : [])];
-  const extra = [...cpuSection(cpu), "", "== Whole sessions (server CPU since exec and peak RSS; medians) ==", sessionTable(sessions), ...(answers ? ["", `== Answer sizes (${targets[0]!.name}, characters of the text block) ==`, answerSizeTable(answers, table)] : [])];
+  const cs = [
+    ...cpuChecks(cpu),
+    ...sessionChecks(sessions),
+    ...checks(reports),
+    ...(answers ? answerSizeChecks(answers) : []),
+  ];
+  const extra = [
+    ...cpuSection(cpu),
+    "",
+    "== Whole sessions (server CPU since exec and peak RSS; medians) ==",
+    sessionTable(sessions),
+    ...(answers
+      ? ["", `== Answer sizes (${targets[0]!.name}, characters of the text block) ==`, answerSizeTable(answers, table)]
+      : []),
+  ];
   console.log(renderReport(sync, reports, breakdownRows, disk, notes, cs, extra));
   const results = {
     generated_at: new Date().toISOString(),
     duration_s: Math.round((Date.now() - started) / 1000),
     options: { quick, rounds, httpClients, httpCalls, coldRuns, dataDir, modelDir },
     git: gitCommit(),
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model ?? null, memBytes: totalmem(), platform: process.platform, arch: process.arch, bun: Bun.version },
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model ?? null,
+      memBytes: totalmem(),
+      platform: process.platform,
+      arch: process.arch,
+      bun: Bun.version,
+    },
     sync,
     floors: { index: floors.result.index },
     breakdown: breakdownRows,
@@ -317,7 +382,9 @@ function withoutModelDir(env: Record<string, string>): Record<string, string> {
 
 function gitCommit(dir: string = REPO_ROOT): string | null {
   try {
-    return execSync("git rev-parse --short HEAD", { cwd: dir, stdio: ["ignore", "pipe", "ignore"] }).toString().trim();
+    return execSync("git rev-parse --short HEAD", { cwd: dir, stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
   } catch {
     return null;
   }

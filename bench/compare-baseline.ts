@@ -51,7 +51,8 @@ function cpuMs(pid: number): number {
 }
 
 const sides = { this: await spawnStdio(REPO_ROOT), baseline: await spawnStdio(baseline) };
-for (const s of Object.values(sides)) for (const [name, args] of CALLS) await s.client.callTool({ name, arguments: args });
+for (const s of Object.values(sides))
+  for (const [name, args] of CALLS) await s.client.callTool({ name, arguments: args });
 const wall: Record<string, number[]> = { this: [], baseline: [] };
 const cpu0 = { this: cpuMs(sides.this.pid), baseline: cpuMs(sides.baseline.pid) };
 for (let r = 0; r < ROUNDS; r++) {
@@ -62,25 +63,46 @@ for (let r = 0; r < ROUNDS; r++) {
   }
 }
 const n = ROUNDS * CALLS.length;
-const cpu = { this: (cpuMs(sides.this.pid) - cpu0.this) / n, baseline: (cpuMs(sides.baseline.pid) - cpu0.baseline) / n };
+const cpu = {
+  this: (cpuMs(sides.this.pid) - cpu0.this) / n,
+  baseline: (cpuMs(sides.baseline.pid) - cpu0.baseline) / n,
+};
 for (const s of Object.values(sides)) await s.client.close();
 
 const deps = makeDeps(made.store);
 // A baseline from before server/ had parts keeps its HTTP front at the top of server/.
-const baselineHttp = ["src/server/transports/http.ts", "src/server/http.ts"].map((p) => join(baseline, p)).find((p) => existsSync(p))!;
+const baselineHttp = ["src/server/transports/http.ts", "src/server/http.ts"]
+  .map((p) => join(baseline, p))
+  .find((p) => existsSync(p))!;
 const { startHttpServer: startBaseline } = (await import(baselineHttp)) as { startHttpServer: typeof startHttpServer };
 const http = { this: await startHttpServer(deps, { port: 0 }), baseline: await startBaseline(deps, { port: 0 }) };
-const envelope = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "compare", version: "0" }, "io.modelcontextprotocol/clientCapabilities": {} };
+const envelope = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientInfo": { name: "compare", version: "0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 async function post(url: string, name: string, args: Record<string, unknown>, modern: boolean): Promise<void> {
-  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-  if (modern) Object.assign(headers, { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name });
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+  };
+  if (modern)
+    Object.assign(headers, { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": name });
   const params = { name, arguments: args, ...(modern ? { _meta: envelope } : {}) };
-  const res = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params }) });
+  const res = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params }),
+  });
   if (!(await res.text()).includes('"result"')) throw new Error(`${url}: no result`);
 }
 const hw: Record<string, number[]> = { this: [], baseline: [], "this 2026": [] };
 for (let r = 0; r < ROUNDS; r++) {
-  for (const [k, url, modern] of [["this", http.this.url, false], ["baseline", http.baseline.url, false], ["this 2026", http.this.url, true]] as const) {
+  for (const [k, url, modern] of [
+    ["this", http.this.url, false],
+    ["baseline", http.baseline.url, false],
+    ["this 2026", http.this.url, true],
+  ] as const) {
     const t0 = performance.now();
     for (const [name, args] of CALLS) await post(url, name, args, modern);
     hw[k]!.push((performance.now() - t0) / CALLS.length);
@@ -92,7 +114,13 @@ made.cleanup();
 
 const f = (x: number) => `${x.toFixed(3)} ms`;
 console.log(`${n} calls per side (${ROUNDS} rounds × ${CALLS.length}), interleaved; baseline ${baseline}`);
-console.log(`stdio wall per call (median):  this ${f(med(wall.this!))}  baseline ${f(med(wall.baseline!))}  ratio ${(med(wall.this!) / med(wall.baseline!)).toFixed(2)}`);
-console.log(`stdio server CPU per call:     this ${f(cpu.this)}  baseline ${f(cpu.baseline)}  ratio ${(cpu.this / cpu.baseline).toFixed(2)}`);
-console.log(`HTTP wall per call (median):   this ${f(med(hw.this!))}  baseline ${f(med(hw.baseline!))}  ratio ${(med(hw.this!) / med(hw.baseline!)).toFixed(2)}  (this, 2026-07-28: ${f(med(hw["this 2026"]!))})`);
+console.log(
+  `stdio wall per call (median):  this ${f(med(wall.this!))}  baseline ${f(med(wall.baseline!))}  ratio ${(med(wall.this!) / med(wall.baseline!)).toFixed(2)}`,
+);
+console.log(
+  `stdio server CPU per call:     this ${f(cpu.this)}  baseline ${f(cpu.baseline)}  ratio ${(cpu.this / cpu.baseline).toFixed(2)}`,
+);
+console.log(
+  `HTTP wall per call (median):   this ${f(med(hw.this!))}  baseline ${f(med(hw.baseline!))}  ratio ${(med(hw.this!) / med(hw.baseline!)).toFixed(2)}  (this, 2026-07-28: ${f(med(hw["this 2026"]!))})`,
+);
 process.exit(0);

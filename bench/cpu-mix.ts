@@ -15,8 +15,32 @@ export interface CpuSpec extends Omit<CallSpec, "mode"> {
 
 type Args = Record<string, unknown>;
 
-const SCHOOLS = ["abjuration", "conjuration", "divination", "enchantment", "evocation", "illusion", "necromancy", "transmutation"];
-const CREATURE_TYPES = ["aberration", "beast", "celestial", "construct", "dragon", "elemental", "fey", "fiend", "giant", "humanoid", "monstrosity", "ooze", "plant", "undead"];
+const SCHOOLS = [
+  "abjuration",
+  "conjuration",
+  "divination",
+  "enchantment",
+  "evocation",
+  "illusion",
+  "necromancy",
+  "transmutation",
+];
+const CREATURE_TYPES = [
+  "aberration",
+  "beast",
+  "celestial",
+  "construct",
+  "dragon",
+  "elemental",
+  "fey",
+  "fiend",
+  "giant",
+  "humanoid",
+  "monstrosity",
+  "ooze",
+  "plant",
+  "undead",
+];
 
 function structured(): Array<[string, Args]> {
   const out: Array<[string, Args]> = [];
@@ -144,7 +168,9 @@ export function cpuWarmup(): CpuSpec[] {
 }
 
 function interleaved(byMode: Array<[CpuMode, Array<[string, Args]>]>): CpuSpec[] {
-  const specs = byMode.map(([mode, calls]) => calls.map(([tool, args], i): CpuSpec => ({ id: `${tool}/${mode}/${i}`, tool, mode, args })));
+  const specs = byMode.map(([mode, calls]) =>
+    calls.map(([tool, args], i): CpuSpec => ({ id: `${tool}/${mode}/${i}`, tool, mode, args })),
+  );
   const out: CpuSpec[] = [];
   for (let i = 0; out.length < specs.flat().length; i++) for (const s of specs) if (s[i]) out.push(s[i]!);
   return out;

@@ -49,7 +49,9 @@ describe("bench call mix", () => {
     const count = (m: string) => mix.filter((s) => s.mode === m).length;
     expect(count("structured")).toBe(count("search"));
     expect(count("name")).toBe(count("search"));
-    expect(new Set(mix.filter((s) => s.mode === "search").map((s) => s.id)).size).toBe(callMix().filter((s) => s.mode === "search").length);
+    expect(new Set(mix.filter((s) => s.mode === "search").map((s) => s.id)).size).toBe(
+      callMix().filter((s) => s.mode === "search").length,
+    );
   });
 });
 
@@ -69,7 +71,8 @@ describe("server-CPU mix", () => {
       const key = (s: { tool: string; args: Record<string, unknown> }) => `${s.tool} ${JSON.stringify(s.args)}`;
       expect(new Set(mix.map(key)).size).toBe(mix.length);
       for (const w of warm) expect(mix.map(key)).not.toContain(key(w));
-      for (const m of ["structured", "name", "typo", "search"]) expect(mix.filter((s) => s.mode === m).length).toBeGreaterThanOrEqual(12);
+      for (const m of ["structured", "name", "typo", "search"])
+        expect(mix.filter((s) => s.mode === m).length).toBeGreaterThanOrEqual(12);
       for (const n of ["Adult Red Dragon", "Fireball", "Grappled"]) {
         expect(misspell(n)).not.toBe(n);
         expect([...misspell(n)].sort().join("")).toBe([...n].sort().join(""));
@@ -82,14 +85,20 @@ describe("server-CPU mix", () => {
 
 describe("peer mix", () => {
   test("every dialect asks the same questions, in the same order; LoreKeeper's calls are valid and ask what their mode says", async () => {
-    const shape = (d: (typeof DIALECTS)[number]) => [...peerMix(d), ...peerWarmup(d)].map((c) => `${c.mode} ${JSON.stringify(Object.values(c.args).map(String))}`);
+    const shape = (d: (typeof DIALECTS)[number]) =>
+      [...peerMix(d), ...peerWarmup(d)].map((c) => `${c.mode} ${JSON.stringify(Object.values(c.args).map(String))}`);
     for (const d of DIALECTS) expect(shape(d).length).toBe(shape("lorekeeper").length);
     // The same values (names, levels, schools, CRs), in each dialect's own parameters.
-    expect(shape("dnd-oracle").map((s) => s.replace(/,"(5|10)"\]$/, "]"))).toEqual(shape("lorekeeper").map((s) => s.replace(/,"(5|10)"\]$/, "]")));
+    expect(shape("dnd-oracle").map((s) => s.replace(/,"(5|10)"\]$/, "]"))).toEqual(
+      shape("lorekeeper").map((s) => s.replace(/,"(5|10)"\]$/, "]")),
+    );
     const store = openStore({ path: ":memory:" });
     try {
       for (const c of [...peerMix("lorekeeper"), ...peerWarmup("lorekeeper")]) {
-        const q = await captureQuery({ id: c.tool, tool: c.tool, args: c.args, mode: c.mode === "typo" ? "name" : c.mode }, store.db);
+        const q = await captureQuery(
+          { id: c.tool, tool: c.tool, args: c.args, mode: c.mode === "typo" ? "name" : c.mode },
+          store.db,
+        );
         expect(q, c.tool).toBeDefined();
         if (c.mode === "structured") expect(q!.name, c.tool).toBeUndefined();
         else expect(q!.name, c.tool).toBeTruthy();
@@ -97,7 +106,8 @@ describe("peer mix", () => {
     } finally {
       store.close();
     }
-    for (const m of ["structured", "name", "typo"]) expect(peerMix("dnd-oracle").filter((c) => c.mode === m).length).toBeGreaterThanOrEqual(12);
+    for (const m of ["structured", "name", "typo"])
+      expect(peerMix("dnd-oracle").filter((c) => c.mode === m).length).toBeGreaterThanOrEqual(12);
   });
 });
 

@@ -41,7 +41,9 @@ const { values: opt } = parseArgs({
 });
 const dialect = (opt.dialect ?? "dnd-oracle") as Dialect;
 if (!opt.db || !opt.peer || !DIALECTS.includes(dialect) || dialect === "lorekeeper") {
-  console.error('usage: bun bench/peer-cpu.ts --db STORE --peer "COMMAND ARGS…" [--dialect dnd-oracle] [--pairs N] [--passes N] [--model DIR]');
+  console.error(
+    'usage: bun bench/peer-cpu.ts --db STORE --peer "COMMAND ARGS…" [--dialect dnd-oracle] [--pairs N] [--passes N] [--model DIR]',
+  );
   process.exit(2);
 }
 const pairs = Math.max(1, Math.floor(Number(opt.pairs ?? 3)) || 1);
@@ -57,7 +59,12 @@ const MODES: readonly PeerMode[] = ["structured", "name", "typo"];
 type ModeFigures = { cold: number; warm: number; chars: number };
 type Figures = Record<PeerMode, ModeFigures>;
 
-async function measure(client: Client, pid: number, mix: readonly PeerCall[], warmup: readonly PeerCall[]): Promise<Figures> {
+async function measure(
+  client: Client,
+  pid: number,
+  mix: readonly PeerCall[],
+  warmup: readonly PeerCall[],
+): Promise<Figures> {
   // Until the server's start-up work, if any, is done.
   await settle(pid);
   for (let i = 0; i < 2; i++) for (const c of warmup) await client.callTool({ name: c.tool, arguments: c.args });
@@ -76,11 +83,20 @@ async function measure(client: Client, pid: number, mix: readonly PeerCall[], wa
     }
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  return Object.fromEntries(MODES.map((m) => [m, { cold: median(cold.get(m)!), warm: median(warm.get(m)!), chars: Math.round(mean(chars.get(m)!)) }])) as Figures;
+  return Object.fromEntries(
+    MODES.map((m) => [
+      m,
+      { cold: median(cold.get(m)!), warm: median(warm.get(m)!), chars: Math.round(mean(chars.get(m)!)) },
+    ]),
+  ) as Figures;
 }
 
 async function lorekeeper(home: string): Promise<Figures> {
-  const conn = await connectStdio(sourceTarget(), opt.db!, serverEnv({ home, upstreamUrl: "http://127.0.0.1:9", modelDir }));
+  const conn = await connectStdio(
+    sourceTarget(),
+    opt.db!,
+    serverEnv({ home, upstreamUrl: "http://127.0.0.1:9", modelDir }),
+  );
   try {
     if (!conn.pid) throw new Error("LoreKeeper's server has no pid");
     return await measure(conn.client, conn.pid, peerMix("lorekeeper"), peerWarmup("lorekeeper"));
@@ -91,7 +107,12 @@ async function lorekeeper(home: string): Promise<Figures> {
 
 async function peer(home: string): Promise<Figures> {
   const [command, ...args] = opt.peer!.split(/\s+/).filter(Boolean);
-  const transport = new StdioClientTransport({ command: command!, args, env: { ...getDefaultEnvironment(), HOME: home }, stderr: "ignore" });
+  const transport = new StdioClientTransport({
+    command: command!,
+    args,
+    env: { ...getDefaultEnvironment(), HOME: home },
+    stderr: "ignore",
+  });
   const client = new Client({ name: "lorekeeper-bench", version: "0.0.0" });
   await client.connect(transport);
   try {
@@ -103,7 +124,8 @@ async function peer(home: string): Promise<Figures> {
 }
 
 const f = (x: number) => x.toFixed(2).padStart(5);
-const line = (who: string, r: Figures) => `${who.padEnd(11)} ${MODES.map((m) => `${m} ${f(r[m].cold)} /${f(r[m].warm)}`).join("   ")}`;
+const line = (who: string, r: Figures) =>
+  `${who.padEnd(11)} ${MODES.map((m) => `${m} ${f(r[m].cold)} /${f(r[m].warm)}`).join("   ")}`;
 const home = mkdtempSync(join(tmpdir(), "lk-peer-"));
 const ours: Figures[] = [];
 const theirs: Figures[] = [];

@@ -14,7 +14,16 @@ export type PeerCall = { mode: PeerMode; tool: string; args: Record<string, unkn
 export type Dialect = "lorekeeper" | "dnd-oracle";
 export const DIALECTS: readonly Dialect[] = ["lorekeeper", "dnd-oracle"];
 
-const SCHOOLS = ["abjuration", "conjuration", "divination", "enchantment", "evocation", "illusion", "necromancy", "transmutation"];
+const SCHOOLS = [
+  "abjuration",
+  "conjuration",
+  "divination",
+  "enchantment",
+  "evocation",
+  "illusion",
+  "necromancy",
+  "transmutation",
+];
 const CRS = ["0", "1/8", "1/4", "1/2", "1", "2", "3", "4", "6", "8"];
 const SPELLS = ["Fireball", "Cure Wounds", "Mage Armor", "Counterspell", "Lightning Bolt", "Detect Magic"];
 const CREATURES = ["Goblin", "Owlbear", "Lich", "Gelatinous Cube", "Adult Red Dragon", "Skeleton"];
@@ -53,9 +62,15 @@ function call(mode: PeerMode, [tool, args]: [string, Record<string, unknown>]): 
 export function peerMix(dialect: Dialect): PeerCall[] {
   const s = SPEAKERS[dialect];
   const byMode: PeerCall[][] = [
-    [...SCHOOLS.map((school, i) => call("structured", s.spells((i % 5) + 1, school))), ...CRS.map((cr) => call("structured", s.creaturesOfCr(cr)))],
+    [
+      ...SCHOOLS.map((school, i) => call("structured", s.spells((i % 5) + 1, school))),
+      ...CRS.map((cr) => call("structured", s.creaturesOfCr(cr))),
+    ],
     [...SPELLS.map((n) => call("name", s.spell(n))), ...CREATURES.map((n) => call("name", s.creature(n)))],
-    [...SPELLS.map((n) => call("typo", s.spell(misspell(n)))), ...CREATURES.map((n) => call("typo", s.creature(misspell(n))))],
+    [
+      ...SPELLS.map((n) => call("typo", s.spell(misspell(n)))),
+      ...CREATURES.map((n) => call("typo", s.creature(misspell(n)))),
+    ],
   ];
   const out: PeerCall[] = [];
   for (let i = 0; i < Math.max(...byMode.map((m) => m.length)); i++) for (const m of byMode) if (m[i]) out.push(m[i]!);

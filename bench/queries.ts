@@ -170,7 +170,8 @@ export function callMix(): CallSpec[] {
   };
   for (const [tool, args] of STRUCTURED) add(tool, "structured", args);
   for (const [tool, args] of NAMES) add(tool, "name", args);
-  for (const [tool, texts] of Object.entries(SEARCH_TEXTS)) texts.forEach((t, i) => {
+  for (const [tool, texts] of Object.entries(SEARCH_TEXTS))
+    texts.forEach((t, i) => {
       add(tool, "search", searchArgs(tool, t, i));
     });
   return out;
@@ -194,7 +195,9 @@ export function interleave(specs: readonly CallSpec[]): CallSpec[] {
  * going round its own specs: the HTTP load mix, where every mode weighs the same.
  */
 export function balancedByMode(specs: readonly CallSpec[]): CallSpec[] {
-  const byMode = (["structured", "name", "search"] as const).map((m) => specs.filter((s) => s.mode === m)).filter((xs) => xs.length > 0);
+  const byMode = (["structured", "name", "search"] as const)
+    .map((m) => specs.filter((s) => s.mode === m))
+    .filter((xs) => xs.length > 0);
   const longest = Math.max(0, ...byMode.map((xs) => xs.length));
   const out: CallSpec[] = [];
   for (let i = 0; i < longest; i++) for (const xs of byMode) out.push(xs[i % xs.length]!);

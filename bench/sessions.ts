@@ -17,14 +17,28 @@ import { baselineTarget, binaryTarget, serverEnv, sourceTarget, type Target } fr
 import { measureSessions, type SessionServer, sessionTable } from "./phases/sessions.ts";
 
 const { values: opt } = parseArgs({
-  options: { db: { type: "string" }, model: { type: "string" }, peer: { type: "string" }, binary: { type: "string", multiple: true }, baseline: { type: "string" }, runs: { type: "string" }, "no-source": { type: "boolean" } },
+  options: {
+    db: { type: "string" },
+    model: { type: "string" },
+    peer: { type: "string" },
+    binary: { type: "string", multiple: true },
+    baseline: { type: "string" },
+    runs: { type: "string" },
+    "no-source": { type: "boolean" },
+  },
 });
 if (!opt.db) {
-  console.error('usage: bun bench/sessions.ts --db STORE [--model DIR] [--peer "COMMAND ARGS…"] [--binary PATH] [--baseline DIR] [--runs N]');
+  console.error(
+    'usage: bun bench/sessions.ts --db STORE [--model DIR] [--peer "COMMAND ARGS…"] [--binary PATH] [--baseline DIR] [--runs N]',
+  );
   process.exit(2);
 }
 const home = mkdtempSync(join(tmpdir(), "lk-sessions-"));
-const env = serverEnv({ home, upstreamUrl: "http://127.0.0.1:9", modelDir: opt.model ?? process.env.LOREKEEPER_BENCH_MODEL ?? SHARED_MODEL });
+const env = serverEnv({
+  home,
+  upstreamUrl: "http://127.0.0.1:9",
+  modelDir: opt.model ?? process.env.LOREKEEPER_BENCH_MODEL ?? SHARED_MODEL,
+});
 const lk = (t: Target | undefined, modelDir: boolean): SessionServer | undefined => {
   if (!t) return undefined;
   const e = { ...env };
@@ -36,15 +50,23 @@ const servers: Record<string, SessionServer> = {};
 if (!opt["no-source"]) servers.source = lk(sourceTarget(), true)!;
 if (opt.baseline) servers.baseline = lk(baselineTarget(opt.baseline), true)!;
 // Several binaries (e.g. this build and main's) are named binary, binary-2, …
-for (const [i, path] of (opt.binary ?? []).entries()) servers[i ? `binary-${i + 1}` : "binary"] = lk(binaryTarget(path), false)!;
+for (const [i, path] of (opt.binary ?? []).entries())
+  servers[i ? `binary-${i + 1}` : "binary"] = lk(binaryTarget(path), false)!;
 if (opt.peer) {
   const [command, ...args] = opt.peer.split(/\s+/).filter(Boolean);
-  servers["dnd-oracle"] = { command: command!, args, env: { ...getDefaultEnvironment(), HOME: home }, dialect: "dnd-oracle" };
+  servers["dnd-oracle"] = {
+    command: command!,
+    args,
+    env: { ...getDefaultEnvironment(), HOME: home },
+    dialect: "dnd-oracle",
+  };
 }
 try {
   const load = loadavg()[0]!.toFixed(1);
   const rows = await measureSessions(servers, Math.max(1, Number(opt.runs ?? 3)), (m) => console.error(m));
-  console.log(`load average at start ${load}, at end ${loadavg()[0]!.toFixed(1)}; medians of ${opt.runs ?? 3} sessions each`);
+  console.log(
+    `load average at start ${load}, at end ${loadavg()[0]!.toFixed(1)}; medians of ${opt.runs ?? 3} sessions each`,
+  );
   console.log(sessionTable(rows));
 } finally {
   rmSync(home, { recursive: true, force: true });

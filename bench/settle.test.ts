@@ -7,7 +7,14 @@ import { settle } from "./lib/cpu.ts";
 
 function spawnBusy(busyMs: number) {
   // Busy for busyMs, then idle (a pending timer keeps it alive) until killed.
-  return Bun.spawn([process.execPath, "-e", `const t = Date.now(); while (Date.now() - t < ${busyMs}) {} setTimeout(() => {}, 60_000);`], { stdout: "ignore", stderr: "ignore" });
+  return Bun.spawn(
+    [
+      process.execPath,
+      "-e",
+      `const t = Date.now(); while (Date.now() - t < ${busyMs}) {} setTimeout(() => {}, 60_000);`,
+    ],
+    { stdout: "ignore", stderr: "ignore" },
+  );
 }
 
 describe.if(process.platform === "linux")("settle", () => {

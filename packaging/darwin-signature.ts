@@ -36,7 +36,10 @@ export function findRcodesign(): string | undefined {
  * The stored page digests of a thin Mach-O's code directory, read from the signature at `offset`
  * (big-endian SuperBlob → CodeDirectory: hashOffset, nCodeSlots, hashSize).
  */
-export function storedCodeDigests(bytes: Uint8Array, offset: number): { digests: string[]; codeLimit: number; pageSize: number } | undefined {
+export function storedCodeDigests(
+  bytes: Uint8Array,
+  offset: number,
+): { digests: string[]; codeLimit: number; pageSize: number } | undefined {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (offset + 12 > bytes.length || dv.getUint32(offset) !== 0xfade0cc0) return undefined;
   const count = dv.getUint32(offset + 8);
@@ -50,7 +53,12 @@ export function storedCodeDigests(bytes: Uint8Array, offset: number): { digests:
     const hashSize = dv.getUint8(at + 36);
     const pageSize = 2 ** dv.getUint8(at + 39);
     const digests: string[] = [];
-    for (let k = 0; k < nCodeSlots; k++) digests.push(Buffer.from(bytes.subarray(at + hashOffset + k * hashSize, at + hashOffset + (k + 1) * hashSize)).toString("hex"));
+    for (let k = 0; k < nCodeSlots; k++)
+      digests.push(
+        Buffer.from(bytes.subarray(at + hashOffset + k * hashSize, at + hashOffset + (k + 1) * hashSize)).toString(
+          "hex",
+        ),
+      );
     return { digests, codeLimit, pageSize };
   }
   return undefined;
@@ -70,11 +78,18 @@ function adhocCheck(file: string, bin: string): { ok: boolean; detail: string } 
   if (!stored) return { ok: false, detail: "no code directory in the signature" };
   const computed = rcodesign(bin, ["compute-code-hashes", "--hash", "sha256", file]);
   if (!computed.ok) return { ok: false, detail: `compute-code-hashes failed: ${lastLines(computed.out)}` };
-  const now = computed.out.split("\n").map((l) => l.trim()).filter((l) => /^[0-9a-f]{64}$/.test(l));
-  if (now.length !== stored.digests.length) return { ok: false, detail: `${stored.digests.length} pages signed, ${now.length} in the file` };
+  const now = computed.out
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => /^[0-9a-f]{64}$/.test(l));
+  if (now.length !== stored.digests.length)
+    return { ok: false, detail: `${stored.digests.length} pages signed, ${now.length} in the file` };
   const bad = now.findIndex((d, i) => d !== stored.digests[i]);
   if (bad >= 0) return { ok: false, detail: `page ${bad} does not match its signed digest` };
-  return { ok: true, detail: `ad-hoc signature valid: all ${now.length} page digests (${stored.pageSize}-byte pages, ${stored.codeLimit} bytes) match` };
+  return {
+    ok: true,
+    detail: `ad-hoc signature valid: all ${now.length} page digests (${stored.pageSize}-byte pages, ${stored.codeLimit} bytes) match`,
+  };
 }
 
 function verify(file: string, bin: string): { ok: boolean; detail: string } {
@@ -106,11 +121,15 @@ if (import.meta.main) {
   const files = args.filter((a) => !a.startsWith("--"));
   const bin = findRcodesign();
   if (!bin) {
-    process.stderr.write("darwin-signature: rcodesign is not installed (cargo install apple-codesign --locked --bin rcodesign)\n");
+    process.stderr.write(
+      "darwin-signature: rcodesign is not installed (cargo install apple-codesign --locked --bin rcodesign)\n",
+    );
     process.exit(1);
   }
   if (files.length === 0) {
-    process.stderr.write("usage: bun packaging/darwin-signature.ts [--no-sign] dist/lorekeeper-darwin-x64 dist/lorekeeper-darwin-arm64\n");
+    process.stderr.write(
+      "usage: bun packaging/darwin-signature.ts [--no-sign] dist/lorekeeper-darwin-x64 dist/lorekeeper-darwin-arm64\n",
+    );
     process.exit(64);
   }
   let bad = 0;
@@ -123,13 +142,32 @@ if (import.meta.main) {
 }
 
 /** build.ts: check one darwin output. Returns a line to print and, when it must fail, the problem. */
-export function darwinBuildCheck(file: string, required: boolean): { line: string; problem?: { message: string; fix: string } } {
+export function darwinBuildCheck(
+  file: string,
+  required: boolean,
+): { line: string; problem?: { message: string; fix: string } } {
   const bin = findRcodesign();
   if (!bin) {
     const line = `signature of ${file} not checked: rcodesign is not installed`;
-    return required ? { line, problem: { message: line, fix: "cargo install apple-codesign --locked --bin rcodesign (or set RCODESIGN), then build again" } } : { line };
+    return required
+      ? {
+          line,
+          problem: {
+            message: line,
+            fix: "cargo install apple-codesign --locked --bin rcodesign (or set RCODESIGN), then build again",
+          },
+        }
+      : { line };
   }
   const r = checkSignature(file, bin, true);
   const line = `signature of ${file}: ${r.status} (${r.detail})`;
-  return r.status === "invalid" ? { line, problem: { message: `invalid code signature: ${r.detail}`, fix: "macOS would kill this binary at launch: try another Bun version, or sign it on a Mac (codesign -s - -f)" } } : { line };
+  return r.status === "invalid"
+    ? {
+        line,
+        problem: {
+          message: `invalid code signature: ${r.detail}`,
+          fix: "macOS would kill this binary at launch: try another Bun version, or sign it on a Mac (codesign -s - -f)",
+        },
+      }
+    : { line };
 }

@@ -64,7 +64,8 @@ export function bundleFileName(version: string, t: Target): string {
  */
 export function bundlePrompt(p: PromptDef): BundlePrompt {
   const a: Record<string, string | undefined> = {};
-  for (const [k, schema] of Object.entries(p.args)) a[k] = schema.safeParse(undefined).success ? undefined : `\${arguments.${k}}`;
+  for (const [k, schema] of Object.entries(p.args))
+    a[k] = schema.safeParse(undefined).success ? undefined : `\${arguments.${k}}`;
   return { name: p.name, description: p.description, arguments: Object.keys(p.args), text: p.text(a) };
 }
 
@@ -86,7 +87,8 @@ export function mcpbManifest(input: BundleInput): Record<string, unknown> {
     name: "lorekeeper",
     display_name: "LoreKeeper — D&D 5e search",
     version: input.version,
-    description: "Fast, citable search over D&D 5e content: spells, creatures, classes, items, rules (Open5e, D&D 5e API, OrcBrew homebrew).",
+    description:
+      "Fast, citable search over D&D 5e content: spells, creatures, classes, items, rules (Open5e, D&D 5e API, OrcBrew homebrew).",
     long_description:
       "LoreKeeper keeps a complete local copy of D&D 5e SRD and open content in an embedded SQLite store and answers with small, citable results. Keyword search works at once; semantic ranking uses the embedding model inside the binary. Content is fetched from Open5e and the D&D 5e API on first use (or with `lorekeeper sync`) and then works offline.",
     author: { name: "LoreKeeper contributors", url: input.repositoryUrl },
@@ -117,21 +119,24 @@ export function mcpbManifest(input: BundleInput): Record<string, unknown> {
       data_folder: {
         type: "directory",
         title: "Data folder",
-        description: "Where LoreKeeper keeps its store (lorekeeper.db and its vector index). Empty: ~/.local/share/lorekeeper.",
+        description:
+          "Where LoreKeeper keeps its store (lorekeeper.db and its vector index). Empty: ~/.local/share/lorekeeper.",
         required: false,
         default: "",
       },
       document_preference: {
         type: "string",
         title: "Document preference",
-        description: "Documents whose version of an entry comes first, comma-separated, e.g. srd-2024,srd-2014. Empty: newest SRD first.",
+        description:
+          "Documents whose version of an entry comes first, comma-separated, e.g. srd-2024,srd-2014. Empty: newest SRD first.",
         required: false,
         default: "",
       },
       model_folder: {
         type: "directory",
         title: "Embedding model folder",
-        description: "A fastembed model folder (model.onnx + tokenizer files) to use instead of the model inside the binary. Usually left empty.",
+        description:
+          "A fastembed model folder (model.onnx + tokenizer files) to use instead of the model inside the binary. Usually left empty.",
         required: false,
         default: "",
       },
@@ -153,7 +158,11 @@ export function runMcpbCli(args: string[]): CliResult {
     return { ok: false, output: "the MCPB CLI (@anthropic-ai/mcpb) is not installed: run `bun install`" };
   }
   const cli = join(pkgDir, "dist", "cli", "cli.js");
-  const r = Bun.spawnSync([process.execPath, cli, ...args], { stdout: "pipe", stderr: "pipe", env: { ...process.env, NO_COLOR: "1" } });
+  const r = Bun.spawnSync([process.execPath, cli, ...args], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   return { ok: r.exitCode === 0, output: `${r.stdout.toString()}${r.stderr.toString()}` };
 }
 
@@ -167,7 +176,9 @@ export interface PackResult {
  * Stages `<work>/manifest.json`, `icon.png` and `server/<binary>`, validates the manifest and
  * packs the folder with the official CLI into `<outdir>/<bundleFileName>`.
  */
-export async function packMcpb(o: BundleInput & { binary: string; outdir: string; workDir: string }): Promise<PackResult> {
+export async function packMcpb(
+  o: BundleInput & { binary: string; outdir: string; workDir: string },
+): Promise<PackResult> {
   if (!existsSync(o.binary)) throw new Error(`cannot bundle ${o.target}: ${o.binary} does not exist`);
   const work = resolve(o.workDir);
   rmSync(work, { recursive: true, force: true });

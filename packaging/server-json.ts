@@ -38,9 +38,21 @@ export interface ServerJsonInput {
 }
 
 const ENV_INPUTS = [
-  { name: "LOREKEEPER_DATA_DIR", description: "Folder for the store (lorekeeper.db and its vector index)", format: "filepath" },
-  { name: "LOREKEEPER_PREFER_DOCUMENTS", description: "Documents whose version comes first, comma-separated (e.g. srd-2024,srd-2014)", format: "string" },
-  { name: "LOREKEEPER_MODEL_DIR", description: "A fastembed model folder to use instead of the embedded model", format: "filepath" },
+  {
+    name: "LOREKEEPER_DATA_DIR",
+    description: "Folder for the store (lorekeeper.db and its vector index)",
+    format: "filepath",
+  },
+  {
+    name: "LOREKEEPER_PREFER_DOCUMENTS",
+    description: "Documents whose version comes first, comma-separated (e.g. srd-2024,srd-2014)",
+    format: "string",
+  },
+  {
+    name: "LOREKEEPER_MODEL_DIR",
+    description: "A fastembed model folder to use instead of the embedded model",
+    format: "filepath",
+  },
 ] as const;
 
 export function imageName(repository: string): string {
@@ -68,9 +80,25 @@ export function serverJson(i: ServerJsonInput): Record<string, unknown> {
       transport: {
         type: "streamable-http",
         url: "http://localhost:8000/mcp",
-        headers: [{ name: "Authorization", value: "Bearer {token}", isRequired: true, isSecret: true, description: "The token set in LOREKEEPER_HTTP_TOKEN", variables: { token: { isRequired: true, isSecret: true } } }],
+        headers: [
+          {
+            name: "Authorization",
+            value: "Bearer {token}",
+            isRequired: true,
+            isSecret: true,
+            description: "The token set in LOREKEEPER_HTTP_TOKEN",
+            variables: { token: { isRequired: true, isSecret: true } },
+          },
+        ],
       },
-      environmentVariables: [{ name: "LOREKEEPER_HTTP_TOKEN", description: "Bearer token every HTTP request must carry", isRequired: true, isSecret: true }],
+      environmentVariables: [
+        {
+          name: "LOREKEEPER_HTTP_TOKEN",
+          description: "Bearer token every HTTP request must carry",
+          isRequired: true,
+          isSecret: true,
+        },
+      ],
     });
   }
   return {
@@ -81,7 +109,13 @@ export function serverJson(i: ServerJsonInput): Record<string, unknown> {
     version: i.version,
     repository: { url, source: "github" },
     websiteUrl: url,
-    icons: [{ src: `https://raw.githubusercontent.com/${i.repository}/${tag}/packaging/icon.png`, mimeType: "image/png", sizes: ["512x512"] }],
+    icons: [
+      {
+        src: `https://raw.githubusercontent.com/${i.repository}/${tag}/packaging/icon.png`,
+        mimeType: "image/png",
+        sizes: ["512x512"],
+      },
+    ],
     packages,
   };
 }
@@ -107,5 +141,7 @@ export async function validateServerJson(doc: unknown): Promise<string[]> {
   addFormats(ajv);
   const validate = ajv.compile((await Bun.file(REGISTRY_SCHEMA).json()) as object);
   if (validate(doc)) return [];
-  return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`);
+  return (validate.errors ?? []).map(
+    (e) => `${e.instancePath || "/"} ${e.message ?? "is invalid"}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`,
+  );
 }

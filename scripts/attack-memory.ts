@@ -47,7 +47,9 @@ function entities(): Entity[] {
   for (let i = 0; i < 9300; i++) {
     const kind = kinds[i % kinds.length]!;
     const name = `${words[i % words.length]} ${words[(i * 7) % words.length]} ${i}`;
-    const desc = Array.from({ length: 60 }, (_, j) => words[(i + j) % words.length]).join(" ").repeat(3);
+    const desc = Array.from({ length: 60 }, (_, j) => words[(i + j) % words.length])
+      .join(" ")
+      .repeat(3);
     out.push({
       kind,
       key: `gen_${kind}_${i}`,
@@ -91,7 +93,9 @@ async function startStdio() {
   const clientInfo = { name: "attack", version: "0" };
   const params = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo };
   const init = { jsonrpc: "2.0", id: 0, method: "initialize", params };
-  child.stdin.write(`${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
+  child.stdin.write(
+    `${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`,
+  );
   await Bun.sleep(1500);
   return child;
 }
@@ -162,15 +166,37 @@ async function stdioCalls(unread: boolean): Promise<string> {
 
 async function httpAttack(): Promise<string> {
   const port = 20000 + Math.floor(Math.random() * 20000);
-  const child = spawn(process.execPath, [join(ROOT, "src/cli/main.ts"), "serve", "--http", "--port", String(port), "--db-path", db], { env, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, "src/cli/main.ts"), "serve", "--http", "--port", String(port), "--db-path", db],
+    { env, stdio: ["ignore", "ignore", "inherit"] },
+  );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await Bun.sleep(100);
   }
   const rss0 = mem(child.pid!).rss;
-  const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-06-18" };
-  const body = (p: number) => JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ jsonrpc: "2.0", id: p * 1000 + i, method: "tools/call", params: { name: "search_all", arguments: { query: "arcane fire storm", limit: 100 } } })));
+  const headers = {
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    "Mcp-Protocol-Version": "2025-06-18",
+  };
+  const body = (p: number) =>
+    JSON.stringify(
+      Array.from({ length: 100 }, (_, i) => ({
+        jsonrpc: "2.0",
+        id: p * 1000 + i,
+        method: "tools/call",
+        params: { name: "search_all", arguments: { query: "arcane fire storm", limit: 100 } },
+      })),
+    );
   let running = true;
   let peak = rss0;
   let healthMax = 0;
@@ -183,7 +209,11 @@ async function httpAttack(): Promise<string> {
       await Bun.sleep(50);
     }
   })();
-  const statuses = await Promise.all(Array.from({ length: HTTP_POSTS }, (_, p) => fetch(`${base}/mcp`, { method: "POST", headers, body: body(p) }).then(async (r) => (await r.text(), r.status))));
+  const statuses = await Promise.all(
+    Array.from({ length: HTTP_POSTS }, (_, p) =>
+      fetch(`${base}/mcp`, { method: "POST", headers, body: body(p) }).then(async (r) => (await r.text(), r.status)),
+    ),
+  );
   running = false;
   await health;
   const hwm = mem(child.pid!).hwm;
@@ -199,7 +229,13 @@ async function startHttp(): Promise<{ child: ReturnType<typeof spawn>; base: str
   const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "inherit"] });
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
-    if (await fetch(`${base}/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${base}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await Bun.sleep(100);
   }
   return { child, base };

@@ -86,7 +86,7 @@ try {
     const share = found ? (100 * stored) / found : 100;
     const raw = rawOf(f.packs.map((p) => p.document_key));
     const again = second.find((s) => s.file === f.file);
-    const changed = (p: FileRow["packs"][number]) => 
+    const changed = (p: FileRow["packs"][number]) =>
       p.store ? p.store.inserted + p.store.updated + p.store.deleted : 0;
     const changes = (again?.packs ?? []).reduce((n, p) => n + changed(p), 0);
     if (share < 98 || raw > 0 || changes > 0 || !again?.ok) bad++;

@@ -30,14 +30,18 @@ try {
     }
     console.log(`${f} (${r.shape}, ${r.duration_ms} ms): imported ${r.imported}, skipped ${r.skipped}`);
     for (const p of r.packs) {
-      const types = p.types.map((t) => `${t.type} ${t.imported}/${t.found}${t.skipped ? ` (${t.skipped} skipped)` : ""}`).join(", ");
+      const types = p.types
+        .map((t) => `${t.type} ${t.imported}/${t.found}${t.skipped ? ` (${t.skipped} skipped)` : ""}`)
+        .join(", ");
       console.log(`  ${p.document_key}: ${types || "(empty)"}`);
       for (const s of p.skipped) console.log(`    skipped ${s.type} ${s.key ?? ""} (line ${s.line}): ${s.reason}`);
     }
     for (const w of [...r.warnings, ...r.packs.flatMap((p) => p.warnings)]) console.log(`    note: ${w}`);
   }
   const docs = listDocuments(store.db, "orcbrew");
-  console.log(`\n${files.length} files, ${failed} failed; ${docs.length} documents, ${docs.reduce((n, d) => n + d.entity_count, 0)} entities in the store`);
+  console.log(
+    `\n${files.length} files, ${failed} failed; ${docs.length} documents, ${docs.reduce((n, d) => n + d.entity_count, 0)} entities in the store`,
+  );
 } finally {
   store.close();
   tmp.cleanup();

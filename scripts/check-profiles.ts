@@ -36,18 +36,31 @@ function read(path: string): Record<string, unknown>[] {
 }
 
 const key = (v: unknown) => (v && typeof v === "object" ? String((v as { key?: unknown }).key ?? "") : String(v ?? ""));
-const nameOf = (v: unknown) => (v && typeof v === "object" ? String((v as { name?: unknown }).name ?? "") : String(v ?? ""));
+const nameOf = (v: unknown) =>
+  v && typeof v === "object" ? String((v as { name?: unknown }).name ?? "") : String(v ?? "");
 
 function blocks(): Block[] {
   const out: Block[] = [];
   for (const r of read("open5e/v2/creatures.json")) {
     const doc = key(r.document);
     if (doc !== "srd-2014" && doc !== "srd-2024") continue;
-    out.push({ source: "open5e_v2", name: String(r.name), document: doc, size: nameOf(r.size).toLowerCase(), type: nameOf(r.type).toLowerCase() });
+    out.push({
+      source: "open5e_v2",
+      name: String(r.name),
+      document: doc,
+      size: nameOf(r.size).toLowerCase(),
+      type: nameOf(r.type).toLowerCase(),
+    });
   }
   for (const year of ["2014", "2024"]) {
     for (const r of read(`dnd5eapi/${year}/monsters.json`)) {
-      out.push({ source: `dnd5e_api ${year}`, name: String(r.name), document: `srd-${year}`, size: String(r.size ?? "").toLowerCase(), type: String(r.type ?? "").toLowerCase() });
+      out.push({
+        source: `dnd5e_api ${year}`,
+        name: String(r.name),
+        document: `srd-${year}`,
+        size: String(r.size ?? "").toLowerCase(),
+        type: String(r.type ?? "").toLowerCase(),
+      });
     }
   }
   return out;
@@ -64,14 +77,19 @@ function checkCreatures(all: Block[]): number {
       continue;
     }
     used.add(p);
-    if (!p.documents.includes(b.document)) wrong.push(`${p.name}: documents ${p.documents.join(", ")} lack ${b.document} (${b.source} ${b.name})`);
+    if (!p.documents.includes(b.document))
+      wrong.push(`${p.name}: documents ${p.documents.join(", ")} lack ${b.document} (${b.source} ${b.name})`);
     // The D&D 5e API writes sizes and types in its own words ("swarm of Tiny beasts"); Open5e v2 is the reference.
-    if (b.source === "open5e_v2" && !p.sizes.includes(b.size)) wrong.push(`${p.name}: sizes ${p.sizes.join("/")} lack ${b.size} (${b.document})`);
-    if (b.source === "open5e_v2" && !p.types.includes(b.type)) wrong.push(`${p.name}: types ${p.types.join("/")} lack ${b.type} (${b.document})`);
+    if (b.source === "open5e_v2" && !p.sizes.includes(b.size))
+      wrong.push(`${p.name}: sizes ${p.sizes.join("/")} lack ${b.size} (${b.document})`);
+    if (b.source === "open5e_v2" && !p.types.includes(b.type))
+      wrong.push(`${p.name}: types ${p.types.join("/")} lack ${b.type} (${b.document})`);
   }
   const unused = CREATURE_PROFILES.filter((p) => !used.has(p)).map((p) => p.name);
   const names = new Set(all.map((b) => `${b.document}\u0000${b.name}`));
-  console.log(`${all.length} core stat blocks (${names.size} document/name pairs), ${CREATURE_PROFILES.length} profiles`);
+  console.log(
+    `${all.length} core stat blocks (${names.size} document/name pairs), ${CREATURE_PROFILES.length} profiles`,
+  );
   console.log(`core creatures with no profile: ${missing.size}`);
   for (const m of [...missing].sort()) console.log(`  ${m}`);
   console.log(`disagreements with the stat blocks: ${wrong.length}`);

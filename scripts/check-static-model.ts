@@ -18,15 +18,25 @@ if (!e) {
 console.log(`${e.id} dim=${e.dim} loaded in ${(performance.now() - t0).toFixed(0)} ms`, provider.info());
 
 const passages: Record<string, string> = {
-  "Fire Shield": "Fire Shield. Thin and wispy flames wreathe your body, shedding bright light; the flames protect you from cold or fire.",
+  "Fire Shield":
+    "Fire Shield. Thin and wispy flames wreathe your body, shedding bright light; the flames protect you from cold or fire.",
   "Ice Storm": "Ice Storm. A hail of rock-hard ice pounds to the ground in a cylinder; bludgeoning and cold damage.",
-  "Cure Wounds": "Cure Wounds. A creature you touch regains a number of hit points equal to 1d8 + your spellcasting modifier.",
-  Fireball: "Fireball. A bright streak flashes to a point you choose and then blossoms with a low roar into an explosion of flame.",
-  Wraith: "Wraith. Undead. Life Drain: the target's hit point maximum is reduced by an amount equal to the necrotic damage taken.",
-  Wizard: "Wizard. Wizards are supreme magic-users, defined and united as a class by the spells they cast; arcane study.",
+  "Cure Wounds":
+    "Cure Wounds. A creature you touch regains a number of hit points equal to 1d8 + your spellcasting modifier.",
+  Fireball:
+    "Fireball. A bright streak flashes to a point you choose and then blossoms with a low roar into an explosion of flame.",
+  Wraith:
+    "Wraith. Undead. Life Drain: the target's hit point maximum is reduced by an amount equal to the necrotic damage taken.",
+  Wizard:
+    "Wizard. Wizards are supreme magic-users, defined and united as a class by the spells they cast; arcane study.",
   Fighter: "Fighter. A master of martial combat, skilled with a variety of weapons and armor.",
 };
-const queries = ["protect from fire", "restore health and cure wounds", "undead that drain life", "masters of arcane magic"];
+const queries = [
+  "protect from fire",
+  "restore health and cure wounds",
+  "undead that drain life",
+  "masters of arcane magic",
+];
 
 const names = Object.keys(passages);
 const t1 = performance.now();

@@ -27,7 +27,16 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 
 const ERAS: Record<string, readonly string[]> = {
-  "2025-11-25": ["server-initialize", "logging-set-level", "ping", "tools-list", "resources-list", "prompts-list", "server-sse-multiple-streams", "dns-rebinding-protection"],
+  "2025-11-25": [
+    "server-initialize",
+    "logging-set-level",
+    "ping",
+    "tools-list",
+    "resources-list",
+    "prompts-list",
+    "server-sse-multiple-streams",
+    "dns-rebinding-protection",
+  ],
   "2026-07-28": [
     "server-stateless",
     "tools-list",
@@ -104,7 +113,21 @@ try {
     process.stdout.write(`\n== ${era} ==\n`);
     for (const s of scenarios) {
       const logStart = serverLog.length;
-      const p = Bun.spawn(["bun", cli, "server", "--url", `http://localhost:${port}/mcp`, "--scenario", s, "--spec-version", era, "--verbose"], { stdout: "pipe", stderr: "pipe" });
+      const p = Bun.spawn(
+        [
+          "bun",
+          cli,
+          "server",
+          "--url",
+          `http://localhost:${port}/mcp`,
+          "--scenario",
+          s,
+          "--spec-version",
+          era,
+          "--verbose",
+        ],
+        { stdout: "pipe", stderr: "pipe" },
+      );
       const out = await new Response(p.stdout).text();
       const code = await p.exited;
       const checks = checksOf(out);
@@ -117,7 +140,9 @@ try {
       if (!ok) failed++;
       const info = checks.filter((c) => c.status === "INFO").length;
       const na = notTestable.length ? `, ${notTestable.length} not applicable (need the suite's fixture tools)` : "";
-      process.stdout.write(`${ok ? "PASS" : "FAIL"}  ${s.padEnd(30)} ${passed}/${checks.length} passed${na}, ${info} info, ${warn.length} warnings; ${erasServed(serverLog.slice(logStart))}\n`);
+      process.stdout.write(
+        `${ok ? "PASS" : "FAIL"}  ${s.padEnd(30)} ${passed}/${checks.length} passed${na}, ${info} info, ${warn.length} warnings; ${erasServed(serverLog.slice(logStart))}\n`,
+      );
       for (const c of bad) process.stdout.write(`      ✗ ${c.id}: ${(c.errorMessage ?? "").slice(0, 300)}\n`);
       for (const c of warn) process.stdout.write(`      ! ${c.id}: ${(c.errorMessage ?? "").slice(0, 200)}\n`);
       if (checks.length === 0) process.stdout.write(`      (no checks reported; exit ${code})\n${out.slice(0, 500)}\n`);

@@ -24,19 +24,39 @@ function run(cmd: string[], what: string): void {
 export function buildBase(opts: { tag?: string; suite?: string; mirror?: string; rootfs?: string } = {}): string {
   const tag = opts.tag ?? DEFAULT_BASE_TAG;
   for (const tool of ["debootstrap", "podman", "tar"]) {
-    if (!Bun.which(tool)) throw new Error(`${tool} is not installed (Debian: apt-get install ${tool === "tar" ? "tar" : tool})`);
+    if (!Bun.which(tool))
+      throw new Error(`${tool} is not installed (Debian: apt-get install ${tool === "tar" ? "tar" : tool})`);
   }
   const own = !opts.rootfs;
   const rootfs = opts.rootfs ?? join(mkdtempSync(join(tmpdir(), "lk-base-")), "rootfs");
   try {
     if (!existsSync(join(rootfs, "usr", "bin", "sh"))) {
-      run(["debootstrap", "--variant=minbase", opts.suite ?? "bookworm", rootfs, opts.mirror ?? "http://deb.debian.org/debian"], "debootstrap");
+      run(
+        [
+          "debootstrap",
+          "--variant=minbase",
+          opts.suite ?? "bookworm",
+          rootfs,
+          opts.mirror ?? "http://deb.debian.org/debian",
+        ],
+        "debootstrap",
+      );
     }
-    for (const p of ["var/cache/apt/archives", "var/lib/apt/lists", "usr/share/doc", "usr/share/man", "usr/share/info", "usr/share/locale"]) {
+    for (const p of [
+      "var/cache/apt/archives",
+      "var/lib/apt/lists",
+      "usr/share/doc",
+      "usr/share/man",
+      "usr/share/info",
+      "usr/share/locale",
+    ]) {
       rmSync(join(rootfs, p), { recursive: true, force: true });
     }
     // One tar stream into podman import: the folder becomes a single-layer image.
-    const r = Bun.spawnSync(["sh", "-c", `tar -C "$0" -c . | podman import - "$1"`, rootfs, tag], { stdout: "inherit", stderr: "inherit" });
+    const r = Bun.spawnSync(["sh", "-c", `tar -C "$0" -c . | podman import - "$1"`, rootfs, tag], {
+      stdout: "inherit",
+      stderr: "inherit",
+    });
     if (r.exitCode !== 0) throw new Error(`podman import failed (exit ${r.exitCode})`);
     return tag;
   } finally {
@@ -45,10 +65,19 @@ export function buildBase(opts: { tag?: string; suite?: string; mirror?: string;
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { tag: { type: "string" }, suite: { type: "string" }, mirror: { type: "string" }, rootfs: { type: "string" } } });
+  const { values } = parseArgs({
+    options: {
+      tag: { type: "string" },
+      suite: { type: "string" },
+      mirror: { type: "string" },
+      rootfs: { type: "string" },
+    },
+  });
   try {
     const tag = buildBase(values);
-    process.stderr.write(`base image ${tag} ready: podman build --build-arg BASE=${tag} --build-arg TOOLS=${tag} -t lorekeeper .\n`);
+    process.stderr.write(
+      `base image ${tag} ready: podman build --build-arg BASE=${tag} --build-arg TOOLS=${tag} -t lorekeeper .\n`,
+    );
   } catch (err) {
     process.stderr.write(`container-base: ${(err as Error).message}\n`);
     process.exit(1);

@@ -18,14 +18,23 @@ const PENDING = `FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id AND v
   WHERE (v.entity_id IS NULL OR v.content_hash <> e.content_hash)`;
 
 function pendingKinds(db: Database, modelId: string): { kind: string; n: number }[] {
-  return db.query<{ kind: string; n: number }, [string]>(`SELECT e.kind AS kind, count(*) AS n ${PENDING} GROUP BY 1 ORDER BY sum(min(length(e.text), 1100))`).all(modelId);
+  return db
+    .query<{ kind: string; n: number }, [string]>(
+      `SELECT e.kind AS kind, count(*) AS n ${PENDING} GROUP BY 1 ORDER BY sum(min(length(e.text), 1100))`,
+    )
+    .all(modelId);
 }
 
 /** Embed what is pending, kind by kind; returns how many were embedded and whether everything is done. */
 export async function embedByKind(
   store: Store,
   e: Embedder,
-  opts: { stop?: () => boolean; log?: (l: string) => void; kinds?: string[]; /** [n, m]: only entities with id % m = n (parallel workers) */ share?: [number, number] } = {},
+  opts: {
+    stop?: () => boolean;
+    log?: (l: string) => void;
+    kinds?: string[] /** [n, m]: only entities with id % m = n (parallel workers) */;
+    share?: [number, number];
+  } = {},
 ): Promise<{ embedded: number; complete: boolean }> {
   setEmbeddingMeta(store.db, { modelId: e.id, dim: e.dim });
   const t0 = performance.now();
@@ -39,10 +48,16 @@ export async function embedByKind(
       const batch = listPendingVectors(store.db, e.id, 64, 0, { kind: k.kind, share: opts.share ?? [0, 1] });
       if (batch.length === 0) break;
       const vs = await e.embedPassages(batch.map((b) => b.text));
-      writeVectors(store.db, e.id, batch.map((b, i) => ({ id: b.id, contentHash: b.content_hash, vector: vs[i]! })));
+      writeVectors(
+        store.db,
+        e.id,
+        batch.map((b, i) => ({ id: b.id, contentHash: b.content_hash, vector: vs[i]! })),
+      );
       done += batch.length;
     }
-    opts.log?.(`${k.kind}: ${k.n} in ${((performance.now() - t1) / 1000).toFixed(0)} s (total ${done}, ${((performance.now() - t0) / 1000).toFixed(0)} s)`);
+    opts.log?.(
+      `${k.kind}: ${k.n} in ${((performance.now() - t1) / 1000).toFixed(0)} s (total ${done}, ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+    );
   }
   syncIndex(store, { modelId: e.id, dim: e.dim });
   return { embedded: done, complete: pendingKinds(store.db, e.id).length === 0 };
@@ -63,7 +78,14 @@ if (import.meta.main) {
   const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
   const e = await provider.get();
   if (!e) throw new Error(`no model: ${provider.reason()}`);
-  const r = await embedByKind(store, e, { stop: () => stop, log: (l) => process.stderr.write(`${l}\n`), kinds: kinds?.split(","), share: part ? [Number(part[1]), Number(part[2])] : undefined });
-  process.stderr.write(`embedded ${r.embedded}; ${r.complete ? "every entity has a vector" : "stopped before the end"}\n`);
+  const r = await embedByKind(store, e, {
+    stop: () => stop,
+    log: (l) => process.stderr.write(`${l}\n`),
+    kinds: kinds?.split(","),
+    share: part ? [Number(part[1]), Number(part[2])] : undefined,
+  });
+  process.stderr.write(
+    `embedded ${r.embedded}; ${r.complete ? "every entity has a vector" : "stopped before the end"}\n`,
+  );
   store.close();
 }

@@ -30,7 +30,13 @@ import { type AddedTokenClass, loadLikeFastembed, type TokenizerClass } from "./
 
 const { values: opt } = parseArgs({
   args: process.argv.slice(2),
-  options: { db: { type: "string" }, model: { type: "string" }, texts: { type: "string" }, questions: { type: "string" }, help: { type: "boolean", short: "h" } },
+  options: {
+    db: { type: "string" },
+    model: { type: "string" },
+    texts: { type: "string" },
+    questions: { type: "string" },
+    help: { type: "boolean", short: "h" },
+  },
 });
 if (opt.help || !opt.db) {
   process.stdout.write("usage: bun run embed-throughput -- --db STORE [--model DIR] [--texts 384] [--questions 100]\n");
@@ -41,7 +47,10 @@ if (!modelDir) throw new Error("no installed model: pass --model DIR");
 const check = inspectModelDir(modelDir);
 if (!check.ok) throw new Error(check.problem);
 const db = new Database(opt.db, { readonly: true });
-const texts = db.query<{ text: string }, [number]>("SELECT text FROM entities ORDER BY id LIMIT ?").all(Number(opt.texts ?? 384)).map((r) => r.text);
+const texts = db
+  .query<{ text: string }, [number]>("SELECT text FROM entities ORDER BY id LIMIT ?")
+  .all(Number(opt.texts ?? 384))
+  .map((r) => r.text);
 db.close();
 
 const cpu = () => {
@@ -75,8 +84,15 @@ const pipeline = async () => {
 // (the ratio: what the pipeline adds) and with onnxruntime's own defaults (spinning worker threads).
 const ort = await import("onnxruntime-node");
 const ownSession = await createSession(ort, join(modelDir, check.onnxFile));
-const defaultSession = await ort.InferenceSession.create(join(modelDir, check.onnxFile), { graphOptimizationLevel: "all" });
-const tok = loadLikeFastembed(Tokenizer as unknown as TokenizerClass, AddedToken as unknown as AddedTokenClass, modelDir, maxTokens) as unknown as Tokenizer;
+const defaultSession = await ort.InferenceSession.create(join(modelDir, check.onnxFile), {
+  graphOptimizationLevel: "all",
+});
+const tok = loadLikeFastembed(
+  Tokenizer as unknown as TokenizerClass,
+  AddedToken as unknown as AddedTokenClass,
+  modelDir,
+  maxTokens,
+) as unknown as Tokenizer;
 const rawWith = (session: typeof ownSession) => async () => {
   const encs = texts.map((t) => tok.encodeSync(t, true, false)).sort((a, b) => a.getLength() - b.getLength());
   for (let i = 0; i < encs.length; i += 16) {
@@ -92,7 +108,9 @@ const rawWith = (session: typeof ownSession) => async () => {
       });
     });
     const all: Record<string, BigInt64Array> = { input_ids: ids, attention_mask: mask, token_type_ids: types };
-    const feeds = Object.fromEntries(session.inputNames.map((n) => [n, new ort.Tensor("int64", all[n]!, [batch.length, width])]));
+    const feeds = Object.fromEntries(
+      session.inputNames.map((n) => [n, new ort.Tensor("int64", all[n]!, [batch.length, width])]),
+    );
     await session.run(feeds);
   }
 };
@@ -136,12 +154,25 @@ for (const q of questions) {
   ms.push(performance.now() - t0);
   cpuMs.push((cpu() - c0) * 1000);
 }
-const pctOf = (xs: number[], f: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(f * xs.length))]!;
+const pctOf = (xs: number[], f: number) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(f * xs.length))]!;
 const pct = (f: number) => pctOf(ms, f);
 
-console.log(`model ${embedder.id} (${modelDir}), ${texts.length} entity texts of ${opt.db}, ${maxTokens} tokens at most, ${availableParallelism()} cores`);
-console.log(`passages, LoreKeeper (as sync embeds): ${p.perSecond.toFixed(1)} entities/s, ${p.cores.toFixed(2)} cores busy, ${p.cpuMsPerEntity.toFixed(1)} ms CPU per entity`);
-console.log(`passages, raw onnxruntime:             ${r.perSecond.toFixed(1)} entities/s, ${r.cores.toFixed(2)} cores busy, ${r.cpuMsPerEntity.toFixed(1)} ms CPU per entity (LoreKeeper's session options)`);
-console.log(`passages, raw onnxruntime, its defaults: ${d.perSecond.toFixed(1)} entities/s, ${d.cores.toFixed(2)} cores busy, ${d.cpuMsPerEntity.toFixed(1)} ms CPU per entity (spinning worker threads)`);
-console.log(`ratio LoreKeeper / raw: ${(p.perSecond / r.perSecond).toFixed(2)}× (/ raw with onnxruntime's defaults: ${(p.perSecond / d.perSecond).toFixed(2)}×)`);
-console.log(`query embedding, warm, ${ms.length} questions: p50 ${pct(0.5).toFixed(2)} ms, p90 ${pct(0.9).toFixed(2)} ms (CPU p50 ${pctOf(cpuMs, 0.5).toFixed(2)} ms)`);
+console.log(
+  `model ${embedder.id} (${modelDir}), ${texts.length} entity texts of ${opt.db}, ${maxTokens} tokens at most, ${availableParallelism()} cores`,
+);
+console.log(
+  `passages, LoreKeeper (as sync embeds): ${p.perSecond.toFixed(1)} entities/s, ${p.cores.toFixed(2)} cores busy, ${p.cpuMsPerEntity.toFixed(1)} ms CPU per entity`,
+);
+console.log(
+  `passages, raw onnxruntime:             ${r.perSecond.toFixed(1)} entities/s, ${r.cores.toFixed(2)} cores busy, ${r.cpuMsPerEntity.toFixed(1)} ms CPU per entity (LoreKeeper's session options)`,
+);
+console.log(
+  `passages, raw onnxruntime, its defaults: ${d.perSecond.toFixed(1)} entities/s, ${d.cores.toFixed(2)} cores busy, ${d.cpuMsPerEntity.toFixed(1)} ms CPU per entity (spinning worker threads)`,
+);
+console.log(
+  `ratio LoreKeeper / raw: ${(p.perSecond / r.perSecond).toFixed(2)}× (/ raw with onnxruntime's defaults: ${(p.perSecond / d.perSecond).toFixed(2)}×)`,
+);
+console.log(
+  `query embedding, warm, ${ms.length} questions: p50 ${pct(0.5).toFixed(2)} ms, p90 ${pct(0.9).toFixed(2)} ms (CPU p50 ${pctOf(cpuMs, 0.5).toFixed(2)} ms)`,
+);

@@ -16,8 +16,21 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { AUDIT_KINDS, type AuditKind, compareMembers, type FieldVerdict, type Member } from "../src/entities/agreement.ts";
-import { CORRECTIONS_PATH, type Correction, correctionsFor, KEPT, type KeptValue, setPath } from "../src/entities/corrections/apply.ts";
+import {
+  AUDIT_KINDS,
+  type AuditKind,
+  compareMembers,
+  type FieldVerdict,
+  type Member,
+} from "../src/entities/agreement.ts";
+import {
+  CORRECTIONS_PATH,
+  type Correction,
+  correctionsFor,
+  KEPT,
+  type KeptValue,
+  setPath,
+} from "../src/entities/corrections/apply.ts";
 import type { Entity, JsonObject } from "../src/entities/types.ts";
 import { upstreamsAt } from "../src/sources/index.ts";
 
@@ -48,14 +61,17 @@ export interface AuditResult {
 function asTranscribed(source: string, kind: string, key: string, data: JsonObject): JsonObject {
   const notes = Array.isArray(data.upstream_notes) ? data.upstream_notes.map(String) : [];
   let out = data;
-  for (const c of correctionsFor({ document_source: source as Entity["document_source"], kind: kind as Entity["kind"], key })) {
+  for (const c of correctionsFor({
+    document_source: source as Entity["document_source"],
+    kind: kind as Entity["kind"],
+    key,
+  })) {
     if (!notes.some((n) => n.includes(` gives ${c.field} `))) continue;
     const v = c.evidence[source];
     out = setPath(out, c.field, v ?? "none");
   }
   return out;
 }
-
 
 /** Slug without the words sources order differently ("Crossbow, heavy" = "Heavy Crossbow"). */
 function matchKey(name: string): string {
@@ -82,7 +98,12 @@ export function auditStore(db: Database, kept: readonly KeptValue[] = KEPT): Aud
     for (const r of rows) {
       const k = matchKey(r.name);
       const g = groups.get(k) ?? { name: r.name, members: [] };
-      if (!g.members.some((m) => m.source === r.document_source)) g.members.push({ source: r.document_source, key: r.key, data: asTranscribed(r.document_source, kind, r.key, JSON.parse(r.data) as JsonObject) });
+      if (!g.members.some((m) => m.source === r.document_source))
+        g.members.push({
+          source: r.document_source,
+          key: r.key,
+          data: asTranscribed(r.document_source, kind, r.key, JSON.parse(r.data) as JsonObject),
+        });
       groups.set(k, g);
     }
     const k: KindAudit = { kind, things: 0, fields: 0, agree: 0, corrected: 0, kept: 0, unresolved: 0 };
@@ -92,7 +113,10 @@ export function auditStore(db: Database, kept: readonly KeptValue[] = KEPT): Aud
       for (const v of compareMembers(kind, g.members)) {
         k.fields++;
         if (v.verdict === "agree") k.agree++;
-        else if (v.verdict === "majority" && kept.some((x) => x.kind === kind && x.name === g.name && x.field === v.field && x.source === v.minority)) {
+        else if (
+          v.verdict === "majority" &&
+          kept.some((x) => x.kind === kind && x.name === g.name && x.field === v.field && x.source === v.minority)
+        ) {
           k.kept++;
         } else if (v.verdict === "majority") {
           k.corrected++;
@@ -118,19 +142,32 @@ export function auditStore(db: Database, kept: readonly KeptValue[] = KEPT): Aud
 }
 
 export function auditLines(r: AuditResult, listUnresolved = 0): string[] {
-  const lines = ["agreement audit (SRD 5.1: Open5e v2 srd-2014, Open5e v1, D&D 5e API 2014):", "  kind        things  fields   agree  corrected  kept  unresolved"];
+  const lines = [
+    "agreement audit (SRD 5.1: Open5e v2 srd-2014, Open5e v1, D&D 5e API 2014):",
+    "  kind        things  fields   agree  corrected  kept  unresolved",
+  ];
   for (const k of r.kinds) {
-    lines.push(`  ${k.kind.padEnd(11)} ${String(k.things).padStart(6)} ${String(k.fields).padStart(7)} ${String(k.agree).padStart(7)} ${String(k.corrected).padStart(10)} ${String(k.kept).padStart(5)} ${String(k.unresolved).padStart(11)}`);
+    lines.push(
+      `  ${k.kind.padEnd(11)} ${String(k.things).padStart(6)} ${String(k.fields).padStart(7)} ${String(k.agree).padStart(7)} ${String(k.corrected).padStart(10)} ${String(k.kept).padStart(5)} ${String(k.unresolved).padStart(11)}`,
+    );
   }
   for (const u of r.unresolved.slice(0, listUnresolved)) {
-    const vals = Object.entries(u.verdict.values).map(([s, v]) => `${s}=${JSON.stringify(v)}`).join(" ");
-    lines.push(`  unresolved ${u.kind} ${u.name} ${u.verdict.field}: ${vals}${u.verdict.similarity !== undefined ? ` (word overlap ${u.verdict.similarity})` : ""}`);
+    const vals = Object.entries(u.verdict.values)
+      .map(([s, v]) => `${s}=${JSON.stringify(v)}`)
+      .join(" ");
+    lines.push(
+      `  unresolved ${u.kind} ${u.name} ${u.verdict.field}: ${vals}${u.verdict.similarity !== undefined ? ` (word overlap ${u.verdict.similarity})` : ""}`,
+    );
   }
   return lines;
 }
 
 /** Sync the SRD 5.1 kinds of all three sources from `dataDir` (fake upstream) into a temporary store and audit it. */
-export async function runAgreementAudit(dataDir: string, say: (m: string) => void = () => {}, listUnresolved = 0): Promise<string[]> {
+export async function runAgreementAudit(
+  dataDir: string,
+  say: (m: string) => void = () => {},
+  listUnresolved = 0,
+): Promise<string[]> {
   const { startFakeUpstream } = await import("../test/support/fake-upstream.ts");
   const { runSync } = await import("../src/ingest/sync.ts");
   const { openStore } = await import("../src/store/db.ts");
@@ -141,8 +178,15 @@ export async function runAgreementAudit(dataDir: string, say: (m: string) => voi
   try {
     const t0 = performance.now();
     const config = { ...loadConfig(), ...upstreamsAt(upstream.url) };
-    const report = await runSync(store, { config, force: true, sources: [...AUDITED_SOURCES], types: [...AUDIT_KINDS] });
-    say(`agreement audit: synced ${report.records} records from ${AUDITED_SOURCES.join(", ")} in ${Math.round(performance.now() - t0)} ms`);
+    const report = await runSync(store, {
+      config,
+      force: true,
+      sources: [...AUDITED_SOURCES],
+      types: [...AUDIT_KINDS],
+    });
+    say(
+      `agreement audit: synced ${report.records} records from ${AUDITED_SOURCES.join(", ")} in ${Math.round(performance.now() - t0)} ms`,
+    );
     return auditLines(auditStore(store.db), listUnresolved);
   } finally {
     store.close();
@@ -152,13 +196,24 @@ export async function runAgreementAudit(dataDir: string, say: (m: string) => voi
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { store: { type: "string" }, data: { type: "string" }, write: { type: "boolean" }, list: { type: "string" } } });
+  const { values } = parseArgs({
+    options: {
+      store: { type: "string" },
+      data: { type: "string" },
+      write: { type: "boolean" },
+      list: { type: "string" },
+    },
+  });
   if (!values.store) {
     if (!values.data) {
-      process.stderr.write("usage: bun scripts/eval-agreement.ts (--store FILE [--write] | --data ../shared/data) [--list N]\n");
+      process.stderr.write(
+        "usage: bun scripts/eval-agreement.ts (--store FILE [--write] | --data ../shared/data) [--list N]\n",
+      );
       process.exit(64);
     }
-    process.stdout.write(`${(await runAgreementAudit(values.data, (m) => process.stderr.write(`${m}\n`), Number(values.list ?? 0))).join("\n")}\n`);
+    process.stdout.write(
+      `${(await runAgreementAudit(values.data, (m) => process.stderr.write(`${m}\n`), Number(values.list ?? 0))).join("\n")}\n`,
+    );
     process.exit(0);
   }
   const db = new Database(values.store, { readonly: true });
@@ -166,8 +221,11 @@ if (import.meta.main) {
   db.close();
   process.stdout.write(`${auditLines(r, Number(values.list ?? 0)).join("\n")}\n`);
   if (values.write) {
-    const sorted = [...r.corrections].sort((a, b) => `${a.kind}:${a.name}:${a.field}:${a.source}`.localeCompare(`${b.kind}:${b.name}:${b.field}:${b.source}`));
-    const about = "SRD 5.1 fields where two upstreams agree against the third, written by scripts/eval-agreement.ts --write: the majority answers (src/entities/corrections/apply.ts). 'kept': majority verdicts a review found wrong; the minority keeps its value.";
+    const sorted = [...r.corrections].sort((a, b) =>
+      `${a.kind}:${a.name}:${a.field}:${a.source}`.localeCompare(`${b.kind}:${b.name}:${b.field}:${b.source}`),
+    );
+    const about =
+      "SRD 5.1 fields where two upstreams agree against the third, written by scripts/eval-agreement.ts --write: the majority answers (src/entities/corrections/apply.ts). 'kept': majority verdicts a review found wrong; the minority keeps its value.";
     await Bun.write(CORRECTIONS_PATH, `${JSON.stringify({ about, kept: KEPT, corrections: sorted }, null, 1)}\n`);
     process.stdout.write(`wrote ${sorted.length} corrections to ${CORRECTIONS_PATH}\n`);
   }

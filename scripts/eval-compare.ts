@@ -50,7 +50,12 @@ export async function measureEmbedding(e: Embedder, queryTexts: string[], passag
   const t0 = performance.now();
   await e.embedPassages(passages);
   const s = (performance.now() - t0) / 1000;
-  return { queryP50: quantile(q, 0.5), queryP90: quantile(q, 0.9), passagesPerSecond: passages.length / s, sample: passages.length };
+  return {
+    queryP50: quantile(q, 0.5),
+    queryP90: quantile(q, 0.9),
+    passagesPerSecond: passages.length / s,
+    sample: passages.length,
+  };
 }
 
 /** The figures of the split report (scripts/eval-split.ts makes them). */
@@ -97,24 +102,44 @@ export function sideBySide(reports: ModelReport[]): string {
   for (const r of reports) {
     for (const m of ["lexical", "vector", "hybrid"] as const) {
       const s = r.all[m];
-      lines.push(`| ${m === "lexical" ? r.model : ""} | ${m} | ${f3(s.hit1)} | ${f3(s.hit5)} | ${f3(s.hit10)} | ${f3(s.mrr)} | ${f3(r.meaning[m].mrr)} |`);
+      lines.push(
+        `| ${m === "lexical" ? r.model : ""} | ${m} | ${f3(s.hit1)} | ${f3(s.hit5)} | ${f3(s.hit10)} | ${f3(s.mrr)} | ${f3(r.meaning[m].mrr)} |`,
+      );
     }
   }
   lines.push("", "Held-out half and dev set (hybrid):", "");
   lines.push("| model | held-out hit@5 | held-out MRR | dev hit@k | dev MRR |", "|---|---:|---:|---:|---:|");
   for (const r of reports) {
-    lines.push(`| ${r.model} | ${f3(r.split.heldOut.hybrid.hit5)} | ${f3(r.split.heldOut.hybrid.mrr)} | ${f3(r.split.dev.hybrid.hitK)} | ${f3(r.split.dev.hybrid.mrr)} |`);
+    lines.push(
+      `| ${r.model} | ${f3(r.split.heldOut.hybrid.hit5)} | ${f3(r.split.heldOut.hybrid.mrr)} | ${f3(r.split.dev.hybrid.hitK)} | ${f3(r.split.dev.hybrid.mrr)} |`,
+    );
   }
-  lines.push("", "Fusion tuned per tool on the training half only; the held-out half with the shipped constants and with the tuned ones:", "");
-  lines.push("| model | tuned k / vector weight / core prior per tool | held-out hybrid hit@5 shipped → tuned | held-out hybrid MRR shipped → tuned |", "|---|---|---|---|");
+  lines.push(
+    "",
+    "Fusion tuned per tool on the training half only; the held-out half with the shipped constants and with the tuned ones:",
+    "",
+  );
+  lines.push(
+    "| model | tuned k / vector weight / core prior per tool | held-out hybrid hit@5 shipped → tuned | held-out hybrid MRR shipped → tuned |",
+    "|---|---|---|---|",
+  );
   for (const r of reports) {
-    lines.push(`| ${r.model} | ${r.tuned} | ${f3(r.heldOutDefault.hit5)} → ${f3(r.heldOutTuned.hit5)} | ${f3(r.heldOutDefault.mrr)} → ${f3(r.heldOutTuned.mrr)} |`);
+    lines.push(
+      `| ${r.model} | ${r.tuned} | ${f3(r.heldOutDefault.hit5)} → ${f3(r.heldOutTuned.hit5)} | ${f3(r.heldOutDefault.mrr)} → ${f3(r.heldOutTuned.mrr)} |`,
+    );
   }
   const tools = [...new Set(reports.flatMap((r) => Object.keys(r.meaningByTool)))].sort();
   lines.push("", "Meaning queries by tool (hybrid MRR, number of queries):", "");
   lines.push(`| model | ${tools.join(" | ")} |`, `|---|${tools.map(() => "---:").join("|")}|`);
-  for (const r of reports) lines.push(`| ${r.model} | ${tools.map((t) => (r.meaningByTool[t] ? `${f3(r.meaningByTool[t]!.mrr)} (${r.meaningByTool[t]!.queries})` : "–")).join(" | ")} |`);
-  lines.push("", "| model | query embedding p50 / p90 | corpus embedding | full corpus embed | hybrid query p50 |", "|---|---:|---:|---:|---:|");
+  for (const r of reports)
+    lines.push(
+      `| ${r.model} | ${tools.map((t) => (r.meaningByTool[t] ? `${f3(r.meaningByTool[t]!.mrr)} (${r.meaningByTool[t]!.queries})` : "–")).join(" | ")} |`,
+    );
+  lines.push(
+    "",
+    "| model | query embedding p50 / p90 | corpus embedding | full corpus embed | hybrid query p50 |",
+    "|---|---:|---:|---:|---:|",
+  );
   for (const r of reports) {
     const corpus = r.corpusEmbedSeconds === null ? "cached" : `${r.corpusEmbedSeconds.toFixed(0)} s`;
     lines.push(
@@ -155,7 +180,8 @@ export const TIMING_TEXTS = [
 
 /** Whether every entity of `kinds` has a current vector of the store's model (meta embedding_model_id). */
 export function kindsFullyEmbedded(db: Database, kinds: readonly string[]): boolean {
-  const modelId = db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'embedding_model_id'").get()?.value ?? "";
+  const modelId =
+    db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'embedding_model_id'").get()?.value ?? "";
   const row = db
     .query<{ n: number }, string[]>(
       `SELECT count(*) AS n FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id AND v.model_id = ?
@@ -169,8 +195,14 @@ const lpad = (s: string, n: number) => (s.length >= n ? s : " ".repeat(n - s.len
 
 export function summaryLines(label: string, s: Record<Mode, Summary>): string[] {
   const f = (x: number) => x.toFixed(3);
-  const lines = [`\n${label}`, `${pad("mode", 8)}  ${lpad("hit@1", 6)}  ${lpad("hit@5", 6)}  ${lpad("hit@10", 6)}  ${lpad("MRR", 6)}`];
-  for (const m of MODES) lines.push(`${pad(m, 8)}  ${lpad(f(s[m].hit1), 6)}  ${lpad(f(s[m].hit5), 6)}  ${lpad(f(s[m].hit10), 6)}  ${lpad(f(s[m].mrr), 6)}`);
+  const lines = [
+    `\n${label}`,
+    `${pad("mode", 8)}  ${lpad("hit@1", 6)}  ${lpad("hit@5", 6)}  ${lpad("hit@10", 6)}  ${lpad("MRR", 6)}`,
+  ];
+  for (const m of MODES)
+    lines.push(
+      `${pad(m, 8)}  ${lpad(f(s[m].hit1), 6)}  ${lpad(f(s[m].hit5), 6)}  ${lpad(f(s[m].hit10), 6)}  ${lpad(f(s[m].mrr), 6)}`,
+    );
   return lines;
 }
 
@@ -184,7 +216,9 @@ export function summaries(results: ReadonlyArray<{ rank: Record<Mode, number | n
  * Hybrid meaning MRR and hits by tool, over all meaning queries and over the held-out half (the
  * queries fusion is never tuned on); "in k" counts hits within each query's own k (default 5).
  */
-export function meaningByToolLines(meaning: ReadonlyArray<{ q: EvalQuery; rank: Record<Mode, number | null> }>): string {
+export function meaningByToolLines(
+  meaning: ReadonlyArray<{ q: EvalQuery; rank: Record<Mode, number | null> }>,
+): string {
   const out = ["\nMeaning queries by tool, hybrid (all | held-out half): n, MRR, hits in k"];
   const cell = (rs: ReadonlyArray<{ q: EvalQuery; rank: Record<Mode, number | null> }>) => {
     const s = summarize(rs.map((r) => r.rank.hybrid));

@@ -7,7 +7,14 @@
 import { readFileSync } from "node:fs";
 import type { EvalQuery, ToolName } from "./eval-queries.ts";
 
-const TOOLS: readonly ToolName[] = ["search_spell", "search_creature", "search_equipment", "search_character_option", "search_rule", "search_all"];
+const TOOLS: readonly ToolName[] = [
+  "search_spell",
+  "search_creature",
+  "search_equipment",
+  "search_character_option",
+  "search_rule",
+  "search_all",
+];
 
 export function loadDevSet(path: string): EvalQuery[] {
   let raw: unknown;
@@ -21,11 +28,19 @@ export function loadDevSet(path: string): EvalQuery[] {
   return cases.map((c, i) => {
     const x = c as { id?: unknown; tool?: unknown; args?: unknown; k?: unknown; any?: unknown; prefix?: unknown };
     const id = typeof x.id === "string" ? x.id : `case-${i + 1}`;
-    if (typeof x.tool !== "string" || !TOOLS.includes(x.tool as ToolName)) throw new Error(`--queries ${path}: ${id}: unknown tool ${String(x.tool)}`);
+    if (typeof x.tool !== "string" || !TOOLS.includes(x.tool as ToolName))
+      throw new Error(`--queries ${path}: ${id}: unknown tool ${String(x.tool)}`);
     if (!x.args || typeof x.args !== "object") throw new Error(`--queries ${path}: ${id}: no args`);
     const names = (v: unknown) => (Array.isArray(v) ? v.filter((n): n is string => typeof n === "string") : []);
     const targets = [...names(x.any), ...names(x.prefix).map((n) => `${n}*`)];
     if (targets.length === 0) throw new Error(`--queries ${path}: ${id}: no target names`);
-    return { id, origin: "own", tool: x.tool as ToolName, args: x.args as Record<string, unknown>, targets, ...(typeof x.k === "number" ? { k: x.k } : {}) };
+    return {
+      id,
+      origin: "own",
+      tool: x.tool as ToolName,
+      args: x.args as Record<string, unknown>,
+      targets,
+      ...(typeof x.k === "number" ? { k: x.k } : {}),
+    };
   });
 }

@@ -37,7 +37,11 @@ function pos(v: unknown): number | null {
 function weaponProps(w: Raw): string[] {
   return recs(w.properties)
     .filter((p) => String(rec(p.property)?.type ?? "").toLowerCase() !== "mastery")
-    .map((p) => String(rec(p.property)?.name ?? "").toLowerCase().replace(/\s*\(.*$/, ""))
+    .map((p) =>
+      String(rec(p.property)?.name ?? "")
+        .toLowerCase()
+        .replace(/\s*\(.*$/, ""),
+    )
     .filter((n) => n.length > 0);
 }
 
@@ -60,7 +64,11 @@ function speeds(c: Raw): Record<string, number> {
 }
 
 function keysOf(ri: Raw | null, field: string): string[] {
-  return ri ? recs(ri[field]).map((x) => key(x)).filter((k): k is string => k !== null) : [];
+  return ri
+    ? recs(ri[field])
+        .map((x) => key(x))
+        .filter((k): k is string => k !== null)
+    : [];
 }
 
 /** The fields compared for one raw record and our canonical data of it. */
@@ -77,20 +85,37 @@ export function fieldChecks(kind: string, r: Raw, d: Record<string, unknown>): F
       { field: "long_range", ours: ours("long_range"), upstream: pos(r.long_range) ?? fromDetail?.[1] ?? null },
       { field: "damage_dice", ours: ours("damage_dice"), upstream: r.damage_dice ?? null },
       { field: "damage_type", ours: ours("damage_type"), upstream: key(r.damage_type) },
-      { field: "properties", ours: (Array.isArray(d.properties) ? d.properties : []).map((p) => String(rec(p)?.name ?? "").toLowerCase().replace(/\s*\(.*$/, "")), upstream: props },
+      {
+        field: "properties",
+        ours: (Array.isArray(d.properties) ? d.properties : []).map((p) =>
+          String(rec(p)?.name ?? "")
+            .toLowerCase()
+            .replace(/\s*\(.*$/, ""),
+        ),
+        upstream: props,
+      },
     ];
   }
   if (kind === "armor") {
     const a = rec(r.armor) ?? r;
     const shield = /\bshield\b/i.test(String(r.name));
-    if (shield && a === r && r.ac_base === undefined) return [{ field: "category", ours: ours("category"), upstream: "shield" }];
+    if (shield && a === r && r.ac_base === undefined)
+      return [{ field: "category", ours: ours("category"), upstream: "shield" }];
     return [
       { field: "category", ours: ours("category"), upstream: shield ? "shield" : (a.category ?? null) },
       { field: "ac_base", ours: ours("ac_base"), upstream: num(a.ac_base) },
       { field: "ac_add_dex", ours: ours("ac_add_dex"), upstream: a.ac_add_dexmod === true },
-      { field: "ac_max_dex", ours: ours("ac_max_dex"), upstream: a.ac_add_dexmod === true ? num(a.ac_cap_dexmod) : null },
+      {
+        field: "ac_max_dex",
+        ours: ours("ac_max_dex"),
+        upstream: a.ac_add_dexmod === true ? num(a.ac_cap_dexmod) : null,
+      },
       { field: "strength_required", ours: ours("strength_required"), upstream: num(a.strength_score_required) },
-      { field: "stealth_disadvantage", ours: ours("stealth_disadvantage"), upstream: a.grants_stealth_disadvantage === true },
+      {
+        field: "stealth_disadvantage",
+        ours: ours("stealth_disadvantage"),
+        upstream: a.grants_stealth_disadvantage === true,
+      },
     ];
   }
   if (kind === "spell") {
@@ -101,8 +126,20 @@ export function fieldChecks(kind: string, r: Raw, d: Record<string, unknown>): F
       { field: "components.verbal", ours: c.verbal, upstream: r.verbal === true },
       { field: "components.somatic", ours: c.somatic, upstream: r.somatic === true },
       { field: "components.material", ours: c.material, upstream: r.material === true },
-      { field: "components.costly", ours: typeof c.material_cost === "string" && c.material_cost !== "", upstream: r.material === true && typeof r.material_cost === "string" && r.material_cost.trim() !== "" && num(r.material_cost) !== 0 },
-      { field: "components.consumed", ours: c.material_consumed === true, upstream: r.material === true && r.material_consumed === true },
+      {
+        field: "components.costly",
+        ours: typeof c.material_cost === "string" && c.material_cost !== "",
+        upstream:
+          r.material === true &&
+          typeof r.material_cost === "string" &&
+          r.material_cost.trim() !== "" &&
+          num(r.material_cost) !== 0,
+      },
+      {
+        field: "components.consumed",
+        ours: c.material_consumed === true,
+        upstream: r.material === true && r.material_consumed === true,
+      },
       { field: "concentration", ours: ours("concentration"), upstream: r.concentration === true },
       { field: "ritual", ours: ours("ritual"), upstream: r.ritual === true },
     ];
@@ -117,10 +154,26 @@ export function fieldChecks(kind: string, r: Raw, d: Record<string, unknown>): F
     { field: "armor_class", ours: ours("armor_class"), upstream: num(r.armor_class) },
     { field: "hit_points", ours: ours("hit_points"), upstream: num(r.hit_points) },
     { field: "speed", ours: ours("speed"), upstream: speeds(r) },
-    { field: "senses", ours: SENSES.filter((s) => new RegExp(`\\b${s} \\d+`).test(sensesOurs)), upstream: SENSES.filter((s) => pos(r[`${s}_range`]) !== null) },
-    { field: "damage_immunities", ours: ours("damage_immunities"), upstream: ri ? (ri.damage_immunities_display || keysOf(ri, "damage_immunities").join(", ") || null) : null },
-    { field: "damage_resistances", ours: ours("damage_resistances"), upstream: ri ? (ri.damage_resistances_display || keysOf(ri, "damage_resistances").join(", ") || null) : null },
-    { field: "condition_immunities", ours: ours("condition_immunities"), upstream: ri ? (ri.condition_immunities_display || keysOf(ri, "condition_immunities").join(", ") || null) : null },
+    {
+      field: "senses",
+      ours: SENSES.filter((s) => new RegExp(`\\b${s} \\d+`).test(sensesOurs)),
+      upstream: SENSES.filter((s) => pos(r[`${s}_range`]) !== null),
+    },
+    {
+      field: "damage_immunities",
+      ours: ours("damage_immunities"),
+      upstream: ri ? ri.damage_immunities_display || keysOf(ri, "damage_immunities").join(", ") || null : null,
+    },
+    {
+      field: "damage_resistances",
+      ours: ours("damage_resistances"),
+      upstream: ri ? ri.damage_resistances_display || keysOf(ri, "damage_resistances").join(", ") || null : null,
+    },
+    {
+      field: "condition_immunities",
+      ours: ours("condition_immunities"),
+      upstream: ri ? ri.condition_immunities_display || keysOf(ri, "condition_immunities").join(", ") || null : null,
+    },
   ];
 }
 
@@ -135,8 +188,10 @@ function structuredCost(r: Raw): boolean {
 export function materialTextWhy(field: string, r: Raw, ours: unknown): string | undefined {
   const t = typeof r.material_specified === "string" ? r.material_specified : "";
   if (r.material !== true || !t.trim()) return undefined;
-  if (field === "components.consumed" && ours === saysConsumed(t)) return `upstream material_consumed disagrees with the material text ("${t}"); the text decides, stated in upstream_notes`;
-  if (field === "components.costly" && ours === true && !structuredCost(r) && PRICED_MATERIAL.test(t)) return `upstream material_cost is empty; the material text ("${t}") states the price`;
+  if (field === "components.consumed" && ours === saysConsumed(t))
+    return `upstream material_consumed disagrees with the material text ("${t}"); the text decides, stated in upstream_notes`;
+  if (field === "components.costly" && ours === true && !structuredCost(r) && PRICED_MATERIAL.test(t))
+    return `upstream material_cost is empty; the material text ("${t}") states the price`;
   return undefined;
 }
 
@@ -151,7 +206,17 @@ export function textOnlyComponents(r: Raw): string[] {
 }
 
 /** The derived filters an upstream field says directly (rawFilterValues reads them); the others are read from text only. */
-export const RAW_FILTERS: ReadonlySet<string> = new Set(["speed", "sense", "damage_immunity", "damage_resistance", "condition_immunity", "legendary", "property", "alignment", "component"]);
+export const RAW_FILTERS: ReadonlySet<string> = new Set([
+  "speed",
+  "sense",
+  "damage_immunity",
+  "damage_resistance",
+  "condition_immunity",
+  "legendary",
+  "property",
+  "alignment",
+  "component",
+]);
 
 /** The values a raw record has for one derived filter (same vocabulary as the filter table's). */
 export function rawFilterValues(param: string, r: Raw): string[] {
@@ -172,7 +237,9 @@ export function rawFilterValues(param: string, r: Raw): string[] {
     case "condition_immunity":
       return keysOf(ri, "condition_immunities");
     case "legendary":
-      return [recs(r.actions).some((a) => String(a.action_type).toUpperCase() === "LEGENDARY_ACTION") ? "true" : "false"];
+      return [
+        recs(r.actions).some((a) => String(a.action_type).toUpperCase() === "LEGENDARY_ACTION") ? "true" : "false",
+      ];
     case "property":
       return weaponProps(r);
     case "alignment": {
@@ -183,10 +250,16 @@ export function rawFilterValues(param: string, r: Raw): string[] {
       const law = ["lawful", "neutral", "chaotic"];
       const moral = ["good", "neutral", "evil"];
       const not = new Set([...t.matchAll(/non-?\s*(\w+)/g)].map((m) => m[1]!));
-      const said = new Set(t.replace(/non-?\s*\w+/g, " ").split(/[^a-z]+/).filter((w) => law.includes(w) || moral.includes(w)));
+      const said = new Set(
+        t
+          .replace(/non-?\s*\w+/g, " ")
+          .split(/[^a-z]+/)
+          .filter((w) => law.includes(w) || moral.includes(w)),
+      );
       if (!/\bany\b/.test(t)) return ["lawful", "neutral", "chaotic", "good", "evil"].filter((w) => said.has(w));
       if (said.size === 0 && not.size === 0) return ["any"];
-      const axis = (words: string[], own: string[]) => (own.some((w) => said.has(w)) ? own.filter((w) => said.has(w)) : words.filter((w) => !not.has(w)));
+      const axis = (words: string[], own: string[]) =>
+        own.some((w) => said.has(w)) ? own.filter((w) => said.has(w)) : words.filter((w) => !not.has(w));
       const all = new Set([...axis(law, ["lawful", "chaotic"]), ...axis(moral, ["good", "evil"])]);
       return ["lawful", "neutral", "chaotic", "good", "evil"].filter((w) => all.has(w));
     }
@@ -199,7 +272,8 @@ export function rawFilterValues(param: string, r: Raw): string[] {
       if (r.material === true) out.push("material");
       const t = typeof r.material_specified === "string" ? r.material_specified : "";
       if (r.material === true && (structuredCost(r) || PRICED_MATERIAL.test(t))) out.push("costly material");
-      if (r.material === true && (t.trim() ? saysConsumed(t) : r.material_consumed === true)) out.push("consumed material");
+      if (r.material === true && (t.trim() ? saysConsumed(t) : r.material_consumed === true))
+        out.push("consumed material");
       return out;
     }
     default:

@@ -35,7 +35,12 @@ function low(v: unknown): string | null {
 function rec(v: unknown): Raw | null {
   return v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Raw) : null;
 }
-const propName = (s: string) => s.toLowerCase().replace(/\s*\(.*$/, "").trim().replace(/\s+/g, "-");
+const propName = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/\s*\(.*$/, "")
+    .trim()
+    .replace(/\s+/g, "-");
 
 /** Numeric speeds by mode; "notes" (alternate forms: "40 ft. in bear form") is not a mode. */
 function speeds(s: unknown): Record<string, number> {
@@ -64,7 +69,13 @@ function v1Checks(kind: string, r: Raw, d: Record<string, unknown>): FieldCheck[
   if (kind === "armor") {
     return [
       // a shield's canonical ac_base is its bonus: base_ac + plus_flat_mod (SRD shield: 0 + 2)
-      { field: "ac_base", ours: d.ac_base, upstream: /shield/i.test(String(r.category)) ? (num(r.base_ac) ?? 0) + (num(r.plus_flat_mod) ?? 0) : num(r.base_ac) },
+      {
+        field: "ac_base",
+        ours: d.ac_base,
+        upstream: /shield/i.test(String(r.category))
+          ? (num(r.base_ac) ?? 0) + (num(r.plus_flat_mod) ?? 0)
+          : num(r.base_ac),
+      },
       { field: "ac_add_dex", ours: d.ac_add_dex, upstream: r.plus_dex_mod === true },
       { field: "strength_required", ours: d.strength_required, upstream: num(r.strength_requirement) || null },
       { field: "stealth_disadvantage", ours: d.stealth_disadvantage, upstream: r.stealth_disadvantage === true },
@@ -101,11 +112,17 @@ function dndChecks(kind: string, r: Raw, d: Record<string, unknown>): FieldCheck
     const dmg = rec(r.damage);
     const range = rec(r.range);
     // 2014: weapon_category / weapon_range; 2024: equipment_categories ("martial-weapons", "ranged-weapons")
-    const cats = (Array.isArray(r.equipment_categories) ? r.equipment_categories : []).map((c) => String(rec(c)?.index ?? ""));
+    const cats = (Array.isArray(r.equipment_categories) ? r.equipment_categories : []).map((c) =>
+      String(rec(c)?.index ?? ""),
+    );
     const ranged = /ranged/i.test(String(r.weapon_range ?? r.category_range ?? "")) || cats.includes("ranged-weapons");
-    const category = low(r.weapon_category) ?? (cats.includes("martial-weapons") ? "martial" : cats.includes("simple-weapons") ? "simple" : null);
+    const category =
+      low(r.weapon_category) ??
+      (cats.includes("martial-weapons") ? "martial" : cats.includes("simple-weapons") ? "simple" : null);
     const throwRange = rec(r.throw_range);
-    const props = (Array.isArray(r.properties) ? r.properties : []).map((p) => propName(String(rec(p)?.name ?? ""))).filter((n) => n !== "monk");
+    const props = (Array.isArray(r.properties) ? r.properties : [])
+      .map((p) => propName(String(rec(p)?.name ?? "")))
+      .filter((n) => n !== "monk");
     return [
       { field: "category", ours: d.category, upstream: category },
       { field: "range_type", ours: d.range_type, upstream: ranged ? "ranged" : "melee" },
@@ -155,7 +172,13 @@ const V1_ENDPOINTS = new Set(["weapons", "armor", "spells", "monsters"]);
 const DND_ENDPOINTS = new Set(["equipment", "spells", "monsters"]);
 
 function show(v: unknown): string {
-  const n = Array.isArray(v) ? [...v].sort() : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v === undefined ? null : v;
+  const n = Array.isArray(v)
+    ? [...v].sort()
+    : v && typeof v === "object"
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v === undefined
+        ? null
+        : v;
   return typeof n === "string" ? n.toLowerCase() : JSON.stringify(n);
 }
 
@@ -168,8 +191,18 @@ export function runSourceFidelity(dataDir: string): { checked: Record<string, nu
   const checked: Record<string, number> = {};
   const mismatches: SourceMismatch[] = [];
   const types: Array<{ t: ContentType; dir: string; id: string; checks: typeof v1Checks }> = [
-    ...OPEN5E_V1_TYPES.filter((t) => V1_ENDPOINTS.has(t.endpoint)).map((t) => ({ t, dir: join(dataDir, "open5e", "v1"), id: "slug", checks: v1Checks })),
-    ...DND5EAPI_TYPES.filter((t) => DND_ENDPOINTS.has(t.endpoint)).map((t) => ({ t, dir: join(dataDir, "dnd5eapi", t.year ?? "2014"), id: "index", checks: dndChecks })),
+    ...OPEN5E_V1_TYPES.filter((t) => V1_ENDPOINTS.has(t.endpoint)).map((t) => ({
+      t,
+      dir: join(dataDir, "open5e", "v1"),
+      id: "slug",
+      checks: v1Checks,
+    })),
+    ...DND5EAPI_TYPES.filter((t) => DND_ENDPOINTS.has(t.endpoint)).map((t) => ({
+      t,
+      dir: join(dataDir, "dnd5eapi", t.year ?? "2014"),
+      id: "index",
+      checks: dndChecks,
+    })),
   ];
   for (const { t, dir, id, checks } of types) {
     const records = load(join(dir, `${t.endpoint}.json`));
@@ -183,7 +216,14 @@ export function runSourceFidelity(dataDir: string): { checked: Record<string, nu
       const r = raw.get(t.source === "dnd5e_api" ? e.key.replace(/^\d{4}-/, "") : e.key);
       const k = `${label} ${e.kind}`;
       if (!r) {
-        mismatches.push({ source: label, kind: e.kind, key: e.key, field: "(record)", ours: e.name, upstream: "no raw record" });
+        mismatches.push({
+          source: label,
+          kind: e.kind,
+          key: e.key,
+          field: "(record)",
+          ours: e.name,
+          upstream: "no raw record",
+        });
         continue;
       }
       checked[k] = (checked[k] ?? 0) + 1;

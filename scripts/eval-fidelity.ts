@@ -21,7 +21,14 @@ import { buildFilterWhere } from "../src/search/filter/filters.ts";
 import type { StructuredFilters } from "../src/search/types.ts";
 import type { EntityKind } from "../src/entities/types.ts";
 import { countCorrection, FIDELITY_EXCEPTIONS } from "./eval-fidelity-exceptions.ts";
-import { fieldChecks, materialTextWhy, RAW_FILTERS, rawFilterValues, textOnlyComponents, type Raw } from "./eval-fidelity-raw.ts";
+import {
+  fieldChecks,
+  materialTextWhy,
+  RAW_FILTERS,
+  rawFilterValues,
+  textOnlyComponents,
+  type Raw,
+} from "./eval-fidelity-raw.ts";
 import { runSourceFidelity, type SourceMismatch } from "./eval-fidelity-sources.ts";
 
 export interface Mismatch {
@@ -55,17 +62,33 @@ function show(v: unknown): string {
 }
 
 export function runFidelity(db: Database, dataDir: string): FidelityReport {
-  const report: FidelityReport = { checked: {}, mismatches: [], counts: [], notes: [], sources: { checked: {}, mismatches: [] } };
+  const report: FidelityReport = {
+    checked: {},
+    mismatches: [],
+    counts: [],
+    notes: [],
+    sources: { checked: {}, mismatches: [] },
+  };
   const items = loadRaw(dataDir, "items");
   for (const [kind, endpoint] of Object.entries(ENDPOINT)) {
     const raw = loadRaw(dataDir, endpoint);
-    const rows = db.query<{ key: string; name: string; data: string }, [string]>("SELECT key, name, data FROM entities WHERE document_source = 'open5e_v2' AND kind = ?").all(kind);
+    const rows = db
+      .query<{ key: string; name: string; data: string }, [string]>(
+        "SELECT key, name, data FROM entities WHERE document_source = 'open5e_v2' AND kind = ?",
+      )
+      .all(kind);
     let checked = 0;
     for (const row of rows) {
       // Armor sold as an item without an /armor/ record (srd_shield): compare with the item.
       const r = raw.get(row.key) ?? (kind === "armor" ? items.get(row.key) : undefined);
       if (!r) {
-        report.mismatches.push({ kind, key: row.key, field: "(record)", ours: row.name, upstream: `no ${endpoint} record` });
+        report.mismatches.push({
+          kind,
+          key: row.key,
+          field: "(record)",
+          ours: row.name,
+          upstream: `no ${endpoint} record`,
+        });
         continue;
       }
       checked++;
@@ -74,16 +97,32 @@ export function runFidelity(db: Database, dataDir: string): FidelityReport {
         const a = show(normalizeForCompare(c.field, c.ours));
         const b = show(normalizeForCompare(c.field, c.upstream));
         const why = kind === "spell" ? materialTextWhy(c.field, r, c.ours) : undefined;
-        if (a !== b) report.mismatches.push({ kind, key: row.key, field: c.field, ours: a, upstream: b, ...(why ? { explained: why } : {}) });
+        if (a !== b)
+          report.mismatches.push({
+            kind,
+            key: row.key,
+            field: c.field,
+            ours: a,
+            upstream: b,
+            ...(why ? { explained: why } : {}),
+          });
       }
     }
     report.checked[kind] = checked;
   }
-  for (const m of report.mismatches) m.explained ??= FIDELITY_EXCEPTIONS.find((x) => !x.source && x.kind === m.kind && x.key === m.key && x.field === m.field)?.why;
+  for (const m of report.mismatches)
+    m.explained ??= FIDELITY_EXCEPTIONS.find(
+      (x) => !x.source && x.kind === m.kind && x.key === m.key && x.field === m.field,
+    )?.why;
   const other = runSourceFidelity(dataDir);
   report.sources = {
     checked: other.checked,
-    mismatches: other.mismatches.map((m) => ({ ...m, explained: FIDELITY_EXCEPTIONS.find((x) => x.source === m.source && x.kind === m.kind && x.key === m.key && x.field === m.field)?.why })),
+    mismatches: other.mismatches.map((m) => ({
+      ...m,
+      explained: FIDELITY_EXCEPTIONS.find(
+        (x) => x.source === m.source && x.kind === m.kind && x.key === m.key && x.field === m.field,
+      )?.why,
+    })),
   };
 
   // Filter counts: SQL over the store vs the raw records.
@@ -91,8 +130,11 @@ export function runFidelity(db: Database, dataDir: string): FidelityReport {
   // Every derived filter a tool offers (magic comes from search_equipment's type).
   // Filters read from text alone (what a creature casts, inflicts, its traits, its environments) have no
   // upstream field to count against: they are named in the notes instead.
-  const textOnly = FILTER_PARAMS.filter((p) => p.column.derive && p.name !== "magic" && !RAW_FILTERS.has(p.name)).map((p) => p.name);
-  if (textOnly.length) report.notes.push(`filters read from text, with no upstream field to count against: ${textOnly.join(", ")}`);
+  const textOnly = FILTER_PARAMS.filter((p) => p.column.derive && p.name !== "magic" && !RAW_FILTERS.has(p.name)).map(
+    (p) => p.name,
+  );
+  if (textOnly.length)
+    report.notes.push(`filters read from text, with no upstream field to count against: ${textOnly.join(", ")}`);
   for (const f of FILTER_PARAMS.filter((p) => p.column.derive && p.name !== "magic" && RAW_FILTERS.has(p.name))) {
     const kind = f.column.kinds[0]!;
     const values = f.input.type === "values" ? f.input.values : ["true", "false"];
@@ -101,7 +143,13 @@ export function runFidelity(db: Database, dataDir: string): FidelityReport {
       const sql = sqlCount(db, kind, filters);
       const raw = rawAll[kind]!.filter((r) => rawFilterValues(f.name, r).includes(value)).length;
       const fix = countCorrection(kind, f.name, value, new Set(rawAll.weapon!.map((w) => String(w.key))));
-      report.counts.push({ filter: f.name, value, sql, raw, ...(fix && sql === raw + fix.delta ? { explained: fix.why } : {}) });
+      report.counts.push({
+        filter: f.name,
+        value,
+        sql,
+        raw,
+        ...(fix && sql === raw + fix.delta ? { explained: fix.why } : {}),
+      });
     }
   }
   const gaps = (v: string) => rawAll.spell!.filter((r) => textOnlyComponents(r).includes(v)).length;
@@ -117,7 +165,13 @@ export function runFidelity(db: Database, dataDir: string): FidelityReport {
     const bare = of?.key ? of.key.toLowerCase().replace(/^[^_]*_/, "") : null;
     if (bare) byClass.set(bare, (byClass.get(bare) ?? 0) + 1);
   }
-  for (const [cls, n] of [...byClass].sort()) report.counts.push({ filter: "class_key (subclass)", value: cls, sql: sqlCount(db, "subclass", { class_key: cls }), raw: n });
+  for (const [cls, n] of [...byClass].sort())
+    report.counts.push({
+      filter: "class_key (subclass)",
+      value: cls,
+      sql: sqlCount(db, "subclass", { class_key: cls }),
+      raw: n,
+    });
   return report;
 }
 
@@ -125,7 +179,13 @@ export function runFidelity(db: Database, dataDir: string): FidelityReport {
 function sqlCount(db: Database, kind: EntityKind, filters: StructuredFilters): number {
   const w = buildFilterWhere([kind], filters, null);
   if (!w.ok) throw new Error(w.message);
-  return db.query<{ n: number }, (string | number)[]>(`SELECT COUNT(*) AS n FROM entities e WHERE ${w.where.sql} AND e.document_source = 'open5e_v2'`).get(...w.where.params)?.n ?? 0;
+  return (
+    db
+      .query<{ n: number }, (string | number)[]>(
+        `SELECT COUNT(*) AS n FROM entities e WHERE ${w.where.sql} AND e.document_source = 'open5e_v2'`,
+      )
+      .get(...w.where.params)?.n ?? 0
+  );
 }
 
 function normalizeForCompare(field: string, v: unknown): unknown {
@@ -133,7 +193,11 @@ function normalizeForCompare(field: string, v: unknown): unknown {
   if (typeof v === "string") return v.trim().toLowerCase();
   if (v === undefined) return null;
   if (field === "speed" && v && typeof v === "object") {
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, n]) => typeof n === "number" && n > 0).sort(([a], [b]) => a.localeCompare(b)));
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>)
+        .filter(([, n]) => typeof n === "number" && n > 0)
+        .sort(([a], [b]) => a.localeCompare(b)),
+    );
   }
   return v;
 }
@@ -146,16 +210,26 @@ export function fidelityLines(r: FidelityReport): { lines: string[]; unexplained
     const ms = r.mismatches.filter((m) => m.kind === kind);
     const un = ms.filter((m) => !m.explained);
     unexplained += un.length;
-    lines.push(`  ${kind}: ${r.checked[kind] ?? 0} checked, ${ms.length} mismatches (${ms.length - un.length} explained, ${un.length} unexplained)`);
-    for (const m of ms) lines.push(`    ${m.explained ? "explained  " : "UNEXPLAINED"} ${m.key} ${m.field}: ours ${m.ours} / upstream ${m.upstream}${m.explained ? ` — ${m.explained}` : ""}`);
+    lines.push(
+      `  ${kind}: ${r.checked[kind] ?? 0} checked, ${ms.length} mismatches (${ms.length - un.length} explained, ${un.length} unexplained)`,
+    );
+    for (const m of ms)
+      lines.push(
+        `    ${m.explained ? "explained  " : "UNEXPLAINED"} ${m.key} ${m.field}: ours ${m.ours} / upstream ${m.upstream}${m.explained ? ` — ${m.explained}` : ""}`,
+      );
   }
   lines.push("", "Fidelity of the opt-in sources (normalized straight from the data directory) vs their raw records");
   for (const [label, n] of Object.entries(r.sources.checked)) {
     const ms = r.sources.mismatches.filter((m) => `${m.source} ${m.kind}` === label);
     const un = ms.filter((m) => !m.explained);
     unexplained += un.length;
-    lines.push(`  ${label}: ${n} checked, ${ms.length} mismatches (${ms.length - un.length} explained, ${un.length} unexplained)`);
-    for (const m of ms) lines.push(`    ${m.explained ? "explained  " : "UNEXPLAINED"} ${m.key} ${m.field}: ours ${m.ours} / upstream ${m.upstream}${m.explained ? ` — ${m.explained}` : ""}`);
+    lines.push(
+      `  ${label}: ${n} checked, ${ms.length} mismatches (${ms.length - un.length} explained, ${un.length} unexplained)`,
+    );
+    for (const m of ms)
+      lines.push(
+        `    ${m.explained ? "explained  " : "UNEXPLAINED"} ${m.key} ${m.field}: ours ${m.ours} / upstream ${m.upstream}${m.explained ? ` — ${m.explained}` : ""}`,
+      );
   }
   lines.push("", "Filter counts: SQL filter vs raw records (value count; = raw unless listed below it)");
   for (const filter of [...new Set(r.counts.map((c) => c.filter))]) {
@@ -163,7 +237,9 @@ export function fidelityLines(r: FidelityReport): { lines: string[]; unexplained
     lines.push(`  ${filter}: ${cs.map((c) => `${c.value} ${c.sql}`).join(", ")}`);
     for (const c of cs.filter((x) => x.sql !== x.raw)) {
       if (!c.explained) unexplained++;
-      lines.push(`    ${c.explained ? "explained  " : "UNEXPLAINED"} ${c.value}: sql ${c.sql}, raw ${c.raw}${c.explained ? ` — ${c.explained}` : ""}`);
+      lines.push(
+        `    ${c.explained ? "explained  " : "UNEXPLAINED"} ${c.value}: sql ${c.sql}, raw ${c.raw}${c.explained ? ` — ${c.explained}` : ""}`,
+      );
     }
   }
   for (const n of r.notes) lines.push(`  note: ${n}`);

@@ -97,7 +97,11 @@ export function sameThingKey(e: Pick<RankedEntity, "kind" | "name">): string {
   const kind = e.kind === "rule_section" ? "rule" : e.kind;
   const parts = e.name.toLowerCase().split(",");
   const name = parts.length === 2 ? `${parts[1]} ${parts[0]}` : e.name.toLowerCase();
-  const words = name.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").match(/[a-z0-9]+/g) ?? [];
+  const words =
+    name
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .match(/[a-z0-9]+/g) ?? [];
   return `${kind}:${words.map((w) => (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w)).join("")}`;
 }
 
@@ -127,18 +131,30 @@ export function checkExpectation(hits: readonly RankedEntity[], x: Expectation):
       const rs = x.names.map((t) => [t, rankOf(hits, t)] as const);
       const inTop = rs.filter(([, r]) => r !== null && r <= x.k).length;
       const pass = x.any ? inTop > 0 : inTop === rs.length;
-      return { pass, what: `${x.any ? "one of " : ""}${x.names.join(", ")} in the top ${x.k}`, detail: rs.map(([t, r]) => `${t} ${fmt(r)}`).join(", ") };
+      return {
+        pass,
+        what: `${x.any ? "one of " : ""}${x.names.join(", ")} in the top ${x.k}`,
+        detail: rs.map(([t, r]) => `${t} ${fmt(r)}`).join(", "),
+      };
     }
     case "share": {
       const n = hits.slice(0, x.k).filter((e) => x.pred.test(e)).length;
-      return { pass: n >= x.min, what: `at least ${x.min} of the top ${x.k} are ${x.pred.label}`, detail: `${n}/${Math.min(x.k, hits.length)}` };
+      return {
+        pass: n >= x.min,
+        what: `at least ${x.min} of the top ${x.k} are ${x.pred.label}`,
+        detail: `${n}/${Math.min(x.k, hits.length)}`,
+      };
     }
     case "before": {
       const a = hits.findIndex((e) => x.a.test(e));
       const b = hits.findIndex((e) => x.b.test(e));
       const ra = a < 0 ? null : a + 1;
       const rb = b < 0 ? null : b + 1;
-      return { pass: ra !== null && (rb === null || ra < rb), what: `the first of the ${x.a.label} above the first of the ${x.b.label}`, detail: `${fmt(ra)} vs ${fmt(rb)}` };
+      return {
+        pass: ra !== null && (rb === null || ra < rb),
+        what: `the first of the ${x.a.label} above the first of the ${x.b.label}`,
+        detail: `${fmt(ra)} vs ${fmt(rb)}`,
+      };
     }
     case "distinct": {
       const seen = new Map<string, string>();
@@ -149,7 +165,11 @@ export function checkExpectation(hits: readonly RankedEntity[], x: Expectation):
         if (first !== undefined) twice.push(`${first} = ${e.name}`);
         else seen.set(g, e.name);
       }
-      return { pass: twice.length === 0, what: `each thing once in the top ${x.k} (name forms, rule sections)`, detail: twice.length ? twice.join("; ") : "no repeats" };
+      return {
+        pass: twice.length === 0,
+        what: `each thing once in the top ${x.k} (name forms, rule sections)`,
+        detail: twice.length ? twice.join("; ") : "no repeats",
+      };
     }
     case "more": {
       const top = hits.slice(0, x.k);

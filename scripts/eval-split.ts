@@ -52,13 +52,23 @@ export function splitLines(f: SplitFigures): string[] {
     "Held-out meaning queries by tool, MRR (lexical / vector / hybrid, queries):",
   ];
   for (const [tool, s] of Object.entries(f.heldOutMeaningByTool)) {
-    lines.push(`  ${tool.padEnd(24)} ${f3(s.lexical.mrr)} / ${f3(s.vector.mrr)} / ${f3(s.hybrid.mrr)}  (${s.hybrid.queries})`);
+    lines.push(
+      `  ${tool.padEnd(24)} ${f3(s.lexical.mrr)} / ${f3(s.vector.mrr)} / ${f3(s.hybrid.mrr)}  (${s.hybrid.queries})`,
+    );
   }
   if (f.dev.hybrid.queries > 0) {
-    lines.push("", `Dev set (${f.dev.hybrid.queries} outside questions; hit = a target within the case's k)`, "mode      hit@k    hit@1    hit@5    MRR");
-    for (const m of MODES) lines.push(`${m.padEnd(8)}  ${f3(f.dev[m].hitK)}    ${f3(f.dev[m].hit1)}    ${f3(f.dev[m].hit5)}    ${f3(f.dev[m].mrr)}`);
+    lines.push(
+      "",
+      `Dev set (${f.dev.hybrid.queries} outside questions; hit = a target within the case's k)`,
+      "mode      hit@k    hit@1    hit@5    MRR",
+    );
+    for (const m of MODES)
+      lines.push(
+        `${m.padEnd(8)}  ${f3(f.dev[m].hitK)}    ${f3(f.dev[m].hit1)}    ${f3(f.dev[m].hit5)}    ${f3(f.dev[m].mrr)}`,
+      );
     lines.push("Dev set by tool (hybrid): hits / queries, MRR");
-    for (const [tool, s] of Object.entries(f.devByTool)) lines.push(`  ${tool.padEnd(24)} ${Math.round(s.hitK * s.queries)}/${s.queries}  ${f3(s.mrr)}`);
+    for (const [tool, s] of Object.entries(f.devByTool))
+      lines.push(`  ${tool.padEnd(24)} ${Math.round(s.hitK * s.queries)}/${s.queries}  ${f3(s.mrr)}`);
   }
   return lines;
 }
@@ -66,17 +76,31 @@ export function splitLines(f: SplitFigures): string[] {
 /** The grid tried per tool on the training half (k × vector weight × core prior; the lexical weight stays 1). */
 export const FUSION_GRID: Fusion[] = [
   ...[10, 20, 40, 60].flatMap((k) =>
-    [0.5, 0.75, 1, 1.5, 2].flatMap((vectorWeight) => [0, 0.1, 0.25].map((coreBoost) => ({ method: "rrf" as const, k, lexicalWeight: 1, vectorWeight, coreBoost }))),
+    [0.5, 0.75, 1, 1.5, 2].flatMap((vectorWeight) =>
+      [0, 0.1, 0.25].map((coreBoost) => ({ method: "rrf" as const, k, lexicalWeight: 1, vectorWeight, coreBoost })),
+    ),
   ),
   // convex: vector weight 1 / 1.5 / 2.33 / 4 against lexical 1 = α 0.5 / 0.6 / 0.7 / 0.8 on the vector leg
-  ...[1, 1.5, 2.33, 4].flatMap((vectorWeight) => [0, 0.1, 0.25].map((coreBoost) => ({ method: "convex" as const, k: 20, lexicalWeight: 1, vectorWeight, coreBoost }))),
+  ...[1, 1.5, 2.33, 4].flatMap((vectorWeight) =>
+    [0, 0.1, 0.25].map((coreBoost) => ({
+      method: "convex" as const,
+      k: 20,
+      lexicalWeight: 1,
+      vectorWeight,
+      coreBoost,
+    })),
+  ),
 ];
 
 /** Best by MRR, then hit@5; ties keep the earlier setting. Never looks at the held-out half. */
 export function pickBest(scored: ReadonlyArray<{ setting: Fusion; summary: Summary }>): Fusion {
   let best = scored[0]!;
   for (const s of scored) {
-    if (s.summary.mrr > best.summary.mrr + 1e-9 || (Math.abs(s.summary.mrr - best.summary.mrr) <= 1e-9 && s.summary.hit5 > best.summary.hit5 + 1e-9)) best = s;
+    if (
+      s.summary.mrr > best.summary.mrr + 1e-9 ||
+      (Math.abs(s.summary.mrr - best.summary.mrr) <= 1e-9 && s.summary.hit5 > best.summary.hit5 + 1e-9)
+    )
+      best = s;
   }
   return best.setting;
 }
@@ -90,7 +114,12 @@ export async function tunePerTool(
   own: readonly RankedQuery[],
   rankWith: (r: RankedQuery, f: Fusion) => Promise<number | null>,
   profileOf: (r: RankedQuery) => RankingProfile | undefined,
-): Promise<{ tuned: Partial<Record<RankingProfile, Fusion>>; heldOutShipped: Summary; heldOutTuned: Summary; lines: string[] }> {
+): Promise<{
+  tuned: Partial<Record<RankingProfile, Fusion>>;
+  heldOutShipped: Summary;
+  heldOutTuned: Summary;
+  lines: string[];
+}> {
   if (own.length === 0) {
     const none = summarize([]);
     return { tuned: {}, heldOutShipped: none, heldOutTuned: none, lines: ["", "(fusion grid skipped)"] };
@@ -104,7 +133,8 @@ export async function tunePerTool(
     for (const setting of FUSION_GRID) mine.push(await rankWith(r, setting));
     ranks.set(r, mine);
   }
-  const best = (rs: readonly RankedQuery[]) => pickBest(FUSION_GRID.map((setting, i) => ({ setting, summary: summarize(rs.map((r) => ranks.get(r)![i]!)) })));
+  const best = (rs: readonly RankedQuery[]) =>
+    pickBest(FUSION_GRID.map((setting, i) => ({ setting, summary: summarize(rs.map((r) => ranks.get(r)![i]!)) })));
   const tuned: Partial<Record<RankingProfile, Fusion>> = {};
   for (const p of [...new Set(own.map(profileOf))]) {
     const mine = train.filter((r) => profileOf(r) === p);
@@ -122,7 +152,8 @@ export async function tunePerTool(
   const heldOutShipped = summarize(held.map((r) => r.rank.hybrid));
   const heldOutTuned = summarize(heldRanks);
   const heldOutGlobal = summarize(heldGlobal);
-  const show = (f: Fusion) => `${f.method}${f.method === "rrf" ? ` k ${f.k}` : ""}, lexical ${f.lexicalWeight}, vector ${f.vectorWeight}, core prior ${f.coreBoost}`;
+  const show = (f: Fusion) =>
+    `${f.method}${f.method === "rrf" ? ` k ${f.k}` : ""}, lexical ${f.lexicalWeight}, vector ${f.vectorWeight}, core prior ${f.coreBoost}`;
   const lines = [
     "",
     "Fusion tuned on the training half, per tool and one for all:",

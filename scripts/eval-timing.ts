@@ -13,11 +13,26 @@ function median(xs: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-
-export async function timeQueries(ctx: SearchContext, toolQuery: (q: EvalQuery) => Promise<SearchQuery>, runs: number): Promise<{ structured: number; hybrid: number; hybridP90: number; entities: number }> {
+export async function timeQueries(
+  ctx: SearchContext,
+  toolQuery: (q: EvalQuery) => Promise<SearchQuery>,
+  runs: number,
+): Promise<{ structured: number; hybrid: number; hybridP90: number; entities: number }> {
   const entities = ctx.store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0;
-  const structuredQ = await toolQuery({ id: "timing", origin: "own", tool: "search_creature", args: { type: "dragon", cr_min: 10, limit: 20 }, targets: [] });
-  const allKinds = await toolQuery({ id: "timing", origin: "own", tool: "search_all", args: { query: "x" }, targets: [] });
+  const structuredQ = await toolQuery({
+    id: "timing",
+    origin: "own",
+    tool: "search_creature",
+    args: { type: "dragon", cr_min: 10, limit: 20 },
+    targets: [],
+  });
+  const allKinds = await toolQuery({
+    id: "timing",
+    origin: "own",
+    tool: "search_all",
+    args: { query: "x" },
+    targets: [],
+  });
   for (let i = 0; i < 3; i++) await runSearch(ctx, structuredQ);
   for (const t of TIMING_TEXTS.slice(0, 3)) await runSearch(ctx, { ...allKinds, search: `${t} warm-up` });
   const st: number[] = [];
@@ -34,5 +49,10 @@ export async function timeQueries(ctx: SearchContext, toolQuery: (q: EvalQuery) 
     hy.push(performance.now() - t0);
   }
   const sorted = [...hy].sort((a, b) => a - b);
-  return { structured: median(st), hybrid: median(hy), hybridP90: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))]!, entities };
+  return {
+    structured: median(st),
+    hybrid: median(hy),
+    hybridP90: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.9))]!,
+    entities,
+  };
 }

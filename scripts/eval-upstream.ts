@@ -12,7 +12,11 @@ export async function startUpstreamFor(path: string, dataDir: string, say: (m: s
   if (existsSync(path)) {
     const db = new Database(path, { readonly: true });
     try {
-      const url = db.query<{ u: string }, []>("SELECT source_url AS u FROM entities WHERE source_url LIKE 'http://127.0.0.1:%' LIMIT 1").get()?.u;
+      const url = db
+        .query<{ u: string }, []>(
+          "SELECT source_url AS u FROM entities WHERE source_url LIKE 'http://127.0.0.1:%' LIMIT 1",
+        )
+        .get()?.u;
       port = url ? Number(new URL(url).port) || undefined : undefined;
     } catch {
       port = undefined;
@@ -24,7 +28,9 @@ export async function startUpstreamFor(path: string, dataDir: string, say: (m: s
     try {
       return await startFakeUpstream({ dataDir, port });
     } catch {
-      say(`port ${port} (the cached store's upstream) is taken: every entity's source_url changes, so all of them are embedded again`);
+      say(
+        `port ${port} (the cached store's upstream) is taken: every entity's source_url changes, so all of them are embedded again`,
+      );
     }
   }
   return startFakeUpstream({ dataDir });

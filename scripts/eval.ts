@@ -35,13 +35,32 @@ import { DataGate } from "../src/tools/kit/data-gate.ts";
 import type { ToolDeps } from "../src/tools/kit/deps.ts";
 import { TOOLS } from "../src/tools/index.ts";
 import { startUpstreamFor } from "./eval-upstream.ts";
-import { checkExpectation, firstRelevantRank, MODES, parseTarget, rankOf, summarize, type Mode, type RankedEntity, type Summary } from "./eval-metrics.ts";
+import {
+  checkExpectation,
+  firstRelevantRank,
+  MODES,
+  parseTarget,
+  rankOf,
+  summarize,
+  type Mode,
+  type RankedEntity,
+} from "./eval-metrics.ts";
 import { ALL_QUERIES, type EvalQuery } from "./eval-queries.ts";
 import { loadDevSet } from "./eval-devset.ts";
 import { fidelityLines, runFidelity } from "./eval-fidelity.ts";
 import { runAgreementAudit } from "./eval-agreement.ts";
 import { SHARED_DATA, SHARED_MODEL } from "./shared-dir.ts";
-import { kindsFullyEmbedded, meaningByToolLines, measureEmbedding, type ModelReport, queryClass, sideBySide, summaries, summaryLines, TIMING_TEXTS } from "./eval-compare.ts";
+import {
+  kindsFullyEmbedded,
+  meaningByToolLines,
+  measureEmbedding,
+  type ModelReport,
+  queryClass,
+  sideBySide,
+  summaries,
+  summaryLines,
+  TIMING_TEXTS,
+} from "./eval-compare.ts";
 import { DEV_SET } from "./eval-dev.ts";
 import { timeQueries } from "./eval-timing.ts";
 import { splitFigures, splitLines, tunePerTool } from "./eval-split.ts";
@@ -120,9 +139,12 @@ if (!process.env.LOREKEEPER_LOG_LEVEL) setLogLevel("warn");
 /** Sync the corpus through the fake upstream into `path` (new, or a cached store) and embed what is pending. */
 async function buildStore(path: string, modelDir: string): Promise<{ store: Store; embedSeconds: number | null }> {
   if (!existsSync(join(dataDir, "open5e", "v2"))) {
-    throw new Error(`no corpus at ${dataDir} (expected open5e/v2/ and dnd5eapi/ as in ../shared/data); pass --data DIR`);
+    throw new Error(
+      `no corpus at ${dataDir} (expected open5e/v2/ and dnd5eapi/ as in ../shared/data); pass --data DIR`,
+    );
   }
-  if (!existsSync(join(modelDir, "model.onnx"))) throw new Error(`no model at ${modelDir} (expected model.onnx); pass --model DIR`);
+  if (!existsSync(join(modelDir, "model.onnx")))
+    throw new Error(`no model at ${modelDir} (expected model.onnx); pass --model DIR`);
   const upstream = await startUpstreamFor(path, dataDir, say);
   const store = openStore({ path });
   try {
@@ -131,17 +153,26 @@ async function buildStore(path: string, modelDir: string): Promise<{ store: Stor
     const report = await runSync(store, { config, force: true });
     const failed = report.results.filter((r) => r.status === "failed");
     if (failed.length) {
-      throw new Error(`sync failed for ${failed.length} content type(s): ${failed.map((r) => r.contentType).join(", ")}; first error: ${failed[0]!.error}`);
+      throw new Error(
+        `sync failed for ${failed.length} content type(s): ${failed.map((r) => r.contentType).join(", ")}; first error: ${failed[0]!.error}`,
+      );
     }
     say(`synced ${report.records} records (${report.requests} requests) in ${ms(t0)} ms`);
     const t1 = performance.now();
     const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
     const embedder = await provider.get();
     if (!embedder) throw new Error(`the embedding model did not load: ${provider.reason()}`);
-    const before = store.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM vectors WHERE model_id = ?").get(embedder.id)?.n ?? 0;
+    const before =
+      store.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM vectors WHERE model_id = ?").get(embedder.id)
+        ?.n ?? 0;
     const deadline = budgetSeconds === undefined ? Number.POSITIVE_INFINITY : performance.now() + budgetSeconds * 1000;
-    const emb = await embedByKind(store, embedder, { stop: () => performance.now() > deadline, log: (l) => say(`  ${l}`) });
-    say(`embedded ${emb.embedded} entities with ${embedder.id} in ${ms(t1)} ms (${before} already embedded)${emb.complete ? "" : `; stopped after --embed-budget ${budgetSeconds} s, the next run goes on`}`);
+    const emb = await embedByKind(store, embedder, {
+      stop: () => performance.now() > deadline,
+      log: (l) => say(`  ${l}`),
+    });
+    say(
+      `embedded ${emb.embedded} entities with ${embedder.id} in ${ms(t1)} ms (${before} already embedded)${emb.complete ? "" : `; stopped after --embed-budget ${budgetSeconds} s, the next run goes on`}`,
+    );
     return { store, embedSeconds: before > 0 || !emb.complete ? null : ms(t1) / 1000 };
   } catch (err) {
     store.close();
@@ -195,7 +226,13 @@ async function missingTargets(ctx: SearchContext, sq: SearchQuery, q: EvalQuery)
   const out: string[] = [];
   for (const t of q.targets) {
     const res = await runSearch(ctx, { ...sq, search: undefined, name: parseTarget(t).name, limit: 100 });
-    if (rankOf(res.hits.map((h) => h.entity), t) === null) out.push(t);
+    if (
+      rankOf(
+        res.hits.map((h) => h.entity),
+        t,
+      ) === null
+    )
+      out.push(t);
   }
   return out;
 }
@@ -206,12 +243,23 @@ const r2s = (r: number | null) => (r === null ? "–" : String(r));
 
 function printTable(results: QueryRun[]): void {
   const w = Math.max(...results.map((r) => r.q.id.length), 5);
-  console.log(`\n${pad("query", w)}  ${lpad("lexical", 7)}  ${lpad("vector", 7)}  ${lpad("hybrid", 7)}  search text → targets`);
+  console.log(
+    `\n${pad("query", w)}  ${lpad("lexical", 7)}  ${lpad("vector", 7)}  ${lpad("hybrid", 7)}  search text → targets`,
+  );
   for (const r of results) {
     const text = String(r.q.args.search ?? r.q.args.query ?? "");
     const cells = MODES.map((m) => lpad(r2s(r.rank[m]), 7)).join("  ");
-    console.log(`${pad(r.q.id, w)}  ${cells}  "${text}" → ${r.q.targets.slice(0, 3).join(", ")}${r.q.targets.length > 3 ? ", …" : ""}`);
-    if (showN) for (const m of MODES) console.log(`${" ".repeat(w)}    ${pad(m, 8)}${r.hits[m].slice(0, showN).map((e) => `${e.name} [${e.kind}/${e.document_key}]`).join(" | ")}`);
+    console.log(
+      `${pad(r.q.id, w)}  ${cells}  "${text}" → ${r.q.targets.slice(0, 3).join(", ")}${r.q.targets.length > 3 ? ", …" : ""}`,
+    );
+    if (showN)
+      for (const m of MODES)
+        console.log(
+          `${" ".repeat(w)}    ${pad(m, 8)}${r.hits[m]
+            .slice(0, showN)
+            .map((e) => `${e.name} [${e.kind}/${e.document_key}]`)
+            .join(" | ")}`,
+        );
   }
 }
 
@@ -260,11 +308,21 @@ async function complete(o: OpenedStore, q: EvalQuery): Promise<boolean> {
   return kindsFullyEmbedded(o.store.db, (await toolQuery(o.store, q)).kinds);
 }
 
-async function evaluateModel(modelDir: string, opened: OpenedStore, queries: EvalQuery[], devQueries: EvalQuery[]): Promise<ModelRun> {
+async function evaluateModel(
+  modelDir: string,
+  opened: OpenedStore,
+  queries: EvalQuery[],
+  devQueries: EvalQuery[],
+): Promise<ModelRun> {
   const { store, tmp, embedSeconds } = opened;
   try {
     const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
-    const ctx: SearchContext = { store, embedder: provider, embeddingTimeoutMs: 30_000, ...(fusionOverride ? { fusion: fusionOverride } : {}) };
+    const ctx: SearchContext = {
+      store,
+      embedder: provider,
+      embeddingTimeoutMs: 30_000,
+      ...(fusionOverride ? { fusion: fusionOverride } : {}),
+    };
     const results: QueryRun[] = [];
     let broken = 0;
     for (const q of queries) {
@@ -283,8 +341,14 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
     const meaning = results.filter((r) => queryClass(r.q) === "meaning");
     const lines = [
       ...summaryLines(`All queries (${results.length})`, all),
-      ...summaryLines(`Spec scenarios (${results.filter((r) => r.q.origin === "spec").length})`, summaries(results.filter((r) => r.q.origin === "spec"))),
-      ...summaryLines(`Own queries (${results.filter((r) => r.q.origin === "own").length})`, summaries(results.filter((r) => r.q.origin === "own"))),
+      ...summaryLines(
+        `Spec scenarios (${results.filter((r) => r.q.origin === "spec").length})`,
+        summaries(results.filter((r) => r.q.origin === "spec")),
+      ),
+      ...summaryLines(
+        `Own queries (${results.filter((r) => r.q.origin === "own").length})`,
+        summaries(results.filter((r) => r.q.origin === "own")),
+      ),
       ...summaryLines(`Meaning queries (${meaning.length}; not typos or names)`, summaries(meaning)),
     ];
     console.log(lines.join("\n"));
@@ -295,7 +359,9 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
     for (const r of results) {
       for (const x of r.q.expect ?? []) {
         const res = checkExpectation(r.hits.hybrid, x);
-        const others = (["lexical", "vector"] as const).map((m) => (checkExpectation(r.hits[m], x).pass ? "pass" : "fail")).join(" / ");
+        const others = (["lexical", "vector"] as const)
+          .map((m) => (checkExpectation(r.hits[m], x).pass ? "pass" : "fail"))
+          .join(" / ");
         if (!res.pass) failures++;
         console.log(`${res.pass ? "PASS" : "FAIL"}  ${r.q.id}: ${res.what} (${res.detail}) [${others}]`);
       }
@@ -314,7 +380,8 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
       const r = await runQuery(ctx, q);
       const missing = await missingTargets(ctx, r.sq, q);
       if (missing.length === q.targets.length) broken++;
-      if (missing.length) say(`${q.id}: target${missing.length > 1 ? "s" : ""} not among the candidates: ${missing.join(", ")}`);
+      if (missing.length)
+        say(`${q.id}: target${missing.length > 1 ? "s" : ""} not among the candidates: ${missing.join(", ")}`);
       devRuns.push(r);
     }
     if (devRuns.length) {
@@ -327,33 +394,52 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
       opt["no-tune"] ? [] : results,
       async (r, fusion) => {
         const run = r as QueryRun;
-        const res = await runSearch({ ...ctx, fusion }, { ...run.sq, limit: limitOverride ?? Math.max(10, run.sq.limit), ranking: "hybrid" });
-        return firstRelevantRank(res.hits.map((h) => h.entity), r.q.targets);
+        const res = await runSearch(
+          { ...ctx, fusion },
+          { ...run.sq, limit: limitOverride ?? Math.max(10, run.sq.limit), ranking: "hybrid" },
+        );
+        return firstRelevantRank(
+          res.hits.map((h) => h.entity),
+          r.q.targets,
+        );
       },
       (r) => (r as QueryRun).sq.profile,
     );
     console.log(tuning.lines.join("\n"));
     const heldOutDefault = tuning.heldOutShipped;
     const heldOutTuned = tuning.heldOutTuned;
-    const tuned = Object.entries(tuning.tuned).map(([p, f]) => `${p} ${f.method} ${f.k}/${f.vectorWeight}/${f.coreBoost}`).join(", ");
+    const tuned = Object.entries(tuning.tuned)
+      .map(([p, f]) => `${p} ${f.method} ${f.k}/${f.vectorWeight}/${f.coreBoost}`)
+      .join(", ");
 
-    const t = quick ? { entities: 0, structured: 0, hybrid: 0, hybridP90: 0 } : await timeQueries(ctx, (q) => toolQuery(ctx.store, q), runs);
-    if (!quick) console.log(
-      `\nTiming over the full corpus (${t.entities} entities, median of ${runs} warm runs): structured query ${t.structured.toFixed(2)} ms; hybrid query over all kinds ${t.hybrid.toFixed(2)} ms (p90 ${t.hybridP90.toFixed(2)} ms)`,
-    );
+    const t = quick
+      ? { entities: 0, structured: 0, hybrid: 0, hybridP90: 0 }
+      : await timeQueries(ctx, (q) => toolQuery(ctx.store, q), runs);
+    if (!quick)
+      console.log(
+        `\nTiming over the full corpus (${t.entities} entities, median of ${runs} warm runs): structured query ${t.structured.toFixed(2)} ms; hybrid query over all kinds ${t.hybrid.toFixed(2)} ms (p90 ${t.hybridP90.toFixed(2)} ms)`,
+      );
     const embedder = await provider.get();
     if (!embedder) throw new Error(`the model did not load: ${provider.reason()}`);
     // Faithful to the published model (docs/models.md), when it is a known one.
     const manifest = readManifest(modelDir);
     const known = manifest ? catalogModelByOnnx(manifest.source_onnx_sha256) : undefined;
-    for (const c of known && !quick ? await checkModel(embedder, manifest, known.reference) : []) console.log(`${c.pass ? "PASS" : "FAIL"}  model check ${c.name}: ${c.detail}`);
-    const sample = store.db.query<{ text: string }, []>("SELECT text FROM entities ORDER BY id LIMIT 64 OFFSET 1000").all().map((r) => r.text);
-    const times = quick ? { queryP50: 0, queryP90: 0, passagesPerSecond: 0, sample: 0 } : await measureEmbedding(embedder, TIMING_TEXTS, sample);
-    if (!quick) console.log(
-      `embedding: query p50 ${times.queryP50.toFixed(1)} ms, p90 ${times.queryP90.toFixed(1)} ms; ${times.passagesPerSecond.toFixed(1)} passages/s over ${times.sample} entity texts${embedSeconds === null ? "" : `; whole corpus embedded in ${embedSeconds.toFixed(0)} s`}`,
-    );
+    for (const c of known && !quick ? await checkModel(embedder, manifest, known.reference) : [])
+      console.log(`${c.pass ? "PASS" : "FAIL"}  model check ${c.name}: ${c.detail}`);
+    const sample = store.db
+      .query<{ text: string }, []>("SELECT text FROM entities ORDER BY id LIMIT 64 OFFSET 1000")
+      .all()
+      .map((r) => r.text);
+    const times = quick
+      ? { queryP50: 0, queryP90: 0, passagesPerSecond: 0, sample: 0 }
+      : await measureEmbedding(embedder, TIMING_TEXTS, sample);
+    if (!quick)
+      console.log(
+        `embedding: query p50 ${times.queryP50.toFixed(1)} ms, p90 ${times.queryP90.toFixed(1)} ms; ${times.passagesPerSecond.toFixed(1)} passages/s over ${times.sample} entity texts${embedSeconds === null ? "" : `; whole corpus embedded in ${embedSeconds.toFixed(0)} s`}`,
+      );
     const meaningByTool: Record<string, ReturnType<typeof summarize>> = {};
-    for (const tool of [...new Set(meaning.map((r) => r.q.tool))]) meaningByTool[tool] = summarize(meaning.filter((r) => r.q.tool === tool).map((r) => r.rank.hybrid));
+    for (const tool of [...new Set(meaning.map((r) => r.q.tool))])
+      meaningByTool[tool] = summarize(meaning.filter((r) => r.q.tool === tool).map((r) => r.rank.hybrid));
     const report: ModelReport = {
       model: basename(modelDir),
       id: embedder.id,
@@ -370,7 +456,9 @@ async function evaluateModel(modelDir: string, opened: OpenedStore, queries: Eva
     };
     const fidelity = quick ? { lines: [], unexplained: 0 } : fidelityLines(runFidelity(store.db, dataDir));
     console.log(fidelity.lines.join("\n"));
-    console.log(`expectations: ${failures} failed; ${broken} ${broken === 1 ? "query has" : "queries have"} no target among the candidates`);
+    console.log(
+      `expectations: ${failures} failed; ${broken} ${broken === 1 ? "query has" : "queries have"} no target among the candidates`,
+    );
     return { report, failures, broken, fusionOk, unexplained: fidelity.unexplained };
   } finally {
     closeVectorIndex(store);
@@ -385,10 +473,16 @@ async function main(): Promise<number> {
   const runsOut: ModelRun[] = [];
   const opened: OpenedStore[] = [];
   for (const dir of modelDirs) opened.push(await storeFor(dir));
-  let queries = (opt.queries ? loadDevSet(opt.queries) : ALL_QUERIES).filter((q) => !opt.only || q.id.includes(opt.only));
+  let queries = (opt.queries ? loadDevSet(opt.queries) : ALL_QUERIES).filter(
+    (q) => !opt.only || q.id.includes(opt.only),
+  );
   // The outside dev set beside the own queries, reported apart (not with --queries, which runs a set instead).
-  const devQueries = opt["no-dev"] || opt.queries || !existsSync(DEV_SET) ? [] : loadDevSet(DEV_SET).filter((q) => !opt.only || q.id.includes(opt.only));
-  if (!opt["no-dev"] && !opt.queries && !existsSync(DEV_SET)) say(`no dev set at ${DEV_SET}; only the project's queries are ranked`);
+  const devQueries =
+    opt["no-dev"] || opt.queries || !existsSync(DEV_SET)
+      ? []
+      : loadDevSet(DEV_SET).filter((q) => !opt.only || q.id.includes(opt.only));
+  if (!opt["no-dev"] && !opt.queries && !existsSync(DEV_SET))
+    say(`no dev set at ${DEV_SET}; only the project's queries are ranked`);
   if (opt["complete-only"]) {
     const keep: EvalQuery[] = [];
     for (const q of queries) {
@@ -396,7 +490,14 @@ async function main(): Promise<number> {
       for (const o of opened) ok = ok && (await complete(o, q));
       if (ok) keep.push(q);
     }
-    say(`--complete-only: ${keep.length} of ${queries.length} queries have every candidate embedded; left out: ${queries.filter((q) => !keep.includes(q)).map((q) => q.id).join(", ") || "none"}`);
+    say(
+      `--complete-only: ${keep.length} of ${queries.length} queries have every candidate embedded; left out: ${
+        queries
+          .filter((q) => !keep.includes(q))
+          .map((q) => q.id)
+          .join(", ") || "none"
+      }`,
+    );
     queries = keep;
   }
   for (const [i, dir] of modelDirs.entries()) runsOut.push(await evaluateModel(dir, opened[i]!, queries, devQueries));

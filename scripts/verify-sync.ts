@@ -81,7 +81,8 @@ const v2Key = (r: Rec) => str(r.key) ?? str(r.url)?.replace(/\/+$/, "").split("/
 
 const byKey = (kinds: EntityKind[] | null) => (e: Stored) => (!kinds || kinds.includes(e.kind) ? [e.key] : []);
 /** /v2/items/: a weapon/armor entity stands for the item it is sold as, any other entity for its key. */
-const itemRecord = (e: Stored) => (e.kind === "weapon" || e.kind === "armor" ? (e.item_key ? [e.item_key] : []) : [e.key]);
+const itemRecord = (e: Stored) =>
+  e.kind === "weapon" || e.kind === "armor" ? (e.item_key ? [e.item_key] : []) : [e.key];
 
 /** What each planned content type must contain (see the header). */
 function checksFor(plan: ReturnType<typeof planSync>): Check[] {
@@ -97,21 +98,32 @@ function checksFor(plan: ReturnType<typeof planSync>): Check[] {
         keyOf: v2Key,
         represents,
       });
-      if (t.endpoint === "items") out.push(v2("items", itemRecord), v2("weapons", byKey(["weapon"])), v2("armor", byKey(["armor"])));
-      else if (t.endpoint === "rulesets") out.push(v2("rulesets", byKey(["rule_section"])), v2("rules", byKey(["rule"])));
+      if (t.endpoint === "items")
+        out.push(v2("items", itemRecord), v2("weapons", byKey(["weapon"])), v2("armor", byKey(["armor"])));
+      else if (t.endpoint === "rulesets")
+        out.push(v2("rulesets", byKey(["rule_section"])), v2("rules", byKey(["rule"])));
       else out.push(v2(t.endpoint, byKey(null)));
     } else if (t.source === "dnd5e_api") {
       const year = t.year ?? "2014";
       const file = join(dataDir, "dnd5eapi", year, `${t.endpoint}.json`);
       const keyOf = (r: Rec) => (str(r.index) ? `${year}-${r.index}` : null);
-      out.push({ endpoint: `dnd5eapi/${year}/${t.endpoint}`, file, origin, expected: records(file).length, keyOf, represents: byKey(null) });
+      out.push({
+        endpoint: `dnd5eapi/${year}/${t.endpoint}`,
+        file,
+        origin,
+        expected: records(file).length,
+        keyOf,
+        represents: byKey(null),
+      });
     }
   }
   return out;
 }
 
 function storedIn(db: Db, origin: string): Stored[] {
-  return db.query("SELECT kind, key, json_extract(data, '$.item_key') AS item_key FROM entities WHERE origin = ?").all(origin) as Stored[];
+  return db
+    .query("SELECT kind, key, json_extract(data, '$.item_key') AS item_key FROM entities WHERE origin = ?")
+    .all(origin) as Stored[];
 }
 
 /** Account one endpoint's records against the entities of its origin. */
@@ -122,24 +134,48 @@ function verify(stored: Stored[], c: Check): Row {
   const listed = new Map<string, number>();
   for (const k of upstream) if (k) listed.set(k, (listed.get(k) ?? 0) + 1);
   const missing = upstream.filter((k) => !k || !hits.has(k)).map((k) => k ?? "(no key)");
-  const multiple = [...listed].filter(([k, n]) => n > 1 || (hits.get(k) ?? 0) > 1).map(([k, n]) => `${k} (listed ${n}x upstream, ${hits.get(k) ?? 0} entities)`);
+  const multiple = [...listed]
+    .filter(([k, n]) => n > 1 || (hits.get(k) ?? 0) > 1)
+    .map(([k, n]) => `${k} (listed ${n}x upstream, ${hits.get(k) ?? 0} entities)`);
   const found = upstream.filter((k) => k && listed.get(k) === 1 && hits.get(k) === 1).length;
   return { endpoint: c.endpoint, expected: c.expected, records: upstream.length, found, missing, multiple };
 }
 
 /** Entities of an origin that stand for no record of any of its endpoints. */
 function unaccounted(stored: Stored[], checks: Check[]): string[] {
-  const keys = checks.map((c) => new Set(records(c.file).map(c.keyOf).filter((k): k is string => !!k)));
-  return stored.filter((e) => !checks.some((c, i) => c.represents(e).some((k) => keys[i]!.has(k)))).map((e) => `${e.kind}:${e.key}`);
+  const keys = checks.map(
+    (c) =>
+      new Set(
+        records(c.file)
+          .map(c.keyOf)
+          .filter((k): k is string => !!k),
+      ),
+  );
+  return stored
+    .filter((e) => !checks.some((c, i) => c.represents(e).some((k) => keys[i]!.has(k))))
+    .map((e) => `${e.kind}:${e.key}`);
 }
 
-const bad = (r: Row) => r.records !== r.expected || r.found !== r.expected || r.missing.length > 0 || r.multiple.length > 0;
+const bad = (r: Row) =>
+  r.records !== r.expected || r.found !== r.expected || r.missing.length > 0 || r.multiple.length > 0;
 
 function table(rows: Row[]): string {
   const head = ["endpoint", "expected", "records", "found once", "missing", "multiple", ""];
-  const body = rows.map((r) => [r.endpoint, String(r.expected), String(r.records), String(r.found), String(r.missing.length), String(r.multiple.length), bad(r) ? "MISMATCH" : "ok"]);
+  const body = rows.map((r) => [
+    r.endpoint,
+    String(r.expected),
+    String(r.records),
+    String(r.found),
+    String(r.missing.length),
+    String(r.multiple.length),
+    bad(r) ? "MISMATCH" : "ok",
+  ]);
   const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(w[i]!) : c.padStart(w[i]!))).join(" | ").trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i === 0 || i === cells.length - 1 ? c.padEnd(w[i]!) : c.padStart(w[i]!)))
+      .join(" | ")
+      .trimEnd();
   return [line(head), w.map((n) => "-".repeat(n)).join("-|-"), ...body.map(line)].join("\n");
 }
 
@@ -160,24 +196,39 @@ async function main(): Promise<number> {
 
     const problems: string[] = [];
     for (const r of first.results) {
-      if (r.status !== "ok") problems.push(`${r.source} ${r.contentType}: status ${r.status}${r.error ? ` (${r.error})` : ""}`);
+      if (r.status !== "ok")
+        problems.push(`${r.source} ${r.contentType}: status ${r.status}${r.error ? ` (${r.error})` : ""}`);
     }
     // (kind, key) unique per source over the whole store, not only per origin
-    const dupKinds = store.db.query("SELECT document_source, kind, count(*) - count(DISTINCT key) AS d FROM entities GROUP BY document_source, kind HAVING d > 0").all() as { document_source: string; kind: string; d: number }[];
+    const dupKinds = store.db
+      .query(
+        "SELECT document_source, kind, count(*) - count(DISTINCT key) AS d FROM entities GROUP BY document_source, kind HAVING d > 0",
+      )
+      .all() as { document_source: string; kind: string; d: number }[];
     for (const d of dupKinds) problems.push(`${d.document_source} ${d.kind}: ${d.d} duplicate keys`);
     // and per origin: no (kind, key) twice, no entity that stands for no record
     const stray: string[] = [];
     for (const o of origins) {
-      const twice = store.db.query("SELECT kind, key, count(*) AS n FROM entities WHERE origin = ? GROUP BY kind, key HAVING n > 1").all(o) as { kind: string; key: string; n: number }[];
+      const twice = store.db
+        .query("SELECT kind, key, count(*) AS n FROM entities WHERE origin = ? GROUP BY kind, key HAVING n > 1")
+        .all(o) as { kind: string; key: string; n: number }[];
       for (const x of twice) problems.push(`${o}: ${x.kind}:${x.key} stored ${x.n} times`);
-      const extra = unaccounted(storedBy.get(o)!, checks.filter((c) => c.origin === o));
+      const extra = unaccounted(
+        storedBy.get(o)!,
+        checks.filter((c) => c.origin === o),
+      );
       stray.push(...extra);
-      if (extra.length) problems.push(`${o}: ${extra.length} entities stand for no upstream record: ${extra.slice(0, 10).join(", ")}${extra.length > 10 ? ", ..." : ""}`);
+      if (extra.length)
+        problems.push(
+          `${o}: ${extra.length} entities stand for no upstream record: ${extra.slice(0, 10).join(", ")}${extra.length > 10 ? ", ..." : ""}`,
+        );
     }
     const list = (xs: string[]) => `${xs.slice(0, 10).join(", ")}${xs.length > 10 ? ", ..." : ""}`;
     for (const r of rows) {
-      if (r.records !== r.expected) problems.push(`${r.endpoint}: upstream count ${r.expected}, but the file has ${r.records} records`);
-      if (r.found !== r.expected) problems.push(`${r.endpoint}: expected ${r.expected} records, found ${r.found} exactly once`);
+      if (r.records !== r.expected)
+        problems.push(`${r.endpoint}: upstream count ${r.expected}, but the file has ${r.records} records`);
+      if (r.found !== r.expected)
+        problems.push(`${r.endpoint}: expected ${r.expected} records, found ${r.found} exactly once`);
       if (r.missing.length) problems.push(`${r.endpoint}: missing ${list(r.missing)}`);
       if (r.multiple.length) problems.push(`${r.endpoint}: listed or stored more than once: ${list(r.multiple)}`);
     }
@@ -186,7 +237,13 @@ async function main(): Promise<number> {
     const second = await runSync(store, { config });
     const newRequests = fake.requests.length - before;
     const notFresh = second.results.filter((r) => r.status !== "fresh");
-    if (newRequests !== 0) problems.push(`second sync sent ${newRequests} request(s): ${fake.requests.slice(before, before + 5).map((q) => q.path).join(", ")}`);
+    if (newRequests !== 0)
+      problems.push(
+        `second sync sent ${newRequests} request(s): ${fake.requests
+          .slice(before, before + 5)
+          .map((q) => q.path)
+          .join(", ")}`,
+      );
     if (notFresh.length) problems.push(`second sync: not fresh: ${notFresh.map((r) => r.contentType).join(", ")}`);
 
     const total = (store.db.query("SELECT count(*) AS n FROM entities").get() as { n: number }).n;
@@ -199,12 +256,16 @@ async function main(): Promise<number> {
     );
     const warnings = first.results.flatMap((r) => r.warnings.map((w) => `${r.contentType}: ${w}`));
     if (warnings.length) console.log(`warnings: ${warnings.join("; ")}`);
-    console.log(`second sync: ${second.results.length} content types fresh=${second.results.length - notFresh.length}, ${newRequests} upstream requests, ${second.durationMs} ms`);
+    console.log(
+      `second sync: ${second.results.length} content types fresh=${second.results.length - notFresh.length}, ${newRequests} upstream requests, ${second.durationMs} ms`,
+    );
     if (problems.length) {
       console.log(`\nFAILED (${problems.length}):\n  ${problems.join("\n  ")}`);
       return 1;
     }
-    console.log("\nOK: every record found exactly once, counts match, nothing stored twice or unaccounted, second sync sent no requests.");
+    console.log(
+      "\nOK: every record found exactly once, counts match, nothing stored twice or unaccounted, second sync sent no requests.",
+    );
     return 0;
   } finally {
     store.close();

@@ -27,7 +27,8 @@ export function setLogLevel(level: LogLevel): void {
 
 function fmtDetail(detail: unknown): string {
   if (detail === undefined) return "";
-  if (detail instanceof Error) return ` ${detail.name}: ${detail.message}${current === "debug" && detail.stack ? `\n${detail.stack}` : ""}`;
+  if (detail instanceof Error)
+    return ` ${detail.name}: ${detail.message}${current === "debug" && detail.stack ? `\n${detail.stack}` : ""}`;
   if (typeof detail === "string") return ` ${detail}`;
   try {
     return ` ${JSON.stringify(detail)}`;

@@ -48,7 +48,10 @@ export function cpuMs(a: ProcCpu, b: ProcCpu): { sched: number; ticks: number } 
  * answers `initialize` (a peer's, or a LoreKeeper's own after its first meaning question) would
  * otherwise be charged to the calls it interleaves with.
  */
-export async function settle(pid: number, opts: { minMs?: number; quietMs?: number; maxMs?: number; stepMs?: number; maxBusy?: number } = {}): Promise<boolean> {
+export async function settle(
+  pid: number,
+  opts: { minMs?: number; quietMs?: number; maxMs?: number; stepMs?: number; maxBusy?: number } = {},
+): Promise<boolean> {
   const { minMs = 500, quietMs = 400, maxMs = 20_000, stepMs = 50, maxBusy = 0.02 } = opts;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const started = performance.now();

@@ -63,11 +63,14 @@ export function readProcMemory(pid: number | null | undefined): ProcMemory | und
 
 /** The fake Open5e + D&D 5e API over a data folder, as its own process. */
 export async function startFakeUpstreamProcess(dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "test", "support", "fake-upstream.ts"), "--data", dataDir, "--port", "0"], {
-    stdout: "pipe",
-    stderr: "inherit",
-    cwd: REPO_ROOT,
-  });
+  const proc = Bun.spawn(
+    [process.execPath, join(REPO_ROOT, "test", "support", "fake-upstream.ts"), "--data", dataDir, "--port", "0"],
+    {
+      stdout: "pipe",
+      stderr: "inherit",
+      cwd: REPO_ROOT,
+    },
+  );
   const reader = proc.stdout.getReader();
   let buf = "";
   const deadline = Date.now() + 15_000;
@@ -115,7 +118,11 @@ export interface StdioConnection {
  * Spawn `target serve --db-path db` and connect the SDK client over stdio. `connect` resolves when
  * `initialize` has been answered (and `notifications/initialized` sent).
  */
-export async function connectStdio(target: Target, dbPath: string, env: Record<string, string>): Promise<StdioConnection> {
+export async function connectStdio(
+  target: Target,
+  dbPath: string,
+  env: Record<string, string>,
+): Promise<StdioConnection> {
   const transport = new StdioClientTransport({
     command: target.command,
     args: [...target.args, "serve", "--db-path", dbPath],
@@ -142,7 +149,11 @@ export interface HttpServerProcess {
 }
 
 /** Spawn `target serve --http --port 0` and wait for the line naming its URL. */
-export async function startHttpServer(target: Target, dbPath: string, env: Record<string, string>): Promise<HttpServerProcess> {
+export async function startHttpServer(
+  target: Target,
+  dbPath: string,
+  env: Record<string, string>,
+): Promise<HttpServerProcess> {
   const proc = Bun.spawn([target.command, ...target.args, "serve", "--http", "--port", "0", "--db-path", dbPath], {
     env,
     cwd: REPO_ROOT,

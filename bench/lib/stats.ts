@@ -89,7 +89,11 @@ export function fmtRatio(x: number): string {
 }
 
 /** Aligned text table; `right` = indexes of right-aligned columns. */
-export function table(head: string[], rows: Array<Array<string | number>>, right: ReadonlySet<number> = new Set()): string {
+export function table(
+  head: string[],
+  rows: Array<Array<string | number>>,
+  right: ReadonlySet<number> = new Set(),
+): string {
   const cells = rows.map((r) => r.map((c) => String(c)));
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((r) => (r[i] ?? "").length)));
   const line = (r: string[]) =>

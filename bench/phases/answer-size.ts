@@ -40,7 +40,15 @@ export interface AnswerSizeRow {
 }
 
 /** The seven lookup tools, sized one by one (the tools past lookup are measured in the total). */
-const LOOKUP_TOOLS = ["search_spell", "search_creature", "search_character_option", "search_equipment", "search_rule", "search_all", "list_documents"];
+const LOOKUP_TOOLS = [
+  "search_spell",
+  "search_creature",
+  "search_character_option",
+  "search_equipment",
+  "search_rule",
+  "search_all",
+  "list_documents",
+];
 
 export interface AnswerSizeResult {
   toolsListChars: number;
@@ -65,7 +73,14 @@ function linkChars(res: CallToolResult): number {
   const rows = ((res.structuredContent ?? {}) as { results?: Array<{ uri?: unknown; name?: unknown }> }).results ?? [];
   const already = res.content.filter((c) => c.type === "resource_link").length;
   if (already) return JSON.stringify(res.content.filter((c) => c.type === "resource_link")).length - 1;
-  return rows.reduce((n, r) => n + JSON.stringify({ type: "resource_link", uri: String(r.uri), name: String(r.name), mimeType: "application/json" }).length + 1, 0);
+  return rows.reduce(
+    (n, r) =>
+      n +
+      JSON.stringify({ type: "resource_link", uri: String(r.uri), name: String(r.name), mimeType: "application/json" })
+        .length +
+      1,
+    0,
+  );
 }
 
 interface Paged {
@@ -75,13 +90,19 @@ interface Paged {
   next_offset?: number;
 }
 
-export async function measureAnswerSizes(conn: StdioConnection, specs: readonly CallSpec[], responseChars: Map<string, number>): Promise<AnswerSizeResult> {
+export async function measureAnswerSizes(
+  conn: StdioConnection,
+  specs: readonly CallSpec[],
+  responseChars: Map<string, number>,
+): Promise<AnswerSizeResult> {
   const list = await conn.client.listTools();
   const toolsListChars = JSON.stringify(list).length;
   const modelSees = list.tools.map(({ _meta, ...t }) => t);
   const cardLinkChars = JSON.stringify(list.tools).length - JSON.stringify(modelSees).length;
   const lookupToolsChars = JSON.stringify({ tools: modelSees.filter((t) => LOOKUP_TOOLS.includes(t.name)) }).length;
-  const nineToolsChars = JSON.stringify({ tools: modelSees.filter((t) => [...LOOKUP_TOOLS, "build_encounter", "class_progression"].includes(t.name)) }).length;
+  const nineToolsChars = JSON.stringify({
+    tools: modelSees.filter((t) => [...LOOKUP_TOOLS, "build_encounter", "class_progression"].includes(t.name)),
+  }).length;
   const rows: AnswerSizeRow[] = [];
   for (const [tool, args] of DM_QUESTIONS) {
     const res = (await conn.client.callTool({ name: tool, arguments: args })) as CallToolResult;
@@ -91,7 +112,10 @@ export async function measureAnswerSizes(conn: StdioConnection, specs: readonly 
     let ok = !res.isError;
     // Page to the end with limit 100 (bounded: the biggest lists have a few thousand entries).
     while (ok && next !== undefined && pages < 60) {
-      const p = (await conn.client.callTool({ name: tool, arguments: { ...args, limit: 100, offset: next } })) as CallToolResult;
+      const p = (await conn.client.callTool({
+        name: tool,
+        arguments: { ...args, limit: 100, offset: next },
+      })) as CallToolResult;
       const pa = (p.structuredContent ?? {}) as Paged;
       ok = !p.isError && (pa.count ?? 0) > 0;
       next = pa.has_more ? pa.next_offset : undefined;
@@ -130,11 +154,31 @@ export function answerSizeChecks(r: AnswerSizeResult): SizeCheck[] {
   const max = Math.max(0, ...sizes);
   const biggest = Math.max(r.maxMix.chars, ...r.rows.map((x) => x.chars));
   return [
-    { goal: "default answer of 20 compact rows ≤ 6,000 chars", measured: `median ${median}, max ${max} over ${twenty.length} DM questions`, pass: max <= 6000 },
-    { goal: "no default answer of any tool > 25,000 chars", measured: `largest ${biggest} (${r.maxMix.chars >= biggest ? r.maxMix.id : "a DM question"})`, pass: biggest <= 25_000 },
-    { goal: "tools/list ≤ 12,000 chars for the seven lookup tools", measured: `${r.lookupToolsChars}`, pass: r.lookupToolsChars <= 12_000 },
-    { goal: "tools/list ≤ 15,000 chars for the nine (seven + build_encounter, class_progression)", measured: `${r.nineToolsChars} (every tool: ${r.toolsListChars}, of which card links ${r.cardLinkChars})`, pass: r.nineToolsChars <= 15_000 },
-    { goal: "every DM question states its total and pages to the end", measured: `${r.rows.filter((x) => x.pagedToEnd).length} of ${r.rows.length}`, pass: r.rows.every((x) => x.pagedToEnd) },
+    {
+      goal: "default answer of 20 compact rows ≤ 6,000 chars",
+      measured: `median ${median}, max ${max} over ${twenty.length} DM questions`,
+      pass: max <= 6000,
+    },
+    {
+      goal: "no default answer of any tool > 25,000 chars",
+      measured: `largest ${biggest} (${r.maxMix.chars >= biggest ? r.maxMix.id : "a DM question"})`,
+      pass: biggest <= 25_000,
+    },
+    {
+      goal: "tools/list ≤ 12,000 chars for the seven lookup tools",
+      measured: `${r.lookupToolsChars}`,
+      pass: r.lookupToolsChars <= 12_000,
+    },
+    {
+      goal: "tools/list ≤ 15,000 chars for the nine (seven + build_encounter, class_progression)",
+      measured: `${r.nineToolsChars} (every tool: ${r.toolsListChars}, of which card links ${r.cardLinkChars})`,
+      pass: r.nineToolsChars <= 15_000,
+    },
+    {
+      goal: "every DM question states its total and pages to the end",
+      measured: `${r.rows.filter((x) => x.pagedToEnd).length} of ${r.rows.length}`,
+      pass: r.rows.every((x) => x.pagedToEnd),
+    },
   ];
 }
 
@@ -147,11 +191,22 @@ function wireLine(r: AnswerSizeResult): string {
   return `wire (${r.rows.length} DM questions, ${rows} rows): ${wire} chars = ${(wire / Math.max(1, text)).toFixed(2)}× the text; a resource_link per row would add ${links} (+${Math.round((100 * links) / Math.max(1, wire))}%, ${Math.round(links / Math.max(1, rows))} per row)`;
 }
 
-export function answerSizeTable(r: AnswerSizeResult, table: (head: string[], rows: Array<Array<string | number>>, right?: Set<number>) => string): string {
+export function answerSizeTable(
+  r: AnswerSizeResult,
+  table: (head: string[], rows: Array<Array<string | number>>, right?: Set<number>) => string,
+): string {
   return [
     table(
       ["DM question (default answer)", "chars", "count", "total", "pages to end", "wire", "+links"],
-      r.rows.map((x) => [x.call.length > 70 ? `${x.call.slice(0, 69)}…` : x.call, x.chars, x.count, x.total, x.pagedToEnd ? x.pages : `NO (${x.pages})`, x.wireChars, x.linkChars]),
+      r.rows.map((x) => [
+        x.call.length > 70 ? `${x.call.slice(0, 69)}…` : x.call,
+        x.chars,
+        x.count,
+        x.total,
+        x.pagedToEnd ? x.pages : `NO (${x.pages})`,
+        x.wireChars,
+        x.linkChars,
+      ]),
       new Set([1, 2, 3, 4, 5, 6]),
     ),
     wireLine(r),

@@ -47,7 +47,11 @@ export interface BreakdownRunner {
   close(): Promise<void>;
 }
 
-export async function breakdownRunner(store: Store, modelDir: string, specs: readonly CallSpec[]): Promise<BreakdownRunner> {
+export async function breakdownRunner(
+  store: Store,
+  modelDir: string,
+  specs: readonly CallSpec[],
+): Promise<BreakdownRunner> {
   const embedder = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false });
   if (!(await embedder.get())) throw new Error(`the model in ${modelDir} did not load`);
   const ctx: SearchContext = { store, embedder, embeddingTimeoutMs: 10_000 };

@@ -25,7 +25,14 @@ export interface ColdStartResult {
   /** The unrecorded first start (binary: includes unpacking native files when the cache is empty). */
   first: ColdStartRun;
   runs: ColdStartRun[];
-  median: { initializeMs: number; toolsListMs: number; firstSemanticMs: number; firstSemanticCallMs: number; rssAfterToolsList: number | null; rssAfterFirstSemantic: number | null };
+  median: {
+    initializeMs: number;
+    toolsListMs: number;
+    firstSemanticMs: number;
+    firstSemanticCallMs: number;
+    rssAfterToolsList: number | null;
+    rssAfterFirstSemantic: number | null;
+  };
 }
 
 export const COLD_QUERY = { name: "search_creature", arguments: { search: "undead that drain life" } };
@@ -47,7 +54,15 @@ async function once(target: Target, dbPath: string, env: Record<string, string>)
     if (res.isError) throw new Error(`the first search failed: ${JSON.stringify(res.content).slice(0, 300)}`);
     const rssAfterFirstSemantic = readProcMemory(conn.pid)?.rss ?? null;
     const mode = String((res.structuredContent as { search_mode?: string } | undefined)?.search_mode);
-    return { initializeMs: round(initializeMs), toolsListMs: round(toolsListMs), firstSemanticMs: round(t1 - t0), firstSemanticCallMs: round(t1 - c0), searchMode: mode, rssAfterToolsList, rssAfterFirstSemantic };
+    return {
+      initializeMs: round(initializeMs),
+      toolsListMs: round(toolsListMs),
+      firstSemanticMs: round(t1 - t0),
+      firstSemanticCallMs: round(t1 - c0),
+      searchMode: mode,
+      rssAfterToolsList,
+      rssAfterFirstSemantic,
+    };
   } catch (err) {
     throw new Error(`${(err as Error).message}\nserver stderr:\n${conn.stderr().slice(-2000)}`);
   } finally {
@@ -55,7 +70,12 @@ async function once(target: Target, dbPath: string, env: Record<string, string>)
   }
 }
 
-export async function measureColdStart(target: Target, dbPath: string, env: Record<string, string>, runs: number): Promise<ColdStartResult> {
+export async function measureColdStart(
+  target: Target,
+  dbPath: string,
+  env: Record<string, string>,
+  runs: number,
+): Promise<ColdStartResult> {
   const first = await once(target, dbPath, env);
   const out: ColdStartRun[] = [];
   for (let i = 0; i < runs; i++) out.push(await once(target, dbPath, env));

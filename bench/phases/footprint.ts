@@ -29,7 +29,11 @@ export function measureDisk(dbPath: string, binary: string | undefined): DiskFoo
   try {
     db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     try {
-      tables = db.query<{ name: string; bytes: number }, []>("SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8").all();
+      tables = db
+        .query<{ name: string; bytes: number }, []>(
+          "SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC LIMIT 8",
+        )
+        .all();
     } catch {
       tables = []; // dbstat not compiled in
     }

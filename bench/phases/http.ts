@@ -30,7 +30,14 @@ async function connect(url: string): Promise<Client> {
   return client;
 }
 
-export async function measureHttp(target: Target, dbPath: string, env: Record<string, string>, specs: readonly CallSpec[], clients: number, calls: number): Promise<HttpResult> {
+export async function measureHttp(
+  target: Target,
+  dbPath: string,
+  env: Record<string, string>,
+  specs: readonly CallSpec[],
+  clients: number,
+  calls: number,
+): Promise<HttpResult> {
   const server = await startHttpServer(target, dbPath, env);
   const errorSamples: string[] = [];
   let errors = 0;

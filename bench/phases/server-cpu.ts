@@ -47,13 +47,30 @@ export interface ServerCpuResult {
 /** Fresh servers per measurement (their samples pooled). */
 export const CPU_SERVERS = 3;
 
-export async function measureServerCpu(target: Target, dbPath: string, env: Record<string, string>, warmPasses: number, servers = CPU_SERVERS): Promise<ServerCpuResult> {
+export async function measureServerCpu(
+  target: Target,
+  dbPath: string,
+  env: Record<string, string>,
+  warmPasses: number,
+  servers = CPU_SERVERS,
+): Promise<ServerCpuResult> {
   const specs = cpuMix();
   const errors: string[] = [];
   const samples = new Map<CpuMode, Samples>();
-  for (const m of new Set(specs.map((x) => x.mode))) samples.set(m, { cold: [], warm: [], coldWall: [], warmWall: [], chars: [], coldTicks: 0, warmTicks: 0, perPass: specs.filter((x) => x.mode === m).length });
+  for (const m of new Set(specs.map((x) => x.mode)))
+    samples.set(m, {
+      cold: [],
+      warm: [],
+      coldWall: [],
+      warmWall: [],
+      chars: [],
+      coldTicks: 0,
+      warmTicks: 0,
+      perPass: specs.filter((x) => x.mode === m).length,
+    });
   let available = true;
-  for (let i = 0; i < servers && available; i++) available = await oneServer(target, dbPath, env, warmPasses, specs, samples, errors);
+  for (let i = 0; i < servers && available; i++)
+    available = await oneServer(target, dbPath, env, warmPasses, specs, samples, errors);
   const rows = [...samples.entries()].map(([mode, s]): CpuModeRow => {
     const n = specs.filter((x) => x.mode === mode).length;
     const coldCpu = summarize(s.cold);
@@ -75,15 +92,26 @@ export async function measureServerCpu(target: Target, dbPath: string, env: Reco
 }
 
 /** One fresh server's cold pass and warm passes, added to `samples`; false when /proc gives no CPU figures. */
-async function oneServer(target: Target, dbPath: string, env: Record<string, string>, warmPasses: number, specs: readonly CpuSpec[], samples: Map<CpuMode, Samples>, errors: string[]): Promise<boolean> {
+async function oneServer(
+  target: Target,
+  dbPath: string,
+  env: Record<string, string>,
+  warmPasses: number,
+  specs: readonly CpuSpec[],
+  samples: Map<CpuMode, Samples>,
+  errors: string[],
+): Promise<boolean> {
   const conn = await connectStdio(target, dbPath, env);
   const of = (m: CpuMode) => samples.get(m)!;
   let available = readProcCpu(conn.pid) !== undefined;
   try {
     // Until any start-up work of the server is done: idle for 0.4 s.
-    if (conn.pid && !(await settle(conn.pid))) errors.push("the server did not go idle within 20 s of starting; measured anyway");
+    if (conn.pid && !(await settle(conn.pid)))
+      errors.push("the server did not go idle within 20 s of starting; measured anyway");
     // Model loaded, code paths compiled: other values of the same shapes, twice (cpu-mix.ts).
-    for (let i = 0; i < 2; i++) for (const w of cpuWarmup()) await conn.client.callTool({ name: w.tool, arguments: w.args }).catch(() => undefined);
+    for (let i = 0; i < 2; i++)
+      for (const w of cpuWarmup())
+        await conn.client.callTool({ name: w.tool, arguments: w.args }).catch(() => undefined);
     for (let pass = 0; pass <= warmPasses && available; pass++) {
       const cold = pass === 0;
       const passStart = readProcCpu(conn.pid);
@@ -138,7 +166,13 @@ interface Samples {
   perPass: number;
 }
 
-function record(s: Samples, cold: boolean, cpu: { sched: number }, wall: number, res: CallToolResult | undefined): void {
+function record(
+  s: Samples,
+  cold: boolean,
+  cpu: { sched: number },
+  wall: number,
+  res: CallToolResult | undefined,
+): void {
   (cold ? s.cold : s.warm).push(cpu.sched);
   (cold ? s.coldWall : s.warmWall).push(wall);
   if (cold && res) s.chars.push(textOf(res).length);

@@ -98,7 +98,12 @@ export interface SessionServer {
 
 /** One session of `kind` on a fresh server; idle `idleMs` after the last answer. */
 export async function runSession(server: SessionServer, kind: SessionKind, idleMs = 6000): Promise<SessionFigures> {
-  const transport = new StdioClientTransport({ command: server.command, args: server.args, env: server.env ?? getDefaultEnvironment(), stderr: "ignore" });
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: server.args,
+    env: server.env ?? getDefaultEnvironment(),
+    stderr: "ignore",
+  });
   const client = new Client({ name: "lorekeeper-bench", version: "0.0.0" });
   const t0 = performance.now();
   await client.connect(transport);
@@ -109,7 +114,10 @@ export async function runSession(server: SessionServer, kind: SessionKind, idleM
     for (const [name, args] of sessionCalls(kind, server.dialect)) {
       const res = await client.callTool({ name, arguments: args });
       // The peer answers "nothing found" as an error; LoreKeeper must answer every one of these.
-      if (res.isError && server.dialect === "lorekeeper") throw new Error(`${name} ${JSON.stringify(args)} answered an error: ${JSON.stringify(res.content).slice(0, 300)}`);
+      if (res.isError && server.dialect === "lorekeeper")
+        throw new Error(
+          `${name} ${JSON.stringify(args)} answered an error: ${JSON.stringify(res.content).slice(0, 300)}`,
+        );
     }
     await new Promise((r) => setTimeout(r, idleMs));
     return { ...procFigures(pid), startMs };
@@ -130,7 +138,11 @@ export interface SessionRow {
  * `runs` sessions of each kind per server, the servers in turns (order swapped every run, a
  * machine's speed drifts); medians per kind and server.
  */
-export async function measureSessions(servers: Record<string, SessionServer>, runs = 3, say: (msg: string) => void = () => {}): Promise<SessionRow[]> {
+export async function measureSessions(
+  servers: Record<string, SessionServer>,
+  runs = 3,
+  say: (msg: string) => void = () => {},
+): Promise<SessionRow[]> {
   const names = Object.keys(servers);
   const samples = new Map<string, SessionFigures[]>();
   // Not measured: a binary's first start unpacks its model and libraries, and a model's first load
@@ -141,7 +153,9 @@ export async function measureSessions(servers: Record<string, SessionServer>, ru
       const order = i % 2 === 0 ? names : [...names].reverse();
       for (const name of order) {
         const f = await runSession(servers[name]!, kind);
-        say(`session ${kind} ${name}: ${Math.round(f.cpuMs)} ms CPU, ${f.peakMb.toFixed(0)} MB peak, initialize ${Math.round(f.startMs)} ms`);
+        say(
+          `session ${kind} ${name}: ${Math.round(f.cpuMs)} ms CPU, ${f.peakMb.toFixed(0)} MB peak, initialize ${Math.round(f.startMs)} ms`,
+        );
         const key = `${kind}\t${name}`;
         samples.set(key, [...(samples.get(key) ?? []), f]);
       }
@@ -149,14 +163,30 @@ export async function measureSessions(servers: Record<string, SessionServer>, ru
   }
   return [...samples].map(([key, fs]) => {
     const [kind, server] = key.split("\t") as [SessionKind, string];
-    return { kind, server, cpuMs: median(fs.map((f) => f.cpuMs)), peakMb: median(fs.map((f) => f.peakMb)), startMs: median(fs.map((f) => f.startMs)) };
+    return {
+      kind,
+      server,
+      cpuMs: median(fs.map((f) => f.cpuMs)),
+      peakMb: median(fs.map((f) => f.peakMb)),
+      startMs: median(fs.map((f) => f.startMs)),
+    };
   });
 }
 
 /** The report's table: per session kind, each server's median CPU and peak RSS. Pure. */
 export function sessionTable(rows: readonly SessionRow[]): string {
-  const out = ["| session (start, calls, idle 6 s) | server | CPU s | peak RSS MB | initialize ms |", "|---|---|---|---|---|"];
-  const label: Record<SessionKind, string> = { lookup: "(a) one name lookup", meaning: "(b) one meaning search", dm20: "(c) 20-call DM session, 3 meaning searches" };
-  for (const r of rows) out.push(`| ${label[r.kind]} | ${r.server} | ${(r.cpuMs / 1000).toFixed(2)} | ${r.peakMb.toFixed(0)} | ${Math.round(r.startMs)} |`);
+  const out = [
+    "| session (start, calls, idle 6 s) | server | CPU s | peak RSS MB | initialize ms |",
+    "|---|---|---|---|---|",
+  ];
+  const label: Record<SessionKind, string> = {
+    lookup: "(a) one name lookup",
+    meaning: "(b) one meaning search",
+    dm20: "(c) 20-call DM session, 3 meaning searches",
+  };
+  for (const r of rows)
+    out.push(
+      `| ${label[r.kind]} | ${r.server} | ${(r.cpuMs / 1000).toFixed(2)} | ${r.peakMb.toFixed(0)} | ${Math.round(r.startMs)} |`,
+    );
   return out.join("\n");
 }

@@ -52,7 +52,10 @@ export async function runSyncPhase(o: SyncPhaseOptions): Promise<SyncPhaseResult
   const report = await runSync(o.store, { sources: o.sources, config, force: true });
   const syncMs = now() - t0;
   const failed = report.results.filter((r) => r.status === "failed");
-  if (failed.length) o.say(`sync: ${failed.length} content types failed: ${failed.map((r) => `${r.contentType} (${r.error})`).join("; ")}`);
+  if (failed.length)
+    o.say(
+      `sync: ${failed.length} content types failed: ${failed.map((r) => `${r.contentType} (${r.error})`).join("; ")}`,
+    );
   o.say(`sync: ${report.records} records, ${report.requests} requests in ${(syncMs / 1000).toFixed(1)} s`);
 
   const provider = createEmbedderProvider({ modelDir: o.modelDir, embeddedDir: null, allowDownload: false });
@@ -97,7 +100,9 @@ export async function runSyncPhase(o: SyncPhaseOptions): Promise<SyncPhaseResult
   const ti = now();
   const idx = syncIndex(o.store, { modelId: embedder.id, dim: embedder.dim });
   const indexBuildMs = now() - ti;
-  o.say(`embedding: ${emb.embedded} vectors in ${(embedMs / 1000).toFixed(1)} s; index ${idx.size} vectors in ${Math.round(indexBuildMs)} ms`);
+  o.say(
+    `embedding: ${emb.embedded} vectors in ${(embedMs / 1000).toFixed(1)} s; index ${idx.size} vectors in ${Math.round(indexBuildMs)} ms`,
+  );
   const rawRate = (n / rawMs) * 1000;
   const embRate = emb.embedded > 0 ? (emb.embedded / embedMs) * 1000 : Number.NaN;
 
@@ -116,7 +121,13 @@ export async function runSyncPhase(o: SyncPhaseOptions): Promise<SyncPhaseResult
     embeddingsPerSecond: round(embRate, 1),
     indexBuildMs: round(indexBuildMs),
     indexSize: idx.size,
-    raw: { texts: n, ms: round(rawMs), embeddingsPerSecond: round(rawRate, 1), batch: EMBEDDER_INNER_BATCH, maxTokens: DEFAULT_MAX_TOKENS },
+    raw: {
+      texts: n,
+      ms: round(rawMs),
+      embeddingsPerSecond: round(rawRate, 1),
+      batch: EMBEDDER_INNER_BATCH,
+      maxTokens: DEFAULT_MAX_TOKENS,
+    },
     embeddingRatio: ratio(embRate, rawRate),
   };
 }

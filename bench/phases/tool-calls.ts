@@ -28,7 +28,10 @@ interface Answer {
   message?: string;
 }
 
-async function call(conn: StdioConnection, spec: CallSpec): Promise<{ ms: number; res?: CallToolResult; error?: string }> {
+async function call(
+  conn: StdioConnection,
+  spec: CallSpec,
+): Promise<{ ms: number; res?: CallToolResult; error?: string }> {
   const t0 = now();
   try {
     const res = (await conn.client.callTool({ name: spec.tool, arguments: spec.args })) as CallToolResult;
@@ -53,7 +56,15 @@ export interface ToolCallRunner {
 
 /** Tool calls over one stdio connection, round by round (so that other measurements can interleave). */
 export function toolCallRunner(conn: StdioConnection, specs: readonly CallSpec[]): ToolCallRunner {
-  const out: ToolCallResult = { samples: new Map(specs.map((s) => [s.id, []])), responseChars: new Map(), cachedSearch: [], ping: [], errors: [], notHybrid: [], calls: 0 };
+  const out: ToolCallResult = {
+    samples: new Map(specs.map((s) => [s.id, []])),
+    responseChars: new Map(),
+    cachedSearch: [],
+    ping: [],
+    errors: [],
+    notHybrid: [],
+    calls: 0,
+  };
   let rounds = 0;
   return {
     result: out,
@@ -69,7 +80,8 @@ export function toolCallRunner(conn: StdioConnection, specs: readonly CallSpec[]
         }
         if (first && s.mode === "search") {
           const a = (c.res?.structuredContent ?? {}) as Answer;
-          if (a.search_mode !== "hybrid") out.notHybrid.push({ id: s.id, mode: String(a.search_mode), message: a.message });
+          if (a.search_mode !== "hybrid")
+            out.notHybrid.push({ id: s.id, mode: String(a.search_mode), message: a.message });
         }
         if (warmup) continue;
         out.samples.get(s.id)!.push(c.ms);
@@ -89,7 +101,8 @@ export function toolCallRunner(conn: StdioConnection, specs: readonly CallSpec[]
         for (let i = 0; i <= cachedRepeats; i++) {
           const c = await call(conn, s);
           out.calls++;
-          if (c.error || c.res?.isError) out.errors.push({ id: `${s.id} (cached)`, message: c.error ?? textOf(c.res!).slice(0, 300) });
+          if (c.error || c.res?.isError)
+            out.errors.push({ id: `${s.id} (cached)`, message: c.error ?? textOf(c.res!).slice(0, 300) });
           else if (i > 0) out.cachedSearch.push(c.ms);
         }
       }

@@ -130,7 +130,10 @@ export class Tokenizer {
     const json = JSON.parse(readFileSync(path, "utf8")) as TokenizerJson;
     let config: Record<string, unknown> = {};
     try {
-      config = JSON.parse(readFileSync(join(dirname(path), "tokenizer_config.json"), "utf8")) as Record<string, unknown>;
+      config = JSON.parse(readFileSync(join(dirname(path), "tokenizer_config.json"), "utf8")) as Record<
+        string,
+        unknown
+      >;
     } catch {
       // optional: the tokenizer works from tokenizer.json alone
     }
@@ -146,18 +149,27 @@ export class Tokenizer {
   private static build(copy: TokenizerJson, config: Record<string, unknown>): Tokenizer {
     // The native tokenizer starts with no truncation or padding unless tokenizer.json has them.
     const t = copy.truncation as { max_length?: number } | null | undefined;
-    const p = copy.padding as { strategy?: { Fixed?: number } | string; pad_id?: number; pad_type_id?: number; pad_token?: string } | null | undefined;
+    const p = copy.padding as
+      | { strategy?: { Fixed?: number } | string; pad_id?: number; pad_type_id?: number; pad_token?: string }
+      | null
+      | undefined;
     const tok = new Tokenizer(copy, config);
     if (t && typeof t.max_length === "number") tok.truncation = { maxLength: t.max_length };
     if (p) {
       const fixed = typeof p.strategy === "object" ? p.strategy.Fixed : undefined;
-      tok.padding = { ...(fixed !== undefined ? { maxLength: fixed } : {}), padId: p.pad_id ?? 0, padTypeId: p.pad_type_id ?? 0, padToken: p.pad_token ?? "[PAD]" };
+      tok.padding = {
+        ...(fixed !== undefined ? { maxLength: fixed } : {}),
+        padId: p.pad_id ?? 0,
+        padTypeId: p.pad_type_id ?? 0,
+        padToken: p.pad_token ?? "[PAD]",
+      };
     }
     return tok;
   }
 
   setTruncation(maxLength: number, options: Omit<TruncationOptions, "maxLength"> = {}): void {
-    if (options.direction && String(options.direction).toLowerCase() !== "right") throw new Error("only right truncation is supported");
+    if (options.direction && String(options.direction).toLowerCase() !== "right")
+      throw new Error("only right truncation is supported");
     if (options.stride) throw new Error("truncation with a stride is not supported");
     this.truncation = { ...options, maxLength };
   }
@@ -167,7 +179,12 @@ export class Tokenizer {
   }
 
   setPadding(options: PaddingOptions = {}): void {
-    if (options.direction !== undefined && options.direction !== 1 && String(options.direction).toLowerCase() !== "right") throw new Error("only right padding is supported");
+    if (
+      options.direction !== undefined &&
+      options.direction !== 1 &&
+      String(options.direction).toLowerCase() !== "right"
+    )
+      throw new Error("only right padding is supported");
     this.padding = { ...options };
   }
 
@@ -198,11 +215,17 @@ export class Tokenizer {
   encodeSync(sentence: string, addSpecialTokens = true, pad = true): Encoding {
     const hf = this.tokenizer();
     const content = hf.encode(sentence, { add_special_tokens: false }).ids;
-    const tpl = addSpecialTokens ? this.sequenceTemplate() : { prefix: [], prefixTypes: [], suffix: [], suffixTypes: [], typeId: 0 };
-    const room = this.truncation?.maxLength !== undefined ? Math.max(0, this.truncation.maxLength - tpl.prefix.length - tpl.suffix.length) : Infinity;
+    const tpl = addSpecialTokens
+      ? this.sequenceTemplate()
+      : { prefix: [], prefixTypes: [], suffix: [], suffixTypes: [], typeId: 0 };
+    const room =
+      this.truncation?.maxLength !== undefined
+        ? Math.max(0, this.truncation.maxLength - tpl.prefix.length - tpl.suffix.length)
+        : Infinity;
     const kept = content.length > room ? content.slice(0, room) : content;
     const overflowing: Encoding[] = [];
-    for (let at = kept.length; at < content.length && room > 0; at += room) overflowing.push(this.assemble(content.slice(at, at + room), tpl, [], pad));
+    for (let at = kept.length; at < content.length && room > 0; at += room)
+      overflowing.push(this.assemble(content.slice(at, at + room), tpl, [], pad));
     return this.assemble(kept, tpl, overflowing, pad);
   }
 
@@ -229,14 +252,16 @@ export class Tokenizer {
     const p = this.padding;
     if (!p) return length;
     let target = p.maxLength !== undefined ? Math.max(length, p.maxLength) : length;
-    if (p.padToMultipleOf && target % p.padToMultipleOf !== 0) target += p.padToMultipleOf - (target % p.padToMultipleOf);
+    if (p.padToMultipleOf && target % p.padToMultipleOf !== 0)
+      target += p.padToMultipleOf - (target % p.padToMultipleOf);
     return target;
   }
 
   private add(tokens: Array<{ content: string; special: boolean; options?: AddedTokenOptions }>): number {
     const list = (this.json.added_tokens ??= []);
     const vocab = this.json.model?.vocab;
-    const inVocab = vocab && typeof vocab === "object" && !Array.isArray(vocab) ? (vocab as Record<string, number>) : {};
+    const inVocab =
+      vocab && typeof vocab === "object" && !Array.isArray(vocab) ? (vocab as Record<string, number>) : {};
     let added = 0;
     for (const t of tokens) {
       const existing = list.find((a) => a.content === t.content);
@@ -276,7 +301,8 @@ export class Tokenizer {
     if (!pp) return (this.template = { prefix: [], prefixTypes: [], suffix: [], suffixTypes: [], typeId: 0 });
     const out = pp.post_process([MARKER], null, true);
     const at = out.tokens.indexOf(MARKER);
-    if (at < 0 || out.tokens.indexOf(MARKER, at + 1) >= 0) throw new Error("the tokenizer's post-processor does not keep the sequence in one piece");
+    if (at < 0 || out.tokens.indexOf(MARKER, at + 1) >= 0)
+      throw new Error("the tokenizer's post-processor does not keep the sequence in one piece");
     const types = out.token_type_ids ?? out.tokens.map(() => 0);
     const id = (t: string) => {
       const v = hf.token_to_id(t);

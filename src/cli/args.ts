@@ -6,7 +6,12 @@ export type Options = NonNullable<ParseArgsConfig["options"]>;
 
 export function parse<T extends Options>(argv: string[], options: T, allowPositionals = false) {
   try {
-    return parseArgs({ args: argv, options: { "db-path": { type: "string" }, ...options }, allowPositionals, strict: true });
+    return parseArgs({
+      args: argv,
+      options: { "db-path": { type: "string" }, ...options },
+      allowPositionals,
+      strict: true,
+    });
   } catch (err) {
     throw new UsageError((err as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ""));
   }
@@ -19,6 +24,9 @@ export { dbPathOption } from "../config.ts";
 export function list(v: string | string[] | boolean | undefined): string[] | undefined {
   if (v === undefined || typeof v === "boolean") return undefined;
   const arr = Array.isArray(v) ? v : [v];
-  const out = arr.flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s.length > 0);
+  const out = arr
+    .flatMap((s) => s.split(","))
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
   return out.length ? out : undefined;
 }

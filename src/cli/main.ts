@@ -76,13 +76,17 @@ export async function main(argv: string[], given?: Config): Promise<number> {
     return await cmd.run(cmdArgs, commandContext(config));
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(safeText(`lorekeeper ${cmd.name}: ${err.message}\nRun \`lorekeeper ${cmd.name} --help\` for usage.\n`));
+      process.stderr.write(
+        safeText(`lorekeeper ${cmd.name}: ${err.message}\nRun \`lorekeeper ${cmd.name} --help\` for usage.\n`),
+      );
       return EXIT_USAGE;
     }
     // A SQLite failure about the store itself (damaged, disk full, read-only…) names the file and the fix.
     const e = storeFailure(err, dbPath(dbPathOption(cmdArgs))) ?? err;
     const hint = hintOf(e);
-    process.stderr.write(safeText(`lorekeeper ${cmd.name}: ${e instanceof Error ? e.message : String(e)}\n${hint ? `${hint}\n` : ""}`));
+    process.stderr.write(
+      safeText(`lorekeeper ${cmd.name}: ${e instanceof Error ? e.message : String(e)}\n${hint ? `${hint}\n` : ""}`),
+    );
     log.debug("command failed", err);
     return EXIT_FAILED;
   }

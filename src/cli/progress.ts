@@ -60,7 +60,11 @@ export class Progress {
 }
 
 /** Aligned text table. */
-export function table(headers: string[], rows: Array<Array<string | number>>, rightAlign: Set<number> = new Set()): string {
+export function table(
+  headers: string[],
+  rows: Array<Array<string | number>>,
+  rightAlign: Set<number> = new Set(),
+): string {
   // Cells come from the store (names from upstream and imported packs): one line, no control characters.
   const cells = [headers, ...rows.map((r) => r.map((c) => safeLine(String(c))))];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? "").length)));

@@ -18,7 +18,14 @@ import { openStore, schemaVersionProblem, type Store, storeFailure } from "../st
 import { getEmbeddingMeta, unusableVectors } from "../store/vectors.ts";
 import { removePackLeftovers } from "../ingest/pack-file.ts";
 import { HOMEBREW_FILES } from "../sources/index.ts";
-import { checkSearchTables, checkStore, importedHomebrewFiles, isCorruption, moveStoreAside, rebuildSearchTables } from "../store/repair.ts";
+import {
+  checkSearchTables,
+  checkStore,
+  importedHomebrewFiles,
+  isCorruption,
+  moveStoreAside,
+  rebuildSearchTables,
+} from "../store/repair.ts";
 
 export type RepairOutcome = "repaired" | "moved-aside" | "no-store" | "failed";
 
@@ -78,11 +85,14 @@ export async function repairVectors(path: string, provider: EmbedderProvider): P
   try {
     store = openStore({ path });
     const p = pendingVectors(store.db);
-    if (!p || p.pending === 0) return p ? `all ${p.total} entities have a vector of ${p.modelId}` : "no embeddings stored yet, none to complete";
+    if (!p || p.pending === 0)
+      return p ? `all ${p.total} entities have a vector of ${p.modelId}` : "no embeddings stored yet, none to complete";
     const { embedPending } = await import("../ingest/embed.ts");
     const embedder = await provider.get();
-    if (!embedder) return `${p.pending} entities have no vector, but no embedding model is available to compute them (${provider.reason() ?? "unknown reason"})`;
-    if (embedder.id !== p.modelId) return `${p.pending} entities have no vector of ${p.modelId}, but the model here is ${embedder.id}: run \`lorekeeper sync\` to embed the store with it`;
+    if (!embedder)
+      return `${p.pending} entities have no vector, but no embedding model is available to compute them (${provider.reason() ?? "unknown reason"})`;
+    if (embedder.id !== p.modelId)
+      return `${p.pending} entities have no vector of ${p.modelId}, but the model here is ${embedder.id}: run \`lorekeeper sync\` to embed the store with it`;
     const r = await embedPending(store, provider);
     return `computed the ${r.embedded} missing vectors with ${p.modelId}${r.remaining ? ` (${r.remaining} still missing)` : ""}`;
   } catch (err) {
@@ -123,9 +133,19 @@ export function repairStore(path: string): RepairReport {
     if (schema) steps.push(`found: ${schema}; recorded it again`);
   } catch (err) {
     const cause = (err as { cause?: unknown }).cause;
-    if (isCorruption(err)) return moveAside(path, `it cannot be opened (${cause instanceof Error ? cause.message : (err as Error).message})`, steps);
+    if (isCorruption(err))
+      return moveAside(
+        path,
+        `it cannot be opened (${cause instanceof Error ? cause.message : (err as Error).message})`,
+        steps,
+      );
     const e = err as { message?: string; hint?: string };
-    return { path, outcome: "failed", steps: [`cannot open it for repair: ${e.message ?? String(err)}`], next: e.hint ? [e.hint] : [] };
+    return {
+      path,
+      outcome: "failed",
+      steps: [`cannot open it for repair: ${e.message ?? String(err)}`],
+      next: e.hint ? [e.hint] : [],
+    };
   }
   let closed = false;
   const close = () => {
@@ -136,7 +156,9 @@ export function repairStore(path: string): RepairReport {
   };
   try {
     const found = [...checkStore(store.db, { full: true }), ...checkSearchTables(store.db)];
-    steps.push(found.length ? `found: ${found.join("; ")}` : "integrity check passed; the search tables match the entities");
+    steps.push(
+      found.length ? `found: ${found.join("; ")}` : "integrity check passed; the search tables match the entities",
+    );
     rebuildSearchTables(store.db);
     const after = [...checkStore(store.db, { full: true }), ...checkSearchTables(store.db)];
     if (after.length > 0) {

@@ -15,10 +15,41 @@ export const AUDIT_KINDS: readonly AuditKind[] = ["spell", "creature", "weapon",
 
 /** A field compared as a value (scalars; object fields are compared key by key: "skills.arcana"). */
 const SCALARS: Record<AuditKind, readonly string[]> = {
-  spell: ["level", "school", "casting_time", "range", "duration", "concentration", "ritual", "components.verbal", "components.somatic", "components.material"],
+  spell: [
+    "level",
+    "school",
+    "casting_time",
+    "range",
+    "duration",
+    "concentration",
+    "ritual",
+    "components.verbal",
+    "components.somatic",
+    "components.material",
+  ],
   creature: ["size", "type", "alignment", "armor_class", "hit_points", "hit_dice", "cr", "xp", "passive_perception"],
-  weapon: ["category", "range_type", "damage_dice", "damage_type", "versatile_dice", "range", "long_range", "cost_gp", "weight_lb", "properties"],
-  armor: ["category", "ac_base", "ac_add_dex", "ac_max_dex", "strength_required", "stealth_disadvantage", "cost_gp", "weight_lb"],
+  weapon: [
+    "category",
+    "range_type",
+    "damage_dice",
+    "damage_type",
+    "versatile_dice",
+    "range",
+    "long_range",
+    "cost_gp",
+    "weight_lb",
+    "properties",
+  ],
+  armor: [
+    "category",
+    "ac_base",
+    "ac_add_dex",
+    "ac_max_dex",
+    "strength_required",
+    "stealth_disadvantage",
+    "cost_gp",
+    "weight_lb",
+  ],
   magic_item: ["type", "rarity", "requires_attunement"],
 };
 /** Object fields compared key by key. */
@@ -76,7 +107,12 @@ export function normalizeValue(field: string, v: JsonValue | undefined): JsonVal
   if (v === undefined || v === null || v === "") return undefined;
   if (field === "properties" && Array.isArray(v)) {
     return v
-      .map((p) => (p && typeof p === "object" && !Array.isArray(p) ? String((p as JsonObject).name ?? "") : String(p)).toLowerCase().replace(/\s*\(.*$/, "").trim())
+      .map((p) =>
+        (p && typeof p === "object" && !Array.isArray(p) ? String((p as JsonObject).name ?? "") : String(p))
+          .toLowerCase()
+          .replace(/\s*\(.*$/, "")
+          .trim(),
+      )
       .filter((n) => n && n !== "monk")
       .sort()
       .join(", ");
@@ -86,12 +122,23 @@ export function normalizeValue(field: string, v: JsonValue | undefined): JsonVal
   // "varies" / "very rare or legendary" describe a family of items: no vote on one rarity.
   if (field === "rarity" && typeof v === "string" && /\bvaries\b|\sor\s/i.test(v)) return undefined;
   // Concentration has its own field: "Concentration, up to 1 hour" and "1 hour" say the same.
-  if (field === "duration" && typeof v === "string") return v.toLowerCase().replace(/^concentration,?\s*/, "").replace(/^up to\s+/, "").replace(/\s+/g, " ").trim();
+  if (field === "duration" && typeof v === "string")
+    return v
+      .toLowerCase()
+      .replace(/^concentration,?\s*/, "")
+      .replace(/^up to\s+/, "")
+      .replace(/\s+/g, " ")
+      .trim();
   // A listed save, skill or speed of 0 means none (a proficient bonus is never 0; "speed 0 ft." lists nothing).
   if (/^(saving_throws|skills|speed)\./.test(field) && v === 0) return undefined;
   // Dice as written: "5d8 + 10" = "5d8+10".
   if (/(^|_)dice$/.test(field) && typeof v === "string") return v.toLowerCase().replace(/\s+/g, "");
-  if (typeof v === "string") return v.toLowerCase().replace(/\s+/g, " ").replace(/[.\s]+$/, "").trim();
+  if (typeof v === "string")
+    return v
+      .toLowerCase()
+      .replace(/\s+/g, " ")
+      .replace(/[.\s]+$/, "")
+      .trim();
   if (typeof v === "number") return Math.round(v * 1000) / 1000;
   return v;
 }
@@ -133,7 +180,8 @@ export function compareMembers(kind: AuditKind, members: readonly Member[]): Fie
     const keys = new Set<string>();
     for (const m of members) {
       const o = dataAt(m.data, obj);
-      if (o && typeof o === "object" && !Array.isArray(o)) for (const k of Object.keys(o)) if (k !== "unit" && k !== "hover") keys.add(k);
+      if (o && typeof o === "object" && !Array.isArray(o))
+        for (const k of Object.keys(o)) if (k !== "unit" && k !== "hover") keys.add(k);
     }
     for (const k of [...keys].sort()) fields.push(`${obj}.${k}`);
   }
@@ -150,12 +198,20 @@ export function compareMembers(kind: AuditKind, members: readonly Member[]): Fie
     if (d) out.push(d);
   }
   for (const field of TEXTS[kind]) {
-    const texts = members.map((m) => ({ s: m.source, t: dataAt(m.data, field) })).filter((x): x is { s: string; t: string } => typeof x.t === "string" && x.t.trim() !== "");
+    const texts = members
+      .map((m) => ({ s: m.source, t: dataAt(m.data, field) }))
+      .filter((x): x is { s: string; t: string } => typeof x.t === "string" && x.t.trim() !== "");
     if (texts.length < 2) continue;
     let min = 1;
-    for (let i = 0; i < texts.length; i++) for (let j = i + 1; j < texts.length; j++) min = Math.min(min, textSimilarity(texts[i]!.t, texts[j]!.t));
+    for (let i = 0; i < texts.length; i++)
+      for (let j = i + 1; j < texts.length; j++) min = Math.min(min, textSimilarity(texts[i]!.t, texts[j]!.t));
     const values = Object.fromEntries(texts.map((x) => [x.s, `${x.t.length} chars`]));
-    out.push({ field, values, verdict: min >= TEXT_AGREEMENT ? "agree" : "split", similarity: Math.round(min * 1000) / 1000 });
+    out.push({
+      field,
+      values,
+      verdict: min >= TEXT_AGREEMENT ? "agree" : "split",
+      similarity: Math.round(min * 1000) / 1000,
+    });
   }
   return out;
 }

@@ -14,11 +14,49 @@ import type { EntityKind } from "./types.ts";
 
 // ── Vocabularies: each defined once ─────────────────────────────────────────────────────────────
 
-export const DAMAGE_TYPES = ["acid", "bludgeoning", "cold", "fire", "force", "lightning", "necrotic", "piercing", "poison", "psychic", "radiant", "slashing", "thunder"] as const;
+export const DAMAGE_TYPES = [
+  "acid",
+  "bludgeoning",
+  "cold",
+  "fire",
+  "force",
+  "lightning",
+  "necrotic",
+  "piercing",
+  "poison",
+  "psychic",
+  "radiant",
+  "slashing",
+  "thunder",
+] as const;
 
-export const SPELL_SCHOOLS = ["abjuration", "conjuration", "divination", "enchantment", "evocation", "illusion", "necromancy", "transmutation"] as const;
+export const SPELL_SCHOOLS = [
+  "abjuration",
+  "conjuration",
+  "divination",
+  "enchantment",
+  "evocation",
+  "illusion",
+  "necromancy",
+  "transmutation",
+] as const;
 
-export const CREATURE_TYPES = ["aberration", "beast", "celestial", "construct", "dragon", "elemental", "fey", "fiend", "giant", "humanoid", "monstrosity", "ooze", "plant", "undead"] as const;
+export const CREATURE_TYPES = [
+  "aberration",
+  "beast",
+  "celestial",
+  "construct",
+  "dragon",
+  "elemental",
+  "fey",
+  "fiend",
+  "giant",
+  "humanoid",
+  "monstrosity",
+  "ooze",
+  "plant",
+  "undead",
+] as const;
 
 export const SIZES = ["tiny", "small", "medium", "large", "huge", "gargantuan"] as const;
 
@@ -47,7 +85,18 @@ export const CONDITIONS = [
   "stunned",
   "unconscious",
 ] as const;
-export const WEAPON_PROPERTIES = ["ammunition", "finesse", "heavy", "light", "loading", "reach", "special", "thrown", "two-handed", "versatile"] as const;
+export const WEAPON_PROPERTIES = [
+  "ammunition",
+  "finesse",
+  "heavy",
+  "light",
+  "loading",
+  "reach",
+  "special",
+  "thrown",
+  "two-handed",
+  "versatile",
+] as const;
 export const SPELL_COMPONENTS = ["verbal", "somatic", "material", "costly material", "consumed material"] as const;
 /** Creature alignment words (derived.ts alignmentWords): the axes' words, "unaligned", and "any" for "any alignment". */
 export const ALIGNMENT_WORDS = ["lawful", "neutral", "chaotic", "good", "evil", "unaligned", "any"] as const;
@@ -84,7 +133,13 @@ export const KINDS = {
   magic_item: { label: "MagicItem", aliases: [], group: "equipment", toolType: "magic-item" },
   class: { label: "Class", aliases: [], group: "character_option", toolType: "class" },
   subclass: { label: "Subclass", aliases: ["Archetype"], group: "character_option", toolType: "subclass" },
-  species: { label: "Species", aliases: ["Race"], group: "character_option", toolType: "species", toolAliases: ["race"] },
+  species: {
+    label: "Species",
+    aliases: ["Race"],
+    group: "character_option",
+    toolType: "species",
+    toolAliases: ["race"],
+  },
   subspecies: { label: "Subspecies", aliases: ["Subrace"], group: "character_option", toolType: "subspecies" },
   background: { label: "Background", aliases: [], group: "character_option", toolType: "background" },
   feat: { label: "Feat", aliases: [], group: "character_option", toolType: "feat" },
@@ -135,6 +190,12 @@ function kindsOfToolType(group: ToolGroup, type: string): EntityKind[] {
 }
 
 /** `{ toolType → kinds }` for a group tool, typed by its enum. */
-export function toolTypeKinds<T extends string>(group: ToolGroup, types: readonly T[]): Record<T, readonly EntityKind[]> {
-  return Object.fromEntries(types.map((t) => [t, kindsOfToolType(group, t)])) as unknown as Record<T, readonly EntityKind[]>;
+export function toolTypeKinds<T extends string>(
+  group: ToolGroup,
+  types: readonly T[],
+): Record<T, readonly EntityKind[]> {
+  return Object.fromEntries(types.map((t) => [t, kindsOfToolType(group, t)])) as unknown as Record<
+    T,
+    readonly EntityKind[]
+  >;
 }

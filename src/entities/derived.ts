@@ -5,7 +5,7 @@
  * `derive`; the store fills the columns with them on every replace and back-fills a new column.
  * Vocabularies live in the kind catalog (catalog.ts). Pure.
  */
-import { ALIGNMENT_WORDS, CONDITIONS, MOVEMENT_MODES, SPELL_COMPONENTS, WEAPON_PROPERTIES } from "./catalog.ts";
+import { ALIGNMENT_WORDS, CONDITIONS, MOVEMENT_MODES, WEAPON_PROPERTIES } from "./catalog.ts";
 import type { EntityKind, JsonObject, JsonValue } from "./types.ts";
 import { slugify } from "./types.ts";
 import { PRICED_MATERIAL, saysConsumed } from "./material.ts";
@@ -19,7 +19,11 @@ function obj(v: JsonValue | undefined): JsonObject | null {
 }
 
 /** Words of stat blocks that stand for a vocabulary value (A5E "fatigue"), and phrases that do not ("cold iron"). */
-const SYNONYMS: Readonly<Record<string, string>> = { fatigue: "exhaustion", fatigued: "exhaustion", exhausted: "exhaustion" };
+const SYNONYMS: Readonly<Record<string, string>> = {
+  fatigue: "exhaustion",
+  fatigued: "exhaustion",
+  exhausted: "exhaustion",
+};
 
 /** The vocabulary words a free text mentions ("bludgeoning, piercing, and slashing from nonmagical attacks"). */
 export function mentioned(s: string, vocab: readonly string[]): string[] {
@@ -31,7 +35,9 @@ export function mentioned(s: string, vocab: readonly string[]): string[] {
 export function speeds(d: JsonObject): string[] {
   const sp = obj(d.speed);
   if (!sp) return [];
-  return MOVEMENT_MODES.filter((m) => (m === "hover" ? sp.hover === true : typeof sp[m] === "number" && (sp[m] as number) > 0));
+  return MOVEMENT_MODES.filter((m) =>
+    m === "hover" ? sp.hover === true : typeof sp[m] === "number" && (sp[m] as number) > 0,
+  );
 }
 
 export function weaponProperties(d: JsonObject): string[] {
@@ -58,8 +64,10 @@ export function components(d: JsonObject): string[] {
   if (c.material !== true) return out;
   out.push("material");
   const textOf = text(c.material_text);
-  if ((typeof c.material_cost === "string" && c.material_cost.trim() !== "") || PRICED_MATERIAL.test(textOf)) out.push("costly material");
-  if (c.material_consumed === true || (c.material_consumed !== false && saysConsumed(textOf))) out.push("consumed material");
+  if ((typeof c.material_cost === "string" && c.material_cost.trim() !== "") || PRICED_MATERIAL.test(textOf))
+    out.push("costly material");
+  if (c.material_consumed === true || (c.material_consumed !== false && saysConsumed(textOf)))
+    out.push("consumed material");
   return out;
 }
 
@@ -83,7 +91,12 @@ const LAW = ["lawful", "neutral", "chaotic"] as const;
 const MORAL = ["good", "neutral", "evil"] as const;
 
 /** One axis of an "any …" alignment: the words it names on that axis, else the axis minus what "non-…" rules out. */
-function openAxis(axis: readonly string[], own: readonly string[], stated: Set<string>, excluded: Set<string>): string[] {
+function openAxis(
+  axis: readonly string[],
+  own: readonly string[],
+  stated: Set<string>,
+  excluded: Set<string>,
+): string[] {
   const named = own.filter((w) => stated.has(w));
   return named.length ? named : axis.filter((w) => !excluded.has(w));
 }
@@ -103,7 +116,10 @@ export function alignmentWords(d: JsonObject): string[] {
   const stated = new Set<string>([...LAW, ...MORAL].filter((w) => new RegExp(`\\b${w}\\b`).test(rest)));
   if (!/\bany\b/.test(s)) return ALIGNMENT_WORDS.filter((w) => stated.has(w));
   if (stated.size === 0 && excluded.size === 0) return ["any"];
-  const words = new Set([...openAxis(LAW, ["lawful", "chaotic"], stated, excluded), ...openAxis(MORAL, ["good", "evil"], stated, excluded)]);
+  const words = new Set([
+    ...openAxis(LAW, ["lawful", "chaotic"], stated, excluded),
+    ...openAxis(MORAL, ["good", "evil"], stated, excluded),
+  ]);
   return ALIGNMENT_WORDS.filter((w) => words.has(w));
 }
 
@@ -139,7 +155,8 @@ function spellName(s: string): string | null {
   return straightApostrophes(n);
 }
 
-const NOT_A_SPELL_WORD = /\b(?:another|without|using|expends?|expending|if|as|is|are|normally|can|with|higher|original|caster's|dc|absorb|counter|spells?|level|slots?|o|it|its|uses|cast|casts)\b/;
+const NOT_A_SPELL_WORD =
+  /\b(?:another|without|using|expends?|expending|if|as|is|are|normally|can|with|higher|original|caster's|dc|absorb|counter|spells?|level|slots?|o|it|its|uses|cast|casts)\b/;
 
 /** A list label of a spellcasting block: "Cantrips (at will)", "1st level (4 slots)", "At Will", "2/Day Each". */
 const SPELL_LIST_LABEL = /(cantrips?|level|at will|\/day|slots?)/i;
@@ -216,16 +233,26 @@ const STATE_CLAUSE = /\b(?:while|if|unless|when|until|as long as)\s+(?:it|they|t
 export function conditionsInflicted(d: JsonObject, e?: { name: string }): string[] {
   const out = new Set<string>();
   // "the vampire is paralyzed until the stake is removed": its own state, not one it imposes.
-  const self = e ? new RegExp(`\\bthe ${e.name.toLowerCase().split(/[ ,(]/)[0]!.replace(/[^a-z-]/g, "")}\\s+$`, "i") : null;
+  const self = e
+    ? new RegExp(
+        `\\bthe ${e.name
+          .toLowerCase()
+          .split(/[ ,(]/)[0]!
+          .replace(/[^a-z-]/g, "")}\\s+$`,
+        "i",
+      )
+    : null;
   for (const b of blocks(d)) {
     for (const sentence of b.desc.split(/(?<=[.!?])\s+/)) {
       if (NOT_IMPOSED.test(sentence)) continue;
       for (const m of sentence.matchAll(IMPOSES)) {
         const before = sentence.slice(Math.max(0, m.index! - 40), m.index!);
         // A sentence that opens with "It is …" speaks of the creature itself.
-        if (!STATE_CLAUSE.test(before) && !self?.test(before) && !/^\s*It\s+$/.test(before)) out.add(m[1]!.toLowerCase());
+        if (!STATE_CLAUSE.test(before) && !self?.test(before) && !/^\s*It\s+$/.test(before))
+          out.add(m[1]!.toLowerCase());
       }
-      if (/\bexhaustion\b/i.test(sentence) && /\b(?:gains?|suffers?|levels? of)\b/i.test(sentence)) out.add("exhaustion");
+      if (/\bexhaustion\b/i.test(sentence) && /\b(?:gains?|suffers?|levels? of)\b/i.test(sentence))
+        out.add("exhaustion");
     }
   }
   return CONDITIONS.filter((c) => out.has(c));
@@ -238,7 +265,10 @@ export function straightApostrophes(s: string): string {
 
 /** A trait or action name without its usage note, as a book shows it: "Legendary Resistance (3/Day)" → "Legendary Resistance". */
 export function withoutUsage(raw: string): string {
-  return raw.replace(/\([^)]*\)/g, "").replace(/\s+/g, " ").trim();
+  return raw
+    .replace(/\([^)]*\)/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** A trait or action name as stored and matched: "Legendary Resistance (3/Day)" → "legendary resistance", "Devil’s Sight" → "devil's sight". */

@@ -24,7 +24,11 @@ function wordings(v: JsonValue | undefined): Wording[] {
   for (const x of v) {
     if (x === null || typeof x !== "object" || Array.isArray(x)) continue;
     if (typeof x.document_key === "string" && typeof x.desc === "string") {
-      out.push({ document_key: x.document_key, document_name: typeof x.document_name === "string" ? x.document_name : x.document_key, desc: x.desc });
+      out.push({
+        document_key: x.document_key,
+        document_name: typeof x.document_name === "string" ? x.document_name : x.document_key,
+        desc: x.desc,
+      });
     }
   }
   return out;
@@ -39,8 +43,16 @@ function wordings(v: JsonValue | undefined): Wording[] {
 export function withWording(data: JsonObject, prefs: readonly string[], compact: boolean): JsonObject {
   const all = wordings(data.descriptions);
   if (all.length === 0) return data;
-  const pick = prefs.map((p) => all.find((w) => w.document_key.toLowerCase() === p)).find((w) => w !== undefined) ?? all.find((w) => w.desc === data.desc) ?? all[0]!;
-  const out: JsonObject = { ...data, desc: pick.desc, desc_document: pick.document_key, desc_document_name: pick.document_name };
+  const pick =
+    prefs.map((p) => all.find((w) => w.document_key.toLowerCase() === p)).find((w) => w !== undefined) ??
+    all.find((w) => w.desc === data.desc) ??
+    all[0]!;
+  const out: JsonObject = {
+    ...data,
+    desc: pick.desc,
+    desc_document: pick.document_key,
+    desc_document_name: pick.document_name,
+  };
   if (compact) {
     delete out.descriptions;
     out.other_wordings = all.filter((w) => w !== pick).map((w) => w.document_key);

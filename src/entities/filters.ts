@@ -11,8 +11,34 @@
  *   - the `StructuredFilters` type (search/types.ts) and the vocabulary test's columns.
  * Vocabularies are defined in the kind catalog (catalog.ts); derivations in derived.ts. Pure.
  */
-import { ALIGNMENT_WORDS, CONDITIONS, CREATURE_TYPES, DAMAGE_TYPES, KINDS, MOVEMENT_MODES, RARITIES, SENSES, SIZES, SPELL_COMPONENTS, SPELL_SCHOOLS, type ToolGroup, WEAPON_PROPERTIES } from "./catalog.ts";
-import { alignmentWords, blockNames, components, conditionsInflicted, environments, isMagicItem, mentioned, speeds, spellsCast, text, weaponProperties } from "./derived.ts";
+import {
+  ALIGNMENT_WORDS,
+  CONDITIONS,
+  CREATURE_TYPES,
+  DAMAGE_TYPES,
+  KINDS,
+  MOVEMENT_MODES,
+  RARITIES,
+  SENSES,
+  SIZES,
+  SPELL_COMPONENTS,
+  SPELL_SCHOOLS,
+  type ToolGroup,
+  WEAPON_PROPERTIES,
+} from "./catalog.ts";
+import {
+  alignmentWords,
+  blockNames,
+  components,
+  conditionsInflicted,
+  environments,
+  isMagicItem,
+  mentioned,
+  speeds,
+  spellsCast,
+  text,
+  weaponProperties,
+} from "./derived.ts";
 import type { Entity, EntityFilters, EntityKind, JsonObject } from "./types.ts";
 
 /** What a parameter accepts. */
@@ -39,7 +65,16 @@ type FilterInput =
  * or of a same-named row of its kind has an element containing the words: an SRD 5.2 creature lists
  * no environments, its SRD 5.1 namesake does).
  */
-export type FilterMatch = "equal" | "at_least" | "at_most" | "vocab" | "casting_time" | "dice" | "has" | "has_all" | "namesake_has_words";
+export type FilterMatch =
+  | "equal"
+  | "at_least"
+  | "at_most"
+  | "vocab"
+  | "casting_time"
+  | "dice"
+  | "has"
+  | "has_all"
+  | "namesake_has_words";
 
 export interface FilterParam {
   /** The `StructuredFilters` key and the CLI option (`--cr-min`). */
@@ -79,7 +114,7 @@ export interface FilterColumn {
   revision?: number;
 }
 
-const MAX = Number.MAX_SAFE_INTEGER;
+const _MAX = Number.MAX_SAFE_INTEGER;
 
 const FILTERS = [
   {
@@ -92,7 +127,12 @@ const FILTERS = [
       { name: "level_max", input: { type: "int", min: 0, max: 9 }, match: "at_most", description: "" },
     ],
   },
-  { column: "school", sqlType: "TEXT COLLATE NOCASE", kinds: ["spell"], params: [{ name: "school", input: { type: "vocab", values: SPELL_SCHOOLS }, match: "vocab", description: "" }] },
+  {
+    column: "school",
+    sqlType: "TEXT COLLATE NOCASE",
+    kinds: ["spell"],
+    params: [{ name: "school", input: { type: "vocab", values: SPELL_SCHOOLS }, match: "vocab", description: "" }],
+  },
   {
     column: "classes",
     sqlType: "TEXT",
@@ -108,20 +148,42 @@ const FILTERS = [
       },
     ],
   },
-  { column: "concentration", sqlType: "INTEGER", kinds: ["spell"], params: [{ name: "concentration", input: { type: "bool" }, match: "equal", description: "" }] },
-  { column: "ritual", sqlType: "INTEGER", kinds: ["spell"], params: [{ name: "ritual", input: { type: "bool" }, match: "equal", description: "" }] },
+  {
+    column: "concentration",
+    sqlType: "INTEGER",
+    kinds: ["spell"],
+    params: [{ name: "concentration", input: { type: "bool" }, match: "equal", description: "" }],
+  },
+  {
+    column: "ritual",
+    sqlType: "INTEGER",
+    kinds: ["spell"],
+    params: [{ name: "ritual", input: { type: "bool" }, match: "equal", description: "" }],
+  },
   {
     column: "casting_time",
     sqlType: "TEXT COLLATE NOCASE",
     kinds: ["spell"],
-    params: [{ name: "casting_time", input: { type: "key" }, match: "casting_time", description: 'e.g. "1 bonus action", "1 reaction"' }],
+    params: [
+      {
+        name: "casting_time",
+        input: { type: "key" },
+        match: "casting_time",
+        description: 'e.g. "1 bonus action", "1 reaction"',
+      },
+    ],
   },
   {
     column: "cr",
     sqlType: "REAL",
     kinds: ["creature"],
     params: [
-      { name: "cr", input: { type: "cr", exact: true }, match: "equal", description: "Challenge rating 0–30; 1/8, 1/4, 1/2 as 0.125, 0.25, 0.5" },
+      {
+        name: "cr",
+        input: { type: "cr", exact: true },
+        match: "equal",
+        description: "Challenge rating 0–30; 1/8, 1/4, 1/2 as 0.125, 0.25, 0.5",
+      },
       { name: "cr_min", input: { type: "cr" }, match: "at_least", description: "" },
       { name: "cr_max", input: { type: "cr" }, match: "at_most", description: "" },
     ],
@@ -130,32 +192,94 @@ const FILTERS = [
     column: "creature_type",
     sqlType: "TEXT COLLATE NOCASE",
     kinds: ["creature"],
-    params: [{ name: "creature_type", tool: "type", input: { type: "vocab", values: CREATURE_TYPES }, match: "vocab", description: "" }],
+    params: [
+      {
+        name: "creature_type",
+        tool: "type",
+        input: { type: "vocab", values: CREATURE_TYPES },
+        match: "vocab",
+        description: "",
+      },
+    ],
   },
-  { column: "size", sqlType: "TEXT COLLATE NOCASE", kinds: ["creature", "species"], params: [{ name: "size", input: { type: "vocab", values: SIZES }, match: "vocab", description: "", groups: ["creature"] }] },
+  {
+    column: "size",
+    sqlType: "TEXT COLLATE NOCASE",
+    kinds: ["creature", "species"],
+    params: [
+      { name: "size", input: { type: "vocab", values: SIZES }, match: "vocab", description: "", groups: ["creature"] },
+    ],
+  },
   {
     column: "armor_class",
     sqlType: "INTEGER",
     kinds: ["creature", "armor"],
-    params: [{ name: "armor_class_min", input: { type: "int", min: 0 }, match: "at_least", description: "", groups: ["creature"] }],
+    params: [
+      {
+        name: "armor_class_min",
+        input: { type: "int", min: 0 },
+        match: "at_least",
+        description: "",
+        groups: ["creature"],
+      },
+    ],
   },
-  { column: "hit_points", sqlType: "INTEGER", kinds: ["creature"], params: [{ name: "hit_points_min", input: { type: "int", min: 0 }, match: "at_least", description: "" }] },
+  {
+    column: "hit_points",
+    sqlType: "INTEGER",
+    kinds: ["creature"],
+    params: [{ name: "hit_points_min", input: { type: "int", min: 0 }, match: "at_least", description: "" }],
+  },
   {
     column: "category",
     sqlType: "TEXT COLLATE NOCASE",
     kinds: ["weapon", "armor", "item", "magic_item"],
-    params: [{ name: "category", input: { type: "key" }, match: "vocab", description: 'e.g. "martial melee", "shield", "wondrous item"' }],
+    params: [
+      {
+        name: "category",
+        input: { type: "key" },
+        match: "vocab",
+        description: 'e.g. "martial melee", "shield", "wondrous item"',
+      },
+    ],
   },
-  { column: "rarity", sqlType: "TEXT COLLATE NOCASE", kinds: ["magic_item"], params: [{ name: "rarity", input: { type: "vocab", values: RARITIES }, match: "vocab", description: "" }] },
-  { column: "requires_attunement", sqlType: "INTEGER", kinds: ["magic_item"], params: [{ name: "requires_attunement", input: { type: "bool" }, match: "equal", description: "" }] },
-  { column: "damage_dice", sqlType: "TEXT COLLATE NOCASE", kinds: ["weapon"], params: [{ name: "damage_dice", input: { type: "dice" }, match: "dice", description: 'e.g. "1d8"' }] },
+  {
+    column: "rarity",
+    sqlType: "TEXT COLLATE NOCASE",
+    kinds: ["magic_item"],
+    params: [{ name: "rarity", input: { type: "vocab", values: RARITIES }, match: "vocab", description: "" }],
+  },
+  {
+    column: "requires_attunement",
+    sqlType: "INTEGER",
+    kinds: ["magic_item"],
+    params: [{ name: "requires_attunement", input: { type: "bool" }, match: "equal", description: "" }],
+  },
+  {
+    column: "damage_dice",
+    sqlType: "TEXT COLLATE NOCASE",
+    kinds: ["weapon"],
+    params: [{ name: "damage_dice", input: { type: "dice" }, match: "dice", description: 'e.g. "1d8"' }],
+  },
   {
     column: "damage_types",
     sqlType: "TEXT",
     kinds: ["spell", "weapon"],
     params: [{ name: "damage_type", input: { type: "vocab", values: DAMAGE_TYPES }, match: "has", description: "" }],
   },
-  { column: "is_simple", sqlType: "INTEGER", kinds: ["weapon"], params: [{ name: "is_simple", input: { type: "bool" }, match: "equal", description: "Weapons: simple (true) or martial (false)" }] },
+  {
+    column: "is_simple",
+    sqlType: "INTEGER",
+    kinds: ["weapon"],
+    params: [
+      {
+        name: "is_simple",
+        input: { type: "bool" },
+        match: "equal",
+        description: "Weapons: simple (true) or martial (false)",
+      },
+    ],
+  },
   {
     column: "cost_gp",
     sqlType: "REAL",
@@ -171,7 +295,14 @@ const FILTERS = [
     kinds: ["weapon", "armor", "item", "magic_item"],
     params: [{ name: "weight_max", input: { type: "number", min: 0 }, match: "at_most", description: "In lb" }],
   },
-  { column: "section", sqlType: "TEXT COLLATE NOCASE", kinds: ["rule"], params: [{ name: "section", input: { type: "key" }, match: "vocab", description: 'Rules\' section, e.g. "combat"' }] },
+  {
+    column: "section",
+    sqlType: "TEXT COLLATE NOCASE",
+    kinds: ["rule"],
+    params: [
+      { name: "section", input: { type: "key" }, match: "vocab", description: 'Rules\' section, e.g. "combat"' },
+    ],
+  },
   // ── Derived from canonical data ─────────────────────────────────────────────────────────────
   {
     column: "speeds",
@@ -180,33 +311,59 @@ const FILTERS = [
     params: [
       {
         name: "speed",
-        input: { type: "values", values: MOVEMENT_MODES, aliases: { flying: "fly", swimming: "swim", climbing: "climb", burrowing: "burrow", hovering: "hover" } },
+        input: {
+          type: "values",
+          values: MOVEMENT_MODES,
+          aliases: { flying: "fly", swimming: "swim", climbing: "climb", burrowing: "burrow", hovering: "hover" },
+        },
         match: "has_all",
         description: "A speed above 0 in this mode",
       },
     ],
     derive: speeds,
   },
-  { column: "senses", sqlType: "TEXT", kinds: ["creature"], params: [{ name: "sense", input: { type: "values", values: SENSES }, match: "has_all", description: "" }], derive: (d) => mentioned(text(d.senses), SENSES) },
+  {
+    column: "senses",
+    sqlType: "TEXT",
+    kinds: ["creature"],
+    params: [{ name: "sense", input: { type: "values", values: SENSES }, match: "has_all", description: "" }],
+    derive: (d) => mentioned(text(d.senses), SENSES),
+  },
   {
     column: "damage_immunities",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "damage_immunity", input: { type: "values", values: DAMAGE_TYPES }, match: "has_all", description: "Also nonmagical-only" }],
+    params: [
+      {
+        name: "damage_immunity",
+        input: { type: "values", values: DAMAGE_TYPES },
+        match: "has_all",
+        description: "Also nonmagical-only",
+      },
+    ],
     derive: (d) => mentioned(text(d.damage_immunities), DAMAGE_TYPES),
   },
   {
     column: "damage_resistances",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "damage_resistance", input: { type: "values", values: DAMAGE_TYPES }, match: "has_all", description: "Also nonmagical-only" }],
+    params: [
+      {
+        name: "damage_resistance",
+        input: { type: "values", values: DAMAGE_TYPES },
+        match: "has_all",
+        description: "Also nonmagical-only",
+      },
+    ],
     derive: (d) => mentioned(text(d.damage_resistances), DAMAGE_TYPES),
   },
   {
     column: "condition_immunities",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "condition_immunity", input: { type: "values", values: CONDITIONS }, match: "has_all", description: "" }],
+    params: [
+      { name: "condition_immunity", input: { type: "values", values: CONDITIONS }, match: "has_all", description: "" },
+    ],
     derive: (d) => mentioned(text(d.condition_immunities), CONDITIONS),
   },
   {
@@ -220,14 +377,29 @@ const FILTERS = [
     column: "alignment",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "alignment", input: { type: "values", values: ALIGNMENT_WORDS }, match: "has_all", description: 'e.g. ["chaotic", "evil"]; any = any alignment' }],
+    params: [
+      {
+        name: "alignment",
+        input: { type: "values", values: ALIGNMENT_WORDS },
+        match: "has_all",
+        description: 'e.g. ["chaotic", "evil"]; any = any alignment',
+      },
+    ],
     derive: alignmentWords,
   },
   {
     column: "casts",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "casts", input: { type: "key" }, match: "has", description: 'A spell it casts, e.g. "fireball"', completeFromStore: true }],
+    params: [
+      {
+        name: "casts",
+        input: { type: "key" },
+        match: "has",
+        description: 'A spell it casts, e.g. "fireball"',
+        completeFromStore: true,
+      },
+    ],
     derive: spellsCast,
     // 2: spells named in actions, bonus actions and reactions ("casts Counterspell or Shield").
     revision: 2,
@@ -244,14 +416,30 @@ const FILTERS = [
     column: "inflicts",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "inflicts", input: { type: "values", values: CONDITIONS }, match: "has_all", description: "Conditions it imposes", completeFromStore: true }],
+    params: [
+      {
+        name: "inflicts",
+        input: { type: "values", values: CONDITIONS },
+        match: "has_all",
+        description: "Conditions it imposes",
+        completeFromStore: true,
+      },
+    ],
     derive: conditionsInflicted,
   },
   {
     column: "traits",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "trait", input: { type: "key" }, match: "has", description: 'A trait or action it has, by name, e.g. "Pack Tactics"', completeFromStore: true }],
+    params: [
+      {
+        name: "trait",
+        input: { type: "key" },
+        match: "has",
+        description: 'A trait or action it has, by name, e.g. "Pack Tactics"',
+        completeFromStore: true,
+      },
+    ],
     derive: blockNames,
   },
   {
@@ -273,7 +461,18 @@ const FILTERS = [
     column: "properties",
     sqlType: "TEXT",
     kinds: ["weapon"],
-    params: [{ name: "property", input: { type: "values", values: WEAPON_PROPERTIES, aliases: { "two handed": "two-handed", twohanded: "two-handed", ammo: "ammunition" } }, match: "has_all", description: "" }],
+    params: [
+      {
+        name: "property",
+        input: {
+          type: "values",
+          values: WEAPON_PROPERTIES,
+          aliases: { "two handed": "two-handed", twohanded: "two-handed", ammo: "ammunition" },
+        },
+        match: "has_all",
+        description: "",
+      },
+    ],
     derive: weaponProperties,
   },
   {
@@ -283,7 +482,17 @@ const FILTERS = [
     params: [
       {
         name: "component",
-        input: { type: "values", values: SPELL_COMPONENTS, aliases: { v: "verbal", s: "somatic", m: "material", costly: "costly material", consumed: "consumed material" } },
+        input: {
+          type: "values",
+          values: SPELL_COMPONENTS,
+          aliases: {
+            v: "verbal",
+            s: "somatic",
+            m: "material",
+            costly: "costly material",
+            consumed: "consumed material",
+          },
+        },
         match: "has_all",
         description: "Also V, S, M; costly = a material with a price",
       },
@@ -295,14 +504,30 @@ const FILTERS = [
     column: "magic",
     sqlType: "INTEGER",
     kinds: ["item", "magic_item"],
-    params: [{ name: "magic", input: { type: "bool" }, match: "equal", description: "Magic items as a DM means them, whatever kind their document files them under", groups: [] }],
+    params: [
+      {
+        name: "magic",
+        input: { type: "bool" },
+        match: "equal",
+        description: "Magic items as a DM means them, whatever kind their document files them under",
+        groups: [],
+      },
+    ],
     derive: (d, e) => isMagicItem(e.kind, e.name, d),
   },
 ] as const satisfies readonly FilterColumn[];
 
 type Entry = (typeof FILTERS)[number];
 type Param = Entry["params"][number];
-type ValueOf<I> = I extends { type: "int" | "number" } ? number : I extends { type: "cr" } ? number | string : I extends { type: "bool" } ? boolean : I extends { type: "values" } ? string | string[] : string;
+type ValueOf<I> = I extends { type: "int" | "number" }
+  ? number
+  : I extends { type: "cr" }
+    ? number | string
+    : I extends { type: "bool" }
+      ? boolean
+      : I extends { type: "values" }
+        ? string | string[]
+        : string;
 
 /** Structured filters as tools and the CLI give them (all optional; ANDed): one key per table parameter. */
 export type StructuredFilters = { [P in Param as P["name"]]?: ValueOf<P["input"]> };
@@ -318,14 +543,18 @@ export const FILTER_TABLE: readonly FilterColumn[] = FILTERS;
 /** The derived columns, in table order. */
 export const DERIVED_COLUMNS = FILTER_TABLE.filter((f) => f.derive).map((f) => f.column) as DerivedColumn[];
 /** The columns the normalizers fill (Entity.filters), in table order; each must be a field of EntityFilters (else this does not compile). */
-export const SOURCE_COLUMNS: readonly (keyof EntityFilters)[] = FILTER_TABLE.filter((f) => !f.derive).map((f) => f.column) as SetBySources[];
+export const SOURCE_COLUMNS: readonly (keyof EntityFilters)[] = FILTER_TABLE.filter((f) => !f.derive).map(
+  (f) => f.column,
+) as SetBySources[];
 
 export interface TableParam extends FilterParam {
   column: FilterColumn;
 }
 
 /** Every parameter of the table, with its column, in table order. */
-export const FILTER_PARAMS: readonly TableParam[] = FILTER_TABLE.flatMap((c) => c.params.map((p) => ({ ...p, column: c })));
+export const FILTER_PARAMS: readonly TableParam[] = FILTER_TABLE.flatMap((c) =>
+  c.params.map((p) => ({ ...p, column: c })),
+);
 
 /** The search tools that take a parameter. */
 function paramGroups(p: TableParam): readonly ToolGroup[] {
@@ -349,7 +578,9 @@ export function filterParam(name: string): TableParam | undefined {
 }
 
 /** The derived column values of one entity (null where the filter does not apply). */
-export function derivedValues(e: Pick<Entity, "kind" | "name" | "data"> & { filters?: Entity["filters"] }): Record<DerivedColumn, string[] | boolean | null> {
+export function derivedValues(
+  e: Pick<Entity, "kind" | "name" | "data"> & { filters?: Entity["filters"] },
+): Record<DerivedColumn, string[] | boolean | null> {
   const out = {} as Record<DerivedColumn, string[] | boolean | null>;
   const given = (e.filters ?? {}) as Record<string, unknown>;
   for (const f of FILTER_TABLE) {
@@ -363,5 +594,13 @@ export function derivedValues(e: Pick<Entity, "kind" | "name" | "data"> & { filt
 
 /** Every (kind, column, vocabulary) of a single-value vocabulary parameter: what the vocabulary test checks. */
 export function vocabularyColumns(): { kind: EntityKind; column: string; values: readonly string[] }[] {
-  return FILTER_PARAMS.flatMap((p) => (p.input.type === "vocab" ? p.column.kinds.map((kind) => ({ kind, column: p.column.column, values: (p.input as { values: readonly string[] }).values })) : []));
+  return FILTER_PARAMS.flatMap((p) =>
+    p.input.type === "vocab"
+      ? p.column.kinds.map((kind) => ({
+          kind,
+          column: p.column.column,
+          values: (p.input as { values: readonly string[] }).values,
+        }))
+      : [],
+  );
 }

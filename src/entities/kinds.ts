@@ -290,7 +290,13 @@ export type WeaponPropertyData = {
 
 export type SkillData = { desc: string; ability: string | null; descriptions: DocDescription[] };
 
-export type AbilityScoreData = { desc: string; abbreviation: string | null; full_name: string | null; skills: string[]; descriptions: DocDescription[] };
+export type AbilityScoreData = {
+  desc: string;
+  abbreviation: string | null;
+  full_name: string | null;
+  skills: string[];
+  descriptions: DocDescription[];
+};
 
 export type LanguageData = {
   desc: string | null;

@@ -40,15 +40,24 @@ export interface MaterialFacts {
  * the price in the text; consumption from the text whenever there is a text (upstream's flag only
  * without one). `source` names the upstream in the note ("Open5e v2").
  */
-export function readMaterial(source: string, text: string | null, cost: string | null, consumed: boolean | null): MaterialFacts {
+export function readMaterial(
+  source: string,
+  text: string | null,
+  cost: string | null,
+  consumed: boolean | null,
+): MaterialFacts {
   const material_cost = cost && cost.trim() !== "" ? cost : materialPrice(text);
   if (!text || text.trim() === "") return { material_cost, material_consumed: consumed, notes: [] };
   const fromText = saysConsumed(text);
   const notes: string[] = [];
   if (consumed === true && !fromText) {
-    notes.push(`${source} marks the material consumed, but its text ("${text}") does not say the spell consumes it. Corrected: not consumed.`);
+    notes.push(
+      `${source} marks the material consumed, but its text ("${text}") does not say the spell consumes it. Corrected: not consumed.`,
+    );
   } else if (consumed === false && fromText) {
-    notes.push(`${source} marks the material not consumed, but its text ("${text}") says the spell consumes it. Corrected: consumed.`);
+    notes.push(
+      `${source} marks the material not consumed, but its text ("${text}") says the spell consumes it. Corrected: consumed.`,
+    );
   }
   return { material_cost, material_consumed: fromText, notes };
 }

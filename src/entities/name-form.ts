@@ -30,4 +30,3 @@ export function nameForm(name: string): string {
   if (inverted) s = `${inverted[2]} ${inverted[1]}`;
   return (s.match(/[\p{L}\p{N}]+/gu) ?? []).map(singular).join("");
 }
-

@@ -27,7 +27,10 @@ export type PassageBuilder = (e: PassageSource) => string;
 export const PASSAGES: Readonly<Partial<Record<EntityKind, PassageBuilder>>> = {};
 
 /** The text to embed for `e`: its kind's passage, or its search text; never empty. */
-export function passageText(e: PassageSource, builders: Readonly<Partial<Record<string, PassageBuilder>>> = PASSAGES): string {
+export function passageText(
+  e: PassageSource,
+  builders: Readonly<Partial<Record<string, PassageBuilder>>> = PASSAGES,
+): string {
   const build = builders[e.kind];
   if (!build) return e.text;
   const out = build(e).trim();

@@ -54,11 +54,12 @@ export function documentRank(preferred: readonly string[] = []): DocumentRank {
   Object.defineProperty(fn, "id", { value: id });
   Object.defineProperty(fn, "preferred", { value: keys });
   const whens = order.map((k, i) => `WHEN ${quoteSql(k)} THEN ${i}`).join(" ");
-  Object.defineProperty(fn, "sql", { value: `(CASE lower(e.document_key) ${whens} ELSE ${order.length} + (e.document_source IN ${HOMEBREW_SQL}) END)` });
+  Object.defineProperty(fn, "sql", {
+    value: `(CASE lower(e.document_key) ${whens} ELSE ${order.length} + (e.document_source IN ${HOMEBREW_SQL}) END)`,
+  });
   cache.set(id, fn);
   return fn;
 }
-
 
 /** What the preference order compares: one stored entity's document and key. */
 export interface Ranked {
@@ -72,5 +73,9 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Compare two rows by preference: preferred document first, then document key, then key, then id (a total order). */
 export function comparePreferred(rank: DocumentRank): (a: Ranked, b: Ranked) => number {
-  return (a, b) => rank(a) - rank(b) || cmp(a.document_key.toLowerCase(), b.document_key.toLowerCase()) || cmp(a.key, b.key) || a.id - b.id;
+  return (a, b) =>
+    rank(a) - rank(b) ||
+    cmp(a.document_key.toLowerCase(), b.document_key.toLowerCase()) ||
+    cmp(a.key, b.key) ||
+    a.id - b.id;
 }

@@ -30,7 +30,8 @@ export interface Counterpart {
 /** The renames by either name, lower-cased, in table order (a name lookup asks on every call). */
 const BY_NAME = new Map<string, Rename[]>();
 for (const r of RENAMES) {
-  for (const n of new Set([r.srd51.toLowerCase(), r.srd52.toLowerCase()])) BY_NAME.set(n, [...(BY_NAME.get(n) ?? []), r]);
+  for (const n of new Set([r.srd51.toLowerCase(), r.srd52.toLowerCase()]))
+    BY_NAME.set(n, [...(BY_NAME.get(n) ?? []), r]);
 }
 
 /** The other edition's name of `name` among `kinds` (case-insensitive), if it was renamed. */

@@ -12,7 +12,10 @@ import { type Entity, type JsonObject, slugify } from "./types.ts";
 import { entityUri } from "./uri.ts";
 
 /** The stored creature rows a trait row is read from: the entity's identity, document and data. */
-export type TraitSourceRow = Pick<Entity, "key" | "name" | "document_key" | "document_name" | "document_source" | "source_url" | "data">;
+export type TraitSourceRow = Pick<
+  Entity,
+  "key" | "name" | "document_key" | "document_name" | "document_source" | "source_url" | "data"
+>;
 
 /** The origin the trait rows are stored under. */
 export const TRAITS_ORIGIN = "derived:traits";
@@ -54,7 +57,13 @@ export function traitEntities(creatures: readonly TraitSourceRow[], rank: Docume
   }
   const out: Entity[] = [];
   for (const [words, holders] of byTrait) {
-    holders.sort((a, b) => rank(a.row) - rank(b.row) || cmp(a.row.document_key.toLowerCase(), b.row.document_key.toLowerCase()) || cmp(a.row.name.toLowerCase(), b.row.name.toLowerCase()) || cmp(a.row.key, b.row.key));
+    holders.sort(
+      (a, b) =>
+        rank(a.row) - rank(b.row) ||
+        cmp(a.row.document_key.toLowerCase(), b.row.document_key.toLowerCase()) ||
+        cmp(a.row.name.toLowerCase(), b.row.name.toLowerCase()) ||
+        cmp(a.row.key, b.row.key),
+    );
     const names: string[] = [];
     const seenNames = new Set<string>();
     for (const h of holders) {
@@ -70,7 +79,11 @@ export function traitEntities(creatures: readonly TraitSourceRow[], rank: Docume
     const name = /[A-Z]/.test(first.display) ? first.display : first.display.replace(/\b\w/g, (c) => c.toUpperCase());
     const data: JsonObject = {
       desc: first.desc,
-      wording_from: { name: first.row.name, document_key: first.row.document_key, uri: entityUri("creature", first.row.key, first.row.document_source) },
+      wording_from: {
+        name: first.row.name,
+        document_key: first.row.document_key,
+        uri: entityUri("creature", first.row.key, first.row.document_source),
+      },
       creature_count: names.length,
       creatures: names.slice(0, LISTED),
       documents,

@@ -26,6 +26,7 @@ export function entityUri(kind: string, key: string, source: string): string {
 /** The key part of an address → where to look: one source (qualified) or the bare sources in order. */
 export function parseUriKey(raw: string): { sources: readonly DocumentSource[]; key: string } {
   const m = /^([a-z0-9_]+):(.+)$/.exec(raw);
-  if (m && (DOCUMENT_SOURCES as readonly string[]).includes(m[1]!)) return { sources: [m[1] as DocumentSource], key: m[2]! };
+  if (m && (DOCUMENT_SOURCES as readonly string[]).includes(m[1]!))
+    return { sources: [m[1] as DocumentSource], key: m[2]! };
   return { sources: BARE_URI_SOURCES, key: raw };
 }

@@ -47,7 +47,12 @@ const PROGRESS_EVERY_MS = 3000;
  * long (the model's rate measured on this machine: by an earlier run, else on the first batches),
  * then a progress line every few seconds. `holder` names the command for the embedding lease.
  */
-export async function embedAfterIngest(store: Store, model: IngestModel, say: (msg: string) => void = () => {}, holder = "sync"): Promise<EmbedSummary> {
+export async function embedAfterIngest(
+  store: Store,
+  model: IngestModel,
+  say: (msg: string) => void = () => {},
+  holder = "sync",
+): Promise<EmbedSummary> {
   try {
     const { embedPending } = await import("./embed.ts");
     const t0 = Date.now();
@@ -59,7 +64,8 @@ export async function embedAfterIngest(store: Store, model: IngestModel, say: (m
       batchSize: 256,
       onEstimate: (remaining, perSecond, measured, total) => {
         if (remaining < LONG_EMBED) return;
-        const how = measured === "earlier" ? "measured by an earlier run on this machine" : "measured on the first batches";
+        const how =
+          measured === "earlier" ? "measured by an earlier run on this machine" : "measured on the first batches";
         // The same number as the progress lines and `documents` (entries new or changed; copies of
         // another source's entries get none).
         const first = total > remaining ? ` (${(total - remaining).toLocaleString("en-US")} done)` : "";
@@ -93,6 +99,11 @@ export async function embedAfterIngest(store: Store, model: IngestModel, say: (m
     return { embedded: r.embedded, modelId: r.modelId ?? null, entitiesPerSecond: rate, summary };
   } catch (err) {
     log.warn("embedding after ingest failed; lexical search still works", err);
-    return { embedded: 0, modelId: null, entitiesPerSecond: null, summary: "Embedding failed (see log); lexical search still works." };
+    return {
+      embedded: 0,
+      modelId: null,
+      entitiesPerSecond: null,
+      summary: "Embedding failed (see log); lexical search still works.",
+    };
   }
 }

@@ -77,7 +77,11 @@ export interface EmbedPendingResult {
   durationMs: number;
 }
 
-export async function embedPending(store: Store, provider: EmbedderProvider, opts: EmbedPendingOptions = {}): Promise<EmbedPendingResult> {
+export async function embedPending(
+  store: Store,
+  provider: EmbedderProvider,
+  opts: EmbedPendingOptions = {},
+): Promise<EmbedPendingResult> {
   const started = performance.now();
   const ms = () => Math.round(performance.now() - started);
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? EMBED_BATCH));
@@ -98,7 +102,15 @@ export async function embedPending(store: Store, provider: EmbedderProvider, opt
   const dim = embedder.dim;
   opts.onModel?.(modelId);
   if (store.readonly) {
-    return { embedded: 0, skipped: 0, remaining: countPendingVectors(db, modelId), modelId, dim, note: "the store is open read-only", durationMs: ms() };
+    return {
+      embedded: 0,
+      skipped: 0,
+      remaining: countPendingVectors(db, modelId),
+      modelId,
+      dim,
+      note: "the store is open read-only",
+      durationMs: ms(),
+    };
   }
 
   // One process embeds a store at a time; the lease is taken before the model is recorded, so a
@@ -106,7 +118,16 @@ export async function embedPending(store: Store, provider: EmbedderProvider, opt
   const lease = acquireEmbedLease(db, opts.holder ?? "embed");
   if (!lease.ok) {
     const by = describeLease(lease.by);
-    return { embedded: 0, skipped: 0, remaining: countPendingVectors(db, modelId), modelId, dim, busy: by, note: `another LoreKeeper process, ${by}, is embedding this store`, durationMs: ms() };
+    return {
+      embedded: 0,
+      skipped: 0,
+      remaining: countPendingVectors(db, modelId),
+      modelId,
+      dim,
+      busy: by,
+      note: `another LoreKeeper process, ${by}, is embedding this store`,
+      durationMs: ms(),
+    };
   }
   let embedded = 0;
   let skipped = 0;
@@ -116,17 +137,21 @@ export async function embedPending(store: Store, provider: EmbedderProvider, opt
     if (meta && meta.modelId !== modelId && meta.dim === dim && sameModelContent(meta.modelId, modelId)) {
       // The same model file under another name (installed twice, renamed): its vectors are this model's.
       const kept = adoptVectors(db, meta.modelId, { modelId, dim });
-      log.info(`the store's vectors were made by ${meta.modelId}, the same model file as ${modelId}: ${kept} vectors kept, none embedded again`);
+      log.info(
+        `the store's vectors were made by ${meta.modelId}, the same model file as ${modelId}: ${kept} vectors kept, none embedded again`,
+      );
     } else if (!meta || meta.modelId !== modelId || meta.dim !== dim) {
-      if (meta) log.info(`embedding model changed (${meta.modelId}, dim ${meta.dim} → ${modelId}, dim ${dim}): every entity will be embedded again`);
+      if (meta)
+        log.info(
+          `embedding model changed (${meta.modelId}, dim ${meta.dim} → ${modelId}, dim ${dim}): every entity will be embedded again`,
+        );
       // Same id with another dimension cannot happen with a real model; if it does, its vectors are unusable.
       if (meta && meta.modelId === modelId && meta.dim !== dim) deleteVectorsOfModel(db, modelId);
       setEmbeddingMeta(db, { modelId, dim });
     }
     const total = countPendingVectors(db, modelId);
-    const entityCount = db
-      .query<{ n: number }, []>("SELECT COUNT(*) AS n FROM entities WHERE dup_of IS NULL")
-      .get()?.n ?? 0;
+    const entityCount =
+      db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM entities WHERE dup_of IS NULL").get()?.n ?? 0;
     skipped = Math.max(0, entityCount - total);
     ({ embedded, note } = await embedBatches(store, embedder, total, batchSize, opts));
   } finally {
@@ -144,7 +169,10 @@ export async function embedPending(store: Store, provider: EmbedderProvider, opt
   if (note) result.note = note;
   if (opts.updateIndex ?? true) result.indexSize = syncIndex(store, { modelId, dim }).size;
   result.durationMs = ms();
-  if (embedded > 0) log.info(`embedded ${embedded} entities with ${modelId} in ${result.durationMs} ms (${(embedded / Math.max(0.001, result.durationMs / 1000)).toFixed(1)} entities/s)`);
+  if (embedded > 0)
+    log.info(
+      `embedded ${embedded} entities with ${modelId} in ${result.durationMs} ms (${(embedded / Math.max(0.001, result.durationMs / 1000)).toFixed(1)} entities/s)`,
+    );
   return result;
 }
 
@@ -159,7 +187,13 @@ export function measuredRate(store: Store, modelId: string): number | undefined 
 type Embedder = NonNullable<Awaited<ReturnType<EmbedderProvider["get"]>>>;
 
 /** The embedding loop (lease held): batches written one transaction each, the lease renewed after each. */
-async function embedBatches(store: Store, embedder: Embedder, total: number, maxBatch: number, opts: EmbedPendingOptions): Promise<{ embedded: number; note?: string }> {
+async function embedBatches(
+  store: Store,
+  embedder: Embedder,
+  total: number,
+  maxBatch: number,
+  opts: EmbedPendingOptions,
+): Promise<{ embedded: number; note?: string }> {
   const db = store.db;
   const modelId = embedder.id;
   const target = opts.targetBatchMs;

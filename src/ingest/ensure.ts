@@ -53,7 +53,10 @@ export function createEnsureData(store: Store, opts: EnsureOptions) {
     return next;
   };
 
-  return async function ensureData(kinds: readonly EntityKind[], onProgress?: (p: DataProgress) => void): Promise<void> {
+  return async function ensureData(
+    kinds: readonly EntityKind[],
+    onProgress?: (p: DataProgress) => void,
+  ): Promise<void> {
     const plan = planSync({ sources, kinds });
     const never = () => plan.filter((t) => !getSyncState(store.db, t.source, t.id)?.fetched_at);
     if (never().length > 0) {
@@ -68,7 +71,12 @@ export function createEnsureData(store: Store, opts: EnsureOptions) {
           types: todo,
           config: cfg,
           onEvent: (e) => {
-            if (e.type === "type-done") onProgress?.({ progress: ++done, total: todo.length, message: `${e.result.contentType}: ${e.result.status}, ${e.result.records} records` });
+            if (e.type === "type-done")
+              onProgress?.({
+                progress: ++done,
+                total: todo.length,
+                message: `${e.result.contentType}: ${e.result.status}, ${e.result.records} records`,
+              });
           },
         });
         await embed();

@@ -24,7 +24,12 @@ function pause(ms: number, signal?: AbortSignal): Promise<void> {
  * server looks again now and then and takes over only if that process stops before the end.
  * Never throws; resolves with how many were embedded.
  */
-export async function fillPendingVectors(store: Store, provider: EmbedderProvider, signal?: AbortSignal, opts: { recheckMs?: number; onWait?: () => void } = {}): Promise<number> {
+export async function fillPendingVectors(
+  store: Store,
+  provider: EmbedderProvider,
+  signal?: AbortSignal,
+  opts: { recheckMs?: number; onWait?: () => void } = {},
+): Promise<number> {
   if (store.readonly) return 0;
   try {
     let said = false;
@@ -33,7 +38,10 @@ export async function fillPendingVectors(store: Store, provider: EmbedderProvide
       if (!p || p.pending === 0 || signal?.aborted) return 0;
       const other = otherEmbedder(store.db);
       if (other) {
-        if (!said) log.info(`${p.pending} of ${p.total} entities have no embedding yet; another LoreKeeper process, ${describeLease(other)}, is computing them (this server leaves them to it)`);
+        if (!said)
+          log.info(
+            `${p.pending} of ${p.total} entities have no embedding yet; another LoreKeeper process, ${describeLease(other)}, is computing them (this server leaves them to it)`,
+          );
         said = true;
         markFilling(store.db, true);
         opts.onWait?.();
@@ -57,7 +65,10 @@ export async function fillPendingVectors(store: Store, provider: EmbedderProvide
     }
   } catch (err) {
     if (signal?.aborted) return 0;
-    log.warn("filling in missing embeddings failed; semantic ranking stays partial (run `lorekeeper doctor --repair`)", err);
+    log.warn(
+      "filling in missing embeddings failed; semantic ranking stays partial (run `lorekeeper doctor --repair`)",
+      err,
+    );
     return 0;
   } finally {
     markFilling(store.db, false);

@@ -69,10 +69,26 @@ function outsideBases(db: Database | null): OutsideBases {
 }
 
 /** Import one 5etools file's text. `db` null = no store (a dry run without one). Never throws for bad input. */
-export function importFivetoolsText(db: Database | null, text: string, file: string, opts: ImportOptions = {}, preWarnings: string[] = []): FileReport {
+export function importFivetoolsText(
+  db: Database | null,
+  text: string,
+  file: string,
+  opts: ImportOptions = {},
+  preWarnings: string[] = [],
+): FileReport {
   const started = performance.now();
   const dry = opts.dryRun ?? false;
-  const report: FileReport = { file, ok: false, dry_run: dry, format: "5etools", packs: [], warnings: [...preWarnings], imported: 0, skipped: 0, duration_ms: 0 };
+  const report: FileReport = {
+    file,
+    ok: false,
+    dry_run: dry,
+    format: "5etools",
+    packs: [],
+    warnings: [...preWarnings],
+    imported: 0,
+    skipped: 0,
+    duration_ms: 0,
+  };
   const done = () => {
     report.duration_ms = Math.round(performance.now() - started);
     opts.onEvent?.({ type: "file-done", report });
@@ -84,10 +100,20 @@ export function importFivetoolsText(db: Database | null, text: string, file: str
   } catch (err) {
     if (!(err instanceof FivetoolsError)) throw err;
     const where = err.line !== undefined ? `line ${err.line}, column ${err.column}: ` : "";
-    report.error = { message: `${where}${err.message}`, reason: err.message, ...(err.line !== undefined ? { line: err.line, column: err.column } : {}) };
+    report.error = {
+      message: `${where}${err.message}`,
+      reason: err.message,
+      ...(err.line !== undefined ? { line: err.line, column: err.column } : {}),
+    };
     return done();
   }
-  opts.onEvent?.({ type: "parsed", file, packs: Math.max(1, parsed.sources.length), items: parsed.records, ms: Math.round(performance.now() - started) });
+  opts.onEvent?.({
+    type: "parsed",
+    file,
+    packs: Math.max(1, parsed.sources.length),
+    items: parsed.records,
+    ms: Math.round(performance.now() - started),
+  });
   const fileUrl = pathToFileURL(resolve(file)).href;
   const normalized = normalizeFivetoolsFile(parsed, fileUrl, basename(file), outsideBases(db));
   report.warnings.push(...normalized.warnings);
@@ -97,9 +123,22 @@ export function importFivetoolsText(db: Database | null, text: string, file: str
   for (const src of normalized.sources) {
     const looksOfficial = officialName(src.doc.name);
     const docName = capName(src.doc.name) + (looksOfficial ? HOMEBREW_MARK : "");
-    const pr: PackReport = { name: docName, document_key: src.doc.key, origin: fivetoolsOrigin(src.doc.key), types: src.types, skipped: src.skipped, warnings: src.warnings };
-    if (looksOfficial) pr.warnings.push(`the source name "${src.doc.name}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew never passes for official content`);
-    else if (docName !== src.doc.name) pr.warnings.push(`the source name is ${src.doc.name.length} characters long; it was shortened to ${docName.length}`);
+    const pr: PackReport = {
+      name: docName,
+      document_key: src.doc.key,
+      origin: fivetoolsOrigin(src.doc.key),
+      types: src.types,
+      skipped: src.skipped,
+      warnings: src.warnings,
+    };
+    if (looksOfficial)
+      pr.warnings.push(
+        `the source name "${src.doc.name}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew never passes for official content`,
+      );
+    else if (docName !== src.doc.name)
+      pr.warnings.push(
+        `the source name is ${src.doc.name.length} characters long; it was shortened to ${docName.length}`,
+      );
     const keep: Entity[] = [];
     const skipOne = (type: string, reason: string, name: string, kind: Entity["kind"]) => {
       const count = src.types.find((c) => c.type === type);
@@ -120,15 +159,24 @@ export function importFivetoolsText(db: Database | null, text: string, file: str
       }
       const t = twin(e);
       if (t && !opts.force) {
-        skipOne(from.type, `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; homebrew never overwrites API content (use --force to import it anyway)`, e.name, e.kind);
+        skipOne(
+          from.type,
+          `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; homebrew never overwrites API content (use --force to import it anyway)`,
+          e.name,
+          e.kind,
+        );
         continue;
       }
-      if (t) pr.warnings.push(`${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway (--force), both are kept`);
+      if (t)
+        pr.warnings.push(
+          `${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway (--force), both are kept`,
+        );
       keep.push(e);
     }
     if (dry) pr.existing = countExisting(db, pr.origin);
     const before = earlierName(db, src.doc.key, docName, FIVETOOLS_SOURCE);
-    if (before !== undefined && countExisting(db, pr.origin) > 0) pr.warnings.push(`replaces the source "${before}" imported earlier under the same document key ${src.doc.key}`);
+    if (before !== undefined && countExisting(db, pr.origin) > 0)
+      pr.warnings.push(`replaces the source "${before}" imported earlier under the same document key ${src.doc.key}`);
     const by = src.doc.authors.length ? ` by ${src.doc.authors.join(", ")}` : "";
     plans.push({
       report: pr,
@@ -139,7 +187,9 @@ export function importFivetoolsText(db: Database | null, text: string, file: str
         source: FIVETOOLS_SOURCE,
         publisher: src.doc.authors.length ? capName(src.doc.authors.join(", ")) : null,
         url: fileUrl,
-        description: capName(`5etools homebrew source "${src.doc.id}"${src.doc.version ? ` v${src.doc.version}` : ""}${by}, imported from ${basename(file)}${src.doc.url ? ` (${src.doc.url})` : ""}`),
+        description: capName(
+          `5etools homebrew source "${src.doc.id}"${src.doc.version ? ` v${src.doc.version}` : ""}${by}, imported from ${basename(file)}${src.doc.url ? ` (${src.doc.url})` : ""}`,
+        ),
       },
     });
   }
@@ -150,7 +200,13 @@ export function importFivetoolsText(db: Database | null, text: string, file: str
       db.transaction(() => {
         for (const p of plans) {
           p.report.store = replaceOrigin(db, p.report.origin, p.entities, [p.doc]);
-          opts.onEvent?.({ type: "progress", file, pack: p.report.name, done: p.entities.length, total: p.entities.length });
+          opts.onEvent?.({
+            type: "progress",
+            file,
+            pack: p.report.name,
+            done: p.entities.length,
+            total: p.entities.length,
+          });
         }
       }).immediate();
     } catch (err) {
@@ -172,7 +228,12 @@ export function importFivetoolsText(db: Database | null, text: string, file: str
 }
 
 /** Import one 5etools file from disk: only regular files up to `maxFileBytes`. */
-export function importFivetoolsFile(db: Database | null, file: string, opts: ImportOptions = {}, bytes?: Uint8Array): FileReport {
+export function importFivetoolsFile(
+  db: Database | null,
+  file: string,
+  opts: ImportOptions = {},
+  bytes?: Uint8Array,
+): FileReport {
   const warnings: string[] = [];
   let text: string;
   try {
@@ -257,18 +318,36 @@ function expandHomebrewPaths(paths: readonly string[], warnings: string[]): stri
  * Import files and folders of either format one after another; each file is atomic on its own. One
  * file failing in any way never hides the others' outcomes.
  */
-export function importHomebrewFiles(db: Database | null, paths: readonly string[], opts: ImportOptions = {}): ImportReport & { warnings: string[] } {
+export function importHomebrewFiles(
+  db: Database | null,
+  paths: readonly string[],
+  opts: ImportOptions = {},
+): ImportReport & { warnings: string[] } {
   const warnings: string[] = [];
   const files = expandHomebrewPaths(paths, warnings);
-  const out: ImportReport & { warnings: string[] } = { files: [], imported: 0, skipped: 0, failed: 0, dry_run: opts.dryRun ?? false, warnings };
+  const out: ImportReport & { warnings: string[] } = {
+    files: [],
+    imported: 0,
+    skipped: 0,
+    failed: 0,
+    dry_run: opts.dryRun ?? false,
+    warnings,
+  };
   const max = opts.maxFileBytes ?? DEFAULT_IMPORT_MAX_BYTES;
   for (const file of files) {
     let r: FileReport;
     try {
-      r = homebrewFormatOf(file, max) === "5etools" ? importFivetoolsFile(db, file, opts) : importOrcbrewFile(db, file, opts);
+      r =
+        homebrewFormatOf(file, max) === "5etools"
+          ? importFivetoolsFile(db, file, opts)
+          : importOrcbrewFile(db, file, opts);
     } catch (err) {
       log.error(`importing ${file} failed unexpectedly`, err);
-      r = failedFile(file, `unexpected error while importing, nothing from this file was imported: ${(err as Error)?.message ?? String(err)}`, opts);
+      r = failedFile(
+        file,
+        `unexpected error while importing, nothing from this file was imported: ${(err as Error)?.message ?? String(err)}`,
+        opts,
+      );
     }
     out.files.push(r);
     if (!r.ok) out.failed++;

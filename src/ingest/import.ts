@@ -113,7 +113,9 @@ function mergeSameKey(packs: OrcbrewPack[], warnings: string[]): Array<{ pack: O
     const prev = byKey.get(key);
     if (!prev) byKey.set(key, { ...p, items: [...p.items], skipped: [...p.skipped] });
     else {
-      warnings.push(`packs "${prev.name}" and "${p.name}" (line ${p.line}) share the document key ${key}; imported together as "${prev.name}"`);
+      warnings.push(
+        `packs "${prev.name}" and "${p.name}" (line ${p.line}) share the document key ${key}; imported together as "${prev.name}"`,
+      );
       prev.items.push(...p.items);
       prev.skipped.push(...p.skipped);
     }
@@ -174,18 +176,31 @@ export function officialNameCheck(
   const official = new Map<string, string>();
   for (const n of more) official.set(slugify(foldConfusables(n)), n);
   if (db) {
-    for (const r of db.query<{ name: string }, []>(`SELECT DISTINCT name FROM documents WHERE source NOT IN ${HOMEBREW_SQL}`).all()) official.set(slugify(foldConfusables(r.name)), r.name);
+    for (const r of db
+      .query<{ name: string }, []>(`SELECT DISTINCT name FROM documents WHERE source NOT IN ${HOMEBREW_SQL}`)
+      .all())
+      official.set(slugify(foldConfusables(r.name)), r.name);
   }
   return (name) => {
     const folded = slugify(foldConfusables(name));
-    return official.get(folded) ?? (/(^|-)(system-reference-document|srd)(-|$)/.test(folded) ? "the System Reference Document" : undefined);
+    return (
+      official.get(folded) ??
+      (/(^|-)(system-reference-document|srd)(-|$)/.test(folded) ? "the System Reference Document" : undefined)
+    );
   };
 }
 
 /** The name an earlier import gave this document key, when it differs from `name`. */
-export function earlierName(db: Database | null, key: string, name: string, source: string = "orcbrew"): string | undefined {
+export function earlierName(
+  db: Database | null,
+  key: string,
+  name: string,
+  source: string = "orcbrew",
+): string | undefined {
   if (!db) return undefined;
-  const row = db.query<{ name: string }, [string, string]>("SELECT name FROM documents WHERE source = ? AND key = ?").get(source, key);
+  const row = db
+    .query<{ name: string }, [string, string]>("SELECT name FROM documents WHERE source = ? AND key = ?")
+    .get(source, key);
   return row && row.name !== name ? row.name : undefined;
 }
 
@@ -198,10 +213,25 @@ export function countExisting(db: Database | null, origin: string): number {
  * Import one file's text. `db` null = no store (a dry run without a database). Never throws for bad
  * input: the report says what failed, where.
  */
-export function importOrcbrewText(db: Database | null, text: string, file: string, opts: ImportOptions = {}, preWarnings: string[] = []): FileReport {
+export function importOrcbrewText(
+  db: Database | null,
+  text: string,
+  file: string,
+  opts: ImportOptions = {},
+  preWarnings: string[] = [],
+): FileReport {
   const started = performance.now();
   const dry = opts.dryRun ?? false;
-  const report: FileReport = { file, ok: false, dry_run: dry, packs: [], warnings: [...preWarnings], imported: 0, skipped: 0, duration_ms: 0 };
+  const report: FileReport = {
+    file,
+    ok: false,
+    dry_run: dry,
+    packs: [],
+    warnings: [...preWarnings],
+    imported: 0,
+    skipped: 0,
+    duration_ms: 0,
+  };
   const done = () => {
     report.duration_ms = Math.round(performance.now() - started);
     opts.onEvent?.({ type: "file-done", report });
@@ -212,13 +242,23 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
     parsed = parseOrcbrew(text, file);
   } catch (err) {
     if (!(err instanceof OrcbrewError)) throw err;
-    report.error = { message: err.message, reason: err.reason, ...(err.line !== undefined ? { line: err.line, column: err.column } : {}) };
+    report.error = {
+      message: err.message,
+      reason: err.reason,
+      ...(err.line !== undefined ? { line: err.line, column: err.column } : {}),
+    };
     return done();
   }
   report.shape = parsed.shape;
   report.format = "orcbrew";
   report.warnings.push(...parsed.warnings);
-  opts.onEvent?.({ type: "parsed", file, packs: parsed.packs.length, items: parsed.packs.reduce((n, p) => n + p.items.length, 0), ms: Math.round(performance.now() - started) });
+  opts.onEvent?.({
+    type: "parsed",
+    file,
+    packs: parsed.packs.length,
+    items: parsed.packs.reduce((n, p) => n + p.items.length, 0),
+    ms: Math.round(performance.now() - started),
+  });
 
   const fileUrl = pathToFileURL(resolve(file)).href;
   const twin = apiTwinFinder(db);
@@ -230,9 +270,20 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
     const docName = capName(packName) + (looksOfficial ? HOMEBREW_MARK : "");
     const n = normalizeOrcbrewPack(pack, { documentKey: key, documentName: docName, fileUrl });
     opts.onEvent?.({ type: "progress", file, pack: pack.name, done: n.entities.length, total: pack.items.length });
-    const pr: PackReport = { name: docName, document_key: key, origin: orcbrewOrigin(key), types: n.types, skipped: n.skipped, warnings: n.warnings };
-    if (looksOfficial) pr.warnings.push(`the pack name "${packName}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew never passes for official content`);
-    else if (docName !== packName) pr.warnings.push(`the pack name is ${packName.length} characters long; it was shortened to ${docName.length}`);
+    const pr: PackReport = {
+      name: docName,
+      document_key: key,
+      origin: orcbrewOrigin(key),
+      types: n.types,
+      skipped: n.skipped,
+      warnings: n.warnings,
+    };
+    if (looksOfficial)
+      pr.warnings.push(
+        `the pack name "${packName}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew never passes for official content`,
+      );
+    else if (docName !== packName)
+      pr.warnings.push(`the pack name is ${packName.length} characters long; it was shortened to ${docName.length}`);
     const keep: Entity[] = [];
     const skipOne = (type: string, reason: string, line: number, column: number, key: string | null, name: string) => {
       const count = n.types.find((c) => c.type === type);
@@ -240,13 +291,27 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
         count.imported--;
         count.skipped++;
       }
-      pr.skipped.push({ type, key: key && key.length > 200 ? `${key.slice(0, 199)}…` : key, name: capName(name), reason, line, column });
+      pr.skipped.push({
+        type,
+        key: key && key.length > 200 ? `${key.slice(0, 199)}…` : key,
+        name: capName(name),
+        reason,
+        line,
+        column,
+      });
     };
     n.entities.forEach((e, i) => {
       const from = n.from[i]!;
       const over = oversizeReason(e);
       if (over) {
-        skipOne(from.type, `too large to import: ${over} (see docs/homebrew.md, "Limits")`, from.line, from.column, from.key, e.name);
+        skipOne(
+          from.type,
+          `too large to import: ${over} (see docs/homebrew.md, "Limits")`,
+          from.line,
+          from.column,
+          from.key,
+          e.name,
+        );
         return;
       }
       const t = twin(e);
@@ -257,16 +322,26 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
         skipOne(from.type, reason, from.line, from.column, from.key, e.name);
         return;
       }
-      if (t) pr.warnings.push(`${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway (--force), both are kept`);
+      if (t)
+        pr.warnings.push(
+          `${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway (--force), both are kept`,
+        );
       keep.push(e);
     });
     if (dry) pr.existing = countExisting(db, pr.origin);
     const before = earlierName(db, key, docName);
-    if (before !== undefined && countExisting(db, pr.origin) > 0) pr.warnings.push(`replaces the pack "${before}" imported earlier under the same document key ${key}`);
+    if (before !== undefined && countExisting(db, pr.origin) > 0)
+      pr.warnings.push(`replaces the pack "${before}" imported earlier under the same document key ${key}`);
     plans.push({
       report: pr,
       entities: keep,
-      doc: { key, name: docName, source: "orcbrew", url: fileUrl, description: `OrcBrew pack "${docName}" imported from ${basename(file)}` },
+      doc: {
+        key,
+        name: docName,
+        source: "orcbrew",
+        url: fileUrl,
+        description: `OrcBrew pack "${docName}" imported from ${basename(file)}`,
+      },
     });
   }
 
@@ -277,7 +352,13 @@ export function importOrcbrewText(db: Database | null, text: string, file: strin
       db.transaction(() => {
         for (const p of plans) {
           p.report.store = replaceOrigin(db, p.report.origin, p.entities, [p.doc]);
-          opts.onEvent?.({ type: "progress", file, pack: p.report.name, done: p.entities.length, total: p.entities.length });
+          opts.onEvent?.({
+            type: "progress",
+            file,
+            pack: p.report.name,
+            done: p.entities.length,
+            total: p.entities.length,
+          });
         }
       }).immediate();
     } catch (err) {
@@ -318,7 +399,8 @@ export function readRegularFile(file: string, max: number): Uint8Array {
   const fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) throw Object.assign(new Error(`it is ${kindOfFile(st)}; only regular files are imported`), { code: "ENOTREG" });
+    if (!st.isFile())
+      throw Object.assign(new Error(`it is ${kindOfFile(st)}; only regular files are imported`), { code: "ENOTREG" });
     if (st.size > max) throw tooLarge(st.size, max);
     const buf = Buffer.allocUnsafe(Math.min(max, st.size) + 1);
     let n = 0;
@@ -337,7 +419,10 @@ export function readRegularFile(file: string, max: number): Uint8Array {
 
 function tooLarge(size: number, max: number): Error {
   const shown = (b: number) => (b >= 1024 * 1024 ? `${(b / 1024 / 1024).toFixed(1)} MB` : `${Math.round(b / 1024)} KB`);
-  return Object.assign(new Error(`it is ${shown(size)}; the limit is ${shown(max)} (set LOREKEEPER_IMPORT_MAX_MB to raise it)`), { code: "EFBIG" });
+  return Object.assign(
+    new Error(`it is ${shown(size)}; the limit is ${shown(max)} (set LOREKEEPER_IMPORT_MAX_MB to raise it)`),
+    { code: "EFBIG" },
+  );
 }
 
 /** Import one file from disk (see importOrcbrewText). Only regular files up to `maxFileBytes`. */
@@ -358,7 +443,17 @@ export function importOrcbrewFile(db: Database | null, file: string, opts: Impor
 }
 
 export function failedFile(file: string, reason: string, opts: ImportOptions, warnings: string[] = []): FileReport {
-  const r: FileReport = { file, ok: false, dry_run: opts.dryRun ?? false, error: { message: reason, reason }, packs: [], warnings, imported: 0, skipped: 0, duration_ms: 0 };
+  const r: FileReport = {
+    file,
+    ok: false,
+    dry_run: opts.dryRun ?? false,
+    error: { message: reason, reason },
+    packs: [],
+    warnings,
+    imported: 0,
+    skipped: 0,
+    duration_ms: 0,
+  };
   opts.onEvent?.({ type: "file-done", report: r });
   return r;
 }
@@ -375,7 +470,11 @@ export function importOrcbrewFiles(db: Database | null, files: string[], opts: I
       r = importOrcbrewFile(db, file, opts);
     } catch (err) {
       log.error(`importing ${file} failed unexpectedly`, err);
-      r = failedFile(file, `unexpected error while importing, nothing from this file was imported: ${(err as Error)?.message ?? String(err)}`, opts);
+      r = failedFile(
+        file,
+        `unexpected error while importing, nothing from this file was imported: ${(err as Error)?.message ?? String(err)}`,
+        opts,
+      );
     }
     out.files.push(r);
     if (!r.ok) out.failed++;

@@ -117,7 +117,7 @@ export function checkPackFile(path: string, reference: Database): void {
       const mine = ours.get(o.name);
       if (o.type === "view") refuse(`it holds a view (${show(o.name)}); a LoreKeeper store has none`);
       if (mine && mine.type === "table" && o.type !== "table") refuse(`its \`${o.name}\` is a ${o.type}, not a table`);
-      if (o.type === "trigger" && (!mine || mine.type !== "trigger" || squash(mine.sql) !== squash(o.sql))) {
+      if (o.type === "trigger" && (mine?.type !== "trigger" || squash(mine.sql) !== squash(o.sql))) {
         refuse(`it holds a trigger (${show(o.name)}) that this version of LoreKeeper does not make`);
       }
     }
@@ -161,7 +161,8 @@ function entityRowProblem(r: RawRow): string | undefined {
   }
   const row = r as Record<string, string>;
   if (!KINDS.has(row.kind!)) return `its kind ${show(row.kind!)} is not one LoreKeeper knows`;
-  if (!KNOWN_SOURCES.has(row.document_source!)) return `its source ${show(row.document_source!)} is not one LoreKeeper knows`;
+  if (!KNOWN_SOURCES.has(row.document_source!))
+    return `its source ${show(row.document_source!)} is not one LoreKeeper knows`;
   for (const c of ["key", "name", "document_key", "document_name"] as const)
     if (row[c]!.trim() === "") return `its ${c.replace("_", " ")} is empty`;
   const squat = squattedKey(row.document_source!, row.document_key!);

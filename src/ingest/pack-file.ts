@@ -135,21 +135,35 @@ async function download(url: string, to: string, max: number): Promise<void> {
       { cause: err },
     );
   }
-  if (!res.ok || !res.body) throw new PackError(`Cannot download the content pack from ${url}: HTTP ${res.status}.`, "Check the address (a release asset named lorekeeper-content.db.gz).");
+  if (!res.ok || !res.body)
+    throw new PackError(
+      `Cannot download the content pack from ${url}: HTTP ${res.status}.`,
+      "Check the address (a release asset named lorekeeper-content.db.gz).",
+    );
   const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > max) throw new PackError(`The content pack at ${url} is ${declared} bytes, over the ${max}-byte limit.`, "This is not a LoreKeeper content pack; check the address.");
-  const tooBig = () => new PackError(`The content pack at ${url} is over the ${max}-byte limit.`, "This is not a LoreKeeper content pack; check the address.");
+  if (declared > max)
+    throw new PackError(
+      `The content pack at ${url} is ${declared} bytes, over the ${max}-byte limit.`,
+      "This is not a LoreKeeper content pack; check the address.",
+    );
+  const tooBig = () =>
+    new PackError(
+      `The content pack at ${url} is over the ${max}-byte limit.`,
+      "This is not a LoreKeeper content pack; check the address.",
+    );
   try {
     const body = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream);
     await pipeline(body, byteCap(max, tooBig), createWriteStream(to, { mode: 0o600 }));
   } catch (err) {
     if (err instanceof PackError) throw err;
-    throw diskFull(err, to, `the content pack could not be downloaded to ${to}`) ??
+    throw (
+      diskFull(err, to, `the content pack could not be downloaded to ${to}`) ??
       new PackError(
         `Cannot download the content pack from ${url}: ${fetchFailure(err, url)}.`,
         "Check the address and the network, then retry.",
         { cause: err },
-      );
+      )
+    );
   }
 }
 
@@ -236,17 +250,37 @@ export async function fetchPack(
       throw err;
     }
   } else {
-    if (!existsSync(src)) throw new PackError(`The content pack ${src} does not exist.`, "Pass the path of lorekeeper-content.db.gz (a release asset, or written by `bun run build -- --content DB`).");
+    if (!existsSync(src))
+      throw new PackError(
+        `The content pack ${src} does not exist.`,
+        "Pass the path of lorekeeper-content.db.gz (a release asset, or written by `bun run build -- --content DB`).",
+      );
     const st = statSync(src);
-    if (!st.isFile()) throw new PackError(`The content pack ${src} is not a regular file.`, "Pass the path of lorekeeper-content.db.gz.");
-    if (st.size > max) throw new PackError(`The content pack ${src} is ${st.size} bytes, over the ${max}-byte limit.`, "This is not a LoreKeeper content pack.");
+    if (!st.isFile())
+      throw new PackError(
+        `The content pack ${src} is not a regular file.`,
+        "Pass the path of lorekeeper-content.db.gz.",
+      );
+    if (st.size > max)
+      throw new PackError(
+        `The content pack ${src} is ${st.size} bytes, over the ${max}-byte limit.`,
+        "This is not a LoreKeeper content pack.",
+      );
   }
   try {
     const format = sniffPack(path);
-    if (!format) throw new PackError(`${src} is not a LoreKeeper content pack (neither gzip nor SQLite).`, "Pass lorekeeper-content.db.gz from a release, or a store written by `lorekeeper sync`.");
+    if (!format)
+      throw new PackError(
+        `${src} is not a LoreKeeper content pack (neither gzip nor SQLite).`,
+        "Pass lorekeeper-content.db.gz from a release, or a store written by `lorekeeper sync`.",
+      );
     const sha256 = await fileSha256(path);
     const flag = opts.expected ? parseChecksum(opts.expected) : undefined;
-    if (opts.expected && !flag) throw new PackError(`--sha256 "${opts.expected.slice(0, 80)}" is not a SHA-256 digest.`, "Pass the 64 hexadecimal digits from the .sha256 file published with the pack.");
+    if (opts.expected && !flag)
+      throw new PackError(
+        `--sha256 "${opts.expected.slice(0, 80)}" is not a SHA-256 digest.`,
+        "Pass the 64 hexadecimal digits from the .sha256 file published with the pack.",
+      );
     const expected = flag ?? (await checksumBeside(src));
     if (expected && expected !== sha256) {
       throw new PackError(
@@ -262,17 +296,34 @@ export async function fetchPack(
 }
 
 /** Inflate (or copy) the pack to `to`, streamed, failing past `maxBytes`. */
-export async function unpackPack(p: Pick<FetchedPack, "path" | "format">, to: string, maxBytes = PACK_LIMITS.maxInflatedBytes): Promise<void> {
-  const tooBig = () => new PackError(`The content pack inflates past ${maxBytes} bytes.`, "This is not a LoreKeeper content pack (a full store is about 100 MB).");
+export async function unpackPack(
+  p: Pick<FetchedPack, "path" | "format">,
+  to: string,
+  maxBytes = PACK_LIMITS.maxInflatedBytes,
+): Promise<void> {
+  const tooBig = () =>
+    new PackError(
+      `The content pack inflates past ${maxBytes} bytes.`,
+      "This is not a LoreKeeper content pack (a full store is about 100 MB).",
+    );
   const stages: NodeJS.ReadWriteStream[] = p.format === "gzip" ? [createGunzip()] : [];
   try {
-    await pipeline(createReadStream(p.path), ...stages, byteCap(maxBytes, tooBig), createWriteStream(to, { mode: 0o600 }));
+    await pipeline(
+      createReadStream(p.path),
+      ...stages,
+      byteCap(maxBytes, tooBig),
+      createWriteStream(to, { mode: 0o600 }),
+    );
   } catch (err) {
     rmSync(to, { force: true });
     if (err instanceof PackError) throw err;
     const full = diskFull(err, dirname(to), `the content pack could not be unpacked there`);
     if (full) throw full;
-    throw new PackError(`The content pack ${p.path} could not be unpacked: ${(err as Error).message}.`, "The file is damaged: download it again.", { cause: err });
+    throw new PackError(
+      `The content pack ${p.path} could not be unpacked: ${(err as Error).message}.`,
+      "The file is damaged: download it again.",
+      { cause: err },
+    );
   }
 }
 

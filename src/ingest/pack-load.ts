@@ -67,7 +67,11 @@ export function openPack(path: string, store: Store): { pack: Store; summary: Pa
     if (err instanceof StoreError && /^SQLITE_(FULL|IOERR)/.test(code)) {
       throw new PackError(`The content pack could not be opened: ${err.message}`, err.hint, { cause: err });
     }
-    throw new PackError(`The content pack is not a usable LoreKeeper store: ${(err as Error).message}`, "Download the pack again, or make one with `lorekeeper sync --db-path FILE`.", { cause: err });
+    throw new PackError(
+      `The content pack is not a usable LoreKeeper store: ${(err as Error).message}`,
+      "Download the pack again, or make one with `lorekeeper sync --db-path FILE`.",
+      { cause: err },
+    );
   }
   try {
     checkColumns(pack.db, store.db);
@@ -75,9 +79,15 @@ export function openPack(path: string, store: Store): { pack: Store; summary: Pa
     const entities = n("SELECT count(*) AS n FROM entities");
     const meta = getEmbeddingMeta(pack.db);
     const models = pack.db
-      .query<{ modelId: string; count: number; bytes: number }, []>("SELECT model_id AS modelId, count(*) AS count, MAX(length(vector)) AS bytes FROM vectors GROUP BY model_id ORDER BY count DESC")
+      .query<{ modelId: string; count: number; bytes: number }, []>(
+        "SELECT model_id AS modelId, count(*) AS count, MAX(length(vector)) AS bytes FROM vectors GROUP BY model_id ORDER BY count DESC",
+      )
       .all()
-      .map((m) => ({ modelId: m.modelId, count: m.count, dim: meta?.modelId === m.modelId ? meta.dim : Math.floor(m.bytes / 4) }));
+      .map((m) => ({
+        modelId: m.modelId,
+        count: m.count,
+        dim: meta?.modelId === m.modelId ? meta.dim : Math.floor(m.bytes / 4),
+      }));
     return {
       pack,
       summary: {
@@ -123,8 +133,21 @@ export interface PackLoadResult {
  * Load the checked pack into `store`: its rows origin by origin (store/pack-copy.ts), its documents
  * and sync state, and the vectors of `vectorModel` (none: content only).
  */
-export function loadPack(store: Store, pack: Store, vectorModel: { modelId: string; dim: number } | null, onOrigin?: (origin: string, done: number, total: number) => void): PackLoadResult {
-  const result: PackLoadResult = { entities: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, vectorsCopied: 0, origins: 0 };
+export function loadPack(
+  store: Store,
+  pack: Store,
+  vectorModel: { modelId: string; dim: number } | null,
+  onOrigin?: (origin: string, done: number, total: number) => void,
+): PackLoadResult {
+  const result: PackLoadResult = {
+    entities: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    vectorsCopied: 0,
+    origins: 0,
+  };
   const db = store.db;
   if (vectorModel) checkPackVectors(pack.db, vectorModel.modelId, vectorModel.dim);
   const { docs, documentNames } = packDocuments(pack.db, db);

@@ -32,10 +32,16 @@ export interface PackReport {
 }
 
 function removeDb(path: string): void {
-  for (const suffix of ["", "-wal", "-shm", "-journal", ".usearch", ".usearch.json"]) rmSync(`${path}${suffix}`, { force: true });
+  for (const suffix of ["", "-wal", "-shm", "-journal", ".usearch", ".usearch.json"])
+    rmSync(`${path}${suffix}`, { force: true });
 }
 
-export async function loadPackInto(store: Store, src: string, provider: EmbedderProvider, opts: PackOptions = {}): Promise<PackReport> {
+export async function loadPackInto(
+  store: Store,
+  src: string,
+  provider: EmbedderProvider,
+  opts: PackOptions = {},
+): Promise<PackReport> {
   const t0 = performance.now();
   const say = opts.say ?? (() => {});
   const withVectors = opts.withVectors ?? true;
@@ -56,7 +62,12 @@ export async function loadPackInto(store: Store, src: string, provider: Embedder
       const active = withVectors && summary.vectors > 0 ? await provider.get() : null;
       checkPackModel(summary, active?.id ?? null, withVectors);
       const top = summary.models[0];
-      const vectorModel = withVectors && top ? (active ? { modelId: active.id, dim: active.dim } : { modelId: top.modelId, dim: top.dim }) : null;
+      const vectorModel =
+        withVectors && top
+          ? active
+            ? { modelId: active.id, dim: active.dim }
+            : { modelId: top.modelId, dim: top.dim }
+          : null;
       // The dimension the pack claims for its model is the one its vectors must have, and a model's.
       const claimed = getEmbeddingMeta(pack.db);
       if (vectorModel && claimed && claimed.modelId === vectorModel.modelId && claimed.dim !== vectorModel.dim) {
@@ -66,11 +77,21 @@ export async function loadPackInto(store: Store, src: string, provider: Embedder
           "Make the pack again from a store embedded by LoreKeeper, or load its content alone with --no-vectors.",
         );
       }
-      say(`content pack: ${summary.entities} entities in ${summary.documents} documents, ${summary.vectors} vectors${top ? ` (${summary.models.map((m) => m.modelId).join(", ")})` : ""}`);
+      say(
+        `content pack: ${summary.entities} entities in ${summary.documents} documents, ${summary.vectors} vectors${top ? ` (${summary.models.map((m) => m.modelId).join(", ")})` : ""}`,
+      );
       const load = loadPack(store, pack, vectorModel, (origin, done, total) => {
         if (done === total || done % 10 === 0) say(`content pack: ${done}/${total} content types loaded (${origin})`);
       });
-      return { source: src, sha256: fetched.sha256, checkedAgainst: fetched.checkedAgainst, summary, load, vectorModel: vectorModel?.modelId ?? null, durationMs: Math.round(performance.now() - t0) };
+      return {
+        source: src,
+        sha256: fetched.sha256,
+        checkedAgainst: fetched.checkedAgainst,
+        summary,
+        load,
+        vectorModel: vectorModel?.modelId ?? null,
+        durationMs: Math.round(performance.now() - t0),
+      };
     } finally {
       pack.close();
     }

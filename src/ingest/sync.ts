@@ -21,7 +21,9 @@ export type SyncSource = Exclude<DocumentSource, (typeof HOMEBREW_SOURCES)[numbe
 /** The sources a sync can fetch (those that open a session), in registry order. */
 export const SYNC_SOURCES: readonly SyncSource[] = SOURCES.filter((s) => s.open).map((s) => s.id as SyncSource);
 /** What `lorekeeper sync` fetches without --source (v1 is opt-in; see each source's `byDefault`). */
-export const DEFAULT_SOURCES: readonly SyncSource[] = SOURCES.filter((s) => s.open && s.contentTypes.some((t) => s.byDefault(t))).map((s) => s.id as SyncSource);
+export const DEFAULT_SOURCES: readonly SyncSource[] = SOURCES.filter(
+  (s) => s.open && s.contentTypes.some((t) => s.byDefault(t)),
+).map((s) => s.id as SyncSource);
 
 export type TypeStatus = "ok" | "partial" | "failed" | "fresh";
 
@@ -43,7 +45,14 @@ export interface TypeResult {
 
 export type SyncEvent =
   | { type: "type-start"; source: SyncSource; contentType: string; index: number; total: number }
-  | { type: "progress"; source: SyncSource; contentType: string; records: number; totalRecords: number | null; pages: number }
+  | {
+      type: "progress";
+      source: SyncSource;
+      contentType: string;
+      records: number;
+      totalRecords: number | null;
+      pages: number;
+    }
   | { type: "type-done"; result: TypeResult };
 
 export interface SyncOptions {
@@ -74,18 +83,23 @@ export function allContentTypes(sources: readonly SyncSource[] = SYNC_SOURCES): 
 
 /** The content types a sync run covers (unknown `types` names → an error listing valid ones). */
 export function planSync(opts: Pick<SyncOptions, "sources" | "types" | "kinds">): ContentType[] {
-  let types = opts.sources ? allContentTypes(opts.sources) : allContentTypes(DEFAULT_SOURCES).filter((t) => sourceById(t.source).byDefault(t));
-  if (opts.types && opts.types.length) {
+  let types = opts.sources
+    ? allContentTypes(opts.sources)
+    : allContentTypes(DEFAULT_SOURCES).filter((t) => sourceById(t.source).byDefault(t));
+  if (opts.types?.length) {
     const wanted = [...new Set(opts.types.map((t) => t.toLowerCase()))];
-    const matches = (t: ContentType, w: string) => t.id.toLowerCase() === w || t.endpoint.toLowerCase() === w || t.kinds.includes(w as EntityKind);
+    const matches = (t: ContentType, w: string) =>
+      t.id.toLowerCase() === w || t.endpoint.toLowerCase() === w || t.kinds.includes(w as EntityKind);
     const unknown = wanted.filter((w) => !types.some((t) => matches(t, w)));
     if (unknown.length) {
       const valid = [...new Set(types.map((t) => t.endpoint))].sort().join(", ");
-      throw new Error(`Unknown content type(s): ${unknown.join(", ")}. Valid: ${valid} (or kinds such as spell, creature).`);
+      throw new Error(
+        `Unknown content type(s): ${unknown.join(", ")}. Valid: ${valid} (or kinds such as spell, creature).`,
+      );
     }
     types = types.filter((t) => wanted.some((w) => matches(t, w)));
   }
-  if (opts.kinds && opts.kinds.length) {
+  if (opts.kinds?.length) {
     const ks = new Set(opts.kinds);
     types = types.filter((t) => t.kinds.some((k) => ks.has(k)));
   }
@@ -97,7 +111,20 @@ export function originOf(t: ContentType): string {
 }
 
 function emptyResult(t: ContentType, status: TypeStatus): TypeResult {
-  return { source: t.source as SyncSource, contentType: t.id, status, records: 0, skipped: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, requests: 0, durationMs: 0, warnings: [] };
+  return {
+    source: t.source as SyncSource,
+    contentType: t.id,
+    status,
+    records: 0,
+    skipped: 0,
+    inserted: 0,
+    updated: 0,
+    unchanged: 0,
+    deleted: 0,
+    requests: 0,
+    durationMs: 0,
+    warnings: [],
+  };
 }
 
 function isFresh(store: Store, t: ContentType, ttlMs: number, now: number): boolean {
@@ -106,7 +133,10 @@ function isFresh(store: Store, t: ContentType, ttlMs: number, now: number): bool
 }
 
 /** The records of a content type's related endpoints; the ones that failed are named in `missing`. */
-async function fetchRelated(session: SourceSession, t: ContentType): Promise<{ related: Record<string, unknown[]>; missing: string[] }> {
+async function fetchRelated(
+  session: SourceSession,
+  t: ContentType,
+): Promise<{ related: Record<string, unknown[]>; missing: string[] }> {
   const related: Record<string, unknown[]> = {};
   const missing: string[] = [];
   for (const ep of t.related ?? []) {
@@ -146,7 +176,13 @@ async function syncTypes(store: Store, opts: SyncOptions): Promise<SyncReport> {
   // One session per source per run; each source's documents are fetched at most once.
   const sessions = new Map<DocumentSource, SourceSession>();
   const docs = new Map<DocumentSource, Promise<DocumentInfo[]>>();
-  const run: SourceRun = { http, config: cfg, force: opts.force ?? false, ...(opts.signal ? { signal: opts.signal } : {}), documentsOf };
+  const run: SourceRun = {
+    http,
+    config: cfg,
+    force: opts.force ?? false,
+    ...(opts.signal ? { signal: opts.signal } : {}),
+    documentsOf,
+  };
   function sessionOf(id: DocumentSource): SourceSession {
     let s = sessions.get(id);
     if (!s) {
@@ -184,7 +220,9 @@ async function syncTypes(store: Store, opts: SyncOptions): Promise<SyncReport> {
         continue;
       }
       const documents = await documentsOf(source);
-      const main = await session.fetch(t, t.endpoint, (records, totalRecords, pages) => opts.onEvent?.({ type: "progress", source, contentType: t.id, records, totalRecords, pages }));
+      const main = await session.fetch(t, t.endpoint, (records, totalRecords, pages) =>
+        opts.onEvent?.({ type: "progress", source, contentType: t.id, records, totalRecords, pages }),
+      );
       const { related, missing } = await fetchRelated(session, t);
       if (missing.length > 0) {
         // Records without their related parts are worse than the complete ones already stored.

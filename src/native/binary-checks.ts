@@ -48,7 +48,13 @@ export function binaryInfoCheck(): Check {
 export function extractionCheck(): Check | undefined {
   const b = globalThis.__lorekeeperBinary;
   if (!b) return undefined;
-  if (!b.dir) return { name: "unpacked files", status: "fail", summary: "the binary's files were not unpacked", fix: "Make $XDG_CACHE_HOME (or ~/.cache) writable and run again." };
+  if (!b.dir)
+    return {
+      name: "unpacked files",
+      status: "fail",
+      summary: "the binary's files were not unpacked",
+      fix: "Make $XDG_CACHE_HOME (or ~/.cache) writable and run again.",
+    };
   const bad: string[] = [];
   for (const f of extractedFiles(b.manifest)) {
     const p = join(b.dir, f.name);
@@ -66,7 +72,11 @@ export function extractionCheck(): Check | undefined {
       fix: `Delete ${b.dir} and start lorekeeper again; it unpacks a fresh copy.`,
     };
   }
-  return { name: "unpacked files", status: "ok", summary: `${extractedFiles(b.manifest).length} files verified (sha256) in ${b.dir}` };
+  return {
+    name: "unpacked files",
+    status: "ok",
+    summary: `${extractedFiles(b.manifest).length} files verified (sha256) in ${b.dir}`,
+  };
 }
 
 /** After the model and usearch were exercised: what the native loader did. */
@@ -74,8 +84,17 @@ export function nativeLibrariesCheck(usearchError: string | undefined): Check {
   const loader = globalThis.__lorekeeperNative;
   if (!loader) {
     return usearchError
-      ? { name: "native libraries", status: "fail", summary: `usearch failed: ${usearchError}`, fix: "Reinstall dependencies with `bun install`." }
-      : { name: "native libraries", status: "ok", summary: "usearch works; onnxruntime loads from node_modules (see model)" };
+      ? {
+          name: "native libraries",
+          status: "fail",
+          summary: `usearch failed: ${usearchError}`,
+          fix: "Reinstall dependencies with `bun install`.",
+        }
+      : {
+          name: "native libraries",
+          status: "ok",
+          summary: "usearch works; onnxruntime loads from node_modules (see model)",
+        };
   }
   const st = loader.status();
   const failed = st.filter((s) => s.state === "failed");

@@ -74,13 +74,18 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
     info.dir = ex.dir;
     info.extract = { warm: ex.warm, written: ex.written.length, ms: ex.ms };
     if (m.model) info.modelDir = join(ex.dir, "models", m.model.name);
-    log.debug(`binary: ${ex.warm ? "cache verified" : `unpacked ${ex.written.length} files`} in ${ex.dir} (${ex.ms.toFixed(1)} ms)`);
+    log.debug(
+      `binary: ${ex.warm ? "cache verified" : `unpacked ${ex.written.length} files`} in ${ex.dir} (${ex.ms.toFixed(1)} ms)`,
+    );
     globalThis.__lorekeeperNative = createNativeLoader(ex.dir, m);
     // First run: onnxruntime optimises the model's graph once and saves it; later starts load that
     // (src/search/model/optimized-graph.ts). Skipped for commands that never load the model.
     if (!ex.warm && m.model && info.modelDir && !NO_STORE_COMMANDS.has(first ?? "")) {
       const { prepareOptimizedGraph } = await import("../search/model/optimized-graph.ts");
-      info.graph = await prepareOptimizedGraph(join(info.modelDir, m.model.onnx_file), join(config.cacheDir, "onnx-optimized"));
+      info.graph = await prepareOptimizedGraph(
+        join(info.modelDir, m.model.onnx_file),
+        join(config.cacheDir, "onnx-optimized"),
+      );
       log.debug(`binary: optimised graph ${info.graph.detail} (${info.graph.ms} ms)`);
     }
     if (m.pack && !NO_STORE_COMMANDS.has(first ?? "") && !config.noContentPack) {
@@ -90,12 +95,18 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
     }
   } catch (err) {
     if (isLoreKeeperError(err)) return fail(err);
-    return fail(new ExtractError(`Cannot prepare the LoreKeeper binary: ${(err as Error).message}`, "Run with -v for details, or report the problem."));
+    return fail(
+      new ExtractError(
+        `Cannot prepare the LoreKeeper binary: ${(err as Error).message}`,
+        "Run with -v for details, or report the problem.",
+      ),
+    );
   }
   const t1 = performance.now();
   const { main } = await import("../cli/main.ts");
-  log.debug(`binary: start ${t0.toFixed(1)} ms after exec, bootstrap ${(t1 - t0).toFixed(1)} ms, CLI loaded ${(performance.now() - t1).toFixed(1)} ms`);
+  log.debug(
+    `binary: start ${t0.toFixed(1)} ms after exec, bootstrap ${(t1 - t0).toFixed(1)} ms, CLI loaded ${(performance.now() - t1).toFixed(1)} ms`,
+  );
   // The embedder uses the embedded model unless LOREKEEPER_MODEL_DIR names another model.
   return main(argv, { ...config, embeddedModelDir: info.modelDir });
 }
-

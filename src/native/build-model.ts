@@ -12,6 +12,7 @@ import { DEFAULT_MODEL, MANIFEST_FILE } from "../search/model/model-manifest.ts"
 
 export async function resolveDefaultModelDir(config: Config, log: (line: string) => void = () => {}): Promise<string> {
   const modelsDir = config.modelsDir;
-  if (!existsSync(join(modelsDir, DEFAULT_MODEL, MANIFEST_FILE))) log(`no --model given and ${DEFAULT_MODEL} is not installed in ${modelsDir}: installing it`);
+  if (!existsSync(join(modelsDir, DEFAULT_MODEL, MANIFEST_FILE)))
+    log(`no --model given and ${DEFAULT_MODEL} is not installed in ${modelsDir}: installing it`);
   return ensureCatalogModel(DEFAULT_MODEL, modelsDir, { offline: config.offline, pip: config.pip, log });
 }

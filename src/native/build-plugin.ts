@@ -26,13 +26,22 @@ export const REWRITES: Rewrite[] = [
   {
     name: "onnxruntime-node binding",
     filter: /[\\/]onnxruntime-node[\\/]dist[\\/]binding\.js$/,
-    apply: (src) => replaceOnce(src, /require\(`\.\.\/bin\/napi-v3\/\$\{process\.platform\}\/\$\{process\.arch\}\/onnxruntime_binding\.node`\)/, call("onnxruntime")),
+    apply: (src) =>
+      replaceOnce(
+        src,
+        /require\(`\.\.\/bin\/napi-v3\/\$\{process\.platform\}\/\$\{process\.arch\}\/onnxruntime_binding\.node`\)/,
+        call("onnxruntime"),
+      ),
   },
   {
     name: "usearch loader",
     filter: /[\\/]usearch[\\/]javascript[\\/]dist[\\/](esm|cjs)[\\/]usearch\.js$/,
     apply: (src) => {
-      const a = replaceOnce(src, /\(0, node_gyp_build_1\.default\)\(getBuildDir\(getDirName\(\)\)\)|\bbuild\(getBuildDir\(getDirName\(\)\)\)/, call("usearch"));
+      const a = replaceOnce(
+        src,
+        /\(0, node_gyp_build_1\.default\)\(getBuildDir\(getDirName\(\)\)\)|\bbuild\(getBuildDir\(getDirName\(\)\)\)/,
+        call("usearch"),
+      );
       // the "dummy code for ncc" block would make the bundler embed every platform's prebuild
       return a?.replace(/if \(process\.uptime\(\) < 0\) \{[\s\S]*?\n\}/, "");
     },
@@ -47,7 +56,8 @@ export function nativeLoaderPlugin(): BunPlugin {
         build.onLoad({ filter: r.filter }, async (args) => {
           const src = await Bun.file(args.path).text();
           const out = r.apply(src);
-          if (out === undefined) throw new Error(`build.ts: the ${r.name} (${args.path}) changed; update src/native/build-plugin.ts`);
+          if (out === undefined)
+            throw new Error(`build.ts: the ${r.name} (${args.path}) changed; update src/native/build-plugin.ts`);
           return { contents: out, loader: "js" };
         });
       }

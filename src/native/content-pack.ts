@@ -96,7 +96,11 @@ function mergeInto(dbPath: string, packPath: string): number {
           const common = mine.filter((c) => theirs.has(c)).map((c) => `"${c}"`);
           if (common.length === 0) continue;
           const where = t === "meta" ? " WHERE key <> 'schema_version'" : "";
-          const res = db.query(`INSERT OR REPLACE INTO main.${t} (${common.join(",")}) SELECT ${common.join(",")} FROM pack.${t}${where}`).run();
+          const res = db
+            .query(
+              `INSERT OR REPLACE INTO main.${t} (${common.join(",")}) SELECT ${common.join(",")} FROM pack.${t}${where}`,
+            )
+            .run();
           if (t === "entities") copied = res.changes;
         }
       }).immediate();
@@ -112,7 +116,11 @@ function mergeInto(dbPath: string, packPath: string): number {
 /** Install the embedded pack into the store at `dbPath` if that store is missing or empty. */
 export async function installContentPack(bundle: EmbeddedBundle, dbPath: string): Promise<PackInstallResult> {
   const t0 = performance.now();
-  const done = (installed: boolean, detail: string): PackInstallResult => ({ installed, detail, ms: performance.now() - t0 });
+  const done = (installed: boolean, detail: string): PackInstallResult => ({
+    installed,
+    detail,
+    ms: performance.now() - t0,
+  });
   const dbFile = bundle.manifest.files.find((f) => f.role === "pack-db");
   if (!dbFile) return done(false, "no content pack embedded");
   const sideFiles = bundle.manifest.files.filter((f) => f.role === "pack-index" && f.name.startsWith(PACK_DB));

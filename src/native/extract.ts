@@ -10,10 +10,26 @@
  *   and a few stats; any mismatch (file deleted, truncated, replaced) triggers a re-check by hash.
  */
 import { LoreKeeperError } from "../errors.ts";
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { dirname, join } from "node:path";
-import { type EmbeddedBundle, extractedFiles, extractionFolderName, manifestHash, type ManifestFile } from "./manifest.ts";
+import {
+  type EmbeddedBundle,
+  extractedFiles,
+  extractionFolderName,
+  manifestHash,
+  type ManifestFile,
+} from "./manifest.ts";
 
 export const MARKER = ".lorekeeper-extracted.json";
 
@@ -120,7 +136,11 @@ function existingMatches(path: string, f: ManifestFile): boolean {
 
 async function readEmbedded(bundle: EmbeddedBundle, f: ManifestFile): Promise<Uint8Array> {
   const src = bundle.paths[f.name];
-  if (!src) throw new ExtractError(`The binary is incomplete: ${f.name} is listed but not embedded.`, "Rebuild the binary with `bun run build`.");
+  if (!src)
+    throw new ExtractError(
+      `The binary is incomplete: ${f.name} is listed but not embedded.`,
+      "Rebuild the binary with `bun run build`.",
+    );
   const bytes = await Bun.file(src).bytes();
   if (bytes.length !== f.size || sha256(bytes) !== f.sha256) {
     throw new ExtractError(
@@ -135,7 +155,12 @@ function fileMode(f: ManifestFile): number {
   return f.role === "model" ? 0o644 : 0o755;
 }
 
-async function extractInto(dir: string, bundle: EmbeddedBundle, hash: string, files: ManifestFile[]): Promise<string[]> {
+async function extractInto(
+  dir: string,
+  bundle: EmbeddedBundle,
+  hash: string,
+  files: ManifestFile[],
+): Promise<string[]> {
   mkdirSync(dir, { recursive: true });
   const written: string[] = [];
   for (const f of files) {

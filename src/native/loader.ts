@@ -67,7 +67,12 @@ export function createNativeLoader(dir: string, manifest: Manifest): NativeLoade
           entry = { ok: true, exports: doLoad(name) };
         } catch (err) {
           const e = err as Error;
-          entry = { ok: false, error: e.message.startsWith("This LoreKeeper binary") ? e : new Error(`Cannot load the ${name} native library from ${dir}: ${e.message}`) };
+          entry = {
+            ok: false,
+            error: e.message.startsWith("This LoreKeeper binary")
+              ? e
+              : new Error(`Cannot load the ${name} native library from ${dir}: ${e.message}`),
+          };
         }
         cache.set(name, entry);
       }
@@ -76,10 +81,19 @@ export function createNativeLoader(dir: string, manifest: Manifest): NativeLoade
     },
     status() {
       return (Object.keys(ROLES) as NativeName[]).map((name) => {
-        const files = name === "onnxruntime" ? [...fileOf("ort-lib"), ...fileOf("ort-dep"), ...fileOf("ort-binding")] : fileOf(ROLES[name]);
+        const files =
+          name === "onnxruntime"
+            ? [...fileOf("ort-lib"), ...fileOf("ort-dep"), ...fileOf("ort-binding")]
+            : fileOf(ROLES[name]);
         const entry = cache.get(name);
-        const state: NativeStatus["state"] = files.length === 0 ? "not-embedded" : !entry ? "not-loaded" : entry.ok ? "loaded" : "failed";
-        return { name, files: files.map((f) => join(dir, f)), state, ...(entry && !entry.ok ? { error: entry.error.message } : {}) };
+        const state: NativeStatus["state"] =
+          files.length === 0 ? "not-embedded" : !entry ? "not-loaded" : entry.ok ? "loaded" : "failed";
+        return {
+          name,
+          files: files.map((f) => join(dir, f)),
+          state,
+          ...(entry && !entry.ok ? { error: entry.error.message } : {}),
+        };
       });
     },
   };

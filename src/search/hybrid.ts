@@ -138,15 +138,22 @@ function respond(page: Page, mode: SearchMode, messages: string[]): SearchRespon
   return message ? { hits: page.hits, total: page.total, mode, message } : { hits: page.hits, total: page.total, mode };
 }
 
-
 /**
  * Candidates whose name equals `query` (case-insensitively), in document preference order,
  * at most 50: read through the (kind, name, document_key, key) index, then kept by the candidate
  * bitmap, so that a range filter cannot make SQLite walk its own index instead.
  */
-function exactNameIds(db: Database, kinds: readonly EntityKind[], candidates: CandidateSet, query: string, rank: DocumentRank): number[] {
+function exactNameIds(
+  db: Database,
+  kinds: readonly EntityKind[],
+  candidates: CandidateSet,
+  query: string,
+  rank: DocumentRank,
+): number[] {
   const rows = db
-    .query<LightRow, SqlValue[]>(`SELECT e.id, e.kind, e.name, e.document_key, e.document_source, e.key FROM entities e WHERE e.kind IN (${kinds.map(() => "?").join(",")}) AND e.name = ?`)
+    .query<LightRow, SqlValue[]>(
+      `SELECT e.id, e.kind, e.name, e.document_key, e.document_source, e.key FROM entities e WHERE e.kind IN (${kinds.map(() => "?").join(",")}) AND e.name = ?`,
+    )
     .all(...kinds, query);
   return rows
     .filter((r) => candidates.has(r.id))
@@ -223,7 +230,10 @@ async function rankedPage(
   // of runSearch, which this step runs in) and after it (below).
   const analysis = analyzeQuery(db, search);
   if (analysis.corrected.size || analysis.completed.size) {
-    log.debug("search: query words fixed", { corrected: Object.fromEntries(analysis.corrected), completed: Object.fromEntries(analysis.completed) });
+    log.debug("search: query words fixed", {
+      corrected: Object.fromEntries(analysis.corrected),
+      completed: Object.fromEntries(analysis.completed),
+    });
   }
   // The candidates once, for both legs and the name boost.
   const candidates = candidateSet(db, where);
@@ -267,7 +277,13 @@ async function rankedPage(
       fused = preferCounterparts(db, fused, preferredSrd(q.page.rank), OFFICIAL_SRDS);
     }
     const spread = ranking === "hybrid" ? fusion.spread : undefined;
-    return finish(respond(pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...q.page, spread } : q.page), mode, messages));
+    return finish(
+      respond(
+        pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...q.page, spread } : q.page),
+        mode,
+        messages,
+      ),
+    );
   });
 }
 
@@ -283,10 +299,12 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
   const search = (q.search ?? "").trim();
   const messages: string[] = [];
   const emptyMode: SearchMode = search ? "lexical" : "structured";
-  const empty = (msg?: string): SearchResponse => respond({ hits: [], total: 0 }, emptyMode, msg ? [...messages, msg] : messages);
+  const empty = (msg?: string): SearchResponse =>
+    respond({ hits: [], total: 0 }, emptyMode, msg ? [...messages, msg] : messages);
 
   const limit = Math.floor(q.limit);
-  if (!Number.isFinite(limit) || limit < 1) return empty(`limit must be a whole number of at least 1 (got ${q.limit}).`);
+  if (!Number.isFinite(limit) || limit < 1)
+    return empty(`limit must be a whole number of at least 1 (got ${q.limit}).`);
   if (q.kinds.length === 0) return empty("No content types were selected, so nothing can match.");
 
   const docs = resolveDocuments(q.documents, q.documents ? CACHES.documentKeys.get(db, () => documentKeys(db)) : []);
@@ -305,10 +323,18 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
       // Did the name or the filters empty it?
       const unfiltered = buildFilterWhere(q.kinds, undefined, docs.keys);
       // Without filters that is the same question again: the same (empty) answer.
-      const same = unfiltered.ok && unfiltered.where.sql === where.sql && JSON.stringify(unfiltered.where.params) === JSON.stringify(where.params);
+      const same =
+        unfiltered.ok &&
+        unfiltered.where.sql === where.sql &&
+        JSON.stringify(unfiltered.where.params) === JSON.stringify(where.params);
       const alone = unfiltered.ok && !same ? resolveName(db, unfiltered.where, name, q.kinds) : null;
       const why = alone
-        ? explainFilters(db, { kinds: q.kinds, filters: q.filters ?? {}, documentKeys: docs.keys, name: { text: name, clause: alone.clause } })
+        ? explainFilters(db, {
+            kinds: q.kinds,
+            filters: q.filters ?? {},
+            documentKeys: docs.keys,
+            name: { text: name, clause: alone.clause },
+          })
         : explainName(db, { kinds: q.kinds, filters: {}, documentKeys: docs.keys }, name);
       return empty(why);
     }
@@ -351,5 +377,13 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
     const why = explainFilters(db, { kinds: q.kinds, filters: q.filters, documentKeys: docs.keys });
     if (why) messages.push(why);
   }
-  return rankedPage(ctx, { where, kinds: q.kinds, page, profile: q.profile }, search, limit, q.ranking ?? "hybrid", messages, shown);
+  return rankedPage(
+    ctx,
+    { where, kinds: q.kinds, page, profile: q.profile },
+    search,
+    limit,
+    q.ranking ?? "hybrid",
+    messages,
+    shown,
+  );
 }

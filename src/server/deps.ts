@@ -25,7 +25,11 @@ export interface ServeDeps {
 }
 
 /** The first-use loader, imported lazily: the server still answers from the store without it. */
-async function loadEnsureData(store: Store, config: Config, embedder: EmbedderProvider): Promise<EnsureData | undefined> {
+async function loadEnsureData(
+  store: Store,
+  config: Config,
+  embedder: EmbedderProvider,
+): Promise<EnsureData | undefined> {
   try {
     const { createEnsureData } = await import("../ingest/ensure.ts");
     return createEnsureData(store, { config, embedder });

@@ -51,7 +51,7 @@ export const SERVER_INSTRUCTIONS = [
   "Pick the specific tool when you know the kind: search_spell, search_creature, search_character_option (classes, species, backgrounds, feats), search_equipment (weapons, armor, gear, magic items), search_rule (rules, conditions, skills...). Use search_all when you do not.",
   "Monster traits several stat blocks share (Pack Tactics, Flyby) are search_rule entries too: the trait's text and the creatures that have it.",
   "Use `name` for an exact entry (case-insensitive, wildcards * and %), `search` for a description (ranked, with similarity_score), filters to narrow, and `documents` to restrict to books: srd-2014 is SRD 5.1 (2014 rules), srd-2024 is SRD 5.2 (2024 rules); list_documents names the others.",
-  "Phrasing `search`: when you know what the user means, search its name (\"a one-eyed giant\" → \"cyclops\"); otherwise describe what it does in the game's rules words (\"resistance to fire damage\", \"knocked prone\", \"regain hit points\") rather than story words, and put kinds and numbers in filters (type, level, cr) instead of the text.",
+  'Phrasing `search`: when you know what the user means, search its name ("a one-eyed giant" → "cyclops"); otherwise describe what it does in the game\'s rules words ("resistance to fire damage", "knocked prone", "regain hit points") rather than story words, and put kinds and numbers in filters (type, level, cr) instead of the text.',
   "Lists come as compact rows (key facts + one-line summary) with `total` and `has_more`; page with `offset`. For a whole entry read the row's `uri` resource or call again with `detail: \"full\"`. Same-name entries from several books are one row (official SRD first; `other_documents` names the rest); `all_versions: true` or `documents` shows each. Lists without `search` put the preferred SRD's entries first, then go by name (with `all_versions` or `documents`: by name).",
   "Every result names its source (document_key). An empty answer's `message` says why (closest names, valid filter values).",
   "build_encounter does encounter XP math (2024 or 2014 rules): rate a group or propose groups. class_progression gives a class's level table.",
@@ -81,7 +81,13 @@ const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
 /** What a server of each era declares. Lists never change while it runs; 2025 clients saw `listChanged` and `logging` and still do. */
 function capabilitiesFor(era: Era): ServerCapabilities {
   if (era === "modern") return { tools: {}, resources: {}, prompts: {}, completions: {} };
-  return { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} };
+  return {
+    tools: { listChanged: true },
+    resources: { listChanged: true },
+    prompts: { listChanged: true },
+    completions: {},
+    logging: {},
+  };
 }
 
 const gates = new WeakMap<ToolDeps, DataGate>();
@@ -106,7 +112,12 @@ function progressSender(ctx: ServerContext): (p: DataProgress) => void {
     ctx.mcpReq
       .notify({
         method: "notifications/progress",
-        params: { progressToken: token, progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) },
+        params: {
+          progressToken: token,
+          progress,
+          ...(p.total !== undefined ? { total: p.total } : {}),
+          ...(p.message ? { message: p.message } : {}),
+        },
       })
       .catch((err: unknown) => log.debug("progress notification failed", err));
   };
@@ -116,7 +127,9 @@ function internalError(tool: string, err: unknown, deps: ToolDeps): CallToolResu
   const explanation = explained(storeFailure(err, deps.db.filename) ?? err);
   log.error(`${tool} failed`, err);
   if (explanation) return toolError(`${tool} could not run: ${explanation}`);
-  return toolError(`${tool} failed because of an internal error (details are in the LoreKeeper server log on stderr). Please retry; if it keeps failing, report it with that log.`);
+  return toolError(
+    `${tool} failed because of an internal error (details are in the LoreKeeper server log on stderr). Please retry; if it keeps failing, report it with that log.`,
+  );
 }
 
 async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, server: ServerContext): Promise<CallToolResult> {
@@ -125,7 +138,9 @@ async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, server: Serv
   try {
     const res = await def.call(raw, ctx);
     answerCollector.noteAnswer(answerChars(res.content));
-    log.debug(`${def.name} answered in ${(performance.now() - started).toFixed(1)} ms${res.isError ? " (tool error)" : ""}`);
+    log.debug(
+      `${def.name} answered in ${(performance.now() - started).toFixed(1)} ms${res.isError ? " (tool error)" : ""}`,
+    );
     return res;
   } catch (err) {
     return internalError(def.name, err, deps);
@@ -159,11 +174,13 @@ function guardEdge(server: Server): void {
       enumerable: true,
       get: () => deliver,
       set: (fn: Transport["onmessage"]) => {
-        deliver = fn && ((message, extra) => {
-          const screened = screenCall(message);
-          if (screened.ok) return fn(screened.message, extra);
-          transport.send(screened.reply).catch((err: unknown) => log.debug("could not answer a bad tools/call", err));
-        });
+        deliver =
+          fn &&
+          ((message, extra) => {
+            const screened = screenCall(message);
+            if (screened.ok) return fn(screened.message, extra);
+            transport.send(screened.reply).catch((err: unknown) => log.debug("could not answer a bad tools/call", err));
+          });
       },
     });
     return connect(transport);

@@ -33,13 +33,15 @@ export function fmtSeconds(ms: number): string {
 
 export const fmtBytes = (n: number) => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 2 : 0)} MB`;
 
-
 /** Bun's advice to its own developers that its fetch errors end with. */
 const BUN_ADVICE = /\.?\s*For more information, pass `verbose: true` in the second argument to fetch\(\)\.?/gi;
 
 /** An upstream error's text for a person: Bun's debugging advice left out, no trailing stop. */
 export function withoutFetchAdvice(text: string): string {
-  return text.replace(BUN_ADVICE, "").replace(/[.\s]+$/, "").trim();
+  return text
+    .replace(BUN_ADVICE, "")
+    .replace(/[.\s]+$/, "")
+    .trim();
 }
 
 /** Why a fetch threw, as a clause ("ECONNRESET: The socket connection was closed unexpectedly"). */
@@ -56,7 +58,13 @@ export function snippet(text: string): string {
   return `: ${t.length > 160 ? `${t.slice(0, 160)}…` : t}`;
 }
 
-export function failureMessage(up: UpstreamInfo, url: string, f: AttemptFailure, attempts: number, timeoutMs: number): string {
+export function failureMessage(
+  up: UpstreamInfo,
+  url: string,
+  f: AttemptFailure,
+  attempts: number,
+  timeoutMs: number,
+): string {
   const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
   const later = "run `lorekeeper sync` later";
   const mirror = `or set ${up.envVar} to a mirror`;
@@ -82,7 +90,8 @@ export function failureMessage(up: UpstreamInfo, url: string, f: AttemptFailure,
       const s = f.status ?? 0;
       if (s === 429)
         return `${up.name} at ${up.baseUrl} is rate-limiting us (HTTP 429${tries}) for ${url}. Wait a while and ${later}, or lower LOREKEEPER_HTTP_CONCURRENCY.`;
-      if (s >= 500) return `${up.name} at ${up.baseUrl} failed with ${f.detail}${tries} for ${url}. The service may be down: ${later}, ${mirror}.`;
+      if (s >= 500)
+        return `${up.name} at ${up.baseUrl} failed with ${f.detail}${tries} for ${url}. The service may be down: ${later}, ${mirror}.`;
       if (s === 404)
         return `${up.name} at ${up.baseUrl} has no ${url} (HTTP 404). Check that ${up.envVar} points at the API root (e.g. the default), and that the endpoint exists on that server.`;
       return `${up.name} at ${up.baseUrl} refused ${url} with ${f.detail}. Check ${up.envVar} and any proxy in between.`;

@@ -25,8 +25,14 @@ import {
 /** Declared with the messages that name it (so the two files do not import each other). */
 export type { UpstreamInfo } from "./http-messages.ts";
 
-
-export type UpstreamErrorKind = "network" | "timeout" | "http" | "malformed" | "too-large" | "recent-failure" | "pagination";
+export type UpstreamErrorKind =
+  | "network"
+  | "timeout"
+  | "http"
+  | "malformed"
+  | "too-large"
+  | "recent-failure"
+  | "pagination";
 
 /** An error page is read this far at most (only its first line is shown). */
 const ERROR_BODY_BYTES = 64 * 1024;
@@ -188,7 +194,11 @@ export class HttpClient {
   }
 
   /** A client configured from `loadConfig()` values. */
-  static fromConfig(config: Pick<Config, "httpTimeoutMs" | "httpRetries" | "httpConcurrency"> & Partial<Pick<Config, "httpMaxBodyBytes">>, extra: HttpClientOptions = {}): HttpClient {
+  static fromConfig(
+    config: Pick<Config, "httpTimeoutMs" | "httpRetries" | "httpConcurrency"> &
+      Partial<Pick<Config, "httpMaxBodyBytes">>,
+    extra: HttpClientOptions = {},
+  ): HttpClient {
     return new HttpClient({
       timeoutMs: config.httpTimeoutMs,
       retries: config.httpRetries,
@@ -254,7 +264,8 @@ export class HttpClient {
       // The message leaves out what only a developer of Bun reads; the log keeps the whole error.
       if (f.cause !== undefined) log.warn(`${up.name}: ${url} failed`, f.cause);
       const err = new UpstreamError(f.kind, url, failureMessage(up, url, f, attempt + 1, this.o.timeoutMs), f.status);
-      if (cache) safeWrite(url, () => cache.putFailure(url, { status: f.status ?? 0, kind: f.kind, message: err.message }));
+      if (cache)
+        safeWrite(url, () => cache.putFailure(url, { status: f.status ?? 0, kind: f.kind, message: err.message }));
       throw err;
     }
   }
@@ -296,7 +307,9 @@ export class HttpClient {
   private async attempt(
     url: string,
     callerSignal?: AbortSignal,
-  ): Promise<{ ok: true; data: unknown; text: string; status: number; url: string } | { ok: false; failure: AttemptFailure }> {
+  ): Promise<
+    { ok: true; data: unknown; text: string; status: number; url: string } | { ok: false; failure: AttemptFailure }
+  > {
     const timeout = AbortSignal.timeout(this.o.timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
     this.stats.requests++;
@@ -316,10 +329,15 @@ export class HttpClient {
         return { ok: false, failure: { kind: "too-large", status, detail: `it announces ${fmtBytes(declared)}` } };
       }
       const { text, cut } = await readCapped(resp, cap);
-      if (resp.ok && cut) return { ok: false, failure: { kind: "too-large", status, detail: `it sent more than ${fmtBytes(cap)}` } };
+      if (resp.ok && cut)
+        return { ok: false, failure: { kind: "too-large", status, detail: `it sent more than ${fmtBytes(cap)}` } };
       if (!resp.ok) {
-        const retryAfterMs = resp.status === 429 || resp.status === 503 ? parseRetryAfter(resp.headers.get("retry-after")) : undefined;
-        return { ok: false, failure: { kind: "http", status: resp.status, detail: `HTTP ${resp.status}${snippet(text)}`, retryAfterMs } };
+        const retryAfterMs =
+          resp.status === 429 || resp.status === 503 ? parseRetryAfter(resp.headers.get("retry-after")) : undefined;
+        return {
+          ok: false,
+          failure: { kind: "http", status: resp.status, detail: `HTTP ${resp.status}${snippet(text)}`, retryAfterMs },
+        };
       }
       try {
         return { ok: true, data: JSON.parse(text), text, status: resp.status, url: resp.url || url };
@@ -328,7 +346,8 @@ export class HttpClient {
       }
     } catch (err) {
       if (callerSignal?.aborted) throw callerSignal.reason ?? err;
-      if (timeout.aborted) return { ok: false, failure: { kind: "timeout", status: status || undefined, detail: "timed out" } };
+      if (timeout.aborted)
+        return { ok: false, failure: { kind: "timeout", status: status || undefined, detail: "timed out" } };
       return { ok: false, failure: { kind: "network", detail: fetchErrorText(err), cause: err } };
     }
   }

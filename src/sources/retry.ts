@@ -15,7 +15,12 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
 }
 
 /** Full-jitter exponential backoff: uniform in [0, min(maxDelay, base * 2^attempt)]. attempt is 0-based. */
-export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  baseDelayMs: number,
+  maxDelayMs: number,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
   return Math.floor(random() * ceiling);
 }

@@ -52,7 +52,9 @@ export function rankPreference(db: Database): string | undefined {
   return CACHES.rankPreference.get(db, () => {
     try {
       return db
-        .query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ? AND EXISTS (SELECT 1 FROM pragma_table_info('entities') WHERE name = 'name_form')")
+        .query<{ value: string }, [string]>(
+          "SELECT value FROM meta WHERE key = ? AND EXISTS (SELECT 1 FROM pragma_table_info('entities') WHERE name = 'name_form')",
+        )
         .get(RANK_PREFERENCE_KEY)?.value;
     } catch {
       return undefined;
@@ -62,7 +64,8 @@ export function rankPreference(db: Database): string | undefined {
 
 /** The document rank the stored preference gives (the default preference when none is recorded). */
 export function storedRank(db: Database): DocumentRank {
-  const id = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(RANK_PREFERENCE_KEY)?.value ?? "";
+  const id =
+    db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(RANK_PREFERENCE_KEY)?.value ?? "";
   return documentRank(id.split(",").filter((k) => k.length > 0));
 }
 
@@ -76,7 +79,9 @@ export function refreshGroupRanks(db: Database, kinds?: Iterable<string>): numbe
   if (ks !== undefined && ks.length === 0) return 0;
   const inKinds = ks ? ` AND kind IN (${ks.map(() => "?").join(",")})` : "";
   const rows = db
-    .query<RankRow, string[]>(`SELECT id, kind, name, key, document_key, document_source, group_rank, doc_rank, dup_of, name_form FROM entities WHERE 1${inKinds}`)
+    .query<RankRow, string[]>(
+      `SELECT id, kind, name, key, document_key, document_source, group_rank, doc_rank, dup_of, name_form FROM entities WHERE 1${inKinds}`,
+    )
     .all(...(ks ?? []));
   const rank = storedRank(db);
   // What each row's columns should be: its document's place, its name form, and (answering rows)
@@ -117,7 +122,10 @@ export function setRankPreference(db: Database, preferred: readonly string[] = [
   const id = documentRank(preferred).id;
   if (rankPreference(db) === id) return false;
   db.transaction(() => {
-    db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(RANK_PREFERENCE_KEY, id);
+    db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
+      RANK_PREFERENCE_KEY,
+      id,
+    );
     refreshGroupRanks(db);
   }).immediate();
   return true;

@@ -85,7 +85,12 @@ export function storeFailure(err: unknown, path: string): StoreError | undefined
       err,
     );
   }
-  if (code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_PERM") || code.startsWith("SQLITE_AUTH")) {
+  if (
+    code.startsWith("SQLITE_READONLY") ||
+    code.startsWith("SQLITE_CANTOPEN") ||
+    code.startsWith("SQLITE_PERM") ||
+    code.startsWith("SQLITE_AUTH")
+  ) {
     return new StoreError(
       `The LoreKeeper database at ${path} cannot be written (${msg}).`,
       "Make the file and its folder writable by this user, or point --db-path / LOREKEEPER_DB_PATH at a writable place. `lorekeeper serve` still answers from a read-only store.",
@@ -240,7 +245,11 @@ function openAt(path: string, readonly: boolean, busyTimeoutMs: number | undefin
     if (err instanceof StoreError) throw err;
     const mapped = storeFailure(err, path);
     if (mapped) throw mapped;
-    throw new StoreError(`Cannot use the LoreKeeper database at ${path}: ${(err as Error).message ?? String(err)}`, "Run `lorekeeper doctor` to see what is wrong.", err);
+    throw new StoreError(
+      `Cannot use the LoreKeeper database at ${path}: ${(err as Error).message ?? String(err)}`,
+      "Run `lorekeeper doctor` to see what is wrong.",
+      err,
+    );
   }
   return {
     db,
@@ -323,7 +332,9 @@ export function hasIndex(db: Database, name: string): boolean {
 
 /** True when every table, index, trigger and column migration `sql` creates is there. */
 function migrationPresent(db: Database, sql: string): boolean {
-  for (const m of sql.matchAll(/CREATE\s+(?:VIRTUAL\s+)?(?:TABLE|INDEX|TRIGGER|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/gi)) {
+  for (const m of sql.matchAll(
+    /CREATE\s+(?:VIRTUAL\s+)?(?:TABLE|INDEX|TRIGGER|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?(\w+)/gi,
+  )) {
     if (!hasTable(db, m[1]!)) return false;
   }
   for (const m of sql.matchAll(/ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+(\w+)/gi)) {
@@ -352,13 +363,21 @@ export function schemaVersionProblem(db: Database): { problem: string; inferred:
   if (version !== undefined) return undefined;
   const inferred = inferSchemaVersion(db);
   const said = raw === undefined ? "is missing" : `is ${JSON.stringify(raw.slice(0, 40))}, not a version`;
-  return { problem: `the store's schema version (meta.schema_version) ${said}; its tables are those of schema ${inferred}`, inferred };
+  return {
+    problem: `the store's schema version (meta.schema_version) ${said}; its tables are those of schema ${inferred}`,
+    inferred,
+  };
 }
 
 /** The first user tables of a database that is not a LoreKeeper store, or undefined when it is one (or empty). */
 function foreignTables(db: Database): string[] | undefined {
   if (hasTable(db, "entities") && hasTable(db, "meta")) return undefined;
-  const names = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name <> 'meta' ORDER BY name LIMIT 6").all().map((r) => r.name);
+  const names = db
+    .query<{ name: string }, []>(
+      "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name <> 'meta' ORDER BY name LIMIT 6",
+    )
+    .all()
+    .map((r) => r.name);
   return names.length ? names : undefined;
 }
 
@@ -384,7 +403,8 @@ function checkVersion(db: Database): void {
   }
 }
 
-const SET_VERSION = "INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value";
+const SET_VERSION =
+  "INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value";
 
 /**
  * Pending migrations, then the filter table's columns this store lacks and the indexes of its later
@@ -419,7 +439,12 @@ function migrate(db: Database): void {
     // Columns this store lacked, and those derived by an older revision than this build's (read
     // again from the stat blocks).
     const stale = new Set(staleDerivedColumns(db));
-    if (had) backfillDerived(db, DERIVED_COLUMNS.filter((c) => !had.has(c) || stale.has(c)), !had.has("dup_of"));
+    if (had)
+      backfillDerived(
+        db,
+        DERIVED_COLUMNS.filter((c) => !had.has(c) || stale.has(c)),
+        !had.has("dup_of"),
+      );
     recordRevisions(db);
     // Canonical-ness (migration 5) and the document ranks (migration 7) are computed for the rows
     // already stored, by the stored preference (after the back-fill above, as when each migration
@@ -443,5 +468,8 @@ export function getMeta(db: Database, key: string): string | undefined {
 }
 
 export function setMeta(db: Database, key: string, value: string): void {
-  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value").run(key, value);
+  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value").run(
+    key,
+    value,
+  );
 }

@@ -13,7 +13,8 @@ export function upsertDocuments(db: Database, docs: DocumentInfo[]): void {
        updated_at=excluded.updated_at`,
   );
   const now = Date.now();
-  for (const d of docs) q.run(d.source, d.key, d.name, d.publisher ?? null, d.license ?? null, d.url ?? null, d.description ?? null, now);
+  for (const d of docs)
+    q.run(d.source, d.key, d.name, d.publisher ?? null, d.license ?? null, d.url ?? null, d.description ?? null, now);
 }
 
 export interface DocumentSummary extends DocumentInfo {
@@ -33,11 +34,23 @@ export function listDocuments(db: Database, source?: DocumentSource): DocumentSu
        GROUP BY document_source, document_key, kind`,
     )
     .all(...(source ? [source] : []));
-  const meta = new Map<string, { name: string; publisher: string | null; license: string | null; url: string | null; description: string | null }>();
+  const meta = new Map<
+    string,
+    { name: string; publisher: string | null; license: string | null; url: string | null; description: string | null }
+  >();
   for (const m of db
-    .query<{ source: string; key: string; name: string; publisher: string | null; license: string | null; url: string | null; description: string | null }, []>(
-      "SELECT source, key, name, publisher, license, url, description FROM documents",
-    )
+    .query<
+      {
+        source: string;
+        key: string;
+        name: string;
+        publisher: string | null;
+        license: string | null;
+        url: string | null;
+        description: string | null;
+      },
+      []
+    >("SELECT source, key, name, publisher, license, url, description FROM documents")
     .all())
     meta.set(`${m.source}\u0000${m.key.toLowerCase()}`, m);
   const docs = new Map<string, DocumentSummary>();
@@ -62,7 +75,9 @@ export function listDocuments(db: Database, source?: DocumentSource): DocumentSu
     d.counts[r.kind] = r.n;
     d.entity_count += r.n;
   }
-  return [...docs.values()].sort((a, b) => b.entity_count - a.entity_count || a.key.localeCompare(b.key) || a.source.localeCompare(b.source));
+  return [...docs.values()].sort(
+    (a, b) => b.entity_count - a.entity_count || a.key.localeCompare(b.key) || a.source.localeCompare(b.source),
+  );
 }
 
 export interface DocumentByKey {
@@ -110,7 +125,9 @@ export function documentKeys(db: Database): string[] {
       .all()
       .map((r) => r.k),
   );
-  for (const r of db.query<{ a: string }, []>("SELECT DISTINCT also_documents AS a FROM entities WHERE also_documents IS NOT NULL").all()) {
+  for (const r of db
+    .query<{ a: string }, []>("SELECT DISTINCT also_documents AS a FROM entities WHERE also_documents IS NOT NULL")
+    .all()) {
     for (const k of r.a.split("|")) if (k) keys.add(k);
   }
   return [...keys].sort();
@@ -148,4 +165,3 @@ export function mergedDocumentRows(db: Database, source?: DocumentSource): Docum
     };
   });
 }
-

@@ -70,7 +70,10 @@ export function refreshDuplicates(db: Database, kinds: Iterable<string>): number
     else carriers.set(key, [r]);
   };
   for (const r of rows) {
-    const docs = new Set([r.document_key.toLowerCase(), ...(r.also_documents ?? "").split("|").filter((d) => d.length > 0)]);
+    const docs = new Set([
+      r.document_key.toLowerCase(),
+      ...(r.also_documents ?? "").split("|").filter((d) => d.length > 0),
+    ]);
     for (const d of docs) add(`${family(r.kind)}\u0000${d}\u0000${r.slug}`, r);
   }
   const setDup = db.query("UPDATE entities SET dup_of = ? WHERE id = ?");
@@ -79,7 +82,12 @@ export function refreshDuplicates(db: Database, kinds: Iterable<string>): number
     const list = carriers.get(`${family(r.kind)}\u0000${r.document_key.toLowerCase()}\u0000${r.slug}`) ?? [];
     let best: DupRow | null = null;
     for (const c of list) {
-      if (c.id === r.id || c.document_source === r.document_source || rank(c.document_source) >= rank(r.document_source)) continue;
+      if (
+        c.id === r.id ||
+        c.document_source === r.document_source ||
+        rank(c.document_source) >= rank(r.document_source)
+      )
+        continue;
       if (!best || better(c, best, r)) best = c;
     }
     const want = best?.id ?? null;
@@ -110,10 +118,15 @@ export interface MergedFrom {
  * The answer of `primary` with the fields it lacks filled from its duplicates (best source first),
  * and `merged_from` naming each duplicate and the fields taken from it. Pure.
  */
-export function mergeDuplicates(primary: Entity, dups: readonly Entity[]): { data: JsonObject; merged_from: MergedFrom[] } {
+export function mergeDuplicates(
+  primary: Entity,
+  dups: readonly Entity[],
+): { data: JsonObject; merged_from: MergedFrom[] } {
   const data: JsonObject = { ...primary.data };
   const merged: MergedFrom[] = [];
-  const ordered = [...dups].sort((a, b) => rank(a.document_source) - rank(b.document_source) || a.key.localeCompare(b.key));
+  const ordered = [...dups].sort(
+    (a, b) => rank(a.document_source) - rank(b.document_source) || a.key.localeCompare(b.key),
+  );
   for (const d of ordered) {
     const fields: string[] = [];
     for (const [k, v] of Object.entries(d.data)) {
@@ -133,7 +146,11 @@ export function mergeDuplicates(primary: Entity, dups: readonly Entity[]): { dat
 function duplicateIds(db: Database): ReadonlyMap<number, readonly number[]> {
   return CACHES.duplicates.get(db, () => {
     const out = new Map<number, number[]>();
-    for (const r of db.query<{ id: number; dup_of: number }, []>("SELECT id, dup_of FROM entities WHERE dup_of IS NOT NULL ORDER BY dup_of, id").all()) {
+    for (const r of db
+      .query<{ id: number; dup_of: number }, []>(
+        "SELECT id, dup_of FROM entities WHERE dup_of IS NOT NULL ORDER BY dup_of, id",
+      )
+      .all()) {
       const id = r.id;
       const dupOf = r.dup_of;
       const list = out.get(dupOf);

@@ -53,7 +53,10 @@ export function otherEmbedder(db: Database, now = Date.now()): EmbedLease | unde
 }
 
 function write(db: Database, l: EmbedLease): void {
-  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(KEY, JSON.stringify(l));
+  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
+    KEY,
+    JSON.stringify(l),
+  );
 }
 
 /** Take the lease for this process; the other holder when it is taken. */
@@ -64,7 +67,13 @@ export function acquireEmbedLease(db: Database, holder: string): { ok: true } | 
       if (other) return { ok: false, by: other };
       const now = Date.now();
       const cur = read(db);
-      write(db, { pid: process.pid, host: hostname(), holder, started_at: cur && mine(cur) ? cur.started_at : now, renewed_at: now });
+      write(db, {
+        pid: process.pid,
+        host: hostname(),
+        holder,
+        started_at: cur && mine(cur) ? cur.started_at : now,
+        renewed_at: now,
+      });
       return { ok: true };
     })
     .immediate();
@@ -77,7 +86,13 @@ export function renewEmbedLease(db: Database): boolean {
       const cur = read(db);
       if (!cur || !mine(cur)) {
         if (otherEmbedder(db)) return false;
-        write(db, { pid: process.pid, host: hostname(), holder: cur?.holder ?? "embed", started_at: Date.now(), renewed_at: Date.now() });
+        write(db, {
+          pid: process.pid,
+          host: hostname(),
+          holder: cur?.holder ?? "embed",
+          started_at: Date.now(),
+          renewed_at: Date.now(),
+        });
         return true;
       }
       write(db, { ...cur, renewed_at: Date.now() });

@@ -7,7 +7,13 @@ import type { DocumentInfo, DocumentSource, Entity, EntityFilters, EntityKind, J
 import { slugify } from "../entities/types.ts";
 import { straightApostrophes } from "../entities/derived.ts";
 import { passageText } from "../entities/passage.ts";
-import { DERIVED_COLUMNS, derivedValues, FILTER_PARAMS, SOURCE_COLUMNS, type DerivedColumn } from "../entities/filters.ts";
+import {
+  DERIVED_COLUMNS,
+  derivedValues,
+  FILTER_PARAMS,
+  SOURCE_COLUMNS,
+  type DerivedColumn,
+} from "../entities/filters.ts";
 import { upsertDocuments } from "./documents.ts";
 import { CACHES } from "./caches.ts";
 import { refreshDuplicates } from "./duplicates.ts";
@@ -26,7 +32,10 @@ export interface ReplaceResult {
 /** The filter columns the normalizers fill (the filter table's, src/entities/filters.ts) and `also_documents`. */
 const FILTER_COLUMNS: readonly (keyof EntityFilters)[] = [...SOURCE_COLUMNS, "also_documents"];
 /** Filter columns stored as "|a|b|" lists, and as 0/1 booleans (read back as arrays and booleans). */
-const LIST_COLUMNS = new Set<string>([...FILTER_PARAMS.filter((p) => p.match === "has" || p.match === "has_all").map((p) => p.column.column), "also_documents"]);
+const LIST_COLUMNS = new Set<string>([
+  ...FILTER_PARAMS.filter((p) => p.match === "has" || p.match === "has_all").map((p) => p.column.column),
+  "also_documents",
+]);
 const BOOL_COLUMNS = new Set<string>(FILTER_PARAMS.filter((p) => p.input.type === "bool").map((p) => p.column.column));
 
 type SqlValue = string | number | null;
@@ -34,7 +43,9 @@ type SqlValue = string | number | null;
 export { DERIVED_COLUMNS };
 
 /** The derived column values of `e`, as stored. */
-export function derivedColumnValues(e: Pick<Entity, "kind" | "name" | "data"> & { filters?: Entity["filters"] }): Record<DerivedColumn, SqlValue> {
+export function derivedColumnValues(
+  e: Pick<Entity, "kind" | "name" | "data"> & { filters?: Entity["filters"] },
+): Record<DerivedColumn, SqlValue> {
   const d = derivedValues(e);
   const out = {} as Record<DerivedColumn, SqlValue>;
   for (const c of DERIVED_COLUMNS) {
@@ -66,7 +77,17 @@ function filterValue(col: keyof EntityFilters, f: EntityFilters): SqlValue {
 
 export function contentHash(e: Entity): string {
   const h = new Bun.CryptoHasher("sha1");
-  const fields: unknown[] = [e.kind, e.key, e.name, e.document_key, e.document_name, e.source_url, e.text, e.filters, e.data];
+  const fields: unknown[] = [
+    e.kind,
+    e.key,
+    e.name,
+    e.document_key,
+    e.document_name,
+    e.source_url,
+    e.text,
+    e.filters,
+    e.data,
+  ];
   // What is embedded, when it is not the text: a changed passage makes the vector stale (passage.ts).
   const passage = passageText(e);
   if (passage !== e.text) fields.push(passage);
@@ -90,10 +111,29 @@ export function replaceOrigin(
 ): ReplaceResult {
   const result: ReplaceResult = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
   const now = Date.now();
-  const cols = ["origin", "kind", "key", "name", "slug", "document_key", "document_name", "document_source", "source_url", ...FILTER_COLUMNS, ...DERIVED_COLUMNS, "text", "data", "content_hash", "updated_at"];
+  const cols = [
+    "origin",
+    "kind",
+    "key",
+    "name",
+    "slug",
+    "document_key",
+    "document_name",
+    "document_source",
+    "source_url",
+    ...FILTER_COLUMNS,
+    ...DERIVED_COLUMNS,
+    "text",
+    "data",
+    "content_hash",
+    "updated_at",
+  ];
   const insert = db.query(`INSERT INTO entities (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`);
   const update = db.query(
-    `UPDATE entities SET ${cols.filter((c) => !["kind", "key", "document_source"].includes(c)).map((c) => `${c} = ?`).join(", ")} WHERE id = ?`,
+    `UPDATE entities SET ${cols
+      .filter((c) => !["kind", "key", "document_source"].includes(c))
+      .map((c) => `${c} = ?`)
+      .join(", ")} WHERE id = ?`,
   );
   const find = db.query<{ id: number; content_hash: string; origin: string }, [string, string, string]>(
     "SELECT id, content_hash, origin FROM entities WHERE document_source = ? AND kind = ? AND key = ?",
@@ -131,14 +171,20 @@ export function replaceOrigin(
         result.inserted++;
       } else if (seen.has(row.id)) {
         // duplicate within the same batch: last one wins, counted once
-        update.run(...cols.filter((c) => !["kind", "key", "document_source"].includes(c)).map((c) => values[c] ?? null), row.id);
+        update.run(
+          ...cols.filter((c) => !["kind", "key", "document_source"].includes(c)).map((c) => values[c] ?? null),
+          row.id,
+        );
         dropVector.run(row.id);
       } else {
         seen.add(row.id);
         if (row.content_hash === hash && row.origin === origin) {
           result.unchanged++;
         } else {
-          update.run(...cols.filter((c) => !["kind", "key", "document_source"].includes(c)).map((c) => values[c] ?? null), row.id);
+          update.run(
+            ...cols.filter((c) => !["kind", "key", "document_source"].includes(c)).map((c) => values[c] ?? null),
+            row.id,
+          );
           dropVector.run(row.id);
           result.updated++;
         }
@@ -168,7 +214,9 @@ function mentionsTrait(db: Database, text: string): boolean {
       .all()
       .map((r) => ` ${r.name.replace(/[^a-z0-9']+/g, " ").trim()} `),
   );
-  const words = ` ${straightApostrophes(text.toLowerCase()).replace(/[^a-z0-9']+/g, " ").trim()} `;
+  const words = ` ${straightApostrophes(text.toLowerCase())
+    .replace(/[^a-z0-9']+/g, " ")
+    .trim()} `;
   return names.some((n) => words.includes(n));
 }
 
@@ -188,7 +236,9 @@ export function traitsOnlyWhenNamed<K extends string>(db: Database, kinds: reado
  */
 export function refreshTraits(db: Database): ReplaceResult {
   const rows = db
-    .query<Omit<TraitSourceRow, "data"> & { data: string }, []>("SELECT key, name, document_key, document_name, document_source, source_url, data FROM entities WHERE kind = 'creature' AND dup_of IS NULL")
+    .query<Omit<TraitSourceRow, "data"> & { data: string }, []>(
+      "SELECT key, name, document_key, document_name, document_source, source_url, data FROM entities WHERE kind = 'creature' AND dup_of IS NULL",
+    )
     .all();
   const creatures: TraitSourceRow[] = [];
   for (const r of rows) {
@@ -209,7 +259,10 @@ export function countOrigin(db: Database, origin: string): number {
 /** Remove every entity of an origin (e.g. an OrcBrew pack). Returns the number deleted. */
 export function deleteOrigin(db: Database, origin: string): number {
   return db.transaction(() => {
-    const kinds = db.query<{ kind: string }, [string]>("SELECT DISTINCT kind FROM entities WHERE origin = ?").all(origin).map((r) => r.kind);
+    const kinds = db
+      .query<{ kind: string }, [string]>("SELECT DISTINCT kind FROM entities WHERE origin = ?")
+      .all(origin)
+      .map((r) => r.kind);
     const n = db.query("DELETE FROM entities WHERE origin = ?").run(origin).changes;
     refreshDuplicates(db, kinds);
     refreshGroupRanks(db, kinds);
@@ -267,7 +320,19 @@ function entitySelect(withText = true): string {
   return withText ? "e.*" : WITHOUT_TEXT;
 }
 
-const WITHOUT_TEXT = ["id", "origin", "kind", "key", "name", "document_key", "document_name", "document_source", "source_url", ...FILTER_COLUMNS, "data"]
+const WITHOUT_TEXT = [
+  "id",
+  "origin",
+  "kind",
+  "key",
+  "name",
+  "document_key",
+  "document_name",
+  "document_source",
+  "source_url",
+  ...FILTER_COLUMNS,
+  "data",
+]
   .map((c) => `e.${c}`)
   .concat("'' AS text")
   .join(", ");
@@ -276,21 +341,32 @@ const WITHOUT_TEXT = ["id", "origin", "kind", "key", "name", "document_key", "do
 export function getEntitiesByIds(db: Database, ids: number[], withText = true): Map<number, Entity & { id: number }> {
   const out = new Map<number, Entity & { id: number }>();
   if (ids.length === 0) return out;
-  const rows = db.query<EntityRow, [string]>(`SELECT ${entitySelect(withText)} FROM entities e WHERE e.id ${ID_IN}`).all(idList(ids));
+  const rows = db
+    .query<EntityRow, [string]>(`SELECT ${entitySelect(withText)} FROM entities e WHERE e.id ${ID_IN}`)
+    .all(idList(ids));
   for (const r of rows) out.set(r.id, rowToEntity(r));
   return out;
 }
 
 export function getEntityByKey(db: Database, kind: EntityKind, key: string): (Entity & { id: number }) | undefined {
   const row = db
-    .query<EntityRow, [string, string]>("SELECT * FROM entities WHERE kind = ? AND key = ? ORDER BY document_source LIMIT 1")
+    .query<EntityRow, [string, string]>(
+      "SELECT * FROM entities WHERE kind = ? AND key = ? ORDER BY document_source LIMIT 1",
+    )
     .get(kind, key);
   return row ? rowToEntity(row) : undefined;
 }
 
 /** The entity of `kind` and `key` from the first of `sources` that has one (entity addresses, src/entities/uri.ts). */
-export function getEntityBySourceKey(db: Database, kind: EntityKind, sources: readonly string[], key: string): (Entity & { id: number; dup_of: number | null }) | undefined {
-  const q = db.query<EntityRow, [string, string, string]>("SELECT * FROM entities WHERE kind = ? AND document_source = ? AND key = ?");
+export function getEntityBySourceKey(
+  db: Database,
+  kind: EntityKind,
+  sources: readonly string[],
+  key: string,
+): (Entity & { id: number; dup_of: number | null }) | undefined {
+  const q = db.query<EntityRow, [string, string, string]>(
+    "SELECT * FROM entities WHERE kind = ? AND document_source = ? AND key = ?",
+  );
   for (const s of sources) {
     const row = q.get(kind, s, key);
     if (row) return { ...rowToEntity(row), dup_of: typeof row.dup_of === "number" ? row.dup_of : null };
@@ -313,11 +389,16 @@ export function countByKind(db: Database): Record<string, number> {
  * store changes (version-cache.ts), so a warm call runs no query per kind. `version`: the store
  * version a caller has read already (one change-token read per call), else the current one.
  */
-export function emptyKinds(db: Database, kinds: readonly EntityKind[], version: Database | VersionMemo = db): EntityKind[] {
+export function emptyKinds(
+  db: Database,
+  kinds: readonly EntityKind[],
+  version: Database | VersionMemo = db,
+): EntityKind[] {
   const nonEmpty = CACHES.nonEmptyKinds.get(version, () => new Set<EntityKind>());
   return kinds.filter((k) => {
     if (nonEmpty.has(k)) return false;
-    if (db.query<{ x: number }, [string]>("SELECT 1 AS x FROM entities WHERE kind = ? LIMIT 1").get(k) === null) return true;
+    if (db.query<{ x: number }, [string]>("SELECT 1 AS x FROM entities WHERE kind = ? LIMIT 1").get(k) === null)
+      return true;
     nonEmpty.add(k);
     return false;
   });

@@ -14,7 +14,12 @@ import { derivedColumnValues } from "./entities.ts";
 
 /** The columns `entities` has now. */
 export function entityColumns(db: Database): Set<string> {
-  return new Set(db.query<{ name: string }, []>("SELECT name FROM pragma_table_info('entities')").all().map((r) => r.name));
+  return new Set(
+    db
+      .query<{ name: string }, []>("SELECT name FROM pragma_table_info('entities')")
+      .all()
+      .map((r) => r.name),
+  );
 }
 
 /** The table's columns that `entities` lacks (all of them when there is no `entities` table yet). */
@@ -27,7 +32,8 @@ export function missingFilterColumns(db: Database): string[] {
 /** Add the missing filter columns (inside the caller's transaction); returns their names. */
 export function addFilterColumns(db: Database): string[] {
   const missing = missingFilterColumns(db);
-  for (const f of FILTER_TABLE) if (missing.includes(f.column)) db.exec(`ALTER TABLE entities ADD COLUMN ${f.column} ${f.sqlType}`);
+  for (const f of FILTER_TABLE)
+    if (missing.includes(f.column)) db.exec(`ALTER TABLE entities ADD COLUMN ${f.column} ${f.sqlType}`);
   return missing;
 }
 
@@ -60,14 +66,18 @@ export function staleDerivedColumns(db: Database): DerivedColumn[] {
 export function recordRevisions(db: Database): void {
   const recorded = recordedRevisions(db);
   for (const f of newerRevisions(recorded)) recorded[f.column] = f.revision;
-  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value")
-    .run(REVISIONS_KEY, JSON.stringify(recorded));
+  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value").run(
+    REVISIONS_KEY,
+    JSON.stringify(recorded),
+  );
 }
 
 /** Fill derived `columns` of every stored row from its data; recompute `dup_of` too when `duplicates`. */
 export function backfillDerived(db: Database, columns: readonly DerivedColumn[], duplicates: boolean): number {
   if (columns.length === 0 && !duplicates) return 0;
-  const rows = db.query<{ id: number; kind: string; name: string; data: string }, []>("SELECT id, kind, name, data FROM entities").all();
+  const rows = db
+    .query<{ id: number; kind: string; name: string; data: string }, []>("SELECT id, kind, name, data FROM entities")
+    .all();
   if (columns.length > 0) {
     const set = db.query(`UPDATE entities SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`);
     for (const r of rows) {
@@ -77,12 +87,18 @@ export function backfillDerived(db: Database, columns: readonly DerivedColumn[],
       } catch {
         continue;
       }
-      const v = derivedColumnValues({ kind: r.kind as EntityKind, name: r.name, data } satisfies Pick<Entity, "kind" | "name" | "data">);
+      const v = derivedColumnValues({ kind: r.kind as EntityKind, name: r.name, data } satisfies Pick<
+        Entity,
+        "kind" | "name" | "data"
+      >);
       set.run(...columns.map((c) => v[c]), r.id);
     }
   }
   if (duplicates) {
-    const kinds = db.query<{ kind: string }, []>("SELECT DISTINCT kind FROM entities").all().map((k) => k.kind);
+    const kinds = db
+      .query<{ kind: string }, []>("SELECT DISTINCT kind FROM entities")
+      .all()
+      .map((k) => k.kind);
     refreshDuplicates(db, kinds);
   }
   return rows.length;
@@ -113,12 +129,19 @@ interface LateIndex {
 const LATE_INDEXES: readonly LateIndex[] = [
   { name: "entities_late_by_preference", lead: ["kind", "doc_rank", "name", "dup_of", "group_rank", "name_form"] },
   { name: "entities_late_by_name", lead: ["kind", "name"] },
-  { name: "entities_late_by_cr", lead: ["kind", "cr", "dup_of", "group_rank", "name", "doc_rank", "name_form"], where: "cr IS NOT NULL" },
+  {
+    name: "entities_late_by_cr",
+    lead: ["kind", "cr", "dup_of", "group_rank", "name", "doc_rank", "name_form"],
+    where: "cr IS NOT NULL",
+  },
 ];
 
 /** The columns of `index`, in order (none when it does not exist). */
 export function indexColumns(db: Database, index: string): string[] {
-  return db.query<{ name: string }, [string]>("SELECT name FROM pragma_index_info(?) ORDER BY seqno").all(index).map((r) => r.name);
+  return db
+    .query<{ name: string }, [string]>("SELECT name FROM pragma_index_info(?) ORDER BY seqno")
+    .all(index)
+    .map((r) => r.name);
 }
 
 /** The filter table's columns that the wide covering index (entities_by_preference) lacks. */
@@ -141,12 +164,17 @@ function lateIndexTask(db: Database, index: LateIndex, late: readonly string[]):
   if (late.length === 0) return have.length > 0 ? "drop" : "keep";
   const leads = index.lead.every((c, i) => have[i] === c);
   const rest = new Set(have.slice(index.lead.length));
-  return leads && late.every((c) => rest.has(c)) && partialCondition(db, index.name) === (index.where ?? null) ? "keep" : "make";
+  return leads && late.every((c) => rest.has(c)) && partialCondition(db, index.name) === (index.where ?? null)
+    ? "keep"
+    : "make";
 }
 
 /** The condition of a partial index as made here (`… WHERE <condition>`), or null for a full index (or none). */
 function partialCondition(db: Database, index: string): string | null {
-  const sql = db.query<{ sql: string | null }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(index)?.sql ?? "";
+  const sql =
+    db
+      .query<{ sql: string | null }, [string]>("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?")
+      .get(index)?.sql ?? "";
   const at = sql.lastIndexOf(") WHERE ");
   return at < 0 ? null : sql.slice(at + ") WHERE ".length).trim();
 }
@@ -165,7 +193,10 @@ export function ensureLateIndexes(db: Database): string[] {
     const task = lateIndexTask(db, i, late);
     if (task === "keep") continue;
     db.exec(`DROP INDEX IF EXISTS ${i.name}`);
-    if (task === "make") db.exec(`CREATE INDEX ${i.name} ON entities(${[...i.lead, ...late].join(", ")})${i.where ? ` WHERE ${i.where}` : ""}`);
+    if (task === "make")
+      db.exec(
+        `CREATE INDEX ${i.name} ON entities(${[...i.lead, ...late].join(", ")})${i.where ? ` WHERE ${i.where}` : ""}`,
+      );
     changed.push(i.name);
   }
   return changed;
@@ -178,5 +209,9 @@ export function ensureLateIndexes(db: Database): string[] {
  */
 export function straightenTraitNames(db: Database): number {
   if (!entityColumns(db).has("traits")) return 0;
-  return db.query("UPDATE entities SET traits = replace(replace(replace(traits, '’', ''''), '‘', ''''), '`', '''') WHERE traits LIKE '%’%' OR traits LIKE '%‘%' OR traits LIKE '%`%'").run().changes;
+  return db
+    .query(
+      "UPDATE entities SET traits = replace(replace(replace(traits, '’', ''''), '‘', ''''), '`', '''') WHERE traits LIKE '%’%' OR traits LIKE '%‘%' OR traits LIKE '%`%'",
+    )
+    .run().changes;
 }

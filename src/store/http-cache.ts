@@ -5,7 +5,13 @@
  */
 import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
-import { cacheKey, type HttpCache, type HttpCacheEntry, type HttpCacheFailure, type UpstreamErrorKind } from "../sources/http.ts";
+import {
+  cacheKey,
+  type HttpCache,
+  type HttpCacheEntry,
+  type HttpCacheFailure,
+  type UpstreamErrorKind,
+} from "../sources/http.ts";
 
 export interface HttpCacheOptions {
   /** Lifetime of a successful response (config `cacheTtlMs`, default 7 days). */
@@ -74,7 +80,14 @@ export class SqliteHttpCache implements HttpCache {
 
   putFailure(url: string, failure: HttpCacheFailure): void {
     if (this.opts.errorTtlMs <= 0) return;
-    this.write(url, false, failure.status, null, JSON.stringify({ kind: failure.kind, message: failure.message }), this.opts.errorTtlMs);
+    this.write(
+      url,
+      false,
+      failure.status,
+      null,
+      JSON.stringify({ kind: failure.kind, message: failure.message }),
+      this.opts.errorTtlMs,
+    );
   }
 
   delete(url: string): void {
@@ -95,7 +108,10 @@ export class SqliteHttpCache implements HttpCache {
   /** Row counts for `status`-style reporting. */
   stats(): { entries: number; fresh: number; failures: number; bytes: number } {
     const r = this.db
-      .query<{ entries: number; fresh: number | null; failures: number | null; bytes: number | null }, [number, number]>(
+      .query<
+        { entries: number; fresh: number | null; failures: number | null; bytes: number | null },
+        [number, number]
+      >(
         `SELECT count(*) AS entries, sum(expires_at > ?) AS fresh, sum(ok = 0 AND expires_at > ?) AS failures,
                 sum(length(coalesce(body, ''))) AS bytes FROM http_cache`,
       )
@@ -103,7 +119,14 @@ export class SqliteHttpCache implements HttpCache {
     return { entries: r?.entries ?? 0, fresh: r?.fresh ?? 0, failures: r?.failures ?? 0, bytes: r?.bytes ?? 0 };
   }
 
-  private write(url: string, ok: boolean, status: number, body: string | null, error: string | null, ttlMs: number): void {
+  private write(
+    url: string,
+    ok: boolean,
+    status: number,
+    body: string | null,
+    error: string | null,
+    ttlMs: number,
+  ): void {
     if (ttlMs <= 0) return;
     const now = this.now();
     this.db
@@ -118,6 +141,10 @@ export class SqliteHttpCache implements HttpCache {
 }
 
 /** A cache with TTLs from the configuration (`loadConfig()`). */
-export function createHttpCache(db: Database, config: Pick<Config, "cacheTtlMs" | "errorCacheTtlMs">, now?: () => number): SqliteHttpCache {
+export function createHttpCache(
+  db: Database,
+  config: Pick<Config, "cacheTtlMs" | "errorCacheTtlMs">,
+  now?: () => number,
+): SqliteHttpCache {
   return new SqliteHttpCache(db, { ttlMs: config.cacheTtlMs, errorTtlMs: config.errorCacheTtlMs, now });
 }

@@ -31,52 +31,79 @@ function columns(db: Database, schema: string, table: string): string[] {
  * Copy every origin of the attached database `schema` into main, one transaction per origin, and
  * the vectors of `modelId` whose content the copy kept. Returns per-origin counts and vectors copied.
  */
-export function copyPackRows(db: Database, schema: string, modelId: string | null, onOrigin?: (c: OriginCopy, done: number, total: number) => void): { origins: OriginCopy[]; vectors: number } {
+export function copyPackRows(
+  db: Database,
+  schema: string,
+  modelId: string | null,
+  onOrigin?: (c: OriginCopy, done: number, total: number) => void,
+): { origins: OriginCopy[]; vectors: number } {
   const theirs = new Set(columns(db, schema, "entities"));
   // Ids are the store's own; dup_of points at ids, so it is recomputed rather than copied.
   const cols = columns(db, "main", "entities").filter((c) => theirs.has(c) && c !== "id" && c !== "dup_of");
   const quoted = cols.map((c) => `"${c}"`).join(", ");
-  const sets = cols.filter((c) => !["document_source", "kind", "key"].includes(c)).map((c) => `"${c}" = excluded."${c}"`).join(", ");
-  const origins = (db.query(`SELECT DISTINCT origin FROM ${schema}.entities ORDER BY origin`).all() as { origin: string }[]).map((r) => r.origin);
+  const sets = cols
+    .filter((c) => !["document_source", "kind", "key"].includes(c))
+    .map((c) => `"${c}" = excluded."${c}"`)
+    .join(", ");
+  const origins = (
+    db.query(`SELECT DISTINCT origin FROM ${schema}.entities ORDER BY origin`).all() as { origin: string }[]
+  ).map((r) => r.origin);
   const out: OriginCopy[] = [];
   const same = `m.document_source = p.document_source AND m.kind = p.kind AND m.key = p.key`;
   for (const [i, origin] of origins.entries()) {
-    const c = db.transaction((): OriginCopy => {
-      const n = (sql: string) => (db.query(sql).get(origin) as { n: number }).n;
-      const entities = n(`SELECT count(*) AS n FROM ${schema}.entities p WHERE p.origin = ?1`);
-      const unchanged = n(`SELECT count(*) AS n FROM ${schema}.entities p JOIN main.entities m ON ${same} WHERE p.origin = ?1 AND m.content_hash = p.content_hash AND m.origin = p.origin`);
-      const existing = n(`SELECT count(*) AS n FROM ${schema}.entities p JOIN main.entities m ON ${same} WHERE p.origin = ?1`);
-      const kinds = (db.query(`SELECT DISTINCT kind FROM main.entities WHERE origin = ?1 UNION SELECT DISTINCT kind FROM ${schema}.entities WHERE origin = ?1`).all(origin) as { kind: string }[]).map((r) => r.kind);
-      const deleted = db
-        .query(`DELETE FROM main.entities WHERE origin = ?1 AND NOT EXISTS (SELECT 1 FROM ${schema}.entities p WHERE p.origin = ?1 AND p.document_source = main.entities.document_source AND p.kind = main.entities.kind AND p.key = main.entities.key)`)
-        .run(origin).changes;
-      db.query(
-        `INSERT INTO main.entities (${quoted}) SELECT ${quoted} FROM ${schema}.entities WHERE origin = ?1 ORDER BY id
+    const c = db
+      .transaction((): OriginCopy => {
+        const n = (sql: string) => (db.query(sql).get(origin) as { n: number }).n;
+        const entities = n(`SELECT count(*) AS n FROM ${schema}.entities p WHERE p.origin = ?1`);
+        const unchanged = n(
+          `SELECT count(*) AS n FROM ${schema}.entities p JOIN main.entities m ON ${same} WHERE p.origin = ?1 AND m.content_hash = p.content_hash AND m.origin = p.origin`,
+        );
+        const existing = n(
+          `SELECT count(*) AS n FROM ${schema}.entities p JOIN main.entities m ON ${same} WHERE p.origin = ?1`,
+        );
+        const kinds = (
+          db
+            .query(
+              `SELECT DISTINCT kind FROM main.entities WHERE origin = ?1 UNION SELECT DISTINCT kind FROM ${schema}.entities WHERE origin = ?1`,
+            )
+            .all(origin) as { kind: string }[]
+        ).map((r) => r.kind);
+        const deleted = db
+          .query(
+            `DELETE FROM main.entities WHERE origin = ?1 AND NOT EXISTS (SELECT 1 FROM ${schema}.entities p WHERE p.origin = ?1 AND p.document_source = main.entities.document_source AND p.kind = main.entities.kind AND p.key = main.entities.key)`,
+          )
+          .run(origin).changes;
+        db.query(
+          `INSERT INTO main.entities (${quoted}) SELECT ${quoted} FROM ${schema}.entities WHERE origin = ?1 ORDER BY id
          ON CONFLICT (document_source, kind, key) DO UPDATE SET ${sets}
          WHERE main.entities.content_hash <> excluded.content_hash OR main.entities.origin <> excluded.origin`,
-      ).run(origin);
-      refreshDuplicates(db, kinds);
-      refreshGroupRanks(db, kinds);
-      return { origin, entities, inserted: entities - existing, updated: existing - unchanged, unchanged, deleted };
-    }).immediate();
+        ).run(origin);
+        refreshDuplicates(db, kinds);
+        refreshGroupRanks(db, kinds);
+        return { origin, entities, inserted: entities - existing, updated: existing - unchanged, unchanged, deleted };
+      })
+      .immediate();
     out.push(c);
     onOrigin?.(c, i + 1, origins.length);
   }
   db.transaction(() => refreshTraits(db)).immediate();
   let vectors = 0;
   if (modelId) {
-    vectors = db.transaction(() =>
-      db
-        .query(
-          `INSERT OR REPLACE INTO main.vectors (entity_id, model_id, content_hash, vector)
+    vectors = db
+      .transaction(
+        () =>
+          db
+            .query(
+              `INSERT OR REPLACE INTO main.vectors (entity_id, model_id, content_hash, vector)
            SELECT m.id, pv.model_id, pv.content_hash, pv.vector
            FROM ${schema}.vectors pv
            JOIN ${schema}.entities p ON p.id = pv.entity_id AND p.content_hash = pv.content_hash
            JOIN main.entities m ON ${same} AND m.content_hash = p.content_hash
            WHERE pv.model_id = ?1`,
-        )
-        .run(modelId).changes,
-    ).immediate();
+            )
+            .run(modelId).changes,
+      )
+      .immediate();
   }
   return { origins: out, vectors };
 }

@@ -95,7 +95,10 @@ function storeFiles(path: string): string[] {
  * Rename the store's files to `<file>.damaged-<stamp>` (nothing is deleted). Returns [from, to]
  * for each file moved. The WAL files go along: they belong to that database and no other.
  */
-export function moveStoreAside(path: string, stamp = new Date().toISOString().replace(/[:.]/g, "-")): Array<[string, string]> {
+export function moveStoreAside(
+  path: string,
+  stamp = new Date().toISOString().replace(/[:.]/g, "-"),
+): Array<[string, string]> {
   const moved: Array<[string, string]> = [];
   for (const f of storeFiles(path)) {
     if (!existsSync(f)) continue;
@@ -114,7 +117,11 @@ export function importedHomebrewFiles(path: string): string[] {
   let db: Database | undefined;
   try {
     db = new Database(path, { readonly: true });
-    const rows = db.query<{ url: string | null }, []>(`SELECT DISTINCT url FROM documents WHERE source IN ${HOMEBREW_SQL} AND url LIKE 'file:%'`).all();
+    const rows = db
+      .query<{ url: string | null }, []>(
+        `SELECT DISTINCT url FROM documents WHERE source IN ${HOMEBREW_SQL} AND url LIKE 'file:%'`,
+      )
+      .all();
     return [...new Set(rows.flatMap((r) => (r.url ? [fileURLToPath(r.url)] : [])))].sort();
   } catch {
     return [];

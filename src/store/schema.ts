@@ -222,7 +222,7 @@ CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, gr
   {
     version: 8,
     description:
-      "entities.name_form: the form of the name that tells one thing from another (\"Horse, Draft\" = \"Draft Horse\", entities/name-form.ts), kept with group_rank, which now ranks the versions of one name form; entities_by_form: entities_listing keyed by name form, so a list's groups and their versions stay index lookups",
+      'entities.name_form: the form of the name that tells one thing from another ("Horse, Draft" = "Draft Horse", entities/name-form.ts), kept with group_rank, which now ranks the versions of one name form; entities_by_form: entities_listing keyed by name form, so a list\'s groups and their versions stay index lookups',
     sql: `
 ALTER TABLE entities ADD COLUMN name_form TEXT;
 CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration, ritual,
@@ -274,7 +274,7 @@ CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, d
   {
     version: 12,
     description:
-      "monster trait names with straight apostrophes in entities.traits (\"devil’s sight\" → \"devil's sight\", as entities/derived.ts now stores them): the `trait` filter found a book's creatures under one apostrophe and not under the other. The rows are mended after the migrations (store/filter-columns.ts straightenTraitNames), as `traits` is a filter-table column added after them",
+      'monster trait names with straight apostrophes in entities.traits ("devil’s sight" → "devil\'s sight", as entities/derived.ts now stores them): the `trait` filter found a book\'s creatures under one apostrophe and not under the other. The rows are mended after the migrations (store/filter-columns.ts straightenTraitNames), as `traits` is a filter-table column added after them',
     sql: `SELECT 1;`,
   },
 ];

@@ -32,11 +32,23 @@ export function putSyncState(db: Database, s: SyncState): void {
      ON CONFLICT(source, content_type) DO UPDATE SET status=excluded.status, fetched_at=COALESCE(excluded.fetched_at, sync_state.fetched_at),
        record_count=excluded.record_count, skipped_count=excluded.skipped_count, request_count=excluded.request_count,
        duration_ms=excluded.duration_ms, error=excluded.error`,
-  ).run(s.source, s.content_type, s.status, s.fetched_at, s.record_count, s.skipped_count, s.request_count, s.duration_ms, s.error);
+  ).run(
+    s.source,
+    s.content_type,
+    s.status,
+    s.fetched_at,
+    s.record_count,
+    s.skipped_count,
+    s.request_count,
+    s.duration_ms,
+    s.error,
+  );
 }
 
 /** The newest successful sync time across everything (for response metadata). */
 export function lastSyncedAt(db: Database): number | null {
-  const row = db.query<{ t: number | null }, []>("SELECT MAX(fetched_at) AS t FROM sync_state WHERE status IN ('ok','partial')").get();
+  const row = db
+    .query<{ t: number | null }, []>("SELECT MAX(fetched_at) AS t FROM sync_state WHERE status IN ('ok','partial')")
+    .get();
   return row?.t ?? null;
 }

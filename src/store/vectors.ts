@@ -67,7 +67,9 @@ const PENDING_WHERE =
 /** Entries (not copies) whose vector is missing, from another model, or older than their content. */
 export function countPendingVectors(db: Database, modelId: string): number {
   const row = db
-    .query<{ n: number }, [string]>(`SELECT COUNT(*) AS n FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id WHERE ${PENDING_WHERE}`)
+    .query<{ n: number }, [string]>(
+      `SELECT COUNT(*) AS n FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id WHERE ${PENDING_WHERE}`,
+    )
     .get(modelId);
   return row?.n ?? 0;
 }
@@ -76,8 +78,20 @@ export function countPendingVectors(db: Database, modelId: string): number {
  * One page of pending entities, by id (keyset paging: pass the last id seen as `afterId`); `text` is
  * what to embed (the kind's passage, entities/passage.ts). `kind`: only entities of that kind.
  */
-export function listPendingVectors(db: Database, modelId: string, limit: number, afterId = 0, only?: { kind?: string; share?: [number, number] }): PendingEntity[] {
-  const where = [only?.kind !== undefined ? "e.kind = ?4" : "", only?.share ? `e.id % ${Math.max(1, Math.floor(only.share[1]))} = ${Math.max(0, Math.floor(only.share[0]))}` : ""].filter((w) => w).map((w) => ` AND ${w}`).join("");
+export function listPendingVectors(
+  db: Database,
+  modelId: string,
+  limit: number,
+  afterId = 0,
+  only?: { kind?: string; share?: [number, number] },
+): PendingEntity[] {
+  const where = [
+    only?.kind !== undefined ? "e.kind = ?4" : "",
+    only?.share ? `e.id % ${Math.max(1, Math.floor(only.share[1]))} = ${Math.max(0, Math.floor(only.share[0]))}` : "",
+  ]
+    .filter((w) => w)
+    .map((w) => ` AND ${w}`)
+    .join("");
   const rows = db
     .query<PendingEntity & { kind: string; name: string }, [string, number, number, ...string[]]>(
       `SELECT e.id AS id, e.kind AS kind, e.name AS name, e.text AS text, e.content_hash AS content_hash
@@ -111,7 +125,8 @@ export function writeVectors(db: Database, modelId: string, rows: readonly Vecto
   db.transaction(() => {
     for (const r of rows) written += q.run(r.id, modelId, r.contentHash, encodeVector(r.vector)).changes;
     const blank = rows.filter((r) => r.vector.every((x) => x === 0)).map((r) => r.contentHash);
-    if (blank.length > 0) setMeta(db, blankKey(modelId), JSON.stringify([...new Set([...modelBlanks(db, modelId), ...blank])]));
+    if (blank.length > 0)
+      setMeta(db, blankKey(modelId), JSON.stringify([...new Set([...modelBlanks(db, modelId), ...blank])]));
   }).immediate();
   return written;
 }
@@ -140,7 +155,9 @@ export interface VectorStamp {
 /** (id, content_hash) of every vector of `modelId`, by id: what an index must contain. */
 export function listVectorStamps(db: Database, modelId: string): VectorStamp[] {
   return db
-    .query<VectorStamp, [string]>("SELECT entity_id AS id, content_hash FROM vectors WHERE model_id = ? ORDER BY entity_id")
+    .query<VectorStamp, [string]>(
+      "SELECT entity_id AS id, content_hash FROM vectors WHERE model_id = ? ORDER BY entity_id",
+    )
     .all(modelId);
 }
 
@@ -154,7 +171,12 @@ export interface StoredVector {
  * Vectors of `modelId` (all of them, or those of `ids`), read together with their content_hash.
  * Rows whose BLOB does not hold `dim` floats (when `dim` is given) are left out.
  */
-export function readVectorRows(db: Database, modelId: string, ids?: Iterable<number>, dim?: number): Map<number, StoredVector> {
+export function readVectorRows(
+  db: Database,
+  modelId: string,
+  ids?: Iterable<number>,
+  dim?: number,
+): Map<number, StoredVector> {
   type Row = { id: number; content_hash: string; vector: Uint8Array };
   const out = new Map<number, StoredVector>();
   const take = (rows: Row[]) => {
@@ -176,7 +198,12 @@ export function readVectorRows(db: Database, modelId: string, ids?: Iterable<num
 }
 
 /** Vectors of `modelId` (all, or those of `ids`); rows not holding `dim` floats are left out. */
-export function readVectors(db: Database, modelId: string, ids?: Iterable<number>, dim?: number): Map<number, Float32Array> {
+export function readVectors(
+  db: Database,
+  modelId: string,
+  ids?: Iterable<number>,
+  dim?: number,
+): Map<number, Float32Array> {
   const out = new Map<number, Float32Array>();
   for (const [id, row] of readVectorRows(db, modelId, ids, dim)) out.set(id, row.vector);
   return out;
@@ -218,11 +245,13 @@ export function sameModelContent(a: string, b: string): boolean {
 
 /** Hand the vectors of `from` to `to` (the same model file under another name) and make `to` the store's model. */
 export function adoptVectors(db: Database, from: string, to: EmbeddingMeta): number {
-  return db.transaction(() => {
-    const n = db.query("UPDATE vectors SET model_id = ? WHERE model_id = ?").run(to.modelId, from).changes;
-    setEmbeddingMeta(db, to);
-    return n;
-  }).immediate();
+  return db
+    .transaction(() => {
+      const n = db.query("UPDATE vectors SET model_id = ? WHERE model_id = ?").run(to.modelId, from).changes;
+      setEmbeddingMeta(db, to);
+      return n;
+    })
+    .immediate();
 }
 
 export function deleteVectorsOfModel(db: Database, modelId: string): number {

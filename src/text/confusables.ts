@@ -6,8 +6,9 @@
  * and compared with official names after folding. Pure.
  */
 
-// biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible code point (joiners and selectors too) is removed on its own
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufe00-\ufe0f\ufeff]/g;
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible code point (joiners and selectors too) is removed on its own
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufe00-\ufe0f\ufeff]/g;
 
 /** `s` without invisible and reordering characters (tabs and newlines too: use on one-line names). */
 export function stripInvisible(s: string): string {
@@ -16,20 +17,98 @@ export function stripInvisible(s: string): string {
 
 // Look-alikes of Latin letters in Cyrillic, Greek and Latin extensions (Unicode confusables, the common ones).
 const LOOKALIKES: Record<string, string> = {
-  а: "a", в: "b", е: "e", ё: "e", к: "k", м: "m", н: "h", о: "o", р: "p", с: "c", т: "t", у: "y", х: "x",
-  ѕ: "s", і: "i", ї: "i", ј: "j", һ: "h", ԁ: "d", ԛ: "q", ԝ: "w", ӏ: "l", ɡ: "g", ʏ: "y",
-  г: "r", п: "n", ԍ: "g", ɑ: "a", ɩ: "i",
-  А: "A", В: "B", Е: "E", К: "K", М: "M", Н: "H", О: "O", Р: "P", С: "C", Т: "T", У: "Y", Х: "X", Ѕ: "S", І: "I", Ј: "J", Ԛ: "Q", Ԝ: "W",
-  α: "a", β: "b", ε: "e", ι: "i", κ: "k", ν: "v", ο: "o", ρ: "p", τ: "t", υ: "u", χ: "x", γ: "y",
-  ϲ: "c", ϳ: "j",
-  Α: "A", Β: "B", Ε: "E", Ζ: "Z", Η: "H", Ι: "I", Κ: "K", Μ: "M", Ν: "N", Ο: "O", Ρ: "P", Τ: "T", Υ: "Y", Χ: "X",
-  ı: "i", ȷ: "j", ſ: "s", ℓ: "l", ǀ: "l",
+  а: "a",
+  в: "b",
+  е: "e",
+  ё: "e",
+  к: "k",
+  м: "m",
+  н: "h",
+  о: "o",
+  р: "p",
+  с: "c",
+  т: "t",
+  у: "y",
+  х: "x",
+  ѕ: "s",
+  і: "i",
+  ї: "i",
+  ј: "j",
+  һ: "h",
+  ԁ: "d",
+  ԛ: "q",
+  ԝ: "w",
+  ӏ: "l",
+  ɡ: "g",
+  ʏ: "y",
+  г: "r",
+  п: "n",
+  ԍ: "g",
+  ɑ: "a",
+  ɩ: "i",
+  А: "A",
+  В: "B",
+  Е: "E",
+  К: "K",
+  М: "M",
+  Н: "H",
+  О: "O",
+  Р: "P",
+  С: "C",
+  Т: "T",
+  У: "Y",
+  Х: "X",
+  Ѕ: "S",
+  І: "I",
+  Ј: "J",
+  Ԛ: "Q",
+  Ԝ: "W",
+  α: "a",
+  β: "b",
+  ε: "e",
+  ι: "i",
+  κ: "k",
+  ν: "v",
+  ο: "o",
+  ρ: "p",
+  τ: "t",
+  υ: "u",
+  χ: "x",
+  γ: "y",
+  ϲ: "c",
+  ϳ: "j",
+  Α: "A",
+  Β: "B",
+  Ε: "E",
+  Ζ: "Z",
+  Η: "H",
+  Ι: "I",
+  Κ: "K",
+  Μ: "M",
+  Ν: "N",
+  Ο: "O",
+  Ρ: "P",
+  Τ: "T",
+  Υ: "Y",
+  Χ: "X",
+  ı: "i",
+  ȷ: "j",
+  ſ: "s",
+  ℓ: "l",
+  ǀ: "l",
 };
-const LOOKALIKE_RE = new RegExp(`[${Object.keys(LOOKALIKES).filter((k) => k.length === 1).join("")}]`, "g");
+const LOOKALIKE_RE = new RegExp(
+  `[${Object.keys(LOOKALIKES)
+    .filter((k) => k.length === 1)
+    .join("")}]`,
+  "g",
+);
 
 /** `s` as it reads: invisible characters dropped, compatibility forms (fullwidth, ligatures) and look-alike letters made Latin. */
 export function foldConfusables(s: string): string {
-  return stripInvisible(s).normalize("NFKC").replace(LOOKALIKE_RE, (c) => LOOKALIKES[c] ?? c);
+  return stripInvisible(s)
+    .normalize("NFKC")
+    .replace(LOOKALIKE_RE, (c) => LOOKALIKES[c] ?? c);
 }
 
 /**

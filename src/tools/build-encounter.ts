@@ -7,9 +7,25 @@ import { defineTool } from "./kit/define.ts";
 import { closestNames } from "../search/rank/explain.ts";
 import { normalizePreference, OFFICIAL_SRDS } from "../search/rank/preference.ts";
 import { candidatePool, EDITION_DOC, findCreature, toMonster } from "./encounter/creatures.ts";
-import { describeParty, difficultiesOf, type Monster, partyStep, partyTotals, rateGroup, type Rating, targetWindow } from "./encounter/math.ts";
+import {
+  describeParty,
+  difficultiesOf,
+  type Monster,
+  partyStep,
+  partyTotals,
+  rateGroup,
+  type Rating,
+  targetWindow,
+} from "./encounter/math.ts";
 import { proposeGroups } from "./encounter/propose.ts";
-import { DIFFICULTIES_2014, DIFFICULTIES_2024, type Difficulty, type Edition, RULE_SOURCES, XP_BY_CR } from "./encounter/tables.ts";
+import {
+  DIFFICULTIES_2014,
+  DIFFICULTIES_2024,
+  type Difficulty,
+  type Edition,
+  RULE_SOURCES,
+  XP_BY_CR,
+} from "./encounter/tables.ts";
 import { tableParam } from "./kit/filter-params.ts";
 import { cr, documents, int, key, text, vocab } from "./kit/params.ts";
 import { toolAnswer, toolError } from "./answer/response.ts";
@@ -27,17 +43,26 @@ const monsterIn = z
   })
   .strict()
   .refine((m) => !!m.key || !!m.name || m.cr !== undefined, { message: "give key, name or cr" })
-  .refine((m) => (m.key ?? "").length <= 200 && (m.name ?? "").length <= 200, { message: "key and name are at most 200 characters" });
+  .refine((m) => (m.key ?? "").length <= 200 && (m.name ?? "").length <= 200, {
+    message: "key and name are at most 200 characters",
+  });
 
 /** Document keys, as in the search tools (aliases resolve there), with a shorter description. */
 const docs = documents().describe('e.g. ["srd-2024"]');
 
 const input = z
   .object({
-    party_levels: z.array(int(1, 20, "")).min(1).max(30).optional().describe("Each character's level"),
+    party_levels: z
+      .array(int(1, 20, ""))
+      .min(1)
+      .max(30)
+      .optional()
+      .describe("Each character's level"),
     party_size: int(1, 30, "Or size").optional(),
     party_level: int(1, 20, "and level").optional(),
-    edition: z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.enum(["2024", "2014"]).optional()).describe("Encounter rules (default: the preferred SRD's)"),
+    edition: z
+      .preprocess((v) => (typeof v === "number" ? String(v) : v), z.enum(["2024", "2014"]).optional())
+      .describe("Encounter rules (default: the preferred SRD's)"),
     difficulty: vocab(DIFFICULTIES, "2024: low|moderate|high; 2014: easy|medium|hard|deadly").optional(),
     monsters: z.array(monsterIn).min(1).max(20).optional().describe("Group to rate"),
     type: key("Creature type, e.g. undead").optional(),
@@ -66,17 +91,21 @@ type Args = z.output<typeof input>;
 
 function partyLevels(a: Args): number[] | string {
   if (a.party_levels) return a.party_levels;
-  if (a.party_size !== undefined && a.party_level !== undefined) return Array.from({ length: a.party_size }, () => a.party_level!);
+  if (a.party_size !== undefined && a.party_level !== undefined)
+    return Array.from({ length: a.party_size }, () => a.party_level!);
   return "Give the party: party_levels (each character's level, e.g. [5,5,5,5]) or party_size with party_level.";
 }
 
 const RULES: Record<Edition, string> = {
-  "2014": "2014: sum the characters' XP thresholds; multiply the monsters' total XP by the encounter multiplier for their number (next higher for fewer than 3 characters, next lower for 6 or more); the adjusted XP's highest threshold reached is the difficulty. Monsters far weaker than the rest may be left out of the count at the DM's judgment (not done here).",
-  "2024": "2024: sum the characters' XP budgets for the difficulty; the monsters' total XP (no multiplier) must fit in it. The rating is the smallest budget that holds the total.",
+  "2014":
+    "2014: sum the characters' XP thresholds; multiply the monsters' total XP by the encounter multiplier for their number (next higher for fewer than 3 characters, next lower for 6 or more); the adjusted XP's highest threshold reached is the difficulty. Monsters far weaker than the rest may be left out of the count at the DM's judgment (not done here).",
+  "2024":
+    "2024: sum the characters' XP budgets for the difficulty; the monsters' total XP (no multiplier) must fit in it. The rating is the smallest budget that holds the total.",
 };
 
 function sourcesOf(edition: Edition): string[] {
-  const s = edition === "2014" ? [RULE_SOURCES.thresholds2014, RULE_SOURCES.multipliers2014] : [RULE_SOURCES.budget2024];
+  const s =
+    edition === "2014" ? [RULE_SOURCES.thresholds2014, RULE_SOURCES.multipliers2014] : [RULE_SOURCES.budget2024];
   return [...s, RULE_SOURCES.crXp].map((x) => `${x.title} — ${x.where}`);
 }
 
@@ -102,8 +131,10 @@ function targetNote(edition: Edition, difficulty: Difficulty, r: Rating, totals:
   const value = edition === "2014" ? r.adjusted_xp! : r.total_xp;
   const what = edition === "2014" ? "adjusted XP" : "XP";
   const fmt = (n: number) => n.toLocaleString("en-US");
-  if (value < win.min) return `For ${difficulty}, add about ${fmt(win.min - value)} ${what} (target ${fmt(win.min)}–${fmt(win.max)}).`;
-  if (value > win.max) return `For ${difficulty}, remove about ${fmt(value - win.max)} ${what} (target ${fmt(win.min)}–${fmt(win.max)}).`;
+  if (value < win.min)
+    return `For ${difficulty}, add about ${fmt(win.min - value)} ${what} (target ${fmt(win.min)}–${fmt(win.max)}).`;
+  if (value > win.max)
+    return `For ${difficulty}, remove about ${fmt(value - win.max)} ${what} (target ${fmt(win.min)}–${fmt(win.max)}).`;
   return `The group is ${difficulty}, as asked.`;
 }
 
@@ -119,9 +150,12 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
   const difficulty = a.difficulty as Difficulty | undefined;
   if (difficulty && !(difficultiesOf(edition) as readonly string[]).includes(difficulty)) {
     const valid = edition === "2014" ? DIFFICULTIES_2014 : DIFFICULTIES_2024;
-    return toolError(`difficulty "${difficulty}" is not a ${edition} difficulty. ${edition} difficulties: ${valid.join(", ")}.`);
+    return toolError(
+      `difficulty "${difficulty}" is not a ${edition} difficulty. ${edition} difficulties: ${valid.join(", ")}.`,
+    );
   }
-  if (a.type && !(CREATURE_TYPES as readonly string[]).includes(a.type)) return toolError(`type "${a.type}" is not a creature type. Valid: ${CREATURE_TYPES.join(", ")}.`);
+  if (a.type && !(CREATURE_TYPES as readonly string[]).includes(a.type))
+    return toolError(`type "${a.type}" is not a creature type. Valid: ${CREATURE_TYPES.join(", ")}.`);
   const needStore = (a.monsters ?? []).some((m) => !!m.key || !!m.name) || (!a.monsters && difficulty !== undefined);
   if (needStore) {
     try {
@@ -144,23 +178,33 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     const unknown: string[] = [];
     for (const m of a.monsters) {
       if (!m.key && !m.name) {
-        monsters.push({ name: `CR ${formatCr(m.cr!)} creature`, count: m.count, cr: m.cr!, xp: XP_BY_CR.get(m.cr!) ?? 0 });
+        monsters.push({
+          name: `CR ${formatCr(m.cr!)} creature`,
+          count: m.count,
+          cr: m.cr!,
+          xp: XP_BY_CR.get(m.cr!) ?? 0,
+        });
         continue;
       }
       const e = findCreature(ctx.deps.db, m, edition);
       if (e?.note) notes.push(`${e.note} ${ratedWith(e.document_key)}`);
       const mon = e ? toMonster(e, m.count) : undefined;
       if (mon) monsters.push(mon);
-      else if (e && m.cr !== undefined) monsters.push({ name: e.name, count: m.count, cr: m.cr, xp: XP_BY_CR.get(m.cr) ?? 0 });
+      else if (e && m.cr !== undefined)
+        monsters.push({ name: e.name, count: m.count, cr: m.cr, xp: XP_BY_CR.get(m.cr) ?? 0 });
       else if (e) unknown.push(`${JSON.stringify(m.key || m.name)} (no CR or XP in its data; add cr)`);
       else {
         // A misspelled name ("Goblin Warior"): the closest creature names.
         const near = closestNames(ctx.deps.db, ["creature"], null, String(m.name || m.key));
-        unknown.push(`${JSON.stringify(m.key || m.name)}${near.length ? ` (did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?)` : ""}`);
+        unknown.push(
+          `${JSON.stringify(m.key || m.name)}${near.length ? ` (did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?)` : ""}`,
+        );
       }
     }
     if (unknown.length) {
-      return toolError(`No creature ${unknown.join(", ")} in the local store. Find the exact name or key with search_creature (e.g. {"name": "ogre*"}), or give {"cr": ..., "count": ...} for a creature that is not there.`);
+      return toolError(
+        `No creature ${unknown.join(", ")} in the local store. Find the exact name or key with search_creature (e.g. {"name": "ogre*"}), or give {"cr": ..., "count": ...} for a creature that is not there.`,
+      );
     }
     const rating = rateGroup(edition, levels, monsters);
     answer.rating = shown(rating, monsters);
@@ -170,19 +214,47 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     const [lo, hi] = crRangeFor(win.min, win.max);
     const crMin = Math.max(lo, a.cr_min ?? 0);
     const crMax = Math.min(hi, a.cr_max ?? 30);
-    const pool = crMin <= crMax ? await candidatePool(ctx.deps.search, { type: a.type, alignment: Array.isArray(a.alignment) ? a.alignment : undefined, spellcaster: typeof a.spellcaster === "boolean" ? a.spellcaster : undefined, casts: typeof a.casts === "string" && a.casts ? a.casts : undefined, environment: a.environment || undefined, cr_min: crMin, cr_max: crMax, documents: a.documents, theme: a.search || undefined, prefer: statBlocks }) : { candidates: [], themed: 0 };
+    const pool =
+      crMin <= crMax
+        ? await candidatePool(ctx.deps.search, {
+            type: a.type,
+            alignment: Array.isArray(a.alignment) ? a.alignment : undefined,
+            spellcaster: typeof a.spellcaster === "boolean" ? a.spellcaster : undefined,
+            casts: typeof a.casts === "string" && a.casts ? a.casts : undefined,
+            environment: a.environment || undefined,
+            cr_min: crMin,
+            cr_max: crMax,
+            documents: a.documents,
+            theme: a.search || undefined,
+            prefer: statBlocks,
+          })
+        : { candidates: [], themed: 0 };
     if ("message" in pool && pool.message) notes.push(pool.message);
-    if (a.search) notes.push(`${pool.themed} creatures match the theme; they come first, then the others that fit the filters.`);
+    if (a.search)
+      notes.push(`${pool.themed} creatures match the theme; they come first, then the others that fit the filters.`);
     const candidates = ofEdition(pool.candidates, a, edition, notes);
     const groups = proposeGroups(edition, levels, difficulty, candidates, a.proposals);
     answer.proposals = groups.map((g) => ({ shape: g.shape, ...shown(g.rating, g.monsters, true) }));
-    notes.unshift(`${partyStep(edition, levels)} Target for ${difficulty}: ${win.min.toLocaleString("en-US")}–${win.max.toLocaleString("en-US")} ${edition === "2014" ? "adjusted " : ""}XP; searched CR ${formatCr(crMin)}–${formatCr(crMax)}.`);
+    notes.unshift(
+      `${partyStep(edition, levels)} Target for ${difficulty}: ${win.min.toLocaleString("en-US")}–${win.max.toLocaleString("en-US")} ${edition === "2014" ? "adjusted " : ""}XP; searched CR ${formatCr(crMin)}–${formatCr(crMax)}.`,
+    );
     if (!a.documents?.length) {
       const want = statBlocks[0] ?? "srd-2024";
-      const other = [...new Set(groups.flatMap((g) => g.monsters).filter((m) => m.document_key && m.document_key !== want).map((m) => `${m.name} (${m.document_key})`))];
-      if (other.length) notes.push(`Not from ${want} (it has no version that fits these filters): ${other.join(", ")}.`);
+      const other = [
+        ...new Set(
+          groups
+            .flatMap((g) => g.monsters)
+            .filter((m) => m.document_key && m.document_key !== want)
+            .map((m) => `${m.name} (${m.document_key})`),
+        ),
+      ];
+      if (other.length)
+        notes.push(`Not from ${want} (it has no version that fits these filters): ${other.join(", ")}.`);
     }
-    if (groups.length === 0) notes.push(`No group of the ${pool.candidates.length} matching creatures fits; widen the filters (type, alignment, environment, documents, CR range) or choose another difficulty.`);
+    if (groups.length === 0)
+      notes.push(
+        `No group of the ${pool.candidates.length} matching creatures fits; widen the filters (type, alignment, environment, documents, CR range) or choose another difficulty.`,
+      );
   } else {
     notes.push(`${partyStep(edition, levels)} Add monsters to rate a group, or a difficulty to get proposals.`);
   }

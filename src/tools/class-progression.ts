@@ -48,7 +48,12 @@ export const classProgression: ToolDef = defineTool({
     const lo = a.level_min ?? 1;
     const hi = a.level_max ?? 20;
     if (lo > hi) return toolError(`level_min (${lo}) is above level_max (${hi}).`);
-    const r = classLevels(ctx.deps.db, { class: a.class, subclass: a.subclass || undefined, documents: a.documents, prefer: ctx.deps.preferDocuments });
+    const r = classLevels(ctx.deps.db, {
+      class: a.class,
+      subclass: a.subclass || undefined,
+      documents: a.documents,
+      prefer: ctx.deps.preferDocuments,
+    });
     if (typeof r === "string") return toolError(r);
     return toolAnswer({ ...r, levels: r.levels.filter((l) => l.level >= lo && l.level <= hi) });
   },

@@ -17,8 +17,34 @@ import { defineTool } from "./kit/define.ts";
 import { text, vocab } from "./kit/params.ts";
 import { entityUri, toolAnswer, toolError } from "./answer/response.ts";
 
-const COMPARED = ["spell", "creature", "weapon", "armor", "magic_item", "item", "condition", "rule", "feat", "background", "species", "class"] as const satisfies readonly EntityKind[];
-export const KIND_WORDS = ["spell", "creature", "weapon", "armor", "magic-item", "item", "condition", "rule", "feat", "background", "species", "class"] as const;
+const COMPARED = [
+  "spell",
+  "creature",
+  "weapon",
+  "armor",
+  "magic_item",
+  "item",
+  "condition",
+  "rule",
+  "feat",
+  "background",
+  "species",
+  "class",
+] as const satisfies readonly EntityKind[];
+export const KIND_WORDS = [
+  "spell",
+  "creature",
+  "weapon",
+  "armor",
+  "magic-item",
+  "item",
+  "condition",
+  "rule",
+  "feat",
+  "background",
+  "species",
+  "class",
+] as const;
 
 const input = z
   .object({
@@ -41,14 +67,21 @@ const output = z.looseObject({
 function damage(e: Entity): string | undefined {
   const d = e.data as JsonObject;
   const body = [d.desc, d.higher_level].filter((x) => typeof x === "string").join(" ");
-  const found = [...body.matchAll(/\b(\d+d\d+(?:\s*[+-]\s*\d+)?)\)?\s+(\w+)\s+damage\b/gi)].map((m) => `${m[1]!.replace(/\s+/g, "")} ${m[2]!.toLowerCase()}`);
+  const found = [...body.matchAll(/\b(\d+d\d+(?:\s*[+-]\s*\d+)?)\)?\s+(\w+)\s+damage\b/gi)].map(
+    (m) => `${m[1]!.replace(/\s+/g, "")} ${m[2]!.toLowerCase()}`,
+  );
   return found.length ? [...new Set(found)].join(", ") : undefined;
 }
 
 function side(h: SearchHit | undefined): JsonObject | null {
   if (!h) return null;
   const e = h.entity;
-  return { name: e.name, document_key: e.document_key, document_name: e.document_name, uri: entityUri(e.kind, e.key, e.document_source) };
+  return {
+    name: e.name,
+    document_key: e.document_key,
+    document_name: e.document_name,
+    uri: entityUri(e.kind, e.key, e.document_source),
+  };
 }
 
 type Run = (q: { kinds: EntityKind[]; name: string; documents: string[]; limit?: number }) => Promise<Found>;
@@ -179,12 +212,15 @@ function candidatesOf(hits: ReadonlyArray<SearchHit | undefined>): Candidate[] {
 export const compareEditions: ToolDef = defineTool({
   name: "compare_editions",
   title: "Compare 2014 and 2024",
-  description: "One entry as SRD 5.1 (2014) and SRD 5.2 (2024) have it, with the differences field by field. E.g. {\"name\":\"Fireball\"}",
+  description:
+    'One entry as SRD 5.1 (2014) and SRD 5.2 (2024) have it, with the differences field by field. E.g. {"name":"Fireball"}',
   input,
   output,
   openWorld: true,
   async run(a, ctx) {
-    const kinds: EntityKind[] = a.kind ? [a.kind === "magic-item" ? "magic_item" : (a.kind as EntityKind)] : [...COMPARED];
+    const kinds: EntityKind[] = a.kind
+      ? [a.kind === "magic-item" ? "magic_item" : (a.kind as EntityKind)]
+      : [...COMPARED];
     const run: Run = async (q) => {
       const { kinds: ks, name, documents } = q;
       const r = await ctx.deps.search({ kinds: ks, name, documents, limit: q.limit ?? 5, collapse: false });
@@ -217,7 +253,8 @@ export const compareEditions: ToolDef = defineTool({
     const same: string[] = [];
     const notes: string[] = [];
     if (old && neu) {
-      if (old.entity.name !== neu.entity.name) notes.push(`SRD 5.2 calls it "${neu.entity.name}" (SRD 5.1: "${old.entity.name}").`);
+      if (old.entity.name !== neu.entity.name)
+        notes.push(`SRD 5.2 calls it "${neu.entity.name}" (SRD 5.1: "${old.entity.name}").`);
       const auditKind = (["spell", "creature", "weapon", "armor", "magic_item"] as const).find((k) => k === kind);
       if (auditKind) {
         for (const v of compareMembers(auditKind, [
@@ -226,9 +263,15 @@ export const compareEditions: ToolDef = defineTool({
         ])) {
           if (v.similarity !== undefined) continue;
           // A 2024 stat block lists every save; 2014 lists only proficient ones: "none" there is not a change.
-          if (v.field.startsWith("saving_throws.") && (v.values.srd_2014 === "none" || v.values.srd_2014 === undefined)) continue;
+          if (v.field.startsWith("saving_throws.") && (v.values.srd_2014 === "none" || v.values.srd_2014 === undefined))
+            continue;
           if (v.verdict === "agree") same.push(v.field);
-          else differences.push({ field: v.field, srd_2014: v.values.srd_2014 ?? null, srd_2024: v.values.srd_2024 ?? null });
+          else
+            differences.push({
+              field: v.field,
+              srd_2014: v.values.srd_2014 ?? null,
+              srd_2024: v.values.srd_2024 ?? null,
+            });
         }
         const d14 = damage(old.entity);
         const d24 = damage(neu.entity);
@@ -239,9 +282,17 @@ export const compareEditions: ToolDef = defineTool({
       const t24 = String((neu.entity.data as JsonObject).desc ?? neu.entity.text ?? "");
       const overlap = Math.round(textSimilarity(t14, t24) * 100);
       if (overlap >= 98) same.push("text");
-      else differences.push({ field: "text", change: `rewritten: ${overlap}% of the words shared`, srd_2014_chars: t14.length, srd_2024_chars: t24.length });
+      else
+        differences.push({
+          field: "text",
+          change: `rewritten: ${overlap}% of the words shared`,
+          srd_2014_chars: t14.length,
+          srd_2024_chars: t24.length,
+        });
     } else {
-      notes.push(old ? `SRD 5.2 (srd-2024) has no "${old.entity.name}".` : `SRD 5.1 (srd-2014) has no "${neu!.entity.name}".`);
+      notes.push(
+        old ? `SRD 5.2 (srd-2024) has no "${old.entity.name}".` : `SRD 5.1 (srd-2014) has no "${neu!.entity.name}".`,
+      );
     }
     const answer = {
       name: (neu ?? old)!.entity.name,

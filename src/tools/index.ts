@@ -12,7 +12,19 @@ import { searchEquipment } from "./search-tools/search-equipment.ts";
 import { searchRule } from "./search-tools/search-rule.ts";
 import { searchSpell } from "./search-tools/search-spell.ts";
 
-export const TOOLS: readonly ToolDef[] = [searchSpell, searchCreature, searchCharacterOption, searchEquipment, searchRule, searchAll, listDocumentsTool, buildEncounter, classProgression, compareEditions, rollOdds];
+export const TOOLS: readonly ToolDef[] = [
+  searchSpell,
+  searchCreature,
+  searchCharacterOption,
+  searchEquipment,
+  searchRule,
+  searchAll,
+  listDocumentsTool,
+  buildEncounter,
+  classProgression,
+  compareEditions,
+  rollOdds,
+];
 
 /** The tools by name. */
 export const TOOL_BY_NAME: ReadonlyMap<string, ToolDef> = new Map(TOOLS.map((t) => [t.name, t]));

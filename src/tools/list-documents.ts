@@ -112,7 +112,12 @@ export const listDocumentsTool: ToolDef = defineTool({
       ...(message ? { message } : {}),
       metadata: meta,
     };
-    const text = a.format === "text" ? (rows.length === 0 ? (message ?? "") : safeText(documentsTable(rows))) : JSON.stringify(answer);
+    const text =
+      a.format === "text"
+        ? rows.length === 0
+          ? (message ?? "")
+          : safeText(documentsTable(rows))
+        : JSON.stringify(answer);
     return { content: [{ type: "text", text }], structuredContent: answer };
   },
 });

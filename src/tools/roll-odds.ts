@@ -13,7 +13,17 @@ import { findCreature } from "./encounter/creatures.ts";
 import type { Edition } from "./encounter/tables.ts";
 import { type D20Odds, d20Odds, MODES, type Mode } from "./odds/d20.ts";
 import { attackDamage, parseAttack, type ParsedAttack, readMultiattack, saveDamage } from "./odds/damage.ts";
-import { chanceAtLeast, type DiceExpr, type DieOptions, distribution, meanOf, parseDice, percentile, range, rollExpr } from "./odds/dice.ts";
+import {
+  chanceAtLeast,
+  type DiceExpr,
+  type DieOptions,
+  distribution,
+  meanOf,
+  parseDice,
+  percentile,
+  range,
+  rollExpr,
+} from "./odds/dice.ts";
 import { add, type Fraction, fractionText, percent, round, scale, toNumber, ZERO } from "./odds/fraction.ts";
 import { bool, int, text, vocab } from "./kit/params.ts";
 import { toolAnswer, toolError } from "./answer/response.ts";
@@ -43,7 +53,9 @@ const input = z
     attacks: int(1, 20, "Per round").optional(),
     half_on_save: bool("").optional(),
     creature: text("Its damage per round vs ac", 200).optional(),
-    edition: z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.enum(["2024", "2014"]).optional()).describe(""),
+    edition: z
+      .preprocess((v) => (typeof v === "number" ? String(v) : v), z.enum(["2024", "2014"]).optional())
+      .describe(""),
   })
   .strict();
 
@@ -51,7 +63,8 @@ const input = z
 const output = z.looseObject({ steps: z.array(z.string()) });
 type Args = z.output<typeof input>;
 
-const RULE = "A natural 20 hits and a natural 1 misses on attack rolls (SRD 5.1 and 5.2); checks and saves have no automatic result.";
+const RULE =
+  "A natural 20 hits and a natural 1 misses on attack rolls (SRD 5.1 and 5.2); checks and saves have no automatic result.";
 
 function exact(f: Fraction): { fraction: string; percent: number } {
   return { fraction: fractionText(f), percent: percent(f) };
@@ -62,11 +75,17 @@ function value(f: Fraction): { exact: string; value: number } {
 }
 
 function dieOptions(a: Args): DieOptions {
-  return { ...(a.reroll_at_most ? { rerollAtMost: a.reroll_at_most } : {}), ...(a.die_minimum ? { minimum: a.die_minimum } : {}) };
+  return {
+    ...(a.reroll_at_most ? { rerollAtMost: a.reroll_at_most } : {}),
+    ...(a.die_minimum ? { minimum: a.die_minimum } : {}),
+  };
 }
 
 function describeOptions(o: DieOptions): string {
-  const parts = [o.rerollAtMost ? `each die showing ${o.rerollAtMost} or less rerolled once` : "", o.minimum ? `each die counts at least ${o.minimum}` : ""];
+  const parts = [
+    o.rerollAtMost ? `each die showing ${o.rerollAtMost} or less rerolled once` : "",
+    o.minimum ? `each die counts at least ${o.minimum}` : "",
+  ];
   return parts.filter(Boolean).join(", ");
 }
 
@@ -82,7 +101,13 @@ function diceAnswer(e: DiceExpr, a: Args, steps: string[]) {
     min,
     max,
     mean: value(mean),
-    percentiles: { p10: percentile(d, 0.1), p25: percentile(d, 0.25), p50: percentile(d, 0.5), p75: percentile(d, 0.75), p90: percentile(d, 0.9) },
+    percentiles: {
+      p10: percentile(d, 0.1),
+      p25: percentile(d, 0.25),
+      p50: percentile(d, 0.5),
+      p75: percentile(d, 0.75),
+      p90: percentile(d, 0.9),
+    },
   };
   if (a.at_least !== undefined) out.at_least = { value: a.at_least, ...exact(chanceAtLeast(d, a.at_least)) };
   // The whole table only while it stays short: a reader needs the shape, not 200 rows.
@@ -111,9 +136,16 @@ function d20Test(a: Args, attack: boolean, added: DiceExpr | undefined, minimum?
 }
 
 function rollWords(a: Args, added: DiceExpr | undefined): string {
-  const bits = [a.mode && a.mode !== "normal" ? String(a.mode).replace("_", " ") : "", a.lucky ? "lucky (natural 1 rerolled once)" : "", added ? `+${added.text}`.replace("+-", "-") : ""];
+  const bits = [
+    a.mode && a.mode !== "normal" ? String(a.mode).replace("_", " ") : "",
+    a.lucky ? "lucky (natural 1 rerolled once)" : "",
+    added ? `+${added.text}`.replace("+-", "-") : "",
+  ];
   const b = a.bonus ?? 0;
-  return `d20${b ? (b > 0 ? `+${b}` : `${b}`) : ""}${bits.filter(Boolean).map((x) => `, ${x}`).join("")}`;
+  return `d20${b ? (b > 0 ? `+${b}` : `${b}`) : ""}${bits
+    .filter(Boolean)
+    .map((x) => `, ${x}`)
+    .join("")}`;
 }
 
 function creatureDpr(a: Args, ctx: Parameters<ToolDef["call"]>[1], steps: string[]): Record<string, unknown> | string {
@@ -127,12 +159,22 @@ function creatureDpr(a: Args, ctx: Parameters<ToolDef["call"]>[1], steps: string
   const data = e.data as unknown as CreatureData;
   const actions: CreatureAction[] = Array.isArray(data.actions) ? data.actions : [];
   const attacks = actions.map(parseAttack).filter((x): x is ParsedAttack => x !== null);
-  if (attacks.length === 0) return `${e.name}'s actions have no attack roll with damage on a hit to work out (its other effects need a save: use dc, bonus and dice).`;
+  if (attacks.length === 0)
+    return `${e.name}'s actions have no attack roll with damage on a hit to work out (its other effects need a save: use dc, bonus and dice).`;
   const o = dieOptions(a);
   const per = attacks.map((x) => {
-    const odds = d20Odds({ bonus: x.bonus, target: a.ac!, attack: true, mode: (a.mode as Mode | undefined) ?? "normal", lucky: false, critFrom: a.crit_from ?? 20 });
+    const odds = d20Odds({
+      bonus: x.bonus,
+      target: a.ac!,
+      attack: true,
+      mode: (a.mode as Mode | undefined) ?? "normal",
+      lucky: false,
+      critFrom: a.crit_from ?? 20,
+    });
     const dmg = attackDamage(odds, x.damage, o);
-    steps.push(`${x.name}: +${x.bonus} vs AC ${a.ac} hits ${fractionText(odds.success)} (crit ${fractionText(odds.crit)}); ${x.damage.text} averages ${fractionText(dmg.hit)}, ${fractionText(dmg.crit)} on a crit → ${fractionText(dmg.expected)} per attack.`);
+    steps.push(
+      `${x.name}: +${x.bonus} vs AC ${a.ac} hits ${fractionText(odds.success)} (crit ${fractionText(odds.crit)}); ${x.damage.text} averages ${fractionText(dmg.hit)}, ${fractionText(dmg.crit)} on a crit → ${fractionText(dmg.expected)} per attack.`,
+    );
     return { attack: x, odds, dmg };
   });
   const multi = actions.find((x) => /^multiattack/i.test(x.name));
@@ -146,7 +188,9 @@ function creatureDpr(a: Args, ctx: Parameters<ToolDef["call"]>[1], steps: string
   } else {
     const best = per.reduce((x, y) => (toNumber(y.dmg.expected) > toNumber(x.dmg.expected) ? y : x));
     total = best.dmg.expected;
-    used = multi ? `best single attack (${best.attack.name}); its Multiattack could not be read: "${multi.desc.slice(0, 160)}"` : `best single attack (${best.attack.name})`;
+    used = multi
+      ? `best single attack (${best.attack.name}); its Multiattack could not be read: "${multi.desc.slice(0, 160)}"`
+      : `best single attack (${best.attack.name})`;
   }
   steps.push(`Per round: ${used} = ${fractionText(total)}.`);
   return {
@@ -154,7 +198,14 @@ function creatureDpr(a: Args, ctx: Parameters<ToolDef["call"]>[1], steps: string
     key: e.key,
     document_key: e.document_key,
     ...(e.note ? { note: e.note } : {}),
-    attacks: per.map((p) => ({ name: p.attack.name, to_hit: p.attack.bonus, damage: p.attack.parts.join(" + "), hit: exact(p.odds.success), crit: exact(p.odds.crit), expected: value(p.dmg.expected) })),
+    attacks: per.map((p) => ({
+      name: p.attack.name,
+      to_hit: p.attack.bonus,
+      damage: p.attack.parts.join(" + "),
+      hit: exact(p.odds.success),
+      crit: exact(p.odds.crit),
+      expected: value(p.dmg.expected),
+    })),
     per_round: value(total),
     counted: used,
   };
@@ -162,14 +213,18 @@ function creatureDpr(a: Args, ctx: Parameters<ToolDef["call"]>[1], steps: string
 
 async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
   if (!a.dice && a.ac === undefined && a.dc === undefined && !a.creature) {
-    return toolError('Give dice (e.g. {"dice": "4d6kh3"}), a d20 test (bonus with ac or dc), or a creature with ac. E.g. {"bonus": 7, "ac": 16, "mode": "advantage"}.');
+    return toolError(
+      'Give dice (e.g. {"dice": "4d6kh3"}), a d20 test (bonus with ac or dc), or a creature with ac. E.g. {"bonus": 7, "ac": 16, "mode": "advantage"}.',
+    );
   }
-  if (a.ac !== undefined && a.dc !== undefined) return toolError("Give ac (an attack roll) or dc (a check or save), not both.");
+  if (a.ac !== undefined && a.dc !== undefined)
+    return toolError("Give ac (an attack roll) or dc (a check or save), not both.");
   // Both parse: the schema refused anything else.
   const parsed = a.dice ? (parseDice(a.dice) as DiceExpr) : undefined;
   const added = a.add ? (parseDice(a.add) as DiceExpr) : undefined;
   if (a.roll && !parsed) return toolError('roll needs dice to roll, e.g. {"dice": "1d20+5", "roll": true}.');
-  if (a.half_on_save && (a.dc === undefined || !parsed)) return toolError("half_on_save needs dc (the save's DC), bonus (the target's save bonus) and dice (the damage).");
+  if (a.half_on_save && (a.dc === undefined || !parsed))
+    return toolError("half_on_save needs dc (the save's DC), bonus (the target's save bonus) and dice (the damage).");
   const steps: string[] = [];
   const answer: Record<string, unknown> = {};
 
@@ -188,21 +243,44 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     // Reliable Talent raises a check's d20, not a die of the damage.
     const odds = d20Test(a, attack, added, attack ? undefined : a.die_minimum);
     const against = attack ? `AC ${a.ac}` : `DC ${a.dc}`;
-    steps.push(`${rollWords(a, added)} vs ${against} succeeds ${fractionText(odds.success)} of the time${attack ? `; natural ${a.crit_from && a.crit_from < 20 ? `${a.crit_from}–20` : "20"} crits (${fractionText(odds.crit)})` : ""}.`);
-    answer.test = { roll: rollWords(a, added), against, success: exact(odds.success), ...(attack ? { crit: exact(odds.crit) } : {}), rule: RULE };
+    steps.push(
+      `${rollWords(a, added)} vs ${against} succeeds ${fractionText(odds.success)} of the time${attack ? `; natural ${a.crit_from && a.crit_from < 20 ? `${a.crit_from}–20` : "20"} crits (${fractionText(odds.crit)})` : ""}.`,
+    );
+    answer.test = {
+      roll: rollWords(a, added),
+      against,
+      success: exact(odds.success),
+      ...(attack ? { crit: exact(odds.crit) } : {}),
+      rule: RULE,
+    };
     if (parsed) {
       const n = a.attacks ?? 1;
       const o: DieOptions = a.reroll_at_most ? { rerollAtMost: a.reroll_at_most } : {};
       if (attack) {
         const dmg = attackDamage(odds, parsed, o);
         const round = scale(dmg.expected, n);
-        steps.push(`${parsed.text} averages ${fractionText(dmg.hit)} on a hit and ${fractionText(dmg.crit)} on a crit (dice doubled) → ${fractionText(dmg.expected)} per attack${n > 1 ? ` × ${n} = ${fractionText(round)}` : ""}.`);
-        answer.damage = { dice: parsed.text, on_hit: value(dmg.hit), on_crit: value(dmg.crit), per_attack: value(dmg.expected), ...(n > 1 ? { per_round: value(round) } : {}) };
+        steps.push(
+          `${parsed.text} averages ${fractionText(dmg.hit)} on a hit and ${fractionText(dmg.crit)} on a crit (dice doubled) → ${fractionText(dmg.expected)} per attack${n > 1 ? ` × ${n} = ${fractionText(round)}` : ""}.`,
+        );
+        answer.damage = {
+          dice: parsed.text,
+          on_hit: value(dmg.hit),
+          on_crit: value(dmg.crit),
+          per_attack: value(dmg.expected),
+          ...(n > 1 ? { per_round: value(round) } : {}),
+        };
       } else {
         // The roller is the target making the save: a success saves it from (half) the damage.
         const dmg = saveDamage(odds.success, parsed, a.half_on_save ?? false, o);
-        steps.push(`${parsed.text} averages ${fractionText(dmg.full)} on a failed save${a.half_on_save ? ` and ${fractionText(dmg.half)} (half, rounded down) on a success` : ", nothing on a success"} → ${fractionText(dmg.expected)} expected${n > 1 ? ` × ${n}` : ""}.`);
-        answer.damage = { dice: parsed.text, on_fail: value(dmg.full), ...(a.half_on_save ? { on_save: value(dmg.half) } : {}), expected: value(scale(dmg.expected, n)) };
+        steps.push(
+          `${parsed.text} averages ${fractionText(dmg.full)} on a failed save${a.half_on_save ? ` and ${fractionText(dmg.half)} (half, rounded down) on a success` : ", nothing on a success"} → ${fractionText(dmg.expected)} expected${n > 1 ? ` × ${n}` : ""}.`,
+        );
+        answer.damage = {
+          dice: parsed.text,
+          on_fail: value(dmg.full),
+          ...(a.half_on_save ? { on_save: value(dmg.half) } : {}),
+          expected: value(scale(dmg.expected, n)),
+        };
       }
     }
   } else if (parsed) {

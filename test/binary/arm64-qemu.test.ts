@@ -18,15 +18,19 @@ import { makePackStore, PACK_QUERY } from "./pack-fixture.ts";
 const ROOT = resolve(import.meta.dir, "../..");
 const QEMU = Bun.which("qemu-aarch64-static") ?? Bun.which("qemu-aarch64");
 const ARM64_LIBS = ["/lib/ld-linux-aarch64.so.1", "/usr/lib/aarch64-linux-gnu/libstdc++.so.6"];
-const BUN_CACHE = process.env.BUN_INSTALL_CACHE_DIR ?? join(process.env.BUN_INSTALL ?? join(homedir(), ".bun"), "install", "cache");
+const BUN_CACHE =
+  process.env.BUN_INSTALL_CACHE_DIR ?? join(process.env.BUN_INSTALL ?? join(homedir(), ".bun"), "install", "cache");
 const ARM64_RUNTIME = join(BUN_CACHE, `bun-linux-aarch64-v${Bun.version}`);
 
 function skipReason(): string | undefined {
-  if (process.platform !== "linux" || process.arch !== "x64") return `runs on linux-x64 hosts (this is ${process.platform}-${process.arch})`;
+  if (process.platform !== "linux" || process.arch !== "x64")
+    return `runs on linux-x64 hosts (this is ${process.platform}-${process.arch})`;
   if (!QEMU) return "qemu-aarch64-static is not installed (Debian: apt-get install qemu-user-static)";
   const missing = ARM64_LIBS.filter((p) => !existsSync(p));
-  if (missing.length) return `the arm64 C/C++ runtime is missing (${missing.join(", ")}; Debian: dpkg --add-architecture arm64 && apt-get install libc6:arm64 libstdc++6:arm64)`;
-  if (!existsSync(ARM64_RUNTIME)) return `Bun's linux-arm64 runtime is not cached (${ARM64_RUNTIME}); cross-compile once with network: bun run build -- --target linux-arm64`;
+  if (missing.length)
+    return `the arm64 C/C++ runtime is missing (${missing.join(", ")}; Debian: dpkg --add-architecture arm64 && apt-get install libc6:arm64 libstdc++6:arm64)`;
+  if (!existsSync(ARM64_RUNTIME))
+    return `Bun's linux-arm64 runtime is not cached (${ARM64_RUNTIME}); cross-compile once with network: bun run build -- --target linux-arm64`;
   return undefined;
 }
 
@@ -45,11 +49,28 @@ describe.skipIf(reason !== undefined)("linux-arm64 binary under qemu-user", () =
     const pack = await makePackStore(join(dir, "src", "pack.db"), modelDir);
     const built = join(dir, "build", "lorekeeper-linux-arm64");
     // The build itself must not need the network either (Bun's arm64 runtime comes from its cache).
-    const b = Bun.spawn([...noNet, process.execPath, join(ROOT, "build.ts"), "--target", "linux-arm64", "--model", modelDir, "--content", pack.path, "--outfile", built, "--outdir", join(dir, "build")], {
-      cwd: ROOT,
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const b = Bun.spawn(
+      [
+        ...noNet,
+        process.execPath,
+        join(ROOT, "build.ts"),
+        "--target",
+        "linux-arm64",
+        "--model",
+        modelDir,
+        "--content",
+        pack.path,
+        "--outfile",
+        built,
+        "--outdir",
+        join(dir, "build"),
+      ],
+      {
+        cwd: ROOT,
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     const [code, err] = await Promise.all([b.exited, new Response(b.stderr).text()]);
     if (code !== 0) throw new Error(`bun build.ts --target linux-arm64 failed (${code}):\n${err}`);
 
@@ -57,7 +78,8 @@ describe.skipIf(reason !== undefined)("linux-arm64 binary under qemu-user", () =
     mkdirSync(runDir);
     const bin = join(runDir, "lorekeeper");
     renameSync(built, bin);
-    for (const d of ["home", "xdg/cache", "xdg/data", "xdg/config", "tmp"]) mkdirSync(join(dir, d), { recursive: true });
+    for (const d of ["home", "xdg/cache", "xdg/data", "xdg/config", "tmp"])
+      mkdirSync(join(dir, d), { recursive: true });
     const env = [
       `HOME=${join(dir, "home")}`,
       `XDG_CACHE_HOME=${join(dir, "xdg/cache")}`,
@@ -68,7 +90,12 @@ describe.skipIf(reason !== undefined)("linux-arm64 binary under qemu-user", () =
       ...Object.entries(upstreamEnvAt("http://127.0.0.1:9")).map(([k, v]) => `${k}=${v}`),
     ];
     const run = async (args: string[]) => {
-      const p = Bun.spawn([...noNet, "env", "-i", ...env, QEMU!, bin, ...args], { cwd: runDir, stdout: "pipe", stderr: "pipe", env: {} });
+      const p = Bun.spawn([...noNet, "env", "-i", ...env, QEMU!, bin, ...args], {
+        cwd: runDir,
+        stdout: "pipe",
+        stderr: "pipe",
+        env: {},
+      });
       const [c, out, e] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
       return { code: c, out, err: e };
     };

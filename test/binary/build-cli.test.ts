@@ -17,7 +17,11 @@ const tmp = makeTempDir("lk-build-cli-");
 afterAll(() => tmp.cleanup());
 
 async function build(args: string[]): Promise<{ code: number; err: string }> {
-  const p = Bun.spawn([process.execPath, join(ROOT, "build.ts"), "--outdir", join(tmp.dir, "dist"), ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([process.execPath, join(ROOT, "build.ts"), "--outdir", join(tmp.dir, "dist"), ...args], {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
   return { code, err };
 }
@@ -42,7 +46,9 @@ describe("build.ts refuses what would not work", () => {
 
   test("unknown target and --outfile with several targets are usage errors", async () => {
     expect((await build(["--target", "plan9-x64", "--no-semantic"])).err).toContain('Unknown target "plan9-x64"');
-    expect((await build(["--target", "all", "--outfile", "x", "--no-semantic"])).err).toContain("--outfile works with one target only");
+    expect((await build(["--target", "all", "--outfile", "x", "--no-semantic"])).err).toContain(
+      "--outfile works with one target only",
+    );
   });
 
   test("a content pack embedded with another model is refused, naming both model ids", async () => {
@@ -88,7 +94,9 @@ describe("native plan and loader rewrites", () => {
       expect(out!).not.toContain("getBuildDir(getDirName())");
     }
     const cjs = join(ROOT, "node_modules/usearch/javascript/dist/cjs/usearch.js");
-    expect(REWRITES.find((r) => r.name === "usearch loader")!.apply(readFileSync(cjs, "utf8"))).toContain('__lorekeeperNative.load("usearch")');
+    expect(REWRITES.find((r) => r.name === "usearch loader")!.apply(readFileSync(cjs, "utf8"))).toContain(
+      '__lorekeeperNative.load("usearch")',
+    );
     // a changed loader is caught, not silently left in place
     for (const r of REWRITES) expect(r.apply("module.exports = {}")).toBeUndefined();
   });

@@ -27,7 +27,9 @@ function makePack(base: string): { bundle: EmbeddedBundle; ids: Map<string, numb
   const store = openStore({ path: src });
   const entities = sampleEntities();
   replaceOrigin(store.db, "open5e_v2:mixed", entities);
-  const ids = new Map((store.db.query("SELECT key, id FROM entities").all() as { key: string; id: number }[]).map((r) => [r.key, r.id]));
+  const ids = new Map(
+    (store.db.query("SELECT key, id FROM entities").all() as { key: string; id: number }[]).map((r) => [r.key, r.id]),
+  );
   const packed = join(base, "packed.db");
   store.db.exec(`VACUUM INTO '${packed}'`);
   store.close();
@@ -44,8 +46,12 @@ function storeRows(path: string): { n: number; ids: Map<string, number>; ftsHit:
   const db = new Database(path, { readonly: true });
   try {
     const n = (db.query("SELECT count(*) AS n FROM entities").get() as { n: number }).n;
-    const ids = new Map((db.query("SELECT key, id FROM entities").all() as { key: string; id: number }[]).map((r) => [r.key, r.id]));
-    const ftsHit = (db.query("SELECT count(*) AS n FROM entities_fts WHERE entities_fts MATCH 'fireball'").get() as { n: number }).n;
+    const ids = new Map(
+      (db.query("SELECT key, id FROM entities").all() as { key: string; id: number }[]).map((r) => [r.key, r.id]),
+    );
+    const ftsHit = (
+      db.query("SELECT count(*) AS n FROM entities_fts WHERE entities_fts MATCH 'fireball'").get() as { n: number }
+    ).n;
     return { n, ids, ftsHit };
   } finally {
     db.close();
@@ -92,7 +98,9 @@ describe("installContentPack", () => {
     const { bundle } = makePack(base);
     const db = join(base, "user.db");
     const store = openStore({ path: db });
-    replaceOrigin(store.db, "orcbrew:mine", [makeEntity("spell", "My Own Spell", { level: 1 }, { doc: "homebrew-pack" })]);
+    replaceOrigin(store.db, "orcbrew:mine", [
+      makeEntity("spell", "My Own Spell", { level: 1 }, { doc: "homebrew-pack" }),
+    ]);
     store.close();
     const res = await installContentPack(bundle, db);
     expect(res.installed).toBe(false);
@@ -116,8 +124,15 @@ describe("installContentPack", () => {
     const bundleJson = join(base, "bundle.json");
     writeFileSync(bundleJson, JSON.stringify(bundle));
     const db = join(base, "race", "lorekeeper.db");
-    const procs = [0, 1].map(() => Bun.spawn([process.execPath, join(import.meta.dir, "pack-worker.ts"), bundleJson, db], { stdout: "pipe", stderr: "pipe" }));
-    const outs = await Promise.all(procs.map(async (p) => ({ code: await p.exited, out: await new Response(p.stdout).text() })));
+    const procs = [0, 1].map(() =>
+      Bun.spawn([process.execPath, join(import.meta.dir, "pack-worker.ts"), bundleJson, db], {
+        stdout: "pipe",
+        stderr: "pipe",
+      }),
+    );
+    const outs = await Promise.all(
+      procs.map(async (p) => ({ code: await p.exited, out: await new Response(p.stdout).text() })),
+    );
     for (const o of outs) expect(o.code).toBe(0);
     const installed = outs.map((o) => (JSON.parse(o.out) as { installed: boolean }).installed);
     expect(installed.filter(Boolean).length).toBe(1);

@@ -31,7 +31,11 @@ describe("ensureExtracted", () => {
     expect(first.dir).toMatch(/9\.9\.9-[0-9a-f]{12}$/);
     expect(first.warm).toBe(false);
     expect(first.written.sort()).toEqual(files.map((f) => f.name).sort());
-    expectSameFiles(first.dir, join(base, "src"), files.map((f) => f.name));
+    expectSameFiles(
+      first.dir,
+      join(base, "src"),
+      files.map((f) => f.name),
+    );
     expect(existsSync(join(first.dir, MARKER))).toBe(true);
 
     const second = await ensureExtracted(bundle, [root]);
@@ -93,21 +97,41 @@ describe("ensureExtracted", () => {
 
   test("several processes starting at once all end up with the same verified files", async () => {
     const base = tmp();
-    const files = [...defaultFiles(3), { name: "native/big.bin", role: "ort-lib" as const, bytes: randomBytes(4_000_000, 5) }];
+    const files = [
+      ...defaultFiles(3),
+      { name: "native/big.bin", role: "ort-lib" as const, bytes: randomBytes(4_000_000, 5) },
+    ];
     const bundle = makeBundle(join(base, "src"), files);
     const bundleJson = join(base, "bundle.json");
     writeFileSync(bundleJson, JSON.stringify(bundle));
     const root = join(base, "cache");
     const procs = Array.from({ length: 4 }, () =>
-      Bun.spawn([process.execPath, join(import.meta.dir, "extract-worker.ts"), bundleJson, root], { stdout: "pipe", stderr: "pipe" }),
+      Bun.spawn([process.execPath, join(import.meta.dir, "extract-worker.ts"), bundleJson, root], {
+        stdout: "pipe",
+        stderr: "pipe",
+      }),
     );
-    const outs = await Promise.all(procs.map(async (p) => ({ code: await p.exited, out: await new Response(p.stdout).text(), err: await new Response(p.stderr).text() })));
+    const outs = await Promise.all(
+      procs.map(async (p) => ({
+        code: await p.exited,
+        out: await new Response(p.stdout).text(),
+        err: await new Response(p.stderr).text(),
+      })),
+    );
     for (const o of outs) expect(o).toMatchObject({ code: 0, err: "" });
     const dirs = new Set(outs.map((o) => (JSON.parse(o.out) as { dir: string }).dir));
     expect(dirs.size).toBe(1);
     const dir = [...dirs][0]!;
-    expectSameFiles(dir, join(base, "src"), files.map((f) => f.name));
-    expect(readdirSync(dir, { recursive: true }).map(String).filter((f) => f.includes(".tmp-"))).toEqual([]);
+    expectSameFiles(
+      dir,
+      join(base, "src"),
+      files.map((f) => f.name),
+    );
+    expect(
+      readdirSync(dir, { recursive: true })
+        .map(String)
+        .filter((f) => f.includes(".tmp-")),
+    ).toEqual([]);
     expect((await ensureExtracted(bundle, [root])).warm).toBe(true);
   }, 30_000);
 });

@@ -40,9 +40,17 @@ for (const d of ["run", "home", "cache", "data", "tmp", "empty"]) mkdirSync(join
 const bin = join(dir, "run", "lorekeeper");
 copyFileSync(src, bin);
 Bun.spawnSync(["chmod", "+x", bin]);
-const env = { HOME: join(dir, "home"), XDG_CACHE_HOME: join(dir, "cache"), XDG_DATA_HOME: join(dir, "data"), TMPDIR: join(dir, "tmp"), PATH: join(dir, "empty") };
+const env = {
+  HOME: join(dir, "home"),
+  XDG_CACHE_HOME: join(dir, "cache"),
+  XDG_DATA_HOME: join(dir, "data"),
+  TMPDIR: join(dir, "tmp"),
+  PATH: join(dir, "empty"),
+};
 const canIsolate = Bun.spawnSync(["unshare", "-rmn", "true"]).exitCode === 0;
-const hide = [join(ROOT, "node_modules"), join(ROOT, "..", "shared")].filter(existsSync).map((p) => `mount --bind '${join(dir, "empty")}' '${p}'`);
+const hide = [join(ROOT, "node_modules"), join(ROOT, "..", "shared")]
+  .filter(existsSync)
+  .map((p) => `mount --bind '${join(dir, "empty")}' '${p}'`);
 const isolation = ["unshare", "-rmn", "sh", "-c", [...hide, 'exec "$0" "$@"'].join(" && ")];
 
 /** CPU time (user + system, ms) the process has used so far, from /proc (every thread; Linux only). */
@@ -69,7 +77,13 @@ interface Run {
 
 async function once(prefix: string[]): Promise<Run> {
   const [command, ...args] = [...prefix, "env", "-i", ...Object.entries(env).map(([k, v]) => `${k}=${v}`), bin];
-  const transport = new StdioClientTransport({ command: command!, args, cwd: join(dir, "run"), env: {}, stderr: "ignore" });
+  const transport = new StdioClientTransport({
+    command: command!,
+    args,
+    cwd: join(dir, "run"),
+    env: {},
+    stderr: "ignore",
+  });
   const client = new Client({ name: "measure", version: "1.0.0" });
   const t0 = performance.now();
   try {
@@ -81,7 +95,13 @@ async function once(prefix: string[]): Promise<Run> {
     const search = performance.now() - t0;
     const cpu = cpuMs(transport.pid);
     const a = res.structuredContent as { search_mode?: string; results?: { name: string }[] } | undefined;
-    return { list, search, cpu, mode: a?.search_mode ?? "?", top: a?.results?.map((r) => r.name).join(", ") ?? JSON.stringify(res.content).slice(0, 200) };
+    return {
+      list,
+      search,
+      cpu,
+      mode: a?.search_mode ?? "?",
+      top: a?.results?.map((r) => r.name).join(", ") ?? JSON.stringify(res.content).slice(0, 200),
+    };
   } finally {
     await client.close();
   }
@@ -111,6 +131,10 @@ await series("direct (env -i, fresh HOME/XDG, empty PATH)", [], true);
 if (canIsolate) {
   rmSync(join(dir, "cache"), { recursive: true, force: true });
   rmSync(join(dir, "data"), { recursive: true, force: true });
-  await series("isolated (unshare -rmn: no network, node_modules and ../shared hidden; fresh cache and store)", isolation, true);
+  await series(
+    "isolated (unshare -rmn: no network, node_modules and ../shared hidden; fresh cache and store)",
+    isolation,
+    true,
+  );
 } else process.stdout.write("\nunshare is not available: isolated run skipped\n");
 tmp.cleanup();

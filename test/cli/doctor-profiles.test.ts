@@ -36,7 +36,9 @@ describe("doctor: creature profiles", () => {
     const store = openStore({ path });
     try {
       // A row as an older LoreKeeper stored it: no profile in its data.
-      store.db.run("UPDATE entities SET data = json_remove(data, '$.profile', '$.common_names') WHERE kind = 'creature' AND name IN ('Goblin', 'Wraith')");
+      store.db.run(
+        "UPDATE entities SET data = json_remove(data, '$.profile', '$.common_names') WHERE kind = 'creature' AND name IN ('Goblin', 'Wraith')",
+      );
       const c = profileCoverage(store.db);
       expect(c.core - c.withProfile).toBe(2);
       expect(c.lacking).toEqual(["Goblin", "Wraith"]);
@@ -82,7 +84,9 @@ describe("doctor: creature profiles", () => {
     const ro = openStore({ path, readonly: true });
     try {
       const rules = profileCoverage(ro.db, PROFILE_GROUPS.find((g) => g.label === "rules")!);
-      const rows = ro.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE kind IN ('rule', 'rule_section')").get()!.n;
+      const rows = ro.db
+        .query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE kind IN ('rule', 'rule_section')")
+        .get()!.n;
       expect(rules.lacking).toEqual(["Falling"]);
       expect(rules.core).toBeLessThan(rows);
     } finally {

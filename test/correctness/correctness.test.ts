@@ -49,7 +49,9 @@ beforeAll(async () => {
   await sync(["open5e_v2"], V2_TYPES);
   const ctx = { store, embedder: noModel(), embeddingTimeoutMs: 2000 };
   // As the server runs them: tool answers are compact (omitText).
-  ({ client, close } = await connectInMemory(makeDeps(store, { search: (q) => runSearch(ctx, { ...q, omitText: true }) })));
+  ({ client, close } = await connectInMemory(
+    makeDeps(store, { search: (q) => runSearch(ctx, { ...q, omitText: true }) }),
+  ));
 });
 
 afterAll(async () => {
@@ -88,7 +90,9 @@ describe("faithful fields", () => {
     expect([w.range, w.long_range]).toEqual([100, 400]);
     const props = (w.properties as Array<{ name: string; detail: string | null }>).map((p) => p.name).sort();
     expect(props).toEqual(["Ammunition", "Heavy", "Loading", "Two-Handed"]);
-    expect((w.properties as Array<{ name: string; detail: string | null }>).find((p) => p.name === "Ammunition")!.detail).toContain("100/400");
+    expect(
+      (w.properties as Array<{ name: string; detail: string | null }>).find((p) => p.name === "Ammunition")!.detail,
+    ).toContain("100/400");
     expect(String((w.upstream_notes as string[])[0])).toContain("Open5e v2 omits Ammunition, Heavy");
     const martialMelee = await call("search_equipment", { type: "weapon", category: "martial melee" });
     expect(martialMelee.results.map((r) => r.key)).not.toContain("srd_crossbow-heavy");
@@ -120,7 +124,8 @@ describe("the fidelity check (bun run eval) on the fixture's raw records", () =>
 
 describe("new filters", () => {
   test("weapons by property", async () => {
-    const names = async (args: Record<string, unknown>) => (await call("search_equipment", { type: "weapon", ...args })).results.map((r) => r.key).sort();
+    const names = async (args: Record<string, unknown>) =>
+      (await call("search_equipment", { type: "weapon", ...args })).results.map((r) => r.key).sort();
     expect(await names({ property: "finesse" })).toEqual(["srd_dagger"]);
     expect(await names({ property: "thrown" })).toEqual(["srd_dagger", "srd_handaxe"]);
     expect(await names({ property: ["two-handed", "loading"] })).toEqual(["srd_crossbow-heavy"]);
@@ -130,7 +135,21 @@ describe("new filters", () => {
   });
 
   test("with the new parameters, a misspelled one is still named first when many are wrong", async () => {
-    const args = { speeed: "fly", speed: 1, sense: 2, damage_immunity: 3, damage_resistance: 4, condition_immunity: 5, legendary: 6, cr: "x", cr_min: "y", cr_max: "z", type: 7, size: 8, limit: "n" };
+    const args = {
+      speeed: "fly",
+      speed: 1,
+      sense: 2,
+      damage_immunity: 3,
+      damage_resistance: 4,
+      condition_immunity: 5,
+      legendary: 6,
+      cr: "x",
+      cr_min: "y",
+      cr_max: "z",
+      type: 7,
+      size: 8,
+      limit: "n",
+    };
     const r = await client.callTool({ name: "search_creature", arguments: args });
     expect(r.isError).toBe(true);
     const text = String((r.content as Array<{ text: string }>)[0]!.text);
@@ -138,7 +157,8 @@ describe("new filters", () => {
   });
 
   test("creatures by speed, sense, immunity, resistance, legendary", async () => {
-    const keys = async (args: Record<string, unknown>) => (await call("search_creature", args)).results.map((r) => r.key).sort();
+    const keys = async (args: Record<string, unknown>) =>
+      (await call("search_creature", args)).results.map((r) => r.key).sort();
     expect(await keys({ speed: "fly" })).toEqual(["srd_adult-red-dragon", "srd_wraith"]);
     expect(await keys({ speed: ["climb", "fly"] })).toEqual(["srd_adult-red-dragon"]);
     expect(await keys({ speed: "hover" })).toEqual(["srd_wraith"]);
@@ -154,7 +174,8 @@ describe("new filters", () => {
   });
 
   test("spells by component", async () => {
-    const keys = async (component: unknown) => (await call("search_spell", { component })).results.map((r) => r.key).sort();
+    const keys = async (component: unknown) =>
+      (await call("search_spell", { component })).results.map((r) => r.key).sort();
     expect(await keys("consumed material")).toEqual(["srd_revivify"]);
     expect(await keys(["V", "S"])).toContain("srd_shield");
     expect(await keys("m")).toEqual(["spells-that-dont-suck_alter-weather", "srd_fireball", "srd_revivify"]);
@@ -200,7 +221,13 @@ describe("one entity per thing per document, unique stable URIs (v1 and the D&D 
   });
 
   test("every result URI resolves to exactly that entity", async () => {
-    for (const tool of ["search_rule", "search_spell", "search_equipment", "search_creature", "search_character_option"]) {
+    for (const tool of [
+      "search_rule",
+      "search_spell",
+      "search_equipment",
+      "search_creature",
+      "search_character_option",
+    ]) {
       for (const r of (await call(tool, { limit: 100 })).results) {
         const e = await read(String(r.uri));
         expect([e.key, e.document_source, e.kind]).toEqual([r.key, r.document_source, r.kind]);
@@ -224,6 +251,8 @@ describe("one entity per thing per document, unique stable URIs (v1 and the D&D 
   });
 
   test("a bare key never reaches another source; the error names the qualified URI", async () => {
-    await expect(client.readResource({ uri: "lorekeeper://spell/fireball" })).rejects.toThrow("lorekeeper://spell/open5e_v1:fireball");
+    await expect(client.readResource({ uri: "lorekeeper://spell/fireball" })).rejects.toThrow(
+      "lorekeeper://spell/open5e_v1:fireball",
+    );
   });
 });

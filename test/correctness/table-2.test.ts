@@ -55,7 +55,9 @@ beforeAll(async () => {
   await sync(["open5e_v2"], ["spells", "creatures", "classes"]);
   await sync(["open5e_v1"], ["spells", "monsters"]);
   const ctx = { store, embedder: noModel(), embeddingTimeoutMs: 2000 };
-  ({ client, close } = await connectInMemory(makeDeps(store, { search: (q) => runSearch(ctx, { ...q, omitText: true }) })));
+  ({ client, close } = await connectInMemory(
+    makeDeps(store, { search: (q) => runSearch(ctx, { ...q, omitText: true }) }),
+  ));
 });
 
 afterAll(async () => {
@@ -68,17 +70,35 @@ afterAll(async () => {
 describe("spell components are read from the material text", () => {
   test('SRD 5.2 "worth N+ GP" is a costly material (it found 0 of 339)', async () => {
     const a = await call("search_spell", { component: ["costly material"], documents: ["srd-2024"], limit: 50 });
-    expect(a.results.map((r) => keyOf(r.uri)).sort()).toEqual(["srd-2024_bless", "srd-2024_chromatic-orb", "srd-2024_identify", "srd-2024_revivify", "srd-2024_stoneskin"]);
+    expect(a.results.map((r) => keyOf(r.uri)).sort()).toEqual([
+      "srd-2024_bless",
+      "srd-2024_chromatic-orb",
+      "srd-2024_identify",
+      "srd-2024_revivify",
+      "srd-2024_stoneskin",
+    ]);
     const revivify = await dataOf("lorekeeper://spell/srd-2024_revivify");
     expect((revivify.components as Record<string, unknown>).material_cost).toBe("300 gp");
   });
 
   test("consumed material is what the text says the spell consumes, not upstream's flag", async () => {
-    const a = await call("search_spell", { component: ["consumed material"], level_max: 5, all_versions: true, limit: 50 });
+    const a = await call("search_spell", {
+      component: ["consumed material"],
+      level_max: 5,
+      all_versions: true,
+      limit: 50,
+    });
     const keys = a.results.map((r) => keyOf(r.uri)).sort();
     // Bless, Chromatic Orb and Identify (flagged consumed upstream) only cost; Lair Sense says "not consumed".
     expect(keys).toEqual(["srd-2024_revivify", "srd-2024_stoneskin", "srd_revivify"]);
-    for (const k of ["srd-2024_bless", "srd-2024_chromatic-orb", "srd-2024_identify", "deepm_lair-sense", "srd_identify"]) expect(keys).not.toContain(k);
+    for (const k of [
+      "srd-2024_bless",
+      "srd-2024_chromatic-orb",
+      "srd-2024_identify",
+      "deepm_lair-sense",
+      "srd_identify",
+    ])
+      expect(keys).not.toContain(k);
   });
 
   test('the 2014 Revivify ("which the spell consumes") is consumed, and says what upstream had', async () => {
@@ -93,7 +113,12 @@ describe("spell components are read from the material text", () => {
 
 describe("SRD 5.1 spell class lists", () => {
   test("the 2014 Identify and Speak with Animals are not cleric spells (a domain's, not the class list)", async () => {
-    const clerics = await call("search_spell", { class_key: "cleric", documents: ["srd-2014"], all_versions: true, limit: 50 });
+    const clerics = await call("search_spell", {
+      class_key: "cleric",
+      documents: ["srd-2014"],
+      all_versions: true,
+      limit: 50,
+    });
     const names = clerics.results.map((r) => r.name);
     expect(names).not.toContain("Identify");
     expect(names).not.toContain("Speak with Animals");
@@ -125,7 +150,10 @@ describe("creature environments and descriptions", () => {
   });
 
   test("build_encounter in a forest proposes no Quasit", async () => {
-    const r = await client.callTool({ name: "build_encounter", arguments: { party_levels: [3, 3, 4, 5], difficulty: "moderate", environment: "forest" } });
+    const r = await client.callTool({
+      name: "build_encounter",
+      arguments: { party_levels: [3, 3, 4, 5], difficulty: "moderate", environment: "forest" },
+    });
     expect(r.isError).toBeFalsy();
     const text = JSON.stringify(r.structuredContent);
     expect((r.structuredContent as { proposals: unknown[] }).proposals.length).toBeGreaterThan(0);
@@ -146,7 +174,9 @@ describe("the server's document preference governs every tool, and a fallback is
   /** A second client on the same store with the server's preference set (LOREKEEPER_PREFER_DOCUMENTS=srd-2014). */
   async function with2014<T>(fn: (c: Client) => Promise<T>): Promise<T> {
     const ctx = { store, embedder: noModel(), embeddingTimeoutMs: 2000 };
-    const conn = await connectInMemory(makeDeps(store, { preferDocuments: ["srd-2014"], search: (q) => runSearch(ctx, { ...q, omitText: true }) }));
+    const conn = await connectInMemory(
+      makeDeps(store, { preferDocuments: ["srd-2014"], search: (q) => runSearch(ctx, { ...q, omitText: true }) }),
+    );
     try {
       return await fn(conn.client);
     } finally {
@@ -156,9 +186,15 @@ describe("the server's document preference governs every tool, and a fallback is
 
   test("class_progression answers the preferred edition's Wizard", async () => {
     type Levels = { class: { document_key: string; uri: string }; note?: string };
-    const byDefault = (await client.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 2 } })).structuredContent as Levels;
+    const byDefault = (
+      await client.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 2 } })
+    ).structuredContent as Levels;
     expect(byDefault.class.document_key).toBe("srd-2024");
-    const old = await with2014(async (c) => (await c.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 2 } })).structuredContent as Levels);
+    const old = await with2014(
+      async (c) =>
+        (await c.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 2 } }))
+          .structuredContent as Levels,
+    );
     expect(old.class.document_key).toBe("srd-2014");
     expect(old.class.uri).toBe("lorekeeper://class/srd_wizard");
     expect(old.note ?? "").not.toContain("From ");
@@ -175,16 +211,32 @@ describe("the server's document preference governs every tool, and a fallback is
   });
 
   test("2024 encounter proposals use 2024 stat blocks (the environment from any version) and name any other book", async () => {
-    const r = await client.callTool({ name: "build_encounter", arguments: { party_levels: [3, 3, 4, 5], difficulty: "moderate", environment: "forest", proposals: 5 } });
-    const a = r.structuredContent as { proposals: Array<{ monsters: Array<{ name: string; document_key: string }> }>; message: string };
+    const r = await client.callTool({
+      name: "build_encounter",
+      arguments: { party_levels: [3, 3, 4, 5], difficulty: "moderate", environment: "forest", proposals: 5 },
+    });
+    const a = r.structuredContent as {
+      proposals: Array<{ monsters: Array<{ name: string; document_key: string }> }>;
+      message: string;
+    };
     const used = a.proposals.flatMap((p) => p.monsters);
     expect(used.filter((m) => m.name === "Owlbear").every((m) => m.document_key === "srd-2024")).toBe(true);
     expect(used.some((m) => m.name === "Owlbear")).toBe(true);
     // The fixture has no 2024 Lizardfolk: the 2014 one is used, and the answer says so.
     expect(used.filter((m) => m.document_key !== "srd-2024").map((m) => m.name)).toEqual(["Lizardfolk"]);
-    expect(a.message).toContain("Not from srd-2024 (it has no version that fits these filters): Lizardfolk (srd-2014).");
+    expect(a.message).toContain(
+      "Not from srd-2024 (it has no version that fits these filters): Lizardfolk (srd-2014).",
+    );
     // With the 2014 preference the rules and the stat blocks are 2014's.
-    const old = await with2014(async (c) => (await c.callTool({ name: "build_encounter", arguments: { party_levels: [3, 3, 4, 5], difficulty: "medium", environment: "forest" } })).structuredContent as { edition: string; proposals: Array<{ monsters: Array<{ document_key: string }> }> });
+    const old = await with2014(
+      async (c) =>
+        (
+          await c.callTool({
+            name: "build_encounter",
+            arguments: { party_levels: [3, 3, 4, 5], difficulty: "medium", environment: "forest" },
+          })
+        ).structuredContent as { edition: string; proposals: Array<{ monsters: Array<{ document_key: string }> }> },
+    );
     expect(old.edition).toBe("2014");
     expect(old.proposals.flatMap((p) => p.monsters).every((m) => m.document_key === "srd-2014")).toBe(true);
   });
@@ -196,15 +248,33 @@ describe("what a table asks for", () => {
     // The 2024 Wight lists no environment; its SRD 5.1 namesake lives in swamps: the preferred row, no fallback.
     expect(a.results.map((r) => [r.name, r.document_key, r.edition_note])).toEqual([["Wight", "srd-2024", undefined]]);
     const every = await call("search_creature", { environment: "Swamp", all_versions: true, limit: 50 });
-    expect(every.results.map((r) => keyOf(r.uri)).sort()).toEqual(["srd-2024_ghoul", "srd-2024_ogre", "srd-2024_wight", "srd_ghoul", "srd_goblin", "srd_lizardfolk", "srd_ogre", "srd_wight"]);
+    expect(every.results.map((r) => keyOf(r.uri)).sort()).toEqual([
+      "srd-2024_ghoul",
+      "srd-2024_ogre",
+      "srd-2024_wight",
+      "srd_ghoul",
+      "srd_goblin",
+      "srd_lizardfolk",
+      "srd_ogre",
+      "srd_wight",
+    ]);
     const none = await call("search_creature", { environment: "volcano" });
     expect(none.results).toEqual([]);
   });
 
   test("`documents` is described in the six search tools and the instructions name srd-2014 / srd-2024", async () => {
     const { tools } = await client.listTools();
-    for (const name of ["search_spell", "search_creature", "search_character_option", "search_equipment", "search_rule", "search_all"]) {
-      const docs = (tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, { description?: string }>).documents!;
+    for (const name of [
+      "search_spell",
+      "search_creature",
+      "search_character_option",
+      "search_equipment",
+      "search_rule",
+      "search_all",
+    ]) {
+      const docs = (
+        tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, { description?: string }>
+      ).documents!;
       expect(`${name}: ${docs.description}`).toMatch(/srd-2014\W+SRD 5\.1\b.*srd-2024\W+SRD 5\.2\b/);
     }
     const instructions = client.getInstructions() ?? "";
@@ -213,8 +283,13 @@ describe("what a table asks for", () => {
   });
 
   test('build_encounter says "did you mean" for a misspelled monster', async () => {
-    const r = await client.callTool({ name: "build_encounter", arguments: { party_levels: [3, 3, 4, 5], monsters: [{ name: "Goblin Warior", count: 4 }] } });
+    const r = await client.callTool({
+      name: "build_encounter",
+      arguments: { party_levels: [3, 3, 4, 5], monsters: [{ name: "Goblin Warior", count: 4 }] },
+    });
     expect(r.isError).toBe(true);
-    expect(String((r.content as Array<{ text: string }>)[0]!.text)).toContain('"Goblin Warior" (did you mean "Goblin Warrior"?)');
+    expect(String((r.content as Array<{ text: string }>)[0]!.text)).toContain(
+      '"Goblin Warior" (did you mean "Goblin Warrior"?)',
+    );
   });
 });

@@ -227,4 +227,3 @@ describe("first hour: one row per document, one count", () => {
     }
   });
 });
-

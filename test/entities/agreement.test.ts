@@ -29,8 +29,15 @@ beforeAll(async () => {
   tmp = makeTempDir("lk-agree-");
   store = openStore({ path: join(tmp.dir, "lk.db") });
   const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
-  const r = await runSync(store, { config, sources: ["open5e_v2", "open5e_v1", "dnd5e_api"], types: ["creature", "weapon"], force: true });
-  expect(r.results.filter((x) => x.status === "failed").map((x) => `${x.source} ${x.contentType}: ${x.error}`)).toEqual([]);
+  const r = await runSync(store, {
+    config,
+    sources: ["open5e_v2", "open5e_v1", "dnd5e_api"],
+    types: ["creature", "weapon"],
+    force: true,
+  });
+  expect(r.results.filter((x) => x.status === "failed").map((x) => `${x.source} ${x.contentType}: ${x.error}`)).toEqual(
+    [],
+  );
 }, 60_000);
 afterAll(async () => {
   store.close();
@@ -40,7 +47,9 @@ afterAll(async () => {
 
 function stored(source: string, kind: string, name: string): JsonObject {
   const row = store.db
-    .query<{ data: string }, [string, string, string]>("SELECT data FROM entities WHERE document_source = ? AND kind = ? AND name = ? AND document_key = 'srd-2014'")
+    .query<{ data: string }, [string, string, string]>(
+      "SELECT data FROM entities WHERE document_source = ? AND kind = ? AND name = ? AND document_key = 'srd-2014'",
+    )
     .get(source, kind, name);
   if (!row) throw new Error(`no ${source} ${kind} ${name}`);
   return JSON.parse(row.data) as JsonObject;
@@ -51,7 +60,9 @@ describe("corrections by agreement, through a real sync", () => {
   test("two against one: the third source answers the majority and says so", () => {
     const chain = stored("dnd5e_api", "creature", "Chain Devil");
     expect(chain.cr).toBe(11);
-    expect(notes(chain).join(" ")).toContain("the D&D 5e API gives cr 8; Open5e v2 and Open5e v1 give 11. Corrected to the majority.");
+    expect(notes(chain).join(" ")).toContain(
+      "the D&D 5e API gives cr 8; Open5e v2 and Open5e v1 give 11. Corrected to the majority.",
+    );
     const lich = stored("open5e_v1", "creature", "Lich");
     expect((lich.skills as JsonObject).arcana).toBe(18);
     expect(notes(lich).join(" ")).toContain("Open5e v1 gives skills.arcana 19");
@@ -61,12 +72,15 @@ describe("corrections by agreement, through a real sync", () => {
     expect(notes(short).join(" ")).toContain('Open5e v2 gives damage_type "slashing"');
     expect(stored("open5e_v2", "weapon", "Greatsword").weight_lb).toBe(6);
     // The filter column follows the corrected field.
-    const cr = store.db.query<{ cr: number }, []>("SELECT cr FROM entities WHERE document_source = 'dnd5e_api' AND name = 'Chain Devil'").get();
+    const cr = store.db
+      .query<{ cr: number }, []>("SELECT cr FROM entities WHERE document_source = 'dnd5e_api' AND name = 'Chain Devil'")
+      .get();
     expect(cr?.cr).toBe(11);
   });
 
   test("where the sources agree nothing changes, and a kept verdict is not applied", () => {
-    for (const s of ["open5e_v2", "open5e_v1", "dnd5e_api"]) expect(notes(stored(s, "weapon", "Longsword"))).toEqual([]);
+    for (const s of ["open5e_v2", "open5e_v1", "dnd5e_api"])
+      expect(notes(stored(s, "weapon", "Longsword"))).toEqual([]);
     expect(notes(stored("open5e_v2", "creature", "Chain Devil"))).toEqual([]);
     expect(stored("open5e_v2", "creature", "Doppelganger").alignment).toBe("neutral");
     expect(String(stored("open5e_v1", "creature", "Doppelganger").alignment)).toBe("unaligned");
@@ -78,9 +92,17 @@ describe("corrections by agreement, through a real sync", () => {
     expect(creature.things).toBe(4);
     expect(creature.kept).toBe(1);
     const found = new Set(r.corrections.map((c) => `${c.source} ${c.name} ${c.field}`));
-    for (const want of ["dnd5e_api Chain Devil cr", "open5e_v1 Lich skills.arcana", "dnd5e_api Azer armor_class", "open5e_v2 Shortsword damage_type", "open5e_v2 Greatsword weight_lb"]) expect(found).toContain(want);
+    for (const want of [
+      "dnd5e_api Chain Devil cr",
+      "open5e_v1 Lich skills.arcana",
+      "dnd5e_api Azer armor_class",
+      "open5e_v2 Shortsword damage_type",
+      "open5e_v2 Greatsword weight_lb",
+    ])
+      expect(found).toContain(want);
     // Every correction the audit finds here is in the committed file (the file is up to date).
-    for (const c of r.corrections) expect(CORRECTIONS.some((x) => x.source === c.source && x.key === c.key && x.field === c.field)).toBe(true);
+    for (const c of r.corrections)
+      expect(CORRECTIONS.some((x) => x.source === c.source && x.key === c.key && x.field === c.field)).toBe(true);
   });
 });
 
@@ -93,7 +115,9 @@ describe("the corrections file", () => {
       expect(seen.has(id)).toBe(false);
       seen.add(id);
       expect(Object.keys(c.evidence).sort()).toEqual(["dnd5e_api", "open5e_v1", "open5e_v2"]);
-      const others = Object.entries(c.evidence).filter(([s]) => s !== c.source).map(([, v]) => JSON.stringify(v));
+      const others = Object.entries(c.evidence)
+        .filter(([s]) => s !== c.source)
+        .map(([, v]) => JSON.stringify(v));
       expect(new Set(others).size).toBe(1);
       expect(JSON.stringify(c.evidence[c.source])).not.toBe(others[0]);
       expect(JSON.stringify(normalizeValue(c.field, c.value) ?? "none")).toBe(others[0]!);
@@ -103,11 +127,36 @@ describe("the corrections file", () => {
 
   test("applying an entry to a record with the minority's value gives the majority's, with a note; the majority's own record is untouched", () => {
     const c = CORRECTIONS.find((x) => x.field === "cr") ?? CORRECTIONS[0]!;
-    const base: Entity = { kind: c.kind as Entity["kind"], key: c.key, name: c.name, document_key: "srd-2014", document_name: "SRD 5.1", document_source: c.source as Entity["document_source"], source_url: "http://127.0.0.1/", text: "", filters: {}, data: {} };
+    const base: Entity = {
+      kind: c.kind as Entity["kind"],
+      key: c.key,
+      name: c.name,
+      document_key: "srd-2014",
+      document_name: "SRD 5.1",
+      document_source: c.source as Entity["document_source"],
+      source_url: "http://127.0.0.1/",
+      text: "",
+      filters: {},
+      data: {},
+    };
     const wrongValue = c.evidence[c.source] === "none" ? null : c.evidence[c.source]!;
-    const fixed = applyCorrections({ ...base, data: { [c.field.split(".")[0]!]: c.field.includes(".") ? { [c.field.split(".")[1]!]: wrongValue } : wrongValue } });
-    expect(notes(fixed.data).some((n) => n.includes(` gives ${c.field} `) && n.endsWith("Corrected to the majority."))).toBe(true);
-    expect(JSON.stringify(normalizeValue(c.field, c.field.includes(".") ? (fixed.data[c.field.split(".")[0]!] as JsonObject)[c.field.split(".")[1]!] : fixed.data[c.field]))).toBe(JSON.stringify(normalizeValue(c.field, c.value)));
+    const fixed = applyCorrections({
+      ...base,
+      data: { [c.field.split(".")[0]!]: c.field.includes(".") ? { [c.field.split(".")[1]!]: wrongValue } : wrongValue },
+    });
+    expect(
+      notes(fixed.data).some((n) => n.includes(` gives ${c.field} `) && n.endsWith("Corrected to the majority.")),
+    ).toBe(true);
+    expect(
+      JSON.stringify(
+        normalizeValue(
+          c.field,
+          c.field.includes(".")
+            ? (fixed.data[c.field.split(".")[0]!] as JsonObject)[c.field.split(".")[1]!]
+            : fixed.data[c.field],
+        ),
+      ),
+    ).toBe(JSON.stringify(normalizeValue(c.field, c.value)));
     const other = applyCorrections({ ...base, document_source: "open5e_v2" === c.source ? "open5e_v1" : "open5e_v2" });
     expect(other.data.upstream_notes).toBeUndefined();
   });
@@ -115,7 +164,14 @@ describe("the corrections file", () => {
   test("compareMembers: duration wording, zero saves and family rarities are not disagreements", () => {
     const v = compareMembers("spell", [
       { source: "open5e_v2", key: "a", data: { duration: "1 hour", casting_time: "1 reaction" } },
-      { source: "open5e_v1", key: "b", data: { duration: "Concentration, up to 1 hour", casting_time: "1 reaction, which you take when you see a creature casting a spell" } },
+      {
+        source: "open5e_v1",
+        key: "b",
+        data: {
+          duration: "Concentration, up to 1 hour",
+          casting_time: "1 reaction, which you take when you see a creature casting a spell",
+        },
+      },
       { source: "dnd5e_api", key: "c", data: { duration: "Up to 1 hour", casting_time: "1 reaction" } },
     ]);
     expect(v.filter((x) => x.verdict !== "agree")).toEqual([]);

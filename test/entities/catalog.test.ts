@@ -37,8 +37,15 @@ describe("stored vocabulary values lie inside their tool enums", () => {
     tmp = makeTempDir();
     store = openStore({ path: join(tmp.dir, "lk.db") });
     const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
-    const report = await runSync(store, { sources: SYNC_SOURCES, config, force: true, http: new HttpClient({ retries: 0 }) });
-    expect(report.results.filter((r) => r.status === "failed").map((r) => `${r.source}:${r.contentType} ${r.error}`)).toEqual([]);
+    const report = await runSync(store, {
+      sources: SYNC_SOURCES,
+      config,
+      force: true,
+      http: new HttpClient({ retries: 0 }),
+    });
+    expect(
+      report.results.filter((r) => r.status === "failed").map((r) => `${r.source}:${r.contentType} ${r.error}`),
+    ).toEqual([]);
     expect(importOrcbrewFile(store.db, join(FIXTURES, "orcbrew", "all-types.orcbrew")).imported).toBeGreaterThan(0);
   }, 60_000); // every source synced from the fake upstream: more than Bun's 5 s default on a loaded machine
   afterAll(async () => {
@@ -49,12 +56,20 @@ describe("stored vocabulary values lie inside their tool enums", () => {
 
   for (const { kind, column, values } of vocabularyColumns()) {
     test(`${kind}.${column}`, () => {
-      const rows = store.db.query<{ v: string }, [string]>(`SELECT DISTINCT ${column} AS v FROM entities WHERE kind = ? AND ${column} IS NOT NULL`).all(kind);
+      const rows = store.db
+        .query<{ v: string }, [string]>(
+          `SELECT DISTINCT ${column} AS v FROM entities WHERE kind = ? AND ${column} IS NOT NULL`,
+        )
+        .all(kind);
       // List columns are stored as "|a|b|".
       const stored = [...new Set(rows.flatMap((r) => r.v.split("|").filter(Boolean)))];
       expect(stored.length).toBeGreaterThan(0); // the fixtures exercise every vocabulary column
       const allowed = new Set(values.map((v) => v.toLowerCase()));
-      expect({ kind, column, outside: stored.filter((v) => !allowed.has(v.toLowerCase())) }).toEqual({ kind, column, outside: [] });
+      expect({ kind, column, outside: stored.filter((v) => !allowed.has(v.toLowerCase())) }).toEqual({
+        kind,
+        column,
+        outside: [],
+      });
     });
   }
 });

@@ -24,7 +24,23 @@ describe("the condition words file", () => {
       expect(new Set(c.names.map((n) => n.toLowerCase())).size, `${c.name}: a word twice`).toBe(c.names.length);
       for (const n of c.names) expect(n, c.name).toMatch(/^[a-z][a-z' -]*[a-z]$/);
     }
-    for (const srd of ["Blinded", "Charmed", "Deafened", "Exhaustion", "Frightened", "Grappled", "Incapacitated", "Invisible", "Paralyzed", "Petrified", "Poisoned", "Prone", "Restrained", "Stunned", "Unconscious"]) {
+    for (const srd of [
+      "Blinded",
+      "Charmed",
+      "Deafened",
+      "Exhaustion",
+      "Frightened",
+      "Grappled",
+      "Incapacitated",
+      "Invisible",
+      "Paralyzed",
+      "Petrified",
+      "Poisoned",
+      "Prone",
+      "Restrained",
+      "Stunned",
+      "Unconscious",
+    ]) {
       expect(conditionWords(srd), srd).not.toBeNull();
     }
   });
@@ -37,7 +53,9 @@ describe("the condition words file", () => {
 });
 
 describe("conditions of every source lead with their words", () => {
-  const conditions = ALL_TYPES.filter((t) => t.kinds.includes("condition")).flatMap((t) => run(t).entities.filter((e) => e.kind === "condition"));
+  const conditions = ALL_TYPES.filter((t) => t.kinds.includes("condition")).flatMap((t) =>
+    run(t).entities.filter((e) => e.kind === "condition"),
+  );
 
   test("text: name, header, the plain words, then the rules text; data as before", () => {
     expect(new Set(conditions.map((e) => e.document_source)).size).toBeGreaterThanOrEqual(2);
@@ -57,22 +75,37 @@ describe("conditions of every source lead with their words", () => {
 describe("a condition asked for in a player's words (keyword ranking, no model)", () => {
   // Short paraphrases of the rules texts: none says "knocked", "ground" or "scared".
   const RULES: Record<string, string> = {
-    Prone: "A prone creature can only crawl unless it stands up. It has disadvantage on attack rolls; attacks from within 5 feet have advantage against it.",
-    Frightened: "A frightened creature has disadvantage on ability checks and attack rolls while the source of its fear is in sight, and cannot move closer to it.",
-    Grappled: "A grappled creature's speed becomes 0. The condition ends if the grappler is incapacitated or the creature is moved out of reach.",
-    Blinded: "A blinded creature can't see and fails any check that requires sight. Attack rolls against it have advantage.",
+    Prone:
+      "A prone creature can only crawl unless it stands up. It has disadvantage on attack rolls; attacks from within 5 feet have advantage against it.",
+    Frightened:
+      "A frightened creature has disadvantage on ability checks and attack rolls while the source of its fear is in sight, and cannot move closer to it.",
+    Grappled:
+      "A grappled creature's speed becomes 0. The condition ends if the grappler is incapacitated or the creature is moved out of reach.",
+    Blinded:
+      "A blinded creature can't see and fails any check that requires sight. Attack rolls against it have advantage.",
     Poisoned: "A poisoned creature has disadvantage on attack rolls and ability checks.",
   };
   const conditions = (words: boolean): Entity[] =>
     Object.entries(RULES).map(([name, desc]) => {
-      const e = conditionEntity("open5e_v2", { key: name.toLowerCase(), name, doc: { key: "core", name: "Core" }, url: `http://127.0.0.1/v2/conditions/${name}/` }, desc);
+      const e = conditionEntity(
+        "open5e_v2",
+        {
+          key: name.toLowerCase(),
+          name,
+          doc: { key: "core", name: "Core" },
+          url: `http://127.0.0.1/v2/conditions/${name}/`,
+        },
+        desc,
+      );
       return words ? e : { ...e, text: `${name}\nCondition\n${desc}` };
     });
   const stores = [makeStore(conditions(true)), makeStore(conditions(false))];
   afterAll(() => {
     for (const s of stores) s.cleanup();
   });
-  const first = async (i: number, search: string) => (await runSearch(ctxOf(stores[i]!.store), { kinds: ["condition"], limit: 5, search, profile: "rule" })).hits[0]?.entity.name;
+  const first = async (i: number, search: string) =>
+    (await runSearch(ctxOf(stores[i]!.store), { kinds: ["condition"], limit: 5, search, profile: "rule" })).hits[0]
+      ?.entity.name;
 
   test("'knocked down to the ground' → Prone, 'scared of the dragon' → Frightened; without the words neither is found first", async () => {
     expect(await first(0, "knocked down to the ground")).toBe("Prone");

@@ -20,13 +20,16 @@ import { ctxOf } from "../search/helpers.ts";
 import { makeTempDir } from "../support/tmp.ts";
 import { upstreamsAt } from "../../src/sources/index.ts";
 
-const BLOCKS = (await Bun.file(join(import.meta.dir, "..", "fixtures", "creature-blocks", "open5e-v2.json")).json()) as Array<JsonObject & { key: string }>;
+const BLOCKS = (await Bun.file(
+  join(import.meta.dir, "..", "fixtures", "creature-blocks", "open5e-v2.json"),
+).json()) as Array<JsonObject & { key: string }>;
 const block = (key: string) => BLOCKS.find((b) => b.key === key)!;
 
 describe("read from the stat block", () => {
   test("spells cast: 2014 slot lists and 2024 use lists, names as written, nothing else", () => {
     const lich = spellsCast(block("srd_lich"));
-    for (const s of ["fireball", "power word kill", "mage hand", "acid arrow", "globe of invulnerability"]) expect(lich).toContain(s);
+    for (const s of ["fireball", "power word kill", "mage hand", "acid arrow", "globe of invulnerability"])
+      expect(lich).toContain(s);
     expect(lich.length).toBe(26);
     const mage = spellsCast(block("srd-2024_mage"));
     // Its Spellcasting list, its bonus action (Misty Step) and its reaction (Protective Magic: Counterspell or Shield).
@@ -63,7 +66,16 @@ describe("read from the stat block", () => {
   });
 
   test("trait names with straight apostrophes, whichever the book wrote", () => {
-    const d = { traits: [{ name: "Devil’s Sight", desc: "" }, { name: "Ghost‘s Wail (1/Day)", desc: "" }], actions: [{ name: "Fiend`s Claw", desc: "" }, { name: "Hag's Eye", desc: "" }] };
+    const d = {
+      traits: [
+        { name: "Devil’s Sight", desc: "" },
+        { name: "Ghost‘s Wail (1/Day)", desc: "" },
+      ],
+      actions: [
+        { name: "Fiend`s Claw", desc: "" },
+        { name: "Hag's Eye", desc: "" },
+      ],
+    };
     expect(blockNames(d)).toEqual(["devil's sight", "fiend's claw", "ghost's wail", "hag's eye"]);
   });
 });
@@ -72,16 +84,29 @@ describe("the trait filter finds a trait under either apostrophe (migration 12)"
   /** A creature whose stat block names its trait with `apostrophe`. */
   const devil = (name: string, doc: string, apostrophe: string): Entity => {
     const e = makeEntity("creature", name, { creature_type: "fiend" }, { doc });
-    return { ...e, data: { ...e.data, traits: [{ name: `Devil${apostrophe}s Sight`, desc: "Magical darkness doesn't impede its darkvision." }] } };
+    return {
+      ...e,
+      data: {
+        ...e.data,
+        traits: [{ name: `Devil${apostrophe}s Sight`, desc: "Magical darkness doesn't impede its darkvision." }],
+      },
+    };
   };
-  const devils = () => [devil("Barbed Devil", "srd-2014", "'"), devil("Automata Devil", "tob", "’"), devil("Chort Devil", "tob-2023", "‘")];
+  const devils = () => [
+    devil("Barbed Devil", "srd-2014", "'"),
+    devil("Automata Devil", "tob", "’"),
+    devil("Chort Devil", "tob-2023", "‘"),
+  ];
   const found = async (store: Store, trait: string) =>
-    (await runSearch(ctxOf(store), { kinds: ["creature"], filters: { trait }, limit: 10, collapse: false })).hits.map((h) => h.entity.name).sort();
+    (await runSearch(ctxOf(store), { kinds: ["creature"], filters: { trait }, limit: 10, collapse: false })).hits
+      .map((h) => h.entity.name)
+      .sort();
 
   test("stored straight, asked either way", async () => {
     const { store, cleanup } = makeStore(devils());
     try {
-      for (const asked of ["devil's sight", "Devil’s Sight", "DEVIL‘S SIGHT"]) expect(await found(store, asked)).toEqual(["Automata Devil", "Barbed Devil", "Chort Devil"]);
+      for (const asked of ["devil's sight", "Devil’s Sight", "DEVIL‘S SIGHT"])
+        expect(await found(store, asked)).toEqual(["Automata Devil", "Barbed Devil", "Chort Devil"]);
     } finally {
       cleanup();
     }
@@ -92,13 +117,17 @@ describe("the trait filter finds a trait under either apostrophe (migration 12)"
     reopenedAfter(
       devils(),
       async (store) => {
-        store.db.exec(`UPDATE entities SET traits = replace(traits, '''', '’') WHERE kind = 'creature' AND name <> 'Barbed Devil'; ${back}`);
+        store.db.exec(
+          `UPDATE entities SET traits = replace(traits, '''', '’') WHERE kind = 'creature' AND name <> 'Barbed Devil'; ${back}`,
+        );
         // Even unmended (a store opened read-only is not migrated), either spelling finds all three.
-        for (const asked of ["devil's sight", "Devil’s Sight"]) expect(await found(store, asked)).toEqual(["Automata Devil", "Barbed Devil", "Chort Devil"]);
+        for (const asked of ["devil's sight", "Devil’s Sight"])
+          expect(await found(store, asked)).toEqual(["Automata Devil", "Barbed Devil", "Chort Devil"]);
       },
       check,
     );
-  const curlyLeft = (s: Store) => s.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE traits LIKE '%’%'").get()!.n;
+  const curlyLeft = (s: Store) =>
+    s.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE traits LIKE '%’%'").get()!.n;
 
   test("a store written before migration 12 (curly apostrophes stored) is straightened when it opens", async () => {
     await writtenBefore12("UPDATE meta SET value = '11' WHERE key = 'schema_version'", async (again) => {
@@ -160,7 +189,8 @@ describe("casts, spellcaster, inflicts and trait in search_creature", () => {
     await fake.stop();
     tmp.cleanup();
   });
-  const ask = async (args: Record<string, unknown>) => client.callTool({ name: "search_creature", arguments: { documents: ["srd-2014"], ...args } });
+  const ask = async (args: Record<string, unknown>) =>
+    client.callTool({ name: "search_creature", arguments: { documents: ["srd-2014"], ...args } });
 
   test("casts: the creatures whose lists hold the spell; spellcaster: any", async () => {
     expect(namesOf(await ask({ casts: "Fireball" }))).toEqual(["Lich"]);
@@ -175,20 +205,30 @@ describe("casts, spellcaster, inflicts and trait in search_creature", () => {
     expect(namesOf(await ask({ trait: "Shapechanger" }))).toEqual(["Doppelganger"]);
   });
 
-  test("build_encounter proposes only spellcasters when asked (\"undead that cast spells\")", async () => {
-    const r = answerOf(await client.callTool({ name: "build_encounter", arguments: { party_levels: [20, 20, 20, 20], difficulty: "high", spellcaster: true, documents: ["srd-2014"] } }));
+  test('build_encounter proposes only spellcasters when asked ("undead that cast spells")', async () => {
+    const r = answerOf(
+      await client.callTool({
+        name: "build_encounter",
+        arguments: { party_levels: [20, 20, 20, 20], difficulty: "high", spellcaster: true, documents: ["srd-2014"] },
+      }),
+    );
     const names = JSON.stringify((r as unknown as { proposals?: unknown[] }).proposals ?? []);
     expect(names).toContain("Lich");
     for (const other of ["Azer", "Chain Devil", "Doppelganger"]) expect(names).not.toContain(other);
   });
 
   test("completion of casts, trait and inflicts offers what the store's stat blocks hold (find_monsters, prepare_encounter)", async () => {
-    const done = async (prompt: string, name: string, value: string) => (await client.complete({ ref: { type: "ref/prompt", name: prompt }, argument: { name, value } })).completion;
+    const done = async (prompt: string, name: string, value: string) =>
+      (await client.complete({ ref: { type: "ref/prompt", name: prompt }, argument: { name, value } })).completion;
     // The Lich's spells, from the store: "fire" → fireball (and nothing the store does not hold).
     const fire = await done("find_monsters", "casts", "fire");
     expect(fire.values).toContain("fireball");
-    for (const v of fire.values) expect(v.startsWith("fire") || v.split(/[\s/-]+/).some((w) => w.startsWith("fire"))).toBe(true);
-    expect((await done("prepare_encounter", "casts", "power word")).values).toEqual(["power word kill", "power word stun"]);
+    for (const v of fire.values)
+      expect(v.startsWith("fire") || v.split(/[\s/-]+/).some((w) => w.startsWith("fire"))).toBe(true);
+    expect((await done("prepare_encounter", "casts", "power word")).values).toEqual([
+      "power word kill",
+      "power word stun",
+    ]);
     expect((await done("find_monsters", "casts", "wish")).values).toEqual([]);
     // Traits and actions by their first word, then by a later one.
     expect((await done("find_monsters", "trait", "shape")).values).toContain("shapechanger");
@@ -197,13 +237,19 @@ describe("casts, spellcaster, inflicts and trait in search_creature", () => {
     expect((await done("find_monsters", "inflicts", "frightened, par")).values).toEqual(["paralyzed"]);
     expect((await done("find_monsters", "inflicts", "pet")).values).toEqual([]);
     // Every value offered finds creatures.
-    for (const v of (await done("find_monsters", "trait", "")).values.slice(0, 5)) expect(namesOf(await ask({ trait: v })).length).toBeGreaterThan(0);
+    for (const v of (await done("find_monsters", "trait", "")).values.slice(0, 5))
+      expect(namesOf(await ask({ trait: v })).length).toBeGreaterThan(0);
   });
 
   test("the find_monsters prompt asks search_creature with its filters", async () => {
-    const p = await client.getPrompt({ name: "find_monsters", arguments: { casts: "fireball", inflicts: "frightened, prone", creature_type: "undead" } });
+    const p = await client.getPrompt({
+      name: "find_monsters",
+      arguments: { casts: "fireball", inflicts: "frightened, prone", creature_type: "undead" },
+    });
     const text = (p.messages[0]!.content as { text: string }).text;
-    expect(text).toContain('search_creature with {"casts":"fireball","inflicts":["frightened","prone"],"type":"undead","limit":50}');
+    expect(text).toContain(
+      'search_creature with {"casts":"fireball","inflicts":["frightened","prone"],"type":"undead","limit":50}',
+    );
   });
 
   test("a spell nobody casts: an empty answer that says which filter emptied it", async () => {

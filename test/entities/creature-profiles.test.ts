@@ -5,16 +5,47 @@
  * scripts/check-profiles.ts; here the fixtures' SRD creatures of every source stand in for it.
  */
 import { describe, expect, test } from "bun:test";
-import { CORE_CREATURE_DOCUMENTS, CREATURE_PROFILES, creatureProfile, profileKey } from "../../src/entities/creature-profiles.ts";
+import {
+  CORE_CREATURE_DOCUMENTS,
+  CREATURE_PROFILES,
+  creatureProfile,
+  profileKey,
+} from "../../src/entities/creature-profiles.ts";
 import type { Entity } from "../../src/entities/types.ts";
 import { compactRow } from "../../src/tools/answer/rows.ts";
 import { PROFILE_CHARS } from "../../src/tools/answer/compact-fields.ts";
 import { ALL_TYPES, data, raw, run } from "./fixtures.ts";
 
 const SIZES = ["tiny", "small", "medium", "large", "huge", "gargantuan"];
-const TYPES = ["aberration", "beast", "celestial", "construct", "dragon", "elemental", "fey", "fiend", "giant", "humanoid", "monstrosity", "ooze", "plant", "undead"];
+const TYPES = [
+  "aberration",
+  "beast",
+  "celestial",
+  "construct",
+  "dragon",
+  "elemental",
+  "fey",
+  "fiend",
+  "giant",
+  "humanoid",
+  "monstrosity",
+  "ooze",
+  "plant",
+  "undead",
+];
 /** Type words that read as a creature type wherever they appear (unlike "beast", "giant", "dragon", "plant"). */
-const JARGON_TYPES = ["aberration", "celestial", "construct", "elemental", "fey", "fiend", "humanoid", "monstrosity", "ooze", "undead"];
+const JARGON_TYPES = [
+  "aberration",
+  "celestial",
+  "construct",
+  "elemental",
+  "fey",
+  "fiend",
+  "humanoid",
+  "monstrosity",
+  "ooze",
+  "undead",
+];
 
 describe("the creature profiles file", () => {
   test("has an entry per core creature name: no empty entries, no duplicates", () => {
@@ -50,10 +81,12 @@ describe("the creature profiles file", () => {
       const text = p.profile.toLowerCase();
       if (/\d/.test(p.profile)) bad.push(`${p.name}: a number ("${/\S*\d\S*/.exec(p.profile)![0]}")`);
       for (const m of text.matchAll(new RegExp(`\\b(${SIZES.join("|")})[ -](${TYPES.join("|")})s?\\b`, "g"))) {
-        if (!p.sizes.includes(m[1]!) || !p.types.includes(m[2]!)) bad.push(`${p.name}: "${m[0]}" but its stat block says ${p.sizes.join("/")} ${p.types.join("/")}`);
+        if (!p.sizes.includes(m[1]!) || !p.types.includes(m[2]!))
+          bad.push(`${p.name}: "${m[0]}" but its stat block says ${p.sizes.join("/")} ${p.types.join("/")}`);
       }
       for (const t of JARGON_TYPES) {
-        if (new RegExp(`\\b${t}s?\\b`).test(text) && !p.types.includes(t)) bad.push(`${p.name}: "${t}" but it is ${p.types.join("/")}`);
+        if (new RegExp(`\\b${t}s?\\b`).test(text) && !p.types.includes(t))
+          bad.push(`${p.name}: "${t}" but it is ${p.types.join("/")}`);
       }
     }
     expect(bad).toEqual([]);
@@ -71,7 +104,9 @@ describe("the creature profiles file", () => {
 });
 
 describe("profiles reach the creatures of every source", () => {
-  const creatures: Entity[] = ALL_TYPES.filter((t) => t.kinds.includes("creature")).flatMap((t) => run(t).entities.filter((e) => e.kind === "creature"));
+  const creatures: Entity[] = ALL_TYPES.filter((t) => t.kinds.includes("creature")).flatMap((t) =>
+    run(t).entities.filter((e) => e.kind === "creature"),
+  );
   const core = creatures.filter((e) => CORE_CREATURE_DOCUMENTS.includes(e.document_key));
 
   test("every core creature of the fixtures has a profile whose recorded size and type match its stat block", () => {
@@ -114,7 +149,9 @@ describe("profiles reach the creatures of every source", () => {
     const other = creatures.find((e) => !CORE_CREATURE_DOCUMENTS.includes(e.document_key));
     const t = ALL_TYPES.find((x) => x.source === "open5e_v2" && x.id === "creatures")!;
     const goblin = raw("open5e/v2/creatures.json", "srd_goblin");
-    const renamed = run(t, [{ ...goblin, key: "tob_goblin", document: { ...goblin.document, key: "tob", name: "Tome of Beasts" } }]).entities[0];
+    const renamed = run(t, [
+      { ...goblin, key: "tob_goblin", document: { ...goblin.document, key: "tob", name: "Tome of Beasts" } },
+    ]).entities[0];
     expect(renamed?.name).toBe("Goblin");
     expect(renamed?.document_key).toBe("tob");
     for (const e of [other, renamed].filter((x): x is Entity => x !== undefined)) {
@@ -128,8 +165,18 @@ describe("a source's lore paragraph leads when there is no profile", () => {
   test("an Open5e v1 creature of another book: the first paragraph of its desc, before the stat block", () => {
     const t = ALL_TYPES.find((x) => x.source === "open5e_v1" && x.id === "monsters")!;
     const wraith = raw("open5e/v1/monsters.json", "wraith", "slug");
-    const lore = "A shadow-bound knight that rides the storm, wrapped in a cloak of grave mist and hunting oath-breakers.";
-    const e = run(t, [{ ...wraith, slug: "storm-knight", name: "Storm Knight", document__slug: "tob", document__title: "Tome of Beasts", desc: `${lore}\n\nIt was once a paladin.` }]).entities[0]!;
+    const lore =
+      "A shadow-bound knight that rides the storm, wrapped in a cloak of grave mist and hunting oath-breakers.";
+    const e = run(t, [
+      {
+        ...wraith,
+        slug: "storm-knight",
+        name: "Storm Knight",
+        document__slug: "tob",
+        document__title: "Tome of Beasts",
+        desc: `${lore}\n\nIt was once a paladin.`,
+      },
+    ]).entities[0]!;
     expect(e.document_key).not.toBe("srd-2014");
     expect(data(e).profile).toBeUndefined();
     const lines = e.text.split("\n");

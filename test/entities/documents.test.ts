@@ -13,7 +13,8 @@ import { DND_BASE, fixture, v1Docs, v2Docs } from "./fixtures.ts";
 
 describe("document keys", () => {
   test("SRD aliases resolve to the v2 keys", () => {
-    for (const a of ["srd-5e", "SRD-5.1", "wotc-srd", "srd", " srd-2014 "]) expect(resolveDocumentKey(a)).toBe("srd-2014");
+    for (const a of ["srd-5e", "SRD-5.1", "wotc-srd", "srd", " srd-2014 "])
+      expect(resolveDocumentKey(a)).toBe("srd-2014");
     for (const a of ["srd-5.2", "srd-2024"]) expect(resolveDocumentKey(a)).toBe("srd-2024");
   });
   test("v1 slugs map to the v2 key of the same book; unknown keys pass through lower-cased", () => {
@@ -62,7 +63,9 @@ describe("document metadata", () => {
     expect(docs.find((d) => d.key === "srd-2014")!.license).toContain("Creative Commons Attribution 4.0");
   });
   test("invalid document records are dropped", () => {
-    expect(normalizeOpen5eDocuments([{ name: "no key" }, 42, null, { key: "x", name: "X" }]).map((d) => d.key)).toEqual(["x"]);
+    expect(normalizeOpen5eDocuments([{ name: "no key" }, 42, null, { key: "x", name: "X" }]).map((d) => d.key)).toEqual(
+      ["x"],
+    );
     expect(normalizeOpen5eV1Documents([{ title: "no slug" }])).toEqual([]);
   });
   test("Open5e v1 documents get canonical keys and the v2 name of the same book", () => {

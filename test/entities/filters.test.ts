@@ -84,7 +84,9 @@ describe("the alignment filter", () => {
       // The hint: which filter emptied the answer, and how many match without it.
       const empty = answerOf(await call({ type: "undead", alignment: "good" }));
       expect(empty.count).toBe(0);
-      expect(empty.message).toContain('No creature matches alignment=["good"] together with creature_type="undead" (1 match without it)');
+      expect(empty.message).toContain(
+        'No creature matches alignment=["good"] together with creature_type="undead" (1 match without it)',
+      );
     } finally {
       await close();
     }
@@ -93,10 +95,18 @@ describe("the alignment filter", () => {
   test("lorekeeper search --alignment, and a wrong word as a usage message", async () => {
     const out: string[] = [];
     const orig = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((c: string | Uint8Array) => out.push(typeof c === "string" ? c : new TextDecoder().decode(c)) > 0) as typeof process.stdout.write;
+    process.stdout.write = ((c: string | Uint8Array) =>
+      out.push(typeof c === "string" ? c : new TextDecoder().decode(c)) > 0) as typeof process.stdout.write;
     try {
-      const provider = () => ({ state: () => "unavailable" as const, get: async () => null, reason: () => "no model in tests" });
-      const code = await searchCommand.run(["--type", "creature", "--alignment", "chaotic,evil", "--json", "--db-path", store.path], { config: loadConfig(), embedder: provider });
+      const provider = () => ({
+        state: () => "unavailable" as const,
+        get: async () => null,
+        reason: () => "no model in tests",
+      });
+      const code = await searchCommand.run(
+        ["--type", "creature", "--alignment", "chaotic,evil", "--json", "--db-path", store.path],
+        { config: loadConfig(), embedder: provider },
+      );
       expect(code).toBe(0);
     } finally {
       process.stdout.write = orig;
@@ -106,9 +116,17 @@ describe("the alignment filter", () => {
   });
 
   test("prompt completion: prepare_encounter's alignment argument completes the word being typed", () => {
-    const c = complete(store.db, { ref: { type: "ref/prompt", name: "prepare_encounter" }, argument: { name: "alignment", value: "chaotic e" } });
+    const c = complete(store.db, {
+      ref: { type: "ref/prompt", name: "prepare_encounter" },
+      argument: { name: "alignment", value: "chaotic e" },
+    });
     expect(c.values).toEqual(["evil"]);
-    expect(complete(store.db, { ref: { type: "ref/prompt", name: "prepare_encounter" }, argument: { name: "creature_type", value: "un" } }).values).toEqual(["undead"]);
+    expect(
+      complete(store.db, {
+        ref: { type: "ref/prompt", name: "prepare_encounter" },
+        argument: { name: "creature_type", value: "un" },
+      }).values,
+    ).toEqual(["undead"]);
   });
 
   test("a store written before the column gets it, filled from the stored data, when it opens", () => {
@@ -123,7 +141,9 @@ describe("the alignment filter", () => {
     raw.close();
     const again = openStore({ path });
     try {
-      const rows = again.db.query<{ name: string; alignment: string | null }, []>("SELECT name, alignment FROM entities ORDER BY name").all();
+      const rows = again.db
+        .query<{ name: string; alignment: string | null }, []>("SELECT name, alignment FROM entities ORDER BY name")
+        .all();
       expect(rows).toEqual([
         { name: "Cultist", alignment: "|lawful|neutral|chaotic|evil|" },
         { name: "Knight", alignment: "|lawful|good|" },

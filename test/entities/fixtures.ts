@@ -30,7 +30,11 @@ export function hasFixture(t: ContentType, endpoint = t.endpoint): boolean {
   return existsSync(join(UPSTREAM, fixturePath(t, endpoint)));
 }
 
-export const v2Docs: DocumentInfo[] = normalizeOpen5eDocuments(fixture("open5e/v2/documents.json"), fixture("open5e/v2/licenses.json"), fixture("open5e/v2/publishers.json"));
+export const v2Docs: DocumentInfo[] = normalizeOpen5eDocuments(
+  fixture("open5e/v2/documents.json"),
+  fixture("open5e/v2/licenses.json"),
+  fixture("open5e/v2/publishers.json"),
+);
 export const v1Docs: DocumentInfo[] = normalizeOpen5eV1Documents(fixture("open5e/v1/documents.json"), v2Docs);
 export const dndDocs: DocumentInfo[] = dnd5eApiDocuments(DND_BASE);
 

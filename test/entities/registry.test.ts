@@ -19,7 +19,8 @@ describe("content type registry", () => {
   });
   test("each source's URL layout: lists and records", () => {
     const find = (source: string, id: string) => ALL_TYPES.find((t) => t.source === source && t.id === id)!;
-    const url = (source: "open5e_v2" | "open5e_v1" | "dnd5e_api", id: string, endpoint?: string, key?: string) => sourceById(source).url("B", find(source, id), endpoint, key);
+    const url = (source: "open5e_v2" | "open5e_v1" | "dnd5e_api", id: string, endpoint?: string, key?: string) =>
+      sourceById(source).url("B", find(source, id), endpoint, key);
     expect(url("open5e_v2", "spells")).toBe("B/v2/spells/");
     expect(url("open5e_v2", "items", "weapons", "srd_club")).toBe("B/v2/weapons/srd_club/");
     expect(url("open5e_v1", "monsters")).toBe("B/v1/monsters/");
@@ -63,7 +64,16 @@ describe("every entity", () => {
   test("filter vocabularies are lower-case and in range", () => {
     for (const e of all) {
       const f = e.filters;
-      for (const v of [f.school, f.creature_type, f.size, f.rarity, f.category, f.section, f.casting_time, f.damage_dice]) {
+      for (const v of [
+        f.school,
+        f.creature_type,
+        f.size,
+        f.rarity,
+        f.category,
+        f.section,
+        f.casting_time,
+        f.damage_dice,
+      ]) {
         if (typeof v === "string") expect(v).toBe(v.toLowerCase());
       }
       for (const list of [f.classes, f.damage_types]) for (const v of list ?? []) expect(v).toBe(v.toLowerCase());
@@ -93,22 +103,47 @@ describe("every entity", () => {
 describe("spec scenarios are covered by the fixtures", () => {
   const find = (kind: string, name: string) => all.filter((e) => e.kind === kind && e.name === name);
   test("spells, creatures, classes, equipment, rules", () => {
-    for (const n of ["Fireball", "Fire Shield", "Ice Storm", "Cure Wounds"]) expect(find("spell", n).length).toBeGreaterThan(0);
+    for (const n of ["Fireball", "Fire Shield", "Ice Storm", "Cure Wounds"])
+      expect(find("spell", n).length).toBeGreaterThan(0);
     expect(new Set(find("spell", "Fireball").map((e) => e.document_key)).size).toBeGreaterThanOrEqual(3);
-    expect(all.some((e) => e.kind === "spell" && e.filters.level === 3 && e.filters.school === "evocation" && e.filters.classes?.includes("wizard"))).toBe(true);
-    for (const n of ["Vampire", "Wraith", "Specter"]) expect(find("creature", n).some((e) => e.filters.creature_type === "undead")).toBe(true);
-    expect(all.some((e) => e.kind === "creature" && e.filters.creature_type === "dragon" && e.filters.cr === 10)).toBe(true);
+    expect(
+      all.some(
+        (e) =>
+          e.kind === "spell" &&
+          e.filters.level === 3 &&
+          e.filters.school === "evocation" &&
+          e.filters.classes?.includes("wizard"),
+      ),
+    ).toBe(true);
+    for (const n of ["Vampire", "Wraith", "Specter"])
+      expect(find("creature", n).some((e) => e.filters.creature_type === "undead")).toBe(true);
+    expect(all.some((e) => e.kind === "creature" && e.filters.creature_type === "dragon" && e.filters.cr === 10)).toBe(
+      true,
+    );
     expect(all.some((e) => e.kind === "creature" && e.filters.cr === 0.25)).toBe(true);
-    for (const n of ["Wizard", "Sorcerer", "Fighter", "Paladin", "Cleric", "Rogue"]) expect(find("class", n).length).toBeGreaterThan(0);
+    for (const n of ["Wizard", "Sorcerer", "Fighter", "Paladin", "Cleric", "Rogue"])
+      expect(find("class", n).length).toBeGreaterThan(0);
     expect(all.some((e) => e.kind === "subclass")).toBe(true);
     expect(all.some((e) => e.kind === "subspecies")).toBe(true);
     for (const n of ["Longsword"]) expect(find("weapon", n).length).toBeGreaterThan(0);
-    expect(all.some((e) => e.kind === "weapon" && e.filters.is_simple === true && (e.data as { properties: { name: string }[] }).properties.some((p) => p.name === "Thrown"))).toBe(true);
+    expect(
+      all.some(
+        (e) =>
+          e.kind === "weapon" &&
+          e.filters.is_simple === true &&
+          (e.data as { properties: { name: string }[] }).properties.some((p) => p.name === "Thrown"),
+      ),
+    ).toBe(true);
     for (const n of ["Shield", "Leather Armor", "Plate Armor"]) expect(find("armor", n).length).toBeGreaterThan(0);
-    for (const n of ["Dwarven Thrower", "Arrow-Catching Shield"]) expect(find("magic_item", n).length).toBeGreaterThan(0);
-    expect(all.some((e) => e.kind === "magic_item" && e.filters.rarity === "rare" && e.filters.requires_attunement)).toBe(true);
+    for (const n of ["Dwarven Thrower", "Arrow-Catching Shield"])
+      expect(find("magic_item", n).length).toBeGreaterThan(0);
+    expect(
+      all.some((e) => e.kind === "magic_item" && e.filters.rarity === "rare" && e.filters.requires_attunement),
+    ).toBe(true);
     expect(find("rule", "Falling").length).toBeGreaterThan(0);
-    expect(all.some((e) => e.kind === "rule" && e.name === "Unseen Attackers and Targets" && e.filters.section === "combat")).toBe(true);
+    expect(
+      all.some((e) => e.kind === "rule" && e.name === "Unseen Attackers and Targets" && e.filters.section === "combat"),
+    ).toBe(true);
     expect(find("condition", "Grappled").length).toBeGreaterThan(0);
   });
 });

@@ -11,7 +11,12 @@ const SERVED =
   "prone, unless it avoids taking damage from the fall.";
 
 function falling(source: "open5e_v2" | "open5e_v1", desc: string) {
-  const b = { key: "srd_environment_falling", name: "Falling", doc: { key: "srd-2014", name: "SRD 5.1" }, url: "http://127.0.0.1/x" };
+  const b = {
+    key: "srd_environment_falling",
+    name: "Falling",
+    doc: { key: "srd-2014", name: "SRD 5.1" },
+    url: "http://127.0.0.1/x",
+  };
   return ruleEntity(source, b, { desc, section: "Environment", section_key: null, order: 1 });
 }
 
@@ -25,7 +30,9 @@ describe("text fixes", () => {
     expect(e.text).toContain("bludgeoning damage");
     expect(e.text).not.toContain("bludgeoningdamage");
     expect(e.data.upstream_notes).toBeUndefined();
-    expect(answeringPassage(desc, "how much damage does falling do")).toStartWith("At the end of a fall, a creature takes 1d6");
+    expect(answeringPassage(desc, "how much damage does falling do")).toStartWith(
+      "At the end of a fall, a creature takes 1d6",
+    );
   });
 
   test("another source's record, or one upstream already fixed, is left as it is", () => {

@@ -19,7 +19,9 @@ import { makeEntity } from "../support/entities.ts";
 import { answerOf, connectInMemory, makeDeps, namesOf } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
-const BLOCKS = (await Bun.file(join(import.meta.dir, "..", "fixtures", "creature-blocks", "open5e-v2.json")).json()) as Array<JsonObject & { key: string; name: string }>;
+const BLOCKS = (await Bun.file(
+  join(import.meta.dir, "..", "fixtures", "creature-blocks", "open5e-v2.json"),
+).json()) as Array<JsonObject & { key: string; name: string }>;
 
 /** A fixture block as a stored SRD creature (its document from its key). */
 function creature(b: JsonObject & { key: string; name: string }): Entity {
@@ -29,20 +31,39 @@ function creature(b: JsonObject & { key: string; name: string }): Entity {
   return e;
 }
 const CREATURES = BLOCKS.map(creature);
-const rows = (es: readonly Entity[]): TraitSourceRow[] => es.map((e) => ({ key: e.key, name: e.name, document_key: e.document_key, document_name: e.document_name, document_source: e.document_source, source_url: e.source_url, data: e.data }));
+const rows = (es: readonly Entity[]): TraitSourceRow[] =>
+  es.map((e) => ({
+    key: e.key,
+    name: e.name,
+    document_key: e.document_key,
+    document_name: e.document_name,
+    document_source: e.document_source,
+    source_url: e.source_url,
+    data: e.data,
+  }));
 const byName = (es: readonly Entity[]) => new Map(es.map((e) => [e.name, e]));
 
 describe("derived from stat blocks", () => {
   test("one row per trait at least two creatures share, the preferred SRD's wording, the creatures in preference order", () => {
     const traits = byName(traitEntities(rows(CREATURES), documentRank()));
-    expect([...traits.keys()].sort()).toEqual(["Flyby", "Keen Hearing and Sight", "Keen Hearing and Smell", "Legendary Resistance", "Pack Tactics"]);
+    expect([...traits.keys()].sort()).toEqual([
+      "Flyby",
+      "Keen Hearing and Sight",
+      "Keen Hearing and Smell",
+      "Legendary Resistance",
+      "Pack Tactics",
+    ]);
     const pack = traits.get("Pack Tactics")!;
     expect(pack.kind).toBe("trait");
     expect(pack.key).toBe("pack-tactics");
     expect(pack.document_key).toBe("srd-2024");
     const wolf2024 = BLOCKS.find((b) => b.key === "srd-2024_wolf")!.traits as Array<{ name: string; desc: string }>;
     expect(pack.data.desc).toBe(wolf2024.find((t) => t.name === "Pack Tactics")!.desc);
-    expect(pack.data.wording_from).toEqual({ name: "Wolf", document_key: "srd-2024", uri: "lorekeeper://creature/srd-2024_wolf" });
+    expect(pack.data.wording_from).toEqual({
+      name: "Wolf",
+      document_key: "srd-2024",
+      uri: "lorekeeper://creature/srd-2024_wolf",
+    });
     // Wolf (2014 and 2024) is one creature; then the SRD 5.1 ones by name.
     expect(pack.data.creatures).toEqual(["Wolf", "Jackal", "Kobold"]);
     expect(pack.data.creature_count).toBe(3);
@@ -63,7 +84,11 @@ describe("derived from stat blocks", () => {
   test("another document preference: another wording and order", () => {
     const pack = byName(traitEntities(rows(CREATURES), documentRank(["srd-2014"]))).get("Pack Tactics")!;
     expect(pack.document_key).toBe("srd-2014");
-    expect(pack.data.wording_from).toEqual({ name: "Jackal", document_key: "srd-2014", uri: "lorekeeper://creature/srd_jackal" });
+    expect(pack.data.wording_from).toEqual({
+      name: "Jackal",
+      document_key: "srd-2014",
+      uri: "lorekeeper://creature/srd_jackal",
+    });
     expect(pack.data.creatures).toEqual(["Jackal", "Kobold", "Wolf"]);
   });
 });
@@ -74,14 +99,21 @@ describe("in the store, through a real client", () => {
   let store: Store;
   let client: Client;
   let close: () => Promise<void>;
-  const traitRows = (db: Database) => db.query<{ id: number; name: string; document_key: string }, [string]>("SELECT id, name, document_key FROM entities WHERE origin = ? ORDER BY name").all(TRAITS_ORIGIN);
+  const traitRows = (db: Database) =>
+    db
+      .query<{ id: number; name: string; document_key: string }, [string]>(
+        "SELECT id, name, document_key FROM entities WHERE origin = ? ORDER BY name",
+      )
+      .all(TRAITS_ORIGIN);
 
   beforeAll(async () => {
     tmp = makeTempDir("lk-traits-");
     path = join(tmp.dir, "lk.db");
     store = openStore({ path });
     replaceOrigin(store.db, "open5e_v2:creatures", CREATURES);
-    replaceOrigin(store.db, "open5e_v2:conditions", [makeEntity("condition", "Grappled", {}, { text: "A grappled creature's speed becomes 0." })]);
+    replaceOrigin(store.db, "open5e_v2:conditions", [
+      makeEntity("condition", "Grappled", {}, { text: "A grappled creature's speed becomes 0." }),
+    ]);
     ({ client, close } = await connectInMemory(makeDeps(store)));
   });
   afterAll(async () => {
@@ -94,17 +126,35 @@ describe("in the store, through a real client", () => {
     const r = answerOf(await client.callTool({ name: "search_rule", arguments: { name: "Pack Tactics" } }));
     expect(r.results).toHaveLength(1);
     const row = r.results[0]!;
-    expect(row).toMatchObject({ name: "Pack Tactics", kind: "trait", document_key: "srd-2024", uri: "lorekeeper://trait/pack-tactics" });
+    expect(row).toMatchObject({
+      name: "Pack Tactics",
+      kind: "trait",
+      document_key: "srd-2024",
+      uri: "lorekeeper://trait/pack-tactics",
+    });
     expect(JSON.stringify(row)).toContain("if at least one of the wolf's allies is within 5 feet");
     expect(JSON.stringify(row)).toContain('"creature_count":3');
     expect(JSON.stringify(row)).toContain("Jackal");
     // The call it names lists them all.
-    expect(namesOf(await client.callTool({ name: "search_creature", arguments: { trait: "pack tactics", all_versions: true } })).sort()).toEqual(["Jackal", "Kobold", "Wolf", "Wolf"]);
+    expect(
+      namesOf(
+        await client.callTool({ name: "search_creature", arguments: { trait: "pack tactics", all_versions: true } }),
+      ).sort(),
+    ).toEqual(["Jackal", "Kobold", "Wolf", "Wolf"]);
     // Compact too: a list of traits.
     const list = answerOf(await client.callTool({ name: "search_rule", arguments: { rule_type: "trait" } }));
     // The SRD 5.2's wording first (Flyby, Legendary Resistance, Pack Tactics), then SRD 5.1's.
-    expect(list.results.map((x) => x.name)).toEqual(["Flyby", "Legendary Resistance", "Pack Tactics", "Keen Hearing and Sight", "Keen Hearing and Smell"]);
-    expect(list.results.find((x) => x.name === "Flyby")).toMatchObject({ creature_count: 2, creatures: "Owl, Giant Owl" });
+    expect(list.results.map((x) => x.name)).toEqual([
+      "Flyby",
+      "Legendary Resistance",
+      "Pack Tactics",
+      "Keen Hearing and Sight",
+      "Keen Hearing and Smell",
+    ]);
+    expect(list.results.find((x) => x.name === "Flyby")).toMatchObject({
+      creature_count: 2,
+      creatures: "Owl, Giant Owl",
+    });
     // The resource reads it whole.
     const res = await client.readResource({ uri: "lorekeeper://trait/pack-tactics" });
     expect(JSON.stringify(res.contents)).toContain("wording_from");
@@ -114,20 +164,53 @@ describe("in the store, through a real client", () => {
     const all = answerOf(await client.callTool({ name: "search_all", arguments: { query: "Flyby" } }));
     expect(all.results[0]).toMatchObject({ name: "Flyby", kind: "trait" });
     // A query that names no trait ranks everything else (a trait named like a spell would crowd it out).
-    const other = answerOf(await client.callTool({ name: "search_all", arguments: { query: "advantage on perception checks that rely on hearing" } }));
+    const other = answerOf(
+      await client.callTool({
+        name: "search_all",
+        arguments: { query: "advantage on perception checks that rely on hearing" },
+      }),
+    );
     expect(other.results.some((x) => x.kind === "trait")).toBe(false);
-    expect(answerOf(await client.callTool({ name: "search_all", arguments: { query: "advantage on perception checks that rely on hearing", content_types: ["Trait"] } })).results[0]!.kind).toBe("trait");
-    expect(namesOf(await client.callTool({ name: "search_rule", arguments: { name: "pack tactics", documents: ["srd-2014"] } }))).toEqual(["Pack Tactics"]);
-    expect(namesOf(await client.callTool({ name: "search_rule", arguments: { name: "keen*" } }))).toEqual(["Keen Hearing and Sight", "Keen Hearing and Smell"]);
+    expect(
+      answerOf(
+        await client.callTool({
+          name: "search_all",
+          arguments: { query: "advantage on perception checks that rely on hearing", content_types: ["Trait"] },
+        }),
+      ).results[0]!.kind,
+    ).toBe("trait");
+    expect(
+      namesOf(
+        await client.callTool({ name: "search_rule", arguments: { name: "pack tactics", documents: ["srd-2014"] } }),
+      ),
+    ).toEqual(["Pack Tactics"]);
+    expect(namesOf(await client.callTool({ name: "search_rule", arguments: { name: "keen*" } }))).toEqual([
+      "Keen Hearing and Sight",
+      "Keen Hearing and Smell",
+    ]);
   });
 
   test("search_rule's `search` ranks traits when it names one; other rule questions rank the rules alone", async () => {
-    const named = answerOf(await client.callTool({ name: "search_rule", arguments: { search: "what does Pack Tactics do?" } }));
+    const named = answerOf(
+      await client.callTool({ name: "search_rule", arguments: { search: "what does Pack Tactics do?" } }),
+    );
     expect(named.results[0]).toMatchObject({ name: "Pack Tactics", kind: "trait" });
     // "advantage on Wisdom (Perception) checks" is in two traits' text, but the question names no trait.
-    const other = answerOf(await client.callTool({ name: "search_rule", arguments: { search: "advantage on perception checks that rely on hearing" } }));
+    const other = answerOf(
+      await client.callTool({
+        name: "search_rule",
+        arguments: { search: "advantage on perception checks that rely on hearing" },
+      }),
+    );
     expect(other.results.some((x) => x.kind === "trait")).toBe(false);
-    expect(answerOf(await client.callTool({ name: "search_rule", arguments: { search: "advantage on perception checks that rely on hearing", rule_type: "trait" } })).results[0]!.kind).toBe("trait");
+    expect(
+      answerOf(
+        await client.callTool({
+          name: "search_rule",
+          arguments: { search: "advantage on perception checks that rely on hearing", rule_type: "trait" },
+        }),
+      ).results[0]!.kind,
+    ).toBe("trait");
   });
 
   test("kept by writes: a trait fewer than two creatures share goes, unchanged rows keep their id", async () => {
@@ -135,7 +218,11 @@ describe("in the store, through a real client", () => {
     const flyby = before.find((t) => t.name === "Flyby")!;
     const pack = before.find((t) => t.name === "Pack Tactics")!;
     // The owls go: Flyby and Keen Hearing and Sight lose their creatures.
-    replaceOrigin(store.db, "open5e_v2:creatures", CREATURES.filter((c) => !/owl/i.test(c.name)));
+    replaceOrigin(
+      store.db,
+      "open5e_v2:creatures",
+      CREATURES.filter((c) => !/owl/i.test(c.name)),
+    );
     const after = traitRows(store.db);
     expect(after.map((t) => t.name)).toEqual(["Keen Hearing and Smell", "Legendary Resistance", "Pack Tactics"]);
     expect(after.find((t) => t.name === "Pack Tactics")!.id).toBe(pack.id);
@@ -158,7 +245,13 @@ describe("in the store, through a real client", () => {
     store.db.query("UPDATE meta SET value = '8' WHERE key = 'schema_version'").run();
     const again = openStore({ path });
     try {
-      expect(traitRows(again.db).map((t) => t.name)).toEqual(["Flyby", "Keen Hearing and Sight", "Keen Hearing and Smell", "Legendary Resistance", "Pack Tactics"]);
+      expect(traitRows(again.db).map((t) => t.name)).toEqual([
+        "Flyby",
+        "Keen Hearing and Sight",
+        "Keen Hearing and Smell",
+        "Legendary Resistance",
+        "Pack Tactics",
+      ]);
       expect(traitRows(again.db).find((t) => t.name === "Pack Tactics")!.document_key).toBe("srd-2024");
     } finally {
       again.close();

@@ -1,5 +1,17 @@
 import { describe, expect, test } from "bun:test";
-import { costDisplay, costToGp, itemCategory, normalizeCastingTime, rarityFilter, rarityText, weightToLb, xpForCr, attunementDetail, abilityName, classKey } from "../../src/entities/normalize/vocab.ts";
+import {
+  costDisplay,
+  costToGp,
+  itemCategory,
+  normalizeCastingTime,
+  rarityFilter,
+  rarityText,
+  weightToLb,
+  xpForCr,
+  attunementDetail,
+  abilityName,
+  classKey,
+} from "../../src/entities/normalize/vocab.ts";
 import { clip, stripMarkdown, buildText, MAX_TEXT_CHARS } from "../../src/entities/normalize/text.ts";
 import { formatCr, parseCr } from "../../src/entities/types.ts";
 import { crFields } from "../../src/entities/normalize/canonical/creature.ts";
@@ -115,7 +127,8 @@ describe("challenge rating", () => {
 
 describe("search text", () => {
   test("markdown is stripped", () => {
-    const md = "### Falling\n\n> **_Note._** A fall deals *1d6* per [10 feet](http://x).\n\n| d6 | Trait |\n|---|---|\n| 1 | I idolize |\n- bullet one\n* bullet two";
+    const md =
+      "### Falling\n\n> **_Note._** A fall deals *1d6* per [10 feet](http://x).\n\n| d6 | Trait |\n|---|---|\n| 1 | I idolize |\n- bullet one\n* bullet two";
     const s = stripMarkdown(md);
     expect(s).not.toMatch(/[#*>_`[\]]/);
     expect(s).toContain("Falling");

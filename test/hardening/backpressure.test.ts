@@ -39,7 +39,14 @@ beforeAll(() => {
   replaceOrigin(
     store.db,
     "open5e_v2:spells",
-    Array.from({ length: 300 }, (_, i) => makeEntity("spell", `Spell ${String(i).padStart(3, "0")}`, { level: i % 10, school: "evocation", classes: ["wizard"] }, { text })),
+    Array.from({ length: 300 }, (_, i) =>
+      makeEntity(
+        "spell",
+        `Spell ${String(i).padStart(3, "0")}`,
+        { level: i % 10, school: "evocation", classes: ["wizard"] },
+        { text },
+      ),
+    ),
     [],
   );
   store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -114,7 +121,12 @@ describe("stdio transport", () => {
    * `stallMs`). Returns how many were taken (a failed write does not count). The socket's buffer size
    * is the machine's (net.core.wmem_default): measured, never assumed.
    */
-  async function takeIn(stdin: NodeJS.WritableStream, line: (i: number) => string, count: number, stallMs: number): Promise<number> {
+  async function takeIn(
+    stdin: NodeJS.WritableStream,
+    line: (i: number) => string,
+    count: number,
+    stallMs: number,
+  ): Promise<number> {
     let taken = 0;
     let last = performance.now();
     for (let i = 1; i <= count; i++) {
@@ -132,7 +144,9 @@ describe("stdio transport", () => {
     const pad = "p".repeat(64 * 1024);
     const line = (i: number) => request(i, pad);
     // What the pipe alone holds: a child that never reads stdin.
-    const idle = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], { stdio: ["pipe", "ignore", "ignore"] });
+    const idle = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"], {
+      stdio: ["pipe", "ignore", "ignore"],
+    });
     idle.stdin.on("error", () => {});
     let pipeHolds = 0;
     try {
@@ -144,11 +158,20 @@ describe("stdio transport", () => {
     const pipeBytes = pipeHolds * line(1).length;
 
     const env = { ...process.env, ...(await isolatedEnv(tmp.dir)), LOREKEEPER_LOG_LEVEL: "error" };
-    const child = spawn(process.execPath, [join(REPO_ROOT, "src", "cli", "main.ts"), "serve", "--db-path", dbFile], { env, cwd: REPO_ROOT, stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(process.execPath, [join(REPO_ROOT, "src", "cli", "main.ts"), "serve", "--db-path", dbFile], {
+      env,
+      cwd: REPO_ROOT,
+      stdio: ["pipe", "pipe", "ignore"],
+    });
     // A failed test kills the child with writes pending: their EPIPE is expected, not an error of the run.
     child.stdin.on("error", () => {});
     try {
-      const init = { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } };
+      const init = {
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+      };
       const probeId = 1_000_000;
       // The server is up when it answers initialize; one call tells how large an answer is. From then
       // on its stdout is not read.
@@ -163,7 +186,9 @@ describe("stdio transport", () => {
           }
         };
         child.stdout.on("data", onData);
-        child.stdin.write(`${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n${request(probeId)}`);
+        child.stdin.write(
+          `${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n${request(probeId)}`,
+        );
       });
       const [initLine, probeLine] = early.split("\n");
       expect(JSON.parse(initLine!) as { id: number }).toMatchObject({ id: 0 });
@@ -189,7 +214,10 @@ describe("stdio transport", () => {
         }
       })();
       const peakMb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-      if (peakMb > 0) process.stderr.write(`backpressure: stdio server peak RSS ${peakMb.toFixed(0)} MB with ${total} calls of 64 KB unread (the pipe holds ${pipeHolds}; the server read ${serverRead}, at most ${serverBound} allowed)\n`);
+      if (peakMb > 0)
+        process.stderr.write(
+          `backpressure: stdio server peak RSS ${peakMb.toFixed(0)} MB with ${total} calls of 64 KB unread (the pipe holds ${pipeHolds}; the server read ${serverRead}, at most ${serverBound} allowed)\n`,
+        );
       const ids = new Set<number>();
       let buf = early.split("\n").slice(2).join("\n");
       const done = new Promise<void>((resolve) => {
@@ -197,7 +225,10 @@ describe("stdio transport", () => {
           buf += d.toString();
           let nl = buf.indexOf("\n");
           while (nl >= 0) {
-            const m = JSON.parse(buf.slice(0, nl)) as { id: number; result?: { structuredContent?: { count: number } } };
+            const m = JSON.parse(buf.slice(0, nl)) as {
+              id: number;
+              result?: { structuredContent?: { count: number } };
+            };
             if (m.id > 0 && m.id <= total && m.result?.structuredContent?.count === 100) ids.add(m.id);
             buf = buf.slice(nl + 1);
             nl = buf.indexOf("\n");
@@ -225,15 +256,34 @@ describe("HTTP", () => {
       await gate;
       return base.search(q);
     };
-    server = await startHttpServer({ ...base, search }, { port: 0, maxBatch: 16, maxInFlightMessages: 16, maxQueuedMessages: 32, maxQueueWaitMs: 20_000, maxBodyBytes: 4 * 1024 * 1024 });
+    server = await startHttpServer(
+      { ...base, search },
+      {
+        port: 0,
+        maxBatch: 16,
+        maxInFlightMessages: 16,
+        maxQueuedMessages: 32,
+        maxQueueWaitMs: 20_000,
+        maxBodyBytes: 4 * 1024 * 1024,
+      },
+    );
   });
   afterAll(async () => {
     await server.stop();
   });
 
-  const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-06-18" };
+  const headers = {
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    "Mcp-Protocol-Version": "2025-06-18",
+  };
   const batch = (n: number, base: number) =>
-    Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: base + i, method: "tools/call", params: { name: "search_all", arguments: { query: "arcane force", limit: 100 } } }));
+    Array.from({ length: n }, (_, i) => ({
+      jsonrpc: "2.0",
+      id: base + i,
+      method: "tools/call",
+      params: { name: "search_all", arguments: { query: "arcane force", limit: 100 } },
+    }));
 
   test("a batch over the limit → 400 -32600 saying the limit", async () => {
     const res = await fetch(server.url, { method: "POST", headers, body: JSON.stringify(batch(17, 1)) });
@@ -279,7 +329,9 @@ describe("HTTP", () => {
       gate = Promise.resolve();
     }
     // All room is given back: the next batch is served at once.
-    expect((await fetch(server.url, { method: "POST", headers, body: JSON.stringify(batch(16, 99_000)) })).status).toBe(200);
+    expect((await fetch(server.url, { method: "POST", headers, body: JSON.stringify(batch(16, 99_000)) })).status).toBe(
+      200,
+    );
   });
 });
 

@@ -122,7 +122,11 @@ describe("concurrent readers and writers", () => {
             }
           },
         },
-        { name: "search_creature", arguments: { name: "Goblin" }, check: (r) => expect(answerOf(r).results.map((x) => x.name)).toContain("Goblin") },
+        {
+          name: "search_creature",
+          arguments: { name: "Goblin" },
+          check: (r) => expect(answerOf(r).results.map((x) => x.name)).toContain("Goblin"),
+        },
         {
           name: "search_spell",
           arguments: { documents: ["orcbrew-busy-pack"], limit: 50 },
@@ -133,7 +137,11 @@ describe("concurrent readers and writers", () => {
             expect(new Set(names.map((n) => n.split(" ")[0])).size).toBe(1);
           },
         },
-        { name: "search_all", arguments: { query: "fire flame burn" }, check: (r) => expect(answerOf(r).results.length).toBeGreaterThan(0) },
+        {
+          name: "search_all",
+          arguments: { query: "fire flame burn" },
+          check: (r) => expect(answerOf(r).results.length).toBeGreaterThan(0),
+        },
         {
           name: "list_documents",
           arguments: {},
@@ -141,7 +149,9 @@ describe("concurrent readers and writers", () => {
         },
       ];
       while (writing) {
-        const batch = await Promise.all(calls.map((c) => conn.client.callTool({ name: c.name, arguments: c.arguments }).then((r) => ({ c, r }))));
+        const batch = await Promise.all(
+          calls.map((c) => conn.client.callTool({ name: c.name, arguments: c.arguments }).then((r) => ({ c, r }))),
+        );
         for (const { c, r } of batch) {
           if ((r as { isError?: boolean }).isError) throw new Error(`${c.name} failed during writes: ${textOf(r)}`);
           c.check(r);
@@ -153,18 +163,24 @@ describe("concurrent readers and writers", () => {
       ok(s, "sync during tool calls");
       for (const r of i) ok(r, "import during tool calls");
       expect(served.calls).toBeGreaterThanOrEqual(50);
-      process.stderr.write(`concurrency: ${semanticOff} searches ranked by keywords only while their spells were re-embedded\n`);
+      process.stderr.write(
+        `concurrency: ${semanticOff} searches ranked by keywords only while their spells were re-embedded\n`,
+      );
       expect(conn.stderr()).not.toMatch(/SQLITE_BUSY|database is locked/);
 
       // The server still answers, and sees the new data.
-      const after = answerOf(await conn.client.callTool({ name: "search_spell", arguments: { name: spellName("B", 3) } }));
+      const after = answerOf(
+        await conn.client.callTool({ name: "search_spell", arguments: { name: spellName("B", 3) } }),
+      );
       expect(after.results.map((x) => x.name)).toContain(spellName("B", 3));
 
       // The WAL never held much more than the largest single write, and is reset after the writers close.
       const dbBytes = statSync(db).size;
       expect(walMax).toBeLessThan(Math.max(dbBytes * 2, 8 * 1024 * 1024));
       const walAfter = existsSync(`${db}-wal`) ? statSync(`${db}-wal`).size : 0;
-      process.stderr.write(`concurrency: database ${dbBytes} bytes, WAL at most ${walMax} bytes during the writes, ${walAfter} after\n`);
+      process.stderr.write(
+        `concurrency: database ${dbBytes} bytes, WAL at most ${walMax} bytes during the writes, ${walAfter} after\n`,
+      );
       expect(walAfter).toBeLessThanOrEqual(4 * 1024 * 1024);
     } finally {
       await conn.close();
@@ -189,7 +205,10 @@ describe("concurrent readers and writers", () => {
       let peak = 0;
       const reader = (async () => {
         while (running) {
-          const r = await conn.client.callTool({ name: "search_spell", arguments: { search: "lightning storm", limit: 3 } });
+          const r = await conn.client.callTool({
+            name: "search_spell",
+            arguments: { search: "lightning storm", limit: 3 },
+          });
           if ((r as { isError?: boolean }).isError) throw new Error(textOf(r));
           reads++;
           peak = Math.max(peak, wal());
@@ -204,7 +223,9 @@ describe("concurrent readers and writers", () => {
       running = false;
       await reader;
       served.calls += reads;
-      process.stderr.write(`concurrency: 8 imports under ${reads} reads: WAL peak ${peak} bytes, after each import ${after.join(", ")}\n`);
+      process.stderr.write(
+        `concurrency: 8 imports under ${reads} reads: WAL peak ${peak} bytes, after each import ${after.join(", ")}\n`,
+      );
       // each import leaves the WAL empty behind it (checkpoint), so it cannot accumulate across writes
       for (const n of after) expect(n).toBeLessThanOrEqual(WAL_SIZE_LIMIT);
       expect(peak).toBeLessThan(statSync(db).size * 2);

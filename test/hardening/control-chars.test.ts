@@ -37,21 +37,32 @@ beforeAll(async () => {
   packFile = join(tmp.dir, "evil.orcbrew");
   const packName = `Evil${HOSTILE.join("")}Pack`;
   const spellName = `Fire${HOSTILE.join("")}ball`;
-  writeFileSync(packFile, `{${edn(packName)} {:orcpub.dnd.e5/spells {:evil-fire {:name ${edn(spellName)}, :level 3, :school "evocation", :spell-lists {:wizard true}, :description ${edn(`Flames ${HOSTILE.join(" ")} everywhere.`)}}}}}`);
+  writeFileSync(
+    packFile,
+    `{${edn(packName)} {:orcpub.dnd.e5/spells {:evil-fire {:name ${edn(spellName)}, :level 3, :school "evocation", :spell-lists {:wizard true}, :description ${edn(`Flames ${HOSTILE.join(" ")} everywhere.`)}}}}}`,
+  );
 });
 
 afterAll(() => tmp.cleanup());
 
 /** One CLI run, awaited on its exit (never a fixed wait): several run side by side. */
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args, "--db-path", db], { env, cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), ...args, "--db-path", db], {
+    env,
+    cwd: REPO_ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { code, out, err };
 }
 
 function expectClean(label: string, s: string) {
   const m = RAW.exec(s);
-  expect({ label, raw: m ? JSON.stringify(s.slice(Math.max(0, m.index - 20), m.index + 20)) : null }).toEqual({ label, raw: null });
+  expect({ label, raw: m ? JSON.stringify(s.slice(Math.max(0, m.index - 20), m.index + 20)) : null }).toEqual({
+    label,
+    raw: null,
+  });
 }
 
 describe("CLI output", () => {
@@ -62,8 +73,17 @@ describe("CLI output", () => {
     expectClean("import", imported.out + imported.err);
     const json = await cli(["import", packFile, "--no-embed", "--json"]);
     expectClean("import --json", json.out);
-    expect((JSON.parse(json.out) as { files: Array<{ packs: Array<{ name: string }> }> }).files[0]!.packs[0]!.name).toBe(CLEAN_PACK);
-    const reads = [["documents"], ["documents", "--json"], ["search", "flames"], ["search", "flames", "--json"], ["doctor", "--offline"], ["doctor", "--offline", "--json"]];
+    expect(
+      (JSON.parse(json.out) as { files: Array<{ packs: Array<{ name: string }> }> }).files[0]!.packs[0]!.name,
+    ).toBe(CLEAN_PACK);
+    const reads = [
+      ["documents"],
+      ["documents", "--json"],
+      ["search", "flames"],
+      ["search", "flames", "--json"],
+      ["doctor", "--offline"],
+      ["doctor", "--offline", "--json"],
+    ];
     const results = await Promise.all(reads.map((args) => cli(args)));
     for (const [i, r] of results.entries()) {
       expect(r.out.length).toBeGreaterThan(0);
@@ -82,7 +102,9 @@ describe("MCP text output", () => {
       const text = textOf(await conn.client.callTool({ name: "list_documents", arguments: { format: "text" } }));
       expect(text).toContain(CLEAN_PACK);
       expectClean("list_documents text", text);
-      const structured = (await conn.client.callTool({ name: "list_documents", arguments: {} })).structuredContent as { documents: Array<{ name: string }> };
+      const structured = (await conn.client.callTool({ name: "list_documents", arguments: {} })).structuredContent as {
+        documents: Array<{ name: string }>;
+      };
       expect(structured.documents.some((d) => d.name === CLEAN_PACK)).toBe(true);
       expectClean("list_documents json", JSON.stringify(structured));
     } finally {

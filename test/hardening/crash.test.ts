@@ -60,7 +60,10 @@ describe("kill -9 at random points", () => {
       throw new Error(`${origin} holds a mix of old and new entities: ${names.slice(0, 3).join(", ")}…`);
     };
     expect([...snap.byOrigin.keys()].sort()).toEqual([BREW_ORIGIN, SPELLS_ORIGIN].sort());
-    return { spells: which(SPELLS_ORIGIN, spellName, N_SPELLS), brew: which(BREW_ORIGIN, (v, i) => `${v} Brew ${i}`, N_BREW) };
+    return {
+      spells: which(SPELLS_ORIGIN, spellName, N_SPELLS),
+      brew: which(BREW_ORIGIN, (v, i) => `${v} Brew ${i}`, N_BREW),
+    };
   }
 
   /** The index as left on disk by the killed process: does it already hold every stored vector? */
@@ -71,7 +74,10 @@ describe("kill -9 at random points", () => {
       const side = readSidecar(indexPaths(db)!);
       if (!meta || "problem" in side) return false;
       const stamps = listVectorStamps(store.db, meta.modelId);
-      return side.entries.length === stamps.length && side.entries.every(([id, h], i) => stamps[i]?.id === id && stamps[i]!.content_hash.startsWith(h));
+      return (
+        side.entries.length === stamps.length &&
+        side.entries.every(([id, h], i) => stamps[i]?.id === id && stamps[i]!.content_hash.startsWith(h))
+      );
     } finally {
       store.close();
     }
@@ -84,7 +90,11 @@ describe("kill -9 at random points", () => {
     try {
       checkVectorIndex(store);
       expect(readdirSync(tmp.dir).filter((f) => f.includes(".tmp-"))).toEqual([]);
-      const ctx = { store, embedder: createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false }), embeddingTimeoutMs: 10_000 };
+      const ctx = {
+        store,
+        embedder: createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false }),
+        embeddingTimeoutMs: 10_000,
+      };
       const res = await runSearch(ctx, { kinds: ["spell"], search: "fire flame burn", limit: 5 });
       // Ranked by meaning whenever a vector is stored. A sync and then an import both killed after
       // committing their entities but before embedding them leave none: then keyword ranking, saying why.
@@ -93,7 +103,10 @@ describe("kill -9 at random points", () => {
         expect({ mode: res.mode, message: res.message }).toEqual({ mode: "hybrid", message: undefined });
       } else {
         stats.noVectors++;
-        expect({ mode: res.mode, message: res.message }).toEqual({ mode: "lexical", message: expect.stringContaining("no embeddings are stored") });
+        expect({ mode: res.mode, message: res.message }).toEqual({
+          mode: "lexical",
+          message: expect.stringContaining("no embeddings are stored"),
+        });
       }
       expect(res.hits.length).toBe(5);
       const exact = await runSearch(ctx, { kinds: ["spell"], name: spellName(s.spells, 7), limit: 5 });
@@ -105,7 +118,11 @@ describe("kill -9 at random points", () => {
   }
 
   /** Run the CLI and kill it after `delayMs`, or as soon as `when()` is true; true when the kill landed. */
-  async function killDuring(args: string[], e: Record<string, string>, at: { delayMs?: number; when?: () => boolean }): Promise<boolean> {
+  async function killDuring(
+    args: string[],
+    e: Record<string, string>,
+    at: { delayMs?: number; when?: () => boolean },
+  ): Promise<boolean> {
     const p = spawnCli(args, e);
     const t0 = performance.now();
     for (;;) {
@@ -141,7 +158,9 @@ describe("kill -9 at random points", () => {
     await timed(importArgs("A"), env("A"));
     durations.sync = await timed(syncArgs, env("B"));
     durations.import = await timed(importArgs("B"), env("A"));
-    process.stderr.write(`crash suite: a whole sync takes ${Math.round(durations.sync)} ms, an import ${Math.round(durations.import)} ms\n`);
+    process.stderr.write(
+      `crash suite: a whole sync takes ${Math.round(durations.sync)} ms, an import ${Math.round(durations.import)} ms\n`,
+    );
     expect(await afterKill()).toEqual({ spells: "B", brew: "B" });
   }, 60_000);
 
@@ -156,7 +175,11 @@ describe("kill -9 at random points", () => {
 
   test("sync, import and index saves killed at random points: never a damaged store, a mixed set or a wrong index", async () => {
     let cur = state();
-    const note = (before: { spells: Variant; brew: Variant }, after: { spells: Variant; brew: Variant }, key: "spells" | "brew") => {
+    const note = (
+      before: { spells: Variant; brew: Variant },
+      after: { spells: Variant; brew: Variant },
+      key: "spells" | "brew",
+    ) => {
       if (after[key] === before[key]) stats.keptOld++;
       else stats.landedNew++;
     };
@@ -174,7 +197,9 @@ describe("kill -9 at random points", () => {
       expect(landed).toBe(n);
     };
     await repeat(ROUNDS.sync, "sync", async () => {
-      const landed = await killDuring(syncArgs, env(other(cur.spells)), { delayMs: 30 + Math.random() * durations.sync });
+      const landed = await killDuring(syncArgs, env(other(cur.spells)), {
+        delayMs: 30 + Math.random() * durations.sync,
+      });
       const now = await afterKill();
       note(cur, now, "spells");
       expect(now.brew).toBe(cur.brew);
@@ -182,7 +207,9 @@ describe("kill -9 at random points", () => {
       return landed;
     });
     await repeat(ROUNDS.import, "import", async () => {
-      const landed = await killDuring(importArgs(other(cur.brew)), env("A"), { delayMs: 30 + Math.random() * durations.import });
+      const landed = await killDuring(importArgs(other(cur.brew)), env("A"), {
+        delayMs: 30 + Math.random() * durations.import,
+      });
       const now = await afterKill();
       note(cur, now, "brew");
       expect(now.spells).toBe(cur.spells);

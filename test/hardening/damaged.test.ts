@@ -60,7 +60,13 @@ describe("damaged files", () => {
 
   /** Every command fails cleanly, naming the file and the way out. */
   async function expectEveryCommandExplains(db: string, what: RegExp): Promise<void> {
-    const commands = [["sync", "--types", TYPES.join(",")], ["import", brewFile], ["search", "fireball"], ["documents"], ["serve"]];
+    const commands = [
+      ["sync", "--types", TYPES.join(",")],
+      ["import", brewFile],
+      ["search", "fireball"],
+      ["documents"],
+      ["serve"],
+    ];
     for (const args of commands) {
       const r = await runCli([...args, "--db-path", db], env());
       expectCleanFailure(r);
@@ -101,7 +107,10 @@ describe("damaged files", () => {
       const cfg = { ...loadConfig(), ...upstreamsAt(fake.url) };
       expect((await runSync(store, { config: cfg, types: TYPES })).status).toBe("ok");
       expect(importOrcbrewFile(store.db, brewFile).ok).toBe(true);
-      const e = await embedPending(store, createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false }));
+      const e = await embedPending(
+        store,
+        createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false }),
+      );
       expect(e.embedded).toBeGreaterThan(0);
     } finally {
       closeVectorIndex(store);
@@ -137,7 +146,9 @@ describe("damaged files", () => {
     const { db, dir } = healthyCopy();
     const ro = new Database(db, { readonly: true });
     const pageSize = ro.query<{ page_size: number }, []>("PRAGMA page_size").get()!.page_size;
-    const root = ro.query<{ rootpage: number }, []>("SELECT rootpage FROM sqlite_master WHERE name = 'entities'").get()!.rootpage;
+    const root = ro
+      .query<{ rootpage: number }, []>("SELECT rootpage FROM sqlite_master WHERE name = 'entities'")
+      .get()!.rootpage;
     ro.close();
     const bytes = new Uint8Array(readFileSync(db));
     bytes[(root - 1) * pageSize] = 0; // the page type byte: no valid b-tree page is type 0
@@ -170,9 +181,21 @@ describe("damaged files", () => {
   test("full-text tables out of step: doctor names the table, doctor --repair rebuilds them and the entity is found again", async () => {
     const { db } = healthyCopy();
     const s = new Database(db);
-    const row = s.query<{ id: number; name: string; text: string }, []>("SELECT id, name, text FROM entities WHERE name = 'Ice Storm'").get()!;
-    s.query("INSERT INTO entities_fts(entities_fts, rowid, name, text) VALUES ('delete', ?, ?, ?)").run(row.id, row.name, row.text);
-    const matches = () => s.query<{ rowid: number }, []>("SELECT rowid FROM entities_fts WHERE entities_fts MATCH 'storm'").all().map((r) => r.rowid);
+    const row = s
+      .query<{ id: number; name: string; text: string }, []>(
+        "SELECT id, name, text FROM entities WHERE name = 'Ice Storm'",
+      )
+      .get()!;
+    s.query("INSERT INTO entities_fts(entities_fts, rowid, name, text) VALUES ('delete', ?, ?, ?)").run(
+      row.id,
+      row.name,
+      row.text,
+    );
+    const matches = () =>
+      s
+        .query<{ rowid: number }, []>("SELECT rowid FROM entities_fts WHERE entities_fts MATCH 'storm'")
+        .all()
+        .map((r) => r.rowid);
     expect(matches()).not.toContain(row.id); // keyword search no longer finds it, and nothing says so
 
     const d = await doctor(db);
@@ -182,7 +205,9 @@ describe("damaged files", () => {
 
     const fixed = await doctor(db, "--repair");
     expect(fixed.report.repair?.outcome).toBe("repaired");
-    expect(fixed.report.repair?.steps.join("\n")).toMatch(/rebuilt the full-text search tables.*rebuilt the vector index/s);
+    expect(fixed.report.repair?.steps.join("\n")).toMatch(
+      /rebuilt the full-text search tables.*rebuilt the vector index/s,
+    );
     expect(check(fixed.report, "store")?.status).toBe("ok");
     expect(check(fixed.report, "vector index")?.status).toBe("ok");
     checkedSnapshot(db);
@@ -234,7 +259,9 @@ describe("damaged files", () => {
         const all = answerOf(await conn.client.callTool({ name: "search_all", arguments: { query: "healing" } }));
         expect(all.results.length).toBeGreaterThan(0);
         // nothing of this kind stored, and no download possible: an empty answer that says what to do
-        const none = answerOf(await conn.client.callTool({ name: "search_equipment", arguments: { name: "Longsword" } }));
+        const none = answerOf(
+          await conn.client.callTool({ name: "search_equipment", arguments: { name: "Longsword" } }),
+        );
         expect(none.results).toEqual([]);
         expect(none.message).toMatch(/lorekeeper sync/);
         expect(conn.stderr()).toMatch(/read-only/);
@@ -245,7 +272,10 @@ describe("damaged files", () => {
       expect(search.code).toBe(0);
       expect(search.stdout).toContain("Fireball");
       expect((await runCli(["documents", "--db-path", db], env())).code).toBe(0);
-      for (const args of [["sync", "--types", TYPES.join(","), "--force"], ["import", brewFile]]) {
+      for (const args of [
+        ["sync", "--types", TYPES.join(","), "--force"],
+        ["import", brewFile],
+      ]) {
         const r = await runCli([...args, "--db-path", db], env());
         expectCleanFailure(r);
         expect(r.stderr + r.stdout).toMatch(/cannot be written.*writable/s);
@@ -265,11 +295,20 @@ describe("damaged files", () => {
     const dataB = join(tmp.dir, "upstream-renamed");
     cpSync(SOURCES_FIXTURES, dataB, { recursive: true });
     const spellsFile = join(dataB, "open5e", "v2", "spells.json");
-    writeFileSync(spellsFile, JSON.stringify((JSON.parse(readFileSync(spellsFile, "utf8")) as Array<{ name: string }>).map((s) => ({ ...s, name: `${s.name} Revised` }))));
+    writeFileSync(
+      spellsFile,
+      JSON.stringify(
+        (JSON.parse(readFileSync(spellsFile, "utf8")) as Array<{ name: string }>).map((s) => ({
+          ...s,
+          name: `${s.name} Revised`,
+        })),
+      ),
+    );
     const b = await startFakeUpstream({ dataDir: dataB });
     const store = openStore({ path: db });
     try {
-      const rows = () => JSON.stringify(store.db.query("SELECT id, name, content_hash FROM entities ORDER BY id").all());
+      const rows = () =>
+        JSON.stringify(store.db.query("SELECT id, name, content_hash FROM entities ORDER BY id").all());
       const before = rows();
       const pages = store.db.query<{ page_count: number }, []>("PRAGMA page_count").get()!.page_count;
       store.db.exec(`PRAGMA max_page_count = ${pages}`);
@@ -290,7 +329,9 @@ describe("damaged files", () => {
       store.db.exec("PRAGMA max_page_count = 1073741823");
       const done = await runSync(store, { config: cfg, force: true, types: TYPES });
       expect(done.status).toBe("ok");
-      expect(store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE name LIKE '% Revised'").get()!.n).toBeGreaterThan(0);
+      expect(
+        store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE name LIKE '% Revised'").get()!.n,
+      ).toBeGreaterThan(0);
     } finally {
       store.close();
       await b.stop();
@@ -307,23 +348,39 @@ describe("damaged files", () => {
     const dataB = join(tmp.dir, "upstream-renamed-2");
     cpSync(SOURCES_FIXTURES, dataB, { recursive: true });
     const spellsFile = join(dataB, "open5e", "v2", "spells.json");
-    writeFileSync(spellsFile, JSON.stringify((JSON.parse(readFileSync(spellsFile, "utf8")) as Array<{ name: string }>).map((s) => ({ ...s, name: `${s.name} Revised` }))));
+    writeFileSync(
+      spellsFile,
+      JSON.stringify(
+        (JSON.parse(readFileSync(spellsFile, "utf8")) as Array<{ name: string }>).map((s) => ({
+          ...s,
+          name: `${s.name} Revised`,
+        })),
+      ),
+    );
     const b = await startFakeUpstream({ dataDir: dataB });
     try {
       const db = join(mnt, "lk.db");
       expect((await runCli(["sync", "--types", TYPES.join(","), "--db-path", db], env())).code).toBe(0);
       const before = checkedSnapshot(db);
       const filler = fillDisk(mnt);
-      const r = await runCli(["sync", "--types", TYPES.join(","), "--force", "--db-path", db], env(upstreamEnvAt(b.url)));
+      const r = await runCli(
+        ["sync", "--types", TYPES.join(","), "--force", "--db-path", db],
+        env(upstreamEnvAt(b.url)),
+      );
       expectCleanFailure(r);
       expect(r.stderr).toMatch(/disk holding the LoreKeeper database .* is full/);
       expect(r.stderr).toContain(db);
       expect(r.stderr).toMatch(/Free some disk space/);
       rmSync(filler);
       expect(checkedSnapshot(db)).toEqual(before);
-      const again = await runCli(["sync", "--types", TYPES.join(","), "--force", "--db-path", db], env(upstreamEnvAt(b.url)));
+      const again = await runCli(
+        ["sync", "--types", TYPES.join(","), "--force", "--db-path", db],
+        env(upstreamEnvAt(b.url)),
+      );
       expect(again.code).toBe(0);
-      expect([...checkedSnapshot(db).byOrigin.get("open5e_v2:spells")!].every((x) => x.endsWith(" Revised"))).toBe(true);
+      expect([...checkedSnapshot(db).byOrigin.get("open5e_v2:spells")!].every((x) => x.endsWith(" Revised"))).toBe(
+        true,
+      );
     } finally {
       await b.stop();
       unmount();

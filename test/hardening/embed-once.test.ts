@@ -53,7 +53,11 @@ describe("embed once per model content", () => {
       expect(again.embedded).toBe(0);
       expect(again.remaining).toBe(0);
       expect(getEmbeddingMeta(store.db)?.modelId).toBe(again.modelId!);
-      expect(store.db.query<{ n: number }, [string]>("SELECT count(*) AS n FROM vectors WHERE model_id = ?").get(again.modelId!)!.n).toBe(first.embedded);
+      expect(
+        store.db
+          .query<{ n: number }, [string]>("SELECT count(*) AS n FROM vectors WHERE model_id = ?")
+          .get(again.modelId!)!.n,
+      ).toBe(first.embedded);
     } finally {
       closeVectorIndex(store);
       store.close();

@@ -31,11 +31,18 @@ const tally = (type: string, n: number) => {
 
 /** Every row that matters, in a stable order: what "the previous data" means. */
 function rows(store: Store, kind = "%"): string {
-  return JSON.stringify(store.db.query("SELECT origin, kind, key, name, content_hash FROM entities WHERE kind LIKE ? ORDER BY origin, kind, key").all(kind));
+  return JSON.stringify(
+    store.db
+      .query("SELECT origin, kind, key, name, content_hash FROM entities WHERE kind LIKE ? ORDER BY origin, kind, key")
+      .all(kind),
+  );
 }
 
 function spellNames(store: Store): string[] {
-  return store.db.query<{ name: string }, []>("SELECT name FROM entities WHERE kind = 'spell' ORDER BY key").all().map((r) => r.name);
+  return store.db
+    .query<{ name: string }, []>("SELECT name FROM entities WHERE kind = 'spell' ORDER BY key")
+    .all()
+    .map((r) => r.name);
 }
 
 function typeResult(r: SyncReport, id: string) {
@@ -69,7 +76,14 @@ describe("upstream faults during sync", () => {
   let baseline = "";
 
   const client = (over: Partial<ConstructorParameters<typeof HttpClient>[0]> = {}) =>
-    new HttpClient({ cache: createHttpCache(store.db, cfg, () => clock), retries: 2, baseDelayMs: 1, maxDelayMs: 5, timeoutMs: 2000, ...over });
+    new HttpClient({
+      cache: createHttpCache(store.db, cfg, () => clock),
+      retries: 2,
+      baseDelayMs: 1,
+      maxDelayMs: 5,
+      timeoutMs: 2000,
+      ...over,
+    });
   const sync = (over: { force?: boolean; http?: HttpClient; url?: string; types?: string[] } = {}) =>
     runSync(store, {
       types: over.types ?? TYPES,
@@ -88,13 +102,23 @@ describe("upstream faults during sync", () => {
   afterAll(async () => {
     await fake.stop();
     const total = Object.values(injected).reduce((a, b) => a + b, 0);
-    process.stderr.write(`faults injected: ${total} (${Object.entries(injected).map(([k, v]) => `${k} ${v}`).join(", ")})\n`);
+    process.stderr.write(
+      `faults injected: ${total} (${Object.entries(injected)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")})\n`,
+    );
   });
   beforeEach(async () => {
     tmp = makeTempDir("lk-faults-");
     store = openStore({ path: join(tmp.dir, "lk.db") });
     clock = Date.now();
-    cfg = { ...loadConfig(), ...upstreamsAt(fake.url), open5ePageSize: 2, httpRetries: 2, errorCacheTtlMs: ERROR_TTL_MS };
+    cfg = {
+      ...loadConfig(),
+      ...upstreamsAt(fake.url),
+      open5ePageSize: 2,
+      httpRetries: 2,
+      errorCacheTtlMs: ERROR_TTL_MS,
+    };
     fake.clearFaults();
     const first = await sync();
     expect(first.status).toBe("ok");
@@ -211,7 +235,10 @@ describe("upstream faults during sync", () => {
         tally("changing pages", 1);
         const spells = typeResult(r, "spells");
         expect(spells.status).toBe("ok");
-        const want = recs.filter((s) => s.name !== "Cure Wounds").map((s) => s.name).sort();
+        const want = recs
+          .filter((s) => s.name !== "Cure Wounds")
+          .map((s) => s.name)
+          .sort();
         expect([...spellNames(store)].sort()).toEqual(want); // "Fire Shield" (shifted past) is still there
         expect(spellNames(store)).not.toContain("Cure Wounds");
       } finally {

@@ -55,8 +55,21 @@ function completeParams(r: Rng): Record<string, unknown> {
     value(r),
   ]);
   const argName = r.pick(["kind", "key", ...Object.keys(prompt.args), hostileString(r)]);
-  const context = r.chance(0.5) ? { arguments: { kind: r.pick(["spell", "creature", "class", "Magic-Item", hostileString(r)]), edition: r.pick(["2014", "2024", "x"]) } } : r.chance(0.1) ? value(r) : undefined;
-  return { ref, argument: r.chance(0.95) ? { name: argName, value: r.chance(0.9) ? String(value(r)) : value(r) } : value(r), ...(context !== undefined ? { context } : {}) };
+  const context = r.chance(0.5)
+    ? {
+        arguments: {
+          kind: r.pick(["spell", "creature", "class", "Magic-Item", hostileString(r)]),
+          edition: r.pick(["2014", "2024", "x"]),
+        },
+      }
+    : r.chance(0.1)
+      ? value(r)
+      : undefined;
+  return {
+    ref,
+    argument: r.chance(0.95) ? { name: argName, value: r.chance(0.9) ? String(value(r)) : value(r) } : value(r),
+    ...(context !== undefined ? { context } : {}),
+  };
 }
 
 describe("prompts and completions under fuzzing", () => {
@@ -77,11 +90,16 @@ describe("prompts and completions under fuzzing", () => {
           if (leaks(text)) failures.push(`prompt leaks ${leaks(text)}: ${show}`);
           if (text.length > 20_000) failures.push(`prompt of ${text.length} characters: ${show}`);
         } else {
-          const res = await client.request({ method: "completion/complete", params: params as never }, CompleteResultSchema);
+          const res = await client.request(
+            { method: "completion/complete", params: params as never },
+            CompleteResultSchema,
+          );
           const c = res.completion;
           if (c.values.length > 100) failures.push(`${c.values.length} values: ${show}`);
-          if (c.total !== undefined && c.total < c.values.length) failures.push(`total ${c.total} < ${c.values.length}: ${show}`);
-          if (c.hasMore !== (c.total !== undefined && c.total > c.values.length)) failures.push(`hasMore ${c.hasMore} with total ${c.total}: ${show}`);
+          if (c.total !== undefined && c.total < c.values.length)
+            failures.push(`total ${c.total} < ${c.values.length}: ${show}`);
+          if (c.hasMore !== (c.total !== undefined && c.total > c.values.length))
+            failures.push(`hasMore ${c.hasMore} with total ${c.total}: ${show}`);
         }
         answers++;
       } catch (err) {
@@ -93,7 +111,10 @@ describe("prompts and completions under fuzzing", () => {
         else if (msg.length > 2000) failures.push(`error of ${msg.length} characters: ${show}`);
       }
     }
-    if (failures.length) process.stderr.write(`[fuzz-prompts] seed ${SEED}: ${failures.length} failures\n${failures.slice(0, 10).join("\n")}\n`);
+    if (failures.length)
+      process.stderr.write(
+        `[fuzz-prompts] seed ${SEED}: ${failures.length} failures\n${failures.slice(0, 10).join("\n")}\n`,
+      );
     expect(failures.slice(0, 5)).toEqual([]);
     expect(answers).toBeGreaterThan(N * 0.2);
     expect(errors).toBeGreaterThan(0);

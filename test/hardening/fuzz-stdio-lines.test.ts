@@ -20,13 +20,20 @@ describe("classifyLine / sniffId (pure)", () => {
   test("blank → skipped; valid → the message; not JSON → -32700; not JSON-RPC → -32600 with the id when it has one", () => {
     expect(classifyLine("")).toBeNull();
     expect(classifyLine("  \t")).toBeNull();
-    expect(classifyLine('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toEqual({ ok: true, message: { jsonrpc: "2.0", id: 1, method: "ping" } });
+    expect(classifyLine('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toEqual({
+      ok: true,
+      message: { jsonrpc: "2.0", id: 1, method: "ping" },
+    });
     const bad = (line: string) => {
       const v = classifyLine(line);
       if (!v || v.ok) throw new Error(`expected a refusal for ${line}`);
       return v.reply as unknown as { id: unknown; error: { code: number; message: string } };
     };
-    expect(bad("{oops")).toEqual({ id: null, error: { code: -32700, message: expect.stringContaining("not valid JSON") }, jsonrpc: "2.0" } as never);
+    expect(bad("{oops")).toEqual({
+      id: null,
+      error: { code: -32700, message: expect.stringContaining("not valid JSON") },
+      jsonrpc: "2.0",
+    } as never);
     expect(bad("[]").error.code).toBe(-32600);
     expect(bad('[{"jsonrpc":"2.0","id":1,"method":"ping"}]').error.message).toContain("batches are not supported");
     const meta = bad('{"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{"name":"x","_meta":"x"}}');
@@ -69,7 +76,14 @@ function spawnServe(dbPath: string, dir: string) {
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
-    env: { ...process.env, HOME: dir, XDG_DATA_HOME: join(dir, "data"), XDG_CACHE_HOME: join(dir, "cache"), LOREKEEPER_MODEL_DIR: join(dir, "no-model"), LOREKEEPER_LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      HOME: dir,
+      XDG_DATA_HOME: join(dir, "data"),
+      XDG_CACHE_HOME: join(dir, "cache"),
+      LOREKEEPER_MODEL_DIR: join(dir, "no-model"),
+      LOREKEEPER_LOG_LEVEL: "warn",
+    },
   });
   const lines: Array<Record<string, unknown>> = [];
   let buf = "";
@@ -107,7 +121,14 @@ describe("stdio framing, end to end", () => {
       store.close();
       const s = spawnServe(dbPath, tmp.dir);
       const msg = (o: object) => `${JSON.stringify(o)}\n`;
-      await s.write(msg({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } }));
+      await s.write(
+        msg({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+        }),
+      );
       await s.write(msg({ jsonrpc: "2.0", method: "notifications/initialized" }));
       await s.write("this is not json\n");
       await s.write("\n   \n");
@@ -115,23 +136,45 @@ describe("stdio framing, end to end", () => {
       await s.write(msg({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "search_spell", _meta: "x" } }));
       await s.write(msg({ jsonrpc: "2.0", id: 4, method: 42 }));
       // Over the 4 MiB line limit: skipped, answered with its id (seen at the end of the line).
-      const huge = JSON.stringify({ jsonrpc: "2.0", method: "tools/call", params: { name: "search_spell", arguments: { name: "x".repeat(5 * 1024 * 1024) } }, id: 5 });
+      const huge = JSON.stringify({
+        jsonrpc: "2.0",
+        method: "tools/call",
+        params: { name: "search_spell", arguments: { name: "x".repeat(5 * 1024 * 1024) } },
+        id: 5,
+      });
       for (let i = 0; i < huge.length; i += 256 * 1024) await s.write(huge.slice(i, i + 256 * 1024));
       await s.write("\n");
-      await s.write(`${JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "search_spell", arguments: { name: "Fireball", documents: ["srd-2014"] } } })}\r\n`);
+      await s.write(
+        `${JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "search_spell", arguments: { name: "Fireball", documents: ["srd-2014"] } } })}\r\n`,
+      );
       // One message cut into random pieces, one cut inside a multi-byte character.
       const rng = new Rng(7);
-      const bytes = new TextEncoder().encode(msg({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "search_spell", arguments: { search: "火球 fire ball 🔥", limit: 3 } } }));
+      const bytes = new TextEncoder().encode(
+        msg({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: { name: "search_spell", arguments: { search: "火球 fire ball 🔥", limit: 3 } },
+        }),
+      );
       for (let i = 0; i < bytes.length; ) {
         const n = rng.int(1, 9);
         await s.write(bytes.subarray(i, i + n));
         i += n;
       }
-      await s.write(msg({ jsonrpc: "2.0", id: 8, method: "tools/call", params: { name: "search_creature", arguments: { name: "Goblin" } } }));
+      await s.write(
+        msg({
+          jsonrpc: "2.0",
+          id: 8,
+          method: "tools/call",
+          params: { name: "search_creature", arguments: { name: "Goblin" } },
+        }),
+      );
 
       const lines = await s.waitFor(9);
       const byId = new Map(lines.filter((l) => l.id !== null).map((l) => [l.id, l]));
-      const errorOf = (id: unknown) => (byId.get(id) as { error?: { code: number; message: string } } | undefined)?.error;
+      const errorOf = (id: unknown) =>
+        (byId.get(id) as { error?: { code: number; message: string } } | undefined)?.error;
       expect((byId.get(1)!.result as { serverInfo: { name: string } }).serverInfo.name).toBe("lorekeeper");
       const anonymous = lines.filter((l) => l.id === null).map((l) => (l.error as { code: number }).code);
       expect(anonymous.sort()).toEqual([-32700, -32600].sort());
@@ -140,7 +183,11 @@ describe("stdio framing, end to end", () => {
       expect(errorOf(4)?.code).toBe(-32600);
       expect(errorOf(5)?.code).toBe(-32600);
       expect(errorOf(5)?.message).toContain("larger than 4194304 bytes");
-      const names = (id: number) => ((byId.get(id)?.result as { structuredContent?: { results: Array<{ name: string }> } })?.structuredContent?.results ?? []).map((r) => r.name);
+      const names = (id: number) =>
+        (
+          (byId.get(id)?.result as { structuredContent?: { results: Array<{ name: string }> } })?.structuredContent
+            ?.results ?? []
+        ).map((r) => r.name);
       expect(names(6)).toEqual(["Fireball"]);
       expect(names(7).length).toBeGreaterThan(0);
       expect(names(8)).toEqual(["Goblin"]);

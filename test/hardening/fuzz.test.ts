@@ -25,8 +25,29 @@ import { replaceOrigin } from "../../src/store/entities.ts";
 import { embedAll } from "../search/helpers.ts";
 import { sampleEntities } from "../support/entities.ts";
 import { makeStore } from "../support/entities.ts";
-import { emptyTally, type FuzzCase, fuzzCalls, fuzzSeed, leaks, makeCases, makeOracle, type Outcome, outcomeOfError, runCases, type Tally } from "../support/fuzz.ts";
-import { answerOf, connectInMemory, connectStdio, isolatedEnv, makeDeps, namesOf, REPO_ROOT, TOOL_NAMES } from "../support/mcp.ts";
+import {
+  emptyTally,
+  type FuzzCase,
+  fuzzCalls,
+  fuzzSeed,
+  leaks,
+  makeCases,
+  makeOracle,
+  type Outcome,
+  outcomeOfError,
+  runCases,
+  type Tally,
+} from "../support/fuzz.ts";
+import {
+  answerOf,
+  connectInMemory,
+  connectStdio,
+  isolatedEnv,
+  makeDeps,
+  namesOf,
+  REPO_ROOT,
+  TOOL_NAMES,
+} from "../support/mcp.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
@@ -43,7 +64,11 @@ const tallies: Record<string, Tally> = {};
 
 /** A dead upstream (nothing listens), the tiny model, and no access to the user's folders. */
 async function childEnv(name: string): Promise<Record<string, string>> {
-  return { ...(await isolatedEnv(join(tmp.dir, name), modelDir)), LOREKEEPER_OFFLINE: "1", LOREKEEPER_LOG_LEVEL: "warn" };
+  return {
+    ...(await isolatedEnv(join(tmp.dir, name), modelDir)),
+    LOREKEEPER_OFFLINE: "1",
+    LOREKEEPER_LOG_LEVEL: "warn",
+  };
 }
 
 function dbCopy(name: string): string {
@@ -58,26 +83,45 @@ beforeAll(async () => {
   seedDb = join(tmp.dir, "seed.db");
   const store = openStore({ path: seedDb });
   const byOrigin = new Map<string, Entity[]>();
-  for (const e of sampleEntities()) byOrigin.set(`${e.document_source}:${e.kind}`, [...(byOrigin.get(`${e.document_source}:${e.kind}`) ?? []), e]);
+  for (const e of sampleEntities())
+    byOrigin.set(`${e.document_source}:${e.kind}`, [...(byOrigin.get(`${e.document_source}:${e.kind}`) ?? []), e]);
   for (const [origin, list] of byOrigin) replaceOrigin(store.db, origin, list);
-  const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false, cacheDir: join(tmp.dir, "cache") });
+  const provider = createEmbedderProvider({
+    modelDir,
+    embeddedDir: null,
+    allowDownload: false,
+    cacheDir: join(tmp.dir, "cache"),
+  });
   const embedder = await provider.get();
   if (!embedder) throw new Error(`tiny model did not load: ${provider.reason()}`);
   expect(await embedAll(store.db, embedder)).toBe(sampleEntities().length);
   store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   store.close();
-  process.stderr.write(`[fuzz] seed ${SEED} (LOREKEEPER_FUZZ_SEED=${SEED} reproduces), ${TOTAL} calls: ${STDIO_CALLS} over stdio, ${HTTP_CALLS} over HTTP\n`);
+  process.stderr.write(
+    `[fuzz] seed ${SEED} (LOREKEEPER_FUZZ_SEED=${SEED} reproduces), ${TOTAL} calls: ${STDIO_CALLS} over stdio, ${HTTP_CALLS} over HTTP\n`,
+  );
 }, 60_000);
 
 afterAll(() => {
   const all = Object.entries(tallies);
   if (all.length > 0) {
-    const line = (n: string, t: Tally) => `${n}: ${t.calls} calls, ${t.results} results (${t.hybrid} hybrid), ${t.toolErrors} tool errors, ${t.rpcErrors} JSON-RPC errors, ${t.failures.length} failures, slowest call ${t.slowest.toFixed(0)} ms`;
+    const line = (n: string, t: Tally) =>
+      `${n}: ${t.calls} calls, ${t.results} results (${t.hybrid} hybrid), ${t.toolErrors} tool errors, ${t.rpcErrors} JSON-RPC errors, ${t.failures.length} failures, slowest call ${t.slowest.toFixed(0)} ms`;
     const sum = all.reduce<Tally>(
-      (a, [, t]) => ({ calls: a.calls + t.calls, results: a.results + t.results, toolErrors: a.toolErrors + t.toolErrors, rpcErrors: a.rpcErrors + t.rpcErrors, hybrid: a.hybrid + t.hybrid, slowest: Math.max(a.slowest, t.slowest), failures: [...a.failures, ...t.failures] }),
+      (a, [, t]) => ({
+        calls: a.calls + t.calls,
+        results: a.results + t.results,
+        toolErrors: a.toolErrors + t.toolErrors,
+        rpcErrors: a.rpcErrors + t.rpcErrors,
+        hybrid: a.hybrid + t.hybrid,
+        slowest: Math.max(a.slowest, t.slowest),
+        failures: [...a.failures, ...t.failures],
+      }),
       emptyTally(),
     );
-    process.stderr.write(`[fuzz] seed ${SEED}\n${all.map(([n, t]) => `[fuzz] ${line(n, t)}`).join("\n")}\n[fuzz] ${line("total", sum)}\n`);
+    process.stderr.write(
+      `[fuzz] seed ${SEED}\n${all.map(([n, t]) => `[fuzz] ${line(n, t)}`).join("\n")}\n[fuzz] ${line("total", sum)}\n`,
+    );
   }
   tmp?.cleanup();
 });
@@ -85,7 +129,11 @@ afterAll(() => {
 /** One tools/call with the raw params of `c` (no client-side checks), as an outcome. */
 async function callRaw(client: Client, c: FuzzCase): Promise<Outcome> {
   try {
-    const result = await client.request({ method: "tools/call", params: c.params as { name: string } }, CallToolResultSchema, { timeout: 20_000 });
+    const result = await client.request(
+      { method: "tools/call", params: c.params as { name: string } },
+      CallToolResultSchema,
+      { timeout: 20_000 },
+    );
     return { kind: "result", result };
   } catch (err) {
     return outcomeOfError(err);
@@ -96,7 +144,9 @@ async function callRaw(client: Client, c: FuzzCase): Promise<Outcome> {
 function expectClean(name: string, t: Tally, n: number): void {
   tallies[name] = t;
   if (t.failures.length > 0) {
-    process.stderr.write(`[fuzz] ${name}: ${t.failures.length} failures (seed ${SEED}); first ones:\n${t.failures.slice(0, 15).join("\n")}\n`);
+    process.stderr.write(
+      `[fuzz] ${name}: ${t.failures.length} failures (seed ${SEED}); first ones:\n${t.failures.slice(0, 15).join("\n")}\n`,
+    );
   }
   expect(t.failures.slice(0, 5)).toEqual([]);
   expect(t.calls).toBe(n);
@@ -111,20 +161,39 @@ function expectClean(name: string, t: Tally, n: number): void {
 
 /** After the storm: the same server still gives the expected answers, exact and semantic. */
 async function expectNormalAnswers(client: Client): Promise<void> {
-  expect(namesOf(await client.callTool({ name: "search_spell", arguments: { name: "Fireball", documents: ["srd-2014"] } }))).toEqual(["Fireball"]);
-  expect(namesOf(await client.callTool({ name: "search_creature", arguments: { cr: "1/4" } }))).toEqual(["Goblin", "Zombie"]);
-  const semantic = answerOf(await client.callTool({ name: "search_all", arguments: { query: "undead that drain life", content_types: ["Creature"] } }));
+  expect(
+    namesOf(await client.callTool({ name: "search_spell", arguments: { name: "Fireball", documents: ["srd-2014"] } })),
+  ).toEqual(["Fireball"]);
+  expect(namesOf(await client.callTool({ name: "search_creature", arguments: { cr: "1/4" } }))).toEqual([
+    "Goblin",
+    "Zombie",
+  ]);
+  const semantic = answerOf(
+    await client.callTool({
+      name: "search_all",
+      arguments: { query: "undead that drain life", content_types: ["Creature"] },
+    }),
+  );
   expect(semantic.search_mode).toBe("hybrid");
   expect(semantic.results.slice(0, 3).map((r) => r.name)).toContain("Wraith");
-  const docs = (await client.callTool({ name: "list_documents", arguments: {} })).structuredContent as { count: number };
+  const docs = (await client.callTool({ name: "list_documents", arguments: {} })).structuredContent as {
+    count: number;
+  };
   expect(docs.count).toBe(4);
-  const enc = (await client.callTool({ name: "build_encounter", arguments: { party_levels: [5, 5, 5, 5], edition: "2014", monsters: [{ name: "Goblin", count: 6 }] } })).structuredContent as { rating: { total_xp: number; adjusted_xp: number } };
+  const enc = (
+    await client.callTool({
+      name: "build_encounter",
+      arguments: { party_levels: [5, 5, 5, 5], edition: "2014", monsters: [{ name: "Goblin", count: 6 }] },
+    })
+  ).structuredContent as { rating: { total_xp: number; adjusted_xp: number } };
   expect(enc.rating).toMatchObject({ total_xp: 300, adjusted_xp: 600 });
 }
 
 /** stderr of a fuzzed server: warnings are fine; crashes, uncaught errors and internal errors are not. */
 function expectQuietStderr(err: string): void {
-  const bad = err.split("\n").filter((l) => /\bERROR\b|Uncaught|Unhandled|panic|Segmentation fault|^\s+at\s|^error: |^\w*Error: /.test(l));
+  const bad = err
+    .split("\n")
+    .filter((l) => /\bERROR\b|Uncaught|Unhandled|panic|Segmentation fault|^\s+at\s|^error: |^\w*Error: /.test(l));
   expect(bad.slice(0, 5)).toEqual([]);
 }
 
@@ -150,11 +219,23 @@ describe("argument fuzzing over MCP", () => {
   }, 120_000);
 
   test(`HTTP: ${HTTP_CALLS} fuzzed calls to a spawned \`lorekeeper serve --http\``, async () => {
-    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "serve", "--http", "--port", "0", "--db-path", dbCopy("http")], {
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { ...process.env, ...(await childEnv("http")) },
-    });
+    const proc = Bun.spawn(
+      [
+        process.execPath,
+        join(REPO_ROOT, "src/cli/main.ts"),
+        "serve",
+        "--http",
+        "--port",
+        "0",
+        "--db-path",
+        dbCopy("http"),
+      ],
+      {
+        stdout: "pipe",
+        stderr: "pipe",
+        env: { ...process.env, ...(await childEnv("http")) },
+      },
+    );
     let err = "";
     const decoder = new TextDecoder();
     const drained = (async () => {
@@ -178,7 +259,12 @@ describe("argument fuzzing over MCP", () => {
     try {
       if (tools.length === 0) tools = (await clients[0]!.listTools()).tools;
       const cases = makeCases(tools, SEED ^ 0x9e3779b9, HTTP_CALLS);
-      const tally = await runCases(cases, (c) => callRaw(clients[c.id % clients.length]!, c), makeOracle(tools), CONCURRENCY);
+      const tally = await runCases(
+        cases,
+        (c) => callRaw(clients[c.id % clients.length]!, c),
+        makeOracle(tools),
+        CONCURRENCY,
+      );
       expect(proc.exitCode).toBeNull(); // still alive
       expect((await fetch(url.replace(/\/mcp$/, "/health"))).status).toBe(200);
       await expectNormalAnswers(clients[0]!);
@@ -217,26 +303,79 @@ describe("the fuzzer itself", () => {
 
   test("the oracle accepts good answers and rejects leaks, vague errors, wrong shapes and protocol errors", () => {
     const oracle = makeOracle(listed);
-    const args = (tool: string, a: Record<string, unknown>, unknownKeys: string[] = []): FuzzCase => ({ id: 0, tool, params: { name: tool, arguments: a }, expect: "answer", unknownKeys });
-    const text = (t: string, isError = true): Outcome => ({ kind: "result", result: { content: [{ type: "text", text: t }], isError } });
-    const answer = { results: [], count: 0, total: 0, offset: 0, has_more: false, detail: "summary", search_mode: "structured", metadata: { generated_at: "2024-01-01T00:00:00.000Z", data_synced_at: null, sources: [] } };
-    const ok: Outcome = { kind: "result", result: { content: [{ type: "text", text: JSON.stringify(answer) }], structuredContent: answer } };
+    const args = (tool: string, a: Record<string, unknown>, unknownKeys: string[] = []): FuzzCase => ({
+      id: 0,
+      tool,
+      params: { name: tool, arguments: a },
+      expect: "answer",
+      unknownKeys,
+    });
+    const text = (t: string, isError = true): Outcome => ({
+      kind: "result",
+      result: { content: [{ type: "text", text: t }], isError },
+    });
+    const answer = {
+      results: [],
+      count: 0,
+      total: 0,
+      offset: 0,
+      has_more: false,
+      detail: "summary",
+      search_mode: "structured",
+      metadata: { generated_at: "2024-01-01T00:00:00.000Z", data_synced_at: null, sources: [] },
+    };
+    const ok: Outcome = {
+      kind: "result",
+      result: { content: [{ type: "text", text: JSON.stringify(answer) }], structuredContent: answer },
+    };
     const spell = args("search_spell", { level: 3 });
     expect(oracle.check(spell, ok)).toBeUndefined();
-    expect(oracle.check(spell, text("Invalid arguments for search_spell:\n- level: must be at most 9 (got 12).\n- limit: expected a whole number, got the string \"x\"."))).toBeUndefined();
-    expect(oracle.check(spell, text("Invalid arguments for search_spell:\n- something went wrong."))).toContain("names no parameter");
-    expect(oracle.check(spell, text("TypeError: undefined is not an object\n    at run (/work/src/tools/x.ts:3:9)"))).toContain("leaks");
-    expect(oracle.check(spell, text("search_spell failed because of an internal error (details are in the server log)."))).toContain("leaks");
-    expect(oracle.check(spell, text("SQLITE_ERROR: fts5: syntax error near \"*\""))).toContain("leaks");
+    expect(
+      oracle.check(
+        spell,
+        text(
+          'Invalid arguments for search_spell:\n- level: must be at most 9 (got 12).\n- limit: expected a whole number, got the string "x".',
+        ),
+      ),
+    ).toBeUndefined();
+    expect(oracle.check(spell, text("Invalid arguments for search_spell:\n- something went wrong."))).toContain(
+      "names no parameter",
+    );
+    expect(
+      oracle.check(spell, text("TypeError: undefined is not an object\n    at run (/work/src/tools/x.ts:3:9)")),
+    ).toContain("leaks");
+    expect(
+      oracle.check(spell, text("search_spell failed because of an internal error (details are in the server log).")),
+    ).toContain("leaks");
+    expect(oracle.check(spell, text('SQLITE_ERROR: fts5: syntax error near "*"'))).toContain("leaks");
     expect(oracle.check(spell, { kind: "rpc-error", code: -32603, message: "boom" })).toContain("instead of a result");
     expect(oracle.check(spell, { kind: "transport-error", message: "socket hang up" })).toContain("transport failure");
     const { total: _total, ...badShape } = answer;
-    expect(oracle.check(spell, { kind: "result", result: { content: [{ type: "text", text: JSON.stringify(badShape) }], structuredContent: badShape } })).toContain("outputSchema");
+    expect(
+      oracle.check(spell, {
+        kind: "result",
+        result: { content: [{ type: "text", text: JSON.stringify(badShape) }], structuredContent: badShape },
+      }),
+    ).toContain("outputSchema");
     expect(oracle.check(args("search_spell", { search: "fire" }), ok)).toContain("structured mode");
     expect(oracle.check(args("search_spell", { bogus: 1 }, ["bogus"]), ok)).toContain("accepted");
-    const envelope: FuzzCase = { id: 1, tool: "search_spell", params: { name: "search_spell", arguments: "x" }, expect: "invalid-params", unknownKeys: [] };
-    expect(oracle.check(envelope, { kind: "rpc-error", code: -32602, message: "Invalid arguments for search_spell: arguments must be an object (got the string \"x\")." })).toBeUndefined();
-    expect(oracle.check(envelope, { kind: "rpc-error", code: -32603, message: "[{\"code\": \"invalid_type\"}]" })).toBeDefined();
+    const envelope: FuzzCase = {
+      id: 1,
+      tool: "search_spell",
+      params: { name: "search_spell", arguments: "x" },
+      expect: "invalid-params",
+      unknownKeys: [],
+    };
+    expect(
+      oracle.check(envelope, {
+        kind: "rpc-error",
+        code: -32602,
+        message: 'Invalid arguments for search_spell: arguments must be an object (got the string "x").',
+      }),
+    ).toBeUndefined();
+    expect(
+      oracle.check(envelope, { kind: "rpc-error", code: -32603, message: '[{"code": "invalid_type"}]' }),
+    ).toBeDefined();
     expect(oracle.check(envelope, ok)).toContain("answered with a result");
   });
 });
@@ -252,7 +391,9 @@ describe("found by fuzzing (regressions)", () => {
       const all = answerOf(await client.callTool({ name: "search_all", arguments: { query: "fire" } }));
       expect(all.results.length).toBeGreaterThan(0);
       expect(all.results.every((r) => r.kind === "spell" || r.kind === "creature")).toBe(true);
-      expect(all.message).toContain("could not be reached to download it, so these results come from the other types only");
+      expect(all.message).toContain(
+        "could not be reached to download it, so these results come from the other types only",
+      );
       const none = await client.callTool({ name: "search_character_option", arguments: { name: "Wizard" } });
       expect(none.isError).toBe(true);
       expect(JSON.stringify(none.content)).toContain("unreachable");
@@ -279,7 +420,12 @@ describe("found by fuzzing (regressions)", () => {
         expect(text.length).toBeLessThan(1500);
         expect(text).toMatch(/\(1000\d\d characters\)/);
       }
-      const bad = await client.request({ method: "tools/call", params: { name: "search_spell", arguments: "Fireball" } as never }, CallToolResultSchema).catch((e: unknown) => e as { code: number; message: string });
+      const bad = await client
+        .request(
+          { method: "tools/call", params: { name: "search_spell", arguments: "Fireball" } as never },
+          CallToolResultSchema,
+        )
+        .catch((e: unknown) => e as { code: number; message: string });
       expect((bad as { code: number }).code).toBe(-32602);
       expect((bad as { message: string }).message).toContain("arguments must be an object of named parameters");
     } finally {

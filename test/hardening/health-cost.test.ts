@@ -43,11 +43,14 @@ afterAll(async () => {
   made.cleanup();
 });
 
-const health = (h: HttpServerHandle, headers: Record<string, string> = {}) => fetch(h.url.replace(/\/mcp$/, "/health"), { headers });
+const health = (h: HttpServerHandle, headers: Record<string, string> = {}) =>
+  fetch(h.url.replace(/\/mcp$/, "/health"), { headers });
 
 test("100 health checks run the GROUP BY once; a change of the store runs it once more", async () => {
   groupBys = 0;
-  const bodies = await Promise.all(Array.from({ length: 100 }, () => health(open).then((r) => r.json() as Promise<{ entities: number }>)));
+  const bodies = await Promise.all(
+    Array.from({ length: 100 }, () => health(open).then((r) => r.json() as Promise<{ entities: number }>)),
+  );
   expect(new Set(bodies.map((b) => b.entities)).size).toBe(1);
   expect(groupBys).toBe(1);
   replaceOrigin(made.store.db, "open5e_v2:extra", [makeEntity("spell", "Health Check Spell", { level: 1 })], []);
@@ -64,7 +67,9 @@ test("a token server: status only without the token (no store query), details wi
     expect(r.status).toBe(200);
     expect(Object.keys((await r.json()) as object).sort()).toEqual(["status", "version"]);
   }
-  const authed = (await (await health(secured, { Authorization: `Bearer ${TOKEN}` })).json()) as { counts: Record<string, number> };
+  const authed = (await (await health(secured, { Authorization: `Bearer ${TOKEN}` })).json()) as {
+    counts: Record<string, number>;
+  };
   expect(authed.counts.spell).toBeGreaterThan(0);
   expect(groupBys).toBeLessThanOrEqual(1);
 });

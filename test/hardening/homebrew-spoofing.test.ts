@@ -25,7 +25,9 @@ let made: { store: Store; cleanup: () => void };
 
 beforeAll(() => {
   made = makeStore(sampleEntities());
-  upsertDocuments(made.store.db, [{ key: "srd-2024", name: "System Reference Document 5.2", source: "open5e_v2", publisher: "Wizards of the Coast" }]);
+  upsertDocuments(made.store.db, [
+    { key: "srd-2024", name: "System Reference Document 5.2", source: "open5e_v2", publisher: "Wizards of the Coast" },
+  ]);
 });
 
 afterAll(() => made.cleanup());
@@ -42,7 +44,16 @@ describe("look-alike names", () => {
   });
 
   test("FirebaII, Fire ball, Fiгeball and other look-alikes clash too; names that only share letters do not", () => {
-    const spoofs = ["FirebaII", "Fire ball", "Fiгeball", "Fire-Ball", "Firebal1", "Fireba||", "Ｆｉｒｅｂａｌｌ", "Fírebáll"];
+    const spoofs = [
+      "FirebaII",
+      "Fire ball",
+      "Fiгeball",
+      "Fire-Ball",
+      "Firebal1",
+      "Fireba||",
+      "Ｆｉｒｅｂａｌｌ",
+      "Fírebáll",
+    ];
     const fair = ["Fireballs of Doom", "Firebolt Lance", "Fire"];
     const entries = [...spoofs, ...fair].map((n, i) => spellEdn(`v${i}`, n)).join(" ");
     const text = `{"Look-alike Pack" {:orcpub.dnd.e5/spells {${entries}}}}`;
@@ -67,9 +78,15 @@ describe("look-alike names", () => {
       const pack = r.packs[0]!;
       expect(pack.name).toEndWith("(homebrew)");
       expect(pack.warnings.join(" ")).toContain("never passes for official content");
-      const doc = made.store.db.query<{ name: string }, [string]>("SELECT name FROM documents WHERE key = ?").get(pack.document_key);
+      const doc = made.store.db
+        .query<{ name: string }, [string]>("SELECT name FROM documents WHERE key = ?")
+        .get(pack.document_key);
       expect(doc?.name).toEndWith("(homebrew)");
-      const names = made.store.db.query<{ document_name: string }, [string]>("SELECT DISTINCT document_name FROM entities WHERE document_key = ?").all(pack.document_key);
+      const names = made.store.db
+        .query<{ document_name: string }, [string]>(
+          "SELECT DISTINCT document_name FROM entities WHERE document_key = ?",
+        )
+        .all(pack.document_key);
       expect(names.map((x) => x.document_name)).toEqual([pack.name]);
     }
   });
@@ -89,7 +106,11 @@ describe("bidirectional and invisible characters in homebrew names", () => {
   afterAll(async () => close());
 
   test("they are dropped on import: tool text, completions and prompts show clean names", async () => {
-    const rows = made.store.db.query<{ name: string; document_name: string }, []>("SELECT name, document_name FROM entities WHERE document_source = 'orcbrew'").all();
+    const rows = made.store.db
+      .query<{ name: string; document_name: string }, []>(
+        "SELECT name, document_name FROM entities WHERE document_source = 'orcbrew'",
+      )
+      .all();
     for (const r of rows) expect(r.name + r.document_name).not.toMatch(BIDI);
     expect(rows.map((r) => r.name)).toContain("MirrorflaM Bolt");
 
@@ -97,7 +118,10 @@ describe("bidirectional and invisible characters in homebrew names", () => {
     expect(textOf(search)).toContain("MirrorflaM Bolt");
     expect(JSON.stringify(search)).not.toMatch(BIDI);
 
-    const done = await client.complete({ ref: { type: "ref/prompt", name: "spell_card" }, argument: { name: "name", value: "Mirr" } });
+    const done = await client.complete({
+      ref: { type: "ref/prompt", name: "spell_card" },
+      argument: { name: "name", value: "Mirr" },
+    });
     expect(done.completion.values).toContain("MirrorflaM Bolt");
     expect(JSON.stringify(done)).not.toMatch(BIDI);
 

@@ -37,12 +37,24 @@ function raw(port: number, path: string, headers: string[], body = ""): Promise<
     let data = "";
     s.on("data", (d) => (data += d.toString()));
     s.on("error", reject);
-    s.on("close", () => resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(data)?.[1] ?? 0), body: data.split("\r\n\r\n").slice(1).join("\r\n\r\n") }));
-    s.write(`${body ? "POST" : "GET"} ${path} HTTP/1.1\r\n${headers.join("\r\n")}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    s.on("close", () =>
+      resolve({
+        status: Number(/^HTTP\/1\.1 (\d+)/.exec(data)?.[1] ?? 0),
+        body: data.split("\r\n\r\n").slice(1).join("\r\n\r\n"),
+      }),
+    );
+    s.write(
+      `${body ? "POST" : "GET"} ${path} HTTP/1.1\r\n${headers.join("\r\n")}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   });
 }
 
-const INIT = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+});
 const MCP = ["Content-Type: application/json", "Accept: application/json, text/event-stream"];
 
 describe("a Host header that is no host", () => {
@@ -80,8 +92,20 @@ describe("a Host header that is no host", () => {
 
 describe("loopback in every IPv4 spelling", () => {
   test("isLoopback accepts 127.1, 0x7f000001, 2130706433, 0177.0.0.1, ::1, ::ffff:127.0.0.1; refuses look-alikes", () => {
-    for (const h of ["127.1", "0x7f000001", "2130706433", "0177.0.0.1", "127.0.0.1", "::1", "[::1]", "::ffff:127.0.0.1", "localhost"]) expect({ h, loop: isLoopback(h) }).toEqual({ h, loop: true });
-    for (const h of ["128.1", "0x7f000001.evil", "127.0.0.1.evil.example", "[::1]evil.com", "10.0.0.1", "::2"]) expect({ h, loop: isLoopback(h) }).toEqual({ h, loop: false });
+    for (const h of [
+      "127.1",
+      "0x7f000001",
+      "2130706433",
+      "0177.0.0.1",
+      "127.0.0.1",
+      "::1",
+      "[::1]",
+      "::ffff:127.0.0.1",
+      "localhost",
+    ])
+      expect({ h, loop: isLoopback(h) }).toEqual({ h, loop: true });
+    for (const h of ["128.1", "0x7f000001.evil", "127.0.0.1.evil.example", "[::1]evil.com", "10.0.0.1", "::2"])
+      expect({ h, loop: isLoopback(h) }).toEqual({ h, loop: false });
   });
 
   test("--host 127.1 and 0x7f000001 are accepted without a token and serve on 127.0.0.1", async () => {
@@ -91,7 +115,9 @@ describe("loopback in every IPv4 spelling", () => {
       try {
         expect(h.url).toStartWith("http://127.0.0.1:");
         const c = await connectHttp(h.url);
-        expect(namesOf(await c.client.callTool({ name: "search_spell", arguments: { name: "Fireball" } }))).toContain("Fireball");
+        expect(namesOf(await c.client.callTool({ name: "search_spell", arguments: { name: "Fireball" } }))).toContain(
+          "Fireball",
+        );
         await c.close();
       } finally {
         await h.stop();

@@ -7,7 +7,19 @@
  * lowered limits (InstallOptions.archiveLimits) or lying declared sizes, never real gigabytes.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { closeSync, cpSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { zipSync } from "fflate";
 import { getLogLevel, setLogLevel } from "../../src/log.ts";
@@ -22,7 +34,12 @@ import { makeTempDir } from "../support/tmp.ts";
 import { cliEnv, expectCleanFailure, runCli } from "./store-health.ts";
 
 const SIDE = ["tokenizer.json", "config.json", "tokenizer_config.json", "special_tokens_map.json"];
-const SMALL: ArchiveLimits = { maxEntryBytes: 1024 * 1024, maxTotalBytes: 2 * 1024 * 1024, maxRatio: 20, maxEntries: 100 };
+const SMALL: ArchiveLimits = {
+  maxEntryBytes: 1024 * 1024,
+  maxTotalBytes: 2 * 1024 * 1024,
+  maxRatio: 20,
+  maxEntries: 100,
+};
 
 let tmp: ReturnType<typeof makeTempDir>;
 let good: string;
@@ -39,7 +56,9 @@ function withMaxLength(v: number): string {
 }
 
 function modelFiles(prefix = ""): Record<string, Uint8Array> {
-  return Object.fromEntries(["model.onnx", ...SIDE].map((f) => [`${prefix}${f}`, new Uint8Array(readFileSync(join(good, f)))]));
+  return Object.fromEntries(
+    ["model.onnx", ...SIDE].map((f) => [`${prefix}${f}`, new Uint8Array(readFileSync(join(good, f)))]),
+  );
 }
 
 async function refused(p: Promise<unknown>): Promise<ModelInstallError> {
@@ -144,8 +163,14 @@ describe("tokenizer_config.json model_max_length", () => {
     await installModel([good], { modelsDir: models, name: "tampered" });
     const tcPath = join(models, "tampered", "tokenizer_config.json");
     writeFileSync(tcPath, JSON.stringify({ ...JSON.parse(readFileSync(tcPath, "utf8")), model_max_length: -5 }));
-    const r = await runCli(["doctor", "--offline", "--json", "--db-path", join(home, "lk.db")], cliEnv(home, { LOREKEEPER_MODEL_DIR: "" }));
-    const report = JSON.parse(r.stdout) as { ok: boolean; checks: Array<{ name: string; status: string; summary: string; fix?: string }> };
+    const r = await runCli(
+      ["doctor", "--offline", "--json", "--db-path", join(home, "lk.db")],
+      cliEnv(home, { LOREKEEPER_MODEL_DIR: "" }),
+    );
+    const report = JSON.parse(r.stdout) as {
+      ok: boolean;
+      checks: Array<{ name: string; status: string; summary: string; fix?: string }>;
+    };
     const model = report.checks.find((c) => c.name === "model")!;
     expect(model.status).toBe("fail");
     expect(model.summary).toContain("model_max_length -5");
@@ -173,8 +198,10 @@ describe("archive bombs", () => {
     const dv = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
     for (let o = 0; o + 46 < zip.length; o++) {
       const sig = dv.getUint32(o, true);
-      if (sig === 0x02014b50 && zip.subarray(o + 46, o + 46 + name.length).every((b, i) => b === name[i])) dv.setUint32(o + 24, 100, true);
-      if (sig === 0x04034b50 && zip.subarray(o + 30, o + 30 + name.length).every((b, i) => b === name[i])) dv.setUint32(o + 22, 100, true);
+      if (sig === 0x02014b50 && zip.subarray(o + 46, o + 46 + name.length).every((b, i) => b === name[i]))
+        dv.setUint32(o + 24, 100, true);
+      if (sig === 0x04034b50 && zip.subarray(o + 30, o + 30 + name.length).every((b, i) => b === name[i]))
+        dv.setUint32(o + 22, 100, true);
     }
     const path = join(tmp.dir, "liar.zip");
     writeFileSync(path, zip);
@@ -188,7 +215,11 @@ describe("archive bombs", () => {
     const name = new TextEncoder().encode("huge.bin");
     const dv = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
     for (let o = 0; o + 46 < zip.length; o++) {
-      if (dv.getUint32(o, true) === 0x02014b50 && zip.subarray(o + 46, o + 46 + name.length).every((b, i) => b === name[i])) dv.setUint32(o + 24, 3 * 1024 ** 3, true);
+      if (
+        dv.getUint32(o, true) === 0x02014b50 &&
+        zip.subarray(o + 46, o + 46 + name.length).every((b, i) => b === name[i])
+      )
+        dv.setUint32(o + 24, 3 * 1024 ** 3, true);
     }
     const path = join(tmp.dir, "declared.zip");
     writeFileSync(path, zip);
@@ -198,7 +229,10 @@ describe("archive bombs", () => {
 
   test("a .tar.gz bomb is refused while streaming, after a bounded amount on disk (was: 1 GiB written)", async () => {
     const path = join(tmp.dir, "bomb.tar.gz");
-    writeFileSync(path, Bun.gzipSync(tarOf([...modelTarEntries(), tarEntry("m/padding.bin", "0", bomb())]), { level: 9 }));
+    writeFileSync(
+      path,
+      Bun.gzipSync(tarOf([...modelTarEntries(), tarEntry("m/padding.bin", "0", bomb())]), { level: 9 }),
+    );
     const err = await refused(installModel([path], { modelsDir, name: "tgz-bomb", archiveLimits: SMALL }));
     expect(err.message).toMatch(/inflates more than 20×|more than 1 MiB/);
     expect(installed()).toEqual([]);
@@ -216,7 +250,11 @@ describe("one rule for every archive type: regular files under relative paths, n
   const cases: Array<[string, () => Uint8Array, RegExp]> = [
     ["a ../ path", () => tarEntry("../escape.txt", "0", new Uint8Array(3)), /outside its folder/],
     ["an absolute path", () => tarEntry("/tmp/lk-absolute.txt", "0", new Uint8Array(3)), /absolute path/],
-    ["a symbolic link", () => tarEntry("m/tokenizer_config.json", "2", undefined, "/etc/passwd"), /symbolic link.*\/etc\/passwd/],
+    [
+      "a symbolic link",
+      () => tarEntry("m/tokenizer_config.json", "2", undefined, "/etc/passwd"),
+      /symbolic link.*\/etc\/passwd/,
+    ],
     ["a hard link", () => tarEntry("m/hard", "1", undefined, "/etc/passwd"), /hard link/],
     ["a device", () => tarEntry("m/dev", "3"), /character device/],
   ];
@@ -236,7 +274,10 @@ describe("one rule for every archive type: regular files under relative paths, n
   }
 
   test("a zip with a symbolic link entry is refused like a tar with one", async () => {
-    const zip = zipSync({ ...modelFiles(), "link": [new TextEncoder().encode("/etc/passwd"), { os: 3, attrs: (0o120777 << 16) >>> 0 }] });
+    const zip = zipSync({
+      ...modelFiles(),
+      link: [new TextEncoder().encode("/etc/passwd"), { os: 3, attrs: (0o120777 << 16) >>> 0 }],
+    });
     const path = join(tmp.dir, "link.zip");
     writeFileSync(path, zip);
     const err = await refused(installModel([path], { modelsDir, name: "zlink" }));
@@ -264,7 +305,13 @@ describe("model folders", () => {
     cpSync(good, dir, { recursive: true });
     for (let i = 1; i <= 6; i++) symlinkSync(".", join(dir, `l${i}`));
     const m = await installModel([dir], { modelsDir, name: "loops", use: false });
-    expect(m.files.map((f) => f.name).sort()).toEqual(["config.json", "model.onnx", "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json"]);
+    expect(m.files.map((f) => f.name).sort()).toEqual([
+      "config.json",
+      "model.onnx",
+      "special_tokens_map.json",
+      "tokenizer.json",
+      "tokenizer_config.json",
+    ]);
   }, 20_000);
 
   test("an oversized tokenizer.json is refused from its size, at install and at load (was: 1.46 GB RSS)", async () => {

@@ -143,7 +143,9 @@ describe("a pack is checked whole before anything is written", () => {
       /the creature "Wraith" \("srd_wraith"\): its data is not a creature's: `actions` is "bite", expected a list/,
     );
     await refused(
-      hostile(`UPDATE entities SET data = json_set(data, '$.actions', json('[{"name": "Touch"}]')) WHERE name = 'Wraith'`),
+      hostile(
+        `UPDATE entities SET data = json_set(data, '$.actions', json('[{"name": "Touch"}]')) WHERE name = 'Wraith'`,
+      ),
       /the creature "Wraith".*`actions\.0\.desc` is missing/,
     );
     await refused(
@@ -282,7 +284,9 @@ describe("official document names are reserved, even in an empty store", () => {
         { source: "open5e_v2", key: "srd-2024", name: "System Reference Document 5.2" },
       ]);
       const names = s.db
-        .query("SELECT document_key AS key, document_name AS name, count(*) AS n FROM entities GROUP BY 1, 2 ORDER BY 1")
+        .query(
+          "SELECT document_key AS key, document_name AS name, count(*) AS n FROM entities GROUP BY 1, 2 ORDER BY 1",
+        )
         .all();
       expect(names).toEqual([
         { key: "srd-2014", name: "System Reference Document 5.1", n: 5 },

@@ -61,7 +61,10 @@ describe("token strength off loopback", () => {
   ] as const) {
     test(`guessable ${JSON.stringify(token)} (${token.length} characters) is refused, naming why`, async () => {
       expect(resolveHttpOptions({ host: "0.0.0.0", token }).token).toBe(token);
-      const err = await checkHttpOptions({ host: "0.0.0.0", token }).then(() => undefined, (e: unknown) => e);
+      const err = await checkHttpOptions({ host: "0.0.0.0", token }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(HttpConfigError);
       expect((err as HttpConfigError).message).toContain("weak token: the token is easy to guess");
       expect((err as HttpConfigError).message).toContain(cause);
@@ -146,7 +149,11 @@ describe("wrong tokens are counted, logged and limited per client address", () =
     setLogLevel("info"); // the warnings are what this checks (another test file may have lowered the level)
     const made = makeStore();
     cleanup = made.cleanup;
-    server = await startHttpServer(makeDeps(made.store), { port: 0, token: STRONG, authFailureLimits: { maxFailures: 5, windowMs: 60_000, maxAddresses: 100 } });
+    server = await startHttpServer(makeDeps(made.store), {
+      port: 0,
+      token: STRONG,
+      authFailureLimits: { maxFailures: 5, windowMs: 60_000, maxAddresses: 100 },
+    });
   });
 
   afterAll(async () => {
@@ -158,7 +165,11 @@ describe("wrong tokens are counted, logged and limited per client address", () =
   const post = (token?: string) =>
     fetch(server.url, {
       method: "POST",
-      headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
     });
 

@@ -27,7 +27,12 @@ beforeAll(async () => {
   open = await startHttpServer(deps, { port: 0, maxBodyBytes: MAX_BODY, bodyTimeoutMs: BODY_TIMEOUT_MS });
   stuck = rawClient(open.port);
   stuck.socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${open.port}\r\nContent-Type: appl`);
-  secured = await startHttpServer(deps, { port: 0, token: TOKEN, allowedOrigins: ["https://app.example.com"], allowedHosts: ["lorekeeper.lan"] });
+  secured = await startHttpServer(deps, {
+    port: 0,
+    token: TOKEN,
+    allowedOrigins: ["https://app.example.com"],
+    allowedHosts: ["lorekeeper.lan"],
+  });
 });
 
 afterAll(async () => {
@@ -36,11 +41,29 @@ afterAll(async () => {
   cleanup();
 });
 
-const MCP_HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-06-18" };
-const INIT = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } };
-const call = (id: number, name: string, args: Record<string, unknown>) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+const MCP_HEADERS = {
+  "Content-Type": "application/json",
+  Accept: "application/json, text/event-stream",
+  "Mcp-Protocol-Version": "2025-06-18",
+};
+const INIT = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+};
+const call = (id: number, name: string, args: Record<string, unknown>) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
 
-function post(url: string, body: string | ReadableStream<Uint8Array> | object, headers: Record<string, string> = {}): Promise<Response> {
+function post(
+  url: string,
+  body: string | ReadableStream<Uint8Array> | object,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const raw = typeof body === "string" || body instanceof ReadableStream ? body : JSON.stringify(body);
   return fetch(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body: raw });
 }
@@ -67,7 +90,8 @@ async function expectRefused(res: Response, status: number, code: number, messag
 /** JSON-RPC messages of an SSE (or JSON) response. */
 async function messagesOf(res: Response): Promise<Array<Record<string, unknown>>> {
   const text = await res.text();
-  if ((res.headers.get("content-type") ?? "").includes("application/json")) return [JSON.parse(text) as Record<string, unknown>].flat();
+  if ((res.headers.get("content-type") ?? "").includes("application/json"))
+    return [JSON.parse(text) as Record<string, unknown>].flat();
   return text
     .split("\n")
     .filter((l) => l.startsWith("data: "))
@@ -90,7 +114,11 @@ function rawClient(port: number): { socket: Socket; received: () => string; clos
 async function normalCallWorks(url: string, token?: string): Promise<void> {
   const { client, close } = await connectHttp(url, token);
   try {
-    expect(namesOf(await client.callTool({ name: "search_spell", arguments: { name: "Fireball", documents: ["srd-2014"] } }))).toEqual(["Fireball"]);
+    expect(
+      namesOf(
+        await client.callTool({ name: "search_spell", arguments: { name: "Fireball", documents: ["srd-2014"] } }),
+      ),
+    ).toEqual(["Fireball"]);
   } finally {
     await close();
   }
@@ -119,7 +147,9 @@ describe("bodies", () => {
     await expectRefused(await post(open.url, chunked), 413, -32000, /too large/i);
     // A declared size far over the limit is refused before anything is read.
     const sock = rawClient(open.port);
-    sock.socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${open.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 999999999\r\n\r\n{`);
+    sock.socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${open.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 999999999\r\n\r\n{`,
+    );
     await sock.closed;
     expect(sock.received()).toMatch(/^HTTP\/1\.1 413/);
     await normalCallWorks(open.url);
@@ -128,7 +158,9 @@ describe("bodies", () => {
   test("a client that sends its headers and then trickles its body is answered 408 while others are served", async () => {
     const slow = rawClient(open.port);
     const body = JSON.stringify(call(7, "search_spell", { name: "Shield" }));
-    slow.socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${open.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: ${body.length}\r\n\r\n`);
+    slow.socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${open.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     let sent = 0;
     const trickle = setInterval(() => {
       if (sent < body.length && !slow.socket.destroyed) slow.socket.write(body[sent++]!);
@@ -137,7 +169,11 @@ describe("bodies", () => {
       // Meanwhile, 20 normal calls go through at normal speed.
       const { client, close } = await connectHttp(open.url);
       const t0 = performance.now();
-      const names = await Promise.all(Array.from({ length: 20 }, () => client.callTool({ name: "search_creature", arguments: { name: "Goblin" } }).then(namesOf)));
+      const names = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          client.callTool({ name: "search_creature", arguments: { name: "Goblin" } }).then(namesOf),
+        ),
+      );
       expect(performance.now() - t0).toBeLessThan(BODY_TIMEOUT_MS);
       await close();
       expect(names.every((n) => n.length === 1 && n[0] === "Goblin")).toBe(true);
@@ -157,7 +193,9 @@ describe("bodies", () => {
 
   test("a stalled body → 408", async () => {
     const stalled = rawClient(open.port);
-    stalled.socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${open.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`);
+    stalled.socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${open.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`,
+    );
     const closedAfter = await stalled.closed;
     expect(closedAfter).toBeGreaterThanOrEqual(BODY_TIMEOUT_MS - 50);
     expect(closedAfter).toBeLessThan(BODY_TIMEOUT_MS + 3000);
@@ -168,14 +206,37 @@ describe("bodies", () => {
 
 describe("JSON-RPC framing", () => {
   test("invalid JSON → 400 with -32700", async () => {
-    for (const body of ["{", "", "nul", '{"jsonrpc": "2.0", "id": 1,', "\u0000\u0001", "}{", "x".repeat(10_000), "{'jsonrpc': '2.0'}"]) {
+    for (const body of [
+      "{",
+      "",
+      "nul",
+      '{"jsonrpc": "2.0", "id": 1,',
+      "\u0000\u0001",
+      "}{",
+      "x".repeat(10_000),
+      "{'jsonrpc': '2.0'}",
+    ]) {
       await expectRefused(await post(open.url, body), 400, -32700, /^Parse error/);
     }
   });
 
   test("valid JSON that is not JSON-RPC → 400 with -32600", async () => {
-    const bodies: unknown[] = [{}, [], 42, "tools/call", null, true, { jsonrpc: "1.0", id: 1, method: "ping" }, { id: 1, method: "ping" }, { jsonrpc: "2.0", id: 1, method: 42 }, { jsonrpc: "2.0", id: { x: 1 }, method: "ping" }, { jsonrpc: "2.0", id: 1, method: "tools/call", params: "x" }, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_spell", _meta: "x" } }];
-    for (const b of bodies) await expectRefused(await post(open.url, JSON.stringify(b)), 400, -32600, /^Invalid Request/);
+    const bodies: unknown[] = [
+      {},
+      [],
+      42,
+      "tools/call",
+      null,
+      true,
+      { jsonrpc: "1.0", id: 1, method: "ping" },
+      { id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: 1, method: 42 },
+      { jsonrpc: "2.0", id: { x: 1 }, method: "ping" },
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: "x" },
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_spell", _meta: "x" } },
+    ];
+    for (const b of bodies)
+      await expectRefused(await post(open.url, JSON.stringify(b)), 400, -32600, /^Invalid Request/);
   });
 
   test('a request with "id": null → 400 -32600 naming the id, not an "Unrecognized key"', async () => {
@@ -202,25 +263,50 @@ describe("JSON-RPC framing", () => {
   });
 
   test("batches: each request answered; an invalid item, an initialize among others or over 100 items → 400 -32600; notifications only → 202", async () => {
-    const ok = await post(open.url, [call(1, "search_spell", { name: "Shield" }), { jsonrpc: "2.0", id: 2, method: "tools/list" }, call(3, "search_spell", { level: "high" })]);
+    const ok = await post(open.url, [
+      call(1, "search_spell", { name: "Shield" }),
+      { jsonrpc: "2.0", id: 2, method: "tools/list" },
+      call(3, "search_spell", { level: "high" }),
+    ]);
     expect(ok.status).toBe(200);
     const msgs = await messagesOf(ok);
     expect(msgs.map((m) => m.id).sort()).toEqual([1, 2, 3]);
     const byId = new Map(msgs.map((m) => [m.id, m.result as Record<string, unknown>]));
-    expect(((byId.get(1)!.structuredContent as { results: Array<{ name: string }> }).results ?? []).map((r) => r.name)).toEqual(["Shield"]);
+    expect(
+      ((byId.get(1)!.structuredContent as { results: Array<{ name: string }> }).results ?? []).map((r) => r.name),
+    ).toEqual(["Shield"]);
     expect((byId.get(2)!.tools as { name: string }[]).map((t) => t.name)).toEqual([...TOOL_NAMES]);
     expect(byId.get(3)!.isError).toBe(true);
 
-    await expectRefused(await post(open.url, [call(1, "search_spell", {}), { jsonrpc: "2.0", id: 2 }]), 400, -32600, /batch item 1/);
+    await expectRefused(
+      await post(open.url, [call(1, "search_spell", {}), { jsonrpc: "2.0", id: 2 }]),
+      400,
+      -32600,
+      /batch item 1/,
+    );
     await expectRefused(await post(open.url, [INIT, call(2, "search_spell", {})]), 400, -32600, /initialization/);
-    await expectRefused(await post(open.url, Array.from({ length: 101 }, (_, i) => call(i, "search_spell", {}))), 400, -32600, /at most 100 messages/);
-    const notes = await post(open.url, [{ jsonrpc: "2.0", method: "notifications/initialized" }, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } }]);
+    await expectRefused(
+      await post(
+        open.url,
+        Array.from({ length: 101 }, (_, i) => call(i, "search_spell", {})),
+      ),
+      400,
+      -32600,
+      /at most 100 messages/,
+    );
+    const notes = await post(open.url, [
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } },
+    ]);
     expect(notes.status).toBe(202);
   });
 
   test("a malformed tools/call envelope → -32602 with a readable message; unknown tool → -32602", async () => {
     const cases: Array<[unknown, RegExp]> = [
-      [{ name: "search_spell", arguments: "Fireball" }, /arguments must be an object of named parameters.*got the string "Fireball"/],
+      [
+        { name: "search_spell", arguments: "Fireball" },
+        /arguments must be an object of named parameters.*got the string "Fireball"/,
+      ],
       [{ name: 42 }, /params\.name must be the name of a tool/],
       [{ name: "search_spells", arguments: {} }, /Unknown tool "search_spells"\. Available tools: search_spell,/],
     ];
@@ -231,13 +317,30 @@ describe("JSON-RPC framing", () => {
       expect(err.message).toMatch(message);
     }
     // "arguments": null counts as no arguments.
-    const [nul] = await messagesOf(await post(open.url, { jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "list_documents", arguments: null } }));
-    expect(((nul!.result as { structuredContent: { count: number } }).structuredContent).count).toBe(4);
+    const [nul] = await messagesOf(
+      await post(open.url, {
+        jsonrpc: "2.0",
+        id: 6,
+        method: "tools/call",
+        params: { name: "list_documents", arguments: null },
+      }),
+    );
+    expect((nul!.result as { structuredContent: { count: number } }).structuredContent.count).toBe(4);
   });
 
   test("wrong Content-Type → 415; an Accept without event-stream → 406", async () => {
-    await expectRefused(await post(open.url, INIT, { "Content-Type": "text/plain" }), 415, -32000, /Content-Type must be application\/json/);
-    await expectRefused(await post(open.url, INIT, { "Content-Type": "application/jsonx" }), 415, -32000, /Unsupported Media Type/);
+    await expectRefused(
+      await post(open.url, INIT, { "Content-Type": "text/plain" }),
+      415,
+      -32000,
+      /Content-Type must be application\/json/,
+    );
+    await expectRefused(
+      await post(open.url, INIT, { "Content-Type": "application/jsonx" }),
+      415,
+      -32000,
+      /Unsupported Media Type/,
+    );
     await expectRefused(await post(open.url, INIT, { Accept: "application/json" }), 406, -32000, /Not Acceptable/);
   });
 });
@@ -252,15 +355,26 @@ describe("methods and paths", () => {
     }
     const health = await fetch(open.url.replace(/\/mcp$/, "/health"));
     expect(health.status).toBe(200);
-    expect(((await health.json()) as { status: string; counts: Record<string, number> }).counts.spell).toBeGreaterThan(10);
-    for (const path of ["/", "/mcp/extra", "/health/../mcp2", "/%00", "/.env"]) expect((await fetch(`http://127.0.0.1:${open.port}${path}`)).status).toBe(404);
+    expect(((await health.json()) as { status: string; counts: Record<string, number> }).counts.spell).toBeGreaterThan(
+      10,
+    );
+    for (const path of ["/", "/mcp/extra", "/health/../mcp2", "/%00", "/.env"])
+      expect((await fetch(`http://127.0.0.1:${open.port}${path}`)).status).toBe(404);
     expect((await fetch(open.url.replace(/\/mcp$/, "/health"), { method: "POST", body: "{}" })).status).toBe(404);
   });
 });
 
 describe("access control", () => {
   test("missing or wrong token → 401 with WWW-Authenticate, before the body is looked at; the right token works", async () => {
-    const refusals: Array<Record<string, string>> = [{}, { Authorization: "Bearer wrong" }, { Authorization: `Bearer ${TOKEN}x` }, { Authorization: `Bearer ${TOKEN.slice(0, -1)}` }, { Authorization: "Bearer " }, { Authorization: `Basic ${btoa(`user:${TOKEN}`)}` }, { Authorization: TOKEN }];
+    const refusals: Array<Record<string, string>> = [
+      {},
+      { Authorization: "Bearer wrong" },
+      { Authorization: `Bearer ${TOKEN}x` },
+      { Authorization: `Bearer ${TOKEN.slice(0, -1)}` },
+      { Authorization: "Bearer " },
+      { Authorization: `Basic ${btoa(`user:${TOKEN}`)}` },
+      { Authorization: TOKEN },
+    ];
     for (const h of refusals) {
       const res = await post(secured.url, INIT, h);
       expect(res.headers.get("www-authenticate")).toBe('Bearer realm="lorekeeper"');
@@ -280,14 +394,45 @@ describe("access control", () => {
 
   test("a foreign Origin or Host → 403 (DNS rebinding), even with the right token", async () => {
     const auth = { Authorization: `Bearer ${TOKEN}` };
-    for (const origin of ["https://evil.example", "null", "http://127.0.0.1.evil.example", "https://app.example.com.evil.example", "http://app.example.com", "file://", "not a url"]) {
-      await expectRefused(await post(secured.url, INIT, { ...auth, Origin: origin }), 403, -32000, /Origin not allowed/);
+    for (const origin of [
+      "https://evil.example",
+      "null",
+      "http://127.0.0.1.evil.example",
+      "https://app.example.com.evil.example",
+      "http://app.example.com",
+      "file://",
+      "not a url",
+    ]) {
+      await expectRefused(
+        await post(secured.url, INIT, { ...auth, Origin: origin }),
+        403,
+        -32000,
+        /Origin not allowed/,
+      );
     }
-    for (const host of ["evil.example", "127.0.0.1.evil.example", `evil.example:${secured.port}`, "lorekeeper.lan.evil.example", "localhost.evil"]) {
-      await expectRefused(await post(secured.url, INIT, { ...auth, Host: host }), 403, -32000, /Host header not allowed/);
+    for (const host of [
+      "evil.example",
+      "127.0.0.1.evil.example",
+      `evil.example:${secured.port}`,
+      "lorekeeper.lan.evil.example",
+      "localhost.evil",
+    ]) {
+      await expectRefused(
+        await post(secured.url, INIT, { ...auth, Host: host }),
+        403,
+        -32000,
+        /Host header not allowed/,
+      );
     }
-    expect((await fetch(secured.url.replace(/\/mcp$/, "/health"), { headers: { Host: "rebind.example" } })).status).toBe(403);
-    const goods: Array<Record<string, string>> = [{ Origin: "https://app.example.com" }, { Origin: "http://localhost:5173" }, { Host: `lorekeeper.lan:${secured.port}` }, { Host: `localhost:${secured.port}` }];
+    expect(
+      (await fetch(secured.url.replace(/\/mcp$/, "/health"), { headers: { Host: "rebind.example" } })).status,
+    ).toBe(403);
+    const goods: Array<Record<string, string>> = [
+      { Origin: "https://app.example.com" },
+      { Origin: "http://localhost:5173" },
+      { Host: `lorekeeper.lan:${secured.port}` },
+      { Host: `localhost:${secured.port}` },
+    ];
     for (const good of goods) {
       expect((await post(secured.url, INIT, { ...auth, ...good })).status).toBe(200);
     }

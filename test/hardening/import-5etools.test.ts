@@ -17,7 +17,9 @@ let made: { store: Store; cleanup: () => void };
 let tmp: ReturnType<typeof makeTempDir>;
 beforeEach(() => {
   made = makeStore(sampleEntities());
-  upsertDocuments(made.store.db, [{ key: "srd-2024", name: "System Reference Document 5.2", source: "open5e_v2", publisher: "Wizards of the Coast" }]);
+  upsertDocuments(made.store.db, [
+    { key: "srd-2024", name: "System Reference Document 5.2", source: "open5e_v2", publisher: "Wizards of the Coast" },
+  ]);
   tmp = makeTempDir("lk-5etools-hostile-");
 });
 afterEach(() => {
@@ -25,9 +27,19 @@ afterEach(() => {
   tmp.cleanup();
 });
 
-const homebrew = () => made.store.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM entities WHERE document_source = '5etools'").get()!.n;
-const spell = (name: string, extra: object = {}) => ({ name, source: "Hx", level: 3, school: "V", entries: ["A homebrew blast."], ...extra });
-const file = (spells: object[], full = "Hostile Brew") => JSON.stringify({ _meta: { sources: [{ json: "Hx", full }] }, spell: spells });
+const homebrew = () =>
+  made.store.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM entities WHERE document_source = '5etools'").get()!
+    .n;
+const spell = (name: string, extra: object = {}) => ({
+  name,
+  source: "Hx",
+  level: 3,
+  school: "V",
+  entries: ["A homebrew blast."],
+  ...extra,
+});
+const file = (spells: object[], full = "Hostile Brew") =>
+  JSON.stringify({ _meta: { sources: [{ json: "Hx", full }] }, spell: spells });
 
 describe("refused files write nothing", () => {
   test("nesting deeper than the limit is refused before parsing, with its place", () => {
@@ -72,7 +84,11 @@ describe("refused files write nothing", () => {
   });
 
   test("an entity over the size limits is skipped with the reason, the rest imported", () => {
-    const r = importFivetoolsText(made.store.db, file([spell("Huge", { entries: ["word ".repeat(50_000)] }), spell("Small")]), "huge.json");
+    const r = importFivetoolsText(
+      made.store.db,
+      file([spell("Huge", { entries: ["word ".repeat(50_000)] }), spell("Small")]),
+      "huge.json",
+    );
     expect(r.ok).toBe(true);
     expect(r.packs[0]!.skipped.map((s) => s.reason)).toEqual([expect.stringContaining("too large to import")]);
     expect(homebrew()).toBe(1);
@@ -81,12 +97,24 @@ describe("refused files write nothing", () => {
 
 describe("names", () => {
   test("control, bidi and zero-width characters are dropped from names and text", () => {
-    const r = importFivetoolsText(made.store.db, file([spell("Mirror\u202e Bolt\u200b\u0007", { entries: ["Text\u2066 with\u202e controls."] })], "Bidi\u202e Brew"), "bidi.json");
+    const r = importFivetoolsText(
+      made.store.db,
+      file(
+        [spell("Mirror\u202e Bolt\u200b\u0007", { entries: ["Text\u2066 with\u202e controls."] })],
+        "Bidi\u202e Brew",
+      ),
+      "bidi.json",
+    );
     expect(r.ok).toBe(true);
-    const row = made.store.db.query<{ name: string; document_name: string; text: string; data: string }, []>("SELECT name, document_name, text, data FROM entities WHERE document_source = '5etools'").get()!;
+    const row = made.store.db
+      .query<{ name: string; document_name: string; text: string; data: string }, []>(
+        "SELECT name, document_name, text, data FROM entities WHERE document_source = '5etools'",
+      )
+      .get()!;
     expect(row.name).toBe("Mirror Bolt");
     expect(row.document_name).toBe("Bidi Brew");
-    for (const s of [row.text, row.data]) expect(s).not.toMatch(/[\u0000-\u0008\u200b-\u200f\u202a-\u202e\u2066-\u2069]/);
+    for (const s of [row.text, row.data])
+      expect(s).not.toMatch(/[\u0000-\u0008\u200b-\u200f\u202a-\u202e\u2066-\u2069]/);
   });
 
   test("look-alike names of official entities are skipped without --force and kept beside them with it", () => {
@@ -94,7 +122,12 @@ describe("names", () => {
     const r = importFivetoolsText(made.store.db, file(spoofs), "spoof.json");
     expect(r.packs[0]!.skipped.map((s) => s.reason)).toEqual(Array(3).fill(expect.stringContaining('"Fireball"')));
     expect(r.imported).toBe(1);
-    const official = () => made.store.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM entities WHERE name = 'Fireball' AND document_source <> '5etools'").get()!.n;
+    const official = () =>
+      made.store.db
+        .query<{ n: number }, []>(
+          "SELECT COUNT(*) AS n FROM entities WHERE name = 'Fireball' AND document_source <> '5etools'",
+        )
+        .get()!.n;
     const before = official();
     const forced = importFivetoolsText(made.store.db, file(spoofs), "spoof.json", { force: true });
     expect(forced.imported).toBe(4);
@@ -105,7 +138,9 @@ describe("names", () => {
     for (const full of ["System Reference Document 5.2", "Sуstem Reference Document 5.2", "SRD Extras"]) {
       const r = importFivetoolsText(made.store.db, file([spell(`Odd ${full.length}`)], full), "official.json");
       expect(r.packs[0]!.name).toEndWith("(homebrew)");
-      const doc = made.store.db.query<{ name: string }, []>("SELECT name FROM documents WHERE key = '5etools-hx'").get();
+      const doc = made.store.db
+        .query<{ name: string }, []>("SELECT name FROM documents WHERE key = '5etools-hx'")
+        .get();
       expect(doc?.name).toEndWith("(homebrew)");
     }
   });

@@ -33,7 +33,10 @@ beforeAll(async () => {
   writeFileSync(good, pack("Good Pack", "Rime Needle"));
   writeFileSync(good2, pack("Other Pack", "Frost Nail"));
   writeFileSync(chain, `{"Bad Pack"\n {:orcpub.dnd.e5/spells {${"#_ ".repeat(200_000)}}}}`);
-  env = { ...(await isolatedEnv(tmp.dir, await createTinyModel(join(tmp.dir, "model")))), LOREKEEPER_LOG_LEVEL: "error" };
+  env = {
+    ...(await isolatedEnv(tmp.dir, await createTinyModel(join(tmp.dir, "model")))),
+    LOREKEEPER_LOG_LEVEL: "error",
+  };
 });
 
 afterAll(() => tmp.cleanup());
@@ -47,7 +50,9 @@ describe("EDN discard chains", () => {
       err = e;
     }
     expect((err as Error).name).toBe("EdnSyntaxError");
-    expect((err as Error).message).toMatch(/^line 1, column 4: #_ \(discard\) is not followed by a form to discard \(200000 discards/);
+    expect((err as Error).message).toMatch(
+      /^line 1, column 4: #_ \(discard\) is not followed by a form to discard \(200000 discards/,
+    );
   });
 
   test("a discard chain that does find its forms discards them all", () => {
@@ -68,7 +73,10 @@ describe("EDN discard chains", () => {
       ]);
       expect(report.files[1]!.error?.line).toBe(2);
       expect(report.imported).toBe(2);
-      expect(store.db.query("SELECT name FROM entities ORDER BY name").all()).toEqual([{ name: "Frost Nail" }, { name: "Rime Needle" }]);
+      expect(store.db.query("SELECT name FROM entities ORDER BY name").all()).toEqual([
+        { name: "Frost Nail" },
+        { name: "Rime Needle" },
+      ]);
       store.close();
     } finally {
       dir.cleanup();
@@ -77,8 +85,14 @@ describe("EDN discard chains", () => {
 
   test("`lorekeeper import good bad` (CLI): both outcomes reported, the committed file embedded", () => {
     const db = join(tmp.dir, "cli.db");
-    const r = Bun.spawnSync([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "import", good, chain, "--json", "--db-path", db], { env, cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" });
-    const out = JSON.parse(r.stdout.toString()) as { files: Array<{ file: string; ok: boolean; error?: { message: string } }>; embeddings: { embedded: number } | null };
+    const r = Bun.spawnSync(
+      [process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "import", good, chain, "--json", "--db-path", db],
+      { env, cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" },
+    );
+    const out = JSON.parse(r.stdout.toString()) as {
+      files: Array<{ file: string; ok: boolean; error?: { message: string } }>;
+      embeddings: { embedded: number } | null;
+    };
     expect(r.exitCode).toBe(1);
     expect(out.files.map((f) => f.ok)).toEqual([true, false]);
     expect(out.files[1]!.error?.message).toContain("#_ (discard)");
@@ -91,13 +105,25 @@ describe("EDN discard chains", () => {
 
 describe("only regular files, up to a size limit", () => {
   const cli = (args: string[], extra: Record<string, string> = {}) =>
-    Bun.spawnSync([process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), "import", ...args, "--json", "--no-embed", "--db-path", join(tmp.dir, "nr.db")], {
-      env: { ...env, ...extra },
-      cwd: REPO_ROOT,
-      stdout: "pipe",
-      stderr: "pipe",
-      timeout: 20_000,
-    });
+    Bun.spawnSync(
+      [
+        process.execPath,
+        join(REPO_ROOT, "src", "cli", "main.ts"),
+        "import",
+        ...args,
+        "--json",
+        "--no-embed",
+        "--db-path",
+        join(tmp.dir, "nr.db"),
+      ],
+      {
+        env: { ...env, ...extra },
+        cwd: REPO_ROOT,
+        stdout: "pipe",
+        stderr: "pipe",
+        timeout: 20_000,
+      },
+    );
 
   test("/dev/zero and a FIFO are refused at once, and the regular file beside them is imported", () => {
     const fifo = join(tmp.dir, "pipe.orcbrew");
@@ -106,8 +132,13 @@ describe("only regular files, up to a size limit", () => {
     const r = cli(files);
     const out = JSON.parse(r.stdout.toString()) as { files: Array<{ ok: boolean; error?: { message: string } }> };
     expect(out.files.map((f) => f.ok)).toEqual([...files.slice(0, -1).map(() => false), true]);
-    if (files.length === 3) expect(out.files[0]!.error?.message).toBe("cannot read the file: it is a device; only regular files are imported");
-    expect(out.files[files.length - 2]!.error?.message).toBe("cannot read the file: it is a named pipe (FIFO); only regular files are imported");
+    if (files.length === 3)
+      expect(out.files[0]!.error?.message).toBe(
+        "cannot read the file: it is a device; only regular files are imported",
+      );
+    expect(out.files[files.length - 2]!.error?.message).toBe(
+      "cannot read the file: it is a named pipe (FIFO); only regular files are imported",
+    );
   }, 30_000);
 
   test("a file over LOREKEEPER_IMPORT_MAX_MB is refused with the limit and how to raise it", () => {
@@ -116,7 +147,9 @@ describe("only regular files, up to a size limit", () => {
     const r = cli([big], { LOREKEEPER_IMPORT_MAX_MB: "0.01" });
     const out = JSON.parse(r.stdout.toString()) as { files: Array<{ ok: boolean; error?: { message: string } }> };
     expect(out.files[0]!.ok).toBe(false);
-    expect(out.files[0]!.error?.message).toBe("cannot read the file: it is 20 KB; the limit is 10 KB (set LOREKEEPER_IMPORT_MAX_MB to raise it)");
+    expect(out.files[0]!.error?.message).toBe(
+      "cannot read the file: it is 20 KB; the limit is 10 KB (set LOREKEEPER_IMPORT_MAX_MB to raise it)",
+    );
     expect(cli([big], { LOREKEEPER_IMPORT_MAX_MB: "1" }).exitCode).toBe(0);
   }, 30_000);
 });

@@ -67,8 +67,23 @@ beforeAll(async () => {
 afterAll(() => tmp.cleanup());
 
 function doctor(path: string, repair = false) {
-  const r = Bun.spawnSync([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "doctor", "--offline", "--json", "--db-path", path, ...(repair ? ["--repair"] : [])], { env, cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" });
-  return JSON.parse(r.stdout.toString()) as { checks: Array<{ name: string; status: string; summary: string; fix?: string }>; repair?: { steps: string[] } };
+  const r = Bun.spawnSync(
+    [
+      process.execPath,
+      join(REPO_ROOT, "src/cli/main.ts"),
+      "doctor",
+      "--offline",
+      "--json",
+      "--db-path",
+      path,
+      ...(repair ? ["--repair"] : []),
+    ],
+    { env, cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" },
+  );
+  return JSON.parse(r.stdout.toString()) as {
+    checks: Array<{ name: string; status: string; summary: string; fix?: string }>;
+    repair?: { steps: string[] };
+  };
 }
 
 test("the kill left 8 of the entities with vectors", () => {
@@ -97,10 +112,24 @@ describe("answers", () => {
     const store = openStore({ path: copy, readonly: true });
     try {
       const embedder = createEmbedderProvider({ modelDir: model, embeddedDir: null, allowDownload: false });
-      const res = withPendingNote(await runSearch({ store, embedder, embeddingTimeoutMs: 10_000 }, { kinds: ["spell"], search: "fire damage", limit: 5 }), store.db);
+      const res = withPendingNote(
+        await runSearch(
+          { store, embedder, embeddingTimeoutMs: 10_000 },
+          { kinds: ["spell"], search: "fire damage", limit: 5 },
+        ),
+        store.db,
+      );
       expect(res.mode).toBe("hybrid");
-      expect(res.message).toContain(`Semantic ranking is partial: ${total - 8} of ${total} entries have no embedding yet`);
-      const lexical = withPendingNote(await runSearch({ store, embedder, embeddingTimeoutMs: 10_000 }, { kinds: ["spell"], name: "Fireball", limit: 5 }), store.db);
+      expect(res.message).toContain(
+        `Semantic ranking is partial: ${total - 8} of ${total} entries have no embedding yet`,
+      );
+      const lexical = withPendingNote(
+        await runSearch(
+          { store, embedder, embeddingTimeoutMs: 10_000 },
+          { kinds: ["spell"], name: "Fireball", limit: 5 },
+        ),
+        store.db,
+      );
       expect(lexical.message ?? "").not.toContain("partial");
     } finally {
       closeVectorIndex(store);
@@ -121,7 +150,8 @@ describe("answers", () => {
       const ask = async () => withPendingNote(await runSearch(ctx, query), store.db).message ?? "";
       const now = Date.now();
       const lease = { pid: other.pid, host: hostname(), holder: "sync", started_at: now, renewed_at: now };
-      const upsert = "INSERT INTO meta(key, value) VALUES ('embed_lease', ?) " +
+      const upsert =
+        "INSERT INTO meta(key, value) VALUES ('embed_lease', ?) " +
         "ON CONFLICT(key) DO UPDATE SET value = excluded.value";
       store.db.query(upsert).run(JSON.stringify(lease));
       for (let i = 0; i < 2; i++) {
@@ -148,7 +178,9 @@ describe("answers", () => {
       // Nothing is computed before a session calls a tool: starting the server loads no model.
       await Bun.sleep(300);
       expect(pendingIn(copy)?.pending).toBe(total - 8);
-      const first = answerOf(await conn.client.callTool({ name: "search_spell", arguments: { search: "fire damage" } }));
+      const first = answerOf(
+        await conn.client.callTool({ name: "search_spell", arguments: { search: "fire damage" } }),
+      );
       expect(first.message ?? "").toContain("partial");
       await waitFor(() => (pendingIn(copy)?.pending ?? 1) === 0, 60_000, 100);
       expect(pendingIn(copy)?.pending).toBe(0);

@@ -43,13 +43,20 @@ async function expectNormalAnswers(store: Store, normal: string[]) {
       const text = textOf(res);
       const a = answerOf(res);
       const want = Object.keys(args).length === 0 ? normal : normal.filter((n) => n !== "Frost Nail");
-      expect({ args, kept: a.results.map((r) => String(r.name)).filter((n) => normal.includes(n)).sort() }).toEqual({ args, kept: [...want].sort() });
+      expect({
+        args,
+        kept: a.results
+          .map((r) => String(r.name))
+          .filter((n) => normal.includes(n))
+          .sort(),
+      }).toEqual({ args, kept: [...want].sort() });
       expect(text.length).toBeLessThanOrEqual(BUDGET);
       expect((a.message ?? "").length).toBeLessThanOrEqual(MESSAGE_CAP);
       for (const r of a.results) expect(String(r.name).length).toBeLessThanOrEqual(RESERVED_CAP + 20);
       // The hint never suggests a name longer than the `name` parameter accepts.
       // (the tools write the call as JSON: {"name":"…"}.)
-      for (const m of (a.message ?? "").matchAll(/name"?[=:]"((?:[^"\\]|\\.)*)"/g)) expect(m[1]!.length).toBeLessThanOrEqual(RESERVED_CAP);
+      for (const m of (a.message ?? "").matchAll(/name"?[=:]"((?:[^"\\]|\\.)*)"/g))
+        expect(m[1]!.length).toBeLessThanOrEqual(RESERVED_CAP);
     }
   } finally {
     await conn.close();
@@ -80,9 +87,15 @@ describe("at import", () => {
       expect(report.files[0]!.ok).toBe(true);
       expect(report.imported).toBe(3);
       const reasons = pack.skipped.map((s) => s.reason);
-      expect(reasons).toContainEqual(expect.stringMatching(/too large to import: it holds a list of 9001 items; the limit is 1000/));
-      expect(reasons).toContainEqual(expect.stringMatching(/too large to import: its name is \d+ characters long; the limit is 200/));
-      expect(reasons).toContainEqual(expect.stringMatching(/too large to import: its key is \d+ characters long; the limit is 200/));
+      expect(reasons).toContainEqual(
+        expect.stringMatching(/too large to import: it holds a list of 9001 items; the limit is 1000/),
+      );
+      expect(reasons).toContainEqual(
+        expect.stringMatching(/too large to import: its name is \d+ characters long; the limit is 200/),
+      );
+      expect(reasons).toContainEqual(
+        expect.stringMatching(/too large to import: its key is \d+ characters long; the limit is 200/),
+      );
       // The report itself does not echo the 16,000 words.
       for (const s of pack.skipped) expect((s.name ?? "").length).toBeLessThanOrEqual(ENTITY_LIMITS.nameChars);
       await expectNormalAnswers(store, ["Fire Whip", "Fireburst", "Frost Nail"]);
@@ -124,9 +137,28 @@ describe("at answer time (oversized entities already stored)", () => {
   });
 
   test("fitAnswer: a first result with 9,000 short strings and a 16,000-word name is cut, not dropped, and nothing after it is lost", () => {
-    const normal = (i: number): FlatResult => ({ key: `k${i}`, name: `Spell ${i}`, kind: "spell", document_key: "d", document_name: "D", document_source: "open5e_v2", source_url: "u", uri: `lorekeeper://spell/k${i}`, desc: "x ".repeat(300) });
+    const normal = (i: number): FlatResult => ({
+      key: `k${i}`,
+      name: `Spell ${i}`,
+      kind: "spell",
+      document_key: "d",
+      document_name: "D",
+      document_source: "open5e_v2",
+      source_url: "u",
+      uri: `lorekeeper://spell/k${i}`,
+      desc: "x ".repeat(300),
+    });
     const first: FlatResult = { ...normal(0), name: HUGE_NAME, spell_lists: CLASSES };
-    const answer: SearchAnswer = { results: [first, ...Array.from({ length: 20 }, (_, i) => normal(i + 1))], count: 21, total: 21, offset: 0, has_more: false, detail: "full", search_mode: "structured", metadata: { generated_at: "t", data_synced_at: null, sources: [] } };
+    const answer: SearchAnswer = {
+      results: [first, ...Array.from({ length: 20 }, (_, i) => normal(i + 1))],
+      count: 21,
+      total: 21,
+      offset: 0,
+      has_more: false,
+      detail: "full",
+      search_mode: "structured",
+      metadata: { generated_at: "t", data_synced_at: null, sources: [] },
+    };
     const fitted = fitAnswer(answer, { budgetChars: 20_000, tool: "search_spell" });
     expect(fitted.text.length).toBeLessThanOrEqual(20_000);
     expect(fitted.answer.results.length).toBe(21);

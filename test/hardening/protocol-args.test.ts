@@ -36,7 +36,11 @@ interface Reply {
 async function rpc(method: string, params: unknown, id = 1): Promise<Reply> {
   const res = await fetch(server.url, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Protocol-Version": "2025-06-18" },
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "Mcp-Protocol-Version": "2025-06-18",
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id, method, params }),
   });
   const text = await res.text();
@@ -53,7 +57,11 @@ function nested(depth: number, leaf: unknown = "evocation"): string {
 describe("deeply nested and huge argument values", () => {
   test("an enum parameter given a list nested 100,000 deep → a clean argument error naming it", async () => {
     const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_spell","arguments":{"school":${nested(100_000)}}}}`;
-    const res = await fetch(server.url, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" }, body });
+    const res = await fetch(server.url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body,
+    });
     const text = await res.text();
     const reply = JSON.parse(text.startsWith("{") ? text : /^data: (.*)$/m.exec(text)![1]!) as Reply;
     expect(reply.error).toBeUndefined();
@@ -66,7 +74,11 @@ describe("deeply nested and huge argument values", () => {
   });
 
   test("eight at once, and /health still answers; every call gets its own clean error", async () => {
-    const calls = Array.from({ length: 8 }, (_, i) => rpc("tools/call", { name: "search_creature", arguments: { type: JSON.parse(nested(20_000)) } }, i + 10).catch((e: Error) => e));
+    const calls = Array.from({ length: 8 }, (_, i) =>
+      rpc("tools/call", { name: "search_creature", arguments: { type: JSON.parse(nested(20_000)) } }, i + 10).catch(
+        (e: Error) => e,
+      ),
+    );
     const health = await fetch(server.url.replace(/\/mcp$/, "/health"));
     expect(health.status).toBe(200);
     for (const r of await Promise.all(calls)) {
@@ -76,7 +88,10 @@ describe("deeply nested and huge argument values", () => {
   });
 
   test("a list of 1,000,000 items → refused as too many values, briefly", async () => {
-    const r = await rpc("tools/call", { name: "search_spell", arguments: { documents: Array.from({ length: 1_000_000 }, () => 1) } });
+    const r = await rpc("tools/call", {
+      name: "search_spell",
+      arguments: { documents: Array.from({ length: 1_000_000 }, () => 1) },
+    });
     expect(r.result?.isError).toBe(true);
     expect(toolText(r)).toMatch(/more than 10000/);
     expect(toolText(r).length).toBeLessThan(400);
@@ -88,7 +103,8 @@ describe("protocol error codes", () => {
     const r = await rpc("logging/setLevel", { level: "bogus" });
     expect(r.error?.code).toBe(-32602);
     expect(r.error?.message).toMatch(/^logging\/setLevel: level must be one of debug, info, .* \(got "bogus"\)\.$/);
-    for (const params of [{}, { level: 5 }, { level: ["info"] }]) expect((await rpc("logging/setLevel", params)).error?.code).toBe(-32602);
+    for (const params of [{}, { level: 5 }, { level: ["info"] }])
+      expect((await rpc("logging/setLevel", params)).error?.code).toBe(-32602);
     expect((await rpc("logging/setLevel", { level: "warning" })).result).toEqual({});
   });
 

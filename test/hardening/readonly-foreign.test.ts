@@ -50,7 +50,13 @@ function asOtherUser(args: string[]): string[] {
 }
 
 function run(args: string[], stdin?: string) {
-  const r = Bun.spawnSync(asOtherUser(args), { env, cwd: REPO_ROOT, stdin: stdin === undefined ? "ignore" : Buffer.from(stdin), stdout: "pipe", stderr: "pipe" });
+  const r = Bun.spawnSync(asOtherUser(args), {
+    env,
+    cwd: REPO_ROOT,
+    stdin: stdin === undefined ? "ignore" : Buffer.from(stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   return { code: r.exitCode, out: r.stdout.toString(), err: r.stderr.toString() };
 }
 
@@ -66,12 +72,20 @@ test("documents and search answer from a store in another user's folder (SQLITE_
 
 test("serve (stdio) answers tool calls from that store", () => {
   const lines = [
-    { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+    },
     { jsonrpc: "2.0", method: "notifications/initialized" },
     { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "search_spell", arguments: { name: "Fireball" } } },
   ];
   const r = run(["serve", "--db-path", dbFile], `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`);
-  const replies = r.out.trim().split("\n").map((l) => JSON.parse(l) as { id: number; result?: { structuredContent?: { count: number } } });
+  const replies = r.out
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { id: number; result?: { structuredContent?: { count: number } } });
   const call = replies.find((m) => m.id === 2);
   expect(call?.result?.structuredContent?.count).toBeGreaterThan(0);
 }, 30_000);

@@ -24,7 +24,12 @@ beforeAll(async () => {
   env = await isolatedEnv(tmp.dir);
   db = join(tmp.dir, "lk.db");
   const store = openStore({ path: db });
-  replaceOrigin(store.db, "open5e_v2:spells", sampleEntities().filter((e) => e.kind === "spell"), []);
+  replaceOrigin(
+    store.db,
+    "open5e_v2:spells",
+    sampleEntities().filter((e) => e.kind === "spell"),
+    [],
+  );
   store.close();
 });
 

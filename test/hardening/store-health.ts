@@ -40,7 +40,11 @@ export function spawnCli(args: string[], env: Record<string, string>) {
 
 export async function runCli(args: string[], env: Record<string, string>): Promise<CliResult> {
   const p = spawnCli(args, env);
-  const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+    p.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -65,11 +69,16 @@ export function checkedSnapshot(path: string): StoreSnapshot {
   try {
     const ic = s.db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").all();
     expect(ic.map((r) => r.integrity_check)).toEqual(["ok"]);
-    for (const t of ["entities_fts", "names_fts"]) s.db.exec(`INSERT INTO ${t}(${t}, rank) VALUES('integrity-check', 1)`);
-    const dups = s.db.query("SELECT document_source, kind, key, count(*) AS n FROM entities GROUP BY 1, 2, 3 HAVING n > 1").all();
+    for (const t of ["entities_fts", "names_fts"])
+      s.db.exec(`INSERT INTO ${t}(${t}, rank) VALUES('integrity-check', 1)`);
+    const dups = s.db
+      .query("SELECT document_source, kind, key, count(*) AS n FROM entities GROUP BY 1, 2, 3 HAVING n > 1")
+      .all();
     expect(dups).toEqual([]);
     const byOrigin = new Map<string, string[]>();
-    for (const r of s.db.query<{ origin: string; name: string }, []>("SELECT origin, name FROM entities ORDER BY origin, name").all()) {
+    for (const r of s.db
+      .query<{ origin: string; name: string }, []>("SELECT origin, name FROM entities ORDER BY origin, name")
+      .all()) {
       const list = byOrigin.get(r.origin) ?? [];
       list.push(r.name);
       byOrigin.set(r.origin, list);

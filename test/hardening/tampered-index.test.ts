@@ -10,7 +10,13 @@ import { Index } from "usearch";
 import { embedPending } from "../../src/ingest/embed.ts";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { indexPaths, readSidecar, saveIndexFiles } from "../../src/search/index/vector-index-file.ts";
-import { closeVectorIndex, HNSW_CONFIG, loadOrBuildIndex, savedIndexProblem, syncIndex } from "../../src/search/index/vector-index.ts";
+import {
+  closeVectorIndex,
+  HNSW_CONFIG,
+  loadOrBuildIndex,
+  savedIndexProblem,
+  syncIndex,
+} from "../../src/search/index/vector-index.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { getEmbeddingMeta, readVectorRows } from "../../src/store/vectors.ts";
@@ -58,7 +64,9 @@ describe("a vector index file with random vectors and a matching sidecar", () =>
     const meta = getEmbeddingMeta(store.db)!;
     expect(savedIndexProblem(store, meta.modelId, meta.dim)).toBeUndefined();
     forgeIndex();
-    expect(savedIndexProblem(store, meta.modelId, meta.dim)).toMatch(/sampled vectors in the index file differ from the store's/);
+    expect(savedIndexProblem(store, meta.modelId, meta.dim)).toMatch(
+      /sampled vectors in the index file differ from the store's/,
+    );
   });
 
   test("a search rebuilds it from the store instead of trusting it: every stored vector finds itself", () => {
@@ -76,8 +84,13 @@ describe("a vector index file with random vectors and a matching sidecar", () =>
     syncIndex(store);
     closeVectorIndex(store);
     forgeIndex();
-    const r = await runCli(["doctor", "--offline", "--json", "--db-path", dbPath], cliEnv(join(tmp.dir, "home"), { LOREKEEPER_MODEL_DIR: modelDir }));
-    const report = JSON.parse(r.stdout) as { checks: Array<{ name: string; status: string; summary: string; fix?: string }> };
+    const r = await runCli(
+      ["doctor", "--offline", "--json", "--db-path", dbPath],
+      cliEnv(join(tmp.dir, "home"), { LOREKEEPER_MODEL_DIR: modelDir }),
+    );
+    const report = JSON.parse(r.stdout) as {
+      checks: Array<{ name: string; status: string; summary: string; fix?: string }>;
+    };
     const check = report.checks.find((c) => c.name === "vector index")!;
     expect(check.status).toBe("warn");
     expect(check.summary).toContain("differ from the store's");

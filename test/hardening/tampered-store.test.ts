@@ -28,7 +28,12 @@ let n = 0;
 
 beforeAll(() => {
   const s = openStore({ path: template });
-  replaceOrigin(s.db, "open5e_v2:spells", sampleEntities().filter((e) => e.kind === "spell"), []);
+  replaceOrigin(
+    s.db,
+    "open5e_v2:spells",
+    sampleEntities().filter((e) => e.kind === "spell"),
+    [],
+  );
   s.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   s.close();
 });
@@ -101,13 +106,20 @@ describe("another application's database", () => {
     db.close();
     const tables = () => {
       const d = new Database(path, { readonly: true });
-      const t = d.query<{ name: string }, []>("SELECT name FROM sqlite_master ORDER BY name").all().map((r) => r.name);
+      const t = d
+        .query<{ name: string }, []>("SELECT name FROM sqlite_master ORDER BY name")
+        .all()
+        .map((r) => r.name);
       d.close();
       return t;
     };
     expect(() => openStore({ path })).toThrow(/not a LoreKeeper store.*customers/);
     const e = env();
-    for (const args of [["sync", "--db-path", path], ["documents", "--db-path", path], ["search", "fire", "--db-path", path]]) {
+    for (const args of [
+      ["sync", "--db-path", path],
+      ["documents", "--db-path", path],
+      ["search", "fire", "--db-path", path],
+    ]) {
       const r = await runCli(args, e);
       expectCleanFailure(r);
       expect(r.stderr).toContain("not a LoreKeeper store");

@@ -30,7 +30,8 @@ afterAll(async () => {
   cleanup();
 });
 
-const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const call = async (name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
 
 describe("build_encounter challenge ratings", () => {
   for (const cr of [2.5, "1/3", 1e-9, 0.3, "2.5"]) {
@@ -43,7 +44,13 @@ describe("build_encounter challenge ratings", () => {
   }
 
   test("real challenge ratings, written either way, still count their XP", async () => {
-    for (const [cr, xp] of [["1/8", 25], [0.125, 25], [2, 450], ["30", 155000], [0, 10]] as const) {
+    for (const [cr, xp] of [
+      ["1/8", 25],
+      [0.125, 25],
+      [2, 450],
+      ["30", 155000],
+      [0, 10],
+    ] as const) {
       const r = await call("build_encounter", { party_levels: [5, 5, 5, 5], monsters: [{ cr, count: 1 }] });
       expect(r.isError).toBeFalsy();
       expect((r.structuredContent as { rating: { total_xp: number } }).rating.total_xp).toBe(xp);
@@ -54,7 +61,10 @@ describe("build_encounter challenge ratings", () => {
 describe("completion/complete with Object.prototype's names", () => {
   for (const name of ["__proto__", "toString", "constructor", "hasOwnProperty"]) {
     test(`argument ${name}: an empty completion the SDK client accepts (was: {}, and the client threw)`, async () => {
-      const r = await client.complete({ ref: { type: "ref/prompt", name: "spell_card" }, argument: { name, value: "Fi" } });
+      const r = await client.complete({
+        ref: { type: "ref/prompt", name: "spell_card" },
+        argument: { name, value: "Fi" },
+      });
       expect(r.completion).toEqual({ values: [], total: 0, hasMore: false });
     });
   }
@@ -82,7 +92,10 @@ describe("class_progression on a homebrew class", () => {
     expect(cls.uri).toStartWith("lorekeeper://class/orcbrew:");
     const levelsUri = `${cls.uri}/levels`;
     const levels = await client.readResource({ uri: levelsUri });
-    const table = JSON.parse((levels.contents[0] as { text: string }).text) as { class: { name: string; uri: string }; levels: unknown[] };
+    const table = JSON.parse((levels.contents[0] as { text: string }).text) as {
+      class: { name: string; uri: string };
+      levels: unknown[];
+    };
     expect(table.class.name).toBe("Ember Knight");
     expect(table.levels).toHaveLength(20);
     expect(table.class.uri).toBe(cls.uri);

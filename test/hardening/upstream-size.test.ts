@@ -38,7 +38,8 @@ beforeAll(() => {
     port: 0,
     fetch(req) {
       const path = new URL(req.url).pathname;
-      if (path === "/endless") return new Response(lazyBody(64 * 1024 * 1024), { headers: { "content-type": "application/json" } });
+      if (path === "/endless")
+        return new Response(lazyBody(64 * 1024 * 1024), { headers: { "content-type": "application/json" } });
       if (path === "/announced") return new Response(announced, { headers: { "content-type": "application/json" } });
       if (path === "/redirect") return Response.redirect(`http://127.0.0.1:${server.port}/endless`, 302);
       if (path === "/small") return Response.json({ results: [{ name: "Fireball" }], next: null });
@@ -50,7 +51,8 @@ beforeAll(() => {
 
 afterAll(() => server.stop(true));
 
-const client = () => new HttpClient({ retries: 2, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 20_000, maxBodyBytes: CAP });
+const client = () =>
+  new HttpClient({ retries: 2, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 20_000, maxBodyBytes: CAP });
 
 async function failure(c: HttpClient, path: string): Promise<UpstreamError> {
   const err = await c.getJson(`http://127.0.0.1:${server.port}${path}`).then(
@@ -95,6 +97,9 @@ describe("response size caps", () => {
   });
 
   test("normal pages still read whole", async () => {
-    expect(await client().getJson(`http://127.0.0.1:${server.port}/small`)).toEqual({ results: [{ name: "Fireball" }], next: null });
+    expect(await client().getJson(`http://127.0.0.1:${server.port}/small`)).toEqual({
+      results: [{ name: "Fireball" }],
+      next: null,
+    });
   });
 });

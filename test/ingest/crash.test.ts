@@ -19,7 +19,10 @@ function names(dbPath: string): string[] {
     const ok = s.db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get();
     expect(ok?.integrity_check).toBe("ok");
     const fts = s.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities_fts").get()!.n;
-    const rows = s.db.query<{ name: string }, []>("SELECT name FROM entities WHERE kind = 'spell' ORDER BY name").all().map((r) => r.name);
+    const rows = s.db
+      .query<{ name: string }, []>("SELECT name FROM entities WHERE kind = 'spell' ORDER BY name")
+      .all()
+      .map((r) => r.name);
     expect(fts).toBe(s.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()!.n);
     return rows;
   } finally {
@@ -40,7 +43,7 @@ describe("crash safety", () => {
   let fake: FakeUpstream;
   const data = join(tmp.dir, "data");
   let oldNames: string[] = [];
-  let newNames: string[] = [];
+  let _newNames: string[] = [];
   beforeAll(async () => {
     cpSync(FIXTURES, data, { recursive: true });
     fake = await startFakeUpstream({ dataDir: data });
@@ -91,7 +94,7 @@ describe("crash safety", () => {
         const now = names(db);
         const isOld = JSON.stringify(now) === JSON.stringify(oldNames);
         if (!isOld) {
-          newNames = now;
+          _newNames = now;
           expect(now.every((n) => n.endsWith(" Revised"))).toBe(true);
           expect(now.length).toBe(oldNames.length);
           sawNew++;

@@ -61,8 +61,10 @@ describe("embedPending", () => {
     tmp.cleanup();
   });
 
-  const idOf = (key: string) => store.db.query<{ id: number }, [string]>("SELECT id FROM entities WHERE key = ?").get(key)!.id;
-  const keyOf = (id: number) => store.db.query<{ key: string }, [number]>("SELECT key FROM entities WHERE id = ?").get(id)!.key;
+  const idOf = (key: string) =>
+    store.db.query<{ id: number }, [string]>("SELECT id FROM entities WHERE key = ?").get(key)!.id;
+  const keyOf = (id: number) =>
+    store.db.query<{ key: string }, [number]>("SELECT key FROM entities WHERE id = ?").get(id)!.key;
 
   test("embeds everything once, in batches, records the model, and builds the index file", async () => {
     const progress: Array<[number, number]> = [];
@@ -95,7 +97,11 @@ describe("embedPending", () => {
     expect(c.passages()).toBe(total + 1);
 
     // A deleted entity leaves the vectors and the index.
-    replaceOrigin(store.db, THEMED_ORIGIN, changed.filter((e) => e.key !== "wraith"));
+    replaceOrigin(
+      store.db,
+      THEMED_ORIGIN,
+      changed.filter((e) => e.key !== "wraith"),
+    );
     const fourth = await embedPending(store, c.provider);
     expect(fourth).toMatchObject({ embedded: 0, indexSize: total - 1 });
     expect(countVectors(store.db)).toBe(total - 1);
@@ -114,7 +120,11 @@ describe("embedPending", () => {
   });
 
   test("without a model it returns at once with a note", async () => {
-    const none = createEmbedderProvider({ modelDir: join(tmp.dir, "missing"), embeddedDir: null, allowDownload: false });
+    const none = createEmbedderProvider({
+      modelDir: join(tmp.dir, "missing"),
+      embeddedDir: null,
+      allowDownload: false,
+    });
     const orig = process.stderr.write;
     process.stderr.write = (() => true) as typeof process.stderr.write;
     try {
@@ -129,7 +139,11 @@ describe("embedPending", () => {
 
   test("an aborted run keeps what it wrote; the rest is done next time", async () => {
     const ac = new AbortController();
-    const r = await embedPending(store, provider(modelA), { batchSize: 5, onProgress: (d) => d >= 5 && ac.abort(), signal: ac.signal });
+    const r = await embedPending(store, provider(modelA), {
+      batchSize: 5,
+      onProgress: (d) => d >= 5 && ac.abort(),
+      signal: ac.signal,
+    });
     expect(r.embedded).toBe(5);
     expect(r.remaining).toBe(total - 5);
     expect(r.note).toContain("stopped");

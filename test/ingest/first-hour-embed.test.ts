@@ -52,7 +52,9 @@ beforeEach(() => {
   tmp = makeTempDir("lk-embed-");
   dbPath = join(tmp.dir, "lk.db");
   store = openStore({ path: dbPath });
-  const entities = Array.from({ length: N }, (_, i) => makeEntity("spell", `Spell ${i}`, { level: i % 10 }, { key: `s${i}` }));
+  const entities = Array.from({ length: N }, (_, i) =>
+    makeEntity("spell", `Spell ${i}`, { level: i % 10 }, { key: `s${i}` }),
+  );
   replaceOrigin(store.db, "test:spells", entities);
 });
 
@@ -103,7 +105,12 @@ describe("before and during a long embed", () => {
 
   test("sync's words: how many, about how long, at what rate, and a progress line", async () => {
     const said: string[] = [];
-    const r = await embedAfterIngest(store, { embedder: slowModel(1).provider, config: loadConfig() }, (m) => said.push(m), "sync");
+    const r = await embedAfterIngest(
+      store,
+      { embedder: slowModel(1).provider, config: loadConfig() },
+      (m) => said.push(m),
+      "sync",
+    );
     expect(r.embedded).toBe(N);
     expect(said[0]).toMatch(/^embedding: 0\/300 entries$/);
     const estimate = said.find((s) => s.startsWith("Embedding "))!;
@@ -123,7 +130,10 @@ describe("before and during a long embed", () => {
 
 describe("one process embeds a store at a time", () => {
   async function holder(): Promise<{ kill: () => Promise<void> }> {
-    const p = Bun.spawn([process.execPath, join(import.meta.dir, "lease-worker.ts"), dbPath], { stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([process.execPath, join(import.meta.dir, "lease-worker.ts"), dbPath], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const reader = p.stdout.getReader();
     const { value } = await reader.read();
     expect(new TextDecoder().decode(value)).toBe("held\n");
@@ -144,7 +154,9 @@ describe("one process embeds a store at a time", () => {
       expect(r.embedded).toBe(0);
       expect(r.busy).toMatch(/^pid \d+ \(lorekeeper sync\)$/);
       const said = await embedAfterIngest(store, { embedder: m.provider, config: loadConfig() }, () => {}, "import");
-      expect(said.summary).toMatch(/^Not embedded now: another LoreKeeper process, pid \d+ \(lorekeeper sync\), is embedding this store/);
+      expect(said.summary).toMatch(
+        /^Not embedded now: another LoreKeeper process, pid \d+ \(lorekeeper sync\), is embedding this store/,
+      );
     } finally {
       await h.kill();
     }

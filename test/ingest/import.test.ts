@@ -1,7 +1,13 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { decodeOrcbrew, importExitCode, importOrcbrewFile, importOrcbrewFiles, importOrcbrewText } from "../../src/ingest/import.ts";
+import {
+  decodeOrcbrew,
+  importExitCode,
+  importOrcbrewFile,
+  importOrcbrewFiles,
+  importOrcbrewText,
+} from "../../src/ingest/import.ts";
 import { listDocuments } from "../../src/store/documents.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
@@ -25,7 +31,11 @@ afterEach(() => {
 const count = (sql: string, ...args: string[]) => (store.db.query(sql).get(...args) as { n: number }).n;
 const orcbrewCount = () => count("SELECT COUNT(*) AS n FROM entities WHERE document_source = 'orcbrew'");
 const names = (docKey: string) =>
-  (store.db.query("SELECT name FROM entities WHERE document_key = ? ORDER BY name").all(docKey) as Array<{ name: string }>).map((r) => r.name);
+  (
+    store.db.query("SELECT name FROM entities WHERE document_key = ? ORDER BY name").all(docKey) as Array<{
+      name: string;
+    }>
+  ).map((r) => r.name);
 
 describe("import into the store", () => {
   test("a single-plugin file: one document, every entity, documents table and list_documents", () => {
@@ -37,8 +47,20 @@ describe("import into the store", () => {
     expect(r.packs[0]!.store).toEqual({ inserted: 11, updated: 0, unchanged: 0, deleted: 0 });
     expect(orcbrewCount()).toBe(11);
     const docs = listDocuments(store.db, "orcbrew");
-    expect(docs.map((d) => [d.key, d.name, d.source, d.entity_count])).toEqual([["orcbrew-test-forge", "Test Forge", "orcbrew", 11]]);
-    expect(docs[0]!.counts).toEqual({ spell: 2, creature: 1, class: 2, subclass: 1, species: 1, subspecies: 1, background: 1, feat: 1, language: 1 });
+    expect(docs.map((d) => [d.key, d.name, d.source, d.entity_count])).toEqual([
+      ["orcbrew-test-forge", "Test Forge", "orcbrew", 11],
+    ]);
+    expect(docs[0]!.counts).toEqual({
+      spell: 2,
+      creature: 1,
+      class: 2,
+      subclass: 1,
+      species: 1,
+      subspecies: 1,
+      background: 1,
+      feat: 1,
+      language: 1,
+    });
     expect(docs[0]!.url).toStartWith("file://");
     expect(count("SELECT COUNT(*) AS n FROM entities WHERE origin = ?", "orcbrew:orcbrew-test-forge")).toBe(11);
   });
@@ -89,11 +111,22 @@ describe("import into the store", () => {
   test("the same pack from two files is one document (the later import replaces the earlier)", () => {
     mkdirSync(join(tmp.dir, "a"));
     mkdirSync(join(tmp.dir, "b"));
-    writeFileSync(join(tmp.dir, "a", "My Pack.orcbrew"), '{:orcpub.dnd.e5/languages {:one {:name "One"} :two {:name "Two"}}}');
-    writeFileSync(join(tmp.dir, "b", "my pack.orcbrew"), '{:orcpub.dnd.e5/languages {:two {:name "Two"} :three {:name "Three"}}}');
-    const rep = importOrcbrewFiles(store.db, [join(tmp.dir, "a", "My Pack.orcbrew"), join(tmp.dir, "b", "my pack.orcbrew")]);
+    writeFileSync(
+      join(tmp.dir, "a", "My Pack.orcbrew"),
+      '{:orcpub.dnd.e5/languages {:one {:name "One"} :two {:name "Two"}}}',
+    );
+    writeFileSync(
+      join(tmp.dir, "b", "my pack.orcbrew"),
+      '{:orcpub.dnd.e5/languages {:two {:name "Two"} :three {:name "Three"}}}',
+    );
+    const rep = importOrcbrewFiles(store.db, [
+      join(tmp.dir, "a", "My Pack.orcbrew"),
+      join(tmp.dir, "b", "my pack.orcbrew"),
+    ]);
     expect(names("orcbrew-my-pack")).toEqual(["Three", "Two"]);
-    expect(rep.files[1]!.packs[0]!.warnings).toContain('replaces the pack "My Pack" imported earlier under the same document key orcbrew-my-pack');
+    expect(rep.files[1]!.packs[0]!.warnings).toContain(
+      'replaces the pack "My Pack" imported earlier under the same document key orcbrew-my-pack',
+    );
     expect(listDocuments(store.db, "orcbrew").map((d) => d.name)).toEqual(["my pack"]);
   });
 
@@ -101,8 +134,13 @@ describe("import into the store", () => {
     const file = join(tmp.dir, "two.orcbrew");
     writeFileSync(file, '{"Alpha" {:orcpub.dnd.e5/languages {:a1 {:name "Alpha One"}}}}');
     expect(importOrcbrewFile(store.db, file).ok).toBe(true);
-    writeFileSync(file, '{"Alpha" {:orcpub.dnd.e5/languages {:a2 {:name "Alpha Two"}}}, "Beta" {:orcpub.dnd.e5/languages {:boom {:name "Boom"}}}}');
-    store.db.exec("CREATE TRIGGER boom BEFORE INSERT ON entities WHEN new.name = 'Boom' BEGIN SELECT RAISE(ABORT, 'simulated disk failure'); END");
+    writeFileSync(
+      file,
+      '{"Alpha" {:orcpub.dnd.e5/languages {:a2 {:name "Alpha Two"}}}, "Beta" {:orcpub.dnd.e5/languages {:boom {:name "Boom"}}}}',
+    );
+    store.db.exec(
+      "CREATE TRIGGER boom BEFORE INSERT ON entities WHEN new.name = 'Boom' BEGIN SELECT RAISE(ABORT, 'simulated disk failure'); END",
+    );
     const r = importOrcbrewFile(store.db, file);
     expect(r.ok).toBe(false);
     expect(r.error!.message).toContain("nothing from this file was imported");
@@ -159,7 +197,11 @@ describe("API content is never overwritten", () => {
   });
 
   test("only the name counts: an item keyed :fireball but named otherwise is imported", () => {
-    const r = importOrcbrewText(store.db, '{"P" {:orcpub.dnd.e5/spells {:fireball {:name "Blue Fireball" :level 3 :school "evocation"}}}}', "p.orcbrew");
+    const r = importOrcbrewText(
+      store.db,
+      '{"P" {:orcpub.dnd.e5/spells {:fireball {:name "Blue Fireball" :level 3 :school "evocation"}}}}',
+      "p.orcbrew",
+    );
     expect(r.skipped).toBe(0);
     expect(names("orcbrew-p")).toEqual(["Blue Fireball"]);
   });
@@ -188,7 +230,9 @@ describe("dry run", () => {
   });
 
   test("works without any store", () => {
-    const r = importOrcbrewText(null, readFileSync(fx("namespaced-top.orcbrew"), "utf8"), "namespaced-top.orcbrew", { dryRun: true });
+    const r = importOrcbrewText(null, readFileSync(fx("namespaced-top.orcbrew"), "utf8"), "namespaced-top.orcbrew", {
+      dryRun: true,
+    });
     expect(r.ok).toBe(true);
     expect(r.imported).toBe(1);
   });

@@ -35,11 +35,20 @@ beforeAll(async () => {
 afterAll(() => tmp.cleanup());
 
 async function env(name: string, modelDir = model): Promise<Record<string, string>> {
-  return { ...(await isolatedEnv(join(tmp.dir, name), modelDir)), PATH: process.env.PATH ?? "", LOREKEEPER_OFFLINE: "1", LOREKEEPER_LOG_LEVEL: "warn" };
+  return {
+    ...(await isolatedEnv(join(tmp.dir, name), modelDir)),
+    PATH: process.env.PATH ?? "",
+    LOREKEEPER_OFFLINE: "1",
+    LOREKEEPER_LOG_LEVEL: "warn",
+  };
 }
 
 async function cli(args: string[], e: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
-  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), ...args], { env: e, stdout: "pipe", stderr: "pipe" });
+  const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), ...args], {
+    env: e,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [code, out, err] = await Promise.all([p.exited, new Response(p.stdout).text(), new Response(p.stderr).text()]);
   return { code, out, err };
 }
@@ -49,7 +58,11 @@ function counts(db: string): { entities: number; vectors: number; models: string
   try {
     const n = (q: string) => (d.query(q).get() as { n: number }).n;
     const models = (d.query("SELECT DISTINCT model_id AS m FROM vectors").all() as { m: string }[]).map((r) => r.m);
-    return { entities: n("SELECT count(*) AS n FROM entities"), vectors: n("SELECT count(*) AS n FROM vectors"), models };
+    return {
+      entities: n("SELECT count(*) AS n FROM entities"),
+      vectors: n("SELECT count(*) AS n FROM vectors"),
+      models,
+    };
   } finally {
     d.close();
   }
@@ -61,12 +74,20 @@ describe("sync --pack", () => {
     const db = join(tmp.dir, "file.db");
     const r = await cli(["sync", "--pack", packGz, "--db-path", db, "--json"], e);
     expect(r.code).toBe(0);
-    const report = JSON.parse(r.out) as { checkedAgainst: string; load: { entities: number; vectorsCopied: number }; embeddings: { embedded: number } };
+    const report = JSON.parse(r.out) as {
+      checkedAgainst: string;
+      load: { entities: number; vectorsCopied: number };
+      embeddings: { embedded: number };
+    };
     expect(report.checkedAgainst).toBe("file");
     expect(report.load.entities).toBe(packEntities().length);
     expect(report.load.vectorsCopied).toBe(packEntities().length);
     expect(report.embeddings.embedded).toBe(0);
-    expect(counts(db)).toEqual({ entities: packEntities().length, vectors: packEntities().length, models: [packModelId] });
+    expect(counts(db)).toEqual({
+      entities: packEntities().length,
+      vectors: packEntities().length,
+      models: [packModelId],
+    });
     const s = await cli(["search", "inferno ember scorch smoke", "--db-path", db, "--json"], e);
     expect(s.code).toBe(0);
     expect(s.out).toContain("Fireball");
@@ -85,11 +106,17 @@ describe("sync --pack", () => {
     });
     try {
       const db = join(tmp.dir, "url.db");
-      const r = await cli(["sync", "--pack", `http://127.0.0.1:${server.port}/rel/lorekeeper-content.db.gz`, "--db-path", db, "--json"], await env("url"));
+      const r = await cli(
+        ["sync", "--pack", `http://127.0.0.1:${server.port}/rel/lorekeeper-content.db.gz`, "--db-path", db, "--json"],
+        await env("url"),
+      );
       expect(r.code).toBe(0);
       expect((JSON.parse(r.out) as { checkedAgainst: string }).checkedAgainst).toBe("file");
       expect(counts(db).vectors).toBe(packEntities().length);
-      const missing = await cli(["sync", "--pack", `http://127.0.0.1:${server.port}/rel/nope.db.gz`, "--db-path", db], await env("url"));
+      const missing = await cli(
+        ["sync", "--pack", `http://127.0.0.1:${server.port}/rel/nope.db.gz`, "--db-path", db],
+        await env("url"),
+      );
       expect(missing.code).not.toBe(0);
       expect(missing.err).toContain("HTTP 404");
       expect(missing.err).not.toContain("    at ");
@@ -101,13 +128,17 @@ describe("sync --pack", () => {
   test("into a store with homebrew: the homebrew stays, the pack's types are replaced", async () => {
     const db = join(tmp.dir, "homebrew.db");
     const s = openStore({ path: db });
-    replaceOrigin(s.db, "orcbrew:my-pack", [makeEntity("spell", "Glitter Bomb", { level: 1 }, { doc: "homebrew-pack", text: "Sparkles." })]);
+    replaceOrigin(s.db, "orcbrew:my-pack", [
+      makeEntity("spell", "Glitter Bomb", { level: 1 }, { doc: "homebrew-pack", text: "Sparkles." }),
+    ]);
     s.close();
     const r = await cli(["sync", "--pack", packGz, "--db-path", db], await env("homebrew"));
     expect(r.code).toBe(0);
     expect(r.out).toContain(`loaded ${packEntities().length} entities`);
     const d = new Database(db, { readonly: true });
-    expect((d.query("SELECT count(*) AS n FROM entities WHERE origin = 'orcbrew:my-pack'").get() as { n: number }).n).toBe(1);
+    expect(
+      (d.query("SELECT count(*) AS n FROM entities WHERE origin = 'orcbrew:my-pack'").get() as { n: number }).n,
+    ).toBe(1);
     d.close();
   }, 60_000);
 
@@ -143,7 +174,10 @@ describe("sync --pack", () => {
     expect(before.entities).toBe(0);
     const r5 = await cli(["sync", "--pack", packGz, "--no-vectors", "--db-path", db, "--json"], e2);
     expect(r5.code).toBe(0);
-    const rep = JSON.parse(r5.out) as { load: { vectorsCopied: number }; embeddings: { embedded: number; modelId: string } };
+    const rep = JSON.parse(r5.out) as {
+      load: { vectorsCopied: number };
+      embeddings: { embedded: number; modelId: string };
+    };
     expect(rep.load.vectorsCopied).toBe(0);
     expect(rep.embeddings.embedded).toBe(packEntities().length);
     expect(counts(db).models).toEqual([rep.embeddings.modelId]);
@@ -170,8 +204,15 @@ describe("sync --pack", () => {
     const src = join(tmp.dir, "synced.db");
     try {
       const s = openStore({ path: src });
-      await runSync(s, { config: { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 }, types: ["spells", "rules"], force: true });
-      const emb = await embedPending(s, createEmbedderProvider({ modelDir: model, embeddedDir: null, allowDownload: false }));
+      await runSync(s, {
+        config: { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 },
+        types: ["spells", "rules"],
+        force: true,
+      });
+      const emb = await embedPending(
+        s,
+        createEmbedderProvider({ modelDir: model, embeddedDir: null, allowDownload: false }),
+      );
       expect(emb.embedded).toBeGreaterThan(0);
       s.close();
     } finally {
@@ -183,7 +224,10 @@ describe("sync --pack", () => {
     const db = join(tmp.dir, "from-synced.db");
     const r = await cli(["sync", "--pack", gz, "--db-path", db, "--json"], await env("synced"));
     expect(r.code).toBe(0);
-    const rep = JSON.parse(r.out) as { load: { entities: number; vectorsCopied: number }; embeddings: { embedded: number } };
+    const rep = JSON.parse(r.out) as {
+      load: { entities: number; vectorsCopied: number };
+      embeddings: { embedded: number };
+    };
     expect(rep.load.vectorsCopied).toBe(counts(src).vectors);
     expect(rep.embeddings.embedded).toBe(0);
     expect(counts(db).entities).toBe(counts(src).entities);

@@ -39,15 +39,22 @@ beforeEach(() => {
   dbFile = join(tmp.dir, "lk.db");
   store = openStore({ path: dbFile });
   // An official document beside the homebrew.
-  replaceOrigin(store.db, "open5e_v2:spells", [makeEntity("spell", "Fireball", { level: 3, school: "evocation" })], [
-    { key: "srd-2014", name: "System Reference Document 5.1", source: "open5e_v2" },
-  ]);
+  replaceOrigin(
+    store.db,
+    "open5e_v2:spells",
+    [makeEntity("spell", "Fireball", { level: 3, school: "evocation" })],
+    [{ key: "srd-2014", name: "System Reference Document 5.1", source: "open5e_v2" }],
+  );
   expect(importFivetoolsFile(store.db, EMBER).ok).toBe(true);
   expect(importOrcbrewFile(store.db, ORCBREW).ok).toBe(true);
   // A vector for every entity, as the embed step would write.
   const rows = store.db.query<{ id: number; content_hash: string }, []>("SELECT id, content_hash FROM entities").all();
   const vector = new Float32Array([1, 0, 0, 0]);
-  writeVectors(store.db, "test:model", rows.map((r) => ({ id: r.id, contentHash: r.content_hash, vector })));
+  writeVectors(
+    store.db,
+    "test:model",
+    rows.map((r) => ({ id: r.id, contentHash: r.content_hash, vector })),
+  );
 });
 
 afterEach(() => {
@@ -108,10 +115,22 @@ describe("removeHomebrewDocument", () => {
 
   test("a document held by several synced sources names them in preference order", () => {
     // Stored least preferred first: the answer must not follow the storage order.
-    replaceOrigin(store.db, "open5e_v1:spells", [makeEntity("spell", "Fireball", { level: 3 }, { source: "open5e_v1", key: "fireball" })], []);
-    replaceOrigin(store.db, "dnd5e_api:spells", [makeEntity("spell", "Fireball", { level: 3 }, { source: "dnd5e_api", key: "fireball" })], []);
+    replaceOrigin(
+      store.db,
+      "open5e_v1:spells",
+      [makeEntity("spell", "Fireball", { level: 3 }, { source: "open5e_v1", key: "fireball" })],
+      [],
+    );
+    replaceOrigin(
+      store.db,
+      "dnd5e_api:spells",
+      [makeEntity("spell", "Fireball", { level: 3 }, { source: "dnd5e_api", key: "fireball" })],
+      [],
+    );
     const labels = ["open5e_v2", "dnd5e_api", "open5e_v1"].map((id) => SOURCES.find((s) => s.id === id)!.label);
-    expect(() => removeHomebrewDocument(store.db, "srd-2014")).toThrow(`it comes from ${labels.join(", ")} (synced content)`);
+    expect(() => removeHomebrewDocument(store.db, "srd-2014")).toThrow(
+      `it comes from ${labels.join(", ")} (synced content)`,
+    );
   });
 
   test("an unknown key names the nearest homebrew keys", () => {
@@ -150,7 +169,9 @@ describe("lorekeeper documents remove (CLI)", () => {
     store.close();
     const ok = await cli(["documents", "remove", "5etools-ember-forge"]);
     expect(ok.code).toBe(0);
-    expect(ok.out).toMatch(/^Removed the 5etools document 5etools-ember-forge \("The Ember Forge"\): \d+ entities \(.+\)/);
+    expect(ok.out).toMatch(
+      /^Removed the 5etools document 5etools-ember-forge \("The Ember Forge"\): \d+ entities \(.+\)/,
+    );
     expect(ok.out).toMatch(/ and \d+ embeddings\.\n$/);
     const gone = await cli(["documents", "--json"]);
     expect(JSON.parse(gone.out).documents.map((d: { key: string }) => d.key)).not.toContain("5etools-ember-forge");
@@ -167,11 +188,14 @@ describe("lorekeeper documents remove (CLI)", () => {
     // A mistyped --db-path is an error, not a new empty store.
     const elsewhere = join(tmp.dir, "no-such", "lk.db");
     const main = join(REPO_ROOT, "src", "cli", "main.ts");
-    const typo = Bun.spawnSync([process.execPath, main, "documents", "remove", "5etools-ember-beasts", "--db-path", elsewhere], {
-      env: { ...(await isolatedEnv(tmp.dir)), LOREKEEPER_LOG_LEVEL: "error" },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const typo = Bun.spawnSync(
+      [process.execPath, main, "documents", "remove", "5etools-ember-beasts", "--db-path", elsewhere],
+      {
+        env: { ...(await isolatedEnv(tmp.dir)), LOREKEEPER_LOG_LEVEL: "error" },
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     expect(typo.exitCode).toBe(64);
     expect(typo.stderr.toString()).toContain(`there is no LoreKeeper store at ${elsewhere}`);
     expect(existsSync(elsewhere)).toBe(false);

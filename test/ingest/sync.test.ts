@@ -38,7 +38,8 @@ describe("sync", () => {
     store.close();
     tmp.cleanup();
   });
-  const http = () => new HttpClient({ cache: createHttpCache(store.db, cfg), retries: 1, baseDelayMs: 1, maxDelayMs: 5 });
+  const http = () =>
+    new HttpClient({ cache: createHttpCache(store.db, cfg), retries: 1, baseDelayMs: 1, maxDelayMs: 5 });
 
   test("default plan: all Open5e v2 types; from the D&D 5e API rules, sections, proficiencies, 2014 classes", () => {
     const plan = planSync({});
@@ -59,10 +60,14 @@ describe("sync", () => {
     expect(spells.records + spells.skipped).toBe(fixtureCount("open5e/v2/spells.json"));
     expect(spells.records).toBeGreaterThan(0);
     // 7 spells at 2 per page = 4 pages
-    expect(fake.requests.filter((r) => r.path === "/v2/spells/").length).toBe(Math.ceil(fixtureCount("open5e/v2/spells.json") / 2));
+    expect(fake.requests.filter((r) => r.path === "/v2/spells/").length).toBe(
+      Math.ceil(fixtureCount("open5e/v2/spells.json") / 2),
+    );
     expect(countByKind(store.db).spell).toBe(spells.records);
     const profs = report.results.filter((r) => r.contentType.endsWith("/proficiencies"));
-    expect(profs.reduce((a, r) => a + r.records, 0)).toBe(fixtureCount("dnd5eapi/2014/proficiencies.json") + fixtureCount("dnd5eapi/2024/proficiencies.json"));
+    expect(profs.reduce((a, r) => a + r.records, 0)).toBe(
+      fixtureCount("dnd5eapi/2014/proficiencies.json") + fixtureCount("dnd5eapi/2024/proficiencies.json"),
+    );
     const before = fake.requests.length;
     const again = await runSync(store, { types: TYPES, config: cfg, http: http() });
     expect(fake.requests.length).toBe(before);

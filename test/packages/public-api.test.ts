@@ -16,7 +16,6 @@ import { REPO_ROOT } from "../support/mcp.ts";
  */
 const DATA_FIELDS = new Set(["_meta", "_name_or_path", "_copy", "_mod"]);
 
-
 /** Code without comments and string contents kept (a `"_x"` key is what Reflect.get and brackets use). */
 function stripComments(code: string): string {
   return code.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'`\\])\/\/.*$/gm, "$1");

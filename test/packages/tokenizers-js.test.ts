@@ -11,7 +11,15 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { AddedToken, Tokenizer } from "../../packages/tokenizers-js/index.ts";
-import { type AddedTokenClass, loadLikeFastembed, sameRecord, type TokenizerApi, type TokenizerClass, type TokenRecord, toRecord } from "../../scripts/tokenizer-reference.ts";
+import {
+  type AddedTokenClass,
+  loadLikeFastembed,
+  sameRecord,
+  type TokenizerApi,
+  type TokenizerClass,
+  type TokenRecord,
+  toRecord,
+} from "../../scripts/tokenizer-reference.ts";
 
 const ROOT = resolve(import.meta.dir, "..", "..");
 const FIXTURE = join(ROOT, "test/fixtures/tokenizer");
@@ -30,13 +38,17 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const js = (max = reference.maxLength) => loadLikeFastembed(Tokenizer as unknown as TokenizerClass, AddedToken as unknown as AddedTokenClass, dir, max);
+const js = (max = reference.maxLength) =>
+  loadLikeFastembed(Tokenizer as unknown as TokenizerClass, AddedToken as unknown as AddedTokenClass, dir, max);
 
 async function differences(tok: TokenizerApi): Promise<string[]> {
   const bad: string[] = [];
   for (const r of reference.texts) {
     const got = toRecord(await tok.encode(r.text));
-    if (!sameRecord(got, r.native)) bad.push(`${JSON.stringify(r.text.slice(0, 60))}: ${got.ids.length} ids (${got.overflowing} cut off), native ${r.native.ids.length} (${r.native.overflowing})`);
+    if (!sameRecord(got, r.native))
+      bad.push(
+        `${JSON.stringify(r.text.slice(0, 60))}: ${got.ids.length} ids (${got.overflowing} cut off), native ${r.native.ids.length} (${r.native.overflowing})`,
+      );
   }
   return bad;
 }
@@ -46,7 +58,9 @@ describe("pure-JS tokenizer = native tokenizer", () => {
     const t = reference.texts;
     expect(t.filter((r) => r.native.overflowing > 0).length).toBeGreaterThanOrEqual(10);
     expect(t.filter((r) => /[À-ÖØ-öø-ɏ]/.test(r.text)).length).toBeGreaterThanOrEqual(10);
-    expect(t.filter((r) => (r.text.match(/[^\p{L}\p{N}\s]/gu)?.length ?? 0) > r.text.length / 8).length).toBeGreaterThanOrEqual(5);
+    expect(
+      t.filter((r) => (r.text.match(/[^\p{L}\p{N}\s]/gu)?.length ?? 0) > r.text.length / 8).length,
+    ).toBeGreaterThanOrEqual(5);
     expect(t.filter((r) => r.source === "question").length).toBeGreaterThanOrEqual(50);
   });
 
@@ -57,10 +71,15 @@ describe("pure-JS tokenizer = native tokenizer", () => {
   test("fastembed loads the pure-JS tokenizer (the override), and it gives the same ids", async () => {
     const fastembedDir = dirname(Bun.resolveSync("fastembed/package.json", ROOT));
     const resolved = Bun.resolveSync("@anush008/tokenizers", fastembedDir);
-    expect(JSON.parse(readFileSync(join(dirname(resolved), "package.json"), "utf8")).name).toBe("@lorekeeper/tokenizers-js");
+    expect(JSON.parse(readFileSync(join(dirname(resolved), "package.json"), "utf8")).name).toBe(
+      "@lorekeeper/tokenizers-js",
+    );
     // bun installs a copy of the folder: after editing packages/tokenizers-js, `bun install --force` refreshes it.
-    const stale = readFileSync(resolved, "utf8") !== readFileSync(join(ROOT, "packages/tokenizers-js/index.ts"), "utf8");
-    expect(stale ? "node_modules has a stale copy of packages/tokenizers-js: run bun install --force" : "current").toBe("current");
+    const stale =
+      readFileSync(resolved, "utf8") !== readFileSync(join(ROOT, "packages/tokenizers-js/index.ts"), "utf8");
+    expect(stale ? "node_modules has a stale copy of packages/tokenizers-js: run bun install --force" : "current").toBe(
+      "current",
+    );
     const load = Reflect.get(FlagEmbedding, "loadTokenizer") as (dir: string, max: number) => TokenizerApi;
     const tok = load.call(FlagEmbedding, dir, reference.maxLength);
     expect(typeof Reflect.get(tok, "encodeSync")).toBe("function");
@@ -75,7 +94,12 @@ describe("the adapter's own behaviour", () => {
     expect(padded.getLength()).toBe(reference.maxLength);
     const mask = padded.getAttentionMask();
     const used = mask.filter((m) => m === 1).length;
-    expect(padded.getIds().slice(used).every((id) => id === 0)).toBe(true);
+    expect(
+      padded
+        .getIds()
+        .slice(used)
+        .every((id) => id === 0),
+    ).toBe(true);
     expect(padded.getSpecialTokensMask().slice(0, used)).toEqual([1, ...Array(used - 2).fill(0), 1]);
     const bare = tok.encodeSync("Fireball", true, false);
     expect(bare.getIds()).toEqual(padded.getIds().slice(0, used));
@@ -84,7 +108,9 @@ describe("the adapter's own behaviour", () => {
 
   test("truncation keeps maxLength tokens with [CLS] … [SEP] and hands the rest to getOverflowing()", async () => {
     const tok = js(16) as unknown as Tokenizer;
-    const e = await tok.encode("one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen");
+    const e = await tok.encode(
+      "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen",
+    );
     const ids = e.getIds();
     expect(ids.length).toBe(16);
     expect(ids[0]).toBe(101);

@@ -38,12 +38,12 @@ function findEngine(): Engine | { reason: string } {
   const run = ["podman", "--runtime", "runc", "run", "--ulimit", "nofile=1024:1024", "--ulimit", "nproc=1024:1024"];
   // No outside registry here: the base is built from Debian packages (scripts/container-base.ts).
   const have = Bun.spawnSync(["podman", "image", "exists", DEFAULT_BASE_TAG]).exitCode === 0;
-  if (!have && !Bun.which("debootstrap")) return { reason: `podman, but no ${DEFAULT_BASE_TAG} image and no debootstrap to build it` };
+  if (!have && !Bun.which("debootstrap"))
+    return { reason: `podman, but no ${DEFAULT_BASE_TAG} image and no debootstrap to build it` };
   return { cmd: "podman", run, base: DEFAULT_BASE_TAG };
 }
 const engine = findEngine();
 const noEngine = "reason" in engine ? engine.reason : undefined;
-
 
 function lines(re: RegExp): string[] {
   return dockerfile.split("\n").filter((l) => re.test(l));
@@ -66,19 +66,31 @@ describe("Dockerfile (no engine needed)", () => {
 
   test("the image's command refuses to start without a token", async () => {
     const env = await isolatedEnv(tmp.dir);
-    const p = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "serve", "--http", "--host", "0.0.0.0", "--port", "0"], {
-      env: { ...env, PATH: process.env.PATH ?? "", LOREKEEPER_DATA_DIR: join(tmp.dir, "data-notoken") },
-      stdout: "pipe",
-      stderr: "pipe",
-    });
+    const p = Bun.spawn(
+      [process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "serve", "--http", "--host", "0.0.0.0", "--port", "0"],
+      {
+        env: { ...env, PATH: process.env.PATH ?? "", LOREKEEPER_DATA_DIR: join(tmp.dir, "data-notoken") },
+        stdout: "pipe",
+        stderr: "pipe",
+      },
+    );
     const [code, err] = await Promise.all([p.exited, new Response(p.stderr).text()]);
     expect(code).not.toBe(0);
     expect(err.toLowerCase()).toContain("token");
   }, 30_000);
 
   test("the HEALTHCHECK command: healthy against a running server, unhealthy when none answers", async () => {
-    const env = { ...(await isolatedEnv(tmp.dir)), PATH: process.env.PATH ?? "", LOREKEEPER_DATA_DIR: join(tmp.dir, "data"), LOREKEEPER_HTTP_TOKEN: "t0ken" };
-    const server = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "serve", "--http", "--port", "0"], { env, stdout: "pipe", stderr: "pipe" });
+    const env = {
+      ...(await isolatedEnv(tmp.dir)),
+      PATH: process.env.PATH ?? "",
+      LOREKEEPER_DATA_DIR: join(tmp.dir, "data"),
+      LOREKEEPER_HTTP_TOKEN: "t0ken",
+    };
+    const server = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "serve", "--http", "--port", "0"], {
+      env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     try {
       const reader = server.stderr.getReader();
       let seen = "";
@@ -91,14 +103,28 @@ describe("Dockerfile (no engine needed)", () => {
       reader.releaseLock();
       const port = /127\.0\.0\.1:(\d+)\/mcp/.exec(seen)?.[1];
       expect(port).toBeDefined();
-      const ok = Bun.spawnSync([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "health", "--url", `http://127.0.0.1:${port}/health`], { env, stdout: "pipe", stderr: "pipe" });
+      const ok = Bun.spawnSync(
+        [process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "health", "--url", `http://127.0.0.1:${port}/health`],
+        { env, stdout: "pipe", stderr: "pipe" },
+      );
       expect(ok.exitCode).toBe(0);
       expect(ok.stdout.toString()).toContain('"status":"ok"');
     } finally {
       server.kill("SIGTERM");
       await server.exited;
     }
-    const down = Bun.spawnSync([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "health", "--url", "http://127.0.0.1:9/health", "--timeout", "1000"], { env, stdout: "pipe" });
+    const down = Bun.spawnSync(
+      [
+        process.execPath,
+        join(REPO_ROOT, "src/cli/main.ts"),
+        "health",
+        "--url",
+        "http://127.0.0.1:9/health",
+        "--timeout",
+        "1000",
+      ],
+      { env, stdout: "pipe" },
+    );
     expect(down.exitCode).toBe(1);
     expect(down.stdout.toString()).toContain("unhealthy");
   }, 60_000);
@@ -145,12 +171,33 @@ describe.skipIf(noEngine !== undefined)(`container image${noEngine ? ` — skipp
     mkdirSync(join(ctx, "dist"), { recursive: true });
     const model = await createTinyModel(join(tmp.dir, "model", "lorekeeper-tiny"));
     const pack = await makePackStore(join(tmp.dir, "pack.db"), model);
-    const b = sh([process.execPath, join(REPO_ROOT, "build.ts"), "--model", model, "--content", pack.path, "--target", "linux-x64", "--outfile", join(ctx, "dist", "lorekeeper-linux-x64"), "--outdir", join(tmp.dir, "build")]);
+    const b = sh([
+      process.execPath,
+      join(REPO_ROOT, "build.ts"),
+      "--model",
+      model,
+      "--content",
+      pack.path,
+      "--target",
+      "linux-x64",
+      "--outfile",
+      join(ctx, "dist", "lorekeeper-linux-x64"),
+      "--outdir",
+      join(tmp.dir, "build"),
+    ]);
     expect(b.exitCode).toBe(0);
     copyFileSync(join(REPO_ROOT, "Dockerfile"), join(ctx, "Dockerfile"));
     if (e.base && sh(["podman", "image", "exists", e.base]).exitCode !== 0) buildBase({ tag: e.base });
     const baseArgs = e.base ? ["--build-arg", `BASE=${e.base}`, "--build-arg", `TOOLS=${e.base}`] : [];
-    const built = sh([e.cmd, "build", ...(e.cmd === "podman" ? ["--format", "docker"] : []), ...baseArgs, "-t", tag, ctx]);
+    const built = sh([
+      e.cmd,
+      "build",
+      ...(e.cmd === "podman" ? ["--format", "docker"] : []),
+      ...baseArgs,
+      "-t",
+      tag,
+      ctx,
+    ]);
     if (built.exitCode !== 0) throw new Error(`image build failed: ${built.stderr.toString().slice(-2000)}`);
     const cleanup = () => {
       sh([e.cmd, "rm", "-f", name]);
@@ -158,21 +205,45 @@ describe.skipIf(noEngine !== undefined)(`container image${noEngine ? ` — skipp
       sh([e.cmd, "rmi", "-f", tag]);
     };
     try {
-      expect(out([e.cmd, "image", "inspect", "--format", '{{index .Config.Labels "io.modelcontextprotocol.server.name"}}', tag])).toBe("io.github.lorekeeper-mcp/lorekeeper");
+      expect(
+        out([
+          e.cmd,
+          "image",
+          "inspect",
+          "--format",
+          '{{index .Config.Labels "io.modelcontextprotocol.server.name"}}',
+          tag,
+        ]),
+      ).toBe("io.github.lorekeeper-mcp/lorekeeper");
       const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
       const port = probe.port!;
       await probe.stop(true);
       const run = sh([
-        ...e.run, "-d", "--name", name, "--read-only",
-        "--tmpfs", "/home/nonroot/.cache:rw,exec,mode=1777", "--tmpfs", "/tmp:rw,mode=1777",
-        "-v", `${volume}:/data`, "-e", "LOREKEEPER_HTTP_TOKEN=t0ken-for-the-container-test",
-        "-p", `127.0.0.1:${port}:8000`, tag,
+        ...e.run,
+        "-d",
+        "--name",
+        name,
+        "--read-only",
+        "--tmpfs",
+        "/home/nonroot/.cache:rw,exec,mode=1777",
+        "--tmpfs",
+        "/tmp:rw,mode=1777",
+        "-v",
+        `${volume}:/data`,
+        "-e",
+        "LOREKEEPER_HTTP_TOKEN=t0ken-for-the-container-test",
+        "-p",
+        `127.0.0.1:${port}:8000`,
+        tag,
       ]);
       if (run.exitCode !== 0) throw new Error(`run failed: ${run.stderr.toString().slice(-2000)}`);
       const t0 = performance.now();
       expect(await healthy(90_000)).toBe(true);
       const size = Number(out([e.cmd, "image", "inspect", "--format", "{{.Size}}", tag]));
-      if (process.env.LOREKEEPER_TEST_REPORT) process.stderr.write(`container: image ${(size / 1048576).toFixed(0)} MB, run → healthy ${Math.round(performance.now() - t0)} ms\n`);
+      if (process.env.LOREKEEPER_TEST_REPORT)
+        process.stderr.write(
+          `container: image ${(size / 1048576).toFixed(0)} MB, run → healthy ${Math.round(performance.now() - t0)} ms\n`,
+        );
       expect(out([e.cmd, "inspect", "--format", "{{.Config.User}}", name])).toBe("65532:65532");
       expect((await fetch(`http://127.0.0.1:${port}/mcp`, { method: "POST", body: "{}" })).status).toBe(401);
       const first = await ask(port);

@@ -42,23 +42,29 @@ describe("the code directory reader", () => {
 });
 
 const rcodesign = findRcodesign();
-describe.skipIf(!rcodesign)(`a real darwin executable${rcodesign ? "" : " — skipped: rcodesign is not installed (cargo install apple-codesign --locked --bin rcodesign)"}`, () => {
-  test("Bun's ad-hoc signature verifies; a changed byte does not; ad-hoc signing it again makes it valid", async () => {
-    const src = join(tmp.dir, "hello.ts");
-    writeFileSync(src, 'console.log("hello");\n');
-    const out = join(tmp.dir, "hello-darwin-arm64");
-    const b = Bun.spawnSync([process.execPath, "build", "--compile", "--target=bun-darwin-arm64", src, "--outfile", out], { stdout: "pipe", stderr: "pipe" });
-    if (b.exitCode !== 0) throw new Error(`could not compile for darwin-arm64: ${b.stderr.toString().slice(-500)}`);
-    expect(checkSignature(out, rcodesign!, false).status).toBe("valid");
-    const bad = join(tmp.dir, "tampered");
-    copyFileSync(out, bad);
-    const bytes = readFileSync(bad);
-    bytes[1_000_000] = (bytes[1_000_000] ?? 0) ^ 0xff;
-    writeFileSync(bad, bytes);
-    const r = checkSignature(bad, rcodesign!, false);
-    expect(r.status).toBe("invalid");
-    expect(r.detail).toMatch(/page \d+ does not match/);
-    expect(checkSignature(bad, rcodesign!, true).status).toBe("signed");
-    expect(checkSignature(bad, rcodesign!, false).status).toBe("valid");
-  }, 180_000);
-});
+describe.skipIf(!rcodesign)(
+  `a real darwin executable${rcodesign ? "" : " — skipped: rcodesign is not installed (cargo install apple-codesign --locked --bin rcodesign)"}`,
+  () => {
+    test("Bun's ad-hoc signature verifies; a changed byte does not; ad-hoc signing it again makes it valid", async () => {
+      const src = join(tmp.dir, "hello.ts");
+      writeFileSync(src, 'console.log("hello");\n');
+      const out = join(tmp.dir, "hello-darwin-arm64");
+      const b = Bun.spawnSync(
+        [process.execPath, "build", "--compile", "--target=bun-darwin-arm64", src, "--outfile", out],
+        { stdout: "pipe", stderr: "pipe" },
+      );
+      if (b.exitCode !== 0) throw new Error(`could not compile for darwin-arm64: ${b.stderr.toString().slice(-500)}`);
+      expect(checkSignature(out, rcodesign!, false).status).toBe("valid");
+      const bad = join(tmp.dir, "tampered");
+      copyFileSync(out, bad);
+      const bytes = readFileSync(bad);
+      bytes[1_000_000] = (bytes[1_000_000] ?? 0) ^ 0xff;
+      writeFileSync(bad, bytes);
+      const r = checkSignature(bad, rcodesign!, false);
+      expect(r.status).toBe("invalid");
+      expect(r.detail).toMatch(/page \d+ does not match/);
+      expect(checkSignature(bad, rcodesign!, true).status).toBe("signed");
+      expect(checkSignature(bad, rcodesign!, false).status).toBe("valid");
+    }, 180_000);
+  },
+);

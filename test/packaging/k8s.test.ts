@@ -33,35 +33,66 @@ describe("Kubernetes manifest", () => {
     expect(pod.securityContext.runAsNonRoot).toBe(true);
     expect(pod.securityContext.runAsUser).not.toBe(0);
     // Everything the binary writes is a mounted volume: the store, the unpacked libraries, /tmp.
-    expect(c.volumeMounts.map((m: { mountPath: string }) => m.mountPath).sort()).toEqual(["/data", "/home/nonroot/.cache", "/tmp"]);
+    expect(c.volumeMounts.map((m: { mountPath: string }) => m.mountPath).sort()).toEqual([
+      "/data",
+      "/home/nonroot/.cache",
+      "/tmp",
+    ]);
     expect(c.args.slice(0, 4)).toEqual(["serve", "--http", "--host", "0.0.0.0"]);
-    expect(c.env.find((e: { name: string }) => e.name === "LOREKEEPER_HTTP_TOKEN").valueFrom.secretKeyRef.name).toBe("lorekeeper");
+    expect(c.env.find((e: { name: string }) => e.name === "LOREKEEPER_HTTP_TOKEN").valueFrom.secretKeyRef.name).toBe(
+      "lorekeeper",
+    );
     // The Service's names in the namespace the manifest is applied to, not a fixed `default`:
     // every $(VAR) in the args is an env var of the container (Kubernetes leaves unknown ones as written).
     const hosts = c.args.flatMap((a: string, i: number) => (c.args[i - 1] === "--allowed-host" ? [a] : []));
-    expect(hosts).toEqual(["lorekeeper", "lorekeeper.$(POD_NAMESPACE).svc", "lorekeeper.$(POD_NAMESPACE).svc.cluster.local"]);
+    expect(hosts).toEqual([
+      "lorekeeper",
+      "lorekeeper.$(POD_NAMESPACE).svc",
+      "lorekeeper.$(POD_NAMESPACE).svc.cluster.local",
+    ]);
     const envNames = new Set(c.env.map((e: { name: string }) => e.name));
-    for (const a of c.args as string[]) for (const m of a.matchAll(/\$\((\w+)\)/g)) expect(envNames.has(m[1])).toBe(true);
-    expect(c.env.find((e: { name: string }) => e.name === "POD_NAMESPACE").valueFrom.fieldRef.fieldPath).toBe("metadata.namespace");
+    for (const a of c.args as string[])
+      for (const m of a.matchAll(/\$\((\w+)\)/g)) expect(envNames.has(m[1])).toBe(true);
+    expect(c.env.find((e: { name: string }) => e.name === "POD_NAMESPACE").valueFrom.fieldRef.fieldPath).toBe(
+      "metadata.namespace",
+    );
     expect(byKind("Service").spec.selector).toEqual(dep.spec.selector.matchLabels);
   });
 
-  const kubeconform = Bun.which("kubeconform") ?? (existsSync(join(homedir(), "go/bin/kubeconform")) ? join(homedir(), "go/bin/kubeconform") : undefined);
-  test.skipIf(!kubeconform)(`kubeconform -strict against the vendored 1.33 schemas${kubeconform ? "" : " — skipped: kubeconform is not installed (go install github.com/yannh/kubeconform/cmd/kubeconform@latest)"}`, () => {
-    const run = (file: string) =>
-      Bun.spawnSync([kubeconform!, "-strict", "-summary", "-schema-location", join(REPO_ROOT, "packaging/k8s/schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json"), file], { stdout: "pipe", stderr: "pipe" });
-    const ok = run(MANIFEST);
-    expect(ok.stdout.toString()).toContain("Valid: 4, Invalid: 0, Errors: 0, Skipped: 0");
-    expect(ok.exitCode).toBe(0);
-    const tmp = makeTempDir("lk-k8s-");
-    try {
-      const broken = join(tmp.dir, "broken.yaml");
-      writeFileSync(broken, readFileSync(MANIFEST, "utf8").replace("readOnlyRootFilesystem: true", "readOnlyRootFileSystem: true"));
-      const bad = run(broken);
-      expect(bad.exitCode).not.toBe(0);
-      expect(bad.stdout.toString()).toContain("readOnlyRootFileSystem");
-    } finally {
-      tmp.cleanup();
-    }
-  });
+  const kubeconform =
+    Bun.which("kubeconform") ??
+    (existsSync(join(homedir(), "go/bin/kubeconform")) ? join(homedir(), "go/bin/kubeconform") : undefined);
+  test.skipIf(!kubeconform)(
+    `kubeconform -strict against the vendored 1.33 schemas${kubeconform ? "" : " — skipped: kubeconform is not installed (go install github.com/yannh/kubeconform/cmd/kubeconform@latest)"}`,
+    () => {
+      const run = (file: string) =>
+        Bun.spawnSync(
+          [
+            kubeconform!,
+            "-strict",
+            "-summary",
+            "-schema-location",
+            join(REPO_ROOT, "packaging/k8s/schemas/{{ .ResourceKind }}{{ .KindSuffix }}.json"),
+            file,
+          ],
+          { stdout: "pipe", stderr: "pipe" },
+        );
+      const ok = run(MANIFEST);
+      expect(ok.stdout.toString()).toContain("Valid: 4, Invalid: 0, Errors: 0, Skipped: 0");
+      expect(ok.exitCode).toBe(0);
+      const tmp = makeTempDir("lk-k8s-");
+      try {
+        const broken = join(tmp.dir, "broken.yaml");
+        writeFileSync(
+          broken,
+          readFileSync(MANIFEST, "utf8").replace("readOnlyRootFilesystem: true", "readOnlyRootFileSystem: true"),
+        );
+        const bad = run(broken);
+        expect(bad.exitCode).not.toBe(0);
+        expect(bad.stdout.toString()).toContain("readOnlyRootFileSystem");
+      } finally {
+        tmp.cleanup();
+      }
+    },
+  );
 });

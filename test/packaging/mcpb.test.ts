@@ -10,7 +10,14 @@ import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { bundleFileName, ICON_PATH, MCPB_MANIFEST_VERSION, mcpbManifest, packMcpb, runMcpbCli } from "../../packaging/mcpb.ts";
+import {
+  bundleFileName,
+  ICON_PATH,
+  MCPB_MANIFEST_VERSION,
+  mcpbManifest,
+  packMcpb,
+  runMcpbCli,
+} from "../../packaging/mcpb.ts";
 import { APP_VERSION } from "../../src/config.ts";
 import { PROMPTS } from "../../src/server/features/prompts.ts";
 import { TOOLS } from "../../src/tools/index.ts";
@@ -25,7 +32,14 @@ const REPO_URL = "https://github.com/example/lorekeeper";
 /** A stand-in for the compiled binary: same arguments, runs the checkout. */
 function standIn(): string {
   const p = join(tmp.dir, "stand-in");
-  Bun.spawnSync(["sh", "-c", `printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$0" "$1" > "$2"`, process.execPath, join(REPO_ROOT, "src", "cli", "main.ts"), p]);
+  Bun.spawnSync([
+    "sh",
+    "-c",
+    `printf '#!/bin/sh\\nexec "%s" "%s" "$@"\\n' "$0" "$1" > "$2"`,
+    process.execPath,
+    join(REPO_ROOT, "src", "cli", "main.ts"),
+    p,
+  ]);
   chmodSync(p, 0o755);
   return p;
 }
@@ -54,13 +68,24 @@ describe(".mcpb bundle", () => {
     expect(m.server.type).toBe("binary");
     expect(m.server.mcp_config.command).toBe("${__dirname}/server/lorekeeper");
     expect(Object.keys(m.user_config).sort()).toEqual(["data_folder", "document_preference", "model_folder"]);
-    expect(Object.values(m.server.mcp_config.env)).toEqual(["${user_config.data_folder}", "${user_config.document_preference}", "${user_config.model_folder}"]);
+    expect(Object.values(m.server.mcp_config.env)).toEqual([
+      "${user_config.data_folder}",
+      "${user_config.document_preference}",
+      "${user_config.model_folder}",
+    ]);
     expect(m.compatibility.platforms).toEqual(["darwin"]);
-    const win = mcpbManifest({ version: APP_VERSION, target: "windows-x64", tools: TOOLS, repositoryUrl: REPO_URL }) as typeof m;
+    const win = mcpbManifest({
+      version: APP_VERSION,
+      target: "windows-x64",
+      tools: TOOLS,
+      repositoryUrl: REPO_URL,
+    }) as typeof m;
     expect(win.server.entry_point).toBe("server/lorekeeper.exe");
     // "Current": the newest manifest version the pinned CLI calls latest (its stable schema).
     const pkgDir = join(REPO_ROOT, "node_modules", "@anthropic-ai", "mcpb");
-    const latest = (await Bun.file(join(pkgDir, "schemas", "mcpb-manifest-latest.schema.json")).json()) as { properties: { manifest_version: { const: string } } };
+    const latest = (await Bun.file(join(pkgDir, "schemas", "mcpb-manifest-latest.schema.json")).json()) as {
+      properties: { manifest_version: { const: string } };
+    };
     expect(MCPB_MANIFEST_VERSION).toBe(latest.properties.manifest_version.const);
   });
 
@@ -74,8 +99,16 @@ describe(".mcpb bundle", () => {
   test("the official CLI rejects a broken manifest (the validation is real)", async () => {
     const dir = join(tmp.dir, "broken");
     mkdirSync(dir, { recursive: true });
-    const m = mcpbManifest({ version: APP_VERSION, target: "linux-x64", tools: TOOLS, repositoryUrl: REPO_URL }) as Record<string, unknown>;
-    await Bun.write(join(dir, "manifest.json"), JSON.stringify({ ...m, server: { ...(m.server as object), type: "executable" } }));
+    const m = mcpbManifest({
+      version: APP_VERSION,
+      target: "linux-x64",
+      tools: TOOLS,
+      repositoryUrl: REPO_URL,
+    }) as Record<string, unknown>;
+    await Bun.write(
+      join(dir, "manifest.json"),
+      JSON.stringify({ ...m, server: { ...(m.server as object), type: "executable" } }),
+    );
     const r = runMcpbCli(["validate", join(dir, "manifest.json")]);
     expect(r.ok).toBe(false);
     expect(r.output).toContain("server");
@@ -83,7 +116,15 @@ describe(".mcpb bundle", () => {
 
   test("packed by the CLI, unpacked by the CLI, started as a host would: tools/list answers", async () => {
     const out = join(tmp.dir, "dist");
-    const r = await packMcpb({ version: APP_VERSION, target: "linux-x64", tools: TOOLS, repositoryUrl: REPO_URL, binary: standIn(), outdir: out, workDir: join(tmp.dir, "work") });
+    const r = await packMcpb({
+      version: APP_VERSION,
+      target: "linux-x64",
+      tools: TOOLS,
+      repositoryUrl: REPO_URL,
+      binary: standIn(),
+      outdir: out,
+      workDir: join(tmp.dir, "work"),
+    });
     expect(r.path).toBe(join(out, bundleFileName(APP_VERSION, "linux-x64")));
     expect(r.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(runMcpbCli(["info", r.path]).ok).toBe(true);
@@ -91,7 +132,10 @@ describe(".mcpb bundle", () => {
     const unpacked = join(tmp.dir, "unpacked");
     const u = runMcpbCli(["unpack", r.path, unpacked]);
     expect(u.ok).toBe(true);
-    const manifest = (await Bun.file(join(unpacked, "manifest.json")).json()) as { server: { mcp_config: { command: string; args: string[]; env: Record<string, string> } }; tools: { name: string }[] };
+    const manifest = (await Bun.file(join(unpacked, "manifest.json")).json()) as {
+      server: { mcp_config: { command: string; args: string[]; env: Record<string, string> } };
+      tools: { name: string }[];
+    };
     expect(existsSync(join(unpacked, "icon.png"))).toBe(true);
     const cmd = manifest.server.mcp_config.command.replace("${__dirname}", unpacked);
     expect(statSync(cmd).mode & 0o111).not.toBe(0); // the executable bit survives the zip
@@ -102,7 +146,12 @@ describe(".mcpb bundle", () => {
     const transport = new StdioClientTransport({
       command: cmd,
       args: manifest.server.mcp_config.args,
-      env: { ...getDefaultEnvironment(), ...(await isolatedEnv(home)), ...manifest.server.mcp_config.env, LOREKEEPER_LOG_LEVEL: "warn" },
+      env: {
+        ...getDefaultEnvironment(),
+        ...(await isolatedEnv(home)),
+        ...manifest.server.mcp_config.env,
+        LOREKEEPER_LOG_LEVEL: "warn",
+      },
       stderr: "pipe",
     });
     const client = new Client({ name: "mcpb-host", version: "0.0.0" });

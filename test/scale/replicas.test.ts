@@ -9,7 +9,16 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { makeStore } from "../support/entities.ts";
-import { type Balancer, backendStatus, driveLoad, findHaproxy, type Replica, startHaproxy, startReplicas, summarizeCalls } from "../support/replicas.ts";
+import {
+  type Balancer,
+  backendStatus,
+  driveLoad,
+  findHaproxy,
+  type Replica,
+  startHaproxy,
+  startReplicas,
+  summarizeCalls,
+} from "../support/replicas.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
 const haproxy = findHaproxy();
@@ -27,7 +36,11 @@ describe.skipIf(!haproxy)(`replicas behind HAProxy${skipReason}`, () => {
     made.store.db.exec(`VACUUM INTO '${db}'`);
     made.cleanup();
     replicas = await startReplicas(3, db, tmp.dir);
-    lb = await startHaproxy(haproxy!, replicas.map((r) => r.port), tmp.dir);
+    lb = await startHaproxy(
+      haproxy!,
+      replicas.map((r) => r.port),
+      tmp.dir,
+    );
   }, 60_000);
 
   afterAll(async () => {
@@ -65,7 +78,8 @@ describe.skipIf(!haproxy)(`replicas behind HAProxy${skipReason}`, () => {
     );
     expect(droppedAt).toBeGreaterThan(killedAt);
     // Both eras were served through the balancer, before and after the drop.
-    for (const era of ["2026-07-28", "2025-11-25"]) expect(after.filter((r) => r.era === era && r.ok).length).toBeGreaterThan(10);
+    for (const era of ["2026-07-28", "2025-11-25"])
+      expect(after.filter((r) => r.era === era && r.ok).length).toBeGreaterThan(10);
     expect(failedAfter.map((r) => r.error)).toEqual([]);
     // The survivors kept serving; the dead one is still down.
     expect((await backendStatus(lb!.statsUrl)).r1).toMatch(/^DOWN/);

@@ -15,16 +15,25 @@ describe("documents filter and entities carrying several documents' wording", ()
     store = openStore({ path: join(tmp.dir, "lk.db") });
     const grappled = makeEntity("condition", "Grappled", {}, { doc: "core", key: "grappled" });
     grappled.filters.also_documents = ["srd-2014", "a5e-ag"];
-    replaceOrigin(store.db, "t", [grappled, makeEntity("condition", "Prone", {}, { doc: "tob" }), makeEntity("spell", "Fireball", { level: 3 })]);
+    replaceOrigin(store.db, "t", [
+      grappled,
+      makeEntity("condition", "Prone", {}, { doc: "tob" }),
+      makeEntity("spell", "Fireball", { level: 3 }),
+    ]);
   });
   afterEach(() => {
     store.close();
     tmp.cleanup();
   });
-  const ctx = () => ({ store, embedder: createEmbedderProvider({ modelDir: null, embeddedDir: null, allowDownload: false }), embeddingTimeoutMs: 1000 });
+  const ctx = () => ({
+    store,
+    embedder: createEmbedderProvider({ modelDir: null, embeddedDir: null, allowDownload: false }),
+    embeddingTimeoutMs: 1000,
+  });
 
   test("a core record is found by any document whose wording it carries, and by its own", async () => {
-    const names = async (documents: string[]) => (await runSearch(ctx(), { kinds: ["condition"], documents, limit: 10 })).hits.map((h) => h.entity.name);
+    const names = async (documents: string[]) =>
+      (await runSearch(ctx(), { kinds: ["condition"], documents, limit: 10 })).hits.map((h) => h.entity.name);
     expect(await names(["srd-2014"])).toEqual(["Grappled"]);
     expect(await names(["srd-5e"])).toEqual(["Grappled"]);
     expect(await names(["core"])).toEqual(["Grappled"]);

@@ -25,7 +25,10 @@ afterAll(() => {
   cleanup();
 });
 
-function where(kinds: Parameters<typeof buildFilterWhere>[0], filters: Parameters<typeof buildFilterWhere>[1] = {}): WhereClause {
+function where(
+  kinds: Parameters<typeof buildFilterWhere>[0],
+  filters: Parameters<typeof buildFilterWhere>[1] = {},
+): WhereClause {
   const w = buildFilterWhere(kinds, filters, null);
   if (!w.ok) throw new Error(w.message);
   return w.where;
@@ -44,7 +47,10 @@ describe("version cache", () => {
 
     const other = openStore({ path: store.path });
     try {
-      replaceOrigin(other.db, "test:extra", [makeEntity("feat", "Cache Tester", {}), makeEntity("feat", "Second Tester", {})]);
+      replaceOrigin(other.db, "test:extra", [
+        makeEntity("feat", "Cache Tester", {}),
+        makeEntity("feat", "Second Tester", {}),
+      ]);
     } finally {
       other.close();
     }
@@ -80,7 +86,11 @@ describe("version cache", () => {
     // …and is by the first lookup after it.
     expect(get()).toBe(first + 1);
     // A throw inside unpins too.
-    expect(() => pinVersion(store.db, () => { throw new Error("boom"); })).toThrow("boom");
+    expect(() =>
+      pinVersion(store.db, () => {
+        throw new Error("boom");
+      }),
+    ).toThrow("boom");
     replaceOrigin(store.db, "test:pinned", []);
     expect(get()).toBe(first + 2);
   });
@@ -110,11 +120,17 @@ describe("candidate sets", () => {
     expect(Array.from(c.ids)).toEqual(sql);
     expect(c.size).toBe(sql.length);
     for (const id of sql) expect(c.has(id)).toBe(true);
-    const others = store.db.query<{ id: number }, []>("SELECT id FROM entities").all().map((r) => r.id).filter((id) => !sql.includes(id));
+    const others = store.db
+      .query<{ id: number }, []>("SELECT id FROM entities")
+      .all()
+      .map((r) => r.id)
+      .filter((id) => !sql.includes(id));
     for (const id of [...others, 0, -1, 1_000_000]) expect(c.has(id)).toBe(false);
     expect(candidateSet(store.db, w)).toBe(c);
 
-    replaceOrigin(store.db, "test:new-spell", [makeEntity("spell", "Brand New Blast", { level: 5 }, { text: "A new spell." })]);
+    replaceOrigin(store.db, "test:new-spell", [
+      makeEntity("spell", "Brand New Blast", { level: 5 }, { text: "A new spell." }),
+    ]);
     const after = candidateSet(store.db, w);
     expect(after).not.toBe(c);
     expect(after.size).toBe(c.size + 1);
@@ -134,7 +150,9 @@ describe("name vocabulary in memory", () => {
     expect(all.length).toBeGreaterThan(10);
     for (const probe of ["fire", "fi", "f", "ball", "zzz", "dragon", "ice", "wal"]) {
       const sql = store.db
-        .query<{ term: string; doc: number }, [string, string]>("SELECT term, doc FROM names_vocab WHERE term >= ? AND term < ? ORDER BY term")
+        .query<{ term: string; doc: number }, [string, string]>(
+          "SELECT term, doc FROM names_vocab WHERE term >= ? AND term < ? ORDER BY term",
+        )
         .all(probe, `${probe}\uffff`);
       expect([...vocab.startingWith(probe)]).toEqual(sql);
       expect(vocab.hasPrefix(probe)).toBe(sql.length > 0);
@@ -146,7 +164,9 @@ describe("name vocabulary in memory", () => {
       [7, 40],
     ] as const) {
       const sql = store.db
-        .query<{ term: string; doc: number }, [number, number]>("SELECT term, doc FROM names_vocab WHERE length(term) BETWEEN ? AND ? ORDER BY term")
+        .query<{ term: string; doc: number }, [number, number]>(
+          "SELECT term, doc FROM names_vocab WHERE length(term) BETWEEN ? AND ? ORDER BY term",
+        )
         .all(lo, hi);
       expect(vocab.ofLength(lo, hi)).toEqual(sql);
     }
@@ -160,9 +180,13 @@ describe("phrase hits cache", () => {
     expect(plain.length).toBeGreaterThan(2);
     expect(lexicalSearch(store.db, w, "fire damage", 50, { cache: true })).toEqual(plain);
     expect(lexicalSearch(store.db, w, "fire damage", 50, { cache: true })).toEqual(plain);
-    expect(lexicalSearch(store.db, w, "fire damage", 3, { cache: true, candidates: candidateSet(store.db, w) })).toEqual(plain.slice(0, 3));
+    expect(
+      lexicalSearch(store.db, w, "fire damage", 3, { cache: true, candidates: candidateSet(store.db, w) }),
+    ).toEqual(plain.slice(0, 3));
 
-    replaceOrigin(store.db, "test:fire", [makeEntity("rule", "Fire Damage Fire Damage", {}, { text: "fire damage fire damage fire damage" })]);
+    replaceOrigin(store.db, "test:fire", [
+      makeEntity("rule", "Fire Damage Fire Damage", {}, { text: "fire damage fire damage fire damage" }),
+    ]);
     const after = lexicalSearch(store.db, w, "fire damage", 50, { cache: true });
     expect(after).toEqual(lexicalSearch(store.db, w, "fire damage", 50));
     expect(after.length).toBe(plain.length + 1);
@@ -172,14 +196,21 @@ describe("phrase hits cache", () => {
     setPhraseCacheLimit(0);
     try {
       const w = where(["spell"]);
-      expect(lexicalSearch(store.db, w, "fire bolt", 20, { cache: true })).toEqual(lexicalSearch(store.db, w, "fire bolt", 20));
+      expect(lexicalSearch(store.db, w, "fire bolt", 20, { cache: true })).toEqual(
+        lexicalSearch(store.db, w, "fire bolt", 20),
+      );
     } finally {
       setPhraseCacheLimit(1_000_000);
     }
   });
 
   test("runSearch: the exact name still goes first under a range filter", async () => {
-    const r = await runSearch(ctxOf(store), { kinds: ["spell"], search: "fire bolt", filters: { level_max: 3 }, limit: 5 });
+    const r = await runSearch(ctxOf(store), {
+      kinds: ["spell"],
+      search: "fire bolt",
+      filters: { level_max: 3 },
+      limit: 5,
+    });
     expect(names(r)[0]).toBe("Fire Bolt");
     expect(r.hits[0]!.similarity_score).toBe(1);
   });
@@ -196,7 +227,9 @@ describe("omitText", () => {
       expect(full.hits.length).toBeGreaterThan(0);
       expect(full.hits.every((h) => h.entity.text.length > 0)).toBe(true);
       expect(lean.hits.map((h) => h.entity.text)).toEqual(full.hits.map(() => ""));
-      expect(lean.hits.map((h) => ({ ...h, entity: { ...h.entity, text: "" } }))).toEqual(full.hits.map((h) => ({ ...h, entity: { ...h.entity, text: "" } })));
+      expect(lean.hits.map((h) => ({ ...h, entity: { ...h.entity, text: "" } }))).toEqual(
+        full.hits.map((h) => ({ ...h, entity: { ...h.entity, text: "" } })),
+      );
     }
   });
 });

@@ -3,12 +3,21 @@ import { describe, expect, test } from "bun:test";
 import { counterpartsFirst } from "../../src/search/rank/counterparts.ts";
 
 const SURPRISE = ["ambush", "initiative", "surprise"].join("\u0000");
-const hit = (id: number, score: number, document_key: string, topics: string | null) => ({ id, score, document_key, topics });
+const hit = (id: number, score: number, document_key: string, topics: string | null) => ({
+  id,
+  score,
+  document_key,
+  topics,
+});
 const SRD51 = ["srd-2014"];
 
 describe("counterpartsFirst", () => {
   test("the preferred edition's rule moves above the other edition's rule on the same topics", () => {
-    const hits = [hit(1, 0.65, "srd-2014", SURPRISE), hit(2, 0.59, "srd-2014", null), hit(3, 0.52, "srd-2024", SURPRISE)];
+    const hits = [
+      hit(1, 0.65, "srd-2014", SURPRISE),
+      hit(2, 0.59, "srd-2014", null),
+      hit(3, 0.52, "srd-2024", SURPRISE),
+    ];
     const out = counterpartsFirst(hits, "srd-2024", SRD51);
     expect(out.map((h) => h.id)).toEqual([3, 1, 2]);
     // It takes the place's score, so scores still never increase down the list.

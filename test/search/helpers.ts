@@ -68,7 +68,11 @@ export async function embedAll(db: Database, embedder: Embedder): Promise<number
   );
 }
 
-export function ctxOf(store: Store, embedder: EmbedderProvider = unavailableProvider(), extra: Partial<SearchContext> = {}): SearchContext {
+export function ctxOf(
+  store: Store,
+  embedder: EmbedderProvider = unavailableProvider(),
+  extra: Partial<SearchContext> = {},
+): SearchContext {
   return { store, embedder, embeddingTimeoutMs: 2000, ...extra };
 }
 
@@ -82,9 +86,16 @@ export function names(r: SearchResponse): string[] {
 }
 
 /** Brute-force cosine ranking (a stand-in HNSW index for tests): best `k`, best first. */
-export function exactCosine(query: Float32Array, vectors: ReadonlyMap<number, Float32Array>, k: number): Array<{ id: number; similarity: number }> {
+export function exactCosine(
+  query: Float32Array,
+  vectors: ReadonlyMap<number, Float32Array>,
+  k: number,
+): Array<{ id: number; similarity: number }> {
   const norm = (v: Float32Array) => Math.sqrt(v.reduce((a, x) => a + x * x, 0));
   const qn = norm(query);
-  const out = [...vectors].map(([id, v]) => ({ id, similarity: v.reduce((a, x, i) => a + x * query[i]!, 0) / (qn * norm(v)) }));
+  const out = [...vectors].map(([id, v]) => ({
+    id,
+    similarity: v.reduce((a, x, i) => a + x * query[i]!, 0) / (qn * norm(v)),
+  }));
   return out.sort((a, b) => b.similarity - a.similarity || a.id - b.id).slice(0, k);
 }

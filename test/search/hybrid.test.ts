@@ -47,7 +47,12 @@ describe("fuseRankings (pure)", () => {
     expect(f[3]!.score).toBeLessThan(1);
   });
   test("an empty leg does not count toward the best possible score; ties are stable", () => {
-    expect(fuseRankings([{ ids: [7, 8], weight: 1 }, { ids: [], weight: 1 }])[0]).toEqual({ id: 7, score: 1 });
+    expect(
+      fuseRankings([
+        { ids: [7, 8], weight: 1 },
+        { ids: [], weight: 1 },
+      ])[0],
+    ).toEqual({ id: 7, score: 1 });
     expect(
       fuseRankings([
         { ids: [2], weight: 1 },
@@ -80,14 +85,22 @@ describe("fusion variants (pure)", () => {
     const boosted = fuseRankings(lists, [], RRF_K, (id) => (id === 6 ? 1.25 : 1));
     expect(boosted.map((f) => f.id)).toEqual([6, 5]);
     // Scores stay in [0, 1]: the best possible is a first place with the highest prior present.
-    expect(boosted[0]!.score).toBeCloseTo(((1.25 / (RRF_K + 2)) / (1.25 / (RRF_K + 1))), 3);
+    expect(boosted[0]!.score).toBeCloseTo(1.25 / (RRF_K + 2) / (1.25 / (RRF_K + 1)), 3);
     expect(fuseRankings(lists, [], RRF_K, (id) => (id === 5 ? 1.25 : 1))[0]).toEqual({ id: 5, score: 1 });
   });
 });
 
 describe("fusion per tool", () => {
   test("every search tool has a profile; an unknown tool gets the default constants; overrides go on top", () => {
-    for (const t of ["search_spell", "search_creature", "search_equipment", "search_character_option", "search_rule", "search_all"]) expect(profileOfTool(t)).toBeDefined();
+    for (const t of [
+      "search_spell",
+      "search_creature",
+      "search_equipment",
+      "search_character_option",
+      "search_rule",
+      "search_all",
+    ])
+      expect(profileOfTool(t)).toBeDefined();
     expect(profileOfTool("build_encounter")).toBeUndefined();
     expect(fusionFor(undefined)).toEqual(DEFAULT_FUSION);
     for (const p of RANKING_PROFILES) expect(fusionFor(p, { k: 7 }).k).toBe(7);
@@ -174,7 +187,9 @@ describe("hybrid search with a fake embedder", () => {
   });
 
   test("creatures: 'undead that drain life' ranks Vampire and Wraith above Zombie", async () => {
-    const n = names(await run({ kinds: ["creature"], search: "undead that drain life", filters: { creature_type: "undead" } }));
+    const n = names(
+      await run({ kinds: ["creature"], search: "undead that drain life", filters: { creature_type: "undead" } }),
+    );
     expect(n.length).toBe(3);
     expect(n.slice(0, 2).sort()).toEqual(["Vampire", "Wraith"]);
   });
@@ -193,8 +208,12 @@ describe("hybrid search with a fake embedder", () => {
 
   test("limit is exact with a search", async () => {
     expect((await run({ search: "fire", limit: 2 })).hits.length).toBe(2);
-    expect((await run({ kinds: ["creature"], search: "bite", filters: { creature_type: "undead" }, limit: 10 })).hits.length).toBe(3);
-    expect((await run({ kinds: ["creature"], search: "bite", filters: { creature_type: "undead" }, limit: 2 })).hits.length).toBe(2);
+    expect(
+      (await run({ kinds: ["creature"], search: "bite", filters: { creature_type: "undead" }, limit: 10 })).hits.length,
+    ).toBe(3);
+    expect(
+      (await run({ kinds: ["creature"], search: "bite", filters: { creature_type: "undead" }, limit: 2 })).hits.length,
+    ).toBe(2);
   });
 
   test("empty or whitespace search = structured: no embedding, no score", async () => {
@@ -223,7 +242,12 @@ describe("fallback to lexical ranking", () => {
   });
   afterAll(() => cleanup());
   const run = (provider: EmbedderProvider, q: Partial<SearchQuery> = {}, timeoutMs = 2000) =>
-    runSearch(ctxOf(store, provider, { embeddingTimeoutMs: timeoutMs }), { kinds: ["spell"], limit: 10, search: "fire", ...q });
+    runSearch(ctxOf(store, provider, { embeddingTimeoutMs: timeoutMs }), {
+      kinds: ["spell"],
+      limit: 10,
+      search: "fire",
+      ...q,
+    });
 
   test("no model: mode lexical, the reason once", async () => {
     const r = await run(unavailableProvider("the model files are missing"));
@@ -286,7 +310,12 @@ describe("fallback to lexical ranking", () => {
   });
 
   test("a query the model knows no word of (zero vector)", async () => {
-    const blank: Embedder = { id: "fake:blank", dim: 4, embedPassages: async (t) => t.map(() => new Float32Array(4)), embedQuery: async () => new Float32Array(4) };
+    const blank: Embedder = {
+      id: "fake:blank",
+      dim: 4,
+      embedPassages: async (t) => t.map(() => new Float32Array(4)),
+      embedQuery: async () => new Float32Array(4),
+    };
     const r = await run(readyProvider(blank));
     expect(r.mode).toBe("lexical");
     expect(r.message).toMatch(/knows none of the query's words/);
@@ -313,7 +342,12 @@ describe("HNSW path with oversampling", () => {
   beforeAll(async () => {
     // 300 fiery creatures crowd the neighbourhood of "fire"; the spells must still be found.
     const fillers: Entity[] = Array.from({ length: 300 }, (_, i) =>
-      makeEntity("creature", `Flame Imp ${i}`, { cr: 1, creature_type: "fiend" }, { text: "fire flame blaze burning inferno" }),
+      makeEntity(
+        "creature",
+        `Flame Imp ${i}`,
+        { cr: 1, creature_type: "fiend" },
+        { text: "fire flame blaze burning inferno" },
+      ),
     );
     ({ store, cleanup } = makeStore([...sampleEntities(), ...fillers]));
     await embedAll(store.db, emb);
@@ -348,7 +382,11 @@ describe("HNSW path with oversampling", () => {
   test("small candidate sets skip the index (exact cosine)", async () => {
     const ks: number[] = [];
     const backend: VectorBackend = { ...storeVectorBackend(store), annIndex: () => bruteIndex(ks) };
-    const r = await runSearch(ctxOf(store, readyProvider(emb), { vectors: backend }), { kinds: ["spell"], search: "blaze", limit: 5 });
+    const r = await runSearch(ctxOf(store, readyProvider(emb), { vectors: backend }), {
+      kinds: ["spell"],
+      search: "blaze",
+      limit: 5,
+    });
     expect(ks).toEqual([]);
     expect(r.hits.length).toBe(5);
     expect(r.mode).toBe("hybrid");
@@ -365,7 +403,11 @@ describe("HNSW path with oversampling", () => {
         return base.exactSearch(m, q, ids, k);
       },
     };
-    const r = await runSearch(ctxOf(store, readyProvider(emb), { vectors: backend, exactSearchMax: 5 }), { kinds: ["spell"], search: "blaze", limit: 5 });
+    const r = await runSearch(ctxOf(store, readyProvider(emb), { vectors: backend, exactSearchMax: 5 }), {
+      kinds: ["spell"],
+      search: "blaze",
+      limit: 5,
+    });
     expect(r.mode).toBe("hybrid");
     expect(exactCalls).toEqual([17]);
     expect(r.hits.length).toBe(5);

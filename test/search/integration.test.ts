@@ -23,7 +23,12 @@ let provider: EmbedderProvider;
 beforeAll(async () => {
   tmp = makeTempDir();
   const dir = await createTinyModel(join(tmp.dir, "tiny"));
-  provider = createEmbedderProvider({ modelDir: dir, embeddedDir: null, allowDownload: false, cacheDir: join(tmp.dir, "cache") });
+  provider = createEmbedderProvider({
+    modelDir: dir,
+    embeddedDir: null,
+    allowDownload: false,
+    cacheDir: join(tmp.dir, "cache"),
+  });
   ({ store, cleanup: cleanupStore } = makeStore());
   const embedder = await provider.get();
   if (!embedder) throw new Error(`tiny model did not load: ${provider.reason()}`);

@@ -4,7 +4,7 @@
  * the model only when asked.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { findOptimizedGraph, modelFileSha256, prepareOptimizedGraph } from "../../src/search/model/optimized-graph.ts";
@@ -25,7 +25,14 @@ beforeAll(async () => {
 afterAll(() => tmp.cleanup());
 
 const provider = (graphCache: string | null, extra: Parameters<typeof createEmbedderProvider>[0] = {}) =>
-  createEmbedderProvider({ modelDir: model, embeddedDir: null, allowDownload: false, cacheDir: join(tmp.dir, "cache"), graphCache, ...extra });
+  createEmbedderProvider({
+    modelDir: model,
+    embeddedDir: null,
+    allowDownload: false,
+    cacheDir: join(tmp.dir, "cache"),
+    graphCache,
+    ...extra,
+  });
 
 const graphDirs = (root: string) => readdirSync(root).filter((f) => !f.endsWith(".json"));
 
@@ -56,7 +63,8 @@ describe("the optimised graph", () => {
     const p = provider(root, { graphSaveDelayMs: 0 });
     await p.get();
     expect(p.info()!.graph).toBeNull();
-    for (let i = 0; i < 100 && !(graphDirs(root).length && findOptimizedGraph(join(root, graphDirs(root)[0]!))); i++) await Bun.sleep(50);
+    for (let i = 0; i < 100 && !(graphDirs(root).length && findOptimizedGraph(join(root, graphDirs(root)[0]!))); i++)
+      await Bun.sleep(50);
     const next = provider(root);
     await next.get();
     expect(next.info()!.graph).toEndWith("model.onnx");
@@ -108,7 +116,11 @@ describe("server start", () => {
     const pending = () => {
       const s = openStore({ path: pack.path, readonly: true });
       try {
-        return s.db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE id NOT IN (SELECT entity_id FROM vectors)").get()!.n;
+        return s.db
+          .query<{ n: number }, []>(
+            "SELECT count(*) AS n FROM entities WHERE id NOT IN (SELECT entity_id FROM vectors)",
+          )
+          .get()!.n;
       } finally {
         s.close();
       }
@@ -118,7 +130,11 @@ describe("server start", () => {
     w.close();
     expect(pending()).toBe(2);
     const p = provider(null);
-    const served = await createServeDeps({ config: { ...loadConfig(), offline: true }, embedder: p, dbPath: pack.path });
+    const served = await createServeDeps({
+      config: { ...loadConfig(), offline: true },
+      embedder: p,
+      dbPath: pack.path,
+    });
     try {
       await Bun.sleep(700);
       expect(p.state()).toBe("unloaded");

@@ -17,10 +17,28 @@ import type { StructuredFilters } from "../../src/search/types.ts";
 import { makeEntity, makeStore } from "../support/entities.ts";
 import { ctxOf } from "./helpers.ts";
 
-const NAMES = ["Kareef’s Entreaty", "Alarm", "alarm bell", "Élan Ward", "Zephyr Ward", "Æther Ward", "Mage Armor", "mage armour", "Shield", "Sanctuary", "Ward of Ω", "Protection from Evil and Good", "Zz Top", "Über Ward", "Apple Ward", "apple Ward II"];
+const NAMES = [
+  "Kareef’s Entreaty",
+  "Alarm",
+  "alarm bell",
+  "Élan Ward",
+  "Zephyr Ward",
+  "Æther Ward",
+  "Mage Armor",
+  "mage armour",
+  "Shield",
+  "Sanctuary",
+  "Ward of Ω",
+  "Protection from Evil and Good",
+  "Zz Top",
+  "Über Ward",
+  "Apple Ward",
+  "apple Ward II",
+];
 const ASTRAL = "𝔄ncient Ward";
 
-const abjuration = (name: string, doc: string) => makeEntity("spell", name, { level: 1, school: "abjuration" }, { doc, key: `${doc}_${encodeURIComponent(name)}` });
+const abjuration = (name: string, doc: string) =>
+  makeEntity("spell", name, { level: 1, school: "abjuration" }, { doc, key: `${doc}_${encodeURIComponent(name)}` });
 
 function storeWith(names: readonly string[]) {
   const docs = ["srd-2024", "srd-2014", "tob"];
@@ -35,7 +53,9 @@ function storeWith(names: readonly string[]) {
 /** The canonical rows in the order SQL gives a list (doc_rank, name NOCASE, kind). */
 function sqlOrder(db: Database): string[] {
   return db
-    .query<{ name: string }, []>("SELECT name FROM entities WHERE kind = 'spell' AND level = 1 AND school = 'abjuration' AND dup_of IS NULL AND group_rank = 0 ORDER BY doc_rank, name, kind")
+    .query<{ name: string }, []>(
+      "SELECT name FROM entities WHERE kind = 'spell' AND level = 1 AND school = 'abjuration' AND dup_of IS NULL AND group_rank = 0 ORDER BY doc_rank, name, kind",
+    )
     .all()
     .map((r) => r.name);
 }
@@ -54,7 +74,13 @@ async function pages(db: Database, store: Parameters<typeof ctxOf>[0]): Promise<
   }) as typeof db.query;
   try {
     for (let offset = 0; offset < 30; offset += 5) {
-      const r = await runSearch(ctxOf(store), { kinds: ["spell"], filters: { level: 1, school: "abjuration" }, collapse: true, limit: 5, offset });
+      const r = await runSearch(ctxOf(store), {
+        kinds: ["spell"],
+        filters: { level: 1, school: "abjuration" },
+        collapse: true,
+        limit: 5,
+        offset,
+      });
       names.push(...r.hits.map((h) => h.entity.name));
     }
   } finally {
@@ -105,10 +131,20 @@ describe("a lookup by exact name: groups and versions from one statement (exactN
 
   test("the same groups, total and rows as groupNames and sameFormRows, for any filters, documents, offset and preference", () => {
     const cases: Array<{ kinds: EntityKind[]; name: string; filters?: StructuredFilters; documents?: string[] }> = [];
-    for (const name of ["Goblin", "goblin", "GOBLIN", "Draft Horse", "Horse, Draft", "draft horse", "Kareef’s Entreaty", "Nothing Here"])
+    for (const name of [
+      "Goblin",
+      "goblin",
+      "GOBLIN",
+      "Draft Horse",
+      "Horse, Draft",
+      "draft horse",
+      "Kareef’s Entreaty",
+      "Nothing Here",
+    ])
       for (const kinds of [["creature"], ["spell"], ["creature", "spell"]] as EntityKind[][])
         for (const filters of [undefined, { cr_max: 0.5 }, { creature_type: "humanoid" }, { cr_min: 1 }])
-          for (const documents of [undefined, ["tob"], ["srd-2014", "homebrew-pack"]]) cases.push({ kinds, name, filters, documents });
+          for (const documents of [undefined, ["tob"], ["srd-2014", "homebrew-pack"]])
+            cases.push({ kinds, name, filters, documents });
     let compared = 0;
     for (const c of cases) {
       const built = buildFilterWhere(c.kinds, c.filters, c.documents ?? null);
@@ -118,15 +154,34 @@ describe("a lookup by exact name: groups and versions from one statement (exactN
       const where = andWhere(built.where, step.clause);
       for (const prefer of [undefined, ["tob", "srd-2014"]])
         for (const offset of [0, 1, 2]) {
-          const spec = { offset, limit: 1 + offset, collapse: true, rank: documentRank(prefer), withText: false, kinds: c.kinds, named: true } satisfies PageSpec;
+          const spec = {
+            offset,
+            limit: 1 + offset,
+            collapse: true,
+            rank: documentRank(prefer),
+            withText: false,
+            kinds: c.kinds,
+            named: true,
+          } satisfies PageSpec;
           const quick = exactNameGroups(db, where, spec, step.literal!);
           if (!quick) continue;
           compared++;
           const slow = groupNames(db, where, spec);
-          expect({ c, prefer, offset, total: quick.total, names: quick.names }).toEqual({ c, prefer, offset, total: slow.total, names: slow.names });
+          expect({ c, prefer, offset, total: quick.total, names: quick.names }).toEqual({
+            c,
+            prefer,
+            offset,
+            total: slow.total,
+            names: slow.names,
+          });
           if (slow.names.length === 0) continue;
-          const rows = sameFormRows(db, slow.names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" })), where);
-          const byId = (xs: ReadonlyArray<{ id: number; ok: number | null }>) => [...xs].map((r) => ({ id: r.id, ok: r.ok ? 1 : 0 })).sort((a, b) => a.id - b.id);
+          const rows = sameFormRows(
+            db,
+            slow.names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" })),
+            where,
+          );
+          const byId = (xs: ReadonlyArray<{ id: number; ok: number | null }>) =>
+            [...xs].map((r) => ({ id: r.id, ok: r.ok ? 1 : 0 })).sort((a, b) => a.id - b.id);
           const kindsShown = new Set(slow.names.map((n) => n.kind));
           expect(byId(quick.rows.filter((r) => kindsShown.has(r.kind)))).toEqual(byId(rows));
         }

@@ -11,10 +11,25 @@ import { ctxOf } from "./helpers.ts";
 describe("spreadKinds (pure)", () => {
   const kind = (x: string) => x[0]!;
   test("at most perKind of one kind among the first top; the rest in rank order", () => {
-    expect(spreadKinds(["c1", "c2", "i1", "c3", "c4", "s1", "r1", "c5"], { top: 5, perKind: 2 }, kind)).toEqual(["c1", "c2", "i1", "s1", "r1", "c3", "c4", "c5"]);
+    expect(spreadKinds(["c1", "c2", "i1", "c3", "c4", "s1", "r1", "c5"], { top: 5, perKind: 2 }, kind)).toEqual([
+      "c1",
+      "c2",
+      "i1",
+      "s1",
+      "r1",
+      "c3",
+      "c4",
+      "c5",
+    ]);
   });
   test("fewer other kinds than places: the first places fill as far as they can, nothing is lost", () => {
-    expect(spreadKinds(["c1", "c2", "c3", "s1", "c4"], { top: 5, perKind: 2 }, kind)).toEqual(["c1", "c2", "s1", "c3", "c4"]);
+    expect(spreadKinds(["c1", "c2", "c3", "s1", "c4"], { top: 5, perKind: 2 }, kind)).toEqual([
+      "c1",
+      "c2",
+      "s1",
+      "c3",
+      "c4",
+    ]);
   });
   test("an answer of one kind is left as it is", () => {
     expect(spreadKinds(["c1", "c2", "c3", "c4"], { top: 3, perKind: 1 }, kind)).toEqual(["c1", "c2", "c3", "c4"]);
@@ -25,14 +40,32 @@ describe("search_all over several kinds (keyword ranking, no model)", () => {
   let store: Store;
   let cleanup: () => void;
   beforeAll(() => {
-    const sea = (n: string) => makeEntity("creature", n, { creature_type: "beast" }, { text: `Water Breathing. The ${n} can breathe only underwater. Pack Tactics: its allies help it underwater.` });
+    const sea = (n: string) =>
+      makeEntity(
+        "creature",
+        n,
+        { creature_type: "beast" },
+        { text: `Water Breathing. The ${n} can breathe only underwater. Pack Tactics: its allies help it underwater.` },
+      );
     ({ store, cleanup } = makeStore([
       ...["Reef Shark", "Octopus", "Giant Octopus", "Seahorse", "Eel", "Crab"].map(sea),
-      makeEntity("spell", "Water Breathing", { level: 3 }, { text: "Up to ten willing creatures can breathe underwater until the spell ends." }),
+      makeEntity(
+        "spell",
+        "Water Breathing",
+        { level: 3 },
+        { text: "Up to ten willing creatures can breathe underwater until the spell ends." },
+      ),
     ]));
   });
   afterAll(() => cleanup());
-  const run = (q: Partial<SearchQuery>) => runSearch(ctxOf(store), { kinds: ["creature", "spell"], limit: 10, collapse: true, search: "let allies breathe underwater", ...q });
+  const run = (q: Partial<SearchQuery>) =>
+    runSearch(ctxOf(store), {
+      kinds: ["creature", "spell"],
+      limit: 10,
+      collapse: true,
+      search: "let allies breathe underwater",
+      ...q,
+    });
 
   test("the spell moves into the first five; the creatures follow, none lost", async () => {
     const plain = (await run({})).hits.map((h) => h.entity.name);

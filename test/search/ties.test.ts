@@ -18,7 +18,13 @@ describe("tiesPreferred", () => {
       { id: "e", s: 0.8, r: 1 },
       { id: "f", s: 0.5, r: 0 },
     ];
-    expect(tiesPreferred(xs, (x) => x.s, (x) => x.r).map((x) => x.id)).toEqual(["a", "b", "d", "e", "c", "f"]);
+    expect(
+      tiesPreferred(
+        xs,
+        (x) => x.s,
+        (x) => x.r,
+      ).map((x) => x.id),
+    ).toEqual(["a", "b", "d", "e", "c", "f"]);
   });
 });
 
@@ -30,16 +36,35 @@ describe("rankedPage with tied scores", () => {
   const t = contentType("open5e_v2", "creatures");
   const goblin = raw("open5e/v2/creatures.json", "srd_goblin");
   const core = run(t, [goblin]).entities[0]!;
-  const lookAlike = run(t, [{ ...goblin, key: "tob_goblin-raider", name: "Goblin Raider", document: { ...goblin.document, key: "tob", name: "Tome of Beasts" } }]).entities[0]!;
+  const lookAlike = run(t, [
+    {
+      ...goblin,
+      key: "tob_goblin-raider",
+      name: "Goblin Raider",
+      document: { ...goblin.document, key: "tob", name: "Tome of Beasts" },
+    },
+  ]).entities[0]!;
   replaceOrigin(store.db, "test", [lookAlike, core]);
-  const id = (key: string) => store.db.query<{ id: number }, [string]>("SELECT id FROM entities WHERE key = ?").get(key)!.id;
+  const id = (key: string) =>
+    store.db.query<{ id: number }, [string]>("SELECT id FROM entities WHERE key = ?").get(key)!.id;
   const spec = (collapse: boolean) => ({ offset: 0, limit: 10, collapse, rank: documentRank(), withText: false });
 
   for (const collapse of [true, false]) {
     test(`the SRD creature first on a tie, the better score first otherwise (collapse ${collapse})`, () => {
-      const names = (fused: { id: number; score: number }[]) => rankedPage(store.db, () => true, fused, spec(collapse)).hits.map((h) => h.entity.name);
-      expect(names([{ id: id("tob_goblin-raider"), score: 0.5 }, { id: id("srd_goblin"), score: 0.5 }])).toEqual(["Goblin", "Goblin Raider"]);
-      expect(names([{ id: id("tob_goblin-raider"), score: 0.6 }, { id: id("srd_goblin"), score: 0.5 }])).toEqual(["Goblin Raider", "Goblin"]);
+      const names = (fused: { id: number; score: number }[]) =>
+        rankedPage(store.db, () => true, fused, spec(collapse)).hits.map((h) => h.entity.name);
+      expect(
+        names([
+          { id: id("tob_goblin-raider"), score: 0.5 },
+          { id: id("srd_goblin"), score: 0.5 },
+        ]),
+      ).toEqual(["Goblin", "Goblin Raider"]);
+      expect(
+        names([
+          { id: id("tob_goblin-raider"), score: 0.6 },
+          { id: id("srd_goblin"), score: 0.5 },
+        ]),
+      ).toEqual(["Goblin Raider", "Goblin"]);
     });
   }
 });

@@ -32,7 +32,8 @@ beforeAll(async () => {
   calls["2025-11-25"] = async (name, args) => (await legacy.client.callTool({ name, arguments: args })) as Result;
   calls["2026-07-28"] = async (name, args) => (await modern.client.callTool({ name, arguments: args })) as Result;
   closers.push(legacy.close, modern.close);
-  for (const t of (await legacy.client.listTools()).tools) required[t.name] = (t.inputSchema.required ?? []) as string[];
+  for (const t of (await legacy.client.listTools()).tools)
+    required[t.name] = (t.inputSchema.required ?? []) as string[];
 });
 afterAll(async () => {
   for (const c of closers) await c();

@@ -29,62 +29,203 @@ const fireballData = (range: string, dice: string): JsonObject => ({
   duration: "Instantaneous",
   concentration: false,
   ritual: false,
-  components: { verbal: true, somatic: true, material: true, material_text: "bat guano", material_cost: null, material_consumed: false },
+  components: {
+    verbal: true,
+    somatic: true,
+    material: true,
+    material_text: "bat guano",
+    material_cost: null,
+    material_consumed: false,
+  },
   desc: `A bright streak blossoms into a fiery explosion. Each creature in the sphere takes ${dice} fire damage. Flammable objects ignite.`,
   higher_level: null,
   classes: ["wizard"],
   damage_types: ["fire"],
 });
-const spellFilters: EntityFilters = { level: 3, school: "evocation", classes: ["wizard"], concentration: false, ritual: false, casting_time: "1 action", damage_types: ["fire"] };
+const spellFilters: EntityFilters = {
+  level: 3,
+  school: "evocation",
+  classes: ["wizard"],
+  concentration: false,
+  ritual: false,
+  casting_time: "1 action",
+  damage_types: ["fire"],
+};
 
 /** Fireball in three documents (the A5E one listed first by key), plus one entry of every other kind with real fields. */
 function entities(): Entity[] {
   const out: Entity[] = [
-    entity("spell", "Fireball", spellFilters, fireballData("120 feet", "6d6"), { doc: "a5e-ag", key: "a5e-ag_fireball" }),
+    entity("spell", "Fireball", spellFilters, fireballData("120 feet", "6d6"), {
+      doc: "a5e-ag",
+      key: "a5e-ag_fireball",
+    }),
     entity("spell", "Fireball", spellFilters, fireballData("150 feet", "8d6"), { doc: "srd-2014" }),
     entity("spell", "Fireball", spellFilters, fireballData("150 feet", "8d6"), { doc: "srd-2024" }),
     entity(
       "spell",
       "Magic Missile",
-      { level: 1, school: "evocation", classes: ["wizard"], concentration: false, ritual: false, casting_time: "1 action" },
-      { level: 1, school: "evocation", casting_time: "1 action", range: "120 feet", concentration: false, ritual: false, components: { verbal: true, somatic: true, material: false }, desc: "You create three glowing darts of magical force." },
+      {
+        level: 1,
+        school: "evocation",
+        classes: ["wizard"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 action",
+      },
+      {
+        level: 1,
+        school: "evocation",
+        casting_time: "1 action",
+        range: "120 feet",
+        concentration: false,
+        ritual: false,
+        components: { verbal: true, somatic: true, material: false },
+        desc: "You create three glowing darts of magical force.",
+      },
     ),
     entity(
       "spell",
       "Detect Magic",
-      { level: 1, school: "divination", classes: ["wizard"], concentration: true, ritual: true, casting_time: "1 action" },
-      { level: 1, school: "divination", casting_time: "1 action", range: "Self", concentration: true, ritual: true, components: { verbal: true, somatic: true, material: false }, desc: "For the duration, you sense the presence of magic within 30 feet of you." },
+      {
+        level: 1,
+        school: "divination",
+        classes: ["wizard"],
+        concentration: true,
+        ritual: true,
+        casting_time: "1 action",
+      },
+      {
+        level: 1,
+        school: "divination",
+        casting_time: "1 action",
+        range: "Self",
+        concentration: true,
+        ritual: true,
+        components: { verbal: true, somatic: true, material: false },
+        desc: "For the duration, you sense the presence of magic within 30 feet of you.",
+      },
     ),
     entity(
       "creature",
       "Goblin",
       { cr: 0.25, creature_type: "humanoid", size: "small", armor_class: 15, hit_points: 7 },
-      { size: "Small", type: "Humanoid", alignment: "neutral evil", armor_class: 15, hit_points: 7, speed: { walk: 30 }, cr: 0.25, cr_display: "1/4", desc: null, traits: [{ name: "Nimble Escape", desc: "x" }], actions: [{ name: "Scimitar", desc: "x" }, { name: "Shortbow", desc: "y" }] },
+      {
+        size: "Small",
+        type: "Humanoid",
+        alignment: "neutral evil",
+        armor_class: 15,
+        hit_points: 7,
+        speed: { walk: 30 },
+        cr: 0.25,
+        cr_display: "1/4",
+        desc: null,
+        traits: [{ name: "Nimble Escape", desc: "x" }],
+        actions: [
+          { name: "Scimitar", desc: "x" },
+          { name: "Shortbow", desc: "y" },
+        ],
+      },
     ),
     entity(
       "weapon",
       "Longsword",
       { category: "martial melee", damage_dice: "1d8", damage_types: ["slashing"], is_simple: false },
-      { category: "martial melee", damage_dice: "1d8", damage_type: "slashing", properties: [{ name: "Versatile", detail: "1d10" }], desc: null },
+      {
+        category: "martial melee",
+        damage_dice: "1d8",
+        damage_type: "slashing",
+        properties: [{ name: "Versatile", detail: "1d10" }],
+        desc: null,
+      },
     ),
-    entity("armor", "Chain Mail", { category: "heavy" }, { category: "heavy", ac_display: "16", strength_required: 13, stealth_disadvantage: true, desc: null }),
+    entity(
+      "armor",
+      "Chain Mail",
+      { category: "heavy" },
+      { category: "heavy", ac_display: "16", strength_required: 13, stealth_disadvantage: true, desc: null },
+    ),
     entity(
       "magic_item",
       "Flame Tongue",
       { category: "weapon", rarity: "rare", requires_attunement: true },
-      { type: "weapon", rarity: "rare", requires_attunement: true, attunement_detail: null, desc: "You can use a bonus action to speak this sword's command word, causing flames to erupt." },
+      {
+        type: "weapon",
+        rarity: "rare",
+        requires_attunement: true,
+        attunement_detail: null,
+        desc: "You can use a bonus action to speak this sword's command word, causing flames to erupt.",
+      },
     ),
-    entity("class", "Wizard", {}, { hit_die: "d6", primary_abilities: ["intelligence"], spellcasting_ability: "intelligence", subclass_of: null, desc: "A scholarly magic-user. Wizards study." }),
-    entity("species", "Dwarf", { size: "medium" }, { size: "Medium", speed: 25, subspecies_of: null, desc: "Bold and hardy, dwarves are skilled warriors.", traits: [] }),
-    entity("feat", "Alert", {}, { type: "general", prerequisite: null, desc: "Always on the lookout for danger.", benefits: [] }),
-    entity("background", "Acolyte", {}, { skill_proficiencies: "Insight, Religion", ability_scores: null, feat: null, desc: "You have spent your life in service to a temple." }),
+    entity(
+      "class",
+      "Wizard",
+      {},
+      {
+        hit_die: "d6",
+        primary_abilities: ["intelligence"],
+        spellcasting_ability: "intelligence",
+        subclass_of: null,
+        desc: "A scholarly magic-user. Wizards study.",
+      },
+    ),
+    entity(
+      "species",
+      "Dwarf",
+      { size: "medium" },
+      {
+        size: "Medium",
+        speed: 25,
+        subspecies_of: null,
+        desc: "Bold and hardy, dwarves are skilled warriors.",
+        traits: [],
+      },
+    ),
+    entity(
+      "feat",
+      "Alert",
+      {},
+      { type: "general", prerequisite: null, desc: "Always on the lookout for danger.", benefits: [] },
+    ),
+    entity(
+      "background",
+      "Acolyte",
+      {},
+      {
+        skill_proficiencies: "Insight, Religion",
+        ability_scores: null,
+        feat: null,
+        desc: "You have spent your life in service to a temple.",
+      },
+    ),
     entity("condition", "Grappled", {}, { desc: "A grappled creature's speed becomes 0.", descriptions: [] }),
-    entity("rule", "Falling", { section: "adventuring" }, { section: "Adventuring", desc: "A fall deals 1d6 bludgeoning damage per 10 feet.", order: 1 }),
+    entity(
+      "rule",
+      "Falling",
+      { section: "adventuring" },
+      { section: "Adventuring", desc: "A fall deals 1d6 bludgeoning damage per 10 feet.", order: 1 },
+    ),
   ];
   // 25 goblinoids for paging (names sort after "Goblin").
   for (let i = 1; i <= 25; i++) {
     const n = String(i).padStart(2, "0");
-    out.push(entity("creature", `Hobgoblin ${n}`, { cr: 1, creature_type: "humanoid", size: "medium", armor_class: 18, hit_points: 11 }, { size: "Medium", type: "Humanoid", cr_display: "1", armor_class: 18, hit_points: 11, speed: { walk: 30 }, alignment: "lawful evil", actions: [], desc: `Hobgoblin number ${n}.` }));
+    out.push(
+      entity(
+        "creature",
+        `Hobgoblin ${n}`,
+        { cr: 1, creature_type: "humanoid", size: "medium", armor_class: 18, hit_points: 11 },
+        {
+          size: "Medium",
+          type: "Humanoid",
+          cr_display: "1",
+          armor_class: 18,
+          hit_points: 11,
+          speed: { walk: 30 },
+          alignment: "lawful evil",
+          actions: [],
+          desc: `Hobgoblin number ${n}.`,
+        },
+      ),
+    );
   }
   return out;
 }
@@ -111,7 +252,8 @@ const answer = async (name: string, args: Record<string, unknown>) => answerOf(a
 
 describe("compact rows", () => {
   test("each kind shows the fields a DM scans for, a one-line summary, and no full text", async () => {
-    const rows = async (tool: string, args: Record<string, unknown>) => (await answer(tool, { ...args, detail: "summary" })).results;
+    const rows = async (tool: string, args: Record<string, unknown>) =>
+      (await answer(tool, { ...args, detail: "summary" })).results;
     const [missile] = await rows("search_spell", { name: "Magic Missile" });
     expect(missile).toEqual({
       name: "Magic Missile",
@@ -127,7 +269,11 @@ describe("compact rows", () => {
     });
     const [detect] = await rows("search_spell", { name: "Detect Magic" });
     // Flags show only when set; the summary is one short line (cut at a word).
-    expect(detect).toMatchObject({ concentration: true, ritual: true, summary: "For the duration, you sense the presence of…" });
+    expect(detect).toMatchObject({
+      concentration: true,
+      ritual: true,
+      summary: "For the duration, you sense the presence of…",
+    });
     expect(missile).not.toHaveProperty("concentration");
     expect((await rows("search_creature", { name: "Goblin" }))[0]).toEqual({
       name: "Goblin",
@@ -142,15 +288,55 @@ describe("compact rows", () => {
       speed: "30 ft.",
       summary: "neutral evil; Scimitar, Shortbow",
     });
-    expect((await rows("search_equipment", { name: "Longsword" }))[0]).toMatchObject({ kind: "weapon", category: "martial melee", damage: "1d8 slashing", properties: "Versatile (1d10)" });
-    expect((await rows("search_equipment", { name: "Chain Mail" }))[0]).toMatchObject({ kind: "armor", category: "heavy", armor_class: "16", strength_required: 13, stealth_disadvantage: true });
-    expect((await rows("search_equipment", { name: "Flame Tongue" }))[0]).toMatchObject({ kind: "magic_item", rarity: "rare", type: "weapon", attunement: true, summary: "You can use a bonus action to speak this…" });
-    expect((await rows("search_character_option", { name: "Wizard" }))[0]).toMatchObject({ kind: "class", hit_die: "d6", primary_abilities: ["intelligence"], spellcasting_ability: "intelligence", summary: "A scholarly magic-user." });
-    expect((await rows("search_character_option", { name: "Dwarf" }))[0]).toMatchObject({ kind: "species", size: "Medium", speed: "25 ft." });
-    expect((await rows("search_character_option", { name: "Alert" }))[0]).toMatchObject({ kind: "feat", type: "general" });
-    expect((await rows("search_character_option", { name: "Acolyte" }))[0]).toMatchObject({ kind: "background", skill_proficiencies: "Insight, Religion" });
-    expect((await rows("search_rule", { name: "Falling" }))[0]).toMatchObject({ kind: "rule", section: "Adventuring", summary: "A fall deals 1d6 bludgeoning damage per 10 feet." });
-    expect((await rows("search_rule", { name: "Grappled" }))[0]).toMatchObject({ kind: "condition", summary: "A grappled creature's speed becomes 0." });
+    expect((await rows("search_equipment", { name: "Longsword" }))[0]).toMatchObject({
+      kind: "weapon",
+      category: "martial melee",
+      damage: "1d8 slashing",
+      properties: "Versatile (1d10)",
+    });
+    expect((await rows("search_equipment", { name: "Chain Mail" }))[0]).toMatchObject({
+      kind: "armor",
+      category: "heavy",
+      armor_class: "16",
+      strength_required: 13,
+      stealth_disadvantage: true,
+    });
+    expect((await rows("search_equipment", { name: "Flame Tongue" }))[0]).toMatchObject({
+      kind: "magic_item",
+      rarity: "rare",
+      type: "weapon",
+      attunement: true,
+      summary: "You can use a bonus action to speak this…",
+    });
+    expect((await rows("search_character_option", { name: "Wizard" }))[0]).toMatchObject({
+      kind: "class",
+      hit_die: "d6",
+      primary_abilities: ["intelligence"],
+      spellcasting_ability: "intelligence",
+      summary: "A scholarly magic-user.",
+    });
+    expect((await rows("search_character_option", { name: "Dwarf" }))[0]).toMatchObject({
+      kind: "species",
+      size: "Medium",
+      speed: "25 ft.",
+    });
+    expect((await rows("search_character_option", { name: "Alert" }))[0]).toMatchObject({
+      kind: "feat",
+      type: "general",
+    });
+    expect((await rows("search_character_option", { name: "Acolyte" }))[0]).toMatchObject({
+      kind: "background",
+      skill_proficiencies: "Insight, Religion",
+    });
+    expect((await rows("search_rule", { name: "Falling" }))[0]).toMatchObject({
+      kind: "rule",
+      section: "Adventuring",
+      summary: "A fall deals 1d6 bludgeoning damage per 10 feet.",
+    });
+    expect((await rows("search_rule", { name: "Grappled" }))[0]).toMatchObject({
+      kind: "condition",
+      summary: "A grappled creature's speed becomes 0.",
+    });
   });
 
   test("lists come compact by default; a name lookup or limit ≤ 3 comes whole; detail overrides", async () => {
@@ -160,10 +346,18 @@ describe("compact rows", () => {
     expect(list.results[0]).not.toHaveProperty("key");
     const lookup = await answer("search_creature", { name: "Goblin" });
     expect(lookup.detail).toBe("full");
-    expect(lookup.results[0]).toMatchObject({ key: "srd_goblin", alignment: "neutral evil", document_name: "System Reference Document 5.1" });
+    expect(lookup.results[0]).toMatchObject({
+      key: "srd_goblin",
+      alignment: "neutral evil",
+      document_name: "System Reference Document 5.1",
+    });
     expect((await answer("search_creature", { type: "humanoid", limit: 3 })).detail).toBe("full");
-    expect((await answer("search_creature", { name: "Goblin", detail: "summary" })).results[0]).not.toHaveProperty("alignment");
-    expect((await answer("search_creature", { type: "humanoid", detail: "full" })).results[0]).toHaveProperty("alignment");
+    expect((await answer("search_creature", { name: "Goblin", detail: "summary" })).results[0]).not.toHaveProperty(
+      "alignment",
+    );
+    expect((await answer("search_creature", { type: "humanoid", detail: "full" })).results[0]).toHaveProperty(
+      "alignment",
+    );
     // A wildcard is a list, not a lookup.
     expect((await answer("search_creature", { name: "hob*" })).detail).toBe("summary");
   });
@@ -182,10 +376,17 @@ describe("one canonical entry per thing", () => {
   test("Fireball limit 1 is the newer SRD's, naming the other documents; all_versions and documents show each", async () => {
     const one = await answer("search_spell", { name: "Fireball", limit: 1 });
     expect(one.results.map((r) => `${r.document_key} ${r.range}`)).toEqual(["srd-2024 150 feet"]);
-    expect(one.results[0]!.other_versions).toEqual({ "srd-2014": "lorekeeper://spell/srd_fireball", "a5e-ag": "lorekeeper://spell/a5e-ag_fireball" });
+    expect(one.results[0]!.other_versions).toEqual({
+      "srd-2014": "lorekeeper://spell/srd_fireball",
+      "a5e-ag": "lorekeeper://spell/a5e-ag_fireball",
+    });
     expect(one.total).toBe(1);
     const compact = await answer("search_spell", { level: 3 });
-    expect(compact.results[0]).toMatchObject({ name: "Fireball", document_key: "srd-2024", other_documents: ["srd-2014", "a5e-ag"] });
+    expect(compact.results[0]).toMatchObject({
+      name: "Fireball",
+      document_key: "srd-2024",
+      other_documents: ["srd-2014", "a5e-ag"],
+    });
     const every = await answer("search_spell", { name: "Fireball", all_versions: true });
     expect(every.results.map((r) => r.document_key)).toEqual(["srd-2024", "srd-2014", "a5e-ag"]);
     expect(every.total).toBe(3);
@@ -206,12 +407,16 @@ describe("one canonical entry per thing", () => {
     const c2014 = await connectInMemory(makeDeps(store, { preferDocuments: ["srd-5e"] }));
     try {
       await c2014.client.listTools();
-      const a = answerOf(await c2014.client.callTool({ name: "search_spell", arguments: { name: "Fireball", limit: 1 } }));
+      const a = answerOf(
+        await c2014.client.callTool({ name: "search_spell", arguments: { name: "Fireball", limit: 1 } }),
+      );
       expect(a.results.map((r) => r.key)).toEqual(["srd_fireball"]);
       expect(Object.keys(a.results[0]!.other_versions as object)).toEqual(["srd-2024", "a5e-ag"]);
       const homebrewFirst = await connectInMemory(makeDeps(store, { preferDocuments: ["a5e-ag"] }));
       try {
-        const b = answerOf(await homebrewFirst.client.callTool({ name: "search_spell", arguments: { name: "Fireball", limit: 1 } }));
+        const b = answerOf(
+          await homebrewFirst.client.callTool({ name: "search_spell", arguments: { name: "Fireball", limit: 1 } }),
+        );
         expect(b.results[0]!.key).toBe("a5e-ag_fireball");
       } finally {
         await homebrewFirst.close();
@@ -264,12 +469,20 @@ describe("totals and paging", () => {
 describe("hints lead to the same entry", () => {
   test("a shortened answer's hint keeps the tool's filters and names the document; search_all points at the uri", async () => {
     const long = (i: number) =>
-      entity("creature", `Colossus ${i}`, { cr: 20, creature_type: "construct", size: "gargantuan" }, { size: "Gargantuan", type: "Construct", desc: "An enormous statue. ".repeat(400), actions: [] }, { doc: "tob", key: `tob_colossus-${i}` });
+      entity(
+        "creature",
+        `Colossus ${i}`,
+        { cr: 20, creature_type: "construct", size: "gargantuan" },
+        { size: "Gargantuan", type: "Construct", desc: "An enormous statue. ".repeat(400), actions: [] },
+        { doc: "tob", key: `tob_colossus-${i}` },
+      );
     const made = makeStore(Array.from({ length: 4 }, (_, i) => long(i)));
     const small = await connectInMemory(makeDeps(made.store, { responseBudgetChars: 12_000 }));
     try {
       await small.client.listTools();
-      const a = answerOf(await small.client.callTool({ name: "search_creature", arguments: { type: "construct", detail: "full" } }));
+      const a = answerOf(
+        await small.client.callTool({ name: "search_creature", arguments: { type: "construct", detail: "full" } }),
+      );
       expect(a.truncated).toBe(true);
       const m = /call search_creature (\{.*?\})\./.exec(String(a.message));
       expect(m).not.toBeNull();
@@ -279,7 +492,9 @@ describe("hints lead to the same entry", () => {
       const followed = answerOf(await small.client.callTool({ name: "search_creature", arguments: args }));
       expect(followed.results.map((r) => r.key)).toEqual(["tob_colossus-0"]);
       expect(followed.truncated).toBeUndefined();
-      const all = answerOf(await small.client.callTool({ name: "search_all", arguments: { query: "colossus", detail: "full" } }));
+      const all = answerOf(
+        await small.client.callTool({ name: "search_all", arguments: { query: "colossus", detail: "full" } }),
+      );
       expect(all.truncated).toBe(true);
       expect(all.message).toContain("lorekeeper://creature/");
       expect(all.message).not.toContain("call search_all");
@@ -298,15 +513,21 @@ describe("empty answers explain", () => {
     expect(a.message).toContain('Did you mean "Magic Missile"');
   });
   test("an unknown filter value lists the nearest valid values", async () => {
-    expect((await answer("search_spell", { class_key: "wizzard" })).message).toContain('No spell has class_key "wizzard". Nearest valid values: "wizard"');
+    expect((await answer("search_spell", { class_key: "wizzard" })).message).toContain(
+      'No spell has class_key "wizzard". Nearest valid values: "wizard"',
+    );
     expect((await answer("search_spell", { casting_time: "whenever" })).message).toContain("Nearest valid values:");
     expect((await answer("search_spell", { casting_time: "whenever" })).message).toContain('"1 action"');
   });
   test("known values that match nothing together say which filter emptied the set", async () => {
     const a = await answer("search_spell", { school: "divination", level: 3 });
-    expect(a.message).toBe('No spell matches school="divination" together with level=3 (3 matches without it). Drop or change school.');
+    expect(a.message).toBe(
+      'No spell matches school="divination" together with level=3 (3 matches without it). Drop or change school.',
+    );
     const b = await answer("search_spell", { name: "Fireball", ritual: true });
-    expect(b.message).toBe('No spell named "Fireball" matches ritual=true (3 matches without it). Drop or change ritual.');
+    expect(b.message).toBe(
+      'No spell named "Fireball" matches ritual=true (3 matches without it). Drop or change ritual.',
+    );
   });
 });
 
@@ -335,7 +556,11 @@ describe("over stdio", () => {
       expect(await first([], { LOREKEEPER_PREFER_DOCUMENTS: "srd-5.1" })).toEqual(["srd_fireball"]);
       const conn = await connectStdio(["serve", "--db-path", path], env);
       try {
-        expect(namesOf(await conn.client.callTool({ name: "search_spell", arguments: { name: "Fireball", all_versions: true } }))).toEqual(["Fireball", "Fireball", "Fireball"]);
+        expect(
+          namesOf(
+            await conn.client.callTool({ name: "search_spell", arguments: { name: "Fireball", all_versions: true } }),
+          ),
+        ).toEqual(["Fireball", "Fireball", "Fireball"]);
       } finally {
         await conn.close();
       }

@@ -19,7 +19,9 @@ describe("callParamsProblem", () => {
         for (const _meta of metas)
           for (const extra of extras) {
             const parts = { name, arguments: a, _meta, ...extra };
-            const params = JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(parts).filter(([, x]) => x !== absent))));
+            const params = JSON.parse(
+              JSON.stringify(Object.fromEntries(Object.entries(parts).filter(([, x]) => x !== absent))),
+            );
             if (callParamsProblem(params) !== undefined) continue;
             clean++;
             const ok = specCheck("CallToolRequestParams", normalizeCallParams(params)).ok;

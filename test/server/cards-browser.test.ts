@@ -30,7 +30,7 @@ if (reason) console.warn(`cards-browser.test.ts skipped: ${reason}`);
 const browser: Browser | null = "browser" in launched ? launched.browser : null;
 const SHOTS = process.env.LK_CARD_SCREENSHOTS === "1";
 
-const HOSTILE = "<script>parent.pwned=1</script><img src=x onerror=\"parent.pwned=1\">";
+const HOSTILE = '<script>parent.pwned=1</script><img src=x onerror="parent.pwned=1">';
 const hostilePack = (name: string) => `{:orcpub.dnd.e5/monsters
  {:evil {:key :evil :name ${JSON.stringify(name)} :option-pack "Evil <b>Pack</b>" :size :small :type :fiend :alignment "<i>chaotic</i>"
    :armor-class 12 :hit-points {:die 6 :die-count 2 :modifier 0} :speed "30 ft." :str 10 :dex 14 :con 10 :int 10 :wis 10 :cha 10
@@ -49,7 +49,12 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
     tmp = makeTempDir("lk-cards-");
     store = openStore({ path: join(tmp.dir, "lk.db") });
     const config = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
-    await runSync(store, { config, sources: ["open5e_v2"], types: ["creatures", "spells", "magicitems", "classes"], force: true });
+    await runSync(store, {
+      config,
+      sources: ["open5e_v2"],
+      types: ["creatures", "spells", "magicitems", "classes"],
+      force: true,
+    });
     const imported = importOrcbrewText(store.db, hostilePack(`Imp ${HOSTILE}`), "evil.orcbrew");
     expect(imported.ok).toBe(true);
     ({ client, close } = await connectInMemory(makeDeps(store)));
@@ -66,8 +71,14 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
     await browser?.close();
   });
 
-  const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: { detail: "full", ...args } });
-  async function show(card: string, result: unknown, shot: string | null, opts: { theme?: "light" | "dark"; width?: number } = {}): Promise<{ text: string; r: Rendered }> {
+  const call = (name: string, args: Record<string, unknown>) =>
+    client.callTool({ name, arguments: { detail: "full", ...args } });
+  async function show(
+    card: string,
+    result: unknown,
+    shot: string | null,
+    opts: { theme?: "light" | "dark"; width?: number } = {},
+  ): Promise<{ text: string; r: Rendered }> {
     const r = await renderCard(browser!, html[card]!, result, opts);
     const text = await r.frame.locator("#root").innerText();
     if (shot) await screenshot(r, shot);
@@ -79,30 +90,98 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
 
   test("a 2014 creature: the classic stat block", async () => {
     const { text } = await show("creature", await call("search_creature", { name: "Goblin" }), "creature-2014");
-    for (const s of ["Goblin", "Small humanoid", "Armor Class 15 (leather armor, shield)", "Hit Points 7 (2d6)", "DEX", "14 (+2)", "Skills Stealth +6", "Challenge 1/4 (50 XP)", "Nimble Escape", "Scimitar", "System Reference Document 5.1 (srd-2014)", "2014 rules"]) expect(text).toContain(s);
+    for (const s of [
+      "Goblin",
+      "Small humanoid",
+      "Armor Class 15 (leather armor, shield)",
+      "Hit Points 7 (2d6)",
+      "DEX",
+      "14 (+2)",
+      "Skills Stealth +6",
+      "Challenge 1/4 (50 XP)",
+      "Nimble Escape",
+      "Scimitar",
+      "System Reference Document 5.1 (srd-2014)",
+      "2014 rules",
+    ])
+      expect(text).toContain(s);
   }, 30_000);
 
   test("a 2024 creature, in the dark theme at a narrow width", async () => {
-    const { text } = await show("creature", await call("search_creature", { name: "Owlbear" }), "creature-2024-dark-narrow", { theme: "dark", width: 360 });
-    for (const s of ["Owlbear", "2024 rules", "System Reference Document 5.2", "Multiattack"]) expect(text).toContain(s);
+    const { text } = await show(
+      "creature",
+      await call("search_creature", { name: "Owlbear" }),
+      "creature-2024-dark-narrow",
+      { theme: "dark", width: 360 },
+    );
+    for (const s of ["Owlbear", "2024 rules", "System Reference Document 5.2", "Multiattack"])
+      expect(text).toContain(s);
   }, 30_000);
 
   test("a legendary creature: legendary actions with their costs", async () => {
-    const { text } = await show("creature", await call("search_creature", { name: "Adult Red Dragon" }), "creature-legendary");
-    for (const s of ["STR", "27 (+8)", "Saving Throws Dexterity +6", "Challenge 17 (18,000 XP)", "Legendary Actions", "Wing Attack (Costs 2 Actions).", "Fire Breath (Recharge 5–6)."]) expect(text).toContain(s);
+    const { text } = await show(
+      "creature",
+      await call("search_creature", { name: "Adult Red Dragon" }),
+      "creature-legendary",
+    );
+    for (const s of [
+      "STR",
+      "27 (+8)",
+      "Saving Throws Dexterity +6",
+      "Challenge 17 (18,000 XP)",
+      "Legendary Actions",
+      "Wing Attack (Costs 2 Actions).",
+      "Fire Breath (Recharge 5–6).",
+    ])
+      expect(text).toContain(s);
   }, 30_000);
 
   test("a spell and an item", async () => {
     const spell = (await show("spell", await call("search_spell", { name: "Fireball" }), "spell")).text;
-    for (const s of ["Fireball", "3rd-level evocation", "Casting Time 1 action", "Range 150 feet", "Components V, S, M (a ball of bat guano and sulfur)", "At Higher Levels.", "2024 rules"]) expect(spell).toContain(s);
-    const item = (await show("item", await call("search_equipment", { name: "Flame Tongue (Longsword)" }), "item")).text;
-    for (const s of ["Flame Tongue (Longsword)", "rare (requires attunement)", "Damage 1d8 slashing", "2014 rules"]) expect(item).toContain(s);
+    for (const s of [
+      "Fireball",
+      "3rd-level evocation",
+      "Casting Time 1 action",
+      "Range 150 feet",
+      "Components V, S, M (a ball of bat guano and sulfur)",
+      "At Higher Levels.",
+      "2024 rules",
+    ])
+      expect(spell).toContain(s);
+    const item = (await show("item", await call("search_equipment", { name: "Flame Tongue (Longsword)" }), "item"))
+      .text;
+    for (const s of ["Flame Tongue (Longsword)", "rare (requires attunement)", "Damage 1d8 slashing", "2014 rules"])
+      expect(item).toContain(s);
   }, 30_000);
 
   test("an encounter: party, budgets as a bar with the difficulty lit, the XP arithmetic (2014 multiplier)", async () => {
-    const args = { party_levels: [3, 3, 4, 4], edition: "2014", documents: ["srd-2014"], monsters: [{ name: "Goblin", count: 4 }, { name: "Adult Red Dragon", count: 1 }] };
-    const { text, r } = await show("encounter", await client.callTool({ name: "build_encounter", arguments: args }), "encounter");
-    for (const s of ["Encounter", "2 × level 3, 2 × level 4", "2014 rules", "srd-2014", "Goblin", "Adult Red Dragon", "18,000", "Total XP 18,200", "×2 → adjusted XP 36,400", "Difficulty Deadly"]) expect(text).toContain(s);
+    const args = {
+      party_levels: [3, 3, 4, 4],
+      edition: "2014",
+      documents: ["srd-2014"],
+      monsters: [
+        { name: "Goblin", count: 4 },
+        { name: "Adult Red Dragon", count: 1 },
+      ],
+    };
+    const { text, r } = await show(
+      "encounter",
+      await client.callTool({ name: "build_encounter", arguments: args }),
+      "encounter",
+    );
+    for (const s of [
+      "Encounter",
+      "2 × level 3, 2 × level 4",
+      "2014 rules",
+      "srd-2014",
+      "Goblin",
+      "Adult Red Dragon",
+      "18,000",
+      "Total XP 18,200",
+      "×2 → adjusted XP 36,400",
+      "Difficulty Deadly",
+    ])
+      expect(text).toContain(s);
     expect(r.height).toBeGreaterThan(200);
   }, 30_000);
 
@@ -112,13 +191,30 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
     expect(text).toContain("Group 1");
     expect(text).toContain("Goblin");
     expect(text).toContain("Difficulty Hard");
-    const rows = (await show("creature", await client.callTool({ name: "search_creature", arguments: { documents: ["srd-2014", "srd-2024"] } }), null)).text;
-    for (const s of ["Goblin", "Owlbear", "Adult Red Dragon", "detail \"full\""]) expect(rows).toContain(s);
+    const rows = (
+      await show(
+        "creature",
+        await client.callTool({ name: "search_creature", arguments: { documents: ["srd-2014", "srd-2024"] } }),
+        null,
+      )
+    ).text;
+    for (const s of ["Goblin", "Owlbear", "Adult Red Dragon", 'detail "full"']) expect(rows).toContain(s);
   }, 30_000);
 
   test("a class table: levels, proficiency bonus, features, spell slots", async () => {
-    const { text } = await show("class", await client.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 5 } }), "class");
-    for (const s of ["Wizard", "srd-2014", "2014 rules", "Level\tProf.\tFeatures\tCantrips known\t1st\t2nd\t3rd", "4\t+2\tAbility Score Improvement\t4\t4\t3\t—"]) expect(text).toContain(s);
+    const { text } = await show(
+      "class",
+      await client.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 5 } }),
+      "class",
+    );
+    for (const s of [
+      "Wizard",
+      "srd-2014",
+      "2014 rules",
+      "Level\tProf.\tFeatures\tCantrips known\t1st\t2nd\t3rd",
+      "4\t+2\tAbility Score Improvement\t4\t4\t3\t—",
+    ])
+      expect(text).toContain(s);
   }, 30_000);
 
   test("hostile homebrew from a real import renders as inert text, marked homebrew", async () => {
@@ -138,10 +234,24 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
 
   test("a hostile answer straight to the card (a 100 KB name, markup everywhere) stays text", async () => {
     const big = `${"<b>x</b>".repeat(12_800)}`;
-    const row = { name: big, kind: "creature", document_key: "<script>parent.pwned=1</script>", document_source: "orcbrew", uri: "javascript:parent.pwned=1", size: HOSTILE,
-      ability_scores: { strength: "<img src=x onerror=parent.pwned=1>" }, speed: { walk: HOSTILE }, actions: [{ name: HOSTILE, desc: `| a | b |\n|---|---|\n| ${HOSTILE} | x |\n\n- ${HOSTILE}` }], traits: "not a list", senses: { nested: [HOSTILE] } };
+    const row = {
+      name: big,
+      kind: "creature",
+      document_key: "<script>parent.pwned=1</script>",
+      document_source: "orcbrew",
+      uri: "javascript:parent.pwned=1",
+      size: HOSTILE,
+      ability_scores: { strength: "<img src=x onerror=parent.pwned=1>" },
+      speed: { walk: HOSTILE },
+      actions: [{ name: HOSTILE, desc: `| a | b |\n|---|---|\n| ${HOSTILE} | x |\n\n- ${HOSTILE}` }],
+      traits: "not a list",
+      senses: { nested: [HOSTILE] },
+    };
     for (const card of ["creature", "spell", "item"]) {
-      const r = await renderCard(browser!, html[card]!, { content: [{ type: "text", text: "{}" }], structuredContent: { results: [row], count: 1, total: 1, offset: 0, has_more: false, detail: "full" } });
+      const r = await renderCard(browser!, html[card]!, {
+        content: [{ type: "text", text: "{}" }],
+        structuredContent: { results: [row], count: 1, total: 1, offset: 0, has_more: false, detail: "full" },
+      });
       expect(await inert(r)).toEqual({ scripts: 1, imgs: 0, links: 0, handlers: 0, pwned: false });
       expect(await r.frame.locator("h2").innerText()).toEndWith("…");
       expect(r.consoleErrors).toEqual([]);
@@ -151,7 +261,11 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
   }, 30_000);
 
   test("a tool error is shown as its text", async () => {
-    const { text } = await show("spell", await client.callTool({ name: "search_spell", arguments: { level: 12 } }), null);
+    const { text } = await show(
+      "spell",
+      await client.callTool({ name: "search_spell", arguments: { level: 12 } }),
+      null,
+    );
     expect(text).toContain("level");
   }, 30_000);
 });
@@ -177,7 +291,9 @@ async function screenshot(r: Rendered, name: string): Promise<void> {
 }
 
 /** What a hostile payload could have left in the card's DOM. */
-async function inert(r: Rendered): Promise<{ scripts: number; imgs: number; links: number; handlers: number; pwned: boolean }> {
+async function inert(
+  r: Rendered,
+): Promise<{ scripts: number; imgs: number; links: number; handlers: number; pwned: boolean }> {
   // Strings: the browser's DOM types are not in this project's lib.
   const dom = (await r.frame.evaluate(`(() => ({
     scripts: document.querySelectorAll("script").length,

@@ -1,6 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { AnswerCollector, answerChars, answerCollector, COLLECT_AFTER_CHARS, collectYoung } from "../../src/server/collect.ts";
+import {
+  AnswerCollector,
+  answerChars,
+  answerCollector,
+  COLLECT_AFTER_CHARS,
+  collectYoung,
+} from "../../src/server/collect.ts";
 import { openStore } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { makeEntity } from "../support/entities.ts";
@@ -11,9 +17,13 @@ import { makeTempDir } from "../support/tmp.ts";
 function manual(threshold: number, collect: () => void) {
   const queue: Array<() => void> = [];
   const c = new AnswerCollector(threshold, collect, (fn) => queue.push(fn));
-  return { c, queue, runAll: () => {
+  return {
+    c,
+    queue,
+    runAll: () => {
       for (const fn of queue.splice(0)) fn();
-    } };
+    },
+  };
 }
 
 describe("AnswerCollector", () => {
@@ -76,8 +86,19 @@ describe("AnswerCollector", () => {
 
 describe("answerChars", () => {
   test("counts the text of text blocks and resource contents only", () => {
-    expect(answerChars([{ type: "text", text: "abc" }, { type: "image", data: "xxxxxxxx", mimeType: "image/png" }, { type: "text", text: "de" }])).toBe(5);
-    expect(answerChars([{ uri: "lorekeeper://spell/x", text: "hello" }, { uri: "lorekeeper://x", blob: "AAAA" }])).toBe(5);
+    expect(
+      answerChars([
+        { type: "text", text: "abc" },
+        { type: "image", data: "xxxxxxxx", mimeType: "image/png" },
+        { type: "text", text: "de" },
+      ]),
+    ).toBe(5);
+    expect(
+      answerChars([
+        { uri: "lorekeeper://spell/x", text: "hello" },
+        { uri: "lorekeeper://x", blob: "AAAA" },
+      ]),
+    ).toBe(5);
     expect(answerChars(undefined)).toBe(0);
   });
 });
@@ -90,7 +111,9 @@ describe("the server notes what it answers", () => {
     const { client, close } = await connectInMemory(makeDeps(store));
     try {
       const before = answerCollector.charsSinceCollection;
-      const call = (await client.callTool({ name: "search_spell", arguments: { name: "Fireball" } })) as { content: Array<{ type: string; text: string }> };
+      const call = (await client.callTool({ name: "search_spell", arguments: { name: "Fireball" } })) as {
+        content: Array<{ type: string; text: string }>;
+      };
       const text = call.content[0]!.text;
       const uri = (JSON.parse(text) as { results: Array<{ uri: string }> }).results[0]!.uri;
       const read = await client.readResource({ uri });

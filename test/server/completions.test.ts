@@ -8,9 +8,19 @@ let store: Store;
 let cleanup: () => void;
 
 beforeAll(() => {
-  const spells = Array.from({ length: 150 }, (_, i) => makeEntity("spell", `Flame ${String(i).padStart(3, "0")}`, { level: 1 }));
-  const odd = [makeEntity("spell", "100% Fire", { level: 1 }), makeEntity("spell", "100 Fires", { level: 1 }), makeEntity("spell", "Ember_Spark", { level: 0 }), makeEntity("spell", "Emberglow", { level: 0 })];
-  const creatures = [makeEntity("creature", "Flame Skull", { cr: 4 }), makeEntity("creature", "Flameborn", { cr: 2 }, { doc: "tob" })];
+  const spells = Array.from({ length: 150 }, (_, i) =>
+    makeEntity("spell", `Flame ${String(i).padStart(3, "0")}`, { level: 1 }),
+  );
+  const odd = [
+    makeEntity("spell", "100% Fire", { level: 1 }),
+    makeEntity("spell", "100 Fires", { level: 1 }),
+    makeEntity("spell", "Ember_Spark", { level: 0 }),
+    makeEntity("spell", "Emberglow", { level: 0 }),
+  ];
+  const creatures = [
+    makeEntity("creature", "Flame Skull", { cr: 4 }),
+    makeEntity("creature", "Flameborn", { cr: 2 }, { doc: "tob" }),
+  ];
   ({ store, cleanup } = makeStore([...spells, ...odd, ...creatures]));
 });
 afterAll(() => cleanup());
@@ -40,10 +50,27 @@ describe("completions", () => {
 
   test("through complete(): kinds, keys need a kind in the context, unknown refs are -32602", () => {
     const uri = "lorekeeper://{kind}/{key}";
-    expect(complete(store.db, { ref: { type: "ref/resource", uri }, argument: { name: "kind", value: "magic-" } }).values).toEqual(["magic_item", "magic_school"]);
-    expect(complete(store.db, { ref: { type: "ref/resource", uri }, argument: { name: "key", value: "flame" } }).values).toEqual([]);
-    expect(complete(store.db, { ref: { type: "ref/resource", uri }, argument: { name: "key", value: "flame" }, context: { arguments: { kind: "Creature" } } }).total).toBe(2);
-    expect(() => complete(store.db, { ref: { type: "ref/resource", uri: "lorekeeper://nope/{x}" }, argument: { name: "x", value: "" } })).toThrow(/Unknown resource template/);
-    expect(() => complete(store.db, { ref: { type: "ref/prompt", name: "nope" }, argument: { name: "x", value: "" } })).toThrow(/Unknown prompt "nope". Prompts: prepare_encounter/);
+    expect(
+      complete(store.db, { ref: { type: "ref/resource", uri }, argument: { name: "kind", value: "magic-" } }).values,
+    ).toEqual(["magic_item", "magic_school"]);
+    expect(
+      complete(store.db, { ref: { type: "ref/resource", uri }, argument: { name: "key", value: "flame" } }).values,
+    ).toEqual([]);
+    expect(
+      complete(store.db, {
+        ref: { type: "ref/resource", uri },
+        argument: { name: "key", value: "flame" },
+        context: { arguments: { kind: "Creature" } },
+      }).total,
+    ).toBe(2);
+    expect(() =>
+      complete(store.db, {
+        ref: { type: "ref/resource", uri: "lorekeeper://nope/{x}" },
+        argument: { name: "x", value: "" },
+      }),
+    ).toThrow(/Unknown resource template/);
+    expect(() =>
+      complete(store.db, { ref: { type: "ref/prompt", name: "nope" }, argument: { name: "x", value: "" } }),
+    ).toThrow(/Unknown prompt "nope". Prompts: prepare_encounter/);
   });
 });

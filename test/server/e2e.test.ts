@@ -41,10 +41,14 @@ describe("stdio, first use against the (fake) upstream", () => {
     try {
       await conn.client.listTools();
       const progress: string[] = [];
-      const r = await conn.client.callTool({ name: "search_spell", arguments: { name: "fireball", all_versions: true } }, undefined, {
-        onprogress: (p) => progress.push(p.message ?? String(p.progress)),
-        timeout: 30_000,
-      });
+      const r = await conn.client.callTool(
+        { name: "search_spell", arguments: { name: "fireball", all_versions: true } },
+        undefined,
+        {
+          onprogress: (p) => progress.push(p.message ?? String(p.progress)),
+          timeout: 30_000,
+        },
+      );
       const a = answerOf(r);
       expect(a.results.map((x) => x.document_key).sort()).toEqual(["a5e-ag", "srd-2014", "srd-2024"]);
       expect(a.results.every((x) => x.name === "Fireball" && x.kind === "spell")).toBe(true);
@@ -54,14 +58,27 @@ describe("stdio, first use against the (fake) upstream", () => {
       expect(fake.requests.some((q) => q.path === "/v2/creatures/")).toBe(false);
 
       const spellRequests = fake.requests.filter((q) => q.path === "/v2/spells/").length;
-      expect(namesOf(await conn.client.callTool({ name: "search_spell", arguments: { name: "cure wounds", documents: ["srd-5e"] } }))).toEqual(["Cure Wounds"]);
+      expect(
+        namesOf(
+          await conn.client.callTool({
+            name: "search_spell",
+            arguments: { name: "cure wounds", documents: ["srd-5e"] },
+          }),
+        ),
+      ).toEqual(["Cure Wounds"]);
       expect(fake.requests.filter((q) => q.path === "/v2/spells/").length).toBe(spellRequests);
 
-      const undead = answerOf(await conn.client.callTool({ name: "search_creature", arguments: { type: "undead" } }, undefined, { timeout: 30_000 }));
+      const undead = answerOf(
+        await conn.client.callTool({ name: "search_creature", arguments: { type: "undead" } }, undefined, {
+          timeout: 30_000,
+        }),
+      );
       expect(undead.results.map((x) => x.name)).toEqual(expect.arrayContaining(["Vampire", "Wraith", "Specter"]));
       expect(undead.results.every((x) => String(x.type).toLowerCase() === "undead")).toBe(true);
 
-      const docs = (await conn.client.callTool({ name: "list_documents", arguments: {} })).structuredContent as { documents: Array<{ key: string; entity_count: number }> };
+      const docs = (await conn.client.callTool({ name: "list_documents", arguments: {} })).structuredContent as {
+        documents: Array<{ key: string; entity_count: number }>;
+      };
       expect(docs.documents.map((d) => d.key)).toContain("srd-2014");
       expect(docs.documents[0]!.key).toBe("srd-2014");
     } finally {
@@ -72,11 +89,23 @@ describe("stdio, first use against the (fake) upstream", () => {
 
 describe("serve --http as a process", () => {
   test("serves /mcp and /health, and stops cleanly on SIGTERM", async () => {
-    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "serve", "--http", "--port", "0", "--db-path", join(tmp.dir, "http.db")], {
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { ...process.env, ...env("http"), LOREKEEPER_LOG_LEVEL: "warn" },
-    });
+    const proc = Bun.spawn(
+      [
+        process.execPath,
+        join(REPO_ROOT, "src/cli/main.ts"),
+        "serve",
+        "--http",
+        "--port",
+        "0",
+        "--db-path",
+        join(tmp.dir, "http.db"),
+      ],
+      {
+        stdout: "pipe",
+        stderr: "pipe",
+        env: { ...process.env, ...env("http"), LOREKEEPER_LOG_LEVEL: "warn" },
+      },
+    );
     const reader = proc.stderr.getReader();
     let err = "";
     let url = "";
@@ -91,7 +120,11 @@ describe("serve --http as a process", () => {
     const health = (await (await fetch(url.replace(/\/mcp$/, "/health"))).json()) as { status: string };
     expect(health.status).toBe("ok");
     const { client, close } = await connectHttp(url);
-    const r = await client.callTool({ name: "search_rule", arguments: { rule_type: "condition", name: "grappled" } }, undefined, { timeout: 30_000 });
+    const r = await client.callTool(
+      { name: "search_rule", arguments: { rule_type: "condition", name: "grappled" } },
+      undefined,
+      { timeout: 30_000 },
+    );
     const grappled = answerOf(r).results;
     expect(grappled.length).toBeGreaterThan(0);
     expect(grappled.every((x) => x.name === "Grappled" && x.kind === "condition")).toBe(true);
@@ -102,11 +135,25 @@ describe("serve --http as a process", () => {
   }, 60_000);
 
   test("refuses a non-loopback bind without a token", async () => {
-    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "serve", "--http", "--host", "0.0.0.0", "--port", "0", "--db-path", join(tmp.dir, "refuse.db")], {
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { ...process.env, ...env("refuse"), LOREKEEPER_HTTP_TOKEN: "" },
-    });
+    const proc = Bun.spawn(
+      [
+        process.execPath,
+        join(REPO_ROOT, "src/cli/main.ts"),
+        "serve",
+        "--http",
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "0",
+        "--db-path",
+        join(tmp.dir, "refuse.db"),
+      ],
+      {
+        stdout: "pipe",
+        stderr: "pipe",
+        env: { ...process.env, ...env("refuse"), LOREKEEPER_HTTP_TOKEN: "" },
+      },
+    );
     expect(await proc.exited).toBe(1);
     const err = await new Response(proc.stderr).text();
     expect(err).toContain("Refusing to listen on 0.0.0.0 without a token");
@@ -114,7 +161,11 @@ describe("serve --http as a process", () => {
   }, 30_000);
 
   test("usage errors", async () => {
-    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "serve", "--port", "99999"], { stdout: "pipe", stderr: "pipe", env: { ...process.env, ...env("usage") } });
+    const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), "serve", "--port", "99999"], {
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, ...env("usage") },
+    });
     expect(await proc.exited).toBe(64);
     expect(await new Response(proc.stderr).text()).toContain("--port must be a whole number from 0 to 65535");
   }, 30_000);

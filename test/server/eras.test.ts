@@ -26,10 +26,19 @@ afterAll(async () => {
   made.cleanup();
 });
 
-const envelope = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" }, "io.modelcontextprotocol/clientCapabilities": {} };
+const envelope = {
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 /** A raw POST; modern requests carry the envelope and the 2026 headers. */
-async function raw(method: string, params: Record<string, unknown> = {}, era: "modern" | "legacy" = "modern", headers: Record<string, string> = {}): Promise<{ status: number; body: { result?: Record<string, unknown>; error?: { code: number; message: string } } }> {
+async function raw(
+  method: string,
+  params: Record<string, unknown> = {},
+  era: "modern" | "legacy" = "modern",
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: { result?: Record<string, unknown>; error?: { code: number; message: string } } }> {
   const modern = era === "modern";
   const res = await fetch(http.url, {
     method: "POST",
@@ -37,13 +46,26 @@ async function raw(method: string, params: Record<string, unknown> = {}, era: "m
       "Content-Type": "application/json",
       Accept: "application/json, text/event-stream",
       "MCP-Protocol-Version": modern ? MODERN : "2025-11-25",
-      ...(modern ? { "Mcp-Method": method, ...(typeof (params.name ?? params.uri) === "string" ? { "Mcp-Name": String(params.name ?? params.uri) } : {}) } : {}),
+      ...(modern
+        ? {
+            "Mcp-Method": method,
+            ...(typeof (params.name ?? params.uri) === "string"
+              ? { "Mcp-Name": String(params.name ?? params.uri) }
+              : {}),
+          }
+        : {}),
       ...headers,
     },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: modern ? { ...params, _meta: envelope } : params }),
   });
   const text = await res.text();
-  const json = text.startsWith("{") ? text : (text.split("\n").filter((l) => l.startsWith("data:")).at(-1)?.slice(5) ?? "{}");
+  const json = text.startsWith("{")
+    ? text
+    : (text
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .at(-1)
+        ?.slice(5) ?? "{}");
   return { status: res.status, body: JSON.parse(json) };
 }
 
@@ -55,7 +77,9 @@ describe("2026-07-28 over HTTP", () => {
     expect(r.supportedVersions).toContain(MODERN);
     expect(r.capabilities).toEqual({ tools: {}, resources: {}, prompts: {}, completions: {} });
     expect(r.instructions).toBe(SERVER_INSTRUCTIONS);
-    expect((r._meta as Record<string, { name: string }>)["io.modelcontextprotocol/serverInfo"]?.name).toBe("lorekeeper");
+    expect((r._meta as Record<string, { name: string }>)["io.modelcontextprotocol/serverInfo"]?.name).toBe(
+      "lorekeeper",
+    );
     expect(r.ttlMs).toBe(3_600_000);
     expect(r.cacheScope).toBe("public");
   });
@@ -63,7 +87,12 @@ describe("2026-07-28 over HTTP", () => {
   test("lists carry cache hints in 2026-07-28 and none in 2025; reads are private and short", async () => {
     for (const method of ["tools/list", "prompts/list", "resources/list", "resources/templates/list"]) {
       const modern = (await raw(method)).body.result!;
-      expect([method, modern.ttlMs, modern.cacheScope, modern.resultType]).toEqual([method, 3_600_000, "public", "complete"]);
+      expect([method, modern.ttlMs, modern.cacheScope, modern.resultType]).toEqual([
+        method,
+        3_600_000,
+        "public",
+        "complete",
+      ]);
       const legacy = (await raw(method, {}, "legacy")).body.result!;
       expect([method, legacy.ttlMs, legacy.cacheScope]).toEqual([method, undefined, undefined]);
     }
@@ -80,8 +109,18 @@ describe("2026-07-28 over HTTP", () => {
     // An unknown revision: -32022 naming the supported ones.
     const future = await fetch(http.url, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2099-01-01", "Mcp-Method": "tools/list" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/list", params: { _meta: { ...envelope, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } } }),
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        "MCP-Protocol-Version": "2099-01-01",
+        "Mcp-Method": "tools/list",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 9,
+        method: "tools/list",
+        params: { _meta: { ...envelope, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } },
+      }),
     });
     const futureBody = (await future.json()) as { error: { code: number; data: { supported: string[] } } };
     expect([future.status, futureBody.error.code]).toEqual([400, -32022]);
@@ -120,7 +159,8 @@ describe("2026-07-28 over HTTP", () => {
       expect(auto.client.getProtocolEra()).toBe("modern");
       expect(legacy.client.getProtocolEra()).toBe("legacy");
       expect(legacy.client.getServerCapabilities()?.logging).toEqual({});
-      for (const c of [auto.client, legacy.client]) expect((await c.callTool({ name: "search_spell", arguments: { name: "Fireball" } })).isError).toBeFalsy();
+      for (const c of [auto.client, legacy.client])
+        expect((await c.callTool({ name: "search_spell", arguments: { name: "Fireball" } })).isError).toBeFalsy();
       expect((await v1.client.callTool({ name: "search_spell", arguments: { name: "Fireball" } })).isError).toBeFalsy();
       expect(v1.client.getServerCapabilities()?.logging).toEqual({});
     } finally {
@@ -130,7 +170,11 @@ describe("2026-07-28 over HTTP", () => {
 
   test("initialize after a successful server/discover still works (clients that probe, then open the 2025 way)", async () => {
     expect((await raw("server/discover")).body.result?.supportedVersions).toContain(MODERN);
-    const init = await raw("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } }, "legacy");
+    const init = await raw(
+      "initialize",
+      { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+      "legacy",
+    );
     expect(init.body.result?.protocolVersion).toBe("2025-11-25");
   });
 });

@@ -35,7 +35,12 @@ function fillingLoader(storeRef: () => import("../../src/store/db.ts").Store) {
       await Bun.sleep(5);
     }
     const wanted = sampleEntities().filter((e) => kinds.includes(e.kind));
-    for (const k of kinds) replaceOrigin(storeRef().db, `test:${k}`, wanted.filter((e) => e.kind === k));
+    for (const k of kinds)
+      replaceOrigin(
+        storeRef().db,
+        `test:${k}`,
+        wanted.filter((e) => e.kind === k),
+      );
   };
   return { fn, calls };
 }
@@ -47,9 +52,13 @@ describe("first use", () => {
     const s = await setup(loader.fn);
     storeRef = s.store;
     const progress: DataProgress[] = [];
-    const r = await s.client.callTool({ name: "search_spell", arguments: { name: "fireball", all_versions: true } }, undefined, {
-      onprogress: (p) => progress.push({ progress: p.progress, total: p.total, message: p.message }),
-    });
+    const r = await s.client.callTool(
+      { name: "search_spell", arguments: { name: "fireball", all_versions: true } },
+      undefined,
+      {
+        onprogress: (p) => progress.push({ progress: p.progress, total: p.total, message: p.message }),
+      },
+    );
     expect(namesOf(r)).toEqual(["Fireball", "Fireball"]);
     expect(loader.calls).toEqual([["spell"]]);
     expect(progress.map((p) => p.message)).toEqual(["step 1", "step 2", "step 3"]);
@@ -71,7 +80,9 @@ describe("first use", () => {
       s.client.callTool({ name: "search_equipment", arguments: { type: "weapon" } }),
     ]);
     expect(loader.calls).toEqual([["weapon", "armor", "item", "magic_item"]]);
-    expect(answerOf(a).count).toBe(sampleEntities().filter((e) => ["weapon", "armor", "item", "magic_item"].includes(e.kind)).length);
+    expect(answerOf(a).count).toBe(
+      sampleEntities().filter((e) => ["weapon", "armor", "item", "magic_item"].includes(e.kind)).length,
+    );
     expect(namesOf(b)).toEqual(["Dagger", "Handaxe", "Longsword"]);
   });
 

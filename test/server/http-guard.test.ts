@@ -1,6 +1,12 @@
 /** server/transports/http-guard.ts and the HTTP options: Host / Origin / bearer-token checks. */
 import { describe, expect, test } from "bun:test";
-import { bearerMatches, hostAllowed, hostnameOf, isLoopback, originAllowed } from "../../src/server/transports/http-guard.ts";
+import {
+  bearerMatches,
+  hostAllowed,
+  hostnameOf,
+  isLoopback,
+  originAllowed,
+} from "../../src/server/transports/http-guard.ts";
 import { resolveHttpOptions } from "../../src/server/transports/http.ts";
 
 describe("HTTP guard", () => {

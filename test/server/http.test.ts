@@ -59,7 +59,9 @@ describe("stopping", () => {
     // Headers and a body that never arrives in full: Bun's graceful stop would wait for it.
     const sock = await Bun.connect({ hostname: "127.0.0.1", port: h.port, socket: { data() {} } });
     try {
-      sock.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 200\r\n\r\n{"jsonrpc":`);
+      sock.write(
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 200\r\n\r\n{"jsonrpc":`,
+      );
       await Bun.sleep(100);
       const t0 = performance.now();
       await h.stop();
@@ -77,7 +79,9 @@ describe("HTTP transport", () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
-      expect(namesOf(await client.callTool({ name: "search_spell", arguments: { name: "fire*", documents: ["srd-2014"] } }))).toEqual(["Fire Bolt", "Fire Shield", "Fireball"]);
+      expect(
+        namesOf(await client.callTool({ name: "search_spell", arguments: { name: "fire*", documents: ["srd-2014"] } })),
+      ).toEqual(["Fire Bolt", "Fire Shield", "Fireball"]);
       const r = await client.readResource({ uri: "lorekeeper://creature/srd_goblin" });
       expect(JSON.parse((r.contents[0] as { text: string }).text).name).toBe("Goblin");
     } finally {
@@ -88,19 +92,38 @@ describe("HTTP transport", () => {
   test("encounters, class tables, prompts and completions over HTTP", async () => {
     const { client, close } = await connectHttp(open.url);
     try {
-      const enc = await client.callTool({ name: "build_encounter", arguments: { party_size: 4, party_level: 5, edition: "2014", monsters: [{ name: "Goblin", count: 8 }] } });
+      const enc = await client.callTool({
+        name: "build_encounter",
+        arguments: { party_size: 4, party_level: 5, edition: "2014", monsters: [{ name: "Goblin", count: 8 }] },
+      });
       // 8 × 50 = 400 XP × 2.5 = 1,000: exactly the Easy threshold of four level-5 characters
-      expect((enc.structuredContent as { rating: unknown }).rating).toMatchObject({ total_xp: 400, multiplier: 2.5, adjusted_xp: 1000, difficulty: "easy" });
-      const prop = await client.callTool({ name: "build_encounter", arguments: { party_levels: [5, 5, 5], difficulty: "moderate", type: "undead" } });
+      expect((enc.structuredContent as { rating: unknown }).rating).toMatchObject({
+        total_xp: 400,
+        multiplier: 2.5,
+        adjusted_xp: 1000,
+        difficulty: "easy",
+      });
+      const prop = await client.callTool({
+        name: "build_encounter",
+        arguments: { party_levels: [5, 5, 5], difficulty: "moderate", type: "undead" },
+      });
       const proposals = (prop.structuredContent as { proposals: Array<{ difficulty: string }> }).proposals;
       expect(proposals.length).toBeGreaterThan(0);
       for (const p of proposals) expect(p.difficulty).toBe("moderate");
       const cls = await client.callTool({ name: "class_progression", arguments: { class: "Wizard", level_max: 5 } });
-      expect((cls.structuredContent as { levels: Array<{ proficiency_bonus: string }> }).levels.map((l) => l.proficiency_bonus)).toEqual(["+2", "+2", "+2", "+2", "+3"]);
+      expect(
+        (cls.structuredContent as { levels: Array<{ proficiency_bonus: string }> }).levels.map(
+          (l) => l.proficiency_bonus,
+        ),
+      ).toEqual(["+2", "+2", "+2", "+2", "+3"]);
       expect((await client.listPrompts()).prompts.length).toBeGreaterThanOrEqual(5);
       const p = await client.getPrompt({ name: "explain_rule", arguments: { topic: "grappling" } });
       expect(JSON.stringify(p.messages)).toContain("search_rule");
-      const c = await client.complete({ ref: { type: "ref/resource", uri: "lorekeeper://{kind}/{key}" }, argument: { name: "key", value: "fire" }, context: { arguments: { kind: "spell" } } });
+      const c = await client.complete({
+        ref: { type: "ref/resource", uri: "lorekeeper://{kind}/{key}" },
+        argument: { name: "key", value: "fire" },
+        context: { arguments: { kind: "spell" } },
+      });
       expect(c.completion.values.length).toBeGreaterThan(1);
       expect(c.completion.total).toBe(c.completion.values.length);
     } finally {
@@ -112,7 +135,9 @@ describe("HTTP transport", () => {
     const clients = await Promise.all(Array.from({ length: 5 }, () => connectHttp(secured.url, TOKEN)));
     try {
       const queries = ["Goblin", "Vampire", "Wraith", "Kobold", "Zombie"];
-      const answers = await Promise.all(clients.map((c, i) => c.client.callTool({ name: "search_creature", arguments: { name: queries[i] } })));
+      const answers = await Promise.all(
+        clients.map((c, i) => c.client.callTool({ name: "search_creature", arguments: { name: queries[i] } })),
+      );
       expect(answers.map((a) => namesOf(a)[0])).toEqual(queries);
       const docs = await Promise.all(clients.map((c) => c.client.callTool({ name: "list_documents", arguments: {} })));
       for (const d of docs) expect((d.structuredContent as { count: number }).count).toBe(4);
@@ -124,7 +149,12 @@ describe("HTTP transport", () => {
   test("GET /health: status, counts per kind, model state", async () => {
     const res = await fetch(open.url.replace(/\/mcp$/, "/health"));
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { status: string; counts: Record<string, number>; entities: number; model: string };
+    const body = (await res.json()) as {
+      status: string;
+      counts: Record<string, number>;
+      entities: number;
+      model: string;
+    };
     expect(body.status).toBe("ok");
     expect(body.counts.creature).toBe(9);
     expect(body.entities).toBe(Object.values(body.counts).reduce((a, b) => a + b, 0));
@@ -163,7 +193,9 @@ describe("HTTP security", () => {
     expect((await post(secured.url, INIT, { ...auth, Origin: "https://app.example.com" })).status).toBe(200);
     expect((await post(secured.url, INIT, { ...auth, Host: "evil.example" })).status).toBe(403);
     expect((await post(secured.url, INIT, { ...auth, Host: `lorekeeper.lan:${secured.port}` })).status).toBe(200);
-    expect((await fetch(secured.url.replace(/\/mcp$/, "/health"), { headers: { Host: "rebind.example" } })).status).toBe(403);
+    expect(
+      (await fetch(secured.url.replace(/\/mcp$/, "/health"), { headers: { Host: "rebind.example" } })).status,
+    ).toBe(403);
   });
 
   test("a body over the limit → 413", async () => {

@@ -10,7 +10,6 @@ import { replaceOrigin } from "../../src/store/entities.ts";
 import { sampleEntities } from "../support/entities.ts";
 import { answerOf, connectStdio, isolatedEnv, namesOf, REPO_ROOT, textOf, TOOL_NAMES } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
-import { TOOLS } from "../../src/tools/index.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -54,8 +53,13 @@ describe("stdio", () => {
     const conn = await connectStdio(["serve", "--db-path", path], await isolatedEnv(dir));
     cleanups.push(conn.close);
     await conn.client.listTools();
-    expect(namesOf(await conn.client.callTool({ name: "search_creature", arguments: { cr: "1/4" } }))).toEqual(["Goblin", "Zombie"]);
-    const a = answerOf(await conn.client.callTool({ name: "search_all", arguments: { query: "healing", content_types: ["Spell"] } }));
+    expect(namesOf(await conn.client.callTool({ name: "search_creature", arguments: { cr: "1/4" } }))).toEqual([
+      "Goblin",
+      "Zombie",
+    ]);
+    const a = answerOf(
+      await conn.client.callTool({ name: "search_all", arguments: { query: "healing", content_types: ["Spell"] } }),
+    );
     expect(a.search_mode).toBe("lexical"); // no model available in the child
     expect(a.results[0]!.name).toBe("Healing Word");
     const res = await conn.client.readResource({ uri: "lorekeeper://spell/srd_fireball" });
@@ -71,10 +75,20 @@ describe("stdio", () => {
       env: { ...process.env, ...(await isolatedEnv(dir)), LOREKEEPER_LOG_LEVEL: "debug" },
     });
     const send = (msg: object) => proc.stdin.write(`${JSON.stringify(msg)}\n`);
-    send({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } } });
+    send({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+    });
     send({ jsonrpc: "2.0", method: "notifications/initialized" });
     send({ jsonrpc: "2.0", id: 2, method: "tools/list" });
-    send({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list_documents", arguments: { format: "text" } } });
+    send({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "list_documents", arguments: { format: "text" } },
+    });
     await proc.stdin.flush();
     const reader = proc.stdout.getReader();
     let out = "";

@@ -25,10 +25,25 @@ import { connectInMemory, makeDeps, TOOL_NAMES } from "../support/mcp.ts";
 function answerWith(n: number, descLen: number, message?: string): SearchAnswer {
   const results = Array.from({ length: n }, (_, i) => {
     const e = makeEntity("creature", `Monster "${i}" é`, {}, { key: `m${i}` });
-    e.data = { desc: `${"word ".repeat(descLen / 5)}\n\u2028`, actions: [{ name: "Bite", desc: "x".repeat(descLen * ((i % 3) + 1)) }], cr: i, tags: null };
+    e.data = {
+      desc: `${"word ".repeat(descLen / 5)}\n\u2028`,
+      actions: [{ name: "Bite", desc: "x".repeat(descLen * ((i % 3) + 1)) }],
+      cr: i,
+      tags: null,
+    };
     return flattenEntity(e, i % 2 ? 0.5 : undefined);
   });
-  return { results, count: n, total: n, offset: 0, has_more: false, detail: "full", search_mode: "hybrid", ...(message ? { message } : {}), metadata: { generated_at: "t", data_synced_at: null, sources: ["open5e_v2"] } };
+  return {
+    results,
+    count: n,
+    total: n,
+    offset: 0,
+    has_more: false,
+    detail: "full",
+    search_mode: "hybrid",
+    ...(message ? { message } : {}),
+    metadata: { generated_at: "t", data_synced_at: null, sources: ["open5e_v2"] },
+  };
 }
 
 describe("fitAnswer", () => {
@@ -59,11 +74,37 @@ describe("fitAnswer", () => {
         return `${space > cap * 0.7 ? cut.slice(0, space) : cut}… [truncated]`;
       }
       if (Array.isArray(v)) return v.map((x) => shorten(x, cap));
-      if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shorten(x, cap)]));
+      if (v && typeof v === "object")
+        return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shorten(x, cap)]));
       return v;
     };
-    const RESERVED = new Set(["key", "name", "kind", "document_key", "document_name", "document_source", "source_url", "uri", "similarity_score"]);
-    const pieces = ['"', "\\", "\n", "\t", "\u0001", "\u001f", "😀", "\ud83d", "\ude00", "é", "\u2028", " ", "word", "lorem ipsum"];
+    const RESERVED = new Set([
+      "key",
+      "name",
+      "kind",
+      "document_key",
+      "document_name",
+      "document_source",
+      "source_url",
+      "uri",
+      "similarity_score",
+    ]);
+    const pieces = [
+      '"',
+      "\\",
+      "\n",
+      "\t",
+      "\u0001",
+      "\u001f",
+      "😀",
+      "\ud83d",
+      "\ude00",
+      "é",
+      "\u2028",
+      " ",
+      "word",
+      "lorem ipsum",
+    ];
     let seed = 11;
     const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const text = (n: number) => Array.from({ length: n }, () => pieces[Math.floor(rnd() * pieces.length)]).join("");
@@ -80,10 +121,14 @@ describe("fitAnswer", () => {
       expect(fitted.text).toBe(JSON.stringify(fitted.answer));
       if (!fitted.answer.truncated || fitted.answer.results.length < n) continue;
       const firstFit = CAPS.find((cap) => {
-        const results = answer.results.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, RESERVED.has(k) ? v : shorten(v, cap)])));
+        const results = answer.results.map((r) =>
+          Object.fromEntries(Object.entries(r).map(([k, v]) => [k, RESERVED.has(k) ? v : shorten(v, cap)])),
+        );
         return JSON.stringify({ ...fitted.answer, results }).length <= budget;
       });
-      const expected = answer.results.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, RESERVED.has(k) ? v : shorten(v, firstFit!)])));
+      const expected = answer.results.map((r) =>
+        Object.fromEntries(Object.entries(r).map(([k, v]) => [k, RESERVED.has(k) ? v : shorten(v, firstFit!)])),
+      );
       expect(fitted.answer.results).toEqual(expected as typeof fitted.answer.results);
       compared++;
     }
@@ -97,7 +142,9 @@ describe("fitAnswer", () => {
     const shuffled = { ...rest, results } as SearchAnswer;
     const fitted = fitAnswer(shuffled, { budgetChars: 5_000, tool: "search_creature" });
     expect(fitted.text).toBe(JSON.stringify(fitted.answer));
-    expect(JSON.parse(fitted.text)).toEqual(JSON.parse(JSON.stringify(fitAnswer(a, { budgetChars: 5_000, tool: "search_creature" }).answer)));
+    expect(JSON.parse(fitted.text)).toEqual(
+      JSON.parse(JSON.stringify(fitAnswer(a, { budgetChars: 5_000, tool: "search_creature" }).answer)),
+    );
   });
 });
 
@@ -110,7 +157,11 @@ describe("DataGate.emptyKinds", () => {
   afterAll(() => cleanup());
 
   test("follows the store: a kind emptied or filled is seen at once", () => {
-    const deps: ToolDeps = { db: store.db, search: async () => ({ hits: [], total: 0, mode: "structured" }), responseBudgetChars: 60_000 };
+    const deps: ToolDeps = {
+      db: store.db,
+      search: async () => ({ hits: [], total: 0, mode: "structured" }),
+      responseBudgetChars: 60_000,
+    };
     const gate = new DataGate(deps);
     expect(gate.emptyKinds(["spell", "feat"])).toEqual(["feat"]);
     expect(gate.emptyKinds(["spell", "feat"])).toEqual(["feat"]);
@@ -132,15 +183,26 @@ describe("list_documents", () => {
   afterAll(() => cleanup());
 
   test("answers the same twice, and sees an import at once", async () => {
-    const deps: ToolDeps = { db: store.db, search: async () => ({ hits: [], total: 0, mode: "structured" }), responseBudgetChars: 60_000 };
+    const deps: ToolDeps = {
+      db: store.db,
+      search: async () => ({ hits: [], total: 0, mode: "structured" }),
+      responseBudgetChars: 60_000,
+    };
     const ctx = { deps, gate: new DataGate(deps), progress: () => {} };
     const docs = async (args: Record<string, unknown> = {}) =>
-      ((await listDocumentsTool.call(args, ctx)).structuredContent as { documents: Array<{ key: string; entity_count: number }> }).documents;
+      (
+        (await listDocumentsTool.call(args, ctx)).structuredContent as {
+          documents: Array<{ key: string; entity_count: number }>;
+        }
+      ).documents;
     const first = await docs();
     expect(await docs()).toEqual(first);
-    const count = (d: Array<{ key: string; entity_count: number }>, key: string) => d.find((x) => x.key === key)?.entity_count ?? 0;
+    const count = (d: Array<{ key: string; entity_count: number }>, key: string) =>
+      d.find((x) => x.key === key)?.entity_count ?? 0;
     expect(count(first, "fresh-pack")).toBe(0);
-    replaceOrigin(store.db, "orcbrew:fresh", [makeEntity("feat", "Fresh Feat", {}, { doc: "fresh-pack", source: "orcbrew" })]);
+    replaceOrigin(store.db, "orcbrew:fresh", [
+      makeEntity("feat", "Fresh Feat", {}, { doc: "fresh-pack", source: "orcbrew" }),
+    ]);
     expect(count(await docs(), "fresh-pack")).toBe(1);
     expect(count(await docs({ source: "orcbrew" }), "fresh-pack")).toBe(1);
     expect(count(await docs({ source: "open5e_v2" }), "fresh-pack")).toBe(0);
@@ -177,10 +239,19 @@ describe("tools/list", () => {
   test("the shared list is what the v2 SDK's McpServer itself lists for the same zod schemas (Standard Schema; card tools through ext-apps' registerAppTool, without its deprecated flat key), made lean (same constraints, less noise)", async () => {
     const plain = new McpServer({ name: "plain", version: "0" });
     for (const def of TOOLS) {
-      const config = { title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output, annotations: def.annotations };
+      const config = {
+        title: def.title,
+        description: def.description,
+        inputSchema: def.input,
+        outputSchema: def.output,
+        annotations: def.annotations,
+      };
       const card = CARD_URIS[def.name];
       // A tool with an MCP Apps card: registered as the ext-apps SDK registers one.
-      if (card) registerAppTool(plain, def.name, { ...config, _meta: { ui: { resourceUri: card } } }, async () => ({ content: [] }));
+      if (card)
+        registerAppTool(plain, def.name, { ...config, _meta: { ui: { resourceUri: card } } }, async () => ({
+          content: [],
+        }));
       else plain.registerTool(def.name, config, async () => ({ content: [] }));
     }
     const [a, b] = InMemoryTransport.createLinkedPair();
@@ -195,7 +266,9 @@ describe("tools/list", () => {
     try {
       // lean-schema.ts: the same tools and schemas without `$schema`, safe-integer bounds, empty
       // objects, `type` beside a string enum, input length limits and the default `execution`.
-      expect(await ours.client.listTools()).toEqual(leanToolList(sdk) as unknown as Awaited<ReturnType<typeof ours.client.listTools>>);
+      expect(await ours.client.listTools()).toEqual(
+        leanToolList(sdk) as unknown as Awaited<ReturnType<typeof ours.client.listTools>>,
+      );
       expect(JSON.stringify(await ours.client.listTools()).length).toBeLessThan(JSON.stringify(sdk).length);
     } finally {
       await ours.close();

@@ -36,7 +36,15 @@ const errorText = async (name: string, args: Record<string, unknown>) => {
   return textOf(r);
 };
 
-const LOOKUP = ["search_spell", "search_creature", "search_character_option", "search_equipment", "search_rule", "search_all", "list_documents"];
+const LOOKUP = [
+  "search_spell",
+  "search_creature",
+  "search_character_option",
+  "search_equipment",
+  "search_rule",
+  "search_all",
+  "list_documents",
+];
 
 describe("tools/list", () => {
   test("every registered tool, the seven named by the spec among them, with descriptions, examples, lean schemas and annotations", async () => {
@@ -48,7 +56,8 @@ describe("tools/list", () => {
       expect(t.inputSchema.additionalProperties).toBe(false);
       expect(t.outputSchema?.type).toBe("object");
       // Lookup answers page; build_encounter and class_progression answer one computed object.
-      if (LOOKUP.includes(t.name)) expect(t.outputSchema?.required).toEqual(expect.arrayContaining(["total", "has_more"]));
+      if (LOOKUP.includes(t.name))
+        expect(t.outputSchema?.required).toEqual(expect.arrayContaining(["total", "has_more"]));
       expect(t.annotations?.readOnlyHint).toBe(true);
       // openWorldHint defaults to true (MCP spec): a tool states it only to say false.
       expect(t.annotations?.openWorldHint).not.toBe(true);
@@ -120,9 +129,10 @@ describe("tools/list", () => {
     const { tools } = await client.listTools();
     const unions: string[] = [];
     const walk = (v: unknown, path: string): void => {
-      if (Array.isArray(v)) v.forEach((x, i) => {
-        walk(x, `${path}[${i}]`);
-      });
+      if (Array.isArray(v))
+        v.forEach((x, i) => {
+          walk(x, `${path}[${i}]`);
+        });
       else if (v && typeof v === "object") {
         for (const [k, x] of Object.entries(v)) {
           if (k === "type" && Array.isArray(x)) unions.push(`${path}.type`);
@@ -132,9 +142,14 @@ describe("tools/list", () => {
     };
     walk(tools, "tools");
     expect(unions).toEqual([]);
-    const creature = tools.find((t) => t.name === "search_creature")!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    const creature = tools.find((t) => t.name === "search_creature")!.inputSchema.properties as Record<
+      string,
+      Record<string, unknown>
+    >;
     for (const p of ["cr", "cr_min", "cr_max"]) expect(creature[p]!.type).toBe("number");
-    const docs = tools.find((t) => t.name === "list_documents")!.outputSchema!.properties!.documents as { items: { properties: Record<string, unknown> } };
+    const docs = tools.find((t) => t.name === "list_documents")!.outputSchema!.properties!.documents as {
+      items: { properties: Record<string, unknown> };
+    };
     expect(docs.items.properties.publisher).toEqual({ anyOf: [{ type: "string" }, { type: "null" }] });
     // Fractions are still understood as the numbers they are, and the written forms too.
     for (const cr of [0.25, "1/4", "0.25"]) {
@@ -145,7 +160,8 @@ describe("tools/list", () => {
 
   test("fixed vocabularies are enums, bounds are in the schema", async () => {
     const { tools } = await client.listTools();
-    const props = (name: string) => tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    const props = (name: string) =>
+      tools.find((t) => t.name === name)!.inputSchema.properties as Record<string, Record<string, unknown>>;
     expect(props("search_spell").school!.enum).toContain("evocation");
     expect(props("search_spell").level).toMatchObject({ type: "integer", minimum: 0, maximum: 9 });
     expect(props("search_spell").limit).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
@@ -155,10 +171,21 @@ describe("tools/list", () => {
     // which is the server's shared tools/list answer over the in-memory transport)
     expect(props("search_creature").cr!.type).toBe("number");
     expect(String(props("search_creature").cr!.description)).toContain("0.25");
-    expect(props("search_equipment").type).toMatchObject({ enum: ["weapon", "armor", "item", "magic-item", "all"], default: "all" });
+    expect(props("search_equipment").type).toMatchObject({
+      enum: ["weapon", "armor", "item", "magic-item", "all"],
+      default: "all",
+    });
     expect(props("search_equipment").rarity!.enum).toContain("very rare");
     expect(props("search_rule").rule_type!.enum).toContain("damage-type");
-    expect(props("search_character_option").type!.enum).toEqual(["class", "subclass", "species", "race", "subspecies", "background", "feat"]);
+    expect(props("search_character_option").type!.enum).toEqual([
+      "class",
+      "subclass",
+      "species",
+      "race",
+      "subspecies",
+      "background",
+      "feat",
+    ]);
     expect(props("list_documents").source!.enum).toEqual([...DOCUMENT_SOURCES]); // every source, a new one included
     expect(props("list_documents").format).toMatchObject({ enum: ["json", "text"], default: "json" });
     expect(tools.find((t) => t.name === "search_all")!.inputSchema.required).toEqual(["query"]);
@@ -171,11 +198,27 @@ describe("results", () => {
     const a = answerOf(r);
     expect(JSON.parse((r.content as Array<{ type: string; text?: string }>)[0]!.text!)).toEqual(a);
     // One entry per name: the newer SRD's, naming the other version; a lookup comes whole.
-    expect(a).toMatchObject({ count: 1, total: 1, offset: 0, has_more: false, detail: "full", search_mode: "structured" });
+    expect(a).toMatchObject({
+      count: 1,
+      total: 1,
+      offset: 0,
+      has_more: false,
+      detail: "full",
+      search_mode: "structured",
+    });
     expect(a.metadata.sources).toEqual(["open5e_v2"]);
     expect(Date.parse(a.metadata.generated_at)).not.toBeNaN();
     const first = a.results[0]!;
-    expect(first).toMatchObject({ key: "srd-2024_fireball", name: "Fireball", kind: "spell", document_key: "srd-2024", document_name: "System Reference Document 5.2", document_source: "open5e_v2", uri: "lorekeeper://spell/srd-2024_fireball", level: 3 });
+    expect(first).toMatchObject({
+      key: "srd-2024_fireball",
+      name: "Fireball",
+      kind: "spell",
+      document_key: "srd-2024",
+      document_name: "System Reference Document 5.2",
+      document_source: "open5e_v2",
+      uri: "lorekeeper://spell/srd-2024_fireball",
+      level: 3,
+    });
     expect(first.other_versions).toEqual({ "srd-2014": "lorekeeper://spell/srd_fireball" });
     expect("similarity_score" in first).toBe(false);
     // Every result is also a resource link.
@@ -189,8 +232,13 @@ describe("results", () => {
   });
 
   test("filters are case-insensitive and accept string numbers", async () => {
-    expect(namesOf(await call("search_spell", { school: "DIVINATION", ritual: "true", limit: "5" }))).toEqual(["Detect Magic", "Identify"]);
-    expect(namesOf(await call("search_spell", { level_min: 4, level_max: 4, concentration: true }))).toEqual(["Wall of Fire"]);
+    expect(namesOf(await call("search_spell", { school: "DIVINATION", ritual: "true", limit: "5" }))).toEqual([
+      "Detect Magic",
+      "Identify",
+    ]);
+    expect(namesOf(await call("search_spell", { level_min: 4, level_max: 4, concentration: true }))).toEqual([
+      "Wall of Fire",
+    ]);
     expect(namesOf(await call("search_spell", { class_key: "Paladin" }))).toEqual(["Cure Wounds"]);
     expect(namesOf(await call("search_spell", { casting_time: "1 Bonus Action" }))).toEqual(["Healing Word"]);
   });
@@ -212,14 +260,25 @@ describe("results", () => {
     expect(undead).not.toContain("Goblin");
     expect(namesOf(await call("search_creature", { cr: "1/4" }))).toEqual(["Goblin", "Zombie"]);
     expect(namesOf(await call("search_creature", { cr: 0.125 }))).toEqual(["Kobold"]);
-    expect(namesOf(await call("search_creature", { type: "dragon", cr_min: 8, cr_max: 17, limit: 5 }))).toEqual(["Dragon Turtle", "Young Green Dragon"]);
+    expect(namesOf(await call("search_creature", { type: "dragon", cr_min: 8, cr_max: 17, limit: 5 }))).toEqual([
+      "Dragon Turtle",
+      "Young Green Dragon",
+    ]);
     expect(namesOf(await call("search_creature", { name: "ancient-red-dragon" }))).toEqual(["Ancient Red Dragon"]);
-    expect(namesOf(await call("search_creature", { name: "*dragon*", documents: ["srd-2014"] }))).toEqual(["Ancient Red Dragon", "Dragon Turtle", "Young Green Dragon"]);
+    expect(namesOf(await call("search_creature", { name: "*dragon*", documents: ["srd-2014"] }))).toEqual([
+      "Ancient Red Dragon",
+      "Dragon Turtle",
+      "Young Green Dragon",
+    ]);
   });
 
   test("character options by type", async () => {
-    expect(namesOf(await call("search_character_option", { type: "class", search: "divine warrior" }))[0]).toBe("Paladin");
-    expect(namesOf(await call("search_character_option", { type: "CLASSES", name: "wizard", documents: ["srd-2014"] }))).toEqual(["Wizard"]);
+    expect(namesOf(await call("search_character_option", { type: "class", search: "divine warrior" }))[0]).toBe(
+      "Paladin",
+    );
+    expect(
+      namesOf(await call("search_character_option", { type: "CLASSES", name: "wizard", documents: ["srd-2014"] })),
+    ).toEqual(["Wizard"]);
     expect(namesOf(await call("search_character_option", { type: "race" }))).toEqual([]);
   });
 
@@ -231,14 +290,20 @@ describe("results", () => {
     expect(kinds).toContain("weapon");
     expect(kinds).toContain("armor");
     expect(namesOf(await call("search_equipment", { type: "weapon", is_simple: true }))).toEqual(["Dagger", "Handaxe"]);
-    expect(namesOf(await call("search_equipment", { type: "magic_item", rarity: "Very_Rare" }))).toEqual(["Dwarven Thrower"]);
+    expect(namesOf(await call("search_equipment", { type: "magic_item", rarity: "Very_Rare" }))).toEqual([
+      "Dwarven Thrower",
+    ]);
     expect(namesOf(await call("search_equipment", { type: "armor" }))).toEqual(["Chain Mail"]);
     expect(namesOf(await call("search_equipment", { type: "weapon", damage_dice: "1D8" }))).toEqual(["Longsword"]);
-    expect(namesOf(await call("search_equipment", { type: "weapon", name: "longsword", documents: ["srd-5e"] }))).toEqual(["Longsword"]);
+    expect(
+      namesOf(await call("search_equipment", { type: "weapon", name: "longsword", documents: ["srd-5e"] })),
+    ).toEqual(["Longsword"]);
   });
 
   test("rules: rule_type and section", async () => {
-    expect(namesOf(await call("search_rule", { rule_type: "rule", section: "Combat" }))).toEqual(["Opportunity Attacks"]);
+    expect(namesOf(await call("search_rule", { rule_type: "rule", section: "Combat" }))).toEqual([
+      "Opportunity Attacks",
+    ]);
     const fall = answerOf(await call("search_rule", { rule_type: "rule", search: "what happens when I fall" }));
     expect(fall.search_mode).toBe("hybrid");
     expect(fall.results.map((r) => r.name).sort()).toEqual(["Falling", "Opportunity Attacks"]);
@@ -251,7 +316,9 @@ describe("results", () => {
     const dragons = answerOf(await call("search_all", { query: "dragon", content_types: ["creature"] }));
     expect(dragons.results.length).toBeGreaterThan(0);
     expect(dragons.results.every((r) => r.kind === "creature")).toBe(true);
-    const mixed = answerOf(await call("search_all", { query: "fire", content_types: ["magic_item", "Spells"], documents: ["tob"] }));
+    const mixed = answerOf(
+      await call("search_all", { query: "fire", content_types: ["magic_item", "Spells"], documents: ["tob"] }),
+    );
     expect(mixed.results.map((r) => r.name)).toEqual(["Hellfire Orb"]);
   });
 
@@ -265,16 +332,34 @@ describe("results", () => {
 
   test("lists without `search`: the SRD's entries first, then by name, as the descriptions say; `documents` or `all_versions`: by name", async () => {
     const { tools } = await client.listTools();
-    for (const t of tools.filter((x) => x.name.startsWith("search_") && x.name !== "search_all")) expect(t.description).toContain("Lists: SRD first, then A–Z.");
-    expect(namesOf(await call("search_creature", { type: "dragon" }))).toEqual(["Ancient Red Dragon", "Dragon Turtle", "Young Green Dragon", "Fire Drake"]);
+    for (const t of tools.filter((x) => x.name.startsWith("search_") && x.name !== "search_all"))
+      expect(t.description).toContain("Lists: SRD first, then A–Z.");
+    expect(namesOf(await call("search_creature", { type: "dragon" }))).toEqual([
+      "Ancient Red Dragon",
+      "Dragon Turtle",
+      "Young Green Dragon",
+      "Fire Drake",
+    ]);
     // Paging keeps the order.
     const page2 = answerOf(await call("search_creature", { type: "dragon", limit: 2, offset: 2 }));
     expect(page2.results.map((x) => x.name)).toEqual(["Young Green Dragon", "Fire Drake"]);
     expect(page2.total).toBe(4);
-    expect(namesOf(await call("search_creature", { type: "dragon", documents: ["srd-2014", "tob"] }))).toEqual(["Ancient Red Dragon", "Dragon Turtle", "Fire Drake", "Young Green Dragon"]);
-    expect(namesOf(await call("search_creature", { type: "dragon", all_versions: true }))).toEqual(["Ancient Red Dragon", "Dragon Turtle", "Fire Drake", "Young Green Dragon"]);
+    expect(namesOf(await call("search_creature", { type: "dragon", documents: ["srd-2014", "tob"] }))).toEqual([
+      "Ancient Red Dragon",
+      "Dragon Turtle",
+      "Fire Drake",
+      "Young Green Dragon",
+    ]);
+    expect(namesOf(await call("search_creature", { type: "dragon", all_versions: true }))).toEqual([
+      "Ancient Red Dragon",
+      "Dragon Turtle",
+      "Fire Drake",
+      "Young Green Dragon",
+    ]);
     // Homebrew last.
-    const spells = answerOf(await call("search_spell", { school: "evocation", limit: 50 })).results.map((x) => String(x.document_key));
+    const spells = answerOf(await call("search_spell", { school: "evocation", limit: 50 })).results.map((x) =>
+      String(x.document_key),
+    );
     expect(spells.indexOf("homebrew-pack")).toBeGreaterThan(spells.lastIndexOf("tob"));
     expect(spells.lastIndexOf("srd-2014")).toBeLessThan(spells.indexOf("tob"));
   });
@@ -288,7 +373,10 @@ describe("results", () => {
 describe("argument errors are tool errors naming the parameter and the valid values", () => {
   // The valid values are the parameter's published enum, whole and in its order (a new kind adds to it).
   const enumOf = async (tool: string, param: string) => {
-    const props = (await client.listTools()).tools.find((t) => t.name === tool)!.inputSchema.properties as Record<string, { enum?: string[] }>;
+    const props = (await client.listTools()).tools.find((t) => t.name === tool)!.inputSchema.properties as Record<
+      string,
+      { enum?: string[] }
+    >;
     return props[param]!.enum!;
   };
   test("invalid rule_type lists the valid ones", async () => {
@@ -300,24 +388,36 @@ describe("argument errors are tool errors naming the parameter and the valid val
   test("invalid character option type", async () => {
     const values = await enumOf("search_character_option", "type");
     expect(values).toEqual(expect.arrayContaining(["class", "subclass", "species", "race", "background", "feat"]));
-    expect(await errorText("search_character_option", { type: "invalid-type" })).toContain(`Valid values: ${values.join(", ")}.`);
+    expect(await errorText("search_character_option", { type: "invalid-type" })).toContain(
+      `Valid values: ${values.join(", ")}.`,
+    );
   });
   test("bad enum, out of range, wrong type", async () => {
-    expect(await errorText("search_spell", { school: "pyromancy" })).toContain('school: "pyromancy" is not a valid value. Valid values: abjuration,');
+    expect(await errorText("search_spell", { school: "pyromancy" })).toContain(
+      'school: "pyromancy" is not a valid value. Valid values: abjuration,',
+    );
     expect(await errorText("search_spell", { level: 10 })).toContain("level: must be at most 9 (got 10).");
-    expect(await errorText("search_spell", { level: "invalid" })).toContain('level: expected a number, got the string "invalid".');
+    expect(await errorText("search_spell", { level: "invalid" })).toContain(
+      'level: expected a number, got the string "invalid".',
+    );
     expect(await errorText("search_spell", { level: 1.5 })).toContain("level: expected a whole number");
     expect(await errorText("search_spell", { limit: 0 })).toContain("limit: must be at least 1 (got 0).");
     expect(await errorText("search_spell", { limit: 101 })).toContain("limit: must be at most 100 (got 101).");
     expect(await errorText("search_creature", { cr: 31 })).toContain("cr: must be a number from 0 to 30");
     expect(await errorText("search_creature", { cr: "1/3" })).toContain('cr: "1/3" is not a challenge rating');
-    expect(await errorText("search_equipment", { damage_dice: "big" })).toContain('damage_dice: must look like "1d8" or "2d6"');
-    expect(await errorText("search_spell", { documents: [1] })).toContain("documents[0]: expected a string, got number 1.");
+    expect(await errorText("search_equipment", { damage_dice: "big" })).toContain(
+      'damage_dice: must look like "1d8" or "2d6"',
+    );
+    expect(await errorText("search_spell", { documents: [1] })).toContain(
+      "documents[0]: expected a string, got number 1.",
+    );
     expect(await errorText("list_documents", { format: "xml" })).toContain("Valid values: json, text.");
   });
   test("unknown parameters are rejected with the list of valid ones", async () => {
     const t = await errorText("search_spell", { spell_level: 3 });
-    expect(t).toContain('unknown parameter "spell_level". Valid parameters: name, search, documents, limit, offset, detail, all_versions, level,');
+    expect(t).toContain(
+      'unknown parameter "spell_level". Valid parameters: name, search, documents, limit, offset, detail, all_versions, level,',
+    );
   });
   test("unknown content type lists the valid ones", async () => {
     const t = await errorText("search_all", { query: "x", content_types: ["Spell", "Vehicle"] });
@@ -341,12 +441,21 @@ describe("list_documents", () => {
     expect(a.documents.map((d) => d.key)).toEqual(["srd-2014", "homebrew-pack", "tob", "srd-2024"]);
     const counts = a.documents.map((d) => d.entity_count as number);
     expect([...counts].sort((x, y) => y - x)).toEqual(counts);
-    expect(a.documents[0]).toMatchObject({ name: "System Reference Document 5.1", source: "open5e_v2", publisher: null, license: null });
-    expect((a.documents[0]!.counts as Record<string, number>).spell).toBe(sampleEntities().filter((e) => e.kind === "spell" && e.document_key === "srd-2014").length);
+    expect(a.documents[0]).toMatchObject({
+      name: "System Reference Document 5.1",
+      source: "open5e_v2",
+      publisher: null,
+      license: null,
+    });
+    expect((a.documents[0]!.counts as Record<string, number>).spell).toBe(
+      sampleEntities().filter((e) => e.kind === "spell" && e.document_key === "srd-2014").length,
+    );
     expect(JSON.parse(textOf(r))).toEqual(a);
   });
   test("source filter (any spelling)", async () => {
-    const a = (await call("list_documents", { source: "OrcBrew" })).structuredContent as { documents: Array<{ key: string }> };
+    const a = (await call("list_documents", { source: "OrcBrew" })).structuredContent as {
+      documents: Array<{ key: string }>;
+    };
     expect(a.documents.map((d) => d.key)).toEqual(["homebrew-pack"]);
   });
   test("text: aligned columns", async () => {
@@ -362,7 +471,13 @@ describe("resources", () => {
   test("lorekeeper://{kind}/{key} returns the full entity", async () => {
     const r = await client.readResource({ uri: "lorekeeper://creature/srd_vampire" });
     const e = JSON.parse((r.contents[0] as { text: string }).text);
-    expect(e).toMatchObject({ key: "srd_vampire", name: "Vampire", kind: "creature", document_key: "srd-2014", cr: 13 });
+    expect(e).toMatchObject({
+      key: "srd_vampire",
+      name: "Vampire",
+      kind: "creature",
+      document_key: "srd-2014",
+      cr: 13,
+    });
     expect(r.contents[0]!.mimeType).toBe("application/json");
   });
   test("a result's uri resolves", async () => {
@@ -385,17 +500,28 @@ describe("resources", () => {
     }
   });
   test("unknown keys and kinds are clear errors", async () => {
-    const e1 = await client.readResource({ uri: "lorekeeper://spell/nope" }).then(() => null, (e: Error) => e.message);
+    const e1 = await client.readResource({ uri: "lorekeeper://spell/nope" }).then(
+      () => null,
+      (e: Error) => e.message,
+    );
     expect(e1).toContain('No spell with key "nope"');
-    const e2 = await client.readResource({ uri: "lorekeeper://vehicle/x" }).then(() => null, (e: Error) => e.message);
+    const e2 = await client.readResource({ uri: "lorekeeper://vehicle/x" }).then(
+      () => null,
+      (e: Error) => e.message,
+    );
     expect(e2).toContain('Unknown content kind "vehicle"');
   });
   test("lorekeeper://documents and the template are listed", async () => {
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri)).toContain("lorekeeper://documents");
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(["lorekeeper://{kind}/{key}", "lorekeeper://class/{key}/levels"]);
-    const docs = JSON.parse(((await client.readResource({ uri: "lorekeeper://documents" })).contents[0] as { text: string }).text);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      "lorekeeper://{kind}/{key}",
+      "lorekeeper://class/{key}/levels",
+    ]);
+    const docs = JSON.parse(
+      ((await client.readResource({ uri: "lorekeeper://documents" })).contents[0] as { text: string }).text,
+    );
     expect(docs.documents[0].key).toBe("srd-2014");
   });
 });
@@ -403,15 +529,27 @@ describe("resources", () => {
 describe("response budget", () => {
   test("long entries are shortened to fit, flagged, with a hint to the full entry", async () => {
     const long = (i: number) => {
-      const e = makeEntity("creature", `Colossus ${i}`, { cr: 20, creature_type: "construct", size: "gargantuan" }, { key: `colossus-${i}` });
-      e.data = { ...e.data, desc: `${"An enormous animated statue of bronze. ".repeat(200)}`, actions: [{ name: "Slam", desc: "It slams. ".repeat(300) }] };
+      const e = makeEntity(
+        "creature",
+        `Colossus ${i}`,
+        { cr: 20, creature_type: "construct", size: "gargantuan" },
+        { key: `colossus-${i}` },
+      );
+      e.data = {
+        ...e.data,
+        desc: `${"An enormous animated statue of bronze. ".repeat(200)}`,
+        actions: [{ name: "Slam", desc: "It slams. ".repeat(300) }],
+      };
       return e;
     };
     const made = makeStore(Array.from({ length: 6 }, (_, i) => long(i)));
     const small = await connectInMemory(makeDeps(made.store, { responseBudgetChars: 12_000 }));
     try {
       await small.client.listTools();
-      const r = await small.client.callTool({ name: "search_creature", arguments: { type: "construct", detail: "full" } });
+      const r = await small.client.callTool({
+        name: "search_creature",
+        arguments: { type: "construct", detail: "full" },
+      });
       const a = answerOf(r);
       expect(textOf(r).length).toBeLessThanOrEqual(12_000);
       expect(a.truncated).toBe(true);
@@ -419,7 +557,9 @@ describe("response budget", () => {
       expect(String(a.results[0]!.desc)).toEndWith("[truncated]");
       expect(a.message).toContain("lorekeeper://creature/colossus-0");
       const full = await small.client.readResource({ uri: "lorekeeper://creature/colossus-0" });
-      expect(JSON.parse((full.contents[0] as { text: string }).text).desc).toHaveLength(long(0).data.desc!.toString().length);
+      expect(JSON.parse((full.contents[0] as { text: string }).text).desc).toHaveLength(
+        long(0).data.desc!.toString().length,
+      );
     } finally {
       await small.close();
       made.cleanup();

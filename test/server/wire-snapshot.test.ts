@@ -33,7 +33,11 @@ let nextId = 1;
 async function rpc(method: string, params?: unknown): Promise<unknown> {
   const res = await fetch(http.url, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25" },
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "MCP-Protocol-Version": "2025-11-25",
+    },
     body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, ...(params === undefined ? {} : { params }) }),
   });
   const text = await res.text();
@@ -83,7 +87,15 @@ const CALLS: Array<[string, Record<string, unknown> | null]> = [
 ];
 
 test("tools/list, prompts and resources lists are what they were", async () => {
-  expect(stable(await rpc("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "snapshot", version: "0" } }))).toMatchSnapshot();
+  expect(
+    stable(
+      await rpc("initialize", {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "snapshot", version: "0" },
+      }),
+    ),
+  ).toMatchSnapshot();
   expect(await rpc("ping")).toMatchSnapshot();
   expect(stable(await rpc("tools/list"))).toMatchSnapshot();
   expect(stable(await rpc("prompts/list"))).toMatchSnapshot();
@@ -94,7 +106,9 @@ test("tools/list, prompts and resources lists are what they were", async () => {
 test("every tool's answers and errors are what they were", async () => {
   const out: Record<string, unknown> = {};
   for (const [i, [name, args]] of CALLS.entries()) {
-    out[`${i} ${name} ${JSON.stringify(args)}`] = stable(await rpc("tools/call", args === null ? { name, arguments: null } : { name, arguments: args }));
+    out[`${i} ${name} ${JSON.stringify(args)}`] = stable(
+      await rpc("tools/call", args === null ? { name, arguments: null } : { name, arguments: args }),
+    );
   }
   expect(out).toMatchSnapshot();
 });
@@ -110,12 +124,21 @@ test("protocol errors and resources read the same", async () => {
     "read unknown kind": await rpc("resources/read", { uri: "lorekeeper://starship/x" }),
     "read not a uri": await rpc("resources/read", { uri: "not a uri" }),
     "read no uri": await rpc("resources/read", {}),
-    "prompt": await rpc("prompts/get", { name: "spell_card", arguments: { name: "Fireball" } }),
+    prompt: await rpc("prompts/get", { name: "spell_card", arguments: { name: "Fireball" } }),
     "prompt unknown": await rpc("prompts/get", { name: "nope" }),
     "prompt missing argument": await rpc("prompts/get", { name: "spell_card", arguments: {} }),
-    "complete kind": await rpc("completion/complete", { ref: { type: "ref/resource", uri: "lorekeeper://{kind}/{key}" }, argument: { name: "kind", value: "sp" } }),
-    "complete spell name": await rpc("completion/complete", { ref: { type: "ref/prompt", name: "spell_card" }, argument: { name: "name", value: "Fi" } }),
-    "complete unknown prompt": await rpc("completion/complete", { ref: { type: "ref/prompt", name: "nope" }, argument: { name: "x", value: "" } }),
+    "complete kind": await rpc("completion/complete", {
+      ref: { type: "ref/resource", uri: "lorekeeper://{kind}/{key}" },
+      argument: { name: "kind", value: "sp" },
+    }),
+    "complete spell name": await rpc("completion/complete", {
+      ref: { type: "ref/prompt", name: "spell_card" },
+      argument: { name: "name", value: "Fi" },
+    }),
+    "complete unknown prompt": await rpc("completion/complete", {
+      ref: { type: "ref/prompt", name: "nope" },
+      argument: { name: "x", value: "" },
+    }),
     "set level": await rpc("logging/setLevel", { level: "info" }),
     "set bad level": await rpc("logging/setLevel", { level: "loud" }),
   };

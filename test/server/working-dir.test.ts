@@ -22,7 +22,13 @@ function bareEnv(extra: Record<string, string>): Record<string, string> {
 }
 
 async function listAndCall(cwd: string, env: Record<string, string>): Promise<string[]> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [join(REPO_ROOT, "src/cli/main.ts"), "serve"], cwd, env, stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [join(REPO_ROOT, "src/cli/main.ts"), "serve"],
+    cwd,
+    env,
+    stderr: "pipe",
+  });
   const client = new Client({ name: "cwd-test", version: "1.0.0" });
   await client.connect(transport);
   try {

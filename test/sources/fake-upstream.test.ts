@@ -37,7 +37,10 @@ describe("fake upstream behaves like the real APIs", () => {
   });
 
   test("errors and redirects", async () => {
-    expect(await get(`${fake.url}/v2/spells/?page=9`)).toMatchObject({ status: 404, body: { detail: "Invalid page." } });
+    expect(await get(`${fake.url}/v2/spells/?page=9`)).toMatchObject({
+      status: 404,
+      body: { detail: "Invalid page." },
+    });
     expect(await get(`${fake.url}/v2/spells/?page=0`)).toMatchObject({ status: 404 });
     const r = await get(`${fake.url}/v2/spells?limit=2`);
     expect(r.status).toBe(301);
@@ -60,7 +63,11 @@ describe("fake upstream behaves like the real APIs", () => {
       count: 2,
       results: [
         { index: "actions-in-combat", name: "Actions in Combat", url: "/api/2014/rule-sections/actions-in-combat" },
-        { index: "the-order-of-combat", name: "The Order of Combat", url: "/api/2014/rule-sections/the-order-of-combat" },
+        {
+          index: "the-order-of-combat",
+          name: "The Order of Combat",
+          url: "/api/2014/rule-sections/the-order-of-combat",
+        },
       ],
     });
   });
@@ -91,7 +98,10 @@ describe("fake upstream behaves like the real APIs", () => {
   });
 
   test("runs as a script and prints its URL", async () => {
-    const proc = Bun.spawn(["bun", join(import.meta.dir, "..", "support", "fake-upstream.ts"), "--data", FIXTURES], { stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(["bun", join(import.meta.dir, "..", "support", "fake-upstream.ts"), "--data", FIXTURES], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     try {
       const reader = proc.stdout.getReader();
       let out = "";

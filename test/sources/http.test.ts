@@ -92,7 +92,9 @@ describe("HttpClient against the fake upstream", () => {
   test("gives up after the configured retries with an actionable message", async () => {
     fake.setFault("/v2/spells/", { statuses: [503, 503, 503] });
     const http = fastClient({ retries: 2 });
-    const err = await failure(http.getJson(spells(), { upstream: { name: "Open5e", baseUrl: fake.url, envVar: "LOREKEEPER_OPEN5E_BASE_URL" } }));
+    const err = await failure(
+      http.getJson(spells(), { upstream: { name: "Open5e", baseUrl: fake.url, envVar: "LOREKEEPER_OPEN5E_BASE_URL" } }),
+    );
     expect(err.kind).toBe("http");
     expect(err.status).toBe(503);
     expect(err.message).toContain("after 3 attempts");
@@ -161,7 +163,9 @@ describe("HttpClient against the fake upstream", () => {
     const url = spells();
     await fake.stop();
     const err = await failure(
-      fastClient({ retries: 1 }).getJson(url, { upstream: { name: "Open5e", baseUrl: "http://mirror", envVar: "LOREKEEPER_OPEN5E_BASE_URL" } }),
+      fastClient({ retries: 1 }).getJson(url, {
+        upstream: { name: "Open5e", baseUrl: "http://mirror", envVar: "LOREKEEPER_OPEN5E_BASE_URL" },
+      }),
     );
     expect(err.kind).toBe("network");
     expect(err.message).toContain("Open5e at http://mirror is unreachable");
@@ -187,7 +191,9 @@ describe("HttpClient against the fake upstream", () => {
   test("concurrency is bounded across callers", async () => {
     fake.setFault("/v2/spells/", { delayMs: 40 });
     const http = fastClient({ concurrency: 2 });
-    await Promise.all(Array.from({ length: 6 }, (_, i) => http.getJson(`${fake.url}/v2/spells/?limit=1&page=${i + 1}`)));
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) => http.getJson(`${fake.url}/v2/spells/?limit=1&page=${i + 1}`)),
+    );
     expect(fake.requests.length).toBe(6);
     expect(Math.max(...fake.requests.map((r) => r.inFlight))).toBe(2);
   });

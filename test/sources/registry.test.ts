@@ -20,7 +20,11 @@ describe("the source registry", () => {
 
   test("the homebrew hook and entities' HOMEBREW_SOURCES name the same sources", () => {
     // entities/ sits below sources/ and cannot read the hook; this keeps its list true.
-    expect(SOURCES.filter((s) => s.homebrew).map((s) => s.id).sort()).toEqual([...HOMEBREW_SOURCES].sort());
+    expect(
+      SOURCES.filter((s) => s.homebrew)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual([...HOMEBREW_SOURCES].sort());
   });
 
   test("short names are unique; homebrew ranks after every API source", () => {

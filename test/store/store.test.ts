@@ -62,9 +62,12 @@ describe("store", () => {
   });
 
   test("listDocuments counts per kind, sorted by entity_count", () => {
-    replaceOrigin(store.db, "o", [spell("a", "A", 1), spell("b", "B", 1), spell("c", "C", 1, { document_key: "tob", document_name: "Tome" })], [
-      { key: "srd-2014", name: "SRD 5.1", source: "open5e_v2", publisher: "WotC", license: "CC-BY-4.0" },
-    ]);
+    replaceOrigin(
+      store.db,
+      "o",
+      [spell("a", "A", 1), spell("b", "B", 1), spell("c", "C", 1, { document_key: "tob", document_name: "Tome" })],
+      [{ key: "srd-2014", name: "SRD 5.1", source: "open5e_v2", publisher: "WotC", license: "CC-BY-4.0" }],
+    );
     const docs = listDocuments(store.db);
     expect(docs.map((d) => [d.key, d.entity_count])).toEqual([
       ["srd-2014", 2],

@@ -10,10 +10,18 @@ import { existsSync } from "node:fs";
 import type { Browser, Frame, Page } from "playwright-core";
 
 export const CHROMIUM = process.env.LK_CHROMIUM ?? "/usr/bin/chromium";
-const FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
 
 export async function cardBrowser(): Promise<{ browser: Browser } | { reason: string }> {
-  if (!existsSync(CHROMIUM)) return { reason: `no Chromium at ${CHROMIUM} (apt-get install chromium, or set LK_CHROMIUM)` };
+  if (!existsSync(CHROMIUM))
+    return { reason: `no Chromium at ${CHROMIUM} (apt-get install chromium, or set LK_CHROMIUM)` };
   let pw: typeof import("playwright-core");
   try {
     pw = await import("playwright-core");
@@ -51,8 +59,16 @@ function start(html, result, theme) {
 </script></body></html>`;
 
 /** Renders `html` (a card template) in the host with `result` (a CallToolResult). */
-export async function renderCard(browser: Browser, html: string, result: unknown, opts: { theme?: "light" | "dark"; width?: number } = {}): Promise<Rendered> {
-  const page = await browser.newPage({ viewport: { width: opts.width ?? 640, height: 400 }, colorScheme: opts.theme ?? "light" });
+export async function renderCard(
+  browser: Browser,
+  html: string,
+  result: unknown,
+  opts: { theme?: "light" | "dark"; width?: number } = {},
+): Promise<Rendered> {
+  const page = await browser.newPage({
+    viewport: { width: opts.width ?? 640, height: 400 },
+    colorScheme: opts.theme ?? "light",
+  });
   const consoleErrors: string[] = [];
   const requests: string[] = [];
   page.on("console", (m) => {
@@ -62,7 +78,9 @@ export async function renderCard(browser: Browser, html: string, result: unknown
   page.on("request", (r) => requests.push(r.url()));
   await page.setContent(HOST);
   // Strings: the browser's DOM types are not in this project's lib.
-  await page.evaluate(`start(${JSON.stringify(html)}, ${JSON.stringify(result)}, ${JSON.stringify(opts.theme ?? "light")})`);
+  await page.evaluate(
+    `start(${JSON.stringify(html)}, ${JSON.stringify(result)}, ${JSON.stringify(opts.theme ?? "light")})`,
+  );
   await page.waitForFunction(`typeof window.cardHeight === "number"`, undefined, { timeout: 10_000 });
   const height = (await page.evaluate("window.cardHeight")) as number;
   await page.setViewportSize({ width: opts.width ?? 640, height: Math.min(Math.max(height, 100), 4000) });

@@ -26,7 +26,10 @@ export interface MakeOpts {
 export function makeEntity(kind: EntityKind, name: string, filters: EntityFilters, opts: MakeOpts = {}): Entity {
   const doc = opts.doc ?? "srd-2014";
   const prefix = doc === "srd-2014" ? "srd" : doc;
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  const slug = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
   const key = opts.key ?? `${prefix}_${slug}`;
   return {
     kind,
@@ -42,100 +45,233 @@ export function makeEntity(kind: EntityKind, name: string, filters: EntityFilter
   };
 }
 
-const spell = (name: string, f: EntityFilters, text: string, opts: MakeOpts = {}) => makeEntity("spell", name, f, { ...opts, text });
-const creature = (name: string, f: EntityFilters, text: string, opts: MakeOpts = {}) => makeEntity("creature", name, f, { ...opts, text });
+const spell = (name: string, f: EntityFilters, text: string, opts: MakeOpts = {}) =>
+  makeEntity("spell", name, f, { ...opts, text });
+const creature = (name: string, f: EntityFilters, text: string, opts: MakeOpts = {}) =>
+  makeEntity("creature", name, f, { ...opts, text });
 
 /** A dozen spells, a few creatures, equipment, rules and oddly named entries (with `_` and `%`). */
 export function sampleEntities(): Entity[] {
   return [
     spell(
       "Fireball",
-      { level: 3, school: "evocation", classes: ["sorcerer", "wizard"], concentration: false, ritual: false, casting_time: "1 action", damage_types: ["fire"] },
+      {
+        level: 3,
+        school: "evocation",
+        classes: ["sorcerer", "wizard"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 action",
+        damage_types: ["fire"],
+      },
       "A bright streak flashes to a point you choose and blossoms into an explosion of flame. Each creature in a 20-foot sphere takes 8d6 fire damage.",
     ),
     spell(
       "Fireball",
-      { level: 3, school: "evocation", classes: ["sorcerer", "wizard"], concentration: false, ritual: false, casting_time: "1 action", damage_types: ["fire"] },
+      {
+        level: 3,
+        school: "evocation",
+        classes: ["sorcerer", "wizard"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 action",
+        damage_types: ["fire"],
+      },
       "A bright streak flashes from you and explodes into a fiery blast. Creatures in a 20-foot sphere take fire damage.",
       { doc: "srd-2024" },
     ),
     spell(
       "Fire Bolt",
-      { level: 0, school: "evocation", classes: ["sorcerer", "wizard"], concentration: false, ritual: false, casting_time: "1 action", damage_types: ["fire"] },
+      {
+        level: 0,
+        school: "evocation",
+        classes: ["sorcerer", "wizard"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 action",
+        damage_types: ["fire"],
+      },
       "You hurl a mote of fire at a creature or object. A flammable object hit by this spell ignites.",
     ),
     spell(
       "Wall of Fire",
-      { level: 4, school: "evocation", classes: ["druid", "sorcerer", "wizard"], concentration: true, ritual: false, casting_time: "1 action", damage_types: ["fire"] },
+      {
+        level: 4,
+        school: "evocation",
+        classes: ["druid", "sorcerer", "wizard"],
+        concentration: true,
+        ritual: false,
+        casting_time: "1 action",
+        damage_types: ["fire"],
+      },
       "You create a wall of fire on a solid surface. The wall deals fire damage to creatures that end their turn near it.",
     ),
     spell(
       "Fire Shield",
-      { level: 4, school: "evocation", classes: ["wizard"], concentration: false, ritual: false, casting_time: "1 action", damage_types: ["fire", "cold"] },
+      {
+        level: 4,
+        school: "evocation",
+        classes: ["wizard"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 action",
+        damage_types: ["fire", "cold"],
+      },
       "Thin and wispy flames wreathe your body, protecting you from fire or cold and harming those who strike you.",
     ),
     spell(
       "Ice Storm",
-      { level: 4, school: "evocation", classes: ["druid", "sorcerer", "wizard"], concentration: false, ritual: false, casting_time: "1 action", damage_types: ["bludgeoning", "cold"] },
+      {
+        level: 4,
+        school: "evocation",
+        classes: ["druid", "sorcerer", "wizard"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 action",
+        damage_types: ["bludgeoning", "cold"],
+      },
       "A hail of rock-hard ice pounds to the ground in a cylinder, dealing bludgeoning and cold damage.",
     ),
     spell(
       "Magic Missile",
-      { level: 1, school: "evocation", classes: ["sorcerer", "wizard"], concentration: false, ritual: false, casting_time: "1 action", damage_types: ["force"] },
+      {
+        level: 1,
+        school: "evocation",
+        classes: ["sorcerer", "wizard"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 action",
+        damage_types: ["force"],
+      },
       "You create three glowing darts of magical force. Each dart hits a creature of your choice and deals force damage.",
     ),
     spell(
       "Shield",
-      { level: 1, school: "abjuration", classes: ["sorcerer", "wizard"], concentration: false, ritual: false, casting_time: "1 reaction" },
+      {
+        level: 1,
+        school: "abjuration",
+        classes: ["sorcerer", "wizard"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 reaction",
+      },
       "An invisible barrier of magical force appears and protects you, granting +5 to AC until the start of your next turn.",
     ),
     spell(
       "Cure Wounds",
-      { level: 1, school: "evocation", classes: ["bard", "cleric", "druid", "paladin", "ranger"], concentration: false, ritual: false, casting_time: "1 action" },
+      {
+        level: 1,
+        school: "evocation",
+        classes: ["bard", "cleric", "druid", "paladin", "ranger"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 action",
+      },
       "A creature you touch regains a number of hit points. This spell heals wounds but has no effect on undead or constructs.",
     ),
     spell(
       "Healing Word",
-      { level: 1, school: "evocation", classes: ["bard", "cleric", "druid"], concentration: false, ritual: false, casting_time: "1 bonus action" },
+      {
+        level: 1,
+        school: "evocation",
+        classes: ["bard", "cleric", "druid"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 bonus action",
+      },
       "A creature of your choice that you can see regains hit points when you speak a word of healing.",
     ),
     spell(
       "Detect Magic",
-      { level: 1, school: "divination", classes: ["bard", "cleric", "wizard"], concentration: true, ritual: true, casting_time: "1 action" },
+      {
+        level: 1,
+        school: "divination",
+        classes: ["bard", "cleric", "wizard"],
+        concentration: true,
+        ritual: true,
+        casting_time: "1 action",
+      },
       "For the duration, you sense the presence of magic within 30 feet of you.",
     ),
     spell(
       "Identify",
-      { level: 1, school: "divination", classes: ["bard", "wizard"], concentration: false, ritual: true, casting_time: "1 minute" },
+      {
+        level: 1,
+        school: "divination",
+        classes: ["bard", "wizard"],
+        concentration: false,
+        ritual: true,
+        casting_time: "1 minute",
+      },
       "You choose one object that you must touch throughout the casting and learn its magical properties.",
     ),
     spell(
       "Hellfire Orb",
-      { level: 5, school: "evocation", classes: ["warlock"], concentration: false, ritual: false, casting_time: "1 action", damage_types: ["fire", "necrotic"] },
+      {
+        level: 5,
+        school: "evocation",
+        classes: ["warlock"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 action",
+        damage_types: ["fire", "necrotic"],
+      },
       "You hurl a sphere of hellish fire that burns the soul.",
       { doc: "tob" },
     ),
     spell(
       "Ember_Spark",
-      { level: 0, school: "evocation", classes: ["wizard"], concentration: false, ritual: false, casting_time: "1 action", damage_types: ["fire"] },
+      {
+        level: 0,
+        school: "evocation",
+        classes: ["wizard"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 action",
+        damage_types: ["fire"],
+      },
       "A tiny spark leaps from your fingertip. (A homebrew cantrip whose name holds an underscore.)",
       { doc: "homebrew-pack", key: "ember-spark" },
     ),
     spell(
       "EmberXSpark",
-      { level: 0, school: "evocation", classes: ["wizard"], concentration: false, ritual: false, casting_time: "1 action", damage_types: ["fire"] },
+      {
+        level: 0,
+        school: "evocation",
+        classes: ["wizard"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 action",
+        damage_types: ["fire"],
+      },
       "A decoy whose name differs from Ember_Spark only where the underscore is.",
       { doc: "homebrew-pack", key: "emberxspark" },
     ),
     spell(
       "100% Fire",
-      { level: 2, school: "evocation", classes: ["wizard"], concentration: false, ritual: false, casting_time: "1 action", damage_types: ["fire"] },
+      {
+        level: 2,
+        school: "evocation",
+        classes: ["wizard"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 action",
+        damage_types: ["fire"],
+      },
       "Pure flame, no smoke. (A homebrew spell whose name holds a percent sign.)",
       { doc: "homebrew-pack", key: "100-fire" },
     ),
     spell(
       "1000 Fire",
-      { level: 2, school: "evocation", classes: ["wizard"], concentration: false, ritual: false, casting_time: "1 action", damage_types: ["fire"] },
+      {
+        level: 2,
+        school: "evocation",
+        classes: ["wizard"],
+        concentration: false,
+        ritual: false,
+        casting_time: "1 action",
+        damage_types: ["fire"],
+      },
       "A decoy for the percent-sign test.",
       { doc: "homebrew-pack", key: "1000-fire" },
     ),
@@ -185,16 +321,82 @@ export function sampleEntities(): Entity[] {
       "A wingless dragon kin that spits fire.",
       { doc: "tob" },
     ),
-    makeEntity("weapon", "Longsword", { category: "martial melee", is_simple: false, damage_dice: "1d8", damage_types: ["slashing"], cost_gp: 15, weight_lb: 3 }, { text: "Versatile (1d10)." }),
-    makeEntity("weapon", "Dagger", { category: "simple melee", is_simple: true, damage_dice: "1d4", damage_types: ["piercing"], cost_gp: 2, weight_lb: 1 }, { text: "Finesse, light, thrown (range 20/60)." }),
-    makeEntity("weapon", "Handaxe", { category: "simple melee", is_simple: true, damage_dice: "1d6", damage_types: ["slashing"], cost_gp: 5, weight_lb: 2 }, { text: "Light, thrown (range 20/60)." }),
-    makeEntity("armor", "Chain Mail", { category: "heavy", cost_gp: 75, weight_lb: 55 }, { text: "Made of interlocking metal rings. AC 16, Strength 13." }),
-    makeEntity("magic_item", "Dwarven Thrower", { category: "weapon", rarity: "very rare", requires_attunement: true }, { text: "A magic warhammer that returns to your hand when thrown." }),
-    makeEntity("magic_item", "Wand of Magic Missiles", { category: "wand", rarity: "uncommon", requires_attunement: false }, { text: "This wand has 7 charges for casting magic missile." }),
+    makeEntity(
+      "weapon",
+      "Longsword",
+      {
+        category: "martial melee",
+        is_simple: false,
+        damage_dice: "1d8",
+        damage_types: ["slashing"],
+        cost_gp: 15,
+        weight_lb: 3,
+      },
+      { text: "Versatile (1d10)." },
+    ),
+    makeEntity(
+      "weapon",
+      "Dagger",
+      {
+        category: "simple melee",
+        is_simple: true,
+        damage_dice: "1d4",
+        damage_types: ["piercing"],
+        cost_gp: 2,
+        weight_lb: 1,
+      },
+      { text: "Finesse, light, thrown (range 20/60)." },
+    ),
+    makeEntity(
+      "weapon",
+      "Handaxe",
+      {
+        category: "simple melee",
+        is_simple: true,
+        damage_dice: "1d6",
+        damage_types: ["slashing"],
+        cost_gp: 5,
+        weight_lb: 2,
+      },
+      { text: "Light, thrown (range 20/60)." },
+    ),
+    makeEntity(
+      "armor",
+      "Chain Mail",
+      { category: "heavy", cost_gp: 75, weight_lb: 55 },
+      { text: "Made of interlocking metal rings. AC 16, Strength 13." },
+    ),
+    makeEntity(
+      "magic_item",
+      "Dwarven Thrower",
+      { category: "weapon", rarity: "very rare", requires_attunement: true },
+      { text: "A magic warhammer that returns to your hand when thrown." },
+    ),
+    makeEntity(
+      "magic_item",
+      "Wand of Magic Missiles",
+      { category: "wand", rarity: "uncommon", requires_attunement: false },
+      { text: "This wand has 7 charges for casting magic missile." },
+    ),
     makeEntity("condition", "Grappled", {}, { text: "A grappled creature's speed becomes 0." }),
-    makeEntity("rule", "Opportunity Attacks", { section: "combat" }, { text: "You can make an opportunity attack when a hostile creature you can see moves out of your reach." }),
-    makeEntity("rule", "Falling", { section: "adventuring" }, { text: "A fall from a great height takes 1d6 bludgeoning damage for every 10 feet it fell." }),
-    makeEntity("class", "Wizard", {}, { text: "A scholarly magic-user capable of manipulating the structures of reality." }),
+    makeEntity(
+      "rule",
+      "Opportunity Attacks",
+      { section: "combat" },
+      { text: "You can make an opportunity attack when a hostile creature you can see moves out of your reach." },
+    ),
+    makeEntity(
+      "rule",
+      "Falling",
+      { section: "adventuring" },
+      { text: "A fall from a great height takes 1d6 bludgeoning damage for every 10 feet it fell." },
+    ),
+    makeEntity(
+      "class",
+      "Wizard",
+      {},
+      { text: "A scholarly magic-user capable of manipulating the structures of reality." },
+    ),
     makeEntity("class", "Paladin", {}, { text: "A holy warrior bound to a sacred oath." }),
   ];
 }
@@ -224,7 +426,11 @@ export function makeStore(entities: Entity[] = sampleEntities()): { store: Store
  * A store of `entities` changed by `prepare` (e.g. set back to an older schema), then closed and
  * opened again, migrated, for `check`; removed afterwards.
  */
-export async function reopenedAfter(entities: Entity[], prepare: (store: Store) => void | Promise<void>, check: (again: Store) => Promise<void>): Promise<void> {
+export async function reopenedAfter(
+  entities: Entity[],
+  prepare: (store: Store) => void | Promise<void>,
+  check: (again: Store) => Promise<void>,
+): Promise<void> {
   const { store, cleanup } = makeStore(entities);
   try {
     await prepare(store);
@@ -250,7 +456,9 @@ const FILTER_COLS = `document_key, document_source, key, slug, level, school, cl
  * before them has none, and SQLite refuses to drop a column an index holds.
  */
 export function dropLateIndexes(raw: Database): void {
-  raw.exec("DROP INDEX IF EXISTS entities_late_by_preference; DROP INDEX IF EXISTS entities_late_by_name; DROP INDEX IF EXISTS entities_late_by_cr;");
+  raw.exec(
+    "DROP INDEX IF EXISTS entities_late_by_preference; DROP INDEX IF EXISTS entities_late_by_name; DROP INDEX IF EXISTS entities_late_by_cr;",
+  );
 }
 
 /** Turn a store back into schema 10: entities_by_form without name, no entities_creature_type. */

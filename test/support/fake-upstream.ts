@@ -84,9 +84,17 @@ const json = (status: number, v: unknown, headers?: Record<string, string>): Rep
   body: JSON.stringify(v),
   headers: { "Content-Type": "application/json", ...headers },
 });
-const text = (status: number, body: string, type = "text/plain"): Reply => ({ status, body, headers: { "Content-Type": type } });
+const text = (status: number, body: string, type = "text/plain"): Reply => ({
+  status,
+  body,
+  headers: { "Content-Type": type },
+});
 const html404 = () =>
-  text(404, '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1></body>\n</html>\n', "text/html");
+  text(
+    404,
+    '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1></body>\n</html>\n',
+    "text/html",
+  );
 
 type Rec = Record<string, unknown>;
 
@@ -104,7 +112,11 @@ function loadArray(path: string): { records: Rec[]; byKey: Map<string, Map<strin
   return v;
 }
 
-function lookup(file: { records: Rec[]; byKey: Map<string, Map<string, Rec>> }, field: string, key: string): Rec | undefined {
+function lookup(
+  file: { records: Rec[]; byKey: Map<string, Map<string, Rec>> },
+  field: string,
+  key: string,
+): Rec | undefined {
   let m = file.byKey.get(field);
   if (!m) {
     m = new Map();
@@ -154,7 +166,8 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     const count = file.records.length;
     const pages = Math.max(1, Math.ceil(count / limit));
     const rawPage = q.get("page");
-    const page = rawPage === null ? 1 : rawPage === "last" ? pages : /^\d+$/.test(rawPage) ? Number(rawPage) : Number.NaN;
+    const page =
+      rawPage === null ? 1 : rawPage === "last" ? pages : /^\d+$/.test(rawPage) ? Number(rawPage) : Number.NaN;
     if (!(page >= 1 && page <= pages)) return json(404, { detail: "Invalid page." });
     const results: unknown[] = file.records.slice((page - 1) * limit, page * limit);
     if (fault?.injectRecord !== undefined) results.push(fault.injectRecord);
@@ -170,17 +183,26 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     if (fault?.loopNext === "first") next = link(1);
     const previous = page > 1 ? link(page - 1) : null;
     const headers: Record<string, string> =
-      version === "v1" ? { Warning: "299 Deprecated API: use /v2/ instead. /v1/ will be maintained until 2024-12-31." } : {};
+      version === "v1"
+        ? { Warning: "299 Deprecated API: use /v2/ instead. /v1/ will be maintained until 2024-12-31." }
+        : {};
     return json(200, { count: count + (fault?.countOffset ?? 0), next, previous, results }, headers);
   }
 
   function open5e(url: URL, fault: Fault | undefined): Reply {
     const m = /^\/(v1|v2)\/(?:([^/]+)(?:\/([^/]+))?(\/?))?$/.exec(url.pathname);
     if (!m) return html404();
-    const [, version, ep, key, slash] = m as unknown as [string, string, string | undefined, string | undefined, string];
+    const [, version, ep, key, slash] = m as unknown as [
+      string,
+      string,
+      string | undefined,
+      string | undefined,
+      string,
+    ];
     if (ep === undefined) {
       const raw = loadJson(join(opts.dataDir, "open5e", "raw", `${version}-root.json`));
-      const names = raw && typeof raw === "object" ? Object.keys(raw) : listEndpoints(join(opts.dataDir, "open5e", version));
+      const names =
+        raw && typeof raw === "object" ? Object.keys(raw) : listEndpoints(join(opts.dataDir, "open5e", version));
       return json(200, Object.fromEntries(names.map((n) => [n, `${linkBase()}/${version}/${n}/`])));
     }
     if (slash !== "/") return { status: 301, body: "", headers: { Location: `${url.pathname}/${url.search}` } };
@@ -200,12 +222,20 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
       const cls = decodeURIComponent(lv[2]!);
       const recs = (file?.records ?? []).filter((r) => (r.class as Rec | undefined)?.index === cls && !r.subclass);
       if (recs.length === 0) return json(404, { error: "Not found" });
-      return json(200, [...recs].sort((a, b) => Number(a.level) - Number(b.level)));
+      return json(
+        200,
+        [...recs].sort((a, b) => Number(a.level) - Number(b.level)),
+      );
     }
     const m = /^\/api\/(\d{4})(?:\/([^/]+)(?:\/([^/]+))?)?$/.exec(path);
     if (!m) {
       const legacy = /^\/api\/([a-z-]+)(\/.*)?$/.exec(path);
-      if (legacy) return { status: 301, body: "", headers: { Location: `/api/2014/${legacy[1]}${legacy[2] ?? ""}${url.search}` } };
+      if (legacy)
+        return {
+          status: 301,
+          body: "",
+          headers: { Location: `/api/2014/${legacy[1]}${legacy[2] ?? ""}${url.search}` },
+        };
       return text(404, "Not Found");
     }
     const [, year, ep, index] = m as unknown as [string, string, string | undefined, string | undefined];
@@ -225,7 +255,13 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     }
     const name = url.searchParams.get("name")?.toLowerCase();
     const results: unknown[] = file.records
-      .filter((r) => name === undefined || String(r.name ?? "").toLowerCase().includes(name))
+      .filter(
+        (r) =>
+          name === undefined ||
+          String(r.name ?? "")
+            .toLowerCase()
+            .includes(name),
+      )
       .map((r) => {
         const item: Rec = { index: r.index, name: r.name, url: r.url ?? `/api/${year}/${ep}/${String(r.index)}` };
         if (ep === "spells" && typeof r.level === "number") item.level = r.level;
@@ -288,7 +324,10 @@ export async function startFakeUpstream(opts: FakeUpstreamOptions): Promise<Fake
     }
     const reply = url.pathname.startsWith("/api") ? dnd5e(url, fault) : open5e(url, fault);
     if (fault?.malformed && reply.status === 200) {
-      reply.body = fault.malformed === "garbage" ? "<html>this is not json" : reply.body.slice(0, Math.floor(reply.body.length / 2));
+      reply.body =
+        fault.malformed === "garbage"
+          ? "<html>this is not json"
+          : reply.body.slice(0, Math.floor(reply.body.length / 2));
     }
     return reply;
   }
@@ -318,7 +357,9 @@ if (import.meta.main) {
   };
   const dataDir = arg("--data");
   if (!dataDir || !existsSync(dataDir)) {
-    process.stderr.write("usage: bun test/support/fake-upstream.ts --data <dir laid out like ../shared/data> [--port N] [--host H]\n");
+    process.stderr.write(
+      "usage: bun test/support/fake-upstream.ts --data <dir laid out like ../shared/data> [--port N] [--host H]\n",
+    );
     process.exit(2);
   }
   const fake = await startFakeUpstream({ dataDir, port: Number(arg("--port") ?? 0), hostname: arg("--host") });

@@ -25,7 +25,8 @@ export function fuzzCalls(fallback: number): number {
   const raw = process.env.LOREKEEPER_FUZZ_CALLS?.trim();
   if (!raw) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`LOREKEEPER_FUZZ_CALLS must be a whole number ≥ 1 (got ${JSON.stringify(raw)})`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`LOREKEEPER_FUZZ_CALLS must be a whole number ≥ 1 (got ${JSON.stringify(raw)})`);
   return n;
 }
 
@@ -78,20 +79,244 @@ export function leaks(text: string): RegExp | undefined {
 // ---------------------------------------------------------------------------------------------
 // Value pools
 
-const NAMES = ["Fireball", "fireball", "FIREBALL", "Fire Bolt", "fire-bolt", "srd_fireball", "tob_fireball", "Goblin", "Ancient Red Dragon", "ancient-red-*", "Ember_Spark", "100% Fire", "100\\% Fire", "Longsword", "Grappled", "Wizard", "dragon", "fire", "Shield"];
-const WILDCARDS = ["*", "%", "**", "%%", "*%*", "fire*", "*dragon*", "%fire", "f*i*r*e", "*_*", "_", "__", "%_%", "\\*", "\\%", "\\", "\\\\", "*\\", "?", "[a-z]*", "*".repeat(200), "%".repeat(199) + "x", "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b", "fire*%_\\"];
-const QUERIES = ["protect from fire", "undead that drain life", "healing", "spells that heal wounds", "fire breathing beast", "magik missle", "firebal", "what happens when I fall", "thrown weapon that returns", "cold", "dragon"];
-const SQLISH = ["'", "''", "\"", "\"\"", "'; DROP TABLE entities; --", "\" OR 1=1 --", "1; SELECT * FROM sqlite_master", "-- comment", "/* c */", "x' UNION SELECT sql FROM sqlite_master --", "%' OR '1'='1", "NULL", "null", "undefined", "0x00", "\\x00", "$1", "?", "?1", ":name", "@p", "ESCAPE '\\'"];
-const FTS5 = ["*", "fire*", "\"fire", "fire\"", "\"\"\"", "NEAR(fire ice, 2)", "NEAR(", "fire NEAR/3 ice", "fire AND", "AND", "OR", "NOT", "fire OR ice NOT cold", "fire AND (ice OR", "(((", ")))", "^fire", "name:fire", "text:fire", "{name text}: fire", "-fire", "+fire", "fire -- ice", "fire:*", "entities_fts", "rank", "bm25(entities_fts)", "MATCH", "fire\u0000ice"];
-const UNICODE = ["🔥🐉", "Feuerball – Zauber", "ファイアボール", "火球术", "كرة نار", "שלום", "Ｆｉｒｅｂａｌｌ", "fi\u0301reball", "e\u0301\u0301\u0301\u0301", "\u200b\u200b", "\u202eevil", "\ufeffFireball", "\ud800", "\udc00x", "𝕱𝖎𝖗𝖊", "ǅ", "İstanbul", "ß", "\u0000", "\u0007\u001b[31m", "\r\n", "\t \n", "Z̸̡̢a̵l̶g̷o̴"];
-const MISC = ["", " ", "   ", "a", "0", "-1", "1e309", "NaN", "Infinity", "-0", "true", "false", "[]", "{}", "<script>alert(1)</script>", "../../etc/passwd", "%s%s%n", "${process.exit(1)}", "{{7*7}}", "lorekeeper://spell/srd_fireball", "srd-2014", "srd-5e"];
-const DOC_KEYS = ["srd-2014", "srd-2024", "srd-5e", "tob", "homebrew-pack", "SRD-2014", "srd_2014", "nope", "wotc-srd", "a5e-ag"];
-const CONTENT_TYPES = ["Spell", "Creature", "MagicItem", "magic_item", "magic-items", "spells", "Rule", "Condition", "Class", "Feat", "Weapon", "Armor", "Equipment", "Species", "race", "nonsense", "SPELL"];
-const CRS = ["1/4", "1/8", "1/2", "0", "30", "31", "1/0", "0/0", "-1", "1 / 4", "one", "1/3", "24", "0.25", "1e1", " 5 ", "½"];
-const UNKNOWN_KEYS = ["__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "Name", "LIMIT", "", " ", "name ", "ñame", "query", "search ", "filters", "$where", "1", "a".repeat(300), "level-min", "documents[]"];
+const NAMES = [
+  "Fireball",
+  "fireball",
+  "FIREBALL",
+  "Fire Bolt",
+  "fire-bolt",
+  "srd_fireball",
+  "tob_fireball",
+  "Goblin",
+  "Ancient Red Dragon",
+  "ancient-red-*",
+  "Ember_Spark",
+  "100% Fire",
+  "100\\% Fire",
+  "Longsword",
+  "Grappled",
+  "Wizard",
+  "dragon",
+  "fire",
+  "Shield",
+];
+const WILDCARDS = [
+  "*",
+  "%",
+  "**",
+  "%%",
+  "*%*",
+  "fire*",
+  "*dragon*",
+  "%fire",
+  "f*i*r*e",
+  "*_*",
+  "_",
+  "__",
+  "%_%",
+  "\\*",
+  "\\%",
+  "\\",
+  "\\\\",
+  "*\\",
+  "?",
+  "[a-z]*",
+  "*".repeat(200),
+  `${"%".repeat(199)}x`,
+  "*a*a*a*a*a*a*a*a*a*a*a*a*a*a*a*b",
+  "fire*%_\\",
+];
+const QUERIES = [
+  "protect from fire",
+  "undead that drain life",
+  "healing",
+  "spells that heal wounds",
+  "fire breathing beast",
+  "magik missle",
+  "firebal",
+  "what happens when I fall",
+  "thrown weapon that returns",
+  "cold",
+  "dragon",
+];
+const SQLISH = [
+  "'",
+  "''",
+  '"',
+  '""',
+  "'; DROP TABLE entities; --",
+  '" OR 1=1 --',
+  "1; SELECT * FROM sqlite_master",
+  "-- comment",
+  "/* c */",
+  "x' UNION SELECT sql FROM sqlite_master --",
+  "%' OR '1'='1",
+  "NULL",
+  "null",
+  "undefined",
+  "0x00",
+  "\\x00",
+  "$1",
+  "?",
+  "?1",
+  ":name",
+  "@p",
+  "ESCAPE '\\'",
+];
+const FTS5 = [
+  "*",
+  "fire*",
+  '"fire',
+  'fire"',
+  '"""',
+  "NEAR(fire ice, 2)",
+  "NEAR(",
+  "fire NEAR/3 ice",
+  "fire AND",
+  "AND",
+  "OR",
+  "NOT",
+  "fire OR ice NOT cold",
+  "fire AND (ice OR",
+  "(((",
+  ")))",
+  "^fire",
+  "name:fire",
+  "text:fire",
+  "{name text}: fire",
+  "-fire",
+  "+fire",
+  "fire -- ice",
+  "fire:*",
+  "entities_fts",
+  "rank",
+  "bm25(entities_fts)",
+  "MATCH",
+  "fire\u0000ice",
+];
+const UNICODE = [
+  "🔥🐉",
+  "Feuerball – Zauber",
+  "ファイアボール",
+  "火球术",
+  "كرة نار",
+  "שלום",
+  "Ｆｉｒｅｂａｌｌ",
+  "fi\u0301reball",
+  "e\u0301\u0301\u0301\u0301",
+  "\u200b\u200b",
+  "\u202eevil",
+  "\ufeffFireball",
+  "\ud800",
+  "\udc00x",
+  "𝕱𝖎𝖗𝖊",
+  "ǅ",
+  "İstanbul",
+  "ß",
+  "\u0000",
+  "\u0007\u001b[31m",
+  "\r\n",
+  "\t \n",
+  "Z̸̡̢a̵l̶g̷o̴",
+];
+const MISC = [
+  "",
+  " ",
+  "   ",
+  "a",
+  "0",
+  "-1",
+  "1e309",
+  "NaN",
+  "Infinity",
+  "-0",
+  "true",
+  "false",
+  "[]",
+  "{}",
+  "<script>alert(1)</script>",
+  "../../etc/passwd",
+  "%s%s%n",
+  "${process.exit(1)}",
+  "{{7*7}}",
+  "lorekeeper://spell/srd_fireball",
+  "srd-2014",
+  "srd-5e",
+];
+const DOC_KEYS = [
+  "srd-2014",
+  "srd-2024",
+  "srd-5e",
+  "tob",
+  "homebrew-pack",
+  "SRD-2014",
+  "srd_2014",
+  "nope",
+  "wotc-srd",
+  "a5e-ag",
+];
+const CONTENT_TYPES = [
+  "Spell",
+  "Creature",
+  "MagicItem",
+  "magic_item",
+  "magic-items",
+  "spells",
+  "Rule",
+  "Condition",
+  "Class",
+  "Feat",
+  "Weapon",
+  "Armor",
+  "Equipment",
+  "Species",
+  "race",
+  "nonsense",
+  "SPELL",
+];
+const CRS = [
+  "1/4",
+  "1/8",
+  "1/2",
+  "0",
+  "30",
+  "31",
+  "1/0",
+  "0/0",
+  "-1",
+  "1 / 4",
+  "one",
+  "1/3",
+  "24",
+  "0.25",
+  "1e1",
+  " 5 ",
+  "½",
+];
+const UNKNOWN_KEYS = [
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "hasOwnProperty",
+  "Name",
+  "LIMIT",
+  "",
+  " ",
+  "name ",
+  "ñame",
+  "query",
+  "search ",
+  "filters",
+  "$where",
+  "1",
+  "a".repeat(300),
+  "level-min",
+  "documents[]",
+];
 
 function huge(r: Rng): string {
-  const unit = r.pick(["a", "fire ", "🔥", "'", "\"", "*", "%", "\\", "é", "NEAR ", "\u0000", "火"]);
+  const unit = r.pick(["a", "fire ", "🔥", "'", '"', "*", "%", "\\", "é", "NEAR ", "\u0000", "火"]);
   const len = r.pick([201, 501, 1000, 5000, 20_000, 100_000]);
   return unit.repeat(Math.ceil(len / unit.length)).slice(0, len);
 }
@@ -140,10 +365,25 @@ function wrongValue(r: Rng): unknown {
   ])();
 }
 
-type PropSchema = { type?: string | string[]; enum?: unknown[]; minimum?: number; maximum?: number; maxLength?: number; maxItems?: number; items?: PropSchema };
+type PropSchema = {
+  type?: string | string[];
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  maxLength?: number;
+  maxItems?: number;
+  items?: PropSchema;
+};
 
 function mangleCase(r: Rng, s: string): string {
-  return r.pick([s, s.toUpperCase(), ` ${s} `, s.replace(/[- ]/g, "_"), s.replace(/[ _]/g, "-"), s[0]!.toUpperCase() + s.slice(1)]);
+  return r.pick([
+    s,
+    s.toUpperCase(),
+    ` ${s} `,
+    s.replace(/[- ]/g, "_"),
+    s.replace(/[ _]/g, "-"),
+    s[0]!.toUpperCase() + s.slice(1),
+  ]);
 }
 
 /** A plausible value for `name` given its schema (valid most of the time). */
@@ -159,7 +399,10 @@ function plausible(r: Rng, name: string, p: PropSchema): unknown {
   }
   if (types.includes("boolean")) return r.pick([true, false, "true", "false", "yes", "no", "TRUE"]);
   if (name === "party_levels") return Array.from({ length: r.int(1, 6) }, () => r.int(1, 20));
-  if (name === "monsters") return Array.from({ length: r.int(1, 3) }, () => (r.chance(0.2) ? { cr: r.pick(CRS), count: r.int(1, 20) } : { name: r.pick(NAMES), count: r.int(1, 20) }));
+  if (name === "monsters")
+    return Array.from({ length: r.int(1, 3) }, () =>
+      r.chance(0.2) ? { cr: r.pick(CRS), count: r.int(1, 20) } : { name: r.pick(NAMES), count: r.int(1, 20) },
+    );
   if (types.includes("array")) {
     const pool = name === "content_types" ? CONTENT_TYPES : DOC_KEYS;
     return Array.from({ length: r.int(0, 3) }, () => r.pick(pool));
@@ -168,7 +411,19 @@ function plausible(r: Rng, name: string, p: PropSchema): unknown {
   if (name === "damage_dice") return r.pick(["1d8", "2d6", "1D4", "d12", "1d", "8", "1d8+2", "10d100"]);
   if (name === "cr" || name.startsWith("cr_")) return r.pick(CRS);
   if (name === "name") return r.pick([...NAMES, ...WILDCARDS.slice(0, 12)]);
-  return r.pick(["wizard", "cleric", "1 action", "bonus action", "combat", "adventuring", "martial melee", "heavy", "wondrous item", "Wizard", "srd_wizard"]);
+  return r.pick([
+    "wizard",
+    "cleric",
+    "1 action",
+    "bonus action",
+    "combat",
+    "adventuring",
+    "martial melee",
+    "heavy",
+    "wondrous item",
+    "Wizard",
+    "srd_wizard",
+  ]);
 }
 
 /** A hostile value for a parameter of schema `p`. */
@@ -179,7 +434,23 @@ function hostile(r: Rng, p: PropSchema): unknown {
   if ((types.includes("integer") || types.includes("number")) && roll <= 3) {
     const lo = p.minimum ?? 0;
     const hi = p.maximum ?? 100;
-    return r.pick<unknown>([lo - 1, hi + 1, lo - 0.5, hi + 0.5, lo + 0.5, -0, 1e21, -1e21, `${hi + 1}`, " 3 ", "3.0", "0x10", "1e2", "١", "3 fire"]);
+    return r.pick<unknown>([
+      lo - 1,
+      hi + 1,
+      lo - 0.5,
+      hi + 0.5,
+      lo + 0.5,
+      -0,
+      1e21,
+      -1e21,
+      `${hi + 1}`,
+      " 3 ",
+      "3.0",
+      "0x10",
+      "1e2",
+      "١",
+      "3 fire",
+    ]);
   }
   if (types.includes("array") && roll <= 3) {
     return r.pick<() => unknown>([
@@ -228,7 +499,12 @@ function argsFor(r: Rng, tool: Tool): { args: Record<string, unknown>; unknownKe
       const k = r.pick([...UNKNOWN_KEYS, ...Object.keys(props).map((n) => n.toUpperCase())]);
       if (Object.hasOwn(props, k)) continue;
       // JSON.parse makes "__proto__" an own property; an object literal would set the prototype.
-      Object.defineProperty(args, k, { value: r.chance(0.5) ? plausible(r, "x", {}) : wrongValue(r), enumerable: true, configurable: true, writable: true });
+      Object.defineProperty(args, k, {
+        value: r.chance(0.5) ? plausible(r, "x", {}) : wrongValue(r),
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      });
       if (!unknownKeys.includes(k)) unknownKeys.push(k);
     }
   }
@@ -236,10 +512,26 @@ function argsFor(r: Rng, tool: Tool): { args: Record<string, unknown>; unknownKe
 }
 
 const ENVELOPES: ReadonlyArray<(r: Rng, tool: string) => { params: Record<string, unknown>; expect: Expect }> = [
-  (r, t) => ({ params: { name: t, arguments: r.pick<unknown>(["x", 42, true, [], [1, 2], ["name", "Fireball"], ""]) }, expect: "invalid-params" }),
+  (r, t) => ({
+    params: { name: t, arguments: r.pick<unknown>(["x", 42, true, [], [1, 2], ["name", "Fireball"], ""]) },
+    expect: "invalid-params",
+  }),
   (r) => ({ params: { name: r.pick<unknown>([42, null, true, {}, [], ""]), arguments: {} }, expect: "invalid-params" }),
-  (r, t) => ({ params: { name: r.pick([`${t}s`, t.toUpperCase(), ` ${t}`, "search", "' OR 1=1 --", "__proto__", "🔥", "x".repeat(5000)]), arguments: {} }, expect: "invalid-params" }),
-  (r, t) => ({ params: { name: t, arguments: {}, _meta: r.pick<unknown>(["x", 1, [], { progressToken: {} }, { progressToken: [1] }]) }, expect: "invalid-params" }),
+  (r, t) => ({
+    params: {
+      name: r.pick([`${t}s`, t.toUpperCase(), ` ${t}`, "search", "' OR 1=1 --", "__proto__", "🔥", "x".repeat(5000)]),
+      arguments: {},
+    },
+    expect: "invalid-params",
+  }),
+  (r, t) => ({
+    params: {
+      name: t,
+      arguments: {},
+      _meta: r.pick<unknown>(["x", 1, [], { progressToken: {} }, { progressToken: [1] }]),
+    },
+    expect: "invalid-params",
+  }),
   (_r, t) => ({ params: { name: t, arguments: {}, task: { ttl: 1000 } }, expect: "invalid-params" }),
   (_r, t) => ({ params: { name: t, arguments: null }, expect: "answer" }),
   (_r, t) => ({ params: { name: t }, expect: "answer" }),
@@ -253,7 +545,13 @@ export function makeCases(tools: readonly Tool[], seed: number, n: number): Fuzz
     const tool = tools[id % tools.length]!;
     if (r.chance(0.04)) {
       const env = r.pick(ENVELOPES)(r, tool.name);
-      out.push({ id, tool: typeof env.params.name === "string" ? env.params.name : tool.name, params: env.params, expect: env.expect, unknownKeys: [] });
+      out.push({
+        id,
+        tool: typeof env.params.name === "string" ? env.params.name : tool.name,
+        params: env.params,
+        expect: env.expect,
+        unknownKeys: [],
+      });
       continue;
     }
     const { args, unknownKeys } = argsFor(r, tool);
@@ -264,26 +562,33 @@ export function makeCases(tools: readonly Tool[], seed: number, n: number): Fuzz
 
 /** The case as a short line for a failure report. */
 export function showCase(c: FuzzCase): string {
-  const s = JSON.stringify(c.params, (_k, v: unknown) => (typeof v === "string" && v.length > 80 ? `${v.slice(0, 80)}…(${v.length})` : v));
+  const s = JSON.stringify(c.params, (_k, v: unknown) =>
+    typeof v === "string" && v.length > 80 ? `${v.slice(0, 80)}…(${v.length})` : v,
+  );
   return `#${c.id} ${s.length > 400 ? `${s.slice(0, 400)}…` : s}`;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Oracle
 
-export type Outcome = { kind: "result"; result: CallToolResult } | { kind: "rpc-error"; code: number; message: string } | { kind: "transport-error"; message: string };
+export type Outcome =
+  | { kind: "result"; result: CallToolResult }
+  | { kind: "rpc-error"; code: number; message: string }
+  | { kind: "transport-error"; message: string };
 
 /** Turn what `client.request` threw into an outcome. */
 export function outcomeOfError(err: unknown): Outcome {
   const e = err as { code?: unknown; message?: string };
   const message = String(e?.message ?? err);
-  if (typeof e?.code === "number" && e.code < 0) return { kind: "rpc-error", code: e.code, message: message.replace(/^MCP error -?\d+: /, "") };
+  if (typeof e?.code === "number" && e.code < 0)
+    return { kind: "rpc-error", code: e.code, message: message.replace(/^MCP error -?\d+: /, "") };
   // Over HTTP a message the transport refuses comes back as a 4xx whose body is a JSON-RPC error.
   const body = /Error POSTing to endpoint: (\{.*\})\s*$/s.exec(message)?.[1];
   if (body) {
     try {
       const parsed = JSON.parse(body) as { error?: { code?: unknown; message?: unknown } };
-      if (typeof parsed.error?.code === "number" && typeof parsed.error.message === "string") return { kind: "rpc-error", code: parsed.error.code, message: parsed.error.message };
+      if (typeof parsed.error?.code === "number" && typeof parsed.error.message === "string")
+        return { kind: "rpc-error", code: parsed.error.code, message: parsed.error.message };
     } catch {
       /* not JSON: a transport failure */
     }
@@ -299,19 +604,28 @@ export interface Oracle {
 }
 
 export function makeOracle(tools: readonly Tool[]): Oracle {
-  const byName = new Map(tools.map((t) => [t.name, { tool: t, validate: t.outputSchema ? validator.getValidator(t.outputSchema) : undefined }]));
+  const byName = new Map(
+    tools.map((t) => [
+      t.name,
+      { tool: t, validate: t.outputSchema ? validator.getValidator(t.outputSchema) : undefined },
+    ]),
+  );
   return {
     check(c, o) {
       if (o.kind === "transport-error") return `transport failure: ${o.message.slice(0, 300)}`;
       if (o.kind === "rpc-error") {
         const leak = leaks(o.message);
         if (leak) return `JSON-RPC error leaks ${leak}: ${o.message.slice(0, 300)}`;
-        if (c.expect !== "invalid-params") return `JSON-RPC error ${o.code} instead of a result or tool error: ${o.message.slice(0, 300)}`;
+        if (c.expect !== "invalid-params")
+          return `JSON-RPC error ${o.code} instead of a result or tool error: ${o.message.slice(0, 300)}`;
         // -32602 from the tools/call handler; -32600 when the message itself is not valid JSON-RPC
         // (e.g. "_meta": "x"). Task-augmented calls are refused by the handler too (no tool runs as a task).
-        if (o.code !== -32602 && o.code !== -32600) return `JSON-RPC error code ${o.code}, expected -32602 or -32600: ${o.message.slice(0, 200)}`;
-        if (o.message.length < 15 || o.message.length > 1000) return `JSON-RPC error message of ${o.message.length} characters: ${o.message.slice(0, 200)}`;
-        if (!/tools\/call|arguments|Unknown tool|params|Invalid Request|task/.test(o.message)) return `JSON-RPC error does not name the problem: ${o.message.slice(0, 200)}`;
+        if (o.code !== -32602 && o.code !== -32600)
+          return `JSON-RPC error code ${o.code}, expected -32602 or -32600: ${o.message.slice(0, 200)}`;
+        if (o.message.length < 15 || o.message.length > 1000)
+          return `JSON-RPC error message of ${o.message.length} characters: ${o.message.slice(0, 200)}`;
+        if (!/tools\/call|arguments|Unknown tool|params|Invalid Request|task/.test(o.message))
+          return `JSON-RPC error does not name the problem: ${o.message.slice(0, 200)}`;
         return undefined;
       }
       if (c.expect === "invalid-params") return "a malformed tools/call was answered with a result instead of -32602";
@@ -322,7 +636,12 @@ export function makeOracle(tools: readonly Tool[]): Oracle {
   };
 }
 
-function checkResult(c: FuzzCase, res: CallToolResult, tool: Tool, validate: ((v: unknown) => { valid: boolean; errorMessage?: string }) | undefined): string | undefined {
+function checkResult(
+  c: FuzzCase,
+  res: CallToolResult,
+  tool: Tool,
+  validate: ((v: unknown) => { valid: boolean; errorMessage?: string }) | undefined,
+): string | undefined {
   const texts = (res.content ?? []).map((b) => (b.type === "text" ? b.text : ""));
   const text = texts.join("\n");
   if (texts.length === 0 || text.trim() === "") return "empty content";
@@ -330,11 +649,18 @@ function checkResult(c: FuzzCase, res: CallToolResult, tool: Tool, validate: ((v
   if (leak) return `answer leaks ${leak}: ${text.slice(0, 300)}`;
   if (res.isError) {
     // First use of a type the store lacks, against an unreachable upstream: says what failed and how to fix it.
-    if (/^(Could not load .+ data|The local store has no .+ data yet)/.test(text) && /lorekeeper sync/.test(text) && text.length < 3000) return undefined;
-    if (text.length > 5000 || text.split("\n").some((l) => l.length > 500)) return `tool error of ${text.length} characters (an input echoed whole?): ${text.slice(0, 300)}`;
+    if (
+      /^(Could not load .+ data|The local store has no .+ data yet)/.test(text) &&
+      /lorekeeper sync/.test(text) &&
+      text.length < 3000
+    )
+      return undefined;
+    if (text.length > 5000 || text.split("\n").some((l) => l.length > 500))
+      return `tool error of ${text.length} characters (an input echoed whole?): ${text.slice(0, 300)}`;
     // Tools past lookup refuse some valid-looking calls with a sentence saying what to give instead.
     const domain = DOMAIN_ERRORS[c.tool];
-    if (domain?.test(text)) return text.length < 1500 ? undefined : `tool error of ${text.length} characters: ${text.slice(0, 300)}`;
+    if (domain?.test(text))
+      return text.length < 1500 ? undefined : `tool error of ${text.length} characters: ${text.slice(0, 300)}`;
     const m = /^Invalid arguments for ([\w]+):\n((?:- .+(?:\n|$))+)$/.exec(text);
     if (!m || m[1] !== c.tool) return `tool error does not say which arguments are wrong: ${text.slice(0, 300)}`;
     const props = Object.keys(tool.inputSchema.properties ?? {});
@@ -342,7 +668,9 @@ function checkResult(c: FuzzCase, res: CallToolResult, tool: Tool, validate: ((v
       const named = /^- (unknown parameters? |arguments\b)/.test(line) || props.some((p) => line.startsWith(`- ${p}`));
       if (!named) return `tool error line names no parameter: ${line.slice(0, 200)}`;
     }
-    for (const k of c.unknownKeys) if (!text.includes(JSON.stringify(k).slice(0, 40))) return `unknown parameter ${JSON.stringify(k)} not named in: ${text.slice(0, 300)}`;
+    for (const k of c.unknownKeys)
+      if (!text.includes(JSON.stringify(k).slice(0, 40)))
+        return `unknown parameter ${JSON.stringify(k)} not named in: ${text.slice(0, 300)}`;
     return undefined;
   }
   if (c.unknownKeys.length > 0) return `unknown parameter(s) ${JSON.stringify(c.unknownKeys)} accepted`;
@@ -356,7 +684,9 @@ function checkResult(c: FuzzCase, res: CallToolResult, tool: Tool, validate: ((v
   if (tool.name === "list_documents") {
     const docs = sc.documents as unknown[];
     if (sc.count !== docs.length) return "count differs from documents.length";
-    return args.format === undefined || String(args.format).trim().toLowerCase() !== "text" ? sameJson(text, sc) : undefined;
+    return args.format === undefined || String(args.format).trim().toLowerCase() !== "text"
+      ? sameJson(text, sc)
+      : undefined;
   }
   if (tool.name === "build_encounter") return checkEncounter(sc, args) ?? sameJson(text, sc);
   // A comparison lists its differences; a pattern or name matching several entries, its candidates.
@@ -377,14 +707,16 @@ function checkResult(c: FuzzCase, res: CallToolResult, tool: Tool, validate: ((v
   if (sc.count !== results.length) return `count ${String(sc.count)} differs from results.length ${results.length}`;
   if (results.length > 100) return `${results.length} results (limit is at most 100)`;
   const lim = Number(args.limit);
-  if (args.limit !== undefined && Number.isInteger(lim) && results.length > lim) return `${results.length} results for limit ${lim}`;
+  if (args.limit !== undefined && Number.isInteger(lim) && results.length > lim)
+    return `${results.length} results for limit ${lim}`;
   const ranked = String(args.search ?? args.query ?? "").trim() !== "";
   if (sc.search_mode === "structured" && ranked) return "a search was answered in structured mode";
   if (sc.search_mode !== "structured" && !ranked) return `no search but mode ${String(sc.search_mode)}`;
   let prev = 1;
   for (const h of results) {
     const s = h.similarity_score;
-    if (ranked && (typeof s !== "number" || s < 0 || s > prev)) return `similarity_score ${String(s)} out of order (previous ${prev})`;
+    if (ranked && (typeof s !== "number" || s < 0 || s > prev))
+      return `similarity_score ${String(s)} out of order (previous ${prev})`;
     if (typeof s === "number") prev = s;
   }
   return sameJson(text, sc);
@@ -399,16 +731,24 @@ const DOMAIN_ERRORS: Record<string, RegExp> = {
 
 /** A rated or proposed group adds up: total = Σ count × xp; 2014 adjusted = total × multiplier. */
 function checkEncounter(sc: Record<string, unknown>, args: Record<string, unknown>): string | undefined {
-  type Group = { monsters: Array<{ count: number; xp: number }>; total_xp: number; multiplier?: number; adjusted_xp?: number; difficulty: string };
+  type Group = {
+    monsters: Array<{ count: number; xp: number }>;
+    total_xp: number;
+    multiplier?: number;
+    adjusted_xp?: number;
+    difficulty: string;
+  };
   const groups = [...(sc.rating ? [sc.rating as Group] : []), ...((sc.proposals as Group[] | undefined) ?? [])];
   for (const g of groups) {
     const sum = g.monsters.reduce((s, m) => s + m.count * m.xp, 0);
     if (sum !== g.total_xp) return `total_xp ${g.total_xp} but the monsters add up to ${sum}`;
-    if (g.multiplier !== undefined && g.adjusted_xp !== Math.round(g.total_xp * g.multiplier)) return `adjusted_xp ${g.adjusted_xp} is not ${g.total_xp} × ${g.multiplier}`;
+    if (g.multiplier !== undefined && g.adjusted_xp !== Math.round(g.total_xp * g.multiplier))
+      return `adjusted_xp ${g.adjusted_xp} is not ${g.total_xp} × ${g.multiplier}`;
   }
   if (sc.proposals && args.difficulty !== undefined) {
     const want = String(args.difficulty).trim().toLowerCase();
-    for (const g of sc.proposals as Group[]) if (g.difficulty !== want) return `proposal rated ${g.difficulty}, asked for ${want}`;
+    for (const g of sc.proposals as Group[])
+      if (g.difficulty !== want) return `proposal rated ${g.difficulty}, asked for ${want}`;
   }
   return undefined;
 }
@@ -441,7 +781,12 @@ export function emptyTally(): Tally {
 }
 
 /** Run every case through `call` with at most `concurrency` in flight, checking each outcome. */
-export async function runCases(cases: readonly FuzzCase[], call: (c: FuzzCase) => Promise<Outcome>, oracle: Oracle, concurrency: number): Promise<Tally> {
+export async function runCases(
+  cases: readonly FuzzCase[],
+  call: (c: FuzzCase) => Promise<Outcome>,
+  oracle: Oracle,
+  concurrency: number,
+): Promise<Tally> {
   const t = emptyTally();
   let next = 0;
   const worker = async () => {

@@ -26,12 +26,18 @@ const OPENING_VERSION = "2025-11-25";
 export async function openLoopback(deps: ToolDeps, timeoutMs = TIMEOUT_MS): Promise<Loopback> {
   const toServer = new PassThrough();
   const fromServer = new PassThrough();
-  const handle = serveStdio((ctx) => buildServer(deps, ctx.era), { transport: new LineStdioTransport(toServer, fromServer) });
+  const handle = serveStdio((ctx) => buildServer(deps, ctx.era), {
+    transport: new LineStdioTransport(toServer, fromServer),
+  });
   // The client writes its lines itself and reads the answers through the same line transport, the
   // other way round (it splits and checks them).
   const client = new LineStdioTransport(fromServer, toServer);
   const write = (message: Record<string, unknown>) => void toServer.write(`${JSON.stringify(message)}\n`);
-  type Waiting = { resolve: (m: Record<string, unknown>) => void; reject: (err: Error) => void; timer: ReturnType<typeof setTimeout> };
+  type Waiting = {
+    resolve: (m: Record<string, unknown>) => void;
+    reject: (err: Error) => void;
+    timer: ReturnType<typeof setTimeout>;
+  };
   const waiting = new Map<number, Waiting>();
   let closed = false;
   client.onmessage = (message) => {
@@ -72,8 +78,13 @@ export async function openLoopback(deps: ToolDeps, timeoutMs = TIMEOUT_MS): Prom
     fromServer.destroy();
   };
   try {
-    const opened = await request("initialize", { protocolVersion: OPENING_VERSION, capabilities: {}, clientInfo: { name: "lorekeeper-loopback", version: "0" } });
-    if ("error" in opened) throw new Error(`the in-process server refused initialize: ${JSON.stringify(opened.error).slice(0, 200)}`);
+    const opened = await request("initialize", {
+      protocolVersion: OPENING_VERSION,
+      capabilities: {},
+      clientInfo: { name: "lorekeeper-loopback", version: "0" },
+    });
+    if ("error" in opened)
+      throw new Error(`the in-process server refused initialize: ${JSON.stringify(opened.error).slice(0, 200)}`);
   } catch (err) {
     await close();
     throw err;

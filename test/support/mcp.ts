@@ -61,7 +61,10 @@ export async function connectInMemory(deps: ToolDeps): Promise<{ client: Client;
 }
 
 /** Spawn `bun src/cli/main.ts serve ...` and connect over stdio. */
-export async function connectStdio(args: string[], env: Record<string, string> = {}): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string; close: () => Promise<void> }> {
+export async function connectStdio(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ client: Client; transport: StdioClientTransport; stderr: () => string; close: () => Promise<void> }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [join(REPO_ROOT, "src", "cli", "main.ts"), ...args],
@@ -79,7 +82,11 @@ export async function connectStdio(args: string[], env: Record<string, string> =
 }
 
 /** A client over Streamable HTTP. */
-export async function connectHttp(url: string, token?: string, headers: Record<string, string> = {}): Promise<{ client: Client; close: () => Promise<void> }> {
+export async function connectHttp(
+  url: string,
+  token?: string,
+  headers: Record<string, string> = {},
+): Promise<{ client: Client; close: () => Promise<void> }> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers: { ...(token ? { Authorization: `Bearer ${token}` } : {}), ...headers } },
   });
@@ -122,7 +129,10 @@ export function namesOf(r: unknown): string[] {
  * Environment for a spawned `lorekeeper`: its own HOME / XDG folders under `dir`, upstreams on a
  * local port that refuses connections (bind one, note it, close it), no retries, and the given model.
  */
-export async function isolatedEnv(dir: string, modelDir: string = join(dir, "no-model")): Promise<Record<string, string>> {
+export async function isolatedEnv(
+  dir: string,
+  modelDir: string = join(dir, "no-model"),
+): Promise<Record<string, string>> {
   const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
   const dead = `http://127.0.0.1:${probe.port}`;
   await probe.stop(true);

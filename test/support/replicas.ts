@@ -44,7 +44,12 @@ export interface Replica {
 }
 
 /** `n` replicas, each on its own copy of `dbPath`, offline (no model download, upstreams refused), logs at warn. */
-export async function startReplicas(n: number, dbPath: string, dir: string, command: string[] = [process.execPath, join(REPO_ROOT, "src/cli/main.ts")]): Promise<Replica[]> {
+export async function startReplicas(
+  n: number,
+  dbPath: string,
+  dir: string,
+  command: string[] = [process.execPath, join(REPO_ROOT, "src/cli/main.ts")],
+): Promise<Replica[]> {
   const replicas: Replica[] = [];
   // Upstreams on a local port that refuses connections: a replica never reaches the network.
   const env = { ...process.env, ...(await isolatedEnv(dir)), LOREKEEPER_OFFLINE: "1", LOREKEEPER_LOG_LEVEL: "warn" };
@@ -52,11 +57,14 @@ export async function startReplicas(n: number, dbPath: string, dir: string, comm
     const db = join(dir, `replica-${i}.db`);
     copyFileSync(dbPath, db);
     const port = await freePort();
-    const proc = Bun.spawn([...command, "serve", "--http", "--host", "127.0.0.1", "--port", String(port), "--db-path", db], {
-      stdout: "ignore",
-      stderr: "ignore",
-      env,
-    });
+    const proc = Bun.spawn(
+      [...command, "serve", "--http", "--host", "127.0.0.1", "--port", String(port), "--db-path", db],
+      {
+        stdout: "ignore",
+        stderr: "ignore",
+        env,
+      },
+    );
     replicas.push({ port, proc });
   }
   await Promise.all(replicas.map((r) => waitFor(`http://127.0.0.1:${r.port}/health`)));
@@ -174,11 +182,20 @@ async function connectV1(url: string): Promise<AnyClient> {
  * `modern` v2 clients (2026-07-28) and `legacy` v1 clients (2025-11-25) calling the mix in a loop
  * until `durationMs` has passed. Every call is recorded (a failed one with its error).
  */
-export async function driveLoad(url: string, opts: { modern: number; legacy: number; durationMs: number }): Promise<CallRecord[]> {
+export async function driveLoad(
+  url: string,
+  opts: { modern: number; legacy: number; durationMs: number },
+): Promise<CallRecord[]> {
   const records: CallRecord[] = [];
   const clients: Array<{ name: string; era: CallRecord["era"]; client: AnyClient }> = [];
-  for (let i = 0; i < opts.modern; i++) clients.push({ name: `v2-${i}`, era: "2026-07-28", client: (await connectV2Http(url, "modern")).client as unknown as AnyClient });
-  for (let i = 0; i < opts.legacy; i++) clients.push({ name: `v1-${i}`, era: "2025-11-25", client: await connectV1(url) });
+  for (let i = 0; i < opts.modern; i++)
+    clients.push({
+      name: `v2-${i}`,
+      era: "2026-07-28",
+      client: (await connectV2Http(url, "modern")).client as unknown as AnyClient,
+    });
+  for (let i = 0; i < opts.legacy; i++)
+    clients.push({ name: `v1-${i}`, era: "2025-11-25", client: await connectV1(url) });
   const end = performance.now() + opts.durationMs;
   await Promise.all(
     clients.map(async ({ name, era, client }, ci) => {
@@ -193,7 +210,14 @@ export async function driveLoad(url: string, opts: { modern: number; legacy: num
           }
           records.push({ client: name, era, startedAt, ms: performance.now() - startedAt, ok: true });
         } catch (err) {
-          records.push({ client: name, era, startedAt, ms: performance.now() - startedAt, ok: false, error: String(err).slice(0, 200) });
+          records.push({
+            client: name,
+            era,
+            startedAt,
+            ms: performance.now() - startedAt,
+            ok: false,
+            error: String(err).slice(0, 200),
+          });
         }
       }
     }),
@@ -202,8 +226,20 @@ export async function driveLoad(url: string, opts: { modern: number; legacy: num
   return records;
 }
 
-export function summarizeCalls(records: CallRecord[], durationMs: number): { calls: number; failed: number; callsPerSecond: number; p50: number; p99: number } {
-  const ms = records.filter((r) => r.ok).map((r) => r.ms).sort((a, b) => a - b);
+export function summarizeCalls(
+  records: CallRecord[],
+  durationMs: number,
+): { calls: number; failed: number; callsPerSecond: number; p50: number; p99: number } {
+  const ms = records
+    .filter((r) => r.ok)
+    .map((r) => r.ms)
+    .sort((a, b) => a - b);
   const q = (p: number) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))] ?? Number.NaN;
-  return { calls: records.length, failed: records.filter((r) => !r.ok).length, callsPerSecond: ms.length / (durationMs / 1000), p50: q(0.5), p99: q(0.99) };
+  return {
+    calls: records.length,
+    failed: records.filter((r) => !r.ok).length,
+    callsPerSecond: ms.length / (durationMs / 1000),
+    p50: q(0.5),
+    p99: q(0.99),
+  };
 }

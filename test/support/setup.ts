@@ -34,5 +34,7 @@ if (!process.env.LOREKEEPER_TEST_KEEP_ENV) {
 // A test that intercepts process.stderr.write (to assert on what a command prints) gets them there.
 if (!process.env.LOREKEEPER_TEST_LOGS) {
   const consoleStderr = process.stderr.write;
-  setLogSink((line) => (process.stderr.write !== consoleStderr ? void process.stderr.write(line) : capturedLogSink(line)));
+  setLogSink((line) =>
+    process.stderr.write !== consoleStderr ? void process.stderr.write(line) : capturedLogSink(line),
+  );
 }

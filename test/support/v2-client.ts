@@ -14,12 +14,16 @@ import { REPO_ROOT } from "./mcp.ts";
 export type Negotiation = "modern" | "auto" | "legacy";
 
 export function v2Client(mode: Negotiation): Client {
-  const versionNegotiation = mode === "modern" ? { mode: { pin: "2026-07-28" } } : mode === "auto" ? { mode: "auto" as const } : undefined;
+  const versionNegotiation =
+    mode === "modern" ? { mode: { pin: "2026-07-28" } } : mode === "auto" ? { mode: "auto" as const } : undefined;
   return new Client({ name: "lorekeeper-test-v2", version: "0.0.0" }, versionNegotiation ? { versionNegotiation } : {});
 }
 
 /** A v2 client talking to the same handler the HTTP front mounts, in-process. */
-export async function connectV2InProcess(deps: ToolDeps, mode: Negotiation = "modern"): Promise<{ client: Client; close: () => Promise<void> }> {
+export async function connectV2InProcess(
+  deps: ToolDeps,
+  mode: Negotiation = "modern",
+): Promise<{ client: Client; close: () => Promise<void> }> {
   const handler = createMcpHandler((ctx) => buildServer(deps, ctx.era));
   const transport = new StreamableHTTPClientTransport(new URL("http://lorekeeper.test/mcp"), {
     fetch: (url, init) => handler.fetch(new Request(String(url), init)),
@@ -35,15 +39,27 @@ export async function connectV2InProcess(deps: ToolDeps, mode: Negotiation = "mo
   };
 }
 
-export async function connectV2Http(url: string, mode: Negotiation = "modern", token?: string): Promise<{ client: Client; close: () => Promise<void> }> {
-  const transport = new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {});
+export async function connectV2Http(
+  url: string,
+  mode: Negotiation = "modern",
+  token?: string,
+): Promise<{ client: Client; close: () => Promise<void> }> {
+  const transport = new StreamableHTTPClientTransport(
+    new URL(url),
+    token ? { requestInit: { headers: { Authorization: `Bearer ${token}` } } } : {},
+  );
   const client = v2Client(mode);
   await client.connect(transport);
   return { client, close: () => client.close() };
 }
 
 /** Spawn `command args` (default: `bun src/cli/main.ts`) and connect a v2 client over stdio. */
-export async function connectV2Stdio(args: string[], env: Record<string, string> = {}, mode: Negotiation = "auto", command?: string): Promise<{ client: Client; close: () => Promise<void> }> {
+export async function connectV2Stdio(
+  args: string[],
+  env: Record<string, string> = {},
+  mode: Negotiation = "auto",
+  command?: string,
+): Promise<{ client: Client; close: () => Promise<void> }> {
   const transport = new StdioClientTransport({
     command: command ?? process.execPath,
     args: command ? args : [join(REPO_ROOT, "src", "cli", "main.ts"), ...args],

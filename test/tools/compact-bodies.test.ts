@@ -102,14 +102,24 @@ describe("compact rows remembered", () => {
   }, 60_000);
 
   test("a store change is answered from the entities, and its answers remember new bodies", async () => {
-    const row = store.db.query<{ id: number; origin: string; name: string }, []>("SELECT id, origin, name FROM entities WHERE kind = 'spell' AND group_rank = 0 AND origin LIKE 'open5e%' ORDER BY name LIMIT 1").get()!;
+    const row = store.db
+      .query<{ id: number; origin: string; name: string }, []>(
+        "SELECT id, origin, name FROM entities WHERE kind = 'spell' AND group_rank = 0 AND origin LIKE 'open5e%' ORDER BY name LIMIT 1",
+      )
+      .get()!;
     const seen = { compact: 0, hits: 0 };
     const { client, close } = await connectInMemory(deps(true, seen));
-    const ask = async () => JSON.stringify((await client.callTool({ name: "search_spell", arguments: { name: `${row.name}*` } })).structuredContent);
+    const ask = async () =>
+      JSON.stringify(
+        (await client.callTool({ name: "search_spell", arguments: { name: `${row.name}*` } })).structuredContent,
+      );
     try {
       await ask();
       expect(compactBodies(store.db, undefined)?.get(row.id)).toMatch(/"(summary|profile)"/);
-      const all = store.db.query<{ id: number }, [string]>("SELECT id FROM entities WHERE origin = ?").all(row.origin).map((r) => r.id);
+      const all = store.db
+        .query<{ id: number }, [string]>("SELECT id FROM entities WHERE origin = ?")
+        .all(row.origin)
+        .map((r) => r.id);
       const entities = [...getEntitiesByIds(store.db, all).values()];
       // A core spell's row shows its profile, another's the summary of its desc: change both.
       const words = "Changed wording. Nothing else.";

@@ -21,11 +21,34 @@ let close: () => Promise<void>;
 let cleanup: () => void;
 beforeAll(async () => {
   const made = makeStore([
-    withData(makeEntity("spell", "Fireball", { level: 3, school: "evocation" }), { level: 3, school: "evocation", range: "150 feet", desc: "A bright streak flashes from your pointing finger. Each creature takes 8d6 fire damage on a failed save." }),
-    withData(makeEntity("spell", "Fireball", { level: 3, school: "evocation" }, { doc: "srd-2024" }), { level: 3, school: "evocation", range: "150 feet", desc: "A bright streak flashes from you to a point. Each creature there makes a Dexterity save, taking 8d6 Fire damage on a failed one." }),
-    withData(makeEntity("creature", "Thug", { cr: 0.5 }), { cr: 0.5, armor_class: 11, hit_points: 32, desc: "A hired brute." }),
-    withData(makeEntity("creature", "Tough", { cr: 0.5 }, { doc: "srd-2024" }), { cr: 0.5, armor_class: 12, hit_points: 32, desc: "Muscle for hire." }),
-    withData(makeEntity("spell", "Power Word Heal", { level: 9 }, { doc: "srd-2024" }), { level: 9, desc: "A wave of healing energy." }),
+    withData(makeEntity("spell", "Fireball", { level: 3, school: "evocation" }), {
+      level: 3,
+      school: "evocation",
+      range: "150 feet",
+      desc: "A bright streak flashes from your pointing finger. Each creature takes 8d6 fire damage on a failed save.",
+    }),
+    withData(makeEntity("spell", "Fireball", { level: 3, school: "evocation" }, { doc: "srd-2024" }), {
+      level: 3,
+      school: "evocation",
+      range: "150 feet",
+      desc: "A bright streak flashes from you to a point. Each creature there makes a Dexterity save, taking 8d6 Fire damage on a failed one.",
+    }),
+    withData(makeEntity("creature", "Thug", { cr: 0.5 }), {
+      cr: 0.5,
+      armor_class: 11,
+      hit_points: 32,
+      desc: "A hired brute.",
+    }),
+    withData(makeEntity("creature", "Tough", { cr: 0.5 }, { doc: "srd-2024" }), {
+      cr: 0.5,
+      armor_class: 12,
+      hit_points: 32,
+      desc: "Muscle for hire.",
+    }),
+    withData(makeEntity("spell", "Power Word Heal", { level: 9 }, { doc: "srd-2024" }), {
+      level: 9,
+      desc: "A wave of healing energy.",
+    }),
     // Goblins: SRD 5.2 renamed the Goblin "Goblin Warrior" (renames.json) and added a Boss and a Minion.
     withData(makeEntity("creature", "Goblin", { cr: 0.25 }), { cr: 0.25, armor_class: 15, hit_points: 7 }),
     goblin2024("Goblin Boss", 1, 17, 21),

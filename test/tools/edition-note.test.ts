@@ -18,7 +18,12 @@ beforeAll(() => {
   tmp = makeTempDir("lk-edition-note-");
   store = openStore({ path: join(tmp.dir, "store.db") });
   const old = makeEntity("weapon", "Crossbow, heavy", { category: "martial ranged" }, { key: "srd_crossbow-heavy" });
-  const now = makeEntity("weapon", "Heavy Crossbow", { category: "martial-ranged" }, { doc: "srd-2024", key: "srd-2024_heavy-crossbow" });
+  const now = makeEntity(
+    "weapon",
+    "Heavy Crossbow",
+    { category: "martial-ranged" },
+    { doc: "srd-2024", key: "srd-2024_heavy-crossbow" },
+  );
   replaceOrigin(store.db, "open5e_v2:srd-2014", [old], []);
   replaceOrigin(store.db, "open5e_v2:srd-2024", [now], []);
 });

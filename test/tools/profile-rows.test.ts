@@ -184,7 +184,9 @@ describe("a search's rows past the first few", () => {
       cost_gp: null,
       weight_lb: null,
     });
-    const twice = rowsOf([{ entity: { ...sword, id: 1 } }, { entity: { ...sword, id: 2 } }], "summary", { profile: true });
+    const twice = rowsOf([{ entity: { ...sword, id: 1 } }, { entity: { ...sword, id: 2 } }], "summary", {
+      profile: true,
+    });
     expect(twice[0]!.profile).toBeDefined();
     expect(twice[1]!.profile).toBeUndefined();
     // A full row keeps everything.

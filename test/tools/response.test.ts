@@ -9,7 +9,16 @@ describe("results", () => {
     const e = makeEntity("spell", "Fireball", { level: 3 }, { key: "srd_fireball" });
     e.data = { ...e.data, key: "evil", document_key: "evil", desc: "Boom." };
     const flat = flattenEntity(e, 0.87654);
-    expect(Object.keys(flat).slice(0, 8)).toEqual(["key", "name", "kind", "document_key", "document_name", "document_source", "source_url", "uri"]);
+    expect(Object.keys(flat).slice(0, 8)).toEqual([
+      "key",
+      "name",
+      "kind",
+      "document_key",
+      "document_name",
+      "document_source",
+      "source_url",
+      "uri",
+    ]);
     expect(flat.key).toBe("srd_fireball");
     expect(flat.document_key).toBe("srd-2014");
     expect(flat.desc).toBe("Boom.");
@@ -26,7 +35,16 @@ describe("results", () => {
       e.data = { desc: `${"word ".repeat(descLen / 5)}`, actions: [{ name: "Bite", desc: "x".repeat(descLen) }] };
       return flattenEntity(e);
     });
-    return { results, count: n, total: n, offset: 0, has_more: false, detail: "full", search_mode: "structured", metadata: { generated_at: "t", data_synced_at: null, sources: ["open5e_v2"] } };
+    return {
+      results,
+      count: n,
+      total: n,
+      offset: 0,
+      has_more: false,
+      detail: "full",
+      search_mode: "structured",
+      metadata: { generated_at: "t", data_synced_at: null, sources: ["open5e_v2"] },
+    };
   }
 
   test("fitToBudget leaves small answers alone", () => {
@@ -48,7 +66,11 @@ describe("results", () => {
     expect(fitted.message).toContain("lorekeeper://creature/m0");
     expect(fitted.message).not.toContain("call search_creature");
     // With a tool's own hint (run-search.ts: a valid call of that tool that leads to the same entry).
-    const hinted = fitToBudget(a, { budgetChars: 30_000, tool: "search_creature", fullEntryHint: (r) => `call search_creature ${JSON.stringify({ name: r.name })}` });
+    const hinted = fitToBudget(a, {
+      budgetChars: 30_000,
+      tool: "search_creature",
+      fullEntryHint: (r) => `call search_creature ${JSON.stringify({ name: r.name })}`,
+    });
     expect(hinted.message).toContain('call search_creature {"name":"Monster 0"}');
   });
 
@@ -71,7 +93,16 @@ describe("results", () => {
       e.data = { actions: Array.from({ length: n }, (_, j) => ({ name: `Action ${j}`, desc: "y ".repeat(200) })) };
       return flattenEntity(e);
     });
-    return { results, count: 30, total: 30, offset: 0, has_more: false, detail: "full", search_mode: "structured", metadata: { generated_at: "t", data_synced_at: null, sources: ["open5e_v2"] } };
+    return {
+      results,
+      count: 30,
+      total: 30,
+      offset: 0,
+      has_more: false,
+      detail: "full",
+      search_mode: "structured",
+      metadata: { generated_at: "t", data_synced_at: null, sources: ["open5e_v2"] },
+    };
   }
 
   test("results left out by the budget start the next page: paging skips none, the message says how many", () => {
@@ -110,8 +141,13 @@ describe("results", () => {
     const names = a.results.map((r) => String(r.name));
     expect(names[0]).toBe("Dragon 00");
     expect(a.next_offset).toBe(names.length);
-    const fromBig = fitAnswer({ ...whole, results: whole.results.slice(7), offset: 7 }, { budgetChars: 4_000, tool: "search_creature" }).answer;
-    expect(fromBig.message).toContain("Too large for any answer, so left out: Dragon 07 (lorekeeper://creature/d7); Dragon 08");
+    const fromBig = fitAnswer(
+      { ...whole, results: whole.results.slice(7), offset: 7 },
+      { budgetChars: 4_000, tool: "search_creature" },
+    ).answer;
+    expect(fromBig.message).toContain(
+      "Too large for any answer, so left out: Dragon 07 (lorekeeper://creature/d7); Dragon 08",
+    );
     expect(fromBig.results[0]!.name).toBe("Dragon 09");
     expect(fromBig.next_offset).toBe(7 + 2 + fromBig.results.length);
   });

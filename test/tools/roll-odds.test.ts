@@ -8,7 +8,14 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Entity } from "../../src/entities/types.ts";
 import { d20Odds, naturalRoll } from "../../src/tools/odds/d20.ts";
 import { parseAttack, readMultiattack } from "../../src/tools/odds/damage.ts";
-import { type DiceExpr, type DieOptions, distribution, meanOf, parseDice, percentile } from "../../src/tools/odds/dice.ts";
+import {
+  type DiceExpr,
+  type DieOptions,
+  distribution,
+  meanOf,
+  parseDice,
+  percentile,
+} from "../../src/tools/odds/dice.ts";
 import { type Fraction, frac, fractionText } from "../../src/tools/odds/fraction.ts";
 import { makeEntity, makeStore } from "../support/entities.ts";
 import { connectInMemory, makeDeps, textOf } from "../support/mcp.ts";
@@ -21,7 +28,13 @@ const expr = (s: string): DiceExpr => {
 const same = (a: Fraction, b: Fraction) => expect(fractionText(a)).toBe(fractionText(b));
 
 /** Every roll of `count` dice listed, each die rerolled once at or below `o.rerollAtMost` (as n² equally likely pairs). */
-function bruteForce(count: number, sides: number, keep: number, highest: boolean, o: DieOptions = {}): Map<number, bigint> {
+function bruteForce(
+  count: number,
+  sides: number,
+  keep: number,
+  highest: boolean,
+  o: DieOptions = {},
+): Map<number, bigint> {
   const faces: number[] = [];
   for (let f = 1; f <= sides; f++) {
     for (let g = 1; g <= sides; g++) {
@@ -75,52 +88,117 @@ describe("dice distributions are exact", () => {
 
 describe("d20 tests", () => {
   test("advantage against DC 11 is 3/4; +7 against AC 16 with advantage is 84 %", () => {
-    same(d20Odds({ bonus: 0, target: 11, attack: false, mode: "advantage", lucky: false, critFrom: 20 }).success, frac(3n, 4n));
+    same(
+      d20Odds({ bonus: 0, target: 11, attack: false, mode: "advantage", lucky: false, critFrom: 20 }).success,
+      frac(3n, 4n),
+    );
     const atk = d20Odds({ bonus: 7, target: 16, attack: true, mode: "advantage", lucky: false, critFrom: 20 });
     same(atk.success, frac(84n, 100n));
     same(atk.crit, frac(39n, 400n));
   });
 
   test("natural 1 misses and natural 20 hits on attack rolls only", () => {
-    same(d20Odds({ bonus: 30, target: 10, attack: true, mode: "normal", lucky: false, critFrom: 20 }).success, frac(19n, 20n));
-    same(d20Odds({ bonus: 30, target: 10, attack: false, mode: "normal", lucky: false, critFrom: 20 }).success, frac(1n));
-    same(d20Odds({ bonus: 0, target: 40, attack: true, mode: "normal", lucky: false, critFrom: 19 }).success, frac(2n, 20n));
+    same(
+      d20Odds({ bonus: 30, target: 10, attack: true, mode: "normal", lucky: false, critFrom: 20 }).success,
+      frac(19n, 20n),
+    );
+    same(
+      d20Odds({ bonus: 30, target: 10, attack: false, mode: "normal", lucky: false, critFrom: 20 }).success,
+      frac(1n),
+    );
+    same(
+      d20Odds({ bonus: 0, target: 40, attack: true, mode: "normal", lucky: false, critFrom: 19 }).success,
+      frac(2n, 20n),
+    );
   });
 
   test("Halfling luck, Elven Accuracy and Bless", () => {
     // One die: a 1 is rerolled once, so a natural 1 stays only as 1 in 400.
     same(naturalRoll("normal", true)[0]!, frac(1n, 400n));
     // Elven Accuracy: the highest of three d20s reaches 11 unless all three are below it.
-    same(d20Odds({ bonus: 0, target: 11, attack: false, mode: "elven_accuracy", lucky: false, critFrom: 20 }).success, frac(7n, 8n));
+    same(
+      d20Odds({ bonus: 0, target: 11, attack: false, mode: "elven_accuracy", lucky: false, critFrom: 20 }).success,
+      frac(7n, 8n),
+    );
     // +5 with Bless (1d4) vs DC 15: natural n succeeds when n + 5 + d4 ≥ 15.
     let hand = 0;
     for (let n = 1; n <= 20; n++) for (let b = 1; b <= 4; b++) if (n + 5 + b >= 15) hand++;
-    same(d20Odds({ bonus: 5, target: 15, attack: false, mode: "normal", lucky: false, critFrom: 20, added: distribution(expr("1d4")) }).success, frac(BigInt(hand), 80n));
+    same(
+      d20Odds({
+        bonus: 5,
+        target: 15,
+        attack: false,
+        mode: "normal",
+        lucky: false,
+        critFrom: 20,
+        added: distribution(expr("1d4")),
+      }).success,
+      frac(BigInt(hand), 80n),
+    );
   });
 });
 
 describe("stat block attacks", () => {
-  const bite = { name: "Bite", desc: "Melee Weapon Attack: +14 to hit, reach 10 ft., one target. Hit: 19 (2d10 + 8) piercing damage plus 7 (2d6) fire damage.", usage: null, cost: null };
-  const claw = { name: "Claw", desc: "Melee Weapon Attack: +14 to hit, reach 5 ft., one target. Hit: 15 (2d6 + 8) slashing damage.", usage: null, cost: null };
+  const bite = {
+    name: "Bite",
+    desc: "Melee Weapon Attack: +14 to hit, reach 10 ft., one target. Hit: 19 (2d10 + 8) piercing damage plus 7 (2d6) fire damage.",
+    usage: null,
+    cost: null,
+  };
+  const claw = {
+    name: "Claw",
+    desc: "Melee Weapon Attack: +14 to hit, reach 5 ft., one target. Hit: 15 (2d6 + 8) slashing damage.",
+    usage: null,
+    cost: null,
+  };
   test("2014 and 2024 wording", () => {
     expect(parseAttack(bite)).toMatchObject({ bonus: 14, damage: { text: "2d10+2d6+8" } });
-    const rend = parseAttack({ name: "Rend", desc: "Melee Attack Roll: +11, reach 10 ft. Hit: 13 (2d6 + 6) Slashing damage plus 4 (1d8) Acid damage.", usage: null, cost: null });
+    const rend = parseAttack({
+      name: "Rend",
+      desc: "Melee Attack Roll: +11, reach 10 ft. Hit: 13 (2d6 + 6) Slashing damage plus 4 (1d8) Acid damage.",
+      usage: null,
+      cost: null,
+    });
     expect(rend).toMatchObject({ bonus: 11, damage: { text: "2d6+1d8+6" } });
     // Open5e's SRD 5.2 text has no "Hit:" before the damage.
-    const bare = parseAttack({ name: "Rend", desc: "Melee Attack Roll: +14, reach 10 ft. 13 (1d10 + 8) Slashing damage plus 5 (2d4) Fire damage.", usage: null, cost: null });
+    const bare = parseAttack({
+      name: "Rend",
+      desc: "Melee Attack Roll: +14, reach 10 ft. 13 (1d10 + 8) Slashing damage plus 5 (2d4) Fire damage.",
+      usage: null,
+      cost: null,
+    });
     expect(bare).toMatchObject({ bonus: 14, reach: "melee", damage: { text: "1d10+2d4+8" } });
     // The two-handed grip is another way to hit, not extra damage.
-    const axe = parseAttack({ name: "Battleaxe", desc: "Melee Weapon Attack: +4 to hit, reach 5 ft., one target. Hit: 6 (1d8 + 2) slashing damage, or 7 (1d10 + 2) slashing damage if used with two hands.", usage: null, cost: null });
+    const axe = parseAttack({
+      name: "Battleaxe",
+      desc: "Melee Weapon Attack: +4 to hit, reach 5 ft., one target. Hit: 6 (1d8 + 2) slashing damage, or 7 (1d10 + 2) slashing damage if used with two hands.",
+      usage: null,
+      cost: null,
+    });
     expect(axe?.damage.text).toBe("1d8+2");
-    expect(parseAttack({ name: "Frightful Presence", desc: "Each creature of the dragon's choice must succeed on a DC 21 Wisdom saving throw.", usage: null, cost: null })).toBeNull();
+    expect(
+      parseAttack({
+        name: "Frightful Presence",
+        desc: "Each creature of the dragon's choice must succeed on a DC 21 Wisdom saving throw.",
+        usage: null,
+        cost: null,
+      }),
+    ).toBeNull();
   });
 
   test("Multiattack wordings", () => {
     const atks = [parseAttack(bite)!, parseAttack(claw)!];
-    const plan = readMultiattack("The dragon can use its Frightful Presence. It then makes three attacks: one with its bite and two with its claws.", atks);
+    const plan = readMultiattack(
+      "The dragon can use its Frightful Presence. It then makes three attacks: one with its bite and two with its claws.",
+      atks,
+    );
     expect(plan?.plan.map((p) => `${p.count} ${p.attack.name}`)).toEqual(["1 Bite", "2 Claw"]);
     expect(readMultiattack("The dragon makes three Claw attacks.", atks)?.plan.map((p) => p.count)).toEqual([3]);
-    expect(readMultiattack("The dragon makes two attacks with its claws.", atks)?.plan.map((p) => `${p.count} ${p.attack.name}`)).toEqual(["2 Claw"]);
+    expect(
+      readMultiattack("The dragon makes two attacks with its claws.", atks)?.plan.map(
+        (p) => `${p.count} ${p.attack.name}`,
+      ),
+    ).toEqual(["2 Claw"]);
     // No attack named: the hardest-hitting melee attack is counted, and the answer says so.
     const melee = readMultiattack("The knight makes two melee attacks.", atks);
     expect(melee?.plan.map((p) => `${p.count} ${p.attack.name}`)).toEqual(["2 Bite"]);
@@ -134,12 +212,31 @@ describe("roll_odds through an MCP client", () => {
   let close: () => Promise<void>;
   let cleanup: () => void;
   beforeAll(async () => {
-    const dragon: Entity = makeEntity("creature", "Adult Red Dragon", { cr: 17, creature_type: "dragon", size: "huge" });
+    const dragon: Entity = makeEntity("creature", "Adult Red Dragon", {
+      cr: 17,
+      creature_type: "dragon",
+      size: "huge",
+    });
     Object.assign(dragon.data, {
       actions: [
-        { name: "Multiattack", desc: "The dragon can use its Frightful Presence. It then makes three attacks: one with its bite and two with its claws.", usage: null, cost: null },
-        { name: "Bite", desc: "Melee Weapon Attack: +14 to hit, reach 10 ft., one target. Hit: 19 (2d10 + 8) piercing damage plus 7 (2d6) fire damage.", usage: null, cost: null },
-        { name: "Claw", desc: "Melee Weapon Attack: +14 to hit, reach 5 ft., one target. Hit: 15 (2d6 + 8) slashing damage.", usage: null, cost: null },
+        {
+          name: "Multiattack",
+          desc: "The dragon can use its Frightful Presence. It then makes three attacks: one with its bite and two with its claws.",
+          usage: null,
+          cost: null,
+        },
+        {
+          name: "Bite",
+          desc: "Melee Weapon Attack: +14 to hit, reach 10 ft., one target. Hit: 19 (2d10 + 8) piercing damage plus 7 (2d6) fire damage.",
+          usage: null,
+          cost: null,
+        },
+        {
+          name: "Claw",
+          desc: "Melee Weapon Attack: +14 to hit, reach 5 ft., one target. Hit: 15 (2d6 + 8) slashing damage.",
+          usage: null,
+          cost: null,
+        },
       ],
     });
     const made = makeStore([dragon]);
@@ -159,7 +256,8 @@ describe("roll_odds through an MCP client", () => {
     // Bite: 11 + 7 + 8 = 26 on a hit; 22 + 14 + 8 = 44 on a crit. Claw: 7 + 8 = 15; 14 + 8 = 22.
     const bite = (15 / 20) * 26 + (1 / 20) * 44;
     const claw = (15 / 20) * 15 + (1 / 20) * 22;
-    const c = (r.structuredContent as { creature: { per_round: { exact: string; value: number }; counted: string } }).creature;
+    const c = (r.structuredContent as { creature: { per_round: { exact: string; value: number }; counted: string } })
+      .creature;
     expect(c.per_round.value).toBeCloseTo(bite + 2 * claw, 10);
     expect(c.per_round.exact).toBe("232/5");
     expect(c.counted).toContain("2 × Claw");
@@ -167,14 +265,21 @@ describe("roll_odds through an MCP client", () => {
 
   test("odds, damage and a real roll", async () => {
     const atk = await call({ bonus: 7, ac: 16, mode: "advantage", dice: "1d8+4" });
-    const a = atk.structuredContent as { test: { success: { fraction: string; percent: number } }; damage: { per_attack: { exact: string } } };
+    const a = atk.structuredContent as {
+      test: { success: { fraction: string; percent: number } };
+      damage: { per_attack: { exact: string } };
+    };
     expect(a.test.success).toEqual({ fraction: "21/25", percent: 84 });
     // 8.5 on a hit, 13 on a crit: 0.84 − 39/400 plain hits, 39/400 crits.
     expect(a.damage.per_attack.exact).toBe(fractionText(frac((336n - 39n) * 17n * 2n + 39n * 13n * 4n, 1600n)));
     const save = await call({ bonus: 2, dc: 15, dice: "8d6", half_on_save: true });
-    expect((save.structuredContent as { damage: { on_save: { exact: string } } }).damage.on_save.exact).toBe(fractionText(meanOf(distribution(expr("8d6")).w.length ? halfOf8d6() : distribution(expr("8d6")))));
+    expect((save.structuredContent as { damage: { on_save: { exact: string } } }).damage.on_save.exact).toBe(
+      fractionText(meanOf(distribution(expr("8d6")).w.length ? halfOf8d6() : distribution(expr("8d6")))),
+    );
     for (let i = 0; i < 20; i++) {
-      const rolled = (await call({ dice: "4d6kh3", roll: true })).structuredContent as { dice: { rolled: { total: number; terms: { rolls: number[]; kept: number[] }[] } } };
+      const rolled = (await call({ dice: "4d6kh3", roll: true })).structuredContent as {
+        dice: { rolled: { total: number; terms: { rolls: number[]; kept: number[] }[] } };
+      };
       expect(rolled.dice.rolled.total).toBeGreaterThanOrEqual(3);
       expect(rolled.dice.rolled.total).toBeLessThanOrEqual(18);
       expect(rolled.dice.rolled.terms[0]!.kept).toHaveLength(3);

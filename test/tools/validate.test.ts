@@ -10,11 +10,16 @@ describe("argument errors", () => {
   const ctx = {} as never; // validation fails before the context is used
 
   test("name the parameter, the problem and the valid values", async () => {
-    const r = await tool("search_creature").call({ size: "enormous", cr_min: -1, armor_class_min: "high", extra: true }, ctx);
+    const r = await tool("search_creature").call(
+      { size: "enormous", cr_min: -1, armor_class_min: "high", extra: true },
+      ctx,
+    );
     expect(r.isError).toBe(true);
     const text = (r.content[0] as { text: string }).text;
     expect(text).toStartWith("Invalid arguments for search_creature:");
-    expect(text).toContain('size: "enormous" is not a valid value. Valid values: tiny, small, medium, large, huge, gargantuan.');
+    expect(text).toContain(
+      'size: "enormous" is not a valid value. Valid values: tiny, small, medium, large, huge, gargantuan.',
+    );
     expect(text).toContain("cr_min: must be a number from 0 to 30");
     expect(text).toContain('armor_class_min: expected a number, got the string "high".');
     expect(text).toContain('unknown parameter "extra". Valid parameters:');

@@ -8,12 +8,17 @@
 import { existsSync, statSync } from "node:fs";
 import { APP_VERSION, type Config, dbPath } from "../../config.ts";
 import { getLogLevel, setLogLevel } from "../../log.ts";
-import { binaryInfoCheck, type Check, type CheckStatus, extractionCheck, nativeLibrariesCheck } from "../../native/binary-checks.ts";
+import {
+  binaryInfoCheck,
+  type Check,
+  type CheckStatus,
+  extractionCheck,
+  nativeLibrariesCheck,
+} from "../../native/binary-checks.ts";
 import { createEmbedderProvider, withTimeout } from "../../search/model/embedder.ts";
 import { noModelAdvice } from "../../search/model/model-advice.ts";
 import type { EmbedderProvider } from "../../search/types.ts";
 import { activeModelDir, readManifest } from "../../search/model/model-manifest.ts";
-import { join } from "node:path";
 import { indexPaths, readSidecar, verifyIndexFile } from "../../search/index/vector-index-file.ts";
 import { getMeta, openStore, rebuildHint, schemaVersionProblem, StoreError, type Store } from "../../store/db.ts";
 import { checkStore, isCorruption, unreadableEntities } from "../../store/repair.ts";
@@ -62,14 +67,23 @@ const TEST_SENTENCE = "A wall of fire that burns creatures passing through it.";
 function storeCheck(path: string): Check {
   if (!existsSync(path)) {
     // A fresh install has no store yet: the server creates it on first start. Not a failure.
-    return { name: "store", status: "warn", summary: `no store yet at ${path} (the server creates it on first start)`, fix: "Fill it with `lorekeeper sync` (online), or `lorekeeper import` / a binary with a content pack (offline); tools also fetch their content on first use when online." };
+    return {
+      name: "store",
+      status: "warn",
+      summary: `no store yet at ${path} (the server creates it on first start)`,
+      fix: "Fill it with `lorekeeper sync` (online), or `lorekeeper import` / a binary with a content pack (offline); tools also fetch their content on first use when online.",
+    };
   }
   let store: Store;
   try {
     store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
   } catch (err) {
     const e = err as { message?: string; hint?: string };
-    const fix = isCorruption(err) ? rebuildHint(path) : err instanceof StoreError ? e.hint : "Check the file's permissions, or point --db-path / LOREKEEPER_DB_PATH elsewhere.";
+    const fix = isCorruption(err)
+      ? rebuildHint(path)
+      : err instanceof StoreError
+        ? e.hint
+        : "Check the file's permissions, or point --db-path / LOREKEEPER_DB_PATH elsewhere.";
     return { name: "store", status: "fail", summary: `cannot open ${path}: ${e.message ?? String(err)}`, fix };
   }
   const db = store.db;
@@ -105,23 +119,34 @@ function storeCheck(path: string): Check {
     }
     const schema = schemaVersionProblem(db);
     if (schema) {
-      return { name: "store", status: "fail", summary: `${path}: ${schema.problem}`, fix: `Record it again: lorekeeper doctor --repair --db-path "${path}" (a lorekeeper sync or import does it too); nothing else is changed.` };
+      return {
+        name: "store",
+        status: "fail",
+        summary: `${path}: ${schema.problem}`,
+        fix: `Record it again: lorekeeper doctor --repair --db-path "${path}" (a lorekeeper sync or import does it too); nothing else is changed.`,
+      };
     }
     const version = Number(getMeta(db, "schema_version") ?? 0);
-    const bySource = db.query("SELECT document_source AS s, count(*) AS n FROM entities GROUP BY 1 ORDER BY 1").all() as { s: string; n: number }[];
+    const bySource = db
+      .query("SELECT document_source AS s, count(*) AS n FROM entities GROUP BY 1 ORDER BY 1")
+      .all() as { s: string; n: number }[];
     const rows = bySource.reduce((a, r) => a + r.n, 0);
     // The entries, as `documents`, the embedding and its progress count them: a copy another
     // source's entry answers for (the same SRD entry from two APIs) is a stored row, not an entry.
-    const entities = db
-      .query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE dup_of IS NULL")
-      .get()?.n ?? 0;
-    const vectors = db.query("SELECT model_id AS m, count(*) AS n FROM vectors GROUP BY 1").all() as { m: string; n: number }[];
+    const entities =
+      db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE dup_of IS NULL").get()?.n ?? 0;
+    const vectors = db.query("SELECT model_id AS m, count(*) AS n FROM vectors GROUP BY 1").all() as {
+      m: string;
+      n: number;
+    }[];
     // As `documents` lists them: one per document key holding entries, whatever sources hold it.
-    const documents = db
-      .query<{ n: number }, []>("SELECT count(DISTINCT lower(document_key)) AS n FROM entities")
-      .get()?.n ?? 0;
+    const documents =
+      db.query<{ n: number }, []>("SELECT count(DISTINCT lower(document_key)) AS n FROM entities").get()?.n ?? 0;
     const sync = listSyncState(db);
-    const last = sync.reduce<number | null>((a, s) => (s.fetched_at && (!a || s.fetched_at > a) ? s.fetched_at : a), null);
+    const last = sync.reduce<number | null>(
+      (a, s) => (s.fetched_at && (!a || s.fetched_at > a) ? s.fetched_at : a),
+      null,
+    );
     const failed = sync.filter((s) => s.status === "failed");
     const details = {
       path,
@@ -141,14 +166,40 @@ function storeCheck(path: string): Check {
     const summary =
       `${path}: ${entities} entries (rows by source: ${rowsBySource}${copies}), ${documents} documents, ` +
       `${vecText}; last sync ${details.last_sync ?? "never"}`;
-    if (version > SCHEMA_VERSION) return { name: "store", status: "fail", summary, details, fix: `The store was written by a newer LoreKeeper (schema ${version} > ${SCHEMA_VERSION}); upgrade LoreKeeper.` };
+    if (version > SCHEMA_VERSION)
+      return {
+        name: "store",
+        status: "fail",
+        summary,
+        details,
+        fix: `The store was written by a newer LoreKeeper (schema ${version} > ${SCHEMA_VERSION}); upgrade LoreKeeper.`,
+      };
     // A new store is empty by design: tools fill it on first use (online). Not a failure.
-    if (entities === 0) return { name: "store", status: "warn", summary, details, fix: "The store is empty: each tool fetches its content on first use (online), or fill it now with `lorekeeper sync`, or `lorekeeper import FILE`." };
-    if (failed.length) return { name: "store", status: "warn", summary, details, fix: `Some content failed to sync (${details.failed_syncs.join("; ")}); run \`lorekeeper sync\` again.` };
+    if (entities === 0)
+      return {
+        name: "store",
+        status: "warn",
+        summary,
+        details,
+        fix: "The store is empty: each tool fetches its content on first use (online), or fill it now with `lorekeeper sync`, or `lorekeeper import FILE`.",
+      };
+    if (failed.length)
+      return {
+        name: "store",
+        status: "warn",
+        summary,
+        details,
+        fix: `Some content failed to sync (${details.failed_syncs.join("; ")}); run \`lorekeeper sync\` again.`,
+      };
     return { name: "store", status: "ok", summary, details };
   } catch (err) {
     const why = isCorruption(err) ? "is damaged" : "is unreadable";
-    return { name: "store", status: "fail", summary: `${path} ${why}: ${(err as Error).message}`, fix: rebuildHint(path) };
+    return {
+      name: "store",
+      status: "fail",
+      summary: `${path} ${why}: ${(err as Error).message}`,
+      fix: rebuildHint(path),
+    };
   } finally {
     store.close();
   }
@@ -171,17 +222,34 @@ async function vectorIndexCheck(path: string): Promise<Check | undefined> {
   } catch {
     return undefined; // the store check reports it
   }
-  if (!meta) return { name: "vector index", status: "info", summary: "no embeddings stored yet (semantic ranking starts after the first sync with a model)" };
+  if (!meta)
+    return {
+      name: "vector index",
+      status: "info",
+      summary: "no embeddings stored yet (semantic ranking starts after the first sync with a model)",
+    };
   const fix = `It is rebuilt from the store automatically at the next search; to do it now: lorekeeper doctor --repair --db-path "${path}"`;
   const sidecar = readSidecar(paths);
-  if ("problem" in sidecar) return { name: "vector index", status: "warn", summary: `${paths.index}: ${sidecar.problem}`, fix };
+  if ("problem" in sidecar)
+    return { name: "vector index", status: "warn", summary: `${paths.index}: ${sidecar.problem}`, fix };
   const damaged = verifyIndexFile(paths, sidecar);
   if (damaged) return { name: "vector index", status: "warn", summary: `${paths.index}: ${damaged}`, fix };
   if (sidecar.modelId !== meta.modelId || sidecar.dim !== meta.dim) {
-    return { name: "vector index", status: "warn", summary: `${paths.index} was made for ${sidecar.modelId} (dim ${sidecar.dim}), the store holds ${meta.modelId}`, fix };
+    return {
+      name: "vector index",
+      status: "warn",
+      summary: `${paths.index} was made for ${sidecar.modelId} (dim ${sidecar.dim}), the store holds ${meta.modelId}`,
+      fix,
+    };
   }
   const summary = `${paths.index}: ${sidecar.entries.length} of ${vectors} stored vectors (${meta.modelId})`;
-  if (sidecar.entries.length !== vectors) return { name: "vector index", status: "warn", summary: `${summary}; it is brought up to date at the next search`, fix };
+  if (sidecar.entries.length !== vectors)
+    return {
+      name: "vector index",
+      status: "warn",
+      summary: `${summary}; it is brought up to date at the next search`,
+      fix,
+    };
   // The sidecar only says the file is the one it describes: sample its vectors against the store's.
   const { savedIndexProblem } = await import("../../search/index/vector-index.ts");
   let sampled: string | undefined;
@@ -195,7 +263,13 @@ async function vectorIndexCheck(path: string): Promise<Check | undefined> {
   } catch (err) {
     sampled = `it could not be checked (${(err as Error).message})`;
   }
-  if (sampled) return { name: "vector index", status: "warn", summary: `${paths.index}: ${sampled}; searches rebuild it from the store`, fix };
+  if (sampled)
+    return {
+      name: "vector index",
+      status: "warn",
+      summary: `${paths.index}: ${sampled}; searches rebuild it from the store`,
+      fix,
+    };
   return { name: "vector index", status: "ok", summary: `${summary}; sampled vectors match the store` };
 }
 
@@ -261,7 +335,8 @@ function leftoversCheck(path: string): Check | undefined {
   };
 }
 
-const INSTALLED_FIX = "Install it again (`lorekeeper model install … --force`), switch to another (`lorekeeper model use NAME`), or remove it (`lorekeeper model remove NAME`).";
+const INSTALLED_FIX =
+  "Install it again (`lorekeeper model install … --force`), switch to another (`lorekeeper model use NAME`), or remove it (`lorekeeper model remove NAME`).";
 
 /**
  * Core entries (SRD 5.1/5.2) of one profile group (creatures, spells, magic items, rules) stored
@@ -301,37 +376,81 @@ async function modelCheck(cfg: Config, storeVectors: Record<string, number> | un
     if (!embedder) {
       const advice = noModelAdvice(provider.reason(), { downloadAllowed: !cfg.offline, modelName: cfg.embeddingModel });
       // A model the user pointed at that does not load is a real failure; no model at all is not.
-      if (cfg.modelDir) return { name: "model", status: "fail", summary: `LOREKEEPER_MODEL_DIR=${cfg.modelDir} does not load: ${provider.reason() ?? "unknown reason"}`, fix: "Point LOREKEEPER_MODEL_DIR at a complete fastembed model folder (model.onnx + tokenizer files), or unset it." };
+      if (cfg.modelDir)
+        return {
+          name: "model",
+          status: "fail",
+          summary: `LOREKEEPER_MODEL_DIR=${cfg.modelDir} does not load: ${provider.reason() ?? "unknown reason"}`,
+          fix: "Point LOREKEEPER_MODEL_DIR at a complete fastembed model folder (model.onnx + tokenizer files), or unset it.",
+        };
       const installed = activeModelDir(cfg.modelsDir);
-      if (installed) return { name: "model", status: "fail", summary: `the installed model in use (${installed}) does not load: ${provider.reason() ?? "unknown reason"}`, fix: INSTALLED_FIX };
+      if (installed)
+        return {
+          name: "model",
+          status: "fail",
+          summary: `the installed model in use (${installed}) does not load: ${provider.reason() ?? "unknown reason"}`,
+          fix: INSTALLED_FIX,
+        };
       const made = storeVectors ? Object.keys(storeVectors) : [];
-      const hint = made.length ? ` The store's vectors were made with ${made.join(", ")}: install that model (\`lorekeeper model install <name>\`) to use them.` : "";
+      const hint = made.length
+        ? ` The store's vectors were made with ${made.join(", ")}: install that model (\`lorekeeper model install <name>\`) to use them.`
+        : "";
       return { name: "model", status: "warn", summary: advice.state, fix: `${advice.fix}${hint}` };
     }
     const info = provider.info();
     const installed = cfg.modelDir ? undefined : activeModelDir(cfg.modelsDir);
     if (installed && info?.dir !== installed) {
-      return { name: "model", status: "fail", summary: `the installed model in use (${installed}) does not load (${embedder.id} answers instead): ${provider.reason() ?? "see the log"}`, fix: INSTALLED_FIX };
+      return {
+        name: "model",
+        status: "fail",
+        summary: `the installed model in use (${installed}) does not load (${embedder.id} answers instead): ${provider.reason() ?? "see the log"}`,
+        fix: INSTALLED_FIX,
+      };
     }
     const t1 = performance.now();
     const v = await embedder.embedQuery(TEST_SENTENCE);
     const embedMs = performance.now() - t1;
     let norm = 0;
     for (const x of v) norm += x * x;
-    const details = { id: embedder.id, dim: embedder.dim, source: info?.source, dir: info?.dir, load_ms: Math.round(t1 - t0), embed_ms: Number(embedMs.toFixed(1)), norm: Number(Math.sqrt(norm).toFixed(4)) };
+    const details = {
+      id: embedder.id,
+      dim: embedder.dim,
+      source: info?.source,
+      dir: info?.dir,
+      load_ms: Math.round(t1 - t0),
+      embed_ms: Number(embedMs.toFixed(1)),
+      norm: Number(Math.sqrt(norm).toFixed(4)),
+    };
     // An installed model's manifest (lorekeeper model install): what it is, where it came from, its license.
     const manifest = info?.dir ? readManifest(info.dir) : undefined;
-    const about = manifest ? `; ${manifest.model}, ${manifest.pooling} pooling, ${manifest.precision}, license ${manifest.license}, from ${manifest.source.join(" + ")}` : "";
+    const about = manifest
+      ? `; ${manifest.model}, ${manifest.pooling} pooling, ${manifest.precision}, license ${manifest.license}, from ${manifest.source.join(" + ")}`
+      : "";
     const summary = `${embedder.id} (dim ${embedder.dim}, from ${info?.source ?? "?"} ${info?.dir ?? ""}) loaded in ${details.load_ms} ms; test sentence embedded in ${details.embed_ms} ms${about}`;
     if (manifest) Object.assign(details, { manifest });
-    if (!Number.isFinite(norm) || norm === 0) return { name: "model", status: "fail", summary: `${summary}, but the vector is empty`, details, fix: "The model knows none of the test sentence's words; check the model folder." };
+    if (!Number.isFinite(norm) || norm === 0)
+      return {
+        name: "model",
+        status: "fail",
+        summary: `${summary}, but the vector is empty`,
+        details,
+        fix: "The model knows none of the test sentence's words; check the model folder.",
+      };
     const other = storeVectors ? Object.keys(storeVectors).filter((m) => m !== embedder.id) : [];
     if (storeVectors && Object.keys(storeVectors).length > 0 && !storeVectors[embedder.id]) {
-      return { name: "model", status: "warn", summary: `${summary}; the store's vectors were made with ${other.join(", ")}`, details, fix: "Run `lorekeeper sync` to embed the store with this model (semantic ranking uses only its own vectors)." };
+      return {
+        name: "model",
+        status: "warn",
+        summary: `${summary}; the store's vectors were made with ${other.join(", ")}`,
+        details,
+        fix: "Run `lorekeeper sync` to embed the store with this model (semantic ranking uses only its own vectors).",
+      };
     }
     return { name: "model", status: "ok", summary, details };
   } catch (err) {
-    const fix = cfg.modelDir ? "Run with -v for details; check LOREKEEPER_MODEL_DIR." : "Run with -v for details; `lorekeeper model list` shows the installed models.";
+    const fix = cfg.modelDir
+      ? "Run with -v for details; check LOREKEEPER_MODEL_DIR."
+      : "Run with -v for details; `lorekeeper model list` shows the installed models.";
     return { name: "model", status: "fail", summary: `the embedding model failed: ${(err as Error).message}`, fix };
   }
 }
@@ -352,20 +471,39 @@ async function usearchProbe(): Promise<string | undefined> {
 async function upstreamCheck(name: string, url: string, timeoutMs: number): Promise<Check> {
   const t0 = performance.now();
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), headers: { accept: "application/json" }, redirect: "follow" });
+    const res = await fetch(url, {
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: { accept: "application/json" },
+      redirect: "follow",
+    });
     await res.body?.cancel();
     const ms = Math.round(performance.now() - t0);
-    if (res.status >= 500) return { name, status: "warn", summary: `${url} answered HTTP ${res.status} (${ms} ms)`, fix: "The service has trouble; LoreKeeper keeps answering from its store. Retry `lorekeeper sync` later." };
+    if (res.status >= 500)
+      return {
+        name,
+        status: "warn",
+        summary: `${url} answered HTTP ${res.status} (${ms} ms)`,
+        fix: "The service has trouble; LoreKeeper keeps answering from its store. Retry `lorekeeper sync` later.",
+      };
     return { name, status: "ok", summary: `${url} answered HTTP ${res.status} in ${ms} ms` };
   } catch (err) {
     const e = err as Error;
     const late = e.name === "TimeoutError" || e.name === "AbortError";
     const why = late ? `no answer within ${timeoutMs} ms` : fetchErrorText(e);
-    return { name, status: "warn", summary: `${url} is not reachable (${why})`, fix: "Offline is fine: LoreKeeper answers from its store. To refresh content, connect and run `lorekeeper sync`." };
+    return {
+      name,
+      status: "warn",
+      summary: `${url} is not reachable (${why})`,
+      fix: "Offline is fine: LoreKeeper answers from its store. To refresh content, connect and run `lorekeeper sync`.",
+    };
   }
 }
 
-export async function runDoctor(cfg: Config, embedder: () => EmbedderProvider, opts: { dbPath?: string; offline?: boolean; timeoutMs?: number; repair?: boolean }): Promise<DoctorReport> {
+export async function runDoctor(
+  cfg: Config,
+  embedder: () => EmbedderProvider,
+  opts: { dbPath?: string; offline?: boolean; timeoutMs?: number; repair?: boolean },
+): Promise<DoctorReport> {
   const path = dbPath(opts.dbPath);
   // Loaded only when asked: the repair rebuilds the vector index, which loads the native usearch library.
   const repairing = opts.repair ? await import("../repair.ts") : undefined;
@@ -382,7 +520,13 @@ export async function runDoctor(cfg: Config, embedder: () => EmbedderProvider, o
     name: "paths",
     status: "info",
     summary: `store ${path}; data ${cfg.dataDir}; cache ${cfg.cacheDir}`,
-    details: { store: path, data_dir: cfg.dataDir, cache_dir: cfg.cacheDir, model_dir: cfg.modelDir ?? cfg.embeddedModelDir ?? null, cwd: process.cwd() },
+    details: {
+      store: path,
+      data_dir: cfg.dataDir,
+      cache_dir: cfg.cacheDir,
+      model_dir: cfg.modelDir ?? cfg.embeddedModelDir ?? null,
+      cwd: process.cwd(),
+    },
   });
   checks.push(binaryInfoCheck());
   const ex = extractionCheck();
@@ -416,10 +560,18 @@ export async function runDoctor(cfg: Config, embedder: () => EmbedderProvider, o
 function renderReport(r: DoctorReport): string {
   const tag: Record<CheckStatus, string> = { ok: "OK  ", warn: "WARN", fail: "FAIL", info: "    " };
   const width = Math.max(...r.checks.map((c) => c.name.length));
-  const lines = r.checks.flatMap((c) => [`${tag[c.status]}  ${c.name.padEnd(width)}  ${c.summary}`, ...(c.fix && c.status !== "ok" ? [`${" ".repeat(width + 8)}fix: ${c.fix}`] : [])]);
+  const lines = r.checks.flatMap((c) => [
+    `${tag[c.status]}  ${c.name.padEnd(width)}  ${c.summary}`,
+    ...(c.fix && c.status !== "ok" ? [`${" ".repeat(width + 8)}fix: ${c.fix}`] : []),
+  ]);
   const fails = r.checks.filter((c) => c.status === "fail").length;
   const warns = r.checks.filter((c) => c.status === "warn").length;
-  lines.push("", fails ? `${fails} problem(s) need fixing${warns ? `, ${warns} warning(s)` : ""}.` : `All essential checks passed${warns ? ` (${warns} warning(s))` : ""}.`);
+  lines.push(
+    "",
+    fails
+      ? `${fails} problem(s) need fixing${warns ? `, ${warns} warning(s)` : ""}.`
+      : `All essential checks passed${warns ? ` (${warns} warning(s))` : ""}.`,
+  );
   return lines.join("\n");
 }
 
@@ -428,7 +580,12 @@ export const doctorCommand: Command = {
   summary: "check the installation: store, model, native libraries, upstreams",
   help: HELP,
   async run(argv, ctx) {
-    const { values } = parse(argv, { json: { type: "boolean" }, offline: { type: "boolean" }, timeout: { type: "string" }, repair: { type: "boolean" } });
+    const { values } = parse(argv, {
+      json: { type: "boolean" },
+      offline: { type: "boolean" },
+      timeout: { type: "string" },
+      repair: { type: "boolean" },
+    });
     const timeoutMs = values.timeout !== undefined ? Number(values.timeout) : undefined;
     // The report says everything the checks find; their log warnings would only repeat it (-v shows them).
     if (getLogLevel() === "info") setLogLevel("error");
@@ -439,7 +596,11 @@ export const doctorCommand: Command = {
       repair: values.repair === true,
     });
     const repairText = report.repair ? `${(await import("../repair.ts")).renderRepair(report.repair)}\n\n` : "";
-    process.stdout.write(values.json ? `${safeJson(JSON.stringify(report, null, 2))}\n` : safeText(`${repairText}${renderReport(report)}\n`));
+    process.stdout.write(
+      values.json
+        ? `${safeJson(JSON.stringify(report, null, 2))}\n`
+        : safeText(`${repairText}${renderReport(report)}\n`),
+    );
     return report.ok ? EXIT_OK : EXIT_FAILED;
   },
 };

@@ -56,7 +56,10 @@ function runRemove(argv: string[]): number {
   const path = dbPath(values["db-path"]);
   // Removing from a store that is not there would create an empty one (a mistyped --db-path).
   if (!existsSync(path)) {
-    throw new UsageError(`there is no LoreKeeper store at ${path}`, "Give the store with --db-path, or import something first.");
+    throw new UsageError(
+      `there is no LoreKeeper store at ${path}`,
+      "Give the store with --db-path, or import something first.",
+    );
   }
   const store = openStore({ path, readonly: dry });
   try {
@@ -75,7 +78,9 @@ const short = (id: string): string =>
   (DOCUMENT_SOURCES as readonly string[]).includes(id) ? sourceById(id as DocumentSource).short : id;
 
 /** The sources `lorekeeper sync` fills the store from. */
-const SYNC_LABELS = SOURCES.filter((s) => s.open).map((s) => s.label).join(", ");
+const SYNC_LABELS = SOURCES.filter((s) => s.open)
+  .map((s) => s.label)
+  .join(", ");
 
 /** What each short name stands for: the homebrew formats' legends, the APIs' labels. */
 const LEGEND = SOURCES.map((s) => `${s.short} = ${s.homebrew?.legend ?? s.label}`).join(", ");
@@ -111,12 +116,27 @@ export function shortName(name: string, max: number): string {
  */
 export function fitRows(docs: readonly DocRow[], width: number): Array<Array<string | number>> {
   const w = (xs: string[], head: string) => Math.max(head.length, ...xs.map((x) => x.length));
-  const keyW = w(docs.map((d) => d.key), "key");
-  const srcW = w(docs.map((d) => d.source), "source");
-  const entW = w(docs.map((d) => String(d.entities)), "entities");
+  const keyW = w(
+    docs.map((d) => d.key),
+    "key",
+  );
+  const srcW = w(
+    docs.map((d) => d.source),
+    "source",
+  );
+  const entW = w(
+    docs.map((d) => String(d.entities)),
+    "entities",
+  );
   const fixed = keyW + srcW + entW + 4 * 2; // four gaps of two spaces
   const room = Math.max(20, width - fixed);
-  const nameW = Math.min(w(docs.map((d) => shortName(d.name, 200)), "name"), Math.max(12, Math.floor(room * 0.4)));
+  const nameW = Math.min(
+    w(
+      docs.map((d) => shortName(d.name, 200)),
+      "name",
+    ),
+    Math.max(12, Math.floor(room * 0.4)),
+  );
   const typesW = Math.max(12, room - nameW);
   return docs.map((d) => {
     const parts = Object.entries(d.counts)
@@ -145,12 +165,15 @@ export const documentsCommand: Command = {
     if (argv[0] === "remove") return runRemove(argv.slice(1));
     const { values } = parse(argv, { source: { type: "string" }, json: { type: "boolean" } });
     const source = values.source as DocumentSource | undefined;
-    if (source && !DOCUMENT_SOURCES.includes(source)) throw new UsageError(`unknown --source "${source}". Valid: ${DOCUMENT_SOURCES.join(", ")}`);
+    if (source && !DOCUMENT_SOURCES.includes(source))
+      throw new UsageError(`unknown --source "${source}". Valid: ${DOCUMENT_SOURCES.join(", ")}`);
     const store = openStore({ path: values["db-path"], fallbackReadonly: true });
     try {
       const docs = listDocuments(store.db, source);
       if (values.json) {
-        process.stdout.write(`${safeJson(JSON.stringify({ documents: docs, sync_state: listSyncState(store.db) }, null, 2))}\n`);
+        process.stdout.write(
+          `${safeJson(JSON.stringify({ documents: docs, sync_state: listSyncState(store.db) }, null, 2))}\n`,
+        );
         return EXIT_OK;
       }
       if (docs.length === 0) {

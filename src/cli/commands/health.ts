@@ -21,7 +21,8 @@ export const healthCommand: Command = {
     const { values } = parse(argv, { url: { type: "string" }, timeout: { type: "string" } });
     const url = values.url ?? "http://127.0.0.1:8000/health";
     const timeout = Number(values.timeout ?? 3000);
-    if (!Number.isFinite(timeout) || timeout <= 0) throw new UsageError(`--timeout must be a positive number of milliseconds (got "${values.timeout}")`);
+    if (!Number.isFinite(timeout) || timeout <= 0)
+      throw new UsageError(`--timeout must be a positive number of milliseconds (got "${values.timeout}")`);
     if (!/^https?:\/\//.test(url)) throw new UsageError(`--url must be an http(s) URL (got "${url}")`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(timeout) });
@@ -30,7 +31,7 @@ export const healthCommand: Command = {
         process.stdout.write(`unhealthy: ${url} answered ${res.status}\n`);
         return EXIT_FAILED;
       }
-      process.stdout.write(safeLine(`healthy: ${body.slice(0, 200)}`) + "\n");
+      process.stdout.write(`${safeLine(`healthy: ${body.slice(0, 200)}`)}\n`);
       return EXIT_OK;
     } catch (err) {
       const e = err as Error;

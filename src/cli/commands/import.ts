@@ -61,7 +61,10 @@ function kindsText(t: FileReport["packs"][number]["types"][number]): string {
   const counted = "kinds" in t && t.kinds && typeof t.kinds === "object" ? (t.kinds as Record<string, number>) : {};
   const kinds = Object.entries(counted);
   if (kinds.length < 2) return t.kind ?? "(none)";
-  return kinds.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ${n}`).join(", ");
+  return kinds
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ");
 }
 
 function printFile(r: FileReport, out: string[]): void {
@@ -70,30 +73,48 @@ function printFile(r: FileReport, out: string[]): void {
     out.push(`${r.file}: FAILED — ${r.error?.message ?? "unknown error"}`, `  Nothing from this file was imported.`);
   } else {
     const unit = r.format === "5etools" ? "source" : "pack";
-    out.push(`${r.file}: ${verb} ${r.imported} entities from ${r.packs.length} ${unit}${r.packs.length === 1 ? "" : "s"}${r.format ? ` (${r.format})` : ""}, ${r.skipped} skipped`);
+    out.push(
+      `${r.file}: ${verb} ${r.imported} entities from ${r.packs.length} ${unit}${r.packs.length === 1 ? "" : "s"}${r.format ? ` (${r.format})` : ""}, ${r.skipped} skipped`,
+    );
     const rows: Array<Array<string | number>> = [];
     for (const p of r.packs) {
       if (p.types.length === 0) rows.push([p.name, p.document_key, "(empty)", "-", 0, 0, 0]);
       p.types.forEach((t, i) => {
         // Records stored inside other entities (5etools class features, item types…) say where they went.
         const folded = "folded" in t && typeof t.folded === "number" && t.folded > 0 ? t.folded : 0;
-        rows.push([i === 0 ? p.name : "", i === 0 ? p.document_key : "", t.type, folded ? "(folded in)" : kindsText(t), t.found, t.imported + folded, t.skipped]);
+        rows.push([
+          i === 0 ? p.name : "",
+          i === 0 ? p.document_key : "",
+          t.type,
+          folded ? "(folded in)" : kindsText(t),
+          t.found,
+          t.imported + folded,
+          t.skipped,
+        ]);
       });
     }
     if (rows.length) {
-      const table_ = table(["pack", "document key", "type", "kind", "found", r.dry_run ? "to import" : "imported", "skipped"], rows, new Set([4, 5, 6]));
+      const table_ = table(
+        ["pack", "document key", "type", "kind", "found", r.dry_run ? "to import" : "imported", "skipped"],
+        rows,
+        new Set([4, 5, 6]),
+      );
       out.push(...table_.split("\n").map((l) => `  ${l}`));
     }
     for (const p of r.packs) {
-      if (r.dry_run && p.existing) out.push(`  ${p.name}: would replace the ${p.existing} entities imported earlier from this pack`);
+      if (r.dry_run && p.existing)
+        out.push(`  ${p.name}: would replace the ${p.existing} entities imported earlier from this pack`);
       // Something was there before: the pack replaced an earlier import.
       if (!r.dry_run && p.store && p.store.updated + p.store.unchanged + p.store.deleted > 0) {
-        out.push(`  ${p.name}: replaced earlier import (${p.store.inserted} new, ${p.store.updated} changed, ${p.store.unchanged} unchanged, ${p.store.deleted} removed)`);
+        out.push(
+          `  ${p.name}: replaced earlier import (${p.store.inserted} new, ${p.store.updated} changed, ${p.store.unchanged} unchanged, ${p.store.deleted} removed)`,
+        );
       }
     }
   }
   const all = r.packs.flatMap((p) => p.skipped.map((s) => ({ p, s })));
-  const line = ({ p, s }: (typeof all)[number]) => `${p.name} / ${s.type}${s.key ? ` ${s.key}` : ""}${loc(s.line, s.column)}: ${s.reason}`;
+  const line = ({ p, s }: (typeof all)[number]) =>
+    `${p.name} / ${s.type}${s.key ? ` ${s.key}` : ""}${loc(s.line, s.column)}: ${s.reason}`;
   const skips = all.filter((x) => !x.s.by_design);
   if (skips.length) {
     out.push("  Skipped:");
@@ -120,24 +141,40 @@ export const importCommand: Command = {
   async run(argv, ctx) {
     const { values, positionals } = parse(
       argv,
-      { "dry-run": { type: "boolean" }, force: { type: "boolean" }, "no-embed": { type: "boolean" }, json: { type: "boolean" } },
+      {
+        "dry-run": { type: "boolean" },
+        force: { type: "boolean" },
+        "no-embed": { type: "boolean" },
+        json: { type: "boolean" },
+      },
       true,
     );
-    if (positionals.length === 0) throw new UsageError("give at least one .orcbrew or 5etools .json file (or a folder) to import");
+    if (positionals.length === 0)
+      throw new UsageError("give at least one .orcbrew or 5etools .json file (or a folder) to import");
     // Name and content decide together; a file whose name and content disagree is refused, unread.
     const decided = positionals.map((f) => ({ f, d: importFormat(f) }));
     for (const { d } of decided) if ("refused" in d) throw new LoreKeeperError("orcbrew", d.refused, d.hint);
     // A content pack (lorekeeper-content.db.gz or a store file) loads like `sync --pack`.
     const packs = decided.filter(({ d }) => "format" in d && d.format === "pack").map(({ f }) => f);
     if (packs.length > 0) {
-      if (positionals.length > 1) throw new UsageError(`import a content pack (${packs[0]}) on its own, not together with other files`);
-      if (values["dry-run"] || values.force) throw new UsageError("--dry-run and --force are for .orcbrew files, not content packs");
-      return runPack(packs[0]!, { dbPath: values["db-path"], withVectors: true, embed: !values["no-embed"], json: values.json }, ctx);
+      if (positionals.length > 1)
+        throw new UsageError(`import a content pack (${packs[0]}) on its own, not together with other files`);
+      if (values["dry-run"] || values.force)
+        throw new UsageError("--dry-run and --force are for .orcbrew files, not content packs");
+      return runPack(
+        packs[0]!,
+        { dbPath: values["db-path"], withVectors: true, embed: !values["no-embed"], json: values.json },
+        ctx,
+      );
     }
     const dry = values["dry-run"] ?? false;
     const path = dbPath(values["db-path"]);
     // A dry run reads the store only to find API name clashes and earlier imports; it never creates one.
-    const store: Store | null = dry ? (existsSync(path) ? openStore({ path, readonly: true }) : null) : openStore({ path });
+    const store: Store | null = dry
+      ? existsSync(path)
+        ? openStore({ path, readonly: true })
+        : null
+      : openStore({ path });
     const progress = new Progress(process.stderr, values.json === true && !process.stderr.isTTY, ctx.config.ci);
     const started = new Map<string, number>();
     try {
@@ -152,15 +189,31 @@ export const importCommand: Command = {
           } else if (e.type === "parsed") {
             if (e.items > 200) progress.line(`${e.file}: ${e.packs} packs, ${e.items} items read in ${e.ms} ms`);
           } else if (e.type === "progress") {
-            if (e.total > 200) progress.update({ label: `${e.file} ${e.pack}`, done: e.done, total: e.total, startedAt: started.get(e.file) ?? Date.now() });
+            if (e.total > 200)
+              progress.update({
+                label: `${e.file} ${e.pack}`,
+                done: e.done,
+                total: e.total,
+                startedAt: started.get(e.file) ?? Date.now(),
+              });
           } else if (!e.report.ok) {
             progress.line(`${e.report.file}: ${e.report.error?.message ?? "failed"}`);
           }
         },
       });
-      const embed = dry || values["no-embed"] || report.imported === 0 || !store ? undefined : await embedAfterIngest(store, { embedder: ctx.embedder(), config: ctx.config }, (m) => progress.line(m), "import");
+      const embed =
+        dry || values["no-embed"] || report.imported === 0 || !store
+          ? undefined
+          : await embedAfterIngest(
+              store,
+              { embedder: ctx.embedder(), config: ctx.config },
+              (m) => progress.line(m),
+              "import",
+            );
       if (values.json) {
-        process.stdout.write(`${safeJson(JSON.stringify({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null }, null, 2))}\n`);
+        process.stdout.write(
+          `${safeJson(JSON.stringify({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null }, null, 2))}\n`,
+        );
       } else {
         const out: string[] = report.warnings.map((w) => `Note: ${w}`);
         for (const f of report.files) {

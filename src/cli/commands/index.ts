@@ -9,4 +9,13 @@ import { searchCommand } from "./search.ts";
 import { serveCommand } from "./serve.ts";
 import { syncCommand } from "./sync.ts";
 
-export const COMMANDS: Command[] = [serveCommand, syncCommand, importCommand, searchCommand, documentsCommand, doctorCommand, healthCommand, modelCommand];
+export const COMMANDS: Command[] = [
+  serveCommand,
+  syncCommand,
+  importCommand,
+  searchCommand,
+  documentsCommand,
+  doctorCommand,
+  healthCommand,
+  modelCommand,
+];

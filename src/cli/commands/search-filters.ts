@@ -32,13 +32,16 @@ function helpText(p: TableParam): string {
   const input = p.input;
   if (input.type === "vocab" || input.type === "values") return input.values.join(", ");
   if (p.description) return p.description;
-  if (input.type === "cr") return 'a challenge rating, e.g. 5 or 1/4';
+  if (input.type === "cr") return "a challenge rating, e.g. 5 or 1/4";
   if (input.type === "bool") return "true or false";
   return input.type === "int" || input.type === "number" ? "a number" : "";
 }
 
 export const FILTER_OPTIONS: Options = Object.fromEntries(
-  FILTER_PARAMS.map((p) => [flag(p.name), p.input.type === "values" ? { type: "string" as const, multiple: true } : { type: "string" as const }]),
+  FILTER_PARAMS.map((p) => [
+    flag(p.name),
+    p.input.type === "values" ? { type: "string" as const, multiple: true } : { type: "string" as const },
+  ]),
 );
 
 /** An option and its placeholder, padded to the help column; a longer one still gets two spaces. */
@@ -48,7 +51,9 @@ function optionColumn(p: TableParam): string {
 }
 
 /** Help lines for the filter options. */
-export const FILTER_HELP = FILTER_PARAMS.map((p) => `${optionColumn(p)}${p.column.kinds.join("/")}: ${helpText(p)}`).join("\n");
+export const FILTER_HELP = FILTER_PARAMS.map(
+  (p) => `${optionColumn(p)}${p.column.kinds.join("/")}: ${helpText(p)}`,
+).join("\n");
 
 /** Parsed option values → structured filters; a bad value is a UsageError naming the valid ones. */
 export function filtersFromOptions(values: Record<string, unknown>): StructuredFilters {
@@ -59,7 +64,8 @@ export function filtersFromOptions(values: Record<string, unknown>): StructuredF
     const s = Array.isArray(raw) ? "" : String(raw).trim();
     switch (p.input.type) {
       case "bool":
-        if (s.toLowerCase() !== "true" && s.toLowerCase() !== "false") throw new UsageError(`--${flag(p.name)} must be true or false (got "${raw}")`);
+        if (s.toLowerCase() !== "true" && s.toLowerCase() !== "false")
+          throw new UsageError(`--${flag(p.name)} must be true or false (got "${raw}")`);
         out[p.name] = s.toLowerCase() === "true";
         break;
       case "int":

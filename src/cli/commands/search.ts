@@ -33,10 +33,17 @@ export function parseTypes(words: readonly string[] | undefined): EntityKind[] {
     const asKind = w.replace(/-/g, "_");
     const singular = asKind.replace(/(es|s)$/, "");
     const group = TYPE_GROUPS[w] ?? TYPE_GROUPS[w.replace(/s$/, "")];
-    const kind = [asKind, singular, asKind.replace(/s$/, "")].find((k): k is EntityKind => (ENTITY_KINDS as readonly string[]).includes(k));
+    const kind = [asKind, singular, asKind.replace(/s$/, "")].find((k): k is EntityKind =>
+      (ENTITY_KINDS as readonly string[]).includes(k),
+    );
     if (group) for (const k of group) out.add(k);
     else if (kind) out.add(kind);
-    else throw new UsageError(`unknown --type "${raw}". Valid: all, ${Object.keys(TYPE_GROUPS).filter((g) => g !== "all").join(", ")}, or a kind: ${ENTITY_KINDS.join(", ")}`);
+    else
+      throw new UsageError(
+        `unknown --type "${raw}". Valid: all, ${Object.keys(TYPE_GROUPS)
+          .filter((g) => g !== "all")
+          .join(", ")}, or a kind: ${ENTITY_KINDS.join(", ")}`,
+      );
   }
   return [...out];
 }
@@ -46,12 +53,19 @@ export function summary(h: SearchHit, width = 60): string {
   const e = h.entity;
   const f = e.filters;
   const parts: string[] = [];
-  if (e.kind === "spell" && f.level !== undefined && f.level !== null) parts.push(f.level === 0 ? `${f.school ?? ""} cantrip`.trim() : `level ${f.level} ${f.school ?? ""}`.trim());
-  if (e.kind === "creature") parts.push([f.cr !== undefined && f.cr !== null ? `CR ${formatCr(f.cr)}` : "", f.size ?? "", f.creature_type ?? ""].filter(Boolean).join(" "));
+  if (e.kind === "spell" && f.level !== undefined && f.level !== null)
+    parts.push(f.level === 0 ? `${f.school ?? ""} cantrip`.trim() : `level ${f.level} ${f.school ?? ""}`.trim());
+  if (e.kind === "creature")
+    parts.push(
+      [f.cr !== undefined && f.cr !== null ? `CR ${formatCr(f.cr)}` : "", f.size ?? "", f.creature_type ?? ""]
+        .filter(Boolean)
+        .join(" "),
+    );
   if (f.rarity) parts.push(f.rarity);
   if (f.category && e.kind !== "creature") parts.push(f.category);
   if (f.damage_dice) parts.push(f.damage_dice);
-  if (e.kind === "trait" && typeof e.data.creature_count === "number") parts.push(`${e.data.creature_count} creatures: ${typeof e.data.desc === "string" ? e.data.desc : ""}`);
+  if (e.kind === "trait" && typeof e.data.creature_count === "number")
+    parts.push(`${e.data.creature_count} creatures: ${typeof e.data.desc === "string" ? e.data.desc : ""}`);
   let s = parts.filter(Boolean).join(", ");
   if (!s) s = e.text.startsWith(`${e.name}.`) ? e.text.slice(e.name.length + 1).trim() : e.text;
   s = s.replace(/\s+/g, " ");
@@ -90,7 +104,14 @@ function textOf(r: SearchResponse, collapsed: boolean): string {
     ...(scored ? [h.similarity_score === undefined ? "" : h.similarity_score.toFixed(3)] : []),
     summary(h),
   ]);
-  const ranking = r.mode === "hybrid" ? "ranked by keywords and meaning" : r.mode === "lexical" ? "ranked by keywords" : collapsed ? "preferred documents first, then by name" : "ordered by name";
+  const ranking =
+    r.mode === "hybrid"
+      ? "ranked by keywords and meaning"
+      : r.mode === "lexical"
+        ? "ranked by keywords"
+        : collapsed
+          ? "preferred documents first, then by name"
+          : "ordered by name";
   return `${table(headers, rows, scored ? new Set([3]) : new Set())}\n\n${r.hits.length} result${r.hits.length === 1 ? "" : "s"}, ${ranking}.\n`;
 }
 
@@ -149,7 +170,8 @@ export const searchCommand: Command = {
       filters.magic = true;
     }
     const limit = values.limit === undefined ? 10 : Number(values.limit);
-    if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a whole number of at least 1 (got "${values.limit}")`);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new UsageError(`--limit must be a whole number of at least 1 (got "${values.limit}")`);
     const store = openStore({ path: values["db-path"], fallbackReadonly: true });
     const collapse = !values["all-versions"] && !list(values.documents)?.length;
     try {

@@ -28,7 +28,8 @@ ${UPSTREAM_ENV_VARS.join(", ")}, LOREKEEPER_MODEL_DIR, LOREKEEPER_LOG_LEVEL.`;
 function parsePort(raw: string | undefined): number {
   if (raw === undefined) return 8000;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw.trim()) || n > 65535) throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${raw}")`);
+  if (!/^\d+$/.test(raw.trim()) || n > 65535)
+    throw new UsageError(`--port must be a whole number from 0 to 65535 (got "${raw}")`);
   return n;
 }
 
@@ -48,7 +49,8 @@ function waitForStopSignal(): Promise<string> {
 
 /** stdout belongs to the protocol: anything printed through console goes to stderr instead. */
 function protectStdout(): void {
-  const toErr = (...args: unknown[]) => process.stderr.write(`${args.map((a) => (typeof a === "string" ? a : Bun.inspect(a))).join(" ")}\n`);
+  const toErr = (...args: unknown[]) =>
+    process.stderr.write(`${args.map((a) => (typeof a === "string" ? a : Bun.inspect(a))).join(" ")}\n`);
   console.log = toErr;
   console.info = toErr;
   console.debug = toErr;
@@ -69,13 +71,21 @@ export const serveCommand: Command = {
       "prefer-documents": { type: "string", multiple: true },
     });
     const port = parsePort(values.port);
-    if (!values.http && (values.host || values.port || values.token || values["allowed-origin"] || values["allowed-host"])) {
+    if (
+      !values.http &&
+      (values.host || values.port || values.token || values["allowed-origin"] || values["allowed-host"])
+    ) {
       throw new UsageError("--host, --port, --token, --allowed-origin and --allowed-host need --http");
     }
     if (!values.http) protectStdout();
     const { createServeDeps } = await import("../../server/deps.ts");
     const prefer = values["prefer-documents"]?.flatMap((v) => splitList(v));
-    const served = await createServeDeps({ config: ctx.config, embedder: ctx.embedder(), dbPath: values["db-path"], ...(prefer?.length ? { preferDocuments: prefer } : {}) });
+    const served = await createServeDeps({
+      config: ctx.config,
+      embedder: ctx.embedder(),
+      dbPath: values["db-path"],
+      ...(prefer?.length ? { preferDocuments: prefer } : {}),
+    });
     try {
       if (!values.http) {
         const { runStdio } = await import("../../server/transports/stdio.ts");
@@ -92,11 +102,15 @@ export const serveCommand: Command = {
       }).catch((err: unknown) => {
         const e = err as { code?: string; message?: string };
         if (e?.code === "EADDRINUSE" || /in use/i.test(e?.message ?? "")) {
-          throw Object.assign(new Error(`Port ${port} on ${values.host ?? "127.0.0.1"} is already in use.`), { hint: "Pick another with --port, or stop the other server." });
+          throw Object.assign(new Error(`Port ${port} on ${values.host ?? "127.0.0.1"} is already in use.`), {
+            hint: "Pick another with --port, or stop the other server.",
+          });
         }
         throw err;
       });
-      process.stderr.write(`LoreKeeper MCP server on ${handle.url} (health: ${handle.url.replace(/\/mcp$/, "/health")})\n`);
+      process.stderr.write(
+        `LoreKeeper MCP server on ${handle.url} (health: ${handle.url.replace(/\/mcp$/, "/health")})\n`,
+      );
       const sig = await waitForStopSignal();
       log.info(`${sig} received; shutting down`);
       await handle.stop();

@@ -20,8 +20,14 @@ export async function runPack(src: string, o: PackRunOptions, ctx: CommandContex
   const embedder = ctx.embedder();
   try {
     progress.line(`Loading the content pack ${src} into ${store.path}`);
-    const r = await loadPackInto(store, src, embedder, { sha256: o.sha256, withVectors: o.withVectors, say: (m) => progress.line(m) });
-    const embed = o.embed ? await embedAfterIngest(store, { embedder, config: ctx.config }, (m) => progress.line(m)) : undefined;
+    const r = await loadPackInto(store, src, embedder, {
+      sha256: o.sha256,
+      withVectors: o.withVectors,
+      say: (m) => progress.line(m),
+    });
+    const embed = o.embed
+      ? await embedAfterIngest(store, { embedder, config: ctx.config }, (m) => progress.line(m))
+      : undefined;
     const l = r.load;
     if (o.json) {
       process.stdout.write(`${safeJson(JSON.stringify({ ...r, embeddings: embed ?? null }, null, 2))}\n`);

@@ -64,8 +64,19 @@ export const syncCommand: Command = {
       "no-vectors": { type: "boolean" },
     });
     if (values.pack !== undefined) {
-      if (values.source || values.types || values.force) throw new UsageError("--pack loads a content pack instead of syncing: leave out --source, --types and --force");
-      return runPack(values.pack, { dbPath: values["db-path"], sha256: values.sha256, withVectors: !values["no-vectors"], embed: !values["no-embed"], json: values.json }, ctx);
+      if (values.source || values.types || values.force)
+        throw new UsageError("--pack loads a content pack instead of syncing: leave out --source, --types and --force");
+      return runPack(
+        values.pack,
+        {
+          dbPath: values["db-path"],
+          sha256: values.sha256,
+          withVectors: !values["no-vectors"],
+          embed: !values["no-embed"],
+          json: values.json,
+        },
+        ctx,
+      );
     }
     if (values.sha256 || values["no-vectors"]) throw new UsageError("--sha256 and --no-vectors go with --pack");
     const sources = list(values.source) as SyncSource[] | undefined;
@@ -89,7 +100,12 @@ export const syncCommand: Command = {
           if (e.type === "type-start") starts.set(`${e.source}:${e.contentType}`, Date.now());
           else if (e.type === "progress")
             progress.update(
-              { label: `${e.source} ${e.contentType}`, done: e.records, total: e.totalRecords, startedAt: starts.get(`${e.source}:${e.contentType}`) ?? Date.now() },
+              {
+                label: `${e.source} ${e.contentType}`,
+                done: e.records,
+                total: e.totalRecords,
+                startedAt: starts.get(`${e.source}:${e.contentType}`) ?? Date.now(),
+              },
               ` (${e.pages} page${e.pages === 1 ? "" : "s"})`,
             );
           else {
@@ -100,20 +116,36 @@ export const syncCommand: Command = {
           }
         },
       });
-      const embed = values["no-embed"] ? undefined : await embedAfterIngest(store, { embedder: ctx.embedder(), config: cfg }, (m) => progress.line(m), "sync");
+      const embed = values["no-embed"]
+        ? undefined
+        : await embedAfterIngest(store, { embedder: ctx.embedder(), config: cfg }, (m) => progress.line(m), "sync");
       const fetched = report.results.filter((r) => r.status !== "fresh").reduce((a, r) => a + r.records, 0);
       const rate = report.durationMs > 0 ? Math.round((fetched / report.durationMs) * 1000) : 0;
       if (values.json) {
-        process.stdout.write(`${safeJson(JSON.stringify({ ...report, records_per_second: rate, embeddings: embed ?? null }, null, 2))}\n`);
+        process.stdout.write(
+          `${safeJson(JSON.stringify({ ...report, records_per_second: rate, embeddings: embed ?? null }, null, 2))}\n`,
+        );
       } else {
-        const rows = report.results.map((r) => [r.source, r.contentType, statusWord(r), r.records, r.skipped, r.inserted, r.updated, r.deleted, r.requests, r.durationMs]);
+        const rows = report.results.map((r) => [
+          r.source,
+          r.contentType,
+          statusWord(r),
+          r.records,
+          r.skipped,
+          r.inserted,
+          r.updated,
+          r.deleted,
+          r.requests,
+          r.durationMs,
+        ]);
         process.stdout.write(
           `${table(["source", "type", "status", "records", "skipped", "new", "changed", "deleted", "requests", "ms"], rows, new Set([3, 4, 5, 6, 7, 8, 9]))}\n`,
         );
         process.stdout.write(
           `\n${report.status.toUpperCase()}: ${fetched} records fetched in ${(report.durationMs / 1000).toFixed(1)} s (${rate} records/s), ${report.requests} requests; ${report.records} records stored for these types.${embed ? ` ${embed.summary}` : ""}\n`,
         );
-        for (const r of report.results.filter((x) => x.status === "failed")) process.stdout.write(safeText(`  ${r.source} ${r.contentType}: ${r.error}\n`));
+        for (const r of report.results.filter((x) => x.status === "failed"))
+          process.stdout.write(safeText(`  ${r.source} ${r.contentType}: ${r.error}\n`));
       }
       return report.status === "ok" ? EXIT_OK : report.status === "partial" ? EXIT_PARTIAL : EXIT_FAILED;
     } finally {

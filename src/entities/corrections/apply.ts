@@ -37,7 +37,11 @@ export interface KeptValue {
 
 export const KEPT: readonly KeptValue[] = (table as { kept?: KeptValue[] }).kept ?? [];
 
-const SOURCE_LABEL: Record<string, string> = { open5e_v2: "Open5e v2", open5e_v1: "Open5e v1", dnd5e_api: "the D&D 5e API" };
+const SOURCE_LABEL: Record<string, string> = {
+  open5e_v2: "Open5e v2",
+  open5e_v1: "Open5e v1",
+  dnd5e_api: "the D&D 5e API",
+};
 
 const BY_ENTITY = new Map<string, Correction[]>();
 for (const c of (table as { corrections: Correction[] }).corrections) {
@@ -75,7 +79,11 @@ export function setPath(data: JsonObject, path: string, value: JsonValue): JsonO
     return out;
   }
   const inner = out[head!];
-  out[head!] = setPath(inner && typeof inner === "object" && !Array.isArray(inner) ? (inner as JsonObject) : {}, rest.join("."), value);
+  out[head!] = setPath(
+    inner && typeof inner === "object" && !Array.isArray(inner) ? (inner as JsonObject) : {},
+    rest.join("."),
+    value,
+  );
   return out;
 }
 
@@ -143,12 +151,20 @@ export function applyCorrections<E extends Entity>(entity: E): E {
   const notes: string[] = [];
   for (const c of list) {
     const current = dataAt(data, c.field);
-    if (JSON.stringify(normalizeValue(c.field, current) ?? "none") === JSON.stringify(normalizeValue(c.field, c.value) ?? "none")) continue;
+    if (
+      JSON.stringify(normalizeValue(c.field, current) ?? "none") ===
+      JSON.stringify(normalizeValue(c.field, c.value) ?? "none")
+    )
+      continue;
     data = setPath(data, c.field, c.value);
     const f = FILTER_OF[c.field];
     if (f) filters = { ...filters, ...f(c.value) };
-    const others = Object.keys(c.evidence).filter((s) => s !== c.source).map((s) => SOURCE_LABEL[s] ?? s);
-    notes.push(`${SOURCE_LABEL[c.source] ?? c.source} gives ${c.field} ${show(current)}; ${others.join(" and ")} give ${show(c.value)}. Corrected to the majority.`);
+    const others = Object.keys(c.evidence)
+      .filter((s) => s !== c.source)
+      .map((s) => SOURCE_LABEL[s] ?? s);
+    notes.push(
+      `${SOURCE_LABEL[c.source] ?? c.source} gives ${c.field} ${show(current)}; ${others.join(" and ")} give ${show(c.value)}. Corrected to the majority.`,
+    );
   }
   if (notes.length === 0) return e;
   const prior = Array.isArray(data.upstream_notes) ? (data.upstream_notes as JsonValue[]) : [];

@@ -74,7 +74,11 @@ export type Emitted = Entity | Entity[] | null;
  * `fn` may return null (with no reason: the record is not content of this kind) or throw (skipped
  * with the error message). Later duplicates of (kind, key) are skipped.
  */
-export function runRecords<S extends v.GenericSchema>(records: unknown[], schema: S, fn: (r: v.InferOutput<S>, raw: unknown) => Emitted): NormalizeResult {
+export function runRecords<S extends v.GenericSchema>(
+  records: unknown[],
+  schema: S,
+  fn: (r: v.InferOutput<S>, raw: unknown) => Emitted,
+): NormalizeResult {
   const entities: Entity[] = [];
   const skipped: SkippedRecord[] = [];
   const seen = new Set<string>();
@@ -106,7 +110,10 @@ export function runRecords<S extends v.GenericSchema>(records: unknown[], schema
       for (const e of Array.isArray(out) ? out : [out]) add(e);
     } catch (err) {
       const key = rawKey(raw);
-      skipped.push({ ...(key ? { key } : {}), reason: `normalize error: ${err instanceof Error ? err.message : String(err)}` });
+      skipped.push({
+        ...(key ? { key } : {}),
+        reason: `normalize error: ${err instanceof Error ? err.message : String(err)}`,
+      });
     }
   }
   return { entities, skipped };

@@ -32,7 +32,7 @@ export const V1_TO_V2_DOCUMENT: Readonly<Record<string, string>> = {
 export const DOCUMENT_ALIASES: Readonly<Record<string, string>> = {
   srd: "srd-2014",
   "srd-5e": "srd-2014",
-  "srd5e": "srd-2014",
+  srd5e: "srd-2014",
   "srd-5.1": "srd-2014",
   "srd5.1": "srd-2014",
   "srd-51": "srd-2014",
@@ -111,7 +111,11 @@ function byKeyNames(list: unknown[]): Map<string, string> {
  * Open5e v2 documents with publisher and licence names resolved (`licenses`/`publishers` may be
  * empty; the document's own nested names are used then). Invalid records are dropped.
  */
-export function normalizeOpen5eDocuments(v2docs: unknown[], licenses: unknown[] = [], publishers: unknown[] = []): DocumentInfo[] {
+export function normalizeOpen5eDocuments(
+  v2docs: unknown[],
+  licenses: unknown[] = [],
+  publishers: unknown[] = [],
+): DocumentInfo[] {
   const licenseNames = byKeyNames(licenses);
   const publisherNames = byKeyNames(publishers);
   const out: DocumentInfo[] = [];
@@ -120,7 +124,10 @@ export function normalizeOpen5eDocuments(v2docs: unknown[], licenses: unknown[] 
     if (!r.success) continue;
     const d = r.output;
     const pubKey = refKey(d.publisher);
-    const publisher = (pubKey ? publisherNames.get(pubKey) : undefined) ?? (isRec(d.publisher) ? str(d.publisher.name) : null) ?? pubKey;
+    const publisher =
+      (pubKey ? publisherNames.get(pubKey) : undefined) ??
+      (isRec(d.publisher) ? str(d.publisher.name) : null) ??
+      pubKey;
     const lic = recs(d.licenses)
       .map((l) => {
         const k = refKey(l);

@@ -19,8 +19,14 @@ const SRD51_FROM_V1: Readonly<Record<string, { v1: string; envs: string[] }>> = 
   srd_lizardfolk: { v1: "Swamp, Jungle, Forest", envs: ["Swamp or Marsh", "Forest or Jungle"] },
   srd_quasit: { v1: "Abyss", envs: ["The Abyss"] },
   srd_succubusincubus: { v1: "Any, Hell", envs: ["Hell"] },
-  "srd_swarm-of-centipedes": { v1: "Ruins, Caves, Underdark, Forest, Any", envs: ["Ruins", "Caves", "Underworld", "Forest or Jungle"] },
-  "srd_swarm-of-spiders": { v1: "Ruins, Caves, Underdark, Forest, Any", envs: ["Ruins", "Caves", "Underworld", "Forest or Jungle"] },
+  "srd_swarm-of-centipedes": {
+    v1: "Ruins, Caves, Underdark, Forest, Any",
+    envs: ["Ruins", "Caves", "Underworld", "Forest or Jungle"],
+  },
+  "srd_swarm-of-spiders": {
+    v1: "Ruins, Caves, Underdark, Forest, Any",
+    envs: ["Ruins", "Caves", "Underworld", "Forest or Jungle"],
+  },
   "srd_swarm-of-wasps": { v1: "Any, Forest", envs: ["Forest or Jungle"] },
   "srd_warhorse-skeleton": { v1: "Ruins, Any", envs: ["Ruins"] },
   "srd_young-brass-dragon": { v1: "Desert, Volcano, Any", envs: ["Desert"] },
@@ -33,7 +39,10 @@ export function correctV2Environments(key: string, envs: string[]): { environmen
   const lead = `Open5e v2 lists this creature in all ${envs.length} of its environments, a placeholder rather than a habitat`;
   if (srd) {
     const now = srd.envs.length ? srd.envs.join(", ") : "none";
-    return { environments: [...srd.envs], notes: [`${lead}; Open5e v1 (SRD 5.1) gives "${srd.v1}". Corrected to: ${now}.`] };
+    return {
+      environments: [...srd.envs],
+      notes: [`${lead}; Open5e v1 (SRD 5.1) gives "${srd.v1}". Corrected to: ${now}.`],
+    };
   }
   return { environments: [], notes: [`${lead}; no source says where it lives, so it has no environment here.`] };
 }

@@ -19,4 +19,3 @@ export {
 export { normalizeCastingTime, costToGp, weightToLb, rarityFilter } from "./vocab.ts";
 export { RARITIES } from "../catalog.ts";
 export { stripMarkdown, MAX_TEXT_CHARS } from "./text.ts";
-

@@ -168,7 +168,11 @@ export function srd51SpellClasses(name: string): string[] | null {
  * `classes` of an SRD 5.1 spell as its class lists give them, and a note when upstream's differ
  * (`source` names the upstream: "Open5e v2"). A spell the lists do not know keeps upstream's classes.
  */
-export function correctSrd51Classes(source: string, name: string, classes: string[]): { classes: string[]; notes: string[] } {
+export function correctSrd51Classes(
+  source: string,
+  name: string,
+  classes: string[],
+): { classes: string[]; notes: string[] } {
   const srd = srd51SpellClasses(name);
   if (!srd) return { classes, notes: [] };
   const have = new Set(classes);
@@ -177,6 +181,14 @@ export function correctSrd51Classes(source: string, name: string, classes: strin
   const missing = srd.filter((c) => !have.has(c));
   if (!extra.length && !missing.length) return { classes, notes: [] };
   const title = (cs: string[]) => cs.map((c) => c[0]!.toUpperCase() + c.slice(1)).join(", ");
-  const what = [extra.length ? `adds ${title(extra)} (a subclass's spells, not the class list)` : null, missing.length ? `omits ${title(missing)}` : null].filter(Boolean).join(" and ");
-  return { classes: [...srd], notes: [`${source} ${what}; the SRD 5.1 spell lists (as the D&D 5e API) give ${title(srd)}. Corrected.`] };
+  const what = [
+    extra.length ? `adds ${title(extra)} (a subclass's spells, not the class list)` : null,
+    missing.length ? `omits ${title(missing)}` : null,
+  ]
+    .filter(Boolean)
+    .join(" and ");
+  return {
+    classes: [...srd],
+    notes: [`${source} ${what}; the SRD 5.1 spell lists (as the D&D 5e API) give ${title(srd)}. Corrected.`],
+  };
 }

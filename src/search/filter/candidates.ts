@@ -37,7 +37,9 @@ export class CandidateSet {
 export function candidateSet(db: Database, where: WhereClause, memo: VersionMemo = versionMemo(db)): CandidateSet {
   const key = JSON.stringify([where.sql, where.params]);
   return CACHES.candidates.get(memo, key, () => {
-    const rows = db.query<[number], SqlValue[]>(`SELECT e.id FROM ${entitiesOf(where)} WHERE ${where.sql} ORDER BY e.id`).values(...where.params);
+    const rows = db
+      .query<[number], SqlValue[]>(`SELECT e.id FROM ${entitiesOf(where)} WHERE ${where.sql} ORDER BY e.id`)
+      .values(...where.params);
     const ids = new Int32Array(rows.length);
     for (let i = 0; i < rows.length; i++) ids[i] = Number(rows[i]![0]);
     return new CandidateSet(ids);

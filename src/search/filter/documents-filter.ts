@@ -14,7 +14,9 @@ export interface DocumentResolution {
 }
 
 function availableText(known: readonly string[]): string {
-  return known.length ? `Available documents: ${known.join(", ")}.` : "No documents are stored yet (run `lorekeeper sync`).";
+  return known.length
+    ? `Available documents: ${known.join(", ")}.`
+    : "No documents are stored yet (run `lorekeeper sync`).";
 }
 
 /**
@@ -22,10 +24,14 @@ function availableText(known: readonly string[]): string {
  * kept if it is stored itself or is an alias of a stored key. Some keys unknown → the known ones
  * filter and the message names the ignored ones; all unknown → empty result and a message.
  */
-export function resolveDocuments(requested: readonly string[] | null | undefined, known: readonly string[]): DocumentResolution {
+export function resolveDocuments(
+  requested: readonly string[] | null | undefined,
+  known: readonly string[],
+): DocumentResolution {
   if (requested === null || requested === undefined) return { keys: null };
   const cleaned = requested.map((k) => k.trim()).filter((k) => k.length > 0);
-  if (requested.length === 0) return { keys: [], message: "The documents filter is an empty list, so nothing can match." };
+  if (requested.length === 0)
+    return { keys: [], message: "The documents filter is an empty list, so nothing can match." };
   const byLower = new Map(known.map((k) => [k.toLowerCase(), k]));
   const keys = new Set<string>();
   const unknown: string[] = [];
@@ -37,7 +43,8 @@ export function resolveDocuments(requested: readonly string[] | null | undefined
     if (viaAlias) keys.add(viaAlias);
     if (!direct && !viaAlias) unknown.push(raw);
   }
-  if (cleaned.length === 0) return { keys: [], message: "The documents filter holds only blank keys, so nothing can match." };
+  if (cleaned.length === 0)
+    return { keys: [], message: "The documents filter holds only blank keys, so nothing can match." };
   const quoted = unknown.map((k) => `"${k}"`).join(", ");
   if (keys.size === 0) {
     return { keys: [], message: `No stored document matches ${quoted}. ${availableText(known)}` };

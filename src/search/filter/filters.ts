@@ -41,7 +41,10 @@ export const TRUE_CLAUSE: WhereClause = { sql: "1", params: [] };
 export function andWhere(...clauses: WhereClause[]): WhereClause {
   const parts = clauses.filter((c) => c.sql !== "1");
   if (parts.length === 0) return TRUE_CLAUSE;
-  const out: WhereClause = { sql: parts.map((c) => `(${c.sql})`).join(" AND "), params: parts.flatMap((c) => c.params) };
+  const out: WhereClause = {
+    sql: parts.map((c) => `(${c.sql})`).join(" AND "),
+    params: parts.flatMap((c) => c.params),
+  };
   if (parts.some((c) => c.byIds)) out.byIds = true;
   return out;
 }
@@ -58,7 +61,9 @@ export function escapeLike(s: string): string {
 
 function inList(col: string, values: readonly SqlValue[]): WhereClause {
   const uniq = [...new Set(values)];
-  return uniq.length === 1 ? { sql: `${col} = ?`, params: uniq } : { sql: `${col} IN (${uniq.map(() => "?").join(",")})`, params: uniq };
+  return uniq.length === 1
+    ? { sql: `${col} = ?`, params: uniq }
+    : { sql: `${col} IN (${uniq.map(() => "?").join(",")})`, params: uniq };
 }
 
 /** "Very Rare" → ["very rare", "very-rare", "very_rare"]: the spellings a vocabulary value may be stored in. */
@@ -120,20 +125,29 @@ function blank(s: unknown): boolean {
 }
 
 /** A parameter's value as its input type reads it, or a message. */
-function paramValue(p: TableParam, raw: unknown): { ok: true; v: unknown } | { ok: false; message: string } | undefined {
+function paramValue(
+  p: TableParam,
+  raw: unknown,
+): { ok: true; v: unknown } | { ok: false; message: string } | undefined {
   switch (p.input.type) {
     case "int":
     case "number":
-      if (typeof raw !== "number" || !Number.isFinite(raw)) return { ok: false, message: `${p.name} must be a number (got ${JSON.stringify(raw)}).` };
+      if (typeof raw !== "number" || !Number.isFinite(raw))
+        return { ok: false, message: `${p.name} must be a number (got ${JSON.stringify(raw)}).` };
       return { ok: true, v: raw };
     case "cr": {
       if (typeof raw === "string" && raw.trim() === "") return undefined;
       const n = parseCr(raw);
-      if (n === undefined) return { ok: false, message: `${p.name} ${JSON.stringify(raw)} is not a challenge rating; use a number like 5 or a fraction like "1/4".` };
+      if (n === undefined)
+        return {
+          ok: false,
+          message: `${p.name} ${JSON.stringify(raw)} is not a challenge rating; use a number like 5 or a fraction like "1/4".`,
+        };
       return { ok: true, v: n };
     }
     case "bool":
-      if (typeof raw !== "boolean") return { ok: false, message: `${p.name} must be true or false (got ${JSON.stringify(raw)}).` };
+      if (typeof raw !== "boolean")
+        return { ok: false, message: `${p.name} must be true or false (got ${JSON.stringify(raw)}).` };
       return { ok: true, v: raw ? 1 : 0 };
     case "values":
       return { ok: true, v: raw };
@@ -165,14 +179,22 @@ function clausesOf(p: TableParam, v: unknown): WhereClause[] | string {
       // list no environments, their SRD 5.1 namesakes do.
       const words = `%${escapeLike(String(v).trim().toLowerCase().replace(/\s+/g, " ").replace(/\|/g, " "))}%`;
       const other = `v.${p.column.column}`;
-      return [{ sql: `(${col} LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM entities v WHERE v.kind = e.kind AND v.name = e.name AND ${other} LIKE ? ESCAPE '\\'))`, params: [words, words] }];
+      return [
+        {
+          sql: `(${col} LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM entities v WHERE v.kind = e.kind AND v.name = e.name AND ${other} LIKE ? ESCAPE '\\'))`,
+          params: [words, words],
+        },
+      ];
     }
     case "has_all": {
       const input = p.input as { values: readonly string[]; aliases?: Readonly<Record<string, string>> };
       const out: WhereClause[] = [];
-      const values = (Array.isArray(v) ? v : [v]).map((x) => String(x).trim().toLowerCase().replace(/_/g, " ")).filter((x) => x.length > 0);
+      const values = (Array.isArray(v) ? v : [v])
+        .map((x) => String(x).trim().toLowerCase().replace(/_/g, " "))
+        .filter((x) => x.length > 0);
       for (const x of values) {
-        const canon = input.aliases?.[x] ?? input.values.find((y) => y === x || y.replace(/[- ]/g, "") === x.replace(/[- ]/g, ""));
+        const canon =
+          input.aliases?.[x] ?? input.values.find((y) => y === x || y.replace(/[- ]/g, "") === x.replace(/[- ]/g, ""));
         if (!canon) return `${p.name} "${x}" is not one of: ${input.values.join(", ")}.`;
         out.push({ sql: `${col} LIKE ? ESCAPE '\\'`, params: [`%|${escapeLike(canon)}|%`] });
       }
@@ -185,7 +207,11 @@ function clausesOf(p: TableParam, v: unknown): WhereClause[] | string {
  * Build the WHERE fragment for `kinds`, `filters` and resolved document keys (null = any).
  * Empty `kinds` or `documentKeys` = [] give a clause that matches nothing ("0").
  */
-export function buildFilterWhere(kinds: readonly EntityKind[], filters: StructuredFilters | undefined, documentKeys: readonly string[] | null): FilterResult {
+export function buildFilterWhere(
+  kinds: readonly EntityKind[],
+  filters: StructuredFilters | undefined,
+  documentKeys: readonly string[] | null,
+): FilterResult {
   const f = (filters ?? {}) as Record<string, unknown>;
   const clauses: WhereClause[] = [];
   if (kinds.length === 0) return { ok: true, where: { sql: "0", params: [] } };
@@ -196,7 +222,10 @@ export function buildFilterWhere(kinds: readonly EntityKind[], filters: Structur
     if (documentKeys.length === 0) return { ok: true, where: { sql: "0", params: [] } };
     const doc = inList("e.document_key", documentKeys);
     const also = documentKeys.map(() => "e.also_documents LIKE ? ESCAPE '\\'");
-    clauses.push({ sql: `(${doc.sql} OR (e.also_documents IS NOT NULL AND (${also.join(" OR ")})))`, params: [...doc.params, ...documentKeys.map((k) => `%|${escapeLike(String(k).toLowerCase())}|%`)] });
+    clauses.push({
+      sql: `(${doc.sql} OR (e.also_documents IS NOT NULL AND (${also.join(" OR ")})))`,
+      params: [...doc.params, ...documentKeys.map((k) => `%|${escapeLike(String(k).toLowerCase())}|%`)],
+    });
   }
 
   const read = new Map<TableParam, unknown>();
@@ -211,7 +240,10 @@ export function buildFilterWhere(kinds: readonly EntityKind[], filters: Structur
     if (p.match !== "at_least") continue;
     const max = [...read.keys()].find((q) => q.match === "at_most" && q.column === p.column);
     if (max && (v as number) > (read.get(max) as number)) {
-      return { ok: false, message: `${p.name} (${String(v)}) is greater than ${max.name} (${String(read.get(max))}), so nothing can match.` };
+      return {
+        ok: false,
+        message: `${p.name} (${String(v)}) is greater than ${max.name} (${String(read.get(max))}), so nothing can match.`,
+      };
     }
   }
   for (const [p, v] of read) {

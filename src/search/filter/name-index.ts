@@ -73,7 +73,8 @@ function bitCount(x: number): number {
 function grams(s: string): number[] {
   const p = ` ${s} `;
   const out = new Set<number>();
-  for (let i = 0; i + GRAM <= p.length; i++) out.add(p.charCodeAt(i) * 4294967296 + p.charCodeAt(i + 1) * 65536 + p.charCodeAt(i + 2));
+  for (let i = 0; i + GRAM <= p.length; i++)
+    out.add(p.charCodeAt(i) * 4294967296 + p.charCodeAt(i + 1) * 65536 + p.charCodeAt(i + 2));
   return [...out];
 }
 
@@ -90,7 +91,13 @@ function lineOf(starts: readonly number[], at: number): number {
 }
 
 /** Ids of the lines of `text` (lines starting at `starts`) containing `needle`. */
-function linesWith(text: string, starts: readonly number[], ids: readonly number[], needle: string, out: Set<number>): void {
+function linesWith(
+  text: string,
+  starts: readonly number[],
+  ids: readonly number[],
+  needle: string,
+  out: Set<number>,
+): void {
   for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
     const line = lineOf(starts, at);
     out.add(ids[line]!);
@@ -117,7 +124,10 @@ export class NameIndex {
       let k = this.byKind.get(r.kind);
       let p = parts.get(r.kind);
       if (!k || !p) {
-        this.byKind.set(r.kind, (k = { names: "", slugs: "", nameStarts: [], slugStarts: [], ids: [], keys: new Map(), folded: new Set() }));
+        this.byKind.set(
+          r.kind,
+          (k = { names: "", slugs: "", nameStarts: [], slugStarts: [], ids: [], keys: new Map(), folded: new Set() }),
+        );
         parts.set(r.kind, (p = { names: [], slugs: [] }));
         this.kindBits.set(r.kind, 2 ** Math.min(this.kindBits.size, 30));
       }
@@ -225,7 +235,8 @@ export class NameIndex {
     };
     if (need < 1) {
       // Too few trigrams to rule a name out: every name of a length within `limit`.
-      for (let n = Math.max(0, want.length - limit); n <= want.length + limit; n++) for (const e of this.byLength[n] ?? []) if (e.kinds & mask) consider(e);
+      for (let n = Math.max(0, want.length - limit); n <= want.length + limit; n++)
+        for (const e of this.byLength[n] ?? []) if (e.kinds & mask) consider(e);
     } else {
       // The trigrams each name shares with `want`, counted in a reused array (counting in a Map
       // cost more than the distances when common trigrams have long postings). Likeliest first
@@ -236,7 +247,12 @@ export class NameIndex {
       const shared = this.sharedCounts(g);
       try {
         order = this.touched
-          .filter((i) => shared[i]! >= need && this.entries[i]!.kinds & mask && Math.abs(this.entries[i]!.lower.length - want.length) <= limit)
+          .filter(
+            (i) =>
+              shared[i]! >= need &&
+              this.entries[i]!.kinds & mask &&
+              Math.abs(this.entries[i]!.lower.length - want.length) <= limit,
+          )
           .map((i) => ({ e: this.entries[i]!, s: shared[i]! }))
           .sort((a, b) => b.s - a.s);
       } finally {
@@ -271,9 +287,7 @@ export class NameIndex {
 
 /** The `n`-th smallest distance among `found` (1-based). */
 function nthSmallest(found: ReadonlyArray<{ d: number }>, n: number): number {
-  return found
-    .map((f) => f.d)
-    .sort((a, b) => a - b)[n - 1]!;
+  return found.map((f) => f.d).sort((a, b) => a - b)[n - 1]!;
 }
 
 /** The name index of the store as it is now, when it is built already (nothing is read). */
@@ -285,6 +299,13 @@ export function builtNameIndex(db: Database): NameIndex | undefined {
 export function nameIndex(db: Database): NameIndex {
   return CACHES.nameIndex.get(
     db,
-    () => new NameIndex(db.query<{ id: number; kind: string; name: string; slug: string; key: string }, []>("SELECT id, kind, name, slug, key FROM entities WHERE dup_of IS NULL ORDER BY id").all()),
+    () =>
+      new NameIndex(
+        db
+          .query<{ id: number; kind: string; name: string; slug: string; key: string }, []>(
+            "SELECT id, kind, name, slug, key FROM entities WHERE dup_of IS NULL ORDER BY id",
+          )
+          .all(),
+      ),
   );
 }

@@ -83,7 +83,10 @@ function slugPattern(name: string): string {
   }
   const leading = pieces[0]?.wild === true;
   const trailing = pieces[pieces.length - 1]?.wild === true;
-  const body = runs.map((r) => escapeLike(slugify(r))).filter((r) => r.length > 0).join("%");
+  const body = runs
+    .map((r) => escapeLike(slugify(r)))
+    .filter((r) => r.length > 0)
+    .join("%");
   return `${leading ? "%" : ""}${body}${trailing ? "%" : ""}`;
 }
 
@@ -112,7 +115,8 @@ function* stepsOf(rawName: string): Generator<NameStep> {
     yield { how: "exact", clause: { sql: "e.name = ?", params: [lit] }, literal: lit };
     yield { how: "wildcard", clause: { sql: `e.name ${LIKE}`, params: [wildcardToLike(name)] } };
     const sp = slugPattern(name);
-    if (sp.replace(/%/g, "").length > 0) yield { how: "wildcard-slug", clause: { sql: `e.slug ${LIKE}`, params: [sp] } };
+    if (sp.replace(/%/g, "").length > 0)
+      yield { how: "wildcard-slug", clause: { sql: `e.slug ${LIKE}`, params: [sp] } };
     return;
   }
   const lit = plain ? name : literalText(name);
@@ -150,7 +154,9 @@ export function resolveName(db: Database, base: WhereClause, name: string, kinds
     const step = kinds && raw.probe ? fromIndex(db, kinds, raw, raw.probe) : raw;
     if (!step) continue;
     const w = andWhere(base, step.clause);
-    const hit = db.query<{ x: number }, SqlParams>(`SELECT 1 AS x FROM ${entitiesOf(w)} WHERE ${w.sql} LIMIT 1`).get(...w.params);
+    const hit = db
+      .query<{ x: number }, SqlParams>(`SELECT 1 AS x FROM ${entitiesOf(w)} WHERE ${w.sql} LIMIT 1`)
+      .get(...w.params);
     if (hit) return step;
   }
   return null;
@@ -171,7 +177,12 @@ const BY_ID_MAX = 64;
  * it whatever the filters; a key or partial step as the ids of the entities it matches; else
  * unchanged.
  */
-function fromIndex(db: Database, kinds: readonly string[], step: NameStep, probe: NonNullable<NameStep["probe"]>): NameStep | null {
+function fromIndex(
+  db: Database,
+  kinds: readonly string[],
+  step: NameStep,
+  probe: NonNullable<NameStep["probe"]>,
+): NameStep | null {
   const index = nameIndex(db);
   const found = "key" in probe ? index.keyIds(kinds, probe.key) : index.partialIds(kinds, probe.text, probe.slug);
   if (found === undefined) return step;

@@ -83,8 +83,10 @@ export function readSidecar(paths: IndexPaths): IndexSidecar | { problem: string
 /** Check the index file against the sidecar; undefined when it is intact. */
 export function verifyIndexFile(paths: IndexPaths, sidecar: IndexSidecar): string | undefined {
   try {
-    if (statSync(paths.index).size !== sidecar.fileBytes) return "the index file has the wrong size (damaged or replaced)";
-    if (fileHash(readFileSync(paths.index)) !== sidecar.fileHash) return "the index file does not match its checksum (damaged)";
+    if (statSync(paths.index).size !== sidecar.fileBytes)
+      return "the index file has the wrong size (damaged or replaced)";
+    if (fileHash(readFileSync(paths.index)) !== sidecar.fileHash)
+      return "the index file does not match its checksum (damaged)";
   } catch (err) {
     return `the index file cannot be read (${(err as Error).message})`;
   }

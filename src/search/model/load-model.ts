@@ -14,7 +14,14 @@ import type { EmbeddingModel, FlagEmbedding } from "fastembed";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { log } from "../../log.ts";
-import { defaultGraphCache, findOptimizedGraph, modelFileSha256, optimizedGraphDir, ortVersion, saveGraphInBackground } from "./optimized-graph.ts";
+import {
+  defaultGraphCache,
+  findOptimizedGraph,
+  modelFileSha256,
+  optimizedGraphDir,
+  ortVersion,
+  saveGraphInBackground,
+} from "./optimized-graph.ts";
 import {
   dirModelName,
   fastembedOnnxFile,
@@ -76,7 +83,6 @@ export function firstLine(err: unknown): string {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
-
 type FastembedModule = typeof import("fastembed");
 
 async function importFastembed(): Promise<FastembedModule> {
@@ -95,7 +101,10 @@ async function importOrt(): Promise<typeof import("onnxruntime-node")> {
   }
 }
 
-export async function loadSource(source: ModelSource, r: LoadSettings): Promise<{ embedder: ModelEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
+export async function loadSource(
+  source: ModelSource,
+  r: LoadSettings,
+): Promise<{ embedder: ModelEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
   if (source.kind === "dir") {
     const check = inspectModelDir(source.dir);
     if (!check.ok) throw new ModelLoadError(check.problem);
@@ -113,7 +122,10 @@ export async function loadSource(source: ModelSource, r: LoadSettings): Promise<
       session = await createSession(ort, graph ?? onnxPath);
     } catch (err) {
       if (!graph) throw err;
-      log.debug(`the saved optimised graph ${graph} did not load; the model file is used and the graph saved again`, err);
+      log.debug(
+        `the saved optimised graph ${graph} did not load; the model file is used and the graph saved again`,
+        err,
+      );
       rmSync(graphDir!, { recursive: true, force: true });
       graph = undefined;
       session = await createSession(ort, onnxPath);
@@ -122,8 +134,22 @@ export async function loadSource(source: ModelSource, r: LoadSettings): Promise<
     const name = dirModelName(source.dir);
     // An installed model's manifest says its prefixes (model-manifest.ts); otherwise they are guessed from the name.
     const manifest = readManifest(source.dir);
-    const profile = manifest ? { family: modelProfile(name, check.config).family, queryPrefix: manifest.query_prefix, passagePrefix: manifest.passage_prefix } : modelProfile(name, check.config);
-    const loaded = await finish(runs, tokenizer, r, { name, source: source.origin, dir: source.dir, onnxFile: check.onnxFile, profile, sha256, graph: graph ?? null });
+    const profile = manifest
+      ? {
+          family: modelProfile(name, check.config).family,
+          queryPrefix: manifest.query_prefix,
+          passagePrefix: manifest.passage_prefix,
+        }
+      : modelProfile(name, check.config);
+    const loaded = await finish(runs, tokenizer, r, {
+      name,
+      source: source.origin,
+      dir: source.dir,
+      onnxFile: check.onnxFile,
+      profile,
+      sha256,
+      graph: graph ?? null,
+    });
     if (!graph && graphDir) saveGraphInBackground(ort, onnxPath, sha256, graphDir, r.graphSaveDelayMs);
     return loaded;
   }
@@ -138,7 +164,10 @@ export async function loadSource(source: ModelSource, r: LoadSettings): Promise<
   const cached = existsSync(modelDir);
   if (cached) {
     const check = inspectModelDir(modelDir);
-    if (!check.ok) throw new ModelLoadError(`the cached copy is incomplete (${check.problem}); delete ${modelDir} to download it again`);
+    if (!check.ok)
+      throw new ModelLoadError(
+        `the cached copy is incomplete (${check.problem}); delete ${modelDir} to download it again`,
+      );
   } else if (!source.allowDownload) {
     throw new ModelLoadError(`it is not in ${source.cacheDir} and downloading is off`);
   }
@@ -154,12 +183,19 @@ export async function loadSource(source: ModelSource, r: LoadSettings): Promise<
       rmSync(tarball, { force: true }); // a leftover partial download would be taken as complete
       log.info(`downloading embedding model ${source.name} into ${source.cacheDir} (one time)…`);
     }
-    model = await fe.FlagEmbedding.init({ model: enumValue, cacheDir: source.cacheDir, maxLength: r.maxTokens, showDownloadProgress: false });
+    model = await fe.FlagEmbedding.init({
+      model: enumValue,
+      cacheDir: source.cacheDir,
+      maxLength: r.maxTokens,
+      showDownloadProgress: false,
+    });
   } catch (err) {
     if (!cached) {
       rmSync(tarball, { force: true });
       rmSync(modelDir, { recursive: true, force: true });
-      throw new ModelLoadError(`it is not cached and could not be downloaded (${firstLine(err)}); offline machines need LOREKEEPER_MODEL_DIR`);
+      throw new ModelLoadError(
+        `it is not cached and could not be downloaded (${firstLine(err)}); offline machines need LOREKEEPER_MODEL_DIR`,
+      );
     }
     throw err;
   }
@@ -168,7 +204,9 @@ export async function loadSource(source: ModelSource, r: LoadSettings): Promise<
   if (!cached) {
     // Catalog models are installed (and verified) by `lorekeeper model install`; fastembed's other names have no published checksum.
     const sha = await fileSha256(join(modelDir, fastembedOnnxFile(source.name)));
-    log.warn(`${source.name} was downloaded by fastembed without a published checksum to verify (ONNX sha256 ${sha}); \`lorekeeper model install\` verifies the known models (lorekeeper model list --known)`);
+    log.warn(
+      `${source.name} was downloaded by fastembed without a published checksum to verify (ONNX sha256 ${sha}); \`lorekeeper model install\` verifies the known models (lorekeeper model list --known)`,
+    );
   }
   return finish(fastembedRuns(model), undefined, r, {
     name: source.name,
@@ -183,7 +221,15 @@ async function finish(
   runs: ModelRuns,
   tokenizer: TokenizerLike | undefined,
   r: LoadSettings,
-  m: { name: string; source: EmbedderInfo["source"]; dir: string; onnxFile: string; profile: ModelProfile; sha256?: string; graph?: string | null },
+  m: {
+    name: string;
+    source: EmbedderInfo["source"];
+    dir: string;
+    onnxFile: string;
+    profile: ModelProfile;
+    sha256?: string;
+    graph?: string | null;
+  },
 ): Promise<{ embedder: ModelEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
   const sha256 = m.sha256 ?? (await fileSha256(join(m.dir, m.onnxFile)));
   const id = `${m.name}@${sha256.slice(0, 12)}`;
@@ -191,9 +237,24 @@ async function finish(
   const first = await runs.query("dimension probe");
   if (first.length === 0) throw new ModelLoadError("the model produced no output vector");
   const dim = first.length;
-  for (let i = 0; i < dim; i++) if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
+  for (let i = 0; i < dim; i++)
+    if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
   const embedder = new ModelEmbedder(id, dim, runs, m.profile, maxTokens, r.innerBatch, tokenizer);
-  return { embedder, info: { id, dim, name: m.name, source: m.source, dir: m.dir, onnxFile: m.onnxFile, sha256, maxTokens, family: m.profile.family, graph: m.graph ?? null } };
+  return {
+    embedder,
+    info: {
+      id,
+      dim,
+      name: m.name,
+      source: m.source,
+      dir: m.dir,
+      onnxFile: m.onnxFile,
+      sha256,
+      maxTokens,
+      family: m.profile.family,
+      graph: m.graph ?? null,
+    },
+  };
 }
 
 /** Load a model folder as the server would (used by `lorekeeper model install` to check what it built). */

@@ -12,7 +12,10 @@ export interface NoModelAdvice {
   fix: string;
 }
 
-export function noModelAdvice(reason: string | undefined, opts: { downloadAllowed: boolean; modelName: string | undefined }): NoModelAdvice {
+export function noModelAdvice(
+  reason: string | undefined,
+  opts: { downloadAllowed: boolean; modelName: string | undefined },
+): NoModelAdvice {
   const modelName = opts.modelName ?? DEFAULT_MODEL;
   const why = reason ? ` (${reason})` : "";
   return {

@@ -28,7 +28,12 @@ export interface ArchiveLimits {
 
 const MiB = 1024 * 1024;
 /** ONNX files cannot exceed 2 GiB (protobuf); real model archives compress 1–4×. */
-export const ARCHIVE_LIMITS: ArchiveLimits = { maxEntryBytes: 2048 * MiB, maxTotalBytes: 3072 * MiB, maxRatio: 20, maxEntries: 10_000 };
+export const ARCHIVE_LIMITS: ArchiveLimits = {
+  maxEntryBytes: 2048 * MiB,
+  maxTotalBytes: 3072 * MiB,
+  maxRatio: 20,
+  maxEntries: 10_000,
+};
 export const RATIO_SLACK_BYTES = MiB;
 
 export class ArchiveError extends Error {
@@ -55,17 +60,31 @@ class Budget {
   ) {}
 
   entry(name: string): void {
-    if (++this.entries > this.limits.maxEntries) throw new ArchiveError(`${this.file} holds more than ${this.limits.maxEntries} entries; refusing it (a model needs a handful)`);
+    if (++this.entries > this.limits.maxEntries)
+      throw new ArchiveError(
+        `${this.file} holds more than ${this.limits.maxEntries} entries; refusing it (a model needs a handful)`,
+      );
     const bad = entryPathProblem(name);
-    if (bad) throw new ArchiveError(`${this.file} has an entry "${name}": ${bad}; refusing the archive (model archives hold plain relative paths only)`);
+    if (bad)
+      throw new ArchiveError(
+        `${this.file} has an entry "${name}": ${bad}; refusing the archive (model archives hold plain relative paths only)`,
+      );
   }
 
   grow(name: string, entryBytes: number, n: number, compressed?: number): void {
     this.total += n;
-    if (entryBytes > this.limits.maxEntryBytes) throw new ArchiveError(`${this.file}: entry "${name}" inflates to more than ${fmt(this.limits.maxEntryBytes)} (the largest model file accepted); refusing it`);
-    if (this.total > this.limits.maxTotalBytes) throw new ArchiveError(`${this.file} inflates to more than ${fmt(this.limits.maxTotalBytes)} in all; refusing it`);
+    if (entryBytes > this.limits.maxEntryBytes)
+      throw new ArchiveError(
+        `${this.file}: entry "${name}" inflates to more than ${fmt(this.limits.maxEntryBytes)} (the largest model file accepted); refusing it`,
+      );
+    if (this.total > this.limits.maxTotalBytes)
+      throw new ArchiveError(
+        `${this.file} inflates to more than ${fmt(this.limits.maxTotalBytes)} in all; refusing it`,
+      );
     if (compressed !== undefined && entryBytes > compressed * this.limits.maxRatio + RATIO_SLACK_BYTES) {
-      throw new ArchiveError(`${this.file}: entry "${name}" inflates more than ${this.limits.maxRatio}× its compressed size of ${fmt(compressed)} (an archive bomb?); refusing it`);
+      throw new ArchiveError(
+        `${this.file}: entry "${name}" inflates more than ${this.limits.maxRatio}× its compressed size of ${fmt(compressed)} (an archive bomb?); refusing it`,
+      );
     }
   }
 }
@@ -73,7 +92,8 @@ class Budget {
 function targetOf(dest: string, name: string): string {
   const root = resolve(dest);
   const target = resolve(root, name);
-  if (target !== root && !target.startsWith(root + sep)) throw new ArchiveError(`entry "${name}" would land outside the folder; refusing it`);
+  if (target !== root && !target.startsWith(root + sep))
+    throw new ArchiveError(`entry "${name}" would land outside the folder; refusing it`);
   return target;
 }
 
@@ -129,20 +149,38 @@ function zipDirectory(file: string, f: FileBytes): ZipEntry[] {
   const count = u16(tail, eocd + 10);
   const cdSize = u32(tail, eocd + 12);
   const cdOffset = u32(tail, eocd + 16);
-  if (count === 0xffff || cdOffset === 0xffffffff) throw new ArchiveError(`${file} is a ZIP64 archive (over 4 GiB or 65,535 entries); model archives are smaller`);
-  if (cdSize > MAX_DIRECTORY_BYTES) throw new ArchiveError(`${file} has a ${fmt(cdSize)} central directory; refusing it`);
+  if (count === 0xffff || cdOffset === 0xffffffff)
+    throw new ArchiveError(`${file} is a ZIP64 archive (over 4 GiB or 65,535 entries); model archives are smaller`);
+  if (cdSize > MAX_DIRECTORY_BYTES)
+    throw new ArchiveError(`${file} has a ${fmt(cdSize)} central directory; refusing it`);
   const b = f.at(cdOffset, cdSize);
   const out: ZipEntry[] = [];
   let o = 0;
   for (let i = 0; i < count; i++) {
-    if (o + 46 > b.length || u32(b, o) !== 0x02014b50) throw new ArchiveError(`${file} is not a readable zip/wheel (damaged central directory)`);
+    if (o + 46 > b.length || u32(b, o) !== 0x02014b50)
+      throw new ArchiveError(`${file} is not a readable zip/wheel (damaged central directory)`);
     const nameLen = u16(b, o + 28);
     const name = new TextDecoder().decode(b.subarray(o + 46, o + 46 + nameLen));
     const host = b[o + 5]!;
     const mode = (u32(b, o + 38) >>> 16) & 0o170000;
     const isDir = name.endsWith("/");
-    const kind = host === 3 && mode === 0o120000 ? "link" : host === 3 && mode !== 0 && mode !== 0o100000 && mode !== 0o040000 ? "special" : isDir ? "dir" : "file";
-    out.push({ name, flags: u16(b, o + 8), method: u16(b, o + 10), compressed: u32(b, o + 20), size: u32(b, o + 24), localOffset: u32(b, o + 42), kind });
+    const kind =
+      host === 3 && mode === 0o120000
+        ? "link"
+        : host === 3 && mode !== 0 && mode !== 0o100000 && mode !== 0o040000
+          ? "special"
+          : isDir
+            ? "dir"
+            : "file";
+    out.push({
+      name,
+      flags: u16(b, o + 8),
+      method: u16(b, o + 10),
+      compressed: u32(b, o + 20),
+      size: u32(b, o + 24),
+      localOffset: u32(b, o + 42),
+      kind,
+    });
     o += 46 + nameLen + u16(b, o + 30) + u16(b, o + 32);
   }
   return out;
@@ -154,7 +192,10 @@ function writeChunked(fd: number, data: Uint8Array): void {
 
 function extractZip(file: string, dest: string, limits: ArchiveLimits): void {
   const size = statSync(file).size;
-  if (size > limits.maxTotalBytes) throw new ArchiveError(`${file} is ${fmt(size)}, more than the ${fmt(limits.maxTotalBytes)} a model archive may be`);
+  if (size > limits.maxTotalBytes)
+    throw new ArchiveError(
+      `${file} is ${fmt(size)}, more than the ${fmt(limits.maxTotalBytes)} a model archive may be`,
+    );
   const zfd = openSync(file, "r");
   try {
     const f = new FileBytes(zfd, size);
@@ -164,11 +205,20 @@ function extractZip(file: string, dest: string, limits: ArchiveLimits): void {
     const declaredBudget = new Budget(file, limits);
     for (const e of entries) {
       budget.entry(e.name);
-      if (e.kind === "link") throw new ArchiveError(`${file} has a symbolic link entry "${e.name}"; refusing the archive (model archives hold regular files only)`);
-      if (e.kind === "special") throw new ArchiveError(`${file} has an entry "${e.name}" that is not a regular file or folder; refusing the archive`);
+      if (e.kind === "link")
+        throw new ArchiveError(
+          `${file} has a symbolic link entry "${e.name}"; refusing the archive (model archives hold regular files only)`,
+        );
+      if (e.kind === "special")
+        throw new ArchiveError(
+          `${file} has an entry "${e.name}" that is not a regular file or folder; refusing the archive`,
+        );
       if (e.kind === "dir") continue;
       if (e.flags & 1) throw new ArchiveError(`${file} has an encrypted entry "${e.name}"; refusing the archive`);
-      if (e.method !== 0 && e.method !== 8) throw new ArchiveError(`${file}: entry "${e.name}" uses compression method ${e.method} (only stored and deflate are read)`);
+      if (e.method !== 0 && e.method !== 8)
+        throw new ArchiveError(
+          `${file}: entry "${e.name}" uses compression method ${e.method} (only stored and deflate are read)`,
+        );
       declaredBudget.grow(e.name, e.size, e.size, e.method === 8 ? e.compressed : undefined);
     }
     for (const e of entries) {
@@ -178,9 +228,11 @@ function extractZip(file: string, dest: string, limits: ArchiveLimits): void {
         continue;
       }
       const h = f.at(e.localOffset, 30);
-      if (h.length < 30 || u32(h, 0) !== 0x04034b50) throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is damaged)`);
+      if (h.length < 30 || u32(h, 0) !== 0x04034b50)
+        throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is damaged)`);
       const start = e.localOffset + 30 + u16(h, 26) + u16(h, 28);
-      if (start + e.compressed > size) throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is cut short)`);
+      if (start + e.compressed > size)
+        throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is cut short)`);
       mkdirSync(dirname(target), { recursive: true });
       const fd = openSync(target, "w");
       let written = 0;
@@ -203,7 +255,10 @@ function extractZip(file: string, dest: string, limits: ArchiveLimits): void {
       } finally {
         closeSync(fd);
       }
-      if (written !== e.size) throw new ArchiveError(`${file}: entry "${e.name}" holds ${written} bytes, its header says ${e.size}; refusing the archive`);
+      if (written !== e.size)
+        throw new ArchiveError(
+          `${file}: entry "${e.name}" holds ${written} bytes, its header says ${e.size}; refusing the archive`,
+        );
     }
   } finally {
     closeSync(zfd);
@@ -263,7 +318,8 @@ function octal(file: string, b: Uint8Array): number {
   if (b[0]! & 0x80) throw new ArchiveError(`${file} has an entry too large for a model archive (base-256 size)`);
   const s = text(b).trim();
   const n = s === "" ? 0 : Number.parseInt(s, 8);
-  if (!Number.isFinite(n) || n < 0) throw new ArchiveError(`${file} is not a readable tar archive (bad size field "${s}")`);
+  if (!Number.isFinite(n) || n < 0)
+    throw new ArchiveError(`${file} is not a readable tar archive (bad size field "${s}")`);
   return n;
 }
 
@@ -276,7 +332,13 @@ function paxRecords(b: Uint8Array): Map<string, string> {
   return out;
 }
 
-const TAR_KIND: Record<string, string> = { "1": "a hard link", "2": "a symbolic link", "3": "a character device", "4": "a block device", "6": "a FIFO" };
+const TAR_KIND: Record<string, string> = {
+  "1": "a hard link",
+  "2": "a symbolic link",
+  "3": "a character device",
+  "4": "a block device",
+  "6": "a FIFO",
+};
 const META_MAX = MiB;
 
 async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzip: boolean): Promise<void> {
@@ -288,7 +350,9 @@ async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzi
   const ratio = (n: number) => {
     inflated += n;
     if (gzip && inflated > compressed * limits.maxRatio + RATIO_SLACK_BYTES) {
-      throw new ArchiveError(`${file} inflates more than ${limits.maxRatio}× its compressed size of ${fmt(compressed)} (an archive bomb?); refusing it`);
+      throw new ArchiveError(
+        `${file} inflates more than ${limits.maxRatio}× its compressed size of ${fmt(compressed)} (an archive bomb?); refusing it`,
+      );
     }
   };
   const reader = new ByteReader(source as AsyncIterable<Uint8Array>);
@@ -302,7 +366,8 @@ async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzi
       if (h.every((x) => x === 0)) break;
       let sum = 0;
       for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
-      if (sum !== octal(file, h.subarray(148, 156))) throw new ArchiveError(`${file} is not a readable tar archive (header checksum mismatch)`);
+      if (sum !== octal(file, h.subarray(148, 156)))
+        throw new ArchiveError(`${file} is not a readable tar archive (header checksum mismatch)`);
       const type = String.fromCharCode(h[156]!) || "0";
       const size = octal(file, h.subarray(124, 136));
       const padded = Math.ceil(size / 512) * 512;
@@ -316,20 +381,31 @@ async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzi
         continue;
       }
       const prefix = text(h.subarray(345, 500));
-      const name = pax.get("path") ?? longName ?? (prefix && text(h.subarray(257, 263)).startsWith("ustar") ? `${prefix}/${text(h.subarray(0, 100))}` : text(h.subarray(0, 100)));
+      const name =
+        pax.get("path") ??
+        longName ??
+        (prefix && text(h.subarray(257, 263)).startsWith("ustar")
+          ? `${prefix}/${text(h.subarray(0, 100))}`
+          : text(h.subarray(0, 100)));
       const linkTo = pax.get("linkpath") ?? text(h.subarray(157, 257));
       longName = undefined;
       pax = new Map();
       budget.entry(name);
       const kind = TAR_KIND[type];
-      if (kind) throw new ArchiveError(`${file} has ${kind} entry "${name}"${linkTo && (type === "1" || type === "2") ? ` (to ${linkTo})` : ""}; refusing the archive (model archives hold regular files only)`);
+      if (kind)
+        throw new ArchiveError(
+          `${file} has ${kind} entry "${name}"${linkTo && (type === "1" || type === "2") ? ` (to ${linkTo})` : ""}; refusing the archive (model archives hold regular files only)`,
+        );
       const target = targetOf(dest, name);
       if (type === "5") {
         mkdirSync(target, { recursive: true });
         if (size) await reader.pipe(padded, (c) => ratio(c.length));
         continue;
       }
-      if (type !== "0" && type !== "7" && type !== "\0") throw new ArchiveError(`${file} has an entry "${name}" of tar type "${type}", not a regular file or folder; refusing the archive`);
+      if (type !== "0" && type !== "7" && type !== "\0")
+        throw new ArchiveError(
+          `${file} has an entry "${name}" of tar type "${type}", not a regular file or folder; refusing the archive`,
+        );
       budget.grow(name, size, 0);
       mkdirSync(dirname(target), { recursive: true });
       const fd = openSync(target, "w");
@@ -365,7 +441,11 @@ export function archiveType(path: string): "zip" | "tar" | "tar.gz" | undefined 
 }
 
 /** Unpack `file` into `dest` under the rule and limits above; throws ArchiveError saying why not. */
-export async function extractArchive(file: string, dest: string, limits: ArchiveLimits = ARCHIVE_LIMITS): Promise<void> {
+export async function extractArchive(
+  file: string,
+  dest: string,
+  limits: ArchiveLimits = ARCHIVE_LIMITS,
+): Promise<void> {
   const type = archiveType(file);
   if (type === "zip") extractZip(file, dest, limits);
   else if (type) await extractTar(file, dest, limits, type === "tar.gz");

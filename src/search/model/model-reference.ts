@@ -21,7 +21,11 @@ function cos(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-export async function checkModel(e: Embedder, manifest: Pick<ModelManifest, "query_prefix"> | undefined, ref: ModelReference | undefined): Promise<ReferenceCheck[]> {
+export async function checkModel(
+  e: Embedder,
+  manifest: Pick<ModelManifest, "query_prefix"> | undefined,
+  ref: ModelReference | undefined,
+): Promise<ReferenceCheck[]> {
   const out: ReferenceCheck[] = [];
   if (ref) {
     const v = await e.embedPassages(ref.sentences);
@@ -49,8 +53,16 @@ export async function checkModel(e: Embedder, manifest: Pick<ModelManifest, "que
   const prefix = manifest?.query_prefix ?? "";
   out.push(
     prefix
-      ? { name: "query instruction", pass: qp < 0.9999, detail: `queries get "${prefix}" (cosine query vs passage ${qp.toFixed(4)})` }
-      : { name: "no query instruction", pass: qp > 0.9999, detail: `query and passage vectors agree (cosine ${qp.toFixed(6)})` },
+      ? {
+          name: "query instruction",
+          pass: qp < 0.9999,
+          detail: `queries get "${prefix}" (cosine query vs passage ${qp.toFixed(4)})`,
+        }
+      : {
+          name: "no query instruction",
+          pass: qp > 0.9999,
+          detail: `query and passage vectors agree (cosine ${qp.toFixed(6)})`,
+        },
   );
   return out;
 }

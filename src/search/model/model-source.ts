@@ -29,15 +29,27 @@ export function isFastembedModelName(name: string): name is FastembedModelName {
 
 /** The ONNX file fastembed expects for a named model. */
 export function fastembedOnnxFile(name: FastembedModelName): string {
-  return name === "fast-all-MiniLM-L6-v2" || name === "fast-multilingual-e5-large" ? "model.onnx" : "model_optimized.onnx";
+  return name === "fast-all-MiniLM-L6-v2" || name === "fast-multilingual-e5-large"
+    ? "model.onnx"
+    : "model_optimized.onnx";
 }
 
 /** Files fastembed reads beside the ONNX file. */
-export const MODEL_SIDE_FILES = ["tokenizer.json", "config.json", "tokenizer_config.json", "special_tokens_map.json"] as const;
+export const MODEL_SIDE_FILES = [
+  "tokenizer.json",
+  "config.json",
+  "tokenizer_config.json",
+  "special_tokens_map.json",
+] as const;
 const PREFERRED_ONNX = ["model.onnx", "model_optimized.onnx", "model_quantized.onnx"];
 
 export type ModelDirCheck =
-  | { ok: true; dir: string; /** relative to dir, e.g. "model.onnx" or "onnx/model.onnx" */ onnxFile: string; config: Record<string, unknown> }
+  | {
+      ok: true;
+      dir: string /** relative to dir, e.g. "model.onnx" or "onnx/model.onnx" */;
+      onnxFile: string;
+      config: Record<string, unknown>;
+    }
   | { ok: false; dir: string; problem: string };
 
 function listOnnx(dir: string): string[] {
@@ -56,7 +68,8 @@ function pickOnnx(dir: string): { file?: string; problem?: string } {
     const preferred = PREFERRED_ONNX.find((p) => found.includes(p));
     if (preferred) return { file: rel(preferred) };
     if (found.length === 1) return { file: rel(found[0]!) };
-    if (found.length > 1) return { problem: `several ONNX files (${found.join(", ")}) and none is named ${PREFERRED_ONNX.join(" / ")}` };
+    if (found.length > 1)
+      return { problem: `several ONNX files (${found.join(", ")}) and none is named ${PREFERRED_ONNX.join(" / ")}` };
   }
   return { problem: `no ONNX file (expected ${PREFERRED_ONNX.join(", ")} or a single *.onnx)` };
 }
@@ -113,7 +126,9 @@ export function inspectModelDir(dir: string): ModelDirCheck {
   if (onnx.problem) problems.push(onnx.problem);
   if (missing.length) problems.push(`missing ${missing.join(", ")}`);
   // Sizes first: nothing oversized is read into memory, here or by fastembed.
-  const oversized = MODEL_SIDE_FILES.filter((f) => !missing.includes(f)).flatMap((f) => sideFileSizeProblem(f, statSync(join(dir, f)).size) ?? []);
+  const oversized = MODEL_SIDE_FILES.filter((f) => !missing.includes(f)).flatMap(
+    (f) => sideFileSizeProblem(f, statSync(join(dir, f)).size) ?? [],
+  );
   if (oversized.length) return { ok: false, dir, problem: `${dir}: ${oversized.join("; ")}` };
   const config = missing.includes("config.json") ? undefined : readJson(join(dir, "config.json"));
   if (!missing.includes("config.json")) {
@@ -156,12 +171,17 @@ export function planModelSources(input: SourcePlanInput): ModelSource[] {
   const out: ModelSource[] = [];
   if (input.installedDir) out.push({ kind: "dir", origin: "installed", dir: input.installedDir });
   if (input.embeddedDir) out.push({ kind: "dir", origin: "embedded", dir: input.embeddedDir });
-  if (input.cacheDir) out.push({ kind: "named", name: input.modelName, cacheDir: input.cacheDir, allowDownload: input.allowDownload });
+  if (input.cacheDir)
+    out.push({ kind: "named", name: input.modelName, cacheDir: input.cacheDir, allowDownload: input.allowDownload });
   return out;
 }
 
 export function describeSource(s: ModelSource): string {
-  const what = { embedded: "embedded model", installed: "installed model", LOREKEEPER_MODEL_DIR: "LOREKEEPER_MODEL_DIR" } as const;
+  const what = {
+    embedded: "embedded model",
+    installed: "installed model",
+    LOREKEEPER_MODEL_DIR: "LOREKEEPER_MODEL_DIR",
+  } as const;
   return s.kind === "dir" ? `${what[s.origin]} (${s.dir})` : `model ${s.name}`;
 }
 
@@ -182,9 +202,14 @@ const BGE_ZH_QUERY_INSTRUCTION = "为这个句子生成表示以用于检索相�
 export function modelProfile(name: string, config?: Record<string, unknown>): ModelProfile {
   const hint = `${name} ${typeof config?._name_or_path === "string" ? config._name_or_path : ""}`.toLowerCase();
   if (/(^|[^a-z0-9])bge/.test(hint)) {
-    return { family: "bge", queryPrefix: /zh/.test(hint) ? BGE_ZH_QUERY_INSTRUCTION : BGE_QUERY_INSTRUCTION, passagePrefix: "" };
+    return {
+      family: "bge",
+      queryPrefix: /zh/.test(hint) ? BGE_ZH_QUERY_INSTRUCTION : BGE_QUERY_INSTRUCTION,
+      passagePrefix: "",
+    };
   }
-  if (/(^|[-_/\s])e5([-_/\s]|$)/.test(hint)) return { family: "e5", queryPrefix: "query: ", passagePrefix: "passage: " };
+  if (/(^|[-_/\s])e5([-_/\s]|$)/.test(hint))
+    return { family: "e5", queryPrefix: "query: ", passagePrefix: "passage: " };
   return { family: "plain", queryPrefix: "", passagePrefix: "" };
 }
 

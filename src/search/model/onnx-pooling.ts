@@ -21,7 +21,12 @@ function bytes(a: Float32Array | BigInt64Array): Uint8Array {
   return new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 }
 
-function node(opType: string, input: string[], output: string[], attribute: onnx.IAttributeProto[] = []): onnx.INodeProto {
+function node(
+  opType: string,
+  input: string[],
+  output: string[],
+  attribute: onnx.IAttributeProto[] = [],
+): onnx.INodeProto {
   return { opType, input, output, name: `lk_pool_${output[0]}`, attribute };
 }
 
@@ -47,8 +52,12 @@ export function withMeanPooling(model: Uint8Array): Uint8Array {
   if (!g) throw new Error("the ONNX file has no graph");
   if ((g.node ?? []).some((n) => n.name === `lk_pool_${OUT}`)) return model;
   const out = (g.output ?? []).find((o) => o.name === OUT);
-  if (!out) throw new Error(`the ONNX graph has no ${OUT} output (outputs: ${(g.output ?? []).map((o) => o.name).join(", ") || "none"})`);
-  if (!(g.input ?? []).some((i) => i.name === "attention_mask")) throw new Error("the ONNX graph has no attention_mask input");
+  if (!out)
+    throw new Error(
+      `the ONNX graph has no ${OUT} output (outputs: ${(g.output ?? []).map((o) => o.name).join(", ") || "none"})`,
+    );
+  if (!(g.input ?? []).some((i) => i.name === "attention_mask"))
+    throw new Error("the ONNX graph has no attention_mask input");
   if ((g.node ?? []).some((n) => (n.output ?? []).includes(TOKENS) || (n.input ?? []).includes(TOKENS))) {
     throw new Error(`the ONNX graph already uses the name ${TOKENS}`);
   }

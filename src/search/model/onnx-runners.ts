@@ -89,7 +89,8 @@ export function onnxRunners(ort: Ort, session: SessionLike, tokenizer: Tokenizer
       feeds[name] = new ort.Tensor("int64", data, [b, width]);
     }
     const out = (await session.run(feeds)).last_hidden_state;
-    if (!out || !(out.data instanceof Float32Array) || out.dims.length !== 3 || out.dims[0] !== b) throw new Error("unexpected model output");
+    if (!out || !(out.data instanceof Float32Array) || out.dims.length !== 3 || out.dims[0] !== b)
+      throw new Error("unexpected model output");
     const data = out.data;
     const [, seq, dim] = out.dims as [number, number, number];
     return rows.map((_, i) => normalize(data.slice(i * seq * dim, i * seq * dim + dim)));

@@ -21,14 +21,19 @@ type SessionOptions = NonNullable<Parameters<Ort["InferenceSession"]["create"]>[
 
 /** The session options every LoreKeeper model session uses (see the file comment). */
 export function sessionOptions(): SessionOptions {
-  return { executionProviders: ["cpu"], graphOptimizationLevel: "all", extra: { session: { "intra_op.allow_spinning": "0" } } };
+  return {
+    executionProviders: ["cpu"],
+    graphOptimizationLevel: "all",
+    extra: { session: { "intra_op.allow_spinning": "0" } },
+  };
 }
 
 export async function createSession(ort: Ort, onnxPath: string): Promise<OrtSession> {
   return ort.InferenceSession.create(onnxPath, sessionOptions());
 }
 
-const readJson = (dir: string, file: string): Record<string, unknown> => JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, unknown>;
+const readJson = (dir: string, file: string): Record<string, unknown> =>
+  JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, unknown>;
 
 /** What fastembed's tokenizer set-up calls: `@anush008/tokenizers`' API (the native addon or packages/tokenizers-js). */
 export interface TokenizerSetup {
@@ -45,19 +50,33 @@ type AddedTokenOptions = { singleWord: boolean; leftStrip: boolean; rightStrip: 
  * model_max_length), the special tokens added), line for line, on the given classes: the product's
  * pure-JS ones (loadTokenizer), or the native addon beside them in `bun run check-tokenizer`.
  */
-export function loadTokenizerWith<T extends TokenizerSetup, A>(Tok: { fromFile(path: string): T }, Added: new (content: string, special: boolean, options: AddedTokenOptions) => A, dir: string, maxLength: number): T {
+export function loadTokenizerWith<T extends TokenizerSetup, A>(
+  Tok: { fromFile(path: string): T },
+  Added: new (content: string, special: boolean, options: AddedTokenOptions) => A,
+  dir: string,
+  maxLength: number,
+): T {
   const config = readJson(dir, "config.json");
   const tokenizerConfig = readJson(dir, "tokenizer_config.json");
   const max = Math.min(maxLength, Number(tokenizerConfig.model_max_length));
   const tokensMap = readJson(dir, "special_tokens_map.json");
   const tok = Tok.fromFile(join(dir, "tokenizer.json"));
   tok.setTruncation(max);
-  tok.setPadding({ maxLength: max, padId: config.pad_token_id as number, padToken: tokenizerConfig.pad_token as string });
+  tok.setPadding({
+    maxLength: max,
+    padId: config.pad_token_id as number,
+    padToken: tokenizerConfig.pad_token as string,
+  });
   for (const token of Object.values(tokensMap)) {
     if (typeof token === "string") tok.addSpecialTokens([token]);
     else if (token && typeof token === "object" && "content" in token) {
       const t = token as Record<string, unknown>;
-      const options = { singleWord: t.single_word as boolean, leftStrip: t.lstrip as boolean, rightStrip: t.rstrip as boolean, normalized: t.normalized as boolean };
+      const options = {
+        singleWord: t.single_word as boolean,
+        leftStrip: t.lstrip as boolean,
+        rightStrip: t.rstrip as boolean,
+        normalized: t.normalized as boolean,
+      };
       tok.addAddedTokens([new Added(String(t.content), true, options)] as never[]);
     }
   }

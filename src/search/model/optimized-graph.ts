@@ -75,7 +75,8 @@ export async function modelFileSha256(path: string, root: string | undefined): P
       cache = {};
     }
     const hit = cache[abs];
-    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && /^[0-9a-f]{64}$/.test(hit.sha256)) return hit.sha256;
+    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && /^[0-9a-f]{64}$/.test(hit.sha256))
+      return hit.sha256;
   }
   const sha256 = await fileSha256(abs);
   if (cacheFile) {
@@ -96,7 +97,11 @@ export async function modelFileSha256(path: string, root: string | undefined): P
 function probeFeeds(ort: Ort, inputNames: readonly string[]): Record<string, InstanceType<Ort["Tensor"]>> {
   // Small ids exist in every vocabulary (BERT's are [unused] tokens and specials).
   const ids = [2n, 1n, 3n];
-  const all: Record<string, bigint[]> = { input_ids: ids, attention_mask: ids.map(() => 1n), token_type_ids: ids.map(() => 0n) };
+  const all: Record<string, bigint[]> = {
+    input_ids: ids,
+    attention_mask: ids.map(() => 1n),
+    token_type_ids: ids.map(() => 0n),
+  };
   const feeds: Record<string, InstanceType<Ort["Tensor"]>> = {};
   for (const n of inputNames) {
     const v = all[n];
@@ -117,7 +122,12 @@ async function probe(ort: Ort, s: Session): Promise<Float32Array> {
  * Optimise `sourceOnnx` once and save the graph into `dir` (atomically); checks that the saved
  * graph gives the original's output on a probe (within 1e-4). Returns the saved model.onnx.
  */
-export async function saveOptimizedGraph(ort: Ort, sourceOnnx: string, sourceSha256: string, dir: string): Promise<string> {
+export async function saveOptimizedGraph(
+  ort: Ort,
+  sourceOnnx: string,
+  sourceSha256: string,
+  dir: string,
+): Promise<string> {
   const existing = findOptimizedGraph(dir);
   if (existing) return existing;
   mkdirSync(dirname(dir), { recursive: true });
@@ -128,15 +138,29 @@ export async function saveOptimizedGraph(ort: Ort, sourceOnnx: string, sourceSha
     const original = await ort.InferenceSession.create(sourceOnnx, {
       graphOptimizationLevel: "extended",
       optimizedModelFilePath: join(tmp, GRAPH_FILE),
-      extra: { session: { optimized_model_external_initializers_file_name: DATA_FILE, optimized_model_external_initializers_min_size_in_bytes: "1024" } },
+      extra: {
+        session: {
+          optimized_model_external_initializers_file_name: DATA_FILE,
+          optimized_model_external_initializers_min_size_in_bytes: "1024",
+        },
+      },
     });
     sessions.push(original);
     const saved = await ort.InferenceSession.create(join(tmp, GRAPH_FILE), { graphOptimizationLevel: "all" });
     sessions.push(saved);
     const [a, b] = [await probe(ort, original), await probe(ort, saved)];
-    if (a.length !== b.length || a.some((x, i) => Math.abs(x - b[i]!) > 1e-4)) throw new Error("the saved graph does not reproduce the model's output");
-    const files = Object.fromEntries([GRAPH_FILE, DATA_FILE].filter((f) => existsSync(join(tmp, f))).map((f) => [f, statSync(join(tmp, f)).size]));
-    const marker: Marker = { source_sha256: sourceSha256, ort: ortVersion(ort), level: "extended", files, created_at: new Date().toISOString() };
+    if (a.length !== b.length || a.some((x, i) => Math.abs(x - b[i]!) > 1e-4))
+      throw new Error("the saved graph does not reproduce the model's output");
+    const files = Object.fromEntries(
+      [GRAPH_FILE, DATA_FILE].filter((f) => existsSync(join(tmp, f))).map((f) => [f, statSync(join(tmp, f)).size]),
+    );
+    const marker: Marker = {
+      source_sha256: sourceSha256,
+      ort: ortVersion(ort),
+      level: "extended",
+      files,
+      created_at: new Date().toISOString(),
+    };
     writeFileSync(join(tmp, MARKER), `${JSON.stringify(marker, null, 2)}\n`);
     try {
       renameSync(tmp, dir);
@@ -155,7 +179,10 @@ export async function saveOptimizedGraph(ort: Ort, sourceOnnx: string, sourceSha
  * Save the optimised graph of a model file now (install time, the binary's first run). Never
  * throws: returns what happened, for the log.
  */
-export async function prepareOptimizedGraph(onnxPath: string, root: string = defaultGraphCache()): Promise<{ saved: boolean; ms: number; detail: string }> {
+export async function prepareOptimizedGraph(
+  onnxPath: string,
+  root: string = defaultGraphCache(),
+): Promise<{ saved: boolean; ms: number; detail: string }> {
   const t0 = performance.now();
   const ms = () => Math.round(performance.now() - t0);
   try {
@@ -180,7 +207,10 @@ export function saveGraphInBackground(ort: Ort, onnxPath: string, sha256: string
     const t0 = performance.now();
     saveOptimizedGraph(ort, onnxPath, sha256, dir)
       .then(
-        () => log.info(`saved onnxruntime's optimised graph of ${basename(dirname(onnxPath))} (${Math.round(performance.now() - t0)} ms, once): later starts load it instead of optimising again`),
+        () =>
+          log.info(
+            `saved onnxruntime's optimised graph of ${basename(dirname(onnxPath))} (${Math.round(performance.now() - t0)} ms, once): later starts load it instead of optimising again`,
+          ),
         (err) => log.debug(`the optimised graph of ${onnxPath} was not saved`, err),
       )
       .finally(() => pending.delete(dir));

@@ -93,7 +93,11 @@ export function formsByKind(groups: ReadonlyArray<{ kind: string; name_form: str
  * (`ok`): one statement per kind, its name forms bound as one JSON list (a seek per form in the
  * (kind, name_form) index), not one per group.
  */
-export function sameFormRows(db: Database, groups: ReadonlyArray<{ kind: string; name_form: string }>, where: WhereClause): Array<FormRow & { ok: number | null }> {
+export function sameFormRows(
+  db: Database,
+  groups: ReadonlyArray<{ kind: string; name_form: string }>,
+  where: WhereClause,
+): Array<FormRow & { ok: number | null }> {
   const q = db.query<FormRow & { ok: number | null }, SqlValue[]>(
     `SELECT ${LIGHT}, e.name_form, (${where.sql}) AS ok FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?))`,
   );
@@ -107,7 +111,12 @@ export function sameFormRows(db: Database, groups: ReadonlyArray<{ kind: string;
  * matches `where` (`ok`): one statement, a seek per kind in the (kind, name_form) index. For a
  * lookup by exact name (page-order.ts exactNameGroups), whose matches all have that form.
  */
-export function formRowsOfName(db: Database, kinds: readonly string[], form: string, where: WhereClause): Array<FormRow & { ok: number | null; group_rank: number | null }> {
+export function formRowsOfName(
+  db: Database,
+  kinds: readonly string[],
+  form: string,
+  where: WhereClause,
+): Array<FormRow & { ok: number | null; group_rank: number | null }> {
   return db
     .query<FormRow & { ok: number | null; group_rank: number | null }, SqlValue[]>(
       `SELECT ${LIGHT}, e.name_form, e.group_rank, (${where.sql}) AS ok FROM entities e INDEXED BY entities_by_form WHERE e.kind IN (SELECT value FROM json_each(?)) AND e.name_form = ?`,
@@ -144,7 +153,12 @@ export function lightRows(db: Database, ids: readonly number[]): LightRow[] {
  * the candidate set. With `family`, each name is looked up in every kind of its kind's family too
  * (a rule and its rule section). Each row once; in no particular order (callers order members).
  */
-export function sameNameRows(db: Database, isCandidate: (id: number) => boolean, groups: ReadonlyArray<{ kind: string; name: string }>, family = false): LightRow[] {
+export function sameNameRows(
+  db: Database,
+  isCandidate: (id: number) => boolean,
+  groups: ReadonlyArray<{ kind: string; name: string }>,
+  family = false,
+): LightRow[] {
   const byKind = new Map<string, string[]>();
   const asked = new Set<string>();
   for (const g of groups) {
@@ -157,7 +171,9 @@ export function sameNameRows(db: Database, isCandidate: (id: number) => boolean,
       else byKind.set(kind, [g.name]);
     }
   }
-  const q = db.query<LightRow, [string, string]>(`SELECT ${LIGHT} FROM entities e WHERE e.kind = ? AND e.name IN (SELECT value FROM json_each(?))`);
+  const q = db.query<LightRow, [string, string]>(
+    `SELECT ${LIGHT} FROM entities e WHERE e.kind = ? AND e.name IN (SELECT value FROM json_each(?))`,
+  );
   const out: LightRow[] = [];
   const seen = new Set<number>();
   for (const [kind, names] of byKind) {

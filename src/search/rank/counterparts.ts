@@ -21,7 +21,11 @@ export interface Topical {
 }
 
 /** The reordering itself (pure): `hits` best first, `edition` the preferred SRD's document key. */
-export function counterpartsFirst<T extends Topical>(hits: readonly T[], edition: string, otherSrds: readonly string[]): T[] {
+export function counterpartsFirst<T extends Topical>(
+  hits: readonly T[],
+  edition: string,
+  otherSrds: readonly string[],
+): T[] {
   const out = [...hits];
   for (let j = 1; j < out.length; j++) {
     const y = out[j]!;
@@ -48,7 +52,11 @@ export function preferCounterparts(
     )
     .all(idList(head.map((f) => f.id)));
   const info = new Map(rows.map((r) => [r.id, { doc: r.doc, topics: topicsOf(r.names) }]));
-  const topical = head.map((f) => ({ ...f, document_key: info.get(f.id)?.doc ?? "", topics: info.get(f.id)?.topics ?? null }));
+  const topical = head.map((f) => ({
+    ...f,
+    document_key: info.get(f.id)?.doc ?? "",
+    topics: info.get(f.id)?.topics ?? null,
+  }));
   const others = srds.filter((d) => d !== edition);
   const reordered = counterpartsFirst(topical, edition, others).map((t) => ({ id: t.id, score: t.score }));
   return [...reordered, ...fused.slice(DEPTH)];
@@ -59,7 +67,10 @@ function topicsOf(json: string | null): string | null {
   try {
     const names = JSON.parse(json) as unknown;
     if (!Array.isArray(names) || names.length === 0) return null;
-    return names.map((n) => String(n).toLowerCase()).sort().join("\u0000");
+    return names
+      .map((n) => String(n).toLowerCase())
+      .sort()
+      .join("\u0000");
   } catch {
     return null;
   }

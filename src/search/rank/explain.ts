@@ -13,7 +13,14 @@ import type { EntityKind } from "../../entities/types.ts";
 import { CACHES } from "../../store/caches.ts";
 import { editDistance } from "./fuzzy.ts";
 import { nameIndex } from "../filter/name-index.ts";
-import { andWhere, buildFilterWhere, castingTimeVariants, entitiesOf, type SqlValue, type WhereClause } from "../filter/filters.ts";
+import {
+  andWhere,
+  buildFilterWhere,
+  castingTimeVariants,
+  entitiesOf,
+  type SqlValue,
+  type WhereClause,
+} from "../filter/filters.ts";
 import type { StructuredFilters } from "../types.ts";
 
 /**
@@ -21,11 +28,18 @@ import type { StructuredFilters } from "../types.ts";
  * table's `key` and `dice` parameters): filter → column, list-valued.
  */
 const FREE_TEXT: ReadonlyMap<string, { col: string; list: boolean }> = new Map(
-  FILTER_PARAMS.filter((p) => p.input.type === "key" || p.input.type === "dice").map((p) => [p.name, { col: p.column.column, list: p.match === "has" || p.match === "has_all" || p.match === "namesake_has_words" }]),
+  FILTER_PARAMS.filter((p) => p.input.type === "key" || p.input.type === "dice").map((p) => [
+    p.name,
+    { col: p.column.column, list: p.match === "has" || p.match === "has_all" || p.match === "namesake_has_words" },
+  ]),
 );
 
 function count(db: Database, where: WhereClause): number {
-  return db.query<{ n: number }, SqlValue[]>(`SELECT COUNT(*) AS n FROM ${entitiesOf(where)} WHERE ${where.sql}`).get(...where.params)?.n ?? 0;
+  return (
+    db
+      .query<{ n: number }, SqlValue[]>(`SELECT COUNT(*) AS n FROM ${entitiesOf(where)} WHERE ${where.sql}`)
+      .get(...where.params)?.n ?? 0
+  );
 }
 
 function kindWords(kinds: readonly EntityKind[]): string {
@@ -33,10 +47,17 @@ function kindWords(kinds: readonly EntityKind[]): string {
 }
 
 /** Distinct values of a column over some kinds, with how many entities hold each (remembered). */
-function columnValues(db: Database, kinds: readonly EntityKind[], col: string, list: boolean): Array<{ v: string; n: number }> {
+function columnValues(
+  db: Database,
+  kinds: readonly EntityKind[],
+  col: string,
+  list: boolean,
+): Array<{ v: string; n: number }> {
   return CACHES.columnValues.get(db, `${col}\u0000${kinds.join(",")}`, () => {
     const rows = db
-      .query<{ v: string; n: number }, string[]>(`SELECT ${col} AS v, COUNT(*) AS n FROM entities WHERE kind IN (${kinds.map(() => "?").join(",")}) AND ${col} IS NOT NULL GROUP BY ${col}`)
+      .query<{ v: string; n: number }, string[]>(
+        `SELECT ${col} AS v, COUNT(*) AS n FROM entities WHERE kind IN (${kinds.map(() => "?").join(",")}) AND ${col} IS NOT NULL GROUP BY ${col}`,
+      )
       .all(...kinds);
     if (!list) return rows.map((r) => ({ v: String(r.v).toLowerCase(), n: r.n })).sort((a, b) => b.n - a.n);
     const m = new Map<string, number>();
@@ -60,7 +81,10 @@ export function nearestValues(raw: string, values: ReadonlyArray<{ v: string; n:
   const want = raw.trim().toLowerCase();
   const scored = values
     .map((x) => {
-      const d = x.v.includes(want) || want.includes(x.v) ? 0 : editDistance(want, x.v, Math.max(2, Math.floor(want.length / 3)));
+      const d =
+        x.v.includes(want) || want.includes(x.v)
+          ? 0
+          : editDistance(want, x.v, Math.max(2, Math.floor(want.length / 3)));
       return { ...x, d };
     })
     .filter((x) => x.d <= Math.max(2, Math.floor(want.length / 3)))
@@ -83,7 +107,9 @@ export interface EmptyContext {
 
 /** Why filters match nothing (undefined when they do match something, or none were given). */
 export function explainFilters(db: Database, c: EmptyContext): string | undefined {
-  const given = Object.entries(c.filters).filter(([, v]) => v !== undefined) as Array<[keyof StructuredFilters, unknown]>;
+  const given = Object.entries(c.filters).filter(([, v]) => v !== undefined) as Array<
+    [keyof StructuredFilters, unknown]
+  >;
   if (given.length === 0) return undefined;
   const what = `${kindWords(c.kinds)}${c.name ? ` named ${show(c.name.text)}` : ""}`;
   const withName = (w: WhereClause) => (c.name ? andWhere(w, c.name.clause) : w);
@@ -127,12 +153,21 @@ function names(db: Database, kinds: readonly EntityKind[], documentKeys: readonl
   return CACHES.kindNames.get(db, `${kinds.join(",")}\u0000${docs.join(",")}`, () => {
     const w = buildFilterWhere(kinds, {}, documentKeys);
     if (!w.ok) return [];
-    return db.query<{ name: string }, SqlValue[]>(`SELECT DISTINCT e.name AS name FROM entities e WHERE ${w.where.sql}`).all(...w.where.params).map((r) => r.name);
+    return db
+      .query<{ name: string }, SqlValue[]>(`SELECT DISTINCT e.name AS name FROM entities e WHERE ${w.where.sql}`)
+      .all(...w.where.params)
+      .map((r) => r.name);
   });
 }
 
 /** The names closest to `name` (a few edits, or sharing its words), best first, at most `max`. */
-export function closestNames(db: Database, kinds: readonly EntityKind[], documentKeys: readonly string[] | null, name: string, max = 3): string[] {
+export function closestNames(
+  db: Database,
+  kinds: readonly EntityKind[],
+  documentKeys: readonly string[] | null,
+  name: string,
+  max = 3,
+): string[] {
   const want = name.trim().toLowerCase().replace(/[*%]/g, "");
   if (want.length < 3) return [];
   const limit = Math.max(2, Math.floor(want.length / 4));

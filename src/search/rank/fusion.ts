@@ -13,7 +13,14 @@ import type { Fusion, RankingProfile } from "../types.ts";
 /** The shapes live with the search contracts (types.ts): the search context names them too. */
 export type { Fusion, FusionMethod, RankingProfile } from "../types.ts";
 
-export const RANKING_PROFILES: readonly RankingProfile[] = ["spell", "creature", "equipment", "character_option", "rule", "all"];
+export const RANKING_PROFILES: readonly RankingProfile[] = [
+  "spell",
+  "creature",
+  "equipment",
+  "character_option",
+  "rule",
+  "all",
+];
 
 /**
  * RRF k 20, equal weights (measured over the whole query set before), and the core prior 0.25: the

@@ -44,7 +44,10 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 
 /** Lower-case, diacritics folded, letter/digit runs only, unique, at most 32. */
 export function queryTokens(query: string): string[] {
-  const folded = query.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+  const folded = query
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase();
   const out: string[] = [];
   for (const m of folded.matchAll(/[\p{L}\p{N}]+/gu)) {
     if (!out.includes(m[0])) out.push(m[0]);
@@ -89,7 +92,6 @@ export function contentTokens(tokens: readonly string[]): string[] {
   return content.length > 0 ? content : [...tokens];
 }
 
-
 /**
  * Texts holding the word itself (stemmed, not as a prefix: "wonds" must not count "wondrous"), up
  * to RARE_HITS; remembered for the store's version (a few thousand words).
@@ -100,13 +102,19 @@ function textHits(db: Database, memo: VersionMemo, token: string): number {
     token,
     () =>
       db
-        .query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT 1 FROM entities_fts WHERE entities_fts MATCH ? LIMIT ?)")
+        .query<{ n: number }, [string, number]>(
+          "SELECT count(*) AS n FROM (SELECT 1 FROM entities_fts WHERE entities_fts MATCH ? LIMIT ?)",
+        )
         .get(ftsTerm(token, false), RARE_HITS)?.n ?? 0,
   );
 }
 
 /** token → closest name words, for the tokens that look misspelled. */
-export function corrections(db: Database, tokens: readonly string[], memo: VersionMemo = versionMemo(db)): Map<string, string[]> {
+export function corrections(
+  db: Database,
+  tokens: readonly string[],
+  memo: VersionMemo = versionMemo(db),
+): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const t of tokens) {
     if (/\d/.test(t) || [...t].length < 4 || STOPWORDS.has(t)) continue;
@@ -143,7 +151,12 @@ function completion(vocab: NameVocabulary, token: string): string | undefined {
   for (const v of vocab.startingWith(token)) {
     if (v.term === token) continue;
     const len = [...v.term].length;
-    if (!best || v.doc > best.doc || (v.doc === best.doc && (len < best.len || (len === best.len && v.term < best.term)))) best = { ...v, len };
+    if (
+      !best ||
+      v.doc > best.doc ||
+      (v.doc === best.doc && (len < best.len || (len === best.len && v.term < best.term)))
+    )
+      best = { ...v, len };
   }
   return best?.term;
 }
@@ -200,14 +213,23 @@ export interface LexicalOptions {
 }
 
 function entityCount(db: Database, memo: VersionMemo): number {
-  return CACHES.entityCount.get(memo, () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0);
+  return CACHES.entityCount.get(
+    memo,
+    () => db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities").get()?.n ?? 0,
+  );
 }
 
 /**
  * Best `depth` candidates (rows of `entities e` satisfying `where`) for the query, best first.
  * Scores are summed per entity in typed arrays indexed by id; only the best `depth` are sorted.
  */
-export function lexicalSearch(db: Database, where: WhereClause, query: QueryAnalysis | string, depth: number, opts: LexicalOptions = {}): LexicalHit[] {
+export function lexicalSearch(
+  db: Database,
+  where: WhereClause,
+  query: QueryAnalysis | string,
+  depth: number,
+  opts: LexicalOptions = {},
+): LexicalHit[] {
   const a = typeof query === "string" ? analyzeQuery(db, query) : query;
   if (a.tokens.length === 0 || depth <= 0) return [];
   const phrases = ftsPhrases(contentTokens(a.tokens).map((t) => [t, ...(a.corrected.get(t) ?? [])]));

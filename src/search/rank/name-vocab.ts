@@ -66,5 +66,8 @@ export class NameVocabulary {
 
 /** The name vocabulary of the store as it is now (`memo`: the caller's, when it has one). */
 export function nameVocabulary(db: Database, memo: VersionMemo = versionMemo(db)): NameVocabulary {
-  return CACHES.nameVocabulary.get(memo, () => new NameVocabulary(db.query<VocabTerm, []>("SELECT term, doc FROM names_vocab").all()));
+  return CACHES.nameVocabulary.get(
+    memo,
+    () => new NameVocabulary(db.query<VocabTerm, []>("SELECT term, doc FROM names_vocab").all()),
+  );
 }

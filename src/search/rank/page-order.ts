@@ -126,7 +126,9 @@ type Match = { name: string; kind: string; doc_rank?: number | null; document_ke
  * walk of the whole kind.
  */
 function matches(db: Database, w: WhereClause, spec: PageSpec, atMost: number): Match[] {
-  const cols = spec.named ? "e.name AS name, e.kind AS kind, e.document_key AS document_key, e.document_source AS document_source" : "e.name AS name, e.kind AS kind, e.doc_rank AS doc_rank";
+  const cols = spec.named
+    ? "e.name AS name, e.kind AS kind, e.document_key AS document_key, e.document_source AS document_source"
+    : "e.name AS name, e.kind AS kind, e.doc_rank AS doc_rank";
   const sql = `SELECT ${cols} FROM ${entitiesOf(w)} WHERE ${w.sql} LIMIT ${Math.floor(atMost)}`;
   return db.query<Match, SqlValue[]>(sql).all(...w.params);
 }
@@ -135,7 +137,11 @@ function matches(db: Database, w: WhereClause, spec: PageSpec, atMost: number): 
 function withRanks(spec: PageSpec, rows: readonly Match[]): Ranked[] {
   // Every row has its rank (refreshGroupRanks); a NULL would come first, as SQL orders it.
   if (!spec.named) return rows.map((r) => ({ name: r.name, kind: r.kind, rank: r.doc_rank ?? -1 }));
-  return rows.map((r) => ({ name: r.name, kind: r.kind, rank: spec.rank({ document_key: r.document_key ?? "", document_source: r.document_source ?? "" }) }));
+  return rows.map((r) => ({
+    name: r.name,
+    kind: r.kind,
+    rank: spec.rank({ document_key: r.document_key ?? "", document_source: r.document_source ?? "" }),
+  }));
 }
 
 /**
@@ -148,13 +154,15 @@ function withRanks(spec: PageSpec, rows: readonly Match[]): Ranked[] {
  */
 function orderedHere(spec: PageSpec, rows: readonly Ranked[]): GroupName[] | undefined {
   if (rows.some((r) => /[\uD800-\uDFFF\u0000]/.test(r.name))) return undefined;
-  return rows
-    .map((r) => ({ r, name: nocase(r.name) }))
-    .sort((a, b) => a.r.rank - b.r.rank || cmp(a.name, b.name) || cmp(a.r.kind, b.r.kind))
-    .slice(spec.offset, spec.offset + spec.limit)
-    // The stored name_form is nameForm(name) (store/canonical.ts): computed here, not read past the
-    // row's data. (Only stores with stored ranks come here, and those have name forms: rankPreference.)
-    .map(({ r }) => ({ name: r.name, kind: r.kind, name_form: nameForm(r.name) }));
+  return (
+    rows
+      .map((r) => ({ r, name: nocase(r.name) }))
+      .sort((a, b) => a.r.rank - b.r.rank || cmp(a.name, b.name) || cmp(a.r.kind, b.r.kind))
+      .slice(spec.offset, spec.offset + spec.limit)
+      // The stored name_form is nameForm(name) (store/canonical.ts): computed here, not read past the
+      // row's data. (Only stores with stored ranks come here, and those have name forms: rankPreference.)
+      .map(({ r }) => ({ name: r.name, kind: r.kind, name_form: nameForm(r.name) }))
+  );
 }
 
 /**
@@ -171,11 +179,22 @@ export type GroupName = { name: string; kind: string; name_form: string | null }
  * groupNames must decide: the stored ranks follow another preference, or a name holds a character
  * orderedHere leaves to SQL.
  */
-export function exactNameGroups(db: Database, where: WhereClause, spec: PageSpec, name: string): { total: number; names: GroupName[]; rows: Array<FormRow & { ok: number | null }> } | undefined {
+export function exactNameGroups(
+  db: Database,
+  where: WhereClause,
+  spec: PageSpec,
+  name: string,
+): { total: number; names: GroupName[]; rows: Array<FormRow & { ok: number | null }> } | undefined {
   if (rankPreference(db) !== spec.rank.id || !spec.kinds?.length) return undefined;
   const rows = formRowsOfName(db, spec.kinds, nameForm(name), where);
   const ok = rows.filter((r) => r.ok);
-  const first = ok.filter((e) => e.group_rank === 0 || !ok.some((o) => o.kind === e.kind && o.group_rank !== null && e.group_rank !== null && o.group_rank < e.group_rank));
+  const first = ok.filter(
+    (e) =>
+      e.group_rank === 0 ||
+      !ok.some(
+        (o) => o.kind === e.kind && o.group_rank !== null && e.group_rank !== null && o.group_rank < e.group_rank,
+      ),
+  );
   const ranked = withRanks(spec, first);
   const names = spec.offset >= ranked.length ? [] : orderedHere(spec, ranked);
   return names ? { total: ranked.length, names, rows } : undefined;
@@ -196,7 +215,9 @@ export function groupNames(db: Database, where: WhereClause, spec: PageSpec): { 
     const here = few ? orderedHere(spec, withRanks(spec, few)) : undefined;
     if (here) return { total, names: here };
     const names = db
-      .query<GroupName, SqlValue[]>(`SELECT e.name AS name, e.kind AS kind, e.name_form AS name_form FROM ${entitiesOf(w)} WHERE ${w.sql} ORDER BY ${leadOrder(db, total, spec, "e.doc_rank")}, e.name, e.kind LIMIT ? OFFSET ?`)
+      .query<GroupName, SqlValue[]>(
+        `SELECT e.name AS name, e.kind AS kind, e.name_form AS name_form FROM ${entitiesOf(w)} WHERE ${w.sql} ORDER BY ${leadOrder(db, total, spec, "e.doc_rank")}, e.name, e.kind LIMIT ? OFFSET ?`,
+      )
       .all(...w.params, spec.limit, spec.offset);
     return { total, names };
   }

@@ -20,7 +20,19 @@ import type { Database } from "bun:sqlite";
 import { duplicatesOf } from "../../store/duplicates.ts";
 import { getEntitiesByIds } from "../../store/entities.ts";
 import { ID_IN, idList } from "../../store/id-list.ts";
-import { exactNameKey, formKey, type Group, type LightRow, groupKey, groupRows, LIGHT, lightRows, orderMembers, sameFormRows, sameNameRows } from "./collapse.ts";
+import {
+  exactNameKey,
+  formKey,
+  type Group,
+  type LightRow,
+  groupKey,
+  groupRows,
+  LIGHT,
+  lightRows,
+  orderMembers,
+  sameFormRows,
+  sameNameRows,
+} from "./collapse.ts";
 import { entitiesOf, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import type { DocumentRank } from "./preference.ts";
 import type { DocumentSource, Entity, EntityKind } from "../../entities/types.ts";
@@ -39,10 +51,20 @@ function others(members: readonly LightRow[]): OtherVersion[] {
   return members.slice(1).map(version);
 }
 
-const version = (m: LightRow): OtherVersion => ({ kind: m.kind, key: m.key, document_key: m.document_key, document_source: m.document_source });
+const version = (m: LightRow): OtherVersion => ({
+  kind: m.kind,
+  key: m.key,
+  document_key: m.document_key,
+  document_source: m.document_source,
+});
 
 /** The most preferred of every stored version of `members`' name, when it is not among them (it did not match). */
-function preferredElsewhere(every: ReadonlyMap<string, LightRow[]>, members: readonly LightRow[], rank: DocumentRank, keyOf: (r: LightRow) => string): LightRow | undefined {
+function preferredElsewhere(
+  every: ReadonlyMap<string, LightRow[]>,
+  members: readonly LightRow[],
+  rank: DocumentRank,
+  keyOf: (r: LightRow) => string,
+): LightRow | undefined {
   const all = every.get(keyOf(members[0]!));
   if (!all) return undefined;
   const best = orderMembers([...all], rank)[0]!;
@@ -62,11 +84,26 @@ function byGroupKey(rows: readonly LightRow[], keyOf: (r: LightRow) => string): 
 
 /** A hit's entity when its compact row is made already: its identity, nothing read (SearchHit.compact). */
 function identityOnly(r: LightRow): Entity & { id: number } {
-  return { id: r.id, kind: r.kind as EntityKind, key: r.key, name: r.name, document_key: r.document_key, document_name: "", document_source: r.document_source as DocumentSource, source_url: "", text: "", filters: {}, data: {} };
+  return {
+    id: r.id,
+    kind: r.kind as EntityKind,
+    key: r.key,
+    name: r.name,
+    document_key: r.document_key,
+    document_name: "",
+    document_source: r.document_source as DocumentSource,
+    source_url: "",
+    text: "",
+    filters: {},
+    data: {},
+  };
 }
 
 /** The entities of a hit's copies (ids from duplicatesOf), as read. */
-function copiesOf(ids: readonly number[] | undefined, entities: ReadonlyMap<number, Entity & { id: number }>): Array<Entity & { id: number }> {
+function copiesOf(
+  ids: readonly number[] | undefined,
+  entities: ReadonlyMap<number, Entity & { id: number }>,
+): Array<Entity & { id: number }> {
   const out: Array<Entity & { id: number }> = [];
   for (const id of ids ?? []) {
     const e = entities.get(id);
@@ -76,7 +113,11 @@ function copiesOf(ids: readonly number[] | undefined, entities: ReadonlyMap<numb
 }
 
 /** Load the entities of `picked` (in order) and attach scores and other versions; with compact bodies, only the rest is read. */
-function load(db: Database, picked: ReadonlyArray<{ members: readonly LightRow[]; score?: number; preferred?: LightRow }>, spec: Pick<PageSpec, "withText" | "compactBody">): SearchHit[] {
+function load(
+  db: Database,
+  picked: ReadonlyArray<{ members: readonly LightRow[]; score?: number; preferred?: LightRow }>,
+  spec: Pick<PageSpec, "withText" | "compactBody">,
+): SearchHit[] {
   const bodies = new Map<number, string>();
   if (spec.compactBody) {
     for (const p of picked) {
@@ -93,7 +134,10 @@ function load(db: Database, picked: ReadonlyArray<{ members: readonly LightRow[]
     const body = bodies.get(p.members[0]!.id);
     const entity = body !== undefined ? identityOnly(p.members[0]!) : entities.get(p.members[0]!.id);
     if (!entity) continue;
-    const hit: SearchHit = body !== undefined ? { entity, compact: body } : { entity, duplicates: copiesOf(copies.get(entity.id), entities) };
+    const hit: SearchHit =
+      body !== undefined
+        ? { entity, compact: body }
+        : { entity, duplicates: copiesOf(copies.get(entity.id), entities) };
     if (p.score !== undefined) hit.similarity_score = p.score;
     const o = others(p.members);
     if (o.length) hit.others = o;
@@ -119,9 +163,21 @@ function satisfying(db: Database, where: WhereClause, ids: readonly number[]): S
  * past those long values: SQLite walks their overflow pages for each row (most of a new filter's
  * first page, read from disk).
  */
-function satisfyingOfNames(db: Database, where: WhereClause, names: ReadonlyArray<{ kind: string; name: string }>, all: readonly LightRow[]): Set<number> {
-  if (!hasIndex(db, "entities_listing")) return satisfying(db, where, all.map((r) => r.id));
-  const q = db.query<[number], SqlValue[]>(`SELECT e.id FROM entities e INDEXED BY entities_listing WHERE e.kind = ? AND e.name = ? AND (${where.sql})`);
+function satisfyingOfNames(
+  db: Database,
+  where: WhereClause,
+  names: ReadonlyArray<{ kind: string; name: string }>,
+  all: readonly LightRow[],
+): Set<number> {
+  if (!hasIndex(db, "entities_listing"))
+    return satisfying(
+      db,
+      where,
+      all.map((r) => r.id),
+    );
+  const q = db.query<[number], SqlValue[]>(
+    `SELECT e.id FROM entities e INDEXED BY entities_listing WHERE e.kind = ? AND e.name = ? AND (${where.sql})`,
+  );
   const out = new Set<number>();
   for (const n of names) for (const r of q.values(n.kind, n.name, ...where.params)) out.add(Number(r[0]));
   return out;
@@ -138,9 +194,18 @@ export function structuredPage(db: Database, where: WhereClause, spec: PageSpec)
   const total = countOf(db, where, false);
   if (spec.offset >= total) return { total, hits: [] };
   const rows = db
-    .query<LightRow, SqlValue[]>(`SELECT ${LIGHT} FROM ${entitiesOf(where)} WHERE ${where.sql} ORDER BY ${leadOrder(db, total, spec, "e.name")}, ${spec.rank.sql}, lower(e.document_key), e.key, e.kind, e.id LIMIT ? OFFSET ?`)
+    .query<LightRow, SqlValue[]>(
+      `SELECT ${LIGHT} FROM ${entitiesOf(where)} WHERE ${where.sql} ORDER BY ${leadOrder(db, total, spec, "e.name")}, ${spec.rank.sql}, lower(e.document_key), e.key, e.kind, e.id LIMIT ? OFFSET ?`,
+    )
     .all(...where.params, spec.limit, spec.offset);
-  return { total, hits: load(db, rows.map((r) => ({ members: [r] })), spec) };
+  return {
+    total,
+    hits: load(
+      db,
+      rows.map((r) => ({ members: [r] })),
+      spec,
+    ),
+  };
 }
 
 /**
@@ -155,12 +220,20 @@ function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
   const { total, names } = exact ?? groupNames(db, where, spec);
   if (names.length === 0) return { total, hits: [] };
   // Every stored version of those groups (indexed), kept when it matches the filters too.
-  const keyOf: (r: { kind: string; name: string; name_form?: string | null }) => string = forms ? formKey : exactNameKey;
+  const keyOf: (r: { kind: string; name: string; name_form?: string | null }) => string = forms
+    ? formKey
+    : exactNameKey;
   let all: LightRow[];
   let keep: Set<number>;
   if (forms) {
     // With whether each matches the filters, in the same read (the same index range).
-    const rows = exact?.rows ?? sameFormRows(db, names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" })), where);
+    const rows =
+      exact?.rows ??
+      sameFormRows(
+        db,
+        names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" })),
+        where,
+      );
     all = rows;
     keep = new Set(rows.filter((r) => r.ok).map((r) => r.id));
   } else {
@@ -203,7 +276,11 @@ export function tiesPreferred<T>(xs: readonly T[], scoreOf: (x: T) => number, ra
  * already that often there waits, and the next entries of other kinds move up; then everything
  * else in rank order. An answer of one kind is left as it is. Pure.
  */
-export function spreadKinds<T>(xs: readonly T[], spread: { top: number; perKind: number }, kindOf: (x: T) => string): T[] {
+export function spreadKinds<T>(
+  xs: readonly T[],
+  spread: { top: number; perKind: number },
+  kindOf: (x: T) => string,
+): T[] {
   if (new Set(xs.slice(0, 4 * spread.top).map(kindOf)).size < 2) return [...xs];
   const first: T[] = [];
   const rest: T[] = [];
@@ -219,10 +296,24 @@ export function spreadKinds<T>(xs: readonly T[], spread: { top: number; perKind:
 }
 
 /** A page of a ranked query from its fused ranking (best first; search_all spreads kinds over the first places). */
-export function rankedPage(db: Database, isCandidate: (id: number) => boolean, fused: ReadonlyArray<{ id: number; score: number }>, spec: PageSpec): Page {
+export function rankedPage(
+  db: Database,
+  isCandidate: (id: number) => boolean,
+  fused: ReadonlyArray<{ id: number; score: number }>,
+  spec: PageSpec,
+): Page {
   if (!spec.collapse) {
-    const lightAll = new Map(lightRows(db, fused.map((f) => f.id)).map((r) => [r.id, r]));
-    const page = tiesPreferred(fused, (f) => f.score, (f) => (lightAll.has(f.id) ? spec.rank(lightAll.get(f.id)!) : Number.MAX_SAFE_INTEGER)).slice(spec.offset, spec.offset + spec.limit);
+    const lightAll = new Map(
+      lightRows(
+        db,
+        fused.map((f) => f.id),
+      ).map((r) => [r.id, r]),
+    );
+    const page = tiesPreferred(
+      fused,
+      (f) => f.score,
+      (f) => (lightAll.has(f.id) ? spec.rank(lightAll.get(f.id)!) : Number.MAX_SAFE_INTEGER),
+    ).slice(spec.offset, spec.offset + spec.limit);
     const light = lightAll;
     const picked = page.flatMap((f) => {
       const r = light.get(f.id);
@@ -231,11 +322,18 @@ export function rankedPage(db: Database, isCandidate: (id: number) => boolean, f
     return { total: fused.length, hits: load(db, picked, spec) };
   }
   const score = new Map(fused.map((f) => [f.id, f.score]));
-  const light = new Map(lightRows(db, fused.map((f) => f.id)).map((r) => [r.id, r]));
+  const light = new Map(
+    lightRows(
+      db,
+      fused.map((f) => f.id),
+    ).map((r) => [r.id, r]),
+  );
   const ordered = fused.flatMap((f) => light.get(f.id) ?? []);
   // Grouping in rank order keeps each group where its best-ranked member is.
   const firstScore = (g: Group) => Math.max(...g.members.map((m) => score.get(m.id) ?? 0));
-  const ranked = tiesPreferred(groupRows(ordered, spec.rank), firstScore, (g) => Math.min(...g.members.map((m) => spec.rank(m))));
+  const ranked = tiesPreferred(groupRows(ordered, spec.rank), firstScore, (g) =>
+    Math.min(...g.members.map((m) => spec.rank(m))),
+  );
   const groups = spec.spread ? spreadKinds(ranked, spec.spread, (g) => g.members[0]!.kind) : ranked;
   // Scores never increase down the list (as fused): an entry the spread moved down shows at most the score before it.
   const shown = new Map<Group, number>();
@@ -261,7 +359,17 @@ export function rankedPage(db: Database, isCandidate: (id: number) => boolean, f
     else byGroup.set(k, [r]);
   }
   // Every stored version of those names, matching or not: is a more preferred one left out?
-  const every = spec.noteFallback ? byGroupKey(sameNameRows(db, () => true, page.flatMap((g) => g.members), true), groupKey) : undefined;
+  const every = spec.noteFallback
+    ? byGroupKey(
+        sameNameRows(
+          db,
+          () => true,
+          page.flatMap((g) => g.members),
+          true,
+        ),
+        groupKey,
+      )
+    : undefined;
   const picked = page.map((g) => {
     const members = byGroup.get(groupKey(g.members[0]!));
     const ordered = members ? orderMembers(members, spec.rank) : g.members;

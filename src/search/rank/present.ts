@@ -33,7 +33,9 @@ export function presentHits(db: Database, hits: SearchHit[], opts: PresentOption
     db,
     hits.flatMap((h) => (h.compact === undefined && h.duplicates === undefined ? [h.entity.id] : [])),
   );
-  const dupEntities = dups.size ? getEntitiesByIds(db, [...dups.values()].flat(), false) : new Map<number, Entity & { id: number }>();
+  const dupEntities = dups.size
+    ? getEntitiesByIds(db, [...dups.values()].flat(), false)
+    : new Map<number, Entity & { id: number }>();
   const server = normalizePreference(opts.prefer);
   const prefs = documentPreference(opts.documents, [...server, ...OFFICIAL_SRDS.filter((k) => !server.includes(k))]);
   return hits.map((read) => {
@@ -44,7 +46,14 @@ export function presentHits(db: Database, hits: SearchHit[], opts: PresentOption
     const copies = duplicates ?? (dups.get(h.entity.id) ?? []).flatMap((id) => dupEntities.get(id) ?? []);
     if (copies.length) {
       const m = mergeDuplicates(h.entity, copies);
-      data = { ...m.data, merged_from: m.merged_from.map((x) => ({ uri: entityUri(x.kind, x.key, x.source), source: x.source, fields: x.fields })) };
+      data = {
+        ...m.data,
+        merged_from: m.merged_from.map((x) => ({
+          uri: entityUri(x.kind, x.key, x.source),
+          source: x.source,
+          fields: x.fields,
+        })),
+      };
     }
     data = withWording(data, prefs, opts.compact);
     if (h.entity.kind === "item" && isMagicItem("item", h.entity.name, data)) {

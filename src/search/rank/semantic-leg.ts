@@ -35,12 +35,20 @@ export function storeVectorBackend(store: Store): VectorBackend {
       }
     },
     hasVectors: (modelId) =>
-      CACHES.hasVectors.get(store.db, modelId, () => store.db.query("SELECT 1 FROM vectors WHERE model_id = ? LIMIT 1").get(modelId) !== null),
+      CACHES.hasVectors.get(
+        store.db,
+        modelId,
+        () => store.db.query("SELECT 1 FROM vectors WHERE model_id = ? LIMIT 1").get(modelId) !== null,
+      ),
   };
 }
 
-async function embedQuery(ctx: SearchContext, text: string): Promise<{ embedder: Embedder; vector: Float32Array } | { reason: string }> {
-  if (ctx.embedder.state() === "unavailable") return { reason: ctx.embedder.reason() ?? "no embedding model is available" };
+async function embedQuery(
+  ctx: SearchContext,
+  text: string,
+): Promise<{ embedder: Embedder; vector: Float32Array } | { reason: string }> {
+  if (ctx.embedder.state() === "unavailable")
+    return { reason: ctx.embedder.reason() ?? "no embedding model is available" };
   try {
     const r = await withTimeout(
       (async () => {
@@ -68,18 +76,28 @@ async function embedQuery(ctx: SearchContext, text: string): Promise<{ embedder:
  * Nearest candidates (rows satisfying `where`) to `text`, at most `depth`, best first. `candidates`
  * = those rows when the caller has them already (runSearch shares them with the lexical leg).
  */
-export async function semanticLeg(ctx: SearchContext, where: WhereClause, text: string, depth: number, candidates?: CandidateSet): Promise<SemanticOutcome> {
+export async function semanticLeg(
+  ctx: SearchContext,
+  where: WhereClause,
+  text: string,
+  depth: number,
+  candidates?: CandidateSet,
+): Promise<SemanticOutcome> {
   const q = await embedQuery(ctx, text);
   if ("reason" in q) return { ok: false, reason: q.reason };
   const backend = ctx.vectors ?? storeVectorBackend(ctx.store);
   const modelId = q.embedder.id;
   try {
     if (!backend.hasVectors(modelId)) {
-      return { ok: false, reason: `no embeddings are stored for model ${modelId} yet (\`lorekeeper sync\` computes them)` };
+      return {
+        ok: false,
+        reason: `no embeddings are stored for model ${modelId} yet (\`lorekeeper sync\` computes them)`,
+      };
     }
     const cands = candidates ?? candidateSet(ctx.store.db, where);
     if (cands.size === 0) return { ok: true, neighbors: [] };
-    const index = cands.size > (ctx.exactSearchMax ?? EXACT_SEARCH_MAX) ? backend.annIndex(modelId, q.vector.length) : null;
+    const index =
+      cands.size > (ctx.exactSearchMax ?? EXACT_SEARCH_MAX) ? backend.annIndex(modelId, q.vector.length) : null;
     if (!index || index.size === 0) {
       return { ok: true, neighbors: backend.exactSearch(modelId, q.vector, Array.from(cands.ids), depth) };
     }

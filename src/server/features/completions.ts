@@ -10,7 +10,6 @@ import { DOCUMENT_SOURCES, ENTITY_KINDS, type EntityKind } from "../../entities/
 import { uriKey } from "../../entities/uri.ts";
 import { KIND_WORDS } from "../../tools/compare-editions.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../../tools/encounter/tables.ts";
-import type { ToolDeps } from "../../tools/kit/deps.ts";
 import { filterParam, type TableParam } from "../../entities/filters.ts";
 import { storedFilterValues } from "../../search/rank/explain.ts";
 import { type CompletionSource, PROMPTS } from "./prompts.ts";
@@ -52,10 +51,17 @@ export function completeNames(db: Database, kinds: readonly EntityKind[], prefix
   const where = `${inKinds(kinds)} AND name LIKE ? ESCAPE '\\'`;
   const params = [...kinds, startsWith(prefix)];
   const values = db
-    .query<{ name: string }, string[]>(`SELECT DISTINCT name FROM entities WHERE ${where} ORDER BY name LIMIT ${MAX_COMPLETIONS}`)
+    .query<{ name: string }, string[]>(
+      `SELECT DISTINCT name FROM entities WHERE ${where} ORDER BY name LIMIT ${MAX_COMPLETIONS}`,
+    )
     .all(...params)
     .map((r) => r.name);
-  const total = values.length < MAX_COMPLETIONS ? values.length : (db.query<{ n: number }, string[]>(`SELECT COUNT(DISTINCT name) AS n FROM entities WHERE ${where}`).get(...params)?.n ?? 0);
+  const total =
+    values.length < MAX_COMPLETIONS
+      ? values.length
+      : (db
+          .query<{ n: number }, string[]>(`SELECT COUNT(DISTINCT name) AS n FROM entities WHERE ${where}`)
+          .get(...params)?.n ?? 0);
   return page(values, total);
 }
 
@@ -75,19 +81,28 @@ export function completeKeys(db: Database, kind: EntityKind, prefix: string): Co
   type Row = { key: string; document_source: string };
   const addr = (r: Row) => uriKey(r.document_source, r.key);
   const byName = db
-    .query<Row, string[]>(`SELECT key, document_source FROM entities WHERE kind = ? AND name LIKE ? ESCAPE '\\'${src} ORDER BY name, key LIMIT ${MAX_COMPLETIONS}`)
+    .query<Row, string[]>(
+      `SELECT key, document_source FROM entities WHERE kind = ? AND name LIKE ? ESCAPE '\\'${src} ORDER BY name, key LIMIT ${MAX_COMPLETIONS}`,
+    )
     .all(kind, pattern, ...srcArgs)
     .map(addr);
   const values = [...byName];
   if (values.length < MAX_COMPLETIONS) {
     const byKey = db
-      .query<Row, string[]>(`SELECT key, document_source FROM entities WHERE kind = ? AND key LIKE ? ESCAPE '\\' AND NOT name LIKE ? ESCAPE '\\'${src} ORDER BY key LIMIT ${MAX_COMPLETIONS}`)
+      .query<Row, string[]>(
+        `SELECT key, document_source FROM entities WHERE kind = ? AND key LIKE ? ESCAPE '\\' AND NOT name LIKE ? ESCAPE '\\'${src} ORDER BY key LIMIT ${MAX_COMPLETIONS}`,
+      )
       .all(kind, pattern, pattern, ...srcArgs)
       .map(addr);
     values.push(...byKey.slice(0, MAX_COMPLETIONS - values.length));
     if (byKey.length + byName.length <= MAX_COMPLETIONS) return page(values, values.length);
   }
-  const total = db.query<{ n: number }, string[]>(`SELECT COUNT(*) AS n FROM entities WHERE kind = ? AND (name LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\')${src}`).get(kind, pattern, pattern, ...srcArgs)?.n ?? 0;
+  const total =
+    db
+      .query<{ n: number }, string[]>(
+        `SELECT COUNT(*) AS n FROM entities WHERE kind = ? AND (name LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\')${src}`,
+      )
+      .get(kind, pattern, pattern, ...srcArgs)?.n ?? 0;
   return page(values, total);
 }
 
@@ -108,20 +123,42 @@ function fromStore(db: Database, p: TableParam, prefix: string): Completion {
   const want = prefix.trim().toLowerCase();
   const all = storedFilterValues(db, p);
   const starts = all.filter((x) => x.v.startsWith(want));
-  const inside = want ? all.filter((x) => !x.v.startsWith(want) && x.v.split(/[\s/-]+/).some((w) => w.startsWith(want))) : [];
-  const order = (a: { v: string; n: number }, b: { v: string; n: number }) => b.n - a.n || (a.v < b.v ? -1 : a.v > b.v ? 1 : 0);
+  const inside = want
+    ? all.filter((x) => !x.v.startsWith(want) && x.v.split(/[\s/-]+/).some((w) => w.startsWith(want)))
+    : [];
+  const order = (a: { v: string; n: number }, b: { v: string; n: number }) =>
+    b.n - a.n || (a.v < b.v ? -1 : a.v > b.v ? 1 : 0);
   const hits = [...starts.sort(order), ...inside.sort(order)].map((x) => x.v);
   return page(hits, hits.length);
 }
 
-const ANY_KINDS: readonly EntityKind[] = ["spell", "creature", "class", "subclass", "species", "background", "feat", "weapon", "armor", "item", "magic_item", "condition", "rule"];
+const ANY_KINDS: readonly EntityKind[] = [
+  "spell",
+  "creature",
+  "class",
+  "subclass",
+  "species",
+  "background",
+  "feat",
+  "weapon",
+  "armor",
+  "item",
+  "magic_item",
+  "condition",
+  "rule",
+];
 
 function kindOf(raw: string | undefined): EntityKind | undefined {
   const k = raw?.trim().toLowerCase().replace(/-/g, "_");
   return k && (ENTITY_KINDS as readonly string[]).includes(k) ? (k as EntityKind) : undefined;
 }
 
-function completeSource(db: Database, source: CompletionSource, value: string, context: Record<string, string>): Completion {
+function completeSource(
+  db: Database,
+  source: CompletionSource,
+  value: string,
+  context: Record<string, string>,
+): Completion {
   switch (source) {
     case "spell":
     case "creature":
@@ -137,7 +174,14 @@ function completeSource(db: Database, source: CompletionSource, value: string, c
       return completeDocuments(db, value);
     case "difficulty": {
       const ed = context.edition?.trim();
-      return fixed(ed === "2014" ? DIFFICULTIES_2014 : ed === "2024" ? DIFFICULTIES_2024 : [...DIFFICULTIES_2024, ...DIFFICULTIES_2014], value);
+      return fixed(
+        ed === "2014"
+          ? DIFFICULTIES_2014
+          : ed === "2024"
+            ? DIFFICULTIES_2024
+            : [...DIFFICULTIES_2024, ...DIFFICULTIES_2014],
+        value,
+      );
     }
     case "edition":
       return fixed(["2024", "2014"], value);
@@ -176,13 +220,19 @@ export function complete(db: Database, p: CompleteParams): Completion {
       }
       return page([], 0);
     }
-    if (p.ref.uri === CLASS_LEVELS_TEMPLATE) return p.argument.name === "key" ? completeKeys(db, "class", value) : page([], 0);
+    if (p.ref.uri === CLASS_LEVELS_TEMPLATE)
+      return p.argument.name === "key" ? completeKeys(db, "class", value) : page([], 0);
     if (p.ref.uri === "lorekeeper://documents") return page([], 0);
-    throw invalid(`Unknown resource template ${JSON.stringify(String(p.ref.uri).slice(0, 200))}. Templates: ${ENTITY_TEMPLATE}, ${CLASS_LEVELS_TEMPLATE}.`);
+    throw invalid(
+      `Unknown resource template ${JSON.stringify(String(p.ref.uri).slice(0, 200))}. Templates: ${ENTITY_TEMPLATE}, ${CLASS_LEVELS_TEMPLATE}.`,
+    );
   }
   if (p.ref.type === "ref/prompt") {
     const prompt = PROMPTS.find((x) => x.name === p.ref.name);
-    if (!prompt) throw invalid(`Unknown prompt ${JSON.stringify(String(p.ref.name).slice(0, 100))}. Prompts: ${PROMPTS.map((x) => x.name).join(", ")}.`);
+    if (!prompt)
+      throw invalid(
+        `Unknown prompt ${JSON.stringify(String(p.ref.name).slice(0, 100))}. Prompts: ${PROMPTS.map((x) => x.name).join(", ")}.`,
+      );
     // Own properties only: "__proto__", "toString" or "constructor" name no argument.
     const source = Object.hasOwn(prompt.complete, p.argument.name) ? prompt.complete[p.argument.name] : undefined;
     return source ? completeSource(db, source, value, context) : page([], 0);

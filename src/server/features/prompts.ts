@@ -29,16 +29,34 @@ export interface PromptDef {
 }
 
 /** `filter:<name>`: the vocabulary of that filter-table parameter (src/entities/filters.ts). */
-export type CompletionSource = "spell" | "creature" | "class" | "rule" | "any" | "document" | "difficulty" | "edition" | "kind" | `filter:${FilterName}`;
+export type CompletionSource =
+  | "spell"
+  | "creature"
+  | "class"
+  | "rule"
+  | "any"
+  | "document"
+  | "difficulty"
+  | "edition"
+  | "kind"
+  | `filter:${FilterName}`;
 
-const docsClause = (d?: string) => (d ? ` Restrict every search to documents ["${d.split(/[,\s]+/).filter(Boolean).join('", "')}"].` : "");
-const CITE = "Cite the source of everything you use (document_name and document_key from the results); never fill gaps from memory without saying so.";
+const docsClause = (d?: string) =>
+  d
+    ? ` Restrict every search to documents ["${d
+        .split(/[,\s]+/)
+        .filter(Boolean)
+        .join('", "')}"].`
+    : "";
+const CITE =
+  "Cite the source of everything you use (document_name and document_key from the results); never fill gaps from memory without saying so.";
 
 export const PROMPTS: readonly PromptDef[] = [
   {
     name: "prepare_encounter",
     title: "Prepare a combat encounter",
-    description: "Build a combat encounter for a party by the 2024 or 2014 rules, with creatures from the local books, the XP math and the stat blocks to run it.",
+    description:
+      "Build a combat encounter for a party by the 2024 or 2014 rules, with creatures from the local books, the XP math and the stat blocks to run it.",
     args: {
       party: arg('The party, e.g. "4 level-5 characters" or "levels 3, 3, 4, 5"'),
       difficulty: opt("2024: low, moderate, high; 2014: easy, medium, hard, deadly (default moderate)"),
@@ -49,11 +67,34 @@ export const PROMPTS: readonly PromptDef[] = [
       casts: opt('Only creatures that cast this spell, e.g. "fireball"'),
       documents: opt('Books to use (document keys, e.g. "srd-2024")'),
     },
-    complete: { difficulty: "difficulty", edition: "edition", creature_type: "filter:creature_type", alignment: "filter:alignment", casts: "filter:casts", documents: "document" },
+    complete: {
+      difficulty: "difficulty",
+      edition: "edition",
+      creature_type: "filter:creature_type",
+      alignment: "filter:alignment",
+      casts: "filter:casts",
+      documents: "document",
+    },
     text: (a) =>
       [
         `Prepare a ${a.difficulty || "moderate"} combat encounter for this party: ${a.party}. Use the ${a.edition || "2024"} encounter rules.`,
-        `1. Call build_encounter with the party as party_levels (or party_size + party_level), edition "${a.edition || "2024"}", difficulty "${a.difficulty || "moderate"}"${a.creature_type ? `, type "${a.creature_type}"` : ""}${a.alignment ? `, alignment [${a.alignment.split(/[,\s]+/).filter(Boolean).map((w) => `"${w}"`).join(", ")}]` : ""}${a.casts ? `, casts ${JSON.stringify(a.casts)}` : ""}${a.theme ? `, search "${a.theme}"` : ""}${a.documents ? `, documents [${a.documents.split(/[,\s]+/).filter(Boolean).map((d) => `"${d}"`).join(", ")}]` : ""}. Pick the proposal that best fits${a.theme ? " the theme" : ""}; if none fits, adjust the filters and call it again.`,
+        `1. Call build_encounter with the party as party_levels (or party_size + party_level), edition "${a.edition || "2024"}", difficulty "${a.difficulty || "moderate"}"${a.creature_type ? `, type "${a.creature_type}"` : ""}${
+          a.alignment
+            ? `, alignment [${a.alignment
+                .split(/[,\s]+/)
+                .filter(Boolean)
+                .map((w) => `"${w}"`)
+                .join(", ")}]`
+            : ""
+        }${a.casts ? `, casts ${JSON.stringify(a.casts)}` : ""}${a.theme ? `, search "${a.theme}"` : ""}${
+          a.documents
+            ? `, documents [${a.documents
+                .split(/[,\s]+/)
+                .filter(Boolean)
+                .map((d) => `"${d}"`)
+                .join(", ")}]`
+            : ""
+        }. Pick the proposal that best fits${a.theme ? " the theme" : ""}; if none fits, adjust the filters and call it again.`,
         "2. Read each chosen creature's full stat block (its `uri` resource, or search_creature by name) and note its tactics-relevant traits and actions.",
         "3. If you change the group, rate the final group with build_encounter `monsters` so the difficulty shown is the real one.",
         "4. Present: the XP math step by step (from the tool's steps), each creature with AC, HP, speed and key actions, a one-paragraph setup and tactics, and how the fight could go wrong.",
@@ -63,7 +104,8 @@ export const PROMPTS: readonly PromptDef[] = [
   {
     name: "find_monsters",
     title: "Monsters that cast, inflict or have a trait",
-    description: "Creatures from the local books by a spell they cast, the conditions they impose or a trait they have (e.g. Pack Tactics), to theme an adventure.",
+    description:
+      "Creatures from the local books by a spell they cast, the conditions they impose or a trait they have (e.g. Pack Tactics), to theme an adventure.",
     args: {
       casts: opt('A spell they cast, e.g. "fireball"'),
       inflicts: opt('Conditions they impose, e.g. "frightened" or "poisoned, prone"'),
@@ -71,7 +113,13 @@ export const PROMPTS: readonly PromptDef[] = [
       creature_type: opt("Only this creature type, e.g. undead"),
       documents: opt('Books to use (document keys, e.g. "srd-2024")'),
     },
-    complete: { casts: "filter:casts", inflicts: "filter:inflicts", trait: "filter:trait", creature_type: "filter:creature_type", documents: "document" },
+    complete: {
+      casts: "filter:casts",
+      inflicts: "filter:inflicts",
+      trait: "filter:trait",
+      creature_type: "filter:creature_type",
+      documents: "document",
+    },
     text: (a) => {
       const words = (s: string) => s.split(/[,\s]+/).filter(Boolean);
       const args = {
@@ -114,7 +162,8 @@ export const PROMPTS: readonly PromptDef[] = [
   {
     name: "spell_card",
     title: "Spell card for the table",
-    description: "A compact, printable card for one spell: level, school, casting time, range, components, duration, effect and higher-level scaling.",
+    description:
+      "A compact, printable card for one spell: level, school, casting time, range, components, duration, effect and higher-level scaling.",
     args: { name: arg('Spell name, e.g. "Fireball"'), documents: opt('Book to use (document key, e.g. "srd-2014")') },
     complete: { name: "spell", documents: "document" },
     text: (a) =>
@@ -143,7 +192,8 @@ export const PROMPTS: readonly PromptDef[] = [
   {
     name: "compare_editions",
     title: "Compare an entry across editions",
-    description: "What changed for one spell, creature, class, item or rule between the 2014 rules (SRD 5.1) and the 2024 rules (SRD 5.2).",
+    description:
+      "What changed for one spell, creature, class, item or rule between the 2014 rules (SRD 5.1) and the 2024 rules (SRD 5.2).",
     args: {
       name: arg('Entry name, e.g. "Fireball", "Goblin", "Grappled"'),
       kind: opt("spell, creature, class, item, rule... (default: find out)"),
@@ -166,7 +216,8 @@ export const PROMPTS: readonly PromptDef[] = [
   {
     name: "class_at_level",
     title: "What a class gets by a level",
-    description: "A class's progression up to a level: features, proficiency bonus and spell slots, with what each new feature does.",
+    description:
+      "A class's progression up to a level: features, proficiency bonus and spell slots, with what each new feature does.",
     args: {
       class: arg('Class name, e.g. "Wizard"'),
       level: opt("Character level 1–20 (default 20: the whole table)"),
@@ -191,7 +242,14 @@ function invalid(message: string): Error {
   return Object.assign(new Error(safeText(message)), { code: ProtocolErrorCode.InvalidParams });
 }
 
-const show = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "string" ? `the string ${JSON.stringify(v.slice(0, 40))}` : typeof v);
+const show = (v: unknown) =>
+  v === null
+    ? "null"
+    : Array.isArray(v)
+      ? "a list"
+      : typeof v === "string"
+        ? `the string ${JSON.stringify(v.slice(0, 40))}`
+        : typeof v;
 
 /** Prompt arguments that are numbers (strings on the wire): checked before they reach the prompt text. */
 const WHOLE_NUMBER_ARGS: Record<string, [number, number]> = { level: [1, 20] };
@@ -247,13 +305,20 @@ function edition(v: string): { ok: string } | { problem: string } {
 
 /** The prompt and its arguments from a prompts/get `params`, or a readable -32602 error. Unknown argument names are ignored. */
 function promptRequest(params: unknown): { prompt: PromptDef; args: Record<string, string | undefined> } {
-  const p = params !== null && typeof params === "object" && !Array.isArray(params) ? (params as Record<string, unknown>) : undefined;
+  const p =
+    params !== null && typeof params === "object" && !Array.isArray(params)
+      ? (params as Record<string, unknown>)
+      : undefined;
   const valid = `Prompts: ${PROMPTS.map((x) => x.name).join(", ")}.`;
-  if (!p || typeof p.name !== "string") throw invalid(`prompts/get needs params {"name": <prompt>, "arguments": {...}}. ${valid}`);
+  if (!p || typeof p.name !== "string")
+    throw invalid(`prompts/get needs params {"name": <prompt>, "arguments": {...}}. ${valid}`);
   const prompt = PROMPTS.find((x) => x.name === p.name);
   if (!prompt) throw invalid(`Unknown prompt ${JSON.stringify(p.name.slice(0, 100))}. ${valid}`);
   const raw = p.arguments ?? {};
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw invalid(`Invalid arguments for prompt ${prompt.name}: arguments must be an object of strings (got ${show(raw)}).`);
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+    throw invalid(
+      `Invalid arguments for prompt ${prompt.name}: arguments must be an object of strings (got ${show(raw)}).`,
+    );
   const problems: string[] = [];
   const args: Record<string, string | undefined> = {};
   for (const [k, schema] of Object.entries(prompt.args)) {
@@ -267,8 +332,14 @@ function promptRequest(params: unknown): { prompt: PromptDef; args: Record<strin
   }
   for (const [k, [lo, hi]] of Object.entries(WHOLE_NUMBER_ARGS)) {
     const v = args[k];
-    if (v !== undefined && Object.hasOwn(prompt.args, k) && !(/^\d{1,2}$/.test(v) && Number(v) >= lo && Number(v) <= hi)) {
-      problems.push(`${k} must be a whole number from ${lo} to ${hi} (got ${JSON.stringify(v.slice(0, 20))}${v.length > 20 ? "…" : ""})`);
+    if (
+      v !== undefined &&
+      Object.hasOwn(prompt.args, k) &&
+      !(/^\d{1,2}$/.test(v) && Number(v) >= lo && Number(v) <= hi)
+    ) {
+      problems.push(
+        `${k} must be a whole number from ${lo} to ${hi} (got ${JSON.stringify(v.slice(0, 20))}${v.length > 20 ? "…" : ""})`,
+      );
     }
   }
   for (const [k, check] of Object.entries(VOCAB_ARGS[prompt.name] ?? {})) {
@@ -278,7 +349,9 @@ function promptRequest(params: unknown): { prompt: PromptDef; args: Record<strin
     if ("ok" in r) args[k] = r.ok;
     else problems.push(r.problem);
   }
-  const missing = Object.entries(prompt.args).filter(([k, sc]) => !sc.isOptional() && args[k] === undefined).map(([k]) => k);
+  const missing = Object.entries(prompt.args)
+    .filter(([k, sc]) => !sc.isOptional() && args[k] === undefined)
+    .map(([k]) => k);
   for (const k of missing) if (!problems.some((x) => x.startsWith(k))) problems.push(`${k} must not be empty`);
   if (problems.length) throw invalid(`Invalid arguments for prompt ${prompt.name}: ${problems.join("; ")}.`);
   return { prompt, args };
@@ -301,5 +374,8 @@ export const PROMPT_LIST: ListPromptsResult = {
 /** prompts/get, checked by promptRequest (a readable -32602 for a bad name or arguments). */
 export function getPrompt(params: unknown): GetPromptResult {
   const { prompt, args } = promptRequest(params);
-  return { description: prompt.description, messages: [{ role: "user", content: { type: "text", text: prompt.text(args) } }] };
+  return {
+    description: prompt.description,
+    messages: [{ role: "user", content: { type: "text", text: prompt.text(args) } }],
+  };
 }

@@ -3,7 +3,11 @@
  * `lorekeeper://class/{key}/levels` (class-levels.ts) and `lorekeeper://documents` (the document
  * list): what resources/list and resources/templates/list show, and resources/read.
  */
-import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from "@modelcontextprotocol/server";
+import type {
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ReadResourceResult,
+} from "@modelcontextprotocol/server";
 import { UriTemplate } from "@modelcontextprotocol/server";
 import { ENTITY_KINDS, HOMEBREW_SOURCES, isEntityKind } from "../../entities/types.ts";
 import { entityUri, parseUriKey } from "../../entities/uri.ts";
@@ -16,7 +20,6 @@ import { readCardResource } from "./cards/index.ts";
 import { CLASS_LEVELS_TEMPLATE_ENTRY, readClassLevelsResource } from "./class-levels.ts";
 import { decode, notFound } from "./resource-uri.ts";
 
-
 function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string, keyRaw: string): ReadResourceResult {
   const kind = kindRaw.toLowerCase().replace(/-/g, "_");
   if (!isEntityKind(kind)) {
@@ -25,9 +28,15 @@ function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string, keyRaw
   const where = parseUriKey(keyRaw);
   const found = getEntityBySourceKey(deps.db, kind, where.sources, where.key);
   if (!found) {
-    const qualified = where.sources.length > 1 ? getEntityBySourceKey(deps.db, kind, ["open5e_v1", ...HOMEBREW_SOURCES], where.key) : undefined;
+    const qualified =
+      where.sources.length > 1
+        ? getEntityBySourceKey(deps.db, kind, ["open5e_v1", ...HOMEBREW_SOURCES], where.key)
+        : undefined;
     const hint = qualified ? ` Did you mean ${entityUri(kind, qualified.key, qualified.document_source)}?` : "";
-    throw notFound(`No ${kind.replace(/_/g, " ")} with key "${keyRaw}" in the local store.${hint} Search for it with the search tools; their results carry the right uri.`, uri);
+    throw notFound(
+      `No ${kind.replace(/_/g, " ")} with key "${keyRaw}" in the local store.${hint} Search for it with the search tools; their results carry the right uri.`,
+      uri,
+    );
   }
   const { dup_of, ...entity } = found;
   const [shown] = presentHits(deps.db, [{ entity }], { documents: null, compact: false });
@@ -57,7 +66,10 @@ export function readResourceUri(deps: ToolDeps, uri: URL): ReadResourceResult {
   if (levels) return levels;
   const card = readCardResource(href);
   if (card) return card;
-  throw notFound(`Resource ${href.slice(0, 200)} not found. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result), lorekeeper://class/{key}/levels and ${DOCUMENTS_URI}.`, href);
+  throw notFound(
+    `Resource ${href.slice(0, 200)} not found. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result), lorekeeper://class/{key}/levels and ${DOCUMENTS_URI}.`,
+    href,
+  );
 }
 
 /** resources/list: the one fixed resource (entities are reached through the template). */
@@ -80,7 +92,8 @@ export const RESOURCE_TEMPLATE_LIST: ListResourceTemplatesResult = {
       uriTemplate: "lorekeeper://{kind}/{key}",
       name: "entity",
       title: "D&D entity",
-      description: "One full entry (spell, creature, item, rule...) by kind and key, never shortened. Search results carry this URI in their `uri` field.",
+      description:
+        "One full entry (spell, creature, item, rule...) by kind and key, never shortened. Search results carry this URI in their `uri` field.",
       mimeType: "application/json",
     },
     CLASS_LEVELS_TEMPLATE_ENTRY,

@@ -30,7 +30,16 @@ class InvalidCallError extends Error {
 
 export const MAX_RPC_ERROR_CHARS = 2000;
 const MAX_URI_CHARS = 2048;
-const LEVELS: readonly LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+const LEVELS: readonly LoggingLevel[] = [
+  "debug",
+  "info",
+  "notice",
+  "warning",
+  "error",
+  "critical",
+  "alert",
+  "emergency",
+];
 
 type SpecCheck = { ok: true; value: unknown } | { ok: false; where: string; message: string };
 
@@ -86,17 +95,30 @@ export function setLevel(params: Record<string, unknown>): Record<string, never>
 /** The URI of resources/read params, or throws InvalidCallError with a sentence. */
 export function resourceUriOf(params: Record<string, unknown>): URL {
   const uri = params.uri;
-  if (typeof uri !== "string") throw new InvalidCallError(`resources/read: uri must be a string such as "lorekeeper://spell/srd_fireball" (got ${uri === undefined ? "nothing" : shown(uri)}).`);
-  if (uri.length > MAX_URI_CHARS) throw new InvalidCallError(`resources/read: uri is ${uri.length} characters long; at most ${MAX_URI_CHARS} are accepted.`);
+  if (typeof uri !== "string")
+    throw new InvalidCallError(
+      `resources/read: uri must be a string such as "lorekeeper://spell/srd_fireball" (got ${uri === undefined ? "nothing" : shown(uri)}).`,
+    );
+  if (uri.length > MAX_URI_CHARS)
+    throw new InvalidCallError(
+      `resources/read: uri is ${uri.length} characters long; at most ${MAX_URI_CHARS} are accepted.`,
+    );
   try {
     return new URL(uri);
   } catch {
-    throw new InvalidCallError(`resources/read: ${shown(uri)} is not a URI. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result) and lorekeeper://documents.`);
+    throw new InvalidCallError(
+      `resources/read: ${shown(uri)} is not a URI. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result) and lorekeeper://documents.`,
+    );
   }
 }
 
 /** `message` with its error text cut to the budget (other messages unchanged). Pure. */
 export function capErrorText(message: JSONRPCMessage): JSONRPCMessage {
-  if (!("error" in message) || typeof message.error?.message !== "string" || message.error.message.length <= MAX_RPC_ERROR_CHARS) return message;
+  if (
+    !("error" in message) ||
+    typeof message.error?.message !== "string" ||
+    message.error.message.length <= MAX_RPC_ERROR_CHARS
+  )
+    return message;
   return { ...message, error: { ...message.error, message: capText(message.error.message, MAX_RPC_ERROR_CHARS) } };
 }

@@ -90,8 +90,10 @@ const MIN_TOKEN_GUESSES_LOG10 = 10;
 
 /** What is wrong with a token for a network bind that can be told without a dictionary, if anything. */
 export function weakTokenProblem(token: string): string | undefined {
-  if (token.length < MIN_NETWORK_TOKEN_CHARS) return `the token has ${token.length} character${token.length === 1 ? "" : "s"}; a server reachable from the network needs at least ${MIN_NETWORK_TOKEN_CHARS}`;
-  if (new Set(token).size < 6) return "the token repeats a few characters; a server reachable from the network needs a random one";
+  if (token.length < MIN_NETWORK_TOKEN_CHARS)
+    return `the token has ${token.length} character${token.length === 1 ? "" : "s"}; a server reachable from the network needs at least ${MIN_NETWORK_TOKEN_CHARS}`;
+  if (new Set(token).size < 6)
+    return "the token repeats a few characters; a server reachable from the network needs a random one";
   return undefined;
 }
 
@@ -144,6 +146,8 @@ export async function guessableTokenProblem(token: string): Promise<string | und
   const log10 = r.guessesLog10;
   const guesses = log10 < 6 ? Math.max(1, Math.round(10 ** log10)).toLocaleString("en-US") : `10^${Math.floor(log10)}`;
   const made = parts.length ? `: it is made of ${parts.join(", ")}` : "";
-  return `the token is easy to guess${made} (found in about ${guesses} guesses; ` +
-    "a server reachable from the network needs a random one)";
+  return (
+    `the token is easy to guess${made} (found in about ${guesses} guesses; ` +
+    "a server reachable from the network needs a random one)"
+  );
 }

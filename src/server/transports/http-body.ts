@@ -55,7 +55,12 @@ export function checkJsonRpcBody(text: string): BodyCheck {
   } catch {
     return { ok: false, status: 400, code: -32700, error: "Parse error: the request body is not valid JSON." };
   }
-  const invalid = (why: string): BodyCheck => ({ ok: false, status: 400, code: -32600, error: `Invalid Request: ${why}` });
+  const invalid = (why: string): BodyCheck => ({
+    ok: false,
+    status: 400,
+    code: -32600,
+    error: `Invalid Request: ${why}`,
+  });
   if (Array.isArray(parsed)) {
     if (parsed.length === 0) return invalid("an empty batch holds no JSON-RPC message.");
     for (const [i, m] of parsed.entries()) {

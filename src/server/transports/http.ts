@@ -89,7 +89,9 @@ function jsonRpcError(status: number, message: string, headers: Record<string, s
 }
 
 function unauthorized(): Response {
-  return jsonRpcError(401, "Unauthorized: send `Authorization: Bearer <token>`.", { "WWW-Authenticate": 'Bearer realm="lorekeeper"' });
+  return jsonRpcError(401, "Unauthorized: send `Authorization: Bearer <token>`.", {
+    "WWW-Authenticate": 'Bearer realm="lorekeeper"',
+  });
 }
 
 function pathOf(url: string): string {
@@ -107,7 +109,10 @@ function pathOf(url: string): string {
  */
 export function healthBody(deps: ToolDeps, detailed = true): Record<string, unknown> {
   if (!detailed) return { status: "ok", version: APP_VERSION };
-  const { counts, synced } = CACHES.health.get(deps.db, () => ({ counts: countByKind(deps.db), synced: lastSyncedAt(deps.db) }));
+  const { counts, synced } = CACHES.health.get(deps.db, () => ({
+    counts: countByKind(deps.db),
+    synced: lastSyncedAt(deps.db),
+  }));
   return {
     status: "ok",
     version: APP_VERSION,
@@ -173,9 +178,16 @@ const RESPONSE_POSTED =
   "so none awaits an answer (in 2026-07-28 a client answers a server's input request by repeating " +
   "its own request with `inputResponses`).";
 
-async function handleMcp(request: Request, handler: McpHttpHandler, o: Resolved, admission: Admission): Promise<Response> {
+async function handleMcp(
+  request: Request,
+  handler: McpHttpHandler,
+  o: Resolved,
+  admission: Admission,
+): Promise<Response> {
   if (request.method !== "POST") {
-    return jsonRpcError(405, "Method not allowed: this server is stateless; send JSON-RPC with POST.", { Allow: "POST" });
+    return jsonRpcError(405, "Method not allowed: this server is stateless; send JSON-RPC with POST.", {
+      Allow: "POST",
+    });
   }
   const declared = Number(request.headers.get("content-length"));
   if (Number.isFinite(declared) && declared > o.maxBodyBytes) {
@@ -184,12 +196,19 @@ async function handleMcp(request: Request, handler: McpHttpHandler, o: Resolved,
   // Wrong Accept / Content-Type: the transport answers 406 / 415 without reading the body.
   let parsedBody: unknown;
   const accept = request.headers.get("accept") ?? "";
-  if (isJsonContentType(request.headers.get("content-type")) && accept.includes("application/json") && accept.includes("text/event-stream")) {
+  if (
+    isJsonContentType(request.headers.get("content-type")) &&
+    accept.includes("application/json") &&
+    accept.includes("text/event-stream")
+  ) {
     const body = await readBody(request, o.maxBodyBytes, o.bodyTimeoutMs);
-    if ("tooLarge" in body) return jsonRpcError(413, `Payload too large: the request body must not exceed ${o.maxBodyBytes} bytes.`);
+    if ("tooLarge" in body)
+      return jsonRpcError(413, `Payload too large: the request body must not exceed ${o.maxBodyBytes} bytes.`);
     if ("timedOut" in body) {
       log.warn(`a client took longer than ${o.bodyTimeoutMs} ms to send its request body; answered 408`);
-      return jsonRpcError(408, `Request timeout: the request body did not arrive within ${o.bodyTimeoutMs} ms.`, { Connection: "close" });
+      return jsonRpcError(408, `Request timeout: the request body did not arrive within ${o.bodyTimeoutMs} ms.`, {
+        Connection: "close",
+      });
     }
     const checked = checkJsonRpcBody(body.text);
     if (!checked.ok) return jsonRpcError(checked.status, checked.error, {}, checked.code);
@@ -201,15 +220,26 @@ async function handleMcp(request: Request, handler: McpHttpHandler, o: Resolved,
   }
   const messages = parsedBody === undefined ? 0 : Array.isArray(parsedBody) ? parsedBody.length : 1;
   if (messages > o.maxBatch) {
-    return jsonRpcError(400, `Invalid Request: a batch may hold at most ${o.maxBatch} messages (this one holds ${messages}); send them in smaller batches.`, {}, -32600);
+    return jsonRpcError(
+      400,
+      `Invalid Request: a batch may hold at most ${o.maxBatch} messages (this one holds ${messages}); send them in smaller batches.`,
+      {},
+      -32600,
+    );
   }
   const admitted = await admission.admit(messages);
   if (!admitted.ok) {
     log.warn(`busy: refused a request of ${messages} message(s) (${admitted.why})`);
-    return jsonRpcError(503, "Server busy: too many requests are being worked on. Retry after 1 second.", { "Retry-After": "1" });
+    return jsonRpcError(503, "Server busy: too many requests are being worked on. Retry after 1 second.", {
+      "Retry-After": "1",
+    });
   }
   try {
-    return releaseWhenDone(await handler.fetch(request, parsedBody === undefined ? undefined : { parsedBody }), admitted.release, o.maxHoldMs);
+    return releaseWhenDone(
+      await handler.fetch(request, parsedBody === undefined ? undefined : { parsedBody }),
+      admitted.release,
+      o.maxHoldMs,
+    );
   } catch (err) {
     admitted.release();
     log.error("HTTP request failed", err);
@@ -247,7 +277,9 @@ function tokenOf(raw: string | undefined): string | undefined {
 }
 
 /** Validate the options; throws HttpConfigError with a hint when unsafe. */
-export function resolveHttpOptions(opts: HttpOptions): Required<Omit<HttpOptions, "token" | "authFailureLimits">> & { token?: string } {
+export function resolveHttpOptions(
+  opts: HttpOptions,
+): Required<Omit<HttpOptions, "token" | "authFailureLimits">> & { token?: string } {
   const given = opts.host ?? "127.0.0.1";
   // An IPv4 address in another spelling ("127.1", "0x7f000001") is bound and shown as the canonical one.
   const parsed = parseHost(given);
@@ -296,8 +328,16 @@ export async function checkHttpOptions(opts: HttpOptions): Promise<Resolved> {
 export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {}): Promise<HttpServerHandle> {
   const o = await checkHttpOptions(options);
   // The bind address itself is a valid Host (e.g. a LAN IP when serving on it).
-  const guard: GuardConfig = { allowedHosts: [...o.allowedHosts, o.host], allowedOrigins: o.allowedOrigins, token: o.token };
-  const admission = new Admission({ maxInFlight: o.maxInFlightMessages, maxQueued: o.maxQueuedMessages, maxWaitMs: o.maxQueueWaitMs });
+  const guard: GuardConfig = {
+    allowedHosts: [...o.allowedHosts, o.host],
+    allowedOrigins: o.allowedOrigins,
+    token: o.token,
+  };
+  const admission = new Admission({
+    maxInFlight: o.maxInFlightMessages,
+    maxQueued: o.maxQueuedMessages,
+    maxWaitMs: o.maxQueueWaitMs,
+  });
   const failures = new AuthFailures(options.authFailureLimits);
   /** The bearer check with its failures counted and limited per client address (auth-failures.ts). */
   const authorized = (request: Request, server: Server<unknown> | null): true | Response => {
@@ -329,7 +369,10 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
         }
         return host === "malformed"
           ? jsonRpcError(403, "Forbidden: the Host header is not a valid host[:port].")
-          : jsonRpcError(403, "Forbidden: Host header not allowed (DNS-rebinding protection). Add it with --allowed-host.");
+          : jsonRpcError(
+              403,
+              "Forbidden: Host header not allowed (DNS-rebinding protection). Add it with --allowed-host.",
+            );
       }
       if (!originAllowed(request.headers.get("origin"), guard)) {
         log.warn(`refused request with Origin ${JSON.stringify(request.headers.get("origin"))}`);
@@ -343,7 +386,9 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
       return undefined;
     })
     // /health answers everyone; its details need the token, checked (and limited) like /mcp, so it is no token oracle.
-    .get("/health", ({ request, server }) => healthBody(deps, !guard.token || (request.headers.has("authorization") && authorized(request, server) === true)))
+    .get("/health", ({ request, server }) =>
+      healthBody(deps, !guard.token || (request.headers.has("authorization") && authorized(request, server) === true)),
+    )
     .all("/mcp", ({ request }) => handleMcp(request, handler, o, admission), { parse: "none" });
   app.listen({ hostname: o.host, port: o.port });
   const server = app.server;

@@ -201,7 +201,10 @@ export class LineStdioTransport implements Transport {
     }
     if (this.size + piece.length > this.maxLineBytes) {
       const first = this.chunks[0] ?? piece;
-      this.skipping = { head: first.subarray(0, PEEK).toString("latin1"), tail: piece.subarray(-PEEK).toString("latin1") };
+      this.skipping = {
+        head: first.subarray(0, PEEK).toString("latin1"),
+        tail: piece.subarray(-PEEK).toString("latin1"),
+      };
       this.chunks = [];
       this.size = 0;
       return;
@@ -226,8 +229,7 @@ export class LineStdioTransport implements Transport {
     if (verdict.ok) {
       this.track(verdict.message);
       this.onmessage?.(verdict.message);
-    }
-    else this.reject(verdict.reply, verdict.problem);
+    } else this.reject(verdict.reply, verdict.problem);
   }
 
   private reject(reply: JSONRPCMessage, problem: string): void {
@@ -245,7 +247,13 @@ export class LineStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (("result" in message || "error" in message) && "id" in message && message.id !== undefined && message.id !== null) this.untrack(message.id);
+    if (
+      ("result" in message || "error" in message) &&
+      "id" in message &&
+      message.id !== undefined &&
+      message.id !== null
+    )
+      this.untrack(message.id);
     return this.write(message);
   }
 

@@ -54,7 +54,18 @@ function replaceText(v: JsonValue, re: RegExp, withText: string): JsonValue {
   return out;
 }
 
-const TEXT_PROPS = ["entries", "trait", "action", "bonus", "reaction", "legendary", "mythic", "headerEntries", "footerEntries", "entriesHigherLevel"];
+const TEXT_PROPS = [
+  "entries",
+  "trait",
+  "action",
+  "bonus",
+  "reaction",
+  "legendary",
+  "mythic",
+  "headerEntries",
+  "footerEntries",
+  "entriesHigherLevel",
+];
 
 function addNumber(v: JsonValue | undefined, f: (n: number) => number): JsonValue | undefined {
   if (typeof v === "number") return f(v);
@@ -104,7 +115,8 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
       const names = Array.isArray(op.names) ? op.names : op.names !== undefined ? [op.names] : items;
       const a = list();
       const kept = a.filter((x, i) => !names.some((n) => matches(x, n, i) || same(x, n)));
-      if (kept.length === a.length && op.force !== true) return `removeArr found none of ${JSON.stringify(names).slice(0, 80)} in ${prop}`;
+      if (kept.length === a.length && op.force !== true)
+        return `removeArr found none of ${JSON.stringify(names).slice(0, 80)} in ${prop}`;
       rec[prop] = kept;
       return null;
     }
@@ -139,7 +151,8 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
     case "prefixSuffixStringProp": {
       const p = typeof op.prop === "string" ? op.prop : prop;
       if (typeof rec[p] !== "string") return `prefixSuffixStringProp: ${p} is not a text`;
-      rec[p] = `${typeof op.prefix === "string" ? op.prefix : ""}${rec[p]}${typeof op.suffix === "string" ? op.suffix : ""}`;
+      rec[p] =
+        `${typeof op.prefix === "string" ? op.prefix : ""}${rec[p]}${typeof op.suffix === "string" ? op.suffix : ""}`;
       return null;
     }
     case "setProp": {
@@ -158,14 +171,21 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
       const p = typeof op.prop === "string" ? op.prop : prop;
       const scalar = typeof op.scalar === "number" ? op.scalar : null;
       if (scalar === null || rec[p] === undefined) return `${mode}: nothing to change in ${p}`;
-      const f = mode === "scalarAddProp" ? (n: number) => n + scalar : (n: number) => (op.floor === true ? Math.floor(n * scalar) : n * scalar);
+      const f =
+        mode === "scalarAddProp"
+          ? (n: number) => n + scalar
+          : (n: number) => (op.floor === true ? Math.floor(n * scalar) : n * scalar);
       rec[p] = addNumber(rec[p], f) ?? rec[p]!;
       return null;
     }
     case "addSenses": {
-      const senses = (Array.isArray(op.senses) ? op.senses : [op.senses]).map(obj).filter((s): s is JsonObject => s !== null);
+      const senses = (Array.isArray(op.senses) ? op.senses : [op.senses])
+        .map(obj)
+        .filter((s): s is JsonObject => s !== null);
       const cur = Array.isArray(rec.senses) ? [...rec.senses] : typeof rec.senses === "string" ? [rec.senses] : [];
-      for (const s of senses) if (typeof s.type === "string") cur.push(`${s.type} ${typeof s.range === "number" ? `${s.range} ft.` : ""}`.trim());
+      for (const s of senses)
+        if (typeof s.type === "string")
+          cur.push(`${s.type} ${typeof s.range === "number" ? `${s.range} ft.` : ""}`.trim());
       rec.senses = cur;
       return null;
     }
@@ -181,10 +201,14 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
           if (key === "spells") {
             const lvl = obj(into[k]) ?? { spells: [] };
             const addSp = obj(v);
-            lvl.spells = [...(Array.isArray(lvl.spells) ? lvl.spells : []), ...(Array.isArray(addSp?.spells) ? addSp.spells : [])];
+            lvl.spells = [
+              ...(Array.isArray(lvl.spells) ? lvl.spells : []),
+              ...(Array.isArray(addSp?.spells) ? addSp.spells : []),
+            ];
             if (addSp && addSp.slots !== undefined) lvl.slots = addSp.slots;
             into[k] = lvl;
-          } else into[k] = [...(Array.isArray(into[k]) ? (into[k] as JsonValue[]) : []), ...(Array.isArray(v) ? v : [])];
+          } else
+            into[k] = [...(Array.isArray(into[k]) ? (into[k] as JsonValue[]) : []), ...(Array.isArray(v) ? v : [])];
         }
         first[key] = into;
       }
@@ -213,7 +237,16 @@ function applyMods(rec: JsonObject, mod: JsonObject, notes: string[]): void {
 }
 
 /** Fields a copy never takes from its base (5etools keeps them per record). */
-const NOT_COPIED = new Set(["_copy", "_versions", "page", "otherSources", "reprintedAs", "srd", "basicRules", "isReprinted"]);
+const NOT_COPIED = new Set([
+  "_copy",
+  "_versions",
+  "page",
+  "otherSources",
+  "reprintedAs",
+  "srd",
+  "basicRules",
+  "isReprinted",
+]);
 
 /**
  * Resolve `_copy` of every record of one type. `records` are that type's records of the file.
@@ -245,7 +278,11 @@ export function resolveCopies(records: readonly JsonObject[]): CopyOutcome[] {
     let baseMissing = false;
     if (!base || depth > 8 || busy.has(base)) {
       baseMissing = true;
-      notes.push(base ? "its _copy chain is longer than 8 (or loops); imported with only the fields it states" : `its _copy base "${String(copy.name)}"${copy.source ? ` (${String(copy.source)})` : ""} is not in this file; imported with only the fields it states`);
+      notes.push(
+        base
+          ? "its _copy chain is longer than 8 (or loops); imported with only the fields it states"
+          : `its _copy base "${String(copy.name)}"${copy.source ? ` (${String(copy.source)})` : ""} is not in this file; imported with only the fields it states`,
+      );
       merged = clone(r);
       delete merged._copy;
       const mod = obj(copy._mod);

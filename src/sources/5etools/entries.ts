@@ -24,18 +24,28 @@ function obj(v: JsonValue | undefined): JsonObject | null {
 
 /** Control characters other than newline and tab, bidi controls and zero-width characters dropped. */
 function cleanText(s: string): string {
-  return stripInvisible(s.replace(/\r\n?/g, "\n").replace(/\t/g, " ").replace(/\n/g, "\u0000")).replace(/\u0000/g, "\n");
+  return stripInvisible(s.replace(/\r\n?/g, "\n").replace(/\t/g, " ").replace(/\n/g, "\u0000")).replace(
+    /\u0000/g,
+    "\n",
+  );
 }
 
 /** One string of 5etools text → what a reader sees. */
 export function inline(s: string, stats: TagStats): string {
-  return renderTags(cleanText(s), stats).replace(/[ \u00a0]+/g, " ").trim();
+  return renderTags(cleanText(s), stats)
+    .replace(/[ \u00a0]+/g, " ")
+    .trim();
 }
 
 const DEPTH_LIMIT = 64;
 
 const ABILITY: Readonly<Record<string, string>> = {
-  str: "Strength", dex: "Dexterity", con: "Constitution", int: "Intelligence", wis: "Wisdom", cha: "Charisma",
+  str: "Strength",
+  dex: "Dexterity",
+  con: "Constitution",
+  int: "Intelligence",
+  wis: "Wisdom",
+  cha: "Charisma",
   spellcasting: "spellcasting ability",
 };
 
@@ -55,7 +65,9 @@ function cell(c: JsonValue, stats: RenderStats, depth: number): string {
     }
     return blocks(o.entry ?? o.entries ?? "", stats, depth + 1).join(" ");
   }
-  return blocks(c, stats, depth + 1).join(" ").replace(/\n+/g, " ");
+  return blocks(c, stats, depth + 1)
+    .join(" ")
+    .replace(/\n+/g, " ");
 }
 
 /** `name` prefixed to the first paragraph: "Name. text". */
@@ -106,8 +118,13 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
       return named(name, kids(o.entry ?? o.entries));
     case "list":
     case "options": {
-      const items = (Array.isArray(o.items) ? o.items : Array.isArray(o.entries) ? o.entries : []).map((x) => kids(x).join(" "));
-      return named(name, items.filter((x) => x.length > 0).map((x) => `- ${x}`));
+      const items = (Array.isArray(o.items) ? o.items : Array.isArray(o.entries) ? o.entries : []).map((x) =>
+        kids(x).join(" "),
+      );
+      return named(
+        name,
+        items.filter((x) => x.length > 0).map((x) => `- ${x}`),
+      );
     }
     case "table": {
       const caption = typeof o.caption === "string" ? inline(o.caption, stats) : name;
@@ -122,7 +139,12 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
     case "tableGroup":
       return kids(o.tables);
     case "quote": {
-      const by = [typeof o.by === "string" ? inline(o.by, stats) : null, typeof o.from === "string" ? inline(o.from, stats) : null].filter(Boolean).join(", ");
+      const by = [
+        typeof o.by === "string" ? inline(o.by, stats) : null,
+        typeof o.from === "string" ? inline(o.from, stats) : null,
+      ]
+        .filter(Boolean)
+        .join(", ");
       const body = kids(o.entries);
       return by ? [...body, `\u2014 ${by}`] : body;
     }
@@ -137,11 +159,20 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
       return [`${name ?? "Spell"} attack modifier = your proficiency bonus + ${abilities(o.attributes)}`];
     case "abilityGeneric": {
       const t = typeof o.text === "string" ? inline(o.text, stats) : "";
-      return [[name ? `${name} =` : null, t, o.attributes ? `(${abilities(o.attributes)})` : null].filter(Boolean).join(" ")];
+      return [
+        [name ? `${name} =` : null, t, o.attributes ? `(${abilities(o.attributes)})` : null].filter(Boolean).join(" "),
+      ];
     }
     case "dice": {
-      const rolls = Array.isArray(o.toRoll) ? o.toRoll.map((r) => obj(r)).filter((r): r is JsonObject => r !== null) : [];
-      const f = rolls.map((r) => `${r.number ?? 1}d${r.faces ?? 6}${typeof r.modifier === "number" && r.modifier ? (r.modifier > 0 ? `+${r.modifier}` : r.modifier) : ""}`).join(" + ");
+      const rolls = Array.isArray(o.toRoll)
+        ? o.toRoll.map((r) => obj(r)).filter((r): r is JsonObject => r !== null)
+        : [];
+      const f = rolls
+        .map(
+          (r) =>
+            `${r.number ?? 1}d${r.faces ?? 6}${typeof r.modifier === "number" && r.modifier ? (r.modifier > 0 ? `+${r.modifier}` : r.modifier) : ""}`,
+        )
+        .join(" + ");
       return f ? [f] : [];
     }
     case "bonus":
@@ -151,7 +182,9 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
     case "refClassFeature":
     case "refSubclassFeature":
     case "refOptionalfeature": {
-      const ref = [o.classFeature, o.subclassFeature, o.optionalfeature].find((x) => typeof x === "string") as string | undefined;
+      const ref = [o.classFeature, o.subclassFeature, o.optionalfeature].find((x) => typeof x === "string") as
+        | string
+        | undefined;
       return ref ? [inline(ref.split("|")[0]!, stats)] : [];
     }
     case "image":
@@ -162,7 +195,11 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
       return [];
     case "statblock":
     case "statblockInline":
-      return name ? [name] : typeof o.tag === "string" && obj(o.data) && typeof obj(o.data)!.name === "string" ? [inline(obj(o.data)!.name as string, stats)] : [];
+      return name
+        ? [name]
+        : typeof o.tag === "string" && obj(o.data) && typeof obj(o.data)!.name === "string"
+          ? [inline(obj(o.data)!.name as string, stats)]
+          : [];
     case "wrapped":
     case "wrapper":
       return kids(o.wrapped);

@@ -52,14 +52,18 @@ function checkNesting(text: string, max: number = FIVETOOLS_LIMITS.depth): void 
     else if (c === 91 || c === 123) {
       if (++depth > max) {
         const p = place(text, i);
-        throw new FivetoolsError(`nested deeper than ${max} levels; real 5etools homebrew stays far below that`, p.line, p.column);
+        throw new FivetoolsError(
+          `nested deeper than ${max} levels; real 5etools homebrew stays far below that`,
+          p.line,
+          p.column,
+        );
       }
     } else if (c === 93 || c === 125) depth--;
   }
 }
 
 const SourceMeta = v.looseObject({
-  json: v.pipe(v.string(), v.trim(), v.nonEmpty("a source's \"json\" id is empty")),
+  json: v.pipe(v.string(), v.trim(), v.nonEmpty('a source\'s "json" id is empty')),
   full: v.optional(v.string()),
   abbreviation: v.optional(v.string()),
   authors: v.optional(v.array(v.unknown())),
@@ -89,9 +93,16 @@ export interface ParsedFile {
 
 /** Does this text look like 5etools homebrew JSON (an object whose keys are `_meta` or record arrays)? */
 export function looksLikeFivetools(text: string): boolean {
-  const head = text.replace(/^\ufeff/, "").trimStart().slice(0, 4096);
+  const head = text
+    .replace(/^\ufeff/, "")
+    .trimStart()
+    .slice(0, 4096);
   if (!head.startsWith("{")) return false;
-  return /"_meta"\s*:|"(?:spell|monster|item|race|feat|background|class|subclass|baseitem|magicvariant|optionalfeature)"\s*:\s*\[/.test(head) || text.includes('"_meta"');
+  return (
+    /"_meta"\s*:|"(?:spell|monster|item|race|feat|background|class|subclass|baseitem|magicvariant|optionalfeature)"\s*:\s*\[/.test(
+      head,
+    ) || text.includes('"_meta"')
+  );
 }
 
 /** Parse and check a 5etools file. Throws FivetoolsError (never anything else for bad input). */
@@ -105,7 +116,10 @@ export function parseFivetools(text: string): ParsedFile {
     const msg = (err as Error).message.replace(/^JSON Parse error:\s*/i, "");
     throw new FivetoolsError(`not valid JSON: ${msg}`);
   }
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) throw new FivetoolsError("the top level is not a JSON object; a 5etools homebrew file is { \"_meta\": …, \"spell\": [ … ], … }");
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw new FivetoolsError(
+      'the top level is not a JSON object; a 5etools homebrew file is { "_meta": …, "spell": [ … ], … }',
+    );
   const top = v.safeParse(TopLevel, raw);
   if (!top.success) {
     const i = top.issues[0]!;
@@ -123,7 +137,17 @@ export function parseFivetools(text: string): ParsedFile {
       records += x.length;
     } else ignored.push(k);
   }
-  if (records > FIVETOOLS_LIMITS.records) throw new FivetoolsError(`it holds ${records} records; the limit is ${FIVETOOLS_LIMITS.records} per file (split it into several files)`);
-  if (!obj._meta && arrays.size === 0) throw new FivetoolsError("it has neither \"_meta\" nor any array of records; is it a 5etools homebrew file?");
-  return { sources: top.output._meta?.sources ?? [], meta: (obj._meta as JsonObject | undefined) ?? {}, arrays, ignored, records };
+  if (records > FIVETOOLS_LIMITS.records)
+    throw new FivetoolsError(
+      `it holds ${records} records; the limit is ${FIVETOOLS_LIMITS.records} per file (split it into several files)`,
+    );
+  if (!obj._meta && arrays.size === 0)
+    throw new FivetoolsError('it has neither "_meta" nor any array of records; is it a 5etools homebrew file?');
+  return {
+    sources: top.output._meta?.sources ?? [],
+    meta: (obj._meta as JsonObject | undefined) ?? {},
+    arrays,
+    ignored,
+    records,
+  };
 }

@@ -47,18 +47,97 @@ const FIXED: Readonly<Record<string, string>> = {
 
 /** Tags whose shown text is their first part (formatting, dice, plain references without a display part). */
 const FIRST_PART = new Set([
-  "b", "bold", "i", "italic", "u", "underline", "s", "strike", "s2", "strikeDouble", "u2", "underlineDouble", "sup", "sub",
-  "kbd", "code", "style", "font", "color", "highlight", "help", "note", "tip", "unit", "footnote", "link", "5etools",
-  "5etoolsImg", "book", "adventure", "quickref", "filter", "loader", "area", "dice", "damage", "autodice", "d20",
-  "initiative", "hitYourSpellAttack", "homebrew", "atkr", "comic", "comicH1", "comicH2", "comicH3", "comicH4", "comicNote",
+  "b",
+  "bold",
+  "i",
+  "italic",
+  "u",
+  "underline",
+  "s",
+  "strike",
+  "s2",
+  "strikeDouble",
+  "u2",
+  "underlineDouble",
+  "sup",
+  "sub",
+  "kbd",
+  "code",
+  "style",
+  "font",
+  "color",
+  "highlight",
+  "help",
+  "note",
+  "tip",
+  "unit",
+  "footnote",
+  "link",
+  "5etools",
+  "5etoolsImg",
+  "book",
+  "adventure",
+  "quickref",
+  "filter",
+  "loader",
+  "area",
+  "dice",
+  "damage",
+  "autodice",
+  "d20",
+  "initiative",
+  "hitYourSpellAttack",
+  "homebrew",
+  "atkr",
+  "comic",
+  "comicH1",
+  "comicH2",
+  "comicH3",
+  "comicH4",
+  "comicNote",
 ]);
 
 /** References shown by their name (first part) or, when given, their display part (third). */
 const REFERENCES = new Set([
-  "spell", "item", "itemMastery", "creature", "condition", "disease", "status", "background", "race", "optfeature",
-  "feat", "reward", "psionic", "object", "boon", "cult", "trap", "hazard", "deity", "variantrule", "vehicle",
-  "vehupgrade", "action", "language", "sense", "skill", "table", "card", "deck", "legroup", "charoption", "recipe",
-  "facility", "class", "subclass", "classFeature", "subclassFeature", "itemProperty", "itemType",
+  "spell",
+  "item",
+  "itemMastery",
+  "creature",
+  "condition",
+  "disease",
+  "status",
+  "background",
+  "race",
+  "optfeature",
+  "feat",
+  "reward",
+  "psionic",
+  "object",
+  "boon",
+  "cult",
+  "trap",
+  "hazard",
+  "deity",
+  "variantrule",
+  "vehicle",
+  "vehupgrade",
+  "action",
+  "language",
+  "sense",
+  "skill",
+  "table",
+  "card",
+  "deck",
+  "legroup",
+  "charoption",
+  "recipe",
+  "facility",
+  "class",
+  "subclass",
+  "classFeature",
+  "subclassFeature",
+  "itemProperty",
+  "itemType",
 ]);
 
 function abilityWord(raw: string): string {
@@ -80,7 +159,10 @@ function renderTag(tag: string, body: string, stats: TagStats): string {
     case "atk":
       return ATTACKS[first.toLowerCase().replace(/\s+/g, "")] ?? "Attack:";
     case "atkr":
-      return (ATTACKS[first.toLowerCase().replace(/\s+/g, "")] ?? "Attack Roll:").replace("Weapon Attack:", "Attack Roll:");
+      return (ATTACKS[first.toLowerCase().replace(/\s+/g, "")] ?? "Attack Roll:").replace(
+        "Weapon Attack:",
+        "Attack Roll:",
+      );
     case "hit":
       return signed(first);
     case "d20":
@@ -137,7 +219,9 @@ export function renderTags(s: string, stats: TagStats): string {
   let out = s;
   // Each pass renders the innermost tags (no "{" inside); nesting is bounded.
   for (let i = 0; i < MAX_TAG_DEPTH && out.includes("{@"); i++) {
-    const next = out.replace(/\{@([A-Za-z0-9_]+)(?:\s([^{}]*))?\}/g, (_m, tag: string, body: string | undefined) => renderTag(tag, body ?? "", stats));
+    const next = out.replace(/\{@([A-Za-z0-9_]+)(?:\s([^{}]*))?\}/g, (_m, tag: string, body: string | undefined) =>
+      renderTag(tag, body ?? "", stats),
+    );
     if (next === out) break;
     out = next;
   }

@@ -103,7 +103,11 @@ export class Dnd5eApiClient {
   }
 
   /** The list of one endpoint. Throws UpstreamError. */
-  async list(year: Dnd5eYear, endpoint: string, opts: { force?: boolean; signal?: AbortSignal } = {}): Promise<{ count: number; results: Dnd5eListItem[] }> {
+  async list(
+    year: Dnd5eYear,
+    endpoint: string,
+    opts: { force?: boolean; signal?: AbortSignal } = {},
+  ): Promise<{ count: number; results: Dnd5eListItem[] }> {
     const url = dnd5eApiUrl(this.baseUrl, year, endpoint);
     const body = await this.http.getJson(url, { ...opts, upstream: this.upstream });
     if (!isObject(body) || !Array.isArray(body.results)) {
@@ -131,7 +135,9 @@ export class Dnd5eApiClient {
     const { count, results } = await this.list(year, endpoint, opts);
     const warnings: string[] = [];
     if (count !== results.length) {
-      warnings.push(`dnd5eapi ${year}/${endpoint}: the list announced ${count} records but carried ${results.length} usable entries`);
+      warnings.push(
+        `dnd5eapi ${year}/${endpoint}: the list announced ${count} records but carried ${results.length} usable entries`,
+      );
     }
     const sem = new Semaphore(Math.max(1, Math.floor(opts.concurrency ?? this.http.concurrency)));
     const slots: Array<unknown | undefined> = new Array(results.length);
@@ -185,7 +191,11 @@ export class Dnd5eApiClient {
    * Level tables of classes: `/api/<year>/classes/<index>/levels` answers a plain JSON array of level
    * records (there is no top-level `levels` endpoint). One request per class, concatenated in order.
    */
-  async classLevels(year: Dnd5eYear, classIndexes: readonly string[], opts: { force?: boolean; signal?: AbortSignal } = {}): Promise<unknown[]> {
+  async classLevels(
+    year: Dnd5eYear,
+    classIndexes: readonly string[],
+    opts: { force?: boolean; signal?: AbortSignal } = {},
+  ): Promise<unknown[]> {
     const out: unknown[] = [];
     for (const index of classIndexes) {
       const url = `${this.baseUrl}/api/${year}/classes/${encodeURIComponent(index)}/levels`;

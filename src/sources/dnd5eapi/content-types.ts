@@ -1,7 +1,13 @@
 /** Registry of D&D 5e API content types, one per (year, endpoint). */
 import type { EntityKind } from "../../entities/types.ts";
 import type { ContentType, Dnd5eYear, NormalizeContext, NormalizeResult } from "../../entities/normalize/types.ts";
-import { normalizeDndBackgrounds, normalizeDndClasses, normalizeDndFeats, normalizeDndSpecies, normalizeDndSubclasses } from "./normalize/character.ts";
+import {
+  normalizeDndBackgrounds,
+  normalizeDndClasses,
+  normalizeDndFeats,
+  normalizeDndSpecies,
+  normalizeDndSubclasses,
+} from "./normalize/character.ts";
 import { normalizeDndEquipment, normalizeDndMagicItems, normalizeDndPoisons } from "./normalize/equipment.ts";
 import {
   normalizeDndAbilityScores,
@@ -22,7 +28,15 @@ import { normalizeDndMonsters, normalizeDndSpells } from "./normalize/spells-mon
 type Fn = (records: unknown[], ctx: NormalizeContext) => NormalizeResult;
 
 function ct(year: Dnd5eYear, endpoint: string, kinds: EntityKind[], normalize: Fn, related?: string[]): ContentType {
-  return { source: "dnd5e_api", id: `${year}/${endpoint}`, endpoint, year, kinds, normalize, ...(related ? { related } : {}) };
+  return {
+    source: "dnd5e_api",
+    id: `${year}/${endpoint}`,
+    endpoint,
+    year,
+    kinds,
+    normalize,
+    ...(related ? { related } : {}),
+  };
 }
 
 function common(y: Dnd5eYear): ContentType[] {

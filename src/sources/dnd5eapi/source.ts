@@ -44,9 +44,21 @@ export const dnd5eApi: Source = {
           // one the main fetch just read (HTTP cache).
           const opts = { force: run.force, signal: run.signal };
           const { results } = await client.list(yearOf(t), t.endpoint, opts);
-          return { records: await client.classLevels(yearOf(t), results.map((x) => x.index), opts), warnings: [], skipped: 0 };
+          return {
+            records: await client.classLevels(
+              yearOf(t),
+              results.map((x) => x.index),
+              opts,
+            ),
+            warnings: [],
+            skipped: 0,
+          };
         }
-        const r = await client.fetchAll(yearOf(t), endpoint, { force: run.force, signal: run.signal, onProgress: (done, total) => onProgress(done, total, 1) });
+        const r = await client.fetchAll(yearOf(t), endpoint, {
+          force: run.force,
+          signal: run.signal,
+          onProgress: (done, total) => onProgress(done, total, 1),
+        });
         return {
           records: r.records,
           warnings: [...r.warnings, ...r.skipped.map((s) => `skipped ${s.index}: ${s.message}`)],
@@ -58,7 +70,14 @@ export const dnd5eApi: Source = {
       },
       async unavailable(t) {
         const year = yearOf(t);
-        if (!available.has(year)) available.set(year, client.availableEndpoints(year, { force: run.force }).then((xs) => new Set(xs)).catch(() => null));
+        if (!available.has(year))
+          available.set(
+            year,
+            client
+              .availableEndpoints(year, { force: run.force })
+              .then((xs) => new Set(xs))
+              .catch(() => null),
+          );
         const avail = await available.get(year)!;
         return avail && !avail.has(t.endpoint) ? `${year} has no ${t.endpoint} endpoint` : null;
       },

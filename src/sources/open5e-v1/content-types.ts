@@ -1,8 +1,19 @@
 /** Registry of Open5e v1 content types (opt-in source; frozen data set, no SRD 5.2). */
 import type { EntityKind } from "../../entities/types.ts";
 import type { ContentType, NormalizeContext, NormalizeResult } from "../../entities/normalize/types.ts";
-import { normalizeV1Backgrounds, normalizeV1Classes, normalizeV1Feats, normalizeV1Races } from "./normalize/character.ts";
-import { normalizeV1Armor, normalizeV1Conditions, normalizeV1MagicItems, normalizeV1Sections, normalizeV1Weapons } from "./normalize/equipment.ts";
+import {
+  normalizeV1Backgrounds,
+  normalizeV1Classes,
+  normalizeV1Feats,
+  normalizeV1Races,
+} from "./normalize/character.ts";
+import {
+  normalizeV1Armor,
+  normalizeV1Conditions,
+  normalizeV1MagicItems,
+  normalizeV1Sections,
+  normalizeV1Weapons,
+} from "./normalize/equipment.ts";
 import { normalizeV1Monsters, normalizeV1Spells } from "./normalize/spells-monsters.ts";
 
 type Fn = (records: unknown[], ctx: NormalizeContext) => NormalizeResult;

@@ -1,7 +1,12 @@
 /** Registry of Open5e v2 content types (one per endpoint the sync layer fetches). */
 import type { EntityKind } from "../../entities/types.ts";
 import type { ContentType, NormalizeContext, NormalizeResult } from "../../entities/normalize/types.ts";
-import { normalizeV2Backgrounds, normalizeV2Classes, normalizeV2Feats, normalizeV2Species } from "./normalize/character.ts";
+import {
+  normalizeV2Backgrounds,
+  normalizeV2Classes,
+  normalizeV2Feats,
+  normalizeV2Species,
+} from "./normalize/character.ts";
 import { normalizeV2Creatures } from "./normalize/creatures.ts";
 import { normalizeV2Items, normalizeV2MagicItems } from "./normalize/items.ts";
 import {

@@ -132,7 +132,11 @@ export class Open5eClient {
   }
 
   /** Walks every page of a list endpoint, yielding each page as it arrives. Throws UpstreamError. */
-  async *pages(version: Open5eVersion, endpoint: string, opts: Open5eListOptions = {}): AsyncGenerator<Open5ePage, void, undefined> {
+  async *pages(
+    version: Open5eVersion,
+    endpoint: string,
+    opts: Open5eListOptions = {},
+  ): AsyncGenerator<Open5ePage, void, undefined> {
     const pageSize = Math.max(1, Math.floor(opts.pageSize ?? OPEN5E_DEFAULT_PAGE_SIZE));
     const hardCap = Math.max(1, Math.floor(opts.maxPages ?? OPEN5E_DEFAULT_MAX_PAGES));
     let url: string | null = this.listUrl(version, endpoint, { ...opts.query, limit: pageSize });
@@ -162,21 +166,28 @@ export class Open5eClient {
           cap = Math.min(hardCap, Math.ceil(totalCount / env.results.length) + 5);
         }
       } else if (env.count !== null && totalCount !== null && env.count !== totalCount) {
-        warnings.push(`${version}/${endpoint}: count changed from ${totalCount} to ${env.count} during pagination (data changed upstream?)`);
+        warnings.push(
+          `${version}/${endpoint}: count changed from ${totalCount} to ${env.count} during pagination (data changed upstream?)`,
+        );
       }
       let next: string | null = null;
       if (env.next !== null) {
-        if (env.results.length === 0) warnings.push(`${version}/${endpoint}: page ${page} is empty but has a next link`);
+        if (env.results.length === 0)
+          warnings.push(`${version}/${endpoint}: page ${page} is empty but has a next link`);
         try {
           next = rewriteOntoBase(env.next, this.baseUrl);
         } catch {
           throw this.paginationError(visited, `a next link that is not a URL (${JSON.stringify(env.next)})`);
         }
         const key = visitKey(next);
-        if (seen.has(key)) throw this.paginationError(visited, `a next link that loops back to an already fetched page (${env.next})`);
+        if (seen.has(key))
+          throw this.paginationError(visited, `a next link that loops back to an already fetched page (${env.next})`);
         seen.add(key);
         if (page >= cap) {
-          throw this.paginationError(visited, `more pages than expected (stopped after ${page} pages, ${recordsSoFar} records, count ${totalCount ?? "unknown"})`);
+          throw this.paginationError(
+            visited,
+            `more pages than expected (stopped after ${page} pages, ${recordsSoFar} records, count ${totalCount ?? "unknown"})`,
+          );
         }
       } else if (totalCount !== null && recordsSoFar !== totalCount) {
         warnings.push(`${version}/${endpoint}: the server announced ${totalCount} records but sent ${recordsSoFar}`);
@@ -225,13 +236,22 @@ export class Open5eClient {
     const url = open5eUrl(this.baseUrl, version);
     const body = await this.http.getJson(url, { ...opts, upstream: this.upstream });
     if (!body || typeof body !== "object" || Array.isArray(body)) {
-      throw new UpstreamError("malformed", url, `${this.upstream.name} at ${this.baseUrl} answered ${url} with something other than an endpoint index.`);
+      throw new UpstreamError(
+        "malformed",
+        url,
+        `${this.upstream.name} at ${this.baseUrl} answered ${url} with something other than an endpoint index.`,
+      );
     }
     return Object.keys(body).filter((k) => typeof (body as Record<string, unknown>)[k] === "string");
   }
 
   /** One record by its key (v2 `key`, v1 `slug`). Throws UpstreamError (status 404 when absent). */
-  async getDetail(version: Open5eVersion, endpoint: string, key: string, opts: { force?: boolean; signal?: AbortSignal } = {}): Promise<unknown> {
+  async getDetail(
+    version: Open5eVersion,
+    endpoint: string,
+    key: string,
+    opts: { force?: boolean; signal?: AbortSignal } = {},
+  ): Promise<unknown> {
     const url = open5eUrl(this.baseUrl, version, endpoint, key);
     return this.http.getJson(url, { ...opts, upstream: this.upstream });
   }

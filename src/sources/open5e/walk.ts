@@ -13,16 +13,29 @@ import type { Open5eVersion } from "./urls.ts";
  * count changed between pages, or a record came twice (pages shifted) — then a record may also
  * have been missed, and replacing the stored set with it would drop good records.
  */
-async function walkOpen5e(client: Open5eClient, version: Open5eVersion, endpoint: string, run: SourceRun, force: boolean, onProgress: FetchProgress): Promise<FetchedRecords & { changed?: string }> {
+async function walkOpen5e(
+  client: Open5eClient,
+  version: Open5eVersion,
+  endpoint: string,
+  run: SourceRun,
+  force: boolean,
+  onProgress: FetchProgress,
+): Promise<FetchedRecords & { changed?: string }> {
   const records: unknown[] = [];
   const warnings: string[] = [];
   const ids = new Set<string>();
   let changed: string | undefined;
   try {
-    for await (const page of client.pages(version, endpoint, { force, signal: run.signal, pageSize: run.config.open5ePageSize })) {
-      if (page.count !== null && page.totalCount !== null && page.count !== page.totalCount) changed ??= `its record count changed from ${page.totalCount} to ${page.count} between pages`;
+    for await (const page of client.pages(version, endpoint, {
+      force,
+      signal: run.signal,
+      pageSize: run.config.open5ePageSize,
+    })) {
+      if (page.count !== null && page.totalCount !== null && page.count !== page.totalCount)
+        changed ??= `its record count changed from ${page.totalCount} to ${page.count} between pages`;
       for (const r of page.results) {
-        const id = r && typeof r === "object" ? (r as Record<string, unknown>)[version === "v1" ? "slug" : "key"] : undefined;
+        const id =
+          r && typeof r === "object" ? (r as Record<string, unknown>)[version === "v1" ? "slug" : "key"] : undefined;
         if (typeof id === "string") {
           if (ids.has(id)) changed ??= `record ${id} came twice (pages shifted)`;
           ids.add(id);
@@ -41,7 +54,13 @@ async function walkOpen5e(client: Open5eClient, version: Open5eVersion, endpoint
 }
 
 /** Every record of one Open5e list, read again from the network when it changed while being read. */
-export async function fetchOpen5eList(client: Open5eClient, version: Open5eVersion, endpoint: string, run: SourceRun, onProgress: FetchProgress): Promise<FetchedRecords> {
+export async function fetchOpen5eList(
+  client: Open5eClient,
+  version: Open5eVersion,
+  endpoint: string,
+  run: SourceRun,
+  onProgress: FetchProgress,
+): Promise<FetchedRecords> {
   const first = await walkOpen5e(client, version, endpoint, run, run.force, onProgress);
   if (!first.changed) return first;
   // The list changed while it was read: read it again from the network (cached pages are stale).
@@ -60,6 +79,17 @@ export async function fetchOpen5eList(client: Open5eClient, version: Open5eVersi
 }
 
 /** All records of a small metadata list (documents, licences, publishers). */
-export async function fetchOpen5eAll(client: Open5eClient, version: Open5eVersion, endpoint: string, run: SourceRun): Promise<unknown[]> {
-  return (await client.fetchAll(version, endpoint, { force: run.force, signal: run.signal, pageSize: run.config.open5ePageSize })).records;
+export async function fetchOpen5eAll(
+  client: Open5eClient,
+  version: Open5eVersion,
+  endpoint: string,
+  run: SourceRun,
+): Promise<unknown[]> {
+  return (
+    await client.fetchAll(version, endpoint, {
+      force: run.force,
+      signal: run.signal,
+      pageSize: run.config.open5ePageSize,
+    })
+  ).records;
 }

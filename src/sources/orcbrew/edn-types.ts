@@ -44,7 +44,17 @@ export interface EdnColl {
   offset: number;
 }
 /** Numbers include NaN / ±Infinity (`##NaN`, `##Inf`, `##-Inf`). */
-export type EdnValue = null | boolean | number | string | EdnKeyword | EdnSymbol | EdnChar | EdnTagged | EdnMap | EdnColl;
+export type EdnValue =
+  | null
+  | boolean
+  | number
+  | string
+  | EdnKeyword
+  | EdnSymbol
+  | EdnChar
+  | EdnTagged
+  | EdnMap
+  | EdnColl;
 
 export function isMap(v: EdnValue): v is EdnMap {
   return typeof v === "object" && v !== null && v.type === "map";

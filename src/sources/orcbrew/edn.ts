@@ -53,7 +53,14 @@ const MAX_DEPTH = 512;
 const TERMINATORS = new Set(['"', ";", "^", "(", ")", "[", "]", "{", "}", "\\"]);
 const CLOSERS: Record<string, string> = { "(": ")", "[": "]", "{": "}", "#{": "}" };
 const COLL_NAMES: Record<string, string> = { "(": "list", "[": "vector", "{": "map", "#{": "set" };
-const CHAR_NAMES: Record<string, string> = { newline: "\n", space: " ", tab: "\t", backspace: "\b", formfeed: "\f", return: "\r" };
+const CHAR_NAMES: Record<string, string> = {
+  newline: "\n",
+  space: " ",
+  tab: "\t",
+  backspace: "\b",
+  formfeed: "\f",
+  return: "\r",
+};
 const STRING_ESCAPES: Record<string, string> = { t: "\t", r: "\r", n: "\n", "\\": "\\", '"': '"', b: "\b", f: "\f" };
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INST_RE = /^\d{4}(-\d{2}(-\d{2}(T\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[-+]\d{2}:\d{2})?)?)?)?$/;
@@ -133,7 +140,10 @@ class Reader {
       }
       if (pending === 0) return;
       if (this.pos >= this.s.length || ")]}".includes(this.s[this.pos]!)) {
-        this.fail(`#_ (discard) is not followed by a form to discard${pending > 1 ? ` (${pending} discards are still waiting for one)` : ""}`, firstAt);
+        this.fail(
+          `#_ (discard) is not followed by a form to discard${pending > 1 ? ` (${pending} discards are still waiting for one)` : ""}`,
+          firstAt,
+        );
       }
       this.readForm(depth + 1);
       pending--;
@@ -173,7 +183,8 @@ class Reader {
     if (tok === "true") return true;
     if (tok === "false") return false;
     const slash = tok.indexOf("/");
-    if (slash > 0 && slash < tok.length - 1) return { type: "symbol", ns: tok.slice(0, slash), name: tok.slice(slash + 1), offset: start };
+    if (slash > 0 && slash < tok.length - 1)
+      return { type: "symbol", ns: tok.slice(0, slash), name: tok.slice(slash + 1), offset: start };
     return { type: "symbol", ns: null, name: tok, offset: start };
   }
 
@@ -208,7 +219,8 @@ class Reader {
         i = b + 2;
       } else if (e === "u") {
         const hex = s.slice(b + 2, b + 6);
-        if (!/^[0-9a-fA-F]{4}$/.test(hex)) this.fail(`invalid unicode escape \\u${hex.replace(/[^0-9a-zA-Z]+$/, "")} in string`, b);
+        if (!/^[0-9a-fA-F]{4}$/.test(hex))
+          this.fail(`invalid unicode escape \\u${hex.replace(/[^0-9a-zA-Z]+$/, "")} in string`, b);
         out += String.fromCharCode(parseInt(hex, 16));
         i = b + 6;
       } else if (/[0-7]/.test(e)) {
@@ -234,7 +246,8 @@ class Reader {
     if (tok.length === 1) return { type: "char", value: tok };
     if (tok in CHAR_NAMES) return { type: "char", value: CHAR_NAMES[tok]! };
     if (/^u[0-9a-fA-F]{4}$/.test(tok)) return { type: "char", value: String.fromCharCode(parseInt(tok.slice(1), 16)) };
-    if (/^o[0-7]{1,3}$/.test(tok) && parseInt(tok.slice(1), 8) <= 0o377) return { type: "char", value: String.fromCharCode(parseInt(tok.slice(1), 8)) };
+    if (/^o[0-7]{1,3}$/.test(tok) && parseInt(tok.slice(1), 8) <= 0o377)
+      return { type: "char", value: String.fromCharCode(parseInt(tok.slice(1), 8)) };
     // A surrogate pair (one astral character) is a single character too.
     if ([...tok].length === 1) return { type: "char", value: tok };
     this.fail(`unsupported character literal \\${tok}`, start);
@@ -247,7 +260,8 @@ class Reader {
     if (tok === "") this.fail("a ':' must be followed by a keyword name", start);
     if (tok.startsWith(":")) this.fail(`auto-resolved keyword ::${tok.slice(1)} is not allowed in EDN`, start);
     const slash = tok.indexOf("/");
-    if (slash > 0 && slash < tok.length - 1) return { type: "keyword", ns: tok.slice(0, slash), name: tok.slice(slash + 1), offset: start };
+    if (slash > 0 && slash < tok.length - 1)
+      return { type: "keyword", ns: tok.slice(0, slash), name: tok.slice(slash + 1), offset: start };
     if (slash === 0 || (slash > 0 && slash === tok.length - 1)) this.fail(`invalid keyword :${tok}`, start);
     return { type: "keyword", ns: null, name: tok, offset: start };
   }
@@ -268,17 +282,20 @@ class Reader {
       this.fail(`unknown symbolic value ##${tok} (only ##NaN, ##Inf and ##-Inf exist)`, start);
     }
     if (next === ":") return this.readNamespacedMap(depth);
-    if (next === '"') this.fail("regular expressions (#\"...\") are not allowed in EDN", start);
-    if (next === undefined || isWhitespace(next) || TERMINATORS.has(next)) this.fail("a '#' must be followed by a tag, '{', '_' or '#'", start);
+    if (next === '"') this.fail('regular expressions (#"...") are not allowed in EDN', start);
+    if (next === undefined || isWhitespace(next) || TERMINATORS.has(next))
+      this.fail("a '#' must be followed by a tag, '{', '_' or '#'", start);
     this.pos++;
     const tag = this.readToken();
     const val = this.readForm(depth + 1);
     if (tag === "inst") {
-      if (typeof val !== "string" || !INST_RE.test(val) || Number.isNaN(Date.parse(val))) this.fail(`#inst needs an RFC 3339 timestamp string, got ${show(val)}`, start);
+      if (typeof val !== "string" || !INST_RE.test(val) || Number.isNaN(Date.parse(val)))
+        this.fail(`#inst needs an RFC 3339 timestamp string, got ${show(val)}`, start);
       return { type: "inst", value: val, offset: start };
     }
     if (tag === "uuid") {
-      if (typeof val !== "string" || !UUID_RE.test(val)) this.fail(`#uuid needs a UUID string, got ${show(val)}`, start);
+      if (typeof val !== "string" || !UUID_RE.test(val))
+        this.fail(`#uuid needs a UUID string, got ${show(val)}`, start);
       return { type: "uuid", value: val.toLowerCase(), offset: start };
     }
     this.fail(`unknown tag #${tag}: .orcbrew files may only use #inst and #uuid`, start);
@@ -288,7 +305,8 @@ class Reader {
     const start = this.pos;
     this.pos += 2;
     const ns = this.readToken();
-    if (ns === "" || ns.startsWith(":")) this.fail("namespaced map needs a namespace after '#:' (auto-resolved #:: is not EDN)", start);
+    if (ns === "" || ns.startsWith(":"))
+      this.fail("namespaced map needs a namespace after '#:' (auto-resolved #:: is not EDN)", start);
     this.skipBlank();
     if (this.s[this.pos] !== "{") this.fail(`namespaced map #:${ns} must be followed by '{'`, this.pos);
     const open = this.pos;
@@ -304,12 +322,18 @@ class Reader {
     for (;;) {
       this.skipIgnorable(depth);
       const ch = this.s[this.pos];
-      if (ch === undefined) this.fail(`unexpected end of file: the ${name} opened at ${this.where(start)} is not closed (missing '${closer}')`);
+      if (ch === undefined)
+        this.fail(
+          `unexpected end of file: the ${name} opened at ${this.where(start)} is not closed (missing '${closer}')`,
+        );
       if (ch === closer) {
         this.pos++;
         break;
       }
-      if (ch === ")" || ch === "]" || ch === "}") this.fail(`unexpected '${ch}': the ${name} opened at ${this.where(start)} must be closed with '${closer}' first`);
+      if (ch === ")" || ch === "]" || ch === "}")
+        this.fail(
+          `unexpected '${ch}': the ${name} opened at ${this.where(start)} must be closed with '${closer}' first`,
+        );
       offsets.push(this.pos);
       items.push(this.readForm(depth + 1));
     }
@@ -319,7 +343,8 @@ class Reader {
       items.forEach((it, i) => {
         const k = equalityKey(it);
         const first = seen.get(k);
-        if (first !== undefined) this.fail(`duplicate set element ${show(it)} (first at ${this.where(first)})`, offsets[i]);
+        if (first !== undefined)
+          this.fail(`duplicate set element ${show(it)} (first at ${this.where(first)})`, offsets[i]);
         seen.set(k, offsets[i]!);
       });
     }
@@ -329,13 +354,21 @@ class Reader {
   private buildMap(items: EdnValue[], offsets: number[], start: number, ns?: string): EdnMap {
     if (items.length % 2 === 1) {
       const last = items.length - 1;
-      this.fail(`the map opened at ${this.where(start)} has an odd number of forms: the key ${show(items[last]!)} has no value`, offsets[last]);
+      this.fail(
+        `the map opened at ${this.where(start)} has an odd number of forms: the key ${show(items[last]!)} has no value`,
+        offsets[last],
+      );
     }
     const entries: EdnMapEntry[] = [];
     const seen = new Map<string, number>();
     for (let i = 0; i < items.length; i += 2) {
       let key = items[i]!;
-      if (ns !== undefined && typeof key === "object" && key !== null && (key.type === "keyword" || key.type === "symbol")) {
+      if (
+        ns !== undefined &&
+        typeof key === "object" &&
+        key !== null &&
+        (key.type === "keyword" || key.type === "symbol")
+      ) {
         if (key.ns === null) key = { ...key, ns };
         else if (key.ns === "_") key = { ...key, ns: null };
       }
@@ -364,7 +397,8 @@ class Reader {
     if ((m = /^([-+]?)(\d{1,2})[rR]([0-9a-zA-Z]+)$/.exec(tok))) {
       const radix = Number(m[2]);
       const n = radix >= 2 && radix <= 36 ? parseInt(m[3]!, radix) : NaN;
-      if (!Number.isNaN(n) && n.toString(radix) === m[3]!.toLowerCase().replace(/^0+(?=.)/, "")) return m[1] === "-" ? -n : n;
+      if (!Number.isNaN(n) && n.toString(radix) === m[3]!.toLowerCase().replace(/^0+(?=.)/, ""))
+        return m[1] === "-" ? -n : n;
     }
     this.fail(`invalid number ${tok}`, start);
   }

@@ -104,7 +104,10 @@ function singlePackName(items: readonly OrcbrewItem[]): { name?: string; note?: 
   if (!ranked.length) return {};
   const name = ranked[0]![0];
   if (ranked.length === 1) return { name };
-  return { name, note: `items name ${ranked.length} option packs (${ranked.map(([n, c]) => `"${n}" ×${c}`).join(", ")}); the pack is named "${name}"` };
+  return {
+    name,
+    note: `items name ${ranked.length} option packs (${ranked.map(([n, c]) => `"${n}" ×${c}`).join(", ")}); the pack is named "${name}"`,
+  };
 }
 
 /** Parse `.orcbrew` text. `fileName` names a single-plugin pack whose items carry no `:option-pack`. Throws OrcbrewError. */
@@ -114,7 +117,9 @@ export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
     read = readEdn(text);
   } catch (err) {
     if (err instanceof EdnSyntaxError) {
-      const json = /^\uFEFF?\s*[[{]\s*"[^"\n]*"\s*:/.test(text) ? " (this looks like JSON; .orcbrew files are EDN)" : "";
+      const json = /^\uFEFF?\s*[[{]\s*"[^"\n]*"\s*:/.test(text)
+        ? " (this looks like JSON; .orcbrew files are EDN)"
+        : "";
       throw new OrcbrewError(`not valid EDN: ${err.reason}${json}`, err.line, err.column);
     }
     throw err;
@@ -127,8 +132,13 @@ export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
     warnings.push(`text after the first EDN form (from line ${line}, column ${column}) was ignored, as OrcPub does`);
   }
   if (!isMap(value)) {
-    const loc = typeof value === "object" && value !== null && "offset" in value ? at(value.offset) : { line: 1, column: 1 };
-    throw new OrcbrewError(`the file must hold a map ({...}), but it starts with ${describe(value)}`, loc.line, loc.column);
+    const loc =
+      typeof value === "object" && value !== null && "offset" in value ? at(value.offset) : { line: 1, column: 1 };
+    throw new OrcbrewError(
+      `the file must hold a map ({...}), but it starts with ${describe(value)}`,
+      loc.line,
+      loc.column,
+    );
   }
   const ctx: Ctx = { at, warnings };
   const stringKeys = value.entries.filter((e) => typeof e.key === "string");
@@ -165,7 +175,12 @@ export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
       packs.push({ name, disabled: false, items: [], skipped: [], line, column });
       continue;
     }
-    if (!isMap(e.value)) throw new OrcbrewError(`pack "${name}" must be a map of content types, but it is ${describe(e.value)}`, line, column);
+    if (!isMap(e.value))
+      throw new OrcbrewError(
+        `pack "${name}" must be a map of content types, but it is ${describe(e.value)}`,
+        line,
+        column,
+      );
     packs.push(readPack(ctx, name, e.value, { line, column }));
   }
   return { shape: "multi", packs, warnings };
@@ -184,7 +199,10 @@ function readPack(ctx: Ctx, name: string, m: EdnMap, loc?: SourceLocation): Orcb
     const k = e.key;
     if (isKeyword(k) && k.ns === null && k.name === "disabled?") {
       if (e.value === true) pack.disabled = true;
-      else if (e.value !== false) ctx.warnings.push(`pack "${name}": :disabled? is ${describe(e.value)}, not true/false (line ${loc.line}); read as false`);
+      else if (e.value !== false)
+        ctx.warnings.push(
+          `pack "${name}": :disabled? is ${describe(e.value)}, not true/false (line ${loc.line}); read as false`,
+        );
       continue;
     }
     if (k === null && e.value === null) continue; // {nil nil} cruft
@@ -192,7 +210,9 @@ function readPack(ctx: Ctx, name: string, m: EdnMap, loc?: SourceLocation): Orcb
     if (isKeyword(k) && k.ns === CONTENT_NS) type = k.name;
     else if (isKeyword(k) && k.ns === null && (ORCBREW_CONTENT_TYPES as readonly string[]).includes(k.name)) {
       type = k.name;
-      ctx.warnings.push(`pack "${name}": content key :${k.name} (line ${loc.line}) should be :${CONTENT_NS}/${k.name}; read as ${k.name}`);
+      ctx.warnings.push(
+        `pack "${name}": content key :${k.name} (line ${loc.line}) should be :${CONTENT_NS}/${k.name}; read as ${k.name}`,
+      );
     }
     if (type === undefined) {
       const shown = isKeyword(k) ? kwText(k) : show(k);
@@ -217,7 +237,12 @@ function readType(ctx: Ctx, pack: OrcbrewPack, type: string, v: EdnValue, loc: S
     return;
   }
   if (!isMap(v)) {
-    pack.skipped.push({ type, key: null, reason: `:${CONTENT_NS}/${type} must be a map of items, but it is ${describe(v)}`, ...loc });
+    pack.skipped.push({
+      type,
+      key: null,
+      reason: `:${CONTENT_NS}/${type} must be a map of items, but it is ${describe(v)}`,
+      ...loc,
+    });
     return;
   }
   const seen = new Set<string>();
@@ -227,7 +252,10 @@ function readType(ctx: Ctx, pack: OrcbrewPack, type: string, v: EdnValue, loc: S
     let key: string;
     if (isKeyword(e.key)) {
       key = e.key.name;
-      if (!/^[a-zA-Z]/.test(key)) ctx.warnings.push(`${type} ${kwText(e.key)} (line ${iloc.line}): OrcPub refuses item keys that do not start with a letter; imported anyway`);
+      if (!/^[a-zA-Z]/.test(key))
+        ctx.warnings.push(
+          `${type} ${kwText(e.key)} (line ${iloc.line}): OrcPub refuses item keys that do not start with a letter; imported anyway`,
+        );
     } else if (typeof e.key === "string" && e.key.trim().length > 0) {
       key = e.key.trim();
     } else {
@@ -251,7 +279,9 @@ function readType(ctx: Ctx, pack: OrcbrewPack, type: string, v: EdnValue, loc: S
 
 /** A content type written as a vector of items (some hand-made files): each item's `:key` (or name) is its key. */
 function readItemList(ctx: Ctx, pack: OrcbrewPack, type: string, items: EdnValue[], loc: SourceLocation): void {
-  ctx.warnings.push(`pack "${pack.name}": :${CONTENT_NS}/${type} (line ${loc.line}) is a list of items, not a map; items are keyed by their :key`);
+  ctx.warnings.push(
+    `pack "${pack.name}": :${CONTENT_NS}/${type} (line ${loc.line}) is a list of items, not a map; items are keyed by their :key`,
+  );
   const seen = new Set<string>();
   items.forEach((v, i) => {
     const iloc = typeof v === "object" && v !== null && "offset" in v ? ctx.at(v.offset) : loc;
@@ -263,7 +293,12 @@ function readItemList(ctx: Ctx, pack: OrcbrewPack, type: string, items: EdnValue
     const raw = typeof data.key === "string" ? data.key : typeof data.name === "string" ? data.name : "";
     const key = raw.trim().toLowerCase().replace(/\s+/g, "-");
     if (!key || seen.has(key)) {
-      pack.skipped.push({ type, key: key || null, reason: key ? `a second item with key ${key}` : `item ${i + 1} of the list has neither :key nor :name`, ...iloc });
+      pack.skipped.push({
+        type,
+        key: key || null,
+        reason: key ? `a second item with key ${key}` : `item ${i + 1} of the list has neither :key nor :name`,
+        ...iloc,
+      });
       return;
     }
     seen.add(key);

@@ -209,7 +209,10 @@ export function cutOversized(r: FlatResult): FlatResult {
 /** The "how to get the full entry" hint, from the first result shown; never suggests a name over the limit. */
 function fullEntryHint(first: FlatResult | undefined, opts: BudgetOptions): string | undefined {
   if (!first) return undefined;
-  const name = typeof first.name === "string" && first.name.length <= RESERVED_CAP && !first.name.endsWith(MARK) ? first.name : undefined;
+  const name =
+    typeof first.name === "string" && first.name.length <= RESERVED_CAP && !first.name.endsWith(MARK)
+      ? first.name
+      : undefined;
   const uri = `For a full entry, read its \`uri\` resource (e.g. ${String(first.uri).slice(0, 300)})`;
   // Only a call the tool accepts and that leads to the same entry (the tool builds it); else the uri.
   const how = name !== undefined && opts.fullEntryHint ? opts.fullEntryHint(first) : `${uri}.`;
@@ -234,13 +237,24 @@ export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswe
 
   const cut = full.map(cutOversized);
   const rs = cut.map((r, i) => sized(r, r === full[i] ? fullParts[i]! : JSON.stringify(r)));
-  const shortened = { ...answer, results: [] as FlatResult[], truncated: true, message: joinMessages(answer.message, fullEntryHint(cut[0], opts)) };
+  const shortened = {
+    ...answer,
+    results: [] as FlatResult[],
+    truncated: true,
+    message: joinMessages(answer.message, fullEntryHint(cut[0], opts)),
+  };
   const tail = tailOf(shortened)!;
   for (const cap of CAPS) {
     const total = rs.reduce((t, r) => t + lengthAt(r, cap), 0);
     if (textLength(total, rs.length, tail) > opts.budgetChars) continue;
     const built = rs.map((r) => atCap(r, cap));
-    return { answer: { ...shortened, results: built.map((b) => b.result) }, text: assemble(built.map((b) => b.json), tail) };
+    return {
+      answer: { ...shortened, results: built.map((b) => b.result) },
+      text: assemble(
+        built.map((b) => b.json),
+        tail,
+      ),
+    };
   }
   // Still too big at the smallest cap: keep results in order up to the first that does not fit; it
   // and the rest start the next page (`next_offset`), so paging skips nothing. A result too big for
@@ -314,7 +328,13 @@ export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswe
   if (picked.length === 0 && consumed < full.length && tooBigBefore(picked, consumed).length === 0) consumed += 1;
   const built = picked.map((i) => atCap(rs[i]!, MIN_CAP));
   const fitted = withKept(picked, consumed);
-  return { answer: { ...fitted, results: built.map((b) => b.result) }, text: assemble(built.map((b) => b.json), tailOf(fitted)!) };
+  return {
+    answer: { ...fitted, results: built.map((b) => b.result) },
+    text: assemble(
+      built.map((b) => b.json),
+      tailOf(fitted)!,
+    ),
+  };
 }
 
 /** fitAnswer without the text. */

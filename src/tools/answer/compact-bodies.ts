@@ -29,7 +29,11 @@ interface Bodies {
  * The bodies of `prefer` remembered for the store version `version` (the one the caller has read
  * already; else the current one). Undefined when another preference holds the version's bodies.
  */
-export function compactBodies(db: Database, prefer: readonly string[] | undefined, version: Database | VersionMemo = db): CompactBodies | undefined {
+export function compactBodies(
+  db: Database,
+  prefer: readonly string[] | undefined,
+  version: Database | VersionMemo = db,
+): CompactBodies | undefined {
   const id = documentRank(prefer).id;
   const s = CACHES.compactBodies.get(version, (): Bodies => ({ prefer: id, byId: new Map() }));
   if (s.prefer !== id) return undefined;

@@ -17,11 +17,16 @@ export interface CompactSpec {
   fallback?: (d: JsonObject) => string | undefined;
 }
 
-const str = (v: JsonValue | undefined): string | undefined => (typeof v === "string" && v.trim() ? v.trim() : undefined);
-const obj = (v: JsonValue | undefined): JsonObject | undefined => (v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : undefined);
+const str = (v: JsonValue | undefined): string | undefined =>
+  typeof v === "string" && v.trim() ? v.trim() : undefined;
+const obj = (v: JsonValue | undefined): JsonObject | undefined =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : undefined;
 const arr = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
 const names = (v: JsonValue | undefined): string[] => arr(v).flatMap((x) => str(obj(x)?.name) ?? []);
-const refName = (field: string): Format => (d) => str(obj(d[field])?.name);
+const refName =
+  (field: string): Format =>
+  (d) =>
+    str(obj(d[field])?.name);
 
 /** "V, S, M" */
 const components: Format = (d) => {
@@ -37,7 +42,8 @@ const speed: Format = (d) => {
   if (!s) return typeof d.speed === "number" ? `${d.speed} ft.` : undefined;
   const parts: string[] = [];
   // A mode at 0 is no such mode (walk 0 stays: the creature does not move).
-  for (const [mode, v] of Object.entries(s)) if (typeof v === "number" && (v > 0 || mode === "walk")) parts.push(mode === "walk" ? `${v}` : `${mode} ${v}`);
+  for (const [mode, v] of Object.entries(s))
+    if (typeof v === "number" && (v > 0 || mode === "walk")) parts.push(mode === "walk" ? `${v}` : `${mode} ${v}`);
   if (parts.length === 0) return undefined;
   return `${parts.join(", ")} ft.${s.hover === true ? " (hover)" : ""}`;
 };
@@ -229,7 +235,13 @@ export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
   trait: {
     fields: [
       ["creature_count", "creature_count"],
-      ["creatures", (d) => arr(d.creatures).flatMap((x) => str(x) ?? []).join(", ") || undefined],
+      [
+        "creatures",
+        (d) =>
+          arr(d.creatures)
+            .flatMap((x) => str(x) ?? [])
+            .join(", ") || undefined,
+      ],
       ["all_creatures", "all_creatures"],
       ["wording_from", (d) => str(obj(d.wording_from)?.name)],
     ],

@@ -56,7 +56,7 @@ export interface SearchAnswer {
 }
 
 /** generated_at, data_synced_at (null if never synced), sources. */
-const metadataSchema = z.looseObject({});
+const _metadataSchema = z.looseObject({});
 
 /**
  * Fields every result carries or may carry, set by LoreKeeper (the schema above leaves them out to
@@ -90,7 +90,11 @@ export const searchOutputSchema = z.looseObject({
   has_more: z.boolean(),
 });
 
-export function buildMetadata(results: ReadonlyArray<{ document_source?: JsonValue }>, now: Date, syncedAtMs: number | null): ResponseMetadata {
+export function buildMetadata(
+  results: ReadonlyArray<{ document_source?: JsonValue }>,
+  now: Date,
+  syncedAtMs: number | null,
+): ResponseMetadata {
   const sources = [...new Set(results.map((r) => String(r.document_source)))].sort();
   return {
     generated_at: now.toISOString(),
@@ -128,4 +132,3 @@ export function toolAnswer(answer: object, text: string = answerText(answer)): C
 export function toolError(message: string): CallToolResult {
   return { content: [{ type: "text", text: safeText(message) }], isError: true };
 }
-

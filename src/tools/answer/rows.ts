@@ -49,7 +49,11 @@ export function summaryOf(e: Entity): string | undefined {
 export type Versions = { [document_key: string]: string };
 
 /** The other documents' versions by document key → `value` of the first (preferred) one each holds. */
-function versions<T>(others: readonly OtherVersion[] | undefined, own: string, value: (o: OtherVersion) => T): Record<string, T> | undefined {
+function versions<T>(
+  others: readonly OtherVersion[] | undefined,
+  own: string,
+  value: (o: OtherVersion) => T,
+): Record<string, T> | undefined {
   if (!others || others.length === 0) return undefined;
   const out: Record<string, T> = {};
   for (const o of others) if (o.document_key !== own && !(o.document_key in out)) out[o.document_key] = value(o);
@@ -79,7 +83,12 @@ export function compactFields(e: Entity): FlatResult {
 /** Identity, score, the body (compactFields, or its JSON remembered), the other documents. */
 function compactRowOf(e: Entity, body: FlatResult, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
   // No `key`: the uri ends with it (lorekeeper://<kind>/<key>); full rows carry it.
-  const out: FlatResult = { name: e.name, kind: e.kind, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) };
+  const out: FlatResult = {
+    name: e.name,
+    kind: e.kind,
+    document_key: e.document_key,
+    uri: entityUri(e.kind, e.key, e.document_source),
+  };
   if (similarity !== undefined) out.similarity_score = roundScore(similarity);
   Object.assign(out, body);
   // The documents only: a compact row shows no uris of other versions (a full row does), so none is made.
@@ -129,11 +138,16 @@ export const PROFILE_ROWS = 3;
  * quarter of its answer. (Such a row has no `summary` either: compactFields.) `remember` keeps the
  * body of each compact row made here (tools/answer/compact-bodies.ts).
  */
-export function rowsOf(hits: readonly SearchHit[], detail: Detail, opts: { profile?: boolean; remember?: (id: number, body: string) => void } = {}): FlatResult[] {
+export function rowsOf(
+  hits: readonly SearchHit[],
+  detail: Detail,
+  opts: { profile?: boolean; remember?: (id: number, body: string) => void } = {},
+): FlatResult[] {
   const dropProfile = detail !== "full" && opts.profile === false;
   const shown = new Set<JsonValue>();
   return hits.map((h, i) => {
-    if (h.compact !== undefined && detail === "full") throw new Error("a full row was asked of a hit that carries its compact row only");
+    if (h.compact !== undefined && detail === "full")
+      throw new Error("a full row was asked of a hit that carries its compact row only");
     let row: FlatResult;
     if (h.compact !== undefined) row = rowFromBody(h.entity, h.compact, h.similarity_score, h.others);
     else if (detail === "full") row = fullRow(h.entity, h.similarity_score, h.others);

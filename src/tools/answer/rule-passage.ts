@@ -7,7 +7,8 @@
 import { STOPWORDS } from "../../search/rank/lexical.ts";
 
 const HOW_MUCH = /\bhow (?:many|much|long|far|often|fast|high)\b/i;
-const AMOUNT_WORDS = "one|two|three|four|five|six|ten|once|twice|only|half|double|per|each|every|until|minutes?|hours?|rounds?";
+const AMOUNT_WORDS =
+  "one|two|three|four|five|six|ten|once|twice|only|half|double|per|each|every|until|minutes?|hours?|rounds?";
 const AMOUNT = new RegExp(`\\d|\\b(?:${AMOUNT_WORDS})\\b`, "i");
 
 /** Longest passage, in characters. */

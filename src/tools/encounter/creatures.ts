@@ -29,7 +29,15 @@ export function creatureXp(e: Pick<Entity, "filters" | "data">): number | undefi
 export function toMonster(e: Entity, count: number): Monster | undefined {
   const xp = creatureXp(e);
   if (xp === undefined) return undefined;
-  return { name: e.name, count, cr: e.filters.cr ?? null, xp, key: e.key, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) };
+  return {
+    name: e.name,
+    count,
+    cr: e.filters.cr ?? null,
+    xp,
+    key: e.key,
+    document_key: e.document_key,
+    uri: entityUri(e.kind, e.key, e.document_source),
+  };
 }
 
 /**
@@ -37,11 +45,18 @@ export function toMonster(e: Entity, count: number): Monster | undefined {
  * SRD, then other books. A name the edition's SRD changed ("Goblin" under the 2024 rules is the
  * SRD 5.2 "Goblin Warrior") finds the renamed entry, and `note` says so.
  */
-export function findCreature(db: Database, ref: { key?: string; name?: string }, edition: Edition): (Entity & { note?: string }) | undefined {
+export function findCreature(
+  db: Database,
+  ref: { key?: string; name?: string },
+  edition: Edition,
+): (Entity & { note?: string }) | undefined {
   if (ref.key) {
     // A key as its address writes it ("open5e_v1:ogre") or bare.
     const at = parseUriKey(ref.key);
-    const e = at.sources.length === 1 ? getEntityBySourceKey(db, "creature", at.sources, at.key) : getEntityByKey(db, "creature", ref.key);
+    const e =
+      at.sources.length === 1
+        ? getEntityBySourceKey(db, "creature", at.sources, at.key)
+        : getEntityByKey(db, "creature", ref.key);
     if (e) return e;
   }
   const name = ref.name || ref.key;
@@ -90,7 +105,10 @@ function inEnvironment(e: Entity, env: string): boolean {
  * encounter gets the 2024 Owlbear, not the 2014 one. A theme ranks its matches first (like
  * `search`), the others follow, so a narrow theme still leaves groups to build.
  */
-export async function candidatePool(search: (q: SearchQuery) => Promise<SearchResponse>, q: PoolQuery): Promise<{ candidates: Candidate[]; themed: number; message?: string }> {
+export async function candidatePool(
+  search: (q: SearchQuery) => Promise<SearchResponse>,
+  q: PoolQuery,
+): Promise<{ candidates: Candidate[]; themed: number; message?: string }> {
   const base = {
     kinds: ["creature"] as const,
     filters: {
@@ -131,7 +149,15 @@ export async function candidatePool(search: (q: SearchQuery) => Promise<SearchRe
     // The document preference orders candidates too: the preferred SRD's creatures come first,
     // then the other SRD's, then other books (a step of 2 per tier, like two theme places).
     const rank = (fromTheme ? themed++ : ranked ? ranked.hits.length : 0) + 2 * Math.min(3, docRank(e));
-    candidates.push({ key: e.key, name: e.name, cr: e.filters.cr!, xp: creatureXp(e)!, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source), rank });
+    candidates.push({
+      key: e.key,
+      name: e.name,
+      cr: e.filters.cr!,
+      xp: creatureXp(e)!,
+      document_key: e.document_key,
+      uri: entityUri(e.kind, e.key, e.document_source),
+      rank,
+    });
   };
   for (const h of ranked?.hits ?? []) add(h.entity, true);
   for (const h of all.hits) add(h.entity, false);

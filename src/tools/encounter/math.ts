@@ -55,7 +55,10 @@ export function partyTotals(edition: Edition, levels: readonly number[]): PartyT
   const diffs = difficultiesOf(edition);
   const out: PartyTotals = {};
   diffs.forEach((d, i) => {
-    out[d] = levels.reduce((sum, l) => sum + (edition === "2014" ? THRESHOLDS_2014[l - 1]![i]! : BUDGET_2024[l - 1]![i]!), 0);
+    out[d] = levels.reduce(
+      (sum, l) => sum + (edition === "2014" ? THRESHOLDS_2014[l - 1]![i]! : BUDGET_2024[l - 1]![i]!),
+      0,
+    );
   });
   return out;
 }
@@ -67,7 +70,9 @@ export function partyStep(edition: Edition, levels: readonly number[]): string {
   for (const l of levels) counts.set(l, (counts.get(l) ?? 0) + 1);
   const byLevel = [...counts.entries()].sort((a, b) => a[0] - b[0]);
   const parts = difficultiesOf(edition).map((d, i) => {
-    const terms = byLevel.map(([l, n]) => `${n} × ${fmt(edition === "2014" ? THRESHOLDS_2014[l - 1]![i]! : BUDGET_2024[l - 1]![i]!)}`);
+    const terms = byLevel.map(
+      ([l, n]) => `${n} × ${fmt(edition === "2014" ? THRESHOLDS_2014[l - 1]![i]! : BUDGET_2024[l - 1]![i]!)}`,
+    );
     return `${title(d)} ${terms.join(" + ")} = ${fmt(totals[d]!)}`;
   });
   const what = edition === "2014" ? "XP thresholds" : "XP budgets";
@@ -88,7 +93,8 @@ export function multiplier2014(monsters: number, partySize: number): Multiplier 
   const baseIdx = MULTIPLIER_BANDS[band]![1];
   const lo = MULTIPLIER_BANDS[band]![0];
   const hi = MULTIPLIER_BANDS[band + 1] ? MULTIPLIER_BANDS[band + 1]![0] - 1 : null;
-  const range = hi === null ? `${lo}+ monsters` : lo === hi ? `${lo} monster${lo > 1 ? "s" : ""}` : `${lo}–${hi} monsters`;
+  const range =
+    hi === null ? `${lo}+ monsters` : lo === hi ? `${lo} monster${lo > 1 ? "s" : ""}` : `${lo}–${hi} monsters`;
   const base = MULTIPLIER_STEPS[baseIdx]!;
   let idx = baseIdx;
   let adj = `party of ${partySize} (3–5 characters): no adjustment`;
@@ -99,7 +105,11 @@ export function multiplier2014(monsters: number, partySize: number): Multiplier 
     idx = Math.max(0, baseIdx - 1);
     adj = `party of ${partySize} (6 or more characters): next lower multiplier ×${MULTIPLIER_STEPS[idx]}`;
   }
-  return { multiplier: MULTIPLIER_STEPS[idx]!, base, step: `${monsters} monster${monsters === 1 ? "" : "s"} → ×${base} (${range}); ${adj}.` };
+  return {
+    multiplier: MULTIPLIER_STEPS[idx]!,
+    base,
+    step: `${monsters} monster${monsters === 1 ? "" : "s"} → ×${base} (${range}); ${adj}.`,
+  };
 }
 
 export interface Rating {
@@ -123,18 +133,31 @@ export function classify(edition: Edition, xp: number, totals: PartyTotals): { d
   if (edition === "2014") {
     const reached = DIFFICULTIES_2014.filter((d) => xp >= totals[d]!);
     const last = reached[reached.length - 1];
-    if (!last) return { difficulty: "trivial", step: `${fmt(xp)} is below the Easy threshold ${fmt(totals.easy!)} → trivial (below Easy).` };
+    if (!last)
+      return {
+        difficulty: "trivial",
+        step: `${fmt(xp)} is below the Easy threshold ${fmt(totals.easy!)} → trivial (below Easy).`,
+      };
     const next = DIFFICULTIES_2014[DIFFICULTIES_2014.indexOf(last) + 1];
     const upper = next ? ` and below ${title(next)} ${fmt(totals[next]!)}` : "";
-    return { difficulty: last, step: `${fmt(xp)} reaches the ${title(last)} threshold ${fmt(totals[last]!)}${upper} → ${title(last)}.` };
+    return {
+      difficulty: last,
+      step: `${fmt(xp)} reaches the ${title(last)} threshold ${fmt(totals[last]!)}${upper} → ${title(last)}.`,
+    };
   }
   const fits = DIFFICULTIES_2024.find((d) => xp <= totals[d]!);
   if (!fits) {
-    return { difficulty: "beyond high", step: `${fmt(xp)} exceeds the High budget ${fmt(totals.high!)} (${pct(xp, totals.high!)} of it) → beyond High: the rules advise against it.` };
+    return {
+      difficulty: "beyond high",
+      step: `${fmt(xp)} exceeds the High budget ${fmt(totals.high!)} (${pct(xp, totals.high!)} of it) → beyond High: the rules advise against it.`,
+    };
   }
   const prev = DIFFICULTIES_2024[DIFFICULTIES_2024.indexOf(fits) - 1];
   const lower = prev ? `, above the ${title(prev)} budget ${fmt(totals[prev]!)}` : "";
-  return { difficulty: fits, step: `${fmt(xp)} fits the ${title(fits)} budget ${fmt(totals[fits]!)} (${pct(xp, totals[fits]!)} of it${lower}) → ${title(fits)}.` };
+  return {
+    difficulty: fits,
+    step: `${fmt(xp)} fits the ${title(fits)} budget ${fmt(totals[fits]!)} (${pct(xp, totals[fits]!)} of it${lower}) → ${title(fits)}.`,
+  };
 }
 
 function pct(a: number, b: number): string {
@@ -146,7 +169,10 @@ export function rateGroup(edition: Edition, levels: readonly number[], monsters:
   const totals = partyTotals(edition, levels);
   const total = monsters.reduce((s, m) => s + m.count * m.xp, 0);
   const count = monsters.reduce((s, m) => s + m.count, 0);
-  const steps = [partyStep(edition, levels), `Monsters: ${monsters.map(monsterLine).join("; ")}. Total ${fmt(total)} XP.`];
+  const steps = [
+    partyStep(edition, levels),
+    `Monsters: ${monsters.map(monsterLine).join("; ")}. Total ${fmt(total)} XP.`,
+  ];
   if (edition === "2024") {
     const c = classify(edition, total, totals);
     steps.push(`2024 rules: no multiplier; compare the total XP with the budgets. ${c.step}`);
@@ -154,10 +180,19 @@ export function rateGroup(edition: Edition, levels: readonly number[], monsters:
   }
   const m = multiplier2014(count, levels.length);
   const adjusted = Math.round(total * m.multiplier);
-  steps.push(`Multiplier: ${m.step} Adjusted XP ${fmt(total)} × ${m.multiplier} = ${fmt(adjusted)} (the award stays ${fmt(total)} XP).`);
+  steps.push(
+    `Multiplier: ${m.step} Adjusted XP ${fmt(total)} × ${m.multiplier} = ${fmt(adjusted)} (the award stays ${fmt(total)} XP).`,
+  );
   const c = classify(edition, adjusted, totals);
   steps.push(c.step);
-  return { total_xp: total, monster_count: count, multiplier: m.multiplier, adjusted_xp: adjusted, difficulty: c.difficulty, steps };
+  return {
+    total_xp: total,
+    monster_count: count,
+    multiplier: m.multiplier,
+    adjusted_xp: adjusted,
+    difficulty: c.difficulty,
+    steps,
+  };
 }
 
 /**
@@ -165,7 +200,11 @@ export function rateGroup(edition: Edition, levels: readonly number[], monsters:
  * 2014 adjusted XP in [threshold, next threshold) (Deadly: up to 125% of its threshold).
  * Low (2024) starts at half its budget so that proposals are not trivial.
  */
-export function targetWindow(edition: Edition, difficulty: Difficulty, totals: PartyTotals): { min: number; max: number; target: number } {
+export function targetWindow(
+  edition: Edition,
+  difficulty: Difficulty,
+  totals: PartyTotals,
+): { min: number; max: number; target: number } {
   const diffs = difficultiesOf(edition) as readonly string[];
   const i = diffs.indexOf(difficulty);
   if (edition === "2024") {

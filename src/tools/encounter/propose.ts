@@ -59,10 +59,17 @@ function fnv(s: string): number {
  * Up to `max` groups, each within the difficulty's window, varied in shape and creatures:
  * closest to the target first, better-ranked candidates (lower index) preferred.
  */
-export function proposeGroups(edition: Edition, levels: readonly number[], difficulty: Difficulty, candidates: readonly Candidate[], max: number): Proposal[] {
+export function proposeGroups(
+  edition: Edition,
+  levels: readonly number[],
+  difficulty: Difficulty,
+  candidates: readonly Candidate[],
+  max: number,
+): Proposal[] {
   const totals = partyTotals(edition, levels);
   const win = targetWindow(edition, difficulty, totals);
-  const value = (xp: number, count: number) => (edition === "2014" ? xp * multiplier2014(count, levels.length).multiplier : xp);
+  const value = (xp: number, count: number) =>
+    edition === "2014" ? xp * multiplier2014(count, levels.length).multiplier : xp;
   const options: Option[] = [];
   const consider = (shape: Shape, parts: Option["parts"]) => {
     const xp = parts.reduce((s, p) => s + p.c.xp * p.n, 0);
@@ -81,12 +88,21 @@ export function proposeGroups(edition: Edition, levels: readonly number[], diffi
     for (let n = 2; n <= MAX_MONSTERS; n++) if (consider("band", [{ c, n, rank }])) break;
   }
   // Leaders carry a third to three quarters of the target, followers a little each.
-  const leaders = pick(candidates.filter((c) => c.xp >= win.target * 0.3 && c.xp <= win.target * 0.75), MIXED_POOL);
-  const followers = pick(candidates.filter((c) => c.xp > 0 && c.xp <= win.target * 0.3), MIXED_POOL);
+  const leaders = pick(
+    candidates.filter((c) => c.xp >= win.target * 0.3 && c.xp <= win.target * 0.75),
+    MIXED_POOL,
+  );
+  const followers = pick(
+    candidates.filter((c) => c.xp > 0 && c.xp <= win.target * 0.3),
+    MIXED_POOL,
+  );
   for (const lead of leaders) {
     for (const f of followers) {
       if (f.key === lead.key || f.xp * 2 > lead.xp) continue;
-      const parts = (n: number) => [{ c: lead, n: 1, rank: lead.rank ?? 0 }, { c: f, n, rank: f.rank ?? 0 }];
+      const parts = (n: number) => [
+        { c: lead, n: 1, rank: lead.rank ?? 0 },
+        { c: f, n, rank: f.rank ?? 0 },
+      ];
       for (let n = 2; n <= MAX_MONSTERS - 1; n++) if (consider("leader and followers", parts(n))) break;
     }
   }
@@ -115,7 +131,15 @@ export function proposeGroups(edition: Edition, levels: readonly number[], diffi
   }
   chosen.sort((a, b) => a.score - b.score);
   return chosen.map((o) => {
-    const monsters: Monster[] = o.parts.map((p) => ({ name: p.c.name, count: p.n, cr: p.c.cr, xp: p.c.xp, key: p.c.key, document_key: p.c.document_key, uri: p.c.uri }));
+    const monsters: Monster[] = o.parts.map((p) => ({
+      name: p.c.name,
+      count: p.n,
+      cr: p.c.cr,
+      xp: p.c.xp,
+      key: p.c.key,
+      document_key: p.c.document_key,
+      uri: p.c.uri,
+    }));
     return { shape: o.shape, monsters, rating: rateGroup(edition, levels, monsters) };
   });
 }

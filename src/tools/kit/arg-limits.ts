@@ -23,11 +23,14 @@ export function argShapeProblem(raw: unknown, known: ReadonlySet<string>): strin
     while (stack.length > 0) {
       const { v, depth } = stack.pop()!;
       // Parameters themselves are not counted: unknown ones are the schema's to name.
-      if (depth > 0 && ++nodes > MAX_ARG_NODES) return `the arguments hold more than ${MAX_ARG_NODES} values; send short lists`;
+      if (depth > 0 && ++nodes > MAX_ARG_NODES)
+        return `the arguments hold more than ${MAX_ARG_NODES} values; send short lists`;
       if (v === null || typeof v !== "object") continue;
-      if (depth >= MAX_ARG_DEPTH) return `${shortName(param)}: the value is nested more than ${MAX_ARG_DEPTH} levels deep (parameters take strings, numbers, booleans or short lists of them)`;
+      if (depth >= MAX_ARG_DEPTH)
+        return `${shortName(param)}: the value is nested more than ${MAX_ARG_DEPTH} levels deep (parameters take strings, numbers, booleans or short lists of them)`;
       const children = Array.isArray(v) ? v : Object.values(v);
-      if (nodes + children.length > MAX_ARG_NODES) return `${shortName(param)}: the value holds more than ${MAX_ARG_NODES} items; send a short list`;
+      if (nodes + children.length > MAX_ARG_NODES)
+        return `${shortName(param)}: the value holds more than ${MAX_ARG_NODES} items; send a short list`;
       for (const c of children) stack.push({ v: c, depth: depth + 1 });
     }
   }

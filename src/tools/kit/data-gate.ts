@@ -46,10 +46,17 @@ export class DataGate {
    * (the store then changed: a `version` read before is stale). `version`: the store version the
    * caller has read already.
    */
-  async ensure(kinds: readonly EntityKind[], onProgress?: (p: DataProgress) => void, version?: VersionMemo): Promise<boolean> {
+  async ensure(
+    kinds: readonly EntityKind[],
+    onProgress?: (p: DataProgress) => void,
+    version?: VersionMemo,
+  ): Promise<boolean> {
     const load = this.deps.ensureData;
     if (!load || kinds.length === 0) return false;
-    const missing = this.emptyKinds(kinds.filter((k) => !this.ensured.has(k)), version);
+    const missing = this.emptyKinds(
+      kinds.filter((k) => !this.ensured.has(k)),
+      version,
+    );
     if (missing.length === 0) {
       this.nudge(kinds);
       return false;

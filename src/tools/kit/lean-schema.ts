@@ -24,7 +24,15 @@ export function leanSchema(v: Json): Json {
   for (const [k, x] of Object.entries(v)) {
     if (k === "$schema" || (k === "description" && x === "")) continue;
     if ((k === "minimum" && x === -SAFE) || (k === "maximum" && x === SAFE)) continue;
-    if (k === "propertyNames" && x && typeof x === "object" && !Array.isArray(x) && Object.keys(x).length === 1 && x.type === "string") continue;
+    if (
+      k === "propertyNames" &&
+      x &&
+      typeof x === "object" &&
+      !Array.isArray(x) &&
+      Object.keys(x).length === 1 &&
+      x.type === "string"
+    )
+      continue;
     // `properties: {}` and `additionalProperties: {}` allow what an absent keyword allows.
     if ((k === "properties" || k === "additionalProperties" || k === "items") && isEmptyObject(x)) continue;
     // An enum of strings says the type already.
@@ -67,7 +75,12 @@ function outputLean(v: Json): Json {
     if (k === "properties" && x && typeof x === "object" && !Array.isArray(x) && v.additionalProperties !== false) {
       const kept: { [k: string]: Json } = {};
       for (const [name, p] of Object.entries(x)) {
-        const typeOnly = !!p && typeof p === "object" && !Array.isArray(p) && Object.keys(p).length === 1 && typeof p.type === "string";
+        const typeOnly =
+          !!p &&
+          typeof p === "object" &&
+          !Array.isArray(p) &&
+          Object.keys(p).length === 1 &&
+          typeof p.type === "string";
         if (!typeOnly) kept[name] = outputLean(p);
       }
       if (Object.keys(kept).length) out.properties = kept;
@@ -82,12 +95,14 @@ export function leanToolList<T>(answer: T): T {
   if (!Array.isArray(a?.tools)) return answer;
   return {
     ...a,
-    tools: a.tools.map(({ execution, ...t }: { execution?: { taskSupport?: string }; inputSchema?: Json; outputSchema?: Json }) => ({
-      // No task support is what an absent `execution` means.
-      ...(execution && execution.taskSupport !== "forbidden" ? { execution } : {}),
-      ...t,
-      ...(t.inputSchema ? { inputSchema: withoutLimits(leanSchema(t.inputSchema)) } : {}),
-      ...(t.outputSchema ? { outputSchema: outputLean(leanSchema(t.outputSchema)) } : {}),
-    })),
+    tools: a.tools.map(
+      ({ execution, ...t }: { execution?: { taskSupport?: string }; inputSchema?: Json; outputSchema?: Json }) => ({
+        // No task support is what an absent `execution` means.
+        ...(execution && execution.taskSupport !== "forbidden" ? { execution } : {}),
+        ...t,
+        ...(t.inputSchema ? { inputSchema: withoutLimits(leanSchema(t.inputSchema)) } : {}),
+        ...(t.outputSchema ? { outputSchema: outputLean(leanSchema(t.outputSchema)) } : {}),
+      }),
+    ),
   } as T;
 }

@@ -22,13 +22,24 @@ function booleanish(v: unknown): unknown {
   return v;
 }
 
-export function vocab<const T extends readonly [string, ...string[]]>(values: T, description: string, aliases: Record<string, string> = {}) {
+export function vocab<const T extends readonly [string, ...string[]]>(
+  values: T,
+  description: string,
+  aliases: Record<string, string> = {},
+) {
   return z.preprocess((v) => canonical(v, values, aliases), z.enum(values)).describe(description);
 }
 
 /** A vocabulary parameter with a default (kept inside the pipe so that JSON Schema shows it). */
-export function vocabWithDefault<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number], description: string, aliases: Record<string, string> = {}) {
-  return z.preprocess((v) => canonical(v, values, aliases), z.enum(values).default(fallback as never)).describe(description);
+export function vocabWithDefault<const T extends readonly [string, ...string[]]>(
+  values: T,
+  fallback: T[number],
+  description: string,
+  aliases: Record<string, string> = {},
+) {
+  return z
+    .preprocess((v) => canonical(v, values, aliases), z.enum(values).default(fallback as never))
+    .describe(description);
 }
 
 export function int(min: number, max: number, description: string) {
@@ -87,11 +98,19 @@ function crValue(exact: boolean) {
     .transform((v, ctx) => {
       const n = parseCr(v);
       if (n === undefined || n < 0 || n > 30) {
-        ctx.addIssue({ code: "custom", message: `must be a number from 0 to 30 or a fraction such as "1/4" (got ${quote(v)})`, input: v });
+        ctx.addIssue({
+          code: "custom",
+          message: `must be a number from 0 to 30 or a fraction such as "1/4" (got ${quote(v)})`,
+          input: v,
+        });
         return z.NEVER;
       }
       if (exact && !VALID_CRS.has(n)) {
-        ctx.addIssue({ code: "custom", message: `${quote(v)} is not a challenge rating; use 0, 1/8, 1/4, 1/2 or a whole number 1–30`, input: v });
+        ctx.addIssue({
+          code: "custom",
+          message: `${quote(v)} is not a challenge rating; use 0, 1/8, 1/4, 1/2 or a whole number 1–30`,
+          input: v,
+        });
         return z.NEVER;
       }
       return n;
@@ -108,10 +127,7 @@ export function cr(description: string, exact = false) {
 
 export function documents() {
   return z
-    .preprocess(
-      (v) => (typeof v === "string" ? [v] : v),
-      z.array(z.string().trim().min(1).max(100)).max(50),
-    )
+    .preprocess((v) => (typeof v === "string" ? [v] : v), z.array(z.string().trim().min(1).max(100)).max(50))
     .describe("");
 }
 

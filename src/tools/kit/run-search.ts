@@ -8,7 +8,7 @@ import type { CallToolResult } from "@modelcontextprotocol/server";
 import type { EntityKind } from "../../entities/types.ts";
 import { log } from "../../log.ts";
 import { profileOfTool } from "../../search/rank/fusion.ts";
-import type { SearchHit, SearchQuery, StructuredFilters } from "../../search/types.ts";
+import type { SearchHit, SearchQuery } from "../../search/types.ts";
 import { HOMEBREW_FILES, UPSTREAM_ENV_VARS } from "../../sources/index.ts";
 import type { Database } from "bun:sqlite";
 import { answeringPassage } from "../answer/rule-passage.ts";
@@ -86,7 +86,9 @@ export function fullEntryHint(tool: string, view: AnswerView): (row: FlatResult)
     const uri = `read its \`uri\` resource (e.g. ${String(row.uri)})`;
     if (view.hasName === false) return `For a full entry, ${uri}.`;
     const call: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(view.args ?? {})) if (!["search", "name", "offset", "limit", "detail", "all_versions", "documents"].includes(k) && v !== undefined) call[k] = v;
+    for (const [k, v] of Object.entries(view.args ?? {}))
+      if (!["search", "name", "offset", "limit", "detail", "all_versions", "documents"].includes(k) && v !== undefined)
+        call[k] = v;
     Object.assign(call, { name: row.name, documents: [row.document_key], detail: "full" });
     return `For a full entry, ${uri} or call ${tool} ${JSON.stringify(call)}.`;
   };
@@ -95,7 +97,8 @@ export function fullEntryHint(tool: string, view: AnswerView): (row: FlatResult)
 /** The SRD a query leans to: the one its documents name, else the first SRD of the preference (SRD 5.2 by default). */
 function preferredEdition(q: SearchQuery): string {
   const docs = (q.documents ?? []).map((d) => d.toLowerCase());
-  if (docs.includes("srd-2024") !== docs.includes("srd-2014")) return docs.includes("srd-2024") ? "srd-2024" : "srd-2014";
+  if (docs.includes("srd-2024") !== docs.includes("srd-2014"))
+    return docs.includes("srd-2024") ? "srd-2024" : "srd-2014";
   return (q.prefer ?? []).find((d) => d === "srd-2014" || d === "srd-2024") ?? "srd-2024";
 }
 
@@ -163,7 +166,12 @@ function otherEditionNotes(hits: readonly SearchHit[], rows: FlatResult[], prefe
 }
 
 /** Run `q` for `tool` and answer it. Upstream failures on first use become a tool error that says how to fix them. */
-export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolContext, view: AnswerView = {}): Promise<CallToolResult> {
+export async function answerSearch(
+  tool: string,
+  query: SearchQuery,
+  ctx: ToolContext,
+  view: AnswerView = {},
+): Promise<CallToolResult> {
   const documentsGiven = query.documents !== undefined && query.documents !== null;
   const q: SearchQuery = {
     ...query,
@@ -190,14 +198,18 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
     notes.push(partialDataNote(missing));
   }
   // After a first-use load: the bodies of the store version the search reads.
-  const bodies = ctx.deps.compactRows && !documentsGiven && compactCertain(q, view) ? compactBodies(ctx.deps.db, q.prefer, version) : undefined;
+  const bodies =
+    ctx.deps.compactRows && !documentsGiven && compactCertain(q, view)
+      ? compactBodies(ctx.deps.db, q.prefer, version)
+      : undefined;
   if (bodies) q.compactBody = bodies.get;
   // At most the server's searchSlots.limit searches at once (search-slots.ts); the first-use wait above takes no slot.
   const slots = ctx.deps.searchSlots;
   const run = (qq: SearchQuery) => (slots ? slots.run(() => ctx.deps.search(qq)) : ctx.deps.search(qq));
   let res = await run(q);
   // A name SRD 5.2 changed ("Thug" / "Tough"): the other edition's entry comes too, and the answer says so.
-  const renamed = q.name && !/[*%]/.test(q.name) && !q.search && (q.offset ?? 0) === 0 ? counterpart(q.kinds, q.name) : undefined;
+  const renamed =
+    q.name && !/[*%]/.test(q.name) && !q.search && (q.offset ?? 0) === 0 ? counterpart(q.kinds, q.name) : undefined;
   if (renamed) {
     const other = await run({ ...q, name: renamed.other });
     if (other.hits.length > 0) {
@@ -206,12 +218,21 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
       const otherFirst = preferredEdition(q) === renamed.otherDocument;
       // Nothing under the name asked: the first answer's "no match / did you mean" no longer applies.
       const base = res.hits.length === 0 ? { ...other, hits: [] } : res;
-      res = { ...base, hits: (otherFirst ? [...extra, ...base.hits] : [...base.hits, ...extra]).slice(0, q.limit), total: base.hits.length === 0 ? other.total : res.total + extra.length };
-      notes.push(`${renameNote(renamed)}${res.hits.length > extra.length ? " Both are listed." : ` Answered with "${renamed.other}".`}`);
+      res = {
+        ...base,
+        hits: (otherFirst ? [...extra, ...base.hits] : [...base.hits, ...extra]).slice(0, q.limit),
+        total: base.hits.length === 0 ? other.total : res.total + extra.length,
+      };
+      notes.push(
+        `${renameNote(renamed)}${res.hits.length > extra.length ? " Both are listed." : ` Answered with "${renamed.other}".`}`,
+      );
     }
   }
   const detail = autoDetail(q, view, res.hits.length);
-  const results = rowsOf(res.hits, detail, { profile: q.search !== undefined || q.name !== undefined, remember: bodies?.remember });
+  const results = rowsOf(res.hits, detail, {
+    profile: q.search !== undefined || q.name !== undefined,
+    remember: bodies?.remember,
+  });
   if (q.search && detail === "summary") withPassages(ctx.deps.db, res.hits, results, q.search);
   if (q.search && !documentsGiven) otherEditionNotes(res.hits, results, preferredEdition(q));
   if (res.message) notes.push(res.message);
@@ -224,7 +245,9 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
           `(or \`lorekeeper import ${HOMEBREW_FILES}\` for homebrew).`,
       );
     } else if (offset > 0 && res.total > 0 && offset >= res.total) {
-      notes.push(`offset ${offset} is past the end: there are ${res.total} results (last page: offset=${Math.max(0, res.total - q.limit)}).`);
+      notes.push(
+        `offset ${offset} is past the end: there are ${res.total} results (last page: offset=${Math.max(0, res.total - q.limit)}).`,
+      );
     }
   }
   const now = ctx.deps.now?.() ?? new Date();
@@ -245,7 +268,11 @@ export async function answerSearch(tool: string, query: SearchQuery, ctx: ToolCo
       CACHES.lastSynced.get(version, () => lastSyncedAt(ctx.deps.db)),
     ),
   };
-  const fitted = fitAnswer(answer, { budgetChars: ctx.deps.responseBudgetChars, tool, fullEntryHint: fullEntryHint(tool, view) });
+  const fitted = fitAnswer(answer, {
+    budgetChars: ctx.deps.responseBudgetChars,
+    tool,
+    fullEntryHint: fullEntryHint(tool, view),
+  });
   // Text and structuredContent only: each row's `uri` already names its full entry, and a
   // resource_link per row added a fifth to the wire for what clients such as Claude Code drop
   // (docs/benchmark.md, "What a list answer carries").

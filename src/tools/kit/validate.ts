@@ -53,9 +53,7 @@ const EXPECTED: Record<string, string> = {
 };
 
 function paramName(path: readonly PropertyKey[]): string {
-  return path
-    .map((p, i) => (typeof p === "number" ? `[${p}]` : `${i > 0 ? "." : ""}${String(p)}`))
-    .join("");
+  return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i > 0 ? "." : ""}${String(p)}`)).join("");
 }
 
 function describeIssue(issue: Issue, validParams: readonly string[]): string {
@@ -68,7 +66,10 @@ function describeIssue(issue: Issue, validParams: readonly string[]): string {
       return `unknown parameter${issue.keys.length > 1 ? "s" : ""} ${shown.join(", ")}${more}. Valid parameters: ${validParams.join(", ")}.`;
     }
     case "invalid_value": {
-      const values = issue.values.slice(0, 40).map((v) => String(v)).join(", ");
+      const values = issue.values
+        .slice(0, 40)
+        .map((v) => String(v))
+        .join(", ");
       // A required vocabulary parameter left out reaches the enum as undefined: say it is required.
       if (issue.input === undefined) return `${subject} is required. Valid values: ${values}.`;
       return `${subject}: ${quote(issue.input)} is not a valid value. Valid values: ${values}.`;
@@ -112,13 +113,22 @@ export function parseToolArgs<S extends z.ZodObject>(tool: string, schema: S, ra
   const shape = argShapeProblem(raw, known);
   if (shape) {
     const unknown = Object.keys(raw as object).filter((k) => !Object.hasOwn(schema.shape, k));
-    const lines = [...(unknown.length ? [`- ${describeIssue({ code: "unrecognized_keys", keys: unknown, path: [], message: "", input: raw } as Issue, valid)}`] : []), `- ${shape}.`];
+    const lines = [
+      ...(unknown.length
+        ? [
+            `- ${describeIssue({ code: "unrecognized_keys", keys: unknown, path: [], message: "", input: raw } as Issue, valid)}`,
+          ]
+        : []),
+      `- ${shape}.`,
+    ];
     return { ok: false, message: capText(`Invalid arguments for ${tool}:\n${lines.join("\n")}`, MAX_ERROR_CHARS) };
   }
   const r = schema.safeParse(raw ?? {}, { reportInput: true });
   if (r.success) return { ok: true, data: r.data };
   // A misspelled parameter first: it is the likeliest cause, and it must not be cut by the line cap.
-  const issues = [...r.error.issues.slice(0, 100)].sort((x, y) => Number(y.code === "unrecognized_keys") - Number(x.code === "unrecognized_keys"));
+  const issues = [...r.error.issues.slice(0, 100)].sort(
+    (x, y) => Number(y.code === "unrecognized_keys") - Number(x.code === "unrecognized_keys"),
+  );
   const lines = [...new Set(issues.map((i) => `- ${describeIssue(i as Issue, valid)}`))];
   const shown = lines.slice(0, MAX_LINES);
   const more = lines.length - shown.length + Math.max(0, r.error.issues.length - 100);

@@ -5,15 +5,25 @@
  * Matching is forgiving: case, spaces, "-" and "_" are ignored ("Very_Rare" → "very rare",
  * "damage_type" → "damage-type", "MagicItem" → "magic_item").
  */
-import { CATALOG_KINDS, GROUPS, KINDS, kindsOfGroup, type ToolGroup, toolTypeKinds, toolTypesOf } from "../../entities/catalog.ts";
-import { ENTITY_KINDS, type EntityKind } from "../../entities/types.ts";
+import {
+  CATALOG_KINDS,
+  GROUPS,
+  KINDS,
+  kindsOfGroup,
+  type ToolGroup,
+  toolTypeKinds,
+  toolTypesOf,
+} from "../../entities/catalog.ts";
+import type { EntityKind } from "../../entities/types.ts";
 
 export { CREATURE_TYPES, DAMAGE_TYPES, RARITIES, SIZES, SPELL_SCHOOLS } from "../../entities/catalog.ts";
 
 /** The `type` values of a group tool, as literal types read from the catalog. */
 type Catalog = typeof KINDS;
 type ToolTypeOf<G extends ToolGroup> = {
-  [K in keyof Catalog]: Catalog[K] extends { group: G } ? Catalog[K]["toolType"] | (Catalog[K] extends { toolAliases: readonly (infer A)[] } ? A : never) : never;
+  [K in keyof Catalog]: Catalog[K] extends { group: G }
+    ? Catalog[K]["toolType"] | (Catalog[K] extends { toolAliases: readonly (infer A)[] } ? A : never)
+    : never;
 }[keyof Catalog];
 const tuple = <T extends string>(xs: readonly string[]) => xs as unknown as readonly [T, ...T[]];
 
@@ -31,7 +41,13 @@ export const EQUIPMENT_KINDS: Record<EquipmentType, readonly EntityKind[]> = {
 };
 
 /** Extra filters of an equipment type (see EQUIPMENT_KINDS). */
-export const EQUIPMENT_TYPE_FILTERS: Record<EquipmentType, { magic?: boolean }> = { weapon: {}, armor: {}, item: {}, "magic-item": { magic: true }, all: {} };
+export const EQUIPMENT_TYPE_FILTERS: Record<EquipmentType, { magic?: boolean }> = {
+  weapon: {},
+  armor: {},
+  item: {},
+  "magic-item": { magic: true },
+  all: {},
+};
 
 /** `rule` covers the top-level rules and their sections (where `section=` applies). */
 export const RULE_TYPES = tuple<ToolTypeOf<"rule">>(toolTypesOf("rule"));
@@ -42,7 +58,10 @@ export const ALL_RULE_KINDS: readonly EntityKind[] = kindsOfGroup("rule");
 /** `race` is the older name of `species`. */
 export const CHARACTER_OPTION_TYPES = tuple<ToolTypeOf<"character_option">>(toolTypesOf("character_option"));
 export type CharacterOptionType = (typeof CHARACTER_OPTION_TYPES)[number];
-export const CHARACTER_OPTION_KINDS: Record<CharacterOptionType, readonly EntityKind[]> = toolTypeKinds("character_option", CHARACTER_OPTION_TYPES);
+export const CHARACTER_OPTION_KINDS: Record<CharacterOptionType, readonly EntityKind[]> = toolTypeKinds(
+  "character_option",
+  CHARACTER_OPTION_TYPES,
+);
 export const ALL_CHARACTER_OPTION_KINDS: readonly EntityKind[] = kindsOfGroup("character_option");
 
 export const FORMATS = ["json", "text"] as const;
@@ -52,14 +71,15 @@ export const FORMATS = ["json", "text"] as const;
  * aliases, then a named group such as Equipment after its last kind). Open5e-style names (Spell,
  * MagicItem, Creature); matching ignores case, "-", "_" and a plural "s".
  */
-export const CONTENT_TYPES: ReadonlyArray<{ name: string; aliases?: readonly string[]; kinds: readonly EntityKind[] }> = CATALOG_KINDS.flatMap((k, i) => {
-  const info = KINDS[k];
-  const own = { name: info.label, ...(info.aliases.length ? { aliases: info.aliases } : {}), kinds: [k] };
-  const next = CATALOG_KINDS[i + 1];
-  const label = GROUPS[info.group].label;
-  const closesGroup = label !== null && (next === undefined || KINDS[next].group !== info.group);
-  return closesGroup ? [own, { name: label, kinds: kindsOfGroup(info.group) }] : [own];
-});
+export const CONTENT_TYPES: ReadonlyArray<{ name: string; aliases?: readonly string[]; kinds: readonly EntityKind[] }> =
+  CATALOG_KINDS.flatMap((k, i) => {
+    const info = KINDS[k];
+    const own = { name: info.label, ...(info.aliases.length ? { aliases: info.aliases } : {}), kinds: [k] };
+    const next = CATALOG_KINDS[i + 1];
+    const label = GROUPS[info.group].label;
+    const closesGroup = label !== null && (next === undefined || KINDS[next].group !== info.group);
+    return closesGroup ? [own, { name: label, kinds: kindsOfGroup(info.group) }] : [own];
+  });
 
 /** Lower-case with spaces, "-" and "_" removed: the form two spellings are compared in. */
 export function squash(s: string): string {
@@ -90,7 +110,8 @@ function singulars(s: string): string[] {
 
 const CONTENT_TYPE_INDEX = new Map<string, (typeof CONTENT_TYPES)[number]>();
 for (const ct of CONTENT_TYPES) {
-  for (const n of [ct.name, ...(ct.aliases ?? []), ...ct.kinds.filter(() => ct.kinds.length === 1)]) CONTENT_TYPE_INDEX.set(squash(n), ct);
+  for (const n of [ct.name, ...(ct.aliases ?? []), ...ct.kinds.filter(() => ct.kinds.length === 1)])
+    CONTENT_TYPE_INDEX.set(squash(n), ct);
 }
 
 /** One content type name → its kinds, or undefined. Accepts "MagicItem", "magic_item", "magic-items", "spells". */

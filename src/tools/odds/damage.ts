@@ -14,14 +14,23 @@ function expected(e: DiceExpr, o: DieOptions): Fraction {
   return meanOf(mapValues(distribution(e, o), (v) => Math.max(0, v)));
 }
 
-export function attackDamage(odds: D20Odds, damage: DiceExpr, o: DieOptions = {}): { hit: Fraction; crit: Fraction; expected: Fraction } {
+export function attackDamage(
+  odds: D20Odds,
+  damage: DiceExpr,
+  o: DieOptions = {},
+): { hit: Fraction; crit: Fraction; expected: Fraction } {
   const hit = expected(damage, o);
   const crit = expected(doubledDice(damage), o);
   return { hit, crit, expected: add(mul(odds.plainHit, hit), mul(odds.crit, crit)) };
 }
 
 /** `saved` is the target's chance to succeed on the save. */
-export function saveDamage(saved: Fraction, damage: DiceExpr, half: boolean, o: DieOptions = {}): { full: Fraction; half: Fraction; expected: Fraction } {
+export function saveDamage(
+  saved: Fraction,
+  damage: DiceExpr,
+  half: boolean,
+  o: DieOptions = {},
+): { full: Fraction; half: Fraction; expected: Fraction } {
   const dist = mapValues(distribution(damage, o), (v) => Math.max(0, v));
   const full = meanOf(dist);
   const halved = meanOf(mapValues(dist, (v) => Math.floor(v / 2)));
@@ -71,12 +80,29 @@ export function parseAttack(a: CreatureAction): ParsedAttack | null {
     // Flat damage only ("Hit: 1 piercing damage"): a constant, kept as a zero-sided sum.
     const flat = exprs.every((x) => /^\d+$/.test(x)) ? exprs.reduce((s, x) => s + Number(x), 0) : NaN;
     if (Number.isNaN(flat)) return null;
-    return { name: a.name, reach, bonus: Number(bonus[1]), damage: { terms: [], constant: flat, text: String(flat) }, parts };
+    return {
+      name: a.name,
+      reach,
+      bonus: Number(bonus[1]),
+      damage: { terms: [], constant: flat, text: String(flat) },
+      parts,
+    };
   }
   return { name: a.name, reach, bonus: Number(bonus[1]), damage, parts };
 }
 
-const COUNTS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+const COUNTS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+};
 const COUNT = "(one|two|three|four|five|six|seven|eight|nine|ten|\\d+)";
 
 function stem(s: string): string {
@@ -111,7 +137,10 @@ export function readMultiattack(desc: string, attacks: ParsedAttack[]): Multiatt
   const count = (w: string) => COUNTS[w.toLowerCase()] ?? Number(w);
   const find = (words: string): ParsedAttack | undefined => {
     const w = stem(words.replace(new RegExp(`^${POSSESSIVE}\\s+`, "i"), ""));
-    return attacks.find((a) => stem(a.name) === w) ?? attacks.find((a) => stem(a.name).startsWith(w) || w.startsWith(stem(a.name)));
+    return (
+      attacks.find((a) => stem(a.name) === w) ??
+      attacks.find((a) => stem(a.name).startsWith(w) || w.startsWith(stem(a.name)))
+    );
   };
   const generic = /^(?:melee|ranged|weapon)$/i;
   const named = new RegExp(`makes? ${COUNT} ([\\w' -]+?) attacks?\\b(?!\\s*with)`, "i").exec(first);
@@ -123,7 +152,10 @@ export function readMultiattack(desc: string, attacks: ParsedAttack[]): Multiatt
   if (colon) {
     const plan: MultiattackPlan["plan"] = [];
     for (const seg of colon.split(/,\s*(?:and\s+)?|\s+and\s+/)) {
-      const m = new RegExp(`^\\s*${COUNT}\\s+(?:(?:attacks?\\s+)?with\\s+${POSSESSIVE}\\s+([\\w' -]+)|([\\w' -]+?)\\s+attacks?)\\s*$`, "i").exec(seg);
+      const m = new RegExp(
+        `^\\s*${COUNT}\\s+(?:(?:attacks?\\s+)?with\\s+${POSSESSIVE}\\s+([\\w' -]+)|([\\w' -]+?)\\s+attacks?)\\s*$`,
+        "i",
+      ).exec(seg);
       const a = m ? find((m[2] ?? m[3])!) : undefined;
       if (!m || !a) {
         plan.length = 0;
@@ -133,7 +165,10 @@ export function readMultiattack(desc: string, attacks: ParsedAttack[]): Multiatt
     }
     if (plan.length > 0) return { plan };
   }
-  const withIts = new RegExp(`makes? ${COUNT} (?:(?:melee|ranged|weapon) )?attacks? with ${POSSESSIVE} ([\\w' -]+)`, "i").exec(first);
+  const withIts = new RegExp(
+    `makes? ${COUNT} (?:(?:melee|ranged|weapon) )?attacks? with ${POSSESSIVE} ([\\w' -]+)`,
+    "i",
+  ).exec(first);
   const a = withIts ? find(withIts[2]!) : undefined;
   if (withIts && a) return { plan: [{ attack: a, count: count(withIts[1]!) }] };
   const some = new RegExp(`makes? ${COUNT} (?:(melee|ranged) )?attacks?`, "i").exec(first);
@@ -143,6 +178,18 @@ export function readMultiattack(desc: string, attacks: ParsedAttack[]): Multiatt
   const kind = some[2]?.toLowerCase();
   const pool = mentioned.length > 0 ? mentioned : attacks.filter((x) => !kind || x.reach.includes(kind));
   if (pool.length === 0) return null;
-  const best = pool.reduce((x, y) => (meanOf(distribution(y.damage)).num * meanOf(distribution(x.damage)).den > meanOf(distribution(x.damage)).num * meanOf(distribution(y.damage)).den ? y : x));
-  return { plan: [{ attack: best, count: count(some[1]!) }], assumed: `"${first.trim()}" names no attack: ${count(some[1]!)} × ${best.name}, the hardest-hitting ${kind ?? ""} attack it has`.replace("  ", " ") };
+  const best = pool.reduce((x, y) =>
+    meanOf(distribution(y.damage)).num * meanOf(distribution(x.damage)).den >
+    meanOf(distribution(x.damage)).num * meanOf(distribution(y.damage)).den
+      ? y
+      : x,
+  );
+  return {
+    plan: [{ attack: best, count: count(some[1]!) }],
+    assumed:
+      `"${first.trim()}" names no attack: ${count(some[1]!)} × ${best.name}, the hardest-hitting ${kind ?? ""} attack it has`.replace(
+        "  ",
+        " ",
+      ),
+  };
 }

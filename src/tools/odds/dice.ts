@@ -67,7 +67,8 @@ export function parseDice(input: string): DiceExpr | string {
       const n = Number(m[5]);
       const drop = m[4].startsWith("d");
       const kept = drop ? count - n : n;
-      if (kept < 1 || kept > count) return `"${m[0].replace(/^[+-]/, "")}" keeps ${kept} of ${count} dice: keep between 1 and ${count}.`;
+      if (kept < 1 || kept > count)
+        return `"${m[0].replace(/^[+-]/, "")}" keeps ${kept} of ${count} dice: keep between 1 and ${count}.`;
       if (count > LIMITS.keepDice) return `Keep or drop works on at most ${LIMITS.keepDice} dice at once.`;
       const highest = m[4] === "kh" || m[4] === "k" || m[4] === "dl";
       if (kept < count) term.keep = { n: kept, highest };
@@ -75,7 +76,8 @@ export function parseDice(input: string): DiceExpr | string {
     terms.push(term);
     if (terms.length > LIMITS.terms) return `At most ${LIMITS.terms} dice terms in one expression.`;
   }
-  if (at !== s.length) return `Could not read "${input.trim()}": "${s.slice(at, at + 12)}" is not dice (NdM), keep/drop (kh3) or a number. ${example}.`;
+  if (at !== s.length)
+    return `Could not read "${input.trim()}": "${s.slice(at, at + 12)}" is not dice (NdM), keep/drop (kh3) or a number. ${example}.`;
   if (terms.length === 0) return `"${input.trim()}" has no dice. ${example}.`;
   if (dice > LIMITS.dice) return `At most ${LIMITS.dice} dice in one expression (got ${dice}).`;
   if (Math.abs(constant) > LIMITS.constant) return `The constant is at most ${LIMITS.constant}.`;
@@ -94,7 +96,11 @@ export function exprText(terms: DiceTerm[], constant: number): string {
 
 /** The same expression with every term's dice doubled (a critical hit rolls the damage dice twice). */
 export function doubledDice(e: DiceExpr): DiceExpr {
-  const terms = e.terms.map((t) => ({ ...t, count: t.count * 2, ...(t.keep ? { keep: { ...t.keep, n: t.keep.n * 2 } } : {}) }));
+  const terms = e.terms.map((t) => ({
+    ...t,
+    count: t.count * 2,
+    ...(t.keep ? { keep: { ...t.keep, n: t.keep.n * 2 } } : {}),
+  }));
   return { terms, constant: e.constant, text: exprText(terms, e.constant) };
 }
 
@@ -153,7 +159,12 @@ function binomials(n: number): bigint[][] {
  * choosing how many dice show each face (a multinomial count) keeps the state small — dice used,
  * dice kept, sum — where listing every roll would grow as sides^count.
  */
-function keepSum(count: number, keep: number, highest: boolean, die: { faces: Map<number, bigint>; den: bigint }): Dist {
+function keepSum(
+  count: number,
+  keep: number,
+  highest: boolean,
+  die: { faces: Map<number, bigint>; den: bigint },
+): Dist {
   const c = binomials(count);
   const faces = [...die.faces.entries()].sort((a, b) => (highest ? b[0] - a[0] : a[0] - b[0]));
   // state key: used * (keep + 1) + kept → sum → weight
@@ -268,7 +279,11 @@ export function rollExpr(e: DiceExpr, o: DieOptions = {}): Rolled {
     const order = [...rolls].sort((a, b) => (t.keep?.highest === false ? a - b : b - a));
     const kept = t.keep ? order.slice(0, t.keep.n) : rolls;
     total += t.sign * kept.reduce((a, b) => a + b, 0);
-    return { dice: `${t.sign < 0 ? "-" : ""}${t.count}d${t.sides}${t.keep ? `${t.keep.highest ? "kh" : "kl"}${t.keep.n}` : ""}`, rolls, kept };
+    return {
+      dice: `${t.sign < 0 ? "-" : ""}${t.count}d${t.sides}${t.keep ? `${t.keep.highest ? "kh" : "kl"}${t.keep.n}` : ""}`,
+      rolls,
+      kept,
+    };
   });
   return { total, terms };
 }

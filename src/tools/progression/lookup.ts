@@ -25,7 +25,13 @@ export interface ClassLevels {
   note?: string;
 }
 
-function lookup(db: Database, kind: "class" | "subclass", ref: string, requested?: readonly string[], prefer?: readonly string[]): Entity[] {
+function lookup(
+  db: Database,
+  kind: "class" | "subclass",
+  ref: string,
+  requested?: readonly string[],
+  prefer?: readonly string[],
+): Entity[] {
   // Aliases ("srd-5e", "wotc-srd") resolve as in the search tools.
   const documents = requested?.flatMap((d) => [d, resolveDocumentKey(d.trim().toLowerCase())]);
   const docs = documents?.length ? ` AND e.document_key IN (${documents.map(() => "?").join(",")})` : "";
@@ -34,7 +40,9 @@ function lookup(db: Database, kind: "class" | "subclass", ref: string, requested
   const src = at.sources.length === 1 ? " AND e.document_source = ?" : "";
   const order = `ORDER BY ${documentRank(prefer).sql}, (json_extract(e.data, '$.table') IS NOT NULL) DESC, e.document_source, e.document_key, e.key`;
   const rows = db
-    .query<EntityRow, string[]>(`SELECT e.* FROM entities e WHERE e.kind = ? AND (e.key = ? OR e.name = ? OR e.slug = ?)${src}${docs} ${order} LIMIT 50`)
+    .query<EntityRow, string[]>(
+      `SELECT e.* FROM entities e WHERE e.kind = ? AND (e.key = ? OR e.name = ? OR e.slug = ?)${src}${docs} ${order} LIMIT 50`,
+    )
     .all(kind, at.key, ref, slugify(ref), ...(at.sources.length === 1 ? [at.sources[0]!] : []), ...(documents ?? []));
   return rows.map(rowToEntity);
 }
@@ -85,14 +93,25 @@ function hasColumn(c: string, rows: readonly LevelRow[], columns: readonly strin
 }
 
 /** What an answer says about a class or subclass; its uri is the one its resource answers at. */
-const ident = (e: Entity) => ({ key: e.key, name: e.name, document_key: e.document_key, uri: entityUri(e.kind, e.key, e.document_source) });
+const ident = (e: Entity) => ({
+  key: e.key,
+  name: e.name,
+  document_key: e.document_key,
+  uri: entityUri(e.kind, e.key, e.document_source),
+});
 
 /** The level table, or a sentence saying what was not found. */
-export function classLevels(db: Database, opts: { class: string; subclass?: string; documents?: readonly string[]; prefer?: readonly string[] }): ClassLevels | string {
+export function classLevels(
+  db: Database,
+  opts: { class: string; subclass?: string; documents?: readonly string[]; prefer?: readonly string[] },
+): ClassLevels | string {
   const classes = lookup(db, "class", opts.class.trim(), opts.documents, opts.prefer);
   const cls = mostComplete(db, classes[0]);
   if (!cls) {
-    const known = db.query<{ name: string }, []>("SELECT DISTINCT name FROM entities WHERE kind = 'class' ORDER BY name LIMIT 40").all().map((r) => r.name);
+    const known = db
+      .query<{ name: string }, []>("SELECT DISTINCT name FROM entities WHERE kind = 'class' ORDER BY name LIMIT 40")
+      .all()
+      .map((r) => r.name);
     const where = opts.documents?.length ? ` in ${opts.documents.join(", ")}` : "";
     return `No class "${opts.class}"${where} in the local store.${known.length ? ` Classes: ${known.join(", ")}.` : " Run `lorekeeper sync` to download the class data."}`;
   }
@@ -105,18 +124,28 @@ export function classLevels(db: Database, opts: { class: string; subclass?: stri
     sub = subs.find((s) => s.document_key === cls.document_key) ?? subs[0];
     if (!sub) {
       const ofClass = db
-        .query<{ name: string }, [string]>("SELECT DISTINCT name FROM entities WHERE kind = 'subclass' AND lower(json_extract(data, '$.subclass_of.name')) = lower(?) ORDER BY name LIMIT 40")
+        .query<{ name: string }, [string]>(
+          "SELECT DISTINCT name FROM entities WHERE kind = 'subclass' AND lower(json_extract(data, '$.subclass_of.name')) = lower(?) ORDER BY name LIMIT 40",
+        )
         .all(cls.name)
         .map((r) => r.name);
       return `No ${cls.name} subclass "${opts.subclass}" in the local store.${ofClass.length ? ` ${cls.name} subclasses: ${ofClass.join(", ")}.` : ""}`;
     }
   }
-  const p = buildProgression({ name: cls.name, data: cls.data as unknown as ClassData }, sub ? { name: sub.name, data: sub.data as unknown as ClassData } : undefined);
-  const others = [...new Set(lookup(db, "class", cls.name, undefined, opts.prefer).map((e) => e.document_key))].filter((d) => d !== cls.document_key);
+  const p = buildProgression(
+    { name: cls.name, data: cls.data as unknown as ClassData },
+    sub ? { name: sub.name, data: sub.data as unknown as ClassData } : undefined,
+  );
+  const others = [...new Set(lookup(db, "class", cls.name, undefined, opts.prefer).map((e) => e.document_key))].filter(
+    (d) => d !== cls.document_key,
+  );
   // Not from the first preferred document (and none was asked for): say so.
   const rank = documentRank(opts.prefer);
   const first = [...rank.preferred, "srd-2024"][0]!;
-  const fallback = !opts.documents?.length && rank(cls) > 0 ? `From ${cls.document_key}: the preferred document ${first} has no ${cls.name}.` : null;
+  const fallback =
+    !opts.documents?.length && rank(cls) > 0
+      ? `From ${cls.document_key}: the preferred document ${first} has no ${cls.name}.`
+      : null;
   const note = [fallback, p.note, missingColumnsNote(cls, p.rows, p.columns)].filter(Boolean).join(" ");
   return {
     class: ident(cls),

@@ -37,4 +37,5 @@ export function derivedSlots(casterType: string | null | undefined, level: numbe
   return casterLevel >= 1 ? [...SLOTS_BY_CASTER_LEVEL[casterLevel - 1]!] : undefined;
 }
 
-export const DERIVED_SLOTS_NOTE = "spell_slots derived from the class's caster type with the SRD 5.1 multiclass spellcaster table (its data has no slot table)";
+export const DERIVED_SLOTS_NOTE =
+  "spell_slots derived from the class's caster type with the SRD 5.1 multiclass spellcaster table (its data has no slot table)";

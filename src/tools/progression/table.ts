@@ -44,7 +44,10 @@ export function parseMarkdownTable(md: string): { head: string[]; rows: string[]
   const lines = md.split(/\r?\n/).filter((l) => l.trim().startsWith("|"));
   if (lines.length < 2) return null;
   const head = cells(lines[0]!);
-  const rows = lines.slice(1).filter((l) => !/^\s*\|?\s*:?-{2,}/.test(l)).map(cells);
+  const rows = lines
+    .slice(1)
+    .filter((l) => !/^\s*\|?\s*:?-{2,}/.test(l))
+    .map(cells);
   return { head, rows };
 }
 
@@ -53,10 +56,18 @@ function levelOf(s: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-const splitList = (s: string) => (EMPTY.has(s.trim()) ? [] : s.split(/,\s*/).map((x) => x.trim()).filter(Boolean));
+const splitList = (s: string) =>
+  EMPTY.has(s.trim())
+    ? []
+    : s
+        .split(/,\s*/)
+        .map((x) => x.trim())
+        .filter(Boolean);
 
 /** Rows from a class's markdown table (null when it has none or no Level column). */
-export function rowsFromTable(md: string | null): { rows: Map<number, LevelRow>; columns: string[]; hasFeatures: boolean } | null {
+export function rowsFromTable(
+  md: string | null,
+): { rows: Map<number, LevelRow>; columns: string[]; hasFeatures: boolean } | null {
   if (!md) return null;
   const t = parseMarkdownTable(md);
   if (!t) return null;
@@ -75,7 +86,8 @@ export function rowsFromTable(md: string | null): { rows: Map<number, LevelRow>;
       const v = (r[i] ?? "").trim();
       const slot = ORDINAL_SLOT.exec(h);
       if (slot) slots[Number(slot[1]) - 1] = EMPTY.has(v) ? 0 : Number.parseInt(v, 10) || 0;
-      else if (/proficiency bonus/i.test(h)) row.proficiency_bonus = EMPTY.has(v) ? null : v.startsWith("+") ? v : `+${v}`;
+      else if (/proficiency bonus/i.test(h))
+        row.proficiency_bonus = EMPTY.has(v) ? null : v.startsWith("+") ? v : `+${v}`;
       else if (/^features?$/i.test(h)) {
         hasFeatures = true;
         row.features.push(...splitList(v));
@@ -106,14 +118,22 @@ export const proficiencyBonus = (level: number) => `+${Math.ceil(level / 4) + 1}
  * The level-by-level table of a class (and optionally one of its subclasses): 20 rows, features
  * gained at each level (subclass features marked with the subclass name).
  */
-export function buildProgression(cls: { name: string; data: ClassData }, sub?: { name: string; data: ClassData }): Progression {
+export function buildProgression(
+  cls: { name: string; data: ClassData },
+  sub?: { name: string; data: ClassData },
+): Progression {
   const parsed = rowsFromTable(cls.data.table);
   const rows: LevelRow[] = [];
   for (let level = 1; level <= 20; level++) {
     const row: LevelRow = parsed?.rows.get(level) ?? { level, proficiency_bonus: null, features: [] };
     row.proficiency_bonus ??= proficiencyBonus(level);
-    if (!parsed?.hasFeatures) row.features = (cls.data.features ?? []).filter((f) => f.level === level).map((f) => f.name);
-    if (sub) row.features = [...row.features, ...(sub.data.features ?? []).filter((f) => f.level === level).map((f) => `${f.name} (${sub.name})`)];
+    if (!parsed?.hasFeatures)
+      row.features = (cls.data.features ?? []).filter((f) => f.level === level).map((f) => f.name);
+    if (sub)
+      row.features = [
+        ...row.features,
+        ...(sub.data.features ?? []).filter((f) => f.level === level).map((f) => `${f.name} (${sub.name})`),
+      ];
     rows.push(row);
   }
   // No slot column at all but a caster type (OrcBrew): the multiclass slot table by caster level.
@@ -124,5 +144,11 @@ export function buildProgression(cls: { name: string; data: ClassData }, sub?: {
       if (slots) r.spell_slots = slots;
     }
   }
-  return { class_name: cls.name, ...(sub ? { subclass_name: sub.name } : {}), rows, columns: parsed?.columns ?? [], ...(derive ? { note: DERIVED_SLOTS_NOTE } : {}) };
+  return {
+    class_name: cls.name,
+    ...(sub ? { subclass_name: sub.name } : {}),
+    rows,
+    columns: parsed?.columns ?? [],
+    ...(derive ? { note: DERIVED_SLOTS_NOTE } : {}),
+  };
 }

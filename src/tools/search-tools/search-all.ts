@@ -35,7 +35,8 @@ export const searchAll: ToolDef = defineTool({
   async run(a, ctx) {
     // Every kind, monster traits only when the query names one; or the content types asked for.
     let kinds: readonly EntityKind[];
-    if (!a.content_types || a.content_types.length === 0) kinds = traitsOnlyWhenNamed(ctx.deps.db, ENTITY_KINDS, a.query);
+    if (!a.content_types || a.content_types.length === 0)
+      kinds = traitsOnlyWhenNamed(ctx.deps.db, ENTITY_KINDS, a.query);
     else {
       const unknown: string[] = [];
       const picked = new Set<EntityKind>();

@@ -13,11 +13,16 @@ export const searchEquipment = searchTool({
   ].join("\n"),
   selector: {
     param: "type",
-    schema: vocabWithDefault(EQUIPMENT_TYPES, "all", "item = adventuring gear and tools; magic-item also finds magic gear (SRD 5.2 potions)", {
-      magic: "magic-item",
-      gear: "item",
-      armour: "armor",
-    }),
+    schema: vocabWithDefault(
+      EQUIPMENT_TYPES,
+      "all",
+      "item = adventuring gear and tools; magic-item also finds magic gear (SRD 5.2 potions)",
+      {
+        magic: "magic-item",
+        gear: "item",
+        armour: "armor",
+      },
+    ),
     kinds: (a) => EQUIPMENT_KINDS[a.type as EquipmentType],
     filters: (a) => EQUIPMENT_TYPE_FILTERS[a.type as EquipmentType],
   },

@@ -1,5 +1,3 @@
-/** search_rule: rules, rule sections, conditions and reference lists (damage types, skills...), monster traits. */
-import type { EntityKind } from "../../entities/types.ts";
 import { traitsOnlyWhenNamed } from "../../store/entities.ts";
 import { vocab } from "../kit/params.ts";
 import { searchTool } from "../kit/search-tool.ts";
@@ -26,8 +24,9 @@ export const searchRule = searchTool({
       if (a.rule_type) return RULE_TYPE_KINDS[a.rule_type as RuleType];
       // Monster traits answer a name, or a `search` that names one ("what does pack tactics do");
       // other rule questions rank the rules without the ~600 traits of a full store.
-      return typeof a.search === "string" && a.search && !(typeof a.name === "string" && a.name) ? traitsOnlyWhenNamed(db, ALL_RULE_KINDS, a.search) : ALL_RULE_KINDS;
+      return typeof a.search === "string" && a.search && !(typeof a.name === "string" && a.name)
+        ? traitsOnlyWhenNamed(db, ALL_RULE_KINDS, a.search)
+        : ALL_RULE_KINDS;
     },
   },
 });
-

@@ -13,7 +13,8 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
-const run = (q: Partial<SearchQuery>) => runSearch(ctxOf(store), { kinds: ["spell"], limit: 50, name: "fireball", ...q });
+const run = (q: Partial<SearchQuery>) =>
+  runSearch(ctxOf(store), { kinds: ["spell"], limit: 50, name: "fireball", ...q });
 const docsOf = (r: Awaited<ReturnType<typeof run>>) => [...new Set(r.hits.map((h) => h.entity.document_key))].sort();
 
 describe("resolveDocuments (pure)", () => {
@@ -65,14 +66,21 @@ describe("documents filter in searches", () => {
   });
 
   test("aliases: srd-5e, srd-5.1, wotc-srd → srd-2014; srd-5.2 → srd-2024", async () => {
-    for (const a of ["srd-5e", "srd-5.1", "wotc-srd", "SRD-5E"]) expect(labels(await run({ documents: [a] }))).toEqual(["Fireball [srd-2014]"]);
+    for (const a of ["srd-5e", "srd-5.1", "wotc-srd", "SRD-5E"])
+      expect(labels(await run({ documents: [a] }))).toEqual(["Fireball [srd-2014]"]);
     expect(labels(await run({ documents: ["srd-5.2"] }))).toEqual(["Fireball [srd-2024]"]);
     expect((await run({ documents: ["srd-5e"] })).message).toBeUndefined();
   });
 
   test("several documents, with other filters and a ranked search", async () => {
     const r = await run({ name: undefined, documents: ["tob", "homebrew-pack"], filters: { damage_type: "fire" } });
-    expect(r.hits.map((h) => h.entity.name)).toEqual(["100% Fire", "1000 Fire", "Ember_Spark", "EmberXSpark", "Hellfire Orb"]);
+    expect(r.hits.map((h) => h.entity.name)).toEqual([
+      "100% Fire",
+      "1000 Fire",
+      "Ember_Spark",
+      "EmberXSpark",
+      "Hellfire Orb",
+    ]);
     const s = await run({ name: undefined, documents: ["tob"], search: "fire" });
     expect(labels(s)).toEqual(["Hellfire Orb [tob]"]);
   });

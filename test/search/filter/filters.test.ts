@@ -35,8 +35,20 @@ describe("pure helpers", () => {
 
 describe("structured filters (each alone)", () => {
   test("level, exact and inclusive ranges", async () => {
-    expect(await spells({ level: 1 })).toEqual(["Cure Wounds", "Detect Magic", "Healing Word", "Identify", "Magic Missile", "Shield"]);
-    expect(await spells({ level_min: 4, level_max: 5 })).toEqual(["Fire Shield", "Hellfire Orb", "Ice Storm", "Wall of Fire"]);
+    expect(await spells({ level: 1 })).toEqual([
+      "Cure Wounds",
+      "Detect Magic",
+      "Healing Word",
+      "Identify",
+      "Magic Missile",
+      "Shield",
+    ]);
+    expect(await spells({ level_min: 4, level_max: 5 })).toEqual([
+      "Fire Shield",
+      "Hellfire Orb",
+      "Ice Storm",
+      "Wall of Fire",
+    ]);
     expect(await spells({ level_min: 5 })).toEqual(["Hellfire Orb"]);
     expect(await spells({ level_max: 0 })).toEqual(["Ember_Spark", "EmberXSpark", "Fire Bolt"]);
   });
@@ -62,9 +74,12 @@ describe("structured filters (each alone)", () => {
   });
 
   test("casting_time is tolerant of how it is written", async () => {
-    for (const ct of ["bonus action", "Bonus-Action", "1 bonus action", "1 Bonus Action"]) expect(await spells({ casting_time: ct })).toEqual(["Healing Word"]);
-    for (const ct of ["reaction", "1 Reaction", "1 reaction, which you take when you are hit"]) expect(await spells({ casting_time: ct })).toEqual(["Shield"]);
-    for (const ct of ["1 minute", "1minute", "minute"]) expect(await spells({ casting_time: ct })).toEqual(["Identify"]);
+    for (const ct of ["bonus action", "Bonus-Action", "1 bonus action", "1 Bonus Action"])
+      expect(await spells({ casting_time: ct })).toEqual(["Healing Word"]);
+    for (const ct of ["reaction", "1 Reaction", "1 reaction, which you take when you are hit"])
+      expect(await spells({ casting_time: ct })).toEqual(["Shield"]);
+    for (const ct of ["1 minute", "1minute", "minute"])
+      expect(await spells({ casting_time: ct })).toEqual(["Identify"]);
     const actions = await spells({ casting_time: "1 Action" });
     expect(actions).toEqual(await spells({ casting_time: "action" }));
     expect(actions.length).toBe(14);
@@ -83,15 +98,30 @@ describe("structured filters (each alone)", () => {
     expect(await of(["creature"], { cr: 0.25 })).toEqual(["Goblin", "Zombie"]);
     expect(await of(["creature"], { cr: "1/8" })).toEqual(["Kobold"]);
     expect(await of(["creature"], { cr: "24" })).toEqual(["Ancient Red Dragon"]);
-    expect(await of(["creature"], { cr_min: "1/4", cr_max: 8 })).toEqual(["Fire Drake", "Goblin", "Wraith", "Young Green Dragon", "Zombie"]);
+    expect(await of(["creature"], { cr_min: "1/4", cr_max: 8 })).toEqual([
+      "Fire Drake",
+      "Goblin",
+      "Wraith",
+      "Young Green Dragon",
+      "Zombie",
+    ]);
     expect(await of(["creature"], { cr_min: 17 })).toEqual(["Ancient Red Dragon", "Dragon Turtle"]);
   });
 
   test("creature type, size, AC and HP minimums (inclusive)", async () => {
     expect(await of(["creature"], { creature_type: "Undead" })).toEqual(["Vampire", "Wraith", "Zombie"]);
     expect(await of(["creature"], { size: "LARGE" })).toEqual(["Fire Drake", "Young Green Dragon"]);
-    expect(await of(["creature"], { armor_class_min: 18 })).toEqual(["Ancient Red Dragon", "Dragon Turtle", "Young Green Dragon"]);
-    expect(await of(["creature"], { hit_points_min: 136 })).toEqual(["Ancient Red Dragon", "Dragon Turtle", "Vampire", "Young Green Dragon"]);
+    expect(await of(["creature"], { armor_class_min: 18 })).toEqual([
+      "Ancient Red Dragon",
+      "Dragon Turtle",
+      "Young Green Dragon",
+    ]);
+    expect(await of(["creature"], { hit_points_min: 136 })).toEqual([
+      "Ancient Red Dragon",
+      "Dragon Turtle",
+      "Vampire",
+      "Young Green Dragon",
+    ]);
   });
 
   test("equipment filters", async () => {
@@ -125,9 +155,14 @@ describe("structured filters (each alone)", () => {
 
 describe("combined filters", () => {
   test("ANDed", async () => {
-    expect(await spells({ level: 4, school: "evocation", class_key: "druid", concentration: true })).toEqual(["Wall of Fire"]);
+    expect(await spells({ level: 4, school: "evocation", class_key: "druid", concentration: true })).toEqual([
+      "Wall of Fire",
+    ]);
     expect(await spells({ damage_type: "fire", level_max: 0 })).toEqual(["Ember_Spark", "EmberXSpark", "Fire Bolt"]);
-    expect(await of(["creature"], { creature_type: "dragon", cr_min: 10, size: "gargantuan" })).toEqual(["Ancient Red Dragon", "Dragon Turtle"]);
+    expect(await of(["creature"], { creature_type: "dragon", cr_min: 10, size: "gargantuan" })).toEqual([
+      "Ancient Red Dragon",
+      "Dragon Turtle",
+    ]);
     expect(await spells({ level: 1, ritual: true, casting_time: "1 minute" })).toEqual(["Identify"]);
   });
 });
@@ -172,7 +207,10 @@ describe("limit and order", () => {
         const an = a.name.toLowerCase();
         const bn = b.name.toLowerCase();
         if (an !== bn) return an < bn ? -1 : 1;
-        return pref(a.document_key) - pref(b.document_key) || (a.document_key < b.document_key ? -1 : a.document_key > b.document_key ? 1 : a.key < b.key ? -1 : 1);
+        return (
+          pref(a.document_key) - pref(b.document_key) ||
+          (a.document_key < b.document_key ? -1 : a.document_key > b.document_key ? 1 : a.key < b.key ? -1 : 1)
+        );
       })
       .map((e) => `${e.name} [${e.document_key}]`);
     expect(labels(r)).toEqual(expected);

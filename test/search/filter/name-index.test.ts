@@ -15,7 +15,22 @@ import { resolveName } from "../../../src/search/filter/names.ts";
 import { buildFilterWhere } from "../../../src/search/filter/filters.ts";
 import { makeEntity, makeStore, sampleEntities } from "../../support/entities.ts";
 
-const extra = ["Élan Vital", "ÆTHER Bolt", "Magic Missile", "Magic Circle", "Mage Armor", "Lich", "Light", "Goblin", "Goblin Boss", "Ancient Red Dragon", "Ancient Blue Dragon", "Blizzard", "Lizard", "Σίσυφος"];
+const extra = [
+  "Élan Vital",
+  "ÆTHER Bolt",
+  "Magic Missile",
+  "Magic Circle",
+  "Mage Armor",
+  "Lich",
+  "Light",
+  "Goblin",
+  "Goblin Boss",
+  "Ancient Red Dragon",
+  "Ancient Blue Dragon",
+  "Blizzard",
+  "Lizard",
+  "Σίσυφος",
+];
 const { store, cleanup } = makeStore([
   ...sampleEntities(),
   ...extra.map((n, i) => makeEntity(i % 2 ? "creature" : "spell", n, {}, { doc: i % 3 ? "srd-2014" : "tob" })),
@@ -30,7 +45,10 @@ function sqlPartial(kinds: readonly string[], text: string): number[] {
   const slug = slugify(text);
   const sql = `SELECT id FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) AND (name LIKE ? ESCAPE '\\' ${slug ? "OR slug LIKE ? ESCAPE '\\'" : ""}) ORDER BY id`;
   const params = [...kinds, `%${escapeLike(text)}%`, ...(slug ? [`%${escapeLike(slug)}%`] : [])];
-  return db.query<{ id: number }, string[]>(sql).all(...params).map((r) => r.id);
+  return db
+    .query<{ id: number }, string[]>(sql)
+    .all(...params)
+    .map((r) => r.id);
 }
 
 /** The scan "did you mean" made before the index: every distinct name, edit distance to each. */
@@ -38,7 +56,12 @@ function scanClosest(kinds: readonly string[], name: string, max = 3): string[] 
   const want = name.trim().toLowerCase().replace(/[*%]/g, "");
   if (want.length < 3) return [];
   const limit = Math.max(2, Math.floor(want.length / 4));
-  const names = db.query<{ name: string }, string[]>(`SELECT DISTINCT name FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) ORDER BY id`).all(...kinds).map((r) => r.name);
+  const names = db
+    .query<{ name: string }, string[]>(
+      `SELECT DISTINCT name FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) ORDER BY id`,
+    )
+    .all(...kinds)
+    .map((r) => r.name);
   const seen = new Set<string>();
   const found: Array<{ name: string; d: number }> = [];
   for (const n of names) {
@@ -50,7 +73,10 @@ function scanClosest(kinds: readonly string[], name: string, max = 3): string[] 
       found.push({ name: n, d });
     }
   }
-  return found.sort((a, b) => a.d - b.d || a.name.localeCompare(b.name)).slice(0, max).map((f) => f.name);
+  return found
+    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
+    .slice(0, max)
+    .map((f) => f.name);
 }
 
 /** `name` with one to three edits (substitution, deletion, insertion or a swap of neighbours), chosen by `seed`. Pure. */
@@ -74,52 +100,121 @@ function mutate(name: string, seed: number): string {
   return x;
 }
 
-const INPUTS = ["fire", "FIRE", "Fire Bolt", "ball", "bolt", "élan", "ÉLAN", "æther", "aether", "σίσυφος", "_", "%", "100%", "goblin-boss", "dragon", "ancient-red", "zzz", "wall of"];
-const TYPOS = ["Firebal", "Magic Misile", "Gobblin", "Ancient Rde Dragon", "Wizzard", "Lihc", "mage armour", "Fire Blot", "Élan Vitall", "Sisyfos", "Blizard", "xxxxxxxxxxxx"];
+const INPUTS = [
+  "fire",
+  "FIRE",
+  "Fire Bolt",
+  "ball",
+  "bolt",
+  "élan",
+  "ÉLAN",
+  "æther",
+  "aether",
+  "σίσυφος",
+  "_",
+  "%",
+  "100%",
+  "goblin-boss",
+  "dragon",
+  "ancient-red",
+  "zzz",
+  "wall of",
+];
+const TYPOS = [
+  "Firebal",
+  "Magic Misile",
+  "Gobblin",
+  "Ancient Rde Dragon",
+  "Wizzard",
+  "Lihc",
+  "mage armour",
+  "Fire Blot",
+  "Élan Vitall",
+  "Sisyfos",
+  "Blizard",
+  "xxxxxxxxxxxx",
+];
 
 describe("name index", () => {
   test("partial matches: the ids SQL's LIKE finds (ASCII folding only, `_` and `%` literal)", () => {
     for (const kinds of KINDS) {
       for (const text of INPUTS) {
         const ids = nameIndex(db).partialIds(kinds, text, slugify(text) || undefined);
-        expect({ kinds, text, ids: [...(ids ?? [])].sort((a, b) => a - b) }).toEqual({ kinds, text, ids: sqlPartial(kinds, text) });
+        expect({ kinds, text, ids: [...(ids ?? [])].sort((a, b) => a - b) }).toEqual({
+          kinds,
+          text,
+          ids: sqlPartial(kinds, text),
+        });
       }
     }
     expect(nameIndex(db).partialIds(["spell"], "a\nb", undefined)).toBeUndefined();
   });
 
   test("keys: the ids `key = ? COLLATE NOCASE` finds, ascending", () => {
-    const keys = db.query<{ kind: string; key: string }, []>("SELECT kind, key FROM entities WHERE dup_of IS NULL").all();
+    const keys = db
+      .query<{ kind: string; key: string }, []>("SELECT kind, key FROM entities WHERE dup_of IS NULL")
+      .all();
     const sqlKey = (kinds: readonly string[], key: string) =>
       db
-        .query<{ id: number }, string[]>(`SELECT id FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) AND key = ? COLLATE NOCASE ORDER BY id`)
+        .query<{ id: number }, string[]>(
+          `SELECT id FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) AND key = ? COLLATE NOCASE ORDER BY id`,
+        )
         .all(...kinds, key)
         .map((r) => r.id);
     expect(keys.length).toBeGreaterThan(20);
     for (const { kind, key } of keys.slice(0, 20)) {
       for (const kinds of [[kind], [kind === "spell" ? "creature" : "spell"], ...KINDS]) {
-        for (const k of [key, key.toUpperCase(), `${key}x`]) expect({ kinds, k, ids: nameIndex(db).keyIds(kinds, k) }).toEqual({ kinds, k, ids: sqlKey(kinds, k) });
+        for (const k of [key, key.toUpperCase(), `${key}x`])
+          expect({ kinds, k, ids: nameIndex(db).keyIds(kinds, k) }).toEqual({ kinds, k, ids: sqlKey(kinds, k) });
       }
       expect(nameIndex(db).keyIds([kind], key).length).toBeGreaterThan(0);
     }
   });
 
   test("did you mean: the names the full scan finds, in the same order", () => {
-    for (const kinds of KINDS) for (const t of [...TYPOS, ...INPUTS]) expect({ kinds, t, near: closestNames(db, kinds, null, t) }).toEqual({ kinds, t, near: scanClosest(kinds, t) });
+    for (const kinds of KINDS)
+      for (const t of [...TYPOS, ...INPUTS])
+        expect({ kinds, t, near: closestNames(db, kinds, null, t) }).toEqual({ kinds, t, near: scanClosest(kinds, t) });
     expect(closestNames(db, ["spell", "creature"], null, "Magic Misile")).toEqual(["Magic Missile", "Magic Circle"]);
   });
 
   test("did you mean, over many misspellings of the stored names (one to three edits, any letters): the full scan's answer", () => {
-    const names = db.query<{ name: string }, []>("SELECT DISTINCT name FROM entities WHERE dup_of IS NULL ORDER BY id").all().map((r) => r.name);
+    const names = db
+      .query<{ name: string }, []>("SELECT DISTINCT name FROM entities WHERE dup_of IS NULL ORDER BY id")
+      .all()
+      .map((r) => r.name);
     const mutated = names.flatMap((n, i) => [mutate(n, i), mutate(n, i + 101), mutate(n, i + 202)]);
     expect(mutated.length).toBeGreaterThan(60);
     // Each twice: the index's scratch counts start from zero every time.
-    for (const kinds of KINDS) for (const t of mutated) for (let k = 0; k < 2; k++) expect({ kinds, t, near: closestNames(db, kinds, null, t) }).toEqual({ kinds, t, near: scanClosest(kinds, t) });
+    for (const kinds of KINDS)
+      for (const t of mutated)
+        for (let k = 0; k < 2; k++)
+          expect({ kinds, t, near: closestNames(db, kinds, null, t) }).toEqual({
+            kinds,
+            t,
+            near: scanClosest(kinds, t),
+          });
   });
 
   test("letterBits: strings whose character sets differ in b bits are at least ⌈b ÷ 2⌉ edits apart", () => {
-    const words = ["fireball", "firebolt", "goblin", "golbin", "élan vital", "σίσυφος", "wizard", "lizard", "ab", "ba", "", "zz top", "a-b c'd"];
-    const pairs = words.flatMap((a) => [...words, ...words.map((w, i) => mutate(w, i))].map((b) => [a, b.toLowerCase()] as const));
+    const words = [
+      "fireball",
+      "firebolt",
+      "goblin",
+      "golbin",
+      "élan vital",
+      "σίσυφος",
+      "wizard",
+      "lizard",
+      "ab",
+      "ba",
+      "",
+      "zz top",
+      "a-b c'd",
+    ];
+    const pairs = words.flatMap((a) =>
+      [...words, ...words.map((w, i) => mutate(w, i))].map((b) => [a, b.toLowerCase()] as const),
+    );
     for (const [a, b] of pairs) {
       let bits = letterBits(a) ^ letterBits(b);
       let count = 0;
@@ -131,10 +226,27 @@ describe("name index", () => {
   });
 
   test("exact names: what `name = ?` (NOCASE) finds among the answering entities of the kinds", () => {
-    const names = db.query<{ name: string }, []>("SELECT DISTINCT name FROM entities WHERE dup_of IS NULL").all().map((r) => r.name);
+    const names = db
+      .query<{ name: string }, []>("SELECT DISTINCT name FROM entities WHERE dup_of IS NULL")
+      .all()
+      .map((r) => r.name);
     const sqlHas = (kinds: readonly string[], name: string) =>
-      db.query<{ x: number }, string[]>(`SELECT 1 AS x FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) AND name = ? LIMIT 1`).get(...kinds, name) !== null;
-    const inputs = [...names, ...names.map((n) => n.toUpperCase()), ...names.map((n) => n.toLowerCase()), ...INPUTS, ...TYPOS, "élan vital", "ÉLAN VITAL", "Goblin ", ""];
+      db
+        .query<{ x: number }, string[]>(
+          `SELECT 1 AS x FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) AND name = ? LIMIT 1`,
+        )
+        .get(...kinds, name) !== null;
+    const inputs = [
+      ...names,
+      ...names.map((n) => n.toUpperCase()),
+      ...names.map((n) => n.toLowerCase()),
+      ...INPUTS,
+      ...TYPOS,
+      "élan vital",
+      "ÉLAN VITAL",
+      "Goblin ",
+      "",
+    ];
     let found = 0;
     for (const kinds of KINDS) {
       for (const name of inputs) {
@@ -157,10 +269,24 @@ describe("name index", () => {
     expect(plain.where.onlyKinds).toEqual(["spell", "creature"]);
     expect(filtered.where.onlyKinds).toBeUndefined();
     const sqlOnly = { sql: plain.where.sql, params: plain.where.params };
-    for (const name of ["Goblin", "GOBLIN", "goblin boss", "Magic Missile", "Gobblin", "ancient", "Élan Vital", "élan vital", "fire*"]) {
+    for (const name of [
+      "Goblin",
+      "GOBLIN",
+      "goblin boss",
+      "Magic Missile",
+      "Gobblin",
+      "ancient",
+      "Élan Vital",
+      "élan vital",
+      "fire*",
+    ]) {
       const viaIndex = resolveName(db, plain.where, name, ["spell", "creature"]);
       const viaSql = resolveName(db, sqlOnly, name, ["spell", "creature"]);
-      expect({ name, how: viaIndex?.how, clause: viaIndex?.clause }).toEqual({ name, how: viaSql?.how, clause: viaSql?.clause });
+      expect({ name, how: viaIndex?.how, clause: viaIndex?.clause }).toEqual({
+        name,
+        how: viaSql?.how,
+        clause: viaSql?.clause,
+      });
     }
     expect(resolveName(db, filtered.where, "Goblin", ["spell", "creature"])?.how).toBe("exact");
   });

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { runSearch } from "../../../src/search/hybrid.ts";
 import { buildFilterWhere } from "../../../src/search/filter/filters.ts";
-import { hasWildcard, type NameStrategy, nameSteps, resolveName, wildcardToLike } from "../../../src/search/filter/names.ts";
+import {
+  hasWildcard,
+  type NameStrategy,
+  nameSteps,
+  resolveName,
+  wildcardToLike,
+} from "../../../src/search/filter/names.ts";
 import type { SearchQuery } from "../../../src/search/types.ts";
 import type { Store } from "../../../src/store/db.ts";
 import { makeEntity, makeStore, sampleEntities } from "../../support/entities.ts";
@@ -54,7 +60,11 @@ describe("name matching", () => {
     expect(await byName("fire*")).toEqual(["Fire Bolt", "Fire Shield", "Fireball", "Fireball"]);
     expect(await byName("%fire")).toEqual(["100% Fire", "1000 Fire", "Wall of Fire"]);
     expect(await byName("*fire")).toEqual(await byName("%fire"));
-    expect(await byName("*dragon*", { kinds: ["creature"] })).toEqual(["Ancient Red Dragon", "Dragon Turtle", "Young Green Dragon"]);
+    expect(await byName("*dragon*", { kinds: ["creature"] })).toEqual([
+      "Ancient Red Dragon",
+      "Dragon Turtle",
+      "Young Green Dragon",
+    ]);
     expect(await byName("*DRAGON", { kinds: ["creature"] })).toEqual(["Ancient Red Dragon", "Young Green Dragon"]);
     expect(await byName("*of*")).toEqual(["Wall of Fire"]);
   });
@@ -87,7 +97,11 @@ describe("name matching", () => {
   });
 
   test("partial name when nothing matches exactly", async () => {
-    expect(await byName("dragon", { kinds: ["creature"] })).toEqual(["Ancient Red Dragon", "Dragon Turtle", "Young Green Dragon"]);
+    expect(await byName("dragon", { kinds: ["creature"] })).toEqual([
+      "Ancient Red Dragon",
+      "Dragon Turtle",
+      "Young Green Dragon",
+    ]);
     expect(await byName("red-drag", { kinds: ["creature"] })).toEqual(["Ancient Red Dragon"]);
     expect(await byName("opportunity", { kinds: ["rule"] })).toEqual(["Opportunity Attacks"]);
   });
@@ -95,7 +109,8 @@ describe("name matching", () => {
   test("a lookup by key, slug, key suffix or part of a name seeks its rows: no statement walks a whole kind", async () => {
     // Without statistics SQLite takes `kind = ?` for a handful of rows: it walked every spell or
     // creature in a covering index to find one key or slug (names.ts: SLUG_IS, WhereClause.byIds).
-    const walksKind = (detail: string) => /^SEARCH [eo] USING (COVERING )?INDEX \w+ \(kind=\?\)$/.test(detail) || /^SCAN [eo]\b/.test(detail);
+    const walksKind = (detail: string) =>
+      /^SEARCH [eo] USING (COVERING )?INDEX \w+ \(kind=\?\)$/.test(detail) || /^SCAN [eo]\b/.test(detail);
     const cases: Array<[string, Partial<SearchQuery>, NameStrategy | undefined]> = [
       ["srd_fireball", {}, "key"],
       ["SRD-2024_FIREBALL", {}, "key"],
@@ -121,7 +136,10 @@ describe("name matching", () => {
       expect({ name, found: found > 0 }).toEqual({ name, found: name !== "tarrasque" });
       expect(rec.seen.length).toBeGreaterThan(0);
       for (const sql of rec.seen) {
-        const plan = store.db.query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${sql}`).all().map((r) => r.detail);
+        const plan = store.db
+          .query<{ detail: string }, []>(`EXPLAIN QUERY PLAN ${sql}`)
+          .all()
+          .map((r) => r.detail);
         expect({ name, sql, walks: plan.filter(walksKind) }).toEqual({ name, sql, walks: [] });
       }
     }
@@ -130,10 +148,31 @@ describe("name matching", () => {
   test("one key filed under two kinds: the same order whether the rows are read by id or along an index", async () => {
     // The SRD files "Acolyte" as a background and a creature with one key; here a Shield armor
     // shares the Shield spell's key. Rows read by id come in id order (the spell was stored first).
-    const { store: two, cleanup: done } = makeStore([...sampleEntities(), makeEntity("armor", "Shield", { category: "shield" }, { key: "srd_shield" })]);
+    const { store: two, cleanup: done } = makeStore([
+      ...sampleEntities(),
+      makeEntity("armor", "Shield", { category: "shield" }, { key: "srd_shield" }),
+    ]);
     try {
-      const list = async (name: string) => labels(await runSearch(ctxOf(two), { kinds: ["spell", "armor"], limit: 10, name, collapse: false, documents: ["srd-2014"] })).join(", ");
-      const kinds = async (name: string) => (await runSearch(ctxOf(two), { kinds: ["spell", "armor"], limit: 10, name, collapse: false, documents: ["srd-2014"] })).hits.map((h) => h.entity.kind);
+      const list = async (name: string) =>
+        labels(
+          await runSearch(ctxOf(two), {
+            kinds: ["spell", "armor"],
+            limit: 10,
+            name,
+            collapse: false,
+            documents: ["srd-2014"],
+          }),
+        ).join(", ");
+      const kinds = async (name: string) =>
+        (
+          await runSearch(ctxOf(two), {
+            kinds: ["spell", "armor"],
+            limit: 10,
+            name,
+            collapse: false,
+            documents: ["srd-2014"],
+          })
+        ).hits.map((h) => h.entity.kind);
       expect(await kinds("Shield")).toEqual(["armor", "spell"]);
       expect(await kinds("srd_shield")).toEqual(["armor", "spell"]);
       expect(await list("srd_shield")).toBe(await list("Shield"));
@@ -151,14 +190,17 @@ describe("name matching", () => {
   test("name combines with filters, documents and limit", async () => {
     expect(await byName("fire*", { filters: { level: 3 } })).toEqual(["Fireball", "Fireball"]);
     expect(labels(await run({ name: "fireball", documents: ["srd-2024"] }))).toEqual(["Fireball [srd-2024]"]);
-    expect(await byName("*fire*", { filters: { school: "evocation", level: 4 } })).toEqual(["Fire Shield", "Wall of Fire"]);
+    expect(await byName("*fire*", { filters: { school: "evocation", level: 4 } })).toEqual([
+      "Fire Shield",
+      "Wall of Fire",
+    ]);
     expect((await run({ name: "*fire*", limit: 2 })).hits.length).toBe(2);
     // the exact name exists only outside the filter → falls through to the next step within the filter
     expect(await byName("shield", { filters: { level: 4 } })).toEqual(["Fire Shield"]);
   });
 
   test("hostile input is just text", async () => {
-    for (const n of ["'; DROP TABLE entities; --", "\"", "\\", "%_%", "*\\*", "NEAR(a b)"]) {
+    for (const n of ["'; DROP TABLE entities; --", '"', "\\", "%_%", "*\\*", "NEAR(a b)"]) {
       const r = await run({ name: n });
       expect(Array.isArray(r.hits)).toBe(true);
     }

@@ -89,7 +89,11 @@ describe("vector index", () => {
     tmp.cleanup();
   });
 
-  const allIds = () => store.db.query<{ id: number }, []>("SELECT id FROM entities").all().map((r) => r.id);
+  const allIds = () =>
+    store.db
+      .query<{ id: number }, []>("SELECT id FROM entities")
+      .all()
+      .map((r) => r.id);
 
   test("HNSW search agrees with exact search on top-1, similarity = 1 − cosine distance", () => {
     const idx = loadOrBuildIndex(store, MODEL, DIM);
@@ -103,7 +107,8 @@ describe("vector index", () => {
       expect(exact.length).toBe(N);
       if (ann[0]!.id === exact[0]!.id) agree++;
       expect(Math.abs(ann[0]!.similarity - exact.find((e) => e.id === ann[0]!.id)!.similarity)).toBeLessThan(0.01);
-      for (let i = 1; i < ann.length; i++) expect(ann[i]!.similarity).toBeLessThanOrEqual(ann[i - 1]!.similarity + 1e-6);
+      for (let i = 1; i < ann.length; i++)
+        expect(ann[i]!.similarity).toBeLessThanOrEqual(ann[i - 1]!.similarity + 1e-6);
     }
     expect(agree).toBe(30);
     // A stored vector finds itself first.
@@ -161,7 +166,11 @@ describe("vector index", () => {
     expect(reopen()).toMatchObject({ rebuilt: true, size: N });
 
     expect(reopen()).toMatchObject({ rebuilt: false });
-    expect(loadOrBuildIndex(store, MODEL, DIM).search(query, 3).map((h) => h.id)).toEqual(expected.map((h) => h.id));
+    expect(
+      loadOrBuildIndex(store, MODEL, DIM)
+        .search(query, 3)
+        .map((h) => h.id),
+    ).toEqual(expected.map((h) => h.id));
   });
 
   test("follows deletes, changes and additions incrementally", () => {
@@ -244,7 +253,9 @@ describe("vector index", () => {
     expect(res[0]).toMatchObject({ id: target });
     expect(res[0]!.similarity).toBeCloseTo(1, 5);
     // Change entity `target`: its vector is dropped until re-embedded, then the new vector counts.
-    const i = Number(store.db.query<{ key: string }, [number]>("SELECT key FROM entities WHERE id = ?").get(target)!.key.slice(1));
+    const i = Number(
+      store.db.query<{ key: string }, [number]>("SELECT key FROM entities WHERE id = ?").get(target)!.key.slice(1),
+    );
     replaceOrigin(
       store.db,
       "o",
@@ -259,7 +270,11 @@ describe("vector index", () => {
   test("stored vectors read back bit for bit, many ids in one read, each in its own buffer", () => {
     const mem = openStore({ path: ":memory:" });
     try {
-      replaceOrigin(mem.db, "o", Array.from({ length: 1200 }, (_, j) => ent(j)));
+      replaceOrigin(
+        mem.db,
+        "o",
+        Array.from({ length: 1200 }, (_, j) => ent(j)),
+      );
       const r = rng(7);
       const pending = listPendingVectors(mem.db, MODEL, 100_000);
       const written = new Map(pending.map((p) => [p.id, { id: p.id, contentHash: p.content_hash, vector: unit(r) }]));

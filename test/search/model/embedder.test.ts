@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createEmbedderProvider, TimeoutError, withTimeout } from "../../../src/search/model/embedder.ts";
 import {
-  createEmbedderProvider,
-  TimeoutError,
-  withTimeout,
-} from "../../../src/search/model/embedder.ts";
-import { BGE_QUERY_INSTRUCTION, inspectModelDir, modelProfile, planModelSources } from "../../../src/search/model/model-source.ts";
-import type { EmbedderProvider } from "../../../src/search/types.ts";
+  BGE_QUERY_INSTRUCTION,
+  inspectModelDir,
+  modelProfile,
+  planModelSources,
+} from "../../../src/search/model/model-source.ts";
 import { loadConfig } from "../../../src/config.ts";
 import { installModel } from "../../../src/search/model/model-install.ts";
 import { DEFAULT_MODEL } from "../../../src/search/model/model-manifest.ts";
@@ -48,7 +48,13 @@ async function captureStderr(fn: () => Promise<unknown>): Promise<string> {
 
 /** A provider that can only use `modelDir` (no env, no embedded model, no download). */
 function isolated(modelDir: string | null, extra: Parameters<typeof createEmbedderProvider>[0] = {}) {
-  return createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false, cacheDir: join(tmp.dir, "cache"), ...extra });
+  return createEmbedderProvider({
+    modelDir,
+    embeddedDir: null,
+    allowDownload: false,
+    cacheDir: join(tmp.dir, "cache"),
+    ...extra,
+  });
 }
 
 beforeAll(async () => {
@@ -65,7 +71,12 @@ describe("tiny model", () => {
   test("is generated, loads in fastembed and returns unit vectors where related words are close", async () => {
     const e = (await isolated(modelA).get())!;
     expect(e).not.toBeNull();
-    const [fire, flame, heal, ice] = await e.embedPassages(["fire burns", "a blaze of flames", "heal wounds", "ice and frost"]);
+    const [fire, flame, heal, ice] = await e.embedPassages([
+      "fire burns",
+      "a blaze of flames",
+      "heal wounds",
+      "ice and frost",
+    ]);
     for (const v of [fire!, flame!, heal!, ice!]) expect(Math.abs(Math.sqrt(dot(v, v)) - 1)).toBeLessThan(1e-5);
     expect(dot(fire!, flame!)).toBeGreaterThan(dot(fire!, heal!) + 0.3);
     expect(dot(fire!, flame!)).toBeGreaterThan(dot(fire!, ice!) + 0.3);
@@ -92,7 +103,13 @@ describe("embedder provider", () => {
     const e = (await p.get())!;
     expect(e.id).toBe(`custom:tiny-a@${sha12(join(modelA, "model.onnx"))}`);
     expect(e.dim).toBe(32);
-    expect(p.info()).toMatchObject({ id: e.id, dim: 32, source: "LOREKEEPER_MODEL_DIR", onnxFile: "model.onnx", family: "plain" });
+    expect(p.info()).toMatchObject({
+      id: e.id,
+      dim: 32,
+      source: "LOREKEEPER_MODEL_DIR",
+      onnxFile: "model.onnx",
+      family: "plain",
+    });
     const other = (await isolated(modelB).get())!;
     expect(other.id).not.toBe(e.id);
     const big = (await isolated(await createTinyModel(join(tmp.dir, "tiny-48"), { dim: 48 })).get())!;
@@ -101,10 +118,18 @@ describe("embedder provider", () => {
 
   test("LOREKEEPER_MODEL_DIR wins over the embedded model; without it the embedded model is used (both from the Config)", async () => {
     process.env.LOREKEEPER_MODEL_DIR = modelA;
-    const fromEnv = createEmbedderProvider({ config: loadConfig({ embeddedModelDir: modelB }), allowDownload: false, cacheDir: join(tmp.dir, "cache") });
+    const fromEnv = createEmbedderProvider({
+      config: loadConfig({ embeddedModelDir: modelB }),
+      allowDownload: false,
+      cacheDir: join(tmp.dir, "cache"),
+    });
     expect((await fromEnv.get())!.id).toStartWith("custom:tiny-a@");
     delete process.env.LOREKEEPER_MODEL_DIR;
-    const fromEmbedded = createEmbedderProvider({ config: loadConfig({ embeddedModelDir: modelB }), allowDownload: false, cacheDir: join(tmp.dir, "cache") });
+    const fromEmbedded = createEmbedderProvider({
+      config: loadConfig({ embeddedModelDir: modelB }),
+      allowDownload: false,
+      cacheDir: join(tmp.dir, "cache"),
+    });
     expect((await fromEmbedded.get())!.id).toStartWith("custom:tiny-b@");
     expect(fromEmbedded.info()?.source).toBe("embedded");
   });
@@ -157,7 +182,12 @@ describe("embedder provider", () => {
   });
 
   test("a broken embedded model falls through to the default model (and both reasons are kept)", async () => {
-    const p = createEmbedderProvider({ modelDir: null, embeddedDir: join(tmp.dir, "gone"), allowDownload: false, cacheDir: join(tmp.dir, "cache") });
+    const p = createEmbedderProvider({
+      modelDir: null,
+      embeddedDir: join(tmp.dir, "gone"),
+      allowDownload: false,
+      cacheDir: join(tmp.dir, "cache"),
+    });
     await captureStderr(async () => expect(await p.get()).toBeNull());
     expect(p.reason()).toContain("embedded model");
     expect(p.reason()).toContain(`model ${DEFAULT_MODEL}`);
@@ -166,18 +196,46 @@ describe("embedder provider", () => {
   test("without any other model the default model is loaded from the model cache, installed but not in use", async () => {
     const modelsDir = join(tmp.dir, "models-default");
     await installModel([modelA], { modelsDir, name: DEFAULT_MODEL, pooling: "cls", use: false });
-    const p = createEmbedderProvider({ modelDir: null, embeddedDir: null, installedDir: null, allowDownload: false, cacheDir: modelsDir });
+    const p = createEmbedderProvider({
+      modelDir: null,
+      embeddedDir: null,
+      installedDir: null,
+      allowDownload: false,
+      cacheDir: modelsDir,
+    });
     const e = (await p.get())!;
     expect(e).not.toBeNull();
     expect(p.info()).toMatchObject({ name: DEFAULT_MODEL, source: "cache", dir: join(modelsDir, DEFAULT_MODEL) });
     // An alias (fastembed's name of the same model) finds the same installed folder.
-    const alias = createEmbedderProvider({ modelDir: null, embeddedDir: null, installedDir: null, allowDownload: false, cacheDir: modelsDir, modelName: "fast-all-MiniLM-L6-v2" });
+    const alias = createEmbedderProvider({
+      modelDir: null,
+      embeddedDir: null,
+      installedDir: null,
+      allowDownload: false,
+      cacheDir: modelsDir,
+      modelName: "fast-all-MiniLM-L6-v2",
+    });
     expect((await alias.get())!.id).toBe(e.id);
   });
 
   test("over-long queries are truncated to the token limit with a warning", async () => {
     const e = (await isolated(modelA, { maxTokens: 16 }).get())!;
-    const words = ["fire", "flame", "blaze", "burn", "heat", "ember", "smoke", "scorch", "fire", "flame", "blaze", "burn", "heat", "ember"];
+    const words = [
+      "fire",
+      "flame",
+      "blaze",
+      "burn",
+      "heat",
+      "ember",
+      "smoke",
+      "scorch",
+      "fire",
+      "flame",
+      "blaze",
+      "burn",
+      "heat",
+      "ember",
+    ];
     const long = `${words.join(" ")} ${"heal wounds cure ".repeat(20)}`;
     let v: Float32Array = new Float32Array(0);
     const err = await captureStderr(async () => {
@@ -196,10 +254,20 @@ describe("embedder provider", () => {
 
 describe("model conventions", () => {
   test("BGE gets the query instruction, e5 its prefixes, static models nothing", () => {
-    expect(modelProfile("fast-bge-small-en-v1.5")).toEqual({ family: "bge", queryPrefix: BGE_QUERY_INSTRUCTION, passagePrefix: "" });
+    expect(modelProfile("fast-bge-small-en-v1.5")).toEqual({
+      family: "bge",
+      queryPrefix: BGE_QUERY_INSTRUCTION,
+      passagePrefix: "",
+    });
     expect(modelProfile("custom:model", { _name_or_path: "BAAI/bge-small-en-v1.5" }).family).toBe("bge");
-    expect(modelProfile("fast-multilingual-e5-large")).toMatchObject({ family: "e5", queryPrefix: "query: ", passagePrefix: "passage: " });
-    expect(modelProfile("custom:lorekeeper-static-384", { _name_or_path: "lorekeeper-static-384" }).family).toBe("plain");
+    expect(modelProfile("fast-multilingual-e5-large")).toMatchObject({
+      family: "e5",
+      queryPrefix: "query: ",
+      passagePrefix: "passage: ",
+    });
+    expect(modelProfile("custom:lorekeeper-static-384", { _name_or_path: "lorekeeper-static-384" }).family).toBe(
+      "plain",
+    );
     expect(modelProfile("fast-all-MiniLM-L6-v2").queryPrefix).toBe("");
   });
 
@@ -221,10 +289,9 @@ describe("model conventions", () => {
   test("source order: explicit dir alone; else embedded, then named", () => {
     const base = { modelName: DEFAULT_MODEL, cacheDir: "/c", allowDownload: true };
     expect(planModelSources({ ...base, modelDir: "/m", embeddedDir: "/e" }).map((s) => s.kind)).toEqual(["dir"]);
-    expect(planModelSources({ ...base, embeddedDir: "/e" }).map((s) => (s.kind === "dir" ? s.origin : s.name))).toEqual([
-      "embedded",
-      DEFAULT_MODEL,
-    ]);
+    expect(planModelSources({ ...base, embeddedDir: "/e" }).map((s) => (s.kind === "dir" ? s.origin : s.name))).toEqual(
+      ["embedded", DEFAULT_MODEL],
+    );
   });
 
   test("model folders: model.onnx, model_optimized.onnx, a single *.onnx, or onnx/; several others are ambiguous", async () => {
@@ -255,5 +322,4 @@ describe("timeouts", () => {
     expect(await withTimeout(Promise.resolve(8), 0)).toBe(8);
     await expect(withTimeout(new Promise(() => {}), 20, "thing")).rejects.toBeInstanceOf(TimeoutError);
   });
-
 });

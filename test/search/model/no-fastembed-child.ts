@@ -8,12 +8,20 @@ import { createEmbedderProvider } from "../../../src/search/model/embedder.ts";
 
 const fastembedLoaded = () => Object.keys(require.cache).some((k) => /[\\/]fastembed[\\/]/.test(k));
 const [modelDir, graphCache] = process.argv.slice(2);
-const provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false, graphCache, graphSaveDelayMs: 60_000 });
+const provider = createEmbedderProvider({
+  modelDir,
+  embeddedDir: null,
+  allowDownload: false,
+  graphCache,
+  graphSaveDelayMs: 60_000,
+});
 const e = await provider.get();
 if (!e) throw new Error(`no model: ${provider.reason()}`);
 const query = await e.embedQuery("fire breathing dragon");
 const afterQuery = fastembedLoaded();
 const [passage] = await e.embedPassages(["fire breathing dragon"]);
 const afterPassages = fastembedLoaded();
-process.stdout.write(`${JSON.stringify({ afterQuery, afterPassages, same: query.length === passage!.length && query.every((x, i) => Math.abs(x - passage![i]!) < 1e-5) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ afterQuery, afterPassages, same: query.length === passage!.length && query.every((x, i) => Math.abs(x - passage![i]!) < 1e-5) })}\n`,
+);
 process.exit(0);

@@ -21,8 +21,15 @@ let modelDir: string;
 let pooledDir: string;
 
 const fastembed = (dir: string, maxLength: number) =>
-  FlagEmbedding.init({ model: EmbeddingModel.CUSTOM, modelAbsoluteDirPath: dir, modelName: "model.onnx", maxLength, showDownloadProgress: false });
-const runnersOf = async (dir: string, maxLength: number) => onnxRunners(ort, await createSession(ort, join(dir, "model.onnx")), loadTokenizer(dir, maxLength));
+  FlagEmbedding.init({
+    model: EmbeddingModel.CUSTOM,
+    modelAbsoluteDirPath: dir,
+    modelName: "model.onnx",
+    maxLength,
+    showDownloadProgress: false,
+  });
+const runnersOf = async (dir: string, maxLength: number) =>
+  onnxRunners(ort, await createSession(ort, join(dir, "model.onnx")), loadTokenizer(dir, maxLength));
 
 beforeAll(async () => {
   tmp = makeTempDir("lk-onnx-runners-");
@@ -33,13 +40,25 @@ beforeAll(async () => {
 });
 afterAll(() => tmp.cleanup());
 
-const QUERIES = ["fire", "undead that drain life", "protect allies from fire and cold", "what happens when I fall", "zzz unknown words", "dragon ".repeat(40).trim()];
+const QUERIES = [
+  "fire",
+  "undead that drain life",
+  "protect allies from fire and cold",
+  "what happens when I fall",
+  "zzz unknown words",
+  "dragon ".repeat(40).trim(),
+];
 
 describe("queries with their own tokens", () => {
   test("give fastembed's padded vector, bit for bit (the runner and the embedder)", async () => {
     const raw = await fastembed(modelDir, 256);
     const runners = await runnersOf(modelDir, 256);
-    const e = (await createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false, cacheDir: join(tmp.dir, "cache") }).get())!;
+    const e = (await createEmbedderProvider({
+      modelDir,
+      embeddedDir: null,
+      allowDownload: false,
+      cacheDir: join(tmp.dir, "cache"),
+    }).get())!;
     for (const q of QUERIES) {
       const r = await raw.embed([q], 1).next();
       const want = Array.from(r.done ? [] : r.value[0]!);

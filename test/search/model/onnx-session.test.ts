@@ -30,7 +30,11 @@ type Encoder = { encode(text: string): Promise<Enc> };
 describe("a model folder without fastembed's module", () => {
   test("the tokenizer encodes as fastembed's loadTokenizer sets it up (truncation, padding, special tokens)", async () => {
     const ours = loadTokenizer(modelDir, 16) as unknown as Encoder;
-    const theirs = (Reflect.get(FlagEmbedding, "loadTokenizer") as (dir: string, max: number) => Encoder).call(FlagEmbedding, modelDir, 16);
+    const theirs = (Reflect.get(FlagEmbedding, "loadTokenizer") as (dir: string, max: number) => Encoder).call(
+      FlagEmbedding,
+      modelDir,
+      16,
+    );
     for (const text of ["fire", "undead that drain life", "dragon ".repeat(30).trim(), "[CLS] odd [SEP] input", ""]) {
       const [a, b] = [await ours.encode(text), await theirs.encode(text)];
       expect(a.getIds()).toEqual(b.getIds());
@@ -41,7 +45,10 @@ describe("a model folder without fastembed's module", () => {
   });
 
   test("loading, a query and a passage import no fastembed; the query and the passage get the same vector", () => {
-    const child = Bun.spawnSync([process.execPath, join(import.meta.dir, "no-fastembed-child.ts"), modelDir, join(tmp.dir, "graphs")], { stderr: "pipe" });
+    const child = Bun.spawnSync(
+      [process.execPath, join(import.meta.dir, "no-fastembed-child.ts"), modelDir, join(tmp.dir, "graphs")],
+      { stderr: "pipe" },
+    );
     const out = child.stdout.toString();
     if (child.exitCode !== 0) throw new Error(`child failed: ${child.stderr.toString().slice(-2000)}`);
     expect(JSON.parse(out)).toEqual({ afterQuery: false, afterPassages: false, same: true });

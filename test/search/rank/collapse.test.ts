@@ -7,25 +7,52 @@ import { leanSchema } from "../../../src/tools/kit/lean-schema.ts";
 import { firstSentence } from "../../../src/tools/answer/rows.ts";
 
 let id = 0;
-const row = (name: string, doc: string, source = "open5e_v2", kind = "spell"): LightRow => ({ id: ++id, kind, name, document_key: doc, document_source: source, key: `${doc}_${name.toLowerCase()}` });
+const row = (name: string, doc: string, source = "open5e_v2", kind = "spell"): LightRow => ({
+  id: ++id,
+  kind,
+  name,
+  document_key: doc,
+  document_source: source,
+  key: `${doc}_${name.toLowerCase()}`,
+});
 
 describe("document preference", () => {
   test("default: srd-2024, srd-2014, other open content by key, homebrew last", () => {
-    const rows = [row("X", "tob"), row("X", "mine", "orcbrew"), row("X", "a5e-ag"), row("X", "srd-2014"), row("X", "srd-2024")];
+    const rows = [
+      row("X", "tob"),
+      row("X", "mine", "orcbrew"),
+      row("X", "a5e-ag"),
+      row("X", "srd-2014"),
+      row("X", "srd-2024"),
+    ];
     const [g] = groupRows(rows, documentRank());
     expect(g!.members.map((m) => m.document_key)).toEqual(["srd-2024", "srd-2014", "a5e-ag", "tob", "mine"]);
   });
   test("listed documents first, in order, aliases resolved; the SRDs keep their order after them", () => {
     expect(normalizePreference(["SRD-5e", " tob ", "srd-2014"])).toEqual(["srd-2014", "tob"]);
     const rows = [row("X", "tob"), row("X", "a5e-ag"), row("X", "srd-2014"), row("X", "srd-2024")];
-    expect(groupRows(rows, documentRank(["tob", "srd-5.1"]))[0]!.members.map((m) => m.document_key)).toEqual(["tob", "srd-2014", "srd-2024", "a5e-ag"]);
+    expect(groupRows(rows, documentRank(["tob", "srd-5.1"]))[0]!.members.map((m) => m.document_key)).toEqual([
+      "tob",
+      "srd-2014",
+      "srd-2024",
+      "a5e-ag",
+    ]);
     expect(documentRank(["tob"]).id).toBe("tob");
     expect(documentRank(["tob"])).toBe(documentRank(["TOB"]));
   });
   test("groups: one per kind and name (any case), placed where their first row is", () => {
-    const rows = [row("Shield", "a5e-ag"), row("Fireball", "tob"), row("shield", "srd-2024"), row("Shield", "srd-2014", "open5e_v2", "armor")];
+    const rows = [
+      row("Shield", "a5e-ag"),
+      row("Fireball", "tob"),
+      row("shield", "srd-2024"),
+      row("Shield", "srd-2014", "open5e_v2", "armor"),
+    ];
     const groups = groupRows(rows, documentRank());
-    expect(groups.map((g) => `${g.members[0]!.kind}:${g.members[0]!.name}@${g.members[0]!.document_key}+${g.members.length - 1}`)).toEqual(["spell:shield@srd-2024+1", "spell:Fireball@tob+0", "armor:Shield@srd-2014+0"]);
+    expect(
+      groups.map(
+        (g) => `${g.members[0]!.kind}:${g.members[0]!.name}@${g.members[0]!.document_key}+${g.members.length - 1}`,
+      ),
+    ).toEqual(["spell:shield@srd-2024+1", "spell:Fireball@tob+0", "armor:Shield@srd-2014+0"]);
   });
 });
 
@@ -45,7 +72,13 @@ describe("lean tool schemas", () => {
     };
     expect(leanSchema(s)).toEqual({
       type: "object",
-      properties: { n: { type: "integer" }, l: { type: "integer", minimum: 1, maximum: 100 }, e: { enum: ["a", "b"] }, r: { type: "object", additionalProperties: { type: "integer" } }, o: { type: "object" } },
+      properties: {
+        n: { type: "integer" },
+        l: { type: "integer", minimum: 1, maximum: 100 },
+        e: { enum: ["a", "b"] },
+        r: { type: "object", additionalProperties: { type: "integer" } },
+        o: { type: "object" },
+      },
       additionalProperties: false,
     });
   });

@@ -1,7 +1,17 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { allowedEdits, closestTerms, editDistance } from "../../../src/search/rank/fuzzy.ts";
 import { runSearch } from "../../../src/search/hybrid.ts";
-import { analyzeQuery, buildFtsQuery, candidateIdf, contentTokens, corrections, ftsTerm, lexicalSearch, queryTokens, semanticText } from "../../../src/search/rank/lexical.ts";
+import {
+  analyzeQuery,
+  buildFtsQuery,
+  candidateIdf,
+  contentTokens,
+  corrections,
+  ftsTerm,
+  lexicalSearch,
+  queryTokens,
+  semanticText,
+} from "../../../src/search/rank/lexical.ts";
 import { buildFilterWhere } from "../../../src/search/filter/filters.ts";
 import { TRUE_CLAUSE } from "../../../src/search/filter/filters.ts";
 import type { SearchQuery } from "../../../src/search/types.ts";
@@ -110,9 +120,13 @@ describe("lexical ranking", () => {
   });
 
   test("restricted to the filtered candidates", async () => {
-    expect(await top("fire", { filters: { level: 4 } })).toEqual(expect.arrayContaining(["Wall of Fire", "Fire Shield"]));
+    expect(await top("fire", { filters: { level: 4 } })).toEqual(
+      expect.arrayContaining(["Wall of Fire", "Fire Shield"]),
+    );
     expect(await top("fire", { filters: { level: 4 } })).not.toContain("Fireball");
-    expect(await top("fire", { kinds: ["creature"] })).toEqual(expect.arrayContaining(["Fire Drake", "Ancient Red Dragon"]));
+    expect(await top("fire", { kinds: ["creature"] })).toEqual(
+      expect.arrayContaining(["Fire Drake", "Ancient Red Dragon"]),
+    );
     expect(await top("dragon", { kinds: ["spell"] })).toEqual([]);
   });
 
@@ -182,7 +196,12 @@ describe("typo tolerance", () => {
 
   test("a misspelled word that only starts common words is still corrected ('wonds' is not 'wondrous')", async () => {
     const wondrous = ["Bag of Tricks", "Decanter of Endless Water", "Figurine of Wondrous Power"].map((n) =>
-      makeEntity("magic_item", n, { category: "wondrous-item", rarity: "uncommon" }, { text: "Wondrous item, uncommon." }),
+      makeEntity(
+        "magic_item",
+        n,
+        { category: "wondrous-item", rarity: "uncommon" },
+        { text: "Wondrous item, uncommon." },
+      ),
     );
     replaceOrigin(store.db, "test:wondrous", wondrous);
     try {
@@ -195,7 +214,12 @@ describe("typo tolerance", () => {
 
   test("the name vocabulary follows inserts and deletes", async () => {
     expect(await top("meteor swarn")).toEqual([]);
-    const meteor = makeEntity("spell", "Meteor Swarm", { level: 9, school: "evocation" }, { text: "Blazing orbs of fire plummet to the ground." });
+    const meteor = makeEntity(
+      "spell",
+      "Meteor Swarm",
+      { level: 9, school: "evocation" },
+      { text: "Blazing orbs of fire plummet to the ground." },
+    );
     replaceOrigin(store.db, "test:extra", [meteor]);
     expect((await top("meteor swarn"))[0]).toBe("Meteor Swarm");
     expect((await top("metoer"))[0]).toBe("Meteor Swarm");
@@ -211,13 +235,33 @@ describe("stop words and IDF among the candidates", () => {
     // 40 creatures all mention hit points: over the whole store "hit" and "points" are worthless
     // words (FTS5 IDF ≈ 0), among the rules they pick one rule out of three.
     const creatures = Array.from({ length: 40 }, (_, i) =>
-      makeEntity("creature", `Goblin ${i}`, { cr: 0.25, creature_type: "humanoid" }, { text: "It has 7 hit points and attacks with a scimitar." }),
+      makeEntity(
+        "creature",
+        `Goblin ${i}`,
+        { cr: 0.25, creature_type: "humanoid" },
+        { text: "It has 7 hit points and attacks with a scimitar." },
+      ),
     );
     ({ store: st, cleanup: done } = makeStore([
       ...creatures,
-      makeEntity("rule", "Dropping to 0 Hit Points", { section: "combat" }, { text: "When your hit points drop to 0, you fall unconscious." }),
-      makeEntity("rule", "Madness", { section: "adventuring" }, { text: "Anything can happen to a mind in madness. I am the king, I say. I hear voices." }),
-      makeEntity("rule", "Falling", { section: "adventuring" }, { text: "A fall from a great height deals bludgeoning damage." }),
+      makeEntity(
+        "rule",
+        "Dropping to 0 Hit Points",
+        { section: "combat" },
+        { text: "When your hit points drop to 0, you fall unconscious." },
+      ),
+      makeEntity(
+        "rule",
+        "Madness",
+        { section: "adventuring" },
+        { text: "Anything can happen to a mind in madness. I am the king, I say. I hear voices." },
+      ),
+      makeEntity(
+        "rule",
+        "Falling",
+        { section: "adventuring" },
+        { text: "A fall from a great height deals bludgeoning damage." },
+      ),
     ]));
   });
   afterAll(() => done());
@@ -228,7 +272,9 @@ describe("stop words and IDF among the candidates", () => {
     return f.where;
   };
   const ruleNames = (q: string) =>
-    lexicalSearch(st.db, rulesWhere(), q, 10).map((h) => st.db.query<{ name: string }, [number]>("SELECT name FROM entities WHERE id = ?").get(h.id)!.name);
+    lexicalSearch(st.db, rulesWhere(), q, 10).map(
+      (h) => st.db.query<{ name: string }, [number]>("SELECT name FROM entities WHERE id = ?").get(h.id)!.name,
+    );
 
   test("stop words are dropped when other words remain, kept when they are all there is", () => {
     expect(contentTokens(["what", "happens", "when", "i", "fall"])).toEqual(["happens", "fall"]);

@@ -10,7 +10,11 @@ import { normalizeFivetoolsFile } from "../../../src/sources/5etools/normalize/f
 import { newTagStats, renderTags } from "../../../src/sources/5etools/tags.ts";
 
 const FIXTURE = join(import.meta.dir, "../../fixtures/5etools/ember-forge.json");
-const file = normalizeFivetoolsFile(parseFivetools(readFileSync(FIXTURE, "utf8")), "file:///t/ember-forge.json", "ember-forge.json");
+const file = normalizeFivetoolsFile(
+  parseFivetools(readFileSync(FIXTURE, "utf8")),
+  "file:///t/ember-forge.json",
+  "ember-forge.json",
+);
 const all: Entity[] = file.sources.flatMap((s) => s.entities);
 const byName = (name: string) => {
   const e = all.find((x) => x.name === name);
@@ -21,12 +25,22 @@ const byName = (name: string) => {
 describe("inline tags", () => {
   const r = (s: string) => renderTags(s, newTagStats());
   test("render as a reader sees them", () => {
-    expect(r("{@atk mw} {@hit 5} to hit, reach 5 ft. {@h}7 ({@damage 2d6}) slashing")).toBe("Melee Weapon Attack: +5 to hit, reach 5 ft. Hit: 7 (2d6) slashing");
+    expect(r("{@atk mw} {@hit 5} to hit, reach 5 ft. {@h}7 ({@damage 2d6}) slashing")).toBe(
+      "Melee Weapon Attack: +5 to hit, reach 5 ft. Hit: 7 (2d6) slashing",
+    );
     expect(r("{@atk rw,mw} {@hit -1}")).toBe("Melee or Ranged Weapon Attack: -1");
-    expect(r("a {@dc 15} save, roll {@dice 1d20}, {@recharge 5} {@recharge}")).toBe("a DC 15 save, roll 1d20, (Recharge 5\u20136) (Recharge 6)");
-    expect(r("{@spell fireball} and {@creature goblin|mm} and {@item longsword|phb|a long blade}")).toBe("fireball and goblin and a long blade");
-    expect(r("{@condition frightened}, {@i italic}, {@b {@spell shield}}, {@filter spells|spells|level=1}, {@note hush}")).toBe("frightened, italic, shield, spells, hush");
-    expect(r("{@scaledamage 1d6 + 10|1-9|1d6} {@chance 25} {@d20 3} {@actSave dex} {@atkr m}")).toBe("1d6 {@chance}".replace(" {@chance}", "") + " 25 percent +3 Dexterity Saving Throw: Melee Attack Roll:");
+    expect(r("a {@dc 15} save, roll {@dice 1d20}, {@recharge 5} {@recharge}")).toBe(
+      "a DC 15 save, roll 1d20, (Recharge 5\u20136) (Recharge 6)",
+    );
+    expect(r("{@spell fireball} and {@creature goblin|mm} and {@item longsword|phb|a long blade}")).toBe(
+      "fireball and goblin and a long blade",
+    );
+    expect(
+      r("{@condition frightened}, {@i italic}, {@b {@spell shield}}, {@filter spells|spells|level=1}, {@note hush}"),
+    ).toBe("frightened, italic, shield, spells, hush");
+    expect(r("{@scaledamage 1d6 + 10|1-9|1d6} {@chance 25} {@d20 3} {@actSave dex} {@atkr m}")).toBe(
+      `${"1d6 {@chance}".replace(" {@chance}", "")} 25 percent +3 Dexterity Saving Throw: Melee Attack Roll:`,
+    );
   });
 
   test("an unknown tag keeps its display text and is counted", () => {
@@ -50,14 +64,37 @@ describe("entries", () => {
         "Intro.",
         { type: "entries", name: "Part", entries: ["Body {@b bold}."] },
         { type: "list", items: ["one", { type: "item", name: "Two", entry: "second" }] },
-        { type: "table", caption: "Roll", colLabels: ["d6", "Result"], rows: [[{ type: "cell", roll: { min: 1, max: 3 } }, "low"], ["4", "high"]] },
+        {
+          type: "table",
+          caption: "Roll",
+          colLabels: ["d6", "Result"],
+          rows: [
+            [{ type: "cell", roll: { min: 1, max: 3 } }, "low"],
+            ["4", "high"],
+          ],
+        },
         { type: "inset", name: "Aside", entries: ["Inset text."] },
         { type: "quote", entries: ["Words."], by: "Someone" },
         { type: "gizmo", name: "Odd", entries: ["kept"] },
       ],
       stats,
     );
-    expect(text).toBe(["Intro.", "Part. Body bold.", "- one", "- Two. second", "Roll", "d6 | Result", "1\u20133 | low", "4 | high", "Aside. Inset text.", "Words.", "\u2014 Someone", "Odd. kept"].join("\n"));
+    expect(text).toBe(
+      [
+        "Intro.",
+        "Part. Body bold.",
+        "- one",
+        "- Two. second",
+        "Roll",
+        "d6 | Result",
+        "1\u20133 | low",
+        "4 | high",
+        "Aside. Inset text.",
+        "Words.",
+        "\u2014 Someone",
+        "Odd. kept",
+      ].join("\n"),
+    );
     expect(stats.unknownBlocks.get("gizmo")).toBe(1);
   });
 
@@ -80,8 +117,22 @@ describe("the fixture file", () => {
   test("spell fields: level, school letters and homebrew schools, components with cost in copper, concentration, ritual", () => {
     const s = byName("Cinder Bloom");
     const d = s.data as SpellData;
-    expect(s.filters).toMatchObject({ level: 3, school: "evocation", classes: ["wizard", "sorcerer"], concentration: true, ritual: false, casting_time: "1 action", damage_types: ["fire"] });
-    expect(d.components).toMatchObject({ verbal: true, somatic: true, material: true, material_cost: "50 gp", material_consumed: true });
+    expect(s.filters).toMatchObject({
+      level: 3,
+      school: "evocation",
+      classes: ["wizard", "sorcerer"],
+      concentration: true,
+      ritual: false,
+      casting_time: "1 action",
+      damage_types: ["fire"],
+    });
+    expect(d.components).toMatchObject({
+      verbal: true,
+      somatic: true,
+      material: true,
+      material_cost: "50 gp",
+      material_consumed: true,
+    });
     expect(d.range).toBe("90 feet");
     expect(d.duration).toBe("up to 1 minute");
     expect(d.saving_throw).toBe("dexterity");
@@ -95,7 +146,13 @@ describe("the fixture file", () => {
   test("creature fields: CR with lair, type with tags, AC shapes, speeds, senses, damage lists, spellcasting, legendary and lair", () => {
     const c = byName("Forge Drake");
     const d = c.data as CreatureData;
-    expect(c.filters).toMatchObject({ cr: 7, creature_type: "dragon", size: "large", armor_class: 16, hit_points: 102 });
+    expect(c.filters).toMatchObject({
+      cr: 7,
+      creature_type: "dragon",
+      size: "large",
+      armor_class: 16,
+      hit_points: 102,
+    });
     expect(d.cr_display).toBe("7 (8 in lair)");
     expect(d.subtype).toBe("fire");
     expect(d.alignment).toBe("chaotic evil");
@@ -105,9 +162,14 @@ describe("the fixture file", () => {
     expect(d.damage_resistances).toBe("bludgeoning, piercing, slashing from nonmagical attacks");
     expect(d.saving_throws).toEqual({ dexterity: 4, constitution: 6 });
     expect(d.skills).toEqual({ perception: 4, sleight_of_hand: 4 });
-    expect(d.actions.find((a) => a.name === "Bite")?.desc).toBe("Melee Weapon Attack: +8 to hit, reach 10 ft., one target. Hit: 16 (2d10 + 5) piercing damage, and the target is knocked prone.");
+    expect(d.actions.find((a) => a.name === "Bite")?.desc).toBe(
+      "Melee Weapon Attack: +8 to hit, reach 10 ft., one target. Hit: 16 (2d10 + 5) piercing damage, and the target is knocked prone.",
+    );
     expect(d.actions.find((a) => a.name === "Slag Breath")?.usage).toBe("Recharge 5\u20136");
-    expect(d.legendary_actions.map((a) => [a.name, a.cost])).toEqual([["Tail Sweep", 1], ["Wing Gust (Costs 2 Actions)", 2]]);
+    expect(d.legendary_actions.map((a) => [a.name, a.cost])).toEqual([
+      ["Tail Sweep", 1],
+      ["Wing Gust (Costs 2 Actions)", 2],
+    ]);
     expect(d.lair_actions[0]?.desc).toContain("Lava spurts from a vent.");
     expect(d.environments).toEqual(["mountain", "underdark"]);
     expect(d.traits.find((t) => t.name === "Innate Spellcasting")?.desc).toContain("1/Day each: fireball, heat metal");
@@ -133,12 +195,24 @@ describe("the fixture file", () => {
     const h = byName("Emberheart Hammer");
     const d = h.data as MagicItemData;
     expect(h.kind).toBe("magic_item");
-    expect(h.filters).toMatchObject({ rarity: "rare", requires_attunement: true, category: "weapon", cost_gp: 1500, weight_lb: 5 });
+    expect(h.filters).toMatchObject({
+      rarity: "rare",
+      requires_attunement: true,
+      category: "weapon",
+      cost_gp: 1500,
+      weight_lb: 5,
+    });
     expect(d.attunement_detail).toBe("by a dwarf");
     expect(d.desc).toContain("Versatile (1d10), Hammering");
-    expect(byName("Tongs of Tending")).toMatchObject({ kind: "item", filters: { cost_gp: 1.5, category: "adventuring-gear" } });
+    expect(byName("Tongs of Tending")).toMatchObject({
+      kind: "item",
+      filters: { cost_gp: 1.5, category: "adventuring-gear" },
+    });
     expect(byName("Slag Plate")).toMatchObject({ kind: "armor", filters: { category: "heavy", armor_class: 17 } });
-    expect(byName("Forge Pick")).toMatchObject({ kind: "weapon", filters: { category: "simple melee", damage_dice: "1d6", damage_types: ["piercing"] } });
+    expect(byName("Forge Pick")).toMatchObject({
+      kind: "weapon",
+      filters: { category: "simple melee", damage_dice: "1d6", damage_types: ["piercing"] },
+    });
     expect(byName("Hammering").kind).toBe("weapon_property");
     expect(byName("Quenched Weapon")).toMatchObject({ kind: "magic_item", filters: { rarity: "uncommon" } });
   });
@@ -149,16 +223,35 @@ describe("the fixture file", () => {
     expect(race.data).toMatchObject({ speed: 30, subspecies: [{ name: "Cinderkin (Slagborn)" }] });
     expect(JSON.stringify(race.data)).toContain("Constitution +2");
     expect(byName("Cinderkin (Slagborn)").data).toMatchObject({ subspecies_of: { name: "Cinderkin" } });
-    expect(byName("Forge Adept").data).toMatchObject({ prerequisite: "4th level, Strength 13 or higher or proficiency with smith's tools" });
+    expect(byName("Forge Adept").data).toMatchObject({
+      prerequisite: "4th level, Strength 13 or higher or proficiency with smith's tools",
+    });
     expect(byName("Forgeborn Style").data).toMatchObject({ type: "fighting style" });
     const bg = byName("Apprentice Smith").data;
-    expect(bg).toMatchObject({ skill_proficiencies: "athletics, history", tool_proficiencies: "smith's tools", equipment: "A hammer, tongs and a leather apron", feature: { name: "Hearth Welcome" } });
+    expect(bg).toMatchObject({
+      skill_proficiencies: "athletics, history",
+      tool_proficiencies: "smith's tools",
+      equipment: "A hammer, tongs and a leather apron",
+      feature: { name: "Hearth Welcome" },
+    });
     const cls = byName("Smith");
-    expect(cls.data).toMatchObject({ hit_die: "d10", saving_throws: ["Strength", "Constitution"], subclasses: [{ name: "Temper of Glass" }] });
-    expect((cls.data as { features: Array<{ name: string; level: number }> }).features.map((f) => [f.name, f.level])).toEqual([["Heat the Iron", 1], ["Temper", 3]]);
+    expect(cls.data).toMatchObject({
+      hit_die: "d10",
+      saving_throws: ["Strength", "Constitution"],
+      subclasses: [{ name: "Temper of Glass" }],
+    });
+    expect(
+      (cls.data as { features: Array<{ name: string; level: number }> }).features.map((f) => [f.name, f.level]),
+    ).toEqual([
+      ["Heat the Iron", 1],
+      ["Temper", 3],
+    ]);
     const sub = byName("Temper of Glass");
     expect(sub.filters.classes).toEqual(["smith"]);
-    expect(sub.data).toMatchObject({ desc: "Your work is clear and sharp.\nClear Edge", features: [{ name: "Clear Edge", level: 3 }] });
+    expect(sub.data).toMatchObject({
+      desc: "Your work is clear and sharp.\nClear Edge",
+      features: [{ name: "Clear Edge", level: 3 }],
+    });
     expect(byName("Scorched").kind).toBe("condition");
   });
 
@@ -189,7 +282,10 @@ describe("shapes of hand-made community files (fixture hand-made-shapes.json)", 
     expect(glaive.kind).toBe("weapon");
     expect(w.damage_dice).toBe("1d8/1d6");
     expect(w.versatile_dice).toBe("1d10");
-    expect(w.properties.map((p) => [p.name, p.detail])).toEqual([["Versatile", "1d10"], ["Twinned", null]]);
+    expect(w.properties.map((p) => [p.name, p.detail])).toEqual([
+      ["Versatile", "1d10"],
+      ["Twinned", null],
+    ]);
     expect([w.cost, w.cost_gp]).toEqual(["1250 gp", 1250]);
     expect((named("Wick Knife").data as unknown as WeaponData).cost_gp).toBe(0.3);
     expect((named("Oil Flask Sling").data as unknown as WeaponData).cost).toBe("7 gp");

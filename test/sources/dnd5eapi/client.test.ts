@@ -30,7 +30,10 @@ describe("Dnd5eApiClient against the fake upstream", () => {
 
   for (const [endpoint, expected] of [
     ["rules", ["adventuring", "combat", "using-ability-scores"]],
-    ["rule-sections", ["ability-checks", "actions-in-combat", "making-an-attack", "the-environment", "the-order-of-combat"]],
+    [
+      "rule-sections",
+      ["ability-checks", "actions-in-combat", "making-an-attack", "the-environment", "the-order-of-combat"],
+    ],
     ["proficiencies", ["all-armor", "light-armor", "longswords", "skill-arcana"]],
   ] as const) {
     test(`fetchAll ${endpoint}: list then every detail, in list (index) order`, async () => {
@@ -49,7 +52,11 @@ describe("Dnd5eApiClient against the fake upstream", () => {
   test("details are fetched by index, not by the (sometimes stale) listed url", async () => {
     const client = new Dnd5eApiClient(fastClient(), { baseUrl: fake.url });
     const { results } = await client.list("2024", "proficiencies");
-    expect(results[0]).toEqual({ index: "carpenters-tools", name: "Carpenter's Tools", url: "/api/2024/proficiencies/tool-carpenters-tools" });
+    expect(results[0]).toEqual({
+      index: "carpenters-tools",
+      name: "Carpenter's Tools",
+      url: "/api/2024/proficiencies/tool-carpenters-tools",
+    });
     const res = await client.fetchAll("2024", "proficiencies");
     expect(indexes(res.records)).toEqual(["carpenters-tools", "light-armor"]);
     expect(res.skipped).toEqual([]);
@@ -61,7 +68,13 @@ describe("Dnd5eApiClient against the fake upstream", () => {
     const client = new Dnd5eApiClient(fastClient({ concurrency: 8 }), { baseUrl: fake.url });
     const progress: number[] = [];
     const res = await client.fetchAll("2014", "rule-sections", { concurrency: 2, onProgress: (d) => progress.push(d) });
-    expect(indexes(res.records)).toEqual(["ability-checks", "actions-in-combat", "making-an-attack", "the-environment", "the-order-of-combat"]);
+    expect(indexes(res.records)).toEqual([
+      "ability-checks",
+      "actions-in-combat",
+      "making-an-attack",
+      "the-environment",
+      "the-order-of-combat",
+    ]);
     const details = fake.requests.filter((r) => r.path.startsWith("/api/2014/rule-sections/"));
     expect(details.length).toBe(5);
     expect(maxConcurrent(details)).toBe(2);
@@ -82,13 +95,20 @@ describe("Dnd5eApiClient against the fake upstream", () => {
     const res = await client.fetchAll("2014", "rules");
     expect(indexes(res.records)).toEqual(["adventuring", "using-ability-scores"]);
     expect(res.skipped.length).toBe(1);
-    expect(res.skipped[0]).toMatchObject({ index: "combat", kind: "http", status: 500, url: `${fake.url}/api/2014/rules/combat` });
+    expect(res.skipped[0]).toMatchObject({
+      index: "combat",
+      kind: "http",
+      status: 500,
+      url: `${fake.url}/api/2014/rules/combat`,
+    });
     expect(res.skipped[0]!.message).toContain("LOREKEEPER_DND5EAPI_BASE_URL");
     expect(http.stats.retries).toBe(2);
   });
 
   test("a listed record whose detail is missing is skipped; a non-object detail too", async () => {
-    fake.setFault("/api/2014/proficiencies", { injectRecord: { index: "ghost", name: "Ghost", url: "/api/2014/proficiencies/ghost" } });
+    fake.setFault("/api/2014/proficiencies", {
+      injectRecord: { index: "ghost", name: "Ghost", url: "/api/2014/proficiencies/ghost" },
+    });
     fake.setFault("/api/2014/proficiencies/longswords", { statuses: [200], body: "[1,2]" });
     const client = new Dnd5eApiClient(fastClient(), { baseUrl: fake.url });
     const res = await client.fetchAll("2014", "proficiencies");
@@ -118,7 +138,9 @@ describe("Dnd5eApiClient against the fake upstream", () => {
   test("when most details fail the whole fetch throws", async () => {
     fake.setFault("/api/2014/rule-sections/*", { statuses: [500, 500, 500, 500], times: 4 });
     const client = new Dnd5eApiClient(fastClient({ retries: 0 }), { baseUrl: fake.url });
-    const err = (await client.fetchAll("2014", "rule-sections", { concurrency: 1 }).catch((e: unknown) => e)) as UpstreamError;
+    const err = (await client
+      .fetchAll("2014", "rule-sections", { concurrency: 1 })
+      .catch((e: unknown) => e)) as UpstreamError;
     expect(err).toBeInstanceOf(UpstreamError);
     expect(err.message).toContain("4 of 5 2014 rule-sections records could not be fetched");
   });
@@ -126,6 +148,8 @@ describe("Dnd5eApiClient against the fake upstream", () => {
   test("record URLs resolve against a base with a path prefix", () => {
     const client = new Dnd5eApiClient(fastClient(), { baseUrl: "http://mirror/dnd/" });
     expect(client.resolve("/api/2014/spells/fireball")).toBe("http://mirror/dnd/api/2014/spells/fireball");
-    expect(client.resolve("https://www.dnd5eapi.co/api/2024/feats/alert")).toBe("http://mirror/dnd/api/2024/feats/alert");
+    expect(client.resolve("https://www.dnd5eapi.co/api/2024/feats/alert")).toBe(
+      "http://mirror/dnd/api/2024/feats/alert",
+    );
   });
 });

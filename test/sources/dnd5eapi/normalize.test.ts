@@ -51,14 +51,22 @@ describe("dnd5eapi monsters", () => {
     for (const src of fixture(P("2014", "monsters"))) {
       const e = one(r, `2014-${src.index}`);
       const d = data(e);
-      expect(e.filters).toMatchObject({ cr: src.challenge_rating, creature_type: src.type.toLowerCase(), size: src.size.toLowerCase(), armor_class: src.armor_class[0].value, hit_points: src.hit_points });
+      expect(e.filters).toMatchObject({
+        cr: src.challenge_rating,
+        creature_type: src.type.toLowerCase(),
+        size: src.size.toLowerCase(),
+        armor_class: src.armor_class[0].value,
+        hit_points: src.hit_points,
+      });
       expect(d.xp).toBe(src.xp);
       expect(d.hit_dice).toBe(src.hit_points_roll);
       expect(d.passive_perception).toBe(src.senses.passive_perception);
       expect(d.damage_immunities).toBe(src.damage_immunities.join(", ") || null);
       expect(d.condition_immunities).toBe(src.condition_immunities.map((c: Raw) => c.name).join(", ") || null);
       expect(d.actions.map((a: Raw) => a.name)).toEqual(src.actions.map((a: Raw) => a.name));
-      expect(d.legendary_actions.map((a: Raw) => a.name)).toEqual((src.legendary_actions ?? []).map((a: Raw) => a.name));
+      expect(d.legendary_actions.map((a: Raw) => a.name)).toEqual(
+        (src.legendary_actions ?? []).map((a: Raw) => a.name),
+      );
     }
   });
   test("proficiencies split into saving throws and skills; speeds in feet", () => {
@@ -106,10 +114,16 @@ describe("dnd5eapi classes and subclasses", () => {
     const s14 = one(run(t("2014/subclasses")), "2014-evocation");
     expect(s14.kind).toBe("subclass");
     expect(data(s14).subclass_of).toEqual({ key: "2014-wizard", name: "Wizard" });
-    expect(data(s14).features.map((f: Raw) => f.name)).toEqual(fixture(P("2014", "features")).filter((f) => f.subclass?.index === "evocation").map((f) => f.name));
+    expect(data(s14).features.map((f: Raw) => f.name)).toEqual(
+      fixture(P("2014", "features"))
+        .filter((f) => f.subclass?.index === "evocation")
+        .map((f) => f.name),
+    );
     const s24 = one(run(t("2024/subclasses")), "2024-evoker");
     const src = R("2024", "subclasses", "evoker");
-    expect(data(s24).features.map((f: Raw) => f.level)).toEqual(src.features.map((f: Raw) => f.level).sort((a: number, b: number) => a - b));
+    expect(data(s24).features.map((f: Raw) => f.level)).toEqual(
+      src.features.map((f: Raw) => f.level).sort((a: number, b: number) => a - b),
+    );
     expect(s24.filters.classes).toEqual(["wizard"]);
   });
   test("2024 class features take their level from the level reference", () => {
@@ -150,9 +164,18 @@ describe("dnd5eapi equipment", () => {
     const r = run(t("2014/equipment"));
     const jav = one(r, "2014-javelin", "weapon");
     const src = R("2014", "equipment", "javelin");
-    expect(jav.filters).toMatchObject({ category: "simple melee", is_simple: true, damage_dice: src.damage.damage_dice, damage_types: [src.damage.damage_type.index], cost_gp: src.cost.quantity / 10, weight_lb: src.weight });
+    expect(jav.filters).toMatchObject({
+      category: "simple melee",
+      is_simple: true,
+      damage_dice: src.damage.damage_dice,
+      damage_types: [src.damage.damage_type.index],
+      cost_gp: src.cost.quantity / 10,
+      weight_lb: src.weight,
+    });
     expect([data(jav).range, data(jav).long_range]).toEqual([src.throw_range.normal, src.throw_range.long]);
-    expect(data(one(r, "2014-longsword")).versatile_dice).toBe(R("2014", "equipment", "longsword").two_handed_damage.damage_dice);
+    expect(data(one(r, "2014-longsword")).versatile_dice).toBe(
+      R("2014", "equipment", "longsword").two_handed_damage.damage_dice,
+    );
     const bow = one(r, "2014-longbow");
     expect(bow.filters.category).toBe("martial ranged");
     expect(data(bow).range).toBe(R("2014", "equipment", "longbow").range.normal);
@@ -161,12 +184,22 @@ describe("dnd5eapi equipment", () => {
     const r = run(t("2014/equipment"));
     const plate = one(r, "2014-plate-armor", "armor");
     const src = R("2014", "equipment", "plate-armor");
-    expect(data(plate)).toMatchObject({ category: "heavy", ac_base: src.armor_class.base, ac_add_dex: false, strength_required: src.str_minimum, stealth_disadvantage: true });
+    expect(data(plate)).toMatchObject({
+      category: "heavy",
+      ac_base: src.armor_class.base,
+      ac_add_dex: false,
+      strength_required: src.str_minimum,
+      stealth_disadvantage: true,
+    });
     expect(one(r, "2014-shield").filters.category).toBe("shield");
     const leather = data(one(r, "2014-leather-armor"));
     expect(leather.ac_display).toBe("11 + Dex modifier");
     const pack = one(r, "2014-backpack", "item");
-    expect(pack.filters).toMatchObject({ category: R("2014", "equipment", "backpack").equipment_category.index, cost_gp: 2, weight_lb: 5 });
+    expect(pack.filters).toMatchObject({
+      category: R("2014", "equipment", "backpack").equipment_category.index,
+      cost_gp: 2,
+      weight_lb: 5,
+    });
   });
   test("2024 equipment is classified from equipment_categories", () => {
     const r = run(t("2024/equipment"));
@@ -186,7 +219,11 @@ describe("dnd5eapi equipment", () => {
     expect(data(dt).desc).toBe(R("2014", "magic-items", "dwarven-thrower").desc.slice(1).join("\n\n"));
     expect(one(r, "2014-arrow-catching-shield").filters.category).toBe("shield");
     const d24 = one(run(t("2024/magic-items")), "2024-dwarven-thrower");
-    expect(d24.filters).toMatchObject({ category: "weapon", rarity: "very rare", requires_attunement: R("2024", "magic-items", "dwarven-thrower").attunement });
+    expect(d24.filters).toMatchObject({
+      category: "weapon",
+      rarity: "very rare",
+      requires_attunement: R("2024", "magic-items", "dwarven-thrower").attunement,
+    });
   });
   test("2024 poisons are items priced in gp", () => {
     const e = one(run(t("2024/poisons")), "2024-assassins-blood");
@@ -245,10 +282,14 @@ describe("dnd5eapi small types", () => {
   test("backgrounds and feats", () => {
     const bg = data(one(run(t("2014/backgrounds")), "2014-acolyte"));
     const src = R("2014", "backgrounds", "acolyte");
-    expect(bg.skill_proficiencies).toBe(src.starting_proficiencies.map((p: Raw) => p.name.replace("Skill: ", "")).join(", "));
+    expect(bg.skill_proficiencies).toBe(
+      src.starting_proficiencies.map((p: Raw) => p.name.replace("Skill: ", "")).join(", "),
+    );
     expect(bg.feature.name).toBe(src.feature.name);
     const bg24 = data(one(run(t("2024/backgrounds")), "2024-acolyte"));
-    expect(bg24.feat).toBe(`${R("2024", "backgrounds", "acolyte").feat.name} (${R("2024", "backgrounds", "acolyte").feat.note})`);
+    expect(bg24.feat).toBe(
+      `${R("2024", "backgrounds", "acolyte").feat.name} (${R("2024", "backgrounds", "acolyte").feat.note})`,
+    );
     const grappler = data(one(run(t("2014/feats")), "2014-grappler"));
     expect(grappler.prerequisite).toBe("Strength 13 or higher");
     const alert = one(run(t("2024/feats")), "2024-alert");

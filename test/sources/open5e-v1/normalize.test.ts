@@ -37,8 +37,13 @@ describe("open5e v1 spells", () => {
       expect(d.components.material_text).toBe(src.material || null);
       // SRD 5.1 spells take their classes from the SRD's class lists (v1 adds subclass spells: the 2014 Fireball "Cleric" is a domain's).
       const srd = srd51SpellClasses(src.name);
-      const want = src.document__slug === "wotc-srd" && srd ? srd : src.dnd_class.split(",").map((c: string) => c.trim().toLowerCase());
-      expect([...(e.filters.classes as string[])].sort()).toEqual([...want].filter((c: string) => c !== "ritual caster").sort());
+      const want =
+        src.document__slug === "wotc-srd" && srd
+          ? srd
+          : src.dnd_class.split(",").map((c: string) => c.trim().toLowerCase());
+      expect([...(e.filters.classes as string[])].sort()).toEqual(
+        [...want].filter((c: string) => c !== "ritual caster").sort(),
+      );
     }
   });
   test("damage types and saving throws are read from the text", () => {
@@ -56,7 +61,13 @@ describe("open5e v1 monsters", () => {
     for (const src of fixture(P("monsters"))) {
       const e = one(r, src.slug);
       const d = data(e);
-      expect(e.filters).toMatchObject({ cr: src.cr, creature_type: src.type.toLowerCase(), size: src.size.toLowerCase(), armor_class: src.armor_class, hit_points: src.hit_points });
+      expect(e.filters).toMatchObject({
+        cr: src.cr,
+        creature_type: src.type.toLowerCase(),
+        size: src.size.toLowerCase(),
+        armor_class: src.armor_class,
+        hit_points: src.hit_points,
+      });
       expect(d.ability_scores.strength).toBe(src.strength);
       expect(d.senses).toBe(src.senses);
       expect(d.languages).toBe(src.languages);
@@ -89,7 +100,13 @@ describe("open5e v1 classes and races", () => {
     const e = one(r, "wizard", "class");
     const d = data(e);
     expect(d.hit_die).toBe("d6");
-    expect(d.proficiencies).toEqual({ armor: src.prof_armor, weapons: src.prof_weapons, tools: src.prof_tools, saving_throws: src.prof_saving_throws, skills: src.prof_skills });
+    expect(d.proficiencies).toEqual({
+      armor: src.prof_armor,
+      weapons: src.prof_weapons,
+      tools: src.prof_tools,
+      saving_throws: src.prof_saving_throws,
+      skills: src.prof_skills,
+    });
     expect(d.spellcasting_ability).toBe(src.spellcasting_ability);
     const headings = [...(src.desc as string).matchAll(/^### (.+?)\s*$/gm)].map((m) => m[1]);
     expect(d.features.map((f: Raw) => f.name).sort()).toEqual(headings.sort());
@@ -117,8 +134,11 @@ describe("open5e v1 classes and races", () => {
     expect(d.size).toBe(src.size_raw);
     expect(d.speed).toBe(src.speed.walk);
     const names = d.traits.map((x: Raw) => x.name);
-    for (const n of ["Ability Score Increase", "Age", "Darkvision", "Keen Senses", "Fey Ancestry", "Trance"]) expect(names).toContain(n);
-    expect(d.traits.find((x: Raw) => x.name === "Keen Senses").desc).toBe("You have proficiency in the Perception skill.");
+    for (const n of ["Ability Score Increase", "Age", "Darkvision", "Keen Senses", "Fey Ancestry", "Trance"])
+      expect(names).toContain(n);
+    expect(d.traits.find((x: Raw) => x.name === "Keen Senses").desc).toBe(
+      "You have proficiency in the Perception skill.",
+    );
     const high = one(rr, "high-elf");
     expect(high.kind).toBe("subspecies");
     expect(data(high).subspecies_of).toEqual({ key: "elf", name: src.name });
@@ -149,7 +169,14 @@ describe("open5e v1 equipment", () => {
     const r = run(t("weapons"));
     const jav = one(r, "javelin");
     const src = raw(P("weapons"), "javelin", "slug");
-    expect(jav.filters).toMatchObject({ category: "simple melee", is_simple: true, damage_dice: src.damage_dice, damage_types: [src.damage_type], cost_gp: 0.5, weight_lb: 2 });
+    expect(jav.filters).toMatchObject({
+      category: "simple melee",
+      is_simple: true,
+      damage_dice: src.damage_dice,
+      damage_types: [src.damage_type],
+      cost_gp: 0.5,
+      weight_lb: 2,
+    });
     expect(data(jav).properties).toEqual([{ name: "Thrown", detail: "range 30/120" }]);
     expect([data(jav).range, data(jav).long_range]).toEqual([30, 120]);
     expect(data(one(r, "longsword")).versatile_dice).toBe("1d10");

@@ -10,7 +10,11 @@ describe("open5e v2 spells", () => {
   const r = run(t("spells"));
   test("every fixture spell is normalized", () => {
     expect(r.skipped).toEqual([]);
-    expect(r.entities.map((e) => e.key).sort()).toEqual(fixture(P("spells")).map((s) => s.key).sort());
+    expect(r.entities.map((e) => e.key).sort()).toEqual(
+      fixture(P("spells"))
+        .map((s) => s.key)
+        .sort(),
+    );
   });
   test("Fireball: identity, document, filters and components from the record", () => {
     const src = raw(P("spells"), "srd_fireball");
@@ -108,7 +112,11 @@ describe("open5e v2 creatures", () => {
     for (const key of ["srd_ancient-red-dragon", "srd_vampire", "srd_young-red-dragon"]) {
       const src = raw(P("creatures"), key);
       const d = data(one(r, key));
-      const of = (type: string) => src.actions.filter((a: Raw) => a.action_type === type).sort((a: Raw, b: Raw) => a.order_in_statblock - b.order_in_statblock).map((a: Raw) => a.name);
+      const of = (type: string) =>
+        src.actions
+          .filter((a: Raw) => a.action_type === type)
+          .sort((a: Raw, b: Raw) => a.order_in_statblock - b.order_in_statblock)
+          .map((a: Raw) => a.name);
       expect(d.actions.map((a: Raw) => a.name)).toEqual(of("ACTION"));
       expect(d.bonus_actions.map((a: Raw) => a.name)).toEqual(of("BONUS_ACTION"));
       expect(d.reactions.map((a: Raw) => a.name)).toEqual(of("REACTION"));
@@ -139,7 +147,9 @@ describe("open5e v2 creatures", () => {
     const { key: _k, ...noKey } = raw(P("creatures"), "srd_goblin");
     const out = run(t("creatures"), [noKey]);
     expect(out.entities[0]!.key).toBe("srd_goblin");
-    const dec = run(t("creatures"), [{ ...noKey, challenge_rating_text: undefined, challenge_rating_decimal: "0.125" }]);
+    const dec = run(t("creatures"), [
+      { ...noKey, challenge_rating_text: undefined, challenge_rating_decimal: "0.125" },
+    ]);
     expect(dec.entities[0]!.filters.cr).toBe(0.125);
   });
 });
@@ -181,7 +191,8 @@ describe("open5e v2 classes and subclasses", () => {
   });
   test("2024 classes read the core traits table", () => {
     const d = data(one(r, "srd-2024_wizard"));
-    const core = raw(P("classes"), "srd-2024_wizard").features.find((f: Raw) => f.feature_type === "CORE_TRAITS_TABLE").desc as string;
+    const core = raw(P("classes"), "srd-2024_wizard").features.find((f: Raw) => f.feature_type === "CORE_TRAITS_TABLE")
+      .desc as string;
     expect(core).toContain(`|Weapon Proficiencies|${d.proficiencies.weapons}|`);
     expect(core).toContain(`|Primary Ability|${d.primary_abilities[0]}|`);
     expect(d.caster_type).toBe("full");
@@ -202,7 +213,9 @@ describe("open5e v2 species", () => {
     expect(elf.filters.size).toBe("medium");
     expect(data(elf).speed).toBe(30);
     expect(data(e).size).toBe(data(elf).size);
-    expect(data(elf).traits.map((x: Raw) => x.name)).toEqual(raw(P("species"), "srd_elf").traits.map((x: Raw) => x.name));
+    expect(data(elf).traits.map((x: Raw) => x.name)).toEqual(
+      raw(P("species"), "srd_elf").traits.map((x: Raw) => x.name),
+    );
   });
   test("2025 shape: subspecies_of as a URL", () => {
     const src = { ...raw(P("species"), "srd_high-elf"), subspecies_of: "https://api.open5e.com/v2/species/srd_elf/" };
@@ -221,7 +234,9 @@ describe("open5e v2 backgrounds and feats", () => {
     expect(d.feature).toEqual({ name: by("feature").name, desc: by("feature").desc });
     expect(d.benefits.length).toBe(src.benefits.length);
     const d24 = data(one(run(t("backgrounds")), "srd-2024_sage"));
-    expect(d24.ability_scores).toBe(raw(P("backgrounds"), "srd-2024_sage").benefits.find((b: Raw) => b.type === "ability_score").desc);
+    expect(d24.ability_scores).toBe(
+      raw(P("backgrounds"), "srd-2024_sage").benefits.find((b: Raw) => b.type === "ability_score").desc,
+    );
   });
   test("feats: prerequisite, benefits, type", () => {
     const r = run(t("feats"));
@@ -263,15 +278,24 @@ describe("open5e v2 equipment", () => {
   });
   test("one entity per thing: every /weapons/ and /armor/ record under its own key, every item by key or item_key, each once", () => {
     expect(r.skipped).toEqual([]);
-    const keysOf = (kind: string) => r.entities.filter((e) => e.kind === kind).map((e) => e.key).sort();
-    expect(keysOf("weapon")).toEqual(fixture(P("weapons")).map((w) => w.key).sort());
+    const keysOf = (kind: string) =>
+      r.entities
+        .filter((e) => e.kind === kind)
+        .map((e) => e.key)
+        .sort();
+    expect(keysOf("weapon")).toEqual(
+      fixture(P("weapons"))
+        .map((w) => w.key)
+        .sort(),
+    );
     // armor entities: every /armor/ record, plus the armor items that have no armor record
     const armorItems = items.filter((i) => ["armor", "shield"].includes(i.category.key) && !i.armor).map((i) => i.key);
     expect(armorItems).toEqual(["srd_shield"]);
     expect(keysOf("armor")).toEqual([...fixture(P("armor")).map((a) => a.key), ...armorItems].sort());
     // each item record is represented by exactly one entity (its key, or the item_key of a weapon/armor)
     const hits = new Map<string, number>();
-    for (const e of r.entities) for (const k of new Set([e.key, data(e).item_key].filter(Boolean))) hits.set(k, (hits.get(k) ?? 0) + 1);
+    for (const e of r.entities)
+      for (const k of new Set([e.key, data(e).item_key].filter(Boolean))) hits.set(k, (hits.get(k) ?? 0) + 1);
     expect(items.map((i) => `${i.key}=${hits.get(i.key) ?? 0}`)).toEqual(items.map((i) => `${i.key}=1`));
     expect(r.entities.length).toBe(items.length);
     const ids = r.entities.map((e) => `${e.kind}:${e.key}`);
@@ -315,8 +339,26 @@ describe("open5e v2 equipment", () => {
   });
   test("weapon and armor records missing from /items/ are added (without cost or item_key)", () => {
     const out = run(t("items"), [raw(P("items"), "srd_backpack")]);
-    expect(out.entities.filter((e) => e.kind === "weapon").map((e) => e.key).sort()).toEqual(fixture(P("weapons")).map((w) => w.key).sort());
-    expect(out.entities.filter((e) => e.kind === "armor").map((e) => e.key).sort()).toEqual(fixture(P("armor")).map((a) => a.key).sort());
+    expect(
+      out.entities
+        .filter((e) => e.kind === "weapon")
+        .map((e) => e.key)
+        .sort(),
+    ).toEqual(
+      fixture(P("weapons"))
+        .map((w) => w.key)
+        .sort(),
+    );
+    expect(
+      out.entities
+        .filter((e) => e.kind === "armor")
+        .map((e) => e.key)
+        .sort(),
+    ).toEqual(
+      fixture(P("armor"))
+        .map((a) => a.key)
+        .sort(),
+    );
     const ls = one(out, "srd_longsword", "weapon");
     expect(ls.source_url).toBe(`${OPEN5E_BASE}/v2/weapons/srd_longsword/`);
     expect(ls.filters.cost_gp).toBeNull();
@@ -361,18 +403,41 @@ describe("open5e v2 equipment", () => {
     expect(e.name).toBe(src.name);
     expect(e.document_key).toBe(src.document.key);
     expect(e.source_url).toBe(`${OPEN5E_BASE}/v2/items/srd_shield/`);
-    expect(e.filters).toMatchObject({ category: "shield", armor_class: 2, cost_gp: Number(src.cost), weight_lb: Number(src.weight) });
+    expect(e.filters).toMatchObject({
+      category: "shield",
+      armor_class: 2,
+      cost_gp: Number(src.cost),
+      weight_lb: Number(src.weight),
+    });
     const d = data(e);
-    expect([d.category, d.ac_base, d.ac_display, d.ac_add_dex, d.item_key, d.desc]).toEqual(["shield", 2, "+2", false, src.key, src.desc]);
+    expect([d.category, d.ac_base, d.ac_display, d.ac_add_dex, d.item_key, d.desc]).toEqual([
+      "shield",
+      2,
+      "+2",
+      false,
+      src.key,
+      src.desc,
+    ]);
     expect(e.text.split("\n")[1]).toBe("Shield");
     expect(e.text).toContain("Armor Class +2");
     expect(e.text).toContain("Armor Class by 2");
   });
   test("armor items without an armor record: the bonus the text states, the /armor/ record of the same key, never magic", () => {
     const src = raw(P("items"), "srd_shield");
-    const tower = { ...src, key: "x_tower-shield", name: "Tower Shield", desc: "Wielding it increases your Armor Class by 3." };
+    const tower = {
+      ...src,
+      key: "x_tower-shield",
+      name: "Tower Shield",
+      desc: "Wielding it increases your Armor Class by 3.",
+    };
     const plain = { ...src, key: "x_buckler", name: "Buckler", desc: "A small round shield." };
-    const hauberk = { ...src, key: "x_hauberk", name: "Hauberk", desc: "Mail.", category: { name: "Armor", key: "armor" } };
+    const hauberk = {
+      ...src,
+      key: "x_hauberk",
+      name: "Hauberk",
+      desc: "Mail.",
+      category: { name: "Armor", key: "armor" },
+    };
     const out = run({ ...t("items"), related: [] }, [tower, plain, hauberk]);
     expect(out.entities.map((e) => `${e.kind}:${e.key}:${e.filters.category}:${e.filters.armor_class}`)).toEqual([
       "armor:x_tower-shield:shield:3",
@@ -381,9 +446,15 @@ describe("open5e v2 equipment", () => {
     ]);
     // an /armor/ record with the item's own key is joined in, not added a second time
     const rec = { ...raw(P("armor"), "srd_plate"), key: "x_hauberk", name: "Hauberk record", ac_base: 16 };
-    const same = t("items").normalize([hauberk], { baseUrl: OPEN5E_BASE, documents: documentMap(v2Docs), related: { armor: [rec] } });
+    const same = t("items").normalize([hauberk], {
+      baseUrl: OPEN5E_BASE,
+      documents: documentMap(v2Docs),
+      related: { armor: [rec] },
+    });
     expect(same.skipped).toEqual([]);
-    expect(same.entities.map((e) => `${e.kind}:${e.key}:${e.filters.armor_class}:${data(e).item_key}`)).toEqual(["armor:x_hauberk:16:x_hauberk"]);
+    expect(same.entities.map((e) => `${e.kind}:${e.key}:${e.filters.armor_class}:${data(e).item_key}`)).toEqual([
+      "armor:x_hauberk:16:x_hauberk",
+    ]);
     // magic shields are magic items, not armor
     const magic = run({ ...t("items"), related: [] }, [{ ...src, key: "x_magic-shield", is_magic_item: true }]);
     expect(magic.entities[0]!.kind).toBe("magic_item");
@@ -391,10 +462,18 @@ describe("open5e v2 equipment", () => {
   test("other items keep their category, cost and weight", () => {
     const src = raw(P("items"), "srd_backpack");
     const e = one(r, "srd_backpack", "item");
-    expect(e.filters).toMatchObject({ category: src.category.key, cost_gp: Number(src.cost), weight_lb: Number(src.weight) });
+    expect(e.filters).toMatchObject({
+      category: src.category.key,
+      cost_gp: Number(src.cost),
+      weight_lb: Number(src.weight),
+    });
   });
   test("2025 shape: magic items inside /items/ become magic_item", () => {
-    const src = { ...raw(P("magicitems"), "srd_cloak-of-displacement"), is_magic_item: true, url: "https://api.open5e.com/v2/items/srd_cloak-of-displacement/" };
+    const src = {
+      ...raw(P("magicitems"), "srd_cloak-of-displacement"),
+      is_magic_item: true,
+      url: "https://api.open5e.com/v2/items/srd_cloak-of-displacement/",
+    };
     const e = run({ ...t("items"), related: [] }, [src]).entities[0]!;
     expect(e.kind).toBe("magic_item");
     expect(e.filters.rarity).toBe("rare");
@@ -422,7 +501,11 @@ describe("open5e v2 reference data", () => {
   test("conditions: one entity per record, every document's text in descriptions", () => {
     const r = run(t("conditions"));
     expect(r.skipped).toEqual([]);
-    expect(r.entities.map((e) => e.key).sort()).toEqual(fixture(P("conditions")).map((c) => c.key).sort());
+    expect(r.entities.map((e) => e.key).sort()).toEqual(
+      fixture(P("conditions"))
+        .map((c) => c.key)
+        .sort(),
+    );
     const src = raw(P("conditions"), "grappled");
     const e = one(r, "grappled");
     expect(e.document_key).toBe(src.document.key);
@@ -450,14 +533,19 @@ describe("open5e v2 reference data", () => {
     const ownDoc = { ...src, key: "x_grappled", document: { ...src.document, key: "srd-2024" } };
     const e = run(t("conditions"), [ownDoc]).entities[0]!;
     expect(data(e).desc).toBe(src.descriptions.find((x: Raw) => x.document === "srd-2024").desc);
-    const plain = run(t("conditions"), [{ key: "x_plain", name: "Plain", document: "srd-2014", desc: "Just text." }]).entities[0]!;
+    const plain = run(t("conditions"), [{ key: "x_plain", name: "Plain", document: "srd-2014", desc: "Just text." }])
+      .entities[0]!;
     expect(data(plain)).toEqual({ desc: "Just text.", descriptions: [] });
   });
   test("damage types, skills, abilities and alignments: one entity per record", () => {
     for (const id of ["damagetypes", "skills", "abilities", "alignments"]) {
       const r = run(t(id));
       expect(r.skipped).toEqual([]);
-      expect(r.entities.map((e) => e.key).sort()).toEqual(fixture(P(id)).map((x) => x.key).sort());
+      expect(r.entities.map((e) => e.key).sort()).toEqual(
+        fixture(P(id))
+          .map((x) => x.key)
+          .sort(),
+      );
       for (const src of fixture(P(id))) {
         const e = one(r, src.key);
         expect(e.document_key).toBe(typeof src.document === "string" ? src.document : src.document.key);
@@ -470,7 +558,9 @@ describe("open5e v2 reference data", () => {
     expect(raw(P("weaponproperties"), "srd-2014_versatile-wp").document).toBe("srd-2014");
     expect(e.document_name).toBe(raw(P("documents"), "srd-2014").name);
     const dmg = run(t("damagetypes"));
-    expect(data(one(dmg, "radiant")).descriptions.find((x: Raw) => x.document_key === "srd-2024").document_name).toBe(raw(P("documents"), "srd-2024").name);
+    expect(data(one(dmg, "radiant")).descriptions.find((x: Raw) => x.document_key === "srd-2024").document_name).toBe(
+      raw(P("documents"), "srd-2024").name,
+    );
     expect(one(dmg, "radiant").document_name).toBe(raw(P("documents"), "core").name);
     const schools = run(t("spellschools"));
     expect(one(schools, "evocation").document_key).toBe("core");
@@ -506,7 +596,9 @@ describe("open5e v2 rules", () => {
     for (const rs of fixture(P("rulesets"))) {
       const sec = one(r, rs.key, "rule_section");
       expect(sec.filters.section).toBe(rs.name.toLowerCase());
-      expect(data(sec).rules.map((x: Raw) => x.key)).toEqual([...rs.rules].sort((a: Raw, b: Raw) => a.index - b.index).map((x: Raw) => x.key));
+      expect(data(sec).rules.map((x: Raw) => x.key)).toEqual(
+        [...rs.rules].sort((a: Raw, b: Raw) => a.index - b.index).map((x: Raw) => x.key),
+      );
       for (const rule of rs.rules) {
         const e = one(r, rule.key, "rule");
         expect(e.filters.section).toBe(rs.name.toLowerCase());
@@ -515,14 +607,19 @@ describe("open5e v2 rules", () => {
         expect(data(e).order).toBe(rule.index);
       }
     }
-    const unseen = r.entities.find((e) => e.kind === "rule" && e.name === "Unseen Attackers and Targets" && e.filters.section === "combat");
+    const unseen = r.entities.find(
+      (e) => e.kind === "rule" && e.name === "Unseen Attackers and Targets" && e.filters.section === "combat",
+    );
     expect(unseen).toBeDefined();
     const falling = r.entities.find((e) => e.name === "Falling")!;
     expect(falling.text).toContain("1d6 bludgeoning");
   });
   test("2025 shape: embedded rules without key use their url", () => {
     const rs = raw(P("rulesets"), "srd_environment");
-    const old = { ...rs, rules: rs.rules.map(({ key, ...x }: Raw) => ({ ...x, url: `https://api.open5e.com/v2/rules/${key}/` })) };
+    const old = {
+      ...rs,
+      rules: rs.rules.map(({ key, ...x }: Raw) => ({ ...x, url: `https://api.open5e.com/v2/rules/${key}/` })),
+    };
     const out = run(t("rulesets"), [old]);
     expect(out.entities.filter((e) => e.kind === "rule").map((e) => e.key)).toEqual(rs.rules.map((x: Raw) => x.key));
   });
@@ -531,7 +628,15 @@ describe("open5e v2 rules", () => {
 describe("bad records", () => {
   test("are skipped with a reason, never thrown", () => {
     const good = raw(P("spells"), "srd_fireball");
-    const out = run(t("spells"), [good, { key: "srd_nameless", level: 1, document: "srd-2014" }, { ...good, key: "x_bad_level", level: "high" }, null, "junk", { ...good, key: "x_no_doc", document: undefined }, good]);
+    const out = run(t("spells"), [
+      good,
+      { key: "srd_nameless", level: 1, document: "srd-2014" },
+      { ...good, key: "x_bad_level", level: "high" },
+      null,
+      "junk",
+      { ...good, key: "x_no_doc", document: undefined },
+      good,
+    ]);
     expect(out.entities.map((e) => e.key)).toEqual(["srd_fireball"]);
     expect(out.skipped.length).toBe(6);
     expect(out.skipped[0]).toMatchObject({ key: "srd_nameless" });
@@ -542,7 +647,16 @@ describe("bad records", () => {
     expect(out.skipped[5]!.reason).toBe("duplicate spell key");
   });
   test("every v2 content type tolerates junk input (related records aside)", () => {
-    for (const id of ["creatures", "classes", "species", "items", "magicitems", "conditions", "rulesets", "alignments"]) {
+    for (const id of [
+      "creatures",
+      "classes",
+      "species",
+      "items",
+      "magicitems",
+      "conditions",
+      "rulesets",
+      "alignments",
+    ]) {
       const out = run({ ...t(id), related: [] }, [null, 1, "x", {}, { key: "k" }]);
       expect(out.entities).toEqual([]);
       expect(out.skipped.length).toBe(5);

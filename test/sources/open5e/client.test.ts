@@ -13,7 +13,8 @@ import { type FakeUpstream, startFakeUpstream } from "../../support/fake-upstrea
 import { makeTempDir } from "../../support/tmp.ts";
 import { FIXTURES, fastClient } from "../helpers.ts";
 
-const keys = (records: unknown[]) => records.map((r) => (r as { key?: string; slug?: string }).key ?? (r as { slug: string }).slug);
+const keys = (records: unknown[]) =>
+  records.map((r) => (r as { key?: string; slug?: string }).key ?? (r as { slug: string }).slug);
 const ALL_SPELL_KEYS = [
   "srd-2024_fireball",
   "srd_cure-wounds",
@@ -38,15 +39,24 @@ describe("pure pagination helpers", () => {
     expect(rewriteOntoBase("https://api.open5e.com/v2/spells/?limit=3&page=2", "http://127.0.0.1:9/")).toBe(
       "http://127.0.0.1:9/v2/spells/?limit=3&page=2",
     );
-    expect(rewriteOntoBase("https://api.open5e.com/v1/monsters/?page=4", "http://mirror/open5e")).toBe("http://mirror/open5e/v1/monsters/?page=4");
-    expect(rewriteOntoBase("http://mirror/open5e/v2/rules/?page=2", "http://mirror/open5e")).toBe("http://mirror/open5e/v2/rules/?page=2");
+    expect(rewriteOntoBase("https://api.open5e.com/v1/monsters/?page=4", "http://mirror/open5e")).toBe(
+      "http://mirror/open5e/v1/monsters/?page=4",
+    );
+    expect(rewriteOntoBase("http://mirror/open5e/v2/rules/?page=2", "http://mirror/open5e")).toBe(
+      "http://mirror/open5e/v2/rules/?page=2",
+    );
     expect(rewriteOntoBase("/v2/rules/?page=2", "http://m")).toBe("http://m/v2/rules/?page=2");
   });
 
   test("envelopes: 2026 and 2025 shapes, bare arrays, junk", () => {
     const up = { name: "Open5e", baseUrl: "http://m", envVar: "LOREKEEPER_OPEN5E_BASE_URL" };
     // 2025-10-31 envelope: same keys; records then carried `url`.
-    const old = { count: 227, next: "https://api.open5e.com/v2/rules/?limit=2&page=2", previous: null, results: [{ url: "x", name: "A" }] };
+    const old = {
+      count: 227,
+      next: "https://api.open5e.com/v2/rules/?limit=2&page=2",
+      previous: null,
+      results: [{ url: "x", name: "A" }],
+    };
     expect(parseOpen5eEnvelope(old, "u", up)).toEqual({ count: 227, next: old.next, results: old.results });
     expect(parseOpen5eEnvelope([{ a: 1 }], "u", up)).toEqual({ count: 1, next: null, results: [{ a: 1 }] });
     expect(parseOpen5eEnvelope({ results: [], next: "" }, "u", up)).toEqual({ count: null, next: null, results: [] });

@@ -27,7 +27,7 @@ describe("EDN reader: what real .orcbrew files contain", () => {
   });
 
   test("a UTF-8 BOM before the first form is skipped, and columns on line 1 do not count it", () => {
-    expect(plain('\uFEFF{:a 1}')).toEqual({ a: 1 });
+    expect(plain("\uFEFF{:a 1}")).toEqual({ a: 1 });
     const err = syntaxError("\uFEFF{:a #foo 1}");
     expect([err.line, err.column]).toEqual([1, 5]);
   });
@@ -102,7 +102,9 @@ describe("EDN reader: what real .orcbrew files contain", () => {
   });
 
   test("keywords: namespaces, digit-initial names, invalid forms", () => {
-    const v = readEdn("[:orcpub.dnd.e5/spells :9-lives :a.b/c-d?]").value as { items: Array<{ ns: string | null; name: string }> };
+    const v = readEdn("[:orcpub.dnd.e5/spells :9-lives :a.b/c-d?]").value as {
+      items: Array<{ ns: string | null; name: string }>;
+    };
     expect(v.items.map((k) => [k.ns, k.name])).toEqual([
       ["orcpub.dnd.e5", "spells"],
       [null, "9-lives"],
@@ -125,7 +127,9 @@ describe("EDN reader: what real .orcbrew files contain", () => {
   });
 
   test("numbers: ints, floats, exponents, N/M suffixes, hex, ratios, radix", () => {
-    expect(plain("[0 -7 +3 0.125 1e3 2.5E-1 12N 1.5M 0x1F 1/8 2r101 36rZ]")).toEqual([0, -7, 3, 0.125, 1000, 0.25, 12, 1.5, 31, 0.125, 5, 35]);
+    expect(plain("[0 -7 +3 0.125 1e3 2.5E-1 12N 1.5M 0x1F 1/8 2r101 36rZ]")).toEqual([
+      0, -7, 3, 0.125, 1000, 0.25, 12, 1.5, 31, 0.125, 5, 35,
+    ]);
     expect(syntaxError("[12abc]").reason).toContain("invalid number 12abc");
     expect(syntaxError("1/0").reason).toContain("divides by zero");
   });
@@ -166,7 +170,7 @@ describe("EDN reader: what real .orcbrew files contain", () => {
   });
 
   test("{nil nil} cruft and nil keys are dropped by toPlain; a later nil does not hide a value", () => {
-    expect(plain("{nil nil :name \"X\"}")).toEqual({ name: "X" });
+    expect(plain('{nil nil :name "X"}')).toEqual({ name: "X" });
     expect(plain("{:str 2 :orcpub.dnd.e5.character/str nil}")).toEqual({ str: 2 });
   });
 
@@ -175,7 +179,8 @@ describe("EDN reader: what real .orcbrew files contain", () => {
   });
 
   test("a large compact file reads whole (its speed is measured by the bench, not here)", () => {
-    const item = (i: number) => `:item-${i} {:key :item-${i}, :name "Item ${i}", :option-pack "Big", :level ${i % 10}, :school "evocation", :spell-lists {:wizard true, :bard false}, :description "${"word ".repeat(60)}"}`;
+    const item = (i: number) =>
+      `:item-${i} {:key :item-${i}, :name "Item ${i}", :option-pack "Big", :level ${i % 10}, :school "evocation", :spell-lists {:wizard true, :bard false}, :description "${"word ".repeat(60)}"}`;
     const text = `{"Big" {:orcpub.dnd.e5/spells {${Array.from({ length: 5000 }, (_, i) => item(i)).join(", ")}}}}`;
     expect(text.length).toBeGreaterThan(1_500_000);
     const v = toPlain(readEdn(text).value) as Record<string, Record<string, Record<string, unknown>>>;

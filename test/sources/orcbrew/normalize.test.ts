@@ -1,8 +1,20 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { normalizeOrcbrewPack, type NormalizedPack, orcbrewDocumentKey, orcbrewEntityKey } from "../../../src/sources/orcbrew/normalize/pack.ts";
-import type { ClassData, CreatureData, FeatData, SpeciesData, SpellData, BackgroundData } from "../../../src/entities/kinds.ts";
+import {
+  normalizeOrcbrewPack,
+  type NormalizedPack,
+  orcbrewDocumentKey,
+  orcbrewEntityKey,
+} from "../../../src/sources/orcbrew/normalize/pack.ts";
+import type {
+  ClassData,
+  CreatureData,
+  FeatData,
+  SpeciesData,
+  SpellData,
+  BackgroundData,
+} from "../../../src/entities/kinds.ts";
 import type { Entity } from "../../../src/entities/types.ts";
 import { parseOrcbrew } from "../../../src/sources/orcbrew/packs.ts";
 
@@ -10,7 +22,13 @@ const FIXTURES = join(import.meta.dir, "../../fixtures/orcbrew");
 
 function normalizeFixture(name: string): NormalizedPack[] {
   const f = parseOrcbrew(readFileSync(join(FIXTURES, name), "utf8"), name);
-  return f.packs.map((p) => normalizeOrcbrewPack(p, { documentKey: orcbrewDocumentKey(p.name), documentName: p.name, fileUrl: `file:///fx/${name}` }));
+  return f.packs.map((p) =>
+    normalizeOrcbrewPack(p, {
+      documentKey: orcbrewDocumentKey(p.name),
+      documentName: p.name,
+      fileUrl: `file:///fx/${name}`,
+    }),
+  );
 }
 
 const all = normalizeFixture("all-types.orcbrew")[0]!;
@@ -23,7 +41,9 @@ const byName = (n: string): Entity => {
 describe("OrcBrew keys and document metadata", () => {
   test("document keys are prefixed slugs of the pack name; entity keys add the item key", () => {
     expect(orcbrewDocumentKey("Austin's Pack\n")).toBe("orcbrew-austins-pack");
-    expect(orcbrewDocumentKey("SCAG Subclasses (LunaMoonbringer#2094)")).toBe("orcbrew-scag-subclasses-lunamoonbringer-2094");
+    expect(orcbrewDocumentKey("SCAG Subclasses (LunaMoonbringer#2094)")).toBe(
+      "orcbrew-scag-subclasses-lunamoonbringer-2094",
+    );
     expect(orcbrewDocumentKey("ドラゴン")).toMatch(/^orcbrew-pack-[0-9a-f]{10}$/);
     expect(orcbrewDocumentKey("ドラゴン")).not.toBe(orcbrewDocumentKey("エルフ"));
     expect(orcbrewEntityKey("orcbrew-x", "roccos-static-surge-")).toBe("orcbrew-x_roccos-static-surge");
@@ -94,7 +114,15 @@ describe("OrcBrew spells", () => {
     expect(d.attack_roll).toBe(true);
     expect(d.damage_roll).toBe("3d6");
     expect(d.range_ft).toBe(60);
-    expect(e.filters).toMatchObject({ level: 2, school: "evocation", classes: ["wizard", "sorcerer"], concentration: true, ritual: false, casting_time: "1 bonus action", damage_types: ["fire"] });
+    expect(e.filters).toMatchObject({
+      level: 2,
+      school: "evocation",
+      classes: ["wizard", "sorcerer"],
+      concentration: true,
+      ritual: false,
+      casting_time: "1 bonus action",
+      damage_types: ["fire"],
+    });
     expect(e.text).toContain("A lance of glowing embers");
     expect(e.text).toContain("Ember Lance");
   });
@@ -125,7 +153,14 @@ describe("OrcBrew monsters", () => {
     expect(d.armor_class).toBe(15);
     expect(d.armor_detail).toBe("natural armor");
     expect(d.speed).toEqual({ walk: 30, fly: 60, hover: true });
-    expect(d.ability_scores).toEqual({ strength: 18, dexterity: 12, constitution: 15, intelligence: 8, wisdom: 11, charisma: 10 });
+    expect(d.ability_scores).toEqual({
+      strength: 18,
+      dexterity: 12,
+      constitution: 15,
+      intelligence: 8,
+      wisdom: 11,
+      charisma: 10,
+    });
     expect(d.saving_throws).toEqual({ dexterity: 3 });
     expect(d.skills).toEqual({ perception: 4 });
     expect(d.passive_perception).toBe(14);
@@ -138,7 +173,13 @@ describe("OrcBrew monsters", () => {
     expect(d.legendary_actions.map((t) => t.name)).toEqual(["Tail Sweep"]);
     expect(d.legendary_desc).toBe("The drake can take 1 legendary action.");
     expect(d.desc).toBe("A small drake that smells of soot.");
-    expect(e.filters).toMatchObject({ cr: 0.5, creature_type: "dragon", size: "large", armor_class: 15, hit_points: 45 });
+    expect(e.filters).toMatchObject({
+      cr: 0.5,
+      creature_type: "dragon",
+      size: "large",
+      armor_class: 15,
+      hit_points: 45,
+    });
   });
 
   test("foreign shapes: string size/type, no hit points", () => {
@@ -146,7 +187,10 @@ describe("OrcBrew monsters", () => {
     const mite = frost.entities.find((e) => e.name === "Frost Mite")!;
     expect((mite.data as CreatureData).hit_points).toBe(5); // 2d4
     expect(mite.filters.cr).toBe(0.125);
-    const f = parseOrcbrew('{"P" {:orcpub.dnd.e5/monsters {:gob {:name "Goblin" :size "Small" :type "humanoid" :challenge 0.25}}}}', "p.orcbrew");
+    const f = parseOrcbrew(
+      '{"P" {:orcpub.dnd.e5/monsters {:gob {:name "Goblin" :size "Small" :type "humanoid" :challenge 0.25}}}}',
+      "p.orcbrew",
+    );
     const n = normalizeOrcbrewPack(f.packs[0]!, { documentKey: "orcbrew-p", documentName: "P", fileUrl: "file:///p" });
     const g = n.entities[0]!;
     expect((g.data as CreatureData).hit_points).toBeNull();
@@ -198,7 +242,9 @@ describe("OrcBrew character options", () => {
     const s = sub.data as SpeciesData;
     expect(sub.kind).toBe("subspecies");
     expect(s.subspecies_of).toEqual({ key: "orcbrew-test-forge_emberkin", name: "Emberkin" });
-    expect(s.traits.find((t) => t.name === "Innate Spellcasting")!.desc).toContain("Ember Lance (from level 3, Charisma)");
+    expect(s.traits.find((t) => t.name === "Innate Spellcasting")!.desc).toContain(
+      "Ember Lance (from level 3, Charisma)",
+    );
   });
 
   test("background: skills without false-cruft, list equipment choices, treasure, feature", () => {

@@ -86,7 +86,10 @@ describe("OrcBrew packs: the two top-level shapes", () => {
   });
 
   test("pack names: trimmed (newline-terminated names), file names without .orcbrew", () => {
-    const f = parseOrcbrew('{"Austin\'s Pack\n" {:orcpub.dnd.e5/races {:giff {:name "Giff\n" :option-pack "Other"}}}}', "x.orcbrew");
+    const f = parseOrcbrew(
+      '{"Austin\'s Pack\n" {:orcpub.dnd.e5/races {:giff {:name "Giff\n" :option-pack "Other"}}}}',
+      "x.orcbrew",
+    );
     expect(f.packs[0]!.name).toBe("Austin's Pack");
     expect(packNameFromFile("/a/b/My Pack.ORCBREW")).toBe("My Pack");
     expect(packNameFromFile("C:\\users\\me\\myorcbrewpack.orcbrew")).toBe("myorcbrewpack");
@@ -95,7 +98,10 @@ describe("OrcBrew packs: the two top-level shapes", () => {
   });
 
   test("unqualified content keys are accepted with a note; item problems are skipped with their place", () => {
-    const f = parseOrcbrew('{:spells {:a {:name "A" :level 1}\n :b nil\n :c [1 2]\n "d" {:name "D" :level 0}\n 42 {:name "x"}}}', "p.orcbrew");
+    const f = parseOrcbrew(
+      '{:spells {:a {:name "A" :level 1}\n :b nil\n :c [1 2]\n "d" {:name "D" :level 0}\n 42 {:name "x"}}}',
+      "p.orcbrew",
+    );
     const p = f.packs[0]!;
     expect(p.items.map((i) => i.key)).toEqual(["a", "d"]);
     expect(p.skipped.map((s) => [s.key, s.line])).toEqual([
@@ -113,7 +119,10 @@ describe("OrcBrew packs: the two top-level shapes", () => {
     expect(f.packs[0]!.disabled).toBe(false);
     expect(f.packs[0]!.items.map((i) => i.key)).toEqual(["x"]);
     expect(f.warnings.join("\n")).toContain(":disabled? is nil");
-    const list = parseOrcbrew('{:orcpub.dnd.e5/spells [{:key :x :name "X" :level 1}\n {:name "Y Z"}\n nil]}', "l.orcbrew").packs[0]!;
+    const list = parseOrcbrew(
+      '{:orcpub.dnd.e5/spells [{:key :x :name "X" :level 1}\n {:name "Y Z"}\n nil]}',
+      "l.orcbrew",
+    ).packs[0]!;
     expect(list.items.map((i) => i.key)).toEqual(["x", "y-z"]);
     expect(list.skipped.map((s) => [s.reason, s.line])).toEqual([["item 3 of the list is nil, not a map", 1]]);
   });
@@ -158,7 +167,7 @@ describe("OrcBrew packs: files that cannot be imported fail with the problem and
   });
 
   test("top level that is not a map, and a pack that is not a map", () => {
-    const a = formatError('\n  [:orcpub.dnd.e5/spells]');
+    const a = formatError("\n  [:orcpub.dnd.e5/spells]");
     expect(a.reason).toContain("must hold a map");
     expect([a.line, a.column]).toEqual([2, 3]);
     const b = formatError('{"Good" {}\n "Bad" [1 2]}');

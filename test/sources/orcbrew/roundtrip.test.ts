@@ -40,20 +40,29 @@ afterAll(async () => {
 });
 
 const search = (q: Partial<SearchQuery>) => runSearch(ctxOf(store, provider), { kinds: ["spell"], limit: 10, ...q });
-const hitNames = (r: Awaited<ReturnType<typeof search>>) => r.hits.map((h) => `${h.entity.name} [${h.entity.document_key}]`);
+const hitNames = (r: Awaited<ReturnType<typeof search>>) =>
+  r.hits.map((h) => `${h.entity.name} [${h.entity.document_key}]`);
 
 describe("imported content is found like API content", () => {
   test("documents=[pack key] returns exactly that pack's entities", async () => {
-    expect(hitNames(await search({ documents: ["orcbrew-test-forge"] }))).toEqual(["Ember Lance [orcbrew-test-forge]", "Quiet Chant [orcbrew-test-forge]"]);
-    expect(hitNames(await search({ kinds: ["creature"], documents: ["orcbrew-frost-pack", "orcbrew-test-forge"] }))).toEqual([
-      "Ash Drake [orcbrew-test-forge]",
-      "Frost Mite [orcbrew-frost-pack]",
+    expect(hitNames(await search({ documents: ["orcbrew-test-forge"] }))).toEqual([
+      "Ember Lance [orcbrew-test-forge]",
+      "Quiet Chant [orcbrew-test-forge]",
     ]);
+    expect(
+      hitNames(await search({ kinds: ["creature"], documents: ["orcbrew-frost-pack", "orcbrew-test-forge"] })),
+    ).toEqual(["Ash Drake [orcbrew-test-forge]", "Frost Mite [orcbrew-frost-pack]"]);
   });
 
   test("structured filters work on OrcBrew fields", async () => {
-    expect(hitNames(await search({ filters: { concentration: true, class_key: "sorcerer" }, documents: ["orcbrew-test-forge"] }))).toEqual(["Ember Lance [orcbrew-test-forge]"]);
-    expect(hitNames(await search({ kinds: ["creature"], filters: { cr: "1/2", creature_type: "dragon" } }))).toEqual(["Ash Drake [orcbrew-test-forge]"]);
+    expect(
+      hitNames(
+        await search({ filters: { concentration: true, class_key: "sorcerer" }, documents: ["orcbrew-test-forge"] }),
+      ),
+    ).toEqual(["Ember Lance [orcbrew-test-forge]"]);
+    expect(hitNames(await search({ kinds: ["creature"], filters: { cr: "1/2", creature_type: "dragon" } }))).toEqual([
+      "Ash Drake [orcbrew-test-forge]",
+    ]);
     expect(hitNames(await search({ filters: { ritual: true } }))).toContain("Quiet Chant [orcbrew-test-forge]");
   });
 
@@ -77,18 +86,43 @@ describe("imported content is found like API content", () => {
   });
 
   test("MCP: search_spell and search_character_option with documents, list_documents(source=orcbrew)", async () => {
-    const spells = answerOf(await client.callTool({ name: "search_spell", arguments: { search: "frost bolt", documents: ["orcbrew-frost-pack"], detail: "full" } }));
-    expect(spells.results.map((x) => x.name)).toEqual(["Rime Bolt"]);
-    expect(spells.results[0]).toMatchObject({ document_key: "orcbrew-frost-pack", document_name: "Frost Pack", document_source: "orcbrew" });
-    const options = answerOf(await client.callTool({ name: "search_character_option", arguments: { documents: ["orcbrew-test-forge"], limit: 50 } }));
-    expect(options.results.map((x) => x.name).sort()).toEqual(
-      ["9 Lives", "Ash Emberkin", "Cinder Oath", "Ember Knight", "Emberkin", "Flame-Touched", "Forge Apprentice"].sort(),
+    const spells = answerOf(
+      await client.callTool({
+        name: "search_spell",
+        arguments: { search: "frost bolt", documents: ["orcbrew-frost-pack"], detail: "full" },
+      }),
     );
-    const docs = (await client.callTool({ name: "list_documents", arguments: { source: "orcbrew" } })).structuredContent as {
+    expect(spells.results.map((x) => x.name)).toEqual(["Rime Bolt"]);
+    expect(spells.results[0]).toMatchObject({
+      document_key: "orcbrew-frost-pack",
+      document_name: "Frost Pack",
+      document_source: "orcbrew",
+    });
+    const options = answerOf(
+      await client.callTool({
+        name: "search_character_option",
+        arguments: { documents: ["orcbrew-test-forge"], limit: 50 },
+      }),
+    );
+    expect(options.results.map((x) => x.name).sort()).toEqual(
+      [
+        "9 Lives",
+        "Ash Emberkin",
+        "Cinder Oath",
+        "Ember Knight",
+        "Emberkin",
+        "Flame-Touched",
+        "Forge Apprentice",
+      ].sort(),
+    );
+    const docs = (await client.callTool({ name: "list_documents", arguments: { source: "orcbrew" } }))
+      .structuredContent as {
       documents: Array<{ key: string; name: string; source: string; entity_count: number }>;
     };
     // (the shared sample store also holds a hand-made "homebrew-pack")
-    expect(docs.documents.filter((d) => d.key.startsWith("orcbrew-")).map((d) => [d.key, d.name, d.entity_count])).toEqual([
+    expect(
+      docs.documents.filter((d) => d.key.startsWith("orcbrew-")).map((d) => [d.key, d.name, d.entity_count]),
+    ).toEqual([
       ["orcbrew-test-forge", "Test Forge", 11],
       ["orcbrew-frost-pack", "Frost Pack", 2], // its "Fireball" clashes with the API Fireball and was skipped
     ]);
@@ -104,7 +138,11 @@ describe("lorekeeper import (CLI)", () => {
       stderr: "pipe",
       env: { ...process.env, LOREKEEPER_LOG_LEVEL: "warn" },
     });
-    const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    const [out, err, code] = await Promise.all([
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+      p.exited,
+    ]);
     return { out, err, code };
   };
 
@@ -124,7 +162,12 @@ describe("lorekeeper import (CLI)", () => {
 
       const json = await run(["all-types.orcbrew", "truncated.orcbrew", "--json", "--no-embed", "--db-path", db]);
       expect(json.code).toBe(1);
-      const rep = JSON.parse(json.out) as { imported: number; failed: number; exit_code: number; files: Array<{ ok: boolean; error?: { line: number; column: number } }> };
+      const rep = JSON.parse(json.out) as {
+        imported: number;
+        failed: number;
+        exit_code: number;
+        files: Array<{ ok: boolean; error?: { line: number; column: number } }>;
+      };
       expect(rep.imported).toBe(11);
       expect(rep.failed).toBe(1);
       expect(rep.exit_code).toBe(1);
@@ -132,7 +175,9 @@ describe("lorekeeper import (CLI)", () => {
 
       const broken = await run(["duplicate-key.orcbrew", "--no-embed", "--db-path", db]);
       expect(broken.code).toBe(1);
-      expect(broken.out).toContain("duplicate-key.orcbrew: FAILED — line 4, column 4: not valid EDN: duplicate key :twice");
+      expect(broken.out).toContain(
+        "duplicate-key.orcbrew: FAILED — line 4, column 4: not valid EDN: duplicate key :twice",
+      );
       expect(broken.out + broken.err).not.toContain("    at ");
 
       expect((await run(["--db-path", db])).code).toBe(64);

@@ -3,7 +3,15 @@
  * the DMG 2014 / DMG 2024 tables, not from the code).
  */
 import { describe, expect, test } from "bun:test";
-import { classify, multiplier2014, partyTotals, rateGroup, targetWindow, xpForCr, type Monster } from "../../../src/tools/encounter/math.ts";
+import {
+  classify,
+  multiplier2014,
+  partyTotals,
+  rateGroup,
+  targetWindow,
+  xpForCr,
+  type Monster,
+} from "../../../src/tools/encounter/math.ts";
 import { BUDGET_2024, THRESHOLDS_2014, XP_BY_CR } from "../../../src/tools/encounter/tables.ts";
 
 const ogre: Monster = { name: "Ogre", count: 2, cr: 2, xp: 450 };
@@ -39,7 +47,9 @@ describe("4 level-5 characters vs 2 ogres and 6 goblins", () => {
     expect(r.multiplier).toBe(2.5);
     expect(r.adjusted_xp).toBe(3000);
     expect(r.difficulty).toBe("hard");
-    expect(r.steps.join("\n")).toContain("2 × Ogre (CR 2, 450 XP) = 900; 6 × Goblin (CR 1/4, 50 XP) = 300. Total 1,200 XP.");
+    expect(r.steps.join("\n")).toContain(
+      "2 × Ogre (CR 2, 450 XP) = 900; 6 × Goblin (CR 1/4, 50 XP) = 300. Total 1,200 XP.",
+    );
     expect(r.steps.join("\n")).toContain("Adjusted XP 1,200 × 2.5 = 3,000");
   });
   test("2024: 1,200 XP fits the Low budget of 2,000", () => {
@@ -116,8 +126,16 @@ describe("edge cases", () => {
     expect(classify("2024", 3001, partyTotals("2024", [5, 5, 5, 5])).difficulty).toBe("high");
   });
   test("target windows", () => {
-    expect(targetWindow("2024", "moderate", partyTotals("2024", [5, 5, 5, 5]))).toEqual({ min: 2001, max: 3000, target: 3000 });
-    expect(targetWindow("2014", "hard", partyTotals("2014", [5, 5, 5, 5]))).toEqual({ min: 3000, max: 4399, target: 3700 });
+    expect(targetWindow("2024", "moderate", partyTotals("2024", [5, 5, 5, 5]))).toEqual({
+      min: 2001,
+      max: 3000,
+      target: 3000,
+    });
+    expect(targetWindow("2014", "hard", partyTotals("2014", [5, 5, 5, 5]))).toEqual({
+      min: 3000,
+      max: 4399,
+      target: 3700,
+    });
     expect(targetWindow("2014", "deadly", partyTotals("2014", [5, 5, 5, 5])).max).toBe(5500);
   });
 });

@@ -42,7 +42,12 @@ describe("D&D 5e API: /classes/{index}/levels through a real sync", () => {
     store = openStore({ path: join(tmp.dir, "lk.db") });
     const cfg = { ...loadConfig(), ...upstreamsAt(fake.url), httpRetries: 0 };
     const http = new HttpClient({ cache: createHttpCache(store.db, cfg), retries: 0, baseDelayMs: 1, maxDelayMs: 5 });
-    const report = await runSync(store, { sources: ["dnd5e_api"], types: ["classes", "subclasses"], config: cfg, http });
+    const report = await runSync(store, {
+      sources: ["dnd5e_api"],
+      types: ["classes", "subclasses"],
+      config: cfg,
+      http,
+    });
     expect(report.results.filter((r) => r.contentType.endsWith("/classes")).map((r) => r.status)).toEqual(["ok", "ok"]);
   });
   afterAll(async () => {
@@ -53,10 +58,19 @@ describe("D&D 5e API: /classes/{index}/levels through a real sync", () => {
 
   test("the level route was asked once per class and year", () => {
     const paths = fake.requests.map((r) => r.path).filter((p) => p.endsWith("/levels"));
-    expect(new Set(paths)).toEqual(new Set(["/api/2014/classes/wizard/levels", "/api/2014/classes/paladin/levels", "/api/2024/classes/wizard/levels"]));
+    expect(new Set(paths)).toEqual(
+      new Set([
+        "/api/2014/classes/wizard/levels",
+        "/api/2014/classes/paladin/levels",
+        "/api/2024/classes/wizard/levels",
+      ]),
+    );
   });
 
-  for (const [year, doc] of [["2014", "srd-2014"], ["2024", "srd-2024"]] as const) {
+  for (const [year, doc] of [
+    ["2014", "srd-2014"],
+    ["2024", "srd-2024"],
+  ] as const) {
     test(`${year} Wizard: every level's proficiency bonus, cantrips and slots equal the raw records`, () => {
       const raw = fixture(`dnd5eapi/${year}/levels.json`).filter((r) => r.class.index === "wizard" && !r.subclass);
       expect(raw).toHaveLength(20);
@@ -113,7 +127,10 @@ describe("Open5e class tables", () => {
 
   test("v2 SRD 5.2 Wizard: columns from data_for_class_table, features from gained_at", () => {
     const raw = fixture("open5e/v2/classes.json").find((c) => c.key === "srd-2024_wizard")!;
-    const column = (name: string) => new Map<number, string>(raw.features.find((f: Raw) => f.name === name).data_for_class_table.map((c: Raw) => [c.level, c.column_value]));
+    const column = (name: string) =>
+      new Map<number, string>(
+        raw.features.find((f: Raw) => f.name === name).data_for_class_table.map((c: Raw) => [c.level, c.column_value]),
+      );
     const t = levelsOf(classLevels(store.db, { class: "srd-2024_wizard" }));
     expect(t.class.document_key).toBe("srd-2024");
     const slots1 = column("1st");
@@ -123,8 +140,13 @@ describe("Open5e class tables", () => {
       expect(row.cantrips_known).toBe(cantrips.get(row.level));
       expect(row.spell_slots?.[0]).toBe(Number(slots1.get(row.level)));
     }
-    const gainedAt = (name: string) => raw.features.find((f: Raw) => f.name === name).gained_at.map((g: Raw) => g.level).sort((a: number, b: number) => a - b);
-    for (const l of gainedAt("Ability Score Improvement")) expect(t.levels[l - 1]!.features).toContain("Ability Score Improvement");
+    const gainedAt = (name: string) =>
+      raw.features
+        .find((f: Raw) => f.name === name)
+        .gained_at.map((g: Raw) => g.level)
+        .sort((a: number, b: number) => a - b);
+    for (const l of gainedAt("Ability Score Improvement"))
+      expect(t.levels[l - 1]!.features).toContain("Ability Score Improvement");
   });
 
   test("v1 Wizard: the published markdown table", () => {
@@ -142,10 +164,20 @@ describe("Open5e class tables", () => {
 
 describe("markdown level tables", () => {
   test("OrcBrew's per-level 'new' columns stay class columns, not totals", () => {
-    const md = ["| Level | Cantrips Known (new) | Spells Known (new) |", "| --- | --- | --- |", "| 1 | 2 | 4 |", "| 3 |  | 1 |"].join("\n");
+    const md = [
+      "| Level | Cantrips Known (new) | Spells Known (new) |",
+      "| --- | --- | --- |",
+      "| 1 | 2 | 4 |",
+      "| 3 |  | 1 |",
+    ].join("\n");
     const t = rowsFromTable(md)!;
     expect(t.columns).toEqual(["Cantrips Known (new)", "Spells Known (new)"]);
-    expect(t.rows.get(1)).toEqual({ level: 1, proficiency_bonus: null, features: [], other: { "Cantrips Known (new)": "2", "Spells Known (new)": "4" } });
+    expect(t.rows.get(1)).toEqual({
+      level: 1,
+      proficiency_bonus: null,
+      features: [],
+      other: { "Cantrips Known (new)": "2", "Spells Known (new)": "4" },
+    });
     expect(t.rows.get(3)?.cantrips_known).toBeUndefined();
     expect(t.hasFeatures).toBe(false);
   });
@@ -161,7 +193,12 @@ describe("markdown level tables", () => {
     ].join("\n");
     const t = rowsFromTable(md)!;
     expect([...t.rows.keys()]).toEqual([1, 2, 3]);
-    expect(t.rows.get(1)).toMatchObject({ proficiency_bonus: "+2", features: ["Otherworldly Patron", "Pact Magic"], spells_known: "2", other: { "Spell Slots": "1", "Slot Level": "1st" } });
+    expect(t.rows.get(1)).toMatchObject({
+      proficiency_bonus: "+2",
+      features: ["Otherworldly Patron", "Pact Magic"],
+      spells_known: "2",
+      other: { "Spell Slots": "1", "Slot Level": "1st" },
+    });
     expect(t.rows.get(1)!.spell_slots).toBeUndefined();
     expect(t.rows.get(2)!.features).toEqual([]);
     expect(t.rows.get(3)).toMatchObject({ proficiency_bonus: "+2", spell_slots: [3, 1] });
@@ -201,8 +238,33 @@ describe("D&D 5e API level records → table", () => {
     const { dndLevelTable } = await import("../../../src/sources/dnd5eapi/normalize/levels.ts");
     // Two real 2014 barbarian records (5e-database), spellcasting-free.
     const recs = [
-      {"level":1,"ability_score_bonuses":0,"prof_bonus":2,"features":[{"index":"rage","name":"Rage","url":"/api/2014/features/rage"},{"index":"barbarian-unarmored-defense","name":"Unarmored Defense","url":"/api/2014/features/barbarian-unarmored-defense"}],"class_specific":{"rage_count":2,"rage_damage_bonus":2,"brutal_critical_dice":0},"index":"barbarian-1","class":{"index":"barbarian","name":"Barbarian","url":"/api/2014/classes/barbarian"},"url":"/api/2014/classes/barbarian/levels/1"},
-      {"level":20,"ability_score_bonuses":5,"prof_bonus":6,"features":[{"index":"primal-champion","name":"Primal Champion","url":"/api/2014/features/primal-champion"}],"class_specific":{"rage_count":9999,"rage_damage_bonus":4,"brutal_critical_dice":3},"index":"barbarian-20","class":{"index":"barbarian","name":"Barbarian","url":"/api/2014/classes/barbarian"},"url":"/api/2014/classes/barbarian/levels/20"},
+      {
+        level: 1,
+        ability_score_bonuses: 0,
+        prof_bonus: 2,
+        features: [
+          { index: "rage", name: "Rage", url: "/api/2014/features/rage" },
+          {
+            index: "barbarian-unarmored-defense",
+            name: "Unarmored Defense",
+            url: "/api/2014/features/barbarian-unarmored-defense",
+          },
+        ],
+        class_specific: { rage_count: 2, rage_damage_bonus: 2, brutal_critical_dice: 0 },
+        index: "barbarian-1",
+        class: { index: "barbarian", name: "Barbarian", url: "/api/2014/classes/barbarian" },
+        url: "/api/2014/classes/barbarian/levels/1",
+      },
+      {
+        level: 20,
+        ability_score_bonuses: 5,
+        prof_bonus: 6,
+        features: [{ index: "primal-champion", name: "Primal Champion", url: "/api/2014/features/primal-champion" }],
+        class_specific: { rage_count: 9999, rage_damage_bonus: 4, brutal_critical_dice: 3 },
+        index: "barbarian-20",
+        class: { index: "barbarian", name: "Barbarian", url: "/api/2014/classes/barbarian" },
+        url: "/api/2014/classes/barbarian/levels/20",
+      },
     ];
     const md = dndLevelTable(recs, "barbarian")!;
     const t = rowsFromTable(md)!;

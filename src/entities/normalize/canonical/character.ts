@@ -86,7 +86,17 @@ export function speciesEntity(source: DocumentSource, b: Base, d: SpeciesData): 
 }
 
 export function backgroundEntity(source: DocumentSource, b: Base, d: BackgroundData): Entity {
-  const listed = new Set([d.skill_proficiencies, d.tool_proficiencies, d.languages, d.equipment, d.ability_scores, d.feat, d.feature?.desc].filter(Boolean));
+  const listed = new Set(
+    [
+      d.skill_proficiencies,
+      d.tool_proficiencies,
+      d.languages,
+      d.equipment,
+      d.ability_scores,
+      d.feat,
+      d.feature?.desc,
+    ].filter(Boolean),
+  );
   return entity(source, {
     kind: "background",
     ...b,

@@ -7,7 +7,8 @@
 import type { CreatureAction, CreatureData } from "../../kinds.ts";
 
 const ATTACK = /^((melee|ranged|melee or ranged)\s+(weapon\s+|spell\s+)?attack(\s+roll)?\s*:|[+-]?\d+\s+to hit\b)/i;
-const DAMAGE_TYPES = /\b(acid|bludgeoning|cold|fire|force|lightning|necrotic|piercing|poison|psychic|radiant|slashing|thunder)\s+damage\b/gi;
+const DAMAGE_TYPES =
+  /\b(acid|bludgeoning|cold|fire|force|lightning|necrotic|piercing|poison|psychic|radiant|slashing|thunder)\s+damage\b/gi;
 
 /** Numbers, dice, "DC", "+5 to hit", "(Recharge 5–6)" and units out; whitespace collapsed. */
 function withoutNumbers(s: string): string {
@@ -62,7 +63,10 @@ export function creatureSummary(d: CreatureData): string {
     .map(([m]) => MOVES[m]!);
   if (moves.length) parts.push(`${moves.join(", ").replace(/^./, (c) => c.toUpperCase())}.`);
   const group = (title: string, xs: CreatureAction[]) => {
-    const words = xs.filter((a) => !/^multiattack$/i.test(a.name.trim())).map(actionWords).filter(Boolean);
+    const words = xs
+      .filter((a) => !/^multiattack$/i.test(a.name.trim()))
+      .map(actionWords)
+      .filter(Boolean);
     if (words.length) parts.push(`${title}: ${words.join("; ")}.`.replace(/\.\.$/, "."));
   };
   group("Traits", d.traits);

@@ -31,7 +31,9 @@ function speedText(speed: CreatureData["speed"]): string | null {
   const parts: string[] = [];
   for (const [mode, val] of Object.entries(speed)) {
     if (typeof val !== "number") continue;
-    parts.push(mode === "walk" ? `${val} ft.` : `${mode} ${val} ft.${mode === "fly" && speed.hover === true ? " (hover)" : ""}`);
+    parts.push(
+      mode === "walk" ? `${val} ft.` : `${mode} ${val} ft.${mode === "fly" && speed.hover === true ? " (hover)" : ""}`,
+    );
   }
   return parts.length ? parts.join(", ") : null;
 }
@@ -47,7 +49,9 @@ function actionLines(title: string, xs: CreatureAction[], intro?: string | null)
 
 /** "Large undead, CR 5" (size and type as given, type lower-cased). */
 function creatureHeader(d: CreatureData): string {
-  const sizeType = [d.size ? capitalize(d.size.toLowerCase()) : null, d.type ? d.type.toLowerCase() : "creature"].filter(Boolean).join(" ");
+  const sizeType = [d.size ? capitalize(d.size.toLowerCase()) : null, d.type ? d.type.toLowerCase() : "creature"]
+    .filter(Boolean)
+    .join(" ");
   const sub = d.subtype ? ` (${d.subtype})` : "";
   const cr = d.cr_display ? `, CR ${d.cr_display}` : "";
   return `${sizeType}${sub}${cr}`;
@@ -59,15 +63,24 @@ function creatureHeader(d: CreatureData): string {
  * block without numbers; the full stat block follows. A core creature's `data` carries the profile
  * (`profile`, `common_names`).
  */
-export function creatureEntity(source: DocumentSource, b: Base, raw: CreatureData, keys: CreatureFilterKeys = {}): Entity {
+export function creatureEntity(
+  source: DocumentSource,
+  b: Base,
+  raw: CreatureData,
+  keys: CreatureFilterKeys = {},
+): Entity {
   const p = creatureProfile(b.name, b.doc.key);
   const d: CreatureData = p ? { ...raw, profile: p.profile, common_names: [...p.names] } : raw;
   const abilities = Object.entries(d.ability_scores)
     .filter((e): e is [string, number] => typeof e[1] === "number")
     .map(([k, val]) => `${ABBR[k] ?? k} ${val}`)
     .join(", ");
-  const saves = Object.entries(d.saving_throws).map(([k, val]) => `${ABBR[k] ?? k} ${signed(val)}`).join(", ");
-  const skills = Object.entries(d.skills).map(([k, val]) => `${k.replace(/_/g, " ")} ${signed(val)}`).join(", ");
+  const saves = Object.entries(d.saving_throws)
+    .map(([k, val]) => `${ABBR[k] ?? k} ${signed(val)}`)
+    .join(", ");
+  const skills = Object.entries(d.skills)
+    .map(([k, val]) => `${k.replace(/_/g, " ")} ${signed(val)}`)
+    .join(", ");
   const stats = [
     d.alignment,
     d.armor_class !== null ? `Armor Class ${d.armor_class}${d.armor_detail ? ` (${d.armor_detail})` : ""}` : null,
@@ -119,7 +132,10 @@ export function creatureEntity(source: DocumentSource, b: Base, raw: CreatureDat
  * The whole text still follows the stat block.
  */
 function loreLead(desc: string | null): string | null {
-  const first = desc?.trim().split(/\n\s*\n|\n/)[0]?.trim();
+  const first = desc
+    ?.trim()
+    .split(/\n\s*\n|\n/)[0]
+    ?.trim();
   if (!first) return null;
   if (first.length <= 600) return first;
   const cut = first.slice(0, 600);

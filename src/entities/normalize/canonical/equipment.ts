@@ -8,7 +8,9 @@ import { itemProfile } from "../../item-profiles.ts";
 import { profileLead } from "./profile-lead.ts";
 
 function costWeight(d: { cost: string | null; weight_lb: number | null }): string | null {
-  const parts = [d.cost ? `Cost ${d.cost}` : null, d.weight_lb !== null ? `Weight ${d.weight_lb} lb.` : null].filter(Boolean);
+  const parts = [d.cost ? `Cost ${d.cost}` : null, d.weight_lb !== null ? `Weight ${d.weight_lb} lb.` : null].filter(
+    Boolean,
+  );
   return parts.length ? parts.join(". ") : null;
 }
 
@@ -25,7 +27,9 @@ export function weaponEntity(source: DocumentSource, b: Base, d: WeaponData): En
     ...b,
     header: weaponHeader(d),
     body: [
-      d.damage_dice ? `Damage ${d.damage_dice}${d.damage_type ? ` ${d.damage_type}` : ""}${d.versatile_dice ? ` (versatile ${d.versatile_dice})` : ""}` : null,
+      d.damage_dice
+        ? `Damage ${d.damage_dice}${d.damage_type ? ` ${d.damage_type}` : ""}${d.versatile_dice ? ` (versatile ${d.versatile_dice})` : ""}`
+        : null,
       props ? `Properties: ${props}` : null,
       d.range !== null ? `Range ${d.range}${d.long_range !== null ? `/${d.long_range}` : ""} ft.` : null,
       d.mastery ? `Mastery: ${d.mastery}` : null,
@@ -86,7 +90,9 @@ export function itemEntity(source: DocumentSource, b: Base, raw: ItemData, extra
 function magicItemHeader(d: MagicItemData): string {
   const type = d.type ? titleCase(d.type) : "Magic item";
   const base = d.base_item && d.base_item.toLowerCase() !== (d.type ?? "") ? ` (${d.base_item.toLowerCase()})` : "";
-  const att = d.requires_attunement ? ` (requires attunement${d.attunement_detail ? ` ${d.attunement_detail}` : ""})` : "";
+  const att = d.requires_attunement
+    ? ` (requires attunement${d.attunement_detail ? ` ${d.attunement_detail}` : ""})`
+    : "";
   return `${type}${base}${d.rarity ? `, ${d.rarity}` : ""}${att}`.replace(/\s+\)/g, ")");
 }
 

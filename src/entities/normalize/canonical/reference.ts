@@ -2,7 +2,17 @@
  * Reference entities from canonical data: condition, rule, rule_section, damage_type,
  * weapon_property, skill, ability_score, magic_school, language, proficiency, alignment.
  */
-import type { AbilityScoreData, AlignmentData, DocDescription, LanguageData, ProficiencyData, RuleData, RuleSectionData, SkillData, WeaponPropertyData } from "../../kinds.ts";
+import type {
+  AbilityScoreData,
+  AlignmentData,
+  DocDescription,
+  LanguageData,
+  ProficiencyData,
+  RuleData,
+  RuleSectionData,
+  SkillData,
+  WeaponPropertyData,
+} from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize, titleCase } from "../text.ts";
@@ -15,20 +25,35 @@ import { profileLead } from "./profile-lead.ts";
  * under its document's name, so every document's wording is searchable on the one entity.
  */
 function otherDescriptions(desc: string, descriptions: DocDescription[] | undefined): string[] {
-  return (descriptions ?? []).filter((d) => d.desc && !desc.includes(d.desc)).map((d) => `${d.document_name}:\n${d.desc}`);
+  return (descriptions ?? [])
+    .filter((d) => d.desc && !desc.includes(d.desc))
+    .map((d) => `${d.document_name}:\n${d.desc}`);
 }
 
 /** Kind data whose `descriptions` the caller may omit (sources with a single text: []). */
-export type DescribedInput<T extends { descriptions: DocDescription[] }> = Omit<T, "descriptions"> & { descriptions?: DocDescription[] };
+export type DescribedInput<T extends { descriptions: DocDescription[] }> = Omit<T, "descriptions"> & {
+  descriptions?: DocDescription[];
+};
 
 function withDescriptions<T extends { descriptions: DocDescription[] }>(d: DescribedInput<T>): T {
   return { ...d, descriptions: d.descriptions ?? [] } as T;
 }
 
 /** Kinds whose data is just a text and its per-document wordings; `leadOf`: words written for finding it, before the text (not in its data). */
-function textEntity(kind: "condition" | "damage_type", header: string, leadOf: (name: string) => string | null = () => null) {
+function textEntity(
+  kind: "condition" | "damage_type",
+  header: string,
+  leadOf: (name: string) => string | null = () => null,
+) {
   return (source: DocumentSource, b: Base, desc: string, descriptions: DocDescription[] = []): Entity =>
-    entity(source, { kind, ...b, header, body: [leadOf(b.name), desc, ...otherDescriptions(desc, descriptions)], filters: {}, data: { desc, descriptions } });
+    entity(source, {
+      kind,
+      ...b,
+      header,
+      body: [leadOf(b.name), desc, ...otherDescriptions(desc, descriptions)],
+      filters: {},
+      data: { desc, descriptions },
+    });
 }
 
 /** A condition's text leads with its plain words (src/entities/condition-words.ts). */
@@ -36,7 +61,14 @@ export const conditionEntity = textEntity("condition", "Condition", conditionLea
 export const damageTypeEntity = textEntity("damage_type", "Damage type");
 
 export function magicSchoolEntity(source: DocumentSource, b: Base, desc: string): Entity {
-  return entity(source, { kind: "magic_school", ...b, header: "School of magic", body: [desc], filters: {}, data: { desc } });
+  return entity(source, {
+    kind: "magic_school",
+    ...b,
+    header: "School of magic",
+    body: [desc],
+    filters: {},
+    data: { desc },
+  });
 }
 
 /** Section filter value: lower-case section name ("Combat" → "combat"). */
@@ -103,7 +135,11 @@ export function abilityScoreEntity(source: DocumentSource, b: Base, input: Descr
     kind: "ability_score",
     ...b,
     header: `Ability score${d.full_name && d.full_name !== b.name ? ` (${d.full_name})` : ""}`,
-    body: [d.desc, ...otherDescriptions(d.desc, d.descriptions), d.skills.length ? `Skills: ${d.skills.map(titleCase).join(", ")}` : null],
+    body: [
+      d.desc,
+      ...otherDescriptions(d.desc, d.descriptions),
+      d.skills.length ? `Skills: ${d.skills.map(titleCase).join(", ")}` : null,
+    ],
     filters: {},
     data: d,
   });
@@ -114,7 +150,11 @@ export function languageEntity(source: DocumentSource, b: Base, d: LanguageData)
     kind: "language",
     ...b,
     header: d.type ? `${capitalize(d.type)} language` : "Language",
-    body: [d.desc, d.typical_speakers ? `Typical speakers: ${d.typical_speakers}` : null, d.script ? `Script: ${d.script}` : null],
+    body: [
+      d.desc,
+      d.typical_speakers ? `Typical speakers: ${d.typical_speakers}` : null,
+      d.script ? `Script: ${d.script}` : null,
+    ],
     filters: { category: d.type },
     data: d,
   });

@@ -9,7 +9,10 @@ import { profileLead } from "./profile-lead.ts";
 
 function spellHeader(d: SpellData): string {
   const school = d.school ?? "";
-  const base = d.level === 0 ? `${capitalize(school || "unknown school")} cantrip` : `Level ${d.level} ${school ? `${school} ` : ""}spell`;
+  const base =
+    d.level === 0
+      ? `${capitalize(school || "unknown school")} cantrip`
+      : `Level ${d.level} ${school ? `${school} ` : ""}spell`;
   const tags = [d.ritual ? "ritual" : null, d.concentration ? "concentration" : null].filter(Boolean);
   return tags.length ? `${base} (${tags.join(", ")})` : base;
 }
@@ -36,7 +39,9 @@ export function spellEntity(source: DocumentSource, b: Base, raw: SpellData): En
     d.casting_time ? `Casting time: ${d.casting_time}` : null,
     d.range ? `Range: ${d.range}` : null,
     `Components: ${componentsText(d.components) || "none"}`,
-    d.duration ? `Duration: ${d.concentration && !/concentration/i.test(d.duration) ? `Concentration, ${d.duration}` : d.duration}` : null,
+    d.duration
+      ? `Duration: ${d.concentration && !/concentration/i.test(d.duration) ? `Concentration, ${d.duration}` : d.duration}`
+      : null,
   ].filter(Boolean);
   return entity(source, {
     kind: "spell",
@@ -70,7 +75,9 @@ const DAMAGE_TYPE_RE = DAMAGE_TYPES.join("|");
 /** Damage types a spell text deals ("takes 8d6 fire damage" → ["fire"]), for sources without a field. */
 export function damageTypesIn(text: string): string[] {
   const found = new Set<string>();
-  for (const m of text.matchAll(new RegExp(`\\b(${DAMAGE_TYPE_RE})(?:,? (?:or|and) (?:${DAMAGE_TYPE_RE}))* damage\\b`, "gi"))) {
+  for (const m of text.matchAll(
+    new RegExp(`\\b(${DAMAGE_TYPE_RE})(?:,? (?:or|and) (?:${DAMAGE_TYPE_RE}))* damage\\b`, "gi"),
+  )) {
     for (const t of m[0].toLowerCase().matchAll(new RegExp(DAMAGE_TYPE_RE, "g"))) found.add(t[0]);
   }
   return [...found];

@@ -54,7 +54,12 @@ const SCRIPTS: Record<string, { name: string; title: string; script: string; tab
 const CARDS: readonly Card[] = Object.entries(CARD_URIS).map(([tool, uri]) => {
   const s = SCRIPTS[tool];
   if (!s) throw new Error(`no card script for ${tool}`);
-  return { uri, name: s.name, title: s.title, html: page(s.title, s.script, s.tables ? CARD_CSS + TABLE_CSS : CARD_CSS) };
+  return {
+    uri,
+    name: s.name,
+    title: s.title,
+    html: page(s.title, s.script, s.tables ? CARD_CSS + TABLE_CSS : CARD_CSS),
+  };
 });
 
 const BY_URI = new Map(CARDS.map((c) => [c.uri, c]));

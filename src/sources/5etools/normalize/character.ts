@@ -1,9 +1,29 @@
 /** 5etools races, subraces, feats, optional features, backgrounds, classes and subclasses → canonical data (pure). */
-import type { BackgroundData, ClassData, ClassFeature, FeatData, NamedText, Ref, SpeciesData } from "../../../entities/kinds.ts";
+import type {
+  BackgroundData,
+  ClassData,
+  ClassFeature,
+  FeatData,
+  NamedText,
+  Ref,
+  SpeciesData,
+} from "../../../entities/kinds.ts";
 import type { JsonObject, JsonValue } from "../../../entities/types.ts";
 import { sortFeatures, subclassData } from "../../../entities/normalize/canonical/character.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
-import { abilityText, arr, type FileContext, line, listText, num, obj, paras, proficiencyText, sizeWord, text } from "./common.ts";
+import {
+  abilityText,
+  arr,
+  type FileContext,
+  line,
+  listText,
+  num,
+  obj,
+  paras,
+  proficiencyText,
+  sizeWord,
+  text,
+} from "./common.ts";
 import { ordinalLevel } from "./words.ts";
 
 /** Named blocks of `entries` as traits; unnamed paragraphs as the description. */
@@ -13,7 +33,8 @@ function traitsOf(entries: JsonValue | undefined, ctx: FileContext): { desc: str
   const walk = (xs: JsonValue[]) => {
     for (const e of xs) {
       const o = obj(e);
-      if (o && typeof o.name === "string") traits.push({ name: line(o.name, ctx) ?? "", desc: text(o.entries ?? o.entry ?? o.items, ctx) });
+      if (o && typeof o.name === "string")
+        traits.push({ name: line(o.name, ctx) ?? "", desc: text(o.entries ?? o.entry ?? o.items, ctx) });
       else if (o && o.type === "section") walk(arr(o.entries));
       else desc.push(...paras(e, ctx));
     }
@@ -35,21 +56,55 @@ export function buildSpecies(d: JsonObject, ctx: FileContext, subspecies: Ref[],
   const asi = abilityText(d.ability);
   if (asi && !has("ability score increase")) extra.push({ name: "Ability Score Increase", desc: asi });
   const dv = num(d.darkvision);
-  if (dv !== null && !has("darkvision")) extra.push({ name: "Darkvision", desc: `You can see in dim light within ${dv} feet of you as if it were bright light, and in darkness as if it were dim light.` });
+  if (dv !== null && !has("darkvision"))
+    extra.push({
+      name: "Darkvision",
+      desc: `You can see in dim light within ${dv} feet of you as if it were bright light, and in darkness as if it were dim light.`,
+    });
   const langs = proficiencyText(d.languageProficiencies, ctx);
   if (langs && !has("languages")) extra.push({ name: "Languages", desc: langs });
   const skills = proficiencyText(d.skillProficiencies, ctx);
   if (skills) extra.push({ name: "Skill Proficiencies", desc: skills });
   const o = obj(d.speed);
-  const other = o ? Object.entries(o).filter(([k, x]) => k !== "walk" && (typeof x === "number" || x === true)).map(([k, x]) => `${k} ${x === true ? "equal to your walking speed" : `${x} ft.`}`) : [];
-  if (other.length && !has("speed")) extra.push({ name: "Speed", desc: `Walking ${walkSpeed(d.speed) ?? "?"} ft.; ${other.join(", ")}` });
-  return { desc, size: sizeWord(d.size), speed: walkSpeed(d.speed), traits: [...extra, ...traits], subspecies, subspecies_of: parent };
+  const other = o
+    ? Object.entries(o)
+        .filter(([k, x]) => k !== "walk" && (typeof x === "number" || x === true))
+        .map(([k, x]) => `${k} ${x === true ? "equal to your walking speed" : `${x} ft.`}`)
+    : [];
+  if (other.length && !has("speed"))
+    extra.push({ name: "Speed", desc: `Walking ${walkSpeed(d.speed) ?? "?"} ft.; ${other.join(", ")}` });
+  return {
+    desc,
+    size: sizeWord(d.size),
+    speed: walkSpeed(d.speed),
+    traits: [...extra, ...traits],
+    subspecies,
+    subspecies_of: parent,
+  };
 }
 
-const FEAT_CATEGORY: Readonly<Record<string, string>> = { G: "general", O: "origin", FS: "fighting style", EB: "epic boon", D: "dragonmark" };
+const FEAT_CATEGORY: Readonly<Record<string, string>> = {
+  G: "general",
+  O: "origin",
+  FS: "fighting style",
+  EB: "epic boon",
+  D: "dragonmark",
+};
 const OPTION_TYPES: Readonly<Record<string, string>> = {
-  EI: "eldritch invocation", MM: "metamagic", "MV:B": "battle master maneuver", "FS:F": "fighting style", "FS:R": "fighting style", "FS:P": "fighting style",
-  "FS:B": "fighting style", AI: "artificer infusion", PB: "pact boon", AS: "arcane shot", ED: "elemental discipline", RN: "rune", OR: "onomancy resonant", TT: "traveler's trick",
+  EI: "eldritch invocation",
+  MM: "metamagic",
+  "MV:B": "battle master maneuver",
+  "FS:F": "fighting style",
+  "FS:R": "fighting style",
+  "FS:P": "fighting style",
+  "FS:B": "fighting style",
+  AI: "artificer infusion",
+  PB: "pact boon",
+  AS: "arcane shot",
+  ED: "elemental discipline",
+  RN: "rune",
+  OR: "onomancy resonant",
+  TT: "traveler's trick",
 };
 
 function prereqOne(p: JsonObject, ctx: FileContext): string {
@@ -58,13 +113,30 @@ function prereqOne(p: JsonObject, ctx: FileContext): string {
     const o = obj(v);
     switch (k) {
       case "level":
-        parts.push(typeof v === "number" ? `${ordinalLevel(v)} level` : `${ordinalLevel(num(o?.level) ?? 1)} level${typeof obj(o?.class)?.name === "string" ? ` ${obj(o!.class)!.name}` : ""}`);
+        parts.push(
+          typeof v === "number"
+            ? `${ordinalLevel(v)} level`
+            : `${ordinalLevel(num(o?.level) ?? 1)} level${typeof obj(o?.class)?.name === "string" ? ` ${obj(o!.class)!.name}` : ""}`,
+        );
         break;
       case "ability":
-        parts.push(arr(v).map((a) => Object.entries(obj(a) ?? {}).map(([ab, n]) => `${abilityTitle(ab) ?? ab} ${n} or higher`).join(" and ")).join(" or "));
+        parts.push(
+          arr(v)
+            .map((a) =>
+              Object.entries(obj(a) ?? {})
+                .map(([ab, n]) => `${abilityTitle(ab) ?? ab} ${n} or higher`)
+                .join(" and "),
+            )
+            .join(" or "),
+        );
         break;
       case "race":
-        parts.push(arr(v).map((r) => [obj(r)?.name, obj(r)?.subrace].filter((x) => typeof x === "string").join(" ")).filter(Boolean).join(" or "));
+        parts.push(
+          arr(v)
+            .map((r) => [obj(r)?.name, obj(r)?.subrace].filter((x) => typeof x === "string").join(" "))
+            .filter(Boolean)
+            .join(" or "),
+        );
         break;
       case "spellcasting":
       case "spellcasting2020":
@@ -80,14 +152,27 @@ function prereqOne(p: JsonObject, ctx: FileContext): string {
         parts.push(`${String(v)} patron`);
         break;
       case "proficiency":
-        parts.push(arr(v).map((x) => Object.entries(obj(x) ?? {}).map(([t, n]) => `proficiency with ${String(n)} ${t}`).join(" and ")).join(" or "));
+        parts.push(
+          arr(v)
+            .map((x) =>
+              Object.entries(obj(x) ?? {})
+                .map(([t, n]) => `proficiency with ${String(n)} ${t}`)
+                .join(" and "),
+            )
+            .join(" or "),
+        );
         break;
       case "feat":
       case "feature":
       case "optionalfeature":
       case "background":
       case "item":
-        parts.push(arr(v).map((x) => (typeof x === "string" ? (line(x.split("|")[0], ctx) ?? x) : line(obj(x)?.name, ctx))).filter(Boolean).join(" or "));
+        parts.push(
+          arr(v)
+            .map((x) => (typeof x === "string" ? (line(x.split("|")[0], ctx) ?? x) : line(obj(x)?.name, ctx)))
+            .filter(Boolean)
+            .join(" or "),
+        );
         break;
       case "spell":
         // "hex" or "toll the dead#c" (5etools marks a cantrip with #c), each with an optional "|source".
@@ -125,7 +210,11 @@ function prereqOne(p: JsonObject, ctx: FileContext): string {
 }
 
 function prerequisiteText(v: JsonValue | undefined, ctx: FileContext): string | null {
-  const xs = arr(v).map(obj).filter((p): p is JsonObject => p !== null).map((p) => prereqOne(p, ctx)).filter(Boolean);
+  const xs = arr(v)
+    .map(obj)
+    .filter((p): p is JsonObject => p !== null)
+    .map((p) => prereqOne(p, ctx))
+    .filter(Boolean);
   return xs.length ? xs.join(" or ") : null;
 }
 
@@ -136,8 +225,16 @@ export function buildFeat(d: JsonObject, ctx: FileContext, optional: boolean): F
   const cat = typeof d.category === "string" ? (FEAT_CATEGORY[d.category] ?? d.category.toLowerCase()) : null;
   // `featureType` is a list in 5etools' schema; hand-made files often write one string ("EI").
   const types = typeof d.featureType === "string" ? [d.featureType] : arr(d.featureType);
-  const opt = optional ? types.map((x) => (typeof x === "string" ? (OPTION_TYPES[x] ?? x) : null)).filter(Boolean)[0] ?? "optional feature" : null;
-  return { desc: text(d.entries, ctx), prerequisite: prerequisiteText(d.prerequisite, ctx), benefits, type: optional ? opt : cat };
+  const opt = optional
+    ? (types.map((x) => (typeof x === "string" ? (OPTION_TYPES[x] ?? x) : null)).filter(Boolean)[0] ??
+      "optional feature")
+    : null;
+  return {
+    desc: text(d.entries, ctx),
+    prerequisite: prerequisiteText(d.prerequisite, ctx),
+    benefits,
+    type: optional ? opt : cat,
+  };
 }
 
 function listItemText(entries: JsonValue | undefined, label: RegExp, ctx: FileContext): string | null {
@@ -162,7 +259,10 @@ export function buildBackground(d: JsonObject, ctx: FileContext): BackgroundData
     const o = obj(e);
     if (o && o.type === "list") continue; // the proficiency list: read below into its fields
     if (o && typeof o.name === "string") {
-      const nt = { name: (line(o.name, ctx) ?? "").replace(/^Feature:\s*/i, ""), desc: text(o.entries ?? o.entry, ctx) };
+      const nt = {
+        name: (line(o.name, ctx) ?? "").replace(/^Feature:\s*/i, ""),
+        desc: text(o.entries ?? o.entry, ctx),
+      };
       if (!feature && (obj(o.data)?.isFeature === true || /^feature:/i.test(o.name))) feature = nt;
       else named.push(nt);
     } else desc.push(...paras(e, ctx));
@@ -175,12 +275,21 @@ export function buildBackground(d: JsonObject, ctx: FileContext): BackgroundData
     equipment: listItemText(d.entries, /equipment/i, ctx),
     feature,
     ability_scores: abilityText(d.ability) ?? listItemText(d.entries, /ability/i, ctx),
-    feat: arr(d.feats).flatMap((f) => Object.keys(obj(f) ?? {}).map((k) => k.split("|")[0]!)).join(", ") || listItemText(d.entries, /^feat/i, ctx),
+    feat:
+      arr(d.feats)
+        .flatMap((f) => Object.keys(obj(f) ?? {}).map((k) => k.split("|")[0]!))
+        .join(", ") || listItemText(d.entries, /^feat/i, ctx),
     benefits: named,
   };
 }
 
-const CASTER: Readonly<Record<string, string>> = { full: "full", "1/2": "half", "1/3": "third", pact: "pact", artificer: "half" };
+const CASTER: Readonly<Record<string, string>> = {
+  full: "full",
+  "1/2": "half",
+  "1/3": "third",
+  pact: "pact",
+  artificer: "half",
+};
 
 /** A feature record (classFeature / subclassFeature) → a class feature. */
 export function featureOf(f: JsonObject, ctx: FileContext): ClassFeature {
@@ -188,7 +297,11 @@ export function featureOf(f: JsonObject, ctx: FileContext): ClassFeature {
 }
 
 function profList(v: JsonValue | undefined, ctx: FileContext): string | null {
-  const xs = arr(v).map((x) => (typeof x === "string" ? line(x.split("|")[0], ctx) : line(obj(x)?.proficiency, ctx) ?? line(obj(x)?.full, ctx))).filter((x): x is string => !!x);
+  const xs = arr(v)
+    .map((x) =>
+      typeof x === "string" ? line(x.split("|")[0], ctx) : (line(obj(x)?.proficiency, ctx) ?? line(obj(x)?.full, ctx)),
+    )
+    .filter((x): x is string => !!x);
   return xs.length ? xs.join(", ") : null;
 }
 
@@ -211,16 +324,23 @@ export function buildClass(d: JsonObject, ctx: FileContext, features: ClassFeatu
   const hd = obj(d.hd);
   const faces = num(hd?.faces);
   const sp = obj(d.startingProficiencies);
-  const saves = arr(d.proficiency).map((x) => abilityTitle(x)).filter((x): x is string => x !== null);
+  const saves = arr(d.proficiency)
+    .map((x) => abilityTitle(x))
+    .filter((x): x is string => x !== null);
   const equipment = obj(d.startingEquipment);
-  const eq = arr(equipment?.default).map((x) => line(x, ctx)).filter((x): x is string => !!x);
+  const eq = arr(equipment?.default)
+    .map((x) => line(x, ctx))
+    .filter((x): x is string => !!x);
   const ability = typeof d.spellcastingAbility === "string" ? abilityTitle(d.spellcastingAbility) : null;
   const fluff = text(d.fluff && obj(d.fluff) ? obj(d.fluff)!.entries : undefined, ctx);
   return {
     desc: fluff || null,
     hit_die: faces !== null ? `d${faces}` : null,
     hit_points_at_1st_level: faces !== null ? `${faces} + your Constitution modifier` : null,
-    hit_points_at_higher_levels: faces !== null ? `1d${faces} (or ${faces / 2 + 1}) + your Constitution modifier per ${d.name ?? "class"} level after 1st` : null,
+    hit_points_at_higher_levels:
+      faces !== null
+        ? `1d${faces} (or ${faces / 2 + 1}) + your Constitution modifier per ${d.name ?? "class"} level after 1st`
+        : null,
     saving_throws: saves,
     proficiencies: {
       armor: profList(sp?.armor, ctx),
@@ -232,7 +352,9 @@ export function buildClass(d: JsonObject, ctx: FileContext, features: ClassFeatu
     equipment: eq.length ? eq.join("\n") : null,
     spellcasting_ability: ability,
     caster_type: typeof d.casterProgression === "string" ? (CASTER[d.casterProgression] ?? d.casterProgression) : null,
-    primary_abilities: arr(d.primaryAbility).flatMap((x) => Object.keys(obj(x) ?? {})).map((a) => abilityTitle(a) ?? a),
+    primary_abilities: arr(d.primaryAbility)
+      .flatMap((x) => Object.keys(obj(x) ?? {}))
+      .map((a) => abilityTitle(a) ?? a),
     features: sortFeatures(features),
     subclasses,
     subclass_of: null,
@@ -243,8 +365,16 @@ export function buildClass(d: JsonObject, ctx: FileContext, features: ClassFeatu
 export function buildSubclass(parent: Ref, features: ClassFeature[], ctx: FileContext, d: JsonObject): ClassData {
   const sorted = sortFeatures(features);
   // The first feature named after the subclass is its introduction (what 5etools shows at the top).
-  const intro = sorted.find((f) => f.name.toLowerCase() === String(d.name ?? "").toLowerCase() || f.name.toLowerCase() === String(d.shortName ?? "").toLowerCase());
-  const data = subclassData(parent, intro?.desc ?? (text(d.entries, ctx) || null), sorted.filter((f) => f !== intro));
+  const intro = sorted.find(
+    (f) =>
+      f.name.toLowerCase() === String(d.name ?? "").toLowerCase() ||
+      f.name.toLowerCase() === String(d.shortName ?? "").toLowerCase(),
+  );
+  const data = subclassData(
+    parent,
+    intro?.desc ?? (text(d.entries, ctx) || null),
+    sorted.filter((f) => f !== intro),
+  );
   const ability = typeof d.spellcastingAbility === "string" ? abilityTitle(d.spellcastingAbility) : null;
   if (ability) data.spellcasting_ability = ability;
   if (typeof d.casterProgression === "string") data.caster_type = CASTER[d.casterProgression] ?? d.casterProgression;

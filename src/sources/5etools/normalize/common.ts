@@ -61,7 +61,8 @@ export function proficiencyText(v: JsonValue | undefined, ctx: FileContext): str
     for (const [k, x] of Object.entries(o)) {
       if (x === true) out.push(line(k.split("|")[0], ctx) ?? k);
       else if (k === "any" && typeof x === "number") out.push(`any ${x} of your choice`);
-      else if (k === "anyStandard" && typeof x === "number") out.push(`any ${x} standard language${x === 1 ? "" : "s"}`);
+      else if (k === "anyStandard" && typeof x === "number")
+        out.push(`any ${x} standard language${x === 1 ? "" : "s"}`);
       else if (k === "choose") {
         const c = obj(x);
         const from = arr(c?.from).filter((f): f is string => typeof f === "string");
@@ -74,7 +75,14 @@ export function proficiencyText(v: JsonValue | undefined, ctx: FileContext): str
 
 /** `{ "str": 1, "choose": {...} }` ability bonuses → "Strength +1, Wisdom +1". */
 export function abilityText(v: JsonValue | undefined): string | null {
-  const names: Record<string, string> = { str: "Strength", dex: "Dexterity", con: "Constitution", int: "Intelligence", wis: "Wisdom", cha: "Charisma" };
+  const names: Record<string, string> = {
+    str: "Strength",
+    dex: "Dexterity",
+    con: "Constitution",
+    int: "Intelligence",
+    wis: "Wisdom",
+    cha: "Charisma",
+  };
   const out: string[] = [];
   for (const o of arr(v).map(obj)) {
     if (!o) continue;
@@ -82,7 +90,9 @@ export function abilityText(v: JsonValue | undefined): string | null {
       if (names[k] && typeof x === "number") out.push(`${names[k]} ${x >= 0 ? "+" : ""}${x}`);
       else if (k === "choose") {
         const c = obj(x);
-        const from = arr(c?.from).filter((f): f is string => typeof f === "string").map((f) => names[f] ?? f);
+        const from = arr(c?.from)
+          .filter((f): f is string => typeof f === "string")
+          .map((f) => names[f] ?? f);
         const amount = num(c?.amount) ?? 1;
         if (from.length) out.push(`${num(c?.count) ?? 1} of ${listText(from, "or")} +${amount}`);
       }
@@ -92,7 +102,18 @@ export function abilityText(v: JsonValue | undefined): string | null {
 }
 
 /** A size letter → its word ("M" → "Medium"). */
-const SIZE_WORDS: Readonly<Record<string, string>> = { F: "Fine", D: "Diminutive", T: "Tiny", S: "Small", M: "Medium", L: "Large", H: "Huge", G: "Gargantuan", C: "Colossal", V: "Varies" };
+const SIZE_WORDS: Readonly<Record<string, string>> = {
+  F: "Fine",
+  D: "Diminutive",
+  T: "Tiny",
+  S: "Small",
+  M: "Medium",
+  L: "Large",
+  H: "Huge",
+  G: "Gargantuan",
+  C: "Colossal",
+  V: "Varies",
+};
 
 export function sizeWord(v: JsonValue | undefined): string | null {
   const first = Array.isArray(v) ? v.filter((x) => typeof x === "string") : typeof v === "string" ? [v] : [];

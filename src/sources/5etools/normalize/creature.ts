@@ -7,7 +7,17 @@ import type { CreatureFilterKeys } from "../../../entities/normalize/canonical/c
 import { arr, type FileContext, line, num, obj, sizeWord, text } from "./common.ts";
 import { ordinalLevel } from "./words.ts";
 
-const ALIGN: Readonly<Record<string, string>> = { L: "lawful", N: "neutral", NX: "neutral", NY: "neutral", C: "chaotic", G: "good", E: "evil", U: "unaligned", A: "any alignment" };
+const ALIGN: Readonly<Record<string, string>> = {
+  L: "lawful",
+  N: "neutral",
+  NX: "neutral",
+  NY: "neutral",
+  C: "chaotic",
+  G: "good",
+  E: "evil",
+  U: "unaligned",
+  A: "any alignment",
+};
 
 function alignmentText(v: JsonValue | undefined, prefix: string | null): string | null {
   const one = (xs: JsonValue[]): string | null => {
@@ -17,9 +27,12 @@ function alignmentText(v: JsonValue | undefined, prefix: string | null): string 
     if (set.has("A")) return "any alignment";
     if (set.has("U")) return "unaligned";
     const law = ["L", "NX", "C"].every((l) => set.has(l));
-    if (letters.length >= 4 && law && (set.has("G") || set.has("E")) && !(set.has("G") && set.has("E"))) return `any ${set.has("G") ? "good" : "evil"} alignment`;
-    if (letters.length >= 4 && ["G", "NY", "E"].every((l) => set.has(l)) && (set.has("L") || set.has("C"))) return `any ${set.has("L") ? "lawful" : "chaotic"} alignment`;
-    if (letters.length >= 4 && set.has("L") && set.has("C") && set.has("G") && set.has("E")) return "any non-neutral alignment";
+    if (letters.length >= 4 && law && (set.has("G") || set.has("E")) && !(set.has("G") && set.has("E")))
+      return `any ${set.has("G") ? "good" : "evil"} alignment`;
+    if (letters.length >= 4 && ["G", "NY", "E"].every((l) => set.has(l)) && (set.has("L") || set.has("C")))
+      return `any ${set.has("L") ? "lawful" : "chaotic"} alignment`;
+    if (letters.length >= 4 && set.has("L") && set.has("C") && set.has("G") && set.has("E"))
+      return "any non-neutral alignment";
     if (letters.length === 5 && !set.has("G")) return "any non-good alignment";
     if (letters.length === 5 && !set.has("E")) return "any non-evil alignment";
     if (letters.length === 5 && !set.has("L")) return "any non-lawful alignment";
@@ -53,21 +66,50 @@ function crValue(s: string | null): number | null {
 /** `"1/2"` or `{ cr, lair, coven }` → the creature's CR and what the stat block shows for it. */
 function challenge(v: JsonValue | undefined): { cr: number | null; display: string | null; xp: number | null } {
   const o = obj(v);
-  const base = typeof v === "string" || typeof v === "number" ? String(v) : typeof o?.cr === "string" || typeof o?.cr === "number" ? String(o.cr) : null;
+  const base =
+    typeof v === "string" || typeof v === "number"
+      ? String(v)
+      : typeof o?.cr === "string" || typeof o?.cr === "number"
+        ? String(o.cr)
+        : null;
   if (base === "Unknown" || base === "\u2014") return { cr: null, display: base, xp: null };
   const cr = crValue(base);
   const display = formatCr(cr) ?? base;
-  const extra = [o && o.lair !== undefined ? `${String(o.lair)} in lair` : null, o && o.coven !== undefined ? `${String(o.coven)} when part of a coven` : null].filter(Boolean);
-  return { cr, display: display && extra.length ? `${display} (${extra.join(", ")})` : display, xp: num(o?.xp) ?? xpForCr(cr) };
+  const extra = [
+    o && o.lair !== undefined ? `${String(o.lair)} in lair` : null,
+    o && o.coven !== undefined ? `${String(o.coven)} when part of a coven` : null,
+  ].filter(Boolean);
+  return {
+    cr,
+    display: display && extra.length ? `${display} (${extra.join(", ")})` : display,
+    xp: num(o?.xp) ?? xpForCr(cr),
+  };
 }
 
 /** `type`: "construct" or `{ type: "fiend", tags: ["devil"], swarmSize: "T" }`. */
 function creatureType(v: JsonValue | undefined): { type: string | null; subtype: string | null; swarm: string | null } {
   const o = obj(v);
   if (!o) return { type: typeof v === "string" ? v : null, subtype: null, swarm: null };
-  const t = typeof o.type === "string" ? o.type : arr(obj(o.type)?.choose).filter((x): x is string => typeof x === "string").join(" or ") || null;
-  const tags = arr(o.tags).map((x) => (typeof x === "string" ? x : obj(x) ? [obj(x)!.prefix, obj(x)!.tag].filter((y) => typeof y === "string").join(" ") : "")).filter(Boolean);
-  return { type: t, subtype: tags.length ? tags.join(", ") : null, swarm: typeof o.swarmSize === "string" ? o.swarmSize : null };
+  const t =
+    typeof o.type === "string"
+      ? o.type
+      : arr(obj(o.type)?.choose)
+          .filter((x): x is string => typeof x === "string")
+          .join(" or ") || null;
+  const tags = arr(o.tags)
+    .map((x) =>
+      typeof x === "string"
+        ? x
+        : obj(x)
+          ? [obj(x)!.prefix, obj(x)!.tag].filter((y) => typeof y === "string").join(" ")
+          : "",
+    )
+    .filter(Boolean);
+  return {
+    type: t,
+    subtype: tags.length ? tags.join(", ") : null,
+    swarm: typeof o.swarmSize === "string" ? o.swarmSize : null,
+  };
 }
 
 /** `ac`: `[13]`, `[{ ac: 13, from: ["natural armor"] }, { ac: 16, condition: "with mage armor" }]`, `[{ special: "…" }]`. */
@@ -78,7 +120,10 @@ function armorClass(v: JsonValue | undefined, ctx: FileContext): { ac: number | 
   xs.forEach((x, i) => {
     const o = obj(x);
     const val = typeof x === "number" ? x : num(o?.ac);
-    const from = arr(o?.from).map((f) => line(f, ctx)).filter((f): f is string => f !== null).join(", ");
+    const from = arr(o?.from)
+      .map((f) => line(f, ctx))
+      .filter((f): f is string => f !== null)
+      .join(", ");
     const cond = line(o?.condition, ctx);
     if (i === 0) {
       ac = val;
@@ -155,7 +200,11 @@ const SLOT_KEYS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
 /** A `spellcasting` block → one trait whose lines are the lists the `casts` filter reads ("1st level (4 slots): …"). */
 function spellcastingBlock(s: JsonObject, ctx: FileContext): { where: string; action: CreatureAction } {
   const lines: string[] = [];
-  const names = (xs: JsonValue | undefined) => arr(xs).map((x) => (typeof x === "string" ? line(x, ctx) : line(obj(x)?.entry, ctx))).filter((x): x is string => !!x).join(", ");
+  const names = (xs: JsonValue | undefined) =>
+    arr(xs)
+      .map((x) => (typeof x === "string" ? line(x, ctx) : line(obj(x)?.entry, ctx)))
+      .filter((x): x is string => !!x)
+      .join(", ");
   const head = text(s.headerEntries, ctx);
   if (head) lines.push(head);
   const will = names(s.will);
@@ -167,9 +216,19 @@ function spellcastingBlock(s: JsonObject, ctx: FileContext): { where: string; ac
     const list = names(lvl.spells);
     if (!list) continue;
     const slots = num(lvl.slots);
-    lines.push(k === "0" ? `Cantrips (at will): ${list}` : `${ordinalLevel(Number(k))} level${slots !== null ? ` (${slots} slot${slots === 1 ? "" : "s"})` : ""}: ${list}`);
+    lines.push(
+      k === "0"
+        ? `Cantrips (at will): ${list}`
+        : `${ordinalLevel(Number(k))} level${slots !== null ? ` (${slots} slot${slots === 1 ? "" : "s"})` : ""}: ${list}`,
+    );
   }
-  for (const [freq, word] of [["daily", "Day"], ["rest", "Rest"], ["weekly", "Week"], ["monthly", "Month"], ["yearly", "Year"]] as const) {
+  for (const [freq, word] of [
+    ["daily", "Day"],
+    ["rest", "Rest"],
+    ["weekly", "Week"],
+    ["monthly", "Month"],
+    ["yearly", "Year"],
+  ] as const) {
     const per = obj(s[freq]);
     if (!per) continue;
     for (const [k, xs] of Object.entries(per)) {
@@ -180,7 +239,10 @@ function spellcastingBlock(s: JsonObject, ctx: FileContext): { where: string; ac
   const foot = text(s.footerEntries, ctx);
   if (foot) lines.push(foot);
   const where = typeof s.displayAs === "string" ? s.displayAs : "trait";
-  return { where, action: { name: line(s.name, ctx) ?? "Spellcasting", desc: lines.join("\n"), usage: null, cost: null } };
+  return {
+    where,
+    action: { name: line(s.name, ctx) ?? "Spellcasting", desc: lines.join("\n"), usage: null, cost: null },
+  };
 }
 
 export interface LegendaryGroup {
@@ -188,7 +250,12 @@ export interface LegendaryGroup {
   regional: string | null;
 }
 
-export function buildCreature(d: JsonObject, ctx: FileContext, group: LegendaryGroup | null, fluff: string | null): { data: CreatureData; keys: CreatureFilterKeys } {
+export function buildCreature(
+  d: JsonObject,
+  ctx: FileContext,
+  group: LegendaryGroup | null,
+  fluff: string | null,
+): { data: CreatureData; keys: CreatureFilterKeys } {
   const size = sizeWord(d.size);
   const t = creatureType(d.type);
   const ac = armorClass(d.ac, ctx);
@@ -202,7 +269,9 @@ export function buildCreature(d: JsonObject, ctx: FileContext, group: LegendaryG
   for (const s of arr(d.spellcasting).map(obj)) {
     if (!s) continue;
     const b = spellcastingBlock(s, ctx);
-    (b.where === "action" ? acts : b.where === "bonus" ? bonus : b.where === "reaction" ? reactions : traits).push(b.action);
+    (b.where === "action" ? acts : b.where === "bonus" ? bonus : b.where === "reaction" ? reactions : traits).push(
+      b.action,
+    );
   }
   const legendary = actions(d.legendary, ctx, true);
   const mythic = actions(d.mythic, ctx, true);
@@ -211,13 +280,26 @@ export function buildCreature(d: JsonObject, ctx: FileContext, group: LegendaryG
   const defaultLegendary = legendary.length
     ? `The creature can take ${legendaryCount} legendary actions, choosing from the options below. Only one legendary action option can be used at a time and only at the end of another creature's turn. The creature regains spent legendary actions at the start of its turn.`
     : null;
-  const senses = [...arr(d.senses).map((s) => line(s, ctx)), typeof d.senses === "string" ? line(d.senses, ctx) : null].filter((s): s is string => !!s);
+  const senses = [
+    ...arr(d.senses).map((s) => line(s, ctx)),
+    typeof d.senses === "string" ? line(d.senses, ctx) : null,
+  ].filter((s): s is string => !!s);
   const passive = num(d.passive);
-  const languages = [...arr(d.languages).map((s) => line(s, ctx)), typeof d.languages === "string" ? line(d.languages, ctx) : null].filter((s): s is string => !!s);
+  const languages = [
+    ...arr(d.languages).map((s) => line(s, ctx)),
+    typeof d.languages === "string" ? line(d.languages, ctx) : null,
+  ].filter((s): s is string => !!s);
   const condImm = damageList(d.conditionImmune, "conditionImmune", ctx);
-  const envs = arr(d.environment).filter((x): x is string => typeof x === "string").map((x) => x.toLowerCase());
+  const envs = arr(d.environment)
+    .filter((x): x is string => typeof x === "string")
+    .map((x) => x.toLowerCase());
   const swarm = t.swarm ? `swarm of ${(sizeWord(t.swarm) ?? t.swarm).toLowerCase()} ` : "";
-  const desc = [fluff, mythic.length ? `Mythic actions:\n${mythic.map((m) => `${m.name}. ${m.desc}`).join("\n")}` : null, group?.regional ? `Regional effects: ${group.regional}` : null, speedNotes.length ? `Speed notes: ${speedNotes.join("; ")}` : null]
+  const desc = [
+    fluff,
+    mythic.length ? `Mythic actions:\n${mythic.map((m) => `${m.name}. ${m.desc}`).join("\n")}` : null,
+    group?.regional ? `Regional effects: ${group.regional}` : null,
+    speedNotes.length ? `Speed notes: ${speedNotes.join("; ")}` : null,
+  ]
     .filter(Boolean)
     .join("\n\n");
   const data: CreatureData = {
@@ -228,7 +310,12 @@ export function buildCreature(d: JsonObject, ctx: FileContext, group: LegendaryG
     armor_class: ac.ac,
     armor_detail: ac.detail,
     hit_points: num(hp?.average),
-    hit_dice: typeof hp?.formula === "string" ? hp.formula.replace(/\s+/g, "") : typeof hp?.special === "string" ? hp.special : null,
+    hit_dice:
+      typeof hp?.formula === "string"
+        ? hp.formula.replace(/\s+/g, "")
+        : typeof hp?.special === "string"
+          ? hp.special
+          : null,
     speed,
     ability_scores: {
       strength: num(d.str),
@@ -250,7 +337,8 @@ export function buildCreature(d: JsonObject, ctx: FileContext, group: LegendaryG
     cr: cr.cr,
     cr_display: cr.display,
     xp: cr.xp,
-    proficiency_bonus: num(d.pbNote) ?? (cr.cr === null ? null : Math.max(2, Math.floor((Math.max(cr.cr, 1) - 1) / 4) + 2)),
+    proficiency_bonus:
+      num(d.pbNote) ?? (cr.cr === null ? null : Math.max(2, Math.floor((Math.max(cr.cr, 1) - 1) / 4) + 2)),
     traits,
     actions: acts,
     bonus_actions: bonus,

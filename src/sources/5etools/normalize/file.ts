@@ -9,10 +9,24 @@ import * as v from "valibot";
 import type { ClassFeature, Ref, SpellData } from "../../../entities/kinds.ts";
 import { type Entity, type EntityKind, type JsonObject, type JsonValue, slugify } from "../../../entities/types.ts";
 import type { Base } from "../../../entities/normalize/build.ts";
-import { backgroundEntity, classEntity, featEntity, speciesEntity } from "../../../entities/normalize/canonical/character.ts";
+import {
+  backgroundEntity,
+  classEntity,
+  featEntity,
+  speciesEntity,
+} from "../../../entities/normalize/canonical/character.ts";
 import { creatureEntity } from "../../../entities/normalize/canonical/creature.ts";
-import { armorEntity, itemEntity, magicItemEntity, weaponEntity } from "../../../entities/normalize/canonical/equipment.ts";
-import { conditionEntity, languageEntity, weaponPropertyEntity } from "../../../entities/normalize/canonical/reference.ts";
+import {
+  armorEntity,
+  itemEntity,
+  magicItemEntity,
+  weaponEntity,
+} from "../../../entities/normalize/canonical/equipment.ts";
+import {
+  conditionEntity,
+  languageEntity,
+  weaponPropertyEntity,
+} from "../../../entities/normalize/canonical/reference.ts";
 import { spellEntity } from "../../../entities/normalize/canonical/spell.ts";
 import { stripInvisible } from "../../../text/confusables.ts";
 import { resolveCopies } from "../copy.ts";
@@ -71,24 +85,63 @@ const FOLDED: Readonly<Record<string, string>> = {
 
 /** Top-level arrays 5etools defines that LoreKeeper has no kind for: left out with a note. */
 const LEFT_OUT: Readonly<Record<string, string>> = {
-  adventure: "LoreKeeper has no kind for adventures", adventureData: "LoreKeeper has no kind for adventure text",
-  book: "LoreKeeper has no kind for books", bookData: "LoreKeeper has no kind for book text",
-  deity: "LoreKeeper has no kind for deities", vehicle: "LoreKeeper has no kind for vehicles", vehicleUpgrade: "LoreKeeper has no kind for vehicle upgrades",
-  object: "LoreKeeper has no kind for objects", trap: "LoreKeeper has no kind for traps", hazard: "LoreKeeper has no kind for hazards",
-  reward: "LoreKeeper has no kind for supernatural gifts", psionic: "LoreKeeper has no kind for psionics", cult: "LoreKeeper has no kind for cults",
-  boon: "LoreKeeper has no kind for boons", table: "LoreKeeper has no kind for roll tables", variantrule: "LoreKeeper has no kind for variant rules yet",
-  action: "LoreKeeper has no kind for actions", recipe: "LoreKeeper has no kind for recipes", charoption: "LoreKeeper has no kind for character-creation options",
-  card: "LoreKeeper has no kind for cards", deck: "LoreKeeper has no kind for decks", skill: "the skills are LoreKeeper's own", sense: "the senses are LoreKeeper's own",
-  encounter: "LoreKeeper has no kind for encounter tables", name: "LoreKeeper has no kind for name tables", makebrewCreatureTrait: "editor data",
-  foundrySpell: "Foundry VTT automation data", foundryItem: "Foundry VTT automation data", foundryMonster: "Foundry VTT automation data",
-  foundryClass: "Foundry VTT automation data", foundrySubclass: "Foundry VTT automation data", foundryClassFeature: "Foundry VTT automation data",
-  foundrySubclassFeature: "Foundry VTT automation data", foundryRace: "Foundry VTT automation data", foundryFeat: "Foundry VTT automation data",
-  foundryOptionalfeature: "Foundry VTT automation data", foundryBackground: "Foundry VTT automation data", roll20Item: "Roll20 automation data",
-  citation: "LoreKeeper has no kind for citations", itemGroup: "LoreKeeper has no kind for item groups", itemMastery: "LoreKeeper has no kind for weapon masteries yet",
-  facility: "LoreKeeper has no kind for bastion facilities", legendaryGroupFluff: "legendary group pictures", itemEntry: "item text templates",
-  spellList: "LoreKeeper has no kind for spell lists", trapFluff: "trap pictures", objectFluff: "object pictures", vehicleFluff: "vehicle pictures",
-  deityFluff: "deity pictures", rewardFluff: "gift pictures", optionalfeatureFluff: "option pictures", recipeFluff: "recipe pictures",
-  charoptionFluff: "option pictures", cultFluff: "cult pictures", boonFluff: "boon pictures", bookFluff: "book pictures", adventureFluff: "adventure pictures",
+  adventure: "LoreKeeper has no kind for adventures",
+  adventureData: "LoreKeeper has no kind for adventure text",
+  book: "LoreKeeper has no kind for books",
+  bookData: "LoreKeeper has no kind for book text",
+  deity: "LoreKeeper has no kind for deities",
+  vehicle: "LoreKeeper has no kind for vehicles",
+  vehicleUpgrade: "LoreKeeper has no kind for vehicle upgrades",
+  object: "LoreKeeper has no kind for objects",
+  trap: "LoreKeeper has no kind for traps",
+  hazard: "LoreKeeper has no kind for hazards",
+  reward: "LoreKeeper has no kind for supernatural gifts",
+  psionic: "LoreKeeper has no kind for psionics",
+  cult: "LoreKeeper has no kind for cults",
+  boon: "LoreKeeper has no kind for boons",
+  table: "LoreKeeper has no kind for roll tables",
+  variantrule: "LoreKeeper has no kind for variant rules yet",
+  action: "LoreKeeper has no kind for actions",
+  recipe: "LoreKeeper has no kind for recipes",
+  charoption: "LoreKeeper has no kind for character-creation options",
+  card: "LoreKeeper has no kind for cards",
+  deck: "LoreKeeper has no kind for decks",
+  skill: "the skills are LoreKeeper's own",
+  sense: "the senses are LoreKeeper's own",
+  encounter: "LoreKeeper has no kind for encounter tables",
+  name: "LoreKeeper has no kind for name tables",
+  makebrewCreatureTrait: "editor data",
+  foundrySpell: "Foundry VTT automation data",
+  foundryItem: "Foundry VTT automation data",
+  foundryMonster: "Foundry VTT automation data",
+  foundryClass: "Foundry VTT automation data",
+  foundrySubclass: "Foundry VTT automation data",
+  foundryClassFeature: "Foundry VTT automation data",
+  foundrySubclassFeature: "Foundry VTT automation data",
+  foundryRace: "Foundry VTT automation data",
+  foundryFeat: "Foundry VTT automation data",
+  foundryOptionalfeature: "Foundry VTT automation data",
+  foundryBackground: "Foundry VTT automation data",
+  roll20Item: "Roll20 automation data",
+  citation: "LoreKeeper has no kind for citations",
+  itemGroup: "LoreKeeper has no kind for item groups",
+  itemMastery: "LoreKeeper has no kind for weapon masteries yet",
+  facility: "LoreKeeper has no kind for bastion facilities",
+  legendaryGroupFluff: "legendary group pictures",
+  itemEntry: "item text templates",
+  spellList: "LoreKeeper has no kind for spell lists",
+  trapFluff: "trap pictures",
+  objectFluff: "object pictures",
+  vehicleFluff: "vehicle pictures",
+  deityFluff: "deity pictures",
+  rewardFluff: "gift pictures",
+  optionalfeatureFluff: "option pictures",
+  recipeFluff: "recipe pictures",
+  charoptionFluff: "option pictures",
+  cultFluff: "cult pictures",
+  boonFluff: "boon pictures",
+  bookFluff: "book pictures",
+  adventureFluff: "adventure pictures",
 };
 
 export interface FivetoolsTypeCount {
@@ -172,15 +225,27 @@ function documentOf(s: SourceMeta): FivetoolsDocument {
     key: fivetoolsDocumentKey(s.json),
     name: clean(s.full) ?? clean(s.json) ?? s.json,
     abbreviation: clean(s.abbreviation),
-    authors: (s.authors ?? []).filter((a): a is string => typeof a === "string").map((a) => clean(a)).filter((a): a is string => a !== null),
+    authors: (s.authors ?? [])
+      .filter((a): a is string => typeof a === "string")
+      .map((a) => clean(a))
+      .filter((a): a is string => a !== null),
     url: clean(s.url),
     version: s.version === undefined ? null : String(s.version),
   };
 }
 
 /** The minimum a record needs: a name (valibot at the boundary; the rest is read leniently). */
-const Named = v.looseObject({ name: v.pipe(v.string(), v.transform((s) => stripInvisible(s.replace(/\s+/g, " ")).trim()), v.nonEmpty("the record has an empty name")) });
-const SpellRecord = v.looseObject({ ...Named.entries, level: v.pipe(v.number("the spell has no numeric level"), v.integer(), v.minValue(0, "a spell level is 0 or more")) });
+const Named = v.looseObject({
+  name: v.pipe(
+    v.string(),
+    v.transform((s) => stripInvisible(s.replace(/\s+/g, " ")).trim()),
+    v.nonEmpty("the record has an empty name"),
+  ),
+});
+const SpellRecord = v.looseObject({
+  ...Named.entries,
+  level: v.pipe(v.number("the spell has no numeric level"), v.integer(), v.minValue(0, "a spell level is 0 or more")),
+});
 const ItemPropertyRecord = v.looseObject({ abbreviation: v.pipe(v.string(), v.nonEmpty()) });
 
 function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
@@ -240,9 +305,15 @@ export function normalizeFivetoolsFile(
 ): NormalizedFile {
   const stats = newRenderStats();
   const warnings: string[] = [];
-  const sources = parsed.sources.length ? parsed.sources : [{ json: fileName.replace(/\.json$/i, "") || "homebrew", full: fileName.replace(/\.json$/i, "") } as SourceMeta];
-  if (!parsed.sources.length) warnings.push(`the file declares no _meta.sources; its records form one document named after the file ("${sources[0]!.full}")`);
-  for (const k of parsed.ignored) if (k !== "$schema") warnings.push(`top-level "${k}" is not a list of records; ignored`);
+  const sources = parsed.sources.length
+    ? parsed.sources
+    : [{ json: fileName.replace(/\.json$/i, "") || "homebrew", full: fileName.replace(/\.json$/i, "") } as SourceMeta];
+  if (!parsed.sources.length)
+    warnings.push(
+      `the file declares no _meta.sources; its records form one document named after the file ("${sources[0]!.full}")`,
+    );
+  for (const k of parsed.ignored)
+    if (k !== "$schema") warnings.push(`top-level "${k}" is not a list of records; ignored`);
 
   // Documents: one per source id; two ids giving the same key are one document.
   const docs = new Map<string, NormalizedSource>();
@@ -251,7 +322,10 @@ export function normalizeFivetoolsFile(
     const doc = documentOf(s);
     let ns = docs.get(doc.key);
     if (!ns) docs.set(doc.key, (ns = { doc, entities: [], from: [], skipped: [], warnings: [], types: [] }));
-    else warnings.push(`sources "${ns.doc.id}" and "${s.json}" share the document key ${doc.key}; imported together as "${ns.doc.name}"`);
+    else
+      warnings.push(
+        `sources "${ns.doc.id}" and "${s.json}" share the document key ${doc.key}; imported together as "${ns.doc.name}"`,
+      );
     bySourceId.set(s.json.toLowerCase(), ns);
   }
   const first = [...docs.values()][0]!;
@@ -259,7 +333,12 @@ export function normalizeFivetoolsFile(
     const src = lower(r.source) || lower(obj(r.inherits)?.source);
     const ns = bySourceId.get(src);
     if (ns) return { ns, note: null };
-    return { ns: first, note: src ? `its source "${String(r.source ?? obj(r.inherits)?.source)}" is not one of the file's _meta.sources; filed under "${first.doc.name}"` : null };
+    return {
+      ns: first,
+      note: src
+        ? `its source "${String(r.source ?? obj(r.inherits)?.source)}" is not one of the file's _meta.sources; filed under "${first.doc.name}"`
+        : null,
+    };
   };
   const counts = new Map<NormalizedSource, Map<string, FivetoolsTypeCount>>();
   const count = (ns: NormalizedSource, type: string, kind: EntityKind | null) => {
@@ -271,9 +350,22 @@ export function normalizeFivetoolsFile(
   };
   const skip = (ns: NormalizedSource, type: string, r: JsonValue, reason: string, byDesign = false) => {
     const o = obj(r);
-    const name = typeof o?.name === "string" ? (clean(o.name) ?? null) : typeof o?.abbreviation === "string" ? clean(o.abbreviation) : null;
+    const name =
+      typeof o?.name === "string"
+        ? (clean(o.name) ?? null)
+        : typeof o?.abbreviation === "string"
+          ? clean(o.abbreviation)
+          : null;
     count(ns, type, null).skipped++;
-    ns.skipped.push({ type, key: name, name, reason, line: 0, column: 0, ...(byDesign ? { by_design: true as const } : {}) });
+    ns.skipped.push({
+      type,
+      key: name,
+      name,
+      reason,
+      line: 0,
+      column: 0,
+      ...(byDesign ? { by_design: true as const } : {}),
+    });
   };
 
   const ctx: FileContext = {
@@ -283,7 +375,8 @@ export function normalizeFivetoolsFile(
     itemTypes: new Map(),
     itemProperties: new Map(),
   };
-  const list = (type: string): JsonObject[] => (parsed.arrays.get(type) ?? []).map(obj).filter((x): x is JsonObject => x !== null);
+  const list = (type: string): JsonObject[] =>
+    (parsed.arrays.get(type) ?? []).map(obj).filter((x): x is JsonObject => x !== null);
 
   // Item types and properties first: items read their names from them.
   const extraByType = new Map<string, string[]>();
@@ -293,7 +386,11 @@ export function normalizeFivetoolsFile(
   }
   for (const t of list("itemType")) {
     const abbr = typeof t.abbreviation === "string" ? t.abbreviation : null;
-    if (abbr) (ctx.itemTypes as Map<string, { name: string; desc: string }>).set(abbr, { name: line(t.name, ctx) ?? abbr, desc: [text(t.entries, ctx), ...(extraByType.get(abbr) ?? [])].filter(Boolean).join("\n") });
+    if (abbr)
+      (ctx.itemTypes as Map<string, { name: string; desc: string }>).set(abbr, {
+        name: line(t.name, ctx) ?? abbr,
+        desc: [text(t.entries, ctx), ...(extraByType.get(abbr) ?? [])].filter(Boolean).join("\n"),
+      });
   }
   for (const p of list("itemProperty")) {
     const abbr = typeof p.abbreviation === "string" ? p.abbreviation : null;
@@ -310,7 +407,10 @@ export function normalizeFivetoolsFile(
   const groups = new Map<string, LegendaryGroup>();
   for (const g of list("legendaryGroup")) {
     const lair = text(g.lairActions, ctx);
-    groups.set(lower(g.name), { lair: lair ? [{ name: "Lair Actions", desc: lair, usage: null, cost: null }] : [], regional: text(g.regionalEffects, ctx) || null });
+    groups.set(lower(g.name), {
+      lair: lair ? [{ name: "Lair Actions", desc: lair, usage: null, cost: null }] : [],
+      regional: text(g.regionalEffects, ctx) || null,
+    });
   }
   const roll20 = new Map<string, JsonObject>();
   for (const r of list("roll20Spell")) {
@@ -332,7 +432,12 @@ export function normalizeFivetoolsFile(
         if (!obj(r)) {
           const ns = first;
           count(ns, type, null).found++;
-          skip(ns, type, r, `a ${type} record must be an object, not ${Array.isArray(r) ? "a list" : r === null ? "null" : typeof r}`);
+          skip(
+            ns,
+            type,
+            r,
+            `a ${type} record must be an object, not ${Array.isArray(r) ? "a list" : r === null ? "null" : typeof r}`,
+          );
           return;
         }
         const out = resolved[j++]!;
@@ -357,7 +462,14 @@ export function normalizeFivetoolsFile(
         const o = obj(r);
         const { ns } = o ? docOf(o) : { ns: first };
         count(ns, type, null).found++;
-        skip(ns, type, r, reason ?? `unknown record type "${type}" (5etools homebrew defines spell, monster, item, race, feat, background, class, …)`, reason !== undefined);
+        skip(
+          ns,
+          type,
+          r,
+          reason ??
+            `unknown record type "${type}" (5etools homebrew defines spell, monster, item, race, feat, background, class, …)`,
+          reason !== undefined,
+        );
       }
     }
   }
@@ -382,8 +494,16 @@ export function normalizeFivetoolsFile(
   const subclassOf = new Map<string, Ref[]>();
   for (const p of pending) {
     const n = typeof p.record.name === "string" ? p.record.name.trim() : "";
-    if (p.type === "subrace" && typeof p.record.raceName === "string") subraceOf.set(lower(p.record.raceName), [...(subraceOf.get(lower(p.record.raceName)) ?? []), { key: "", name: n }]);
-    if (p.type === "subclass" && typeof p.record.className === "string") subclassOf.set(lower(p.record.className), [...(subclassOf.get(lower(p.record.className)) ?? []), { key: "", name: n }]);
+    if (p.type === "subrace" && typeof p.record.raceName === "string")
+      subraceOf.set(lower(p.record.raceName), [
+        ...(subraceOf.get(lower(p.record.raceName)) ?? []),
+        { key: "", name: n },
+      ]);
+    if (p.type === "subclass" && typeof p.record.className === "string")
+      subclassOf.set(lower(p.record.className), [
+        ...(subclassOf.get(lower(p.record.className)) ?? []),
+        { key: "", name: n },
+      ]);
   }
 
   for (const p of pending) {
@@ -414,11 +534,20 @@ export function normalizeFivetoolsFile(
       continue;
     }
     const d = p.record;
-    const rawName = p.type === "itemProperty" ? (line(d.name, ctx) ?? line(obj(arr(d.entries)[0])?.name, ctx) ?? String(d.abbreviation)) : (checked.output as { name: string }).name;
+    const rawName =
+      p.type === "itemProperty"
+        ? (line(d.name, ctx) ?? line(obj(arr(d.entries)[0])?.name, ctx) ?? String(d.abbreviation))
+        : (checked.output as { name: string }).name;
     let built: Entity | { skip: string };
     try {
       const refs = { keyFor, fileUrl, raceRefs, classRefs, subraceOf, subclassOf, fluff, groups, roll20 };
-      built = buildOne(p.type, d, rawName, ns, ctx, { ...refs, classFeatures, subclassFeatures, extraByType, outside: p.outside ?? null });
+      built = buildOne(p.type, d, rawName, ns, ctx, {
+        ...refs,
+        classFeatures,
+        subclassFeatures,
+        extraByType,
+        outside: p.outside ?? null,
+      });
     } catch (err) {
       built = { skip: `could not be read: ${(err as Error).message}` };
     }
@@ -438,9 +567,20 @@ export function normalizeFivetoolsFile(
   for (const [ns, m] of counts) ns.types = [...m.values()];
   for (const ns of docs.values()) ns.types.sort((a, b) => a.type.localeCompare(b.type));
   const obj2 = (m: Map<string, number>) => Object.fromEntries([...m.entries()].sort((a, b) => b[1] - a[1]));
-  if (stats.unknown.size) warnings.push(`inline tags shown by their text only (not known to this importer): ${[...stats.unknown.entries()].map(([t, n]) => `{@${t}} ×${n}`).join(", ")}`);
-  if (stats.unknownBlocks.size) warnings.push(`entry blocks shown by their name and text only (not known to this importer): ${[...stats.unknownBlocks.entries()].map(([t, n]) => `${t} ×${n}`).join(", ")}`);
-  return { sources: [...docs.values()], warnings, unknownTags: obj2(stats.unknown), unknownBlocks: obj2(stats.unknownBlocks) };
+  if (stats.unknown.size)
+    warnings.push(
+      `inline tags shown by their text only (not known to this importer): ${[...stats.unknown.entries()].map(([t, n]) => `{@${t}} ×${n}`).join(", ")}`,
+    );
+  if (stats.unknownBlocks.size)
+    warnings.push(
+      `entry blocks shown by their name and text only (not known to this importer): ${[...stats.unknownBlocks.entries()].map(([t, n]) => `${t} ×${n}`).join(", ")}`,
+    );
+  return {
+    sources: [...docs.values()],
+    warnings,
+    unknownTags: obj2(stats.unknown),
+    unknownBlocks: obj2(stats.unknownBlocks),
+  };
 }
 
 /** Add `n` (1 or -1) records of `kind` to a type's count; `kind` follows the most frequent. */
@@ -448,7 +588,9 @@ export function countKind(c: FivetoolsTypeCount, kind: EntityKind, n: number): v
   const left = (c.kinds[kind] ?? 0) + n;
   if (left > 0) c.kinds[kind] = left;
   else delete c.kinds[kind];
-  const byCount = (Object.entries(c.kinds) as Array<[EntityKind, number]>).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const byCount = (Object.entries(c.kinds) as Array<[EntityKind, number]>).sort(
+    (a, b) => b[1] - a[1] || a[0].localeCompare(b[0]),
+  );
   const top = byCount[0];
   if (top) c.kind = top[0];
 }
@@ -490,7 +632,14 @@ interface Lookups {
   outside: OutsideSpell | null;
 }
 
-function buildOne(type: string, d: JsonObject, name: string, ns: NormalizedSource, ctx: FileContext, l: Lookups): Entity | { skip: string } {
+function buildOne(
+  type: string,
+  d: JsonObject,
+  name: string,
+  ns: NormalizedSource,
+  ctx: FileContext,
+  l: Lookups,
+): Entity | { skip: string } {
   const src = FIVETOOLS_SOURCE;
   const base = (kind: EntityKind, slugSource: string = name): Base => ({
     key: l.keyFor(ns, kind, slugSource),
@@ -512,7 +661,12 @@ function buildOne(type: string, d: JsonObject, name: string, ns: NormalizedSourc
     }
     case "monster": {
       const g = obj(d.legendaryGroup);
-      const { data, keys } = buildCreature(d, ctx, g ? (l.groups.get(lower(g.name)) ?? null) : null, fluffOf("monster"));
+      const { data, keys } = buildCreature(
+        d,
+        ctx,
+        g ? (l.groups.get(lower(g.name)) ?? null) : null,
+        fluffOf("monster"),
+      );
       return creatureEntity(src, base("creature"), data, keys);
     }
     case "item":
@@ -520,7 +674,16 @@ function buildOne(type: string, d: JsonObject, name: string, ns: NormalizedSourc
       const kind = itemKind(d, ctx);
       const letterType = typeof d.type === "string" ? d.type.split("|")[0]! : "";
       const extra = [...(l.extraByType.get(letterType) ?? []), fluffOf("item")].filter((x): x is string => !!x);
-      if (kind === "magic_item") return magicItemEntity(src, base(kind), buildMagicItem(d, ctx, extra.filter((x) => !ctx.itemTypes.has(letterType))));
+      if (kind === "magic_item")
+        return magicItemEntity(
+          src,
+          base(kind),
+          buildMagicItem(
+            d,
+            ctx,
+            extra.filter((x) => !ctx.itemTypes.has(letterType)),
+          ),
+        );
       if (kind === "weapon") return weaponEntity(src, base(kind), buildWeapon(d, ctx));
       if (kind === "armor") return armorEntity(src, base(kind), buildArmor(d, ctx));
       return itemEntity(src, base("item"), buildItem(d, ctx));
@@ -533,7 +696,10 @@ function buildOne(type: string, d: JsonObject, name: string, ns: NormalizedSourc
       const b = base("species");
       const ref = { key: b.key, name };
       l.raceRefs.set(name.toLowerCase(), ref);
-      const subs = (l.subraceOf.get(name.toLowerCase()) ?? []).map((s) => ({ key: `${b.key.split("_")[0]}_${slugify(`${name} ${s.name}`)}`, name: `${name} (${s.name})` }));
+      const subs = (l.subraceOf.get(name.toLowerCase()) ?? []).map((s) => ({
+        key: `${b.key.split("_")[0]}_${slugify(`${name} ${s.name}`)}`,
+        name: `${name} (${s.name})`,
+      }));
       const data = buildSpecies(d, ctx, subs, null);
       const f = fluffOf("race");
       if (f) data.desc = [data.desc, f].filter(Boolean).join("\n");
@@ -541,7 +707,8 @@ function buildOne(type: string, d: JsonObject, name: string, ns: NormalizedSourc
     }
     case "subrace": {
       const raceName = typeof d.raceName === "string" ? d.raceName.trim() : "";
-      const parent = l.raceRefs.get(raceName.toLowerCase()) ?? (raceName ? { key: slugify(raceName), name: raceName } : null);
+      const parent =
+        l.raceRefs.get(raceName.toLowerCase()) ?? (raceName ? { key: slugify(raceName), name: raceName } : null);
       if (!parent) return { skip: "the subrace names no raceName" };
       const full = `${raceName} (${name})`;
       const b = { ...base("subspecies", `${raceName} ${name}`), name: full };
@@ -559,8 +726,13 @@ function buildOne(type: string, d: JsonObject, name: string, ns: NormalizedSourc
     case "class": {
       const b = base("class");
       l.classRefs.set(name.toLowerCase(), { key: b.key, name });
-      const feats = l.classFeatures.filter((f) => lower(f.className) === name.toLowerCase()).map((f) => featureOf(f, ctx));
-      const subs = (l.subclassOf.get(name.toLowerCase()) ?? []).map((s) => ({ key: `${ns.doc.key}_${slugify(`${name} ${s.name}`)}`, name: s.name }));
+      const feats = l.classFeatures
+        .filter((f) => lower(f.className) === name.toLowerCase())
+        .map((f) => featureOf(f, ctx));
+      const subs = (l.subclassOf.get(name.toLowerCase()) ?? []).map((s) => ({
+        key: `${ns.doc.key}_${slugify(`${name} ${s.name}`)}`,
+        name: s.name,
+      }));
       return classEntity(src, b, buildClass(d, ctx, feats, subs));
     }
     case "subclass": {
@@ -569,7 +741,11 @@ function buildOne(type: string, d: JsonObject, name: string, ns: NormalizedSourc
       const parent = l.classRefs.get(className.toLowerCase()) ?? { key: slugify(className), name: className };
       const short = lower(d.shortName) || name.toLowerCase();
       const feats: ClassFeature[] = l.subclassFeatures
-        .filter((f) => lower(f.className) === className.toLowerCase() && (lower(f.subclassShortName) === short || lower(f.subclassShortName) === name.toLowerCase()))
+        .filter(
+          (f) =>
+            lower(f.className) === className.toLowerCase() &&
+            (lower(f.subclassShortName) === short || lower(f.subclassShortName) === name.toLowerCase()),
+        )
         .map((f) => featureOf(f, ctx));
       return classEntity(src, base("subclass", `${className} ${name}`), buildSubclass(parent, feats, ctx, d));
     }
@@ -578,17 +754,28 @@ function buildOne(type: string, d: JsonObject, name: string, ns: NormalizedSourc
     case "status": {
       const desc = text(d.entries, ctx);
       const f = fluffOf("condition");
-      return conditionEntity(src, base("condition"), [type === "disease" ? "Disease." : type === "status" ? "Status." : null, desc, f].filter(Boolean).join("\n"));
+      return conditionEntity(
+        src,
+        base("condition"),
+        [type === "disease" ? "Disease." : type === "status" ? "Status." : null, desc, f].filter(Boolean).join("\n"),
+      );
     }
     case "language":
       return languageEntity(src, base("language"), {
         desc: [text(d.entries, ctx), fluffOf("language")].filter(Boolean).join("\n") || null,
         type: typeof d.type === "string" ? d.type.toLowerCase() : null,
         script: typeof d.script === "string" ? d.script : null,
-        typical_speakers: arr(d.typicalSpeakers).map((x) => line(x, ctx)).filter(Boolean).join(", ") || null,
+        typical_speakers:
+          arr(d.typicalSpeakers)
+            .map((x) => line(x, ctx))
+            .filter(Boolean)
+            .join(", ") || null,
       });
     case "itemProperty":
-      return weaponPropertyEntity(src, base("weapon_property"), { desc: text(d.entries ?? d.entriesTemplate, ctx), type: null });
+      return weaponPropertyEntity(src, base("weapon_property"), {
+        desc: text(d.entries ?? d.entriesTemplate, ctx),
+        type: null,
+      });
     default:
       return { skip: `unknown record type "${type}"` };
   }

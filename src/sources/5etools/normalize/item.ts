@@ -10,11 +10,35 @@ import { arr, type FileContext, line, num, obj, text } from "./common.ts";
 import { copperText } from "./spell.ts";
 
 const DAMAGE_LETTERS: Readonly<Record<string, string>> = {
-  A: "acid", B: "bludgeoning", C: "cold", F: "fire", O: "force", L: "lightning", N: "necrotic", P: "piercing", I: "poison", Y: "psychic", R: "radiant", S: "slashing", T: "thunder",
+  A: "acid",
+  B: "bludgeoning",
+  C: "cold",
+  F: "fire",
+  O: "force",
+  L: "lightning",
+  N: "necrotic",
+  P: "piercing",
+  I: "poison",
+  Y: "psychic",
+  R: "radiant",
+  S: "slashing",
+  T: "thunder",
 };
 
 const PROPERTY_NAMES: Readonly<Record<string, string>> = {
-  A: "Ammunition", AF: "Ammunition (futuristic)", BF: "Burst Fire", F: "Finesse", H: "Heavy", L: "Light", LD: "Loading", R: "Reach", RLD: "Reload", S: "Special", T: "Thrown", "2H": "Two-Handed", V: "Versatile",
+  A: "Ammunition",
+  AF: "Ammunition (futuristic)",
+  BF: "Burst Fire",
+  F: "Finesse",
+  H: "Heavy",
+  L: "Light",
+  LD: "Loading",
+  R: "Reach",
+  RLD: "Reload",
+  S: "Special",
+  T: "Thrown",
+  "2H": "Two-Handed",
+  V: "Versatile",
 };
 
 /** Type letters → category key (the magic item type or the item category). */
@@ -59,20 +83,39 @@ function letter(v: JsonValue | undefined): string | null {
   return typeof v === "string" ? v.split("|")[0]!.trim() : null;
 }
 
-function typeInfo(d: JsonObject, ctx: FileContext): { letter: string | null; category: string | null; magicType: string | null; typeDesc: string | null } {
+function typeInfo(
+  d: JsonObject,
+  ctx: FileContext,
+): { letter: string | null; category: string | null; magicType: string | null; typeDesc: string | null } {
   const l = letter(d.type);
-  if (l && TYPES[l]) return { letter: l, ...TYPES[l]!, magicType: d.wondrous === true ? "wondrous-item" : TYPES[l]!.magicType, typeDesc: null };
+  if (l && TYPES[l])
+    return {
+      letter: l,
+      ...TYPES[l]!,
+      magicType: d.wondrous === true ? "wondrous-item" : TYPES[l]!.magicType,
+      typeDesc: null,
+    };
   const own = l ? ctx.itemTypes.get(l) : undefined;
   if (own) return { letter: l, category: slugify(own.name), magicType: slugify(own.name), typeDesc: own.desc || null };
   if (d.wondrous === true) return { letter: l, category: "wondrous-item", magicType: "wondrous-item", typeDesc: null };
   const weaponish = typeof d.weaponCategory === "string";
-  return { letter: l, category: weaponish ? "weapon" : l ? l.toLowerCase() : null, magicType: weaponish ? "weapon" : l ? l.toLowerCase() : null, typeDesc: null };
+  return {
+    letter: l,
+    category: weaponish ? "weapon" : l ? l.toLowerCase() : null,
+    magicType: weaponish ? "weapon" : l ? l.toLowerCase() : null,
+    typeDesc: null,
+  };
 }
 
 /** Which kind an item record becomes: magic when it has a rarity (not "none"), is wondrous, or needs attunement. */
 export function itemKind(d: JsonObject, ctx: FileContext): EntityKind {
   const rarity = typeof d.rarity === "string" ? d.rarity.toLowerCase() : null;
-  const magic = (rarity !== null && rarity !== "none" && rarity !== "unknown") || d.wondrous === true || (d.reqAttune !== undefined && d.reqAttune !== false) || d.bonusWeapon !== undefined || d.bonusAc !== undefined;
+  const magic =
+    (rarity !== null && rarity !== "none" && rarity !== "unknown") ||
+    d.wondrous === true ||
+    (d.reqAttune !== undefined && d.reqAttune !== false) ||
+    d.bonusWeapon !== undefined ||
+    d.bonusAc !== undefined;
   if (magic) return "magic_item";
   const t = typeInfo(d, ctx);
   if (typeof d.weaponCategory === "string" || t.letter === "M" || t.letter === "R") return "weapon";
@@ -87,7 +130,14 @@ function properties(d: JsonObject, ctx: FileContext): WeaponProperty[] {
       const code = letter(typeof p === "string" ? p : o?.uid);
       if (!code) return null;
       const name = PROPERTY_NAMES[code] ?? ctx.itemProperties.get(code) ?? code;
-      const detail = code === "V" && typeof d.dmg2 === "string" ? line(d.dmg2, ctx) : code === "T" || code === "A" ? (typeof d.range === "string" ? `range ${d.range}` : null) : line(o?.note, ctx);
+      const detail =
+        code === "V" && typeof d.dmg2 === "string"
+          ? line(d.dmg2, ctx)
+          : code === "T" || code === "A"
+            ? typeof d.range === "string"
+              ? `range ${d.range}`
+              : null
+            : line(o?.note, ctx);
       return { name, detail };
     })
     .filter((p): p is WeaponProperty => p !== null);
@@ -118,7 +168,7 @@ function money(d: JsonObject): { cost: string | null; cost_gp: number | null } {
 }
 
 function descWith(d: JsonObject, ctx: FileContext, extra: Array<string | null>): string {
-  return [text(d.entries, ctx), ...extra, text(d.additionalEntries, ctx)].filter((x) => x && x.trim()).join("\n");
+  return [text(d.entries, ctx), ...extra, text(d.additionalEntries, ctx)].filter((x) => x?.trim()).join("\n");
 }
 
 export function buildWeapon(d: JsonObject, ctx: FileContext): WeaponData {
@@ -136,7 +186,11 @@ export function buildWeapon(d: JsonObject, ctx: FileContext): WeaponData {
     range: r.range,
     long_range: r.long,
     is_improvised: false,
-    mastery: arr(d.mastery).map((x) => (typeof x === "string" ? x.split("|")[0] : null)).filter(Boolean).join(", ") || null,
+    mastery:
+      arr(d.mastery)
+        .map((x) => (typeof x === "string" ? x.split("|")[0] : null))
+        .filter(Boolean)
+        .join(", ") || null,
     cost: m.cost,
     cost_gp: m.cost_gp,
     weight_lb: num(d.weight),
@@ -150,7 +204,12 @@ export function buildArmor(d: JsonObject, ctx: FileContext): ArmorData {
   const ac = num(d.ac);
   const dex = t.letter === "LA" ? true : t.letter === "MA";
   const m = money(d);
-  const display = ac === null ? null : t.letter === "S" ? `+${ac}` : `${ac}${dex ? ` + Dex modifier${t.letter === "MA" ? " (max 2)" : ""}` : ""}`;
+  const display =
+    ac === null
+      ? null
+      : t.letter === "S"
+        ? `+${ac}`
+        : `${ac}${dex ? ` + Dex modifier${t.letter === "MA" ? " (max 2)" : ""}` : ""}`;
   return {
     category: t.category,
     ac_base: ac,
@@ -170,7 +229,13 @@ export function buildArmor(d: JsonObject, ctx: FileContext): ArmorData {
 export function buildItem(d: JsonObject, ctx: FileContext): ItemData {
   const t = typeInfo(d, ctx);
   const m = money(d);
-  return { category: t.category, cost: m.cost, cost_gp: m.cost_gp, weight_lb: num(d.weight), desc: descWith(d, ctx, [t.typeDesc]) || null };
+  return {
+    category: t.category,
+    cost: m.cost,
+    cost_gp: m.cost_gp,
+    weight_lb: num(d.weight),
+    desc: descWith(d, ctx, [t.typeDesc]) || null,
+  };
 }
 
 export function buildMagicItem(d: JsonObject, ctx: FileContext, extraDesc: string[] = []): MagicItemData {
@@ -179,18 +244,24 @@ export function buildMagicItem(d: JsonObject, ctx: FileContext, extraDesc: strin
   const att = d.reqAttune;
   const weaponBits = [
     typeof d.weaponCategory === "string" ? `${d.weaponCategory} weapon` : null,
-    properties(d, ctx).length ? `Properties: ${properties(d, ctx).map((p) => (p.detail ? `${p.name} (${p.detail})` : p.name)).join(", ")}` : null,
+    properties(d, ctx).length
+      ? `Properties: ${properties(d, ctx)
+          .map((p) => (p.detail ? `${p.name} (${p.detail})` : p.name))
+          .join(", ")}`
+      : null,
     typeof d.bonusWeapon === "string" ? `${d.bonusWeapon} bonus to attack and damage rolls` : null,
     typeof d.bonusAc === "string" ? `${d.bonusAc} bonus to AC` : null,
     num(d.ac) !== null ? `Armor Class ${num(d.ac)}` : null,
-  ].filter(Boolean).join(". ");
+  ]
+    .filter(Boolean)
+    .join(". ");
   const rarity = rarityText(d.rarity);
   return {
     type: t.magicType,
     rarity: rarity === "none" || rarity === "unknown (magic)" ? (rarity === "none" ? null : "unknown") : rarity,
     requires_attunement: att !== undefined && att !== false && att !== "optional",
     attunement_detail: typeof att === "string" && att !== "optional" ? attunementDetail(line(att, ctx)) : null,
-    desc: [descWith(d, ctx, [t.typeDesc]), weaponBits || null, ...extraDesc].filter((x) => x && x.trim()).join("\n"),
+    desc: [descWith(d, ctx, [t.typeDesc]), weaponBits || null, ...extraDesc].filter((x) => x?.trim()).join("\n"),
     base_item: typeof d.baseItem === "string" ? d.baseItem.split("|")[0]! : null,
     damage_dice: typeof d.dmg1 === "string" ? line(d.dmg1, ctx) : null,
     damage_type: typeof d.dmgType === "string" ? (DAMAGE_LETTERS[d.dmgType] ?? d.dmgType.toLowerCase()) : null,
@@ -208,15 +279,33 @@ export function variantAsItem(d: JsonObject, ctx: FileContext): { item: JsonObje
       const o = obj(r);
       if (!o) return null;
       return Object.entries(o)
-        .map(([k, x]) => (k === "name" || k === "type" ? (typeof x === "string" ? (k === "type" ? (TYPES[letter(x) ?? ""]?.category ?? x) : x) : null) : x === true ? k : null))
+        .map(([k, x]) =>
+          k === "name" || k === "type"
+            ? typeof x === "string"
+              ? k === "type"
+                ? (TYPES[letter(x) ?? ""]?.category ?? x)
+                : x
+              : null
+            : x === true
+              ? k
+              : null,
+        )
         .filter(Boolean)
         .join(" ");
     })
     .filter((x): x is string => !!x);
   const applies = requires.length ? `Applies to: ${requires.join(", ")}.` : null;
-  const affix = [typeof inh.namePrefix === "string" ? `prefix "${inh.namePrefix.trim()}"` : null, typeof inh.nameSuffix === "string" ? `suffix "${inh.nameSuffix.trim()}"` : null].filter(Boolean).join(", ");
+  const affix = [
+    typeof inh.namePrefix === "string" ? `prefix "${inh.namePrefix.trim()}"` : null,
+    typeof inh.nameSuffix === "string" ? `suffix "${inh.nameSuffix.trim()}"` : null,
+  ]
+    .filter(Boolean)
+    .join(", ");
   const item: JsonObject = { ...inh, ...d, type: typeof d.type === "string" ? d.type : (inh.type ?? "GV") };
   delete item.inherits;
   if (item.entries === undefined && inh.entries !== undefined) item.entries = inh.entries;
-  return { item, extra: [applies, affix ? `Named with the ${affix}.` : null, line(d.note, ctx)].filter((x): x is string => !!x) };
+  return {
+    item,
+    extra: [applies, affix ? `Named with the ${affix}.` : null, line(d.note, ctx)].filter((x): x is string => !!x),
+  };
 }

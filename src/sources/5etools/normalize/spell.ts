@@ -8,20 +8,41 @@ import { arr, type FileContext, line, num, obj, paras, text } from "./common.ts"
 
 /** 5etools' school letters. */
 const SCHOOL_LETTERS: Readonly<Record<string, string>> = {
-  A: "abjuration", C: "conjuration", D: "divination", E: "enchantment", V: "evocation", I: "illusion", N: "necromancy", T: "transmutation", P: "psionic",
+  A: "abjuration",
+  C: "conjuration",
+  D: "divination",
+  E: "enchantment",
+  V: "evocation",
+  I: "illusion",
+  N: "necromancy",
+  T: "transmutation",
+  P: "psionic",
 };
 
-const TIME_UNITS: Readonly<Record<string, string>> = { action: "action", bonus: "bonus action", reaction: "reaction", minute: "minute", hour: "hour", round: "round", day: "day", turn: "turn", week: "week" };
+const TIME_UNITS: Readonly<Record<string, string>> = {
+  action: "action",
+  bonus: "bonus action",
+  reaction: "reaction",
+  minute: "minute",
+  hour: "hour",
+  round: "round",
+  day: "day",
+  turn: "turn",
+  week: "week",
+};
 
 function castingTime(v: JsonValue | undefined, ctx: FileContext): string | null {
-  const parts = arr(v).map(obj).filter((t): t is JsonObject => t !== null).map((t) => {
-    const n = num(t.number) ?? 1;
-    const unitRaw = typeof t.unit === "string" ? t.unit : "action";
-    const unit = TIME_UNITS[unitRaw] ?? unitRaw;
-    const base = unitRaw === "special" ? "Special" : `${n} ${unit}${n === 1 || !TIME_UNITS[unitRaw] ? "" : "s"}`;
-    const cond = line(t.condition, ctx);
-    return cond ? `${base}, ${cond}` : base;
-  });
+  const parts = arr(v)
+    .map(obj)
+    .filter((t): t is JsonObject => t !== null)
+    .map((t) => {
+      const n = num(t.number) ?? 1;
+      const unitRaw = typeof t.unit === "string" ? t.unit : "action";
+      const unit = TIME_UNITS[unitRaw] ?? unitRaw;
+      const base = unitRaw === "special" ? "Special" : `${n} ${unit}${n === 1 || !TIME_UNITS[unitRaw] ? "" : "s"}`;
+      const cond = line(t.condition, ctx);
+      return cond ? `${base}, ${cond}` : base;
+    });
   return parts.length ? parts.join(" or ") : null;
 }
 
@@ -29,7 +50,8 @@ function distance(d: JsonObject | null, ctx: FileContext): { text: string; feet:
   if (!d) return null;
   const type = typeof d.type === "string" ? d.type : "";
   const amount = num(d.amount);
-  if (type === "self" || type === "touch" || type === "sight" || type === "unlimited") return { text: type[0]!.toUpperCase() + type.slice(1), feet: null };
+  if (type === "self" || type === "touch" || type === "sight" || type === "unlimited")
+    return { text: type[0]!.toUpperCase() + type.slice(1), feet: null };
   if (amount === null) return type ? { text: type, feet: null } : null;
   if (type === "feet") return { text: `${amount} ${amount === 1 ? "foot" : "feet"}`, feet: amount };
   if (type === "miles") return { text: `${amount} mile${amount === 1 ? "" : "s"}`, feet: amount * 5280 };
@@ -37,7 +59,10 @@ function distance(d: JsonObject | null, ctx: FileContext): { text: string; feet:
   return { text: `${amount} ${unit}`, feet: null };
 }
 
-function spellRange(v: JsonValue | undefined, ctx: FileContext): { text: string | null; feet: number | null; area: SpellData["area"] } {
+function spellRange(
+  v: JsonValue | undefined,
+  ctx: FileContext,
+): { text: string | null; feet: number | null; area: SpellData["area"] } {
   const r = obj(v);
   if (!r) return { text: null, feet: null, area: null };
   const type = typeof r.type === "string" ? r.type : "point";
@@ -55,29 +80,34 @@ const DURATION_UNITS = new Set(["round", "minute", "hour", "day", "week", "month
 
 function spellDuration(v: JsonValue | undefined): { text: string | null; concentration: boolean } {
   let concentration = false;
-  const parts = arr(v).map(obj).filter((t): t is JsonObject => t !== null).map((t) => {
-    if (t.concentration === true) concentration = true;
-    switch (t.type) {
-      case "instant":
-        return "Instantaneous";
-      case "timed": {
-        const d = obj(t.duration);
-        const n = num(d?.amount) ?? 1;
-        const unit = typeof d?.type === "string" && DURATION_UNITS.has(d.type) ? d.type : String(d?.type ?? "");
-        const span = `${n} ${unit}${n === 1 ? "" : "s"}`;
-        return t.concentration === true || d?.upTo === true ? `up to ${span}` : span;
+  const parts = arr(v)
+    .map(obj)
+    .filter((t): t is JsonObject => t !== null)
+    .map((t) => {
+      if (t.concentration === true) concentration = true;
+      switch (t.type) {
+        case "instant":
+          return "Instantaneous";
+        case "timed": {
+          const d = obj(t.duration);
+          const n = num(d?.amount) ?? 1;
+          const unit = typeof d?.type === "string" && DURATION_UNITS.has(d.type) ? d.type : String(d?.type ?? "");
+          const span = `${n} ${unit}${n === 1 ? "" : "s"}`;
+          return t.concentration === true || d?.upTo === true ? `up to ${span}` : span;
+        }
+        case "permanent": {
+          const ends = arr(t.ends).filter((e): e is string => typeof e === "string");
+          const words = ends.map((e) =>
+            e === "dispel" ? "dispelled" : e === "trigger" ? "triggered" : e === "discharge" ? "discharged" : e,
+          );
+          return words.length ? `Until ${words.join(" or ")}` : "Permanent";
+        }
+        case "special":
+          return "Special";
+        default:
+          return typeof t.type === "string" ? t.type : "";
       }
-      case "permanent": {
-        const ends = arr(t.ends).filter((e): e is string => typeof e === "string");
-        const words = ends.map((e) => (e === "dispel" ? "dispelled" : e === "trigger" ? "triggered" : e === "discharge" ? "discharged" : e));
-        return words.length ? `Until ${words.join(" or ")}` : "Permanent";
-      }
-      case "special":
-        return "Special";
-      default:
-        return typeof t.type === "string" ? t.type : "";
-    }
-  });
+    });
   const textOut = parts.filter(Boolean).join(" or ");
   return { text: textOut || null, concentration };
 }
@@ -136,7 +166,13 @@ export function buildSpell(
 
 function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | null): SpellData | { skip: string } {
   const level = num(d.level);
-  if (level === null || !Number.isInteger(level) || level < 0) return { skip: d.level === undefined ? "the spell has no level" : `the spell's level ${JSON.stringify(d.level)} is not a whole number ≥ 0` };
+  if (level === null || !Number.isInteger(level) || level < 0)
+    return {
+      skip:
+        d.level === undefined
+          ? "the spell has no level"
+          : `the spell's level ${JSON.stringify(d.level)} is not a whole number ≥ 0`,
+    };
   const letter = typeof d.school === "string" ? d.school : null;
   const school = letter ? (SCHOOL_LETTERS[letter.toUpperCase()] ?? ctx.schools[letter] ?? letter.toLowerCase()) : null;
   const comps = obj(d.components);
@@ -144,24 +180,38 @@ function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | nul
   const mo = obj(m);
   const materialText = typeof m === "string" ? line(m, ctx) : mo ? line(mo.text, ctx) : null;
   const cost = mo ? num(mo.cost) : null;
-  const consumed = mo && (mo.consume === true || mo.consume === "optional") ? true : materialText ? saysConsumed(materialText) : null;
+  const consumed =
+    mo && (mo.consume === true || mo.consume === "optional") ? true : materialText ? saysConsumed(materialText) : null;
   const range = spellRange(d.range, ctx);
   const dur = spellDuration(d.duration);
   const desc = text(d.entries, ctx);
-  const higherParas = paras(arr(d.entriesHigherLevel).map((e) => {
-    const o = obj(e);
-    // The block's own name ("At Higher Levels") is what the builder labels it with.
-    return o ? ({ ...o, name: null } as JsonObject) : e;
-  }), ctx);
+  const higherParas = paras(
+    arr(d.entriesHigherLevel).map((e) => {
+      const o = obj(e);
+      // The block's own name ("At Higher Levels") is what the builder labels it with.
+      return o ? ({ ...o, name: null } as JsonObject) : e;
+    }),
+    ctx,
+  );
   const higher = higherParas.join("\n").trim() || null;
   const all = [desc, higher ?? ""].join("\n");
-  const listed = arr(d.damageInflict).filter((x): x is string => typeof x === "string").map((x) => x.toLowerCase());
-  const rollDamage = typeof roll20?.["Damage Type"] === "string" ? [(roll20["Damage Type"] as string).toLowerCase()] : [];
-  const damageTypes = (DAMAGE_TYPES as readonly string[]).filter((t) => listed.includes(t) || rollDamage.includes(t) || (listed.length === 0 && damageTypesIn(all).includes(t)));
-  const saves = arr(d.savingThrow).map((x) => abilityName(x)).filter((x): x is string => x !== null);
+  const listed = arr(d.damageInflict)
+    .filter((x): x is string => typeof x === "string")
+    .map((x) => x.toLowerCase());
+  const rollDamage =
+    typeof roll20?.["Damage Type"] === "string" ? [(roll20["Damage Type"] as string).toLowerCase()] : [];
+  const damageTypes = (DAMAGE_TYPES as readonly string[]).filter(
+    (t) => listed.includes(t) || rollDamage.includes(t) || (listed.length === 0 && damageTypesIn(all).includes(t)),
+  );
+  const saves = arr(d.savingThrow)
+    .map((x) => abilityName(x))
+    .filter((x): x is string => x !== null);
   const roll20Save = abilityName(roll20?.Save);
-  const dice = /\b(\d+d\d+(?:\s*[+-]\s*\d+)?)\b/.exec(desc)?.[1] ?? (typeof roll20?.Damage === "string" ? roll20.Damage : null);
-  const reaction = arr(d.time).map(obj).find((t) => t?.unit === "reaction");
+  const dice =
+    /\b(\d+d\d+(?:\s*[+-]\s*\d+)?)\b/.exec(desc)?.[1] ?? (typeof roll20?.Damage === "string" ? roll20.Damage : null);
+  const reaction = arr(d.time)
+    .map(obj)
+    .find((t) => t?.unit === "reaction");
   return {
     level,
     school,

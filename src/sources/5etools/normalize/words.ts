@@ -2,7 +2,8 @@
 
 /** 1 → "1st", 2 → "2nd", 11 → "11th". */
 export function ordinalLevel(n: number): string {
-  const s = n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th";
+  const s =
+    n % 100 >= 11 && n % 100 <= 13 ? "th" : n % 10 === 1 ? "st" : n % 10 === 2 ? "nd" : n % 10 === 3 ? "rd" : "th";
   return `${n}${s}`;
 }
 

@@ -3,9 +3,23 @@
  * 2024 subclasses carry their own), /races|/species and /subraces|/subspecies (trait texts joined
  * from related /traits), /backgrounds, /feats.
  */
-import type { BackgroundData, ClassData, ClassFeature, FeatData, NamedText, SpeciesData } from "../../../entities/kinds.ts";
+import type {
+  BackgroundData,
+  ClassData,
+  ClassFeature,
+  FeatData,
+  NamedText,
+  SpeciesData,
+} from "../../../entities/kinds.ts";
 import { related, runRecords } from "../../../entities/normalize/build.ts";
-import { backgroundEntity, classEntity, featEntity, sortFeatures, speciesEntity, subclassData } from "../../../entities/normalize/canonical/character.ts";
+import {
+  backgroundEntity,
+  classEntity,
+  featEntity,
+  sortFeatures,
+  speciesEntity,
+  subclassData,
+} from "../../../entities/normalize/canonical/character.ts";
 import { int, names, rec, recs, refKey, str, textOf, type Rec } from "../../../entities/normalize/read.ts";
 import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
@@ -36,7 +50,9 @@ function featuresFor(records: unknown[], classIdx: string | null, subclassIdx: s
 function equipmentLines(items: unknown, options: unknown): string[] {
   return [
     ...recs(items).map((e) => `${int(e.quantity) ?? 1} × ${str(rec(e.equipment)?.name) ?? "?"}`),
-    ...recs(options).map((o) => str(o.desc)).filter((s): s is string => !!s),
+    ...recs(options)
+      .map((o) => str(o.desc))
+      .filter((s): s is string => !!s),
   ];
 }
 
@@ -51,7 +67,10 @@ function proficiencies(refs: unknown, choices: unknown): ClassData["proficiencie
     const idx = refKey(p) ?? "";
     if (idx.startsWith("saving-throw-")) saves.push(fullAbility(name.replace(/^saving throw:\s*/i, "")) ?? name);
     else if (/armor|shield/i.test(name)) armor.push(name);
-    else if (/weapon|sword|bow|crossbow|dagger|dart|sling|staff|club|mace|spear|javelin|scimitar|sickle|hammer|axe/i.test(name)) weapons.push(name);
+    else if (
+      /weapon|sword|bow|crossbow|dagger|dart|sling|staff|club|mace|spear|javelin|scimitar|sickle|hammer|axe/i.test(name)
+    )
+      weapons.push(name);
     else if (!idx.startsWith("skill-")) tools.push(name);
   }
   const skills = recs(choices)
@@ -59,7 +78,13 @@ function proficiencies(refs: unknown, choices: unknown): ClassData["proficiencie
     .filter((s): s is string => !!s && /skill|choose/i.test(s))
     .join("; ");
   const join = (xs: string[]) => (xs.length ? xs.join(", ") : null);
-  return { armor: join(armor), weapons: join(weapons), tools: join(tools), saving_throws: join(saves), skills: skills || null };
+  return {
+    armor: join(armor),
+    weapons: join(weapons),
+    tools: join(tools),
+    saving_throws: join(saves),
+    skills: skills || null,
+  };
 }
 
 export function normalizeDndClasses(year: Dnd5eYear) {
@@ -75,7 +100,9 @@ export function normalizeDndClasses(year: Dnd5eYear) {
         desc: null,
         hit_die: hd ? `d${hd}` : null,
         hit_points_at_1st_level: hd ? `${hd} + your Constitution modifier` : null,
-        hit_points_at_higher_levels: hd ? `1d${hd} (or ${hd / 2 + 1}) + your Constitution modifier per ${r.name} level after 1st` : null,
+        hit_points_at_higher_levels: hd
+          ? `1d${hd} (or ${hd / 2 + 1}) + your Constitution modifier per ${r.name} level after 1st`
+          : null,
         saving_throws: names(r.saving_throws).map((n) => fullAbility(n) ?? n),
         proficiencies: proficiencies(r.proficiencies, r.proficiency_choices),
         equipment: equipment.length ? equipment.join("; ") : null,
@@ -96,12 +123,20 @@ export function normalizeDndSubclasses(year: Dnd5eYear) {
   return (records: unknown[], ctx: NormalizeContext): NormalizeResult => {
     const features = related(ctx, "features");
     return runRecords(records, DndRecord, (r) => {
-      const inline = recs(r.features).map((f) => ({ name: str(f.name) ?? "Feature", level: int(f.level), desc: dndDesc(f) ?? "" }));
+      const inline = recs(r.features).map((f) => ({
+        name: str(f.name) ?? "Feature",
+        level: int(f.level),
+        desc: dndDesc(f) ?? "",
+      }));
       const parent = dndRef(year, r.class);
       if (!parent) throw new Error("subclass has no class");
       const flavor = str(r.subclass_flavor) ?? str(r.summary);
       const desc = [flavor, dndDesc(r)].filter(Boolean).join("\n\n");
-      const data = subclassData(parent, desc || null, inline.length ? sortFeatures(inline) : featuresFor(features, null, r.index));
+      const data = subclassData(
+        parent,
+        desc || null,
+        inline.length ? sortFeatures(inline) : featuresFor(features, null, r.index),
+      );
       return classEntity("dnd5e_api", dndBase(ctx, year, "subclasses", r), data);
     });
   };
@@ -128,7 +163,12 @@ export function normalizeDndSpecies(year: Dnd5eYear, endpoint: string) {
       const extra: NamedText[] = [];
       const asi = bonuses(r.ability_bonuses);
       if (asi) extra.push({ name: "Ability Score Increase", desc: asi });
-      for (const [field, label] of [["age", "Age"], ["alignment", "Alignment"], ["size_description", "Size"], ["language_desc", "Languages"]] as const) {
+      for (const [field, label] of [
+        ["age", "Age"],
+        ["alignment", "Alignment"],
+        ["size_description", "Size"],
+        ["language_desc", "Languages"],
+      ] as const) {
         const t = textOf(r[field]);
         if (t) extra.push({ name: label, desc: t });
       }
@@ -157,8 +197,12 @@ export function normalizeDndBackgrounds(year: Dnd5eYear) {
   return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
     runRecords(records, DndRecord, (r) => {
       const profs = [...recs(r.starting_proficiencies), ...recs(r.proficiencies)];
-      const skills = profs.filter((p) => (refKey(p) ?? "").startsWith("skill-")).map((p) => (str(p.name) ?? "").replace(/^skill:\s*/i, ""));
-      const tools = profs.filter((p) => !(refKey(p) ?? "").startsWith("skill-")).map((p) => (str(p.name) ?? "").replace(/^tool:\s*/i, ""));
+      const skills = profs
+        .filter((p) => (refKey(p) ?? "").startsWith("skill-"))
+        .map((p) => (str(p.name) ?? "").replace(/^skill:\s*/i, ""));
+      const tools = profs
+        .filter((p) => !(refKey(p) ?? "").startsWith("skill-"))
+        .map((p) => (str(p.name) ?? "").replace(/^tool:\s*/i, ""));
       const feature = rec(r.feature);
       const feat = rec(r.feat);
       const langs = rec(r.language_options);
@@ -166,7 +210,12 @@ export function normalizeDndBackgrounds(year: Dnd5eYear) {
       const gold = rec(r.starting_gold);
       if (gold && int(gold.quantity)) equipment.push(`${int(gold.quantity)} ${str(gold.unit) ?? "gp"}`);
       const benefits: NamedText[] = [];
-      for (const [field, label] of [["personality_traits", "Personality Traits"], ["ideals", "Ideals"], ["bonds", "Bonds"], ["flaws", "Flaws"]] as const) {
+      for (const [field, label] of [
+        ["personality_traits", "Personality Traits"],
+        ["ideals", "Ideals"],
+        ["bonds", "Bonds"],
+        ["flaws", "Flaws"],
+      ] as const) {
         const t = choiceOptions(r[field]);
         if (t) benefits.push({ name: label, desc: t });
       }
@@ -177,7 +226,10 @@ export function normalizeDndBackgrounds(year: Dnd5eYear) {
         languages: langs && int(langs.choose) ? `Choose ${int(langs.choose)}` : null,
         equipment: equipment.join("; ") || null,
         feature: feature ? { name: str(feature.name) ?? "Feature", desc: textOf(feature.desc) ?? "" } : null,
-        ability_scores: names(r.ability_scores).map((n) => fullAbility(n) ?? n).join(", ") || null,
+        ability_scores:
+          names(r.ability_scores)
+            .map((n) => fullAbility(n) ?? n)
+            .join(", ") || null,
         feat: feat ? `${str(feat.name) ?? ""}${str(feat.note) ? ` (${str(feat.note)})` : ""}` || null : null,
         benefits,
       };
@@ -188,10 +240,15 @@ export function normalizeDndBackgrounds(year: Dnd5eYear) {
 export function normalizeDndFeats(year: Dnd5eYear) {
   return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
     runRecords(records, DndRecord, (r) => {
-      const lines = (dndDesc(r) ?? "").split(/\n+/).map((l) => l.trim()).filter(Boolean);
+      const lines = (dndDesc(r) ?? "")
+        .split(/\n+/)
+        .map((l) => l.trim())
+        .filter(Boolean);
       const benefits = lines.filter((l) => /^[-*]\s+|^\*\*/.test(l)).map((l) => l.replace(/^[-*]\s+/, ""));
       const intro = lines.filter((l) => !benefits.some((b) => l.endsWith(b))).join("\n");
-      const prereqs = recs(r.prerequisites).map((p) => `${fullAbility(str(rec(p.ability_score)?.name)) ?? "?"} ${int(p.minimum_score) ?? ""} or higher`.trim());
+      const prereqs = recs(r.prerequisites).map((p) =>
+        `${fullAbility(str(rec(p.ability_score)?.name)) ?? "?"} ${int(p.minimum_score) ?? ""} or higher`.trim(),
+      );
       const p2024 = rec(r.prerequisites);
       if (p2024) {
         if (int(p2024.minimum_level)) prereqs.push(`Level ${int(p2024.minimum_level)}+`);

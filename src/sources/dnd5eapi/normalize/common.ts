@@ -24,11 +24,16 @@ export function dndKey(year: Dnd5eYear, index: string): string {
 
 function dndUrl(ctx: NormalizeContext, year: Dnd5eYear, endpoint: string, r: Rec): string {
   const u = str(r.url);
-  if (u && u.startsWith("/api/")) return `${ctx.baseUrl}${u}`;
+  if (u?.startsWith("/api/")) return `${ctx.baseUrl}${u}`;
   return dnd5eApiUrl(ctx.baseUrl, year, endpoint, str(r.index) ?? "");
 }
 
-export function dndBase(ctx: NormalizeContext, year: Dnd5eYear, endpoint: string, r: { index: string; name: string } & Rec): Base {
+export function dndBase(
+  ctx: NormalizeContext,
+  year: Dnd5eYear,
+  endpoint: string,
+  r: { index: string; name: string } & Rec,
+): Base {
   return { key: dndKey(year, r.index), name: r.name, doc: dndDoc(year, ctx), url: dndUrl(ctx, year, endpoint, r) };
 }
 

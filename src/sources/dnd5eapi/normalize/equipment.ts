@@ -4,7 +4,12 @@
 import type { ArmorData, ItemData, MagicItemData, WeaponData } from "../../../entities/kinds.ts";
 import type { Entity } from "../../../entities/types.ts";
 import { runRecords } from "../../../entities/normalize/build.ts";
-import { armorEntity, itemEntity, magicItemEntity, weaponEntity } from "../../../entities/normalize/canonical/equipment.ts";
+import {
+  armorEntity,
+  itemEntity,
+  magicItemEntity,
+  weaponEntity,
+} from "../../../entities/normalize/canonical/equipment.ts";
 import { bool, int, names, rec, recs, refKey, str } from "../../../entities/normalize/read.ts";
 import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { capitalize } from "../../../entities/normalize/text.ts";
@@ -37,10 +42,13 @@ function weaponData(r: { [k: string]: unknown }, cats: string[]): WeaponData {
     versatile_dice: str(rec(r.two_handed_damage)?.damage_dice),
     properties: props.map((name) => ({
       name,
-      detail:
-        /^versatile$/i.test(name) ? str(rec(r.two_handed_damage)?.damage_dice) :
-        /^thrown$/i.test(name) && rec(r.throw_range) ? `range ${int(rec(r.throw_range)!.normal)}/${int(rec(r.throw_range)!.long)}` :
-        /^ammunition$/i.test(name) && rec(r.range)?.long ? `range ${int(rec(r.range)!.normal)}/${int(rec(r.range)!.long)}` : null,
+      detail: /^versatile$/i.test(name)
+        ? str(rec(r.two_handed_damage)?.damage_dice)
+        : /^thrown$/i.test(name) && rec(r.throw_range)
+          ? `range ${int(rec(r.throw_range)!.normal)}/${int(rec(r.throw_range)!.long)}`
+          : /^ammunition$/i.test(name) && rec(r.range)?.long
+            ? `range ${int(rec(r.range)!.normal)}/${int(rec(r.range)!.long)}`
+            : null,
     })),
     range: normal && (ranged || rec(r.throw_range)) ? normal : null,
     long_range: ranged || rec(r.throw_range) ? int(rangeObj?.long) : null,
@@ -61,7 +69,14 @@ function armorData(r: { [k: string]: unknown }, cats: string[]): ArmorData {
   const base = int(ac?.base);
   const dex = bool(ac?.dex_bonus) ?? false;
   const max = int(ac?.max_bonus);
-  const display = base === null ? null : category === "shield" ? `+${base}` : dex ? `${base} + Dex modifier${max !== null ? ` (max ${max})` : ""}` : String(base);
+  const display =
+    base === null
+      ? null
+      : category === "shield"
+        ? `+${base}`
+        : dex
+          ? `${base} + Dex modifier${max !== null ? ` (max ${max})` : ""}`
+          : String(base);
   return {
     category,
     ac_base: base,
@@ -84,8 +99,10 @@ export function normalizeDndEquipment(year: Dnd5eYear) {
       const b = dndBase(ctx, year, "equipment", r);
       const cats = categories(r);
       const isWeapon = (cats.includes("weapon") || cats.some((c) => /weapons$/.test(c))) && rec(r.damage) !== null;
-      if (isWeapon || (str(r.weapon_category) && rec(r.damage))) return weaponEntity("dnd5e_api", b, weaponData(r, cats));
-      if (rec(r.armor_class) && (cats.includes("armor") || cats.some((c) => /armor|shields/.test(c)))) return armorEntity("dnd5e_api", b, armorData(r, cats));
+      if (isWeapon || (str(r.weapon_category) && rec(r.damage)))
+        return weaponEntity("dnd5e_api", b, weaponData(r, cats));
+      if (rec(r.armor_class) && (cats.includes("armor") || cats.some((c) => /armor|shields/.test(c))))
+        return armorEntity("dnd5e_api", b, armorData(r, cats));
       const data: ItemData = {
         category: itemCategory(cats[0] ?? refKey(r.gear_category) ?? null),
         cost: costDisplay(r.cost),

@@ -23,7 +23,8 @@ function cell(key: string, v: unknown): string | null {
   if (typeof v === "number" && v > 0 && v < 9999 && key === "rage_damage_bonus") return `+${v}`;
   if (typeof v === "number" && v > 0 && key === "unarmored_movement") return `+${v} ft.`;
   if (typeof v === "number") return v >= 9999 ? "Unlimited" : key.endsWith("_die") ? `d${v}` : String(v);
-  if (isRec(v) && typeof v.dice_count === "number" && typeof v.dice_value === "number") return `${v.dice_count}d${v.dice_value}`;
+  if (isRec(v) && typeof v.dice_count === "number" && typeof v.dice_value === "number")
+    return `${v.dice_count}d${v.dice_value}`;
   if (typeof v === "boolean") return v ? "yes" : "no";
   return null;
 }
@@ -32,13 +33,19 @@ const shown = (s: string | null) => (s === null || s === "0" || s === "no" ? "�
 
 /** The markdown level table of class `classIndex` from its level records (subclass records are left out). */
 export function dndLevelTable(levels: unknown[], classIndex: string): string | null {
-  const rows = levels.filter((l): l is Rec => isRec(l) && refKey(l.class) === classIndex && !l.subclass && int(l.level) !== null).sort((a, b) => int(a.level)! - int(b.level)!);
+  const rows = levels
+    .filter((l): l is Rec => isRec(l) && refKey(l.class) === classIndex && !l.subclass && int(l.level) !== null)
+    .sort((a, b) => int(a.level)! - int(b.level)!);
   if (rows.length === 0) return null;
   const sc = (r: Rec) => (isRec(r.spellcasting) ? r.spellcasting : {});
   const cs = (r: Rec) => (isRec(r.class_specific) ? r.class_specific : {});
   const spellCols = SPELL_COLUMNS.filter(([k]) => rows.some((r) => (int(sc(r)[k]) ?? 0) > 0));
-  const slotCols = SLOT_NAMES.map((_, i) => i + 1).filter((n) => rows.some((r) => (int(sc(r)[`spell_slots_level_${n}`]) ?? 0) > 0));
-  const specific = [...new Set(rows.flatMap((r) => Object.keys(cs(r))))].filter((k) => rows.some((r) => shown(cell(k, cs(r)[k])) !== "—"));
+  const slotCols = SLOT_NAMES.map((_, i) => i + 1).filter((n) =>
+    rows.some((r) => (int(sc(r)[`spell_slots_level_${n}`]) ?? 0) > 0),
+  );
+  const specific = [...new Set(rows.flatMap((r) => Object.keys(cs(r))))].filter((k) =>
+    rows.some((r) => shown(cell(k, cs(r)[k])) !== "—"),
+  );
   const slotsOf = (r: Rec) => SLOT_NAMES.map((_, i) => int(sc(r)[`spell_slots_level_${i + 1}`]) ?? 0);
   // Pact Magic (the Warlock): at every level its slots are all of one level, and that level rises.
   // The SRD's table prints them as Spell Slots and Slot Level; the 1st–9th columns stay for spell_slots.

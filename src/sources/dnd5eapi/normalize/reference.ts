@@ -72,20 +72,27 @@ function simple(year: Dnd5eYear, endpoint: string, make: Make) {
     runRecords(records, DndRecord, (r) => make(dndBase(ctx, year, endpoint, r), r, dndDesc(r) ?? ""));
 }
 
-export const normalizeDndConditions = (y: Dnd5eYear) => simple(y, "conditions", (b, _r, d) => conditionEntity("dnd5e_api", b, d));
-export const normalizeDndDamageTypes = (y: Dnd5eYear) => simple(y, "damage-types", (b, _r, d) => damageTypeEntity("dnd5e_api", b, d));
-export const normalizeDndMagicSchools = (y: Dnd5eYear) => simple(y, "magic-schools", (b, _r, d) => magicSchoolEntity("dnd5e_api", b, d));
+export const normalizeDndConditions = (y: Dnd5eYear) =>
+  simple(y, "conditions", (b, _r, d) => conditionEntity("dnd5e_api", b, d));
+export const normalizeDndDamageTypes = (y: Dnd5eYear) =>
+  simple(y, "damage-types", (b, _r, d) => damageTypeEntity("dnd5e_api", b, d));
+export const normalizeDndMagicSchools = (y: Dnd5eYear) =>
+  simple(y, "magic-schools", (b, _r, d) => magicSchoolEntity("dnd5e_api", b, d));
 export const normalizeDndAlignments = (y: Dnd5eYear) =>
   simple(y, "alignments", (b, r, d) => alignmentEntity("dnd5e_api", b, { desc: d, abbreviation: str(r.abbreviation) }));
 export const normalizeDndSkills = (y: Dnd5eYear) =>
-  simple(y, "skills", (b, r, d) => skillEntity("dnd5e_api", b, { desc: d, ability: abilityName(refKey(r.ability_score)) }));
+  simple(y, "skills", (b, r, d) =>
+    skillEntity("dnd5e_api", b, { desc: d, ability: abilityName(refKey(r.ability_score)) }),
+  );
 export const normalizeDndAbilityScores = (y: Dnd5eYear) =>
   simple(y, "ability-scores", (b, r, d) =>
     abilityScoreEntity("dnd5e_api", b, {
       desc: d,
       abbreviation: str(r.name),
       full_name: str(r.full_name),
-      skills: recs(r.skills).map((s) => refKey(s)).filter((s): s is string => !!s),
+      skills: recs(r.skills)
+        .map((s) => refKey(s))
+        .filter((s): s is string => !!s),
     }),
   );
 export const normalizeDndWeaponProperties = (y: Dnd5eYear) =>
@@ -96,7 +103,11 @@ export function normalizeDndMasteryProperties(year: Dnd5eYear) {
   return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
     runRecords(records, DndRecord, (r) => {
       const b = dndBase(ctx, year, "weapon-mastery-properties", r);
-      return weaponPropertyEntity("dnd5e_api", { ...b, key: dndKey(year, `mastery-${r.index}`) }, { desc: dndDesc(r) ?? "", type: "mastery" });
+      return weaponPropertyEntity(
+        "dnd5e_api",
+        { ...b, key: dndKey(year, `mastery-${r.index}`) },
+        { desc: dndDesc(r) ?? "", type: "mastery" },
+      );
     });
 }
 
@@ -116,9 +127,15 @@ export const normalizeDndProficiencies = (y: Dnd5eYear) =>
   simple(y, "proficiencies", (b, r, d) =>
     proficiencyEntity("dnd5e_api", b, {
       type: str(r.type)?.toLowerCase() ?? null,
-      classes: recs(r.classes).map((c) => refKey(c)?.toLowerCase()).filter((s): s is string => !!s),
-      species: recs(r.races ?? r.species).map((c) => refKey(c)?.toLowerCase()).filter((s): s is string => !!s),
-      backgrounds: recs(r.backgrounds).map((c) => refKey(c)?.toLowerCase()).filter((s): s is string => !!s),
+      classes: recs(r.classes)
+        .map((c) => refKey(c)?.toLowerCase())
+        .filter((s): s is string => !!s),
+      species: recs(r.races ?? r.species)
+        .map((c) => refKey(c)?.toLowerCase())
+        .filter((s): s is string => !!s),
+      backgrounds: recs(r.backgrounds)
+        .map((c) => refKey(c)?.toLowerCase())
+        .filter((s): s is string => !!s),
       reference: dndRef(y, r.reference),
       desc: d || (names([r.reference]).length ? `Proficiency with ${names([r.reference])[0]}.` : null),
     }),

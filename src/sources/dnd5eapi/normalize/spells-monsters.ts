@@ -17,7 +17,8 @@ export function normalizeDndSpells(year: Dnd5eYear) {
       const desc = dndDesc(r) ?? "";
       const comps = arr(r.components).map((c) => str(c)?.toUpperCase());
       const damage = rec(r.damage);
-      const bySlot = rec(damage?.damage_at_slot_level) ?? rec(damage?.damage_at_character_level) ?? rec(r.heal_at_slot_level);
+      const bySlot =
+        rec(damage?.damage_at_slot_level) ?? rec(damage?.damage_at_character_level) ?? rec(r.heal_at_slot_level);
       const firstRoll = bySlot ? str(bySlot[String(level)] ?? Object.values(bySlot)[0]) : null;
       const dt = refKey(damage?.damage_type)?.toLowerCase();
       const aoe = rec(r.area_of_effect);
@@ -40,7 +41,11 @@ export function normalizeDndSpells(year: Dnd5eYear) {
         },
         desc,
         higher_level: textOf(r.higher_level),
-        classes: uniq(recs(r.classes).map((c) => refKey(c)?.toLowerCase()).filter((k): k is string => !!k)),
+        classes: uniq(
+          recs(r.classes)
+            .map((c) => refKey(c)?.toLowerCase())
+            .filter((k): k is string => !!k),
+        ),
         damage_types: dt ? [dt] : damageTypesIn(desc),
         saving_throw: abilityName(refKey(rec(r.dc)?.dc_type)) ?? savingThrowIn(desc),
         attack_roll: str(r.attack_type) ? true : /spell attack/i.test(desc),
@@ -62,7 +67,8 @@ function usageText(name: string, u: unknown): string | null {
     return min === null ? "Recharge" : min >= 6 ? "Recharge 6" : `Recharge ${min}–6`;
   }
   if (type === "per day") return /\/day/i.test(name) ? null : `${int(o.times) ?? 1}/Day`;
-  if (type.startsWith("recharge after rest")) return /recharge/i.test(name) ? null : `Recharges after a ${names(o.rest_types).join(" or ") || "rest"}`;
+  if (type.startsWith("recharge after rest"))
+    return /recharge/i.test(name) ? null : `Recharges after a ${names(o.rest_types).join(" or ") || "rest"}`;
   return null;
 }
 

@@ -1,8 +1,22 @@
 /** Open5e v1 /classes/ (+ nested archetypes → subclass), /races/ (+ nested subraces → subspecies), /backgrounds/, /feats/. */
-import type { BackgroundData, ClassData, ClassFeature, FeatData, NamedText, SpeciesData } from "../../../entities/kinds.ts";
+import type {
+  BackgroundData,
+  ClassData,
+  ClassFeature,
+  FeatData,
+  NamedText,
+  SpeciesData,
+} from "../../../entities/kinds.ts";
 import type { Entity } from "../../../entities/types.ts";
 import { runRecords } from "../../../entities/normalize/build.ts";
-import { backgroundEntity, classEntity, featEntity, sortFeatures, speciesEntity, subclassData } from "../../../entities/normalize/canonical/character.ts";
+import {
+  backgroundEntity,
+  classEntity,
+  featEntity,
+  sortFeatures,
+  speciesEntity,
+  subclassData,
+} from "../../../entities/normalize/canonical/character.ts";
 import { arr, int, recs, str, type Rec } from "../../../entities/normalize/read.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { boldTraits, V1Record, v1Base, v1Doc } from "./common.ts";
@@ -68,7 +82,10 @@ export function normalizeV1Classes(records: unknown[], ctx: NormalizeContext): N
       hit_die: dieOf(str(r.hit_dice)),
       hit_points_at_1st_level: str(r.hp_at_1st_level),
       hit_points_at_higher_levels: str(r.hp_at_higher_levels),
-      saving_throws: (prof.saving_throws ?? "").split(/,| and /).map((s) => s.trim()).filter(Boolean),
+      saving_throws: (prof.saving_throws ?? "")
+        .split(/,| and /)
+        .map((s) => s.trim())
+        .filter(Boolean),
       proficiencies: prof,
       equipment: str(r.equipment),
       spellcasting_ability: str(r.spellcasting_ability),
@@ -94,7 +111,12 @@ export function normalizeV1Classes(records: unknown[], ctx: NormalizeContext): N
 
 function raceTraits(r: Rec): NamedText[] {
   const fields = ["asi_desc", "age", "alignment", "size", "speed_desc", "languages", "vision"];
-  const fromFields = fields.flatMap((f) => boldTraits(str(r[f]), f === "asi_desc" ? "Ability Score Increase" : f.replace(/_desc$/, "").replace(/^./, (c) => c.toUpperCase())));
+  const fromFields = fields.flatMap((f) =>
+    boldTraits(
+      str(r[f]),
+      f === "asi_desc" ? "Ability Score Increase" : f.replace(/_desc$/, "").replace(/^./, (c) => c.toUpperCase()),
+    ),
+  );
   return [...fromFields, ...boldTraits(str(r.traits), "Traits")];
 }
 
@@ -153,7 +175,9 @@ export function normalizeV1Feats(records: unknown[], ctx: NormalizeContext): Nor
     const data: FeatData = {
       desc: str(r.desc) ?? "",
       prerequisite: str(r.prerequisite)?.replace(/^prerequisite:\s*/i, "") ?? null,
-      benefits: arr(r.effects_desc).map(str).filter((s): s is string => !!s),
+      benefits: arr(r.effects_desc)
+        .map(str)
+        .filter((s): s is string => !!s),
       type: null,
     };
     return featEntity("open5e_v1", v1Base(ctx, "feats", r), data);

@@ -7,12 +7,23 @@ import { conditionEntity, ruleEntity } from "../../../entities/normalize/canonic
 import { arr, bool, int, str } from "../../../entities/normalize/read.ts";
 import { titleCase } from "../../../entities/normalize/text.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
-import { attunementDetail, costDisplay, costToGp, itemCategory, rarityText, weightToLb } from "../../../entities/normalize/vocab.ts";
+import {
+  attunementDetail,
+  costDisplay,
+  costToGp,
+  itemCategory,
+  rarityText,
+  weightToLb,
+} from "../../../entities/normalize/vocab.ts";
 import { V1Record, v1Base } from "./common.ts";
 
 /** "two-handed" → "Two-Handed" (titleCase would drop the hyphen: "Two Handed"), as the other sources write it. */
 function propertyName(s: string): string {
-  return s.toLowerCase().split("-").map((w) => titleCase(w)).join("-");
+  return s
+    .toLowerCase()
+    .split("-")
+    .map((w) => titleCase(w))
+    .join("-");
 }
 
 /** "versatile (1d10)" → {name: "Versatile", detail: "1d10"} */
@@ -24,7 +35,10 @@ function property(raw: string): WeaponProperty {
 export function normalizeV1Weapons(records: unknown[], ctx: NormalizeContext): NormalizeResult {
   return runRecords(records, V1Record, (r) => {
     const cat = (str(r.category) ?? "").toLowerCase();
-    const props = arr(r.properties).map(str).filter((s): s is string => !!s).map(property);
+    const props = arr(r.properties)
+      .map(str)
+      .filter((s): s is string => !!s)
+      .map(property);
     const range = props.map((p) => (p.detail ? /range\s*(\d+)\s*\/\s*(\d+)/i.exec(p.detail) : null)).find(Boolean);
     const data: WeaponData = {
       category: cat.includes("simple") ? "simple" : cat.includes("martial") ? "martial" : null,
@@ -79,7 +93,7 @@ export function normalizeV1MagicItems(records: unknown[], ctx: NormalizeContext)
     const type = str(r.type);
     const att = str(r.requires_attunement);
     const requires = !!att && /attunement/i.test(att);
-    const base = type ? /\(([^)]+)\)/.exec(type)?.[1] ?? null : null;
+    const base = type ? (/\(([^)]+)\)/.exec(type)?.[1] ?? null) : null;
     const data: MagicItemData = {
       type: itemCategory(type),
       rarity: rarityText(r.rarity),
@@ -98,7 +112,9 @@ export function normalizeV1MagicItems(records: unknown[], ctx: NormalizeContext)
 }
 
 export function normalizeV1Conditions(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V1Record, (r) => conditionEntity("open5e_v1", v1Base(ctx, "conditions", r), str(r.desc) ?? ""));
+  return runRecords(records, V1Record, (r) =>
+    conditionEntity("open5e_v1", v1Base(ctx, "conditions", r), str(r.desc) ?? ""),
+  );
 }
 
 /** /sections/ are rule pages; `parent` ("Combat", "Gameplay Mechanics") is the section. */

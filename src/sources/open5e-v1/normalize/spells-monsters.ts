@@ -29,8 +29,13 @@ export function normalizeV1Spells(records: unknown[], ctx: NormalizeContext): No
     const comps = (str(r.components) ?? "").toUpperCase();
     const b = v1Base(ctx, "spells", r);
     // "Ritual Caster" (a feat) is not a class.
-    const listed = uniq([...(str(r.dnd_class) ?? "").split(","), ...arr(r.spell_lists).map((x) => str(x) ?? "")].map((c) => slugify(c)).filter((c) => c && c !== "ritual-caster"));
-    const classes = b.doc.key === "srd-2014" ? correctSrd51Classes("Open5e v1", b.name, listed) : { classes: listed, notes: [] };
+    const listed = uniq(
+      [...(str(r.dnd_class) ?? "").split(","), ...arr(r.spell_lists).map((x) => str(x) ?? "")]
+        .map((c) => slugify(c))
+        .filter((c) => c && c !== "ritual-caster"),
+    );
+    const classes =
+      b.doc.key === "srd-2014" ? correctSrd51Classes("Open5e v1", b.name, listed) : { classes: listed, notes: [] };
     const material = readMaterial("Open5e v1", str(r.material), null, null);
     const data: SpellData = {
       level,
@@ -134,9 +139,17 @@ export function normalizeV1Monsters(records: unknown[], ctx: NormalizeContext): 
       legendary_desc: str(r.legendary_desc),
       legendary_actions: actions(r.legendary_actions, true),
       lair_actions: [],
-      environments: arr(r.environments).map(str).filter((s): s is string => !!s),
+      environments: arr(r.environments)
+        .map(str)
+        .filter((s): s is string => !!s),
       desc: boolText ? null : desc,
-      ...(boolText ? { upstream_notes: [`Open5e v1 gives this creature the description "${desc}" (a true/false value where its text belongs); left out.`] } : {}),
+      ...(boolText
+        ? {
+            upstream_notes: [
+              `Open5e v1 gives this creature the description "${desc}" (a true/false value where its text belongs); left out.`,
+            ],
+          }
+        : {}),
     };
     return creatureEntity("open5e_v1", v1Base(ctx, "monsters", r), data);
   });

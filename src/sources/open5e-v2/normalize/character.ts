@@ -1,7 +1,21 @@
 /** Open5e v2 /classes/ (class + subclass), /species/ (species + subspecies), /backgrounds/, /feats/. */
-import type { BackgroundData, ClassData, ClassFeature, FeatData, NamedText, Ref, SpeciesData } from "../../../entities/kinds.ts";
+import type {
+  BackgroundData,
+  ClassData,
+  ClassFeature,
+  FeatData,
+  NamedText,
+  Ref,
+  SpeciesData,
+} from "../../../entities/kinds.ts";
 import { runRecords } from "../../../entities/normalize/build.ts";
-import { backgroundEntity, classEntity, featEntity, sortFeatures, speciesEntity } from "../../../entities/normalize/canonical/character.ts";
+import {
+  backgroundEntity,
+  classEntity,
+  featEntity,
+  sortFeatures,
+  speciesEntity,
+} from "../../../entities/normalize/canonical/character.ts";
 import { arr, int, isRec, names, rec, recs, refKey, refName, str, type Rec } from "../../../entities/normalize/read.ts";
 import { titleCase } from "../../../entities/normalize/text.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
@@ -11,7 +25,13 @@ const ABILITY_RE = /\b(Strength|Dexterity|Constitution|Intelligence|Wisdom|Chari
 
 /** "**Armor:** None\n**Weapons:** ..." or a 2024 core-traits table → proficiency fields. */
 function parseProficiencies(text: string): ClassData["proficiencies"] {
-  const out: ClassData["proficiencies"] = { armor: null, weapons: null, tools: null, saving_throws: null, skills: null };
+  const out: ClassData["proficiencies"] = {
+    armor: null,
+    weapons: null,
+    tools: null,
+    saving_throws: null,
+    skills: null,
+  };
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.replace(/\*+/g, "").trim();
     const m = /^\|\s*([^|]+?)\s*\|\s*([^|]+?)\s*\|?$/.exec(line) ?? /^([A-Za-z ]+?)\s*:\s*(.+)$/.exec(line);
@@ -37,15 +57,25 @@ function tableRow(text: string, label: string): string | null {
 function levelTable(columns: Rec[], levelFeatures: Rec[] = []): string | null {
   // The features gained at each level (every level a feature lists in gained_at, e.g. each ASI).
   const gained = new Map<number | null, string[]>();
-  for (const f of levelFeatures) for (const g of recs(f.gained_at)) (gained.get(int(g.level)) ?? gained.set(int(g.level), []).get(int(g.level))!).push(str(f.name) ?? "Feature");
-  const featureCol = gained.size ? [{ name: "Features", cells: new Map([...gained].map(([l, ns]) => [l, ns.join(", ")])) }] : [];
+  for (const f of levelFeatures)
+    for (const g of recs(f.gained_at))
+      (gained.get(int(g.level)) ?? gained.set(int(g.level), []).get(int(g.level))!).push(str(f.name) ?? "Feature");
+  const featureCol = gained.size
+    ? [{ name: "Features", cells: new Map([...gained].map(([l, ns]) => [l, ns.join(", ")])) }]
+    : [];
   const cols = [
     ...featureCol,
-    ...columns.map((f) => ({ name: str(f.name) ?? "", cells: new Map(recs(f.data_for_class_table).map((c) => [int(c.level), str(c.column_value) ?? ""])) })),
+    ...columns.map((f) => ({
+      name: str(f.name) ?? "",
+      cells: new Map(recs(f.data_for_class_table).map((c) => [int(c.level), str(c.column_value) ?? ""])),
+    })),
   ].filter((c) => c.cells.size > 0);
   if (!cols.length) return null;
   const head = `| Level | ${cols.map((c) => c.name).join(" | ")} |\n|---|${cols.map(() => "---").join("|")}|`;
-  const rows = Array.from({ length: 20 }, (_, i) => `| ${i + 1} | ${cols.map((c) => c.cells.get(i + 1) || "—").join(" | ")} |`);
+  const rows = Array.from(
+    { length: 20 },
+    (_, i) => `| ${i + 1} | ${cols.map((c) => c.cells.get(i + 1) || "—").join(" | ")} |`,
+  );
   return [head, ...rows].join("\n");
 }
 
@@ -56,24 +86,37 @@ export function normalizeV2Classes(records: unknown[], ctx: NormalizeContext): N
     const parent = refKey(r.subclass_of);
     const key = str(r.key) ?? refKey(r.url ?? null);
     const name = str(r.name);
-    if (parent && key && name) (subclassesOf.get(parent) ?? subclassesOf.set(parent, []).get(parent)!).push({ key, name });
+    if (parent && key && name)
+      (subclassesOf.get(parent) ?? subclassesOf.set(parent, []).get(parent)!).push({ key, name });
   }
   return runRecords(records, V2Record, (r) => {
     const b = v2Base(ctx, "classes", r);
     const feats = recs(r.features);
     const ofType = (t: string) => feats.filter((f) => str(f.feature_type) === t);
     const levelFeatures: ClassFeature[] = feats
-      .filter((f) => ["CLASS_LEVEL_FEATURE", "CLASS_FEATURE_OPTION_LIST"].includes(str(f.feature_type) ?? "CLASS_LEVEL_FEATURE"))
+      .filter((f) =>
+        ["CLASS_LEVEL_FEATURE", "CLASS_FEATURE_OPTION_LIST"].includes(str(f.feature_type) ?? "CLASS_LEVEL_FEATURE"),
+      )
       .map((f) => {
-        const levels = recs(f.gained_at).map((g) => int(g.level)).filter((n): n is number => n !== null);
-        return { name: str(f.name) ?? "Feature", level: levels.length ? Math.min(...levels) : null, desc: str(f.desc) ?? "" };
+        const levels = recs(f.gained_at)
+          .map((g) => int(g.level))
+          .filter((n): n is number => n !== null);
+        return {
+          name: str(f.name) ?? "Feature",
+          level: levels.length ? Math.min(...levels) : null,
+          desc: str(f.desc) ?? "",
+        };
       });
-    const core = ofType("CORE_TRAITS_TABLE").map((f) => str(f.desc) ?? "").join("\n");
+    const core = ofType("CORE_TRAITS_TABLE")
+      .map((f) => str(f.desc) ?? "")
+      .join("\n");
     const profText = [...ofType("PROFICIENCIES").map((f) => str(f.desc) ?? ""), core].join("\n");
     const hp = rec(r.hit_points);
     const hitDice = str(r.hit_dice) ?? str(hp?.hit_dice);
     const spellcasting = feats.map((f) => ABILITY_RE.exec(str(f.desc) ?? "")?.[1]).find(Boolean) ?? null;
-    const parent = r.subclass_of ? { key: refKey(r.subclass_of) ?? "", name: refName(r.subclass_of) ?? titleCase(refKey(r.subclass_of) ?? "") } : null;
+    const parent = r.subclass_of
+      ? { key: refKey(r.subclass_of) ?? "", name: refName(r.subclass_of) ?? titleCase(refKey(r.subclass_of) ?? "") }
+      : null;
     const primary = names(r.primary_abilities);
     const data: ClassData = {
       desc: str(r.desc),
@@ -82,14 +125,25 @@ export function normalizeV2Classes(records: unknown[], ctx: NormalizeContext): N
       hit_points_at_higher_levels: str(hp?.hit_points_at_higher_levels),
       saving_throws: names(r.saving_throws),
       proficiencies: parseProficiencies(profText),
-      equipment: ofType("STARTING_EQUIPMENT").map((f) => str(f.desc)).find(Boolean) ?? tableRow(core, "Starting Equipment"),
+      equipment:
+        ofType("STARTING_EQUIPMENT")
+          .map((f) => str(f.desc))
+          .find(Boolean) ?? tableRow(core, "Starting Equipment"),
       spellcasting_ability: spellcasting,
       caster_type: str(r.caster_type)?.toLowerCase() ?? null,
-      primary_abilities: primary.length ? primary : (tableRow(core, "Primary Ability")?.split(/,| and | or /).map((s) => s.trim()).filter(Boolean) ?? []),
+      primary_abilities: primary.length
+        ? primary
+        : (tableRow(core, "Primary Ability")
+            ?.split(/,| and | or /)
+            .map((s) => s.trim())
+            .filter(Boolean) ?? []),
       features: sortFeatures(levelFeatures),
       subclasses: subclassesOf.get(b.key) ?? [],
       subclass_of: parent,
-      table: levelTable([...ofType("PROFICIENCY_BONUS"), ...ofType("CLASS_TABLE_DATA"), ...ofType("SPELL_SLOTS")], ofType("CLASS_LEVEL_FEATURE")),
+      table: levelTable(
+        [...ofType("PROFICIENCY_BONUS"), ...ofType("CLASS_TABLE_DATA"), ...ofType("SPELL_SLOTS")],
+        ofType("CLASS_LEVEL_FEATURE"),
+      ),
     };
     return classEntity("open5e_v2", b, data);
   });
@@ -103,7 +157,8 @@ function traitNamed(traits: NamedText[], types: Rec[], name: string): string | n
 
 function speciesSize(text: string | null): string | null {
   if (!text) return null;
-  const m = /\b(?:size is|are|is)\s+(Tiny|Small|Medium|Large)\b/i.exec(text) ?? /\b(Tiny|Small|Medium|Large)\b/.exec(text);
+  const m =
+    /\b(?:size is|are|is)\s+(Tiny|Small|Medium|Large)\b/i.exec(text) ?? /\b(Tiny|Small|Medium|Large)\b/.exec(text);
   return m ? titleCase(m[1]!.toLowerCase()) : null;
 }
 
@@ -127,7 +182,11 @@ export function normalizeV2Species(records: unknown[], ctx: NormalizeContext): N
   const sizeSpeed = (r: Rec) => {
     const traitRecs = recs(r.traits);
     const traits: NamedText[] = traitRecs.map((t) => ({ name: str(t.name) ?? "Trait", desc: str(t.desc) ?? "" }));
-    return { traits, size: speciesSize(traitNamed(traits, traitRecs, "size")), speed: speciesSpeed(traitNamed(traits, traitRecs, "speed")) };
+    return {
+      traits,
+      size: speciesSize(traitNamed(traits, traitRecs, "size")),
+      speed: speciesSpeed(traitNamed(traits, traitRecs, "speed")),
+    };
   };
   const parentStats = new Map<string, { size: string | null; speed: number | null }>();
   for (const r of records) {
@@ -145,7 +204,9 @@ export function normalizeV2Species(records: unknown[], ctx: NormalizeContext): N
       speed: speed ?? parent?.speed ?? null,
       traits,
       subspecies: children.get(v2Key(r)) ?? [],
-      subspecies_of: parentKey ? { key: parentKey, name: byKey.get(parentKey) ?? titleCase(parentKey.replace(/^[^_]*_/, "")) } : null,
+      subspecies_of: parentKey
+        ? { key: parentKey, name: byKey.get(parentKey) ?? titleCase(parentKey.replace(/^[^_]*_/, "")) }
+        : null,
     };
     return speciesEntity("open5e_v2", b, data);
   });
@@ -154,7 +215,11 @@ export function normalizeV2Species(records: unknown[], ctx: NormalizeContext): N
 export function normalizeV2Backgrounds(records: unknown[], ctx: NormalizeContext): NormalizeResult {
   return runRecords(records, V2Record, (r) => {
     const b = v2Base(ctx, "backgrounds", r);
-    const benefits = recs(r.benefits).map((x) => ({ name: str(x.name) ?? "Benefit", desc: str(x.desc) ?? "", type: str(x.type) ?? "" }));
+    const benefits = recs(r.benefits).map((x) => ({
+      name: str(x.name) ?? "Benefit",
+      desc: str(x.desc) ?? "",
+      type: str(x.type) ?? "",
+    }));
     const byType = (t: string) => benefits.find((x) => x.type === t)?.desc ?? null;
     const feature = benefits.find((x) => x.type === "feature");
     const data: BackgroundData = {
@@ -178,7 +243,9 @@ export function normalizeV2Feats(records: unknown[], ctx: NormalizeContext): Nor
     const data: FeatData = {
       desc: str(r.desc) ?? "",
       prerequisite: str(r.prerequisite),
-      benefits: arr(r.benefits).map((x) => (isRec(x) ? str(x.desc) : str(x))).filter((s): s is string => !!s),
+      benefits: arr(r.benefits)
+        .map((x) => (isRec(x) ? str(x.desc) : str(x)))
+        .filter((s): s is string => !!s),
       type: str(r.type)?.toLowerCase() ?? null,
     };
     return featEntity("open5e_v2", b, data);

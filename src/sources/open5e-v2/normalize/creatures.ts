@@ -70,7 +70,9 @@ function sensesText(r: Rec): string | null {
   return parts.length ? parts.join(", ") : null;
 }
 
-function splitActions(r: Rec): Pick<CreatureData, "actions" | "bonus_actions" | "reactions" | "legendary_actions" | "lair_actions"> {
+function splitActions(
+  r: Rec,
+): Pick<CreatureData, "actions" | "bonus_actions" | "reactions" | "legendary_actions" | "lair_actions"> {
   const groups: Record<string, { a: CreatureAction; order: number; i: number }[]> = {};
   recs(r.actions).forEach((x, i) => {
     const name = str(x.name) ?? "Action";
@@ -133,7 +135,12 @@ export function normalizeV2Creatures(records: unknown[], ctx: NormalizeContext):
       ...crFields(cr),
       xp: int(r.experience_points) ?? xpForCr(cr),
       proficiency_bonus: int(r.proficiency_bonus),
-      traits: recs(r.traits).map((t) => ({ name: str(t.name) ?? "Trait", desc: str(t.desc) ?? "", usage: null, cost: null })),
+      traits: recs(r.traits).map((t) => ({
+        name: str(t.name) ?? "Trait",
+        desc: str(t.desc) ?? "",
+        usage: null,
+        cost: null,
+      })),
       ...acts,
       legendary_desc: null,
       environments: envs.environments,
@@ -145,8 +152,16 @@ export function normalizeV2Creatures(records: unknown[], ctx: NormalizeContext):
       sizeKey: isRec(r.size) ? (refKey(r.size)?.toLowerCase() ?? null) : null,
     });
     // The structured lists (keys) for the immunity/resistance filters; the display text stays the answer.
-    const keys = (field: string) => recs(ri?.[field]).map((x) => refKey(x)?.toLowerCase()).filter((k): k is string => !!k);
-    if (ri) Object.assign(e.filters, { damage_immunities: keys("damage_immunities"), damage_resistances: keys("damage_resistances"), condition_immunities: keys("condition_immunities") });
+    const keys = (field: string) =>
+      recs(ri?.[field])
+        .map((x) => refKey(x)?.toLowerCase())
+        .filter((k): k is string => !!k);
+    if (ri)
+      Object.assign(e.filters, {
+        damage_immunities: keys("damage_immunities"),
+        damage_resistances: keys("damage_resistances"),
+        condition_immunities: keys("condition_immunities"),
+      });
     return e;
   });
 }

@@ -31,17 +31,29 @@ export const V2_WEAPON_ERRATA: Readonly<Record<string, WeaponErratum>> = {
 };
 
 /** `props` with the erratum of `key` applied, and a note saying what was corrected (none without an erratum). */
-export function applyWeaponErrata(key: string | null, props: WeaponProperty[]): { props: WeaponProperty[]; notes: string[] } {
+export function applyWeaponErrata(
+  key: string | null,
+  props: WeaponProperty[],
+): { props: WeaponProperty[]; notes: string[] } {
   const e = key ? V2_WEAPON_ERRATA[key] : undefined;
   if (!e) return { props, notes: [] };
   const have = new Set(props.map((p) => p.name.toLowerCase()));
   const added = (e.add ?? []).filter((p) => !have.has(p.name.toLowerCase()));
   const drop = new Set((e.remove ?? []).map((n) => n.toLowerCase()));
   const removed = props.filter((p) => drop.has(p.name.toLowerCase()));
-  const out = [...props.filter((p) => !drop.has(p.name.toLowerCase())), ...added].sort((a, b) => a.name.toLowerCase().localeCompare(b.name.toLowerCase()));
-  const what = [added.length ? `omits ${added.map((p) => p.name).join(", ")}` : null, removed.length ? `adds ${removed.map((p) => p.name).join(", ")}` : null].filter(Boolean).join(" and ");
+  const out = [...props.filter((p) => !drop.has(p.name.toLowerCase())), ...added].sort((a, b) =>
+    a.name.toLowerCase().localeCompare(b.name.toLowerCase()),
+  );
+  const what = [
+    added.length ? `omits ${added.map((p) => p.name).join(", ")}` : null,
+    removed.length ? `adds ${removed.map((p) => p.name).join(", ")}` : null,
+  ]
+    .filter(Boolean)
+    .join(" and ");
   const notes = what
-    ? [`Open5e v2 ${what}; the SRD 5.1 weapons table (as Open5e v1 and the D&D 5e API) gives ${out.map((p) => (p.detail ? `${p.name} (${p.detail})` : p.name)).join(", ")}. Corrected.`]
+    ? [
+        `Open5e v2 ${what}; the SRD 5.1 weapons table (as Open5e v1 and the D&D 5e API) gives ${out.map((p) => (p.detail ? `${p.name} (${p.detail})` : p.name)).join(", ")}. Corrected.`,
+      ]
     : [];
   return { props: out, notes };
 }

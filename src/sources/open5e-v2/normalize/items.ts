@@ -16,10 +16,22 @@
 import type { ArmorData, MagicItemData, WeaponData, WeaponProperty } from "../../../entities/kinds.ts";
 import type { Entity } from "../../../entities/types.ts";
 import { related, runRecords, type Base } from "../../../entities/normalize/build.ts";
-import { armorEntity, itemEntity, magicItemEntity, weaponEntity } from "../../../entities/normalize/canonical/equipment.ts";
+import {
+  armorEntity,
+  itemEntity,
+  magicItemEntity,
+  weaponEntity,
+} from "../../../entities/normalize/canonical/equipment.ts";
 import { bool, int, isRec, num, rec, recs, refKey, refName, str, type Rec } from "../../../entities/normalize/read.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
-import { attunementDetail, costDisplay, costToGp, itemCategory, rarityText, weightToLb } from "../../../entities/normalize/vocab.ts";
+import {
+  attunementDetail,
+  costDisplay,
+  costToGp,
+  itemCategory,
+  rarityText,
+  weightToLb,
+} from "../../../entities/normalize/vocab.ts";
 import { V2Record, v2Base, v2Url } from "./common.ts";
 import { applyWeaponErrata } from "./errata.ts";
 
@@ -73,7 +85,9 @@ function v2WeaponData(w: Rec, joined: Rec | null, item: Rec | null, name: string
   // A melee weapon with a range is thrown (upstream omits the property on e.g. srd_handaxe).
   if (!ranged && range !== null && !props.some((p) => /^thrown$/i.test(p.name))) {
     props.push({ name: "Thrown", detail: `range ${range}/${longRange ?? range}` });
-    notes.push(`Open5e v2 gives a range (${range}/${longRange ?? range}) but no Thrown property; the SRD lists this weapon as Thrown. Added.`);
+    notes.push(
+      `Open5e v2 gives a range (${range}/${longRange ?? range}) but no Thrown property; the SRD lists this weapon as Thrown. Added.`,
+    );
   }
   const simple = bool(w.is_simple);
   const martial = bool(w.is_martial);
@@ -206,7 +220,10 @@ function primaryItems(records: unknown[], armor: Map<string, Rec>): Map<string, 
 }
 
 export function normalizeV2Items(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  const joined: Record<Gear, Map<string, Rec>> = { weapon: byKey(related(ctx, "weapons")), armor: byKey(related(ctx, "armor")) };
+  const joined: Record<Gear, Map<string, Rec>> = {
+    weapon: byKey(related(ctx, "weapons")),
+    armor: byKey(related(ctx, "armor")),
+  };
   const primary = primaryItems(records, joined.armor);
   const emitted = new Set<string>();
   const result = runRecords(records, V2Record, (r): Entity => {
@@ -222,7 +239,7 @@ export function normalizeV2Items(records: unknown[], ctx: NormalizeContext): Nor
     }
     // armor in game terms with no armor record: armor under the item's key (nothing else claims it)
     if (!l && isArmorItem(r)) return armorEntity("open5e_v2", b, armorData(null, r, b.name));
-    const usable = l ? str(joined[l.kind].get(l.key)?.name) ?? str(l.nested.name) ?? l.key : null;
+    const usable = l ? (str(joined[l.kind].get(l.key)?.name) ?? str(l.nested.name) ?? l.key) : null;
     return itemEntity(
       "open5e_v2",
       b,
@@ -250,5 +267,7 @@ export function normalizeV2Items(records: unknown[], ctx: NormalizeContext): Nor
 }
 
 export function normalizeV2MagicItems(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V2Record, (r) => magicItemEntity("open5e_v2", v2Base(ctx, "magicitems", r), magicItemData(r)));
+  return runRecords(records, V2Record, (r) =>
+    magicItemEntity("open5e_v2", v2Base(ctx, "magicitems", r), magicItemData(r)),
+  );
 }

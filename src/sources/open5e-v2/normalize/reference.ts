@@ -50,7 +50,10 @@ function describe(r: Rec, ownDoc: string, ctx: NormalizeContext): Described {
   }
   const descriptions: DocDescription[] = [...groups].map(([docKey, g]) => ({
     document_key: docKey,
-    document_name: ctx.documents.get(docKey)?.name ?? (docKey === ownDoc && isRec(r.document) ? str(r.document.name) : null) ?? docKey,
+    document_name:
+      ctx.documents.get(docKey)?.name ??
+      (docKey === ownDoc && isRec(r.document) ? str(r.document.name) : null) ??
+      docKey,
     desc: g.texts.join("\n\n"),
   }));
   if (descriptions.length === 0) return { desc: str(r.desc) ?? "", descriptions };
@@ -77,8 +80,12 @@ function described(endpoint: string, make: Make, unnamed = false) {
     });
 }
 
-export const normalizeV2Conditions = described("conditions", (b, d) => conditionEntity("open5e_v2", b, d.desc, d.descriptions));
-export const normalizeV2DamageTypes = described("damagetypes", (b, d) => damageTypeEntity("open5e_v2", b, d.desc, d.descriptions));
+export const normalizeV2Conditions = described("conditions", (b, d) =>
+  conditionEntity("open5e_v2", b, d.desc, d.descriptions),
+);
+export const normalizeV2DamageTypes = described("damagetypes", (b, d) =>
+  damageTypeEntity("open5e_v2", b, d.desc, d.descriptions),
+);
 export const normalizeV2Skills = described("skills", (b, d, r) =>
   skillEntity("open5e_v2", b, { desc: d.desc, ability: abilityName(refKey(r.ability)), descriptions: d.descriptions }),
 );
@@ -87,23 +94,31 @@ export const normalizeV2Abilities = described("abilities", (b, d, r) =>
     desc: [str(r.short_desc) ? `${b.name}, ${str(r.short_desc)}.` : null, d.desc].filter(Boolean).join("\n\n"),
     abbreviation: (str(r.key) ?? "").toUpperCase().slice(0, 3) || null,
     full_name: str(r.name),
-    skills: arr(r.skills).map((s) => refKey(s)).filter((s): s is string => !!s),
+    skills: arr(r.skills)
+      .map((s) => refKey(s))
+      .filter((s): s is string => !!s),
     descriptions: d.descriptions,
   }),
 );
 export const normalizeV2Alignments = described(
   "alignments",
-  (b, d, r) => alignmentEntity("open5e_v2", b, { desc: d.desc, abbreviation: str(r.short_name), descriptions: d.descriptions }),
+  (b, d, r) =>
+    alignmentEntity("open5e_v2", b, { desc: d.desc, abbreviation: str(r.short_name), descriptions: d.descriptions }),
   true,
 );
 
 export function normalizeV2SpellSchools(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V2Record, (r) => magicSchoolEntity("open5e_v2", v2Base(ctx, "spellschools", r), str(r.desc) ?? ""));
+  return runRecords(records, V2Record, (r) =>
+    magicSchoolEntity("open5e_v2", v2Base(ctx, "spellschools", r), str(r.desc) ?? ""),
+  );
 }
 
 export function normalizeV2WeaponProperties(records: unknown[], ctx: NormalizeContext): NormalizeResult {
   return runRecords(records, V2Record, (r) =>
-    weaponPropertyEntity("open5e_v2", v2Base(ctx, "weaponproperties", r), { desc: str(r.desc) ?? "", type: str(r.type)?.toLowerCase() ?? null }),
+    weaponPropertyEntity("open5e_v2", v2Base(ctx, "weaponproperties", r), {
+      desc: str(r.desc) ?? "",
+      type: str(r.type)?.toLowerCase() ?? null,
+    }),
   );
 }
 
@@ -127,20 +142,31 @@ export function normalizeV2Rulesets(records: unknown[], ctx: NormalizeContext): 
       .map((x, i) => ({ x, i, key: str(x.key) ?? (str(x.url) ? refKey(x.url) : null), name: str(x.name) }))
       .filter((x): x is typeof x & { key: string; name: string } => !!x.key && !!x.name)
       .sort((p, q) => (int(p.x.index) ?? p.i) - (int(q.x.index) ?? q.i));
-    const out: Entity[] = [ruleSectionEntity("open5e_v2", section, { desc: str(r.desc) ?? "", rules: rules.map((x) => ({ key: x.key, name: x.name })) })];
+    const out: Entity[] = [
+      ruleSectionEntity("open5e_v2", section, {
+        desc: str(r.desc) ?? "",
+        rules: rules.map((x) => ({ key: x.key, name: x.name })),
+      }),
+    ];
     for (const { x, key, name, i } of rules) {
       const docKey = refKey(x.document)?.toLowerCase();
-      const doc = docKey && docKey !== section.doc.key ? { key: docKey, name: ctx.documents.get(docKey)?.name ?? docKey } : section.doc;
+      const doc =
+        docKey && docKey !== section.doc.key
+          ? { key: docKey, name: ctx.documents.get(docKey)?.name ?? docKey }
+          : section.doc;
       out.push(
-        ruleEntity("open5e_v2", { key, name, doc, url: v2Url(ctx, "rules", key) }, {
-          desc: str(x.desc) ?? "",
-          section: section.name,
-          section_key: section.key,
-          order: int(x.index) ?? i + 1,
-        }),
+        ruleEntity(
+          "open5e_v2",
+          { key, name, doc, url: v2Url(ctx, "rules", key) },
+          {
+            desc: str(x.desc) ?? "",
+            section: section.name,
+            section_key: section.key,
+            order: int(x.index) ?? i + 1,
+          },
+        ),
       );
     }
     return out;
   });
 }
-

@@ -27,9 +27,22 @@ export function normalizeV2Spells(records: unknown[], ctx: NormalizeContext): No
     const school = refKey(r.school)?.toLowerCase() ?? null;
     const materialText = str(r.material_specified);
     // "0.00" is upstream's "no cost" (Spells That Don't Suck), not a costly component.
-    const material = readMaterial("Open5e v2", materialText, num(r.material_cost) === 0 ? null : str(r.material_cost), bool(r.material_consumed));
-    const upstreamClasses = uniq(arr(r.classes).map(refKey).map(classKey).filter((k): k is string => !!k));
-    const classes = b.doc.key === "srd-2014" ? correctSrd51Classes("Open5e v2", b.name, upstreamClasses) : { classes: upstreamClasses, notes: [] };
+    const material = readMaterial(
+      "Open5e v2",
+      materialText,
+      num(r.material_cost) === 0 ? null : str(r.material_cost),
+      bool(r.material_consumed),
+    );
+    const upstreamClasses = uniq(
+      arr(r.classes)
+        .map(refKey)
+        .map(classKey)
+        .filter((k): k is string => !!k),
+    );
+    const classes =
+      b.doc.key === "srd-2014"
+        ? correctSrd51Classes("Open5e v2", b.name, upstreamClasses)
+        : { classes: upstreamClasses, notes: [] };
     const notes = [...material.notes, ...classes.notes];
     const data: SpellData = {
       level: r.level,
@@ -51,7 +64,11 @@ export function normalizeV2Spells(records: unknown[], ctx: NormalizeContext): No
       desc: str(r.desc) ?? "",
       higher_level: str(r.higher_level),
       classes: classes.classes,
-      damage_types: uniq(arr(r.damage_types).map((d) => refKey(d)?.toLowerCase()).filter((k): k is string => !!k)),
+      damage_types: uniq(
+        arr(r.damage_types)
+          .map((d) => refKey(d)?.toLowerCase())
+          .filter((k): k is string => !!k),
+      ),
       saving_throw: abilityName(r.saving_throw_ability),
       attack_roll: bool(r.attack_roll),
       damage_roll: str(r.damage_roll),

@@ -34,7 +34,10 @@ function features(d: JsonObject, refs: PackRefs): ClassFeature[] {
     const sel = refs.selection(key);
     const n = int(o.num) ?? 1;
     const opts = sel?.options ?? [];
-    const desc = joinText([`Choose ${n}${opts.length ? ` of the following` : ` from ${humanize(key)}`}.`, ...opts.map((x) => (x.desc ? `${x.name}: ${x.desc}` : x.name))]);
+    const desc = joinText([
+      `Choose ${n}${opts.length ? ` of the following` : ` from ${humanize(key)}`}.`,
+      ...opts.map((x) => (x.desc ? `${x.name}: ${x.desc}` : x.name)),
+    ]);
     out.push({ name: sel?.name ?? humanize(key), level: int(o.level) ?? 1, desc });
   }
   for (const field of ["cleric-spells", "paladin-spells", "warlock-spells"]) {
@@ -44,16 +47,26 @@ function features(d: JsonObject, refs: PackRefs): ClassFeature[] {
     for (const [lvl, spells] of Object.entries(bySpellLevel).sort(([a], [b]) => Number(a) - Number(b))) {
       const keys = Object.values(obj(spells) ?? {}).filter((x): x is string => typeof x === "string");
       const list = Array.isArray(spells) ? spells.filter((x): x is string => typeof x === "string") : keys;
-      if (list.length) lines.push(`${/^\d+$/.test(lvl) ? ordinal(Number(lvl)) : lvl}: ${list.map((k) => refs.spellName(k)).join(", ")}`);
+      if (list.length)
+        lines.push(
+          `${/^\d+$/.test(lvl) ? ordinal(Number(lvl)) : lvl}: ${list.map((k) => refs.spellName(k)).join(", ")}`,
+        );
     }
-    if (lines.length) out.push({ name: `${humanize(field.replace(/-spells$/, ""))} Spells`, level: 1, desc: lines.join("\n") });
+    if (lines.length)
+      out.push({ name: `${humanize(field.replace(/-spells$/, ""))} Spells`, level: 1, desc: lines.join("\n") });
   }
   const sc = obj(d.spellcasting);
   const spellList = obj(sc?.["spell-list"]);
   if (spellList) {
     const lines = Object.entries(spellList)
       .sort(([a], [b]) => Number(a) - Number(b))
-      .map(([lvl, spells]) => `${lvl === "0" ? "Cantrips" : /^\d+$/.test(lvl) ? ordinal(Number(lvl)) : lvl}: ${arr(spells).filter((x): x is string => typeof x === "string").map((k) => refs.spellName(k)).join(", ")}`);
+      .map(
+        ([lvl, spells]) =>
+          `${lvl === "0" ? "Cantrips" : /^\d+$/.test(lvl) ? ordinal(Number(lvl)) : lvl}: ${arr(spells)
+            .filter((x): x is string => typeof x === "string")
+            .map((k) => refs.spellName(k))
+            .join(", ")}`,
+      );
     if (lines.length) out.push({ name: "Spell List", level: 1, desc: lines.join("\n") });
   }
   const props = propsLines(d.props);
@@ -65,9 +78,16 @@ function spellTable(sc: JsonObject | null): string | null {
   const known = obj(sc?.["spells-known"]);
   const cantrips = obj(sc?.["cantrips-known"]);
   if (!known && !cantrips) return null;
-  const levels = [...new Set([...Object.keys(known ?? {}), ...Object.keys(cantrips ?? {})].map(Number).filter((n) => Number.isInteger(n)))].sort((a, b) => a - b);
+  const levels = [
+    ...new Set(
+      [...Object.keys(known ?? {}), ...Object.keys(cantrips ?? {})].map(Number).filter((n) => Number.isInteger(n)),
+    ),
+  ].sort((a, b) => a - b);
   if (levels.length === 0) return null;
-  const rows = levels.map((l) => `| ${l} | ${cantrips ? (int(cantrips[String(l)]) ?? "") : ""} | ${known ? (int(known[String(l)]) ?? "") : ""} |`);
+  const rows = levels.map(
+    (l) =>
+      `| ${l} | ${cantrips ? (int(cantrips[String(l)]) ?? "") : ""} | ${known ? (int(known[String(l)]) ?? "") : ""} |`,
+  );
   return ["| Level | Cantrips Known (new) | Spells Known (new) |", "| --- | --- | --- |", ...rows].join("\n");
 }
 
@@ -81,26 +101,34 @@ function equipment(d: JsonObject): string | null {
   return parts.length ? parts.join("; ") : null;
 }
 
-export function buildClass(d: JsonObject, name: string, itemKey: string, refs: PackRefs, isSubclass: boolean): ClassData {
+export function buildClass(
+  d: JsonObject,
+  name: string,
+  itemKey: string,
+  refs: PackRefs,
+  isSubclass: boolean,
+): ClassData {
   const die = int(d["hit-die"]);
   const profs = profsSummary(d.profs, true);
   const sc = obj(d.spellcasting);
   const factor = int(sc?.["level-factor"]);
   const feats = features(d, refs);
-  const subclassOf: Ref | null =
-    !isSubclass
-      ? null
-      : (() => {
-          const parent = str(d.class);
-          if (!parent) return { key: "unknown", name: "Unknown class" };
-          return refs.ref("classes", parent) ?? { key: parent, name: humanize(parent) };
-        })();
+  const subclassOf: Ref | null = !isSubclass
+    ? null
+    : (() => {
+        const parent = str(d.class);
+        if (!parent) return { key: "unknown", name: "Unknown class" };
+        return refs.ref("classes", parent) ?? { key: parent, name: humanize(parent) };
+      })();
   const desc = str(d.help) ?? str(d.description);
   const data: ClassData = {
     desc,
     hit_die: die !== null && die > 0 ? `d${die}` : null,
     hit_points_at_1st_level: die !== null && die > 0 ? `${die} + your Constitution modifier` : null,
-    hit_points_at_higher_levels: die !== null && die > 0 ? `1d${die} (or ${die / 2 + 1}) + your Constitution modifier per ${name} level after 1st` : null,
+    hit_points_at_higher_levels:
+      die !== null && die > 0
+        ? `1d${die} (or ${die / 2 + 1}) + your Constitution modifier per ${name} level after 1st`
+        : null,
     saving_throws: profs.saves,
     proficiencies: {
       armor: profs.armor,
@@ -120,6 +148,14 @@ export function buildClass(d: JsonObject, name: string, itemKey: string, refs: P
   };
   const title = str(d["subclass-title"]);
   const subLevel = int(d["subclass-level"]);
-  if (title || subLevel) data.features = sortFeatures([...data.features, { name: title ?? "Subclass", level: subLevel, desc: `Choose your ${title ?? "subclass"}${subLevel ? ` at level ${subLevel}` : ""}.` }]);
+  if (title || subLevel)
+    data.features = sortFeatures([
+      ...data.features,
+      {
+        name: title ?? "Subclass",
+        level: subLevel,
+        desc: `Choose your ${title ?? "subclass"}${subLevel ? ` at level ${subLevel}` : ""}.`,
+      },
+    ]);
   return data;
 }

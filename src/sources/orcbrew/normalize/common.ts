@@ -76,7 +76,9 @@ export function humanize(key: string): string {
     .trim()
     .split(/\s+/)
     .filter((w) => w.length > 0);
-  return words.map((w, i) => (i > 0 && SMALL_WORDS.has(w.toLowerCase()) ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1))).join(" ");
+  return words
+    .map((w, i) => (i > 0 && SMALL_WORDS.has(w.toLowerCase()) ? w.toLowerCase() : w[0]!.toUpperCase() + w.slice(1)))
+    .join(" ");
 }
 
 /** Lower-case words: "swarm-of-tiny-beasts" → "swarm of tiny beasts". */

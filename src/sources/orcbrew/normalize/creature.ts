@@ -15,7 +15,10 @@ function hitPoints(v: JsonValue | undefined): { hp: number | null; dice: string 
   const count = int(o["die-count"] ?? o.die_count);
   const mod = int(o.modifier) ?? 0;
   const mean = int(o.mean);
-  const dice = die !== null && count !== null && die > 0 && count > 0 ? `${count}d${die}${mod > 0 ? `+${mod}` : mod < 0 ? `${mod}` : ""}` : null;
+  const dice =
+    die !== null && count !== null && die > 0 && count > 0
+      ? `${count}d${die}${mod > 0 ? `+${mod}` : mod < 0 ? `${mod}` : ""}`
+      : null;
   if (mean !== null) return { hp: Math.max(0, mean), dice };
   if (die === null || count === null || die <= 0 || count <= 0) return { hp: null, dice: null };
   return { hp: Math.max(1, Math.floor((count * (die + 1)) / 2) + mod), dice };
@@ -60,10 +63,18 @@ function abilityMod(score: number | null): number {
 export function buildCreature(d: JsonObject): { data: CreatureData; keys: CreatureFilterKeys } {
   const sizeKey = str(d.size)?.toLowerCase() ?? null;
   const typeKey = str(d.type) ? words(str(d.type)!) : null;
-  const subtypes = Array.isArray(d.subtypes) ? arr(d.subtypes).filter((x): x is string => typeof x === "string").map(words) : str(d.subtypes) ? [str(d.subtypes)!] : [];
+  const subtypes = Array.isArray(d.subtypes)
+    ? arr(d.subtypes)
+        .filter((x): x is string => typeof x === "string")
+        .map(words)
+    : str(d.subtypes)
+      ? [str(d.subtypes)!]
+      : [];
   const { hp, dice } = hitPoints(d["hit-points"] ?? d.hit_points);
   const cr = parseCr(d.challenge ?? d.cr ?? null) ?? null;
-  const scores = Object.fromEntries(Object.entries(ABILITIES).map(([k, full]) => [full, int(d[k] ?? obj(d.abilities)?.[k])])) as CreatureData["ability_scores"];
+  const scores = Object.fromEntries(
+    Object.entries(ABILITIES).map(([k, full]) => [full, int(d[k] ?? obj(d.abilities)?.[k])]),
+  ) as CreatureData["ability_scores"];
   const saves: Record<string, number> = {};
   for (const [k, v] of Object.entries(obj(d["saving-throws"]) ?? {})) {
     const n = int(v);

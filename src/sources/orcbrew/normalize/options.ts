@@ -16,7 +16,11 @@ export function buildSpecies(d: JsonObject, itemKey: string, refs: PackRefs, isS
   if (size) traits.push({ name: "Size", desc: `Your size is ${humanize(size)}.` });
   if (speed !== null && speed > 0) traits.push({ name: "Speed", desc: `Your base walking speed is ${speed} feet.` });
   const dark = int(d.darkvision);
-  if (dark !== null && dark > 0) traits.push({ name: "Darkvision", desc: `You can see in dim light within ${dark} feet of you as if it were bright light, and in darkness as if it were dim light.` });
+  if (dark !== null && dark > 0)
+    traits.push({
+      name: "Darkvision",
+      desc: `You can see in dim light within ${dark} feet of you as if it were bright light, and in darkness as if it were dim light.`,
+    });
   const profs = profsSummary(d.profs, false);
   const langs = arr(d.languages)
     .map((l) => (typeof l === "string" ? l.trim() : null))
@@ -32,14 +36,19 @@ export function buildSpecies(d: JsonObject, itemKey: string, refs: PackRefs, isS
   if (profLines.length) traits.push({ name: "Proficiencies", desc: profLines.join("\n") });
   // Some hand-made files put props (:flying-speed, :lizardfolk-ac ...) at the top level of the race.
   const looseProps: JsonObject = {};
-  for (const k of ["flying-speed", "swimming-speed", "climbing-speed", "lizardfolk-ac", "tortle-ac"]) if (d[k] !== undefined) looseProps[k] = d[k]!;
+  for (const k of ["flying-speed", "swimming-speed", "climbing-speed", "lizardfolk-ac", "tortle-ac"])
+    if (d[k] !== undefined) looseProps[k] = d[k]!;
   const props = [...propsLines(d.props), ...propsLines(looseProps)];
   if (props.length) traits.push({ name: "Benefits", desc: [...new Set(props)].join("\n") });
   const spells = innateSpellLines(d.spells, (k) => refs.spellName(k));
   if (spells.length) traits.push({ name: "Innate Spellcasting", desc: `You know: ${spells.join("; ")}.` });
   traits.push(...namedTexts(d.traits).map(({ name, desc }) => ({ name, desc })));
   const parent = isSub ? str(d.race) : null;
-  const subspeciesOf: Ref | null = !isSub ? null : parent ? (refs.ref("races", parent) ?? { key: parent, name: humanize(parent) }) : { key: "unknown", name: "Unknown race" };
+  const subspeciesOf: Ref | null = !isSub
+    ? null
+    : parent
+      ? (refs.ref("races", parent) ?? { key: parent, name: humanize(parent) })
+      : { key: "unknown", name: "Unknown race" };
   const desc = str(d.help) ?? str(d.description);
   const data: SpeciesData = {
     desc,
@@ -60,12 +69,17 @@ export function buildBackground(d: JsonObject): BackgroundData {
   for (const c of arr(d["equipment-choices"])) {
     const o = obj(c);
     const opts = quantities(o?.options);
-    if (opts.length) equipment.push(`one of ${listText(opts, "or")}${oneLine(o?.name) ? ` (${oneLine(o?.name)})` : ""}`);
+    if (opts.length)
+      equipment.push(`one of ${listText(opts, "or")}${oneLine(o?.name) ? ` (${oneLine(o?.name)})` : ""}`);
   }
   const gp = int(obj(d.treasure)?.gp);
   if (gp) equipment.push(`a pouch containing ${gp} gp`);
   const langOpts = obj(p["language-options"]);
-  const languages = langOpts ? (onKeys(langOpts.options).includes("any") ? `${int(langOpts.choose) ?? 1} of your choice` : choiceText(langOpts)) : profs.languages;
+  const languages = langOpts
+    ? onKeys(langOpts.options).includes("any")
+      ? `${int(langOpts.choose) ?? 1} of your choice`
+      : choiceText(langOpts)
+    : profs.languages;
   const desc = str(d.help) ?? str(d.description);
   const data: BackgroundData = {
     desc,
@@ -97,7 +111,12 @@ function prerequisite(d: JsonObject, refs: PackRefs): string | null {
     const keys = onKeys(m);
     if (!keys.length) continue;
     const type = path === "race" ? "races" : path === "subrace" ? "subraces" : path === "class" ? "classes" : path;
-    parts.push(`${humanize(path)}: ${listText(keys.map((k) => refs.ref(type, k)?.name ?? humanize(k)), "or")}`);
+    parts.push(
+      `${humanize(path)}: ${listText(
+        keys.map((k) => refs.ref(type, k)?.name ?? humanize(k)),
+        "or",
+      )}`,
+    );
   }
   return parts.length ? parts.join("; ") : null;
 }
@@ -107,8 +126,10 @@ export function buildFeat(d: JsonObject, refs: PackRefs): FeatData {
   const incs = arr(d["ability-increases"]).filter((x): x is string => typeof x === "string");
   const abilities = incs.map((x) => abilityTitle(x)).filter((x): x is string => x !== null);
   if (abilities.length === 1) benefits.push(`Increase your ${abilities[0]} score by 1, to a maximum of 20.`);
-  else if (abilities.length > 1) benefits.push(`Increase your ${listText(abilities, "or")} score by 1, to a maximum of 20.`);
-  if (incs.includes("saves?") && abilities.length) benefits.push("You gain proficiency in saving throws using the chosen ability.");
+  else if (abilities.length > 1)
+    benefits.push(`Increase your ${listText(abilities, "or")} score by 1, to a maximum of 20.`);
+  if (incs.includes("saves?") && abilities.length)
+    benefits.push("You gain proficiency in saving throws using the chosen ability.");
   benefits.push(...propsLines(d.props));
   const sel = onKeys(d.selections);
   if (sel.length) benefits.push(`Choices: ${sel.map((k) => refs.selection(k)?.name ?? humanize(k)).join(", ")}`);

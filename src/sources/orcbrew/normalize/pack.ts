@@ -9,7 +9,12 @@ import type { OrcbrewItem, OrcbrewPack } from "../packs.ts";
 import type { Ref } from "../../../entities/kinds.ts";
 import { type Entity, type EntityKind, type JsonObject, slugify } from "../../../entities/types.ts";
 import type { Base } from "../../../entities/normalize/build.ts";
-import { backgroundEntity, classEntity, featEntity, speciesEntity } from "../../../entities/normalize/canonical/character.ts";
+import {
+  backgroundEntity,
+  classEntity,
+  featEntity,
+  speciesEntity,
+} from "../../../entities/normalize/canonical/character.ts";
 import { creatureEntity } from "../../../entities/normalize/canonical/creature.ts";
 import { languageEntity } from "../../../entities/normalize/canonical/reference.ts";
 import { spellEntity } from "../../../entities/normalize/canonical/spell.ts";
@@ -37,7 +42,8 @@ const ORCBREW_UNSUPPORTED: Readonly<Record<string, string>> = {
   encounters: "LoreKeeper has no kind for encounters (monster line-ups for a fight)",
   invocations: "LoreKeeper has no kind for eldritch invocations",
   boons: "LoreKeeper has no kind for pact boons",
-  selections: "LoreKeeper has no kind for selections (option lists; their options are shown in the classes and subclasses that use them)",
+  selections:
+    "LoreKeeper has no kind for selections (option lists; their options are shown in the classes and subclasses that use them)",
 };
 
 const ORCBREW_SOURCE = "orcbrew" as const;
@@ -187,9 +193,24 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
     if (!c) counts.set(type, (c = { type, kind: orcbrewKind(type), found: 0, imported: 0, skipped: 0 }));
     return c;
   };
-  const skip = (type: string, key: string | null, name: string | null, reason: string, loc: { line: number; column: number }, byDesign = false) => {
+  const skip = (
+    type: string,
+    key: string | null,
+    name: string | null,
+    reason: string,
+    loc: { line: number; column: number },
+    byDesign = false,
+  ) => {
     count(type).skipped++;
-    out.skipped.push({ type, key, name, reason, line: loc.line, column: loc.column, ...(byDesign ? { by_design: true as const } : {}) });
+    out.skipped.push({
+      type,
+      key,
+      name,
+      reason,
+      line: loc.line,
+      column: loc.column,
+      ...(byDesign ? { by_design: true as const } : {}),
+    });
   };
   // Entity keys first (references between items need them), unique per kind.
   const keys = new Map<OrcbrewItem, string>();
@@ -200,7 +221,10 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
     const base = orcbrewEntityKey(ctx.documentKey, it.key);
     let key = base;
     for (let n = 2; used.has(`${kind}\u0000${key}`); n++) key = `${base}-${n}`;
-    if (key !== base) out.warnings.push(`${it.type} ${it.key} (line ${it.line}): key ${base} is taken by another item of the pack; stored as ${key}`);
+    if (key !== base)
+      out.warnings.push(
+        `${it.type} ${it.key} (line ${it.line}): key ${base} is taken by another item of the pack; stored as ${key}`,
+      );
     used.add(`${kind}\u0000${key}`);
     keys.set(it, key);
   }
@@ -218,11 +242,25 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
     const kind = orcbrewKind(it.type);
     if (!kind) {
       const known = Object.hasOwn(ORCBREW_UNSUPPORTED, it.type) ? ORCBREW_UNSUPPORTED[it.type] : undefined;
-      skip(it.type, it.key, name, known ?? `unknown content type :orcpub.dnd.e5/${it.type} (OrcPub defines spells, monsters, classes, ...)`, it, known !== undefined);
+      skip(
+        it.type,
+        it.key,
+        name,
+        known ?? `unknown content type :orcpub.dnd.e5/${it.type} (OrcPub defines spells, monsters, classes, ...)`,
+        it,
+        known !== undefined,
+      );
       continue;
     }
     if (it.disabled) {
-      skip(it.type, it.key, name, pack.disabled ? "the whole pack is disabled (:disabled? true)" : "the item is disabled (:disabled? true)", it, true);
+      skip(
+        it.type,
+        it.key,
+        name,
+        pack.disabled ? "the whole pack is disabled (:disabled? true)" : "the item is disabled (:disabled? true)",
+        it,
+        true,
+      );
       continue;
     }
     const base: Base = {
@@ -241,7 +279,8 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
       skip(it.type, it.key, name, built.skip, it);
       continue;
     }
-    if (!explicitName) out.warnings.push(`${it.type} ${it.key} (line ${it.line}) has no :name; named "${name}" after its key`);
+    if (!explicitName)
+      out.warnings.push(`${it.type} ${it.key} (line ${it.line}) has no :name; named "${name}" after its key`);
     c.imported++;
     out.entities.push(built);
     out.from.push({ type: it.type, key: it.key, line: it.line, column: it.column });

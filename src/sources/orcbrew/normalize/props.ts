@@ -98,7 +98,10 @@ export function joinSemi(parts: Array<string | null | undefined>): string | null
 }
 
 /** Proficiency lines of a `:profs` map. `classProfs`: OrcPub class profs where false still means proficient. */
-export function profsSummary(v: JsonValue | undefined, classProfs: boolean): {
+export function profsSummary(
+  v: JsonValue | undefined,
+  classProfs: boolean,
+): {
   armor: string | null;
   weapons: string | null;
   tools: string | null;
@@ -114,14 +117,24 @@ export function profsSummary(v: JsonValue | undefined, classProfs: boolean): {
   const expertise = choiceText(p["skill-expertise-options"]);
   return {
     armor: joinSemi([keys(p.armor).length ? names(keys(p.armor)) : null, choiceText(p["armor-proficiency-options"])]),
-    weapons: joinSemi([keys(p.weapon).length ? names(keys(p.weapon)) : null, choiceText(p["weapon-proficiency-options"])]),
-    tools: joinSemi([keys(p.tool).length ? names(keys(p.tool)) : null, toolOptionsText(p["tool-options"]), choiceText(p["tool-proficiency-options"])]),
+    weapons: joinSemi([
+      keys(p.weapon).length ? names(keys(p.weapon)) : null,
+      choiceText(p["weapon-proficiency-options"]),
+    ]),
+    tools: joinSemi([
+      keys(p.tool).length ? names(keys(p.tool)) : null,
+      toolOptionsText(p["tool-options"]),
+      choiceText(p["tool-proficiency-options"]),
+    ]),
     skills: joinSemi([
       onKeys(p.skill).length ? names(onKeys(p.skill)) : null,
       choiceText(p["skill-options"]),
       expertise && `expertise: ${expertise}`,
     ]),
-    languages: joinSemi([onKeys(p.language).length ? names(onKeys(p.language)) : null, choiceText(p["language-options"])]),
+    languages: joinSemi([
+      onKeys(p.language).length ? names(onKeys(p.language)) : null,
+      choiceText(p["language-options"]),
+    ]),
     saves,
   };
 }
@@ -136,7 +149,9 @@ export function innateSpellLines(v: JsonValue | undefined, spellName: (key: stri
     if (!key) continue;
     const charLevel = int(o?.level);
     const ability = abilityTitle(val?.ability);
-    const details = [charLevel !== null && charLevel > 1 ? `from level ${charLevel}` : null, ability].filter(Boolean).join(", ");
+    const details = [charLevel !== null && charLevel > 1 ? `from level ${charLevel}` : null, ability]
+      .filter(Boolean)
+      .join(", ");
     out.push(`${spellName(key)}${details ? ` (${details})` : ""}`);
   }
   return out;
@@ -158,7 +173,10 @@ const MODIFIER_NAMES: Record<string, string> = {
 };
 
 /** A level modifier (`{:type :damage-immunity :value :bludgeoning :level 2}`) → name, level, text. */
-export function levelModifier(v: JsonValue, spellName: (key: string) => string): { name: string; level: number; desc: string } | null {
+export function levelModifier(
+  v: JsonValue,
+  spellName: (key: string) => string,
+): { name: string; level: number; desc: string } | null {
   const o = obj(v);
   const type = str(o?.type);
   if (!o || !type) return null;

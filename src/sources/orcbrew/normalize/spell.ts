@@ -16,7 +16,10 @@ function rangeFeet(raw: string | null): number | null {
 
 /** Split "… At Higher Levels. …" off a description. */
 function splitHigherLevel(desc: string): { desc: string; higher: string | null } {
-  const m = /(?:^|\n)\s*(?:\*{1,3}|_{1,2})?\s*(?:At Higher Levels|Using a Higher-Level Spell Slot)\s*[.:]?\s*(?:\*{1,3}|_{1,2})?[.:]?\s*/i.exec(desc);
+  const m =
+    /(?:^|\n)\s*(?:\*{1,3}|_{1,2})?\s*(?:At Higher Levels|Using a Higher-Level Spell Slot)\s*[.:]?\s*(?:\*{1,3}|_{1,2})?[.:]?\s*/i.exec(
+      desc,
+    );
   if (!m || m.index === 0) return { desc, higher: null };
   const higher = desc.slice(m.index + m[0].length).trim();
   return { desc: desc.slice(0, m.index).trim(), higher: higher.length > 0 ? higher : null };
@@ -28,12 +31,16 @@ function damageTypesIn(text: string): string[] {
   for (const m of text.matchAll(re)) found.add(m[1]!.toLowerCase());
   // "acid, fire, or cold damage"
   const list = new RegExp(`\\b((?:(?:${DAMAGE_TYPES.join("|")}),?\\s+(?:or\\s+|and\\s+)?)+)damage\\b`, "gi");
-  for (const m of text.matchAll(list)) for (const d of m[1]!.toLowerCase().match(new RegExp(DAMAGE_TYPES.join("|"), "g")) ?? []) found.add(d);
+  for (const m of text.matchAll(list))
+    for (const d of m[1]!.toLowerCase().match(new RegExp(DAMAGE_TYPES.join("|"), "g")) ?? []) found.add(d);
   return DAMAGE_TYPES.filter((d) => found.has(d));
 }
 
 function area(text: string): SpellData["area"] {
-  const m = /\b(\d+)[- ]?(?:foot|feet|ft\.?)[- ](?:radius[- ])?(sphere|cube|cone|line|cylinder|radius|emanation|square|wall)\b/i.exec(text);
+  const m =
+    /\b(\d+)[- ]?(?:foot|feet|ft\.?)[- ](?:radius[- ])?(sphere|cube|cone|line|cylinder|radius|emanation|square|wall)\b/i.exec(
+      text,
+    );
   if (!m) return null;
   const type = m[2]!.toLowerCase() === "radius" ? "sphere" : m[2]!.toLowerCase();
   return { type, size_ft: Number(m[1]) };
@@ -42,7 +49,12 @@ function area(text: string): SpellData["area"] {
 export function buildSpell(d: JsonObject): SpellData | { skip: string } {
   const level = int(d.level);
   if (level === null || level < 0 || level > 9) {
-    return { skip: d.level === undefined || d.level === null ? "the spell has no :level" : `the spell's :level ${JSON.stringify(d.level)} is not 0–9` };
+    return {
+      skip:
+        d.level === undefined || d.level === null
+          ? "the spell has no :level"
+          : `the spell's :level ${JSON.stringify(d.level)} is not 0–9`,
+    };
   }
   const rawSchool = str(d.school)?.toLowerCase() ?? null;
   const school = rawSchool ? (SPELL_SCHOOLS.find((s) => rawSchool.startsWith(s)) ?? rawSchool) : null;
@@ -60,8 +72,14 @@ export function buildSpell(d: JsonObject): SpellData | { skip: string } {
   const damageTypes = damageTypesIn(full);
   const save = /\b(strength|dexterity|constitution|intelligence|wisdom|charisma)\s+saving throw/i.exec(full);
   const dmgRoll = /\b(\d+d\d+(?:\s*[+-]\s*\d+)?)\s+(?:\w+\s+){0,2}(?:damage|hit points)\b/i.exec(desc);
-  const attack = d["attack-roll?"] === true || /\b(?:melee|ranged) spell attack\b/i.test(full) ? true : d["attack-roll?"] === false ? false : null;
-  const reaction = castingTime && /^\s*1?\s*reaction\s*,/i.test(castingTime) ? castingTime.replace(/^[^,]*,\s*/, "") : null;
+  const attack =
+    d["attack-roll?"] === true || /\b(?:melee|ranged) spell attack\b/i.test(full)
+      ? true
+      : d["attack-roll?"] === false
+        ? false
+        : null;
+  const reaction =
+    castingTime && /^\s*1?\s*reaction\s*,/i.test(castingTime) ? castingTime.replace(/^[^,]*,\s*/, "") : null;
   const data: SpellData = {
     level,
     school,
