@@ -13,7 +13,7 @@ import { basename, extname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { capName, oversizeReason } from "../entities/limits.ts";
 import type { SpellData } from "../entities/kinds.ts";
-import { type DocumentInfo, type Entity, HOMEBREW_SQL } from "../entities/types.ts";
+import { type Entity, HOMEBREW_SQL } from "../entities/types.ts";
 import { FivetoolsError, looksLikeFivetools, parseFivetools } from "../sources/5etools/file.ts";
 import {
   countKind,
@@ -24,8 +24,6 @@ import {
   type OutsideSpell,
 } from "../sources/5etools/normalize/file.ts";
 import { log } from "../log.ts";
-import { storeFailure } from "../store/db.ts";
-import { replaceOrigin } from "../store/entities.ts";
 import {
   apiTwinFinder,
   countExisting,
@@ -36,11 +34,13 @@ import {
   type FileReport,
   HOMEBREW_MARK,
   type ImportOptions,
+  type ImportPlan,
   type ImportReport,
   importOrcbrewFile,
   officialNameCheck,
   type PackReport,
   readRegularFile,
+  storePlans,
 } from "./import.ts";
 
 /**
@@ -119,7 +119,7 @@ export function importFivetoolsText(
   report.warnings.push(...normalized.warnings);
   const twin = apiTwinFinder(db);
   const officialName = officialNameCheck(db);
-  const plans: Array<{ report: PackReport; entities: Entity[]; doc: DocumentInfo }> = [];
+  const plans: ImportPlan[] = [];
   for (const src of normalized.sources) {
     const looksOfficial = officialName(src.doc.name);
     const docName = capName(src.doc.name) + (looksOfficial ? HOMEBREW_MARK : "");
@@ -193,37 +193,8 @@ export function importFivetoolsText(
       },
     });
   }
-  if (!dry) {
-    if (!db) throw new Error("importFivetoolsText: a database is required unless dryRun");
-    try {
-      // One transaction for the whole file; replaceOrigin's own transactions become savepoints.
-      db.transaction(() => {
-        for (const p of plans) {
-          p.report.store = replaceOrigin(db, p.report.origin, p.entities, [p.doc]);
-          opts.onEvent?.({
-            type: "progress",
-            file,
-            pack: p.report.name,
-            done: p.entities.length,
-            total: p.entities.length,
-          });
-        }
-      }).immediate();
-    } catch (err) {
-      for (const p of plans) delete p.report.store;
-      report.packs = plans.map((p) => p.report);
-      const storeErr = storeFailure(err, db.filename);
-      const why = storeErr ? `${storeErr.message} ${storeErr.hint}` : (err as Error).message;
-      const reason = `storing failed, nothing from this file was imported: ${why}`;
-      report.error = { message: reason, reason };
-      return done();
-    }
-  }
-  report.packs = plans.map((p) => p.report);
-  report.imported = plans.reduce((n, p) => n + p.entities.length, 0);
-  report.skipped = report.packs.reduce((n, p) => n + p.skipped.filter((x) => !x.by_design).length, 0);
-  report.not_imported = report.packs.reduce((n, p) => n + p.skipped.filter((x) => x.by_design).length, 0);
-  report.ok = true;
+  if (!dry && !db) throw new Error("importFivetoolsText: a database is required unless dryRun");
+  storePlans(dry ? null : db, file, plans, report, opts);
   return done();
 }
 

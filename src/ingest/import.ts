@@ -263,7 +263,7 @@ export function importOrcbrewText(
   const fileUrl = pathToFileURL(resolve(file)).href;
   const twin = apiTwinFinder(db);
   const officialName = officialNameCheck(db);
-  const plans: Array<{ report: PackReport; entities: Entity[]; doc: DocumentInfo }> = [];
+  const plans: ImportPlan[] = [];
   for (const { pack, key } of mergeSameKey(parsed.packs, report.warnings)) {
     const packName = stripInvisible(pack.name).trim() || pack.name;
     const looksOfficial = officialName(packName);
@@ -345,38 +345,52 @@ export function importOrcbrewText(
     });
   }
 
-  if (!dry) {
-    if (!db) throw new Error("importOrcbrewText: a database is required unless dryRun");
+  if (!dry && !db) throw new Error("importOrcbrewText: a database is required unless dryRun");
+  storePlans(dry ? null : db, file, plans, report, opts);
+  return done();
+}
+
+/** What an importer writes for one homebrew document of a file. */
+export interface ImportPlan {
+  report: PackReport;
+  entities: Entity[];
+  doc: DocumentInfo;
+}
+
+/**
+ * Write a file's plans in one transaction (replaceOrigin's own become savepoints) and total the
+ * file's report; `db` null is a dry run. A failed write leaves nothing of the file and says why.
+ */
+export function storePlans(
+  db: Database | null,
+  file: string,
+  plans: ImportPlan[],
+  report: FileReport,
+  opts: ImportOptions,
+): void {
+  report.packs = plans.map((p) => p.report);
+  if (db) {
     try {
-      // One transaction for the whole file; replaceOrigin's own transactions become savepoints.
       db.transaction(() => {
         for (const p of plans) {
           p.report.store = replaceOrigin(db, p.report.origin, p.entities, [p.doc]);
-          opts.onEvent?.({
-            type: "progress",
-            file,
-            pack: p.report.name,
-            done: p.entities.length,
-            total: p.entities.length,
-          });
+          const n = p.entities.length;
+          opts.onEvent?.({ type: "progress", file, pack: p.report.name, done: n, total: n });
         }
       }).immediate();
     } catch (err) {
       for (const p of plans) delete p.report.store;
-      report.packs = plans.map((p) => p.report);
       const storeErr = storeFailure(err, db.filename);
       const why = storeErr ? `${storeErr.message} ${storeErr.hint}` : (err as Error).message;
       const reason = `storing failed, nothing from this file was imported: ${why}`;
       report.error = { message: reason, reason };
-      return done();
+      return;
     }
   }
-  report.packs = plans.map((p) => p.report);
   report.imported = plans.reduce((n, p) => n + p.entities.length, 0);
   report.skipped = report.packs.reduce((n, p) => n + p.skipped.filter((x) => !x.by_design).length, 0);
   report.not_imported = report.packs.reduce((n, p) => n + p.skipped.filter((x) => x.by_design).length, 0);
   report.ok = true;
-  return done();
 }
 
 /** Default largest file read (config: LOREKEEPER_IMPORT_MAX_MB). */
