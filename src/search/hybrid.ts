@@ -9,8 +9,9 @@
  *      `offset`; `total` counts them all; no score. Mode "structured".
  *   3. With `search`: the lexical leg (FTS5/BM25, typo-tolerant) and the vector leg (query
  *      embedding with a timeout; exact cosine or HNSW) run over the same candidates and are fused
- *      by reciprocal rank fusion with the calling tool's constants (rank/fusion.ts); candidates whose name equals the whole query (or, failing that,
- *      the query with typos corrected / cut-off words completed: "magik missle") go on top.
+ *      by reciprocal rank fusion with the calling tool's constants (rank/fusion.ts); candidates
+ *      whose name equals the whole query (or, failing that, the query with typos corrected /
+ *      cut-off words completed: "magik missle") go on top.
  *      `similarity_score` = fused score / best possible fused score (0..1), best first; exactly
  *      `limit` hits after collapsing, from `offset`; `data` is loaded for those rows only; `total`
  *      counts the ranked entries. Mode "hybrid", or "lexical" (with a message saying why) when
@@ -152,7 +153,8 @@ function exactNameIds(
 ): number[] {
   const rows = db
     .query<LightRow, SqlValue[]>(
-      `SELECT e.id, e.kind, e.name, e.document_key, e.document_source, e.key FROM entities e WHERE e.kind IN (${kinds.map(() => "?").join(",")}) AND e.name = ?`,
+      `SELECT e.id, e.kind, e.name, e.document_key, e.document_source, e.key FROM entities e WHERE e.kind IN ` +
+        `(${kinds.map(() => "?").join(",")}) AND e.name = ?`,
     )
     .all(...kinds, query);
   return rows

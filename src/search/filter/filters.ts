@@ -49,7 +49,9 @@ export function andWhere(...clauses: WhereClause[]): WhereClause {
   return out;
 }
 
-/** `entities e` as the FROM of a query over `where`: by rowid when the clause keeps a few known ids (WhereClause.byIds). */
+/**
+ * `entities e` as the FROM of a query over `where`: by rowid when the clause keeps a few known ids (WhereClause.byIds).
+ */
 export function entitiesOf(where: WhereClause): string {
   return where.byIds ? "entities e NOT INDEXED" : "entities e";
 }
@@ -141,7 +143,9 @@ function paramValue(
       if (n === undefined)
         return {
           ok: false,
-          message: `${p.name} ${JSON.stringify(raw)} is not a challenge rating; use a number like 5 or a fraction like "1/4".`,
+          message:
+            `${p.name} ${JSON.stringify(raw)} is not a challenge rating; use a number like 5 or a fraction ` +
+            `like "1/4".`,
         };
       return { ok: true, v: n };
     }
@@ -181,7 +185,9 @@ function clausesOf(p: TableParam, v: unknown): WhereClause[] | string {
       const other = `v.${p.column.column}`;
       return [
         {
-          sql: `(${col} LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM entities v WHERE v.kind = e.kind AND v.name = e.name AND ${other} LIKE ? ESCAPE '\\'))`,
+          sql:
+            `(${col} LIKE ? ESCAPE '\\' OR EXISTS (SELECT 1 FROM entities v WHERE v.kind = e.kind AND v.name = ` +
+            `e.name AND ${other} LIKE ? ESCAPE '\\'))`,
           params: [words, words],
         },
       ];
@@ -242,7 +248,10 @@ export function buildFilterWhere(
     if (max && (v as number) > (read.get(max) as number)) {
       return {
         ok: false,
-        message: `${p.name} (${String(v)}) is greater than ${max.name} (${String(read.get(max))}), so nothing can match.`,
+        message:
+          `${p.name} (${String(v)}) is greater than ` +
+          `${max.name} (${String(read.get(max))}), ` +
+          `so nothing can match.`,
       };
     }
   }

@@ -47,6 +47,8 @@ export function withPendingNote(res: SearchResponse, db: Database): SearchRespon
   const how = computing
     ? "they are being computed in the background"
     : "run `lorekeeper doctor --repair` to compute them";
-  const note = `Semantic ranking is partial: ${p.pending} of ${p.total} entries have no embedding yet (${how}); those are ranked by keywords only.`;
+  const note =
+    `Semantic ranking is partial: ${p.pending} of ${p.total} entries have no embedding yet (${how}); those are ` +
+    `ranked by keywords only.`;
   return { ...res, message: res.message ? `${res.message} ${note}` : note };
 }

@@ -240,13 +240,19 @@ function cosine(a: Float32Array, b: Float32Array): number {
   return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
-/** What is wrong with the index file beside the store, checked as a search loads it (sizes, hashes, sampled vectors); undefined when usable. */
+/**
+ * What is wrong with the index file beside the store, checked as a search loads it (sizes, hashes, sampled vectors);
+ * undefined when usable.
+ */
 export function savedIndexProblem(store: Store, modelId: string, dim: number): string | undefined {
   const r = loadFile(store, { modelId, dim });
   return typeof r === "string" ? r : undefined;
 }
 
-/** Entries of a loaded index checked against the stored vectors (the sidecar's hashes only say the file is the one described). */
+/**
+ * Entries of a loaded index checked against the stored vectors (the sidecar's hashes only say the file is the one
+ * described).
+ */
 export const INDEX_SAMPLE = 8;
 
 /**
@@ -280,7 +286,8 @@ export function sampleMismatch(store: Store, modelId: string, dim: number, idx: 
   // HNSW search is approximate (a graph with many removals can miss an entry now and then): a file is
   // refused when most samples fail, as every one does in a file whose vectors are not the store's.
   return bad > checked / 2
-    ? `${bad} of ${checked} sampled vectors in the index file differ from the store's (the file was replaced or damaged)`
+    ? `${bad} of ${checked} sampled vectors in the index file differ from the store's (the file was replaced ` +
+        `or damaged)`
     : undefined;
 }
 
@@ -303,7 +310,8 @@ function applyDiff(
     return { idx: fresh, added: fresh.size, removed: idx.size, rebuilt: true };
   }
   try {
-    // A view of the file cannot change: the file is loaded into memory first (the rename of a later save leaves the view's file alone).
+    // A view of the file cannot change: the file is loaded into memory first (the rename of a later save leaves the
+    // view's file alone).
     if (idx.viewOf) {
       const loaded = newIndex(idx.dim);
       loaded.load(idx.viewOf);

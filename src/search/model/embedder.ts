@@ -39,7 +39,8 @@ export { TimeoutError, withTimeout } from "./timeout.ts";
 export { DEFAULT_MAX_TOKENS, type EmbedderInfo } from "./load-model.ts";
 
 const FIX_HINT =
-  "Set LOREKEEPER_MODEL_DIR to a folder holding an ONNX model (model.onnx) with tokenizer.json, config.json, tokenizer_config.json and special_tokens_map.json.";
+  "Set LOREKEEPER_MODEL_DIR to a folder holding an ONNX model (model.onnx) with tokenizer.json, config.json, " +
+  "tokenizer_config.json and special_tokens_map.json.";
 
 /**
  * Where to look for a model. Each field left out comes from `config` (the Config the edge loaded);
@@ -63,7 +64,10 @@ export interface EmbedderProviderOptions {
   maxTokens?: number;
   /** Texts per ONNX run inside embedPassages (default 16). */
   innerBatchSize?: number;
-  /** onnxruntime's saved optimised graphs (optimized-graph.ts): their folder, default `<cacheDir()>/onnx-optimized`; null = never. */
+  /**
+   * onnxruntime's saved optimised graphs (optimized-graph.ts): their folder, default `<cacheDir()>/onnx-optimized`;
+   * null = never.
+   */
   graphCache?: string | null;
   /** Delay of the background save of a graph after a load without one (default 5000 ms). */
   graphSaveDelayMs?: number;
@@ -150,7 +154,8 @@ export class LazyEmbedderProvider implements EmbedderProvider {
         this.loaded = { ...info, loadMs: Math.round(performance.now() - started) };
         this.current = "ready";
         log.info(
-          `embedding model ready: ${embedder.id} (dim ${embedder.dim}, from ${describeSource(source)}, ${this.loaded.loadMs} ms)`,
+          `embedding model ready: ${embedder.id} (dim ${embedder.dim}, ` +
+            `from ${describeSource(source)}, ${this.loaded.loadMs} ms)`,
         );
         if (problems.length) log.warn(`using ${describeSource(source)} because ${problems.join("; ")}`);
         return embedder;
@@ -167,7 +172,8 @@ export class LazyEmbedderProvider implements EmbedderProvider {
     this.why = problems.join("; ");
     log.warnOnce(
       `embedding-model-unavailable:${this.why}`,
-      `Semantic search is off: no embedding model could be loaded — ${this.why}. Keyword search still answers. ${FIX_HINT}`,
+      `Semantic search is off: no embedding model could be loaded — ${this.why}. Keyword search still ` +
+        `answers. ${FIX_HINT}`,
     );
     return null;
   }
@@ -185,7 +191,8 @@ async function loadOne(source: ModelSource, r: Resolved): ReturnType<typeof load
   if (!existsSync(join(dir, MANIFEST_FILE))) {
     if (!source.allowDownload) {
       throw new ModelLoadError(
-        `it is not installed in ${source.cacheDir} and downloading is off; run \`lorekeeper model install ${known.name}\` where a download works`,
+        `it is not installed in ${source.cacheDir} and downloading is off; run \`lorekeeper model ` +
+          `install ${known.name}\` where a download works`,
       );
     }
     log.info(`installing embedding model ${known.name} into ${source.cacheDir} (one time)…`);

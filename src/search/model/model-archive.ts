@@ -67,7 +67,8 @@ class Budget {
     const bad = entryPathProblem(name);
     if (bad)
       throw new ArchiveError(
-        `${this.file} has an entry "${name}": ${bad}; refusing the archive (model archives hold plain relative paths only)`,
+        `${this.file} has an entry "${name}": ${bad}; refusing the archive (model archives hold plain ` +
+          `relative paths only)`,
       );
   }
 
@@ -75,7 +76,8 @@ class Budget {
     this.total += n;
     if (entryBytes > this.limits.maxEntryBytes)
       throw new ArchiveError(
-        `${this.file}: entry "${name}" inflates to more than ${fmt(this.limits.maxEntryBytes)} (the largest model file accepted); refusing it`,
+        `${this.file}: entry "${name}" inflates to more than ${fmt(this.limits.maxEntryBytes)} (the largest ` +
+          `model file accepted); refusing it`,
       );
     if (this.total > this.limits.maxTotalBytes)
       throw new ArchiveError(
@@ -83,7 +85,8 @@ class Budget {
       );
     if (compressed !== undefined && entryBytes > compressed * this.limits.maxRatio + RATIO_SLACK_BYTES) {
       throw new ArchiveError(
-        `${this.file}: entry "${name}" inflates more than ${this.limits.maxRatio}× its compressed size of ${fmt(compressed)} (an archive bomb?); refusing it`,
+        `${this.file}: entry "${name}" inflates more than ${this.limits.maxRatio}× its compressed size ` +
+          `of ${fmt(compressed)} (an archive bomb?); refusing it`,
       );
     }
   }
@@ -207,7 +210,8 @@ function extractZip(file: string, dest: string, limits: ArchiveLimits): void {
       budget.entry(e.name);
       if (e.kind === "link")
         throw new ArchiveError(
-          `${file} has a symbolic link entry "${e.name}"; refusing the archive (model archives hold regular files only)`,
+          `${file} has a symbolic link entry "${e.name}"; refusing the archive (model archives hold regular ` +
+            `files only)`,
         );
       if (e.kind === "special")
         throw new ArchiveError(
@@ -351,7 +355,8 @@ async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzi
     inflated += n;
     if (gzip && inflated > compressed * limits.maxRatio + RATIO_SLACK_BYTES) {
       throw new ArchiveError(
-        `${file} inflates more than ${limits.maxRatio}× its compressed size of ${fmt(compressed)} (an archive bomb?); refusing it`,
+        `${file} inflates more than ${limits.maxRatio}× its compressed size of ${fmt(compressed)} (an ` +
+          `archive bomb?); refusing it`,
       );
     }
   };
@@ -394,7 +399,9 @@ async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzi
       const kind = TAR_KIND[type];
       if (kind)
         throw new ArchiveError(
-          `${file} has ${kind} entry "${name}"${linkTo && (type === "1" || type === "2") ? ` (to ${linkTo})` : ""}; refusing the archive (model archives hold regular files only)`,
+          `${file} has ${kind} entry ` +
+            `"${name}"${linkTo && (type === "1" || type === "2") ? ` (to ${linkTo})` : ""}; refusing the ` +
+            `archive (model archives hold regular files only)`,
         );
       const target = targetOf(dest, name);
       if (type === "5") {

@@ -109,7 +109,8 @@ export class ModelEmbedder implements Embedder {
       kept = Math.max(0, approx - prefixLen);
     }
     log.warn(
-      `Search query is longer than the embedding model's limit of ${this.maxTokens} tokens: only its first ~${kept} of ${query.length} characters are used for semantic ranking.`,
+      `Search query is longer than the embedding model's limit of ${this.maxTokens} tokens: only its first ` +
+        `~${kept} of ${query.length} characters are used for semantic ranking.`,
     );
   }
 }

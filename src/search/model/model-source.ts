@@ -111,7 +111,10 @@ export function sideFileSizeProblem(name: string, size: number): string | undefi
 export function maxLengthProblem(v: unknown): string | undefined {
   if (typeof v !== "number" || !Number.isFinite(v)) return "tokenizer_config.json has no numeric model_max_length";
   if (v < MIN_MODEL_TOKENS || !Number.isInteger(v)) {
-    return `tokenizer_config.json says model_max_length ${v}; it must be a whole number of at least ${MIN_MODEL_TOKENS} tokens (a damaged or hostile file)`;
+    return (
+      `tokenizer_config.json says model_max_length ${v}; it must be a whole number of at ` +
+      `least ${MIN_MODEL_TOKENS} tokens (a damaged or hostile file)`
+    );
   }
   return undefined;
 }

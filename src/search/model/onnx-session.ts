@@ -35,7 +35,9 @@ export async function createSession(ort: Ort, onnxPath: string): Promise<OrtSess
 const readJson = (dir: string, file: string): Record<string, unknown> =>
   JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, unknown>;
 
-/** What fastembed's tokenizer set-up calls: `@anush008/tokenizers`' API (the native addon or packages/tokenizers-js). */
+/**
+ * What fastembed's tokenizer set-up calls: `@anush008/tokenizers`' API (the native addon or packages/tokenizers-js).
+ */
 export interface TokenizerSetup {
   setTruncation(maxLength: number): void;
   setPadding(options: { maxLength?: number; padId?: number; padToken?: string }): void;

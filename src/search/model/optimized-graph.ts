@@ -209,7 +209,8 @@ export function saveGraphInBackground(ort: Ort, onnxPath: string, sha256: string
       .then(
         () =>
           log.info(
-            `saved onnxruntime's optimised graph of ${basename(dirname(onnxPath))} (${Math.round(performance.now() - t0)} ms, once): later starts load it instead of optimising again`,
+            `saved onnxruntime's optimised graph of ${basename(dirname(onnxPath))} ` +
+              `(${Math.round(performance.now() - t0)} ms, once): later starts load it instead of optimising again`,
           ),
         (err) => log.debug(`the optimised graph of ${onnxPath} was not saved`, err),
       )

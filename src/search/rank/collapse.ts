@@ -99,7 +99,8 @@ export function sameFormRows(
   where: WhereClause,
 ): Array<FormRow & { ok: number | null }> {
   const q = db.query<FormRow & { ok: number | null }, SqlValue[]>(
-    `SELECT ${LIGHT}, e.name_form, (${where.sql}) AS ok FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?))`,
+    `SELECT ${LIGHT}, e.name_form, (${where.sql}) AS ok FROM entities e INDEXED BY entities_by_form WHERE ` +
+      `e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?))`,
   );
   const out: Array<FormRow & { ok: number | null }> = [];
   for (const [kind, forms] of formsByKind(groups)) out.push(...q.all(...where.params, kind, JSON.stringify(forms)));
@@ -119,7 +120,8 @@ export function formRowsOfName(
 ): Array<FormRow & { ok: number | null; group_rank: number | null }> {
   return db
     .query<FormRow & { ok: number | null; group_rank: number | null }, SqlValue[]>(
-      `SELECT ${LIGHT}, e.name_form, e.group_rank, (${where.sql}) AS ok FROM entities e INDEXED BY entities_by_form WHERE e.kind IN (SELECT value FROM json_each(?)) AND e.name_form = ?`,
+      `SELECT ${LIGHT}, e.name_form, e.group_rank, (${where.sql}) AS ok FROM entities e INDEXED BY ` +
+        `entities_by_form WHERE e.kind IN (SELECT value FROM json_each(?)) AND e.name_form = ?`,
     )
     .all(...where.params, JSON.stringify(kinds), form);
 }

@@ -48,7 +48,8 @@ export function preferCounterparts(
   const head = fused.slice(0, DEPTH);
   const rows = db
     .query<{ id: number; doc: string; names: string | null }, [string]>(
-      `SELECT id, lower(document_key) AS doc, json_extract(data, '$.common_names') AS names FROM entities WHERE id ${ID_IN}`,
+      `SELECT id, lower(document_key) AS doc, json_extract(data, '$.common_names') AS names FROM entities ` +
+        `WHERE id ${ID_IN}`,
     )
     .all(idList(head.map((f) => f.id)));
   const info = new Map(rows.map((r) => [r.id, { doc: r.doc, topics: topicsOf(r.names) }]));

@@ -56,7 +56,8 @@ function columnValues(
   return CACHES.columnValues.get(db, `${col}\u0000${kinds.join(",")}`, () => {
     const rows = db
       .query<{ v: string; n: number }, string[]>(
-        `SELECT ${col} AS v, COUNT(*) AS n FROM entities WHERE kind IN (${kinds.map(() => "?").join(",")}) AND ${col} IS NOT NULL GROUP BY ${col}`,
+        `SELECT ${col} AS v, COUNT(*) AS n FROM entities WHERE kind IN (${kinds.map(() => "?").join(",")}) ` +
+          `AND ${col} IS NOT NULL GROUP BY ${col}`,
       )
       .all(...kinds);
     if (!list) return rows.map((r) => ({ v: String(r.v).toLowerCase(), n: r.n })).sort((a, b) => b.n - a.n);
@@ -121,7 +122,10 @@ export function explainFilters(db: Database, c: EmptyContext): string | undefine
     if (alone.ok && count(db, alone.where) === 0) {
       const probe = k === "casting_time" ? (castingTimeVariants(v)[0] ?? v) : v;
       const near = nearestValues(probe, columnValues(db, c.kinds, spec.col, spec.list));
-      return `No ${kindWords(c.kinds)} has ${k} ${show(v)}.${near.length ? ` Nearest valid values: ${near.map(show).join(", ")}.` : ""}`;
+      return (
+        `No ${kindWords(c.kinds)} ` +
+        `has ${k} ${show(v)}.${near.length ? ` Nearest valid values: ${near.map(show).join(", ")}.` : ""}`
+      );
     }
   }
   // Add the filters one at a time: the one that empties the set is the answer.
@@ -139,7 +143,10 @@ export function explainFilters(db: Database, c: EmptyContext): string | undefine
       const kept = Object.entries(acc)
         .map(([a, b]) => `${a}=${show(b)}`)
         .join(", ");
-      return `No ${what} matches ${k}=${show(v)}${kept ? ` together with ${kept}` : ""} (${before} match${before === 1 ? "" : "es"} without it). Drop or change ${k}.`;
+      return (
+        `No ${what} matches ${k}=${show(v)}${kept ? ` together with ${kept}` : ""} (${before} ` +
+        `match${before === 1 ? "" : "es"} without it). Drop or change ${k}.`
+      );
     }
     acc = next;
     before = n;

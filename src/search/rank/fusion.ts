@@ -58,7 +58,9 @@ export const FUSION_BY_PROFILE: Readonly<Partial<Record<RankingProfile, Fusion>>
   character_option: { ...DEFAULT_FUSION, coreBoost: 0.5 },
 };
 
-/** The fusion for a profile (the default when it has none), with `override`'s fields on top (the eval's tuning grid). */
+/**
+ * The fusion for a profile (the default when it has none), with `override`'s fields on top (the eval's tuning grid).
+ */
 export function fusionFor(profile: RankingProfile | undefined, override?: Partial<Fusion>): Fusion {
   return { ...DEFAULT_FUSION, ...(profile ? FUSION_BY_PROFILE[profile] : undefined), ...override };
 }

@@ -27,13 +27,21 @@ export interface PageSpec {
   spread?: { top: number; perKind: number } | undefined;
   /** Compact row bodies made already (SearchQuery.compactBody): those hits come without their data. */
   compactBody?: (id: number) => string | undefined;
-  /** The clause narrows by `name` (filter/names.ts): its few matches are read through the name's index (orderedHere). */
+  /**
+   * The clause narrows by `name` (filter/names.ts): its few matches are read through the name's index (orderedHere).
+   */
   named?: boolean;
-  /** The name step is `name = ?` with this name (names.ts "exact"): one statement gives the groups and their rows (exactNameGroups). */
+  /**
+   * The name step is `name = ?` with this name (names.ts "exact"): one statement gives the groups and their rows
+   * (exactNameGroups).
+   */
   exactName?: string;
 }
 
-/** Whether the store keeps each entity's name form (migration 8; an older store opened read-only does not): lists then group by it, else by the name (NOCASE). */
+/**
+ * Whether the store keeps each entity's name form (migration 8; an older store opened read-only does not): lists then
+ * group by it, else by the name (NOCASE).
+ */
 export function hasNameForms(db: Database): boolean {
   return hasIndex(db, "entities_by_form");
 }
@@ -48,7 +56,8 @@ export function countOf(db: Database, where: WhereClause, groups: boolean): numb
   // The statement is written only when the total is not remembered (every repeated list and name lookup).
   return CACHES.totals.get(db, JSON.stringify([groups, where.sql, where.params]), () => {
     const sql = groups
-      ? `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${entitiesOf(where)} WHERE ${where.sql} GROUP BY e.kind, ${groupColumn(db)})`
+      ? `SELECT COUNT(*) AS n FROM (SELECT 1 FROM ${entitiesOf(where)} WHERE ${where.sql} GROUP BY ` +
+        `e.kind, ${groupColumn(db)})`
       : `SELECT COUNT(*) AS n FROM ${entitiesOf(where)} WHERE ${where.sql}`;
     return db.query<{ n: number }, SqlValue[]>(sql).get(...where.params)?.n ?? 0;
   });
@@ -67,7 +76,9 @@ export function overAlias(where: WhereClause, alias: string): WhereClause {
 export function firstOfGroup(where: WhereClause): WhereClause {
   const o = overAlias(where, "o");
   return {
-    sql: `e.group_rank = 0 OR NOT EXISTS (SELECT 1 FROM entities o INDEXED BY entities_by_form WHERE o.kind = e.kind AND o.name_form = e.name_form AND o.group_rank < e.group_rank AND (${o.sql}))`,
+    sql:
+      `e.group_rank = 0 OR NOT EXISTS (SELECT 1 FROM entities o INDEXED BY entities_by_form WHERE o.kind = ` +
+      `e.kind AND o.name_form = e.name_form AND o.group_rank < e.group_rank AND (${o.sql}))`,
     params: o.params,
   };
 }
@@ -115,7 +126,10 @@ const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 type Ranked = { name: string; kind: string; rank: number };
 
-/** A match of a few-matches page: name and kind, with the stored doc_rank (filters alone) or its document (a name lookup). */
+/**
+ * A match of a few-matches page: name and kind, with the stored doc_rank (filters alone) or its document (a name
+ * lookup).
+ */
 type Match = { name: string; kind: string; doc_rank?: number | null; document_key?: string; document_source?: string };
 
 /**
@@ -133,7 +147,10 @@ function matches(db: Database, w: WhereClause, spec: PageSpec, atMost: number): 
   return db.query<Match, SqlValue[]>(sql).all(...w.params);
 }
 
-/** `rows` (from matches) with their document's rank: the stored one, or (a name lookup) their document's under the query's preference. */
+/**
+ * `rows` (from matches) with their document's rank: the stored one, or (a name lookup) their document's under the
+ * query's preference.
+ */
 function withRanks(spec: PageSpec, rows: readonly Match[]): Ranked[] {
   // Every row has its rank (refreshGroupRanks); a NULL would come first, as SQL orders it.
   if (!spec.named) return rows.map((r) => ({ name: r.name, kind: r.kind, rank: r.doc_rank ?? -1 }));
@@ -216,7 +233,8 @@ export function groupNames(db: Database, where: WhereClause, spec: PageSpec): { 
     if (here) return { total, names: here };
     const names = db
       .query<GroupName, SqlValue[]>(
-        `SELECT e.name AS name, e.kind AS kind, e.name_form AS name_form FROM ${entitiesOf(w)} WHERE ${w.sql} ORDER BY ${leadOrder(db, total, spec, "e.doc_rank")}, e.name, e.kind LIMIT ? OFFSET ?`,
+        `SELECT e.name AS name, e.kind AS kind, e.name_form AS name_form FROM ${entitiesOf(w)} ` +
+          `WHERE ${w.sql} ORDER BY ${leadOrder(db, total, spec, "e.doc_rank")}, e.name, e.kind LIMIT ? OFFSET ?`,
       )
       .all(...w.params, spec.limit, spec.offset);
     return { total, names };
@@ -227,7 +245,9 @@ export function groupNames(db: Database, where: WhereClause, spec: PageSpec): { 
   const form = groupColumn(db);
   const names = db
     .query<GroupName, SqlValue[]>(
-      `SELECT e.name AS name, e.kind AS kind, ${form === "e.name" ? "NULL" : form} AS name_form, MIN(${spec.rank.sql}) AS r FROM ${entitiesOf(where)} WHERE ${where.sql} GROUP BY ${form}, e.kind ORDER BY r, e.name, e.kind LIMIT ? OFFSET ?`,
+      `SELECT e.name AS name, e.kind AS kind, ${form === "e.name" ? "NULL" : form} AS name_form, ` +
+        `MIN(${spec.rank.sql}) AS r FROM ${entitiesOf(where)} WHERE ${where.sql} GROUP BY ${form}, e.kind ORDER ` +
+        `BY r, e.name, e.kind LIMIT ? OFFSET ?`,
     )
     .all(...where.params, spec.limit, spec.offset);
   return { total, names };

@@ -112,7 +112,10 @@ function copiesOf(
   return out;
 }
 
-/** Load the entities of `picked` (in order) and attach scores and other versions; with compact bodies, only the rest is read. */
+/**
+ * Load the entities of `picked` (in order) and attach scores and other versions; with compact bodies, only the rest is
+ * read.
+ */
 function load(
   db: Database,
   picked: ReadonlyArray<{ members: readonly LightRow[]; score?: number; preferred?: LightRow }>,
@@ -147,7 +150,9 @@ function load(
   return hits;
 }
 
-/** The ids among `ids` that satisfy `where` (by rowid: NOT INDEXED keeps SQLite from scanning a filter's index instead). */
+/**
+ * The ids among `ids` that satisfy `where` (by rowid: NOT INDEXED keeps SQLite from scanning a filter's index instead).
+ */
 function satisfying(db: Database, where: WhereClause, ids: readonly number[]): Set<number> {
   if (ids.length === 0) return new Set();
   const rows = db
@@ -195,7 +200,9 @@ export function structuredPage(db: Database, where: WhereClause, spec: PageSpec)
   if (spec.offset >= total) return { total, hits: [] };
   const rows = db
     .query<LightRow, SqlValue[]>(
-      `SELECT ${LIGHT} FROM ${entitiesOf(where)} WHERE ${where.sql} ORDER BY ${leadOrder(db, total, spec, "e.name")}, ${spec.rank.sql}, lower(e.document_key), e.key, e.kind, e.id LIMIT ? OFFSET ?`,
+      `SELECT ${LIGHT} FROM ${entitiesOf(where)} WHERE ${where.sql} ORDER ` +
+        `BY ${leadOrder(db, total, spec, "e.name")}, ${spec.rank.sql}, lower(e.document_key), e.key, e.kind, ` +
+        `e.id LIMIT ? OFFSET ?`,
     )
     .all(...where.params, spec.limit, spec.offset);
   return {

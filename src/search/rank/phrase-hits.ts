@@ -32,7 +32,10 @@ export interface PhraseHits {
   bm25: Float64Array;
 }
 
-const SQL = `SELECT rowid, bm25(entities_fts, ${NAME_WEIGHT}, ${TEXT_WEIGHT}) FROM entities_fts WHERE entities_fts MATCH ?`;
+const SQL =
+  `SELECT rowid, bm25(entities_fts, ${NAME_WEIGHT}, ${TEXT_WEIGHT}) ` +
+  `FROM entities_fts ` +
+  `WHERE entities_fts MATCH ?`;
 
 /** Ask FTS5. */
 export function readPhraseHits(db: Database, phrase: string): PhraseHits {
@@ -74,7 +77,10 @@ class PhraseCache {
   }
 }
 
-/** The hits of phrases: from the cache of recent phrases of the store's version in `memo`, or (no memo) straight from FTS5. */
+/**
+ * The hits of phrases: from the cache of recent phrases of the store's version in `memo`, or (no memo) straight from
+ * FTS5.
+ */
 export function phraseSource(db: Database, memo: VersionMemo | undefined): (phrase: string) => PhraseHits {
   if (!memo) return (phrase) => readPhraseHits(db, phrase);
   const c = CACHES.phraseHits.get(memo, () => new PhraseCache());
