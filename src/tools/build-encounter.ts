@@ -78,7 +78,10 @@ const input = z
   })
   .strict();
 
-/** Loose: a group's fields (monsters, total_xp, multiplier, adjusted_xp, difficulty, steps) are in docs/tools.md; tools/list stays small. */
+/**
+ * Loose: a group's fields (monsters, total_xp, multiplier, adjusted_xp, difficulty, steps) are in docs/tools.md;
+ * tools/list stays small.
+ */
 const group = z.looseObject({});
 const output = z.looseObject({
   party: z.string(),
@@ -98,9 +101,13 @@ function partyLevels(a: Args): number[] | string {
 
 const RULES: Record<Edition, string> = {
   "2014":
-    "2014: sum the characters' XP thresholds; multiply the monsters' total XP by the encounter multiplier for their number (next higher for fewer than 3 characters, next lower for 6 or more); the adjusted XP's highest threshold reached is the difficulty. Monsters far weaker than the rest may be left out of the count at the DM's judgment (not done here).",
+    "2014: sum the characters' XP thresholds; multiply the monsters' total XP by the encounter multiplier " +
+    "for their number (next higher for fewer than 3 characters, next lower for 6 or more); the adjusted XP's " +
+    "highest threshold reached is the difficulty. Monsters far weaker than the rest may be left out of the " +
+    "count at the DM's judgment (not done here).",
   "2024":
-    "2024: sum the characters' XP budgets for the difficulty; the monsters' total XP (no multiplier) must fit in it. The rating is the smallest budget that holds the total.",
+    "2024: sum the characters' XP budgets for the difficulty; the monsters' total XP (no multiplier) must " +
+    "fit in it. The rating is the smallest budget that holds the total.",
 };
 
 function sourcesOf(edition: Edition): string[] {
@@ -197,13 +204,16 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
         // A misspelled name ("Goblin Warior"): the closest creature names.
         const near = closestNames(ctx.deps.db, ["creature"], null, String(m.name || m.key));
         unknown.push(
-          `${JSON.stringify(m.key || m.name)}${near.length ? ` (did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?)` : ""}`,
+          `${JSON.stringify(m.key || m.name)}` +
+            `${near.length ? ` (did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?)` : ""}`,
         );
       }
     }
     if (unknown.length) {
       return toolError(
-        `No creature ${unknown.join(", ")} in the local store. Find the exact name or key with search_creature (e.g. {"name": "ogre*"}), or give {"cr": ..., "count": ...} for a creature that is not there.`,
+        `No creature ${unknown.join(", ")} in the local store. Find the exact name or key with ` +
+          `search_creature (e.g. {"name": "ogre*"}), or give {"cr": ..., "count": ...} for a creature that is ` +
+          `not there.`,
       );
     }
     const rating = rateGroup(edition, levels, monsters);
@@ -236,7 +246,10 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     const groups = proposeGroups(edition, levels, difficulty, candidates, a.proposals);
     answer.proposals = groups.map((g) => ({ shape: g.shape, ...shown(g.rating, g.monsters, true) }));
     notes.unshift(
-      `${partyStep(edition, levels)} Target for ${difficulty}: ${win.min.toLocaleString("en-US")}–${win.max.toLocaleString("en-US")} ${edition === "2014" ? "adjusted " : ""}XP; searched CR ${formatCr(crMin)}–${formatCr(crMax)}.`,
+      `${partyStep(edition, levels)} Target ` +
+        `for ${difficulty}: ${win.min.toLocaleString("en-US")}–${win.max.toLocaleString("en-US")} ` +
+        `${edition === "2014" ? "adjusted " : ""}XP; ` +
+        `searched CR ${formatCr(crMin)}–${formatCr(crMax)}.`,
     );
     if (!a.documents?.length) {
       const want = statBlocks[0] ?? "srd-2024";
@@ -253,7 +266,8 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     }
     if (groups.length === 0)
       notes.push(
-        `No group of the ${pool.candidates.length} matching creatures fits; widen the filters (type, alignment, environment, documents, CR range) or choose another difficulty.`,
+        `No group of the ${pool.candidates.length} matching creatures fits; widen the filters (type, ` +
+          `alignment, environment, documents, CR range) or choose another difficulty.`,
       );
   } else {
     notes.push(`${partyStep(edition, levels)} Add monsters to rate a group, or a difficulty to get proposals.`);
@@ -291,7 +305,8 @@ export const buildEncounter: ToolDef = defineTool({
   name: "build_encounter",
   title: "Build an encounter",
   description: [
-    "Encounter XP math, 2024 (budget) or 2014 (thresholds × multiplier), step by step: `monsters` to rate a group, or `difficulty` to propose some.",
+    "Encounter XP math, 2024 (budget) or 2014 (thresholds × multiplier), step by step: `monsters` to rate a " +
+      "group, or `difficulty` to propose some.",
     'E.g. {"party_size":4,"party_level":5,"monsters":[{"name":"Ogre","count":2}]}',
   ].join("\n"),
   input,

@@ -213,7 +213,8 @@ export const compareEditions: ToolDef = defineTool({
   name: "compare_editions",
   title: "Compare 2014 and 2024",
   description:
-    'One entry as SRD 5.1 (2014) and SRD 5.2 (2024) have it, with the differences field by field. E.g. {"name":"Fireball"}',
+    "One entry as SRD 5.1 (2014) and SRD 5.2 (2024) have it, with the differences field by field. E.g. " +
+    '{"name":"Fireball"}',
   input,
   output,
   openWorld: true,

@@ -50,7 +50,9 @@ export const listDocumentsOutput = z.looseObject({
 export type DocumentRow = z.output<typeof documentSchema>;
 
 const EMPTY_MESSAGE =
-  "No documents found in cache. The local store is empty: run `lorekeeper sync` to download the Open5e and D&D 5e API content, or `lorekeeper import <file.orcbrew | file.json>` to add homebrew. Search tools also download what they need on first use.";
+  "No documents found in cache. The local store is empty: run `lorekeeper sync` to download the Open5e and " +
+  "D&D 5e API content, or `lorekeeper import <file.orcbrew | file.json>` to add homebrew. Search tools also " +
+  "download what they need on first use.";
 
 /** Aligned columns: key, name, source, entity count, then counts per type. */
 export function documentsTable(rows: DocumentRow[]): string {
@@ -78,7 +80,8 @@ export const listDocumentsTool: ToolDef = defineTool({
   name: "list_documents",
   title: "List documents",
   description: [
-    "Books and homebrew held locally (SRDs, Open5e, OrcBrew, 5etools), with license and entry counts; their keys go in other tools' `documents`.",
+    "Books and homebrew held locally (SRDs, Open5e, OrcBrew, 5etools), with license and entry counts; their " +
+      "keys go in other tools' `documents`.",
     'E.g. {"format": "text"}.',
   ].join("\n"),
   input,

@@ -64,7 +64,8 @@ const output = z.looseObject({ steps: z.array(z.string()) });
 type Args = z.output<typeof input>;
 
 const RULE =
-  "A natural 20 hits and a natural 1 misses on attack rolls (SRD 5.1 and 5.2); checks and saves have no automatic result.";
+  "A natural 20 hits and a natural 1 misses on attack rolls (SRD 5.1 and 5.2); checks and saves have no " +
+  "automatic result.";
 
 function exact(f: Fraction): { fraction: string; percent: number } {
   return { fraction: fractionText(f), percent: percent(f) };
@@ -153,14 +154,21 @@ function creatureDpr(a: Args, ctx: Parameters<ToolDef["call"]>[1], steps: string
   const e = findCreature(ctx.deps.db, { name: a.creature! }, edition);
   if (!e) {
     const near = closestNames(ctx.deps.db, ["creature"], null, a.creature!);
-    return `No creature ${JSON.stringify(a.creature)} in the local store${near.length ? ` (did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?)` : ""}. Find its exact name with search_creature.`;
+    return (
+      `No creature ${JSON.stringify(a.creature)} in the local ` +
+      `store${near.length ? ` (did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?)` : ""}. Find ` +
+      `its exact name with search_creature.`
+    );
   }
   if (a.ac === undefined) return `Give the target's AC (ac) to work out ${e.name}'s damage per round.`;
   const data = e.data as unknown as CreatureData;
   const actions: CreatureAction[] = Array.isArray(data.actions) ? data.actions : [];
   const attacks = actions.map(parseAttack).filter((x): x is ParsedAttack => x !== null);
   if (attacks.length === 0)
-    return `${e.name}'s actions have no attack roll with damage on a hit to work out (its other effects need a save: use dc, bonus and dice).`;
+    return (
+      `${e.name}'s actions have no attack roll with damage on a hit to work out (its other effects need a ` +
+      `save: use dc, bonus and dice).`
+    );
   const o = dieOptions(a);
   const per = attacks.map((x) => {
     const odds = d20Odds({
@@ -173,7 +181,10 @@ function creatureDpr(a: Args, ctx: Parameters<ToolDef["call"]>[1], steps: string
     });
     const dmg = attackDamage(odds, x.damage, o);
     steps.push(
-      `${x.name}: +${x.bonus} vs AC ${a.ac} hits ${fractionText(odds.success)} (crit ${fractionText(odds.crit)}); ${x.damage.text} averages ${fractionText(dmg.hit)}, ${fractionText(dmg.crit)} on a crit → ${fractionText(dmg.expected)} per attack.`,
+      `${x.name}: +${x.bonus} vs AC ${a.ac} hits ${fractionText(odds.success)} ` +
+        `(crit ${fractionText(odds.crit)}); ${x.damage.text} ` +
+        `averages ${fractionText(dmg.hit)}, ${fractionText(dmg.crit)} on a crit → ${fractionText(dmg.expected)} ` +
+        `per attack.`,
     );
     return { attack: x, odds, dmg };
   });
@@ -184,7 +195,9 @@ function creatureDpr(a: Args, ctx: Parameters<ToolDef["call"]>[1], steps: string
   let used: string;
   if (plan) {
     total = plan.reduce((s, p) => add(s, scale(per.find((q) => q.attack === p.attack)!.dmg.expected, p.count)), ZERO);
-    used = `Multiattack: ${plan.map((p) => `${p.count} × ${p.attack.name}`).join(" + ")}${read?.assumed ? ` (${read.assumed})` : ""}`;
+    used =
+      `Multiattack: ${plan.map((p) => `${p.count} × ${p.attack.name}`).join(" + ")}` +
+      `${read?.assumed ? ` (${read.assumed})` : ""}`;
   } else {
     const best = per.reduce((x, y) => (toNumber(y.dmg.expected) > toNumber(x.dmg.expected) ? y : x));
     total = best.dmg.expected;
@@ -214,7 +227,8 @@ function creatureDpr(a: Args, ctx: Parameters<ToolDef["call"]>[1], steps: string
 async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
   if (!a.dice && a.ac === undefined && a.dc === undefined && !a.creature) {
     return toolError(
-      'Give dice (e.g. {"dice": "4d6kh3"}), a d20 test (bonus with ac or dc), or a creature with ac. E.g. {"bonus": 7, "ac": 16, "mode": "advantage"}.',
+      'Give dice (e.g. {"dice": "4d6kh3"}), a d20 test (bonus with ac or dc), or a creature with ac. E.g. ' +
+        '{"bonus": 7, "ac": 16, "mode": "advantage"}.',
     );
   }
   if (a.ac !== undefined && a.dc !== undefined)
@@ -244,7 +258,12 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     const odds = d20Test(a, attack, added, attack ? undefined : a.die_minimum);
     const against = attack ? `AC ${a.ac}` : `DC ${a.dc}`;
     steps.push(
-      `${rollWords(a, added)} vs ${against} succeeds ${fractionText(odds.success)} of the time${attack ? `; natural ${a.crit_from && a.crit_from < 20 ? `${a.crit_from}–20` : "20"} crits (${fractionText(odds.crit)})` : ""}.`,
+      `${rollWords(a, added)} vs ${against} succeeds ${fractionText(odds.success)} of the time` +
+        (attack
+          ? `; natural ${a.crit_from && a.crit_from < 20 ? `${a.crit_from}–20` : "20"} crits ` +
+            `(${fractionText(odds.crit)})`
+          : "") +
+        ".",
     );
     answer.test = {
       roll: rollWords(a, added),
@@ -260,7 +279,9 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
         const dmg = attackDamage(odds, parsed, o);
         const round = scale(dmg.expected, n);
         steps.push(
-          `${parsed.text} averages ${fractionText(dmg.hit)} on a hit and ${fractionText(dmg.crit)} on a crit (dice doubled) → ${fractionText(dmg.expected)} per attack${n > 1 ? ` × ${n} = ${fractionText(round)}` : ""}.`,
+          `${parsed.text} averages ${fractionText(dmg.hit)} on a hit and ${fractionText(dmg.crit)} on a crit ` +
+            `(dice doubled) → ${fractionText(dmg.expected)} per ` +
+            `attack${n > 1 ? ` × ${n} = ${fractionText(round)}` : ""}.`,
         );
         answer.damage = {
           dice: parsed.text,
@@ -273,7 +294,11 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
         // The roller is the target making the save: a success saves it from (half) the damage.
         const dmg = saveDamage(odds.success, parsed, a.half_on_save ?? false, o);
         steps.push(
-          `${parsed.text} averages ${fractionText(dmg.full)} on a failed save${a.half_on_save ? ` and ${fractionText(dmg.half)} (half, rounded down) on a success` : ", nothing on a success"} → ${fractionText(dmg.expected)} expected${n > 1 ? ` × ${n}` : ""}.`,
+          `${parsed.text} averages ${fractionText(dmg.full)} on a failed save` +
+            (a.half_on_save
+              ? ` and ${fractionText(dmg.half)} (half, rounded down) on a success`
+              : ", nothing on a success") +
+            ` → ${fractionText(dmg.expected)} expected${n > 1 ? ` × ${n}` : ""}.`,
         );
         answer.damage = {
           dice: parsed.text,

@@ -18,7 +18,10 @@ import { type FlatResult, RESERVED, type SearchAnswer } from "./response.ts";
 const CAPS = [16000, 8000, 4000, 2000, 1000, 500, 250, 120];
 const MIN_CAP = CAPS[CAPS.length - 1]!;
 const MARK = "… [truncated]";
-/** Longest reserved string (name, document_name, source_url) kept whole when over budget; the `name` parameter's own limit. */
+/**
+ * Longest reserved string (name, document_name, source_url) kept whole when over budget; the `name` parameter's own
+ * limit.
+ */
 export const RESERVED_CAP = 200;
 /** Longest list kept whole when over budget; the rest is counted in a last item. */
 export const LIST_CAP = 50;

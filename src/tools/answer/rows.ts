@@ -123,7 +123,10 @@ export function editionNote(e: Entity, preferred: PreferredVersion): string {
   return `${e.document_key} version: the preferred ${doc} ${e.name} does not match the filters (${uri}).`;
 }
 
-/** A compact row from its remembered body (tools/answer/compact-bodies.ts): the same fields in the same order as compactRow. */
+/**
+ * A compact row from its remembered body (tools/answer/compact-bodies.ts): the same fields in the same order as
+ * compactRow.
+ */
 function rowFromBody(e: Entity, body: string, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
   return compactRowOf(e, JSON.parse(body) as FlatResult, similarity, others);
 }

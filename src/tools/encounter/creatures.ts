@@ -65,7 +65,8 @@ export function findCreature(
   const byName = (n: string, onlyDoc?: string) =>
     db
       .query<EntityRow, [string, string, string, string]>(
-        "SELECT * FROM entities WHERE kind = 'creature' AND name = ? AND (? = '' OR document_key = ?) ORDER BY (document_key = ?) DESC, (document_key LIKE 'srd-%') DESC, document_key, key LIMIT 1",
+        "SELECT * FROM entities WHERE kind = 'creature' AND name = ? AND (? = '' OR document_key = ?) ORDER " +
+          "BY (document_key = ?) DESC, (document_key LIKE 'srd-%') DESC, document_key, key LIMIT 1",
       )
       .get(n, onlyDoc ?? "", onlyDoc ?? "", doc);
   const c = counterpart(["creature"], name);

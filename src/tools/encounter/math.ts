@@ -149,14 +149,18 @@ export function classify(edition: Edition, xp: number, totals: PartyTotals): { d
   if (!fits) {
     return {
       difficulty: "beyond high",
-      step: `${fmt(xp)} exceeds the High budget ${fmt(totals.high!)} (${pct(xp, totals.high!)} of it) → beyond High: the rules advise against it.`,
+      step:
+        `${fmt(xp)} exceeds the High budget ${fmt(totals.high!)} (${pct(xp, totals.high!)} of it) → beyond ` +
+        `High: the rules advise against it.`,
     };
   }
   const prev = DIFFICULTIES_2024[DIFFICULTIES_2024.indexOf(fits) - 1];
   const lower = prev ? `, above the ${title(prev)} budget ${fmt(totals[prev]!)}` : "";
   return {
     difficulty: fits,
-    step: `${fmt(xp)} fits the ${title(fits)} budget ${fmt(totals[fits]!)} (${pct(xp, totals[fits]!)} of it${lower}) → ${title(fits)}.`,
+    step:
+      `${fmt(xp)} fits the ${title(fits)} budget ${fmt(totals[fits]!)} (${pct(xp, totals[fits]!)} of ` +
+      `it${lower}) → ${title(fits)}.`,
   };
 }
 
@@ -181,7 +185,8 @@ export function rateGroup(edition: Edition, levels: readonly number[], monsters:
   const m = multiplier2014(count, levels.length);
   const adjusted = Math.round(total * m.multiplier);
   steps.push(
-    `Multiplier: ${m.step} Adjusted XP ${fmt(total)} × ${m.multiplier} = ${fmt(adjusted)} (the award stays ${fmt(total)} XP).`,
+    `Multiplier: ${m.step} Adjusted XP ${fmt(total)} × ${m.multiplier} = ${fmt(adjusted)} (the award ` +
+      `stays ${fmt(total)} XP).`,
   );
   const c = classify(edition, adjusted, totals);
   steps.push(c.step);

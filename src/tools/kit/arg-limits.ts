@@ -27,7 +27,10 @@ export function argShapeProblem(raw: unknown, known: ReadonlySet<string>): strin
         return `the arguments hold more than ${MAX_ARG_NODES} values; send short lists`;
       if (v === null || typeof v !== "object") continue;
       if (depth >= MAX_ARG_DEPTH)
-        return `${shortName(param)}: the value is nested more than ${MAX_ARG_DEPTH} levels deep (parameters take strings, numbers, booleans or short lists of them)`;
+        return (
+          `${shortName(param)}: the value is nested more than ${MAX_ARG_DEPTH} levels deep (parameters take ` +
+          `strings, numbers, booleans or short lists of them)`
+        );
       const children = Array.isArray(v) ? v : Object.values(v);
       if (nodes + children.length > MAX_ARG_NODES)
         return `${shortName(param)}: the value holds more than ${MAX_ARG_NODES} items; send a short list`;

@@ -50,7 +50,10 @@ export function leanSchema(v: Json): Json {
   return out;
 }
 
-/** Length limits of inputs (and `minItems: 1` on filter lists): enforced (with a clear message) when a call arrives; no help to a model choosing arguments. */
+/**
+ * Length limits of inputs (and `minItems: 1` on filter lists): enforced (with a clear message) when a call arrives; no
+ * help to a model choosing arguments.
+ */
 const INPUT_LIMITS = new Set(["maxLength", "minLength", "maxItems", "minItems"]);
 
 function withoutLimits(v: Json): Json {

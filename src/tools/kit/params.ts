@@ -175,7 +175,10 @@ export function searchParam() {
   return text("Its name if known, else what it does");
 }
 
-/** `documents` of the search tools, saying what the two SRD keys are (finding them via list_documents costs ~9,000 characters). */
+/**
+ * `documents` of the search tools, saying what the two SRD keys are (finding them via list_documents costs ~9,000
+ * characters).
+ */
 export function bookKeys() {
   return documents().describe("srd-2014 = SRD 5.1, srd-2024 = SRD 5.2; more: list_documents");
 }

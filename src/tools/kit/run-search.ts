@@ -224,7 +224,8 @@ export async function answerSearch(
         total: base.hits.length === 0 ? other.total : res.total + extra.length,
       };
       notes.push(
-        `${renameNote(renamed)}${res.hits.length > extra.length ? " Both are listed." : ` Answered with "${renamed.other}".`}`,
+        `${renameNote(renamed)}` +
+          `${res.hits.length > extra.length ? " Both are listed." : ` Answered with "${renamed.other}".`}`,
       );
     }
   }
@@ -246,7 +247,8 @@ export async function answerSearch(
       );
     } else if (offset > 0 && res.total > 0 && offset >= res.total) {
       notes.push(
-        `offset ${offset} is past the end: there are ${res.total} results (last page: offset=${Math.max(0, res.total - q.limit)}).`,
+        `offset ${offset} is past the end: there are ${res.total} results (last page: ` +
+          `offset=${Math.max(0, res.total - q.limit)}).`,
       );
     }
   }

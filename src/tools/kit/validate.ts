@@ -63,7 +63,10 @@ function describeIssue(issue: Issue, validParams: readonly string[]): string {
     case "unrecognized_keys": {
       const shown = issue.keys.slice(0, MAX_KEYS_SHOWN).map((k) => quote(k));
       const more = issue.keys.length > MAX_KEYS_SHOWN ? ` and ${issue.keys.length - MAX_KEYS_SHOWN} more` : "";
-      return `unknown parameter${issue.keys.length > 1 ? "s" : ""} ${shown.join(", ")}${more}. Valid parameters: ${validParams.join(", ")}.`;
+      return (
+        `unknown parameter${issue.keys.length > 1 ? "s" : ""} ${shown.join(", ")}${more}. Valid ` +
+        `parameters: ${validParams.join(", ")}.`
+      );
     }
     case "invalid_value": {
       const values = issue.values
@@ -80,12 +83,18 @@ function describeIssue(issue: Issue, validParams: readonly string[]): string {
     }
     case "too_big": {
       const unit = issue.origin === "string" ? " characters" : issue.origin === "array" ? " items" : "";
-      return `${subject}: must be at most ${String(issue.maximum)}${unit}${issue.origin === "number" ? ` (got ${String(issue.input)})` : ""}.`;
+      return (
+        `${subject}: must be at ` +
+        `most ${String(issue.maximum)}${unit}${issue.origin === "number" ? ` (got ${String(issue.input)})` : ""}.`
+      );
     }
     case "too_small": {
       const unit = issue.origin === "string" ? " characters" : issue.origin === "array" ? " items" : "";
       if (issue.origin === "string" && Number(issue.minimum) === 1) return `${subject}: must not be empty.`;
-      return `${subject}: must be at least ${String(issue.minimum)}${unit}${issue.origin === "number" ? ` (got ${String(issue.input)})` : ""}.`;
+      return (
+        `${subject}: must be at ` +
+        `least ${String(issue.minimum)}${unit}${issue.origin === "number" ? ` (got ${String(issue.input)})` : ""}.`
+      );
     }
     default:
       return `${subject}: ${issue.message}.`.replace(/\.\.$/, ".");
@@ -116,7 +125,11 @@ export function parseToolArgs<S extends z.ZodObject>(tool: string, schema: S, ra
     const lines = [
       ...(unknown.length
         ? [
-            `- ${describeIssue({ code: "unrecognized_keys", keys: unknown, path: [], message: "", input: raw } as Issue, valid)}`,
+            "- " +
+              describeIssue(
+                { code: "unrecognized_keys", keys: unknown, path: [], message: "", input: raw } as Issue,
+                valid,
+              ),
           ]
         : []),
       `- ${shape}.`,

@@ -186,10 +186,9 @@ export function readMultiattack(desc: string, attacks: ParsedAttack[]): Multiatt
   );
   return {
     plan: [{ attack: best, count: count(some[1]!) }],
-    assumed:
-      `"${first.trim()}" names no attack: ${count(some[1]!)} × ${best.name}, the hardest-hitting ${kind ?? ""} attack it has`.replace(
-        "  ",
-        " ",
-      ),
+    assumed: (
+      `"${first.trim()}" names no attack: ${count(some[1]!)} × ${best.name}, the ` +
+      `hardest-hitting ${kind ?? ""} attack it has`
+    ).replace("  ", " "),
   };
 }

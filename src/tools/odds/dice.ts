@@ -77,7 +77,10 @@ export function parseDice(input: string): DiceExpr | string {
     if (terms.length > LIMITS.terms) return `At most ${LIMITS.terms} dice terms in one expression.`;
   }
   if (at !== s.length)
-    return `Could not read "${input.trim()}": "${s.slice(at, at + 12)}" is not dice (NdM), keep/drop (kh3) or a number. ${example}.`;
+    return (
+      `Could not read "${input.trim()}": "${s.slice(at, at + 12)}" is not dice (NdM), keep/drop (kh3) or a ` +
+      `number. ${example}.`
+    );
   if (terms.length === 0) return `"${input.trim()}" has no dice. ${example}.`;
   if (dice > LIMITS.dice) return `At most ${LIMITS.dice} dice in one expression (got ${dice}).`;
   if (Math.abs(constant) > LIMITS.constant) return `The constant is at most ${LIMITS.constant}.`;
@@ -280,7 +283,9 @@ export function rollExpr(e: DiceExpr, o: DieOptions = {}): Rolled {
     const kept = t.keep ? order.slice(0, t.keep.n) : rolls;
     total += t.sign * kept.reduce((a, b) => a + b, 0);
     return {
-      dice: `${t.sign < 0 ? "-" : ""}${t.count}d${t.sides}${t.keep ? `${t.keep.highest ? "kh" : "kl"}${t.keep.n}` : ""}`,
+      dice:
+        `${t.sign < 0 ? "-" : ""}${t.count}d${t.sides}` +
+        `${t.keep ? `${t.keep.highest ? "kh" : "kl"}${t.keep.n}` : ""}`,
       rolls,
       kept,
     };

@@ -38,10 +38,13 @@ function lookup(
   // A qualified address key ("open5e_v1:wizard") names its source.
   const at = parseUriKey(ref);
   const src = at.sources.length === 1 ? " AND e.document_source = ?" : "";
-  const order = `ORDER BY ${documentRank(prefer).sql}, (json_extract(e.data, '$.table') IS NOT NULL) DESC, e.document_source, e.document_key, e.key`;
+  const order =
+    `ORDER BY ${documentRank(prefer).sql}, (json_extract(e.data, '$.table') IS NOT NULL) DESC, ` +
+    `e.document_source, e.document_key, e.key`;
   const rows = db
     .query<EntityRow, string[]>(
-      `SELECT e.* FROM entities e WHERE e.kind = ? AND (e.key = ? OR e.name = ? OR e.slug = ?)${src}${docs} ${order} LIMIT 50`,
+      `SELECT e.* FROM entities e WHERE e.kind = ? AND (e.key = ? OR e.name = ? OR e.slug = ` +
+        `?)${src}${docs} ${order} LIMIT 50`,
     )
     .all(kind, at.key, ref, slugify(ref), ...(at.sources.length === 1 ? [at.sources[0]!] : []), ...(documents ?? []));
   return rows.map(rowToEntity);
@@ -113,7 +116,10 @@ export function classLevels(
       .all()
       .map((r) => r.name);
     const where = opts.documents?.length ? ` in ${opts.documents.join(", ")}` : "";
-    return `No class "${opts.class}"${where} in the local store.${known.length ? ` Classes: ${known.join(", ")}.` : " Run `lorekeeper sync` to download the class data."}`;
+    return (
+      `No class "${opts.class}"${where} in the local ` +
+      `store.${known.length ? ` Classes: ${known.join(", ")}.` : " Run `lorekeeper sync` to download the class data."}`
+    );
   }
   let sub: Entity | undefined;
   if (opts.subclass) {
@@ -125,11 +131,15 @@ export function classLevels(
     if (!sub) {
       const ofClass = db
         .query<{ name: string }, [string]>(
-          "SELECT DISTINCT name FROM entities WHERE kind = 'subclass' AND lower(json_extract(data, '$.subclass_of.name')) = lower(?) ORDER BY name LIMIT 40",
+          "SELECT DISTINCT name FROM entities WHERE kind = 'subclass' AND lower(json_extract(data, " +
+            "'$.subclass_of.name')) = lower(?) ORDER BY name LIMIT 40",
         )
         .all(cls.name)
         .map((r) => r.name);
-      return `No ${cls.name} subclass "${opts.subclass}" in the local store.${ofClass.length ? ` ${cls.name} subclasses: ${ofClass.join(", ")}.` : ""}`;
+      return (
+        `No ${cls.name} subclass "${opts.subclass}" in the local ` +
+        `store.${ofClass.length ? ` ${cls.name} subclasses: ${ofClass.join(", ")}.` : ""}`
+      );
     }
   }
   const p = buildProgression(

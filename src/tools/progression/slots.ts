@@ -38,4 +38,5 @@ export function derivedSlots(casterType: string | null | undefined, level: numbe
 }
 
 export const DERIVED_SLOTS_NOTE =
-  "spell_slots derived from the class's caster type with the SRD 5.1 multiclass spellcaster table (its data has no slot table)";
+  "spell_slots derived from the class's caster type with the SRD 5.1 multiclass spellcaster table (its data " +
+  "has no slot table)";

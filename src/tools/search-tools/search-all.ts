@@ -47,7 +47,9 @@ export const searchAll: ToolDef = defineTool({
       }
       if (unknown.length > 0) {
         return toolError(
-          `Invalid arguments for search_all:\n- content_types: unknown content type${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => JSON.stringify(u)).join(", ")}. Valid content types: ${CONTENT_TYPE_NAMES.join(", ")}.`,
+          `Invalid arguments for search_all:\n- content_types: unknown content ` +
+            `type${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => JSON.stringify(u)).join(", ")}. Valid ` +
+            `content types: ${CONTENT_TYPE_NAMES.join(", ")}.`,
         );
       }
       kinds = ENTITY_KINDS.filter((k) => picked.has(k));
