@@ -138,7 +138,8 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
         searching--;
       }
     },
-    // Lists answer from the compact rows earlier answers made (tools/answer/compact-bodies.ts), as omitText presents them.
+    // Lists answer from the compact rows earlier answers made (tools/answer/compact-bodies.ts), as omitText presents
+    // them.
     compactRows: true,
     ensureData: store.readonly ? undefined : await loadEnsureData(store, cfg, embedder),
     modelState: () => embedder.state(),

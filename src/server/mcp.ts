@@ -47,15 +47,31 @@ import { readResourceUri, RESOURCE_LIST, RESOURCE_TEMPLATE_LIST } from "./featur
 import { safeJson } from "../text/sanitize.ts";
 
 export const SERVER_INSTRUCTIONS = [
-  "LoreKeeper answers questions about D&D 5e content (SRD 5.1/5.2, Open5e third-party books, the D&D 5e API, imported OrcBrew and 5etools homebrew) from a local index.",
-  "Pick the specific tool when you know the kind: search_spell, search_creature, search_character_option (classes, species, backgrounds, feats), search_equipment (weapons, armor, gear, magic items), search_rule (rules, conditions, skills...). Use search_all when you do not.",
-  "Monster traits several stat blocks share (Pack Tactics, Flyby) are search_rule entries too: the trait's text and the creatures that have it.",
-  "Use `name` for an exact entry (case-insensitive, wildcards * and %), `search` for a description (ranked, with similarity_score), filters to narrow, and `documents` to restrict to books: srd-2014 is SRD 5.1 (2014 rules), srd-2024 is SRD 5.2 (2024 rules); list_documents names the others.",
-  'Phrasing `search`: when you know what the user means, search its name ("a one-eyed giant" → "cyclops"); otherwise describe what it does in the game\'s rules words ("resistance to fire damage", "knocked prone", "regain hit points") rather than story words, and put kinds and numbers in filters (type, level, cr) instead of the text.',
-  "Lists come as compact rows (key facts + one-line summary) with `total` and `has_more`; page with `offset`. For a whole entry read the row's `uri` resource or call again with `detail: \"full\"`. Same-name entries from several books are one row (official SRD first; `other_documents` names the rest); `all_versions: true` or `documents` shows each. Lists without `search` put the preferred SRD's entries first, then go by name (with `all_versions` or `documents`: by name).",
-  "Every result names its source (document_key). An empty answer's `message` says why (closest names, valid filter values).",
-  "build_encounter does encounter XP math (2024 or 2014 rules): rate a group or propose groups. class_progression gives a class's level table.",
-  "compare_editions shows how an entry changed from 2014 to 2024. roll_odds gives exact dice odds (hit chance, damage per round).",
+  "LoreKeeper answers questions about D&D 5e content (SRD 5.1/5.2, Open5e third-party books, the D&D 5e API, " +
+    "imported OrcBrew and 5etools homebrew) from a local index.",
+  "Pick the specific tool when you know the kind: search_spell, search_creature, search_character_option " +
+    "(classes, species, backgrounds, feats), search_equipment (weapons, armor, gear, magic items), search_rule " +
+    "(rules, conditions, skills...). Use search_all when you do not.",
+  "Monster traits several stat blocks share (Pack Tactics, Flyby) are search_rule entries too: the trait's " +
+    "text and the creatures that have it.",
+  "Use `name` for an exact entry (case-insensitive, wildcards * and %), `search` for a description (ranked, " +
+    "with similarity_score), filters to narrow, and `documents` to restrict to books: srd-2014 is SRD 5.1 (2014 " +
+    "rules), srd-2024 is SRD 5.2 (2024 rules); list_documents names the others.",
+  'Phrasing `search`: when you know what the user means, search its name ("a one-eyed giant" → "cyclops"); ' +
+    'otherwise describe what it does in the game\'s rules words ("resistance to fire damage", "knocked prone", ' +
+    '"regain hit points") rather than story words, and put kinds and numbers in filters (type, level, cr) ' +
+    "instead of the text.",
+  "Lists come as compact rows (key facts + one-line summary) with `total` and `has_more`; page with " +
+    '`offset`. For a whole entry read the row\'s `uri` resource or call again with `detail: "full"`. Same-name ' +
+    "entries from several books are one row (official SRD first; `other_documents` names the rest); " +
+    "`all_versions: true` or `documents` shows each. Lists without `search` put the preferred SRD's entries " +
+    "first, then go by name (with `all_versions` or `documents`: by name).",
+  "Every result names its source (document_key). An empty answer's `message` says why (closest names, valid " +
+    "filter values).",
+  "build_encounter does encounter XP math (2024 or 2014 rules): rate a group or propose groups. " +
+    "class_progression gives a class's level table.",
+  "compare_editions shows how an entry changed from 2014 to 2024. roll_odds gives exact dice odds (hit " +
+    "chance, damage per round).",
 ].join("\n");
 
 /** The protocol era a server instance serves: "modern" = 2026-07-28, "legacy" = 2025-11-25 and before. */
@@ -78,7 +94,10 @@ const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
   "resources/read": { ttlMs: 60_000, cacheScope: "private" },
 };
 
-/** What a server of each era declares. Lists never change while it runs; 2025 clients saw `listChanged` and `logging` and still do. */
+/**
+ * What a server of each era declares. Lists never change while it runs; 2025 clients saw `listChanged` and `logging`
+ * and still do.
+ */
 function capabilitiesFor(era: Era): ServerCapabilities {
   if (era === "modern") return { tools: {}, resources: {}, prompts: {}, completions: {} };
   return {
@@ -128,7 +147,8 @@ function internalError(tool: string, err: unknown, deps: ToolDeps): CallToolResu
   log.error(`${tool} failed`, err);
   if (explanation) return toolError(`${tool} could not run: ${explanation}`);
   return toolError(
-    `${tool} failed because of an internal error (details are in the LoreKeeper server log on stderr). Please retry; if it keeps failing, report it with that log.`,
+    `${tool} failed because of an internal error (details are in the LoreKeeper server log on stderr). ` +
+      `Please retry; if it keeps failing, report it with that log.`,
   );
 }
 

@@ -7,7 +7,10 @@ import { decode, notFound } from "./resource-uri.ts";
 
 const TEMPLATE = new UriTemplate(CLASS_LEVELS_TEMPLATE);
 
-/** The level table at `href` when it is a class-levels URI (undefined otherwise); "resource not found" when there is no such class. */
+/**
+ * The level table at `href` when it is a class-levels URI (undefined otherwise); "resource not found" when there is no
+ * such class.
+ */
 export function readClassLevelsResource(deps: ToolDeps, href: string): ReadResourceResult | undefined {
   const vars = TEMPLATE.match(href);
   if (!vars) return undefined;
@@ -23,6 +26,7 @@ export const CLASS_LEVELS_TEMPLATE_ENTRY: ResourceTemplateType = {
   name: "class-levels",
   title: "Class level table",
   description:
-    "A class's level-by-level table (proficiency bonus, features, spells known, spell slots), by class key or name (e.g. lorekeeper://class/srd_wizard/levels).",
+    "A class's level-by-level table (proficiency bonus, features, spells known, spell slots), by class key " +
+    "or name (e.g. lorekeeper://class/srd_wizard/levels).",
   mimeType: "application/json",
 };

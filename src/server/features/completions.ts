@@ -82,7 +82,8 @@ export function completeKeys(db: Database, kind: EntityKind, prefix: string): Co
   const addr = (r: Row) => uriKey(r.document_source, r.key);
   const byName = db
     .query<Row, string[]>(
-      `SELECT key, document_source FROM entities WHERE kind = ? AND name LIKE ? ESCAPE '\\'${src} ORDER BY name, key LIMIT ${MAX_COMPLETIONS}`,
+      `SELECT key, document_source FROM entities WHERE kind = ? AND name LIKE ? ESCAPE '\\'${src} ORDER BY ` +
+        `name, key LIMIT ${MAX_COMPLETIONS}`,
     )
     .all(kind, pattern, ...srcArgs)
     .map(addr);
@@ -90,7 +91,8 @@ export function completeKeys(db: Database, kind: EntityKind, prefix: string): Co
   if (values.length < MAX_COMPLETIONS) {
     const byKey = db
       .query<Row, string[]>(
-        `SELECT key, document_source FROM entities WHERE kind = ? AND key LIKE ? ESCAPE '\\' AND NOT name LIKE ? ESCAPE '\\'${src} ORDER BY key LIMIT ${MAX_COMPLETIONS}`,
+        `SELECT key, document_source FROM entities WHERE kind = ? AND key LIKE ? ESCAPE '\\' AND NOT name ` +
+          `LIKE ? ESCAPE '\\'${src} ORDER BY key LIMIT ${MAX_COMPLETIONS}`,
       )
       .all(kind, pattern, pattern, ...srcArgs)
       .map(addr);
@@ -100,7 +102,8 @@ export function completeKeys(db: Database, kind: EntityKind, prefix: string): Co
   const total =
     db
       .query<{ n: number }, string[]>(
-        `SELECT COUNT(*) AS n FROM entities WHERE kind = ? AND (name LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE '\\')${src}`,
+        `SELECT COUNT(*) AS n FROM entities WHERE kind = ? AND (name LIKE ? ESCAPE '\\' OR key LIKE ? ESCAPE ` +
+          `'\\')${src}`,
       )
       .get(kind, pattern, pattern, ...srcArgs)?.n ?? 0;
   return page(values, total);
@@ -224,14 +227,16 @@ export function complete(db: Database, p: CompleteParams): Completion {
       return p.argument.name === "key" ? completeKeys(db, "class", value) : page([], 0);
     if (p.ref.uri === "lorekeeper://documents") return page([], 0);
     throw invalid(
-      `Unknown resource template ${JSON.stringify(String(p.ref.uri).slice(0, 200))}. Templates: ${ENTITY_TEMPLATE}, ${CLASS_LEVELS_TEMPLATE}.`,
+      `Unknown resource template ${JSON.stringify(String(p.ref.uri).slice(0, 200))}. ` +
+        `Templates: ${ENTITY_TEMPLATE}, ${CLASS_LEVELS_TEMPLATE}.`,
     );
   }
   if (p.ref.type === "ref/prompt") {
     const prompt = PROMPTS.find((x) => x.name === p.ref.name);
     if (!prompt)
       throw invalid(
-        `Unknown prompt ${JSON.stringify(String(p.ref.name).slice(0, 100))}. Prompts: ${PROMPTS.map((x) => x.name).join(", ")}.`,
+        `Unknown prompt ${JSON.stringify(String(p.ref.name).slice(0, 100))}. ` +
+          `Prompts: ${PROMPTS.map((x) => x.name).join(", ")}.`,
       );
     // Own properties only: "__proto__", "toString" or "constructor" name no argument.
     const source = Object.hasOwn(prompt.complete, p.argument.name) ? prompt.complete[p.argument.name] : undefined;
@@ -246,7 +251,9 @@ function completeRequest(params: unknown): CompleteParams {
   if (check.ok) return check.value as CompleteParams;
   const where = check.where ? `params.${check.where}` : "params";
   throw invalid(
-    `completion/complete: ${where} is not valid. Send {"ref": {"type": "ref/resource", "uri": "${ENTITY_TEMPLATE}"} or {"type": "ref/prompt", "name": <prompt>}, "argument": {"name": <argument>, "value": <prefix>}, "context": {"arguments": {...}}}.`,
+    `completion/complete: ${where} is not valid. Send {"ref": {"type": "ref/resource", "uri": ` +
+      `"${ENTITY_TEMPLATE}"} or {"type": "ref/prompt", "name": <prompt>}, "argument": {"name": <argument>, ` +
+      `"value": <prefix>}, "context": {"arguments": {...}}}.`,
   );
 }
 

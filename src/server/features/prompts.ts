@@ -49,14 +49,16 @@ const docsClause = (d?: string) =>
         .join('", "')}"].`
     : "";
 const CITE =
-  "Cite the source of everything you use (document_name and document_key from the results); never fill gaps from memory without saying so.";
+  "Cite the source of everything you use (document_name and document_key from the results); never fill gaps " +
+  "from memory without saying so.";
 
 export const PROMPTS: readonly PromptDef[] = [
   {
     name: "prepare_encounter",
     title: "Prepare a combat encounter",
     description:
-      "Build a combat encounter for a party by the 2024 or 2014 rules, with creatures from the local books, the XP math and the stat blocks to run it.",
+      "Build a combat encounter for a party by the 2024 or 2014 rules, with creatures from the local books, " +
+      "the XP math and the stat blocks to run it.",
     args: {
       party: arg('The party, e.g. "4 level-5 characters" or "levels 3, 3, 4, 5"'),
       difficulty: opt("2024: low, moderate, high; 2014: easy, medium, hard, deadly (default moderate)"),
@@ -77,27 +79,34 @@ export const PROMPTS: readonly PromptDef[] = [
     },
     text: (a) =>
       [
-        `Prepare a ${a.difficulty || "moderate"} combat encounter for this party: ${a.party}. Use the ${a.edition || "2024"} encounter rules.`,
-        `1. Call build_encounter with the party as party_levels (or party_size + party_level), edition "${a.edition || "2024"}", difficulty "${a.difficulty || "moderate"}"${a.creature_type ? `, type "${a.creature_type}"` : ""}${
-          a.alignment
-            ? `, alignment [${a.alignment
-                .split(/[,\s]+/)
-                .filter(Boolean)
-                .map((w) => `"${w}"`)
-                .join(", ")}]`
-            : ""
-        }${a.casts ? `, casts ${JSON.stringify(a.casts)}` : ""}${a.theme ? `, search "${a.theme}"` : ""}${
-          a.documents
-            ? `, documents [${a.documents
-                .split(/[,\s]+/)
-                .filter(Boolean)
-                .map((d) => `"${d}"`)
-                .join(", ")}]`
-            : ""
-        }. Pick the proposal that best fits${a.theme ? " the theme" : ""}; if none fits, adjust the filters and call it again.`,
-        "2. Read each chosen creature's full stat block (its `uri` resource, or search_creature by name) and note its tactics-relevant traits and actions.",
-        "3. If you change the group, rate the final group with build_encounter `monsters` so the difficulty shown is the real one.",
-        "4. Present: the XP math step by step (from the tool's steps), each creature with AC, HP, speed and key actions, a one-paragraph setup and tactics, and how the fight could go wrong.",
+        `Prepare a ${a.difficulty || "moderate"} combat encounter for this party: ${a.party}. Use ` +
+          `the ${a.edition || "2024"} encounter rules.`,
+        `1. Call build_encounter with the party as party_levels (or party_size + party_level), ` +
+          `edition "${a.edition || "2024"}", difficulty "${a.difficulty || "moderate"}"` +
+          `${a.creature_type ? `, type "${a.creature_type}"` : ""}${
+            a.alignment
+              ? `, alignment [${a.alignment
+                  .split(/[,\s]+/)
+                  .filter(Boolean)
+                  .map((w) => `"${w}"`)
+                  .join(", ")}]`
+              : ""
+          }${a.casts ? `, casts ${JSON.stringify(a.casts)}` : ""}${a.theme ? `, search "${a.theme}"` : ""}${
+            a.documents
+              ? `, documents [${a.documents
+                  .split(/[,\s]+/)
+                  .filter(Boolean)
+                  .map((d) => `"${d}"`)
+                  .join(", ")}]`
+              : ""
+          }. Pick the proposal that best fits${a.theme ? " the theme" : ""}; ` +
+          `if none fits, adjust the filters and call it again.`,
+        "2. Read each chosen creature's full stat block (its `uri` resource, or search_creature by name) and " +
+          "note its tactics-relevant traits and actions.",
+        "3. If you change the group, rate the final group with build_encounter `monsters` so the difficulty " +
+          "shown is the real one.",
+        "4. Present: the XP math step by step (from the tool's steps), each creature with AC, HP, speed and " +
+          "key actions, a one-paragraph setup and tactics, and how the fight could go wrong.",
         CITE,
       ].join("\n"),
   },
@@ -105,7 +114,8 @@ export const PROMPTS: readonly PromptDef[] = [
     name: "find_monsters",
     title: "Monsters that cast, inflict or have a trait",
     description:
-      "Creatures from the local books by a spell they cast, the conditions they impose or a trait they have (e.g. Pack Tactics), to theme an adventure.",
+      "Creatures from the local books by a spell they cast, the conditions they impose or a trait they have " +
+      "(e.g. Pack Tactics), to theme an adventure.",
     args: {
       casts: opt('A spell they cast, e.g. "fireball"'),
       inflicts: opt('Conditions they impose, e.g. "frightened" or "poisoned, prone"'),
@@ -132,11 +142,17 @@ export const PROMPTS: readonly PromptDef[] = [
       };
       return [
         "Find creatures for a DM's adventure from the local books.",
-        `1. Call search_creature with ${JSON.stringify(args)}; the answer's \`total\` is how many there are (page with \`offset\` if the DM wants them all). If it finds nothing, its \`message\` names the nearest values the store holds: use one of them.`,
+        `1. Call search_creature with ${JSON.stringify(args)}; the answer's \`total\` is how many there are ` +
+          `(page with \`offset\` if the DM wants them all). If it finds nothing, its \`message\` names the ` +
+          `nearest values the store holds: use one of them.`,
         a.trait
-          ? `2. Say what ${a.trait} does in one or two sentences, quoting it: call search_rule with name ${JSON.stringify(a.trait)} (the trait's reference entry: its text and how many creatures have it), or read one creature's stat block (its \`uri\`).`
-          : "2. For the few creatures that fit best, read their stat blocks (their `uri` resources) and note the line that matches (the spell, the condition, the trait).",
-        "3. Present: how many creatures match, then a table of name, CR, type and document (the core SRD's first), with the matching line for the best few, and two or three ways to use them together.",
+          ? `2. Say what ${a.trait} does in one or two sentences, quoting it: call search_rule with ` +
+            `name ${JSON.stringify(a.trait)} (the trait's reference entry: its text and how many creatures have ` +
+            `it), or read one creature's stat block (its \`uri\`).`
+          : "2. For the few creatures that fit best, read their stat blocks (their `uri` resources) and note " +
+            "the line that matches (the spell, the condition, the trait).",
+        "3. Present: how many creatures match, then a table of name, CR, type and document (the core SRD's " +
+          "first), with the matching line for the best few, and two or three ways to use them together.",
         CITE,
       ].join("\n");
     },
@@ -153,9 +169,13 @@ export const PROMPTS: readonly PromptDef[] = [
     text: (a) =>
       [
         `Explain this rule to a DM at the table: ${a.topic}.`,
-        `1. Call search_rule with search "${a.topic}"${a.edition ? ` and documents ["srd-${a.edition}"]` : ""}; if the topic names a condition or an exact rule, also try it as \`name\`. Use search_all if search_rule finds nothing relevant.`,
+        `1. Call search_rule with search ` +
+          `"${a.topic}"${a.edition ? ` and documents ["srd-${a.edition}"]` : ""}; if the topic names a ` +
+          `condition or an exact rule, also try it as \`name\`. Use search_all if search_rule finds nothing ` +
+          `relevant.`,
         "2. Read the full text of the best results (their `uri` resources) when an answer is marked truncated.",
-        `3. Answer in a few sentences first, then quote the deciding sentences verbatim with their source.${a.edition ? "" : " If SRD 5.1 (srd-2014) and SRD 5.2 (srd-2024) differ, say how."}`,
+        `3. Answer in a few sentences first, then quote the deciding sentences verbatim with their ` +
+          `source.${a.edition ? "" : " If SRD 5.1 (srd-2014) and SRD 5.2 (srd-2024) differ, say how."}`,
         CITE,
       ].join("\n"),
   },
@@ -163,14 +183,19 @@ export const PROMPTS: readonly PromptDef[] = [
     name: "spell_card",
     title: "Spell card for the table",
     description:
-      "A compact, printable card for one spell: level, school, casting time, range, components, duration, effect and higher-level scaling.",
+      "A compact, printable card for one spell: level, school, casting time, range, components, duration, " +
+      "effect and higher-level scaling.",
     args: { name: arg('Spell name, e.g. "Fireball"'), documents: opt('Book to use (document key, e.g. "srd-2014")') },
     complete: { name: "spell", documents: "document" },
     text: (a) =>
       [
         `Make a spell card for ${a.name}.`,
-        `1. Call search_spell with name "${a.name}".${docsClause(a.documents)} If several books have it, use ${a.documents ? "that one" : "the SRD 5.2 (srd-2024) text and mention the others"}; if none matches exactly, search with \`search\` and pick the closest, saying so.`,
-        "2. Format a card: name, level and school, casting time, range, components (material in full), duration (concentration), then the effect in short clear sentences, then At Higher Levels / cantrip scaling, then the classes that have it.",
+        `1. Call search_spell with name "${a.name}".${docsClause(a.documents)} If several books have it, ` +
+          `use ${a.documents ? "that one" : "the SRD 5.2 (srd-2024) text and mention the others"}; if none ` +
+          `matches exactly, search with \`search\` and pick the closest, saying so.`,
+        "2. Format a card: name, level and school, casting time, range, components (material in full), " +
+          "duration (concentration), then the effect in short clear sentences, then At Higher Levels / cantrip " +
+          "scaling, then the classes that have it.",
         CITE,
       ].join("\n"),
   },
@@ -183,8 +208,11 @@ export const PROMPTS: readonly PromptDef[] = [
     text: (a) =>
       [
         `Make a table-ready card for the creature ${a.name}.`,
-        `1. Call search_creature with name "${a.name}".${docsClause(a.documents)} If several books have it, use ${a.documents ? "that one" : "the SRD 5.2 (srd-2024) version and mention the others"}.`,
-        "2. Format: name, size/type/alignment, AC, HP (dice), speed, ability scores with modifiers, saves, skills, resistances/immunities, senses, languages, CR and XP; then traits, actions, bonus actions, reactions and legendary actions, each in one or two lines with attack bonuses, damage and save DCs exact.",
+        `1. Call search_creature with name "${a.name}".${docsClause(a.documents)} If several books have it, ` +
+          `use ${a.documents ? "that one" : "the SRD 5.2 (srd-2024) version and mention the others"}.`,
+        "2. Format: name, size/type/alignment, AC, HP (dice), speed, ability scores with modifiers, saves, " +
+          "skills, resistances/immunities, senses, languages, CR and XP; then traits, actions, bonus actions, " +
+          "reactions and legendary actions, each in one or two lines with attack bonuses, damage and save DCs exact.",
         "3. Add three lines of tactics drawn from its abilities.",
         CITE,
       ].join("\n"),
@@ -193,7 +221,8 @@ export const PROMPTS: readonly PromptDef[] = [
     name: "compare_editions",
     title: "Compare an entry across editions",
     description:
-      "What changed for one spell, creature, class, item or rule between the 2014 rules (SRD 5.1) and the 2024 rules (SRD 5.2).",
+      "What changed for one spell, creature, class, item or rule between the 2014 rules (SRD 5.1) and the " +
+      "2024 rules (SRD 5.2).",
     args: {
       name: arg('Entry name, e.g. "Fireball", "Goblin", "Grappled"'),
       kind: opt("spell, creature, class, item, rule... (default: find out)"),
@@ -202,13 +231,17 @@ export const PROMPTS: readonly PromptDef[] = [
     text: (a) => {
       // promptRequest has made `kind` the tool's word ("Magic item" → "magic-item", "Monster" → "creature").
       return [
-        `Compare ${a.name} between the 2014 rules (SRD 5.1, document srd-2014) and the 2024 rules (SRD 5.2, document srd-2024).`,
+        `Compare ${a.name} between the 2014 rules (SRD 5.1, document srd-2014) and the 2024 rules (SRD 5.2, ` +
+          `document srd-2024).`,
         `1. Call compare_editions with ${JSON.stringify({ name: a.name, ...(a.kind ? { kind: a.kind } : {}) })}. ` +
           "It answers both versions and names the differences field by field, " +
           'and finds an entry SRD 5.2 renamed by either name ("Thug" → "Tough"). ' +
           "If it says the name is ambiguous, call it again with `kind`; if one edition has no such entry, say so.",
-        "2. Where the text changed in a way that matters at the table, read both full entries (each version's `uri`) and quote the deciding sentences.",
-        "3. Present a table of the fields that differ (numbers, ranges, damage, conditions, wording that changes play) and a short verdict on what the change means at the table. Leave out fields that are the same.",
+        "2. Where the text changed in a way that matters at the table, read both full entries (each " +
+          "version's `uri`) and quote the deciding sentences.",
+        "3. Present a table of the fields that differ (numbers, ranges, damage, conditions, wording that " +
+          "changes play) and a short verdict on what the change means at the table. Leave out fields that are " +
+          "the same.",
         CITE,
       ].join("\n");
     },
@@ -217,7 +250,8 @@ export const PROMPTS: readonly PromptDef[] = [
     name: "class_at_level",
     title: "What a class gets by a level",
     description:
-      "A class's progression up to a level: features, proficiency bonus and spell slots, with what each new feature does.",
+      "A class's progression up to a level: features, proficiency bonus and spell slots, with what each new " +
+      "feature does.",
     args: {
       class: arg('Class name, e.g. "Wizard"'),
       level: opt("Character level 1–20 (default 20: the whole table)"),
@@ -227,9 +261,13 @@ export const PROMPTS: readonly PromptDef[] = [
     complete: { class: "class", documents: "document" },
     text: (a) =>
       [
-        `Summarize what a ${a.class}${a.subclass ? ` (${a.subclass})` : ""} has${a.level ? ` at level ${a.level}` : " at each level"}.`,
-        `1. Call class_progression with class "${a.class}"${a.subclass ? `, subclass "${a.subclass}"` : ""}${a.level ? `, level_max ${a.level}` : ""}.${docsClause(a.documents)}`,
-        "2. For the features that matter most at that level, read their text with search_character_option (the class entry's features) and summarize each in one line.",
+        `Summarize what a ${a.class}${a.subclass ? ` (${a.subclass})` : ""} ` +
+          `has${a.level ? ` at level ${a.level}` : " at each level"}.`,
+        `1. Call class_progression with class ` +
+          `"${a.class}"${a.subclass ? `, subclass "${a.subclass}"` : ""}` +
+          `${a.level ? `, level_max ${a.level}` : ""}.${docsClause(a.documents)}`,
+        "2. For the features that matter most at that level, read their text with search_character_option " +
+          "(the class entry's features) and summarize each in one line.",
         "3. Present the level table (proficiency bonus, features, spell slots) and then the feature summaries.",
         CITE,
       ].join("\n"),
@@ -303,7 +341,10 @@ function edition(v: string): { ok: string } | { problem: string } {
   return { problem: `edition ${quoted(v)} is not an edition; use "2014" or "2024" (or leave it out)` };
 }
 
-/** The prompt and its arguments from a prompts/get `params`, or a readable -32602 error. Unknown argument names are ignored. */
+/**
+ * The prompt and its arguments from a prompts/get `params`, or a readable -32602 error. Unknown argument names are
+ * ignored.
+ */
 function promptRequest(params: unknown): { prompt: PromptDef; args: Record<string, string | undefined> } {
   const p =
     params !== null && typeof params === "object" && !Array.isArray(params)
@@ -338,7 +379,8 @@ function promptRequest(params: unknown): { prompt: PromptDef; args: Record<strin
       !(/^\d{1,2}$/.test(v) && Number(v) >= lo && Number(v) <= hi)
     ) {
       problems.push(
-        `${k} must be a whole number from ${lo} to ${hi} (got ${JSON.stringify(v.slice(0, 20))}${v.length > 20 ? "…" : ""})`,
+        `${k} must be a whole number from ${lo} to ${hi} ` +
+          `(got ${JSON.stringify(v.slice(0, 20))}${v.length > 20 ? "…" : ""})`,
       );
     }
   }

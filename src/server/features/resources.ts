@@ -34,7 +34,8 @@ function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string, keyRaw
         : undefined;
     const hint = qualified ? ` Did you mean ${entityUri(kind, qualified.key, qualified.document_source)}?` : "";
     throw notFound(
-      `No ${kind.replace(/_/g, " ")} with key "${keyRaw}" in the local store.${hint} Search for it with the search tools; their results carry the right uri.`,
+      `No ${kind.replace(/_/g, " ")} with key "${keyRaw}" in the local store.${hint} Search for it with the ` +
+        `search tools; their results carry the right uri.`,
       uri,
     );
   }
@@ -67,7 +68,8 @@ export function readResourceUri(deps: ToolDeps, uri: URL): ReadResourceResult {
   const card = readCardResource(href);
   if (card) return card;
   throw notFound(
-    `Resource ${href.slice(0, 200)} not found. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result), lorekeeper://class/{key}/levels and ${DOCUMENTS_URI}.`,
+    `Resource ${href.slice(0, 200)} not found. LoreKeeper's resources are lorekeeper://{kind}/{key} (the ` +
+      `\`uri\` of a search result), lorekeeper://class/{key}/levels and ${DOCUMENTS_URI}.`,
     href,
   );
 }
@@ -93,7 +95,8 @@ export const RESOURCE_TEMPLATE_LIST: ListResourceTemplatesResult = {
       name: "entity",
       title: "D&D entity",
       description:
-        "One full entry (spell, creature, item, rule...) by kind and key, never shortened. Search results carry this URI in their `uri` field.",
+        "One full entry (spell, creature, item, rule...) by kind and key, never shortened. Search results " +
+        "carry this URI in their `uri` field.",
       mimeType: "application/json",
     },
     CLASS_LEVELS_TEMPLATE_ENTRY,

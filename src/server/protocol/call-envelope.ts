@@ -24,17 +24,26 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 /** What is wrong with a tools/call `params` (one sentence), or undefined when it is well-formed. Pure. */
 export function callParamsProblem(params: unknown): string | undefined {
   if (!isPlainObject(params)) {
-    return `tools/call needs params as an object such as {"name": "search_spell", "arguments": {"name": "Fireball"}} (got ${describe(params)}).`;
+    return (
+      `tools/call needs params as an object such as {"name": "search_spell", "arguments": {"name": ` +
+      `"Fireball"}} (got ${describe(params)}).`
+    );
   }
   if (typeof params.name !== "string" || params.name.length === 0) {
     return `tools/call: params.name must be the name of a tool, as a string (got ${describe(params.name)}).`;
   }
   const args = params.arguments;
   if (args !== undefined && args !== null && !isPlainObject(args)) {
-    return `Invalid arguments for ${params.name.slice(0, 100)}: arguments must be an object of named parameters such as {"name": "Fireball"} (got ${describe(args)}).`;
+    return (
+      `Invalid arguments for ${params.name.slice(0, 100)}: arguments must be an object of named parameters ` +
+      `such as {"name": "Fireball"} (got ${describe(args)}).`
+    );
   }
   if (params.task !== undefined && params.task !== null) {
-    return `tools/call: ${params.name.slice(0, 100)} answers at once and does not run as a task; send the call without params.task.`;
+    return (
+      `tools/call: ${params.name.slice(0, 100)} answers at once and does not run as a task; send the call ` +
+      `without params.task.`
+    );
   }
   const check = specCheck("CallToolRequestParams", normalizeCallParams(params));
   if (check.ok) return undefined;

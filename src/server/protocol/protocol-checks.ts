@@ -97,7 +97,8 @@ export function resourceUriOf(params: Record<string, unknown>): URL {
   const uri = params.uri;
   if (typeof uri !== "string")
     throw new InvalidCallError(
-      `resources/read: uri must be a string such as "lorekeeper://spell/srd_fireball" (got ${uri === undefined ? "nothing" : shown(uri)}).`,
+      `resources/read: uri must be a string such as "lorekeeper://spell/srd_fireball" ` +
+        `(got ${uri === undefined ? "nothing" : shown(uri)}).`,
     );
   if (uri.length > MAX_URI_CHARS)
     throw new InvalidCallError(
@@ -107,7 +108,8 @@ export function resourceUriOf(params: Record<string, unknown>): URL {
     return new URL(uri);
   } catch {
     throw new InvalidCallError(
-      `resources/read: ${shown(uri)} is not a URI. LoreKeeper's resources are lorekeeper://{kind}/{key} (the \`uri\` of a search result) and lorekeeper://documents.`,
+      `resources/read: ${shown(uri)} is not a URI. LoreKeeper's resources are lorekeeper://{kind}/{key} (the ` +
+        `\`uri\` of a search result) and lorekeeper://documents.`,
     );
   }
 }

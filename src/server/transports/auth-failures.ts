@@ -91,7 +91,10 @@ const MIN_TOKEN_GUESSES_LOG10 = 10;
 /** What is wrong with a token for a network bind that can be told without a dictionary, if anything. */
 export function weakTokenProblem(token: string): string | undefined {
   if (token.length < MIN_NETWORK_TOKEN_CHARS)
-    return `the token has ${token.length} character${token.length === 1 ? "" : "s"}; a server reachable from the network needs at least ${MIN_NETWORK_TOKEN_CHARS}`;
+    return (
+      `the token has ${token.length} character${token.length === 1 ? "" : "s"}; a server reachable from the ` +
+      `network needs at least ${MIN_NETWORK_TOKEN_CHARS}`
+    );
   if (new Set(token).size < 6)
     return "the token repeats a few characters; a server reachable from the network needs a random one";
   return undefined;

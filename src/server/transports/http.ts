@@ -222,7 +222,8 @@ async function handleMcp(
   if (messages > o.maxBatch) {
     return jsonRpcError(
       400,
-      `Invalid Request: a batch may hold at most ${o.maxBatch} messages (this one holds ${messages}); send them in smaller batches.`,
+      `Invalid Request: a batch may hold at most ${o.maxBatch} messages (this one holds ${messages}); send ` +
+        `them in smaller batches.`,
       {},
       -32600,
     );
@@ -288,7 +289,8 @@ export function resolveHttpOptions(
   if (!isLoopback(host) && !token) {
     throw new HttpConfigError(
       `Refusing to listen on ${host} without a token: anyone on the network could use this server.`,
-      "Set a token with --token <T> or LOREKEEPER_HTTP_TOKEN (clients then send `Authorization: Bearer <T>`), or bind 127.0.0.1.",
+      "Set a token with --token <T> or LOREKEEPER_HTTP_TOKEN (clients then send `Authorization: Bearer " +
+        "<T>`), or bind 127.0.0.1.",
     );
   }
   const weak = token && !isLoopback(host) ? weakTokenProblem(token) : undefined;
