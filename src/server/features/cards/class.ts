@@ -29,7 +29,8 @@ export const CLASS_SCRIPT = String.raw`
       LK.add(tr, LK.el("td", null, LK.fmt(l.proficiency_bonus) || ""));
       LK.add(tr, LK.el("td", null, LK.fmt(l.features) || "—"));
       extra.forEach(function (k) { LK.add(tr, LK.el("td", null, LK.fmt(l[k]) || "—")); });
-      for (var s = 0; s < slots; s++) LK.add(tr, LK.el("td", null, Array.isArray(l.spell_slots) && typeof l.spell_slots[s] === "number" ? String(l.spell_slots[s]) : "—"));
+      for (var s = 0; s < slots; s++) LK.add(tr, LK.el("td", null,
+          Array.isArray(l.spell_slots) && typeof l.spell_slots[s] === "number" ? String(l.spell_slots[s]) : "—"));
     });
     if (LK.str(a.message)) LK.add(card, LK.el("p", "note", a.message));
   };

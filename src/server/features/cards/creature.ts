@@ -23,7 +23,8 @@ export const CREATURE_SCRIPT = String.raw`
   function bonuses(o) {
     if (!o || typeof o !== "object" || Array.isArray(o)) return LK.fmt(o);
     var out = [];
-    Object.keys(o).forEach(function (k) { if (typeof o[k] === "number") out.push(LK.cap(k.replace(/_/g, " ")) + " " + LK.signed(o[k])); });
+    Object.keys(o).forEach(function (k) { if (typeof o[k] === "number")
+        out.push(LK.cap(k.replace(/_/g, " ")) + " " + LK.signed(o[k])); });
     return out.length ? out.join(", ") : null;
   }
   function entries(card, title, list, intro) {
@@ -44,13 +45,16 @@ export const CREATURE_SCRIPT = String.raw`
   LK.render = function (root, r) {
     if (!r.ability_scores || typeof r.ability_scores !== "object") return LK.summaryCard(root, r);
     var card = LK.add(root, LK.el("section", "card"));
-    var type = [LK.cap(LK.fmt(r.size) || ""), String(LK.fmt(r.type || r.creature_type) || "").toLowerCase()].join(" ").trim();
+    var type = [LK.cap(LK.fmt(r.size) || ""),
+        String(LK.fmt(r.type || r.creature_type) || "").toLowerCase()].join(" ").trim();
     if (LK.str(r.subtype)) type += " (" + r.subtype + ")";
     if (LK.str(r.alignment)) type += ", " + r.alignment;
     LK.header(card, r, type || null);
     LK.add(card, LK.el("hr"));
-    LK.line(card, "Armor Class", r.armor_class !== undefined ? String(r.armor_class) + (LK.str(r.armor_detail) ? " (" + r.armor_detail + ")" : "") : null);
-    LK.line(card, "Hit Points", r.hit_points !== undefined ? String(r.hit_points) + (LK.str(r.hit_dice) ? " (" + r.hit_dice + ")" : "") : null);
+    LK.line(card, "Armor Class", r.armor_class !== undefined ?
+        String(r.armor_class) + (LK.str(r.armor_detail) ? " (" + r.armor_detail + ")" : "") : null);
+    LK.line(card, "Hit Points", r.hit_points !== undefined ?
+        String(r.hit_points) + (LK.str(r.hit_dice) ? " (" + r.hit_dice + ")" : "") : null);
     LK.line(card, "Speed", speed(r.speed));
     LK.add(card, LK.el("hr"));
     var grid = LK.add(card, LK.el("div", "abil"));
@@ -67,11 +71,14 @@ export const CREATURE_SCRIPT = String.raw`
     LK.line(card, "Damage Resistances", r.damage_resistances);
     LK.line(card, "Damage Immunities", r.damage_immunities);
     LK.line(card, "Condition Immunities", r.condition_immunities);
-    LK.line(card, "Senses", r.senses || (typeof r.passive_perception === "number" ? "passive Perception " + r.passive_perception : null));
+    LK.line(card, "Senses", r.senses ||
+        (typeof r.passive_perception === "number" ? "passive Perception " + r.passive_perception : null));
     LK.line(card, "Languages", r.languages || "—");
     var cr = r.cr_display !== undefined && r.cr_display !== null ? r.cr_display : r.cr;
-    if (cr !== undefined && cr !== null) LK.line(card, "Challenge", String(cr) + (typeof r.xp === "number" ? " (" + r.xp.toLocaleString("en-US") + " XP)" : ""));
-    LK.line(card, "Proficiency Bonus", typeof r.proficiency_bonus === "number" ? LK.signed(r.proficiency_bonus) : r.proficiency_bonus);
+    if (cr !== undefined && cr !== null) LK.line(card, "Challenge", String(cr) +
+        (typeof r.xp === "number" ? " (" + r.xp.toLocaleString("en-US") + " XP)" : ""));
+    LK.line(card, "Proficiency Bonus", typeof r.proficiency_bonus === "number" ? LK.signed(r.proficiency_bonus) :
+        r.proficiency_bonus);
     if (Array.isArray(r.traits) && r.traits.length) { LK.add(card, LK.el("hr")); entries(card, "Traits", r.traits); }
     entries(card, "Actions", r.actions);
     entries(card, "Bonus Actions", r.bonus_actions);

@@ -26,7 +26,8 @@ export const ENCOUNTER_SCRIPT = String.raw`
     if (monsters.length) {
       var t = LK.add(LK.add(card, LK.el("div", "scroll")), LK.el("table"));
       var head = LK.add(t, LK.el("tr"));
-      ["Monster", "CR", "XP", "Count", "Subtotal", "Document"].forEach(function (h) { LK.add(head, LK.el("th", null, h)); });
+      ["Monster", "CR", "XP", "Count", "Subtotal", "Document"].forEach(function (h) {
+          LK.add(head, LK.el("th", null, h)); });
       monsters.forEach(function (m) {
         if (!m || typeof m !== "object") return;
         var tr = LK.add(t, LK.el("tr"));
@@ -34,12 +35,14 @@ export const ENCOUNTER_SCRIPT = String.raw`
         LK.add(tr, LK.el("td", null, LK.fmt(m.cr) || ""));
         LK.add(tr, LK.el("td", null, num(m.xp) || ""));
         LK.add(tr, LK.el("td", null, num(m.count) || ""));
-        LK.add(tr, LK.el("td", null, typeof m.xp === "number" && typeof m.count === "number" ? num(m.xp * m.count) : ""));
+        LK.add(tr,
+            LK.el("td", null, typeof m.xp === "number" && typeof m.count === "number" ? num(m.xp * m.count) : ""));
         LK.add(tr, LK.el("td", null, (LK.fmt(m.document_key) || "") + (LK.isHomebrew(m) ? " (homebrew)" : "")));
       });
     }
     LK.line(card, "Total XP", num(g.total_xp));
-    if (g.multiplier !== undefined) LK.line(card, "Multiplier", "×" + g.multiplier + " → adjusted XP " + num(g.adjusted_xp));
+    if (g.multiplier !== undefined)
+        LK.line(card, "Multiplier", "×" + g.multiplier + " → adjusted XP " + num(g.adjusted_xp));
     var d = LK.add(card, LK.el("div", "line"));
     LK.add(d, LK.el("b", null, "Difficulty "));
     LK.add(d, LK.el("span", "big", LK.cap(LK.fmt(g.difficulty) || "below the lowest threshold")));
@@ -56,10 +59,14 @@ export const ENCOUNTER_SCRIPT = String.raw`
     if (a.edition) LK.add(meta, LK.el("span", "chip", LK.fmt(a.edition) + " rules"));
     var docs = {};
     var groups = a.rating ? [a.rating] : Array.isArray(a.proposals) ? a.proposals : [];
-    groups.forEach(function (g) { (g && Array.isArray(g.monsters) ? g.monsters : []).forEach(function (m) { if (m && m.document_key) docs[m.document_key] = LK.isHomebrew(m); }); });
-    Object.keys(docs).forEach(function (k) { LK.add(meta, LK.el("span", docs[k] ? "chip hb" : "chip", (docs[k] ? "Homebrew: " : "") + LK.cut(k, 80))); });
+    groups.forEach(function (g) {
+        (g && Array.isArray(g.monsters) ? g.monsters : []).forEach(function (m) {
+            if (m && m.document_key) docs[m.document_key] = LK.isHomebrew(m); }); });
+    Object.keys(docs).forEach(function (k) {
+        LK.add(meta, LK.el("span", docs[k] ? "chip hb" : "chip", (docs[k] ? "Homebrew: " : "") + LK.cut(k, 80))); });
     if (a.rating) group(card, a.rating, a.thresholds, null);
-    else groups.forEach(function (g, i) { group(card, g, a.thresholds, "Group " + (i + 1) + (g && g.shape ? ": " + LK.fmt(g.shape) : "")); });
+    else groups.forEach(function (g, i) {
+        group(card, g, a.thresholds, "Group " + (i + 1) + (g && g.shape ? ": " + LK.fmt(g.shape) : "")); });
     if (LK.str(a.message)) LK.add(card, LK.el("p", "note", a.message));
     if (LK.str(a.rule) || Array.isArray(a.sources)) {
       var det = LK.add(card, LK.el("details"));

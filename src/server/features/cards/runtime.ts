@@ -73,7 +73,8 @@ var LK = (function () {
     blocks.forEach(function (block, i) {
       var lines = block.split("\n").filter(function (l) { return l.trim() !== ""; });
       if (!lines.length) return;
-      if (lines.every(function (l) { return /^\s*\|/.test(l); })) { add(box, el("pre", null, lines.join("\n"))); return; }
+      if (lines.every(function (l) { return /^\s*\|/.test(l); })) {
+          add(box, el("pre", null, lines.join("\n"))); return; }
       if (lines.every(function (l) { return /^\s*([-*•]|\d+\.)\s+/.test(l); })) {
         var ul = add(box, el("ul"));
         lines.forEach(function (l) { inline(add(ul, el("li")), l.replace(/^\s*([-*•]|\d+\.)\s+/, "")); });
@@ -88,7 +89,8 @@ var LK = (function () {
   /** The homebrew format's name ("OrcBrew", "5etools"), or null for official and open content. */
   function homebrewFormat(r) {
     var m = /^lorekeeper:\/\/[^/]+\/([a-z0-9_]+):/.exec(String(r.uri || ""));
-    var s = Object.prototype.hasOwnProperty.call(HOMEBREW, r.document_source) ? r.document_source : m && Object.prototype.hasOwnProperty.call(HOMEBREW, m[1]) ? m[1] : null;
+    var s = Object.prototype.hasOwnProperty.call(HOMEBREW, r.document_source) ? r.document_source :
+        m && Object.prototype.hasOwnProperty.call(HOMEBREW, m[1]) ? m[1] : null;
     return s ? HOMEBREW[s] : null;
   }
   function isHomebrew(r) { return homebrewFormat(r) !== null; }
@@ -105,11 +107,13 @@ var LK = (function () {
     var meta = add(card, el("div", "meta"));
     if (isHomebrew(r)) add(meta, el("span", "chip hb", "Homebrew (" + homebrewFormat(r) + ")"));
     var doc = r.document_name || r.document_key;
-    if (doc) add(meta, el("span", "chip", cut(doc, 120) + (r.document_name && r.document_key ? " (" + cut(r.document_key, 60) + ")" : "")));
+    if (doc) add(meta, el("span", "chip", cut(doc, 120) +
+        (r.document_name && r.document_key ? " (" + cut(r.document_key, 60) + ")" : "")));
     var ed = edition(r);
     if (ed) add(meta, el("span", "chip", ed));
   }
-  var SKIP = { name: 1, key: 1, kind: 1, uri: 1, document_key: 1, document_name: 1, document_source: 1, source_url: 1, summary: 1, similarity_score: 1, item_key: 1 };
+  var SKIP = { name: 1, key: 1, kind: 1, uri: 1, document_key: 1, document_name: 1, document_source: 1, source_url: 1,
+      summary: 1, similarity_score: 1, item_key: 1 };
   /** A compact row (detail "summary"): its name and every short fact it carries. */
   function summaryCard(root, r) {
     var card = add(root, el("section", "card"));
@@ -123,13 +127,16 @@ var LK = (function () {
     root.textContent = "";
     var sc = result && result.structuredContent;
     if (!result || result.isError || !sc || typeof sc !== "object") {
-      var text = result && Array.isArray(result.content) ? result.content.filter(function (c) { return c && c.type === "text"; }).map(function (c) { return c.text; }).join("\n") : "";
+      var text = result && Array.isArray(result.content) ?
+          result.content.filter(function (c) { return c && c.type === "text"; })
+              .map(function (c) { return c.text; }).join("\n") : "";
       add(root, el("div", "card err", text || "No structured answer to show."));
       reportSize();
       return;
     }
     if (api.renderAnswer) {
-      try { api.renderAnswer(root, sc); } catch (e) { add(root, el("div", "card err", "This answer could not be drawn as a card.")); }
+      try { api.renderAnswer(root, sc); } catch (e) {
+          add(root, el("div", "card err", "This answer could not be drawn as a card.")); }
       reportSize();
       return;
     }
@@ -138,30 +145,39 @@ var LK = (function () {
     rows.slice(0, 25).forEach(function (r) {
       if (r && typeof r === "object") { try { api.render(root, r, sc); } catch (e) { summaryCard(root, r); } }
     });
-    if (rows.length > 25 || sc.has_more) add(root, el("p", "note", "Showing " + Math.min(rows.length, 25) + " of " + (sc.total || rows.length) + " results."));
-    if (sc.detail !== "full" && rows.length) add(root, el("p", "note", "Compact rows: ask with detail \"full\" for whole entries."));
+    if (rows.length > 25 || sc.has_more) add(root,
+        el("p", "note", "Showing " + Math.min(rows.length, 25) + " of " + (sc.total || rows.length) + " results."));
+    if (sc.detail !== "full" && rows.length)
+        add(root, el("p", "note", "Compact rows: ask with detail \"full\" for whole entries."));
     reportSize();
   }
   // ---- the MCP Apps bridge (postMessage, JSON-RPC 2.0) ----
   var nextId = 1, pending = {};
   function post(msg) { if (window.parent && window.parent !== window) window.parent.postMessage(msg, "*"); }
-  function theme(ctx) { if (ctx && (ctx.theme === "light" || ctx.theme === "dark")) document.documentElement.setAttribute("data-theme", ctx.theme); }
-  function reportSize() { post({ jsonrpc: "2.0", method: "ui/notifications/size-changed", params: { height: Math.ceil(document.documentElement.scrollHeight) } }); }
+  function theme(ctx) { if (ctx && (ctx.theme === "light" || ctx.theme === "dark"))
+      document.documentElement.setAttribute("data-theme", ctx.theme); }
+  function reportSize() { post({ jsonrpc: "2.0", method: "ui/notifications/size-changed",
+      params: { height: Math.ceil(document.documentElement.scrollHeight) } }); }
   window.addEventListener("message", function (ev) {
     if (ev.source !== window.parent) return;
     var m = ev.data;
     if (!m || m.jsonrpc !== "2.0") return;
-    if (!m.method && m.id !== undefined && pending[m.id]) { var done = pending[m.id]; delete pending[m.id]; done(m.result || null); return; }
+    if (!m.method && m.id !== undefined && pending[m.id]) {
+        var done = pending[m.id]; delete pending[m.id]; done(m.result || null); return; }
     if (m.method === "ui/notifications/tool-result") show(m.params);
     else if (m.method === "ui/notifications/host-context-changed") theme(m.params);
-    else if (m.id !== undefined && (m.method === "ui/resource-teardown" || m.method === "ping")) post({ jsonrpc: "2.0", id: m.id, result: {} });
+    else if (m.id !== undefined && (m.method === "ui/resource-teardown" || m.method === "ping"))
+        post({ jsonrpc: "2.0", id: m.id, result: {} });
   });
   function start() {
     var id = nextId++;
-    pending[id] = function (res) { theme(res && res.hostContext); post({ jsonrpc: "2.0", method: "ui/notifications/initialized", params: {} }); };
-    post({ jsonrpc: "2.0", id: id, method: "ui/initialize", params: { appInfo: { name: "lorekeeper-card", version: "1" }, appCapabilities: {}, protocolVersion: "2026-01-26" } });
+    pending[id] = function (res) { theme(res && res.hostContext);
+        post({ jsonrpc: "2.0", method: "ui/notifications/initialized", params: {} }); };
+    post({ jsonrpc: "2.0", id: id, method: "ui/initialize", params: {
+        appInfo: { name: "lorekeeper-card", version: "1" }, appCapabilities: {}, protocolVersion: "2026-01-26" } });
   }
-  var api = { el: el, add: add, str: str, fmt: fmt, cap: cap, signed: signed, line: line, prose: prose, header: header, summaryCard: summaryCard, show: show, start: start, render: summaryCard, renderAnswer: null,
+  var api = { el: el, add: add, str: str, fmt: fmt, cap: cap, signed: signed, line: line, prose: prose,
+      header: header, summaryCard: summaryCard, show: show, start: start, render: summaryCard, renderAnswer: null,
     isHomebrew: isHomebrew, cut: cut };
   return api;
 })();

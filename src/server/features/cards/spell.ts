@@ -15,7 +15,8 @@ export const SPELL_SCRIPT = String.raw`
     if (r.desc === undefined && r.components === undefined) return LK.summaryCard(root, r);
     var card = LK.add(root, LK.el("section", "card"));
     var school = LK.str(r.school) ? String(r.school).toLowerCase() : "";
-    var sub = typeof r.level === "number" ? (r.level === 0 ? LK.cap(school + " cantrip").trim() : ordinal(r.level) + "-level " + school) : LK.cap(school);
+    var sub = typeof r.level === "number" ?
+        (r.level === 0 ? LK.cap(school + " cantrip").trim() : ordinal(r.level) + "-level " + school) : LK.cap(school);
     var tags = [];
     if (r.ritual === true) tags.push("ritual");
     if (r.concentration === true) tags.push("concentration");
@@ -25,10 +26,12 @@ export const SPELL_SCRIPT = String.raw`
     LK.line(card, "Casting Time", r.casting_time);
     LK.line(card, "Range", r.range);
     LK.line(card, "Components", components(r.components));
-    LK.line(card, "Duration", r.concentration === true && LK.str(r.duration) && !/concentration/i.test(r.duration) ? "Concentration, " + r.duration : r.duration);
+    LK.line(card, "Duration", r.concentration === true && LK.str(r.duration) && !/concentration/i.test(r.duration) ?
+        "Concentration, " + r.duration : r.duration);
     LK.add(card, LK.el("hr"));
     LK.prose(card, r.desc);
-    if (LK.str(r.higher_level)) LK.prose(card, r.higher_level, /cantrip/i.test(sub) ? "Cantrip Upgrade." : "At Higher Levels.");
+    if (LK.str(r.higher_level))
+        LK.prose(card, r.higher_level, /cantrip/i.test(sub) ? "Cantrip Upgrade." : "At Higher Levels.");
     LK.line(card, "Classes", Array.isArray(r.classes) ? r.classes.map(LK.cap) : r.classes);
     LK.line(card, "Saving Throw", r.saving_throw ? LK.cap(String(r.saving_throw)) : null);
     LK.line(card, "Damage", [LK.fmt(r.damage_roll), LK.fmt(r.damage_types)].filter(Boolean).join(" ") || null);

@@ -12,10 +12,13 @@ export const CARD_CSS = `
 :root[data-theme=dark]{${DARK}}
 :root[data-theme=light]{${LIGHT}}
 *{box-sizing:border-box}
-body{margin:0;padding:8px;background:var(--bg);color:var(--fg);font:14px/1.45 Georgia,"Times New Roman",serif;overflow-wrap:anywhere}
-.card{max-width:720px;margin:0 auto 12px;padding:10px 14px;border-top:4px solid var(--rule);border-bottom:4px solid var(--rule)}
+body{margin:0;padding:8px;background:var(--bg);color:var(--fg);font:14px/1.45 Georgia,"Times New Roman",serif;
+  overflow-wrap:anywhere}
+.card{max-width:720px;margin:0 auto 12px;padding:10px 14px;border-top:4px solid var(--rule);
+  border-bottom:4px solid var(--rule)}
 h2{margin:0;color:var(--accent);font-size:1.5em;font-variant:small-caps;line-height:1.2}
-h3{margin:12px 0 4px;color:var(--accent);font-size:1.1em;font-variant:small-caps;border-bottom:1px solid var(--accent);font-weight:normal}
+h3{margin:12px 0 4px;color:var(--accent);font-size:1.1em;font-variant:small-caps;border-bottom:1px solid var(--accent);
+  font-weight:normal}
 .sub{margin:2px 0 6px;font-style:italic}
 .meta{display:flex;flex-wrap:wrap;gap:4px;margin:4px 0;font:12px/1.3 system-ui,sans-serif}
 .chip{background:var(--chip);color:var(--muted);border-radius:3px;padding:1px 6px}
@@ -42,8 +45,10 @@ table{border-collapse:collapse;width:100%;margin:4px 0;font-size:13px}
 th,td{border-bottom:1px solid var(--chip);padding:3px 4px;text-align:left;vertical-align:top}
 th{color:var(--accent);font-weight:bold}
 .scroll{overflow-x:auto}
-.bar{display:flex;height:22px;margin:6px 0 2px;border-radius:3px;overflow:hidden;position:relative;font:11px/22px system-ui,sans-serif}
-.bar div{flex:1;text-align:center;color:var(--fg);background:var(--chip);border-right:1px solid var(--bg);white-space:nowrap;overflow:hidden}
+.bar{display:flex;height:22px;margin:6px 0 2px;border-radius:3px;overflow:hidden;position:relative;
+  font:11px/22px system-ui,sans-serif}
+.bar div{flex:1;text-align:center;color:var(--fg);background:var(--chip);border-right:1px solid var(--bg);
+  white-space:nowrap;overflow:hidden}
 .bar div.on{background:var(--accent);color:var(--bg);font-weight:bold}
 .big{font-size:1.2em;color:var(--accent);font-weight:bold}
 `;
