@@ -15,7 +15,8 @@ import { COMMANDS } from "./commands/index.ts";
 function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length), 8);
   return [
-    `LoreKeeper ${APP_VERSION} — an MCP server for D&D 5e content (Open5e, D&D 5e API, OrcBrew and 5etools homebrew).`,
+    `LoreKeeper ${APP_VERSION} — an MCP server for D&D 5e content ` +
+      "(Open5e, D&D 5e API, OrcBrew and 5etools homebrew).",
     "",
     "Usage: lorekeeper [command] [options]",
     "",

@@ -39,7 +39,9 @@ export class Progress {
     if (this.quiet) return;
     const ms = Date.now() - p.startedAt;
     const pct = p.total ? ` ${Math.min(100, Math.floor((p.done / p.total) * 100))}%` : "";
-    const line = `${p.label}: ${p.done}${p.total ? `/${p.total}` : ""} records${pct} ${fmtRate(p.done, ms)}${fmtEta(p.done, p.total, ms)}${extra}`;
+    const line =
+      `${p.label}: ${p.done}${p.total ? `/${p.total}` : ""} records${pct} ${fmtRate(p.done, ms)}` +
+      `${fmtEta(p.done, p.total, ms)}${extra}`;
     if (this.tty) {
       this.out.write(`\r\x1b[2K${safeLine(line)}`);
       this.live = true;

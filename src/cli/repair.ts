@@ -71,7 +71,8 @@ function rebuildVectorIndex(store: Store, steps: string[]): void {
   const r = syncIndex(store);
   steps.push(
     r.modelId
-      ? `rebuilt the vector index from the ${r.size} stored vectors of ${r.modelId}${r.saved ? "" : " (in memory only: it could not be saved)"}`
+      ? `rebuilt the vector index from the ${r.size} stored vectors of ${r.modelId}` +
+          `${r.saved ? "" : " (in memory only: it could not be saved)"}`
       : "no embeddings stored yet, so no vector index to rebuild",
   );
 }
@@ -90,11 +91,20 @@ export async function repairVectors(path: string, provider: EmbedderProvider): P
     const { embedPending } = await import("../ingest/embed.ts");
     const embedder = await provider.get();
     if (!embedder)
-      return `${p.pending} entities have no vector, but no embedding model is available to compute them (${provider.reason() ?? "unknown reason"})`;
+      return (
+        `${p.pending} entities have no vector, but no embedding model is available to compute them ` +
+        `(${provider.reason() ?? "unknown reason"})`
+      );
     if (embedder.id !== p.modelId)
-      return `${p.pending} entities have no vector of ${p.modelId}, but the model here is ${embedder.id}: run \`lorekeeper sync\` to embed the store with it`;
+      return (
+        `${p.pending} entities have no vector of ${p.modelId}, but the model here is ${embedder.id}: run ` +
+        `\`lorekeeper sync\` to embed the store with it`
+      );
     const r = await embedPending(store, provider);
-    return `computed the ${r.embedded} missing vectors with ${p.modelId}${r.remaining ? ` (${r.remaining} still missing)` : ""}`;
+    return (
+      `computed the ${r.embedded} missing vectors with ${p.modelId}` +
+      `${r.remaining ? ` (${r.remaining} still missing)` : ""}`
+    );
   } catch (err) {
     return `computing the missing vectors failed: ${(err as Error).message}`;
   } finally {

@@ -71,7 +71,9 @@ function storeCheck(path: string): Check {
       name: "store",
       status: "warn",
       summary: `no store yet at ${path} (the server creates it on first start)`,
-      fix: "Fill it with `lorekeeper sync` (online), or `lorekeeper import` / a binary with a content pack (offline); tools also fetch their content on first use when online.",
+      fix:
+        "Fill it with `lorekeeper sync` (online), or `lorekeeper import` / a binary with a content pack (offline); " +
+        "tools also fetch their content on first use when online.",
     };
   }
   let store: Store;
@@ -123,7 +125,9 @@ function storeCheck(path: string): Check {
         name: "store",
         status: "fail",
         summary: `${path}: ${schema.problem}`,
-        fix: `Record it again: lorekeeper doctor --repair --db-path "${path}" (a lorekeeper sync or import does it too); nothing else is changed.`,
+        fix:
+          `Record it again: lorekeeper doctor --repair --db-path "${path}" (a lorekeeper sync or import does it ` +
+          `too); nothing else is changed.`,
       };
     }
     const version = Number(getMeta(db, "schema_version") ?? 0);
@@ -181,7 +185,9 @@ function storeCheck(path: string): Check {
         status: "warn",
         summary,
         details,
-        fix: "The store is empty: each tool fetches its content on first use (online), or fill it now with `lorekeeper sync`, or `lorekeeper import FILE`.",
+        fix:
+          "The store is empty: each tool fetches its content on first use (online), or fill it now with " +
+          "`lorekeeper sync`, or `lorekeeper import FILE`.",
       };
     if (failed.length)
       return {
@@ -228,7 +234,9 @@ async function vectorIndexCheck(path: string): Promise<Check | undefined> {
       status: "info",
       summary: "no embeddings stored yet (semantic ranking starts after the first sync with a model)",
     };
-  const fix = `It is rebuilt from the store automatically at the next search; to do it now: lorekeeper doctor --repair --db-path "${path}"`;
+  const fix =
+    `It is rebuilt from the store automatically at the next search; to do it now: lorekeeper doctor ` +
+    `--repair --db-path "${path}"`;
   const sidecar = readSidecar(paths);
   if ("problem" in sidecar)
     return { name: "vector index", status: "warn", summary: `${paths.index}: ${sidecar.problem}`, fix };
@@ -299,9 +307,13 @@ function embeddingsCheck(path: string): Check | undefined {
       return {
         name: "embeddings",
         status: "warn",
-        summary: `${summary}; ${p.pending} have none (an embedding run was interrupted, or content was imported with --no-embed): semantic ranking is partial`,
+        summary:
+          `${summary}; ${p.pending} have none (an embedding run was interrupted, or content was imported with ` +
+          `--no-embed): semantic ranking is partial`,
         details: { ...p },
-        fix: `Compute them: lorekeeper doctor --repair --db-path "${path}" (a running server also computes them in the background at start).`,
+        fix:
+          `Compute them: lorekeeper doctor --repair --db-path "${path}" (a running server also computes them in ` +
+          `the background at start).`,
       };
     } finally {
       store.close();
@@ -336,7 +348,8 @@ function leftoversCheck(path: string): Check | undefined {
 }
 
 const INSTALLED_FIX =
-  "Install it again (`lorekeeper model install … --force`), switch to another (`lorekeeper model use NAME`), or remove it (`lorekeeper model remove NAME`).";
+  "Install it again (`lorekeeper model install … --force`), switch to another (`lorekeeper model use NAME`), or " +
+  "remove it (`lorekeeper model remove NAME`).";
 
 /**
  * Core entries (SRD 5.1/5.2) of one profile group (creatures, spells, magic items, rules) stored
@@ -358,7 +371,10 @@ export function profilesCheck(path: string, group: ProfileGroup = PROFILE_GROUPS
         status: "warn",
         summary: `${summary}; none for ${c.lacking.join(", ")}${more}: searching them by description is weaker`,
         details: { ...c },
-        fix: `Their rows were stored by an older LoreKeeper: sync them again (online) with \`lorekeeper sync --types ${group.kinds.join(",")} --force --db-path "${path}"\`, or import a content pack built with this version. Names this version has no profile for are listed by \`bun scripts/check-profiles.ts\` in a checkout.`,
+        fix:
+          `Their rows were stored by an older LoreKeeper: sync them again (online) with \`lorekeeper sync --types ` +
+          `${group.kinds.join(",")} --force --db-path "${path}"\`, or import a content pack built with this version. ` +
+          `Names this version has no profile for are listed by \`bun scripts/check-profiles.ts\` in a checkout.`,
       };
     } finally {
       store.close();
@@ -381,7 +397,9 @@ async function modelCheck(cfg: Config, storeVectors: Record<string, number> | un
           name: "model",
           status: "fail",
           summary: `LOREKEEPER_MODEL_DIR=${cfg.modelDir} does not load: ${provider.reason() ?? "unknown reason"}`,
-          fix: "Point LOREKEEPER_MODEL_DIR at a complete fastembed model folder (model.onnx + tokenizer files), or unset it.",
+          fix:
+            "Point LOREKEEPER_MODEL_DIR at a complete fastembed model folder (model.onnx + tokenizer files), or " +
+            "unset it.",
         };
       const installed = activeModelDir(cfg.modelsDir);
       if (installed)
@@ -393,7 +411,8 @@ async function modelCheck(cfg: Config, storeVectors: Record<string, number> | un
         };
       const made = storeVectors ? Object.keys(storeVectors) : [];
       const hint = made.length
-        ? ` The store's vectors were made with ${made.join(", ")}: install that model (\`lorekeeper model install <name>\`) to use them.`
+        ? ` The store's vectors were made with ${made.join(", ")}: install that model (\`lorekeeper model install ` +
+          `<name>\`) to use them.`
         : "";
       return { name: "model", status: "warn", summary: advice.state, fix: `${advice.fix}${hint}` };
     }
@@ -403,7 +422,9 @@ async function modelCheck(cfg: Config, storeVectors: Record<string, number> | un
       return {
         name: "model",
         status: "fail",
-        summary: `the installed model in use (${installed}) does not load (${embedder.id} answers instead): ${provider.reason() ?? "see the log"}`,
+        summary:
+          `the installed model in use (${installed}) does not load (${embedder.id} answers instead): ` +
+          `${provider.reason() ?? "see the log"}`,
         fix: INSTALLED_FIX,
       };
     }
@@ -424,9 +445,12 @@ async function modelCheck(cfg: Config, storeVectors: Record<string, number> | un
     // An installed model's manifest (lorekeeper model install): what it is, where it came from, its license.
     const manifest = info?.dir ? readManifest(info.dir) : undefined;
     const about = manifest
-      ? `; ${manifest.model}, ${manifest.pooling} pooling, ${manifest.precision}, license ${manifest.license}, from ${manifest.source.join(" + ")}`
+      ? `; ${manifest.model}, ${manifest.pooling} pooling, ${manifest.precision}, license ${manifest.license}, from ` +
+        `${manifest.source.join(" + ")}`
       : "";
-    const summary = `${embedder.id} (dim ${embedder.dim}, from ${info?.source ?? "?"} ${info?.dir ?? ""}) loaded in ${details.load_ms} ms; test sentence embedded in ${details.embed_ms} ms${about}`;
+    const summary =
+      `${embedder.id} (dim ${embedder.dim}, from ${info?.source ?? "?"} ${info?.dir ?? ""}) loaded in ` +
+      `${details.load_ms} ms; test sentence embedded in ${details.embed_ms} ms${about}`;
     if (manifest) Object.assign(details, { manifest });
     if (!Number.isFinite(norm) || norm === 0)
       return {

@@ -1,4 +1,7 @@
-/** `lorekeeper import <file.orcbrew | file.json | folder ...>`: import OrcBrew and 5etools homebrew into the local store. */
+/**
+ * `lorekeeper import <file.orcbrew | file.json | folder ...>`:
+ * import OrcBrew and 5etools homebrew into the local store.
+ */
 import { existsSync } from "node:fs";
 import { dbPath } from "../../config.ts";
 import { embedAfterIngest } from "../../ingest/after-ingest.ts";
@@ -13,7 +16,9 @@ import { type Command, UsageError } from "../command.ts";
 import { Progress, table } from "../progress.ts";
 import { safeJson, safeText } from "../../text/sanitize.ts";
 
-const HELP = `Usage: lorekeeper import <file.orcbrew | file.json | folder> [more...] [--dry-run] [--force] [--no-embed] [--json] [--db-path PATH]
+const HELP =
+  `Usage: lorekeeper import <file.orcbrew | file.json | folder> [more...] [--dry-run] [--force] ` +
+  `[--no-embed] [--json] [--db-path PATH]
 
 Two homebrew formats (docs/homebrew.md), told apart by extension (else by content); a folder stands
 for every .orcbrew and .json file under it.
@@ -74,7 +79,8 @@ function printFile(r: FileReport, out: string[]): void {
   } else {
     const unit = r.format === "5etools" ? "source" : "pack";
     out.push(
-      `${r.file}: ${verb} ${r.imported} entities from ${r.packs.length} ${unit}${r.packs.length === 1 ? "" : "s"}${r.format ? ` (${r.format})` : ""}, ${r.skipped} skipped`,
+      `${r.file}: ${verb} ${r.imported} entities from ${r.packs.length} ${unit}${r.packs.length === 1 ? "" : "s"}` +
+        `${r.format ? ` (${r.format})` : ""}, ${r.skipped} skipped`,
     );
     const rows: Array<Array<string | number>> = [];
     for (const p of r.packs) {
@@ -107,7 +113,8 @@ function printFile(r: FileReport, out: string[]): void {
       // Something was there before: the pack replaced an earlier import.
       if (!r.dry_run && p.store && p.store.updated + p.store.unchanged + p.store.deleted > 0) {
         out.push(
-          `  ${p.name}: replaced earlier import (${p.store.inserted} new, ${p.store.updated} changed, ${p.store.unchanged} unchanged, ${p.store.deleted} removed)`,
+          `  ${p.name}: replaced earlier import (${p.store.inserted} new, ${p.store.updated} changed, ` +
+            `${p.store.unchanged} unchanged, ${p.store.deleted} removed)`,
         );
       }
     }
@@ -131,7 +138,13 @@ function printFile(r: FileReport, out: string[]): void {
 function summary(rep: ImportReport): string {
   const packs = rep.files.reduce((n, f) => n + (f.ok ? f.packs.length : 0), 0);
   const head = rep.dry_run ? "DRY RUN (nothing written)" : rep.failed ? "FAILED" : rep.skipped ? "PARTIAL" : "OK";
-  return `${head}: ${rep.dry_run ? "would import" : "imported"} ${rep.imported} entities from ${packs} pack${packs === 1 ? "" : "s"} in ${rep.files.length - rep.failed} file${rep.files.length - rep.failed === 1 ? "" : "s"}; ${rep.skipped} skipped${rep.not_imported ? ` (${rep.not_imported} more left out by design, see Notes)` : ""}; ${rep.failed} file${rep.failed === 1 ? "" : "s"} failed.`;
+  return (
+    `${head}: ${rep.dry_run ? "would import" : "imported"} ${rep.imported} entities from ${packs} pack` +
+    `${packs === 1 ? "" : "s"} in ${rep.files.length - rep.failed} file` +
+    `${rep.files.length - rep.failed === 1 ? "" : "s"}; ${rep.skipped} skipped` +
+    `${rep.not_imported ? ` (${rep.not_imported} more left out by design, see Notes)` : ""}; ${rep.failed} file` +
+    `${rep.failed === 1 ? "" : "s"} failed.`
+  );
 }
 
 export const importCommand: Command = {
@@ -212,7 +225,9 @@ export const importCommand: Command = {
             );
       if (values.json) {
         process.stdout.write(
-          `${safeJson(JSON.stringify({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null }, null, 2))}\n`,
+          `${safeJson(
+            JSON.stringify({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null }, null, 2),
+          )}\n`,
         );
       } else {
         const out: string[] = report.warnings.map((w) => `Note: ${w}`);

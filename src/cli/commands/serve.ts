@@ -5,7 +5,9 @@ import { list, parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
 import { UPSTREAM_ENV_VARS } from "../../sources/index.ts";
 
-const HELP = `Usage: lorekeeper serve [--http [--host H] [--port P] [--token T] [--allowed-origin O ...] [--allowed-host H ...]] [--prefer-documents K,...] [--db-path PATH]
+const HELP =
+  `Usage: lorekeeper serve [--http [--host H] [--port P] [--token T] [--allowed-origin O ...] ` +
+  `[--allowed-host H ...]] [--prefer-documents K,...] [--db-path PATH]
 
 Run the LoreKeeper MCP server. \`lorekeeper\` with no command does the same (stdio).
 

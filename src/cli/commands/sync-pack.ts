@@ -35,7 +35,8 @@ export async function runPack(src: string, o: PackRunOptions, ctx: CommandContex
       process.stdout.write(
         `OK: loaded ${l.entities} entities from ${l.origins} content types in ${(r.durationMs / 1000).toFixed(1)} s ` +
           `(${l.inserted} new, ${l.updated} changed, ${l.unchanged} unchanged, ${l.deleted} removed); ` +
-          `${l.vectorsCopied} vectors taken from the pack${r.vectorModel ? ` (${r.vectorModel})` : ""}.${embed ? ` ${embed.summary}` : ""}\n`,
+          `${l.vectorsCopied} vectors taken from the pack${r.vectorModel ? ` (${r.vectorModel})` : ""}.` +
+          `${embed ? ` ${embed.summary}` : ""}\n`,
       );
     }
     return EXIT_OK;

@@ -111,7 +111,9 @@ export const syncCommand: Command = {
           else {
             const r = e.result;
             progress.line(
-              `${r.source} ${r.contentType}: ${statusWord(r)}, ${r.records} records${r.skipped ? `, ${r.skipped} skipped` : ""}, ${r.requests} requests, ${r.durationMs} ms${r.error ? ` — ${r.error}` : ""}`,
+              `${r.source} ${r.contentType}: ${statusWord(r)}, ${r.records} records` +
+                `${r.skipped ? `, ${r.skipped} skipped` : ""}, ${r.requests} requests, ${r.durationMs} ms` +
+                `${r.error ? ` — ${r.error}` : ""}`,
             );
           }
         },
@@ -139,10 +141,16 @@ export const syncCommand: Command = {
           r.durationMs,
         ]);
         process.stdout.write(
-          `${table(["source", "type", "status", "records", "skipped", "new", "changed", "deleted", "requests", "ms"], rows, new Set([3, 4, 5, 6, 7, 8, 9]))}\n`,
+          `${table(
+            ["source", "type", "status", "records", "skipped", "new", "changed", "deleted", "requests", "ms"],
+            rows,
+            new Set([3, 4, 5, 6, 7, 8, 9]),
+          )}\n`,
         );
         process.stdout.write(
-          `\n${report.status.toUpperCase()}: ${fetched} records fetched in ${(report.durationMs / 1000).toFixed(1)} s (${rate} records/s), ${report.requests} requests; ${report.records} records stored for these types.${embed ? ` ${embed.summary}` : ""}\n`,
+          `\n${report.status.toUpperCase()}: ${fetched} records fetched in ` +
+            `${(report.durationMs / 1000).toFixed(1)} s (${rate} records/s), ${report.requests} requests; ` +
+            `${report.records} records stored for these types.${embed ? ` ${embed.summary}` : ""}\n`,
         );
         for (const r of report.results.filter((x) => x.status === "failed"))
           process.stdout.write(safeText(`  ${r.source} ${r.contentType}: ${r.error}\n`));
