@@ -98,7 +98,9 @@ export const WEAPON_PROPERTIES = [
   "versatile",
 ] as const;
 export const SPELL_COMPONENTS = ["verbal", "somatic", "material", "costly material", "consumed material"] as const;
-/** Creature alignment words (derived.ts alignmentWords): the axes' words, "unaligned", and "any" for "any alignment". */
+/**
+ * Creature alignment words (derived.ts alignmentWords): the axes' words, "unaligned", and "any" for "any alignment".
+ */
 export const ALIGNMENT_WORDS = ["lawful", "neutral", "chaotic", "good", "evil", "unaligned", "any"] as const;
 
 // ── Kinds ───────────────────────────────────────────────────────────────────────────────────────

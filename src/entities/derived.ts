@@ -90,7 +90,10 @@ export function isMagicItem(kind: EntityKind, name: string, data: JsonObject): b
 const LAW = ["lawful", "neutral", "chaotic"] as const;
 const MORAL = ["good", "neutral", "evil"] as const;
 
-/** One axis of an "any …" alignment: the words it names on that axis, else the axis minus what "non-…" rules out. */
+/**
+ * One axis of an "any …" alignment: the words it names on that axis,
+ * else the axis minus what "non-…" rules out.
+ */
 function openAxis(
   axis: readonly string[],
   own: readonly string[],
@@ -155,8 +158,10 @@ function spellName(s: string): string | null {
   return straightApostrophes(n);
 }
 
-const NOT_A_SPELL_WORD =
-  /\b(?:another|without|using|expends?|expending|if|as|is|are|normally|can|with|higher|original|caster's|dc|absorb|counter|spells?|level|slots?|o|it|its|uses|cast|casts)\b/;
+const NOT_A_SPELL_WORD = new RegExp(
+  "\\b(?:another|without|using|expends?|expending|if|as|is|are|normally|can|with|higher|original|caster's|" +
+    "dc|absorb|counter|spells?|level|slots?|o|it|its|uses|cast|casts)\\b",
+);
 
 /** A list label of a spellcasting block: "Cantrips (at will)", "1st level (4 slots)", "At Will", "2/Day Each". */
 const SPELL_LIST_LABEL = /(cantrips?|level|at will|\/day|slots?)/i;
@@ -221,7 +226,9 @@ function namedCasts(desc: string): string[] {
 const CONDITION_WORDS = CONDITIONS.filter((c) => c !== "exhaustion").join("|");
 /** "… or be frightened", "is knocked prone", "has the Paralyzed condition", "becomes restrained". */
 const IMPOSES = new RegExp(
-  `\\b(?:be|is|are|become|becomes|becoming|left|knocked|knocks? (?:it|the target|them)|falls?|has the|have the|gains? the|gets? the|remains?|is then)\\s+(?:(?:also|instead|magically|now|then|both)\\s+)?(${CONDITION_WORDS})\\b`,
+  `\\b(?:be|is|are|become|becomes|becoming|left|knocked|knocks? (?:it|the target|them)|falls?|has the|have the|` +
+    `gains? the|gets? the|remains?|is then)\\s+(?:(?:also|instead|magically|now|then|both)\\s+)?` +
+    `(${CONDITION_WORDS})\\b`,
   "gi",
 );
 /** Sentences that speak of a condition without imposing it ("can't be frightened", "immune to being charmed"). */
@@ -258,12 +265,18 @@ export function conditionsInflicted(d: JsonObject, e?: { name: string }): string
   return CONDITIONS.filter((c) => out.has(c));
 }
 
-/** Curly apostrophes and backticks as "'" (books write both; the `trait` and `casts` filters fold what they are given the same way). */
+/**
+ * Curly apostrophes and backticks as "'" (books write both; the `trait` and `casts` filters fold what they are given
+ * the same way).
+ */
 export function straightApostrophes(s: string): string {
   return s.replace(/[‘’`]/g, "'");
 }
 
-/** A trait or action name without its usage note, as a book shows it: "Legendary Resistance (3/Day)" → "Legendary Resistance". */
+/**
+ * A trait or action name without its usage note, as a book shows
+ * it: "Legendary Resistance (3/Day)" → "Legendary Resistance".
+ */
 export function withoutUsage(raw: string): string {
   return raw
     .replace(/\([^)]*\)/g, "")
@@ -271,7 +284,10 @@ export function withoutUsage(raw: string): string {
     .trim();
 }
 
-/** A trait or action name as stored and matched: "Legendary Resistance (3/Day)" → "legendary resistance", "Devil’s Sight" → "devil's sight". */
+/**
+ * A trait or action name as stored and matched: "Legendary Resistance (3/Day)" → "legendary resistance",
+ * "Devil’s Sight" → "devil's sight".
+ */
 export function blockName(raw: string): string {
   return straightApostrophes(withoutUsage(raw)).toLowerCase();
 }

@@ -500,7 +500,8 @@ const FILTERS = [
     derive: components,
   },
   {
-    // search_equipment's type "magic-item" sets it (tools/kit/vocab.ts EQUIPMENT_TYPE_FILTERS); no tool parameter of its own.
+    // search_equipment's type "magic-item" sets it (tools/kit/vocab.ts EQUIPMENT_TYPE_FILTERS); no tool parameter of
+    // its own.
     column: "magic",
     sqlType: "INTEGER",
     kinds: ["item", "magic_item"],
@@ -542,7 +543,10 @@ export const FILTER_TABLE: readonly FilterColumn[] = FILTERS;
 
 /** The derived columns, in table order. */
 export const DERIVED_COLUMNS = FILTER_TABLE.filter((f) => f.derive).map((f) => f.column) as DerivedColumn[];
-/** The columns the normalizers fill (Entity.filters), in table order; each must be a field of EntityFilters (else this does not compile). */
+/**
+ * The columns the normalizers fill (Entity.filters), in table order; each must be a field of EntityFilters (else this
+ * does not compile).
+ */
 export const SOURCE_COLUMNS: readonly (keyof EntityFilters)[] = FILTER_TABLE.filter((f) => !f.derive).map(
   (f) => f.column,
 ) as SetBySources[];

@@ -111,7 +111,10 @@ export type CreatureData = {
   lair_actions: CreatureAction[];
   environments: string[];
   desc: string | null;
-  /** core creatures (SRD 5.1/5.2): what it looks like, where it lives, what it is known for (src/entities/data/creature-profiles.json) */
+  /**
+   * core creatures (SRD 5.1/5.2): what it looks like, where it lives,
+   * what it is known for (src/entities/data/creature-profiles.json)
+   */
   profile?: string;
   /** core creatures: names people use for it ("owl bear") */
   common_names?: string[];

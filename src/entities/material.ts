@@ -52,11 +52,13 @@ export function readMaterial(
   const notes: string[] = [];
   if (consumed === true && !fromText) {
     notes.push(
-      `${source} marks the material consumed, but its text ("${text}") does not say the spell consumes it. Corrected: not consumed.`,
+      `${source} marks the material consumed, but its text ("${text}") does not say the spell consumes it. ` +
+        "Corrected: not consumed.",
     );
   } else if (consumed === false && fromText) {
     notes.push(
-      `${source} marks the material not consumed, but its text ("${text}") says the spell consumes it. Corrected: consumed.`,
+      `${source} marks the material not consumed, but its text ("${text}") says the spell consumes it. Corrected: ` +
+        `consumed.`,
     );
   }
   return { material_cost, material_consumed: fromText, notes };

@@ -4,7 +4,10 @@
  * so that name-ordered lists group by it too (store/canonical.ts). Pure.
  */
 
-/** One word in the singular, for grouping only: "horses" → "horse", "wolves" stays, "boxes" → "box", "fairies" → "fairy". */
+/**
+ * One word in the singular, for grouping only: "horses" →
+ * "horse", "wolves" stays, "boxes" → "box", "fairies" → "fairy".
+ */
 function singular(w: string): string {
   if (w.length <= 3 || /\d/.test(w)) return w;
   if (w.endsWith("ies") && w.length > 4) return `${w.slice(0, -3)}y`;

@@ -39,7 +39,9 @@ export function isEntityKind(s: string): s is EntityKind {
 export const DOCUMENT_SOURCES = ["open5e_v2", "open5e_v1", "dnd5e_api", "orcbrew", "5etools"] as const;
 export type DocumentSource = (typeof DOCUMENT_SOURCES)[number];
 
-/** Sources read from the user's own files by `lorekeeper import` (never synced): homebrew, ranked after open content. */
+/**
+ * Sources read from the user's own files by `lorekeeper import` (never synced): homebrew, ranked after open content.
+ */
 export const HOMEBREW_SOURCES = ["orcbrew", "5etools"] as const satisfies readonly DocumentSource[];
 
 export function isHomebrewSource(source: string): boolean {

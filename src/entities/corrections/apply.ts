@@ -163,7 +163,8 @@ export function applyCorrections<E extends Entity>(entity: E): E {
       .filter((s) => s !== c.source)
       .map((s) => SOURCE_LABEL[s] ?? s);
     notes.push(
-      `${SOURCE_LABEL[c.source] ?? c.source} gives ${c.field} ${show(current)}; ${others.join(" and ")} give ${show(c.value)}. Corrected to the majority.`,
+      `${SOURCE_LABEL[c.source] ?? c.source} gives ${c.field} ${show(current)}; ${others.join(" and ")} give ` +
+        `${show(c.value)}. Corrected to the majority.`,
     );
   }
   if (notes.length === 0) return e;

@@ -5,7 +5,10 @@
 import type { DocumentInfo, DocumentSource, Entity, EntityKind } from "../types.ts";
 
 export interface NormalizeContext {
-  /** Upstream base URL without trailing slash ("https://api.open5e.com", "https://www.dnd5eapi.co"); used for `source_url`. */
+  /**
+   * Upstream base URL without trailing slash ("https://api.open5e.com",
+   * "https://www.dnd5eapi.co"); used for `source_url`.
+   */
   baseUrl: string;
   /** Known documents by key (names for records whose `document` is a bare key). */
   documents: Map<string, DocumentInfo>;

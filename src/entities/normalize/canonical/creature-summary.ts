@@ -7,8 +7,11 @@
 import type { CreatureAction, CreatureData } from "../../kinds.ts";
 
 const ATTACK = /^((melee|ranged|melee or ranged)\s+(weapon\s+|spell\s+)?attack(\s+roll)?\s*:|[+-]?\d+\s+to hit\b)/i;
-const DAMAGE_TYPES =
-  /\b(acid|bludgeoning|cold|fire|force|lightning|necrotic|piercing|poison|psychic|radiant|slashing|thunder)\s+damage\b/gi;
+const DAMAGE_TYPES = new RegExp(
+  "\\b(acid|bludgeoning|cold|fire|force|lightning|necrotic|piercing|poison|psychic|radiant|slashing|thunder)" +
+    "\\s+damage\\b",
+  "gi",
+);
 
 /** Numbers, dice, "DC", "+5 to hit", "(Recharge 5–6)" and units out; whitespace collapsed. */
 function withoutNumbers(s: string): string {

@@ -28,7 +28,8 @@ export function weaponEntity(source: DocumentSource, b: Base, d: WeaponData): En
     header: weaponHeader(d),
     body: [
       d.damage_dice
-        ? `Damage ${d.damage_dice}${d.damage_type ? ` ${d.damage_type}` : ""}${d.versatile_dice ? ` (versatile ${d.versatile_dice})` : ""}`
+        ? `Damage ${d.damage_dice}${d.damage_type ? ` ${d.damage_type}` : ""}` +
+          `${d.versatile_dice ? ` (versatile ${d.versatile_dice})` : ""}`
         : null,
       props ? `Properties: ${props}` : null,
       d.range !== null ? `Range ${d.range}${d.long_range !== null ? `/${d.long_range}` : ""} ft.` : null,

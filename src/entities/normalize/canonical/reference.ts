@@ -39,7 +39,10 @@ function withDescriptions<T extends { descriptions: DocDescription[] }>(d: Descr
   return { ...d, descriptions: d.descriptions ?? [] } as T;
 }
 
-/** Kinds whose data is just a text and its per-document wordings; `leadOf`: words written for finding it, before the text (not in its data). */
+/**
+ * Kinds whose data is just a text and its per-document wordings; `leadOf`: words written for finding it, before the
+ * text (not in its data).
+ */
 function textEntity(
   kind: "condition" | "damage_type",
   header: string,

@@ -40,7 +40,8 @@ export function spellEntity(source: DocumentSource, b: Base, raw: SpellData): En
     d.range ? `Range: ${d.range}` : null,
     `Components: ${componentsText(d.components) || "none"}`,
     d.duration
-      ? `Duration: ${d.concentration && !/concentration/i.test(d.duration) ? `Concentration, ${d.duration}` : d.duration}`
+      ? `Duration: ` +
+        `${d.concentration && !/concentration/i.test(d.duration) ? `Concentration, ${d.duration}` : d.duration}`
       : null,
   ].filter(Boolean);
   return entity(source, {
