@@ -91,7 +91,8 @@ export async function embedAfterIngest(
     const ms = Date.now() - t0;
     const rate = r.embedded > 0 && ms > 0 ? Math.round((r.embedded / (ms / 1000)) * 10) / 10 : null;
     const summary = r.busy
-      ? `Not embedded now: another LoreKeeper process, ${r.busy}, is embedding this store; its vectors serve this data too.`
+      ? `Not embedded now: another LoreKeeper process, ${r.busy}, is embedding this store; its vectors serve this ` +
+        `data too.`
       : r.modelId
         ? `Embedded ${r.embedded} new/changed entries with ${r.modelId} in ${(ms / 1000).toFixed(1)} s` +
           `${rate !== null ? ` (${rate} entities/s)` : ""}.`

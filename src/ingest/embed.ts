@@ -138,12 +138,14 @@ export async function embedPending(
       // The same model file under another name (installed twice, renamed): its vectors are this model's.
       const kept = adoptVectors(db, meta.modelId, { modelId, dim });
       log.info(
-        `the store's vectors were made by ${meta.modelId}, the same model file as ${modelId}: ${kept} vectors kept, none embedded again`,
+        `the store's vectors were made by ${meta.modelId}, the same model file as ${modelId}: ${kept} vectors kept, ` +
+          `none embedded again`,
       );
     } else if (!meta || meta.modelId !== modelId || meta.dim !== dim) {
       if (meta)
         log.info(
-          `embedding model changed (${meta.modelId}, dim ${meta.dim} → ${modelId}, dim ${dim}): every entity will be embedded again`,
+          `embedding model changed (${meta.modelId}, dim ${meta.dim} → ${modelId}, dim ${dim}): ` +
+            `every entity will be embedded again`,
         );
       // Same id with another dimension cannot happen with a real model; if it does, its vectors are unusable.
       if (meta && meta.modelId === modelId && meta.dim !== dim) deleteVectorsOfModel(db, modelId);
@@ -171,7 +173,8 @@ export async function embedPending(
   result.durationMs = ms();
   if (embedded > 0)
     log.info(
-      `embedded ${embedded} entities with ${modelId} in ${result.durationMs} ms (${(embedded / Math.max(0.001, result.durationMs / 1000)).toFixed(1)} entities/s)`,
+      `embedded ${embedded} entities with ${modelId} in ${result.durationMs} ms ` +
+        `(${(embedded / Math.max(0.001, result.durationMs / 1000)).toFixed(1)} entities/s)`,
     );
   return result;
 }
@@ -220,7 +223,9 @@ async function embedBatches(
     // vectors batch by batch (each would re-embed what the other wrote); that process embeds the rest.
     const current = getEmbeddingMeta(db);
     if (current && current.modelId !== modelId) {
-      note = `another process switched the store to ${current.modelId}; stopped here (that model's run embeds the rest)`;
+      note =
+        `another process switched the store to ${current.modelId}; stopped here (that model's run embeds the ` +
+        `rest)`;
       break;
     }
     const batch = listPendingVectors(db, modelId, size, afterId);

@@ -84,7 +84,8 @@ export function createEnsureData(store: Store, opts: EnsureOptions) {
         const failed = report.results.filter((r) => r.status === "failed");
         if (failed.length > 0 && failed.length === report.results.length) {
           throw new DataUnavailableError(
-            `The local store has no ${kinds.join("/")} data yet and the upstream API could not be reached (${failed[0]!.error ?? "unknown error"}). ` +
+            `The local store has no ${kinds.join("/")} data yet and the upstream API could not be reached ` +
+              `(${failed[0]!.error ?? "unknown error"}). ` +
               `Fix: run \`lorekeeper sync\` when online, point ${UPSTREAM_ENV_VARS.join(" / ")} at a reachable ` +
               `mirror, or load homebrew with \`lorekeeper import ${HOMEBREW_FILES}\`.`,
           );

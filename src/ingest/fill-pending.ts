@@ -40,7 +40,8 @@ export async function fillPendingVectors(
       if (other) {
         if (!said)
           log.info(
-            `${p.pending} of ${p.total} entities have no embedding yet; another LoreKeeper process, ${describeLease(other)}, is computing them (this server leaves them to it)`,
+            `${p.pending} of ${p.total} entities have no embedding yet; another LoreKeeper process, ` +
+              `${describeLease(other)}, is computing them (this server leaves them to it)`,
           );
         said = true;
         markFilling(store.db, true);

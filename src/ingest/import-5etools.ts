@@ -133,7 +133,8 @@ export function importFivetoolsText(
     };
     if (looksOfficial)
       pr.warnings.push(
-        `the source name "${src.doc.name}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew never passes for official content`,
+        `the source name "${src.doc.name}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew ` +
+          `never passes for official content`,
       );
     else if (docName !== src.doc.name)
       pr.warnings.push(
@@ -161,7 +162,8 @@ export function importFivetoolsText(
       if (t && !opts.force) {
         skipOne(
           from.type,
-          `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; homebrew never overwrites API content (use --force to import it anyway)`,
+          `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; homebrew never ` +
+            `overwrites API content (use --force to import it anyway)`,
           e.name,
           e.kind,
         );
@@ -169,7 +171,8 @@ export function importFivetoolsText(
       }
       if (t)
         pr.warnings.push(
-          `${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway (--force), both are kept`,
+          `${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway ` +
+            `(--force), both are kept`,
         );
       keep.push(e);
     }
@@ -188,7 +191,8 @@ export function importFivetoolsText(
         publisher: src.doc.authors.length ? capName(src.doc.authors.join(", ")) : null,
         url: fileUrl,
         description: capName(
-          `5etools homebrew source "${src.doc.id}"${src.doc.version ? ` v${src.doc.version}` : ""}${by}, imported from ${basename(file)}${src.doc.url ? ` (${src.doc.url})` : ""}`,
+          `5etools homebrew source "${src.doc.id}"${src.doc.version ? ` v${src.doc.version}` : ""}${by}, imported ` +
+            `from ${basename(file)}${src.doc.url ? ` (${src.doc.url})` : ""}`,
         ),
       },
     });
@@ -316,7 +320,8 @@ export function importHomebrewFiles(
       log.error(`importing ${file} failed unexpectedly`, err);
       r = failedFile(
         file,
-        `unexpected error while importing, nothing from this file was imported: ${(err as Error)?.message ?? String(err)}`,
+        `unexpected error while importing, nothing from this file was imported: ` +
+          `${(err as Error)?.message ?? String(err)}`,
         opts,
       );
     }

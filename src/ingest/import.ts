@@ -114,7 +114,8 @@ function mergeSameKey(packs: OrcbrewPack[], warnings: string[]): Array<{ pack: O
     if (!prev) byKey.set(key, { ...p, items: [...p.items], skipped: [...p.skipped] });
     else {
       warnings.push(
-        `packs "${prev.name}" and "${p.name}" (line ${p.line}) share the document key ${key}; imported together as "${prev.name}"`,
+        `packs "${prev.name}" and "${p.name}" (line ${p.line}) share the document key ${key}; imported together as ` +
+          `"${prev.name}"`,
       );
       prev.items.push(...p.items);
       prev.skipped.push(...p.skipped);
@@ -136,7 +137,8 @@ interface ApiTwin {
 export function apiTwinFinder(db: Database | null): (e: Entity) => ApiTwin | undefined {
   if (!db) return () => undefined;
   const q = db.query<ApiTwin, [string, string]>(
-    `SELECT name, document_key, document_source FROM entities WHERE kind = ? AND slug = ? AND document_source NOT IN ${HOMEBREW_SQL} ORDER BY document_source, document_key LIMIT 1`,
+    `SELECT name, document_key, document_source FROM entities WHERE kind = ? AND slug = ? AND document_source NOT IN ` +
+      `${HOMEBREW_SQL} ORDER BY document_source, document_key LIMIT 1`,
   );
   const all = db.query<ApiTwin, [string]>(
     `SELECT name, document_key, document_source FROM entities WHERE kind = ? AND document_source NOT IN ${HOMEBREW_SQL}
@@ -280,7 +282,8 @@ export function importOrcbrewText(
     };
     if (looksOfficial)
       pr.warnings.push(
-        `the pack name "${packName}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew never passes for official content`,
+        `the pack name "${packName}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew never ` +
+          `passes for official content`,
       );
     else if (docName !== packName)
       pr.warnings.push(`the pack name is ${packName.length} characters long; it was shortened to ${docName.length}`);
@@ -324,7 +327,8 @@ export function importOrcbrewText(
       }
       if (t)
         pr.warnings.push(
-          `${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway (--force), both are kept`,
+          `${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway ` +
+            `(--force), both are kept`,
         );
       keep.push(e);
     });
@@ -486,7 +490,8 @@ export function importOrcbrewFiles(db: Database | null, files: string[], opts: I
       log.error(`importing ${file} failed unexpectedly`, err);
       r = failedFile(
         file,
-        `unexpected error while importing, nothing from this file was imported: ${(err as Error)?.message ?? String(err)}`,
+        `unexpected error while importing, nothing from this file was imported: ` +
+          `${(err as Error)?.message ?? String(err)}`,
         opts,
       );
     }

@@ -80,7 +80,8 @@ export function openPack(path: string, store: Store): { pack: Store; summary: Pa
     const meta = getEmbeddingMeta(pack.db);
     const models = pack.db
       .query<{ modelId: string; count: number; bytes: number }, []>(
-        "SELECT model_id AS modelId, count(*) AS count, MAX(length(vector)) AS bytes FROM vectors GROUP BY model_id ORDER BY count DESC",
+        "SELECT model_id AS modelId, count(*) AS count, MAX(length(vector)) AS bytes FROM vectors GROUP BY model_id " +
+          "ORDER BY count DESC",
       )
       .all()
       .map((m) => ({
@@ -113,8 +114,10 @@ export function checkPackModel(summary: PackSummary, activeModelId: string | nul
   const theirs = summary.models.map((m) => m.modelId);
   if (!theirs.includes(activeModelId)) {
     throw new PackError(
-      `The content pack's vectors were made with ${theirs.join(", ")}, but this installation embeds with ${activeModelId}.`,
-      `Use the pack's model (\`lorekeeper model install\` / \`model use\` it), or load the content alone with --no-vectors and let LoreKeeper embed it with ${activeModelId}.`,
+      `The content pack's vectors were made with ${theirs.join(", ")}, but this installation embeds with ` +
+        `${activeModelId}.`,
+      `Use the pack's model (\`lorekeeper model install\` / \`model use\` it), or load the content alone with ` +
+        `--no-vectors and let LoreKeeper embed it with ${activeModelId}.`,
     );
   }
 }

@@ -53,7 +53,8 @@ export async function loadPackInto(
   try {
     say(
       fetched.checkedAgainst === "none"
-        ? `content pack ${src}: no checksum to check against (no ${src}.sha256, no --sha256); relying on gzip's CRC and SQLite's checks`
+        ? `content pack ${src}: no checksum to check against (no ${src}.sha256, no --sha256); relying on gzip's CRC ` +
+            `and SQLite's checks`
         : `content pack ${src}: checksum ok (sha256 ${fetched.sha256.slice(0, 16)}…)`,
     );
     await unpackPack(fetched, unpacked);
@@ -78,7 +79,8 @@ export async function loadPackInto(
         );
       }
       say(
-        `content pack: ${summary.entities} entities in ${summary.documents} documents, ${summary.vectors} vectors${top ? ` (${summary.models.map((m) => m.modelId).join(", ")})` : ""}`,
+        `content pack: ${summary.entities} entities in ${summary.documents} documents, ${summary.vectors} vectors` +
+          `${top ? ` (${summary.models.map((m) => m.modelId).join(", ")})` : ""}`,
       );
       const load = loadPack(store, pack, vectorModel, (origin, done, total) => {
         if (done === total || done % 10 === 0) say(`content pack: ${done}/${total} content types loaded (${origin})`);
