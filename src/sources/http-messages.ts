@@ -14,7 +14,10 @@ export interface UpstreamInfo {
   envVar: string;
 }
 
-/** The largest response body read (default; LOREKEEPER_HTTP_MAX_MB): the biggest real page (1,000 Open5e creatures) is about 6 MB. Messages name it. */
+/**
+ * The largest response body read (default; LOREKEEPER_HTTP_MAX_MB): the biggest real page (1,000 Open5e creatures) is
+ * about 6 MB. Messages name it.
+ */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 /** Why an attempt failed, before deciding to retry. */
@@ -70,7 +73,10 @@ export function failureMessage(
   const mirror = `or set ${up.envVar} to a mirror`;
   switch (f.kind) {
     case "network":
-      return `${up.name} at ${up.baseUrl} is unreachable (${f.detail})${tries} while fetching ${url}. Check the network, ${later}, ${mirror}.`;
+      return (
+        `${up.name} at ${up.baseUrl} is unreachable (${f.detail})${tries} while fetching ${url}. Check the ` +
+        `network, ${later}, ${mirror}.`
+      );
     case "timeout":
       return (
         `${up.name} at ${up.baseUrl} did not answer within ${fmtSeconds(timeoutMs)}${tries} (${url}). ` +
@@ -78,8 +84,9 @@ export function failureMessage(
       );
     case "too-large":
       return (
-        `${up.name} at ${up.baseUrl} answered ${url} with a body too large to read (${f.detail}; the limit is LOREKEEPER_HTTP_MAX_MB, ` +
-        `default ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024}). Check that ${up.envVar} points at the API itself, not a file server or proxy; the previous data is kept.`
+        `${up.name} at ${up.baseUrl} answered ${url} with a body too large to read (${f.detail}; ` +
+        `the limit is LOREKEEPER_HTTP_MAX_MB, default ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024}). ` +
+        `Check that ${up.envVar} points at the API itself, not a file server or proxy; the previous data is kept.`
       );
     case "malformed":
       return (
@@ -89,12 +96,23 @@ export function failureMessage(
     case "http": {
       const s = f.status ?? 0;
       if (s === 429)
-        return `${up.name} at ${up.baseUrl} is rate-limiting us (HTTP 429${tries}) for ${url}. Wait a while and ${later}, or lower LOREKEEPER_HTTP_CONCURRENCY.`;
+        return (
+          `${up.name} at ${up.baseUrl} is rate-limiting us (HTTP 429${tries}) for ${url}. Wait a while and ` +
+          `${later}, or lower LOREKEEPER_HTTP_CONCURRENCY.`
+        );
       if (s >= 500)
-        return `${up.name} at ${up.baseUrl} failed with ${f.detail}${tries} for ${url}. The service may be down: ${later}, ${mirror}.`;
+        return (
+          `${up.name} at ${up.baseUrl} failed with ${f.detail}${tries} for ${url}. The service may be down: ` +
+          `${later}, ${mirror}.`
+        );
       if (s === 404)
-        return `${up.name} at ${up.baseUrl} has no ${url} (HTTP 404). Check that ${up.envVar} points at the API root (e.g. the default), and that the endpoint exists on that server.`;
-      return `${up.name} at ${up.baseUrl} refused ${url} with ${f.detail}. Check ${up.envVar} and any proxy in between.`;
+        return (
+          `${up.name} at ${up.baseUrl} has no ${url} (HTTP 404). Check that ${up.envVar} points at the API root ` +
+          `(e.g. the default), and that the endpoint exists on that server.`
+        );
+      return (
+        `${up.name} at ${up.baseUrl} refused ${url} with ${f.detail}. ` + `Check ${up.envVar} and any proxy in between.`
+      );
     }
   }
 }

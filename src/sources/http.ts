@@ -297,7 +297,8 @@ export class HttpClient {
     throw new UpstreamError(
       "recent-failure",
       url,
-      `${up.name} request ${url} failed recently, so it is not retried until ${when} (in about ${fmtSeconds(inMs)}).${what} ` +
+      `${up.name} request ${url} failed recently, so it is not retried until ${when} (in about ${fmtSeconds(inMs)}).` +
+        `${what} ` +
         `To retry now, run the sync again with --force (or lower LOREKEEPER_ERROR_CACHE_TTL_SECONDS).`,
       entry.status || undefined,
       entry.expiresAt,

@@ -281,7 +281,8 @@ export function resolveCopies(records: readonly JsonObject[]): CopyOutcome[] {
       notes.push(
         base
           ? "its _copy chain is longer than 8 (or loops); imported with only the fields it states"
-          : `its _copy base "${String(copy.name)}"${copy.source ? ` (${String(copy.source)})` : ""} is not in this file; imported with only the fields it states`,
+          : `its _copy base "${String(copy.name)}"${copy.source ? ` (${String(copy.source)})` : ""} is not in this ` +
+              `file; imported with only the fields it states`,
       );
       merged = clone(r);
       delete merged._copy;

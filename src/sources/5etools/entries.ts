@@ -170,7 +170,9 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
       const f = rolls
         .map(
           (r) =>
-            `${r.number ?? 1}d${r.faces ?? 6}${typeof r.modifier === "number" && r.modifier ? (r.modifier > 0 ? `+${r.modifier}` : r.modifier) : ""}`,
+            `${r.number ?? 1}d${r.faces ?? 6}${
+              typeof r.modifier === "number" && r.modifier ? (r.modifier > 0 ? `+${r.modifier}` : r.modifier) : ""
+            }`,
         )
         .join(" + ");
       return f ? [f] : [];

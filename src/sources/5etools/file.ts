@@ -99,9 +99,10 @@ export function looksLikeFivetools(text: string): boolean {
     .slice(0, 4096);
   if (!head.startsWith("{")) return false;
   return (
-    /"_meta"\s*:|"(?:spell|monster|item|race|feat|background|class|subclass|baseitem|magicvariant|optionalfeature)"\s*:\s*\[/.test(
-      head,
-    ) || text.includes('"_meta"')
+    new RegExp(
+      '"_meta"\\s*:|"(?:spell|monster|item|race|feat|background|class|subclass|baseitem|magicvariant|' +
+        'optionalfeature)"\\s*:\\s*\\[',
+    ).test(head) || text.includes('"_meta"')
   );
 }
 

@@ -136,7 +136,8 @@ export class Dnd5eApiClient {
     const warnings: string[] = [];
     if (count !== results.length) {
       warnings.push(
-        `dnd5eapi ${year}/${endpoint}: the list announced ${count} records but carried ${results.length} usable entries`,
+        `dnd5eapi ${year}/${endpoint}: the list announced ${count} records but carried ${results.length} usable ` +
+          `entries`,
       );
     }
     const sem = new Semaphore(Math.max(1, Math.floor(opts.concurrency ?? this.http.concurrency)));
@@ -179,7 +180,8 @@ export class Dnd5eApiClient {
       throw new UpstreamError(
         first.kind,
         dnd5eApiUrl(this.baseUrl, year, endpoint),
-        `${skipped.length} of ${results.length} ${year} ${endpoint} records could not be fetched from ${this.upstream.name} at ${this.baseUrl}; ` +
+        `${skipped.length} of ${results.length} ${year} ${endpoint} records could not be fetched from ` +
+          `${this.upstream.name} at ${this.baseUrl}; ` +
           `first error: ${first.message}`,
         first.status,
       );

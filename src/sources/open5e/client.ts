@@ -86,8 +86,8 @@ export function parseOpen5eEnvelope(body: unknown, url: string, upstream: Upstre
   throw new UpstreamError(
     "malformed",
     url,
-    `${upstream.name} at ${upstream.baseUrl} answered ${url} with JSON that is not a list envelope ({count, next, results}). ` +
-      `Check that ${upstream.envVar} points at an Open5e API root.`,
+    `${upstream.name} at ${upstream.baseUrl} answered ${url} with JSON that is not a list envelope ({count, next, ` +
+      `results}). Check that ${upstream.envVar} points at an Open5e API root.`,
   );
 }
 
@@ -167,7 +167,8 @@ export class Open5eClient {
         }
       } else if (env.count !== null && totalCount !== null && env.count !== totalCount) {
         warnings.push(
-          `${version}/${endpoint}: count changed from ${totalCount} to ${env.count} during pagination (data changed upstream?)`,
+          `${version}/${endpoint}: count changed from ${totalCount} to ${env.count} during pagination (data changed ` +
+            `upstream?)`,
         );
       }
       let next: string | null = null;
@@ -186,7 +187,8 @@ export class Open5eClient {
         if (page >= cap) {
           throw this.paginationError(
             visited,
-            `more pages than expected (stopped after ${page} pages, ${recordsSoFar} records, count ${totalCount ?? "unknown"})`,
+            `more pages than expected (stopped after ${page} pages, ${recordsSoFar} records, count ` +
+              `${totalCount ?? "unknown"})`,
           );
         }
       } else if (totalCount !== null && recordsSoFar !== totalCount) {
@@ -262,8 +264,8 @@ export class Open5eClient {
     const err = new UpstreamError(
       "pagination",
       first,
-      `${this.upstream.name} at ${this.baseUrl} returned ${what} while listing ${first}, so the list cannot be trusted ` +
-        `to be complete. Run \`lorekeeper sync\` later, or set ${this.upstream.envVar} to another mirror.`,
+      `${this.upstream.name} at ${this.baseUrl} returned ${what} while listing ${first}, so the list cannot be ` +
+        `trusted to be complete. Run \`lorekeeper sync\` later, or set ${this.upstream.envVar} to another mirror.`,
     );
     this.http.rejectResponses(visited, err);
     return err;

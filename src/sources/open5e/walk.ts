@@ -70,7 +70,8 @@ export async function fetchOpen5eList(
     throw new UpstreamError(
       "pagination",
       client.listUrl(version, endpoint),
-      `Open5e ${version}/${endpoint} kept changing while it was being listed (${second.changed}), so the list cannot be trusted to be complete; ` +
+      `Open5e ${version}/${endpoint} kept changing while it was being listed (${second.changed}), so the list cannot ` +
+        `be trusted to be complete; ` +
         "the previous data is kept. Run `lorekeeper sync` again in a while.",
     );
   }

@@ -141,7 +141,8 @@ class Reader {
       if (pending === 0) return;
       if (this.pos >= this.s.length || ")]}".includes(this.s[this.pos]!)) {
         this.fail(
-          `#_ (discard) is not followed by a form to discard${pending > 1 ? ` (${pending} discards are still waiting for one)` : ""}`,
+          `#_ (discard) is not followed by a form to discard` +
+            `${pending > 1 ? ` (${pending} discards are still waiting for one)` : ""}`,
           firstAt,
         );
       }

@@ -106,11 +106,16 @@ function singlePackName(items: readonly OrcbrewItem[]): { name?: string; note?: 
   if (ranked.length === 1) return { name };
   return {
     name,
-    note: `items name ${ranked.length} option packs (${ranked.map(([n, c]) => `"${n}" ×${c}`).join(", ")}); the pack is named "${name}"`,
+    note:
+      `items name ${ranked.length} option packs ` +
+      `(${ranked.map(([n, c]) => `"${n}" ×${c}`).join(", ")}); the pack is named "${name}"`,
   };
 }
 
-/** Parse `.orcbrew` text. `fileName` names a single-plugin pack whose items carry no `:option-pack`. Throws OrcbrewError. */
+/**
+ * Parse `.orcbrew` text. `fileName` names a single-plugin pack
+ * whose items carry no `:option-pack`. Throws OrcbrewError.
+ */
 export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
   let read: ReturnType<typeof readEdn>;
   try {
@@ -211,7 +216,8 @@ function readPack(ctx: Ctx, name: string, m: EdnMap, loc?: SourceLocation): Orcb
     else if (isKeyword(k) && k.ns === null && (ORCBREW_CONTENT_TYPES as readonly string[]).includes(k.name)) {
       type = k.name;
       ctx.warnings.push(
-        `pack "${name}": content key :${k.name} (line ${loc.line}) should be :${CONTENT_NS}/${k.name}; read as ${k.name}`,
+        `pack "${name}": content key :${k.name} (line ${loc.line}) should be :${CONTENT_NS}/${k.name}; read as ` +
+          `${k.name}`,
       );
     }
     if (type === undefined) {
@@ -254,7 +260,8 @@ function readType(ctx: Ctx, pack: OrcbrewPack, type: string, v: EdnValue, loc: S
       key = e.key.name;
       if (!/^[a-zA-Z]/.test(key))
         ctx.warnings.push(
-          `${type} ${kwText(e.key)} (line ${iloc.line}): OrcPub refuses item keys that do not start with a letter; imported anyway`,
+          `${type} ${kwText(e.key)} (line ${iloc.line}): OrcPub refuses item keys that do not start with a letter; ` +
+            `imported anyway`,
         );
     } else if (typeof e.key === "string" && e.key.trim().length > 0) {
       key = e.key.trim();
@@ -280,7 +287,8 @@ function readType(ctx: Ctx, pack: OrcbrewPack, type: string, v: EdnValue, loc: S
 /** A content type written as a vector of items (some hand-made files): each item's `:key` (or name) is its key. */
 function readItemList(ctx: Ctx, pack: OrcbrewPack, type: string, items: EdnValue[], loc: SourceLocation): void {
   ctx.warnings.push(
-    `pack "${pack.name}": :${CONTENT_NS}/${type} (line ${loc.line}) is a list of items, not a map; items are keyed by their :key`,
+    `pack "${pack.name}": :${CONTENT_NS}/${type} (line ${loc.line}) is a list of items, not a map; ` +
+      "items are keyed by their :key",
   );
   const seen = new Set<string>();
   items.forEach((v, i) => {

@@ -59,7 +59,9 @@ export function buildSpecies(d: JsonObject, ctx: FileContext, subspecies: Ref[],
   if (dv !== null && !has("darkvision"))
     extra.push({
       name: "Darkvision",
-      desc: `You can see in dim light within ${dv} feet of you as if it were bright light, and in darkness as if it were dim light.`,
+      desc:
+        `You can see in dim light within ${dv} feet of you as if it were bright light, and in darkness as if it ` +
+        `were dim light.`,
     });
   const langs = proficiencyText(d.languageProficiencies, ctx);
   if (langs && !has("languages")) extra.push({ name: "Languages", desc: langs });
@@ -116,7 +118,8 @@ function prereqOne(p: JsonObject, ctx: FileContext): string {
         parts.push(
           typeof v === "number"
             ? `${ordinalLevel(v)} level`
-            : `${ordinalLevel(num(o?.level) ?? 1)} level${typeof obj(o?.class)?.name === "string" ? ` ${obj(o!.class)!.name}` : ""}`,
+            : `${ordinalLevel(num(o?.level) ?? 1)} level` +
+                `${typeof obj(o?.class)?.name === "string" ? ` ${obj(o!.class)!.name}` : ""}`,
         );
         break;
       case "ability":

@@ -112,7 +112,10 @@ function creatureType(v: JsonValue | undefined): { type: string | null; subtype:
   };
 }
 
-/** `ac`: `[13]`, `[{ ac: 13, from: ["natural armor"] }, { ac: 16, condition: "with mage armor" }]`, `[{ special: "…" }]`. */
+/**
+ * `ac`: `[13]`, `[{ ac: 13, from: ["natural armor"] }, { ac: 16, condition: "with mage armor" }]`,
+ * `[{ special: "…" }]`.
+ */
 function armorClass(v: JsonValue | undefined, ctx: FileContext): { ac: number | null; detail: string | null } {
   const xs = Array.isArray(v) ? v : v === undefined ? [] : [v];
   let ac: number | null = null;
@@ -197,7 +200,10 @@ function actions(v: JsonValue | undefined, ctx: FileContext, legendary = false):
 
 const SLOT_KEYS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
 
-/** A `spellcasting` block → one trait whose lines are the lists the `casts` filter reads ("1st level (4 slots): …"). */
+/**
+ * A `spellcasting` block → one trait whose lines are the lists the `casts` filter reads
+ * ("1st level (4 slots): …").
+ */
 function spellcastingBlock(s: JsonObject, ctx: FileContext): { where: string; action: CreatureAction } {
   const lines: string[] = [];
   const names = (xs: JsonValue | undefined) =>
@@ -219,7 +225,8 @@ function spellcastingBlock(s: JsonObject, ctx: FileContext): { where: string; ac
     lines.push(
       k === "0"
         ? `Cantrips (at will): ${list}`
-        : `${ordinalLevel(Number(k))} level${slots !== null ? ` (${slots} slot${slots === 1 ? "" : "s"})` : ""}: ${list}`,
+        : `${ordinalLevel(Number(k))} level${slots !== null ? ` (${slots} slot${slots === 1 ? "" : "s"})` : ""}: ` +
+            `${list}`,
     );
   }
   for (const [freq, word] of [
@@ -278,7 +285,9 @@ export function buildCreature(
   const legendaryHeader = text(d.legendaryHeader, ctx) || null;
   const legendaryCount = num(d.legendaryActions) ?? 3;
   const defaultLegendary = legendary.length
-    ? `The creature can take ${legendaryCount} legendary actions, choosing from the options below. Only one legendary action option can be used at a time and only at the end of another creature's turn. The creature regains spent legendary actions at the start of its turn.`
+    ? `The creature can take ${legendaryCount} legendary actions, choosing from the options below. ` +
+      "Only one legendary action option can be used at a time and only at the end of another creature's turn. " +
+      "The creature regains spent legendary actions at the start of its turn."
     : null;
   const senses = [
     ...arr(d.senses).map((s) => line(s, ctx)),

@@ -324,7 +324,8 @@ export function normalizeFivetoolsFile(
     if (!ns) docs.set(doc.key, (ns = { doc, entities: [], from: [], skipped: [], warnings: [], types: [] }));
     else
       warnings.push(
-        `sources "${ns.doc.id}" and "${s.json}" share the document key ${doc.key}; imported together as "${ns.doc.name}"`,
+        `sources "${ns.doc.id}" and "${s.json}" share the document key ${doc.key}; imported together as ` +
+          `"${ns.doc.name}"`,
       );
     bySourceId.set(s.json.toLowerCase(), ns);
   }
@@ -336,7 +337,8 @@ export function normalizeFivetoolsFile(
     return {
       ns: first,
       note: src
-        ? `its source "${String(r.source ?? obj(r.inherits)?.source)}" is not one of the file's _meta.sources; filed under "${first.doc.name}"`
+        ? `its source "${String(r.source ?? obj(r.inherits)?.source)}" is not one of the file's _meta.sources; filed ` +
+          `under "${first.doc.name}"`
         : null,
     };
   };
@@ -467,7 +469,8 @@ export function normalizeFivetoolsFile(
           type,
           r,
           reason ??
-            `unknown record type "${type}" (5etools homebrew defines spell, monster, item, race, feat, background, class, …)`,
+            `unknown record type "${type}" (5etools homebrew defines spell, monster, item, race, feat, background, ` +
+              `class, …)`,
           reason !== undefined,
         );
       }
@@ -569,11 +572,13 @@ export function normalizeFivetoolsFile(
   const obj2 = (m: Map<string, number>) => Object.fromEntries([...m.entries()].sort((a, b) => b[1] - a[1]));
   if (stats.unknown.size)
     warnings.push(
-      `inline tags shown by their text only (not known to this importer): ${[...stats.unknown.entries()].map(([t, n]) => `{@${t}} ×${n}`).join(", ")}`,
+      `inline tags shown by their text only (not known to this importer): ` +
+        `${[...stats.unknown.entries()].map(([t, n]) => `{@${t}} ×${n}`).join(", ")}`,
     );
   if (stats.unknownBlocks.size)
     warnings.push(
-      `entry blocks shown by their name and text only (not known to this importer): ${[...stats.unknownBlocks.entries()].map(([t, n]) => `${t} ×${n}`).join(", ")}`,
+      `entry blocks shown by their name and text only (not known to this importer): ` +
+        `${[...stats.unknownBlocks.entries()].map(([t, n]) => `${t} ×${n}`).join(", ")}`,
     );
   return {
     sources: [...docs.values()],

@@ -1,4 +1,7 @@
-/** Open5e v1 /classes/ (+ nested archetypes → subclass), /races/ (+ nested subraces → subspecies), /backgrounds/, /feats/. */
+/**
+ * Open5e v1 /classes/ (+ nested archetypes → subclass), /races/
+ * (+ nested subraces → subspecies), /backgrounds/, /feats/.
+ */
 import type {
   BackgroundData,
   ClassData,

@@ -146,7 +146,8 @@ export function normalizeV1Monsters(records: unknown[], ctx: NormalizeContext): 
       ...(boolText
         ? {
             upstream_notes: [
-              `Open5e v1 gives this creature the description "${desc}" (a true/false value where its text belongs); left out.`,
+              `Open5e v1 gives this creature the description "${desc}" (a true/false value where its text belongs); ` +
+                `left out.`,
             ],
           }
         : {}),

@@ -52,7 +52,8 @@ export function applyWeaponErrata(
     .join(" and ");
   const notes = what
     ? [
-        `Open5e v2 ${what}; the SRD 5.1 weapons table (as Open5e v1 and the D&D 5e API) gives ${out.map((p) => (p.detail ? `${p.name} (${p.detail})` : p.name)).join(", ")}. Corrected.`,
+        `Open5e v2 ${what}; the SRD 5.1 weapons table (as Open5e v1 and the D&D 5e API) gives ` +
+          `${out.map((p) => (p.detail ? `${p.name} (${p.detail})` : p.name)).join(", ")}. Corrected.`,
       ]
     : [];
   return { props: out, notes };

@@ -86,7 +86,8 @@ function v2WeaponData(w: Rec, joined: Rec | null, item: Rec | null, name: string
   if (!ranged && range !== null && !props.some((p) => /^thrown$/i.test(p.name))) {
     props.push({ name: "Thrown", detail: `range ${range}/${longRange ?? range}` });
     notes.push(
-      `Open5e v2 gives a range (${range}/${longRange ?? range}) but no Thrown property; the SRD lists this weapon as Thrown. Added.`,
+      `Open5e v2 gives a range (${range}/${longRange ?? range}) but no Thrown property; the SRD lists this weapon as ` +
+        `Thrown. Added.`,
     );
   }
   const simple = bool(w.is_simple);
@@ -111,7 +112,9 @@ function v2WeaponData(w: Rec, joined: Rec | null, item: Rec | null, name: string
   };
 }
 
-/** A shield's AC bonus as its text states it ("increases your Armor Class by 2", "+2 bonus to AC"), else the rule's 2. */
+/**
+ * A shield's AC bonus as its text states it ("increases your Armor Class by 2", "+2 bonus to AC"), else the rule's 2.
+ */
 function shieldBonus(desc: string | null): number {
   const m = /Armor Class by \+?(\d+)|\+(\d+)(?: bonus)? to (?:AC|Armor Class)/i.exec(desc ?? "");
   return Number(m?.[1] ?? m?.[2] ?? 2);

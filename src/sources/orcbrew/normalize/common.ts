@@ -23,7 +23,9 @@ function tidy(s: string): string {
     .trim();
 }
 
-/** One line: every whitespace run becomes one space, invisible and bidi control characters dropped (names, pack names). */
+/**
+ * One line: every whitespace run becomes one space, invisible and bidi control characters dropped (names, pack names).
+ */
 export function oneLine(v: JsonValue | undefined): string | null {
   const s = str(v);
   if (s === null) return null;

@@ -19,7 +19,9 @@ export function buildSpecies(d: JsonObject, itemKey: string, refs: PackRefs, isS
   if (dark !== null && dark > 0)
     traits.push({
       name: "Darkvision",
-      desc: `You can see in dim light within ${dark} feet of you as if it were bright light, and in darkness as if it were dim light.`,
+      desc:
+        `You can see in dim light within ${dark} feet of you as if it were bright light, and in darkness as if it ` +
+        `were dim light.`,
     });
   const profs = profsSummary(d.profs, false);
   const langs = arr(d.languages)

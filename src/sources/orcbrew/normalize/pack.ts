@@ -43,7 +43,8 @@ const ORCBREW_UNSUPPORTED: Readonly<Record<string, string>> = {
   invocations: "LoreKeeper has no kind for eldritch invocations",
   boons: "LoreKeeper has no kind for pact boons",
   selections:
-    "LoreKeeper has no kind for selections (option lists; their options are shown in the classes and subclasses that use them)",
+    "LoreKeeper has no kind for selections (option lists; their options are shown in the classes and subclasses that " +
+    "use them)",
 };
 
 const ORCBREW_SOURCE = "orcbrew" as const;
