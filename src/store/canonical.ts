@@ -53,7 +53,8 @@ export function rankPreference(db: Database): string | undefined {
     try {
       return db
         .query<{ value: string }, [string]>(
-          "SELECT value FROM meta WHERE key = ? AND EXISTS (SELECT 1 FROM pragma_table_info('entities') WHERE name = 'name_form')",
+          "SELECT value FROM meta WHERE key = ? AND EXISTS (SELECT 1 FROM pragma_table_info('entities') WHERE name = " +
+            "'name_form')",
         )
         .get(RANK_PREFERENCE_KEY)?.value;
     } catch {
@@ -80,7 +81,8 @@ export function refreshGroupRanks(db: Database, kinds?: Iterable<string>): numbe
   const inKinds = ks ? ` AND kind IN (${ks.map(() => "?").join(",")})` : "";
   const rows = db
     .query<RankRow, string[]>(
-      `SELECT id, kind, name, key, document_key, document_source, group_rank, doc_rank, dup_of, name_form FROM entities WHERE 1${inKinds}`,
+      `SELECT id, kind, name, key, document_key, document_source, group_rank, doc_rank, dup_of, name_form FROM ` +
+        `entities WHERE 1${inKinds}`,
     )
     .all(...(ks ?? []));
   const rank = storedRank(db);

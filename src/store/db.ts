@@ -60,8 +60,9 @@ export function sqliteCode(err: unknown): string | undefined {
 /** The command that moves a damaged store aside and starts over. */
 export function rebuildHint(path: string): string {
   return (
-    `Run \`lorekeeper doctor --repair --db-path "${path}"\` (it moves the damaged files aside), then \`lorekeeper sync\` ` +
-    `and re-import your homebrew (.orcbrew, 5etools .json) files. By hand: move "${path}" and its -wal and -shm files elsewhere, then run \`lorekeeper sync\`.`
+    `Run \`lorekeeper doctor --repair --db-path "${path}"\` (it moves the damaged files aside), ` +
+    "then `lorekeeper sync` and re-import your homebrew (.orcbrew, 5etools .json) files. " +
+    `By hand: move "${path}" and its -wal and -shm files elsewhere, then run \`lorekeeper sync\`.`
   );
 }
 
@@ -81,7 +82,8 @@ export function storeFailure(err: unknown, path: string): StoreError | undefined
   if (code.startsWith("SQLITE_FULL") || (code.startsWith("SQLITE_IOERR") && diskNearlyFull(path))) {
     return new StoreError(
       `The disk holding the LoreKeeper database at ${path} is full (${msg}); nothing was changed.`,
-      "Free some disk space and run the command again (the data stored before is intact), or move the store elsewhere with --db-path / LOREKEEPER_DB_PATH.",
+      "Free some disk space and run the command again (the data stored before is intact), " +
+        "or move the store elsewhere with --db-path / LOREKEEPER_DB_PATH.",
       err,
     );
   }
@@ -93,14 +95,16 @@ export function storeFailure(err: unknown, path: string): StoreError | undefined
   ) {
     return new StoreError(
       `The LoreKeeper database at ${path} cannot be written (${msg}).`,
-      "Make the file and its folder writable by this user, or point --db-path / LOREKEEPER_DB_PATH at a writable place. `lorekeeper serve` still answers from a read-only store.",
+      "Make the file and its folder writable by this user, or point --db-path / LOREKEEPER_DB_PATH at a writable " +
+        "place. `lorekeeper serve` still answers from a read-only store.",
       err,
     );
   }
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
     return new StoreError(
       `The LoreKeeper database at ${path} stayed locked by another process (${msg}).`,
-      "Another `lorekeeper sync` or `lorekeeper import` is probably writing to it: wait for it to finish, then run the command again.",
+      "Another `lorekeeper sync` or `lorekeeper import` is probably writing to it: wait for it to finish, then run " +
+        "the command again.",
       err,
     );
   }
@@ -385,8 +389,10 @@ function currentVersion(db: Database): number {
   const foreign = foreignTables(db);
   if (foreign) {
     throw new StoreError(
-      `This database is not a LoreKeeper store: it holds other tables (${foreign.slice(0, 5).join(", ")}${foreign.length > 5 ? ", …" : ""}), so LoreKeeper leaves it untouched.`,
-      "Point --db-path / LOREKEEPER_DB_PATH at a new file (or an existing LoreKeeper store), not at another application's database.",
+      `This database is not a LoreKeeper store: it holds other tables (${foreign.slice(0, 5).join(", ")}` +
+        `${foreign.length > 5 ? ", …" : ""}), so LoreKeeper leaves it untouched.`,
+      "Point --db-path / LOREKEEPER_DB_PATH at a new file (or an existing LoreKeeper store), not at another " +
+        "application's database.",
     );
   }
   if (!hasTable(db, "meta")) return 0;
@@ -408,8 +414,9 @@ const SET_VERSION =
 
 /**
  * Pending migrations, then the filter table's columns this store lacks and the indexes of its later
- * columns (src/store/filter-columns.ts), in one IMMEDIATE transaction: the derived columns a store did not have are back-filled from its
- * rows inside it, so a crash leaves the store as it was. Nothing to do → no write lock is taken.
+ * columns (src/store/filter-columns.ts), in one IMMEDIATE transaction: the derived columns a store did
+ * not have are back-filled from its rows inside it, so a crash leaves the store as it was. Nothing to do
+ * → no write lock is taken.
  */
 function migrate(db: Database): void {
   checkVersion(db);

@@ -6,9 +6,11 @@ import { sourceRank } from "../sources/index.ts";
 export function upsertDocuments(db: Database, docs: DocumentInfo[]): void {
   if (docs.length === 0) return;
   const q = db.query(
-    `INSERT INTO documents (source, key, name, publisher, license, url, description, updated_at) VALUES (?,?,?,?,?,?,?,?)
+    `INSERT INTO documents (source, key, name, publisher, license, url, description, updated_at) VALUES ` +
+      `(?,?,?,?,?,?,?,?)
      ON CONFLICT(source, key) DO UPDATE SET name=excluded.name,
-       publisher=COALESCE(excluded.publisher, documents.publisher), license=COALESCE(excluded.license, documents.license),
+       publisher=COALESCE(excluded.publisher, documents.publisher), license=COALESCE(excluded.license, ` +
+      `documents.license),
        url=COALESCE(excluded.url, documents.url), description=COALESCE(excluded.description, documents.description),
        updated_at=excluded.updated_at`,
   );
@@ -104,7 +106,8 @@ export function listDocumentsByKey(db: Database, source?: DocumentSource): Docum
   }
   const rows = db
     .query<{ k: string; kind: string; n: number }, string[]>(
-      `SELECT lower(document_key) AS k, kind, COUNT(*) AS n FROM entities WHERE dup_of IS NULL ${source ? "AND document_source = ?" : ""} GROUP BY lower(document_key), kind`,
+      `SELECT lower(document_key) AS k, kind, COUNT(*) AS n FROM entities WHERE dup_of IS NULL ` +
+        `${source ? "AND document_source = ?" : ""} GROUP BY lower(document_key), kind`,
     )
     .all(...(source ? [source] : []));
   for (const r of rows) {

@@ -59,7 +59,8 @@ export function refreshDuplicates(db: Database, kinds: Iterable<string>): number
   if (ks.length === 0) return 0;
   const rows = db
     .query<DupRow, string[]>(
-      `SELECT id, kind, document_key, slug, document_source, also_documents, dup_of FROM entities WHERE kind IN (${ks.map(() => "?").join(",")})`,
+      `SELECT id, kind, document_key, slug, document_source, also_documents, dup_of FROM entities WHERE kind IN ` +
+        `(${ks.map(() => "?").join(",")})`,
     )
     .all(...ks);
   // (family, document, slug) → candidates that carry that document's entity

@@ -237,7 +237,8 @@ export function traitsOnlyWhenNamed<K extends string>(db: Database, kinds: reado
 export function refreshTraits(db: Database): ReplaceResult {
   const rows = db
     .query<Omit<TraitSourceRow, "data"> & { data: string }, []>(
-      "SELECT key, name, document_key, document_name, document_source, source_url, data FROM entities WHERE kind = 'creature' AND dup_of IS NULL",
+      "SELECT key, name, document_key, document_name, document_source, source_url, data FROM entities WHERE kind = " +
+        "'creature' AND dup_of IS NULL",
     )
     .all();
   const creatures: TraitSourceRow[] = [];

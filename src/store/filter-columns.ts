@@ -185,7 +185,9 @@ export function lateIndexesCurrent(db: Database): boolean {
   return LATE_INDEXES.every((i) => lateIndexTask(db, i, late) === "keep");
 }
 
-/** Make (or drop) the late-column indexes that are not as wanted (inside the caller's transaction); returns their names. */
+/**
+ * Make (or drop) the late-column indexes that are not as wanted (inside the caller's transaction); returns their names.
+ */
 export function ensureLateIndexes(db: Database): string[] {
   const late = lateFilterColumns(db);
   const changed: string[] = [];
@@ -211,7 +213,8 @@ export function straightenTraitNames(db: Database): number {
   if (!entityColumns(db).has("traits")) return 0;
   return db
     .query(
-      "UPDATE entities SET traits = replace(replace(replace(traits, '’', ''''), '‘', ''''), '`', '''') WHERE traits LIKE '%’%' OR traits LIKE '%‘%' OR traits LIKE '%`%'",
+      "UPDATE entities SET traits = replace(replace(replace(traits, '’', ''''), '‘', ''''), '`', '''') " +
+        "WHERE traits LIKE '%’%' OR traits LIKE '%‘%' OR traits LIKE '%`%'",
     )
     .run().changes;
 }

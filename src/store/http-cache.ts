@@ -57,7 +57,8 @@ export class SqliteHttpCache implements HttpCache {
   get(url: string): HttpCacheEntry | undefined {
     const row = this.db
       .query<Row, [string, number]>(
-        "SELECT url, ok, status, body, error, fetched_at, expires_at FROM http_cache WHERE cache_key = ? AND expires_at > ?",
+        "SELECT url, ok, status, body, error, fetched_at, expires_at FROM http_cache WHERE cache_key = ? AND " +
+          "expires_at > ?",
       )
       .get(cacheKey(url), this.now());
     if (!row) return undefined;
@@ -133,7 +134,8 @@ export class SqliteHttpCache implements HttpCache {
       .query(
         `INSERT INTO http_cache (cache_key, url, ok, status, body, error, fetched_at, expires_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT(cache_key) DO UPDATE SET url=excluded.url, ok=excluded.ok, status=excluded.status, body=excluded.body,
+         ON CONFLICT(cache_key) DO UPDATE SET url=excluded.url, ok=excluded.ok, status=excluded.status, ` +
+          `body=excluded.body,
            error=excluded.error, fetched_at=excluded.fetched_at, expires_at=excluded.expires_at`,
       )
       .run(cacheKey(url), url, ok ? 1 : 0, status, body, error, now, now + ttlMs);

@@ -56,7 +56,8 @@ export function copyPackRows(
         const n = (sql: string) => (db.query(sql).get(origin) as { n: number }).n;
         const entities = n(`SELECT count(*) AS n FROM ${schema}.entities p WHERE p.origin = ?1`);
         const unchanged = n(
-          `SELECT count(*) AS n FROM ${schema}.entities p JOIN main.entities m ON ${same} WHERE p.origin = ?1 AND m.content_hash = p.content_hash AND m.origin = p.origin`,
+          `SELECT count(*) AS n FROM ${schema}.entities p JOIN main.entities m ON ${same} WHERE p.origin = ?1 AND ` +
+            `m.content_hash = p.content_hash AND m.origin = p.origin`,
         );
         const existing = n(
           `SELECT count(*) AS n FROM ${schema}.entities p JOIN main.entities m ON ${same} WHERE p.origin = ?1`,
@@ -64,13 +65,16 @@ export function copyPackRows(
         const kinds = (
           db
             .query(
-              `SELECT DISTINCT kind FROM main.entities WHERE origin = ?1 UNION SELECT DISTINCT kind FROM ${schema}.entities WHERE origin = ?1`,
+              `SELECT DISTINCT kind FROM main.entities WHERE origin = ?1 UNION SELECT DISTINCT kind FROM ` +
+                `${schema}.entities WHERE origin = ?1`,
             )
             .all(origin) as { kind: string }[]
         ).map((r) => r.kind);
         const deleted = db
           .query(
-            `DELETE FROM main.entities WHERE origin = ?1 AND NOT EXISTS (SELECT 1 FROM ${schema}.entities p WHERE p.origin = ?1 AND p.document_source = main.entities.document_source AND p.kind = main.entities.kind AND p.key = main.entities.key)`,
+            `DELETE FROM main.entities WHERE origin = ?1 AND NOT EXISTS (SELECT 1 FROM ${schema}.entities p WHERE ` +
+              `p.origin = ?1 AND p.document_source = main.entities.document_source AND p.kind = main.entities.kind ` +
+              `AND p.key = main.entities.key)`,
           )
           .run(origin).changes;
         db.query(

@@ -8,6 +8,8 @@ export interface Migration {
   sql: string;
 }
 
+// A `\` that ends a line inside an sql template continues it on the next line without a line break, so the
+// source stays within the line width while the SQL of an applied migration keeps every byte.
 export const MIGRATIONS: Migration[] = [
   {
     version: 1,
@@ -152,7 +154,9 @@ INSERT INTO names_fts(names_fts) VALUES ('rebuild');
   {
     version: 4,
     description:
-      "entities: derived filter columns (creature speeds, senses, immunities, resistances, legendary; weapon properties; spell components; magic) and dup_of (the same entity of the same document from a preferred source)",
+      "entities: derived filter columns (creature speeds, senses, immunities, resistances, legendary; weapon " +
+      "properties; spell components; magic) and dup_of (the same entity of the same document from a preferred " +
+      "source)",
     sql: `
 ALTER TABLE entities ADD COLUMN speeds TEXT;
 ALTER TABLE entities ADD COLUMN senses TEXT;
@@ -170,7 +174,8 @@ CREATE INDEX entities_dup_of ON entities(dup_of) WHERE dup_of IS NOT NULL;
   {
     version: 5,
     description:
-      "entities.group_rank: each entity's place among the same-named entities of its kind in the document preference (0 = canonical), kept at ingest (store/canonical.ts)",
+      "entities.group_rank: each entity's place among the same-named entities of its kind in the document preference " +
+      "(0 = canonical), kept at ingest (store/canonical.ts)",
     sql: `
 ALTER TABLE entities ADD COLUMN group_rank INTEGER;
 -- The filter indexes also carry what every collapsed answer checks (dup_of, group_rank) and orders
@@ -191,17 +196,24 @@ INSERT INTO meta(key, value) VALUES ('group_rank_preference', '') ON CONFLICT(ke
   {
     version: 6,
     description:
-      "entities_listing: kind, name, canonical-ness and every filter column in one covering index, so listing a filter's entries reads the index, not the wide rows",
+      "entities_listing: kind, name, canonical-ness and every filter column in one covering index, so listing a " +
+      "filter's entries reads the index, not the wide rows",
     sql: `
-CREATE INDEX entities_listing ON entities(kind, name, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration, ritual,
-  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
-  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic);
+CREATE INDEX entities_listing ON entities(kind, name, dup_of, group_rank, document_key, document_source, key, slug, \
+level, school, classes, concentration, ritual,
+  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, \
+damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, \
+properties, components, magic);
 `,
   },
   {
     version: 7,
     description:
-      "entities.doc_rank: the place of each entity's document in the document preference (kept with group_rank, store/canonical.ts), and entities_by_preference: entities_listing with doc_rank after kind, so a collapsed list walks a kind in preference order, then name (the preferred SRD's entries first), reading the index alone",
+      "entities.doc_rank: the place of each entity's document in the document preference (kept with group_rank, " +
+      "store/canonical.ts), and entities_by_preference: entities_listing with doc_rank after kind, so a collapsed " +
+      "list walks a kind in preference order, then name (the preferred SRD's entries first), reading the index " +
+      "alone",
     sql: `
 ALTER TABLE entities ADD COLUMN doc_rank INTEGER;
 -- The filter indexes carry doc_rank too (as migration 5 made them carry name): a few matches read
@@ -214,32 +226,44 @@ DROP INDEX entities_equipment;
 CREATE INDEX entities_equipment ON entities(kind, category, rarity, dup_of, group_rank, name, doc_rank);
 DROP INDEX entities_rule;
 CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, name, doc_rank);
-CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration,
-  ritual, casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
-  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic);
+CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, document_key, \
+document_source, key, slug, level, school, classes, concentration,
+  ritual, casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, \
+requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, \
+properties, components, magic);
 `,
   },
   {
     version: 8,
     description:
-      'entities.name_form: the form of the name that tells one thing from another ("Horse, Draft" = "Draft Horse", entities/name-form.ts), kept with group_rank, which now ranks the versions of one name form; entities_by_form: entities_listing keyed by name form, so a list\'s groups and their versions stay index lookups',
+      'entities.name_form: the form of the name that tells one thing from another ("Horse, Draft" = "Draft Horse", ' +
+      "entities/name-form.ts), kept with group_rank, which now ranks the versions of one name form; " +
+      "entities_by_form: entities_listing keyed by name form, so a list's groups and their versions stay index " +
+      "lookups",
     sql: `
 ALTER TABLE entities ADD COLUMN name_form TEXT;
-CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration, ritual,
-  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
-  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic);
+CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, document_key, document_source, key, \
+slug, level, school, classes, concentration, ritual,
+  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, \
+damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, \
+properties, components, magic);
 `,
   },
   {
     version: 9,
     description:
-      "trait reference rows (kind trait, origin derived:traits): derived from the stored creatures at every write of creatures (store/entities.ts refreshTraits); a store written before gets them when it opens",
+      "trait reference rows (kind trait, origin derived:traits): derived from the stored creatures at every write of " +
+      "creatures (store/entities.ts refreshTraits); a store written before gets them when it opens",
     sql: `SELECT 1;`,
   },
   {
     version: 10,
     description:
-      "the filter, listing and preference indexes carry name_form: a collapsed list checks each match's group by (kind, name_form), and an index without it made SQLite read every match's row past its text and data (name_form is the last column) or scan a whole kind through entities_by_form",
+      "the filter, listing and preference indexes carry name_form: a collapsed list checks each match's group by " +
+      "(kind, name_form), and an index without it made SQLite read every match's row past its text and data " +
+      "(name_form is the last column) or scan a whole kind through entities_by_form",
     sql: `
 DROP INDEX entities_spell;
 CREATE INDEX entities_spell ON entities(kind, level, school, dup_of, group_rank, name, doc_rank, name_form);
@@ -250,31 +274,48 @@ CREATE INDEX entities_equipment ON entities(kind, category, rarity, dup_of, grou
 DROP INDEX entities_rule;
 CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, name, doc_rank, name_form);
 DROP INDEX entities_listing;
-CREATE INDEX entities_listing ON entities(kind, name, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration, ritual,
-  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
-  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic, name_form);
+CREATE INDEX entities_listing ON entities(kind, name, dup_of, group_rank, document_key, document_source, key, slug, \
+level, school, classes, concentration, ritual,
+  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, \
+damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, \
+properties, components, magic, name_form);
 DROP INDEX entities_by_preference;
-CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration, ritual,
-  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
-  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic, name_form);
+CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, document_key, \
+document_source, key, slug, level, school, classes, concentration, ritual,
+  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, \
+damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, \
+properties, components, magic, name_form);
 `,
   },
   {
     version: 11,
     description:
-      "entities_by_form carries name: the versions of a page's groups (kind, name form) come with their names from the index alone; without it SQLite read each version's row (a page of creatures by CR: 0.13 ms of reads against 0.07). entities_creature_type: creatures by type and a CR range (\"undead of CR 5 or less\") seek the type, then the range, instead of reading every creature of that CR or less (0.17–0.42 ms against 0.05–0.15)",
+      "entities_by_form carries name: the versions of a page's groups (kind, name form) come with their names from " +
+      "the index alone; without it SQLite read each version's row (a page of creatures by CR: 0.13 ms of reads " +
+      'against 0.07). entities_creature_type: creatures by type and a CR range ("undead of CR 5 or less") seek ' +
+      "the type, then the range, instead of reading every creature of that CR or less (0.17–0.42 ms against " +
+      "0.05–0.15)",
     sql: `
-CREATE INDEX IF NOT EXISTS entities_creature_type ON entities(kind, creature_type, cr, dup_of, group_rank, name, doc_rank, name_form);
+CREATE INDEX IF NOT EXISTS entities_creature_type ON entities(kind, creature_type, cr, dup_of, group_rank, name, \
+doc_rank, name_form);
 DROP INDEX entities_by_form;
-CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, document_key, document_source, key, slug, level, school, classes, concentration, ritual,
-  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
-  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic, name);
+CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, document_key, document_source, key, \
+slug, level, school, classes, concentration, ritual,
+  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, \
+damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, \
+properties, components, magic, name);
 `,
   },
   {
     version: 12,
     description:
-      'monster trait names with straight apostrophes in entities.traits ("devil’s sight" → "devil\'s sight", as entities/derived.ts now stores them): the `trait` filter found a book\'s creatures under one apostrophe and not under the other. The rows are mended after the migrations (store/filter-columns.ts straightenTraitNames), as `traits` is a filter-table column added after them',
+      'monster trait names with straight apostrophes in entities.traits ("devil’s sight" → "devil\'s sight", as ' +
+      "entities/derived.ts now stores them): the `trait` filter found a book's creatures under one apostrophe and " +
+      "not under the other. The rows are mended after the migrations (store/filter-columns.ts " +
+      "straightenTraitNames), as `traits` is a filter-table column added after them",
     sql: `SELECT 1;`,
   },
 ];

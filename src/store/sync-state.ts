@@ -27,9 +27,11 @@ export function listSyncState(db: Database): SyncState[] {
 
 export function putSyncState(db: Database, s: SyncState): void {
   db.query(
-    `INSERT INTO sync_state (source, content_type, status, fetched_at, record_count, skipped_count, request_count, duration_ms, error)
+    `INSERT INTO sync_state (source, content_type, status, fetched_at, record_count, skipped_count, request_count, ` +
+      `duration_ms, error)
      VALUES (?,?,?,?,?,?,?,?,?)
-     ON CONFLICT(source, content_type) DO UPDATE SET status=excluded.status, fetched_at=COALESCE(excluded.fetched_at, sync_state.fetched_at),
+     ON CONFLICT(source, content_type) DO UPDATE SET status=excluded.status, ` +
+      `fetched_at=COALESCE(excluded.fetched_at, sync_state.fetched_at),
        record_count=excluded.record_count, skipped_count=excluded.skipped_count, request_count=excluded.request_count,
        duration_ms=excluded.duration_ms, error=excluded.error`,
   ).run(

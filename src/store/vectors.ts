@@ -119,7 +119,8 @@ export function writeVectors(db: Database, modelId: string, rows: readonly Vecto
   const q = db.query(
     `INSERT INTO vectors (entity_id, model_id, content_hash, vector)
      SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM entities WHERE id = ?1 AND content_hash = ?3)
-     ON CONFLICT(entity_id) DO UPDATE SET model_id = excluded.model_id, content_hash = excluded.content_hash, vector = excluded.vector`,
+     ON CONFLICT(entity_id) DO UPDATE SET model_id = excluded.model_id, content_hash = excluded.content_hash, ` +
+      `vector = excluded.vector`,
   );
   let written = 0;
   db.transaction(() => {
@@ -220,8 +221,8 @@ export function countVectors(db: Database, modelId?: string): number {
 
 /**
  * Stored vectors of `meta`'s model that can never rank anything: not `meta.dim` floats long, or all
- * zeros where the model did not write them so (a pack made elsewhere, a hand edit). Counted, or deleted with `remove` (they
- * are then pending, and embedded again).
+ * zeros where the model did not write them so (a pack made elsewhere, a hand edit). Counted, or deleted
+ * with `remove` (they are then pending, and embedded again).
  */
 export function unusableVectors(db: Database, meta: EmbeddingMeta, remove = false): number {
   const where =
