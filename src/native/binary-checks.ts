@@ -29,7 +29,9 @@ export function binaryInfoCheck(): Check {
   return {
     name: "binary",
     status: "info",
-    summary: `${m.target}, built ${m.built_at} with bun ${m.bun_version}; embeds ${m.files.length} files (${mb(total)}); unpacked in ${b.dir ?? "(not yet)"}`,
+    summary:
+      `${m.target}, built ${m.built_at} with bun ${m.bun_version}; embeds ${m.files.length} files ` +
+      `(${mb(total)}); unpacked in ${b.dir ?? "(not yet)"}`,
     details: {
       executable: process.execPath,
       target: m.target,
@@ -105,7 +107,9 @@ export function nativeLibrariesCheck(usearchError: string | undefined): Check {
       status: "fail",
       summary: `${line}${usearchError ? `; usearch: ${usearchError}` : ""}`,
       details: { libraries: st },
-      fix: `${failed.map((f) => f.error).join("; ")} — check that ${loader.dir} is on a filesystem that allows executing libraries (not noexec), or set XDG_CACHE_HOME elsewhere.`,
+      fix:
+        `${failed.map((f) => f.error).join("; ")} — check that ${loader.dir} is on a filesystem that allows ` +
+        `executing libraries (not noexec), or set XDG_CACHE_HOME elsewhere.`,
     };
   }
   return { name: "native libraries", status: "ok", summary: line, details: { libraries: st } };

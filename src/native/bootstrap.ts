@@ -75,7 +75,8 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
     info.extract = { warm: ex.warm, written: ex.written.length, ms: ex.ms };
     if (m.model) info.modelDir = join(ex.dir, "models", m.model.name);
     log.debug(
-      `binary: ${ex.warm ? "cache verified" : `unpacked ${ex.written.length} files`} in ${ex.dir} (${ex.ms.toFixed(1)} ms)`,
+      `binary: ${ex.warm ? "cache verified" : `unpacked ${ex.written.length} files`} in ${ex.dir} ` +
+        `(${ex.ms.toFixed(1)} ms)`,
     );
     globalThis.__lorekeeperNative = createNativeLoader(ex.dir, m);
     // First run: onnxruntime optimises the model's graph once and saves it; later starts load that
@@ -105,7 +106,8 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
   const t1 = performance.now();
   const { main } = await import("../cli/main.ts");
   log.debug(
-    `binary: start ${t0.toFixed(1)} ms after exec, bootstrap ${(t1 - t0).toFixed(1)} ms, CLI loaded ${(performance.now() - t1).toFixed(1)} ms`,
+    `binary: start ${t0.toFixed(1)} ms after exec, bootstrap ${(t1 - t0).toFixed(1)} ms, CLI loaded ` +
+      `${(performance.now() - t1).toFixed(1)} ms`,
   );
   // The embedder uses the embedded model unless LOREKEEPER_MODEL_DIR names another model.
   return main(argv, { ...config, embeddedModelDir: info.modelDir });

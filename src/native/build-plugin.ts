@@ -10,7 +10,8 @@ import type { BunPlugin } from "bun";
 import type { NativeName } from "./manifest.ts";
 
 const call = (name: NativeName) =>
-  `(globalThis.__lorekeeperNative ? globalThis.__lorekeeperNative.load(${JSON.stringify(name)}) : (() => { throw new Error("LoreKeeper's native loader is not installed (${name})"); })())`;
+  `(globalThis.__lorekeeperNative ? globalThis.__lorekeeperNative.load(${JSON.stringify(name)}) : ` +
+  `(() => { throw new Error("LoreKeeper's native loader is not installed (${name})"); })())`;
 
 interface Rewrite {
   name: string;

@@ -98,7 +98,8 @@ function mergeInto(dbPath: string, packPath: string): number {
           const where = t === "meta" ? " WHERE key <> 'schema_version'" : "";
           const res = db
             .query(
-              `INSERT OR REPLACE INTO main.${t} (${common.join(",")}) SELECT ${common.join(",")} FROM pack.${t}${where}`,
+              `INSERT OR REPLACE INTO main.${t} (${common.join(",")}) SELECT ${common.join(",")} FROM pack.${t}` +
+                `${where}`,
             )
             .run();
           if (t === "entities") copied = res.changes;
