@@ -7,7 +7,8 @@
  */
 
 const INVISIBLE =
-  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible code point (joiners and selectors too) is removed on its own
+  /* biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible code point (joiners and selectors too)
+     is removed on its own */
   /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufe00-\ufe0f\ufeff]/g;
 
 /** `s` without invisible and reordering characters (tabs and newlines too: use on one-line names). */
@@ -104,7 +105,10 @@ const LOOKALIKE_RE = new RegExp(
   "g",
 );
 
-/** `s` as it reads: invisible characters dropped, compatibility forms (fullwidth, ligatures) and look-alike letters made Latin. */
+/**
+ * `s` as it reads: invisible characters dropped, compatibility
+ * forms (fullwidth, ligatures) and look-alike letters made Latin.
+ */
 export function foldConfusables(s: string): string {
   return stripInvisible(s)
     .normalize("NFKC")
