@@ -55,7 +55,10 @@ export function cacheDir(): string {
 }
 
 /** The store path: explicit > LOREKEEPER_DB_PATH > $XDG_DATA_HOME/lorekeeper/lorekeeper.db */
-/** `--db-path X` / `--db-path=X` anywhere in `argv` (before the command's own parsing; the binary bootstrap reads it too). */
+/**
+ * `--db-path X` / `--db-path=X` anywhere in `argv` (before the
+ * command's own parsing; the binary bootstrap reads it too).
+ */
 export function dbPathOption(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -130,7 +133,10 @@ export interface Config {
   httpMaxBodyBytes: number;
   /** Open5e page size asked for (`limit`); large pages keep requests few. */
   open5ePageSize: number;
-  /** LOREKEEPER_EMBEDDING_MODEL: a catalog model or a fastembed model name; unset = the default model (search/model/model-manifest.ts DEFAULT_MODEL). */
+  /**
+   * LOREKEEPER_EMBEDDING_MODEL: a catalog model or a fastembed model name;
+   * unset = the default model (search/model/model-manifest.ts DEFAULT_MODEL).
+   */
   embeddingModel: string | undefined;
   modelDir: string | undefined;
   embeddingTimeoutMs: number;
