@@ -197,7 +197,8 @@ function generatedModule(manifest: Manifest, paths: Map<string, string>): string
     entries.push(`  ${JSON.stringify(name)}: f${i},`);
   });
   lines.push(
-    `export const EMBEDDED: EmbeddedBundle = { manifest: ${JSON.stringify(manifest)}, paths: {\n${entries.join("\n")}\n} };`,
+    `export const EMBEDDED: EmbeddedBundle = { manifest: ` +
+      `${JSON.stringify(manifest)}, paths: {\n${entries.join("\n")}\n} };`,
   );
   return `${lines.join("\n")}\n`;
 }
@@ -396,12 +397,14 @@ async function checkPackModel(pack: Pack, o: Options): Promise<void> {
   const id = await embeddedModelId(o.modelDir!);
   if (s.vectors === 0) {
     process.stderr.write(
-      `warning: the content pack has no vectors; semantic search stays empty until \`lorekeeper sync\` embeds them with ${id}\n`,
+      `warning: the content pack has no vectors; semantic search ` +
+        `stays empty until \`lorekeeper sync\` embeds them with ${id}\n`,
     );
   } else if (!s.model_ids.includes(id)) {
     throw new BuildError(
       `The content pack's vectors were made with ${s.model_ids.join(", ")}, but the embedded model is ${id}.`,
-      `Re-embed the pack with that model (LOREKEEPER_MODEL_DIR=${o.modelDir} lorekeeper sync --db-path ${o.content}), or pass the matching --model.`,
+      `Re-embed the pack with that model (LOREKEEPER_MODEL_DIR=${o.modelDir} ` +
+        `lorekeeper sync --db-path ${o.content}), or pass the matching --model.`,
     );
   }
 }
@@ -417,7 +420,8 @@ async function run(argv: string[]): Promise<number> {
       throw new BuildError(
         `No embedding model: ${e.message}`,
         e.hint ??
-          "Pass --model DIR, or install one with `lorekeeper model install all-MiniLM-L6-v2`, or build with --no-semantic.",
+          "Pass --model DIR, or install one with `lorekeeper model " +
+            "install all-MiniLM-L6-v2`, or build with --no-semantic.",
       );
     }
   }

@@ -168,7 +168,8 @@ try {
   store.close();
   if (sync.raw.texts < sync.embedded)
     notes.push(
-      `raw fastembed ran on every ${Math.ceil(sync.embedded / sync.raw.texts)}th text (${sync.raw.texts} of ${sync.embedded}); --raw-all for all`,
+      `raw fastembed ran on every ${Math.ceil(sync.embedded / sync.raw.texts)}th ` +
+        `text (${sync.raw.texts} of ${sync.embedded}); --raw-all for all`,
     );
 
   const sourceEnv = serverEnv({ home: join(tmp, "home"), upstreamUrl: fake.url, modelDir });
@@ -180,21 +181,24 @@ try {
     const newest = newestSource(join(REPO_ROOT, "src"));
     if (statSync(bin.command).mtimeMs < newest.mtimeMs) {
       notes.push(
-        `the binary is older than ${newest.path.slice(REPO_ROOT.length + 1)}: source and binary may run different code (use --build)`,
+        `the binary is older than ${newest.path.slice(REPO_ROOT.length + 1)}: ` +
+          `source and binary may run different code (use --build)`,
       );
     }
   } else
     notes.push(
       opt["no-binary"]
         ? "binary skipped (--no-binary)"
-        : `binary skipped: ${opt.binary ?? binaryPath()} does not exist (build it with \`bun run build\` or pass --build)`,
+        : `binary skipped: ${opt.binary ?? binaryPath()} does not ` +
+            `exist (build it with \`bun run build\` or pass --build)`,
     );
   const baseline = opt.baseline ? baselineTarget(opt.baseline) : undefined;
   if (opt.baseline && !baseline) throw new Error(`--baseline ${opt.baseline}: no src/cli/main.ts there`);
   if (baseline) {
     targets.push(baseline);
     notes.push(
-      `baseline: ${opt.baseline} (${gitCommit(opt.baseline) ?? "unknown commit"}) from source, same store, calls and rounds as source`,
+      `baseline: ${opt.baseline} (${gitCommit(opt.baseline) ?? "unknown commit"}) ` +
+        `from source, same store, calls and rounds as source`,
     );
   }
 
@@ -208,7 +212,8 @@ try {
     let coldStart = await measureColdStart(target, dbPath, env, coldRuns);
     if (coldStart.first.searchMode !== "hybrid" && env !== sourceEnv) {
       notes.push(
-        `the binary's embedded model does not match the store's vectors (search mode ${coldStart.first.searchMode}); it was run with LOREKEEPER_MODEL_DIR=${modelDir}`,
+        `the binary's embedded model does not match the store's vectors (search mode ` +
+          `${coldStart.first.searchMode}); it was run with LOREKEEPER_MODEL_DIR=${modelDir}`,
       );
       env = sourceEnv;
       coldStart = await measureColdStart(target, dbPath, env, coldRuns);
@@ -240,7 +245,8 @@ try {
         notes.push("a stdio server did not go idle within 20 s of starting; measured anyway");
     const warmup = 2;
     say(
-      `tool calls over stdio (${targets.map((t) => t.name).join(" + ")}), floors and breakdown: ${specs.length} calls × ${rounds} rounds…`,
+      `tool calls over stdio (${targets.map((t) => t.name).join(" + ")}), ` +
+        `floors and breakdown: ${specs.length} calls × ${rounds} rounds…`,
     );
     for (let r = 0; r < warmup + rounds; r++) {
       const warm = r < warmup;
@@ -277,7 +283,8 @@ try {
   const cpu: ServerCpuResult[] = [];
   for (const t of targets) {
     say(
-      `${t.name}: server CPU per call, no-repeat mix, 1 cold + ${cpuPasses} warm passes on each of ${cpuServers} fresh servers…`,
+      `${t.name}: server CPU per call, no-repeat mix, 1 cold + ` +
+        `${cpuPasses} warm passes on each of ${cpuServers} fresh servers…`,
     );
     const r = await measureServerCpu(t, dbPath, envs.get(t)!, cpuPasses, cpuServers);
     if (!r.available) notes.push(`${t.name}: /proc CPU readings unavailable: no server-CPU figures`);
@@ -313,9 +320,13 @@ try {
 
   const disk = measureDisk(dbPath, bin?.command);
   notes.push(
-    `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 1024 ** 3)} GB RAM, ${process.platform}-${process.arch}, Bun ${Bun.version}; load average ${loadAtStart.toFixed(2)} at the start, ${(loadavg()[0] ?? 0).toFixed(2)} at the end (other processes share the CPU)`,
-    "HTTP mix: structured, name and search calls take turns (each mode 1/3 of the calls); stdio mix: every spec once per round (80 of 106 are searches)",
-    `floors: search = raw fastembed + raw USearch (k=${floors.result.index.k} of ${floors.result.index.size}) + the FTS5 query; structured/name = the final SELECT`,
+    `machine: ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, ${Math.round(totalmem() / 1024 ** 3)} ` +
+      `GB RAM, ${process.platform}-${process.arch}, Bun ${Bun.version}; load average ${loadAtStart.toFixed(2)} ` +
+      `at the start, ${(loadavg()[0] ?? 0).toFixed(2)} at the end (other processes share the CPU)`,
+    "HTTP mix: structured, name and search calls take turns (each mode 1/3 of " +
+      "the calls); stdio mix: every spec once per round (80 of 106 are searches)",
+    `floors: search = raw fastembed + raw USearch (k=${floors.result.index.k} of ` +
+      `${floors.result.index.size}) + the FTS5 query; structured/name = the final SELECT`,
   );
   const cs = [
     ...cpuChecks(cpu),

@@ -115,12 +115,15 @@ made.cleanup();
 const f = (x: number) => `${x.toFixed(3)} ms`;
 console.log(`${n} calls per side (${ROUNDS} rounds × ${CALLS.length}), interleaved; baseline ${baseline}`);
 console.log(
-  `stdio wall per call (median):  this ${f(med(wall.this!))}  baseline ${f(med(wall.baseline!))}  ratio ${(med(wall.this!) / med(wall.baseline!)).toFixed(2)}`,
+  `stdio wall per call (median):  this ${f(med(wall.this!))}  baseline ` +
+    `${f(med(wall.baseline!))}  ratio ${(med(wall.this!) / med(wall.baseline!)).toFixed(2)}`,
 );
 console.log(
-  `stdio server CPU per call:     this ${f(cpu.this)}  baseline ${f(cpu.baseline)}  ratio ${(cpu.this / cpu.baseline).toFixed(2)}`,
+  `stdio server CPU per call:     this ${f(cpu.this)}  baseline ` +
+    `${f(cpu.baseline)}  ratio ${(cpu.this / cpu.baseline).toFixed(2)}`,
 );
 console.log(
-  `HTTP wall per call (median):   this ${f(med(hw.this!))}  baseline ${f(med(hw.baseline!))}  ratio ${(med(hw.this!) / med(hw.baseline!)).toFixed(2)}  (this, 2026-07-28: ${f(med(hw["this 2026"]!))})`,
+  `HTTP wall per call (median):   this ${f(med(hw.this!))}  baseline ${f(med(hw.baseline!))}  ratio ` +
+    `${(med(hw.this!) / med(hw.baseline!)).toFixed(2)}  (this, 2026-07-28: ${f(med(hw["this 2026"]!))})`,
 );
 process.exit(0);

@@ -56,59 +56,66 @@ describe("bench call mix", () => {
 });
 
 describe("server-CPU mix", () => {
-  test("every call is valid for its tool; no call repeats; warm-up values are not the measured ones; typos are typos", async () => {
-    const store = openStore({ path: ":memory:" });
-    try {
-      const mix = cpuMix();
-      const warm = cpuWarmup();
-      for (const spec of [...mix, ...warm]) {
-        const q = await captureQuery({ ...spec, mode: spec.mode === "typo" ? "name" : spec.mode }, store.db);
-        expect(q, spec.id).toBeDefined();
-        if (spec.mode === "structured") expect(q!.name ?? q!.search, spec.id).toBeUndefined();
-        if (spec.mode === "name" || spec.mode === "typo") expect(q!.name, spec.id).toBeTruthy();
-        if (spec.mode === "search") expect(q!.search, spec.id).toBeTruthy();
+  test(
+    "every call is valid for its tool; no call repeats; " + "warm-up values are not the measured ones; typos are typos",
+    async () => {
+      const store = openStore({ path: ":memory:" });
+      try {
+        const mix = cpuMix();
+        const warm = cpuWarmup();
+        for (const spec of [...mix, ...warm]) {
+          const q = await captureQuery({ ...spec, mode: spec.mode === "typo" ? "name" : spec.mode }, store.db);
+          expect(q, spec.id).toBeDefined();
+          if (spec.mode === "structured") expect(q!.name ?? q!.search, spec.id).toBeUndefined();
+          if (spec.mode === "name" || spec.mode === "typo") expect(q!.name, spec.id).toBeTruthy();
+          if (spec.mode === "search") expect(q!.search, spec.id).toBeTruthy();
+        }
+        const key = (s: { tool: string; args: Record<string, unknown> }) => `${s.tool} ${JSON.stringify(s.args)}`;
+        expect(new Set(mix.map(key)).size).toBe(mix.length);
+        for (const w of warm) expect(mix.map(key)).not.toContain(key(w));
+        for (const m of ["structured", "name", "typo", "search"])
+          expect(mix.filter((s) => s.mode === m).length).toBeGreaterThanOrEqual(12);
+        for (const n of ["Adult Red Dragon", "Fireball", "Grappled"]) {
+          expect(misspell(n)).not.toBe(n);
+          expect([...misspell(n)].sort().join("")).toBe([...n].sort().join(""));
+        }
+      } finally {
+        store.close();
       }
-      const key = (s: { tool: string; args: Record<string, unknown> }) => `${s.tool} ${JSON.stringify(s.args)}`;
-      expect(new Set(mix.map(key)).size).toBe(mix.length);
-      for (const w of warm) expect(mix.map(key)).not.toContain(key(w));
-      for (const m of ["structured", "name", "typo", "search"])
-        expect(mix.filter((s) => s.mode === m).length).toBeGreaterThanOrEqual(12);
-      for (const n of ["Adult Red Dragon", "Fireball", "Grappled"]) {
-        expect(misspell(n)).not.toBe(n);
-        expect([...misspell(n)].sort().join("")).toBe([...n].sort().join(""));
-      }
-    } finally {
-      store.close();
-    }
-  });
+    },
+  );
 });
 
 describe("peer mix", () => {
-  test("every dialect asks the same questions, in the same order; LoreKeeper's calls are valid and ask what their mode says", async () => {
-    const shape = (d: (typeof DIALECTS)[number]) =>
-      [...peerMix(d), ...peerWarmup(d)].map((c) => `${c.mode} ${JSON.stringify(Object.values(c.args).map(String))}`);
-    for (const d of DIALECTS) expect(shape(d).length).toBe(shape("lorekeeper").length);
-    // The same values (names, levels, schools, CRs), in each dialect's own parameters.
-    expect(shape("dnd-oracle").map((s) => s.replace(/,"(5|10)"\]$/, "]"))).toEqual(
-      shape("lorekeeper").map((s) => s.replace(/,"(5|10)"\]$/, "]")),
-    );
-    const store = openStore({ path: ":memory:" });
-    try {
-      for (const c of [...peerMix("lorekeeper"), ...peerWarmup("lorekeeper")]) {
-        const q = await captureQuery(
-          { id: c.tool, tool: c.tool, args: c.args, mode: c.mode === "typo" ? "name" : c.mode },
-          store.db,
-        );
-        expect(q, c.tool).toBeDefined();
-        if (c.mode === "structured") expect(q!.name, c.tool).toBeUndefined();
-        else expect(q!.name, c.tool).toBeTruthy();
+  test(
+    "every dialect asks the same questions, in the same order; " +
+      "LoreKeeper's calls are valid and ask what their mode says",
+    async () => {
+      const shape = (d: (typeof DIALECTS)[number]) =>
+        [...peerMix(d), ...peerWarmup(d)].map((c) => `${c.mode} ${JSON.stringify(Object.values(c.args).map(String))}`);
+      for (const d of DIALECTS) expect(shape(d).length).toBe(shape("lorekeeper").length);
+      // The same values (names, levels, schools, CRs), in each dialect's own parameters.
+      expect(shape("dnd-oracle").map((s) => s.replace(/,"(5|10)"\]$/, "]"))).toEqual(
+        shape("lorekeeper").map((s) => s.replace(/,"(5|10)"\]$/, "]")),
+      );
+      const store = openStore({ path: ":memory:" });
+      try {
+        for (const c of [...peerMix("lorekeeper"), ...peerWarmup("lorekeeper")]) {
+          const q = await captureQuery(
+            { id: c.tool, tool: c.tool, args: c.args, mode: c.mode === "typo" ? "name" : c.mode },
+            store.db,
+          );
+          expect(q, c.tool).toBeDefined();
+          if (c.mode === "structured") expect(q!.name, c.tool).toBeUndefined();
+          else expect(q!.name, c.tool).toBeTruthy();
+        }
+      } finally {
+        store.close();
       }
-    } finally {
-      store.close();
-    }
-    for (const m of ["structured", "name", "typo"])
-      expect(peerMix("dnd-oracle").filter((c) => c.mode === m).length).toBeGreaterThanOrEqual(12);
-  });
+      for (const m of ["structured", "name", "typo"])
+        expect(peerMix("dnd-oracle").filter((c) => c.mode === m).length).toBeGreaterThanOrEqual(12);
+    },
+  );
 });
 
 describe("stats", () => {

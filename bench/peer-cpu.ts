@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 /**
- * `bun bench/peer-cpu.ts --db STORE --peer "COMMAND ARGS…" [--dialect dnd-oracle] [--pairs N] [--passes N] [--model DIR]`:
+ * `bun bench/peer-cpu.ts --db STORE --peer "COMMAND ARGS…" [--dialect dnd-oracle] [--pairs N] [--passes N] [--model
+ * DIR]`:
  * server CPU per call of LoreKeeper (this checkout, from source, on STORE) against a peer MCP
  * server, the same questions in each one's parameters (bench/peer-mix.ts), over stdio with the
  * same SDK client. Fresh servers in turns, the order swapped every pair (a machine's speed drifts
@@ -42,7 +43,8 @@ const { values: opt } = parseArgs({
 const dialect = (opt.dialect ?? "dnd-oracle") as Dialect;
 if (!opt.db || !opt.peer || !DIALECTS.includes(dialect) || dialect === "lorekeeper") {
   console.error(
-    'usage: bun bench/peer-cpu.ts --db STORE --peer "COMMAND ARGS…" [--dialect dnd-oracle] [--pairs N] [--passes N] [--model DIR]',
+    'usage: bun bench/peer-cpu.ts --db STORE --peer "COMMAND ARGS…" ' +
+      "[--dialect dnd-oracle] [--pairs N] [--passes N] [--model DIR]",
   );
   process.exit(2);
 }
@@ -147,6 +149,8 @@ for (const m of MODES) {
   const med = (rs: Figures[], k: "cold" | "warm") => median(rs.map((r) => r[m][k]));
   const ratio = (k: "cold" | "warm") => median(ours.map((r, i) => r[m][k] / theirs[i]![m][k]));
   console.log(
-    `  ${m.padEnd(10)} LoreKeeper ${f(med(ours, "cold"))} /${f(med(ours, "warm"))}  ${dialect} ${f(med(theirs, "cold"))} /${f(med(theirs, "warm"))}  ratio cold ${ratio("cold").toFixed(2)} warm ${ratio("warm").toFixed(2)}  answer chars ${ours[0]![m].chars} / ${theirs[0]![m].chars}`,
+    `  ${m.padEnd(10)} LoreKeeper ${f(med(ours, "cold"))} /${f(med(ours, "warm"))}  ${dialect} ` +
+      `${f(med(theirs, "cold"))} /${f(med(theirs, "warm"))}  ratio cold ${ratio("cold").toFixed(2)} ` +
+      `warm ${ratio("warm").toFixed(2)}  answer chars ${ours[0]![m].chars} / ${theirs[0]![m].chars}`,
   );
 }

@@ -98,7 +98,8 @@ try {
 
   const f = (x: number) => `${x.toFixed(1)} ms`;
   console.log(
-    `== Replicas behind HAProxy (${load.modern} clients on 2026-07-28 + ${load.legacy} on 2025-11-25, mixed calls, ${Number(opt.rounds)} × ${ms / 1000} s each) ==`,
+    `== Replicas behind HAProxy (${load.modern} clients on 2026-07-28 + ${load.legacy} ` +
+      `on 2025-11-25, mixed calls, ${Number(opt.rounds)} × ${ms / 1000} s each) ==`,
   );
   console.log("replicas  calls  failed  calls/s     p50      p99");
   for (const [label, s] of [
@@ -106,20 +107,24 @@ try {
     [String(n), sn],
   ] as const) {
     console.log(
-      `${label.padEnd(8)}  ${String(s.calls).padStart(5)}  ${String(s.failed).padStart(6)}  ${s.callsPerSecond.toFixed(1).padStart(7)}  ${f(s.p50).padStart(8)}  ${f(s.p99).padStart(8)}`,
+      `${label.padEnd(8)}  ${String(s.calls).padStart(5)}  ${String(s.failed).padStart(6)}  ` +
+        `${s.callsPerSecond.toFixed(1).padStart(7)}  ${f(s.p50).padStart(8)}  ${f(s.p99).padStart(8)}`,
     );
   }
   const errors = [...new Set([...got.one!, ...got.many!].filter((c) => !c.ok).map((c) => `${c.era}: ${c.error}`))];
   if (errors.length) console.log(`errors (distinct, first 3): ${errors.slice(0, 3).join(" | ")}`);
   console.log(
-    `ratio ${n} vs 1: ${(sn.callsPerSecond / s1.callsPerSecond).toFixed(2)}× calls/s, p99 ${(sn.p99 / s1.p99).toFixed(2)}×`,
+    `ratio ${n} vs 1: ${(sn.callsPerSecond / s1.callsPerSecond).toFixed(2)}× ` +
+      `calls/s, p99 ${(sn.p99 / s1.p99).toFixed(2)}×`,
   );
   console.log(
     `kill run: replica r${n - 1} dropped by the health check ${(droppedAt - killedAt).toFixed(0)} ms after SIGKILL; ` +
-      `${before.length} calls before the drop (${before.filter((c) => !c.ok).length} failed), ${after.length} after (${after.filter((c) => !c.ok).length} failed)`,
+      `${before.length} calls before the drop (${before.filter((c) => !c.ok).length} ` +
+      `failed), ${after.length} after (${after.filter((c) => !c.ok).length} failed)`,
   );
   console.log(
-    `machine: ${cpus().length} cores, load average ${loadavg()[0]?.toFixed(1)}; replicas: ${command ? opt.binary : "source"}; store: ${opt.db ?? "the tests' sample entities"}`,
+    `machine: ${cpus().length} cores, load average ${loadavg()[0]?.toFixed(1)}; replicas: ` +
+      `${command ? opt.binary : "source"}; store: ${opt.db ?? "the tests' sample entities"}`,
   );
 } finally {
   await many.stop();

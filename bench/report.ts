@@ -156,7 +156,9 @@ export function checks(targets: readonly TargetReport[]): Check[] {
       const x = t.http;
       out.push({
         goal: `${t.target}: HTTP ${x.clients} clients × ${x.callsPerClient} calls, zero errors`,
-        measured: `${x.errors} errors, p99 ${fmtMs(x.latency.p99)}, ${fmtRate(x.throughput, "calls")}${x.peakRss ? `, peak RSS ${fmtBytes(x.peakRss)}` : ""}`,
+        measured:
+          `${x.errors} errors, p99 ${fmtMs(x.latency.p99)}, ` +
+          `${fmtRate(x.throughput, "calls")}${x.peakRss ? `, peak RSS ${fmtBytes(x.peakRss)}` : ""}`,
         pass: x.errors === 0 && x.calls === x.clients * x.callsPerClient,
       });
     }
@@ -200,7 +202,9 @@ export function sessionChecks(rows: readonly SessionRow[]): Check[] {
     if (!t || r.server === "dnd-oracle") return [];
     return [
       {
-        goal: `${r.server}: a ${r.kind === "lookup" ? "one-lookup" : "one-meaning-search"} session (start, call, idle 6 s) ≤ ${t.cpuMs / 1000} s CPU, ≤ ${t.peakMb} MB peak RSS`,
+        goal:
+          `${r.server}: a ${r.kind === "lookup" ? "one-lookup" : "one-meaning-search"} ` +
+          `session (start, call, idle 6 s) ≤ ${t.cpuMs / 1000} s CPU, ≤ ${t.peakMb} MB peak RSS`,
         measured: `${(r.cpuMs / 1000).toFixed(2)} s, ${Math.round(r.peakMb)} MB`,
         pass: r.cpuMs <= t.cpuMs && r.peakMb <= t.peakMb,
       },
@@ -214,7 +218,9 @@ export function cpuSection(results: readonly ServerCpuResult[]): string[] {
     if (!r.available) continue;
     out.push(
       "",
-      `== Server CPU per call: ${r.target} (no-repeat mix; cold = first use of each filter, warm = ${r.warmPasses} passes again; ${r.servers} fresh server${r.servers === 1 ? "" : "s"}, samples pooled; /proc schedstat, utime+stime per batch as a check) ==`,
+      `== Server CPU per call: ${r.target} (no-repeat mix; cold = first use of each filter, ` +
+        `warm = ${r.warmPasses} passes again; ${r.servers} fresh server${r.servers === 1 ? "" : "s"}, ` +
+        `samples pooled; /proc schedstat, utime+stime per batch as a check) ==`,
     );
     out.push(
       table(
@@ -343,7 +349,8 @@ export function renderReport(
     ),
   );
   out.push(
-    `sources: ${sync.sources.join(", ")}; ${sync.requests} requests; model ${sync.modelId} (dim ${sync.dim}); ratio = pipeline ÷ raw`,
+    `sources: ${sync.sources.join(", ")}; ${sync.requests} requests; ` +
+      `model ${sync.modelId} (dim ${sync.dim}); ratio = pipeline ÷ raw`,
   );
   for (const t of targets) {
     out.push(
@@ -352,7 +359,8 @@ export function renderReport(
     );
     out.push(latencyTable(t.byMode), "", latencyTable(t.byTool));
     out.push(
-      `search with the query embedding cached (same query repeated): p50 ${fmtMs(t.cachedSearch.p50)}, p99 ${fmtMs(t.cachedSearch.p99)}`,
+      `search with the query embedding cached (same query repeated): ` +
+        `p50 ${fmtMs(t.cachedSearch.p50)}, p99 ${fmtMs(t.cachedSearch.p99)}`,
     );
     if (t.errors.length)
       out.push(
@@ -372,7 +380,8 @@ export function renderReport(
   if (breakdown.length) {
     out.push(
       "",
-      "== Where the time of a tool call goes (p50; SDK in-memory / tool handler / search layer measured in the bench process) ==",
+      "== Where the time of a tool call goes (p50; SDK in-memory / " +
+        "tool handler / search layer measured in the bench process) ==",
     );
     out.push(breakdownTable(breakdown, targets));
     out.push(`stdio ping round trip p50: ${targets.map((t) => `${t.target} ${fmtMs(t.ping.p50)}`).join(", ")}`);

@@ -30,7 +30,8 @@ const { values: opt } = parseArgs({
 });
 if (!opt.db) {
   console.error(
-    "usage: bun bench/server-cpu-only.ts --db STORE [--model DIR] [--runs N] [--cpu-passes N] [--servers N] [--binary PATH]",
+    "usage: bun bench/server-cpu-only.ts --db STORE [--model DIR] " +
+      "[--runs N] [--cpu-passes N] [--servers N] [--binary PATH]",
   );
   process.exit(2);
 }
@@ -58,20 +59,23 @@ try {
     if (r.errors.length) console.error(r.errors.slice(0, 5).join("\n"));
     all.push(r.rows);
     console.log(
-      `run ${i + 1}: ${r.rows.map((x) => `${x.mode} ${f(x.coldCpu.p50)} /${f(x.warmCpu.p50)}`).join("  ")}  (ms cold / warm CPU p50)`,
+      `run ${i + 1}: ${r.rows.map((x) => `${x.mode} ${f(x.coldCpu.p50)} /${f(x.warmCpu.p50)}`).join("  ")} ` +
+        ` (ms cold / warm CPU p50)`,
     );
   }
 } finally {
   rmSync(home, { recursive: true, force: true });
 }
 console.log(
-  `median of ${runs} run${runs === 1 ? "" : "s"} (${servers} fresh server${servers === 1 ? "" : "s"} each, samples pooled):`,
+  `median of ${runs} run${runs === 1 ? "" : "s"} (${servers} ` +
+    `fresh server${servers === 1 ? "" : "s"} each, samples pooled):`,
 );
 for (const mode of all[0]!.map((r) => r.mode)) {
   const rows = all.map((rs) => rs.find((r) => r.mode === mode)!);
   const cold = median(rows.map((r) => r.coldCpu.p50));
   const warm = median(rows.map((r) => r.warmCpu.p50));
   console.log(
-    `  ${mode.padEnd(10)} cold ${f(cold)} ms  warm ${f(warm)} ms  cold÷warm ${(cold / warm).toFixed(2)}  wall warm ${f(median(rows.map((r) => r.warmWall.p50)))} ms`,
+    `  ${mode.padEnd(10)} cold ${f(cold)} ms  warm ${f(warm)} ms  cold÷warm ` +
+      `${(cold / warm).toFixed(2)}  wall warm ${f(median(rows.map((r) => r.warmWall.p50)))} ms`,
   );
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 /**
- * `bun bench/sessions.ts --db STORE [--model DIR] [--peer "COMMAND ARGS…"] [--binary PATH …] [--baseline DIR] [--runs N]`:
+ * `bun bench/sessions.ts --db STORE [--model DIR] [--peer "COMMAND ARGS…"] [--binary PATH …] [--baseline DIR]
+ * [--runs N]`:
  * whole-session figures (bench/phases/sessions.ts) of LoreKeeper from source on STORE, beside the
  * compiled binary, another checkout and the peer (dnd-oracle's dialect) when given, in one run.
  * `bun run bench` measures the same sessions on the store it builds; this is for a kept store.
@@ -29,7 +30,8 @@ const { values: opt } = parseArgs({
 });
 if (!opt.db) {
   console.error(
-    'usage: bun bench/sessions.ts --db STORE [--model DIR] [--peer "COMMAND ARGS…"] [--binary PATH] [--baseline DIR] [--runs N]',
+    "usage: bun bench/sessions.ts --db STORE [--model DIR] [--peer " +
+      '"COMMAND ARGS…"] [--binary PATH] [--baseline DIR] [--runs N]',
   );
   process.exit(2);
 }

@@ -88,7 +88,9 @@ function adhocCheck(file: string, bin: string): { ok: boolean; detail: string } 
   if (bad >= 0) return { ok: false, detail: `page ${bad} does not match its signed digest` };
   return {
     ok: true,
-    detail: `ad-hoc signature valid: all ${now.length} page digests (${stored.pageSize}-byte pages, ${stored.codeLimit} bytes) match`,
+    detail:
+      `ad-hoc signature valid: all ${now.length} page digests ` +
+      `(${stored.pageSize}-byte pages, ${stored.codeLimit} bytes) match`,
   };
 }
 
@@ -166,7 +168,9 @@ export function darwinBuildCheck(
         line,
         problem: {
           message: `invalid code signature: ${r.detail}`,
-          fix: "macOS would kill this binary at launch: try another Bun version, or sign it on a Mac (codesign -s - -f)",
+          fix:
+            "macOS would kill this binary at launch: try another " +
+            "Bun version, or sign it on a Mac (codesign -s - -f)",
         },
       }
     : { line };

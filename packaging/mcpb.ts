@@ -88,9 +88,13 @@ export function mcpbManifest(input: BundleInput): Record<string, unknown> {
     display_name: "LoreKeeper — D&D 5e search",
     version: input.version,
     description:
-      "Fast, citable search over D&D 5e content: spells, creatures, classes, items, rules (Open5e, D&D 5e API, OrcBrew homebrew).",
+      "Fast, citable search over D&D 5e content: spells, creatures, " +
+      "classes, items, rules (Open5e, D&D 5e API, OrcBrew homebrew).",
     long_description:
-      "LoreKeeper keeps a complete local copy of D&D 5e SRD and open content in an embedded SQLite store and answers with small, citable results. Keyword search works at once; semantic ranking uses the embedding model inside the binary. Content is fetched from Open5e and the D&D 5e API on first use (or with `lorekeeper sync`) and then works offline.",
+      "LoreKeeper keeps a complete local copy of D&D 5e SRD and open content in an embedded " +
+      "SQLite store and answers with small, citable results. Keyword search works at once; " +
+      "semantic ranking uses the embedding model inside the binary. Content is fetched from Open5e " +
+      "and the D&D 5e API on first use (or with `lorekeeper sync`) and then works offline.",
     author: { name: "LoreKeeper contributors", url: input.repositoryUrl },
     repository: { type: "git", url: input.repositoryUrl },
     homepage: input.repositoryUrl,
@@ -128,7 +132,8 @@ export function mcpbManifest(input: BundleInput): Record<string, unknown> {
         type: "string",
         title: "Document preference",
         description:
-          "Documents whose version of an entry comes first, comma-separated, e.g. srd-2024,srd-2014. Empty: newest SRD first.",
+          "Documents whose version of an entry comes first, " +
+          "comma-separated, e.g. srd-2024,srd-2014. Empty: newest SRD first.",
         required: false,
         default: "",
       },
@@ -136,7 +141,8 @@ export function mcpbManifest(input: BundleInput): Record<string, unknown> {
         type: "directory",
         title: "Embedding model folder",
         description:
-          "A fastembed model folder (model.onnx + tokenizer files) to use instead of the model inside the binary. Usually left empty.",
+          "A fastembed model folder (model.onnx + tokenizer files) to " +
+          "use instead of the model inside the binary. Usually left empty.",
         required: false,
         default: "",
       },

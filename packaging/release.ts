@@ -28,7 +28,8 @@ export async function packageRelease(
       workDir: join(outdir, ".build", b.target, "mcpb"),
     });
     process.stderr.write(
-      `bundled ${r.path} (${(r.size / 1048576).toFixed(1)} MB, ${((performance.now() - t0) / 1000).toFixed(1)} s; validated and packed by the MCPB CLI)\n`,
+      `bundled ${r.path} (${(r.size / 1048576).toFixed(1)} MB, ` +
+        `${((performance.now() - t0) / 1000).toFixed(1)} s; validated and packed by the MCPB CLI)\n`,
     );
   }
   const doc = serverJson({

@@ -219,7 +219,11 @@ async function httpAttack(): Promise<string> {
   const hwm = mem(child.pid!).hwm;
   child.kill();
   const count = (s: number) => statuses.filter((x) => x === s).length;
-  return `http: ${HTTP_POSTS} concurrent batches of 100 search_all {"limit": 100}: ${count(200)} served, ${count(503)} refused 503 (Retry-After); RSS ${mb(rss0)} idle, peak ${mb(Math.max(peak, hwm))}; slowest /health ${healthMax.toFixed(0)} ms`;
+  return (
+    `http: ${HTTP_POSTS} concurrent batches of 100 search_all {"limit": 100}: ` +
+    `${count(200)} served, ${count(503)} refused 503 (Retry-After); RSS ${mb(rss0)} idle, ` +
+    `peak ${mb(Math.max(peak, hwm))}; slowest /health ${healthMax.toFixed(0)} ms`
+  );
 }
 
 /** An HTTP server on a free port, once /health answers. */

@@ -43,7 +43,9 @@ for (const dir of dirs) {
     continue;
   }
   console.log(
-    `${dir}: ${e.id}${known ? ` = ${known.model}` : " (not a known model: no published reference)"}${manifest ? `, ${manifest.pooling} pooling` : ""}`,
+    `${dir}: ` +
+      `${e.id}${known ? ` = ${known.model}` : " (not a known model: no published reference)"}` +
+      `${manifest ? `, ${manifest.pooling} pooling` : ""}`,
   );
   for (const c of await checkModel(e, manifest, known?.reference)) {
     if (!c.pass) failed++;

@@ -40,7 +40,8 @@ try {
   }
   const docs = listDocuments(store.db, "orcbrew");
   console.log(
-    `\n${files.length} files, ${failed} failed; ${docs.length} documents, ${docs.reduce((n, d) => n + d.entity_count, 0)} entities in the store`,
+    `\n${files.length} files, ${failed} failed; ${docs.length} documents, ` +
+      `${docs.reduce((n, d) => n + d.entity_count, 0)} entities in the store`,
   );
 } finally {
   store.close();

@@ -19,14 +19,17 @@ console.log(`${e.id} dim=${e.dim} loaded in ${(performance.now() - t0).toFixed(0
 
 const passages: Record<string, string> = {
   "Fire Shield":
-    "Fire Shield. Thin and wispy flames wreathe your body, shedding bright light; the flames protect you from cold or fire.",
+    "Fire Shield. Thin and wispy flames wreathe your body, shedding " +
+    "bright light; the flames protect you from cold or fire.",
   "Ice Storm": "Ice Storm. A hail of rock-hard ice pounds to the ground in a cylinder; bludgeoning and cold damage.",
   "Cure Wounds":
     "Cure Wounds. A creature you touch regains a number of hit points equal to 1d8 + your spellcasting modifier.",
   Fireball:
-    "Fireball. A bright streak flashes to a point you choose and then blossoms with a low roar into an explosion of flame.",
+    "Fireball. A bright streak flashes to a point you choose and " +
+    "then blossoms with a low roar into an explosion of flame.",
   Wraith:
-    "Wraith. Undead. Life Drain: the target's hit point maximum is reduced by an amount equal to the necrotic damage taken.",
+    "Wraith. Undead. Life Drain: the target's hit point maximum " +
+    "is reduced by an amount equal to the necrotic damage taken.",
   Wizard:
     "Wizard. Wizards are supreme magic-users, defined and united as a class by the spells they cast; arcane study.",
   Fighter: "Fighter. A master of martial combat, skilled with a variety of weapons and armor.",

@@ -98,7 +98,9 @@ function questions(): string[] {
   return [...out];
 }
 
-/** Both tokenizers over the same texts, alternating which goes first, so that load on a shared machine hits both alike. */
+/**
+ * Both tokenizers over the same texts, alternating which goes first, so that load on a shared machine hits both alike.
+ */
 async function encodeBoth(
   a: TokenizerApi,
   b: TokenizerApi,
@@ -186,7 +188,8 @@ const { values: opt } = parseArgs({
 });
 if (opt.help || !opt.db) {
   process.stdout.write(
-    "usage: bun run check-tokenizer -- --db STORE [--model DIR] [--native FILE.node] [--max-length 256] [--write-fixture FILE]\n",
+    "usage: bun run check-tokenizer -- --db STORE [--model DIR] " +
+      "[--native FILE.node] [--max-length 256] [--write-fixture FILE]\n",
   );
   process.exit(opt.help ? 0 : 2);
 }
@@ -227,7 +230,8 @@ const pick = (xs: number[], idx: number[]) => idx.map((i) => xs[i]!);
 
 console.log(`model ${modelDir}, truncation ${maxLength} tokens (as fastembed sets it)`);
 console.log(
-  `texts: ${eIdx.length} entity texts + ${qIdx.length} questions; truncated: ${n.records.filter((r) => r.overflowing > 0).length}`,
+  `texts: ${eIdx.length} entity texts + ${qIdx.length} questions; ` +
+    `truncated: ${n.records.filter((r) => r.overflowing > 0).length}`,
 );
 console.log(`token-id differences: ${diffs.length}`);
 for (const d of diffs.slice(0, 10))
@@ -235,10 +239,12 @@ for (const d of diffs.slice(0, 10))
     `  DIFF ${JSON.stringify(d.t.text.slice(0, 80))}: native ${d.a.ids.length} ids, js ${d.b.ids.length} ids`,
   );
 console.log(
-  `native @anush008/tokenizers: entity texts ${sum(pick(n.ms, eIdx)).toFixed(0)} ms, questions median ${(median(pick(n.ms, qIdx)) * 1000).toFixed(0)} µs`,
+  `native @anush008/tokenizers: entity texts ${sum(pick(n.ms, eIdx)).toFixed(0)} ` +
+    `ms, questions median ${(median(pick(n.ms, qIdx)) * 1000).toFixed(0)} µs`,
 );
 console.log(
-  `pure-JS tokenizer:           entity texts ${sum(pick(j.ms, eIdx)).toFixed(0)} ms, questions median ${(median(pick(j.ms, qIdx)) * 1000).toFixed(0)} µs`,
+  `pure-JS tokenizer:           entity texts ${sum(pick(j.ms, eIdx)).toFixed(0)} ` +
+    `ms, questions median ${(median(pick(j.ms, qIdx)) * 1000).toFixed(0)} µs`,
 );
 
 const onnx = inspectModelDir(modelDir);
@@ -263,7 +269,9 @@ if (!opt["no-embed"] && onnx.ok) {
     for (let d = 0; d < vs[0]!.length; d++) maxDiff = Math.max(maxDiff, Math.abs(vs[0]![d]! - vs[1]![d]!));
   }
   console.log(
-    `query embedding (${onnx.onnxFile}, ${qs.length} questions, median): native tokenizer ${median(ms[0]).toFixed(2)} ms, pure-JS tokenizer ${median(ms[1]).toFixed(2)} ms; largest vector difference ${maxDiff}`,
+    `query embedding (${onnx.onnxFile}, ${qs.length} questions, ` +
+      `median): native tokenizer ${median(ms[0]).toFixed(2)} ` +
+      `ms, pure-JS tokenizer ${median(ms[1]).toFixed(2)} ms; largest vector difference ${maxDiff}`,
   );
 }
 

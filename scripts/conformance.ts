@@ -141,7 +141,8 @@ try {
       const info = checks.filter((c) => c.status === "INFO").length;
       const na = notTestable.length ? `, ${notTestable.length} not applicable (need the suite's fixture tools)` : "";
       process.stdout.write(
-        `${ok ? "PASS" : "FAIL"}  ${s.padEnd(30)} ${passed}/${checks.length} passed${na}, ${info} info, ${warn.length} warnings; ${erasServed(serverLog.slice(logStart))}\n`,
+        `${ok ? "PASS" : "FAIL"}  ${s.padEnd(30)} ${passed}/${checks.length} passed${na}, ` +
+          `${info} info, ${warn.length} warnings; ${erasServed(serverLog.slice(logStart))}\n`,
       );
       for (const c of bad) process.stdout.write(`      ✗ ${c.id}: ${(c.errorMessage ?? "").slice(0, 300)}\n`);
       for (const c of warn) process.stdout.write(`      ! ${c.id}: ${(c.errorMessage ?? "").slice(0, 200)}\n`);

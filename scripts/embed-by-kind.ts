@@ -56,7 +56,8 @@ export async function embedByKind(
       done += batch.length;
     }
     opts.log?.(
-      `${k.kind}: ${k.n} in ${((performance.now() - t1) / 1000).toFixed(0)} s (total ${done}, ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+      `${k.kind}: ${k.n} in ${((performance.now() - t1) / 1000).toFixed(0)} ` +
+        `s (total ${done}, ${((performance.now() - t0) / 1000).toFixed(0)} s)`,
     );
   }
   syncIndex(store, { modelId: e.id, dim: e.dim });

@@ -159,20 +159,26 @@ const pctOf = (xs: number[], f: number) =>
 const pct = (f: number) => pctOf(ms, f);
 
 console.log(
-  `model ${embedder.id} (${modelDir}), ${texts.length} entity texts of ${opt.db}, ${maxTokens} tokens at most, ${availableParallelism()} cores`,
+  `model ${embedder.id} (${modelDir}), ${texts.length} entity texts of ` +
+    `${opt.db}, ${maxTokens} tokens at most, ${availableParallelism()} cores`,
 );
 console.log(
-  `passages, LoreKeeper (as sync embeds): ${p.perSecond.toFixed(1)} entities/s, ${p.cores.toFixed(2)} cores busy, ${p.cpuMsPerEntity.toFixed(1)} ms CPU per entity`,
+  `passages, LoreKeeper (as sync embeds): ${p.perSecond.toFixed(1)} entities/s, ` +
+    `${p.cores.toFixed(2)} cores busy, ${p.cpuMsPerEntity.toFixed(1)} ms CPU per entity`,
 );
 console.log(
-  `passages, raw onnxruntime:             ${r.perSecond.toFixed(1)} entities/s, ${r.cores.toFixed(2)} cores busy, ${r.cpuMsPerEntity.toFixed(1)} ms CPU per entity (LoreKeeper's session options)`,
+  `passages, raw onnxruntime:             ${r.perSecond.toFixed(1)} entities/s, ${r.cores.toFixed(2)} ` +
+    `cores busy, ${r.cpuMsPerEntity.toFixed(1)} ms CPU per entity (LoreKeeper's session options)`,
 );
 console.log(
-  `passages, raw onnxruntime, its defaults: ${d.perSecond.toFixed(1)} entities/s, ${d.cores.toFixed(2)} cores busy, ${d.cpuMsPerEntity.toFixed(1)} ms CPU per entity (spinning worker threads)`,
+  `passages, raw onnxruntime, its defaults: ${d.perSecond.toFixed(1)} entities/s, ${d.cores.toFixed(2)} ` +
+    `cores busy, ${d.cpuMsPerEntity.toFixed(1)} ms CPU per entity (spinning worker threads)`,
 );
 console.log(
-  `ratio LoreKeeper / raw: ${(p.perSecond / r.perSecond).toFixed(2)}× (/ raw with onnxruntime's defaults: ${(p.perSecond / d.perSecond).toFixed(2)}×)`,
+  `ratio LoreKeeper / raw: ${(p.perSecond / r.perSecond).toFixed(2)}× (/ raw ` +
+    `with onnxruntime's defaults: ${(p.perSecond / d.perSecond).toFixed(2)}×)`,
 );
 console.log(
-  `query embedding, warm, ${ms.length} questions: p50 ${pct(0.5).toFixed(2)} ms, p90 ${pct(0.9).toFixed(2)} ms (CPU p50 ${pctOf(cpuMs, 0.5).toFixed(2)} ms)`,
+  `query embedding, warm, ${ms.length} questions: p50 ${pct(0.5).toFixed(2)} ` +
+    `ms, p90 ${pct(0.9).toFixed(2)} ms (CPU p50 ${pctOf(cpuMs, 0.5).toFixed(2)} ms)`,
 );

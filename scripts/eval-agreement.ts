@@ -91,7 +91,8 @@ export function auditStore(db: Database, kept: readonly KeptValue[] = KEPT): Aud
   for (const kind of AUDIT_KINDS) {
     const rows = db
       .query<{ document_source: string; key: string; name: string; data: string }, [string]>(
-        `SELECT document_source, key, name, data FROM entities WHERE kind = ? AND document_key = 'srd-2014' AND document_source IN ('open5e_v2','open5e_v1','dnd5e_api') ORDER BY name`,
+        `SELECT document_source, key, name, data FROM entities WHERE kind = ? AND document_key ` +
+          `= 'srd-2014' AND document_source IN ('open5e_v2','open5e_v1','dnd5e_api') ORDER BY name`,
       )
       .all(kind);
     const groups = new Map<string, { name: string; members: Member[] }>();
@@ -148,7 +149,9 @@ export function auditLines(r: AuditResult, listUnresolved = 0): string[] {
   ];
   for (const k of r.kinds) {
     lines.push(
-      `  ${k.kind.padEnd(11)} ${String(k.things).padStart(6)} ${String(k.fields).padStart(7)} ${String(k.agree).padStart(7)} ${String(k.corrected).padStart(10)} ${String(k.kept).padStart(5)} ${String(k.unresolved).padStart(11)}`,
+      `  ${k.kind.padEnd(11)} ${String(k.things).padStart(6)} ${String(k.fields).padStart(7)} ` +
+        `${String(k.agree).padStart(7)} ${String(k.corrected).padStart(10)} ` +
+        `${String(k.kept).padStart(5)} ${String(k.unresolved).padStart(11)}`,
     );
   }
   for (const u of r.unresolved.slice(0, listUnresolved)) {
@@ -156,7 +159,8 @@ export function auditLines(r: AuditResult, listUnresolved = 0): string[] {
       .map(([s, v]) => `${s}=${JSON.stringify(v)}`)
       .join(" ");
     lines.push(
-      `  unresolved ${u.kind} ${u.name} ${u.verdict.field}: ${vals}${u.verdict.similarity !== undefined ? ` (word overlap ${u.verdict.similarity})` : ""}`,
+      `  unresolved ${u.kind} ${u.name} ${u.verdict.field}: ` +
+        `${vals}${u.verdict.similarity !== undefined ? ` (word overlap ${u.verdict.similarity})` : ""}`,
     );
   }
   return lines;
@@ -185,7 +189,8 @@ export async function runAgreementAudit(
       types: [...AUDIT_KINDS],
     });
     say(
-      `agreement audit: synced ${report.records} records from ${AUDITED_SOURCES.join(", ")} in ${Math.round(performance.now() - t0)} ms`,
+      `agreement audit: synced ${report.records} records from ` +
+        `${AUDITED_SOURCES.join(", ")} in ${Math.round(performance.now() - t0)} ms`,
     );
     return auditLines(auditStore(store.db), listUnresolved);
   } finally {
@@ -211,9 +216,8 @@ if (import.meta.main) {
       );
       process.exit(64);
     }
-    process.stdout.write(
-      `${(await runAgreementAudit(values.data, (m) => process.stderr.write(`${m}\n`), Number(values.list ?? 0))).join("\n")}\n`,
-    );
+    const lines = await runAgreementAudit(values.data, (m) => process.stderr.write(`${m}\n`), Number(values.list ?? 0));
+    process.stdout.write(`${lines.join("\n")}\n`);
     process.exit(0);
   }
   const db = new Database(values.store, { readonly: true });
@@ -225,7 +229,9 @@ if (import.meta.main) {
       `${a.kind}:${a.name}:${a.field}:${a.source}`.localeCompare(`${b.kind}:${b.name}:${b.field}:${b.source}`),
     );
     const about =
-      "SRD 5.1 fields where two upstreams agree against the third, written by scripts/eval-agreement.ts --write: the majority answers (src/entities/corrections/apply.ts). 'kept': majority verdicts a review found wrong; the minority keeps its value.";
+      "SRD 5.1 fields where two upstreams agree against the third, written by " +
+      "scripts/eval-agreement.ts --write: the majority answers (src/entities/corrections/apply.ts). " +
+      "'kept': majority verdicts a review found wrong; the minority keeps its value.";
     await Bun.write(CORRECTIONS_PATH, `${JSON.stringify({ about, kept: KEPT, corrections: sorted }, null, 1)}\n`);
     process.stdout.write(`wrote ${sorted.length} corrections to ${CORRECTIONS_PATH}\n`);
   }

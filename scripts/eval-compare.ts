@@ -103,7 +103,8 @@ export function sideBySide(reports: ModelReport[]): string {
     for (const m of ["lexical", "vector", "hybrid"] as const) {
       const s = r.all[m];
       lines.push(
-        `| ${m === "lexical" ? r.model : ""} | ${m} | ${f3(s.hit1)} | ${f3(s.hit5)} | ${f3(s.hit10)} | ${f3(s.mrr)} | ${f3(r.meaning[m].mrr)} |`,
+        `| ${m === "lexical" ? r.model : ""} | ${m} | ${f3(s.hit1)} | ` +
+          `${f3(s.hit5)} | ${f3(s.hit10)} | ${f3(s.mrr)} | ${f3(r.meaning[m].mrr)} |`,
       );
     }
   }
@@ -111,30 +112,36 @@ export function sideBySide(reports: ModelReport[]): string {
   lines.push("| model | held-out hit@5 | held-out MRR | dev hit@k | dev MRR |", "|---|---:|---:|---:|---:|");
   for (const r of reports) {
     lines.push(
-      `| ${r.model} | ${f3(r.split.heldOut.hybrid.hit5)} | ${f3(r.split.heldOut.hybrid.mrr)} | ${f3(r.split.dev.hybrid.hitK)} | ${f3(r.split.dev.hybrid.mrr)} |`,
+      `| ${r.model} | ${f3(r.split.heldOut.hybrid.hit5)} | ${f3(r.split.heldOut.hybrid.mrr)} ` +
+        `| ${f3(r.split.dev.hybrid.hitK)} | ${f3(r.split.dev.hybrid.mrr)} |`,
     );
   }
   lines.push(
     "",
-    "Fusion tuned per tool on the training half only; the held-out half with the shipped constants and with the tuned ones:",
+    "Fusion tuned per tool on the training half only; the held-out " +
+      "half with the shipped constants and with the tuned ones:",
     "",
   );
   lines.push(
-    "| model | tuned k / vector weight / core prior per tool | held-out hybrid hit@5 shipped → tuned | held-out hybrid MRR shipped → tuned |",
+    "| model | tuned k / vector weight / core prior per tool | held-out " +
+      "hybrid hit@5 shipped → tuned | held-out hybrid MRR shipped → tuned |",
     "|---|---|---|---|",
   );
   for (const r of reports) {
     lines.push(
-      `| ${r.model} | ${r.tuned} | ${f3(r.heldOutDefault.hit5)} → ${f3(r.heldOutTuned.hit5)} | ${f3(r.heldOutDefault.mrr)} → ${f3(r.heldOutTuned.mrr)} |`,
+      `| ${r.model} | ${r.tuned} | ${f3(r.heldOutDefault.hit5)} → ` +
+        `${f3(r.heldOutTuned.hit5)} | ${f3(r.heldOutDefault.mrr)} → ${f3(r.heldOutTuned.mrr)} |`,
     );
   }
   const tools = [...new Set(reports.flatMap((r) => Object.keys(r.meaningByTool)))].sort();
   lines.push("", "Meaning queries by tool (hybrid MRR, number of queries):", "");
   lines.push(`| model | ${tools.join(" | ")} |`, `|---|${tools.map(() => "---:").join("|")}|`);
-  for (const r of reports)
-    lines.push(
-      `| ${r.model} | ${tools.map((t) => (r.meaningByTool[t] ? `${f3(r.meaningByTool[t]!.mrr)} (${r.meaningByTool[t]!.queries})` : "–")).join(" | ")} |`,
+  for (const r of reports) {
+    const byTool = tools.map((t) =>
+      r.meaningByTool[t] ? `${f3(r.meaningByTool[t]!.mrr)} (${r.meaningByTool[t]!.queries})` : "–",
     );
+    lines.push(`| ${r.model} | ${byTool.join(" | ")} |`);
+  }
   lines.push(
     "",
     "| model | query embedding p50 / p90 | corpus embedding | full corpus embed | hybrid query p50 |",
@@ -143,7 +150,9 @@ export function sideBySide(reports: ModelReport[]): string {
   for (const r of reports) {
     const corpus = r.corpusEmbedSeconds === null ? "cached" : `${r.corpusEmbedSeconds.toFixed(0)} s`;
     lines.push(
-      `| ${r.model} | ${r.times.queryP50.toFixed(1)} / ${r.times.queryP90.toFixed(1)} ms | ${r.times.passagesPerSecond.toFixed(1)} passages/s (${r.times.sample}) | ${corpus} | ${r.hybridQueryMs.toFixed(1)} ms |`,
+      `| ${r.model} | ${r.times.queryP50.toFixed(1)} / ${r.times.queryP90.toFixed(1)} ` +
+        `ms | ${r.times.passagesPerSecond.toFixed(1)} passages/s ` +
+        `(${r.times.sample}) | ${corpus} | ${r.hybridQueryMs.toFixed(1)} ms |`,
     );
   }
   lines.push("", reports.map((r) => `${pad(r.model, 20)} ${r.id}`).join("\n"));
@@ -184,8 +193,10 @@ export function kindsFullyEmbedded(db: Database, kinds: readonly string[]): bool
     db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'embedding_model_id'").get()?.value ?? "";
   const row = db
     .query<{ n: number }, string[]>(
-      `SELECT count(*) AS n FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id AND v.model_id = ?
-       WHERE e.kind IN (${kinds.map(() => "?").join(",")}) AND (v.entity_id IS NULL OR v.content_hash <> e.content_hash)`,
+      `SELECT count(*) AS n FROM entities e LEFT JOIN vectors v ON v.entity_id ` +
+        `= e.id AND v.model_id = ?
+       WHERE e.kind IN (${kinds.map(() => "?").join(",")}) ` +
+        `AND (v.entity_id IS NULL OR v.content_hash <> e.content_hash)`,
     )
     .get(modelId, ...kinds);
   return (row?.n ?? 1) === 0;
@@ -201,7 +212,8 @@ export function summaryLines(label: string, s: Record<Mode, Summary>): string[] 
   ];
   for (const m of MODES)
     lines.push(
-      `${pad(m, 8)}  ${lpad(f(s[m].hit1), 6)}  ${lpad(f(s[m].hit5), 6)}  ${lpad(f(s[m].hit10), 6)}  ${lpad(f(s[m].mrr), 6)}`,
+      `${pad(m, 8)}  ${lpad(f(s[m].hit1), 6)}  ${lpad(f(s[m].hit5), 6)} ` +
+        ` ${lpad(f(s[m].hit10), 6)}  ${lpad(f(s[m].mrr), 6)}`,
     );
   return lines;
 }

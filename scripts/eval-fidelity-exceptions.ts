@@ -17,9 +17,11 @@ export interface FidelityException {
 }
 
 const ERRATA_WHY =
-  "upstream property list disagrees with SRD 5.1, Open5e v1 and the D&D 5e API; corrected (src/sources/open5e-v2/normalize/errata.ts), stated in upstream_notes";
+  "upstream property list disagrees with SRD 5.1, Open5e v1 and the D&D 5e API; " +
+  "corrected (src/sources/open5e-v2/normalize/errata.ts), stated in upstream_notes";
 const HANDAXE =
-  "upstream srd_handaxe has range 20/60 but no Thrown property; SRD 5.1 lists the handaxe as Light, Thrown (range 20/60): added, stated in upstream_notes";
+  "upstream srd_handaxe has range 20/60 but no Thrown property; SRD 5.1 lists " +
+  "the handaxe as Light, Thrown (range 20/60): added, stated in upstream_notes";
 
 export const FIDELITY_EXCEPTIONS: readonly FidelityException[] = [
   ...Object.keys(V2_WEAPON_ERRATA).map((key) => ({ kind: "weapon", key, field: "properties", why: ERRATA_WHY })),
@@ -45,12 +47,17 @@ export const FIDELITY_EXCEPTIONS: readonly FidelityException[] = [
         kind: c.kind,
         key: c.key,
         field,
-        why: `Open5e v1 and the D&D 5e API agree on ${JSON.stringify(c.value)}; corrected to the majority (src/entities/corrections/srd-2014.json), stated in upstream_notes`,
+        why:
+          `Open5e v1 and the D&D 5e API agree on ${JSON.stringify(c.value)}; corrected to ` +
+          `the majority (src/entities/corrections/srd-2014.json), stated in upstream_notes`,
       })),
     ),
 ];
 
-/** How far a weapon property's count is expected to differ from the raw records (the corrections above, for the weapons `present`), and why. */
+/**
+ * How far a weapon property's count is expected to differ from the raw records (the corrections above, for the weapons
+ * `present`), and why.
+ */
 export function countCorrection(
   kind: string,
   param: string,

@@ -189,7 +189,10 @@ export function materialTextWhy(field: string, r: Raw, ours: unknown): string | 
   const t = typeof r.material_specified === "string" ? r.material_specified : "";
   if (r.material !== true || !t.trim()) return undefined;
   if (field === "components.consumed" && ours === saysConsumed(t))
-    return `upstream material_consumed disagrees with the material text ("${t}"); the text decides, stated in upstream_notes`;
+    return (
+      `upstream material_consumed disagrees with the material ` +
+      `text ("${t}"); the text decides, stated in upstream_notes`
+    );
   if (field === "components.costly" && ours === true && !structuredCost(r) && PRICED_MATERIAL.test(t))
     return `upstream material_cost is empty; the material text ("${t}") states the price`;
   return undefined;
@@ -205,7 +208,9 @@ export function textOnlyComponents(r: Raw): string[] {
   return out;
 }
 
-/** The derived filters an upstream field says directly (rawFilterValues reads them); the others are read from text only. */
+/**
+ * The derived filters an upstream field says directly (rawFilterValues reads them); the others are read from text only.
+ */
 export const RAW_FILTERS: ReadonlySet<string> = new Set([
   "speed",
   "sense",

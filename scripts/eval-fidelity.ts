@@ -154,7 +154,9 @@ export function runFidelity(db: Database, dataDir: string): FidelityReport {
   }
   const gaps = (v: string) => rawAll.spell!.filter((r) => textOnlyComponents(r).includes(v)).length;
   report.notes.push(
-    `spells whose material text states a price the structured material_cost leaves empty: ${gaps("costly material")}; consumption the material_consumed flag leaves out: ${gaps("consumed material")} (counted from the text, as the filter does)`,
+    `spells whose material text states a price the structured material_cost leaves ` +
+      `empty: ${gaps("costly material")}; consumption the material_consumed flag leaves ` +
+      `out: ${gaps("consumed material")} (counted from the text, as the filter does)`,
   );
   // Subclasses by class: the class each raw subclass names vs the class_key filter.
   const classes = JSON.parse(readFileSync(join(dataDir, "open5e", "v2", "classes.json"), "utf8")) as Raw[];
@@ -211,11 +213,13 @@ export function fidelityLines(r: FidelityReport): { lines: string[]; unexplained
     const un = ms.filter((m) => !m.explained);
     unexplained += un.length;
     lines.push(
-      `  ${kind}: ${r.checked[kind] ?? 0} checked, ${ms.length} mismatches (${ms.length - un.length} explained, ${un.length} unexplained)`,
+      `  ${kind}: ${r.checked[kind] ?? 0} checked, ${ms.length} mismatches ` +
+        `(${ms.length - un.length} explained, ${un.length} unexplained)`,
     );
     for (const m of ms)
       lines.push(
-        `    ${m.explained ? "explained  " : "UNEXPLAINED"} ${m.key} ${m.field}: ours ${m.ours} / upstream ${m.upstream}${m.explained ? ` — ${m.explained}` : ""}`,
+        `    ${m.explained ? "explained  " : "UNEXPLAINED"} ${m.key} ${m.field}: ours ` +
+          `${m.ours} / upstream ${m.upstream}${m.explained ? ` — ${m.explained}` : ""}`,
       );
   }
   lines.push("", "Fidelity of the opt-in sources (normalized straight from the data directory) vs their raw records");
@@ -224,11 +228,13 @@ export function fidelityLines(r: FidelityReport): { lines: string[]; unexplained
     const un = ms.filter((m) => !m.explained);
     unexplained += un.length;
     lines.push(
-      `  ${label}: ${n} checked, ${ms.length} mismatches (${ms.length - un.length} explained, ${un.length} unexplained)`,
+      `  ${label}: ${n} checked, ${ms.length} mismatches ` +
+        `(${ms.length - un.length} explained, ${un.length} unexplained)`,
     );
     for (const m of ms)
       lines.push(
-        `    ${m.explained ? "explained  " : "UNEXPLAINED"} ${m.key} ${m.field}: ours ${m.ours} / upstream ${m.upstream}${m.explained ? ` — ${m.explained}` : ""}`,
+        `    ${m.explained ? "explained  " : "UNEXPLAINED"} ${m.key} ${m.field}: ours ` +
+          `${m.ours} / upstream ${m.upstream}${m.explained ? ` — ${m.explained}` : ""}`,
       );
   }
   lines.push("", "Filter counts: SQL filter vs raw records (value count; = raw unless listed below it)");
@@ -238,7 +244,8 @@ export function fidelityLines(r: FidelityReport): { lines: string[]; unexplained
     for (const c of cs.filter((x) => x.sql !== x.raw)) {
       if (!c.explained) unexplained++;
       lines.push(
-        `    ${c.explained ? "explained  " : "UNEXPLAINED"} ${c.value}: sql ${c.sql}, raw ${c.raw}${c.explained ? ` — ${c.explained}` : ""}`,
+        `    ${c.explained ? "explained  " : "UNEXPLAINED"} ${c.value}: ` +
+          `sql ${c.sql}, raw ${c.raw}${c.explained ? ` — ${c.explained}` : ""}`,
       );
     }
   }

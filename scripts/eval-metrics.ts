@@ -102,7 +102,8 @@ export function sameThingKey(e: Pick<RankedEntity, "kind" | "name">): string {
       .normalize("NFKD")
       .replace(/[\u0300-\u036f]/g, "")
       .match(/[a-z0-9]+/g) ?? [];
-  return `${kind}:${words.map((w) => (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w)).join("")}`;
+  const stems = words.map((w) => (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w));
+  return `${kind}:${stems.join("")}`;
 }
 
 export interface ExpectationResult {

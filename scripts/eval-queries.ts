@@ -62,7 +62,9 @@ const BREATHES_FIRE: HitPredicate = {
     ),
 };
 
-/** Equipment whose text says it wards off ranged attacks (checked by reading every equipment text that mentions them). */
+/**
+ * Equipment whose text says it wards off ranged attacks (checked by reading every equipment text that mentions them).
+ */
 const PROJECTILE_GUARDS: TargetRef[] = [
   "armor:Shield",
   "Arrow-Catching Shield",
@@ -74,7 +76,9 @@ const PROJECTILE_GUARDS: TargetRef[] = [
 ];
 
 const FIRE_SHIELD_NOTE =
-  "spec 4/5 say level=3, but Fire Shield and Ice Storm are level 4 in every document (SRD 5.1, SRD 5.2, A5E), so at level 3 neither can rank; the sensible reading is level 4 (both candidates present). Level 3 is run as well, with Protection from Energy as its target.";
+  "spec 4/5 say level=3, but Fire Shield and Ice Storm are level 4 in every document (SRD " +
+  "5.1, SRD 5.2, A5E), so at level 3 neither can rank; the sensible reading is level 4 (both " +
+  "candidates present). Level 3 is run as well, with Protection from Energy as its target.";
 
 export const SPEC_QUERIES: EvalQuery[] = [
   {
@@ -93,7 +97,9 @@ export const SPEC_QUERIES: EvalQuery[] = [
     args: { search: "protect from fire", level: 3 },
     targets: ["Protection from Energy"],
     expect: [{ type: "top", names: ["Protection from Energy"], k: 5 }],
-    note: "the spec's literal level=3: Fire Shield/Ice Storm are not level 3; the level-3 spell that protects from fire is Protection from Energy.",
+    note:
+      "the spec's literal level=3: Fire Shield/Ice Storm are not level 3; " +
+      "the level-3 spell that protects from fire is Protection from Energy.",
   },
   {
     id: "spec-fire-breathing-beast",
@@ -120,7 +126,9 @@ export const SPEC_QUERIES: EvalQuery[] = [
     args: { search: "weapon that returns when thrown", type: "magic-item", category: "weapon" },
     targets: ["Dwarven Thrower"],
     expect: [{ type: "top", names: ["Dwarven Thrower"], k: 5 }],
-    note: "spec says type=weapon, but Dwarven Thrower is a magic item (category weapon); search_equipment type=weapon holds mundane weapons only, so the scenario is read as magic weapons.",
+    note:
+      "spec says type=weapon, but Dwarven Thrower is a magic item (category weapon); search_equipment " +
+      "type=weapon holds mundane weapons only, so the scenario is read as magic weapons.",
   },
   {
     id: "spec-arcane-masters",
@@ -153,7 +161,9 @@ export const SPEC_QUERIES: EvalQuery[] = [
     args: { search: "undead that drain life", type: "undead" },
     targets: ["Vampire", "Wraith", "Specter"],
     expect: [{ type: "top", names: ["Vampire", "Wraith", "Specter"], k: 10, any: true }],
-    note: "'returns creatures like Vampire, Wraith, Specter': at least one of them in the top 10 (all three are reported).",
+    note:
+      "'returns creatures like Vampire, Wraith, Specter': at " +
+      "least one of them in the top 10 (all three are reported).",
   },
   {
     id: "spec-projectiles",
@@ -162,7 +172,10 @@ export const SPEC_QUERIES: EvalQuery[] = [
     args: { search: "protects against projectiles" },
     targets: PROJECTILE_GUARDS,
     expect: [{ type: "top", names: PROJECTILE_GUARDS, k: 5, any: true }],
-    note: "spec says type=armor, yet expects 'items with deflection abilities' (magic items) too; search_equipment type=armor holds the 25 mundane armors only, so the scenario is read over all equipment (the default type): the Shield or a shield/item that wards off ranged attacks in the top 5.",
+    note:
+      "spec says type=armor, yet expects 'items with deflection abilities' (magic items) too; " +
+      "search_equipment type=armor holds the 25 mundane armors only, so the scenario is read over all equipment " +
+      "(the default type): the Shield or a shield/item that wards off ranged attacks in the top 5.",
   },
   {
     id: "spec-projectiles-armor",
@@ -170,7 +183,10 @@ export const SPEC_QUERIES: EvalQuery[] = [
     tool: "search_equipment",
     args: { search: "protects against projectiles", type: "armor" },
     targets: ["armor:Shield"],
-    note: "the literal type=armor: the only Shield among the armor is SRD 5.2's, whose whole text is 'Shield. Armor Class +2. Cost 10 gp. Weight 6 lb. A shield.' (nothing about projectiles, in words or meaning); reported, not an expectation.",
+    note:
+      "the literal type=armor: the only Shield among the armor is SRD 5.2's, whose " +
+      "whole text is 'Shield. Armor Class +2. Cost 10 gp. Weight 6 lb. A shield.' " +
+      "(nothing about projectiles, in words or meaning); reported, not an expectation.",
   },
   {
     id: "spec-falling",

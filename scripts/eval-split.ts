@@ -153,13 +153,16 @@ export async function tunePerTool(
   const heldOutTuned = summarize(heldRanks);
   const heldOutGlobal = summarize(heldGlobal);
   const show = (f: Fusion) =>
-    `${f.method}${f.method === "rrf" ? ` k ${f.k}` : ""}, lexical ${f.lexicalWeight}, vector ${f.vectorWeight}, core prior ${f.coreBoost}`;
+    `${f.method}${f.method === "rrf" ? ` k ${f.k}` : ""}, lexical ` +
+    `${f.lexicalWeight}, vector ${f.vectorWeight}, core prior ${f.coreBoost}`;
   const lines = [
     "",
     "Fusion tuned on the training half, per tool and one for all:",
     ...Object.entries(tuned).map(([p, f]) => `  ${p.padEnd(18)} ${show(f)}`),
     `  ${"(all tools)".padEnd(18)} ${show(global)}`,
-    `held-out ${held.length} queries, hybrid MRR / hit@5: shipped ${f3(heldOutShipped.mrr)} / ${f3(heldOutShipped.hit5)}; tuned per tool ${f3(heldOutTuned.mrr)} / ${f3(heldOutTuned.hit5)}; tuned for all ${f3(heldOutGlobal.mrr)} / ${f3(heldOutGlobal.hit5)}`,
+    `held-out ${held.length} queries, hybrid MRR / hit@5: shipped ${f3(heldOutShipped.mrr)} ` +
+      `/ ${f3(heldOutShipped.hit5)}; tuned per tool ${f3(heldOutTuned.mrr)} / ` +
+      `${f3(heldOutTuned.hit5)}; tuned for all ${f3(heldOutGlobal.mrr)} / ${f3(heldOutGlobal.hit5)}`,
   ];
   return { tuned, heldOutShipped, heldOutTuned, lines };
 }

@@ -29,7 +29,8 @@ export async function startUpstreamFor(path: string, dataDir: string, say: (m: s
       return await startFakeUpstream({ dataDir, port });
     } catch {
       say(
-        `port ${port} (the cached store's upstream) is taken: every entity's source_url changes, so all of them are embedded again`,
+        `port ${port} (the cached store's upstream) is taken: every ` +
+          `entity's source_url changes, so all of them are embedded again`,
       );
     }
   }

@@ -122,7 +122,10 @@ if (opt.help) {
   process.exit(0);
 }
 
-/** Hits per query and mode: the tool's own limit (20 unless the query sets one) or --limit; ranks beyond it show as "–" and count 0 in MRR. */
+/**
+ * Hits per query and mode: the tool's own limit (20 unless the query sets one) or --limit; ranks beyond it show as
+ * "–" and count 0 in MRR.
+ */
 const limitOverride = opt.limit ? Math.min(100, Math.max(10, Number(opt.limit) || 20)) : undefined;
 const dataDir = opt.data ?? process.env.LOREKEEPER_EVAL_DATA ?? SHARED_DATA;
 const modelDirs = (opt.model ?? (process.env.LOREKEEPER_EVAL_MODEL ?? SHARED_MODEL).split(":")).map((d) => resolve(d));
@@ -154,7 +157,8 @@ async function buildStore(path: string, modelDir: string): Promise<{ store: Stor
     const failed = report.results.filter((r) => r.status === "failed");
     if (failed.length) {
       throw new Error(
-        `sync failed for ${failed.length} content type(s): ${failed.map((r) => r.contentType).join(", ")}; first error: ${failed[0]!.error}`,
+        `sync failed for ${failed.length} content type(s): ` +
+          `${failed.map((r) => r.contentType).join(", ")}; first error: ${failed[0]!.error}`,
       );
     }
     say(`synced ${report.records} records (${report.requests} requests) in ${ms(t0)} ms`);
@@ -171,7 +175,8 @@ async function buildStore(path: string, modelDir: string): Promise<{ store: Stor
       log: (l) => say(`  ${l}`),
     });
     say(
-      `embedded ${emb.embedded} entities with ${embedder.id} in ${ms(t1)} ms (${before} already embedded)${emb.complete ? "" : `; stopped after --embed-budget ${budgetSeconds} s, the next run goes on`}`,
+      `embedded ${emb.embedded} entities with ${embedder.id} in ${ms(t1)} ms (${before} already ` +
+        `embedded)${emb.complete ? "" : `; stopped after --embed-budget ${budgetSeconds} s, the next run goes on`}`,
     );
     return { store, embedSeconds: before > 0 || !emb.complete ? null : ms(t1) / 1000 };
   } catch (err) {
@@ -250,7 +255,8 @@ function printTable(results: QueryRun[]): void {
     const text = String(r.q.args.search ?? r.q.args.query ?? "");
     const cells = MODES.map((m) => lpad(r2s(r.rank[m]), 7)).join("  ");
     console.log(
-      `${pad(r.q.id, w)}  ${cells}  "${text}" → ${r.q.targets.slice(0, 3).join(", ")}${r.q.targets.length > 3 ? ", …" : ""}`,
+      `${pad(r.q.id, w)}  ${cells}  "${text}" → ` +
+        `${r.q.targets.slice(0, 3).join(", ")}${r.q.targets.length > 3 ? ", …" : ""}`,
     );
     if (showN)
       for (const m of MODES)
@@ -370,7 +376,8 @@ async function evaluateModel(
     const best = (k: "hit5" | "mrr") => Math.max(all.lexical[k], all.vector[k]);
     const fusionOk = all.hybrid.hit5 >= best("hit5") && all.hybrid.mrr >= best("mrr") - 1e-9;
     console.log(
-      `\nhybrid vs best single leg: hit@5 ${all.hybrid.hit5.toFixed(3)} vs ${best("hit5").toFixed(3)}, MRR ${all.hybrid.mrr.toFixed(3)} vs ${best("mrr").toFixed(3)} → ${fusionOk ? "OK" : "BELOW"}`,
+      `\nhybrid vs best single leg: hit@5 ${all.hybrid.hit5.toFixed(3)} vs ${best("hit5").toFixed(3)}, ` +
+        `MRR ${all.hybrid.mrr.toFixed(3)} vs ${best("mrr").toFixed(3)} → ${fusionOk ? "OK" : "BELOW"}`,
     );
 
     // The outside dev set, reported apart; then the split (held-out first) and fusion tuned per tool
@@ -417,7 +424,9 @@ async function evaluateModel(
       : await timeQueries(ctx, (q) => toolQuery(ctx.store, q), runs);
     if (!quick)
       console.log(
-        `\nTiming over the full corpus (${t.entities} entities, median of ${runs} warm runs): structured query ${t.structured.toFixed(2)} ms; hybrid query over all kinds ${t.hybrid.toFixed(2)} ms (p90 ${t.hybridP90.toFixed(2)} ms)`,
+        `\nTiming over the full corpus (${t.entities} entities, median of ${runs} ` +
+          `warm runs): structured query ${t.structured.toFixed(2)} ms; hybrid query ` +
+          `over all kinds ${t.hybrid.toFixed(2)} ms (p90 ${t.hybridP90.toFixed(2)} ms)`,
       );
     const embedder = await provider.get();
     if (!embedder) throw new Error(`the model did not load: ${provider.reason()}`);
@@ -435,7 +444,9 @@ async function evaluateModel(
       : await measureEmbedding(embedder, TIMING_TEXTS, sample);
     if (!quick)
       console.log(
-        `embedding: query p50 ${times.queryP50.toFixed(1)} ms, p90 ${times.queryP90.toFixed(1)} ms; ${times.passagesPerSecond.toFixed(1)} passages/s over ${times.sample} entity texts${embedSeconds === null ? "" : `; whole corpus embedded in ${embedSeconds.toFixed(0)} s`}`,
+        `embedding: query p50 ${times.queryP50.toFixed(1)} ms, p90 ${times.queryP90.toFixed(1)} ` +
+          `ms; ${times.passagesPerSecond.toFixed(1)} passages/s over ${times.sample} entity ` +
+          `texts${embedSeconds === null ? "" : `; whole corpus embedded in ${embedSeconds.toFixed(0)} s`}`,
       );
     const meaningByTool: Record<string, ReturnType<typeof summarize>> = {};
     for (const tool of [...new Set(meaning.map((r) => r.q.tool))])
@@ -457,7 +468,8 @@ async function evaluateModel(
     const fidelity = quick ? { lines: [], unexplained: 0 } : fidelityLines(runFidelity(store.db, dataDir));
     console.log(fidelity.lines.join("\n"));
     console.log(
-      `expectations: ${failures} failed; ${broken} ${broken === 1 ? "query has" : "queries have"} no target among the candidates`,
+      `expectations: ${failures} failed; ${broken} ` +
+        `${broken === 1 ? "query has" : "queries have"} no target among the candidates`,
     );
     return { report, failures, broken, fusionOk, unexplained: fidelity.unexplained };
   } finally {

@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 /**
- * `bun scripts/make-icon.ts [OUT]`: draws the bundle icon (packaging/icon.png, 512×512 RGBA, the size Claude Desktop recommends): a
+ * `bun scripts/make-icon.ts [OUT]`: draws the bundle icon (packaging/icon.png, 512×512 RGBA, the size Claude Desktop
+ * recommends): a
  * d20 silhouette (hexagon with its inner triangle) on a rounded dark-red tile. Deterministic, no
  * image library, no network: pixels are computed with 4×4 supersampling and written as a PNG.
  */

@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 /**
- * `bun scripts/smoke-binary.ts BINARY [--wrapper CMD] [--query TEXT] [--expect NAME] [--top N] [--name NAME] [--timeout S]`
+ * `bun scripts/smoke-binary.ts BINARY [--wrapper CMD] [--query TEXT] [--expect NAME] [--top N] [--name NAME]
+ * [--timeout S]`
  *
  * The release workflow's smoke test of one built binary on its own kind of machine (and, with
  * `--wrapper qemu-aarch64-static`, of the linux-arm64 binary here). The binary is copied alone into
@@ -32,7 +33,8 @@ const { values: opt, positionals } = parseArgs({
 const src = positionals[0];
 if (!src || !existsSync(src)) {
   process.stderr.write(
-    "usage: bun scripts/smoke-binary.ts BINARY [--wrapper CMD] [--query TEXT] [--expect NAME] [--top N] [--name NAME]\n",
+    "usage: bun scripts/smoke-binary.ts BINARY [--wrapper CMD] " +
+      "[--query TEXT] [--expect NAME] [--top N] [--name NAME]\n",
   );
   process.exit(64);
 }

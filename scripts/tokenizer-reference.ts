@@ -33,7 +33,9 @@ export interface TokenRecord {
   overflowing: number;
 }
 
-/** fastembed's loadTokenizer, line for line, on the given classes (the product's set-up: search/model/onnx-session.ts). */
+/**
+ * fastembed's loadTokenizer, line for line, on the given classes (the product's set-up: search/model/onnx-session.ts).
+ */
 export function loadLikeFastembed(
   Tok: TokenizerClass,
   Added: AddedTokenClass,

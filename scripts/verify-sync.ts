@@ -202,7 +202,8 @@ async function main(): Promise<number> {
     // (kind, key) unique per source over the whole store, not only per origin
     const dupKinds = store.db
       .query(
-        "SELECT document_source, kind, count(*) - count(DISTINCT key) AS d FROM entities GROUP BY document_source, kind HAVING d > 0",
+        "SELECT document_source, kind, count(*) - count(DISTINCT key) " +
+          "AS d FROM entities GROUP BY document_source, kind HAVING d > 0",
       )
       .all() as { document_source: string; kind: string; d: number }[];
     for (const d of dupKinds) problems.push(`${d.document_source} ${d.kind}: ${d.d} duplicate keys`);
@@ -220,7 +221,8 @@ async function main(): Promise<number> {
       stray.push(...extra);
       if (extra.length)
         problems.push(
-          `${o}: ${extra.length} entities stand for no upstream record: ${extra.slice(0, 10).join(", ")}${extra.length > 10 ? ", ..." : ""}`,
+          `${o}: ${extra.length} entities stand for no upstream record: ` +
+            `${extra.slice(0, 10).join(", ")}${extra.length > 10 ? ", ..." : ""}`,
         );
     }
     const list = (xs: string[]) => `${xs.slice(0, 10).join(", ")}${xs.length > 10 ? ", ..." : ""}`;
@@ -251,20 +253,23 @@ async function main(): Promise<number> {
     const entities = [...storedBy.values()].reduce((n, xs) => n + xs.length, 0);
     console.log(`\nentities of these origins: ${entities}, standing for no record: ${stray.length}`);
     console.log(
-      `\nfirst sync: ${first.results.length} content types, ${first.records} entities (${total} in store), ${first.requests} requests, ` +
+      `\nfirst sync: ${first.results.length} content types, ${first.records} ` +
+        `entities (${total} in store), ${first.requests} requests, ` +
         `${seconds.toFixed(2)} s wall, ${Math.round(first.records / seconds)} records/s`,
     );
     const warnings = first.results.flatMap((r) => r.warnings.map((w) => `${r.contentType}: ${w}`));
     if (warnings.length) console.log(`warnings: ${warnings.join("; ")}`);
     console.log(
-      `second sync: ${second.results.length} content types fresh=${second.results.length - notFresh.length}, ${newRequests} upstream requests, ${second.durationMs} ms`,
+      `second sync: ${second.results.length} content types fresh=${second.results.length - notFresh.length}, ` +
+        `${newRequests} upstream requests, ${second.durationMs} ms`,
     );
     if (problems.length) {
       console.log(`\nFAILED (${problems.length}):\n  ${problems.join("\n  ")}`);
       return 1;
     }
     console.log(
-      "\nOK: every record found exactly once, counts match, nothing stored twice or unaccounted, second sync sent no requests.",
+      "\nOK: every record found exactly once, counts match, nothing " +
+        "stored twice or unaccounted, second sync sent no requests.",
     );
     return 0;
   } finally {

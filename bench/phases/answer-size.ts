@@ -146,7 +146,10 @@ export interface SizeCheck {
   pass: boolean;
 }
 
-/** 20 compact rows ≤ 6,000; no default answer > 25,000; tools/list ≤ 12,000 for the seven lookup tools, ≤ 15,000 for all; every question pages to its end. */
+/**
+ * 20 compact rows ≤ 6,000; no default answer > 25,000; tools/list ≤ 12,000 for the seven lookup tools, ≤ 15,000
+ * for all; every question pages to its end.
+ */
 export function answerSizeChecks(r: AnswerSizeResult): SizeCheck[] {
   const twenty = r.rows.filter((x) => x.count === 20);
   const sizes = twenty.map((x) => x.chars).sort((a, b) => a - b);
@@ -188,7 +191,11 @@ function wireLine(r: AnswerSizeResult): string {
   const wire = r.rows.reduce((n, x) => n + x.wireChars, 0);
   const links = r.rows.reduce((n, x) => n + x.linkChars, 0);
   const rows = r.rows.reduce((n, x) => n + x.count, 0);
-  return `wire (${r.rows.length} DM questions, ${rows} rows): ${wire} chars = ${(wire / Math.max(1, text)).toFixed(2)}× the text; a resource_link per row would add ${links} (+${Math.round((100 * links) / Math.max(1, wire))}%, ${Math.round(links / Math.max(1, rows))} per row)`;
+  return (
+    `wire (${r.rows.length} DM questions, ${rows} rows): ${wire} chars = ` +
+    `${(wire / Math.max(1, text)).toFixed(2)}× the text; a resource_link per row would add ${links} ` +
+    `(+${Math.round((100 * links) / Math.max(1, wire))}%, ${Math.round(links / Math.max(1, rows))} per row)`
+  );
 }
 
 export function answerSizeTable(
@@ -210,6 +217,7 @@ export function answerSizeTable(
       new Set([1, 2, 3, 4, 5, 6]),
     ),
     wireLine(r),
-    `tools/list: ${r.toolsListChars} chars (seven lookup tools ${r.lookupToolsChars}, the nine ${r.nineToolsChars}); largest default answer in the call mix: ${r.maxMix.chars} chars (${r.maxMix.id})`,
+    `tools/list: ${r.toolsListChars} chars (seven lookup tools ${r.lookupToolsChars}, the nine ` +
+      `${r.nineToolsChars}); largest default answer in the call mix: ${r.maxMix.chars} chars (${r.maxMix.id})`,
   ].join("\n");
 }

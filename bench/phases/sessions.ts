@@ -154,7 +154,8 @@ export async function measureSessions(
       for (const name of order) {
         const f = await runSession(servers[name]!, kind);
         say(
-          `session ${kind} ${name}: ${Math.round(f.cpuMs)} ms CPU, ${f.peakMb.toFixed(0)} MB peak, initialize ${Math.round(f.startMs)} ms`,
+          `session ${kind} ${name}: ${Math.round(f.cpuMs)} ms CPU, ` +
+            `${f.peakMb.toFixed(0)} MB peak, initialize ${Math.round(f.startMs)} ms`,
         );
         const key = `${kind}\t${name}`;
         samples.set(key, [...(samples.get(key) ?? []), f]);
@@ -186,7 +187,8 @@ export function sessionTable(rows: readonly SessionRow[]): string {
   };
   for (const r of rows)
     out.push(
-      `| ${label[r.kind]} | ${r.server} | ${(r.cpuMs / 1000).toFixed(2)} | ${r.peakMb.toFixed(0)} | ${Math.round(r.startMs)} |`,
+      `| ${label[r.kind]} | ${r.server} | ${(r.cpuMs / 1000).toFixed(2)} ` +
+        `| ${r.peakMb.toFixed(0)} | ${Math.round(r.startMs)} |`,
     );
   return out.join("\n");
 }

@@ -101,7 +101,8 @@ export async function runSyncPhase(o: SyncPhaseOptions): Promise<SyncPhaseResult
   const idx = syncIndex(o.store, { modelId: embedder.id, dim: embedder.dim });
   const indexBuildMs = now() - ti;
   o.say(
-    `embedding: ${emb.embedded} vectors in ${(embedMs / 1000).toFixed(1)} s; index ${idx.size} vectors in ${Math.round(indexBuildMs)} ms`,
+    `embedding: ${emb.embedded} vectors in ${(embedMs / 1000).toFixed(1)} ` +
+      `s; index ${idx.size} vectors in ${Math.round(indexBuildMs)} ms`,
   );
   const rawRate = (n / rawMs) * 1000;
   const embRate = emb.embedded > 0 ? (emb.embedded / embedMs) * 1000 : Number.NaN;

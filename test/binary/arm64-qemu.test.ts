@@ -28,9 +28,15 @@ function skipReason(): string | undefined {
   if (!QEMU) return "qemu-aarch64-static is not installed (Debian: apt-get install qemu-user-static)";
   const missing = ARM64_LIBS.filter((p) => !existsSync(p));
   if (missing.length)
-    return `the arm64 C/C++ runtime is missing (${missing.join(", ")}; Debian: dpkg --add-architecture arm64 && apt-get install libc6:arm64 libstdc++6:arm64)`;
+    return (
+      `the arm64 C/C++ runtime is missing (${missing.join(", ")}; Debian: dpkg ` +
+      `--add-architecture arm64 && apt-get install libc6:arm64 libstdc++6:arm64)`
+    );
   if (!existsSync(ARM64_RUNTIME))
-    return `Bun's linux-arm64 runtime is not cached (${ARM64_RUNTIME}); cross-compile once with network: bun run build -- --target linux-arm64`;
+    return (
+      `Bun's linux-arm64 runtime is not cached (${ARM64_RUNTIME}); ` +
+      `cross-compile once with network: bun run build -- --target linux-arm64`
+    );
   return undefined;
 }
 
@@ -43,7 +49,7 @@ const tmp = makeTempDir("lk-arm64-");
 afterAll(() => tmp.cleanup());
 
 describe.skipIf(reason !== undefined)("linux-arm64 binary under qemu-user", () => {
-  test("built with the model and a pack, it starts from an empty folder offline and answers in hybrid mode", async () => {
+  test("built with the model and a pack, it starts from an empty folder offline, answers in hybrid mode", async () => {
     const dir = tmp.dir;
     const modelDir = await createTinyModel(join(dir, "src", "lorekeeper-tiny"));
     const pack = await makePackStore(join(dir, "src", "pack.db"), modelDir);

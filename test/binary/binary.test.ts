@@ -2,7 +2,8 @@
  * The compiled binary, end to end: ONE build per run (`bun build.ts` with the tests' tiny model and a
  * tiny content pack), moved alone into an empty folder and run with a fresh HOME / XDG dirs, a
  * minimal environment and PATH, and — where `unshare` allows — the repo's node_modules and the model
- * source hidden, the binary's folder read-only, and no network at all. Checks `--version`, `doctor`, and MCP initialize, tools/list
+ * source hidden, the binary's folder read-only, and no network at all. Checks `--version`, `doctor`, and MCP
+ * initialize, tools/list
  * and a semantic search over stdio.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
@@ -100,7 +101,8 @@ beforeAll(async () => {
   const [code, err] = await Promise.all([b.exited, new Response(b.stderr).text()]);
   if (code !== 0) throw new Error(`bun build.ts failed (${code}):\n${err}`);
   process.stderr.write(
-    `[binary test] built in ${((performance.now() - t0) / 1000).toFixed(1)} s, ${(statSync(built).size / 1048576).toFixed(1)} MB\n`,
+    `[binary test] built in ${((performance.now() - t0) / 1000).toFixed(1)} ` +
+      `s, ${(statSync(built).size / 1048576).toFixed(1)} MB\n`,
   );
   // The binary alone, in an empty folder; everything it writes goes to fresh XDG dirs.
   const runDir = join(dir, "run");
@@ -204,7 +206,8 @@ describe.skipIf(!host)(
         const res = await client.callTool({ name: "search_spell", arguments: { search: PACK_QUERY, limit: 3 } });
         const tSearch = performance.now() - t0;
         process.stderr.write(
-          `[binary test] exec → tools/list ${tList.toFixed(0)} ms, → first semantic result ${tSearch.toFixed(0)} ms\n`,
+          `[binary test] exec → tools/list ${tList.toFixed(0)} ` +
+            `ms, → first semantic result ${tSearch.toFixed(0)} ms\n`,
         );
         expect(res.isError ?? false).toBe(false);
         const answer = res.structuredContent as {
@@ -221,7 +224,8 @@ describe.skipIf(!host)(
       }
     }, 60_000);
 
-    test("one binary, both SDKs and both eras: v2 (2026-07-28) and v1 (2025-11-25) clients list, call every tool and read a resource over stdio and HTTP", async () => {
+    test("one binary, both SDKs and both eras: v2 (2026-07-28) and v1 (2025-11-25) " +
+      "clients list, call every tool and read a resource over stdio and HTTP", async () => {
       const c = ctx!;
       type Anyc = {
         listTools(): Promise<{ tools: { name: string }[] }>;

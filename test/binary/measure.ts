@@ -88,7 +88,8 @@ async function once(prefix: string[]): Promise<Run> {
   const t0 = performance.now();
   try {
     await client.connect(transport);
-    // request, not listTools(): that also compiles a validator per output schema in this client (tens of ms), which is not the server answering.
+    // request, not listTools(): that also compiles a validator per output schema in this client (tens of ms), which is
+    // not the server answering.
     await client.request({ method: "tools/list" }, ListToolsResultSchema);
     const list = performance.now() - t0;
     const res = await client.callTool({ name: tool, arguments: { search: query, limit: 5 } });
@@ -118,12 +119,15 @@ async function series(label: string, prefix: string[], cold: boolean): Promise<v
     const r = await once(prefix);
     const name = cold && i === 0 ? "cold (unpack + pack install)" : `warm ${rows.length + 1}`;
     process.stdout.write(
-      `${name.padEnd(30)} tools/list ${r.list.toFixed(0).padStart(5)} ms   first ${r.mode} result ${r.search.toFixed(0).padStart(5)} ms   server CPU ${r.cpu.toFixed(0).padStart(4)} ms   [${r.top}]\n`,
+      `${name.padEnd(30)} tools/list ${r.list.toFixed(0).padStart(5)} ms   first ${r.mode} result ` +
+        `${r.search.toFixed(0).padStart(5)} ms   server CPU ${r.cpu.toFixed(0).padStart(4)} ms   [${r.top}]\n`,
     );
     if (!(cold && i === 0)) rows.push(r);
   }
   process.stdout.write(
-    `warm median: tools/list ${med(rows.map((r) => r.list)).toFixed(0)} ms, first semantic result ${med(rows.map((r) => r.search)).toFixed(0)} ms, server CPU to it ${med(rows.map((r) => r.cpu)).toFixed(0)} ms\n`,
+    `warm median: tools/list ${med(rows.map((r) => r.list)).toFixed(0)} ms, first semantic result ` +
+      `${med(rows.map((r) => r.search)).toFixed(0)} ms, server ` +
+      `CPU to it ${med(rows.map((r) => r.cpu)).toFixed(0)} ms\n`,
   );
 }
 

@@ -37,7 +37,8 @@ describe("doctor: creature profiles", () => {
     try {
       // A row as an older LoreKeeper stored it: no profile in its data.
       store.db.run(
-        "UPDATE entities SET data = json_remove(data, '$.profile', '$.common_names') WHERE kind = 'creature' AND name IN ('Goblin', 'Wraith')",
+        "UPDATE entities SET data = json_remove(data, '$.profile', " +
+          "'$.common_names') WHERE kind = 'creature' AND name IN ('Goblin', 'Wraith')",
       );
       const c = profileCoverage(store.db);
       expect(c.core - c.withProfile).toBe(2);

@@ -53,7 +53,8 @@ async function doctor(env: Record<string, string>): Promise<{ code: number; chec
 }
 
 describe("the first hour", () => {
-  test("doctor on a fresh install: empty store and no model are warnings (exit 0), keyword search named as working", async () => {
+  test("doctor on a fresh install: empty store and no model " +
+    "are warnings (exit 0), keyword search named as working", async () => {
     const d = await doctor(await freshEnv("fresh"));
     const model = d.checks.find((c) => c.name === "model")!;
     expect(model.status).toBe("warn");
@@ -120,7 +121,7 @@ describe("the first hour", () => {
     expect(rows[1]![4]).toBe("spell 12");
   });
 
-  test("LOREKEEPER_DATA_DIR moves the store; blank values and unfilled ${user_config.…} placeholders are ignored", () => {
+  test("LOREKEEPER_DATA_DIR moves the store; blank values and unfilled ${user_config.…} placeholders ignored", () => {
     const saved = {
       d: process.env.LOREKEEPER_DATA_DIR,
       m: process.env.LOREKEEPER_MODEL_DIR,

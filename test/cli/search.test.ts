@@ -93,7 +93,8 @@ describe("lorekeeper search", () => {
     expect(r.out).toContain("1 result, ordered by name.");
   }, 30_000);
 
-  test("no query, no --documents: one row per thing, the preferred documents' first, then by name; --all-versions: by name", async () => {
+  test("no query, no --documents: one row per thing, the preferred " +
+    "documents' first, then by name; --all-versions: by name", async () => {
     const r = await cli(["--type", "spell", "--limit", "50"]);
     expect(r.out).toMatch(/\d+ results, preferred documents first, then by name\./);
     const rows = r.out

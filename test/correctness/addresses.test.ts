@@ -77,7 +77,10 @@ function addressesIn(v: unknown, out: Set<string>): void {
 
 type Origin = Map<string, string>;
 
-/** Calls every tool, prompt and completion the way a client would and collects the addresses they produce, with where each came from. */
+/**
+ * Calls every tool, prompt and completion the way a client would and collects the addresses they produce, with where
+ * each came from.
+ */
 async function collect(client: Client): Promise<Origin> {
   const from: Origin = new Map();
   const note = (origin: string, v: unknown) => {
@@ -193,7 +196,7 @@ async function walk(db: string, name: string): Promise<{ count: number; bad: str
 }
 
 describe("every address an answer, prompt or completion produces resolves", () => {
-  test("after `sync --source open5e_v1` alone (the 2014 encounter, class_progression and key completions)", async () => {
+  test("after `sync --source open5e_v1` alone (2014 encounter, class_progression and key completions)", async () => {
     const db = await syncedStore("v1", ["open5e_v1"], false);
     const r = await walk(db, "v1");
     expect(r.bad).toEqual([]);

@@ -83,20 +83,23 @@ describe("edition-correct text", () => {
 });
 
 describe("faithful fields", () => {
-  test("the heavy crossbow is ranged, ammunition 100/400, Heavy, Loading, Two-Handed, and says what was corrected", async () => {
-    const a = await call("search_equipment", { name: "crossbow-heavy" });
-    const w = a.results.find((r) => r.key === "srd_crossbow-heavy")!;
-    expect(w.range_type).toBe("ranged");
-    expect([w.range, w.long_range]).toEqual([100, 400]);
-    const props = (w.properties as Array<{ name: string; detail: string | null }>).map((p) => p.name).sort();
-    expect(props).toEqual(["Ammunition", "Heavy", "Loading", "Two-Handed"]);
-    expect(
-      (w.properties as Array<{ name: string; detail: string | null }>).find((p) => p.name === "Ammunition")!.detail,
-    ).toContain("100/400");
-    expect(String((w.upstream_notes as string[])[0])).toContain("Open5e v2 omits Ammunition, Heavy");
-    const martialMelee = await call("search_equipment", { type: "weapon", category: "martial melee" });
-    expect(martialMelee.results.map((r) => r.key)).not.toContain("srd_crossbow-heavy");
-  });
+  test(
+    "the heavy crossbow is ranged, ammunition 100/400, " + "Heavy, Loading, Two-Handed, and says what was corrected",
+    async () => {
+      const a = await call("search_equipment", { name: "crossbow-heavy" });
+      const w = a.results.find((r) => r.key === "srd_crossbow-heavy")!;
+      expect(w.range_type).toBe("ranged");
+      expect([w.range, w.long_range]).toEqual([100, 400]);
+      const props = (w.properties as Array<{ name: string; detail: string | null }>).map((p) => p.name).sort();
+      expect(props).toEqual(["Ammunition", "Heavy", "Loading", "Two-Handed"]);
+      expect(
+        (w.properties as Array<{ name: string; detail: string | null }>).find((p) => p.name === "Ammunition")!.detail,
+      ).toContain("100/400");
+      expect(String((w.upstream_notes as string[])[0])).toContain("Open5e v2 omits Ammunition, Heavy");
+      const martialMelee = await call("search_equipment", { type: "weapon", category: "martial melee" });
+      expect(martialMelee.results.map((r) => r.key)).not.toContain("srd_crossbow-heavy");
+    },
+  );
 
   test('"0.00" material cost is not a costly component; a price in the material text is', async () => {
     const costly = await call("search_spell", { component: "costly material" });
@@ -190,7 +193,7 @@ describe("new filters", () => {
 });
 
 describe('type "magic-item" across editions', () => {
-  test("finds the 2024 Potion of Healing (an item) and the 2014 one (a magic item), saying how each is filed", async () => {
+  test("finds the 2024 Potion of Healing (item) and the 2014 one (magic item), saying how each is filed", async () => {
     const a = await call("search_equipment", { type: "magic-item", name: "Potion of Healing" });
     const byDoc = Object.fromEntries(a.results.map((r) => [String(r.document_key), r]));
     expect(Object.keys(byDoc).sort()).toEqual(["srd-2014", "srd-2024"]);
@@ -235,20 +238,25 @@ describe("one entity per thing per document, unique stable URIs (v1 and the D&D 
     }
   });
 
-  test("no document holds two copies of a rule or spell; the answer keeps the other's extra fields and says where they came from", async () => {
-    const cover = await call("search_rule", { name: "Cover", documents: ["srd-2014"] });
-    expect(cover.results.length).toBe(1);
-    expect(cover.results[0]!.document_source).toBe("open5e_v2");
-    const merged = cover.results[0]!.merged_from as Array<{ uri: string; source: string; fields: string[] }>;
-    expect(merged.map((m) => m.uri)).toEqual(["lorekeeper://rule/2014-cover"]);
-    expect(merged[0]!.fields).toContain("section"); // the D&D 5e API rule's parent section, which the v2 ruleset lacks
-    expect(cover.results[0]!.section).toBe("Combat");
+  test(
+    "no document holds two copies of a rule or spell; the answer " +
+      "keeps the other's extra fields and says where they came from",
+    async () => {
+      const cover = await call("search_rule", { name: "Cover", documents: ["srd-2014"] });
+      expect(cover.results.length).toBe(1);
+      expect(cover.results[0]!.document_source).toBe("open5e_v2");
+      const merged = cover.results[0]!.merged_from as Array<{ uri: string; source: string; fields: string[] }>;
+      expect(merged.map((m) => m.uri)).toEqual(["lorekeeper://rule/2014-cover"]);
+      // the D&D 5e API rule's parent section, which the v2 ruleset lacks
+      expect(merged[0]!.fields).toContain("section");
+      expect(cover.results[0]!.section).toBe("Combat");
 
-    const fireball = await call("search_spell", { name: "Fireball", documents: ["srd-2014"] });
-    expect(fireball.results.map((r) => r.key)).toEqual(["srd_fireball"]);
-    const grappled = await call("search_rule", { name: "Grappled", documents: ["srd-2014"] });
-    expect(grappled.results.map((r) => `${r.document_source}:${r.key}`)).toEqual(["open5e_v2:grappled"]);
-  });
+      const fireball = await call("search_spell", { name: "Fireball", documents: ["srd-2014"] });
+      expect(fireball.results.map((r) => r.key)).toEqual(["srd_fireball"]);
+      const grappled = await call("search_rule", { name: "Grappled", documents: ["srd-2014"] });
+      expect(grappled.results.map((r) => `${r.document_source}:${r.key}`)).toEqual(["open5e_v2:grappled"]);
+    },
+  );
 
   test("a bare key never reaches another source; the error names the qualified URI", async () => {
     await expect(client.readResource({ uri: "lorekeeper://spell/fireball" })).rejects.toThrow(

@@ -210,36 +210,39 @@ describe("the server's document preference governs every tool, and a fallback is
     expect(asked.results.find((r) => r.name === "Sending")!.edition_note).toBeUndefined();
   });
 
-  test("2024 encounter proposals use 2024 stat blocks (the environment from any version) and name any other book", async () => {
-    const r = await client.callTool({
-      name: "build_encounter",
-      arguments: { party_levels: [3, 3, 4, 5], difficulty: "moderate", environment: "forest", proposals: 5 },
-    });
-    const a = r.structuredContent as {
-      proposals: Array<{ monsters: Array<{ name: string; document_key: string }> }>;
-      message: string;
-    };
-    const used = a.proposals.flatMap((p) => p.monsters);
-    expect(used.filter((m) => m.name === "Owlbear").every((m) => m.document_key === "srd-2024")).toBe(true);
-    expect(used.some((m) => m.name === "Owlbear")).toBe(true);
-    // The fixture has no 2024 Lizardfolk: the 2014 one is used, and the answer says so.
-    expect(used.filter((m) => m.document_key !== "srd-2024").map((m) => m.name)).toEqual(["Lizardfolk"]);
-    expect(a.message).toContain(
-      "Not from srd-2024 (it has no version that fits these filters): Lizardfolk (srd-2014).",
-    );
-    // With the 2014 preference the rules and the stat blocks are 2014's.
-    const old = await with2014(
-      async (c) =>
-        (
-          await c.callTool({
-            name: "build_encounter",
-            arguments: { party_levels: [3, 3, 4, 5], difficulty: "medium", environment: "forest" },
-          })
-        ).structuredContent as { edition: string; proposals: Array<{ monsters: Array<{ document_key: string }> }> },
-    );
-    expect(old.edition).toBe("2014");
-    expect(old.proposals.flatMap((p) => p.monsters).every((m) => m.document_key === "srd-2014")).toBe(true);
-  });
+  test(
+    "2024 encounter proposals use 2024 stat blocks (the " + "environment from any version) and name any other book",
+    async () => {
+      const r = await client.callTool({
+        name: "build_encounter",
+        arguments: { party_levels: [3, 3, 4, 5], difficulty: "moderate", environment: "forest", proposals: 5 },
+      });
+      const a = r.structuredContent as {
+        proposals: Array<{ monsters: Array<{ name: string; document_key: string }> }>;
+        message: string;
+      };
+      const used = a.proposals.flatMap((p) => p.monsters);
+      expect(used.filter((m) => m.name === "Owlbear").every((m) => m.document_key === "srd-2024")).toBe(true);
+      expect(used.some((m) => m.name === "Owlbear")).toBe(true);
+      // The fixture has no 2024 Lizardfolk: the 2014 one is used, and the answer says so.
+      expect(used.filter((m) => m.document_key !== "srd-2024").map((m) => m.name)).toEqual(["Lizardfolk"]);
+      expect(a.message).toContain(
+        "Not from srd-2024 (it has no version that fits these filters): Lizardfolk (srd-2014).",
+      );
+      // With the 2014 preference the rules and the stat blocks are 2014's.
+      const old = await with2014(
+        async (c) =>
+          (
+            await c.callTool({
+              name: "build_encounter",
+              arguments: { party_levels: [3, 3, 4, 5], difficulty: "medium", environment: "forest" },
+            })
+          ).structuredContent as { edition: string; proposals: Array<{ monsters: Array<{ document_key: string }> }> },
+      );
+      expect(old.edition).toBe("2014");
+      expect(old.proposals.flatMap((p) => p.monsters).every((m) => m.document_key === "srd-2014")).toBe(true);
+    },
+  );
 });
 
 describe("what a table asks for", () => {

@@ -112,7 +112,7 @@ describe("the SRD 5.1 class tables after the default sync", () => {
     expect(t.note).toBeUndefined();
   });
 
-  test("asked by the Open5e v2 key, the SRD 5.1 Rogue answers with the whole table (its D&D 5e API copy's)", async () => {
+  test("by the Open5e v2 key, the SRD 5.1 Rogue answers with the whole table (its D&D 5e API copy's)", async () => {
     const t = (await call("class_progression", { class: "srd_rogue" })) as unknown as Levels;
     expect(at(t, 9).other?.["Sneak Attack"]).toBe("5d6");
   });

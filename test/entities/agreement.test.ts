@@ -86,7 +86,7 @@ describe("corrections by agreement, through a real sync", () => {
     expect(String(stored("open5e_v1", "creature", "Doppelganger").alignment)).toBe("unaligned");
   });
 
-  test("the audit over the corrected store sees what each source wrote (corrections and the kept verdict counted)", () => {
+  test("the audit over the corrected store sees what each source wrote (corrections and kept verdict counted)", () => {
     const r = auditStore(store.db);
     const creature = r.kinds.find((k) => k.kind === "creature")!;
     expect(creature.things).toBe(4);
@@ -125,41 +125,50 @@ describe("the corrections file", () => {
     }
   });
 
-  test("applying an entry to a record with the minority's value gives the majority's, with a note; the majority's own record is untouched", () => {
-    const c = CORRECTIONS.find((x) => x.field === "cr") ?? CORRECTIONS[0]!;
-    const base: Entity = {
-      kind: c.kind as Entity["kind"],
-      key: c.key,
-      name: c.name,
-      document_key: "srd-2014",
-      document_name: "SRD 5.1",
-      document_source: c.source as Entity["document_source"],
-      source_url: "http://127.0.0.1/",
-      text: "",
-      filters: {},
-      data: {},
-    };
-    const wrongValue = c.evidence[c.source] === "none" ? null : c.evidence[c.source]!;
-    const fixed = applyCorrections({
-      ...base,
-      data: { [c.field.split(".")[0]!]: c.field.includes(".") ? { [c.field.split(".")[1]!]: wrongValue } : wrongValue },
-    });
-    expect(
-      notes(fixed.data).some((n) => n.includes(` gives ${c.field} `) && n.endsWith("Corrected to the majority.")),
-    ).toBe(true);
-    expect(
-      JSON.stringify(
-        normalizeValue(
-          c.field,
-          c.field.includes(".")
-            ? (fixed.data[c.field.split(".")[0]!] as JsonObject)[c.field.split(".")[1]!]
-            : fixed.data[c.field],
+  test(
+    "applying an entry to a record with the minority's value gives the " +
+      "majority's, with a note; the majority's own record is untouched",
+    () => {
+      const c = CORRECTIONS.find((x) => x.field === "cr") ?? CORRECTIONS[0]!;
+      const base: Entity = {
+        kind: c.kind as Entity["kind"],
+        key: c.key,
+        name: c.name,
+        document_key: "srd-2014",
+        document_name: "SRD 5.1",
+        document_source: c.source as Entity["document_source"],
+        source_url: "http://127.0.0.1/",
+        text: "",
+        filters: {},
+        data: {},
+      };
+      const wrongValue = c.evidence[c.source] === "none" ? null : c.evidence[c.source]!;
+      const fixed = applyCorrections({
+        ...base,
+        data: {
+          [c.field.split(".")[0]!]: c.field.includes(".") ? { [c.field.split(".")[1]!]: wrongValue } : wrongValue,
+        },
+      });
+      expect(
+        notes(fixed.data).some((n) => n.includes(` gives ${c.field} `) && n.endsWith("Corrected to the majority.")),
+      ).toBe(true);
+      expect(
+        JSON.stringify(
+          normalizeValue(
+            c.field,
+            c.field.includes(".")
+              ? (fixed.data[c.field.split(".")[0]!] as JsonObject)[c.field.split(".")[1]!]
+              : fixed.data[c.field],
+          ),
         ),
-      ),
-    ).toBe(JSON.stringify(normalizeValue(c.field, c.value)));
-    const other = applyCorrections({ ...base, document_source: "open5e_v2" === c.source ? "open5e_v1" : "open5e_v2" });
-    expect(other.data.upstream_notes).toBeUndefined();
-  });
+      ).toBe(JSON.stringify(normalizeValue(c.field, c.value)));
+      const other = applyCorrections({
+        ...base,
+        document_source: "open5e_v2" === c.source ? "open5e_v1" : "open5e_v2",
+      });
+      expect(other.data.upstream_notes).toBeUndefined();
+    },
+  );
 
   test("compareMembers: duration wording, zero saves and family rarities are not disagreements", () => {
     const v = compareMembers("spell", [

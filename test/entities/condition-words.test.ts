@@ -76,11 +76,14 @@ describe("a condition asked for in a player's words (keyword ranking, no model)"
   // Short paraphrases of the rules texts: none says "knocked", "ground" or "scared".
   const RULES: Record<string, string> = {
     Prone:
-      "A prone creature can only crawl unless it stands up. It has disadvantage on attack rolls; attacks from within 5 feet have advantage against it.",
+      "A prone creature can only crawl unless it stands up. It has disadvantage " +
+      "on attack rolls; attacks from within 5 feet have advantage against it.",
     Frightened:
-      "A frightened creature has disadvantage on ability checks and attack rolls while the source of its fear is in sight, and cannot move closer to it.",
+      "A frightened creature has disadvantage on ability checks and attack rolls " +
+      "while the source of its fear is in sight, and cannot move closer to it.",
     Grappled:
-      "A grappled creature's speed becomes 0. The condition ends if the grappler is incapacitated or the creature is moved out of reach.",
+      "A grappled creature's speed becomes 0. The condition ends if the " +
+      "grappler is incapacitated or the creature is moved out of reach.",
     Blinded:
       "A blinded creature can't see and fails any check that requires sight. Attack rolls against it have advantage.",
     Poisoned: "A poisoned creature has disadvantage on attack rolls and ability checks.",
@@ -107,10 +110,14 @@ describe("a condition asked for in a player's words (keyword ranking, no model)"
     (await runSearch(ctxOf(stores[i]!.store), { kinds: ["condition"], limit: 5, search, profile: "rule" })).hits[0]
       ?.entity.name;
 
-  test("'knocked down to the ground' → Prone, 'scared of the dragon' → Frightened; without the words neither is found first", async () => {
-    expect(await first(0, "knocked down to the ground")).toBe("Prone");
-    expect(await first(0, "scared of the dragon")).toBe("Frightened");
-    expect(await first(1, "knocked down to the ground")).not.toBe("Prone");
-    expect(await first(1, "scared of the dragon")).not.toBe("Frightened");
-  });
+  test(
+    "'knocked down to the ground' → Prone, 'scared of the dragon' " +
+      "→ Frightened; without the words neither is found first",
+    async () => {
+      expect(await first(0, "knocked down to the ground")).toBe("Prone");
+      expect(await first(0, "scared of the dragon")).toBe("Frightened");
+      expect(await first(1, "knocked down to the ground")).not.toBe("Prone");
+      expect(await first(1, "scared of the dragon")).not.toBe("Frightened");
+    },
+  );
 });

@@ -112,13 +112,16 @@ describe("the trait filter finds a trait under either apostrophe (migration 12)"
     }
   });
 
-  /** A store of devils() as written before migration 12 (the books' ’ stored), prepared by `back`, then opened again. */
+  /**
+   * A store of devils() as written before migration 12 (the books' ’ stored), prepared by `back`, then opened again.
+   */
   const writtenBefore12 = (back: string, check: (again: Store) => Promise<void>) =>
     reopenedAfter(
       devils(),
       async (store) => {
         store.db.exec(
-          `UPDATE entities SET traits = replace(traits, '''', '’') WHERE kind = 'creature' AND name <> 'Barbed Devil'; ${back}`,
+          `UPDATE entities SET traits = replace(traits, '''', '’') ` +
+            `WHERE kind = 'creature' AND name <> 'Barbed Devil'; ${back}`,
         );
         // Even unmended (a store opened read-only is not migrated), either spelling finds all three.
         for (const asked of ["devil's sight", "Devil’s Sight"])
@@ -217,29 +220,34 @@ describe("casts, spellcaster, inflicts and trait in search_creature", () => {
     for (const other of ["Azer", "Chain Devil", "Doppelganger"]) expect(names).not.toContain(other);
   });
 
-  test("completion of casts, trait and inflicts offers what the store's stat blocks hold (find_monsters, prepare_encounter)", async () => {
-    const done = async (prompt: string, name: string, value: string) =>
-      (await client.complete({ ref: { type: "ref/prompt", name: prompt }, argument: { name, value } })).completion;
-    // The Lich's spells, from the store: "fire" → fireball (and nothing the store does not hold).
-    const fire = await done("find_monsters", "casts", "fire");
-    expect(fire.values).toContain("fireball");
-    for (const v of fire.values)
-      expect(v.startsWith("fire") || v.split(/[\s/-]+/).some((w) => w.startsWith("fire"))).toBe(true);
-    expect((await done("prepare_encounter", "casts", "power word")).values).toEqual([
-      "power word kill",
-      "power word stun",
-    ]);
-    expect((await done("find_monsters", "casts", "wish")).values).toEqual([]);
-    // Traits and actions by their first word, then by a later one.
-    expect((await done("find_monsters", "trait", "shape")).values).toContain("shapechanger");
-    expect((await done("find_monsters", "trait", "resist")).values).toContain("legendary resistance");
-    // inflicts: the conditions the store's creatures impose (the Lich paralyzes; nobody here petrifies), for the last word typed.
-    expect((await done("find_monsters", "inflicts", "frightened, par")).values).toEqual(["paralyzed"]);
-    expect((await done("find_monsters", "inflicts", "pet")).values).toEqual([]);
-    // Every value offered finds creatures.
-    for (const v of (await done("find_monsters", "trait", "")).values.slice(0, 5))
-      expect(namesOf(await ask({ trait: v })).length).toBeGreaterThan(0);
-  });
+  test(
+    "completion of casts, trait and inflicts offers what the " +
+      "store's stat blocks hold (find_monsters, prepare_encounter)",
+    async () => {
+      const done = async (prompt: string, name: string, value: string) =>
+        (await client.complete({ ref: { type: "ref/prompt", name: prompt }, argument: { name, value } })).completion;
+      // The Lich's spells, from the store: "fire" → fireball (and nothing the store does not hold).
+      const fire = await done("find_monsters", "casts", "fire");
+      expect(fire.values).toContain("fireball");
+      for (const v of fire.values)
+        expect(v.startsWith("fire") || v.split(/[\s/-]+/).some((w) => w.startsWith("fire"))).toBe(true);
+      expect((await done("prepare_encounter", "casts", "power word")).values).toEqual([
+        "power word kill",
+        "power word stun",
+      ]);
+      expect((await done("find_monsters", "casts", "wish")).values).toEqual([]);
+      // Traits and actions by their first word, then by a later one.
+      expect((await done("find_monsters", "trait", "shape")).values).toContain("shapechanger");
+      expect((await done("find_monsters", "trait", "resist")).values).toContain("legendary resistance");
+      // inflicts: the conditions the store's creatures impose (the Lich paralyzes; nobody here petrifies), for the last
+      // word typed.
+      expect((await done("find_monsters", "inflicts", "frightened, par")).values).toEqual(["paralyzed"]);
+      expect((await done("find_monsters", "inflicts", "pet")).values).toEqual([]);
+      // Every value offered finds creatures.
+      for (const v of (await done("find_monsters", "trait", "")).values.slice(0, 5))
+        expect(namesOf(await ask({ trait: v })).length).toBeGreaterThan(0);
+    },
+  );
 
   test("the find_monsters prompt asks search_creature with its filters", async () => {
     const p = await client.getPrompt({

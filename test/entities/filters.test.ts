@@ -69,7 +69,7 @@ describe("the alignment filter", () => {
     expect(paramsOfGroup("spell").map((p) => p.name)).not.toContain("alignment");
   });
 
-  test("search_creature: every word given must be one the creature may have; a wrong word names the valid ones", async () => {
+  test("search_creature: every word must be one the creature may have; a wrong word names the valid ones", async () => {
     const { client, close } = await connectInMemory(makeDeps(store));
     try {
       const call = (args: Record<string, unknown>) => client.callTool({ name: "search_creature", arguments: args });

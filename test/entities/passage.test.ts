@@ -1,4 +1,7 @@
-/** What is embedded per kind (passage.ts): a kind's passage when it has one, else its text; kinds without one keep their content hash. */
+/**
+ * What is embedded per kind (passage.ts): a kind's passage when it has one, else its text; kinds without one keep their
+ * content hash.
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type PassageBuilder, passageText, PASSAGES } from "../../src/entities/passage.ts";
 import type { Entity } from "../../src/entities/types.ts";
@@ -44,7 +47,7 @@ describe("the passage is what gets embedded, and part of the content hash", () =
     const texts = listPendingVectors(store.db, "m@1", 10).map((p) => p.text);
     expect(texts.sort()).toEqual([passageText(spell), passageText(rule)].sort());
   });
-  test("kinds without a passage builder keep the hash they had before passages existed (no re-embedding on upgrade)", () => {
+  test("kinds without a passage builder keep the hash they had before passages (no re-embedding on upgrade)", () => {
     const legacy = (e: Entity) => {
       const h = new Bun.CryptoHasher("sha1");
       h.update(

@@ -61,13 +61,17 @@ describe("lookups by the other edition's name", () => {
     cleanup();
   });
 
-  test("a 2014 name under the default (SRD 5.2 first) preference: the SRD 5.2 entry first, both listed, the answer says so", async () => {
-    const r = await client.callTool({ name: "search_creature", arguments: { name: "Thug" } });
-    expect(namesOf(r)).toEqual(["Tough", "Thug"]);
-    expect(String(answerOf(r).message)).toContain(
-      '"Thug" (SRD 5.1, srd-2014) is named "Tough" in SRD 5.2 (srd-2024). Both are listed.',
-    );
-  });
+  test(
+    "a 2014 name under the default (SRD 5.2 first) preference: " +
+      "the SRD 5.2 entry first, both listed, the answer says so",
+    async () => {
+      const r = await client.callTool({ name: "search_creature", arguments: { name: "Thug" } });
+      expect(namesOf(r)).toEqual(["Tough", "Thug"]);
+      expect(String(answerOf(r).message)).toContain(
+        '"Thug" (SRD 5.1, srd-2014) is named "Tough" in SRD 5.2 (srd-2024). Both are listed.',
+      );
+    },
+  );
 
   test("with a documents filter the other edition's name answers alone", async () => {
     const r = await client.callTool({ name: "search_creature", arguments: { name: "Thug", documents: ["srd-2024"] } });
@@ -81,30 +85,34 @@ describe("lookups by the other edition's name", () => {
     expect(namesOf(back)).toEqual(["Thug"]);
   });
 
-  test('build_encounter: "Goblin" under the 2024 rules is the SRD 5.2 Goblin Warrior; under 2014 the SRD 5.1 Goblin, never another book\'s', async () => {
-    const r24 = await client.callTool({
-      name: "build_encounter",
-      arguments: { party_levels: [1, 1, 1, 1], edition: "2024", monsters: [{ name: "Goblin", count: 4 }] },
-    });
-    const t24 = textOf(r24);
-    expect(t24).toContain("Goblin Warrior");
-    expect(String((JSON.parse(t24) as { message?: string }).message)).toContain(
-      'is named "Goblin Warrior" in SRD 5.2 (srd-2024). Rated with the SRD 5.2 stat block.',
-    );
-    const r14 = await client.callTool({
-      name: "build_encounter",
-      arguments: { party_levels: [1, 1, 1, 1], edition: "2014", monsters: [{ name: "Goblin", count: 4 }] },
-    });
-    const t14 = textOf(r14);
-    expect(t14).toContain("srd-2014");
-    expect(t14).not.toContain("tob");
-    // The SRD 5.2 name under the 2014 rules: the SRD 5.1 Goblin, and the note names that stat block.
-    const back = await client.callTool({
-      name: "build_encounter",
-      arguments: { party_levels: [1, 1, 1, 1], edition: "2014", monsters: [{ name: "Goblin Warrior", count: 4 }] },
-    });
-    expect(String((JSON.parse(textOf(back)) as { message?: string }).message)).toContain(
-      'is named "Goblin Warrior" in SRD 5.2 (srd-2024). Rated with the SRD 5.1 stat block.',
-    );
-  });
+  test(
+    'build_encounter: "Goblin" under the 2024 rules is the SRD 5.2 ' +
+      "Goblin Warrior; under 2014 the SRD 5.1 Goblin, never another book's",
+    async () => {
+      const r24 = await client.callTool({
+        name: "build_encounter",
+        arguments: { party_levels: [1, 1, 1, 1], edition: "2024", monsters: [{ name: "Goblin", count: 4 }] },
+      });
+      const t24 = textOf(r24);
+      expect(t24).toContain("Goblin Warrior");
+      expect(String((JSON.parse(t24) as { message?: string }).message)).toContain(
+        'is named "Goblin Warrior" in SRD 5.2 (srd-2024). Rated with the SRD 5.2 stat block.',
+      );
+      const r14 = await client.callTool({
+        name: "build_encounter",
+        arguments: { party_levels: [1, 1, 1, 1], edition: "2014", monsters: [{ name: "Goblin", count: 4 }] },
+      });
+      const t14 = textOf(r14);
+      expect(t14).toContain("srd-2014");
+      expect(t14).not.toContain("tob");
+      // The SRD 5.2 name under the 2014 rules: the SRD 5.1 Goblin, and the note names that stat block.
+      const back = await client.callTool({
+        name: "build_encounter",
+        arguments: { party_levels: [1, 1, 1, 1], edition: "2014", monsters: [{ name: "Goblin Warrior", count: 4 }] },
+      });
+      expect(String((JSON.parse(textOf(back)) as { message?: string }).message)).toContain(
+        'is named "Goblin Warrior" in SRD 5.2 (srd-2024). Rated with the SRD 5.1 stat block.',
+      );
+    },
+  );
 });

@@ -44,37 +44,42 @@ const rows = (es: readonly Entity[]): TraitSourceRow[] =>
 const byName = (es: readonly Entity[]) => new Map(es.map((e) => [e.name, e]));
 
 describe("derived from stat blocks", () => {
-  test("one row per trait at least two creatures share, the preferred SRD's wording, the creatures in preference order", () => {
-    const traits = byName(traitEntities(rows(CREATURES), documentRank()));
-    expect([...traits.keys()].sort()).toEqual([
-      "Flyby",
-      "Keen Hearing and Sight",
-      "Keen Hearing and Smell",
-      "Legendary Resistance",
-      "Pack Tactics",
-    ]);
-    const pack = traits.get("Pack Tactics")!;
-    expect(pack.kind).toBe("trait");
-    expect(pack.key).toBe("pack-tactics");
-    expect(pack.document_key).toBe("srd-2024");
-    const wolf2024 = BLOCKS.find((b) => b.key === "srd-2024_wolf")!.traits as Array<{ name: string; desc: string }>;
-    expect(pack.data.desc).toBe(wolf2024.find((t) => t.name === "Pack Tactics")!.desc);
-    expect(pack.data.wording_from).toEqual({
-      name: "Wolf",
-      document_key: "srd-2024",
-      uri: "lorekeeper://creature/srd-2024_wolf",
-    });
-    // Wolf (2014 and 2024) is one creature; then the SRD 5.1 ones by name.
-    expect(pack.data.creatures).toEqual(["Wolf", "Jackal", "Kobold"]);
-    expect(pack.data.creature_count).toBe(3);
-    expect(pack.data.documents).toEqual(["srd-2024", "srd-2014"]);
-    expect(pack.filters.also_documents).toEqual(["srd-2014"]);
-    expect(pack.text.startsWith("Pack Tactics\nMonster trait. The wolf has Advantage")).toBe(true);
-    // Usage notes are not part of the name: "Legendary Resistance (3/Day)" and "(4/Day, or 5/Day in Lair)" are one trait.
-    expect(traits.get("Legendary Resistance")!.data.creatures).toEqual(["Lich", "Vampire"]);
-    // A trait one creature has (Sunlight Sensitivity, the Kobold) and spellcasting lists are not reference rows.
-    expect([...traits.keys()].some((n) => /sunlight|spellcasting/i.test(n))).toBe(false);
-  });
+  test(
+    "one row per trait at least two creatures share, the " +
+      "preferred SRD's wording, the creatures in preference order",
+    () => {
+      const traits = byName(traitEntities(rows(CREATURES), documentRank()));
+      expect([...traits.keys()].sort()).toEqual([
+        "Flyby",
+        "Keen Hearing and Sight",
+        "Keen Hearing and Smell",
+        "Legendary Resistance",
+        "Pack Tactics",
+      ]);
+      const pack = traits.get("Pack Tactics")!;
+      expect(pack.kind).toBe("trait");
+      expect(pack.key).toBe("pack-tactics");
+      expect(pack.document_key).toBe("srd-2024");
+      const wolf2024 = BLOCKS.find((b) => b.key === "srd-2024_wolf")!.traits as Array<{ name: string; desc: string }>;
+      expect(pack.data.desc).toBe(wolf2024.find((t) => t.name === "Pack Tactics")!.desc);
+      expect(pack.data.wording_from).toEqual({
+        name: "Wolf",
+        document_key: "srd-2024",
+        uri: "lorekeeper://creature/srd-2024_wolf",
+      });
+      // Wolf (2014 and 2024) is one creature; then the SRD 5.1 ones by name.
+      expect(pack.data.creatures).toEqual(["Wolf", "Jackal", "Kobold"]);
+      expect(pack.data.creature_count).toBe(3);
+      expect(pack.data.documents).toEqual(["srd-2024", "srd-2014"]);
+      expect(pack.filters.also_documents).toEqual(["srd-2014"]);
+      expect(pack.text.startsWith("Pack Tactics\nMonster trait. The wolf has Advantage")).toBe(true);
+      // Usage notes are not part of the name: "Legendary Resistance (3/Day)" and "(4/Day, or 5/Day in Lair)" are one
+      // trait.
+      expect(traits.get("Legendary Resistance")!.data.creatures).toEqual(["Lich", "Vampire"]);
+      // A trait one creature has (Sunlight Sensitivity, the Kobold) and spellcasting lists are not reference rows.
+      expect([...traits.keys()].some((n) => /sunlight|spellcasting/i.test(n))).toBe(false);
+    },
+  );
 
   test("`lorekeeper search --type trait` rows say how many creatures and what it does", () => {
     const pack = byName(traitEntities(rows(CREATURES), documentRank())).get("Pack Tactics")!;
@@ -122,7 +127,7 @@ describe("in the store, through a real client", () => {
     tmp.cleanup();
   });
 
-  test("search_rule by name: the trait's text once, the creatures that have it, the call that lists them all", async () => {
+  test("search_rule by name: the trait's text once, the creatures with it, the call that lists them all", async () => {
     const r = answerOf(await client.callTool({ name: "search_rule", arguments: { name: "Pack Tactics" } }));
     expect(r.results).toHaveLength(1);
     const row = r.results[0]!;

@@ -128,7 +128,8 @@ describe("challenge rating", () => {
 describe("search text", () => {
   test("markdown is stripped", () => {
     const md =
-      "### Falling\n\n> **_Note._** A fall deals *1d6* per [10 feet](http://x).\n\n| d6 | Trait |\n|---|---|\n| 1 | I idolize |\n- bullet one\n* bullet two";
+      "### Falling\n\n> **_Note._** A fall deals *1d6* per [10 feet](http://x).\n\n| " +
+      "d6 | Trait |\n|---|---|\n| 1 | I idolize |\n- bullet one\n* bullet two";
     const s = stripMarkdown(md);
     expect(s).not.toMatch(/[#*>_`[\]]/);
     expect(s).toContain("Falling");

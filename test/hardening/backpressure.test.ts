@@ -57,11 +57,13 @@ afterAll(() => {
   tmp.cleanup();
 });
 
-const request = (id: number, extra = "") =>
-  `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "search_spell", arguments: { limit: 100 }, _meta: { pad: extra } } })}\n`;
+const request = (id: number, extra = "") => {
+  const params = { name: "search_spell", arguments: { limit: 100 }, _meta: { pad: extra } };
+  return `${JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params })}\n`;
+};
 
 describe("stdio transport", () => {
-  test("reads at most maxInFlight requests ahead and nothing while stdout is backed up; one drain listener", async () => {
+  test("reads at most maxInFlight requests ahead, nothing while stdout is backed up; one drain listener", async () => {
     const stdin = new PassThrough();
     let reading = false;
     const held: Array<() => void> = [];
@@ -140,7 +142,8 @@ describe("stdio transport", () => {
     return taken;
   }
 
-  test("a spawned server: calls written without reading stdout are taken in up to maxInFlight past what the pipe holds; all are answered once read", async () => {
+  test("a spawned server: calls written without reading stdout are taken in " +
+    "up to maxInFlight past what the pipe holds; all are answered once read", async () => {
     const pad = "p".repeat(64 * 1024);
     const line = (i: number) => request(i, pad);
     // What the pipe alone holds: a child that never reads stdin.
@@ -187,7 +190,8 @@ describe("stdio transport", () => {
         };
         child.stdout.on("data", onData);
         child.stdin.write(
-          `${JSON.stringify(init)}\n${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n${request(probeId)}`,
+          `${JSON.stringify(init)}\n` +
+            `${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n${request(probeId)}`,
         );
       });
       const [initLine, probeLine] = early.split("\n");
@@ -216,7 +220,8 @@ describe("stdio transport", () => {
       const peakMb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
       if (peakMb > 0)
         process.stderr.write(
-          `backpressure: stdio server peak RSS ${peakMb.toFixed(0)} MB with ${total} calls of 64 KB unread (the pipe holds ${pipeHolds}; the server read ${serverRead}, at most ${serverBound} allowed)\n`,
+          `backpressure: stdio server peak RSS ${peakMb.toFixed(0)} MB with ${total} calls of 64 KB unread ` +
+            `(the pipe holds ${pipeHolds}; the server read ${serverRead}, at most ${serverBound} allowed)\n`,
         );
       const ids = new Set<number>();
       let buf = early.split("\n").slice(2).join("\n");
@@ -293,46 +298,50 @@ describe("HTTP", () => {
     expect(body.error.message).toContain("at most 16 messages");
   });
 
-  test("12 concurrent batches of 16: 3 are worked on or queued, the rest get 503 + Retry-After; /health answers meanwhile", async () => {
-    const held = Promise.withResolvers<void>();
-    gate = held.promise;
-    try {
-      const answered: Response[] = [];
-      const posts = Array.from({ length: 12 }, (_, i) =>
-        fetch(server.url, { method: "POST", headers, body: JSON.stringify(batch(16, 1000 * (i + 1))) }).then((r) => {
-          answered.push(r);
-          return r;
-        }),
-      );
-      // While the first batch's searches are held: one batch in flight, two queued (32 messages), and
-      // the other nine are refused at once.
-      await waitFor(() => answered.length >= 9);
-      await Bun.sleep(50);
-      expect(answered.length).toBe(9);
-      expect(answered.map((r) => r.status)).toEqual(Array(9).fill(503));
-      const health = await fetch(server.url.replace(/\/mcp$/, "/health"));
-      expect(health.status).toBe(200);
-      held.resolve();
-      const res = await Promise.all(posts);
-      expect(res.filter((r) => r.status === 200).length).toBe(3);
-      for (const r of res) {
-        if (r.status === 503) {
-          expect(r.headers.get("retry-after")).toBe("1");
-          expect(((await r.json()) as { error: { message: string } }).error.message).toContain("Server busy");
-        } else {
-          const text = await r.text();
-          expect(text.match(/"search_mode"/g)?.length).toBeGreaterThanOrEqual(16);
+  test(
+    "12 concurrent batches of 16: 3 are worked on or queued, " +
+      "the rest get 503 + Retry-After; /health answers meanwhile",
+    async () => {
+      const held = Promise.withResolvers<void>();
+      gate = held.promise;
+      try {
+        const answered: Response[] = [];
+        const posts = Array.from({ length: 12 }, (_, i) =>
+          fetch(server.url, { method: "POST", headers, body: JSON.stringify(batch(16, 1000 * (i + 1))) }).then((r) => {
+            answered.push(r);
+            return r;
+          }),
+        );
+        // While the first batch's searches are held: one batch in flight, two queued (32 messages), and
+        // the other nine are refused at once.
+        await waitFor(() => answered.length >= 9);
+        await Bun.sleep(50);
+        expect(answered.length).toBe(9);
+        expect(answered.map((r) => r.status)).toEqual(Array(9).fill(503));
+        const health = await fetch(server.url.replace(/\/mcp$/, "/health"));
+        expect(health.status).toBe(200);
+        held.resolve();
+        const res = await Promise.all(posts);
+        expect(res.filter((r) => r.status === 200).length).toBe(3);
+        for (const r of res) {
+          if (r.status === 503) {
+            expect(r.headers.get("retry-after")).toBe("1");
+            expect(((await r.json()) as { error: { message: string } }).error.message).toContain("Server busy");
+          } else {
+            const text = await r.text();
+            expect(text.match(/"search_mode"/g)?.length).toBeGreaterThanOrEqual(16);
+          }
         }
+      } finally {
+        held.resolve();
+        gate = Promise.resolve();
       }
-    } finally {
-      held.resolve();
-      gate = Promise.resolve();
-    }
-    // All room is given back: the next batch is served at once.
-    expect((await fetch(server.url, { method: "POST", headers, body: JSON.stringify(batch(16, 99_000)) })).status).toBe(
-      200,
-    );
-  });
+      // All room is given back: the next batch is served at once.
+      expect(
+        (await fetch(server.url, { method: "POST", headers, body: JSON.stringify(batch(16, 99_000)) })).status,
+      ).toBe(200);
+    },
+  );
 });
 
 describe("Admission", () => {

@@ -196,7 +196,7 @@ describe("concurrent readers and writers", () => {
     }
   }, 120_000);
 
-  test("sustained writes while a server keeps reading: the WAL is checkpointed and never grows past one write", async () => {
+  test("sustained writes while a server reads: the WAL is checkpointed and never grows past one write", async () => {
     const conn = await connectStdio(["serve", "--db-path", db], env("A"));
     const wal = () => (existsSync(`${db}-wal`) ? statSync(`${db}-wal`).size : 0);
     try {
@@ -236,7 +236,7 @@ describe("concurrent readers and writers", () => {
     expect(checkedSnapshot(db).entities).toBe(baseline);
   }, 60_000);
 
-  test("two syncs at once: both finish (or one says clearly that the store is busy); the store is consistent", async () => {
+  test("two syncs at once: both finish (or one says clearly the store is busy); the store is consistent", async () => {
     const [a, b] = await Promise.all([sync("A"), sync("A")]);
     process.stderr.write(`concurrency: two syncs at once exited ${a.code} and ${b.code}\n`);
     for (const r of [a, b]) {

@@ -39,7 +39,8 @@ beforeAll(async () => {
   const spellName = `Fire${HOSTILE.join("")}ball`;
   writeFileSync(
     packFile,
-    `{${edn(packName)} {:orcpub.dnd.e5/spells {:evil-fire {:name ${edn(spellName)}, :level 3, :school "evocation", :spell-lists {:wizard true}, :description ${edn(`Flames ${HOSTILE.join(" ")} everywhere.`)}}}}}`,
+    `{${edn(packName)} {:orcpub.dnd.e5/spells {:evil-fire {:name ${edn(spellName)}, :level 3, :school ` +
+      `"evocation", :spell-lists {:wizard true}, :description ${edn(`Flames ${HOSTILE.join(" ")} everywhere.`)}}}}}`,
   );
 });
 

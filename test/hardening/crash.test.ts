@@ -159,7 +159,8 @@ describe("kill -9 at random points", () => {
     durations.sync = await timed(syncArgs, env("B"));
     durations.import = await timed(importArgs("B"), env("A"));
     process.stderr.write(
-      `crash suite: a whole sync takes ${Math.round(durations.sync)} ms, an import ${Math.round(durations.import)} ms\n`,
+      `crash suite: a whole sync takes ${Math.round(durations.sync)} ` +
+        `ms, an import ${Math.round(durations.import)} ms\n`,
     );
     expect(await afterKill()).toEqual({ spells: "B", brew: "B" });
   }, 60_000);
@@ -168,12 +169,15 @@ describe("kill -9 at random points", () => {
     for (const f of Object.values(fakes)) await f.stop();
     tmp.cleanup();
     process.stderr.write(
-      `crash suite: ${stats.kills} kill -9 survived (over all rounds, ${stats.keptOld} kept the old set and ${stats.landedNew} had landed the new one; ` +
-        `vector index found stale/half-written and repaired ${stats.indexRepaired} times; no vector stored at all ${stats.noVectors} times); ${stats.completedBeforeKill} runs finished before their kill\n`,
+      `crash suite: ${stats.kills} kill -9 survived (over all rounds, ${stats.keptOld} ` +
+        `kept the old set and ${stats.landedNew} had landed the new one; ` +
+        `vector index found stale/half-written and repaired ${stats.indexRepaired} times; no vector stored ` +
+        `at all ${stats.noVectors} times); ${stats.completedBeforeKill} runs finished before their kill\n`,
     );
   });
 
-  test("sync, import and index saves killed at random points: never a damaged store, a mixed set or a wrong index", async () => {
+  test("sync, import and index saves killed at random points: " +
+    "never a damaged store, a mixed set or a wrong index", async () => {
     let cur = state();
     const note = (
       before: { spells: Variant; brew: Variant },

@@ -125,7 +125,7 @@ describe("damaged files", () => {
     await removeWhenIdle(tmp.cleanup);
   });
 
-  test("a file that is not a database: every command says so, names it and the fix; doctor --repair starts over", async () => {
+  test("not a database file: every command says so, names it and the fix; doctor --repair starts over", async () => {
     const { db } = healthyCopy();
     const bytes = new Uint8Array(readFileSync(db));
     bytes.fill(0x41, 0, 100);
@@ -142,7 +142,8 @@ describe("damaged files", () => {
     await expectRepairStartsOver(db);
   }, 60_000);
 
-  test("damage deep inside (the entities table): opens, but searches and tools fail clearly; doctor finds it; repair moves it aside", async () => {
+  test("damage deep inside (the entities table): opens, but searches " +
+    "and tools fail clearly; doctor finds it; repair moves it aside", async () => {
     const { db, dir } = healthyCopy();
     const ro = new Database(db, { readonly: true });
     const pageSize = ro.query<{ page_size: number }, []>("PRAGMA page_size").get()!.page_size;
@@ -178,7 +179,8 @@ describe("damaged files", () => {
     expect(readdirSync(dir).filter((f) => f.startsWith("lk.db.damaged-")).length).toBeGreaterThanOrEqual(1);
   }, 60_000);
 
-  test("full-text tables out of step: doctor names the table, doctor --repair rebuilds them and the entity is found again", async () => {
+  test("full-text tables out of step: doctor names the table, " +
+    "doctor --repair rebuilds them and the entity is found again", async () => {
     const { db } = healthyCopy();
     const s = new Database(db);
     const row = s
@@ -215,7 +217,8 @@ describe("damaged files", () => {
     s.close();
   }, 60_000);
 
-  test("a damaged vector index file: doctor warns; the server rebuilds it and ranks semantically; repair rebuilds it too", async () => {
+  test("a damaged vector index file: doctor warns; the server " +
+    "rebuilds it and ranks semantically; repair rebuilds it too", async () => {
     const { db } = healthyCopy();
     const index = `${db}.usearch`;
     const bytes = new Uint8Array(readFileSync(index));
@@ -243,7 +246,8 @@ describe("damaged files", () => {
   }, 60_000);
 
   const roDir = join(tmp.dir, "ro-probe");
-  test("a read-only data folder: serve, search and documents answer from the store; sync and import fail clearly", async () => {
+  test("a read-only data folder: serve, search and documents " +
+    "answer from the store; sync and import fail clearly", async () => {
     const { dir, db } = healthyCopy();
     rmSync(`${db}.usearch`);
     const undo = makeReadOnly(dir);
@@ -289,7 +293,8 @@ describe("damaged files", () => {
     expect(checkedSnapshot(db).entities).toBe(healthyEntities);
   }, 60_000);
 
-  test("a full disk (SQLite page limit): the sync fails clearly and changes nothing; with room again it completes", async () => {
+  test("a full disk (SQLite page limit): the sync fails clearly " +
+    "and changes nothing; with room again it completes", async () => {
     const { db } = healthyCopy();
     // Upstream B renames every spell: the sync must write new rows.
     const dataB = join(tmp.dir, "upstream-renamed");
@@ -338,7 +343,8 @@ describe("damaged files", () => {
     }
   }, 60_000);
 
-  test("a really full disk (tiny tmpfs): `lorekeeper sync` exits 1 saying the disk is full, the data survives, and it completes once there is room", async () => {
+  test("a really full disk (tiny tmpfs): `lorekeeper sync` exits 1 saying the " +
+    "disk is full, the data survives, and it completes once there is room", async () => {
     const mnt = join(tmp.dir, "tiny-disk");
     const unmount = mountTinyDisk(mnt, 4 * 1024 * 1024);
     if (!unmount) {

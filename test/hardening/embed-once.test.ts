@@ -64,7 +64,7 @@ describe("embed once per model content", () => {
     }
   });
 
-  test("a run whose model stops being the store's (another process switched it) stops instead of overwriting", async () => {
+  test("a run whose model stops being the store's (another process switched it) stops, not overwriting", async () => {
     const store = freshStore();
     const other = openStore({ path: store.path });
     try {

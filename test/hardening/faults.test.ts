@@ -142,37 +142,41 @@ describe("upstream faults during sync", () => {
     expect(rows(store)).toBe(baseline);
   });
 
-  test("a long 5xx burst fails that type only; the old rows stay; the error cache stops the storm; later the sync completes", async () => {
-    fake.setFault(/\/v2\/spells\/.*page=3/, { statuses: Array(50).fill(503) });
-    const seen = since();
-    const r = await sync({ force: true });
-    expect(typeResult(r, "spells").status).toBe("failed");
-    expect(typeResult(r, "spells").error).toMatch(/503/);
-    expect(typeResult(r, "2014/rules").status).toBe("ok");
-    expect(r.status).toBe("partial");
-    const hits = seen().filter((q) => q.search.includes("page=3"));
-    expect(hits.length).toBe(3); // 1 + 2 retries, then the failure is cached
-    tally("5xx/429", hits.length);
-    expect(rows(store)).toBe(baseline);
+  test(
+    "a long 5xx burst fails that type only; the old rows stay; " +
+      "the error cache stops the storm; later the sync completes",
+    async () => {
+      fake.setFault(/\/v2\/spells\/.*page=3/, { statuses: Array(50).fill(503) });
+      const seen = since();
+      const r = await sync({ force: true });
+      expect(typeResult(r, "spells").status).toBe("failed");
+      expect(typeResult(r, "spells").error).toMatch(/503/);
+      expect(typeResult(r, "2014/rules").status).toBe("ok");
+      expect(r.status).toBe("partial");
+      const hits = seen().filter((q) => q.search.includes("page=3"));
+      expect(hits.length).toBe(3); // 1 + 2 retries, then the failure is cached
+      tally("5xx/429", hits.length);
+      expect(rows(store)).toBe(baseline);
 
-    // Ten more syncs while the upstream is still down: not one request reaches page 3.
-    const storm = since();
-    for (let i = 0; i < 10; i++) {
-      const again = await sync();
-      expect(typeResult(again, "spells").status).toBe("failed");
-      expect(typeResult(again, "spells").error).toMatch(/failed recently.*--force/s);
-    }
-    expect(storm().filter((q) => q.search.includes("page=3")).length).toBe(0);
-    expect(rows(store)).toBe(baseline);
+      // Ten more syncs while the upstream is still down: not one request reaches page 3.
+      const storm = since();
+      for (let i = 0; i < 10; i++) {
+        const again = await sync();
+        expect(typeResult(again, "spells").status).toBe("failed");
+        expect(typeResult(again, "spells").error).toMatch(/failed recently.*--force/s);
+      }
+      expect(storm().filter((q) => q.search.includes("page=3")).length).toBe(0);
+      expect(rows(store)).toBe(baseline);
 
-    // The upstream recovers; once the error has expired the next (plain) sync completes.
-    fake.clearFaults();
-    clock += ERROR_TTL_MS + 1000;
-    const later = await sync();
-    expect(later.status).toBe("ok");
-    expect(typeResult(later, "spells").status).toBe("ok");
-    expect(rows(store)).toBe(baseline);
-  });
+      // The upstream recovers; once the error has expired the next (plain) sync completes.
+      fake.clearFaults();
+      clock += ERROR_TTL_MS + 1000;
+      const later = await sync();
+      expect(later.status).toBe("ok");
+      expect(typeResult(later, "spells").status).toBe("ok");
+      expect(rows(store)).toBe(baseline);
+    },
+  );
 
   test("timeouts fail the type after the retries, quickly, and keep its rows", async () => {
     fake.setFault(/^\/api\/2014\/rules/, { delayMs: 1500 });
@@ -198,25 +202,28 @@ describe("upstream faults during sync", () => {
     expect((await sync({ force: true })).status).toBe("ok");
   });
 
-  test("a truncated body and a non-JSON body fail their type with a clear message; forced, the next sync completes", async () => {
-    fake.setFault(/\/v2\/spells\/.*page=3/, { malformed: "truncated" });
-    fake.setFault("/api/2014/rule-sections", { malformed: "garbage" });
-    const seen = since();
-    const r = await sync({ force: true });
-    const spells = typeResult(r, "spells");
-    expect(spells.status).toBe("failed");
-    expect(spells.error).toMatch(/not valid JSON/);
-    const sections = typeResult(r, "2014/rule-sections");
-    expect(sections.status).toBe("failed");
-    expect(sections.error).toMatch(/not valid JSON.*LOREKEEPER_DND5EAPI_BASE_URL/s);
-    tally("truncated body", seen().filter((q) => q.search.includes("page=3")).length);
-    tally("malformed JSON", seen().filter((q) => q.path === "/api/2014/rule-sections").length);
-    expect(rows(store)).toBe(baseline);
-    fake.clearFaults();
-    const next = await sync({ force: true });
-    expect(next.status).toBe("ok");
-    expect(rows(store)).toBe(baseline);
-  });
+  test(
+    "a truncated body and a non-JSON body fail their type " + "with a clear message; forced, the next sync completes",
+    async () => {
+      fake.setFault(/\/v2\/spells\/.*page=3/, { malformed: "truncated" });
+      fake.setFault("/api/2014/rule-sections", { malformed: "garbage" });
+      const seen = since();
+      const r = await sync({ force: true });
+      const spells = typeResult(r, "spells");
+      expect(spells.status).toBe("failed");
+      expect(spells.error).toMatch(/not valid JSON/);
+      const sections = typeResult(r, "2014/rule-sections");
+      expect(sections.status).toBe("failed");
+      expect(sections.error).toMatch(/not valid JSON.*LOREKEEPER_DND5EAPI_BASE_URL/s);
+      tally("truncated body", seen().filter((q) => q.search.includes("page=3")).length);
+      tally("malformed JSON", seen().filter((q) => q.path === "/api/2014/rule-sections").length);
+      expect(rows(store)).toBe(baseline);
+      fake.clearFaults();
+      const next = await sync({ force: true });
+      expect(next.status).toBe("ok");
+      expect(rows(store)).toBe(baseline);
+    },
+  );
 
   test("pages that change between requests: the list is read again, and no good record is dropped", async () => {
     // Upstream B = A without "Cure Wounds" (2nd record): every later page shifts by one.
@@ -263,76 +270,84 @@ describe("upstream faults during sync", () => {
     }
   });
 
-  test("the server dies mid-sync: everything already stored stays; a new server on the same port completes the next sync", async () => {
-    const dying = await startFakeUpstream({ dataDir: SOURCES_FIXTURES });
-    const port = dying.port;
-    // The dying server is the one configured for this store from now on (source URLs name it).
-    cfg = { ...cfg, ...upstreamsAt(dying.url) };
-    expect((await sync({ force: true })).status).toBe("ok");
-    baseline = rows(store);
-    dying.setFault(/\/v2\/spells\/.*page=2/, { die: true });
-    const t0 = performance.now();
-    const r = await sync({ force: true, http: client({ timeoutMs: 1000 }) });
-    tally("server died", 1);
-    expect(performance.now() - t0).toBeLessThan(10_000);
-    expect(r.status).toBe("failed");
-    for (const t of r.results) {
-      expect(t.status).toBe("failed");
-      expect(t.error).toMatch(/unreachable|did not answer/);
-    }
-    expect(rows(store)).toBe(baseline);
-    await dying.stop();
-
-    const revived = await startFakeUpstream({ dataDir: SOURCES_FIXTURES, port });
-    try {
-      // Without --force the recorded failures are not retried yet (that is the storm guard)…
-      const blocked = await sync();
-      expect(blocked.results.some((t) => /failed recently/.test(t.error ?? ""))).toBe(true);
-      expect(revived.requests.filter((q) => q.path === "/v2/spells/").length).toBe(0);
-      // …and with --force (what the message says) the next sync completes.
-      const next = await sync({ force: true });
-      expect(next.status).toBe("ok");
+  test(
+    "the server dies mid-sync: everything already stored stays; " +
+      "a new server on the same port completes the next sync",
+    async () => {
+      const dying = await startFakeUpstream({ dataDir: SOURCES_FIXTURES });
+      const port = dying.port;
+      // The dying server is the one configured for this store from now on (source URLs name it).
+      cfg = { ...cfg, ...upstreamsAt(dying.url) };
+      expect((await sync({ force: true })).status).toBe("ok");
+      baseline = rows(store);
+      dying.setFault(/\/v2\/spells\/.*page=2/, { die: true });
+      const t0 = performance.now();
+      const r = await sync({ force: true, http: client({ timeoutMs: 1000 }) });
+      tally("server died", 1);
+      expect(performance.now() - t0).toBeLessThan(10_000);
+      expect(r.status).toBe("failed");
+      for (const t of r.results) {
+        expect(t.status).toBe("failed");
+        expect(t.error).toMatch(/unreachable|did not answer/);
+      }
       expect(rows(store)).toBe(baseline);
-    } finally {
-      await revived.stop();
-    }
-  });
+      await dying.stop();
 
-  test("MCP tools while the upstream fails: stored kinds keep answering; a missing kind fails clearly without a request storm", async () => {
-    fake.setFault("/v2/creatures/", { statuses: Array(500).fill(500) });
-    const ensureData = createEnsureData(store, { config: { ...cfg, httpRetries: 1 }, backgroundRefresh: false });
-    const conn = await connectInMemory(makeDeps(store, { ensureData }));
-    try {
-      const seen = since();
-      let errors = 0;
-      let served = 0;
-      for (let round = 0; round < 3; round++) {
-        const calls = Array.from({ length: 10 }, (_, i) =>
-          i % 2 === 0
-            ? conn.client.callTool({ name: "search_creature", arguments: { name: "Goblin" } })
-            : conn.client.callTool({ name: "search_spell", arguments: { name: "Fireball" } }),
-        );
-        for (const [i, res] of (await Promise.all(calls)).entries()) {
-          if (i % 2 === 0) {
-            expect(res.isError).toBe(true);
-            expect(textOf(res)).toMatch(/lorekeeper sync/);
-            expect(textOf(res)).not.toMatch(/\n\s+at /);
-            errors++;
-          } else {
-            expect(answerOf(res).results.map((x) => x.name)).toContain("Fireball");
-            served++;
+      const revived = await startFakeUpstream({ dataDir: SOURCES_FIXTURES, port });
+      try {
+        // Without --force the recorded failures are not retried yet (that is the storm guard)…
+        const blocked = await sync();
+        expect(blocked.results.some((t) => /failed recently/.test(t.error ?? ""))).toBe(true);
+        expect(revived.requests.filter((q) => q.path === "/v2/spells/").length).toBe(0);
+        // …and with --force (what the message says) the next sync completes.
+        const next = await sync({ force: true });
+        expect(next.status).toBe("ok");
+        expect(rows(store)).toBe(baseline);
+      } finally {
+        await revived.stop();
+      }
+    },
+  );
+
+  test(
+    "MCP tools while the upstream fails: stored kinds keep " +
+      "answering; a missing kind fails clearly without a request storm",
+    async () => {
+      fake.setFault("/v2/creatures/", { statuses: Array(500).fill(500) });
+      const ensureData = createEnsureData(store, { config: { ...cfg, httpRetries: 1 }, backgroundRefresh: false });
+      const conn = await connectInMemory(makeDeps(store, { ensureData }));
+      try {
+        const seen = since();
+        let errors = 0;
+        let served = 0;
+        for (let round = 0; round < 3; round++) {
+          const calls = Array.from({ length: 10 }, (_, i) =>
+            i % 2 === 0
+              ? conn.client.callTool({ name: "search_creature", arguments: { name: "Goblin" } })
+              : conn.client.callTool({ name: "search_spell", arguments: { name: "Fireball" } }),
+          );
+          for (const [i, res] of (await Promise.all(calls)).entries()) {
+            if (i % 2 === 0) {
+              expect(res.isError).toBe(true);
+              expect(textOf(res)).toMatch(/lorekeeper sync/);
+              expect(textOf(res)).not.toMatch(/\n\s+at /);
+              errors++;
+            } else {
+              expect(answerOf(res).results.map((x) => x.name)).toContain("Fireball");
+              served++;
+            }
           }
         }
+        expect(errors).toBe(15);
+        expect(served).toBe(15);
+        const hits = seen().filter((q) => q.path === "/v2/creatures/");
+        // 15 failing calls, but the upstream saw one attempt + one retry: the failure was cached.
+        expect(hits.length).toBe(2);
+        tally("5xx/429", hits.length);
+        expect(rows(store)).toBe(baseline);
+      } finally {
+        await conn.close();
       }
-      expect(errors).toBe(15);
-      expect(served).toBe(15);
-      const hits = seen().filter((q) => q.path === "/v2/creatures/");
-      // 15 failing calls, but the upstream saw one attempt + one retry: the failure was cached.
-      expect(hits.length).toBe(2);
-      tally("5xx/429", hits.length);
-      expect(rows(store)).toBe(baseline);
-    } finally {
-      await conn.close();
-    }
-  });
+    },
+  );
 });

@@ -17,34 +17,39 @@ import { REPO_ROOT } from "../support/mcp.ts";
 import { makeTempDir } from "../support/tmp.ts";
 
 describe("classifyLine / sniffId (pure)", () => {
-  test("blank → skipped; valid → the message; not JSON → -32700; not JSON-RPC → -32600 with the id when it has one", () => {
-    expect(classifyLine("")).toBeNull();
-    expect(classifyLine("  \t")).toBeNull();
-    expect(classifyLine('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toEqual({
-      ok: true,
-      message: { jsonrpc: "2.0", id: 1, method: "ping" },
-    });
-    const bad = (line: string) => {
-      const v = classifyLine(line);
-      if (!v || v.ok) throw new Error(`expected a refusal for ${line}`);
-      return v.reply as unknown as { id: unknown; error: { code: number; message: string } };
-    };
-    expect(bad("{oops")).toEqual({
-      id: null,
-      error: { code: -32700, message: expect.stringContaining("not valid JSON") },
-      jsonrpc: "2.0",
-    } as never);
-    expect(bad("[]").error.code).toBe(-32600);
-    expect(bad('[{"jsonrpc":"2.0","id":1,"method":"ping"}]').error.message).toContain("batches are not supported");
-    const meta = bad('{"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{"name":"x","_meta":"x"}}');
-    expect(meta.id).toBe("a-1");
-    expect(meta.error.code).toBe(-32600);
-    expect(meta.error.message).toContain("params._meta");
-    expect(bad('{"jsonrpc":"2.0","id":3,"method":42}').id).toBe(3);
-    expect(bad('{"jsonrpc":"2.0","method":42}').id).toBeNull();
-    expect(bad("42").id).toBeNull();
-    expect(bad('{"id":{"x":1},"method":"ping"}').id).toBeNull();
-  });
+  test(
+    "blank → skipped; valid → the message; not JSON → " +
+      "-32700; not JSON-RPC → -32600 " +
+      "with the id when it has one",
+    () => {
+      expect(classifyLine("")).toBeNull();
+      expect(classifyLine("  \t")).toBeNull();
+      expect(classifyLine('{"jsonrpc":"2.0","id":1,"method":"ping"}')).toEqual({
+        ok: true,
+        message: { jsonrpc: "2.0", id: 1, method: "ping" },
+      });
+      const bad = (line: string) => {
+        const v = classifyLine(line);
+        if (!v || v.ok) throw new Error(`expected a refusal for ${line}`);
+        return v.reply as unknown as { id: unknown; error: { code: number; message: string } };
+      };
+      expect(bad("{oops")).toEqual({
+        id: null,
+        error: { code: -32700, message: expect.stringContaining("not valid JSON") },
+        jsonrpc: "2.0",
+      } as never);
+      expect(bad("[]").error.code).toBe(-32600);
+      expect(bad('[{"jsonrpc":"2.0","id":1,"method":"ping"}]').error.message).toContain("batches are not supported");
+      const meta = bad('{"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{"name":"x","_meta":"x"}}');
+      expect(meta.id).toBe("a-1");
+      expect(meta.error.code).toBe(-32600);
+      expect(meta.error.message).toContain("params._meta");
+      expect(bad('{"jsonrpc":"2.0","id":3,"method":42}').id).toBe(3);
+      expect(bad('{"jsonrpc":"2.0","method":42}').id).toBeNull();
+      expect(bad("42").id).toBeNull();
+      expect(bad('{"id":{"x":1},"method":"ping"}').id).toBeNull();
+    },
+  );
 
   test("a request id that is neither a string nor a number is named as the problem", () => {
     for (const id of ["null", "true", "{}", "[1]"]) {
@@ -144,9 +149,8 @@ describe("stdio framing, end to end", () => {
       });
       for (let i = 0; i < huge.length; i += 256 * 1024) await s.write(huge.slice(i, i + 256 * 1024));
       await s.write("\n");
-      await s.write(
-        `${JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/call", params: { name: "search_spell", arguments: { name: "Fireball", documents: ["srd-2014"] } } })}\r\n`,
-      );
+      const params = { name: "search_spell", arguments: { name: "Fireball", documents: ["srd-2014"] } };
+      await s.write(`${JSON.stringify({ jsonrpc: "2.0", id: 6, method: "tools/call", params })}\r\n`);
       // One message cut into random pieces, one cut inside a multi-byte character.
       const rng = new Rng(7);
       const bytes = new TextEncoder().encode(

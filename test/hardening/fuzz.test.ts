@@ -98,7 +98,8 @@ beforeAll(async () => {
   store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   store.close();
   process.stderr.write(
-    `[fuzz] seed ${SEED} (LOREKEEPER_FUZZ_SEED=${SEED} reproduces), ${TOTAL} calls: ${STDIO_CALLS} over stdio, ${HTTP_CALLS} over HTTP\n`,
+    `[fuzz] seed ${SEED} (LOREKEEPER_FUZZ_SEED=${SEED} reproduces), ` +
+      `${TOTAL} calls: ${STDIO_CALLS} over stdio, ${HTTP_CALLS} over HTTP\n`,
   );
 }, 60_000);
 
@@ -106,7 +107,8 @@ afterAll(() => {
   const all = Object.entries(tallies);
   if (all.length > 0) {
     const line = (n: string, t: Tally) =>
-      `${n}: ${t.calls} calls, ${t.results} results (${t.hybrid} hybrid), ${t.toolErrors} tool errors, ${t.rpcErrors} JSON-RPC errors, ${t.failures.length} failures, slowest call ${t.slowest.toFixed(0)} ms`;
+      `${n}: ${t.calls} calls, ${t.results} results (${t.hybrid} hybrid), ${t.toolErrors} tool errors, ` +
+      `${t.rpcErrors} JSON-RPC errors, ${t.failures.length} failures, slowest call ${t.slowest.toFixed(0)} ms`;
     const sum = all.reduce<Tally>(
       (a, [, t]) => ({
         calls: a.calls + t.calls,
@@ -145,7 +147,8 @@ function expectClean(name: string, t: Tally, n: number): void {
   tallies[name] = t;
   if (t.failures.length > 0) {
     process.stderr.write(
-      `[fuzz] ${name}: ${t.failures.length} failures (seed ${SEED}); first ones:\n${t.failures.slice(0, 15).join("\n")}\n`,
+      `[fuzz] ${name}: ${t.failures.length} failures (seed ` +
+        `${SEED}); first ones:\n${t.failures.slice(0, 15).join("\n")}\n`,
     );
   }
   expect(t.failures.slice(0, 5)).toEqual([]);
@@ -334,7 +337,8 @@ describe("the fuzzer itself", () => {
       oracle.check(
         spell,
         text(
-          'Invalid arguments for search_spell:\n- level: must be at most 9 (got 12).\n- limit: expected a whole number, got the string "x".',
+          "Invalid arguments for search_spell:\n- level: must be at most 9 " +
+            '(got 12).\n- limit: expected a whole number, got the string "x".',
         ),
       ),
     ).toBeUndefined();
@@ -381,27 +385,30 @@ describe("the fuzzer itself", () => {
 });
 
 describe("found by fuzzing (regressions)", () => {
-  test("an unreachable upstream on first use: answer from the kinds the store holds, fail only when it holds none", async () => {
-    const made = makeStore(sampleEntities().filter((e) => e.kind === "spell" || e.kind === "creature"));
-    const ensureData = async () => {
-      throw Object.assign(new Error("Open5e at http://127.0.0.1:9 is unreachable"), { name: "DataUnavailableError" });
-    };
-    const { client, close } = await connectInMemory(makeDeps(made.store, { ensureData }));
-    try {
-      const all = answerOf(await client.callTool({ name: "search_all", arguments: { query: "fire" } }));
-      expect(all.results.length).toBeGreaterThan(0);
-      expect(all.results.every((r) => r.kind === "spell" || r.kind === "creature")).toBe(true);
-      expect(all.message).toContain(
-        "could not be reached to download it, so these results come from the other types only",
-      );
-      const none = await client.callTool({ name: "search_character_option", arguments: { name: "Wizard" } });
-      expect(none.isError).toBe(true);
-      expect(JSON.stringify(none.content)).toContain("unreachable");
-    } finally {
-      await close();
-      made.cleanup();
-    }
-  });
+  test(
+    "an unreachable upstream on first use: answer from the " + "kinds the store holds, fail only when it holds none",
+    async () => {
+      const made = makeStore(sampleEntities().filter((e) => e.kind === "spell" || e.kind === "creature"));
+      const ensureData = async () => {
+        throw Object.assign(new Error("Open5e at http://127.0.0.1:9 is unreachable"), { name: "DataUnavailableError" });
+      };
+      const { client, close } = await connectInMemory(makeDeps(made.store, { ensureData }));
+      try {
+        const all = answerOf(await client.callTool({ name: "search_all", arguments: { query: "fire" } }));
+        expect(all.results.length).toBeGreaterThan(0);
+        expect(all.results.every((r) => r.kind === "spell" || r.kind === "creature")).toBe(true);
+        expect(all.message).toContain(
+          "could not be reached to download it, so these results come from the other types only",
+        );
+        const none = await client.callTool({ name: "search_character_option", arguments: { name: "Wizard" } });
+        expect(none.isError).toBe(true);
+        expect(JSON.stringify(none.content)).toContain("unreachable");
+      } finally {
+        await close();
+        made.cleanup();
+      }
+    },
+  );
 
   test("huge inputs are never echoed whole in errors; malformed envelopes get -32602", async () => {
     const made = makeStore();

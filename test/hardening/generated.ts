@@ -49,7 +49,9 @@ export function writeUpstream(dir: string, n: number, variant: string): string {
     key: `gen_spell_${i}`,
     name: spellName(variant, i),
     level: i % 10,
-    desc: `Variant ${variant}. A spell of ${TOPICS[i % TOPICS.length]} that strikes one creature within range; it takes ${1 + (i % 8)}d6 damage. ${words(variant === "A" ? i : i + 1)}.`,
+    desc:
+      `Variant ${variant}. A spell of ${TOPICS[i % TOPICS.length]} that strikes one creature ` +
+      `within range; it takes ${1 + (i % 8)}d6 damage. ${words(variant === "A" ? i : i + 1)}.`,
   }));
   writeFileSync(file, JSON.stringify(spells));
   return dir;
@@ -60,9 +62,11 @@ export function writeOrcbrew(path: string, pack: string, n: number, variant: str
   const items: string[] = [];
   for (let i = 0; i < n; i++) {
     items.push(
-      `:brew-${i} {:key :brew-${i}, :name "${variant} Brew ${i}", :option-pack "${pack}", :level ${1 + (i % 9)}, :school "evocation", ` +
+      `:brew-${i} {:key :brew-${i}, :name "${variant} Brew ${i}", ` +
+        `:option-pack "${pack}", :level ${1 + (i % 9)}, :school "evocation", ` +
         `:casting-time "1 action", :range "60 feet", :duration "Instantaneous", :spell-lists {:wizard true}, ` +
-        `:description "Homebrew ${variant}: a burst of ${TOPICS[i % TOPICS.length]} for ${1 + (i % 6)}d8 damage, ${words(i * 3 + (variant === "A" ? 0 : 1))}."}`,
+        `:description "Homebrew ${variant}: a burst of ${TOPICS[i % TOPICS.length]} ` +
+        `for ${1 + (i % 6)}d8 damage, ${words(i * 3 + (variant === "A" ? 0 : 1))}."}`,
     );
   }
   writeFileSync(path, `{"${pack}" {:orcpub.dnd.e5/spells {${items.join(",\n")}}}}\n`);

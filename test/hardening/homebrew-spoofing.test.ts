@@ -18,7 +18,10 @@ import { connectInMemory, makeDeps, textOf } from "../support/mcp.ts";
 const BIDI = /[\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/;
 
 function spellEdn(key: string, name: string): string {
-  return `:${key} {:key :${key} :name ${JSON.stringify(name)} :level 3 :school "evocation" :spell-lists {:wizard true} :description "A homebrew blast of flame."}`;
+  return (
+    `:${key} {:key :${key} :name ${JSON.stringify(name)} :level 3 :school "evocation" ` +
+    `:spell-lists {:wizard true} :description "A homebrew blast of flame."}`
+  );
 }
 
 let made: { store: Store; cleanup: () => void };
@@ -34,7 +37,10 @@ afterAll(() => made.cleanup());
 
 describe("look-alike names", () => {
   test("Fіreball, Fire\\u200bball and Fıreball clash with the real Fireball and are skipped without --force", () => {
-    const text = `{"Spoof Pack" {:orcpub.dnd.e5/spells {${spellEdn("fb-cyr", "Fіreball")} ${spellEdn("fb-zw", "Fire\u200bball")} ${spellEdn("fb-dotless", "Fıreball")} ${spellEdn("ember", "Ember Lance")}}}}`;
+    const text =
+      `{"Spoof Pack" {:orcpub.dnd.e5/spells {${spellEdn("fb-cyr", "Fіreball")} ` +
+      `${spellEdn("fb-zw", "Fire\u200bball")} ` +
+      `${spellEdn("fb-dotless", "Fıreball")} ${spellEdn("ember", "Ember Lance")}}}}`;
     const r = importOrcbrewText(made.store.db, text, "spoof.orcbrew");
     expect(r.ok).toBe(true);
     const skipped = r.packs.flatMap((p) => p.skipped);
@@ -72,7 +78,9 @@ describe("look-alike names", () => {
 
   test("a pack named like an official document is shown with a visible homebrew marker", () => {
     for (const packName of ["System Reference Document 5.2", "Sуstem Reference Document 5.2", "SRD Extras"]) {
-      const text = `{${JSON.stringify(packName)} {:orcpub.dnd.e5/spells {${spellEdn(`x${packName.length}`, `Odd Spell ${packName.length}`)}}}}`;
+      const text =
+        `{${JSON.stringify(packName)} {:orcpub.dnd.e5/spells ` +
+        `{${spellEdn(`x${packName.length}`, `Odd Spell ${packName.length}`)}}}}`;
       const r = importOrcbrewText(made.store.db, text, "official.orcbrew");
       expect(r.ok).toBe(true);
       const pack = r.packs[0]!;
@@ -97,7 +105,9 @@ describe("bidirectional and invisible characters in homebrew names", () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const text = `{"Mirror\u202e Pack" {:orcpub.dnd.e5/spells {${spellEdn("mirror", "Mirror\u202eflaM Bolt")} ${spellEdn("quiet", "Quiet\u2066 Chime\u2069")}}}}`;
+    const text =
+      `{"Mirror\u202e Pack" {:orcpub.dnd.e5/spells {${spellEdn("mirror", "Mirror\u202eflaM Bolt")} ` +
+      `${spellEdn("quiet", "Quiet\u2066 Chime\u2069")}}}}`;
     const r = importOrcbrewText(made.store.db, text, "bidi.orcbrew");
     expect(r.imported).toBe(2);
     ({ client, close } = await connectInMemory(makeDeps(made.store)));

@@ -44,7 +44,8 @@ function raw(port: number, path: string, headers: string[], body = ""): Promise<
       }),
     );
     s.write(
-      `${body ? "POST" : "GET"} ${path} HTTP/1.1\r\n${headers.join("\r\n")}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      `${body ? "POST" : "GET"} ${path} HTTP/1.1\r\n${headers.join("\r\n")}\r\nConnection: ` +
+        `close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
   });
 }
@@ -91,7 +92,7 @@ describe("a Host header that is no host", () => {
 });
 
 describe("loopback in every IPv4 spelling", () => {
-  test("isLoopback accepts 127.1, 0x7f000001, 2130706433, 0177.0.0.1, ::1, ::ffff:127.0.0.1; refuses look-alikes", () => {
+  test("isLoopback accepts 127.1, 0x7f000001, 2130706433, 0177.0.0.1, ::1, ::ffff:127.0.0.1; no look-alikes", () => {
     for (const h of [
       "127.1",
       "0x7f000001",

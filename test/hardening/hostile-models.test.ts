@@ -131,7 +131,7 @@ beforeEach(() => {
 });
 
 describe("tokenizer_config.json model_max_length", () => {
-  test("-5 and -1 are refused at install and at load, without allocating (was: a 17 GB allocation, OOM kill)", async () => {
+  test("-5 and -1 are refused at install and load, without allocating (was: 17 GB allocation, OOM kill)", async () => {
     for (const v of [-5, -1]) {
       const dir = withMaxLength(v);
       const err = await refused(installModel([dir], { modelsDir, name: "neg" }));
@@ -157,7 +157,8 @@ describe("tokenizer_config.json model_max_length", () => {
     expect(m.dimension).toBe(32);
   });
 
-  test("doctor names an installed model in use whose tokenizer_config.json was damaged afterwards (FAIL, not 'all passed')", async () => {
+  test("doctor names an installed model in use whose tokenizer_config.json " +
+    "was damaged afterwards (FAIL, not 'all passed')", async () => {
     const home = join(tmp.dir, `home-${++n}`);
     const models = join(home, "xdg-cache", "lorekeeper", "models");
     await installModel([good], { modelsDir: models, name: "tampered" });
@@ -191,7 +192,7 @@ describe("archive bombs", () => {
     expect(readdirSync(modelsDir).filter((f) => f.startsWith(".work-"))).toEqual([]);
   });
 
-  test("a zip whose header lies about the size is caught while streaming (counted bytes, not declared ones)", async () => {
+  test("a zip whose header lies about the size is caught while streaming (bytes counted, not declared)", async () => {
     const zip = zipSync({ ...modelFiles(), "padding.bin": bomb() }, { level: 9 });
     // Patch the declared uncompressed size of padding.bin (central directory and local header) to 100 bytes.
     const name = new TextEncoder().encode("padding.bin");
@@ -286,21 +287,26 @@ describe("one rule for every archive type: regular files under relative paths, n
 });
 
 describe("model folders", () => {
-  test("a file that is a symbolic link to a file outside the folder is refused (was: its content copied into the cache)", async () => {
-    const dir = join(tmp.dir, `linked-${++n}`);
-    cpSync(good, dir, { recursive: true });
-    const outside = join(tmp.dir, `secret-${n}.json`);
-    cpSync(join(good, "tokenizer.json"), outside);
-    rmSync(join(dir, "tokenizer.json"));
-    symlinkSync(outside, join(dir, "tokenizer.json"));
-    const err = await refused(installModel([dir], { modelsDir, name: "linked" }));
-    expect(err.message).toContain("symbolic link");
-    expect(err.message).toContain(outside);
-    expect(err.hint).toContain("cp -L");
-    expect(installed()).toEqual([]);
-  });
+  test(
+    "a file that is a symbolic link to a file outside the " +
+      "folder is refused (was: its content copied into the cache)",
+    async () => {
+      const dir = join(tmp.dir, `linked-${++n}`);
+      cpSync(good, dir, { recursive: true });
+      const outside = join(tmp.dir, `secret-${n}.json`);
+      cpSync(join(good, "tokenizer.json"), outside);
+      rmSync(join(dir, "tokenizer.json"));
+      symlinkSync(outside, join(dir, "tokenizer.json"));
+      const err = await refused(installModel([dir], { modelsDir, name: "linked" }));
+      expect(err.message).toContain("symbolic link");
+      expect(err.message).toContain(outside);
+      expect(err.hint).toContain("cp -L");
+      expect(installed()).toEqual([]);
+    },
+  );
 
-  test("links to folders (ln -s . l1 … l6) are not followed: the install is immediate (was: exponential, > 60 s)", async () => {
+  test("links to folders (ln -s . l1 … l6) are not followed: " +
+    "the install is immediate (was: exponential, > 60 s)", async () => {
     const dir = join(tmp.dir, `loops-${++n}`);
     cpSync(good, dir, { recursive: true });
     for (let i = 1; i <= 6; i++) symlinkSync(".", join(dir, `l${i}`));
@@ -329,25 +335,31 @@ describe("model folders", () => {
 });
 
 describe("what sources say is neutralised before it is printed or stored", () => {
-  test("a wheel's License field with terminal escapes and 200 KB is one short safe line in the manifest, the log and doctor", async () => {
-    const evil = `\u001b]0;owned\u0007\u001b[2J\u001b[31mMIT\u202e${"A".repeat(200_000)}`;
-    const whl = join(tmp.dir, "license.whl");
-    const meta = new TextEncoder().encode(`Metadata-Version: 2.4\nName: tiny\nVersion: 1.0.0\nLicense: ${evil}\n\nx\n`);
-    writeFileSync(whl, zipSync({ ...modelFiles("pkg/"), "tiny-1.0.0.dist-info/METADATA": meta }));
-    const lines: string[] = [];
-    const m = await installModel([whl], { modelsDir, name: "lic", log: (l) => lines.push(l) });
-    for (const text of [m.license, lines.join("\n"), readFileSync(join(modelsDir, "lic", MANIFEST_FILE), "utf8")]) {
-      expect(text).not.toMatch(/[\u001b\u0007\u202e]/);
-      expect(text.length).toBeLessThan(2_000);
-    }
-    expect(m.license).toContain("MIT");
-    // A manifest written before the fix (200 KB, escapes) is read back shortened and safe.
-    const path = join(modelsDir, "lic", MANIFEST_FILE);
-    writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), license: evil }));
-    const back = readManifest(join(modelsDir, "lic"))!;
-    expect(back.license.length).toBeLessThanOrEqual(200);
-    expect(back.license).not.toMatch(/[\u001b\u0007\u202e]/);
-  });
+  test(
+    "a wheel's License field with terminal escapes and 200 KB " +
+      "is one short safe line in the manifest, the log and doctor",
+    async () => {
+      const evil = `\u001b]0;owned\u0007\u001b[2J\u001b[31mMIT\u202e${"A".repeat(200_000)}`;
+      const whl = join(tmp.dir, "license.whl");
+      const meta = new TextEncoder().encode(
+        `Metadata-Version: 2.4\nName: tiny\nVersion: 1.0.0\nLicense: ${evil}\n\nx\n`,
+      );
+      writeFileSync(whl, zipSync({ ...modelFiles("pkg/"), "tiny-1.0.0.dist-info/METADATA": meta }));
+      const lines: string[] = [];
+      const m = await installModel([whl], { modelsDir, name: "lic", log: (l) => lines.push(l) });
+      for (const text of [m.license, lines.join("\n"), readFileSync(join(modelsDir, "lic", MANIFEST_FILE), "utf8")]) {
+        expect(text).not.toMatch(/[\u001b\u0007\u202e]/);
+        expect(text.length).toBeLessThan(2_000);
+      }
+      expect(m.license).toContain("MIT");
+      // A manifest written before the fix (200 KB, escapes) is read back shortened and safe.
+      const path = join(modelsDir, "lic", MANIFEST_FILE);
+      writeFileSync(path, JSON.stringify({ ...JSON.parse(readFileSync(path, "utf8")), license: evil }));
+      const back = readManifest(join(modelsDir, "lic"))!;
+      expect(back.license.length).toBeLessThanOrEqual(200);
+      expect(back.license).not.toMatch(/[\u001b\u0007\u202e]/);
+    },
+  );
 
   test("an install that fails to load names neither LOREKEEPER_MODEL_DIR nor the internal work folder", async () => {
     const dir = join(tmp.dir, `broken-${++n}`);
@@ -372,30 +384,34 @@ describe("the model command", () => {
 });
 
 describe("fastembed's download by name", () => {
-  test("is checked against the published ONNX sha256 like a wheel: a different file is refused (was: installed unchecked)", async () => {
-    const saved = process.env.LOREKEEPER_OFFLINE;
-    process.env.LOREKEEPER_OFFLINE = "0";
-    try {
-      const lines: string[] = [];
-      const err = await refused(
-        installByName("all-MiniLM-L6-v2", {
-          modelsDir,
-          routes: ["fastembed"],
-          log: (l) => lines.push(l),
-          // What a tampered mirror or a changed upstream would hand over: a working model, but not the published one.
-          fastembedDownload: async (_m, work) => {
-            const dir = join(work, "fast-all-MiniLM-L6-v2");
-            cpSync(good, dir, { recursive: true });
-            return dir;
-          },
-        }),
-      );
-      expect(err.message).toContain("not one published for sentence-transformers/all-MiniLM-L6-v2");
-      expect(err.message).toContain("refusing fastembed's download");
-      expect(installed()).toEqual([]);
-    } finally {
-      if (saved === undefined) delete process.env.LOREKEEPER_OFFLINE;
-      else process.env.LOREKEEPER_OFFLINE = saved;
-    }
-  });
+  test(
+    "is checked against the published ONNX sha256 like a wheel: " +
+      "a different file is refused (was: installed unchecked)",
+    async () => {
+      const saved = process.env.LOREKEEPER_OFFLINE;
+      process.env.LOREKEEPER_OFFLINE = "0";
+      try {
+        const lines: string[] = [];
+        const err = await refused(
+          installByName("all-MiniLM-L6-v2", {
+            modelsDir,
+            routes: ["fastembed"],
+            log: (l) => lines.push(l),
+            // What a tampered mirror or a changed upstream would hand over: a working model, but not the published one.
+            fastembedDownload: async (_m, work) => {
+              const dir = join(work, "fast-all-MiniLM-L6-v2");
+              cpSync(good, dir, { recursive: true });
+              return dir;
+            },
+          }),
+        );
+        expect(err.message).toContain("not one published for sentence-transformers/all-MiniLM-L6-v2");
+        expect(err.message).toContain("refusing fastembed's download");
+        expect(installed()).toEqual([]);
+      } finally {
+        if (saved === undefined) delete process.env.LOREKEEPER_OFFLINE;
+        else process.env.LOREKEEPER_OFFLINE = saved;
+      }
+    },
+  );
 });

@@ -270,7 +270,8 @@ describe("official document names are reserved, even in an empty store", () => {
       // Fireball moves to SRD 5.2 under the pack's name for it; every other row keeps SRD 5.1's key
       // (which has no document row here) under a name of the pack's own.
       db.exec(
-        "UPDATE entities SET document_key = 'srd-2024', document_name = 'Totally Official SRD' WHERE name = 'Fireball'; " +
+        "UPDATE entities SET document_key = 'srd-2024', document_name " +
+          "= 'Totally Official SRD' WHERE name = 'Fireball'; " +
           "UPDATE entities SET document_name = 'Totally Official SRD' WHERE name <> 'Fireball'",
       );
     });

@@ -125,41 +125,48 @@ async function normalCallWorks(url: string, token?: string): Promise<void> {
 }
 
 describe("bodies", () => {
-  test("a body over the limit → 413, whether declared (Content-Length) or streamed (chunked); exactly the limit passes", async () => {
-    const padded = (size: number) => {
-      const base = JSON.stringify({ ...INIT, params: { ...INIT.params, pad: "" } });
-      return JSON.stringify({ ...INIT, params: { ...INIT.params, pad: "x".repeat(size - base.length) } });
-    };
-    expect(padded(MAX_BODY).length).toBe(MAX_BODY);
-    const atLimit = await post(open.url, padded(MAX_BODY));
-    expect(atLimit.status).toBe(200);
-    expect(await atLimit.text()).toContain('"serverInfo"');
+  test(
+    "a body over the limit → 413, whether declared (Content-Length) " +
+      "or streamed (chunked); exactly the limit passes",
+    async () => {
+      const padded = (size: number) => {
+        const base = JSON.stringify({ ...INIT, params: { ...INIT.params, pad: "" } });
+        return JSON.stringify({ ...INIT, params: { ...INIT.params, pad: "x".repeat(size - base.length) } });
+      };
+      expect(padded(MAX_BODY).length).toBe(MAX_BODY);
+      const atLimit = await post(open.url, padded(MAX_BODY));
+      expect(atLimit.status).toBe(200);
+      expect(await atLimit.text()).toContain('"serverInfo"');
 
-    await expectRefused(await post(open.url, padded(MAX_BODY + 1)), 413, -32000, /too large.*65536 bytes/i);
-    const chunked = new ReadableStream<Uint8Array>({
-      start(c) {
-        const piece = new TextEncoder().encode("x".repeat(16 * 1024));
-        c.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"'));
-        for (let i = 0; i < 8; i++) c.enqueue(piece);
-        c.close();
-      },
-    });
-    await expectRefused(await post(open.url, chunked), 413, -32000, /too large/i);
-    // A declared size far over the limit is refused before anything is read.
-    const sock = rawClient(open.port);
-    sock.socket.write(
-      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${open.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 999999999\r\n\r\n{`,
-    );
-    await sock.closed;
-    expect(sock.received()).toMatch(/^HTTP\/1\.1 413/);
-    await normalCallWorks(open.url);
-  });
+      await expectRefused(await post(open.url, padded(MAX_BODY + 1)), 413, -32000, /too large.*65536 bytes/i);
+      const chunked = new ReadableStream<Uint8Array>({
+        start(c) {
+          const piece = new TextEncoder().encode("x".repeat(16 * 1024));
+          c.enqueue(new TextEncoder().encode('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"'));
+          for (let i = 0; i < 8; i++) c.enqueue(piece);
+          c.close();
+        },
+      });
+      await expectRefused(await post(open.url, chunked), 413, -32000, /too large/i);
+      // A declared size far over the limit is refused before anything is read.
+      const sock = rawClient(open.port);
+      sock.socket.write(
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${open.port}\r\nContent-Type: application/json\r\nAccept: ` +
+          `application/json, text/event-stream\r\nContent-Length: 999999999\r\n\r\n{`,
+      );
+      await sock.closed;
+      expect(sock.received()).toMatch(/^HTTP\/1\.1 413/);
+      await normalCallWorks(open.url);
+    },
+  );
 
-  test("a client that sends its headers and then trickles its body is answered 408 while others are served", async () => {
+  test("a client that sends its headers, then trickles its body is answered 408 while others are served", async () => {
     const slow = rawClient(open.port);
     const body = JSON.stringify(call(7, "search_spell", { name: "Shield" }));
     slow.socket.write(
-      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${open.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: ${body.length}\r\n\r\n`,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${open.port}\r\nContent-Type: ` +
+        `application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: ` +
+        `2025-06-18\r\nContent-Length: ${body.length}\r\n\r\n`,
     );
     let sent = 0;
     const trickle = setInterval(() => {
@@ -194,7 +201,8 @@ describe("bodies", () => {
   test("a stalled body → 408", async () => {
     const stalled = rawClient(open.port);
     stalled.socket.write(
-      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${open.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${open.port}\r\nContent-Type: application/json\r\nAccept: ` +
+        `application/json, text/event-stream\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`,
     );
     const closedAfter = await stalled.closed;
     expect(closedAfter).toBeGreaterThanOrEqual(BODY_TIMEOUT_MS - 50);
@@ -246,7 +254,7 @@ describe("JSON-RPC framing", () => {
     expect(body.error.message).not.toContain("Unrecognized key");
   });
 
-  test("a response posted with 2026-07-28 headers → 400 -32600: no request awaits it (not 'unsupported')", async () => {
+  test("a response sent with 2026-07-28 headers → 400 -32600: no request awaits it (not 'unsupported')", async () => {
     const modern = { "Mcp-Protocol-Version": "2026-07-28" };
     const responses = [
       { jsonrpc: "2.0", id: 1, result: {} },
@@ -262,44 +270,48 @@ describe("JSON-RPC framing", () => {
     expect((await post(open.url, { jsonrpc: "2.0", id: 1, result: {} })).status).toBe(202);
   });
 
-  test("batches: each request answered; an invalid item, an initialize among others or over 100 items → 400 -32600; notifications only → 202", async () => {
-    const ok = await post(open.url, [
-      call(1, "search_spell", { name: "Shield" }),
-      { jsonrpc: "2.0", id: 2, method: "tools/list" },
-      call(3, "search_spell", { level: "high" }),
-    ]);
-    expect(ok.status).toBe(200);
-    const msgs = await messagesOf(ok);
-    expect(msgs.map((m) => m.id).sort()).toEqual([1, 2, 3]);
-    const byId = new Map(msgs.map((m) => [m.id, m.result as Record<string, unknown>]));
-    expect(
-      ((byId.get(1)!.structuredContent as { results: Array<{ name: string }> }).results ?? []).map((r) => r.name),
-    ).toEqual(["Shield"]);
-    expect((byId.get(2)!.tools as { name: string }[]).map((t) => t.name)).toEqual([...TOOL_NAMES]);
-    expect(byId.get(3)!.isError).toBe(true);
+  test(
+    "batches: each request answered; an invalid item, an initialize " +
+      "among others or over 100 items → 400 -32600; notifications only → 202",
+    async () => {
+      const ok = await post(open.url, [
+        call(1, "search_spell", { name: "Shield" }),
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+        call(3, "search_spell", { level: "high" }),
+      ]);
+      expect(ok.status).toBe(200);
+      const msgs = await messagesOf(ok);
+      expect(msgs.map((m) => m.id).sort()).toEqual([1, 2, 3]);
+      const byId = new Map(msgs.map((m) => [m.id, m.result as Record<string, unknown>]));
+      expect(
+        ((byId.get(1)!.structuredContent as { results: Array<{ name: string }> }).results ?? []).map((r) => r.name),
+      ).toEqual(["Shield"]);
+      expect((byId.get(2)!.tools as { name: string }[]).map((t) => t.name)).toEqual([...TOOL_NAMES]);
+      expect(byId.get(3)!.isError).toBe(true);
 
-    await expectRefused(
-      await post(open.url, [call(1, "search_spell", {}), { jsonrpc: "2.0", id: 2 }]),
-      400,
-      -32600,
-      /batch item 1/,
-    );
-    await expectRefused(await post(open.url, [INIT, call(2, "search_spell", {})]), 400, -32600, /initialization/);
-    await expectRefused(
-      await post(
-        open.url,
-        Array.from({ length: 101 }, (_, i) => call(i, "search_spell", {})),
-      ),
-      400,
-      -32600,
-      /at most 100 messages/,
-    );
-    const notes = await post(open.url, [
-      { jsonrpc: "2.0", method: "notifications/initialized" },
-      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } },
-    ]);
-    expect(notes.status).toBe(202);
-  });
+      await expectRefused(
+        await post(open.url, [call(1, "search_spell", {}), { jsonrpc: "2.0", id: 2 }]),
+        400,
+        -32600,
+        /batch item 1/,
+      );
+      await expectRefused(await post(open.url, [INIT, call(2, "search_spell", {})]), 400, -32600, /initialization/);
+      await expectRefused(
+        await post(
+          open.url,
+          Array.from({ length: 101 }, (_, i) => call(i, "search_spell", {})),
+        ),
+        400,
+        -32600,
+        /at most 100 messages/,
+      );
+      const notes = await post(open.url, [
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } },
+      ]);
+      expect(notes.status).toBe(202);
+    },
+  );
 
   test("a malformed tools/call envelope → -32602 with a readable message; unknown tool → -32602", async () => {
     const cases: Array<[unknown, RegExp]> = [
@@ -365,32 +377,35 @@ describe("methods and paths", () => {
 });
 
 describe("access control", () => {
-  test("missing or wrong token → 401 with WWW-Authenticate, before the body is looked at; the right token works", async () => {
-    const refusals: Array<Record<string, string>> = [
-      {},
-      { Authorization: "Bearer wrong" },
-      { Authorization: `Bearer ${TOKEN}x` },
-      { Authorization: `Bearer ${TOKEN.slice(0, -1)}` },
-      { Authorization: "Bearer " },
-      { Authorization: `Basic ${btoa(`user:${TOKEN}`)}` },
-      { Authorization: TOKEN },
-    ];
-    for (const h of refusals) {
-      const res = await post(secured.url, INIT, h);
-      expect(res.headers.get("www-authenticate")).toBe('Bearer realm="lorekeeper"');
-      await expectRefused(res, 401, -32000, /Unauthorized/);
-    }
-    // A broken or large body does not get past a missing token; one over the server's hard limit
-    // (1 MiB + 64 KiB) is refused by Bun before any handler runs.
-    expect((await post(secured.url, "{", {})).status).toBe(401);
-    expect((await post(secured.url, "x".repeat(512 * 1024), {})).status).toBe(401);
-    expect((await post(secured.url, "x".repeat(2 * 1024 * 1024), {})).status).toBe(413);
-    const ok = await post(secured.url, INIT, { Authorization: `bearer ${TOKEN}` });
-    expect(ok.status).toBe(200);
-    await normalCallWorks(secured.url, TOKEN);
-    // /health stays open (monitoring), and reveals no content.
-    expect((await fetch(secured.url.replace(/\/mcp$/, "/health"))).status).toBe(200);
-  });
+  test(
+    "missing or wrong token → 401 with WWW-Authenticate, " + "before the body is looked at; the right token works",
+    async () => {
+      const refusals: Array<Record<string, string>> = [
+        {},
+        { Authorization: "Bearer wrong" },
+        { Authorization: `Bearer ${TOKEN}x` },
+        { Authorization: `Bearer ${TOKEN.slice(0, -1)}` },
+        { Authorization: "Bearer " },
+        { Authorization: `Basic ${btoa(`user:${TOKEN}`)}` },
+        { Authorization: TOKEN },
+      ];
+      for (const h of refusals) {
+        const res = await post(secured.url, INIT, h);
+        expect(res.headers.get("www-authenticate")).toBe('Bearer realm="lorekeeper"');
+        await expectRefused(res, 401, -32000, /Unauthorized/);
+      }
+      // A broken or large body does not get past a missing token; one over the server's hard limit
+      // (1 MiB + 64 KiB) is refused by Bun before any handler runs.
+      expect((await post(secured.url, "{", {})).status).toBe(401);
+      expect((await post(secured.url, "x".repeat(512 * 1024), {})).status).toBe(401);
+      expect((await post(secured.url, "x".repeat(2 * 1024 * 1024), {})).status).toBe(413);
+      const ok = await post(secured.url, INIT, { Authorization: `bearer ${TOKEN}` });
+      expect(ok.status).toBe(200);
+      await normalCallWorks(secured.url, TOKEN);
+      // /health stays open (monitoring), and reveals no content.
+      expect((await fetch(secured.url.replace(/\/mcp$/, "/health"))).status).toBe(200);
+    },
+  );
 
   test("a foreign Origin or Host → 403 (DNS rebinding), even with the right token", async () => {
     const auth = { Authorization: `Bearer ${TOKEN}` };
@@ -472,7 +487,7 @@ describe("load", () => {
 });
 
 describe("slowloris", () => {
-  test("the client stuck in its headers since the start was disconnected (about 10 s, by Bun) and got nothing", async () => {
+  test("the client stuck in its headers since the start was cut off (about 10 s, by Bun) and got nothing", async () => {
     // Disconnected at all (else this await outlives the test's timeout), and not early. No upper bound
     // in wall time: on busy cores the 50-client load test above can hold the event loop well past 10 s.
     const after = await stuck.closed;

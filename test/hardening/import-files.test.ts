@@ -23,7 +23,9 @@ let chain: string;
 let env: Record<string, string>;
 
 const pack = (name: string, spell: string) =>
-  `{"${name}" {:orcpub.dnd.e5/spells {:${spell.toLowerCase().replace(/ /g, "-")} {:name "${spell}", :level 1, :school "evocation", :spell-lists {:wizard true}, :description "A bolt of frost and ice that deals cold damage."}}}}`;
+  `{"${name}" {:orcpub.dnd.e5/spells {:${spell.toLowerCase().replace(/ /g, "-")} ` +
+  `{:name "${spell}", :level 1, :school "evocation", :spell-lists {:wizard ` +
+  `true}, :description "A bolt of frost and ice that deals cold damage."}}}}`;
 
 beforeAll(async () => {
   tmp = makeTempDir("lk-import-files-");

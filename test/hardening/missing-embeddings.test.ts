@@ -48,13 +48,20 @@ beforeAll(async () => {
   replaceOrigin(store.db, "open5e_v2:sample", sampleEntities(), []);
   store.close();
   // Embed in batches of 4 and kill -9 ourselves after the second batch is written.
-  const code = `
+  const code =
+    `
     const { embedPending } = await import(${JSON.stringify(join(REPO_ROOT, "src/ingest/embed.ts"))});
-    const { createEmbedderProvider } = await import(${JSON.stringify(join(REPO_ROOT, "src/search/model/embedder.ts"))});
-    const { openStore } = await import(${JSON.stringify(join(REPO_ROOT, "src/store/db.ts"))});
-    const store = openStore({ path: ${JSON.stringify(partial)} });
-    const provider = createEmbedderProvider({ modelDir: ${JSON.stringify(model)}, embeddedDir: null, allowDownload: false });
-    await embedPending(store, provider, { batchSize: 4, onProgress: (done) => { if (done >= 8) process.kill(process.pid, "SIGKILL"); } });
+ ` +
+    `   const { createEmbedderProvider } = await ` +
+    `import(${JSON.stringify(join(REPO_ROOT, "src/search/model/embedder.ts"))});
+    const { openStore } = await ` +
+    `import(${JSON.stringify(join(REPO_ROOT, "src/store/db.ts"))});
+    const store = openStore({ path: ${JSON.stringify(partial)} ` +
+    `});
+    const provider = createEmbedderProvider({ modelDir: ${JSON.stringify(model)}, ` +
+    `embeddedDir: null, allowDownload: false });
+    await embedPending(store, provider, { batchSize: ` +
+    `4, onProgress: (done) => { if (done >= 8) process.kill(process.pid, "SIGKILL"); } });
   `;
   const r = Bun.spawnSync([process.execPath, "-e", code], { env, cwd: REPO_ROOT, stdout: "pipe", stderr: "pipe" });
   expect(r.signalCode).toBe("SIGKILL");

@@ -64,11 +64,12 @@ async function expectNormalAnswers(store: Store, normal: string[]) {
 }
 
 describe("at import", () => {
-  test("oversized spells are skipped with the reason; the rest of the pack is imported and answers stay full", async () => {
+  test("oversized spells are skipped with a reason; the rest of the pack is imported, answers stay full", async () => {
     const file = join(tmp.dir, "hostile.orcbrew");
     const lists = CLASSES.map((c) => `:${c} true`).join(" ");
     const spell = (key: string, name: string, level: number, extra = "") =>
-      `:${key} {:name ${JSON.stringify(name)}, :level ${level}, :school "evocation", :spell-lists {:wizard true ${extra}}, :description "A burst of fire."}`;
+      `:${key} {:name ${JSON.stringify(name)}, :level ${level}, :school "evocation", ` +
+      `:spell-lists {:wizard true ${extra}}, :description "A burst of fire."}`;
     writeFileSync(
       file,
       `{"Hostile Pack" {:orcpub.dnd.e5/spells {${[
@@ -136,35 +137,39 @@ describe("at answer time (oversized entities already stored)", () => {
     }
   });
 
-  test("fitAnswer: a first result with 9,000 short strings and a 16,000-word name is cut, not dropped, and nothing after it is lost", () => {
-    const normal = (i: number): FlatResult => ({
-      key: `k${i}`,
-      name: `Spell ${i}`,
-      kind: "spell",
-      document_key: "d",
-      document_name: "D",
-      document_source: "open5e_v2",
-      source_url: "u",
-      uri: `lorekeeper://spell/k${i}`,
-      desc: "x ".repeat(300),
-    });
-    const first: FlatResult = { ...normal(0), name: HUGE_NAME, spell_lists: CLASSES };
-    const answer: SearchAnswer = {
-      results: [first, ...Array.from({ length: 20 }, (_, i) => normal(i + 1))],
-      count: 21,
-      total: 21,
-      offset: 0,
-      has_more: false,
-      detail: "full",
-      search_mode: "structured",
-      metadata: { generated_at: "t", data_synced_at: null, sources: [] },
-    };
-    const fitted = fitAnswer(answer, { budgetChars: 20_000, tool: "search_spell" });
-    expect(fitted.text.length).toBeLessThanOrEqual(20_000);
-    expect(fitted.answer.results.length).toBe(21);
-    expect(String(fitted.answer.results[0]!.name).length).toBeLessThanOrEqual(RESERVED_CAP + 20);
-    expect((fitted.answer.results[0]!.spell_lists as string[]).at(-1)).toBe("… and 8950 more");
-    expect(fitted.answer.message).not.toContain("word199");
-    expect(JSON.parse(fitted.text)).toEqual(fitted.answer as unknown as Record<string, unknown>);
-  });
+  test(
+    "fitAnswer: a first result with 9,000 short strings and a " +
+      "16,000-word name is cut, not dropped, and nothing after it is lost",
+    () => {
+      const normal = (i: number): FlatResult => ({
+        key: `k${i}`,
+        name: `Spell ${i}`,
+        kind: "spell",
+        document_key: "d",
+        document_name: "D",
+        document_source: "open5e_v2",
+        source_url: "u",
+        uri: `lorekeeper://spell/k${i}`,
+        desc: "x ".repeat(300),
+      });
+      const first: FlatResult = { ...normal(0), name: HUGE_NAME, spell_lists: CLASSES };
+      const answer: SearchAnswer = {
+        results: [first, ...Array.from({ length: 20 }, (_, i) => normal(i + 1))],
+        count: 21,
+        total: 21,
+        offset: 0,
+        has_more: false,
+        detail: "full",
+        search_mode: "structured",
+        metadata: { generated_at: "t", data_synced_at: null, sources: [] },
+      };
+      const fitted = fitAnswer(answer, { budgetChars: 20_000, tool: "search_spell" });
+      expect(fitted.text.length).toBeLessThanOrEqual(20_000);
+      expect(fitted.answer.results.length).toBe(21);
+      expect(String(fitted.answer.results[0]!.name).length).toBeLessThanOrEqual(RESERVED_CAP + 20);
+      expect((fitted.answer.results[0]!.spell_lists as string[]).at(-1)).toBe("… and 8950 more");
+      expect(fitted.answer.message).not.toContain("word199");
+      expect(JSON.parse(fitted.text)).toEqual(fitted.answer as unknown as Record<string, unknown>);
+    },
+  );
 });

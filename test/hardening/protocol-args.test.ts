@@ -56,7 +56,9 @@ function nested(depth: number, leaf: unknown = "evocation"): string {
 
 describe("deeply nested and huge argument values", () => {
   test("an enum parameter given a list nested 100,000 deep → a clean argument error naming it", async () => {
-    const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_spell","arguments":{"school":${nested(100_000)}}}}`;
+    const body =
+      `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_spell","arguments":{"school":` +
+      `${nested(100_000)}}}}`;
     const res = await fetch(server.url, {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },

@@ -57,7 +57,8 @@ describe("a missing or unreadable schema version", () => {
     ["-1", "UPDATE meta SET value='-1' WHERE key='schema_version'"],
     ["abc", "UPDATE meta SET value='abc' WHERE key='schema_version'"],
   ] as const) {
-    test(`${what}: doctor names it, doctor --repair records it again, and the commands work (was: "table entities already exists")`, async () => {
+    test(`${what}: doctor names it, doctor --repair records it again, ` +
+      `and the commands work (was: "table entities already exists")`, async () => {
       const path = tampered(sql);
       const e = env();
       const doctor = await runCli(["doctor", "--offline", "--json", "--db-path", path], e);
@@ -99,7 +100,8 @@ describe("a missing or unreadable schema version", () => {
 });
 
 describe("another application's database", () => {
-  test("a non-empty SQLite file that is not a LoreKeeper store is refused and left untouched (was: ~20 tables added)", async () => {
+  test("a non-empty SQLite file that is not a LoreKeeper store " +
+    "is refused and left untouched (was: ~20 tables added)", async () => {
     const path = join(tmp.dir, "other-app.db");
     const db = new Database(path);
     db.exec("CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers(name) VALUES ('Ada');");

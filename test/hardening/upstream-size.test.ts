@@ -14,7 +14,10 @@ let sent = 0;
 let server: ReturnType<typeof Bun.serve>;
 /** A 3 MB body sent with its Content-Length. */
 const announced = new Uint8Array(3 * CAP).fill(0x20);
-/** What loopback socket buffers may hold ahead of the reader: the server runs ahead of the cut by a few MB, never the whole body. */
+/**
+ * What loopback socket buffers may hold ahead of the reader: the server runs ahead of the cut by a few MB, never the
+ * whole body.
+ */
 const SLACK = 16 * 1024 * 1024;
 
 /** A body of `total` bytes made on demand (never in memory at once), counting what was pulled. */

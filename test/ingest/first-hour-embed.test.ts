@@ -65,43 +65,47 @@ afterEach(() => {
 });
 
 describe("before and during a long embed", () => {
-  test("the estimate comes after the second (small) batch, then from the rate kept by that run; batches follow the model's speed", async () => {
-    const m = slowModel(2);
-    const estimates: Array<[number, number, string]> = [];
-    const progress: number[] = [];
-    const r = await embedPending(store, m.provider, {
-      targetBatchMs: 40,
-      batchSize: 256,
-      onEstimate: (rest, rate, how) => estimates.push([rest, rate, how]),
-      onProgress: (done) => progress.push(done),
-    });
-    expect(r.embedded).toBe(N);
-    // A first batch of 8 (the model's warm-up), then the second measures the rate; the estimate covers what is left.
-    expect(progress[1]).toBe(8);
-    expect(estimates.length).toBe(1);
-    expect(progress[2]).toBe(16);
-    expect(estimates[0]![0]).toBe(N - 16);
-    expect(estimates[0]![2]).toBe("now");
-    // ~2 ms a passage and 40 ms a batch: batches of about 20, never the 256 allowed.
-    const sizes = progress.slice(1).map((d, i) => d - progress[i]!);
-    expect(Math.max(...sizes)).toBeLessThan(60);
-    expect(progress.length).toBeGreaterThan(N / 60);
+  test(
+    "the estimate comes after the second (small) batch, then from " +
+      "the rate kept by that run; batches follow the model's speed",
+    async () => {
+      const m = slowModel(2);
+      const estimates: Array<[number, number, string]> = [];
+      const progress: number[] = [];
+      const r = await embedPending(store, m.provider, {
+        targetBatchMs: 40,
+        batchSize: 256,
+        onEstimate: (rest, rate, how) => estimates.push([rest, rate, how]),
+        onProgress: (done) => progress.push(done),
+      });
+      expect(r.embedded).toBe(N);
+      // A first batch of 8 (the model's warm-up), then the second measures the rate; the estimate covers what is left.
+      expect(progress[1]).toBe(8);
+      expect(estimates.length).toBe(1);
+      expect(progress[2]).toBe(16);
+      expect(estimates[0]![0]).toBe(N - 16);
+      expect(estimates[0]![2]).toBe("now");
+      // ~2 ms a passage and 40 ms a batch: batches of about 20, never the 256 allowed.
+      const sizes = progress.slice(1).map((d, i) => d - progress[i]!);
+      expect(Math.max(...sizes)).toBeLessThan(60);
+      expect(progress.length).toBeGreaterThan(N / 60);
 
-    // The next long run says it before the first batch, with the rate measured here.
-    deleteVectorsOfModel(store.db, "test:slow");
-    setEmbeddingMeta(store.db, { modelId: "test:slow", dim: DIM });
-    const again: string[] = [];
-    let batchesBefore = -1;
-    let calls = 0;
-    await embedPending(store, m.provider, {
-      targetBatchMs: 40,
-      batchSize: 256,
-      onEstimate: (rest, _rate, how) => (again.push(`${rest} ${how}`), (batchesBefore = calls)),
-      onProgress: () => calls++,
-    });
-    expect(again).toEqual([`${N} earlier`]);
-    expect(batchesBefore).toBe(0);
-  });
+      // The next long run says it before the first batch, with the rate measured here.
+      deleteVectorsOfModel(store.db, "test:slow");
+      setEmbeddingMeta(store.db, { modelId: "test:slow", dim: DIM });
+      const again: string[] = [];
+      let batchesBefore = -1;
+      let calls = 0;
+      await embedPending(store, m.provider, {
+        targetBatchMs: 40,
+        batchSize: 256,
+        onEstimate: (rest, _rate, how) => (again.push(`${rest} ${how}`), (batchesBefore = calls)),
+        onProgress: () => calls++,
+      });
+      expect(again).toEqual([`${N} earlier`]);
+      expect(batchesBefore).toBe(0);
+    },
+  );
 
   test("sync's words: how many, about how long, at what rate, and a progress line", async () => {
     const said: string[] = [];
@@ -165,7 +169,7 @@ describe("one process embeds a store at a time", () => {
     expect((await embedPending(store, slowModel(0).provider)).embedded).toBe(N);
   });
 
-  test("a server started meanwhile does not embed the same rows; it takes over only when that process stops", async () => {
+  test("a server started meanwhile does not embed the same rows; takes over only when that process stops", async () => {
     setEmbeddingMeta(store.db, { modelId: "test:slow", dim: DIM });
     const h = await holder();
     const m = slowModel(0);

@@ -129,41 +129,46 @@ describe("files and folders of both formats", () => {
 });
 
 describe.if(existsSync(SHARED))("the real community files in ../shared/data/5etools", () => {
-  test("every file imports with ≥ 98 % of its records stored, each one not stored with a reason; a second import changes nothing", () => {
-    const dir = makeTempDir("lk-5etools-shared-");
-    const s = openStore({ path: join(dir.dir, "lk.db") });
-    try {
-      const files = readdirSync(SHARED).filter((f) => f.endsWith(".json"));
-      expect(files.length).toBeGreaterThan(0);
-      const first = importHomebrewFiles(
-        s.db,
-        files.map((f) => join(SHARED, f)),
-      );
-      for (const f of first.files) {
-        expect(f.ok).toBe(true);
-        const types = f.packs.flatMap((p) => p.types);
-        const found = types.reduce((n, t) => n + t.found, 0);
-        const stored = types.reduce((n, t) => n + t.imported + ((t as { folded?: number }).folded ?? 0), 0);
-        expect(stored / found).toBeGreaterThanOrEqual(0.98);
-        for (const p of f.packs) for (const sk of p.skipped) expect(sk.reason.length).toBeGreaterThan(10);
+  test(
+    "every file imports with ≥ 98 % of its records stored, each " +
+      "one not stored with a reason; a second import changes nothing",
+    () => {
+      const dir = makeTempDir("lk-5etools-shared-");
+      const s = openStore({ path: join(dir.dir, "lk.db") });
+      try {
+        const files = readdirSync(SHARED).filter((f) => f.endsWith(".json"));
+        expect(files.length).toBeGreaterThan(0);
+        const first = importHomebrewFiles(
+          s.db,
+          files.map((f) => join(SHARED, f)),
+        );
+        for (const f of first.files) {
+          expect(f.ok).toBe(true);
+          const types = f.packs.flatMap((p) => p.types);
+          const found = types.reduce((n, t) => n + t.found, 0);
+          const stored = types.reduce((n, t) => n + t.imported + ((t as { folded?: number }).folded ?? 0), 0);
+          expect(stored / found).toBeGreaterThanOrEqual(0.98);
+          for (const p of f.packs) for (const sk of p.skipped) expect(sk.reason.length).toBeGreaterThan(10);
+        }
+        const raw = s.db
+          .query<{ n: number }, []>(
+            "SELECT COUNT(*) AS n FROM entities WHERE document_source " +
+              "= '5etools' AND (text LIKE '%{@%' OR data LIKE '%{@%')",
+          )
+          .get()!.n;
+        expect(raw).toBe(0);
+        const again = importHomebrewFiles(
+          s.db,
+          files.map((f) => join(SHARED, f)),
+        );
+        for (const f of again.files)
+          for (const p of f.packs) expect(p.store).toMatchObject({ inserted: 0, updated: 0, deleted: 0 });
+      } finally {
+        s.close();
+        dir.cleanup();
       }
-      const raw = s.db
-        .query<{ n: number }, []>(
-          "SELECT COUNT(*) AS n FROM entities WHERE document_source = '5etools' AND (text LIKE '%{@%' OR data LIKE '%{@%')",
-        )
-        .get()!.n;
-      expect(raw).toBe(0);
-      const again = importHomebrewFiles(
-        s.db,
-        files.map((f) => join(SHARED, f)),
-      );
-      for (const f of again.files)
-        for (const p of f.packs) expect(p.store).toMatchObject({ inserted: 0, updated: 0, deleted: 0 });
-    } finally {
-      s.close();
-      dir.cleanup();
-    }
-  });
+    },
+  );
 });
 
 describe("a _copy of an official spell that is not in the file", () => {
@@ -214,7 +219,8 @@ describe("a _copy of an official spell that is not in the file", () => {
       expect(r.ok).toBe(true);
       const pack = r.packs[0]!;
       expect(pack.warnings.join("\n")).toContain(
-        '"Fireball" (PHB) is not in this file; what the copy does not state comes from Fireball (srd-2014) in the store',
+        '"Fireball" (PHB) is not in this file; what the copy does ' +
+          "not state comes from Fireball (srd-2014) in the store",
       );
       const row = s.db
         .query<{ data: string; text: string }, []>("SELECT data, text FROM entities WHERE name = 'Frostburst'")

@@ -136,10 +136,12 @@ describe("import into the store", () => {
     expect(importOrcbrewFile(store.db, file).ok).toBe(true);
     writeFileSync(
       file,
-      '{"Alpha" {:orcpub.dnd.e5/languages {:a2 {:name "Alpha Two"}}}, "Beta" {:orcpub.dnd.e5/languages {:boom {:name "Boom"}}}}',
+      '{"Alpha" {:orcpub.dnd.e5/languages {:a2 {:name "Alpha Two"}}}, ' +
+        '"Beta" {:orcpub.dnd.e5/languages {:boom {:name "Boom"}}}}',
     );
     store.db.exec(
-      "CREATE TRIGGER boom BEFORE INSERT ON entities WHEN new.name = 'Boom' BEGIN SELECT RAISE(ABORT, 'simulated disk failure'); END",
+      "CREATE TRIGGER boom BEFORE INSERT ON entities WHEN new.name = " +
+        "'Boom' BEGIN SELECT RAISE(ABORT, 'simulated disk failure'); END",
     );
     const r = importOrcbrewFile(store.db, file);
     expect(r.ok).toBe(false);

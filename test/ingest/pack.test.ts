@@ -69,7 +69,8 @@ function counts(db: string): { entities: number; vectors: number; models: string
 }
 
 describe("sync --pack", () => {
-  test("a pack file with its .sha256: every entity and vector loaded, nothing embedded, keyword and meaning search answer", async () => {
+  test("a pack file with its .sha256: every entity and vector " +
+    "loaded, nothing embedded, keyword and meaning search answer", async () => {
     const e = await env("file");
     const db = join(tmp.dir, "file.db");
     const r = await cli(["sync", "--pack", packGz, "--db-path", db, "--json"], e);

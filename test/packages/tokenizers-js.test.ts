@@ -47,7 +47,8 @@ async function differences(tok: TokenizerApi): Promise<string[]> {
     const got = toRecord(await tok.encode(r.text));
     if (!sameRecord(got, r.native))
       bad.push(
-        `${JSON.stringify(r.text.slice(0, 60))}: ${got.ids.length} ids (${got.overflowing} cut off), native ${r.native.ids.length} (${r.native.overflowing})`,
+        `${JSON.stringify(r.text.slice(0, 60))}: ${got.ids.length} ids (${got.overflowing} ` +
+          `cut off), native ${r.native.ids.length} (${r.native.overflowing})`,
       );
   }
   return bad;

@@ -166,7 +166,8 @@ describe.skipIf(noEngine !== undefined)(`container image${noEngine ? ` — skipp
     }
   }
 
-  test("built on its base, read-only root, non-root, token and /data volume: healthy, answers, restarts with the store intact", async () => {
+  test("built on its base, read-only root, non-root, token and /data " +
+    "volume: healthy, answers, restarts with the store intact", async () => {
     const ctx = join(tmp.dir, "ctx");
     mkdirSync(join(ctx, "dist"), { recursive: true });
     const model = await createTinyModel(join(tmp.dir, "model", "lorekeeper-tiny"));
@@ -242,7 +243,8 @@ describe.skipIf(noEngine !== undefined)(`container image${noEngine ? ` — skipp
       const size = Number(out([e.cmd, "image", "inspect", "--format", "{{.Size}}", tag]));
       if (process.env.LOREKEEPER_TEST_REPORT)
         process.stderr.write(
-          `container: image ${(size / 1048576).toFixed(0)} MB, run → healthy ${Math.round(performance.now() - t0)} ms\n`,
+          `container: image ${(size / 1048576).toFixed(0)} MB, ` +
+            `run → healthy ${Math.round(performance.now() - t0)} ms\n`,
         );
       expect(out([e.cmd, "inspect", "--format", "{{.Config.User}}", name])).toBe("65532:65532");
       expect((await fetch(`http://127.0.0.1:${port}/mcp`, { method: "POST", body: "{}" })).status).toBe(401);

@@ -43,9 +43,12 @@ describe("the code directory reader", () => {
 
 const rcodesign = findRcodesign();
 describe.skipIf(!rcodesign)(
-  `a real darwin executable${rcodesign ? "" : " — skipped: rcodesign is not installed (cargo install apple-codesign --locked --bin rcodesign)"}`,
+  "a real darwin executable" +
+    (rcodesign
+      ? ""
+      : " — skipped: rcodesign is not installed " + "(cargo install apple-codesign --locked --bin rcodesign)"),
   () => {
-    test("Bun's ad-hoc signature verifies; a changed byte does not; ad-hoc signing it again makes it valid", async () => {
+    test("Bun's ad-hoc signature verifies; a changed byte does not; ad-hoc signing again makes it valid", async () => {
       const src = join(tmp.dir, "hello.ts");
       writeFileSync(src, 'console.log("hello");\n');
       const out = join(tmp.dir, "hello-darwin-arm64");

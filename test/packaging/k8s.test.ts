@@ -63,7 +63,11 @@ describe("Kubernetes manifest", () => {
     Bun.which("kubeconform") ??
     (existsSync(join(homedir(), "go/bin/kubeconform")) ? join(homedir(), "go/bin/kubeconform") : undefined);
   test.skipIf(!kubeconform)(
-    `kubeconform -strict against the vendored 1.33 schemas${kubeconform ? "" : " — skipped: kubeconform is not installed (go install github.com/yannh/kubeconform/cmd/kubeconform@latest)"}`,
+    "kubeconform -strict against the vendored 1.33 schemas" +
+      (kubeconform
+        ? ""
+        : " — skipped: kubeconform is not installed " +
+          "(go install github.com/yannh/kubeconform/cmd/kubeconform@latest)"),
     () => {
       const run = (file: string) =>
         Bun.spawnSync(

@@ -45,49 +45,57 @@ function standIn(): string {
 }
 
 describe(".mcpb bundle", () => {
-  test("the manifest lists every registered tool, this version, the stable manifest version and the user settings", async () => {
-    const m = mcpbManifest({ version: APP_VERSION, target: "darwin-arm64", tools: TOOLS, repositoryUrl: REPO_URL }) as {
-      manifest_version: string;
-      version: string;
-      tools: { name: string; description: string }[];
-      server: { type: string; entry_point: string; mcp_config: { command: string; env: Record<string, string> } };
-      user_config: Record<string, unknown>;
-      compatibility: { platforms: string[] };
-      icon: string;
-      prompts: { name: string; description: string; arguments: string[]; text: string }[];
-    };
-    expect(m.tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
-    // The prompts too, each with its arguments; a required argument appears as a placeholder.
-    expect(m.prompts.map((p) => p.name)).toEqual(PROMPTS.map((p) => p.name));
-    const card = m.prompts.find((p) => p.name === "spell_card")!;
-    expect(card.arguments).toContain("name");
-    expect(card.text).toContain("${arguments.name}");
-    for (const p of m.prompts) expect(p.text).not.toContain("undefined");
-    for (const t of m.tools) expect(t.description.length).toBeGreaterThan(10);
-    expect(m.version).toBe(APP_VERSION);
-    expect(m.server.type).toBe("binary");
-    expect(m.server.mcp_config.command).toBe("${__dirname}/server/lorekeeper");
-    expect(Object.keys(m.user_config).sort()).toEqual(["data_folder", "document_preference", "model_folder"]);
-    expect(Object.values(m.server.mcp_config.env)).toEqual([
-      "${user_config.data_folder}",
-      "${user_config.document_preference}",
-      "${user_config.model_folder}",
-    ]);
-    expect(m.compatibility.platforms).toEqual(["darwin"]);
-    const win = mcpbManifest({
-      version: APP_VERSION,
-      target: "windows-x64",
-      tools: TOOLS,
-      repositoryUrl: REPO_URL,
-    }) as typeof m;
-    expect(win.server.entry_point).toBe("server/lorekeeper.exe");
-    // "Current": the newest manifest version the pinned CLI calls latest (its stable schema).
-    const pkgDir = join(REPO_ROOT, "node_modules", "@anthropic-ai", "mcpb");
-    const latest = (await Bun.file(join(pkgDir, "schemas", "mcpb-manifest-latest.schema.json")).json()) as {
-      properties: { manifest_version: { const: string } };
-    };
-    expect(MCPB_MANIFEST_VERSION).toBe(latest.properties.manifest_version.const);
-  });
+  test(
+    "the manifest lists every registered tool, this version, " + "the stable manifest version and the user settings",
+    async () => {
+      const m = mcpbManifest({
+        version: APP_VERSION,
+        target: "darwin-arm64",
+        tools: TOOLS,
+        repositoryUrl: REPO_URL,
+      }) as {
+        manifest_version: string;
+        version: string;
+        tools: { name: string; description: string }[];
+        server: { type: string; entry_point: string; mcp_config: { command: string; env: Record<string, string> } };
+        user_config: Record<string, unknown>;
+        compatibility: { platforms: string[] };
+        icon: string;
+        prompts: { name: string; description: string; arguments: string[]; text: string }[];
+      };
+      expect(m.tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+      // The prompts too, each with its arguments; a required argument appears as a placeholder.
+      expect(m.prompts.map((p) => p.name)).toEqual(PROMPTS.map((p) => p.name));
+      const card = m.prompts.find((p) => p.name === "spell_card")!;
+      expect(card.arguments).toContain("name");
+      expect(card.text).toContain("${arguments.name}");
+      for (const p of m.prompts) expect(p.text).not.toContain("undefined");
+      for (const t of m.tools) expect(t.description.length).toBeGreaterThan(10);
+      expect(m.version).toBe(APP_VERSION);
+      expect(m.server.type).toBe("binary");
+      expect(m.server.mcp_config.command).toBe("${__dirname}/server/lorekeeper");
+      expect(Object.keys(m.user_config).sort()).toEqual(["data_folder", "document_preference", "model_folder"]);
+      expect(Object.values(m.server.mcp_config.env)).toEqual([
+        "${user_config.data_folder}",
+        "${user_config.document_preference}",
+        "${user_config.model_folder}",
+      ]);
+      expect(m.compatibility.platforms).toEqual(["darwin"]);
+      const win = mcpbManifest({
+        version: APP_VERSION,
+        target: "windows-x64",
+        tools: TOOLS,
+        repositoryUrl: REPO_URL,
+      }) as typeof m;
+      expect(win.server.entry_point).toBe("server/lorekeeper.exe");
+      // "Current": the newest manifest version the pinned CLI calls latest (its stable schema).
+      const pkgDir = join(REPO_ROOT, "node_modules", "@anthropic-ai", "mcpb");
+      const latest = (await Bun.file(join(pkgDir, "schemas", "mcpb-manifest-latest.schema.json")).json()) as {
+        properties: { manifest_version: { const: string } };
+      };
+      expect(MCPB_MANIFEST_VERSION).toBe(latest.properties.manifest_version.const);
+    },
+  );
 
   test("the icon is the generated 512×512 PNG drawn by scripts/make-icon.ts", async () => {
     const bytes = await Bun.file(ICON_PATH).bytes();

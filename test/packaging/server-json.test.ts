@@ -61,7 +61,7 @@ describe("server.json", () => {
     expect(oci?.transport.type).toBe("streamable-http");
   });
 
-  test("the schema check is real: a too-long description, a bad hash and a missing transport are rejected", async () => {
+  test("the schema check is real: a too-long description, bad hash and missing transport are rejected", async () => {
     const good = serverJson({
       version: APP_VERSION,
       repository: "o/r",

@@ -58,42 +58,46 @@ describe("version cache", () => {
     expect(get()).toBe(3);
   });
 
-  test("pinVersion reads the store's version once for its computation; the next lookup after it sees a commit made meanwhile", () => {
-    let calls = 0;
-    const get = () => memoByVersion(store.db, "test:pinned", () => ++calls);
-    const first = get();
-    const count = "SELECT COUNT(*) AS n FROM entities WHERE origin = 'test:pinned'";
-    const pinnedRows = () => store.db.query<{ n: number }, []>(count).get()!.n;
-    let rowsSeen: number[] = [];
-    const seen = pinVersion(store.db, () => {
-      const inside = [get()];
-      rowsSeen = [pinnedRows()];
-      // Another connection commits while the pinned computation runs: it is not seen inside it…
-      const other = openStore({ path: store.path });
-      try {
-        replaceOrigin(other.db, "test:pinned", [makeEntity("feat", `Pin Tester ${first}`, {})]);
-      } finally {
-        other.close();
-      }
-      inside.push(get(), pinVersion(store.db, get));
-      rowsSeen.push(pinnedRows());
-      return inside;
-    });
-    expect(seen).toEqual([first, first, first]);
-    // Its statements read the version it pinned (one read transaction), not the commit.
-    expect(rowsSeen).toEqual([0, 0]);
-    expect(pinnedRows()).toBe(1);
-    // …and is by the first lookup after it.
-    expect(get()).toBe(first + 1);
-    // A throw inside unpins too.
-    expect(() =>
-      pinVersion(store.db, () => {
-        throw new Error("boom");
-      }),
-    ).toThrow("boom");
-    replaceOrigin(store.db, "test:pinned", []);
-    expect(get()).toBe(first + 2);
-  });
+  test(
+    "pinVersion reads the store's version once for its computation; " +
+      "the next lookup after it sees a commit made meanwhile",
+    () => {
+      let calls = 0;
+      const get = () => memoByVersion(store.db, "test:pinned", () => ++calls);
+      const first = get();
+      const count = "SELECT COUNT(*) AS n FROM entities WHERE origin = 'test:pinned'";
+      const pinnedRows = () => store.db.query<{ n: number }, []>(count).get()!.n;
+      let rowsSeen: number[] = [];
+      const seen = pinVersion(store.db, () => {
+        const inside = [get()];
+        rowsSeen = [pinnedRows()];
+        // Another connection commits while the pinned computation runs: it is not seen inside it…
+        const other = openStore({ path: store.path });
+        try {
+          replaceOrigin(other.db, "test:pinned", [makeEntity("feat", `Pin Tester ${first}`, {})]);
+        } finally {
+          other.close();
+        }
+        inside.push(get(), pinVersion(store.db, get));
+        rowsSeen.push(pinnedRows());
+        return inside;
+      });
+      expect(seen).toEqual([first, first, first]);
+      // Its statements read the version it pinned (one read transaction), not the commit.
+      expect(rowsSeen).toEqual([0, 0]);
+      expect(pinnedRows()).toBe(1);
+      // …and is by the first lookup after it.
+      expect(get()).toBe(first + 1);
+      // A throw inside unpins too.
+      expect(() =>
+        pinVersion(store.db, () => {
+          throw new Error("boom");
+        }),
+      ).toThrow("boom");
+      replaceOrigin(store.db, "test:pinned", []);
+      expect(get()).toBe(first + 2);
+    },
+  );
 
   test("memoLru keeps at most `max` entries of a family, least recently used dropped first", () => {
     const seen: string[] = [];

@@ -67,18 +67,23 @@ describe("fuseRankings (pure)", () => {
 });
 
 describe("fusion variants (pure)", () => {
-  test("convex: each leg's scores min-max normalized and weighted; a clear vector favourite beats middling places in both legs", () => {
-    const lists = [
-      { ids: [2, 3, 1], weight: 1, scores: [10, 9.5, 1] },
-      { ids: [1, 3, 2], weight: 1, scores: [0.9, 0.5, 0.45] },
-    ];
-    // RRF (k 1) goes by rank alone: 1 and 2 (one first place each) ahead of 3 (second twice).
-    expect(fuseRankings(lists, [], 1).map((f) => f.id)).toEqual([1, 2, 3]);
-    const convex = fuseRankings(lists, [], 20, undefined, "convex");
-    // 2: 1 + 0 = 1; 3: 0.944 + 0.111 = 1.056; 1: 0 + 1 = 1 → 3 first, then 1 and 2 tie (better single rank first, then id).
-    expect(convex.map((f) => f.id)).toEqual([3, 1, 2]);
-    expect(convex[0]!.score).toBeCloseTo(1.056 / 2, 2);
-  });
+  test(
+    "convex: each leg's scores min-max normalized and weighted; " +
+      "a clear vector favourite beats middling places in both legs",
+    () => {
+      const lists = [
+        { ids: [2, 3, 1], weight: 1, scores: [10, 9.5, 1] },
+        { ids: [1, 3, 2], weight: 1, scores: [0.9, 0.5, 0.45] },
+      ];
+      // RRF (k 1) goes by rank alone: 1 and 2 (one first place each) ahead of 3 (second twice).
+      expect(fuseRankings(lists, [], 1).map((f) => f.id)).toEqual([1, 2, 3]);
+      const convex = fuseRankings(lists, [], 20, undefined, "convex");
+      // 2: 1 + 0 = 1; 3: 0.944 + 0.111 = 1.056; 1: 0 + 1 = 1 → 3 first, then 1 and 2 tie (better single rank first,
+      // then id).
+      expect(convex.map((f) => f.id)).toEqual([3, 1, 2]);
+      expect(convex[0]!.score).toBeCloseTo(1.056 / 2, 2);
+    },
+  );
   test("the prior multiplies an id's fused score", () => {
     const lists = [{ ids: [5, 6], weight: 1 }];
     expect(fuseRankings(lists).map((f) => f.id)).toEqual([5, 6]);

@@ -1,4 +1,7 @@
-/** One thing under two name forms is one entry of a ranked list ("Horse, Draft" = "Draft Horse"; a rule and its rule section). */
+/**
+ * One thing under two name forms is one entry of a ranked list ("Horse, Draft" = "Draft Horse"; a rule and its rule
+ * section).
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { groupRows, LIGHT, nameForm, type LightRow } from "../../src/search/rank/collapse.ts";
 import type { SqlValue } from "../../src/search/filter/filters.ts";
@@ -160,7 +163,8 @@ describe("lists without search show each thing once (stored name forms, migratio
   const shown = (r: Awaited<ReturnType<typeof list>>) =>
     r.hits.map(
       (h) =>
-        `${h.entity.name}@${h.entity.document_key}${h.others?.length ? `+${h.others.map((o) => o.document_key).join(",")}` : ""}`,
+        `${h.entity.name}@${h.entity.document_key}` +
+        `${h.others?.length ? `+${h.others.map((o) => o.document_key).join(",")}` : ""}`,
     );
   let store: Store;
   let cleanup: () => void;
@@ -169,7 +173,7 @@ describe("lists without search show each thing once (stored name forms, migratio
   });
   afterAll(() => cleanup());
 
-  test("one entry per name form, the preferred document's version naming the others; total counts entries", async () => {
+  test("one entry per name form, the preferred document's version naming others; total counts entries", async () => {
     const r = await list(store);
     expect(shown(r)).toEqual([
       "Draft Horse@srd-2024+srd-2014,tob",
@@ -183,15 +187,19 @@ describe("lists without search show each thing once (stored name forms, migratio
     expect(shown(r)).toEqual(["Giant Hyena@srd-2024+srd-2014", "Horse, draft@tob"]);
     expect(r.total).toBe(2);
   });
-  test("another document preference (grouped per call, not from the stored ranks): the same entries, its versions first", async () => {
-    const r = await list(store, { prefer: ["tob"] });
-    expect(shown(r)).toEqual([
-      "Horse, draft@tob+srd-2024,srd-2014",
-      "Giant Hyena@srd-2024+srd-2014",
-      "Riding Horse@srd-2014",
-    ]);
-    expect(r.total).toBe(3);
-  });
+  test(
+    "another document preference (grouped per call, not from " +
+      "the stored ranks): the same entries, its versions first",
+    async () => {
+      const r = await list(store, { prefer: ["tob"] });
+      expect(shown(r)).toEqual([
+        "Horse, draft@tob+srd-2024,srd-2014",
+        "Giant Hyena@srd-2024+srd-2014",
+        "Riding Horse@srd-2014",
+      ]);
+      expect(r.total).toBe(3);
+    },
+  );
   test("pages: offset and limit count entries, not versions", async () => {
     const pages = [await list(store, { limit: 2 }), await list(store, { limit: 2, offset: 2 })];
     expect(pages.flatMap(shown)).toEqual(shown(await list(store)));
@@ -212,39 +220,45 @@ describe("lists without search show each thing once (stored name forms, migratio
       },
     );
   });
-  test("a store written before migration 11 gets the name in entities_by_form and entities_creature_type on open; lists the same and read versions from the index alone", async () => {
-    await reopenedAfter(
-      entities(),
-      (s) => undoMigration11(s.db),
-      async (again) => {
-        const plan = (sql: string, ...p: SqlValue[]) =>
-          again.db
-            .query<{ detail: string }, SqlValue[]>(`EXPLAIN QUERY PLAN ${sql}`)
-            .all(...p)
-            .map((r) => r.detail)
-            .join(" | ");
-        expect(
-          plan(
-            `SELECT ${LIGHT}, e.name_form FROM entities e INDEXED BY entities_by_form WHERE e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?))`,
-            "creature",
-            '["drafthorse"]',
-          ),
-        ).toContain("COVERING INDEX entities_by_form");
-        expect(
-          plan(
-            "SELECT e.name FROM entities e WHERE e.kind = ? AND e.creature_type = ? AND e.cr <= ? AND e.dup_of IS NULL",
-            "creature",
-            "beast",
-            2,
-          ),
-        ).toContain("entities_creature_type (kind=? AND creature_type=? AND cr<?)");
-        expect(shown(await list(again))).toEqual(shown(await list(store)));
-        expect(shown(await list(again, { filters: { cr_min: 1 } }))).toEqual(
-          shown(await list(store, { filters: { cr_min: 1 } })),
-        );
-      },
-    );
-  });
+  test(
+    "a store written before migration 11 gets the name in entities_by_form and " +
+      "entities_creature_type on open; lists the same and read versions from the index alone",
+    async () => {
+      await reopenedAfter(
+        entities(),
+        (s) => undoMigration11(s.db),
+        async (again) => {
+          const plan = (sql: string, ...p: SqlValue[]) =>
+            again.db
+              .query<{ detail: string }, SqlValue[]>(`EXPLAIN QUERY PLAN ${sql}`)
+              .all(...p)
+              .map((r) => r.detail)
+              .join(" | ");
+          expect(
+            plan(
+              `SELECT ${LIGHT}, e.name_form FROM entities e INDEXED BY entities_by_form ` +
+                `WHERE e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?))`,
+              "creature",
+              '["drafthorse"]',
+            ),
+          ).toContain("COVERING INDEX entities_by_form");
+          expect(
+            plan(
+              "SELECT e.name FROM entities e WHERE e.kind = ? AND " +
+                "e.creature_type = ? AND e.cr <= ? AND e.dup_of IS NULL",
+              "creature",
+              "beast",
+              2,
+            ),
+          ).toContain("entities_creature_type (kind=? AND creature_type=? AND cr<?)");
+          expect(shown(await list(again))).toEqual(shown(await list(store)));
+          expect(shown(await list(again, { filters: { cr_min: 1 } }))).toEqual(
+            shown(await list(store, { filters: { cr_min: 1 } })),
+          );
+        },
+      );
+    },
+  );
 });
 
 describe("the core prior (rank/fusion.ts)", () => {

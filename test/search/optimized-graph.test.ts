@@ -110,42 +110,46 @@ describe("the optimised graph", () => {
 });
 
 describe("server start", () => {
-  test("a store with vectors loads no model and no index at start; its first meaning question loads both, then fills missing vectors", async () => {
-    const pack = await makePackStore(join(tmp.dir, "lazy.db"), model);
-    rmSync(`${pack.path}.usearch`, { force: true });
-    const pending = () => {
-      const s = openStore({ path: pack.path, readonly: true });
-      try {
-        return s.db
-          .query<{ n: number }, []>(
-            "SELECT count(*) AS n FROM entities WHERE id NOT IN (SELECT entity_id FROM vectors)",
-          )
-          .get()!.n;
-      } finally {
-        s.close();
-      }
-    };
-    const w = openStore({ path: pack.path });
-    w.db.exec("DELETE FROM vectors WHERE entity_id IN (SELECT entity_id FROM vectors LIMIT 2)");
-    w.close();
-    expect(pending()).toBe(2);
-    const p = provider(null);
-    const served = await createServeDeps({
-      config: { ...loadConfig(), offline: true },
-      embedder: p,
-      dbPath: pack.path,
-    });
-    try {
-      await Bun.sleep(700);
-      expect(p.state()).toBe("unloaded");
+  test(
+    "a store with vectors loads no model and no index at start; its " +
+      "first meaning question loads both, then fills missing vectors",
+    async () => {
+      const pack = await makePackStore(join(tmp.dir, "lazy.db"), model);
+      rmSync(`${pack.path}.usearch`, { force: true });
+      const pending = () => {
+        const s = openStore({ path: pack.path, readonly: true });
+        try {
+          return s.db
+            .query<{ n: number }, []>(
+              "SELECT count(*) AS n FROM entities WHERE id NOT IN (SELECT entity_id FROM vectors)",
+            )
+            .get()!.n;
+        } finally {
+          s.close();
+        }
+      };
+      const w = openStore({ path: pack.path });
+      w.db.exec("DELETE FROM vectors WHERE entity_id IN (SELECT entity_id FROM vectors LIMIT 2)");
+      w.close();
       expect(pending()).toBe(2);
-      const res = await served.deps.search({ kinds: ["spell"], search: "fire", limit: 3 });
-      expect(p.state()).toBe("ready");
-      expect(res.hits.length).toBeGreaterThan(0);
-      for (let i = 0; i < 100 && pending() > 0; i++) await Bun.sleep(25);
-      expect(pending()).toBe(0);
-    } finally {
-      served.close();
-    }
-  });
+      const p = provider(null);
+      const served = await createServeDeps({
+        config: { ...loadConfig(), offline: true },
+        embedder: p,
+        dbPath: pack.path,
+      });
+      try {
+        await Bun.sleep(700);
+        expect(p.state()).toBe("unloaded");
+        expect(pending()).toBe(2);
+        const res = await served.deps.search({ kinds: ["spell"], search: "fire", limit: 3 });
+        expect(p.state()).toBe("ready");
+        expect(res.hits.length).toBeGreaterThan(0);
+        for (let i = 0; i < 100 && pending() > 0; i++) await Bun.sleep(25);
+        expect(pending()).toBe(0);
+      } finally {
+        served.close();
+      }
+    },
+  );
 });

@@ -54,7 +54,8 @@ function storeWith(names: readonly string[]) {
 function sqlOrder(db: Database): string[] {
   return db
     .query<{ name: string }, []>(
-      "SELECT name FROM entities WHERE kind = 'spell' AND level = 1 AND school = 'abjuration' AND dup_of IS NULL AND group_rank = 0 ORDER BY doc_rank, name, kind",
+      "SELECT name FROM entities WHERE kind = 'spell' AND level = 1 AND school = " +
+        "'abjuration' AND dup_of IS NULL AND group_rank = 0 ORDER BY doc_rank, name, kind",
     )
     .all()
     .map((r) => r.name);
@@ -129,63 +130,67 @@ describe("a lookup by exact name: groups and versions from one statement (exactN
   afterAll(made.cleanup);
   const db = made.store.db;
 
-  test("the same groups, total and rows as groupNames and sameFormRows, for any filters, documents, offset and preference", () => {
-    const cases: Array<{ kinds: EntityKind[]; name: string; filters?: StructuredFilters; documents?: string[] }> = [];
-    for (const name of [
-      "Goblin",
-      "goblin",
-      "GOBLIN",
-      "Draft Horse",
-      "Horse, Draft",
-      "draft horse",
-      "Kareef’s Entreaty",
-      "Nothing Here",
-    ])
-      for (const kinds of [["creature"], ["spell"], ["creature", "spell"]] as EntityKind[][])
-        for (const filters of [undefined, { cr_max: 0.5 }, { creature_type: "humanoid" }, { cr_min: 1 }])
-          for (const documents of [undefined, ["tob"], ["srd-2014", "homebrew-pack"]])
-            cases.push({ kinds, name, filters, documents });
-    let compared = 0;
-    for (const c of cases) {
-      const built = buildFilterWhere(c.kinds, c.filters, c.documents ?? null);
-      if (!built.ok) continue;
-      const step = resolveName(db, built.where, c.name, c.kinds);
-      if (step?.how !== "exact") continue;
-      const where = andWhere(built.where, step.clause);
-      for (const prefer of [undefined, ["tob", "srd-2014"]])
-        for (const offset of [0, 1, 2]) {
-          const spec = {
-            offset,
-            limit: 1 + offset,
-            collapse: true,
-            rank: documentRank(prefer),
-            withText: false,
-            kinds: c.kinds,
-            named: true,
-          } satisfies PageSpec;
-          const quick = exactNameGroups(db, where, spec, step.literal!);
-          if (!quick) continue;
-          compared++;
-          const slow = groupNames(db, where, spec);
-          expect({ c, prefer, offset, total: quick.total, names: quick.names }).toEqual({
-            c,
-            prefer,
-            offset,
-            total: slow.total,
-            names: slow.names,
-          });
-          if (slow.names.length === 0) continue;
-          const rows = sameFormRows(
-            db,
-            slow.names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" })),
-            where,
-          );
-          const byId = (xs: ReadonlyArray<{ id: number; ok: number | null }>) =>
-            [...xs].map((r) => ({ id: r.id, ok: r.ok ? 1 : 0 })).sort((a, b) => a.id - b.id);
-          const kindsShown = new Set(slow.names.map((n) => n.kind));
-          expect(byId(quick.rows.filter((r) => kindsShown.has(r.kind)))).toEqual(byId(rows));
-        }
-    }
-    expect(compared).toBeGreaterThan(100);
-  });
+  test(
+    "the same groups, total and rows as groupNames and " +
+      "sameFormRows, for any filters, documents, offset and preference",
+    () => {
+      const cases: Array<{ kinds: EntityKind[]; name: string; filters?: StructuredFilters; documents?: string[] }> = [];
+      for (const name of [
+        "Goblin",
+        "goblin",
+        "GOBLIN",
+        "Draft Horse",
+        "Horse, Draft",
+        "draft horse",
+        "Kareef’s Entreaty",
+        "Nothing Here",
+      ])
+        for (const kinds of [["creature"], ["spell"], ["creature", "spell"]] as EntityKind[][])
+          for (const filters of [undefined, { cr_max: 0.5 }, { creature_type: "humanoid" }, { cr_min: 1 }])
+            for (const documents of [undefined, ["tob"], ["srd-2014", "homebrew-pack"]])
+              cases.push({ kinds, name, filters, documents });
+      let compared = 0;
+      for (const c of cases) {
+        const built = buildFilterWhere(c.kinds, c.filters, c.documents ?? null);
+        if (!built.ok) continue;
+        const step = resolveName(db, built.where, c.name, c.kinds);
+        if (step?.how !== "exact") continue;
+        const where = andWhere(built.where, step.clause);
+        for (const prefer of [undefined, ["tob", "srd-2014"]])
+          for (const offset of [0, 1, 2]) {
+            const spec = {
+              offset,
+              limit: 1 + offset,
+              collapse: true,
+              rank: documentRank(prefer),
+              withText: false,
+              kinds: c.kinds,
+              named: true,
+            } satisfies PageSpec;
+            const quick = exactNameGroups(db, where, spec, step.literal!);
+            if (!quick) continue;
+            compared++;
+            const slow = groupNames(db, where, spec);
+            expect({ c, prefer, offset, total: quick.total, names: quick.names }).toEqual({
+              c,
+              prefer,
+              offset,
+              total: slow.total,
+              names: slow.names,
+            });
+            if (slow.names.length === 0) continue;
+            const rows = sameFormRows(
+              db,
+              slow.names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" })),
+              where,
+            );
+            const byId = (xs: ReadonlyArray<{ id: number; ok: number | null }>) =>
+              [...xs].map((r) => ({ id: r.id, ok: r.ok ? 1 : 0 })).sort((a, b) => a.id - b.id);
+            const kindsShown = new Set(slow.names.map((n) => n.kind));
+            expect(byId(quick.rows.filter((r) => kindsShown.has(r.kind)))).toEqual(byId(rows));
+          }
+      }
+      expect(compared).toBeGreaterThan(100);
+    },
+  );
 });

@@ -37,7 +37,9 @@ const fireballData = (range: string, dice: string): JsonObject => ({
     material_cost: null,
     material_consumed: false,
   },
-  desc: `A bright streak blossoms into a fiery explosion. Each creature in the sphere takes ${dice} fire damage. Flammable objects ignite.`,
+  desc:
+    `A bright streak blossoms into a fiery explosion. Each creature ` +
+    `in the sphere takes ${dice} fire damage. Flammable objects ignite.`,
   higher_level: null,
   classes: ["wizard"],
   damage_types: ["fire"],
@@ -52,7 +54,9 @@ const spellFilters: EntityFilters = {
   damage_types: ["fire"],
 };
 
-/** Fireball in three documents (the A5E one listed first by key), plus one entry of every other kind with real fields. */
+/**
+ * Fireball in three documents (the A5E one listed first by key), plus one entry of every other kind with real fields.
+ */
 function entities(): Entity[] {
   const out: Entity[] = [
     entity("spell", "Fireball", spellFilters, fireballData("120 feet", "6d6"), {
@@ -373,7 +377,7 @@ describe("compact rows", () => {
 });
 
 describe("one canonical entry per thing", () => {
-  test("Fireball limit 1 is the newer SRD's, naming the other documents; all_versions and documents show each", async () => {
+  test("Fireball limit 1 is the newer SRD's, naming the others; all_versions and documents show each", async () => {
     const one = await answer("search_spell", { name: "Fireball", limit: 1 });
     expect(one.results.map((r) => `${r.document_key} ${r.range}`)).toEqual(["srd-2024 150 feet"]);
     expect(one.results[0]!.other_versions).toEqual({
@@ -467,43 +471,46 @@ describe("totals and paging", () => {
 });
 
 describe("hints lead to the same entry", () => {
-  test("a shortened answer's hint keeps the tool's filters and names the document; search_all points at the uri", async () => {
-    const long = (i: number) =>
-      entity(
-        "creature",
-        `Colossus ${i}`,
-        { cr: 20, creature_type: "construct", size: "gargantuan" },
-        { size: "Gargantuan", type: "Construct", desc: "An enormous statue. ".repeat(400), actions: [] },
-        { doc: "tob", key: `tob_colossus-${i}` },
-      );
-    const made = makeStore(Array.from({ length: 4 }, (_, i) => long(i)));
-    const small = await connectInMemory(makeDeps(made.store, { responseBudgetChars: 12_000 }));
-    try {
-      await small.client.listTools();
-      const a = answerOf(
-        await small.client.callTool({ name: "search_creature", arguments: { type: "construct", detail: "full" } }),
-      );
-      expect(a.truncated).toBe(true);
-      const m = /call search_creature (\{.*?\})\./.exec(String(a.message));
-      expect(m).not.toBeNull();
-      const args = JSON.parse(m![1]!);
-      expect(args).toEqual({ type: "construct", name: "Colossus 0", documents: ["tob"], detail: "full" });
-      // Following the hint gives that very entry, whole.
-      const followed = answerOf(await small.client.callTool({ name: "search_creature", arguments: args }));
-      expect(followed.results.map((r) => r.key)).toEqual(["tob_colossus-0"]);
-      expect(followed.truncated).toBeUndefined();
-      const all = answerOf(
-        await small.client.callTool({ name: "search_all", arguments: { query: "colossus", detail: "full" } }),
-      );
-      expect(all.truncated).toBe(true);
-      expect(all.message).toContain("lorekeeper://creature/");
-      expect(all.message).not.toContain("call search_all");
-      expect(all.message).not.toContain("name=");
-    } finally {
-      await small.close();
-      made.cleanup();
-    }
-  });
+  test(
+    "a shortened answer's hint keeps the tool's filters " + "and names the document; search_all points at the uri",
+    async () => {
+      const long = (i: number) =>
+        entity(
+          "creature",
+          `Colossus ${i}`,
+          { cr: 20, creature_type: "construct", size: "gargantuan" },
+          { size: "Gargantuan", type: "Construct", desc: "An enormous statue. ".repeat(400), actions: [] },
+          { doc: "tob", key: `tob_colossus-${i}` },
+        );
+      const made = makeStore(Array.from({ length: 4 }, (_, i) => long(i)));
+      const small = await connectInMemory(makeDeps(made.store, { responseBudgetChars: 12_000 }));
+      try {
+        await small.client.listTools();
+        const a = answerOf(
+          await small.client.callTool({ name: "search_creature", arguments: { type: "construct", detail: "full" } }),
+        );
+        expect(a.truncated).toBe(true);
+        const m = /call search_creature (\{.*?\})\./.exec(String(a.message));
+        expect(m).not.toBeNull();
+        const args = JSON.parse(m![1]!);
+        expect(args).toEqual({ type: "construct", name: "Colossus 0", documents: ["tob"], detail: "full" });
+        // Following the hint gives that very entry, whole.
+        const followed = answerOf(await small.client.callTool({ name: "search_creature", arguments: args }));
+        expect(followed.results.map((r) => r.key)).toEqual(["tob_colossus-0"]);
+        expect(followed.truncated).toBeUndefined();
+        const all = answerOf(
+          await small.client.callTool({ name: "search_all", arguments: { query: "colossus", detail: "full" } }),
+        );
+        expect(all.truncated).toBe(true);
+        expect(all.message).toContain("lorekeeper://creature/");
+        expect(all.message).not.toContain("call search_all");
+        expect(all.message).not.toContain("name=");
+      } finally {
+        await small.close();
+        made.cleanup();
+      }
+    },
+  );
 });
 
 describe("empty answers explain", () => {

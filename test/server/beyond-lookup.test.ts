@@ -133,7 +133,8 @@ describe("beyond lookup through an MCP client", () => {
     expect(textOf(r)).toContain("search_creature");
     const cr = await ok("build_encounter", { party_levels: [3], monsters: [{ cr: "1/2", count: 2 }] });
     expect(cr.rating.total_xp).toBe(200);
-    // With a difficulty too: how far the group is from it (2024 Moderate for 4 × level 5: 2,001–3,000 XP; the group has 1,200).
+    // With a difficulty too: how far the group is from it (2024 Moderate for 4 × level 5: 2,001–3,000 XP; the group
+    // has 1,200).
     const gap = await ok("build_encounter", {
       party_levels: [5, 5, 5, 5],
       difficulty: "moderate",

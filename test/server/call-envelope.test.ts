@@ -1,4 +1,7 @@
-/** server/protocol/call-envelope.ts: a tools/call's params pass its checks only when the SDK's CallToolRequestParams schema accepts them. */
+/**
+ * server/protocol/call-envelope.ts: a tools/call's params pass its checks only when the SDK's CallToolRequestParams
+ * schema accepts them.
+ */
 import { describe, expect, test } from "bun:test";
 import { callParamsProblem, normalizeCallParams } from "../../src/server/protocol/call-envelope.ts";
 import { openLoopback } from "../support/loopback.ts";

@@ -31,11 +31,16 @@ const browser: Browser | null = "browser" in launched ? launched.browser : null;
 const SHOTS = process.env.LK_CARD_SCREENSHOTS === "1";
 
 const HOSTILE = '<script>parent.pwned=1</script><img src=x onerror="parent.pwned=1">';
-const hostilePack = (name: string) => `{:orcpub.dnd.e5/monsters
- {:evil {:key :evil :name ${JSON.stringify(name)} :option-pack "Evil <b>Pack</b>" :size :small :type :fiend :alignment "<i>chaotic</i>"
-   :armor-class 12 :hit-points {:die 6 :die-count 2 :modifier 0} :speed "30 ft." :str 10 :dex 14 :con 10 :int 10 :wis 10 :cha 10
-   :challenge 1 :description ${JSON.stringify(`[click me](javascript:parent.pwned=1) ${HOSTILE} **bold**`)}
-   :traits [{:name ${JSON.stringify(`<a href="javascript:parent.pwned=1">Trap</a>`)} :description ${JSON.stringify(HOSTILE)}}]}}}`;
+const hostilePack = (name: string) =>
+  `{:orcpub.dnd.e5/monsters
+ {:evil {:key :evil :name ${JSON.stringify(name)} :option-pack "Evil <b>Pack</b>" ` +
+  `:size :small :type :fiend :alignment "<i>chaotic</i>"
+   :armor-class 12 :hit-points {:die 6 :die-count ` +
+  `2 :modifier 0} :speed "30 ft." :str 10 :dex 14 :con 10 :int 10 :wis 10 :cha 10
+   :challenge 1 :description ` +
+  `${JSON.stringify(`[click me](javascript:parent.pwned=1) ${HOSTILE} **bold**`)}
+   :traits [{:name ` +
+  `${JSON.stringify(`<a href="javascript:parent.pwned=1">Trap</a>`)} :description ${JSON.stringify(HOSTILE)}}]}}}`;
 
 describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
   let fake: FakeUpstream;
@@ -154,7 +159,7 @@ describe.skipIf(!browser)("MCP Apps cards in headless Chromium", () => {
       expect(item).toContain(s);
   }, 30_000);
 
-  test("an encounter: party, budgets as a bar with the difficulty lit, the XP arithmetic (2014 multiplier)", async () => {
+  test("an encounter: party, budgets as a bar with the difficulty lit, XP arithmetic (2014 multiplier)", async () => {
     const args = {
       party_levels: [3, 3, 4, 4],
       edition: "2014",
@@ -295,12 +300,17 @@ async function inert(
   r: Rendered,
 ): Promise<{ scripts: number; imgs: number; links: number; handlers: number; pwned: boolean }> {
   // Strings: the browser's DOM types are not in this project's lib.
-  const dom = (await r.frame.evaluate(`(() => ({
+  const dom = (await r.frame.evaluate(
+    `(() => ({
     scripts: document.querySelectorAll("script").length,
-    imgs: document.querySelectorAll("img,iframe,object,embed").length,
-    links: document.querySelectorAll("a,[href],[src]").length,
-    handlers: Array.from(document.querySelectorAll("*")).filter((e) => Array.from(e.attributes).some((a) => a.name.startsWith("on"))).length,
-  }))()`)) as { scripts: number; imgs: number; links: number; handlers: number };
+    imgs: ` +
+      `document.querySelectorAll("img,iframe,object,embed").length,
+    links: ` +
+      `document.querySelectorAll("a,[href],[src]").length,
+    handlers: Array.from(document.querySelectorAll("*")).filter((e) ` +
+      `=> Array.from(e.attributes).some((a) => a.name.startsWith("on"))).length,
+  }))()`,
+  )) as { scripts: number; imgs: number; links: number; handlers: number };
   const pwned = (await r.page.evaluate(`"pwned" in window`)) as boolean;
   return { ...dom, pwned };
 }

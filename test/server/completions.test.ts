@@ -1,4 +1,7 @@
-/** completion/complete over a real store: the 100-value cap with total / hasMore, prefix matching, wildcards taken literally. */
+/**
+ * completion/complete over a real store: the 100-value cap with total / hasMore, prefix matching, wildcards taken
+ * literally.
+ */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { complete, completeKeys, completeNames } from "../../src/server/features/completions.ts";
 import type { Store } from "../../src/store/db.ts";

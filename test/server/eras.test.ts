@@ -100,7 +100,7 @@ describe("2026-07-28 over HTTP", () => {
     expect([read.ttlMs, read.cacheScope]).toEqual([60_000, "private"]);
   });
 
-  test("2026 errors: a missing resource is -32602 with the same guidance; logging/setLevel is not offered", async () => {
+  test("2026 errors: a missing resource is -32602 with the same guidance; logging/setLevel not offered", async () => {
     const missing = await raw("resources/read", { uri: "lorekeeper://spell/srd_nothing" });
     expect(missing.body.error?.code).toBe(-32602);
     expect(missing.body.error?.message).toContain("Search for it with the search tools");
@@ -151,7 +151,7 @@ describe("2026-07-28 over HTTP", () => {
     }
   });
 
-  test("a v2 client in auto mode negotiates 2026-07-28; a v2 client in legacy mode and a v1 client get 2025", async () => {
+  test("a v2 client in auto mode negotiates 2026-07-28; a v2 client in legacy mode, a v1 client: 2025", async () => {
     const auto = await connectV2Http(http.url, "auto");
     const legacy = await connectV2Http(http.url, "legacy");
     const v1 = await connectHttp(http.url);
@@ -168,7 +168,7 @@ describe("2026-07-28 over HTTP", () => {
     }
   });
 
-  test("initialize after a successful server/discover still works (clients that probe, then open the 2025 way)", async () => {
+  test("initialize after a successful server/discover works (clients that probe, then open the 2025 way)", async () => {
     expect((await raw("server/discover")).body.result?.supportedVersions).toContain(MODERN);
     const init = await raw(
       "initialize",

@@ -60,7 +60,8 @@ describe("stopping", () => {
     const sock = await Bun.connect({ hostname: "127.0.0.1", port: h.port, socket: { data() {} } });
     try {
       sock.write(
-        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 200\r\n\r\n{"jsonrpc":`,
+        `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${h.port}\r\nContent-Type: application/json\r\nAccept: ` +
+          `application/json, text/event-stream\r\nContent-Length: 200\r\n\r\n{"jsonrpc":`,
       );
       await Bun.sleep(100);
       const t0 = performance.now();

@@ -24,7 +24,8 @@ function tmp() {
 }
 
 describe("stdio", () => {
-  test("empty store: tools/list at once, list_documents says how to fill it, a first-use failure explains the fix", async () => {
+  test("empty store: tools/list at once, list_documents says " +
+    "how to fill it, a first-use failure explains the fix", async () => {
     const dir = tmp();
     const conn = await connectStdio(["serve", "--db-path", join(dir, "lk.db")], await isolatedEnv(dir));
     cleanups.push(conn.close);

@@ -63,7 +63,8 @@ describe("fitAnswer", () => {
     });
   }
 
-  test("the cap chosen is the first that fits, whatever the strings hold (quotes, controls, emoji cut in half, lone surrogates)", () => {
+  test("the cap chosen is the first that fits, whatever the strings " +
+    "hold (quotes, controls, emoji cut in half, lone surrogates)", () => {
     // Reference: try each cap by serializing the whole shortened answer (what the budget did before).
     const CAPS = [16000, 8000, 4000, 2000, 1000, 500, 250, 120];
     const shorten = (v: unknown, cap: number): unknown => {
@@ -236,42 +237,47 @@ describe("tools/list", () => {
     expect(toolListComputations()).toBe(1);
   });
 
-  test("the shared list is what the v2 SDK's McpServer itself lists for the same zod schemas (Standard Schema; card tools through ext-apps' registerAppTool, without its deprecated flat key), made lean (same constraints, less noise)", async () => {
-    const plain = new McpServer({ name: "plain", version: "0" });
-    for (const def of TOOLS) {
-      const config = {
-        title: def.title,
-        description: def.description,
-        inputSchema: def.input,
-        outputSchema: def.output,
-        annotations: def.annotations,
-      };
-      const card = CARD_URIS[def.name];
-      // A tool with an MCP Apps card: registered as the ext-apps SDK registers one.
-      if (card)
-        registerAppTool(plain, def.name, { ...config, _meta: { ui: { resourceUri: card } } }, async () => ({
-          content: [],
-        }));
-      else plain.registerTool(def.name, config, async () => ({ content: [] }));
-    }
-    const [a, b] = InMemoryTransport.createLinkedPair();
-    await plain.connect(b);
-    const client = new Client({ name: "t", version: "0" });
-    await client.connect(a);
-    const sdk = await client.listTools();
-    await client.close();
-    // registerAppTool also writes the deprecated flat key, which we leave out (tool-list.ts).
-    for (const t of sdk.tools) if (t._meta) delete t._meta[RESOURCE_URI_META_KEY];
-    const ours = await connectInMemory(makeDeps(store));
-    try {
-      // lean-schema.ts: the same tools and schemas without `$schema`, safe-integer bounds, empty
-      // objects, `type` beside a string enum, input length limits and the default `execution`.
-      expect(await ours.client.listTools()).toEqual(
-        leanToolList(sdk) as unknown as Awaited<ReturnType<typeof ours.client.listTools>>,
-      );
-      expect(JSON.stringify(await ours.client.listTools()).length).toBeLessThan(JSON.stringify(sdk).length);
-    } finally {
-      await ours.close();
-    }
-  });
+  test(
+    "the shared list is what the v2 SDK's McpServer itself lists for the same " +
+      "zod schemas (Standard Schema; card tools through ext-apps' registerAppTool, " +
+      "without its deprecated flat key), made lean (same constraints, less noise)",
+    async () => {
+      const plain = new McpServer({ name: "plain", version: "0" });
+      for (const def of TOOLS) {
+        const config = {
+          title: def.title,
+          description: def.description,
+          inputSchema: def.input,
+          outputSchema: def.output,
+          annotations: def.annotations,
+        };
+        const card = CARD_URIS[def.name];
+        // A tool with an MCP Apps card: registered as the ext-apps SDK registers one.
+        if (card)
+          registerAppTool(plain, def.name, { ...config, _meta: { ui: { resourceUri: card } } }, async () => ({
+            content: [],
+          }));
+        else plain.registerTool(def.name, config, async () => ({ content: [] }));
+      }
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await plain.connect(b);
+      const client = new Client({ name: "t", version: "0" });
+      await client.connect(a);
+      const sdk = await client.listTools();
+      await client.close();
+      // registerAppTool also writes the deprecated flat key, which we leave out (tool-list.ts).
+      for (const t of sdk.tools) if (t._meta) delete t._meta[RESOURCE_URI_META_KEY];
+      const ours = await connectInMemory(makeDeps(store));
+      try {
+        // lean-schema.ts: the same tools and schemas without `$schema`, safe-integer bounds, empty
+        // objects, `type` beside a string enum, input length limits and the default `execution`.
+        expect(await ours.client.listTools()).toEqual(
+          leanToolList(sdk) as unknown as Awaited<ReturnType<typeof ours.client.listTools>>,
+        );
+        expect(JSON.stringify(await ours.client.listTools()).length).toBeLessThan(JSON.stringify(sdk).length);
+      } finally {
+        await ours.close();
+      }
+    },
+  );
 });

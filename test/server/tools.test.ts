@@ -47,34 +47,38 @@ const LOOKUP = [
 ];
 
 describe("tools/list", () => {
-  test("every registered tool, the seven named by the spec among them, with descriptions, examples, lean schemas and annotations", async () => {
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
-    for (const fixed of LOOKUP) expect(TOOL_NAMES).toContain(fixed);
-    for (const t of tools) {
-      expect(t.description).toContain("E.g. {");
-      expect(t.inputSchema.additionalProperties).toBe(false);
-      expect(t.outputSchema?.type).toBe("object");
-      // Lookup answers page; build_encounter and class_progression answer one computed object.
-      if (LOOKUP.includes(t.name))
-        expect(t.outputSchema?.required).toEqual(expect.arrayContaining(["total", "has_more"]));
-      expect(t.annotations?.readOnlyHint).toBe(true);
-      // openWorldHint defaults to true (MCP spec): a tool states it only to say false.
-      expect(t.annotations?.openWorldHint).not.toBe(true);
-      // No noise: schema URLs, safe-integer bounds, task support that is not offered.
-      expect(JSON.stringify(t)).not.toContain("$schema");
-      expect(JSON.stringify(t)).not.toContain(String(Number.MAX_SAFE_INTEGER));
-      expect("execution" in t).toBe(false);
-      // minItems (like maxLength) is checked when a call arrives, not advertised.
-      expect(JSON.stringify(t)).not.toContain("minItems");
-    }
-    // search_all is for an unknown kind; the specific tools say what they hold.
-    expect(tools.find((t) => t.name === "search_all")!.description).toContain("only when the kind is unknown");
-    // An empty filter list is still refused, with a message naming the parameter.
-    const empty = await client.callTool({ name: "search_creature", arguments: { speed: [] } });
-    expect(empty.isError).toBe(true);
-    expect(JSON.stringify(empty.content)).toContain("speed");
-  });
+  test(
+    "every registered tool, the seven named by the spec among " +
+      "them, with descriptions, examples, lean schemas and annotations",
+    async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual([...TOOL_NAMES]);
+      for (const fixed of LOOKUP) expect(TOOL_NAMES).toContain(fixed);
+      for (const t of tools) {
+        expect(t.description).toContain("E.g. {");
+        expect(t.inputSchema.additionalProperties).toBe(false);
+        expect(t.outputSchema?.type).toBe("object");
+        // Lookup answers page; build_encounter and class_progression answer one computed object.
+        if (LOOKUP.includes(t.name))
+          expect(t.outputSchema?.required).toEqual(expect.arrayContaining(["total", "has_more"]));
+        expect(t.annotations?.readOnlyHint).toBe(true);
+        // openWorldHint defaults to true (MCP spec): a tool states it only to say false.
+        expect(t.annotations?.openWorldHint).not.toBe(true);
+        // No noise: schema URLs, safe-integer bounds, task support that is not offered.
+        expect(JSON.stringify(t)).not.toContain("$schema");
+        expect(JSON.stringify(t)).not.toContain(String(Number.MAX_SAFE_INTEGER));
+        expect("execution" in t).toBe(false);
+        // minItems (like maxLength) is checked when a call arrives, not advertised.
+        expect(JSON.stringify(t)).not.toContain("minItems");
+      }
+      // search_all is for an unknown kind; the specific tools say what they hold.
+      expect(tools.find((t) => t.name === "search_all")!.description).toContain("only when the kind is unknown");
+      // An empty filter list is still refused, with a message naming the parameter.
+      const empty = await client.callTool({ name: "search_creature", arguments: { speed: [] } });
+      expect(empty.isError).toBe(true);
+      expect(JSON.stringify(empty.content)).toContain("speed");
+    },
+  );
 
   test("a tool that says it never reaches upstream (openWorldHint: false) never asks for a download", async () => {
     const empty = makeStore([]);
@@ -125,7 +129,7 @@ describe("tools/list", () => {
     expect(JSON.stringify({ tools: nine }).length).toBeLessThanOrEqual(15_000 * margin);
   });
 
-  test("portable schemas: no `type: [..]` union anywhere (challenge ratings are numbers, nullable fields anyOf)", async () => {
+  test("portable schemas: no `type: [..]` union (challenge ratings are numbers, nullable fields anyOf)", async () => {
     const { tools } = await client.listTools();
     const unions: string[] = [];
     const walk = (v: unknown, path: string): void => {
@@ -330,39 +334,43 @@ describe("results", () => {
     expect(a.message).toContain("srd-2014");
   });
 
-  test("lists without `search`: the SRD's entries first, then by name, as the descriptions say; `documents` or `all_versions`: by name", async () => {
-    const { tools } = await client.listTools();
-    for (const t of tools.filter((x) => x.name.startsWith("search_") && x.name !== "search_all"))
-      expect(t.description).toContain("Lists: SRD first, then A–Z.");
-    expect(namesOf(await call("search_creature", { type: "dragon" }))).toEqual([
-      "Ancient Red Dragon",
-      "Dragon Turtle",
-      "Young Green Dragon",
-      "Fire Drake",
-    ]);
-    // Paging keeps the order.
-    const page2 = answerOf(await call("search_creature", { type: "dragon", limit: 2, offset: 2 }));
-    expect(page2.results.map((x) => x.name)).toEqual(["Young Green Dragon", "Fire Drake"]);
-    expect(page2.total).toBe(4);
-    expect(namesOf(await call("search_creature", { type: "dragon", documents: ["srd-2014", "tob"] }))).toEqual([
-      "Ancient Red Dragon",
-      "Dragon Turtle",
-      "Fire Drake",
-      "Young Green Dragon",
-    ]);
-    expect(namesOf(await call("search_creature", { type: "dragon", all_versions: true }))).toEqual([
-      "Ancient Red Dragon",
-      "Dragon Turtle",
-      "Fire Drake",
-      "Young Green Dragon",
-    ]);
-    // Homebrew last.
-    const spells = answerOf(await call("search_spell", { school: "evocation", limit: 50 })).results.map((x) =>
-      String(x.document_key),
-    );
-    expect(spells.indexOf("homebrew-pack")).toBeGreaterThan(spells.lastIndexOf("tob"));
-    expect(spells.lastIndexOf("srd-2014")).toBeLessThan(spells.indexOf("tob"));
-  });
+  test(
+    "lists without `search`: the SRD's entries first, then by name, " +
+      "as the descriptions say; `documents` or `all_versions`: by name",
+    async () => {
+      const { tools } = await client.listTools();
+      for (const t of tools.filter((x) => x.name.startsWith("search_") && x.name !== "search_all"))
+        expect(t.description).toContain("Lists: SRD first, then A–Z.");
+      expect(namesOf(await call("search_creature", { type: "dragon" }))).toEqual([
+        "Ancient Red Dragon",
+        "Dragon Turtle",
+        "Young Green Dragon",
+        "Fire Drake",
+      ]);
+      // Paging keeps the order.
+      const page2 = answerOf(await call("search_creature", { type: "dragon", limit: 2, offset: 2 }));
+      expect(page2.results.map((x) => x.name)).toEqual(["Young Green Dragon", "Fire Drake"]);
+      expect(page2.total).toBe(4);
+      expect(namesOf(await call("search_creature", { type: "dragon", documents: ["srd-2014", "tob"] }))).toEqual([
+        "Ancient Red Dragon",
+        "Dragon Turtle",
+        "Fire Drake",
+        "Young Green Dragon",
+      ]);
+      expect(namesOf(await call("search_creature", { type: "dragon", all_versions: true }))).toEqual([
+        "Ancient Red Dragon",
+        "Dragon Turtle",
+        "Fire Drake",
+        "Young Green Dragon",
+      ]);
+      // Homebrew last.
+      const spells = answerOf(await call("search_spell", { school: "evocation", limit: 50 })).results.map((x) =>
+        String(x.document_key),
+      );
+      expect(spells.indexOf("homebrew-pack")).toBeGreaterThan(spells.lastIndexOf("tob"));
+      expect(spells.lastIndexOf("srd-2014")).toBeLessThan(spells.indexOf("tob"));
+    },
+  );
 
   test("limit is respected exactly", async () => {
     expect(answerOf(await call("search_spell", { limit: 3 })).count).toBe(3);
@@ -416,7 +424,8 @@ describe("argument errors are tool errors naming the parameter and the valid val
   test("unknown parameters are rejected with the list of valid ones", async () => {
     const t = await errorText("search_spell", { spell_level: 3 });
     expect(t).toContain(
-      'unknown parameter "spell_level". Valid parameters: name, search, documents, limit, offset, detail, all_versions, level,',
+      'unknown parameter "spell_level". Valid parameters: name, ' +
+        "search, documents, limit, offset, detail, all_versions, level,",
     );
   });
   test("unknown content type lists the valid ones", async () => {

@@ -160,95 +160,105 @@ describe("group_rank", () => {
     expect(ranks(again.db)["open5e_v1:fireball"]).toBeNull();
   });
 
-  test("migration 7 fills doc_rank by the preference the store records, and a store without it opened read-only groups per call", async () => {
-    const { path, store } = tempStore();
-    fill(store.db);
-    setRankPreference(store.db, ["tob"]);
-    store.close();
-    const raw = new Database(path);
-    undoMigration7(raw);
-    raw.close();
-    // Read-only (no migration): no doc_rank, so the stored ranks are not used; the answer is the same.
-    const ro = openStore({ path, readonly: true });
-    expect(rankPreference(ro.db)).toBeUndefined();
-    const names = async (s: Store) =>
-      (
-        await runSearch(
-          { store: s, embedder: unavailableProvider(), embeddingTimeoutMs: 100 },
-          { kinds: ["spell" as EntityKind], limit: 10, collapse: true, prefer: ["tob"] },
-        )
-      ).hits.map((h) => `${h.entity.document_key}:${h.entity.name}`);
-    const readOnly = await names(ro);
-    ro.close();
-    const again = openStore({ path });
-    cleanups.push(() => again.close());
-    expect(
-      again.db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'schema_version'").get()?.value,
-    ).toBe(String(SCHEMA_VERSION));
-    expect(rankPreference(again.db)).toBe("tob");
-    expect(docRanks(again.db)["open5e_v2:tob_fireball"]).toBe(0);
-    expect(docRanks(again.db)["open5e_v2:srd-2024_fireball"]).toBe(1);
-    expect(docRanks(again.db)["open5e_v2:srd_light"]).toBe(2);
-    expect(await names(again)).toEqual(["tob:fireball", "tob:Shield", "srd-2014:Light"]);
-    expect(readOnly).toEqual(["tob:fireball", "tob:Shield", "srd-2014:Light"]);
-  });
+  test(
+    "migration 7 fills doc_rank by the preference the store " +
+      "records, and a store without it opened read-only groups per call",
+    async () => {
+      const { path, store } = tempStore();
+      fill(store.db);
+      setRankPreference(store.db, ["tob"]);
+      store.close();
+      const raw = new Database(path);
+      undoMigration7(raw);
+      raw.close();
+      // Read-only (no migration): no doc_rank, so the stored ranks are not used; the answer is the same.
+      const ro = openStore({ path, readonly: true });
+      expect(rankPreference(ro.db)).toBeUndefined();
+      const names = async (s: Store) =>
+        (
+          await runSearch(
+            { store: s, embedder: unavailableProvider(), embeddingTimeoutMs: 100 },
+            { kinds: ["spell" as EntityKind], limit: 10, collapse: true, prefer: ["tob"] },
+          )
+        ).hits.map((h) => `${h.entity.document_key}:${h.entity.name}`);
+      const readOnly = await names(ro);
+      ro.close();
+      const again = openStore({ path });
+      cleanups.push(() => again.close());
+      expect(
+        again.db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'schema_version'").get()?.value,
+      ).toBe(String(SCHEMA_VERSION));
+      expect(rankPreference(again.db)).toBe("tob");
+      expect(docRanks(again.db)["open5e_v2:tob_fireball"]).toBe(0);
+      expect(docRanks(again.db)["open5e_v2:srd-2024_fireball"]).toBe(1);
+      expect(docRanks(again.db)["open5e_v2:srd_light"]).toBe(2);
+      expect(await names(again)).toEqual(["tob:fireball", "tob:Shield", "srd-2014:Light"]);
+      expect(readOnly).toEqual(["tob:fireball", "tob:Shield", "srd-2014:Light"]);
+    },
+  );
 });
 
 describe("the order of a collapsed list", () => {
-  test("the preferred documents' entries first (the version that answers decides), then by name; without collapsing, by name", async () => {
-    const { store } = tempStore();
-    fill(store.db);
-    replaceOrigin(store.db, "open5e_v2:more", [
-      spell("Aid", "tob", { level: 2, school: "abjuration" }),
-      spell("Blight", "srd-2024", { level: 4, school: "necromancy" }),
-      spell("Zephyr", "srd-2014", { level: 1, school: "evocation" }),
-    ]);
-    const ctx = { store, embedder: unavailableProvider(), embeddingTimeoutMs: 100 };
-    const list = async (filters: StructuredFilters, collapse: boolean, offset = 0, limit = 20, prefer?: string[]) =>
-      (
-        await runSearch(ctx, {
-          kinds: ["spell" as EntityKind],
-          filters,
-          offset,
-          limit,
-          collapse,
-          ...(prefer ? { prefer } : {}),
-        })
-      ).hits.map((h) => `${h.entity.document_key}:${h.entity.name}`);
-    expect(await list({}, true)).toEqual([
-      "srd-2024:Blight",
-      "srd-2024:Fireball",
-      "srd-2014:Light",
-      "srd-2014:Shield",
-      "srd-2014:Zephyr",
-      "tob:Aid",
-    ]);
-    // Pages keep that order.
-    expect([...(await list({}, true, 0, 2)), ...(await list({}, true, 2, 2)), ...(await list({}, true, 4, 2))]).toEqual(
-      await list({}, true),
-    );
-    // Level 4 matches only tob's fireball among the Fireballs: it answers for Fireball, in tob's place.
-    expect(await list({ level: 4 }, true)).toEqual(["srd-2024:Blight", "tob:fireball"]);
-    expect(await list({ level: 2 }, true)).toEqual(["tob:Aid", "tob:Shield"]);
-    // Every version (all_versions, documents): by name, then preference.
-    expect(await list({ school: "evocation" }, false)).toEqual([
-      "srd-2024:Fireball",
-      "srd-2014:Fireball",
-      "tob:fireball",
-      "homebrew-pack:Fireball",
-      "srd-2014:Light",
-      "srd-2014:Zephyr",
-    ]);
-    // Another preference than the stored one (grouped per call): the same rule.
-    expect(await list({}, true, 0, 20, ["tob"])).toEqual([
-      "tob:Aid",
-      "tob:fireball",
-      "tob:Shield",
-      "srd-2024:Blight",
-      "srd-2014:Light",
-      "srd-2014:Zephyr",
-    ]);
-  });
+  test(
+    "the preferred documents' entries first (the version that " +
+      "answers decides), then by name; without collapsing, by name",
+    async () => {
+      const { store } = tempStore();
+      fill(store.db);
+      replaceOrigin(store.db, "open5e_v2:more", [
+        spell("Aid", "tob", { level: 2, school: "abjuration" }),
+        spell("Blight", "srd-2024", { level: 4, school: "necromancy" }),
+        spell("Zephyr", "srd-2014", { level: 1, school: "evocation" }),
+      ]);
+      const ctx = { store, embedder: unavailableProvider(), embeddingTimeoutMs: 100 };
+      const list = async (filters: StructuredFilters, collapse: boolean, offset = 0, limit = 20, prefer?: string[]) =>
+        (
+          await runSearch(ctx, {
+            kinds: ["spell" as EntityKind],
+            filters,
+            offset,
+            limit,
+            collapse,
+            ...(prefer ? { prefer } : {}),
+          })
+        ).hits.map((h) => `${h.entity.document_key}:${h.entity.name}`);
+      expect(await list({}, true)).toEqual([
+        "srd-2024:Blight",
+        "srd-2024:Fireball",
+        "srd-2014:Light",
+        "srd-2014:Shield",
+        "srd-2014:Zephyr",
+        "tob:Aid",
+      ]);
+      // Pages keep that order.
+      expect([
+        ...(await list({}, true, 0, 2)),
+        ...(await list({}, true, 2, 2)),
+        ...(await list({}, true, 4, 2)),
+      ]).toEqual(await list({}, true));
+      // Level 4 matches only tob's fireball among the Fireballs: it answers for Fireball, in tob's place.
+      expect(await list({ level: 4 }, true)).toEqual(["srd-2024:Blight", "tob:fireball"]);
+      expect(await list({ level: 2 }, true)).toEqual(["tob:Aid", "tob:Shield"]);
+      // Every version (all_versions, documents): by name, then preference.
+      expect(await list({ school: "evocation" }, false)).toEqual([
+        "srd-2024:Fireball",
+        "srd-2014:Fireball",
+        "tob:fireball",
+        "homebrew-pack:Fireball",
+        "srd-2014:Light",
+        "srd-2014:Zephyr",
+      ]);
+      // Another preference than the stored one (grouped per call): the same rule.
+      expect(await list({}, true, 0, 20, ["tob"])).toEqual([
+        "tob:Aid",
+        "tob:fireball",
+        "tob:Shield",
+        "srd-2024:Blight",
+        "srd-2014:Light",
+        "srd-2014:Zephyr",
+      ]);
+    },
+  );
 });
 
 describe("collapsed answers from the stored ranks", () => {

@@ -38,7 +38,8 @@ function creatures() {
 function setLateValues(db: Database): void {
   db.exec("UPDATE entities SET traits = '|bite|keen hearing and smell|pack tactics|' WHERE name = 'Wolf'");
   db.exec(
-    "UPDATE entities SET traits = '|fey ancestry|sunlight sensitivity|', environments = '|underdark|' WHERE name = 'Drow'",
+    "UPDATE entities SET traits = '|fey ancestry|sunlight " +
+      "sensitivity|', environments = '|underdark|' WHERE name = 'Drow'",
   );
   db.exec("UPDATE entities SET traits = '|nimble escape|', environments = '|forest|' WHERE name = 'Goblin'");
 }
@@ -81,49 +82,55 @@ describe("indexes of the later filter columns", () => {
     }
   });
 
-  test("a store without them, or with one made before a column was added, gets them on open; lists answer the same", async () => {
-    const { store: fresh, cleanup } = makeStore(creatures());
-    setLateValues(fresh.db);
-    const lists = async (s: Store) => ({
-      pack: await names(s, { trait: "Pack Tactics" }),
-      under: await names(s, { environment: "underdark" }),
-      forest: await names(s, { environment: "forest", cr_max: 1 }),
-    });
-    const before = await lists(fresh);
-    cleanup();
-    expect(before).toEqual({ pack: ["srd-2014:Wolf"], under: ["srd-2014:Drow"], forest: ["srd-2014:Goblin"] });
-    await reopenedAfter(
-      creatures(),
-      (s) => {
-        setLateValues(s.db);
-        const late = lateFilterColumns(s.db);
-        s.db.exec("DROP INDEX entities_late_by_name");
-        // Made by hand over every row: not the partial index this build wants.
-        s.db.exec(
-          `DROP INDEX entities_late_by_cr; CREATE INDEX entities_late_by_cr ON entities(${[...CR_LEAD, ...late].join(", ")})`,
-        );
-        // As if the table had no `environments` yet when the index was made.
-        s.db.exec(
-          `DROP INDEX entities_late_by_preference; CREATE INDEX entities_late_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, name_form, ${late.filter((c) => c !== "environments").join(", ")})`,
-        );
-      },
-      async (again) => {
-        const late = lateFilterColumns(again.db);
-        expect(indexColumns(again.db, "entities_late_by_preference")).toEqual([
-          "kind",
-          "doc_rank",
-          "name",
-          "dup_of",
-          "group_rank",
-          "name_form",
-          ...late,
-        ]);
-        expect(indexColumns(again.db, "entities_late_by_name")).toEqual(["kind", "name", ...late]);
-        expect(indexSql(again.db, "entities_late_by_cr")).toEndWith(") WHERE cr IS NOT NULL");
-        expect(await lists(again)).toEqual(before);
-      },
-    );
-  });
+  test(
+    "a store without them, or with one made before a column " + "was added, gets them on open; lists answer the same",
+    async () => {
+      const { store: fresh, cleanup } = makeStore(creatures());
+      setLateValues(fresh.db);
+      const lists = async (s: Store) => ({
+        pack: await names(s, { trait: "Pack Tactics" }),
+        under: await names(s, { environment: "underdark" }),
+        forest: await names(s, { environment: "forest", cr_max: 1 }),
+      });
+      const before = await lists(fresh);
+      cleanup();
+      expect(before).toEqual({ pack: ["srd-2014:Wolf"], under: ["srd-2014:Drow"], forest: ["srd-2014:Goblin"] });
+      await reopenedAfter(
+        creatures(),
+        (s) => {
+          setLateValues(s.db);
+          const late = lateFilterColumns(s.db);
+          s.db.exec("DROP INDEX entities_late_by_name");
+          // Made by hand over every row: not the partial index this build wants.
+          s.db.exec(
+            `DROP INDEX entities_late_by_cr; CREATE INDEX entities_late_by_cr ` +
+              `ON entities(${[...CR_LEAD, ...late].join(", ")})`,
+          );
+          // As if the table had no `environments` yet when the index was made.
+          s.db.exec(
+            `DROP INDEX entities_late_by_preference; CREATE INDEX ` +
+              `entities_late_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, ` +
+              `name_form, ${late.filter((c) => c !== "environments").join(", ")})`,
+          );
+        },
+        async (again) => {
+          const late = lateFilterColumns(again.db);
+          expect(indexColumns(again.db, "entities_late_by_preference")).toEqual([
+            "kind",
+            "doc_rank",
+            "name",
+            "dup_of",
+            "group_rank",
+            "name_form",
+            ...late,
+          ]);
+          expect(indexColumns(again.db, "entities_late_by_name")).toEqual(["kind", "name", ...late]);
+          expect(indexSql(again.db, "entities_late_by_cr")).toEndWith(") WHERE cr IS NOT NULL");
+          expect(await lists(again)).toEqual(before);
+        },
+      );
+    },
+  );
 
   test("a full index where the partial one is wanted, the others current: made again on open", async () => {
     await reopenedAfter(
@@ -131,7 +138,8 @@ describe("indexes of the later filter columns", () => {
       (s) => {
         const late = lateFilterColumns(s.db);
         s.db.exec(
-          `DROP INDEX entities_late_by_cr; CREATE INDEX entities_late_by_cr ON entities(${[...CR_LEAD, ...late].join(", ")})`,
+          `DROP INDEX entities_late_by_cr; CREATE INDEX entities_late_by_cr ` +
+            `ON entities(${[...CR_LEAD, ...late].join(", ")})`,
         );
         expect(indexSql(s.db, "entities_late_by_cr")).not.toContain("WHERE");
       },
@@ -142,41 +150,47 @@ describe("indexes of the later filter columns", () => {
     );
   });
 
-  test("an index a newer build made with more columns is kept; a store with current indexes opens without a write lock", async () => {
-    await reopenedAfter(
-      creatures(),
-      (s) => {
-        const late = lateFilterColumns(s.db);
-        // A newer build's filter table has one more column (here: `slug` stands for it).
-        s.db.exec(
-          `DROP INDEX entities_late_by_name; CREATE INDEX entities_late_by_name ON entities(kind, name, ${late.join(", ")}, slug)`,
-        );
-        s.db.exec(
-          `DROP INDEX entities_late_by_cr; CREATE INDEX entities_late_by_cr ON entities(${[...CR_LEAD, ...late].join(", ")}, slug) WHERE cr IS NOT NULL`,
-        );
-      },
-      async (again) => {
-        expect(indexColumns(again.db, "entities_late_by_name").at(-1)).toBe("slug");
-        expect(indexColumns(again.db, "entities_late_by_cr").at(-1)).toBe("slug");
-      },
-    );
-    const { store, cleanup } = makeStore(creatures());
-    try {
-      store.close();
-      // Another connection holds the write lock (a sync): opening must not need it.
-      const writer = new Database(store.path);
-      writer.exec("BEGIN IMMEDIATE");
+  test(
+    "an index a newer build made with more columns is kept; " +
+      "a store with current indexes opens without a write lock",
+    async () => {
+      await reopenedAfter(
+        creatures(),
+        (s) => {
+          const late = lateFilterColumns(s.db);
+          // A newer build's filter table has one more column (here: `slug` stands for it).
+          s.db.exec(
+            `DROP INDEX entities_late_by_name; CREATE INDEX entities_late_by_name ` +
+              `ON entities(kind, name, ${late.join(", ")}, slug)`,
+          );
+          s.db.exec(
+            `DROP INDEX entities_late_by_cr; CREATE INDEX entities_late_by_cr ON ` +
+              `entities(${[...CR_LEAD, ...late].join(", ")}, slug) WHERE cr IS NOT NULL`,
+          );
+        },
+        async (again) => {
+          expect(indexColumns(again.db, "entities_late_by_name").at(-1)).toBe("slug");
+          expect(indexColumns(again.db, "entities_late_by_cr").at(-1)).toBe("slug");
+        },
+      );
+      const { store, cleanup } = makeStore(creatures());
       try {
-        const again = openStore({ path: store.path, busyTimeoutMs: 0 });
-        again.close();
+        store.close();
+        // Another connection holds the write lock (a sync): opening must not need it.
+        const writer = new Database(store.path);
+        writer.exec("BEGIN IMMEDIATE");
+        try {
+          const again = openStore({ path: store.path, busyTimeoutMs: 0 });
+          again.close();
+        } finally {
+          writer.exec("ROLLBACK");
+          writer.close();
+        }
       } finally {
-        writer.exec("ROLLBACK");
-        writer.close();
+        cleanup();
       }
-    } finally {
-      cleanup();
-    }
-  });
+    },
+  );
 
   test("lists by trait or environment read the indexes, not the creatures' rows", () => {
     const { store, cleanup } = makeStore(creatures());
@@ -187,7 +201,8 @@ describe("indexes of the later filter columns", () => {
         const w = andWhere(f.where, firstOfGroup(f.where));
         return store.db
           .query<{ detail: string }, SqlValue[]>(
-            `EXPLAIN QUERY PLAN SELECT e.name, e.kind, e.name_form FROM entities e WHERE ${w.sql} ORDER BY ${order}, e.name, e.kind LIMIT 20`,
+            `EXPLAIN QUERY PLAN SELECT e.name, e.kind, e.name_form FROM ` +
+              `entities e WHERE ${w.sql} ORDER BY ${order}, e.name, e.kind LIMIT 20`,
           )
           .all(...w.params)
           .map((r) => r.detail);

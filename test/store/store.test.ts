@@ -80,7 +80,7 @@ describe("store", () => {
 });
 
 describe("migrations", () => {
-  test("versions rise by one from 1 (a store records the last it ran: two of one number would skip the second)", async () => {
+  test("versions rise by one from 1 (a store records the last it ran: a duplicate would skip the second)", async () => {
     const { MIGRATIONS, SCHEMA_VERSION } = await import("../../src/store/schema.ts");
     expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
     expect(SCHEMA_VERSION).toBe(MIGRATIONS.length);

@@ -40,19 +40,30 @@ export interface Rendered {
   height: number;
 }
 
-const HOST = `<!doctype html><html><body style="margin:0;background:#888">
-<iframe id="card" sandbox="allow-scripts" style="border:0;width:100%;height:200px;display:block"></iframe>
+const HOST =
+  `<!doctype html><html><body style="margin:0;background:#888">
+<iframe id="card" sandbox="allow-scripts" ` +
+  `style="border:0;width:100%;height:200px;display:block"></iframe>
 <script>
-window.hostLog = [];
+window.hostLog = ` +
+  `[];
 function start(html, result, theme) {
   var frame = document.getElementById("card");
-  window.addEventListener("message", function (ev) {
+  ` +
+  `window.addEventListener("message", function (ev) {
     if (ev.source !== frame.contentWindow) return;
-    var m = ev.data; window.hostLog.push(m.method || "response");
-    var reply = function (msg) { frame.contentWindow.postMessage(msg, "*"); };
-    if (m.method === "ui/initialize") reply({ jsonrpc: "2.0", id: m.id, result: { protocolVersion: "2026-01-26", hostInfo: { name: "lk-test-host", version: "0" }, hostCapabilities: {}, hostContext: { theme: theme } } });
-    else if (m.method === "ui/notifications/initialized") reply({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: result });
-    else if (m.method === "ui/notifications/size-changed") { frame.style.height = m.params.height + "px"; window.cardHeight = m.params.height; }
+    var m ` +
+  `= ev.data; window.hostLog.push(m.method || "response");
+    var reply = function (msg) { ` +
+  `frame.contentWindow.postMessage(msg, "*"); };
+    if (m.method === "ui/initialize") reply({ jsonrpc: "2.0", id: ` +
+  `m.id, result: { protocolVersion: "2026-01-26", hostInfo: { name: "lk-test-host", version: "0" }, ` +
+  `hostCapabilities: {}, hostContext: { theme: theme } } });
+    else if (m.method === "ui/notifications/initialized") ` +
+  `reply({ jsonrpc: "2.0", method: "ui/notifications/tool-result", params: result });
+ ` +
+  `   else if (m.method === "ui/notifications/size-changed") { frame.style.height = m.params.height + ` +
+  `"px"; window.cardHeight = m.params.height; }
   });
   frame.srcdoc = html;
 }

@@ -64,7 +64,8 @@ export function sampleEntities(): Entity[] {
         casting_time: "1 action",
         damage_types: ["fire"],
       },
-      "A bright streak flashes to a point you choose and blossoms into an explosion of flame. Each creature in a 20-foot sphere takes 8d6 fire damage.",
+      "A bright streak flashes to a point you choose and blossoms into an " +
+        "explosion of flame. Each creature in a 20-foot sphere takes 8d6 fire damage.",
     ),
     spell(
       "Fireball",
@@ -77,7 +78,8 @@ export function sampleEntities(): Entity[] {
         casting_time: "1 action",
         damage_types: ["fire"],
       },
-      "A bright streak flashes from you and explodes into a fiery blast. Creatures in a 20-foot sphere take fire damage.",
+      "A bright streak flashes from you and explodes into a fiery " +
+        "blast. Creatures in a 20-foot sphere take fire damage.",
       { doc: "srd-2024" },
     ),
     spell(
@@ -104,7 +106,8 @@ export function sampleEntities(): Entity[] {
         casting_time: "1 action",
         damage_types: ["fire"],
       },
-      "You create a wall of fire on a solid surface. The wall deals fire damage to creatures that end their turn near it.",
+      "You create a wall of fire on a solid surface. The wall " +
+        "deals fire damage to creatures that end their turn near it.",
     ),
     spell(
       "Fire Shield",
@@ -143,7 +146,8 @@ export function sampleEntities(): Entity[] {
         casting_time: "1 action",
         damage_types: ["force"],
       },
-      "You create three glowing darts of magical force. Each dart hits a creature of your choice and deals force damage.",
+      "You create three glowing darts of magical force. Each " +
+        "dart hits a creature of your choice and deals force damage.",
     ),
     spell(
       "Shield",
@@ -155,7 +159,8 @@ export function sampleEntities(): Entity[] {
         ritual: false,
         casting_time: "1 reaction",
       },
-      "An invisible barrier of magical force appears and protects you, granting +5 to AC until the start of your next turn.",
+      "An invisible barrier of magical force appears and protects " +
+        "you, granting +5 to AC until the start of your next turn.",
     ),
     spell(
       "Cure Wounds",
@@ -167,7 +172,8 @@ export function sampleEntities(): Entity[] {
         ritual: false,
         casting_time: "1 action",
       },
-      "A creature you touch regains a number of hit points. This spell heals wounds but has no effect on undead or constructs.",
+      "A creature you touch regains a number of hit points. This " +
+        "spell heals wounds but has no effect on undead or constructs.",
     ),
     spell(
       "Healing Word",
@@ -447,9 +453,13 @@ export async function reopenedAfter(
 }
 
 /** Turn a store back into what schema 6 wrote: no doc_rank, the filter indexes of migration 5. */
-const FILTER_COLS = `document_key, document_source, key, slug, level, school, classes, concentration, ritual,
-  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
-  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic`;
+const FILTER_COLS =
+  `document_key, document_source, key, slug, level, school, classes, concentration, ritual,
+  casting_time, ` +
+  `damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, ` +
+  `damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, ` +
+  `damage_immunities, damage_resistances, condition_immunities, legendary, properties, components, magic`;
 
 /**
  * Drop the indexes of the filter table's later columns (store/filter-columns.ts): a store written
@@ -457,30 +467,44 @@ const FILTER_COLS = `document_key, document_source, key, slug, level, school, cl
  */
 export function dropLateIndexes(raw: Database): void {
   raw.exec(
-    "DROP INDEX IF EXISTS entities_late_by_preference; DROP INDEX IF EXISTS entities_late_by_name; DROP INDEX IF EXISTS entities_late_by_cr;",
+    "DROP INDEX IF EXISTS entities_late_by_preference; DROP INDEX IF " +
+      "EXISTS entities_late_by_name; DROP INDEX IF EXISTS entities_late_by_cr;",
   );
 }
 
 /** Turn a store back into schema 10: entities_by_form without name, no entities_creature_type. */
 export function undoMigration11(raw: Database): void {
   dropLateIndexes(raw);
-  raw.exec(`
+  raw.exec(
+    `
 DROP INDEX IF EXISTS entities_creature_type;
-DROP INDEX entities_by_form; CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, ${FILTER_COLS});
-UPDATE meta SET value = '10' WHERE key = 'schema_version';`);
+DROP INDEX entities_by_form; ` +
+      `CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, ` +
+      `${FILTER_COLS});
+UPDATE meta SET value = '10' WHERE key = 'schema_version';`,
+  );
 }
 
 /** Turn a store back into schema 9: the indexes of migrations 6 and 7, without name_form (migration 10). */
 export function undoMigration10(raw: Database): void {
   undoMigration11(raw);
-  raw.exec(`
-DROP INDEX entities_spell; CREATE INDEX entities_spell ON entities(kind, level, school, dup_of, group_rank, name, doc_rank);
-DROP INDEX entities_creature; CREATE INDEX entities_creature ON entities(kind, cr, creature_type, dup_of, group_rank, name, doc_rank);
-DROP INDEX entities_equipment; CREATE INDEX entities_equipment ON entities(kind, category, rarity, dup_of, group_rank, name, doc_rank);
-DROP INDEX entities_rule; CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, name, doc_rank);
-DROP INDEX entities_listing; CREATE INDEX entities_listing ON entities(kind, name, dup_of, group_rank, ${FILTER_COLS});
-DROP INDEX entities_by_preference; CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, ${FILTER_COLS});
-UPDATE meta SET value = '9' WHERE key = 'schema_version';`);
+  raw.exec(
+    `
+DROP INDEX entities_spell; CREATE INDEX entities_spell ON entities(kind, level, school, dup_of, group_rank, ` +
+      `name, doc_rank);
+DROP INDEX entities_creature; CREATE INDEX entities_creature ON entities(kind, cr, ` +
+      `creature_type, dup_of, group_rank, name, doc_rank);
+DROP INDEX entities_equipment; CREATE INDEX ` +
+      `entities_equipment ON entities(kind, category, rarity, dup_of, group_rank, name, doc_rank);
+DROP INDEX entities_rule; ` +
+      `CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, name, doc_rank);
+DROP ` +
+      `INDEX entities_listing; CREATE INDEX entities_listing ON entities(kind, name, dup_of, group_rank, ` +
+      `${FILTER_COLS});
+DROP INDEX entities_by_preference; CREATE INDEX entities_by_preference ON entities(kind, doc_rank, ` +
+      `name, dup_of, group_rank, ${FILTER_COLS});
+UPDATE meta SET value = '9' WHERE key = 'schema_version';`,
+  );
 }
 
 /** Turn a store back into schema 7: no stored name forms (lists grouped by NOCASE name). */
@@ -494,14 +518,21 @@ UPDATE meta SET value = '7' WHERE key = 'schema_version';`);
 
 export function undoMigration7(raw: Database): void {
   undoMigration8(raw);
-  raw.exec(`
+  raw.exec(
+    `
 DROP INDEX IF EXISTS entities_by_preference;
-DROP INDEX entities_spell; CREATE INDEX entities_spell ON entities(kind, level, school, dup_of, group_rank, name);
-DROP INDEX entities_creature; CREATE INDEX entities_creature ON entities(kind, cr, creature_type, dup_of, group_rank, name);
-DROP INDEX entities_equipment; CREATE INDEX entities_equipment ON entities(kind, category, rarity, dup_of, group_rank, name);
-DROP INDEX entities_rule; CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, name);
+DROP INDEX entities_spell; CREATE INDEX entities_spell ` +
+      `ON entities(kind, level, school, dup_of, group_rank, name);
+DROP INDEX entities_creature; CREATE INDEX ` +
+      `entities_creature ON entities(kind, cr, creature_type, dup_of, group_rank, name);
+DROP INDEX entities_equipment; ` +
+      `CREATE INDEX entities_equipment ON entities(kind, category, rarity, dup_of, group_rank, name);
+DROP ` +
+      `INDEX entities_rule; CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, ` +
+      `name);
 ALTER TABLE entities DROP COLUMN doc_rank;
-UPDATE meta SET value = '6' WHERE key = 'schema_version';`);
+UPDATE meta SET value = '6' WHERE key = 'schema_version';`,
+  );
 }
 
 /** Turn a store back into what schema 4 wrote: the indexes before migrations 5, 6 and 7, no group_rank. */

@@ -92,7 +92,8 @@ const text = (status: number, body: string, type = "text/plain"): Reply => ({
 const html404 = () =>
   text(
     404,
-    '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Not Found</title>\n</head>\n<body>\n  <h1>Not Found</h1></body>\n</html>\n',
+    '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Not ' +
+      "Found</title>\n</head>\n<body>\n  <h1>Not Found</h1></body>\n</html>\n",
     "text/html",
   );
 

@@ -11,7 +11,10 @@ import { buildServer } from "../../src/server/mcp.ts";
 import { LineStdioTransport } from "../../src/server/transports/stdio-transport.ts";
 
 export interface Loopback {
-  /** One request; resolves with its JSON-RPC response; rejects when none comes within the timeout, or the connection is (or gets) closed. */
+  /**
+   * One request; resolves with its JSON-RPC response; rejects when none comes within the timeout, or the connection is
+   * (or gets) closed.
+   */
   request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>>;
   close(): Promise<void>;
 }

@@ -33,7 +33,10 @@ afterAll(() => synced.cleanup());
 
 const NOW = new Date("2026-01-02T03:04:05Z");
 
-/** Deps as the server has them (tool answers: omitText), counting the hits that came with a body; `bodies: false` never passes them on. */
+/**
+ * Deps as the server has them (tool answers: omitText), counting the hits that came with a body; `bodies: false` never
+ * passes them on.
+ */
 function deps(bodies: boolean, seen: { compact: number; hits: number }): ToolDeps {
   const ctx: SearchContext = { store, embedder: noModel(), embeddingTimeoutMs: 2000 };
   return {
@@ -104,7 +107,8 @@ describe("compact rows remembered", () => {
   test("a store change is answered from the entities, and its answers remember new bodies", async () => {
     const row = store.db
       .query<{ id: number; origin: string; name: string }, []>(
-        "SELECT id, origin, name FROM entities WHERE kind = 'spell' AND group_rank = 0 AND origin LIKE 'open5e%' ORDER BY name LIMIT 1",
+        "SELECT id, origin, name FROM entities WHERE kind = 'spell' AND " +
+          "group_rank = 0 AND origin LIKE 'open5e%' ORDER BY name LIMIT 1",
       )
       .get()!;
     const seen = { compact: 0, hits: 0 };

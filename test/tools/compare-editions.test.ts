@@ -31,7 +31,9 @@ beforeAll(async () => {
       level: 3,
       school: "evocation",
       range: "150 feet",
-      desc: "A bright streak flashes from you to a point. Each creature there makes a Dexterity save, taking 8d6 Fire damage on a failed one.",
+      desc:
+        "A bright streak flashes from you to a point. Each creature there " +
+        "makes a Dexterity save, taking 8d6 Fire damage on a failed one.",
     }),
     withData(makeEntity("creature", "Thug", { cr: 0.5 }), {
       cr: 0.5,

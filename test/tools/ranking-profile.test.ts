@@ -1,4 +1,7 @@
-/** Each search tool ranks with its own fusion constants (src/search/rank/fusion.ts): it passes its profile to the search. */
+/**
+ * Each search tool ranks with its own fusion constants (src/search/rank/fusion.ts): it passes its profile to the
+ * search.
+ */
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { SearchQuery } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";

@@ -27,7 +27,9 @@ const expr = (s: string): DiceExpr => {
 };
 const same = (a: Fraction, b: Fraction) => expect(fractionText(a)).toBe(fractionText(b));
 
-/** Every roll of `count` dice listed, each die rerolled once at or below `o.rerollAtMost` (as n² equally likely pairs). */
+/**
+ * Every roll of `count` dice listed, each die rerolled once at or below `o.rerollAtMost` (as n² equally likely pairs).
+ */
 function bruteForce(
   count: number,
   sides: number,
@@ -141,7 +143,9 @@ describe("d20 tests", () => {
 describe("stat block attacks", () => {
   const bite = {
     name: "Bite",
-    desc: "Melee Weapon Attack: +14 to hit, reach 10 ft., one target. Hit: 19 (2d10 + 8) piercing damage plus 7 (2d6) fire damage.",
+    desc:
+      "Melee Weapon Attack: +14 to hit, reach 10 ft., one target. " +
+      "Hit: 19 (2d10 + 8) piercing damage plus 7 (2d6) fire damage.",
     usage: null,
     cost: null,
   };
@@ -171,7 +175,9 @@ describe("stat block attacks", () => {
     // The two-handed grip is another way to hit, not extra damage.
     const axe = parseAttack({
       name: "Battleaxe",
-      desc: "Melee Weapon Attack: +4 to hit, reach 5 ft., one target. Hit: 6 (1d8 + 2) slashing damage, or 7 (1d10 + 2) slashing damage if used with two hands.",
+      desc:
+        "Melee Weapon Attack: +4 to hit, reach 5 ft., one target. Hit: 6 (1d8 + 2) " +
+        "slashing damage, or 7 (1d10 + 2) slashing damage if used with two hands.",
       usage: null,
       cost: null,
     });
@@ -189,7 +195,8 @@ describe("stat block attacks", () => {
   test("Multiattack wordings", () => {
     const atks = [parseAttack(bite)!, parseAttack(claw)!];
     const plan = readMultiattack(
-      "The dragon can use its Frightful Presence. It then makes three attacks: one with its bite and two with its claws.",
+      "The dragon can use its Frightful Presence. It then makes " +
+        "three attacks: one with its bite and two with its claws.",
       atks,
     );
     expect(plan?.plan.map((p) => `${p.count} ${p.attack.name}`)).toEqual(["1 Bite", "2 Claw"]);
@@ -221,13 +228,17 @@ describe("roll_odds through an MCP client", () => {
       actions: [
         {
           name: "Multiattack",
-          desc: "The dragon can use its Frightful Presence. It then makes three attacks: one with its bite and two with its claws.",
+          desc:
+            "The dragon can use its Frightful Presence. It then makes " +
+            "three attacks: one with its bite and two with its claws.",
           usage: null,
           cost: null,
         },
         {
           name: "Bite",
-          desc: "Melee Weapon Attack: +14 to hit, reach 10 ft., one target. Hit: 19 (2d10 + 8) piercing damage plus 7 (2d6) fire damage.",
+          desc:
+            "Melee Weapon Attack: +14 to hit, reach 10 ft., one target. " +
+            "Hit: 19 (2d10 + 8) piercing damage plus 7 (2d6) fire damage.",
           usage: null,
           cost: null,
         },

@@ -1,4 +1,7 @@
-/** tools/kit/validate.ts (through the tool registry): argument errors name the parameter, the problem and the valid values. */
+/**
+ * tools/kit/validate.ts (through the tool registry): argument errors name the parameter, the problem and the valid
+ * values.
+ */
 import { describe, expect, test } from "bun:test";
 import * as z from "zod";
 import { TOOLS } from "../../src/tools/index.ts";

@@ -196,31 +196,35 @@ describe("limit and order", () => {
     expect((await run({ limit: 5 })).hits.length).toBe(5);
   });
 
-  test("structured results: by name, then document preference (official SRDs, newer first), then document_key, key; no score", async () => {
-    const r = await run({});
-    expect(r.mode).toBe("structured");
-    expect(r.message).toBeUndefined();
-    const pref = (d: string) => (d === "srd-2024" ? 0 : d === "srd-2014" ? 1 : 2);
-    const expected = sampleEntities()
-      .filter((e) => e.kind === "spell")
-      .sort((a, b) => {
-        const an = a.name.toLowerCase();
-        const bn = b.name.toLowerCase();
-        if (an !== bn) return an < bn ? -1 : 1;
-        return (
-          pref(a.document_key) - pref(b.document_key) ||
-          (a.document_key < b.document_key ? -1 : a.document_key > b.document_key ? 1 : a.key < b.key ? -1 : 1)
-        );
-      })
-      .map((e) => `${e.name} [${e.document_key}]`);
-    expect(labels(r)).toEqual(expected);
-    expect(r.total).toBe(expected.length);
-    const fb = labels(r).indexOf("Fireball [srd-2024]");
-    expect(labels(r)[fb + 1]).toBe("Fireball [srd-2014]");
-    for (const h of r.hits) expect(h.similarity_score).toBeUndefined();
-    // paging through with a smaller limit gives a prefix of the same order
-    expect(labels(await run({ limit: 4 }))).toEqual(expected.slice(0, 4));
-  });
+  test(
+    "structured results: by name, then document preference " +
+      "(official SRDs, newer first), then document_key, key; no score",
+    async () => {
+      const r = await run({});
+      expect(r.mode).toBe("structured");
+      expect(r.message).toBeUndefined();
+      const pref = (d: string) => (d === "srd-2024" ? 0 : d === "srd-2014" ? 1 : 2);
+      const expected = sampleEntities()
+        .filter((e) => e.kind === "spell")
+        .sort((a, b) => {
+          const an = a.name.toLowerCase();
+          const bn = b.name.toLowerCase();
+          if (an !== bn) return an < bn ? -1 : 1;
+          return (
+            pref(a.document_key) - pref(b.document_key) ||
+            (a.document_key < b.document_key ? -1 : a.document_key > b.document_key ? 1 : a.key < b.key ? -1 : 1)
+          );
+        })
+        .map((e) => `${e.name} [${e.document_key}]`);
+      expect(labels(r)).toEqual(expected);
+      expect(r.total).toBe(expected.length);
+      const fb = labels(r).indexOf("Fireball [srd-2024]");
+      expect(labels(r)[fb + 1]).toBe("Fireball [srd-2014]");
+      for (const h of r.hits) expect(h.similarity_score).toBeUndefined();
+      // paging through with a smaller limit gives a prefix of the same order
+      expect(labels(await run({ limit: 4 }))).toEqual(expected.slice(0, 4));
+    },
+  );
 
   test("hits carry the full entity with data and filters", async () => {
     const r = await run({ kinds: ["creature"], filters: { cr: "1/4" }, limit: 1 });

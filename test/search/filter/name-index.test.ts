@@ -43,7 +43,9 @@ const KINDS: EntityKind[][] = [["spell"], ["creature"], ["spell", "creature"], [
 /** What the SQL of the partial step matches (ids), among the answering entities of `kinds`. */
 function sqlPartial(kinds: readonly string[], text: string): number[] {
   const slug = slugify(text);
-  const sql = `SELECT id FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) AND (name LIKE ? ESCAPE '\\' ${slug ? "OR slug LIKE ? ESCAPE '\\'" : ""}) ORDER BY id`;
+  const sql =
+    `SELECT id FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) ` +
+    `AND (name LIKE ? ESCAPE '\\' ${slug ? "OR slug LIKE ? ESCAPE '\\'" : ""}) ORDER BY id`;
   const params = [...kinds, `%${escapeLike(text)}%`, ...(slug ? [`%${escapeLike(slug)}%`] : [])];
   return db
     .query<{ id: number }, string[]>(sql)
@@ -58,7 +60,8 @@ function scanClosest(kinds: readonly string[], name: string, max = 3): string[] 
   const limit = Math.max(2, Math.floor(want.length / 4));
   const names = db
     .query<{ name: string }, string[]>(
-      `SELECT DISTINCT name FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) ORDER BY id`,
+      `SELECT DISTINCT name FROM entities WHERE dup_of IS NULL ` +
+        `AND kind IN (${kinds.map(() => "?").join(",")}) ORDER BY id`,
     )
     .all(...kinds)
     .map((r) => r.name);
@@ -79,7 +82,9 @@ function scanClosest(kinds: readonly string[], name: string, max = 3): string[] 
     .map((f) => f.name);
 }
 
-/** `name` with one to three edits (substitution, deletion, insertion or a swap of neighbours), chosen by `seed`. Pure. */
+/**
+ * `name` with one to three edits (substitution, deletion, insertion or a swap of neighbours), chosen by `seed`. Pure.
+ */
 function mutate(name: string, seed: number): string {
   let x = name;
   let r = seed * 7919 + 17;
@@ -157,7 +162,8 @@ describe("name index", () => {
     const sqlKey = (kinds: readonly string[], key: string) =>
       db
         .query<{ id: number }, string[]>(
-          `SELECT id FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) AND key = ? COLLATE NOCASE ORDER BY id`,
+          `SELECT id FROM entities WHERE dup_of IS NULL AND kind IN ` +
+            `(${kinds.map(() => "?").join(",")}) AND key = ? COLLATE NOCASE ORDER BY id`,
         )
         .all(...kinds, key)
         .map((r) => r.id);
@@ -178,23 +184,27 @@ describe("name index", () => {
     expect(closestNames(db, ["spell", "creature"], null, "Magic Misile")).toEqual(["Magic Missile", "Magic Circle"]);
   });
 
-  test("did you mean, over many misspellings of the stored names (one to three edits, any letters): the full scan's answer", () => {
-    const names = db
-      .query<{ name: string }, []>("SELECT DISTINCT name FROM entities WHERE dup_of IS NULL ORDER BY id")
-      .all()
-      .map((r) => r.name);
-    const mutated = names.flatMap((n, i) => [mutate(n, i), mutate(n, i + 101), mutate(n, i + 202)]);
-    expect(mutated.length).toBeGreaterThan(60);
-    // Each twice: the index's scratch counts start from zero every time.
-    for (const kinds of KINDS)
-      for (const t of mutated)
-        for (let k = 0; k < 2; k++)
-          expect({ kinds, t, near: closestNames(db, kinds, null, t) }).toEqual({
-            kinds,
-            t,
-            near: scanClosest(kinds, t),
-          });
-  });
+  test(
+    "did you mean, over many misspellings of the stored names " +
+      "(one to three edits, any letters): the full scan's answer",
+    () => {
+      const names = db
+        .query<{ name: string }, []>("SELECT DISTINCT name FROM entities WHERE dup_of IS NULL ORDER BY id")
+        .all()
+        .map((r) => r.name);
+      const mutated = names.flatMap((n, i) => [mutate(n, i), mutate(n, i + 101), mutate(n, i + 202)]);
+      expect(mutated.length).toBeGreaterThan(60);
+      // Each twice: the index's scratch counts start from zero every time.
+      for (const kinds of KINDS)
+        for (const t of mutated)
+          for (let k = 0; k < 2; k++)
+            expect({ kinds, t, near: closestNames(db, kinds, null, t) }).toEqual({
+              kinds,
+              t,
+              near: scanClosest(kinds, t),
+            });
+    },
+  );
 
   test("letterBits: strings whose character sets differ in b bits are at least ⌈b ÷ 2⌉ edits apart", () => {
     const words = [
@@ -233,7 +243,8 @@ describe("name index", () => {
     const sqlHas = (kinds: readonly string[], name: string) =>
       db
         .query<{ x: number }, string[]>(
-          `SELECT 1 AS x FROM entities WHERE dup_of IS NULL AND kind IN (${kinds.map(() => "?").join(",")}) AND name = ? LIMIT 1`,
+          `SELECT 1 AS x FROM entities WHERE dup_of IS NULL AND kind ` +
+            `IN (${kinds.map(() => "?").join(",")}) AND name = ? LIMIT 1`,
         )
         .get(...kinds, name) !== null;
     const inputs = [
@@ -261,7 +272,7 @@ describe("name index", () => {
     expect(nameIndex(db).hasName(["spell"], "Fire\uD800")).toBeUndefined();
   });
 
-  test("the exact step answered from the index (no filter) is the step SQL picks, and with filters SQL still decides", () => {
+  test("the exact step answered from the index (no filter) is SQL's pick; with filters SQL still decides", () => {
     nameIndex(db);
     const plain = buildFilterWhere(["spell", "creature"], {}, null);
     const filtered = buildFilterWhere(["spell", "creature"], {}, ["srd-2014"]);

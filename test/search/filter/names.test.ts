@@ -106,7 +106,7 @@ describe("name matching", () => {
     expect(await byName("opportunity", { kinds: ["rule"] })).toEqual(["Opportunity Attacks"]);
   });
 
-  test("a lookup by key, slug, key suffix or part of a name seeks its rows: no statement walks a whole kind", async () => {
+  test("a lookup by key, slug, key suffix or part of a name seeks its rows: no walk over a whole kind", async () => {
     // Without statistics SQLite takes `kind = ?` for a handful of rows: it walked every spell or
     // creature in a covering index to find one key or slug (names.ts: SLUG_IS, WhereClause.byIds).
     const walksKind = (detail: string) =>

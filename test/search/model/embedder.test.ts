@@ -116,23 +116,27 @@ describe("embedder provider", () => {
     expect(big.dim).toBe(48);
   });
 
-  test("LOREKEEPER_MODEL_DIR wins over the embedded model; without it the embedded model is used (both from the Config)", async () => {
-    process.env.LOREKEEPER_MODEL_DIR = modelA;
-    const fromEnv = createEmbedderProvider({
-      config: loadConfig({ embeddedModelDir: modelB }),
-      allowDownload: false,
-      cacheDir: join(tmp.dir, "cache"),
-    });
-    expect((await fromEnv.get())!.id).toStartWith("custom:tiny-a@");
-    delete process.env.LOREKEEPER_MODEL_DIR;
-    const fromEmbedded = createEmbedderProvider({
-      config: loadConfig({ embeddedModelDir: modelB }),
-      allowDownload: false,
-      cacheDir: join(tmp.dir, "cache"),
-    });
-    expect((await fromEmbedded.get())!.id).toStartWith("custom:tiny-b@");
-    expect(fromEmbedded.info()?.source).toBe("embedded");
-  });
+  test(
+    "LOREKEEPER_MODEL_DIR wins over the embedded model; without " +
+      "it the embedded model is used (both from the Config)",
+    async () => {
+      process.env.LOREKEEPER_MODEL_DIR = modelA;
+      const fromEnv = createEmbedderProvider({
+        config: loadConfig({ embeddedModelDir: modelB }),
+        allowDownload: false,
+        cacheDir: join(tmp.dir, "cache"),
+      });
+      expect((await fromEnv.get())!.id).toStartWith("custom:tiny-a@");
+      delete process.env.LOREKEEPER_MODEL_DIR;
+      const fromEmbedded = createEmbedderProvider({
+        config: loadConfig({ embeddedModelDir: modelB }),
+        allowDownload: false,
+        cacheDir: join(tmp.dir, "cache"),
+      });
+      expect((await fromEmbedded.get())!.id).toStartWith("custom:tiny-b@");
+      expect(fromEmbedded.info()?.source).toBe("embedded");
+    },
+  );
 
   test("a missing model dir makes it unavailable with one clear warning; get() is null", async () => {
     const missing = join(tmp.dir, "no-such-model");
@@ -168,18 +172,22 @@ describe("embedder provider", () => {
     expect(q.reason()).toContain("missing tokenizer.json");
   });
 
-  test("a named model that is not installed or cached, with downloads off, is unavailable; unknown names are explained", async () => {
-    const p = isolated(null, { modelName: "fast-bge-small-en-v1.5" });
-    await captureStderr(async () => expect(await p.get()).toBeNull());
-    expect(p.reason()).toContain("downloading is off");
-    expect(p.reason()).toContain("lorekeeper model install bge-small-en-v1.5");
-    const fastembedOnly = isolated(null, { modelName: "fast-bge-base-en" });
-    await captureStderr(async () => expect(await fastembedOnly.get()).toBeNull());
-    expect(fastembedOnly.reason()).toContain("downloading is off");
-    const q = isolated(null, { modelName: "no-such-model" });
-    await captureStderr(async () => expect(await q.get()).toBeNull());
-    expect(q.reason()).toContain("neither a known model (all-MiniLM-L6-v2");
-  });
+  test(
+    "a named model that is not installed or cached, with " +
+      "downloads off, is unavailable; unknown names are explained",
+    async () => {
+      const p = isolated(null, { modelName: "fast-bge-small-en-v1.5" });
+      await captureStderr(async () => expect(await p.get()).toBeNull());
+      expect(p.reason()).toContain("downloading is off");
+      expect(p.reason()).toContain("lorekeeper model install bge-small-en-v1.5");
+      const fastembedOnly = isolated(null, { modelName: "fast-bge-base-en" });
+      await captureStderr(async () => expect(await fastembedOnly.get()).toBeNull());
+      expect(fastembedOnly.reason()).toContain("downloading is off");
+      const q = isolated(null, { modelName: "no-such-model" });
+      await captureStderr(async () => expect(await q.get()).toBeNull());
+      expect(q.reason()).toContain("neither a known model (all-MiniLM-L6-v2");
+    },
+  );
 
   test("a broken embedded model falls through to the default model (and both reasons are kept)", async () => {
     const p = createEmbedderProvider({
@@ -193,7 +201,7 @@ describe("embedder provider", () => {
     expect(p.reason()).toContain(`model ${DEFAULT_MODEL}`);
   });
 
-  test("without any other model the default model is loaded from the model cache, installed but not in use", async () => {
+  test("without another model the default model is loaded from the model cache, installed but not in use", async () => {
     const modelsDir = join(tmp.dir, "models-default");
     await installModel([modelA], { modelsDir, name: DEFAULT_MODEL, pooling: "cls", use: false });
     const p = createEmbedderProvider({
@@ -294,26 +302,29 @@ describe("model conventions", () => {
     );
   });
 
-  test("model folders: model.onnx, model_optimized.onnx, a single *.onnx, or onnx/; several others are ambiguous", async () => {
-    const mk = async (name: string, files: string[]) => {
-      const d = await createTinyModel(join(tmp.dir, name), { onnxName: files[0] });
-      for (const f of files.slice(1)) {
-        mkdirSync(join(d, f, ".."), { recursive: true });
-        writeFileSync(join(d, f), "x");
-      }
-      return d;
-    };
-    const check = (d: string) => {
-      const c = inspectModelDir(d);
-      return c.ok ? c.onnxFile : c.problem;
-    };
-    expect(check(await mk("m1", ["model_optimized.onnx"]))).toBe("model_optimized.onnx");
-    expect(check(await mk("m2", ["weights.onnx"]))).toBe("weights.onnx");
-    expect(check(await mk("m3", ["a.onnx", "b.onnx"]))).toContain("several ONNX files");
-    const sub = await mk("m4", ["onnx/model.onnx"]);
-    expect(check(sub)).toBe("onnx/model.onnx");
-    expect((await isolated(sub).get())?.dim).toBe(32);
-  });
+  test(
+    "model folders: model.onnx, model_optimized.onnx, a " + "single *.onnx, or onnx/; several others are ambiguous",
+    async () => {
+      const mk = async (name: string, files: string[]) => {
+        const d = await createTinyModel(join(tmp.dir, name), { onnxName: files[0] });
+        for (const f of files.slice(1)) {
+          mkdirSync(join(d, f, ".."), { recursive: true });
+          writeFileSync(join(d, f), "x");
+        }
+        return d;
+      };
+      const check = (d: string) => {
+        const c = inspectModelDir(d);
+        return c.ok ? c.onnxFile : c.problem;
+      };
+      expect(check(await mk("m1", ["model_optimized.onnx"]))).toBe("model_optimized.onnx");
+      expect(check(await mk("m2", ["weights.onnx"]))).toBe("weights.onnx");
+      expect(check(await mk("m3", ["a.onnx", "b.onnx"]))).toContain("several ONNX files");
+      const sub = await mk("m4", ["onnx/model.onnx"]);
+      expect(check(sub)).toBe("onnx/model.onnx");
+      expect((await isolated(sub).get())?.dim).toBe(32);
+    },
+  );
 });
 
 describe("timeouts", () => {

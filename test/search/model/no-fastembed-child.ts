@@ -21,7 +21,6 @@ const query = await e.embedQuery("fire breathing dragon");
 const afterQuery = fastembedLoaded();
 const [passage] = await e.embedPassages(["fire breathing dragon"]);
 const afterPassages = fastembedLoaded();
-process.stdout.write(
-  `${JSON.stringify({ afterQuery, afterPassages, same: query.length === passage!.length && query.every((x, i) => Math.abs(x - passage![i]!) < 1e-5) })}\n`,
-);
+const same = query.length === passage!.length && query.every((x, i) => Math.abs(x - passage![i]!) < 1e-5);
+process.stdout.write(`${JSON.stringify({ afterQuery, afterPassages, same })}\n`);
 process.exit(0);

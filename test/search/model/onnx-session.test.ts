@@ -28,7 +28,7 @@ interface Enc {
 type Encoder = { encode(text: string): Promise<Enc> };
 
 describe("a model folder without fastembed's module", () => {
-  test("the tokenizer encodes as fastembed's loadTokenizer sets it up (truncation, padding, special tokens)", async () => {
+  test("tokenizer encodes as fastembed's loadTokenizer sets it up (truncation, padding, special tokens)", async () => {
     const ours = loadTokenizer(modelDir, 16) as unknown as Encoder;
     const theirs = (Reflect.get(FlagEmbedding, "loadTokenizer") as (dir: string, max: number) => Encoder).call(
       FlagEmbedding,

@@ -1,4 +1,7 @@
-/** Pure pieces of the compact answers: document preference, grouping same-name entries, lean tool schemas, summaries, nearest values. */
+/**
+ * Pure pieces of the compact answers: document preference, grouping same-name entries, lean tool schemas, summaries,
+ * nearest values.
+ */
 import { describe, expect, test } from "bun:test";
 import { formsByKind, groupRows, type LightRow } from "../../../src/search/rank/collapse.ts";
 import { nearestValues } from "../../../src/search/rank/explain.ts";

@@ -301,7 +301,8 @@ describe("stop words and IDF among the candidates", () => {
     const match = buildFtsQuery(contentTokens(queryTokens("what happens at 0 hit points")).map((t) => [t]));
     const first = st.db
       .query<{ name: string }, [string]>(
-        "SELECT e.name AS name FROM entities_fts JOIN entities e ON e.id = entities_fts.rowid WHERE entities_fts MATCH ? AND e.kind = 'rule' ORDER BY bm25(entities_fts, 10.0, 1.0) LIMIT 1",
+        "SELECT e.name AS name FROM entities_fts JOIN entities e ON e.id = entities_fts.rowid WHERE " +
+          "entities_fts MATCH ? AND e.kind = 'rule' ORDER BY bm25(entities_fts, 10.0, 1.0) LIMIT 1",
       )
       .get(match);
     expect(first?.name).toBe("Madness");

@@ -114,70 +114,81 @@ describe("the fixture file", () => {
     expect(file.unknownTags).toEqual({ frobnicate: 1 });
   });
 
-  test("spell fields: level, school letters and homebrew schools, components with cost in copper, concentration, ritual", () => {
-    const s = byName("Cinder Bloom");
-    const d = s.data as SpellData;
-    expect(s.filters).toMatchObject({
-      level: 3,
-      school: "evocation",
-      classes: ["wizard", "sorcerer"],
-      concentration: true,
-      ritual: false,
-      casting_time: "1 action",
-      damage_types: ["fire"],
-    });
-    expect(d.components).toMatchObject({
-      verbal: true,
-      somatic: true,
-      material: true,
-      material_cost: "50 gp",
-      material_consumed: true,
-    });
-    expect(d.range).toBe("90 feet");
-    expect(d.duration).toBe("up to 1 minute");
-    expect(d.saving_throw).toBe("dexterity");
-    expect(d.higher_level).toBe("The damage increases by 1d6 for each slot level above 3rd.");
-    expect(d.desc).toContain("must make a DC 14 Dexterity saving throw, taking 4d6 fire damage");
-    const k = byName("Kindle Ward");
-    expect(k.filters).toMatchObject({ level: 1, school: "pyromancy", ritual: true, casting_time: "10 minutes" });
-    expect((k.data as SpellData).components.material_text).toBe("a bit of charcoal");
-  });
+  test(
+    "spell fields: level, school letters and homebrew schools, " +
+      "components with cost in copper, concentration, ritual",
+    () => {
+      const s = byName("Cinder Bloom");
+      const d = s.data as SpellData;
+      expect(s.filters).toMatchObject({
+        level: 3,
+        school: "evocation",
+        classes: ["wizard", "sorcerer"],
+        concentration: true,
+        ritual: false,
+        casting_time: "1 action",
+        damage_types: ["fire"],
+      });
+      expect(d.components).toMatchObject({
+        verbal: true,
+        somatic: true,
+        material: true,
+        material_cost: "50 gp",
+        material_consumed: true,
+      });
+      expect(d.range).toBe("90 feet");
+      expect(d.duration).toBe("up to 1 minute");
+      expect(d.saving_throw).toBe("dexterity");
+      expect(d.higher_level).toBe("The damage increases by 1d6 for each slot level above 3rd.");
+      expect(d.desc).toContain("must make a DC 14 Dexterity saving throw, taking 4d6 fire damage");
+      const k = byName("Kindle Ward");
+      expect(k.filters).toMatchObject({ level: 1, school: "pyromancy", ritual: true, casting_time: "10 minutes" });
+      expect((k.data as SpellData).components.material_text).toBe("a bit of charcoal");
+    },
+  );
 
-  test("creature fields: CR with lair, type with tags, AC shapes, speeds, senses, damage lists, spellcasting, legendary and lair", () => {
-    const c = byName("Forge Drake");
-    const d = c.data as CreatureData;
-    expect(c.filters).toMatchObject({
-      cr: 7,
-      creature_type: "dragon",
-      size: "large",
-      armor_class: 16,
-      hit_points: 102,
-    });
-    expect(d.cr_display).toBe("7 (8 in lair)");
-    expect(d.subtype).toBe("fire");
-    expect(d.alignment).toBe("chaotic evil");
-    expect(d.armor_detail).toBe("natural armor; 18 while its scales glow");
-    expect(d.speed).toEqual({ walk: 40, fly: 80, hover: true });
-    expect(d.senses).toBe("darkvision 60 ft., blindsight 10 ft., passive Perception 14");
-    expect(d.damage_resistances).toBe("bludgeoning, piercing, slashing from nonmagical attacks");
-    expect(d.saving_throws).toEqual({ dexterity: 4, constitution: 6 });
-    expect(d.skills).toEqual({ perception: 4, sleight_of_hand: 4 });
-    expect(d.actions.find((a) => a.name === "Bite")?.desc).toBe(
-      "Melee Weapon Attack: +8 to hit, reach 10 ft., one target. Hit: 16 (2d10 + 5) piercing damage, and the target is knocked prone.",
-    );
-    expect(d.actions.find((a) => a.name === "Slag Breath")?.usage).toBe("Recharge 5\u20136");
-    expect(d.legendary_actions.map((a) => [a.name, a.cost])).toEqual([
-      ["Tail Sweep", 1],
-      ["Wing Gust (Costs 2 Actions)", 2],
-    ]);
-    expect(d.lair_actions[0]?.desc).toContain("Lava spurts from a vent.");
-    expect(d.environments).toEqual(["mountain", "underdark"]);
-    expect(d.traits.find((t) => t.name === "Innate Spellcasting")?.desc).toContain("1/Day each: fireball, heat metal");
-    expect(d.desc).toContain("hoard slag");
-    const mephit = byName("Ash Mephit");
-    expect(mephit.filters).toMatchObject({ cr: 0.25, creature_type: "elemental", size: "small", armor_class: 11 });
-    expect((mephit.data as CreatureData).speed).toEqual({ walk: 30 });
-  });
+  test(
+    "creature fields: CR with lair, type with tags, AC shapes, " +
+      "speeds, senses, damage lists, spellcasting, legendary and lair",
+    () => {
+      const c = byName("Forge Drake");
+      const d = c.data as CreatureData;
+      expect(c.filters).toMatchObject({
+        cr: 7,
+        creature_type: "dragon",
+        size: "large",
+        armor_class: 16,
+        hit_points: 102,
+      });
+      expect(d.cr_display).toBe("7 (8 in lair)");
+      expect(d.subtype).toBe("fire");
+      expect(d.alignment).toBe("chaotic evil");
+      expect(d.armor_detail).toBe("natural armor; 18 while its scales glow");
+      expect(d.speed).toEqual({ walk: 40, fly: 80, hover: true });
+      expect(d.senses).toBe("darkvision 60 ft., blindsight 10 ft., passive Perception 14");
+      expect(d.damage_resistances).toBe("bludgeoning, piercing, slashing from nonmagical attacks");
+      expect(d.saving_throws).toEqual({ dexterity: 4, constitution: 6 });
+      expect(d.skills).toEqual({ perception: 4, sleight_of_hand: 4 });
+      expect(d.actions.find((a) => a.name === "Bite")?.desc).toBe(
+        "Melee Weapon Attack: +8 to hit, reach 10 ft., one target. Hit: " +
+          "16 (2d10 + 5) piercing damage, and the target is knocked prone.",
+      );
+      expect(d.actions.find((a) => a.name === "Slag Breath")?.usage).toBe("Recharge 5\u20136");
+      expect(d.legendary_actions.map((a) => [a.name, a.cost])).toEqual([
+        ["Tail Sweep", 1],
+        ["Wing Gust (Costs 2 Actions)", 2],
+      ]);
+      expect(d.lair_actions[0]?.desc).toContain("Lava spurts from a vent.");
+      expect(d.environments).toEqual(["mountain", "underdark"]);
+      expect(d.traits.find((t) => t.name === "Innate Spellcasting")?.desc).toContain(
+        "1/Day each: fireball, heat metal",
+      );
+      expect(d.desc).toContain("hoard slag");
+      const mephit = byName("Ash Mephit");
+      expect(mephit.filters).toMatchObject({ cr: 0.25, creature_type: "elemental", size: "small", armor_class: 11 });
+      expect((mephit.data as CreatureData).speed).toEqual({ walk: 30 });
+    },
+  );
 
   test("_copy: the base is copied and _mod applied; what cannot be applied is noted", () => {
     const elder = byName("Elder Ash Mephit").data as CreatureData;

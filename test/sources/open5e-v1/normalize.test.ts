@@ -35,7 +35,8 @@ describe("open5e v1 spells", () => {
       expect(d.components.verbal).toBe(src.requires_verbal_components);
       expect(d.components.material).toBe(src.requires_material_components);
       expect(d.components.material_text).toBe(src.material || null);
-      // SRD 5.1 spells take their classes from the SRD's class lists (v1 adds subclass spells: the 2014 Fireball "Cleric" is a domain's).
+      // SRD 5.1 spells take their classes from the SRD's class lists (v1 adds subclass spells: the 2014 Fireball
+      // "Cleric" is a domain's).
       const srd = srd51SpellClasses(src.name);
       const want =
         src.document__slug === "wotc-srd" && srd

@@ -276,31 +276,37 @@ describe("open5e v2 equipment", () => {
     expect(axe.range).toBe(raw(P("weapons"), "srd_handaxe").range);
     expect(axe.properties.map((p: Raw) => p.name)).toContain("Thrown");
   });
-  test("one entity per thing: every /weapons/ and /armor/ record under its own key, every item by key or item_key, each once", () => {
-    expect(r.skipped).toEqual([]);
-    const keysOf = (kind: string) =>
-      r.entities
-        .filter((e) => e.kind === kind)
-        .map((e) => e.key)
-        .sort();
-    expect(keysOf("weapon")).toEqual(
-      fixture(P("weapons"))
-        .map((w) => w.key)
-        .sort(),
-    );
-    // armor entities: every /armor/ record, plus the armor items that have no armor record
-    const armorItems = items.filter((i) => ["armor", "shield"].includes(i.category.key) && !i.armor).map((i) => i.key);
-    expect(armorItems).toEqual(["srd_shield"]);
-    expect(keysOf("armor")).toEqual([...fixture(P("armor")).map((a) => a.key), ...armorItems].sort());
-    // each item record is represented by exactly one entity (its key, or the item_key of a weapon/armor)
-    const hits = new Map<string, number>();
-    for (const e of r.entities)
-      for (const k of new Set([e.key, data(e).item_key].filter(Boolean))) hits.set(k, (hits.get(k) ?? 0) + 1);
-    expect(items.map((i) => `${i.key}=${hits.get(i.key) ?? 0}`)).toEqual(items.map((i) => `${i.key}=1`));
-    expect(r.entities.length).toBe(items.length);
-    const ids = r.entities.map((e) => `${e.kind}:${e.key}`);
-    expect(new Set(ids).size).toBe(ids.length);
-  });
+  test(
+    "one entity per thing: every /weapons/ and /armor/ record " +
+      "under its own key, every item by key or item_key, each once",
+    () => {
+      expect(r.skipped).toEqual([]);
+      const keysOf = (kind: string) =>
+        r.entities
+          .filter((e) => e.kind === kind)
+          .map((e) => e.key)
+          .sort();
+      expect(keysOf("weapon")).toEqual(
+        fixture(P("weapons"))
+          .map((w) => w.key)
+          .sort(),
+      );
+      // armor entities: every /armor/ record, plus the armor items that have no armor record
+      const armorItems = items
+        .filter((i) => ["armor", "shield"].includes(i.category.key) && !i.armor)
+        .map((i) => i.key);
+      expect(armorItems).toEqual(["srd_shield"]);
+      expect(keysOf("armor")).toEqual([...fixture(P("armor")).map((a) => a.key), ...armorItems].sort());
+      // each item record is represented by exactly one entity (its key, or the item_key of a weapon/armor)
+      const hits = new Map<string, number>();
+      for (const e of r.entities)
+        for (const k of new Set([e.key, data(e).item_key].filter(Boolean))) hits.set(k, (hits.get(k) ?? 0) + 1);
+      expect(items.map((i) => `${i.key}=${hits.get(i.key) ?? 0}`)).toEqual(items.map((i) => `${i.key}=1`));
+      expect(r.entities.length).toBe(items.length);
+      const ids = r.entities.map((e) => `${e.kind}:${e.key}`);
+      expect(new Set(ids).size).toBe(ids.length);
+    },
+  );
   test("armor is keyed by the armor endpoint, with the item's key, name, cost and weight", () => {
     const item = raw(P("items"), "srd_leather-armor");
     expect(item.armor.key).not.toBe(item.key);
@@ -422,43 +428,47 @@ describe("open5e v2 equipment", () => {
     expect(e.text).toContain("Armor Class +2");
     expect(e.text).toContain("Armor Class by 2");
   });
-  test("armor items without an armor record: the bonus the text states, the /armor/ record of the same key, never magic", () => {
-    const src = raw(P("items"), "srd_shield");
-    const tower = {
-      ...src,
-      key: "x_tower-shield",
-      name: "Tower Shield",
-      desc: "Wielding it increases your Armor Class by 3.",
-    };
-    const plain = { ...src, key: "x_buckler", name: "Buckler", desc: "A small round shield." };
-    const hauberk = {
-      ...src,
-      key: "x_hauberk",
-      name: "Hauberk",
-      desc: "Mail.",
-      category: { name: "Armor", key: "armor" },
-    };
-    const out = run({ ...t("items"), related: [] }, [tower, plain, hauberk]);
-    expect(out.entities.map((e) => `${e.kind}:${e.key}:${e.filters.category}:${e.filters.armor_class}`)).toEqual([
-      "armor:x_tower-shield:shield:3",
-      "armor:x_buckler:shield:2",
-      "armor:x_hauberk:null:null",
-    ]);
-    // an /armor/ record with the item's own key is joined in, not added a second time
-    const rec = { ...raw(P("armor"), "srd_plate"), key: "x_hauberk", name: "Hauberk record", ac_base: 16 };
-    const same = t("items").normalize([hauberk], {
-      baseUrl: OPEN5E_BASE,
-      documents: documentMap(v2Docs),
-      related: { armor: [rec] },
-    });
-    expect(same.skipped).toEqual([]);
-    expect(same.entities.map((e) => `${e.kind}:${e.key}:${e.filters.armor_class}:${data(e).item_key}`)).toEqual([
-      "armor:x_hauberk:16:x_hauberk",
-    ]);
-    // magic shields are magic items, not armor
-    const magic = run({ ...t("items"), related: [] }, [{ ...src, key: "x_magic-shield", is_magic_item: true }]);
-    expect(magic.entities[0]!.kind).toBe("magic_item");
-  });
+  test(
+    "armor items without an armor record: the bonus the text " +
+      "states, the /armor/ record of the same key, never magic",
+    () => {
+      const src = raw(P("items"), "srd_shield");
+      const tower = {
+        ...src,
+        key: "x_tower-shield",
+        name: "Tower Shield",
+        desc: "Wielding it increases your Armor Class by 3.",
+      };
+      const plain = { ...src, key: "x_buckler", name: "Buckler", desc: "A small round shield." };
+      const hauberk = {
+        ...src,
+        key: "x_hauberk",
+        name: "Hauberk",
+        desc: "Mail.",
+        category: { name: "Armor", key: "armor" },
+      };
+      const out = run({ ...t("items"), related: [] }, [tower, plain, hauberk]);
+      expect(out.entities.map((e) => `${e.kind}:${e.key}:${e.filters.category}:${e.filters.armor_class}`)).toEqual([
+        "armor:x_tower-shield:shield:3",
+        "armor:x_buckler:shield:2",
+        "armor:x_hauberk:null:null",
+      ]);
+      // an /armor/ record with the item's own key is joined in, not added a second time
+      const rec = { ...raw(P("armor"), "srd_plate"), key: "x_hauberk", name: "Hauberk record", ac_base: 16 };
+      const same = t("items").normalize([hauberk], {
+        baseUrl: OPEN5E_BASE,
+        documents: documentMap(v2Docs),
+        related: { armor: [rec] },
+      });
+      expect(same.skipped).toEqual([]);
+      expect(same.entities.map((e) => `${e.kind}:${e.key}:${e.filters.armor_class}:${data(e).item_key}`)).toEqual([
+        "armor:x_hauberk:16:x_hauberk",
+      ]);
+      // magic shields are magic items, not armor
+      const magic = run({ ...t("items"), related: [] }, [{ ...src, key: "x_magic-shield", is_magic_item: true }]);
+      expect(magic.entities[0]!.kind).toBe("magic_item");
+    },
+  );
   test("other items keep their category, cost and weight", () => {
     const src = raw(P("items"), "srd_backpack");
     const e = one(r, "srd_backpack", "item");

@@ -180,7 +180,8 @@ describe("EDN reader: what real .orcbrew files contain", () => {
 
   test("a large compact file reads whole (its speed is measured by the bench, not here)", () => {
     const item = (i: number) =>
-      `:item-${i} {:key :item-${i}, :name "Item ${i}", :option-pack "Big", :level ${i % 10}, :school "evocation", :spell-lists {:wizard true, :bard false}, :description "${"word ".repeat(60)}"}`;
+      `:item-${i} {:key :item-${i}, :name "Item ${i}", :option-pack "Big", :level ${i % 10}, :school ` +
+      `"evocation", :spell-lists {:wizard true, :bard false}, :description "${"word ".repeat(60)}"}`;
     const text = `{"Big" {:orcpub.dnd.e5/spells {${Array.from({ length: 5000 }, (_, i) => item(i)).join(", ")}}}}`;
     expect(text.length).toBeGreaterThan(1_500_000);
     const v = toPlain(readEdn(text).value) as Record<string, Record<string, Record<string, unknown>>>;

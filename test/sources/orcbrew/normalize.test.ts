@@ -91,41 +91,45 @@ describe("OrcBrew keys and document metadata", () => {
 });
 
 describe("OrcBrew spells", () => {
-  test("components, classes from :spell-lists (false dropped), concentration from the duration, higher levels split off", () => {
-    const e = byName("Ember Lance");
-    const d = e.data as SpellData;
-    expect(e.kind).toBe("spell");
-    expect(d.level).toBe(2);
-    expect(d.school).toBe("evocation");
-    expect(d.classes).toEqual(["wizard", "sorcerer"]);
-    expect(d.concentration).toBe(true);
-    expect(d.ritual).toBe(false);
-    expect(d.components).toEqual({
-      verbal: true,
-      somatic: false,
-      material: true,
-      material_text: "a coal worth 10 gp, which the spell consumes",
-      material_cost: "10 gp",
-      material_consumed: true,
-    });
-    expect(d.desc).not.toContain("At Higher Levels");
-    expect(d.higher_level).toBe("The damage increases by 1d6 for each slot level above 2nd.");
-    expect(d.damage_types).toEqual(["fire"]);
-    expect(d.attack_roll).toBe(true);
-    expect(d.damage_roll).toBe("3d6");
-    expect(d.range_ft).toBe(60);
-    expect(e.filters).toMatchObject({
-      level: 2,
-      school: "evocation",
-      classes: ["wizard", "sorcerer"],
-      concentration: true,
-      ritual: false,
-      casting_time: "1 bonus action",
-      damage_types: ["fire"],
-    });
-    expect(e.text).toContain("A lance of glowing embers");
-    expect(e.text).toContain("Ember Lance");
-  });
+  test(
+    "components, classes from :spell-lists (false dropped), " +
+      "concentration from the duration, higher levels split off",
+    () => {
+      const e = byName("Ember Lance");
+      const d = e.data as SpellData;
+      expect(e.kind).toBe("spell");
+      expect(d.level).toBe(2);
+      expect(d.school).toBe("evocation");
+      expect(d.classes).toEqual(["wizard", "sorcerer"]);
+      expect(d.concentration).toBe(true);
+      expect(d.ritual).toBe(false);
+      expect(d.components).toEqual({
+        verbal: true,
+        somatic: false,
+        material: true,
+        material_text: "a coal worth 10 gp, which the spell consumes",
+        material_cost: "10 gp",
+        material_consumed: true,
+      });
+      expect(d.desc).not.toContain("At Higher Levels");
+      expect(d.higher_level).toBe("The damage increases by 1d6 for each slot level above 2nd.");
+      expect(d.damage_types).toEqual(["fire"]);
+      expect(d.attack_roll).toBe(true);
+      expect(d.damage_roll).toBe("3d6");
+      expect(d.range_ft).toBe(60);
+      expect(e.filters).toMatchObject({
+        level: 2,
+        school: "evocation",
+        classes: ["wizard", "sorcerer"],
+        concentration: true,
+        ritual: false,
+        casting_time: "1 bonus action",
+        damage_types: ["fire"],
+      });
+      expect(e.text).toContain("A lance of glowing embers");
+      expect(e.text).toContain("Ember Lance");
+    },
+  );
 
   test("capitalised school, ritual flag, no concentration, {nil nil} ignored", () => {
     const e = byName("Quiet Chant");
@@ -199,23 +203,27 @@ describe("OrcBrew monsters", () => {
 });
 
 describe("OrcBrew character options", () => {
-  test("class: hit die, saves (class profs: false still counts), spell list, modifiers, selections resolved, subclasses linked", () => {
-    const d = byName("Ember Knight").data as ClassData;
-    expect(d.hit_die).toBe("d10");
-    expect(d.saving_throws).toEqual(["Strength", "Constitution"]);
-    expect(d.proficiencies.armor).toBe("Light, Medium, Shields");
-    expect(d.proficiencies.skills).toBe("choose 2 from Athletics, Arcana");
-    expect(d.spellcasting_ability).toBe("Intelligence");
-    expect(d.caster_type).toBe("half");
-    expect(d.equipment).toBe("Weapon: Longsword or Battleaxe");
-    const f = Object.fromEntries(d.features.map((x) => [x.name, x]));
-    expect(f["Spell List"]!.desc).toContain("1st: Ember Lance");
-    expect(f["Extra Attack"]!.level).toBe(5);
-    expect(f["Forge Styles"]!.desc).toContain("Hammer Style: Strike twice.");
-    expect(f["Kindled Blade"]!.level).toBe(1);
-    expect(d.subclasses).toEqual([{ key: "orcbrew-test-forge_cinder-oath", name: "Cinder Oath" }]);
-    expect(byName("9 Lives").key).toBe("orcbrew-test-forge_9-lives");
-  });
+  test(
+    "class: hit die, saves (class profs: false still counts), " +
+      "spell list, modifiers, selections resolved, subclasses linked",
+    () => {
+      const d = byName("Ember Knight").data as ClassData;
+      expect(d.hit_die).toBe("d10");
+      expect(d.saving_throws).toEqual(["Strength", "Constitution"]);
+      expect(d.proficiencies.armor).toBe("Light, Medium, Shields");
+      expect(d.proficiencies.skills).toBe("choose 2 from Athletics, Arcana");
+      expect(d.spellcasting_ability).toBe("Intelligence");
+      expect(d.caster_type).toBe("half");
+      expect(d.equipment).toBe("Weapon: Longsword or Battleaxe");
+      const f = Object.fromEntries(d.features.map((x) => [x.name, x]));
+      expect(f["Spell List"]!.desc).toContain("1st: Ember Lance");
+      expect(f["Extra Attack"]!.level).toBe(5);
+      expect(f["Forge Styles"]!.desc).toContain("Hammer Style: Strike twice.");
+      expect(f["Kindled Blade"]!.level).toBe(1);
+      expect(d.subclasses).toEqual([{ key: "orcbrew-test-forge_cinder-oath", name: "Cinder Oath" }]);
+      expect(byName("9 Lives").key).toBe("orcbrew-test-forge_9-lives");
+    },
+  );
 
   test("subclass: parent class of the pack, paladin spells by name", () => {
     const e = byName("Cinder Oath");

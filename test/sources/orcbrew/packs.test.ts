@@ -51,8 +51,10 @@ describe("OrcBrew packs: the two top-level shapes", () => {
     expect(f.warnings.join("\n")).toContain(":9-lives");
   });
 
-  test("single plugin: items that disagree on :option-pack → the most common, with a note; none → the file name", () => {
-    const mixed = `{:orcpub.dnd.e5/spells {:a {:name "A" :option-pack "Main"} :b {:name "B" :option-pack "Main"} :c {:name "C" :option-pack "Stray"}}}`;
+  test("single plugin: items disagreeing on :option-pack → most common, with a note; none → the file name", () => {
+    const mixed =
+      `{:orcpub.dnd.e5/spells {:a {:name "A" :option-pack "Main"} :b ` +
+      `{:name "B" :option-pack "Main"} :c {:name "C" :option-pack "Stray"}}}`;
     const f = parseOrcbrew(mixed, "renamed.orcbrew");
     expect(f.packs.map((p) => p.name)).toEqual(["Main"]);
     expect(f.warnings.join("\n")).toContain('"Main" ×2, "Stray" ×1');
@@ -61,7 +63,7 @@ describe("OrcBrew packs: the two top-level shapes", () => {
     expect(bare.warnings).toEqual([]);
   });
 
-  test("many packs: string keys, compact one-line export with commas, empty default pack, disabled pack, stray key", () => {
+  test("many packs: string keys, one-line export with commas, empty default pack, disabled pack, stray key", () => {
     const f = parseOrcbrew(fixture("multi-pack.orcbrew"), "ignored-name.orcbrew");
     expect(f.shape).toBe("multi");
     expect(f.packs.map((p) => p.name)).toEqual(["Default Option Source", "Frost Pack", "Old Pack"]);

@@ -208,7 +208,7 @@ describe("markdown level tables", () => {
 });
 
 describe("OrcBrew homebrew class (no table, a caster level factor)", () => {
-  test("slots from the multiclass table by caster level; that table equals the full caster's raw level data", async () => {
+  test("slots from the multiclass table by caster level; it equals the full caster's raw level data", async () => {
     const { importOrcbrewFile } = await import("../../../src/ingest/import.ts");
     const { SLOTS_BY_CASTER_LEVEL } = await import("../../../src/tools/progression/slots.ts");
     const wizard = fixture("dnd5eapi/2014/levels.json").filter((r) => r.class.index === "wizard" && !r.subclass);
@@ -234,46 +234,49 @@ describe("OrcBrew homebrew class (no table, a caster level factor)", () => {
 });
 
 describe("D&D 5e API level records → table", () => {
-  test("class columns as printed: 9999 rages are Unlimited, zero columns and spell columns without values left out", async () => {
-    const { dndLevelTable } = await import("../../../src/sources/dnd5eapi/normalize/levels.ts");
-    // Two real 2014 barbarian records (5e-database), spellcasting-free.
-    const recs = [
-      {
-        level: 1,
-        ability_score_bonuses: 0,
-        prof_bonus: 2,
-        features: [
-          { index: "rage", name: "Rage", url: "/api/2014/features/rage" },
-          {
-            index: "barbarian-unarmored-defense",
-            name: "Unarmored Defense",
-            url: "/api/2014/features/barbarian-unarmored-defense",
-          },
-        ],
-        class_specific: { rage_count: 2, rage_damage_bonus: 2, brutal_critical_dice: 0 },
-        index: "barbarian-1",
-        class: { index: "barbarian", name: "Barbarian", url: "/api/2014/classes/barbarian" },
-        url: "/api/2014/classes/barbarian/levels/1",
-      },
-      {
-        level: 20,
-        ability_score_bonuses: 5,
-        prof_bonus: 6,
-        features: [{ index: "primal-champion", name: "Primal Champion", url: "/api/2014/features/primal-champion" }],
-        class_specific: { rage_count: 9999, rage_damage_bonus: 4, brutal_critical_dice: 3 },
-        index: "barbarian-20",
-        class: { index: "barbarian", name: "Barbarian", url: "/api/2014/classes/barbarian" },
-        url: "/api/2014/classes/barbarian/levels/20",
-      },
-    ];
-    const md = dndLevelTable(recs, "barbarian")!;
-    const t = rowsFromTable(md)!;
-    // Under the SRD table's headers and as it prints them (Rages, Rage Damage "+2").
-    expect(t.columns).toEqual(["Rages", "Rage Damage", "Brutal Critical Dice"]);
-    const other = { Rages: "2", "Rage Damage": "+2", "Brutal Critical Dice": "—" };
-    const features = ["Rage", "Unarmored Defense"];
-    expect(t.rows.get(1)).toEqual({ level: 1, proficiency_bonus: "+2", features, other });
-    expect(t.rows.get(20)!.other!.Rages).toBe("Unlimited");
-    expect(dndLevelTable(recs, "wizard")).toBeNull();
-  });
+  test(
+    "class columns as printed: 9999 rages are Unlimited, " + "zero columns and spell columns without values left out",
+    async () => {
+      const { dndLevelTable } = await import("../../../src/sources/dnd5eapi/normalize/levels.ts");
+      // Two real 2014 barbarian records (5e-database), spellcasting-free.
+      const recs = [
+        {
+          level: 1,
+          ability_score_bonuses: 0,
+          prof_bonus: 2,
+          features: [
+            { index: "rage", name: "Rage", url: "/api/2014/features/rage" },
+            {
+              index: "barbarian-unarmored-defense",
+              name: "Unarmored Defense",
+              url: "/api/2014/features/barbarian-unarmored-defense",
+            },
+          ],
+          class_specific: { rage_count: 2, rage_damage_bonus: 2, brutal_critical_dice: 0 },
+          index: "barbarian-1",
+          class: { index: "barbarian", name: "Barbarian", url: "/api/2014/classes/barbarian" },
+          url: "/api/2014/classes/barbarian/levels/1",
+        },
+        {
+          level: 20,
+          ability_score_bonuses: 5,
+          prof_bonus: 6,
+          features: [{ index: "primal-champion", name: "Primal Champion", url: "/api/2014/features/primal-champion" }],
+          class_specific: { rage_count: 9999, rage_damage_bonus: 4, brutal_critical_dice: 3 },
+          index: "barbarian-20",
+          class: { index: "barbarian", name: "Barbarian", url: "/api/2014/classes/barbarian" },
+          url: "/api/2014/classes/barbarian/levels/20",
+        },
+      ];
+      const md = dndLevelTable(recs, "barbarian")!;
+      const t = rowsFromTable(md)!;
+      // Under the SRD table's headers and as it prints them (Rages, Rage Damage "+2").
+      expect(t.columns).toEqual(["Rages", "Rage Damage", "Brutal Critical Dice"]);
+      const other = { Rages: "2", "Rage Damage": "+2", "Brutal Critical Dice": "—" };
+      const features = ["Rage", "Unarmored Defense"];
+      expect(t.rows.get(1)).toEqual({ level: 1, proficiency_bonus: "+2", features, other });
+      expect(t.rows.get(20)!.other!.Rages).toBe("Unlimited");
+      expect(dndLevelTable(recs, "wizard")).toBeNull();
+    },
+  );
 });
