@@ -35,11 +35,10 @@ export interface EvalQuery {
 const text = (e: RankedEntity) => e.text.toLowerCase();
 const heals = (e: RankedEntity) => /\bregains?\b[^.]{0,80}\bhit points?\b/.test(text(e));
 /** damage_types is incomplete for some documents, so a "<type> damage" phrase in the text counts too. */
-const damages = (e: RankedEntity) =>
-  (e.filters.damage_types?.length ?? 0) > 0 ||
-  /\b(acid|bludgeoning|cold|fire|force|lightning|necrotic|piercing|poison|psychic|radiant|slashing|thunder) damage\b/.test(
-    text(e),
-  );
+const DAMAGE_TYPES =
+  "acid|bludgeoning|cold|fire|force|lightning|necrotic|piercing|poison|psychic|radiant|slashing|thunder";
+const DAMAGE_WORDS = new RegExp(String.raw`\b(${DAMAGE_TYPES}) damage\b`);
+const damages = (e: RankedEntity) => (e.filters.damage_types?.length ?? 0) > 0 || DAMAGE_WORDS.test(text(e));
 
 export const HEALING_SPELL: HitPredicate = {
   label: "healing spells (restore hit points)",

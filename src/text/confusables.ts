@@ -6,10 +6,12 @@
  * and compared with official names after folding. Pure.
  */
 
-const INVISIBLE =
-  /* biome-ignore lint/suspicious/noMisleadingCharacterClass: each invisible code point (joiners and selectors too)
-     is removed on its own */
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufe00-\ufe0f\ufeff]/g;
+// Each invisible code point (joiners and variation selectors too) is removed on its own.
+const INVISIBLE = new RegExp(
+  String.raw`[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180e` +
+    String.raw`\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufe00-\ufe0f\ufeff]`,
+  "g",
+);
 
 /** `s` without invisible and reordering characters (tabs and newlines too: use on one-line names). */
 export function stripInvisible(s: string): string {

@@ -36,7 +36,8 @@ const SRD51_FROM_V1: Readonly<Record<string, { v1: string; envs: string[] }>> = 
 export function correctV2Environments(key: string, envs: string[]): { environments: string[]; notes: string[] } {
   if (envs.length < EVERY_ENVIRONMENT) return { environments: envs, notes: [] };
   const srd = SRD51_FROM_V1[key];
-  const lead = `Open5e v2 lists this creature in all ${envs.length} of its environments, a placeholder rather than a habitat`;
+  const every = `all ${envs.length} of its environments`;
+  const lead = `Open5e v2 lists this creature in ${every}, a placeholder rather than a habitat`;
   if (srd) {
     const now = srd.envs.length ? srd.envs.join(", ") : "none";
     return {

@@ -14,12 +14,16 @@ function rangeFeet(raw: string | null): number | null {
   return mi ? Number(mi[1]) * 5280 : null;
 }
 
+/** Markdown emphasis around a heading: `*`, `**`, `***`, `_` or `__`. */
+const EMPHASIS = String.raw`(?:\*{1,3}|_{1,2})?`;
+const HEADING = "(?:At Higher Levels|Using a Higher-Level Spell Slot)";
+const HIGHER_LEVEL = new RegExp(String.raw`(?:^|\n)\s*${EMPHASIS}\s*${HEADING}\s*[.:]?\s*${EMPHASIS}[.:]?\s*`, "i");
+const SHAPES = "sphere|cube|cone|line|cylinder|radius|emanation|square|wall";
+const AREA = new RegExp(String.raw`\b(\d+)[- ]?(?:foot|feet|ft\.?)[- ](?:radius[- ])?(${SHAPES})\b`, "i");
+
 /** Split "… At Higher Levels. …" off a description. */
 function splitHigherLevel(desc: string): { desc: string; higher: string | null } {
-  const m =
-    /(?:^|\n)\s*(?:\*{1,3}|_{1,2})?\s*(?:At Higher Levels|Using a Higher-Level Spell Slot)\s*[.:]?\s*(?:\*{1,3}|_{1,2})?[.:]?\s*/i.exec(
-      desc,
-    );
+  const m = HIGHER_LEVEL.exec(desc);
   if (!m || m.index === 0) return { desc, higher: null };
   const higher = desc.slice(m.index + m[0].length).trim();
   return { desc: desc.slice(0, m.index).trim(), higher: higher.length > 0 ? higher : null };
@@ -37,10 +41,7 @@ function damageTypesIn(text: string): string[] {
 }
 
 function area(text: string): SpellData["area"] {
-  const m =
-    /\b(\d+)[- ]?(?:foot|feet|ft\.?)[- ](?:radius[- ])?(sphere|cube|cone|line|cylinder|radius|emanation|square|wall)\b/i.exec(
-      text,
-    );
+  const m = AREA.exec(text);
   if (!m) return null;
   const type = m[2]!.toLowerCase() === "radius" ? "sphere" : m[2]!.toLowerCase();
   return { type, size_ft: Number(m[1]) };
