@@ -103,6 +103,13 @@ function tmpName(path: string): string {
   return `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
+/**
+ * Writes of at most 64 KiB: one large write leaves the file in the page cache as large folios (ext4
+ * on recent Linux), and a page fault in a memory-mapped file maps its whole folio, so every later
+ * process that maps a library or model file unpacked here would hold megabytes it never reads.
+ */
+const WRITE_PIECE = 64 * 1024;
+
 /** Write bytes to a unique temp file, fsync, rename into place (atomic on the same filesystem). */
 export function writeAtomic(path: string, bytes: Uint8Array, mode = 0o644): void {
   mkdirSync(dirname(path), { recursive: true });
@@ -110,7 +117,7 @@ export function writeAtomic(path: string, bytes: Uint8Array, mode = 0o644): void
   const fd = openSync(tmp, "w", mode);
   try {
     let off = 0;
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+    while (off < bytes.length) off += writeSync(fd, bytes, off, Math.min(WRITE_PIECE, bytes.length - off));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
