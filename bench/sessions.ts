@@ -8,7 +8,7 @@
  * The peer: `npm install --prefix /tmp/peer dnd-oracle`, then
  * `--peer "node /tmp/peer/node_modules/dnd-oracle/dist/server.js"`.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -36,24 +36,31 @@ if (!opt.db) {
   process.exit(2);
 }
 const home = mkdtempSync(join(tmpdir(), "lk-sessions-"));
-const env = serverEnv({
-  home,
-  upstreamUrl: "http://127.0.0.1:9",
-  modelDir: opt.model ?? process.env.LOREKEEPER_BENCH_MODEL ?? SHARED_MODEL,
-});
-const lk = (t: Target | undefined, modelDir: boolean): SessionServer | undefined => {
+// Each server its own HOME and XDG folders: a binary's unpacked files and the saved graph are its
+// own build's, so two builds compared in one run share nothing one of them wrote.
+const envFor = (name: string) => {
+  mkdirSync(join(home, name));
+  return serverEnv({
+    home: join(home, name),
+    upstreamUrl: "http://127.0.0.1:9",
+    modelDir: opt.model ?? process.env.LOREKEEPER_BENCH_MODEL ?? SHARED_MODEL,
+  });
+};
+const lk = (t: Target | undefined, modelDir: boolean, name: string): SessionServer | undefined => {
   if (!t) return undefined;
-  const e = { ...env };
+  const e = envFor(name);
   // The binary serves the model it embeds, as a desktop client starts it.
   if (!modelDir) delete e.LOREKEEPER_MODEL_DIR;
   return { command: t.command, args: [...t.args, "serve", "--db-path", opt.db!], env: e, dialect: "lorekeeper" };
 };
 const servers: Record<string, SessionServer> = {};
-if (!opt["no-source"]) servers.source = lk(sourceTarget(), true)!;
-if (opt.baseline) servers.baseline = lk(baselineTarget(opt.baseline), true)!;
+if (!opt["no-source"]) servers.source = lk(sourceTarget(), true, "source")!;
+if (opt.baseline) servers.baseline = lk(baselineTarget(opt.baseline), true, "baseline")!;
 // Several binaries (e.g. this build and main's) are named binary, binary-2, …
-for (const [i, path] of (opt.binary ?? []).entries())
-  servers[i ? `binary-${i + 1}` : "binary"] = lk(binaryTarget(path), false)!;
+for (const [i, path] of (opt.binary ?? []).entries()) {
+  const name = i ? `binary-${i + 1}` : "binary";
+  servers[name] = lk(binaryTarget(path), false, name)!;
+}
 if (opt.peer) {
   const [command, ...args] = opt.peer.split(/\s+/).filter(Boolean);
   servers["dnd-oracle"] = {
