@@ -159,12 +159,12 @@ export function rowsOf(
       opts.remember?.(h.entity.id, JSON.stringify(body));
       row = compactRowOf(h.entity, body, h.similarity_score, h.others);
     }
+    // The reader weighs the first few rows; past them a row's name and scan fields identify it and
+    // its other editions are one `uri` away, and a profile already shown (an item family's variants
+    // share one) says nothing new. Twenty of each put an answer past its goal.
+    if (detail !== "full" && i >= PROFILE_ROWS) delete row.other_documents;
     if (dropProfile) delete row.profile;
     else if (detail !== "full") {
-      // The reader weighs the first few hits; past them a core entry's name and scan fields identify
-      // it and its other editions are one `uri` away, and a profile already shown (an item family's
-      // variants share one) says nothing new. Twenty of each put a search's answer past its goal.
-      if (i >= PROFILE_ROWS) delete row.other_documents;
       if (row.profile !== undefined && (i >= PROFILE_ROWS || shown.has(row.profile))) delete row.profile;
       else if (row.profile !== undefined) shown.add(row.profile);
     }
