@@ -172,7 +172,7 @@ describe("a search's rows past the first few", () => {
     });
     // A structured list (no profiles) names the other documents on its first rows only, too.
     const listed = rowsOf(hits, "summary", { profile: false });
-    listed.forEach((r, i) => expect(r.other_documents !== undefined).toBe(i < PROFILE_ROWS));
+    expect(listed.map((r) => r.other_documents !== undefined)).toEqual(listed.map((_, i) => i < PROFILE_ROWS));
     // A family's variants share one profile: the second row says nothing new.
     const sword = magicItemEntity("open5e_v2", base("Flame Tongue (Longsword)", "srd-2014"), {
       type: "weapon",
