@@ -23,7 +23,6 @@ import {
   type OutsideBases,
   type OutsideSpell,
 } from "../sources/5etools/normalize/file.ts";
-import { log } from "../log.ts";
 import {
   apiTwinFinder,
   countExisting,
@@ -31,6 +30,7 @@ import {
   decodeOrcbrew,
   earlierName,
   failedFile,
+  importEach,
   type FileReport,
   HOMEBREW_MARK,
   type ImportOptions,
@@ -300,36 +300,9 @@ export function importHomebrewFiles(
 ): ImportReport & { warnings: string[] } {
   const warnings: string[] = [];
   const files = expandHomebrewPaths(paths, warnings);
-  const out: ImportReport & { warnings: string[] } = {
-    files: [],
-    imported: 0,
-    skipped: 0,
-    failed: 0,
-    dry_run: opts.dryRun ?? false,
-    warnings,
-  };
   const max = opts.maxFileBytes ?? DEFAULT_IMPORT_MAX_BYTES;
-  for (const file of files) {
-    let r: FileReport;
-    try {
-      r =
-        homebrewFormatOf(file, max) === "5etools"
-          ? importFivetoolsFile(db, file, opts)
-          : importOrcbrewFile(db, file, opts);
-    } catch (err) {
-      log.error(`importing ${file} failed unexpectedly`, err);
-      r = failedFile(
-        file,
-        `unexpected error while importing, nothing from this file was imported: ` +
-          `${(err as Error)?.message ?? String(err)}`,
-        opts,
-      );
-    }
-    out.files.push(r);
-    if (!r.ok) out.failed++;
-    out.imported += r.imported;
-    out.skipped += r.skipped;
-    out.not_imported = (out.not_imported ?? 0) + (r.not_imported ?? 0);
-  }
-  return out;
+  const out = importEach(files, opts, (file) =>
+    homebrewFormatOf(file, max) === "5etools" ? importFivetoolsFile(db, file, opts) : importOrcbrewFile(db, file, opts),
+  );
+  return { ...out, warnings };
 }

@@ -481,11 +481,23 @@ export function failedFile(file: string, reason: string, opts: ImportOptions, wa
  * an unexpected error) is reported as that file's outcome and never hides the others' outcomes.
  */
 export function importOrcbrewFiles(db: Database | null, files: string[], opts: ImportOptions = {}): ImportReport {
+  return importEach(files, opts, (file) => importOrcbrewFile(db, file, opts));
+}
+
+/**
+ * `importOne` for each file in turn, totalled. A file failing in any way (even an unexpected
+ * error) is reported as that file's outcome and never hides the others'.
+ */
+export function importEach(
+  files: readonly string[],
+  opts: ImportOptions,
+  importOne: (file: string) => FileReport,
+): ImportReport {
   const out: ImportReport = { files: [], imported: 0, skipped: 0, failed: 0, dry_run: opts.dryRun ?? false };
   for (const file of files) {
     let r: FileReport;
     try {
-      r = importOrcbrewFile(db, file, opts);
+      r = importOne(file);
     } catch (err) {
       log.error(`importing ${file} failed unexpectedly`, err);
       r = failedFile(
