@@ -40,6 +40,7 @@ import {
   officialNameCheck,
   type PackReport,
   readRegularFile,
+  startFileReport,
   storePlans,
 } from "./import.ts";
 
@@ -76,24 +77,8 @@ export function importFivetoolsText(
   opts: ImportOptions = {},
   preWarnings: string[] = [],
 ): FileReport {
-  const started = performance.now();
   const dry = opts.dryRun ?? false;
-  const report: FileReport = {
-    file,
-    ok: false,
-    dry_run: dry,
-    format: "5etools",
-    packs: [],
-    warnings: [...preWarnings],
-    imported: 0,
-    skipped: 0,
-    duration_ms: 0,
-  };
-  const done = () => {
-    report.duration_ms = Math.round(performance.now() - started);
-    opts.onEvent?.({ type: "file-done", report });
-    return report;
-  };
+  const { report, done, started } = startFileReport(file, opts, preWarnings, "5etools");
   let parsed: ReturnType<typeof parseFivetools>;
   try {
     parsed = parseFivetools(text);

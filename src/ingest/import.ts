@@ -212,22 +212,21 @@ export function countExisting(db: Database | null, origin: string): number {
 }
 
 /**
- * Import one file's text. `db` null = no store (a dry run without a database). Never throws for bad
- * input: the report says what failed, where.
+ * A file's report as an import starts it, and `done`, which stamps its duration and announces it:
+ * every importer's way out.
  */
-export function importOrcbrewText(
-  db: Database | null,
-  text: string,
+export function startFileReport(
   file: string,
-  opts: ImportOptions = {},
-  preWarnings: string[] = [],
-): FileReport {
+  opts: ImportOptions,
+  preWarnings: readonly string[],
+  format?: FileReport["format"],
+): { report: FileReport; done: () => FileReport; started: number } {
   const started = performance.now();
-  const dry = opts.dryRun ?? false;
   const report: FileReport = {
     file,
     ok: false,
-    dry_run: dry,
+    dry_run: opts.dryRun ?? false,
+    ...(format ? { format } : {}),
     packs: [],
     warnings: [...preWarnings],
     imported: 0,
@@ -239,6 +238,22 @@ export function importOrcbrewText(
     opts.onEvent?.({ type: "file-done", report });
     return report;
   };
+  return { report, done, started };
+}
+
+/**
+ * Import one file's text. `db` null = no store (a dry run without a database). Never throws for bad
+ * input: the report says what failed, where.
+ */
+export function importOrcbrewText(
+  db: Database | null,
+  text: string,
+  file: string,
+  opts: ImportOptions = {},
+  preWarnings: string[] = [],
+): FileReport {
+  const dry = opts.dryRun ?? false;
+  const { report, done, started } = startFileReport(file, opts, preWarnings);
   let parsed: ReturnType<typeof parseOrcbrew>;
   try {
     parsed = parseOrcbrew(text, file);
