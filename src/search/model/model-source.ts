@@ -1,11 +1,7 @@
 /**
  * Where the embedding model comes from, and what kind of model it is. Pure file inspection: nothing
- * here loads ONNX Runtime (fastembed is imported lazily by embedder.ts, after the binary bootstrap).
- *
- * Order: LOREKEEPER_MODEL_DIR (explicit: if it is set and broken, nothing else is tried) → the
- * installed model in use (`lorekeeper model install/use`, model-manifest.ts) → the model
- * embedded in the binary (Config `embeddedModelDir`, passed by the bootstrap after extracting it) →
- * the named model (LOREKEEPER_EMBEDDING_MODEL, default all-MiniLM-L6-v2) from
+ * here loads ONNX Runtime. Order: LOREKEEPER_MODEL_DIR (if set and broken, nothing else is tried) →
+ * the installed model in use → the model embedded in the binary → the named model from
  * `<cacheDir>/models/<name>`, installed once when online (embedder.ts).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -41,15 +37,11 @@ export const MODEL_SIDE_FILES = [
   "tokenizer_config.json",
   "special_tokens_map.json",
 ] as const;
-const PREFERRED_ONNX = ["model.onnx", "model_optimized.onnx", "model_quantized.onnx"];
+export const PREFERRED_ONNX = ["model.onnx", "model_optimized.onnx", "model_quantized.onnx"];
 
-export type ModelDirCheck =
-  | {
-      ok: true;
-      dir: string /** relative to dir, e.g. "model.onnx" or "onnx/model.onnx" */;
-      onnxFile: string;
-      config: Record<string, unknown>;
-    }
+/** `onnxFile` is relative to dir, e.g. "model.onnx" or "onnx/model.onnx". */
+type ModelDirCheck =
+  | { ok: true; dir: string; onnxFile: string; config: Record<string, unknown> }
   | { ok: false; dir: string; problem: string };
 
 function listOnnx(dir: string): string[] {
@@ -74,7 +66,7 @@ function pickOnnx(dir: string): { file?: string; problem?: string } {
   return { problem: `no ONNX file (expected ${PREFERRED_ONNX.join(", ")} or a single *.onnx)` };
 }
 
-function readJson(path: string): Record<string, unknown> | undefined {
+export function readJsonObject(path: string): Record<string, unknown> | undefined {
   try {
     const v: unknown = JSON.parse(readFileSync(path, "utf8"));
     return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
@@ -90,20 +82,15 @@ function readJson(path: string): Record<string, unknown> | undefined {
  * [MIN_MODEL_TOKENS, ∞) (huge values such as 1e30, "no limit" in Hugging Face files, are fine: our
  * own limit caps them). tokenizer.json is parsed whole into memory, so its size is capped too.
  */
-export const MIN_MODEL_TOKENS = 8;
-export const MAX_TOKENIZER_JSON_BYTES = 32 * 1024 * 1024;
-export const MAX_SIDE_JSON_BYTES = 1024 * 1024;
-
-/** Largest size allowed for a model side file (tokenizer.json, config.json, …). */
-export function sideFileLimit(name: string): number {
-  return name === "tokenizer.json" ? MAX_TOKENIZER_JSON_BYTES : MAX_SIDE_JSON_BYTES;
-}
+const MIN_MODEL_TOKENS = 8;
+const MAX_TOKENIZER_JSON_BYTES = 32 * 1024 * 1024;
+const MAX_SIDE_JSON_BYTES = 1024 * 1024;
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 2 : 0)} MB`;
 
 /** What is wrong with a side file's size, if anything. */
 export function sideFileSizeProblem(name: string, size: number): string | undefined {
-  const max = sideFileLimit(name);
+  const max = name === "tokenizer.json" ? MAX_TOKENIZER_JSON_BYTES : MAX_SIDE_JSON_BYTES;
   return size > max ? `${name} is ${mb(size)}, more than the ${mb(max)} a model's ${name} may have` : undefined;
 }
 
@@ -133,13 +120,13 @@ export function inspectModelDir(dir: string): ModelDirCheck {
     (f) => sideFileSizeProblem(f, statSync(join(dir, f)).size) ?? [],
   );
   if (oversized.length) return { ok: false, dir, problem: `${dir}: ${oversized.join("; ")}` };
-  const config = missing.includes("config.json") ? undefined : readJson(join(dir, "config.json"));
+  const config = missing.includes("config.json") ? undefined : readJsonObject(join(dir, "config.json"));
   if (!missing.includes("config.json")) {
     if (!config) problems.push("config.json is not a JSON object");
     else if (typeof config.pad_token_id !== "number") problems.push("config.json has no numeric pad_token_id");
   }
   if (!missing.includes("tokenizer_config.json")) {
-    const tc = readJson(join(dir, "tokenizer_config.json"));
+    const tc = readJsonObject(join(dir, "tokenizer_config.json"));
     const bad = tc ? maxLengthProblem(tc.model_max_length) : "tokenizer_config.json is not a JSON object";
     if (bad) problems.push(bad);
   }
@@ -149,7 +136,7 @@ export function inspectModelDir(dir: string): ModelDirCheck {
 
 /** The model_max_length of a model folder (fastembed caps maxLength with it); undefined when unusable. */
 export function modelMaxLength(dir: string): number | undefined {
-  const tc = readJson(join(dir, "tokenizer_config.json"));
+  const tc = readJsonObject(join(dir, "tokenizer_config.json"));
   return tc && !maxLengthProblem(tc.model_max_length) ? (tc.model_max_length as number) : undefined;
 }
 
@@ -157,19 +144,15 @@ export type ModelSource =
   | { kind: "dir"; origin: "LOREKEEPER_MODEL_DIR" | "installed" | "embedded"; dir: string }
   | { kind: "named"; name: string; cacheDir: string; allowDownload: boolean };
 
-export interface SourcePlanInput {
+/** The sources to try, in order. An explicit model dir is the only source when set; no cacheDir, no named model. */
+export function planModelSources(input: {
   modelDir?: string;
-  /** The installed model in use (`lorekeeper model use`), see model-manifest.ts. */
   installedDir?: string;
   embeddedDir?: string;
   modelName: string;
-  /** The model cache; without it there is no named model to load. */
   cacheDir: string | undefined;
   allowDownload: boolean;
-}
-
-/** The sources to try, in order. An explicit model dir is the only source when set. */
-export function planModelSources(input: SourcePlanInput): ModelSource[] {
+}): ModelSource[] {
   if (input.modelDir) return [{ kind: "dir", origin: "LOREKEEPER_MODEL_DIR", dir: input.modelDir }];
   const out: ModelSource[] = [];
   if (input.installedDir) out.push({ kind: "dir", origin: "installed", dir: input.installedDir });
@@ -224,11 +207,6 @@ export function dirModelName(dir: string): string {
 /** sha256 of a file, hex, streamed (does not block the event loop on big models). */
 export async function fileSha256(path: string): Promise<string> {
   const h = new Bun.CryptoHasher("sha256");
-  const reader = Bun.file(path).stream().getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    h.update(value);
-  }
+  for await (const chunk of Bun.file(path).stream()) h.update(chunk);
   return h.digest("hex");
 }
