@@ -12,7 +12,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { EmbeddingModel, FlagEmbedding } from "fastembed";
-import { DEFAULT_MAX_TOKENS } from "../../src/search/model/embedder.ts";
+import { DEFAULT_MAX_TOKENS } from "../../src/search/model/load-model.ts";
 import { andWhere, buildFilterWhere, type SqlValue, type WhereClause } from "../../src/search/filter/filters.ts";
 import { legDepth } from "../../src/search/hybrid.ts";
 import { analyzeQuery, lexicalSearch, semanticText } from "../../src/search/rank/lexical.ts";

@@ -7,12 +7,13 @@ import { EmbeddingModel, FlagEmbedding } from "fastembed";
 import { loadConfig } from "../../src/config.ts";
 import { embedPending } from "../../src/ingest/embed.ts";
 import { runSync, type SyncSource } from "../../src/ingest/sync.ts";
-import { createEmbedderProvider, DEFAULT_MAX_TOKENS } from "../../src/search/model/embedder.ts";
+import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
+import { DEFAULT_MAX_TOKENS } from "../../src/search/model/load-model.ts";
 import { syncIndex } from "../../src/search/index/vector-index.ts";
 import type { Store } from "../../src/store/db.ts";
 import { now, ratio, round } from "../lib/stats.ts";
 
-/** Texts per ONNX run in the embedder (src/search/model/embedder.ts DEFAULT_INNER_BATCH). */
+/** Texts per ONNX run in the embedder (src/search/model/load-model.ts DEFAULT_INNER_BATCH). */
 export const EMBEDDER_INNER_BATCH = 16;
 
 export interface SyncPhaseResult {

@@ -15,7 +15,8 @@ import {
   extractionCheck,
   nativeLibrariesCheck,
 } from "../../native/binary-checks.ts";
-import { createEmbedderProvider, withTimeout } from "../../search/model/embedder.ts";
+import { createEmbedderProvider } from "../../search/model/embedder.ts";
+import { withTimeout } from "../../search/model/timeout.ts";
 import { noModelAdvice } from "../../search/model/model-advice.ts";
 import type { EmbedderProvider } from "../../search/types.ts";
 import { activeModelDir, readManifest } from "../../search/model/model-manifest.ts";

@@ -1,20 +1,9 @@
 /**
- * The embedding model provider: which model to load, loaded lazily on first use (load-model.ts).
- *
- * - Sources, in order: LOREKEEPER_MODEL_DIR (alone when set) → the installed model in use
- *   (`lorekeeper model use`) → the model embedded in the binary → the named model
- *   (LOREKEEPER_EMBEDDING_MODEL, default DEFAULT_MODEL: all-MiniLM-L6-v2, the model a release
- *   embeds). A named catalog model is taken from `<cacheDir()>/models/<name>`, installed there
- *   first when online exactly as `lorekeeper model install <name>` does (mean pooling included);
- *   another fastembed model name is fastembed's own download.
- * - Nothing loads until `get()`; concurrent calls share one load. If nothing loads, the provider is
- *   "unavailable", logs ONE warning saying why and how to fix it, and `get()` resolves to null.
- * - Conventions: BGE gets its instruction on queries only; static models (lorekeeper-static-384,
- *   the tiny test model) and MiniLM get no prefix. fastembed pools with the first token (CLS),
- *   right for BGE and static models; mean-pooled models (MiniLM) get their mean added to the graph
- *   when they are installed (onnx-pooling.ts).
- * - Queries longer than `maxTokens` are truncated by the tokenizer; we detect it with the tokenizer
- *   (exact token count, falling back to ~4 characters per token) and log a warning.
+ * The embedding model provider: which model to load (model-source.ts has the order), loaded lazily
+ * on the first `get()`, concurrent calls sharing one load. A named catalog model is taken from
+ * `<cacheDir()>/models/<name>`, installed there first when online as `lorekeeper model install
+ * <name>` does; another fastembed name is fastembed's own download. If nothing loads, the provider
+ * is "unavailable", logs ONE warning saying why and how to fix it, and `get()` resolves to null.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -35,41 +24,32 @@ import {
   type LoadSettings,
 } from "./load-model.ts";
 
-export { TimeoutError, withTimeout } from "./timeout.ts";
-export { DEFAULT_MAX_TOKENS, type EmbedderInfo } from "./load-model.ts";
-
 const FIX_HINT =
   "Set LOREKEEPER_MODEL_DIR to a folder holding an ONNX model (model.onnx) with tokenizer.json, config.json, " +
   "tokenizer_config.json and special_tokens_map.json.";
 
 /**
- * Where to look for a model. Each field left out comes from `config` (the Config the edge loaded);
- * without `config` it is not used (no installed, embedded or named model unless given).
+ * Where to look for a model. A field left out comes from `config` (without it: no installed,
+ * embedded or named model unless given); null = none.
  */
-export interface EmbedderProviderOptions {
+interface EmbedderProviderOptions {
   config?: Config;
-  /** Model folder; default Config `modelDir` (LOREKEEPER_MODEL_DIR). null = none. */
   modelDir?: string | null;
-  /** Installed model folder; default the one `lorekeeper model use` chose in the model cache. null = none. */
+  /** Default: the one `lorekeeper model use` chose in the model cache. */
   installedDir?: string | null;
-  /** Embedded model folder; default Config `embeddedModelDir` (the binary's). null = none. */
   embeddedDir?: string | null;
-  /** Catalog model name or alias, or a fastembed model name; default Config `embeddingModel`, else DEFAULT_MODEL. */
+  /** Catalog model name or alias, or a fastembed model name; default DEFAULT_MODEL. */
   modelName?: string;
-  /** Absolute folder of the model cache (installed and named models); default Config `modelsDir`. */
+  /** The model cache (installed and named models). */
   cacheDir?: string;
-  /** Allow downloading the named model when it is not in the model cache (default: unless Config `offline`). */
+  /** Default: unless Config `offline`. */
   allowDownload?: boolean;
-  /** Tokens per text (fastembed pads every text to this; capped by the model). Default 256. */
+  /** Tokens per text (capped by the model), default 256. */
   maxTokens?: number;
   /** Texts per ONNX run inside embedPassages (default 16). */
   innerBatchSize?: number;
-  /**
-   * onnxruntime's saved optimised graphs (optimized-graph.ts): their folder, default `<cacheDir()>/onnx-optimized`;
-   * null = never.
-   */
+  /** Saved optimised graphs (optimized-graph.ts), default `<cacheDir()>/onnx-optimized`. */
   graphCache?: string | null;
-  /** Delay of the background save of a graph after a load without one (default 5000 ms). */
   graphSaveDelayMs?: number;
 }
 
@@ -130,12 +110,9 @@ export class LazyEmbedderProvider implements EmbedderProvider {
       pip: cfg?.pip,
       maxTokens: Math.min(MAX_TOKENS_CAP, Math.max(8, Math.floor(this.opts.maxTokens ?? DEFAULT_MAX_TOKENS))),
       innerBatch: Math.max(1, Math.floor(this.opts.innerBatchSize ?? DEFAULT_INNER_BATCH)),
-      ...(this.opts.graphCache !== undefined
-        ? { graphCache: this.opts.graphCache }
-        : cfg
-          ? { graphCache: join(cfg.cacheDir, "onnx-optimized") }
-          : {}),
-      ...(this.opts.graphSaveDelayMs !== undefined ? { graphSaveDelayMs: this.opts.graphSaveDelayMs } : {}),
+      graphCache:
+        this.opts.graphCache !== undefined || !cfg ? this.opts.graphCache : join(cfg.cacheDir, "onnx-optimized"),
+      graphSaveDelayMs: this.opts.graphSaveDelayMs,
     };
   }
 

@@ -1,13 +1,9 @@
 /**
- * Loading one model source into an Embedder with fastembed (ONNX Runtime): a model folder (its
- * manifest, if installed, says its prefixes), or one of fastembed's own named models from its
- * cache (downloaded once when allowed). Then the identity (`<name>@<first 12 hex of sha256(onnx)>`),
- * and the dimension from a probe
- * (model-embedder.ts). Choosing which source to load is embedder.ts; `lorekeeper model
- * install` loads the folder it assembled through `loadModelDir` before it keeps it.
- * A model folder runs on its own tokenizer and onnxruntime session (onnx-session.ts,
- * onnx-runners.ts), without fastembed's module; a named model is fastembed's, through its public
- * `embed`. Both are imported dynamically so that the binary bootstrap can preload libonnxruntime first.
+ * Loading one model source into an Embedder: a model folder (its manifest, if installed, says its
+ * prefixes) on its own tokenizer and onnxruntime session (onnx-session.ts, onnx-runners.ts), or one
+ * of fastembed's named models through its public `embed`, downloaded once when allowed. Both
+ * runtimes are imported dynamically so that the binary bootstrap can preload libonnxruntime first.
+ * The id is `<name>@<first 12 hex of sha256(onnx)>`, the dimension that of a probe.
  */
 import { LoreKeeperError } from "../../errors.ts";
 import type { EmbeddingModel, FlagEmbedding } from "fastembed";
@@ -43,12 +39,8 @@ import { createSession, loadTokenizer, type OrtSession } from "./onnx-session.ts
 export interface LoadSettings {
   maxTokens: number;
   innerBatch: number;
-  /**
-   * Where onnxruntime's optimised graphs are saved and found (optimized-graph.ts); default `<cacheDir>/onnx-optimized`,
-   * null = never.
-   */
+  /** Where optimised graphs are kept (optimized-graph.ts); default `<cacheDir>/onnx-optimized`, null = never. */
   graphCache?: string | null;
-  /** How long after a load without a saved graph one is saved in the background (default 5000 ms). */
   graphSaveDelayMs?: number;
 }
 
@@ -56,7 +48,6 @@ export const DEFAULT_MAX_TOKENS = 256;
 /** No text is ever padded beyond this many tokens, whatever a caller or a model file says. */
 export const MAX_TOKENS_CAP = 8192;
 export const DEFAULT_INNER_BATCH = 16;
-export const DEFAULT_LOAD: LoadSettings = { maxTokens: DEFAULT_MAX_TOKENS, innerBatch: DEFAULT_INNER_BATCH };
 
 /** What was loaded, for status output. */
 export interface EmbedderInfo {
@@ -75,8 +66,8 @@ export interface EmbedderInfo {
 }
 
 export class ModelLoadError extends LoreKeeperError {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super("model_load", message, undefined, options);
+  constructor(message: string) {
+    super("model_load", message);
   }
 }
 
@@ -86,19 +77,9 @@ export function firstLine(err: unknown): string {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
-type FastembedModule = typeof import("fastembed");
-
-async function importFastembed(): Promise<FastembedModule> {
+async function importRuntime<T>(load: () => Promise<T>): Promise<T> {
   try {
-    return await import("fastembed");
-  } catch (err) {
-    throw new ModelLoadError(`the ONNX runtime could not be loaded (${firstLine(err)})`);
-  }
-}
-
-async function importOrt(): Promise<typeof import("onnxruntime-node")> {
-  try {
-    return await import("onnxruntime-node");
+    return await load();
   } catch (err) {
     throw new ModelLoadError(`the ONNX runtime could not be loaded (${firstLine(err)})`);
   }
@@ -114,7 +95,7 @@ export async function loadSource(
     const onnxPath = join(source.dir, check.onnxFile);
     const graphRoot = r.graphCache === undefined ? defaultGraphCache() : (r.graphCache ?? undefined);
     const sha256 = await modelFileSha256(onnxPath, graphRoot);
-    const ort = await importOrt();
+    const ort = await importRuntime(() => import("onnxruntime-node"));
     const graphDir = graphRoot ? optimizedGraphDir(graphRoot, sha256, ortVersion(ort)) : undefined;
     // The graph onnxruntime optimised once (optimized-graph.ts) instead of optimising it again.
     let graph = graphDir ? findOptimizedGraph(graphDir) : undefined;
@@ -135,15 +116,11 @@ export async function loadSource(
     }
     const runs = onnxRunners(ort, session, tokenizer);
     const name = dirModelName(source.dir);
-    // An installed model's manifest says its prefixes (model-manifest.ts); otherwise they are guessed from the name.
+    // An installed model's manifest says its prefixes; otherwise they are guessed from the name.
     const manifest = readManifest(source.dir);
-    const profile = manifest
-      ? {
-          family: modelProfile(name, check.config).family,
-          queryPrefix: manifest.query_prefix,
-          passagePrefix: manifest.passage_prefix,
-        }
-      : modelProfile(name, check.config);
+    const profile = modelProfile(name, check.config);
+    if (manifest)
+      Object.assign(profile, { queryPrefix: manifest.query_prefix, passagePrefix: manifest.passage_prefix });
     const loaded = await finish(runs, tokenizer, r, {
       name,
       source: source.origin,
@@ -151,7 +128,7 @@ export async function loadSource(
       onnxFile: check.onnxFile,
       profile,
       sha256,
-      graph: graph ?? null,
+      graph,
     });
     if (!graph && graphDir) saveGraphInBackground(ort, onnxPath, sha256, graphDir, r.graphSaveDelayMs);
     return loaded;
@@ -176,7 +153,7 @@ export async function loadSource(
   } else if (!source.allowDownload) {
     throw new ModelLoadError(`it is not in ${source.cacheDir} and downloading is off`);
   }
-  const fe = await importFastembed();
+  const fe = await importRuntime(() => import("fastembed"));
   const enumValue = Object.values(fe.EmbeddingModel).find(
     (v): v is Exclude<EmbeddingModel, EmbeddingModel.CUSTOM> => v === source.name && v !== fe.EmbeddingModel.CUSTOM,
   );
@@ -228,14 +205,10 @@ async function finish(
   runs: ModelRuns,
   tokenizer: TokenizerLike | undefined,
   r: LoadSettings,
-  m: {
-    name: string;
-    source: EmbedderInfo["source"];
-    dir: string;
-    onnxFile: string;
+  m: Pick<EmbedderInfo, "name" | "source" | "dir" | "onnxFile"> & {
     profile: ModelProfile;
     sha256?: string;
-    graph?: string | null;
+    graph?: string;
   },
 ): Promise<{ embedder: ModelEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
   const sha256 = m.sha256 ?? (await fileSha256(join(m.dir, m.onnxFile)));
@@ -247,24 +220,6 @@ async function finish(
   for (let i = 0; i < dim; i++)
     if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
   const embedder = new ModelEmbedder(id, dim, runs, m.profile, maxTokens, r.innerBatch, tokenizer);
-  return {
-    embedder,
-    info: {
-      id,
-      dim,
-      name: m.name,
-      source: m.source,
-      dir: m.dir,
-      onnxFile: m.onnxFile,
-      sha256,
-      maxTokens,
-      family: m.profile.family,
-      graph: m.graph ?? null,
-    },
-  };
-}
-
-/** Load a model folder as the server would (used by `lorekeeper model install` to check what it built). */
-export async function loadModelDir(dir: string, r: LoadSettings): Promise<ModelEmbedder> {
-  return (await loadSource({ kind: "dir", origin: "installed", dir }, r)).embedder;
+  const { profile, graph, ...found } = m;
+  return { embedder, info: { ...found, id, dim, sha256, maxTokens, family: profile.family, graph: graph ?? null } };
 }

@@ -1,17 +1,12 @@
 /**
- * Unpacking model archives for `lorekeeper model install`: .zip / .whl, .tar, .tar.gz / .tgz.
+ * Unpacking model archives (.zip / .whl, .tar, .tar.gz / .tgz) under one rule: regular files and
+ * folders only, each under a relative path that stays inside (no "..", absolute path, drive letter
+ * or NUL); a link, device, FIFO, encrypted or unreadable entry refuses the whole archive, naming it.
  *
- * One rule for every archive type: an archive may hold regular files and folders only, each under
- * a relative path that stays inside the archive (no "..", no absolute path or drive letter, no NUL);
- * a link (symbolic or hard), a device, a FIFO, an encrypted or otherwise unreadable entry makes the
- * whole archive refused, naming the entry. Nothing is stripped silently.
- *
- * Bounded (ArchiveLimits, docs/architecture.md "Limits"): entries are streamed to disk in small
- * chunks (never a whole entry, nor a whole zip, in memory), and counted as they come out, so a lying header does not
- * help: at most `maxEntryBytes` per entry, `maxTotalBytes` in all, `maxEntries` entries, and at most
- * `maxRatio` times the compressed size (per zip entry; per archive for .tar.gz), beyond a slack of
- * 1 MiB so that small, very compressible files (JSON) pass. A zip's declared sizes are checked
- * before anything is written.
+ * Bounded (docs/architecture.md "Limits"): entries are streamed to disk in small chunks and counted
+ * as they come out, so a lying header does not help: `maxEntryBytes` per entry, `maxTotalBytes` in
+ * all, `maxEntries`, and `maxRatio` times the compressed size (per zip entry; per .tar.gz) beyond a
+ * 1 MiB slack for small, very compressible JSON. A zip's declared sizes are checked before writing.
  */
 import { closeSync, createReadStream, mkdirSync, openSync, readSync, statSync, writeSync } from "node:fs";
 import { dirname, resolve, sep } from "node:path";
@@ -21,7 +16,6 @@ import { Inflate } from "fflate";
 export interface ArchiveLimits {
   maxEntryBytes: number;
   maxTotalBytes: number;
-  /** Largest inflated / compressed ratio (beyond RATIO_SLACK_BYTES). */
   maxRatio: number;
   maxEntries: number;
 }
@@ -34,7 +28,7 @@ export const ARCHIVE_LIMITS: ArchiveLimits = {
   maxRatio: 20,
   maxEntries: 10_000,
 };
-export const RATIO_SLACK_BYTES = MiB;
+const RATIO_SLACK_BYTES = MiB;
 
 export class ArchiveError extends Error {
   override name = "ArchiveError";
@@ -42,8 +36,7 @@ export class ArchiveError extends Error {
 
 const fmt = (n: number) => (n >= MiB ? `${(n / MiB).toFixed(0)} MiB` : `${n} bytes`);
 
-/** What is wrong with an entry's path, if anything (the one path rule for every archive type). */
-export function entryPathProblem(name: string): string | undefined {
+function entryPathProblem(name: string): string | undefined {
   if (name.includes("\0")) return "its name holds a NUL character";
   if (/^([\\/]|[A-Za-z]:)/.test(name)) return "an absolute path, outside its folder";
   if (name.split(/[\\/]/).includes("..")) return 'a path leading outside its folder ("..")';
@@ -115,32 +108,25 @@ interface ZipEntry {
 const u16 = (b: Uint8Array, o: number) => b[o]! | (b[o + 1]! << 8);
 const u32 = (b: Uint8Array, o: number) => (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0;
 
-/** Reads byte ranges of an open file: a zip is read where its directory points, never whole. */
-class FileBytes {
-  constructor(
-    private readonly fd: number,
-    readonly size: number,
-  ) {}
-
-  at(offset: number, length: number): Uint8Array {
-    const n = Math.max(0, Math.min(length, this.size - offset));
-    const out = new Uint8Array(n);
-    let got = 0;
-    while (got < n) {
-      const r = readSync(this.fd, out, got, n - got, offset + got);
-      if (r <= 0) break;
-      got += r;
-    }
-    return out.subarray(0, got);
+/** A byte range of an open file: a zip is read where its directory points, never whole. */
+function readAt(fd: number, size: number, offset: number, length: number): Uint8Array {
+  const n = Math.max(0, Math.min(length, size - offset));
+  const out = new Uint8Array(n);
+  let got = 0;
+  while (got < n) {
+    const r = readSync(fd, out, got, n - got, offset + got);
+    if (r <= 0) break;
+    got += r;
   }
+  return out.subarray(0, got);
 }
 
 const MAX_DIRECTORY_BYTES = 64 * MiB;
 const CHUNK = 64 * 1024;
 
-function zipDirectory(file: string, f: FileBytes): ZipEntry[] {
-  const tailStart = Math.max(0, f.size - 22 - 65535);
-  const tail = f.at(tailStart, f.size - tailStart);
+function zipDirectory(file: string, fd: number, size: number): ZipEntry[] {
+  const tailStart = Math.max(0, size - 22 - 65535);
+  const tail = readAt(fd, size, tailStart, size - tailStart);
   let eocd = -1;
   for (let o = tail.length - 22; o >= 0; o--) {
     if (u32(tail, o) === 0x06054b50) {
@@ -156,7 +142,7 @@ function zipDirectory(file: string, f: FileBytes): ZipEntry[] {
     throw new ArchiveError(`${file} is a ZIP64 archive (over 4 GiB or 65,535 entries); model archives are smaller`);
   if (cdSize > MAX_DIRECTORY_BYTES)
     throw new ArchiveError(`${file} has a ${fmt(cdSize)} central directory; refusing it`);
-  const b = f.at(cdOffset, cdSize);
+  const b = readAt(fd, size, cdOffset, cdSize);
   const out: ZipEntry[] = [];
   let o = 0;
   for (let i = 0; i < count; i++) {
@@ -167,14 +153,9 @@ function zipDirectory(file: string, f: FileBytes): ZipEntry[] {
     const host = b[o + 5]!;
     const mode = (u32(b, o + 38) >>> 16) & 0o170000;
     const isDir = name.endsWith("/");
-    const kind =
-      host === 3 && mode === 0o120000
-        ? "link"
-        : host === 3 && mode !== 0 && mode !== 0o100000 && mode !== 0o040000
-          ? "special"
-          : isDir
-            ? "dir"
-            : "file";
+    let kind: ZipEntry["kind"] = isDir ? "dir" : "file";
+    if (host === 3 && mode === 0o120000) kind = "link";
+    else if (host === 3 && mode !== 0 && mode !== 0o100000 && mode !== 0o040000) kind = "special";
     out.push({
       name,
       flags: u16(b, o + 8),
@@ -201,8 +182,7 @@ function extractZip(file: string, dest: string, limits: ArchiveLimits): void {
     );
   const zfd = openSync(file, "r");
   try {
-    const f = new FileBytes(zfd, size);
-    const entries = zipDirectory(file, f);
+    const entries = zipDirectory(file, zfd, size);
     const budget = new Budget(file, limits);
     // Declared sizes first: a bomb that says what it is costs nothing.
     const declaredBudget = new Budget(file, limits);
@@ -231,7 +211,7 @@ function extractZip(file: string, dest: string, limits: ArchiveLimits): void {
         mkdirSync(target, { recursive: true });
         continue;
       }
-      const h = f.at(e.localOffset, 30);
+      const h = readAt(zfd, size, e.localOffset, 30);
       if (h.length < 30 || u32(h, 0) !== 0x04034b50)
         throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is damaged)`);
       const start = e.localOffset + 30 + u16(h, 26) + u16(h, 28);
@@ -248,7 +228,7 @@ function extractZip(file: string, dest: string, limits: ArchiveLimits): void {
         };
         const inflate = e.method === 8 ? new Inflate((chunk) => put(chunk)) : undefined;
         for (let off = 0; off < e.compressed; off += CHUNK) {
-          const data = f.at(start + off, Math.min(CHUNK, e.compressed - off));
+          const data = readAt(zfd, size, start + off, Math.min(CHUNK, e.compressed - off));
           if (inflate) inflate.push(data, off + CHUNK >= e.compressed);
           else put(data);
         }

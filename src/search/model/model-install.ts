@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { cleanLabel } from "../../text/sanitize.ts";
-import { DEFAULT_LOAD, firstLine as loadProblem, loadModelDir } from "./load-model.ts";
+import { DEFAULT_INNER_BATCH, DEFAULT_MAX_TOKENS, firstLine as loadProblem, loadSource } from "./load-model.ts";
 import { defaultGraphCache, prepareOptimizedGraph } from "./optimized-graph.ts";
 import { ARCHIVE_LIMITS, ArchiveError, archiveType, extractArchive, type ArchiveLimits } from "./model-archive.ts";
 import {
@@ -358,9 +358,10 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
     for (const [f, p] of side) writeFileSync(join(stage, f), readFileSync(join(p.source.root, p.rel)));
 
     // Load it exactly as the server will, and embed a sentence: a broken model fails here, not later.
-    let embedder: Awaited<ReturnType<typeof loadModelDir>>;
+    let embedder: Awaited<ReturnType<typeof loadSource>>["embedder"];
     try {
-      embedder = await loadModelDir(stage, DEFAULT_LOAD);
+      const load = { maxTokens: DEFAULT_MAX_TOKENS, innerBatch: DEFAULT_INNER_BATCH };
+      embedder = (await loadSource({ kind: "dir", origin: "installed", dir: stage }, load)).embedder;
     } catch (err) {
       // The loader names the work folder: say it in the user's terms.
       const why = loadProblem(err)

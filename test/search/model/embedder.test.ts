@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createEmbedderProvider, TimeoutError, withTimeout } from "../../../src/search/model/embedder.ts";
+import { createEmbedderProvider } from "../../../src/search/model/embedder.ts";
+import { TimeoutError, withTimeout } from "../../../src/search/model/timeout.ts";
 import {
   BGE_QUERY_INSTRUCTION,
   inspectModelDir,
