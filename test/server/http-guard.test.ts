@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import {
   bearerMatches,
-  hostAllowed,
+  checkHost,
   hostnameOf,
   isLoopback,
   originAllowed,
@@ -23,10 +23,10 @@ describe("HTTP guard", () => {
   });
 
   test("Host allowlist (any port) and Origin allowlist (exact, loopback always)", () => {
-    expect(hostAllowed("localhost:1234", cfg)).toBe(true);
-    expect(hostAllowed("lorekeeper.lan:8000", cfg)).toBe(true);
-    expect(hostAllowed("evil.example:8000", cfg)).toBe(false);
-    expect(hostAllowed(null, cfg)).toBe(false);
+    expect(checkHost("localhost:1234", cfg)).toBe("ok");
+    expect(checkHost("lorekeeper.lan:8000", cfg)).toBe("ok");
+    expect(checkHost("evil.example:8000", cfg)).toBe("forbidden");
+    expect(checkHost(null, cfg)).toBe("forbidden");
     expect(originAllowed(null, cfg)).toBe(true);
     expect(originAllowed("http://localhost:5173", cfg)).toBe(true);
     expect(originAllowed("https://app.example.com", cfg)).toBe(true);

@@ -31,8 +31,8 @@ import {
   type ModelSource,
 } from "./model-source.ts";
 import { MODEL_CATALOG, readManifest } from "./model-manifest.ts";
-import { fastembedRuns, ModelEmbedder, type ModelRuns } from "./model-embedder.ts";
-import { onnxRunners, type TokenizerLike } from "./onnx-runners.ts";
+import { fastembedRuns, ModelEmbedder } from "./model-embedder.ts";
+import { onnxRunners, type OnnxRunners, type TokenizerLike } from "./onnx-runners.ts";
 import { createSession, loadTokenizer, type OrtSession } from "./onnx-session.ts";
 
 /** How a model is run: tokens per text (capped by the model) and texts per ONNX run. */
@@ -202,7 +202,7 @@ export async function loadSource(
 }
 
 async function finish(
-  runs: ModelRuns,
+  runs: OnnxRunners,
   tokenizer: TokenizerLike | undefined,
   r: LoadSettings,
   m: Pick<EmbedderInfo, "name" | "source" | "dir" | "onnxFile"> & {

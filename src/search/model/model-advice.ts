@@ -1,21 +1,10 @@
-/**
- * One wording for "there is no embedding model", shared by `doctor`, `sync` and `import`, so they
- * tell the same story: keyword search works, semantic search needs a model, here is how to get
- * one. Pure.
- */
+/** One wording for "there is no embedding model" and how to get one, shared by `doctor`, `sync` and `import`. */
 import { DEFAULT_MODEL } from "./model-manifest.ts";
-
-export interface NoModelAdvice {
-  /** One line: what works, what does not, and why. */
-  state: string;
-  /** How to get a model. */
-  fix: string;
-}
 
 export function noModelAdvice(
   reason: string | undefined,
   opts: { downloadAllowed: boolean; modelName: string | undefined },
-): NoModelAdvice {
+): { state: string; fix: string } {
   const modelName = opts.modelName ?? DEFAULT_MODEL;
   const why = reason ? ` (${reason})` : "";
   return {

@@ -1,8 +1,6 @@
 /**
- * The Embedder over a loaded model's runs (queries cached, prefixes per model profile, a warning
- * for a query longer than the model's limit). A model folder runs on onnxruntime and the tokenizer
- * directly (onnx-runners.ts); one of fastembed's own named models runs on fastembed's public
- * `embed` (fastembedRuns). Loading and choosing a model is load-model.ts and embedder.ts.
+ * The Embedder over a loaded model's runs (onnx-runners.ts, or fastembed's public `embed` for its
+ * named models): queries cached, prefixes per model profile, a warning for an over-long query.
  */
 import type { FlagEmbedding } from "fastembed";
 import { log } from "../../log.ts";
@@ -12,11 +10,8 @@ import { encodeUnpadded, type OnnxRunners, type TokenizerLike } from "./onnx-run
 
 const QUERY_CACHE_SIZE = 64;
 
-/** How a model embeds: one query, and passages in batches (both unit-length vectors). */
-export type ModelRuns = OnnxRunners;
-
 /** fastembed's own embedding (padded to the token limit), through its public `embed`. */
-export function fastembedRuns(model: FlagEmbedding): ModelRuns {
+export function fastembedRuns(model: FlagEmbedding): OnnxRunners {
   return {
     async query(text) {
       const first = await model.embed([text], 1).next();
@@ -37,7 +32,7 @@ export class ModelEmbedder implements Embedder {
   constructor(
     readonly id: string,
     readonly dim: number,
-    private readonly runs: ModelRuns,
+    private readonly runs: OnnxRunners,
     private readonly profile: ModelProfile,
     readonly maxTokens: number,
     private readonly innerBatch: number,

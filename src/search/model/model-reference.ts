@@ -1,19 +1,12 @@
 /**
- * Is an installed model faithful to the published model? Checks, on the loaded embedder:
- *   - the published cosine similarities of its catalog entry (model-manifest.ts), within tolerance;
- *   - unit-length vectors;
- *   - the same vector for a text alone and inside a batch of longer texts (padding is masked);
- *   - the query instruction: applied to queries only when the model has one (bge), else query = passage.
- * Used by `bun scripts/check-model.ts` and `bun run eval`.
+ * Is an installed model faithful to the published one: its catalog entry's published similarities,
+ * unit-length vectors, padding masked (a text alone = in a batch), the query instruction applied
+ * only when it has one. Used by `bun scripts/check-model.ts` and `bun run eval`.
  */
 import type { Embedder } from "../types.ts";
 import type { ModelManifest, ModelReference } from "./model-manifest.ts";
 
-export interface ReferenceCheck {
-  name: string;
-  pass: boolean;
-  detail: string;
-}
+type ReferenceCheck = { name: string; pass: boolean; detail: string };
 
 function cos(a: Float32Array, b: Float32Array): number {
   let s = 0;

@@ -1,16 +1,12 @@
 /**
- * Mean pooling inside an ONNX graph, so fastembed gives mean-pooled vectors.
- *
- * fastembed 2.1.0 always takes position 0 of `last_hidden_state` (CLS pooling) and L2-normalizes
- * it. That is right for BGE but wrong for all-MiniLM-L6-v2, which was trained with the masked mean
- * over the tokens. `withMeanPooling` renames the encoder's output to `token_embeddings` and appends
- * the masked mean, broadcast to every position as the new `last_hidden_state` (the layout
- * lorekeeper-static-384 uses). fastembed, onnx-runners.ts and any CLS reader then all see
- * the mean. Pure: bytes in, bytes out.
+ * Mean pooling inside an ONNX graph. fastembed takes position 0 of `last_hidden_state` (CLS
+ * pooling): right for BGE, wrong for all-MiniLM-L6-v2, trained with the masked mean. The encoder's
+ * output is renamed `token_embeddings` and the masked mean, broadcast to every position, becomes
+ * `last_hidden_state` (lorekeeper-static-384's layout), so every CLS reader sees the mean. Pure.
  */
 import { onnx } from "onnx-proto";
 
-export const POOLED_PRODUCER = "lorekeeper-mean-pooling";
+const POOLED_PRODUCER = "lorekeeper-mean-pooling";
 const OUT = "last_hidden_state";
 const TOKENS = "token_embeddings";
 const FLOAT = onnx.TensorProto.DataType.FLOAT;
@@ -30,22 +26,7 @@ function node(
   return { opType, input, output, name: `lk_pool_${output[0]}`, attribute };
 }
 
-/** The graph's inputs and outputs, for checks and messages. */
-export function onnxSignature(model: Uint8Array): { inputs: string[]; outputs: string[]; mean_pooled: boolean } {
-  const m = onnx.ModelProto.decode(model);
-  const g = m.graph;
-  return {
-    inputs: (g?.input ?? []).map((v) => v.name ?? ""),
-    outputs: (g?.output ?? []).map((v) => v.name ?? ""),
-    mean_pooled: (g?.node ?? []).some((n) => n.name === `lk_pool_${OUT}`),
-  };
-}
-
-/**
- * The model with masked mean pooling appended (see the file comment). Throws when the graph has no
- * `last_hidden_state` output or no `attention_mask` input. A graph already pooled here is returned
- * unchanged.
- */
+/** Throws without a `last_hidden_state` output or `attention_mask` input; a pooled graph comes back as is. */
 export function withMeanPooling(model: Uint8Array): Uint8Array {
   const m = onnx.ModelProto.decode(model);
   const g = m.graph;

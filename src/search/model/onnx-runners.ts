@@ -1,22 +1,15 @@
 /**
- * A model folder's embeddings, run on the public APIs of onnxruntime-node (`InferenceSession`:
- * `inputNames`, `run`; `Tensor`) and of the tokenizer (packages/tokenizers-js, set up as fastembed
- * sets it up: onnx-session.ts), computed as fastembed 2.1.0's `embed` computes them — position 0
- * of `last_hidden_state`, L2-normalized by the same expressions — but without its padding:
- *
- * - a query is fed with its own tokens only. fastembed pads every text to the token limit (256):
- *   for a query of a few words ~40 times the work and a 390 KB output tensor per query;
- * - passages are sorted by their number of tokens and each batch is padded to its own longest text.
- *
- * Padding is masked out by the models, so the vectors are fastembed's: bit for bit for a query
- * with lorekeeper-static-384 and the test model, within float noise for a batch
- * (test/search/model/onnx-runners.test.ts).
+ * A model folder's embeddings on onnxruntime's and the tokenizer's public APIs, computed as
+ * fastembed 2.1.0's `embed` does (position 0 of `last_hidden_state`, L2-normalized by the same
+ * expressions) but without padding every text to the token limit (~40 times the work for a short
+ * query): a query is fed its own tokens, passages sorted by length and each batch padded to its
+ * longest. Padding is masked, so the vectors are fastembed's (test/search/model/onnx-runners.test.ts).
  */
 type Ort = typeof import("onnxruntime-node");
 type Tensor = InstanceType<Ort["Tensor"]>;
 
 /** One encoded text (packages/tokenizers-js's Encoding, or the native addon's in check-tokenizer). */
-export interface EncodingLike {
+interface EncodingLike {
   getOverflowing(): unknown[];
   getAttentionMask(): number[];
   getIds(): number[];

@@ -1,15 +1,11 @@
 /**
- * A model folder's tokenizer and ONNX Runtime session, made as fastembed 2.1.0's
- * `FlagEmbedding.init` makes them (its `loadTokenizer`, line for line, on the pure-JS
- * packages/tokenizers-js; graph optimisation "all"; the CPU provider) but without importing
- * fastembed on the way. fastembed's module pulls in its download code (node:https, tar, zlib,
- * @huggingface/hub): CPU at every start that a model folder never needs. The runners of
- * onnx-runners.ts use them through their public APIs.
+ * A model folder's tokenizer and ONNX Runtime session, made as fastembed 2.1.0's `FlagEmbedding.init`
+ * makes them (its `loadTokenizer` line for line, on packages/tokenizers-js) without importing
+ * fastembed, whose download code (node:https, tar, @huggingface/hub) costs CPU at every start.
  *
- * One setting differs from fastembed's: onnxruntime's worker threads do not spin while they wait
- * for work. A spinning pool burns its cores between the ~100 small operators of a one-query run,
- * which on a busy machine delays the run itself (query embeddings and sync's batches both took
- * less CPU without it: docs/benchmark.md, "Figures behind the code").
+ * One setting differs: onnxruntime's worker threads do not spin while waiting. A spinning pool burns
+ * its cores between the ~100 small operators of a one-query run, which on a busy machine delays the
+ * run itself (docs/benchmark.md, "Figures behind the code").
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -35,10 +31,8 @@ export async function createSession(ort: Ort, onnxPath: string): Promise<OrtSess
 const readJson = (dir: string, file: string): Record<string, unknown> =>
   JSON.parse(readFileSync(join(dir, file), "utf8")) as Record<string, unknown>;
 
-/**
- * What fastembed's tokenizer set-up calls: `@anush008/tokenizers`' API (the native addon or packages/tokenizers-js).
- */
-export interface TokenizerSetup {
+/** What fastembed's tokenizer set-up calls: `@anush008/tokenizers`' API (the native addon or tokenizers-js). */
+interface TokenizerSetup {
   setTruncation(maxLength: number): void;
   setPadding(options: { maxLength?: number; padId?: number; padToken?: string }): void;
   addSpecialTokens(tokens: string[]): unknown;

@@ -1,8 +1,3 @@
-/**
- * Bounding a slow promise in time: `withTimeout` rejects with a `TimeoutError` after `ms` (the
- * promise itself keeps running). Used by the vector leg (LOREKEEPER_EMBEDDING_TIMEOUT_MS) and by
- * `lorekeeper doctor`.
- */
 export class TimeoutError extends Error {
   override readonly name = "TimeoutError";
 }

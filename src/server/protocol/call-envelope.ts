@@ -1,12 +1,10 @@
 /**
- * The envelope of a tools/call request (`params.name`, `params.arguments`, `params._meta`),
- * checked at the transport edge, before the SDK sees the request (`screenCall`, run by mcp.ts
- * guardEdge on every transport), so that a malformed call gets JSON-RPC -32602 (invalid params)
- * with one readable sentence, instead of the SDK's dump of schema issues.
- * `"arguments": null` counts as no arguments (the SDK's schema refuses null).
+ * The envelope of a tools/call request (`name`, `arguments`, `_meta`), checked at the transport
+ * edge before the SDK sees it (mcp.ts guardEdge), so that a malformed call gets -32602 with one
+ * readable sentence instead of the SDK's dump of schema issues. `"arguments": null` counts as none.
  */
 import { type JSONRPCMessage, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { specCheck } from "./protocol-checks.ts";
+import { isPlainObject, specCheck } from "./protocol-checks.ts";
 
 function describe(v: unknown): string {
   if (v === undefined) return "nothing";
@@ -15,10 +13,6 @@ function describe(v: unknown): string {
   if (typeof v === "object") return "an object";
   if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
   return `${typeof v} ${String(v)}`;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /** What is wrong with a tools/call `params` (one sentence), or undefined when it is well-formed. Pure. */
@@ -53,10 +47,7 @@ export function callParamsProblem(params: unknown): string | undefined {
 
 type Screened = { ok: true; message: JSONRPCMessage } | { ok: false; reply: JSONRPCMessage };
 
-/**
- * A JSON-RPC message as the SDK should get it: a tools/call request with a malformed envelope
- * becomes the error that answers it, `"arguments": null` is dropped; anything else passes as is.
- */
+/** A tools/call with a malformed envelope becomes the error that answers it; anything else passes. */
 export function screenCall(message: JSONRPCMessage): Screened {
   if (!("method" in message) || message.method !== "tools/call" || !("id" in message)) return { ok: true, message };
   const problem = callParamsProblem(message.params);

@@ -1,16 +1,9 @@
 /**
- * Checks of what a client sends, answered with JSON-RPC errors of one readable sentence instead of
- * a dump of schema issues. Each checks against the SDK's own spec schemas (its public
- * `specTypeSchemas`), so nothing passes that the SDK would refuse. Pure.
- *
- * - `checkJsonRpc`: is a parsed value one JSON-RPC 2.0 message (the stdio and HTTP transports
- *   answer -32600 with it);
- * - `logging/setLevel` (2025 era only; deprecated in 2026-07-28): `level` must be one of the
- *   RFC 5424 levels. LoreKeeper sends no log notifications, so a valid level is only acknowledged;
- * - `resources/read`: `uri` must be a URI (at most 2,048 characters).
- *
- * Every JSON-RPC error text also has a budget (`capErrorText`): the server cuts it to
- * MAX_RPC_ERROR_CHARS before sending, on every transport.
+ * Checks of what a client sends, answered with JSON-RPC errors of one readable sentence, each
+ * against the SDK's own spec schemas (`specTypeSchemas`), so nothing passes that the SDK would
+ * refuse: a JSON-RPC message (transports answer -32600), logging/setLevel's level (2025 era; only
+ * acknowledged, as LoreKeeper sends no log notifications), resources/read's uri. Every error text
+ * is cut to MAX_RPC_ERROR_CHARS before sending (`capErrorText`). Pure.
  */
 import {
   type JSONRPCMessage,
@@ -52,9 +45,13 @@ export function specCheck(name: SpecTypeName, value: unknown): SpecCheck {
   return { ok: false, where, message: issue.message };
 }
 
+export function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
 /** The id of a request-like object (to answer it with), or null. */
 export function requestIdOf(v: unknown): RequestId | null {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) return null;
+  if (!isPlainObject(v)) return null;
   const id = (v as { id?: unknown }).id;
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }
@@ -63,7 +60,7 @@ export function requestIdOf(v: unknown): RequestId | null {
 export function checkJsonRpc(v: unknown): { ok: true; message: JSONRPCMessage } | { ok: false; problem: string } {
   const whole = specCheck("JSONRPCMessage", v);
   if (whole.ok) return { ok: true, message: whole.value as JSONRPCMessage };
-  if (v === null || typeof v !== "object" || Array.isArray(v) || !("method" in v)) {
+  if (!isPlainObject(v) || !("method" in v)) {
     return { ok: false, problem: 'it needs "jsonrpc": "2.0" and a "method", or a "result"/"error" with an "id"' };
   }
   // A request's id is a string or a number; null (JSON-RPC 2.0 allows it, MCP does not) makes no notification.

@@ -1,14 +1,10 @@
 /**
- * Bearer-token failures on the HTTP transport, per client address: counted, logged (the first one
- * of an address at once, then one line per address and window with the count), and limited: once
- * an address has sent `maxFailures` wrong or missing tokens within `windowMs`, its further wrong
- * tokens are answered 429 + Retry-After until the window ends. The right token is always served,
- * limited address or not: one address is often many clients (replicas behind a proxy, an ingress,
- * a NAT), and a lockout that refused them all would let any of them shut out the rest. Guessing is
- * made hopeless by the token itself (a network bind takes only a strong one: `weakTokenProblem`,
- * `guessableTokenProblem`), not by the limit, which keeps the noise of a guesser down and in the
- * log. Clients with the right token are never counted. Bounded: at most `maxAddresses` addresses
- * are tracked (the oldest window is dropped first).
+ * Bearer-token failures per client address: counted, logged (the first at once, then one line per
+ * address and window), and limited: past `maxFailures` within `windowMs`, an address's wrong tokens
+ * get 429 + Retry-After until the window ends. The right token is always served: one address is
+ * often many clients (a proxy, a NAT), and a lockout of all would let one shut out the rest.
+ * Guessing is made hopeless by the token itself (a network bind takes only a strong one), not by
+ * the limit, which keeps a guesser's noise down. At most `maxAddresses` are tracked (oldest first out).
  */
 import { log } from "../../log.ts";
 
@@ -28,28 +24,19 @@ interface Window {
 
 export class AuthFailures {
   private readonly by = new Map<string, Window>();
-  /** Every failure since the start (for /health and tests). */
-  total = 0;
 
-  constructor(
-    private readonly limits: AuthFailureLimits = AUTH_FAILURE_LIMITS,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly limits: AuthFailureLimits = AUTH_FAILURE_LIMITS) {}
 
-  /**
-   * A wrong or missing token from `address`: counted; returns how many milliseconds the address
-   * is limited for (answered 429) when it is past `maxFailures` in its window, else 0 (answered 401).
-   */
+  /** A wrong or missing token from `address`: the ms it is limited for (429), else 0 (401). */
   fail(address: string): number {
-    this.total++;
     let w = this.current(address);
     if (w && w.failures >= this.limits.maxFailures) {
       w.limited++;
-      return Math.max(1, w.start + this.limits.windowMs - this.now());
+      return Math.max(1, w.start + this.limits.windowMs - Date.now());
     }
     if (!w) {
       if (this.by.size >= this.limits.maxAddresses) this.by.delete(this.by.keys().next().value!);
-      w = { start: this.now(), failures: 0, limited: 0 };
+      w = { start: Date.now(), failures: 0, limited: 0 };
       this.by.set(address, w);
       log.warn(`HTTP: refused a request with a wrong or missing bearer token from ${address}`);
     }
@@ -68,7 +55,7 @@ export class AuthFailures {
   private current(address: string): Window | undefined {
     const w = this.by.get(address);
     if (!w) return undefined;
-    if (this.now() - w.start < this.limits.windowMs) return w;
+    if (Date.now() - w.start < this.limits.windowMs) return w;
     this.by.delete(address);
     const s = Math.round(this.limits.windowMs / 1000);
     const limited = w.limited ? ` (${w.limited} more answered 429)` : "";
@@ -79,13 +66,8 @@ export class AuthFailures {
   }
 }
 
-/** The weakest token accepted when the server listens beyond loopback. */
 const MIN_NETWORK_TOKEN_CHARS = 16;
-
-/**
- * The fewest guesses (log10) a network token must take by zxcvbn's estimate: 10^10, its top
- * score. A random 16-character token is estimated at 10^16; "changeme-changeme" at 10^8.
- */
+/** zxcvbn's top score: a random 16-character token is estimated at 10^16 guesses, "changeme-changeme" 10^8. */
 const MIN_TOKEN_GUESSES_LOG10 = 10;
 
 /** What is wrong with a token for a network bind that can be told without a dictionary, if anything. */
@@ -105,34 +87,28 @@ const CONTEXT_WORDS = ["lorekeeper", "lore", "keeper", "mcp", "dnd", "token", "s
 
 type Match = { pattern: string; token: string; baseToken?: string | string[]; dictionaryName?: string };
 
+const MATCH_WORDS: Record<string, string> = {
+  sequence: "the sequence",
+  spatial: "the keyboard pattern",
+  date: "the date",
+  regex: "the year",
+};
+
 /** One match of the estimate in words: "the common password \"changeme\"", "\"password\" repeated". */
 function describeMatch(m: Match): string | undefined {
   const t = JSON.stringify(m.token.length > 24 ? `${m.token.slice(0, 24)}…` : m.token);
-  switch (m.pattern) {
-    case "dictionary":
-      return m.dictionaryName === "userInputs" ? `the word ${t}` : `the common password or word ${t}`;
-    case "repeat":
-      return `${JSON.stringify(typeof m.baseToken === "string" ? m.baseToken : m.token)} repeated`;
-    case "sequence":
-      return `the sequence ${t}`;
-    case "spatial":
-      return `the keyboard pattern ${t}`;
-    case "date":
-      return `the date ${t}`;
-    case "regex":
-      return `the year ${t}`;
-    default:
-      return undefined;
-  }
+  if (m.pattern === "dictionary")
+    return m.dictionaryName === "userInputs" ? `the word ${t}` : `the common password or word ${t}`;
+  if (m.pattern === "repeat")
+    return `${JSON.stringify(typeof m.baseToken === "string" ? m.baseToken : m.token)} repeated`;
+  return MATCH_WORDS[m.pattern] && `${MATCH_WORDS[m.pattern]} ${t}`;
 }
 
 let estimator: ((token: string) => { guessesLog10: number; sequence: readonly Match[] }) | undefined;
 
 /**
- * Whether a token that passed `weakTokenProblem` is still easy to guess: a common password,
- * a sequence, a keyboard walk, a word repeated ("passwordpassword", "1234567890123456",
- * "changeme-changeme"), by zxcvbn's estimate with its common-password list. The list is loaded
- * only here (a network bind), not at every start.
+ * Whether a token that passed `weakTokenProblem` is still easy to guess ("passwordpassword",
+ * "1234567890123456") by zxcvbn's estimate; its password list is loaded only for a network bind.
  */
 export async function guessableTokenProblem(token: string): Promise<string | undefined> {
   if (!estimator) {

@@ -1,27 +1,16 @@
 /**
- * Bounds on work in flight, so that a client sending faster than it reads can only fill a fixed
- * amount of memory (see docs/architecture.md, "Limits"):
- *
- * - tools/kit/search-slots.ts: at most N searches run at once in the process (stdio and HTTP share it).
- * - `Admission`: the HTTP transport's count of JSON-RPC messages being worked on (a batch of 32
- *   counts 32). Past `maxInFlight` a request waits in a bounded queue (`maxQueued` messages, at
- *   most `maxWaitMs`); when the queue is full or the wait too long it is refused (503 with
- *   Retry-After).
- *
- * The stdio transport's own bound (requests read but not yet answered, and no reading while
- * stdout is backed up) is in stdio-transport.ts.
+ * The HTTP transport's bound on work in flight (docs/architecture.md, "Limits"): messages being
+ * worked on (a batch of 32 counts 32). Past `maxInFlight` a request waits in a bounded queue
+ * (`maxQueued` messages, at most `maxWaitMs`), else it is refused (503 with Retry-After). Searches
+ * have their own slots (tools/kit/search-slots.ts); stdio its own bound (stdio-transport.ts).
  */
-
-export interface AdmissionLimits {
-  /** Messages worked on at once. */
+interface AdmissionLimits {
   maxInFlight: number;
-  /** Messages waiting for room; more are refused at once. */
   maxQueued: number;
-  /** Longest wait for room before a refusal, ms. */
   maxWaitMs: number;
 }
 
-export type Admitted = { ok: true; release: () => void } | { ok: false; why: "busy" | "timeout" };
+type Admitted = { ok: true; release: () => void } | { ok: false; why: "busy" | "timeout" };
 
 export class Admission {
   private inFlight = 0;
@@ -33,7 +22,10 @@ export class Admission {
   /** Room for `n` messages: at once, after a bounded wait, or a refusal. */
   async admit(n: number): Promise<Admitted> {
     const weight = Math.min(n, this.limits.maxInFlight);
-    if (this.waiting.length === 0 && this.inFlight + weight <= this.limits.maxInFlight) return this.enter(weight);
+    if (this.waiting.length === 0 && this.inFlight + weight <= this.limits.maxInFlight) {
+      this.inFlight += weight;
+      return this.handle(weight);
+    }
     if (this.queued + weight > this.limits.maxQueued) return { ok: false, why: "busy" };
     this.queued += weight;
     const entry = { n: weight, go: () => {} };
@@ -55,11 +47,6 @@ export class Admission {
       return { ok: false, why: "timeout" };
     }
     // wake() already counted it in.
-    return this.handle(weight);
-  }
-
-  private enter(weight: number): Admitted {
-    this.inFlight += weight;
     return this.handle(weight);
   }
 

@@ -1,11 +1,8 @@
 /**
- * Reading and checking a POST /mcp body before the MCP transport sees it:
- *
- * - at most `maxBytes` (declared Content-Length or counted while reading, chunked bodies too) → 413;
- * - within `timeoutMs` from the first byte asked for (a client that sends headers and then
- *   trickles or stalls its body is answered 408 instead of holding a request open) → 408;
- * - JSON → else -32700 Parse error (400);
- * - one JSON-RPC message or a non-empty batch of them → else -32600 Invalid Request (400).
+ * A POST /mcp body, read and checked before the MCP transport sees it: at most `maxBytes` (counted
+ * while reading, chunked bodies too; else 413), within `timeoutMs` (a client that trickles or stalls
+ * its body gets 408 instead of holding a request open), JSON (else -32700), one JSON-RPC message or
+ * a non-empty batch (else -32600).
  */
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { checkJsonRpc } from "../protocol/protocol-checks.ts";
@@ -18,10 +15,8 @@ const TIMEOUT = Symbol("timeout");
 
 type ReadResult = { text: string } | { tooLarge: true } | { timedOut: true };
 
-/** The body as text, or why it could not be read within the limits. */
+/** The body as text, or why it could not be read within the limits (the declared length is checked before). */
 export async function readBody(request: Request, maxBytes: number, timeoutMs: number): Promise<ReadResult> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) return { tooLarge: true };
   if (!request.body) return { text: "" };
   const reader = request.body.getReader();
   const decoder = new TextDecoder();
@@ -47,7 +42,7 @@ export async function readBody(request: Request, maxBytes: number, timeoutMs: nu
   }
 }
 
-/** Parse and check a body text (pure). */
+/** Pure. */
 export function checkJsonRpcBody(text: string): BodyCheck {
   let parsed: unknown;
   try {

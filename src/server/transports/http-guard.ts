@@ -45,28 +45,21 @@ export function isLoopback(host: string): boolean {
 }
 
 export interface GuardConfig {
-  /** Extra hostnames accepted in Host (besides loopback names and the bind address). */
+  /** Hostnames accepted in Host besides loopback names. */
   allowedHosts: string[];
-  /** Extra origins accepted in Origin, exact (scheme://host[:port]); loopback origins always pass. */
+  /** Origins accepted, exact (scheme://host[:port]); loopback origins always pass. */
   allowedOrigins: string[];
-  /** Bearer token; undefined = no auth (loopback only). */
+  /** undefined = no auth (loopback only). */
   token?: string;
 }
 
-export type HostVerdict = "ok" | "forbidden" | "malformed";
-
-/** Host header: a loopback name, the bind address or an allowed host ("ok"); another host; or not a host at all. */
-export function checkHost(hostHeader: string | null, cfg: GuardConfig): HostVerdict {
+/** Host header, by hostname (any port): a loopback name or an allowed host ("ok"), another host, or no host at all. */
+export function checkHost(hostHeader: string | null, cfg: GuardConfig): "ok" | "forbidden" | "malformed" {
   if (!hostHeader) return "forbidden";
   const h = parseHost(hostHeader);
   if (h === undefined) return "malformed";
   if (isLoopback(h)) return "ok";
   return cfg.allowedHosts.some((a) => hostnameOf(a) === h) ? "ok" : "forbidden";
-}
-
-/** Host header allowed? Compared by hostname, any port. A missing or malformed Host is refused. */
-export function hostAllowed(hostHeader: string | null, cfg: GuardConfig): boolean {
-  return checkHost(hostHeader, cfg) === "ok";
 }
 
 /** Origin allowed? Absent (non-browser clients) is fine; loopback origins pass; others must be listed. */

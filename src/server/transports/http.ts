@@ -1,15 +1,11 @@
 /**
- * MCP over Streamable HTTP on Elysia, stateless: POST /mcp is served by the SDK's
- * `createMcpHandler`, which builds a fresh server (buildServer) per request over the shared deps
- * for either era: 2026-07-28 requests (per-request `_meta` envelope, `Mcp-Method`/`Mcp-Name`
- * headers, server/discover) and 2025-era requests (the stateless idiom, `initialize` included).
- * No sessions and no server-initiated GET stream (GET/DELETE answer 405), so any replica can
- * answer any request. Also GET /health.
+ * MCP over Streamable HTTP on Elysia, stateless: the SDK's `createMcpHandler` serves POST /mcp with
+ * a fresh server per request for either era (2026-07-28 and the 2025-era stateless idiom). No
+ * sessions, no GET stream (GET/DELETE answer 405), so any replica can answer. Also GET /health.
  *
- * Safety: binds 127.0.0.1 by default and refuses a non-loopback bind without a token; bearer
- * token compared in constant time (401 + WWW-Authenticate); Host and Origin checked against an
- * allowlist (403, DNS-rebinding protection); request bodies over the limit get 413, bodies that do
- * not arrive in time 408, invalid JSON -32700 and invalid JSON-RPC -32600 (http-body.ts).
+ * Safety: 127.0.0.1 by default, no network bind without a strong token; the bearer token compared
+ * in constant time (401); Host and Origin allowlists (403, DNS rebinding); bodies over the limit
+ * 413, too slow 408, invalid JSON -32700, invalid JSON-RPC -32600 (http-body.ts).
  */
 import { LoreKeeperError } from "../../errors.ts";
 import { createMcpHandler, type McpHttpHandler } from "@modelcontextprotocol/server";
@@ -34,35 +30,25 @@ export interface HttpOptions {
   token?: string;
   allowedHosts?: string[];
   allowedOrigins?: string[];
-  /** Largest accepted request body, bytes (default 1 MiB). */
   maxBodyBytes?: number;
-  /**
-   * A request body must arrive within this many ms once its headers are in (default 30 s), else 408.
-   * (A client stuck in its headers is disconnected by Bun itself after about 10 s.)
-   */
+  /** From the headers to the whole body, else 408 (Bun itself drops a client stuck in its headers after ~10 s). */
   bodyTimeoutMs?: number;
-  /** Most JSON-RPC messages in one batch (default 100, as the SDK's transport); a larger batch gets 400 -32600. */
+  /** Most JSON-RPC messages in one batch (as the SDK's transport); a larger batch gets 400 -32600. */
   maxBatch?: number;
-  /** Messages worked on at once over all requests (default 100); past it requests wait, then get 503. */
+  /** Messages worked on at once over all requests; past it requests wait, then get 503. */
   maxInFlightMessages?: number;
-  /** Messages that may wait for room (default 400) and how long (default 10 s); past either, 503 + Retry-After. */
   maxQueuedMessages?: number;
   maxQueueWaitMs?: number;
-  /** A client that leaves part of its answer unread this long is cut off (default 120 s). */
+  /** A client that leaves part of its answer unread this long is cut off. */
   maxHoldMs?: number;
-  /** Wrong-token limits per client address (default AUTH_FAILURE_LIMITS: 30 a minute). */
   authFailureLimits?: AuthFailureLimits;
-  /**
-   * How long `stop()` lets requests in flight finish (default 5 s; 0: no limit) before it closes
-   * the connections left: a client that never finishes sending its request must not hold a shutdown.
-   */
+  /** How long `stop()` lets requests finish (0: no limit) before closing what is left, stuck senders included. */
   stopGraceMs?: number;
 }
 
 type Resolved = ReturnType<typeof resolveHttpOptions>;
 
 export interface HttpServerHandle {
-  /** e.g. http://127.0.0.1:8000/mcp */
   url: string;
   hostname: string;
   port: number;
@@ -76,10 +62,6 @@ export class HttpConfigError extends LoreKeeperError {
     this.name = "HttpConfigError";
   }
 }
-
-const DEFAULT_MAX_BODY = 1024 * 1024;
-const DEFAULT_BODY_TIMEOUT_MS = 30_000;
-const DEFAULT_STOP_GRACE_MS = 5_000;
 
 function jsonRpcError(status: number, message: string, headers: Record<string, string> = {}, code = -32000): Response {
   return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
@@ -103,11 +85,10 @@ function pathOf(url: string): string {
 }
 
 /**
- * GET /health. Everyone gets status and version (no store query). Callers with the token (or any
- * caller of a server without one) also get the counts, remembered per store version: a crowd of
- * health checks never runs the GROUP BY more than once per change of the store.
+ * GET /health: status and version for everyone; the counts for callers with the token (or of a
+ * server without one), remembered per store version so a crowd of checks runs one GROUP BY.
  */
-export function healthBody(deps: ToolDeps, detailed = true): Record<string, unknown> {
+function healthBody(deps: ToolDeps, detailed = true): Record<string, unknown> {
   if (!detailed) return { status: "ok", version: APP_VERSION };
   const { counts, synced } = CACHES.health.get(deps.db, () => ({
     counts: countByKind(deps.db),
@@ -124,9 +105,9 @@ export function healthBody(deps: ToolDeps, detailed = true): Record<string, unkn
 }
 
 /**
- * `res` with `release` called once its body has been sent or dropped (the work of an SSE answer
- * runs while it streams). A client that leaves a chunk unread for `maxHoldMs` is cut off, so
- * that it cannot hold its share of the work in flight forever (a slow answer is no such case).
+ * `res` with `release` called once its body is sent or dropped (an SSE answer works while it
+ * streams). A client that leaves a chunk unread for `maxHoldMs` is cut off: it cannot hold its share
+ * of the work in flight forever (a slow answer is no such case).
  */
 function releaseWhenDone(res: Response, release: () => void, maxHoldMs: number): Response {
   if (!res.body) {
@@ -172,7 +153,7 @@ function releaseWhenDone(res: Response, release: () => void, maxHoldMs: number):
 
 const MODERN_REVISION = "2026-07-28";
 
-/** A response posted in the 2026 era: the SDK would call the revision unsupported, which is not what is wrong. */
+/** A response posted in the 2026 era (the SDK would call the revision unsupported: not what is wrong). */
 const RESPONSE_POSTED =
   "Invalid Request: the body is a JSON-RPC response, but this server sends no requests to clients, " +
   "so none awaits an answer (in 2026-07-28 a client answers a server's input request by repeating " +
@@ -189,10 +170,10 @@ async function handleMcp(
       Allow: "POST",
     });
   }
+  const tooLarge = () =>
+    jsonRpcError(413, `Payload too large: the request body must not exceed ${o.maxBodyBytes} bytes.`);
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > o.maxBodyBytes) {
-    return jsonRpcError(413, `Payload too large: the request body must not exceed ${o.maxBodyBytes} bytes.`);
-  }
+  if (Number.isFinite(declared) && declared > o.maxBodyBytes) return tooLarge();
   // Wrong Accept / Content-Type: the transport answers 406 / 415 without reading the body.
   let parsedBody: unknown;
   const accept = request.headers.get("accept") ?? "";
@@ -202,8 +183,7 @@ async function handleMcp(
     accept.includes("text/event-stream")
   ) {
     const body = await readBody(request, o.maxBodyBytes, o.bodyTimeoutMs);
-    if ("tooLarge" in body)
-      return jsonRpcError(413, `Payload too large: the request body must not exceed ${o.maxBodyBytes} bytes.`);
+    if ("tooLarge" in body) return tooLarge();
     if ("timedOut" in body) {
       log.warn(`a client took longer than ${o.bodyTimeoutMs} ms to send its request body; answered 408`);
       return jsonRpcError(408, `Request timeout: the request body did not arrive within ${o.bodyTimeoutMs} ms.`, {
@@ -252,9 +232,8 @@ const STRONG_TOKEN_HINT =
   "Generate one, e.g. `openssl rand -hex 24`, and pass it with --token or LOREKEEPER_HTTP_TOKEN (or bind 127.0.0.1).";
 
 /**
- * The token as clients will send it: surrounding whitespace dropped (a secret file's trailing
- * newline would otherwise make a token no request can match). A token given but blank, or with a
- * control character inside (no HTTP header can carry one), is refused: never served as "no token".
+ * The token as clients send it: trimmed (a secret file's trailing newline). A blank token, or one
+ * with a control character (no header can carry it), is refused, never served as "no token".
  */
 function tokenOf(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
@@ -303,21 +282,18 @@ export function resolveHttpOptions(
     token,
     allowedHosts: opts.allowedHosts ?? [],
     allowedOrigins: opts.allowedOrigins ?? [],
-    maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY,
-    bodyTimeoutMs: opts.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    maxBodyBytes: opts.maxBodyBytes ?? 1024 * 1024,
+    bodyTimeoutMs: opts.bodyTimeoutMs ?? 30_000,
     maxBatch: opts.maxBatch ?? 100,
     maxInFlightMessages: opts.maxInFlightMessages ?? 100,
     maxQueuedMessages: opts.maxQueuedMessages ?? 400,
     maxQueueWaitMs: opts.maxQueueWaitMs ?? 10_000,
-    stopGraceMs: opts.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
+    stopGraceMs: opts.stopGraceMs ?? 5_000,
     maxHoldMs: opts.maxHoldMs ?? 120_000,
   };
 }
 
-/**
- * resolveHttpOptions, and for a network bind a token that is not easy to guess (a common
- * password, a sequence, a word repeated: guessableTokenProblem, which loads a password list).
- */
+/** resolveHttpOptions, and for a network bind a token that is not easy to guess (loads a password list). */
 export async function checkHttpOptions(opts: HttpOptions): Promise<Resolved> {
   const o = resolveHttpOptions(opts);
   const guessable = o.token && !isLoopback(o.host) ? await guessableTokenProblem(o.token) : undefined;

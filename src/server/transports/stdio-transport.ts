@@ -1,20 +1,13 @@
 /**
  * MCP over stdio (newline-delimited JSON-RPC), like the SDK's StdioServerTransport except that a
- * bad line never goes unanswered and never ends the session:
+ * bad line is always answered and never ends the session: not JSON → -32700 (id null); not a
+ * JSON-RPC message (a batch, `"_meta": "x"`...) → -32600 with the request's id when it has one, so
+ * the call fails at once instead of timing out; a line over `maxLineBytes` → skipped to its newline
+ * and answered -32600 (with its id when visible at either end). `classifyLine` is pure.
  *
- * - not JSON → -32700 Parse error (id null);
- * - JSON but not a JSON-RPC message (a batch, `"_meta": "x"`, a non-string method...) → -32600
- *   Invalid Request, with the request's id when it has one, so the client's call fails at once
- *   instead of waiting for its timeout (the SDK transport drops such lines silently);
- * - a line over `maxLineBytes` → skipped up to its newline and answered -32600 (with its id when
- *   cheaply visible at either end of the line); the SDK transport closes the session instead.
- *
- * The classification of one line is pure (`classifyLine`); the class only splits the stream.
- *
- * Backpressure: at most `maxInFlight` requests are read and not yet answered (default 16); past
- * that, and whenever stdout is backed up (a client that sends without reading), no more input is
- * read: stdin is paused and the client's writes block in the pipe. So memory stays bounded by
- * `maxInFlight` answers however fast a client sends. Waiting for stdout uses one `drain` listener.
+ * Backpressure: past `maxInFlight` requests read and not yet answered, or while stdout is backed up
+ * (a client that sends without reading), stdin is paused and the client's writes block in the
+ * pipe, so memory stays bounded however fast a client sends.
  */
 import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol/server";
 import { capErrorText, checkJsonRpc, requestIdOf } from "../protocol/protocol-checks.ts";
@@ -22,13 +15,12 @@ import { capErrorText, checkJsonRpc, requestIdOf } from "../protocol/protocol-ch
 const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_IN_FLIGHT = 16;
 /**
- * Input read in one go before stdin pauses for a turn of the event loop. An input that never runs
- * dry (a client writing without pause, stdin redirected from /dev/zero) otherwise keeps Bun reading
- * it without ever running timers or signal handlers: such a server did not stop on SIGTERM.
+ * Input read before stdin pauses for a turn of the event loop: an input that never runs dry
+ * (/dev/zero) otherwise keeps Bun reading without running timers or signal handlers (no SIGTERM).
  */
 const YIELD_BYTES = 1024 * 1024;
 
-export type LineVerdict = { ok: true; message: JSONRPCMessage } | { ok: false; reply: JSONRPCMessage; problem: string };
+type LineVerdict = { ok: true; message: JSONRPCMessage } | { ok: false; reply: JSONRPCMessage; problem: string };
 
 function errorReply(id: RequestId | null, code: number, message: string): JSONRPCMessage {
   // The JSON-RPC spec answers an unidentifiable request with id null; the SDK's types do not model it.
@@ -247,13 +239,7 @@ export class LineStdioTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
-    if (
-      ("result" in message || "error" in message) &&
-      "id" in message &&
-      message.id !== undefined &&
-      message.id !== null
-    )
-      this.untrack(message.id);
+    if (("result" in message || "error" in message) && "id" in message && message.id != null) this.untrack(message.id);
     return this.write(message);
   }
 
