@@ -46,8 +46,6 @@ interface EmbedderProviderOptions {
   allowDownload?: boolean;
   /** Tokens per text (capped by the model), default 256. */
   maxTokens?: number;
-  /** Texts per ONNX run inside embedPassages (default 16). */
-  innerBatchSize?: number;
   /** Saved optimised graphs (optimized-graph.ts), default `<cacheDir()>/onnx-optimized`. */
   graphCache?: string | null;
   graphSaveDelayMs?: number;
@@ -109,7 +107,7 @@ export class LazyEmbedderProvider implements EmbedderProvider {
       sources,
       pip: cfg?.pip,
       maxTokens: Math.min(MAX_TOKENS_CAP, Math.max(8, Math.floor(this.opts.maxTokens ?? DEFAULT_MAX_TOKENS))),
-      innerBatch: Math.max(1, Math.floor(this.opts.innerBatchSize ?? DEFAULT_INNER_BATCH)),
+      innerBatch: DEFAULT_INNER_BATCH,
       graphCache:
         this.opts.graphCache !== undefined || !cfg ? this.opts.graphCache : join(cfg.cacheDir, "onnx-optimized"),
       graphSaveDelayMs: this.opts.graphSaveDelayMs,

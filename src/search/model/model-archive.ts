@@ -259,31 +259,20 @@ class ByteReader {
     this.it = source[Symbol.asyncIterator]();
   }
 
-  private async fill(n: number): Promise<boolean> {
-    while (this.buf.length < n) {
-      const r = await this.it.next();
-      if (r.done) return false;
-      const next = new Uint8Array(this.buf.length + r.value.length);
-      next.set(this.buf);
-      next.set(r.value, this.buf.length);
-      this.buf = next;
-    }
-    return true;
-  }
-
   /** Exactly n bytes, or undefined at the end of the stream. */
   async read(n: number): Promise<Uint8Array | undefined> {
-    if (!(await this.fill(n))) return undefined;
-    const out = this.buf.subarray(0, n);
-    this.buf = this.buf.subarray(n);
-    return out;
+    const parts: Uint8Array[] = [];
+    return (await this.pipe(n, (c) => parts.push(c))) ? Buffer.concat(parts) : undefined;
   }
 
-  /** n bytes handed over chunk by chunk (never all at once). */
+  /** n bytes handed over chunk by chunk (never all at once); false when the stream ends first. */
   async pipe(n: number, onChunk: (c: Uint8Array) => void): Promise<boolean> {
-    let left = n;
-    while (left > 0) {
-      if (this.buf.length === 0 && !(await this.fill(1))) return false;
+    for (let left = n; left > 0; ) {
+      if (this.buf.length === 0) {
+        const r = await this.it.next();
+        if (r.done) return false;
+        this.buf = r.value;
+      }
       const take = this.buf.subarray(0, Math.min(left, this.buf.length));
       this.buf = this.buf.subarray(take.length);
       left -= take.length;

@@ -70,12 +70,6 @@ function jsonRpcError(status: number, message: string, headers: Record<string, s
   });
 }
 
-function unauthorized(): Response {
-  return jsonRpcError(401, "Unauthorized: send `Authorization: Bearer <token>`.", {
-    "WWW-Authenticate": 'Bearer realm="lorekeeper"',
-  });
-}
-
 function pathOf(url: string): string {
   try {
     return new URL(url).pathname;
@@ -327,7 +321,9 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
         "Retry-After": String(Math.ceil(wait / 1000)),
       });
     }
-    return unauthorized();
+    return jsonRpcError(401, "Unauthorized: send `Authorization: Bearer <token>`.", {
+      "WWW-Authenticate": 'Bearer realm="lorekeeper"',
+    });
   };
   // One handler, one factory, both eras (2025-era traffic served statelessly, per request).
   const handler = createMcpHandler((ctx) => buildServer(deps, ctx.era), {
