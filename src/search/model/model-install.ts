@@ -35,12 +35,12 @@ import {
 } from "./model-manifest.ts";
 import {
   fileSha256,
-  maxLengthProblem,
   MODEL_SIDE_FILES,
   modelProfile,
   PREFERRED_ONNX,
   readJsonObject,
   sideFileSizeProblem,
+  tokenizerConfigProblem,
 } from "./model-source.ts";
 import { withMeanPooling } from "./onnx-pooling.ts";
 
@@ -269,8 +269,7 @@ function checkPicked(onnx: Picked, side: Map<string, Picked>): void {
       );
   }
   const tc = side.get("tokenizer_config.json")!;
-  const cfg = readJsonObject(join(tc.source.root, tc.rel));
-  const bad = cfg ? maxLengthProblem(cfg.model_max_length) : "tokenizer_config.json is not a JSON object";
+  const bad = tokenizerConfigProblem(join(tc.source.root, tc.rel));
   if (bad)
     throw new ModelInstallError(
       `${where(tc)}: ${bad}; refusing it`,
@@ -315,9 +314,8 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
     }
     checkPicked(onnx, side);
     const config = readJsonObject(join(side.get("config.json")!.source.root, side.get("config.json")!.rel)) ?? {};
-    const hint =
-      `${known?.model ?? ""} ${typeof config._name_or_path === "string" ? config._name_or_path : ""} ` +
-      `${args.map((a) => basename(a)).join(" ")}`;
+    const upstream = typeof config._name_or_path === "string" ? config._name_or_path : "";
+    const hint = `${known?.model ?? ""} ${upstream} ${args.map((a) => basename(a)).join(" ")}`;
     const name =
       opts.name ??
       known?.name ??
@@ -342,11 +340,10 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
 
     const stage = join(work, name);
     mkdirSync(stage, { recursive: true });
-    const bytes = readFileSync(onnxPath);
-    let graph: Uint8Array = bytes;
+    let graph: Uint8Array = readFileSync(onnxPath);
     if (pooling === "mean") {
       try {
-        graph = withMeanPooling(bytes);
+        graph = withMeanPooling(graph);
       } catch (err) {
         throw new ModelInstallError(
           `cannot add mean pooling to ${onnx.rel}: ${(err as Error).message}`,
@@ -392,11 +389,7 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
     const manifest: ModelManifest = {
       format: 1,
       name,
-      model:
-        known?.model ??
-        (typeof config._name_or_path === "string" && config._name_or_path
-          ? cleanLabel(config._name_or_path)
-          : "unknown"),
+      model: known?.model ?? (upstream ? cleanLabel(upstream) : "unknown"),
       source: [...used].map((s) => s.label),
       license,
       onnx_file: "model.onnx",

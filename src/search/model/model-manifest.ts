@@ -188,11 +188,9 @@ export function readManifest(dir: string): ModelManifest | undefined {
 
 /** The installed model in use: its name from `<modelsDir>/active-model`, if that folder exists. */
 export function activeModelName(modelsDir: string): string | undefined {
-  const p = join(modelsDir, ACTIVE_FILE);
   try {
-    const name = readFileSync(p, "utf8").trim();
-    if (!name || checkModelName(name)) return undefined;
-    return name;
+    const name = readFileSync(join(modelsDir, ACTIVE_FILE), "utf8").trim();
+    return name && !checkModelName(name) ? name : undefined;
   } catch {
     return undefined;
   }

@@ -94,8 +94,13 @@ export function sideFileSizeProblem(name: string, size: number): string | undefi
   return size > max ? `${name} is ${mb(size)}, more than the ${mb(max)} a model's ${name} may have` : undefined;
 }
 
-/** What is wrong with a tokenizer_config.json's model_max_length, if anything. */
-export function maxLengthProblem(v: unknown): string | undefined {
+/** What is wrong with a tokenizer_config.json (its model_max_length), if anything. */
+export function tokenizerConfigProblem(path: string): string | undefined {
+  const tc = readJsonObject(path);
+  return tc ? maxLengthProblem(tc.model_max_length) : "tokenizer_config.json is not a JSON object";
+}
+
+function maxLengthProblem(v: unknown): string | undefined {
   if (typeof v !== "number" || !Number.isFinite(v)) return "tokenizer_config.json has no numeric model_max_length";
   if (v < MIN_MODEL_TOKENS || !Number.isInteger(v)) {
     return (
@@ -125,11 +130,10 @@ export function inspectModelDir(dir: string): ModelDirCheck {
     if (!config) problems.push("config.json is not a JSON object");
     else if (typeof config.pad_token_id !== "number") problems.push("config.json has no numeric pad_token_id");
   }
-  if (!missing.includes("tokenizer_config.json")) {
-    const tc = readJsonObject(join(dir, "tokenizer_config.json"));
-    const bad = tc ? maxLengthProblem(tc.model_max_length) : "tokenizer_config.json is not a JSON object";
-    if (bad) problems.push(bad);
-  }
+  const bad = missing.includes("tokenizer_config.json")
+    ? undefined
+    : tokenizerConfigProblem(join(dir, "tokenizer_config.json"));
+  if (bad) problems.push(bad);
   if (problems.length || !onnx.file || !config) return { ok: false, dir, problem: `${dir}: ${problems.join("; ")}` };
   return { ok: true, dir, onnxFile: onnx.file, config };
 }
