@@ -4,15 +4,12 @@
  * readable sentence instead of the SDK's dump of schema issues. `"arguments": null` counts as none.
  */
 import { type JSONRPCMessage, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { isPlainObject, specCheck } from "./protocol-checks.ts";
+import { isPlainObject, shown, specCheck } from "./protocol-checks.ts";
 
+/** As `shown`, naming a scalar's type ("the string \"x\"", "number 5"). */
 function describe(v: unknown): string {
-  if (v === undefined) return "nothing";
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "a list";
-  if (typeof v === "object") return "an object";
-  if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  return `${typeof v} ${String(v)}`;
+  if (typeof v === "string") return `the string ${shown(v)}`;
+  return typeof v === "number" || typeof v === "boolean" ? `${typeof v} ${v}` : shown(v);
 }
 
 /** What is wrong with a tools/call `params` (one sentence), or undefined when it is well-formed. Pure. */

@@ -74,7 +74,9 @@ export function checkJsonRpc(v: unknown): { ok: true; message: JSONRPCMessage } 
   return { ok: false, problem };
 }
 
-function shown(v: unknown): string {
+/** A value as an error names it: "nothing", "null", "a list", "an object", a string quoted (cut at 40). */
+export function shown(v: unknown): string {
+  if (v === undefined) return "nothing";
   if (typeof v === "string") return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (Array.isArray(v)) return "a list";
   return v === null ? "null" : typeof v === "object" ? "an object" : String(v);
@@ -83,8 +85,9 @@ function shown(v: unknown): string {
 /** logging/setLevel: a valid level is only acknowledged (LoreKeeper logs to stderr, never as notifications). */
 export function setLevel(params: Record<string, unknown>): Record<string, never> {
   if (!LEVELS.includes(params.level as LoggingLevel)) {
-    const got = params.level === undefined ? "nothing" : shown(params.level);
-    throw new InvalidCallError(`logging/setLevel: level must be one of ${LEVELS.join(", ")} (got ${got}).`);
+    throw new InvalidCallError(
+      `logging/setLevel: level must be one of ${LEVELS.join(", ")} (got ${shown(params.level)}).`,
+    );
   }
   return {};
 }
@@ -94,8 +97,7 @@ export function resourceUriOf(params: Record<string, unknown>): URL {
   const uri = params.uri;
   if (typeof uri !== "string")
     throw new InvalidCallError(
-      `resources/read: uri must be a string such as "lorekeeper://spell/srd_fireball" ` +
-        `(got ${uri === undefined ? "nothing" : shown(uri)}).`,
+      `resources/read: uri must be a string such as "lorekeeper://spell/srd_fireball" (got ${shown(uri)}).`,
     );
   if (uri.length > MAX_URI_CHARS)
     throw new InvalidCallError(

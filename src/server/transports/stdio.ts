@@ -1,10 +1,7 @@
 /**
- * MCP over stdio: stdout carries protocol messages only (logs go to stderr). The SDK's
- * `serveStdio` picks the connection's era from its opening message (`server/discover` or a
- * request carrying the 2026-07-28 `_meta` envelope → modern; `initialize` → 2025) and pins one
- * server from buildServer to it. Our line transport answers bad lines with JSON-RPC errors
- * (stdio-transport.ts). Resolves when the client closes the connection (stdin ends) or the
- * process is told to stop.
+ * MCP over stdio (stdout carries protocol messages only). The SDK's `serveStdio` picks the era from
+ * the opening message and pins one server from buildServer to it; our line transport answers bad
+ * lines (stdio-transport.ts). Resolves when stdin ends or the process is told to stop.
  */
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { log } from "../../log.ts";
