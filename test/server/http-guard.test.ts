@@ -10,7 +10,8 @@ import {
 import { resolveHttpOptions } from "../../src/server/transports/http.ts";
 
 describe("HTTP guard", () => {
-  const cfg = { allowedHosts: ["lorekeeper.lan"], allowedOrigins: ["https://app.example.com"] };
+  const hosts = ["lorekeeper.lan"];
+  const origins = ["https://app.example.com"];
 
   test("host names and loopback", () => {
     expect(hostnameOf("127.0.0.1:8000")).toBe("127.0.0.1");
@@ -23,16 +24,16 @@ describe("HTTP guard", () => {
   });
 
   test("Host allowlist (any port) and Origin allowlist (exact, loopback always)", () => {
-    expect(checkHost("localhost:1234", cfg)).toBe("ok");
-    expect(checkHost("lorekeeper.lan:8000", cfg)).toBe("ok");
-    expect(checkHost("evil.example:8000", cfg)).toBe("forbidden");
-    expect(checkHost(null, cfg)).toBe("forbidden");
-    expect(originAllowed(null, cfg)).toBe(true);
-    expect(originAllowed("http://localhost:5173", cfg)).toBe(true);
-    expect(originAllowed("https://app.example.com", cfg)).toBe(true);
-    expect(originAllowed("https://app.example.com:444", cfg)).toBe(false);
-    expect(originAllowed("https://evil.example", cfg)).toBe(false);
-    expect(originAllowed("null", cfg)).toBe(false);
+    expect(checkHost("localhost:1234", hosts)).toBe("ok");
+    expect(checkHost("lorekeeper.lan:8000", hosts)).toBe("ok");
+    expect(checkHost("evil.example:8000", hosts)).toBe("forbidden");
+    expect(checkHost(null, hosts)).toBe("forbidden");
+    expect(originAllowed(null, origins)).toBe(true);
+    expect(originAllowed("http://localhost:5173", origins)).toBe(true);
+    expect(originAllowed("https://app.example.com", origins)).toBe(true);
+    expect(originAllowed("https://app.example.com:444", origins)).toBe(false);
+    expect(originAllowed("https://evil.example", origins)).toBe(false);
+    expect(originAllowed("null", origins)).toBe(false);
   });
 
   test("bearer tokens", () => {

@@ -44,26 +44,17 @@ export function isLoopback(host: string): boolean {
   return /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(h);
 }
 
-export interface GuardConfig {
-  /** Hostnames accepted in Host besides loopback names. */
-  allowedHosts: string[];
-  /** Origins accepted, exact (scheme://host[:port]); loopback origins always pass. */
-  allowedOrigins: string[];
-  /** undefined = no auth (loopback only). */
-  token?: string;
-}
-
 /** Host header, by hostname (any port): a loopback name or an allowed host ("ok"), another host, or no host at all. */
-export function checkHost(hostHeader: string | null, cfg: GuardConfig): "ok" | "forbidden" | "malformed" {
+export function checkHost(hostHeader: string | null, allowedHosts: string[]): "ok" | "forbidden" | "malformed" {
   if (!hostHeader) return "forbidden";
   const h = parseHost(hostHeader);
   if (h === undefined) return "malformed";
   if (isLoopback(h)) return "ok";
-  return cfg.allowedHosts.some((a) => hostnameOf(a) === h) ? "ok" : "forbidden";
+  return allowedHosts.some((a) => hostnameOf(a) === h) ? "ok" : "forbidden";
 }
 
-/** Origin allowed? Absent (non-browser clients) is fine; loopback origins pass; others must be listed. */
-export function originAllowed(origin: string | null, cfg: GuardConfig): boolean {
+/** Origin allowed? Absent (non-browser clients) is fine; loopback origins pass; others listed exactly. */
+export function originAllowed(origin: string | null, allowedOrigins: string[]): boolean {
   if (origin === null || origin === "") return true;
   let url: URL;
   try {
@@ -73,7 +64,7 @@ export function originAllowed(origin: string | null, cfg: GuardConfig): boolean 
   }
   if ((url.protocol === "http:" || url.protocol === "https:") && isLoopback(url.hostname)) return true;
   const norm = `${url.protocol}//${url.host}`.toLowerCase();
-  return cfg.allowedOrigins.some((a) => a.replace(/\/+$/, "").toLowerCase() === norm);
+  return allowedOrigins.some((a) => a.replace(/\/+$/, "").toLowerCase() === norm);
 }
 
 function digest(s: string): Buffer {

@@ -20,7 +20,7 @@ import { Admission } from "./backpressure.ts";
 import { checkJsonRpcBody, isJsonContentType, readBody } from "./http-body.ts";
 import { AuthFailures, type AuthFailureLimits, guessableTokenProblem, weakTokenProblem } from "./auth-failures.ts";
 import type { Server } from "bun";
-import { bearerMatches, checkHost, type GuardConfig, isLoopback, originAllowed, parseHost } from "./http-guard.ts";
+import { bearerMatches, checkHost, isLoopback, originAllowed, parseHost } from "./http-guard.ts";
 import { buildServer } from "../mcp.ts";
 import { TimeoutError, withTimeout } from "../../search/model/timeout.ts";
 
@@ -300,11 +300,7 @@ export async function checkHttpOptions(opts: HttpOptions): Promise<Resolved> {
 export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {}): Promise<HttpServerHandle> {
   const o = await checkHttpOptions(options);
   // The bind address itself is a valid Host (e.g. a LAN IP when serving on it).
-  const guard: GuardConfig = {
-    allowedHosts: [...o.allowedHosts, o.host],
-    allowedOrigins: o.allowedOrigins,
-    token: o.token,
-  };
+  const allowedHosts = [...o.allowedHosts, o.host];
   const admission = new Admission({
     maxInFlight: o.maxInFlightMessages,
     maxQueued: o.maxQueuedMessages,
@@ -314,7 +310,7 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
   /** The bearer check with its failures counted and limited per client address (auth-failures.ts). */
   const authorized = (request: Request, server: Server<unknown> | null): true | Response => {
     // The right token is served whatever the address sent before (auth-failures.ts says why).
-    if (bearerMatches(request.headers.get("authorization"), guard.token!)) return true;
+    if (bearerMatches(request.headers.get("authorization"), o.token!)) return true;
     const wait = failures.fail(server?.requestIP(request)?.address ?? "unknown");
     if (wait > 0) {
       return jsonRpcError(429, "Too many requests with a wrong or missing token; try again later.", {
@@ -333,11 +329,11 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
   });
   const app = new Elysia({ serve: { maxRequestBodySize: o.maxBodyBytes + 64 * 1024 } })
     .onRequest(({ request, server }) => {
-      const host = checkHost(request.headers.get("host"), guard);
+      const host = checkHost(request.headers.get("host"), allowedHosts);
       if (host !== "ok") {
         log.warn(`refused request with Host ${JSON.stringify(request.headers.get("host")?.slice(0, 200))}`);
         // A Host that is no host at all: on a token server, a caller without the token learns nothing more than 401.
-        if (host === "malformed" && guard.token) {
+        if (host === "malformed" && o.token) {
           const ok = authorized(request, server);
           if (ok !== true) return ok;
         }
@@ -348,12 +344,12 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
               "Forbidden: Host header not allowed (DNS-rebinding protection). Add it with --allowed-host.",
             );
       }
-      if (!originAllowed(request.headers.get("origin"), guard)) {
+      if (!originAllowed(request.headers.get("origin"), o.allowedOrigins)) {
         log.warn(`refused request with Origin ${JSON.stringify(request.headers.get("origin"))}`);
         return jsonRpcError(403, "Forbidden: Origin not allowed. Add it with --allowed-origin.");
       }
       const path = pathOf(request.url);
-      if (guard.token && path !== "/health") {
+      if (o.token && path !== "/health") {
         const ok = authorized(request, server);
         if (ok !== true) return ok;
       }
@@ -361,7 +357,7 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
     })
     // /health answers everyone; its details need the token, checked (and limited) like /mcp, so it is no token oracle.
     .get("/health", ({ request, server }) =>
-      healthBody(deps, !guard.token || (request.headers.has("authorization") && authorized(request, server) === true)),
+      healthBody(deps, !o.token || (request.headers.has("authorization") && authorized(request, server) === true)),
     )
     .all("/mcp", ({ request }) => handleMcp(request, handler, o, admission), { parse: "none" });
   app.listen({ hostname: o.host, port: o.port });
