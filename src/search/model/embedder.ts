@@ -117,12 +117,7 @@ export class LazyEmbedderProvider implements EmbedderProvider {
   private async load(): Promise<Embedder | null> {
     const started = performance.now();
     const problems: string[] = [];
-    let r: Resolved;
-    try {
-      r = this.resolve();
-    } catch (err) {
-      return this.fail([firstLine(err)]);
-    }
+    const r = this.resolve();
     for (const source of r.sources) {
       try {
         const { embedder, info } = await loadOne(source, r);
