@@ -89,10 +89,9 @@ interface Source {
 const WEIGHTS_ONLY = /(^|\/)(model\.safetensors|pytorch_model\.bin|tf_model\.h5|flax_model\.msgpack)$/;
 
 /**
- * The regular files of a source folder, relative to it. Symbolic links: a link to a folder is never
- * followed (a link loop would make the walk exponential); a link to a file is taken only when the
- * file lies inside the folder, else the folder is refused (its content would be copied into the
- * model cache, and into a binary built with it).
+ * The regular files of a source folder, relative to it. A link to a folder is never followed (a loop
+ * would make the walk exponential); a link to a file outside the folder refuses it (its content would
+ * be copied into the model cache, and into a binary built with it).
  */
 function walk(root: string): string[] {
   const realRoot = realpathSync(root);

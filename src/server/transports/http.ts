@@ -50,7 +50,6 @@ type Resolved = ReturnType<typeof resolveHttpOptions>;
 
 export interface HttpServerHandle {
   url: string;
-  hostname: string;
   port: number;
   stop(): Promise<void>;
 }
@@ -369,7 +368,6 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
   log.info(`MCP server listening on ${url}${o.token ? " (bearer token required)" : ""}`);
   return {
     url,
-    hostname: o.host,
     port,
     stop: async () => {
       await handler.close().catch(() => {});

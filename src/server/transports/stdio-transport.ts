@@ -59,6 +59,7 @@ export function sniffId(head: string, tail: string): RequestId | null {
 }
 
 const PEEK = 256;
+const keyOf = (id: RequestId) => `${typeof id}:${String(id)}`;
 
 export class LineStdioTransport implements Transport {
   onclose?: () => void;
@@ -155,13 +156,9 @@ export class LineStdioTransport implements Transport {
     this.pump();
   };
 
-  private static key(id: RequestId): string {
-    return `${typeof id}:${String(id)}`;
-  }
-
   private track(message: JSONRPCMessage): void {
     if ("method" in message && "id" in message && message.id !== undefined) {
-      const k = LineStdioTransport.key(message.id);
+      const k = keyOf(message.id);
       this.inFlight.set(k, (this.inFlight.get(k) ?? 0) + 1);
       this.inFlightCount++;
     } else if ("method" in message && message.method === "notifications/cancelled") {
@@ -172,7 +169,7 @@ export class LineStdioTransport implements Transport {
   }
 
   private untrack(id: RequestId): void {
-    const k = LineStdioTransport.key(id);
+    const k = keyOf(id);
     const n = this.inFlight.get(k);
     if (n === undefined) return;
     if (n <= 1) this.inFlight.delete(k);
