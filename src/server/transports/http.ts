@@ -69,14 +69,6 @@ function jsonRpcError(status: number, message: string, headers: Record<string, s
   });
 }
 
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return "";
-  }
-}
-
 /**
  * GET /health: status and version for everyone; the counts for callers with the token (or of a
  * server without one), remembered per store version so a crowd of checks runs one GROUP BY.
@@ -347,8 +339,7 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
         log.warn(`refused request with Origin ${JSON.stringify(request.headers.get("origin"))}`);
         return jsonRpcError(403, "Forbidden: Origin not allowed. Add it with --allowed-origin.");
       }
-      const path = pathOf(request.url);
-      if (o.token && path !== "/health") {
+      if (o.token && URL.parse(request.url)?.pathname !== "/health") {
         const ok = authorized(request, server);
         if (ok !== true) return ok;
       }
