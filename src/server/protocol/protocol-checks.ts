@@ -103,14 +103,12 @@ export function resourceUriOf(params: Record<string, unknown>): URL {
     throw new InvalidCallError(
       `resources/read: uri is ${uri.length} characters long; at most ${MAX_URI_CHARS} are accepted.`,
     );
-  try {
-    return new URL(uri);
-  } catch {
-    throw new InvalidCallError(
-      `resources/read: ${shown(uri)} is not a URI. LoreKeeper's resources are lorekeeper://{kind}/{key} (the ` +
-        `\`uri\` of a search result) and lorekeeper://documents.`,
-    );
-  }
+  const url = URL.parse(uri);
+  if (url) return url;
+  throw new InvalidCallError(
+    `resources/read: ${shown(uri)} is not a URI. LoreKeeper's resources are lorekeeper://{kind}/{key} (the ` +
+      `\`uri\` of a search result) and lorekeeper://documents.`,
+  );
 }
 
 /** `message` with its error text cut to the budget (other messages unchanged). Pure. */

@@ -14,12 +14,8 @@ export function parseHost(host: string): string | undefined {
   if (h === "" || /[\s/\\?#@]/.test(h)) return undefined;
   // A bare IPv6 address (a bind address such as ::1): bracket it.
   if (!h.startsWith("[") && h.indexOf(":") !== h.lastIndexOf(":")) h = `[${h}]`;
-  try {
-    const u = new URL(`http://${h}`);
-    return u.pathname === "/" && u.search === "" && u.hash === "" ? u.hostname : undefined;
-  } catch {
-    return undefined;
-  }
+  const u = URL.parse(`http://${h}`);
+  return u && u.pathname === "/" && u.search === "" && u.hash === "" ? u.hostname : undefined;
 }
 
 /** "127.0.0.1:8000" → "127.0.0.1"; "[::1]:80" → "[::1]"; "127.1" → "127.0.0.1"; lower-case. */
@@ -56,12 +52,8 @@ export function checkHost(hostHeader: string | null, allowedHosts: string[]): "o
 /** Origin allowed? Absent (non-browser clients) is fine; loopback origins pass; others listed exactly. */
 export function originAllowed(origin: string | null, allowedOrigins: string[]): boolean {
   if (origin === null || origin === "") return true;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
+  const url = URL.parse(origin);
+  if (!url) return false;
   if ((url.protocol === "http:" || url.protocol === "https:") && isLoopback(url.hostname)) return true;
   const norm = `${url.protocol}//${url.host}`.toLowerCase();
   return allowedOrigins.some((a) => a.replace(/\/+$/, "").toLowerCase() === norm);
