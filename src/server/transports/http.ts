@@ -24,27 +24,30 @@ import { bearerMatches, checkHost, isLoopback, originAllowed, parseHost } from "
 import { buildServer } from "../mcp.ts";
 import { TimeoutError, withTimeout } from "../../search/model/timeout.ts";
 
-export interface HttpOptions {
-  host?: string;
-  port?: number;
-  token?: string;
-  allowedHosts?: string[];
-  allowedOrigins?: string[];
-  maxBodyBytes?: number;
+const HTTP_DEFAULTS = {
+  port: 8000,
+  allowedHosts: [] as string[],
+  allowedOrigins: [] as string[],
+  maxBodyBytes: 1024 * 1024,
   /** From the headers to the whole body, else 408 (Bun itself drops a client stuck in its headers after ~10 s). */
-  bodyTimeoutMs?: number;
+  bodyTimeoutMs: 30_000,
   /** Most JSON-RPC messages in one batch (as the SDK's transport); a larger batch gets 400 -32600. */
-  maxBatch?: number;
+  maxBatch: 100,
   /** Messages worked on at once over all requests; past it requests wait, then get 503. */
-  maxInFlightMessages?: number;
-  maxQueuedMessages?: number;
-  maxQueueWaitMs?: number;
+  maxInFlightMessages: 100,
+  maxQueuedMessages: 400,
+  maxQueueWaitMs: 10_000,
   /** A client that leaves part of its answer unread this long is cut off. */
-  maxHoldMs?: number;
-  authFailureLimits?: AuthFailureLimits;
+  maxHoldMs: 120_000,
   /** How long `stop()` lets requests finish (0: no limit) before closing what is left, stuck senders included. */
-  stopGraceMs?: number;
-}
+  stopGraceMs: 5_000,
+};
+
+export type HttpOptions = Partial<typeof HTTP_DEFAULTS> & {
+  host?: string;
+  token?: string;
+  authFailureLimits?: AuthFailureLimits;
+};
 
 type Resolved = ReturnType<typeof resolveHttpOptions>;
 
@@ -242,9 +245,7 @@ function tokenOf(raw: string | undefined): string | undefined {
 }
 
 /** Validate the options; throws HttpConfigError with a hint when unsafe. */
-export function resolveHttpOptions(
-  opts: HttpOptions,
-): Required<Omit<HttpOptions, "token" | "authFailureLimits">> & { token?: string } {
+export function resolveHttpOptions(opts: HttpOptions): typeof HTTP_DEFAULTS & { host: string; token?: string } {
   const given = opts.host ?? "127.0.0.1";
   // An IPv4 address in another spelling ("127.1", "0x7f000001") is bound and shown as the canonical one.
   const parsed = parseHost(given);
@@ -261,21 +262,11 @@ export function resolveHttpOptions(
   if (weak) {
     throw new HttpConfigError(`Refusing to listen on ${host} with a weak token: ${weak}.`, STRONG_TOKEN_HINT);
   }
-  return {
-    host,
-    port: opts.port ?? 8000,
-    token,
-    allowedHosts: opts.allowedHosts ?? [],
-    allowedOrigins: opts.allowedOrigins ?? [],
-    maxBodyBytes: opts.maxBodyBytes ?? 1024 * 1024,
-    bodyTimeoutMs: opts.bodyTimeoutMs ?? 30_000,
-    maxBatch: opts.maxBatch ?? 100,
-    maxInFlightMessages: opts.maxInFlightMessages ?? 100,
-    maxQueuedMessages: opts.maxQueuedMessages ?? 400,
-    maxQueueWaitMs: opts.maxQueueWaitMs ?? 10_000,
-    stopGraceMs: opts.stopGraceMs ?? 5_000,
-    maxHoldMs: opts.maxHoldMs ?? 120_000,
-  };
+  // Options passed as undefined (flags not given) keep their defaults.
+  const set: Partial<typeof HTTP_DEFAULTS> = Object.fromEntries(
+    Object.entries(opts).filter(([, v]) => v !== undefined),
+  );
+  return { ...HTTP_DEFAULTS, ...set, host, token };
 }
 
 /** resolveHttpOptions, and for a network bind a token that is not easy to guess (loads a password list). */
