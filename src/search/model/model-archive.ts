@@ -13,21 +13,15 @@ import { dirname, resolve, sep } from "node:path";
 import { createGunzip } from "node:zlib";
 import { Inflate } from "fflate";
 
-export interface ArchiveLimits {
-  maxEntryBytes: number;
-  maxTotalBytes: number;
-  maxRatio: number;
-  maxEntries: number;
-}
-
 const MiB = 1024 * 1024;
 /** ONNX files cannot exceed 2 GiB (protobuf); real model archives compress 1–4×. */
-export const ARCHIVE_LIMITS: ArchiveLimits = {
+export const ARCHIVE_LIMITS = {
   maxEntryBytes: 2048 * MiB,
   maxTotalBytes: 3072 * MiB,
   maxRatio: 20,
   maxEntries: 10_000,
 };
+export type ArchiveLimits = typeof ARCHIVE_LIMITS;
 const RATIO_SLACK_BYTES = MiB;
 
 export class ArchiveError extends Error {

@@ -8,13 +8,8 @@
  */
 import { log } from "../../log.ts";
 
-export interface AuthFailureLimits {
-  maxFailures: number;
-  windowMs: number;
-  maxAddresses: number;
-}
-
-const AUTH_FAILURE_LIMITS: AuthFailureLimits = { maxFailures: 30, windowMs: 60_000, maxAddresses: 10_000 };
+const AUTH_FAILURE_LIMITS = { maxFailures: 30, windowMs: 60_000, maxAddresses: 10_000 };
+export type AuthFailureLimits = typeof AUTH_FAILURE_LIMITS;
 
 interface Window {
   start: number;
