@@ -132,15 +132,10 @@ export class LineStdioTransport implements Transport {
     while (this.pending.length > 0 && !this.blocked()) {
       const buf = this.pending[0]!;
       const nl = buf.indexOf(10);
-      if (nl === -1) {
-        this.take(buf);
-        this.pending.shift();
-        continue;
-      }
-      this.take(buf.subarray(0, nl));
-      if (nl + 1 < buf.length) this.pending[0] = buf.subarray(nl + 1);
+      this.take(nl === -1 ? buf : buf.subarray(0, nl));
+      if (nl !== -1 && nl + 1 < buf.length) this.pending[0] = buf.subarray(nl + 1);
       else this.pending.shift();
-      this.endLine();
+      if (nl !== -1) this.endLine();
     }
     const pause = this.blocked();
     if (pause !== this.inputPaused && this.started) {
@@ -178,9 +173,7 @@ export class LineStdioTransport implements Transport {
     queueMicrotask(() => this.pump());
   }
 
-  private readonly onStreamError = (err: Error) => {
-    this.onerror?.(err);
-  };
+  private readonly onStreamError = (err: Error) => this.onerror?.(err);
 
   private take(piece: Buffer): void {
     if (piece.length === 0) return;
