@@ -245,11 +245,14 @@ function extractZip(file: string, dest: string, limits: ArchiveLimits): void {
 
 // ---------------------------------------------------------------- tar
 
-/** Reads exact byte counts from a stream of chunks. */
+/** Reads exact byte counts from a stream of chunks, telling `counted` each chunk's size as it is taken. */
 class ByteReader {
   private buf: Uint8Array = new Uint8Array(0);
   private readonly it: AsyncIterator<Uint8Array>;
-  constructor(source: AsyncIterable<Uint8Array>) {
+  constructor(
+    source: AsyncIterable<Uint8Array>,
+    private readonly counted: (n: number) => void,
+  ) {
     this.it = source[Symbol.asyncIterator]();
   }
 
@@ -270,6 +273,7 @@ class ByteReader {
       const take = this.buf.subarray(0, Math.min(left, this.buf.length));
       this.buf = this.buf.subarray(take.length);
       left -= take.length;
+      this.counted(take.length);
       onChunk(take);
     }
     return true;
@@ -323,14 +327,13 @@ async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzi
       );
     }
   };
-  const reader = new ByteReader(source as AsyncIterable<Uint8Array>);
+  const reader = new ByteReader(source as AsyncIterable<Uint8Array>, ratio);
   let longName: string | undefined;
   let pax = new Map<string, string>();
   try {
     for (;;) {
       const h = await reader.read(512);
       if (!h) throw new ArchiveError(`${file} is not a readable tar archive (it ends without its end marker)`);
-      ratio(512);
       if (h.every((x) => x === 0)) break;
       let sum = 0;
       for (let i = 0; i < 512; i++) sum += i >= 148 && i < 156 ? 32 : h[i]!;
@@ -343,7 +346,6 @@ async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzi
         if (size > META_MAX) throw new ArchiveError(`${file} has a ${size}-byte extended header; refusing it`);
         const body = await reader.read(padded);
         if (!body) throw new ArchiveError(`${file} is not a readable tar archive (cut short)`);
-        ratio(padded);
         if (type === "x") pax = paxRecords(body.subarray(0, size));
         if (type === "L") longName = text(body.subarray(0, size));
         continue;
@@ -369,7 +371,7 @@ async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzi
       const target = targetOf(dest, name);
       if (type === "5") {
         mkdirSync(target, { recursive: true });
-        if (size) await reader.pipe(padded, (c) => ratio(c.length));
+        if (size) await reader.pipe(padded, () => {});
         continue;
       }
       if (type !== "0" && type !== "7" && type !== "\0")
@@ -382,7 +384,6 @@ async function extractTar(file: string, dest: string, limits: ArchiveLimits, gzi
       let written = 0;
       try {
         const ok = await reader.pipe(padded, (c) => {
-          ratio(c.length);
           const keep = c.subarray(0, Math.max(0, Math.min(c.length, size - written)));
           written += keep.length;
           budget.grow(name, written, keep.length);
