@@ -27,7 +27,7 @@ import {
 import { basename, dirname, join, resolve } from "node:path";
 import { cacheDir } from "../../config.ts";
 import { log } from "../../log.ts";
-import { fileSha256 } from "./model-source.ts";
+import { fileSha256, readJsonObject } from "./model-source.ts";
 import type { OrtSession as Session } from "./onnx-session.ts";
 
 type Ort = typeof import("onnxruntime-node");
@@ -65,17 +65,10 @@ export async function modelFileSha256(path: string, root: string | undefined): P
   const abs = resolve(path);
   const st = statSync(abs);
   const cacheFile = root ? join(root, SHA_CACHE) : undefined;
-  let cache: Record<string, { size: number; mtimeMs: number; sha256: string }> = {};
-  if (cacheFile) {
-    try {
-      cache = JSON.parse(readFileSync(cacheFile, "utf8")) as typeof cache;
-    } catch {
-      cache = {};
-    }
-    const hit = cache[abs];
-    if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && /^[0-9a-f]{64}$/.test(hit.sha256))
-      return hit.sha256;
-  }
+  type Remembered = Record<string, { size: number; mtimeMs: number; sha256: string } | undefined>;
+  const cache = ((cacheFile && readJsonObject(cacheFile)) || {}) as Remembered;
+  const hit = cache[abs];
+  if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs && /^[0-9a-f]{64}$/.test(hit.sha256)) return hit.sha256;
   const sha256 = await fileSha256(abs);
   if (cacheFile) {
     try {
