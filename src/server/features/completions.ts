@@ -5,27 +5,21 @@
  * `total` and `hasMore`; names come from the store by indexed prefix queries (kind, name).
  */
 import type { Database } from "bun:sqlite";
-import { type CompleteResult, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { CompleteRequestParams, CompleteResult } from "@modelcontextprotocol/server";
 import { DOCUMENT_SOURCES, ENTITY_KINDS, type EntityKind } from "../../entities/types.ts";
 import { uriKey } from "../../entities/uri.ts";
 import { KIND_WORDS } from "../../tools/compare-editions.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../../tools/encounter/tables.ts";
 import { filterParam, type TableParam } from "../../entities/filters.ts";
 import { storedFilterValues } from "../../search/rank/explain.ts";
-import { type CompletionSource, PROMPTS } from "./prompts.ts";
-import { safeText } from "../../text/sanitize.ts";
+import { type CompletionSource, invalid, promptNamed } from "./prompts.ts";
 import { specCheck } from "../protocol/protocol-checks.ts";
 
 const MAX_COMPLETIONS = 100;
-const ENTITY_TEMPLATE = "lorekeeper://{kind}/{key}";
+export const ENTITY_TEMPLATE = "lorekeeper://{kind}/{key}";
 export const CLASS_LEVELS_TEMPLATE = "lorekeeper://class/{key}/levels";
 
 type Completion = CompleteResult["completion"];
-
-function invalid(message: string): Error {
-  // The message quotes what the client sent: controls and bidi neutralised.
-  return Object.assign(new Error(safeText(message)), { code: ProtocolErrorCode.InvalidParams });
-}
 
 /** LIKE pattern for "starts with `prefix`" (wildcards in the prefix match themselves). */
 function startsWith(prefix: string): string {
@@ -177,14 +171,8 @@ function completeSource(
       return completeDocuments(db, value);
     case "difficulty": {
       const ed = context.edition?.trim();
-      return fixed(
-        ed === "2014"
-          ? DIFFICULTIES_2014
-          : ed === "2024"
-            ? DIFFICULTIES_2024
-            : [...DIFFICULTIES_2024, ...DIFFICULTIES_2014],
-        value,
-      );
+      if (ed === "2014" || ed === "2024") return fixed(ed === "2014" ? DIFFICULTIES_2014 : DIFFICULTIES_2024, value);
+      return fixed([...DIFFICULTIES_2024, ...DIFFICULTIES_2014], value);
     }
     case "edition":
       return fixed(["2024", "2014"], value);
@@ -203,14 +191,8 @@ function completeSource(
   }
 }
 
-export interface CompleteParams {
-  ref: { type: string; name?: string; uri?: string };
-  argument: { name: string; value: string };
-  context?: { arguments?: Record<string, string> };
-}
-
 /** The answer to one completion/complete request (throws an InvalidParams error for an unknown reference). */
-export function complete(db: Database, p: CompleteParams): Completion {
+export function complete(db: Database, p: CompleteRequestParams): Completion {
   const value = p.argument.value.slice(0, 200);
   const context = p.context?.arguments ?? {};
   if (p.ref.type === "ref/resource") {
@@ -232,23 +214,19 @@ export function complete(db: Database, p: CompleteParams): Completion {
     );
   }
   if (p.ref.type === "ref/prompt") {
-    const prompt = PROMPTS.find((x) => x.name === p.ref.name);
-    if (!prompt)
-      throw invalid(
-        `Unknown prompt ${JSON.stringify(String(p.ref.name).slice(0, 100))}. ` +
-          `Prompts: ${PROMPTS.map((x) => x.name).join(", ")}.`,
-      );
+    const prompt = promptNamed(p.ref.name);
     // Own properties only: "__proto__", "toString" or "constructor" name no argument.
     const source = Object.hasOwn(prompt.complete, p.argument.name) ? prompt.complete[p.argument.name] : undefined;
     return source ? completeSource(db, source, value, context) : page([], 0);
   }
-  throw invalid(`Unknown completion reference type ${JSON.stringify(p.ref.type)}; use ref/prompt or ref/resource.`);
+  const type = (p.ref as { type: string }).type;
+  throw invalid(`Unknown completion reference type ${JSON.stringify(type)}; use ref/prompt or ref/resource.`);
 }
 
 /** A completion/complete `params` checked against the protocol's shape, or a readable -32602 error. */
-function completeRequest(params: unknown): CompleteParams {
+function completeRequest(params: unknown): CompleteRequestParams {
   const check = specCheck("CompleteRequestParams", params);
-  if (check.ok) return check.value as CompleteParams;
+  if (check.ok) return check.value as CompleteRequestParams;
   const where = check.where ? `params.${check.where}` : "params";
   throw invalid(
     `completion/complete: ${where} is not valid. Send {"ref": {"type": "ref/resource", "uri": ` +

@@ -10,7 +10,7 @@ import { type GetPromptResult, type ListPromptsResult, ProtocolErrorCode } from 
 import * as z from "zod";
 import { type KindInfo, KINDS } from "../../entities/catalog.ts";
 import type { FilterName } from "../../entities/filters.ts";
-import { ENTITY_KINDS } from "../../entities/types.ts";
+import { ENTITY_KINDS, type EntityKind } from "../../entities/types.ts";
 import { KIND_WORDS } from "../../tools/compare-editions.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../../tools/encounter/tables.ts";
 import { canonical, squash } from "../../tools/kit/vocab.ts";
@@ -41,13 +41,13 @@ export type CompletionSource =
   | "kind"
   | `filter:${FilterName}`;
 
-const docsClause = (d?: string) =>
-  d
-    ? ` Restrict every search to documents ["${d
-        .split(/[,\s]+/)
-        .filter(Boolean)
-        .join('", "')}"].`
-    : "";
+/** A list argument's items ("a, b c" → a, b, c); quoted for the prompt text. */
+const words = (s: string) => s.split(/[,\s]+/).filter(Boolean);
+const quotedList = (s: string) =>
+  words(s)
+    .map((w) => `"${w}"`)
+    .join(", ");
+const docsClause = (d?: string) => (d ? ` Restrict every search to documents ["${words(d).join('", "')}"].` : "");
 const CITE =
   "Cite the source of everything you use (document_name and document_key from the results); never fill gaps " +
   "from memory without saying so.";
@@ -70,8 +70,8 @@ export const PROMPTS: readonly PromptDef[] = [
       documents: opt('Books to use (document keys, e.g. "srd-2024")'),
     },
     complete: {
-      difficulty: "difficulty",
       edition: "edition",
+      difficulty: "difficulty",
       creature_type: "filter:creature_type",
       alignment: "filter:alignment",
       casts: "filter:casts",
@@ -83,23 +83,11 @@ export const PROMPTS: readonly PromptDef[] = [
           `the ${a.edition || "2024"} encounter rules.`,
         `1. Call build_encounter with the party as party_levels (or party_size + party_level), ` +
           `edition "${a.edition || "2024"}", difficulty "${a.difficulty || "moderate"}"` +
-          `${a.creature_type ? `, type "${a.creature_type}"` : ""}${
-            a.alignment
-              ? `, alignment [${a.alignment
-                  .split(/[,\s]+/)
-                  .filter(Boolean)
-                  .map((w) => `"${w}"`)
-                  .join(", ")}]`
-              : ""
-          }${a.casts ? `, casts ${JSON.stringify(a.casts)}` : ""}${a.theme ? `, search "${a.theme}"` : ""}${
-            a.documents
-              ? `, documents [${a.documents
-                  .split(/[,\s]+/)
-                  .filter(Boolean)
-                  .map((d) => `"${d}"`)
-                  .join(", ")}]`
-              : ""
-          }. Pick the proposal that best fits${a.theme ? " the theme" : ""}; ` +
+          `${a.creature_type ? `, type "${a.creature_type}"` : ""}` +
+          `${a.alignment ? `, alignment [${quotedList(a.alignment)}]` : ""}` +
+          `${a.casts ? `, casts ${JSON.stringify(a.casts)}` : ""}${a.theme ? `, search "${a.theme}"` : ""}` +
+          `${a.documents ? `, documents [${quotedList(a.documents)}]` : ""}` +
+          `. Pick the proposal that best fits${a.theme ? " the theme" : ""}; ` +
           `if none fits, adjust the filters and call it again.`,
         "2. Read each chosen creature's full stat block (its `uri` resource, or search_creature by name) and " +
           "note its tactics-relevant traits and actions.",
@@ -131,7 +119,6 @@ export const PROMPTS: readonly PromptDef[] = [
       documents: "document",
     },
     text: (a) => {
-      const words = (s: string) => s.split(/[,\s]+/).filter(Boolean);
       const args = {
         ...(a.casts ? { casts: a.casts } : {}),
         ...(a.inflicts ? { inflicts: words(a.inflicts) } : {}),
@@ -274,7 +261,7 @@ export const PROMPTS: readonly PromptDef[] = [
   },
 ];
 
-function invalid(message: string): Error {
+export function invalid(message: string): Error {
   // A plain Error with a code: McpError would prefix the message with "MCP error -32602:".
   // The message quotes what the client sent (a prompt name, an argument): controls and bidi neutralised.
   return Object.assign(new Error(safeText(message)), { code: ProtocolErrorCode.InvalidParams });
@@ -292,53 +279,54 @@ const show = (v: unknown) =>
 /** Prompt arguments that are numbers (strings on the wire): checked before they reach the prompt text. */
 const WHOLE_NUMBER_ARGS: Record<string, [number, number]> = { level: [1, 20] };
 
-/** compare_editions' words for the catalog's names of each kind it compares ("Monster", "Race", "MagicItem"). */
+/** Every name of a catalog kind: its key, label, tool word and aliases ("Monster", "Race", "MagicItem"). */
+function kindNames(k: EntityKind): string[] {
+  const c: KindInfo = KINDS[k];
+  return [k, c.label, c.toolType, ...c.aliases, ...(c.toolAliases ?? [])];
+}
+
+const isKindWord = (w: string) => (KIND_WORDS as readonly string[]).includes(w);
+
+/** compare_editions' words for the names of each kind it compares. */
 const KIND_ALIASES: Record<string, string> = Object.fromEntries(
-  ENTITY_KINDS.flatMap((k) => {
-    const c: KindInfo = KINDS[k];
-    const word = (KIND_WORDS as readonly string[]).includes(c.toolType) ? c.toolType : undefined;
-    return word ? [k, c.label, ...c.aliases, ...(c.toolAliases ?? [])].map((n) => [n, word]) : [];
-  }),
+  ENTITY_KINDS.flatMap((k) => (isKindWord(KINDS[k].toolType) ? kindNames(k).map((n) => [n, KINDS[k].toolType]) : [])),
 );
 
-/** The catalog kinds compare_editions does not compare (a subclass, a trait): named as such when asked for. */
-const OTHER_KINDS = new Set(
-  ENTITY_KINDS.flatMap((k) => {
-    const c: KindInfo = KINDS[k];
-    return [k, c.label, c.toolType, ...c.aliases, ...(c.toolAliases ?? [])].map(squash);
-  }),
-);
-
-/**
- * Prompt arguments with a fixed vocabulary, per prompt: the value made canonical, or a problem.
- * They are written into the prompt text, so a value the tool would refuse ("bogus") must not get there.
- */
-const VOCAB_ARGS: Record<string, Record<string, (v: string) => { ok: string } | { problem: string }>> = {
-  compare_editions: {
-    kind: (v) => {
-      const word = canonical(v, KIND_WORDS, KIND_ALIASES);
-      if (typeof word === "string" && (KIND_WORDS as readonly string[]).includes(word)) return { ok: word };
-      const what = OTHER_KINDS.has(squash(v)) ? "is not compared across editions" : "is not a kind of entry";
-      return { problem: `kind ${quoted(v)} ${what}; use one of: ${KIND_WORDS.join(", ")} (or leave it out)` };
-    },
-  },
-  prepare_encounter: {
-    edition: (v) => edition(v),
-    difficulty: (v) => {
-      const d = v.toLowerCase();
-      if (([...DIFFICULTIES_2024, ...DIFFICULTIES_2014] as readonly string[]).includes(d)) return { ok: d };
-      const use = `${DIFFICULTIES_2024.join(", ")} (2024 rules) or ${DIFFICULTIES_2014.join(", ")} (2014 rules)`;
-      return { problem: `difficulty ${quoted(v)} is not a difficulty; use ${use}` };
-    },
-  },
-  explain_rule: { edition: (v) => edition(v) },
-};
+/** Every catalog kind's names: those compare_editions does not compare (a subclass, a trait) are named as such. */
+const KIND_NAMES = new Set(ENTITY_KINDS.flatMap(kindNames).map(squash));
 
 const quoted = (v: string) => JSON.stringify(v.slice(0, 40));
 
-function edition(v: string): { ok: string } | { problem: string } {
-  if (v === "2014" || v === "2024") return { ok: v };
-  return { problem: `edition ${quoted(v)} is not an edition; use "2014" or "2024" (or leave it out)` };
+/**
+ * Checks of the prompt arguments with a fixed vocabulary, by what completes them: the value made canonical, or a
+ * problem. They are written into the prompt text, so a value the tool would refuse ("bogus") must not get there.
+ */
+const VOCAB_CHECKS: Partial<Record<CompletionSource, (v: string) => { ok: string } | { problem: string }>> = {
+  kind: (v) => {
+    const word = canonical(v, KIND_WORDS, KIND_ALIASES);
+    if (typeof word === "string" && isKindWord(word)) return { ok: word };
+    const what = KIND_NAMES.has(squash(v)) ? "is not compared across editions" : "is not a kind of entry";
+    return { problem: `kind ${quoted(v)} ${what}; use one of: ${KIND_WORDS.join(", ")} (or leave it out)` };
+  },
+  difficulty: (v) => {
+    const d = v.toLowerCase();
+    if (([...DIFFICULTIES_2024, ...DIFFICULTIES_2014] as readonly string[]).includes(d)) return { ok: d };
+    const use = `${DIFFICULTIES_2024.join(", ")} (2024 rules) or ${DIFFICULTIES_2014.join(", ")} (2014 rules)`;
+    return { problem: `difficulty ${quoted(v)} is not a difficulty; use ${use}` };
+  },
+  edition: (v) =>
+    v === "2014" || v === "2024"
+      ? { ok: v }
+      : { problem: `edition ${quoted(v)} is not an edition; use "2014" or "2024" (or leave it out)` },
+};
+
+const PROMPT_NAMES = `Prompts: ${PROMPTS.map((x) => x.name).join(", ")}.`;
+
+/** The prompt named `name`, or a readable -32602 error. */
+export function promptNamed(name: unknown): PromptDef {
+  const prompt = PROMPTS.find((x) => x.name === name);
+  if (!prompt) throw invalid(`Unknown prompt ${JSON.stringify(String(name).slice(0, 100))}. ${PROMPT_NAMES}`);
+  return prompt;
 }
 
 /**
@@ -350,11 +338,9 @@ function promptRequest(params: unknown): { prompt: PromptDef; args: Record<strin
     params !== null && typeof params === "object" && !Array.isArray(params)
       ? (params as Record<string, unknown>)
       : undefined;
-  const valid = `Prompts: ${PROMPTS.map((x) => x.name).join(", ")}.`;
   if (!p || typeof p.name !== "string")
-    throw invalid(`prompts/get needs params {"name": <prompt>, "arguments": {...}}. ${valid}`);
-  const prompt = PROMPTS.find((x) => x.name === p.name);
-  if (!prompt) throw invalid(`Unknown prompt ${JSON.stringify(p.name.slice(0, 100))}. ${valid}`);
+    throw invalid(`prompts/get needs params {"name": <prompt>, "arguments": {...}}. ${PROMPT_NAMES}`);
+  const prompt = promptNamed(p.name);
   const raw = p.arguments ?? {};
   if (raw === null || typeof raw !== "object" || Array.isArray(raw))
     throw invalid(
@@ -384,9 +370,10 @@ function promptRequest(params: unknown): { prompt: PromptDef; args: Record<strin
       );
     }
   }
-  for (const [k, check] of Object.entries(VOCAB_ARGS[prompt.name] ?? {})) {
+  for (const [k, source] of Object.entries(prompt.complete)) {
+    const check = VOCAB_CHECKS[source];
     const v = args[k];
-    if (v === undefined) continue;
+    if (!check || v === undefined) continue;
     const r = check(v);
     if ("ok" in r) args[k] = r.ok;
     else problems.push(r.problem);

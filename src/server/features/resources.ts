@@ -1,7 +1,8 @@
 /**
  * Resources: `lorekeeper://{kind}/{key}` (one full entity, never shortened),
- * `lorekeeper://class/{key}/levels` (class-levels.ts) and `lorekeeper://documents` (the document
- * list): what resources/list and resources/templates/list show, and resources/read.
+ * `lorekeeper://class/{key}/levels` (a class's level table: the class_progression answer, all 20 levels) and
+ * `lorekeeper://documents` (the document list): what resources/list and resources/templates/list show, and
+ * resources/read.
  */
 import type {
   ListResourcesResult,
@@ -14,11 +15,36 @@ import { entityUri, parseUriKey } from "../../entities/uri.ts";
 import { presentHits } from "../../search/rank/present.ts";
 import { mergedDocumentRows } from "../../store/documents.ts";
 import { getEntitiesByIds, getEntityBySourceKey } from "../../store/entities.ts";
+import { safeLine, safeText } from "../../text/sanitize.ts";
 import type { ToolDeps } from "../../tools/kit/deps.ts";
+import { classLevels } from "../../tools/progression/lookup.ts";
 import { flattenEntity } from "../../tools/answer/response.ts";
 import { readCardResource } from "./cards/index.ts";
-import { CLASS_LEVELS_TEMPLATE_ENTRY, readClassLevelsResource } from "./class-levels.ts";
-import { decode, notFound } from "./resource-uri.ts";
+import { CLASS_LEVELS_TEMPLATE, ENTITY_TEMPLATE } from "./completions.ts";
+
+/**
+ * MCP 2025-11-25's "resource not found" code; the SDK sends it as -32602 (invalid params), the
+ * code 2026-07-28 gives it, in both eras.
+ */
+const RESOURCE_NOT_FOUND = -32002;
+
+/**
+ * A JSON-RPC error with this code, exactly this message (McpError would prefix it) and the URI asked
+ * for. Both quote the client's URI: control and bidi characters in them are neutralised.
+ */
+function notFound(message: string, uri: string): Error {
+  return Object.assign(new Error(safeText(message)), { code: RESOURCE_NOT_FOUND, data: { uri: safeLine(uri) } });
+}
+
+/** A URI template variable, percent-decoded (kept as given when it is not valid percent-encoding). */
+function decode(v: string | string[] | undefined): string {
+  const s = Array.isArray(v) ? v.join(",") : (v ?? "");
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
 
 function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string, keyRaw: string): ReadResourceResult {
   const kind = kindRaw.toLowerCase().replace(/-/g, "_");
@@ -49,22 +75,26 @@ function readEntityResource(deps: ToolDeps, uri: string, kindRaw: string, keyRaw
   return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(flat, null, 2) }] };
 }
 
-function readDocumentsResource(deps: ToolDeps, uri: string): ReadResourceResult {
-  const text = JSON.stringify({ documents: mergedDocumentRows(deps.db) }, null, 2);
-  return { contents: [{ uri, mimeType: "application/json", text }] };
-}
-
 const DOCUMENTS_URI = "lorekeeper://documents";
-const ENTITY_TEMPLATE = new UriTemplate("lorekeeper://{kind}/{key}");
+const ENTITY = new UriTemplate(ENTITY_TEMPLATE);
+const CLASS_LEVELS = new UriTemplate(CLASS_LEVELS_TEMPLATE);
 
-/** resources/read of a parsed URI, dispatched as McpServer does (exact resource first, then the template). */
+/** resources/read of a parsed URI, dispatched as McpServer does (exact resource first, then the templates). */
 export function readResourceUri(deps: ToolDeps, uri: URL): ReadResourceResult {
   const href = uri.toString();
-  if (href === DOCUMENTS_URI) return readDocumentsResource(deps, href);
-  const vars = ENTITY_TEMPLATE.match(href);
+  if (href === DOCUMENTS_URI) {
+    const text = JSON.stringify({ documents: mergedDocumentRows(deps.db) }, null, 2);
+    return { contents: [{ uri: href, mimeType: "application/json", text }] };
+  }
+  const vars = ENTITY.match(href);
   if (vars) return readEntityResource(deps, href, decode(vars.kind), decode(vars.key));
-  const levels = readClassLevelsResource(deps, href);
-  if (levels) return levels;
+  const levels = CLASS_LEVELS.match(href);
+  if (levels) {
+    const r = classLevels(deps.db, { class: decode(levels.key), prefer: deps.preferDocuments });
+    // MCP's "resource not found"; the message says which classes exist.
+    if (typeof r === "string") throw notFound(r, href);
+    return { contents: [{ uri: href, mimeType: "application/json", text: JSON.stringify(r) }] };
+  }
   const card = readCardResource(href);
   if (card) return card;
   throw notFound(
@@ -91,7 +121,7 @@ export const RESOURCE_LIST: ListResourcesResult = {
 export const RESOURCE_TEMPLATE_LIST: ListResourceTemplatesResult = {
   resourceTemplates: [
     {
-      uriTemplate: "lorekeeper://{kind}/{key}",
+      uriTemplate: ENTITY_TEMPLATE,
       name: "entity",
       title: "D&D entity",
       description:
@@ -99,6 +129,14 @@ export const RESOURCE_TEMPLATE_LIST: ListResourceTemplatesResult = {
         "carry this URI in their `uri` field.",
       mimeType: "application/json",
     },
-    CLASS_LEVELS_TEMPLATE_ENTRY,
+    {
+      uriTemplate: CLASS_LEVELS_TEMPLATE,
+      name: "class-levels",
+      title: "Class level table",
+      description:
+        "A class's level-by-level table (proficiency bonus, features, spells known, spell slots), by class key " +
+        "or name (e.g. lorekeeper://class/srd_wizard/levels).",
+      mimeType: "application/json",
+    },
   ],
 };
