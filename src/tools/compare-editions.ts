@@ -15,7 +15,8 @@ import type { SearchHit } from "../search/types.ts";
 import type { ToolDef } from "./kit/define.ts";
 import { defineTool } from "./kit/define.ts";
 import { text, vocab } from "./kit/params.ts";
-import { entityUri, toolAnswer, toolError } from "./answer/response.ts";
+import { entityUri } from "../entities/uri.ts";
+import { toolAnswer, toolError } from "./answer/response.ts";
 
 const COMPARED = [
   "spell",

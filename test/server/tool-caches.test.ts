@@ -17,7 +17,7 @@ import { deleteOrigin, replaceOrigin } from "../../src/store/entities.ts";
 import { DataGate } from "../../src/tools/kit/data-gate.ts";
 import type { ToolDeps } from "../../src/tools/kit/deps.ts";
 import { listDocumentsTool } from "../../src/tools/list-documents.ts";
-import { fitAnswer, fitToBudget } from "../../src/tools/answer/budget.ts";
+import { fitAnswer } from "../../src/tools/answer/budget.ts";
 import { flattenEntity, type SearchAnswer } from "../../src/tools/answer/response.ts";
 import { makeEntity, makeStore } from "../support/entities.ts";
 import { connectInMemory, makeDeps, TOOL_NAMES } from "../support/mcp.ts";
@@ -58,7 +58,7 @@ describe("fitAnswer", () => {
     test(`the text is the JSON of the answer: ${label}`, () => {
       const fitted = fitAnswer(answer, { budgetChars: budget, tool: "search_creature" });
       expect(fitted.text).toBe(JSON.stringify(fitted.answer));
-      expect(fitted.answer).toEqual(fitToBudget(answer, { budgetChars: budget, tool: "search_creature" }));
+      expect(fitted.answer).toEqual(fitAnswer(answer, { budgetChars: budget, tool: "search_creature" }).answer);
       if (fitted.answer.results.length > 0) expect(fitted.text.length).toBeLessThanOrEqual(budget);
     });
   }

@@ -1,7 +1,8 @@
 /** tools/answer/response.ts and tools/answer/budget.ts: the result shape and the response budget. */
 import { describe, expect, test } from "bun:test";
-import { fitAnswer, fitToBudget } from "../../src/tools/answer/budget.ts";
-import { entityUri, flattenEntity, type SearchAnswer } from "../../src/tools/answer/response.ts";
+import { fitAnswer } from "../../src/tools/answer/budget.ts";
+import { entityUri } from "../../src/entities/uri.ts";
+import { flattenEntity, type SearchAnswer } from "../../src/tools/answer/response.ts";
 import { makeEntity } from "../support/entities.ts";
 
 describe("results", () => {
@@ -47,14 +48,14 @@ describe("results", () => {
     };
   }
 
-  test("fitToBudget leaves small answers alone", () => {
+  test("fitAnswer leaves small answers alone", () => {
     const a = answerWith(2, 100);
-    expect(fitToBudget(a, { budgetChars: 60_000, tool: "search_creature" })).toBe(a);
+    expect(fitAnswer(a, { budgetChars: 60_000, tool: "search_creature" }).answer).toBe(a);
   });
 
-  test("fitToBudget shortens long fields (nested too) and says how to get the full entry", () => {
+  test("fitAnswer shortens long fields (nested too) and says how to get the full entry", () => {
     const a = answerWith(5, 20_000);
-    const fitted = fitToBudget(a, { budgetChars: 30_000, tool: "search_creature" });
+    const fitted = fitAnswer(a, { budgetChars: 30_000, tool: "search_creature" }).answer;
     const text = JSON.stringify(fitted);
     expect(text.length).toBeLessThanOrEqual(30_000);
     expect(fitted.truncated).toBe(true);
@@ -66,17 +67,17 @@ describe("results", () => {
     expect(fitted.message).toContain("lorekeeper://creature/m0");
     expect(fitted.message).not.toContain("call search_creature");
     // With a tool's own hint (run-search.ts: a valid call of that tool that leads to the same entry).
-    const hinted = fitToBudget(a, {
+    const hinted = fitAnswer(a, {
       budgetChars: 30_000,
       tool: "search_creature",
       fullEntryHint: (r) => `call search_creature ${JSON.stringify({ name: r.name })}`,
-    });
+    }).answer;
     expect(hinted.message).toContain('call search_creature {"name":"Monster 0"}');
   });
 
-  test("fitToBudget drops trailing results when even short fields do not fit", () => {
+  test("fitAnswer drops trailing results when even short fields do not fit", () => {
     const a = answerWith(100, 2000);
-    const fitted = fitToBudget(a, { budgetChars: 8_000, tool: "search_creature" });
+    const fitted = fitAnswer(a, { budgetChars: 8_000, tool: "search_creature" }).answer;
     expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(8_000);
     expect(fitted.results.length).toBeGreaterThan(0);
     expect(fitted.results.length).toBeLessThan(100);

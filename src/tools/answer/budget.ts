@@ -51,12 +51,13 @@ function shortenString(s: string, cap: number): string {
   return `${space > cap * 0.7 ? cut.slice(0, space) : cut}${MARK}`;
 }
 
-function shortenValue(v: JsonValue, cap: number): JsonValue {
-  if (typeof v === "string") return shortenString(v, cap);
-  if (Array.isArray(v)) return v.map((x) => shortenValue(x, cap));
+/** `v` rebuilt with its strings and lists (each list before its items) passed through `str` and `list`. */
+function mapJson(v: JsonValue, str: (s: string) => string, list: (a: JsonValue[]) => JsonValue[]): JsonValue {
+  if (typeof v === "string") return str(v);
+  if (Array.isArray(v)) return list(v).map((x) => mapJson(x, str, list));
   if (v && typeof v === "object") {
     const o: { [k: string]: JsonValue } = {};
-    for (const [k, x] of Object.entries(v)) o[k] = shortenValue(x, cap);
+    for (const [k, x] of Object.entries(v)) o[k] = mapJson(x, str, list);
     return o;
   }
   return v;
@@ -64,7 +65,14 @@ function shortenValue(v: JsonValue, cap: number): JsonValue {
 
 function shortenResult(r: FlatResult, cap: number): FlatResult {
   const out: FlatResult = {};
-  for (const [k, v] of Object.entries(r)) out[k] = RESERVED.includes(k) ? v : shortenValue(v, cap);
+  for (const [k, v] of Object.entries(r))
+    out[k] = RESERVED.includes(k)
+      ? v
+      : mapJson(
+          v,
+          (s) => shortenString(s, cap),
+          (a) => a,
+        );
   return out;
 }
 
@@ -161,8 +169,10 @@ function textLength(resultChars: number, n: number, tail: string): number {
   return HEAD.length + resultChars + Math.max(0, n - 1) + 1 + tail.length;
 }
 
-function assemble(parts: readonly string[], tail: string): string {
-  return `${HEAD}${parts.join(",")}]${tail}`;
+/** `answer` (results left out) with the `built` results, and its text from their JSON and `tail`. */
+function assemble(answer: SearchAnswer, built: ReadonlyArray<{ result: FlatResult; json: string }>, tail: string) {
+  const text = `${HEAD}${built.map((b) => b.json).join(",")}]${tail}`;
+  return { answer: { ...answer, results: built.map((b) => b.result) }, text };
 }
 
 function joinMessages(...parts: Array<string | undefined>): string | undefined {
@@ -174,16 +184,6 @@ function joinMessages(...parts: Array<string | undefined>): string | undefined {
 
 function cutList(v: JsonValue[]): JsonValue[] {
   return v.length > LIST_CAP ? [...v.slice(0, LIST_CAP), `… and ${v.length - LIST_CAP} more`] : v;
-}
-
-function cutLists(v: JsonValue): JsonValue {
-  if (Array.isArray(v)) return cutList(v).map(cutLists);
-  if (v && typeof v === "object") {
-    const o: { [k: string]: JsonValue } = {};
-    for (const [k, x] of Object.entries(v)) o[k] = cutLists(x);
-    return o;
-  }
-  return v;
 }
 
 function hasOversized(v: JsonValue): boolean {
@@ -202,7 +202,7 @@ export function cutOversized(r: FlatResult): FlatResult {
       out[k] = cut ? shortenString(v, RESERVED_CAP) : v;
       changed ||= cut;
     } else if (hasOversized(v)) {
-      out[k] = cutLists(v);
+      out[k] = mapJson(v, (s) => s, cutList);
       changed = true;
     } else out[k] = v;
   }
@@ -236,7 +236,8 @@ export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswe
   const fullParts = full.map((r) => JSON.stringify(r));
   let chars = 0;
   for (const p of fullParts) chars += p.length;
-  if (textLength(chars, full.length, tail0) <= opts.budgetChars) return { answer, text: assemble(fullParts, tail0) };
+  if (textLength(chars, full.length, tail0) <= opts.budgetChars)
+    return { answer, text: `${HEAD}${fullParts.join(",")}]${tail0}` };
 
   const cut = full.map(cutOversized);
   const rs = cut.map((r, i) => sized(r, r === full[i] ? fullParts[i]! : JSON.stringify(r)));
@@ -251,13 +252,7 @@ export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswe
     const total = rs.reduce((t, r) => t + lengthAt(r, cap), 0);
     if (textLength(total, rs.length, tail) > opts.budgetChars) continue;
     const built = rs.map((r) => atCap(r, cap));
-    return {
-      answer: { ...shortened, results: built.map((b) => b.result) },
-      text: assemble(
-        built.map((b) => b.json),
-        tail,
-      ),
-    };
+    return assemble(shortened, built, tail);
   }
   // Still too big at the smallest cap: keep results in order up to the first that does not fit; it
   // and the rest start the next page (`next_offset`), so paging skips nothing. A result too big for
@@ -329,18 +324,7 @@ export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswe
   }
   // Nothing kept and nothing left out for good would send the caller back to the same offset: leave the first out.
   if (picked.length === 0 && consumed < full.length && tooBigBefore(picked, consumed).length === 0) consumed += 1;
-  const built = picked.map((i) => atCap(rs[i]!, MIN_CAP));
   const fitted = withKept(picked, consumed);
-  return {
-    answer: { ...fitted, results: built.map((b) => b.result) },
-    text: assemble(
-      built.map((b) => b.json),
-      tailOf(fitted)!,
-    ),
-  };
-}
-
-/** fitAnswer without the text. */
-export function fitToBudget(answer: SearchAnswer, opts: BudgetOptions): SearchAnswer {
-  return fitAnswer(answer, opts).answer;
+  const built = picked.map((i) => atCap(rs[i]!, MIN_CAP));
+  return assemble(fitted, built, tailOf(fitted)!);
 }

@@ -1,19 +1,18 @@
 /**
  * What a compact row shows per kind: the few fields a DM scans for (declarative; one place, meant
- * to sit in the kind catalog). Each entry is `[field, path]` — a top-level `data` field — or
- * `[field, format]` for a value built from several fields. `summary` lists the data fields whose
- * first sentence makes the row's one-line summary (the first present one wins), then an optional
- * fallback built from the data. Rows leave out fields that are null, empty or false (flags show
- * only when set: `"ritual": true`).
+ * to sit in the kind catalog). Each entry is a top-level `data` field, `[field, path]` for one shown
+ * under another name, or `[field, format]` for a value built from several fields. The one-line
+ * summary is the first sentence of `desc`, else of the kind's optional `fallback`. Rows leave out
+ * fields that are null, empty or false (flags show only when set: `"ritual": true`).
  */
 import type { EntityKind, JsonObject, JsonValue } from "../../entities/types.ts";
 
 export type Format = (d: JsonObject) => JsonValue | undefined;
-export type FieldSpec = readonly [field: string, from: string | Format];
+/** A top-level `data` field shown under its own name, or `[field, path or format]`. */
+type FieldSpec = string | readonly [field: string, from: string | Format];
 
 export interface CompactSpec {
   fields: readonly FieldSpec[];
-  summary: readonly string[];
   fallback?: (d: JsonObject) => string | undefined;
 }
 
@@ -89,152 +88,78 @@ const shortProfile: Format = (d) => {
   return `${cut.slice(0, cut.lastIndexOf(" ")).replace(/[,;:]$/, "")}…`;
 };
 
-const DESC = ["desc"] as const;
-
 const CLASS: CompactSpec = {
-  fields: [
-    ["hit_die", "hit_die"],
-    ["primary_abilities", "primary_abilities"],
-    ["spellcasting_ability", "spellcasting_ability"],
-    ["subclass_of", refName("subclass_of")],
-  ],
-  summary: DESC,
+  fields: ["hit_die", "primary_abilities", "spellcasting_ability", ["subclass_of", refName("subclass_of")]],
 };
 
 const SPECIES: CompactSpec = {
-  fields: [
-    ["size", "size"],
-    ["speed", speed],
-    ["subspecies_of", refName("subspecies_of")],
-  ],
-  summary: DESC,
+  fields: ["size", ["speed", speed], ["subspecies_of", refName("subspecies_of")]],
   fallback: (d) => (names(d.traits).length ? `Traits: ${names(d.traits).join(", ")}` : undefined),
 };
 
 export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
   spell: {
     fields: [
-      ["level", "level"],
-      ["school", "school"],
-      ["casting_time", "casting_time"],
-      ["range", "range"],
-      ["concentration", "concentration"],
-      ["ritual", "ritual"],
+      "level",
+      "school",
+      "casting_time",
+      "range",
+      "concentration",
+      "ritual",
       ["components", components],
       ["profile", shortProfile],
     ],
-    summary: DESC,
   },
   creature: {
     fields: [
       ["cr", "cr_display"],
-      ["type", "type"],
-      ["size", "size"],
-      ["armor_class", "armor_class"],
-      ["hit_points", "hit_points"],
+      "type",
+      "size",
+      "armor_class",
+      "hit_points",
       ["speed", speed],
       ["profile", shortProfile],
     ],
-    summary: DESC,
     fallback: creatureFallback,
   },
   class: CLASS,
   subclass: CLASS,
   species: SPECIES,
   subspecies: SPECIES,
-  background: {
-    fields: [
-      ["skill_proficiencies", "skill_proficiencies"],
-      ["ability_scores", "ability_scores"],
-      ["feat", "feat"],
-    ],
-    summary: DESC,
-  },
-  feat: {
-    fields: [
-      ["type", "type"],
-      ["prerequisite", "prerequisite"],
-    ],
-    summary: DESC,
-  },
-  weapon: {
-    fields: [
-      ["category", "category"],
-      ["damage", damage],
-      ["properties", properties],
-    ],
-    summary: DESC,
-  },
-  armor: {
-    fields: [
-      ["category", "category"],
-      ["armor_class", "ac_display"],
-      ["strength_required", "strength_required"],
-      ["stealth_disadvantage", "stealth_disadvantage"],
-    ],
-    summary: DESC,
-  },
+  background: { fields: ["skill_proficiencies", "ability_scores", "feat"] },
+  feat: { fields: ["type", "prerequisite"] },
+  weapon: { fields: ["category", ["damage", damage], ["properties", properties]] },
+  armor: { fields: ["category", ["armor_class", "ac_display"], "strength_required", "stealth_disadvantage"] },
   item: {
     fields: [
-      ["category", "category"],
-      ["cost", "cost"],
-      ["weight_lb", "weight_lb"],
+      "category",
+      "cost",
+      "weight_lb",
       // magic gear a document files as an item (SRD 5.2 potions), when `type: "magic-item"` finds it
-      ["classified_as", "classified_as"],
+      "classified_as",
       ["profile", shortProfile],
     ],
-    summary: DESC,
   },
-  magic_item: {
-    fields: [
-      ["rarity", "rarity"],
-      ["type", "type"],
-      ["attunement", attunement],
-      ["profile", shortProfile],
-    ],
-    summary: DESC,
-  },
+  magic_item: { fields: ["rarity", "type", ["attunement", attunement], ["profile", shortProfile]] },
   // Records with several documents' wording: which one the summary quotes (search/rank/present.ts).
-  condition: { fields: [["desc_document", "desc_document"]], summary: DESC },
-  rule: { fields: [["section", "section"]], summary: DESC },
-  rule_section: { fields: [], summary: DESC },
-  damage_type: { fields: [["desc_document", "desc_document"]], summary: DESC },
-  weapon_property: { fields: [["type", "type"]], summary: DESC },
-  skill: {
-    fields: [
-      ["ability", "ability"],
-      ["desc_document", "desc_document"],
-    ],
-    summary: DESC,
-  },
-  ability_score: {
-    fields: [
-      ["abbreviation", "abbreviation"],
-      ["desc_document", "desc_document"],
-    ],
-    summary: DESC,
-  },
-  magic_school: { fields: [], summary: DESC },
+  condition: { fields: ["desc_document"] },
+  rule: { fields: ["section"] },
+  rule_section: { fields: [] },
+  damage_type: { fields: ["desc_document"] },
+  weapon_property: { fields: ["type"] },
+  skill: { fields: ["ability", "desc_document"] },
+  ability_score: { fields: ["abbreviation", "desc_document"] },
+  magic_school: { fields: [] },
   language: {
-    fields: [
-      ["type", "type"],
-      ["script", "script"],
-    ],
-    summary: DESC,
+    fields: ["type", "script"],
     fallback: (d) => (str(d.typical_speakers) ? `Spoken by ${str(d.typical_speakers)}` : undefined),
   },
-  proficiency: { fields: [["type", "type"]], summary: DESC, fallback: (d) => str(obj(d.reference)?.name) },
-  alignment: {
-    fields: [
-      ["abbreviation", "abbreviation"],
-      ["desc_document", "desc_document"],
-    ],
-    summary: DESC,
-  },
+  proficiency: { fields: ["type"], fallback: (d) => str(obj(d.reference)?.name) },
+  alignment: { fields: ["abbreviation", "desc_document"] },
   // A trait's reference row: who has it (count, first names, the call listing them all), whose wording.
   trait: {
     fields: [
-      ["creature_count", "creature_count"],
+      "creature_count",
       [
         "creatures",
         (d) =>
@@ -242,9 +167,8 @@ export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
             .flatMap((x) => str(x) ?? [])
             .join(", ") || undefined,
       ],
-      ["all_creatures", "all_creatures"],
+      "all_creatures",
       ["wording_from", (d) => str(obj(d.wording_from)?.name)],
     ],
-    summary: DESC,
   },
 };

@@ -16,8 +16,6 @@ import { safeText } from "../../text/sanitize.ts";
 
 export type FlatResult = { [k: string]: JsonValue };
 
-export { entityUri } from "../../entities/uri.ts";
-
 /** One entity as users see it: identity and attribution first, then the entity's own fields. */
 export function flattenEntity(e: Entity, similarity?: number): FlatResult {
   const out: FlatResult = {
@@ -31,8 +29,13 @@ export function flattenEntity(e: Entity, similarity?: number): FlatResult {
     uri: entityUri(e.kind, e.key, e.document_source),
   };
   for (const [k, v] of Object.entries(e.data as JsonObject)) if (!RESERVED.includes(k)) out[k] = v;
-  if (similarity !== undefined) out.similarity_score = Math.round(Math.min(1, Math.max(0, similarity)) * 10000) / 10000;
+  if (similarity !== undefined) out.similarity_score = roundScore(similarity);
   return out;
+}
+
+/** A similarity as answers show it: clamped to 0–1, four decimals. */
+export function roundScore(s: number): number {
+  return Math.round(Math.min(1, Math.max(0, s)) * 10000) / 10000;
 }
 
 export interface ResponseMetadata {
@@ -54,9 +57,6 @@ export interface SearchAnswer {
   truncated?: boolean;
   metadata: ResponseMetadata;
 }
-
-/** generated_at, data_synced_at (null if never synced), sources. */
-const _metadataSchema = z.looseObject({});
 
 /**
  * Fields every result carries or may carry, set by LoreKeeper (the schema above leaves them out to
@@ -103,23 +103,18 @@ export function buildMetadata(
   };
 }
 
-/** The text twin of a structured answer. Compact: every character counts against the budget. */
-export function answerText(answer: object): string {
-  return JSON.stringify(answer);
-}
-
 /**
  * A tool result carrying `answer` twice: as JSON text (`text` when already serialized) and as
  * structured content. Its `message` echoes what the client sent ("No spell is named …"): control
  * and bidi characters in it are neutralised here, for every tool, and the text made again then.
  */
-export function toolAnswer(answer: object, text: string = answerText(answer)): CallToolResult {
+export function toolAnswer(answer: object, text: string = JSON.stringify(answer)): CallToolResult {
   const message = (answer as { message?: unknown }).message;
   if (typeof message === "string") {
     const safe = safeText(message);
     if (safe !== message) {
       (answer as { message: string }).message = safe;
-      text = answerText(answer);
+      text = JSON.stringify(answer);
     }
   }
   return {

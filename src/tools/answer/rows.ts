@@ -6,7 +6,8 @@
 import type { Entity, JsonObject, JsonValue } from "../../entities/types.ts";
 import type { OtherVersion, PreferredVersion, SearchHit } from "../../search/types.ts";
 import { COMPACT_FIELDS } from "./compact-fields.ts";
-import { entityUri, type FlatResult, flattenEntity } from "./response.ts";
+import { entityUri } from "../../entities/uri.ts";
+import { type FlatResult, flattenEntity, roundScore } from "./response.ts";
 
 export type Detail = "summary" | "full";
 
@@ -35,18 +36,11 @@ export function firstSentence(s: string, max = SUMMARY_CHARS): string {
 }
 
 export function summaryOf(e: Entity): string | undefined {
-  const spec = COMPACT_FIELDS[e.kind];
   const d = e.data as JsonObject;
-  for (const f of spec?.summary ?? []) {
-    const v = d[f];
-    if (typeof v === "string" && plain(v).length > 0) return firstSentence(v);
-  }
-  const fb = spec?.fallback?.(d);
+  if (typeof d.desc === "string" && plain(d.desc).length > 0) return firstSentence(d.desc);
+  const fb = COMPACT_FIELDS[e.kind]?.fallback?.(d);
   return fb ? firstSentence(fb) : undefined;
 }
-
-/** Other versions by document key → uri (the first, preferred one when a document holds several). */
-export type Versions = { [document_key: string]: string };
 
 /** The other documents' versions by document key → `value` of the first (preferred) one each holds. */
 function versions<T>(
@@ -60,15 +54,12 @@ function versions<T>(
   return Object.keys(out).length ? out : undefined;
 }
 
-function roundScore(s: number): number {
-  return Math.round(Math.min(1, Math.max(0, s)) * 10000) / 10000;
-}
-
 /** A compact row's body: the kind's scan fields (null, empty and false left out), then the summary. */
 export function compactFields(e: Entity): FlatResult {
   const out: FlatResult = {};
   const d = e.data as JsonObject;
-  for (const [field, from] of COMPACT_FIELDS[e.kind]?.fields ?? []) {
+  for (const spec of COMPACT_FIELDS[e.kind]?.fields ?? []) {
+    const [field, from] = typeof spec === "string" ? [spec, spec] : spec;
     const v: JsonValue | undefined = typeof from === "string" ? d[from] : from(d);
     if (v === undefined || v === null || v === false || v === "" || (Array.isArray(v) && v.length === 0)) continue;
     out[field] = v;
@@ -108,7 +99,7 @@ export function compactRow(e: Entity, similarity?: number, others?: readonly Oth
 /** A full row: every field (flattenEntity), then the other versions. */
 export function fullRow(e: Entity, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
   const out = flattenEntity(e, similarity);
-  const v: Versions | undefined = versions(others, e.document_key, (o) => entityUri(o.kind, o.key, o.document_source));
+  const v = versions(others, e.document_key, (o) => entityUri(o.kind, o.key, o.document_source));
   if (v) out.other_versions = v;
   return out;
 }
@@ -121,14 +112,6 @@ export function editionNote(e: Entity, preferred: PreferredVersion): string {
     return `${e.document_key} version; the preferred ${doc} one is named "${preferred.name}" (${uri}).`;
   }
   return `${e.document_key} version: the preferred ${doc} ${e.name} does not match the filters (${uri}).`;
-}
-
-/**
- * A compact row from its remembered body (tools/answer/compact-bodies.ts): the same fields in the same order as
- * compactRow.
- */
-function rowFromBody(e: Entity, body: string, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
-  return compactRowOf(e, JSON.parse(body) as FlatResult, similarity, others);
 }
 
 /** Rows of an answer to a search or a name that show a core entry's `profile` (the first ones). */
@@ -152,7 +135,8 @@ export function rowsOf(
     if (h.compact !== undefined && detail === "full")
       throw new Error("a full row was asked of a hit that carries its compact row only");
     let row: FlatResult;
-    if (h.compact !== undefined) row = rowFromBody(h.entity, h.compact, h.similarity_score, h.others);
+    // A remembered body (tools/answer/compact-bodies.ts): the same fields in the same order as compactRow.
+    if (h.compact !== undefined) row = compactRowOf(h.entity, JSON.parse(h.compact), h.similarity_score, h.others);
     else if (detail === "full") row = fullRow(h.entity, h.similarity_score, h.others);
     else {
       const body = compactFields(h.entity);

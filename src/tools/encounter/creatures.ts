@@ -4,11 +4,10 @@
  */
 import type { Database } from "bun:sqlite";
 import { type Entity, formatCr, type JsonObject } from "../../entities/types.ts";
-import { parseUriKey } from "../../entities/uri.ts";
+import { entityUri, parseUriKey } from "../../entities/uri.ts";
 import { documentRank } from "../../search/rank/preference.ts";
 import { type EntityRow, getEntityByKey, getEntityBySourceKey, rowToEntity } from "../../store/entities.ts";
 import type { SearchQuery, SearchResponse } from "../../search/types.ts";
-import { entityUri } from "../answer/response.ts";
 import type { Monster } from "./math.ts";
 import type { Candidate } from "./propose.ts";
 import { xpForCr } from "./math.ts";

@@ -9,9 +9,8 @@ import type { ClassData } from "../../entities/kinds.ts";
 import { resolveDocumentKey } from "../../entities/normalize/documents.ts";
 import { type Entity, slugify } from "../../entities/types.ts";
 import { type EntityRow, rowToEntity } from "../../store/entities.ts";
-import { parseUriKey } from "../../entities/uri.ts";
+import { entityUri, parseUriKey } from "../../entities/uri.ts";
 import { documentRank } from "../../search/rank/preference.ts";
-import { entityUri } from "../answer/response.ts";
 import { srd51Columns } from "./srd-columns.ts";
 import { buildProgression, type LevelRow, parseMarkdownTable } from "./table.ts";
 
