@@ -1,5 +1,6 @@
 /** build_encounter: encounter XP budgets and difficulty (2014 and 2024 rules), rating a group or proposing some. */
 import * as z from "zod";
+import { CREATURE_TYPES } from "../entities/catalog.ts";
 import { formatCr } from "../entities/types.ts";
 import { log } from "../log.ts";
 import type { ToolDef } from "./kit/define.ts";
@@ -30,7 +31,6 @@ import { tableParam } from "./kit/filter-params.ts";
 import { cr, documents, int, key, text, vocab } from "./kit/params.ts";
 import { toolAnswer, toolError } from "./answer/response.ts";
 import { upstreamFailure } from "./kit/run-search.ts";
-import { CREATURE_TYPES } from "./kit/vocab.ts";
 
 const DIFFICULTIES = [...DIFFICULTIES_2024, ...DIFFICULTIES_2014] as const;
 

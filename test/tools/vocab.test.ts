@@ -1,6 +1,7 @@
 /** tools/kit/vocab.ts: forgiving matching of vocabulary values and content type names. */
 import { describe, expect, test } from "bun:test";
-import { canonical, contentTypeKinds, RARITIES, RULE_TYPES } from "../../src/tools/kit/vocab.ts";
+import { RARITIES } from "../../src/entities/catalog.ts";
+import { canonical, contentTypeKinds, RULE_TYPES } from "../../src/tools/kit/vocab.ts";
 
 describe("vocabularies", () => {
   test("canonical ignores case, separators and plurals, and keeps unknown values for the enum check", () => {

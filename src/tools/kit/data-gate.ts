@@ -17,18 +17,6 @@ import type { DataProgress, ToolDeps } from "./deps.ts";
 
 const NUDGE_INTERVAL_MS = 60_000;
 
-/** A set of kinds as one string (sorted), remembered per list: most calls pass their tool's own constant list. */
-const setIds = new WeakMap<readonly EntityKind[], string>();
-
-function setId(kinds: readonly EntityKind[]): string {
-  let id = setIds.get(kinds);
-  if (id === undefined) {
-    id = [...kinds].sort().join(",");
-    setIds.set(kinds, id);
-  }
-  return id;
-}
-
 export class DataGate {
   private readonly ensured = new Set<EntityKind>();
   private readonly inflight = new Map<EntityKind, Promise<void>>();
@@ -87,7 +75,8 @@ export class DataGate {
   private nudge(kinds: readonly EntityKind[]): void {
     const load = this.deps.ensureData;
     if (!load) return;
-    const id = setId(kinds);
+    // The set of kinds as one string.
+    const id = [...kinds].sort().join(",");
     const now = Date.now();
     const last = this.nudged.get(id);
     if (last !== undefined && now - last < NUDGE_INTERVAL_MS) return;

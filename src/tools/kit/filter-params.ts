@@ -44,15 +44,13 @@ export function paramSchema(p: TableParam, group?: ToolGroup) {
   }
 }
 
-/** The tool parameter name of a table parameter (`type` for creature_type in search_creature). */
-function toolName(p: TableParam): string {
-  return p.tool ?? p.name;
-}
-
-/** `{ level: ..., school: ... }`: the optional filter parameters of a group's search tool, in table order. */
+/**
+ * `{ level: ..., school: ... }`: the optional filter parameters of a group's search tool, in table order, by their
+ * tool name (`p.tool`: `type` for creature_type in search_creature).
+ */
 export function filterParams(group: ToolGroup): Record<string, z.ZodOptional<ReturnType<typeof paramSchema>>> {
   const out: Record<string, z.ZodOptional<ReturnType<typeof paramSchema>>> = {};
-  for (const p of paramsOfGroup(group)) out[toolName(p)] = paramSchema(p, group).optional();
+  for (const p of paramsOfGroup(group)) out[p.tool ?? p.name] = paramSchema(p, group).optional();
   return out;
 }
 
@@ -67,7 +65,7 @@ export function tableParam(name: string) {
 export function filterArgs(args: Record<string, unknown>, group: ToolGroup): StructuredFilters {
   const out: Record<string, unknown> = {};
   for (const p of paramsOfGroup(group)) {
-    const v = args[toolName(p)];
+    const v = args[p.tool ?? p.name];
     if (v !== undefined && v !== null && v !== "") out[p.name] = v;
   }
   return out as StructuredFilters;

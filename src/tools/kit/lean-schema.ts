@@ -10,44 +10,42 @@
  */
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+type JsonObject = { [k: string]: Json };
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 
-function isEmptyObject(x: Json): boolean {
-  return !!x && typeof x === "object" && !Array.isArray(x) && Object.keys(x).length === 0;
+const isObject = (x: Json): x is JsonObject => !!x && typeof x === "object" && !Array.isArray(x);
+
+/** `v` with every object rebuilt by `entry`, called on each of its members (it sets what is kept on `out`). */
+function rebuild(v: Json, entry: (out: JsonObject, k: string, x: Json, parent: JsonObject) => void): Json {
+  if (Array.isArray(v)) return v.map((x) => rebuild(x, entry));
+  if (!isObject(v)) return v;
+  const out: JsonObject = {};
+  for (const [k, x] of Object.entries(v)) entry(out, k, x, v);
+  return out;
 }
 
 export function leanSchema(v: Json): Json {
-  if (Array.isArray(v)) return v.map(leanSchema);
-  if (!v || typeof v !== "object") return v;
-  const out: { [k: string]: Json } = {};
-  for (const [k, x] of Object.entries(v)) {
-    if (k === "$schema" || (k === "description" && x === "")) continue;
-    if ((k === "minimum" && x === -SAFE) || (k === "maximum" && x === SAFE)) continue;
-    if (
-      k === "propertyNames" &&
-      x &&
-      typeof x === "object" &&
-      !Array.isArray(x) &&
-      Object.keys(x).length === 1 &&
-      x.type === "string"
-    )
-      continue;
+  return rebuild(v, (out, k, x, parent) => {
+    if (k === "$schema" || (k === "description" && x === "")) return;
+    if ((k === "minimum" && x === -SAFE) || (k === "maximum" && x === SAFE)) return;
+    if (k === "propertyNames" && isObject(x) && Object.keys(x).length === 1 && x.type === "string") return;
     // `properties: {}` and `additionalProperties: {}` allow what an absent keyword allows.
-    if ((k === "properties" || k === "additionalProperties" || k === "items") && isEmptyObject(x)) continue;
+    const emptyObject = isObject(x) && Object.keys(x).length === 0;
+    if ((k === "properties" || k === "additionalProperties" || k === "items") && emptyObject) return;
     // An enum of strings says the type already.
-    if (k === "type" && x === "string" && Array.isArray(v.enum) && v.enum.every((e) => typeof e === "string")) continue;
+    const { enum: values } = parent;
+    if (k === "type" && x === "string" && Array.isArray(values) && values.every((e) => typeof e === "string")) return;
     if (k === "type" && Array.isArray(x)) {
       // number-or-string (challenge ratings): advertised as the number it means, the server also
       // reads the written form ("1/4"), as it does "3" for every number; otherwise anyOf (nullable).
       const numeric = x.find((t) => t === "number" || t === "integer");
       if (numeric && !x.includes("null")) out.type = numeric;
       else out.anyOf = x.map((t) => ({ type: t }));
-      continue;
+      return;
     }
     out[k] = leanSchema(x);
-  }
-  return out;
+  });
 }
 
 /**
@@ -57,11 +55,9 @@ export function leanSchema(v: Json): Json {
 const INPUT_LIMITS = new Set(["maxLength", "minLength", "maxItems", "minItems"]);
 
 function withoutLimits(v: Json): Json {
-  if (Array.isArray(v)) return v.map(withoutLimits);
-  if (!v || typeof v !== "object") return v;
-  const out: { [k: string]: Json } = {};
-  for (const [k, x] of Object.entries(v)) if (!INPUT_LIMITS.has(k) || typeof x !== "number") out[k] = withoutLimits(x);
-  return out;
+  return rebuild(v, (out, k, x) => {
+    if (!INPUT_LIMITS.has(k) || typeof x !== "number") out[k] = withoutLimits(x);
+  });
 }
 
 /**
@@ -70,26 +66,19 @@ function withoutLimits(v: Json): Json {
  * model chooses arguments by them.
  */
 function outputLean(v: Json): Json {
-  if (Array.isArray(v)) return v.map(outputLean);
-  if (!v || typeof v !== "object") return v;
-  const out: { [k: string]: Json } = {};
-  for (const [k, x] of Object.entries(v)) {
+  return rebuild(v, (out, k, x, parent) => {
     // (Not where additionalProperties is false: there a property left out would be refused.)
-    if (k === "properties" && x && typeof x === "object" && !Array.isArray(x) && v.additionalProperties !== false) {
-      const kept: { [k: string]: Json } = {};
-      for (const [name, p] of Object.entries(x)) {
-        const typeOnly =
-          !!p &&
-          typeof p === "object" &&
-          !Array.isArray(p) &&
-          Object.keys(p).length === 1 &&
-          typeof p.type === "string";
-        if (!typeOnly) kept[name] = outputLean(p);
-      }
-      if (Object.keys(kept).length) out.properties = kept;
-    } else out[k] = outputLean(x);
-  }
-  return out;
+    if (k !== "properties" || !isObject(x) || parent.additionalProperties === false) {
+      out[k] = outputLean(x);
+      return;
+    }
+    const kept: JsonObject = {};
+    for (const [name, p] of Object.entries(x)) {
+      const typeOnly = isObject(p) && Object.keys(p).length === 1 && typeof p.type === "string";
+      if (!typeOnly) kept[name] = outputLean(p);
+    }
+    if (Object.keys(kept).length) out.properties = kept;
+  });
 }
 
 /** A tools/list result with lean input and output schemas. */

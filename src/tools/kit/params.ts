@@ -92,7 +92,11 @@ export function filterKey(description: string) {
 
 const VALID_CRS = new Set([0, 0.125, 0.25, 0.5, ...Array.from({ length: 30 }, (_, i) => i + 1)]);
 
-function crValue(exact: boolean) {
+/**
+ * A challenge rating: a number, or its written form ("1/4", "5"). tools/list advertises it as a
+ * number (lean-schema.ts: no `type: [..]` union there); the written forms are accepted all the same.
+ */
+export function cr(description: string, exact = false) {
   return z
     .union([z.number(), z.string()], { error: 'must be a number from 0 to 30 or a fraction such as "1/4"' })
     .transform((v, ctx) => {
@@ -114,15 +118,8 @@ function crValue(exact: boolean) {
         return z.NEVER;
       }
       return n;
-    });
-}
-
-/**
- * A challenge rating: a number, or its written form ("1/4", "5"). tools/list advertises it as a
- * number (lean-schema.ts: no `type: [..]` union there); the written forms are accepted all the same.
- */
-export function cr(description: string, exact = false) {
-  return crValue(exact).describe(description);
+    })
+    .describe(description);
 }
 
 export function documents() {
@@ -140,40 +137,14 @@ export function offset() {
   return z.preprocess(numeric, z.number().int().min(0).optional()).describe("");
 }
 
-export const DETAILS = ["summary", "full"] as const;
-
-export function detail() {
-  return vocab(DETAILS, "");
-}
-
-export function allVersions() {
-  return bool("");
-}
+const DETAILS = ["summary", "full"] as const;
 
 /** The paging and view parameters every search tool takes. */
 export function view() {
-  return { offset: offset(), detail: detail().optional(), all_versions: allVersions().optional() };
+  return { offset: offset(), detail: vocab(DETAILS, "").optional(), all_versions: bool("").optional() };
 }
 
-export interface ViewArgs {
-  offset?: number;
-  detail?: (typeof DETAILS)[number];
-  all_versions?: boolean;
-}
-
-/** A name: control characters refused (a NUL cut its LIKE pattern short: "Fire\u0000" matched every "Fire…"). */
-export function nameParam() {
-  return z
-    .string()
-    .max(200)
-    .refine((s) => !CONTROL.test(s), { message: "must not contain control characters" })
-    .transform((s) => s.trim())
-    .describe("Exact name, any case; wildcards fire*");
-}
-
-export function searchParam() {
-  return text("Its name if known, else what it does");
-}
+export type ViewArgs = z.output<z.ZodObject<ReturnType<typeof view>>>;
 
 /**
  * `documents` of the search tools, saying what the two SRD keys are (finding them via list_documents costs ~9,000
@@ -186,8 +157,15 @@ export function bookKeys() {
 /** Parameters shared by the five entity tools (the tool descriptions carry the examples). */
 export function common() {
   return {
-    name: nameParam().optional(),
-    search: searchParam().optional(),
+    // Control characters refused: a NUL cut its LIKE pattern short ("Fire\u0000" matched every "Fire…").
+    name: z
+      .string()
+      .max(200)
+      .refine((s) => !CONTROL.test(s), { message: "must not contain control characters" })
+      .transform((s) => s.trim())
+      .describe("Exact name, any case; wildcards fire*")
+      .optional(),
+    search: text("Its name if known, else what it does").optional(),
     documents: bookKeys().optional(),
     limit: limit(),
     ...view(),

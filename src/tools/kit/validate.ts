@@ -1,10 +1,53 @@
 /**
  * Argument validation with messages written for the person (or model) who made the call: which
  * parameter, what was wrong, what is accepted. Replaces zod's generic issue text.
+ *
+ * Before the schema sees them, the arguments' shape is checked (nesting depth, number of values): a
+ * value nested 100,000 deep or a list of a million items is refused in microseconds with one
+ * sentence, and nothing ever stringifies or walks the whole input.
  */
 import type * as z from "zod";
 import { capText, safeJson } from "../../text/sanitize.ts";
-import { argShapeProblem } from "./arg-limits.ts";
+
+/** Deepest nesting accepted in one argument value (real arguments are scalars or lists of them: depth 1–2). */
+const MAX_ARG_DEPTH = 8;
+/** Most values inside the arguments (list items, object members), counted over all of them. */
+const MAX_ARG_NODES = 10_000;
+
+/**
+ * What is wrong with the shape of `raw`'s parameters that are keys of `known` (one clause naming the
+ * parameter), or undefined. Unknown parameters are not walked: they are refused by name anyway.
+ */
+function argShapeProblem(raw: unknown, known: object): string | undefined {
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) return undefined;
+  let nodes = 0;
+  for (const [param, value] of Object.entries(raw)) {
+    if (!Object.hasOwn(known, param)) continue;
+    // Iterative walk with a budget: stops at the first limit crossed.
+    const stack: Array<{ v: unknown; depth: number }> = [{ v: value, depth: 0 }];
+    while (stack.length > 0) {
+      const { v, depth } = stack.pop()!;
+      // Parameters themselves are not counted: unknown ones are the schema's to name.
+      if (depth > 0 && ++nodes > MAX_ARG_NODES)
+        return `the arguments hold more than ${MAX_ARG_NODES} values; send short lists`;
+      if (v === null || typeof v !== "object") continue;
+      if (depth >= MAX_ARG_DEPTH)
+        return (
+          `${shortName(param)}: the value is nested more than ${MAX_ARG_DEPTH} levels deep (parameters take ` +
+          `strings, numbers, booleans or short lists of them)`
+        );
+      const children = Array.isArray(v) ? v : Object.values(v);
+      if (nodes + children.length > MAX_ARG_NODES)
+        return `${shortName(param)}: the value holds more than ${MAX_ARG_NODES} items; send a short list`;
+      for (const c of children) stack.push({ v: c, depth: depth + 1 });
+    }
+  }
+  return undefined;
+}
+
+function shortName(p: string): string {
+  return p.length > 60 ? `${JSON.stringify(p.slice(0, 60)).slice(0, -1)}…"` : p;
+}
 
 type Issue = z.core.$ZodIssue & { input?: unknown };
 
@@ -81,45 +124,25 @@ function describeIssue(issue: Issue, validParams: readonly string[]): string {
       if (issue.input === undefined) return `${subject} is required.`;
       return `${subject}: expected ${EXPECTED[issue.expected] ?? issue.expected}, got ${show(issue.input)}.`;
     }
-    case "too_big": {
-      const unit = issue.origin === "string" ? " characters" : issue.origin === "array" ? " items" : "";
-      return (
-        `${subject}: must be at ` +
-        `most ${String(issue.maximum)}${unit}${issue.origin === "number" ? ` (got ${String(issue.input)})` : ""}.`
-      );
-    }
+    case "too_big":
     case "too_small": {
       const unit = issue.origin === "string" ? " characters" : issue.origin === "array" ? " items" : "";
+      const got = issue.origin === "number" ? ` (got ${String(issue.input)})` : "";
+      if (issue.code === "too_big") return `${subject}: must be at most ${String(issue.maximum)}${unit}${got}.`;
       if (issue.origin === "string" && Number(issue.minimum) === 1) return `${subject}: must not be empty.`;
-      return (
-        `${subject}: must be at ` +
-        `least ${String(issue.minimum)}${unit}${issue.origin === "number" ? ` (got ${String(issue.input)})` : ""}.`
-      );
+      return `${subject}: must be at least ${String(issue.minimum)}${unit}${got}.`;
     }
     default:
       return `${subject}: ${issue.message}.`.replace(/\.\.$/, ".");
   }
 }
 
-const paramLists = new WeakMap<z.ZodObject, { valid: string[]; known: ReadonlySet<string> }>();
-
-/** A schema's parameter names, as a list (for messages) and a set (made once per schema). */
-function paramsOf(schema: z.ZodObject): { valid: string[]; known: ReadonlySet<string> } {
-  let p = paramLists.get(schema);
-  if (!p) {
-    const valid = Object.keys(schema.shape);
-    p = { valid, known: new Set(valid) };
-    paramLists.set(schema, p);
-  }
-  return p;
-}
-
 export type Parsed<T> = { ok: true; data: T } | { ok: false; message: string };
 
 /** Validate `raw` against a tool's input schema; on failure, one readable message for all issues. */
 export function parseToolArgs<S extends z.ZodObject>(tool: string, schema: S, raw: unknown): Parsed<z.output<S>> {
-  const { valid, known } = paramsOf(schema);
-  const shape = argShapeProblem(raw, known);
+  const valid = Object.keys(schema.shape);
+  const shape = argShapeProblem(raw, schema.shape);
   if (shape) {
     const unknown = Object.keys(raw as object).filter((k) => !Object.hasOwn(schema.shape, k));
     const lines = [

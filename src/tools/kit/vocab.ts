@@ -16,8 +16,6 @@ import {
 } from "../../entities/catalog.ts";
 import type { EntityKind } from "../../entities/types.ts";
 
-export { CREATURE_TYPES, DAMAGE_TYPES, RARITIES, SIZES, SPELL_SCHOOLS } from "../../entities/catalog.ts";
-
 /** The `type` values of a group tool, as literal types read from the catalog. */
 type Catalog = typeof KINDS;
 type ToolTypeOf<G extends ToolGroup> = {
@@ -32,21 +30,12 @@ export type EquipmentType = (typeof EQUIPMENT_TYPES)[number];
 /**
  * `magic-item` is what a DM means by it in every edition: every magic_item, and the items a
  * document files as gear that are magic (SRD 5.2 lists Potion of Healing as an item of category
- * Potion; SRD 5.1 as a magic item). EQUIPMENT_TYPE_FILTERS narrows those items to the magic ones.
+ * Potion; SRD 5.1 as a magic item); search_equipment narrows those items to the magic ones.
  */
 export const EQUIPMENT_KINDS: Record<EquipmentType, readonly EntityKind[]> = {
   ...toolTypeKinds("equipment", EQUIPMENT_TYPES.slice(0, -1)),
   "magic-item": ["magic_item", "item"],
   all: kindsOfGroup("equipment"),
-};
-
-/** Extra filters of an equipment type (see EQUIPMENT_KINDS). */
-export const EQUIPMENT_TYPE_FILTERS: Record<EquipmentType, { magic?: boolean }> = {
-  weapon: {},
-  armor: {},
-  item: {},
-  "magic-item": { magic: true },
-  all: {},
 };
 
 /** `rule` covers the top-level rules and their sections (where `section=` applies). */
@@ -124,5 +113,3 @@ export function contentTypeKinds(raw: string): readonly EntityKind[] | undefined
 }
 
 export const CONTENT_TYPE_NAMES: readonly string[] = CONTENT_TYPES.map((c) => c.name);
-
-export { isEntityKind } from "../../entities/types.ts";

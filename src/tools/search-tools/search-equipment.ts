@@ -1,7 +1,7 @@
 /** search_equipment: weapons, armor, adventuring gear and magic items, one ranked list. */
 import { vocabWithDefault } from "../kit/params.ts";
 import { searchTool } from "../kit/search-tool.ts";
-import { EQUIPMENT_KINDS, EQUIPMENT_TYPES, EQUIPMENT_TYPE_FILTERS, type EquipmentType } from "../kit/vocab.ts";
+import { EQUIPMENT_KINDS, EQUIPMENT_TYPES, type EquipmentType } from "../kit/vocab.ts";
 
 export const searchEquipment = searchTool({
   group: "equipment",
@@ -24,6 +24,7 @@ export const searchEquipment = searchTool({
       },
     ),
     kinds: (a) => EQUIPMENT_KINDS[a.type as EquipmentType],
-    filters: (a) => EQUIPMENT_TYPE_FILTERS[a.type as EquipmentType],
+    // magic-item finds items too (EQUIPMENT_KINDS): the magic ones only.
+    filters: (a) => (a.type === "magic-item" ? { magic: true } : {}),
   },
 });
