@@ -2,19 +2,12 @@
  * A young-generation collection between answers, after every COLLECT_AFTER_CHARS characters of
  * answer text (tools and resources, every transport, the whole process).
  *
- * Why: a call's garbage (rows read, ranking arrays, the answer and its JSON) is dead once the
- * answer is written, but JavaScriptCore collects when its allocation budget runs out, which is
- * mostly in the middle of a call: what the call still holds then survives into the old
- * generation and stays until a full collection. Searches make most of it (an answer and the rows
- * behind it), so a server answering searches back to back grew well past what it holds live.
- * Collecting young objects right after an answer, when almost none of them are live, keeps the
- * peak lower at the same server CPU (measured in docs/benchmark.md, "a collection between
- * answers").
- *
- * Cost: each collection holds the main thread for a few milliseconds, so it runs about once per
- * eight search answers and once per ~60 name lookups. It runs on `setImmediate`, after the answer
- * has been handed to the transport, never inside the call that made it; over HTTP another
- * request's call that is waiting (for the model, say) may wait that much longer.
+ * Why: JavaScriptCore collects when its allocation budget runs out, mostly in the middle of a call,
+ * so what the call still holds survives into the old generation until a full collection, and a server
+ * answering searches back to back grew well past what it holds live. Right after an answer almost
+ * none of it is live: collecting then keeps the peak lower at the same CPU (docs/benchmark.md, "a
+ * collection between answers"). Each collection holds the main thread a few ms (about once per eight
+ * search answers); it runs on `setImmediate`, after the answer was handed to the transport.
  */
 import { edenGC } from "bun:jsc";
 import { log } from "../log.ts";
@@ -42,10 +35,7 @@ export class AnswerCollector {
     private readonly later: (fn: () => void) => void = (fn) => void setImmediate(fn),
   ) {}
 
-  /**
-   * An answer of `chars` characters was made: once `threshold` have been since the last
-   * collection, one is scheduled (answers made before it runs are collected by it too).
-   */
+  /** An answer of `chars` characters was made: past `threshold` since the last collection, one is scheduled. */
   noteAnswer(chars: number): void {
     this.since += chars;
     if (this.pending || this.since < this.threshold) return;

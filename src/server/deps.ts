@@ -1,9 +1,6 @@
 /**
- * The deps the serve command runs the tools with: the store, the lazy embedding model, the search
- * context and the first-use loader. Building them makes no request and loads nothing a session
- * may not use: the embedding model and the vector index load on the first meaning question, the
- * name index on the first name that needs it, and entities without vectors are looked for (and
- * embedded in the background) after the first meaning question (docs/benchmark.md: whole sessions).
+ * The deps the serve command runs the tools with: the store, the lazy embedding model, the search context and
+ * the first-use loader. Building them loads nothing a session may not use (docs/benchmark.md: whole sessions).
  */
 import type { Config } from "../config.ts";
 import { log } from "../log.ts";
@@ -40,17 +37,16 @@ async function loadEnsureData(
 }
 
 /**
- * The store keeps which version of each entry comes first (store/canonical.ts) for one document
- * preference: a server started with another recomputes it once, here, not per call. A store it
- * cannot write keeps the recorded one; collapsed answers are then computed per call (slower, same answers).
+ * The store keeps which version of each entry comes first (store/canonical.ts) for one document preference: a
+ * server started with another recomputes it once, here. A store it cannot write keeps the recorded one; collapsed
+ * answers are then computed per call (slower, same answers).
  */
 function keepRanksFor(store: Store, preferDocuments: readonly string[]): void {
   // Recorded already (every start but the first with a new preference): no write lock taken.
   if (store.readonly || rankPreference(store.db) === documentRank(preferDocuments).id) return;
   try {
-    // The trait reference rows quote the preferred document's wording: derived again, in the same
-    // transaction (a crash in between would leave them in the old wording, and the next start,
-    // seeing the preference recorded, would not derive them again).
+    // The trait rows quote the preferred document's wording: derived again in the same transaction (after a crash
+    // in between, the next start would see the preference recorded and never derive them again).
     const changed = store.db
       .transaction(() => {
         if (!setRankPreference(store.db, preferDocuments)) return false;
@@ -67,15 +63,11 @@ function keepRanksFor(store: Store, preferDocuments: readonly string[]): void {
 /** How often background work looks again whether the searches it waits for are done. */
 const IDLE_WAIT_MS = 25;
 
-/** Runs `job` after `delayMs`, or later, once no search runs (idleRunner). */
-export type WhenIdle = (delayMs: number, job: () => void) => void;
-
 /**
- * Background work that yields to searches: `run(delayMs, job)` runs `job` after `delayMs`, or
- * later, once `busy()` is false; never after `signal` aborted. A question that comes while the
- * server starts is answered before the vector check is made.
+ * Background work that yields to searches: `run(delayMs, job)` runs `job` after `delayMs`, or later, once `busy()`
+ * is false; never after `signal` aborted.
  */
-export function idleRunner(busy: () => boolean, signal: AbortSignal): WhenIdle {
+export function idleRunner(busy: () => boolean, signal: AbortSignal): (delayMs: number, job: () => void) => void {
   const timers = new Set<ReturnType<typeof setTimeout>>();
   signal.addEventListener("abort", () => {
     for (const t of timers) clearTimeout(t);
@@ -113,9 +105,8 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
   let searching = 0;
   const stop = new AbortController();
   const whenIdle = idleRunner(() => searching > 0, stop.signal);
-  // Vectors lost to an interrupted embedding run are computed again in the background, once a
-  // meaning question was asked: the check reads every vector stamp (tens of ms of CPU), and a session
-  // that never asks one has no use for it.
+  // Vectors lost to an interrupted embedding run are computed again in the background once a meaning question
+  // was asked: the check reads every vector stamp (tens of ms of CPU), of no use to a session that never asks one.
   let fillChecked = false;
   const fillPending = () => {
     fillChecked = true;
@@ -138,8 +129,7 @@ export async function createServeDeps(opts: ServeOptions): Promise<ServeDeps> {
         searching--;
       }
     },
-    // Lists answer from the compact rows earlier answers made (tools/answer/compact-bodies.ts), as omitText presents
-    // them.
+    // Lists answer from the compact rows earlier answers made (tools/answer/compact-bodies.ts).
     compactRows: true,
     ensureData: store.readonly ? undefined : await loadEnsureData(store, cfg, embedder),
     modelState: () => embedder.state(),

@@ -1,22 +1,12 @@
 /**
- * buildServer: one LoreKeeper MCP server (tools, resources, prompts, completions) over shared
- * deps, for either protocol era. It is the one factory behind every transport: stdio
- * (`serveStdio`, one server per connection) and HTTP (`createMcpHandler`, one per request), for
- * 2026-07-28 clients (server/discover, per-request `_meta`) and 2025-era clients (`initialize`)
- * alike. Building it is cheap and touches neither the model nor the network; the tools/list
- * answer is computed once per process (tools/tool-list.ts).
+ * buildServer: one LoreKeeper MCP server (tools, resources, prompts, completions) over shared deps,
+ * the one factory behind every transport (stdio: one per connection; HTTP: one per request) and both
+ * protocol eras (2026-07-28 and 2025-era `initialize`). Building it is cheap and loads nothing.
  *
- * Every method is answered by our own handler, registered with the SDK's public
- * `setRequestHandler(method, { params }, fn)` and a schema that lets any params object through:
- * each handler checks its params itself, so that argument errors come back as readable tool errors
- * naming the parameter and the valid values, malformed requests as -32602 with one sentence, and
- * unexpected failures as a short message (details on stderr), never a stack trace. The tools/call
- * envelope is checked before the SDK sees the request, at the transport edge (call-envelope.ts).
- * The SDK adds what each era needs on the wire: cache hints (`ttlMs`, `cacheScope`) on list
- * results and server/discover, the serverInfo `_meta`, the 2026 error codes.
- *
- * Logging: the 2025 era keeps the `logging` capability (logging/setLevel is acknowledged); the
- * 2026 era, where logging is deprecated, does not declare it. LoreKeeper's logs go to stderr.
+ * Every method is answered by our own handler (SDK `setRequestHandler` with a schema that lets any
+ * params through), which checks its params itself: argument errors are readable tool errors naming
+ * the parameter and its valid values, malformed requests one-sentence -32602s, unexpected failures
+ * a short message (details on stderr). Only the 2025 era declares `logging` (deprecated in 2026).
  */
 import type {
   CallToolResult,
@@ -80,10 +70,8 @@ export type Era = "legacy" | "modern";
 const HOUR_MS = 3_600_000;
 
 /**
- * Cache hints for 2026-07-28 results (2025-era answers never carry them). The lists and
- * server/discover are fixed for a given binary: an hour, shareable. A resource's content changes
- * only with a sync or import: a minute, and private, since a token-protected server may hold
- * homebrew that a shared cache must not pass on.
+ * Cache hints for 2026-07-28 results. The lists are fixed for a binary: an hour, shareable. A resource changes
+ * with a sync or import: a minute, private (a token-protected server may hold homebrew a shared cache must not pass).
  */
 const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
   "server/discover": { ttlMs: HOUR_MS, cacheScope: "public" },
@@ -94,10 +82,7 @@ const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
   "resources/read": { ttlMs: 60_000, cacheScope: "private" },
 };
 
-/**
- * What a server of each era declares. Lists never change while it runs; 2025 clients saw `listChanged` and `logging`
- * and still do.
- */
+/** What a server of each era declares. Lists never change while it runs; 2025 clients saw `listChanged` and still do. */
 function capabilitiesFor(era: Era): ServerCapabilities {
   if (era === "modern") return { tools: {}, resources: {}, prompts: {}, completions: {} };
   return {
@@ -112,11 +97,8 @@ function capabilitiesFor(era: Era): ServerCapabilities {
 const gates = new WeakMap<ToolDeps, DataGate>();
 
 function gateFor(deps: ToolDeps): DataGate {
-  let g = gates.get(deps);
-  if (!g) {
-    g = new DataGate(deps);
-    gates.set(deps, g);
-  }
+  const g = gates.get(deps) ?? new DataGate(deps);
+  gates.set(deps, g);
   return g;
 }
 
@@ -167,21 +149,16 @@ async function callTool(def: ToolDef, raw: unknown, deps: ToolDeps, server: Serv
   }
 }
 
-export { toolListComputations } from "../tools/tool-list.ts";
-
 /** Lets any params object through (the SDK passes a copy of the params, `{}` for none): each handler checks its own. */
 const ANY_PARAMS = z.custom<Record<string, unknown>>();
 
 type Handler = (params: Record<string, unknown>, ctx: ServerContext) => Result | Promise<Result>;
 
 /**
- * The edge between a transport and the SDK, on the transport handed to the public `connect` (any
- * transport: stdio, the per-request HTTP transports, in-memory), using only the Transport
- * interface: a tools/call with a malformed envelope is answered -32602 with one sentence before
- * the SDK sees it (its own check answers with a dump of schema issues), `"arguments": null` is
- * passed on as no arguments, and every JSON-RPC error text sent is cut to MAX_RPC_ERROR_CHARS.
- * `onmessage` is wrapped whenever it is set, so a message delivered while the SDK starts the
- * transport is screened too.
+ * The edge between any transport and the SDK (Transport interface only): a tools/call with a malformed envelope is
+ * answered -32602 in one sentence before the SDK sees it (its own check dumps schema issues), `"arguments": null`
+ * means none, and every JSON-RPC error text is capped. `onmessage` is wrapped whenever it is set, so a message
+ * delivered while the SDK starts the transport is screened too.
  */
 function guardEdge(server: Server): void {
   const connect = server.connect.bind(server);

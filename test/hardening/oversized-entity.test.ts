@@ -163,7 +163,7 @@ describe("at answer time (oversized entities already stored)", () => {
         search_mode: "structured",
         metadata: { generated_at: "t", data_synced_at: null, sources: [] },
       };
-      const fitted = fitAnswer(answer, { budgetChars: 20_000, tool: "search_spell" });
+      const fitted = fitAnswer(answer, { budgetChars: 20_000 });
       expect(fitted.text.length).toBeLessThanOrEqual(20_000);
       expect(fitted.answer.results.length).toBe(21);
       expect(String(fitted.answer.results[0]!.name).length).toBeLessThanOrEqual(RESERVED_CAP + 20);

@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { RESOURCE_URI_META_KEY, registerAppTool } from "@modelcontextprotocol/ext-apps/server";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { CARD_URIS } from "../../src/tools/answer/card-uris.ts";
-import { toolListComputations } from "../../src/server/mcp.ts";
+import { toolListComputations } from "../../src/tools/tool-list.ts";
 import { leanToolList } from "../../src/tools/kit/lean-schema.ts";
 import { TOOLS } from "../../src/tools/index.ts";
 import type { Store } from "../../src/store/db.ts";
@@ -56,9 +56,9 @@ describe("fitAnswer", () => {
   ];
   for (const [label, answer, budget] of cases) {
     test(`the text is the JSON of the answer: ${label}`, () => {
-      const fitted = fitAnswer(answer, { budgetChars: budget, tool: "search_creature" });
+      const fitted = fitAnswer(answer, { budgetChars: budget });
       expect(fitted.text).toBe(JSON.stringify(fitted.answer));
-      expect(fitted.answer).toEqual(fitAnswer(answer, { budgetChars: budget, tool: "search_creature" }).answer);
+      expect(fitted.answer).toEqual(fitAnswer(answer, { budgetChars: budget }).answer);
       if (fitted.answer.results.length > 0) expect(fitted.text.length).toBeLessThanOrEqual(budget);
     });
   }
@@ -118,7 +118,7 @@ describe("fitAnswer", () => {
         r.actions = [{ name: "Bite", desc: text(Math.floor(rnd() * 1500)) }, text(200)];
       }
       const budget = 2000 + Math.floor(rnd() * 20_000);
-      const fitted = fitAnswer(answer, { budgetChars: budget, tool: "search_creature" });
+      const fitted = fitAnswer(answer, { budgetChars: budget });
       expect(fitted.text).toBe(JSON.stringify(fitted.answer));
       if (!fitted.answer.truncated || fitted.answer.results.length < n) continue;
       const firstFit = CAPS.find((cap) => {
@@ -141,11 +141,9 @@ describe("fitAnswer", () => {
     const a = answerWith(4, 3000);
     const { results, ...rest } = a;
     const shuffled = { ...rest, results } as SearchAnswer;
-    const fitted = fitAnswer(shuffled, { budgetChars: 5_000, tool: "search_creature" });
+    const fitted = fitAnswer(shuffled, { budgetChars: 5_000 });
     expect(fitted.text).toBe(JSON.stringify(fitted.answer));
-    expect(JSON.parse(fitted.text)).toEqual(
-      JSON.parse(JSON.stringify(fitAnswer(a, { budgetChars: 5_000, tool: "search_creature" }).answer)),
-    );
+    expect(JSON.parse(fitted.text)).toEqual(JSON.parse(JSON.stringify(fitAnswer(a, { budgetChars: 5_000 }).answer)));
   });
 });
 

@@ -50,12 +50,12 @@ describe("results", () => {
 
   test("fitAnswer leaves small answers alone", () => {
     const a = answerWith(2, 100);
-    expect(fitAnswer(a, { budgetChars: 60_000, tool: "search_creature" }).answer).toBe(a);
+    expect(fitAnswer(a, { budgetChars: 60_000 }).answer).toBe(a);
   });
 
   test("fitAnswer shortens long fields (nested too) and says how to get the full entry", () => {
     const a = answerWith(5, 20_000);
-    const fitted = fitAnswer(a, { budgetChars: 30_000, tool: "search_creature" }).answer;
+    const fitted = fitAnswer(a, { budgetChars: 30_000 }).answer;
     const text = JSON.stringify(fitted);
     expect(text.length).toBeLessThanOrEqual(30_000);
     expect(fitted.truncated).toBe(true);
@@ -69,7 +69,6 @@ describe("results", () => {
     // With a tool's own hint (run-search.ts: a valid call of that tool that leads to the same entry).
     const hinted = fitAnswer(a, {
       budgetChars: 30_000,
-      tool: "search_creature",
       fullEntryHint: (r) => `call search_creature ${JSON.stringify({ name: r.name })}`,
     }).answer;
     expect(hinted.message).toContain('call search_creature {"name":"Monster 0"}');
@@ -77,7 +76,7 @@ describe("results", () => {
 
   test("fitAnswer drops trailing results when even short fields do not fit", () => {
     const a = answerWith(100, 2000);
-    const fitted = fitAnswer(a, { budgetChars: 8_000, tool: "search_creature" }).answer;
+    const fitted = fitAnswer(a, { budgetChars: 8_000 }).answer;
     expect(JSON.stringify(fitted).length).toBeLessThanOrEqual(8_000);
     expect(fitted.results.length).toBeGreaterThan(0);
     expect(fitted.results.length).toBeLessThan(100);
@@ -113,7 +112,7 @@ describe("results", () => {
     let offset = 0;
     for (let pages = 0; pages < 30 && offset < 30; pages++) {
       const page: SearchAnswer = { ...whole, results: whole.results.slice(offset), count: 30 - offset, offset };
-      const { answer: a, text } = fitAnswer(page, { budgetChars: budget, tool: "search_creature" });
+      const { answer: a, text } = fitAnswer(page, { budgetChars: budget });
       expect(text.length).toBeLessThanOrEqual(budget);
       expect(a.results.length).toBeGreaterThan(0);
       const names = a.results.map((r) => String(r.name));
@@ -137,15 +136,12 @@ describe("results", () => {
 
   test("a result too big for any answer is left out where it stands, named with its uri; the rest still come", () => {
     const whole = pageWithBigOnes();
-    const { answer: a, text } = fitAnswer(whole, { budgetChars: 4_000, tool: "search_creature" });
+    const { answer: a, text } = fitAnswer(whole, { budgetChars: 4_000 });
     expect(text.length).toBeLessThanOrEqual(4_000);
     const names = a.results.map((r) => String(r.name));
     expect(names[0]).toBe("Dragon 00");
     expect(a.next_offset).toBe(names.length);
-    const fromBig = fitAnswer(
-      { ...whole, results: whole.results.slice(7), offset: 7 },
-      { budgetChars: 4_000, tool: "search_creature" },
-    ).answer;
+    const fromBig = fitAnswer({ ...whole, results: whole.results.slice(7), offset: 7 }, { budgetChars: 4_000 }).answer;
     expect(fromBig.message).toContain(
       "Too large for any answer, so left out: Dragon 07 (lorekeeper://creature/d7); Dragon 08",
     );

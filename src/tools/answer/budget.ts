@@ -1,16 +1,12 @@
 /**
- * The response budget: an answer's JSON text must stay under `budgetChars`. Past it, oversized
- * fields are cut first (reserved strings such as `name` over 200 characters, lists over 50
- * items), then long text fields are shortened (ever harder caps), then the page ends at the first
- * result that does not fit (`next_offset` points at it, so paging skips nothing); a result too big
- * for any answer alone is left out where it stands and named. `truncated` and a short message say
- * how many were left out and how to get them and full entries. Pure.
+ * The response budget: an answer's JSON text must stay under `budgetChars`. Past it, oversized fields are cut
+ * (reserved strings over 200 characters, lists over 50 items), then long text fields shortened (ever harder caps),
+ * then the page ends at the first result that does not fit (`next_offset` points at it); a result too big for any
+ * answer alone is left out and named. `truncated` and a short message say how to get the rest. Pure.
  *
- * Fast and exact: every result is serialized once. The size an answer would have at a cap is
- * computed from those lengths and the long strings alone (replacing a string in a JSON value
- * changes its length by exactly the difference of the two strings' JSON), so only the cap that
- * fits is built. The text is assembled from the results' pieces (`{"results":[` + pieces + `]` +
- * the rest), equal to JSON.stringify of the answer.
+ * Fast and exact: every result is serialized once; the size at a cap is computed from those lengths and the long
+ * strings alone (replacing a string changes the JSON by exactly the difference of the two strings' JSON), so only
+ * the cap that fits is built, and the text is assembled from the results' pieces (= JSON.stringify of the answer).
  */
 import type { JsonValue } from "../../entities/types.ts";
 import { type FlatResult, RESERVED, type SearchAnswer } from "./response.ts";
@@ -18,10 +14,7 @@ import { type FlatResult, RESERVED, type SearchAnswer } from "./response.ts";
 const CAPS = [16000, 8000, 4000, 2000, 1000, 500, 250, 120];
 const MIN_CAP = CAPS[CAPS.length - 1]!;
 const MARK = "… [truncated]";
-/**
- * Longest reserved string (name, document_name, source_url) kept whole when over budget; the `name` parameter's own
- * limit.
- */
+/** Longest reserved string (name, document_name, source_url) kept whole when over budget; the `name` limit. */
 export const RESERVED_CAP = 200;
 /** Longest list kept whole when over budget; the rest is counted in a last item. */
 export const LIST_CAP = 50;
@@ -32,8 +25,6 @@ const IDENTITY = new Set(["key", "kind", "uri", "document_key", "document_source
 
 export interface BudgetOptions {
   budgetChars: number;
-  /** Tool that answered, for the "how to get the full entry" hint. */
-  tool: string;
   /** How to get one result's full entry (a valid call of this tool that leads to it); default: read its uri. */
   fullEntryHint?: (first: FlatResult) => string;
 }
@@ -222,11 +213,7 @@ function fullEntryHint(first: FlatResult | undefined, opts: BudgetOptions): stri
   return `Long fields were shortened to fit the response budget (${opts.budgetChars} characters). ${how}`;
 }
 
-/**
- * Fit an answer in the budget: first shorten long text fields (ever harder), then, if even the
- * shortest fields do not fit, end the page early (the rest start the next one). Sets `truncated`
- * and explains how to get the rest and the full entries.
- */
+/** Fit an answer in the budget (see the top of this file); its JSON text with it. */
 export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswer {
   let tail0 = tailOf(given);
   // `results` first, as the text is assembled that way (spreading keeps that key in front).

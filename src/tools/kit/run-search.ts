@@ -1,7 +1,4 @@
-/**
- * The common path of every entity tool: make sure the data is there (first use), run one search,
- * shape the answer, fit it in the response budget.
- */
+/** The common path of every entity tool: data there (first use), one search, the answer shaped and fitted. */
 import { hintOf, isLoreKeeperError } from "../../errors.ts";
 import { counterpart, renameNote } from "../../entities/renames.ts";
 import type { CallToolResult } from "@modelcontextprotocol/server";
@@ -71,15 +68,6 @@ export function autoDetail(q: SearchQuery, view: AnswerView, returned: number): 
   return lookup && returned <= 3 ? "full" : "summary";
 }
 
-/**
- * True when the answer's rows are compact whatever the search finds: they may come made ahead.
- * autoDetail depends on the count only through "a lookup returning ≤ 3 comes whole", so a summary
- * at a count of 0 is a summary at any count.
- */
-function compactCertain(q: SearchQuery, view: AnswerView): boolean {
-  return autoDetail(q, view, 0) === "summary";
-}
-
 /** A call of the same tool that returns this row's full entry (same filters, its name and document), or its uri. */
 export function fullEntryHint(tool: string, view: AnswerView): (row: FlatResult) => string {
   return (row) => {
@@ -106,16 +94,14 @@ function preferredEdition(q: SearchQuery): string {
 const PASSAGE_KINDS: ReadonlySet<string> = new Set(["rule", "rule_section"]);
 
 /**
- * Rule rows of a ranked answer that quote their passage: the first few, where the answer is; the
- * rest keep their one-line summary (20 passages of up to 300 characters would make a rule answer
- * 8,400 characters instead of 4,900).
+ * Rule rows of a ranked answer that quote their passage: the first few, where the answer is (20 passages of up to
+ * 300 characters would make a rule answer 8,400 characters instead of 4,900).
  */
-export const PASSAGE_ROWS = 5;
+const PASSAGE_ROWS = 5;
 
 /**
- * A rule or rule section found by meaning shows the sentence or two of its text that answers the
- * question (`passage`, rule-passage.ts) instead of its opening words; the full entry is its `uri`.
- * Reads the texts of those rows only (at most PASSAGE_ROWS).
+ * A rule or rule section found by meaning shows the sentence or two of its text that answers the question
+ * (`passage`, rule-passage.ts) instead of its opening words. Reads the texts of those rows only.
  */
 function withPassages(db: Database, hits: readonly SearchHit[], rows: FlatResult[], search: string): void {
   const ids = hits
@@ -145,9 +131,8 @@ function withPassages(db: Database, hits: readonly SearchHit[], rows: FlatResult
 const EDITION_NAMES: Readonly<Record<string, string>> = { "srd-2014": "SRD 5.1 (2014)", "srd-2024": "SRD 5.2 (2024)" };
 
 /**
- * A rule found by meaning from the other edition's SRD, when the preferred edition holds no rule of
- * that name, says so (`edition_note`): "how many reactions per round" is answered by SRD 5.1's
- * "Reactions", and SRD 5.2 has no such rule, only mentions inside others.
+ * A rule found by meaning from the other edition's SRD, when the preferred edition holds no rule of that name,
+ * says so (`edition_note`): "how many reactions per round" is answered by SRD 5.1's "Reactions"; SRD 5.2 has none.
  */
 function otherEditionNotes(hits: readonly SearchHit[], rows: FlatResult[], preferred: string): void {
   let ruleRows = 0;
@@ -183,8 +168,8 @@ export async function answerSearch(
     profile: query.profile ?? profileOfTool(tool),
   };
   const notes: string[] = [];
-  // The store's version, read once for the data check, the compact bodies and the metadata (one
-  // change-token read; the search pins its own). Read again after a first-use load changed the store.
+  // The store's version, read once for the data check, the compact bodies and the metadata (the search pins its
+  // own); read again after a first-use load changed the store.
   let version = versionMemo(ctx.deps.db);
   try {
     if (await ctx.gate.ensure(q.kinds, ctx.progress, version)) version = versionMemo(ctx.deps.db);
@@ -197,9 +182,10 @@ export async function answerSearch(
     if (storeFailed || missing.length === q.kinds.length) return toolError(upstreamFailure(q.kinds, err));
     notes.push(partialDataNote(missing));
   }
-  // After a first-use load: the bodies of the store version the search reads.
+  // After a first-use load: the bodies of the store version the search reads. Only when the rows are compact
+  // whatever the search finds: autoDetail's summary at a count of 0 is a summary at any count.
   const bodies =
-    ctx.deps.compactRows && !documentsGiven && compactCertain(q, view)
+    ctx.deps.compactRows && !documentsGiven && autoDetail(q, view, 0) === "summary"
       ? compactBodies(ctx.deps.db, q.prefer, version)
       : undefined;
   if (bodies) q.compactBody = bodies.get;
@@ -272,11 +258,9 @@ export async function answerSearch(
   };
   const fitted = fitAnswer(answer, {
     budgetChars: ctx.deps.responseBudgetChars,
-    tool,
     fullEntryHint: fullEntryHint(tool, view),
   });
-  // Text and structuredContent only: each row's `uri` already names its full entry, and a
-  // resource_link per row added a fifth to the wire for what clients such as Claude Code drop
+  // Text and structuredContent only: a resource_link per row added a fifth to the wire for what clients drop
   // (docs/benchmark.md, "What a list answer carries").
   return toolAnswer(fitted.answer, fitted.text);
 }
