@@ -82,7 +82,7 @@ const CACHE_HINTS: NonNullable<ServerOptions["cacheHints"]> = {
   "resources/read": { ttlMs: 60_000, cacheScope: "private" },
 };
 
-/** What a server of each era declares. Lists never change while it runs; 2025 clients saw `listChanged` and still do. */
+/** What a server of each era declares. Lists never change; 2025 clients saw `listChanged` and still do. */
 function capabilitiesFor(era: Era): ServerCapabilities {
   if (era === "modern") return { tools: {}, resources: {}, prompts: {}, completions: {} };
   return {
