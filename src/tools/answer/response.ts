@@ -1,16 +1,12 @@
 /**
- * The shape of every search tool's answer (the response budget that keeps it under client limits
- * is in budget.ts). Pure functions: entities in, a CallToolResult out.
- *
- * The answer is sent twice, as `structuredContent` and as a JSON text block carrying the same
- * complete object (clients that ignore structured content still get everything). The budget is
- * measured on that text.
+ * The shape of every search tool's answer (its budget is budget.ts). Pure. The answer is sent twice, as
+ * `structuredContent` and as a JSON text block of the same object (clients that ignore structured content still
+ * get everything); the budget is measured on that text.
  */
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import type { Entity, JsonObject, JsonValue } from "../../entities/types.ts";
 import type { SearchMode } from "../../search/types.ts";
-
 import { entityUri } from "../../entities/uri.ts";
 import { safeText } from "../../text/sanitize.ts";
 
@@ -58,11 +54,7 @@ export interface SearchAnswer {
   metadata: ResponseMetadata;
 }
 
-/**
- * Fields every result carries or may carry, set by LoreKeeper (the schema above leaves them out to
- * keep tools/list short): entity data never overrides them, and the budget (budget.ts) never
- * shortens them.
- */
+/** Fields of a result set by LoreKeeper: entity data never overrides them, and the budget never shortens them. */
 export const RESERVED: readonly string[] = [
   "key",
   "name",
@@ -78,11 +70,8 @@ export const RESERVED: readonly string[] = [
 ];
 
 /**
- * What tools/list says of a search answer: the rows, how many there are in all, whether more
- * follow. The rest of the answer (`count`, `offset`, `next_offset`, `detail`, `search_mode`,
- * `message`, `truncated`, `metadata`, the fields of each row) is always there too, documented in
- * docs/tools.md rather than in every listing: tools/list is paid for in every context
- * (docs/benchmark.md, tools/list).
+ * What tools/list says of a search answer: the rows, the total, whether more follow. The rest is documented in
+ * docs/tools.md rather than in every listing: tools/list is paid for in every context (docs/benchmark.md).
  */
 export const searchOutputSchema = z.looseObject({
   results: z.array(z.unknown()),

@@ -28,9 +28,13 @@ function plain(s: string): string {
 export function firstSentence(s: string, max = SUMMARY_CHARS): string {
   const p = plain(s);
   const m = /^(.+?[.!?])(\s|$)/.exec(p);
-  const first = m ? m[1]! : p;
-  if (first.length <= max) return first;
-  const cut = first.slice(0, max - 1);
+  return cutAtWord(m ? m[1]! : p, max);
+}
+
+/** `s` in at most `max` characters: cut at a word when one ends late enough, with "…". */
+export function cutAtWord(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const cut = s.slice(0, max - 1);
   const space = cut.lastIndexOf(" ");
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[,;:]$/, "")}…`;
 }

@@ -5,6 +5,7 @@
  * the reader should not have to fetch the whole entry to see it. Pure.
  */
 import { STOPWORDS } from "../../search/rank/lexical.ts";
+import { cutAtWord } from "./rows.ts";
 
 const HOW_MUCH = /\bhow (?:many|much|long|far|often|fast|high)\b/i;
 const AMOUNT_WORDS =
@@ -45,13 +46,6 @@ export function sentences(text: string): string[] {
   return out;
 }
 
-function cut(s: string, max: number): string {
-  if (s.length <= max) return s;
-  const c = s.slice(0, max - 1);
-  const space = c.lastIndexOf(" ");
-  return `${(space > max * 0.6 ? c.slice(0, space) : c).replace(/[,;:]$/, "")}…`;
-}
-
 /**
  * The best-matching sentence of `text` for `query`, with the next one when both fit in `max`
  * characters and the next also shares a word of the query or the first is short; undefined when no
@@ -83,5 +77,5 @@ export function answeringPassage(text: string, query: string, max = PASSAGE_CHAR
   const next = ss[best + 1];
   const fits = next !== undefined && first.length + 1 + next.length <= max;
   if (fits && (score(best + 1) > 0 || first.length < max / 3)) return `${first} ${next}`;
-  return cut(first, max);
+  return cutAtWord(first, max);
 }

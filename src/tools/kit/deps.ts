@@ -12,9 +12,8 @@ import type { Semaphore } from "../../semaphore.ts";
 export type { DataProgress };
 
 /**
- * Make the store hold the given kinds (fetch them from upstream the first time they are needed).
- * Resolves when done; rejects when upstream cannot be reached (the tool then explains how to fix it).
- * Expected to be cheap when the kinds are already synced (even if they hold no entities).
+ * Make the store hold the given kinds (fetched from upstream on first need); rejects when upstream cannot be
+ * reached. Cheap when the kinds are already synced (even if they hold no entities).
  */
 export type EnsureData = (kinds: readonly EntityKind[], onProgress?: (p: DataProgress) => void) => Promise<void>;
 
@@ -26,16 +25,9 @@ export interface ToolDeps {
   ensureData?: EnsureData;
   /** The embedding model's state, for /health; never triggers a load. */
   modelState?: () => ModelState;
-  /**
-   * Document keys preferred when several documents hold the same entry (config `preferDocuments`); default: official
-   * SRDs, newer first.
-   */
+  /** Document keys preferred when several hold the same entry (config `preferDocuments`); default: SRDs, newer first. */
   preferDocuments?: readonly string[];
-  /**
-   * Remember the compact rows answers make and answer lists from them (tools/answer/compact-bodies.ts). Set
-   * by the serve command, whose search leaves out the search text (`omitText`), as those rows are
-   * made; absent = rows are made per call.
-   */
+  /** Remember the compact rows answers make and answer lists from them (tools/answer/compact-bodies.ts). */
   compactRows?: boolean;
   /** Searches run at once (search-slots.ts; the server's, from config `maxConcurrentCalls`); absent = no bound. */
   searchSlots?: Semaphore;

@@ -35,38 +35,26 @@ function page(title: string, script: string, css: string): string {
   ].join("\n");
 }
 
-interface Card {
-  uri: string;
-  name: string;
-  title: string;
-  html: string;
-}
-
-const SCRIPTS: Record<string, { name: string; title: string; script: string; tables?: boolean }> = {
-  search_creature: { name: "creature-card", title: "LoreKeeper creature stat block", script: CREATURE_SCRIPT },
-  search_spell: { name: "spell-card", title: "LoreKeeper spell card", script: SPELL_SCRIPT },
-  search_equipment: { name: "item-card", title: "LoreKeeper item card", script: ITEM_SCRIPT },
-  build_encounter: { name: "encounter-card", title: "LoreKeeper encounter", script: ENCOUNTER_SCRIPT, tables: true },
-  class_progression: { name: "class-card", title: "LoreKeeper class table", script: CLASS_SCRIPT, tables: true },
+const SCRIPTS: Record<string, { title: string; script: string; tables?: boolean }> = {
+  search_creature: { title: "LoreKeeper creature stat block", script: CREATURE_SCRIPT },
+  search_spell: { title: "LoreKeeper spell card", script: SPELL_SCRIPT },
+  search_equipment: { title: "LoreKeeper item card", script: ITEM_SCRIPT },
+  build_encounter: { title: "LoreKeeper encounter", script: ENCOUNTER_SCRIPT, tables: true },
+  class_progression: { title: "LoreKeeper class table", script: CLASS_SCRIPT, tables: true },
 };
 
-/** Every card, built once at load (a few tens of KB of strings). */
-const CARDS: readonly Card[] = Object.entries(CARD_URIS).map(([tool, uri]) => {
-  const s = SCRIPTS[tool];
-  if (!s) throw new Error(`no card script for ${tool}`);
-  return {
-    uri,
-    name: s.name,
-    title: s.title,
-    html: page(s.title, s.script, s.tables ? CARD_CSS + TABLE_CSS : CARD_CSS),
-  };
-});
-
-const BY_URI = new Map(CARDS.map((c) => [c.uri, c]));
+/** Every card's page by its URI, built once at load (a few tens of KB of strings). */
+const PAGES = new Map(
+  Object.entries(CARD_URIS).map(([tool, uri]) => {
+    const s = SCRIPTS[tool];
+    if (!s) throw new Error(`no card script for ${tool}`);
+    return [uri, page(s.title, s.script, s.tables ? CARD_CSS + TABLE_CSS : CARD_CSS)];
+  }),
+);
 
 /** resources/read of a card URI (undefined for any other URI). */
 export function readCardResource(uri: string): ReadResourceResult | undefined {
-  const card = BY_URI.get(uri);
-  if (!card) return undefined;
-  return { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: card.html, _meta: { ui: { prefersBorder: true } } }] };
+  const html = PAGES.get(uri);
+  if (html === undefined) return undefined;
+  return { contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: html, _meta: { ui: { prefersBorder: true } } }] };
 }
