@@ -25,7 +25,7 @@ export interface ToolDeps {
   ensureData?: EnsureData;
   /** The embedding model's state, for /health; never triggers a load. */
   modelState?: () => ModelState;
-  /** Document keys preferred when several hold the same entry (config `preferDocuments`); default: SRDs, newer first. */
+  /** Document keys preferred when several have an entry (config `preferDocuments`); default: SRDs, newer first. */
   preferDocuments?: readonly string[];
   /** Remember the compact rows answers make and answer lists from them (tools/answer/compact-bodies.ts). */
   compactRows?: boolean;
