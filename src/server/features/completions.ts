@@ -1,8 +1,7 @@
 /**
- * completion/complete for the resource templates (`lorekeeper://{kind}/{key}`: kinds, then keys of
- * that kind by name prefix; `lorekeeper://class/{key}/levels`: class keys) and for the prompt
- * arguments (entry names, document keys, classes, fixed vocabularies). At most 100 values, with
- * `total` and `hasMore`; names come from the store by indexed prefix queries (kind, name).
+ * completion/complete for the resource templates (kinds, then keys of that kind by name prefix; class keys) and the
+ * prompt arguments (entry names, document keys, fixed vocabularies). At most 100 values, with `total` and `hasMore`;
+ * names come from the store by indexed prefix queries (kind, name).
  */
 import type { Database } from "bun:sqlite";
 import type { CompleteRequestParams, CompleteResult } from "@modelcontextprotocol/server";
@@ -36,13 +35,9 @@ function page(values: string[], total: number): Completion {
   return { values: values.slice(0, MAX_COMPLETIONS), total, hasMore: total > MAX_COMPLETIONS };
 }
 
-function inKinds(kinds: readonly EntityKind[]): string {
-  return `kind IN (${kinds.map(() => "?").join(",")})`;
-}
-
 /** Distinct entry names of `kinds` starting with `prefix` (case-insensitive), alphabetical. */
 export function completeNames(db: Database, kinds: readonly EntityKind[], prefix: string): Completion {
-  const where = `${inKinds(kinds)} AND name LIKE ? ESCAPE '\\'`;
+  const where = `kind IN (${kinds.map(() => "?").join(",")}) AND name LIKE ? ESCAPE '\\'`;
   const params = [...kinds, startsWith(prefix)];
   const values = db
     .query<{ name: string }, string[]>(

@@ -276,9 +276,6 @@ const show = (v: unknown) =>
         ? `the string ${JSON.stringify(v.slice(0, 40))}`
         : typeof v;
 
-/** Prompt arguments that are numbers (strings on the wire): checked before they reach the prompt text. */
-const WHOLE_NUMBER_ARGS: Record<string, [number, number]> = { level: [1, 20] };
-
 /** Every name of a catalog kind: its key, label, tool word and aliases ("Monster", "Race", "MagicItem"). */
 function kindNames(k: EntityKind): string[] {
   const c: KindInfo = KINDS[k];
@@ -329,10 +326,7 @@ export function promptNamed(name: unknown): PromptDef {
   return prompt;
 }
 
-/**
- * The prompt and its arguments from a prompts/get `params`, or a readable -32602 error. Unknown argument names are
- * ignored.
- */
+/** The prompt and its arguments from a prompts/get `params`, or a readable -32602 (unknown arguments ignored). */
 function promptRequest(params: unknown): { prompt: PromptDef; args: Record<string, string | undefined> } {
   const p =
     params !== null && typeof params === "object" && !Array.isArray(params)
@@ -357,18 +351,11 @@ function promptRequest(params: unknown): { prompt: PromptDef; args: Record<strin
     else if (typeof v !== "string") problems.push(`${k} must be a string (got ${show(v)})`);
     else problems.push(`${k} must be at most 300 characters`);
   }
-  for (const [k, [lo, hi]] of Object.entries(WHOLE_NUMBER_ARGS)) {
-    const v = args[k];
-    if (
-      v !== undefined &&
-      Object.hasOwn(prompt.args, k) &&
-      !(/^\d{1,2}$/.test(v) && Number(v) >= lo && Number(v) <= hi)
-    ) {
-      problems.push(
-        `${k} must be a whole number from ${lo} to ${hi} ` +
-          `(got ${JSON.stringify(v.slice(0, 20))}${v.length > 20 ? "…" : ""})`,
-      );
-    }
+  // A level is a number (a string on the wire): checked before it reaches the prompt text.
+  const level = args.level;
+  if (level !== undefined && !(/^\d{1,2}$/.test(level) && Number(level) >= 1 && Number(level) <= 20)) {
+    const got = `${JSON.stringify(level.slice(0, 20))}${level.length > 20 ? "…" : ""}`;
+    problems.push(`level must be a whole number from 1 to 20 (got ${got})`);
   }
   for (const [k, source] of Object.entries(prompt.complete)) {
     const check = VOCAB_CHECKS[source];

@@ -1,13 +1,8 @@
 /**
- * When to call `deps.ensureData` (the first-use loader).
- *
- * - The store holds nothing of some kind the tool needs (and that kind was not loaded yet in this
- *   process): the tool waits for the load, with progress; a failure becomes a tool error.
- * - Otherwise the tool answers at once from the store, and the loader is nudged in the background
- *   (at most once a minute per set of kinds) so that it can refresh stale types; failures there are
- *   only logged.
- *
- * Concurrent calls that wait for the same kind share one load.
+ * When to call `deps.ensureData` (the first-use loader): when the store holds nothing of a kind the tool needs
+ * (not loaded yet in this process), the tool waits for the load, with progress (calls waiting for the same kind
+ * share one); otherwise it answers at once and the loader is nudged in the background (at most once a minute per
+ * set of kinds) to refresh stale types, failures there only logged.
  */
 import type { EntityKind } from "../../entities/types.ts";
 import { log } from "../../log.ts";
@@ -30,9 +25,8 @@ export class DataGate {
   }
 
   /**
-   * Wait for a first-use load of the kinds the store lacks, if any; true when it waited for one
-   * (the store then changed: a `version` read before is stale). `version`: the store version the
-   * caller has read already.
+   * Wait for a first-use load of the kinds the store lacks, if any; true when it waited for one (a `version`, the
+   * store version the caller has read, is then stale).
    */
   async ensure(
     kinds: readonly EntityKind[],

@@ -1,7 +1,6 @@
 /**
- * The shape of one tool and what it runs with. Each tool file exports one `ToolDef` built by
- * `defineTool`, which keeps the argument types of its `run` precise while the server sees them all
- * through one erased interface.
+ * The shape of one tool and what it runs with. `defineTool` keeps the argument types of a tool's `run` precise
+ * while the server sees every tool through one erased interface.
  */
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/server";
 import type * as z from "zod";
@@ -46,8 +45,7 @@ export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): ToolDef {
     description: spec.description,
     input: spec.input,
     output: spec.output,
-    // The title is the tool's own; idempotent/destructive hints mean something only when readOnlyHint is false.
-    // openWorldHint defaults to true (MCP spec): stated only when false.
+    // Idempotent/destructive hints mean something only when readOnlyHint is false; openWorldHint defaults to true.
     annotations: { readOnlyHint: true, ...(spec.openWorld ? {} : { openWorldHint: false }) },
     async call(raw, ctx) {
       const parsed = parseToolArgs(spec.name, spec.input, raw);

@@ -1,7 +1,6 @@
 /**
- * Tool parameters from the filter table (src/entities/filters.ts): one zod parameter per table
- * parameter that a search tool's group takes, with its enum and description, and the matching
- * StructuredFilters from parsed arguments.
+ * Tool parameters from the filter table (src/entities/filters.ts): one zod parameter per table parameter a search
+ * tool's group takes, and the StructuredFilters of parsed arguments.
  */
 import * as z from "zod";
 import type { ToolGroup } from "../../entities/catalog.ts";

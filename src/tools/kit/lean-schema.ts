@@ -1,12 +1,8 @@
 /**
- * The tools/list answer without JSON Schema noise that says nothing: the `$schema` URL on every
- * schema, integer bounds equal to the safe-integer range zod writes for `.int()`, and
- * `propertyNames: {type: "string"}` (JSON keys always are), empty `properties`, `items` and
- * `additionalProperties` objects (they allow what their absence allows), `type: "string"` beside
- * an enum of strings. Every constraint stays. And portable: a `type: [A, B]` union (the MCP
- * Inspector warns on it; several function-calling clients reject it) becomes the number type of a
- * number-or-string (challenge ratings, whose written forms the server reads too) or else `anyOf`.
- * Pure; applied once (the answer is computed once per process).
+ * The tools/list answer without JSON Schema noise that says nothing (`$schema`, the safe-integer bounds of
+ * `.int()`, `propertyNames: {type: "string"}`, empty `properties`/`items`/`additionalProperties`, `type: "string"`
+ * beside a string enum); every constraint stays. And portable: a `type: [A, B]` union (the MCP Inspector warns on
+ * it; several function-calling clients reject it) becomes the number of a number-or-string, else `anyOf`. Pure.
  */
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

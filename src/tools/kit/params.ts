@@ -1,7 +1,6 @@
 /**
- * zod builders for tool parameters. Every parameter carries a description; vocabularies are enums
- * that accept any case and "-"/"_"/space variants; numbers and booleans also accept their string
- * forms ("3", "true") because some clients send everything as strings.
+ * zod builders for tool parameters: vocabularies accept any case and "-"/"_"/space variants; numbers and booleans
+ * also their string forms ("3", "true"), as some clients send everything as strings.
  */
 import * as z from "zod";
 import { parseCr } from "../../entities/types.ts";
@@ -76,9 +75,8 @@ export function key(description: string) {
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
- * A filter-table value (a trait, a spell cast, a category, a section): lower-cased free text that
- * must say something. A blank one is refused rather than dropped (an empty `trait` read as "any
- * creature" answers a question that was not asked), and so is one with a control character.
+ * A filter-table value (a trait, a spell cast, a section): lower-cased text that must say something. A blank one
+ * is refused, not dropped (an empty `trait` read as "any creature" answers another question), as are controls.
  */
 export function filterKey(description: string) {
   return z
@@ -146,10 +144,7 @@ export function view() {
 
 export type ViewArgs = z.output<z.ZodObject<ReturnType<typeof view>>>;
 
-/**
- * `documents` of the search tools, saying what the two SRD keys are (finding them via list_documents costs ~9,000
- * characters).
- */
+/** `documents` of the search tools, saying what the two SRD keys are (list_documents costs ~9,000 characters). */
 export function bookKeys() {
   return documents().describe("srd-2014 = SRD 5.1, srd-2024 = SRD 5.2; more: list_documents");
 }

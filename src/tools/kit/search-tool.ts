@@ -1,9 +1,7 @@
 /**
- * `searchTool(group)`: one of the five entity search tools, built from the kind catalog's group
- * and the filter table. Its parameters are the tool's own kind selector (if it has one), the
- * common ones (name, search, documents, limit, paging, view), then the table's filter parameters
- * of the group; its run maps them to one search. A tool file keeps only what is its own: name,
- * title, description and the selector.
+ * `searchTool(group)`: one of the five entity search tools, from the kind catalog's group and the filter table:
+ * its own kind selector (if any), the common parameters, then the group's filters, mapped to one search. A tool
+ * file keeps only what is its own: name, title, description and the selector.
  */
 import type { Database } from "bun:sqlite";
 import * as z from "zod";
@@ -37,11 +35,7 @@ export interface SearchToolSpec {
   selector?: KindSelector;
 }
 
-/**
- * The order of an unranked list (no `search`), said in every search tool's description: one row
- * per thing in the server's document preference (the core SRDs first), then by name; with
- * `all_versions` or `documents`, every version by name (search/rank/page.ts).
- */
+/** The order of an unranked list, said in every search tool's description (search/rank/page.ts). */
 const LIST_ORDER = "Lists: SRD first, then A–Z.";
 
 export function searchTool(spec: SearchToolSpec): ToolDef {
