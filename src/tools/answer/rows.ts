@@ -1,7 +1,6 @@
 /**
- * Result rows: compact (identity, the kind's scan fields from compact-fields.ts, a one-line
- * summary) or full (every field of the entity). Both name the other documents' versions of a
- * collapsed entry. Pure.
+ * Result rows: compact (identity, the kind's scan fields from compact-fields.ts, a one-line summary) or full (every
+ * field). Both name the other documents' versions of a collapsed entry. Pure.
  */
 import type { Entity, JsonObject, JsonValue } from "../../entities/types.ts";
 import type { OtherVersion, PreferredVersion, SearchHit } from "../../search/types.ts";
@@ -92,10 +91,7 @@ function compactRowOf(e: Entity, body: FlatResult, similarity?: number, others?:
   return out;
 }
 
-/**
- * A compact row: identity, score, the kind's scan fields (null, empty and false left out),
- * summary, and the other documents holding the same entry (their uris: detail "full").
- */
+/** A compact row: identity, score, the kind's scan fields, summary, and the other documents holding the entry. */
 export function compactRow(e: Entity, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
   return compactRowOf(e, compactFields(e), similarity, others);
 }
@@ -122,11 +118,8 @@ export function editionNote(e: Entity, preferred: PreferredVersion): string {
 export const PROFILE_ROWS = 3;
 
 /**
- * The answer's rows. `profile: false` (a structured list) leaves the compact rows' `profile` out:
- * a plain-words profile helps the reader of a search by meaning or a name lookup see what a hit is,
- * while a list filtered by level or CR is scanned by its fields, and 20 profiles would take a
- * quarter of its answer. (Such a row has no `summary` either: compactFields.) `remember` keeps the
- * body of each compact row made here (tools/answer/compact-bodies.ts).
+ * The answer's rows. `profile: false` (a structured list, scanned by its fields, where 20 profiles would take a
+ * quarter of the answer) leaves the compact rows' `profile` out. `remember` keeps each compact body made here.
  */
 export function rowsOf(
   hits: readonly SearchHit[],
@@ -147,9 +140,8 @@ export function rowsOf(
       opts.remember?.(h.entity.id, JSON.stringify(body));
       row = compactRowOf(h.entity, body, h.similarity_score, h.others);
     }
-    // The reader weighs the first few rows; past them a row's name and scan fields identify it and
-    // its other editions are one `uri` away, and a profile already shown (an item family's variants
-    // share one) says nothing new. Twenty of each put an answer past its goal.
+    // The reader weighs the first few rows; past them the other editions are one `uri` away, and a profile
+    // already shown (an item family's variants share one) says nothing new.
     if (detail !== "full" && i >= PROFILE_ROWS) delete row.other_documents;
     if (dropProfile) delete row.profile;
     else if (detail !== "full") {

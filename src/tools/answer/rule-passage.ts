@@ -1,8 +1,7 @@
 /**
- * The passage of a rule that answers a question: the sentence (or two) of its text that shares the
- * most of the question's words, rarer words counting more. A rule found by meaning is often a whole
- * chapter ("The Order of Combat", 6,000 characters); its opening words rarely hold the answer, and
- * the reader should not have to fetch the whole entry to see it. Pure.
+ * The passage of a rule that answers a question: the sentence (or two) sharing the most of the question's words,
+ * rarer words counting more. A rule found by meaning is often a whole chapter (6,000 characters) whose opening
+ * words rarely hold the answer. Pure.
  */
 import { STOPWORDS } from "../../search/rank/lexical.ts";
 import { cutAtWord } from "./rows.ts";

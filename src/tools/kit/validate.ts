@@ -99,18 +99,18 @@ function paramName(path: readonly PropertyKey[]): string {
   return path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i > 0 ? "." : ""}${String(p)}`)).join("");
 }
 
+function unknownParams(keys: readonly string[], validParams: readonly string[]): string {
+  const shown = keys.slice(0, MAX_KEYS_SHOWN).map((k) => quote(k));
+  const more = keys.length > MAX_KEYS_SHOWN ? ` and ${keys.length - MAX_KEYS_SHOWN} more` : "";
+  const valid = `Valid parameters: ${validParams.join(", ")}.`;
+  return `unknown parameter${keys.length > 1 ? "s" : ""} ${shown.join(", ")}${more}. ${valid}`;
+}
+
 function describeIssue(issue: Issue, validParams: readonly string[]): string {
-  const p = paramName(issue.path);
-  const subject = p || "arguments";
+  const subject = paramName(issue.path) || "arguments";
   switch (issue.code) {
-    case "unrecognized_keys": {
-      const shown = issue.keys.slice(0, MAX_KEYS_SHOWN).map((k) => quote(k));
-      const more = issue.keys.length > MAX_KEYS_SHOWN ? ` and ${issue.keys.length - MAX_KEYS_SHOWN} more` : "";
-      return (
-        `unknown parameter${issue.keys.length > 1 ? "s" : ""} ${shown.join(", ")}${more}. Valid ` +
-        `parameters: ${validParams.join(", ")}.`
-      );
-    }
+    case "unrecognized_keys":
+      return unknownParams(issue.keys, validParams);
     case "invalid_value": {
       const values = issue.values
         .slice(0, 40)
@@ -145,18 +145,7 @@ export function parseToolArgs<S extends z.ZodObject>(tool: string, schema: S, ra
   const shape = argShapeProblem(raw, schema.shape);
   if (shape) {
     const unknown = Object.keys(raw as object).filter((k) => !Object.hasOwn(schema.shape, k));
-    const lines = [
-      ...(unknown.length
-        ? [
-            "- " +
-              describeIssue(
-                { code: "unrecognized_keys", keys: unknown, path: [], message: "", input: raw } as Issue,
-                valid,
-              ),
-          ]
-        : []),
-      `- ${shape}.`,
-    ];
+    const lines = [...(unknown.length ? [`- ${unknownParams(unknown, valid)}`] : []), `- ${shape}.`];
     return { ok: false, message: capText(`Invalid arguments for ${tool}:\n${lines.join("\n")}`, MAX_ERROR_CHARS) };
   }
   const r = schema.safeParse(raw ?? {}, { reportInput: true });

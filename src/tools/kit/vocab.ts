@@ -1,9 +1,6 @@
 /**
- * Fixed vocabularies of the tool parameters and how each maps to entity kinds. Pure data and
- * tiny pure helpers; the zod parameter builders live in params.ts.
- *
- * Matching is forgiving: case, spaces, "-" and "_" are ignored ("Very_Rare" → "very rare",
- * "damage_type" → "damage-type", "MagicItem" → "magic_item").
+ * Fixed vocabularies of the tool parameters and how each maps to entity kinds (pure). Matching ignores case,
+ * spaces, "-" and "_" ("Very_Rare" → "very rare", "MagicItem" → "magic_item").
  */
 import {
   CATALOG_KINDS,

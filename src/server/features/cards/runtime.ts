@@ -1,18 +1,10 @@
 /**
- * The browser side shared by every card (plain ES2017, inlined into each template):
- *
- * - the MCP Apps bridge, hand-written after @modelcontextprotocol/ext-apps (its App class is
- *   ~34 KB minified, too much for a ≤ 50 KB template): JSON-RPC 2.0 over `postMessage` with the
- *   parent window — `ui/initialize` request, `ui/notifications/initialized`, then the host's
- *   `ui/notifications/tool-result` (a CallToolResult) is rendered; `host-context-changed` sets the
- *   theme; `ui/resource-teardown` and `ping` are answered; `size-changed` reports the height;
- * - DOM helpers that only ever set `textContent` (content is never parsed as HTML, never a link);
- * - a tiny safe renderer for the markdown found in descriptions (paragraphs, lists, **bold**,
- *   *italic*, tables shown as text);
- * - the card header line (document, edition, homebrew) and a generic summary row.
- *
- * A card script sets `LK.render(root, row, answer)` (drawn once per result row) or, for answers
- * that are one object (build_encounter, class_progression), `LK.renderAnswer(root, answer)`.
+ * The browser side shared by every card (plain ES2017, inlined into each template): the MCP Apps bridge,
+ * hand-written after @modelcontextprotocol/ext-apps (its App class is ~34 KB minified, too much for a ≤ 50 KB
+ * template): JSON-RPC 2.0 over `postMessage` with the parent window; DOM helpers that only ever set `textContent`
+ * (never HTML, never a link); a tiny safe renderer for the markdown of descriptions; the card header and a generic
+ * summary row. A card script sets `LK.render(root, row, answer)` (once per result row) or, for answers that are
+ * one object (build_encounter, class_progression), `LK.renderAnswer(root, answer)`.
  */
 import { HOMEBREW_FORMATS } from "../../../sources/index.ts";
 
