@@ -16,7 +16,7 @@ import type {
   ServerOptions,
   Transport,
 } from "@modelcontextprotocol/server";
-import { ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import { Server } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { explained } from "../errors.ts";
 import { APP_NAME, APP_VERSION } from "../config.ts";
@@ -31,7 +31,7 @@ import { toolListAnswer } from "../tools/tool-list.ts";
 import { answerChars, answerCollector } from "./collect.ts";
 import { screenCall } from "./protocol/call-envelope.ts";
 import { answerCompletion } from "./features/completions.ts";
-import { getPrompt, PROMPT_LIST } from "./features/prompts.ts";
+import { getPrompt, invalidParams, PROMPT_LIST } from "./features/prompts.ts";
 import { capErrorText, resourceUriOf, setLevel } from "./protocol/protocol-checks.ts";
 import { readResourceUri, RESOURCE_LIST, RESOURCE_TEMPLATE_LIST } from "./features/resources.ts";
 import { safeJson } from "../text/sanitize.ts";
@@ -198,12 +198,8 @@ export function buildServer(deps: ToolDeps, era: Era = "legacy"): Server {
     const { name, arguments: args } = params as { name: string; arguments?: Record<string, unknown> };
     const def = TOOL_BY_NAME.get(name);
     if (!def) {
-      // A plain Error with a code: ProtocolError would prefix the message with "MCP error -32602:".
       const shown = safeJson(JSON.stringify(name.slice(0, 100)));
-      const tools = TOOLS.map((t) => t.name).join(", ");
-      throw Object.assign(new Error(`Unknown tool ${shown}. Available tools: ${tools}.`), {
-        code: ProtocolErrorCode.InvalidParams,
-      });
+      throw invalidParams(`Unknown tool ${shown}. Available tools: ${TOOLS.map((t) => t.name).join(", ")}.`);
     }
     return callTool(def, args ?? {}, deps, ctx);
   });

@@ -11,7 +11,7 @@ import { KIND_WORDS } from "../../tools/compare-editions.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../../tools/encounter/tables.ts";
 import { filterParam, type TableParam } from "../../entities/filters.ts";
 import { storedFilterValues } from "../../search/rank/explain.ts";
-import { type CompletionSource, invalid, promptNamed } from "./prompts.ts";
+import { type CompletionSource, invalidParams, promptNamed } from "./prompts.ts";
 import { specCheck } from "../protocol/protocol-checks.ts";
 
 const MAX_COMPLETIONS = 100;
@@ -203,7 +203,7 @@ export function complete(db: Database, p: CompleteRequestParams): Completion {
     if (p.ref.uri === CLASS_LEVELS_TEMPLATE)
       return p.argument.name === "key" ? completeKeys(db, "class", value) : page([], 0);
     if (p.ref.uri === "lorekeeper://documents") return page([], 0);
-    throw invalid(
+    throw invalidParams(
       `Unknown resource template ${JSON.stringify(String(p.ref.uri).slice(0, 200))}. ` +
         `Templates: ${ENTITY_TEMPLATE}, ${CLASS_LEVELS_TEMPLATE}.`,
     );
@@ -215,7 +215,7 @@ export function complete(db: Database, p: CompleteRequestParams): Completion {
     return source ? completeSource(db, source, value, context) : page([], 0);
   }
   const type = (p.ref as { type: string }).type;
-  throw invalid(`Unknown completion reference type ${JSON.stringify(type)}; use ref/prompt or ref/resource.`);
+  throw invalidParams(`Unknown completion reference type ${JSON.stringify(type)}; use ref/prompt or ref/resource.`);
 }
 
 /** A completion/complete `params` checked against the protocol's shape, or a readable -32602 error. */
@@ -223,7 +223,7 @@ function completeRequest(params: unknown): CompleteRequestParams {
   const check = specCheck("CompleteRequestParams", params);
   if (check.ok) return check.value as CompleteRequestParams;
   const where = check.where ? `params.${check.where}` : "params";
-  throw invalid(
+  throw invalidParams(
     `completion/complete: ${where} is not valid. Send {"ref": {"type": "ref/resource", "uri": ` +
       `"${ENTITY_TEMPLATE}"} or {"type": "ref/prompt", "name": <prompt>}, "argument": {"name": <argument>, ` +
       `"value": <prefix>}, "context": {"arguments": {...}}}.`,

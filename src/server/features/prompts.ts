@@ -261,9 +261,9 @@ export const PROMPTS: readonly PromptDef[] = [
   },
 ];
 
-export function invalid(message: string): Error {
+export function invalidParams(message: string): Error {
   // A plain Error with a code: McpError would prefix the message with "MCP error -32602:".
-  // The message quotes what the client sent (a prompt name, an argument): controls and bidi neutralised.
+  // The message quotes what the client sent (a name, an argument): controls and bidi neutralised.
   return Object.assign(new Error(safeText(message)), { code: ProtocolErrorCode.InvalidParams });
 }
 
@@ -322,7 +322,7 @@ const PROMPT_NAMES = `Prompts: ${PROMPTS.map((x) => x.name).join(", ")}.`;
 /** The prompt named `name`, or a readable -32602 error. */
 export function promptNamed(name: unknown): PromptDef {
   const prompt = PROMPTS.find((x) => x.name === name);
-  if (!prompt) throw invalid(`Unknown prompt ${JSON.stringify(String(name).slice(0, 100))}. ${PROMPT_NAMES}`);
+  if (!prompt) throw invalidParams(`Unknown prompt ${JSON.stringify(String(name).slice(0, 100))}. ${PROMPT_NAMES}`);
   return prompt;
 }
 
@@ -333,11 +333,11 @@ function promptRequest(params: unknown): { prompt: PromptDef; args: Record<strin
       ? (params as Record<string, unknown>)
       : undefined;
   if (!p || typeof p.name !== "string")
-    throw invalid(`prompts/get needs params {"name": <prompt>, "arguments": {...}}. ${PROMPT_NAMES}`);
+    throw invalidParams(`prompts/get needs params {"name": <prompt>, "arguments": {...}}. ${PROMPT_NAMES}`);
   const prompt = promptNamed(p.name);
   const raw = p.arguments ?? {};
   if (raw === null || typeof raw !== "object" || Array.isArray(raw))
-    throw invalid(
+    throw invalidParams(
       `Invalid arguments for prompt ${prompt.name}: arguments must be an object of strings (got ${show(raw)}).`,
     );
   const problems: string[] = [];
@@ -369,7 +369,7 @@ function promptRequest(params: unknown): { prompt: PromptDef; args: Record<strin
     .filter(([k, sc]) => !sc.isOptional() && args[k] === undefined)
     .map(([k]) => k);
   for (const k of missing) if (!problems.some((x) => x.startsWith(k))) problems.push(`${k} must not be empty`);
-  if (problems.length) throw invalid(`Invalid arguments for prompt ${prompt.name}: ${problems.join("; ")}.`);
+  if (problems.length) throw invalidParams(`Invalid arguments for prompt ${prompt.name}: ${problems.join("; ")}.`);
   return { prompt, args };
 }
 

@@ -80,7 +80,7 @@ class LongString {
   constructor(readonly s: string) {
     for (const m of s.matchAll(ESCAPED)) {
       this.at.push(m.index);
-      this.extra.push(this.extra[this.extra.length - 1]! + escapeCost(m[0]));
+      this.extra.push(this.extra[this.extra.length - 1]! + (SHORT_ESCAPES.has(m[0]) ? 1 : 5));
     }
     this.json = s.length + 2 + this.extra[this.extra.length - 1]!;
   }
@@ -107,10 +107,6 @@ class LongString {
 // `"`, `\`, control characters, and surrogates that are not part of a pair.
 const ESCAPED = /["\\\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 const SHORT_ESCAPES = new Set(['"', "\\", "\b", "\f", "\n", "\r", "\t"]);
-
-function escapeCost(ch: string): number {
-  return SHORT_ESCAPES.has(ch) ? 1 : 5;
-}
 
 /** A result serialized, and the strings a cap may cut in it (longer than the smallest cap). */
 interface Sized {
