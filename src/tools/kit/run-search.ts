@@ -52,13 +52,8 @@ export function partialDataNote(missing: readonly EntityKind[]): string {
   );
 }
 
-/** How a tool wants its answer shown: paging, detail, versions; and the tool arguments (for hints). */
-export interface AnswerView extends ViewArgs {
-  /** The tool's validated arguments, reused in hints that repeat the call. */
-  args?: Record<string, unknown>;
-  /** False when the tool has no `name` parameter (search_all): hints then point at the uri only. */
-  hasName?: boolean;
-}
+/** A tool's validated arguments: how it wants its answer shown (paging, detail, versions); reused in hints. */
+export type AnswerView = ViewArgs & Record<string, unknown>;
 
 /** Detail when the caller did not choose: a small answer (name lookup or limit ≤ 3) comes whole. */
 export function autoDetail(q: SearchQuery, view: AnswerView, returned: number): Detail {
@@ -69,12 +64,12 @@ export function autoDetail(q: SearchQuery, view: AnswerView, returned: number): 
 }
 
 /** A call of the same tool that returns this row's full entry (same filters, its name and document), or its uri. */
-export function fullEntryHint(tool: string, view: AnswerView): (row: FlatResult) => string {
+function fullEntryHint(tool: string, view: AnswerView, hasName: boolean): (row: FlatResult) => string {
   return (row) => {
     const uri = `read its \`uri\` resource (e.g. ${String(row.uri)})`;
-    if (view.hasName === false) return `For a full entry, ${uri}.`;
+    if (!hasName) return `For a full entry, ${uri}.`;
     const call: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(view.args ?? {}))
+    for (const [k, v] of Object.entries(view))
       if (!["search", "name", "offset", "limit", "detail", "all_versions", "documents"].includes(k) && v !== undefined)
         call[k] = v;
     Object.assign(call, { name: row.name, documents: [row.document_key], detail: "full" });
@@ -156,6 +151,8 @@ export async function answerSearch(
   query: SearchQuery,
   ctx: ToolContext,
   view: AnswerView = {},
+  /** False when the tool has no `name` parameter (search_all): hints then point at the uri only. */
+  hasName = true,
 ): Promise<CallToolResult> {
   const documentsGiven = query.documents !== undefined && query.documents !== null;
   const q: SearchQuery = {
@@ -258,7 +255,7 @@ export async function answerSearch(
   };
   const fitted = fitAnswer(answer, {
     budgetChars: ctx.deps.responseBudgetChars,
-    fullEntryHint: fullEntryHint(tool, view),
+    fullEntryHint: fullEntryHint(tool, view, hasName),
   });
   // Text and structuredContent only: a resource_link per row added a fifth to the wire for what clients drop
   // (docs/benchmark.md, "What a list answer carries").

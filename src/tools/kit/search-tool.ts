@@ -67,7 +67,7 @@ export function searchTool(spec: SearchToolSpec): ToolDef {
           filters: { ...filterArgs(a, spec.group), ...spec.selector?.filters?.(a) },
         },
         ctx,
-        { offset: a.offset, detail: a.detail, all_versions: a.all_versions, args: a },
+        a,
       );
     },
   });

@@ -54,12 +54,7 @@ export const searchAll: ToolDef = defineTool({
       }
       kinds = ENTITY_KINDS.filter((k) => picked.has(k));
     }
-    return answerSearch("search_all", { kinds, search: a.query, documents: a.documents, limit: a.limit }, ctx, {
-      offset: a.offset,
-      detail: a.detail,
-      all_versions: a.all_versions,
-      args: a,
-      hasName: false,
-    });
+    const query = { kinds, search: a.query, documents: a.documents, limit: a.limit };
+    return answerSearch("search_all", query, ctx, a, false);
   },
 });
