@@ -267,12 +267,8 @@ export function fitAnswer(given: SearchAnswer, opts: BudgetOptions): FittedAnswe
     };
   };
   // Indices before `consumed` that are not kept: the results too big for any answer.
-  const tooBigBefore = (picked: readonly number[], consumed: number): number[] => {
-    const keptSet = new Set(picked);
-    const out: number[] = [];
-    for (let i = 0; i < consumed; i++) if (!keptSet.has(i)) out.push(i);
-    return out;
-  };
+  const tooBigBefore = (picked: readonly number[], consumed: number): number[] =>
+    [...Array(consumed).keys()].filter((i) => !picked.includes(i));
   const describe = (i: number): string => {
     const r = cut[i]!;
     const name = shortenString(String(r.name ?? r.key ?? ""), 80);

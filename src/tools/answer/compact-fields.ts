@@ -30,9 +30,7 @@ const refName =
 /** "V, S, M" */
 const components: Format = (d) => {
   const c = obj(d.components);
-  if (!c) return undefined;
-  const out = [c.verbal && "V", c.somatic && "S", c.material && "M"].filter(Boolean);
-  return out.length ? out.join(", ") : undefined;
+  return c && ([c.verbal && "V", c.somatic && "S", c.material && "M"].filter(Boolean).join(", ") || undefined);
 };
 
 /** "30, fly 60 ft. (hover)": the unit once, at the end. */
@@ -53,13 +51,11 @@ const damage: Format = (d) => [str(d.damage_dice), str(d.damage_type)].filter(Bo
 /** "finesse, light, thrown (20/60)" */
 const properties: Format = (d) => {
   const ps = arr(d.properties).flatMap((p) => {
-    const o = obj(p);
-    const n = str(o?.name);
-    if (!n) return [];
-    const detail = str(o?.detail);
-    return [detail ? `${n} (${detail})` : n];
+    const n = str(obj(p)?.name);
+    const detail = str(obj(p)?.detail);
+    return n ? [detail ? `${n} (${detail})` : n] : [];
   });
-  return ps.length ? ps.join(", ") : undefined;
+  return ps.join(", ") || undefined;
 };
 
 const attunement: Format = (d) => (d.requires_attunement === true ? (str(d.attunement_detail) ?? true) : false);
