@@ -55,9 +55,8 @@ export function completeNames(db: Database, kinds: readonly EntityKind[], prefix
 }
 
 /**
- * Address keys (`srd_owlbear`, `open5e_v1:owlbear`: what `lorekeeper://<kind>/<key>` resolves, see
- * src/entities/uri.ts) of `kind` whose name starts with `prefix` (by name), then those whose key
- * does. A prefix naming a source ("open5e_v1:ow") completes that source's keys. Both walk the
+ * Address keys (`srd_owlbear`, `open5e_v1:owlbear`: src/entities/uri.ts) of `kind` whose name starts with `prefix`,
+ * then those whose key does; a prefix naming a source ("open5e_v1:ow") completes that source's keys. Both walk the
  * (kind, name, document_key, key) index; the total is one covering count over it.
  */
 export function completeKeys(db: Database, kind: EntityKind, prefix: string): Completion {
@@ -107,9 +106,8 @@ function completeDocuments(db: Database, prefix: string): Completion {
 }
 
 /**
- * The values a filter read from stat blocks holds in the store (`casts`: the spells creatures cast,
- * `trait`, `inflicts`): those starting with `prefix` first, then those with a later word starting
- * with it ("tact" → "pack tactics"); most common first, then alphabetical.
+ * The values a filter read from stat blocks holds in the store (`casts`, `trait`, `inflicts`): those starting with
+ * `prefix`, then those with a later word starting with it ("tact" → "pack tactics"); most common first, then A–Z.
  */
 function fromStore(db: Database, p: TableParam, prefix: string): Completion {
   const want = prefix.trim().toLowerCase();

@@ -215,9 +215,9 @@ export const PROMPTS: readonly PromptDef[] = [
       kind: opt("spell, creature, class, item, rule... (default: find out)"),
     },
     complete: { name: "any", kind: "kind" },
-    text: (a) => {
-      // promptRequest has made `kind` the tool's word ("Magic item" → "magic-item", "Monster" → "creature").
-      return [
+    // promptRequest has made `kind` the tool's word ("Magic item" → "magic-item", "Monster" → "creature").
+    text: (a) =>
+      [
         `Compare ${a.name} between the 2014 rules (SRD 5.1, document srd-2014) and the 2024 rules (SRD 5.2, ` +
           `document srd-2024).`,
         `1. Call compare_editions with ${JSON.stringify({ name: a.name, ...(a.kind ? { kind: a.kind } : {}) })}. ` +
@@ -230,8 +230,7 @@ export const PROMPTS: readonly PromptDef[] = [
           "changes play) and a short verdict on what the change means at the table. Leave out fields that are " +
           "the same.",
         CITE,
-      ].join("\n");
-    },
+      ].join("\n"),
   },
   {
     name: "class_at_level",

@@ -1,8 +1,6 @@
 /**
- * Resources: `lorekeeper://{kind}/{key}` (one full entity, never shortened),
- * `lorekeeper://class/{key}/levels` (a class's level table: the class_progression answer, all 20 levels) and
- * `lorekeeper://documents` (the document list): what resources/list and resources/templates/list show, and
- * resources/read.
+ * Resources: `lorekeeper://{kind}/{key}` (one full entity, never shortened), `lorekeeper://class/{key}/levels` (the
+ * class_progression answer, all 20 levels) and `lorekeeper://documents`: their lists and resources/read.
  */
 import type {
   ListResourcesResult,
@@ -22,16 +20,10 @@ import { flattenEntity } from "../../tools/answer/response.ts";
 import { readCardResource } from "./cards/index.ts";
 import { CLASS_LEVELS_TEMPLATE, ENTITY_TEMPLATE } from "./completions.ts";
 
-/**
- * MCP 2025-11-25's "resource not found" code; the SDK sends it as -32602 (invalid params), the
- * code 2026-07-28 gives it, in both eras.
- */
+/** MCP 2025-11-25's "resource not found" code; sent as -32602 (2026-07-28's code for it) in both eras. */
 const RESOURCE_NOT_FOUND = -32002;
 
-/**
- * A JSON-RPC error with this code, exactly this message (McpError would prefix it) and the URI asked
- * for. Both quote the client's URI: control and bidi characters in them are neutralised.
- */
+/** This error with exactly this message (McpError would prefix it) and the URI asked for, controls neutralised. */
 function notFound(message: string, uri: string): Error {
   return Object.assign(new Error(safeText(message)), { code: RESOURCE_NOT_FOUND, data: { uri: safeLine(uri) } });
 }
