@@ -16,17 +16,6 @@ export interface ToolContext {
   progress: (p: DataProgress) => void;
 }
 
-export interface ToolDef {
-  name: string;
-  title: string;
-  description: string;
-  input: z.ZodObject;
-  output: z.ZodObject;
-  annotations: ToolAnnotations;
-  /** Validates raw arguments (friendly tool error when they are wrong), then runs. */
-  call(raw: unknown, ctx: ToolContext): Promise<CallToolResult>;
-}
-
 export interface ToolSpec<S extends z.ZodObject> {
   name: string;
   title: string;
@@ -38,19 +27,21 @@ export interface ToolSpec<S extends z.ZodObject> {
   run(args: z.output<S>, ctx: ToolContext): Promise<CallToolResult>;
 }
 
-export function defineTool<S extends z.ZodObject>(spec: ToolSpec<S>): ToolDef {
+export interface ToolDef extends Omit<ToolSpec<z.ZodObject>, "openWorld" | "run"> {
+  annotations: ToolAnnotations;
+  /** Validates raw arguments (friendly tool error when they are wrong), then runs. */
+  call(raw: unknown, ctx: ToolContext): Promise<CallToolResult>;
+}
+
+export function defineTool<S extends z.ZodObject>({ openWorld, run, ...spec }: ToolSpec<S>): ToolDef {
   return {
-    name: spec.name,
-    title: spec.title,
-    description: spec.description,
-    input: spec.input,
-    output: spec.output,
+    ...spec,
     // Idempotent/destructive hints mean something only when readOnlyHint is false; openWorldHint defaults to true.
-    annotations: { readOnlyHint: true, ...(spec.openWorld ? {} : { openWorldHint: false }) },
+    annotations: { readOnlyHint: true, ...(openWorld ? {} : { openWorldHint: false }) },
     async call(raw, ctx) {
       const parsed = parseToolArgs(spec.name, spec.input, raw);
       if (!parsed.ok) return toolError(parsed.message);
-      return spec.run(parsed.data, ctx);
+      return run(parsed.data, ctx);
     },
   };
 }
