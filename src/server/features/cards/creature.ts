@@ -1,8 +1,6 @@
 /**
- * The creature card's script (browser, inlined): the classic stat block from one search_creature
- * row with detail "full" (AC, HP, speed, abilities with modifiers, saves, skills, defences, senses,
- * languages, CR/XP, traits, actions, bonus actions, reactions, legendary and lair actions). A
- * compact row (no ability scores) gets the runtime's summary card.
+ * The creature card's script (browser, inlined): the classic stat block from one search_creature row with detail
+ * "full"; a compact row (no ability scores) gets the runtime's summary card.
  */
 export const CREATURE_SCRIPT = String.raw`
 (function () {

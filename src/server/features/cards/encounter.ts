@@ -1,8 +1,6 @@
 /**
- * The encounter card's script (browser, inlined): a build_encounter answer — the party, the
- * thresholds or budgets of its edition as a difficulty bar with the group's difficulty lit, the
- * monsters with their XP arithmetic (count × XP, total, multiplier, adjusted XP), the steps, and
- * each proposed group when the answer proposes.
+ * The encounter card's script (browser, inlined): a build_encounter answer — the party, its edition's thresholds
+ * as a difficulty bar, the monsters with their XP arithmetic, the steps, and each proposed group.
  */
 export const ENCOUNTER_SCRIPT = String.raw`
 (function () {

@@ -1,12 +1,7 @@
 /**
- * MCP Apps cards: one self-contained HTML page per card (`ui://lorekeeper/…`, MIME type
- * `text/html;profile=mcp-app`), linked from the tools in tools/list (tools/answer/card-uris.ts) and
- * served by resources/read. Each page inlines its CSS (style.ts) and script (runtime.ts + the
- * card's own), fetches nothing (its CSP forbids every fetch), and renders only the tool result the
- * host posts to it, with text nodes — never content parsed as HTML.
- *
- * The cards are not in resources/list: hosts find them through the tools' `_meta.ui.resourceUri`,
- * and clients without MCP Apps see the same lists as before.
+ * MCP Apps cards: one self-contained HTML page per card (`ui://lorekeeper/…`), linked from the tools in tools/list
+ * (tools/answer/card-uris.ts, not in resources/list) and served by resources/read. Each page inlines its CSS and
+ * script, fetches nothing (its CSP forbids it) and renders the tool result the host posts with text nodes only.
  */
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
