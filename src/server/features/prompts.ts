@@ -28,18 +28,10 @@ export interface PromptDef {
   text(a: Record<string, string | undefined>): string;
 }
 
+/** Completers of entry names from the store: of one kind, the rules, or any kind compare_editions may name. */
+type NameSource = "spell" | "creature" | "class" | "rule" | "any";
 /** `filter:<name>`: the vocabulary of that filter-table parameter (src/entities/filters.ts). */
-export type CompletionSource =
-  | "spell"
-  | "creature"
-  | "class"
-  | "rule"
-  | "any"
-  | "document"
-  | "difficulty"
-  | "edition"
-  | "kind"
-  | `filter:${FilterName}`;
+export type CompletionSource = NameSource | "document" | "difficulty" | "edition" | "kind" | `filter:${FilterName}`;
 
 /** A list argument's items ("a, b c" → a, b, c); quoted for the prompt text. */
 const words = (s: string) => s.split(/[,\s]+/).filter(Boolean);
