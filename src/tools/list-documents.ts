@@ -94,8 +94,8 @@ export const listDocumentsTool: ToolDef = defineTool({
     const offset = a.offset ?? 0;
     const rows = all.slice(offset, offset + a.limit);
     const now = ctx.deps.now?.() ?? new Date();
-    const meta = buildMetadata([], now, lastSyncedAt(ctx.deps.db));
-    meta.sources = [...new Set(rows.map((r) => r.source))].sort();
+    const sources = rows.map((r) => r.source);
+    const meta = buildMetadata(sources, now, lastSyncedAt(ctx.deps.db));
     const message =
       all.length === 0
         ? a.source

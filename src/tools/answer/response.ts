@@ -79,16 +79,12 @@ export const searchOutputSchema = z.looseObject({
   has_more: z.boolean(),
 });
 
-export function buildMetadata(
-  results: ReadonlyArray<{ document_source?: JsonValue }>,
-  now: Date,
-  syncedAtMs: number | null,
-): ResponseMetadata {
-  const sources = [...new Set(results.map((r) => String(r.document_source)))].sort();
+/** The answer's metadata; `sources`: the document sources its results come from (each once, sorted). */
+export function buildMetadata(sources: readonly string[], now: Date, syncedAtMs: number | null): ResponseMetadata {
   return {
     generated_at: now.toISOString(),
     data_synced_at: syncedAtMs === null ? null : new Date(syncedAtMs).toISOString(),
-    sources,
+    sources: [...new Set(sources)].sort(),
   };
 }
 

@@ -236,6 +236,7 @@ export async function answerSearch(
     }
   }
   const now = ctx.deps.now?.() ?? new Date();
+  const sources = res.hits.map((h) => h.entity.document_source);
   const hasMore = offset + results.length < res.total;
   const answer: SearchAnswer = {
     results,
@@ -248,7 +249,7 @@ export async function answerSearch(
     search_mode: res.mode,
     ...(notes.length ? { message: notes.join(" ") } : {}),
     metadata: buildMetadata(
-      res.hits.map((h) => ({ document_source: h.entity.document_source })),
+      sources,
       now,
       CACHES.lastSynced.get(version, () => lastSyncedAt(ctx.deps.db)),
     ),
