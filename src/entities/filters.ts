@@ -500,7 +500,7 @@ const FILTERS = [
     derive: components,
   },
   {
-    // search_equipment's type "magic-item" sets it (tools/kit/vocab.ts EQUIPMENT_TYPE_FILTERS); no tool parameter of
+    // search_equipment's type "magic-item" sets it (tools/search-tools/search-equipment.ts); no tool parameter of
     // its own.
     column: "magic",
     sqlType: "INTEGER",
