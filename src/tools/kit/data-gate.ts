@@ -8,7 +8,7 @@ import type { EntityKind } from "../../entities/types.ts";
 import { log } from "../../log.ts";
 import { emptyKinds } from "../../store/entities.ts";
 import type { VersionMemo } from "../../store/version-cache.ts";
-import type { DataProgress, ToolDeps } from "./deps.ts";
+import type { DataProgress, EnsureData, ToolDeps } from "./deps.ts";
 
 const NUDGE_INTERVAL_MS = 60_000;
 
@@ -40,16 +40,11 @@ export class DataGate {
       version,
     );
     if (missing.length === 0) {
-      this.nudge(kinds);
+      this.nudge(load, kinds);
       return false;
     }
-    const waits: Promise<void>[] = [];
-    const fresh: EntityKind[] = [];
-    for (const k of missing) {
-      const p = this.inflight.get(k);
-      if (p) waits.push(p);
-      else fresh.push(k);
-    }
+    const waits = missing.flatMap((k) => this.inflight.get(k) ?? []);
+    const fresh = missing.filter((k) => !this.inflight.has(k));
     if (fresh.length > 0) {
       const p = load(fresh, onProgress)
         .then(() => {
@@ -66,9 +61,7 @@ export class DataGate {
   }
 
   /** Let the loader refresh stale data without making the caller wait. */
-  private nudge(kinds: readonly EntityKind[]): void {
-    const load = this.deps.ensureData;
-    if (!load) return;
+  private nudge(load: EnsureData, kinds: readonly EntityKind[]): void {
     // The set of kinds as one string.
     const id = [...kinds].sort().join(",");
     const now = Date.now();
