@@ -34,12 +34,6 @@ export function roundScore(s: number): number {
   return Math.round(Math.min(1, Math.max(0, s)) * 10000) / 10000;
 }
 
-export interface ResponseMetadata {
-  generated_at: string;
-  data_synced_at: string | null;
-  sources: string[];
-}
-
 export interface SearchAnswer {
   results: FlatResult[];
   count: number;
@@ -51,7 +45,7 @@ export interface SearchAnswer {
   search_mode: SearchMode;
   message?: string;
   truncated?: boolean;
-  metadata: ResponseMetadata;
+  metadata: ReturnType<typeof buildMetadata>;
 }
 
 /** Fields of a result set by LoreKeeper: entity data never overrides them, and the budget never shortens them. */
@@ -80,7 +74,7 @@ export const searchOutputSchema = z.looseObject({
 });
 
 /** The answer's metadata; `sources`: the document sources its results come from (each once, sorted). */
-export function buildMetadata(sources: readonly string[], now: Date, syncedAtMs: number | null): ResponseMetadata {
+export function buildMetadata(sources: readonly string[], now: Date, syncedAtMs: number | null) {
   return {
     generated_at: now.toISOString(),
     data_synced_at: syncedAtMs === null ? null : new Date(syncedAtMs).toISOString(),

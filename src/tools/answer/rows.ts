@@ -51,9 +51,8 @@ function versions<T>(
   own: string,
   value: (o: OtherVersion) => T,
 ): Record<string, T> | undefined {
-  if (!others || others.length === 0) return undefined;
   const out: Record<string, T> = {};
-  for (const o of others) if (o.document_key !== own && !(o.document_key in out)) out[o.document_key] = value(o);
+  for (const o of others ?? []) if (o.document_key !== own && !(o.document_key in out)) out[o.document_key] = value(o);
   return Object.keys(out).length ? out : undefined;
 }
 
