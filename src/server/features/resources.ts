@@ -109,7 +109,6 @@ export const RESOURCE_LIST: ListResourcesResult = {
   ],
 };
 
-/** resources/templates/list. */
 export const RESOURCE_TEMPLATE_LIST: ListResourceTemplatesResult = {
   resourceTemplates: [
     {
