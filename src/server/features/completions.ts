@@ -10,6 +10,7 @@ import { uriKey } from "../../entities/uri.ts";
 import { KIND_WORDS } from "../../tools/compare-editions.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../../tools/encounter/tables.ts";
 import { filterParam, type TableParam } from "../../entities/filters.ts";
+import { escapeLike } from "../../search/filter/filters.ts";
 import { storedFilterValues } from "../../search/rank/explain.ts";
 import { type CompletionSource, invalidParams, promptNamed } from "./prompts.ts";
 import { specCheck } from "../protocol/protocol-checks.ts";
@@ -21,9 +22,7 @@ export const CLASS_LEVELS_TEMPLATE = "lorekeeper://class/{key}/levels";
 type Completion = CompleteResult["completion"];
 
 /** LIKE pattern for "starts with `prefix`" (wildcards in the prefix match themselves). */
-function startsWith(prefix: string): string {
-  return `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+const startsWith = (prefix: string) => `${escapeLike(prefix)}%`;
 
 function fixed(values: readonly string[], prefix: string): Completion {
   const p = prefix.toLowerCase();
