@@ -113,7 +113,6 @@ function withPassages(db: Database, hits: readonly SearchHit[], rows: FlatResult
       .map((r) => [r.id, r.desc]),
   );
   hits.forEach((h, i) => {
-    if (!texts.has(h.entity.id)) return;
     const text = texts.get(h.entity.id);
     const passage = text ? answeringPassage(text, search) : undefined;
     const row = rows[i];
@@ -237,6 +236,7 @@ export async function answerSearch(
   }
   const now = ctx.deps.now?.() ?? new Date();
   const sources = res.hits.map((h) => h.entity.document_source);
+  const synced = CACHES.lastSynced.get(version, () => lastSyncedAt(ctx.deps.db));
   const hasMore = offset + results.length < res.total;
   const answer: SearchAnswer = {
     results,
@@ -248,11 +248,7 @@ export async function answerSearch(
     detail,
     search_mode: res.mode,
     ...(notes.length ? { message: notes.join(" ") } : {}),
-    metadata: buildMetadata(
-      sources,
-      now,
-      CACHES.lastSynced.get(version, () => lastSyncedAt(ctx.deps.db)),
-    ),
+    metadata: buildMetadata(sources, now, synced),
   };
   const fitted = fitAnswer(answer, {
     budgetChars: ctx.deps.responseBudgetChars,
