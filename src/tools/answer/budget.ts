@@ -199,13 +199,11 @@ export function cutOversized(r: FlatResult): FlatResult {
 /** The "how to get the full entry" hint, from the first result shown; never suggests a name over the limit. */
 function fullEntryHint(first: FlatResult | undefined, opts: BudgetOptions): string | undefined {
   if (!first) return undefined;
-  const name =
-    typeof first.name === "string" && first.name.length <= RESERVED_CAP && !first.name.endsWith(MARK)
-      ? first.name
-      : undefined;
+  const name = first.name;
+  const nameOk = typeof name === "string" && name.length <= RESERVED_CAP && !name.endsWith(MARK);
   const uri = `For a full entry, read its \`uri\` resource (e.g. ${String(first.uri).slice(0, 300)})`;
   // Only a call the tool accepts and that leads to the same entry (the tool builds it); else the uri.
-  const how = name !== undefined && opts.fullEntryHint ? opts.fullEntryHint(first) : `${uri}.`;
+  const how = nameOk && opts.fullEntryHint ? opts.fullEntryHint(first) : `${uri}.`;
   return `Long fields were shortened to fit the response budget (${opts.budgetChars} characters). ${how}`;
 }
 

@@ -125,7 +125,6 @@ export function rowsOf(
   detail: Detail,
   opts: { profile?: boolean; remember?: (id: number, body: string) => void } = {},
 ): FlatResult[] {
-  const dropProfile = detail !== "full" && opts.profile === false;
   const shown = new Set<JsonValue>();
   return hits.map((h, i) => {
     if (h.compact !== undefined && detail === "full")
@@ -142,10 +141,9 @@ export function rowsOf(
     // The reader weighs the first few rows; past them the other editions are one `uri` away, and a profile
     // already shown (an item family's variants share one) says nothing new.
     if (detail !== "full" && i >= PROFILE_ROWS) delete row.other_documents;
-    if (dropProfile) delete row.profile;
-    else if (detail !== "full") {
-      if (row.profile !== undefined && (i >= PROFILE_ROWS || shown.has(row.profile))) delete row.profile;
-      else if (row.profile !== undefined) shown.add(row.profile);
+    if (detail !== "full" && row.profile !== undefined) {
+      if (opts.profile === false || i >= PROFILE_ROWS || shown.has(row.profile)) delete row.profile;
+      else shown.add(row.profile);
     }
     if (h.preferred_version) row.edition_note = editionNote(h.entity, h.preferred_version);
     return row;
