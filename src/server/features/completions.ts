@@ -190,12 +190,8 @@ export function complete(db: Database, p: CompleteRequestParams): Completion {
   if (p.ref.type === "ref/resource") {
     if (p.ref.uri === ENTITY_TEMPLATE) {
       if (p.argument.name === "kind") return fixed(ENTITY_KINDS, value.replace(/-/g, "_"));
-      if (p.argument.name === "key") {
-        const kind = kindOf(context.kind);
-        if (!kind) return page([], 0);
-        return completeKeys(db, kind, value);
-      }
-      return page([], 0);
+      const kind = kindOf(context.kind);
+      return p.argument.name === "key" && kind ? completeKeys(db, kind, value) : page([], 0);
     }
     if (p.ref.uri === CLASS_LEVELS_TEMPLATE)
       return p.argument.name === "key" ? completeKeys(db, "class", value) : page([], 0);
