@@ -1,25 +1,9 @@
 /**
  * `runSearch`: the single entry point of the search layer (MCP tools and the CLI call it).
- *
- *   1. documents → stored keys (decision 3); structured filters → WHERE over `entities e`;
- *      `name` (exact → key → slug → … see names.ts) narrows the candidates further.
- *   2. No `search` (empty/whitespace): every match, grouped into one entry per kind and name, in
- *      the document preference of the version that answers (the core SRDs first), then by name
- *      (page.ts, collapse.ts; `collapse: false` keeps every version, by name), the page at
- *      `offset`; `total` counts them all; no score. Mode "structured".
- *   3. With `search`: the lexical leg (FTS5/BM25, typo-tolerant) and the vector leg (query
- *      embedding with a timeout; exact cosine or HNSW) run over the same candidates and are fused
- *      by reciprocal rank fusion with the calling tool's constants (rank/fusion.ts); candidates
- *      whose name equals the whole query (or, failing that, the query with typos corrected /
- *      cut-off words completed: "magik missle") go on top.
- *      `similarity_score` = fused score / best possible fused score (0..1), best first; exactly
- *      `limit` hits after collapsing, from `offset`; `data` is loaded for those rows only; `total`
- *      counts the ranked entries. Mode "hybrid", or "lexical" (with a message saying why) when
- *      the vector leg cannot run.
- *   An empty answer says why (explain.ts): closest names, nearest filter values, or the filter
- *   that emptied the set.
- *   4. `ranking: "lexical" | "vector"` (evaluation only, `bun run eval`): one leg alone over the
- *      same candidates, without the name boost; scores as above over that one list.
+ * Filters (filter/) narrow the candidates; without `search` the matches are listed in document
+ * preference order (rank/page.ts); with it the lexical and vector legs are fused by the calling
+ * tool's constants (rank/fusion.ts), whole-name matches first. An empty answer says why (explain.ts).
+ * `ranking: "lexical" | "vector"` (evaluation only) ranks by one leg alone, without the name boost.
  */
 import type { Database } from "bun:sqlite";
 import { log } from "../log.ts";
@@ -55,18 +39,7 @@ import type {
 
 export type { SearchContext } from "./context.ts";
 
-/**
- * Reciprocal rank fusion constant of the default profile (fusion.ts holds it and the leg weights
- * per tool): score = Σ weight / (RRF_K + rank). 20 rather than the usual 60 lets a leg's first few
- * places count more than a middling place in both legs; measured over the real corpus with
- * `bun run eval` (docs/eval.md).
- */
-export const RRF_K = DEFAULT_FUSION.k;
-
-/**
- * How deep each leg looks: enough for fusion to matter (a hit one leg ranks 80th still counts),
- * bounded for speed.
- */
+/** How deep each leg looks: enough for fusion to matter (a hit one leg ranks 80th still counts), bounded for speed. */
 export function legDepth(limit: number): number {
   return Math.min(1000, Math.max(100, limit * 3));
 }
@@ -88,7 +61,7 @@ export interface FusedHit {
 export function fuseRankings(
   lists: ReadonlyArray<{ ids: readonly number[]; weight: number; scores?: readonly number[] }>,
   exact: readonly number[] = [],
-  k = RRF_K,
+  k = DEFAULT_FUSION.k,
   /** Multiplier of an id's fused score (the core prior: official SRD entries); 1 when absent. */
   prior?: (id: number) => number,
   method: FusionMethod = "rrf",
@@ -98,9 +71,8 @@ export function fuseRankings(
   for (const { ids, weight, scores } of lists) {
     if (ids.length === 0 || weight <= 0) continue;
     const convex = method === "convex" && scores !== undefined && scores.length === ids.length;
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = Number.NEGATIVE_INFINITY;
-    if (convex) for (const x of scores) (lo = Math.min(lo, x)), (hi = Math.max(hi, x));
+    const lo = convex ? Math.min(...scores) : 0;
+    const hi = convex ? Math.max(...scores) : 0;
     maxPossible += convex ? weight : weight / (k + 1);
     ids.forEach((id, i) => {
       const cur = fused.get(id) ?? { rrf: 0, best: Number.POSITIVE_INFINITY };

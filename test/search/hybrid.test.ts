@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Entity } from "../../src/entities/types.ts";
 import type { VectorBackend } from "../../src/search/context.ts";
-import { fuseRankings, legDepth, RRF_K, runSearch } from "../../src/search/hybrid.ts";
+import { fuseRankings, legDepth, runSearch } from "../../src/search/hybrid.ts";
 import { DEFAULT_FUSION, fusionFor, profileOfTool, RANKING_PROFILES } from "../../src/search/rank/fusion.ts";
 import { storeVectorBackend } from "../../src/search/rank/semantic-leg.ts";
 import type { Embedder, EmbedderProvider, SearchQuery, SearchResponse, VectorIndex } from "../../src/search/types.ts";
@@ -9,6 +9,8 @@ import type { Store } from "../../src/store/db.ts";
 import { readVectors } from "../../src/store/vectors.ts";
 import { makeEntity, makeStore, sampleEntities } from "../support/entities.ts";
 import { ctxOf, embedAll, exactCosine, names, readyProvider, TopicEmbedder, unavailableProvider } from "./helpers.ts";
+
+const RRF_K = DEFAULT_FUSION.k;
 
 function expectRanked(r: SearchResponse): void {
   let prev = 1;

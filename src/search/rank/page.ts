@@ -1,20 +1,10 @@
 /**
  * Pages of an answer: `total`, `offset`, and one canonical entry per thing (collapse.ts).
- *
- *   structured: the page's groups (one per kind and stored name form: "Horse, Draft" and "Draft
- *               Horse" are one) straight from SQL, in the document preference order of the
- *               version that answers for each (the preferred SRD's entries first), then by name,
- *               LIMIT and OFFSET: it streams the (kind, doc_rank, name) index for one kind. Then
- *               every version of those names among the matches, in preference order. `total`
- *               counts the groups (remembered per clause until the store changes). Without
- *               collapsing (`all_versions`, `documents`): the matches ordered by name, then
- *               preference, then document and key.
- *               (The groups, their order and `total`: page-order.ts.)
- *   ranked:     the fused ranking, grouped by name form in rank order (a group ranks where its
- *               best member does; its score is that member's), sliced; each page group then shows
- *               its preferred version among all candidates of its names ("Horse, Draft" and
- *               "Draft Horse" are one entry; collapse.ts). Without collapsing, the
- *               fused list itself.
+ * Structured: the page's groups (kind + name form: "Horse, Draft" = "Draft Horse") in the document
+ * preference order of the version answering for each, then name (page-order.ts), then every version
+ * of those groups among the matches. Ranked: the fused ranking grouped in rank order (a group ranks
+ * where its best member does), sliced, each group showing its preferred version among all
+ * candidates. Without collapsing: the matches themselves.
  */
 import type { Database } from "bun:sqlite";
 import { duplicatesOf } from "../../store/duplicates.ts";
@@ -47,10 +37,6 @@ export interface Page {
   total: number;
 }
 
-function others(members: readonly LightRow[]): OtherVersion[] {
-  return members.slice(1).map(version);
-}
-
 const version = (m: LightRow): OtherVersion => ({
   kind: m.kind,
   key: m.key,
@@ -71,17 +57,6 @@ function preferredElsewhere(
   return members.some((m) => m.id === best.id) || rank(best) >= rank(members[0]!) ? undefined : best;
 }
 
-function byGroupKey(rows: readonly LightRow[], keyOf: (r: LightRow) => string): Map<string, LightRow[]> {
-  const out = new Map<string, LightRow[]>();
-  for (const r of rows) {
-    const k = keyOf(r);
-    const list = out.get(k);
-    if (list) list.push(r);
-    else out.set(k, [r]);
-  }
-  return out;
-}
-
 /** A hit's entity when its compact row is made already: its identity, nothing read (SearchHit.compact). */
 function identityOnly(r: LightRow): Entity & { id: number } {
   return {
@@ -99,23 +74,7 @@ function identityOnly(r: LightRow): Entity & { id: number } {
   };
 }
 
-/** The entities of a hit's copies (ids from duplicatesOf), as read. */
-function copiesOf(
-  ids: readonly number[] | undefined,
-  entities: ReadonlyMap<number, Entity & { id: number }>,
-): Array<Entity & { id: number }> {
-  const out: Array<Entity & { id: number }> = [];
-  for (const id of ids ?? []) {
-    const e = entities.get(id);
-    if (e) out.push(e);
-  }
-  return out;
-}
-
-/**
- * Load the entities of `picked` (in order) and attach scores and other versions; with compact bodies, only the rest is
- * read.
- */
+/** Load the entities of `picked` (in order) with scores and other versions; with compact bodies, only the rest. */
 function load(
   db: Database,
   picked: ReadonlyArray<{ members: readonly LightRow[]; score?: number; preferred?: LightRow }>,
@@ -140,9 +99,9 @@ function load(
     const hit: SearchHit =
       body !== undefined
         ? { entity, compact: body }
-        : { entity, duplicates: copiesOf(copies.get(entity.id), entities) };
+        : { entity, duplicates: (copies.get(entity.id) ?? []).flatMap((id) => entities.get(id) ?? []) };
     if (p.score !== undefined) hit.similarity_score = p.score;
-    const o = others(p.members);
+    const o = p.members.slice(1).map(version);
     if (o.length) hit.others = o;
     if (p.preferred) hit.preferred_version = { ...version(p.preferred), name: p.preferred.name, because: "filters" };
     hits.push(hit);
@@ -151,22 +110,11 @@ function load(
 }
 
 /**
- * The ids among `ids` that satisfy `where` (by rowid: NOT INDEXED keeps SQLite from scanning a filter's index instead).
- */
-function satisfying(db: Database, where: WhereClause, ids: readonly number[]): Set<number> {
-  if (ids.length === 0) return new Set();
-  const rows = db
-    .query<[number], SqlValue[]>(`SELECT e.id FROM entities e NOT INDEXED WHERE e.id ${ID_IN} AND (${where.sql})`)
-    .values(idList(ids), ...where.params);
-  return new Set(rows.map((r) => Number(r[0])));
-}
-
-/**
  * The versions of the page's names that satisfy `where`, in a store without stored name forms:
  * from the covering listing index, one seek per name, no row read. By id the rows themselves are
  * read, and the columns added after `text` and `data` (dup_of, group_rank, derived filters) sit
- * past those long values: SQLite walks their overflow pages for each row (most of a new filter's
- * first page, read from disk).
+ * past those long values: SQLite walks their overflow pages for each row. NOT INDEXED keeps
+ * SQLite from scanning a filter's index instead.
  */
 function satisfyingOfNames(
   db: Database,
@@ -174,12 +122,13 @@ function satisfyingOfNames(
   names: ReadonlyArray<{ kind: string; name: string }>,
   all: readonly LightRow[],
 ): Set<number> {
-  if (!hasIndex(db, "entities_listing"))
-    return satisfying(
-      db,
-      where,
-      all.map((r) => r.id),
-    );
+  if (!hasIndex(db, "entities_listing")) {
+    if (all.length === 0) return new Set();
+    const rows = db
+      .query<[number], SqlValue[]>(`SELECT e.id FROM entities e NOT INDEXED WHERE e.id ${ID_IN} AND (${where.sql})`)
+      .values(idList(all.map((r) => r.id)), ...where.params);
+    return new Set(rows.map((r) => Number(r[0])));
+  }
   const q = db.query<[number], SqlValue[]>(
     `SELECT e.id FROM entities e INDEXED BY entities_listing WHERE e.kind = ? AND e.name = ? AND (${where.sql})`,
   );
@@ -231,31 +180,20 @@ function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
     ? formKey
     : exactNameKey;
   let all: LightRow[];
-  let keep: Set<number>;
+  let kept: LightRow[];
   if (forms) {
     // With whether each matches the filters, in the same read (the same index range).
-    const rows =
-      exact?.rows ??
-      sameFormRows(
-        db,
-        names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" })),
-        where,
-      );
+    const groups = names.map((n) => ({ kind: n.kind, name_form: n.name_form ?? "" }));
+    const rows = exact?.rows ?? sameFormRows(db, groups, where);
     all = rows;
-    keep = new Set(rows.filter((r) => r.ok).map((r) => r.id));
+    kept = rows.filter((r) => r.ok);
   } else {
     all = sameNameRows(db, () => true, names);
-    keep = satisfyingOfNames(db, where, names, all);
+    const keep = satisfyingOfNames(db, where, names, all);
+    kept = all.filter((r) => keep.has(r.id));
   }
-  const byGroup = new Map<string, LightRow[]>();
-  for (const r of all) {
-    if (!keep.has(r.id)) continue;
-    const k = keyOf(r);
-    const list = byGroup.get(k);
-    if (list) list.push(r);
-    else byGroup.set(k, [r]);
-  }
-  const every = spec.noteFallback ? byGroupKey(all, keyOf) : undefined;
+  const byGroup = Map.groupBy(kept, keyOf);
+  const every = spec.noteFallback ? Map.groupBy(all, keyOf) : undefined;
   const picked = names.flatMap((n) => {
     const members = byGroup.get(keyOf(n));
     if (!members) return [];
@@ -309,19 +247,18 @@ export function rankedPage(
   fused: ReadonlyArray<{ id: number; score: number }>,
   spec: PageSpec,
 ): Page {
+  const light = new Map(
+    lightRows(
+      db,
+      fused.map((f) => f.id),
+    ).map((r) => [r.id, r]),
+  );
   if (!spec.collapse) {
-    const lightAll = new Map(
-      lightRows(
-        db,
-        fused.map((f) => f.id),
-      ).map((r) => [r.id, r]),
-    );
-    const page = tiesPreferred(
-      fused,
-      (f) => f.score,
-      (f) => (lightAll.has(f.id) ? spec.rank(lightAll.get(f.id)!) : Number.MAX_SAFE_INTEGER),
-    ).slice(spec.offset, spec.offset + spec.limit);
-    const light = lightAll;
+    const rankOf = (f: { id: number }) => {
+      const r = light.get(f.id);
+      return r ? spec.rank(r) : Number.MAX_SAFE_INTEGER;
+    };
+    const page = tiesPreferred(fused, (f) => f.score, rankOf).slice(spec.offset, spec.offset + spec.limit);
     const picked = page.flatMap((f) => {
       const r = light.get(f.id);
       return r ? [{ members: [r], score: f.score }] : [];
@@ -329,12 +266,6 @@ export function rankedPage(
     return { total: fused.length, hits: load(db, picked, spec) };
   }
   const score = new Map(fused.map((f) => [f.id, f.score]));
-  const light = new Map(
-    lightRows(
-      db,
-      fused.map((f) => f.id),
-    ).map((r) => [r.id, r]),
-  );
   const ordered = fused.flatMap((f) => light.get(f.id) ?? []);
   // Grouping in rank order keeps each group where its best-ranked member is.
   const firstScore = (g: Group) => Math.max(...g.members.map((m) => score.get(m.id) ?? 0));
@@ -352,34 +283,18 @@ export function rankedPage(
   const page = groups.slice(spec.offset, spec.offset + spec.limit);
   // Every version of the page's names among the candidates (some ranked too deep to be in `fused`):
   // every name form a group holds, in every kind of its family.
-  const all = sameNameRows(
-    db,
-    isCandidate,
-    page.flatMap((g) => g.members),
-    true,
-  );
-  const byGroup = new Map<string, LightRow[]>();
-  for (const r of all) {
-    const k = groupKey(r);
-    const list = byGroup.get(k);
-    if (list) list.push(r);
-    else byGroup.set(k, [r]);
-  }
+  const members = page.flatMap((g) => g.members);
+  const byGroup = Map.groupBy(sameNameRows(db, isCandidate, members, true), groupKey);
   // Every stored version of those names, matching or not: is a more preferred one left out?
   const every = spec.noteFallback
-    ? byGroupKey(
-        sameNameRows(
-          db,
-          () => true,
-          page.flatMap((g) => g.members),
-          true,
-        ),
+    ? Map.groupBy(
+        sameNameRows(db, () => true, members, true),
         groupKey,
       )
     : undefined;
   const picked = page.map((g) => {
-    const members = byGroup.get(groupKey(g.members[0]!));
-    const ordered = members ? orderMembers(members, spec.rank) : g.members;
+    const found = byGroup.get(groupKey(g.members[0]!));
+    const ordered = found ? orderMembers(found, spec.rank) : g.members;
     const preferred = every ? preferredElsewhere(every, ordered, spec.rank, groupKey) : undefined;
     return { members: ordered, score: shown.get(g)!, ...(preferred ? { preferred } : {}) };
   });
