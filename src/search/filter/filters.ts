@@ -56,6 +56,11 @@ export function entitiesOf(where: WhereClause): string {
   return where.byIds ? "entities e NOT INDEXED" : "entities e";
 }
 
+/** SQLite's NOCASE and LIKE folding: ASCII letters only. */
+export function nocase(s: string): string {
+  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+}
+
 /** Escape LIKE metacharacters for `LIKE ? ESCAPE '\'`. */
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (m) => `\\${m}`);

@@ -12,14 +12,10 @@
  */
 import type { Database } from "bun:sqlite";
 import { CACHES } from "../../store/caches.ts";
+import { nocase } from "./filters.ts";
 
 /** Edit distance of a and b, or more than `max` once it must exceed it (rank/fuzzy.ts). */
 export type EditDistance = (a: string, b: string, max: number) => number;
-
-/** SQLite's NOCASE / LIKE folding: ASCII letters only. */
-export function foldAscii(s: string): string {
-  return s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
-}
 
 /** Names and slugs of one kind, folded, each line "\n<text>", for substring search over them all at once. */
 interface KindNames {
@@ -133,9 +129,9 @@ export class NameIndex {
       }
       p.names.push(r.name);
       p.slugs.push(r.slug);
-      k.folded.add(foldAscii(r.name));
+      k.folded.add(nocase(r.name));
       k.ids.push(r.id);
-      const folded = foldAscii(r.key);
+      const folded = nocase(r.key);
       const same = k.keys.get(folded);
       if (same) same.push(r.id);
       else k.keys.set(folded, [r.id]);
@@ -159,8 +155,8 @@ export class NameIndex {
     }
     for (const [kind, p] of parts) {
       const k = this.byKind.get(kind)!;
-      k.names = foldAscii(`\n${p.names.join("\n")}`);
-      k.slugs = foldAscii(`\n${p.slugs.join("\n")}`);
+      k.names = nocase(`\n${p.names.join("\n")}`);
+      k.slugs = nocase(`\n${p.slugs.join("\n")}`);
       let at = 0;
       for (const n of p.names) {
         k.nameStarts.push(at);
@@ -181,13 +177,13 @@ export class NameIndex {
    */
   hasName(kinds: readonly string[], name: string): boolean | undefined {
     if (/[\u0000\uD800-\uDFFF]/.test(name)) return undefined;
-    const f = foldAscii(name);
+    const f = nocase(name);
     return kinds.some((kind) => this.byKind.get(kind)?.folded.has(f) === true);
   }
 
   /** Ids of the entities of `kinds` with this key (`key = ? COLLATE NOCASE`), ascending. */
   keyIds(kinds: readonly string[], key: string): number[] {
-    const k = foldAscii(key);
+    const k = nocase(key);
     return kinds.flatMap((kind) => this.byKind.get(kind)?.keys.get(k) ?? []).sort((a, b) => a - b);
   }
 
@@ -198,8 +194,8 @@ export class NameIndex {
    */
   partialIds(kinds: readonly string[], text: string, slug: string | undefined): Set<number> | undefined {
     if (text.includes("\n") || slug?.includes("\n")) return undefined;
-    const t = foldAscii(text);
-    const s = slug === undefined ? undefined : foldAscii(slug);
+    const t = nocase(text);
+    const s = slug === undefined ? undefined : nocase(slug);
     const out = new Set<number>();
     for (const kind of kinds) {
       const k = this.byKind.get(kind);

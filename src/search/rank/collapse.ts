@@ -1,17 +1,12 @@
 /**
- * One canonical entry per thing: entities of one kind with the same name from several documents
- * are one group; the group shows its preferred document's entity and names the others. Which
- * document is preferred is the document preference (preference.ts). A ranked list groups by name
- * form ("Horse, Draft" = "Draft Horse" = "draft horses", nameForm) and puts a rule and its rule
- * section together; a structured list groups by the stored name form (entities.name_form, the same
- * nameForm; store/canonical.ts) within a kind.
- *
- * A structured query's groups come from SQL (page.ts); a ranked query's follow the ranking (a
- * group ranks where its best member does).
+ * One canonical entry per thing: entities of one kind and name form ("Horse, Draft" = "Draft
+ * Horse", nameForm) from several documents are one group, showing its preferred document's entity
+ * (preference.ts) and naming the others. A ranked list also puts a rule and its rule section
+ * together; a structured list groups by the stored name form (store/canonical.ts) within a kind.
  */
 import type { Database } from "bun:sqlite";
 import { ID_IN, idList } from "../../store/id-list.ts";
-import type { SqlValue, WhereClause } from "../filter/filters.ts";
+import { nocase, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import { nameForm } from "../../entities/name-form.ts";
 import { comparePreferred, type DocumentRank } from "./preference.ts";
 
@@ -40,23 +35,16 @@ export const LIGHT = "e.id, e.kind, e.name, e.document_key, e.document_source, e
  */
 const KIND_FAMILY: Readonly<Record<string, string>> = { rule_section: "rule" };
 
-export function familyOf(kind: string): string {
-  return KIND_FAMILY[kind] ?? kind;
-}
-
 /** The kinds grouped with `kind` (itself included). */
 export function familyKinds(kind: string): string[] {
-  const f = familyOf(kind);
+  const f = KIND_FAMILY[kind] ?? kind;
   return [f, ...Object.keys(KIND_FAMILY).filter((k) => KIND_FAMILY[k] === f)];
 }
 
 /** The group of a ranked row: its kind's family and its name form (nameForm). */
 export function groupKey(r: { kind: string; name: string }): string {
-  return `${familyOf(r.kind)}\u0000${nameForm(r.name)}`;
+  return `${KIND_FAMILY[r.kind] ?? r.kind}\u0000${nameForm(r.name)}`;
 }
-
-/** SQLite's NOCASE: ASCII letters folded, nothing else. */
-export const nocase = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
 
 /**
  * The group of a structured (name-ordered) row of a store without stored name forms (an old store
@@ -79,13 +67,8 @@ export function formKey(r: { kind: string; name: string; name_form?: string | nu
 
 /** The distinct name forms of `groups`, per kind (a page's groups, each once). */
 export function formsByKind(groups: ReadonlyArray<{ kind: string; name_form: string }>): Map<string, string[]> {
-  const byKind = new Map<string, Set<string>>();
-  for (const g of groups) {
-    const forms = byKind.get(g.kind);
-    if (forms) forms.add(g.name_form);
-    else byKind.set(g.kind, new Set([g.name_form]));
-  }
-  return new Map([...byKind].map(([kind, forms]) => [kind, [...forms]]));
+  const byKind = Map.groupBy(groups, (g) => g.kind);
+  return new Map([...byKind].map(([kind, gs]) => [kind, [...new Set(gs.map((g) => g.name_form))]]));
 }
 
 /**
@@ -133,14 +116,7 @@ export function orderMembers(members: LightRow[], rank: DocumentRank): LightRow[
 
 /** Group rows (in their given order: a group sits where its first row does). Pure. */
 export function groupRows(rows: readonly LightRow[], rank: DocumentRank): Group[] {
-  const byKey = new Map<string, LightRow[]>();
-  for (const r of rows) {
-    const k = groupKey(r);
-    const g = byKey.get(k);
-    if (g) g.push(r);
-    else byKey.set(k, [r]);
-  }
-  return [...byKey.values()].map((members) => ({ members: orderMembers(members, rank) }));
+  return [...Map.groupBy(rows, groupKey).values()].map((members) => ({ members: orderMembers(members, rank) }));
 }
 
 /** The light rows of some ids (any order). */

@@ -1,18 +1,15 @@
 /**
- * The lexical leg: FTS5 over name + text, restricted to the filtered candidates, ranked by BM25
- * with the name weighted 10× the text. User input never reaches FTS5 syntax: it is cut into
- * letter/digit tokens, each quoted; English stop words ("what", "when", "I", "of"...) are dropped
- * when other words remain; tokens are ORed (more matching terms rank higher), tokens of 3+ letters
- * also match as prefixes ("fire" → "fireball").
+ * The lexical leg: FTS5 BM25 over name (×10) + text, restricted to the candidates. User input never
+ * reaches FTS5 syntax: it is cut into quoted letter/digit tokens, ORed, stop words dropped when
+ * other words remain, 3+ letters also as prefixes ("fire" → "fireball").
  *
- * IDF over the candidates: FTS5's bm25() weighs a term by how rare it is in the whole store, but
- * the store mixes every kind — "hit points" is in every creature (IDF ≈ 0) yet picks one rule out
- * of 374. So each term is scored on its own (bm25() ÷ FTS5's own IDF = the term-frequency part,
- * length-normalized) and weighted by its IDF among the candidates of this query (the kinds and
- * filters asked for), then summed per entity: BM25 as if the candidates were the whole collection.
+ * IDF over the candidates: FTS5 weighs a term by its rarity in the whole store, which mixes every
+ * kind ("hit points" is in every creature yet picks one rule out of 374). So each term's bm25() ÷
+ * FTS5's own IDF (the length-normalized term frequency) is weighted by its IDF among this query's
+ * candidates, then summed per entity.
  *
- * Typo tolerance: a token that is not the start of any name word and is (nearly) absent from all
- * texts is expanded with the closest name words within 1–2 edits ("magik missle" → magic, missile).
+ * Typo tolerance: a token that starts no name word and is (nearly) absent from all texts also
+ * searches the closest name words within 1–2 edits ("magik missle" → magic, missile).
  */
 import { CACHES } from "../../store/caches.ts";
 import type { Database } from "bun:sqlite";
@@ -23,7 +20,6 @@ import { closestTerms } from "./fuzzy.ts";
 import { type NameVocabulary, nameVocabulary } from "./name-vocab.ts";
 import { phraseSource } from "./phrase-hits.ts";
 
-export { NAME_WEIGHT, TEXT_WEIGHT } from "./phrase-hits.ts";
 const MAX_TOKENS = 32;
 /** Fewer hits than this over all texts (and no name word starting with it) → try corrections. */
 const RARE_HITS = 3;
@@ -35,15 +31,12 @@ const RARE_HITS = 3;
 export const STOPWORDS: ReadonlySet<string> = new Set(
   (
     "i me my myself we our ours ourselves you your yours yourself yourselves he him his himself she her hers " +
-    "herself it its itself " +
-    "they them their theirs themselves what which who whom this that these those am is are was were be been " +
-    "being have has had " +
-    "having do does did doing a an the and but if or because as until while of at by for with about against " +
-    "between into through " +
-    "during before after above below to from up down in out on off over under again further then once here " +
-    "there when where why " +
-    "how all any both each few more most other some such no nor not only own same so than too very s t can " +
-    "will just don should now"
+    "herself it its itself they them their theirs themselves what which who whom this that these those am is " +
+    "are was were be been being have has had having do does did doing a an the and but if or because as " +
+    "until while of at by for with about against between into through during before after above below to " +
+    "from up down in out on off over under again further then once here there when where why how all any " +
+    "both each few more most other some such no nor not only own same so than too very s t can will just don " +
+    "should now"
   ).split(" "),
 );
 
@@ -84,11 +77,6 @@ export function ftsPhrases(groups: readonly (readonly string[])[]): string[] {
     }
   }
   return [...out];
-}
-
-/** The phrases ORed: the FTS5 query an entity must match to be ranked at all. */
-export function buildFtsQuery(groups: readonly (readonly string[])[]): string {
-  return ftsPhrases(groups).join(" OR ");
 }
 
 /** The tokens searched by keyword: the query's tokens without stop words (all of them when only stop words remain). */
@@ -143,11 +131,6 @@ export interface QueryAnalysis {
   completed: Map<string, string>;
 }
 
-/** Whether `token` may be the start of a longer name word (completion's own tests, before any text lookup). */
-function completable(vocab: NameVocabulary, token: string): boolean {
-  return [...token].length >= 3 && !STOPWORDS.has(token) && !/\d/.test(token) && !vocab.has(token);
-}
-
 /** The most common name word that `token` is the start of (ties: shorter, then alphabetical). */
 function completion(vocab: NameVocabulary, token: string): string | undefined {
   if ([...token].length < 3 || STOPWORDS.has(token) || /\d/.test(token)) return undefined;
@@ -176,9 +159,8 @@ export function analyzeQuery(db: Database, query: string): QueryAnalysis {
     if (corrected.has(t)) continue;
     // A word the texts hold whole is a word, not the start of one: "get rid of a curse" must not
     // be read (and embedded) as "getting riding of a curse".
-    if (!completable(nameVocabulary(db, memo), t) || textHits(db, memo, t) >= RARE_HITS) continue;
     const c = completion(nameVocabulary(db, memo), t);
-    if (c) completed.set(t, c);
+    if (c && textHits(db, memo, t) < RARE_HITS) completed.set(t, c);
   }
   return { query, tokens, corrected, completed };
 }

@@ -8,9 +8,9 @@ import type { Database } from "bun:sqlite";
 import { CACHES } from "../../store/caches.ts";
 import { hasIndex } from "../../store/db.ts";
 import { rankPreference } from "../../store/canonical.ts";
-import { andWhere, entitiesOf, type SqlValue, type WhereClause } from "../filter/filters.ts";
+import { andWhere, entitiesOf, nocase, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import { nameForm } from "../../entities/name-form.ts";
-import { type FormRow, formRowsOfName, nocase } from "./collapse.ts";
+import { type FormRow, formRowsOfName } from "./collapse.ts";
 import type { DocumentRank } from "./preference.ts";
 
 export interface PageSpec {

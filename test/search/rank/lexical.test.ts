@@ -3,7 +3,7 @@ import { allowedEdits, closestTerms, editDistance } from "../../../src/search/ra
 import { runSearch } from "../../../src/search/hybrid.ts";
 import {
   analyzeQuery,
-  buildFtsQuery,
+  ftsPhrases,
   candidateIdf,
   contentTokens,
   corrections,
@@ -65,7 +65,7 @@ describe("query building never exposes FTS5 syntax", () => {
     expect(queryTokens("Mordenkainen’s Sword")).toEqual(["mordenkainen", "s", "sword"]);
     expect(queryTokens("Épée")).toEqual(["epee"]);
     expect(ftsTerm('a"b', true)).toBe('"a""b"*');
-    expect(buildFtsQuery([["fire"], ["of"]])).toBe('"fire" OR "fire"* OR "of"');
+    expect(ftsPhrases([["fire"], ["of"]]).join(" OR ")).toBe('"fire" OR "fire"* OR "of"');
   });
 
   test.each([
@@ -298,7 +298,7 @@ describe("stop words and IDF among the candidates", () => {
   });
 
   test("the fixture needs it: FTS5's own bm25 (IDF over the whole store) puts Madness first", () => {
-    const match = buildFtsQuery(contentTokens(queryTokens("what happens at 0 hit points")).map((t) => [t]));
+    const match = ftsPhrases(contentTokens(queryTokens("what happens at 0 hit points")).map((t) => [t])).join(" OR ");
     const first = st.db
       .query<{ name: string }, [string]>(
         "SELECT e.name AS name FROM entities_fts JOIN entities e ON e.id = entities_fts.rowid WHERE " +
