@@ -1,20 +1,11 @@
 /**
- * Vector search over the stored embeddings.
- *
- * - HNSW (usearch): cosine, connectivity 16, expansion_add 128, expansion_search 64, keyed by entity
- *   row id. Quantization **f16**: half the file and RAM of f32, faster inserts, and at 384 dims
- *   top-k recall equals f32 (measured: self-recall@1 = 1.0); the ~1e-3 score error is far below
- *   what ranking needs, and exact scores are available from `exactSearch` over the f32 vectors.
- * - Persisted beside the database (`<db>.usearch` + sidecar, see vector-index-file.ts). The
- *   `vectors` table is the truth: a missing, damaged or mismatched file is rebuilt (logged at info).
- *   A saved file is served memory-mapped (usearch `view`): a search touches the pages of the graph
- *   it walks, not the whole index, and the pages belong to the file (the kernel may drop them),
- *   not to the heap. It is loaded into memory only when it must change (the store changed).
- * - Kept in line with the store: every call checks a cheap change token (PRAGMA data_version +
- *   total_changes()); when it moved, the (id, content_hash) list is diffed against the index and only
- *   the difference is removed/added (or the index is rebuilt when most of it changed), then saved.
- * - `exactSearch` = exact cosine over a candidate id set (used when filters leave few candidates):
- *   reads only the candidates' f32 vectors, kept per store and model until the store changes.
+ * Vector search over the stored embeddings. The `vectors` table is the truth; the HNSW index
+ * (usearch, cosine, f16: half the size of f32 with the same top-k recall at 384 dims) is saved
+ * beside the database (vector-index-file.ts) and served memory-mapped (`view`: a search touches only
+ * the pages it walks, which belong to the file, not the heap); a missing, damaged or mismatched
+ * file is rebuilt. Each call checks a cheap change token and, when the store moved, applies the
+ * (id, content hash) difference (or rebuilds when most changed). `exactSearch` ranks a few
+ * candidates by exact cosine over their f32 vectors, kept per store and model until it changes.
  */
 import { statSync } from "node:fs";
 import type { Index, IndexConfig, MetricKind, ScalarKind } from "usearch";
@@ -28,6 +19,7 @@ import {
   type StoredVector,
 } from "../../store/vectors.ts";
 import type { VectorIndex } from "../types.ts";
+import type { Neighbor } from "../context.ts";
 export { indexPaths } from "./vector-index-file.ts";
 import {
   hashPrefix,
@@ -47,15 +39,8 @@ export const HNSW_CONFIG = {
   expansion_search: 64,
   multi: false,
 } as const;
-const QUANTIZATION_NAME = "f16";
 const ADD_CHUNK = 4096;
 const SINGLE_THREAD_BELOW = 2048;
-
-export interface ScoredId {
-  id: number;
-  /** Cosine similarity, 1 = same direction (can be negative). */
-  similarity: number;
-}
 
 /**
  * usearch and its native addon (~10 MB of RSS, ~8 ms of CPU) load with the first index made: a
@@ -86,28 +71,14 @@ export class HnswVectorIndex implements VectorIndex {
     return this.entries.size;
   }
 
-  has(id: number): boolean {
-    return this.entries.has(id);
-  }
-
-  search(query: Float32Array, k: number): ScoredId[] {
+  search(query: Float32Array, k: number): Neighbor[] {
     const n = Math.min(Math.floor(k), this.entries.size);
     if (n <= 0) return [];
     if (query.length !== this.dim) throw new Error(`query has ${query.length} dimensions, the index ${this.dim}`);
     const m = this.index.search(query, n, 1);
-    const out: ScoredId[] = [];
+    const out: Neighbor[] = [];
     for (let i = 0; i < m.keys.length; i++) out.push({ id: Number(m.keys[i]), similarity: 1 - (m.distances[i] ?? 1) });
     return out;
-  }
-
-  /** The k best ids that `accept` lets through: searches deeper (×4 each round) until found or exhausted. */
-  searchWhere(query: Float32Array, k: number, accept: (id: number) => boolean): ScoredId[] {
-    let depth = Math.min(this.entries.size, Math.max(32, k * 4));
-    for (;;) {
-      const hits = this.search(query, depth).filter((h) => accept(h.id));
-      if (hits.length >= k || depth >= this.entries.size) return hits.slice(0, k);
-      depth = Math.min(this.entries.size, depth * 4);
-    }
   }
 }
 
@@ -202,7 +173,7 @@ function loadFile(store: Store, st: Pick<VectorState, "modelId" | "dim">): HnswV
   if ("problem" in sidecar) return sidecar.problem;
   if (sidecar.modelId !== st.modelId || sidecar.dim !== st.dim)
     return `the saved index was made for ${sidecar.modelId} (dim ${sidecar.dim})`;
-  if (sidecar.quantization !== QUANTIZATION_NAME || sidecar.connectivity !== HNSW_CONFIG.connectivity)
+  if (sidecar.quantization !== HNSW_CONFIG.quantization || sidecar.connectivity !== HNSW_CONFIG.connectivity)
     return "the saved index has other HNSW settings";
   const fileId = () => {
     const f = statSync(paths.index);
@@ -249,11 +220,8 @@ export function savedIndexProblem(store: Store, modelId: string, dim: number): s
   return typeof r === "string" ? r : undefined;
 }
 
-/**
- * Entries of a loaded index checked against the stored vectors (the sidecar's hashes only say the file is the one
- * described).
- */
-export const INDEX_SAMPLE = 8;
+/** Entries of a loaded index checked against the stored vectors (the sidecar's hashes only describe the file). */
+const INDEX_SAMPLE = 8;
 
 /**
  * Up to INDEX_SAMPLE entries, spread over the index, must find themselves: searched with the
@@ -261,7 +229,7 @@ export const INDEX_SAMPLE = 8;
  * twin does). A file whose vectors were replaced (with a rewritten sidecar) fails for every
  * sample; more than half failing refuses the file (HNSW recall is not perfect).
  */
-export function sampleMismatch(store: Store, modelId: string, dim: number, idx: HnswVectorIndex): string | undefined {
+function sampleMismatch(store: Store, modelId: string, dim: number, idx: HnswVectorIndex): string | undefined {
   const ids = [...idx.entries.keys()];
   if (ids.length === 0) return undefined;
   const step = Math.max(1, Math.floor(ids.length / INDEX_SAMPLE));
@@ -291,12 +259,8 @@ export function sampleMismatch(store: Store, modelId: string, dim: number, idx: 
     : undefined;
 }
 
-/** Bring `idx` in line with `stamps`: incremental remove/add, or a rebuild when most changed. */
-function applyDiff(
-  store: Store,
-  st: VectorState,
-  idx: HnswVectorIndex,
-): { idx: HnswVectorIndex; added: number; removed: number; rebuilt: boolean } {
+/** Bring `idx` in line with `stamps` (incremental remove/add, or a rebuild when most changed), counted in `result`. */
+function applyDiff(store: Store, st: VectorState, idx: HnswVectorIndex, result: IndexSyncResult): HnswVectorIndex {
   const stale: number[] = [];
   const wanted: number[] = [];
   for (const [id, hash] of idx.entries) {
@@ -304,10 +268,16 @@ function applyDiff(
     if (now === undefined || hashPrefix(now) !== hash) stale.push(id);
   }
   for (const [id, hash] of st.stamps) if (idx.entries.get(id) !== hashPrefix(hash)) wanted.push(id);
-  if (stale.length === 0 && wanted.length === 0) return { idx, added: 0, removed: 0, rebuilt: false };
+  if (stale.length === 0 && wanted.length === 0) return idx;
+  const rebuild = (why: string, removed: number) => {
+    const fresh = build(store, st, why);
+    result.added += fresh.size;
+    result.removed += removed;
+    result.rebuilt = true;
+    return fresh;
+  };
   if (stale.length + wanted.length > Math.max(1000, st.stamps.size / 2)) {
-    const fresh = build(store, st, `${stale.length} vectors removed or changed and ${wanted.length} new or changed`);
-    return { idx: fresh, added: fresh.size, removed: idx.size, rebuilt: true };
+    return rebuild(`${stale.length} vectors removed or changed and ${wanted.length} new or changed`, idx.size);
   }
   try {
     // A view of the file cannot change: the file is loaded into memory first (the rename of a later save leaves the
@@ -324,10 +294,11 @@ function applyDiff(
     }
     addVectors(idx, readVectorRows(store.db, st.modelId, wanted, st.dim));
   } catch (err) {
-    const fresh = build(store, st, `updating it in place failed (${(err as Error).message})`);
-    return { idx: fresh, added: fresh.size, removed: stale.length, rebuilt: true };
+    return rebuild(`updating it in place failed (${(err as Error).message})`, stale.length);
   }
-  return { idx, added: wanted.length, removed: stale.length, rebuilt: false };
+  result.added += wanted.length;
+  result.removed += stale.length;
+  return idx;
 }
 
 function save(store: Store, idx: HnswVectorIndex): boolean {
@@ -338,7 +309,7 @@ function save(store: Store, idx: HnswVectorIndex): boolean {
     const meta: Omit<IndexSidecar, "format" | "fileBytes" | "fileHash" | "count" | "checksum"> = {
       modelId: idx.modelId,
       dim: idx.dim,
-      quantization: QUANTIZATION_NAME,
+      quantization: HNSW_CONFIG.quantization,
       connectivity: HNSW_CONFIG.connectivity,
       entries,
     };
@@ -357,14 +328,12 @@ function save(store: Store, idx: HnswVectorIndex): boolean {
 function ensure(store: Store, st: VectorState): IndexSyncResult {
   let needDiff = refresh(store, st);
   const result: IndexSyncResult = { modelId: st.modelId, size: 0, added: 0, removed: 0, rebuilt: false, saved: false };
-  let dirty = false;
   if (!st.hnsw) {
     const loaded = loadFile(store, st);
     if (typeof loaded === "string") {
       st.hnsw = build(store, st, loaded);
       result.rebuilt = true;
       result.added = st.hnsw.size;
-      dirty = true;
       needDiff = false;
     } else {
       st.hnsw = loaded;
@@ -372,17 +341,8 @@ function ensure(store: Store, st: VectorState): IndexSyncResult {
       log.debug(`vector index loaded from ${store.path}.usearch (${loaded.size} vectors)`);
     }
   }
-  if (needDiff) {
-    const d = applyDiff(store, st, st.hnsw);
-    if (d.added || d.removed || d.rebuilt) {
-      st.hnsw = d.idx;
-      result.added += d.added;
-      result.removed += d.removed;
-      result.rebuilt ||= d.rebuilt;
-      dirty = true;
-    }
-  }
-  if (dirty) result.saved = save(store, st.hnsw);
+  if (needDiff) st.hnsw = applyDiff(store, st, st.hnsw, result);
+  if (result.added || result.removed || result.rebuilt) result.saved = save(store, st.hnsw);
   result.size = st.hnsw.size;
   return result;
 }
@@ -394,8 +354,7 @@ function ensure(store: Store, st: VectorState): IndexSyncResult {
 export function loadOrBuildIndex(store: Store, modelId: string, dim: number): HnswVectorIndex {
   const st = stateFor(store, modelId, dim);
   ensure(store, st);
-  if (!st.hnsw) throw new Error("vector index unavailable");
-  return st.hnsw;
+  return st.hnsw!;
 }
 
 /**
@@ -417,7 +376,7 @@ export function exactSearch(
   query: Float32Array,
   candidateIds: Iterable<number>,
   modelId: string,
-): ScoredId[] {
+): Neighbor[] {
   const st = stateFor(store, modelId, query.length);
   // Only the candidates' vectors are read, never every vector's stamp (a walk of the whole table):
   // the vectors read are kept until the store changes.
@@ -435,7 +394,7 @@ export function exactSearch(
   let qn = 0;
   for (let i = 0; i < query.length; i++) qn += query[i]! * query[i]!;
   qn = Math.sqrt(qn);
-  const out: ScoredId[] = [];
+  const out: Neighbor[] = [];
   for (const id of ids) {
     const v = st.cache.get(id);
     if (!v) continue;

@@ -233,17 +233,6 @@ describe("vector index", () => {
     expect(fresh).toBe(idx);
   });
 
-  test("searchWhere returns only accepted ids, searching deeper when needed", () => {
-    const idx = loadOrBuildIndex(store, MODEL, DIM);
-    const allowed = new Set(allIds().filter((id) => id % 37 === 0));
-    const query = unit(rng(8));
-    const hits = idx.searchWhere(query, 5, (id) => allowed.has(id));
-    expect(hits.length).toBe(5);
-    for (const h of hits) expect(allowed.has(h.id)).toBe(true);
-    const exact = exactSearch(store, query, allowed, MODEL).slice(0, 5);
-    expect(hits[0]!.id).toBe(exact[0]!.id);
-  });
-
   test("exactSearch: only candidates with a current vector, and it follows vector changes", () => {
     const ids = allIds().slice(0, 20);
     const target = ids[3]!;
