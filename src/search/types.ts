@@ -1,10 +1,6 @@
-/**
- * Contracts of the search layer: the query a tool builds, what comes back, and the interfaces of
- * the embedding model and the vector index (implemented in model/embedder.ts / index/vector-index.ts).
- */
+/** Contracts of the search layer: the query a tool builds, its answer, the embedder and the vector index. */
 import type { Entity, EntityKind } from "../entities/types.ts";
 
-/** Structured filters as tools receive them (all optional; ANDed): one key per parameter of the filter table. */
 export type { StructuredFilters } from "../entities/filters.ts";
 import type { StructuredFilters } from "../entities/filters.ts";
 
@@ -12,44 +8,30 @@ import type { StructuredFilters } from "../entities/filters.ts";
 export type RankingProfile = "spell" | "creature" | "equipment" | "character_option" | "rule" | "all";
 
 export interface SearchQuery {
-  /** Kinds to search (one list ranked together). */
   kinds: readonly EntityKind[];
   filters?: StructuredFilters;
-  /** Exact / wildcard / slug name match (spec file 2). */
+  /** Exact / wildcard / slug name match (filter/names.ts). */
   name?: string;
-  /** Natural-language query: hybrid lexical + semantic ranking. Empty/whitespace = none. */
+  /** Natural-language query, ranked hybrid. Empty/whitespace = none. */
   search?: string;
   /** null/undefined = no filter; [] = empty result; unknown keys = empty result + message. */
   documents?: string[] | null;
   limit: number;
-  /** Entries to skip (paging); default 0. */
   offset?: number;
-  /**
-   * One entry per kind and name (the tools set it; default false): same-name entities from several
-   * documents become one hit, the preferred document's (`prefer`), naming the others.
-   */
+  /** One entry per kind and name: same-name entities of several documents are one hit, the preferred one's. */
   collapse?: boolean;
-  /** Document keys to prefer, in order (the server's document preference; see preference.ts). */
+  /** Document keys to prefer, in order (preference.ts). */
   prefer?: readonly string[];
-  /**
-   * The tools' answers: leave each hit's `entity.text` (the search text) empty (cheaper; they never
-   * show it), and quote one wording of records carrying several (the others named in `other_wordings`).
-   */
+  /** Tool answers: no `entity.text` (never shown), and one wording of records carrying several. */
   omitText?: boolean;
-  /** Which tool ranks (fusion.ts: its fusion constants); the default fusion when absent. */
+  /** Which tool ranks (fusion.ts); the default fusion when absent. */
   profile?: RankingProfile;
   /**
-   * The tools' compact rows, made already (tools/answer/compact-bodies.ts): the body of an entity's
-   * compact row as presented without a documents filter, by the caller's preference, or undefined.
-   * A hit whose body is known comes with it (`SearchHit.compact`) and without its data, which is
-   * then not read. Only for callers that show compact rows; ignored with a documents filter.
+   * The body of an entity's compact row, made already (tools/answer/compact-bodies.ts): such a hit
+   * comes with it (`SearchHit.compact`) and without its data. Ignored with a documents filter.
    */
   compactBody?: (id: number) => string | undefined;
-  /**
-   * Internal (evaluation only; tools never set it): rank `search` with both legs fused (default),
-   * or with one leg alone over the same candidates — "lexical" (BM25 order) or "vector" (cosine
-   * order), without the name boosts of the fused ranking.
-   */
+  /** Evaluation only: one leg alone over the same candidates, without the name boost (default: hybrid). */
   ranking?: RankingMode;
 }
 
@@ -62,7 +44,6 @@ export interface OtherVersion {
   kind: string;
   key: string;
   document_key: string;
-  /** its source: part of its address (`lorekeeper://creature/open5e_v1:ogre`) */
   document_source: string;
 }
 
@@ -79,32 +60,20 @@ export interface SearchHit {
   /** The other documents' versions of this entry (collapsed), in preference order. */
   others?: OtherVersion[];
   /**
-   * Collapsed, without a documents filter: the version of the most preferred document, when it is
-   * not this hit because it does not match the filters (the 2024 Sending is not evocation, so a
-   * list of evocation spells shows the 2014 one and says so), or because it has another name (the
-   * 2014 "Crossbow, heavy" asked by name; the 2024 one is "Heavy Crossbow"). Without filters and
-   * under the same name there is nothing to explain: left out.
+   * Collapsed, without a documents filter: the most preferred version when it is not this hit,
+   * because it misses the filters (the 2024 Sending is not evocation) or has another name (2014
+   * "Crossbow, heavy" vs 2024 "Heavy Crossbow").
    */
   preferred_version?: PreferredVersion;
-  /**
-   * The body of this hit's compact row (SearchQuery.compactBody: JSON of its fields after the
-   * identity): the entity then carries its identity only (`data` empty, not read, not presented).
-   */
+  /** The hit's compact row body (SearchQuery.compactBody): the entity then carries its identity only. */
   compact?: string;
-  /**
-   * The entity's same-document copies from less preferred sources (store/duplicates.ts), read
-   * with it (page.ts): presentHits fills the entity's empty fields from them. Absent: not read.
-   */
+  /** Same-document copies from less preferred sources (store/duplicates.ts), merged by presentHits. */
   duplicates?: ReadonlyArray<Entity & { id: number }>;
 }
 
 export interface SearchResponse {
   hits: SearchHit[];
-  /**
-   * How many entries there are in all (after collapsing), of which `hits` is the page at `offset`.
-   * Structured: every entry matching the filters. Ranked: the entries the ranking returned
-   * (keyword matches and nearest by meaning, at most legDepth(limit) before collapsing).
-   */
+  /** Entries in all (after collapsing); ranked: those the legs returned, at most legDepth(limit) each. */
   total: number;
   mode: SearchMode;
   /** Something the caller should read (e.g. unknown document keys, semantic ranking off). */
@@ -139,7 +108,7 @@ export interface VectorIndex {
   search(query: Float32Array, k: number): Array<{ id: number; similarity: number }>;
 }
 
-/** rrf: by ranks (weight / (k + rank)); convex: by each leg's scores, min-max normalized, weighted. */
+/** rrf: weight / (k + rank); convex: each leg's scores min-max normalized, weighted. */
 export type FusionMethod = "rrf" | "convex";
 
 /** How the two legs of a ranked search are fused (values: rank/fusion.ts). */
@@ -149,18 +118,10 @@ export interface Fusion {
   k: number;
   lexicalWeight: number;
   vectorWeight: number;
-  /** The core prior: fused score × (1 + coreBoost) for entries of the official SRDs (and preferred documents). */
+  /** The core prior: fused score × (1 + coreBoost) for the official SRDs, preferred documents and homebrew. */
   coreBoost: number;
-  /**
-   * Kinds spread over the first places of an answer of several kinds: among the first `top` entries
-   * at most `perKind` of one kind, the next-best entries of other kinds moving up; the rest follows
-   * in rank order (scores still never increase down the list). None when absent.
-   */
+  /** At most `perKind` entries of one kind among the first `top` (page.ts spreadKinds). */
   spread?: { top: number; perKind: number };
-  /**
-   * The edition prior: entries of the preferred edition's SRD (the first SRD of the document
-   * preference) get a further × (1 + editionBoost), so that when both editions have an entry that
-   * answers, the preferred edition's comes first. None when absent.
-   */
+  /** The edition prior: a further × (1 + editionBoost) for the preferred edition's SRD. */
   editionBoost?: number;
 }
