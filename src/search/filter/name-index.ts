@@ -1,14 +1,9 @@
 /**
  * Every answering entity's name, slug and key in memory (one read per store version), for what a
- * name that matches nothing costs otherwise: each fallback step of names.ts probed in SQL (the
- * `key` and `partial` steps read every row of the kinds asked for) and "did you mean" computing
- * the edit distance to every name. Here:
- *   - `keyIds`, `partialIds`: which entities of some kinds satisfy the `key` and `partial` steps,
- *     whatever the filters (a step none can satisfy is not probed; a match becomes an id list).
- *     Same folding as SQLite (NOCASE and LIKE fold ASCII letters only).
- *   - `closest`: the names within a few edits, from the names sharing enough trigrams with the
- *     input (q-gram count filter), edit distance on those only, and only where their characters
- *     do not already rule it out (letterBits).
+ * name that matches nothing costs otherwise: the `key` and `partial` steps of names.ts read every
+ * row of the kinds in SQL, and "did you mean" would measure the distance to every name. `keyIds`
+ * and `partialIds` fold as SQLite does; `closest` measures only names sharing enough trigrams
+ * whose characters (letterBits) do not already rule them out.
  */
 import type { Database } from "bun:sqlite";
 import { CACHES } from "../../store/caches.ts";
@@ -17,13 +12,26 @@ import { nocase } from "./filters.ts";
 /** Edit distance of a and b, or more than `max` once it must exceed it (rank/fuzzy.ts). */
 export type EditDistance = (a: string, b: string, max: number) => number;
 
-/** Names and slugs of one kind, folded, each line "\n<text>", for substring search over them all at once. */
+/** Texts of one kind, folded, each line "\n<text>", and where each line starts: substring search over all. */
+interface Lines {
+  text: string;
+  starts: number[];
+}
+
+function linesOf(parts: readonly string[]): Lines {
+  const starts: number[] = [];
+  let at = 0;
+  for (const p of parts) {
+    starts.push(at);
+    at += p.length + 1;
+  }
+  return { text: nocase(`\n${parts.join("\n")}`), starts };
+}
+
+/** Names and slugs of one kind; `ids` by line. */
 interface KindNames {
-  names: string;
-  slugs: string;
-  /** Where each entity's line starts in `names` / `slugs`, and its id, by position. */
-  nameStarts: number[];
-  slugStarts: number[];
+  names: Lines;
+  slugs: Lines;
   ids: number[];
   /** Ids by folded key. */
   keys: Map<string, number[]>;
@@ -86,14 +94,8 @@ function lineOf(starts: readonly number[], at: number): number {
   return lo;
 }
 
-/** Ids of the lines of `text` (lines starting at `starts`) containing `needle`. */
-function linesWith(
-  text: string,
-  starts: readonly number[],
-  ids: readonly number[],
-  needle: string,
-  out: Set<number>,
-): void {
+/** Ids of the lines containing `needle`. */
+function linesWith({ text, starts }: Lines, ids: readonly number[], needle: string, out: Set<number>): void {
   for (let at = text.indexOf(needle); at >= 0; at = text.indexOf(needle, at + 1)) {
     const line = lineOf(starts, at);
     out.add(ids[line]!);
@@ -113,28 +115,20 @@ export class NameIndex {
   private counts?: Uint32Array;
   private readonly touched: number[] = [];
 
-  constructor(rows: Iterable<{ id: number; kind: string; name: string; slug: string; key: string }>) {
+  constructor(rows: ReadonlyArray<{ id: number; kind: string; name: string; slug: string; key: string }>) {
+    for (const [kind, list] of Map.groupBy(rows, (r) => r.kind)) {
+      this.kindBits.set(kind, 2 ** Math.min(this.kindBits.size, 30));
+      const keys = Map.groupBy(list, (r) => nocase(r.key));
+      this.byKind.set(kind, {
+        names: linesOf(list.map((r) => r.name)),
+        slugs: linesOf(list.map((r) => r.slug)),
+        ids: list.map((r) => r.id),
+        keys: new Map([...keys].map(([k, same]) => [k, same.map((r) => r.id)])),
+        folded: new Set(list.map((r) => nocase(r.name))),
+      });
+    }
     const byLower = new Map<string, Entry>();
-    const parts = new Map<string, { names: string[]; slugs: string[] }>();
     for (const r of rows) {
-      let k = this.byKind.get(r.kind);
-      let p = parts.get(r.kind);
-      if (!k || !p) {
-        this.byKind.set(
-          r.kind,
-          (k = { names: "", slugs: "", nameStarts: [], slugStarts: [], ids: [], keys: new Map(), folded: new Set() }),
-        );
-        parts.set(r.kind, (p = { names: [], slugs: [] }));
-        this.kindBits.set(r.kind, 2 ** Math.min(this.kindBits.size, 30));
-      }
-      p.names.push(r.name);
-      p.slugs.push(r.slug);
-      k.folded.add(nocase(r.name));
-      k.ids.push(r.id);
-      const folded = nocase(r.key);
-      const same = k.keys.get(folded);
-      if (same) same.push(r.id);
-      else k.keys.set(folded, [r.id]);
       const bit = this.kindBits.get(r.kind)!;
       const lower = r.name.toLowerCase();
       const seen = byLower.get(lower);
@@ -151,21 +145,6 @@ export class NameIndex {
         const list = this.postings.get(g);
         if (list) list.push(at);
         else this.postings.set(g, [at]);
-      }
-    }
-    for (const [kind, p] of parts) {
-      const k = this.byKind.get(kind)!;
-      k.names = nocase(`\n${p.names.join("\n")}`);
-      k.slugs = nocase(`\n${p.slugs.join("\n")}`);
-      let at = 0;
-      for (const n of p.names) {
-        k.nameStarts.push(at);
-        at += n.length + 1;
-      }
-      at = 0;
-      for (const n of p.slugs) {
-        k.slugStarts.push(at);
-        at += n.length + 1;
       }
     }
   }
@@ -200,18 +179,16 @@ export class NameIndex {
     for (const kind of kinds) {
       const k = this.byKind.get(kind);
       if (!k) continue;
-      linesWith(k.names, k.nameStarts, k.ids, t, out);
-      if (s !== undefined) linesWith(k.slugs, k.slugStarts, k.ids, s, out);
+      linesWith(k.names, k.ids, t, out);
+      if (s !== undefined) linesWith(k.slugs, k.ids, s, out);
     }
     return out;
   }
 
   /**
    * Names of `kinds` within `limit` edits of `want` (lower-cased), closest first, then by name; at
-   * most `max`, by `editDistance`. Candidates: names sharing at least |grams| − 4·limit trigrams with `want` (an
-   * edit touches at most three, swapping two neighbours four), or, when that bound says nothing,
-   * every name of a length within `limit`; a distance is computed only for those whose characters
-   * (letterBits) are close enough.
+   * most `max`. Candidates: names sharing at least |grams| − 4·limit trigrams with `want` (an edit
+   * touches at most four), or, when that bound says nothing, every name of a length within `limit`.
    */
   closest(kinds: readonly string[], want: string, limit: number, max: number, editDistance: EditDistance): string[] {
     let mask = 0;
@@ -240,7 +217,13 @@ export class NameIndex {
       // can still make the list, and a name sharing s trigrams is at least ⌈(|grams| − s) ÷ 4⌉
       // edits away (an edit touches at most four), so those farther are passed over unmeasured.
       let order: Array<{ e: Entry; s: number }>;
-      const shared = this.sharedCounts(g);
+      const shared = (this.counts ??= new Uint32Array(this.entries.length));
+      for (const x of g) {
+        for (const i of this.postings.get(x) ?? []) {
+          if (shared[i] === 0) this.touched.push(i);
+          shared[i]! += 1;
+        }
+      }
       try {
         order = this.touched
           .filter(
@@ -266,29 +249,11 @@ export class NameIndex {
       .slice(0, max)
       .map((f) => f.name);
   }
-
-  /** Per entry, how many of `g` its name holds (this.touched: the entries counted, first-seen order). */
-  private sharedCounts(g: readonly number[]): Uint32Array {
-    const counts = (this.counts ??= new Uint32Array(this.entries.length));
-    const touched = this.touched;
-    for (const x of g) {
-      for (const i of this.postings.get(x) ?? []) {
-        if (counts[i] === 0) touched.push(i);
-        counts[i]! += 1;
-      }
-    }
-    return counts;
-  }
 }
 
 /** The `n`-th smallest distance among `found` (1-based). */
 function nthSmallest(found: ReadonlyArray<{ d: number }>, n: number): number {
   return found.map((f) => f.d).sort((a, b) => a - b)[n - 1]!;
-}
-
-/** The name index of the store as it is now, when it is built already (nothing is read). */
-export function builtNameIndex(db: Database): NameIndex | undefined {
-  return CACHES.nameIndex.peek(db);
 }
 
 /** The name index of the store as it is now (built at its first use after each change). */

@@ -18,8 +18,9 @@
  */
 import type { Database } from "bun:sqlite";
 import { slugify } from "../../entities/types.ts";
-import { andWhere, entitiesOf, escapeLike, type WhereClause } from "./filters.ts";
-import { builtNameIndex, nameIndex } from "./name-index.ts";
+import { andWhere, entitiesOf, escapeLike, type SqlValue, type WhereClause } from "./filters.ts";
+import { CACHES } from "../../store/caches.ts";
+import { type NameIndex, nameIndex } from "./name-index.ts";
 
 export type NameStrategy = "wildcard" | "wildcard-slug" | "exact" | "key" | "slug" | "key-suffix" | "partial";
 
@@ -147,7 +148,7 @@ export function resolveName(db: Database, base: WhereClause, name: string, kinds
     // With no filter, the name index (once built: a name found needs no index) knows whether an
     // entity of the kinds has the name exactly.
     if (raw.literal !== undefined && base.onlyKinds) {
-      const has = builtNameIndex(db)?.hasName(base.onlyKinds, raw.literal);
+      const has = CACHES.nameIndex.peek<NameIndex>(db)?.hasName(base.onlyKinds, raw.literal);
       if (has === false) continue;
       if (has === true) return raw;
     }
@@ -155,7 +156,7 @@ export function resolveName(db: Database, base: WhereClause, name: string, kinds
     if (!step) continue;
     const w = andWhere(base, step.clause);
     const hit = db
-      .query<{ x: number }, SqlParams>(`SELECT 1 AS x FROM ${entitiesOf(w)} WHERE ${w.sql} LIMIT 1`)
+      .query<{ x: number }, SqlValue[]>(`SELECT 1 AS x FROM ${entitiesOf(w)} WHERE ${w.sql} LIMIT 1`)
       .get(...w.params);
     if (hit) return step;
   }
@@ -193,5 +194,3 @@ function fromIndex(
   if (ids.length <= BY_ID_MAX) clause.byIds = true;
   return { how: step.how, clause };
 }
-
-type SqlParams = Array<string | number>;
