@@ -1,11 +1,8 @@
 /**
  * Structured filters → one SQL WHERE fragment over `entities e` with bound values, each parameter
- * as its entry in the filter table (src/entities/filters.ts) says (`match`). Pure.
- *
- * Strings compare case-insensitively (the columns are COLLATE NOCASE) and tolerate "-"/"_"/" "
- * spelling differences ("very rare" = "very-rare"); ranges are inclusive; list columns
- * (`classes`, `damage_types`, stored as "|a|b|") match one element exactly. Impossible or
- * malformed values (level_min > level_max, cr "abc") give a message instead of a query.
+ * as the filter table (src/entities/filters.ts) says. Pure. Strings compare case-insensitively and
+ * tolerate "-"/"_"/" " ("very rare" = "very-rare"); ranges are inclusive; list columns ("|a|b|")
+ * match one element. Impossible or malformed values give a message instead of a query.
  */
 import { FILTER_PARAMS, type TableParam } from "../../entities/filters.ts";
 import { straightApostrophes } from "../../entities/derived.ts";
@@ -20,16 +17,11 @@ export interface WhereClause {
   sql: string;
   params: SqlValue[];
   /**
-   * The clause keeps a few known ids (a name found through the name index, names.ts): its rows are
-   * read by id. Without statistics SQLite takes `kind = ?` for a handful of rows and walks the
-   * whole kind in a covering index instead (ten times slower for a lookup by key or part of a name:
-   * docs/benchmark.md, "Figures behind the code").
+   * The clause keeps a few known ids (names.ts): read by id, as SQLite without statistics would walk
+   * the whole kind in a covering index (docs/benchmark.md, "Figures behind the code").
    */
   byIds?: true;
-  /**
-   * The clause is exactly "the answering entities of these kinds" (buildFilterWhere with no
-   * filter and no documents), which the name index holds (names.ts). Lost by andWhere.
-   */
+  /** The clause is exactly "the answering entities of these kinds", which the name index holds. Lost by andWhere. */
   onlyKinds?: readonly string[];
 }
 
@@ -49,9 +41,7 @@ export function andWhere(...clauses: WhereClause[]): WhereClause {
   return out;
 }
 
-/**
- * `entities e` as the FROM of a query over `where`: by rowid when the clause keeps a few known ids (WhereClause.byIds).
- */
+/** `entities e` as the FROM of a query over `where`: by rowid when the clause keeps a few known ids. */
 export function entitiesOf(where: WhereClause): string {
   return where.byIds ? "entities e NOT INDEXED" : "entities e";
 }
@@ -81,11 +71,9 @@ export function vocabularyVariants(raw: string): string[] {
 }
 
 /**
- * Casting time as people write it → the stored spellings it may match. The normalized vocabulary
- * is "1 action", "1 bonus action", "1 reaction", "1 minute", "10 minutes", "1 hour", ...
- * ("action", "Bonus Action", "1minute", "bonus-action", "1 reaction, which you take when..." all
- * resolve; the first variant is the normalizer's own spelling). Raw upstream spellings
- * ("action", "bonus-action", "1minute") are included in case a source stored them unnormalized.
+ * Casting time as people write it ("action", "Bonus Action", "1minute") → the stored spellings it
+ * may match: the normalizer's own first ("1 bonus action"), then raw upstream spellings in case a
+ * source stored them unnormalized.
  */
 export function castingTimeVariants(raw: string): string[] {
   let s = raw.trim().toLowerCase().replace(/[-_]+/g, " ").replace(/\s+/g, " ");
@@ -127,10 +115,6 @@ function listHas(col: string, raw: string): WhereClause {
   return { sql: parts.join(" OR "), params };
 }
 
-function blank(s: unknown): boolean {
-  return typeof s !== "string" || s.trim() === "";
-}
-
 /** A parameter's value as its input type reads it, or a message. */
 function paramValue(
   p: TableParam,
@@ -161,7 +145,7 @@ function paramValue(
     case "values":
       return { ok: true, v: raw };
     default:
-      return blank(raw) ? undefined : { ok: true, v: raw };
+      return typeof raw !== "string" || raw.trim() === "" ? undefined : { ok: true, v: raw };
   }
 }
 
@@ -251,13 +235,8 @@ export function buildFilterWhere(
     if (p.match !== "at_least") continue;
     const max = [...read.keys()].find((q) => q.match === "at_most" && q.column === p.column);
     if (max && (v as number) > (read.get(max) as number)) {
-      return {
-        ok: false,
-        message:
-          `${p.name} (${String(v)}) is greater than ` +
-          `${max.name} (${String(read.get(max))}), ` +
-          `so nothing can match.`,
-      };
+      const message = `${p.name} (${String(v)}) is greater than ${max.name} (${String(read.get(max))}), so`;
+      return { ok: false, message: `${message} nothing can match.` };
     }
   }
   for (const [p, v] of read) {

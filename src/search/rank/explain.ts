@@ -23,15 +23,11 @@ import {
 } from "../filter/filters.ts";
 import type { StructuredFilters } from "../types.ts";
 
-/**
- * Filters whose value is free text checked against the values the store holds (the filter
- * table's `key` and `dice` parameters): filter → column, list-valued.
- */
-const FREE_TEXT: ReadonlyMap<string, { col: string; list: boolean }> = new Map(
-  FILTER_PARAMS.filter((p) => p.input.type === "key" || p.input.type === "dice").map((p) => [
-    p.name,
-    { col: p.column.column, list: p.match === "has" || p.match === "has_all" || p.match === "namesake_has_words" },
-  ]),
+const isList = (p: TableParam) => p.match === "has" || p.match === "has_all" || p.match === "namesake_has_words";
+
+/** Filters whose free-text value is checked against the values the store holds (`key` and `dice` inputs). */
+const FREE_TEXT: ReadonlyMap<string, TableParam> = new Map(
+  FILTER_PARAMS.filter((p) => p.input.type === "key" || p.input.type === "dice").map((p) => [p.name, p]),
 );
 
 function count(db: Database, where: WhereClause): number {
@@ -73,30 +69,21 @@ function columnValues(
  * parameters read from stat blocks (`casts`, `inflicts`, `trait`).
  */
 export function storedFilterValues(db: Database, p: TableParam): Array<{ v: string; n: number }> {
-  const list = p.match === "has" || p.match === "has_all" || p.match === "namesake_has_words";
-  return columnValues(db, p.column.kinds, p.column.column, list);
+  return columnValues(db, p.column.kinds, p.column.column, isList(p));
 }
 
 /** The values nearest to `raw`: containing it or within a few edits, else the most common; at most `max`. */
 export function nearestValues(raw: string, values: ReadonlyArray<{ v: string; n: number }>, max = 6): string[] {
   const want = raw.trim().toLowerCase();
+  const limit = Math.max(2, Math.floor(want.length / 3));
   const scored = values
-    .map((x) => {
-      const d =
-        x.v.includes(want) || want.includes(x.v)
-          ? 0
-          : editDistance(want, x.v, Math.max(2, Math.floor(want.length / 3)));
-      return { ...x, d };
-    })
-    .filter((x) => x.d <= Math.max(2, Math.floor(want.length / 3)))
+    .map((x) => ({ ...x, d: x.v.includes(want) || want.includes(x.v) ? 0 : editDistance(want, x.v, limit) }))
+    .filter((x) => x.d <= limit)
     .sort((a, b) => a.d - b.d || b.n - a.n);
-  const picked = (scored.length ? scored : values).slice(0, max).map((x) => x.v);
-  return picked;
+  return (scored.length ? scored : values).slice(0, max).map((x) => x.v);
 }
 
-function show(v: unknown): string {
-  return JSON.stringify(v);
-}
+const show = (v: unknown): string => JSON.stringify(v);
 
 export interface EmptyContext {
   kinds: readonly EntityKind[];
@@ -116,12 +103,12 @@ export function explainFilters(db: Database, c: EmptyContext): string | undefine
   const withName = (w: WhereClause) => (c.name ? andWhere(w, c.name.clause) : w);
   // A free-text value no entity of these kinds holds at all.
   for (const [k, v] of given) {
-    const spec = FREE_TEXT.get(k);
-    if (!spec || typeof v !== "string") continue;
+    const p = FREE_TEXT.get(k);
+    if (!p || typeof v !== "string") continue;
     const alone = buildFilterWhere(c.kinds, { [k]: v } as StructuredFilters, null);
     if (alone.ok && count(db, alone.where) === 0) {
       const probe = k === "casting_time" ? (castingTimeVariants(v)[0] ?? v) : v;
-      const near = nearestValues(probe, columnValues(db, c.kinds, spec.col, spec.list));
+      const near = nearestValues(probe, columnValues(db, c.kinds, p.column.column, isList(p)));
       return (
         `No ${kindWords(c.kinds)} ` +
         `has ${k} ${show(v)}.${near.length ? ` Nearest valid values: ${near.map(show).join(", ")}.` : ""}`
@@ -201,8 +188,7 @@ export function closestNames(
 /** Why a name matched nothing (closest names, when any). */
 export function explainName(db: Database, c: EmptyContext, name: string): string {
   const near = closestNames(db, c.kinds, c.documentKeys, name);
-  const what = kindWords(c.kinds);
-  const base = `No ${what} is named ${show(name)}.`;
+  const base = `No ${kindWords(c.kinds)} is named ${show(name)}.`;
   if (near.length === 0) return `${base} Try \`search\` with the words you remember.`;
-  return `${base} Did you mean ${near.map((n) => show(n)).join(" or ")}?`;
+  return `${base} Did you mean ${near.map(show).join(" or ")}?`;
 }
