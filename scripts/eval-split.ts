@@ -4,7 +4,7 @@
  * and kept when the held-out half improves; the report leads with the held-out figures. Pure
  * (formatting and choosing), no I/O.
  */
-import type { Fusion, RankingProfile } from "../src/search/rank/fusion.ts";
+import type { Fusion, RankingProfile } from "../src/search/types.ts";
 import { MODES, summarize, type Mode, type Summary } from "./eval-metrics.ts";
 import { devSummary } from "./eval-dev.ts";
 import { isTuneQuery, queryClass, type SplitFigures, summaries, summaryLines } from "./eval-compare.ts";

@@ -64,7 +64,7 @@ import {
 import { DEV_SET } from "./eval-dev.ts";
 import { timeQueries } from "./eval-timing.ts";
 import { splitFigures, splitLines, tunePerTool } from "./eval-split.ts";
-import type { Fusion } from "../src/search/rank/fusion.ts";
+import type { Fusion } from "../src/search/types.ts";
 import { fileSha256 } from "../src/search/model/model-source.ts";
 import { catalogModelByOnnx, readManifest } from "../src/search/model/model-manifest.ts";
 import { checkModel } from "../src/search/model/model-reference.ts";

@@ -26,8 +26,9 @@ import { resolveName } from "./filter/names.ts";
 import { presentHits } from "./rank/present.ts";
 import { semanticLeg } from "./rank/semantic-leg.ts";
 import { preferCounterparts } from "./rank/counterparts.ts";
-import { DEFAULT_FUSION, type FusionMethod, fusionFor } from "./rank/fusion.ts";
+import { DEFAULT_FUSION, fusionFor } from "./rank/fusion.ts";
 import type {
+  FusionMethod,
   RankingMode,
   RankingProfile,
   SearchHit,

@@ -5,7 +5,8 @@ export type { StructuredFilters } from "../entities/filters.ts";
 import type { StructuredFilters } from "../entities/filters.ts";
 
 /** What a search tool ranks for (rank/fusion.ts keeps the fusion constants per profile). */
-export type RankingProfile = "spell" | "creature" | "equipment" | "character_option" | "rule" | "all";
+export const RANKING_PROFILES = ["spell", "creature", "equipment", "character_option", "rule", "all"] as const;
+export type RankingProfile = (typeof RANKING_PROFILES)[number];
 
 export interface SearchQuery {
   kinds: readonly EntityKind[];

@@ -1,26 +1,10 @@
 /**
  * How the two legs of a ranked search are fused, per search tool, in one place. Reciprocal rank
- * fusion: score = Σ weight / (k + rank) over the lexical and the vector list. A small k lets a
- * leg's first few places count more than a middling place in both legs; a weight above 1 trusts
- * that leg more.
- *
- * The values are tuned by `bun run eval` on its fixed training half of the queries only and kept
- * when the held-out half improves (docs/eval.md, "Fusion per tool"). A tool without its own entry
- * uses the default.
+ * fusion: score = Σ weight / (k + rank) over the lexical and the vector list; a small k lets a
+ * leg's first places count more than a middling place in both. The values are tuned by `bun run
+ * eval` on its training half and kept when the held-out half improves (docs/eval.md).
  */
-import type { Fusion, RankingProfile } from "../types.ts";
-
-/** The shapes live with the search contracts (types.ts): the search context names them too. */
-export type { Fusion, FusionMethod, RankingProfile } from "../types.ts";
-
-export const RANKING_PROFILES: readonly RankingProfile[] = [
-  "spell",
-  "creature",
-  "equipment",
-  "character_option",
-  "rule",
-  "all",
-];
+import { type Fusion, RANKING_PROFILES, type RankingProfile } from "../types.ts";
 
 /**
  * RRF k 20, equal weights (measured over the whole query set before), and the core prior 0.25: the
@@ -58,9 +42,7 @@ export const FUSION_BY_PROFILE: Readonly<Partial<Record<RankingProfile, Fusion>>
   character_option: { ...DEFAULT_FUSION, coreBoost: 0.5 },
 };
 
-/**
- * The fusion for a profile (the default when it has none), with `override`'s fields on top (the eval's tuning grid).
- */
+/** The fusion for a profile (the default when it has none), with `override`'s fields on top (the eval's grid). */
 export function fusionFor(profile: RankingProfile | undefined, override?: Partial<Fusion>): Fusion {
   return { ...DEFAULT_FUSION, ...(profile ? FUSION_BY_PROFILE[profile] : undefined), ...override };
 }
