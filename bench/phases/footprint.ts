@@ -4,7 +4,7 @@
  */
 import { Database } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
-import { indexPaths } from "../../src/search/index/vector-index.ts";
+import { indexPaths } from "../../src/search/index/vector-index-file.ts";
 
 export interface DiskFootprint {
   /** Database file after a checkpoint (WAL folded in). */

@@ -1,7 +1,4 @@
-/**
- * What a search needs: the store, the (lazy) embedding model, the vector backend and the
- * embedding timeout. Built once by the server / CLI and passed to `runSearch`.
- */
+/** What a search needs, built once by the server / CLI and passed to `runSearch`. */
 import type { Store } from "../store/db.ts";
 import type { EmbedderProvider, Fusion, VectorIndex } from "./types.ts";
 
@@ -11,10 +8,7 @@ export interface Neighbor {
   similarity: number;
 }
 
-/**
- * Where the vector leg finds neighbours. Both methods are for the vectors of one model
- * (`modelId` = the embedder's id); anything else stored is ignored.
- */
+/** Where the vector leg finds neighbours among the vectors of one model (`modelId` = the embedder's id). */
 export interface VectorBackend {
   /** Exact cosine similarity of `query` to the stored vectors of `ids`; best `k`, best first. */
   exactSearch(modelId: string, query: Float32Array, ids: readonly number[], k: number): Neighbor[];
@@ -27,12 +21,12 @@ export interface VectorBackend {
 export interface SearchContext {
   store: Store;
   embedder: EmbedderProvider;
-  /** Default: `storeVectorBackend(store)` (semantic-leg.ts over vector-index.ts). Tests may inject one. */
+  /** Default: `storeVectorBackend(store)` (semantic-leg.ts). Tests may inject one. */
   vectors?: VectorBackend;
   /** Give up on the query embedding after this long and rank lexically. */
   embeddingTimeoutMs: number;
   /** Candidate sets up to this size are ranked by exact cosine; larger ones by HNSW (default 2000). */
   exactSearchMax?: number;
-  /** Fusion constants over every profile's own (rank/fusion.ts): `bun run eval`'s tuning grid. */
+  /** Fusion constants over every profile's own: `bun run eval`'s tuning grid. */
   fusion?: Partial<Fusion>;
 }

@@ -31,12 +31,12 @@ function read(db: Database): EmbedLease | undefined {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` runs (EPERM: it exists, owned by someone else). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    // EPERM: it exists, owned by someone else.
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }

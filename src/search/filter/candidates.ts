@@ -1,10 +1,6 @@
 /**
- * The candidates of a ranked search: the entity ids satisfying the query's WHERE clause (kinds,
- * filters, documents, name), computed once per search and shared by both legs — the lexical leg
- * keeps the FTS5 matches that are candidates, the vector leg counts them, ranks them exactly or
- * filters the HNSW neighbours with them. Membership is a bitmap lookup, not a query.
- *
- * Sets are remembered per WHERE clause until the store changes (a few of them: the same tool
+ * The candidates of a ranked search: the entity ids satisfying its WHERE clause, shared by both
+ * legs; membership is a bitmap lookup. Remembered per clause until the store changes (the same tool
  * searches the same kinds again and again).
  */
 import { CACHES } from "../../store/caches.ts";

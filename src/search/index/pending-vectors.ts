@@ -1,8 +1,7 @@
 /**
  * Entities without a current vector (an embedding run killed midway, an import with --no-embed):
- * semantic ranking then only knows part of the store. Detected after a server's first meaning
- * question and filled in the background (ingest/fill-pending.ts); meanwhile hybrid answers say the ranking is partial
- * (`withPendingNote`). `lorekeeper doctor` reports them and `doctor --repair` fills them.
+ * filled in the background after a server's first meaning question (ingest/fill-pending.ts);
+ * meanwhile hybrid answers say the ranking is partial (`withPendingNote`).
  */
 import type { Database } from "bun:sqlite";
 import { countPendingVectors, getEmbeddingMeta } from "../../store/vectors.ts";

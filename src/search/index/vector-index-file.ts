@@ -1,16 +1,14 @@
 /**
- * The HNSW index on disk: `<db>.usearch` (usearch's own format) plus `<db>.usearch.json`, a sidecar
- * with the model id, dimension, the (entity id, content hash) entries the index holds, a checksum
- * of those entries, and the byte size and hash of the index file.
- *
- * usearch aborts the whole process on a damaged file (std::bad_alloc), so a file is only handed to
- * `Index.load` after its size and hash match the sidecar. Saves are atomic (temp file + rename).
+ * The HNSW index on disk: `<db>.usearch` (usearch's format) and the sidecar `<db>.usearch.json`
+ * (model, dimension, entries, and the file's size and hash). usearch aborts the whole process on a
+ * damaged file, so a file is handed to it only once its size and hash match. Saves are atomic.
  */
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import type { Index } from "usearch";
+import { alive } from "../../store/embed-lease.ts";
 
-export const SIDECAR_FORMAT = 1;
+const SIDECAR_FORMAT = 1;
 
 export interface IndexSidecar {
   format: number;
@@ -43,16 +41,14 @@ export function hashPrefix(contentHash: string): string {
   return contentHash.slice(0, 12);
 }
 
-export function entriesChecksum(entries: Iterable<[number, string]>): string {
+function entriesChecksum(entries: Iterable<[number, string]>): string {
   const sorted = [...entries].sort((a, b) => a[0] - b[0]);
   const h = new Bun.CryptoHasher("sha1");
   for (const [id, hash] of sorted) h.update(`${id}:${hash}\n`);
   return h.digest("hex");
 }
 
-function fileHash(bytes: Uint8Array): string {
-  return Bun.hash(bytes).toString(16);
-}
+const fileHash = (bytes: Uint8Array): string => Bun.hash(bytes).toString(16);
 
 /** The sidecar, or why it cannot be used. */
 export function readSidecar(paths: IndexPaths): IndexSidecar | { problem: string } {
@@ -93,15 +89,6 @@ export function verifyIndexFile(paths: IndexPaths, sidecar: IndexSidecar): strin
   return undefined;
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Remove temp files left by saves that never finished (a process killed mid-save): those of
  * processes no longer running, and any older than an hour. Returns how many were removed.
@@ -123,7 +110,7 @@ export function removeStaleTempFiles(paths: IndexPaths): number {
     const file = join(dir, f);
     try {
       const old = Date.now() - statSync(file).mtimeMs > 3_600_000;
-      if (pid === process.pid || (processAlive(pid) && !old)) continue;
+      if (pid === process.pid || (alive(pid) && !old)) continue;
       rmSync(file, { force: true });
       removed++;
     } catch {

@@ -20,7 +20,6 @@ import {
 } from "../../store/vectors.ts";
 import type { VectorIndex } from "../types.ts";
 import type { Neighbor } from "../context.ts";
-export { indexPaths } from "./vector-index-file.ts";
 import {
   hashPrefix,
   indexPaths,
@@ -124,9 +123,7 @@ export interface IndexSyncResult {
 function refresh(store: Store, st: VectorState): boolean {
   const token = changeToken(store.db);
   if (token === st.token) return false;
-  const stamps = new Map<number, string>();
-  for (const s of listVectorStamps(store.db, st.modelId)) stamps.set(s.id, s.content_hash);
-  st.stamps = stamps;
+  st.stamps = new Map(listVectorStamps(store.db, st.modelId).map((s) => [s.id, s.content_hash]));
   st.token = token;
   return true;
 }

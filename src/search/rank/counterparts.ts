@@ -1,10 +1,8 @@
 /**
- * The document preference inside rule ranking: when both SRDs hold a rule that answers and the
- * other edition's ranks above the preferred edition's, the preferred one moves up to just above
- * it (with its score). Two core rules are counterparts when their profiles name the same topics
- * (rule-profiles.json writes one topic list for an entry of both editions: SRD 5.1's "Combat
- * Sequence" and SRD 5.2's "The Order of Combat" both for surprise, initiative, turn order…), so a
- * rule only the other edition has ("Reactions") keeps the place the legs gave it.
+ * The document preference inside rule ranking: when the other edition's rule ranks above its
+ * preferred-edition counterpart, the counterpart moves up to just above it (with its score). Two
+ * core rules are counterparts when their profiles name the same topics (SRD 5.1's "Combat Sequence"
+ * and SRD 5.2's "The Order of Combat"); a rule only one edition has keeps its place.
  */
 import type { Database } from "bun:sqlite";
 import { ID_IN, idList } from "../../store/id-list.ts";

@@ -1,9 +1,7 @@
 /**
- * The vocabulary of entity names (`names_vocab`: unstemmed name words and how many entities hold
- * each), held in memory per store version for the query analysis (typo corrections, completions).
- * Reading `names_vocab` makes FTS5 walk every doclist, so the lookups the analysis makes per query
- * token (a prefix probe, an exact probe, all words of a length range) cost a few ms each in SQL;
- * here they are a binary search or a bucket. One read (a few thousand words) per store version.
+ * The vocabulary of entity names (`names_vocab`: name words and how many entities hold each) in
+ * memory per store version, for typo corrections and completions: reading `names_vocab` makes FTS5
+ * walk every doclist (a few ms per lookup in SQL); here a lookup is a binary search.
  */
 import { CACHES } from "../../store/caches.ts";
 import type { Database } from "bun:sqlite";

@@ -1,8 +1,7 @@
 /**
- * The vector leg of a ranked search: embed the query (with a timeout), then find the nearest
- * candidates — exact cosine over the candidates' stored vectors when they are few, the HNSW index
- * with growing oversampling (filtered in SQL) when they are many. Every way this can fail becomes
- * a reason string, never an exception: the caller then ranks lexically.
+ * The vector leg of a ranked search: embed the query (with a timeout), then the nearest candidates
+ * by exact cosine when they are few, else from the HNSW index with growing oversampling. Every
+ * failure becomes a reason string, never an exception: the caller then ranks lexically.
  */
 import { log } from "../../log.ts";
 import type { Store } from "../../store/db.ts";
@@ -19,10 +18,7 @@ export const EXACT_SEARCH_MAX = 2000;
 
 export type SemanticOutcome = { ok: true; neighbors: Neighbor[] } | { ok: false; reason: string };
 
-/**
- * The backend over the store (vector-index.ts): exact cosine from its in-memory vector cache, and
- * the HNSW index file beside the database (loaded, or rebuilt from `vectors` when stale).
- */
+/** The backend over the store (vector-index.ts): exact cosine and the HNSW index beside the database. */
 export function storeVectorBackend(store: Store): VectorBackend {
   return {
     exactSearch: (modelId, query, ids, k) => exactSearch(store, query, ids, modelId).slice(0, Math.max(0, k)),
@@ -72,10 +68,7 @@ async function embedQuery(
   }
 }
 
-/**
- * Nearest candidates (rows satisfying `where`) to `text`, at most `depth`, best first. `candidates`
- * = those rows when the caller has them already (runSearch shares them with the lexical leg).
- */
+/** Nearest candidates (rows satisfying `where`, or `candidates` when given) to `text`, at most `depth`, best first. */
 export async function semanticLeg(
   ctx: SearchContext,
   where: WhereClause,
