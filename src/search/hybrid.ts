@@ -13,7 +13,7 @@ import { CACHES } from "../store/caches.ts";
 import { pinVersion } from "../store/version-cache.ts";
 import { ID_IN, idList } from "../store/id-list.ts";
 import { type CandidateSet, candidateSet } from "./filter/candidates.ts";
-import { comparePreferred, type LightRow } from "./rank/collapse.ts";
+import { comparePreferred, LIGHT, type LightRow } from "./rank/collapse.ts";
 import { type Page, type PageSpec, rankedPage as pageOfRanking, structuredPage } from "./rank/page.ts";
 import { type DocumentRank, documentRank, OFFICIAL_SRDS } from "./rank/preference.ts";
 import type { SearchContext, Neighbor } from "./context.ts";
@@ -109,7 +109,7 @@ export function fuseRankings(
 
 function respond(page: Page, mode: SearchMode, messages: string[]): SearchResponse {
   const message = [...new Set(messages)].join(" ");
-  return message ? { hits: page.hits, total: page.total, mode, message } : { hits: page.hits, total: page.total, mode };
+  return { hits: page.hits, total: page.total, mode, ...(message ? { message } : {}) };
 }
 
 /**
@@ -126,8 +126,7 @@ function exactNameIds(
 ): number[] {
   const rows = db
     .query<LightRow, SqlValue[]>(
-      `SELECT e.id, e.kind, e.name, e.document_key, e.document_source, e.key FROM entities e WHERE e.kind IN ` +
-        `(${kinds.map(() => "?").join(",")}) AND e.name = ?`,
+      `SELECT ${LIGHT} FROM entities e WHERE e.kind IN (${kinds.map(() => "?").join(",")}) AND e.name = ?`,
     )
     .all(...kinds, query);
   return rows

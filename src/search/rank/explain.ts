@@ -13,14 +13,8 @@ import type { EntityKind } from "../../entities/types.ts";
 import { CACHES } from "../../store/caches.ts";
 import { editDistance } from "./fuzzy.ts";
 import { nameIndex } from "../filter/name-index.ts";
-import {
-  andWhere,
-  buildFilterWhere,
-  castingTimeVariants,
-  entitiesOf,
-  type SqlValue,
-  type WhereClause,
-} from "../filter/filters.ts";
+import { countOf } from "./page-order.ts";
+import { andWhere, buildFilterWhere, castingTimeVariants, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import type { StructuredFilters } from "../types.ts";
 
 const isList = (p: TableParam) => p.match === "has" || p.match === "has_all" || p.match === "namesake_has_words";
@@ -30,13 +24,7 @@ const FREE_TEXT: ReadonlyMap<string, TableParam> = new Map(
   FILTER_PARAMS.filter((p) => p.input.type === "key" || p.input.type === "dice").map((p) => [p.name, p]),
 );
 
-function count(db: Database, where: WhereClause): number {
-  return (
-    db
-      .query<{ n: number }, SqlValue[]>(`SELECT COUNT(*) AS n FROM ${entitiesOf(where)} WHERE ${where.sql}`)
-      .get(...where.params)?.n ?? 0
-  );
-}
+const count = (db: Database, where: WhereClause): number => countOf(db, where, false);
 
 function kindWords(kinds: readonly EntityKind[]): string {
   return kinds.length === 1 ? kinds[0]!.replace(/_/g, " ") : "entry";
