@@ -6,7 +6,7 @@ import { log } from "../log.ts";
 import type { ToolDef } from "./kit/define.ts";
 import { defineTool } from "./kit/define.ts";
 import { closestNames } from "../search/rank/explain.ts";
-import { normalizePreference, OFFICIAL_SRDS } from "../search/rank/preference.ts";
+import { normalizePreference, OFFICIAL_SRDS } from "../entities/preference.ts";
 import { candidatePool, EDITION_DOC, findCreature, toMonster } from "./encounter/creatures.ts";
 import {
   describeParty,

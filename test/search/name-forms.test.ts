@@ -3,10 +3,11 @@
  * section).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { groupRows, LIGHT, nameForm, type LightRow } from "../../src/search/rank/collapse.ts";
+import { groupRows, LIGHT, type LightRow } from "../../src/search/rank/collapse.ts";
+import { nameForm } from "../../src/entities/name-form.ts";
 import type { SqlValue } from "../../src/search/filter/filters.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
-import { documentRank } from "../../src/search/rank/preference.ts";
+import { documentRank } from "../../src/entities/preference.ts";
 import type { SearchQuery } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
 import { makeEntity, makeStore, reopenedAfter, undoMigration11, undoMigration8 } from "../support/entities.ts";

@@ -12,7 +12,7 @@ import { resolveName } from "../../src/search/filter/names.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
 import { sameFormRows } from "../../src/search/rank/collapse.ts";
 import { exactNameGroups, groupNames, type PageSpec } from "../../src/search/rank/page-order.ts";
-import { documentRank } from "../../src/search/rank/preference.ts";
+import { documentRank } from "../../src/entities/preference.ts";
 import type { StructuredFilters } from "../../src/search/types.ts";
 import { makeEntity, makeStore } from "../support/entities.ts";
 import { ctxOf } from "./helpers.ts";

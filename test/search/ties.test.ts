@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { rankedPage, tiesPreferred } from "../../src/search/rank/page.ts";
-import { documentRank } from "../../src/search/rank/preference.ts";
+import { documentRank } from "../../src/entities/preference.ts";
 import { openStore } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { contentType, raw, run } from "../entities/fixtures.ts";

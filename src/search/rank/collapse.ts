@@ -8,9 +8,7 @@ import type { Database } from "bun:sqlite";
 import { ID_IN, idList } from "../../store/id-list.ts";
 import { nocase, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import { nameForm } from "../../entities/name-form.ts";
-import { comparePreferred, type DocumentRank } from "./preference.ts";
-
-export { comparePreferred, nameForm };
+import { comparePreferred, type DocumentRank } from "../../entities/preference.ts";
 
 /** The identity of one stored entity, enough to group and rank it. */
 export interface LightRow {

@@ -10,7 +10,7 @@ import { rankPreference } from "../../store/canonical.ts";
 import { andWhere, entitiesOf, nocase, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import { nameForm } from "../../entities/name-form.ts";
 import { type FormRow, formRowsOfName } from "./collapse.ts";
-import type { DocumentRank } from "./preference.ts";
+import type { DocumentRank } from "../../entities/preference.ts";
 import type { Fusion, SearchQuery } from "../types.ts";
 
 export interface PageSpec {

@@ -24,7 +24,7 @@ import {
   sameNameRows,
 } from "./collapse.ts";
 import { entitiesOf, type SqlValue, type WhereClause } from "../filter/filters.ts";
-import type { DocumentRank } from "./preference.ts";
+import type { DocumentRank } from "../../entities/preference.ts";
 import type { DocumentSource, Entity, EntityKind } from "../../entities/types.ts";
 import type { OtherVersion, SearchHit } from "../types.ts";
 import { countOf, exactNameGroups, groupNames, hasNameForms, leadOrder, type PageSpec } from "./page-order.ts";

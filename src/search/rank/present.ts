@@ -9,7 +9,7 @@
 import type { Database } from "bun:sqlite";
 import { isMagicItem } from "../../entities/derived.ts";
 import { documentPreference, withWording } from "../../entities/editions.ts";
-import { normalizePreference, OFFICIAL_SRDS } from "./preference.ts";
+import { normalizePreference, OFFICIAL_SRDS } from "../../entities/preference.ts";
 import type { Entity, JsonObject } from "../../entities/types.ts";
 import { entityUri } from "../../entities/uri.ts";
 import { duplicatesOf, mergeDuplicates } from "../../store/duplicates.ts";

@@ -5,7 +5,7 @@
  * Nothing is made ahead. Answers are the same either way (test/tools/compact-bodies.test.ts).
  */
 import type { Database } from "bun:sqlite";
-import { documentRank } from "../../search/rank/preference.ts";
+import { documentRank } from "../../entities/preference.ts";
 import { CACHES } from "../../store/caches.ts";
 import type { VersionMemo } from "../../store/version-cache.ts";
 

@@ -5,7 +5,7 @@
 import type { Database } from "bun:sqlite";
 import { type Entity, formatCr, type JsonObject } from "../../entities/types.ts";
 import { entityUri, parseUriKey } from "../../entities/uri.ts";
-import { documentRank } from "../../search/rank/preference.ts";
+import { documentRank } from "../../entities/preference.ts";
 import { type EntityRow, getEntityByKey, getEntityBySourceKey, rowToEntity } from "../../store/entities.ts";
 import type { SearchQuery, SearchResponse } from "../../search/types.ts";
 import type { Monster } from "./math.ts";

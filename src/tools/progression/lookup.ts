@@ -10,7 +10,7 @@ import { resolveDocumentKey } from "../../entities/normalize/documents.ts";
 import { type Entity, slugify } from "../../entities/types.ts";
 import { type EntityRow, rowToEntity } from "../../store/entities.ts";
 import { entityUri, parseUriKey } from "../../entities/uri.ts";
-import { documentRank } from "../../search/rank/preference.ts";
+import { documentRank } from "../../entities/preference.ts";
 import { srd51Columns } from "./srd-columns.ts";
 import { buildProgression, type LevelRow, parseMarkdownTable } from "./table.ts";
 

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { formsByKind, groupRows, type LightRow } from "../../../src/search/rank/collapse.ts";
 import { nearestValues } from "../../../src/search/rank/explain.ts";
-import { documentRank, normalizePreference } from "../../../src/search/rank/preference.ts";
+import { documentRank, normalizePreference } from "../../../src/entities/preference.ts";
 import { leanSchema } from "../../../src/tools/kit/lean-schema.ts";
 import { firstSentence } from "../../../src/tools/answer/rows.ts";
 

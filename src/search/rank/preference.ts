@@ -1,8 +1,0 @@
-/** The document preference (entities/preference.ts: the store keeps each entity's place by it too). */
-export {
-  comparePreferred,
-  documentRank,
-  type DocumentRank,
-  normalizePreference,
-  OFFICIAL_SRDS,
-} from "../../entities/preference.ts";
