@@ -152,7 +152,6 @@ function corePrior(
 ): ((id: number) => number) | undefined {
   if (!(boost > 0) && !(editionBoost > 0)) return undefined;
   const ids = [...new Set(lists.flatMap((l) => l.ids))];
-  const prior = new Map<number, number>();
   const docs = [...new Set([...rank.preferred, ...OFFICIAL_SRDS])];
   const edition = preferredSrd(rank);
   const rows = db
@@ -162,7 +161,9 @@ function corePrior(
     )
     .values(idList(ids), ...docs);
   const core = 1 + Math.max(0, boost);
-  for (const [id, doc] of rows) prior.set(Number(id), core * (doc === edition ? 1 + Math.max(0, editionBoost) : 1));
+  const prior = new Map(
+    rows.map(([id, doc]) => [Number(id), core * (doc === edition ? 1 + Math.max(0, editionBoost) : 1)]),
+  );
   return (id) => prior.get(id) ?? 1;
 }
 
@@ -191,7 +192,6 @@ async function rankedPage(
   ctx: SearchContext,
   q: { where: WhereClause; kinds: readonly EntityKind[]; page: PageSpec; profile?: RankingProfile | undefined },
   search: string,
-  limit: number,
   ranking: RankingMode,
   messages: string[],
   /** What the caller does to the page (presentHits), in the same synchronous step as the page itself. */
@@ -199,7 +199,7 @@ async function rankedPage(
 ): Promise<SearchResponse> {
   const db = ctx.store.db;
   const { where, kinds } = q;
-  const depth = legDepth(limit);
+  const depth = legDepth(q.page.limit);
   // The store's version is read once for each synchronous half, before the query embedding (the pin
   // of runSearch, which this step runs in) and after it (below).
   const analysis = analyzeQuery(db, search);
@@ -355,7 +355,6 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
     ctx,
     { where, kinds: q.kinds, page, profile: q.profile },
     search,
-    limit,
     q.ranking ?? "hybrid",
     messages,
     shown,
