@@ -28,7 +28,6 @@ import type { DocumentRank } from "../../entities/preference.ts";
 import type { DocumentSource, Entity, EntityKind } from "../../entities/types.ts";
 import type { OtherVersion, SearchHit } from "../types.ts";
 import { countOf, exactNameGroups, groupNames, hasNameForms, leadOrder, type PageSpec } from "./page-order.ts";
-import { hasIndex } from "../../store/db.ts";
 
 export type { PageSpec } from "./page-order.ts";
 
@@ -109,32 +108,12 @@ function load(
   return hits;
 }
 
-/**
- * The versions of the page's names that satisfy `where`, in a store without stored name forms:
- * from the covering listing index, one seek per name, no row read. By id the rows themselves are
- * read, and the columns added after `text` and `data` (dup_of, group_rank, derived filters) sit
- * past those long values: SQLite walks their overflow pages for each row. NOT INDEXED keeps
- * SQLite from scanning a filter's index instead.
- */
-function satisfyingOfNames(
-  db: Database,
-  where: WhereClause,
-  names: ReadonlyArray<{ kind: string; name: string }>,
-  all: readonly LightRow[],
-): Set<number> {
-  if (!hasIndex(db, "entities_listing")) {
-    if (all.length === 0) return new Set();
-    const rows = db
-      .query<[number], SqlValue[]>(`SELECT e.id FROM entities e NOT INDEXED WHERE e.id ${ID_IN} AND (${where.sql})`)
-      .values(idList(all.map((r) => r.id)), ...where.params);
-    return new Set(rows.map((r) => Number(r[0])));
-  }
-  const q = db.query<[number], SqlValue[]>(
-    `SELECT e.id FROM entities e INDEXED BY entities_listing WHERE e.kind = ? AND e.name = ? AND (${where.sql})`,
-  );
-  const out = new Set<number>();
-  for (const n of names) for (const r of q.values(n.kind, n.name, ...where.params)) out.add(Number(r[0]));
-  return out;
+/** The ids among `rows` that satisfy `where` (by rowid: NOT INDEXED keeps SQLite from scanning a filter's index). */
+function satisfying(db: Database, where: WhereClause, rows: readonly LightRow[]): Set<number> {
+  if (rows.length === 0) return new Set();
+  const sql = `SELECT e.id FROM entities e NOT INDEXED WHERE e.id ${ID_IN} AND (${where.sql})`;
+  const ids = db.query<[number], SqlValue[]>(sql).values(idList(rows.map((r) => r.id)), ...where.params);
+  return new Set(ids.map((r) => Number(r[0])));
 }
 
 /**
@@ -189,7 +168,7 @@ function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
     kept = rows.filter((r) => r.ok);
   } else {
     all = sameNameRows(db, () => true, names);
-    const keep = satisfyingOfNames(db, where, names, all);
+    const keep = satisfying(db, where, all);
     kept = all.filter((r) => keep.has(r.id));
   }
   const byGroup = Map.groupBy(kept, keyOf);
