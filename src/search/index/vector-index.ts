@@ -196,22 +196,7 @@ function loadFile(store: Store, st: Pick<VectorState, "modelId" | "dim">): HnswV
   return idx;
 }
 
-function cosine(a: Float32Array, b: Float32Array): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
-}
-
-/**
- * What is wrong with the index file beside the store, checked as a search loads it (sizes, hashes, sampled vectors);
- * undefined when usable.
- */
+/** What is wrong with the index file beside the store (sizes, hashes, sampled vectors); undefined when usable. */
 export function savedIndexProblem(store: Store, modelId: string, dim: number): string | undefined {
   const r = loadFile(store, { modelId, dim });
   return typeof r === "string" ? r : undefined;
@@ -239,13 +224,13 @@ function sampleMismatch(store: Store, modelId: string, dim: number, idx: HnswVec
     const hits = idx.search(row.vector, 10).filter((h) => h.similarity >= 0.99);
     if (hits.some((h) => h.id === id)) continue;
     // Texts that embed alike crowd the first hits: one whose stored vector is (nearly) this one is as good.
-    const near = readVectorRows(
-      store.db,
-      modelId,
+    const near = exactSearch(
+      store,
+      row.vector,
       hits.map((h) => h.id),
-      dim,
+      modelId,
     );
-    if ([...near.values()].some((o) => cosine(o.vector, row.vector) >= 0.999)) continue;
+    if (near.some((o) => o.similarity >= 0.999)) continue;
     bad++;
   }
   // HNSW search is approximate (a graph with many removals can miss an entry now and then): a file is
