@@ -9,6 +9,8 @@ import type { Database } from "bun:sqlite";
 import { CACHES } from "../../store/caches.ts";
 import { nocase } from "./filters.ts";
 
+export type NameRow = { id: number; kind: string; name: string; slug: string; key: string };
+
 /** Edit distance of a and b, or more than `max` once it must exceed it (rank/fuzzy.ts). */
 export type EditDistance = (a: string, b: string, max: number) => number;
 
@@ -115,7 +117,7 @@ export class NameIndex {
   private counts?: Uint32Array;
   private readonly touched: number[] = [];
 
-  constructor(rows: ReadonlyArray<{ id: number; kind: string; name: string; slug: string; key: string }>) {
+  constructor(rows: readonly NameRow[]) {
     for (const [kind, list] of Map.groupBy(rows, (r) => r.kind)) {
       this.kindBits.set(kind, 2 ** Math.min(this.kindBits.size, 30));
       const keys = Map.groupBy(list, (r) => nocase(r.key));
@@ -262,11 +264,7 @@ export function nameIndex(db: Database): NameIndex {
     db,
     () =>
       new NameIndex(
-        db
-          .query<{ id: number; kind: string; name: string; slug: string; key: string }, []>(
-            "SELECT id, kind, name, slug, key FROM entities WHERE dup_of IS NULL ORDER BY id",
-          )
-          .all(),
+        db.query<NameRow, []>("SELECT id, kind, name, slug, key FROM entities WHERE dup_of IS NULL ORDER BY id").all(),
       ),
   );
 }

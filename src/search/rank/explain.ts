@@ -12,7 +12,7 @@ import { FILTER_PARAMS, type TableParam } from "../../entities/filters.ts";
 import type { EntityKind } from "../../entities/types.ts";
 import { CACHES } from "../../store/caches.ts";
 import { editDistance } from "./fuzzy.ts";
-import { nameIndex } from "../filter/name-index.ts";
+import { NameIndex, type NameRow, nameIndex } from "../filter/name-index.ts";
 import { countOf } from "./page-order.ts";
 import { andWhere, buildFilterWhere, castingTimeVariants, type SqlValue, type WhereClause } from "../filter/filters.ts";
 import type { StructuredFilters } from "../types.ts";
@@ -129,20 +129,17 @@ export function explainFilters(db: Database, c: EmptyContext): string | undefine
   return undefined;
 }
 
-/** All distinct names of some kinds (remembered). */
-function names(db: Database, kinds: readonly EntityKind[], documentKeys: readonly string[] | null): string[] {
-  const docs = documentKeys ?? [];
-  return CACHES.kindNames.get(db, `${kinds.join(",")}\u0000${docs.join(",")}`, () => {
+/** The name index of some kinds' answering entities in some documents (remembered). */
+function documentsNameIndex(db: Database, kinds: readonly EntityKind[], documentKeys: readonly string[]): NameIndex {
+  return CACHES.kindNames.get(db, `${kinds.join(",")}\u0000${documentKeys.join(",")}`, () => {
     const w = buildFilterWhere(kinds, {}, documentKeys);
-    if (!w.ok) return [];
-    return db
-      .query<{ name: string }, SqlValue[]>(`SELECT DISTINCT e.name AS name FROM entities e WHERE ${w.where.sql}`)
-      .all(...w.where.params)
-      .map((r) => r.name);
+    if (!w.ok) return new NameIndex([]);
+    const sql = `SELECT e.id, e.kind, e.name, e.slug, e.key FROM entities e WHERE ${w.where.sql} ORDER BY e.id`;
+    return new NameIndex(db.query<NameRow, SqlValue[]>(sql).all(...w.where.params));
   });
 }
 
-/** The names closest to `name` (a few edits, or sharing its words), best first, at most `max`. */
+/** The names closest to `name` (a few edits), best first, at most `max`. */
 export function closestNames(
   db: Database,
   kinds: readonly EntityKind[],
@@ -153,24 +150,9 @@ export function closestNames(
   const want = name.trim().toLowerCase().replace(/[*%]/g, "");
   if (want.length < 3) return [];
   const limit = Math.max(2, Math.floor(want.length / 4));
-  // Any document: from the in-memory name index, without computing a distance to every name.
-  if (documentKeys === null) return nameIndex(db).closest(kinds, want, limit, max, editDistance);
-  const found: Array<{ name: string; d: number }> = [];
-  const seen = new Set<string>();
-  for (const n of names(db, kinds, documentKeys)) {
-    const low = n.toLowerCase();
-    if (seen.has(low)) continue;
-    if (Math.abs(low.length - want.length) > limit) continue;
-    const d = editDistance(want, low, limit);
-    if (d <= limit) {
-      seen.add(low);
-      found.push({ name: n, d });
-    }
-  }
-  return found
-    .sort((a, b) => a.d - b.d || a.name.localeCompare(b.name))
-    .slice(0, max)
-    .map((f) => f.name);
+  // From an in-memory name index, without computing a distance to every name.
+  const index = documentKeys === null ? nameIndex(db) : documentsNameIndex(db, kinds, documentKeys);
+  return index.closest(kinds, want, limit, max, editDistance);
 }
 
 /** Why a name matched nothing (closest names, when any). */
