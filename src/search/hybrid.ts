@@ -251,13 +251,8 @@ async function rankedPage(
       fused = preferCounterparts(db, fused, preferredSrd(q.page.rank), OFFICIAL_SRDS);
     }
     const spread = ranking === "hybrid" ? fusion.spread : undefined;
-    return finish(
-      respond(
-        pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...q.page, spread } : q.page),
-        mode,
-        messages,
-      ),
-    );
+    const page = pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...q.page, spread } : q.page);
+    return finish(respond(page, mode, messages));
   });
 }
 

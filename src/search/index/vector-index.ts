@@ -224,13 +224,8 @@ function sampleMismatch(store: Store, modelId: string, dim: number, idx: HnswVec
     const hits = idx.search(row.vector, 10).filter((h) => h.similarity >= 0.99);
     if (hits.some((h) => h.id === id)) continue;
     // Texts that embed alike crowd the first hits: one whose stored vector is (nearly) this one is as good.
-    const near = exactSearch(
-      store,
-      row.vector,
-      hits.map((h) => h.id),
-      modelId,
-    );
-    if (near.some((o) => o.similarity >= 0.999)) continue;
+    const twins = hits.map((h) => h.id);
+    if (exactSearch(store, row.vector, twins, modelId).some((o) => o.similarity >= 0.999)) continue;
     bad++;
   }
   // HNSW search is approximate (a graph with many removals can miss an entry now and then): a file is

@@ -133,14 +133,8 @@ export function structuredPage(db: Database, where: WhereClause, spec: PageSpec)
         `e.id LIMIT ? OFFSET ?`,
     )
     .all(...where.params, spec.limit, spec.offset);
-  return {
-    total,
-    hits: load(
-      db,
-      rows.map((r) => ({ members: [r] })),
-      spec,
-    ),
-  };
+  const picked = rows.map((r) => ({ members: [r] }));
+  return { total, hits: load(db, picked, spec) };
 }
 
 /**
@@ -226,12 +220,8 @@ export function rankedPage(
   fused: ReadonlyArray<{ id: number; score: number }>,
   spec: PageSpec,
 ): Page {
-  const light = new Map(
-    lightRows(
-      db,
-      fused.map((f) => f.id),
-    ).map((r) => [r.id, r]),
-  );
+  const ids = fused.map((f) => f.id);
+  const light = new Map(lightRows(db, ids).map((r) => [r.id, r]));
   if (!spec.collapse) {
     const rankOf = (f: { id: number }) => {
       const r = light.get(f.id);
