@@ -211,7 +211,7 @@ async function rankedPage(
   }
   // The candidates once, for both legs and the name boost.
   const candidates = candidateSet(db, where);
-  const semantic = ranking === "lexical" ? null : semanticLeg(ctx, where, semanticText(analysis), depth, candidates);
+  const semantic = ranking === "lexical" ? null : semanticLeg(ctx, semanticText(analysis), depth, candidates);
   let lexical: LexicalHit[] = [];
   if (ranking !== "vector") {
     try {

@@ -6,9 +6,8 @@
 import { log } from "../../log.ts";
 import type { Store } from "../../store/db.ts";
 import { CACHES } from "../../store/caches.ts";
-import { type CandidateSet, candidateSet } from "../filter/candidates.ts";
+import type { CandidateSet } from "../filter/candidates.ts";
 import type { Neighbor, SearchContext, VectorBackend } from "../context.ts";
-import type { WhereClause } from "../filter/filters.ts";
 import type { Embedder } from "../types.ts";
 import { TimeoutError, withTimeout } from "../model/timeout.ts";
 import { exactSearch, loadOrBuildIndex } from "../index/vector-index.ts";
@@ -68,13 +67,12 @@ async function embedQuery(
   }
 }
 
-/** Nearest candidates (rows satisfying `where`, or `candidates` when given) to `text`, at most `depth`, best first. */
+/** The nearest `candidates` to `text`, at most `depth`, best first. */
 export async function semanticLeg(
   ctx: SearchContext,
-  where: WhereClause,
   text: string,
   depth: number,
-  candidates?: CandidateSet,
+  cands: CandidateSet,
 ): Promise<SemanticOutcome> {
   const q = await embedQuery(ctx, text);
   if ("reason" in q) return { ok: false, reason: q.reason };
@@ -87,7 +85,6 @@ export async function semanticLeg(
         reason: `no embeddings are stored for model ${modelId} yet (\`lorekeeper sync\` computes them)`,
       };
     }
-    const cands = candidates ?? candidateSet(ctx.store.db, where);
     if (cands.size === 0) return { ok: true, neighbors: [] };
     const index =
       cands.size > (ctx.exactSearchMax ?? EXACT_SEARCH_MAX) ? backend.annIndex(modelId, q.vector.length) : null;
