@@ -59,10 +59,6 @@ export function ftsTerm(token: string, prefix: boolean): string {
   return `"${token.replace(/"/g, '""')}"${prefix ? "*" : ""}`;
 }
 
-function usePrefix(token: string): boolean {
-  return [...token].length >= 3 && !STOPWORDS.has(token);
-}
-
 /**
  * The FTS5 phrases of a query: each group = a token and its corrections; every alternative both
  * as a whole word and (3+ letters, not a stop word) as a prefix, so "fire" ranks "Fire Bolt"
@@ -73,7 +69,7 @@ export function ftsPhrases(groups: readonly (readonly string[])[]): string[] {
   for (const g of groups) {
     for (const t of g) {
       out.add(ftsTerm(t, false));
-      if (usePrefix(t)) out.add(ftsTerm(t, true));
+      if ([...t].length >= 3 && !STOPWORDS.has(t)) out.add(ftsTerm(t, true));
     }
   }
   return [...out];

@@ -7,7 +7,7 @@ import type { Database } from "bun:sqlite";
 import { CACHES } from "../../store/caches.ts";
 import { hasIndex } from "../../store/db.ts";
 import { rankPreference } from "../../store/canonical.ts";
-import { andWhere, entitiesOf, nocase, type SqlValue, type WhereClause } from "../filter/filters.ts";
+import { andWhere, entitiesOf, nocase, type SqlValue, TRUE_CLAUSE, type WhereClause } from "../filter/filters.ts";
 import { nameForm } from "../../entities/name-form.ts";
 import { type FormRow, formRowsOfName } from "./collapse.ts";
 import type { DocumentRank } from "../../entities/preference.ts";
@@ -66,11 +66,6 @@ export function firstOfGroup(where: WhereClause): WhereClause {
   };
 }
 
-function kindRows(db: Database, kinds: readonly string[] | undefined): number {
-  if (!kinds?.length) return countOf(db, { sql: "1", params: [] }, false);
-  return countOf(db, { sql: `e.kind IN (${kinds.map(() => "?").join(",")})`, params: [...kinds] }, false);
-}
-
 /**
  * What sorting a match costs against walking past one, measured over 293 pages of the real store
  * (docs/benchmark.md, "Figures behind the code"): 10 read 7 % more than each page's cheaper plan,
@@ -85,7 +80,9 @@ const SORT_WEIGHT = 10;
  * rows ÷ total, sorting `total` at SORT_WEIGHT each.
  */
 export function leadOrder(db: Database, total: number, spec: PageSpec, column: string): string {
-  const rows = kindRows(db, spec.kinds);
+  const kinds = spec.kinds ?? [];
+  const all = kinds.length ? { sql: `e.kind IN (${kinds.map(() => "?").join(",")})`, params: [...kinds] } : TRUE_CLAUSE;
+  const rows = countOf(db, all, false);
   return (spec.offset + spec.limit) * rows < SORT_WEIGHT * total * total ? column : `+${column}`;
 }
 
@@ -119,12 +116,11 @@ function matches(db: Database, w: WhereClause, spec: PageSpec, atMost: number): 
 /** `rows` with their document's rank: the stored one, or (a name lookup) under the query's preference. */
 function withRanks(spec: PageSpec, rows: readonly Match[]): Ranked[] {
   // Every row has its rank (refreshGroupRanks); a NULL would come first, as SQL orders it.
-  if (!spec.named) return rows.map((r) => ({ name: r.name, kind: r.kind, rank: r.doc_rank ?? -1 }));
-  return rows.map((r) => ({
-    name: r.name,
-    kind: r.kind,
-    rank: spec.rank({ document_key: r.document_key ?? "", document_source: r.document_source ?? "" }),
-  }));
+  const rankOf = (r: Match) =>
+    spec.named
+      ? spec.rank({ document_key: r.document_key ?? "", document_source: r.document_source ?? "" })
+      : (r.doc_rank ?? -1);
+  return rows.map((r) => ({ name: r.name, kind: r.kind, rank: rankOf(r) }));
 }
 
 /**
