@@ -50,12 +50,8 @@ export function preferCounterparts(
         `WHERE id ${ID_IN}`,
     )
     .all(idList(head.map((f) => f.id)));
-  const info = new Map(rows.map((r) => [r.id, { doc: r.doc, topics: topicsOf(r.names) }]));
-  const topical = head.map((f) => ({
-    ...f,
-    document_key: info.get(f.id)?.doc ?? "",
-    topics: info.get(f.id)?.topics ?? null,
-  }));
+  const info = new Map(rows.map((r) => [r.id, { document_key: r.doc, topics: topicsOf(r.names) }]));
+  const topical = head.map((f) => ({ ...f, ...(info.get(f.id) ?? { document_key: "", topics: null }) }));
   const others = srds.filter((d) => d !== edition);
   const reordered = counterpartsFirst(topical, edition, others).map((t) => ({ id: t.id, score: t.score }));
   return [...reordered, ...fused.slice(DEPTH)];
@@ -66,10 +62,8 @@ function topicsOf(json: string | null): string | null {
   try {
     const names = JSON.parse(json) as unknown;
     if (!Array.isArray(names) || names.length === 0) return null;
-    return names
-      .map((n) => String(n).toLowerCase())
-      .sort()
-      .join("\u0000");
+    const topics = names.map((n) => String(n).toLowerCase());
+    return topics.sort().join("\u0000");
   } catch {
     return null;
   }
