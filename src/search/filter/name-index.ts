@@ -213,11 +213,9 @@ export class NameIndex {
       for (let n = Math.max(0, want.length - limit); n <= want.length + limit; n++)
         for (const e of this.byLength[n] ?? []) if (e.kinds & mask) consider(e);
     } else {
-      // The trigrams each name shares with `want`, counted in a reused array (counting in a Map
-      // cost more than the distances when common trigrams have long postings). Likeliest first
-      // (most trigrams shared): once `max` names are found within d edits, only names within d
-      // can still make the list, and a name sharing s trigrams is at least ⌈(|grams| − s) ÷ 4⌉
-      // edits away (an edit touches at most four), so those farther are passed over unmeasured.
+      // Trigrams shared, counted in a reused array (a Map cost more than the distances). Likeliest
+      // first: a name sharing s trigrams is at least ⌈(|grams| − s) ÷ 4⌉ edits away, so once `max`
+      // names are found within d edits, those farther are passed over unmeasured.
       let order: Array<{ e: Entry; s: number }>;
       const shared = (this.counts ??= new Uint32Array(this.entries.length));
       for (const x of g) {

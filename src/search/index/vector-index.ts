@@ -206,10 +206,8 @@ export function savedIndexProblem(store: Store, modelId: string, dim: number): s
 const INDEX_SAMPLE = 8;
 
 /**
- * Up to INDEX_SAMPLE entries, spread over the index, must find themselves: searched with the
- * vector the store holds, the entry comes back among the first hits (or a near-identical stored
- * twin does). A file whose vectors were replaced (with a rewritten sidecar) fails for every
- * sample; more than half failing refuses the file (HNSW recall is not perfect).
+ * Up to INDEX_SAMPLE entries, spread over the index, searched with the vector the store holds, must
+ * come back among the first hits (or a near-identical stored twin must).
  */
 function sampleMismatch(store: Store, modelId: string, dim: number, idx: HnswVectorIndex): string | undefined {
   const ids = [...idx.entries.keys()];
@@ -324,30 +322,21 @@ function ensure(store: Store, st: VectorState): IndexSyncResult {
   return result;
 }
 
-/**
- * The HNSW index of `modelId` for `store`, current with the `vectors` table: loaded from the file
- * beside the database when it matches, else rebuilt from `vectors` and saved. Cached per store.
- */
+/** The HNSW index of `modelId` for `store`, current with `vectors`: loaded, or rebuilt and saved. Cached per store. */
 export function loadOrBuildIndex(store: Store, modelId: string, dim: number): HnswVectorIndex {
   const st = stateFor(store, modelId, dim);
   ensure(store, st);
   return st.hnsw!;
 }
 
-/**
- * Bring the index of the store's active model (meta embedding_model_id / embedding_dim, or the
- * given one) in line with `vectors` after embedding or deletes, and save it.
- */
+/** Bring the index of the store's active model (or the given one) in line with `vectors`, and save it. */
 export function syncIndex(store: Store, model?: { modelId: string; dim: number }): IndexSyncResult {
   const m = model ?? getEmbeddingMeta(store.db);
   if (!m) return { modelId: null, size: 0, added: 0, removed: 0, rebuilt: false, saved: false };
   return ensure(store, stateFor(store, m.modelId, m.dim));
 }
 
-/**
- * Exact cosine similarity between `query` and the stored vectors (model `modelId`) of the
- * candidates, best first. Candidates without a current vector are left out.
- */
+/** Exact cosine similarity of `query` to the candidates' stored vectors, best first (those without one left out). */
 export function exactSearch(
   store: Store,
   query: Float32Array,

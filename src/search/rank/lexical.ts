@@ -161,11 +161,7 @@ export function analyzeQuery(db: Database, query: string): QueryAnalysis {
   return { query, tokens, corrected, completed };
 }
 
-/**
- * The text to embed: the query itself, or — when words were misspelled or cut off — its tokens
- * with the best correction / completion ("magik missle" → "magic missile", "firebal" → "fireball"),
- * so the model sees words it knows.
- */
+/** The text to embed: the query, or its tokens corrected / completed ("magik missle" → "magic missile"). */
 export function semanticText(a: QueryAnalysis): string {
   if (a.corrected.size === 0 && a.completed.size === 0) return a.query;
   return a.tokens.map((t) => a.corrected.get(t)?.[0] ?? a.completed.get(t) ?? t).join(" ");
@@ -202,10 +198,7 @@ function entityCount(db: Database, memo: VersionMemo): number {
   );
 }
 
-/**
- * Best `depth` candidates (rows of `entities e` satisfying `where`) for the query, best first.
- * Scores are summed per entity in typed arrays indexed by id; only the best `depth` are sorted.
- */
+/** Best `depth` candidates (rows satisfying `where`) for the query, best first; scores summed in typed arrays. */
 export function lexicalSearch(
   db: Database,
   where: WhereClause,
