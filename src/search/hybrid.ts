@@ -334,18 +334,17 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
     ...r,
     hits: explainPreferred(presentHits(db, r.hits, present), q.filters),
   });
+  // Filters that leave nothing: which one emptied the set.
+  const explainEmpty = (filters: StructuredFilters) => {
+    const why = explainFilters(db, { kinds: q.kinds, filters, documentKeys: docs.keys });
+    if (why) messages.push(why);
+  };
   if (!search) {
     const res = structuredPage(db, where, page);
-    if (res.total === 0 && q.filters) {
-      const why = explainFilters(db, { kinds: q.kinds, filters: q.filters, documentKeys: docs.keys });
-      if (why) messages.push(why);
-    }
+    if (res.total === 0 && q.filters) explainEmpty(q.filters);
     return shown(respond(res, "structured", messages));
   }
-  if (q.filters && candidateSet(db, where).size === 0) {
-    const why = explainFilters(db, { kinds: q.kinds, filters: q.filters, documentKeys: docs.keys });
-    if (why) messages.push(why);
-  }
+  if (q.filters && candidateSet(db, where).size === 0) explainEmpty(q.filters);
   return rankedPage(
     ctx,
     { where, kinds: q.kinds, page, profile: q.profile },
