@@ -8,7 +8,8 @@
  */
 import { openStore } from "../src/store/db.ts";
 import { createEmbedderProvider } from "../src/search/model/embedder.ts";
-import { runSearch, type SearchContext } from "../src/search/hybrid.ts";
+import { runSearch } from "../src/search/hybrid.ts";
+import type { SearchContext } from "../src/search/context.ts";
 import { DataGate } from "../src/tools/kit/data-gate.ts";
 import type { ToolDeps } from "../src/tools/kit/deps.ts";
 import { TOOLS } from "../src/tools/index.ts";

@@ -2,7 +2,8 @@
  * `bun run eval`'s timings over the full store: a structured query and a hybrid query over every
  * kind with new texts (so the query cache never answers), medians of warm runs.
  */
-import { runSearch, type SearchContext } from "../src/search/hybrid.ts";
+import { runSearch } from "../src/search/hybrid.ts";
+import type { SearchContext } from "../src/search/context.ts";
 import type { SearchQuery } from "../src/search/types.ts";
 import { TIMING_TEXTS } from "./eval-compare.ts";
 import type { EvalQuery } from "./eval-queries.ts";

@@ -14,7 +14,8 @@ import { pinVersion } from "../store/version-cache.ts";
 import { ID_IN, idList } from "../store/id-list.ts";
 import { type CandidateSet, candidateSet } from "./filter/candidates.ts";
 import { LIGHT, type LightRow } from "./rank/collapse.ts";
-import { type Page, type PageSpec, rankedPage as pageOfRanking, structuredPage } from "./rank/page.ts";
+import { type Page, rankedPage as pageOfRanking, structuredPage } from "./rank/page.ts";
+import type { PageSpec } from "./rank/page-order.ts";
 import { comparePreferred, type DocumentRank, documentRank, OFFICIAL_SRDS } from "../entities/preference.ts";
 import type { SearchContext, Neighbor } from "./context.ts";
 import { resolveDocuments } from "./filter/documents-filter.ts";
@@ -37,8 +38,6 @@ import type {
   SearchResponse,
   StructuredFilters,
 } from "./types.ts";
-
-export type { SearchContext } from "./context.ts";
 
 /** How deep each leg looks: enough for fusion to matter (a hit one leg ranks 80th still counts), bounded for speed. */
 export function legDepth(limit: number): number {

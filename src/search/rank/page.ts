@@ -29,8 +29,6 @@ import type { DocumentSource, Entity, EntityKind } from "../../entities/types.ts
 import type { OtherVersion, SearchHit } from "../types.ts";
 import { countOf, exactNameGroups, groupNames, hasNameForms, leadOrder, type PageSpec } from "./page-order.ts";
 
-export type { PageSpec } from "./page-order.ts";
-
 export interface Page {
   hits: SearchHit[];
   total: number;
