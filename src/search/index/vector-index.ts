@@ -20,14 +20,7 @@ import {
 } from "../../store/vectors.ts";
 import type { VectorIndex } from "../types.ts";
 import type { Neighbor } from "../context.ts";
-import {
-  hashPrefix,
-  indexPaths,
-  readSidecar,
-  saveIndexFiles,
-  verifyIndexFile,
-  type IndexSidecar,
-} from "./vector-index-file.ts";
+import { hashPrefix, indexPaths, readSidecar, saveIndexFiles, verifyIndexFile } from "./vector-index-file.ts";
 
 export const HNSW_CONFIG = {
   // usearch's MetricKind.Cos and ScalarKind.F16 (string enums), without loading usearch to name them.
@@ -281,14 +274,8 @@ function save(store: Store, idx: HnswVectorIndex): boolean {
   if (!paths) return false;
   try {
     const entries = [...idx.entries].sort((a, b) => a[0] - b[0]);
-    const meta: Omit<IndexSidecar, "format" | "fileBytes" | "fileHash" | "count" | "checksum"> = {
-      modelId: idx.modelId,
-      dim: idx.dim,
-      quantization: HNSW_CONFIG.quantization,
-      connectivity: HNSW_CONFIG.connectivity,
-      entries,
-    };
-    saveIndexFiles(idx.index, paths, meta);
+    const { quantization, connectivity } = HNSW_CONFIG;
+    saveIndexFiles(idx.index, paths, { modelId: idx.modelId, dim: idx.dim, quantization, connectivity, entries });
     return true;
   } catch (err) {
     log.warnOnce(
