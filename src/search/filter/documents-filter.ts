@@ -19,19 +19,17 @@ function availableText(known: readonly string[]): string {
     : "No documents are stored yet (run `lorekeeper sync`).";
 }
 
-/**
- * Resolve requested document keys against the keys the store holds (case-insensitive). A key is
- * kept if it is stored itself or is an alias of a stored key. Some keys unknown → the known ones
- * filter and the message names the ignored ones; all unknown → empty result and a message.
- */
+/** Requested keys against the stored ones (case-insensitive; a key or an alias of one); unknown ones are named. */
 export function resolveDocuments(
   requested: readonly string[] | null | undefined,
   known: readonly string[],
 ): DocumentResolution {
   if (requested === null || requested === undefined) return { keys: null };
-  const cleaned = requested.map((k) => k.trim()).filter((k) => k.length > 0);
   if (requested.length === 0)
     return { keys: [], message: "The documents filter is an empty list, so nothing can match." };
+  const cleaned = requested.map((k) => k.trim()).filter((k) => k.length > 0);
+  if (cleaned.length === 0)
+    return { keys: [], message: "The documents filter holds only blank keys, so nothing can match." };
   const byLower = new Map(known.map((k) => [k.toLowerCase(), k]));
   const keys = new Set<string>();
   const unknown: string[] = [];
@@ -43,14 +41,8 @@ export function resolveDocuments(
     if (viaAlias) keys.add(viaAlias);
     if (!direct && !viaAlias) unknown.push(raw);
   }
-  if (cleaned.length === 0)
-    return { keys: [], message: "The documents filter holds only blank keys, so nothing can match." };
   const quoted = unknown.map((k) => `"${k}"`).join(", ");
-  if (keys.size === 0) {
-    return { keys: [], message: `No stored document matches ${quoted}. ${availableText(known)}` };
-  }
-  if (unknown.length > 0) {
-    return { keys: [...keys], message: `Unknown document keys ignored: ${quoted}. ${availableText(known)}` };
-  }
-  return { keys: [...keys] };
+  if (keys.size === 0) return { keys: [], message: `No stored document matches ${quoted}. ${availableText(known)}` };
+  if (unknown.length === 0) return { keys: [...keys] };
+  return { keys: [...keys], message: `Unknown document keys ignored: ${quoted}. ${availableText(known)}` };
 }
