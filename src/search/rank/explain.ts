@@ -30,13 +30,9 @@ function kindWords(kinds: readonly EntityKind[]): string {
   return kinds.length === 1 ? kinds[0]!.replace(/_/g, " ") : "entry";
 }
 
-/** Distinct values of a column over some kinds, with how many entities hold each (remembered). */
-function columnValues(
-  db: Database,
-  kinds: readonly EntityKind[],
-  col: string,
-  list: boolean,
-): Array<{ v: string; n: number }> {
+/** Distinct values of a parameter's column over some kinds, with how many entities hold each (remembered). */
+function columnValues(db: Database, kinds: readonly EntityKind[], p: TableParam): Array<{ v: string; n: number }> {
+  const col = p.column.column;
   return CACHES.columnValues.get(db, `${col}\u0000${kinds.join(",")}`, () => {
     const rows = db
       .query<{ v: string; n: number }, string[]>(
@@ -44,7 +40,7 @@ function columnValues(
           `AND ${col} IS NOT NULL GROUP BY ${col}`,
       )
       .all(...kinds);
-    if (!list) return rows.map((r) => ({ v: String(r.v).toLowerCase(), n: r.n })).sort((a, b) => b.n - a.n);
+    if (!isList(p)) return rows.map((r) => ({ v: String(r.v).toLowerCase(), n: r.n })).sort((a, b) => b.n - a.n);
     const m = new Map<string, number>();
     for (const r of rows) for (const x of String(r.v).split("|")) if (x) m.set(x, (m.get(x) ?? 0) + r.n);
     return [...m.entries()].map(([v, n]) => ({ v, n })).sort((a, b) => b.n - a.n);
@@ -57,7 +53,7 @@ function columnValues(
  * parameters read from stat blocks (`casts`, `inflicts`, `trait`).
  */
 export function storedFilterValues(db: Database, p: TableParam): Array<{ v: string; n: number }> {
-  return columnValues(db, p.column.kinds, p.column.column, isList(p));
+  return columnValues(db, p.column.kinds, p);
 }
 
 /** The values nearest to `raw`: containing it or within a few edits, else the most common; at most `max`. */
@@ -96,7 +92,7 @@ export function explainFilters(db: Database, c: EmptyContext): string | undefine
     const alone = buildFilterWhere(c.kinds, { [k]: v } as StructuredFilters, null);
     if (alone.ok && count(db, alone.where) === 0) {
       const probe = k === "casting_time" ? (castingTimeVariants(v)[0] ?? v) : v;
-      const near = nearestValues(probe, columnValues(db, c.kinds, p.column.column, isList(p)));
+      const near = nearestValues(probe, columnValues(db, c.kinds, p));
       return (
         `No ${kindWords(c.kinds)} ` +
         `has ${k} ${show(v)}.${near.length ? ` Nearest valid values: ${near.map(show).join(", ")}.` : ""}`
