@@ -106,13 +106,10 @@ function listHas(col: string, raw: string): WhereClause {
   const v = straightApostrophes(raw.trim().toLowerCase());
   const bare = v.includes("_") ? v.slice(v.indexOf("_") + 1) : v;
   const values = [...new Set([v, bare, v.replace(/'/g, "’"), bare.replace(/'/g, "’")])];
-  const parts: string[] = [];
-  const params: SqlValue[] = [];
-  for (const x of values) {
-    parts.push(`${col} LIKE ? ESCAPE '\\'`, `${col} LIKE ? ESCAPE '\\'`);
-    params.push(`%|${escapeLike(x)}|%`, `%\\_${escapeLike(x)}|%`);
-  }
-  return { sql: parts.join(" OR "), params };
+  return {
+    sql: values.map(() => `${col} LIKE ? ESCAPE '\\' OR ${col} LIKE ? ESCAPE '\\'`).join(" OR "),
+    params: values.flatMap((x) => [`%|${escapeLike(x)}|%`, `%\\_${escapeLike(x)}|%`]),
+  };
 }
 
 /** A parameter's value as its input type reads it, or a message. */
