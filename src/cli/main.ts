@@ -4,11 +4,10 @@
  */
 import { hintOf } from "../errors.ts";
 import { safeText } from "../text/sanitize.ts";
-import { APP_VERSION, type Config, ConfigError, dbPath, loadConfig } from "../config.ts";
+import { APP_VERSION, type Config, ConfigError, dbPath, dbPathOption, loadConfig } from "../config.ts";
 import { log, setLogLevel } from "../log.ts";
 import { createEmbedderProvider, type LazyEmbedderProvider } from "../search/model/embedder.ts";
 import { storeFailure } from "../store/db.ts";
-import { dbPathOption } from "./args.ts";
 import { type CommandContext, EXIT_FAILED, EXIT_USAGE, UsageError } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
 

@@ -65,6 +65,21 @@ Options:
 
 const TEST_SENTENCE = "A wall of fire that burns creatures passing through it.";
 
+/** `fn` over the store opened read-only; undefined without a readable store (the store check says why). */
+function readStore<T>(path: string, fn: (store: Store) => T): T | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
+    try {
+      return fn(store);
+    } finally {
+      store.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 function storeCheck(path: string): Check {
   if (!existsSync(path)) {
     // A fresh install has no store yet: the server creates it on first start. Not a failure.
@@ -171,34 +186,25 @@ function storeCheck(path: string): Check {
     const summary =
       `${path}: ${entities} entries (rows by source: ${rowsBySource}${copies}), ${documents} documents, ` +
       `${vecText}; last sync ${details.last_sync ?? "never"}`;
+    const found = (status: CheckStatus, fix?: string): Check => ({ name: "store", status, summary, details, fix });
     if (version > SCHEMA_VERSION)
-      return {
-        name: "store",
-        status: "fail",
-        summary,
-        details,
-        fix: `The store was written by a newer LoreKeeper (schema ${version} > ${SCHEMA_VERSION}); upgrade LoreKeeper.`,
-      };
+      return found(
+        "fail",
+        `The store was written by a newer LoreKeeper (schema ${version} > ${SCHEMA_VERSION}); upgrade LoreKeeper.`,
+      );
     // A new store is empty by design: tools fill it on first use (online). Not a failure.
     if (entities === 0)
-      return {
-        name: "store",
-        status: "warn",
-        summary,
-        details,
-        fix:
-          "The store is empty: each tool fetches its content on first use (online), or fill it now with " +
+      return found(
+        "warn",
+        "The store is empty: each tool fetches its content on first use (online), or fill it now with " +
           "`lorekeeper sync`, or `lorekeeper import FILE`.",
-      };
+      );
     if (failed.length)
-      return {
-        name: "store",
-        status: "warn",
-        summary,
-        details,
-        fix: `Some content failed to sync (${details.failed_syncs.join("; ")}); run \`lorekeeper sync\` again.`,
-      };
-    return { name: "store", status: "ok", summary, details };
+      return found(
+        "warn",
+        `Some content failed to sync (${details.failed_syncs.join("; ")}); run \`lorekeeper sync\` again.`,
+      );
+    return found("ok");
   } catch (err) {
     const why = isCorruption(err) ? "is damaged" : "is unreadable";
     return {
@@ -215,20 +221,14 @@ function storeCheck(path: string): Check {
 /** The vector index file beside the store: present, intact, and holding every stored vector? */
 async function vectorIndexCheck(path: string): Promise<Check | undefined> {
   const paths = indexPaths(path);
-  if (!paths || !existsSync(path)) return undefined;
-  let meta: ReturnType<typeof getEmbeddingMeta>;
-  let vectors = 0;
-  try {
-    const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
-    try {
-      meta = getEmbeddingMeta(store.db);
-      if (meta) vectors = countVectors(store.db, meta.modelId);
-    } finally {
-      store.close();
-    }
-  } catch {
-    return undefined; // the store check reports it
-  }
+  const stored =
+    paths &&
+    readStore(path, ({ db }) => {
+      const meta = getEmbeddingMeta(db);
+      return { meta, vectors: meta ? countVectors(db, meta.modelId) : 0 };
+    });
+  if (!paths || !stored) return undefined;
+  const { meta, vectors } = stored;
   if (!meta)
     return {
       name: "vector index",
@@ -284,44 +284,36 @@ async function vectorIndexCheck(path: string): Promise<Check | undefined> {
 
 /** Entities without a current vector of the store's model (an embedding run killed midway, --no-embed). */
 function embeddingsCheck(path: string): Check | undefined {
-  if (!existsSync(path)) return undefined;
-  try {
-    const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
-    try {
-      const p = pendingVectors(store.db);
-      const meta = getEmbeddingMeta(store.db);
-      if (!p || !meta) return undefined;
-      const unusable = unusableVectors(store.db, meta);
-      if (unusable > 0) {
-        return {
-          name: "embeddings",
-          status: "warn",
-          summary:
-            `${unusable} stored vectors of ${p.modelId} are unusable (not ${meta.dim} numbers long, or all zeros): ` +
-            "semantic ranking misses those entities",
-          details: { ...p, unusable },
-          fix: `Remove and compute them again: lorekeeper doctor --repair --db-path "${path}"`,
-        };
-      }
-      const summary = `${p.total - p.pending} of ${p.total} entries have a vector of ${p.modelId}`;
-      if (p.pending === 0) return { name: "embeddings", status: "ok", summary, details: { ...p } };
+  return readStore(path, ({ db }): Check | undefined => {
+    const p = pendingVectors(db);
+    const meta = getEmbeddingMeta(db);
+    if (!p || !meta) return undefined;
+    const unusable = unusableVectors(db, meta);
+    if (unusable > 0) {
       return {
         name: "embeddings",
         status: "warn",
         summary:
-          `${summary}; ${p.pending} have none (an embedding run was interrupted, or content was imported with ` +
-          `--no-embed): semantic ranking is partial`,
-        details: { ...p },
-        fix:
-          `Compute them: lorekeeper doctor --repair --db-path "${path}" (a running server also computes them in ` +
-          `the background at start).`,
+          `${unusable} stored vectors of ${p.modelId} are unusable (not ${meta.dim} numbers long, or all zeros): ` +
+          "semantic ranking misses those entities",
+        details: { ...p, unusable },
+        fix: `Remove and compute them again: lorekeeper doctor --repair --db-path "${path}"`,
       };
-    } finally {
-      store.close();
     }
-  } catch {
-    return undefined; // the store check reports it
-  }
+    const summary = `${p.total - p.pending} of ${p.total} entries have a vector of ${p.modelId}`;
+    if (p.pending === 0) return { name: "embeddings", status: "ok", summary, details: { ...p } };
+    return {
+      name: "embeddings",
+      status: "warn",
+      summary:
+        `${summary}; ${p.pending} have none (an embedding run was interrupted, or content was imported with ` +
+        `--no-embed): semantic ranking is partial`,
+      details: { ...p },
+      fix:
+        `Compute them: lorekeeper doctor --repair --db-path "${path}" (a running server also computes them in ` +
+        `the background at start).`,
+    };
+  });
 }
 
 /** Files an interrupted content pack load left beside the store (its unpacked copy, a download). */
@@ -357,32 +349,24 @@ const INSTALLED_FIX =
  * without the plain-words profile this version has for them (synced or packed before it existed).
  */
 export function profilesCheck(path: string, group: ProfileGroup = PROFILE_GROUPS[0]!): Check | undefined {
-  if (!existsSync(path)) return undefined;
-  try {
-    const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
-    try {
-      const c = profileCoverage(store.db, group);
-      if (c.core === 0) return undefined;
-      const name = `${group.label.replace(/s$/, "")} profiles`;
-      const summary = `${c.withProfile} of ${c.core} core ${group.label} (SRD 5.1/5.2) have a profile`;
-      if (c.withProfile === c.core) return { name, status: "ok", summary, details: { ...c } };
-      const more = c.lackingCount > c.lacking.length ? `, … (${c.lackingCount} names)` : "";
-      return {
-        name,
-        status: "warn",
-        summary: `${summary}; none for ${c.lacking.join(", ")}${more}: searching them by description is weaker`,
-        details: { ...c },
-        fix:
-          `Their rows were stored by an older LoreKeeper: sync them again (online) with \`lorekeeper sync --types ` +
-          `${group.kinds.join(",")} --force --db-path "${path}"\`, or import a content pack built with this version. ` +
-          `Names this version has no profile for are listed by \`bun scripts/check-profiles.ts\` in a checkout.`,
-      };
-    } finally {
-      store.close();
-    }
-  } catch {
-    return undefined; // the store check reports it
-  }
+  return readStore(path, ({ db }): Check | undefined => {
+    const c = profileCoverage(db, group);
+    if (c.core === 0) return undefined;
+    const name = `${group.label.replace(/s$/, "")} profiles`;
+    const summary = `${c.withProfile} of ${c.core} core ${group.label} (SRD 5.1/5.2) have a profile`;
+    if (c.withProfile === c.core) return { name, status: "ok", summary, details: { ...c } };
+    const more = c.lackingCount > c.lacking.length ? `, … (${c.lackingCount} names)` : "";
+    return {
+      name,
+      status: "warn",
+      summary: `${summary}; none for ${c.lacking.join(", ")}${more}: searching them by description is weaker`,
+      details: { ...c },
+      fix:
+        `Their rows were stored by an older LoreKeeper: sync them again (online) with \`lorekeeper sync --types ` +
+        `${group.kinds.join(",")} --force --db-path "${path}"\`, or import a content pack built with this version. ` +
+        `Names this version has no profile for are listed by \`bun scripts/check-profiles.ts\` in a checkout.`,
+    };
+  });
 }
 
 async function modelCheck(cfg: Config, storeVectors: Record<string, number> | undefined): Promise<Check> {
@@ -534,51 +518,43 @@ export async function runDoctor(
   const repairing = opts.repair ? await import("../repair.ts") : undefined;
   const repair = repairing?.repairStore(path);
   if (repairing && repair?.outcome === "repaired") repair.steps.push(await repairing.repairVectors(path, embedder()));
-  const checks: Check[] = [];
-  checks.push({
-    name: "version",
-    status: "info",
-    summary: `lorekeeper ${APP_VERSION}, bun ${Bun.version} on ${process.platform}-${process.arch}`,
-    details: { lorekeeper: APP_VERSION, bun: Bun.version, platform: process.platform, arch: process.arch },
-  });
-  checks.push({
-    name: "paths",
-    status: "info",
-    summary: `store ${path}; data ${cfg.dataDir}; cache ${cfg.cacheDir}`,
-    details: {
-      store: path,
-      data_dir: cfg.dataDir,
-      cache_dir: cfg.cacheDir,
-      model_dir: cfg.modelDir ?? cfg.embeddedModelDir ?? null,
-      cwd: process.cwd(),
-    },
-  });
-  checks.push(binaryInfoCheck());
-  const ex = extractionCheck();
-  if (ex) checks.push(ex);
   const store = storeCheck(path);
-  checks.push(store);
-  const index = await vectorIndexCheck(path);
-  if (index) checks.push(index);
-  const leftovers = leftoversCheck(path);
-  if (leftovers) checks.push(leftovers);
-  const embeddings = embeddingsCheck(path);
-  if (embeddings) checks.push(embeddings);
-  for (const group of PROFILE_GROUPS) {
-    const profiles = profilesCheck(path, group);
-    if (profiles) checks.push(profiles);
-  }
-  checks.push(await modelCheck(cfg, store.details?.vectors as Record<string, number> | undefined));
-  const usearchError = await usearchProbe();
-  checks.push(nativeLibrariesCheck(usearchError));
-  if (!opts.offline) {
-    const t = opts.timeoutMs ?? 3000;
-    // Each source with an API says which address shows it answering.
-    const probes = upstreamsOf(cfg).map(({ source, api, baseUrl }) =>
-      upstreamCheck(`upstream ${source.id}`, api.probeUrl(baseUrl), t),
-    );
-    checks.push(...(await Promise.all(probes)));
-  }
+  // Each source with an API says which address shows it answering.
+  const probes = opts.offline
+    ? []
+    : upstreamsOf(cfg).map(({ source, api, baseUrl }) =>
+        upstreamCheck(`upstream ${source.id}`, api.probeUrl(baseUrl), opts.timeoutMs ?? 3000),
+      );
+  const checks = [
+    {
+      name: "version",
+      status: "info",
+      summary: `lorekeeper ${APP_VERSION}, bun ${Bun.version} on ${process.platform}-${process.arch}`,
+      details: { lorekeeper: APP_VERSION, bun: Bun.version, platform: process.platform, arch: process.arch },
+    },
+    {
+      name: "paths",
+      status: "info",
+      summary: `store ${path}; data ${cfg.dataDir}; cache ${cfg.cacheDir}`,
+      details: {
+        store: path,
+        data_dir: cfg.dataDir,
+        cache_dir: cfg.cacheDir,
+        model_dir: cfg.modelDir ?? cfg.embeddedModelDir ?? null,
+        cwd: process.cwd(),
+      },
+    },
+    binaryInfoCheck(),
+    extractionCheck(),
+    store,
+    await vectorIndexCheck(path),
+    leftoversCheck(path),
+    embeddingsCheck(path),
+    ...PROFILE_GROUPS.map((group) => profilesCheck(path, group)),
+    await modelCheck(cfg, store.details?.vectors as Record<string, number> | undefined),
+    nativeLibrariesCheck(await usearchProbe()),
+    ...(await Promise.all(probes)),
+  ].filter((c): c is Check => c !== undefined);
   return { ok: !checks.some((c) => c.status === "fail"), version: APP_VERSION, checks, ...(repair ? { repair } : {}) };
 }
 
