@@ -26,7 +26,7 @@ import {
 import { dirModelName, fileSha256, MODEL_SIDE_FILES } from "./src/search/model/model-source.ts";
 import { MANIFEST_FILE } from "./src/search/model/model-manifest.ts";
 import { nativeLoaderPlugin } from "./src/native/build-plugin.ts";
-import { INSTALL_ALL_PLATFORMS, MODEL_ONNX, nativePlan, type NativeSpec } from "./src/native/targets.ts";
+import { INSTALL_ALL_PLATFORMS, MODEL_ONNX, nativeSpecs, type NativeSpec } from "./src/native/targets.ts";
 import { packageRelease } from "./packaging/release.ts";
 
 const ROOT = import.meta.dir;
@@ -221,14 +221,9 @@ async function buildTarget(
   pack: Pack | undefined,
   problems: Problem[],
 ): Promise<string | undefined> {
-  const plan = nativePlan(t);
   const inputs: Input[] = [];
   const lacking: Problem[] = [];
-  for (const u of plan.unsupported) {
-    if (u.feature === "semantic" && !o.semantic) continue;
-    lacking.push({ target: t, message: `${u.what}: ${u.why}`, fix: u.fix });
-  }
-  for (const spec of plan.specs) {
+  for (const spec of nativeSpecs(t)) {
     if (spec.feature === "semantic" && !o.semantic) continue;
     const path = findNative(spec);
     if (!path) {

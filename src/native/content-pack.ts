@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { log } from "../log.ts";
 import { indexPaths } from "../search/index/vector-index-file.ts";
 import { openStore } from "../store/db.ts";
-import { ExtractError, sha256, writeAtomic } from "./extract.ts";
+import { embeddedBytes, ExtractError, writeAtomic } from "./extract.ts";
 import type { EmbeddedBundle, ManifestFile } from "./manifest.ts";
 
 export interface PackInstallResult {
@@ -49,9 +49,8 @@ async function writeSideFiles(bundle: EmbeddedBundle, files: ManifestFile[], dbP
 const COPY_TABLES = ["documents", "entities", "vectors", "sync_state", "meta"] as const;
 
 async function packBytes(bundle: EmbeddedBundle, f: ManifestFile): Promise<Uint8Array> {
-  const src = bundle.paths[f.name];
-  const bytes = src ? await Bun.file(src).bytes() : undefined;
-  if (!bytes || bytes.length !== f.size || sha256(bytes) !== f.sha256) {
+  const bytes = await embeddedBytes(bundle, f);
+  if (typeof bytes === "string") {
     throw new ExtractError(
       `The binary's content pack (${f.name}) is damaged or missing.`,
       "Download or build the binary again, or run `lorekeeper sync` to fill the store from the network.",
