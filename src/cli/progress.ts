@@ -2,7 +2,7 @@
  * Sync/import progress on stderr: a live line per content type on a TTY, plain lines otherwise.
  * Output only (no logic the commands depend on).
  */
-import { safeLine, safeText } from "../text/sanitize.ts";
+import { safeJson, safeLine, safeText } from "../text/sanitize.ts";
 export interface ProgressLine {
   label: string;
   done: number;
@@ -76,4 +76,9 @@ export function table(
       .join("  ")
       .trimEnd();
   return [fmt(cells[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...cells.slice(1).map(fmt)].join("\n");
+}
+
+/** `value` as indented JSON on stdout, with the controls a terminal acts on escaped. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${safeJson(JSON.stringify(value, null, 2))}\n`);
 }

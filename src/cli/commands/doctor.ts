@@ -32,7 +32,8 @@ import { countVectors, getEmbeddingMeta, unusableVectors } from "../../store/vec
 import type { RepairReport } from "../repair.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK } from "../command.ts";
-import { safeJson, safeText } from "../../text/sanitize.ts";
+import { safeText } from "../../text/sanitize.ts";
+import { printJson } from "../progress.ts";
 import { packLeftovers } from "../../ingest/pack-file.ts";
 import { fetchErrorText } from "../../sources/http-messages.ts";
 
@@ -597,11 +598,8 @@ export const doctorCommand: Command = {
       repair: values.repair === true,
     });
     const repairText = report.repair ? `${(await import("../repair.ts")).renderRepair(report.repair)}\n\n` : "";
-    process.stdout.write(
-      values.json
-        ? `${safeJson(JSON.stringify(report, null, 2))}\n`
-        : safeText(`${repairText}${renderReport(report)}\n`),
-    );
+    if (values.json) printJson(report);
+    else process.stdout.write(safeText(`${repairText}${renderReport(report)}\n`));
     return report.ok ? EXIT_OK : EXIT_FAILED;
   },
 };

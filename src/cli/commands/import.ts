@@ -13,8 +13,8 @@ import { importFormat } from "../../ingest/import-format.ts";
 import { LoreKeeperError } from "../../errors.ts";
 import { runPack } from "./sync-pack.ts";
 import { type Command, UsageError } from "../command.ts";
-import { Progress, table } from "../progress.ts";
-import { safeJson, safeText } from "../../text/sanitize.ts";
+import { Progress, printJson, table } from "../progress.ts";
+import { safeText } from "../../text/sanitize.ts";
 
 const HELP =
   `Usage: lorekeeper import <file.orcbrew | file.json | folder> [more...] [--dry-run] [--force] ` +
@@ -224,11 +224,7 @@ export const importCommand: Command = {
               "import",
             );
       if (values.json) {
-        process.stdout.write(
-          `${safeJson(
-            JSON.stringify({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null }, null, 2),
-          )}\n`,
-        );
+        printJson({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null });
       } else {
         const out: string[] = report.warnings.map((w) => `Note: ${w}`);
         for (const f of report.files) {

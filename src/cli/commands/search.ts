@@ -1,5 +1,5 @@
 /** `lorekeeper search <query>`: the same ranked search the MCP tools run, from the terminal. */
-import { safeJson, safeText } from "../../text/sanitize.ts";
+import { safeText } from "../../text/sanitize.ts";
 import { CATALOG_KINDS, GROUPS, KINDS, kindsOfGroup, type ToolGroup } from "../../entities/catalog.ts";
 import { ENTITY_KINDS, formatCr, type EntityKind } from "../../entities/types.ts";
 import { runSearch } from "../../search/hybrid.ts";
@@ -8,7 +8,7 @@ import { closeVectorIndex } from "../../search/index/vector-index.ts";
 import { openStore } from "../../store/db.ts";
 import { list, parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
-import { table } from "../progress.ts";
+import { printJson, table } from "../progress.ts";
 import { HOMEBREW_FILES } from "../../sources/index.ts";
 import { FILTER_HELP, FILTER_OPTIONS, filtersFromOptions } from "./search-filters.ts";
 
@@ -193,7 +193,7 @@ export const searchCommand: Command = {
         },
       );
       if (values.json) {
-        process.stdout.write(`${safeJson(JSON.stringify(jsonOf(r, query), null, 2))}\n`);
+        printJson(jsonOf(r, query));
       } else {
         process.stdout.write(safeText(textOf(r, collapse)));
         if (r.message) process.stderr.write(safeText(`note: ${r.message}\n`));

@@ -1,11 +1,11 @@
 /** `lorekeeper sync`: fetch every record from the sources into the local store. */
-import { safeJson, safeText } from "../../text/sanitize.ts";
+import { safeText } from "../../text/sanitize.ts";
 import { checkpoint, openStore } from "../../store/db.ts";
 import { DEFAULT_SOURCES, runSync, SYNC_SOURCES, type SyncSource, type TypeResult } from "../../ingest/sync.ts";
 import { embedAfterIngest } from "../../ingest/after-ingest.ts";
 import { list, parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, UsageError } from "../command.ts";
-import { Progress, table } from "../progress.ts";
+import { Progress, printJson, table } from "../progress.ts";
 import { runPack } from "./sync-pack.ts";
 import { sourceById, UPSTREAM_ENV_VARS, upstreamsOf } from "../../sources/index.ts";
 
@@ -124,9 +124,7 @@ export const syncCommand: Command = {
       const fetched = report.results.filter((r) => r.status !== "fresh").reduce((a, r) => a + r.records, 0);
       const rate = report.durationMs > 0 ? Math.round((fetched / report.durationMs) * 1000) : 0;
       if (values.json) {
-        process.stdout.write(
-          `${safeJson(JSON.stringify({ ...report, records_per_second: rate, embeddings: embed ?? null }, null, 2))}\n`,
-        );
+        printJson({ ...report, records_per_second: rate, embeddings: embed ?? null });
       } else {
         const rows = report.results.map((r) => [
           r.source,
