@@ -38,12 +38,12 @@ export function parseTypes(words: readonly string[] | undefined): EntityKind[] {
     );
     if (group) for (const k of group) out.add(k);
     else if (kind) out.add(kind);
-    else
+    else {
+      const groups = Object.keys(TYPE_GROUPS).filter((g) => g !== "all");
       throw new UsageError(
-        `unknown --type "${raw}". Valid: all, ${Object.keys(TYPE_GROUPS)
-          .filter((g) => g !== "all")
-          .join(", ")}, or a kind: ${ENTITY_KINDS.join(", ")}`,
+        `unknown --type "${raw}". Valid: all, ${groups.join(", ")}, or a kind: ${ENTITY_KINDS.join(", ")}`,
       );
+    }
   }
   return [...out];
 }
@@ -104,14 +104,9 @@ function textOf(r: SearchResponse, collapsed: boolean): string {
     ...(scored ? [h.similarity_score === undefined ? "" : h.similarity_score.toFixed(3)] : []),
     summary(h),
   ]);
-  const ranking =
-    r.mode === "hybrid"
-      ? "ranked by keywords and meaning"
-      : r.mode === "lexical"
-        ? "ranked by keywords"
-        : collapsed
-          ? "preferred documents first, then by name"
-          : "ordered by name";
+  let ranking = collapsed ? "preferred documents first, then by name" : "ordered by name";
+  if (r.mode === "hybrid") ranking = "ranked by keywords and meaning";
+  if (r.mode === "lexical") ranking = "ranked by keywords";
   return (
     `${table(headers, rows, scored ? new Set([3]) : new Set())}\n\n${r.hits.length} result` +
     `${r.hits.length === 1 ? "" : "s"}, ${ranking}.\n`
