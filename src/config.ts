@@ -14,13 +14,12 @@ export const APP_VERSION = "0.1.0";
 export const USER_AGENT = `LoreKeeper/${APP_VERSION} (+https://github.com/lorekeeper-mcp)`;
 
 function home(): string {
-  return process.env.HOME && process.env.HOME.length > 0 ? process.env.HOME : homedir() || tmpdir();
+  return process.env.HOME || homedir() || tmpdir();
 }
 
 function xdg(varName: string, fallback: string[]): string {
   const v = process.env[varName];
-  if (v && isAbsolute(v)) return v;
-  return join(home(), ...fallback);
+  return v && isAbsolute(v) ? v : join(home(), ...fallback);
 }
 
 /**
