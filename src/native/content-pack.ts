@@ -36,13 +36,9 @@ export function storeSideFiles(dbPath: string): string[] {
   return p ? [p.index, p.sidecar] : [];
 }
 
-/** Where a bundled side file goes for the store at `dbPath`: same suffix after the db name. */
-function sideTarget(name: string, dbPath: string): string {
-  return `${dbPath}${name.slice(PACK_DB.length)}`;
-}
-
+/** A bundled side file goes beside the store at `dbPath`, with its suffix after the db name. */
 async function writeSideFiles(bundle: EmbeddedBundle, files: ManifestFile[], dbPath: string): Promise<void> {
-  for (const f of files) writeAtomic(sideTarget(f.name, dbPath), await packBytes(bundle, f), 0o644);
+  for (const f of files) writeAtomic(`${dbPath}${f.name.slice(PACK_DB.length)}`, await packBytes(bundle, f), 0o644);
 }
 
 /** Tables copied from a pack into an empty store, parents first. */
@@ -116,11 +112,7 @@ function mergeInto(dbPath: string, packPath: string): number {
 /** Install the embedded pack into the store at `dbPath` if that store is missing or empty. */
 export async function installContentPack(bundle: EmbeddedBundle, dbPath: string): Promise<PackInstallResult> {
   const t0 = performance.now();
-  const done = (installed: boolean, detail: string): PackInstallResult => ({
-    installed,
-    detail,
-    ms: performance.now() - t0,
-  });
+  const done = (installed: boolean, detail: string) => ({ installed, detail, ms: performance.now() - t0 });
   const dbFile = bundle.manifest.files.find((f) => f.role === "pack-db");
   if (!dbFile) return done(false, "no content pack embedded");
   const sideFiles = bundle.manifest.files.filter((f) => f.role === "pack-index" && f.name.startsWith(PACK_DB));
