@@ -22,17 +22,17 @@ function fmtEta(done: number, total: number | null, ms: number): string {
 }
 
 export class Progress {
+  private readonly out = process.stderr;
   private readonly tty: boolean;
   private lastPlain = 0;
   private live = false;
 
   /** `ci`: Config `ci` (CI=true): lines only, never redrawn in place. */
   constructor(
-    private readonly out: NodeJS.WriteStream = process.stderr,
+    ci: boolean,
     private readonly quiet = false,
-    ci = false,
   ) {
-    this.tty = !!out.isTTY && !ci;
+    this.tty = !!this.out.isTTY && !ci;
   }
 
   update(p: ProgressLine, extra = ""): void {

@@ -181,7 +181,7 @@ export const importCommand: Command = {
     const path = dbPath(values["db-path"]);
     // A dry run reads the store only to find API name clashes and earlier imports; it never creates one.
     const store = !dry || existsSync(path) ? openStore({ path, readonly: dry }) : null;
-    const progress = new Progress(process.stderr, values.json === true && !process.stderr.isTTY, ctx.config.ci);
+    const progress = new Progress(ctx.config.ci, values.json === true && !process.stderr.isTTY);
     const started = new Map<string, number>();
     try {
       const report = importHomebrewFiles(store?.db ?? null, positionals, {

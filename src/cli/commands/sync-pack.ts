@@ -15,7 +15,7 @@ export interface PackRunOptions {
 
 export async function runPack(src: string, o: PackRunOptions, ctx: CommandContext): Promise<number> {
   const store = openStore({ path: o.dbPath });
-  const progress = new Progress(process.stderr, false, ctx.config.ci);
+  const progress = new Progress(ctx.config.ci);
   const embedder = ctx.embedder();
   try {
     progress.line(`Loading the content pack ${src} into ${store.path}`);

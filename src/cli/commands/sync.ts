@@ -85,7 +85,7 @@ export const syncCommand: Command = {
     }
     const cfg = ctx.config;
     const store = openStore({ path: values["db-path"] });
-    const progress = new Progress(process.stderr, false, cfg.ci);
+    const progress = new Progress(cfg.ci);
     const starts = new Map<string, number>();
     try {
       const synced = (sources ?? DEFAULT_SOURCES).map((id) => sourceById(id));
