@@ -195,13 +195,9 @@ export const importCommand: Command = {
           } else if (e.type === "parsed") {
             if (e.items > 200) progress.line(`${e.file}: ${e.packs} packs, ${e.items} items read in ${e.ms} ms`);
           } else if (e.type === "progress") {
+            const startedAt = started.get(e.file) ?? Date.now();
             if (e.total > 200)
-              progress.update({
-                label: `${e.file} ${e.pack}`,
-                done: e.done,
-                total: e.total,
-                startedAt: started.get(e.file) ?? Date.now(),
-              });
+              progress.update({ label: `${e.file} ${e.pack}`, done: e.done, total: e.total, startedAt });
           } else if (!e.report.ok) {
             progress.line(`${e.report.file}: ${e.report.error?.message ?? "failed"}`);
           }

@@ -97,18 +97,12 @@ export const syncCommand: Command = {
         force: values.force,
         config: cfg,
         onEvent: (e) => {
-          if (e.type === "type-start") starts.set(`${e.source}:${e.contentType}`, Date.now());
-          else if (e.type === "progress")
-            progress.update(
-              {
-                label: `${e.source} ${e.contentType}`,
-                done: e.records,
-                total: e.totalRecords,
-                startedAt: starts.get(`${e.source}:${e.contentType}`) ?? Date.now(),
-              },
-              ` (${e.pages} page${e.pages === 1 ? "" : "s"})`,
-            );
-          else {
+          if (e.type === "type-start") starts.set(`${e.source} ${e.contentType}`, Date.now());
+          else if (e.type === "progress") {
+            const label = `${e.source} ${e.contentType}`;
+            const line = { label, done: e.records, total: e.totalRecords, startedAt: starts.get(label) ?? Date.now() };
+            progress.update(line, ` (${e.pages} page${e.pages === 1 ? "" : "s"})`);
+          } else {
             const r = e.result;
             progress.line(
               `${r.source} ${r.contentType}: ${statusWord(r)}, ${r.records} records` +
@@ -126,25 +120,23 @@ export const syncCommand: Command = {
       if (values.json) {
         printJson({ ...report, records_per_second: rate, embeddings: embed ?? null });
       } else {
-        const rows = report.results.map((r) => [
-          r.source,
-          r.contentType,
-          statusWord(r),
-          r.records,
-          r.skipped,
-          r.inserted,
-          r.updated,
-          r.deleted,
-          r.requests,
-          r.durationMs,
-        ]);
-        process.stdout.write(
-          `${table(
-            ["source", "type", "status", "records", "skipped", "new", "changed", "deleted", "requests", "ms"],
-            rows,
-            new Set([3, 4, 5, 6, 7, 8, 9]),
-          )}\n`,
-        );
+        const headers = [
+          "source",
+          "type",
+          "status",
+          "records",
+          "skipped",
+          "new",
+          "changed",
+          "deleted",
+          "requests",
+          "ms",
+        ];
+        const rows = report.results.map((r) => {
+          const counts = [r.records, r.skipped, r.inserted, r.updated, r.deleted, r.requests, r.durationMs];
+          return [r.source, r.contentType, statusWord(r), ...counts];
+        });
+        process.stdout.write(`${table(headers, rows, new Set([3, 4, 5, 6, 7, 8, 9]))}\n`);
         process.stdout.write(
           `\n${report.status.toUpperCase()}: ${fetched} records fetched in ` +
             `${(report.durationMs / 1000).toFixed(1)} s (${rate} records/s), ${report.requests} requests; ` +
