@@ -15,7 +15,6 @@ import { PACK_FILE, writePackFile } from "./src/ingest/pack-file.ts";
 import { darwinBuildCheck } from "./packaging/darwin-signature.ts";
 import { sha256 } from "./src/native/extract.ts";
 import {
-  bunTarget,
   hostTarget,
   type Manifest,
   type ManifestFile,
@@ -269,7 +268,7 @@ async function buildTarget(
   const res = await Bun.build({
     throw: false,
     entrypoints: [join(ROOT, "src/native/entry.ts")],
-    compile: { target: bunTarget(t) as Bun.Build.CompileTarget, outfile },
+    compile: { target: `bun-${t}` as Bun.Build.CompileTarget, outfile },
     // Identifiers keep their names: error names and class names stay readable in messages.
     minify: { whitespace: true, syntax: true, identifiers: false },
     // Precompiled bytecode: skips parsing the ~2.4 MB bundle at every start.

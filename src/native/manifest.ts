@@ -58,19 +58,12 @@ export function manifestHash(m: Manifest): string {
     .map((f) => `${f.name}\t${f.size}\t${f.sha256}`)
     .sort()
     .join("\n");
-  const h = new Bun.CryptoHasher("sha256");
-  h.update(`${m.app_version}\n${m.target}\n${lines}`);
-  return h.digest("hex");
+  return Bun.CryptoHasher.hash("sha256", `${m.app_version}\n${m.target}\n${lines}`, "hex");
 }
 
 /** Name of the versioned extraction folder: `<version>-<12 hex of the manifest hash>`. */
 export function extractionFolderName(m: Manifest): string {
   return `${m.app_version}-${manifestHash(m).slice(0, 12)}`;
-}
-
-/** `bun-linux-x64` style name Bun's compiler wants. */
-export function bunTarget(t: Target): string {
-  return `bun-${t}`;
 }
 
 /** "linux-x64", "bun-linux-x64" or "win32-x64" as a Target; undefined when Bun cannot compile for it. */
