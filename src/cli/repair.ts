@@ -157,10 +157,8 @@ export function repairStore(path: string): RepairReport {
       next: e.hint ? [e.hint] : [],
     };
   }
-  let closed = false;
+  // Closing twice is harmless: the early close lets a damaged store's files be moved aside.
   const close = () => {
-    if (closed) return;
-    closed = true;
     closeVectorIndex(store);
     store.close();
   };
