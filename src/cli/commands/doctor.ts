@@ -38,8 +38,6 @@ import { printJson } from "../progress.ts";
 import { packLeftovers } from "../../ingest/pack-file.ts";
 import { fetchErrorText } from "../../sources/http-messages.ts";
 
-export type { Check, CheckStatus };
-
 export interface DoctorReport {
   ok: boolean;
   version: string;
