@@ -78,17 +78,16 @@ async function describe(input: Input): Promise<ManifestFile> {
   return { ...input.file, size: bytes.length, sha256: sha256(bytes) };
 }
 
-function resolvePackageDir(pkg: string, from?: string): string | undefined {
+function resolvePackageDir(pkg: string): string | undefined {
   try {
-    const base = from ? dirname(Bun.resolveSync(`${from}/package.json`, ROOT)) : ROOT;
-    return dirname(Bun.resolveSync(`${pkg}/package.json`, base));
+    return dirname(Bun.resolveSync(`${pkg}/package.json`, ROOT));
   } catch {
     return undefined;
   }
 }
 
 function findNative(spec: NativeSpec): string | undefined {
-  const pkgDir = resolvePackageDir(spec.pkg, spec.resolveFrom);
+  const pkgDir = resolvePackageDir(spec.pkg);
   if (!pkgDir) return undefined;
   const dir = join(pkgDir, spec.dir);
   if (typeof spec.file === "string") {

@@ -26,7 +26,6 @@ export interface ManifestFile {
 }
 
 export interface Manifest {
-  /** Format of this structure. */
   format: 1;
   app_version: string;
   target: Target;

@@ -13,8 +13,6 @@ export interface NativeSpec {
   role: FileRole;
   /** npm package holding the file. */
   pkg: string;
-  /** Resolve `pkg` from this package's folder (optional deps are not always hoisted). */
-  resolveFrom?: string;
   /** Folder inside the package. */
   dir: string;
   /** File name in that folder (a RegExp when it carries a version). */
