@@ -90,13 +90,9 @@ function mergeInto(dbPath: string, packPath: string): number {
           const theirs = new Set(columns(db, "pack", t));
           const common = mine.filter((c) => theirs.has(c)).map((c) => `"${c}"`);
           if (common.length === 0) continue;
+          const cols = common.join(",");
           const where = t === "meta" ? " WHERE key <> 'schema_version'" : "";
-          const res = db
-            .query(
-              `INSERT OR REPLACE INTO main.${t} (${common.join(",")}) SELECT ${common.join(",")} FROM pack.${t}` +
-                `${where}`,
-            )
-            .run();
+          const res = db.run(`INSERT OR REPLACE INTO main.${t} (${cols}) SELECT ${cols} FROM pack.${t}${where}`);
           if (t === "entities") copied = res.changes;
         }
       }).immediate();

@@ -55,12 +55,10 @@ export function summary(h: SearchHit, width = 60): string {
   const parts: string[] = [];
   if (e.kind === "spell" && f.level !== undefined && f.level !== null)
     parts.push(f.level === 0 ? `${f.school ?? ""} cantrip`.trim() : `level ${f.level} ${f.school ?? ""}`.trim());
-  if (e.kind === "creature")
-    parts.push(
-      [f.cr !== undefined && f.cr !== null ? `CR ${formatCr(f.cr)}` : "", f.size ?? "", f.creature_type ?? ""]
-        .filter(Boolean)
-        .join(" "),
-    );
+  if (e.kind === "creature") {
+    const cr = f.cr !== undefined && f.cr !== null ? `CR ${formatCr(f.cr)}` : "";
+    parts.push([cr, f.size ?? "", f.creature_type ?? ""].filter(Boolean).join(" "));
+  }
   if (f.rarity) parts.push(f.rarity);
   if (f.category && e.kind !== "creature") parts.push(f.category);
   if (f.damage_dice) parts.push(f.damage_dice);
