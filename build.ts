@@ -15,7 +15,6 @@ import { PACK_FILE, writePackFile } from "./src/ingest/pack-file.ts";
 import { darwinBuildCheck } from "./packaging/darwin-signature.ts";
 import { sha256 } from "./src/native/extract.ts";
 import {
-  bunTarget,
   hostTarget,
   type Manifest,
   type ManifestFile,
@@ -26,7 +25,7 @@ import {
 import { dirModelName, fileSha256, MODEL_SIDE_FILES } from "./src/search/model/model-source.ts";
 import { MANIFEST_FILE } from "./src/search/model/model-manifest.ts";
 import { nativeLoaderPlugin } from "./src/native/build-plugin.ts";
-import { INSTALL_ALL_PLATFORMS, MODEL_ONNX, nativePlan, type NativeSpec } from "./src/native/targets.ts";
+import { INSTALL_ALL_PLATFORMS, MODEL_ONNX, nativeSpecs, type NativeSpec } from "./src/native/targets.ts";
 import { packageRelease } from "./packaging/release.ts";
 
 const ROOT = import.meta.dir;
@@ -79,17 +78,16 @@ async function describe(input: Input): Promise<ManifestFile> {
   return { ...input.file, size: bytes.length, sha256: sha256(bytes) };
 }
 
-function resolvePackageDir(pkg: string, from?: string): string | undefined {
+function resolvePackageDir(pkg: string): string | undefined {
   try {
-    const base = from ? dirname(Bun.resolveSync(`${from}/package.json`, ROOT)) : ROOT;
-    return dirname(Bun.resolveSync(`${pkg}/package.json`, base));
+    return dirname(Bun.resolveSync(`${pkg}/package.json`, ROOT));
   } catch {
     return undefined;
   }
 }
 
 function findNative(spec: NativeSpec): string | undefined {
-  const pkgDir = resolvePackageDir(spec.pkg, spec.resolveFrom);
+  const pkgDir = resolvePackageDir(spec.pkg);
   if (!pkgDir) return undefined;
   const dir = join(pkgDir, spec.dir);
   if (typeof spec.file === "string") {
@@ -221,14 +219,9 @@ async function buildTarget(
   pack: Pack | undefined,
   problems: Problem[],
 ): Promise<string | undefined> {
-  const plan = nativePlan(t);
   const inputs: Input[] = [];
   const lacking: Problem[] = [];
-  for (const u of plan.unsupported) {
-    if (u.feature === "semantic" && !o.semantic) continue;
-    lacking.push({ target: t, message: `${u.what}: ${u.why}`, fix: u.fix });
-  }
-  for (const spec of plan.specs) {
+  for (const spec of nativeSpecs(t)) {
     if (spec.feature === "semantic" && !o.semantic) continue;
     const path = findNative(spec);
     if (!path) {
@@ -274,7 +267,7 @@ async function buildTarget(
   const res = await Bun.build({
     throw: false,
     entrypoints: [join(ROOT, "src/native/entry.ts")],
-    compile: { target: bunTarget(t) as Bun.Build.CompileTarget, outfile },
+    compile: { target: `bun-${t}` as Bun.Build.CompileTarget, outfile },
     // Identifiers keep their names: error names and class names stay readable in messages.
     minify: { whitespace: true, syntax: true, identifiers: false },
     // Precompiled bytecode: skips parsing the ~2.4 MB bundle at every start.

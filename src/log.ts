@@ -9,12 +9,8 @@ export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 };
 
-function initialLevel(): LogLevel {
-  const raw = logLevelSetting();
-  return raw in ORDER ? (raw as LogLevel) : "info";
-}
-
-let current: LogLevel = initialLevel();
+const setting = logLevelSetting();
+let current: LogLevel = setting in ORDER ? (setting as LogLevel) : "info";
 const warnedOnce = new Set<string>();
 
 export function getLogLevel(): LogLevel {

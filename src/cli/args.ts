@@ -1,5 +1,6 @@
 /** Argument parsing on node:util parseArgs, with errors turned into UsageError. */
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { splitList } from "../config.ts";
 import { UsageError } from "./command.ts";
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -17,16 +18,9 @@ export function parse<T extends Options>(argv: string[], options: T, allowPositi
   }
 }
 
-/** Lives in config.ts (the binary bootstrap reads it too, before the CLI loads). */
-export { dbPathOption } from "../config.ts";
-
 /** "a,b" or repeated flags → list, trimmed, empties dropped. */
 export function list(v: string | string[] | boolean | undefined): string[] | undefined {
   if (v === undefined || typeof v === "boolean") return undefined;
-  const arr = Array.isArray(v) ? v : [v];
-  const out = arr
-    .flatMap((s) => s.split(","))
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const out = (Array.isArray(v) ? v : [v]).flatMap(splitList);
   return out.length ? out : undefined;
 }

@@ -4,11 +4,10 @@
  */
 import { hintOf } from "../errors.ts";
 import { safeText } from "../text/sanitize.ts";
-import { APP_VERSION, type Config, ConfigError, dbPath, loadConfig } from "../config.ts";
+import { APP_VERSION, type Config, ConfigError, dbPath, dbPathOption, loadConfig } from "../config.ts";
 import { log, setLogLevel } from "../log.ts";
 import { createEmbedderProvider, type LazyEmbedderProvider } from "../search/model/embedder.ts";
 import { storeFailure } from "../store/db.ts";
-import { dbPathOption } from "./args.ts";
 import { type CommandContext, EXIT_FAILED, EXIT_USAGE, UsageError } from "./command.ts";
 import { COMMANDS } from "./commands/index.ts";
 
@@ -33,18 +32,9 @@ function usage(): string {
   ].join("\n");
 }
 
-/** The edge: the Config is loaded here (or by the binary's bootstrap, which passes it) and handed down. */
-export function commandContext(config: Config): CommandContext {
-  let provider: LazyEmbedderProvider | undefined;
-  return { config, embedder: () => (provider ??= createEmbedderProvider({ config })) };
-}
-
 export async function main(argv: string[], given?: Config): Promise<number> {
-  const args = [...argv];
-  if (args.includes("-v") || args.includes("--verbose")) {
-    setLogLevel("debug");
-  }
-  const rest = args.filter((a) => a !== "-v" && a !== "--verbose");
+  const rest = argv.filter((a) => a !== "-v" && a !== "--verbose");
+  if (rest.length < argv.length) setLogLevel("debug");
   const first = rest[0];
   if (first === "--version" || first === "version") {
     process.stdout.write(`lorekeeper ${APP_VERSION}\n`);
@@ -54,11 +44,11 @@ export async function main(argv: string[], given?: Config): Promise<number> {
     process.stdout.write(`${usage()}\n`);
     return 0;
   }
-  const name = first === undefined || first.startsWith("-") ? "serve" : first;
-  const cmdArgs = first === undefined || first.startsWith("-") ? rest : rest.slice(1);
-  const cmd = COMMANDS.find((c) => c.name === name);
+  const named = first !== undefined && !first.startsWith("-");
+  const cmdArgs = named ? rest.slice(1) : rest;
+  const cmd = COMMANDS.find((c) => c.name === (named ? first : "serve"));
   if (!cmd) {
-    process.stderr.write(safeText(`Unknown command "${name}".\n\n${usage()}\n`));
+    process.stderr.write(safeText(`Unknown command "${first}".\n\n${usage()}\n`));
     return EXIT_USAGE;
   }
   if (cmdArgs.includes("-h") || cmdArgs.includes("--help")) {
@@ -73,8 +63,11 @@ export async function main(argv: string[], given?: Config): Promise<number> {
     process.stderr.write(safeText(`lorekeeper ${cmd.name}: ${err.message}\n${err.hint ?? ""}\n`));
     return EXIT_USAGE;
   }
+  // The edge: the Config is loaded here (or by the binary's bootstrap, which passes it) and handed down.
+  let provider: LazyEmbedderProvider | undefined;
+  const ctx: CommandContext = { config, embedder: () => (provider ??= createEmbedderProvider({ config })) };
   try {
-    return await cmd.run(cmdArgs, commandContext(config));
+    return await cmd.run(cmdArgs, ctx);
   } catch (err) {
     if (err instanceof UsageError) {
       process.stderr.write(

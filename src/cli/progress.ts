@@ -2,7 +2,7 @@
  * Sync/import progress on stderr: a live line per content type on a TTY, plain lines otherwise.
  * Output only (no logic the commands depend on).
  */
-import { safeLine, safeText } from "../text/sanitize.ts";
+import { safeJson, safeLine, safeText } from "../text/sanitize.ts";
 export interface ProgressLine {
   label: string;
   done: number;
@@ -22,17 +22,17 @@ function fmtEta(done: number, total: number | null, ms: number): string {
 }
 
 export class Progress {
+  private readonly out = process.stderr;
   private readonly tty: boolean;
   private lastPlain = 0;
   private live = false;
 
   /** `ci`: Config `ci` (CI=true): lines only, never redrawn in place. */
   constructor(
-    private readonly out: NodeJS.WriteStream = process.stderr,
+    ci: boolean,
     private readonly quiet = false,
-    ci = false,
   ) {
-    this.tty = !!out.isTTY && !ci;
+    this.tty = !!this.out.isTTY && !ci;
   }
 
   update(p: ProgressLine, extra = ""): void {
@@ -76,4 +76,9 @@ export function table(
       .join("  ")
       .trimEnd();
   return [fmt(cells[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...cells.slice(1).map(fmt)].join("\n");
+}
+
+/** `value` as indented JSON on stdout, with the controls a terminal acts on escaped. */
+export function printJson(value: unknown): void {
+  process.stdout.write(`${safeJson(JSON.stringify(value, null, 2))}\n`);
 }

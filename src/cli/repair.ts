@@ -115,7 +115,6 @@ export async function repairVectors(path: string, provider: EmbedderProvider): P
   }
 }
 
-/** Check and repair the store at `path` (see the file comment). */
 /** A missing or unreadable schema version (opening the store for writing records it again). */
 function peekSchemaProblem(path: string): string | undefined {
   let db: Database | undefined;
@@ -129,6 +128,7 @@ function peekSchemaProblem(path: string): string | undefined {
   }
 }
 
+/** Check and repair the store at `path` (see the file comment). */
 export function repairStore(path: string): RepairReport {
   const steps: string[] = [];
   for (const f of removePackLeftovers(path)) steps.push(`removed ${f}, left by an interrupted content pack load`);
@@ -157,10 +157,8 @@ export function repairStore(path: string): RepairReport {
       next: e.hint ? [e.hint] : [],
     };
   }
-  let closed = false;
+  // Closing twice is harmless: the early close lets a damaged store's files be moved aside.
   const close = () => {
-    if (closed) return;
-    closed = true;
     closeVectorIndex(store);
     store.close();
   };

@@ -5,9 +5,9 @@
  */
 import { hintOf, isLoreKeeperError } from "../errors.ts";
 import { join } from "node:path";
-import { APP_VERSION, dbPath, dbPathOption, loadConfig } from "../config.ts";
+import { APP_VERSION, type Config, dbPath, dbPathOption, loadConfig } from "../config.ts";
 import { log } from "../log.ts";
-import { installContentPack } from "./content-pack.ts";
+import { installContentPack, type PackInstallResult } from "./content-pack.ts";
 import { ensureExtracted, ExtractError, extractionRoots } from "./extract.ts";
 import { createNativeLoader } from "./loader.ts";
 import type { EmbeddedBundle, Manifest } from "./manifest.ts";
@@ -22,7 +22,7 @@ interface BinaryInfo {
   extract?: { warm: boolean; written: number; ms: number };
   /** onnxruntime's optimised graph of the embedded model, saved on the first (unpacking) run. */
   graph?: { saved: boolean; detail: string; ms: number };
-  pack?: { installed: boolean; detail: string; ms: number };
+  pack?: PackInstallResult;
 }
 
 declare global {
@@ -58,7 +58,7 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
   globalThis.__lorekeeperBinary = info;
   const first = argv.find((a) => a !== "-v" && a !== "--verbose");
   // The edge of a binary: the environment is read here once; the CLI gets the Config (with the embedded model).
-  let config: ReturnType<typeof loadConfig>;
+  let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
@@ -90,9 +90,8 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
       log.debug(`binary: optimised graph ${info.graph.detail} (${info.graph.ms} ms)`);
     }
     if (m.pack && !NO_STORE_COMMANDS.has(first ?? "") && !config.noContentPack) {
-      const res = await installContentPack(bundle, dbPath(dbPathOption(argv)));
-      info.pack = res;
-      log.debug(`binary: content pack: ${res.detail} (${res.ms.toFixed(1)} ms)`);
+      info.pack = await installContentPack(bundle, dbPath(dbPathOption(argv)));
+      log.debug(`binary: content pack: ${info.pack.detail} (${info.pack.ms.toFixed(1)} ms)`);
     }
   } catch (err) {
     if (isLoreKeeperError(err)) return fail(err);

@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { log } from "../log.ts";
 import { indexPaths } from "../search/index/vector-index-file.ts";
 import { openStore } from "../store/db.ts";
-import { ExtractError, sha256, writeAtomic } from "./extract.ts";
+import { embeddedBytes, ExtractError, writeAtomic } from "./extract.ts";
 import type { EmbeddedBundle, ManifestFile } from "./manifest.ts";
 
 export interface PackInstallResult {
@@ -36,22 +36,17 @@ export function storeSideFiles(dbPath: string): string[] {
   return p ? [p.index, p.sidecar] : [];
 }
 
-/** Where a bundled side file goes for the store at `dbPath`: same suffix after the db name. */
-function sideTarget(name: string, dbPath: string): string {
-  return `${dbPath}${name.slice(PACK_DB.length)}`;
-}
-
+/** A bundled side file goes beside the store at `dbPath`, with its suffix after the db name. */
 async function writeSideFiles(bundle: EmbeddedBundle, files: ManifestFile[], dbPath: string): Promise<void> {
-  for (const f of files) writeAtomic(sideTarget(f.name, dbPath), await packBytes(bundle, f), 0o644);
+  for (const f of files) writeAtomic(`${dbPath}${f.name.slice(PACK_DB.length)}`, await packBytes(bundle, f), 0o644);
 }
 
 /** Tables copied from a pack into an empty store, parents first. */
 const COPY_TABLES = ["documents", "entities", "vectors", "sync_state", "meta"] as const;
 
 async function packBytes(bundle: EmbeddedBundle, f: ManifestFile): Promise<Uint8Array> {
-  const src = bundle.paths[f.name];
-  const bytes = src ? await Bun.file(src).bytes() : undefined;
-  if (!bytes || bytes.length !== f.size || sha256(bytes) !== f.sha256) {
+  const bytes = await embeddedBytes(bundle, f);
+  if (typeof bytes === "string") {
     throw new ExtractError(
       `The binary's content pack (${f.name}) is damaged or missing.`,
       "Download or build the binary again, or run `lorekeeper sync` to fill the store from the network.",
@@ -95,13 +90,9 @@ function mergeInto(dbPath: string, packPath: string): number {
           const theirs = new Set(columns(db, "pack", t));
           const common = mine.filter((c) => theirs.has(c)).map((c) => `"${c}"`);
           if (common.length === 0) continue;
+          const cols = common.join(",");
           const where = t === "meta" ? " WHERE key <> 'schema_version'" : "";
-          const res = db
-            .query(
-              `INSERT OR REPLACE INTO main.${t} (${common.join(",")}) SELECT ${common.join(",")} FROM pack.${t}` +
-                `${where}`,
-            )
-            .run();
+          const res = db.run(`INSERT OR REPLACE INTO main.${t} (${cols}) SELECT ${cols} FROM pack.${t}${where}`);
           if (t === "entities") copied = res.changes;
         }
       }).immediate();
@@ -117,11 +108,7 @@ function mergeInto(dbPath: string, packPath: string): number {
 /** Install the embedded pack into the store at `dbPath` if that store is missing or empty. */
 export async function installContentPack(bundle: EmbeddedBundle, dbPath: string): Promise<PackInstallResult> {
   const t0 = performance.now();
-  const done = (installed: boolean, detail: string): PackInstallResult => ({
-    installed,
-    detail,
-    ms: performance.now() - t0,
-  });
+  const done = (installed: boolean, detail: string) => ({ installed, detail, ms: performance.now() - t0 });
   const dbFile = bundle.manifest.files.find((f) => f.role === "pack-db");
   if (!dbFile) return done(false, "no content pack embedded");
   const sideFiles = bundle.manifest.files.filter((f) => f.role === "pack-index" && f.name.startsWith(PACK_DB));

@@ -56,9 +56,7 @@ export class ExtractError extends LoreKeeperError {
 }
 
 export function sha256(bytes: Uint8Array): string {
-  const h = new Bun.CryptoHasher("sha256");
-  h.update(bytes);
-  return h.digest("hex");
+  return Bun.CryptoHasher.hash("sha256", bytes, "hex");
 }
 
 function uid(): string {
@@ -74,33 +72,21 @@ export function extractionRoots(cacheRoot: string): string[] {
   return [cacheRoot, join(tmpdir(), `lorekeeper-${uid()}`)];
 }
 
-function readMarker(dir: string): MarkerFile | undefined {
-  try {
-    return JSON.parse(readFileSync(join(dir, MARKER), "utf8")) as MarkerFile;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Warm path: the marker names this manifest and every file still has the recorded size and mtime. */
 function markerValid(dir: string, hash: string, files: ManifestFile[]): boolean {
-  const m = readMarker(dir);
-  if (!m || m.hash !== hash) return false;
-  for (const f of files) {
-    const rec = m.files[f.name];
-    if (!rec || rec.size !== f.size) return false;
-    try {
-      const st = statSync(join(dir, f.name));
-      if (st.size !== rec.size || st.mtimeMs !== rec.mtimeMs) return false;
-    } catch {
-      return false;
-    }
+  try {
+    const m = JSON.parse(readFileSync(join(dir, MARKER), "utf8")) as MarkerFile;
+    return (
+      m.hash === hash &&
+      files.every((f) => {
+        const rec = m.files[f.name];
+        const st = statSync(join(dir, f.name));
+        return rec?.size === f.size && st.size === rec.size && st.mtimeMs === rec.mtimeMs;
+      })
+    );
+  } catch {
+    return false;
   }
-  return true;
-}
-
-function tmpName(path: string): string {
-  return `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
 }
 
 /**
@@ -113,7 +99,7 @@ const WRITE_PIECE = 64 * 1024;
 /** Write bytes to a unique temp file, fsync, rename into place (atomic on the same filesystem). */
 export function writeAtomic(path: string, bytes: Uint8Array, mode = 0o644): void {
   mkdirSync(dirname(path), { recursive: true });
-  const tmp = tmpName(path);
+  const tmp = `${path}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   const fd = openSync(tmp, "w", mode);
   try {
     let off = 0;
@@ -126,40 +112,43 @@ export function writeAtomic(path: string, bytes: Uint8Array, mode = 0o644): void
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
-    // Windows cannot replace a DLL another process has loaded; an existing identical file is fine.
     throw err;
   }
 }
 
-function existingMatches(path: string, f: ManifestFile): boolean {
+/** The file at `path` has the size and sha256 the manifest gives `f`. */
+export function fileMatches(path: string, f: ManifestFile): boolean {
   try {
-    const st = statSync(path);
-    if (st.size !== f.size) return false;
-    return sha256(readFileSync(path)) === f.sha256;
+    return statSync(path).size === f.size && sha256(readFileSync(path)) === f.sha256;
   } catch {
     return false;
   }
 }
 
-async function readEmbedded(bundle: EmbeddedBundle, f: ManifestFile): Promise<Uint8Array> {
+/** The embedded bytes of `f` when they match the manifest; else whether they are missing or damaged. */
+export async function embeddedBytes(
+  bundle: EmbeddedBundle,
+  f: ManifestFile,
+): Promise<Uint8Array | "missing" | "damaged"> {
   const src = bundle.paths[f.name];
-  if (!src)
+  if (!src) return "missing";
+  const bytes = await Bun.file(src).bytes();
+  return bytes.length === f.size && sha256(bytes) === f.sha256 ? bytes : "damaged";
+}
+
+async function readEmbedded(bundle: EmbeddedBundle, f: ManifestFile): Promise<Uint8Array> {
+  const bytes = await embeddedBytes(bundle, f);
+  if (bytes === "missing")
     throw new ExtractError(
       `The binary is incomplete: ${f.name} is listed but not embedded.`,
       "Rebuild the binary with `bun run build`.",
     );
-  const bytes = await Bun.file(src).bytes();
-  if (bytes.length !== f.size || sha256(bytes) !== f.sha256) {
+  if (bytes === "damaged")
     throw new ExtractError(
       `The binary is damaged: the embedded ${f.name} does not match its checksum.`,
       "Download or build the binary again; the file was probably truncated or modified.",
     );
-  }
   return bytes;
-}
-
-function fileMode(f: ManifestFile): number {
-  return f.role === "model" ? 0o644 : 0o755;
 }
 
 async function extractInto(
@@ -172,12 +161,13 @@ async function extractInto(
   const written: string[] = [];
   for (const f of files) {
     const path = join(dir, f.name);
-    if (existingMatches(path, f)) continue;
+    if (fileMatches(path, f)) continue;
     const bytes = await readEmbedded(bundle, f);
     try {
-      writeAtomic(path, bytes, fileMode(f));
+      writeAtomic(path, bytes, f.role === "model" ? 0o644 : 0o755);
     } catch (err) {
-      if (!existingMatches(path, f)) throw err;
+      // Windows cannot replace a DLL another process has loaded; an existing identical file is fine.
+      if (!fileMatches(path, f)) throw err;
     }
     written.push(f.name);
   }

@@ -35,23 +35,20 @@ const ROLES: Record<NativeName, string> = { onnxruntime: "ort-binding", usearch:
 
 export function createNativeLoader(dir: string, manifest: Manifest): NativeLoader {
   const cache = new Map<NativeName, { ok: true; exports: unknown } | { ok: false; error: Error }>();
-  const fileOf = (role: string) => manifest.files.filter((f) => f.role === role).map((f) => f.name);
-
-  function missing(name: NativeName): Error {
-    const why = manifest.semantic_disabled_reason ? ` (${manifest.semantic_disabled_reason})` : "";
-    return new Error(`This LoreKeeper binary (${manifest.target}) was built without the ${name} native library${why}.`);
-  }
+  const filesOf = (...roles: string[]) =>
+    roles.flatMap((r) => manifest.files.filter((f) => f.role === r)).map((f) => f.name);
 
   function doLoad(name: NativeName): unknown {
-    const files = fileOf(ROLES[name]);
-    const main = files[0];
-    if (!main) throw missing(name);
-    if (name === "onnxruntime") {
-      for (const lib of fileOf("ort-lib")) {
-        // Keeps the library loaded for the process; one symbol is required by bun:ffi.
-        dlopen(join(dir, lib), { OrtGetApiBase: { args: [], returns: "ptr" } });
-      }
+    const main = filesOf(ROLES[name])[0];
+    if (!main) {
+      const why = manifest.semantic_disabled_reason ? ` (${manifest.semantic_disabled_reason})` : "";
+      throw new Error(
+        `This LoreKeeper binary (${manifest.target}) was built without the ${name} native library${why}.`,
+      );
     }
+    // Keeps the library loaded for the process; one symbol is required by bun:ffi.
+    if (name === "onnxruntime")
+      for (const lib of filesOf("ort-lib")) dlopen(join(dir, lib), { OrtGetApiBase: { args: [], returns: "ptr" } });
     const mod = { exports: {} as unknown };
     process.dlopen(mod, join(dir, main));
     return mod.exports;
@@ -81,10 +78,7 @@ export function createNativeLoader(dir: string, manifest: Manifest): NativeLoade
     },
     status() {
       return (Object.keys(ROLES) as NativeName[]).map((name) => {
-        const files =
-          name === "onnxruntime"
-            ? [...fileOf("ort-lib"), ...fileOf("ort-dep"), ...fileOf("ort-binding")]
-            : fileOf(ROLES[name]);
+        const files = name === "onnxruntime" ? filesOf("ort-lib", "ort-dep", "ort-binding") : filesOf(ROLES[name]);
         const entry = cache.get(name);
         const state: NativeStatus["state"] =
           files.length === 0 ? "not-embedded" : !entry ? "not-loaded" : entry.ok ? "loaded" : "failed";

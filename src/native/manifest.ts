@@ -10,19 +10,12 @@ export type Target = (typeof TARGETS)[number];
 /** Native libraries the app loads through the bootstrap's loader. */
 export type NativeName = "onnxruntime" | "usearch";
 
-export type FileRole =
-  /** shared library loaded before the ORT binding (libonnxruntime / onnxruntime.dll ...) */
-  | "ort-lib"
-  /** a dependency that only has to sit beside the ORT library (DirectML.dll) */
-  | "ort-dep"
-  | "ort-binding"
-  | "usearch"
-  /** a file of the embedding model (model.onnx, tokenizer.json, ...) */
-  | "model"
-  /** the content pack's SQLite store */
-  | "pack-db"
-  /** the content pack's vector index file (beside the db) */
-  | "pack-index";
+/**
+ * ort-lib: the shared library loaded before the ORT binding (libonnxruntime, onnxruntime.dll);
+ * ort-dep: a file that only has to sit beside it (DirectML.dll); pack-index: the content pack's
+ * vector index file, beside its SQLite store (pack-db).
+ */
+export type FileRole = "ort-lib" | "ort-dep" | "ort-binding" | "usearch" | "model" | "pack-db" | "pack-index";
 
 export interface ManifestFile {
   /** Relative path with forward slashes: where it goes inside the extraction folder. */
@@ -33,7 +26,6 @@ export interface ManifestFile {
 }
 
 export interface Manifest {
-  /** Format of this structure. */
   format: 1;
   app_version: string;
   target: Target;
@@ -65,9 +57,7 @@ export function manifestHash(m: Manifest): string {
     .map((f) => `${f.name}\t${f.size}\t${f.sha256}`)
     .sort()
     .join("\n");
-  const h = new Bun.CryptoHasher("sha256");
-  h.update(`${m.app_version}\n${m.target}\n${lines}`);
-  return h.digest("hex");
+  return Bun.CryptoHasher.hash("sha256", `${m.app_version}\n${m.target}\n${lines}`, "hex");
 }
 
 /** Name of the versioned extraction folder: `<version>-<12 hex of the manifest hash>`. */
@@ -75,19 +65,13 @@ export function extractionFolderName(m: Manifest): string {
   return `${m.app_version}-${manifestHash(m).slice(0, 12)}`;
 }
 
-/** `bun-linux-x64` style name Bun's compiler wants. */
-export function bunTarget(t: Target): string {
-  return `bun-${t}`;
-}
-
-/** The host as a Target, or undefined when Bun cannot compile for it. */
-export function hostTarget(platform: string = process.platform, arch: string = process.arch): Target | undefined {
-  const os = platform === "win32" ? "windows" : platform;
-  const t = `${os}-${arch}`;
-  return (TARGETS as readonly string[]).includes(t) ? (t as Target) : undefined;
-}
-
+/** "linux-x64", "bun-linux-x64" or "win32-x64" as a Target; undefined when Bun cannot compile for it. */
 export function parseTarget(s: string): Target | undefined {
   const t = s.replace(/^bun-/, "").replace(/^win32-/, "windows-");
   return (TARGETS as readonly string[]).includes(t) ? (t as Target) : undefined;
+}
+
+/** The host as a Target, or undefined when Bun cannot compile for it. */
+export function hostTarget(): Target | undefined {
+  return parseTarget(`${process.platform}-${process.arch}`);
 }

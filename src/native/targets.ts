@@ -13,8 +13,6 @@ export interface NativeSpec {
   role: FileRole;
   /** npm package holding the file. */
   pkg: string;
-  /** Resolve `pkg` from this package's folder (optional deps are not always hoisted). */
-  resolveFrom?: string;
   /** Folder inside the package. */
   dir: string;
   /** File name in that folder (a RegExp when it carries a version). */
@@ -23,13 +21,6 @@ export interface NativeSpec {
   as: (fileName: string) => string;
   /** What breaks without it. */
   feature: "semantic" | "vector-index";
-}
-
-export interface Unsupported {
-  what: string;
-  why: string;
-  fix: string;
-  feature: NativeSpec["feature"];
 }
 
 const native = (f: string) => `native/${f}`;
@@ -57,20 +48,17 @@ function ortSpecs(t: Target): NativeSpec[] {
   return [...libs, { ...base, role: "ort-binding", file: "onnxruntime_binding.node" }];
 }
 
-/** The native files of a target, and what cannot be provided for it at all. */
-export function nativePlan(t: Target): { specs: NativeSpec[]; unsupported: Unsupported[] } {
-  const specs: NativeSpec[] = [...ortSpecs(t)];
-  // Every known target has every native file today; the list stays for a dependency that lacks one.
-  const unsupported: Unsupported[] = [];
-  specs.push({
+/** The native files of a target. */
+export function nativeSpecs(t: Target): NativeSpec[] {
+  const usearch: NativeSpec = {
     role: "usearch",
     pkg: "usearch",
     dir: `prebuilds/${USEARCH_DIR[t]}`,
     file: "usearch.node",
     as: () => native("usearch.node"),
     feature: "vector-index",
-  });
-  return { specs, unsupported };
+  };
+  return [...ortSpecs(t), usearch];
 }
 
 /** How to get the optional dependencies of other platforms into node_modules. */

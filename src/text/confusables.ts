@@ -18,94 +18,17 @@ export function stripInvisible(s: string): string {
   return s.replace(INVISIBLE, "");
 }
 
-// Look-alikes of Latin letters in Cyrillic, Greek and Latin extensions (Unicode confusables, the common ones).
-const LOOKALIKES: Record<string, string> = {
-  а: "a",
-  в: "b",
-  е: "e",
-  ё: "e",
-  к: "k",
-  м: "m",
-  н: "h",
-  о: "o",
-  р: "p",
-  с: "c",
-  т: "t",
-  у: "y",
-  х: "x",
-  ѕ: "s",
-  і: "i",
-  ї: "i",
-  ј: "j",
-  һ: "h",
-  ԁ: "d",
-  ԛ: "q",
-  ԝ: "w",
-  ӏ: "l",
-  ɡ: "g",
-  ʏ: "y",
-  г: "r",
-  п: "n",
-  ԍ: "g",
-  ɑ: "a",
-  ɩ: "i",
-  А: "A",
-  В: "B",
-  Е: "E",
-  К: "K",
-  М: "M",
-  Н: "H",
-  О: "O",
-  Р: "P",
-  С: "C",
-  Т: "T",
-  У: "Y",
-  Х: "X",
-  Ѕ: "S",
-  І: "I",
-  Ј: "J",
-  Ԛ: "Q",
-  Ԝ: "W",
-  α: "a",
-  β: "b",
-  ε: "e",
-  ι: "i",
-  κ: "k",
-  ν: "v",
-  ο: "o",
-  ρ: "p",
-  τ: "t",
-  υ: "u",
-  χ: "x",
-  γ: "y",
-  ϲ: "c",
-  ϳ: "j",
-  Α: "A",
-  Β: "B",
-  Ε: "E",
-  Ζ: "Z",
-  Η: "H",
-  Ι: "I",
-  Κ: "K",
-  Μ: "M",
-  Ν: "N",
-  Ο: "O",
-  Ρ: "P",
-  Τ: "T",
-  Υ: "Y",
-  Χ: "X",
-  ı: "i",
-  ȷ: "j",
-  ſ: "s",
-  ℓ: "l",
-  ǀ: "l",
-};
-const LOOKALIKE_RE = new RegExp(
-  `[${Object.keys(LOOKALIKES)
-    .filter((k) => k.length === 1)
-    .join("")}]`,
-  "g",
-);
+// Look-alikes of Latin letters in Cyrillic, Greek and Latin extensions (Unicode confusables, the common
+// ones): each letter of a row's first string reads as the letter at the same place in its second.
+const LOOKALIKE_ROWS: ReadonlyArray<readonly [string, string]> = [
+  ["авеёкмнорстухѕіїјһԁԛԝӏгпԍ", "abeekmhopctyxsiijhdqwlrng"], // Cyrillic lower case
+  ["АВЕКМНОРСТУХЅІЈԚԜ", "ABEKMHOPCTYXSIJQW"], // Cyrillic upper case
+  ["αβεικνορτυχγϲϳ", "abeikvoptuxycj"], // Greek lower case
+  ["ΑΒΕΖΗΙΚΜΝΟΡΤΥΧ", "ABEZHIKMNOPTYX"], // Greek upper case
+  ["ɡʏɑɩıȷſℓǀ", "gyaiijsll"], // Latin extensions
+];
+const LOOKALIKES = new Map(LOOKALIKE_ROWS.flatMap(([from, to]) => [...from].map((c, i) => [c, to[i]!] as const)));
+const LOOKALIKE_RE = new RegExp(`[${[...LOOKALIKES.keys()].join("")}]`, "g");
 
 /**
  * `s` as it reads: invisible characters dropped, compatibility
@@ -114,7 +37,7 @@ const LOOKALIKE_RE = new RegExp(
 export function foldConfusables(s: string): string {
   return stripInvisible(s)
     .normalize("NFKC")
-    .replace(LOOKALIKE_RE, (c) => LOOKALIKES[c] ?? c);
+    .replace(LOOKALIKE_RE, (c) => LOOKALIKES.get(c) ?? c);
 }
 
 /**

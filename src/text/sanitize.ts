@@ -28,11 +28,8 @@ export function capText(s: string, max: number): string {
   return `${s.slice(0, keep)}… (${s.length - keep} more characters)`;
 }
 
-/** Text taken from files for the terminal and manifests (a license, a model name): this long at most. */
-const MAX_LABEL_CHARS = 200;
-
 /** One short safe line of `s` (a wheel's License field, a config's model name): controls replaced, shortened. */
-export function cleanLabel(s: string, max = MAX_LABEL_CHARS): string {
+export function cleanLabel(s: string, max = 200): string {
   return capText(safeLine(s.trim()), max);
 }
 

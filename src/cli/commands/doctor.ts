@@ -11,6 +11,7 @@ import { getLogLevel, setLogLevel } from "../../log.ts";
 import {
   binaryInfoCheck,
   type Check,
+  check,
   type CheckStatus,
   extractionCheck,
   nativeLibrariesCheck,
@@ -32,11 +33,10 @@ import { countVectors, getEmbeddingMeta, unusableVectors } from "../../store/vec
 import type { RepairReport } from "../repair.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK } from "../command.ts";
-import { safeJson, safeText } from "../../text/sanitize.ts";
+import { safeText } from "../../text/sanitize.ts";
+import { printJson } from "../progress.ts";
 import { packLeftovers } from "../../ingest/pack-file.ts";
 import { fetchErrorText } from "../../sources/http-messages.ts";
-
-export type { Check, CheckStatus };
 
 export interface DoctorReport {
   ok: boolean;
@@ -65,17 +65,29 @@ Options:
 
 const TEST_SENTENCE = "A wall of fire that burns creatures passing through it.";
 
+/** `fn` over the store opened read-only; undefined without a readable store (the store check says why). */
+function readStore<T>(path: string, fn: (store: Store) => T): T | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
+    try {
+      return fn(store);
+    } finally {
+      store.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 function storeCheck(path: string): Check {
   if (!existsSync(path)) {
     // A fresh install has no store yet: the server creates it on first start. Not a failure.
-    return {
-      name: "store",
-      status: "warn",
-      summary: `no store yet at ${path} (the server creates it on first start)`,
+    return check("store", "warn", `no store yet at ${path} (the server creates it on first start)`, {
       fix:
         "Fill it with `lorekeeper sync` (online), or `lorekeeper import` / a binary with a content pack (offline); " +
         "tools also fetch their content on first use when online.",
-    };
+    });
   }
   let store: Store;
   try {
@@ -87,71 +99,60 @@ function storeCheck(path: string): Check {
       : err instanceof StoreError
         ? e.hint
         : "Check the file's permissions, or point --db-path / LOREKEEPER_DB_PATH elsewhere.";
-    return { name: "store", status: "fail", summary: `cannot open ${path}: ${e.message ?? String(err)}`, fix };
+    return check("store", "fail", `cannot open ${path}: ${e.message ?? String(err)}`, { fix });
   }
   const db = store.db;
   try {
     const problems = checkStore(db);
     if (problems.length > 0) {
       const fts = problems.every((p) => p.startsWith("the search table"));
-      return {
-        name: "store",
-        status: "fail",
-        summary: `${path} is damaged: ${problems.slice(0, 3).join("; ")}`,
+      return check("store", "fail", `${path} is damaged: ${problems.slice(0, 3).join("; ")}`, {
         details: { path, problems },
         fix: fts ? `Rebuild the search tables: lorekeeper doctor --repair --db-path "${path}"` : rebuildHint(path),
-      };
+      });
     }
     const unreadable = unreadableEntities(db);
     if (unreadable.count > 0) {
       const origins = [...new Set(unreadable.examples.map((e) => e.origin))];
       const more = unreadable.count > unreadable.examples.length ? ", …" : "";
       const named = unreadable.examples.map((e) => `${e.kind} "${e.name}"`).join(", ") + more;
-      return {
-        name: "store",
-        status: "fail",
-        summary:
-          `${path}: ${unreadable.count} entities hold data that is not a JSON object (${named}); ` +
-          "answers that show them fail",
+      const summary =
+        `${path}: ${unreadable.count} entities hold data that is not a JSON object (${named}); ` +
+        "answers that show them fail";
+      return check("store", "fail", summary, {
         details: { path, unreadable_entities: unreadable.count, examples: unreadable.examples },
         fix:
           `Write them again from their source: \`lorekeeper sync --force --db-path "${path}"\` for synced content ` +
           `(${origins.join(", ")}), \`lorekeeper import FILE\` again for homebrew, ` +
           "or load a content pack made by this version.",
-      };
+      });
     }
     const schema = schemaVersionProblem(db);
     if (schema) {
-      return {
-        name: "store",
-        status: "fail",
-        summary: `${path}: ${schema.problem}`,
+      return check("store", "fail", `${path}: ${schema.problem}`, {
         fix:
           `Record it again: lorekeeper doctor --repair --db-path "${path}" (a lorekeeper sync or import does it ` +
           `too); nothing else is changed.`,
-      };
+      });
     }
     const version = Number(getMeta(db, "schema_version") ?? 0);
+    const count = (sql: string) => db.query<{ n: number }, []>(sql).get()?.n ?? 0;
     const bySource = db
-      .query("SELECT document_source AS s, count(*) AS n FROM entities GROUP BY 1 ORDER BY 1")
-      .all() as { s: string; n: number }[];
+      .query<{ s: string; n: number }, []>(
+        "SELECT document_source AS s, count(*) AS n FROM entities GROUP BY 1 ORDER BY 1",
+      )
+      .all();
     const rows = bySource.reduce((a, r) => a + r.n, 0);
     // The entries, as `documents`, the embedding and its progress count them: a copy another
     // source's entry answers for (the same SRD entry from two APIs) is a stored row, not an entry.
-    const entities =
-      db.query<{ n: number }, []>("SELECT count(*) AS n FROM entities WHERE dup_of IS NULL").get()?.n ?? 0;
-    const vectors = db.query("SELECT model_id AS m, count(*) AS n FROM vectors GROUP BY 1").all() as {
-      m: string;
-      n: number;
-    }[];
+    const entities = count("SELECT count(*) AS n FROM entities WHERE dup_of IS NULL");
+    const vectors = db
+      .query<{ m: string; n: number }, []>("SELECT model_id AS m, count(*) AS n FROM vectors GROUP BY 1")
+      .all();
     // As `documents` lists them: one per document key holding entries, whatever sources hold it.
-    const documents =
-      db.query<{ n: number }, []>("SELECT count(DISTINCT lower(document_key)) AS n FROM entities").get()?.n ?? 0;
+    const documents = count("SELECT count(DISTINCT lower(document_key)) AS n FROM entities");
     const sync = listSyncState(db);
-    const last = sync.reduce<number | null>(
-      (a, s) => (s.fetched_at && (!a || s.fetched_at > a) ? s.fetched_at : a),
-      null,
-    );
+    const last = Math.max(0, ...sync.map((s) => s.fetched_at ?? 0));
     const failed = sync.filter((s) => s.status === "failed");
     const details = {
       path,
@@ -171,42 +172,28 @@ function storeCheck(path: string): Check {
     const summary =
       `${path}: ${entities} entries (rows by source: ${rowsBySource}${copies}), ${documents} documents, ` +
       `${vecText}; last sync ${details.last_sync ?? "never"}`;
+    const found = (status: CheckStatus, fix?: string) => check("store", status, summary, { details, fix });
     if (version > SCHEMA_VERSION)
-      return {
-        name: "store",
-        status: "fail",
-        summary,
-        details,
-        fix: `The store was written by a newer LoreKeeper (schema ${version} > ${SCHEMA_VERSION}); upgrade LoreKeeper.`,
-      };
+      return found(
+        "fail",
+        `The store was written by a newer LoreKeeper (schema ${version} > ${SCHEMA_VERSION}); upgrade LoreKeeper.`,
+      );
     // A new store is empty by design: tools fill it on first use (online). Not a failure.
     if (entities === 0)
-      return {
-        name: "store",
-        status: "warn",
-        summary,
-        details,
-        fix:
-          "The store is empty: each tool fetches its content on first use (online), or fill it now with " +
+      return found(
+        "warn",
+        "The store is empty: each tool fetches its content on first use (online), or fill it now with " +
           "`lorekeeper sync`, or `lorekeeper import FILE`.",
-      };
+      );
     if (failed.length)
-      return {
-        name: "store",
-        status: "warn",
-        summary,
-        details,
-        fix: `Some content failed to sync (${details.failed_syncs.join("; ")}); run \`lorekeeper sync\` again.`,
-      };
-    return { name: "store", status: "ok", summary, details };
+      return found(
+        "warn",
+        `Some content failed to sync (${details.failed_syncs.join("; ")}); run \`lorekeeper sync\` again.`,
+      );
+    return found("ok");
   } catch (err) {
     const why = isCorruption(err) ? "is damaged" : "is unreadable";
-    return {
-      name: "store",
-      status: "fail",
-      summary: `${path} ${why}: ${(err as Error).message}`,
-      fix: rebuildHint(path),
-    };
+    return check("store", "fail", `${path} ${why}: ${(err as Error).message}`, { fix: rebuildHint(path) });
   } finally {
     store.close();
   }
@@ -215,50 +202,32 @@ function storeCheck(path: string): Check {
 /** The vector index file beside the store: present, intact, and holding every stored vector? */
 async function vectorIndexCheck(path: string): Promise<Check | undefined> {
   const paths = indexPaths(path);
-  if (!paths || !existsSync(path)) return undefined;
-  let meta: ReturnType<typeof getEmbeddingMeta>;
-  let vectors = 0;
-  try {
-    const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
-    try {
-      meta = getEmbeddingMeta(store.db);
-      if (meta) vectors = countVectors(store.db, meta.modelId);
-    } finally {
-      store.close();
-    }
-  } catch {
-    return undefined; // the store check reports it
-  }
+  const stored =
+    paths &&
+    readStore(path, ({ db }) => {
+      const meta = getEmbeddingMeta(db);
+      return { meta, vectors: meta ? countVectors(db, meta.modelId) : 0 };
+    });
+  if (!paths || !stored) return undefined;
+  const { meta, vectors } = stored;
   if (!meta)
-    return {
-      name: "vector index",
-      status: "info",
-      summary: "no embeddings stored yet (semantic ranking starts after the first sync with a model)",
-    };
+    return check(
+      "vector index",
+      "info",
+      "no embeddings stored yet (semantic ranking starts after the first sync with a model)",
+    );
   const fix =
     `It is rebuilt from the store automatically at the next search; to do it now: lorekeeper doctor ` +
     `--repair --db-path "${path}"`;
+  const warn = (summary: string) => check("vector index", "warn", summary, { fix });
   const sidecar = readSidecar(paths);
-  if ("problem" in sidecar)
-    return { name: "vector index", status: "warn", summary: `${paths.index}: ${sidecar.problem}`, fix };
+  if ("problem" in sidecar) return warn(`${paths.index}: ${sidecar.problem}`);
   const damaged = verifyIndexFile(paths, sidecar);
-  if (damaged) return { name: "vector index", status: "warn", summary: `${paths.index}: ${damaged}`, fix };
-  if (sidecar.modelId !== meta.modelId || sidecar.dim !== meta.dim) {
-    return {
-      name: "vector index",
-      status: "warn",
-      summary: `${paths.index} was made for ${sidecar.modelId} (dim ${sidecar.dim}), the store holds ${meta.modelId}`,
-      fix,
-    };
-  }
+  if (damaged) return warn(`${paths.index}: ${damaged}`);
+  if (sidecar.modelId !== meta.modelId || sidecar.dim !== meta.dim)
+    return warn(`${paths.index} was made for ${sidecar.modelId} (dim ${sidecar.dim}), the store holds ${meta.modelId}`);
   const summary = `${paths.index}: ${sidecar.entries.length} of ${vectors} stored vectors (${meta.modelId})`;
-  if (sidecar.entries.length !== vectors)
-    return {
-      name: "vector index",
-      status: "warn",
-      summary: `${summary}; it is brought up to date at the next search`,
-      fix,
-    };
+  if (sidecar.entries.length !== vectors) return warn(`${summary}; it is brought up to date at the next search`);
   // The sidecar only says the file is the one it describes: sample its vectors against the store's.
   const { savedIndexProblem } = await import("../../search/index/vector-index.ts");
   let sampled: string | undefined;
@@ -272,80 +241,54 @@ async function vectorIndexCheck(path: string): Promise<Check | undefined> {
   } catch (err) {
     sampled = `it could not be checked (${(err as Error).message})`;
   }
-  if (sampled)
-    return {
-      name: "vector index",
-      status: "warn",
-      summary: `${paths.index}: ${sampled}; searches rebuild it from the store`,
-      fix,
-    };
-  return { name: "vector index", status: "ok", summary: `${summary}; sampled vectors match the store` };
+  if (sampled) return warn(`${paths.index}: ${sampled}; searches rebuild it from the store`);
+  return check("vector index", "ok", `${summary}; sampled vectors match the store`);
 }
 
 /** Entities without a current vector of the store's model (an embedding run killed midway, --no-embed). */
 function embeddingsCheck(path: string): Check | undefined {
-  if (!existsSync(path)) return undefined;
-  try {
-    const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
-    try {
-      const p = pendingVectors(store.db);
-      const meta = getEmbeddingMeta(store.db);
-      if (!p || !meta) return undefined;
-      const unusable = unusableVectors(store.db, meta);
-      if (unusable > 0) {
-        return {
-          name: "embeddings",
-          status: "warn",
-          summary:
-            `${unusable} stored vectors of ${p.modelId} are unusable (not ${meta.dim} numbers long, or all zeros): ` +
-            "semantic ranking misses those entities",
-          details: { ...p, unusable },
-          fix: `Remove and compute them again: lorekeeper doctor --repair --db-path "${path}"`,
-        };
-      }
-      const summary = `${p.total - p.pending} of ${p.total} entries have a vector of ${p.modelId}`;
-      if (p.pending === 0) return { name: "embeddings", status: "ok", summary, details: { ...p } };
-      return {
-        name: "embeddings",
-        status: "warn",
-        summary:
-          `${summary}; ${p.pending} have none (an embedding run was interrupted, or content was imported with ` +
-          `--no-embed): semantic ranking is partial`,
-        details: { ...p },
-        fix:
-          `Compute them: lorekeeper doctor --repair --db-path "${path}" (a running server also computes them in ` +
-          `the background at start).`,
-      };
-    } finally {
-      store.close();
+  return readStore(path, ({ db }) => {
+    const p = pendingVectors(db);
+    const meta = getEmbeddingMeta(db);
+    if (!p || !meta) return undefined;
+    const unusable = unusableVectors(db, meta);
+    if (unusable > 0) {
+      const summary =
+        `${unusable} stored vectors of ${p.modelId} are unusable (not ${meta.dim} numbers long, or all zeros): ` +
+        "semantic ranking misses those entities";
+      return check("embeddings", "warn", summary, {
+        details: { ...p, unusable },
+        fix: `Remove and compute them again: lorekeeper doctor --repair --db-path "${path}"`,
+      });
     }
-  } catch {
-    return undefined; // the store check reports it
-  }
+    const summary = `${p.total - p.pending} of ${p.total} entries have a vector of ${p.modelId}`;
+    if (p.pending === 0) return check("embeddings", "ok", summary, { details: { ...p } });
+    const partial =
+      `${summary}; ${p.pending} have none (an embedding run was interrupted, or content was imported with ` +
+      `--no-embed): semantic ranking is partial`;
+    return check("embeddings", "warn", partial, {
+      details: { ...p },
+      fix:
+        `Compute them: lorekeeper doctor --repair --db-path "${path}" (a running server also computes them in ` +
+        `the background at start).`,
+    });
+  });
 }
 
 /** Files an interrupted content pack load left beside the store (its unpacked copy, a download). */
 function leftoversCheck(path: string): Check | undefined {
   const files = packLeftovers(path);
   if (files.length === 0) return undefined;
-  const bytes = files.reduce((n, f) => {
-    try {
-      return n + statSync(f).size;
-    } catch {
-      return n;
-    }
-  }, 0);
-  return {
-    name: "pack leftovers",
-    status: "warn",
-    summary:
-      `${files.length} file(s) left by an interrupted content pack load (${(bytes / 1024 / 1024).toFixed(1)} MB): ` +
-      `${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}`,
+  const bytes = files.reduce((n, f) => n + (statSync(f, { throwIfNoEntry: false })?.size ?? 0), 0);
+  const summary =
+    `${files.length} file(s) left by an interrupted content pack load (${(bytes / 1024 / 1024).toFixed(1)} MB): ` +
+    `${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}`;
+  return check("pack leftovers", "warn", summary, {
     details: { files, bytes },
     fix:
       `Remove them: lorekeeper doctor --repair --db-path "${path}" (the next pack load removes them too); ` +
       "the store itself is not affected.",
-  };
+  });
 }
 
 const INSTALLED_FIX =
@@ -357,77 +300,57 @@ const INSTALLED_FIX =
  * without the plain-words profile this version has for them (synced or packed before it existed).
  */
 export function profilesCheck(path: string, group: ProfileGroup = PROFILE_GROUPS[0]!): Check | undefined {
-  if (!existsSync(path)) return undefined;
-  try {
-    const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
-    try {
-      const c = profileCoverage(store.db, group);
-      if (c.core === 0) return undefined;
-      const name = `${group.label.replace(/s$/, "")} profiles`;
-      const summary = `${c.withProfile} of ${c.core} core ${group.label} (SRD 5.1/5.2) have a profile`;
-      if (c.withProfile === c.core) return { name, status: "ok", summary, details: { ...c } };
-      const more = c.lackingCount > c.lacking.length ? `, … (${c.lackingCount} names)` : "";
-      return {
-        name,
-        status: "warn",
-        summary: `${summary}; none for ${c.lacking.join(", ")}${more}: searching them by description is weaker`,
-        details: { ...c },
-        fix:
-          `Their rows were stored by an older LoreKeeper: sync them again (online) with \`lorekeeper sync --types ` +
-          `${group.kinds.join(",")} --force --db-path "${path}"\`, or import a content pack built with this version. ` +
-          `Names this version has no profile for are listed by \`bun scripts/check-profiles.ts\` in a checkout.`,
-      };
-    } finally {
-      store.close();
-    }
-  } catch {
-    return undefined; // the store check reports it
-  }
+  return readStore(path, ({ db }) => {
+    const c = profileCoverage(db, group);
+    if (c.core === 0) return undefined;
+    const name = `${group.label.replace(/s$/, "")} profiles`;
+    const summary = `${c.withProfile} of ${c.core} core ${group.label} (SRD 5.1/5.2) have a profile`;
+    if (c.withProfile === c.core) return check(name, "ok", summary, { details: { ...c } });
+    const more = c.lackingCount > c.lacking.length ? `, … (${c.lackingCount} names)` : "";
+    const weaker = `${summary}; none for ${c.lacking.join(", ")}${more}: searching them by description is weaker`;
+    return check(name, "warn", weaker, {
+      details: { ...c },
+      fix:
+        `Their rows were stored by an older LoreKeeper: sync them again (online) with \`lorekeeper sync --types ` +
+        `${group.kinds.join(",")} --force --db-path "${path}"\`, or import a content pack built with this version. ` +
+        `Names this version has no profile for are listed by \`bun scripts/check-profiles.ts\` in a checkout.`,
+    });
+  });
 }
 
 async function modelCheck(cfg: Config, storeVectors: Record<string, number> | undefined): Promise<Check> {
   const provider = createEmbedderProvider({ config: cfg, allowDownload: false });
   const t0 = performance.now();
+  const fail = (summary: string, fix: string) => check("model", "fail", summary, { fix });
   try {
     const embedder = await withTimeout(provider.get(), 60_000, "loading the embedding model");
     if (!embedder) {
-      const advice = noModelAdvice(provider.reason(), { downloadAllowed: !cfg.offline, modelName: cfg.embeddingModel });
+      const why = provider.reason() ?? "unknown reason";
       // A model the user pointed at that does not load is a real failure; no model at all is not.
       if (cfg.modelDir)
-        return {
-          name: "model",
-          status: "fail",
-          summary: `LOREKEEPER_MODEL_DIR=${cfg.modelDir} does not load: ${provider.reason() ?? "unknown reason"}`,
-          fix:
-            "Point LOREKEEPER_MODEL_DIR at a complete fastembed model folder (model.onnx + tokenizer files), or " +
+        return fail(
+          `LOREKEEPER_MODEL_DIR=${cfg.modelDir} does not load: ${why}`,
+          "Point LOREKEEPER_MODEL_DIR at a complete fastembed model folder (model.onnx + tokenizer files), or " +
             "unset it.",
-        };
+        );
       const installed = activeModelDir(cfg.modelsDir);
-      if (installed)
-        return {
-          name: "model",
-          status: "fail",
-          summary: `the installed model in use (${installed}) does not load: ${provider.reason() ?? "unknown reason"}`,
-          fix: INSTALLED_FIX,
-        };
+      if (installed) return fail(`the installed model in use (${installed}) does not load: ${why}`, INSTALLED_FIX);
+      const advice = noModelAdvice(provider.reason(), { downloadAllowed: !cfg.offline, modelName: cfg.embeddingModel });
       const made = storeVectors ? Object.keys(storeVectors) : [];
       const hint = made.length
         ? ` The store's vectors were made with ${made.join(", ")}: install that model (\`lorekeeper model install ` +
           `<name>\`) to use them.`
         : "";
-      return { name: "model", status: "warn", summary: advice.state, fix: `${advice.fix}${hint}` };
+      return check("model", "warn", advice.state, { fix: `${advice.fix}${hint}` });
     }
     const info = provider.info();
     const installed = cfg.modelDir ? undefined : activeModelDir(cfg.modelsDir);
     if (installed && info?.dir !== installed) {
-      return {
-        name: "model",
-        status: "fail",
-        summary:
-          `the installed model in use (${installed}) does not load (${embedder.id} answers instead): ` +
+      return fail(
+        `the installed model in use (${installed}) does not load (${embedder.id} answers instead): ` +
           `${provider.reason() ?? "see the log"}`,
-        fix: INSTALLED_FIX,
-      };
+        INSTALLED_FIX,
+      );
     }
     const t1 = performance.now();
     const v = await embedder.embedQuery(TEST_SENTENCE);
@@ -454,29 +377,25 @@ async function modelCheck(cfg: Config, storeVectors: Record<string, number> | un
       `${details.load_ms} ms; test sentence embedded in ${details.embed_ms} ms${about}`;
     if (manifest) Object.assign(details, { manifest });
     if (!Number.isFinite(norm) || norm === 0)
-      return {
-        name: "model",
-        status: "fail",
-        summary: `${summary}, but the vector is empty`,
+      return check("model", "fail", `${summary}, but the vector is empty`, {
         details,
         fix: "The model knows none of the test sentence's words; check the model folder.",
-      };
+      });
     const other = storeVectors ? Object.keys(storeVectors).filter((m) => m !== embedder.id) : [];
     if (storeVectors && Object.keys(storeVectors).length > 0 && !storeVectors[embedder.id]) {
-      return {
-        name: "model",
-        status: "warn",
-        summary: `${summary}; the store's vectors were made with ${other.join(", ")}`,
+      return check("model", "warn", `${summary}; the store's vectors were made with ${other.join(", ")}`, {
         details,
         fix: "Run `lorekeeper sync` to embed the store with this model (semantic ranking uses only its own vectors).",
-      };
+      });
     }
-    return { name: "model", status: "ok", summary, details };
+    return check("model", "ok", summary, { details });
   } catch (err) {
-    const fix = cfg.modelDir
-      ? "Run with -v for details; check LOREKEEPER_MODEL_DIR."
-      : "Run with -v for details; `lorekeeper model list` shows the installed models.";
-    return { name: "model", status: "fail", summary: `the embedding model failed: ${(err as Error).message}`, fix };
+    return fail(
+      `the embedding model failed: ${(err as Error).message}`,
+      cfg.modelDir
+        ? "Run with -v for details; check LOREKEEPER_MODEL_DIR."
+        : "Run with -v for details; `lorekeeper model list` shows the installed models.",
+    );
   }
 }
 
@@ -504,23 +423,17 @@ async function upstreamCheck(name: string, url: string, timeoutMs: number): Prom
     await res.body?.cancel();
     const ms = Math.round(performance.now() - t0);
     if (res.status >= 500)
-      return {
-        name,
-        status: "warn",
-        summary: `${url} answered HTTP ${res.status} (${ms} ms)`,
+      return check(name, "warn", `${url} answered HTTP ${res.status} (${ms} ms)`, {
         fix: "The service has trouble; LoreKeeper keeps answering from its store. Retry `lorekeeper sync` later.",
-      };
-    return { name, status: "ok", summary: `${url} answered HTTP ${res.status} in ${ms} ms` };
+      });
+    return check(name, "ok", `${url} answered HTTP ${res.status} in ${ms} ms`);
   } catch (err) {
     const e = err as Error;
     const late = e.name === "TimeoutError" || e.name === "AbortError";
     const why = late ? `no answer within ${timeoutMs} ms` : fetchErrorText(e);
-    return {
-      name,
-      status: "warn",
-      summary: `${url} is not reachable (${why})`,
+    return check(name, "warn", `${url} is not reachable (${why})`, {
       fix: "Offline is fine: LoreKeeper answers from its store. To refresh content, connect and run `lorekeeper sync`.",
-    };
+    });
   }
 }
 
@@ -534,51 +447,39 @@ export async function runDoctor(
   const repairing = opts.repair ? await import("../repair.ts") : undefined;
   const repair = repairing?.repairStore(path);
   if (repairing && repair?.outcome === "repaired") repair.steps.push(await repairing.repairVectors(path, embedder()));
-  const checks: Check[] = [];
-  checks.push({
-    name: "version",
-    status: "info",
-    summary: `lorekeeper ${APP_VERSION}, bun ${Bun.version} on ${process.platform}-${process.arch}`,
-    details: { lorekeeper: APP_VERSION, bun: Bun.version, platform: process.platform, arch: process.arch },
-  });
-  checks.push({
-    name: "paths",
-    status: "info",
-    summary: `store ${path}; data ${cfg.dataDir}; cache ${cfg.cacheDir}`,
-    details: {
-      store: path,
-      data_dir: cfg.dataDir,
-      cache_dir: cfg.cacheDir,
-      model_dir: cfg.modelDir ?? cfg.embeddedModelDir ?? null,
-      cwd: process.cwd(),
-    },
-  });
-  checks.push(binaryInfoCheck());
-  const ex = extractionCheck();
-  if (ex) checks.push(ex);
+  const { platform, arch } = process;
   const store = storeCheck(path);
-  checks.push(store);
-  const index = await vectorIndexCheck(path);
-  if (index) checks.push(index);
-  const leftovers = leftoversCheck(path);
-  if (leftovers) checks.push(leftovers);
-  const embeddings = embeddingsCheck(path);
-  if (embeddings) checks.push(embeddings);
-  for (const group of PROFILE_GROUPS) {
-    const profiles = profilesCheck(path, group);
-    if (profiles) checks.push(profiles);
-  }
-  checks.push(await modelCheck(cfg, store.details?.vectors as Record<string, number> | undefined));
-  const usearchError = await usearchProbe();
-  checks.push(nativeLibrariesCheck(usearchError));
-  if (!opts.offline) {
-    const t = opts.timeoutMs ?? 3000;
+  const checks = [
+    check("version", "info", `lorekeeper ${APP_VERSION}, bun ${Bun.version} on ${platform}-${arch}`, {
+      details: { lorekeeper: APP_VERSION, bun: Bun.version, platform, arch },
+    }),
+    check("paths", "info", `store ${path}; data ${cfg.dataDir}; cache ${cfg.cacheDir}`, {
+      details: {
+        store: path,
+        data_dir: cfg.dataDir,
+        cache_dir: cfg.cacheDir,
+        model_dir: cfg.modelDir ?? cfg.embeddedModelDir ?? null,
+        cwd: process.cwd(),
+      },
+    }),
+    binaryInfoCheck(),
+    extractionCheck(),
+    store,
+    await vectorIndexCheck(path),
+    leftoversCheck(path),
+    embeddingsCheck(path),
+    ...PROFILE_GROUPS.map((group) => profilesCheck(path, group)),
+    await modelCheck(cfg, store.details?.vectors as Record<string, number> | undefined),
+    nativeLibrariesCheck(await usearchProbe()),
     // Each source with an API says which address shows it answering.
-    const probes = upstreamsOf(cfg).map(({ source, api, baseUrl }) =>
-      upstreamCheck(`upstream ${source.id}`, api.probeUrl(baseUrl), t),
-    );
-    checks.push(...(await Promise.all(probes)));
-  }
+    ...(opts.offline
+      ? []
+      : await Promise.all(
+          upstreamsOf(cfg).map(({ source, api, baseUrl }) =>
+            upstreamCheck(`upstream ${source.id}`, api.probeUrl(baseUrl), opts.timeoutMs ?? 3000),
+          ),
+        )),
+  ].filter((c) => c !== undefined);
   return { ok: !checks.some((c) => c.status === "fail"), version: APP_VERSION, checks, ...(repair ? { repair } : {}) };
 }
 
@@ -621,11 +522,8 @@ export const doctorCommand: Command = {
       repair: values.repair === true,
     });
     const repairText = report.repair ? `${(await import("../repair.ts")).renderRepair(report.repair)}\n\n` : "";
-    process.stdout.write(
-      values.json
-        ? `${safeJson(JSON.stringify(report, null, 2))}\n`
-        : safeText(`${repairText}${renderReport(report)}\n`),
-    );
+    if (values.json) printJson(report);
+    else process.stdout.write(safeText(`${repairText}${renderReport(report)}\n`));
     return report.ok ? EXIT_OK : EXIT_FAILED;
   },
 };

@@ -9,8 +9,8 @@ import { listDocuments, listDocumentsByKey } from "../../store/documents.ts";
 import { listSyncState } from "../../store/sync-state.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
-import { table } from "../progress.ts";
-import { safeJson, safeText } from "../../text/sanitize.ts";
+import { printJson, table } from "../progress.ts";
+import { safeText } from "../../text/sanitize.ts";
 
 const HELP = `Usage: lorekeeper documents [--source S] [--json] [--db-path PATH]
        lorekeeper documents remove <document-key> [--source orcbrew|5etools] [--dry-run] [--json] [--db-path PATH]
@@ -64,7 +64,7 @@ function runRemove(argv: string[]): number {
   const store = openStore({ path, readonly: dry });
   try {
     const removed = removeHomebrewDocument(store.db, positionals[0]!, { source: values.source, dryRun: dry });
-    if (values.json) process.stdout.write(`${safeJson(JSON.stringify({ dry_run: dry, removed }, null, 2))}\n`);
+    if (values.json) printJson({ dry_run: dry, removed });
     else process.stdout.write(`${safeText(removed.map((d) => removedText(d, dry)).join("\n"))}\n`);
     if (!dry) checkpoint(store);
     return EXIT_OK;
@@ -115,26 +115,11 @@ export function shortName(name: string, max: number): string {
  * then the per-type list keeps its largest types and says how many more. Pure.
  */
 export function fitRows(docs: readonly DocRow[], width: number): Array<Array<string | number>> {
-  const w = (xs: string[], head: string) => Math.max(head.length, ...xs.map((x) => x.length));
-  const keyW = w(
-    docs.map((d) => d.key),
-    "key",
-  );
-  const srcW = w(
-    docs.map((d) => d.source),
-    "source",
-  );
-  const entW = w(
-    docs.map((d) => String(d.entities)),
-    "entities",
-  );
-  const fixed = keyW + srcW + entW + 4 * 2; // four gaps of two spaces
-  const room = Math.max(20, width - fixed);
+  const w = (head: string, cell: (d: DocRow) => string) => Math.max(head.length, ...docs.map((d) => cell(d).length));
+  const fixed = w("key", (d) => d.key) + w("source", (d) => d.source) + w("entities", (d) => String(d.entities));
+  const room = Math.max(20, width - fixed - 4 * 2); // four gaps of two spaces
   const nameW = Math.min(
-    w(
-      docs.map((d) => shortName(d.name, 200)),
-      "name",
-    ),
+    w("name", (d) => shortName(d.name, 200)),
     Math.max(12, Math.floor(room * 0.4)),
   );
   const typesW = Math.max(12, room - nameW);
@@ -171,9 +156,7 @@ export const documentsCommand: Command = {
     try {
       const docs = listDocuments(store.db, source);
       if (values.json) {
-        process.stdout.write(
-          `${safeJson(JSON.stringify({ documents: docs, sync_state: listSyncState(store.db) }, null, 2))}\n`,
-        );
+        printJson({ documents: docs, sync_state: listSyncState(store.db) });
         return EXIT_OK;
       }
       if (docs.length === 0) {

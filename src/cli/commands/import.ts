@@ -7,14 +7,14 @@ import { dbPath } from "../../config.ts";
 import { embedAfterIngest } from "../../ingest/after-ingest.ts";
 import { type FileReport, type ImportReport, importExitCode } from "../../ingest/import.ts";
 import { importHomebrewFiles } from "../../ingest/import-5etools.ts";
-import { checkpoint, openStore, type Store } from "../../store/db.ts";
+import { checkpoint, openStore } from "../../store/db.ts";
 import { parse } from "../args.ts";
 import { importFormat } from "../../ingest/import-format.ts";
 import { LoreKeeperError } from "../../errors.ts";
 import { runPack } from "./sync-pack.ts";
 import { type Command, UsageError } from "../command.ts";
-import { Progress, table } from "../progress.ts";
-import { safeJson, safeText } from "../../text/sanitize.ts";
+import { Progress, printJson, table } from "../progress.ts";
+import { safeText } from "../../text/sanitize.ts";
 
 const HELP =
   `Usage: lorekeeper import <file.orcbrew | file.json | folder> [more...] [--dry-run] [--force] ` +
@@ -57,10 +57,6 @@ Options:
 Exit codes: 0 everything imported (types LoreKeeper does not model, such as encounters, and
 disabled items are listed as notes), 1 a file could not be imported, 2 some entities were skipped.`;
 
-function loc(line: number, column: number): string {
-  return line > 0 ? ` (line ${line}, column ${column})` : "";
-}
-
 /** The kinds a type's records became: "magic_item 3, weapon 2" when one 5etools list gave several. */
 function kindsText(t: FileReport["packs"][number]["types"][number]): string {
   const counted = "kinds" in t && t.kinds && typeof t.kinds === "object" ? (t.kinds as Record<string, number>) : {};
@@ -99,14 +95,13 @@ function printFile(r: FileReport, out: string[]): void {
         ]);
       });
     }
-    if (rows.length) {
-      const table_ = table(
-        ["pack", "document key", "type", "kind", "found", r.dry_run ? "to import" : "imported", "skipped"],
-        rows,
-        new Set([4, 5, 6]),
+    const headers = ["pack", "document key", "type", "kind", "found", r.dry_run ? "to import" : "imported", "skipped"];
+    if (rows.length)
+      out.push(
+        ...table(headers, rows, new Set([4, 5, 6]))
+          .split("\n")
+          .map((l) => `  ${l}`),
       );
-      out.push(...table_.split("\n").map((l) => `  ${l}`));
-    }
     for (const p of r.packs) {
       if (r.dry_run && p.existing)
         out.push(`  ${p.name}: would replace the ${p.existing} entities imported earlier from this pack`);
@@ -120,8 +115,10 @@ function printFile(r: FileReport, out: string[]): void {
     }
   }
   const all = r.packs.flatMap((p) => p.skipped.map((s) => ({ p, s })));
-  const line = ({ p, s }: (typeof all)[number]) =>
-    `${p.name} / ${s.type}${s.key ? ` ${s.key}` : ""}${loc(s.line, s.column)}: ${s.reason}`;
+  const line = ({ p, s }: (typeof all)[number]) => {
+    const at = s.line > 0 ? ` (line ${s.line}, column ${s.column})` : "";
+    return `${p.name} / ${s.type}${s.key ? ` ${s.key}` : ""}${at}: ${s.reason}`;
+  };
   const skips = all.filter((x) => !x.s.by_design);
   if (skips.length) {
     out.push("  Skipped:");
@@ -183,12 +180,8 @@ export const importCommand: Command = {
     const dry = values["dry-run"] ?? false;
     const path = dbPath(values["db-path"]);
     // A dry run reads the store only to find API name clashes and earlier imports; it never creates one.
-    const store: Store | null = dry
-      ? existsSync(path)
-        ? openStore({ path, readonly: true })
-        : null
-      : openStore({ path });
-    const progress = new Progress(process.stderr, values.json === true && !process.stderr.isTTY, ctx.config.ci);
+    const store = !dry || existsSync(path) ? openStore({ path, readonly: dry }) : null;
+    const progress = new Progress(ctx.config.ci, values.json === true && !process.stderr.isTTY);
     const started = new Map<string, number>();
     try {
       const report = importHomebrewFiles(store?.db ?? null, positionals, {
@@ -202,13 +195,9 @@ export const importCommand: Command = {
           } else if (e.type === "parsed") {
             if (e.items > 200) progress.line(`${e.file}: ${e.packs} packs, ${e.items} items read in ${e.ms} ms`);
           } else if (e.type === "progress") {
+            const startedAt = started.get(e.file) ?? Date.now();
             if (e.total > 200)
-              progress.update({
-                label: `${e.file} ${e.pack}`,
-                done: e.done,
-                total: e.total,
-                startedAt: started.get(e.file) ?? Date.now(),
-              });
+              progress.update({ label: `${e.file} ${e.pack}`, done: e.done, total: e.total, startedAt });
           } else if (!e.report.ok) {
             progress.line(`${e.report.file}: ${e.report.error?.message ?? "failed"}`);
           }
@@ -224,11 +213,7 @@ export const importCommand: Command = {
               "import",
             );
       if (values.json) {
-        process.stdout.write(
-          `${safeJson(
-            JSON.stringify({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null }, null, 2),
-          )}\n`,
-        );
+        printJson({ ...report, exit_code: importExitCode(report), embeddings: embed ?? null });
       } else {
         const out: string[] = report.warnings.map((w) => `Note: ${w}`);
         for (const f of report.files) {

@@ -15,7 +15,7 @@ import {
 import { existsSync } from "node:fs";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK, UsageError } from "../command.ts";
-import { table } from "../progress.ts";
+import { printJson, table } from "../progress.ts";
 
 const HELP =
   `Usage: lorekeeper model <install|list|use|remove> …
@@ -98,21 +98,20 @@ async function install(argv: string[], cfg: Config): Promise<number> {
     log: (l: string) => process.stderr.write(`${l}\n`),
   } as const;
   const one = positionals[0]!;
-  const byName = positionals.length === 1 && !existsSync(one) && findCatalogModel(one) !== undefined;
+  const known = positionals.length === 1 && !existsSync(one) ? findCatalogModel(one) : undefined;
   // A known model installed already (the first sync installs the default one): nothing to fetch.
-  const known = byName ? findCatalogModel(one)! : undefined;
-  const installed = known && !opts.force ? readManifest(join(cfg.modelsDir, opts.name ?? known.name)) : undefined;
-  if (known && installed) {
+  if (known && !opts.force && readManifest(join(cfg.modelsDir, opts.name ?? known.name))) {
     const name = opts.name ?? known.name;
     const wasInUse = modelInUse(cfg) === name;
     if (opts.use && !wasInUse) useModel(cfg.modelsDir, name);
     const state = wasInUse ? "in use" : opts.use ? "now in use" : "not in use (`lorekeeper model use` switches to it)";
     const where = join(cfg.modelsDir, name);
-    process.stdout.write(`${name} is already installed in ${where}, ${state}; nothing downloaded`);
-    process.stdout.write(" (--force installs it again).\n");
+    process.stdout.write(
+      `${name} is already installed in ${where}, ${state}; nothing downloaded (--force installs it again).\n`,
+    );
     return EXIT_OK;
   }
-  const manifest = byName
+  const manifest = known
     ? await installByName(one, {
         ...opts,
         routes,
@@ -129,10 +128,8 @@ async function install(argv: string[], cfg: Config): Promise<number> {
 }
 
 /**
- * The installed model the server uses, in the embedder's order (search/model/model-source.ts):
- * LOREKEEPER_MODEL_DIR (then none of these), the one `install` or `use` chose, the binary's
- * embedded model (not in the cache), else the configured catalog model in the cache — which the
- * first sync installs without choosing it.
+ * The installed model the server uses, in the embedder's order (search/model/model-source.ts); the
+ * configured catalog model counts too, since the first sync installs it without choosing it.
  */
 function modelInUse(cfg: Config): string | undefined {
   if (cfg.modelDir) return undefined;
@@ -147,7 +144,7 @@ function list(argv: string[], cfg: Config): number {
   const { values } = parse(argv, { known: { type: "boolean" }, json: { type: "boolean" } });
   if (values.known) {
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(MODEL_CATALOG, null, 2)}\n`);
+      printJson(MODEL_CATALOG);
       return EXIT_OK;
     }
     const rows = MODEL_CATALOG.map((m) => [
@@ -166,7 +163,7 @@ function list(argv: string[], cfg: Config): number {
   if (values.json) {
     const inUse = modelInUse(cfg);
     const listed = models.map((m) => ({ name: m.name, active: m.name === inUse, manifest: m.manifest ?? null }));
-    process.stdout.write(`${JSON.stringify({ models_dir: cfg.modelsDir, models: listed }, null, 2)}\n`);
+    printJson({ models_dir: cfg.modelsDir, models: listed });
     return EXIT_OK;
   }
   if (models.length === 0) {
@@ -207,12 +204,12 @@ export const modelCommand: Command = {
         case "remove": {
           const { positionals } = parse(rest, {}, true);
           if (positionals.length !== 1) throw new UsageError(`model ${sub} needs exactly one model name`);
-          if (sub === "use") useModel(cfg.modelsDir, positionals[0]!);
-          else removeModel(cfg.modelsDir, positionals[0]!);
-          process.stdout.write(
-            `${sub === "use" ? "now using" : "removed"} ${positionals[0]}` +
-              `${sub === "use" ? "; run `lorekeeper sync` to embed the store with it" : ""}\n`,
-          );
+          const name = positionals[0]!;
+          if (sub === "use") useModel(cfg.modelsDir, name);
+          else removeModel(cfg.modelsDir, name);
+          const done =
+            sub === "use" ? `now using ${name}; run \`lorekeeper sync\` to embed the store with it` : `removed ${name}`;
+          process.stdout.write(`${done}\n`);
           return EXIT_OK;
         }
         default:

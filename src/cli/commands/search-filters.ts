@@ -12,20 +12,13 @@ function flag(param: string): string {
   return param.replace(/_/g, "-");
 }
 
-function placeholder(p: TableParam): string {
-  switch (p.input.type) {
-    case "bool":
-      return "true|false";
-    case "values":
-      return "V[,V]";
-    case "int":
-    case "number":
-    case "cr":
-      return "N";
-    default:
-      return "V";
-  }
-}
+const PLACEHOLDERS: Partial<Record<TableParam["input"]["type"], string>> = {
+  bool: "true|false",
+  values: "V[,V]",
+  int: "N",
+  number: "N",
+  cr: "N",
+};
 
 function helpText(p: TableParam): string {
   if (p.help) return p.help;
@@ -46,7 +39,7 @@ export const FILTER_OPTIONS: Options = Object.fromEntries(
 
 /** An option and its placeholder, padded to the help column; a longer one still gets two spaces. */
 function optionColumn(p: TableParam): string {
-  const head = `  --${flag(p.name)} ${placeholder(p)}`;
+  const head = `  --${flag(p.name)} ${PLACEHOLDERS[p.input.type] ?? "V"}`;
   return head.length < 30 ? head.padEnd(32) : `${head}  `;
 }
 

@@ -1,5 +1,5 @@
 /** `lorekeeper search <query>`: the same ranked search the MCP tools run, from the terminal. */
-import { safeJson, safeText } from "../../text/sanitize.ts";
+import { safeText } from "../../text/sanitize.ts";
 import { CATALOG_KINDS, GROUPS, KINDS, kindsOfGroup, type ToolGroup } from "../../entities/catalog.ts";
 import { ENTITY_KINDS, formatCr, type EntityKind } from "../../entities/types.ts";
 import { runSearch } from "../../search/hybrid.ts";
@@ -8,7 +8,7 @@ import { closeVectorIndex } from "../../search/index/vector-index.ts";
 import { openStore } from "../../store/db.ts";
 import { list, parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
-import { table } from "../progress.ts";
+import { printJson, table } from "../progress.ts";
 import { HOMEBREW_FILES } from "../../sources/index.ts";
 import { FILTER_HELP, FILTER_OPTIONS, filtersFromOptions } from "./search-filters.ts";
 
@@ -38,12 +38,12 @@ export function parseTypes(words: readonly string[] | undefined): EntityKind[] {
     );
     if (group) for (const k of group) out.add(k);
     else if (kind) out.add(kind);
-    else
+    else {
+      const groups = Object.keys(TYPE_GROUPS).filter((g) => g !== "all");
       throw new UsageError(
-        `unknown --type "${raw}". Valid: all, ${Object.keys(TYPE_GROUPS)
-          .filter((g) => g !== "all")
-          .join(", ")}, or a kind: ${ENTITY_KINDS.join(", ")}`,
+        `unknown --type "${raw}". Valid: all, ${groups.join(", ")}, or a kind: ${ENTITY_KINDS.join(", ")}`,
       );
+    }
   }
   return [...out];
 }
@@ -55,12 +55,10 @@ export function summary(h: SearchHit, width = 60): string {
   const parts: string[] = [];
   if (e.kind === "spell" && f.level !== undefined && f.level !== null)
     parts.push(f.level === 0 ? `${f.school ?? ""} cantrip`.trim() : `level ${f.level} ${f.school ?? ""}`.trim());
-  if (e.kind === "creature")
-    parts.push(
-      [f.cr !== undefined && f.cr !== null ? `CR ${formatCr(f.cr)}` : "", f.size ?? "", f.creature_type ?? ""]
-        .filter(Boolean)
-        .join(" "),
-    );
+  if (e.kind === "creature") {
+    const cr = f.cr !== undefined && f.cr !== null ? `CR ${formatCr(f.cr)}` : "";
+    parts.push([cr, f.size ?? "", f.creature_type ?? ""].filter(Boolean).join(" "));
+  }
   if (f.rarity) parts.push(f.rarity);
   if (f.category && e.kind !== "creature") parts.push(f.category);
   if (f.damage_dice) parts.push(f.damage_dice);
@@ -104,14 +102,9 @@ function textOf(r: SearchResponse, collapsed: boolean): string {
     ...(scored ? [h.similarity_score === undefined ? "" : h.similarity_score.toFixed(3)] : []),
     summary(h),
   ]);
-  const ranking =
-    r.mode === "hybrid"
-      ? "ranked by keywords and meaning"
-      : r.mode === "lexical"
-        ? "ranked by keywords"
-        : collapsed
-          ? "preferred documents first, then by name"
-          : "ordered by name";
+  let ranking = collapsed ? "preferred documents first, then by name" : "ordered by name";
+  if (r.mode === "hybrid") ranking = "ranked by keywords and meaning";
+  if (r.mode === "lexical") ranking = "ranked by keywords";
   return (
     `${table(headers, rows, scored ? new Set([3]) : new Set())}\n\n${r.hits.length} result` +
     `${r.hits.length === 1 ? "" : "s"}, ${ranking}.\n`
@@ -193,7 +186,7 @@ export const searchCommand: Command = {
         },
       );
       if (values.json) {
-        process.stdout.write(`${safeJson(JSON.stringify(jsonOf(r, query), null, 2))}\n`);
+        printJson(jsonOf(r, query));
       } else {
         process.stdout.write(safeText(textOf(r, collapse)));
         if (r.message) process.stderr.write(safeText(`note: ${r.message}\n`));

@@ -1,5 +1,6 @@
 /** `lorekeeper serve`: the MCP server, over stdio (default) or Streamable HTTP (--http). */
 import { splitList } from "../../config.ts";
+import { LoreKeeperError } from "../../errors.ts";
 import { log } from "../../log.ts";
 import { list, parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
@@ -35,17 +36,15 @@ function parsePort(raw: string | undefined): number {
   return n;
 }
 
-function waitForStopSignal(): Promise<string> {
+function waitForStopSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
-    const on = (sig: string) => () => {
-      process.off("SIGINT", onInt);
-      process.off("SIGTERM", onTerm);
+    const stop = (sig: NodeJS.Signals) => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
       resolve(sig);
     };
-    const onInt = on("SIGINT");
-    const onTerm = on("SIGTERM");
-    process.on("SIGINT", onInt);
-    process.on("SIGTERM", onTerm);
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
   });
 }
 
@@ -104,9 +103,12 @@ export const serveCommand: Command = {
       }).catch((err: unknown) => {
         const e = err as { code?: string; message?: string };
         if (e?.code === "EADDRINUSE" || /in use/i.test(e?.message ?? "")) {
-          throw Object.assign(new Error(`Port ${port} on ${values.host ?? "127.0.0.1"} is already in use.`), {
-            hint: "Pick another with --port, or stop the other server.",
-          });
+          const where = `${port} on ${values.host ?? "127.0.0.1"}`;
+          throw new LoreKeeperError(
+            "http_config",
+            `Port ${where} is already in use.`,
+            "Pick another with --port, or stop the other server.",
+          );
         }
         throw err;
       });

@@ -1,10 +1,9 @@
 /** `lorekeeper sync --pack` / `lorekeeper import FILE.db.gz`: load a content pack into the store. */
-import { safeJson } from "../../text/sanitize.ts";
 import { checkpoint, openStore } from "../../store/db.ts";
 import { embedAfterIngest } from "../../ingest/after-ingest.ts";
 import { loadPackInto } from "../../ingest/pack.ts";
 import { type CommandContext, EXIT_OK } from "../command.ts";
-import { Progress } from "../progress.ts";
+import { printJson, Progress } from "../progress.ts";
 
 export interface PackRunOptions {
   dbPath?: string;
@@ -16,7 +15,7 @@ export interface PackRunOptions {
 
 export async function runPack(src: string, o: PackRunOptions, ctx: CommandContext): Promise<number> {
   const store = openStore({ path: o.dbPath });
-  const progress = new Progress(process.stderr, false, ctx.config.ci);
+  const progress = new Progress(ctx.config.ci);
   const embedder = ctx.embedder();
   try {
     progress.line(`Loading the content pack ${src} into ${store.path}`);
@@ -30,7 +29,7 @@ export async function runPack(src: string, o: PackRunOptions, ctx: CommandContex
       : undefined;
     const l = r.load;
     if (o.json) {
-      process.stdout.write(`${safeJson(JSON.stringify({ ...r, embeddings: embed ?? null }, null, 2))}\n`);
+      printJson({ ...r, embeddings: embed ?? null });
     } else {
       process.stdout.write(
         `OK: loaded ${l.entities} entities from ${l.origins} content types in ${(r.durationMs / 1000).toFixed(1)} s ` +

@@ -1,11 +1,11 @@
 /** `lorekeeper sync`: fetch every record from the sources into the local store. */
-import { safeJson, safeText } from "../../text/sanitize.ts";
+import { safeText } from "../../text/sanitize.ts";
 import { checkpoint, openStore } from "../../store/db.ts";
 import { DEFAULT_SOURCES, runSync, SYNC_SOURCES, type SyncSource, type TypeResult } from "../../ingest/sync.ts";
 import { embedAfterIngest } from "../../ingest/after-ingest.ts";
 import { list, parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK, EXIT_PARTIAL, UsageError } from "../command.ts";
-import { Progress, table } from "../progress.ts";
+import { Progress, printJson, table } from "../progress.ts";
 import { runPack } from "./sync-pack.ts";
 import { sourceById, UPSTREAM_ENV_VARS, upstreamsOf } from "../../sources/index.ts";
 
@@ -85,7 +85,7 @@ export const syncCommand: Command = {
     }
     const cfg = ctx.config;
     const store = openStore({ path: values["db-path"] });
-    const progress = new Progress(process.stderr, false, cfg.ci);
+    const progress = new Progress(cfg.ci);
     const starts = new Map<string, number>();
     try {
       const synced = (sources ?? DEFAULT_SOURCES).map((id) => sourceById(id));
@@ -97,18 +97,12 @@ export const syncCommand: Command = {
         force: values.force,
         config: cfg,
         onEvent: (e) => {
-          if (e.type === "type-start") starts.set(`${e.source}:${e.contentType}`, Date.now());
-          else if (e.type === "progress")
-            progress.update(
-              {
-                label: `${e.source} ${e.contentType}`,
-                done: e.records,
-                total: e.totalRecords,
-                startedAt: starts.get(`${e.source}:${e.contentType}`) ?? Date.now(),
-              },
-              ` (${e.pages} page${e.pages === 1 ? "" : "s"})`,
-            );
-          else {
+          if (e.type === "type-start") starts.set(`${e.source} ${e.contentType}`, Date.now());
+          else if (e.type === "progress") {
+            const label = `${e.source} ${e.contentType}`;
+            const line = { label, done: e.records, total: e.totalRecords, startedAt: starts.get(label) ?? Date.now() };
+            progress.update(line, ` (${e.pages} page${e.pages === 1 ? "" : "s"})`);
+          } else {
             const r = e.result;
             progress.line(
               `${r.source} ${r.contentType}: ${statusWord(r)}, ${r.records} records` +
@@ -124,29 +118,25 @@ export const syncCommand: Command = {
       const fetched = report.results.filter((r) => r.status !== "fresh").reduce((a, r) => a + r.records, 0);
       const rate = report.durationMs > 0 ? Math.round((fetched / report.durationMs) * 1000) : 0;
       if (values.json) {
-        process.stdout.write(
-          `${safeJson(JSON.stringify({ ...report, records_per_second: rate, embeddings: embed ?? null }, null, 2))}\n`,
-        );
+        printJson({ ...report, records_per_second: rate, embeddings: embed ?? null });
       } else {
-        const rows = report.results.map((r) => [
-          r.source,
-          r.contentType,
-          statusWord(r),
-          r.records,
-          r.skipped,
-          r.inserted,
-          r.updated,
-          r.deleted,
-          r.requests,
-          r.durationMs,
-        ]);
-        process.stdout.write(
-          `${table(
-            ["source", "type", "status", "records", "skipped", "new", "changed", "deleted", "requests", "ms"],
-            rows,
-            new Set([3, 4, 5, 6, 7, 8, 9]),
-          )}\n`,
-        );
+        const headers = [
+          "source",
+          "type",
+          "status",
+          "records",
+          "skipped",
+          "new",
+          "changed",
+          "deleted",
+          "requests",
+          "ms",
+        ];
+        const rows = report.results.map((r) => {
+          const counts = [r.records, r.skipped, r.inserted, r.updated, r.deleted, r.requests, r.durationMs];
+          return [r.source, r.contentType, statusWord(r), ...counts];
+        });
+        process.stdout.write(`${table(headers, rows, new Set([3, 4, 5, 6, 7, 8, 9]))}\n`);
         process.stdout.write(
           `\n${report.status.toUpperCase()}: ${fetched} records fetched in ` +
             `${(report.durationMs / 1000).toFixed(1)} s (${rate} records/s), ${report.requests} requests; ` +
