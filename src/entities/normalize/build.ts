@@ -1,11 +1,10 @@
 /**
  * Entity construction and the per-record loop shared by every normalizer: valibot check at the
  * boundary, per-record error isolation, duplicate keys and data not of its kind's shape
- * (kind-schemas.ts) skipped with a reason.
+ * (kinds.ts) skipped with a reason.
  */
 import * as v from "valibot";
-import { kindDataProblem } from "../kind-schemas.ts";
-import type { DataOf } from "../kinds.ts";
+import { type KindData, kindDataProblem } from "../kinds.ts";
 import type { DocumentSource, Entity, EntityFilters, EntityKind, JsonObject } from "../types.ts";
 import { isRec, lastSegment, str } from "./read.ts";
 import { buildText } from "./text.ts";
@@ -27,7 +26,7 @@ export interface EntityDraft<K extends EntityKind> {
   /** descriptive text parts (markdown allowed; stripped) */
   body: (string | null | undefined)[];
   filters: EntityFilters;
-  data: DataOf<K>;
+  data: KindData[K];
 }
 
 export function entity<K extends EntityKind>(source: DocumentSource, d: EntityDraft<K>): Entity {
