@@ -4,8 +4,7 @@ import type { DocumentSource, Entity } from "../../types.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize, titleCase } from "../text.ts";
 import { rarityFilter } from "../vocab.ts";
-import { itemProfile } from "../../item-profiles.ts";
-import { profileLead } from "./profile-lead.ts";
+import { itemProfile, profileLead } from "../../profiles.ts";
 
 function costWeight(d: { cost: string | null; weight_lb: number | null }): string | null {
   const parts = [d.cost ? `Cost ${d.cost}` : null, d.weight_lb !== null ? `Weight ${d.weight_lb} lb.` : null].filter(
@@ -99,7 +98,7 @@ function magicItemHeader(d: MagicItemData): string {
 
 /**
  * A magic item entity. A core item's text leads with its plain-words profile and the names people
- * use for it (src/entities/item-profiles.ts; one entry serves a family such as "Flame Tongue (X)");
+ * use for it (src/entities/profiles.ts; one entry serves a family such as "Flame Tongue (X)");
  * its `data` carries them (`profile`, `common_names`).
  */
 export function magicItemEntity(source: DocumentSource, b: Base, raw: MagicItemData): Entity {

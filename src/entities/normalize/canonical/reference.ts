@@ -16,9 +16,7 @@ import type {
 import type { DocumentSource, Entity } from "../../types.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize, titleCase } from "../text.ts";
-import { conditionLead } from "../../condition-words.ts";
-import { ruleProfile } from "../../rule-profiles.ts";
-import { profileLead } from "./profile-lead.ts";
+import { conditionLead, profileLead, ruleProfile } from "../../profiles.ts";
 
 /**
  * Search text of the descriptions other than the main `desc` (those not already part of it), each
@@ -59,7 +57,7 @@ function textEntity(
     });
 }
 
-/** A condition's text leads with its plain words (src/entities/condition-words.ts). */
+/** A condition's text leads with its plain words (src/entities/profiles.ts). */
 export const conditionEntity = textEntity("condition", "Condition", conditionLead);
 export const damageTypeEntity = textEntity("damage_type", "Damage type");
 
@@ -81,7 +79,7 @@ function sectionFilter(name: string | null): string | null {
 
 /**
  * A rule. A core rule's text leads with its plain-words profile: which questions it answers, in a
- * DM's words (src/entities/rule-profiles.ts); its `data` carries it (`profile`, `common_names`).
+ * DM's words (src/entities/profiles.ts); its `data` carries it (`profile`, `common_names`).
  */
 export function ruleEntity(source: DocumentSource, b: Base, raw: RuleData): Entity {
   const p = ruleProfile("rule", b.name, b.doc.key, raw.section);

@@ -4,8 +4,7 @@ import type { DocumentSource, Entity } from "../../types.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize, ordinal, titleCase } from "../text.ts";
 import { DAMAGE_TYPES, normalizeCastingTime } from "../vocab.ts";
-import { spellProfile } from "../../spell-profiles.ts";
-import { profileLead } from "./profile-lead.ts";
+import { profileLead, spellProfile } from "../../profiles.ts";
 
 function spellHeader(d: SpellData): string {
   const school = d.school ?? "";
@@ -28,7 +27,7 @@ function levelWord(level: number): string {
 
 /**
  * A spell entity. A core spell's text leads with its plain-words profile and the names people use
- * for it (src/entities/spell-profiles.ts): what it is for, in the words of someone who does not
+ * for it (src/entities/profiles.ts): what it is for, in the words of someone who does not
  * remember its name, where the embedding model reads first; its `data` carries them (`profile`,
  * `common_names`).
  */
