@@ -83,7 +83,8 @@ export interface FilterParam {
   tool?: string;
   input: FilterInput;
   match: FilterMatch;
-  description: string;
+  /** The tool parameter's description (none when its name says enough). */
+  description?: string;
   /** Another wording in one group's tool. */
   descriptionIn?: Partial<Record<ToolGroup, string>>;
   /** The search tools that take it; default every group of the column's kinds. */
@@ -114,8 +115,6 @@ export interface FilterColumn {
   revision?: number;
 }
 
-const _MAX = Number.MAX_SAFE_INTEGER;
-
 const FILTERS = [
   {
     column: "level",
@@ -123,15 +122,15 @@ const FILTERS = [
     kinds: ["spell"],
     params: [
       { name: "level", input: { type: "int", min: 0, max: 9 }, match: "equal", description: "0 = cantrip" },
-      { name: "level_min", input: { type: "int", min: 0, max: 9 }, match: "at_least", description: "" },
-      { name: "level_max", input: { type: "int", min: 0, max: 9 }, match: "at_most", description: "" },
+      { name: "level_min", input: { type: "int", min: 0, max: 9 }, match: "at_least" },
+      { name: "level_max", input: { type: "int", min: 0, max: 9 }, match: "at_most" },
     ],
   },
   {
     column: "school",
     sqlType: "TEXT COLLATE NOCASE",
     kinds: ["spell"],
-    params: [{ name: "school", input: { type: "vocab", values: SPELL_SCHOOLS }, match: "vocab", description: "" }],
+    params: [{ name: "school", input: { type: "vocab", values: SPELL_SCHOOLS }, match: "vocab" }],
   },
   {
     column: "classes",
@@ -152,13 +151,13 @@ const FILTERS = [
     column: "concentration",
     sqlType: "INTEGER",
     kinds: ["spell"],
-    params: [{ name: "concentration", input: { type: "bool" }, match: "equal", description: "" }],
+    params: [{ name: "concentration", input: { type: "bool" }, match: "equal" }],
   },
   {
     column: "ritual",
     sqlType: "INTEGER",
     kinds: ["spell"],
-    params: [{ name: "ritual", input: { type: "bool" }, match: "equal", description: "" }],
+    params: [{ name: "ritual", input: { type: "bool" }, match: "equal" }],
   },
   {
     column: "casting_time",
@@ -184,51 +183,33 @@ const FILTERS = [
         match: "equal",
         description: "Challenge rating 0–30; 1/8, 1/4, 1/2 as 0.125, 0.25, 0.5",
       },
-      { name: "cr_min", input: { type: "cr" }, match: "at_least", description: "" },
-      { name: "cr_max", input: { type: "cr" }, match: "at_most", description: "" },
+      { name: "cr_min", input: { type: "cr" }, match: "at_least" },
+      { name: "cr_max", input: { type: "cr" }, match: "at_most" },
     ],
   },
   {
     column: "creature_type",
     sqlType: "TEXT COLLATE NOCASE",
     kinds: ["creature"],
-    params: [
-      {
-        name: "creature_type",
-        tool: "type",
-        input: { type: "vocab", values: CREATURE_TYPES },
-        match: "vocab",
-        description: "",
-      },
-    ],
+    params: [{ name: "creature_type", tool: "type", input: { type: "vocab", values: CREATURE_TYPES }, match: "vocab" }],
   },
   {
     column: "size",
     sqlType: "TEXT COLLATE NOCASE",
     kinds: ["creature", "species"],
-    params: [
-      { name: "size", input: { type: "vocab", values: SIZES }, match: "vocab", description: "", groups: ["creature"] },
-    ],
+    params: [{ name: "size", input: { type: "vocab", values: SIZES }, match: "vocab", groups: ["creature"] }],
   },
   {
     column: "armor_class",
     sqlType: "INTEGER",
     kinds: ["creature", "armor"],
-    params: [
-      {
-        name: "armor_class_min",
-        input: { type: "int", min: 0 },
-        match: "at_least",
-        description: "",
-        groups: ["creature"],
-      },
-    ],
+    params: [{ name: "armor_class_min", input: { type: "int", min: 0 }, match: "at_least", groups: ["creature"] }],
   },
   {
     column: "hit_points",
     sqlType: "INTEGER",
     kinds: ["creature"],
-    params: [{ name: "hit_points_min", input: { type: "int", min: 0 }, match: "at_least", description: "" }],
+    params: [{ name: "hit_points_min", input: { type: "int", min: 0 }, match: "at_least" }],
   },
   {
     column: "category",
@@ -247,13 +228,13 @@ const FILTERS = [
     column: "rarity",
     sqlType: "TEXT COLLATE NOCASE",
     kinds: ["magic_item"],
-    params: [{ name: "rarity", input: { type: "vocab", values: RARITIES }, match: "vocab", description: "" }],
+    params: [{ name: "rarity", input: { type: "vocab", values: RARITIES }, match: "vocab" }],
   },
   {
     column: "requires_attunement",
     sqlType: "INTEGER",
     kinds: ["magic_item"],
-    params: [{ name: "requires_attunement", input: { type: "bool" }, match: "equal", description: "" }],
+    params: [{ name: "requires_attunement", input: { type: "bool" }, match: "equal" }],
   },
   {
     column: "damage_dice",
@@ -265,7 +246,7 @@ const FILTERS = [
     column: "damage_types",
     sqlType: "TEXT",
     kinds: ["spell", "weapon"],
-    params: [{ name: "damage_type", input: { type: "vocab", values: DAMAGE_TYPES }, match: "has", description: "" }],
+    params: [{ name: "damage_type", input: { type: "vocab", values: DAMAGE_TYPES }, match: "has" }],
   },
   {
     column: "is_simple",
@@ -326,7 +307,7 @@ const FILTERS = [
     column: "senses",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "sense", input: { type: "values", values: SENSES }, match: "has_all", description: "" }],
+    params: [{ name: "sense", input: { type: "values", values: SENSES }, match: "has_all" }],
     derive: (d) => mentioned(text(d.senses), SENSES),
   },
   {
@@ -361,9 +342,7 @@ const FILTERS = [
     column: "condition_immunities",
     sqlType: "TEXT",
     kinds: ["creature"],
-    params: [
-      { name: "condition_immunity", input: { type: "values", values: CONDITIONS }, match: "has_all", description: "" },
-    ],
+    params: [{ name: "condition_immunity", input: { type: "values", values: CONDITIONS }, match: "has_all" }],
     derive: (d) => mentioned(text(d.condition_immunities), CONDITIONS),
   },
   {
@@ -470,7 +449,6 @@ const FILTERS = [
           aliases: { "two handed": "two-handed", twohanded: "two-handed", ammo: "ammunition" },
         },
         match: "has_all",
-        description: "",
       },
     ],
     derive: weaponProperties,
