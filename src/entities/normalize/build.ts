@@ -44,6 +44,15 @@ export function entity<K extends EntityKind>(source: DocumentSource, d: EntityDr
   };
 }
 
+/** What a kind's builder makes of its data: the header line, the search text parts and the filters. */
+type View = Pick<EntityDraft<EntityKind>, "header" | "body"> & { filters?: EntityFilters };
+
+/** The builder of a kind whose entity follows from its data alone: `view` says how it reads. */
+export function builder<K extends EntityKind>(kind: K, view: (d: KindData[K], b: Base) => View) {
+  return (source: DocumentSource, b: Base, d: KindData[K]): Entity =>
+    entity(source, { kind, ...b, filters: {}, ...view(d, b), data: d });
+}
+
 /** Non-empty trimmed string. */
 export const NonEmpty = v.pipe(v.string(), v.trim(), v.nonEmpty());
 
