@@ -1,7 +1,7 @@
 /** Equipment from canonical data: weapon, armor, item, magic_item. */
 import type { ArmorData, ItemData, MagicItemData, WeaponData } from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
-import { entity, type Base } from "../build.ts";
+import { type Base, builder, entity } from "../build.ts";
 import { capitalize, titleCase } from "../text.ts";
 import { rarityFilter } from "../vocab.ts";
 import { itemProfile, profileLead } from "../../profiles.ts";
@@ -19,11 +19,14 @@ function weaponHeader(d: WeaponData): string {
   return capitalize(words);
 }
 
-export function weaponEntity(source: DocumentSource, b: Base, d: WeaponData): Entity {
+/** The damage dice as matched: "1d8 + 1" → "1d8+1". */
+function diceFilter(dice: string | null): string | null {
+  return dice ? dice.toLowerCase().replace(/\s+/g, "") : null;
+}
+
+export const weaponEntity = builder("weapon", (d) => {
   const props = d.properties.map((p) => (p.detail ? `${p.name} (${p.detail})` : p.name)).join(", ");
-  return entity(source, {
-    kind: "weapon",
-    ...b,
+  return {
     header: weaponHeader(d),
     body: [
       d.damage_dice
@@ -39,14 +42,13 @@ export function weaponEntity(source: DocumentSource, b: Base, d: WeaponData): En
     filters: {
       category: [d.category, d.range_type].filter(Boolean).join(" ") || null,
       is_simple: d.category === null ? null : d.category === "simple",
-      damage_dice: d.damage_dice ? d.damage_dice.toLowerCase().replace(/\s+/g, "") : null,
+      damage_dice: diceFilter(d.damage_dice),
       damage_types: d.damage_type ? [d.damage_type.toLowerCase()] : [],
       cost_gp: d.cost_gp,
       weight_lb: d.weight_lb,
     },
-    data: d,
-  });
-}
+  };
+});
 
 /** "Heavy armor" / "Shield" */
 function armorHeader(d: ArmorData): string {
@@ -54,22 +56,17 @@ function armorHeader(d: ArmorData): string {
   return d.category ? `${capitalize(d.category)} armor` : "Armor";
 }
 
-export function armorEntity(source: DocumentSource, b: Base, d: ArmorData): Entity {
-  return entity(source, {
-    kind: "armor",
-    ...b,
-    header: armorHeader(d),
-    body: [
-      d.ac_display ? `Armor Class ${d.ac_display}` : null,
-      d.strength_required ? `Strength ${d.strength_required} required` : null,
-      d.stealth_disadvantage ? "Disadvantage on Stealth checks" : null,
-      costWeight(d),
-      d.desc,
-    ],
-    filters: { category: d.category, armor_class: d.ac_base, cost_gp: d.cost_gp, weight_lb: d.weight_lb },
-    data: d,
-  });
-}
+export const armorEntity = builder("armor", (d) => ({
+  header: armorHeader(d),
+  body: [
+    d.ac_display ? `Armor Class ${d.ac_display}` : null,
+    d.strength_required ? `Strength ${d.strength_required} required` : null,
+    d.stealth_disadvantage ? "Disadvantage on Stealth checks" : null,
+    costWeight(d),
+    d.desc,
+  ],
+  filters: { category: d.category, armor_class: d.ac_base, cost_gp: d.cost_gp, weight_lb: d.weight_lb },
+}));
 
 /** `extra`: more search text (e.g. "Can be used as a weapon: Quarterstaff."). */
 export function itemEntity(source: DocumentSource, b: Base, raw: ItemData, extra: string[] = []): Entity {
@@ -118,7 +115,7 @@ export function magicItemEntity(source: DocumentSource, b: Base, raw: MagicItemD
       category: d.type,
       rarity: rarityFilter(d.rarity),
       requires_attunement: d.requires_attunement,
-      damage_dice: d.damage_dice ? d.damage_dice.toLowerCase().replace(/\s+/g, "") : null,
+      damage_dice: diceFilter(d.damage_dice),
       damage_types: d.damage_type ? [d.damage_type.toLowerCase()] : [],
       cost_gp: d.cost_gp,
       weight_lb: d.weight_lb,
