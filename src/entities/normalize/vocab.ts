@@ -4,12 +4,8 @@
  */
 import { isRec, num, str } from "./read.ts";
 import { capitalize } from "./text.ts";
-import { slugify } from "../types.ts";
-
 import { ITEM_RARITIES } from "../catalog.ts";
-
-/** Defined in the kind catalog (one owner per vocabulary); re-exported for the normalizers. */
-export { DAMAGE_TYPES, SPELL_SCHOOLS, SIZES } from "../catalog.ts";
+import { slugify } from "../types.ts";
 
 const TIME_UNITS = ["action", "bonus action", "reaction", "round", "turn", "minute", "hour", "day", "week"];
 

@@ -3,7 +3,8 @@ import type { SpellData } from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize, ordinal, titleCase } from "../text.ts";
-import { DAMAGE_TYPES, normalizeCastingTime } from "../vocab.ts";
+import { normalizeCastingTime } from "../vocab.ts";
+import { DAMAGE_TYPES } from "../../catalog.ts";
 import { profileLead, spellProfile } from "../../profiles.ts";
 
 function spellHeader(d: SpellData): string {
