@@ -32,7 +32,6 @@ import {
 } from "../entities/types.ts";
 import { kindDataProblem } from "../entities/kinds.ts";
 import { oversizeReason } from "../entities/limits.ts";
-import { passageText } from "../entities/passage.ts";
 import { traitEntities } from "../entities/traits.ts";
 import { officialDocumentName } from "../entities/normalize/documents.ts";
 import { documentRank } from "../entities/preference.ts";
@@ -194,7 +193,6 @@ function entityRowProblem(r: RawRow): string | undefined {
   try {
     // What the store derives from every row it writes; a shape they cannot read is refused here.
     derivedColumnValues(e);
-    passageText(e);
     if (e.kind === "creature") traitEntities([e], documentRank());
   } catch (err) {
     return `its data does not have the shape of a ${e.kind} (${(err as Error).message})`;
