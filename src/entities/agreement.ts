@@ -53,19 +53,12 @@ const SCALARS: Record<AuditKind, readonly string[]> = {
   magic_item: ["type", "rarity", "requires_attunement"],
 };
 /** Object fields compared key by key. */
-const OBJECTS: Record<AuditKind, readonly string[]> = {
-  spell: [],
+const OBJECTS: Partial<Record<AuditKind, readonly string[]>> = {
   creature: ["speed", "ability_scores", "saving_throws", "skills"],
-  weapon: [],
-  armor: [],
-  magic_item: [],
 };
 /** Long text compared by word overlap (never corrected automatically: listed for review). */
-const TEXTS: Record<AuditKind, readonly string[]> = {
+const TEXTS: Partial<Record<AuditKind, readonly string[]>> = {
   spell: ["desc", "higher_level", "components.material_text"],
-  creature: [],
-  weapon: [],
-  armor: [],
   magic_item: ["desc"],
 };
 
@@ -176,7 +169,8 @@ function decide(field: string, values: Record<string, JsonValue>): FieldVerdict 
 export function compareMembers(kind: AuditKind, members: readonly Member[]): FieldVerdict[] {
   const out: FieldVerdict[] = [];
   const fields: string[] = [...SCALARS[kind]];
-  for (const obj of OBJECTS[kind]) {
+  const objects = OBJECTS[kind] ?? [];
+  for (const obj of objects) {
     const keys = new Set<string>();
     for (const m of members) {
       const o = dataAt(m.data, obj);
@@ -188,7 +182,7 @@ export function compareMembers(kind: AuditKind, members: readonly Member[]): Fie
   for (const field of fields) {
     const values: Record<string, JsonValue> = {};
     // A key one source lists and another does not (a skill): the silent source votes "none".
-    const objectField = OBJECTS[kind].some((o) => field.startsWith(`${o}.`));
+    const objectField = objects.some((o) => field.startsWith(`${o}.`));
     for (const m of members) {
       const v = normalizeValue(field, dataAt(m.data, field));
       if (v !== undefined) values[m.source] = v;
@@ -197,7 +191,7 @@ export function compareMembers(kind: AuditKind, members: readonly Member[]): Fie
     const d = decide(field, values);
     if (d) out.push(d);
   }
-  for (const field of TEXTS[kind]) {
+  for (const field of TEXTS[kind] ?? []) {
     const texts = members
       .map((m) => ({ s: m.source, t: dataAt(m.data, field) }))
       .filter((x): x is { s: string; t: string } => typeof x.t === "string" && x.t.trim() !== "");
