@@ -5,6 +5,7 @@ import { formatCr } from "../../types.ts";
 import { creatureProfile, profileLead } from "../../profiles.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize } from "../text.ts";
+import { ABILITIES } from "../vocab.ts";
 import { creatureSummary } from "./creature-summary.ts";
 
 export interface CreatureFilterKeys {
@@ -14,14 +15,10 @@ export interface CreatureFilterKeys {
   sizeKey?: string | null;
 }
 
-const ABBR: Record<string, string> = {
-  strength: "STR",
-  dexterity: "DEX",
-  constitution: "CON",
-  intelligence: "INT",
-  wisdom: "WIS",
-  charisma: "CHA",
-};
+/** "dexterity" → "DEX" */
+const ABBR: Record<string, string> = Object.fromEntries(
+  Object.entries(ABILITIES).map(([a, full]) => [full, a.toUpperCase()]),
+);
 
 function signed(n: number): string {
   return n >= 0 ? `+${n}` : String(n);
