@@ -15,12 +15,16 @@ export interface DocRef {
   name: string;
 }
 
-export interface EntityDraft<K extends EntityKind> {
-  kind: K;
+/** Identity of an entity before its kind-specific detail: key, name, document, detail URL. */
+export interface Base {
   key: string;
   name: string;
   doc: DocRef;
   url: string;
+}
+
+interface EntityDraft<K extends EntityKind> extends Base {
+  kind: K;
   /** "Level 3 evocation spell", "Large undead, CR 5", ... */
   header: string;
   /** descriptive text parts (markdown allowed; stripped) */
@@ -75,8 +79,6 @@ function rawKey(raw: unknown): string | undefined {
   return u ? lastSegment(u) : (str(raw.name) ?? undefined);
 }
 
-export type Emitted = Entity | Entity[] | null;
-
 /**
  * Validate each record with `schema`, convert it with `fn`, and collect entities and skips.
  * `fn` may return null (with no reason: the record is not content of this kind) or throw (skipped
@@ -85,31 +87,30 @@ export type Emitted = Entity | Entity[] | null;
 export function runRecords<S extends v.GenericSchema>(
   records: unknown[],
   schema: S,
-  fn: (r: v.InferOutput<S>, raw: unknown) => Emitted,
+  fn: (r: v.InferOutput<S>, raw: unknown) => Entity | Entity[] | null,
 ): NormalizeResult {
   const entities: Entity[] = [];
   const skipped: SkippedRecord[] = [];
   const seen = new Set<string>();
   const add = (e: Entity) => {
     const id = `${e.kind}\u0000${e.key}`;
-    if (seen.has(id)) {
-      skipped.push({ key: e.key, reason: `duplicate ${e.kind} key` });
-      return;
-    }
     // The check a content pack's rows get too: a shape the readers cannot read is never stored.
-    const shape = kindDataProblem(e.kind, e.data);
-    if (shape) {
-      skipped.push({ key: e.key, reason: `its data is not a ${e.kind}'s: ${shape}` });
-      return;
+    const shape = seen.has(id) ? undefined : kindDataProblem(e.kind, e.data);
+    if (seen.has(id)) skipped.push({ key: e.key, reason: `duplicate ${e.kind} key` });
+    else if (shape) skipped.push({ key: e.key, reason: `its data is not a ${e.kind}'s: ${shape}` });
+    else {
+      seen.add(id);
+      entities.push(e);
     }
-    seen.add(id);
-    entities.push(e);
+  };
+  const skip = (raw: unknown, reason: string) => {
+    const key = rawKey(raw);
+    skipped.push({ ...(key ? { key } : {}), reason });
   };
   for (const raw of records) {
     const parsed = v.safeParse(schema, raw);
     if (!parsed.success) {
-      const key = rawKey(raw);
-      skipped.push({ ...(key ? { key } : {}), reason: `invalid record: ${issueText(parsed.issues)}` });
+      skip(raw, `invalid record: ${issueText(parsed.issues)}`);
       continue;
     }
     try {
@@ -117,22 +118,10 @@ export function runRecords<S extends v.GenericSchema>(
       if (out === null) continue;
       for (const e of Array.isArray(out) ? out : [out]) add(e);
     } catch (err) {
-      const key = rawKey(raw);
-      skipped.push({
-        ...(key ? { key } : {}),
-        reason: `normalize error: ${err instanceof Error ? err.message : String(err)}`,
-      });
+      skip(raw, `normalize error: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
   return { entities, skipped };
-}
-
-/** Identity of an entity before its kind-specific detail: key, name, document, detail URL. */
-export interface Base {
-  key: string;
-  name: string;
-  doc: DocRef;
-  url: string;
 }
 
 /** Records of a related endpoint (empty when the sync layer did not provide them). */
