@@ -178,21 +178,14 @@ export function toolTypesOf(group: ToolGroup): string[] {
   });
 }
 
-/** The kinds one value of a group tool's `type` parameter selects. */
-function kindsOfToolType(group: ToolGroup, type: string): EntityKind[] {
-  return kindsOfGroup(group).filter((k) => {
-    const info: KindInfo = KINDS[k];
-    return info.toolType === type || info.alsoUnder === type || (info.toolAliases ?? []).includes(type);
-  });
-}
-
-/** `{ toolType → kinds }` for a group tool, typed by its enum. */
+/** `{ toolType → kinds }` for a group tool, typed by its enum: the kinds each value of its `type` selects. */
 export function toolTypeKinds<T extends string>(
   group: ToolGroup,
   types: readonly T[],
 ): Record<T, readonly EntityKind[]> {
-  return Object.fromEntries(types.map((t) => [t, kindsOfToolType(group, t)])) as unknown as Record<
-    T,
-    readonly EntityKind[]
-  >;
+  const selects = (info: KindInfo, t: string) =>
+    info.toolType === t || info.alsoUnder === t || (info.toolAliases ?? []).includes(t);
+  const out = {} as Record<T, readonly EntityKind[]>;
+  for (const t of types) out[t] = kindsOfGroup(group).filter((k) => selects(KINDS[k], t));
+  return out;
 }

@@ -538,18 +538,14 @@ export const FILTER_PARAMS: readonly TableParam[] = FILTER_TABLE.flatMap((c) =>
   c.params.map((p) => ({ ...p, column: c })),
 );
 
-/** The search tools that take a parameter. */
-function paramGroups(p: TableParam): readonly ToolGroup[] {
-  return p.groups ?? [...new Set(p.column.kinds.map((k) => KINDS[k].group))];
-}
-
 const GROUP_PARAMS = new Map<ToolGroup, readonly TableParam[]>();
 
 /** The parameters a group's search tool takes, in table order (computed once per group: every call reads it). */
 export function paramsOfGroup(group: ToolGroup): readonly TableParam[] {
   let ps = GROUP_PARAMS.get(group);
   if (!ps) {
-    ps = FILTER_PARAMS.filter((p) => paramGroups(p).includes(group));
+    // A parameter's own groups, else every group of its column's kinds.
+    ps = FILTER_PARAMS.filter((p) => (p.groups ?? p.column.kinds.map((k) => KINDS[k].group)).includes(group));
     GROUP_PARAMS.set(group, ps);
   }
   return ps;

@@ -340,12 +340,7 @@ export type ItemData = KindData["item"];
 export type MagicItemData = KindData["magic_item"];
 export type RuleData = KindData["rule"];
 export type RuleSectionData = KindData["rule_section"];
-export type WeaponPropertyData = KindData["weapon_property"];
-export type SkillData = KindData["skill"];
-export type AbilityScoreData = KindData["ability_score"];
 export type LanguageData = KindData["language"];
-export type ProficiencyData = KindData["proficiency"];
-export type AlignmentData = KindData["alignment"];
 
 /** How a value looks in a message: short, one line. */
 function shown(x: unknown): string {

@@ -1,5 +1,5 @@
 /** Equipment from canonical data: weapon, armor, item, magic_item. */
-import type { ArmorData, ItemData, MagicItemData, WeaponData } from "../../kinds.ts";
+import type { ArmorData, ItemData, MagicItemData } from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
 import { type Base, builder, entity } from "../build.ts";
 import { capitalize, titleCase } from "../text.ts";
@@ -13,12 +13,6 @@ function costWeight(d: { cost: string | null; weight_lb: number | null }): strin
   return parts.length ? parts.join(". ") : null;
 }
 
-/** "Martial melee weapon" */
-function weaponHeader(d: WeaponData): string {
-  const words = [d.category, d.range_type, "weapon"].filter(Boolean).join(" ");
-  return capitalize(words);
-}
-
 /** The damage dice as matched: "1d8 + 1" → "1d8+1". */
 function diceFilter(dice: string | null): string | null {
   return dice ? dice.toLowerCase().replace(/\s+/g, "") : null;
@@ -27,7 +21,8 @@ function diceFilter(dice: string | null): string | null {
 export const weaponEntity = builder("weapon", (d) => {
   const props = d.properties.map((p) => (p.detail ? `${p.name} (${p.detail})` : p.name)).join(", ");
   return {
-    header: weaponHeader(d),
+    // "Martial melee weapon"
+    header: capitalize([d.category, d.range_type, "weapon"].filter(Boolean).join(" ")),
     body: [
       d.damage_dice
         ? `Damage ${d.damage_dice}${d.damage_type ? ` ${d.damage_type}` : ""}` +
