@@ -569,16 +569,3 @@ export function derivedValues(
   }
   return out;
 }
-
-/** Every (kind, column, vocabulary) of a single-value vocabulary parameter: what the vocabulary test checks. */
-export function vocabularyColumns(): { kind: EntityKind; column: string; values: readonly string[] }[] {
-  return FILTER_PARAMS.flatMap((p) =>
-    p.input.type === "vocab"
-      ? p.column.kinds.map((kind) => ({
-          kind,
-          column: p.column.column,
-          values: (p.input as { values: readonly string[] }).values,
-        }))
-      : [],
-  );
-}
