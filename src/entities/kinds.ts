@@ -27,6 +27,8 @@ const upstream_notes = v.optional(strs);
  * use for them ("owl bear", "slow fall"), from data/*-profiles.json.
  */
 const profiled = { profile: v.optional(str), common_names: v.optional(strs) };
+/** Equipment: the price as written ("5 sp"), in gold pieces, and the weight in pounds. */
+const priced = { cost: nstr, cost_gp: nnum, weight_lb: nnum };
 
 /** A named block of text: a trait, an action, a feature, a benefit. */
 const NamedText = v.object({ name: str, desc: str });
@@ -199,9 +201,7 @@ const Weapon = v.object({
   long_range: nnum,
   is_improvised: bool,
   mastery: nstr,
-  cost: nstr,
-  cost_gp: nnum,
-  weight_lb: nnum,
+  ...priced,
   desc: nstr,
   item_key: nstr,
   upstream_notes,
@@ -217,15 +217,13 @@ const Armor = v.object({
   ac_display: nstr,
   strength_required: nnum,
   stealth_disadvantage: bool,
-  cost: nstr,
-  cost_gp: nnum,
-  weight_lb: nnum,
+  ...priced,
   desc: nstr,
   item_key: nstr,
 });
 
 /** `category`: item category key ("adventuring-gear", "tools", "poison") */
-const Item = v.object({ category: nstr, cost: nstr, cost_gp: nnum, weight_lb: nnum, desc: nstr, ...profiled });
+const Item = v.object({ category: nstr, ...priced, desc: nstr, ...profiled });
 
 const MagicItem = v.object({
   /** item type key ("weapon", "armor", "shield", "wondrous-item", "ring", "potion", ...) */
@@ -239,9 +237,7 @@ const MagicItem = v.object({
   base_item: nstr,
   damage_dice: nstr,
   damage_type: nstr,
-  cost: nstr,
-  cost_gp: nnum,
-  weight_lb: nnum,
+  ...priced,
   ...profiled,
 });
 
