@@ -97,6 +97,7 @@ export interface FilterParam {
 
 export interface FilterColumn {
   column: string;
+  /** From its first parameter (sqlTypeOf). */
   sqlType: "INTEGER" | "REAL" | "TEXT" | "TEXT COLLATE NOCASE";
   /** The kinds whose rows hold a value (NULL for the others). */
   kinds: readonly EntityKind[];
@@ -118,7 +119,6 @@ export interface FilterColumn {
 const FILTERS = [
   {
     column: "level",
-    sqlType: "INTEGER",
     kinds: ["spell"],
     params: [
       { name: "level", input: { type: "int", min: 0, max: 9 }, match: "equal", description: "0 = cantrip" },
@@ -128,13 +128,11 @@ const FILTERS = [
   },
   {
     column: "school",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["spell"],
     params: [{ name: "school", input: { type: "vocab", values: SPELL_SCHOOLS }, match: "vocab" }],
   },
   {
     column: "classes",
-    sqlType: "TEXT",
     kinds: ["spell", "subclass"],
     params: [
       {
@@ -149,19 +147,16 @@ const FILTERS = [
   },
   {
     column: "concentration",
-    sqlType: "INTEGER",
     kinds: ["spell"],
     params: [{ name: "concentration", input: { type: "bool" }, match: "equal" }],
   },
   {
     column: "ritual",
-    sqlType: "INTEGER",
     kinds: ["spell"],
     params: [{ name: "ritual", input: { type: "bool" }, match: "equal" }],
   },
   {
     column: "casting_time",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["spell"],
     params: [
       {
@@ -174,7 +169,6 @@ const FILTERS = [
   },
   {
     column: "cr",
-    sqlType: "REAL",
     kinds: ["creature"],
     params: [
       {
@@ -189,31 +183,26 @@ const FILTERS = [
   },
   {
     column: "creature_type",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["creature"],
     params: [{ name: "creature_type", tool: "type", input: { type: "vocab", values: CREATURE_TYPES }, match: "vocab" }],
   },
   {
     column: "size",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["creature", "species"],
     params: [{ name: "size", input: { type: "vocab", values: SIZES }, match: "vocab", groups: ["creature"] }],
   },
   {
     column: "armor_class",
-    sqlType: "INTEGER",
     kinds: ["creature", "armor"],
     params: [{ name: "armor_class_min", input: { type: "int", min: 0 }, match: "at_least", groups: ["creature"] }],
   },
   {
     column: "hit_points",
-    sqlType: "INTEGER",
     kinds: ["creature"],
     params: [{ name: "hit_points_min", input: { type: "int", min: 0 }, match: "at_least" }],
   },
   {
     column: "category",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["weapon", "armor", "item", "magic_item"],
     params: [
       {
@@ -226,31 +215,26 @@ const FILTERS = [
   },
   {
     column: "rarity",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["magic_item"],
     params: [{ name: "rarity", input: { type: "vocab", values: RARITIES }, match: "vocab" }],
   },
   {
     column: "requires_attunement",
-    sqlType: "INTEGER",
     kinds: ["magic_item"],
     params: [{ name: "requires_attunement", input: { type: "bool" }, match: "equal" }],
   },
   {
     column: "damage_dice",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["weapon"],
     params: [{ name: "damage_dice", input: { type: "dice" }, match: "dice", description: 'e.g. "1d8"' }],
   },
   {
     column: "damage_types",
-    sqlType: "TEXT",
     kinds: ["spell", "weapon"],
     params: [{ name: "damage_type", input: { type: "vocab", values: DAMAGE_TYPES }, match: "has" }],
   },
   {
     column: "is_simple",
-    sqlType: "INTEGER",
     kinds: ["weapon"],
     params: [
       {
@@ -263,7 +247,6 @@ const FILTERS = [
   },
   {
     column: "cost_gp",
-    sqlType: "REAL",
     kinds: ["weapon", "armor", "item", "magic_item"],
     params: [
       { name: "cost_min", input: { type: "number", min: 0 }, match: "at_least", description: "In gp" },
@@ -272,13 +255,11 @@ const FILTERS = [
   },
   {
     column: "weight_lb",
-    sqlType: "REAL",
     kinds: ["weapon", "armor", "item", "magic_item"],
     params: [{ name: "weight_max", input: { type: "number", min: 0 }, match: "at_most", description: "In lb" }],
   },
   {
     column: "section",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["rule"],
     params: [
       { name: "section", input: { type: "key" }, match: "vocab", description: 'Rules\' section, e.g. "combat"' },
@@ -287,7 +268,6 @@ const FILTERS = [
   // ── Derived from canonical data ─────────────────────────────────────────────────────────────
   {
     column: "speeds",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -305,14 +285,12 @@ const FILTERS = [
   },
   {
     column: "senses",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [{ name: "sense", input: { type: "values", values: SENSES }, match: "has_all" }],
     derive: (d) => mentioned(text(d.senses), SENSES),
   },
   {
     column: "damage_immunities",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -326,7 +304,6 @@ const FILTERS = [
   },
   {
     column: "damage_resistances",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -340,21 +317,18 @@ const FILTERS = [
   },
   {
     column: "condition_immunities",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [{ name: "condition_immunity", input: { type: "values", values: CONDITIONS }, match: "has_all" }],
     derive: (d) => mentioned(text(d.condition_immunities), CONDITIONS),
   },
   {
     column: "legendary",
-    sqlType: "INTEGER",
     kinds: ["creature"],
     params: [{ name: "legendary", input: { type: "bool" }, match: "equal", description: "Has legendary actions" }],
     derive: (d) => Array.isArray(d.legendary_actions) && d.legendary_actions.length > 0,
   },
   {
     column: "alignment",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -368,7 +342,6 @@ const FILTERS = [
   },
   {
     column: "casts",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -385,7 +358,6 @@ const FILTERS = [
   },
   {
     column: "spellcaster",
-    sqlType: "INTEGER",
     kinds: ["creature"],
     params: [{ name: "spellcaster", input: { type: "bool" }, match: "equal", description: "Casts spells" }],
     derive: (d) => spellsCast(d).length > 0,
@@ -393,7 +365,6 @@ const FILTERS = [
   },
   {
     column: "inflicts",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -408,7 +379,6 @@ const FILTERS = [
   },
   {
     column: "traits",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -423,7 +393,6 @@ const FILTERS = [
   },
   {
     column: "environments",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -438,7 +407,6 @@ const FILTERS = [
   },
   {
     column: "properties",
-    sqlType: "TEXT",
     kinds: ["weapon"],
     params: [
       {
@@ -455,7 +423,6 @@ const FILTERS = [
   },
   {
     column: "components",
-    sqlType: "TEXT",
     kinds: ["spell"],
     params: [
       {
@@ -481,7 +448,6 @@ const FILTERS = [
     // search_equipment's type "magic-item" sets it (tools/search-tools/search-equipment.ts); no tool parameter of
     // its own.
     column: "magic",
-    sqlType: "INTEGER",
     kinds: ["item", "magic_item"],
     params: [
       {
@@ -494,7 +460,7 @@ const FILTERS = [
     ],
     derive: (d, e) => isMagicItem(e.kind, e.name, d),
   },
-] as const satisfies readonly FilterColumn[];
+] as const satisfies readonly Omit<FilterColumn, "sqlType">[];
 
 type Entry = (typeof FILTERS)[number];
 type Param = Entry["params"][number];
@@ -517,7 +483,18 @@ export type DerivedColumn = Extract<Entry, { derive: unknown }>["column"];
 
 type SetBySources = Exclude<FilterColumnName, DerivedColumn>;
 
-export const FILTER_TABLE: readonly FilterColumn[] = FILTERS;
+/**
+ * A column's SQL type follows from how its parameters match: list columns ("|a|b|") are TEXT, whole
+ * numbers and booleans INTEGER, other numbers REAL, other text case-insensitive.
+ */
+function sqlTypeOf(p: FilterParam): FilterColumn["sqlType"] {
+  if (p.match === "has" || p.match === "has_all" || p.match === "namesake_has_words") return "TEXT";
+  if (p.input.type === "int" || p.input.type === "bool") return "INTEGER";
+  if (p.input.type === "number" || p.input.type === "cr") return "REAL";
+  return "TEXT COLLATE NOCASE";
+}
+
+export const FILTER_TABLE: readonly FilterColumn[] = FILTERS.map((c) => ({ ...c, sqlType: sqlTypeOf(c.params[0]) }));
 
 /** The derived columns, in table order. */
 export const DERIVED_COLUMNS = FILTER_TABLE.filter((f) => f.derive).map((f) => f.column) as DerivedColumn[];
