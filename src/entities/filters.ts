@@ -477,11 +477,7 @@ type ValueOf<I> = I extends { type: "int" | "number" }
 /** Structured filters as tools and the CLI give them (all optional; ANDed): one key per table parameter. */
 export type StructuredFilters = { [P in Param as P["name"]]?: ValueOf<P["input"]> };
 export type FilterName = Param["name"];
-/** A store column of the table. */
-type FilterColumnName = Entry["column"];
 export type DerivedColumn = Extract<Entry, { derive: unknown }>["column"];
-
-type SetBySources = Exclude<FilterColumnName, DerivedColumn>;
 
 /**
  * A column's SQL type follows from how its parameters match: list columns ("|a|b|") are TEXT, whole
@@ -504,7 +500,7 @@ export const DERIVED_COLUMNS = FILTER_TABLE.filter((f) => f.derive).map((f) => f
  */
 export const SOURCE_COLUMNS: readonly (keyof EntityFilters)[] = FILTER_TABLE.filter((f) => !f.derive).map(
   (f) => f.column,
-) as SetBySources[];
+) as Exclude<Entry["column"], DerivedColumn>[];
 
 export interface TableParam extends FilterParam {
   column: FilterColumn;
