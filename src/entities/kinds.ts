@@ -12,7 +12,7 @@
  * through: they are carried, never read.
  */
 import * as v from "valibot";
-import type { EntityKind, JsonObject } from "./types.ts";
+import type { JsonObject } from "../json.ts";
 
 const num = v.pipe(v.number(), v.finite());
 const str = v.string();
@@ -288,7 +288,7 @@ const Trait = v.object({
   all_creatures: str,
 });
 
-/** The schema of each kind's canonical data. */
+/** The schema of each kind's canonical data: the kinds are these keys. */
 export const KIND_SCHEMAS = {
   spell: Spell,
   creature: Creature,
@@ -314,7 +314,10 @@ export const KIND_SCHEMAS = {
   proficiency: Proficiency,
   alignment: Alignment,
   trait: Trait,
-} as const satisfies Record<EntityKind, v.GenericSchema>;
+} as const;
+
+export type EntityKind = keyof typeof KIND_SCHEMAS;
+export const ENTITY_KINDS = Object.keys(KIND_SCHEMAS) as readonly EntityKind[];
 
 /** The data type of each kind. */
 export type KindData = { [K in EntityKind]: v.InferOutput<(typeof KIND_SCHEMAS)[K]> };

@@ -3,34 +3,10 @@
  * Pure types and tiny helpers only; normalizers live in src/entities/normalize/.
  */
 import type { JsonObject } from "../json.ts";
+import { ENTITY_KINDS, type EntityKind } from "./kinds.ts";
 
-export const ENTITY_KINDS = [
-  "spell",
-  "creature",
-  "class",
-  "subclass",
-  "species",
-  "subspecies",
-  "background",
-  "feat",
-  "weapon",
-  "armor",
-  "item",
-  "magic_item",
-  "condition",
-  "rule",
-  "rule_section",
-  "damage_type",
-  "weapon_property",
-  "skill",
-  "ability_score",
-  "magic_school",
-  "language",
-  "proficiency",
-  "alignment",
-  "trait",
-] as const;
-export type EntityKind = (typeof ENTITY_KINDS)[number];
+/** Defined by the kinds' data schemas (kinds.ts); re-exported with the other entity types. */
+export { ENTITY_KINDS, type EntityKind } from "./kinds.ts";
 
 export function isEntityKind(s: string): s is EntityKind {
   return (ENTITY_KINDS as readonly string[]).includes(s);
