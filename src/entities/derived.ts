@@ -237,15 +237,8 @@ const STATE_CLAUSE = /\b(?:while|if|unless|when|until|as long as)\s+(?:it|they|t
 export function conditionsInflicted(d: JsonObject, e?: { name: string }): string[] {
   const out = new Set<string>();
   // "the vampire is paralyzed until the stake is removed": its own state, not one it imposes.
-  const self = e
-    ? new RegExp(
-        `\\bthe ${e.name
-          .toLowerCase()
-          .split(/[ ,(]/)[0]!
-          .replace(/[^a-z-]/g, "")}\\s+$`,
-        "i",
-      )
-    : null;
+  const word = e?.name.toLowerCase().split(/[ ,(]/)[0] ?? "";
+  const self = e ? new RegExp(`\\bthe ${word.replace(/[^a-z-]/g, "")}\\s+$`, "i") : null;
   for (const b of blocks(d)) {
     for (const sentence of b.desc.split(/(?<=[.!?])\s+/)) {
       if (NOT_IMPOSED.test(sentence)) continue;
