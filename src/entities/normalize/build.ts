@@ -60,9 +60,10 @@ export function builder<K extends EntityKind>(kind: K, view: (d: KindData[K], b:
 /** Non-empty trimmed string. */
 export const NonEmpty = v.pipe(v.string(), v.trim(), v.nonEmpty());
 
-function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
+/** The first `max` problems valibot found, each with its path: "level: Invalid type …; name: …". */
+export function issueText(issues: readonly v.BaseIssue<unknown>[], max = 3): string {
   return issues
-    .slice(0, 3)
+    .slice(0, max)
     .map((i) => {
       const path = i.path?.map((p) => String(p.key)).join(".");
       return path ? `${path}: ${i.message}` : i.message;
