@@ -8,6 +8,7 @@
  * runs it over a full sync and writes the corrections file (corrections/srd-2014.json) that ingest
  * applies (corrections/apply.ts).
  */
+import { isRec, rec } from "./normalize/read.ts";
 import type { JsonObject, JsonValue } from "./types.ts";
 
 export type AuditKind = "spell" | "creature" | "weapon" | "armor" | "magic_item";
@@ -89,8 +90,8 @@ export interface FieldVerdict {
 export function dataAt(data: JsonObject, path: string): JsonValue | undefined {
   let v: JsonValue | undefined = data;
   for (const p of path.split(".")) {
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
-    v = (v as JsonObject)[p];
+    if (!isRec(v)) return undefined;
+    v = v[p] as JsonValue | undefined;
   }
   return v;
 }
@@ -101,7 +102,7 @@ export function normalizeValue(field: string, v: JsonValue | undefined): JsonVal
   if (field === "properties" && Array.isArray(v)) {
     return v
       .map((p) =>
-        (p && typeof p === "object" && !Array.isArray(p) ? String((p as JsonObject).name ?? "") : String(p))
+        (isRec(p) ? String(p.name ?? "") : String(p))
           .toLowerCase()
           .replace(/\s*\(.*$/, "")
           .trim(),
@@ -174,8 +175,7 @@ export function compareMembers(kind: AuditKind, members: readonly Member[]): Fie
     const keys = new Set<string>();
     for (const m of members) {
       const o = dataAt(m.data, obj);
-      if (o && typeof o === "object" && !Array.isArray(o))
-        for (const k of Object.keys(o)) if (k !== "unit" && k !== "hover") keys.add(k);
+      for (const k of Object.keys(rec(o) ?? {})) if (k !== "unit" && k !== "hover") keys.add(k);
     }
     for (const k of [...keys].sort()) fields.push(`${obj}.${k}`);
   }

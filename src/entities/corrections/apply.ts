@@ -9,6 +9,7 @@ import table from "./srd-2014.json" with { type: "json" };
 import textFixes from "./text-fixes.json" with { type: "json" };
 import type { Entity, EntityFilters, JsonObject, JsonValue } from "../types.ts";
 import { dataAt, normalizeValue } from "../agreement.ts";
+import { isRec } from "../normalize/read.ts";
 
 export const CORRECTIONS_PATH = new URL("./srd-2014.json", import.meta.url).pathname;
 
@@ -80,11 +81,7 @@ export function setPath(data: JsonObject, path: string, value: JsonValue): JsonO
     return out;
   }
   const inner = out[head!];
-  out[head!] = setPath(
-    inner && typeof inner === "object" && !Array.isArray(inner) ? (inner as JsonObject) : {},
-    rest.join("."),
-    value,
-  );
+  out[head!] = setPath(isRec(inner) ? (inner as JsonObject) : {}, rest.join("."), value);
   return out;
 }
 
