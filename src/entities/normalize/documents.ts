@@ -98,8 +98,7 @@ const V1Doc = v.looseObject({ slug: v.pipe(v.string(), v.nonEmpty()), title: v.p
 
 function byKeyNames(list: unknown[]): Map<string, string> {
   const m = new Map<string, string>();
-  for (const r of list) {
-    if (!isRec(r)) continue;
+  for (const r of recs(list)) {
     const k = str(r.key);
     const n = str(r.name);
     if (k && n) m.set(k, n);

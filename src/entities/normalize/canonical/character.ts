@@ -5,12 +5,9 @@ import { type Base, builder, entity } from "../build.ts";
 import { capitalize, ordinal } from "../text.ts";
 import { classKey } from "../vocab.ts";
 
-/** Features sorted by level (unknown levels last), stable otherwise. */
+/** Features sorted by level (unknown levels last), in their order otherwise (the sort is stable). */
 export function sortFeatures(fs: ClassFeature[]): ClassFeature[] {
-  return fs
-    .map((f, i) => ({ f, i }))
-    .sort((a, b) => (a.f.level ?? 99) - (b.f.level ?? 99) || a.i - b.i)
-    .map((x) => x.f);
+  return fs.toSorted((a, b) => (a.level ?? 99) - (b.level ?? 99));
 }
 
 function featureLines(fs: ClassFeature[]): string | null {
