@@ -11,9 +11,17 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CREATURE_PROFILES, type CreatureProfile, creatureProfile } from "../src/entities/creature-profiles.ts";
-import { ITEM_PROFILES, type ItemProfile, itemProfile } from "../src/entities/item-profiles.ts";
-import { SPELL_PROFILES, type SpellProfile, spellProfile } from "../src/entities/spell-profiles.ts";
+import {
+  CREATURE_PROFILES,
+  creatureProfile,
+  type CreatureProfile,
+  ITEM_PROFILES,
+  type ItemProfile,
+  itemProfile,
+  SPELL_PROFILES,
+  type SpellProfile,
+  spellProfile,
+} from "../src/entities/profiles.ts";
 import { SHARED_DATA } from "./shared-dir.ts";
 
 interface Block {

@@ -44,7 +44,7 @@ export async function embedByKind(
     const t1 = performance.now();
     for (;;) {
       if (opts.stop?.()) break;
-      // What is embedded is each kind's passage (src/entities/passage.ts), as in `lorekeeper sync`.
+      // What is embedded is each entity's search text, as in `lorekeeper sync`.
       const batch = listPendingVectors(store.db, e.id, 64, 0, { kind: k.kind, share: opts.share ?? [0, 1] });
       if (batch.length === 0) break;
       const vs = await e.embedPassages(batch.map((b) => b.text));

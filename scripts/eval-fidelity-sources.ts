@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ContentType } from "../src/entities/normalize/index.ts";
+import type { ContentType } from "../src/entities/normalize/types.ts";
 import { DND5EAPI_TYPES } from "../src/sources/dnd5eapi/content-types.ts";
 import { OPEN5E_V1_TYPES } from "../src/sources/open5e-v1/content-types.ts";
 import type { Entity } from "../src/entities/types.ts";

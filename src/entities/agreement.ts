@@ -8,6 +8,7 @@
  * runs it over a full sync and writes the corrections file (corrections/srd-2014.json) that ingest
  * applies (corrections/apply.ts).
  */
+import { isRec, rec } from "./normalize/read.ts";
 import type { JsonObject, JsonValue } from "./types.ts";
 
 export type AuditKind = "spell" | "creature" | "weapon" | "armor" | "magic_item";
@@ -53,19 +54,12 @@ const SCALARS: Record<AuditKind, readonly string[]> = {
   magic_item: ["type", "rarity", "requires_attunement"],
 };
 /** Object fields compared key by key. */
-const OBJECTS: Record<AuditKind, readonly string[]> = {
-  spell: [],
+const OBJECTS: Partial<Record<AuditKind, readonly string[]>> = {
   creature: ["speed", "ability_scores", "saving_throws", "skills"],
-  weapon: [],
-  armor: [],
-  magic_item: [],
 };
 /** Long text compared by word overlap (never corrected automatically: listed for review). */
-const TEXTS: Record<AuditKind, readonly string[]> = {
+const TEXTS: Partial<Record<AuditKind, readonly string[]>> = {
   spell: ["desc", "higher_level", "components.material_text"],
-  creature: [],
-  weapon: [],
-  armor: [],
   magic_item: ["desc"],
 };
 
@@ -96,8 +90,8 @@ export interface FieldVerdict {
 export function dataAt(data: JsonObject, path: string): JsonValue | undefined {
   let v: JsonValue | undefined = data;
   for (const p of path.split(".")) {
-    if (v === null || typeof v !== "object" || Array.isArray(v)) return undefined;
-    v = (v as JsonObject)[p];
+    if (!isRec(v)) return undefined;
+    v = v[p] as JsonValue | undefined;
   }
   return v;
 }
@@ -108,7 +102,7 @@ export function normalizeValue(field: string, v: JsonValue | undefined): JsonVal
   if (field === "properties" && Array.isArray(v)) {
     return v
       .map((p) =>
-        (p && typeof p === "object" && !Array.isArray(p) ? String((p as JsonObject).name ?? "") : String(p))
+        (isRec(p) ? String(p.name ?? "") : String(p))
           .toLowerCase()
           .replace(/\s*\(.*$/, "")
           .trim(),
@@ -176,19 +170,19 @@ function decide(field: string, values: Record<string, JsonValue>): FieldVerdict 
 export function compareMembers(kind: AuditKind, members: readonly Member[]): FieldVerdict[] {
   const out: FieldVerdict[] = [];
   const fields: string[] = [...SCALARS[kind]];
-  for (const obj of OBJECTS[kind]) {
+  const objects = OBJECTS[kind] ?? [];
+  for (const obj of objects) {
     const keys = new Set<string>();
     for (const m of members) {
       const o = dataAt(m.data, obj);
-      if (o && typeof o === "object" && !Array.isArray(o))
-        for (const k of Object.keys(o)) if (k !== "unit" && k !== "hover") keys.add(k);
+      for (const k of Object.keys(rec(o) ?? {})) if (k !== "unit" && k !== "hover") keys.add(k);
     }
     for (const k of [...keys].sort()) fields.push(`${obj}.${k}`);
   }
   for (const field of fields) {
     const values: Record<string, JsonValue> = {};
     // A key one source lists and another does not (a skill): the silent source votes "none".
-    const objectField = OBJECTS[kind].some((o) => field.startsWith(`${o}.`));
+    const objectField = objects.some((o) => field.startsWith(`${o}.`));
     for (const m of members) {
       const v = normalizeValue(field, dataAt(m.data, field));
       if (v !== undefined) values[m.source] = v;
@@ -197,7 +191,7 @@ export function compareMembers(kind: AuditKind, members: readonly Member[]): Fie
     const d = decide(field, values);
     if (d) out.push(d);
   }
-  for (const field of TEXTS[kind]) {
+  for (const field of TEXTS[kind] ?? []) {
     const texts = members
       .map((m) => ({ s: m.source, t: dataAt(m.data, field) }))
       .filter((x): x is { s: string; t: string } => typeof x.t === "string" && x.t.trim() !== "");

@@ -1,15 +1,13 @@
 /**
- * The kind catalog: the one place that says, for every entity kind, its data type, its label and
- * aliases and the tool group that searches it, and that defines the vocabularies. Which filters
- * apply to a kind is the filter table's (filters.ts). Tools (enums, kind maps), the CLI (--type
- * words), the filter table and the normalizers read it; nothing else lists kinds or vocabularies.
+ * The kind catalog: the one place that says, for every entity kind, its label and aliases and the
+ * tool group that searches it, and that defines the vocabularies. Which filters apply to a kind is
+ * the filter table's (filters.ts); its data shape is kinds.ts'. Tools (enums, kind maps), the CLI
+ * (--type words), the filter table and the normalizers read it; nothing else lists kinds or vocabularies.
  *
  * Checked at compile time where TypeScript can (`satisfies Record<EntityKind, …>`: a new kind that is
- * missing here does not compile; the data type is `KindData[kind]` in kinds.ts), and by one test where
- * it cannot (test/entities/catalog.test.ts: every value a synced store holds in a vocabulary column
- * of the filter table lies inside its tool enum).
+ * missing here does not compile), and by one test where it cannot (test/entities/catalog.test.ts:
+ * every value a synced store holds in a vocabulary column of the filter table lies inside its tool enum).
  */
-import type { KindData } from "./kinds.ts";
 import type { EntityKind } from "./types.ts";
 
 // ── Vocabularies: each defined once ─────────────────────────────────────────────────────────────
@@ -122,9 +120,6 @@ export interface KindInfo {
   alsoUnder?: string;
 }
 
-/** Ties each entry to its data type (`KindData[K]`), so a kind without a data shape does not compile. */
-type Catalog = { [K in EntityKind]: KindInfo & { readonly data?: KindData[K] } };
-
 /** In the order the tools list them (groups together). */
 export const KINDS = {
   spell: { label: "Spell", aliases: [], group: "spell", toolType: "spell" },
@@ -157,7 +152,7 @@ export const KINDS = {
   proficiency: { label: "Proficiency", aliases: [], group: "rule", toolType: "proficiency" },
   alignment: { label: "Alignment", aliases: [], group: "rule", toolType: "alignment" },
   trait: { label: "Trait", aliases: ["MonsterTrait"], group: "rule", toolType: "trait" },
-} as const satisfies Catalog;
+} as const satisfies Record<EntityKind, KindInfo>;
 
 /** Groups with a name of their own (a search_all content type and a CLI --type word). */
 export const GROUPS: Readonly<Record<ToolGroup, { label: string | null; cliWord: string | null }>> = {
@@ -183,21 +178,14 @@ export function toolTypesOf(group: ToolGroup): string[] {
   });
 }
 
-/** The kinds one value of a group tool's `type` parameter selects. */
-function kindsOfToolType(group: ToolGroup, type: string): EntityKind[] {
-  return kindsOfGroup(group).filter((k) => {
-    const info: KindInfo = KINDS[k];
-    return info.toolType === type || info.alsoUnder === type || (info.toolAliases ?? []).includes(type);
-  });
-}
-
-/** `{ toolType → kinds }` for a group tool, typed by its enum. */
+/** `{ toolType → kinds }` for a group tool, typed by its enum: the kinds each value of its `type` selects. */
 export function toolTypeKinds<T extends string>(
   group: ToolGroup,
   types: readonly T[],
 ): Record<T, readonly EntityKind[]> {
-  return Object.fromEntries(types.map((t) => [t, kindsOfToolType(group, t)])) as unknown as Record<
-    T,
-    readonly EntityKind[]
-  >;
+  const selects = (info: KindInfo, t: string) =>
+    info.toolType === t || info.alsoUnder === t || (info.toolAliases ?? []).includes(t);
+  const out = {} as Record<T, readonly EntityKind[]>;
+  for (const t of types) out[t] = kindsOfGroup(group).filter((k) => selects(KINDS[k], t));
+  return out;
 }

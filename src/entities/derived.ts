@@ -6,16 +6,13 @@
  * Vocabularies live in the kind catalog (catalog.ts). Pure.
  */
 import { ALIGNMENT_WORDS, CONDITIONS, MOVEMENT_MODES, WEAPON_PROPERTIES } from "./catalog.ts";
-import type { EntityKind, JsonObject, JsonValue } from "./types.ts";
+import { rec } from "./normalize/read.ts";
+import type { EntityKind, JsonObject } from "./types.ts";
 import { slugify } from "./types.ts";
 import { PRICED_MATERIAL, saysConsumed } from "./material.ts";
 
-export function text(v: JsonValue | undefined): string {
+export function text(v: unknown): string {
   return typeof v === "string" ? v : "";
-}
-
-function obj(v: JsonValue | undefined): JsonObject | null {
-  return v !== null && typeof v === "object" && !Array.isArray(v) ? v : null;
 }
 
 /** Words of stat blocks that stand for a vocabulary value (A5E "fatigue"), and phrases that do not ("cold iron"). */
@@ -33,7 +30,7 @@ export function mentioned(s: string, vocab: readonly string[]): string[] {
 }
 
 export function speeds(d: JsonObject): string[] {
-  const sp = obj(d.speed);
+  const sp = rec(d.speed);
   if (!sp) return [];
   return MOVEMENT_MODES.filter((m) =>
     m === "hover" ? sp.hover === true : typeof sp[m] === "number" && (sp[m] as number) > 0,
@@ -45,7 +42,7 @@ export function weaponProperties(d: JsonObject): string[] {
   const out = new Set<string>();
   for (const p of props) {
     // "Special (Lance)" → special; "Two-Handed" → two-handed
-    const name = slugify(text(obj(p)?.name).replace(/\s*\(.*$/, ""));
+    const name = slugify(text(rec(p)?.name).replace(/\s*\(.*$/, ""));
     if ((WEAPON_PROPERTIES as readonly string[]).includes(name)) out.add(name);
   }
   return [...out];
@@ -56,7 +53,7 @@ export function weaponProperties(d: JsonObject): string[] {
  * material text (src/entities/material.ts), or the text itself for data stored without them.
  */
 export function components(d: JsonObject): string[] {
-  const c = obj(d.components);
+  const c = rec(d.components);
   if (!c) return [];
   const out: string[] = [];
   if (c.verbal === true) out.push("verbal");
@@ -135,7 +132,7 @@ function blocks(d: JsonObject): Named[] {
     const list = d[f];
     if (!Array.isArray(list)) continue;
     for (const x of list) {
-      const o = obj(x);
+      const o = rec(x);
       if (o) out.push({ name: text(o.name), desc: text(o.desc) });
     }
   }
@@ -240,15 +237,8 @@ const STATE_CLAUSE = /\b(?:while|if|unless|when|until|as long as)\s+(?:it|they|t
 export function conditionsInflicted(d: JsonObject, e?: { name: string }): string[] {
   const out = new Set<string>();
   // "the vampire is paralyzed until the stake is removed": its own state, not one it imposes.
-  const self = e
-    ? new RegExp(
-        `\\bthe ${e.name
-          .toLowerCase()
-          .split(/[ ,(]/)[0]!
-          .replace(/[^a-z-]/g, "")}\\s+$`,
-        "i",
-      )
-    : null;
+  const word = e?.name.toLowerCase().split(/[ ,(]/)[0] ?? "";
+  const self = e ? new RegExp(`\\bthe ${word.replace(/[^a-z-]/g, "")}\\s+$`, "i") : null;
   for (const b of blocks(d)) {
     for (const sentence of b.desc.split(/(?<=[.!?])\s+/)) {
       if (NOT_IMPOSED.test(sentence)) continue;

@@ -5,6 +5,8 @@
  * document the caller asked for that the record has, else the first of the document preference
  * (newest SRD first), else the record's own main text. Pure.
  */
+import type { DocDescription } from "./kinds.ts";
+import { recs } from "./normalize/read.ts";
 import { OFFICIAL_SRDS } from "./preference.ts";
 import type { JsonObject, JsonValue } from "./types.ts";
 
@@ -16,22 +18,12 @@ export function documentPreference(
   return requested && requested.length > 0 ? requested.map((d) => d.toLowerCase()) : [...fallback];
 }
 
-type Wording = { document_key: string; document_name: string; desc: string };
-
-function wordings(v: JsonValue | undefined): Wording[] {
-  if (!Array.isArray(v)) return [];
-  const out: Wording[] = [];
-  for (const x of v) {
-    if (x === null || typeof x !== "object" || Array.isArray(x)) continue;
-    if (typeof x.document_key === "string" && typeof x.desc === "string") {
-      out.push({
-        document_key: x.document_key,
-        document_name: typeof x.document_name === "string" ? x.document_name : x.document_key,
-        desc: x.desc,
-      });
-    }
-  }
-  return out;
+function wordings(v: JsonValue | undefined): DocDescription[] {
+  return recs(v).flatMap((x) => {
+    if (typeof x.document_key !== "string" || typeof x.desc !== "string") return [];
+    const name = typeof x.document_name === "string" ? x.document_name : x.document_key;
+    return [{ document_key: x.document_key, document_name: name, desc: x.desc }];
+  });
 }
 
 /**

@@ -83,7 +83,8 @@ export interface FilterParam {
   tool?: string;
   input: FilterInput;
   match: FilterMatch;
-  description: string;
+  /** The tool parameter's description (none when its name says enough). */
+  description?: string;
   /** Another wording in one group's tool. */
   descriptionIn?: Partial<Record<ToolGroup, string>>;
   /** The search tools that take it; default every group of the column's kinds. */
@@ -96,6 +97,7 @@ export interface FilterParam {
 
 export interface FilterColumn {
   column: string;
+  /** From its first parameter (sqlTypeOf). */
   sqlType: "INTEGER" | "REAL" | "TEXT" | "TEXT COLLATE NOCASE";
   /** The kinds whose rows hold a value (NULL for the others). */
   kinds: readonly EntityKind[];
@@ -114,28 +116,23 @@ export interface FilterColumn {
   revision?: number;
 }
 
-const _MAX = Number.MAX_SAFE_INTEGER;
-
 const FILTERS = [
   {
     column: "level",
-    sqlType: "INTEGER",
     kinds: ["spell"],
     params: [
       { name: "level", input: { type: "int", min: 0, max: 9 }, match: "equal", description: "0 = cantrip" },
-      { name: "level_min", input: { type: "int", min: 0, max: 9 }, match: "at_least", description: "" },
-      { name: "level_max", input: { type: "int", min: 0, max: 9 }, match: "at_most", description: "" },
+      { name: "level_min", input: { type: "int", min: 0, max: 9 }, match: "at_least" },
+      { name: "level_max", input: { type: "int", min: 0, max: 9 }, match: "at_most" },
     ],
   },
   {
     column: "school",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["spell"],
-    params: [{ name: "school", input: { type: "vocab", values: SPELL_SCHOOLS }, match: "vocab", description: "" }],
+    params: [{ name: "school", input: { type: "vocab", values: SPELL_SCHOOLS }, match: "vocab" }],
   },
   {
     column: "classes",
-    sqlType: "TEXT",
     kinds: ["spell", "subclass"],
     params: [
       {
@@ -150,19 +147,16 @@ const FILTERS = [
   },
   {
     column: "concentration",
-    sqlType: "INTEGER",
     kinds: ["spell"],
-    params: [{ name: "concentration", input: { type: "bool" }, match: "equal", description: "" }],
+    params: [{ name: "concentration", input: { type: "bool" }, match: "equal" }],
   },
   {
     column: "ritual",
-    sqlType: "INTEGER",
     kinds: ["spell"],
-    params: [{ name: "ritual", input: { type: "bool" }, match: "equal", description: "" }],
+    params: [{ name: "ritual", input: { type: "bool" }, match: "equal" }],
   },
   {
     column: "casting_time",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["spell"],
     params: [
       {
@@ -175,7 +169,6 @@ const FILTERS = [
   },
   {
     column: "cr",
-    sqlType: "REAL",
     kinds: ["creature"],
     params: [
       {
@@ -184,55 +177,32 @@ const FILTERS = [
         match: "equal",
         description: "Challenge rating 0–30; 1/8, 1/4, 1/2 as 0.125, 0.25, 0.5",
       },
-      { name: "cr_min", input: { type: "cr" }, match: "at_least", description: "" },
-      { name: "cr_max", input: { type: "cr" }, match: "at_most", description: "" },
+      { name: "cr_min", input: { type: "cr" }, match: "at_least" },
+      { name: "cr_max", input: { type: "cr" }, match: "at_most" },
     ],
   },
   {
     column: "creature_type",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["creature"],
-    params: [
-      {
-        name: "creature_type",
-        tool: "type",
-        input: { type: "vocab", values: CREATURE_TYPES },
-        match: "vocab",
-        description: "",
-      },
-    ],
+    params: [{ name: "creature_type", tool: "type", input: { type: "vocab", values: CREATURE_TYPES }, match: "vocab" }],
   },
   {
     column: "size",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["creature", "species"],
-    params: [
-      { name: "size", input: { type: "vocab", values: SIZES }, match: "vocab", description: "", groups: ["creature"] },
-    ],
+    params: [{ name: "size", input: { type: "vocab", values: SIZES }, match: "vocab", groups: ["creature"] }],
   },
   {
     column: "armor_class",
-    sqlType: "INTEGER",
     kinds: ["creature", "armor"],
-    params: [
-      {
-        name: "armor_class_min",
-        input: { type: "int", min: 0 },
-        match: "at_least",
-        description: "",
-        groups: ["creature"],
-      },
-    ],
+    params: [{ name: "armor_class_min", input: { type: "int", min: 0 }, match: "at_least", groups: ["creature"] }],
   },
   {
     column: "hit_points",
-    sqlType: "INTEGER",
     kinds: ["creature"],
-    params: [{ name: "hit_points_min", input: { type: "int", min: 0 }, match: "at_least", description: "" }],
+    params: [{ name: "hit_points_min", input: { type: "int", min: 0 }, match: "at_least" }],
   },
   {
     column: "category",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["weapon", "armor", "item", "magic_item"],
     params: [
       {
@@ -245,31 +215,26 @@ const FILTERS = [
   },
   {
     column: "rarity",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["magic_item"],
-    params: [{ name: "rarity", input: { type: "vocab", values: RARITIES }, match: "vocab", description: "" }],
+    params: [{ name: "rarity", input: { type: "vocab", values: RARITIES }, match: "vocab" }],
   },
   {
     column: "requires_attunement",
-    sqlType: "INTEGER",
     kinds: ["magic_item"],
-    params: [{ name: "requires_attunement", input: { type: "bool" }, match: "equal", description: "" }],
+    params: [{ name: "requires_attunement", input: { type: "bool" }, match: "equal" }],
   },
   {
     column: "damage_dice",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["weapon"],
     params: [{ name: "damage_dice", input: { type: "dice" }, match: "dice", description: 'e.g. "1d8"' }],
   },
   {
     column: "damage_types",
-    sqlType: "TEXT",
     kinds: ["spell", "weapon"],
-    params: [{ name: "damage_type", input: { type: "vocab", values: DAMAGE_TYPES }, match: "has", description: "" }],
+    params: [{ name: "damage_type", input: { type: "vocab", values: DAMAGE_TYPES }, match: "has" }],
   },
   {
     column: "is_simple",
-    sqlType: "INTEGER",
     kinds: ["weapon"],
     params: [
       {
@@ -282,7 +247,6 @@ const FILTERS = [
   },
   {
     column: "cost_gp",
-    sqlType: "REAL",
     kinds: ["weapon", "armor", "item", "magic_item"],
     params: [
       { name: "cost_min", input: { type: "number", min: 0 }, match: "at_least", description: "In gp" },
@@ -291,13 +255,11 @@ const FILTERS = [
   },
   {
     column: "weight_lb",
-    sqlType: "REAL",
     kinds: ["weapon", "armor", "item", "magic_item"],
     params: [{ name: "weight_max", input: { type: "number", min: 0 }, match: "at_most", description: "In lb" }],
   },
   {
     column: "section",
-    sqlType: "TEXT COLLATE NOCASE",
     kinds: ["rule"],
     params: [
       { name: "section", input: { type: "key" }, match: "vocab", description: 'Rules\' section, e.g. "combat"' },
@@ -306,7 +268,6 @@ const FILTERS = [
   // ── Derived from canonical data ─────────────────────────────────────────────────────────────
   {
     column: "speeds",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -324,14 +285,12 @@ const FILTERS = [
   },
   {
     column: "senses",
-    sqlType: "TEXT",
     kinds: ["creature"],
-    params: [{ name: "sense", input: { type: "values", values: SENSES }, match: "has_all", description: "" }],
+    params: [{ name: "sense", input: { type: "values", values: SENSES }, match: "has_all" }],
     derive: (d) => mentioned(text(d.senses), SENSES),
   },
   {
     column: "damage_immunities",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -345,7 +304,6 @@ const FILTERS = [
   },
   {
     column: "damage_resistances",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -359,23 +317,18 @@ const FILTERS = [
   },
   {
     column: "condition_immunities",
-    sqlType: "TEXT",
     kinds: ["creature"],
-    params: [
-      { name: "condition_immunity", input: { type: "values", values: CONDITIONS }, match: "has_all", description: "" },
-    ],
+    params: [{ name: "condition_immunity", input: { type: "values", values: CONDITIONS }, match: "has_all" }],
     derive: (d) => mentioned(text(d.condition_immunities), CONDITIONS),
   },
   {
     column: "legendary",
-    sqlType: "INTEGER",
     kinds: ["creature"],
     params: [{ name: "legendary", input: { type: "bool" }, match: "equal", description: "Has legendary actions" }],
     derive: (d) => Array.isArray(d.legendary_actions) && d.legendary_actions.length > 0,
   },
   {
     column: "alignment",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -389,7 +342,6 @@ const FILTERS = [
   },
   {
     column: "casts",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -406,7 +358,6 @@ const FILTERS = [
   },
   {
     column: "spellcaster",
-    sqlType: "INTEGER",
     kinds: ["creature"],
     params: [{ name: "spellcaster", input: { type: "bool" }, match: "equal", description: "Casts spells" }],
     derive: (d) => spellsCast(d).length > 0,
@@ -414,7 +365,6 @@ const FILTERS = [
   },
   {
     column: "inflicts",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -429,7 +379,6 @@ const FILTERS = [
   },
   {
     column: "traits",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -444,7 +393,6 @@ const FILTERS = [
   },
   {
     column: "environments",
-    sqlType: "TEXT",
     kinds: ["creature"],
     params: [
       {
@@ -459,7 +407,6 @@ const FILTERS = [
   },
   {
     column: "properties",
-    sqlType: "TEXT",
     kinds: ["weapon"],
     params: [
       {
@@ -470,14 +417,12 @@ const FILTERS = [
           aliases: { "two handed": "two-handed", twohanded: "two-handed", ammo: "ammunition" },
         },
         match: "has_all",
-        description: "",
       },
     ],
     derive: weaponProperties,
   },
   {
     column: "components",
-    sqlType: "TEXT",
     kinds: ["spell"],
     params: [
       {
@@ -503,7 +448,6 @@ const FILTERS = [
     // search_equipment's type "magic-item" sets it (tools/search-tools/search-equipment.ts); no tool parameter of
     // its own.
     column: "magic",
-    sqlType: "INTEGER",
     kinds: ["item", "magic_item"],
     params: [
       {
@@ -516,7 +460,7 @@ const FILTERS = [
     ],
     derive: (d, e) => isMagicItem(e.kind, e.name, d),
   },
-] as const satisfies readonly FilterColumn[];
+] as const satisfies readonly Omit<FilterColumn, "sqlType">[];
 
 type Entry = (typeof FILTERS)[number];
 type Param = Entry["params"][number];
@@ -533,13 +477,20 @@ type ValueOf<I> = I extends { type: "int" | "number" }
 /** Structured filters as tools and the CLI give them (all optional; ANDed): one key per table parameter. */
 export type StructuredFilters = { [P in Param as P["name"]]?: ValueOf<P["input"]> };
 export type FilterName = Param["name"];
-/** A store column of the table. */
-type FilterColumnName = Entry["column"];
 export type DerivedColumn = Extract<Entry, { derive: unknown }>["column"];
 
-type SetBySources = Exclude<FilterColumnName, DerivedColumn>;
+/**
+ * A column's SQL type follows from how its parameters match: list columns ("|a|b|") are TEXT, whole
+ * numbers and booleans INTEGER, other numbers REAL, other text case-insensitive.
+ */
+function sqlTypeOf(p: FilterParam): FilterColumn["sqlType"] {
+  if (p.match === "has" || p.match === "has_all" || p.match === "namesake_has_words") return "TEXT";
+  if (p.input.type === "int" || p.input.type === "bool") return "INTEGER";
+  if (p.input.type === "number" || p.input.type === "cr") return "REAL";
+  return "TEXT COLLATE NOCASE";
+}
 
-export const FILTER_TABLE: readonly FilterColumn[] = FILTERS;
+export const FILTER_TABLE: readonly FilterColumn[] = FILTERS.map((c) => ({ ...c, sqlType: sqlTypeOf(c.params[0]) }));
 
 /** The derived columns, in table order. */
 export const DERIVED_COLUMNS = FILTER_TABLE.filter((f) => f.derive).map((f) => f.column) as DerivedColumn[];
@@ -549,7 +500,7 @@ export const DERIVED_COLUMNS = FILTER_TABLE.filter((f) => f.derive).map((f) => f
  */
 export const SOURCE_COLUMNS: readonly (keyof EntityFilters)[] = FILTER_TABLE.filter((f) => !f.derive).map(
   (f) => f.column,
-) as SetBySources[];
+) as Exclude<Entry["column"], DerivedColumn>[];
 
 export interface TableParam extends FilterParam {
   column: FilterColumn;
@@ -560,18 +511,14 @@ export const FILTER_PARAMS: readonly TableParam[] = FILTER_TABLE.flatMap((c) =>
   c.params.map((p) => ({ ...p, column: c })),
 );
 
-/** The search tools that take a parameter. */
-function paramGroups(p: TableParam): readonly ToolGroup[] {
-  return p.groups ?? [...new Set(p.column.kinds.map((k) => KINDS[k].group))];
-}
-
 const GROUP_PARAMS = new Map<ToolGroup, readonly TableParam[]>();
 
 /** The parameters a group's search tool takes, in table order (computed once per group: every call reads it). */
 export function paramsOfGroup(group: ToolGroup): readonly TableParam[] {
   let ps = GROUP_PARAMS.get(group);
   if (!ps) {
-    ps = FILTER_PARAMS.filter((p) => paramGroups(p).includes(group));
+    // A parameter's own groups, else every group of its column's kinds.
+    ps = FILTER_PARAMS.filter((p) => (p.groups ?? p.column.kinds.map((k) => KINDS[k].group)).includes(group));
     GROUP_PARAMS.set(group, ps);
   }
   return ps;
@@ -594,17 +541,4 @@ export function derivedValues(
     else out[col] = Array.isArray(given[f.column]) ? (given[f.column] as string[]) : f.derive(e.data, e);
   }
   return out;
-}
-
-/** Every (kind, column, vocabulary) of a single-value vocabulary parameter: what the vocabulary test checks. */
-export function vocabularyColumns(): { kind: EntityKind; column: string; values: readonly string[] }[] {
-  return FILTER_PARAMS.flatMap((p) =>
-    p.input.type === "vocab"
-      ? p.column.kinds.map((kind) => ({
-          kind,
-          column: p.column.column,
-          values: (p.input as { values: readonly string[] }).values,
-        }))
-      : [],
-  );
 }

@@ -49,17 +49,10 @@ export function readMaterial(
   const material_cost = cost && cost.trim() !== "" ? cost : materialPrice(text);
   if (!text || text.trim() === "") return { material_cost, material_consumed: consumed, notes: [] };
   const fromText = saysConsumed(text);
-  const notes: string[] = [];
-  if (consumed === true && !fromText) {
-    notes.push(
-      `${source} marks the material consumed, but its text ("${text}") does not say the spell consumes it. ` +
-        "Corrected: not consumed.",
-    );
-  } else if (consumed === false && fromText) {
-    notes.push(
-      `${source} marks the material not consumed, but its text ("${text}") says the spell consumes it. Corrected: ` +
-        `consumed.`,
-    );
-  }
-  return { material_cost, material_consumed: fromText, notes };
+  if (consumed === null || consumed === fromText) return { material_cost, material_consumed: fromText, notes: [] };
+  const [flag, says, now] = fromText
+    ? ["not consumed", "says", "consumed"]
+    : ["consumed", "does not say", "not consumed"];
+  const note = `${source} marks the material ${flag}, but its text ("${text}") ${says} the spell consumes it.`;
+  return { material_cost, material_consumed: fromText, notes: [`${note} Corrected: ${now}.`] };
 }

@@ -69,7 +69,8 @@ export interface Ranked {
   document_source: string;
 }
 
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Code-unit order of two strings (not the locale's). */
+export const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Compare two rows by preference: preferred document first, then document key, then key, then id (a total order). */
 export function comparePreferred(rank: DocumentRank): (a: Ranked, b: Ranked) => number {

@@ -7,7 +7,8 @@
  * creatures have it and the first of them (the preferred documents' first, then by name). Pure.
  */
 import { blockName, withoutUsage } from "./derived.ts";
-import type { DocumentRank } from "./preference.ts";
+import { isRec } from "./normalize/read.ts";
+import { cmp, type DocumentRank } from "./preference.ts";
 import { type Entity, type JsonObject, slugify } from "./types.ts";
 import { entityUri } from "./uri.ts";
 
@@ -27,36 +28,23 @@ const LISTED = 10;
 /** Spellcasting traits list each creature's own spells: not one rule a reference row could quote. */
 const NOT_A_REFERENCE = /spellcasting/;
 
-interface Holder {
-  row: TraitSourceRow;
-  display: string;
-  desc: string;
-}
-
-const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /** The trait rows of `creatures` (a store's answering creatures), by the document preference `rank`. */
 export function traitEntities(creatures: readonly TraitSourceRow[], rank: DocumentRank): Entity[] {
-  const byTrait = new Map<string, Holder[]>();
+  const held: { words: string; row: TraitSourceRow; display: string; desc: string }[] = [];
   for (const row of creatures) {
-    const traits = Array.isArray(row.data.traits) ? row.data.traits : [];
     const seen = new Set<string>();
-    for (const t of traits) {
-      if (!t || typeof t !== "object" || Array.isArray(t)) continue;
+    for (const t of Array.isArray(row.data.traits) ? row.data.traits : []) {
+      if (!isRec(t)) continue;
       const raw = typeof t.name === "string" ? t.name : "";
       const desc = typeof t.desc === "string" ? t.desc.trim() : "";
       const words = blockName(raw);
       if (!words || words.length > 60 || !desc || NOT_A_REFERENCE.test(words) || seen.has(words)) continue;
       seen.add(words);
-      const display = withoutUsage(raw);
-      const list = byTrait.get(words);
-      const h = { row, display, desc };
-      if (list) list.push(h);
-      else byTrait.set(words, [h]);
+      held.push({ words, row, display: withoutUsage(raw), desc });
     }
   }
   const out: Entity[] = [];
-  for (const [words, holders] of byTrait) {
+  for (const [words, holders] of Map.groupBy(held, (h) => h.words)) {
     holders.sort(
       (a, b) =>
         rank(a.row) - rank(b.row) ||

@@ -3,34 +3,10 @@
  * Pure types and tiny helpers only; normalizers live in src/entities/normalize/.
  */
 import type { JsonObject } from "../json.ts";
+import { ENTITY_KINDS, type EntityKind } from "./kinds.ts";
 
-export const ENTITY_KINDS = [
-  "spell",
-  "creature",
-  "class",
-  "subclass",
-  "species",
-  "subspecies",
-  "background",
-  "feat",
-  "weapon",
-  "armor",
-  "item",
-  "magic_item",
-  "condition",
-  "rule",
-  "rule_section",
-  "damage_type",
-  "weapon_property",
-  "skill",
-  "ability_score",
-  "magic_school",
-  "language",
-  "proficiency",
-  "alignment",
-  "trait",
-] as const;
-export type EntityKind = (typeof ENTITY_KINDS)[number];
+/** Defined by the kinds' data schemas (kinds.ts); re-exported with the other entity types. */
+export { ENTITY_KINDS, type EntityKind } from "./kinds.ts";
 
 export function isEntityKind(s: string): s is EntityKind {
   return (ENTITY_KINDS as readonly string[]).includes(s);
@@ -55,58 +31,42 @@ export const HOMEBREW_SQL = `(${HOMEBREW_SOURCES.map((s) => `'${s}'`).join(", ")
 export type { JsonObject, JsonValue } from "../json.ts";
 
 /**
- * Columns the store indexes for structured filters. Strings are stored lower-cased where they are
- * vocabularies (school, creature_type, size, rarity, category, section); list-valued filters
- * (classes, damage_types) are arrays of lower-case keys.
+ * The filter columns the normalizers fill (the filter table, filters.ts, says which kinds have each).
+ * Vocabulary values are lower-case ("evocation", "undead", "very rare"); list columns hold
+ * lower-case keys.
  */
 export interface EntityFilters {
-  /** spells: 0..9 */
   level?: number | null;
-  /** spells: magic school key, e.g. "evocation" */
   school?: string | null;
-  /** spells: class keys that can cast it, e.g. ["wizard","sorcerer"] */
+  /** spells: the classes that can cast it (["wizard", "sorcerer"]); subclasses: their class */
   classes?: string[];
   concentration?: boolean | null;
   ritual?: boolean | null;
-  /** spells: normalized casting time, lower-case, e.g. "1 action", "1 bonus action", "1 reaction", "1 minute" */
+  /** "1 action", "1 bonus action", "1 reaction", "1 minute" (normalizeCastingTime) */
   casting_time?: string | null;
-  /** spells (damage dealt), weapons (damage type) */
   damage_types?: string[];
-  /** creatures: numeric CR (0.125, 0.25, 0.5, 1..30) */
+  /** 0.125, 0.25, 0.5, 1..30 */
   cr?: number | null;
-  /** creatures: lower-case type key, e.g. "undead" */
   creature_type?: string | null;
-  /** creatures (and species): lower-case size, e.g. "medium" */
   size?: string | null;
   armor_class?: number | null;
   hit_points?: number | null;
-  /**
-   * weapons: "simple melee" | "martial ranged" ...; armor: "light"|"medium"|"heavy"|"shield";
-   * items: item category key; magic items: item type (e.g. "weapon", "wondrous-item").
-   */
+  /** weapons: "simple melee", "martial ranged"; armor: "light" … "shield"; items: category; magic items: type */
   category?: string | null;
-  /** magic items: "common" | "uncommon" | "rare" | "very rare" | "legendary" | "artifact" */
   rarity?: string | null;
   requires_attunement?: boolean | null;
-  /** weapons: damage dice as written, e.g. "1d8" */
+  /** as written, "1d8" */
   damage_dice?: string | null;
-  /** weapons: simple (true) or martial (false) */
   is_simple?: boolean | null;
-  /** equipment: cost in gold pieces */
   cost_gp?: number | null;
-  /** equipment: weight in pounds */
   weight_lb?: number | null;
-  /** rules: the section / ruleset they belong to, lower-case, e.g. "combat" */
   section?: string | null;
   /**
-   * Other documents whose text this entity also carries (e.g. an Open5e "core" condition with the
-   * SRD 5.1, SRD 5.2 and A5E wordings): a `documents` filter on any of them matches it too.
+   * Other documents whose text this entity also carries (an Open5e "core" condition with the SRD 5.1,
+   * SRD 5.2 and A5E wordings): a `documents` filter on any of them matches it too.
    */
   also_documents?: string[];
-  /**
-   * creatures: damage types / conditions as the source lists them (keys), when it does; otherwise
-   * they are read from the stat block's text (src/entities/derived.ts).
-   */
+  /** creatures: as the source lists them, when it does; otherwise read from the stat block (derived.ts) */
   damage_immunities?: string[];
   damage_resistances?: string[];
   condition_immunities?: string[];

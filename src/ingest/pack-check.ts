@@ -7,7 +7,7 @@
  *   tables (a view named `documents` could recurse forever), no view, no trigger this build does
  *   not make, and after migration the columns with the types this build writes.
  * - Every entity row: text where text is stored, a known kind and source, a name and a key, data
- *   that parses as a JSON object of its kind's canonical shape (entities/kind-schemas.ts, the
+ *   that parses as a JSON object of its kind's canonical shape (entities/kinds.ts, the
  *   schemas every normalizer's output meets) and goes through what the store derives from it (the
  *   filter columns, the passage, the trait rows), within the size limits an import has.
  * - The vectors to be taken: the dimension of the model they are stored for (an absurd
@@ -30,9 +30,8 @@ import {
   type EntityKind,
   type JsonObject,
 } from "../entities/types.ts";
-import { kindDataProblem } from "../entities/kind-schemas.ts";
+import { kindDataProblem } from "../entities/kinds.ts";
 import { oversizeReason } from "../entities/limits.ts";
-import { passageText } from "../entities/passage.ts";
 import { traitEntities } from "../entities/traits.ts";
 import { officialDocumentName } from "../entities/normalize/documents.ts";
 import { documentRank } from "../entities/preference.ts";
@@ -194,7 +193,6 @@ function entityRowProblem(r: RawRow): string | undefined {
   try {
     // What the store derives from every row it writes; a shape they cannot read is refused here.
     derivedColumnValues(e);
-    passageText(e);
     if (e.kind === "creature") traitEntities([e], documentRank());
   } catch (err) {
     return `its data does not have the shape of a ${e.kind} (${(err as Error).message})`;

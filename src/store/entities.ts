@@ -6,7 +6,6 @@ import type { Database } from "bun:sqlite";
 import type { DocumentInfo, DocumentSource, Entity, EntityFilters, EntityKind, JsonObject } from "../entities/types.ts";
 import { slugify } from "../entities/types.ts";
 import { straightApostrophes } from "../entities/derived.ts";
-import { passageText } from "../entities/passage.ts";
 import {
   DERIVED_COLUMNS,
   derivedValues,
@@ -88,9 +87,6 @@ export function contentHash(e: Entity): string {
     e.filters,
     e.data,
   ];
-  // What is embedded, when it is not the text: a changed passage makes the vector stale (passage.ts).
-  const passage = passageText(e);
-  if (passage !== e.text) fields.push(passage);
   h.update(JSON.stringify(fields));
   return h.digest("hex");
 }

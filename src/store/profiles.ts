@@ -1,14 +1,17 @@
 /**
  * How many of a store's core entries (SRD 5.1 / 5.2) that this version has a plain-words profile
- * for carry it: creatures, spells, magic items and rules (src/entities/*-profiles.ts). A store
+ * for carry it: creatures, spells, magic items and rules (src/entities/profiles.ts). A store
  * synced before the profiles existed, or a content pack built before them, lacks them until those
  * entries are synced again.
  */
 import type { Database } from "bun:sqlite";
-import { CORE_CREATURE_DOCUMENTS, creatureProfile } from "../entities/creature-profiles.ts";
-import { itemProfile } from "../entities/item-profiles.ts";
-import { ruleProfile } from "../entities/rule-profiles.ts";
-import { spellProfile } from "../entities/spell-profiles.ts";
+import {
+  CORE_PROFILE_DOCUMENTS,
+  creatureProfile,
+  itemProfile,
+  ruleProfile,
+  spellProfile,
+} from "../entities/profiles.ts";
 
 export interface ProfileCoverage {
   /** Core rows of the group's kinds that this version has a profile for. */
@@ -56,7 +59,7 @@ function hasProfile(kind: string, name: string, doc: string, section: string | n
 }
 
 export function profileCoverage(db: Database, group: ProfileGroup = PROFILE_GROUPS[0]!, max = 10): ProfileCoverage {
-  const docs = CORE_CREATURE_DOCUMENTS.map(() => "?").join(",");
+  const docs = CORE_PROFILE_DOCUMENTS.map(() => "?").join(",");
   const kinds = group.kinds.map(() => "?").join(",");
   const rows = db
     .query<{ kind: string; name: string; doc: string; section: string | null; has: number }, string[]>(
@@ -64,7 +67,7 @@ export function profileCoverage(db: Database, group: ProfileGroup = PROFILE_GROU
         ` json_extract(data, '$.profile') IS NOT NULL AS has` +
         ` FROM entities WHERE kind IN (${kinds}) AND lower(document_key) IN (${docs})`,
     )
-    .all(...group.kinds, ...CORE_CREATURE_DOCUMENTS);
+    .all(...group.kinds, ...CORE_PROFILE_DOCUMENTS);
   let core = 0;
   let withProfile = 0;
   const lacking = new Set<string>();

@@ -6,7 +6,6 @@
  * the HNSW index file is always rebuilt from it.
  */
 import type { Database } from "bun:sqlite";
-import { passageText } from "../entities/passage.ts";
 import { getMeta, setMeta } from "./db.ts";
 
 const META_EMBEDDING_MODEL_ID = "embedding_model_id";
@@ -76,7 +75,7 @@ export function countPendingVectors(db: Database, modelId: string): number {
 
 /**
  * One page of pending entities, by id (keyset paging: pass the last id seen as `afterId`); `text` is
- * what to embed (the kind's passage, entities/passage.ts). `kind`: only entities of that kind.
+ * what to embed (the entity's search text). `kind`: only entities of that kind.
  */
 export function listPendingVectors(
   db: Database,
@@ -92,15 +91,14 @@ export function listPendingVectors(
     .filter((w) => w)
     .map((w) => ` AND ${w}`)
     .join("");
-  const rows = db
-    .query<PendingEntity & { kind: string; name: string }, [string, number, number, ...string[]]>(
-      `SELECT e.id AS id, e.kind AS kind, e.name AS name, e.text AS text, e.content_hash AS content_hash
+  return db
+    .query<PendingEntity, [string, number, number, ...string[]]>(
+      `SELECT e.id AS id, e.text AS text, e.content_hash AS content_hash
        FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id
        WHERE e.dup_of IS NULL AND (v.entity_id IS NULL OR v.model_id <> ?1 OR v.content_hash <> e.content_hash)
          AND e.id > ?2${where} ORDER BY e.id LIMIT ?3`,
     )
     .all(modelId, afterId, Math.max(1, Math.floor(limit)), ...(only?.kind !== undefined ? [only.kind] : []));
-  return rows.map((r) => ({ id: r.id, text: passageText(r), content_hash: r.content_hash }));
 }
 
 export interface VectorWrite {

@@ -1,6 +1,7 @@
 /** build_encounter: encounter XP budgets and difficulty (2014 and 2024 rules), rating a group or proposing some. */
 import * as z from "zod";
 import { CREATURE_TYPES } from "../entities/catalog.ts";
+import { XP_BY_CR } from "../entities/normalize/vocab.ts";
 import { formatCr } from "../entities/types.ts";
 import { log } from "../log.ts";
 import type { ToolDef } from "./kit/define.ts";
@@ -25,7 +26,6 @@ import {
   type Difficulty,
   type Edition,
   RULE_SOURCES,
-  XP_BY_CR,
 } from "./encounter/tables.ts";
 import { tableParam } from "./kit/filter-params.ts";
 import { cr, documents, int, key, text, vocab } from "./kit/params.ts";

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { CATALOG_KINDS, KINDS } from "../../src/entities/catalog.ts";
-import { vocabularyColumns } from "../../src/entities/filters.ts";
+import { FILTER_PARAMS } from "../../src/entities/filters.ts";
 import { ENTITY_KINDS } from "../../src/entities/types.ts";
 import { importOrcbrewFile } from "../../src/ingest/import.ts";
 import { runSync, SYNC_SOURCES } from "../../src/ingest/sync.ts";
@@ -54,7 +54,11 @@ describe("stored vocabulary values lie inside their tool enums", () => {
     await fake.stop();
   });
 
-  for (const { kind, column, values } of vocabularyColumns()) {
+  // Every (kind, column, vocabulary) of a single-value vocabulary parameter.
+  const vocabularyColumns = FILTER_PARAMS.flatMap(({ input, column }) =>
+    input.type === "vocab" ? column.kinds.map((kind) => ({ kind, column: column.column, values: input.values })) : [],
+  );
+  for (const { kind, column, values } of vocabularyColumns) {
     test(`${kind}.${column}`, () => {
       const rows = store.db
         .query<{ v: string }, [string]>(

@@ -3,7 +3,7 @@
  * condition: its search text leads with them, its data (what answers show) does not change.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { CONDITION_WORDS, conditionLead, conditionWords } from "../../src/entities/condition-words.ts";
+import { CONDITION_WORDS, conditionLead, conditionWords } from "../../src/entities/profiles.ts";
 import { conditionEntity } from "../../src/entities/normalize/canonical/reference.ts";
 import type { Entity } from "../../src/entities/types.ts";
 import { runSearch } from "../../src/search/hybrid.ts";

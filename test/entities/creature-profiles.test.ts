@@ -5,12 +5,7 @@
  * scripts/check-profiles.ts; here the fixtures' SRD creatures of every source stand in for it.
  */
 import { describe, expect, test } from "bun:test";
-import {
-  CORE_CREATURE_DOCUMENTS,
-  CREATURE_PROFILES,
-  creatureProfile,
-  profileKey,
-} from "../../src/entities/creature-profiles.ts";
+import { CORE_PROFILE_DOCUMENTS, CREATURE_PROFILES, creatureProfile, profileKey } from "../../src/entities/profiles.ts";
 import type { Entity } from "../../src/entities/types.ts";
 import { compactRow } from "../../src/tools/answer/rows.ts";
 import { PROFILE_CHARS } from "../../src/tools/answer/compact-fields.ts";
@@ -68,7 +63,7 @@ describe("the creature profiles file", () => {
       expect(new Set(p.names.map((n) => n.toLowerCase())).size, `${p.name}: a common name twice`).toBe(p.names.length);
       for (const n of p.names) expect(n.trim().length, `${p.name}: an empty common name`).toBeGreaterThan(0);
       expect(p.documents.length).toBeGreaterThan(0);
-      for (const d of p.documents) expect(CORE_CREATURE_DOCUMENTS).toContain(d);
+      for (const d of p.documents) expect(CORE_PROFILE_DOCUMENTS).toContain(d);
       for (const s of p.sizes) expect(SIZES).toContain(s);
       for (const t of p.types) expect(TYPES).toContain(t);
       expect(p.sizes.length * p.types.length).toBeGreaterThan(0);
@@ -107,10 +102,10 @@ describe("profiles reach the creatures of every source", () => {
   const creatures: Entity[] = ALL_TYPES.filter((t) => t.kinds.includes("creature")).flatMap((t) =>
     run(t).entities.filter((e) => e.kind === "creature"),
   );
-  const core = creatures.filter((e) => CORE_CREATURE_DOCUMENTS.includes(e.document_key));
+  const core = creatures.filter((e) => CORE_PROFILE_DOCUMENTS.includes(e.document_key));
 
   test("every core creature of the fixtures has a profile whose recorded size and type match its stat block", () => {
-    expect(new Set(core.map((e) => e.document_key))).toEqual(new Set(CORE_CREATURE_DOCUMENTS));
+    expect(new Set(core.map((e) => e.document_key))).toEqual(new Set(CORE_PROFILE_DOCUMENTS));
     expect(new Set(core.map((e) => e.document_source)).size).toBeGreaterThanOrEqual(3);
     for (const e of core) {
       const p = creatureProfile(e.name, e.document_key);
@@ -146,7 +141,7 @@ describe("profiles reach the creatures of every source", () => {
   });
 
   test("a creature of another document gets no profile, even under a core name", () => {
-    const other = creatures.find((e) => !CORE_CREATURE_DOCUMENTS.includes(e.document_key));
+    const other = creatures.find((e) => !CORE_PROFILE_DOCUMENTS.includes(e.document_key));
     const t = ALL_TYPES.find((x) => x.source === "open5e_v2" && x.id === "creatures")!;
     const goblin = raw("open5e/v2/creatures.json", "srd_goblin");
     const renamed = run(t, [

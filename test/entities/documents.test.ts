@@ -8,7 +8,7 @@ import {
   normalizeOpen5eV1Documents,
   officialDocumentName,
   resolveDocumentKey,
-} from "../../src/entities/normalize/index.ts";
+} from "../../src/entities/normalize/documents.ts";
 import { DND_BASE, fixture, v1Docs, v2Docs } from "./fixtures.ts";
 
 describe("document keys", () => {

@@ -6,9 +6,8 @@ import {
   documentMap,
   normalizeOpen5eDocuments,
   normalizeOpen5eV1Documents,
-  type ContentType,
-  type NormalizeResult,
-} from "../../src/entities/normalize/index.ts";
+} from "../../src/entities/normalize/documents.ts";
+import type { ContentType, NormalizeResult } from "../../src/entities/normalize/types.ts";
 import type { DocumentInfo, DocumentSource, Entity, EntityKind } from "../../src/entities/types.ts";
 import { SOURCES } from "../../src/sources/index.ts";
 

@@ -6,8 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { RARITIES } from "../../src/entities/catalog.ts";
-import { ITEM_PROFILES, itemFamilyKey, itemProfile } from "../../src/entities/item-profiles.ts";
-import { CORE_PROFILE_DOCUMENTS } from "../../src/entities/spell-profiles.ts";
+import { CORE_PROFILE_DOCUMENTS, ITEM_PROFILES, itemFamilyKey, itemProfile } from "../../src/entities/profiles.ts";
 import type { Entity } from "../../src/entities/types.ts";
 import { ALL_TYPES, run } from "./fixtures.ts";
 

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { MAX_TEXT_CHARS, RARITIES } from "../../src/entities/normalize/index.ts";
+import { RARITIES } from "../../src/entities/catalog.ts";
+import { MAX_TEXT_CHARS } from "../../src/entities/normalize/text.ts";
 import { sourceById } from "../../src/sources/index.ts";
 import { ENTITY_KINDS, type Entity } from "../../src/entities/types.ts";
 import { ALL_TYPES, baseFor, docsFor, fixture, fixturePath, hasFixture, run } from "./fixtures.ts";

@@ -1,7 +1,7 @@
 /** The rule profiles (src/entities/data/rule-profiles.json) and where they reach: text, data, lookups. */
 import { describe, expect, test } from "bun:test";
 import data from "../../src/entities/data/rule-profiles.json" with { type: "json" };
-import { RULE_PROFILES, ruleProfile } from "../../src/entities/rule-profiles.ts";
+import { RULE_PROFILES, ruleProfile } from "../../src/entities/profiles.ts";
 import { ruleEntity, ruleSectionEntity } from "../../src/entities/normalize/canonical/reference.ts";
 
 const CORE = ["srd-2014", "srd-2024"];

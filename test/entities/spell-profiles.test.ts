@@ -5,7 +5,7 @@
  * every source stand in for it.
  */
 import { describe, expect, test } from "bun:test";
-import { CORE_PROFILE_DOCUMENTS, SPELL_PROFILES, spellProfile } from "../../src/entities/spell-profiles.ts";
+import { CORE_PROFILE_DOCUMENTS, SPELL_PROFILES, spellProfile } from "../../src/entities/profiles.ts";
 import type { Entity } from "../../src/entities/types.ts";
 import { ALL_TYPES, run } from "./fixtures.ts";
 

@@ -1,11 +1,11 @@
 /**
  * Hand-made entities with their kind's whole canonical data, as a sync writes it: the test entities
  * of support/entities.ts carry only the fields a test needs, which a content pack's check refuses.
- * The blanks come from the kind's schema (src/entities/kind-schemas.ts): null where a field may be
+ * The blanks come from the kind's schema (src/entities/kinds.ts): null where a field may be
  * null, an empty list or object, "", 0 or false.
  */
 import type { GenericSchema } from "valibot";
-import { KIND_SCHEMAS } from "../../src/entities/kind-schemas.ts";
+import { KIND_SCHEMAS } from "../../src/entities/kinds.ts";
 import type { Entity, EntityKind, JsonObject, JsonValue } from "../../src/entities/types.ts";
 
 type Walked = GenericSchema & { entries?: Record<string, Walked>; wrapped?: Walked };

@@ -9,6 +9,7 @@ import table from "./srd-2014.json" with { type: "json" };
 import textFixes from "./text-fixes.json" with { type: "json" };
 import type { Entity, EntityFilters, JsonObject, JsonValue } from "../types.ts";
 import { dataAt, normalizeValue } from "../agreement.ts";
+import { isRec } from "../normalize/read.ts";
 
 export const CORRECTIONS_PATH = new URL("./srd-2014.json", import.meta.url).pathname;
 
@@ -43,11 +44,12 @@ const SOURCE_LABEL: Record<string, string> = {
   dnd5e_api: "the D&D 5e API",
 };
 
-const BY_ENTITY = new Map<string, Correction[]>();
-for (const c of (table as { corrections: Correction[] }).corrections) {
-  const k = `${c.source}\u0000${c.kind}\u0000${c.key}`;
-  BY_ENTITY.set(k, [...(BY_ENTITY.get(k) ?? []), c]);
-}
+/** The identity corrections and text fixes are filed under. */
+const entityId = (source: string, kind: string, key: string) => `${source}\u0000${kind}\u0000${key}`;
+
+const BY_ENTITY = Map.groupBy((table as { corrections: Correction[] }).corrections, (c) =>
+  entityId(c.source, c.kind, c.key),
+);
 
 /** Filter columns that mirror a data field (kept in step when the field is corrected). */
 const FILTER_OF: Record<string, (v: JsonValue) => Partial<EntityFilters>> = {
@@ -79,11 +81,7 @@ export function setPath(data: JsonObject, path: string, value: JsonValue): JsonO
     return out;
   }
   const inner = out[head!];
-  out[head!] = setPath(
-    inner && typeof inner === "object" && !Array.isArray(inner) ? (inner as JsonObject) : {},
-    rest.join("."),
-    value,
-  );
+  out[head!] = setPath(isRec(inner) ? (inner as JsonObject) : {}, rest.join("."), value);
   return out;
 }
 
@@ -94,7 +92,7 @@ function show(v: JsonValue | undefined): string {
 
 /** The corrections that concern `e` (none for most entities). */
 export function correctionsFor(e: Pick<Entity, "document_source" | "kind" | "key">): readonly Correction[] {
-  return BY_ENTITY.get(`${e.document_source}\u0000${e.kind}\u0000${e.key}`) ?? [];
+  return BY_ENTITY.get(entityId(e.document_source, e.kind, e.key)) ?? [];
 }
 
 /** A slip in an upstream text (text-fixes.json): in `field` of the record, each [from, to] pair. */
@@ -111,11 +109,7 @@ export interface TextFix {
 
 export const TEXT_FIXES: readonly TextFix[] = (textFixes as { fixes: TextFix[] }).fixes;
 
-const FIXES_BY_ENTITY = new Map<string, TextFix[]>();
-for (const f of TEXT_FIXES) {
-  const k = `${f.source}\u0000${f.kind}\u0000${f.key}`;
-  FIXES_BY_ENTITY.set(k, [...(FIXES_BY_ENTITY.get(k) ?? []), f]);
-}
+const FIXES_BY_ENTITY = Map.groupBy(TEXT_FIXES, (f) => entityId(f.source, f.kind, f.key));
 
 /**
  * `e` with its text slips fixed in the field and in the search text (which holds the field's
@@ -123,7 +117,7 @@ for (const f of TEXT_FIXES) {
  * "bludgeoningdamage". No note: the words are the source's own.
  */
 function fixText<E extends Entity>(e: E): E {
-  const fixes = FIXES_BY_ENTITY.get(`${e.document_source}\u0000${e.kind}\u0000${e.key}`);
+  const fixes = FIXES_BY_ENTITY.get(entityId(e.document_source, e.kind, e.key));
   if (!fixes) return e;
   let data = e.data;
   let text = e.text;

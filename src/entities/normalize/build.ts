@@ -1,11 +1,10 @@
 /**
  * Entity construction and the per-record loop shared by every normalizer: valibot check at the
  * boundary, per-record error isolation, duplicate keys and data not of its kind's shape
- * (kind-schemas.ts) skipped with a reason.
+ * (kinds.ts) skipped with a reason.
  */
 import * as v from "valibot";
-import { kindDataProblem } from "../kind-schemas.ts";
-import type { DataOf } from "../kinds.ts";
+import { type KindData, kindDataProblem } from "../kinds.ts";
 import type { DocumentSource, Entity, EntityFilters, EntityKind, JsonObject } from "../types.ts";
 import { isRec, lastSegment, str } from "./read.ts";
 import { buildText } from "./text.ts";
@@ -16,18 +15,22 @@ export interface DocRef {
   name: string;
 }
 
-export interface EntityDraft<K extends EntityKind> {
-  kind: K;
+/** Identity of an entity before its kind-specific detail: key, name, document, detail URL. */
+export interface Base {
   key: string;
   name: string;
   doc: DocRef;
   url: string;
+}
+
+interface EntityDraft<K extends EntityKind> extends Base {
+  kind: K;
   /** "Level 3 evocation spell", "Large undead, CR 5", ... */
   header: string;
   /** descriptive text parts (markdown allowed; stripped) */
   body: (string | null | undefined)[];
   filters: EntityFilters;
-  data: DataOf<K>;
+  data: KindData[K];
 }
 
 export function entity<K extends EntityKind>(source: DocumentSource, d: EntityDraft<K>): Entity {
@@ -45,12 +48,22 @@ export function entity<K extends EntityKind>(source: DocumentSource, d: EntityDr
   };
 }
 
+/** What a kind's builder makes of its data: the header line, the search text parts and the filters. */
+type View = Pick<EntityDraft<EntityKind>, "header" | "body"> & { filters?: EntityFilters };
+
+/** The builder of a kind whose entity follows from its data alone: `view` says how it reads. */
+export function builder<K extends EntityKind>(kind: K, view: (d: KindData[K], b: Base) => View) {
+  return (source: DocumentSource, b: Base, d: KindData[K]): Entity =>
+    entity(source, { kind, ...b, filters: {}, ...view(d, b), data: d });
+}
+
 /** Non-empty trimmed string. */
 export const NonEmpty = v.pipe(v.string(), v.trim(), v.nonEmpty());
 
-function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
+/** The first `max` problems valibot found, each with its path: "level: Invalid type …; name: …". */
+export function issueText(issues: readonly v.BaseIssue<unknown>[], max = 3): string {
   return issues
-    .slice(0, 3)
+    .slice(0, max)
     .map((i) => {
       const path = i.path?.map((p) => String(p.key)).join(".");
       return path ? `${path}: ${i.message}` : i.message;
@@ -67,8 +80,6 @@ function rawKey(raw: unknown): string | undefined {
   return u ? lastSegment(u) : (str(raw.name) ?? undefined);
 }
 
-export type Emitted = Entity | Entity[] | null;
-
 /**
  * Validate each record with `schema`, convert it with `fn`, and collect entities and skips.
  * `fn` may return null (with no reason: the record is not content of this kind) or throw (skipped
@@ -77,31 +88,30 @@ export type Emitted = Entity | Entity[] | null;
 export function runRecords<S extends v.GenericSchema>(
   records: unknown[],
   schema: S,
-  fn: (r: v.InferOutput<S>, raw: unknown) => Emitted,
+  fn: (r: v.InferOutput<S>, raw: unknown) => Entity | Entity[] | null,
 ): NormalizeResult {
   const entities: Entity[] = [];
   const skipped: SkippedRecord[] = [];
   const seen = new Set<string>();
   const add = (e: Entity) => {
     const id = `${e.kind}\u0000${e.key}`;
-    if (seen.has(id)) {
-      skipped.push({ key: e.key, reason: `duplicate ${e.kind} key` });
-      return;
-    }
     // The check a content pack's rows get too: a shape the readers cannot read is never stored.
-    const shape = kindDataProblem(e.kind, e.data);
-    if (shape) {
-      skipped.push({ key: e.key, reason: `its data is not a ${e.kind}'s: ${shape}` });
-      return;
+    const shape = seen.has(id) ? undefined : kindDataProblem(e.kind, e.data);
+    if (seen.has(id)) skipped.push({ key: e.key, reason: `duplicate ${e.kind} key` });
+    else if (shape) skipped.push({ key: e.key, reason: `its data is not a ${e.kind}'s: ${shape}` });
+    else {
+      seen.add(id);
+      entities.push(e);
     }
-    seen.add(id);
-    entities.push(e);
+  };
+  const skip = (raw: unknown, reason: string) => {
+    const key = rawKey(raw);
+    skipped.push({ ...(key ? { key } : {}), reason });
   };
   for (const raw of records) {
     const parsed = v.safeParse(schema, raw);
     if (!parsed.success) {
-      const key = rawKey(raw);
-      skipped.push({ ...(key ? { key } : {}), reason: `invalid record: ${issueText(parsed.issues)}` });
+      skip(raw, `invalid record: ${issueText(parsed.issues)}`);
       continue;
     }
     try {
@@ -109,22 +119,10 @@ export function runRecords<S extends v.GenericSchema>(
       if (out === null) continue;
       for (const e of Array.isArray(out) ? out : [out]) add(e);
     } catch (err) {
-      const key = rawKey(raw);
-      skipped.push({
-        ...(key ? { key } : {}),
-        reason: `normalize error: ${err instanceof Error ? err.message : String(err)}`,
-      });
+      skip(raw, `normalize error: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
   return { entities, skipped };
-}
-
-/** Identity of an entity before its kind-specific detail: key, name, document, detail URL. */
-export interface Base {
-  key: string;
-  name: string;
-  doc: DocRef;
-  url: string;
 }
 
 /** Records of a related endpoint (empty when the sync layer did not provide them). */

@@ -98,8 +98,7 @@ const V1Doc = v.looseObject({ slug: v.pipe(v.string(), v.nonEmpty()), title: v.p
 
 function byKeyNames(list: unknown[]): Map<string, string> {
   const m = new Map<string, string>();
-  for (const r of list) {
-    if (!isRec(r)) continue;
+  for (const r of recs(list)) {
     const k = str(r.key);
     const n = str(r.name);
     if (k && n) m.set(k, n);
@@ -119,10 +118,7 @@ export function normalizeOpen5eDocuments(
   const licenseNames = byKeyNames(licenses);
   const publisherNames = byKeyNames(publishers);
   const out: DocumentInfo[] = [];
-  for (const raw of v2docs) {
-    const r = v.safeParse(V2Doc, raw);
-    if (!r.success) continue;
-    const d = r.output;
+  for (const d of v2docs.filter((x) => v.is(V2Doc, x))) {
     const pubKey = refKey(d.publisher);
     const publisher =
       (pubKey ? publisherNames.get(pubKey) : undefined) ??
@@ -155,10 +151,7 @@ export function normalizeOpen5eDocuments(
 export function normalizeOpen5eV1Documents(v1docs: unknown[], v2docs: DocumentInfo[] = []): DocumentInfo[] {
   const v2names = new Map(v2docs.map((d) => [d.key, d.name]));
   const out: DocumentInfo[] = [];
-  for (const raw of v1docs) {
-    const r = v.safeParse(V1Doc, raw);
-    if (!r.success) continue;
-    const d = r.output;
+  for (const d of v1docs.filter((x) => v.is(V1Doc, x))) {
     const key = resolveDocumentKey(d.slug);
     out.push({
       key,

@@ -30,8 +30,7 @@ export interface NormalizeResult {
 }
 
 /** The D&D 5e API serves two rule sets side by side, one per SRD year. */
-const DND5EAPI_YEARS = ["2014", "2024"] as const;
-export type Dnd5eYear = (typeof DND5EAPI_YEARS)[number];
+export type Dnd5eYear = "2014" | "2024";
 
 export interface ContentType {
   source: DocumentSource;

@@ -4,12 +4,8 @@
  */
 import { isRec, num, str } from "./read.ts";
 import { capitalize } from "./text.ts";
-import { slugify } from "../types.ts";
-
 import { ITEM_RARITIES } from "../catalog.ts";
-
-/** Defined in the kind catalog (one owner per vocabulary); re-exported for the normalizers. */
-export { DAMAGE_TYPES, SPELL_SCHOOLS, SIZES } from "../catalog.ts";
+import { slugify } from "../types.ts";
 
 const TIME_UNITS = ["action", "bonus action", "reaction", "round", "turn", "minute", "hour", "day", "week"];
 
@@ -161,46 +157,22 @@ export function classKey(raw: unknown): string | null {
   return (i >= 0 ? s.slice(i + 1) : s).replace(/^(2014|2024)-/, "").toLowerCase();
 }
 
-const XP_BY_CR: Record<string, number> = {
-  "0": 10,
-  "0.125": 25,
-  "0.25": 50,
-  "0.5": 100,
-  "1": 200,
-  "2": 450,
-  "3": 700,
-  "4": 1100,
-  "5": 1800,
-  "6": 2300,
-  "7": 2900,
-  "8": 3900,
-  "9": 5000,
-  "10": 5900,
-  "11": 7200,
-  "12": 8400,
-  "13": 10000,
-  "14": 11500,
-  "15": 13000,
-  "16": 15000,
-  "17": 18000,
-  "18": 20000,
-  "19": 22000,
-  "20": 25000,
-  "21": 33000,
-  "22": 41000,
-  "23": 50000,
-  "24": 62000,
-  "25": 75000,
-  "26": 90000,
-  "27": 105000,
-  "28": 120000,
-  "29": 135000,
-  "30": 155000,
-};
+/**
+ * XP by challenge rating (SRD 5.1, "Experience Points by Challenge Rating"), in the table's order:
+ * CR 0, 1/8, 1/4, 1/2, then 1 to 30. CR 0 is "0 or 10": 10 when the creature has an effective
+ * attack (the default here).
+ */
+const XP_IN_CR_ORDER = [
+  10, 25, 50, 100, 200, 450, 700, 1100, 1800, 2300, 2900, 3900, 5000, 5900, 7200, 8400, 10000, 11500, 13000, 15000,
+  18000, 20000, 22000, 25000, 33000, 41000, 50000, 62000, 75000, 90000, 105000, 120000, 135000, 155000,
+];
+export const XP_BY_CR: ReadonlyMap<number, number> = new Map(
+  [0, 0.125, 0.25, 0.5, ...Array.from({ length: 30 }, (_, i) => i + 1)].map((cr, i) => [cr, XP_IN_CR_ORDER[i]!]),
+);
 
 /** Standard XP for a challenge rating (used when the source does not state XP). */
 export function xpForCr(cr: number | null): number | null {
-  return cr === null ? null : (XP_BY_CR[String(cr)] ?? null);
+  return cr === null ? null : (XP_BY_CR.get(cr) ?? null);
 }
 
 /** Feet from "60 ft.", "30 feet", 60; null otherwise. */

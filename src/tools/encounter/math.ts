@@ -2,6 +2,7 @@
  * Encounter arithmetic for both editions, pure: party → thresholds or budgets, a group of monsters
  * → XP, adjusted XP (2014) and difficulty, each step written out as the books do it.
  */
+import { XP_BY_CR } from "../../entities/normalize/vocab.ts";
 import { formatCr } from "../../entities/types.ts";
 import {
   BUDGET_2024,
@@ -12,7 +13,6 @@ import {
   MULTIPLIER_BANDS,
   MULTIPLIER_STEPS,
   THRESHOLDS_2014,
-  XP_BY_CR,
 } from "./tables.ts";
 
 export interface Monster {

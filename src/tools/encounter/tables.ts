@@ -40,44 +40,6 @@ export const RULE_SOURCES = {
   budget2024: { title: "XP Budget per Character", where: "Dungeon Master's Guide (2024), ch. 4, Combat Encounters" },
 } as const satisfies Record<string, RuleSource>;
 
-/** XP by challenge rating. CR 0 is "0 or 10": 10 when the creature has an effective attack (the default here). */
-export const XP_BY_CR: ReadonlyMap<number, number> = new Map([
-  [0, 10],
-  [0.125, 25],
-  [0.25, 50],
-  [0.5, 100],
-  [1, 200],
-  [2, 450],
-  [3, 700],
-  [4, 1100],
-  [5, 1800],
-  [6, 2300],
-  [7, 2900],
-  [8, 3900],
-  [9, 5000],
-  [10, 5900],
-  [11, 7200],
-  [12, 8400],
-  [13, 10000],
-  [14, 11500],
-  [15, 13000],
-  [16, 15000],
-  [17, 18000],
-  [18, 20000],
-  [19, 22000],
-  [20, 25000],
-  [21, 33000],
-  [22, 41000],
-  [23, 50000],
-  [24, 62000],
-  [25, 75000],
-  [26, 90000],
-  [27, 105000],
-  [28, 120000],
-  [29, 135000],
-  [30, 155000],
-]);
-
 /** 2014: per-character thresholds [easy, medium, hard, deadly], index = level - 1. */
 export const THRESHOLDS_2014: readonly (readonly [number, number, number, number])[] = [
   [25, 50, 75, 100],

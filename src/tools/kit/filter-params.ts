@@ -13,7 +13,7 @@ type Enum = readonly [string, ...string[]];
 
 /** The zod parameter of one table parameter, described as `group`'s tool words it. */
 export function paramSchema(p: TableParam, group?: ToolGroup) {
-  const description = (group && p.descriptionIn?.[group]) ?? p.description;
+  const description = (group && p.descriptionIn?.[group]) ?? p.description ?? "";
   const input = p.input;
   switch (input.type) {
     case "int":

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { srd51SpellClasses } from "../../../src/entities/normalize/srd51-spell-lists.ts";
-import { resolveDocumentKey } from "../../../src/entities/normalize/index.ts";
+import { resolveDocumentKey } from "../../../src/entities/normalize/documents.ts";
 import { OPEN5E_BASE, contentType, data, fixture, one, raw, run, v2Docs, type Raw } from "../../entities/fixtures.ts";
 
 const t = (id: string) => contentType("open5e_v1", id);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { formatCr } from "../../../src/entities/types.ts";
-import { documentMap } from "../../../src/entities/normalize/index.ts";
+import { documentMap } from "../../../src/entities/normalize/documents.ts";
 import { OPEN5E_BASE, contentType, data, fixture, one, raw, run, v2Docs, type Raw } from "../../entities/fixtures.ts";
 
 const t = (id: string) => contentType("open5e_v2", id);

@@ -12,7 +12,8 @@ import {
   xpForCr,
   type Monster,
 } from "../../../src/tools/encounter/math.ts";
-import { BUDGET_2024, THRESHOLDS_2014, XP_BY_CR } from "../../../src/tools/encounter/tables.ts";
+import { XP_BY_CR } from "../../../src/entities/normalize/vocab.ts";
+import { BUDGET_2024, THRESHOLDS_2014 } from "../../../src/tools/encounter/tables.ts";
 
 const ogre: Monster = { name: "Ogre", count: 2, cr: 2, xp: 450 };
 const goblin: Monster = { name: "Goblin", count: 6, cr: 0.25, xp: 50 };

@@ -1,16 +1,13 @@
 /** Character options from canonical data: class, subclass, species, subspecies, background, feat. */
-import type { BackgroundData, ClassData, ClassFeature, FeatData, Ref, SpeciesData } from "../../kinds.ts";
+import type { ClassData, ClassFeature, Ref, SpeciesData } from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
-import { entity, type Base } from "../build.ts";
+import { type Base, builder, entity } from "../build.ts";
 import { capitalize, ordinal } from "../text.ts";
 import { classKey } from "../vocab.ts";
 
-/** Features sorted by level (unknown levels last), stable otherwise. */
+/** Features sorted by level (unknown levels last), in their order otherwise (the sort is stable). */
 export function sortFeatures(fs: ClassFeature[]): ClassFeature[] {
-  return fs
-    .map((f, i) => ({ f, i }))
-    .sort((a, b) => (a.f.level ?? 99) - (b.f.level ?? 99) || a.i - b.i)
-    .map((x) => x.f);
+  return fs.toSorted((a, b) => (a.level ?? 99) - (b.level ?? 99));
 }
 
 function featureLines(fs: ClassFeature[]): string | null {
@@ -85,7 +82,7 @@ export function speciesEntity(source: DocumentSource, b: Base, d: SpeciesData): 
   });
 }
 
-export function backgroundEntity(source: DocumentSource, b: Base, d: BackgroundData): Entity {
+export const backgroundEntity = builder("background", (d) => {
   const listed = new Set(
     [
       d.skill_proficiencies,
@@ -97,9 +94,7 @@ export function backgroundEntity(source: DocumentSource, b: Base, d: BackgroundD
       d.feature?.desc,
     ].filter(Boolean),
   );
-  return entity(source, {
-    kind: "background",
-    ...b,
+  return {
     header: "Background",
     body: [
       d.desc,
@@ -112,18 +107,11 @@ export function backgroundEntity(source: DocumentSource, b: Base, d: BackgroundD
       d.feature ? `Feature: ${d.feature.name}. ${d.feature.desc}` : null,
       ...d.benefits.filter((x) => !listed.has(x.desc)).map((x) => `${x.name}. ${x.desc}`),
     ],
-    filters: {},
-    data: d,
-  });
-}
+  };
+});
 
-export function featEntity(source: DocumentSource, b: Base, d: FeatData): Entity {
-  return entity(source, {
-    kind: "feat",
-    ...b,
-    header: d.type ? `${capitalize(d.type)} feat` : "Feat",
-    body: [d.prerequisite ? `Prerequisite: ${d.prerequisite}` : null, d.desc, ...d.benefits],
-    filters: { category: d.type },
-    data: d,
-  });
-}
+export const featEntity = builder("feat", (d) => ({
+  header: d.type ? `${capitalize(d.type)} feat` : "Feat",
+  body: [d.prerequisite ? `Prerequisite: ${d.prerequisite}` : null, d.desc, ...d.benefits],
+  filters: { category: d.type },
+}));

@@ -4,14 +4,11 @@
  * tokens, and AC, hit points, ability scores and attack bonuses say nothing about what a creature
  * is). Pure.
  */
+import { DAMAGE_TYPES } from "../../catalog.ts";
 import type { CreatureAction, CreatureData } from "../../kinds.ts";
 
 const ATTACK = /^((melee|ranged|melee or ranged)\s+(weapon\s+|spell\s+)?attack(\s+roll)?\s*:|[+-]?\d+\s+to hit\b)/i;
-const DAMAGE_TYPES = new RegExp(
-  "\\b(acid|bludgeoning|cold|fire|force|lightning|necrotic|piercing|poison|psychic|radiant|slashing|thunder)" +
-    "\\s+damage\\b",
-  "gi",
-);
+const DAMAGE = new RegExp(`\\b(${DAMAGE_TYPES.join("|")})\\s+damage\\b`, "gi");
 
 /** Numbers, dice, "DC", "+5 to hit", "(Recharge 5–6)" and units out; whitespace collapsed. */
 function withoutNumbers(s: string): string {
@@ -45,7 +42,7 @@ function actionWords(a: CreatureAction): string {
   const name = withoutNumbers(a.name).replace(/[.:]$/, "");
   const desc = a.desc.replace(/[*_]+/g, "").trim();
   if (ATTACK.test(desc)) {
-    const types = [...new Set([...desc.matchAll(DAMAGE_TYPES)].map((m) => m[1]!.toLowerCase()))];
+    const types = [...new Set([...desc.matchAll(DAMAGE)].map((m) => m[1]!.toLowerCase()))];
     return types.length ? `${name} (${types.join(", ")})` : name;
   }
   const first = firstSentence(withoutNumbers(desc.split(/\n/)[0]!)).replace(/^[,.;:\s]+/, "");

@@ -2,9 +2,10 @@
 import type { CreatureAction, CreatureData } from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
 import { formatCr } from "../../types.ts";
-import { commonNamesLine, creatureProfile } from "../../creature-profiles.ts";
+import { creatureProfile, profileLead } from "../../profiles.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize } from "../text.ts";
+import { ABILITIES } from "../vocab.ts";
 import { creatureSummary } from "./creature-summary.ts";
 
 export interface CreatureFilterKeys {
@@ -14,14 +15,10 @@ export interface CreatureFilterKeys {
   sizeKey?: string | null;
 }
 
-const ABBR: Record<string, string> = {
-  strength: "STR",
-  dexterity: "DEX",
-  constitution: "CON",
-  intelligence: "INT",
-  wisdom: "WIS",
-  charisma: "CHA",
-};
+/** "dexterity" → "DEX" */
+const ABBR: Record<string, string> = Object.fromEntries(
+  Object.entries(ABILITIES).map(([a, full]) => [full, a.toUpperCase()]),
+);
 
 function signed(n: number): string {
   return n >= 0 ? `+${n}` : String(n);
@@ -59,7 +56,7 @@ function creatureHeader(d: CreatureData): string {
 
 /**
  * A creature entity. Its text leads with what the creature is, in words: a core creature's profile
- * and the names people use for it (src/entities/creature-profiles.ts), then a summary of the stat
+ * and the names people use for it (src/entities/profiles.ts), then a summary of the stat
  * block without numbers; the full stat block follows. A core creature's `data` carries the profile
  * (`profile`, `common_names`).
  */
@@ -102,7 +99,7 @@ export function creatureEntity(
     ...b,
     header: creatureHeader(d),
     body: [
-      p ? [p.profile, commonNamesLine(p)].filter(Boolean).join(" ") : loreLead(d.desc),
+      profileLead(p) ?? loreLead(d.desc),
       creatureSummary(d),
       stats.join("\n"),
       actionLines("Traits", d.traits),

@@ -1,11 +1,10 @@
 /** Equipment from canonical data: weapon, armor, item, magic_item. */
-import type { ArmorData, ItemData, MagicItemData, WeaponData } from "../../kinds.ts";
+import type { ArmorData, ItemData, MagicItemData } from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
-import { entity, type Base } from "../build.ts";
+import { type Base, builder, entity } from "../build.ts";
 import { capitalize, titleCase } from "../text.ts";
 import { rarityFilter } from "../vocab.ts";
-import { itemProfile } from "../../item-profiles.ts";
-import { profileLead } from "./profile-lead.ts";
+import { itemProfile, profileLead } from "../../profiles.ts";
 
 function costWeight(d: { cost: string | null; weight_lb: number | null }): string | null {
   const parts = [d.cost ? `Cost ${d.cost}` : null, d.weight_lb !== null ? `Weight ${d.weight_lb} lb.` : null].filter(
@@ -14,18 +13,16 @@ function costWeight(d: { cost: string | null; weight_lb: number | null }): strin
   return parts.length ? parts.join(". ") : null;
 }
 
-/** "Martial melee weapon" */
-function weaponHeader(d: WeaponData): string {
-  const words = [d.category, d.range_type, "weapon"].filter(Boolean).join(" ");
-  return capitalize(words);
+/** The damage dice as matched: "1d8 + 1" → "1d8+1". */
+function diceFilter(dice: string | null): string | null {
+  return dice ? dice.toLowerCase().replace(/\s+/g, "") : null;
 }
 
-export function weaponEntity(source: DocumentSource, b: Base, d: WeaponData): Entity {
+export const weaponEntity = builder("weapon", (d) => {
   const props = d.properties.map((p) => (p.detail ? `${p.name} (${p.detail})` : p.name)).join(", ");
-  return entity(source, {
-    kind: "weapon",
-    ...b,
-    header: weaponHeader(d),
+  return {
+    // "Martial melee weapon"
+    header: capitalize([d.category, d.range_type, "weapon"].filter(Boolean).join(" ")),
     body: [
       d.damage_dice
         ? `Damage ${d.damage_dice}${d.damage_type ? ` ${d.damage_type}` : ""}` +
@@ -40,14 +37,13 @@ export function weaponEntity(source: DocumentSource, b: Base, d: WeaponData): En
     filters: {
       category: [d.category, d.range_type].filter(Boolean).join(" ") || null,
       is_simple: d.category === null ? null : d.category === "simple",
-      damage_dice: d.damage_dice ? d.damage_dice.toLowerCase().replace(/\s+/g, "") : null,
+      damage_dice: diceFilter(d.damage_dice),
       damage_types: d.damage_type ? [d.damage_type.toLowerCase()] : [],
       cost_gp: d.cost_gp,
       weight_lb: d.weight_lb,
     },
-    data: d,
-  });
-}
+  };
+});
 
 /** "Heavy armor" / "Shield" */
 function armorHeader(d: ArmorData): string {
@@ -55,22 +51,17 @@ function armorHeader(d: ArmorData): string {
   return d.category ? `${capitalize(d.category)} armor` : "Armor";
 }
 
-export function armorEntity(source: DocumentSource, b: Base, d: ArmorData): Entity {
-  return entity(source, {
-    kind: "armor",
-    ...b,
-    header: armorHeader(d),
-    body: [
-      d.ac_display ? `Armor Class ${d.ac_display}` : null,
-      d.strength_required ? `Strength ${d.strength_required} required` : null,
-      d.stealth_disadvantage ? "Disadvantage on Stealth checks" : null,
-      costWeight(d),
-      d.desc,
-    ],
-    filters: { category: d.category, armor_class: d.ac_base, cost_gp: d.cost_gp, weight_lb: d.weight_lb },
-    data: d,
-  });
-}
+export const armorEntity = builder("armor", (d) => ({
+  header: armorHeader(d),
+  body: [
+    d.ac_display ? `Armor Class ${d.ac_display}` : null,
+    d.strength_required ? `Strength ${d.strength_required} required` : null,
+    d.stealth_disadvantage ? "Disadvantage on Stealth checks" : null,
+    costWeight(d),
+    d.desc,
+  ],
+  filters: { category: d.category, armor_class: d.ac_base, cost_gp: d.cost_gp, weight_lb: d.weight_lb },
+}));
 
 /** `extra`: more search text (e.g. "Can be used as a weapon: Quarterstaff."). */
 export function itemEntity(source: DocumentSource, b: Base, raw: ItemData, extra: string[] = []): Entity {
@@ -99,7 +90,7 @@ function magicItemHeader(d: MagicItemData): string {
 
 /**
  * A magic item entity. A core item's text leads with its plain-words profile and the names people
- * use for it (src/entities/item-profiles.ts; one entry serves a family such as "Flame Tongue (X)");
+ * use for it (src/entities/profiles.ts; one entry serves a family such as "Flame Tongue (X)");
  * its `data` carries them (`profile`, `common_names`).
  */
 export function magicItemEntity(source: DocumentSource, b: Base, raw: MagicItemData): Entity {
@@ -119,7 +110,7 @@ export function magicItemEntity(source: DocumentSource, b: Base, raw: MagicItemD
       category: d.type,
       rarity: rarityFilter(d.rarity),
       requires_attunement: d.requires_attunement,
-      damage_dice: d.damage_dice ? d.damage_dice.toLowerCase().replace(/\s+/g, "") : null,
+      damage_dice: diceFilter(d.damage_dice),
       damage_types: d.damage_type ? [d.damage_type.toLowerCase()] : [],
       cost_gp: d.cost_gp,
       weight_lb: d.weight_lb,

@@ -3,9 +3,9 @@ import type { SpellData } from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize, ordinal, titleCase } from "../text.ts";
-import { DAMAGE_TYPES, normalizeCastingTime } from "../vocab.ts";
-import { spellProfile } from "../../spell-profiles.ts";
-import { profileLead } from "./profile-lead.ts";
+import { normalizeCastingTime } from "../vocab.ts";
+import { DAMAGE_TYPES } from "../../catalog.ts";
+import { profileLead, spellProfile } from "../../profiles.ts";
 
 function spellHeader(d: SpellData): string {
   const school = d.school ?? "";
@@ -22,13 +22,9 @@ function componentsText(c: SpellData["components"]): string {
   return c.material && c.material_text ? `${letters} (${c.material_text})` : letters;
 }
 
-function levelWord(level: number): string {
-  return level === 0 ? "cantrip" : `${ordinal(level)}-level`;
-}
-
 /**
  * A spell entity. A core spell's text leads with its plain-words profile and the names people use
- * for it (src/entities/spell-profiles.ts): what it is for, in the words of someone who does not
+ * for it (src/entities/profiles.ts): what it is for, in the words of someone who does not
  * remember its name, where the embedding model reads first; its `data` carries them (`profile`,
  * `common_names`).
  */
@@ -56,7 +52,7 @@ export function spellEntity(source: DocumentSource, b: Base, raw: SpellData): En
       d.higher_level ? `At higher levels: ${d.higher_level}` : null,
       d.damage_types.length ? `Damage: ${d.damage_types.join(", ")}` : null,
       d.saving_throw ? `Saving throw: ${d.saving_throw}` : null,
-      `${levelWord(d.level)} ${d.school ?? ""}`.trim(),
+      `${d.level === 0 ? "cantrip" : `${ordinal(d.level)}-level`} ${d.school ?? ""}`.trim(),
     ],
     filters: {
       level: d.level,

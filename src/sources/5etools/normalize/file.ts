@@ -8,7 +8,7 @@
 import * as v from "valibot";
 import type { ClassFeature, Ref, SpellData } from "../../../entities/kinds.ts";
 import { type Entity, type EntityKind, type JsonObject, type JsonValue, slugify } from "../../../entities/types.ts";
-import type { Base } from "../../../entities/normalize/build.ts";
+import { type Base, issueText } from "../../../entities/normalize/build.ts";
 import {
   backgroundEntity,
   classEntity,
@@ -247,16 +247,6 @@ const SpellRecord = v.looseObject({
   level: v.pipe(v.number("the spell has no numeric level"), v.integer(), v.minValue(0, "a spell level is 0 or more")),
 });
 const ItemPropertyRecord = v.looseObject({ abbreviation: v.pipe(v.string(), v.nonEmpty()) });
-
-function issueText(issues: readonly v.BaseIssue<unknown>[]): string {
-  return issues
-    .slice(0, 2)
-    .map((i) => {
-      const path = i.path?.map((p) => String(p.key)).join(".");
-      return path ? `${path}: ${i.message}` : i.message;
-    })
-    .join("; ");
-}
 
 const lower = (x: JsonValue | undefined) => (typeof x === "string" ? x.toLowerCase().trim() : "");
 
@@ -533,7 +523,7 @@ export function normalizeFivetoolsFile(
     const schema = p.type === "spell" ? SpellRecord : p.type === "itemProperty" ? ItemPropertyRecord : Named;
     const checked = v.safeParse(schema, p.record);
     if (!checked.success) {
-      skip(ns, p.type, p.record, `invalid record: ${issueText(checked.issues)}`);
+      skip(ns, p.type, p.record, `invalid record: ${issueText(checked.issues, 2)}`);
       continue;
     }
     const d = p.record;

@@ -3,7 +3,8 @@ import type { SpellData } from "../../../entities/kinds.ts";
 import { materialPrice, saysConsumed } from "../../../entities/material.ts";
 import type { JsonObject, JsonValue } from "../../../entities/types.ts";
 import { damageTypesIn, savingThrowIn } from "../../../entities/normalize/canonical/spell.ts";
-import { abilityName, DAMAGE_TYPES } from "../../../entities/normalize/vocab.ts";
+import { DAMAGE_TYPES } from "../../../entities/catalog.ts";
+import { abilityName } from "../../../entities/normalize/vocab.ts";
 import { arr, type FileContext, line, num, obj, paras, text } from "./common.ts";
 
 /** 5etools' school letters. */

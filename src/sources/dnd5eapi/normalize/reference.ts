@@ -77,12 +77,14 @@ export const normalizeDndConditions = (y: Dnd5eYear) =>
 export const normalizeDndDamageTypes = (y: Dnd5eYear) =>
   simple(y, "damage-types", (b, _r, d) => damageTypeEntity("dnd5e_api", b, d));
 export const normalizeDndMagicSchools = (y: Dnd5eYear) =>
-  simple(y, "magic-schools", (b, _r, d) => magicSchoolEntity("dnd5e_api", b, d));
+  simple(y, "magic-schools", (b, _r, d) => magicSchoolEntity("dnd5e_api", b, { desc: d }));
 export const normalizeDndAlignments = (y: Dnd5eYear) =>
-  simple(y, "alignments", (b, r, d) => alignmentEntity("dnd5e_api", b, { desc: d, abbreviation: str(r.abbreviation) }));
+  simple(y, "alignments", (b, r, d) =>
+    alignmentEntity("dnd5e_api", b, { desc: d, abbreviation: str(r.abbreviation), descriptions: [] }),
+  );
 export const normalizeDndSkills = (y: Dnd5eYear) =>
   simple(y, "skills", (b, r, d) =>
-    skillEntity("dnd5e_api", b, { desc: d, ability: abilityName(refKey(r.ability_score)) }),
+    skillEntity("dnd5e_api", b, { desc: d, ability: abilityName(refKey(r.ability_score)), descriptions: [] }),
   );
 export const normalizeDndAbilityScores = (y: Dnd5eYear) =>
   simple(y, "ability-scores", (b, r, d) =>
@@ -93,6 +95,7 @@ export const normalizeDndAbilityScores = (y: Dnd5eYear) =>
       skills: recs(r.skills)
         .map((s) => refKey(s))
         .filter((s): s is string => !!s),
+      descriptions: [],
     }),
   );
 export const normalizeDndWeaponProperties = (y: Dnd5eYear) =>

@@ -109,7 +109,7 @@ export const normalizeV2Alignments = described(
 
 export function normalizeV2SpellSchools(records: unknown[], ctx: NormalizeContext): NormalizeResult {
   return runRecords(records, V2Record, (r) =>
-    magicSchoolEntity("open5e_v2", v2Base(ctx, "spellschools", r), str(r.desc) ?? ""),
+    magicSchoolEntity("open5e_v2", v2Base(ctx, "spellschools", r), { desc: str(r.desc) ?? "" }),
   );
 }
 

@@ -3,7 +3,8 @@ import type { BackgroundData, FeatData, LanguageData, NamedText, Ref, SpeciesDat
 import type { JsonObject } from "../../../entities/types.ts";
 import type { PackRefs } from "./class.ts";
 import { arr, humanize, int, listText, namedTexts, obj, onKeys, oneLine, quantities, str } from "./common.ts";
-import { abilityTitle, SIZES } from "../../../entities/normalize/vocab.ts";
+import { SIZES } from "../../../entities/catalog.ts";
+import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import { abilityIncreases, choiceText, innateSpellLines, joinSemi, profsSummary, propsLines } from "./props.ts";
 
 export function buildSpecies(d: JsonObject, itemKey: string, refs: PackRefs, isSub: boolean): SpeciesData {

@@ -3,7 +3,8 @@ import type { SpellData } from "../../../entities/kinds.ts";
 import { materialPrice, saysConsumed } from "../../../entities/material.ts";
 import type { JsonObject } from "../../../entities/types.ts";
 import { int, obj, onKeys, str } from "./common.ts";
-import { abilityName, DAMAGE_TYPES, SPELL_SCHOOLS } from "../../../entities/normalize/vocab.ts";
+import { DAMAGE_TYPES, SPELL_SCHOOLS } from "../../../entities/catalog.ts";
+import { abilityName } from "../../../entities/normalize/vocab.ts";
 
 /** "60 feet" / "10 ft." → 60 / 10; "1 mile" → 5280; Self/Touch/Sight → null. */
 function rangeFeet(raw: string | null): number | null {

@@ -1,5 +1,5 @@
 /**
- * The kind schemas (src/entities/kind-schemas.ts) against what this build writes: every source's
+ * The kind schemas (src/entities/kinds.ts) against what this build writes: every source's
  * normalizer output over the fixtures (with the corrections a sync applies), the OrcBrew and 5etools
  * importers, and the derived trait rows all pass; the broken shapes a content pack could carry are
  * named by their field; a normalizer's output that fails is skipped like an invalid record.
@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as v from "valibot";
 import { applyCorrections } from "../../src/entities/corrections/apply.ts";
-import { KIND_SCHEMAS, kindDataProblem } from "../../src/entities/kind-schemas.ts";
+import { KIND_SCHEMAS, kindDataProblem } from "../../src/entities/kinds.ts";
 import { runRecords } from "../../src/entities/normalize/build.ts";
 import { documentRank } from "../../src/entities/preference.ts";
 import { traitEntities } from "../../src/entities/traits.ts";
