@@ -17,12 +17,12 @@ import { type Entity, HOMEBREW_SQL } from "../entities/types.ts";
 import { FivetoolsError, looksLikeFivetools, parseFivetools } from "../sources/5etools/file.ts";
 import {
   countKind,
-  FIVETOOLS_SOURCE,
   fivetoolsOrigin,
   normalizeFivetoolsFile,
   type OutsideBases,
   type OutsideSpell,
 } from "../sources/5etools/normalize/file.ts";
+import { FIVETOOLS_SOURCE } from "../sources/5etools/normalize/build-one.ts";
 import {
   apiTwinFinder,
   countExisting,
@@ -137,16 +137,16 @@ export function importFivetoolsText(
     };
     for (const [i, e0] of src.entities.entries()) {
       const e: Entity = { ...e0, document_name: docName };
-      const from = src.from[i]!;
+      const type = src.from[i]!;
       const over = oversizeReason(e);
       if (over) {
-        skipOne(from.type, `too large to import: ${over} (see docs/homebrew.md, "Limits")`, e.name, e.kind);
+        skipOne(type, `too large to import: ${over} (see docs/homebrew.md, "Limits")`, e.name, e.kind);
         continue;
       }
       const t = twin(e);
       if (t && !opts.force) {
         skipOne(
-          from.type,
+          type,
           `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; homebrew never ` +
             `overwrites API content (use --force to import it anyway)`,
           e.name,
