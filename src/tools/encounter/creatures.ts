@@ -3,16 +3,16 @@
  * candidate pool of a proposal (the search layer's filters, plus environments from the data).
  */
 import type { Database } from "bun:sqlite";
-import { type Entity, formatCr, type JsonObject } from "../../entities/types.ts";
+import type { Entity, JsonObject } from "../../entities/types.ts";
 import { entityUri, parseUriKey } from "../../entities/uri.ts";
 import { documentRank } from "../../entities/preference.ts";
 import { type EntityRow, getEntityByKey, getEntityBySourceKey, rowToEntity } from "../../store/entities.ts";
 import type { SearchQuery, SearchResponse } from "../../search/types.ts";
 import type { Monster } from "./math.ts";
 import type { Candidate } from "./propose.ts";
-import { xpForCr } from "./math.ts";
 import type { Edition } from "./tables.ts";
 import { counterpart, renameNote } from "../../entities/renames.ts";
+import { xpForCr } from "../../entities/normalize/vocab.ts";
 
 /** The document an edition's creatures come from first when a bare name matches several. */
 export const EDITION_DOC: Record<Edition, string> = { "2014": "srd-2014", "2024": "srd-2024" };
@@ -22,7 +22,7 @@ export function creatureXp(e: Pick<Entity, "filters" | "data">): number | undefi
   const xp = (e.data as JsonObject).xp;
   if (typeof xp === "number" && Number.isFinite(xp) && xp >= 0) return xp;
   const cr = e.filters.cr;
-  return typeof cr === "number" ? xpForCr(cr) : undefined;
+  return typeof cr === "number" ? (xpForCr(cr) ?? undefined) : undefined;
 }
 
 export function toMonster(e: Entity, count: number): Monster | undefined {
@@ -164,5 +164,3 @@ export async function candidatePool(
   const message = ranked?.message ?? all.message;
   return { candidates, themed, ...(message ? { message } : {}) };
 }
-
-export { formatCr };

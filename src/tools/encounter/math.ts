@@ -2,7 +2,6 @@
  * Encounter arithmetic for both editions, pure: party → thresholds or budgets, a group of monsters
  * → XP, adjusted XP (2014) and difficulty, each step written out as the books do it.
  */
-import { XP_BY_CR } from "../../entities/normalize/vocab.ts";
 import { formatCr } from "../../entities/types.ts";
 import {
   BUDGET_2024,
@@ -33,11 +32,6 @@ const title = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export function difficultiesOf(edition: Edition): readonly Difficulty[] {
   return edition === "2014" ? DIFFICULTIES_2014 : DIFFICULTIES_2024;
-}
-
-/** XP of one creature of challenge rating `cr` (CR 0 counts 10, as for a creature with an attack). */
-export function xpForCr(cr: number): number | undefined {
-  return XP_BY_CR.get(cr);
 }
 
 /** "4 × level 5" / "2 × level 3, 1 × level 4" (levels ascending). */

@@ -9,7 +9,6 @@ import {
   partyTotals,
   rateGroup,
   targetWindow,
-  xpForCr,
   type Monster,
 } from "../../../src/tools/encounter/math.ts";
 import { XP_BY_CR } from "../../../src/entities/normalize/vocab.ts";
@@ -29,12 +28,14 @@ describe("tables", () => {
   });
   test("CR → XP spot checks (SRD 5.1 table)", () => {
     expect(XP_BY_CR.size).toBe(34);
-    expect(xpForCr(0)).toBe(10);
-    expect(xpForCr(0.125)).toBe(25);
-    expect(xpForCr(2)).toBe(450);
-    expect(xpForCr(13)).toBe(10000);
-    expect(xpForCr(30)).toBe(155000);
-    expect(xpForCr(0.3)).toBeUndefined();
+    // Ascending CRs: the CR range of a proposal's search is read off this order.
+    expect([...XP_BY_CR.keys()]).toEqual([...XP_BY_CR.keys()].sort((a, b) => a - b));
+    expect(XP_BY_CR.get(0)).toBe(10);
+    expect(XP_BY_CR.get(0.125)).toBe(25);
+    expect(XP_BY_CR.get(2)).toBe(450);
+    expect(XP_BY_CR.get(13)).toBe(10000);
+    expect(XP_BY_CR.get(30)).toBe(155000);
+    expect(XP_BY_CR.get(0.3)).toBeUndefined();
   });
 });
 
