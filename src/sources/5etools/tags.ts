@@ -11,10 +11,6 @@ export interface TagStats {
   unknown: Map<string, number>;
 }
 
-export function newTagStats(): TagStats {
-  return { unknown: new Map() };
-}
-
 const ATTACKS: Readonly<Record<string, string>> = {
   mw: "Melee Weapon Attack:",
   rw: "Ranged Weapon Attack:",
@@ -187,20 +183,11 @@ function renderTag(tag: string, body: string, stats: TagStats): string {
     case "damage":
     case "autodice":
       return (parts[1]?.trim() || first).replace(/\s*([+\-×])\s*/g, " $1 ").trim();
-    case "homebrew":
-      return first;
-    case "tip":
-    case "help":
-    case "link":
-    case "5etools":
-    case "filter":
-      return first;
   }
   if (REFERENCES.has(tag)) {
     // {@classFeature name|class|classSource|level|source|display}: its display part is the sixth.
     if (tag === "classFeature") return parts[5]?.trim() || first;
     if (tag === "subclassFeature") return parts[7]?.trim() || first;
-    if (tag === "class") return parts[2]?.trim() || first;
     return parts[2]?.trim() || first;
   }
   if (FIRST_PART.has(tag)) return first;

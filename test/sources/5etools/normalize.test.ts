@@ -7,7 +7,7 @@ import { resolveCopies } from "../../../src/sources/5etools/copy.ts";
 import { newRenderStats, render } from "../../../src/sources/5etools/entries.ts";
 import { parseFivetools } from "../../../src/sources/5etools/file.ts";
 import { normalizeFivetoolsFile } from "../../../src/sources/5etools/normalize/file.ts";
-import { newTagStats, renderTags } from "../../../src/sources/5etools/tags.ts";
+import { renderTags } from "../../../src/sources/5etools/tags.ts";
 
 const FIXTURE = join(import.meta.dir, "../../fixtures/5etools/ember-forge.json");
 const file = normalizeFivetoolsFile(
@@ -23,7 +23,7 @@ const byName = (name: string) => {
 };
 
 describe("inline tags", () => {
-  const r = (s: string) => renderTags(s, newTagStats());
+  const r = (s: string) => renderTags(s, newRenderStats());
   test("render as a reader sees them", () => {
     expect(r("{@atk mw} {@hit 5} to hit, reach 5 ft. {@h}7 ({@damage 2d6}) slashing")).toBe(
       "Melee Weapon Attack: +5 to hit, reach 5 ft. Hit: 7 (2d6) slashing",
@@ -44,13 +44,13 @@ describe("inline tags", () => {
   });
 
   test("an unknown tag keeps its display text and is counted", () => {
-    const stats = newTagStats();
+    const stats = newRenderStats();
     expect(renderTags("say {@mystery the word|x} twice {@mystery again}", stats)).toBe("say the word twice again");
     expect(stats.unknown.get("mystery")).toBe(2);
   });
 
   test("an unclosed tag loses its markers, never its words", () => {
-    const out = renderTags("broken {@spell fire bolt and more", newTagStats());
+    const out = renderTags("broken {@spell fire bolt and more", newRenderStats());
     expect(out).not.toContain("{@");
     expect(out).toContain("fire bolt and more");
   });

@@ -80,7 +80,6 @@ export function buildOne(
   switch (type) {
     case "spell": {
       const s = buildSpell(d, ctx, l.roll20.get(name.toLowerCase()) ?? null, outside);
-      if ("skip" in s) return s;
       s.desc = withFluff(s.desc, "spell");
       return spellEntity(src, base("spell"), s);
     }

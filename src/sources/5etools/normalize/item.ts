@@ -161,10 +161,12 @@ function copperOf(v: JsonValue | undefined): number | null {
   return m ? Number(m[1]!.replace(/,/g, "")) * COIN_CP[m[2]!.toLowerCase()]! : null;
 }
 
-function money(d: JsonObject): { cost: string | null; cost_gp: number | null } {
+/** Price and weight, the fields every kind of item has. */
+function priced(d: JsonObject): { cost: string | null; cost_gp: number | null; weight_lb: number | null } {
   const cp = copperOf(d.value);
-  if (cp === null) return { cost: null, cost_gp: null };
-  return { cost: copperText(cp), cost_gp: Math.round(cp) / 100 };
+  const weight_lb = num(d.weight);
+  if (cp === null) return { cost: null, cost_gp: null, weight_lb };
+  return { cost: copperText(cp), cost_gp: Math.round(cp) / 100, weight_lb };
 }
 
 function descWith(d: JsonObject, ctx: FileContext, extra: Array<string | null>): string {
@@ -173,7 +175,6 @@ function descWith(d: JsonObject, ctx: FileContext, extra: Array<string | null>):
 
 export function buildWeapon(d: JsonObject, ctx: FileContext): WeaponData {
   const r = range(d);
-  const m = money(d);
   const t = typeInfo(d, ctx);
   return {
     category: typeof d.weaponCategory === "string" ? d.weaponCategory.toLowerCase() : null,
@@ -191,9 +192,7 @@ export function buildWeapon(d: JsonObject, ctx: FileContext): WeaponData {
         .map((x) => (typeof x === "string" ? x.split("|")[0] : null))
         .filter(Boolean)
         .join(", ") || null,
-    cost: m.cost,
-    cost_gp: m.cost_gp,
-    weight_lb: num(d.weight),
+    ...priced(d),
     desc: descWith(d, ctx, [t.typeDesc]) || null,
     item_key: null,
   };
@@ -203,7 +202,6 @@ export function buildArmor(d: JsonObject, ctx: FileContext): ArmorData {
   const t = typeInfo(d, ctx);
   const ac = num(d.ac);
   const dex = t.letter === "LA" ? true : t.letter === "MA";
-  const m = money(d);
   const display =
     ac === null
       ? null
@@ -218,9 +216,7 @@ export function buildArmor(d: JsonObject, ctx: FileContext): ArmorData {
     ac_display: display,
     strength_required: num(d.strength),
     stealth_disadvantage: d.stealth === true,
-    cost: m.cost,
-    cost_gp: m.cost_gp,
-    weight_lb: num(d.weight),
+    ...priced(d),
     desc: descWith(d, ctx, [t.typeDesc]) || null,
     item_key: null,
   };
@@ -228,19 +224,15 @@ export function buildArmor(d: JsonObject, ctx: FileContext): ArmorData {
 
 export function buildItem(d: JsonObject, ctx: FileContext): ItemData {
   const t = typeInfo(d, ctx);
-  const m = money(d);
   return {
     category: t.category,
-    cost: m.cost,
-    cost_gp: m.cost_gp,
-    weight_lb: num(d.weight),
+    ...priced(d),
     desc: descWith(d, ctx, [t.typeDesc]) || null,
   };
 }
 
 export function buildMagicItem(d: JsonObject, ctx: FileContext, extraDesc: string[] = []): MagicItemData {
   const t = typeInfo(d, ctx);
-  const m = money(d);
   const att = d.reqAttune;
   const weaponBits = [
     typeof d.weaponCategory === "string" ? `${d.weaponCategory} weapon` : null,
@@ -265,9 +257,7 @@ export function buildMagicItem(d: JsonObject, ctx: FileContext, extraDesc: strin
     base_item: typeof d.baseItem === "string" ? d.baseItem.split("|")[0]! : null,
     damage_dice: typeof d.dmg1 === "string" ? line(d.dmg1, ctx) : null,
     damage_type: typeof d.dmgType === "string" ? (DAMAGE_LETTERS[d.dmgType] ?? d.dmgType.toLowerCase()) : null,
-    cost: m.cost,
-    cost_gp: m.cost_gp,
-    weight_lb: num(d.weight),
+    ...priced(d),
   };
 }
 

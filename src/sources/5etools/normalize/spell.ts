@@ -140,9 +140,9 @@ export function buildSpell(
   ctx: FileContext,
   roll20: JsonObject | null,
   base: SpellData | null = null,
-): SpellData | { skip: string } {
+): SpellData {
   const own = buildOwnSpell(d, ctx, roll20);
-  if (!base || "skip" in own) return own;
+  if (!base) return own;
   const has = (k: string) => d[k] !== undefined;
   return {
     ...own,
@@ -165,15 +165,8 @@ export function buildSpell(
   };
 }
 
-function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | null): SpellData | { skip: string } {
-  const level = num(d.level);
-  if (level === null || !Number.isInteger(level) || level < 0)
-    return {
-      skip:
-        d.level === undefined
-          ? "the spell has no level"
-          : `the spell's level ${JSON.stringify(d.level)} is not a whole number ≥ 0`,
-    };
+/** `d.level` is a whole number ≥ 0: the file normalizer checked it. */
+function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | null): SpellData {
   const letter = typeof d.school === "string" ? d.school : null;
   const school = letter ? (SCHOOL_LETTERS[letter.toUpperCase()] ?? ctx.schools[letter] ?? letter.toLowerCase()) : null;
   const comps = obj(d.components);
@@ -214,7 +207,7 @@ function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | nul
     .map(obj)
     .find((t) => t?.unit === "reaction");
   return {
-    level,
+    level: d.level as number,
     school,
     casting_time: castingTime(d.time, ctx),
     range: range.text,
