@@ -18,20 +18,6 @@ import { text, vocab } from "./kit/params.ts";
 import { entityUri } from "../entities/uri.ts";
 import { toolAnswer, toolError } from "./answer/response.ts";
 
-const COMPARED = [
-  "spell",
-  "creature",
-  "weapon",
-  "armor",
-  "magic_item",
-  "item",
-  "condition",
-  "rule",
-  "feat",
-  "background",
-  "species",
-  "class",
-] as const satisfies readonly EntityKind[];
 export const KIND_WORDS = [
   "spell",
   "creature",
@@ -46,6 +32,9 @@ export const KIND_WORDS = [
   "species",
   "class",
 ] as const;
+
+/** A `kind` word as an entity kind (the word list spells magic_item as magic-item). */
+const kindOf = (w: (typeof KIND_WORDS)[number]): EntityKind => (w === "magic-item" ? "magic_item" : w);
 
 const input = z
   .object({
@@ -220,14 +209,8 @@ export const compareEditions: ToolDef = defineTool({
   output,
   openWorld: true,
   async run(a, ctx) {
-    const kinds: EntityKind[] = a.kind
-      ? [a.kind === "magic-item" ? "magic_item" : (a.kind as EntityKind)]
-      : [...COMPARED];
-    const run: Run = async (q) => {
-      const { kinds: ks, name, documents } = q;
-      const r = await ctx.deps.search({ kinds: ks, name, documents, limit: q.limit ?? 5, collapse: false });
-      return { hits: r.hits, total: r.total };
-    };
+    const kinds = a.kind ? [kindOf(a.kind)] : KIND_WORDS.map(kindOf);
+    const run: Run = (q) => ctx.deps.search({ ...q, limit: q.limit ?? 5, collapse: false });
     await ctx.gate.ensure(kinds, ctx.progress).catch(() => undefined);
     const paired = await pairOf(run, kinds, a.name);
     if ("candidates" in paired) {

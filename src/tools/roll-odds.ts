@@ -171,14 +171,7 @@ function creatureDpr(a: Args, ctx: Parameters<ToolDef["call"]>[1], steps: string
     );
   const o = dieOptions(a);
   const per = attacks.map((x) => {
-    const odds = d20Odds({
-      bonus: x.bonus,
-      target: a.ac!,
-      attack: true,
-      mode: (a.mode as Mode | undefined) ?? "normal",
-      lucky: false,
-      critFrom: a.crit_from ?? 20,
-    });
+    const odds = d20Test({ ...a, bonus: x.bonus, lucky: false }, true, undefined);
     const dmg = attackDamage(odds, x.damage, o);
     steps.push(
       `${x.name}: +${x.bonus} vs AC ${a.ac} hits ${fractionText(odds.success)} ` +

@@ -7,7 +7,7 @@
 import type { CreatureAction } from "../../entities/kinds.ts";
 import type { D20Odds } from "./d20.ts";
 import { type DiceExpr, type DieOptions, distribution, doubledDice, mapValues, meanOf, parseDice } from "./dice.ts";
-import { type Fraction, add, mul, sub, ONE } from "./fraction.ts";
+import { type Fraction, add, mul, sub, ONE, ZERO } from "./fraction.ts";
 
 /** Damage never goes below 0. */
 function expected(e: DiceExpr, o: DieOptions): Fraction {
@@ -34,7 +34,7 @@ export function saveDamage(
   const dist = mapValues(distribution(damage, o), (v) => Math.max(0, v));
   const full = meanOf(dist);
   const halved = meanOf(mapValues(dist, (v) => Math.floor(v / 2)));
-  const onSave = half ? halved : { num: 0n, den: 1n };
+  const onSave = half ? halved : ZERO;
   return { full, half: halved, expected: add(mul(sub(ONE, saved), full), mul(saved, onSave)) };
 }
 

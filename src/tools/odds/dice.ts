@@ -122,10 +122,6 @@ export function dieFaces(sides: number, o: DieOptions = {}): { faces: Map<number
   return { faces, den: r > 0 ? n * n : n };
 }
 
-function point(value: number): Dist {
-  return { min: value, w: [1n], den: 1n };
-}
-
 function fromMap(m: Map<number, bigint>, den: bigint): Dist {
   const keys = [...m.keys()];
   const min = Math.min(...keys);
@@ -195,18 +191,15 @@ function keepSum(
 
 function termDist(t: DiceTerm, o: DieOptions): Dist {
   const die = dieFaces(t.sides, o);
-  let d: Dist;
+  const one = fromMap(die.faces, die.den);
+  let d = one;
   if (t.keep) d = keepSum(t.count, t.keep.n, t.keep.highest, die);
-  else {
-    const one = fromMap(die.faces, die.den);
-    d = one;
-    for (let i = 1; i < t.count; i++) d = convolve(d, one);
-  }
+  else for (let i = 1; i < t.count; i++) d = convolve(d, one);
   return t.sign < 0 ? negate(d) : d;
 }
 
 export function distribution(e: DiceExpr, o: DieOptions = {}): Dist {
-  let d = point(e.constant);
+  let d: Dist = { min: e.constant, w: [1n], den: 1n };
   for (const t of e.terms) d = convolve(d, termDist(t, o));
   return d;
 }
@@ -282,13 +275,7 @@ export function rollExpr(e: DiceExpr, o: DieOptions = {}): Rolled {
     const order = [...rolls].sort((a, b) => (t.keep?.highest === false ? a - b : b - a));
     const kept = t.keep ? order.slice(0, t.keep.n) : rolls;
     total += t.sign * kept.reduce((a, b) => a + b, 0);
-    return {
-      dice:
-        `${t.sign < 0 ? "-" : ""}${t.count}d${t.sides}` +
-        `${t.keep ? `${t.keep.highest ? "kh" : "kl"}${t.keep.n}` : ""}`,
-      rolls,
-      kept,
-    };
+    return { dice: exprText([t], 0), rolls, kept };
   });
   return { total, terms };
 }

@@ -15,14 +15,16 @@ import { srd51Columns } from "./srd-columns.ts";
 import { buildProgression, type LevelRow, parseMarkdownTable } from "./table.ts";
 
 export interface ClassLevels {
-  class: { key: string; name: string; document_key: string; uri: string };
-  subclass?: { key: string; name: string; document_key: string; uri: string };
+  class: Ident;
+  subclass?: Ident;
   columns: string[];
   levels: LevelRow[];
   /** Other documents that have this class (pass one as `documents` to read theirs). */
   other_documents: string[];
   note?: string;
 }
+
+type Ident = { key: string; name: string; document_key: string; uri: string };
 
 function lookup(
   db: Database,
@@ -95,7 +97,7 @@ function hasColumn(c: string, rows: readonly LevelRow[], columns: readonly strin
 }
 
 /** What an answer says about a class or subclass; its uri is the one its resource answers at. */
-const ident = (e: Entity) => ({
+const ident = (e: Entity): Ident => ({
   key: e.key,
   name: e.name,
   document_key: e.document_key,
@@ -142,7 +144,7 @@ export function classLevels(
     }
   }
   const p = buildProgression(
-    { name: cls.name, data: cls.data as unknown as ClassData },
+    { data: cls.data as unknown as ClassData },
     sub ? { name: sub.name, data: sub.data as unknown as ClassData } : undefined,
   );
   const others = [...new Set(lookup(db, "class", cls.name, undefined, opts.prefer).map((e) => e.document_key))].filter(

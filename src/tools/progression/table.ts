@@ -22,8 +22,6 @@ export interface LevelRow {
 }
 
 export interface Progression {
-  class_name: string;
-  subclass_name?: string;
   rows: LevelRow[];
   /** The other columns, in table order. */
   columns: string[];
@@ -118,10 +116,7 @@ export const proficiencyBonus = (level: number) => `+${Math.ceil(level / 4) + 1}
  * The level-by-level table of a class (and optionally one of its subclasses): 20 rows, features
  * gained at each level (subclass features marked with the subclass name).
  */
-export function buildProgression(
-  cls: { name: string; data: ClassData },
-  sub?: { name: string; data: ClassData },
-): Progression {
+export function buildProgression(cls: { data: ClassData }, sub?: { name: string; data: ClassData }): Progression {
   const parsed = rowsFromTable(cls.data.table);
   const rows: LevelRow[] = [];
   for (let level = 1; level <= 20; level++) {
@@ -145,8 +140,6 @@ export function buildProgression(
     }
   }
   return {
-    class_name: cls.name,
-    ...(sub ? { subclass_name: sub.name } : {}),
     rows,
     columns: parsed?.columns ?? [],
     ...(derive ? { note: DERIVED_SLOTS_NOTE } : {}),
