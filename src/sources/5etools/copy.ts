@@ -10,10 +10,6 @@ function obj(v: JsonValue | undefined): JsonObject | null {
   return typeof v === "object" && v !== null && !Array.isArray(v) ? v : null;
 }
 
-function clone<T extends JsonValue>(v: T): T {
-  return structuredClone(v);
-}
-
 function same(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -88,26 +84,25 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
   const items = Array.isArray(op.items) ? op.items : op.items !== undefined ? [op.items] : [];
   const list = (): JsonValue[] => {
     const cur = rec[prop];
-    const a = Array.isArray(cur) ? [...cur] : cur === undefined ? [] : [cur];
-    return a;
+    return Array.isArray(cur) ? [...cur] : cur === undefined ? [] : [cur];
   };
   switch (mode) {
     case "appendArr":
-      rec[prop] = [...list(), ...clone(items)];
+      rec[prop] = [...list(), ...structuredClone(items)];
       return null;
     case "prependArr":
-      rec[prop] = [...clone(items), ...list()];
+      rec[prop] = [...structuredClone(items), ...list()];
       return null;
     case "insertArr": {
       const a = list();
       const at = typeof op.index === "number" ? Math.max(0, Math.min(a.length, op.index)) : a.length;
-      a.splice(at, 0, ...clone(items));
+      a.splice(at, 0, ...structuredClone(items));
       rec[prop] = a;
       return null;
     }
     case "appendIfNotExistsArr": {
       const a = list();
-      for (const it of items) if (!a.some((x) => same(x, it))) a.push(clone(it));
+      for (const it of items) if (!a.some((x) => same(x, it))) a.push(structuredClone(it));
       rec[prop] = a;
       return null;
     }
@@ -126,12 +121,12 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
       const i = a.findIndex((x, j) => matches(x, op.replace, j));
       if (i < 0) {
         if (mode === "replaceOrAppendArr") {
-          rec[prop] = [...a, ...clone(items)];
+          rec[prop] = [...a, ...structuredClone(items)];
           return null;
         }
         return `replaceArr found no ${JSON.stringify(op.replace).slice(0, 80)} in ${prop}`;
       }
-      a.splice(i, 1, ...clone(items));
+      a.splice(i, 1, ...structuredClone(items));
       rec[prop] = a;
       return null;
     }
@@ -163,7 +158,7 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
         if (!next) cur[k] = {};
         cur = obj(cur[k])!;
       }
-      cur[path[path.length - 1]!] = clone(op.value ?? null);
+      cur[path[path.length - 1]!] = structuredClone(op.value ?? null);
       return null;
     }
     case "scalarAddProp":
@@ -190,7 +185,7 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
       return null;
     }
     case "addSpells": {
-      const sc = Array.isArray(rec.spellcasting) ? clone(rec.spellcasting) : [];
+      const sc = Array.isArray(rec.spellcasting) ? structuredClone(rec.spellcasting) : [];
       const first = obj(sc[0]);
       if (!first) return "addSpells: the creature has no spellcasting block to add to";
       for (const key of ["spells", "daily", "rest", "weekly"] as const) {
@@ -284,15 +279,15 @@ export function resolveCopies(records: readonly JsonObject[]): CopyOutcome[] {
           : `its _copy base "${String(copy.name)}"${copy.source ? ` (${String(copy.source)})` : ""} is not in this ` +
               `file; imported with only the fields it states`,
       );
-      merged = clone(r);
+      merged = structuredClone(r);
       delete merged._copy;
       const mod = obj(copy._mod);
       if (mod) notes.push(`_mod of ${Object.keys(mod).join(", ")} not applied: the base is not in this file`);
     } else {
       const b = resolve(base, depth + 1);
       merged = {};
-      for (const [k, x] of Object.entries(b.record)) if (!NOT_COPIED.has(k)) merged[k] = clone(x);
-      for (const [k, x] of Object.entries(r)) if (k !== "_copy") merged[k] = clone(x);
+      for (const [k, x] of Object.entries(b.record)) if (!NOT_COPIED.has(k)) merged[k] = structuredClone(x);
+      for (const [k, x] of Object.entries(r)) if (k !== "_copy") merged[k] = structuredClone(x);
       const mod = obj(copy._mod);
       if (mod) applyMods(merged, mod, notes);
     }

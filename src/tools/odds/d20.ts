@@ -4,7 +4,7 @@
  * natural 1/20 rule of attack rolls with a critical range. Pure.
  */
 import { type Dist, chanceAtLeast } from "./dice.ts";
-import { type Fraction, frac, add, mul, ZERO } from "./fraction.ts";
+import { type Fraction, frac, add, mul, sub, ZERO } from "./fraction.ts";
 
 export const MODES = ["normal", "advantage", "disadvantage", "elven_accuracy"] as const;
 export type Mode = (typeof MODES)[number];
@@ -27,8 +27,6 @@ export interface D20Test {
 }
 
 export interface D20Odds {
-  /** The chance of each natural result 1..20 (index 0 = natural 1). */
-  natural: Fraction[];
   success: Fraction;
   /** Attack rolls: the chance of a critical hit (included in success). */
   crit: Fraction;
@@ -82,5 +80,5 @@ export function d20Odds(t: D20Test): D20Odds {
     const reach = t.added ? chanceAtLeast(t.added, need) : need <= 0 ? frac(1n) : ZERO;
     success = add(success, mul(p, reach));
   }
-  return { natural, success, crit, plainHit: add(success, mul(crit, frac(-1n))) };
+  return { success, crit, plainHit: sub(success, crit) };
 }

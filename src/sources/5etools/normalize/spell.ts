@@ -131,6 +131,17 @@ function classesOf(c: JsonObject | null): string[] {
   return [...out];
 }
 
+/** The 5etools fields of a spell and the canonical fields they state. */
+const STATED_BY: Readonly<Record<string, readonly (keyof SpellData)[]>> = {
+  time: ["casting_time"],
+  range: ["range", "range_ft", "area"],
+  duration: ["duration", "concentration"],
+  meta: ["ritual"],
+  components: ["components"],
+  entries: ["desc", "damage_types", "saving_throw", "attack_roll", "damage_roll"],
+  entriesHigherLevel: ["higher_level"],
+};
+
 /**
  * `base`: the spell a copy's missing `_copy` base was found as in the store; what the copy does not
  * state (school, casting time, range, duration, components, classes, text) comes from it.
@@ -143,29 +154,13 @@ export function buildSpell(
 ): SpellData {
   const own = buildOwnSpell(d, ctx, roll20);
   if (!base) return own;
-  const has = (k: string) => d[k] !== undefined;
-  return {
-    ...own,
-    school: own.school ?? base.school,
-    casting_time: has("time") ? own.casting_time : base.casting_time,
-    range: has("range") ? own.range : base.range,
-    range_ft: has("range") ? own.range_ft : base.range_ft,
-    area: has("range") ? own.area : base.area,
-    duration: has("duration") ? own.duration : base.duration,
-    concentration: has("duration") ? own.concentration : base.concentration,
-    ritual: has("meta") ? own.ritual : base.ritual,
-    components: has("components") ? own.components : base.components,
-    classes: own.classes.length ? own.classes : base.classes,
-    desc: has("entries") ? own.desc : base.desc,
-    higher_level: has("entriesHigherLevel") ? own.higher_level : base.higher_level,
-    damage_types: has("entries") ? own.damage_types : base.damage_types,
-    saving_throw: has("entries") ? own.saving_throw : base.saving_throw,
-    attack_roll: has("entries") ? own.attack_roll : base.attack_roll,
-    damage_roll: has("entries") ? own.damage_roll : base.damage_roll,
-  };
+  const out: Record<string, unknown> = { ...own, school: own.school ?? base.school };
+  out.classes = own.classes.length ? own.classes : base.classes;
+  for (const [field, spellFields] of Object.entries(STATED_BY))
+    if (d[field] === undefined) for (const k of spellFields) out[k] = base[k];
+  return out as unknown as SpellData;
 }
 
-/** `d.level` is a whole number ≥ 0: the file normalizer checked it. */
 function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | null): SpellData {
   const letter = typeof d.school === "string" ? d.school : null;
   const school = letter ? (SCHOOL_LETTERS[letter.toUpperCase()] ?? ctx.schools[letter] ?? letter.toLowerCase()) : null;
