@@ -78,10 +78,7 @@ const input = z
   })
   .strict();
 
-/**
- * Loose: a group's fields (monsters, total_xp, multiplier, adjusted_xp, difficulty, steps) are in docs/tools.md;
- * tools/list stays small.
- */
+/** Loose: a group's fields are in docs/tools.md; tools/list stays small. */
 const group = z.looseObject({});
 const output = z.looseObject({
   party: z.string(),

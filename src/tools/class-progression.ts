@@ -18,10 +18,7 @@ const input = z
   })
   .strict();
 
-/**
- * Loose rows: level, proficiency_bonus, features, cantrips_known, spells_known, prepared_spells, spell_slots ([0] =
- * 1st), other.
- */
+/** Loose rows (level, proficiency_bonus, features, spell_slots with [0] = 1st, …): tools/list stays small. */
 const output = z.looseObject({
   class: z.looseObject({ key: z.string(), name: z.string() }),
   subclass: z.looseObject({}).optional(),

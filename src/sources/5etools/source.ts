@@ -1,8 +1,6 @@
 /**
- * 5etools homebrew: read from `.json` files by `lorekeeper import` (ingest/import-5etools.ts), never
- * synced, so it has no content types and no session. Its parts live beside this file: the file reader
- * (file.ts), text rendering (entries.ts, tags.ts), `_copy` (copy.ts) and the pure normalizers
- * (normalize/). It has no URLs: entities cite the file they came from. See README.md.
+ * 5etools homebrew: read from `.json` files by `lorekeeper import`, never synced, so it has no content
+ * types and no session. It has no URLs: entities cite the file they came from. See README.md.
  */
 import type { Source } from "../source.ts";
 

@@ -34,25 +34,29 @@ export function difficultiesOf(edition: Edition): readonly Difficulty[] {
   return edition === "2014" ? DIFFICULTIES_2014 : DIFFICULTIES_2024;
 }
 
-/** "4 × level 5" / "2 × level 3, 1 × level 4" (levels ascending). */
-export function describeParty(levels: readonly number[]): string {
+/** [level, number of characters of that level], levels ascending. */
+function byLevel(levels: readonly number[]): [number, number][] {
   const counts = new Map<number, number>();
   for (const l of levels) counts.set(l, (counts.get(l) ?? 0) + 1);
-  return [...counts.entries()]
-    .sort((a, b) => a[0] - b[0])
+  return [...counts.entries()].sort((a, b) => a[0] - b[0]);
+}
+
+/** One character's threshold (2014) or budget (2024) at `level` for the `i`th difficulty. */
+const perCharacter = (edition: Edition, level: number, i: number) =>
+  edition === "2014" ? THRESHOLDS_2014[level - 1]![i]! : BUDGET_2024[level - 1]![i]!;
+
+/** "4 × level 5" / "2 × level 3, 1 × level 4" (levels ascending). */
+export function describeParty(levels: readonly number[]): string {
+  return byLevel(levels)
     .map(([l, n]) => `${n} × level ${l}`)
     .join(", ");
 }
 
 /** Per difficulty, the sum over characters of that level's table value. */
 export function partyTotals(edition: Edition, levels: readonly number[]): PartyTotals {
-  const diffs = difficultiesOf(edition);
   const out: PartyTotals = {};
-  diffs.forEach((d, i) => {
-    out[d] = levels.reduce(
-      (sum, l) => sum + (edition === "2014" ? THRESHOLDS_2014[l - 1]![i]! : BUDGET_2024[l - 1]![i]!),
-      0,
-    );
+  difficultiesOf(edition).forEach((d, i) => {
+    out[d] = levels.reduce((sum, l) => sum + perCharacter(edition, l, i), 0);
   });
   return out;
 }
@@ -60,13 +64,8 @@ export function partyTotals(edition: Edition, levels: readonly number[]): PartyT
 /** "Low 4 × 500 = 2,000" per difficulty (mixed levels: "Easy 2 × 75 + 1 × 125 = 275"). */
 export function partyStep(edition: Edition, levels: readonly number[]): string {
   const totals = partyTotals(edition, levels);
-  const counts = new Map<number, number>();
-  for (const l of levels) counts.set(l, (counts.get(l) ?? 0) + 1);
-  const byLevel = [...counts.entries()].sort((a, b) => a[0] - b[0]);
   const parts = difficultiesOf(edition).map((d, i) => {
-    const terms = byLevel.map(
-      ([l, n]) => `${n} × ${fmt(edition === "2014" ? THRESHOLDS_2014[l - 1]![i]! : BUDGET_2024[l - 1]![i]!)}`,
-    );
+    const terms = byLevel(levels).map(([l, n]) => `${n} × ${fmt(perCharacter(edition, l, i))}`);
     return `${title(d)} ${terms.join(" + ")} = ${fmt(totals[d]!)}`;
   });
   const what = edition === "2014" ? "XP thresholds" : "XP budgets";

@@ -51,10 +51,7 @@ export interface Lookups {
   extraByType: Map<string, string[]>;
 }
 
-/**
- * Build one record of `type` named `name`; `outside` is the spell a copy's missing base was found as
- * in the store.
- */
+/** One record of `type` named `name`; `outside`: the store's spell a copy's missing base was found as. */
 export function buildOne(
   type: string,
   d: JsonObject,
