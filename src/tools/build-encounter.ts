@@ -108,9 +108,8 @@ const RULES: Record<Edition, string> = {
 };
 
 function sourcesOf(edition: Edition): string[] {
-  const s =
-    edition === "2014" ? [RULE_SOURCES.thresholds2014, RULE_SOURCES.multipliers2014] : [RULE_SOURCES.budget2024];
-  return [...s, RULE_SOURCES.crXp].map((x) => `${x.title} — ${x.where}`);
+  const { thresholds2014, multipliers2014, budget2024, crXp } = RULE_SOURCES;
+  return edition === "2014" ? [thresholds2014, multipliers2014, crXp] : [budget2024, crXp];
 }
 
 function shown(r: Rating, monsters: Monster[], dropFirstStep = false) {

@@ -26,15 +26,8 @@ export class FivetoolsError extends Error {
 
 /** Line and column (1-based) of offset `i` of `text`. */
 function place(text: string, i: number): { line: number; column: number } {
-  let line = 1;
-  let last = -1;
-  for (let j = 0; j < i && j < text.length; j++) {
-    if (text.charCodeAt(j) === 10) {
-      line++;
-      last = j;
-    }
-  }
-  return { line, column: i - last };
+  const before = text.slice(0, i);
+  return { line: before.split("\n").length, column: i - before.lastIndexOf("\n") };
 }
 
 /** Refuse nesting deeper than `max`, with the place where it goes too deep (strings are skipped). */

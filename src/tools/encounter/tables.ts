@@ -19,26 +19,14 @@ export type Difficulty2014 = (typeof DIFFICULTIES_2014)[number];
 export type Difficulty2024 = (typeof DIFFICULTIES_2024)[number];
 export type Difficulty = Difficulty2014 | Difficulty2024;
 
-export interface RuleSource {
-  title: string;
-  where: string;
-}
-
+/** Each table as an answer cites it: "title — where". */
+const DMG_2014 = "Dungeon Master's Guide (2014), ch. 3, Creating a Combat Encounter";
 export const RULE_SOURCES = {
-  crXp: {
-    title: "Experience Points by Challenge Rating",
-    where: "SRD 5.1, Monsters (also each SRD 5.2 stat block's XP)",
-  },
-  thresholds2014: {
-    title: "XP Thresholds by Character Level",
-    where: "Dungeon Master's Guide (2014), ch. 3, Creating a Combat Encounter",
-  },
-  multipliers2014: {
-    title: "Encounter Multipliers",
-    where: "Dungeon Master's Guide (2014), ch. 3, Creating a Combat Encounter",
-  },
-  budget2024: { title: "XP Budget per Character", where: "Dungeon Master's Guide (2024), ch. 4, Combat Encounters" },
-} as const satisfies Record<string, RuleSource>;
+  crXp: "Experience Points by Challenge Rating — SRD 5.1, Monsters (also each SRD 5.2 stat block's XP)",
+  thresholds2014: `XP Thresholds by Character Level — ${DMG_2014}`,
+  multipliers2014: `Encounter Multipliers — ${DMG_2014}`,
+  budget2024: "XP Budget per Character — Dungeon Master's Guide (2024), ch. 4, Combat Encounters",
+} as const;
 
 /** 2014: per-character thresholds [easy, medium, hard, deadly], index = level - 1. */
 export const THRESHOLDS_2014: readonly (readonly [number, number, number, number])[] = [

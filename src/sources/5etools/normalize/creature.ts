@@ -289,15 +289,12 @@ export function buildCreature(
       "Only one legendary action option can be used at a time and only at the end of another creature's turn. " +
       "The creature regains spent legendary actions at the start of its turn."
     : null;
-  const senses = [
-    ...arr(d.senses).map((s) => line(s, ctx)),
-    typeof d.senses === "string" ? line(d.senses, ctx) : null,
-  ].filter((s): s is string => !!s);
+  // A list of strings, or one string in hand-made files.
+  const lines = (v: JsonValue | undefined) =>
+    (typeof v === "string" ? [v] : arr(v)).map((s) => line(s, ctx)).filter((s): s is string => !!s);
+  const senses = lines(d.senses);
   const passive = num(d.passive);
-  const languages = [
-    ...arr(d.languages).map((s) => line(s, ctx)),
-    typeof d.languages === "string" ? line(d.languages, ctx) : null,
-  ].filter((s): s is string => !!s);
+  const languages = lines(d.languages);
   const condImm = damageList(d.conditionImmune, "conditionImmune", ctx);
   const envs = arr(d.environment)
     .filter((x): x is string => typeof x === "string")
