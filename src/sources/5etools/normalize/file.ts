@@ -84,10 +84,7 @@ function documentOf(s: SourceMeta): FivetoolsDocument {
     key: fivetoolsDocumentKey(s.json),
     name: clean(s.full) ?? clean(s.json) ?? s.json,
     abbreviation: clean(s.abbreviation),
-    authors: (s.authors ?? [])
-      .filter((a): a is string => typeof a === "string")
-      .map((a) => clean(a))
-      .filter((a): a is string => a !== null),
+    authors: (s.authors ?? []).flatMap((a) => (typeof a === "string" ? (clean(a) ?? []) : [])),
     url: clean(s.url),
     version: s.version === undefined ? null : String(s.version),
   };
@@ -187,12 +184,9 @@ function tallyOf(parsed: ParsedFile, fileName: string, warnings: string[]) {
   };
   const skip = (ns: NormalizedSource, type: string, r: JsonValue, reason: string, byDesign = false) => {
     const o = obj(r);
-    const name =
-      typeof o?.name === "string"
-        ? (clean(o.name) ?? null)
-        : typeof o?.abbreviation === "string"
-          ? clean(o.abbreviation)
-          : null;
+    const name = clean(
+      typeof o?.name === "string" ? o.name : typeof o?.abbreviation === "string" ? o.abbreviation : null,
+    );
     count(ns, type, null).skipped++;
     const skipped = { type, key: name, name, reason, line: 0, column: 0 };
     ns.skipped.push(byDesign ? { ...skipped, by_design: true as const } : skipped);
