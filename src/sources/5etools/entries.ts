@@ -7,7 +7,7 @@
  */
 import type { JsonObject, JsonValue } from "../../entities/types.ts";
 import { stripInvisible } from "../../text/confusables.ts";
-import { renderTags, type TagStats } from "./tags.ts";
+import { abilityWord, renderTags, type TagStats } from "./tags.ts";
 
 export interface RenderStats extends TagStats {
   /** Block types rendered by their name and text only. */
@@ -39,18 +39,9 @@ export function inline(s: string, stats: TagStats): string {
 
 const DEPTH_LIMIT = 64;
 
-const ABILITY: Readonly<Record<string, string>> = {
-  str: "Strength",
-  dex: "Dexterity",
-  con: "Constitution",
-  int: "Intelligence",
-  wis: "Wisdom",
-  cha: "Charisma",
-  spellcasting: "spellcasting ability",
-};
-
 function abilities(v: JsonValue | undefined): string {
-  const xs = Array.isArray(v) ? v.filter((x): x is string => typeof x === "string").map((x) => ABILITY[x] ?? x) : [];
+  const word = (x: string) => (x === "spellcasting" ? "spellcasting ability" : (abilityWord(x) ?? x));
+  const xs = Array.isArray(v) ? v.filter((x): x is string => typeof x === "string").map(word) : [];
   return xs.length ? `your ${xs.join(" or ")} modifier` : "your ability modifier";
 }
 

@@ -4,6 +4,7 @@
  * (`{@b {@spell fireball}}`). A tag this file does not know keeps its display text (the part before
  * the first `|`) and is counted in `unknown`, so nothing is dropped silently. Pure.
  */
+import { capitalize } from "../../entities/normalize/text.ts";
 import { ABILITIES } from "../../entities/normalize/vocab.ts";
 
 /** What rendering met that it had to guess: unknown tag names → how often. */
@@ -136,9 +137,9 @@ const REFERENCES = new Set([
   "itemType",
 ]);
 
-function abilityWord(raw: string): string {
-  const full = ABILITIES[raw.trim().toLowerCase().slice(0, 3)];
-  return full ? full[0]!.toUpperCase() + full.slice(1) : raw.trim();
+/** One of 5etools' ability keys as the book writes it ("str" → "Strength"). */
+export function abilityWord(key: string): string | undefined {
+  return Object.hasOwn(ABILITIES, key) ? capitalize(ABILITIES[key]!) : undefined;
 }
 
 function signed(raw: string): string {
@@ -170,7 +171,7 @@ function renderTag(tag: string, body: string, stats: TagStats): string {
     case "recharge":
       return first === "" || first === "6" ? "(Recharge 6)" : `(Recharge ${first}\u20136)`;
     case "actSave":
-      return `${abilityWord(first)} Saving Throw:`;
+      return `${abilityWord(first.toLowerCase().slice(0, 3)) ?? first} Saving Throw:`;
     case "savingThrow":
     case "skillCheck":
     case "ability":

@@ -1,9 +1,8 @@
 /** Small pure helpers the 5etools normalizers share: reading loose values, rendering text, names. */
 import type { JsonObject, JsonValue } from "../../../entities/types.ts";
-import { capitalize } from "../../../entities/normalize/text.ts";
-import { ABILITIES } from "../../../entities/normalize/vocab.ts";
 import { stripInvisible } from "../../../text/confusables.ts";
 import { blocks, inline, type RenderStats, render } from "../entries.ts";
+import { abilityWord } from "../tags.ts";
 
 /** What every normalizer of one file reads: the render counters and the file's own vocabularies. */
 export interface FileContext {
@@ -77,18 +76,16 @@ export function proficiencyText(v: JsonValue | undefined, ctx: FileContext): str
 
 /** `{ "str": 1, "choose": {...} }` ability bonuses → "Strength +1, Wisdom +1". */
 export function abilityText(v: JsonValue | undefined): string | null {
-  // 5etools' own keys only ("str"), as the book writes them ("Strength").
-  const name = (k: string) => (Object.hasOwn(ABILITIES, k) ? capitalize(ABILITIES[k]!) : undefined);
   const out: string[] = [];
   for (const o of arr(v).map(obj)) {
     if (!o) continue;
     for (const [k, x] of Object.entries(o)) {
-      if (name(k) && typeof x === "number") out.push(`${name(k)} ${x >= 0 ? "+" : ""}${x}`);
+      if (abilityWord(k) && typeof x === "number") out.push(`${abilityWord(k)} ${x >= 0 ? "+" : ""}${x}`);
       else if (k === "choose") {
         const c = obj(x);
         const from = arr(c?.from)
           .filter((f): f is string => typeof f === "string")
-          .map((f) => name(f) ?? f);
+          .map((f) => abilityWord(f) ?? f);
         const amount = num(c?.amount) ?? 1;
         if (from.length) out.push(`${num(c?.count) ?? 1} of ${listText(from, "or")} +${amount}`);
       }
