@@ -61,6 +61,8 @@ function cell(c: JsonValue, stats: RenderStats, depth: number): string {
     .replace(/\n+/g, " ");
 }
 
+const bullet = (x: string) => `- ${x}`;
+
 /** `name` prefixed to the first paragraph: "Name. text". */
 function named(name: string | null, paras: string[]): string[] {
   if (!name) return paras;
@@ -109,13 +111,9 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
       return named(name, kids(o.entry ?? o.entries));
     case "list":
     case "options": {
-      const items = (Array.isArray(o.items) ? o.items : Array.isArray(o.entries) ? o.entries : []).map((x) =>
-        kids(x).join(" "),
-      );
-      return named(
-        name,
-        items.filter((x) => x.length > 0).map((x) => `- ${x}`),
-      );
+      const items = Array.isArray(o.items) ? o.items : Array.isArray(o.entries) ? o.entries : [];
+      const lines = items.map((x) => kids(x).join(" ")).filter((x) => x.length > 0);
+      return named(name, lines.map(bullet));
     }
     case "table": {
       const caption = typeof o.caption === "string" ? inline(o.caption, stats) : name;
@@ -155,17 +153,9 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
       ];
     }
     case "dice": {
-      const rolls = Array.isArray(o.toRoll)
-        ? o.toRoll.map((r) => obj(r)).filter((r): r is JsonObject => r !== null)
-        : [];
-      const f = rolls
-        .map(
-          (r) =>
-            `${r.number ?? 1}d${r.faces ?? 6}${
-              typeof r.modifier === "number" && r.modifier ? (r.modifier > 0 ? `+${r.modifier}` : r.modifier) : ""
-            }`,
-        )
-        .join(" + ");
+      const rolls = (Array.isArray(o.toRoll) ? o.toRoll : []).map(obj).filter((r) => r !== null);
+      const mod = (m: JsonValue | undefined) => (typeof m === "number" && m ? (m > 0 ? `+${m}` : m) : "");
+      const f = rolls.map((r) => `${r.number ?? 1}d${r.faces ?? 6}${mod(r.modifier)}`).join(" + ");
       return f ? [f] : [];
     }
     case "bonus":
@@ -175,10 +165,8 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
     case "refClassFeature":
     case "refSubclassFeature":
     case "refOptionalfeature": {
-      const ref = [o.classFeature, o.subclassFeature, o.optionalfeature].find((x) => typeof x === "string") as
-        | string
-        | undefined;
-      return ref ? [inline(ref.split("|")[0]!, stats)] : [];
+      const ref = [o.classFeature, o.subclassFeature, o.optionalfeature].find((x) => typeof x === "string");
+      return typeof ref === "string" ? [inline(ref.split("|")[0]!, stats)] : [];
     }
     case "image":
     case "gallery":
