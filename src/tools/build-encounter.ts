@@ -47,9 +47,6 @@ const monsterIn = z
     message: "key and name are at most 200 characters",
   });
 
-/** Document keys, as in the search tools (aliases resolve there), with a shorter description. */
-const docs = documents().describe('e.g. ["srd-2024"]');
-
 const input = z
   .object({
     party_levels: z
@@ -72,7 +69,8 @@ const input = z
     casts: tableParam("casts"),
     cr_min: cr("").optional(),
     cr_max: cr("").optional(),
-    documents: docs.optional(),
+    // As in the search tools (aliases resolve there), with a shorter description.
+    documents: documents().describe('e.g. ["srd-2024"]').optional(),
     search: text("Theme in words").optional(),
     proposals: int(1, 5, "Default 3").default(3),
   })

@@ -38,11 +38,9 @@ const MIXED_POOL = 40;
 function pick(xs: readonly Candidate[], n: number): Candidate[] {
   if (xs.length <= n) return [...xs];
   const sorted = [...xs].sort((a, b) => (a.rank ?? 0) - (b.rank ?? 0));
-  const out: Candidate[] = [];
   const cut = sorted[n - 1]!.rank ?? 0;
-  const better = sorted.filter((c) => (c.rank ?? 0) < cut);
+  const out = sorted.filter((c) => (c.rank ?? 0) < cut);
   const tied = sorted.filter((c) => (c.rank ?? 0) === cut);
-  out.push(...better);
   const room = n - out.length;
   for (let i = 0; i < room; i++) out.push(tied[Math.floor((i * tied.length) / room)]!);
   return out;
@@ -131,15 +129,10 @@ export function proposeGroups(
   }
   chosen.sort((a, b) => a.score - b.score);
   return chosen.map((o) => {
-    const monsters: Monster[] = o.parts.map((p) => ({
-      name: p.c.name,
-      count: p.n,
-      cr: p.c.cr,
-      xp: p.c.xp,
-      key: p.c.key,
-      document_key: p.c.document_key,
-      uri: p.c.uri,
-    }));
+    const monsters: Monster[] = o.parts.map(({ c, n }) => {
+      const { name, cr, xp, key, document_key, uri } = c;
+      return { name, count: n, cr, xp, key, document_key, uri };
+    });
     return { shape: o.shape, monsters, rating: rateGroup(edition, levels, monsters) };
   });
 }
