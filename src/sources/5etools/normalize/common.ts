@@ -48,6 +48,11 @@ export function paras(v: JsonValue | undefined, ctx: FileContext): string[] {
   return blocks(v, ctx.stats);
 }
 
+/** The non-empty texts of `xs` joined by `sep` ("" when there is none). */
+export function joinTexts(sep: string, xs: ReadonlyArray<string | null | undefined>): string {
+  return xs.filter(Boolean).join(sep);
+}
+
 /** A list in prose: ["a","b","c"] → "a, b, and c". */
 export function listText(xs: string[], conj = "and"): string {
   if (xs.length <= 2) return xs.join(` ${conj} `);

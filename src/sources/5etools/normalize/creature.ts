@@ -4,7 +4,7 @@ import { formatCr, type JsonObject, type JsonValue } from "../../../entities/typ
 import { legendaryCost } from "../../../entities/normalize/canonical/creature.ts";
 import { abilityName, xpForCr } from "../../../entities/normalize/vocab.ts";
 import type { CreatureFilterKeys } from "../../../entities/normalize/canonical/creature.ts";
-import { arr, type FileContext, line, num, obj, sizeWord, text } from "./common.ts";
+import { arr, type FileContext, joinTexts, line, num, obj, sizeWord, text } from "./common.ts";
 import { ordinalLevel } from "./words.ts";
 
 const ALIGN: Readonly<Record<string, string>> = {
@@ -123,10 +123,10 @@ function armorClass(v: JsonValue | undefined, ctx: FileContext): { ac: number | 
   xs.forEach((x, i) => {
     const o = obj(x);
     const val = typeof x === "number" ? x : num(o?.ac);
-    const from = arr(o?.from)
-      .map((f) => line(f, ctx))
-      .filter((f): f is string => f !== null)
-      .join(", ");
+    const from = joinTexts(
+      ", ",
+      arr(o?.from).map((f) => line(f, ctx)),
+    );
     const cond = line(o?.condition, ctx);
     if (i === 0) {
       ac = val;
@@ -206,11 +206,8 @@ const SLOT_KEYS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
  */
 function spellcastingBlock(s: JsonObject, ctx: FileContext): { where: string; action: CreatureAction } {
   const lines: string[] = [];
-  const names = (xs: JsonValue | undefined) =>
-    arr(xs)
-      .map((x) => (typeof x === "string" ? line(x, ctx) : line(obj(x)?.entry, ctx)))
-      .filter((x): x is string => !!x)
-      .join(", ");
+  const spell = (x: JsonValue) => (typeof x === "string" ? line(x, ctx) : line(obj(x)?.entry, ctx));
+  const names = (xs: JsonValue | undefined) => joinTexts(", ", arr(xs).map(spell));
   const head = text(s.headerEntries, ctx);
   if (head) lines.push(head);
   const will = names(s.will);
@@ -300,14 +297,12 @@ export function buildCreature(
     .filter((x): x is string => typeof x === "string")
     .map((x) => x.toLowerCase());
   const swarm = t.swarm ? `swarm of ${(sizeWord(t.swarm) ?? t.swarm).toLowerCase()} ` : "";
-  const desc = [
+  const desc = joinTexts("\n\n", [
     fluff,
     mythic.length ? `Mythic actions:\n${mythic.map((m) => `${m.name}. ${m.desc}`).join("\n")}` : null,
     group?.regional ? `Regional effects: ${group.regional}` : null,
     speedNotes.length ? `Speed notes: ${speedNotes.join("; ")}` : null,
-  ]
-    .filter(Boolean)
-    .join("\n\n");
+  ]);
   const data: CreatureData = {
     size,
     type: t.type ? `${swarm}${t.type}` : null,

@@ -6,7 +6,7 @@ import type { ArmorData, ItemData, MagicItemData, WeaponData, WeaponProperty } f
 import type { EntityKind, JsonObject, JsonValue } from "../../../entities/types.ts";
 import { slugify } from "../../../entities/types.ts";
 import { attunementDetail, rarityText } from "../../../entities/normalize/vocab.ts";
-import { arr, type FileContext, line, num, obj, text } from "./common.ts";
+import { arr, type FileContext, joinTexts, line, num, obj, text } from "./common.ts";
 import { copperText } from "./spell.ts";
 
 const DAMAGE_LETTERS: Readonly<Record<string, string>> = {
@@ -234,19 +234,14 @@ export function buildItem(d: JsonObject, ctx: FileContext): ItemData {
 export function buildMagicItem(d: JsonObject, ctx: FileContext, extraDesc: string[] = []): MagicItemData {
   const t = typeInfo(d, ctx);
   const att = d.reqAttune;
-  const weaponBits = [
+  const props = properties(d, ctx).map((p) => (p.detail ? `${p.name} (${p.detail})` : p.name));
+  const weaponBits = joinTexts(". ", [
     typeof d.weaponCategory === "string" ? `${d.weaponCategory} weapon` : null,
-    properties(d, ctx).length
-      ? `Properties: ${properties(d, ctx)
-          .map((p) => (p.detail ? `${p.name} (${p.detail})` : p.name))
-          .join(", ")}`
-      : null,
+    props.length ? `Properties: ${props.join(", ")}` : null,
     typeof d.bonusWeapon === "string" ? `${d.bonusWeapon} bonus to attack and damage rolls` : null,
     typeof d.bonusAc === "string" ? `${d.bonusAc} bonus to AC` : null,
     num(d.ac) !== null ? `Armor Class ${num(d.ac)}` : null,
-  ]
-    .filter(Boolean)
-    .join(". ");
+  ]);
   const rarity = rarityText(d.rarity);
   return {
     type: t.magicType,
@@ -261,36 +256,29 @@ export function buildMagicItem(d: JsonObject, ctx: FileContext, extraDesc: strin
   };
 }
 
+/** One part of a variant's `requires` entry: a name, a type's category, or a flag set to true ("weapon"). */
+function requirement(k: string, x: JsonValue): string | null {
+  if (k === "type") return typeof x === "string" ? (TYPES[letter(x) ?? ""]?.category ?? x) : null;
+  if (k === "name") return typeof x === "string" ? x : null;
+  return x === true ? k : null;
+}
+
 /** A `magicvariant` (a generic item applied to base items: "Powerful <bow>") → a magic item of its own. */
 export function variantAsItem(d: JsonObject, ctx: FileContext): { item: JsonObject; extra: string[] } {
   const inh = obj(d.inherits) ?? {};
   const requires = arr(d.requires)
-    .map((r) => {
-      const o = obj(r);
-      if (!o) return null;
-      return Object.entries(o)
-        .map(([k, x]) =>
-          k === "name" || k === "type"
-            ? typeof x === "string"
-              ? k === "type"
-                ? (TYPES[letter(x) ?? ""]?.category ?? x)
-                : x
-              : null
-            : x === true
-              ? k
-              : null,
-        )
-        .filter(Boolean)
-        .join(" ");
-    })
-    .filter((x): x is string => !!x);
+    .map((r) =>
+      joinTexts(
+        " ",
+        Object.entries(obj(r) ?? {}).map(([k, x]) => requirement(k, x)),
+      ),
+    )
+    .filter(Boolean);
   const applies = requires.length ? `Applies to: ${requires.join(", ")}.` : null;
-  const affix = [
+  const affix = joinTexts(", ", [
     typeof inh.namePrefix === "string" ? `prefix "${inh.namePrefix.trim()}"` : null,
     typeof inh.nameSuffix === "string" ? `suffix "${inh.nameSuffix.trim()}"` : null,
-  ]
-    .filter(Boolean)
-    .join(", ");
+  ]);
   const item: JsonObject = { ...inh, ...d, type: typeof d.type === "string" ? d.type : (inh.type ?? "GV") };
   delete item.inherits;
   if (item.entries === undefined && inh.entries !== undefined) item.entries = inh.entries;
