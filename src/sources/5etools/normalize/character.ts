@@ -15,6 +15,7 @@ import {
   abilityText,
   arr,
   type FileContext,
+  joinTexts,
   line,
   listText,
   num,
@@ -109,107 +110,81 @@ const OPTION_TYPES: Readonly<Record<string, string>> = {
   TT: "traveler's trick",
 };
 
-function prereqOne(p: JsonObject, ctx: FileContext): string {
-  const parts: string[] = [];
-  for (const [k, v] of Object.entries(p)) {
-    const o = obj(v);
-    switch (k) {
-      case "level":
-        parts.push(
-          typeof v === "number"
-            ? `${ordinalLevel(v)} level`
-            : `${ordinalLevel(num(o?.level) ?? 1)} level` +
-                `${typeof obj(o?.class)?.name === "string" ? ` ${obj(o!.class)!.name}` : ""}`,
-        );
-        break;
-      case "ability":
-        parts.push(
-          arr(v)
-            .map((a) =>
-              Object.entries(obj(a) ?? {})
-                .map(([ab, n]) => `${abilityTitle(ab) ?? ab} ${n} or higher`)
-                .join(" and "),
-            )
-            .join(" or "),
-        );
-        break;
-      case "race":
-        parts.push(
-          arr(v)
-            .map((r) => [obj(r)?.name, obj(r)?.subrace].filter((x) => typeof x === "string").join(" "))
-            .filter(Boolean)
-            .join(" or "),
-        );
-        break;
-      case "spellcasting":
-      case "spellcasting2020":
-        if (v === true) parts.push("the ability to cast at least one spell");
-        break;
-      case "spellcastingFeature":
-        if (v === true) parts.push("Spellcasting feature");
-        break;
-      case "pact":
-        parts.push(`Pact of the ${String(v)}`);
-        break;
-      case "patron":
-        parts.push(`${String(v)} patron`);
-        break;
-      case "proficiency":
-        parts.push(
-          arr(v)
-            .map((x) =>
-              Object.entries(obj(x) ?? {})
-                .map(([t, n]) => `proficiency with ${String(n)} ${t}`)
-                .join(" and "),
-            )
-            .join(" or "),
-        );
-        break;
-      case "feat":
-      case "feature":
-      case "optionalfeature":
-      case "background":
-      case "item":
-        parts.push(
-          arr(v)
-            .map((x) => (typeof x === "string" ? (line(x.split("|")[0], ctx) ?? x) : line(obj(x)?.name, ctx)))
-            .filter(Boolean)
-            .join(" or "),
-        );
-        break;
-      case "spell":
-        // "hex" or "toll the dead#c" (5etools marks a cantrip with #c), each with an optional "|source".
-        parts.push(
-          arr(v)
-            .map((x) => (typeof x === "string" ? /^([^|#]+)(?:\|[^#]*)?(#c)?/.exec(x) : null))
-            .filter((m): m is RegExpExecArray => m !== null)
-            .map((m) => `the ${(line(m[1], ctx) ?? m[1]!).toLowerCase()} ${m[2] ? "cantrip" : "spell"}`)
-            .join(" or "),
-        );
-        break;
-      case "other":
-        parts.push(line(v, ctx) ?? "");
-        break;
-      case "otherSummary":
-        parts.push(line(o?.entry, ctx) ?? line(o?.entrySummary, ctx) ?? "");
-        break;
-      case "alignment":
-        parts.push(`alignment ${arr(v).join(" or ")}`);
-        break;
-      case "campaign":
-        parts.push(`${arr(v).join(" or ")} campaign`);
-        break;
-      case "psionics":
-        if (v === true) parts.push("Psionics");
-        break;
-      case "note":
-        break;
-      default:
-        if (typeof v === "string") parts.push(line(v, ctx) ?? v);
+/** One field of a prerequisite in words (null or "" when it adds nothing). */
+function prereqPart(k: string, v: JsonValue, ctx: FileContext): string | null {
+  const o = obj(v);
+  switch (k) {
+    case "level": {
+      if (typeof v === "number") return `${ordinalLevel(v)} level`;
+      const cls = obj(o?.class)?.name;
+      return `${ordinalLevel(num(o?.level) ?? 1)} level${typeof cls === "string" ? ` ${cls}` : ""}`;
     }
+    case "ability":
+      return arr(v)
+        .map((a) =>
+          Object.entries(obj(a) ?? {})
+            .map(([ab, n]) => `${abilityTitle(ab) ?? ab} ${n} or higher`)
+            .join(" and "),
+        )
+        .join(" or ");
+    case "race":
+      return joinTexts(
+        " or ",
+        arr(v).map((r) => [obj(r)?.name, obj(r)?.subrace].filter((x) => typeof x === "string").join(" ")),
+      );
+    case "spellcasting":
+    case "spellcasting2020":
+      return v === true ? "the ability to cast at least one spell" : null;
+    case "spellcastingFeature":
+      return v === true ? "Spellcasting feature" : null;
+    case "pact":
+      return `Pact of the ${String(v)}`;
+    case "patron":
+      return `${String(v)} patron`;
+    case "proficiency":
+      return arr(v)
+        .map((x) =>
+          Object.entries(obj(x) ?? {})
+            .map(([t, n]) => `proficiency with ${String(n)} ${t}`)
+            .join(" and "),
+        )
+        .join(" or ");
+    case "feat":
+    case "feature":
+    case "optionalfeature":
+    case "background":
+    case "item":
+      return joinTexts(
+        " or ",
+        arr(v).map((x) => (typeof x === "string" ? (line(x.split("|")[0], ctx) ?? x) : line(obj(x)?.name, ctx))),
+      );
+    case "spell":
+      // "hex" or "toll the dead#c" (5etools marks a cantrip with #c), each with an optional "|source".
+      return arr(v)
+        .map((x) => (typeof x === "string" ? /^([^|#]+)(?:\|[^#]*)?(#c)?/.exec(x) : null))
+        .filter((m): m is RegExpExecArray => m !== null)
+        .map((m) => `the ${(line(m[1], ctx) ?? m[1]!).toLowerCase()} ${m[2] ? "cantrip" : "spell"}`)
+        .join(" or ");
+    case "other":
+      return line(v, ctx);
+    case "otherSummary":
+      return line(o?.entry, ctx) ?? line(o?.entrySummary, ctx);
+    case "alignment":
+      return `alignment ${arr(v).join(" or ")}`;
+    case "campaign":
+      return `${arr(v).join(" or ")} campaign`;
+    case "psionics":
+      return v === true ? "Psionics" : null;
+    case "note":
+      return null;
+    default:
+      return typeof v === "string" ? (line(v, ctx) ?? v) : null;
   }
-  const note = line(p.note, ctx);
-  return [parts.filter(Boolean).join(", "), note].filter(Boolean).join(" ");
+}
+
+function prereqOne(p: JsonObject, ctx: FileContext): string {
+  const parts = Object.entries(p).map(([k, v]) => prereqPart(k, v, ctx));
+  return joinTexts(" ", [joinTexts(", ", parts), line(p.note, ctx)]);
 }
 
 function prerequisiteText(v: JsonValue | undefined, ctx: FileContext): string | null {
