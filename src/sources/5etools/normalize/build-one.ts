@@ -22,7 +22,7 @@ import {
 import { spellEntity } from "../../../entities/normalize/canonical/spell.ts";
 import { type Entity, type EntityKind, type JsonObject, type JsonValue, slugify } from "../../../entities/types.ts";
 import { buildBackground, buildClass, buildFeat, buildSpecies, buildSubclass, featureOf } from "./character.ts";
-import { arr, type FileContext, line, obj, text } from "./common.ts";
+import { type FileContext, lines, obj, text } from "./common.ts";
 import { buildCreature, type LegendaryGroup } from "./creature.ts";
 import { buildArmor, buildItem, buildMagicItem, buildWeapon, itemKind, variantAsItem } from "./item.ts";
 import { buildSpell } from "./spell.ts";
@@ -169,11 +169,7 @@ export function buildOne(
         desc: withFluff(text(d.entries, ctx), "language") || null,
         type: typeof d.type === "string" ? d.type.toLowerCase() : null,
         script: typeof d.script === "string" ? d.script : null,
-        typical_speakers:
-          arr(d.typicalSpeakers)
-            .map((x) => line(x, ctx))
-            .filter(Boolean)
-            .join(", ") || null,
+        typical_speakers: lines(d.typicalSpeakers, ctx).join(", ") || null,
       });
     case "itemProperty":
       return weaponPropertyEntity(src, base("weapon_property"), {

@@ -17,6 +17,7 @@ import {
   type FileContext,
   joinTexts,
   line,
+  lines,
   listText,
   num,
   obj,
@@ -197,9 +198,8 @@ function prerequisiteText(v: JsonValue | undefined, ctx: FileContext): string | 
 }
 
 export function buildFeat(d: JsonObject, ctx: FileContext, optional: boolean): FeatData {
-  const benefits: string[] = [];
   const asi = abilityText(d.ability);
-  if (asi) benefits.push(`Ability score increase: ${asi}`);
+  const benefits = asi ? [`Ability score increase: ${asi}`] : [];
   const cat = typeof d.category === "string" ? (FEAT_CATEGORY[d.category] ?? d.category.toLowerCase()) : null;
   // `featureType` is a list in 5etools' schema; hand-made files often write one string ("EI").
   const types = typeof d.featureType === "string" ? [d.featureType] : arr(d.featureType);
@@ -218,12 +218,10 @@ export function buildFeat(d: JsonObject, ctx: FileContext, optional: boolean): F
 function listItemText(entries: JsonValue | undefined, label: RegExp, ctx: FileContext): string | null {
   for (const e of arr(entries)) {
     const o = obj(e);
-    if (!o) continue;
-    if (o.type === "list") {
-      for (const it of arr(o.items)) {
-        const i = obj(it);
-        if (i && typeof i.name === "string" && label.test(i.name)) return text(i.entry ?? i.entries, ctx) || null;
-      }
+    if (o?.type !== "list") continue;
+    for (const it of arr(o.items)) {
+      const i = obj(it);
+      if (i && typeof i.name === "string" && label.test(i.name)) return text(i.entry ?? i.entries, ctx) || null;
     }
   }
   return null;
@@ -269,18 +267,23 @@ const CASTER: Readonly<Record<string, string>> = {
   artificer: "half",
 };
 
+/** The spellcasting ability and caster type a class or subclass record states. */
+function casting(d: JsonObject): Pick<ClassData, "spellcasting_ability" | "caster_type"> {
+  return {
+    spellcasting_ability: typeof d.spellcastingAbility === "string" ? abilityTitle(d.spellcastingAbility) : null,
+    caster_type: typeof d.casterProgression === "string" ? (CASTER[d.casterProgression] ?? d.casterProgression) : null,
+  };
+}
+
 /** A feature record (classFeature / subclassFeature) → a class feature. */
 export function featureOf(f: JsonObject, ctx: FileContext): ClassFeature {
   return { name: line(f.name, ctx) ?? "Feature", level: num(f.level), desc: text(f.entries, ctx) };
 }
 
 function profList(v: JsonValue | undefined, ctx: FileContext): string | null {
-  const xs = arr(v)
-    .map((x) =>
-      typeof x === "string" ? line(x.split("|")[0], ctx) : (line(obj(x)?.proficiency, ctx) ?? line(obj(x)?.full, ctx)),
-    )
-    .filter((x): x is string => !!x);
-  return xs.length ? xs.join(", ") : null;
+  const one = (x: JsonValue) =>
+    typeof x === "string" ? line(x.split("|")[0], ctx) : (line(obj(x)?.proficiency, ctx) ?? line(obj(x)?.full, ctx));
+  return joinTexts(", ", arr(v).map(one)) || null;
 }
 
 function skillChoice(v: JsonValue | undefined, ctx: FileContext): string | null {
@@ -302,14 +305,8 @@ export function buildClass(d: JsonObject, ctx: FileContext, features: ClassFeatu
   const hd = obj(d.hd);
   const faces = num(hd?.faces);
   const sp = obj(d.startingProficiencies);
-  const saves = arr(d.proficiency)
-    .map((x) => abilityTitle(x))
-    .filter((x): x is string => x !== null);
-  const equipment = obj(d.startingEquipment);
-  const eq = arr(equipment?.default)
-    .map((x) => line(x, ctx))
-    .filter((x): x is string => !!x);
-  const ability = typeof d.spellcastingAbility === "string" ? abilityTitle(d.spellcastingAbility) : null;
+  const saves = arr(d.proficiency).flatMap((x) => abilityTitle(x) ?? []);
+  const eq = lines(obj(d.startingEquipment)?.default, ctx);
   const fluff = text(d.fluff && obj(d.fluff) ? obj(d.fluff)!.entries : undefined, ctx);
   return {
     desc: fluff || null,
@@ -328,8 +325,7 @@ export function buildClass(d: JsonObject, ctx: FileContext, features: ClassFeatu
       skills: skillChoice(sp?.skills, ctx),
     },
     equipment: eq.length ? eq.join("\n") : null,
-    spellcasting_ability: ability,
-    caster_type: typeof d.casterProgression === "string" ? (CASTER[d.casterProgression] ?? d.casterProgression) : null,
+    ...casting(d),
     primary_abilities: arr(d.primaryAbility)
       .flatMap((x) => Object.keys(obj(x) ?? {}))
       .map((a) => abilityTitle(a) ?? a),
@@ -353,8 +349,8 @@ export function buildSubclass(parent: Ref, features: ClassFeature[], ctx: FileCo
     intro?.desc ?? (text(d.entries, ctx) || null),
     sorted.filter((f) => f !== intro),
   );
-  const ability = typeof d.spellcastingAbility === "string" ? abilityTitle(d.spellcastingAbility) : null;
-  if (ability) data.spellcasting_ability = ability;
-  if (typeof d.casterProgression === "string") data.caster_type = CASTER[d.casterProgression] ?? d.casterProgression;
+  const { spellcasting_ability, caster_type } = casting(d);
+  if (spellcasting_ability) data.spellcasting_ability = spellcasting_ability;
+  if (caster_type !== null) data.caster_type = caster_type;
   return data;
 }

@@ -39,6 +39,13 @@ export function line(v: JsonValue | undefined, ctx: FileContext): string | null 
   return s.length ? s : null;
 }
 
+/** A list's values as lines (`line`), the empty ones left out. */
+export function lines(v: JsonValue | undefined, ctx: FileContext): string[] {
+  return arr(v)
+    .map((x) => line(x, ctx))
+    .filter((x): x is string => x !== null);
+}
+
 /** Entries → plain text ("" when there is none). */
 export function text(v: JsonValue | undefined, ctx: FileContext): string {
   return render(v, ctx.stats);

@@ -4,7 +4,7 @@ import { formatCr, type JsonObject, type JsonValue } from "../../../entities/typ
 import { legendaryCost } from "../../../entities/normalize/canonical/creature.ts";
 import { abilityName, xpForCr } from "../../../entities/normalize/vocab.ts";
 import type { CreatureFilterKeys } from "../../../entities/normalize/canonical/creature.ts";
-import { arr, type FileContext, joinTexts, line, num, obj, sizeWord, text } from "./common.ts";
+import { arr, type FileContext, joinTexts, line, lines, num, obj, sizeWord, text } from "./common.ts";
 import { ordinalLevel } from "./words.ts";
 
 const ALIGN: Readonly<Record<string, string>> = {
@@ -123,10 +123,7 @@ function armorClass(v: JsonValue | undefined, ctx: FileContext): { ac: number | 
   xs.forEach((x, i) => {
     const o = obj(x);
     const val = typeof x === "number" ? x : num(o?.ac);
-    const from = joinTexts(
-      ", ",
-      arr(o?.from).map((f) => line(f, ctx)),
-    );
+    const from = lines(o?.from, ctx).join(", ");
     const cond = line(o?.condition, ctx);
     if (i === 0) {
       ac = val;
@@ -286,12 +283,10 @@ export function buildCreature(
       "Only one legendary action option can be used at a time and only at the end of another creature's turn. " +
       "The creature regains spent legendary actions at the start of its turn."
     : null;
-  // A list of strings, or one string in hand-made files.
-  const lines = (v: JsonValue | undefined) =>
-    (typeof v === "string" ? [v] : arr(v)).map((s) => line(s, ctx)).filter((s): s is string => !!s);
-  const senses = lines(d.senses);
+  // Lists of strings, or one string in hand-made files.
+  const senses = lines(typeof d.senses === "string" ? [d.senses] : d.senses, ctx);
   const passive = num(d.passive);
-  const languages = lines(d.languages);
+  const languages = lines(typeof d.languages === "string" ? [d.languages] : d.languages, ctx);
   const condImm = damageList(d.conditionImmune, "conditionImmune", ctx);
   const envs = arr(d.environment)
     .filter((x): x is string => typeof x === "string")
