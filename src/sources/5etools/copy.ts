@@ -5,10 +5,7 @@
  * apply are returned as notes, never dropped silently. Pure: records are copied, never changed.
  */
 import type { JsonObject, JsonValue } from "../../entities/types.ts";
-
-function obj(v: JsonValue | undefined): JsonObject | null {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? v : null;
-}
+import { obj, objs } from "./normalize/common.ts";
 
 function same(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -174,9 +171,7 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
       return null;
     }
     case "addSenses": {
-      const senses = (Array.isArray(op.senses) ? op.senses : [op.senses])
-        .map(obj)
-        .filter((s): s is JsonObject => s !== null);
+      const senses = objs(Array.isArray(op.senses) ? op.senses : [op.senses ?? null]);
       const cur = Array.isArray(rec.senses) ? [...rec.senses] : typeof rec.senses === "string" ? [rec.senses] : [];
       for (const s of senses)
         if (typeof s.type === "string")

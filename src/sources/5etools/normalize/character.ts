@@ -21,9 +21,11 @@ import {
   listText,
   num,
   obj,
+  objs,
   paras,
   proficiencyText,
   sizeWord,
+  strings,
   text,
 } from "./common.ts";
 import { ordinalLevel } from "./words.ts";
@@ -189,12 +191,8 @@ function prereqOne(p: JsonObject, ctx: FileContext): string {
 }
 
 function prerequisiteText(v: JsonValue | undefined, ctx: FileContext): string | null {
-  const xs = arr(v)
-    .map(obj)
-    .filter((p): p is JsonObject => p !== null)
-    .map((p) => prereqOne(p, ctx))
-    .filter(Boolean);
-  return xs.length ? xs.join(" or ") : null;
+  const xs = objs(v).map((p) => prereqOne(p, ctx));
+  return joinTexts(" or ", xs) || null;
 }
 
 export function buildFeat(d: JsonObject, ctx: FileContext, optional: boolean): FeatData {
@@ -290,7 +288,7 @@ function skillChoice(v: JsonValue | undefined, ctx: FileContext): string | null 
   const out: string[] = [];
   for (const s of arr(v).map(obj)) {
     const c = obj(s?.choose);
-    const from = arr(c?.from).filter((x): x is string => typeof x === "string");
+    const from = strings(c?.from);
     if (from.length) out.push(`choose ${num(c?.count) ?? 1} from ${listText(from, "or")}`);
     else if (s && typeof s.any === "number") out.push(`choose any ${s.any}`);
     else if (s) {

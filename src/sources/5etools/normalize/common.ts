@@ -25,6 +25,16 @@ export function arr(v: JsonValue | undefined): JsonValue[] {
   return Array.isArray(v) ? v : [];
 }
 
+/** The objects of a list (anything else in it left out). */
+export function objs(v: JsonValue | undefined): JsonObject[] {
+  return arr(v).filter((x) => obj(x) !== null) as JsonObject[];
+}
+
+/** The strings of a list (anything else in it left out). */
+export function strings(v: JsonValue | undefined): string[] {
+  return arr(v).filter((x) => typeof x === "string");
+}
+
 export function num(v: JsonValue | undefined): number | null {
   if (typeof v === "number") return Number.isFinite(v) ? v : null;
   if (typeof v === "string" && /^\s*[-+]?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
@@ -69,8 +79,7 @@ export function listText(xs: string[], conj = "and"): string {
 /** Keys set to true in 5etools' `[{ "athletics": true, "any": 1 }]` proficiency lists, with choices spelt out. */
 export function proficiencyText(v: JsonValue | undefined, ctx: FileContext): string | null {
   const out: string[] = [];
-  for (const o of arr(v).map(obj)) {
-    if (!o) continue;
+  for (const o of objs(v)) {
     for (const [k, x] of Object.entries(o)) {
       if (x === true) out.push(line(k.split("|")[0], ctx) ?? k);
       else if (k === "any" && typeof x === "number") out.push(`any ${x} of your choice`);
@@ -78,7 +87,7 @@ export function proficiencyText(v: JsonValue | undefined, ctx: FileContext): str
         out.push(`any ${x} standard language${x === 1 ? "" : "s"}`);
       else if (k === "choose") {
         const c = obj(x);
-        const from = arr(c?.from).filter((f): f is string => typeof f === "string");
+        const from = strings(c?.from);
         if (from.length) out.push(`choose ${num(c?.count) ?? 1} from ${listText(from, "or")}`);
       }
     }
@@ -89,15 +98,12 @@ export function proficiencyText(v: JsonValue | undefined, ctx: FileContext): str
 /** `{ "str": 1, "choose": {...} }` ability bonuses → "Strength +1, Wisdom +1". */
 export function abilityText(v: JsonValue | undefined): string | null {
   const out: string[] = [];
-  for (const o of arr(v).map(obj)) {
-    if (!o) continue;
+  for (const o of objs(v)) {
     for (const [k, x] of Object.entries(o)) {
       if (abilityWord(k) && typeof x === "number") out.push(`${abilityWord(k)} ${x >= 0 ? "+" : ""}${x}`);
       else if (k === "choose") {
         const c = obj(x);
-        const from = arr(c?.from)
-          .filter((f): f is string => typeof f === "string")
-          .map((f) => abilityWord(f) ?? f);
+        const from = strings(c?.from).map((f) => abilityWord(f) ?? f);
         const amount = num(c?.amount) ?? 1;
         if (from.length) out.push(`${num(c?.count) ?? 1} of ${listText(from, "or")} +${amount}`);
       }

@@ -4,7 +4,7 @@ import { formatCr, type JsonObject, type JsonValue } from "../../../entities/typ
 import { legendaryCost } from "../../../entities/normalize/canonical/creature.ts";
 import { abilityName, xpForCr } from "../../../entities/normalize/vocab.ts";
 import type { CreatureFilterKeys } from "../../../entities/normalize/canonical/creature.ts";
-import { arr, type FileContext, joinTexts, line, lines, num, obj, sizeWord, text } from "./common.ts";
+import { arr, type FileContext, joinTexts, line, lines, num, obj, objs, sizeWord, strings, text } from "./common.ts";
 import { ordinalLevel } from "./words.ts";
 
 const ALIGN: Readonly<Record<string, string>> = {
@@ -90,21 +90,10 @@ function challenge(v: JsonValue | undefined): { cr: number | null; display: stri
 function creatureType(v: JsonValue | undefined): { type: string | null; subtype: string | null; swarm: string | null } {
   const o = obj(v);
   if (!o) return { type: typeof v === "string" ? v : null, subtype: null, swarm: null };
-  const t =
-    typeof o.type === "string"
-      ? o.type
-      : arr(obj(o.type)?.choose)
-          .filter((x): x is string => typeof x === "string")
-          .join(" or ") || null;
-  const tags = arr(o.tags)
-    .map((x) =>
-      typeof x === "string"
-        ? x
-        : obj(x)
-          ? [obj(x)!.prefix, obj(x)!.tag].filter((y) => typeof y === "string").join(" ")
-          : "",
-    )
-    .filter(Boolean);
+  const t = typeof o.type === "string" ? o.type : strings(obj(o.type)?.choose).join(" or ") || null;
+  const tag = (x: JsonValue) =>
+    typeof x === "string" ? x : [obj(x)?.prefix, obj(x)?.tag].filter((y) => typeof y === "string").join(" ");
+  const tags = arr(o.tags).map(tag).filter(Boolean);
   return {
     type: t,
     subtype: tags.length ? tags.join(", ") : null,
@@ -183,9 +172,7 @@ function damageList(v: JsonValue | undefined, field: string, ctx: FileContext): 
 }
 
 function actions(v: JsonValue | undefined, ctx: FileContext, legendary = false): CreatureAction[] {
-  return arr(v)
-    .map(obj)
-    .filter((x): x is JsonObject => x !== null)
+  return objs(v)
     .map((a) => {
       const rawName = line(a.name, ctx) ?? "";
       const usage = /\((Recharge [^)]*|\d+\/(?:Day|Turn|Short Rest|Long Rest)[^)]*)\)\s*$/i.exec(rawName)?.[1] ?? null;
@@ -267,8 +254,7 @@ export function buildCreature(
   const acts = actions(d.action, ctx);
   const bonus = actions(d.bonus, ctx);
   const reactions = actions(d.reaction, ctx);
-  for (const s of arr(d.spellcasting).map(obj)) {
-    if (!s) continue;
+  for (const s of objs(d.spellcasting)) {
     const b = spellcastingBlock(s, ctx);
     (b.where === "action" ? acts : b.where === "bonus" ? bonus : b.where === "reaction" ? reactions : traits).push(
       b.action,
@@ -288,9 +274,7 @@ export function buildCreature(
   const passive = num(d.passive);
   const languages = lines(typeof d.languages === "string" ? [d.languages] : d.languages, ctx);
   const condImm = damageList(d.conditionImmune, "conditionImmune", ctx);
-  const envs = arr(d.environment)
-    .filter((x): x is string => typeof x === "string")
-    .map((x) => x.toLowerCase());
+  const envs = strings(d.environment).map((x) => x.toLowerCase());
   const swarm = t.swarm ? `swarm of ${(sizeWord(t.swarm) ?? t.swarm).toLowerCase()} ` : "";
   const desc = joinTexts("\n\n", [
     fluff,

@@ -16,7 +16,7 @@ import { newRenderStats, type RenderStats } from "../entries.ts";
 import type { ParsedFile, SourceMeta } from "../file.ts";
 import { renderTags, type TagStats } from "../tags.ts";
 import { buildOne, FIVETOOLS_SOURCE, type Lookups, lower } from "./build-one.ts";
-import { arr, type FileContext, line, obj, text } from "./common.ts";
+import { arr, type FileContext, line, obj, objs, text } from "./common.ts";
 import type { LegendaryGroup } from "./creature.ts";
 import { ENTITY_TYPES, FOLDED, LEFT_OUT } from "./record-types.ts";
 import { idSlug } from "./words.ts";
@@ -266,7 +266,7 @@ function collect(parsed: ParsedFile, t: Tally): Pending[] {
   const pending: Pending[] = [];
   for (const [type, raw] of parsed.arrays) {
     if (Object.hasOwn(ENTITY_TYPES, type)) {
-      const resolved = resolveCopies(raw.map(obj).filter((x): x is JsonObject => x !== null));
+      const resolved = resolveCopies(objs(raw));
       let j = 0;
       for (const r of raw) {
         if (!obj(r)) {
@@ -360,8 +360,7 @@ export function normalizeFivetoolsFile(
   const stats = newRenderStats();
   const warnings: string[] = [];
   const t = tallyOf(parsed, fileName, warnings);
-  const list = (type: string): JsonObject[] =>
-    (parsed.arrays.get(type) ?? []).map(obj).filter((x): x is JsonObject => x !== null);
+  const list = (type: string): JsonObject[] => objs(parsed.arrays.get(type));
   const { ctx, extraByType } = fileContextOf(parsed, stats, list);
   const folded = foldedOf(list, ctx);
   const pending = collect(parsed, t);

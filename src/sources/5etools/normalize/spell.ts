@@ -5,7 +5,7 @@ import type { JsonObject, JsonValue } from "../../../entities/types.ts";
 import { damageTypesIn, savingThrowIn } from "../../../entities/normalize/canonical/spell.ts";
 import { DAMAGE_TYPES } from "../../../entities/catalog.ts";
 import { abilityName } from "../../../entities/normalize/vocab.ts";
-import { arr, type FileContext, line, num, obj, paras, text } from "./common.ts";
+import { arr, type FileContext, line, num, obj, objs, paras, strings, text } from "./common.ts";
 
 /** 5etools' school letters. */
 const SCHOOL_LETTERS: Readonly<Record<string, string>> = {
@@ -33,17 +33,14 @@ const TIME_UNITS: Readonly<Record<string, string>> = {
 };
 
 function castingTime(v: JsonValue | undefined, ctx: FileContext): string | null {
-  const parts = arr(v)
-    .map(obj)
-    .filter((t): t is JsonObject => t !== null)
-    .map((t) => {
-      const n = num(t.number) ?? 1;
-      const unitRaw = typeof t.unit === "string" ? t.unit : "action";
-      const unit = TIME_UNITS[unitRaw] ?? unitRaw;
-      const base = unitRaw === "special" ? "Special" : `${n} ${unit}${n === 1 || !TIME_UNITS[unitRaw] ? "" : "s"}`;
-      const cond = line(t.condition, ctx);
-      return cond ? `${base}, ${cond}` : base;
-    });
+  const parts = objs(v).map((t) => {
+    const n = num(t.number) ?? 1;
+    const unitRaw = typeof t.unit === "string" ? t.unit : "action";
+    const unit = TIME_UNITS[unitRaw] ?? unitRaw;
+    const base = unitRaw === "special" ? "Special" : `${n} ${unit}${n === 1 || !TIME_UNITS[unitRaw] ? "" : "s"}`;
+    const cond = line(t.condition, ctx);
+    return cond ? `${base}, ${cond}` : base;
+  });
   return parts.length ? parts.join(" or ") : null;
 }
 
@@ -81,34 +78,31 @@ const DURATION_UNITS = new Set(["round", "minute", "hour", "day", "week", "month
 
 function spellDuration(v: JsonValue | undefined): { text: string | null; concentration: boolean } {
   let concentration = false;
-  const parts = arr(v)
-    .map(obj)
-    .filter((t): t is JsonObject => t !== null)
-    .map((t) => {
-      if (t.concentration === true) concentration = true;
-      switch (t.type) {
-        case "instant":
-          return "Instantaneous";
-        case "timed": {
-          const d = obj(t.duration);
-          const n = num(d?.amount) ?? 1;
-          const unit = typeof d?.type === "string" && DURATION_UNITS.has(d.type) ? d.type : String(d?.type ?? "");
-          const span = `${n} ${unit}${n === 1 ? "" : "s"}`;
-          return t.concentration === true || d?.upTo === true ? `up to ${span}` : span;
-        }
-        case "permanent": {
-          const ends = arr(t.ends).filter((e): e is string => typeof e === "string");
-          const words = ends.map((e) =>
-            e === "dispel" ? "dispelled" : e === "trigger" ? "triggered" : e === "discharge" ? "discharged" : e,
-          );
-          return words.length ? `Until ${words.join(" or ")}` : "Permanent";
-        }
-        case "special":
-          return "Special";
-        default:
-          return typeof t.type === "string" ? t.type : "";
+  const parts = objs(v).map((t) => {
+    if (t.concentration === true) concentration = true;
+    switch (t.type) {
+      case "instant":
+        return "Instantaneous";
+      case "timed": {
+        const d = obj(t.duration);
+        const n = num(d?.amount) ?? 1;
+        const unit = typeof d?.type === "string" && DURATION_UNITS.has(d.type) ? d.type : String(d?.type ?? "");
+        const span = `${n} ${unit}${n === 1 ? "" : "s"}`;
+        return t.concentration === true || d?.upTo === true ? `up to ${span}` : span;
       }
-    });
+      case "permanent": {
+        const ends = strings(t.ends);
+        const words = ends.map((e) =>
+          e === "dispel" ? "dispelled" : e === "trigger" ? "triggered" : e === "discharge" ? "discharged" : e,
+        );
+        return words.length ? `Until ${words.join(" or ")}` : "Permanent";
+      }
+      case "special":
+        return "Special";
+      default:
+        return typeof t.type === "string" ? t.type : "";
+    }
+  });
   const textOut = parts.filter(Boolean).join(" or ");
   return { text: textOut || null, concentration };
 }
@@ -184,23 +178,17 @@ function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | nul
   );
   const higher = higherParas.join("\n").trim() || null;
   const all = [desc, higher ?? ""].join("\n");
-  const listed = arr(d.damageInflict)
-    .filter((x): x is string => typeof x === "string")
-    .map((x) => x.toLowerCase());
+  const listed = strings(d.damageInflict).map((x) => x.toLowerCase());
   const rollDamage =
     typeof roll20?.["Damage Type"] === "string" ? [(roll20["Damage Type"] as string).toLowerCase()] : [];
   const damageTypes = (DAMAGE_TYPES as readonly string[]).filter(
     (t) => listed.includes(t) || rollDamage.includes(t) || (listed.length === 0 && damageTypesIn(all).includes(t)),
   );
-  const saves = arr(d.savingThrow)
-    .map((x) => abilityName(x))
-    .filter((x): x is string => x !== null);
+  const saves = arr(d.savingThrow).flatMap((x) => abilityName(x) ?? []);
   const roll20Save = abilityName(roll20?.Save);
   const dice =
     /\b(\d+d\d+(?:\s*[+-]\s*\d+)?)\b/.exec(desc)?.[1] ?? (typeof roll20?.Damage === "string" ? roll20.Damage : null);
-  const reaction = arr(d.time)
-    .map(obj)
-    .find((t) => t?.unit === "reaction");
+  const reaction = obj(arr(d.time).find((t) => obj(t)?.unit === "reaction"));
   return {
     level: d.level as number,
     school,
