@@ -143,10 +143,7 @@ function rollWords(a: Args, added: DiceExpr | undefined): string {
     added ? `+${added.text}`.replace("+-", "-") : "",
   ];
   const b = a.bonus ?? 0;
-  return `d20${b ? (b > 0 ? `+${b}` : `${b}`) : ""}${bits
-    .filter(Boolean)
-    .map((x) => `, ${x}`)
-    .join("")}`;
+  return [`d20${b ? (b > 0 ? `+${b}` : `${b}`) : ""}`, ...bits].filter(Boolean).join(", ");
 }
 
 function creatureDpr(a: Args, ctx: Parameters<ToolDef["call"]>[1], steps: string[]): Record<string, unknown> | string {

@@ -75,35 +75,18 @@ export function parseAttack(a: CreatureAction): ParsedAttack | null {
     parts.push(`${m[2] ? `${m[2].trim()} ` : `${m[1]} `}${m[3]!.toLowerCase()}`);
   }
   if (exprs.length === 0) return null;
-  const damage = parseDice(exprs.join("+").replace(/\+-/g, "-"));
+  let damage = parseDice(exprs.join("+").replace(/\+-/g, "-"));
   if (typeof damage === "string") {
     // Flat damage only ("Hit: 1 piercing damage"): a constant, kept as a zero-sided sum.
     const flat = exprs.every((x) => /^\d+$/.test(x)) ? exprs.reduce((s, x) => s + Number(x), 0) : NaN;
     if (Number.isNaN(flat)) return null;
-    return {
-      name: a.name,
-      reach,
-      bonus: Number(bonus[1]),
-      damage: { terms: [], constant: flat, text: String(flat) },
-      parts,
-    };
+    damage = { terms: [], constant: flat, text: String(flat) };
   }
   return { name: a.name, reach, bonus: Number(bonus[1]), damage, parts };
 }
 
-const COUNTS: Record<string, number> = {
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-};
-const COUNT = "(one|two|three|four|five|six|seven|eight|nine|ten|\\d+)";
+const COUNT_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+const COUNT = `(${COUNT_WORDS.join("|")}|\\d+)`;
 
 function stem(s: string): string {
   return s
@@ -134,7 +117,7 @@ export function readMultiattack(desc: string, attacks: ParsedAttack[]): Multiatt
     .find((s) => /\bmakes?\b/i.test(s))
     ?.replace(/\.\s*$/, "");
   if (!first) return null;
-  const count = (w: string) => COUNTS[w.toLowerCase()] ?? Number(w);
+  const count = (w: string) => COUNT_WORDS.indexOf(w.toLowerCase()) + 1 || Number(w);
   const find = (words: string): ParsedAttack | undefined => {
     const w = stem(words.replace(new RegExp(`^${POSSESSIVE}\\s+`, "i"), ""));
     return (
@@ -178,12 +161,8 @@ export function readMultiattack(desc: string, attacks: ParsedAttack[]): Multiatt
   const kind = some[2]?.toLowerCase();
   const pool = mentioned.length > 0 ? mentioned : attacks.filter((x) => !kind || x.reach.includes(kind));
   if (pool.length === 0) return null;
-  const best = pool.reduce((x, y) =>
-    meanOf(distribution(y.damage)).num * meanOf(distribution(x.damage)).den >
-    meanOf(distribution(x.damage)).num * meanOf(distribution(y.damage)).den
-      ? y
-      : x,
-  );
+  const mean = (x: ParsedAttack) => meanOf(distribution(x.damage));
+  const best = pool.reduce((x, y) => (mean(y).num * mean(x).den > mean(x).num * mean(y).den ? y : x));
   return {
     plan: [{ attack: best, count: count(some[1]!) }],
     assumed: (
