@@ -243,11 +243,7 @@ const NOT_COPIED = new Set([
  * Chains resolve (a copy of a copy); a cycle or a chain deeper than 8 stops with a note.
  */
 export function resolveCopies(records: readonly JsonObject[]): CopyOutcome[] {
-  const byName = new Map<string, JsonObject[]>();
-  for (const r of records) {
-    const k = lower(r.name);
-    byName.set(k, [...(byName.get(k) ?? []), r]);
-  }
+  const byName = Map.groupBy(records, (r) => lower(r.name));
   const done = new Map<JsonObject, CopyOutcome>();
   const busy = new Set<JsonObject>();
   const resolve = (r: JsonObject, depth: number): CopyOutcome => {

@@ -126,13 +126,8 @@ export async function candidatePool(
   const ranked = q.theme ? await search({ ...base, search: q.theme, limit: 100 }) : undefined;
   // Every version, by name, then in preference order.
   const all = await search({ ...base, limit: 2000 });
-  const versions = new Map<string, Entity[]>();
-  for (const h of all.hits) {
-    const name = h.entity.name.toLowerCase();
-    const list = versions.get(name);
-    if (list) list.push(h.entity);
-    else versions.set(name, [h.entity]);
-  }
+  const entities = all.hits.map((h) => h.entity);
+  const versions = Map.groupBy(entities, (e) => e.name.toLowerCase());
   const env = q.environment?.toLowerCase();
   const docRank = documentRank(q.prefer ?? []);
   const seen = new Set<string>();

@@ -71,12 +71,9 @@ export function buildSpecies(d: JsonObject, ctx: FileContext, subspecies: Ref[],
   if (langs && !has("languages")) extra.push({ name: "Languages", desc: langs });
   const skills = proficiencyText(d.skillProficiencies, ctx);
   if (skills) extra.push({ name: "Skill Proficiencies", desc: skills });
-  const o = obj(d.speed);
-  const other = o
-    ? Object.entries(o)
-        .filter(([k, x]) => k !== "walk" && (typeof x === "number" || x === true))
-        .map(([k, x]) => `${k} ${x === true ? "equal to your walking speed" : `${x} ft.`}`)
-    : [];
+  const other = Object.entries(obj(d.speed) ?? {})
+    .filter(([k, x]) => k !== "walk" && (typeof x === "number" || x === true))
+    .map(([k, x]) => `${k} ${x === true ? "equal to your walking speed" : `${x} ft.`}`);
   if (other.length && !has("speed"))
     extra.push({ name: "Speed", desc: `Walking ${walkSpeed(d.speed) ?? "?"} ft.; ${other.join(", ")}` });
   return {
