@@ -5,7 +5,7 @@
  * apply are returned as notes, never dropped silently. Pure: records are copied, never changed.
  */
 import type { JsonObject, JsonValue } from "../../entities/types.ts";
-import { obj, objs } from "./normalize/common.ts";
+import { arr, lower, obj, objs } from "./normalize/common.ts";
 
 function same(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -17,8 +17,6 @@ export interface CopyOutcome {
   /** The base named in `_copy` was not in the file. */
   baseMissing: boolean;
 }
-
-const lower = (v: JsonValue | undefined) => (typeof v === "string" ? v.toLowerCase().trim() : "");
 
 /** Does `x` match a `replace`/`names` selector: a name, a string, `{ index }` or `{ regex }`? */
 function matches(x: JsonValue, sel: JsonValue | undefined, i: number): boolean {
@@ -191,18 +189,14 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
           if (key === "spells") {
             const lvl = obj(into[k]) ?? { spells: [] };
             const addSp = obj(v);
-            lvl.spells = [
-              ...(Array.isArray(lvl.spells) ? lvl.spells : []),
-              ...(Array.isArray(addSp?.spells) ? addSp.spells : []),
-            ];
+            lvl.spells = [...arr(lvl.spells), ...arr(addSp?.spells)];
             if (addSp && addSp.slots !== undefined) lvl.slots = addSp.slots;
             into[k] = lvl;
-          } else
-            into[k] = [...(Array.isArray(into[k]) ? (into[k] as JsonValue[]) : []), ...(Array.isArray(v) ? v : [])];
+          } else into[k] = [...arr(into[k]), ...arr(v)];
         }
         first[key] = into;
       }
-      if (Array.isArray(op.will)) first.will = [...(Array.isArray(first.will) ? first.will : []), ...op.will];
+      if (Array.isArray(op.will)) first.will = [...arr(first.will), ...op.will];
       rec.spellcasting = sc;
       return null;
     }

@@ -22,14 +22,12 @@ import {
 import { spellEntity } from "../../../entities/normalize/canonical/spell.ts";
 import { type Entity, type EntityKind, type JsonObject, type JsonValue, slugify } from "../../../entities/types.ts";
 import { buildBackground, buildClass, buildFeat, buildSpecies, buildSubclass, featureOf } from "./character.ts";
-import { type FileContext, lines, obj, text } from "./common.ts";
+import { type FileContext, lines, lower, obj, text } from "./common.ts";
 import { buildCreature, type LegendaryGroup } from "./creature.ts";
 import { buildArmor, buildItem, buildMagicItem, buildWeapon, itemKind, variantAsItem } from "./item.ts";
 import { buildSpell } from "./spell.ts";
 
 export const FIVETOOLS_SOURCE = "5etools" as const;
-
-export const lower = (x: JsonValue | undefined) => (typeof x === "string" ? x.toLowerCase().trim() : "");
 
 /** What the whole file tells a record's builder: the folded records and the parents built so far. */
 export interface Lookups {

@@ -35,6 +35,9 @@ export function strings(v: JsonValue | undefined): string[] {
   return arr(v).filter((x) => typeof x === "string");
 }
 
+/** A string lower-cased and trimmed ("" for anything else): how records name each other. */
+export const lower = (x: JsonValue | undefined) => (typeof x === "string" ? x.toLowerCase().trim() : "");
+
 export function num(v: JsonValue | undefined): number | null {
   if (typeof v === "number") return Number.isFinite(v) ? v : null;
   if (typeof v === "string" && /^\s*[-+]?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
