@@ -28,6 +28,3 @@ export const TOOLS: readonly ToolDef[] = [
 
 /** The tools by name. */
 export const TOOL_BY_NAME: ReadonlyMap<string, ToolDef> = new Map(TOOLS.map((t) => [t.name, t]));
-
-export type { ToolContext, ToolDef } from "./kit/define.ts";
-export type { DataProgress, EnsureData, ToolDeps } from "./kit/deps.ts";

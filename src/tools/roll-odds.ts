@@ -102,13 +102,7 @@ function diceAnswer(e: DiceExpr, a: Args, steps: string[]) {
     min,
     max,
     mean: value(mean),
-    percentiles: {
-      p10: percentile(d, 0.1),
-      p25: percentile(d, 0.25),
-      p50: percentile(d, 0.5),
-      p75: percentile(d, 0.75),
-      p90: percentile(d, 0.9),
-    },
+    percentiles: Object.fromEntries([10, 25, 50, 75, 90].map((p) => [`p${p}`, percentile(d, p / 100)])),
   };
   if (a.at_least !== undefined) out.at_least = { value: a.at_least, ...exact(chanceAtLeast(d, a.at_least)) };
   // The whole table only while it stays short: a reader needs the shape, not 200 rows.
