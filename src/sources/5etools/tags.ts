@@ -42,7 +42,7 @@ const FIXED: Readonly<Record<string, string>> = {
   coinflip: "flip a coin",
 };
 
-/** Tags whose shown text is their first part (formatting, dice, plain references without a display part). */
+/** Tags whose shown text is their first part (formatting, plain references without a display part). */
 const FIRST_PART = new Set([
   "b",
   "bold",
@@ -78,14 +78,9 @@ const FIRST_PART = new Set([
   "filter",
   "loader",
   "area",
-  "dice",
-  "damage",
-  "autodice",
-  "d20",
   "initiative",
   "hitYourSpellAttack",
   "homebrew",
-  "atkr",
   "comic",
   "comicH1",
   "comicH2",
