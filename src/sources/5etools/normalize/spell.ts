@@ -5,7 +5,7 @@ import type { JsonObject, JsonValue } from "../../../entities/types.ts";
 import { damageTypesIn, savingThrowIn } from "../../../entities/normalize/canonical/spell.ts";
 import { DAMAGE_TYPES } from "../../../entities/catalog.ts";
 import { abilityName } from "../../../entities/normalize/vocab.ts";
-import { arr, type FileContext, line, num, obj, objs, paras, strings, text } from "./common.ts";
+import { arr, type FileContext, joinTexts, line, num, obj, objs, paras, strings, text } from "./common.ts";
 
 /** 5etools' school letters. */
 const SCHOOL_LETTERS: Readonly<Record<string, string>> = {
@@ -74,7 +74,8 @@ function spellRange(
   return { text: `Self (${areaText})`, feet: null, area: { type: type === "radius" ? "sphere" : type, size_ft: size } };
 }
 
-const DURATION_UNITS = new Set(["round", "minute", "hour", "day", "week", "month", "year", "turn"]);
+/** How a permanent spell can end ("dispel") as the book says it ("Until dispelled"). */
+const ENDED: Readonly<Record<string, string>> = { dispel: "dispelled", trigger: "triggered", discharge: "discharged" };
 
 function spellDuration(v: JsonValue | undefined): { text: string | null; concentration: boolean } {
   let concentration = false;
@@ -86,15 +87,12 @@ function spellDuration(v: JsonValue | undefined): { text: string | null; concent
       case "timed": {
         const d = obj(t.duration);
         const n = num(d?.amount) ?? 1;
-        const unit = typeof d?.type === "string" && DURATION_UNITS.has(d.type) ? d.type : String(d?.type ?? "");
+        const unit = String(d?.type ?? "");
         const span = `${n} ${unit}${n === 1 ? "" : "s"}`;
         return t.concentration === true || d?.upTo === true ? `up to ${span}` : span;
       }
       case "permanent": {
-        const ends = strings(t.ends);
-        const words = ends.map((e) =>
-          e === "dispel" ? "dispelled" : e === "trigger" ? "triggered" : e === "discharge" ? "discharged" : e,
-        );
+        const words = strings(t.ends).map((e) => (Object.hasOwn(ENDED, e) ? ENDED[e]! : e));
         return words.length ? `Until ${words.join(" or ")}` : "Permanent";
       }
       case "special":
@@ -103,8 +101,7 @@ function spellDuration(v: JsonValue | undefined): { text: string | null; concent
         return typeof t.type === "string" ? t.type : "";
     }
   });
-  const textOut = parts.filter(Boolean).join(" or ");
-  return { text: textOut || null, concentration };
+  return { text: joinTexts(" or ", parts) || null, concentration };
 }
 
 /** Copper pieces → "1 sp", "50 gp" (5etools prices are in copper). */
