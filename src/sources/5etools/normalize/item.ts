@@ -98,13 +98,8 @@ function typeInfo(
   const own = l ? ctx.itemTypes.get(l) : undefined;
   if (own) return { letter: l, category: slugify(own.name), magicType: slugify(own.name), typeDesc: own.desc || null };
   if (d.wondrous === true) return { letter: l, category: "wondrous-item", magicType: "wondrous-item", typeDesc: null };
-  const weaponish = typeof d.weaponCategory === "string";
-  return {
-    letter: l,
-    category: weaponish ? "weapon" : l ? l.toLowerCase() : null,
-    magicType: weaponish ? "weapon" : l ? l.toLowerCase() : null,
-    typeDesc: null,
-  };
+  const category = typeof d.weaponCategory === "string" ? "weapon" : l ? l.toLowerCase() : null;
+  return { letter: l, category, magicType: category, typeDesc: null };
 }
 
 /** Which kind an item record becomes: magic when it has a rarity (not "none"), is wondrous, or needs attunement. */
