@@ -65,13 +65,8 @@ function damage(e: Entity): string | undefined {
 
 function side(h: SearchHit | undefined): JsonObject | null {
   if (!h) return null;
-  const e = h.entity;
-  return {
-    name: e.name,
-    document_key: e.document_key,
-    document_name: e.document_name,
-    uri: entityUri(e.kind, e.key, e.document_source),
-  };
+  const { name, document_key, document_name, kind, key, document_source } = h.entity;
+  return { name, document_key, document_name, uri: entityUri(kind, key, document_source) };
 }
 
 type Run = (q: { kinds: EntityKind[]; name: string; documents: string[]; limit?: number }) => Promise<Found>;

@@ -97,12 +97,9 @@ function hasColumn(c: string, rows: readonly LevelRow[], columns: readonly strin
 }
 
 /** What an answer says about a class or subclass; its uri is the one its resource answers at. */
-const ident = (e: Entity): Ident => ({
-  key: e.key,
-  name: e.name,
-  document_key: e.document_key,
-  uri: entityUri(e.kind, e.key, e.document_source),
-});
+function ident({ key, name, document_key, kind, document_source }: Entity): Ident {
+  return { key, name, document_key, uri: entityUri(kind, key, document_source) };
+}
 
 /** The level table, or a sentence saying what was not found. */
 export function classLevels(
