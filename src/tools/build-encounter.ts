@@ -149,8 +149,8 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
   // Stat blocks: the chosen edition's SRD first, then the server's preference.
   const statBlocks = a.edition ? [EDITION_DOC[edition], ...prefer] : prefer;
   const difficulty = a.difficulty as Difficulty | undefined;
-  if (difficulty && !(difficultiesOf(edition) as readonly string[]).includes(difficulty)) {
-    const valid = edition === "2014" ? DIFFICULTIES_2014 : DIFFICULTIES_2024;
+  const valid = difficultiesOf(edition);
+  if (difficulty && !(valid as readonly string[]).includes(difficulty)) {
     return toolError(
       `difficulty "${difficulty}" is not a ${edition} difficulty. ${edition} difficulties: ${valid.join(", ")}.`,
     );
@@ -179,12 +179,8 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     const unknown: string[] = [];
     for (const m of a.monsters) {
       if (!m.key && !m.name) {
-        monsters.push({
-          name: `CR ${formatCr(m.cr!)} creature`,
-          count: m.count,
-          cr: m.cr!,
-          xp: XP_BY_CR.get(m.cr!) ?? 0,
-        });
+        const cr = m.cr!;
+        monsters.push({ name: `CR ${formatCr(cr)} creature`, count: m.count, cr, xp: XP_BY_CR.get(cr) ?? 0 });
         continue;
       }
       const e = findCreature(ctx.deps.db, m, edition);

@@ -20,7 +20,7 @@ import {
   weaponPropertyEntity,
 } from "../../../entities/normalize/canonical/reference.ts";
 import { spellEntity } from "../../../entities/normalize/canonical/spell.ts";
-import { type Entity, type EntityKind, type JsonObject, type JsonValue, slugify } from "../../../entities/types.ts";
+import { type Entity, type EntityKind, type JsonObject, slugify } from "../../../entities/types.ts";
 import { buildBackground, buildClass, buildFeat, buildSpecies, buildSubclass, featureOf } from "./character.ts";
 import { type FileContext, lines, lower, obj, text } from "./common.ts";
 import { buildCreature, type LegendaryGroup } from "./creature.ts";
