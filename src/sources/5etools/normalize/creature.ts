@@ -33,10 +33,8 @@ function alignmentText(v: JsonValue | undefined, prefix: string | null): string 
       return `any ${set.has("L") ? "lawful" : "chaotic"} alignment`;
     if (letters.length >= 4 && set.has("L") && set.has("C") && set.has("G") && set.has("E"))
       return "any non-neutral alignment";
-    if (letters.length === 5 && !set.has("G")) return "any non-good alignment";
-    if (letters.length === 5 && !set.has("E")) return "any non-evil alignment";
-    if (letters.length === 5 && !set.has("L")) return "any non-lawful alignment";
-    if (letters.length === 5 && !set.has("C")) return "any non-chaotic alignment";
+    const lacking = ["G", "E", "L", "C"].find((l) => !set.has(l));
+    if (letters.length === 5 && lacking) return `any non-${ALIGN[lacking]} alignment`;
     const words = letters.map((l) => ALIGN[l] ?? l);
     return words.length === 2 && words[0] === "neutral" && words[1] === "neutral" ? "neutral" : words.join(" ");
   };
