@@ -28,19 +28,8 @@ export interface FivetoolsTypeCount extends TypeCount {
   kinds: Partial<Record<EntityKind, number>>;
 }
 
-export interface FivetoolsDocument {
-  /** The source's `json` id ("GiddySpell"): its identity in the file and in re-imports. */
-  id: string;
-  key: string;
-  name: string;
-  abbreviation: string | null;
-  authors: string[];
-  url: string | null;
-  version: string | null;
-}
-
 export interface NormalizedSource {
-  doc: FivetoolsDocument;
+  doc: ReturnType<typeof documentOf>;
   entities: Entity[];
   /** `from[i]` is the record type `entities[i]` came from. */
   from: string[];
@@ -78,7 +67,8 @@ const clean = (s: string | undefined | null): string | null => {
   return x.length ? x : null;
 };
 
-function documentOf(s: SourceMeta): FivetoolsDocument {
+/** A document of the file; `id` is the source's `json` id ("GiddySpell"), its identity in re-imports. */
+function documentOf(s: SourceMeta) {
   return {
     id: s.json,
     key: fivetoolsDocumentKey(s.json),
