@@ -74,15 +74,7 @@ const Meta = v.looseObject({
 
 const TopLevel = v.looseObject({ _meta: v.optional(Meta) });
 
-export interface ParsedFile {
-  sources: SourceMeta[];
-  meta: JsonObject;
-  /** Each array of the top level by its key (`spell`, `monster`, …), including keys this importer does not know. */
-  arrays: Map<string, JsonValue[]>;
-  /** Top-level keys that are not arrays of records (`$schema`, `_meta` aside): named in the report. */
-  ignored: string[];
-  records: number;
-}
+export type ParsedFile = ReturnType<typeof parseFivetools>;
 
 /** Does this text look like 5etools homebrew JSON (an object whose keys are `_meta` or record arrays)? */
 export function looksLikeFivetools(text: string): boolean {
@@ -100,7 +92,7 @@ export function looksLikeFivetools(text: string): boolean {
 }
 
 /** Parse and check a 5etools file. Throws FivetoolsError (never anything else for bad input). */
-export function parseFivetools(text: string): ParsedFile {
+export function parseFivetools(text: string) {
   const body = text.replace(/^\ufeff/, "");
   checkNesting(body);
   let raw: unknown;
@@ -121,6 +113,8 @@ export function parseFivetools(text: string): ParsedFile {
     throw new FivetoolsError(`${path ? `${path}: ` : ""}${i.message}`);
   }
   const obj = raw as JsonObject;
+  // Each array of the top level by its key (`spell`, `monster`, …), keys this importer does not know too;
+  // the other keys (`$schema`, `_meta` aside) are named in the report.
   const arrays = new Map<string, JsonValue[]>();
   const ignored: string[] = [];
   let records = 0;
@@ -139,7 +133,7 @@ export function parseFivetools(text: string): ParsedFile {
     throw new FivetoolsError('it has neither "_meta" nor any array of records; is it a 5etools homebrew file?');
   return {
     sources: top.output._meta?.sources ?? [],
-    meta: (obj._meta as JsonObject | undefined) ?? {},
+    meta: (obj._meta as JsonObject | undefined) ?? ({} as JsonObject),
     arrays,
     ignored,
     records,
