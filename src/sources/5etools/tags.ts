@@ -147,14 +147,12 @@ function renderTag(tag: string, body: string, stats: TagStats): string {
   const parts = body.split("|");
   const first = parts[0]!.trim();
   if (Object.hasOwn(FIXED, tag)) return FIXED[tag]!;
+  const attack = first.toLowerCase().replace(/\s+/g, "");
   switch (tag) {
     case "atk":
-      return ATTACKS[first.toLowerCase().replace(/\s+/g, "")] ?? "Attack:";
+      return ATTACKS[attack] ?? "Attack:";
     case "atkr":
-      return (ATTACKS[first.toLowerCase().replace(/\s+/g, "")] ?? "Attack Roll:").replace(
-        "Weapon Attack:",
-        "Attack Roll:",
-      );
+      return (ATTACKS[attack] ?? "Attack Roll:").replace("Weapon Attack:", "Attack Roll:");
     case "hit":
       return signed(first);
     case "d20":

@@ -78,6 +78,10 @@ const TYPES: Readonly<Record<string, { category: string; magicType: string }>> =
   $G: { category: "treasure", magicType: "wondrous-item" },
 };
 
+function damageType(d: JsonObject): string | null {
+  return typeof d.dmgType === "string" ? (DAMAGE_LETTERS[d.dmgType] ?? d.dmgType.toLowerCase()) : null;
+}
+
 /** "M|XPHB" → "M". */
 function letter(v: JsonValue | undefined): string | null {
   return typeof v === "string" ? v.split("|")[0]!.trim() : null;
@@ -176,7 +180,7 @@ export function buildWeapon(d: JsonObject, ctx: FileContext): WeaponData {
     range_type: t.letter === "R" ? "ranged" : t.letter === "M" ? "melee" : null,
     // Hand-made files write dice as tags ("{@dice 2d4}"): rendered like any text.
     damage_dice: line(d.dmg1, ctx),
-    damage_type: typeof d.dmgType === "string" ? (DAMAGE_LETTERS[d.dmgType] ?? d.dmgType.toLowerCase()) : null,
+    damage_type: damageType(d),
     versatile_dice: typeof d.dmg2 === "string" ? line(d.dmg2, ctx) : null,
     properties: properties(d, ctx),
     range: r.range,
@@ -246,7 +250,7 @@ export function buildMagicItem(d: JsonObject, ctx: FileContext, extraDesc: strin
     desc: [descWith(d, ctx, [t.typeDesc]), weaponBits || null, ...extraDesc].filter((x) => x?.trim()).join("\n"),
     base_item: typeof d.baseItem === "string" ? d.baseItem.split("|")[0]! : null,
     damage_dice: typeof d.dmg1 === "string" ? line(d.dmg1, ctx) : null,
-    damage_type: typeof d.dmgType === "string" ? (DAMAGE_LETTERS[d.dmgType] ?? d.dmgType.toLowerCase()) : null,
+    damage_type: damageType(d),
     ...priced(d),
   };
 }
