@@ -24,8 +24,8 @@ function obj(v: JsonValue | undefined): JsonObject | null {
 
 /** Control characters other than newline and tab, bidi controls and zero-width characters dropped. */
 function cleanText(s: string): string {
-  const kept = s.replace(/\r\n?/g, "\n").replace(/\t/g, " ").replace(/\n/g, "\u0000");
-  return stripInvisible(kept).replace(/\u0000/g, "\n");
+  // stripInvisible drops newlines too: clean line by line so that a line break stays one.
+  return s.replace(/\r\n?/g, "\n").replace(/\t/g, " ").split("\n").map(stripInvisible).join("\n");
 }
 
 /** One string of 5etools text → what a reader sees. */

@@ -101,6 +101,10 @@ describe("entries", () => {
   test("control, bidi and zero-width characters are dropped from text", () => {
     expect(render(["a\u202eb\u200bc\u0007d"], newRenderStats())).toBe("abcd");
   });
+
+  test("a line break inside a string stays a line break", () => {
+    expect(render(["line one\r\nline\ttwo\n\u200bthree"], newRenderStats())).toBe("line one\nline two\nthree");
+  });
 });
 
 describe("the fixture file", () => {
