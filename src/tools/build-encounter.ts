@@ -3,7 +3,6 @@ import * as z from "zod";
 import { CREATURE_TYPES } from "../entities/catalog.ts";
 import { XP_BY_CR } from "../entities/normalize/vocab.ts";
 import { formatCr } from "../entities/types.ts";
-import { log } from "../log.ts";
 import type { ToolDef } from "./kit/define.ts";
 import { defineTool } from "./kit/define.ts";
 import { closestNames } from "../search/rank/explain.ts";
@@ -30,7 +29,7 @@ import {
 import { tableParam } from "./kit/filter-params.ts";
 import { cr, documents, int, key, text, vocab } from "./kit/params.ts";
 import { toolAnswer, toolError } from "./answer/response.ts";
-import { upstreamFailure } from "./kit/run-search.ts";
+import { loadFirst } from "./kit/run-search.ts";
 
 const DIFFICULTIES = [...DIFFICULTIES_2024, ...DIFFICULTIES_2014] as const;
 
@@ -158,14 +157,8 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
   if (a.type && !(CREATURE_TYPES as readonly string[]).includes(a.type))
     return toolError(`type "${a.type}" is not a creature type. Valid: ${CREATURE_TYPES.join(", ")}.`);
   const needStore = (a.monsters ?? []).some((m) => !!m.key || !!m.name) || (!a.monsters && difficulty !== undefined);
-  if (needStore) {
-    try {
-      await ctx.gate.ensure(["creature"], ctx.progress);
-    } catch (err) {
-      log.warn("build_encounter: first-use data load failed", err);
-      if (ctx.gate.emptyKinds(["creature"]).length > 0) return toolError(upstreamFailure(["creature"], err));
-    }
-  }
+  const failed = needStore ? await loadFirst(ctx, "build_encounter", ["creature"]) : null;
+  if (failed) return failed;
   const notes: string[] = [];
   const answer: z.output<typeof output> = {
     edition,

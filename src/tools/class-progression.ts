@@ -1,12 +1,11 @@
 /** class_progression: a class's (and subclass's) level table — proficiency bonus, features, spell slots. */
 import * as z from "zod";
-import { log } from "../log.ts";
 import type { ToolDef } from "./kit/define.ts";
 import { defineTool } from "./kit/define.ts";
 import { documents, int, text } from "./kit/params.ts";
 import { classLevels } from "./progression/lookup.ts";
 import { toolAnswer, toolError } from "./answer/response.ts";
-import { upstreamFailure } from "./kit/run-search.ts";
+import { loadFirst } from "./kit/run-search.ts";
 
 const input = z
   .object({
@@ -39,12 +38,8 @@ export const classProgression: ToolDef = defineTool({
   output,
   openWorld: true,
   async run(a, ctx) {
-    try {
-      await ctx.gate.ensure(["class", "subclass"], ctx.progress);
-    } catch (err) {
-      log.warn("class_progression: first-use data load failed", err);
-      if (ctx.gate.emptyKinds(["class"]).length > 0) return toolError(upstreamFailure(["class", "subclass"], err));
-    }
+    const failed = await loadFirst(ctx, "class_progression", ["class", "subclass"], ["class"]);
+    if (failed) return failed;
     const lo = a.level_min ?? 1;
     const hi = a.level_max ?? 20;
     if (lo > hi) return toolError(`level_min (${lo}) is above level_max (${hi}).`);

@@ -4,7 +4,6 @@
  * and a real roll when asked. Exact fractions from exact distributions, never sampling.
  */
 import * as z from "zod";
-import { log } from "../log.ts";
 import type { CreatureAction, CreatureData } from "../entities/kinds.ts";
 import { closestNames } from "../search/rank/explain.ts";
 import type { ToolDef } from "./kit/define.ts";
@@ -27,7 +26,7 @@ import {
 import { add, type Fraction, fractionText, percent, round, scale, toNumber, ZERO } from "./odds/fraction.ts";
 import { bool, int, text, vocab } from "./kit/params.ts";
 import { toolAnswer, toolError } from "./answer/response.ts";
-import { upstreamFailure } from "./kit/run-search.ts";
+import { loadFirst } from "./kit/run-search.ts";
 
 /** Dice text that parses, or the parser's sentence as the parameter's error. */
 const diceText = (description: string, max: number) =>
@@ -227,12 +226,8 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
   const answer: Record<string, unknown> = {};
 
   if (a.creature) {
-    try {
-      await ctx.gate.ensure(["creature"], ctx.progress);
-    } catch (err) {
-      log.warn("roll_odds: first-use data load failed", err);
-      if (ctx.gate.emptyKinds(["creature"]).length > 0) return toolError(upstreamFailure(["creature"], err));
-    }
+    const failed = await loadFirst(ctx, "roll_odds", ["creature"]);
+    if (failed) return failed;
     const c = creatureDpr(a, ctx, steps);
     if (typeof c === "string") return toolError(c);
     answer.creature = c;

@@ -43,6 +43,25 @@ export function upstreamFailure(kinds: readonly EntityKind[], err: unknown): str
     .join("\n");
 }
 
+/**
+ * A first-use load of `kinds` for a tool that is not a search: null when the tool can answer (loaded,
+ * or the load failed but the store holds some of `needed`), else the tool error to return.
+ */
+export async function loadFirst(
+  ctx: ToolContext,
+  tool: string,
+  kinds: readonly EntityKind[],
+  needed: readonly EntityKind[] = kinds,
+): Promise<CallToolResult | null> {
+  try {
+    await ctx.gate.ensure(kinds, ctx.progress);
+  } catch (err) {
+    log.warn(`${tool}: first-use data load failed`, err);
+    if (ctx.gate.emptyKinds(needed).length > 0) return toolError(upstreamFailure(kinds, err));
+  }
+  return null;
+}
+
 /** Why some requested kinds are missing from an answer (their first-use load failed; details are logged). */
 export function partialDataNote(missing: readonly EntityKind[]): string {
   return (
