@@ -1,5 +1,5 @@
 /**
- * Checking a content pack whole before anything of it is written (pack-load.ts writes it after).
+ * Checking a content pack whole before anything of it is written (pack.ts writes it after).
  * A pack is someone else's SQLite file: it is trusted for nothing this build would not accept from
  * a sync or an import.
  *
@@ -37,6 +37,7 @@ import { officialDocumentName } from "../entities/normalize/documents.ts";
 import { documentRank } from "../entities/preference.ts";
 import { stripInvisible } from "../text/confusables.ts";
 import { derivedColumnValues } from "../store/entities.ts";
+import { getEmbeddingMeta } from "../store/vectors.ts";
 import { HOMEBREW_MARK, officialNameCheck } from "./import.ts";
 import { PackError } from "./pack-file.ts";
 
@@ -82,8 +83,13 @@ function master(db: Database): MasterRow[] {
 const squash = (sql: string | null) => (sql ?? "").replace(/\s+/g, " ").trim();
 
 function show(s: string, max = 60): string {
-  const t = JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
-  return t;
+  return JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
+}
+
+/** The columns of `table` (name → declared type, upper case). */
+function columnTypes(db: Database, table: string): Map<string, string> {
+  const q = db.query<{ name: string; type: string }, [string]>("SELECT name, type FROM pragma_table_info(?)");
+  return new Map(q.all(table).map((c) => [c.name, c.type.toUpperCase()]));
 }
 
 /**
@@ -124,12 +130,7 @@ export function checkPackFile(path: string, reference: Database): void {
     if (check.length !== 1 || check[0]?.quick_check !== "ok") {
       refuse(`its database is damaged (${check[0]?.quick_check ?? "quick_check failed"})`, "Download the pack again.");
     }
-    const have = new Set(
-      db
-        .query<{ name: string }, []>("SELECT name FROM pragma_table_info('entities')")
-        .all()
-        .map((r) => r.name),
-    );
+    const have = columnTypes(db, "entities");
     for (const c of ROW_COLUMNS) if (!have.has(c)) refuse(`its entities table has no \`${c}\` column`);
     checkEntityRows(db);
     checkDocumentRows(db);
@@ -229,13 +230,33 @@ function checkDocumentRows(db: Database): void {
   }
 }
 
+/** Once the pack is migrated: every column this build writes, with its type, in each table read from it. */
+export function checkPackColumns(pack: Database, store: Database): void {
+  const hint = "Make the pack again with this version of LoreKeeper.";
+  for (const table of REQUIRED_TABLES) {
+    const theirs = columnTypes(pack, table);
+    for (const [name, type] of columnTypes(store, table)) {
+      const t = theirs.get(name);
+      if (t === undefined) refuse(`its ${table} table has no \`${name}\` column`, hint);
+      if (t !== type) refuse(`its ${table}.${name} column is ${t || "untyped"}, not ${type}`, hint);
+    }
+  }
+}
+
 /**
- * The vectors of `modelId` in the attached or opened `pack`, checked against `dim`: each holds
- * exactly `dim` float32 components, all finite, not all zero.
+ * The vectors of `modelId` in the attached or opened `pack`, checked against `dim`: the dimension
+ * the pack claims for that model, and each vector: exactly `dim` float32 components, all finite,
+ * not all zero.
  */
 export function checkPackVectors(pack: Database, modelId: string, dim: number): void {
   if (!Number.isInteger(dim) || dim < 1 || dim > MAX_EMBEDDING_DIM)
     refuse(`its embedding dimension ${dim} is not a model's (1 to ${MAX_EMBEDDING_DIM})`);
+  const claimed = getEmbeddingMeta(pack);
+  if (claimed && claimed.modelId === modelId && claimed.dim !== dim)
+    refuse(
+      `it claims ${claimed.dim} dimensions for ${claimed.modelId}, which makes vectors of ${dim}`,
+      "Make the pack again from a store embedded by LoreKeeper, or load its content alone with --no-vectors.",
+    );
   const q = pack.query<{ id: number; vector: unknown }, [string]>(
     "SELECT entity_id AS id, vector FROM vectors WHERE model_id = ?",
   );

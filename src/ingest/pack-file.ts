@@ -2,7 +2,7 @@
  * Content pack files: a LoreKeeper store (entities, documents and the vectors of one model),
  * gzip-compressed, with a `sha256sum`-style checksum file beside it. `build.ts` writes one beside
  * the binaries (`lorekeeper-content.db.gz` + `.sha256`); `lorekeeper sync --pack FILE|URL` and
- * `lorekeeper import FILE` load it (see pack-load.ts), so an install from source, a container or a
+ * `lorekeeper import FILE` load it (see pack.ts), so an install from source, a container or a
  * homelab mirror never has to embed the corpus itself.
  *
  * This file only moves bytes: fetch (file or http(s) URL, streamed to disk with a size cap),

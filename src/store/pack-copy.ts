@@ -1,5 +1,5 @@
 /**
- * Copying a content pack's rows into a store (src/ingest/pack-load.ts decides what and when). Rows
+ * Copying a content pack's rows into a store (src/ingest/pack.ts decides what and when). Rows
  * are copied as they are, content hash included, so the pack's vectors stay current for them: a
  * pack is a store made by `lorekeeper sync` with the same normalizers, and re-deriving its entities
  * here would only risk a different hash for the same content (and a needless re-embed). Per origin
