@@ -22,6 +22,7 @@ import type { Database } from "bun:sqlite";
 import { nameForm } from "../entities/name-form.ts";
 import { comparePreferred, documentRank, type DocumentRank, type Ranked } from "../entities/preference.ts";
 import { CACHES } from "./caches.ts";
+import { familyKinds } from "./duplicates.ts";
 
 export const RANK_PREFERENCE_KEY = "group_rank_preference";
 
@@ -32,16 +33,6 @@ interface RankRow extends Ranked {
   doc_rank: number | null;
   dup_of: number | null;
   name_form: string | null;
-}
-
-/** The kinds whose ranks a change of `kinds` touches (rules and rule sections are one family for dup_of). */
-function withFamily(kinds: Iterable<string>): string[] {
-  const out = new Set<string>();
-  for (const k of kinds) {
-    out.add(k);
-    if (k === "rule" || k === "rule_section") out.add(k === "rule" ? "rule_section" : "rule");
-  }
-  return [...out];
 }
 
 /**
@@ -76,7 +67,7 @@ export function storedRank(db: Database): DocumentRank {
  * refreshDuplicates. Returns how many rows changed.
  */
 export function refreshGroupRanks(db: Database, kinds?: Iterable<string>): number {
-  const ks = kinds === undefined ? undefined : withFamily(kinds);
+  const ks = kinds === undefined ? undefined : familyKinds(kinds);
   if (ks !== undefined && ks.length === 0) return 0;
   const inKinds = ks ? ` AND kind IN (${ks.map(() => "?").join(",")})` : "";
   const rows = db

@@ -196,18 +196,6 @@ export function readVectorRows(
   return out;
 }
 
-/** Vectors of `modelId` (all, or those of `ids`); rows not holding `dim` floats are left out. */
-export function readVectors(
-  db: Database,
-  modelId: string,
-  ids?: Iterable<number>,
-  dim?: number,
-): Map<number, Float32Array> {
-  const out = new Map<number, Float32Array>();
-  for (const [id, row] of readVectorRows(db, modelId, ids, dim)) out.set(id, row.vector);
-  return out;
-}
-
 /** Number of stored vectors (of one model, or all). */
 export function countVectors(db: Database, modelId?: string): number {
   const row =
@@ -232,7 +220,6 @@ export function unusableVectors(db: Database, meta: EmbeddingMeta, remove = fals
   return q.get(meta.modelId, meta.dim * 4, blanks)?.n ?? 0;
 }
 
-/** Delete all vectors of one model (e.g. its dimension changed). */
 /**
  * Two model ids (`<name>@<first 12 hex of the ONNX file's sha256>`) of the same model file: the
  * same weights installed under another name make the same vectors.
@@ -253,9 +240,7 @@ export function adoptVectors(db: Database, from: string, to: EmbeddingMeta): num
     .immediate();
 }
 
+/** Delete all vectors of one model (e.g. its dimension changed). */
 export function deleteVectorsOfModel(db: Database, modelId: string): number {
   return db.query("DELETE FROM vectors WHERE model_id = ?").run(modelId).changes;
 }
-
-/** The store's change token (see version-cache.ts). */
-export { changeToken } from "./version-cache.ts";
