@@ -10,7 +10,8 @@
  * run can say beforehand roughly how long it takes.
  */
 import { log } from "../log.ts";
-import { getMeta, setMeta, type Store } from "../store/db.ts";
+import type { Store } from "../store/db.ts";
+import { getMeta, setMeta } from "../store/schema.ts";
 import { acquireEmbedLease, describeLease, releaseEmbedLease, renewEmbedLease } from "../store/embed-lease.ts";
 import {
   adoptVectors,

@@ -23,6 +23,7 @@ import { nameForm } from "../entities/name-form.ts";
 import { comparePreferred, documentRank, type DocumentRank, type Ranked } from "../entities/preference.ts";
 import { CACHES } from "./caches.ts";
 import { familyKinds } from "./duplicates.ts";
+import { getMeta, setMeta } from "./schema.ts";
 
 export const RANK_PREFERENCE_KEY = "group_rank_preference";
 
@@ -56,8 +57,7 @@ export function rankPreference(db: Database): string | undefined {
 
 /** The document rank the stored preference gives (the default preference when none is recorded). */
 export function storedRank(db: Database): DocumentRank {
-  const id =
-    db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(RANK_PREFERENCE_KEY)?.value ?? "";
+  const id = getMeta(db, RANK_PREFERENCE_KEY) ?? "";
   return documentRank(id.split(",").filter((k) => k.length > 0));
 }
 
@@ -115,10 +115,7 @@ export function setRankPreference(db: Database, preferred: readonly string[] = [
   const id = documentRank(preferred).id;
   if (rankPreference(db) === id) return false;
   db.transaction(() => {
-    db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
-      RANK_PREFERENCE_KEY,
-      id,
-    );
+    setMeta(db, RANK_PREFERENCE_KEY, id);
     refreshGroupRanks(db);
   }).immediate();
   return true;

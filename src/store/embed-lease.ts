@@ -6,6 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { hostname } from "node:os";
+import { getMeta, setMeta } from "./schema.ts";
 
 const KEY = "embed_lease";
 /** A lease not renewed for this long is free (batches take seconds; a holder renews after each). */
@@ -21,10 +22,10 @@ export interface EmbedLease {
 }
 
 function read(db: Database): EmbedLease | undefined {
-  const row = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(KEY);
-  if (!row) return undefined;
+  const raw = getMeta(db, KEY);
+  if (raw === undefined) return undefined;
   try {
-    const v = JSON.parse(row.value) as EmbedLease;
+    const v = JSON.parse(raw) as EmbedLease;
     return typeof v.pid === "number" && typeof v.renewed_at === "number" ? v : undefined;
   } catch {
     return undefined;
@@ -53,10 +54,7 @@ export function otherEmbedder(db: Database, now = Date.now()): EmbedLease | unde
 }
 
 function write(db: Database, l: EmbedLease): void {
-  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
-    KEY,
-    JSON.stringify(l),
-  );
+  setMeta(db, KEY, JSON.stringify(l));
 }
 
 /** Take the lease for this process; the other holder when it is taken. */

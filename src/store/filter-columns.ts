@@ -11,6 +11,7 @@ import { FILTER_TABLE, type DerivedColumn, type FilterColumn } from "../entities
 import type { Entity, EntityKind, JsonObject } from "../entities/types.ts";
 import { refreshDuplicates } from "./duplicates.ts";
 import { derivedColumnValues } from "./entities.ts";
+import { getMeta, setMeta } from "./schema.ts";
 
 /** The columns `entities` has now. */
 export function entityColumns(db: Database): Set<string> {
@@ -41,7 +42,7 @@ const REVISIONS_KEY = "derived_revisions";
 
 /** The revision each derived column's stored values were derived by (meta `derived_revisions`; 1 when not recorded). */
 function recordedRevisions(db: Database): Record<string, number> {
-  const raw = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(REVISIONS_KEY)?.value;
+  const raw = getMeta(db, REVISIONS_KEY);
   try {
     const parsed: unknown = raw === undefined ? {} : JSON.parse(raw);
     return parsed !== null && typeof parsed === "object" ? (parsed as Record<string, number>) : {};
@@ -66,10 +67,7 @@ export function staleDerivedColumns(db: Database): DerivedColumn[] {
 export function recordRevisions(db: Database): void {
   const recorded = recordedRevisions(db);
   for (const f of newerRevisions(recorded)) recorded[f.column] = f.revision;
-  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value").run(
-    REVISIONS_KEY,
-    JSON.stringify(recorded),
-  );
+  setMeta(db, REVISIONS_KEY, JSON.stringify(recorded));
 }
 
 /** Fill derived `columns` of every stored row from its data; recompute `dup_of` too when `duplicates`. */

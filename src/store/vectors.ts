@@ -6,7 +6,7 @@
  * the HNSW index file is always rebuilt from it.
  */
 import type { Database } from "bun:sqlite";
-import { getMeta, setMeta } from "./db.ts";
+import { getMeta, setMeta } from "./schema.ts";
 
 const META_EMBEDDING_MODEL_ID = "embedding_model_id";
 const META_EMBEDDING_DIM = "embedding_dim";
