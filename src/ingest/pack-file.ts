@@ -1,12 +1,9 @@
 /**
  * Content pack files: a LoreKeeper store (entities, documents and the vectors of one model),
- * gzip-compressed, with a `sha256sum`-style checksum file beside it. `build.ts` writes one beside
- * the binaries (`lorekeeper-content.db.gz` + `.sha256`); `lorekeeper sync --pack FILE|URL` and
- * `lorekeeper import FILE` load it (see pack.ts), so an install from source, a container or a
- * homelab mirror never has to embed the corpus itself.
- *
- * This file only moves bytes: fetch (file or http(s) URL, streamed to disk with a size cap),
- * checksum, gunzip (streamed, with a cap on the inflated size) and write.
+ * gzip-compressed, with a `sha256sum`-style checksum file beside it, which build.ts writes and
+ * pack.ts loads, so no install has to embed the corpus itself. This file only moves bytes: fetch
+ * (file or http(s) URL, streamed to disk with a size cap), checksum, gunzip (streamed, with a cap
+ * on the inflated size) and write.
  */
 import {
   closeSync,
@@ -26,6 +23,7 @@ import { createGunzip, createGzip } from "node:zlib";
 import { basename, dirname, join } from "node:path";
 import { LoreKeeperError } from "../errors.ts";
 import { log } from "../log.ts";
+import { alive } from "../store/embed-lease.ts";
 import { fetchErrorText } from "../sources/http-messages.ts";
 
 /** A pack that cannot be used, with what to do about it. */
@@ -330,15 +328,6 @@ export async function unpackPack(
 /** The unpacked copy of a pack being loaded into the store at `storePath` by process `pid`. */
 export function unpackedPath(storePath: string, pid = process.pid): string {
   return `${storePath}.pack-${pid}-${Date.now()}.db`;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /**
