@@ -1,22 +1,13 @@
 /**
- * Canonical-ness as a stored fact. Entities of one kind with the same name form (`entities.name_form`,
- * entities/name-form.ts: "Horse, Draft" = "Draft Horse"; case, punctuation and a plural do not count)
- * from several documents are one thing to a reader; `entities.group_rank`
- * is each entity's place among them in the document preference (entities/preference.ts): 0 = the
- * canonical version, 1 the next, … (NULL for copies from a less preferred source, `dup_of`, which
- * never answer). A collapsed answer's groups are then an indexed query with no GROUP BY: a row
- * answers for its group when it is rank 0, or when no better-ranked row of its group matches the
- * same filters (search/rank/page.ts).
- *
- * `entities.doc_rank` is the place of the entity's document itself in that preference
- * (DocumentRank: the listed documents 0…n-1, the official SRDs next, other open content, homebrew
- * last): a collapsed list is ordered by it, then by name, walking an index (search/rank/page.ts).
- *
- * The ranks follow one preference, recorded in `meta` (`group_rank_preference`: the preferred
- * document keys, canonical, comma-separated; "" = the default order). They are recomputed for the
- * kinds a sync or import changed (in its transaction) and, for the whole store, when the server
- * starts with another `--prefer-documents` (setRankPreference) — never per call. A query with a
- * preference other than the stored one is answered the slower way (GROUP BY), correctly.
+ * Canonical-ness as a stored fact (docs/architecture.md). `entities.group_rank`: each entity's place
+ * among those of its kind with the same name form (entities/name-form.ts) in the document
+ * preference: 0 = the canonical version (NULL for `dup_of` copies, which never answer), so a
+ * collapsed answer's groups are an indexed query with no GROUP BY (search/rank/page.ts).
+ * `entities.doc_rank`: the place of the entity's document itself, by which collapsed lists are
+ * ordered. Both follow the preference recorded in `meta` (`group_rank_preference`: the preferred
+ * document keys, comma-separated; "" = the default order), recomputed for the kinds a write changed
+ * and, for the whole store, when the server starts with another `--prefer-documents` — never per
+ * call. A query with another preference is answered the slower way (GROUP BY), correctly.
  */
 import type { Database } from "bun:sqlite";
 import { nameForm } from "../entities/name-form.ts";

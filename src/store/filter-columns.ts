@@ -104,17 +104,11 @@ export function backfillDerived(db: Database, columns: readonly DerivedColumn[],
 
 /**
  * Indexes for the filter table's later columns. The wide covering indexes (migrations 10 and 11)
- * hold the filter columns of their day; a column added to the table since (a creature's traits,
- * environments, spells cast, …) sits past each row's text and data, so a list filtered by it read
- * every row of the kind through its overflow pages (creatures with Pack Tactics, of the Underdark:
- * docs/benchmark.md, "Figures behind the code"). These two indexes hold those columns: a list
- * walks or scans the first, and a namesake check (`environment`) seeks the second, reading no row
- * (the same lists an order of magnitude faster). The third serves such a list with a CR range
- * ("forest creatures up to CR 2"): SQLite seeks the range in `entities_creature` and reads each
- * match's row for the late column (Magic Resistance from CR 5: under half the time). It holds only
- * rows with a CR, so that only a query bounding `cr` can use it: a list by a
- * late column alone keeps walking the first in preference order, where it can stop after a page.
- * They are kept like the columns: made when a store opens without them, made again when the table
+ * hold the filter columns of their day; a column added since sits past each row's text and data,
+ * so a list filtered by it read every row of the kind (docs/benchmark.md, "Figures behind the
+ * code"). The first two hold those columns, walked in preference order or sought by name; the
+ * third, partial (rows with a CR), serves such a list with a CR range, and only a query bounding
+ * `cr` can use it. Kept like the columns: made when a store opens without them or the table
  * gained a column they lack.
  */
 interface LateIndex {
