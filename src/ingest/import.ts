@@ -388,13 +388,8 @@ export function importOrcbrewText(
           source: "orcbrew",
           normalize: (docName) => {
             const n = normalizeOrcbrewPack(pack, { documentKey: key, documentName: docName, fileUrl });
-            opts.onEvent?.({
-              type: "progress",
-              file,
-              pack: pack.name,
-              done: n.entities.length,
-              total: pack.items.length,
-            });
+            const total = pack.items.length;
+            opts.onEvent?.({ type: "progress", file, pack: pack.name, done: n.entities.length, total });
             return n;
           },
           clash: "has the same name or one that reads the same; OrcBrew never overwrites API content",
