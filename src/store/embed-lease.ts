@@ -57,21 +57,21 @@ function write(db: Database, l: EmbedLease): void {
   setMeta(db, KEY, JSON.stringify(l));
 }
 
+/** The lease for this process, held by `holder`, renewed now (since when it was this process's). */
+function take(db: Database, holder: string): void {
+  const now = Date.now();
+  const cur = read(db);
+  const started_at = cur && mine(cur) ? cur.started_at : now;
+  write(db, { pid: process.pid, host: hostname(), holder, started_at, renewed_at: now });
+}
+
 /** Take the lease for this process; the other holder when it is taken. */
 export function acquireEmbedLease(db: Database, holder: string): { ok: true } | { ok: false; by: EmbedLease } {
   return db
     .transaction((): { ok: true } | { ok: false; by: EmbedLease } => {
       const other = otherEmbedder(db);
       if (other) return { ok: false, by: other };
-      const now = Date.now();
-      const cur = read(db);
-      write(db, {
-        pid: process.pid,
-        host: hostname(),
-        holder,
-        started_at: cur && mine(cur) ? cur.started_at : now,
-        renewed_at: now,
-      });
+      take(db, holder);
       return { ok: true };
     })
     .immediate();
@@ -82,18 +82,8 @@ export function renewEmbedLease(db: Database): boolean {
   return db
     .transaction(() => {
       const cur = read(db);
-      if (!cur || !mine(cur)) {
-        if (otherEmbedder(db)) return false;
-        write(db, {
-          pid: process.pid,
-          host: hostname(),
-          holder: cur?.holder ?? "embed",
-          started_at: Date.now(),
-          renewed_at: Date.now(),
-        });
-        return true;
-      }
-      write(db, { ...cur, renewed_at: Date.now() });
+      if ((!cur || !mine(cur)) && otherEmbedder(db)) return false;
+      take(db, cur?.holder ?? "embed");
       return true;
     })
     .immediate();

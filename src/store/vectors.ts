@@ -61,7 +61,7 @@ export interface PendingEntity {
  * A copy whose original goes away loses its `dup_of` and is pending then.
  */
 const PENDING_WHERE =
-  "e.dup_of IS NULL AND (v.entity_id IS NULL OR v.model_id <> ? OR v.content_hash <> e.content_hash)";
+  "e.dup_of IS NULL AND (v.entity_id IS NULL OR v.model_id <> ?1 OR v.content_hash <> e.content_hash)";
 
 /** Entries (not copies) whose vector is missing, from another model, or older than their content. */
 export function countPendingVectors(db: Database, modelId: string): number {
@@ -95,8 +95,7 @@ export function listPendingVectors(
     .query<PendingEntity, [string, number, number, ...string[]]>(
       `SELECT e.id AS id, e.text AS text, e.content_hash AS content_hash
        FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id
-       WHERE e.dup_of IS NULL AND (v.entity_id IS NULL OR v.model_id <> ?1 OR v.content_hash <> e.content_hash)
-         AND e.id > ?2${where} ORDER BY e.id LIMIT ?3`,
+       WHERE ${PENDING_WHERE} AND e.id > ?2${where} ORDER BY e.id LIMIT ?3`,
     )
     .all(modelId, afterId, Math.max(1, Math.floor(limit)), ...(only?.kind !== undefined ? [only.kind] : []));
 }
