@@ -10,7 +10,6 @@
  * The caller then runs embedAfterIngest, which only brings the vector index in line then.
  */
 import { rmSync } from "node:fs";
-import { dirname } from "node:path";
 import type { EmbedderProvider } from "../search/types.ts";
 import { openStore, sqliteCode, type Store, StoreError } from "../store/db.ts";
 import { upsertDocuments } from "../store/documents.ts";
@@ -68,7 +67,7 @@ export async function loadPackInto(
   const withVectors = opts.withVectors ?? true;
   // What an earlier load killed midway left behind goes first (doctor reports it too).
   for (const f of removePackLeftovers(store.path)) say(`removed ${f}, left by an interrupted pack load`);
-  const fetched = await fetchPack(src, dirname(store.path), { expected: opts.sha256, storePath: store.path });
+  const fetched = await fetchPack(src, store.path, opts.sha256);
   const unpacked = unpackedPath(store.path);
   try {
     say(
