@@ -360,27 +360,22 @@ export function schemaVersionProblem(db: Database): { problem: string; inferred:
   };
 }
 
-/** The first user tables of a database that is not a LoreKeeper store, or undefined when it is one (or empty). */
-function foreignTables(db: Database): string[] | undefined {
-  if (hasTable(db, "entities") && hasTable(db, "meta")) return undefined;
-  const names = db
-    .query<{ name: string }, []>(
-      "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name <> 'meta' ORDER BY name LIMIT 6",
-    )
-    .all()
-    .map((r) => r.name);
-  return names.length ? names : undefined;
-}
-
+/** The schema version of the store; a database holding other tables than a store's is refused. */
 function currentVersion(db: Database): number {
-  const foreign = foreignTables(db);
-  if (foreign) {
-    throw new StoreError(
-      `This database is not a LoreKeeper store: it holds other tables (${foreign.slice(0, 5).join(", ")}` +
-        `${foreign.length > 5 ? ", …" : ""}), so LoreKeeper leaves it untouched.`,
-      "Point --db-path / LOREKEEPER_DB_PATH at a new file (or an existing LoreKeeper store), not at another " +
-        "application's database.",
-    );
+  if (!hasTable(db, "entities") || !hasTable(db, "meta")) {
+    const foreign = db
+      .query<{ name: string }, []>(
+        "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name <> 'meta' ORDER BY name LIMIT 6",
+      )
+      .all()
+      .map((r) => r.name);
+    if (foreign.length > 0)
+      throw new StoreError(
+        `This database is not a LoreKeeper store: it holds other tables (${foreign.slice(0, 5).join(", ")}` +
+          `${foreign.length > 5 ? ", …" : ""}), so LoreKeeper leaves it untouched.`,
+        "Point --db-path / LOREKEEPER_DB_PATH at a new file (or an existing LoreKeeper store), not at another " +
+          "application's database.",
+      );
   }
   if (!hasTable(db, "meta")) return 0;
   return recordedVersion(db).version ?? (hasTable(db, "entities") ? inferSchemaVersion(db) : 0);
