@@ -311,15 +311,8 @@ export function packDocuments(
   const docs: DocumentInfo[] = [];
   const documentNames = new Map<string, string>();
   const label = (name: string) => (officialName(name) ? `${name}${HOMEBREW_MARK}` : name);
-  type Row = {
-    source: string;
-    key: string;
-    name: string;
-    publisher: unknown;
-    license: unknown;
-    url: unknown;
-    description: unknown;
-  };
+  type Row = Record<"source" | "key" | "name", string> &
+    Record<"publisher" | "license" | "url" | "description", unknown>;
   for (const r of pack
     .query<Row, []>("SELECT source, key, name, publisher, license, url, description FROM documents")
     .iterate()) {
