@@ -95,31 +95,6 @@ export class SqliteHttpCache implements HttpCache {
     this.db.query("DELETE FROM http_cache WHERE cache_key = ?").run(cacheKey(url));
   }
 
-  /** Deletes expired rows; returns how many. */
-  purgeExpired(): number {
-    return this.db.query("DELETE FROM http_cache WHERE expires_at <= ?").run(this.now()).changes;
-  }
-
-  /** Deletes every row (or only those whose URL starts with `urlPrefix`); returns how many. */
-  clear(urlPrefix?: string): number {
-    if (urlPrefix === undefined) return this.db.query("DELETE FROM http_cache").run().changes;
-    return this.db.query("DELETE FROM http_cache WHERE substr(url, 1, length(?1)) = ?1").run(urlPrefix).changes;
-  }
-
-  /** Row counts for `status`-style reporting. */
-  stats(): { entries: number; fresh: number; failures: number; bytes: number } {
-    const r = this.db
-      .query<
-        { entries: number; fresh: number | null; failures: number | null; bytes: number | null },
-        [number, number]
-      >(
-        `SELECT count(*) AS entries, sum(expires_at > ?) AS fresh, sum(ok = 0 AND expires_at > ?) AS failures,
-                sum(length(coalesce(body, ''))) AS bytes FROM http_cache`,
-      )
-      .get(this.now(), this.now());
-    return { entries: r?.entries ?? 0, fresh: r?.fresh ?? 0, failures: r?.failures ?? 0, bytes: r?.bytes ?? 0 };
-  }
-
   private write(
     url: string,
     ok: boolean,
