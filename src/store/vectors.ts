@@ -6,6 +6,7 @@
  * the HNSW index file is always rebuilt from it.
  */
 import type { Database } from "bun:sqlite";
+import { ID_IN } from "./id-list.ts";
 import { getMeta, setMeta } from "./schema.ts";
 
 const META_EMBEDDING_MODEL_ID = "embedding_model_id";
@@ -84,13 +85,10 @@ export function listPendingVectors(
   afterId = 0,
   only?: { kind?: string; share?: [number, number] },
 ): PendingEntity[] {
-  const where = [
-    only?.kind !== undefined ? "e.kind = ?4" : "",
-    only?.share ? `e.id % ${Math.max(1, Math.floor(only.share[1]))} = ${Math.max(0, Math.floor(only.share[0]))}` : "",
-  ]
-    .filter((w) => w)
-    .map((w) => ` AND ${w}`)
-    .join("");
+  let where = "";
+  if (only?.kind !== undefined) where += " AND e.kind = ?4";
+  if (only?.share)
+    where += ` AND e.id % ${Math.max(1, Math.floor(only.share[1]))} = ${Math.max(0, Math.floor(only.share[0]))}`;
   return db
     .query<PendingEntity, [string, number, number, ...string[]]>(
       `SELECT e.id AS id, e.text AS text, e.content_hash AS content_hash
@@ -176,22 +174,19 @@ export function readVectorRows(
   dim?: number,
 ): Map<number, StoredVector> {
   type Row = { id: number; content_hash: string; vector: Uint8Array };
+  const sql = "SELECT entity_id AS id, content_hash, vector FROM vectors WHERE model_id = ?";
+  // Given ids: one statement over them as a JSON array, not one per chunk of bound parameters.
+  const rows =
+    ids === undefined
+      ? db.query<Row, [string]>(sql).all(modelId)
+      : db
+          .query<Row, [string, string]>(`${sql} AND entity_id ${ID_IN}`)
+          .all(modelId, JSON.stringify([...new Set(ids)]));
   const out = new Map<number, StoredVector>();
-  const take = (rows: Row[]) => {
-    for (const r of rows) {
-      if (dim !== undefined && r.vector.byteLength !== dim * 4) continue;
-      out.set(r.id, { contentHash: r.content_hash, vector: decodeVector(r.vector) });
-    }
-  };
-  const cols = "entity_id AS id, content_hash, vector";
-  if (ids === undefined) {
-    take(db.query<Row, [string]>(`SELECT ${cols} FROM vectors WHERE model_id = ?`).all(modelId));
-    return out;
+  for (const r of rows) {
+    if (dim !== undefined && r.vector.byteLength !== dim * 4) continue;
+    out.set(r.id, { contentHash: r.content_hash, vector: decodeVector(r.vector) });
   }
-  // One statement over the ids as a JSON array: no statement per chunk of bound parameters.
-  const list = JSON.stringify([...new Set(ids)]);
-  const sql = `SELECT ${cols} FROM vectors WHERE model_id = ? AND entity_id IN (SELECT value FROM json_each(?))`;
-  take(db.query<Row, [string, string]>(sql).all(modelId, list));
   return out;
 }
 
