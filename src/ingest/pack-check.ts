@@ -37,6 +37,7 @@ import { officialDocumentName } from "../entities/normalize/documents.ts";
 import { documentRank } from "../entities/preference.ts";
 import { stripInvisible } from "../text/confusables.ts";
 import { derivedColumnValues } from "../store/entities.ts";
+import { tableColumns } from "../store/schema.ts";
 import { getEmbeddingMeta } from "../store/vectors.ts";
 import { HOMEBREW_MARK, officialNameCheck } from "./import.ts";
 import { PackError } from "./pack-file.ts";
@@ -86,12 +87,6 @@ function show(s: string, max = 60): string {
   return JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
 }
 
-/** The columns of `table` (name → declared type, upper case). */
-function columnTypes(db: Database, table: string): Map<string, string> {
-  const q = db.query<{ name: string; type: string }, [string]>("SELECT name, type FROM pragma_table_info(?)");
-  return new Map(q.all(table).map((c) => [c.name, c.type.toUpperCase()]));
-}
-
 /**
  * The checks made on the unpacked file before it is opened as a store (opening migrates it, and
  * migrating reads its rows): schema objects against `reference` (this build's store), SQLite's
@@ -130,7 +125,7 @@ export function checkPackFile(path: string, reference: Database): void {
     if (check.length !== 1 || check[0]?.quick_check !== "ok") {
       refuse(`its database is damaged (${check[0]?.quick_check ?? "quick_check failed"})`, "Download the pack again.");
     }
-    const have = columnTypes(db, "entities");
+    const have = tableColumns(db, "entities");
     for (const c of ROW_COLUMNS) if (!have.has(c)) refuse(`its entities table has no \`${c}\` column`);
     checkEntityRows(db);
     checkDocumentRows(db);
@@ -234,8 +229,8 @@ function checkDocumentRows(db: Database): void {
 export function checkPackColumns(pack: Database, store: Database): void {
   const hint = "Make the pack again with this version of LoreKeeper.";
   for (const table of REQUIRED_TABLES) {
-    const theirs = columnTypes(pack, table);
-    for (const [name, type] of columnTypes(store, table)) {
+    const theirs = tableColumns(pack, table);
+    for (const [name, type] of tableColumns(store, table)) {
       const t = theirs.get(name);
       if (t === undefined) refuse(`its ${table} table has no \`${name}\` column`, hint);
       if (t !== type) refuse(`its ${table}.${name} column is ${t || "untyped"}, not ${type}`, hint);

@@ -12,7 +12,6 @@ import {
   addFilterColumns,
   backfillDerived,
   ensureLateIndexes,
-  entityColumns,
   lateIndexesCurrent,
   missingFilterColumns,
   recordRevisions,
@@ -22,7 +21,7 @@ import {
 import { DERIVED_COLUMNS } from "../entities/filters.ts";
 import { refreshGroupRanks } from "./canonical.ts";
 import { refreshTraits } from "./entities.ts";
-import { MIGRATIONS, SCHEMA_VERSION, setMeta } from "./schema.ts";
+import { MIGRATIONS, SCHEMA_VERSION, setMeta, tableColumns } from "./schema.ts";
 
 export class StoreError extends LoreKeeperError {
   declare readonly hint: string;
@@ -413,7 +412,7 @@ function migrate(db: Database): void {
   if (current && staleDerivedColumns(db).length === 0) return;
   db.transaction(() => {
     const from = currentVersion(db); // again under the lock: another process may have migrated meanwhile
-    const had = from > 0 ? entityColumns(db) : undefined;
+    const had = from > 0 ? tableColumns(db, "entities") : undefined;
     for (const m of MIGRATIONS) {
       if (m.version <= from) continue;
       db.exec(m.sql);

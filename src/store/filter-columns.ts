@@ -11,21 +11,11 @@ import { FILTER_TABLE, type DerivedColumn, type FilterColumn } from "../entities
 import type { Entity, EntityKind, JsonObject } from "../entities/types.ts";
 import { refreshDuplicates } from "./duplicates.ts";
 import { derivedColumnValues } from "./entities.ts";
-import { getMeta, setMeta } from "./schema.ts";
-
-/** The columns `entities` has now. */
-export function entityColumns(db: Database): Set<string> {
-  return new Set(
-    db
-      .query<{ name: string }, []>("SELECT name FROM pragma_table_info('entities')")
-      .all()
-      .map((r) => r.name),
-  );
-}
+import { getMeta, setMeta, tableColumns } from "./schema.ts";
 
 /** The table's columns that `entities` lacks (all of them when there is no `entities` table yet). */
 export function missingFilterColumns(db: Database): string[] {
-  const have = entityColumns(db);
+  const have = tableColumns(db, "entities");
   if (have.size === 0) return [];
   return FILTER_TABLE.map((f) => f.column).filter((c) => !have.has(c));
 }
@@ -202,7 +192,7 @@ export function ensureLateIndexes(db: Database): string[] {
  * written (a few dozen creatures of third-party books), not every row.
  */
 export function straightenTraitNames(db: Database): number {
-  if (!entityColumns(db).has("traits")) return 0;
+  if (!tableColumns(db, "entities").has("traits")) return 0;
   return db
     .query(
       "UPDATE entities SET traits = replace(replace(replace(traits, '’', ''''), '‘', ''''), '`', '''') " +

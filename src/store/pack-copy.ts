@@ -13,18 +13,12 @@ import type { Database } from "bun:sqlite";
 import { refreshGroupRanks } from "./canonical.ts";
 import { refreshDuplicates } from "./duplicates.ts";
 import { type ReplaceResult, refreshTraits } from "./entities.ts";
+import { tableColumns } from "./schema.ts";
 
 /** What the copy did to one origin. */
 export interface OriginCopy extends ReplaceResult {
   origin: string;
   entities: number;
-}
-
-function columns(db: Database, schema: string, table: string): string[] {
-  return db
-    .query<{ name: string }, []>(`PRAGMA ${schema}.table_info(${table})`)
-    .all()
-    .map((c) => c.name);
 }
 
 /**
@@ -37,9 +31,9 @@ export function copyPackRows(
   modelId: string | null,
   onOrigin?: (c: OriginCopy, done: number, total: number) => void,
 ): { origins: OriginCopy[]; vectors: number } {
-  const theirs = new Set(columns(db, schema, "entities"));
+  const theirs = tableColumns(db, "entities", schema);
   // Ids are the store's own; dup_of points at ids, so it is recomputed rather than copied.
-  const cols = columns(db, "main", "entities").filter((c) => theirs.has(c) && c !== "id" && c !== "dup_of");
+  const cols = [...tableColumns(db, "entities").keys()].filter((c) => theirs.has(c) && c !== "id" && c !== "dup_of");
   const quoted = cols.map((c) => `"${c}"`).join(", ");
   const sets = cols
     .filter((c) => !["document_source", "kind", "key"].includes(c))

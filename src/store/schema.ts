@@ -290,6 +290,14 @@ properties, components, magic, name);
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
+/** The columns of `table` (of the database `schema`, main or an attached one) → declared type, upper case. */
+export function tableColumns(db: Database, table: string, schema = "main"): Map<string, string> {
+  const q = db.query<{ name: string; type: string }, [string, string]>(
+    "SELECT name, type FROM pragma_table_info(?, ?)",
+  );
+  return new Map(q.all(table, schema).map((c) => [c.name, c.type.toUpperCase()]));
+}
+
 export function getMeta(db: Database, key: string): string | undefined {
   return db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(key)?.value;
 }
