@@ -8,7 +8,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { FILTER_TABLE, type DerivedColumn, type FilterColumn } from "../entities/filters.ts";
-import type { Entity, EntityKind, JsonObject } from "../entities/types.ts";
+import type { EntityKind, JsonObject } from "../entities/types.ts";
 import { refreshDuplicates } from "./duplicates.ts";
 import { derivedColumnValues } from "./entities.ts";
 import { getMeta, setMeta, tableColumns } from "./schema.ts";
@@ -75,10 +75,7 @@ export function backfillDerived(db: Database, columns: readonly DerivedColumn[],
       } catch {
         continue;
       }
-      const v = derivedColumnValues({ kind: r.kind as EntityKind, name: r.name, data } satisfies Pick<
-        Entity,
-        "kind" | "name" | "data"
-      >);
+      const v = derivedColumnValues({ kind: r.kind as EntityKind, name: r.name, data });
       set.run(...columns.map((c) => v[c]), r.id);
     }
   }
