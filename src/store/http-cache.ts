@@ -80,30 +80,16 @@ export class SqliteHttpCache implements HttpCache {
   }
 
   putFailure(url: string, failure: HttpCacheFailure): void {
-    if (this.opts.errorTtlMs <= 0) return;
-    this.write(
-      url,
-      false,
-      failure.status,
-      null,
-      JSON.stringify({ kind: failure.kind, message: failure.message }),
-      this.opts.errorTtlMs,
-    );
+    const error = JSON.stringify({ kind: failure.kind, message: failure.message });
+    this.write(url, false, failure.status, null, error, this.opts.errorTtlMs);
   }
 
   delete(url: string): void {
     this.db.query("DELETE FROM http_cache WHERE cache_key = ?").run(cacheKey(url));
   }
 
-  private write(
-    url: string,
-    ok: boolean,
-    status: number,
-    body: string | null,
-    error: string | null,
-    ttlMs: number,
-  ): void {
-    if (ttlMs <= 0) return;
+  private write(url: string, ok: boolean, status: number, body: string | null, error: string | null, ttl: number) {
+    if (ttl <= 0) return;
     const now = this.now();
     this.db
       .query(
@@ -113,7 +99,7 @@ export class SqliteHttpCache implements HttpCache {
           `body=excluded.body,
            error=excluded.error, fetched_at=excluded.fetched_at, expires_at=excluded.expires_at`,
       )
-      .run(cacheKey(url), url, ok ? 1 : 0, status, body, error, now, now + ttlMs);
+      .run(cacheKey(url), url, ok ? 1 : 0, status, body, error, now, now + ttl);
   }
 }
 
