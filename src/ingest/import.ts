@@ -1,11 +1,10 @@
 /**
- * OrcBrew import: read each file, turn its packs into entities, and store every pack of a file in
- * ONE transaction (all or nothing per file). A pack is one origin (`orcbrew:<document_key>`), so
- * re-importing it replaces its earlier entities (no duplicates, no orphans).
- *
- * OrcBrew never overwrites API content: an item whose name (or key) is that of an API entity of the
- * same kind is skipped with a reason, unless `force` (then both are kept; they differ by
- * document_key / document_source). See docs/homebrew.md.
+ * Homebrew import, what both formats share (reading a file, planning each document, storing a file)
+ * and the OrcBrew reader: every pack of a file is stored in ONE transaction (all or nothing per
+ * file). A pack is one origin (`orcbrew:<document_key>`), so re-importing it replaces its earlier
+ * entities (no duplicates, no orphans). Homebrew never overwrites API content: an item whose name
+ * (or key) is that of an API entity of the same kind is skipped with a reason, unless `force` (then
+ * both are kept; they differ by document_key / document_source). See docs/homebrew.md.
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
