@@ -196,9 +196,8 @@ async function embedBatches(
     // vectors batch by batch (each would re-embed what the other wrote); that process embeds the rest.
     const current = getEmbeddingMeta(db);
     if (current && current.modelId !== modelId) {
-      note =
-        `another process switched the store to ${current.modelId}; stopped here (that model's run embeds the ` +
-        `rest)`;
+      const rest = "that model's run embeds the rest";
+      note = `another process switched the store to ${current.modelId}; stopped here (${rest})`;
       break;
     }
     const batch = listPendingVectors(db, modelId, size, afterId);
@@ -206,11 +205,8 @@ async function embedBatches(
     afterId = batch[batch.length - 1]!.id;
     const b0 = performance.now();
     const vectors = await embedder.embedPassages(batch.map((e) => e.text));
-    embedded += writeVectors(
-      db,
-      modelId,
-      batch.map((e, i) => ({ id: e.id, contentHash: e.content_hash, vector: vectors[i]! })),
-    );
+    const rows = batch.map((e, i) => ({ id: e.id, contentHash: e.content_hash, vector: vectors[i]! }));
+    embedded += writeVectors(db, modelId, rows);
     done += batch.length;
     const rate = batch.length / Math.max(0.001, (performance.now() - b0) / 1000);
     batches++;

@@ -192,11 +192,8 @@ export function readVectorRows(
 
 /** Number of stored vectors (of one model, or all). */
 export function countVectors(db: Database, modelId?: string): number {
-  const row =
-    modelId === undefined
-      ? db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM vectors").get()
-      : db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM vectors WHERE model_id = ?").get(modelId);
-  return row?.n ?? 0;
+  const sql = "SELECT COUNT(*) AS n FROM vectors WHERE model_id = coalesce(?, model_id)";
+  return db.query<{ n: number }, [string | null]>(sql).get(modelId ?? null)?.n ?? 0;
 }
 
 /**
