@@ -36,7 +36,7 @@ import { traitEntities } from "../entities/traits.ts";
 import { officialDocumentName } from "../entities/normalize/documents.ts";
 import { documentRank } from "../entities/preference.ts";
 import { stripInvisible } from "../text/confusables.ts";
-import { derivedColumnValues } from "../store/entities.ts";
+import { derivedColumnValues, ENTITY_COLUMNS } from "../store/entities.ts";
 import { tableColumns } from "../store/schema.ts";
 import { getEmbeddingMeta } from "../store/vectors.ts";
 import { HOMEBREW_MARK, officialNameCheck } from "./import.ts";
@@ -56,20 +56,7 @@ function refuse(why: string, hint = REMAKE): never {
 /** The tables every pack must have as tables. */
 const REQUIRED_TABLES = ["meta", "entities", "documents", "vectors", "sync_state"] as const;
 /** Columns the row checks read (every schema version has them). */
-const ROW_COLUMNS = [
-  "id",
-  "origin",
-  "kind",
-  "key",
-  "name",
-  "document_key",
-  "document_name",
-  "document_source",
-  "source_url",
-  "text",
-  "data",
-  "content_hash",
-] as const;
+const ROW_COLUMNS = ["id", ...ENTITY_COLUMNS, "text", "data", "content_hash"] as const;
 
 const KINDS = new Set<string>(ENTITY_KINDS);
 const KNOWN_SOURCES = new Set<string>(DOCUMENT_SOURCES);

@@ -39,8 +39,8 @@ const BOOL_COLUMNS = new Set<string>(FILTER_PARAMS.filter((p) => p.input.type ==
 
 type SqlValue = string | number | null;
 
-/** The columns of an entity's own fields. */
-const ENTITY_COLUMNS = [
+/** The columns of an entity's own fields (besides its text and data). */
+export const ENTITY_COLUMNS = [
   "origin",
   "kind",
   "key",
@@ -49,9 +49,9 @@ const ENTITY_COLUMNS = [
   "document_name",
   "document_source",
   "source_url",
-];
+] as const;
 /** The columns a write sets, and those an update may change (a row's source, kind and key stay). */
-const WRITTEN = [
+const WRITTEN: string[] = [
   ...ENTITY_COLUMNS,
   "slug",
   ...FILTER_COLUMNS,
