@@ -262,20 +262,9 @@ export function deleteOrigin(db: Database, origin: string): number {
   })();
 }
 
-export interface EntityRow {
-  id: number;
-  origin: string;
-  kind: string;
-  key: string;
-  name: string;
-  document_key: string;
-  document_name: string;
-  document_source: string;
-  source_url: string;
-  text: string;
-  data: string;
-  [col: string]: SqlValue;
-}
+/** A stored row as read: the entity's columns, text and data, and any other column. */
+export type EntityRow = { id: number } & Record<(typeof ENTITY_COLUMNS)[number] | "text" | "data", string> &
+  Record<string, SqlValue>;
 
 /** A stored row → the canonical entity (filters decoded). */
 export function rowToEntity(row: EntityRow): Entity & { id: number } {
