@@ -122,15 +122,11 @@ export function documentKeys(db: Database): string[] {
   return [...keys].sort();
 }
 
-export interface DocumentRow {
-  key: string;
-  name: string;
+export type DocumentRow = Omit<DocumentByKey, "sources"> & {
   source: string;
   publisher: string | null;
   license: string | null;
-  entity_count: number;
-  counts: Record<string, number>;
-}
+};
 
 /**
  * The public rows, one per document whatever sources hold it, as `lorekeeper documents` shows them:
