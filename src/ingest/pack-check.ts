@@ -9,7 +9,7 @@
  * - Every entity row: text where text is stored, a known kind and source, a name and a key, data
  *   that parses as a JSON object of its kind's canonical shape (entities/kinds.ts, the
  *   schemas every normalizer's output meets) and goes through what the store derives from it (the
- *   filter columns, the passage, the trait rows), within the size limits an import has.
+ *   filter columns, the trait rows), within the size limits an import has.
  * - The vectors to be taken: the dimension of the model they are stored for (an absurd
  *   embedding_dim is refused), every component finite, not all zero.
  * - The documents: controls and bidirectional characters stripped, an official document's name
