@@ -14,10 +14,9 @@ export interface IngestModel {
   config: Config;
 }
 
-function noModelSentence(note: string | undefined, config: Config): string {
-  const m = /^no embedding model, semantic search is off \((.*)\)$/.exec(note ?? "");
-  if (note && !m) return `Not embedded: ${note}.`;
-  const reason = m?.[1];
+/** Why nothing was embedded without a model, and how to get one. */
+function noModelSentence({ embedder, config }: IngestModel): string {
+  const reason = embedder.reason() ?? "unknown reason";
   const a = noModelAdvice(reason, { downloadAllowed: !config.offline, modelName: config.embeddingModel });
   return `Not embedded: ${a.state}. ${a.fix}`;
 }
@@ -96,7 +95,7 @@ export async function embedAfterIngest(
       : r.modelId
         ? `Embedded ${r.embedded} new/changed entries with ${r.modelId} in ${(ms / 1000).toFixed(1)} s` +
           `${rate !== null ? ` (${rate} entities/s)` : ""}.`
-        : noModelSentence(r.note, model.config);
+        : noModelSentence(model);
     return { embedded: r.embedded, modelId: r.modelId ?? null, entitiesPerSecond: rate, summary };
   } catch (err) {
     log.warn("embedding after ingest failed; lexical search still works", err);

@@ -10,7 +10,8 @@
  * run can say beforehand roughly how long it takes.
  */
 import { log } from "../log.ts";
-import { getMeta, setMeta, type Store } from "../store/db.ts";
+import type { Store } from "../store/db.ts";
+import { getMeta, setMeta } from "../store/schema.ts";
 import { acquireEmbedLease, describeLease, releaseEmbedLease, renewEmbedLease } from "../store/embed-lease.ts";
 import {
   adoptVectors,
@@ -39,7 +40,7 @@ export interface EmbedPendingOptions {
   onProgress?: (done: number, total: number) => void;
   /** Stop after the current batch (what was written stays; the rest stays pending). */
   signal?: AbortSignal;
-  /** Update the vector index afterwards (default true). */
+  /** Update the vector index afterwards (default true; the bench times it apart). */
   updateIndex?: boolean;
   /**
    * Aim for batches of about this long (ms): batches grow or shrink to the model's measured speed,
@@ -83,51 +84,32 @@ export async function embedPending(
   opts: EmbedPendingOptions = {},
 ): Promise<EmbedPendingResult> {
   const started = performance.now();
-  const ms = () => Math.round(performance.now() - started);
   const batchSize = Math.max(1, Math.floor(opts.batchSize ?? EMBED_BATCH));
   const embedder = await provider.get();
-  if (!embedder) {
-    return {
-      embedded: 0,
-      skipped: 0,
-      remaining: 0,
-      modelId: null,
-      dim: null,
-      note: `no embedding model, semantic search is off (${provider.reason() ?? "unknown reason"})`,
-      durationMs: ms(),
-    };
-  }
+  const result = (r: Partial<EmbedPendingResult>): EmbedPendingResult => ({
+    embedded: 0,
+    skipped: 0,
+    remaining: 0,
+    modelId: null,
+    dim: null,
+    ...r,
+    durationMs: Math.round(performance.now() - started),
+  });
+  if (!embedder)
+    return result({ note: `no embedding model, semantic search is off (${provider.reason() ?? "unknown reason"})` });
   const db = store.db;
-  const modelId = embedder.id;
-  const dim = embedder.dim;
+  const { id: modelId, dim } = embedder;
   opts.onModel?.(modelId);
-  if (store.readonly) {
-    return {
-      embedded: 0,
-      skipped: 0,
-      remaining: countPendingVectors(db, modelId),
-      modelId,
-      dim,
-      note: "the store is open read-only",
-      durationMs: ms(),
-    };
-  }
+  const pending = () => countPendingVectors(db, modelId);
+  if (store.readonly) return result({ remaining: pending(), modelId, dim, note: "the store is open read-only" });
 
   // One process embeds a store at a time; the lease is taken before the model is recorded, so a
   // process with another model does not switch the store under a running embed.
   const lease = acquireEmbedLease(db, opts.holder ?? "embed");
   if (!lease.ok) {
-    const by = describeLease(lease.by);
-    return {
-      embedded: 0,
-      skipped: 0,
-      remaining: countPendingVectors(db, modelId),
-      modelId,
-      dim,
-      busy: by,
-      note: `another LoreKeeper process, ${by}, is embedding this store`,
-      durationMs: ms(),
-    };
+    const busy = describeLease(lease.by);
+    const note = `another LoreKeeper process, ${busy}, is embedding this store`;
+    return result({ remaining: pending(), modelId, dim, busy, note });
   }
   let embedded = 0;
   let skipped = 0;
@@ -151,7 +133,7 @@ export async function embedPending(
       if (meta && meta.modelId === modelId && meta.dim !== dim) deleteVectorsOfModel(db, modelId);
       setEmbeddingMeta(db, { modelId, dim });
     }
-    const total = countPendingVectors(db, modelId);
+    const total = pending();
     const entityCount =
       db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM entities WHERE dup_of IS NULL").get()?.n ?? 0;
     skipped = Math.max(0, entityCount - total);
@@ -159,24 +141,15 @@ export async function embedPending(
   } finally {
     releaseEmbedLease(db);
   }
-
-  const result: EmbedPendingResult = {
-    embedded,
-    skipped,
-    remaining: countPendingVectors(db, modelId),
-    modelId,
-    dim,
-    durationMs: 0,
-  };
-  if (note) result.note = note;
-  if (opts.updateIndex ?? true) result.indexSize = syncIndex(store, { modelId, dim }).size;
-  result.durationMs = ms();
+  const remaining = pending();
+  const indexSize = (opts.updateIndex ?? true) ? syncIndex(store, { modelId, dim }).size : undefined;
+  const r = result({ embedded, skipped, remaining, modelId, dim, ...(note ? { note } : {}), indexSize });
   if (embedded > 0)
     log.info(
-      `embedded ${embedded} entities with ${modelId} in ${result.durationMs} ms ` +
-        `(${(embedded / Math.max(0.001, result.durationMs / 1000)).toFixed(1)} entities/s)`,
+      `embedded ${embedded} entities with ${modelId} in ${r.durationMs} ms ` +
+        `(${(embedded / Math.max(0.001, r.durationMs / 1000)).toFixed(1)} entities/s)`,
     );
-  return result;
+  return r;
 }
 
 const rateKey = (modelId: string) => `embed_rate:${modelId}`;
@@ -223,9 +196,8 @@ async function embedBatches(
     // vectors batch by batch (each would re-embed what the other wrote); that process embeds the rest.
     const current = getEmbeddingMeta(db);
     if (current && current.modelId !== modelId) {
-      note =
-        `another process switched the store to ${current.modelId}; stopped here (that model's run embeds the ` +
-        `rest)`;
+      const rest = "that model's run embeds the rest";
+      note = `another process switched the store to ${current.modelId}; stopped here (${rest})`;
       break;
     }
     const batch = listPendingVectors(db, modelId, size, afterId);
@@ -233,11 +205,8 @@ async function embedBatches(
     afterId = batch[batch.length - 1]!.id;
     const b0 = performance.now();
     const vectors = await embedder.embedPassages(batch.map((e) => e.text));
-    embedded += writeVectors(
-      db,
-      modelId,
-      batch.map((e, i) => ({ id: e.id, contentHash: e.content_hash, vector: vectors[i]! })),
-    );
+    const rows = batch.map((e, i) => ({ id: e.id, contentHash: e.content_hash, vector: vectors[i]! }));
+    embedded += writeVectors(db, modelId, rows);
     done += batch.length;
     const rate = batch.length / Math.max(0.001, (performance.now() - b0) / 1000);
     batches++;

@@ -40,8 +40,12 @@ export interface EnsureOptions {
 
 export function createEnsureData(store: Store, opts: EnsureOptions) {
   const cfg = opts.config;
-  const embed = async () => {
+  // A sync, then what it brought embedded and the WAL folded in without waiting on readers.
+  const syncAndEmbed = async (o: Omit<Parameters<typeof runSync>[1], "config">) => {
+    const report = await runSync(store, { ...o, config: cfg });
     if (opts.embedder) await embedAfterIngest(store, { embedder: opts.embedder, config: cfg }, undefined, "serve");
+    checkpoint(store, "PASSIVE");
+    return report;
   };
   const sources = opts.sources;
   let chain: Promise<unknown> = Promise.resolve();
@@ -65,11 +69,10 @@ export function createEnsureData(store: Store, opts: EnsureOptions) {
         if (todo.length === 0) return;
         let done = 0;
         onProgress?.({ progress: 0, total: todo.length, message: `Fetching ${todo.join(", ")} for the first time…` });
-        const report = await runSync(store, {
+        const report = await syncAndEmbed({
           sources,
           kinds,
           types: todo,
-          config: cfg,
           onEvent: (e) => {
             if (e.type === "type-done")
               onProgress?.({
@@ -79,8 +82,6 @@ export function createEnsureData(store: Store, opts: EnsureOptions) {
               });
           },
         });
-        await embed();
-        checkpoint(store, "PASSIVE");
         const failed = report.results.filter((r) => r.status === "failed");
         if (failed.length > 0 && failed.length === report.results.length) {
           throw new DataUnavailableError(
@@ -103,9 +104,7 @@ export function createEnsureData(store: Store, opts: EnsureOptions) {
     for (const t of stale) refreshing.add(originOf(t));
     void serial(async () => {
       try {
-        await runSync(store, { sources, types: stale.map((t) => t.id), kinds, config: cfg });
-        await embed();
-        checkpoint(store, "PASSIVE");
+        await syncAndEmbed({ sources, types: stale.map((t) => t.id), kinds });
       } catch (err) {
         log.warn("background refresh failed; serving the stored data", err);
       } finally {

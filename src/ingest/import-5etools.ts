@@ -9,39 +9,33 @@
  */
 import type { Database } from "bun:sqlite";
 import { lstatSync, readdirSync, type Stats, statSync } from "node:fs";
-import { basename, extname, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
-import { capName, oversizeReason } from "../entities/limits.ts";
+import { basename, extname, join } from "node:path";
+import { capName } from "../entities/limits.ts";
 import type { SpellData } from "../entities/kinds.ts";
-import { type Entity, HOMEBREW_SQL } from "../entities/types.ts";
+import { HOMEBREW_SQL } from "../entities/types.ts";
 import { FivetoolsError, looksLikeFivetools, parseFivetools } from "../sources/5etools/file.ts";
 import {
   countKind,
+  type FivetoolsTypeCount,
   fivetoolsOrigin,
+  type NormalizedSource,
   normalizeFivetoolsFile,
   type OutsideBases,
   type OutsideSpell,
 } from "../sources/5etools/normalize/file.ts";
 import { FIVETOOLS_SOURCE } from "../sources/5etools/normalize/build-one.ts";
 import {
-  apiTwinFinder,
-  countExisting,
   DEFAULT_IMPORT_MAX_BYTES,
-  decodeOrcbrew,
-  earlierName,
-  failedFile,
-  importEach,
+  type DocumentDraft,
   type FileReport,
-  HOMEBREW_MARK,
+  formatError,
+  importEach,
+  importFile,
   type ImportOptions,
-  type ImportPlan,
   type ImportReport,
   importOrcbrewFile,
-  officialNameCheck,
-  type PackReport,
+  importText,
   readRegularFile,
-  startFileReport,
-  storePlans,
 } from "./import.ts";
 
 /**
@@ -69,144 +63,69 @@ function outsideBases(db: Database | null): OutsideBases {
   };
 }
 
-/** Import one 5etools file's text. `db` null = no store (a dry run without one). Never throws for bad input. */
+/** Import one 5etools file's text (see importText). */
 export function importFivetoolsText(
   db: Database | null,
   text: string,
   file: string,
   opts: ImportOptions = {},
-  preWarnings: string[] = [],
+  preWarnings: readonly string[] = [],
 ): FileReport {
-  const dry = opts.dryRun ?? false;
-  const { report, done, started } = startFileReport(file, opts, preWarnings, "5etools");
-  let parsed: ReturnType<typeof parseFivetools>;
-  try {
-    parsed = parseFivetools(text);
-  } catch (err) {
-    if (!(err instanceof FivetoolsError)) throw err;
-    const where = err.line !== undefined ? `line ${err.line}, column ${err.column}: ` : "";
-    report.error = {
-      message: `${where}${err.message}`,
-      reason: err.message,
-      ...(err.line !== undefined ? { line: err.line, column: err.column } : {}),
-    };
-    return done();
-  }
-  opts.onEvent?.({
-    type: "parsed",
-    file,
-    packs: Math.max(1, parsed.sources.length),
-    items: parsed.records,
-    ms: Math.round(performance.now() - started),
-  });
-  const fileUrl = pathToFileURL(resolve(file)).href;
-  const normalized = normalizeFivetoolsFile(parsed, fileUrl, basename(file), outsideBases(db));
-  report.warnings.push(...normalized.warnings);
-  const twin = apiTwinFinder(db);
-  const officialName = officialNameCheck(db);
-  const plans: ImportPlan[] = [];
-  for (const src of normalized.sources) {
-    const looksOfficial = officialName(src.doc.name);
-    const docName = capName(src.doc.name) + (looksOfficial ? HOMEBREW_MARK : "");
-    const pr: PackReport = {
-      name: docName,
-      document_key: src.doc.key,
-      origin: fivetoolsOrigin(src.doc.key),
-      types: src.types,
-      skipped: src.skipped,
-      warnings: src.warnings,
-    };
-    if (looksOfficial)
-      pr.warnings.push(
-        `the source name "${src.doc.name}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew ` +
-          `never passes for official content`,
-      );
-    else if (docName !== src.doc.name)
-      pr.warnings.push(
-        `the source name is ${src.doc.name.length} characters long; it was shortened to ${docName.length}`,
-      );
-    const keep: Entity[] = [];
-    const skipOne = (type: string, reason: string, name: string, kind: Entity["kind"]) => {
-      const count = src.types.find((c) => c.type === type);
-      if (count) {
-        count.imported--;
-        count.skipped++;
-        countKind(count, kind, -1);
-      }
-      pr.skipped.push({ type, key: capName(name), name: capName(name), reason, line: 0, column: 0 });
-    };
-    for (const [i, e0] of src.entities.entries()) {
-      const e: Entity = { ...e0, document_name: docName };
-      const type = src.from[i]!;
-      const over = oversizeReason(e);
-      if (over) {
-        skipOne(type, `too large to import: ${over} (see docs/homebrew.md, "Limits")`, e.name, e.kind);
-        continue;
-      }
-      const t = twin(e);
-      if (t && !opts.force) {
-        skipOne(
-          type,
-          `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name; homebrew never ` +
-            `overwrites API content (use --force to import it anyway)`,
-          e.name,
-          e.kind,
-        );
-        continue;
-      }
-      if (t)
-        pr.warnings.push(
-          `${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway ` +
-            `(--force), both are kept`,
-        );
-      keep.push(e);
+  return importText(db, file, opts, preWarnings, "5etools", (report) => {
+    let parsed: ReturnType<typeof parseFivetools>;
+    try {
+      parsed = parseFivetools(text);
+    } catch (err) {
+      if (!(err instanceof FivetoolsError)) throw err;
+      return { error: formatError(err.message, err.line, err.column) };
     }
-    if (dry) pr.existing = countExisting(db, pr.origin);
-    const before = earlierName(db, src.doc.key, docName, FIVETOOLS_SOURCE);
-    if (before !== undefined && countExisting(db, pr.origin) > 0)
-      pr.warnings.push(`replaces the source "${before}" imported earlier under the same document key ${src.doc.key}`);
-    const by = src.doc.authors.length ? ` by ${src.doc.authors.join(", ")}` : "";
-    plans.push({
-      report: pr,
-      entities: keep,
-      doc: {
-        key: src.doc.key,
-        name: docName,
-        source: FIVETOOLS_SOURCE,
-        publisher: src.doc.authors.length ? capName(src.doc.authors.join(", ")) : null,
-        url: fileUrl,
-        description: capName(
-          `5etools homebrew source "${src.doc.id}"${src.doc.version ? ` v${src.doc.version}` : ""}${by}, imported ` +
-            `from ${basename(file)}${src.doc.url ? ` (${src.doc.url})` : ""}`,
-        ),
-      },
-    });
-  }
-  if (!dry && !db) throw new Error("importFivetoolsText: a database is required unless dryRun");
-  storePlans(dry ? null : db, file, plans, report, opts);
-  return done();
+    const drafts = (fileUrl: string) => {
+      const normalized = normalizeFivetoolsFile(parsed, fileUrl, basename(file), outsideBases(db));
+      report.warnings.push(...normalized.warnings);
+      return normalized.sources.map((src) => sourceDraft(src, file, fileUrl));
+    };
+    return { packs: Math.max(1, parsed.sources.length), items: parsed.records, drafts };
+  });
 }
 
-/** Import one 5etools file from disk: only regular files up to `maxFileBytes`. */
-export function importFivetoolsFile(
-  db: Database | null,
-  file: string,
-  opts: ImportOptions = {},
-  bytes?: Uint8Array,
-): FileReport {
-  const warnings: string[] = [];
-  let text: string;
-  try {
-    const st = statSync(file);
-    if (st.isDirectory()) throw new Error("it is a directory");
-    opts.onEvent?.({ type: "file-start", file, bytes: st.isFile() ? st.size : 0 });
-    text = decodeOrcbrew(bytes ?? readRegularFile(file, opts.maxFileBytes ?? DEFAULT_IMPORT_MAX_BYTES), warnings);
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const why = e.code === "ENOENT" ? "no such file" : e.code === "EACCES" ? "permission denied" : e.message;
-    return failedFile(file, `cannot read the file: ${why}`, opts, warnings);
-  }
-  return importFivetoolsText(db, text, file, opts, warnings);
+/** One source of a 5etools file as a document to import. */
+function sourceDraft(src: NormalizedSource, file: string, fileUrl: string): DocumentDraft {
+  const { doc } = src;
+  const by = doc.authors.length ? ` by ${doc.authors.join(", ")}` : "";
+  return {
+    noun: "source",
+    name: doc.name,
+    key: doc.key,
+    origin: fivetoolsOrigin(doc.key),
+    source: FIVETOOLS_SOURCE,
+    normalize: (docName) => ({
+      ...src,
+      entities: src.entities.map((e) => ({ ...e, document_name: docName })),
+      // Skipped records are reported by their entity's name.
+      from: src.from.map((type, i) => ({ type, key: src.entities[i]!.name, line: 0, column: 0 })),
+    }),
+    clash: "has the same name; homebrew never overwrites API content",
+    // The counts are this source's own (`types` above).
+    uncount: (count, kind) => countKind(count as FivetoolsTypeCount, kind, -1),
+    doc: (docName) => ({
+      key: doc.key,
+      name: docName,
+      source: FIVETOOLS_SOURCE,
+      publisher: doc.authors.length ? capName(doc.authors.join(", ")) : null,
+      url: fileUrl,
+      description: capName(
+        `5etools homebrew source "${doc.id}"${doc.version ? ` v${doc.version}` : ""}${by}, imported ` +
+          `from ${basename(file)}${doc.url ? ` (${doc.url})` : ""}`,
+      ),
+    }),
+  };
+}
+
+/** Import one 5etools file from disk (see importFile). */
+export function importFivetoolsFile(db: Database | null, file: string, opts: ImportOptions = {}): FileReport {
+  return importFile(file, opts, "it is a directory", (text, warnings) =>
+    importFivetoolsText(db, text, file, opts, warnings),
+  );
 }
 
 /** Which importer reads `file`: by extension, else by a look at its first bytes (JSON with 5etools keys). */

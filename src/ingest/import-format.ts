@@ -8,64 +8,35 @@
 import { extname } from "node:path";
 import { sniffPack } from "./pack-file.ts";
 
-/** What the file holds, by its first bytes. */
-type FileContent = "pack" | "other";
-
-/** A content pack (loaded as `sync --pack`), or homebrew (read by import-5etools.ts's readers). */
-export type ImportFormat = "pack" | "homebrew";
-
-interface FormatRule {
-  format: ImportFormat;
-  /** Lower-case file name endings this format goes by. */
-  extensions: readonly string[];
-  /** The content the format accepts. */
-  content: FileContent;
-  /** What to call the format in messages. */
-  label: string;
-}
-
-/** In order: the first rule whose extension matches decides; a file no extension names goes by content. */
-const FORMATS: readonly FormatRule[] = [
-  { format: "homebrew", extensions: [".orcbrew"], content: "other", label: "an OrcBrew homebrew file" },
-  { format: "homebrew", extensions: [".json"], content: "other", label: "a 5etools homebrew JSON file" },
-  {
-    format: "pack",
-    extensions: [".db.gz", ".db", ".gz", ".sqlite", ".sqlite3"],
-    content: "pack",
-    label: "a LoreKeeper content pack",
-  },
+/**
+ * In order: the first rule whose (lower-case) extension matches decides, and the file must hold a
+ * content pack exactly when `pack` says so; a file no extension names goes by content.
+ */
+const FORMATS: ReadonlyArray<{ extensions: readonly string[]; pack: boolean; label: string }> = [
+  { extensions: [".orcbrew"], pack: false, label: "an OrcBrew homebrew file" },
+  { extensions: [".json"], pack: false, label: "a 5etools homebrew JSON file" },
+  { extensions: [".db.gz", ".db", ".gz", ".sqlite", ".sqlite3"], pack: true, label: "a LoreKeeper content pack" },
 ];
 
-export type ImportDecision = { format: ImportFormat } | { refused: string; hint: string };
-
-function contentOf(file: string): FileContent {
-  return sniffPack(file) !== undefined ? "pack" : "other";
-}
-
 /**
- * How to import `file`. A name a rule claims must hold that rule's content; any other name (and a
- * folder) goes by content: a pack is loaded as a pack, anything else goes to the homebrew readers,
- * which say what is wrong with it (a file that cannot be read too).
+ * How to import `file`: as a content pack (loaded as `sync --pack`) or as homebrew (read by
+ * import-5etools.ts's readers, which say what is wrong with anything else, a folder or a file that
+ * cannot be read too); or refused, when its name and content disagree.
  */
-export function importFormat(file: string): ImportDecision {
+export function importFormat(file: string): { format: "pack" | "homebrew" } | { refused: string; hint: string } {
   const name = file.toLowerCase();
-  const content = contentOf(file);
+  const pack = sniffPack(file) !== undefined;
   const rule = FORMATS.find((r) => r.extensions.some((x) => name.endsWith(x)));
-  if (rule && rule.content !== content) {
-    const holds =
-      content === "pack"
-        ? "a LoreKeeper content pack (SQLite or gzip data)"
-        : "no LoreKeeper content pack (neither gzip nor SQLite)";
-    const hint =
-      content === "pack"
-        ? "Homebrew is imported from OrcBrew or 5etools text; to load a content pack on purpose, " +
-          "give it its own name (lorekeeper-content.db.gz) or use `lorekeeper sync --pack FILE`."
-        : `Pass ${rule.label} (${rule.extensions.join(", ")}).`;
-    return {
-      refused:
-        `${file} is named like ${rule.label} (${extname(file) || name}) ` + `but holds ${holds}; nothing was imported.`,
-      hint,
-    };
+  if (rule && rule.pack !== pack) {
+    const holds = pack
+      ? "a LoreKeeper content pack (SQLite or gzip data)"
+      : "no LoreKeeper content pack (neither gzip nor SQLite)";
+    const hint = pack
+      ? "Homebrew is imported from OrcBrew or 5etools text; to load a content pack on purpose, " +
+        "give it its own name (lorekeeper-content.db.gz) or use `lorekeeper sync --pack FILE`."
+      : `Pass ${rule.label} (${rule.extensions.join(", ")}).`;
+    const named = `${file} is named like ${rule.label} (${extname(file) || name})`;
+    return { refused: `${named} but holds ${holds}; nothing was imported.`, hint };
   }
-  return { format: rule?.format ?? (content === "pack" ? "pack" : "homebrew") };
+  return { format: pack ? "pack" : "homebrew" };
 }

@@ -1,11 +1,10 @@
 /**
- * OrcBrew import: read each file, turn its packs into entities, and store every pack of a file in
- * ONE transaction (all or nothing per file). A pack is one origin (`orcbrew:<document_key>`), so
- * re-importing it replaces its earlier entities (no duplicates, no orphans).
- *
- * OrcBrew never overwrites API content: an item whose name (or key) is that of an API entity of the
- * same kind is skipped with a reason, unless `force` (then both are kept; they differ by
- * document_key / document_source). See docs/homebrew.md.
+ * Homebrew import, what both formats share (reading a file, planning each document, storing a file)
+ * and the OrcBrew reader: every pack of a file is stored in ONE transaction (all or nothing per
+ * file). A pack is one origin (`orcbrew:<document_key>`), so re-importing it replaces its earlier
+ * entities (no duplicates, no orphans). Homebrew never overwrites API content: an item whose name
+ * (or key) is that of an API entity of the same kind is skipped with a reason, unless `force` (then
+ * both are kept; they differ by document_key / document_source). See docs/homebrew.md.
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
@@ -192,35 +191,113 @@ export function officialNameCheck(
   };
 }
 
-/** The name an earlier import gave this document key, when it differs from `name`. */
-export function earlierName(
-  db: Database | null,
-  key: string,
-  name: string,
-  source: string = "orcbrew",
-): string | undefined {
-  if (!db) return undefined;
-  const row = db
-    .query<{ name: string }, [string, string]>("SELECT name FROM documents WHERE source = ? AND key = ?")
-    .get(source, key);
-  return row && row.name !== name ? row.name : undefined;
+/** A homebrew document as its format's reader made it: an OrcBrew pack or a 5etools source. */
+export interface DocumentDraft {
+  /** What messages call it: "pack" (OrcBrew) or "source" (5etools). */
+  noun: "pack" | "source";
+  /** Its name as the file gives it. */
+  name: string;
+  key: string;
+  origin: string;
+  source: "orcbrew" | "5etools";
+  /** Its entities under the name it is stored with, where each came from, and the file's counts. */
+  normalize: (docName: string) => {
+    entities: Entity[];
+    from: Array<{ type: string; key: string; line: number; column: number }>;
+    types: TypeCount[];
+    skipped: OrcbrewSkipped[];
+    warnings: string[];
+  };
+  /** Why an API entity of the same name keeps one out, in the format's words. */
+  clash: string;
+  /** Recount a type's kinds when one of its entities is skipped (5etools counts them per kind). */
+  uncount?: (count: TypeCount, kind: Entity["kind"]) => void;
+  doc: (docName: string) => DocumentInfo;
 }
 
-export function countExisting(db: Database | null, origin: string): number {
-  if (!db) return 0;
-  return countOrigin(db, origin);
+/** What an importer writes for one homebrew document of a file. */
+interface ImportPlan {
+  report: PackReport;
+  entities: Entity[];
+  doc: DocumentInfo;
+}
+
+interface NameChecks {
+  twin: ReturnType<typeof apiTwinFinder>;
+  officialName: ReturnType<typeof officialNameCheck>;
 }
 
 /**
- * A file's report as an import starts it, and `done`, which stamps its duration and announces it:
- * every importer's way out.
+ * One document's plan: a name that reads as official gets the homebrew mark, entities too large to
+ * import are skipped, and so (without `force`) are those an API entity's name already answers for.
  */
-export function startFileReport(
+function planDocument(db: Database | null, opts: ImportOptions, checks: NameChecks, d: DocumentDraft): ImportPlan {
+  const looksOfficial = checks.officialName(d.name);
+  const docName = capName(d.name) + (looksOfficial ? HOMEBREW_MARK : "");
+  const n = d.normalize(docName);
+  const report: PackReport = {
+    name: docName,
+    document_key: d.key,
+    origin: d.origin,
+    types: n.types,
+    skipped: n.skipped,
+    warnings: n.warnings,
+  };
+  if (looksOfficial)
+    report.warnings.push(
+      `the ${d.noun} name "${d.name}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew never ` +
+        `passes for official content`,
+    );
+  else if (docName !== d.name)
+    report.warnings.push(
+      `the ${d.noun} name is ${d.name.length} characters long; it was shortened to ${docName.length}`,
+    );
+  const keep: Entity[] = [];
+  for (const [i, e] of n.entities.entries()) {
+    const from = n.from[i]!;
+    const over = oversizeReason(e);
+    const t = over ? undefined : checks.twin(e);
+    let reason: string | undefined;
+    if (over) reason = `too large to import: ${over} (see docs/homebrew.md, "Limits")`;
+    else if (t && !opts.force)
+      reason =
+        `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) ${d.clash} ` +
+        "(use --force to import it anyway)";
+    if (reason) {
+      const count = n.types.find((c) => c.type === from.type);
+      if (count) {
+        count.imported--;
+        count.skipped++;
+        d.uncount?.(count, e.kind);
+      }
+      const { type, line, column } = from;
+      report.skipped.push({ type, key: capName(from.key), name: capName(e.name), reason, line, column });
+      continue;
+    }
+    if (t)
+      report.warnings.push(
+        `${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway ` +
+          `(--force), both are kept`,
+      );
+    keep.push(e);
+  }
+  const existing = db ? countOrigin(db, d.origin) : 0;
+  if (opts.dryRun) report.existing = existing;
+  const before = db
+    ?.query<{ name: string }, [string, string]>("SELECT name FROM documents WHERE source = ? AND key = ?")
+    .get(d.source, d.key)?.name;
+  if (before !== undefined && before !== docName && existing > 0)
+    report.warnings.push(`replaces the ${d.noun} "${before}" imported earlier under the same document key ${d.key}`);
+  return { report, entities: keep, doc: d.doc(docName) };
+}
+
+/** A file's report as an import starts it, and `done`, which stamps its duration and announces it. */
+function startFileReport(
   file: string,
   opts: ImportOptions,
-  preWarnings: readonly string[],
+  warnings: readonly string[],
   format?: FileReport["format"],
-): { report: FileReport; done: () => FileReport; started: number } {
+): { report: FileReport; done: () => FileReport } {
   const started = performance.now();
   const report: FileReport = {
     file,
@@ -228,7 +305,7 @@ export function startFileReport(
     dry_run: opts.dryRun ?? false,
     ...(format ? { format } : {}),
     packs: [],
-    warnings: [...preWarnings],
+    warnings: [...warnings],
     imported: 0,
     skipped: 0,
     duration_ms: 0,
@@ -238,149 +315,101 @@ export function startFileReport(
     opts.onEvent?.({ type: "file-done", report });
     return report;
   };
-  return { report, done, started };
+  return { report, done };
 }
 
+/** A report's `error` for a file its format's reader refused ("line L, column C: reason" when placed). */
+export function formatError(reason: string, line?: number, column?: number): NonNullable<FileReport["error"]> {
+  if (line === undefined) return { message: reason, reason };
+  return { message: `line ${line}, column ${column}: ${reason}`, reason, line, column };
+}
+
+/** What a format's reader makes of a file's text: its documents, or why it cannot be read. */
+export type ReadResult =
+  | { error: NonNullable<FileReport["error"]> }
+  | { packs: number; items: number; drafts: (fileUrl: string) => DocumentDraft[] };
+
 /**
- * Import one file's text. `db` null = no store (a dry run without a database). Never throws for bad
- * input: the report says what failed, where.
+ * Import one file's text with its format's `read` (which may add to the report: shape, warnings).
+ * `db` null = no store (a dry run without a database). Never throws for bad input: the report says
+ * what failed, where.
  */
+export function importText(
+  db: Database | null,
+  file: string,
+  opts: ImportOptions,
+  preWarnings: readonly string[],
+  format: NonNullable<FileReport["format"]>,
+  read: (report: FileReport) => ReadResult,
+): FileReport {
+  const started = performance.now();
+  const { report, done } = startFileReport(file, opts, preWarnings, format);
+  const r = read(report);
+  if ("error" in r) {
+    report.error = r.error;
+    return done();
+  }
+  opts.onEvent?.({ type: "parsed", file, packs: r.packs, items: r.items, ms: Math.round(performance.now() - started) });
+  const checks = { twin: apiTwinFinder(db), officialName: officialNameCheck(db) };
+  const plans = r.drafts(pathToFileURL(resolve(file)).href).map((d) => planDocument(db, opts, checks, d));
+  if (!opts.dryRun && !db) throw new Error(`importing ${format}: a database is required unless dryRun`);
+  storePlans(opts.dryRun ? null : db, file, plans, report, opts);
+  return done();
+}
+
+/** Import one OrcBrew file's text (see importText). */
 export function importOrcbrewText(
   db: Database | null,
   text: string,
   file: string,
   opts: ImportOptions = {},
-  preWarnings: string[] = [],
+  preWarnings: readonly string[] = [],
 ): FileReport {
-  const dry = opts.dryRun ?? false;
-  const { report, done, started } = startFileReport(file, opts, preWarnings);
-  let parsed: ReturnType<typeof parseOrcbrew>;
-  try {
-    parsed = parseOrcbrew(text, file);
-  } catch (err) {
-    if (!(err instanceof OrcbrewError)) throw err;
-    report.error = {
-      message: err.message,
-      reason: err.reason,
-      ...(err.line !== undefined ? { line: err.line, column: err.column } : {}),
-    };
-    return done();
-  }
-  report.shape = parsed.shape;
-  report.format = "orcbrew";
-  report.warnings.push(...parsed.warnings);
-  opts.onEvent?.({
-    type: "parsed",
-    file,
-    packs: parsed.packs.length,
-    items: parsed.packs.reduce((n, p) => n + p.items.length, 0),
-    ms: Math.round(performance.now() - started),
-  });
-
-  const fileUrl = pathToFileURL(resolve(file)).href;
-  const twin = apiTwinFinder(db);
-  const officialName = officialNameCheck(db);
-  const plans: ImportPlan[] = [];
-  for (const { pack, key } of mergeSameKey(parsed.packs, report.warnings)) {
-    const packName = stripInvisible(pack.name).trim() || pack.name;
-    const looksOfficial = officialName(packName);
-    const docName = capName(packName) + (looksOfficial ? HOMEBREW_MARK : "");
-    const n = normalizeOrcbrewPack(pack, { documentKey: key, documentName: docName, fileUrl });
-    opts.onEvent?.({ type: "progress", file, pack: pack.name, done: n.entities.length, total: pack.items.length });
-    const pr: PackReport = {
-      name: docName,
-      document_key: key,
-      origin: orcbrewOrigin(key),
-      types: n.types,
-      skipped: n.skipped,
-      warnings: n.warnings,
-    };
-    if (looksOfficial)
-      pr.warnings.push(
-        `the pack name "${packName}" reads as ${looksOfficial}; it is shown as "${docName}" so that homebrew never ` +
-          `passes for official content`,
+  return importText(db, file, opts, preWarnings, "orcbrew", (report) => {
+    let parsed: ReturnType<typeof parseOrcbrew>;
+    try {
+      parsed = parseOrcbrew(text, file);
+    } catch (err) {
+      if (!(err instanceof OrcbrewError)) throw err;
+      return { error: formatError(err.reason, err.line, err.column) };
+    }
+    report.shape = parsed.shape;
+    report.warnings.push(...parsed.warnings);
+    const packs = parsed.packs.length;
+    const items = parsed.packs.reduce((n, p) => n + p.items.length, 0);
+    const drafts = (fileUrl: string) =>
+      mergeSameKey(parsed.packs, report.warnings).map(
+        ({ pack, key }): DocumentDraft => ({
+          noun: "pack",
+          name: stripInvisible(pack.name).trim() || pack.name,
+          key,
+          origin: orcbrewOrigin(key),
+          source: "orcbrew",
+          normalize: (docName) => {
+            const n = normalizeOrcbrewPack(pack, { documentKey: key, documentName: docName, fileUrl });
+            const total = pack.items.length;
+            opts.onEvent?.({ type: "progress", file, pack: pack.name, done: n.entities.length, total });
+            return n;
+          },
+          clash: "has the same name or one that reads the same; OrcBrew never overwrites API content",
+          doc: (docName) => ({
+            key,
+            name: docName,
+            source: "orcbrew",
+            url: fileUrl,
+            description: `OrcBrew pack "${docName}" imported from ${basename(file)}`,
+          }),
+        }),
       );
-    else if (docName !== packName)
-      pr.warnings.push(`the pack name is ${packName.length} characters long; it was shortened to ${docName.length}`);
-    const keep: Entity[] = [];
-    const skipOne = (type: string, reason: string, line: number, column: number, key: string | null, name: string) => {
-      const count = n.types.find((c) => c.type === type);
-      if (count) {
-        count.imported--;
-        count.skipped++;
-      }
-      pr.skipped.push({
-        type,
-        key: key && key.length > 200 ? `${key.slice(0, 199)}…` : key,
-        name: capName(name),
-        reason,
-        line,
-        column,
-      });
-    };
-    n.entities.forEach((e, i) => {
-      const from = n.from[i]!;
-      const over = oversizeReason(e);
-      if (over) {
-        skipOne(
-          from.type,
-          `too large to import: ${over} (see docs/homebrew.md, "Limits")`,
-          from.line,
-          from.column,
-          from.key,
-          e.name,
-        );
-        return;
-      }
-      const t = twin(e);
-      if (t && !opts.force) {
-        const reason =
-          `an API ${e.kind} "${t.name}" (${t.document_key}, ${t.document_source}) has the same name or one that ` +
-          "reads the same; OrcBrew never overwrites API content (use --force to import it anyway)";
-        skipOne(from.type, reason, from.line, from.column, from.key, e.name);
-        return;
-      }
-      if (t)
-        pr.warnings.push(
-          `${e.kind} "${e.name}" has the same name as the API ${e.kind} from ${t.document_key}; imported anyway ` +
-            `(--force), both are kept`,
-        );
-      keep.push(e);
-    });
-    if (dry) pr.existing = countExisting(db, pr.origin);
-    const before = earlierName(db, key, docName);
-    if (before !== undefined && countExisting(db, pr.origin) > 0)
-      pr.warnings.push(`replaces the pack "${before}" imported earlier under the same document key ${key}`);
-    plans.push({
-      report: pr,
-      entities: keep,
-      doc: {
-        key,
-        name: docName,
-        source: "orcbrew",
-        url: fileUrl,
-        description: `OrcBrew pack "${docName}" imported from ${basename(file)}`,
-      },
-    });
-  }
-
-  if (!dry && !db) throw new Error("importOrcbrewText: a database is required unless dryRun");
-  storePlans(dry ? null : db, file, plans, report, opts);
-  return done();
-}
-
-/** What an importer writes for one homebrew document of a file. */
-export interface ImportPlan {
-  report: PackReport;
-  entities: Entity[];
-  doc: DocumentInfo;
+    return { packs, items, drafts };
+  });
 }
 
 /**
  * Write a file's plans in one transaction (replaceOrigin's own become savepoints) and total the
  * file's report; `db` null is a dry run. A failed write leaves nothing of the file and says why.
  */
-export function storePlans(
+function storePlans(
   db: Database | null,
   file: string,
   plans: ImportPlan[],
@@ -458,13 +487,21 @@ function tooLarge(size: number, max: number): Error {
   );
 }
 
-/** Import one file from disk (see importOrcbrewText). Only regular files up to `maxFileBytes`. */
-export function importOrcbrewFile(db: Database | null, file: string, opts: ImportOptions = {}): FileReport {
+/**
+ * Read `file` (only a regular file up to `maxFileBytes`; `directory` says why a folder is not one)
+ * and import its text with `importText`.
+ */
+export function importFile(
+  file: string,
+  opts: ImportOptions,
+  directory: string,
+  importText: (text: string, warnings: string[]) => FileReport,
+): FileReport {
   const warnings: string[] = [];
   let text: string;
   try {
     const st = statSync(file);
-    if (st.isDirectory()) throw new Error("it is a directory, not an .orcbrew file");
+    if (st.isDirectory()) throw new Error(directory);
     opts.onEvent?.({ type: "file-start", file, bytes: st.isFile() ? st.size : 0 });
     text = decodeOrcbrew(readRegularFile(file, opts.maxFileBytes ?? DEFAULT_IMPORT_MAX_BYTES), warnings);
   } catch (err) {
@@ -472,23 +509,19 @@ export function importOrcbrewFile(db: Database | null, file: string, opts: Impor
     const why = e.code === "ENOENT" ? "no such file" : e.code === "EACCES" ? "permission denied" : e.message;
     return failedFile(file, `cannot read the file: ${why}`, opts, warnings);
   }
-  return importOrcbrewText(db, text, file, opts, warnings);
+  return importText(text, warnings);
 }
 
-export function failedFile(file: string, reason: string, opts: ImportOptions, warnings: string[] = []): FileReport {
-  const r: FileReport = {
-    file,
-    ok: false,
-    dry_run: opts.dryRun ?? false,
-    error: { message: reason, reason },
-    packs: [],
-    warnings,
-    imported: 0,
-    skipped: 0,
-    duration_ms: 0,
-  };
-  opts.onEvent?.({ type: "file-done", report: r });
-  return r;
+/** Import one OrcBrew file from disk (see importFile, importOrcbrewText). */
+export function importOrcbrewFile(db: Database | null, file: string, opts: ImportOptions = {}): FileReport {
+  const notOne = "it is a directory, not an .orcbrew file";
+  return importFile(file, opts, notOne, (text, warnings) => importOrcbrewText(db, text, file, opts, warnings));
+}
+
+function failedFile(file: string, reason: string, opts: ImportOptions, warnings: string[] = []): FileReport {
+  const { report, done } = startFileReport(file, opts, warnings);
+  report.error = { message: reason, reason };
+  return done();
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Checking a content pack whole before anything of it is written (pack-load.ts writes it after).
+ * Checking a content pack whole before anything of it is written (pack.ts writes it after).
  * A pack is someone else's SQLite file: it is trusted for nothing this build would not accept from
  * a sync or an import.
  *
@@ -9,7 +9,7 @@
  * - Every entity row: text where text is stored, a known kind and source, a name and a key, data
  *   that parses as a JSON object of its kind's canonical shape (entities/kinds.ts, the
  *   schemas every normalizer's output meets) and goes through what the store derives from it (the
- *   filter columns, the passage, the trait rows), within the size limits an import has.
+ *   filter columns, the trait rows), within the size limits an import has.
  * - The vectors to be taken: the dimension of the model they are stored for (an absurd
  *   embedding_dim is refused), every component finite, not all zero.
  * - The documents: controls and bidirectional characters stripped, an official document's name
@@ -36,7 +36,9 @@ import { traitEntities } from "../entities/traits.ts";
 import { officialDocumentName } from "../entities/normalize/documents.ts";
 import { documentRank } from "../entities/preference.ts";
 import { stripInvisible } from "../text/confusables.ts";
-import { derivedColumnValues } from "../store/entities.ts";
+import { derivedColumnValues, ENTITY_COLUMNS } from "../store/entities.ts";
+import { tableColumns } from "../store/schema.ts";
+import { getEmbeddingMeta } from "../store/vectors.ts";
 import { HOMEBREW_MARK, officialNameCheck } from "./import.ts";
 import { PackError } from "./pack-file.ts";
 
@@ -54,20 +56,7 @@ function refuse(why: string, hint = REMAKE): never {
 /** The tables every pack must have as tables. */
 const REQUIRED_TABLES = ["meta", "entities", "documents", "vectors", "sync_state"] as const;
 /** Columns the row checks read (every schema version has them). */
-const ROW_COLUMNS = [
-  "id",
-  "origin",
-  "kind",
-  "key",
-  "name",
-  "document_key",
-  "document_name",
-  "document_source",
-  "source_url",
-  "text",
-  "data",
-  "content_hash",
-] as const;
+const ROW_COLUMNS = ["id", ...ENTITY_COLUMNS, "text", "data", "content_hash"] as const;
 
 const KINDS = new Set<string>(ENTITY_KINDS);
 const KNOWN_SOURCES = new Set<string>(DOCUMENT_SOURCES);
@@ -82,8 +71,7 @@ function master(db: Database): MasterRow[] {
 const squash = (sql: string | null) => (sql ?? "").replace(/\s+/g, " ").trim();
 
 function show(s: string, max = 60): string {
-  const t = JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
-  return t;
+  return JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
 }
 
 /**
@@ -124,12 +112,7 @@ export function checkPackFile(path: string, reference: Database): void {
     if (check.length !== 1 || check[0]?.quick_check !== "ok") {
       refuse(`its database is damaged (${check[0]?.quick_check ?? "quick_check failed"})`, "Download the pack again.");
     }
-    const have = new Set(
-      db
-        .query<{ name: string }, []>("SELECT name FROM pragma_table_info('entities')")
-        .all()
-        .map((r) => r.name),
-    );
+    const have = tableColumns(db, "entities");
     for (const c of ROW_COLUMNS) if (!have.has(c)) refuse(`its entities table has no \`${c}\` column`);
     checkEntityRows(db);
     checkDocumentRows(db);
@@ -229,13 +212,33 @@ function checkDocumentRows(db: Database): void {
   }
 }
 
+/** Once the pack is migrated: every column this build writes, with its type, in each table read from it. */
+export function checkPackColumns(pack: Database, store: Database): void {
+  const hint = "Make the pack again with this version of LoreKeeper.";
+  for (const table of REQUIRED_TABLES) {
+    const theirs = tableColumns(pack, table);
+    for (const [name, type] of tableColumns(store, table)) {
+      const t = theirs.get(name);
+      if (t === undefined) refuse(`its ${table} table has no \`${name}\` column`, hint);
+      if (t !== type) refuse(`its ${table}.${name} column is ${t || "untyped"}, not ${type}`, hint);
+    }
+  }
+}
+
 /**
- * The vectors of `modelId` in the attached or opened `pack`, checked against `dim`: each holds
- * exactly `dim` float32 components, all finite, not all zero.
+ * The vectors of `modelId` in the attached or opened `pack`, checked against `dim`: the dimension
+ * the pack claims for that model, and each vector: exactly `dim` float32 components, all finite,
+ * not all zero.
  */
 export function checkPackVectors(pack: Database, modelId: string, dim: number): void {
   if (!Number.isInteger(dim) || dim < 1 || dim > MAX_EMBEDDING_DIM)
     refuse(`its embedding dimension ${dim} is not a model's (1 to ${MAX_EMBEDDING_DIM})`);
+  const claimed = getEmbeddingMeta(pack);
+  if (claimed && claimed.modelId === modelId && claimed.dim !== dim)
+    refuse(
+      `it claims ${claimed.dim} dimensions for ${claimed.modelId}, which makes vectors of ${dim}`,
+      "Make the pack again from a store embedded by LoreKeeper, or load its content alone with --no-vectors.",
+    );
   const q = pack.query<{ id: number; vector: unknown }, [string]>(
     "SELECT entity_id AS id, vector FROM vectors WHERE model_id = ?",
   );
@@ -290,15 +293,8 @@ export function packDocuments(
   const docs: DocumentInfo[] = [];
   const documentNames = new Map<string, string>();
   const label = (name: string) => (officialName(name) ? `${name}${HOMEBREW_MARK}` : name);
-  type Row = {
-    source: string;
-    key: string;
-    name: string;
-    publisher: unknown;
-    license: unknown;
-    url: unknown;
-    description: unknown;
-  };
+  type Row = Record<"source" | "key" | "name", string> &
+    Record<"publisher" | "license" | "url" | "description", unknown>;
   for (const r of pack
     .query<Row, []>("SELECT source, key, name, publisher, license, url, description FROM documents")
     .iterate()) {

@@ -1,12 +1,9 @@
 /**
  * Content pack files: a LoreKeeper store (entities, documents and the vectors of one model),
- * gzip-compressed, with a `sha256sum`-style checksum file beside it. `build.ts` writes one beside
- * the binaries (`lorekeeper-content.db.gz` + `.sha256`); `lorekeeper sync --pack FILE|URL` and
- * `lorekeeper import FILE` load it (see pack-load.ts), so an install from source, a container or a
- * homelab mirror never has to embed the corpus itself.
- *
- * This file only moves bytes: fetch (file or http(s) URL, streamed to disk with a size cap),
- * checksum, gunzip (streamed, with a cap on the inflated size) and write.
+ * gzip-compressed, with a `sha256sum`-style checksum file beside it, which build.ts writes and
+ * pack.ts loads, so no install has to embed the corpus itself. This file only moves bytes: fetch
+ * (file or http(s) URL, streamed to disk with a size cap), checksum, gunzip (streamed, with a cap
+ * on the inflated size) and write.
  */
 import {
   closeSync,
@@ -26,6 +23,8 @@ import { createGunzip, createGzip } from "node:zlib";
 import { basename, dirname, join } from "node:path";
 import { LoreKeeperError } from "../errors.ts";
 import { log } from "../log.ts";
+import { fileSha256 } from "../search/model/model-source.ts";
+import { alive } from "../store/embed-lease.ts";
 import { fetchErrorText } from "../sources/http-messages.ts";
 
 /** A pack that cannot be used, with what to do about it. */
@@ -39,7 +38,8 @@ export class PackError extends LoreKeeperError {
 export const PACK_FILE = "lorekeeper-content.db.gz";
 
 /** Caps: compressed download and inflated database (a full corpus store is ~100 MB). */
-const PACK_LIMITS = { maxDownloadBytes: 1024 * 1024 * 1024, maxInflatedBytes: 2 * 1024 * 1024 * 1024 };
+const MAX_DOWNLOAD_BYTES = 1024 * 1024 * 1024;
+const MAX_INFLATED_BYTES = 2 * 1024 * 1024 * 1024;
 
 const SQLITE_MAGIC = "SQLite format 3\u0000";
 
@@ -78,12 +78,6 @@ function byteCap(max: number, what: () => PackError): Transform {
       else cb(null, chunk);
     },
   });
-}
-
-async function fileSha256(path: string): Promise<string> {
-  const h = new Bun.CryptoHasher("sha256");
-  for await (const chunk of createReadStream(path)) h.update(chunk as Buffer);
-  return h.digest("hex");
 }
 
 /** The hex digest in a `sha256sum` line ("<hex>  <name>") or a bare digest. */
@@ -227,47 +221,38 @@ async function checksumBeside(src: string): Promise<string | undefined> {
 }
 
 /**
- * Bring the pack at `src` (path or URL) to a local file in `workDir` and check its checksum against
- * `expected` (from --sha256) or the `.sha256` file beside it. A mismatch is refused.
+ * Bring the pack at `src` (path or URL) to a local file beside the store at `storePath` and check
+ * its checksum against `expected` (from --sha256) or the `.sha256` file beside it. A mismatch is
+ * refused.
  */
-export async function fetchPack(
-  src: string,
-  workDir: string,
-  opts: { expected?: string; maxBytes?: number; storePath?: string } = {},
-): Promise<FetchedPack> {
-  const max = opts.maxBytes ?? PACK_LIMITS.maxDownloadBytes;
+export async function fetchPack(src: string, storePath: string, expected?: string): Promise<FetchedPack> {
+  const max = MAX_DOWNLOAD_BYTES;
   let path = src;
   let cleanup = () => {};
-  if (isUrl(src)) {
-    // Named after the store it is for, so that leftovers are told from the user's own files.
-    const prefix = opts.storePath ? `${basename(opts.storePath)}.download` : "download";
-    path = `${workDir}/${prefix}-${process.pid}-${basename(new URL(src).pathname) || "pack"}`;
-    cleanup = () => rmSync(path, { force: true });
-    try {
+  try {
+    if (isUrl(src)) {
+      // Named after the store it is for, so that leftovers are told from the user's own files.
+      path = `${storePath}.download-${process.pid}-${basename(new URL(src).pathname) || "pack"}`;
+      cleanup = () => rmSync(path, { force: true });
       await download(src, path, max);
-    } catch (err) {
-      cleanup();
-      throw err;
-    }
-  } else {
-    if (!existsSync(src))
+    } else if (!existsSync(src)) {
       throw new PackError(
         `The content pack ${src} does not exist.`,
         "Pass the path of lorekeeper-content.db.gz (a release asset, or written by `bun run build -- --content DB`).",
       );
-    const st = statSync(src);
-    if (!st.isFile())
-      throw new PackError(
-        `The content pack ${src} is not a regular file.`,
-        "Pass the path of lorekeeper-content.db.gz.",
-      );
-    if (st.size > max)
-      throw new PackError(
-        `The content pack ${src} is ${st.size} bytes, over the ${max}-byte limit.`,
-        "This is not a LoreKeeper content pack.",
-      );
-  }
-  try {
+    } else {
+      const st = statSync(src);
+      if (!st.isFile())
+        throw new PackError(
+          `The content pack ${src} is not a regular file.`,
+          "Pass the path of lorekeeper-content.db.gz.",
+        );
+      if (st.size > max)
+        throw new PackError(
+          `The content pack ${src} is ${st.size} bytes, over the ${max}-byte limit.`,
+          "This is not a LoreKeeper content pack.",
+        );
+    }
     const format = sniffPack(path);
     if (!format)
       throw new PackError(
@@ -275,20 +260,20 @@ export async function fetchPack(
         "Pass lorekeeper-content.db.gz from a release, or a store written by `lorekeeper sync`.",
       );
     const sha256 = await fileSha256(path);
-    const flag = opts.expected ? parseChecksum(opts.expected) : undefined;
-    if (opts.expected && !flag)
+    const flag = expected ? parseChecksum(expected) : undefined;
+    if (expected && !flag)
       throw new PackError(
-        `--sha256 "${opts.expected.slice(0, 80)}" is not a SHA-256 digest.`,
+        `--sha256 "${expected.slice(0, 80)}" is not a SHA-256 digest.`,
         "Pass the 64 hexadecimal digits from the .sha256 file published with the pack.",
       );
-    const expected = flag ?? (await checksumBeside(src));
-    if (expected && expected !== sha256) {
+    const want = flag ?? (await checksumBeside(src));
+    if (want && want !== sha256) {
       throw new PackError(
-        `The content pack ${src} does not match its checksum (expected ${expected}, got ${sha256}).`,
+        `The content pack ${src} does not match its checksum (expected ${want}, got ${sha256}).`,
         "The file is damaged or not the one published: download it again (with its .sha256) and retry.",
       );
     }
-    return { path, format, sha256, checkedAgainst: flag ? "flag" : expected ? "file" : "none", cleanup };
+    return { path, format, sha256, checkedAgainst: flag ? "flag" : want ? "file" : "none", cleanup };
   } catch (err) {
     cleanup();
     throw err;
@@ -296,11 +281,8 @@ export async function fetchPack(
 }
 
 /** Inflate (or copy) the pack to `to`, streamed, failing past `maxBytes`. */
-export async function unpackPack(
-  p: Pick<FetchedPack, "path" | "format">,
-  to: string,
-  maxBytes = PACK_LIMITS.maxInflatedBytes,
-): Promise<void> {
+export async function unpackPack(p: Pick<FetchedPack, "path" | "format">, to: string): Promise<void> {
+  const maxBytes = MAX_INFLATED_BYTES;
   const tooBig = () =>
     new PackError(
       `The content pack inflates past ${maxBytes} bytes.`,
@@ -330,15 +312,6 @@ export async function unpackPack(
 /** The unpacked copy of a pack being loaded into the store at `storePath` by process `pid`. */
 export function unpackedPath(storePath: string, pid = process.pid): string {
   return `${storePath}.pack-${pid}-${Date.now()}.db`;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /**

@@ -24,8 +24,6 @@ export interface RemovedDocument {
   counts: Record<string, number>;
 }
 
-const HOMEBREW_IN = HOMEBREW_SQL;
-
 function labelOf(source: string): string {
   return SOURCES.find((s) => s.id === source)?.label ?? source;
 }
@@ -37,30 +35,28 @@ function holding(db: Database, key: string): RemovedDocument[] {
       `SELECT e.document_source AS source, e.document_key AS key, MAX(e.document_name) AS name, e.kind AS kind,
               COUNT(*) AS n, COUNT(v.entity_id) AS v
        FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id
-       WHERE lower(e.document_key) = lower(?) AND e.document_source IN ${HOMEBREW_IN}
+       WHERE lower(e.document_key) = lower(?) AND e.document_source IN ${HOMEBREW_SQL}
        GROUP BY e.document_source, e.document_key, e.kind`,
     )
     .all(key);
   const out = new Map<string, RemovedDocument>();
+  const doc = (m: { source: string; key: string; name: string }) => {
+    let d = out.get(m.source);
+    if (!d)
+      out.set(m.source, (d = { key: m.key, name: m.name, source: m.source, entities: 0, vectors: 0, counts: {} }));
+    return d;
+  };
   for (const r of rows) {
-    let d = out.get(r.source);
-    if (!d) {
-      d = { key: r.key, name: r.name, source: r.source, entities: 0, vectors: 0, counts: {} };
-      out.set(r.source, d);
-    }
+    const d = doc(r);
     d.counts[r.kind] = r.n;
     d.entities += r.n;
     d.vectors += r.v;
   }
   // A document an import wrote with nothing in it (every record skipped) still has its row.
   const rowsOf = db.query<{ source: string; key: string; name: string }, [string]>(
-    `SELECT source, key, name FROM documents WHERE lower(key) = lower(?) AND source IN ${HOMEBREW_IN}`,
+    `SELECT source, key, name FROM documents WHERE lower(key) = lower(?) AND source IN ${HOMEBREW_SQL}`,
   );
-  for (const m of rowsOf.all(key)) {
-    const d = out.get(m.source);
-    if (d) d.name = m.name;
-    else out.set(m.source, { key: m.key, name: m.name, source: m.source, entities: 0, vectors: 0, counts: {} });
-  }
+  for (const m of rowsOf.all(key)) doc(m).name = m.name;
   return [...out.values()];
 }
 
@@ -69,8 +65,8 @@ function nearKeys(db: Database, key: string): string[] {
   const k = key.toLowerCase().trim();
   const docs = db
     .query<{ key: string; name: string }, []>(
-      `SELECT DISTINCT document_key AS key, document_name AS name FROM entities WHERE document_source IN ${HOMEBREW_IN}
-       UNION SELECT key, name FROM documents WHERE source IN ${HOMEBREW_IN}`,
+      `SELECT DISTINCT document_key AS key, document_name AS name FROM entities WHERE document_source IN ${HOMEBREW_SQL}
+       UNION SELECT key, name FROM documents WHERE source IN ${HOMEBREW_SQL}`,
     )
     .all();
   const near = (d: { key: string; name: string }) => {
@@ -103,8 +99,8 @@ export function removeHomebrewDocument(
     const official = db
       .query<{ source: string; key: string }, [string, string]>(
         `SELECT DISTINCT document_source AS source, document_key AS key FROM entities
-         WHERE lower(document_key) = lower(?) AND document_source NOT IN ${HOMEBREW_IN}
-         UNION SELECT source, key FROM documents WHERE lower(key) = lower(?) AND source NOT IN ${HOMEBREW_IN}`,
+         WHERE lower(document_key) = lower(?) AND document_source NOT IN ${HOMEBREW_SQL}
+         UNION SELECT source, key FROM documents WHERE lower(key) = lower(?) AND source NOT IN ${HOMEBREW_SQL}`,
       )
       .all(key, key);
     if (official.length > 0) {

@@ -12,7 +12,7 @@ import { log } from "../log.ts";
 import { HttpClient, UpstreamError } from "../sources/http.ts";
 import { SOURCES, sourceById, type SourceRun, type SourceSession } from "../sources/index.ts";
 import { type Store, storeFailure } from "../store/db.ts";
-import { countOrigin, replaceOrigin } from "../store/entities.ts";
+import { countOrigin, type ReplaceResult, replaceOrigin } from "../store/entities.ts";
 import { applyCorrections } from "../entities/corrections/apply.ts";
 import { createHttpCache } from "../store/http-cache.ts";
 import { getSyncState, putSyncState } from "../store/sync-state.ts";
@@ -27,16 +27,12 @@ export const DEFAULT_SOURCES: readonly SyncSource[] = SOURCES.filter(
 
 export type TypeStatus = "ok" | "partial" | "failed" | "fresh";
 
-export interface TypeResult {
+export interface TypeResult extends ReplaceResult {
   source: SyncSource;
   contentType: string;
   status: TypeStatus;
   records: number;
   skipped: number;
-  inserted: number;
-  updated: number;
-  unchanged: number;
-  deleted: number;
   requests: number;
   durationMs: number;
   error?: string;
@@ -127,11 +123,6 @@ function emptyResult(t: ContentType, status: TypeStatus): TypeResult {
   };
 }
 
-function isFresh(store: Store, t: ContentType, ttlMs: number, now: number): boolean {
-  const s = getSyncState(store.db, t.source, t.id);
-  return !!s && (s.status === "ok" || s.status === "partial") && s.fetched_at !== null && now - s.fetched_at < ttlMs;
-}
-
 /** The records of a content type's related endpoints; the ones that failed are named in `missing`. */
 async function fetchRelated(
   session: SourceSession,
@@ -203,10 +194,10 @@ async function syncTypes(store: Store, opts: SyncOptions): Promise<SyncReport> {
     opts.onEvent?.({ type: "type-start", source, contentType: t.id, index: i, total: plan.length });
     const t0 = Date.now();
     const req0 = http.stats.requests;
-    if (!opts.force && isFresh(store, t, cfg.cacheTtlMs, Date.now())) {
-      const r = emptyResult(t, "fresh");
-      r.records = getSyncState(store.db, t.source, t.id)?.record_count ?? 0;
-      finish(r);
+    const state = getSyncState(store.db, t.source, t.id);
+    const synced = state?.status === "ok" || state?.status === "partial";
+    if (!opts.force && synced && state.fetched_at !== null && Date.now() - state.fetched_at < cfg.cacheTtlMs) {
+      finish({ ...emptyResult(t, "fresh"), records: state.record_count });
       continue;
     }
     const r = emptyResult(t, "ok");

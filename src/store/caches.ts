@@ -20,92 +20,42 @@ function memoOf(where: Where): VersionMemo {
   return "lru" in where ? where : versionMemo(where);
 }
 
-/** One value per store version. */
-interface Slot {
-  readonly key: string;
-  readonly owner: string;
-  get<T>(where: Where, compute: () => T): T;
-  /** The value of this store version when it has been computed already, else undefined. */
-  peek<T>(where: Where): T | undefined;
-}
-
-/** Many values per store version, by key; at most `max` kept (least recently used dropped first). */
-interface Family {
-  readonly key: string;
-  readonly owner: string;
-  readonly max: number;
-  get<T>(where: Where, key: string, compute: () => T): T;
-}
-
-function slot(key: string, owner: string): Slot {
+/** One value per store version; `peek`: the value when it has been computed already. */
+function slot(key: string, owner: string) {
   return {
     key,
     owner,
-    get: (where, compute) => memoOf(where).get(key, compute),
-    peek: (where) => memoOf(where).peek(key),
+    get: <T>(where: Where, compute: () => T): T => memoOf(where).get(key, compute),
+    peek: <T>(where: Where): T | undefined => memoOf(where).peek(key),
   };
 }
 
-function family(key: string, owner: string, max: number): Family {
-  return { key, owner, max, get: (where, k, compute) => memoOf(where).lru(key, k, max, compute) };
+/** Many values per store version, by key; at most `max` kept (least recently used dropped first). */
+function family(key: string, owner: string, max: number) {
+  const get = <T>(where: Where, k: string, compute: () => T): T => memoOf(where).lru(key, k, max, compute);
+  return { key, owner, max, get };
 }
 
 export const CACHES = {
-  rankPreference: slot(
-    "store:rank-preference",
-    "store/canonical.ts: the document preference the stored group ranks follow",
-  ),
-  traitNames: slot(
-    "entities:trait-names",
-    "store/entities.ts mentionsTrait: the stored trait reference rows' names as the words they are matched by",
-  ),
-  nonEmptyKinds: slot(
-    "entities:non-empty-kinds",
-    "store/entities.ts emptyKinds: kinds known to hold entities (a Set filled as learnt)",
-  ),
+  rankPreference: slot("store:rank-preference", "store/canonical.ts: the preference the stored ranks follow"),
+  traitNames: slot("entities:trait-names", "store/entities.ts mentionsTrait: trait names as matched words"),
+  nonEmptyKinds: slot("entities:non-empty-kinds", "store/entities.ts emptyKinds: kinds known to hold entities"),
   entityCount: slot("search:entity-count", "search/rank/lexical.ts: entities in the store (word rarity)"),
-  duplicates: slot(
-    "store:duplicates",
-    "store/duplicates.ts duplicatesOf: every duplicate's id by the id it duplicates",
-  ),
-  nameIndex: slot(
-    "search:name-index",
-    "search/filter/name-index.ts: names, slugs and keys of answering entities (name fallbacks, did-you-mean)",
-  ),
+  duplicates: slot("store:duplicates", "store/duplicates.ts duplicatesOf: duplicate ids by the id they duplicate"),
+  nameIndex: slot("search:name-index", "search/filter/name-index.ts: names, slugs and keys of answering entities"),
   nameVocabulary: slot("search:name-vocabulary", "search/rank/name-vocab.ts: name words for typo correction"),
-  phraseHits: slot(
-    "search:phrase-hits",
-    "search/rank/phrase-hits.ts: FTS5 hits of recent phrases (bounded by matches held)",
-  ),
+  phraseHits: slot("search:phrase-hits", "search/rank/phrase-hits.ts: FTS5 hits of recent phrases"),
   documentKeys: slot("search:document-keys", "search/hybrid.ts: document keys for the `documents` filter"),
   lastSynced: slot("tools:last-synced", "tools/kit/run-search.ts: metadata.data_synced_at"),
-  compactBodies: slot(
-    "tools:compact-bodies",
-    "tools/answer/compact-bodies.ts: the compact row bodies answers have made",
-  ),
+  compactBodies: slot("tools:compact-bodies", "tools/answer/compact-bodies.ts: compact row bodies made"),
   candidates: family("search:candidates", "search/filter/candidates.ts: candidate ids per filter", 16),
   textHits: family("search:text-hits", "search/rank/lexical.ts: texts holding a word", 4096),
   hasVectors: family("search:has-vectors", "search/rank/semantic-leg.ts: whether a model has stored vectors", 64),
   documentRows: family("tools:list-documents", "tools/list-documents.ts: list_documents rows per source", 16),
   health: slot("http:health", "server/transports/http.ts: GET /health counts per kind and last sync"),
-  pendingVectors: slot(
-    "search:pending-vectors",
-    "search/index/pending-vectors.ts: entities without a vector of the store's model",
-  ),
-  totals: family(
-    "search:totals",
-    "search/rank/page-order.ts: matches (or kind + name groups) per filter, for `total`",
-    64,
-  ),
-  fewMatches: family("search:few-matches", "search/rank/page-order.ts: few matches per filter (pages sorted here)", 64),
-  columnValues: family(
-    "search:explain-values",
-    "search/rank/explain.ts: stored values of a free-text filter, for suggestions",
-    32,
-  ),
-  kindNames: family(
-    "search:explain-names",
-    "search/rank/explain.ts: distinct names per kinds and documents, for did-you-mean",
-    16,
-  ),
+  pendingVectors: slot("search:pending-vectors", "search/index/pending-vectors.ts: entities without a vector"),
+  totals: family("search:totals", "search/rank/page-order.ts: matches (or name groups) per filter", 64),
+  fewMatches: family("search:few-matches", "search/rank/page-order.ts: few matches per filter", 64),
+  columnValues: family("search:explain-values", "search/rank/explain.ts: stored values of a free-text filter", 32),
+  kindNames: family("search:explain-names", "search/rank/explain.ts: names per kinds and documents", 16),
 } as const;

@@ -1,27 +1,20 @@
 /**
- * Canonical-ness as a stored fact. Entities of one kind with the same name form (`entities.name_form`,
- * entities/name-form.ts: "Horse, Draft" = "Draft Horse"; case, punctuation and a plural do not count)
- * from several documents are one thing to a reader; `entities.group_rank`
- * is each entity's place among them in the document preference (entities/preference.ts): 0 = the
- * canonical version, 1 the next, … (NULL for copies from a less preferred source, `dup_of`, which
- * never answer). A collapsed answer's groups are then an indexed query with no GROUP BY: a row
- * answers for its group when it is rank 0, or when no better-ranked row of its group matches the
- * same filters (search/rank/page.ts).
- *
- * `entities.doc_rank` is the place of the entity's document itself in that preference
- * (DocumentRank: the listed documents 0…n-1, the official SRDs next, other open content, homebrew
- * last): a collapsed list is ordered by it, then by name, walking an index (search/rank/page.ts).
- *
- * The ranks follow one preference, recorded in `meta` (`group_rank_preference`: the preferred
- * document keys, canonical, comma-separated; "" = the default order). They are recomputed for the
- * kinds a sync or import changed (in its transaction) and, for the whole store, when the server
- * starts with another `--prefer-documents` (setRankPreference) — never per call. A query with a
- * preference other than the stored one is answered the slower way (GROUP BY), correctly.
+ * Canonical-ness as a stored fact (docs/architecture.md). `entities.group_rank`: each entity's place
+ * among those of its kind with the same name form (entities/name-form.ts) in the document
+ * preference: 0 = the canonical version (NULL for `dup_of` copies, which never answer), so a
+ * collapsed answer's groups are an indexed query with no GROUP BY (search/rank/page.ts).
+ * `entities.doc_rank`: the place of the entity's document itself, by which collapsed lists are
+ * ordered. Both follow the preference recorded in `meta` (`group_rank_preference`: the preferred
+ * document keys, comma-separated; "" = the default order), recomputed for the kinds a write changed
+ * and, for the whole store, when the server starts with another `--prefer-documents` — never per
+ * call. A query with another preference is answered the slower way (GROUP BY), correctly.
  */
 import type { Database } from "bun:sqlite";
 import { nameForm } from "../entities/name-form.ts";
 import { comparePreferred, documentRank, type DocumentRank, type Ranked } from "../entities/preference.ts";
 import { CACHES } from "./caches.ts";
+import { familyKinds } from "./duplicates.ts";
+import { getMeta, setMeta } from "./schema.ts";
 
 export const RANK_PREFERENCE_KEY = "group_rank_preference";
 
@@ -32,16 +25,6 @@ interface RankRow extends Ranked {
   doc_rank: number | null;
   dup_of: number | null;
   name_form: string | null;
-}
-
-/** The kinds whose ranks a change of `kinds` touches (rules and rule sections are one family for dup_of). */
-function withFamily(kinds: Iterable<string>): string[] {
-  const out = new Set<string>();
-  for (const k of kinds) {
-    out.add(k);
-    if (k === "rule" || k === "rule_section") out.add(k === "rule" ? "rule_section" : "rule");
-  }
-  return [...out];
 }
 
 /**
@@ -65,8 +48,7 @@ export function rankPreference(db: Database): string | undefined {
 
 /** The document rank the stored preference gives (the default preference when none is recorded). */
 export function storedRank(db: Database): DocumentRank {
-  const id =
-    db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(RANK_PREFERENCE_KEY)?.value ?? "";
+  const id = getMeta(db, RANK_PREFERENCE_KEY) ?? "";
   return documentRank(id.split(",").filter((k) => k.length > 0));
 }
 
@@ -76,7 +58,7 @@ export function storedRank(db: Database): DocumentRank {
  * refreshDuplicates. Returns how many rows changed.
  */
 export function refreshGroupRanks(db: Database, kinds?: Iterable<string>): number {
-  const ks = kinds === undefined ? undefined : withFamily(kinds);
+  const ks = kinds === undefined ? undefined : familyKinds(kinds);
   if (ks !== undefined && ks.length === 0) return 0;
   const inKinds = ks ? ` AND kind IN (${ks.map(() => "?").join(",")})` : "";
   const rows = db
@@ -124,10 +106,7 @@ export function setRankPreference(db: Database, preferred: readonly string[] = [
   const id = documentRank(preferred).id;
   if (rankPreference(db) === id) return false;
   db.transaction(() => {
-    db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
-      RANK_PREFERENCE_KEY,
-      id,
-    );
+    setMeta(db, RANK_PREFERENCE_KEY, id);
     refreshGroupRanks(db);
   }).immediate();
   return true;

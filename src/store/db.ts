@@ -12,7 +12,6 @@ import {
   addFilterColumns,
   backfillDerived,
   ensureLateIndexes,
-  entityColumns,
   lateIndexesCurrent,
   missingFilterColumns,
   recordRevisions,
@@ -22,7 +21,7 @@ import {
 import { DERIVED_COLUMNS } from "../entities/filters.ts";
 import { refreshGroupRanks } from "./canonical.ts";
 import { refreshTraits } from "./entities.ts";
-import { MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
+import { MIGRATIONS, SCHEMA_VERSION, setMeta, tableColumns } from "./schema.ts";
 
 export class StoreError extends LoreKeeperError {
   declare readonly hint: string;
@@ -75,11 +74,10 @@ export function storeFailure(err: unknown, path: string): StoreError | undefined
   const code = sqliteCode(err);
   if (!code) return undefined;
   const msg = (err as Error).message;
-  if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) {
+  if (/^SQLITE_(CORRUPT|NOTADB)/.test(code)) {
     return new StoreError(`The LoreKeeper database at ${path} is damaged (${msg}).`, rebuildHint(path), err);
   }
-  // A disk that is full before SQLite even starts shows as an I/O error (creating the -shm file).
-  if (code.startsWith("SQLITE_FULL") || (code.startsWith("SQLITE_IOERR") && diskNearlyFull(path))) {
+  if (fullDisk(code, path)) {
     return new StoreError(
       `The disk holding the LoreKeeper database at ${path} is full (${msg}); nothing was changed.`,
       "Free some disk space and run the command again (the data stored before is intact), " +
@@ -87,12 +85,7 @@ export function storeFailure(err: unknown, path: string): StoreError | undefined
       err,
     );
   }
-  if (
-    code.startsWith("SQLITE_READONLY") ||
-    code.startsWith("SQLITE_CANTOPEN") ||
-    code.startsWith("SQLITE_PERM") ||
-    code.startsWith("SQLITE_AUTH")
-  ) {
+  if (/^SQLITE_(READONLY|CANTOPEN|PERM|AUTH)/.test(code)) {
     return new StoreError(
       `The LoreKeeper database at ${path} cannot be written (${msg}).`,
       "Make the file and its folder writable by this user, or point --db-path / LOREKEEPER_DB_PATH at a writable " +
@@ -100,7 +93,7 @@ export function storeFailure(err: unknown, path: string): StoreError | undefined
       err,
     );
   }
-  if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
+  if (/^SQLITE_(BUSY|LOCKED)/.test(code)) {
     return new StoreError(
       `The LoreKeeper database at ${path} stayed locked by another process (${msg}).`,
       "Another `lorekeeper sync` or `lorekeeper import` is probably writing to it: wait for it to finish, then run " +
@@ -118,7 +111,10 @@ export function storeFailure(err: unknown, path: string): StoreError | undefined
   return undefined;
 }
 
-/** Whether a SQLite result code says the disk is full (an I/O error counts when the disk is nearly full). */
+/**
+ * Whether a SQLite result code says the disk is full: a disk full before SQLite even starts shows as
+ * an I/O error (creating the -shm file).
+ */
 function fullDisk(code: string, path: string): boolean {
   return code.startsWith("SQLITE_FULL") || (code.startsWith("SQLITE_IOERR") && diskNearlyFull(path));
 }
@@ -190,18 +186,14 @@ const VIRTUAL_FS = new Set([0x9fa0, 0x62656572, 0x64626720, 0x74726163, 0x636772
 
 /** Why `path` can never hold a database (a /proc file, a directory, a device), or undefined. */
 function notADatabasePlace(path: string): string | undefined {
-  let where = path;
   try {
-    if (existsSync(path)) {
-      const st = statSync(path);
-      if (st.isDirectory()) return "it is a directory";
-      if (!st.isFile()) return "it is a device, a pipe or a socket, not a file";
-    } else where = dirname(path);
-    if (VIRTUAL_FS.has(Number(statfsSync(where).type))) {
+    const st = existsSync(path) ? statSync(path) : undefined;
+    if (st?.isDirectory()) return "it is a directory";
+    if (st && !st.isFile()) return "it is a device, a pipe or a socket, not a file";
+    if (VIRTUAL_FS.has(Number(statfsSync(st ? path : dirname(path)).type)))
       return "it is on a file system the kernel makes up (such as /proc or /sys), which holds no database";
-    }
   } catch {
-    return undefined; // opening it says what is wrong
+    // opening it says what is wrong
   }
   return undefined;
 }
@@ -231,8 +223,7 @@ function openAt(path: string, readonly: boolean, busyTimeoutMs: number | undefin
   if (Database.MAX_QUERY_CACHE_SIZE < STATEMENT_CACHE_SIZE) Database.MAX_QUERY_CACHE_SIZE = STATEMENT_CACHE_SIZE;
   try {
     db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.floor(busyTimeoutMs ?? 15000))}`);
-    // Read-mostly, ~100 MB: SQLite's default 2 MB page cache makes every call re-read its pages
-    // with pread. Pages are allocated as they are first read, so this is a ceiling, not a cost.
+    // Pages are allocated as they are first read, so this is a ceiling, not a cost.
     db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
     db.exec("PRAGMA temp_store = MEMORY");
     if (!readonly) {
@@ -270,23 +261,18 @@ function openAt(path: string, readonly: boolean, busyTimeoutMs: number | undefin
 }
 
 /**
- * SQLite page cache per connection, KiB (4 MiB, default 2 MB): the pages a call reads — the
- * covering indexes of migrations 5 and 6, FTS5 doclists, the page's rows — stay in the process
- * instead of being read again with pread (the kernel's page cache holds the file anyway). A larger
- * cache bought no CPU beyond noise once the listing queries read covering indexes, but a first
- * meaning search, whose vector stamps scan the vectors table, filled it: 16 MiB raised a session's
- * peak RSS (docs/benchmark.md, "SQLite sizing" and "Figures behind the code"). Not mmap: a store
- * truncated or damaged under a running server must give an error, not SIGBUS.
+ * SQLite page cache per connection, KiB (default 2 MB): what a call reads stays in the process
+ * instead of being read again with pread; larger raised a session's peak RSS for no CPU gain
+ * (docs/benchmark.md, "SQLite sizing"). Not mmap: a store truncated or damaged under a running
+ * server must give an error, not SIGBUS.
  */
-export const PAGE_CACHE_KIB = 4 * 1024;
+const PAGE_CACHE_KIB = 4 * 1024;
 
 /**
- * Prepared statements bun:sqlite keeps per connection (`db.query`; its default is 20, a static of
- * the Database class). One structured call runs 8–10 distinct statements and a search a dozen
- * more, so with 20 a mix of calls prepared most of them again each time (CPU every call paid);
- * 256 holds every shape a session uses. A prepared statement is a few KB.
+ * Prepared statements bun:sqlite keeps per connection (its default, 20, made a mix of calls
+ * prepare most statements again each time); 256 holds every shape a session uses.
  */
-export const STATEMENT_CACHE_SIZE = 256;
+const STATEMENT_CACHE_SIZE = 256;
 
 /** Bytes the WAL file is cut back to when it restarts (SQLite `journal_size_limit`). */
 export const WAL_SIZE_LIMIT = 4 * 1024 * 1024;
@@ -373,27 +359,22 @@ export function schemaVersionProblem(db: Database): { problem: string; inferred:
   };
 }
 
-/** The first user tables of a database that is not a LoreKeeper store, or undefined when it is one (or empty). */
-function foreignTables(db: Database): string[] | undefined {
-  if (hasTable(db, "entities") && hasTable(db, "meta")) return undefined;
-  const names = db
-    .query<{ name: string }, []>(
-      "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name <> 'meta' ORDER BY name LIMIT 6",
-    )
-    .all()
-    .map((r) => r.name);
-  return names.length ? names : undefined;
-}
-
+/** The schema version of the store; a database holding other tables than a store's is refused. */
 function currentVersion(db: Database): number {
-  const foreign = foreignTables(db);
-  if (foreign) {
-    throw new StoreError(
-      `This database is not a LoreKeeper store: it holds other tables (${foreign.slice(0, 5).join(", ")}` +
-        `${foreign.length > 5 ? ", …" : ""}), so LoreKeeper leaves it untouched.`,
-      "Point --db-path / LOREKEEPER_DB_PATH at a new file (or an existing LoreKeeper store), not at another " +
-        "application's database.",
-    );
+  if (!hasTable(db, "entities") || !hasTable(db, "meta")) {
+    const foreign = db
+      .query<{ name: string }, []>(
+        "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' AND name <> 'meta' ORDER BY name LIMIT 6",
+      )
+      .all()
+      .map((r) => r.name);
+    if (foreign.length > 0)
+      throw new StoreError(
+        `This database is not a LoreKeeper store: it holds other tables (${foreign.slice(0, 5).join(", ")}` +
+          `${foreign.length > 5 ? ", …" : ""}), so LoreKeeper leaves it untouched.`,
+        "Point --db-path / LOREKEEPER_DB_PATH at a new file (or an existing LoreKeeper store), not at another " +
+          "application's database.",
+      );
   }
   if (!hasTable(db, "meta")) return 0;
   return recordedVersion(db).version ?? (hasTable(db, "entities") ? inferSchemaVersion(db) : 0);
@@ -409,9 +390,6 @@ function checkVersion(db: Database): void {
   }
 }
 
-const SET_VERSION =
-  "INSERT INTO meta(key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value";
-
 /**
  * Pending migrations, then the filter table's columns this store lacks and the indexes of its later
  * columns (src/store/filter-columns.ts), in one IMMEDIATE transaction: the derived columns a store did
@@ -423,7 +401,7 @@ function migrate(db: Database): void {
   const bad = schemaVersionProblem(db);
   if (bad) {
     // The tables say which migrations ran: record that again rather than re-running them.
-    db.query(SET_VERSION).run(String(bad.inferred));
+    setMeta(db, "schema_version", String(bad.inferred));
     log.warn(`${bad.problem}: recorded ${bad.inferred} again`);
     // A migration that creates nothing (12) leaves no trace the tables could show: redo its mend,
     // which changes nothing where it was done.
@@ -434,11 +412,11 @@ function migrate(db: Database): void {
   if (current && staleDerivedColumns(db).length === 0) return;
   db.transaction(() => {
     const from = currentVersion(db); // again under the lock: another process may have migrated meanwhile
-    const had = from > 0 ? entityColumns(db) : undefined;
+    const had = from > 0 ? tableColumns(db, "entities") : undefined;
     for (const m of MIGRATIONS) {
       if (m.version <= from) continue;
       db.exec(m.sql);
-      db.query(SET_VERSION).run(String(m.version));
+      setMeta(db, "schema_version", String(m.version));
       log.debug(`store migrated to schema ${m.version}: ${m.description}`);
     }
     const added = addFilterColumns(db);
@@ -467,16 +445,4 @@ function migrate(db: Database): void {
     const indexed = ensureLateIndexes(db);
     if (indexed.length) log.debug(`store: indexes of the later filter columns made: ${indexed.join(", ")}`);
   }).immediate();
-}
-
-export function getMeta(db: Database, key: string): string | undefined {
-  const row = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(key);
-  return row?.value;
-}
-
-export function setMeta(db: Database, key: string, value: string): void {
-  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value").run(
-    key,
-    value,
-  );
 }

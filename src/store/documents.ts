@@ -36,23 +36,9 @@ export function listDocuments(db: Database, source?: DocumentSource): DocumentSu
        GROUP BY document_source, document_key, kind`,
     )
     .all(...(source ? [source] : []));
-  const meta = new Map<
-    string,
-    { name: string; publisher: string | null; license: string | null; url: string | null; description: string | null }
-  >();
+  const meta = new Map<string, DocumentInfo>();
   for (const m of db
-    .query<
-      {
-        source: string;
-        key: string;
-        name: string;
-        publisher: string | null;
-        license: string | null;
-        url: string | null;
-        description: string | null;
-      },
-      []
-    >("SELECT source, key, name, publisher, license, url, description FROM documents")
+    .query<DocumentInfo, []>("SELECT source, key, name, publisher, license, url, description FROM documents")
     .all())
     meta.set(`${m.source}\u0000${m.key.toLowerCase()}`, m);
   const docs = new Map<string, DocumentSummary>();
@@ -136,15 +122,11 @@ export function documentKeys(db: Database): string[] {
   return [...keys].sort();
 }
 
-export interface DocumentRow {
-  key: string;
-  name: string;
+export type DocumentRow = Omit<DocumentByKey, "sources"> & {
   source: string;
   publisher: string | null;
   license: string | null;
-  entity_count: number;
-  counts: Record<string, number>;
-}
+};
 
 /**
  * The public rows, one per document whatever sources hold it, as `lorekeeper documents` shows them:

@@ -21,7 +21,8 @@ function family(kind: string): string {
   return kind === "rule_section" ? "rule" : kind;
 }
 
-function familyKinds(kinds: Iterable<string>): string[] {
+/** `kinds` with the other kinds of their family (what a change of `kinds` touches). */
+export function familyKinds(kinds: Iterable<string>): string[] {
   const out = new Set<string>();
   for (const k of kinds) {
     out.add(k);
@@ -152,11 +153,9 @@ function duplicateIds(db: Database): ReadonlyMap<number, readonly number[]> {
         "SELECT id, dup_of FROM entities WHERE dup_of IS NOT NULL ORDER BY dup_of, id",
       )
       .all()) {
-      const id = r.id;
-      const dupOf = r.dup_of;
-      const list = out.get(dupOf);
-      if (list) list.push(id);
-      else out.set(dupOf, [id]);
+      const list = out.get(r.dup_of);
+      if (list) list.push(r.id);
+      else out.set(r.dup_of, [r.id]);
     }
     return out;
   });

@@ -6,6 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { hostname } from "node:os";
+import { getMeta, setMeta } from "./schema.ts";
 
 const KEY = "embed_lease";
 /** A lease not renewed for this long is free (batches take seconds; a holder renews after each). */
@@ -21,10 +22,10 @@ export interface EmbedLease {
 }
 
 function read(db: Database): EmbedLease | undefined {
-  const row = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(KEY);
-  if (!row) return undefined;
+  const raw = getMeta(db, KEY);
+  if (raw === undefined) return undefined;
   try {
-    const v = JSON.parse(row.value) as EmbedLease;
+    const v = JSON.parse(raw) as EmbedLease;
     return typeof v.pid === "number" && typeof v.renewed_at === "number" ? v : undefined;
   } catch {
     return undefined;
@@ -53,10 +54,15 @@ export function otherEmbedder(db: Database, now = Date.now()): EmbedLease | unde
 }
 
 function write(db: Database, l: EmbedLease): void {
-  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(
-    KEY,
-    JSON.stringify(l),
-  );
+  setMeta(db, KEY, JSON.stringify(l));
+}
+
+/** The lease for this process, held by `holder`, renewed now (since when it was this process's). */
+function take(db: Database, holder: string): void {
+  const now = Date.now();
+  const cur = read(db);
+  const started_at = cur && mine(cur) ? cur.started_at : now;
+  write(db, { pid: process.pid, host: hostname(), holder, started_at, renewed_at: now });
 }
 
 /** Take the lease for this process; the other holder when it is taken. */
@@ -65,15 +71,7 @@ export function acquireEmbedLease(db: Database, holder: string): { ok: true } | 
     .transaction((): { ok: true } | { ok: false; by: EmbedLease } => {
       const other = otherEmbedder(db);
       if (other) return { ok: false, by: other };
-      const now = Date.now();
-      const cur = read(db);
-      write(db, {
-        pid: process.pid,
-        host: hostname(),
-        holder,
-        started_at: cur && mine(cur) ? cur.started_at : now,
-        renewed_at: now,
-      });
+      take(db, holder);
       return { ok: true };
     })
     .immediate();
@@ -84,18 +82,8 @@ export function renewEmbedLease(db: Database): boolean {
   return db
     .transaction(() => {
       const cur = read(db);
-      if (!cur || !mine(cur)) {
-        if (otherEmbedder(db)) return false;
-        write(db, {
-          pid: process.pid,
-          host: hostname(),
-          holder: cur?.holder ?? "embed",
-          started_at: Date.now(),
-          renewed_at: Date.now(),
-        });
-        return true;
-      }
-      write(db, { ...cur, renewed_at: Date.now() });
+      if ((!cur || !mine(cur)) && otherEmbedder(db)) return false;
+      take(db, cur?.holder ?? "embed");
       return true;
     })
     .immediate();

@@ -39,7 +39,29 @@ const BOOL_COLUMNS = new Set<string>(FILTER_PARAMS.filter((p) => p.input.type ==
 
 type SqlValue = string | number | null;
 
-export { DERIVED_COLUMNS };
+/** The columns of an entity's own fields (besides its text and data). */
+export const ENTITY_COLUMNS = [
+  "origin",
+  "kind",
+  "key",
+  "name",
+  "document_key",
+  "document_name",
+  "document_source",
+  "source_url",
+] as const;
+/** The columns a write sets, and those an update may change (a row's source, kind and key stay). */
+const WRITTEN: string[] = [
+  ...ENTITY_COLUMNS,
+  "slug",
+  ...FILTER_COLUMNS,
+  ...DERIVED_COLUMNS,
+  "text",
+  "data",
+  "content_hash",
+  "updated_at",
+];
+const UPDATED = WRITTEN.filter((c) => !["kind", "key", "document_source"].includes(c));
 
 /** The derived column values of `e`, as stored. */
 export function derivedColumnValues(
@@ -107,30 +129,8 @@ export function replaceOrigin(
 ): ReplaceResult {
   const result: ReplaceResult = { inserted: 0, updated: 0, unchanged: 0, deleted: 0 };
   const now = Date.now();
-  const cols = [
-    "origin",
-    "kind",
-    "key",
-    "name",
-    "slug",
-    "document_key",
-    "document_name",
-    "document_source",
-    "source_url",
-    ...FILTER_COLUMNS,
-    ...DERIVED_COLUMNS,
-    "text",
-    "data",
-    "content_hash",
-    "updated_at",
-  ];
-  const insert = db.query(`INSERT INTO entities (${cols.join(",")}) VALUES (${cols.map(() => "?").join(",")})`);
-  const update = db.query(
-    `UPDATE entities SET ${cols
-      .filter((c) => !["kind", "key", "document_source"].includes(c))
-      .map((c) => `${c} = ?`)
-      .join(", ")} WHERE id = ?`,
-  );
+  const insert = db.query(`INSERT INTO entities (${WRITTEN.join(",")}) VALUES (${WRITTEN.map(() => "?").join(",")})`);
+  const update = db.query(`UPDATE entities SET ${UPDATED.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`);
   const find = db.query<{ id: number; content_hash: string; origin: string }, [string, string, string]>(
     "SELECT id, content_hash, origin FROM entities WHERE document_source = ? AND kind = ? AND key = ?",
   );
@@ -157,34 +157,25 @@ export function replaceOrigin(
         data: JSON.stringify(e.data),
         content_hash: hash,
         updated_at: now,
+        ...derivedColumnValues(e),
       };
       for (const c of FILTER_COLUMNS) values[c] = filterValue(c, e.filters);
-      Object.assign(values, derivedColumnValues(e));
       const row = find.get(e.document_source, e.kind, e.key);
       if (!row) {
-        const info = insert.run(...cols.map((c) => values[c] ?? null));
-        seen.add(Number(info.lastInsertRowid));
+        seen.add(Number(insert.run(...WRITTEN.map((c) => values[c] ?? null)).lastInsertRowid));
         result.inserted++;
-      } else if (seen.has(row.id)) {
-        // duplicate within the same batch: last one wins, counted once
-        update.run(
-          ...cols.filter((c) => !["kind", "key", "document_source"].includes(c)).map((c) => values[c] ?? null),
-          row.id,
-        );
-        dropVector.run(row.id);
-      } else {
-        seen.add(row.id);
-        if (row.content_hash === hash && row.origin === origin) {
-          result.unchanged++;
-        } else {
-          update.run(
-            ...cols.filter((c) => !["kind", "key", "document_source"].includes(c)).map((c) => values[c] ?? null),
-            row.id,
-          );
-          dropVector.run(row.id);
-          result.updated++;
-        }
+        continue;
       }
+      // Twice in the same batch: the last one wins, counted once.
+      const again = seen.has(row.id);
+      seen.add(row.id);
+      if (!again && row.content_hash === hash && row.origin === origin) {
+        result.unchanged++;
+        continue;
+      }
+      update.run(...UPDATED.map((c) => values[c] ?? null), row.id);
+      dropVector.run(row.id);
+      if (!again) result.updated++;
     }
     const kinds = new Set<string>(entities.map((e) => e.kind));
     for (const { id, kind } of existing.all(origin)) {
@@ -194,11 +185,16 @@ export function replaceOrigin(
         result.deleted++;
       }
     }
-    refreshDuplicates(db, kinds);
-    refreshGroupRanks(db, kinds);
-    if (kinds.has("creature") && origin !== TRAITS_ORIGIN) refreshTraits(db);
+    rederive(db, [...kinds], origin);
   }).immediate();
   return result;
+}
+
+/** What depends on the rows of `kinds` after a write of `origin`: duplicate marks, ranks, trait rows. */
+function rederive(db: Database, kinds: string[], origin: string): void {
+  refreshDuplicates(db, kinds);
+  refreshGroupRanks(db, kinds);
+  if (kinds.includes("creature") && origin !== TRAITS_ORIGIN) refreshTraits(db);
 }
 
 /** Whether `text` names a stored trait reference row as whole words ("what does Pack Tactics do"). */
@@ -261,27 +257,14 @@ export function deleteOrigin(db: Database, origin: string): number {
       .all(origin)
       .map((r) => r.kind);
     const n = db.query("DELETE FROM entities WHERE origin = ?").run(origin).changes;
-    refreshDuplicates(db, kinds);
-    refreshGroupRanks(db, kinds);
-    if (kinds.includes("creature") && origin !== TRAITS_ORIGIN) refreshTraits(db);
+    rederive(db, kinds, origin);
     return n;
   })();
 }
 
-export interface EntityRow {
-  id: number;
-  origin: string;
-  kind: string;
-  key: string;
-  name: string;
-  document_key: string;
-  document_name: string;
-  document_source: string;
-  source_url: string;
-  text: string;
-  data: string;
-  [col: string]: SqlValue;
-}
+/** A stored row as read: the entity's columns, text and data, and any other column. */
+export type EntityRow = { id: number } & Record<(typeof ENTITY_COLUMNS)[number] | "text" | "data", string> &
+  Record<string, SqlValue>;
 
 /** A stored row → the canonical entity (filters decoded). */
 export function rowToEntity(row: EntityRow): Entity & { id: number } {
@@ -309,27 +292,8 @@ export function rowToEntity(row: EntityRow): Entity & { id: number } {
   };
 }
 
-/**
- * The columns of `entities e` that rowToEntity reads: all of them, or all but the search `text`
- * (the largest column after `data`; answers never show it) read as "".
- */
-function entitySelect(withText = true): string {
-  return withText ? "e.*" : WITHOUT_TEXT;
-}
-
-const WITHOUT_TEXT = [
-  "id",
-  "origin",
-  "kind",
-  "key",
-  "name",
-  "document_key",
-  "document_name",
-  "document_source",
-  "source_url",
-  ...FILTER_COLUMNS,
-  "data",
-]
+/** The columns of `entities e` that rowToEntity reads, but the search `text` (answers never show it). */
+const WITHOUT_TEXT = ["id", ...ENTITY_COLUMNS, ...FILTER_COLUMNS, "data"]
   .map((c) => `e.${c}`)
   .concat("'' AS text")
   .join(", ");
@@ -339,7 +303,7 @@ export function getEntitiesByIds(db: Database, ids: number[], withText = true): 
   const out = new Map<number, Entity & { id: number }>();
   if (ids.length === 0) return out;
   const rows = db
-    .query<EntityRow, [string]>(`SELECT ${entitySelect(withText)} FROM entities e WHERE e.id ${ID_IN}`)
+    .query<EntityRow, [string]>(`SELECT ${withText ? "e.*" : WITHOUT_TEXT} FROM entities e WHERE e.id ${ID_IN}`)
     .all(idList(ids));
   for (const r of rows) out.set(r.id, rowToEntity(r));
   return out;

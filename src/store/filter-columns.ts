@@ -8,23 +8,14 @@
  */
 import type { Database } from "bun:sqlite";
 import { FILTER_TABLE, type DerivedColumn, type FilterColumn } from "../entities/filters.ts";
-import type { Entity, EntityKind, JsonObject } from "../entities/types.ts";
+import type { EntityKind, JsonObject } from "../entities/types.ts";
 import { refreshDuplicates } from "./duplicates.ts";
 import { derivedColumnValues } from "./entities.ts";
-
-/** The columns `entities` has now. */
-export function entityColumns(db: Database): Set<string> {
-  return new Set(
-    db
-      .query<{ name: string }, []>("SELECT name FROM pragma_table_info('entities')")
-      .all()
-      .map((r) => r.name),
-  );
-}
+import { getMeta, setMeta, tableColumns } from "./schema.ts";
 
 /** The table's columns that `entities` lacks (all of them when there is no `entities` table yet). */
 export function missingFilterColumns(db: Database): string[] {
-  const have = entityColumns(db);
+  const have = tableColumns(db, "entities");
   if (have.size === 0) return [];
   return FILTER_TABLE.map((f) => f.column).filter((c) => !have.has(c));
 }
@@ -41,7 +32,7 @@ const REVISIONS_KEY = "derived_revisions";
 
 /** The revision each derived column's stored values were derived by (meta `derived_revisions`; 1 when not recorded). */
 function recordedRevisions(db: Database): Record<string, number> {
-  const raw = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(REVISIONS_KEY)?.value;
+  const raw = getMeta(db, REVISIONS_KEY);
   try {
     const parsed: unknown = raw === undefined ? {} : JSON.parse(raw);
     return parsed !== null && typeof parsed === "object" ? (parsed as Record<string, number>) : {};
@@ -66,10 +57,7 @@ export function staleDerivedColumns(db: Database): DerivedColumn[] {
 export function recordRevisions(db: Database): void {
   const recorded = recordedRevisions(db);
   for (const f of newerRevisions(recorded)) recorded[f.column] = f.revision;
-  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value").run(
-    REVISIONS_KEY,
-    JSON.stringify(recorded),
-  );
+  setMeta(db, REVISIONS_KEY, JSON.stringify(recorded));
 }
 
 /** Fill derived `columns` of every stored row from its data; recompute `dup_of` too when `duplicates`. */
@@ -87,10 +75,7 @@ export function backfillDerived(db: Database, columns: readonly DerivedColumn[],
       } catch {
         continue;
       }
-      const v = derivedColumnValues({ kind: r.kind as EntityKind, name: r.name, data } satisfies Pick<
-        Entity,
-        "kind" | "name" | "data"
-      >);
+      const v = derivedColumnValues({ kind: r.kind as EntityKind, name: r.name, data });
       set.run(...columns.map((c) => v[c]), r.id);
     }
   }
@@ -106,17 +91,11 @@ export function backfillDerived(db: Database, columns: readonly DerivedColumn[],
 
 /**
  * Indexes for the filter table's later columns. The wide covering indexes (migrations 10 and 11)
- * hold the filter columns of their day; a column added to the table since (a creature's traits,
- * environments, spells cast, …) sits past each row's text and data, so a list filtered by it read
- * every row of the kind through its overflow pages (creatures with Pack Tactics, of the Underdark:
- * docs/benchmark.md, "Figures behind the code"). These two indexes hold those columns: a list
- * walks or scans the first, and a namesake check (`environment`) seeks the second, reading no row
- * (the same lists an order of magnitude faster). The third serves such a list with a CR range
- * ("forest creatures up to CR 2"): SQLite seeks the range in `entities_creature` and reads each
- * match's row for the late column (Magic Resistance from CR 5: under half the time). It holds only
- * rows with a CR, so that only a query bounding `cr` can use it: a list by a
- * late column alone keeps walking the first in preference order, where it can stop after a page.
- * They are kept like the columns: made when a store opens without them, made again when the table
+ * hold the filter columns of their day; a column added since sits past each row's text and data,
+ * so a list filtered by it read every row of the kind (docs/benchmark.md, "Figures behind the
+ * code"). The first two hold those columns, walked in preference order or sought by name; the
+ * third, partial (rows with a CR), serves such a list with a CR range, and only a query bounding
+ * `cr` can use it. Kept like the columns: made when a store opens without them or the table
  * gained a column they lack.
  */
 interface LateIndex {
@@ -210,7 +189,7 @@ export function ensureLateIndexes(db: Database): string[] {
  * written (a few dozen creatures of third-party books), not every row.
  */
 export function straightenTraitNames(db: Database): number {
-  if (!entityColumns(db).has("traits")) return 0;
+  if (!tableColumns(db, "entities").has("traits")) return 0;
   return db
     .query(
       "UPDATE entities SET traits = replace(replace(replace(traits, '’', ''''), '‘', ''''), '`', '''') " +

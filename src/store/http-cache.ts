@@ -80,55 +80,16 @@ export class SqliteHttpCache implements HttpCache {
   }
 
   putFailure(url: string, failure: HttpCacheFailure): void {
-    if (this.opts.errorTtlMs <= 0) return;
-    this.write(
-      url,
-      false,
-      failure.status,
-      null,
-      JSON.stringify({ kind: failure.kind, message: failure.message }),
-      this.opts.errorTtlMs,
-    );
+    const error = JSON.stringify({ kind: failure.kind, message: failure.message });
+    this.write(url, false, failure.status, null, error, this.opts.errorTtlMs);
   }
 
   delete(url: string): void {
     this.db.query("DELETE FROM http_cache WHERE cache_key = ?").run(cacheKey(url));
   }
 
-  /** Deletes expired rows; returns how many. */
-  purgeExpired(): number {
-    return this.db.query("DELETE FROM http_cache WHERE expires_at <= ?").run(this.now()).changes;
-  }
-
-  /** Deletes every row (or only those whose URL starts with `urlPrefix`); returns how many. */
-  clear(urlPrefix?: string): number {
-    if (urlPrefix === undefined) return this.db.query("DELETE FROM http_cache").run().changes;
-    return this.db.query("DELETE FROM http_cache WHERE substr(url, 1, length(?1)) = ?1").run(urlPrefix).changes;
-  }
-
-  /** Row counts for `status`-style reporting. */
-  stats(): { entries: number; fresh: number; failures: number; bytes: number } {
-    const r = this.db
-      .query<
-        { entries: number; fresh: number | null; failures: number | null; bytes: number | null },
-        [number, number]
-      >(
-        `SELECT count(*) AS entries, sum(expires_at > ?) AS fresh, sum(ok = 0 AND expires_at > ?) AS failures,
-                sum(length(coalesce(body, ''))) AS bytes FROM http_cache`,
-      )
-      .get(this.now(), this.now());
-    return { entries: r?.entries ?? 0, fresh: r?.fresh ?? 0, failures: r?.failures ?? 0, bytes: r?.bytes ?? 0 };
-  }
-
-  private write(
-    url: string,
-    ok: boolean,
-    status: number,
-    body: string | null,
-    error: string | null,
-    ttlMs: number,
-  ): void {
-    if (ttlMs <= 0) return;
+  private write(url: string, ok: boolean, status: number, body: string | null, error: string | null, ttl: number) {
+    if (ttl <= 0) return;
     const now = this.now();
     this.db
       .query(
@@ -138,7 +99,7 @@ export class SqliteHttpCache implements HttpCache {
           `body=excluded.body,
            error=excluded.error, fetched_at=excluded.fetched_at, expires_at=excluded.expires_at`,
       )
-      .run(cacheKey(url), url, ok ? 1 : 0, status, body, error, now, now + ttlMs);
+      .run(cacheKey(url), url, ok ? 1 : 0, status, body, error, now, now + ttl);
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Copying a content pack's rows into a store (src/ingest/pack-load.ts decides what and when). Rows
+ * Copying a content pack's rows into a store (src/ingest/pack.ts decides what and when). Rows
  * are copied as they are, content hash included, so the pack's vectors stay current for them: a
  * pack is a store made by `lorekeeper sync` with the same normalizers, and re-deriving its entities
  * here would only risk a different hash for the same content (and a needless re-embed). Per origin
@@ -12,19 +12,13 @@
 import type { Database } from "bun:sqlite";
 import { refreshGroupRanks } from "./canonical.ts";
 import { refreshDuplicates } from "./duplicates.ts";
-import { refreshTraits } from "./entities.ts";
+import { type ReplaceResult, refreshTraits } from "./entities.ts";
+import { tableColumns } from "./schema.ts";
 
-export interface OriginCopy {
+/** What the copy did to one origin. */
+export interface OriginCopy extends ReplaceResult {
   origin: string;
   entities: number;
-  inserted: number;
-  updated: number;
-  unchanged: number;
-  deleted: number;
-}
-
-function columns(db: Database, schema: string, table: string): string[] {
-  return (db.query(`PRAGMA ${schema}.table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
 }
 
 /**
@@ -37,39 +31,37 @@ export function copyPackRows(
   modelId: string | null,
   onOrigin?: (c: OriginCopy, done: number, total: number) => void,
 ): { origins: OriginCopy[]; vectors: number } {
-  const theirs = new Set(columns(db, schema, "entities"));
+  const theirs = tableColumns(db, "entities", schema);
   // Ids are the store's own; dup_of points at ids, so it is recomputed rather than copied.
-  const cols = columns(db, "main", "entities").filter((c) => theirs.has(c) && c !== "id" && c !== "dup_of");
+  const cols = [...tableColumns(db, "entities").keys()].filter((c) => theirs.has(c) && c !== "id" && c !== "dup_of");
   const quoted = cols.map((c) => `"${c}"`).join(", ");
   const sets = cols
     .filter((c) => !["document_source", "kind", "key"].includes(c))
     .map((c) => `"${c}" = excluded."${c}"`)
     .join(", ");
-  const origins = (
-    db.query(`SELECT DISTINCT origin FROM ${schema}.entities ORDER BY origin`).all() as { origin: string }[]
-  ).map((r) => r.origin);
+  const origins = db
+    .query<{ origin: string }, []>(`SELECT DISTINCT origin FROM ${schema}.entities ORDER BY origin`)
+    .all()
+    .map((r) => r.origin);
   const out: OriginCopy[] = [];
   const same = `m.document_source = p.document_source AND m.kind = p.kind AND m.key = p.key`;
+  const joined = `FROM ${schema}.entities p JOIN main.entities m ON ${same} WHERE p.origin = ?1`;
   for (const [i, origin] of origins.entries()) {
     const c = db
       .transaction((): OriginCopy => {
-        const n = (sql: string) => (db.query(sql).get(origin) as { n: number }).n;
+        const n = (sql: string) => db.query<{ n: number }, [string]>(sql).get(origin)?.n ?? 0;
         const entities = n(`SELECT count(*) AS n FROM ${schema}.entities p WHERE p.origin = ?1`);
         const unchanged = n(
-          `SELECT count(*) AS n FROM ${schema}.entities p JOIN main.entities m ON ${same} WHERE p.origin = ?1 AND ` +
-            `m.content_hash = p.content_hash AND m.origin = p.origin`,
+          `SELECT count(*) AS n ${joined} AND m.content_hash = p.content_hash AND m.origin = p.origin`,
         );
-        const existing = n(
-          `SELECT count(*) AS n FROM ${schema}.entities p JOIN main.entities m ON ${same} WHERE p.origin = ?1`,
-        );
-        const kinds = (
-          db
-            .query(
-              `SELECT DISTINCT kind FROM main.entities WHERE origin = ?1 UNION SELECT DISTINCT kind FROM ` +
-                `${schema}.entities WHERE origin = ?1`,
-            )
-            .all(origin) as { kind: string }[]
-        ).map((r) => r.kind);
+        const existing = n(`SELECT count(*) AS n ${joined}`);
+        const kinds = db
+          .query<{ kind: string }, [string]>(
+            `SELECT DISTINCT kind FROM main.entities WHERE origin = ?1 UNION SELECT DISTINCT kind FROM ` +
+              `${schema}.entities WHERE origin = ?1`,
+          )
+          .all(origin)
+          .map((r) => r.kind);
         const deleted = db
           .query(
             `DELETE FROM main.entities WHERE origin = ?1 AND NOT EXISTS (SELECT 1 FROM ${schema}.entities p WHERE ` +

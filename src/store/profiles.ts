@@ -39,24 +39,15 @@ export const PROFILE_GROUPS: readonly ProfileGroup[] = [
   { label: "rules", kinds: ["rule", "rule_section"] },
 ];
 
-/** Whether this version has a profile for a core row (the lookup the normalizers make). */
-function hasProfile(kind: string, name: string, doc: string, section: string | null): boolean {
-  switch (kind) {
-    case "creature":
-      return creatureProfile(name, doc) !== null;
-    case "spell":
-      return spellProfile(name, doc) !== null;
-    case "magic_item":
-    case "item":
-      return itemProfile(name, doc) !== null;
-    case "rule":
-      return ruleProfile("rule", name, doc, section) !== null;
-    case "rule_section":
-      return ruleProfile("rule_section", name, doc, name.trim().toLowerCase()) !== null;
-    default:
-      return false;
-  }
-}
+/** Whether this version has a profile for a core row, by kind (the lookups the normalizers make). */
+const HAS_PROFILE: Record<string, (name: string, doc: string, section: string | null) => boolean> = {
+  creature: (name, doc) => creatureProfile(name, doc) !== null,
+  spell: (name, doc) => spellProfile(name, doc) !== null,
+  magic_item: (name, doc) => itemProfile(name, doc) !== null,
+  item: (name, doc) => itemProfile(name, doc) !== null,
+  rule: (name, doc, section) => ruleProfile("rule", name, doc, section) !== null,
+  rule_section: (name, doc) => ruleProfile("rule_section", name, doc, name.trim().toLowerCase()) !== null,
+};
 
 export function profileCoverage(db: Database, group: ProfileGroup = PROFILE_GROUPS[0]!, max = 10): ProfileCoverage {
   const docs = CORE_PROFILE_DOCUMENTS.map(() => "?").join(",");
@@ -73,7 +64,8 @@ export function profileCoverage(db: Database, group: ProfileGroup = PROFILE_GROU
   const lacking = new Set<string>();
   for (const r of rows) {
     // A row that has one counts even when this version would not write it (a newer pack's).
-    if (!r.has && !hasProfile(r.kind, r.name, r.doc, typeof r.section === "string" ? r.section : null)) continue;
+    const section = typeof r.section === "string" ? r.section : null;
+    if (!r.has && !HAS_PROFILE[r.kind]?.(r.name, r.doc, section)) continue;
     core++;
     if (r.has) withProfile++;
     else lacking.add(r.name);

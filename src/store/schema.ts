@@ -1,16 +1,13 @@
+import type { Database } from "bun:sqlite";
+
 /**
  * The versioned schema. Each migration runs once, in order, inside a transaction; `meta.schema_version`
  * records the last one applied. Append new migrations; never edit an applied one.
  */
-export interface Migration {
-  version: number;
-  description: string;
-  sql: string;
-}
 
 // A `\` that ends a line inside an sql template continues it on the next line without a line break, so the
 // source stays within the line width while the SQL of an applied migration keeps every byte.
-export const MIGRATIONS: Migration[] = [
+export const MIGRATIONS: Array<{ version: number; description: string; sql: string }> = [
   {
     version: 1,
     description: "entities, fts, vectors, documents, sync state, http cache",
@@ -153,10 +150,7 @@ INSERT INTO names_fts(names_fts) VALUES ('rebuild');
   },
   {
     version: 4,
-    description:
-      "entities: derived filter columns (creature speeds, senses, immunities, resistances, legendary; weapon " +
-      "properties; spell components; magic) and dup_of (the same entity of the same document from a preferred " +
-      "source)",
+    description: "entities: derived filter columns, and dup_of (the same entity from a preferred source)",
     sql: `
 ALTER TABLE entities ADD COLUMN speeds TEXT;
 ALTER TABLE entities ADD COLUMN senses TEXT;
@@ -173,9 +167,7 @@ CREATE INDEX entities_dup_of ON entities(dup_of) WHERE dup_of IS NOT NULL;
   },
   {
     version: 5,
-    description:
-      "entities.group_rank: each entity's place among the same-named entities of its kind in the document preference " +
-      "(0 = canonical), kept at ingest (store/canonical.ts)",
+    description: "entities.group_rank: each entity's place among the same-named ones of its kind (store/canonical.ts)",
     sql: `
 ALTER TABLE entities ADD COLUMN group_rank INTEGER;
 -- The filter indexes also carry what every collapsed answer checks (dup_of, group_rank) and orders
@@ -195,9 +187,7 @@ INSERT INTO meta(key, value) VALUES ('group_rank_preference', '') ON CONFLICT(ke
   },
   {
     version: 6,
-    description:
-      "entities_listing: kind, name, canonical-ness and every filter column in one covering index, so listing a " +
-      "filter's entries reads the index, not the wide rows",
+    description: "entities_listing: every filter column in one covering index, so a listing reads no wide row",
     sql: `
 CREATE INDEX entities_listing ON entities(kind, name, dup_of, group_rank, document_key, document_source, key, slug, \
 level, school, classes, concentration, ritual,
@@ -209,11 +199,7 @@ properties, components, magic);
   },
   {
     version: 7,
-    description:
-      "entities.doc_rank: the place of each entity's document in the document preference (kept with group_rank, " +
-      "store/canonical.ts), and entities_by_preference: entities_listing with doc_rank after kind, so a collapsed " +
-      "list walks a kind in preference order, then name (the preferred SRD's entries first), reading the index " +
-      "alone",
+    description: "entities.doc_rank, entities_by_preference: lists walk a kind in preference, then name order",
     sql: `
 ALTER TABLE entities ADD COLUMN doc_rank INTEGER;
 -- The filter indexes carry doc_rank too (as migration 5 made them carry name): a few matches read
@@ -236,11 +222,7 @@ properties, components, magic);
   },
   {
     version: 8,
-    description:
-      'entities.name_form: the form of the name that tells one thing from another ("Horse, Draft" = "Draft Horse", ' +
-      "entities/name-form.ts), kept with group_rank, which now ranks the versions of one name form; " +
-      "entities_by_form: entities_listing keyed by name form, so a list's groups and their versions stay index " +
-      "lookups",
+    description: "entities.name_form (entities/name-form.ts), which group_rank ranks by, and entities_by_form",
     sql: `
 ALTER TABLE entities ADD COLUMN name_form TEXT;
 CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, document_key, document_source, key, \
@@ -253,17 +235,12 @@ properties, components, magic);
   },
   {
     version: 9,
-    description:
-      "trait reference rows (kind trait, origin derived:traits): derived from the stored creatures at every write of " +
-      "creatures (store/entities.ts refreshTraits); a store written before gets them when it opens",
+    description: "trait reference rows (kind trait, origin derived:traits), derived from the stored creatures",
     sql: `SELECT 1;`,
   },
   {
     version: 10,
-    description:
-      "the filter, listing and preference indexes carry name_form: a collapsed list checks each match's group by " +
-      "(kind, name_form), and an index without it made SQLite read every match's row past its text and data " +
-      "(name_form is the last column) or scan a whole kind through entities_by_form",
+    description: "the filter, listing and preference indexes carry name_form, which a collapsed list checks per match",
     sql: `
 DROP INDEX entities_spell;
 CREATE INDEX entities_spell ON entities(kind, level, school, dup_of, group_rank, name, doc_rank, name_form);
@@ -291,12 +268,7 @@ properties, components, magic, name_form);
   },
   {
     version: 11,
-    description:
-      "entities_by_form carries name: the versions of a page's groups (kind, name form) come with their names from " +
-      "the index alone; without it SQLite read each version's row (a page of creatures by CR: 0.13 ms of reads " +
-      'against 0.07). entities_creature_type: creatures by type and a CR range ("undead of CR 5 or less") seek ' +
-      "the type, then the range, instead of reading every creature of that CR or less (0.17–0.42 ms against " +
-      "0.05–0.15)",
+    description: "entities_by_form carries name; entities_creature_type seeks creatures by type, then a CR range",
     sql: `
 CREATE INDEX IF NOT EXISTS entities_creature_type ON entities(kind, creature_type, cr, dup_of, group_rank, name, \
 doc_rank, name_form);
@@ -311,13 +283,28 @@ properties, components, magic, name);
   },
   {
     version: 12,
-    description:
-      'monster trait names with straight apostrophes in entities.traits ("devil’s sight" → "devil\'s sight", as ' +
-      "entities/derived.ts now stores them): the `trait` filter found a book's creatures under one apostrophe and " +
-      "not under the other. The rows are mended after the migrations (store/filter-columns.ts " +
-      "straightenTraitNames), as `traits` is a filter-table column added after them",
+    description: "straight apostrophes in stored trait names (mended after the migrations: straightenTraitNames)",
     sql: `SELECT 1;`,
   },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** The columns of `table` (of the database `schema`, main or an attached one) → declared type, upper case. */
+export function tableColumns(db: Database, table: string, schema = "main"): Map<string, string> {
+  const q = db.query<{ name: string; type: string }, [string, string]>(
+    "SELECT name, type FROM pragma_table_info(?, ?)",
+  );
+  return new Map(q.all(table, schema).map((c) => [c.name, c.type.toUpperCase()]));
+}
+
+export function getMeta(db: Database, key: string): string | undefined {
+  return db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(key)?.value;
+}
+
+export function setMeta(db: Database, key: string, value: string): void {
+  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value").run(
+    key,
+    value,
+  );
+}

@@ -6,7 +6,8 @@
  * the HNSW index file is always rebuilt from it.
  */
 import type { Database } from "bun:sqlite";
-import { getMeta, setMeta } from "./db.ts";
+import { ID_IN } from "./id-list.ts";
+import { getMeta, setMeta } from "./schema.ts";
 
 const META_EMBEDDING_MODEL_ID = "embedding_model_id";
 const META_EMBEDDING_DIM = "embedding_dim";
@@ -61,7 +62,7 @@ export interface PendingEntity {
  * A copy whose original goes away loses its `dup_of` and is pending then.
  */
 const PENDING_WHERE =
-  "e.dup_of IS NULL AND (v.entity_id IS NULL OR v.model_id <> ? OR v.content_hash <> e.content_hash)";
+  "e.dup_of IS NULL AND (v.entity_id IS NULL OR v.model_id <> ?1 OR v.content_hash <> e.content_hash)";
 
 /** Entries (not copies) whose vector is missing, from another model, or older than their content. */
 export function countPendingVectors(db: Database, modelId: string): number {
@@ -84,19 +85,15 @@ export function listPendingVectors(
   afterId = 0,
   only?: { kind?: string; share?: [number, number] },
 ): PendingEntity[] {
-  const where = [
-    only?.kind !== undefined ? "e.kind = ?4" : "",
-    only?.share ? `e.id % ${Math.max(1, Math.floor(only.share[1]))} = ${Math.max(0, Math.floor(only.share[0]))}` : "",
-  ]
-    .filter((w) => w)
-    .map((w) => ` AND ${w}`)
-    .join("");
+  let where = "";
+  if (only?.kind !== undefined) where += " AND e.kind = ?4";
+  if (only?.share)
+    where += ` AND e.id % ${Math.max(1, Math.floor(only.share[1]))} = ${Math.max(0, Math.floor(only.share[0]))}`;
   return db
     .query<PendingEntity, [string, number, number, ...string[]]>(
       `SELECT e.id AS id, e.text AS text, e.content_hash AS content_hash
        FROM entities e LEFT JOIN vectors v ON v.entity_id = e.id
-       WHERE e.dup_of IS NULL AND (v.entity_id IS NULL OR v.model_id <> ?1 OR v.content_hash <> e.content_hash)
-         AND e.id > ?2${where} ORDER BY e.id LIMIT ?3`,
+       WHERE ${PENDING_WHERE} AND e.id > ?2${where} ORDER BY e.id LIMIT ?3`,
     )
     .all(modelId, afterId, Math.max(1, Math.floor(limit)), ...(only?.kind !== undefined ? [only.kind] : []));
 }
@@ -177,44 +174,26 @@ export function readVectorRows(
   dim?: number,
 ): Map<number, StoredVector> {
   type Row = { id: number; content_hash: string; vector: Uint8Array };
+  const sql = "SELECT entity_id AS id, content_hash, vector FROM vectors WHERE model_id = ?";
+  // Given ids: one statement over them as a JSON array, not one per chunk of bound parameters.
+  const rows =
+    ids === undefined
+      ? db.query<Row, [string]>(sql).all(modelId)
+      : db
+          .query<Row, [string, string]>(`${sql} AND entity_id ${ID_IN}`)
+          .all(modelId, JSON.stringify([...new Set(ids)]));
   const out = new Map<number, StoredVector>();
-  const take = (rows: Row[]) => {
-    for (const r of rows) {
-      if (dim !== undefined && r.vector.byteLength !== dim * 4) continue;
-      out.set(r.id, { contentHash: r.content_hash, vector: decodeVector(r.vector) });
-    }
-  };
-  const cols = "entity_id AS id, content_hash, vector";
-  if (ids === undefined) {
-    take(db.query<Row, [string]>(`SELECT ${cols} FROM vectors WHERE model_id = ?`).all(modelId));
-    return out;
+  for (const r of rows) {
+    if (dim !== undefined && r.vector.byteLength !== dim * 4) continue;
+    out.set(r.id, { contentHash: r.content_hash, vector: decodeVector(r.vector) });
   }
-  // One statement over the ids as a JSON array: no statement per chunk of bound parameters.
-  const list = JSON.stringify([...new Set(ids)]);
-  const sql = `SELECT ${cols} FROM vectors WHERE model_id = ? AND entity_id IN (SELECT value FROM json_each(?))`;
-  take(db.query<Row, [string, string]>(sql).all(modelId, list));
-  return out;
-}
-
-/** Vectors of `modelId` (all, or those of `ids`); rows not holding `dim` floats are left out. */
-export function readVectors(
-  db: Database,
-  modelId: string,
-  ids?: Iterable<number>,
-  dim?: number,
-): Map<number, Float32Array> {
-  const out = new Map<number, Float32Array>();
-  for (const [id, row] of readVectorRows(db, modelId, ids, dim)) out.set(id, row.vector);
   return out;
 }
 
 /** Number of stored vectors (of one model, or all). */
 export function countVectors(db: Database, modelId?: string): number {
-  const row =
-    modelId === undefined
-      ? db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM vectors").get()
-      : db.query<{ n: number }, [string]>("SELECT COUNT(*) AS n FROM vectors WHERE model_id = ?").get(modelId);
-  return row?.n ?? 0;
+  const sql = "SELECT COUNT(*) AS n FROM vectors WHERE model_id = coalesce(?, model_id)";
+  return db.query<{ n: number }, [string | null]>(sql).get(modelId ?? null)?.n ?? 0;
 }
 
 /**
@@ -232,7 +211,6 @@ export function unusableVectors(db: Database, meta: EmbeddingMeta, remove = fals
   return q.get(meta.modelId, meta.dim * 4, blanks)?.n ?? 0;
 }
 
-/** Delete all vectors of one model (e.g. its dimension changed). */
 /**
  * Two model ids (`<name>@<first 12 hex of the ONNX file's sha256>`) of the same model file: the
  * same weights installed under another name make the same vectors.
@@ -253,9 +231,7 @@ export function adoptVectors(db: Database, from: string, to: EmbeddingMeta): num
     .immediate();
 }
 
+/** Delete all vectors of one model (e.g. its dimension changed). */
 export function deleteVectorsOfModel(db: Database, modelId: string): number {
   return db.query("DELETE FROM vectors WHERE model_id = ?").run(modelId).changes;
 }
-
-/** The store's change token (see version-cache.ts). */
-export { changeToken } from "./version-cache.ts";

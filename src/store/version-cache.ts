@@ -1,8 +1,6 @@
 /**
  * Values derived from the store (counts, document lists, candidate sets...) remembered per
- * connection until the database changes. The change token is cheap (one tiny statement):
- * `PRAGMA data_version` moves when another connection commits, `total_changes()` when this one
- * writes. Any change drops everything remembered for that connection.
+ * connection until the database changes: any change drops everything remembered for it.
  */
 import type { Database } from "bun:sqlite";
 
@@ -75,9 +73,9 @@ class Remembered implements VersionMemo {
     }
     const v = compute();
     lru.set(key, v);
-    while (lru.size > max) {
-      const oldest = lru.keys().next().value;
-      if (oldest === undefined) break;
+    // A Map keeps insertion order: the first key is the least recently used.
+    for (const oldest of lru.keys()) {
+      if (lru.size <= max) break;
       lru.delete(oldest);
     }
     return v;
@@ -91,23 +89,6 @@ class Remembered implements VersionMemo {
  */
 export function versionMemo(db: Database): VersionMemo {
   return new Remembered(memoFor(db));
-}
-
-/**
- * `compute()` once per database version: later calls with the same `key` return the same value
- * until the database changes. The value is shared by every caller (a mutable value, e.g. a Set
- * filled as facts are learnt, lives exactly as long as that version).
- */
-export function memoByVersion<T>(db: Database, key: string, compute: () => T): T {
-  return versionMemo(db).get(key, compute);
-}
-
-/**
- * Like memoByVersion, for many keys of one family (e.g. one entry per filter combination): at most
- * `max` entries of the family are kept, least recently used dropped first.
- */
-export function memoLru<T>(db: Database, family: string, key: string, max: number, compute: () => T): T {
-  return versionMemo(db).lru(family, key, max, compute);
 }
 
 /**

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { hashPrefix } from "../../src/search/index/vector-index-file.ts";
 import { closeVectorIndex, loadOrBuildIndex, syncIndex } from "../../src/search/index/vector-index.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
-import { getEmbeddingMeta, listVectorStamps, readVectors } from "../../src/store/vectors.ts";
+import { getEmbeddingMeta, listVectorStamps, readVectorRows } from "../../src/store/vectors.ts";
 import { upstreamEnvAt } from "../../src/sources/index.ts";
 
 export const CLI = join(import.meta.dir, "..", "..", "src", "cli", "main.ts");
@@ -106,8 +106,8 @@ export function checkVectorIndex(store: Store): number {
   expect(idx.index.size()).toBe(stamps.length);
   expect([...idx.entries].sort((a, b) => a[0] - b[0])).toEqual(stamps.map((s) => [s.id, hashPrefix(s.content_hash)]));
   // A stored vector finds itself (or an identical twin: generated texts can embed alike).
-  const vectors = [...readVectors(store.db, meta.modelId)].slice(0, 3);
-  for (const [, v] of vectors) expect(idx.search(v, 1)[0]?.similarity).toBeGreaterThan(0.999);
+  const vectors = [...readVectorRows(store.db, meta.modelId)].slice(0, 3);
+  for (const [, { vector: v }] of vectors) expect(idx.search(v, 1)[0]?.similarity).toBeGreaterThan(0.999);
   // What was saved is what is loaded next time: no rebuild, nothing to add or remove.
   closeVectorIndex(store);
   expect(syncIndex(store)).toMatchObject({ rebuilt: false, added: 0, removed: 0, size: stamps.length });

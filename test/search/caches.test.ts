@@ -11,7 +11,7 @@ import { nameVocabulary } from "../../src/search/rank/name-vocab.ts";
 import { setPhraseCacheLimit } from "../../src/search/rank/phrase-hits.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
-import { changeToken, memoByVersion, memoLru, pinVersion } from "../../src/store/version-cache.ts";
+import { changeToken, pinVersion, versionMemo } from "../../src/store/version-cache.ts";
 import { makeEntity, makeStore } from "../support/entities.ts";
 import { ctxOf, names } from "./helpers.ts";
 
@@ -37,7 +37,7 @@ function where(
 describe("version cache", () => {
   test("a value is computed once per store version; a write on this connection or a commit on another drops it", () => {
     let calls = 0;
-    const get = () => memoByVersion(store.db, "test:count", () => ++calls);
+    const get = () => versionMemo(store.db).get("test:count", () => ++calls);
     expect(get()).toBe(1);
     expect(get()).toBe(1);
     const before = changeToken(store.db);
@@ -63,7 +63,7 @@ describe("version cache", () => {
       "the next lookup after it sees a commit made meanwhile",
     () => {
       let calls = 0;
-      const get = () => memoByVersion(store.db, "test:pinned", () => ++calls);
+      const get = () => versionMemo(store.db).get("test:pinned", () => ++calls);
       const first = get();
       const count = "SELECT COUNT(*) AS n FROM entities WHERE origin = 'test:pinned'";
       const pinnedRows = () => store.db.query<{ n: number }, []>(count).get()!.n;
@@ -99,9 +99,9 @@ describe("version cache", () => {
     },
   );
 
-  test("memoLru keeps at most `max` entries of a family, least recently used dropped first", () => {
+  test("a memo's lru keeps at most `max` entries of a family, least recently used dropped first", () => {
     const seen: string[] = [];
-    const get = (k: string) => memoLru(store.db, "test:lru", k, 2, () => (seen.push(k), k.toUpperCase()));
+    const get = (k: string) => versionMemo(store.db).lru("test:lru", k, 2, () => (seen.push(k), k.toUpperCase()));
     expect(get("a")).toBe("A");
     get("b");
     get("a"); // a is now the most recent

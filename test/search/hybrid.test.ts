@@ -7,7 +7,7 @@ import { storeVectorBackend } from "../../src/search/rank/semantic-leg.ts";
 import { RANKING_PROFILES } from "../../src/search/types.ts";
 import type { Embedder, EmbedderProvider, SearchQuery, SearchResponse, VectorIndex } from "../../src/search/types.ts";
 import type { Store } from "../../src/store/db.ts";
-import { readVectors } from "../../src/store/vectors.ts";
+import { readVectorRows } from "../../src/store/vectors.ts";
 import { makeEntity, makeStore, sampleEntities } from "../support/entities.ts";
 import { ctxOf, embedAll, exactCosine, names, readyProvider, TopicEmbedder, unavailableProvider } from "./helpers.ts";
 
@@ -363,7 +363,7 @@ describe("HNSW path with oversampling", () => {
   afterAll(() => cleanup());
 
   function bruteIndex(ks: number[]): VectorIndex {
-    const all = readVectors(store.db, emb.id);
+    const all = new Map([...readVectorRows(store.db, emb.id)].map(([id, r]) => [id, r.vector]));
     return {
       size: all.size,
       search: (q, k) => {

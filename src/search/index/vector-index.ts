@@ -11,13 +11,8 @@ import { statSync } from "node:fs";
 import type { Index, IndexConfig, MetricKind, ScalarKind } from "usearch";
 import { log } from "../../log.ts";
 import type { Store } from "../../store/db.ts";
-import {
-  changeToken,
-  getEmbeddingMeta,
-  listVectorStamps,
-  readVectorRows,
-  type StoredVector,
-} from "../../store/vectors.ts";
+import { changeToken } from "../../store/version-cache.ts";
+import { getEmbeddingMeta, listVectorStamps, readVectorRows, type StoredVector } from "../../store/vectors.ts";
 import type { VectorIndex } from "../types.ts";
 import type { Neighbor } from "../context.ts";
 import { hashPrefix, indexPaths, readSidecar, saveIndexFiles, verifyIndexFile } from "./vector-index-file.ts";

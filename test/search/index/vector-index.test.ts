@@ -2,17 +2,16 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Entity } from "../../../src/entities/types.ts";
+import type { Database } from "bun:sqlite";
 import { indexPaths } from "../../../src/search/index/vector-index-file.ts";
 import { closeVectorIndex, exactSearch, loadOrBuildIndex, syncIndex } from "../../../src/search/index/vector-index.ts";
 import { openStore, type Store } from "../../../src/store/db.ts";
 import { replaceOrigin } from "../../../src/store/entities.ts";
-import {
-  listPendingVectors,
-  readVectorRows,
-  readVectors,
-  setEmbeddingMeta,
-  writeVectors,
-} from "../../../src/store/vectors.ts";
+import { listPendingVectors, readVectorRows, setEmbeddingMeta, writeVectors } from "../../../src/store/vectors.ts";
+
+/** The stored vectors of `model` (those of `ids`) by entity id. */
+const readVectors = (db: Database, model: string, ids?: number[]) =>
+  new Map([...readVectorRows(db, model, ids)].map(([id, r]) => [id, r.vector]));
 import { makeTempDir } from "../../support/tmp.ts";
 
 const DIM = 16;
@@ -112,8 +111,7 @@ describe("vector index", () => {
     }
     expect(agree).toBe(30);
     // A stored vector finds itself first.
-    const vecs = readVectors(store.db, MODEL);
-    const [id, v] = [...vecs][7]!;
+    const [id, { vector: v }] = [...readVectorRows(store.db, MODEL)][7]!;
     expect(idx.search(v, 1)[0]).toMatchObject({ id });
     expect(idx.search(v, 1)[0]!.similarity).toBeGreaterThan(0.999);
   });
