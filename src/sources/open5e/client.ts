@@ -1,31 +1,22 @@
 /**
  * Open5e API client (v1 and v2): complete pagination of list endpoints.
  *
- * - Asks for large pages (`limit=1000`, the API has no maximum) and follows `next` until null.
- * - `next` links are absolute and name the host that built them (production is
- *   `https://api.open5e.com`); they are rewritten onto the configured base URL, keeping the path from
- *   `/v1/` or `/v2/` on and the query.
- * - Guards: a `next` already visited (a loop) or more pages than the data can need (a page cap) stop
- *   the walk with an `UpstreamError` of kind "pagination". Choice: an error, not a partial result,
- *   because a sync replaces a whole origin with what it got — a truncated list would silently delete
- *   good records. Consumers of `pages()` must therefore commit only after the generator completes.
- * - Envelope `count` vs records received: a mismatch is a warning (on the last page and in
- *   `fetchAll`), not an error — the data is what the server gave.
- * - The 2025 v2 shape uses the same envelope (records then also carried `url`, and `/v2/magicitems/`
- *   did not exist: a 404 there means "old server"; `root("v2")` tells which endpoints exist).
- *   A bare JSON array instead of an envelope (non-paginated endpoints, some mirrors) is one last page.
+ * - Asks for large pages (`limit=1000`, the API has no maximum) and follows `next` until null;
+ *   `next` links name the host that built them, so they are rewritten onto the configured base.
+ * - A `next` already visited (a loop) or more pages than the data can need stop the walk with an
+ *   `UpstreamError` of kind "pagination", not a partial result: a sync replaces a whole origin with
+ *   what it got, so a truncated list would silently delete good records. Consumers of `pages()`
+ *   must therefore commit only after the generator completes.
+ * - Envelope `count` vs records received: a mismatch is a warning, not an error.
+ * - The 2025 v2 shape uses the same envelope (`/v2/magicitems/` did not exist: a 404 there means
+ *   "old server"). A bare JSON array instead of an envelope (some mirrors) is one last page.
  */
 import { cacheKey, type HttpClient, UpstreamError, type UpstreamInfo } from "../http.ts";
 import { open5eUrl, type Open5eVersion } from "./urls.ts";
 
 export type { Open5eVersion };
 
-const OPEN5E_DEFAULT_PAGE_SIZE = 1000;
-const OPEN5E_DEFAULT_MAX_PAGES = 1000;
-
 export interface Open5ePage {
-  version: Open5eVersion;
-  endpoint: string;
   /** 1-based page number within this walk. */
   page: number;
   /** The URL actually requested (on the configured base). */
@@ -37,35 +28,20 @@ export interface Open5ePage {
   totalCount: number | null;
   /** Envelope `count` of this page (differs from `totalCount` when the data changed during the walk). */
   count: number | null;
-  /** True on the final page (no `next`). */
   last: boolean;
   fromCache: boolean;
-  /** Problems noticed on this page (count mismatch on the last page, count change, empty page). */
+  /** Count mismatch on the last page, count change, empty page. */
   warnings: string[];
 }
 
-export interface Open5eListOptions {
+interface Open5eListOptions {
   /** `limit` to ask for (default 1000). */
   pageSize?: number;
   /** Hard cap on pages fetched (default 1000); exceeding it throws. */
   maxPages?: number;
-  /** Extra query params (filters). */
-  query?: Record<string, string | number | boolean>;
   /** Bypass cache reads (responses are still cached). */
   force?: boolean;
   signal?: AbortSignal;
-}
-
-export interface Open5eListResult {
-  version: Open5eVersion;
-  endpoint: string;
-  records: unknown[];
-  /** Envelope count of the first page, or null. */
-  count: number | null;
-  pages: number;
-  /** Requests answered from the cache. */
-  cachedPages: number;
-  warnings: string[];
 }
 
 interface Envelope {
@@ -91,10 +67,7 @@ export function parseOpen5eEnvelope(body: unknown, url: string, upstream: Upstre
   );
 }
 
-/**
- * Moves an absolute (or relative) pagination link onto `baseUrl`: the path from its `/v1/` or `/v2/`
- * segment on (else the whole path) plus the query, appended to the base (which may have a path prefix).
- */
+/** A pagination link moved onto `baseUrl` (which may have a path prefix): its path from `/vN/` on, and its query. */
 export function rewriteOntoBase(link: string, baseUrl: string): string {
   const base = baseUrl.replace(/\/+$/, "");
   const u = new URL(link, `${base}/`);
@@ -122,13 +95,9 @@ export class Open5eClient {
     this.upstream = { name: "Open5e", baseUrl: this.baseUrl, envVar: "LOREKEEPER_OPEN5E_BASE_URL" };
   }
 
-  /** `<base>/<version>/<endpoint>/?<sorted query>`. */
-  listUrl(version: Open5eVersion, endpoint: string, query: Record<string, string | number | boolean> = {}): string {
-    const params = Object.entries(query)
-      .map(([k, v]) => [k, String(v)] as [string, string])
-      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    const q = new URLSearchParams(params).toString();
-    return `${open5eUrl(this.baseUrl, version, endpoint)}${q ? `?${q}` : ""}`;
+  /** `<base>/<version>/<endpoint>/`, with `?limit=` when given. */
+  listUrl(version: Open5eVersion, endpoint: string, limit?: number): string {
+    return `${open5eUrl(this.baseUrl, version, endpoint)}${limit === undefined ? "" : `?limit=${limit}`}`;
   }
 
   /** Walks every page of a list endpoint, yielding each page as it arrives. Throws UpstreamError. */
@@ -137,9 +106,9 @@ export class Open5eClient {
     endpoint: string,
     opts: Open5eListOptions = {},
   ): AsyncGenerator<Open5ePage, void, undefined> {
-    const pageSize = Math.max(1, Math.floor(opts.pageSize ?? OPEN5E_DEFAULT_PAGE_SIZE));
-    const hardCap = Math.max(1, Math.floor(opts.maxPages ?? OPEN5E_DEFAULT_MAX_PAGES));
-    let url: string | null = this.listUrl(version, endpoint, { ...opts.query, limit: pageSize });
+    const pageSize = Math.max(1, Math.floor(opts.pageSize ?? 1000));
+    const hardCap = Math.max(1, Math.floor(opts.maxPages ?? 1000));
+    let url: string | null = this.listUrl(version, endpoint, pageSize);
     const seen = new Set<string>([visitKey(url)]);
     let page = 0;
     let recordsSoFar = 0;
@@ -194,16 +163,15 @@ export class Open5eClient {
       } else if (totalCount !== null && recordsSoFar !== totalCount) {
         warnings.push(`${version}/${endpoint}: the server announced ${totalCount} records but sent ${recordsSoFar}`);
       }
+      const last = next === null;
       yield {
-        version,
-        endpoint,
         page,
         url,
         results: env.results,
         recordsSoFar,
         totalCount,
         count: env.count,
-        last: next === null,
+        last,
         fromCache: res.fromCache,
         warnings,
       };
@@ -215,47 +183,19 @@ export class Open5eClient {
   async fetchAll(
     version: Open5eVersion,
     endpoint: string,
-    opts: Open5eListOptions & { onPage?: (p: Open5ePage) => void } = {},
-  ): Promise<Open5eListResult> {
+    opts: Open5eListOptions = {},
+  ): Promise<{ records: unknown[]; pages: number; cachedPages: number; warnings: string[] }> {
     const records: unknown[] = [];
     const warnings: string[] = [];
     let pages = 0;
     let cachedPages = 0;
-    let count: number | null = null;
     for await (const p of this.pages(version, endpoint, opts)) {
       for (const r of p.results) records.push(r);
       warnings.push(...p.warnings);
       pages = p.page;
-      count = p.totalCount;
       if (p.fromCache) cachedPages++;
-      opts.onPage?.(p);
     }
-    return { version, endpoint, records, count, pages, cachedPages, warnings };
-  }
-
-  /** Endpoint names listed by the version root (`/v2/` → {"spells": ".../v2/spells/", ...}). */
-  async root(version: Open5eVersion, opts: { force?: boolean; signal?: AbortSignal } = {}): Promise<string[]> {
-    const url = open5eUrl(this.baseUrl, version);
-    const body = await this.http.getJson(url, { ...opts, upstream: this.upstream });
-    if (!body || typeof body !== "object" || Array.isArray(body)) {
-      throw new UpstreamError(
-        "malformed",
-        url,
-        `${this.upstream.name} at ${this.baseUrl} answered ${url} with something other than an endpoint index.`,
-      );
-    }
-    return Object.keys(body).filter((k) => typeof (body as Record<string, unknown>)[k] === "string");
-  }
-
-  /** One record by its key (v2 `key`, v1 `slug`). Throws UpstreamError (status 404 when absent). */
-  async getDetail(
-    version: Open5eVersion,
-    endpoint: string,
-    key: string,
-    opts: { force?: boolean; signal?: AbortSignal } = {},
-  ): Promise<unknown> {
-    const url = open5eUrl(this.baseUrl, version, endpoint, key);
-    return this.http.getJson(url, { ...opts, upstream: this.upstream });
+    return { records, pages, cachedPages, warnings };
   }
 
   /** Builds the error and makes the cache forget the walk, so a retry starts from the network. */

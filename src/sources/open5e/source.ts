@@ -1,19 +1,53 @@
 /**
- * Reading a whole Open5e list (v1 or v2) for a sync: one walk over its pages, and a second from the
- * network when the data moved under the first. Shared by the open5e-v2 and open5e-v1 sources.
+ * What the open5e-v2 and open5e-v1 sources share: the Source itself for one API version, and reading
+ * a whole list for a sync (one walk over its pages, and a second from the network when the data
+ * moved under the first).
  */
+import type { ContentType } from "../../entities/normalize/types.ts";
+import type { DocumentInfo, DocumentSource } from "../../entities/types.ts";
 import { log } from "../../log.ts";
 import { UpstreamError } from "../http.ts";
-import type { FetchedRecords, FetchProgress, SourceRun } from "../source.ts";
-import type { Open5eClient } from "./client.ts";
-import type { Open5eVersion } from "./urls.ts";
+import type { FetchedRecords, FetchProgress, Source, SourceRun } from "../source.ts";
+import { Open5eClient } from "./client.ts";
+import { open5eUrl, type Open5eVersion } from "./urls.ts";
+
+/** All records of a small metadata list (documents, licences, publishers). */
+export type ListOf = (endpoint: string) => Promise<unknown[]>;
+
+export function open5eSource(
+  version: Open5eVersion,
+  s: Pick<Source, "label" | "short" | "contentTypes" | "byDefault"> & { id: DocumentSource },
+  documents: (list: ListOf, run: SourceRun) => Promise<DocumentInfo[]>,
+): Source {
+  return {
+    ...s,
+    url: (baseUrl, t, endpoint = t.endpoint, key) => open5eUrl(baseUrl, version, endpoint, key),
+    upstream: {
+      baseUrlSetting: "open5eBaseUrl",
+      envVar: "LOREKEEPER_OPEN5E_BASE_URL",
+      probeUrl: (base) => open5eUrl(base, version),
+    },
+    open(run) {
+      const client = new Open5eClient(run.http, { baseUrl: run.config.open5eBaseUrl });
+      const opts = { signal: run.signal, pageSize: run.config.open5ePageSize };
+      const list: ListOf = async (endpoint) =>
+        (await client.fetchAll(version, endpoint, { ...opts, force: run.force })).records;
+      return {
+        baseUrl: run.config.open5eBaseUrl,
+        documents: () => documents(list, run),
+        fetch: (_t: ContentType, endpoint: string, onProgress: FetchProgress) =>
+          fetchList(client, version, endpoint, run, onProgress),
+      };
+    },
+  };
+}
 
 /**
  * One walk over an Open5e list. `changed` is set when the data moved under the walk: the envelope
  * count changed between pages, or a record came twice (pages shifted) — then a record may also
  * have been missed, and replacing the stored set with it would drop good records.
  */
-async function walkOpen5e(
+async function walk(
   client: Open5eClient,
   version: Open5eVersion,
   endpoint: string,
@@ -26,11 +60,8 @@ async function walkOpen5e(
   const ids = new Set<string>();
   let changed: string | undefined;
   try {
-    for await (const page of client.pages(version, endpoint, {
-      force,
-      signal: run.signal,
-      pageSize: run.config.open5ePageSize,
-    })) {
+    const opts = { force, signal: run.signal, pageSize: run.config.open5ePageSize };
+    for await (const page of client.pages(version, endpoint, opts)) {
       if (page.count !== null && page.totalCount !== null && page.count !== page.totalCount)
         changed ??= `its record count changed from ${page.totalCount} to ${page.count} between pages`;
       for (const r of page.results) {
@@ -54,18 +85,17 @@ async function walkOpen5e(
 }
 
 /** Every record of one Open5e list, read again from the network when it changed while being read. */
-export async function fetchOpen5eList(
+async function fetchList(
   client: Open5eClient,
   version: Open5eVersion,
   endpoint: string,
   run: SourceRun,
   onProgress: FetchProgress,
 ): Promise<FetchedRecords> {
-  const first = await walkOpen5e(client, version, endpoint, run, run.force, onProgress);
+  const first = await walk(client, version, endpoint, run, run.force, onProgress);
   if (!first.changed) return first;
-  // The list changed while it was read: read it again from the network (cached pages are stale).
   log.info(`${version}/${endpoint} changed upstream while it was being listed (${first.changed}); listing it again`);
-  const second = await walkOpen5e(client, version, endpoint, run, true, onProgress);
+  const second = await walk(client, version, endpoint, run, true, onProgress);
   if (second.changed && /count changed/.test(second.changed)) {
     throw new UpstreamError(
       "pagination",
@@ -77,20 +107,4 @@ export async function fetchOpen5eList(
   }
   const { changed: _changed, ...rest } = second;
   return rest;
-}
-
-/** All records of a small metadata list (documents, licences, publishers). */
-export async function fetchOpen5eAll(
-  client: Open5eClient,
-  version: Open5eVersion,
-  endpoint: string,
-  run: SourceRun,
-): Promise<unknown[]> {
-  return (
-    await client.fetchAll(version, endpoint, {
-      force: run.force,
-      signal: run.signal,
-      pageSize: run.config.open5ePageSize,
-    })
-  ).records;
 }
