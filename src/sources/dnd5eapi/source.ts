@@ -43,16 +43,8 @@ export const dnd5eApi: Source = {
           // No endpoint of its own: served per class (/classes/<index>/levels). The class list is the
           // one the main fetch just read (HTTP cache).
           const opts = { force: run.force, signal: run.signal };
-          const { results } = await client.list(yearOf(t), t.endpoint, opts);
-          return {
-            records: await client.classLevels(
-              yearOf(t),
-              results.map((x) => x.index),
-              opts,
-            ),
-            warnings: [],
-            skipped: 0,
-          };
+          const { indexes } = await client.list(yearOf(t), t.endpoint, opts);
+          return { records: await client.classLevels(yearOf(t), indexes, opts), warnings: [], skipped: 0 };
         }
         const r = await client.fetchAll(yearOf(t), endpoint, {
           force: run.force,
@@ -63,8 +55,8 @@ export const dnd5eApi: Source = {
           records: r.records,
           warnings: [...r.warnings, ...r.skipped.map((s) => `skipped ${s.index}: ${s.message}`)],
           skipped: r.skipped.length,
-          ...(r.count > r.list.length
-            ? { incomplete: `the list announced ${r.count} records but carried ${r.list.length}` }
+          ...(r.count > r.listed
+            ? { incomplete: `the list announced ${r.count} records but carried ${r.listed}` }
             : {}),
         };
       },
