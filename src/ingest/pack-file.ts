@@ -25,7 +25,7 @@ import { LoreKeeperError } from "../errors.ts";
 import { log } from "../log.ts";
 import { fileSha256 } from "../search/model/model-source.ts";
 import { alive } from "../store/embed-lease.ts";
-import { fetchErrorText } from "../sources/http-messages.ts";
+import { fetchErrorText } from "../sources/http.ts";
 
 /** A pack that cannot be used, with what to do about it. */
 export class PackError extends LoreKeeperError {

@@ -3,27 +3,13 @@
  * (exponential backoff with full jitter; `Retry-After` honoured) on network errors, timeouts,
  * 429 and 5xx, a User-Agent, bounded concurrency shared by all requests of one client, and an
  * optional response cache. The cache is an interface declared here and implemented by the store
- * (`src/store/http-cache.ts`), so sources never import the store.
+ * (`src/store/http-cache.ts`), so sources never import the store. Failures are worded for the person
+ * who hit them: which API, which address, what went wrong and what to do.
  */
 import { LoreKeeperError } from "../errors.ts";
 import { USER_AGENT, type Config } from "../config.ts";
 import { log } from "../log.ts";
 import { Semaphore } from "../semaphore.ts";
-import { backoffDelay, parseRetryAfter } from "./retry.ts";
-import {
-  type AttemptFailure,
-  DEFAULT_MAX_BODY_BYTES,
-  failureMessage,
-  fetchErrorText,
-  fmtBytes,
-  fmtSeconds,
-  snippet,
-  type UpstreamInfo,
-  withoutFetchAdvice,
-} from "./http-messages.ts";
-
-/** Declared with the messages that name it (so the two files do not import each other). */
-export type { UpstreamInfo } from "./http-messages.ts";
 
 export type UpstreamErrorKind =
   | "network"
@@ -34,6 +20,18 @@ export type UpstreamErrorKind =
   | "recent-failure"
   | "pagination";
 
+/** Which service a request belongs to, for actionable error messages. */
+export interface UpstreamInfo {
+  /** Human name, e.g. "Open5e". */
+  name: string;
+  /** Configured base URL, e.g. "https://api.open5e.com". */
+  baseUrl: string;
+  /** Environment variable that overrides the base URL, e.g. "LOREKEEPER_OPEN5E_BASE_URL". */
+  envVar: string;
+}
+
+/** The default largest response body (LOREKEEPER_HTTP_MAX_MB): the biggest real page is about 6 MB. */
+const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 /** An error page is read this far at most (only its first line is shown). */
 const ERROR_BODY_BYTES = 64 * 1024;
 
@@ -77,7 +75,6 @@ export interface HttpCache {
   get(url: string): HttpCacheEntry | undefined;
   putSuccess(url: string, status: number, body: string): void;
   putFailure(url: string, failure: HttpCacheFailure): void;
-  /** Drops the entry for this URL, if any. */
   delete(url: string): void;
 }
 
@@ -96,8 +93,22 @@ export function cacheKey(url: string): string {
   return `${u.origin}${u.pathname}${q ? `?${q}` : ""}`;
 }
 
+/** Parses `Retry-After` (delta seconds or an HTTP date) into milliseconds from `now`; undefined if absent/invalid. */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  const v = value?.trim();
+  if (!v) return undefined;
+  if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
+  const at = Date.parse(v);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+/** Full-jitter exponential backoff: uniform in [0, min(maxDelay, base * 2^attempt)]. attempt is 0-based. */
+export function backoffDelay(attempt: number, baseDelayMs: number, maxDelayMs: number, random = Math.random): number {
+  return Math.floor(random() * Math.min(maxDelayMs, baseDelayMs * 2 ** attempt));
+}
+
 export interface HttpClientOptions {
-  userAgent?: string;
   /** Per attempt, covering headers and body (default 30 000). */
   timeoutMs?: number;
   /** Extra attempts after the first (default 4). */
@@ -114,42 +125,28 @@ export interface HttpClientOptions {
   /** Largest response body read, bytes (default DEFAULT_MAX_BODY_BYTES); a larger one fails the request, unretried. */
   maxBodyBytes?: number;
   cache?: HttpCache;
-  /** Injectables for tests. */
-  fetch?: typeof fetch;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
   /** Clock used in messages (default Date.now). */
   now?: () => number;
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   /** Skip cache reads (a fresh success or a recent failure); the result is still written. */
   force?: boolean;
-  /** Do not read or write the cache at all. */
-  noCache?: boolean;
   signal?: AbortSignal;
   upstream?: UpstreamInfo;
 }
 
-export interface JsonResponse {
-  data: unknown;
-  status: number;
-  fromCache: boolean;
-  /** The URL requested (after redirects when sent). */
-  url: string;
+/** Why an attempt failed, before deciding to retry. */
+interface AttemptFailure {
+  kind: "network" | "timeout" | "http" | "malformed" | "too-large";
+  status?: number;
+  detail: string;
+  retryAfterMs?: number;
+  /** The error thrown, when `detail` is a person's version of it (logged whole). */
+  cause?: unknown;
 }
 
-export interface HttpStats {
-  /** Attempts actually sent over the network (retries included). */
-  requests: number;
-  cacheHits: number;
-  /** Cached failures answered without a request. */
-  cachedFailures: number;
-  retries: number;
-  failures: number;
-}
-
-const defaultSleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+type Attempt = { ok: true; data: unknown; text: string; status: number } | { ok: false; failure: AttemptFailure };
 
 function upstreamFor(url: string, given?: UpstreamInfo): UpstreamInfo {
   if (given) return given;
@@ -169,13 +166,13 @@ function retryable(f: AttemptFailure): boolean {
 }
 
 export class HttpClient {
-  readonly stats: HttpStats = { requests: 0, cacheHits: 0, cachedFailures: 0, retries: 0, failures: 0 };
+  /** Requests = attempts actually sent (retries included); cachedFailures = answered without a request. */
+  readonly stats = { requests: 0, cacheHits: 0, cachedFailures: 0, retries: 0, failures: 0 };
   private readonly sem: Semaphore;
   private readonly o: Required<Omit<HttpClientOptions, "cache">> & { cache?: HttpCache };
 
   constructor(opts: HttpClientOptions = {}) {
     this.o = {
-      userAgent: opts.userAgent ?? USER_AGENT,
       timeoutMs: opts.timeoutMs ?? 30_000,
       retries: Math.max(0, Math.floor(opts.retries ?? 4)),
       concurrency: Math.max(1, Math.floor(opts.concurrency ?? 6)),
@@ -185,9 +182,6 @@ export class HttpClient {
       retryAfterScale: opts.retryAfterScale ?? 1,
       maxBodyBytes: Math.max(1024, Math.floor(opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)),
       cache: opts.cache,
-      fetch: opts.fetch ?? fetch,
-      sleep: opts.sleep ?? defaultSleep,
-      random: opts.random ?? Math.random,
       now: opts.now ?? Date.now,
     };
     this.sem = new Semaphore(this.o.concurrency);
@@ -195,8 +189,7 @@ export class HttpClient {
 
   /** A client configured from `loadConfig()` values. */
   static fromConfig(
-    config: Pick<Config, "httpTimeoutMs" | "httpRetries" | "httpConcurrency"> &
-      Partial<Pick<Config, "httpMaxBodyBytes">>,
+    config: Pick<Config, "httpTimeoutMs" | "httpRetries" | "httpConcurrency" | "httpMaxBodyBytes">,
     extra: HttpClientOptions = {},
   ): HttpClient {
     return new HttpClient({
@@ -206,10 +199,6 @@ export class HttpClient {
       maxBodyBytes: config.httpMaxBodyBytes,
       ...extra,
     });
-  }
-
-  get concurrency(): number {
-    return this.o.concurrency;
   }
 
   /**
@@ -232,10 +221,10 @@ export class HttpClient {
     return (await this.request(url, opts)).data;
   }
 
-  /** GET a JSON document with response metadata. Throws UpstreamError. */
-  async request(url: string, opts: RequestOptions = {}): Promise<JsonResponse> {
+  /** GET a JSON document, saying whether the cache answered. Throws UpstreamError. */
+  async request(url: string, opts: RequestOptions = {}): Promise<{ data: unknown; fromCache: boolean }> {
     const up = upstreamFor(url, opts.upstream);
-    const cache = opts.noCache ? undefined : this.o.cache;
+    const cache = this.o.cache;
     if (cache && !opts.force) {
       const hit = this.readCache(cache, url, up);
       if (hit) return hit;
@@ -246,18 +235,18 @@ export class HttpClient {
       const res = await this.sem.run(() => this.attempt(url, opts.signal));
       if (res.ok) {
         if (cache) safeWrite(url, () => cache.putSuccess(url, res.status, res.text));
-        return { data: res.data, status: res.status, fromCache: false, url: res.url };
+        return { data: res.data, fromCache: false };
       }
       const f = res.failure;
       if (retryable(f) && attempt < this.o.retries) {
         const wait =
           f.retryAfterMs !== undefined
             ? Math.min(this.o.maxRetryAfterMs, Math.round(f.retryAfterMs * this.o.retryAfterScale))
-            : backoffDelay(attempt, this.o.baseDelayMs, this.o.maxDelayMs, this.o.random);
+            : backoffDelay(attempt, this.o.baseDelayMs, this.o.maxDelayMs);
         attempt++;
         this.stats.retries++;
         log.debug(`retry ${attempt}/${this.o.retries} of ${url} in ${wait} ms (${f.detail})`);
-        await this.o.sleep(wait);
+        await Bun.sleep(wait);
         continue;
       }
       this.stats.failures++;
@@ -270,7 +259,7 @@ export class HttpClient {
     }
   }
 
-  private readCache(cache: HttpCache, url: string, up: UpstreamInfo): JsonResponse | undefined {
+  private readCache(cache: HttpCache, url: string, up: UpstreamInfo): { data: unknown; fromCache: true } | undefined {
     let entry: HttpCacheEntry | undefined;
     try {
       entry = cache.get(url);
@@ -283,7 +272,7 @@ export class HttpClient {
       try {
         const data: unknown = JSON.parse(entry.body ?? "");
         this.stats.cacheHits++;
-        return { data, status: entry.status, fromCache: true, url: entry.url };
+        return { data, fromCache: true };
       } catch {
         log.debug(`cached body for ${url} is not JSON; refetching`);
         return undefined;
@@ -305,20 +294,15 @@ export class HttpClient {
     );
   }
 
-  private async attempt(
-    url: string,
-    callerSignal?: AbortSignal,
-  ): Promise<
-    { ok: true; data: unknown; text: string; status: number; url: string } | { ok: false; failure: AttemptFailure }
-  > {
+  private async attempt(url: string, callerSignal?: AbortSignal): Promise<Attempt> {
     const timeout = AbortSignal.timeout(this.o.timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
     this.stats.requests++;
     let status = 0;
     try {
-      const resp = await this.o.fetch(url, {
+      const resp = await fetch(url, {
         method: "GET",
-        headers: { "User-Agent": this.o.userAgent, Accept: "application/json" },
+        headers: { "User-Agent": USER_AGENT, Accept: "application/json" },
         redirect: "follow",
         signal,
       });
@@ -341,7 +325,7 @@ export class HttpClient {
         };
       }
       try {
-        return { ok: true, data: JSON.parse(text), text, status: resp.status, url: resp.url || url };
+        return { ok: true, data: JSON.parse(text), text, status: resp.status };
       } catch (err) {
         return { ok: false, failure: { kind: "malformed", status: resp.status, detail: (err as Error).message } };
       }
@@ -379,5 +363,86 @@ function safeWrite(url: string, fn: () => void): void {
     fn();
   } catch (err) {
     log.warn(`HTTP cache write failed for ${url}; continuing without caching it`, err);
+  }
+}
+
+function fmtSeconds(ms: number): string {
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`;
+}
+
+const fmtBytes = (n: number) => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 2 : 0)} MB`;
+
+/** Bun's advice to its own developers that its fetch errors end with. */
+const BUN_ADVICE = /\.?\s*For more information, pass `verbose: true` in the second argument to fetch\(\)\.?/gi;
+
+/** An upstream error's text for a person: Bun's debugging advice left out, no trailing stop. */
+function withoutFetchAdvice(text: string): string {
+  return text
+    .replace(BUN_ADVICE, "")
+    .replace(/[.\s]+$/, "")
+    .trim();
+}
+
+/** Why a fetch threw, as a clause ("ECONNRESET: The socket connection was closed unexpectedly"). */
+export function fetchErrorText(err: unknown): string {
+  const e = err as Error | null;
+  if (e?.name === "TimeoutError" || e?.name === "AbortError") return "no answer in time";
+  return withoutFetchAdvice(String(e?.message ?? err)) || "the connection failed";
+}
+
+/** A short, single-line piece of an error body (nothing for HTML pages). */
+function snippet(text: string): string {
+  const t = text.replace(/\s+/g, " ").trim();
+  if (t === "" || t.startsWith("<")) return "";
+  return `: ${t.length > 160 ? `${t.slice(0, 160)}…` : t}`;
+}
+
+function failureMessage(up: UpstreamInfo, url: string, f: AttemptFailure, attempts: number, timeoutMs: number): string {
+  const tries = attempts > 1 ? ` after ${attempts} attempts` : "";
+  const later = "run `lorekeeper sync` later";
+  const mirror = `or set ${up.envVar} to a mirror`;
+  switch (f.kind) {
+    case "network":
+      return (
+        `${up.name} at ${up.baseUrl} is unreachable (${f.detail})${tries} while fetching ${url}. Check the ` +
+        `network, ${later}, ${mirror}.`
+      );
+    case "timeout":
+      return (
+        `${up.name} at ${up.baseUrl} did not answer within ${fmtSeconds(timeoutMs)}${tries} (${url}). ` +
+        `It may be overloaded: ${later}, raise LOREKEEPER_HTTP_TIMEOUT_MS, ${mirror}.`
+      );
+    case "too-large":
+      return (
+        `${up.name} at ${up.baseUrl} answered ${url} with a body too large to read (${f.detail}; ` +
+        `the limit is LOREKEEPER_HTTP_MAX_MB, default ${DEFAULT_MAX_BODY_BYTES / 1024 / 1024}). ` +
+        `Check that ${up.envVar} points at the API itself, not a file server or proxy; the previous data is kept.`
+      );
+    case "malformed":
+      return (
+        `${up.name} at ${up.baseUrl} returned a body that is not valid JSON for ${url} (${f.detail}). ` +
+        `Check that ${up.envVar} points at the API itself (not a web page or proxy), or ${later}.`
+      );
+    case "http": {
+      const s = f.status ?? 0;
+      if (s === 429)
+        return (
+          `${up.name} at ${up.baseUrl} is rate-limiting us (HTTP 429${tries}) for ${url}. Wait a while and ` +
+          `${later}, or lower LOREKEEPER_HTTP_CONCURRENCY.`
+        );
+      if (s >= 500)
+        return (
+          `${up.name} at ${up.baseUrl} failed with ${f.detail}${tries} for ${url}. The service may be down: ` +
+          `${later}, ${mirror}.`
+        );
+      if (s === 404)
+        return (
+          `${up.name} at ${up.baseUrl} has no ${url} (HTTP 404). Check that ${up.envVar} points at the API root ` +
+          `(e.g. the default), and that the endpoint exists on that server.`
+        );
+      return (
+        `${up.name} at ${up.baseUrl} refused ${url} with ${f.detail}. ` + `Check ${up.envVar} and any proxy in between.`
+      );
+    }
   }
 }

@@ -1,8 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { USER_AGENT } from "../../src/config.ts";
-import { cacheKey, UpstreamError } from "../../src/sources/http.ts";
+import { backoffDelay, cacheKey, parseRetryAfter, UpstreamError } from "../../src/sources/http.ts";
 import { Semaphore } from "../../src/semaphore.ts";
-import { backoffDelay, parseRetryAfter } from "../../src/sources/retry.ts";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.ts";
 import { FIXTURES, fastClient } from "./helpers.ts";
 

@@ -36,7 +36,7 @@ import { type Command, EXIT_FAILED, EXIT_OK } from "../command.ts";
 import { safeText } from "../../text/sanitize.ts";
 import { printJson } from "../progress.ts";
 import { packLeftovers } from "../../ingest/pack-file.ts";
-import { fetchErrorText } from "../../sources/http-messages.ts";
+import { fetchErrorText } from "../../sources/http.ts";
 
 export interface DoctorReport {
   ok: boolean;

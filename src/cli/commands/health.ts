@@ -2,7 +2,7 @@
  * `lorekeeper health`: asks a running `serve --http` for GET /health and exits 0 when it answers
  * ok. For container HEALTHCHECKs (the image has no shell and no curl).
  */
-import { fetchErrorText } from "../../sources/http-messages.ts";
+import { fetchErrorText } from "../../sources/http.ts";
 import { safeLine } from "../../text/sanitize.ts";
 import { parse } from "../args.ts";
 import { type Command, EXIT_FAILED, EXIT_OK, UsageError } from "../command.ts";
