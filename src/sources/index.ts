@@ -1,10 +1,7 @@
 /**
- * Every content source. Adding a source = its folder (implementing `Source` from source.ts) + one
- * line here + its id in `DocumentSource` (entities/types.ts).
- *
- * The order here is the order of preference: when two sources carry the same entity of a document,
- * the earlier one answers (store/duplicates.ts), `lorekeeper documents` names it first, and a sync
- * visits the sources in this order.
+ * Every content source, in order of preference: when two sources carry the same entity of a
+ * document, the earlier one answers (store/duplicates.ts), `lorekeeper documents` names it first,
+ * and a sync visits the sources in this order.
  */
 import type { Config } from "../config.ts";
 import type { DocumentSource } from "../entities/types.ts";

@@ -1,13 +1,8 @@
 /**
- * The one interface every content source implements (one folder per source: open5e-v2/, open5e-v1/,
- * dnd5eapi/, orcbrew/, 5etools/; the list is `sources/index.ts`). The sync layer, the CLI's help,
- * tables and doctor probes, and the store's source order call only this interface, so a new source
- * is a new folder plus one line in that list (and its id in `DocumentSource`); see
+ * The one interface every content source implements (one folder per source; the list is
+ * `sources/index.ts`). Sync, the CLI and the store's source order call only this interface, so a new
+ * source is a new folder plus one line in that list (and its id in `DocumentSource`); see
  * docs/contributing.md.
- *
- * A source owns: its content types (endpoint + related endpoints + kinds + a pure normalizer), how
- * records are fetched, where its document metadata comes from, and its URL layout (written once in
- * its `urls.ts`, used by the client and by the normalizers' `source_url`).
  */
 import type { Config } from "../config.ts";
 import type { ContentType } from "../entities/normalize/types.ts";
@@ -67,7 +62,7 @@ export interface Source {
   readonly homebrew?: HomebrewFormat;
 }
 
-export interface HomebrewFormat {
+interface HomebrewFormat {
   /** Short name of the file format ("OrcBrew", "5etools"). */
   readonly format: string;
   /** What `lorekeeper documents` says the source stands for ("imported OrcBrew packs"). */

@@ -1,19 +1,8 @@
 /** Registry of Open5e v1 content types (opt-in source; frozen data set, no SRD 5.2). */
 import type { EntityKind } from "../../entities/types.ts";
 import type { ContentType, NormalizeContext, NormalizeResult } from "../../entities/normalize/types.ts";
-import {
-  normalizeV1Backgrounds,
-  normalizeV1Classes,
-  normalizeV1Feats,
-  normalizeV1Races,
-} from "./normalize/character.ts";
-import {
-  normalizeV1Armor,
-  normalizeV1Conditions,
-  normalizeV1MagicItems,
-  normalizeV1Sections,
-  normalizeV1Weapons,
-} from "./normalize/equipment.ts";
+import * as character from "./normalize/character.ts";
+import * as equipment from "./normalize/equipment.ts";
 import { normalizeV1Monsters, normalizeV1Spells } from "./normalize/spells-monsters.ts";
 
 type Fn = (records: unknown[], ctx: NormalizeContext) => NormalizeResult;
@@ -25,13 +14,13 @@ function ct(endpoint: string, kinds: EntityKind[], normalize: Fn): ContentType {
 export const OPEN5E_V1_TYPES: ContentType[] = [
   ct("spells", ["spell"], normalizeV1Spells),
   ct("monsters", ["creature"], normalizeV1Monsters),
-  ct("classes", ["class", "subclass"], normalizeV1Classes),
-  ct("races", ["species", "subspecies"], normalizeV1Races),
-  ct("backgrounds", ["background"], normalizeV1Backgrounds),
-  ct("feats", ["feat"], normalizeV1Feats),
-  ct("magicitems", ["magic_item"], normalizeV1MagicItems),
-  ct("weapons", ["weapon"], normalizeV1Weapons),
-  ct("armor", ["armor"], normalizeV1Armor),
-  ct("conditions", ["condition"], normalizeV1Conditions),
-  ct("sections", ["rule"], normalizeV1Sections),
+  ct("classes", ["class", "subclass"], character.normalizeV1Classes),
+  ct("races", ["species", "subspecies"], character.normalizeV1Races),
+  ct("backgrounds", ["background"], character.normalizeV1Backgrounds),
+  ct("feats", ["feat"], character.normalizeV1Feats),
+  ct("magicitems", ["magic_item"], equipment.normalizeV1MagicItems),
+  ct("weapons", ["weapon"], equipment.normalizeV1Weapons),
+  ct("armor", ["armor"], equipment.normalizeV1Armor),
+  ct("conditions", ["condition"], equipment.normalizeV1Conditions),
+  ct("sections", ["rule"], equipment.normalizeV1Sections),
 ];

@@ -1,25 +1,10 @@
 /** Registry of Open5e v2 content types (one per endpoint the sync layer fetches). */
 import type { EntityKind } from "../../entities/types.ts";
 import type { ContentType, NormalizeContext, NormalizeResult } from "../../entities/normalize/types.ts";
-import {
-  normalizeV2Backgrounds,
-  normalizeV2Classes,
-  normalizeV2Feats,
-  normalizeV2Species,
-} from "./normalize/character.ts";
+import * as character from "./normalize/character.ts";
 import { normalizeV2Creatures } from "./normalize/creatures.ts";
 import { normalizeV2Items, normalizeV2MagicItems } from "./normalize/items.ts";
-import {
-  normalizeV2Abilities,
-  normalizeV2Alignments,
-  normalizeV2Conditions,
-  normalizeV2DamageTypes,
-  normalizeV2Languages,
-  normalizeV2Rulesets,
-  normalizeV2Skills,
-  normalizeV2SpellSchools,
-  normalizeV2WeaponProperties,
-} from "./normalize/reference.ts";
+import * as ref from "./normalize/reference.ts";
 import { normalizeV2Spells } from "./normalize/spells.ts";
 
 type Fn = (records: unknown[], ctx: NormalizeContext) => NormalizeResult;
@@ -31,19 +16,19 @@ function ct(endpoint: string, kinds: EntityKind[], normalize: Fn, related?: stri
 export const OPEN5E_V2_TYPES: ContentType[] = [
   ct("spells", ["spell"], normalizeV2Spells),
   ct("creatures", ["creature"], normalizeV2Creatures),
-  ct("classes", ["class", "subclass"], normalizeV2Classes),
-  ct("species", ["species", "subspecies"], normalizeV2Species),
-  ct("backgrounds", ["background"], normalizeV2Backgrounds),
-  ct("feats", ["feat"], normalizeV2Feats),
+  ct("classes", ["class", "subclass"], character.normalizeV2Classes),
+  ct("species", ["species", "subspecies"], character.normalizeV2Species),
+  ct("backgrounds", ["background"], character.normalizeV2Backgrounds),
+  ct("feats", ["feat"], character.normalizeV2Feats),
   ct("items", ["item", "weapon", "armor", "magic_item"], normalizeV2Items, ["weapons", "armor"]),
   ct("magicitems", ["magic_item"], normalizeV2MagicItems),
-  ct("conditions", ["condition"], normalizeV2Conditions),
-  ct("rulesets", ["rule_section", "rule"], normalizeV2Rulesets),
-  ct("damagetypes", ["damage_type"], normalizeV2DamageTypes),
-  ct("weaponproperties", ["weapon_property"], normalizeV2WeaponProperties),
-  ct("skills", ["skill"], normalizeV2Skills),
-  ct("abilities", ["ability_score"], normalizeV2Abilities),
-  ct("spellschools", ["magic_school"], normalizeV2SpellSchools),
-  ct("languages", ["language"], normalizeV2Languages),
-  ct("alignments", ["alignment"], normalizeV2Alignments),
+  ct("conditions", ["condition"], ref.normalizeV2Conditions),
+  ct("rulesets", ["rule_section", "rule"], ref.normalizeV2Rulesets),
+  ct("damagetypes", ["damage_type"], ref.normalizeV2DamageTypes),
+  ct("weaponproperties", ["weapon_property"], ref.normalizeV2WeaponProperties),
+  ct("skills", ["skill"], ref.normalizeV2Skills),
+  ct("abilities", ["ability_score"], ref.normalizeV2Abilities),
+  ct("spellschools", ["magic_school"], ref.normalizeV2SpellSchools),
+  ct("languages", ["language"], ref.normalizeV2Languages),
+  ct("alignments", ["alignment"], ref.normalizeV2Alignments),
 ];

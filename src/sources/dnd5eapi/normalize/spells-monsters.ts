@@ -6,7 +6,7 @@ import { creatureEntity, crFields, legendaryCost } from "../../../entities/norma
 import { damageTypesIn, savingThrowIn, spellEntity } from "../../../entities/normalize/canonical/spell.ts";
 import { arr, bool, int, names, num, rec, recs, refKey, str, textOf, uniq } from "../../../entities/normalize/read.ts";
 import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
-import { abilityName, feet, xpForCr } from "../../../entities/normalize/vocab.ts";
+import { ABILITY_NAMES, abilityName, feet, xpForCr } from "../../../entities/normalize/vocab.ts";
 import { DndRecord, dndBase, dndDesc } from "./common.ts";
 
 export function normalizeDndSpells(year: Dnd5eYear) {
@@ -140,14 +140,7 @@ export function normalizeDndMonsters(year: Dnd5eYear) {
         hit_points: int(r.hit_points),
         hit_dice: str(r.hit_points_roll) ?? str(r.hit_dice),
         speed,
-        ability_scores: {
-          strength: int(r.strength),
-          dexterity: int(r.dexterity),
-          constitution: int(r.constitution),
-          intelligence: int(r.intelligence),
-          wisdom: int(r.wisdom),
-          charisma: int(r.charisma),
-        },
+        ability_scores: Object.fromEntries(ABILITY_NAMES.map((a) => [a, int(r[a])])) as CreatureData["ability_scores"],
         saving_throws: saves,
         skills,
         damage_vulnerabilities: list(r.damage_vulnerabilities),

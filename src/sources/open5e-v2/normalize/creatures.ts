@@ -6,7 +6,7 @@ import { correctV2Environments } from "../../../entities/normalize/environments.
 import { creatureEntity, crFields } from "../../../entities/normalize/canonical/creature.ts";
 import { int, isRec, names, num, rec, recs, refKey, refName, str, type Rec } from "../../../entities/normalize/read.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
-import { abilityName, xpForCr } from "../../../entities/normalize/vocab.ts";
+import { ABILITY_NAMES, abilityName, xpForCr } from "../../../entities/normalize/vocab.ts";
 import { V2Record, v2Base } from "./common.ts";
 
 function v2Cr(r: Rec): number | null {
@@ -115,14 +115,9 @@ export function normalizeV2Creatures(records: unknown[], ctx: NormalizeContext):
       hit_points: int(r.hit_points),
       hit_dice: str(r.hit_dice),
       speed: speedOf(r.speed),
-      ability_scores: {
-        strength: int(scores?.strength),
-        dexterity: int(scores?.dexterity),
-        constitution: int(scores?.constitution),
-        intelligence: int(scores?.intelligence),
-        wisdom: int(scores?.wisdom),
-        charisma: int(scores?.charisma),
-      },
+      ability_scores: Object.fromEntries(
+        ABILITY_NAMES.map((a) => [a, int(scores?.[a])]),
+      ) as CreatureData["ability_scores"],
       saving_throws: numberMap(r.saving_throws, abilityName),
       skills: numberMap(r.skill_bonuses, (k) => k.toLowerCase().replace(/\s+/g, "_")),
       damage_vulnerabilities: display(ri, "damage_vulnerabilities"),
