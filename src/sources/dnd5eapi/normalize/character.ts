@@ -23,7 +23,7 @@ import {
 import { int, names, rec, recs, refKey, str, textOf, type Rec } from "../../../entities/normalize/read.ts";
 import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
-import { byIndex, DndRecord, dndBase, dndDesc, dndRef, dndRefs } from "./common.ts";
+import { byIndex, DndRecord, dndBase, dndDesc, dndNormalizer, dndRef, dndRefs } from "./common.ts";
 import { dndLevelTable } from "./levels.ts";
 
 const fullAbility = (s: string | null) => abilityTitle(s) ?? s;
@@ -193,75 +193,69 @@ function choiceOptions(x: unknown): string | null {
   return opts.length ? opts.join("\n") : null;
 }
 
-export function normalizeDndBackgrounds(year: Dnd5eYear) {
-  return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
-    runRecords(records, DndRecord, (r) => {
-      const profs = [...recs(r.starting_proficiencies), ...recs(r.proficiencies)];
-      const skills = profs
-        .filter((p) => (refKey(p) ?? "").startsWith("skill-"))
-        .map((p) => (str(p.name) ?? "").replace(/^skill:\s*/i, ""));
-      const tools = profs
-        .filter((p) => !(refKey(p) ?? "").startsWith("skill-"))
-        .map((p) => (str(p.name) ?? "").replace(/^tool:\s*/i, ""));
-      const feature = rec(r.feature);
-      const feat = rec(r.feat);
-      const langs = rec(r.language_options);
-      const equipment = equipmentLines(r.starting_equipment, r.equipment_options);
-      const gold = rec(r.starting_gold);
-      if (gold && int(gold.quantity)) equipment.push(`${int(gold.quantity)} ${str(gold.unit) ?? "gp"}`);
-      const benefits: NamedText[] = [];
-      for (const [field, label] of [
-        ["personality_traits", "Personality Traits"],
-        ["ideals", "Ideals"],
-        ["bonds", "Bonds"],
-        ["flaws", "Flaws"],
-      ] as const) {
-        const t = choiceOptions(r[field]);
-        if (t) benefits.push({ name: label, desc: t });
-      }
-      const data: BackgroundData = {
-        desc: dndDesc(r),
-        skill_proficiencies: skills.join(", ") || null,
-        tool_proficiencies: tools.join(", ") || null,
-        languages: langs && int(langs.choose) ? `Choose ${int(langs.choose)}` : null,
-        equipment: equipment.join("; ") || null,
-        feature: feature ? { name: str(feature.name) ?? "Feature", desc: textOf(feature.desc) ?? "" } : null,
-        ability_scores:
-          names(r.ability_scores)
-            .map((n) => fullAbility(n) ?? n)
-            .join(", ") || null,
-        feat: feat ? `${str(feat.name) ?? ""}${str(feat.note) ? ` (${str(feat.note)})` : ""}` || null : null,
-        benefits,
-      };
-      return backgroundEntity("dnd5e_api", dndBase(ctx, year, "backgrounds", r), data);
-    });
-}
+export const normalizeDndBackgrounds = dndNormalizer("backgrounds", (r, b) => {
+  const profs = [...recs(r.starting_proficiencies), ...recs(r.proficiencies)];
+  const skills = profs
+    .filter((p) => (refKey(p) ?? "").startsWith("skill-"))
+    .map((p) => (str(p.name) ?? "").replace(/^skill:\s*/i, ""));
+  const tools = profs
+    .filter((p) => !(refKey(p) ?? "").startsWith("skill-"))
+    .map((p) => (str(p.name) ?? "").replace(/^tool:\s*/i, ""));
+  const feature = rec(r.feature);
+  const feat = rec(r.feat);
+  const langs = rec(r.language_options);
+  const equipment = equipmentLines(r.starting_equipment, r.equipment_options);
+  const gold = rec(r.starting_gold);
+  if (gold && int(gold.quantity)) equipment.push(`${int(gold.quantity)} ${str(gold.unit) ?? "gp"}`);
+  const benefits: NamedText[] = [];
+  for (const [field, label] of [
+    ["personality_traits", "Personality Traits"],
+    ["ideals", "Ideals"],
+    ["bonds", "Bonds"],
+    ["flaws", "Flaws"],
+  ] as const) {
+    const t = choiceOptions(r[field]);
+    if (t) benefits.push({ name: label, desc: t });
+  }
+  const data: BackgroundData = {
+    desc: dndDesc(r),
+    skill_proficiencies: skills.join(", ") || null,
+    tool_proficiencies: tools.join(", ") || null,
+    languages: langs && int(langs.choose) ? `Choose ${int(langs.choose)}` : null,
+    equipment: equipment.join("; ") || null,
+    feature: feature ? { name: str(feature.name) ?? "Feature", desc: textOf(feature.desc) ?? "" } : null,
+    ability_scores:
+      names(r.ability_scores)
+        .map((n) => fullAbility(n) ?? n)
+        .join(", ") || null,
+    feat: feat ? `${str(feat.name) ?? ""}${str(feat.note) ? ` (${str(feat.note)})` : ""}` || null : null,
+    benefits,
+  };
+  return backgroundEntity("dnd5e_api", b, data);
+});
 
-export function normalizeDndFeats(year: Dnd5eYear) {
-  return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
-    runRecords(records, DndRecord, (r) => {
-      const lines = (dndDesc(r) ?? "")
-        .split(/\n+/)
-        .map((l) => l.trim())
-        .filter(Boolean);
-      const benefits = lines.filter((l) => /^[-*]\s+|^\*\*/.test(l)).map((l) => l.replace(/^[-*]\s+/, ""));
-      const intro = lines.filter((l) => !benefits.some((b) => l.endsWith(b))).join("\n");
-      const prereqs = recs(r.prerequisites).map((p) =>
-        `${fullAbility(str(rec(p.ability_score)?.name)) ?? "?"} ${int(p.minimum_score) ?? ""} or higher`.trim(),
-      );
-      const p2024 = rec(r.prerequisites);
-      if (p2024) {
-        if (int(p2024.minimum_level)) prereqs.push(`Level ${int(p2024.minimum_level)}+`);
-        if (str(p2024.feature_named)) prereqs.push(`${str(p2024.feature_named)} feature`);
-      }
-      const optDesc = str(rec(r.prerequisite_options)?.desc);
-      if (optDesc) prereqs.push(optDesc);
-      const data: FeatData = {
-        desc: intro || lines.join("\n"),
-        prerequisite: prereqs.join("; ") || null,
-        benefits,
-        type: str(r.type)?.toLowerCase().replace(/[-_]/g, " ") ?? null,
-      };
-      return featEntity("dnd5e_api", dndBase(ctx, year, "feats", r), data);
-    });
-}
+export const normalizeDndFeats = dndNormalizer("feats", (r, b) => {
+  const lines = (dndDesc(r) ?? "")
+    .split(/\n+/)
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const benefits = lines.filter((l) => /^[-*]\s+|^\*\*/.test(l)).map((l) => l.replace(/^[-*]\s+/, ""));
+  const intro = lines.filter((l) => !benefits.some((b) => l.endsWith(b))).join("\n");
+  const prereqs = recs(r.prerequisites).map((p) =>
+    `${fullAbility(str(rec(p.ability_score)?.name)) ?? "?"} ${int(p.minimum_score) ?? ""} or higher`.trim(),
+  );
+  const p2024 = rec(r.prerequisites);
+  if (p2024) {
+    if (int(p2024.minimum_level)) prereqs.push(`Level ${int(p2024.minimum_level)}+`);
+    if (str(p2024.feature_named)) prereqs.push(`${str(p2024.feature_named)} feature`);
+  }
+  const optDesc = str(rec(r.prerequisite_options)?.desc);
+  if (optDesc) prereqs.push(optDesc);
+  const data: FeatData = {
+    desc: intro || lines.join("\n"),
+    prerequisite: prereqs.join("; ") || null,
+    benefits,
+    type: str(r.type)?.toLowerCase().replace(/[-_]/g, " ") ?? null,
+  };
+  return featEntity("dnd5e_api", b, data);
+});

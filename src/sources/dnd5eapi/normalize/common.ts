@@ -4,13 +4,25 @@
  */
 import * as v from "valibot";
 import { dnd5eApiUrl } from "../urls.ts";
-import type { Base, DocRef } from "../../../entities/normalize/build.ts";
-import { NonEmpty } from "../../../entities/normalize/build.ts";
+import type { Entity } from "../../../entities/types.ts";
+import { type Base, type DocRef, NonEmpty, runRecords } from "../../../entities/normalize/build.ts";
 import { dnd5eDocumentKey, srdName } from "../../../entities/normalize/documents.ts";
 import { isRec, recs, refKey, str, textOf, type Rec } from "../../../entities/normalize/read.ts";
-import type { Dnd5eYear, NormalizeContext } from "../../../entities/normalize/types.ts";
+import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 
 export const DndRecord = v.looseObject({ index: NonEmpty, name: NonEmpty });
+
+type DndRow = Rec & { index: string; name: string };
+
+/** The normalizer of one endpoint, per year: `make` turns each valid record and its base into entities. */
+export function dndNormalizer(
+  endpoint: string,
+  make: (r: DndRow, b: Base, year: Dnd5eYear) => Entity | Entity[] | null,
+) {
+  return (year: Dnd5eYear) =>
+    (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
+      runRecords(records, DndRecord, (r) => make(r, dndBase(ctx, year, endpoint, r), year));
+}
 
 function dndDoc(year: Dnd5eYear, ctx: NormalizeContext): DocRef {
   const key = dnd5eDocumentKey(year);

@@ -3,7 +3,6 @@
  */
 import type { ArmorData, ItemData, MagicItemData, WeaponData } from "../../../entities/kinds.ts";
 import type { Entity } from "../../../entities/types.ts";
-import { runRecords } from "../../../entities/normalize/build.ts";
 import {
   armorEntity,
   itemEntity,
@@ -11,10 +10,9 @@ import {
   weaponEntity,
 } from "../../../entities/normalize/canonical/equipment.ts";
 import { bool, int, names, rec, recs, refKey, str } from "../../../entities/normalize/read.ts";
-import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { capitalize } from "../../../entities/normalize/text.ts";
 import { costDisplay, costToGp, itemCategory, rarityText, weightToLb } from "../../../entities/normalize/vocab.ts";
-import { DndRecord, dndBase, dndDesc } from "./common.ts";
+import { dndDesc, dndNormalizer } from "./common.ts";
 
 /** Category indices of a record: 2014 `equipment_category` (+ gear/tool category), 2024 `equipment_categories[]`. */
 function categories(r: { [k: string]: unknown }): string[] {
@@ -93,68 +91,57 @@ function armorData(r: { [k: string]: unknown }, cats: string[]): ArmorData {
   };
 }
 
-export function normalizeDndEquipment(year: Dnd5eYear) {
-  return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
-    runRecords(records, DndRecord, (r): Entity => {
-      const b = dndBase(ctx, year, "equipment", r);
-      const cats = categories(r);
-      const isWeapon = (cats.includes("weapon") || cats.some((c) => /weapons$/.test(c))) && rec(r.damage) !== null;
-      if (isWeapon || (str(r.weapon_category) && rec(r.damage)))
-        return weaponEntity("dnd5e_api", b, weaponData(r, cats));
-      if (rec(r.armor_class) && (cats.includes("armor") || cats.some((c) => /armor|shields/.test(c))))
-        return armorEntity("dnd5e_api", b, armorData(r, cats));
-      const data: ItemData = {
-        category: itemCategory(cats[0] ?? refKey(r.gear_category) ?? null),
-        cost: costDisplay(r.cost),
-        cost_gp: costToGp(r.cost),
-        weight_lb: weightToLb(r.weight),
-        desc: dndDesc(r),
-      };
-      return itemEntity("dnd5e_api", b, data);
-    });
-}
+export const normalizeDndEquipment = dndNormalizer("equipment", (r, b): Entity => {
+  const cats = categories(r);
+  const isWeapon = (cats.includes("weapon") || cats.some((c) => /weapons$/.test(c))) && rec(r.damage) !== null;
+  if (isWeapon || (str(r.weapon_category) && rec(r.damage))) return weaponEntity("dnd5e_api", b, weaponData(r, cats));
+  if (rec(r.armor_class) && (cats.includes("armor") || cats.some((c) => /armor|shields/.test(c))))
+    return armorEntity("dnd5e_api", b, armorData(r, cats));
+  const data: ItemData = {
+    category: itemCategory(cats[0] ?? refKey(r.gear_category) ?? null),
+    cost: costDisplay(r.cost),
+    cost_gp: costToGp(r.cost),
+    weight_lb: weightToLb(r.weight),
+    desc: dndDesc(r),
+  };
+  return itemEntity("dnd5e_api", b, data);
+});
 
-export function normalizeDndMagicItems(year: Dnd5eYear) {
-  return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
-    runRecords(records, DndRecord, (r) => {
-      const full = dndDesc(r) ?? "";
-      const firstLine = full.split("\n")[0]!.trim();
-      const headerLike = /^(armor|weapon|wondrous|ring|rod|staff|wand|potion|scroll|ammunition)/i.test(firstLine);
-      const att = /requires attunement(?:\s+(by [^)]+))?/i.exec(headerLike ? firstLine : "");
-      const limited = str(r["limited-to"]);
-      const requires = bool(r.attunement) ?? !!att;
-      const base = headerLike ? (/\(([^)]+)\)/.exec(firstLine)?.[1] ?? null) : null;
-      let type = itemCategory(refKey(r.equipment_category));
-      if (type === "armor" && base && /shield/i.test(base)) type = "shield";
-      const data: MagicItemData = {
-        type,
-        rarity: rarityText(r.rarity),
-        requires_attunement: requires,
-        attunement_detail: requires ? (att?.[1] ?? (limited ? `by a ${limited}` : null)) : null,
-        desc: headerLike ? full.slice(full.indexOf(firstLine) + firstLine.length).trim() : full,
-        base_item: base,
-        damage_dice: null,
-        damage_type: null,
-        cost: null,
-        cost_gp: null,
-        weight_lb: null,
-      };
-      return magicItemEntity("dnd5e_api", dndBase(ctx, year, "magic-items", r), data);
-    });
-}
+export const normalizeDndMagicItems = dndNormalizer("magic-items", (r, b) => {
+  const full = dndDesc(r) ?? "";
+  const firstLine = full.split("\n")[0]!.trim();
+  const headerLike = /^(armor|weapon|wondrous|ring|rod|staff|wand|potion|scroll|ammunition)/i.test(firstLine);
+  const att = /requires attunement(?:\s+(by [^)]+))?/i.exec(headerLike ? firstLine : "");
+  const limited = str(r["limited-to"]);
+  const requires = bool(r.attunement) ?? !!att;
+  const base = headerLike ? (/\(([^)]+)\)/.exec(firstLine)?.[1] ?? null) : null;
+  let type = itemCategory(refKey(r.equipment_category));
+  if (type === "armor" && base && /shield/i.test(base)) type = "shield";
+  const data: MagicItemData = {
+    type,
+    rarity: rarityText(r.rarity),
+    requires_attunement: requires,
+    attunement_detail: requires ? (att?.[1] ?? (limited ? `by a ${limited}` : null)) : null,
+    desc: headerLike ? full.slice(full.indexOf(firstLine) + firstLine.length).trim() : full,
+    base_item: base,
+    damage_dice: null,
+    damage_type: null,
+    cost: null,
+    cost_gp: null,
+    weight_lb: null,
+  };
+  return magicItemEntity("dnd5e_api", b, data);
+});
 
 /** 2024 /poisons → item (category "poison"); `cost` is in gp. */
-export function normalizeDndPoisons(year: Dnd5eYear) {
-  return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
-    runRecords(records, DndRecord, (r) => {
-      const type = str(r.type);
-      const data: ItemData = {
-        category: "poison",
-        cost: costDisplay(r.cost),
-        cost_gp: costToGp(r.cost),
-        weight_lb: null,
-        desc: [type ? `${capitalize(type)} poison.` : null, dndDesc(r)].filter(Boolean).join(" ") || null,
-      };
-      return itemEntity("dnd5e_api", dndBase(ctx, year, "poisons", r), data);
-    });
-}
+export const normalizeDndPoisons = dndNormalizer("poisons", (r, b) => {
+  const type = str(r.type);
+  const data: ItemData = {
+    category: "poison",
+    cost: costDisplay(r.cost),
+    cost_gp: costToGp(r.cost),
+    weight_lb: null,
+    desc: [type ? `${capitalize(type)} poison.` : null, dndDesc(r)].filter(Boolean).join(" ") || null,
+  };
+  return itemEntity("dnd5e_api", b, data);
+});

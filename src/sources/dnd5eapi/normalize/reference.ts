@@ -22,7 +22,7 @@ import {
 import { arr, bool, isRec, names, recs, refKey, str, type Rec } from "../../../entities/normalize/read.ts";
 import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { abilityName } from "../../../entities/normalize/vocab.ts";
-import { DndRecord, dndBase, dndDesc, dndKey, dndRef, dndRefs } from "./common.ts";
+import { DndRecord, dndBase, dndDesc, dndKey, dndNormalizer, dndRef, dndRefs } from "./common.ts";
 
 /** Drop a leading "# Name" heading that only repeats the name. */
 function withoutTitle(desc: string, name: string): string {
@@ -65,81 +65,75 @@ export function normalizeDndRuleSectionsToRules(year: Dnd5eYear) {
   };
 }
 
-type Make = (b: Base, r: Rec & { index: string; name: string }, desc: string) => Entity;
-
-function simple(year: Dnd5eYear, endpoint: string, make: Make) {
-  return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
-    runRecords(records, DndRecord, (r) => make(dndBase(ctx, year, endpoint, r), r, dndDesc(r) ?? ""));
-}
-
-export const normalizeDndConditions = (y: Dnd5eYear) =>
-  simple(y, "conditions", (b, _r, d) => conditionEntity("dnd5e_api", b, d));
-export const normalizeDndDamageTypes = (y: Dnd5eYear) =>
-  simple(y, "damage-types", (b, _r, d) => damageTypeEntity("dnd5e_api", b, d));
-export const normalizeDndMagicSchools = (y: Dnd5eYear) =>
-  simple(y, "magic-schools", (b, _r, d) => magicSchoolEntity("dnd5e_api", b, { desc: d }));
-export const normalizeDndAlignments = (y: Dnd5eYear) =>
-  simple(y, "alignments", (b, r, d) =>
-    alignmentEntity("dnd5e_api", b, { desc: d, abbreviation: str(r.abbreviation), descriptions: [] }),
-  );
-export const normalizeDndSkills = (y: Dnd5eYear) =>
-  simple(y, "skills", (b, r, d) =>
-    skillEntity("dnd5e_api", b, { desc: d, ability: abilityName(refKey(r.ability_score)), descriptions: [] }),
-  );
-export const normalizeDndAbilityScores = (y: Dnd5eYear) =>
-  simple(y, "ability-scores", (b, r, d) =>
-    abilityScoreEntity("dnd5e_api", b, {
-      desc: d,
-      abbreviation: str(r.name),
-      full_name: str(r.full_name),
-      skills: recs(r.skills)
-        .map((s) => refKey(s))
-        .filter((s): s is string => !!s),
-      descriptions: [],
-    }),
-  );
-export const normalizeDndWeaponProperties = (y: Dnd5eYear) =>
-  simple(y, "weapon-properties", (b, _r, d) => weaponPropertyEntity("dnd5e_api", b, { desc: d, type: null }));
+export const normalizeDndConditions = dndNormalizer("conditions", (r, b) =>
+  conditionEntity("dnd5e_api", b, dndDesc(r) ?? ""),
+);
+export const normalizeDndDamageTypes = dndNormalizer("damage-types", (r, b) =>
+  damageTypeEntity("dnd5e_api", b, dndDesc(r) ?? ""),
+);
+export const normalizeDndMagicSchools = dndNormalizer("magic-schools", (r, b) =>
+  magicSchoolEntity("dnd5e_api", b, { desc: dndDesc(r) ?? "" }),
+);
+export const normalizeDndAlignments = dndNormalizer("alignments", (r, b) =>
+  alignmentEntity("dnd5e_api", b, { desc: dndDesc(r) ?? "", abbreviation: str(r.abbreviation), descriptions: [] }),
+);
+export const normalizeDndSkills = dndNormalizer("skills", (r, b) =>
+  skillEntity("dnd5e_api", b, {
+    desc: dndDesc(r) ?? "",
+    ability: abilityName(refKey(r.ability_score)),
+    descriptions: [],
+  }),
+);
+export const normalizeDndAbilityScores = dndNormalizer("ability-scores", (r, b) =>
+  abilityScoreEntity("dnd5e_api", b, {
+    desc: dndDesc(r) ?? "",
+    abbreviation: str(r.name),
+    full_name: str(r.full_name),
+    skills: recs(r.skills)
+      .map((s) => refKey(s))
+      .filter((s): s is string => !!s),
+    descriptions: [],
+  }),
+);
+export const normalizeDndWeaponProperties = dndNormalizer("weapon-properties", (r, b) =>
+  weaponPropertyEntity("dnd5e_api", b, { desc: dndDesc(r) ?? "", type: null }),
+);
 
 /** 2024 weapon mastery properties: keys "2024-mastery-<index>" so they never collide with properties. */
-export function normalizeDndMasteryProperties(year: Dnd5eYear) {
-  return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
-    runRecords(records, DndRecord, (r) => {
-      const b = dndBase(ctx, year, "weapon-mastery-properties", r);
-      return weaponPropertyEntity(
-        "dnd5e_api",
-        { ...b, key: dndKey(year, `mastery-${r.index}`) },
-        { desc: dndDesc(r) ?? "", type: "mastery" },
-      );
-    });
+export const normalizeDndMasteryProperties = dndNormalizer("weapon-mastery-properties", (r, b, year) =>
+  weaponPropertyEntity(
+    "dnd5e_api",
+    { ...b, key: dndKey(year, `mastery-${r.index}`) },
+    { desc: dndDesc(r) ?? "", type: "mastery" },
+  ),
+);
+
+export const normalizeDndLanguages = dndNormalizer("languages", (r, b) => {
+  const rare = bool(r.is_rare);
+  const type = str(r.type)?.toLowerCase() ?? (rare === null ? null : rare ? "rare" : "standard");
+  return languageEntity("dnd5e_api", b, {
+    desc: [dndDesc(r) ?? "", str(r.note)].filter(Boolean).join("\n\n") || null,
+    type,
+    script: str(r.script),
+    typical_speakers: arr(r.typical_speakers).map(str).filter(Boolean).join(", ") || null,
+  });
+});
+
+/** Lower-case keys of a list of references. */
+function keysOf(x: unknown): string[] {
+  return recs(x)
+    .map((c) => refKey(c)?.toLowerCase())
+    .filter((s): s is string => !!s);
 }
 
-export const normalizeDndLanguages = (y: Dnd5eYear) =>
-  simple(y, "languages", (b, r, d) => {
-    const rare = bool(r.is_rare);
-    const type = str(r.type)?.toLowerCase() ?? (rare === null ? null : rare ? "rare" : "standard");
-    return languageEntity("dnd5e_api", b, {
-      desc: [d, str(r.note)].filter(Boolean).join("\n\n") || null,
-      type,
-      script: str(r.script),
-      typical_speakers: arr(r.typical_speakers).map(str).filter(Boolean).join(", ") || null,
-    });
+export const normalizeDndProficiencies = dndNormalizer("proficiencies", (r, b, y) => {
+  const d = dndDesc(r) ?? "";
+  return proficiencyEntity("dnd5e_api", b, {
+    type: str(r.type)?.toLowerCase() ?? null,
+    classes: keysOf(r.classes),
+    species: keysOf(r.races ?? r.species),
+    backgrounds: keysOf(r.backgrounds),
+    reference: dndRef(y, r.reference),
+    desc: d || (names([r.reference]).length ? `Proficiency with ${names([r.reference])[0]}.` : null),
   });
-
-export const normalizeDndProficiencies = (y: Dnd5eYear) =>
-  simple(y, "proficiencies", (b, r, d) =>
-    proficiencyEntity("dnd5e_api", b, {
-      type: str(r.type)?.toLowerCase() ?? null,
-      classes: recs(r.classes)
-        .map((c) => refKey(c)?.toLowerCase())
-        .filter((s): s is string => !!s),
-      species: recs(r.races ?? r.species)
-        .map((c) => refKey(c)?.toLowerCase())
-        .filter((s): s is string => !!s),
-      backgrounds: recs(r.backgrounds)
-        .map((c) => refKey(c)?.toLowerCase())
-        .filter((s): s is string => !!s),
-      reference: dndRef(y, r.reference),
-      desc: d || (names([r.reference]).length ? `Proficiency with ${names([r.reference])[0]}.` : null),
-    }),
-  );
+});

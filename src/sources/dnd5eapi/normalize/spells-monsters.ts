@@ -1,61 +1,56 @@
 /** D&D 5e API /spells → spell and /monsters → creature. */
 import type { CreatureAction, CreatureData, SpellData } from "../../../entities/kinds.ts";
 import { materialPrice, saysConsumed } from "../../../entities/material.ts";
-import { runRecords } from "../../../entities/normalize/build.ts";
 import { creatureEntity, crFields, legendaryCost } from "../../../entities/normalize/canonical/creature.ts";
 import { damageTypesIn, savingThrowIn, spellEntity } from "../../../entities/normalize/canonical/spell.ts";
 import { arr, bool, int, names, num, rec, recs, refKey, str, textOf, uniq } from "../../../entities/normalize/read.ts";
-import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { ABILITY_NAMES, abilityName, feet, xpForCr } from "../../../entities/normalize/vocab.ts";
-import { DndRecord, dndBase, dndDesc } from "./common.ts";
+import { dndDesc, dndNormalizer } from "./common.ts";
 
-export function normalizeDndSpells(year: Dnd5eYear) {
-  return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
-    runRecords(records, DndRecord, (r) => {
-      const level = int(r.level);
-      if (level === null || level < 0 || level > 9) throw new Error("spell has no level");
-      const desc = dndDesc(r) ?? "";
-      const comps = arr(r.components).map((c) => str(c)?.toUpperCase());
-      const damage = rec(r.damage);
-      const bySlot =
-        rec(damage?.damage_at_slot_level) ?? rec(damage?.damage_at_character_level) ?? rec(r.heal_at_slot_level);
-      const firstRoll = bySlot ? str(bySlot[String(level)] ?? Object.values(bySlot)[0]) : null;
-      const dt = refKey(damage?.damage_type)?.toLowerCase();
-      const aoe = rec(r.area_of_effect);
-      const data: SpellData = {
-        level,
-        school: refKey(r.school)?.toLowerCase() ?? null,
-        casting_time: str(r.casting_time),
-        range: str(r.range),
-        range_ft: feet(r.range),
-        duration: str(r.duration),
-        concentration: bool(r.concentration) ?? false,
-        ritual: bool(r.ritual) ?? false,
-        components: {
-          verbal: comps.includes("V"),
-          somatic: comps.includes("S"),
-          material: comps.includes("M"),
-          material_text: str(r.material),
-          material_cost: materialPrice(str(r.material)),
-          material_consumed: str(r.material) ? saysConsumed(str(r.material)) : null,
-        },
-        desc,
-        higher_level: textOf(r.higher_level),
-        classes: uniq(
-          recs(r.classes)
-            .map((c) => refKey(c)?.toLowerCase())
-            .filter((k): k is string => !!k),
-        ),
-        damage_types: dt ? [dt] : damageTypesIn(desc),
-        saving_throw: abilityName(refKey(rec(r.dc)?.dc_type)) ?? savingThrowIn(desc),
-        attack_roll: str(r.attack_type) ? true : /spell attack/i.test(desc),
-        damage_roll: firstRoll,
-        area: aoe && str(aoe.type) ? { type: str(aoe.type)!.toLowerCase(), size_ft: int(aoe.size) } : null,
-        reaction_condition: null,
-      };
-      return spellEntity("dnd5e_api", dndBase(ctx, year, "spells", r), data);
-    });
-}
+export const normalizeDndSpells = dndNormalizer("spells", (r, b) => {
+  const level = int(r.level);
+  if (level === null || level < 0 || level > 9) throw new Error("spell has no level");
+  const desc = dndDesc(r) ?? "";
+  const comps = arr(r.components).map((c) => str(c)?.toUpperCase());
+  const damage = rec(r.damage);
+  const bySlot =
+    rec(damage?.damage_at_slot_level) ?? rec(damage?.damage_at_character_level) ?? rec(r.heal_at_slot_level);
+  const firstRoll = bySlot ? str(bySlot[String(level)] ?? Object.values(bySlot)[0]) : null;
+  const dt = refKey(damage?.damage_type)?.toLowerCase();
+  const aoe = rec(r.area_of_effect);
+  const data: SpellData = {
+    level,
+    school: refKey(r.school)?.toLowerCase() ?? null,
+    casting_time: str(r.casting_time),
+    range: str(r.range),
+    range_ft: feet(r.range),
+    duration: str(r.duration),
+    concentration: bool(r.concentration) ?? false,
+    ritual: bool(r.ritual) ?? false,
+    components: {
+      verbal: comps.includes("V"),
+      somatic: comps.includes("S"),
+      material: comps.includes("M"),
+      material_text: str(r.material),
+      material_cost: materialPrice(str(r.material)),
+      material_consumed: str(r.material) ? saysConsumed(str(r.material)) : null,
+    },
+    desc,
+    higher_level: textOf(r.higher_level),
+    classes: uniq(
+      recs(r.classes)
+        .map((c) => refKey(c)?.toLowerCase())
+        .filter((k): k is string => !!k),
+    ),
+    damage_types: dt ? [dt] : damageTypesIn(desc),
+    saving_throw: abilityName(refKey(rec(r.dc)?.dc_type)) ?? savingThrowIn(desc),
+    attack_roll: str(r.attack_type) ? true : /spell attack/i.test(desc),
+    damage_roll: firstRoll,
+    area: aoe && str(aoe.type) ? { type: str(aoe.type)!.toLowerCase(), size_ft: int(aoe.size) } : null,
+    reaction_condition: null,
+  };
+  return spellEntity("dnd5e_api", b, data);
+});
 
 function usageText(name: string, u: unknown): string | null {
   const o = rec(u);
@@ -103,66 +98,63 @@ function sensesText(x: unknown): { text: string | null; passive: number | null }
   return { text: parts.length ? parts.join(", ") : null, passive };
 }
 
-export function normalizeDndMonsters(year: Dnd5eYear) {
-  return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
-    runRecords(records, DndRecord, (r) => {
-      const cr = num(r.challenge_rating);
-      const saves: { [k: string]: number } = {};
-      const skills: { [k: string]: number } = {};
-      for (const p of recs(r.proficiencies)) {
-        const pname = str(rec(p.proficiency)?.name) ?? "";
-        const val = int(p.value);
-        if (val === null) continue;
-        const save = /^saving throw:\s*(\w+)/i.exec(pname);
-        const skill = /^skill:\s*(.+)$/i.exec(pname);
-        if (save && abilityName(save[1])) saves[abilityName(save[1])!] = val;
-        else if (skill) skills[skill[1]!.trim().toLowerCase().replace(/\s+/g, "_")] = val;
-      }
-      const speed: CreatureData["speed"] = {};
-      for (const [k, val] of Object.entries(rec(r.speed) ?? {})) {
-        if (k === "hover") {
-          if (val === true) speed.hover = true;
-          continue;
-        }
-        const n = feet(val);
-        if (n !== null) speed[k] = n;
-      }
-      const senses = sensesText(r.senses);
-      const list = (x: unknown) => names(x).join(", ") || null;
-      const data: CreatureData = {
-        size: str(r.size),
-        type: str(r.type),
-        subtype: str(r.subtype),
-        group: null,
-        alignment: str(r.alignment),
-        armor_class: int(recs(r.armor_class)[0]?.value) ?? int(r.armor_class),
-        armor_detail: armorDetail(r.armor_class),
-        hit_points: int(r.hit_points),
-        hit_dice: str(r.hit_points_roll) ?? str(r.hit_dice),
-        speed,
-        ability_scores: Object.fromEntries(ABILITY_NAMES.map((a) => [a, int(r[a])])) as CreatureData["ability_scores"],
-        saving_throws: saves,
-        skills,
-        damage_vulnerabilities: list(r.damage_vulnerabilities),
-        damage_resistances: list(r.damage_resistances),
-        damage_immunities: list(r.damage_immunities),
-        condition_immunities: list(r.condition_immunities),
-        senses: senses.text,
-        passive_perception: senses.passive,
-        languages: str(r.languages),
-        ...crFields(cr),
-        xp: int(r.xp) ?? xpForCr(cr),
-        proficiency_bonus: int(r.proficiency_bonus),
-        traits: actions(r.special_abilities),
-        actions: actions(r.actions),
-        bonus_actions: actions(r.bonus_actions),
-        reactions: actions(r.reactions),
-        legendary_desc: null,
-        legendary_actions: actions(r.legendary_actions, true),
-        lair_actions: actions(r.lair_actions),
-        environments: [],
-        desc: dndDesc(r),
-      };
-      return creatureEntity("dnd5e_api", dndBase(ctx, year, "monsters", r), data);
-    });
-}
+export const normalizeDndMonsters = dndNormalizer("monsters", (r, b) => {
+  const cr = num(r.challenge_rating);
+  const saves: { [k: string]: number } = {};
+  const skills: { [k: string]: number } = {};
+  for (const p of recs(r.proficiencies)) {
+    const pname = str(rec(p.proficiency)?.name) ?? "";
+    const val = int(p.value);
+    if (val === null) continue;
+    const save = /^saving throw:\s*(\w+)/i.exec(pname);
+    const skill = /^skill:\s*(.+)$/i.exec(pname);
+    if (save && abilityName(save[1])) saves[abilityName(save[1])!] = val;
+    else if (skill) skills[skill[1]!.trim().toLowerCase().replace(/\s+/g, "_")] = val;
+  }
+  const speed: CreatureData["speed"] = {};
+  for (const [k, val] of Object.entries(rec(r.speed) ?? {})) {
+    if (k === "hover") {
+      if (val === true) speed.hover = true;
+      continue;
+    }
+    const n = feet(val);
+    if (n !== null) speed[k] = n;
+  }
+  const senses = sensesText(r.senses);
+  const list = (x: unknown) => names(x).join(", ") || null;
+  const data: CreatureData = {
+    size: str(r.size),
+    type: str(r.type),
+    subtype: str(r.subtype),
+    group: null,
+    alignment: str(r.alignment),
+    armor_class: int(recs(r.armor_class)[0]?.value) ?? int(r.armor_class),
+    armor_detail: armorDetail(r.armor_class),
+    hit_points: int(r.hit_points),
+    hit_dice: str(r.hit_points_roll) ?? str(r.hit_dice),
+    speed,
+    ability_scores: Object.fromEntries(ABILITY_NAMES.map((a) => [a, int(r[a])])) as CreatureData["ability_scores"],
+    saving_throws: saves,
+    skills,
+    damage_vulnerabilities: list(r.damage_vulnerabilities),
+    damage_resistances: list(r.damage_resistances),
+    damage_immunities: list(r.damage_immunities),
+    condition_immunities: list(r.condition_immunities),
+    senses: senses.text,
+    passive_perception: senses.passive,
+    languages: str(r.languages),
+    ...crFields(cr),
+    xp: int(r.xp) ?? xpForCr(cr),
+    proficiency_bonus: int(r.proficiency_bonus),
+    traits: actions(r.special_abilities),
+    actions: actions(r.actions),
+    bonus_actions: actions(r.bonus_actions),
+    reactions: actions(r.reactions),
+    legendary_desc: null,
+    legendary_actions: actions(r.legendary_actions, true),
+    lair_actions: actions(r.lair_actions),
+    environments: [],
+    desc: dndDesc(r),
+  };
+  return creatureEntity("dnd5e_api", b, data);
+});
