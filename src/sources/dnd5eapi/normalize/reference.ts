@@ -4,8 +4,7 @@
  * related /rules records). Plus conditions, damage types, magic schools, weapon (mastery)
  * properties, skills, ability scores, languages, proficiencies, alignments.
  */
-import type { Entity } from "../../../entities/types.ts";
-import { related, runRecords, type Base } from "../../../entities/normalize/build.ts";
+import { related, runRecords } from "../../../entities/normalize/build.ts";
 import {
   abilityScoreEntity,
   alignmentEntity,
@@ -31,15 +30,12 @@ function withoutTitle(desc: string, name: string): string {
 }
 
 /** `/api/<year>/rules` (chapters such as "Combat") → `rule_section` entities. */
-export function normalizeDndRulesToSections(year: Dnd5eYear) {
-  return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
-    runRecords(records, DndRecord, (r) =>
-      ruleSectionEntity("dnd5e_api", dndBase(ctx, year, "rules", r), {
-        desc: withoutTitle(dndDesc(r) ?? "", r.name),
-        rules: dndRefs(year, r.subsections),
-      }),
-    );
-}
+export const normalizeDndRulesToSections = dndNormalizer("rules", (r, b, year) =>
+  ruleSectionEntity("dnd5e_api", b, {
+    desc: withoutTitle(dndDesc(r) ?? "", r.name),
+    rules: dndRefs(year, r.subsections),
+  }),
+);
 
 /** `/api/<year>/rule-sections` (one rule each) → `rule` entities, named under their chapter. */
 export function normalizeDndRuleSectionsToRules(year: Dnd5eYear) {
