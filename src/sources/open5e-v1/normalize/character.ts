@@ -11,7 +11,6 @@ import type {
   SpeciesData,
 } from "../../../entities/kinds.ts";
 import type { Entity } from "../../../entities/types.ts";
-import { runRecords } from "../../../entities/normalize/build.ts";
 import {
   backgroundEntity,
   classEntity,
@@ -21,8 +20,7 @@ import {
   subclassData,
 } from "../../../entities/normalize/canonical/character.ts";
 import { arr, int, recs, str, type Rec } from "../../../entities/normalize/read.ts";
-import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
-import { boldTraits, V1Record, v1Base, v1Doc } from "./common.ts";
+import { boldTraits, v1Doc, v1Normalizer } from "./common.ts";
 
 const LEVEL_RE = /(?:at|beginning at|starting at|when you reach|by)\s+(\d+)(?:st|nd|rd|th)\s+level/i;
 
@@ -68,49 +66,46 @@ function dieOf(s: string | null): string | null {
   return m ? `d${m[1]}` : null;
 }
 
-export function normalizeV1Classes(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V1Record, (r): Entity[] => {
-    const b = v1Base(ctx, "classes", r);
-    const table = str(r.table);
-    const archetypes = recs(r.archetypes).filter((a) => str(a.slug) && str(a.name));
-    const prof = {
-      armor: str(r.prof_armor),
-      weapons: str(r.prof_weapons),
-      tools: str(r.prof_tools),
-      saving_throws: str(r.prof_saving_throws),
-      skills: str(r.prof_skills),
-    };
-    const cls: ClassData = {
-      desc: null,
-      hit_die: dieOf(str(r.hit_dice)),
-      hit_points_at_1st_level: str(r.hp_at_1st_level),
-      hit_points_at_higher_levels: str(r.hp_at_higher_levels),
-      saving_throws: (prof.saving_throws ?? "")
-        .split(/,| and /)
-        .map((s) => s.trim())
-        .filter(Boolean),
-      proficiencies: prof,
-      equipment: str(r.equipment),
-      spellcasting_ability: str(r.spellcasting_ability),
-      caster_type: null,
-      primary_abilities: [],
-      features: sortFeatures(headedSections(str(r.desc), 3, tableLevels(table))),
-      subclasses: archetypes.map((a) => ({ key: str(a.slug)!, name: str(a.name)! })),
-      subclass_of: null,
-      table,
-    };
-    const out = [classEntity("open5e_v1", b, cls)];
-    for (const a of archetypes) {
-      const desc = str(a.desc);
-      const features = headedSections(desc);
-      const intro = desc && features.length ? desc.slice(0, desc.search(/^#{1,6}\s/m)).trim() : desc;
-      const sub = subclassData({ key: b.key, name: b.name }, intro || null, sortFeatures(features));
-      const doc = str(a.document__slug) ? v1Doc(a, ctx) : b.doc;
-      out.push(classEntity("open5e_v1", { key: str(a.slug)!, name: str(a.name)!, doc, url: b.url }, sub));
-    }
-    return out;
-  });
-}
+export const normalizeV1Classes = v1Normalizer("classes", (r, b, ctx): Entity[] => {
+  const table = str(r.table);
+  const archetypes = recs(r.archetypes).filter((a) => str(a.slug) && str(a.name));
+  const prof = {
+    armor: str(r.prof_armor),
+    weapons: str(r.prof_weapons),
+    tools: str(r.prof_tools),
+    saving_throws: str(r.prof_saving_throws),
+    skills: str(r.prof_skills),
+  };
+  const cls: ClassData = {
+    desc: null,
+    hit_die: dieOf(str(r.hit_dice)),
+    hit_points_at_1st_level: str(r.hp_at_1st_level),
+    hit_points_at_higher_levels: str(r.hp_at_higher_levels),
+    saving_throws: (prof.saving_throws ?? "")
+      .split(/,| and /)
+      .map((s) => s.trim())
+      .filter(Boolean),
+    proficiencies: prof,
+    equipment: str(r.equipment),
+    spellcasting_ability: str(r.spellcasting_ability),
+    caster_type: null,
+    primary_abilities: [],
+    features: sortFeatures(headedSections(str(r.desc), 3, tableLevels(table))),
+    subclasses: archetypes.map((a) => ({ key: str(a.slug)!, name: str(a.name)! })),
+    subclass_of: null,
+    table,
+  };
+  const out = [classEntity("open5e_v1", b, cls)];
+  for (const a of archetypes) {
+    const desc = str(a.desc);
+    const features = headedSections(desc);
+    const intro = desc && features.length ? desc.slice(0, desc.search(/^#{1,6}\s/m)).trim() : desc;
+    const sub = subclassData({ key: b.key, name: b.name }, intro || null, sortFeatures(features));
+    const doc = str(a.document__slug) ? v1Doc(a, ctx) : b.doc;
+    out.push(classEntity("open5e_v1", { key: str(a.slug)!, name: str(a.name)!, doc, url: b.url }, sub));
+  }
+  return out;
+});
 
 function raceTraits(r: Rec): NamedText[] {
   const fields = ["asi_desc", "age", "alignment", "size", "speed_desc", "languages", "vision"];
@@ -123,66 +118,59 @@ function raceTraits(r: Rec): NamedText[] {
   return [...fromFields, ...boldTraits(str(r.traits), "Traits")];
 }
 
-export function normalizeV1Races(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V1Record, (r): Entity[] => {
-    const b = v1Base(ctx, "races", r);
-    const subraces = recs(r.subraces).filter((s) => str(s.slug) && str(s.name));
-    const size = str(r.size_raw);
-    const speed = int(recs([r.speed])[0]?.walk);
-    const race: SpeciesData = {
-      desc: str(r.desc),
+export const normalizeV1Races = v1Normalizer("races", (r, b, ctx): Entity[] => {
+  const subraces = recs(r.subraces).filter((s) => str(s.slug) && str(s.name));
+  const size = str(r.size_raw);
+  const speed = int(recs([r.speed])[0]?.walk);
+  const race: SpeciesData = {
+    desc: str(r.desc),
+    size,
+    speed,
+    traits: raceTraits(r),
+    subspecies: subraces.map((s) => ({ key: str(s.slug)!, name: str(s.name)! })),
+    subspecies_of: null,
+  };
+  const out = [speciesEntity("open5e_v1", b, race)];
+  for (const s of subraces) {
+    const doc = str(s.document__slug) ? v1Doc(s, ctx) : b.doc;
+    const sub: SpeciesData = {
+      desc: str(s.desc),
       size,
       speed,
-      traits: raceTraits(r),
-      subspecies: subraces.map((s) => ({ key: str(s.slug)!, name: str(s.name)! })),
-      subspecies_of: null,
+      traits: [...boldTraits(str(s.asi_desc), "Ability Score Increase"), ...boldTraits(str(s.traits), "Traits")],
+      subspecies: [],
+      subspecies_of: { key: b.key, name: b.name },
     };
-    const out = [speciesEntity("open5e_v1", b, race)];
-    for (const s of subraces) {
-      const doc = str(s.document__slug) ? v1Doc(s, ctx) : b.doc;
-      const sub: SpeciesData = {
-        desc: str(s.desc),
-        size,
-        speed,
-        traits: [...boldTraits(str(s.asi_desc), "Ability Score Increase"), ...boldTraits(str(s.traits), "Traits")],
-        subspecies: [],
-        subspecies_of: { key: b.key, name: b.name },
-      };
-      out.push(speciesEntity("open5e_v1", { key: str(s.slug)!, name: str(s.name)!, doc, url: b.url }, sub));
-    }
-    return out;
-  });
-}
+    out.push(speciesEntity("open5e_v1", { key: str(s.slug)!, name: str(s.name)!, doc, url: b.url }, sub));
+  }
+  return out;
+});
 
-export function normalizeV1Backgrounds(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V1Record, (r) => {
-    const feature = str(r.feature);
-    const chars = str(r.suggested_characteristics);
-    const data: BackgroundData = {
-      desc: str(r.desc),
-      skill_proficiencies: str(r.skill_proficiencies),
-      tool_proficiencies: str(r.tool_proficiencies),
-      languages: str(r.languages),
-      equipment: str(r.equipment),
-      feature: feature ? { name: feature, desc: str(r.feature_desc) ?? "" } : null,
-      ability_scores: null,
-      feat: null,
-      benefits: chars ? [{ name: "Suggested Characteristics", desc: chars }] : [],
-    };
-    return backgroundEntity("open5e_v1", v1Base(ctx, "backgrounds", r), data);
-  });
-}
+export const normalizeV1Backgrounds = v1Normalizer("backgrounds", (r, b) => {
+  const feature = str(r.feature);
+  const chars = str(r.suggested_characteristics);
+  const data: BackgroundData = {
+    desc: str(r.desc),
+    skill_proficiencies: str(r.skill_proficiencies),
+    tool_proficiencies: str(r.tool_proficiencies),
+    languages: str(r.languages),
+    equipment: str(r.equipment),
+    feature: feature ? { name: feature, desc: str(r.feature_desc) ?? "" } : null,
+    ability_scores: null,
+    feat: null,
+    benefits: chars ? [{ name: "Suggested Characteristics", desc: chars }] : [],
+  };
+  return backgroundEntity("open5e_v1", b, data);
+});
 
-export function normalizeV1Feats(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V1Record, (r) => {
-    const data: FeatData = {
-      desc: str(r.desc) ?? "",
-      prerequisite: str(r.prerequisite)?.replace(/^prerequisite:\s*/i, "") ?? null,
-      benefits: arr(r.effects_desc)
-        .map(str)
-        .filter((s): s is string => !!s),
-      type: null,
-    };
-    return featEntity("open5e_v1", v1Base(ctx, "feats", r), data);
-  });
-}
+export const normalizeV1Feats = v1Normalizer("feats", (r, b) => {
+  const data: FeatData = {
+    desc: str(r.desc) ?? "",
+    prerequisite: str(r.prerequisite)?.replace(/^prerequisite:\s*/i, "") ?? null,
+    benefits: arr(r.effects_desc)
+      .map(str)
+      .filter((s): s is string => !!s),
+    type: null,
+  };
+  return featEntity("open5e_v1", b, data);
+});

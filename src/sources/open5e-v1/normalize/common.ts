@@ -1,11 +1,11 @@
 /** Open5e v1 record basics: flat `slug` + `document__slug` records, document slugs mapped to v2 keys. */
 import * as v from "valibot";
 import { open5eUrl } from "../../open5e/urls.ts";
-import type { Base, DocRef } from "../../../entities/normalize/build.ts";
-import { NonEmpty } from "../../../entities/normalize/build.ts";
+import type { Entity } from "../../../entities/types.ts";
+import { type Base, type DocRef, NonEmpty, runRecords } from "../../../entities/normalize/build.ts";
 import { str, type Rec } from "../../../entities/normalize/read.ts";
 import { resolveDocumentKey } from "../../../entities/normalize/documents.ts";
-import type { NormalizeContext } from "../../../entities/normalize/types.ts";
+import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 
 export const V1Record = v.looseObject({ slug: NonEmpty, name: NonEmpty, document__slug: NonEmpty });
 
@@ -20,8 +20,19 @@ function v1Url(ctx: NormalizeContext, endpoint: string, slug: string): string {
   return open5eUrl(ctx.baseUrl, "v1", endpoint, slug);
 }
 
-export function v1Base(ctx: NormalizeContext, endpoint: string, r: { slug: string; name: string } & Rec): Base {
+type V1Row = { slug: string; name: string } & Rec;
+
+function v1Base(ctx: NormalizeContext, endpoint: string, r: V1Row): Base {
   return { key: r.slug, name: r.name, doc: v1Doc(r, ctx), url: v1Url(ctx, endpoint, r.slug) };
+}
+
+/** The normalizer of one endpoint: `make` turns each valid record and its base into entities. */
+export function v1Normalizer(
+  endpoint: string,
+  make: (r: V1Row, b: Base, ctx: NormalizeContext) => Entity | Entity[] | null,
+) {
+  return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
+    runRecords(records, V1Record, (r) => make(r, v1Base(ctx, endpoint, r), ctx));
 }
 
 /**

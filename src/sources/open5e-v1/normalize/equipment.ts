@@ -1,12 +1,10 @@
 /** Open5e v1 /weapons/, /armor/, /magicitems/, /conditions/, /sections/ (rules). */
 import type { ArmorData, MagicItemData, WeaponData, WeaponProperty } from "../../../entities/kinds.ts";
 import { slugify } from "../../../entities/types.ts";
-import { runRecords } from "../../../entities/normalize/build.ts";
 import { armorEntity, magicItemEntity, weaponEntity } from "../../../entities/normalize/canonical/equipment.ts";
 import { conditionEntity, ruleEntity } from "../../../entities/normalize/canonical/reference.ts";
 import { arr, bool, int, str } from "../../../entities/normalize/read.ts";
 import { titleCase } from "../../../entities/normalize/text.ts";
-import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import {
   attunementDetail,
   costDisplay,
@@ -15,7 +13,7 @@ import {
   rarityText,
   weightToLb,
 } from "../../../entities/normalize/vocab.ts";
-import { V1Record, v1Base } from "./common.ts";
+import { v1Normalizer } from "./common.ts";
 
 /** "two-handed" → "Two-Handed" (titleCase would drop the hyphen: "Two Handed"), as the other sources write it. */
 function propertyName(s: string): string {
@@ -32,100 +30,90 @@ function property(raw: string): WeaponProperty {
   return m ? { name: propertyName(m[1]!), detail: m[2]! } : { name: propertyName(raw.trim()), detail: null };
 }
 
-export function normalizeV1Weapons(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V1Record, (r) => {
-    const cat = (str(r.category) ?? "").toLowerCase();
-    const props = arr(r.properties)
-      .map(str)
-      .filter((s): s is string => !!s)
-      .map(property);
-    const range = props.map((p) => (p.detail ? /range\s*(\d+)\s*\/\s*(\d+)/i.exec(p.detail) : null)).find(Boolean);
-    const data: WeaponData = {
-      category: cat.includes("simple") ? "simple" : cat.includes("martial") ? "martial" : null,
-      range_type: cat.includes("ranged") ? "ranged" : cat.includes("melee") ? "melee" : null,
-      damage_dice: str(r.damage_dice),
-      damage_type: str(r.damage_type)?.toLowerCase() ?? null,
-      versatile_dice: props.find((p) => p.name === "Versatile")?.detail ?? null,
-      properties: props,
-      range: range ? Number(range[1]) : null,
-      long_range: range ? Number(range[2]) : null,
-      is_improvised: false,
-      mastery: null,
-      cost: costDisplay(r.cost),
-      cost_gp: costToGp(r.cost),
-      weight_lb: weightToLb(r.weight),
-      desc: null,
-      item_key: null,
-    };
-    return weaponEntity("open5e_v1", v1Base(ctx, "weapons", r), data);
-  });
-}
+export const normalizeV1Weapons = v1Normalizer("weapons", (r, b) => {
+  const cat = (str(r.category) ?? "").toLowerCase();
+  const props = arr(r.properties)
+    .map(str)
+    .filter((s): s is string => !!s)
+    .map(property);
+  const range = props.map((p) => (p.detail ? /range\s*(\d+)\s*\/\s*(\d+)/i.exec(p.detail) : null)).find(Boolean);
+  const data: WeaponData = {
+    category: cat.includes("simple") ? "simple" : cat.includes("martial") ? "martial" : null,
+    range_type: cat.includes("ranged") ? "ranged" : cat.includes("melee") ? "melee" : null,
+    damage_dice: str(r.damage_dice),
+    damage_type: str(r.damage_type)?.toLowerCase() ?? null,
+    versatile_dice: props.find((p) => p.name === "Versatile")?.detail ?? null,
+    properties: props,
+    range: range ? Number(range[1]) : null,
+    long_range: range ? Number(range[2]) : null,
+    is_improvised: false,
+    mastery: null,
+    cost: costDisplay(r.cost),
+    cost_gp: costToGp(r.cost),
+    weight_lb: weightToLb(r.weight),
+    desc: null,
+    item_key: null,
+  };
+  return weaponEntity("open5e_v1", b, data);
+});
 
-export function normalizeV1Armor(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V1Record, (r) => {
-    const cat = (str(r.category) ?? "").toLowerCase();
-    const category = cat.includes("shield") ? "shield" : (/(light|medium|heavy)/.exec(cat)?.[1] ?? null);
-    const base = int(r.base_ac) ?? 0;
-    const flat = int(r.plus_flat_mod) ?? 0;
-    const addDex = bool(r.plus_dex_mod) ?? false;
-    const max = int(r.plus_max);
-    const acBase = base + flat;
-    const data: ArmorData = {
-      category,
-      ac_base: acBase,
-      ac_add_dex: addDex,
-      ac_max_dex: addDex && max !== null && max > 0 ? max : null,
-      ac_display: category === "shield" ? `+${acBase}` : (str(r.ac_string) ?? String(acBase)),
-      strength_required: int(r.strength_requirement) || null,
-      stealth_disadvantage: bool(r.stealth_disadvantage) ?? false,
-      cost: costDisplay(r.cost),
-      cost_gp: costToGp(r.cost),
-      weight_lb: weightToLb(r.weight),
-      desc: null,
-      item_key: null,
-    };
-    return armorEntity("open5e_v1", v1Base(ctx, "armor", r), data);
-  });
-}
+export const normalizeV1Armor = v1Normalizer("armor", (r, b) => {
+  const cat = (str(r.category) ?? "").toLowerCase();
+  const category = cat.includes("shield") ? "shield" : (/(light|medium|heavy)/.exec(cat)?.[1] ?? null);
+  const base = int(r.base_ac) ?? 0;
+  const flat = int(r.plus_flat_mod) ?? 0;
+  const addDex = bool(r.plus_dex_mod) ?? false;
+  const max = int(r.plus_max);
+  const acBase = base + flat;
+  const data: ArmorData = {
+    category,
+    ac_base: acBase,
+    ac_add_dex: addDex,
+    ac_max_dex: addDex && max !== null && max > 0 ? max : null,
+    ac_display: category === "shield" ? `+${acBase}` : (str(r.ac_string) ?? String(acBase)),
+    strength_required: int(r.strength_requirement) || null,
+    stealth_disadvantage: bool(r.stealth_disadvantage) ?? false,
+    cost: costDisplay(r.cost),
+    cost_gp: costToGp(r.cost),
+    weight_lb: weightToLb(r.weight),
+    desc: null,
+    item_key: null,
+  };
+  return armorEntity("open5e_v1", b, data);
+});
 
-export function normalizeV1MagicItems(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V1Record, (r) => {
-    const type = str(r.type);
-    const att = str(r.requires_attunement);
-    const requires = !!att && /attunement/i.test(att);
-    const base = type ? (/\(([^)]+)\)/.exec(type)?.[1] ?? null) : null;
-    const data: MagicItemData = {
-      type: itemCategory(type),
-      rarity: rarityText(r.rarity),
-      requires_attunement: requires,
-      attunement_detail: requires ? attunementDetail(att) : null,
-      desc: str(r.desc) ?? "",
-      base_item: base,
-      damage_dice: null,
-      damage_type: null,
-      cost: null,
-      cost_gp: null,
-      weight_lb: null,
-    };
-    return magicItemEntity("open5e_v1", v1Base(ctx, "magicitems", r), data);
-  });
-}
+export const normalizeV1MagicItems = v1Normalizer("magicitems", (r, b) => {
+  const type = str(r.type);
+  const att = str(r.requires_attunement);
+  const requires = !!att && /attunement/i.test(att);
+  const base = type ? (/\(([^)]+)\)/.exec(type)?.[1] ?? null) : null;
+  const data: MagicItemData = {
+    type: itemCategory(type),
+    rarity: rarityText(r.rarity),
+    requires_attunement: requires,
+    attunement_detail: requires ? attunementDetail(att) : null,
+    desc: str(r.desc) ?? "",
+    base_item: base,
+    damage_dice: null,
+    damage_type: null,
+    cost: null,
+    cost_gp: null,
+    weight_lb: null,
+  };
+  return magicItemEntity("open5e_v1", b, data);
+});
 
-export function normalizeV1Conditions(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V1Record, (r) =>
-    conditionEntity("open5e_v1", v1Base(ctx, "conditions", r), str(r.desc) ?? ""),
-  );
-}
+export const normalizeV1Conditions = v1Normalizer("conditions", (r, b) =>
+  conditionEntity("open5e_v1", b, str(r.desc) ?? ""),
+);
 
 /** /sections/ are rule pages; `parent` ("Combat", "Gameplay Mechanics") is the section. */
-export function normalizeV1Sections(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V1Record, (r) => {
-    const parent = str(r.parent);
-    return ruleEntity("open5e_v1", v1Base(ctx, "sections", r), {
-      desc: str(r.desc) ?? "",
-      section: parent,
-      section_key: parent ? slugify(parent) : null,
-      order: null,
-    });
+export const normalizeV1Sections = v1Normalizer("sections", (r, b) => {
+  const parent = str(r.parent);
+  return ruleEntity("open5e_v1", b, {
+    desc: str(r.desc) ?? "",
+    section: parent,
+    section_key: parent ? slugify(parent) : null,
+    order: null,
   });
-}
+});

@@ -19,7 +19,7 @@ import {
 import { arr, int, isRec, names, rec, recs, refKey, refName, str, type Rec } from "../../../entities/normalize/read.ts";
 import { titleCase } from "../../../entities/normalize/text.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
-import { V2Record, v2Base, v2Key } from "./common.ts";
+import { v2Base, v2Key, v2Normalizer, V2Record } from "./common.ts";
 
 const ABILITY_RE = /\b(Strength|Dexterity|Constitution|Intelligence|Wisdom|Charisma) is your spellcasting ability/;
 
@@ -212,42 +212,36 @@ export function normalizeV2Species(records: unknown[], ctx: NormalizeContext): N
   });
 }
 
-export function normalizeV2Backgrounds(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V2Record, (r) => {
-    const b = v2Base(ctx, "backgrounds", r);
-    const benefits = recs(r.benefits).map((x) => ({
-      name: str(x.name) ?? "Benefit",
-      desc: str(x.desc) ?? "",
-      type: str(x.type) ?? "",
-    }));
-    const byType = (t: string) => benefits.find((x) => x.type === t)?.desc ?? null;
-    const feature = benefits.find((x) => x.type === "feature");
-    const data: BackgroundData = {
-      desc: str(r.desc),
-      skill_proficiencies: byType("skill_proficiency"),
-      tool_proficiencies: byType("tool_proficiency"),
-      languages: byType("language"),
-      equipment: byType("equipment"),
-      feature: feature ? { name: feature.name, desc: feature.desc } : null,
-      ability_scores: byType("ability_score"),
-      feat: byType("feat"),
-      benefits: benefits.map((x) => ({ name: x.name, desc: x.desc })),
-    };
-    return backgroundEntity("open5e_v2", b, data);
-  });
-}
+export const normalizeV2Backgrounds = v2Normalizer("backgrounds", (r, b) => {
+  const benefits = recs(r.benefits).map((x) => ({
+    name: str(x.name) ?? "Benefit",
+    desc: str(x.desc) ?? "",
+    type: str(x.type) ?? "",
+  }));
+  const byType = (t: string) => benefits.find((x) => x.type === t)?.desc ?? null;
+  const feature = benefits.find((x) => x.type === "feature");
+  const data: BackgroundData = {
+    desc: str(r.desc),
+    skill_proficiencies: byType("skill_proficiency"),
+    tool_proficiencies: byType("tool_proficiency"),
+    languages: byType("language"),
+    equipment: byType("equipment"),
+    feature: feature ? { name: feature.name, desc: feature.desc } : null,
+    ability_scores: byType("ability_score"),
+    feat: byType("feat"),
+    benefits: benefits.map((x) => ({ name: x.name, desc: x.desc })),
+  };
+  return backgroundEntity("open5e_v2", b, data);
+});
 
-export function normalizeV2Feats(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V2Record, (r) => {
-    const b = v2Base(ctx, "feats", r);
-    const data: FeatData = {
-      desc: str(r.desc) ?? "",
-      prerequisite: str(r.prerequisite),
-      benefits: arr(r.benefits)
-        .map((x) => (isRec(x) ? str(x.desc) : str(x)))
-        .filter((s): s is string => !!s),
-      type: str(r.type)?.toLowerCase() ?? null,
-    };
-    return featEntity("open5e_v2", b, data);
-  });
-}
+export const normalizeV2Feats = v2Normalizer("feats", (r, b) => {
+  const data: FeatData = {
+    desc: str(r.desc) ?? "",
+    prerequisite: str(r.prerequisite),
+    benefits: arr(r.benefits)
+      .map((x) => (isRec(x) ? str(x.desc) : str(x)))
+      .filter((s): s is string => !!s),
+    type: str(r.type)?.toLowerCase() ?? null,
+  };
+  return featEntity("open5e_v2", b, data);
+});

@@ -1,10 +1,10 @@
 /** Open5e v2 record basics: identity schema, key (2026 `key` or 2025 `url`), document reference, detail URL. */
 import * as v from "valibot";
 import { open5eUrl } from "../../open5e/urls.ts";
-import type { Base, DocRef } from "../../../entities/normalize/build.ts";
-import { NonEmpty } from "../../../entities/normalize/build.ts";
+import type { Entity } from "../../../entities/types.ts";
+import { type Base, type DocRef, NonEmpty, runRecords } from "../../../entities/normalize/build.ts";
 import { isRec, lastSegment, refKey, str } from "../../../entities/normalize/read.ts";
-import type { NormalizeContext } from "../../../entities/normalize/types.ts";
+import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 
 const identity = {
   key: v.optional(NonEmpty),
@@ -60,4 +60,13 @@ export function v2Base(
 ): Base {
   const key = v2Key(r);
   return { key, name: name ?? r.name ?? key, doc: v2Doc(r.document, ctx), url: v2Url(ctx, endpoint, key) };
+}
+
+/** The normalizer of one endpoint: `make` turns each valid record and its base into entities. */
+export function v2Normalizer(
+  endpoint: string,
+  make: (r: v.InferOutput<typeof V2Record>, b: Base, ctx: NormalizeContext) => Entity | Entity[] | null,
+) {
+  return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
+    runRecords(records, V2Record, (r) => make(r, v2Base(ctx, endpoint, r), ctx));
 }

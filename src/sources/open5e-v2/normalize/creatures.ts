@@ -1,13 +1,11 @@
 /** Open5e v2 /creatures/ → creature (2026 numeric `challenge_rating` or 2025 `challenge_rating_decimal`/`_text`). */
 import type { CreatureAction, CreatureData } from "../../../entities/kinds.ts";
 import { parseCr } from "../../../entities/types.ts";
-import { runRecords } from "../../../entities/normalize/build.ts";
 import { correctV2Environments } from "../../../entities/normalize/environments.ts";
 import { creatureEntity, crFields } from "../../../entities/normalize/canonical/creature.ts";
 import { int, isRec, names, num, rec, recs, refKey, refName, str, type Rec } from "../../../entities/normalize/read.ts";
-import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { ABILITY_NAMES, abilityName, xpForCr } from "../../../entities/normalize/vocab.ts";
-import { V2Record, v2Base } from "./common.ts";
+import { v2Normalizer } from "./common.ts";
 
 function v2Cr(r: Rec): number | null {
   return num(r.challenge_rating) ?? num(r.challenge_rating_decimal) ?? parseCr(r.challenge_rating_text) ?? null;
@@ -95,68 +93,65 @@ function splitActions(
   };
 }
 
-export function normalizeV2Creatures(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V2Record, (r) => {
-    const b = v2Base(ctx, "creatures", r);
-    const cr = v2Cr(r);
-    const scores = rec(r.ability_scores);
-    const ri = rec(r.resistances_and_immunities);
-    const langs = rec(r.languages);
-    const acts = splitActions(r);
-    const envs = correctV2Environments(b.key, names(r.environments));
-    const data: CreatureData = {
-      size: refName(r.size) ?? str(r.size),
-      type: refName(r.type) ?? str(r.type),
-      subtype: null,
-      group: str(r.subcategory),
-      alignment: str(r.alignment),
-      armor_class: int(r.armor_class),
-      armor_detail: str(r.armor_detail),
-      hit_points: int(r.hit_points),
-      hit_dice: str(r.hit_dice),
-      speed: speedOf(r.speed),
-      ability_scores: Object.fromEntries(
-        ABILITY_NAMES.map((a) => [a, int(scores?.[a])]),
-      ) as CreatureData["ability_scores"],
-      saving_throws: numberMap(r.saving_throws, abilityName),
-      skills: numberMap(r.skill_bonuses, (k) => k.toLowerCase().replace(/\s+/g, "_")),
-      damage_vulnerabilities: display(ri, "damage_vulnerabilities"),
-      damage_resistances: display(ri, "damage_resistances"),
-      damage_immunities: display(ri, "damage_immunities"),
-      condition_immunities: display(ri, "condition_immunities"),
-      senses: sensesText(r),
-      passive_perception: int(r.passive_perception),
-      languages: langs ? (str(langs.as_string) ?? (names(langs.data).join(", ") || null)) : str(r.languages),
-      ...crFields(cr),
-      xp: int(r.experience_points) ?? xpForCr(cr),
-      proficiency_bonus: int(r.proficiency_bonus),
-      traits: recs(r.traits).map((t) => ({
-        name: str(t.name) ?? "Trait",
-        desc: str(t.desc) ?? "",
-        usage: null,
-        cost: null,
-      })),
-      ...acts,
-      legendary_desc: null,
-      environments: envs.environments,
-      desc: str(r.desc),
-      ...(envs.notes.length ? { upstream_notes: envs.notes } : {}),
-    };
-    const e = creatureEntity("open5e_v2", b, data, {
-      typeKey: refKey(r.type)?.toLowerCase() ?? null,
-      sizeKey: isRec(r.size) ? (refKey(r.size)?.toLowerCase() ?? null) : null,
-    });
-    // The structured lists (keys) for the immunity/resistance filters; the display text stays the answer.
-    const keys = (field: string) =>
-      recs(ri?.[field])
-        .map((x) => refKey(x)?.toLowerCase())
-        .filter((k): k is string => !!k);
-    if (ri)
-      Object.assign(e.filters, {
-        damage_immunities: keys("damage_immunities"),
-        damage_resistances: keys("damage_resistances"),
-        condition_immunities: keys("condition_immunities"),
-      });
-    return e;
+export const normalizeV2Creatures = v2Normalizer("creatures", (r, b) => {
+  const cr = v2Cr(r);
+  const scores = rec(r.ability_scores);
+  const ri = rec(r.resistances_and_immunities);
+  const langs = rec(r.languages);
+  const acts = splitActions(r);
+  const envs = correctV2Environments(b.key, names(r.environments));
+  const data: CreatureData = {
+    size: refName(r.size) ?? str(r.size),
+    type: refName(r.type) ?? str(r.type),
+    subtype: null,
+    group: str(r.subcategory),
+    alignment: str(r.alignment),
+    armor_class: int(r.armor_class),
+    armor_detail: str(r.armor_detail),
+    hit_points: int(r.hit_points),
+    hit_dice: str(r.hit_dice),
+    speed: speedOf(r.speed),
+    ability_scores: Object.fromEntries(
+      ABILITY_NAMES.map((a) => [a, int(scores?.[a])]),
+    ) as CreatureData["ability_scores"],
+    saving_throws: numberMap(r.saving_throws, abilityName),
+    skills: numberMap(r.skill_bonuses, (k) => k.toLowerCase().replace(/\s+/g, "_")),
+    damage_vulnerabilities: display(ri, "damage_vulnerabilities"),
+    damage_resistances: display(ri, "damage_resistances"),
+    damage_immunities: display(ri, "damage_immunities"),
+    condition_immunities: display(ri, "condition_immunities"),
+    senses: sensesText(r),
+    passive_perception: int(r.passive_perception),
+    languages: langs ? (str(langs.as_string) ?? (names(langs.data).join(", ") || null)) : str(r.languages),
+    ...crFields(cr),
+    xp: int(r.experience_points) ?? xpForCr(cr),
+    proficiency_bonus: int(r.proficiency_bonus),
+    traits: recs(r.traits).map((t) => ({
+      name: str(t.name) ?? "Trait",
+      desc: str(t.desc) ?? "",
+      usage: null,
+      cost: null,
+    })),
+    ...acts,
+    legendary_desc: null,
+    environments: envs.environments,
+    desc: str(r.desc),
+    ...(envs.notes.length ? { upstream_notes: envs.notes } : {}),
+  };
+  const e = creatureEntity("open5e_v2", b, data, {
+    typeKey: refKey(r.type)?.toLowerCase() ?? null,
+    sizeKey: isRec(r.size) ? (refKey(r.size)?.toLowerCase() ?? null) : null,
   });
-}
+  // The structured lists (keys) for the immunity/resistance filters; the display text stays the answer.
+  const keys = (field: string) =>
+    recs(ri?.[field])
+      .map((x) => refKey(x)?.toLowerCase())
+      .filter((k): k is string => !!k);
+  if (ri)
+    Object.assign(e.filters, {
+      damage_immunities: keys("damage_immunities"),
+      damage_resistances: keys("damage_resistances"),
+      condition_immunities: keys("condition_immunities"),
+    });
+  return e;
+});

@@ -32,7 +32,7 @@ import {
   rarityText,
   weightToLb,
 } from "../../../entities/normalize/vocab.ts";
-import { V2Record, v2Base, v2Url } from "./common.ts";
+import { v2Base, v2Normalizer, V2Record, v2Url } from "./common.ts";
 import { applyWeaponErrata } from "./errata.ts";
 
 const RANGED_NAMES = /\b(dart|net)\b/i;
@@ -269,8 +269,6 @@ export function normalizeV2Items(records: unknown[], ctx: NormalizeContext): Nor
   return { entities: [...result.entities, ...extra], skipped };
 }
 
-export function normalizeV2MagicItems(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V2Record, (r) =>
-    magicItemEntity("open5e_v2", v2Base(ctx, "magicitems", r), magicItemData(r)),
-  );
-}
+export const normalizeV2MagicItems = v2Normalizer("magicitems", (r, b) =>
+  magicItemEntity("open5e_v2", b, magicItemData(r)),
+);

@@ -26,7 +26,7 @@ import { arr, bool, int, isRec, rec, recs, refKey, str, type Rec } from "../../.
 import { titleCase } from "../../../entities/normalize/text.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { abilityName } from "../../../entities/normalize/vocab.ts";
-import { V2Record, V2Unnamed, v2Base, v2Key, v2Url } from "./common.ts";
+import { v2Base, v2Key, v2Normalizer, V2Record, V2Unnamed, v2Url } from "./common.ts";
 
 /** Game system of a record's document object ("5e-2014"); core concepts are 5e 2014 when unstated. */
 const DEFAULT_GAMESYSTEM = "5e-2014";
@@ -107,66 +107,58 @@ export const normalizeV2Alignments = described(
   true,
 );
 
-export function normalizeV2SpellSchools(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V2Record, (r) =>
-    magicSchoolEntity("open5e_v2", v2Base(ctx, "spellschools", r), { desc: str(r.desc) ?? "" }),
-  );
-}
+export const normalizeV2SpellSchools = v2Normalizer("spellschools", (r, b) =>
+  magicSchoolEntity("open5e_v2", b, { desc: str(r.desc) ?? "" }),
+);
 
-export function normalizeV2WeaponProperties(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V2Record, (r) =>
-    weaponPropertyEntity("open5e_v2", v2Base(ctx, "weaponproperties", r), {
-      desc: str(r.desc) ?? "",
-      type: str(r.type)?.toLowerCase() ?? null,
-    }),
-  );
-}
+export const normalizeV2WeaponProperties = v2Normalizer("weaponproperties", (r, b) =>
+  weaponPropertyEntity("open5e_v2", b, {
+    desc: str(r.desc) ?? "",
+    type: str(r.type)?.toLowerCase() ?? null,
+  }),
+);
 
-export function normalizeV2Languages(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V2Record, (r) => {
-    const type = bool(r.is_secret) ? "secret" : bool(r.is_exotic) ? "exotic" : "standard";
-    return languageEntity("open5e_v2", v2Base(ctx, "languages", r), {
-      desc: str(r.desc),
-      type,
-      script: str(r.script_language) ? titleCase(str(r.script_language)!) : null,
-      typical_speakers: null,
-    });
+export const normalizeV2Languages = v2Normalizer("languages", (r, b) => {
+  const type = bool(r.is_secret) ? "secret" : bool(r.is_exotic) ? "exotic" : "standard";
+  return languageEntity("open5e_v2", b, {
+    desc: str(r.desc),
+    type,
+    script: str(r.script_language) ? titleCase(str(r.script_language)!) : null,
+    typical_speakers: null,
   });
-}
+});
 
 /** /rulesets/ → one rule_section per ruleset and one rule per embedded rule (section = ruleset name). */
-export function normalizeV2Rulesets(records: unknown[], ctx: NormalizeContext): NormalizeResult {
-  return runRecords(records, V2Record, (r) => {
-    const section = v2Base(ctx, "rulesets", r);
-    const rules = recs(r.rules)
-      .map((x, i) => ({ x, i, key: str(x.key) ?? (str(x.url) ? refKey(x.url) : null), name: str(x.name) }))
-      .filter((x): x is typeof x & { key: string; name: string } => !!x.key && !!x.name)
-      .sort((p, q) => (int(p.x.index) ?? p.i) - (int(q.x.index) ?? q.i));
-    const out: Entity[] = [
-      ruleSectionEntity("open5e_v2", section, {
-        desc: str(r.desc) ?? "",
-        rules: rules.map((x) => ({ key: x.key, name: x.name })),
-      }),
-    ];
-    for (const { x, key, name, i } of rules) {
-      const docKey = refKey(x.document)?.toLowerCase();
-      const doc =
-        docKey && docKey !== section.doc.key
-          ? { key: docKey, name: ctx.documents.get(docKey)?.name ?? docKey }
-          : section.doc;
-      out.push(
-        ruleEntity(
-          "open5e_v2",
-          { key, name, doc, url: v2Url(ctx, "rules", key) },
-          {
-            desc: str(x.desc) ?? "",
-            section: section.name,
-            section_key: section.key,
-            order: int(x.index) ?? i + 1,
-          },
-        ),
-      );
-    }
-    return out;
-  });
-}
+export const normalizeV2Rulesets = v2Normalizer("rulesets", (r, b, ctx) => {
+  const section = b;
+  const rules = recs(r.rules)
+    .map((x, i) => ({ x, i, key: str(x.key) ?? (str(x.url) ? refKey(x.url) : null), name: str(x.name) }))
+    .filter((x): x is typeof x & { key: string; name: string } => !!x.key && !!x.name)
+    .sort((p, q) => (int(p.x.index) ?? p.i) - (int(q.x.index) ?? q.i));
+  const out: Entity[] = [
+    ruleSectionEntity("open5e_v2", section, {
+      desc: str(r.desc) ?? "",
+      rules: rules.map((x) => ({ key: x.key, name: x.name })),
+    }),
+  ];
+  for (const { x, key, name, i } of rules) {
+    const docKey = refKey(x.document)?.toLowerCase();
+    const doc =
+      docKey && docKey !== section.doc.key
+        ? { key: docKey, name: ctx.documents.get(docKey)?.name ?? docKey }
+        : section.doc;
+    out.push(
+      ruleEntity(
+        "open5e_v2",
+        { key, name, doc, url: v2Url(ctx, "rules", key) },
+        {
+          desc: str(x.desc) ?? "",
+          section: section.name,
+          section_key: section.key,
+          order: int(x.index) ?? i + 1,
+        },
+      ),
+    );
+  }
+  return out;
+});

@@ -8,7 +8,7 @@ import { arr, bool, int, num, refKey, str, uniq } from "../../../entities/normal
 import { capitalize } from "../../../entities/normalize/text.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { abilityName, classKey } from "../../../entities/normalize/vocab.ts";
-import { V2Spell, v2Base } from "./common.ts";
+import { v2Base, V2Spell } from "./common.ts";
 
 /** v2 casting times are slugs ("action", "bonus-action", "10minutes"); make them readable. */
 function castingTime(raw: unknown): string | null {
