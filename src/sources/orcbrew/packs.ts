@@ -10,8 +10,18 @@
  */
 import { LoreKeeperError } from "../../errors.ts";
 import type { JsonObject } from "../../json.ts";
-import { type EdnMap, type EdnValue, describe, isKeyword, isMap, kwText, show, toPlain } from "./edn-types.ts";
-import { EdnSyntaxError, readEdn } from "./edn.ts";
+import {
+  describe,
+  type EdnMap,
+  EdnSyntaxError,
+  type EdnValue,
+  isKeyword,
+  isMap,
+  kwText,
+  readEdn,
+  show,
+  toPlain,
+} from "./edn.ts";
 
 /** The 13 content types OrcPub defines (`:orcpub.dnd.e5/<type>`). */
 const ORCBREW_CONTENT_TYPES = [

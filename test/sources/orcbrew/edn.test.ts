@@ -1,6 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { EdnSyntaxError, readEdn } from "../../../src/sources/orcbrew/edn.ts";
-import { type EdnValue, equalityKey, toPlain } from "../../../src/sources/orcbrew/edn-types.ts";
+import { EdnSyntaxError, type EdnValue, equalityKey, readEdn, toPlain } from "../../../src/sources/orcbrew/edn.ts";
 
 const plain = (s: string) => toPlain(readEdn(s).value);
 

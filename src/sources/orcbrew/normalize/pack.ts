@@ -24,17 +24,41 @@ import { buildCreature } from "./creature.ts";
 import { buildBackground, buildFeat, buildLanguage, buildSpecies } from "./options.ts";
 import { buildSpell } from "./spell.ts";
 
-/** OrcPub content types that become entities, and their kind. */
-const ORCBREW_KINDS: Readonly<Record<string, EntityKind>> = {
-  spells: "spell",
-  monsters: "creature",
-  classes: "class",
-  subclasses: "subclass",
-  races: "species",
-  subraces: "subspecies",
-  backgrounds: "background",
-  feats: "feat",
-  languages: "language",
+const SRC = "orcbrew" as const;
+type Build = (d: JsonObject, b: Base, it: OrcbrewItem, refs: PackRefs) => Entity | { skip: string };
+
+/** OrcPub content types that become entities: their kind and how one is built. */
+const ORCBREW_TYPES: Readonly<Record<string, { kind: EntityKind; build: Build }>> = {
+  spells: {
+    kind: "spell",
+    build: (d, b) => {
+      const data = buildSpell(d);
+      return "skip" in data ? data : spellEntity(SRC, b, data);
+    },
+  },
+  monsters: {
+    kind: "creature",
+    build: (d, b) => {
+      const { data, keys } = buildCreature(d);
+      return creatureEntity(SRC, b, data, keys);
+    },
+  },
+  classes: {
+    kind: "class",
+    build: (d, b, it, refs) => classEntity(SRC, b, buildClass(d, b.name, it.key, refs, false)),
+  },
+  subclasses: {
+    kind: "subclass",
+    build: (d, b, it, refs) => classEntity(SRC, b, buildClass(d, b.name, it.key, refs, true)),
+  },
+  races: { kind: "species", build: (d, b, it, refs) => speciesEntity(SRC, b, buildSpecies(d, it.key, refs, false)) },
+  subraces: {
+    kind: "subspecies",
+    build: (d, b, it, refs) => speciesEntity(SRC, b, buildSpecies(d, it.key, refs, true)),
+  },
+  backgrounds: { kind: "background", build: (d, b) => backgroundEntity(SRC, b, buildBackground(d)) },
+  feats: { kind: "feat", build: (d, b, _it, refs) => featEntity(SRC, b, buildFeat(d, refs)) },
+  languages: { kind: "language", build: (d, b) => languageEntity(SRC, b, buildLanguage(d)) },
 };
 
 /** OrcPub content types LoreKeeper has no kind for, with the reason given to the user. */
@@ -47,11 +71,9 @@ const ORCBREW_UNSUPPORTED: Readonly<Record<string, string>> = {
     "use them)",
 };
 
-const ORCBREW_SOURCE = "orcbrew" as const;
-
 /** The kind an OrcPub content type becomes, or null. */
 function orcbrewKind(type: string): EntityKind | null {
-  return Object.hasOwn(ORCBREW_KINDS, type) ? ORCBREW_KINDS[type]! : null;
+  return Object.hasOwn(ORCBREW_TYPES, type) ? ORCBREW_TYPES[type]!.kind : null;
 }
 
 function shortHash(s: string): string {
@@ -154,37 +176,6 @@ function refsFor(pack: OrcbrewPack, keys: Map<OrcbrewItem, string>): PackRefs {
   };
 }
 
-function build(it: OrcbrewItem, b: Base, refs: PackRefs): Entity | { skip: string } {
-  const d: JsonObject = it.data;
-  const src = ORCBREW_SOURCE;
-  switch (it.type) {
-    case "spells": {
-      const data = buildSpell(d);
-      return "skip" in data ? data : spellEntity(src, b, data);
-    }
-    case "monsters": {
-      const { data, keys } = buildCreature(d);
-      return creatureEntity(src, b, data, keys);
-    }
-    case "classes":
-      return classEntity(src, b, buildClass(d, b.name, it.key, refs, false));
-    case "subclasses":
-      return classEntity(src, b, buildClass(d, b.name, it.key, refs, true));
-    case "races":
-      return speciesEntity(src, b, buildSpecies(d, it.key, refs, false));
-    case "subraces":
-      return speciesEntity(src, b, buildSpecies(d, it.key, refs, true));
-    case "backgrounds":
-      return backgroundEntity(src, b, buildBackground(d));
-    case "feats":
-      return featEntity(src, b, buildFeat(d, refs));
-    case "languages":
-      return languageEntity(src, b, buildLanguage(d));
-    default:
-      return { skip: `unknown content type :orcpub.dnd.e5/${it.type}` };
-  }
-}
-
 /** Normalize one pack. Never throws for bad items: they are skipped with a reason and a location. */
 export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext): NormalizedPack {
   const out: NormalizedPack = { entities: [], from: [], skipped: [], warnings: [], types: [] };
@@ -272,7 +263,7 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
     };
     let built: Entity | { skip: string };
     try {
-      built = build(it, base, refs);
+      built = ORCBREW_TYPES[it.type]!.build(it.data, base, it, refs);
     } catch (err) {
       built = { skip: `could not be read: ${(err as Error).message}` };
     }
