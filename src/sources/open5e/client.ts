@@ -19,8 +19,6 @@ export type { Open5eVersion };
 export interface Open5ePage {
   /** 1-based page number within this walk. */
   page: number;
-  /** The URL actually requested (on the configured base). */
-  url: string;
   results: unknown[];
   /** Records received so far, this page included. */
   recordsSoFar: number;
@@ -28,7 +26,6 @@ export interface Open5ePage {
   totalCount: number | null;
   /** Envelope `count` of this page (differs from `totalCount` when the data changed during the walk). */
   count: number | null;
-  last: boolean;
   fromCache: boolean;
   /** Count mismatch on the last page, count change, empty page. */
   warnings: string[];
@@ -163,15 +160,12 @@ export class Open5eClient {
       } else if (totalCount !== null && recordsSoFar !== totalCount) {
         warnings.push(`${version}/${endpoint}: the server announced ${totalCount} records but sent ${recordsSoFar}`);
       }
-      const last = next === null;
       yield {
         page,
-        url,
         results: env.results,
         recordsSoFar,
         totalCount,
         count: env.count,
-        last,
         fromCache: res.fromCache,
         warnings,
       };

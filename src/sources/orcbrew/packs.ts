@@ -1,12 +1,8 @@
 /**
- * `.orcbrew` text → packs of items (pure). Both top-level shapes: a single plugin
- * (`{:orcpub.dnd.e5/spells {...}}`, named after the file) and `{"Pack name" plugin ...}`.
- *
- * A file FAILS (OrcbrewError, with line and column) when it cannot be read or its shape cannot be
- * understood: EDN syntax, unknown tags, duplicate keys, a top level that is not a map, mixed
- * top-level keys, a pack that is not a map. Anything below that which is unusable (a stray key in a
- * pack, an item that is not a map, an unknown content type, a disabled item) is SKIPPED with a
- * reason and a location, and the rest of the file is imported.
+ * `.orcbrew` text → packs of items (pure): a single plugin (`{:orcpub.dnd.e5/spells {...}}`, named
+ * after the file) or `{"Pack name" plugin ...}`. A file whose text or shape cannot be understood
+ * FAILS (OrcbrewError, with line and column); anything unusable below that is SKIPPED with a reason
+ * and a location, and the rest of the file is imported.
  */
 import { LoreKeeperError } from "../../errors.ts";
 import type { JsonObject } from "../../json.ts";
@@ -122,10 +118,7 @@ function singlePackName(items: readonly OrcbrewItem[]): { name?: string; note?: 
   };
 }
 
-/**
- * Parse `.orcbrew` text. `fileName` names a single-plugin pack
- * whose items carry no `:option-pack`. Throws OrcbrewError.
- */
+/** Parse `.orcbrew` text; `fileName` names a single-plugin pack whose items carry no `:option-pack`. */
 export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
   let read: ReturnType<typeof readEdn>;
   try {

@@ -1,8 +1,6 @@
 /**
  * OrcBrew homebrew: read from `.orcbrew` files by `lorekeeper import` (ingest/import.ts), never
- * synced, so it has no content types and no session. Its parts live beside this file: the EDN reader
- * (edn.ts), packs (packs.ts) and the pure normalizers (normalize/). It has no URLs: entities cite the
- * file they came from.
+ * synced, so it has no content types, no session and no URLs (entities cite their file).
  */
 import type { Source } from "../source.ts";
 

@@ -78,10 +78,10 @@ describe("Open5eClient against the fake upstream", () => {
     const client = new Open5eClient(fastClient(), { baseUrl: `${fake.url}/` });
     const pages: Open5ePage[] = [];
     for await (const p of client.pages("v2", "spells", { pageSize: 3 })) pages.push(p);
-    expect(pages.map((p) => [p.page, p.results.length, p.recordsSoFar, p.totalCount, p.last])).toEqual([
-      [1, 3, 3, 7, false],
-      [2, 3, 6, 7, false],
-      [3, 1, 7, 7, true],
+    expect(pages.map((p) => [p.page, p.results.length, p.recordsSoFar, p.totalCount])).toEqual([
+      [1, 3, 3, 7],
+      [2, 3, 6, 7],
+      [3, 1, 7, 7],
     ]);
     expect(keys(pages.flatMap((p) => p.results))).toEqual(ALL_SPELL_KEYS);
     expect(pages.every((p) => p.warnings.length === 0)).toBe(true);
@@ -91,7 +91,6 @@ describe("Open5eClient against the fake upstream", () => {
       "/v2/spells/?limit=3&page=2",
       "/v2/spells/?limit=3&page=3",
     ]);
-    expect(pages[1]!.url).toBe(`${fake.url}/v2/spells/?limit=3&page=2`);
   });
 
   test("fetchAll asks for limit=1000 by default", async () => {

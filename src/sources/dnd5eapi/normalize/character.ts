@@ -1,7 +1,6 @@
 /**
- * D&D 5e API character options: /classes and /subclasses (features joined from related /features;
- * 2024 subclasses carry their own), /races|/species and /subraces|/subspecies (trait texts joined
- * from related /traits), /backgrounds, /feats.
+ * D&D 5e API character options: classes and subclasses (features joined from related /features;
+ * 2024 subclasses carry their own), species (trait texts from related /traits), backgrounds, feats.
  */
 import type {
   BackgroundData,

@@ -1,8 +1,6 @@
 /**
- * D&D 5e API reference data. /rules are containers (kind rule_section, their `subsections` listed);
- * /rule-sections are the rule texts (kind rule, section = the parent rule's name, found through the
- * related /rules records). Plus conditions, damage types, magic schools, weapon (mastery)
- * properties, skills, ability scores, languages, proficiencies, alignments.
+ * D&D 5e API reference data. /rules are containers (kind rule_section); /rule-sections are the rule
+ * texts (kind rule, section = the parent rule's name, found through the related /rules records).
  */
 import { related, runRecords } from "../../../entities/normalize/build.ts";
 import {

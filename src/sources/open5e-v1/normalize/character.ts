@@ -1,7 +1,4 @@
-/**
- * Open5e v1 /classes/ (+ nested archetypes → subclass), /races/
- * (+ nested subraces → subspecies), /backgrounds/, /feats/.
- */
+/** Open5e v1 /classes/ (+ nested archetypes → subclass), /races/ (+ subraces), /backgrounds/, /feats/. */
 import type {
   BackgroundData,
   ClassData,

@@ -1,11 +1,7 @@
 /**
- * Open5e v2 reference data: conditions, damagetypes, abilities, skills, alignments (text per
- * document in `descriptions[]`), spellschools, weaponproperties, languages, rulesets (+ their rules).
- *
- * One entity per upstream record, under the record's own key and document: a core record like
- * `grappled` (document "core") with srd-2014, srd-2024 and a5e-ag texts is ONE condition whose
- * `data.descriptions` holds every document's text and whose `desc` is the main one (see
- * `mainDescription`); the search text includes them all.
+ * Open5e v2 reference data. One entity per upstream record: a core record like `grappled` with
+ * srd-2014, srd-2024 and a5e-ag texts is ONE condition whose `data.descriptions` holds every
+ * document's text and whose `desc` is the main one; the search text includes them all.
  */
 import type { DocDescription } from "../../../entities/kinds.ts";
 import type { Entity } from "../../../entities/types.ts";
