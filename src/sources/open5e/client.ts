@@ -160,15 +160,8 @@ export class Open5eClient {
       } else if (totalCount !== null && recordsSoFar !== totalCount) {
         warnings.push(`${version}/${endpoint}: the server announced ${totalCount} records but sent ${recordsSoFar}`);
       }
-      yield {
-        page,
-        results: env.results,
-        recordsSoFar,
-        totalCount,
-        count: env.count,
-        fromCache: res.fromCache,
-        warnings,
-      };
+      const { results, count } = env;
+      yield { page, results, recordsSoFar, totalCount, count, fromCache: res.fromCache, warnings };
       url = next;
     }
   }
