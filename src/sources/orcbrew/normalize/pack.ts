@@ -128,19 +128,10 @@ export interface TypeCount {
   skipped: number;
 }
 
-/** Where an entity came from in the file. */
-export interface OrcbrewOrigin {
-  type: string;
-  /** The item's map key. */
-  key: string;
-  line: number;
-  column: number;
-}
-
 export interface NormalizedPack {
   entities: Entity[];
-  /** `from[i]` is where `entities[i]` came from. */
-  from: OrcbrewOrigin[];
+  /** `from[i]` is where `entities[i]` came from in the file. */
+  from: Pick<OrcbrewItem, "type" | "key" | "line" | "column">[];
   skipped: OrcbrewSkipped[];
   warnings: string[];
   /** Per content type, in the order first seen. */
@@ -234,25 +225,13 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
     const kind = orcbrewKind(it.type);
     if (!kind) {
       const known = Object.hasOwn(ORCBREW_UNSUPPORTED, it.type) ? ORCBREW_UNSUPPORTED[it.type] : undefined;
-      skip(
-        it.type,
-        it.key,
-        name,
-        known ?? `unknown content type :orcpub.dnd.e5/${it.type} (OrcPub defines spells, monsters, classes, ...)`,
-        it,
-        known !== undefined,
-      );
+      const why = `unknown content type :orcpub.dnd.e5/${it.type} (OrcPub defines spells, monsters, classes, ...)`;
+      skip(it.type, it.key, name, known ?? why, it, known !== undefined);
       continue;
     }
     if (it.disabled) {
-      skip(
-        it.type,
-        it.key,
-        name,
-        pack.disabled ? "the whole pack is disabled (:disabled? true)" : "the item is disabled (:disabled? true)",
-        it,
-        true,
-      );
+      const what = pack.disabled ? "the whole pack is" : "the item is";
+      skip(it.type, it.key, name, `${what} disabled (:disabled? true)`, it, true);
       continue;
     }
     const base: Base = {
