@@ -222,6 +222,12 @@ function primaryItems(records: unknown[], armor: Map<string, Rec>): Map<string, 
   return new Map([...best].map(([id, v]) => [id, v.item]));
 }
 
+/** Weapon and armor records no item points at. */
+const normalizeWeapons = v2Normalizer("weapons", (w, b) =>
+  weaponEntity("open5e_v2", b, v2WeaponData(w, w, null, b.name)),
+);
+const normalizeArmor = v2Normalizer("armor", (a, b) => armorEntity("open5e_v2", b, armorData(a, null, b.name)));
+
 export function normalizeV2Items(records: unknown[], ctx: NormalizeContext): NormalizeResult {
   const joined: Record<Gear, Map<string, Rec>> = {
     weapon: byKey(related(ctx, "weapons")),
@@ -251,14 +257,8 @@ export function normalizeV2Items(records: unknown[], ctx: NormalizeContext): Nor
     );
   });
   const unlinked = (kind: Gear) => [...joined[kind]].filter(([k]) => !emitted.has(`${kind}:${k}`)).map(([, x]) => x);
-  const weapons = runRecords(unlinked("weapon"), V2Record, (w) => {
-    const b = v2Base(ctx, "weapons", w);
-    return weaponEntity("open5e_v2", b, v2WeaponData(w, w, null, b.name));
-  });
-  const armor = runRecords(unlinked("armor"), V2Record, (a) => {
-    const b = v2Base(ctx, "armor", a);
-    return armorEntity("open5e_v2", b, armorData(a, null, b.name));
-  });
+  const weapons = normalizeWeapons(unlinked("weapon"), ctx);
+  const armor = normalizeArmor(unlinked("armor"), ctx);
   const seen = new Set(result.entities.map((e) => `${e.kind}:${e.key}`));
   const skipped = [...result.skipped, ...weapons.skipped, ...armor.skipped];
   const extra = [...weapons.entities, ...armor.entities].filter((e) => {
