@@ -12,7 +12,7 @@ import { Open5eClient } from "./client.ts";
 import { open5eUrl, type Open5eVersion } from "./urls.ts";
 
 /** All records of a small metadata list (documents, licences, publishers). */
-export type ListOf = (endpoint: string) => Promise<unknown[]>;
+type ListOf = (endpoint: string) => Promise<unknown[]>;
 
 export function open5eSource(
   version: Open5eVersion,

@@ -423,7 +423,7 @@ interface EdnTagged {
   value: string;
   offset: number;
 }
-export interface EdnMapEntry {
+interface EdnMapEntry {
   key: EdnValue;
   value: EdnValue;
   /** Offset of the key. */
@@ -434,7 +434,7 @@ export interface EdnMap {
   entries: EdnMapEntry[];
   offset: number;
 }
-export interface EdnColl {
+interface EdnColl {
   type: "vector" | "list" | "set";
   items: EdnValue[];
   offset: number;

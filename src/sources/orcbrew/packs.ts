@@ -38,7 +38,7 @@ const ORCBREW_CONTENT_TYPES = [
 
 const CONTENT_NS = "orcpub.dnd.e5";
 
-export interface SourceLocation {
+interface SourceLocation {
   line: number;
   column: number;
 }
@@ -54,7 +54,7 @@ export interface OrcbrewItem extends SourceLocation {
   disabled: boolean;
 }
 
-export interface OrcbrewSkip extends SourceLocation {
+interface OrcbrewSkip extends SourceLocation {
   /** Content type, or null for a stray key outside any content type. */
   type: string | null;
   key: string | null;
@@ -69,7 +69,7 @@ export interface OrcbrewPack extends SourceLocation {
   skipped: OrcbrewSkip[];
 }
 
-export interface OrcbrewFile {
+interface OrcbrewFile {
   shape: "single" | "multi";
   packs: OrcbrewPack[];
   /** Things worth telling the user that do not skip anything. */

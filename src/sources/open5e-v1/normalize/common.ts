@@ -7,7 +7,7 @@ import { str, type Rec } from "../../../entities/normalize/read.ts";
 import { resolveDocumentKey } from "../../../entities/normalize/documents.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 
-export const V1Record = v.looseObject({ slug: NonEmpty, name: NonEmpty, document__slug: NonEmpty });
+const V1Record = v.looseObject({ slug: NonEmpty, name: NonEmpty, document__slug: NonEmpty });
 
 export function v1Doc(r: Rec, ctx: NormalizeContext): DocRef {
   const slug = str(r.document__slug);

@@ -7,7 +7,7 @@
  */
 import type { WeaponProperty } from "../../../entities/kinds.ts";
 
-export interface WeaponErratum {
+interface WeaponErratum {
   /** properties upstream leaves out */
   add?: WeaponProperty[];
   /** property names upstream has that the weapon does not */

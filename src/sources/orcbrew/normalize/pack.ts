@@ -102,7 +102,7 @@ export function orcbrewOrigin(documentKey: string): string {
   return `orcbrew:${documentKey}`;
 }
 
-export interface OrcbrewPackContext {
+interface OrcbrewPackContext {
   documentKey: string;
   documentName: string;
   /** The file as a URL (`file:///...`); items get `#<type>/<key>`. */
