@@ -8,7 +8,6 @@ import type {
   Ref,
   SpeciesData,
 } from "../../../entities/kinds.ts";
-import { runRecords } from "../../../entities/normalize/build.ts";
 import {
   backgroundEntity,
   classEntity,
@@ -19,7 +18,7 @@ import {
 import { arr, int, isRec, names, rec, recs, refKey, refName, str, type Rec } from "../../../entities/normalize/read.ts";
 import { titleCase } from "../../../entities/normalize/text.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
-import { v2Base, v2Key, v2Normalizer, V2Record } from "./common.ts";
+import { v2Key, v2Normalizer } from "./common.ts";
 
 const ABILITY_RE = /\b(Strength|Dexterity|Constitution|Intelligence|Wisdom|Charisma) is your spellcasting ability/;
 
@@ -89,8 +88,7 @@ export function normalizeV2Classes(records: unknown[], ctx: NormalizeContext): N
     if (parent && key && name)
       (subclassesOf.get(parent) ?? subclassesOf.set(parent, []).get(parent)!).push({ key, name });
   }
-  return runRecords(records, V2Record, (r) => {
-    const b = v2Base(ctx, "classes", r);
+  return v2Normalizer("classes", (r, b) => {
     const feats = recs(r.features);
     const ofType = (t: string) => feats.filter((f) => str(f.feature_type) === t);
     const levelFeatures: ClassFeature[] = feats
@@ -146,7 +144,7 @@ export function normalizeV2Classes(records: unknown[], ctx: NormalizeContext): N
       ),
     };
     return classEntity("open5e_v2", b, data);
-  });
+  })(records, ctx);
 }
 
 function traitNamed(traits: NamedText[], types: Rec[], name: string): string | null {
@@ -167,35 +165,32 @@ function speciesSpeed(text: string | null): number | null {
   return m ? Number(m[1]) : null;
 }
 
+function speciesTraits(r: Rec) {
+  const traitRecs = recs(r.traits);
+  const traits: NamedText[] = traitRecs.map((t) => ({ name: str(t.name) ?? "Trait", desc: str(t.desc) ?? "" }));
+  return {
+    traits,
+    size: speciesSize(traitNamed(traits, traitRecs, "size")),
+    speed: speciesSpeed(traitNamed(traits, traitRecs, "speed")),
+  };
+}
+
 export function normalizeV2Species(records: unknown[], ctx: NormalizeContext): NormalizeResult {
   const byKey = new Map<string, string>();
   const children = new Map<string, Ref[]>();
+  const parentStats = new Map<string, { size: string | null; speed: number | null }>();
   for (const r of records) {
     if (!isRec(r)) continue;
     const key = str(r.key) ?? refKey(r.url ?? null);
+    if (key) parentStats.set(key, speciesTraits(r));
     const name = str(r.name);
     if (!key || !name) continue;
     byKey.set(key, name);
     const parent = refKey(r.subspecies_of);
     if (parent) (children.get(parent) ?? children.set(parent, []).get(parent)!).push({ key, name });
   }
-  const sizeSpeed = (r: Rec) => {
-    const traitRecs = recs(r.traits);
-    const traits: NamedText[] = traitRecs.map((t) => ({ name: str(t.name) ?? "Trait", desc: str(t.desc) ?? "" }));
-    return {
-      traits,
-      size: speciesSize(traitNamed(traits, traitRecs, "size")),
-      speed: speciesSpeed(traitNamed(traits, traitRecs, "speed")),
-    };
-  };
-  const parentStats = new Map<string, { size: string | null; speed: number | null }>();
-  for (const r of records) {
-    const key = isRec(r) ? (str(r.key) ?? refKey(r.url ?? null)) : null;
-    if (key && isRec(r)) parentStats.set(key, sizeSpeed(r));
-  }
-  return runRecords(records, V2Record, (r) => {
-    const b = v2Base(ctx, "species", r);
-    const { traits, size, speed } = sizeSpeed(r);
+  return v2Normalizer("species", (r, b) => {
+    const { traits, size, speed } = speciesTraits(r);
     const parentKey = refKey(r.subspecies_of);
     const parent = parentKey ? parentStats.get(parentKey) : undefined;
     const data: SpeciesData = {
@@ -209,7 +204,7 @@ export function normalizeV2Species(records: unknown[], ctx: NormalizeContext): N
         : null,
     };
     return speciesEntity("open5e_v2", b, data);
-  });
+  })(records, ctx);
 }
 
 export const normalizeV2Backgrounds = v2Normalizer("backgrounds", (r, b) => {

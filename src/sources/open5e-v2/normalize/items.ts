@@ -15,7 +15,7 @@
  */
 import type { ArmorData, MagicItemData, WeaponData, WeaponProperty } from "../../../entities/kinds.ts";
 import type { Entity } from "../../../entities/types.ts";
-import { related, runRecords, type Base } from "../../../entities/normalize/build.ts";
+import { related, type Base } from "../../../entities/normalize/build.ts";
 import {
   armorEntity,
   itemEntity,
@@ -32,7 +32,7 @@ import {
   rarityText,
   weightToLb,
 } from "../../../entities/normalize/vocab.ts";
-import { v2Base, v2Normalizer, V2Record, v2Url } from "./common.ts";
+import { v2Normalizer, v2Url } from "./common.ts";
 import { applyWeaponErrata } from "./errata.ts";
 
 const RANGED_NAMES = /\b(dart|net)\b/i;
@@ -235,8 +235,7 @@ export function normalizeV2Items(records: unknown[], ctx: NormalizeContext): Nor
   };
   const primary = primaryItems(records, joined.armor);
   const emitted = new Set<string>();
-  const result = runRecords(records, V2Record, (r): Entity => {
-    const b = v2Base(ctx, "items", r);
+  const result = v2Normalizer("items", (r, b): Entity => {
     if (isMagic(r)) return magicItemEntity("open5e_v2", b, magicItemData(r));
     const l = linkOf(r, b.key, joined.armor);
     if (l && primary.get(`${l.kind}:${l.key}`) === b.key) {
@@ -255,7 +254,7 @@ export function normalizeV2Items(records: unknown[], ctx: NormalizeContext): Nor
       { category: categoryOf(r), ...cost(r), weight_lb: weightLb(r), desc: str(r.desc) },
       l ? [`Can be used as ${l.kind === "weapon" ? "a weapon" : "armor"}: ${usable}.`] : [],
     );
-  });
+  })(records, ctx);
   const unlinked = (kind: Gear) => [...joined[kind]].filter(([k]) => !emitted.has(`${kind}:${k}`)).map(([, x]) => x);
   const weapons = normalizeWeapons(unlinked("weapon"), ctx);
   const armor = normalizeArmor(unlinked("armor"), ctx);
