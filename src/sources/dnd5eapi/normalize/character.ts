@@ -10,7 +10,7 @@ import type {
   NamedText,
   SpeciesData,
 } from "../../../entities/kinds.ts";
-import { related, runRecords } from "../../../entities/normalize/build.ts";
+import { related } from "../../../entities/normalize/build.ts";
 import {
   backgroundEntity,
   classEntity,
@@ -20,9 +20,8 @@ import {
   subclassData,
 } from "../../../entities/normalize/canonical/character.ts";
 import { int, names, rec, recs, refKey, str, textOf, type Rec } from "../../../entities/normalize/read.ts";
-import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
-import { byIndex, DndRecord, dndBase, dndDesc, dndNormalizer, dndRef, dndRefs } from "./common.ts";
+import { byIndex, dndDesc, dndNormalizer, dndRef, dndRefs } from "./common.ts";
 import { dndLevelTable } from "./levels.ts";
 
 const fullAbility = (s: string | null) => abilityTitle(s) ?? s;
@@ -86,60 +85,49 @@ function proficiencies(refs: unknown, choices: unknown): ClassData["proficiencie
   };
 }
 
-export function normalizeDndClasses(year: Dnd5eYear) {
-  return (records: unknown[], ctx: NormalizeContext): NormalizeResult => {
-    const features = related(ctx, "features");
-    const levels = related(ctx, "levels");
-    return runRecords(records, DndRecord, (r) => {
-      const hd = int(r.hit_die);
-      const equipment = equipmentLines(r.starting_equipment, r.starting_equipment_options);
-      const spellAbility = str(rec(rec(r.spellcasting)?.spellcasting_ability)?.name);
-      const primary = rec(r.primary_ability);
-      const data: ClassData = {
-        desc: null,
-        hit_die: hd ? `d${hd}` : null,
-        hit_points_at_1st_level: hd ? `${hd} + your Constitution modifier` : null,
-        hit_points_at_higher_levels: hd
-          ? `1d${hd} (or ${hd / 2 + 1}) + your Constitution modifier per ${r.name} level after 1st`
-          : null,
-        saving_throws: names(r.saving_throws).map((n) => fullAbility(n) ?? n),
-        proficiencies: proficiencies(r.proficiencies, r.proficiency_choices),
-        equipment: equipment.length ? equipment.join("; ") : null,
-        spellcasting_ability: fullAbility(spellAbility),
-        caster_type: null,
-        primary_abilities: primary ? names(primary.ability_scores).map((n) => fullAbility(n) ?? n) : [],
-        features: featuresFor(features, r.index, null),
-        subclasses: dndRefs(year, r.subclasses),
-        subclass_of: null,
-        table: dndLevelTable(levels, r.index),
-      };
-      return classEntity("dnd5e_api", dndBase(ctx, year, "classes", r), data);
-    });
+export const normalizeDndClasses = dndNormalizer("classes", (r, b, year, ctx) => {
+  const hd = int(r.hit_die);
+  const equipment = equipmentLines(r.starting_equipment, r.starting_equipment_options);
+  const spellAbility = str(rec(rec(r.spellcasting)?.spellcasting_ability)?.name);
+  const primary = rec(r.primary_ability);
+  const data: ClassData = {
+    desc: null,
+    hit_die: hd ? `d${hd}` : null,
+    hit_points_at_1st_level: hd ? `${hd} + your Constitution modifier` : null,
+    hit_points_at_higher_levels: hd
+      ? `1d${hd} (or ${hd / 2 + 1}) + your Constitution modifier per ${r.name} level after 1st`
+      : null,
+    saving_throws: names(r.saving_throws).map((n) => fullAbility(n) ?? n),
+    proficiencies: proficiencies(r.proficiencies, r.proficiency_choices),
+    equipment: equipment.length ? equipment.join("; ") : null,
+    spellcasting_ability: fullAbility(spellAbility),
+    caster_type: null,
+    primary_abilities: primary ? names(primary.ability_scores).map((n) => fullAbility(n) ?? n) : [],
+    features: featuresFor(related(ctx, "features"), r.index, null),
+    subclasses: dndRefs(year, r.subclasses),
+    subclass_of: null,
+    table: dndLevelTable(related(ctx, "levels"), r.index),
   };
-}
+  return classEntity("dnd5e_api", b, data);
+});
 
-export function normalizeDndSubclasses(year: Dnd5eYear) {
-  return (records: unknown[], ctx: NormalizeContext): NormalizeResult => {
-    const features = related(ctx, "features");
-    return runRecords(records, DndRecord, (r) => {
-      const inline = recs(r.features).map((f) => ({
-        name: str(f.name) ?? "Feature",
-        level: int(f.level),
-        desc: dndDesc(f) ?? "",
-      }));
-      const parent = dndRef(year, r.class);
-      if (!parent) throw new Error("subclass has no class");
-      const flavor = str(r.subclass_flavor) ?? str(r.summary);
-      const desc = [flavor, dndDesc(r)].filter(Boolean).join("\n\n");
-      const data = subclassData(
-        parent,
-        desc || null,
-        inline.length ? sortFeatures(inline) : featuresFor(features, null, r.index),
-      );
-      return classEntity("dnd5e_api", dndBase(ctx, year, "subclasses", r), data);
-    });
-  };
-}
+export const normalizeDndSubclasses = dndNormalizer("subclasses", (r, b, year, ctx) => {
+  const inline = recs(r.features).map((f) => ({
+    name: str(f.name) ?? "Feature",
+    level: int(f.level),
+    desc: dndDesc(f) ?? "",
+  }));
+  const parent = dndRef(year, r.class);
+  if (!parent) throw new Error("subclass has no class");
+  const flavor = str(r.subclass_flavor) ?? str(r.summary);
+  const desc = [flavor, dndDesc(r)].filter(Boolean).join("\n\n");
+  const data = subclassData(
+    parent,
+    desc || null,
+    inline.length ? sortFeatures(inline) : featuresFor(related(ctx, "features"), null, r.index),
+  );
+  return classEntity("dnd5e_api", b, data);
+});
 
 function traitTexts(refs: unknown, traits: Map<string, Rec>): NamedText[] {
   return recs(refs).map((t) => {
@@ -154,35 +142,31 @@ function bonuses(x: unknown): string | null {
 }
 
 /** /races (2014), /species (2024), /subraces (2014), /subspecies (2024). */
-export function normalizeDndSpecies(year: Dnd5eYear, endpoint: string) {
-  return (records: unknown[], ctx: NormalizeContext): NormalizeResult => {
-    const traits = byIndex(related(ctx, "traits"));
-    return runRecords(records, DndRecord, (r) => {
-      const parent = dndRef(year, r.race) ?? dndRef(year, r.species);
-      const extra: NamedText[] = [];
-      const asi = bonuses(r.ability_bonuses);
-      if (asi) extra.push({ name: "Ability Score Increase", desc: asi });
-      for (const [field, label] of [
-        ["age", "Age"],
-        ["alignment", "Alignment"],
-        ["size_description", "Size"],
-        ["language_desc", "Languages"],
-      ] as const) {
-        const t = textOf(r[field]);
-        if (t) extra.push({ name: label, desc: t });
-      }
-      const data: SpeciesData = {
-        desc: dndDesc(r),
-        size: str(r.size),
-        speed: int(r.speed),
-        traits: [...extra, ...traitTexts(r.traits ?? r.racial_traits, traits)],
-        subspecies: dndRefs(year, r.subraces ?? r.subspecies),
-        subspecies_of: parent,
-      };
-      return speciesEntity("dnd5e_api", dndBase(ctx, year, endpoint, r), data);
-    });
-  };
-}
+export const normalizeDndSpecies = (endpoint: string) =>
+  dndNormalizer(endpoint, (r, b, year, ctx) => {
+    const parent = dndRef(year, r.race) ?? dndRef(year, r.species);
+    const extra: NamedText[] = [];
+    const asi = bonuses(r.ability_bonuses);
+    if (asi) extra.push({ name: "Ability Score Increase", desc: asi });
+    for (const [field, label] of [
+      ["age", "Age"],
+      ["alignment", "Alignment"],
+      ["size_description", "Size"],
+      ["language_desc", "Languages"],
+    ] as const) {
+      const t = textOf(r[field]);
+      if (t) extra.push({ name: label, desc: t });
+    }
+    const data: SpeciesData = {
+      desc: dndDesc(r),
+      size: str(r.size),
+      speed: int(r.speed),
+      traits: [...extra, ...traitTexts(r.traits ?? r.racial_traits, byIndex(related(ctx, "traits")))],
+      subspecies: dndRefs(year, r.subraces ?? r.subspecies),
+      subspecies_of: parent,
+    };
+    return speciesEntity("dnd5e_api", b, data);
+  });
 
 function choiceOptions(x: unknown): string | null {
   const o = rec(x);

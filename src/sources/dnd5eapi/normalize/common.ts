@@ -17,11 +17,11 @@ type DndRow = Rec & { index: string; name: string };
 /** The normalizer of one endpoint, per year: `make` turns each valid record and its base into entities. */
 export function dndNormalizer(
   endpoint: string,
-  make: (r: DndRow, b: Base, year: Dnd5eYear) => Entity | Entity[] | null,
+  make: (r: DndRow, b: Base, year: Dnd5eYear, ctx: NormalizeContext) => Entity | Entity[] | null,
 ) {
   return (year: Dnd5eYear) =>
     (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
-      runRecords(records, DndRecord, (r) => make(r, dndBase(ctx, year, endpoint, r), year));
+      runRecords(records, DndRecord, (r) => make(r, dndBase(ctx, year, endpoint, r), year, ctx));
 }
 
 function dndDoc(year: Dnd5eYear, ctx: NormalizeContext): DocRef {
