@@ -79,12 +79,15 @@ interface OrcbrewFile {
 /** A file that cannot be imported at all. `line`/`column` point at the problem when known. */
 export class OrcbrewError extends LoreKeeperError {
   override name = "OrcbrewError";
+  readonly line?: number;
+  readonly column?: number;
   constructor(
     readonly reason: string,
-    readonly line?: number,
-    readonly column?: number,
+    at?: SourceLocation,
   ) {
-    super("orcbrew", line !== undefined ? `line ${line}, column ${column}: ${reason}` : reason);
+    super("orcbrew", at ? `line ${at.line}, column ${at.column}: ${reason}` : reason);
+    this.line = at?.line;
+    this.column = at?.column;
   }
 }
 
@@ -128,7 +131,7 @@ export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
       const json = /^\uFEFF?\s*[[{]\s*"[^"\n]*"\s*:/.test(text)
         ? " (this looks like JSON; .orcbrew files are EDN)"
         : "";
-      throw new OrcbrewError(`not valid EDN: ${err.reason}${json}`, err.line, err.column);
+      throw new OrcbrewError(`not valid EDN: ${err.reason}${json}`, err);
     }
     throw err;
   }
@@ -142,11 +145,7 @@ export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
   if (!isMap(value)) {
     const loc =
       typeof value === "object" && value !== null && "offset" in value ? at(value.offset) : { line: 1, column: 1 };
-    throw new OrcbrewError(
-      `the file must hold a map ({...}), but it starts with ${describe(value)}`,
-      loc.line,
-      loc.column,
-    );
+    throw new OrcbrewError(`the file must hold a map ({...}), but it starts with ${describe(value)}`, loc);
   }
   const ctx: Ctx = { at, warnings };
   const stringKeys = value.entries.filter((e) => typeof e.key === "string");
@@ -161,12 +160,10 @@ export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
   }
   const odd = value.entries.find((e) => typeof e.key !== "string");
   if (odd) {
-    const { line, column } = at(odd.offset);
     throw new OrcbrewError(
       `the top-level map mixes pack names (strings such as ${show(stringKeys[0]!.key)}) with ${show(odd.key)}; ` +
         `it must be either {"Pack name" {...}} or {:orcpub.dnd.e5/<type> {...}}`,
-      line,
-      column,
+      at(odd.offset),
     );
   }
   const packs: OrcbrewPack[] = [];
@@ -184,11 +181,10 @@ export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
       continue;
     }
     if (!isMap(e.value))
-      throw new OrcbrewError(
-        `pack "${name}" must be a map of content types, but it is ${describe(e.value)}`,
+      throw new OrcbrewError(`pack "${name}" must be a map of content types, but it is ${describe(e.value)}`, {
         line,
         column,
-      );
+      });
     packs.push(readPack(ctx, name, e.value, { line, column }));
   }
   return { shape: "multi", packs, warnings };

@@ -108,27 +108,24 @@ export function buildClass(
   refs: PackRefs,
   isSubclass: boolean,
 ): ClassData {
-  const die = int(d["hit-die"]);
+  const die = int(d["hit-die"]) ?? 0;
   const profs = profsSummary(d.profs, true);
   const sc = obj(d.spellcasting);
   const factor = int(sc?.["level-factor"]);
   const feats = features(d, refs);
+  const parent = isSubclass ? str(d.class) : null;
   const subclassOf: Ref | null = !isSubclass
     ? null
-    : (() => {
-        const parent = str(d.class);
-        if (!parent) return { key: "unknown", name: "Unknown class" };
-        return refs.ref("classes", parent) ?? { key: parent, name: humanize(parent) };
-      })();
+    : parent
+      ? (refs.ref("classes", parent) ?? { key: parent, name: humanize(parent) })
+      : { key: "unknown", name: "Unknown class" };
   const desc = str(d.help) ?? str(d.description);
   const data: ClassData = {
     desc,
-    hit_die: die !== null && die > 0 ? `d${die}` : null,
-    hit_points_at_1st_level: die !== null && die > 0 ? `${die} + your Constitution modifier` : null,
+    hit_die: die > 0 ? `d${die}` : null,
+    hit_points_at_1st_level: die > 0 ? `${die} + your Constitution modifier` : null,
     hit_points_at_higher_levels:
-      die !== null && die > 0
-        ? `1d${die} (or ${die / 2 + 1}) + your Constitution modifier per ${name} level after 1st`
-        : null,
+      die > 0 ? `1d${die} (or ${die / 2 + 1}) + your Constitution modifier per ${name} level after 1st` : null,
     saving_throws: profs.saves,
     proficiencies: {
       armor: profs.armor,
