@@ -340,22 +340,17 @@ export class HttpClient {
 
 /** The body as text, reading at most `cap` bytes (the rest is cancelled, never buffered). */
 async function readCapped(resp: Response, cap: number): Promise<{ text: string; cut: boolean }> {
-  if (!resp.body) return { text: "", cut: false };
-  const reader = resp.body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (size + value.length > cap) {
-      parts.push(value.subarray(0, cap - size));
-      await reader.cancel();
-      return { text: new TextDecoder().decode(Buffer.concat(parts)), cut: true };
-    }
-    parts.push(value);
+  let cut = false;
+  // Leaving the loop early cancels the stream.
+  for await (const value of resp.body ?? []) {
+    cut = size + value.length > cap;
+    parts.push(cut ? value.subarray(0, cap - size) : value);
+    if (cut) break;
     size += value.length;
   }
-  return { text: new TextDecoder().decode(Buffer.concat(parts)), cut: false };
+  return { text: new TextDecoder().decode(Buffer.concat(parts)), cut };
 }
 
 function safeWrite(url: string, fn: () => void): void {
