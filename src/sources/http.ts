@@ -80,12 +80,8 @@ export interface HttpCache {
 
 /** Cache key: origin + path + query params sorted by name (then value); the fragment is dropped. */
 export function cacheKey(url: string): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return url;
-  }
+  if (!URL.canParse(url)) return url;
+  const u = new URL(url);
   const params = [...u.searchParams.entries()].sort((a, b) =>
     a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1,
   );
@@ -149,14 +145,8 @@ interface AttemptFailure {
 type Attempt = { ok: true; data: unknown; text: string; status: number } | { ok: false; failure: AttemptFailure };
 
 function upstreamFor(url: string, given?: UpstreamInfo): UpstreamInfo {
-  if (given) return given;
-  let origin = url;
-  try {
-    origin = new URL(url).origin;
-  } catch {
-    /* keep raw */
-  }
-  return { name: "The upstream API", baseUrl: origin, envVar: "the source's base-URL variable" };
+  const origin = URL.canParse(url) ? new URL(url).origin : url;
+  return given ?? { name: "The upstream API", baseUrl: origin, envVar: "the source's base-URL variable" };
 }
 
 function retryable(f: AttemptFailure): boolean {
