@@ -141,11 +141,9 @@ export class Open5eClient {
       if (env.next !== null) {
         if (env.results.length === 0)
           warnings.push(`${version}/${endpoint}: page ${page} is empty but has a next link`);
-        try {
-          next = rewriteOntoBase(env.next, this.baseUrl);
-        } catch {
+        if (!URL.canParse(env.next, `${this.baseUrl}/`))
           throw this.paginationError(visited, `a next link that is not a URL (${JSON.stringify(env.next)})`);
-        }
+        next = rewriteOntoBase(env.next, this.baseUrl);
         const key = visitKey(next);
         if (seen.has(key))
           throw this.paginationError(visited, `a next link that loops back to an already fetched page (${env.next})`);
