@@ -48,9 +48,7 @@ function featuresFor(records: unknown[], classIdx: string | null, subclassIdx: s
 function equipmentLines(items: unknown, options: unknown): string[] {
   return [
     ...recs(items).map((e) => `${int(e.quantity) ?? 1} × ${str(rec(e.equipment)?.name) ?? "?"}`),
-    ...recs(options)
-      .map((o) => str(o.desc))
-      .filter((s): s is string => !!s),
+    ...recs(options).flatMap((o) => str(o.desc) || []),
   ];
 }
 
@@ -170,9 +168,9 @@ export const normalizeDndSpecies = (endpoint: string) =>
 
 function choiceOptions(x: unknown): string | null {
   const o = rec(x);
-  const opts = recs(rec(o?.from)?.options)
-    .map((op) => str(op.string) ?? str(op.desc) ?? str(rec(op.item)?.name))
-    .filter((s): s is string => !!s);
+  const opts = recs(rec(o?.from)?.options).flatMap(
+    (op) => (str(op.string) ?? str(op.desc) ?? str(rec(op.item)?.name)) || [],
+  );
   return opts.length ? opts.join("\n") : null;
 }
 

@@ -40,12 +40,7 @@ function dndUrl(ctx: NormalizeContext, year: Dnd5eYear, endpoint: string, r: Rec
   return dnd5eApiUrl(ctx.baseUrl, year, endpoint, str(r.index) ?? "");
 }
 
-export function dndBase(
-  ctx: NormalizeContext,
-  year: Dnd5eYear,
-  endpoint: string,
-  r: { index: string; name: string } & Rec,
-): Base {
+export function dndBase(ctx: NormalizeContext, year: Dnd5eYear, endpoint: string, r: DndRow): Base {
   return { key: dndKey(year, r.index), name: r.name, doc: dndDoc(year, ctx), url: dndUrl(ctx, year, endpoint, r) };
 }
 
@@ -62,9 +57,7 @@ export function dndRef(year: Dnd5eYear, x: unknown): { key: string; name: string
 }
 
 export function dndRefs(year: Dnd5eYear, x: unknown): { key: string; name: string }[] {
-  return recs(x)
-    .map((r) => dndRef(year, r))
-    .filter((r): r is { key: string; name: string } => r !== null);
+  return recs(x).flatMap((r) => dndRef(year, r) ?? []);
 }
 
 /** Index records of a related endpoint by `index`. */

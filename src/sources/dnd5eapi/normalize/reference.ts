@@ -83,9 +83,7 @@ export const normalizeDndAbilityScores = dndNormalizer("ability-scores", (r, b) 
     desc: dndDesc(r) ?? "",
     abbreviation: str(r.name),
     full_name: str(r.full_name),
-    skills: recs(r.skills)
-      .map((s) => refKey(s))
-      .filter((s): s is string => !!s),
+    skills: recs(r.skills).flatMap((s) => refKey(s) || []),
     descriptions: [],
   }),
 );
@@ -115,9 +113,7 @@ export const normalizeDndLanguages = dndNormalizer("languages", (r, b) => {
 
 /** Lower-case keys of a list of references. */
 function keysOf(x: unknown): string[] {
-  return recs(x)
-    .map((c) => refKey(c)?.toLowerCase())
-    .filter((s): s is string => !!s);
+  return recs(x).flatMap((c) => refKey(c)?.toLowerCase() || []);
 }
 
 export const normalizeDndProficiencies = dndNormalizer("proficiencies", (r, b, y) => {

@@ -37,11 +37,7 @@ export const normalizeDndSpells = dndNormalizer("spells", (r, b) => {
     },
     desc,
     higher_level: textOf(r.higher_level),
-    classes: uniq(
-      recs(r.classes)
-        .map((c) => refKey(c)?.toLowerCase())
-        .filter((k): k is string => !!k),
-    ),
+    classes: uniq(recs(r.classes).flatMap((c) => refKey(c)?.toLowerCase() || [])),
     damage_types: dt ? [dt] : damageTypesIn(desc),
     saving_throw: abilityName(refKey(rec(r.dc)?.dc_type)) ?? savingThrowIn(desc),
     attack_roll: str(r.attack_type) ? true : /spell attack/i.test(desc),

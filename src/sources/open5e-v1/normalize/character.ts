@@ -164,9 +164,7 @@ export const normalizeV1Feats = v1Normalizer("feats", (r, b) => {
   const data: FeatData = {
     desc: str(r.desc) ?? "",
     prerequisite: str(r.prerequisite)?.replace(/^prerequisite:\s*/i, "") ?? null,
-    benefits: arr(r.effects_desc)
-      .map(str)
-      .filter((s): s is string => !!s),
+    benefits: arr(r.effects_desc).flatMap((x) => str(x) || []),
     type: null,
   };
   return featEntity("open5e_v1", b, data);

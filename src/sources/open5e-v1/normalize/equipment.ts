@@ -33,8 +33,7 @@ function property(raw: string): WeaponProperty {
 export const normalizeV1Weapons = v1Normalizer("weapons", (r, b) => {
   const cat = (str(r.category) ?? "").toLowerCase();
   const props = arr(r.properties)
-    .map(str)
-    .filter((s): s is string => !!s)
+    .flatMap((x) => str(x) || [])
     .map(property);
   const range = props.map((p) => (p.detail ? /range\s*(\d+)\s*\/\s*(\d+)/i.exec(p.detail) : null)).find(Boolean);
   const data: WeaponData = {

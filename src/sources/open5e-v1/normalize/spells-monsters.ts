@@ -126,9 +126,7 @@ export const normalizeV1Monsters = v1Normalizer("monsters", (r, b) => {
     legendary_desc: str(r.legendary_desc),
     legendary_actions: actions(r.legendary_actions, true),
     lair_actions: [],
-    environments: arr(r.environments)
-      .map(str)
-      .filter((s): s is string => !!s),
+    environments: arr(r.environments).flatMap((x) => str(x) || []),
     desc: boolText ? null : desc,
     ...(boolText
       ? {

@@ -233,9 +233,7 @@ export const normalizeV2Feats = v2Normalizer("feats", (r, b) => {
   const data: FeatData = {
     desc: str(r.desc) ?? "",
     prerequisite: str(r.prerequisite),
-    benefits: arr(r.benefits)
-      .map((x) => (isRec(x) ? str(x.desc) : str(x)))
-      .filter((s): s is string => !!s),
+    benefits: arr(r.benefits).flatMap((x) => (isRec(x) ? str(x.desc) : str(x)) || []),
     type: str(r.type)?.toLowerCase() ?? null,
   };
   return featEntity("open5e_v2", b, data);

@@ -143,10 +143,7 @@ export const normalizeV2Creatures = v2Normalizer("creatures", (r, b) => {
     sizeKey: isRec(r.size) ? (refKey(r.size)?.toLowerCase() ?? null) : null,
   });
   // The structured lists (keys) for the immunity/resistance filters; the display text stays the answer.
-  const keys = (field: string) =>
-    recs(ri?.[field])
-      .map((x) => refKey(x)?.toLowerCase())
-      .filter((k): k is string => !!k);
+  const keys = (field: string) => recs(ri?.[field]).flatMap((x) => refKey(x)?.toLowerCase() || []);
   if (ri)
     Object.assign(e.filters, {
       damage_immunities: keys("damage_immunities"),

@@ -90,9 +90,7 @@ export const normalizeV2Abilities = described("abilities", (b, d, r) =>
     desc: [str(r.short_desc) ? `${b.name}, ${str(r.short_desc)}.` : null, d.desc].filter(Boolean).join("\n\n"),
     abbreviation: (str(r.key) ?? "").toUpperCase().slice(0, 3) || null,
     full_name: str(r.name),
-    skills: arr(r.skills)
-      .map((s) => refKey(s))
-      .filter((s): s is string => !!s),
+    skills: arr(r.skills).flatMap((s) => refKey(s) || []),
     descriptions: d.descriptions,
   }),
 );

@@ -36,8 +36,7 @@ export function normalizeV2Spells(records: unknown[], ctx: NormalizeContext): No
     const upstreamClasses = uniq(
       arr(r.classes)
         .map(refKey)
-        .map(classKey)
-        .filter((k): k is string => !!k),
+        .flatMap((x) => classKey(x) || []),
     );
     const classes =
       b.doc.key === "srd-2014"
@@ -64,11 +63,7 @@ export function normalizeV2Spells(records: unknown[], ctx: NormalizeContext): No
       desc: str(r.desc) ?? "",
       higher_level: str(r.higher_level),
       classes: classes.classes,
-      damage_types: uniq(
-        arr(r.damage_types)
-          .map((d) => refKey(d)?.toLowerCase())
-          .filter((k): k is string => !!k),
-      ),
+      damage_types: uniq(arr(r.damage_types).flatMap((d) => refKey(d)?.toLowerCase() || [])),
       saving_throw: abilityName(r.saving_throw_ability),
       attack_roll: bool(r.attack_roll),
       damage_roll: str(r.damage_roll),

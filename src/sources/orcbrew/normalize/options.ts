@@ -25,9 +25,7 @@ export function buildSpecies(d: JsonObject, itemKey: string, refs: PackRefs, isS
         `were dim light.`,
     });
   const profs = profsSummary(d.profs, false);
-  const langs = arr(d.languages)
-    .map((l) => (typeof l === "string" ? l.trim() : null))
-    .filter((l): l is string => !!l);
+  const langs = arr(d.languages).flatMap((l) => (typeof l === "string" ? l.trim() : null) || []);
   const langText = joinSemi([langs.length ? listText(langs) : null, profs.languages && `plus ${profs.languages}`]);
   if (langText) traits.push({ name: "Languages", desc: langText });
   const profLines = [
