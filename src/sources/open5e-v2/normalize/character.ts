@@ -96,9 +96,7 @@ export function normalizeV2Classes(records: unknown[], ctx: NormalizeContext): N
         ["CLASS_LEVEL_FEATURE", "CLASS_FEATURE_OPTION_LIST"].includes(str(f.feature_type) ?? "CLASS_LEVEL_FEATURE"),
       )
       .map((f) => {
-        const levels = recs(f.gained_at)
-          .map((g) => int(g.level))
-          .filter((n): n is number => n !== null);
+        const levels = recs(f.gained_at).flatMap((g) => int(g.level) ?? []);
         return {
           name: str(f.name) ?? "Feature",
           level: levels.length ? Math.min(...levels) : null,

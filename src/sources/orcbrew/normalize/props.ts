@@ -111,9 +111,7 @@ export function profsSummary(
 } {
   const p = obj(v) ?? {};
   const keys = classProfs ? allKeys : onKeys;
-  const saves = keys(p.save)
-    .map((k) => abilityTitle(k))
-    .filter((x): x is string => x !== null);
+  const saves = keys(p.save).flatMap((k) => abilityTitle(k) ?? []);
   const expertise = choiceText(p["skill-expertise-options"]);
   return {
     armor: joinSemi([keys(p.armor).length ? names(keys(p.armor)) : null, choiceText(p["armor-proficiency-options"])]),
