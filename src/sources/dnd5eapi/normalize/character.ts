@@ -2,14 +2,7 @@
  * D&D 5e API character options: classes and subclasses (features joined from related /features;
  * 2024 subclasses carry their own), species (trait texts from related /traits), backgrounds, feats.
  */
-import type {
-  BackgroundData,
-  ClassData,
-  ClassFeature,
-  FeatData,
-  NamedText,
-  SpeciesData,
-} from "../../../entities/kinds.ts";
+import type { ClassData, ClassFeature, NamedText } from "../../../entities/kinds.ts";
 import { related } from "../../../entities/normalize/build.ts";
 import {
   backgroundEntity,
@@ -88,7 +81,7 @@ export const normalizeDndClasses = dndNormalizer("classes", (r, b, year, ctx) =>
   const equipment = equipmentLines(r.starting_equipment, r.starting_equipment_options);
   const spellAbility = str(rec(rec(r.spellcasting)?.spellcasting_ability)?.name);
   const primary = rec(r.primary_ability);
-  const data: ClassData = {
+  return classEntity("dnd5e_api", b, {
     desc: null,
     hit_die: hd ? `d${hd}` : null,
     hit_points_at_1st_level: hd ? `${hd} + your Constitution modifier` : null,
@@ -105,8 +98,7 @@ export const normalizeDndClasses = dndNormalizer("classes", (r, b, year, ctx) =>
     subclasses: dndRefs(year, r.subclasses),
     subclass_of: null,
     table: dndLevelTable(related(ctx, "levels"), r.index),
-  };
-  return classEntity("dnd5e_api", b, data);
+  });
 });
 
 export const normalizeDndSubclasses = dndNormalizer("subclasses", (r, b, year, ctx) => {
@@ -155,15 +147,14 @@ export const normalizeDndSpecies = (endpoint: string) =>
       const t = textOf(r[field]);
       if (t) extra.push({ name: label, desc: t });
     }
-    const data: SpeciesData = {
+    return speciesEntity("dnd5e_api", b, {
       desc: dndDesc(r),
       size: str(r.size),
       speed: int(r.speed),
       traits: [...extra, ...traitTexts(r.traits ?? r.racial_traits, byIndex(related(ctx, "traits")))],
       subspecies: dndRefs(year, r.subraces ?? r.subspecies),
       subspecies_of: parent,
-    };
-    return speciesEntity("dnd5e_api", b, data);
+    });
   });
 
 function choiceOptions(x: unknown): string | null {
@@ -198,7 +189,7 @@ export const normalizeDndBackgrounds = dndNormalizer("backgrounds", (r, b) => {
     const t = choiceOptions(r[field]);
     if (t) benefits.push({ name: label, desc: t });
   }
-  const data: BackgroundData = {
+  return backgroundEntity("dnd5e_api", b, {
     desc: dndDesc(r),
     skill_proficiencies: skills.join(", ") || null,
     tool_proficiencies: tools.join(", ") || null,
@@ -211,8 +202,7 @@ export const normalizeDndBackgrounds = dndNormalizer("backgrounds", (r, b) => {
         .join(", ") || null,
     feat: feat ? `${str(feat.name) ?? ""}${str(feat.note) ? ` (${str(feat.note)})` : ""}` || null : null,
     benefits,
-  };
-  return backgroundEntity("dnd5e_api", b, data);
+  });
 });
 
 export const normalizeDndFeats = dndNormalizer("feats", (r, b) => {
@@ -232,11 +222,10 @@ export const normalizeDndFeats = dndNormalizer("feats", (r, b) => {
   }
   const optDesc = str(rec(r.prerequisite_options)?.desc);
   if (optDesc) prereqs.push(optDesc);
-  const data: FeatData = {
+  return featEntity("dnd5e_api", b, {
     desc: intro || lines.join("\n"),
     prerequisite: prereqs.join("; ") || null,
     benefits,
     type: str(r.type)?.toLowerCase().replace(/[-_]/g, " ") ?? null,
-  };
-  return featEntity("dnd5e_api", b, data);
+  });
 });

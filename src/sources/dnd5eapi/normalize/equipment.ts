@@ -1,7 +1,7 @@
 /**
  * D&D 5e API /equipment (weapon | armor | item by category), /magic-items, /poisons (2024, item).
  */
-import type { ArmorData, ItemData, MagicItemData, WeaponData } from "../../../entities/kinds.ts";
+import type { ArmorData, WeaponData } from "../../../entities/kinds.ts";
 import type { Entity } from "../../../entities/types.ts";
 import {
   armorEntity,
@@ -97,14 +97,13 @@ export const normalizeDndEquipment = dndNormalizer("equipment", (r, b): Entity =
   if (isWeapon || (str(r.weapon_category) && rec(r.damage))) return weaponEntity("dnd5e_api", b, weaponData(r, cats));
   if (rec(r.armor_class) && (cats.includes("armor") || cats.some((c) => /armor|shields/.test(c))))
     return armorEntity("dnd5e_api", b, armorData(r, cats));
-  const data: ItemData = {
+  return itemEntity("dnd5e_api", b, {
     category: itemCategory(cats[0] ?? refKey(r.gear_category) ?? null),
     cost: costDisplay(r.cost),
     cost_gp: costToGp(r.cost),
     weight_lb: weightToLb(r.weight),
     desc: dndDesc(r),
-  };
-  return itemEntity("dnd5e_api", b, data);
+  });
 });
 
 export const normalizeDndMagicItems = dndNormalizer("magic-items", (r, b) => {
@@ -117,7 +116,7 @@ export const normalizeDndMagicItems = dndNormalizer("magic-items", (r, b) => {
   const base = headerLike ? (/\(([^)]+)\)/.exec(firstLine)?.[1] ?? null) : null;
   let type = itemCategory(refKey(r.equipment_category));
   if (type === "armor" && base && /shield/i.test(base)) type = "shield";
-  const data: MagicItemData = {
+  return magicItemEntity("dnd5e_api", b, {
     type,
     rarity: rarityText(r.rarity),
     requires_attunement: requires,
@@ -129,19 +128,17 @@ export const normalizeDndMagicItems = dndNormalizer("magic-items", (r, b) => {
     cost: null,
     cost_gp: null,
     weight_lb: null,
-  };
-  return magicItemEntity("dnd5e_api", b, data);
+  });
 });
 
 /** 2024 /poisons → item (category "poison"); `cost` is in gp. */
 export const normalizeDndPoisons = dndNormalizer("poisons", (r, b) => {
   const type = str(r.type);
-  const data: ItemData = {
+  return itemEntity("dnd5e_api", b, {
     category: "poison",
     cost: costDisplay(r.cost),
     cost_gp: costToGp(r.cost),
     weight_lb: null,
     desc: [type ? `${capitalize(type)} poison.` : null, dndDesc(r)].filter(Boolean).join(" ") || null,
-  };
-  return itemEntity("dnd5e_api", b, data);
+  });
 });

@@ -1,5 +1,5 @@
 /** D&D 5e API /spells → spell and /monsters → creature. */
-import type { CreatureAction, CreatureData, SpellData } from "../../../entities/kinds.ts";
+import type { CreatureAction, CreatureData } from "../../../entities/kinds.ts";
 import { materialPrice, saysConsumed } from "../../../entities/material.ts";
 import { creatureEntity, crFields, legendaryCost } from "../../../entities/normalize/canonical/creature.ts";
 import { damageTypesIn, savingThrowIn, spellEntity } from "../../../entities/normalize/canonical/spell.ts";
@@ -18,7 +18,7 @@ export const normalizeDndSpells = dndNormalizer("spells", (r, b) => {
   const firstRoll = bySlot ? str(bySlot[String(level)] ?? Object.values(bySlot)[0]) : null;
   const dt = refKey(damage?.damage_type)?.toLowerCase();
   const aoe = rec(r.area_of_effect);
-  const data: SpellData = {
+  return spellEntity("dnd5e_api", b, {
     level,
     school: refKey(r.school)?.toLowerCase() ?? null,
     casting_time: str(r.casting_time),
@@ -44,8 +44,7 @@ export const normalizeDndSpells = dndNormalizer("spells", (r, b) => {
     damage_roll: firstRoll,
     area: aoe && str(aoe.type) ? { type: str(aoe.type)!.toLowerCase(), size_ft: int(aoe.size) } : null,
     reaction_condition: null,
-  };
-  return spellEntity("dnd5e_api", b, data);
+  });
 });
 
 function usageText(name: string, u: unknown): string | null {
@@ -118,7 +117,7 @@ export const normalizeDndMonsters = dndNormalizer("monsters", (r, b) => {
   }
   const senses = sensesText(r.senses);
   const list = (x: unknown) => names(x).join(", ") || null;
-  const data: CreatureData = {
+  return creatureEntity("dnd5e_api", b, {
     size: str(r.size),
     type: str(r.type),
     subtype: str(r.subtype),
@@ -151,6 +150,5 @@ export const normalizeDndMonsters = dndNormalizer("monsters", (r, b) => {
     lair_actions: actions(r.lair_actions),
     environments: [],
     desc: dndDesc(r),
-  };
-  return creatureEntity("dnd5e_api", b, data);
+  });
 });

@@ -1,12 +1,5 @@
 /** Open5e v1 /classes/ (+ nested archetypes → subclass), /races/ (+ subraces), /backgrounds/, /feats/. */
-import type {
-  BackgroundData,
-  ClassData,
-  ClassFeature,
-  FeatData,
-  NamedText,
-  SpeciesData,
-} from "../../../entities/kinds.ts";
+import type { ClassData, ClassFeature, NamedText, SpeciesData } from "../../../entities/kinds.ts";
 import type { Entity } from "../../../entities/types.ts";
 import {
   backgroundEntity,
@@ -146,7 +139,7 @@ export const normalizeV1Races = v1Normalizer("races", (r, b, ctx): Entity[] => {
 export const normalizeV1Backgrounds = v1Normalizer("backgrounds", (r, b) => {
   const feature = str(r.feature);
   const chars = str(r.suggested_characteristics);
-  const data: BackgroundData = {
+  return backgroundEntity("open5e_v1", b, {
     desc: str(r.desc),
     skill_proficiencies: str(r.skill_proficiencies),
     tool_proficiencies: str(r.tool_proficiencies),
@@ -156,16 +149,14 @@ export const normalizeV1Backgrounds = v1Normalizer("backgrounds", (r, b) => {
     ability_scores: null,
     feat: null,
     benefits: chars ? [{ name: "Suggested Characteristics", desc: chars }] : [],
-  };
-  return backgroundEntity("open5e_v1", b, data);
+  });
 });
 
 export const normalizeV1Feats = v1Normalizer("feats", (r, b) => {
-  const data: FeatData = {
+  return featEntity("open5e_v1", b, {
     desc: str(r.desc) ?? "",
     prerequisite: str(r.prerequisite)?.replace(/^prerequisite:\s*/i, "") ?? null,
     benefits: arr(r.effects_desc).flatMap((x) => str(x) || []),
     type: null,
-  };
-  return featEntity("open5e_v1", b, data);
+  });
 });

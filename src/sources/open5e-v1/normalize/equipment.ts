@@ -1,5 +1,5 @@
 /** Open5e v1 /weapons/, /armor/, /magicitems/, /conditions/, /sections/ (rules). */
-import type { ArmorData, MagicItemData, WeaponData, WeaponProperty } from "../../../entities/kinds.ts";
+import type { WeaponProperty } from "../../../entities/kinds.ts";
 import { slugify } from "../../../entities/types.ts";
 import { armorEntity, magicItemEntity, weaponEntity } from "../../../entities/normalize/canonical/equipment.ts";
 import { conditionEntity, ruleEntity } from "../../../entities/normalize/canonical/reference.ts";
@@ -36,7 +36,7 @@ export const normalizeV1Weapons = v1Normalizer("weapons", (r, b) => {
     .flatMap((x) => str(x) || [])
     .map(property);
   const range = props.map((p) => (p.detail ? /range\s*(\d+)\s*\/\s*(\d+)/i.exec(p.detail) : null)).find(Boolean);
-  const data: WeaponData = {
+  return weaponEntity("open5e_v1", b, {
     category: cat.includes("simple") ? "simple" : cat.includes("martial") ? "martial" : null,
     range_type: cat.includes("ranged") ? "ranged" : cat.includes("melee") ? "melee" : null,
     damage_dice: str(r.damage_dice),
@@ -52,8 +52,7 @@ export const normalizeV1Weapons = v1Normalizer("weapons", (r, b) => {
     weight_lb: weightToLb(r.weight),
     desc: null,
     item_key: null,
-  };
-  return weaponEntity("open5e_v1", b, data);
+  });
 });
 
 export const normalizeV1Armor = v1Normalizer("armor", (r, b) => {
@@ -64,7 +63,7 @@ export const normalizeV1Armor = v1Normalizer("armor", (r, b) => {
   const addDex = bool(r.plus_dex_mod) ?? false;
   const max = int(r.plus_max);
   const acBase = base + flat;
-  const data: ArmorData = {
+  return armorEntity("open5e_v1", b, {
     category,
     ac_base: acBase,
     ac_add_dex: addDex,
@@ -77,8 +76,7 @@ export const normalizeV1Armor = v1Normalizer("armor", (r, b) => {
     weight_lb: weightToLb(r.weight),
     desc: null,
     item_key: null,
-  };
-  return armorEntity("open5e_v1", b, data);
+  });
 });
 
 export const normalizeV1MagicItems = v1Normalizer("magicitems", (r, b) => {
@@ -86,7 +84,7 @@ export const normalizeV1MagicItems = v1Normalizer("magicitems", (r, b) => {
   const att = str(r.requires_attunement);
   const requires = !!att && /attunement/i.test(att);
   const base = type ? (/\(([^)]+)\)/.exec(type)?.[1] ?? null) : null;
-  const data: MagicItemData = {
+  return magicItemEntity("open5e_v1", b, {
     type: itemCategory(type),
     rarity: rarityText(r.rarity),
     requires_attunement: requires,
@@ -98,8 +96,7 @@ export const normalizeV1MagicItems = v1Normalizer("magicitems", (r, b) => {
     cost: null,
     cost_gp: null,
     weight_lb: null,
-  };
-  return magicItemEntity("open5e_v1", b, data);
+  });
 });
 
 export const normalizeV1Conditions = v1Normalizer("conditions", (r, b) =>

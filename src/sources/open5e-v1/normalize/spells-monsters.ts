@@ -1,5 +1,5 @@
 /** Open5e v1 /spells/ → spell and /monsters/ → creature. */
-import type { CreatureAction, CreatureData, SpellData } from "../../../entities/kinds.ts";
+import type { CreatureAction, CreatureData } from "../../../entities/kinds.ts";
 import { parseCr } from "../../../entities/types.ts";
 import { readMaterial } from "../../../entities/material.ts";
 import { correctSrd51Classes } from "../../../entities/normalize/srd51-spell-lists.ts";
@@ -33,7 +33,7 @@ export const normalizeV1Spells = v1Normalizer("spells", (r, b) => {
   const classes =
     b.doc.key === "srd-2014" ? correctSrd51Classes("Open5e v1", b.name, listed) : { classes: listed, notes: [] };
   const material = readMaterial("Open5e v1", str(r.material), null, null);
-  const data: SpellData = {
+  return spellEntity("open5e_v1", b, {
     level,
     school: str(r.school)?.toLowerCase() ?? null,
     casting_time: str(r.casting_time),
@@ -60,8 +60,7 @@ export const normalizeV1Spells = v1Normalizer("spells", (r, b) => {
     area: null,
     reaction_condition: null,
     ...(classes.notes.length ? { upstream_notes: classes.notes } : {}),
-  };
-  return spellEntity("open5e_v1", b, data);
+  });
 });
 
 function actions(x: unknown, legendary = false): CreatureAction[] {
@@ -95,7 +94,7 @@ export const normalizeV1Monsters = v1Normalizer("monsters", (r, b) => {
     if (n !== null) speed[k.replace(/\.$/, "") === "bur" ? "burrow" : k.replace(/\.$/, "")] = n;
   }
   const senses = str(r.senses);
-  const data: CreatureData = {
+  return creatureEntity("open5e_v1", b, {
     size: str(r.size),
     type: str(r.type),
     subtype: str(r.subtype),
@@ -136,6 +135,5 @@ export const normalizeV1Monsters = v1Normalizer("monsters", (r, b) => {
           ],
         }
       : {}),
-  };
-  return creatureEntity("open5e_v1", b, data);
+  });
 });

@@ -1,13 +1,5 @@
 /** Open5e v2 /classes/ (class + subclass), /species/ (species + subspecies), /backgrounds/, /feats/. */
-import type {
-  BackgroundData,
-  ClassData,
-  ClassFeature,
-  FeatData,
-  NamedText,
-  Ref,
-  SpeciesData,
-} from "../../../entities/kinds.ts";
+import type { ClassData, ClassFeature, NamedText, Ref } from "../../../entities/kinds.ts";
 import {
   backgroundEntity,
   classEntity,
@@ -114,7 +106,7 @@ export function normalizeV2Classes(records: unknown[], ctx: NormalizeContext): N
       ? { key: refKey(r.subclass_of) ?? "", name: refName(r.subclass_of) ?? titleCase(refKey(r.subclass_of) ?? "") }
       : null;
     const primary = names(r.primary_abilities);
-    const data: ClassData = {
+    return classEntity("open5e_v2", b, {
       desc: str(r.desc),
       hit_die: hitDice ? hitDice.toLowerCase() : null,
       hit_points_at_1st_level: str(hp?.hit_points_at_1st_level),
@@ -140,8 +132,7 @@ export function normalizeV2Classes(records: unknown[], ctx: NormalizeContext): N
         [...ofType("PROFICIENCY_BONUS"), ...ofType("CLASS_TABLE_DATA"), ...ofType("SPELL_SLOTS")],
         ofType("CLASS_LEVEL_FEATURE"),
       ),
-    };
-    return classEntity("open5e_v2", b, data);
+    });
   })(records, ctx);
 }
 
@@ -191,7 +182,7 @@ export function normalizeV2Species(records: unknown[], ctx: NormalizeContext): N
     const { traits, size, speed } = speciesTraits(r);
     const parentKey = refKey(r.subspecies_of);
     const parent = parentKey ? parentStats.get(parentKey) : undefined;
-    const data: SpeciesData = {
+    return speciesEntity("open5e_v2", b, {
       desc: str(r.desc),
       size: size ?? parent?.size ?? null,
       speed: speed ?? parent?.speed ?? null,
@@ -200,8 +191,7 @@ export function normalizeV2Species(records: unknown[], ctx: NormalizeContext): N
       subspecies_of: parentKey
         ? { key: parentKey, name: byKey.get(parentKey) ?? titleCase(parentKey.replace(/^[^_]*_/, "")) }
         : null,
-    };
-    return speciesEntity("open5e_v2", b, data);
+    });
   })(records, ctx);
 }
 
@@ -213,7 +203,7 @@ export const normalizeV2Backgrounds = v2Normalizer("backgrounds", (r, b) => {
   }));
   const byType = (t: string) => benefits.find((x) => x.type === t)?.desc ?? null;
   const feature = benefits.find((x) => x.type === "feature");
-  const data: BackgroundData = {
+  return backgroundEntity("open5e_v2", b, {
     desc: str(r.desc),
     skill_proficiencies: byType("skill_proficiency"),
     tool_proficiencies: byType("tool_proficiency"),
@@ -223,16 +213,14 @@ export const normalizeV2Backgrounds = v2Normalizer("backgrounds", (r, b) => {
     ability_scores: byType("ability_score"),
     feat: byType("feat"),
     benefits: benefits.map((x) => ({ name: x.name, desc: x.desc })),
-  };
-  return backgroundEntity("open5e_v2", b, data);
+  });
 });
 
 export const normalizeV2Feats = v2Normalizer("feats", (r, b) => {
-  const data: FeatData = {
+  return featEntity("open5e_v2", b, {
     desc: str(r.desc) ?? "",
     prerequisite: str(r.prerequisite),
     benefits: arr(r.benefits).flatMap((x) => (isRec(x) ? str(x.desc) : str(x)) || []),
     type: str(r.type)?.toLowerCase() ?? null,
-  };
-  return featEntity("open5e_v2", b, data);
+  });
 });

@@ -1,5 +1,3 @@
-/** Open5e v2 /spells/ → spell. */
-import type { SpellData } from "../../../entities/kinds.ts";
 import { readMaterial } from "../../../entities/material.ts";
 import { runRecords } from "../../../entities/normalize/build.ts";
 import { correctSrd51Classes } from "../../../entities/normalize/srd51-spell-lists.ts";
@@ -43,7 +41,7 @@ export function normalizeV2Spells(records: unknown[], ctx: NormalizeContext): No
         ? correctSrd51Classes("Open5e v2", b.name, upstreamClasses)
         : { classes: upstreamClasses, notes: [] };
     const notes = [...material.notes, ...classes.notes];
-    const data: SpellData = {
+    return spellEntity("open5e_v2", b, {
       level: r.level,
       school,
       casting_time: castingTime(r.casting_time),
@@ -70,7 +68,6 @@ export function normalizeV2Spells(records: unknown[], ctx: NormalizeContext): No
       area: shape ? { type: shape.toLowerCase(), size_ft: int(r.shape_size) } : null,
       reaction_condition: str(r.reaction_condition),
       ...(notes.length ? { upstream_notes: notes } : {}),
-    };
-    return spellEntity("open5e_v2", b, data);
+    });
   });
 }

@@ -51,7 +51,7 @@ export function buildSpecies(d: JsonObject, itemKey: string, refs: PackRefs, isS
       ? (refs.ref("races", parent) ?? { key: parent, name: humanize(parent) })
       : { key: "unknown", name: "Unknown race" };
   const desc = str(d.help) ?? str(d.description);
-  const data: SpeciesData = {
+  return {
     desc,
     size: size ? humanize(size) : null,
     speed: speed !== null && speed > 0 ? speed : null,
@@ -59,7 +59,6 @@ export function buildSpecies(d: JsonObject, itemKey: string, refs: PackRefs, isS
     subspecies: isSub ? [] : refs.children("subraces", "race", itemKey),
     subspecies_of: subspeciesOf,
   };
-  return data;
 }
 
 export function buildBackground(d: JsonObject): BackgroundData {
@@ -82,7 +81,7 @@ export function buildBackground(d: JsonObject): BackgroundData {
       : choiceText(langOpts)
     : profs.languages;
   const desc = str(d.help) ?? str(d.description);
-  const data: BackgroundData = {
+  return {
     desc,
     skill_proficiencies: profs.skills,
     tool_proficiencies: profs.tools,
@@ -93,7 +92,6 @@ export function buildBackground(d: JsonObject): BackgroundData {
     feat: null,
     benefits: traits,
   };
-  return data;
 }
 
 const ARMOR_PREREQS: Record<string, string> = { light: "light armor", medium: "medium armor", heavy: "heavy armor" };

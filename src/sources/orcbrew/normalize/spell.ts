@@ -82,7 +82,7 @@ export function buildSpell(d: JsonObject): SpellData | { skip: string } {
         : null;
   const reaction =
     castingTime && /^\s*1?\s*reaction\s*,/i.test(castingTime) ? castingTime.replace(/^[^,]*,\s*/, "") : null;
-  const data: SpellData = {
+  return {
     level,
     school,
     casting_time: castingTime,
@@ -109,5 +109,4 @@ export function buildSpell(d: JsonObject): SpellData | { skip: string } {
     area: area(full),
     reaction_condition: reaction,
   };
-  return data;
 }
