@@ -15,7 +15,6 @@ export const normalizeDndSpells = dndNormalizer("spells", (r, b) => {
   const damage = rec(r.damage);
   const bySlot =
     rec(damage?.damage_at_slot_level) ?? rec(damage?.damage_at_character_level) ?? rec(r.heal_at_slot_level);
-  const firstRoll = bySlot ? str(bySlot[String(level)] ?? Object.values(bySlot)[0]) : null;
   const dt = refKey(damage?.damage_type)?.toLowerCase();
   const aoe = rec(r.area_of_effect);
   return spellEntity("dnd5e_api", b, {
@@ -41,7 +40,7 @@ export const normalizeDndSpells = dndNormalizer("spells", (r, b) => {
     damage_types: dt ? [dt] : damageTypesIn(desc),
     saving_throw: abilityName(refKey(rec(r.dc)?.dc_type)) ?? savingThrowIn(desc),
     attack_roll: str(r.attack_type) ? true : /spell attack/i.test(desc),
-    damage_roll: firstRoll,
+    damage_roll: bySlot ? str(bySlot[String(level)] ?? Object.values(bySlot)[0]) : null,
     area: aoe && str(aoe.type) ? { type: str(aoe.type)!.toLowerCase(), size_ft: int(aoe.size) } : null,
     reaction_condition: null,
   });

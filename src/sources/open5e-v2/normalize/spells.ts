@@ -22,7 +22,6 @@ export function normalizeV2Spells(records: unknown[], ctx: NormalizeContext): No
     const shape = str(r.shape_type);
     const rangeFt = int(r.range);
     const rangeText = str(r.range_text) ?? (rangeFt !== null ? `${rangeFt} ${str(r.range_unit) ?? "feet"}` : null);
-    const school = refKey(r.school)?.toLowerCase() ?? null;
     const materialText = str(r.material_specified);
     // "0.00" is upstream's "no cost" (Spells That Don't Suck), not a costly component.
     const material = readMaterial(
@@ -43,7 +42,7 @@ export function normalizeV2Spells(records: unknown[], ctx: NormalizeContext): No
     const notes = [...material.notes, ...classes.notes];
     return spellEntity("open5e_v2", b, {
       level: r.level,
-      school,
+      school: refKey(r.school)?.toLowerCase() ?? null,
       casting_time: castingTime(r.casting_time),
       range: rangeText ? capitalize(rangeText) : null,
       range_ft: rangeFt && rangeFt > 0 ? rangeFt : null,

@@ -112,7 +112,6 @@ export function buildClass(
   const profs = profsSummary(d.profs, true);
   const sc = obj(d.spellcasting);
   const factor = int(sc?.["level-factor"]);
-  const feats = features(d, refs);
   const parent = isSubclass ? str(d.class) : null;
   const subclassOf: Ref | null = !isSubclass
     ? null
@@ -138,7 +137,7 @@ export function buildClass(
     spellcasting_ability: abilityTitle(sc?.ability),
     caster_type: factor !== null ? (CASTER[factor] ?? null) : null,
     primary_abilities: [],
-    features: feats,
+    features: features(d, refs),
     subclasses: !isSubclass ? refs.children("subclasses", "class", itemKey) : [],
     subclass_of: subclassOf,
     table: spellTable(sc),

@@ -111,7 +111,6 @@ export function profsSummary(
 } {
   const p = obj(v) ?? {};
   const keys = classProfs ? allKeys : onKeys;
-  const saves = keys(p.save).flatMap((k) => abilityTitle(k) ?? []);
   const expertise = choiceText(p["skill-expertise-options"]);
   return {
     armor: joinSemi([keys(p.armor).length ? names(keys(p.armor)) : null, choiceText(p["armor-proficiency-options"])]),
@@ -133,7 +132,7 @@ export function profsSummary(
       onKeys(p.language).length ? names(onKeys(p.language)) : null,
       choiceText(p["language-options"]),
     ]),
-    saves,
+    saves: keys(p.save).flatMap((k) => abilityTitle(k) ?? []),
   };
 }
 

@@ -59,7 +59,6 @@ export function buildSpell(d: JsonObject): SpellData | { skip: string } {
     };
   }
   const rawSchool = str(d.school)?.toLowerCase() ?? null;
-  const school = rawSchool ? (SPELL_SCHOOLS.find((s) => rawSchool.startsWith(s)) ?? rawSchool) : null;
   const castingTime = str(d["casting-time"]) ?? str(d.casting_time);
   const range = str(d.range);
   const duration = str(d.duration);
@@ -68,10 +67,6 @@ export function buildSpell(d: JsonObject): SpellData | { skip: string } {
   const materialText = comps ? str(comps["material-component"]) : null;
   const full = str(d.description) ?? str(d.desc) ?? "";
   const { desc, higher } = splitHigherLevel(full);
-  const classes = onKeys(d["spell-lists"]).map((c) => c.toLowerCase());
-  const concentration = d.concentration === true || /\bconcentration\b/i.test(duration ?? "");
-  const ritual = d.ritual === true || d.ritual === "true";
-  const damageTypes = damageTypesIn(full);
   const save = /\b(strength|dexterity|constitution|intelligence|wisdom|charisma)\s+saving throw/i.exec(full);
   const dmgRoll = /\b(\d+d\d+(?:\s*[+-]\s*\d+)?)\s+(?:\w+\s+){0,2}(?:damage|hit points)\b/i.exec(desc);
   const attack =
@@ -84,13 +79,13 @@ export function buildSpell(d: JsonObject): SpellData | { skip: string } {
     castingTime && /^\s*1?\s*reaction\s*,/i.test(castingTime) ? castingTime.replace(/^[^,]*,\s*/, "") : null;
   return {
     level,
-    school,
+    school: rawSchool ? (SPELL_SCHOOLS.find((s) => rawSchool.startsWith(s)) ?? rawSchool) : null,
     casting_time: castingTime,
     range,
     range_ft: rangeFeet(range),
     duration,
-    concentration,
-    ritual,
+    concentration: d.concentration === true || /\bconcentration\b/i.test(duration ?? ""),
+    ritual: d.ritual === true || d.ritual === "true",
     components: {
       verbal: comps?.verbal === true,
       somatic: comps?.somatic === true,
@@ -101,8 +96,8 @@ export function buildSpell(d: JsonObject): SpellData | { skip: string } {
     },
     desc,
     higher_level: higher,
-    classes,
-    damage_types: damageTypes,
+    classes: onKeys(d["spell-lists"]).map((c) => c.toLowerCase()),
+    damage_types: damageTypesIn(full),
     saving_throw: save ? abilityName(save[1]!) : null,
     attack_roll: attack,
     damage_roll: dmgRoll ? dmgRoll[1]!.replace(/\s+/g, "") : null,
