@@ -98,17 +98,7 @@ export function joinSemi(parts: Array<string | null | undefined>): string | null
 }
 
 /** Proficiency lines of a `:profs` map. `classProfs`: OrcPub class profs where false still means proficient. */
-export function profsSummary(
-  v: JsonValue | undefined,
-  classProfs: boolean,
-): {
-  armor: string | null;
-  weapons: string | null;
-  tools: string | null;
-  skills: string | null;
-  languages: string | null;
-  saves: string[];
-} {
+export function profsSummary(v: JsonValue | undefined, classProfs: boolean) {
   const p = obj(v) ?? {};
   const keys = classProfs ? allKeys : onKeys;
   const expertise = choiceText(p["skill-expertise-options"]);
