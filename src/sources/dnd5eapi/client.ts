@@ -18,6 +18,7 @@ interface Dnd5eSkipped {
 }
 
 type Opts = { force?: boolean; signal?: AbortSignal };
+type Progress = (done: number, total: number) => void;
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -66,11 +67,7 @@ export class Dnd5eApiClient {
   }
 
   /** The list, then every detail, in list order. */
-  async fetchAll(
-    year: Dnd5eYear,
-    endpoint: string,
-    opts: Opts & { onProgress?: (done: number, total: number) => void } = {},
-  ): Promise<{ records: unknown[]; count: number; listed: number; skipped: Dnd5eSkipped[]; warnings: string[] }> {
+  async fetchAll(year: Dnd5eYear, endpoint: string, opts: Opts & { onProgress?: Progress } = {}) {
     const { count, indexes } = await this.list(year, endpoint, opts);
     const warnings: string[] = [];
     if (count !== indexes.length) {

@@ -165,11 +165,7 @@ export class Open5eClient {
   }
 
   /** All records of a list endpoint, in API order, with the warnings gathered on the way. */
-  async fetchAll(
-    version: Open5eVersion,
-    endpoint: string,
-    opts: Open5eListOptions = {},
-  ): Promise<{ records: unknown[]; pages: number; cachedPages: number; warnings: string[] }> {
+  async fetchAll(version: Open5eVersion, endpoint: string, opts: Open5eListOptions = {}) {
     const records: unknown[] = [];
     const warnings: string[] = [];
     let pages = 0;
