@@ -36,25 +36,20 @@ export function open5eSource(
         baseUrl: run.config.open5eBaseUrl,
         documents: () => documents(list, run),
         fetch: (_t: ContentType, endpoint: string, onProgress: FetchProgress) =>
-          fetchList(client, version, endpoint, run, onProgress),
+          fetchList({ client, version, run }, endpoint, onProgress),
       };
     },
   };
 }
+
+type Lister = { client: Open5eClient; version: Open5eVersion; run: SourceRun };
 
 /**
  * One walk over an Open5e list. `changed` is set when the data moved under the walk: the envelope
  * count changed between pages, or a record came twice (pages shifted) — then a record may also
  * have been missed, and replacing the stored set with it would drop good records.
  */
-async function walk(
-  client: Open5eClient,
-  version: Open5eVersion,
-  endpoint: string,
-  run: SourceRun,
-  force: boolean,
-  onProgress: FetchProgress,
-): Promise<FetchedRecords & { changed?: string }> {
+async function walk({ client, version, run }: Lister, endpoint: string, force: boolean, onProgress: FetchProgress) {
   const records: unknown[] = [];
   const warnings: string[] = [];
   const ids = new Set<string>();
@@ -81,21 +76,16 @@ async function walk(
     if (!changed || !(err instanceof UpstreamError)) throw err;
     changed += `, then ${err.message.split(". ")[0]}`;
   }
-  return { records, warnings, skipped: 0, ...(changed ? { changed } : {}) };
+  return { records, warnings, skipped: 0, changed };
 }
 
 /** Every record of one Open5e list, read again from the network when it changed while being read. */
-async function fetchList(
-  client: Open5eClient,
-  version: Open5eVersion,
-  endpoint: string,
-  run: SourceRun,
-  onProgress: FetchProgress,
-): Promise<FetchedRecords> {
-  const first = await walk(client, version, endpoint, run, run.force, onProgress);
-  if (!first.changed) return first;
-  log.info(`${version}/${endpoint} changed upstream while it was being listed (${first.changed}); listing it again`);
-  const second = await walk(client, version, endpoint, run, true, onProgress);
+async function fetchList(l: Lister, endpoint: string, onProgress: FetchProgress): Promise<FetchedRecords> {
+  const { changed, ...first } = await walk(l, endpoint, l.run.force, onProgress);
+  if (!changed) return first;
+  const { client, version } = l;
+  log.info(`${version}/${endpoint} changed upstream while it was being listed (${changed}); listing it again`);
+  const second = await walk(l, endpoint, true, onProgress);
   if (second.changed && /count changed/.test(second.changed)) {
     throw new UpstreamError(
       "pagination",

@@ -68,9 +68,7 @@ function sensesText(r: Rec): string | null {
   return parts.length ? parts.join(", ") : null;
 }
 
-function splitActions(
-  r: Rec,
-): Pick<CreatureData, "actions" | "bonus_actions" | "reactions" | "legendary_actions" | "lair_actions"> {
+function splitActions(r: Rec) {
   const groups: Record<string, { a: CreatureAction; order: number; i: number }[]> = {};
   recs(r.actions).forEach((x, i) => {
     const name = str(x.name) ?? "Action";

@@ -31,10 +31,7 @@ export const V2_WEAPON_ERRATA: Readonly<Record<string, WeaponErratum>> = {
 };
 
 /** `props` with the erratum of `key` applied, and a note saying what was corrected (none without an erratum). */
-export function applyWeaponErrata(
-  key: string | null,
-  props: WeaponProperty[],
-): { props: WeaponProperty[]; notes: string[] } {
+export function applyWeaponErrata(key: string | null, props: WeaponProperty[]) {
   const e = key ? V2_WEAPON_ERRATA[key] : undefined;
   if (!e) return { props, notes: [] };
   const have = new Set(props.map((p) => p.name.toLowerCase()));
