@@ -52,12 +52,9 @@ export function v2Url(ctx: NormalizeContext, endpoint: string, key: string): str
   return open5eUrl(ctx.baseUrl, "v2", endpoint, key);
 }
 
-export function v2Base(
-  ctx: NormalizeContext,
-  endpoint: string,
-  r: { key?: string; url?: string; name?: string; document?: unknown },
-  name?: string,
-): Base {
+type V2Ref = { key?: string; url?: string; name?: string; document?: unknown };
+
+export function v2Base(ctx: NormalizeContext, endpoint: string, r: V2Ref, name?: string): Base {
   const key = v2Key(r);
   return { key, name: name ?? r.name ?? key, doc: v2Doc(r.document, ctx), url: v2Url(ctx, endpoint, key) };
 }

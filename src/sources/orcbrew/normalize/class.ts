@@ -101,13 +101,7 @@ function equipment(d: JsonObject): string | null {
   return parts.length ? parts.join("; ") : null;
 }
 
-export function buildClass(
-  d: JsonObject,
-  name: string,
-  itemKey: string,
-  refs: PackRefs,
-  isSubclass: boolean,
-): ClassData {
+export function buildClass(d: JsonObject, name: string, itemKey: string, refs: PackRefs, isSubclass: boolean) {
   const die = int(d["hit-die"]) ?? 0;
   const profs = profsSummary(d.profs, true);
   const sc = obj(d.spellcasting);

@@ -160,10 +160,7 @@ const MODIFIER_NAMES: Record<string, string> = {
 };
 
 /** A level modifier (`{:type :damage-immunity :value :bludgeoning :level 2}`) → name, level, text. */
-export function levelModifier(
-  v: JsonValue,
-  spellName: (key: string) => string,
-): { name: string; level: number; desc: string } | null {
+export function levelModifier(v: JsonValue, spellName: (key: string) => string) {
   const o = obj(v);
   const type = str(o?.type);
   if (!o || !type) return null;
