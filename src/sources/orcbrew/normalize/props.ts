@@ -164,32 +164,25 @@ export function levelModifier(v: JsonValue, spellName: (key: string) => string) 
   const o = obj(v);
   const type = str(o?.type);
   if (!o || !type) return null;
-  const level = int(o.level) ?? 1;
-  const val = o.value;
-  let desc: string;
+  const desc = modifierText(type, o.value, spellName);
+  return desc ? { name: MODIFIER_NAMES[type] ?? humanize(type), level: int(o.level) ?? 1, desc } : null;
+}
+
+function modifierText(type: string, val: JsonValue | undefined, spellName: (key: string) => string): string | null {
   if (type === "spell") {
     const sv = obj(val);
     const key = str(sv?.key);
-    if (!key) return null;
     const ab = abilityTitle(sv?.ability);
-    desc = `${spellName(key)}${ab ? ` (${ab})` : ""}`;
-  } else if (type === "flying-speed-equals-walking-speed") {
-    desc = "Flying speed equal to your walking speed";
-  } else if (val === undefined || val === null) {
-    desc = "";
-  } else if (type === "num-attacks" && typeof val === "number") {
-    desc = `You can attack ${val} times when you take the Attack action`;
-  } else if ((type === "flying-speed" || type === "swimming-speed") && typeof val === "number") {
-    desc = `${val} ft.`;
-  } else if (typeof val === "string") {
-    desc = abilityTitle(val) ?? humanize(val);
-  } else if (typeof val === "number" || typeof val === "boolean") {
-    desc = String(val);
-  } else {
-    desc = quantities(val).join(", ") || JSON.stringify(val);
+    return key ? `${spellName(key)}${ab ? ` (${ab})` : ""}` : null;
   }
-  if (desc === "") return null;
-  return { name: MODIFIER_NAMES[type] ?? humanize(type), level, desc };
+  if (type === "flying-speed-equals-walking-speed") return "Flying speed equal to your walking speed";
+  if (val === undefined || val === null) return null;
+  if (type === "num-attacks" && typeof val === "number")
+    return `You can attack ${val} times when you take the Attack action`;
+  if ((type === "flying-speed" || type === "swimming-speed") && typeof val === "number") return `${val} ft.`;
+  if (typeof val === "string") return abilityTitle(val) ?? humanize(val);
+  if (typeof val === "number" || typeof val === "boolean") return String(val);
+  return quantities(val).join(", ") || JSON.stringify(val);
 }
 
 /** Ability score increases `{:orcpub.dnd.e5.character/str 2}` → "Strength +2, Constitution +1". */
