@@ -455,22 +455,9 @@ export function describe(v: EdnValue): string {
   if (typeof v === "boolean") return String(v);
   if (typeof v === "number") return `the number ${Number.isNaN(v) ? "##NaN" : v}`;
   if (typeof v === "string") return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
-  switch (v.type) {
-    case "keyword":
-      return `the keyword ${kwText(v)}`;
-    case "symbol":
-      return `the symbol ${v.ns ? `${v.ns}/` : ""}${v.name}`;
-    case "char":
-      return "a character";
-    case "inst":
-      return "an #inst";
-    case "uuid":
-      return "a #uuid";
-    case "map":
-      return "a map";
-    default:
-      return `a ${v.type}`;
-  }
+  if (v.type === "keyword") return `the keyword ${kwText(v)}`;
+  if (v.type === "symbol") return `the symbol ${v.ns ? `${v.ns}/` : ""}${v.name}`;
+  return { char: "a character", inst: "an #inst", uuid: "a #uuid" }[v.type as string] ?? `a ${v.type}`;
 }
 
 export function kwText(k: { ns: string | null; name: string }): string {
@@ -496,26 +483,17 @@ export function equalityKey(v: EdnValue): string {
   if (typeof v === "boolean") return v ? "true" : "false";
   if (typeof v === "number") return `n${v}`;
   if (typeof v === "string") return `s${JSON.stringify(v)}`;
-  switch (v.type) {
-    case "keyword":
-      return `k${v.ns ?? ""}/${v.name}`;
-    case "symbol":
-      return `y${v.ns ?? ""}/${v.name}`;
-    case "char":
-      return `c${v.value}`;
-    case "inst":
-    case "uuid":
-      return `${v.type}${v.value}`;
-    case "map":
-      return `{${v.entries
-        .map((e) => `${equalityKey(e.key)} ${equalityKey(e.value)}`)
-        .sort()
-        .join(",")}}`;
-    case "set":
-      return `#{${v.items.map(equalityKey).sort().join(",")}}`;
-    default:
-      return `[${v.items.map(equalityKey).join(",")}]`;
-  }
+  if (v.type === "map")
+    return `{${v.entries
+      .map((e) => `${equalityKey(e.key)} ${equalityKey(e.value)}`)
+      .sort()
+      .join(",")}}`;
+  if ("items" in v)
+    return v.type === "set"
+      ? `#{${v.items.map(equalityKey).sort().join(",")}}`
+      : `[${v.items.map(equalityKey).join(",")}]`;
+  if ("name" in v) return `${v.type === "keyword" ? "k" : "y"}${v.ns ?? ""}/${v.name}`;
+  return v.type === "char" ? `c${v.value}` : `${v.type}${v.value}`;
 }
 
 /** A map key as a plain-object key: keywords lose their namespace (`:orcpub.dnd.e5.character/str` → "str"). */
@@ -537,27 +515,17 @@ function plainKey(k: EdnValue): string | undefined {
 export function toPlain(v: EdnValue): JsonValue {
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
   if (typeof v === "number") return Number.isFinite(v) ? v : null;
-  switch (v.type) {
-    case "keyword":
-    case "symbol":
-      return v.name;
-    case "char":
-    case "inst":
-    case "uuid":
-      return v.value;
-    case "map": {
-      const out: JsonObject = {};
-      for (const e of v.entries) {
-        const k = plainKey(e.key);
-        if (k === undefined) continue;
-        const val = toPlain(e.value);
-        // `{:str 2 :orcpub.dnd.e5.character/str nil}`: a later nil never hides an earlier value
-        if (val === null && out[k] !== undefined) continue;
-        out[k] = val;
-      }
-      return out;
-    }
-    default:
-      return v.items.map(toPlain);
+  if ("name" in v) return v.name;
+  if ("value" in v) return v.value;
+  if (v.type !== "map") return v.items.map(toPlain);
+  const out: JsonObject = {};
+  for (const e of v.entries) {
+    const k = plainKey(e.key);
+    if (k === undefined) continue;
+    const val = toPlain(e.value);
+    // `{:str 2 :orcpub.dnd.e5.character/str nil}`: a later nil never hides an earlier value
+    if (val === null && out[k] !== undefined) continue;
+    out[k] = val;
   }
+  return out;
 }
