@@ -167,6 +167,8 @@ function refsFor(pack: OrcbrewPack, keys: Map<OrcbrewItem, string>): PackRefs {
   };
 }
 
+type SkipAt = { key: string | null; line: number; column: number };
+
 /** Normalize one pack. Never throws for bad items: they are skipped with a reason and a location. */
 export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext): NormalizedPack {
   const out: NormalizedPack = { entities: [], from: [], skipped: [], warnings: [], types: [] };
@@ -176,24 +178,9 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
     if (!c) counts.set(type, (c = { type, kind: orcbrewKind(type), found: 0, imported: 0, skipped: 0 }));
     return c;
   };
-  const skip = (
-    type: string,
-    key: string | null,
-    name: string | null,
-    reason: string,
-    loc: { line: number; column: number },
-    byDesign = false,
-  ) => {
+  const skip = (type: string, { key, line, column }: SkipAt, name: string | null, reason: string, byDesign = false) => {
     count(type).skipped++;
-    out.skipped.push({
-      type,
-      key,
-      name,
-      reason,
-      line: loc.line,
-      column: loc.column,
-      ...(byDesign ? { by_design: true as const } : {}),
-    });
+    out.skipped.push({ type, key, name, reason, line, column, ...(byDesign ? { by_design: true as const } : {}) });
   };
   // Entity keys first (references between items need them), unique per kind.
   const keys = new Map<OrcbrewItem, string>();
@@ -215,7 +202,7 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
   for (const s of pack.skipped) {
     const type = s.type ?? "(stray)";
     count(type).found++;
-    skip(type, s.key, null, s.reason, s);
+    skip(type, s, null, s.reason);
   }
   for (const it of pack.items) {
     const c = count(it.type);
@@ -226,12 +213,12 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
     if (!kind) {
       const known = Object.hasOwn(ORCBREW_UNSUPPORTED, it.type) ? ORCBREW_UNSUPPORTED[it.type] : undefined;
       const why = `unknown content type :orcpub.dnd.e5/${it.type} (OrcPub defines spells, monsters, classes, ...)`;
-      skip(it.type, it.key, name, known ?? why, it, known !== undefined);
+      skip(it.type, it, name, known ?? why, known !== undefined);
       continue;
     }
     if (it.disabled) {
       const what = pack.disabled ? "the whole pack is" : "the item is";
-      skip(it.type, it.key, name, `${what} disabled (:disabled? true)`, it, true);
+      skip(it.type, it, name, `${what} disabled (:disabled? true)`, true);
       continue;
     }
     const base: Base = {
@@ -247,7 +234,7 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
       built = { skip: `could not be read: ${(err as Error).message}` };
     }
     if ("skip" in built) {
-      skip(it.type, it.key, name, built.skip, it);
+      skip(it.type, it, name, built.skip);
       continue;
     }
     if (!explicitName)
