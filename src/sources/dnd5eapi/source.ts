@@ -34,7 +34,7 @@ export const dnd5eApi: Source = {
   },
   open(run) {
     const client = new Dnd5eApiClient(run.http, { baseUrl: run.config.dnd5eApiBaseUrl });
-    const available = new Map<Dnd5eYear, Promise<Set<string> | null>>();
+    const available = new Map<Dnd5eYear, Promise<string[] | null>>();
     return {
       baseUrl: run.config.dnd5eApiBaseUrl,
       documents: async () => dnd5eApiDocuments(run.config.dnd5eApiBaseUrl),
@@ -62,16 +62,10 @@ export const dnd5eApi: Source = {
       },
       async unavailable(t) {
         const year = yearOf(t);
-        if (!available.has(year))
-          available.set(
-            year,
-            client
-              .availableEndpoints(year, { force: run.force })
-              .then((xs) => new Set(xs))
-              .catch(() => null),
-          );
-        const avail = await available.get(year)!;
-        return avail && !avail.has(t.endpoint) ? `${year} has no ${t.endpoint} endpoint` : null;
+        const known = available.get(year) ?? client.availableEndpoints(year, { force: run.force }).catch(() => null);
+        available.set(year, known);
+        const avail = await known;
+        return avail && !avail.includes(t.endpoint) ? `${year} has no ${t.endpoint} endpoint` : null;
       },
     };
   },
