@@ -142,7 +142,7 @@ interface AttemptFailure {
   cause?: unknown;
 }
 
-type Attempt = { ok: true; data: unknown; text: string; status: number } | { ok: false; failure: AttemptFailure };
+type Attempt = { ok: true; data: unknown; text: string; status: number } | (AttemptFailure & { ok: false });
 
 function upstreamFor(url: string, given?: UpstreamInfo): UpstreamInfo {
   const origin = URL.canParse(url) ? new URL(url).origin : url;
@@ -227,7 +227,7 @@ export class HttpClient {
         if (cache) safeWrite(url, () => cache.putSuccess(url, res.status, res.text));
         return { data: res.data, fromCache: false };
       }
-      const f = res.failure;
+      const f = res;
       if (retryable(f) && attempt < this.o.retries) {
         const wait =
           f.retryAfterMs !== undefined
@@ -301,29 +301,25 @@ export class HttpClient {
       const declared = Number(resp.headers.get("content-length") ?? NaN);
       if (resp.ok && declared > cap) {
         await resp.body?.cancel();
-        return { ok: false, failure: { kind: "too-large", status, detail: `it announces ${fmtBytes(declared)}` } };
+        return { ok: false, kind: "too-large", status, detail: `it announces ${fmtBytes(declared)}` };
       }
       const { text, cut } = await readCapped(resp, cap);
-      if (resp.ok && cut)
-        return { ok: false, failure: { kind: "too-large", status, detail: `it sent more than ${fmtBytes(cap)}` } };
+      if (resp.ok && cut) return { ok: false, kind: "too-large", status, detail: `it sent more than ${fmtBytes(cap)}` };
       if (!resp.ok) {
         const retryAfterMs =
           resp.status === 429 || resp.status === 503 ? parseRetryAfter(resp.headers.get("retry-after")) : undefined;
-        return {
-          ok: false,
-          failure: { kind: "http", status: resp.status, detail: `HTTP ${resp.status}${snippet(text)}`, retryAfterMs },
-        };
+        const detail = `HTTP ${resp.status}${snippet(text)}`;
+        return { ok: false, kind: "http", status: resp.status, detail, retryAfterMs };
       }
       try {
         return { ok: true, data: JSON.parse(text), text, status: resp.status };
       } catch (err) {
-        return { ok: false, failure: { kind: "malformed", status: resp.status, detail: (err as Error).message } };
+        return { ok: false, kind: "malformed", status: resp.status, detail: (err as Error).message };
       }
     } catch (err) {
       if (callerSignal?.aborted) throw callerSignal.reason ?? err;
-      if (timeout.aborted)
-        return { ok: false, failure: { kind: "timeout", status: status || undefined, detail: "timed out" } };
-      return { ok: false, failure: { kind: "network", detail: fetchErrorText(err), cause: err } };
+      if (timeout.aborted) return { ok: false, kind: "timeout", status: status || undefined, detail: "timed out" };
+      return { ok: false, kind: "network", detail: fetchErrorText(err), cause: err };
     }
   }
 }
