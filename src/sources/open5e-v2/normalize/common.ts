@@ -6,11 +6,7 @@ import { type Base, type DocRef, NonEmpty, runRecords } from "../../../entities/
 import { isRec, lastSegment, refKey, str } from "../../../entities/normalize/read.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 
-const identity = {
-  key: v.optional(NonEmpty),
-  url: v.optional(v.string()),
-  document: v.optional(v.unknown()),
-};
+const identity = { key: v.optional(NonEmpty), url: v.optional(v.string()), document: v.optional(v.unknown()) };
 
 const NO_KEY = "record has neither key nor url";
 const keyed = (r: { key?: string; url?: string }) => !!r.key || !!str(r.url);

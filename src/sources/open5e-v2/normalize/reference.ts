@@ -106,10 +106,7 @@ export const normalizeV2SpellSchools = v2Normalizer("spellschools", (r, b) =>
 );
 
 export const normalizeV2WeaponProperties = v2Normalizer("weaponproperties", (r, b) =>
-  weaponPropertyEntity("open5e_v2", b, {
-    desc: str(r.desc) ?? "",
-    type: str(r.type)?.toLowerCase() ?? null,
-  }),
+  weaponPropertyEntity("open5e_v2", b, { desc: str(r.desc) ?? "", type: str(r.type)?.toLowerCase() ?? null }),
 );
 
 export const normalizeV2Languages = v2Normalizer("languages", (r, b) => {
