@@ -17,6 +17,10 @@ import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import { byIndex, dndDesc, dndNormalizer, dndRef, dndRefs } from "./common.ts";
 import { dndLevelTable } from "./levels.ts";
 
+/** Text fields shown as traits / benefits, with their headings. */
+const SPECIES_TEXTS = { age: "Age", alignment: "Alignment", size_description: "Size", language_desc: "Languages" };
+const CHARACTERISTICS = { personality_traits: "Personality Traits", ideals: "Ideals", bonds: "Bonds", flaws: "Flaws" };
+
 const fullAbility = (s: string | null) => abilityTitle(s) ?? s;
 
 function featureLevel(f: Rec): number | null {
@@ -138,12 +142,7 @@ export const normalizeDndSpecies = (endpoint: string) =>
     const extra: NamedText[] = [];
     const asi = bonuses(r.ability_bonuses);
     if (asi) extra.push({ name: "Ability Score Increase", desc: asi });
-    for (const [field, label] of [
-      ["age", "Age"],
-      ["alignment", "Alignment"],
-      ["size_description", "Size"],
-      ["language_desc", "Languages"],
-    ] as const) {
+    for (const [field, label] of Object.entries(SPECIES_TEXTS)) {
       const t = textOf(r[field]);
       if (t) extra.push({ name: label, desc: t });
     }
@@ -180,12 +179,7 @@ export const normalizeDndBackgrounds = dndNormalizer("backgrounds", (r, b) => {
   const gold = rec(r.starting_gold);
   if (gold && int(gold.quantity)) equipment.push(`${int(gold.quantity)} ${str(gold.unit) ?? "gp"}`);
   const benefits: NamedText[] = [];
-  for (const [field, label] of [
-    ["personality_traits", "Personality Traits"],
-    ["ideals", "Ideals"],
-    ["bonds", "Bonds"],
-    ["flaws", "Flaws"],
-  ] as const) {
+  for (const [field, label] of Object.entries(CHARACTERISTICS)) {
     const t = choiceOptions(r[field]);
     if (t) benefits.push({ name: label, desc: t });
   }
