@@ -140,12 +140,8 @@ export interface NormalizedPack {
 
 function refsFor(pack: OrcbrewPack, keys: Map<OrcbrewItem, string>): PackRefs {
   const byType = new Map<string, Map<string, OrcbrewItem>>();
-  for (const it of pack.items) {
-    if (it.disabled) continue;
-    let m = byType.get(it.type);
-    if (!m) byType.set(it.type, (m = new Map()));
-    m.set(it.key, it);
-  }
+  for (const it of pack.items)
+    if (!it.disabled) (byType.get(it.type) ?? byType.set(it.type, new Map()).get(it.type)!).set(it.key, it);
   const nameOf = (it: OrcbrewItem) => oneLine(it.data.name) ?? humanize(it.key);
   const asRef = (it: OrcbrewItem): Ref => ({ key: keys.get(it) ?? it.key, name: nameOf(it) });
   return {
