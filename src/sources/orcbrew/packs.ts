@@ -121,21 +121,19 @@ function singlePackName(items: readonly OrcbrewItem[]): { name?: string; note?: 
   };
 }
 
+function readOrcbrewEdn(text: string) {
+  try {
+    return readEdn(text);
+  } catch (err) {
+    if (!(err instanceof EdnSyntaxError)) throw err;
+    const json = /^\uFEFF?\s*[[{]\s*"[^"\n]*"\s*:/.test(text) ? " (this looks like JSON; .orcbrew files are EDN)" : "";
+    throw new OrcbrewError(`not valid EDN: ${err.reason}${json}`, err);
+  }
+}
+
 /** Parse `.orcbrew` text; `fileName` names a single-plugin pack whose items carry no `:option-pack`. */
 export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
-  let read: ReturnType<typeof readEdn>;
-  try {
-    read = readEdn(text);
-  } catch (err) {
-    if (err instanceof EdnSyntaxError) {
-      const json = /^\uFEFF?\s*[[{]\s*"[^"\n]*"\s*:/.test(text)
-        ? " (this looks like JSON; .orcbrew files are EDN)"
-        : "";
-      throw new OrcbrewError(`not valid EDN: ${err.reason}${json}`, err);
-    }
-    throw err;
-  }
-  const { value, lines, trailingOffset } = read;
+  const { value, lines, trailingOffset } = readOrcbrewEdn(text);
   const at = (offset: number) => lines.locate(offset);
   const warnings: string[] = [];
   if (trailingOffset !== null) {
