@@ -27,15 +27,11 @@ import { v2Base, v2Key, v2Normalizer, V2Record, V2Unnamed, v2Url } from "./commo
 /** Game system of a record's document object ("5e-2014"); core concepts are 5e 2014 when unstated. */
 const DEFAULT_GAMESYSTEM = "5e-2014";
 
-interface Described {
-  /** the main text: the record's own document, else its game system's, else the first */
-  desc: string;
-  /** every document's text, in upstream order (texts of the same document joined) */
-  descriptions: DocDescription[];
-}
-
-/** All per-document descriptions of a record and its main one; falls back to the record's `desc`. */
-function describe(r: Rec, ownDoc: string, ctx: NormalizeContext): Described {
+/**
+ * Every document's text of a record, in upstream order (texts of one document joined), and the main
+ * one: the record's own document's, else its game system's, else the first; else the record's `desc`.
+ */
+function describe(r: Rec, ownDoc: string, ctx: NormalizeContext) {
   const groups = new Map<string, { texts: string[]; system: string | null }>();
   for (const d of recs(r.descriptions)) {
     const text = str(d.desc);
@@ -61,7 +57,7 @@ function describe(r: Rec, ownDoc: string, ctx: NormalizeContext): Described {
   return { desc: main, descriptions };
 }
 
-type Make = (b: Base, d: Described, r: Rec) => Entity;
+type Make = (b: Base, d: ReturnType<typeof describe>, r: Rec) => Entity;
 
 function described(endpoint: string, make: Make, unnamed = false) {
   return (records: unknown[], ctx: NormalizeContext): NormalizeResult =>
