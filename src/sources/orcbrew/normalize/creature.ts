@@ -104,15 +104,13 @@ export function buildCreature(d: JsonObject): { data: CreatureData; keys: Creatu
     else if (type === "reaction") reactions.push(a);
     else traits.push(a);
   }
-  for (const t of arr(d.actions)) {
-    const a = action(obj(t));
-    if (a) actions.push(a);
-  }
+  actions.push(...arr(d.actions).flatMap((t) => action(obj(t)) ?? []));
   const leg = obj(d["legendary-actions"]);
-  for (const t of arr(leg?.actions)) {
-    const a = action(obj(t));
-    if (a) legendary.push({ ...a, cost: 1 });
-  }
+  legendary.push(
+    ...arr(leg?.actions)
+      .flatMap((t) => action(obj(t)) ?? [])
+      .map((a) => ({ ...a, cost: 1 })),
+  );
   const data: CreatureData = {
     size: sizeKey ? humanize(sizeKey) : null,
     type: typeKey ? humanize(typeKey) : null,
