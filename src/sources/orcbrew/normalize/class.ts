@@ -23,10 +23,7 @@ const CASTER: Record<number, string> = { 1: "full", 2: "half", 3: "third" };
 
 function features(d: JsonObject, refs: PackRefs): ClassFeature[] {
   const out: ClassFeature[] = namedTexts(d.traits).map((t) => ({ name: t.name, level: t.level, desc: t.desc }));
-  for (const m of arr(d["level-modifiers"])) {
-    const f = levelModifier(m, (k) => refs.spellName(k));
-    if (f) out.push(f);
-  }
+  out.push(...arr(d["level-modifiers"]).flatMap((m) => levelModifier(m, (k) => refs.spellName(k)) ?? []));
   for (const s of arr(d["level-selections"])) {
     const o = obj(s);
     const key = str(o?.type);
