@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { log } from "../log.ts";
 import { indexPaths } from "../search/index/vector-index-file.ts";
 import { openStore } from "../store/db.ts";
+import { tableColumns } from "../store/schema.ts";
 import { embeddedBytes, ExtractError, writeAtomic } from "./extract.ts";
 import type { EmbeddedBundle, ManifestFile } from "./manifest.ts";
 
@@ -70,10 +71,6 @@ function entityCount(path: string): number | undefined {
   }
 }
 
-function columns(db: Database, schema: string, table: string): string[] {
-  return (db.query(`PRAGMA ${schema}.table_info(${table})`).all() as { name: string }[]).map((c) => c.name);
-}
-
 /** Copy the pack's rows into an existing, empty store. */
 function mergeInto(dbPath: string, packPath: string): number {
   const store = openStore({ path: dbPath });
@@ -86,9 +83,8 @@ function mergeInto(dbPath: string, packPath: string): number {
         const n = (db.query("SELECT count(*) AS n FROM main.entities").get() as { n: number }).n;
         if (n > 0) return; // someone filled it meanwhile
         for (const t of COPY_TABLES) {
-          const mine = columns(db, "main", t);
-          const theirs = new Set(columns(db, "pack", t));
-          const common = mine.filter((c) => theirs.has(c)).map((c) => `"${c}"`);
+          const theirs = tableColumns(db, t, "pack");
+          const common = [...tableColumns(db, t).keys()].filter((c) => theirs.has(c)).map((c) => `"${c}"`);
           if (common.length === 0) continue;
           const cols = common.join(",");
           const where = t === "meta" ? " WHERE key <> 'schema_version'" : "";
