@@ -15,6 +15,7 @@ import { openStore, sqliteCode, type Store, StoreError } from "../store/db.ts";
 import { upsertDocuments } from "../store/documents.ts";
 import { refreshTraits, type ReplaceResult } from "../store/entities.ts";
 import { copyPackRows } from "../store/pack-copy.ts";
+import { storeFiles } from "../store/repair.ts";
 import { listSyncState, putSyncState } from "../store/sync-state.ts";
 import { getEmbeddingMeta, setEmbeddingMeta } from "../store/vectors.ts";
 import { checkPackColumns, checkPackFile, checkPackVectors, packDocuments } from "./pack-check.ts";
@@ -104,8 +105,7 @@ export async function loadPackInto(
       pack.close();
     }
   } finally {
-    for (const suffix of ["", "-wal", "-shm", "-journal", ".usearch", ".usearch.json"])
-      rmSync(`${unpacked}${suffix}`, { force: true });
+    for (const f of storeFiles(unpacked)) rmSync(f, { force: true });
     fetched.cleanup();
   }
 }

@@ -86,9 +86,9 @@ export function unreadableEntities(db: Database, limit = 3): { count: number; ex
   return { count, examples };
 }
 
-/** The files that make up the store at `path` (the database, its WAL companions, the vector index). */
-function storeFiles(path: string): string[] {
-  return [path, `${path}-wal`, `${path}-shm`, `${path}.usearch`, `${path}.usearch.json`];
+/** The files that make up the store at `path` (the database, its SQLite companions, the vector index). */
+export function storeFiles(path: string): string[] {
+  return ["", "-wal", "-shm", "-journal", ".usearch", ".usearch.json"].map((suffix) => `${path}${suffix}`);
 }
 
 /**
