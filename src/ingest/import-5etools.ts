@@ -25,7 +25,6 @@ import {
 } from "../sources/5etools/normalize/file.ts";
 import { FIVETOOLS_SOURCE } from "../sources/5etools/normalize/build-one.ts";
 import {
-  DEFAULT_IMPORT_MAX_BYTES,
   type DocumentDraft,
   type FileReport,
   formatError,
@@ -33,9 +32,8 @@ import {
   importFile,
   type ImportOptions,
   type ImportReport,
-  importOrcbrewFile,
+  importOrcbrewText,
   importText,
-  readRegularFile,
 } from "./import.ts";
 
 /**
@@ -121,24 +119,16 @@ function sourceDraft(src: NormalizedSource, file: string, fileUrl: string): Docu
   };
 }
 
-/** Import one 5etools file from disk (see importFile). */
-export function importFivetoolsFile(db: Database | null, file: string, opts: ImportOptions = {}): FileReport {
-  return importFile(file, opts, "it is a directory", (text, warnings) =>
-    importFivetoolsText(db, text, file, opts, warnings),
-  );
-}
-
-/** Which importer reads `file`: by extension, else by a look at its first bytes (JSON with 5etools keys). */
-function homebrewFormatOf(file: string, maxBytes: number): "orcbrew" | "5etools" {
+/**
+ * Import one homebrew file of either format from disk (see importFile), read once: the format by
+ * extension, else by a look at its first characters (JSON with 5etools keys).
+ */
+export function importHomebrewFile(db: Database | null, file: string, opts: ImportOptions = {}): FileReport {
   const ext = extname(file).toLowerCase();
-  if (ext === ".json") return "5etools";
-  if (ext === ".orcbrew") return "orcbrew";
-  try {
-    const head = readRegularFile(file, maxBytes);
-    return looksLikeFivetools(new TextDecoder().decode(head.subarray(0, 65536))) ? "5etools" : "orcbrew";
-  } catch {
-    return "orcbrew"; // its importer reports why the file cannot be read
-  }
+  return importFile(file, opts, "it is a directory", (text, warnings) => {
+    const fivetools = ext === ".json" || (ext !== ".orcbrew" && looksLikeFivetools(text.slice(0, 65536)));
+    return (fivetools ? importFivetoolsText : importOrcbrewText)(db, text, file, opts, warnings);
+  });
 }
 
 /** How deep and how wide a folder given to `import` is searched (links to folders are not followed). */
@@ -204,9 +194,6 @@ export function importHomebrewFiles(
 ): ImportReport & { warnings: string[] } {
   const warnings: string[] = [];
   const files = expandHomebrewPaths(paths, warnings);
-  const max = opts.maxFileBytes ?? DEFAULT_IMPORT_MAX_BYTES;
-  const out = importEach(files, opts, (file) =>
-    homebrewFormatOf(file, max) === "5etools" ? importFivetoolsFile(db, file, opts) : importOrcbrewFile(db, file, opts),
-  );
+  const out = importEach(files, opts, (file) => importHomebrewFile(db, file, opts));
   return { ...out, warnings };
 }

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { join } from "node:path";
 import { embedPending } from "../../src/ingest/embed.ts";
-import { importFivetoolsFile } from "../../src/ingest/import-5etools.ts";
+import { importHomebrewFile } from "../../src/ingest/import-5etools.ts";
 import { closeVectorIndex } from "../../src/search/index/vector-index.ts";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import type { EmbedderProvider } from "../../src/search/types.ts";
@@ -51,7 +51,7 @@ beforeAll(async () => {
   const cacheDir = join(tmp.dir, "cache");
   provider = createEmbedderProvider({ modelDir, embeddedDir: null, allowDownload: false, cacheDir });
   store = openStore({ path: join(tmp.dir, "lk.db") });
-  const r = importFivetoolsFile(store.db, FIXTURE);
+  const r = importHomebrewFile(store.db, FIXTURE);
   expect(r.ok).toBe(true);
   expect(r.imported).toBe(SAMPLES.length);
   const embedded = await embedPending(store, provider);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { copyFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { importFivetoolsFile, importHomebrewFiles } from "../../src/ingest/import-5etools.ts";
+import { importHomebrewFile, importHomebrewFiles } from "../../src/ingest/import-5etools.ts";
 import type { SpellData } from "../../src/entities/kinds.ts";
 import type { JsonObject } from "../../src/entities/types.ts";
 import { listDocuments } from "../../src/store/documents.ts";
@@ -29,7 +29,7 @@ let close: () => Promise<void>;
 beforeAll(async () => {
   tmp = makeTempDir("lk-5etools-");
   store = openStore({ path: join(tmp.dir, "lk.db") });
-  const r = importFivetoolsFile(store.db, FIXTURE);
+  const r = importHomebrewFile(store.db, FIXTURE);
   expect(r.ok).toBe(true);
   ({ client, close } = await connectInMemory(makeDeps(store)));
 });
@@ -62,7 +62,7 @@ describe("import into the store", () => {
     const before = store.db
       .query<{ n: number }, []>("SELECT COUNT(*) AS n FROM entities WHERE document_source = '5etools'")
       .get()!.n;
-    const r = importFivetoolsFile(store.db, FIXTURE);
+    const r = importHomebrewFile(store.db, FIXTURE);
     expect(r.ok).toBe(true);
     for (const p of r.packs) expect(p.store).toMatchObject({ inserted: 0, updated: 0, deleted: 0 });
     expect(
@@ -215,7 +215,7 @@ describe("a _copy of an official spell that is not in the file", () => {
         [official],
         [{ key: "srd-2014", name: "System Reference Document 5.1", source: "open5e_v2" }],
       );
-      const r = importFivetoolsFile(s.db, COPY);
+      const r = importHomebrewFile(s.db, COPY);
       expect(r.ok).toBe(true);
       const pack = r.packs[0]!;
       expect(pack.warnings.join("\n")).toContain(

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { importFivetoolsFile } from "../../src/ingest/import-5etools.ts";
+import { importHomebrewFile } from "../../src/ingest/import-5etools.ts";
 import { importOrcbrewFile } from "../../src/ingest/import.ts";
 import { removeHomebrewDocument } from "../../src/ingest/remove-homebrew.ts";
 import { SOURCES } from "../../src/sources/index.ts";
@@ -45,7 +45,7 @@ beforeEach(() => {
     [makeEntity("spell", "Fireball", { level: 3, school: "evocation" })],
     [{ key: "srd-2014", name: "System Reference Document 5.1", source: "open5e_v2" }],
   );
-  expect(importFivetoolsFile(store.db, EMBER).ok).toBe(true);
+  expect(importHomebrewFile(store.db, EMBER).ok).toBe(true);
   expect(importOrcbrewFile(store.db, ORCBREW).ok).toBe(true);
   // A vector for every entity, as the embed step would write.
   const rows = store.db.query<{ id: number; content_hash: string }, []>("SELECT id, content_hash FROM entities").all();

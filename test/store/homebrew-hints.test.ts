@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { repairStore } from "../../src/cli/repair.ts";
-import { importFivetoolsFile } from "../../src/ingest/import-5etools.ts";
+import { importHomebrewFile } from "../../src/ingest/import-5etools.ts";
 import { importOrcbrewFile } from "../../src/ingest/import.ts";
 import { SERVER_INSTRUCTIONS } from "../../src/server/mcp.ts";
 import { openStore, rebuildHint } from "../../src/store/db.ts";
@@ -31,7 +31,7 @@ test("importedHomebrewFiles lists the 5etools files as well as the OrcBrew ones"
   const store = openStore({ path });
   try {
     expect(importOrcbrewFile(store.db, brew).ok).toBe(true);
-    expect(importFivetoolsFile(store.db, tools).ok).toBe(true);
+    expect(importHomebrewFile(store.db, tools).ok).toBe(true);
   } finally {
     store.close();
   }
