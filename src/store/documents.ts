@@ -80,11 +80,16 @@ export interface DocumentByKey {
 
 /**
  * One row per document, whatever sources hold it (SRD 5.1 from Open5e v2, v1 and the D&D 5e API is
- * one row), counting each entity once (copies marked `dup_of` left out). Sorted like listDocuments.
+ * one row), counting each entity once (copies marked `dup_of` left out). Sorted like listDocuments;
+ * `docs` is listDocuments' answer when the caller has it already.
  */
-export function listDocumentsByKey(db: Database, source?: DocumentSource): DocumentByKey[] {
+export function listDocumentsByKey(
+  db: Database,
+  source?: DocumentSource,
+  docs = listDocuments(db, source),
+): DocumentByKey[] {
   const out = new Map<string, DocumentByKey>();
-  for (const d of listDocuments(db, source)) {
+  for (const d of docs) {
     const k = d.key.toLowerCase();
     const row = out.get(k);
     if (row) row.sources.push(d.source);
@@ -135,9 +140,9 @@ export type DocumentRow = Omit<DocumentByKey, "sources"> & {
  * knows them.
  */
 export function mergedDocumentRows(db: Database, source?: DocumentSource): DocumentRow[] {
-  const meta = new Map<string, DocumentSummary>();
-  for (const d of listDocuments(db, source)) meta.set(`${d.key.toLowerCase()}\u0000${d.source}`, d);
-  return listDocumentsByKey(db, source).map((d) => {
+  const docs = listDocuments(db, source);
+  const meta = new Map(docs.map((d) => [`${d.key.toLowerCase()}\u0000${d.source}`, d]));
+  return listDocumentsByKey(db, source, docs).map((d) => {
     const known = d.sources.map((s) => meta.get(`${d.key.toLowerCase()}\u0000${s}`)).filter((m) => m !== undefined);
     return {
       key: d.key,

@@ -166,7 +166,7 @@ export const documentsCommand: Command = {
         );
         return EXIT_OK;
       }
-      const byKey = listDocumentsByKey(store.db, source);
+      const byKey = listDocumentsByKey(store.db, source, docs);
       const rows = fitRows(
         byKey.map((d) => ({
           key: d.key,
