@@ -364,10 +364,11 @@ function withoutFetchAdvice(text: string): string {
     .trim();
 }
 
-/** Why a fetch threw, as a clause ("ECONNRESET: The socket connection was closed unexpectedly"). */
-export function fetchErrorText(err: unknown): string {
+/** Why a fetch threw, as a clause ("ECONNRESET: The socket connection…"); a timeout names `timeoutMs` if given. */
+export function fetchErrorText(err: unknown, timeoutMs?: number): string {
   const e = err as Error | null;
-  if (e?.name === "TimeoutError" || e?.name === "AbortError") return "no answer in time";
+  if (e?.name === "TimeoutError" || e?.name === "AbortError")
+    return timeoutMs === undefined ? "no answer in time" : `no answer within ${timeoutMs} ms`;
   return withoutFetchAdvice(String(e?.message ?? err)) || "the connection failed";
 }
 

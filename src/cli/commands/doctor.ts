@@ -428,10 +428,7 @@ async function upstreamCheck(name: string, url: string, timeoutMs: number): Prom
       });
     return check(name, "ok", `${url} answered HTTP ${res.status} in ${ms} ms`);
   } catch (err) {
-    const e = err as Error;
-    const late = e.name === "TimeoutError" || e.name === "AbortError";
-    const why = late ? `no answer within ${timeoutMs} ms` : fetchErrorText(e);
-    return check(name, "warn", `${url} is not reachable (${why})`, {
+    return check(name, "warn", `${url} is not reachable (${fetchErrorText(err, timeoutMs)})`, {
       fix: "Offline is fine: LoreKeeper answers from its store. To refresh content, connect and run `lorekeeper sync`.",
     });
   }

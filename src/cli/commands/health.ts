@@ -34,9 +34,7 @@ export const healthCommand: Command = {
       process.stdout.write(`${safeLine(`healthy: ${body.slice(0, 200)}`)}\n`);
       return EXIT_OK;
     } catch (err) {
-      const e = err as Error;
-      const why = e.name === "TimeoutError" ? `no answer within ${timeout} ms` : fetchErrorText(e);
-      process.stdout.write(`unhealthy: ${url}: ${why}\n`);
+      process.stdout.write(`unhealthy: ${url}: ${fetchErrorText(err, timeout)}\n`);
       return EXIT_FAILED;
     }
   },
