@@ -1,6 +1,7 @@
 /**
  * A FIFO counting semaphore: at most `limit` holders at once, the rest wait in order. Used for the
- * upstream HTTP client's concurrency and for the searches a server runs at once (tools/kit/search-slots.ts).
+ * upstream HTTP client's concurrency and for the searches a server runs at once (tools/kit/deps.ts
+ * createSearchSlots).
  *
  * `handOverNextTurn`: a freed slot passes to the next waiter on a later turn of the event loop
  * (setImmediate) instead of at once, so I/O (a /health request, a new connection) is served

@@ -12,8 +12,7 @@ import { rankPreference, setRankPreference } from "../store/canonical.ts";
 import { documentRank } from "../entities/preference.ts";
 import { refreshTraits } from "../store/entities.ts";
 import { openStore, type Store } from "../store/db.ts";
-import type { EnsureData, ToolDeps } from "../tools/kit/deps.ts";
-import { createSearchSlots } from "../tools/kit/search-slots.ts";
+import { createSearchSlots, type EnsureData, type ToolDeps } from "../tools/kit/deps.ts";
 
 export interface ServeDeps {
   deps: ToolDeps;

@@ -3,7 +3,7 @@
  * stdio (spawning the CLI) or over HTTP.
  */
 import { loadConfig } from "../../src/config.ts";
-import { createSearchSlots } from "../../src/tools/kit/search-slots.ts";
+import { createSearchSlots } from "../../src/tools/kit/deps.ts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";

@@ -2,7 +2,7 @@
  * The HTTP transport's bound on work in flight (docs/architecture.md, "Limits"): messages being
  * worked on (a batch of 32 counts 32). Past `maxInFlight` a request waits in a bounded queue
  * (`maxQueued` messages, at most `maxWaitMs`), else it is refused (503 with Retry-After). Searches
- * have their own slots (tools/kit/search-slots.ts); stdio its own bound (stdio-transport.ts).
+ * have their own slots (createSearchSlots in tools/kit/deps.ts); stdio its own bound (stdio-transport.ts).
  */
 interface AdmissionLimits {
   maxInFlight: number;

@@ -6,7 +6,7 @@ import type { Database } from "bun:sqlite";
 import type { EntityKind } from "../../entities/types.ts";
 import type { DataProgress } from "../../ingest/ensure.ts";
 import type { ModelState, SearchQuery, SearchResponse } from "../../search/types.ts";
-import type { Semaphore } from "../../semaphore.ts";
+import { Semaphore } from "../../semaphore.ts";
 
 /** Defined by the loader that produces it (ingest/ensure.ts). */
 export type { DataProgress };
@@ -29,10 +29,19 @@ export interface ToolDeps {
   preferDocuments?: readonly string[];
   /** Remember the compact rows answers make and answer lists from them (tools/answer/compact-bodies.ts). */
   compactRows?: boolean;
-  /** Searches run at once (search-slots.ts; the server's, from config `maxConcurrentCalls`); absent = no bound. */
+  /** Searches run at once (createSearchSlots; the server's, from config `maxConcurrentCalls`); absent = no bound. */
   searchSlots?: Semaphore;
   /** Maximum characters of one tool answer (config `responseBudgetChars`). */
   responseBudgetChars: number;
   /** Clock, injectable for tests. */
   now?: () => Date;
+}
+
+/**
+ * Slots for `limit` searches at once in a server (stdio and HTTP share them; see
+ * server/transports/backpressure.ts for the other bounds). A freed slot is handed over on the next
+ * turn of the event loop, so /health or a new connection is served between two queued searches.
+ */
+export function createSearchSlots(limit: number): Semaphore {
+  return new Semaphore(limit, { handOverNextTurn: true });
 }

@@ -204,7 +204,7 @@ export async function answerSearch(
       ? compactBodies(ctx.deps.db, q.prefer, version)
       : undefined;
   if (bodies) q.compactBody = bodies.get;
-  // At most the server's searchSlots.limit searches at once (search-slots.ts); the first-use wait above takes no slot.
+  // At most searchSlots.limit searches at once (createSearchSlots); the first-use wait above takes no slot.
   const slots = ctx.deps.searchSlots;
   const run = (qq: SearchQuery) => (slots ? slots.run(() => ctx.deps.search(qq)) : ctx.deps.search(qq));
   let res = await run(q);
