@@ -33,7 +33,7 @@ import {
   type ImportOptions,
   type ImportReport,
   importOrcbrewText,
-  importText,
+  textImporter,
 } from "./import.ts";
 
 /**
@@ -61,30 +61,22 @@ function outsideBases(db: Database | null): OutsideBases {
   };
 }
 
-/** Import one 5etools file's text (see importText). */
-export function importFivetoolsText(
-  db: Database | null,
-  text: string,
-  file: string,
-  opts: ImportOptions = {},
-  preWarnings: readonly string[] = [],
-): FileReport {
-  return importText(db, file, opts, preWarnings, "5etools", (report) => {
-    let parsed: ReturnType<typeof parseFivetools>;
-    try {
-      parsed = parseFivetools(text);
-    } catch (err) {
-      if (!(err instanceof FivetoolsError)) throw err;
-      return { error: formatError(err.message, err.line, err.column) };
-    }
-    const drafts = (fileUrl: string) => {
-      const normalized = normalizeFivetoolsFile(parsed, fileUrl, basename(file), outsideBases(db));
-      report.warnings.push(...normalized.warnings);
-      return normalized.sources.map((src) => sourceDraft(src, file, fileUrl));
-    };
-    return { packs: Math.max(1, parsed.sources.length), items: parsed.records, drafts };
-  });
-}
+/** Import one 5etools file's text. */
+export const importFivetoolsText = textImporter("5etools", ({ db, text, file, report }) => {
+  let parsed: ReturnType<typeof parseFivetools>;
+  try {
+    parsed = parseFivetools(text);
+  } catch (err) {
+    if (!(err instanceof FivetoolsError)) throw err;
+    return { error: formatError(err.message, err.line, err.column) };
+  }
+  const drafts = (fileUrl: string) => {
+    const normalized = normalizeFivetoolsFile(parsed, fileUrl, basename(file), outsideBases(db));
+    report.warnings.push(...normalized.warnings);
+    return normalized.sources.map((src) => sourceDraft(src, file, fileUrl));
+  };
+  return { packs: Math.max(1, parsed.sources.length), items: parsed.records, drafts };
+});
 
 /** One source of a 5etools file as a document to import. */
 function sourceDraft(src: NormalizedSource, file: string, fileUrl: string): DocumentDraft {

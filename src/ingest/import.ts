@@ -329,81 +329,77 @@ export type ReadResult =
   | { error: NonNullable<FileReport["error"]> }
   | { packs: number; items: number; drafts: (fileUrl: string) => DocumentDraft[] };
 
+/** What a format's reader is given: the file's text, and its report to add to (shape, warnings). */
+type ReadInput = { db: Database | null; text: string; file: string; opts: ImportOptions; report: FileReport };
+
 /**
- * Import one file's text with its format's `read` (which may add to the report: shape, warnings).
- * `db` null = no store (a dry run without a database). Never throws for bad input: the report says
- * what failed, where.
+ * The text importer of a format: one file's text read with `read`. `db` null = no store (a dry run
+ * without a database). Never throws for bad input: the report says what failed, where.
  */
-export function importText(
-  db: Database | null,
-  file: string,
-  opts: ImportOptions,
-  preWarnings: readonly string[],
-  format: NonNullable<FileReport["format"]>,
-  read: (report: FileReport) => ReadResult,
-): FileReport {
-  const started = performance.now();
-  const { report, done } = startFileReport(file, opts, preWarnings, format);
-  const r = read(report);
-  if ("error" in r) {
-    report.error = r.error;
+export function textImporter(format: NonNullable<FileReport["format"]>, read: (input: ReadInput) => ReadResult) {
+  return (
+    db: Database | null,
+    text: string,
+    file: string,
+    opts: ImportOptions = {},
+    preWarnings: readonly string[] = [],
+  ): FileReport => {
+    const started = performance.now();
+    const { report, done } = startFileReport(file, opts, preWarnings, format);
+    const r = read({ db, text, file, opts, report });
+    if ("error" in r) {
+      report.error = r.error;
+      return done();
+    }
+    const ms = Math.round(performance.now() - started);
+    opts.onEvent?.({ type: "parsed", file, packs: r.packs, items: r.items, ms });
+    const checks = { twin: apiTwinFinder(db), officialName: officialNameCheck(db) };
+    const plans = r.drafts(pathToFileURL(resolve(file)).href).map((d) => planDocument(db, opts, checks, d));
+    if (!opts.dryRun && !db) throw new Error(`importing ${format}: a database is required unless dryRun`);
+    storePlans(opts.dryRun ? null : db, file, plans, report, opts);
     return done();
-  }
-  opts.onEvent?.({ type: "parsed", file, packs: r.packs, items: r.items, ms: Math.round(performance.now() - started) });
-  const checks = { twin: apiTwinFinder(db), officialName: officialNameCheck(db) };
-  const plans = r.drafts(pathToFileURL(resolve(file)).href).map((d) => planDocument(db, opts, checks, d));
-  if (!opts.dryRun && !db) throw new Error(`importing ${format}: a database is required unless dryRun`);
-  storePlans(opts.dryRun ? null : db, file, plans, report, opts);
-  return done();
+  };
 }
 
-/** Import one OrcBrew file's text (see importText). */
-export function importOrcbrewText(
-  db: Database | null,
-  text: string,
-  file: string,
-  opts: ImportOptions = {},
-  preWarnings: readonly string[] = [],
-): FileReport {
-  return importText(db, file, opts, preWarnings, "orcbrew", (report) => {
-    let parsed: ReturnType<typeof parseOrcbrew>;
-    try {
-      parsed = parseOrcbrew(text, file);
-    } catch (err) {
-      if (!(err instanceof OrcbrewError)) throw err;
-      return { error: formatError(err.reason, err.line, err.column) };
-    }
-    report.shape = parsed.shape;
-    report.warnings.push(...parsed.warnings);
-    const packs = parsed.packs.length;
-    const items = parsed.packs.reduce((n, p) => n + p.items.length, 0);
-    const drafts = (fileUrl: string) =>
-      mergeSameKey(parsed.packs, report.warnings).map(
-        ({ pack, key }): DocumentDraft => ({
-          noun: "pack",
-          name: stripInvisible(pack.name).trim() || pack.name,
+/** Import one OrcBrew file's text. */
+export const importOrcbrewText = textImporter("orcbrew", ({ text, file, opts, report }) => {
+  let parsed: ReturnType<typeof parseOrcbrew>;
+  try {
+    parsed = parseOrcbrew(text, file);
+  } catch (err) {
+    if (!(err instanceof OrcbrewError)) throw err;
+    return { error: formatError(err.reason, err.line, err.column) };
+  }
+  report.shape = parsed.shape;
+  report.warnings.push(...parsed.warnings);
+  const packs = parsed.packs.length;
+  const items = parsed.packs.reduce((n, p) => n + p.items.length, 0);
+  const drafts = (fileUrl: string) =>
+    mergeSameKey(parsed.packs, report.warnings).map(
+      ({ pack, key }): DocumentDraft => ({
+        noun: "pack",
+        name: stripInvisible(pack.name).trim() || pack.name,
+        key,
+        origin: orcbrewOrigin(key),
+        source: "orcbrew",
+        normalize: (docName) => {
+          const n = normalizeOrcbrewPack(pack, { documentKey: key, documentName: docName, fileUrl });
+          const total = pack.items.length;
+          opts.onEvent?.({ type: "progress", file, pack: pack.name, done: n.entities.length, total });
+          return n;
+        },
+        clash: "has the same name or one that reads the same; OrcBrew never overwrites API content",
+        doc: (docName) => ({
           key,
-          origin: orcbrewOrigin(key),
+          name: docName,
           source: "orcbrew",
-          normalize: (docName) => {
-            const n = normalizeOrcbrewPack(pack, { documentKey: key, documentName: docName, fileUrl });
-            const total = pack.items.length;
-            opts.onEvent?.({ type: "progress", file, pack: pack.name, done: n.entities.length, total });
-            return n;
-          },
-          clash: "has the same name or one that reads the same; OrcBrew never overwrites API content",
-          doc: (docName) => ({
-            key,
-            name: docName,
-            source: "orcbrew",
-            url: fileUrl,
-            description: `OrcBrew pack "${docName}" imported from ${basename(file)}`,
-          }),
+          url: fileUrl,
+          description: `OrcBrew pack "${docName}" imported from ${basename(file)}`,
         }),
-      );
-    return { packs, items, drafts };
-  });
-}
+      }),
+    );
+  return { packs, items, drafts };
+});
 
 /**
  * Write a file's plans in one transaction (replaceOrigin's own become savepoints) and total the
