@@ -154,12 +154,6 @@ export async function embedPending(
 
 const rateKey = (modelId: string) => `embed_rate:${modelId}`;
 
-/** Entities per second this model embedded in an earlier run on this store (undefined before one). */
-export function measuredRate(store: Store, modelId: string): number | undefined {
-  const v = Number(getMeta(store.db, rateKey(modelId)));
-  return Number.isFinite(v) && v > 0 ? v : undefined;
-}
-
 type Embedder = NonNullable<Awaited<ReturnType<EmbedderProvider["get"]>>>;
 
 /** The embedding loop (lease held): batches written one transaction each, the lease renewed after each. */
@@ -173,7 +167,9 @@ async function embedBatches(
   const db = store.db;
   const modelId = embedder.id;
   const target = opts.targetBatchMs;
-  const earlier = measuredRate(store, modelId);
+  // Entities per second this model embedded in an earlier run on this store (undefined before one).
+  const rate = Number(getMeta(db, rateKey(modelId)));
+  const earlier = Number.isFinite(rate) && rate > 0 ? rate : undefined;
   let size = target ? Math.min(maxBatch, earlier ? Math.max(4, Math.round((earlier * target) / 1000)) : 8) : maxBatch;
   let embedded = 0;
   let done = 0;

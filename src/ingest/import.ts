@@ -133,7 +133,7 @@ interface ApiTwin {
  * The API entity of the same kind whose name has the same slug ("Fire Ball!" ~ "fire-ball") or
  * looks the same (`nameSkeleton`: "FirebaII", "Fire ball", "Fiгeball" with a Cyrillic г).
  */
-export function apiTwinFinder(db: Database | null): (e: Entity) => ApiTwin | undefined {
+function apiTwinFinder(db: Database | null): (e: Entity) => ApiTwin | undefined {
   if (!db) return () => undefined;
   const q = db.query<ApiTwin, [string, string]>(
     `SELECT name, document_key, document_source FROM entities WHERE kind = ? AND slug = ? AND document_source NOT IN ` +
@@ -438,7 +438,7 @@ function storePlans(
 }
 
 /** Default largest file read (config: LOREKEEPER_IMPORT_MAX_MB). */
-export const DEFAULT_IMPORT_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_IMPORT_MAX_BYTES = 64 * 1024 * 1024;
 
 function kindOfFile(st: Stats): string {
   if (st.isDirectory()) return "a directory";
@@ -453,7 +453,7 @@ function kindOfFile(st: Stats): string {
  * waits for a writer) and checked on the open descriptor (what is read is what was checked);
  * a file that grows past `max` while being read is refused too.
  */
-export function readRegularFile(file: string, max: number): Uint8Array {
+function readRegularFile(file: string, max: number): Uint8Array {
   const fd = openSync(file, fsConstants.O_RDONLY | fsConstants.O_NONBLOCK);
   try {
     const st = fstatSync(fd);
