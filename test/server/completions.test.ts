@@ -24,7 +24,8 @@ beforeAll(() => {
     makeEntity("creature", "Flame Skull", { cr: 4 }),
     makeEntity("creature", "Flameborn", { cr: 2 }, { doc: "tob" }),
   ];
-  ({ store, cleanup } = makeStore([...spells, ...odd, ...creatures]));
+  const subclasses = [makeEntity("subclass", "Flame Domain", {})];
+  ({ store, cleanup } = makeStore([...spells, ...odd, ...creatures, ...subclasses]));
 });
 afterAll(() => cleanup());
 
@@ -75,5 +76,13 @@ describe("completions", () => {
     expect(() =>
       complete(store.db, { ref: { type: "ref/prompt", name: "nope" }, argument: { name: "x", value: "" } }),
     ).toThrow(/Unknown prompt "nope". Prompts: prepare_encounter/);
+  });
+
+  test("compare_editions names: the kinds it compares, not subclasses (its prompt refuses them)", () => {
+    const names = (value: string) =>
+      complete(store.db, { ref: { type: "ref/prompt", name: "compare_editions" }, argument: { name: "name", value } })
+        .values;
+    expect(names("Flame S")).toEqual(["Flame Skull"]);
+    expect(names("Flame D")).toEqual([]);
   });
 });

@@ -121,21 +121,8 @@ function fromStore(db: Database, p: TableParam, prefix: string): Completion {
   return page(hits, hits.length);
 }
 
-const ANY_KINDS: readonly EntityKind[] = [
-  "spell",
-  "creature",
-  "class",
-  "subclass",
-  "species",
-  "background",
-  "feat",
-  "weapon",
-  "armor",
-  "item",
-  "magic_item",
-  "condition",
-  "rule",
-];
+// The kinds compare_editions compares (its prompt refuses the others, subclasses among them).
+const ANY_KINDS = KIND_WORDS.map((w) => w.replace(/-/g, "_") as EntityKind);
 
 function kindOf(raw: string | undefined): EntityKind | undefined {
   const k = raw?.trim().toLowerCase().replace(/-/g, "_");
