@@ -124,8 +124,3 @@ export function runRecords<S extends v.GenericSchema>(
   }
   return { entities, skipped };
 }
-
-/** Records of a related endpoint (empty when the sync layer did not provide them). */
-export function related(ctx: NormalizeContext, endpoint: string): unknown[] {
-  return ctx.related?.[endpoint] ?? [];
-}

@@ -3,6 +3,7 @@
  * also their string forms ("3", "true"), as some clients send everything as strings.
  */
 import * as z from "zod";
+import { XP_BY_CR } from "../../entities/normalize/vocab.ts";
 import { parseCr } from "../../entities/types.ts";
 import { quote } from "./validate.ts";
 import { canonical } from "./vocab.ts";
@@ -88,8 +89,6 @@ export function filterKey(description: string) {
     .describe(description);
 }
 
-const VALID_CRS = new Set([0, 0.125, 0.25, 0.5, ...Array.from({ length: 30 }, (_, i) => i + 1)]);
-
 /**
  * A challenge rating: a number, or its written form ("1/4", "5"). tools/list advertises it as a
  * number (lean-schema.ts: no `type: [..]` union there); the written forms are accepted all the same.
@@ -107,7 +106,7 @@ export function cr(description: string, exact = false) {
         });
         return z.NEVER;
       }
-      if (exact && !VALID_CRS.has(n)) {
+      if (exact && !XP_BY_CR.has(n)) {
         ctx.addIssue({
           code: "custom",
           message: `${quote(v)} is not a challenge rating; use 0, 1/8, 1/4, 1/2 or a whole number 1–30`,

@@ -3,7 +3,6 @@
  * 2024 subclasses carry their own), species (trait texts from related /traits), backgrounds, feats.
  */
 import type { ClassData, ClassFeature, NamedText } from "../../../entities/kinds.ts";
-import { related } from "../../../entities/normalize/build.ts";
 import {
   backgroundEntity,
   classEntity,
@@ -98,10 +97,10 @@ export const normalizeDndClasses = dndNormalizer("classes", (r, b, year, ctx) =>
     spellcasting_ability: fullAbility(spellAbility),
     caster_type: null,
     primary_abilities: primary ? names(primary.ability_scores).map((n) => fullAbility(n) ?? n) : [],
-    features: featuresFor(related(ctx, "features"), r.index, null),
+    features: featuresFor(ctx.related?.features ?? [], r.index, null),
     subclasses: dndRefs(year, r.subclasses),
     subclass_of: null,
-    table: dndLevelTable(related(ctx, "levels"), r.index),
+    table: dndLevelTable(ctx.related?.levels ?? [], r.index),
   });
 });
 
@@ -118,7 +117,7 @@ export const normalizeDndSubclasses = dndNormalizer("subclasses", (r, b, year, c
   const data = subclassData(
     parent,
     desc || null,
-    inline.length ? sortFeatures(inline) : featuresFor(related(ctx, "features"), null, r.index),
+    inline.length ? sortFeatures(inline) : featuresFor(ctx.related?.features ?? [], null, r.index),
   );
   return classEntity("dnd5e_api", b, data);
 });
@@ -150,7 +149,7 @@ export const normalizeDndSpecies = (endpoint: string) =>
       desc: dndDesc(r),
       size: str(r.size),
       speed: int(r.speed),
-      traits: [...extra, ...traitTexts(r.traits ?? r.racial_traits, byIndex(related(ctx, "traits")))],
+      traits: [...extra, ...traitTexts(r.traits ?? r.racial_traits, byIndex(ctx.related?.traits ?? []))],
       subspecies: dndRefs(year, r.subraces ?? r.subspecies),
       subspecies_of: parent,
     });

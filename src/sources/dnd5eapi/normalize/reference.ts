@@ -2,7 +2,7 @@
  * D&D 5e API reference data. /rules are containers (kind rule_section); /rule-sections are the rule
  * texts (kind rule, section = the parent rule's name, found through the related /rules records).
  */
-import { related, runRecords } from "../../../entities/normalize/build.ts";
+import { runRecords } from "../../../entities/normalize/build.ts";
 import {
   abilityScoreEntity,
   alignmentEntity,
@@ -39,7 +39,7 @@ export const normalizeDndRulesToSections = dndNormalizer("rules", (r, b, year) =
 export function normalizeDndRuleSectionsToRules(year: Dnd5eYear) {
   return (records: unknown[], ctx: NormalizeContext): NormalizeResult => {
     const parent = new Map<string, { rule: Rec; order: number }>();
-    for (const rule of related(ctx, "rules")) {
+    for (const rule of ctx.related?.rules ?? []) {
       if (!isRec(rule)) continue;
       recs(rule.subsections).forEach((s, i) => {
         const idx = refKey(s);

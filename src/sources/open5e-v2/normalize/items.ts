@@ -15,7 +15,7 @@
  */
 import type { ArmorData, MagicItemData, WeaponData, WeaponProperty } from "../../../entities/kinds.ts";
 import type { Entity } from "../../../entities/types.ts";
-import { related, type Base } from "../../../entities/normalize/build.ts";
+import type { Base } from "../../../entities/normalize/build.ts";
 import {
   armorEntity,
   itemEntity,
@@ -230,8 +230,8 @@ const normalizeArmor = v2Normalizer("armor", (a, b) => armorEntity("open5e_v2", 
 
 export function normalizeV2Items(records: unknown[], ctx: NormalizeContext): NormalizeResult {
   const joined: Record<Gear, Map<string, Rec>> = {
-    weapon: byKey(related(ctx, "weapons")),
-    armor: byKey(related(ctx, "armor")),
+    weapon: byKey(ctx.related?.weapons ?? []),
+    armor: byKey(ctx.related?.armor ?? []),
   };
   const primary = primaryItems(records, joined.armor);
   const emitted = new Set<string>();
