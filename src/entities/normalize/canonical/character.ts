@@ -15,6 +15,18 @@ function featureLines(fs: ClassFeature[]): string | null {
   return fs.map((f) => `${f.level !== null ? `${ordinal(f.level)} level: ` : ""}${f.name}. ${f.desc}`).join("\n");
 }
 
+/** A class's hit die and its two hit-point sentences, in the rules' words; all null without a die. */
+export function hitPoints(faces: number | null, className: string) {
+  if (faces === null || faces <= 0)
+    return { hit_die: null, hit_points_at_1st_level: null, hit_points_at_higher_levels: null };
+  const perLevel = `1d${faces} (or ${faces / 2 + 1}) + your Constitution modifier`;
+  return {
+    hit_die: `d${faces}`,
+    hit_points_at_1st_level: `${faces} + your Constitution modifier`,
+    hit_points_at_higher_levels: `${perLevel} per ${className} level after 1st`,
+  };
+}
+
 /** A subclass's data where the source gives only its text and features: the class-level fields stay empty. */
 export function subclassData(parent: Ref, desc: string | null, features: ClassFeature[]): ClassData {
   return {

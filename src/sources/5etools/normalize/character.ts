@@ -9,7 +9,7 @@ import type {
   SpeciesData,
 } from "../../../entities/kinds.ts";
 import type { JsonObject, JsonValue } from "../../../entities/types.ts";
-import { sortFeatures, subclassData } from "../../../entities/normalize/canonical/character.ts";
+import { hitPoints, sortFeatures, subclassData } from "../../../entities/normalize/canonical/character.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import {
   abilityText,
@@ -305,12 +305,7 @@ export function buildClass(d: JsonObject, ctx: FileContext, features: ClassFeatu
   const fluff = text(d.fluff && obj(d.fluff) ? obj(d.fluff)!.entries : undefined, ctx);
   return {
     desc: fluff || null,
-    hit_die: faces !== null ? `d${faces}` : null,
-    hit_points_at_1st_level: faces !== null ? `${faces} + your Constitution modifier` : null,
-    hit_points_at_higher_levels:
-      faces !== null
-        ? `1d${faces} (or ${faces / 2 + 1}) + your Constitution modifier per ${d.name ?? "class"} level after 1st`
-        : null,
+    ...hitPoints(faces, String(d.name ?? "class")),
     saving_throws: saves,
     proficiencies: {
       armor: profList(sp?.armor, ctx),

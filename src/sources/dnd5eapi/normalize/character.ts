@@ -7,6 +7,7 @@ import {
   backgroundEntity,
   classEntity,
   featEntity,
+  hitPoints,
   sortFeatures,
   speciesEntity,
   subclassData,
@@ -86,11 +87,7 @@ export const normalizeDndClasses = dndNormalizer("classes", (r, b, year, ctx) =>
   const primary = rec(r.primary_ability);
   return classEntity("dnd5e_api", b, {
     desc: null,
-    hit_die: hd ? `d${hd}` : null,
-    hit_points_at_1st_level: hd ? `${hd} + your Constitution modifier` : null,
-    hit_points_at_higher_levels: hd
-      ? `1d${hd} (or ${hd / 2 + 1}) + your Constitution modifier per ${r.name} level after 1st`
-      : null,
+    ...hitPoints(hd, r.name),
     saving_throws: names(r.saving_throws).map((n) => fullAbility(n) ?? n),
     proficiencies: proficiencies(r.proficiencies, r.proficiency_choices),
     equipment: equipment.length ? equipment.join("; ") : null,

@@ -1,7 +1,7 @@
 /** OrcBrew classes and subclasses → canonical class / subclass (pure). */
 import type { ClassData, ClassFeature, Ref } from "../../../entities/kinds.ts";
 import type { JsonObject } from "../../../entities/types.ts";
-import { sortFeatures } from "../../../entities/normalize/canonical/character.ts";
+import { hitPoints, sortFeatures } from "../../../entities/normalize/canonical/character.ts";
 import { arr, humanize, int, joinText, listText, namedTexts, obj, oneLine, quantities, str } from "./common.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import { levelModifier, profsSummary, propsLines } from "./props.ts";
@@ -99,7 +99,6 @@ function equipment(d: JsonObject): string | null {
 }
 
 export function buildClass(d: JsonObject, name: string, itemKey: string, refs: PackRefs, isSubclass: boolean) {
-  const die = int(d["hit-die"]) ?? 0;
   const profs = profsSummary(d.profs, true);
   const sc = obj(d.spellcasting);
   const factor = int(sc?.["level-factor"]);
@@ -112,10 +111,7 @@ export function buildClass(d: JsonObject, name: string, itemKey: string, refs: P
   const desc = str(d.help) ?? str(d.description);
   const data: ClassData = {
     desc,
-    hit_die: die > 0 ? `d${die}` : null,
-    hit_points_at_1st_level: die > 0 ? `${die} + your Constitution modifier` : null,
-    hit_points_at_higher_levels:
-      die > 0 ? `1d${die} (or ${die / 2 + 1}) + your Constitution modifier per ${name} level after 1st` : null,
+    ...hitPoints(int(d["hit-die"]), name),
     saving_throws: profs.saves,
     proficiencies: {
       armor: profs.armor,
