@@ -8,7 +8,7 @@ import { type KindData, kindDataProblem } from "../kinds.ts";
 import type { DocumentSource, Entity, EntityFilters, EntityKind, JsonObject } from "../types.ts";
 import { isRec, lastSegment, str } from "./read.ts";
 import { buildText } from "./text.ts";
-import type { NormalizeContext, NormalizeResult, SkippedRecord } from "./types.ts";
+import type { NormalizeResult, SkippedRecord } from "./types.ts";
 
 export interface DocRef {
   key: string;

@@ -5,6 +5,7 @@ import { formatCr } from "../../types.ts";
 import { creatureProfile, profileLead } from "../../profiles.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize } from "../text.ts";
+import { rec } from "../read.ts";
 import { ABILITIES } from "../vocab.ts";
 import { creatureSummary } from "./creature-summary.ts";
 
@@ -52,6 +53,22 @@ function creatureHeader(d: CreatureData): string {
   const sub = d.subtype ? ` (${d.subtype})` : "";
   const cr = d.cr_display ? `, CR ${d.cr_display}` : "";
   return `${sizeType}${sub}${cr}`;
+}
+
+/** Speeds by mode from an upstream `{ walk: 30, fly: 60, hover: true }`, each read by `read`. */
+export function speedModes(raw: unknown, read: (v: unknown) => number | null): CreatureData["speed"] {
+  const speed: CreatureData["speed"] = {};
+  for (const [k, val] of Object.entries(rec(raw) ?? {})) {
+    if (k === "hover") {
+      if (val === true) speed.hover = true;
+      continue;
+    }
+    const n = read(val);
+    // Open5e v1 abbreviates once ("bur." on scarab-ruin): the canonical mode is "burrow"
+    const mode = k.replace(/\.$/, "");
+    if (n !== null) speed[mode === "bur" ? "burrow" : mode] = n;
+  }
+  return speed;
 }
 
 /**

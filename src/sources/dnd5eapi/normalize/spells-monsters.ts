@@ -1,7 +1,7 @@
 /** D&D 5e API /spells → spell and /monsters → creature. */
 import type { CreatureAction, CreatureData } from "../../../entities/kinds.ts";
 import { materialPrice, saysConsumed } from "../../../entities/material.ts";
-import { creatureEntity, crFields, legendaryCost } from "../../../entities/normalize/canonical/creature.ts";
+import { creatureEntity, crFields, legendaryCost, speedModes } from "../../../entities/normalize/canonical/creature.ts";
 import { damageTypesIn, savingThrowIn, spellEntity } from "../../../entities/normalize/canonical/spell.ts";
 import { arr, bool, int, names, num, rec, recs, refKey, str, textOf, uniq } from "../../../entities/normalize/read.ts";
 import { ABILITY_NAMES, abilityName, feet, xpForCr } from "../../../entities/normalize/vocab.ts";
@@ -105,15 +105,6 @@ export const normalizeDndMonsters = dndNormalizer("monsters", (r, b) => {
     if (save && abilityName(save[1])) saves[abilityName(save[1])!] = val;
     else if (skill) skills[skill[1]!.trim().toLowerCase().replace(/\s+/g, "_")] = val;
   }
-  const speed: CreatureData["speed"] = {};
-  for (const [k, val] of Object.entries(rec(r.speed) ?? {})) {
-    if (k === "hover") {
-      if (val === true) speed.hover = true;
-      continue;
-    }
-    const n = feet(val);
-    if (n !== null) speed[k] = n;
-  }
   const senses = sensesText(r.senses);
   const list = (x: unknown) => names(x).join(", ") || null;
   return creatureEntity("dnd5e_api", b, {
@@ -126,7 +117,7 @@ export const normalizeDndMonsters = dndNormalizer("monsters", (r, b) => {
     armor_detail: armorDetail(r.armor_class),
     hit_points: int(r.hit_points),
     hit_dice: str(r.hit_points_roll) ?? str(r.hit_dice),
-    speed,
+    speed: speedModes(r.speed, feet),
     ability_scores: Object.fromEntries(ABILITY_NAMES.map((a) => [a, int(r[a])])) as CreatureData["ability_scores"],
     saving_throws: saves,
     skills,

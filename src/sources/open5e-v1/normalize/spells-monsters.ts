@@ -3,7 +3,7 @@ import type { CreatureAction, CreatureData } from "../../../entities/kinds.ts";
 import { parseCr } from "../../../entities/types.ts";
 import { readMaterial } from "../../../entities/material.ts";
 import { correctSrd51Classes } from "../../../entities/normalize/srd51-spell-lists.ts";
-import { creatureEntity, crFields, legendaryCost } from "../../../entities/normalize/canonical/creature.ts";
+import { creatureEntity, crFields, legendaryCost, speedModes } from "../../../entities/normalize/canonical/creature.ts";
 import { damageTypesIn, savingThrowIn, spellEntity } from "../../../entities/normalize/canonical/spell.ts";
 import { arr, bool, int, num, rec, recs, str, uniq, type Rec } from "../../../entities/normalize/read.ts";
 import { ABILITY_NAMES, feet, xpForCr } from "../../../entities/normalize/vocab.ts";
@@ -86,13 +86,6 @@ export const normalizeV1Monsters = v1Normalizer("monsters", (r, b) => {
     const n = int(val);
     if (n !== null) skills[k.toLowerCase().replace(/\s+/g, "_")] = n;
   }
-  const speed: CreatureData["speed"] = {};
-  for (const [k, val] of Object.entries(rec(r.speed) ?? {})) {
-    if (k === "hover" && val === true) speed.hover = true;
-    const n = num(val);
-    // upstream abbreviates once ("bur." on scarab-ruin): the canonical mode is "burrow"
-    if (n !== null) speed[k.replace(/\.$/, "") === "bur" ? "burrow" : k.replace(/\.$/, "")] = n;
-  }
   const senses = str(r.senses);
   return creatureEntity("open5e_v1", b, {
     size: str(r.size),
@@ -104,7 +97,7 @@ export const normalizeV1Monsters = v1Normalizer("monsters", (r, b) => {
     armor_detail: str(r.armor_desc),
     hit_points: int(r.hit_points),
     hit_dice: str(r.hit_dice),
-    speed,
+    speed: speedModes(r.speed, num),
     ability_scores: Object.fromEntries(ABILITY_NAMES.map((a) => [a, int(r[a])])) as CreatureData["ability_scores"],
     saving_throws: saves,
     skills,

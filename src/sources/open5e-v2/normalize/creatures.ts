@@ -2,7 +2,7 @@
 import type { CreatureAction, CreatureData } from "../../../entities/kinds.ts";
 import { parseCr } from "../../../entities/types.ts";
 import { correctV2Environments } from "../../../entities/normalize/environments.ts";
-import { creatureEntity, crFields } from "../../../entities/normalize/canonical/creature.ts";
+import { creatureEntity, crFields, speedModes } from "../../../entities/normalize/canonical/creature.ts";
 import { int, isRec, names, num, rec, recs, refKey, refName, str, type Rec } from "../../../entities/normalize/read.ts";
 import { ABILITY_NAMES, abilityName, xpForCr } from "../../../entities/normalize/vocab.ts";
 import { v2Normalizer } from "./common.ts";
@@ -33,21 +33,6 @@ function numberMap(x: unknown, keyFn: (k: string) => string | null = (k) => k): 
     const n = num(val);
     const key = keyFn(k);
     if (n !== null && key) out[key] = n;
-  }
-  return out;
-}
-
-function speedOf(x: unknown): CreatureData["speed"] {
-  const out: CreatureData["speed"] = {};
-  const o = rec(x);
-  if (!o) return out;
-  for (const [k, val] of Object.entries(o)) {
-    if (k === "hover") {
-      if (val === true) out.hover = true;
-      continue;
-    }
-    const n = num(val);
-    if (n !== null) out[k] = n;
   }
   return out;
 }
@@ -108,7 +93,7 @@ export const normalizeV2Creatures = v2Normalizer("creatures", (r, b) => {
     armor_detail: str(r.armor_detail),
     hit_points: int(r.hit_points),
     hit_dice: str(r.hit_dice),
-    speed: speedOf(r.speed),
+    speed: speedModes(r.speed, num),
     ability_scores: Object.fromEntries(
       ABILITY_NAMES.map((a) => [a, int(scores?.[a])]),
     ) as CreatureData["ability_scores"],
