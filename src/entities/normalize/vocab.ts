@@ -2,7 +2,7 @@
  * Small vocabularies shared by every source: casting times, costs, weights, rarities, item
  * categories, ability names, damage types, spell schools, class keys, CR → XP.
  */
-import { isRec, num, str } from "./read.ts";
+import { isRec, num, type Rec, str } from "./read.ts";
 import { capitalize } from "./text.ts";
 import { ITEM_RARITIES } from "../catalog.ts";
 import { slugify } from "../types.ts";
@@ -78,6 +78,11 @@ export function weightToLb(raw: unknown): number | null {
   if (frac) return Number(frac[1]) / Number(frac[2]);
   const m = /^([\d,]+(?:\.\d+)?)/.exec(s);
   return m ? Number(m[1]!.replace(/,/g, "")) : null;
+}
+
+/** An item record's cost, as written and in gp, and its weight in pounds. */
+export function costAndWeight(r: Rec) {
+  return { cost: costDisplay(r.cost), cost_gp: costToGp(r.cost), weight_lb: weightToLb(r.weight) };
 }
 
 /**

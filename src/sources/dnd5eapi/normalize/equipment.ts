@@ -11,7 +11,7 @@ import {
 } from "../../../entities/normalize/canonical/equipment.ts";
 import { bool, int, names, rec, recs, refKey, str } from "../../../entities/normalize/read.ts";
 import { capitalize } from "../../../entities/normalize/text.ts";
-import { costDisplay, costToGp, itemCategory, rarityText, weightToLb } from "../../../entities/normalize/vocab.ts";
+import { costAndWeight, costDisplay, costToGp, itemCategory, rarityText } from "../../../entities/normalize/vocab.ts";
 import { dndDesc, dndNormalizer } from "./common.ts";
 
 /** Category indices of a record: 2014 `equipment_category` (+ gear/tool category), 2024 `equipment_categories[]`. */
@@ -52,9 +52,7 @@ function weaponData(r: { [k: string]: unknown }, cats: string[]): WeaponData {
     long_range: ranged || rec(r.throw_range) ? int(rangeObj?.long) : null,
     is_improvised: false,
     mastery: str(rec(r.mastery)?.name),
-    cost: costDisplay(r.cost),
-    cost_gp: costToGp(r.cost),
-    weight_lb: weightToLb(r.weight),
+    ...costAndWeight(r),
     desc: dndDesc(r),
     item_key: null,
   };
@@ -83,9 +81,7 @@ function armorData(r: { [k: string]: unknown }, cats: string[]): ArmorData {
     ac_display: display,
     strength_required: int(r.str_minimum) || null,
     stealth_disadvantage: bool(r.stealth_disadvantage) ?? false,
-    cost: costDisplay(r.cost),
-    cost_gp: costToGp(r.cost),
-    weight_lb: weightToLb(r.weight),
+    ...costAndWeight(r),
     desc: dndDesc(r),
     item_key: null,
   };
@@ -99,9 +95,7 @@ export const normalizeDndEquipment = dndNormalizer("equipment", (r, b): Entity =
     return armorEntity("dnd5e_api", b, armorData(r, cats));
   return itemEntity("dnd5e_api", b, {
     category: itemCategory(cats[0] ?? refKey(r.gear_category) ?? null),
-    cost: costDisplay(r.cost),
-    cost_gp: costToGp(r.cost),
-    weight_lb: weightToLb(r.weight),
+    ...costAndWeight(r),
     desc: dndDesc(r),
   });
 });

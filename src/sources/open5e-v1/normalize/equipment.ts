@@ -5,14 +5,7 @@ import { armorEntity, magicItemEntity, weaponEntity } from "../../../entities/no
 import { conditionEntity, ruleEntity } from "../../../entities/normalize/canonical/reference.ts";
 import { arr, bool, int, str } from "../../../entities/normalize/read.ts";
 import { titleCase } from "../../../entities/normalize/text.ts";
-import {
-  attunementDetail,
-  costDisplay,
-  costToGp,
-  itemCategory,
-  rarityText,
-  weightToLb,
-} from "../../../entities/normalize/vocab.ts";
+import { attunementDetail, costAndWeight, itemCategory, rarityText } from "../../../entities/normalize/vocab.ts";
 import { v1Normalizer } from "./common.ts";
 
 /** "two-handed" → "Two-Handed" (titleCase would drop the hyphen: "Two Handed"), as the other sources write it. */
@@ -47,9 +40,7 @@ export const normalizeV1Weapons = v1Normalizer("weapons", (r, b) => {
     long_range: range ? Number(range[2]) : null,
     is_improvised: false,
     mastery: null,
-    cost: costDisplay(r.cost),
-    cost_gp: costToGp(r.cost),
-    weight_lb: weightToLb(r.weight),
+    ...costAndWeight(r),
     desc: null,
     item_key: null,
   });
@@ -71,9 +62,7 @@ export const normalizeV1Armor = v1Normalizer("armor", (r, b) => {
     ac_display: category === "shield" ? `+${acBase}` : (str(r.ac_string) ?? String(acBase)),
     strength_required: int(r.strength_requirement) || null,
     stealth_disadvantage: bool(r.stealth_disadvantage) ?? false,
-    cost: costDisplay(r.cost),
-    cost_gp: costToGp(r.cost),
-    weight_lb: weightToLb(r.weight),
+    ...costAndWeight(r),
     desc: null,
     item_key: null,
   });
