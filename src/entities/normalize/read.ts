@@ -1,7 +1,8 @@
 /**
- * Lenient readers over untyped upstream JSON: each returns a clean value or null, never throws.
+ * Lenient readers over untyped upstream and homebrew JSON: each returns a clean value or null, never throws.
  * Valibot checks the identity fields at the boundary; everything else goes through these.
  */
+import type { JsonObject, JsonValue } from "../../json.ts";
 
 export type Rec = { [k: string]: unknown };
 
@@ -9,6 +10,8 @@ export function isRec(x: unknown): x is Rec {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
+export function rec(x: JsonValue | undefined): JsonObject | null;
+export function rec(x: unknown): Rec | null;
 export function rec(x: unknown): Rec | null {
   return isRec(x) ? x : null;
 }
@@ -23,10 +26,10 @@ export function str(x: unknown): string | null {
   return null;
 }
 
-/** A number, or a string holding one ("3.000", "15"). */
+/** A number, or a string holding one ("3.000", "15", "+2"). */
 export function num(x: unknown): number | null {
   if (typeof x === "number") return Number.isFinite(x) ? x : null;
-  if (typeof x === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(x)) return Number(x);
+  if (typeof x === "string" && /^\s*[-+]?\d+(\.\d+)?\s*$/.test(x)) return Number(x);
   return null;
 }
 
@@ -46,10 +49,14 @@ export function bool(x: unknown): boolean | null {
   return null;
 }
 
+export function arr(x: JsonValue | undefined): JsonValue[];
+export function arr(x: unknown): unknown[];
 export function arr(x: unknown): unknown[] {
   return Array.isArray(x) ? x : [];
 }
 
+export function recs(x: JsonValue | undefined): JsonObject[];
+export function recs(x: unknown): Rec[];
 export function recs(x: unknown): Rec[] {
   return arr(x).filter(isRec);
 }

@@ -5,7 +5,8 @@
  * apply are returned as notes, never dropped silently. Pure: records are copied, never changed.
  */
 import type { JsonObject, JsonValue } from "../../entities/types.ts";
-import { arr, lower, obj, objs } from "./normalize/common.ts";
+import { lower } from "./normalize/common.ts";
+import { arr, rec, recs } from "../../entities/normalize/read.ts";
 
 function same(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -20,13 +21,13 @@ export interface CopyOutcome {
 
 /** Does `x` match a `replace`/`names` selector: a name, a string, `{ index }` or `{ regex }`? */
 function matches(x: JsonValue, sel: JsonValue | undefined, i: number): boolean {
-  if (typeof sel === "string") return typeof x === "string" ? x === sel : lower(obj(x)?.name) === sel.toLowerCase();
-  const o = obj(sel);
+  if (typeof sel === "string") return typeof x === "string" ? x === sel : lower(rec(x)?.name) === sel.toLowerCase();
+  const o = rec(sel);
   if (o && typeof o.index === "number") return o.index === i;
   if (o && typeof o.regex === "string") {
     try {
       const re = new RegExp(o.regex, typeof o.flags === "string" ? o.flags : "");
-      return typeof x === "string" ? re.test(x) : re.test(String(obj(x)?.name ?? ""));
+      return typeof x === "string" ? re.test(x) : re.test(String(rec(x)?.name ?? ""));
     } catch {
       return false;
     }
@@ -37,7 +38,7 @@ function matches(x: JsonValue, sel: JsonValue | undefined, i: number): boolean {
 function replaceText(v: JsonValue, re: RegExp, withText: string): JsonValue {
   if (typeof v === "string") return v.replace(re, withText);
   if (Array.isArray(v)) return v.map((x) => replaceText(x, re, withText));
-  const o = obj(v);
+  const o = rec(v);
   if (!o) return v;
   const out: JsonObject = {};
   // Names stay as they are: 5etools replaces only in the text of entries.
@@ -64,7 +65,7 @@ function addNumber(v: JsonValue | undefined, f: (n: number) => number): JsonValu
     const n = f(Number(v));
     return n >= 0 ? `+${n}` : String(n);
   }
-  const o = obj(v);
+  const o = rec(v);
   if (o) {
     const out: JsonObject = {};
     for (const [k, x] of Object.entries(o)) out[k] = addNumber(x, f) ?? x;
@@ -73,32 +74,32 @@ function addNumber(v: JsonValue | undefined, f: (n: number) => number): JsonValu
   return v;
 }
 
-/** Apply one `_mod` operation to `rec[prop]`; returns why it could not be applied, or null. */
-function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
+/** Apply one `_mod` operation to `data[prop]`; returns why it could not be applied, or null. */
+function applyOp(data: JsonObject, prop: string, op: JsonObject): string | null {
   const mode = typeof op.mode === "string" ? op.mode : "(none)";
   const items = Array.isArray(op.items) ? op.items : op.items !== undefined ? [op.items] : [];
   const list = (): JsonValue[] => {
-    const cur = rec[prop];
+    const cur = data[prop];
     return Array.isArray(cur) ? [...cur] : cur === undefined ? [] : [cur];
   };
   switch (mode) {
     case "appendArr":
-      rec[prop] = [...list(), ...structuredClone(items)];
+      data[prop] = [...list(), ...structuredClone(items)];
       return null;
     case "prependArr":
-      rec[prop] = [...structuredClone(items), ...list()];
+      data[prop] = [...structuredClone(items), ...list()];
       return null;
     case "insertArr": {
       const a = list();
       const at = typeof op.index === "number" ? Math.max(0, Math.min(a.length, op.index)) : a.length;
       a.splice(at, 0, ...structuredClone(items));
-      rec[prop] = a;
+      data[prop] = a;
       return null;
     }
     case "appendIfNotExistsArr": {
       const a = list();
       for (const it of items) if (!a.some((x) => same(x, it))) a.push(structuredClone(it));
-      rec[prop] = a;
+      data[prop] = a;
       return null;
     }
     case "removeArr": {
@@ -107,7 +108,7 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
       const kept = a.filter((x, i) => !names.some((n) => matches(x, n, i) || same(x, n)));
       if (kept.length === a.length && op.force !== true)
         return `removeArr found none of ${JSON.stringify(names).slice(0, 80)} in ${prop}`;
-      rec[prop] = kept;
+      data[prop] = kept;
       return null;
     }
     case "replaceArr":
@@ -116,13 +117,13 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
       const i = a.findIndex((x, j) => matches(x, op.replace, j));
       if (i < 0) {
         if (mode === "replaceOrAppendArr") {
-          rec[prop] = [...a, ...structuredClone(items)];
+          data[prop] = [...a, ...structuredClone(items)];
           return null;
         }
         return `replaceArr found no ${JSON.stringify(op.replace).slice(0, 80)} in ${prop}`;
       }
       a.splice(i, 1, ...structuredClone(items));
-      rec[prop] = a;
+      data[prop] = a;
       return null;
     }
     case "replaceTxt": {
@@ -135,23 +136,23 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
       }
       const withText = typeof op.with === "string" ? op.with : "";
       const props = prop === "*" ? TEXT_PROPS : [prop];
-      for (const p of props) if (rec[p] !== undefined) rec[p] = replaceText(rec[p]!, re, withText);
+      for (const p of props) if (data[p] !== undefined) data[p] = replaceText(data[p]!, re, withText);
       return null;
     }
     case "prefixSuffixStringProp": {
       const p = typeof op.prop === "string" ? op.prop : prop;
-      if (typeof rec[p] !== "string") return `prefixSuffixStringProp: ${p} is not a text`;
-      rec[p] =
-        `${typeof op.prefix === "string" ? op.prefix : ""}${rec[p]}${typeof op.suffix === "string" ? op.suffix : ""}`;
+      if (typeof data[p] !== "string") return `prefixSuffixStringProp: ${p} is not a text`;
+      data[p] =
+        `${typeof op.prefix === "string" ? op.prefix : ""}${data[p]}${typeof op.suffix === "string" ? op.suffix : ""}`;
       return null;
     }
     case "setProp": {
       const path = typeof op.prop === "string" ? op.prop.split(".") : [prop];
-      let cur: JsonObject = rec;
+      let cur: JsonObject = data;
       for (const k of path.slice(0, -1)) {
-        const next = obj(cur[k]);
+        const next = rec(cur[k]);
         if (!next) cur[k] = {};
-        cur = obj(cur[k])!;
+        cur = rec(cur[k])!;
       }
       cur[path[path.length - 1]!] = structuredClone(op.value ?? null);
       return null;
@@ -160,35 +161,35 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
     case "scalarMultProp": {
       const p = typeof op.prop === "string" ? op.prop : prop;
       const scalar = typeof op.scalar === "number" ? op.scalar : null;
-      if (scalar === null || rec[p] === undefined) return `${mode}: nothing to change in ${p}`;
+      if (scalar === null || data[p] === undefined) return `${mode}: nothing to change in ${p}`;
       const f =
         mode === "scalarAddProp"
           ? (n: number) => n + scalar
           : (n: number) => (op.floor === true ? Math.floor(n * scalar) : n * scalar);
-      rec[p] = addNumber(rec[p], f) ?? rec[p]!;
+      data[p] = addNumber(data[p], f) ?? data[p]!;
       return null;
     }
     case "addSenses": {
-      const senses = objs(Array.isArray(op.senses) ? op.senses : [op.senses ?? null]);
-      const cur = Array.isArray(rec.senses) ? [...rec.senses] : typeof rec.senses === "string" ? [rec.senses] : [];
+      const senses = recs(Array.isArray(op.senses) ? op.senses : [op.senses ?? null]);
+      const cur = typeof data.senses === "string" ? [data.senses] : [...arr(data.senses)];
       for (const s of senses)
         if (typeof s.type === "string")
           cur.push(`${s.type} ${typeof s.range === "number" ? `${s.range} ft.` : ""}`.trim());
-      rec.senses = cur;
+      data.senses = cur;
       return null;
     }
     case "addSpells": {
-      const sc = Array.isArray(rec.spellcasting) ? structuredClone(rec.spellcasting) : [];
-      const first = obj(sc[0]);
+      const sc = Array.isArray(data.spellcasting) ? structuredClone(data.spellcasting) : [];
+      const first = rec(sc[0]);
       if (!first) return "addSpells: the creature has no spellcasting block to add to";
       for (const key of ["spells", "daily", "rest", "weekly"] as const) {
-        const add = obj(op[key]);
+        const add = rec(op[key]);
         if (!add) continue;
-        const into = obj(first[key]) ?? {};
+        const into = rec(first[key]) ?? {};
         for (const [k, v] of Object.entries(add)) {
           if (key === "spells") {
-            const lvl = obj(into[k]) ?? { spells: [] };
-            const addSp = obj(v);
+            const lvl = rec(into[k]) ?? { spells: [] };
+            const addSp = rec(v);
             lvl.spells = [...arr(lvl.spells), ...arr(addSp?.spells)];
             if (addSp && addSp.slots !== undefined) lvl.slots = addSp.slots;
             into[k] = lvl;
@@ -197,7 +198,7 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
         first[key] = into;
       }
       if (Array.isArray(op.will)) first.will = [...arr(first.will), ...op.will];
-      rec.spellcasting = sc;
+      data.spellcasting = sc;
       return null;
     }
     default:
@@ -205,16 +206,16 @@ function applyOp(rec: JsonObject, prop: string, op: JsonObject): string | null {
   }
 }
 
-function applyMods(rec: JsonObject, mod: JsonObject, notes: string[]): void {
+function applyMods(record: JsonObject, mod: JsonObject, notes: string[]): void {
   for (const [prop, raw] of Object.entries(mod)) {
     const ops = Array.isArray(raw) ? raw : [raw];
     for (const o of ops) {
-      const op = typeof o === "string" ? ({ mode: o } as JsonObject) : obj(o);
+      const op = typeof o === "string" ? ({ mode: o } as JsonObject) : rec(o);
       if (!op) {
         notes.push(`_mod on ${prop}: not an operation`);
         continue;
       }
-      const why = applyOp(rec, prop === "_" ? (typeof op.prop === "string" ? op.prop : "_") : prop, op);
+      const why = applyOp(record, prop === "_" ? (typeof op.prop === "string" ? op.prop : "_") : prop, op);
       if (why) notes.push(`_mod on ${prop} could not be applied: ${why}`);
     }
   }
@@ -244,7 +245,7 @@ export function resolveCopies(records: readonly JsonObject[]): CopyOutcome[] {
     const hit = done.get(r);
     if (hit) return hit;
     busy.add(r);
-    const copy = obj(r._copy);
+    const copy = rec(r._copy);
     if (!copy) {
       busy.delete(r);
       const out = { record: r, notes: [], baseMissing: false };
@@ -266,14 +267,14 @@ export function resolveCopies(records: readonly JsonObject[]): CopyOutcome[] {
       );
       merged = structuredClone(r);
       delete merged._copy;
-      const mod = obj(copy._mod);
+      const mod = rec(copy._mod);
       if (mod) notes.push(`_mod of ${Object.keys(mod).join(", ")} not applied: the base is not in this file`);
     } else {
       const b = resolve(base, depth + 1);
       merged = {};
       for (const [k, x] of Object.entries(b.record)) if (!NOT_COPIED.has(k)) merged[k] = structuredClone(x);
       for (const [k, x] of Object.entries(r)) if (k !== "_copy") merged[k] = structuredClone(x);
-      const mod = obj(copy._mod);
+      const mod = rec(copy._mod);
       if (mod) applyMods(merged, mod, notes);
     }
     const out = { record: merged, notes, baseMissing };

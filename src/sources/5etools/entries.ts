@@ -5,9 +5,10 @@
  * is its caption, header and rows as "a | b" lines. Inline tags go through tags.ts. A block type
  * this file does not know keeps its name and text and is counted. Pure.
  */
-import type { JsonObject, JsonValue } from "../../entities/types.ts";
+import type { JsonValue } from "../../entities/types.ts";
 import { stripInvisible } from "../../text/confusables.ts";
 import { abilityWord, renderTags, type TagStats } from "./tags.ts";
+import { rec } from "../../entities/normalize/read.ts";
 
 export interface RenderStats extends TagStats {
   /** Block types rendered by their name and text only. */
@@ -16,10 +17,6 @@ export interface RenderStats extends TagStats {
 
 export function newRenderStats(): RenderStats {
   return { unknown: new Map(), unknownBlocks: new Map() };
-}
-
-function obj(v: JsonValue | undefined): JsonObject | null {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? v : null;
 }
 
 /** Control characters other than newline and tab, bidi controls and zero-width characters dropped. */
@@ -45,9 +42,9 @@ function abilities(v: JsonValue | undefined): string {
 
 /** The shown text of a table cell (a string, a roll cell, an entry). */
 function cell(c: JsonValue, stats: RenderStats, depth: number): string {
-  const o = obj(c);
+  const o = rec(c);
   if (o && o.type === "cell") {
-    const roll = obj(o.roll);
+    const roll = rec(o.roll);
     if (roll) {
       if (typeof roll.exact === "number") return String(roll.exact);
       if (typeof roll.min === "number" && typeof roll.max === "number") return `${roll.min}\u2013${roll.max}`;
@@ -117,7 +114,7 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
       const caption = typeof o.caption === "string" ? inline(o.caption, stats) : name;
       const head = Array.isArray(o.colLabels) ? o.colLabels.map((c) => cell(c, stats, depth)).join(" | ") : null;
       const rows = (Array.isArray(o.rows) ? o.rows : []).map((r) => {
-        const ro = obj(r);
+        const ro = rec(r);
         const cells = Array.isArray(r) ? r : ro && Array.isArray(ro.row) ? ro.row : [r];
         return cells.map((c) => cell(c, stats, depth)).join(" | ");
       });
@@ -151,7 +148,7 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
       ];
     }
     case "dice": {
-      const rolls = (Array.isArray(o.toRoll) ? o.toRoll : []).map(obj).filter((r) => r !== null);
+      const rolls = (Array.isArray(o.toRoll) ? o.toRoll : []).map((x) => rec(x)).filter((r) => r !== null);
       const mod = (m: JsonValue | undefined) => (typeof m === "number" && m ? (m > 0 ? `+${m}` : m) : "");
       const f = rolls.map((r) => `${r.number ?? 1}d${r.faces ?? 6}${mod(r.modifier)}`).join(" + ");
       return f ? [f] : [];
@@ -176,8 +173,8 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
     case "statblockInline":
       return name
         ? [name]
-        : typeof o.tag === "string" && obj(o.data) && typeof obj(o.data)!.name === "string"
-          ? [inline(obj(o.data)!.name as string, stats)]
+        : typeof o.tag === "string" && rec(o.data) && typeof rec(o.data)!.name === "string"
+          ? [inline(rec(o.data)!.name as string, stats)]
           : [];
     case "wrapped":
     case "wrapper":

@@ -22,10 +22,11 @@ import {
 import { spellEntity } from "../../../entities/normalize/canonical/spell.ts";
 import { type Entity, type EntityKind, type JsonObject, slugify } from "../../../entities/types.ts";
 import { buildBackground, buildClass, buildFeat, buildSpecies, buildSubclass, featureOf } from "./character.ts";
-import { type FileContext, lines, lower, obj, text } from "./common.ts";
+import { type FileContext, lines, lower, text } from "./common.ts";
 import { buildCreature, type LegendaryGroup } from "./creature.ts";
 import { buildArmor, buildItem, buildMagicItem, buildWeapon, itemKind, variantAsItem } from "./item.ts";
 import { buildSpell } from "./spell.ts";
+import { rec } from "../../../entities/normalize/read.ts";
 
 export const FIVETOOLS_SOURCE = "5etools" as const;
 
@@ -67,7 +68,7 @@ export function buildOne(
     url: `${l.fileUrl}#${encodeURIComponent(type)}/${encodeURIComponent(name)}`,
   });
   const fluffOf = (t: string) => {
-    const own = obj(d.fluff) ? text(obj(d.fluff)!.entries, ctx) : "";
+    const own = rec(d.fluff) ? text(rec(d.fluff)!.entries, ctx) : "";
     return own || l.fluff.get(`${t}\u0000${name.toLowerCase()}`) || null;
   };
   /** `desc` with the record's fluff after it. */
@@ -79,7 +80,7 @@ export function buildOne(
       return spellEntity(src, base("spell"), s);
     }
     case "monster": {
-      const g = obj(d.legendaryGroup);
+      const g = rec(d.legendaryGroup);
       const group = g ? (l.groups.get(lower(g.name)) ?? null) : null;
       const { data, keys } = buildCreature(d, ctx, group, fluffOf("monster"));
       return creatureEntity(src, base("creature"), data, keys);

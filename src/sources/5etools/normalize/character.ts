@@ -13,15 +13,11 @@ import { hitPoints, sortFeatures, subclassData } from "../../../entities/normali
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import {
   abilityText,
-  arr,
   type FileContext,
   joinTexts,
   line,
   lines,
   listText,
-  num,
-  obj,
-  objs,
   paras,
   proficiencyText,
   sizeWord,
@@ -29,6 +25,7 @@ import {
   text,
 } from "./common.ts";
 import { ordinalLevel } from "./words.ts";
+import { arr, num, rec, recs } from "../../../entities/normalize/read.ts";
 
 /** Named blocks of `entries` as traits; unnamed paragraphs as the description. */
 function traitsOf(entries: JsonValue | undefined, ctx: FileContext): { desc: string | null; traits: NamedText[] } {
@@ -36,7 +33,7 @@ function traitsOf(entries: JsonValue | undefined, ctx: FileContext): { desc: str
   const traits: NamedText[] = [];
   const walk = (xs: JsonValue[]) => {
     for (const e of xs) {
-      const o = obj(e);
+      const o = rec(e);
       if (o && typeof o.name === "string")
         traits.push({ name: line(o.name, ctx) ?? "", desc: text(o.entries ?? o.entry ?? o.items, ctx) });
       else if (o && o.type === "section") walk(arr(o.entries));
@@ -49,7 +46,7 @@ function traitsOf(entries: JsonValue | undefined, ctx: FileContext): { desc: str
 
 function walkSpeed(v: JsonValue | undefined): number | null {
   if (typeof v === "number") return v;
-  const o = obj(v);
+  const o = rec(v);
   return o ? num(o.walk) : null;
 }
 
@@ -71,7 +68,7 @@ export function buildSpecies(d: JsonObject, ctx: FileContext, subspecies: Ref[],
   if (langs && !has("languages")) extra.push({ name: "Languages", desc: langs });
   const skills = proficiencyText(d.skillProficiencies, ctx);
   if (skills) extra.push({ name: "Skill Proficiencies", desc: skills });
-  const other = Object.entries(obj(d.speed) ?? {})
+  const other = Object.entries(rec(d.speed) ?? {})
     .filter(([k, x]) => k !== "walk" && (typeof x === "number" || x === true))
     .map(([k, x]) => `${k} ${x === true ? "equal to your walking speed" : `${x} ft.`}`);
   if (other.length && !has("speed"))
@@ -112,17 +109,17 @@ const OPTION_TYPES: Readonly<Record<string, string>> = {
 
 /** One field of a prerequisite in words (null or "" when it adds nothing). */
 function prereqPart(k: string, v: JsonValue, ctx: FileContext): string | null {
-  const o = obj(v);
+  const o = rec(v);
   switch (k) {
     case "level": {
       if (typeof v === "number") return `${ordinalLevel(v)} level`;
-      const cls = obj(o?.class)?.name;
+      const cls = rec(o?.class)?.name;
       return `${ordinalLevel(num(o?.level) ?? 1)} level${typeof cls === "string" ? ` ${cls}` : ""}`;
     }
     case "ability":
       return arr(v)
         .map((a) =>
-          Object.entries(obj(a) ?? {})
+          Object.entries(rec(a) ?? {})
             .map(([ab, n]) => `${abilityTitle(ab) ?? ab} ${n} or higher`)
             .join(" and "),
         )
@@ -130,7 +127,7 @@ function prereqPart(k: string, v: JsonValue, ctx: FileContext): string | null {
     case "race":
       return joinTexts(
         " or ",
-        arr(v).map((r) => [obj(r)?.name, obj(r)?.subrace].filter((x) => typeof x === "string").join(" ")),
+        arr(v).map((r) => [rec(r)?.name, rec(r)?.subrace].filter((x) => typeof x === "string").join(" ")),
       );
     case "spellcasting":
     case "spellcasting2020":
@@ -144,7 +141,7 @@ function prereqPart(k: string, v: JsonValue, ctx: FileContext): string | null {
     case "proficiency":
       return arr(v)
         .map((x) =>
-          Object.entries(obj(x) ?? {})
+          Object.entries(rec(x) ?? {})
             .map(([t, n]) => `proficiency with ${String(n)} ${t}`)
             .join(" and "),
         )
@@ -156,7 +153,7 @@ function prereqPart(k: string, v: JsonValue, ctx: FileContext): string | null {
     case "item":
       return joinTexts(
         " or ",
-        arr(v).map((x) => (typeof x === "string" ? (line(x.split("|")[0], ctx) ?? x) : line(obj(x)?.name, ctx))),
+        arr(v).map((x) => (typeof x === "string" ? (line(x.split("|")[0], ctx) ?? x) : line(rec(x)?.name, ctx))),
       );
     case "spell":
       // "hex" or "toll the dead#c" (5etools marks a cantrip with #c), each with an optional "|source".
@@ -188,7 +185,7 @@ function prereqOne(p: JsonObject, ctx: FileContext): string {
 }
 
 function prerequisiteText(v: JsonValue | undefined, ctx: FileContext): string | null {
-  const xs = objs(v).map((p) => prereqOne(p, ctx));
+  const xs = recs(v).map((p) => prereqOne(p, ctx));
   return joinTexts(" or ", xs) || null;
 }
 
@@ -212,10 +209,10 @@ export function buildFeat(d: JsonObject, ctx: FileContext, optional: boolean): F
 
 function listItemText(entries: JsonValue | undefined, label: RegExp, ctx: FileContext): string | null {
   for (const e of arr(entries)) {
-    const o = obj(e);
+    const o = rec(e);
     if (o?.type !== "list") continue;
     for (const it of arr(o.items)) {
-      const i = obj(it);
+      const i = rec(it);
       if (i && typeof i.name === "string" && label.test(i.name)) return text(i.entry ?? i.entries, ctx) || null;
     }
   }
@@ -227,14 +224,14 @@ export function buildBackground(d: JsonObject, ctx: FileContext): BackgroundData
   const desc: string[] = [];
   let feature: NamedText | null = null;
   for (const e of arr(d.entries)) {
-    const o = obj(e);
+    const o = rec(e);
     if (o && o.type === "list") continue; // the proficiency list: read below into its fields
     if (o && typeof o.name === "string") {
       const nt = {
         name: (line(o.name, ctx) ?? "").replace(/^Feature:\s*/i, ""),
         desc: text(o.entries ?? o.entry, ctx),
       };
-      if (!feature && (obj(o.data)?.isFeature === true || /^feature:/i.test(o.name))) feature = nt;
+      if (!feature && (rec(o.data)?.isFeature === true || /^feature:/i.test(o.name))) feature = nt;
       else named.push(nt);
     } else desc.push(...paras(e, ctx));
   }
@@ -248,7 +245,7 @@ export function buildBackground(d: JsonObject, ctx: FileContext): BackgroundData
     ability_scores: abilityText(d.ability) ?? listItemText(d.entries, /ability/i, ctx),
     feat:
       arr(d.feats)
-        .flatMap((f) => Object.keys(obj(f) ?? {}).map((k) => k.split("|")[0]!))
+        .flatMap((f) => Object.keys(rec(f) ?? {}).map((k) => k.split("|")[0]!))
         .join(", ") || listItemText(d.entries, /^feat/i, ctx),
     benefits: named,
   };
@@ -277,14 +274,14 @@ export function featureOf(f: JsonObject, ctx: FileContext): ClassFeature {
 
 function profList(v: JsonValue | undefined, ctx: FileContext): string | null {
   const one = (x: JsonValue) =>
-    typeof x === "string" ? line(x.split("|")[0], ctx) : (line(obj(x)?.proficiency, ctx) ?? line(obj(x)?.full, ctx));
+    typeof x === "string" ? line(x.split("|")[0], ctx) : (line(rec(x)?.proficiency, ctx) ?? line(rec(x)?.full, ctx));
   return joinTexts(", ", arr(v).map(one)) || null;
 }
 
 function skillChoice(v: JsonValue | undefined, ctx: FileContext): string | null {
   const out: string[] = [];
-  for (const s of arr(v).map(obj)) {
-    const c = obj(s?.choose);
+  for (const s of arr(v).map((x) => rec(x))) {
+    const c = rec(s?.choose);
     const from = strings(c?.from);
     if (from.length) out.push(`choose ${num(c?.count) ?? 1} from ${listText(from, "or")}`);
     else if (s && typeof s.any === "number") out.push(`choose any ${s.any}`);
@@ -297,12 +294,12 @@ function skillChoice(v: JsonValue | undefined, ctx: FileContext): string | null 
 }
 
 export function buildClass(d: JsonObject, ctx: FileContext, features: ClassFeature[], subclasses: Ref[]): ClassData {
-  const hd = obj(d.hd);
+  const hd = rec(d.hd);
   const faces = num(hd?.faces);
-  const sp = obj(d.startingProficiencies);
+  const sp = rec(d.startingProficiencies);
   const saves = arr(d.proficiency).flatMap((x) => abilityTitle(x) ?? []);
-  const eq = lines(obj(d.startingEquipment)?.default, ctx);
-  const fluff = text(d.fluff && obj(d.fluff) ? obj(d.fluff)!.entries : undefined, ctx);
+  const eq = lines(rec(d.startingEquipment)?.default, ctx);
+  const fluff = text(d.fluff && rec(d.fluff) ? rec(d.fluff)!.entries : undefined, ctx);
   return {
     desc: fluff || null,
     ...hitPoints(faces, String(d.name ?? "class")),
@@ -317,7 +314,7 @@ export function buildClass(d: JsonObject, ctx: FileContext, features: ClassFeatu
     equipment: eq.length ? eq.join("\n") : null,
     ...casting(d),
     primary_abilities: arr(d.primaryAbility)
-      .flatMap((x) => Object.keys(obj(x) ?? {}))
+      .flatMap((x) => Object.keys(rec(x) ?? {}))
       .map((a) => abilityTitle(a) ?? a),
     features: sortFeatures(features),
     subclasses,

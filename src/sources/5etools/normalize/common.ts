@@ -1,8 +1,9 @@
 /** Small pure helpers the 5etools normalizers share: reading loose values, rendering text, names. */
-import type { JsonObject, JsonValue } from "../../../entities/types.ts";
+import type { JsonValue } from "../../../entities/types.ts";
 import { stripInvisible } from "../../../text/confusables.ts";
 import { blocks, inline, type RenderStats, render } from "../entries.ts";
 import { abilityWord } from "../tags.ts";
+import { arr, num, rec, recs } from "../../../entities/normalize/read.ts";
 
 /** What every normalizer of one file reads: the render counters and the file's own vocabularies. */
 export interface FileContext {
@@ -17,19 +18,6 @@ export interface FileContext {
   itemProperties: ReadonlyMap<string, string>;
 }
 
-export function obj(v: JsonValue | undefined): JsonObject | null {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? v : null;
-}
-
-export function arr(v: JsonValue | undefined): JsonValue[] {
-  return Array.isArray(v) ? v : [];
-}
-
-/** The objects of a list (anything else in it left out). */
-export function objs(v: JsonValue | undefined): JsonObject[] {
-  return arr(v).filter((x) => obj(x) !== null) as JsonObject[];
-}
-
 /** The strings of a list (anything else in it left out). */
 export function strings(v: JsonValue | undefined): string[] {
   return arr(v).filter((x) => typeof x === "string");
@@ -37,12 +25,6 @@ export function strings(v: JsonValue | undefined): string[] {
 
 /** A string lower-cased and trimmed ("" for anything else): how records name each other. */
 export const lower = (x: JsonValue | undefined) => (typeof x === "string" ? x.toLowerCase().trim() : "");
-
-export function num(v: JsonValue | undefined): number | null {
-  if (typeof v === "number") return Number.isFinite(v) ? v : null;
-  if (typeof v === "string" && /^\s*[-+]?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
-  return null;
-}
 
 /** A string with tags rendered and invisible characters dropped, or null when empty. */
 export function line(v: JsonValue | undefined, ctx: FileContext): string | null {
@@ -82,14 +64,14 @@ export function listText(xs: string[], conj = "and"): string {
 /** Keys set to true in 5etools' `[{ "athletics": true, "any": 1 }]` proficiency lists, with choices spelt out. */
 export function proficiencyText(v: JsonValue | undefined, ctx: FileContext): string | null {
   const out: string[] = [];
-  for (const o of objs(v)) {
+  for (const o of recs(v)) {
     for (const [k, x] of Object.entries(o)) {
       if (x === true) out.push(line(k.split("|")[0], ctx) ?? k);
       else if (k === "any" && typeof x === "number") out.push(`any ${x} of your choice`);
       else if (k === "anyStandard" && typeof x === "number")
         out.push(`any ${x} standard language${x === 1 ? "" : "s"}`);
       else if (k === "choose") {
-        const c = obj(x);
+        const c = rec(x);
         const from = strings(c?.from);
         if (from.length) out.push(`choose ${num(c?.count) ?? 1} from ${listText(from, "or")}`);
       }
@@ -101,11 +83,11 @@ export function proficiencyText(v: JsonValue | undefined, ctx: FileContext): str
 /** `{ "str": 1, "choose": {...} }` ability bonuses → "Strength +1, Wisdom +1". */
 export function abilityText(v: JsonValue | undefined): string | null {
   const out: string[] = [];
-  for (const o of objs(v)) {
+  for (const o of recs(v)) {
     for (const [k, x] of Object.entries(o)) {
       if (abilityWord(k) && typeof x === "number") out.push(`${abilityWord(k)} ${x >= 0 ? "+" : ""}${x}`);
       else if (k === "choose") {
-        const c = obj(x);
+        const c = rec(x);
         const from = strings(c?.from).map((f) => abilityWord(f) ?? f);
         const amount = num(c?.amount) ?? 1;
         if (from.length) out.push(`${num(c?.count) ?? 1} of ${listText(from, "or")} +${amount}`);

@@ -4,8 +4,9 @@ import { formatCr, type JsonObject, type JsonValue } from "../../../entities/typ
 import { legendaryCost } from "../../../entities/normalize/canonical/creature.ts";
 import { abilityName, xpForCr } from "../../../entities/normalize/vocab.ts";
 import type { CreatureFilterKeys } from "../../../entities/normalize/canonical/creature.ts";
-import { arr, type FileContext, joinTexts, line, lines, num, obj, objs, sizeWord, strings, text } from "./common.ts";
+import { type FileContext, joinTexts, line, lines, sizeWord, strings, text } from "./common.ts";
 import { ordinalLevel } from "./words.ts";
+import { arr, num, rec, recs } from "../../../entities/normalize/read.ts";
 
 const ALIGN: Readonly<Record<string, string>> = {
   L: "lawful",
@@ -40,9 +41,9 @@ function alignmentText(v: JsonValue | undefined, prefix: string | null): string 
   };
   const xs = arr(v);
   let out: string | null;
-  if (xs.some((x) => obj(x))) {
+  if (xs.some((x) => rec(x))) {
     const parts = xs.map((x) => {
-      const o = obj(x);
+      const o = rec(x);
       if (!o) return typeof x === "string" ? (ALIGN[x] ?? x) : null;
       if (typeof o.special === "string") return o.special;
       const a = one(arr(o.alignment));
@@ -63,7 +64,7 @@ function crValue(s: string | null): number | null {
 
 /** `"1/2"` or `{ cr, lair, coven }` → the creature's CR and what the stat block shows for it. */
 function challenge(v: JsonValue | undefined): { cr: number | null; display: string | null; xp: number | null } {
-  const o = obj(v);
+  const o = rec(v);
   const base =
     typeof v === "string" || typeof v === "number"
       ? String(v)
@@ -86,11 +87,11 @@ function challenge(v: JsonValue | undefined): { cr: number | null; display: stri
 
 /** `type`: "construct" or `{ type: "fiend", tags: ["devil"], swarmSize: "T" }`. */
 function creatureType(v: JsonValue | undefined): { type: string | null; subtype: string | null; swarm: string | null } {
-  const o = obj(v);
+  const o = rec(v);
   if (!o) return { type: typeof v === "string" ? v : null, subtype: null, swarm: null };
-  const t = typeof o.type === "string" ? o.type : strings(obj(o.type)?.choose).join(" or ") || null;
+  const t = typeof o.type === "string" ? o.type : strings(rec(o.type)?.choose).join(" or ") || null;
   const tag = (x: JsonValue) =>
-    typeof x === "string" ? x : [obj(x)?.prefix, obj(x)?.tag].filter((y) => typeof y === "string").join(" ");
+    typeof x === "string" ? x : [rec(x)?.prefix, rec(x)?.tag].filter((y) => typeof y === "string").join(" ");
   const tags = arr(o.tags).map(tag).filter(Boolean);
   return {
     type: t,
@@ -108,7 +109,7 @@ function armorClass(v: JsonValue | undefined, ctx: FileContext): { ac: number | 
   let ac: number | null = null;
   const details: string[] = [];
   xs.forEach((x, i) => {
-    const o = obj(x);
+    const o = rec(x);
     const val = typeof x === "number" ? x : num(o?.ac);
     const from = lines(o?.from, ctx).join(", ");
     const cond = line(o?.condition, ctx);
@@ -127,13 +128,13 @@ function speedOf(v: JsonValue | undefined, ctx: FileContext): { speed: CreatureD
   const speed: CreatureData["speed"] = {};
   const notes: string[] = [];
   if (typeof v === "number") return { speed: { walk: v }, notes };
-  const o = obj(v);
+  const o = rec(v);
   if (!o) return { speed, notes };
   for (const mode of ["walk", "burrow", "climb", "fly", "swim"]) {
     const x = o[mode];
-    const n = typeof x === "number" ? x : num(obj(x)?.number);
+    const n = typeof x === "number" ? x : num(rec(x)?.number);
     if (n !== null) speed[mode] = n;
-    const cond = line(obj(x)?.condition, ctx);
+    const cond = line(rec(x)?.condition, ctx);
     if (cond) notes.push(`${mode} ${cond}`);
     if (x === true) speed[mode] = typeof o.walk === "number" ? o.walk : 0;
   }
@@ -143,7 +144,7 @@ function speedOf(v: JsonValue | undefined, ctx: FileContext): { speed: CreatureD
 
 function signedMap(v: JsonValue | undefined, key: (k: string) => string | null): Record<string, number> {
   const out: Record<string, number> = {};
-  const o = obj(v);
+  const o = rec(v);
   if (!o) return out;
   for (const [k, x] of Object.entries(o)) {
     const n = num(typeof x === "string" ? x.replace(/^\+/, "") : x);
@@ -159,7 +160,7 @@ function damageList(v: JsonValue | undefined, field: string, ctx: FileContext): 
   const parts: string[] = [];
   for (const x of arr(v)) {
     if (typeof x === "string") plain.push(x);
-    const o = obj(x);
+    const o = rec(x);
     if (!o) continue;
     if (typeof o.special === "string") parts.push(line(o.special, ctx) ?? "");
     const inner = damageList(o[field], field, ctx);
@@ -170,7 +171,7 @@ function damageList(v: JsonValue | undefined, field: string, ctx: FileContext): 
 }
 
 function actions(v: JsonValue | undefined, ctx: FileContext, legendary = false): CreatureAction[] {
-  return objs(v)
+  return recs(v)
     .map((a) => {
       const rawName = line(a.name, ctx) ?? "";
       const usage = /\((Recharge [^)]*|\d+\/(?:Day|Turn|Short Rest|Long Rest)[^)]*)\)\s*$/i.exec(rawName)?.[1] ?? null;
@@ -188,15 +189,15 @@ const SLOT_KEYS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
  */
 function spellcastingBlock(s: JsonObject, ctx: FileContext): { where: string; action: CreatureAction } {
   const lines: string[] = [];
-  const spell = (x: JsonValue) => (typeof x === "string" ? line(x, ctx) : line(obj(x)?.entry, ctx));
+  const spell = (x: JsonValue) => (typeof x === "string" ? line(x, ctx) : line(rec(x)?.entry, ctx));
   const names = (xs: JsonValue | undefined) => joinTexts(", ", arr(xs).map(spell));
   const head = text(s.headerEntries, ctx);
   if (head) lines.push(head);
   const will = names(s.will);
   if (will) lines.push(`At will: ${will}`);
-  const spells = obj(s.spells);
+  const spells = rec(s.spells);
   for (const k of SLOT_KEYS) {
-    const lvl = obj(spells?.[k]);
+    const lvl = rec(spells?.[k]);
     if (!lvl) continue;
     const list = names(lvl.spells);
     if (!list) continue;
@@ -215,7 +216,7 @@ function spellcastingBlock(s: JsonObject, ctx: FileContext): { where: string; ac
     ["monthly", "Month"],
     ["yearly", "Year"],
   ] as const) {
-    const per = obj(s[freq]);
+    const per = rec(s[freq]);
     if (!per) continue;
     for (const [k, xs] of Object.entries(per)) {
       const list = names(xs);
@@ -245,14 +246,14 @@ export function buildCreature(
   const size = sizeWord(d.size);
   const t = creatureType(d.type);
   const ac = armorClass(d.ac, ctx);
-  const hp = obj(d.hp);
+  const hp = rec(d.hp);
   const { speed, notes: speedNotes } = speedOf(d.speed, ctx);
   const cr = challenge(d.cr);
   const traits = actions(d.trait, ctx);
   const acts = actions(d.action, ctx);
   const bonus = actions(d.bonus, ctx);
   const reactions = actions(d.reaction, ctx);
-  for (const s of objs(d.spellcasting)) {
+  for (const s of recs(d.spellcasting)) {
     const b = spellcastingBlock(s, ctx);
     (b.where === "action" ? acts : b.where === "bonus" ? bonus : b.where === "reaction" ? reactions : traits).push(
       b.action,

@@ -16,10 +16,11 @@ import { newRenderStats, type RenderStats } from "../entries.ts";
 import type { ParsedFile, SourceMeta } from "../file.ts";
 import { renderTags, type TagStats } from "../tags.ts";
 import { buildOne, FIVETOOLS_SOURCE, type Lookups } from "./build-one.ts";
-import { arr, type FileContext, line, lower, obj, objs, text } from "./common.ts";
+import { type FileContext, line, lower, text } from "./common.ts";
 import type { LegendaryGroup } from "./creature.ts";
 import { ENTITY_TYPES, FOLDED, LEFT_OUT } from "./record-types.ts";
 import { idSlug } from "./words.ts";
+import { arr, rec, recs } from "../../../entities/normalize/read.ts";
 
 export interface FivetoolsTypeCount extends TypeCount {
   /** Records stored inside other entities (features in their class, item types in their items, …). */
@@ -96,8 +97,8 @@ const ItemPropertyRecord = v.looseObject({ abbreviation: v.pipe(v.string(), v.no
 
 function metaMap(v: JsonValue | undefined, pick: (o: JsonObject, k: string) => string | null): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, x] of Object.entries(obj(v) ?? {})) {
-    const o = obj(x);
+  for (const [k, x] of Object.entries(rec(v) ?? {})) {
+    const o = rec(x);
     const val = o ? pick(o, k) : null;
     if (val) out[k] = val;
   }
@@ -153,13 +154,13 @@ function tallyOf(parsed: ParsedFile, fileName: string, warnings: string[]) {
   }
   const first = [...docs.values()][0]!;
   const docOf = (r: JsonObject | null): { ns: NormalizedSource; note: string | null } => {
-    const src = r ? lower(r.source) || lower(obj(r.inherits)?.source) : "";
+    const src = r ? lower(r.source) || lower(rec(r.inherits)?.source) : "";
     const ns = bySourceId.get(src);
     if (ns) return { ns, note: null };
     return {
       ns: first,
       note: src
-        ? `its source "${String(r!.source ?? obj(r!.inherits)?.source)}" is not one of the file's _meta.sources; ` +
+        ? `its source "${String(r!.source ?? rec(r!.inherits)?.source)}" is not one of the file's _meta.sources; ` +
           `filed under "${first.doc.name}"`
         : null,
     };
@@ -173,7 +174,7 @@ function tallyOf(parsed: ParsedFile, fileName: string, warnings: string[]) {
     return c;
   };
   const skip = (ns: NormalizedSource, type: string, r: JsonValue, reason: string, byDesign = false) => {
-    const o = obj(r);
+    const o = rec(r);
     const name = clean(
       typeof o?.name === "string" ? o.name : typeof o?.abbreviation === "string" ? o.abbreviation : null,
     );
@@ -219,7 +220,7 @@ function fileContextOf(parsed: ParsedFile, stats: RenderStats, list: (type: stri
   }
   for (const p of list("itemProperty")) {
     const abbr = typeof p.abbreviation === "string" ? p.abbreviation : null;
-    const name = line(p.name, ctx) ?? line(obj(arr(p.entries)[0])?.name, ctx) ?? abbr;
+    const name = line(p.name, ctx) ?? line(rec(arr(p.entries)[0])?.name, ctx) ?? abbr;
     if (abbr && name) itemProperties.set(abbr, name);
   }
   return { ctx, extraByType };
@@ -242,7 +243,7 @@ function foldedOf(list: (type: string) => JsonObject[], ctx: FileContext) {
   }
   const roll20 = new Map<string, JsonObject>();
   for (const r of list("roll20Spell")) {
-    const d = obj(r.data);
+    const d = rec(r.data);
     if (d) roll20.set(lower(r.name), d);
   }
   return { fluff, groups, roll20, classFeatures: list("classFeature"), subclassFeatures: list("subclassFeature") };
@@ -256,17 +257,17 @@ function collect(parsed: ParsedFile, t: Tally): Pending[] {
   const pending: Pending[] = [];
   for (const [type, raw] of parsed.arrays) {
     if (Object.hasOwn(ENTITY_TYPES, type)) {
-      const resolved = resolveCopies(objs(raw));
+      const resolved = resolveCopies(recs(raw));
       let j = 0;
       for (const r of raw) {
-        if (!obj(r)) {
+        if (!rec(r)) {
           t.count(t.first, type, null).found++;
           const what = Array.isArray(r) ? "a list" : r === null ? "null" : typeof r;
           t.skip(t.first, type, r, `a ${type} record must be an object, not ${what}`);
           continue;
         }
         const out = resolved[j++]!;
-        const missingBase = out.baseMissing ? obj((r as JsonObject)._copy) : null;
+        const missingBase = out.baseMissing ? rec((r as JsonObject)._copy) : null;
         pending.push({ type, record: out.record, notes: out.notes, missingBase });
       }
       continue;
@@ -274,10 +275,10 @@ function collect(parsed: ParsedFile, t: Tally): Pending[] {
     const folded = Object.hasOwn(FOLDED, type);
     const reason = LEFT_OUT[type];
     for (const r of raw) {
-      const { ns } = t.docOf(obj(r));
+      const { ns } = t.docOf(rec(r));
       const c = t.count(ns, type, null);
       c.found++;
-      if (folded && obj(r)) c.folded++;
+      if (folded && rec(r)) c.folded++;
       else if (folded) t.skip(ns, type, r, `a ${type} record must be an object`);
       else {
         const unknown =
@@ -350,7 +351,7 @@ export function normalizeFivetoolsFile(
   const stats = newRenderStats();
   const warnings: string[] = [];
   const t = tallyOf(parsed, fileName, warnings);
-  const list = (type: string): JsonObject[] => objs(parsed.arrays.get(type));
+  const list = (type: string): JsonObject[] => recs(parsed.arrays.get(type));
   const { ctx, extraByType } = fileContextOf(parsed, stats, list);
   const folded = foldedOf(list, ctx);
   const pending = collect(parsed, t);
@@ -385,7 +386,7 @@ export function normalizeFivetoolsFile(
     const d = p.record;
     const name =
       p.type === "itemProperty"
-        ? (line(d.name, ctx) ?? line(obj(arr(d.entries)[0])?.name, ctx) ?? String(d.abbreviation))
+        ? (line(d.name, ctx) ?? line(rec(arr(d.entries)[0])?.name, ctx) ?? String(d.abbreviation))
         : (checked.output as { name: string }).name;
     let built: Entity | { skip: string };
     try {

@@ -6,8 +6,9 @@ import type { ArmorData, ItemData, MagicItemData, WeaponData, WeaponProperty } f
 import type { EntityKind, JsonObject, JsonValue } from "../../../entities/types.ts";
 import { slugify } from "../../../entities/types.ts";
 import { attunementDetail, rarityText } from "../../../entities/normalize/vocab.ts";
-import { arr, type FileContext, joinTexts, line, num, obj, text } from "./common.ts";
+import { type FileContext, joinTexts, line, text } from "./common.ts";
 import { copperText } from "./spell.ts";
+import { arr, num, rec } from "../../../entities/normalize/read.ts";
 
 const DAMAGE_LETTERS: Readonly<Record<string, string>> = {
   A: "acid",
@@ -125,7 +126,7 @@ export function itemKind(d: JsonObject, ctx: FileContext): EntityKind {
 function properties(d: JsonObject, ctx: FileContext): WeaponProperty[] {
   return arr(d.property)
     .map((p) => {
-      const o = obj(p);
+      const o = rec(p);
       const code = letter(typeof p === "string" ? p : o?.uid);
       if (!code) return null;
       const name = PROPERTY_NAMES[code] ?? ctx.itemProperties.get(code) ?? code;
@@ -264,12 +265,12 @@ function requirement(k: string, x: JsonValue): string | null {
 
 /** A `magicvariant` (a generic item applied to base items: "Powerful <bow>") → a magic item of its own. */
 export function variantAsItem(d: JsonObject, ctx: FileContext): { item: JsonObject; extra: string[] } {
-  const inh = obj(d.inherits) ?? {};
+  const inh = rec(d.inherits) ?? {};
   const requires = arr(d.requires)
     .map((r) =>
       joinTexts(
         " ",
-        Object.entries(obj(r) ?? {}).map(([k, x]) => requirement(k, x)),
+        Object.entries(rec(r) ?? {}).map(([k, x]) => requirement(k, x)),
       ),
     )
     .filter(Boolean);

@@ -5,7 +5,8 @@ import type { JsonObject, JsonValue } from "../../../entities/types.ts";
 import { damageTypesIn, savingThrowIn } from "../../../entities/normalize/canonical/spell.ts";
 import { DAMAGE_TYPES } from "../../../entities/catalog.ts";
 import { abilityName } from "../../../entities/normalize/vocab.ts";
-import { arr, type FileContext, joinTexts, line, num, obj, objs, paras, strings, text } from "./common.ts";
+import { type FileContext, joinTexts, line, paras, strings, text } from "./common.ts";
+import { arr, num, rec, recs } from "../../../entities/normalize/read.ts";
 
 /** 5etools' school letters. */
 const SCHOOL_LETTERS: Readonly<Record<string, string>> = {
@@ -33,7 +34,7 @@ const TIME_UNITS: Readonly<Record<string, string>> = {
 };
 
 function castingTime(v: JsonValue | undefined, ctx: FileContext): string | null {
-  const parts = objs(v).map((t) => {
+  const parts = recs(v).map((t) => {
     const n = num(t.number) ?? 1;
     const unitRaw = typeof t.unit === "string" ? t.unit : "action";
     const unit = TIME_UNITS[unitRaw] ?? unitRaw;
@@ -61,10 +62,10 @@ function spellRange(
   v: JsonValue | undefined,
   ctx: FileContext,
 ): { text: string | null; feet: number | null; area: SpellData["area"] } {
-  const r = obj(v);
+  const r = rec(v);
   if (!r) return { text: null, feet: null, area: null };
   const type = typeof r.type === "string" ? r.type : "point";
-  const d = distance(obj(r.distance), ctx);
+  const d = distance(rec(r.distance), ctx);
   if (type === "point") return { text: d?.text ?? null, feet: d?.feet ?? null, area: null };
   if (type === "special") return { text: "Special", feet: null, area: null };
   // An area around the caster: "Self (15-foot cone)".
@@ -79,13 +80,13 @@ const ENDED: Readonly<Record<string, string>> = { dispel: "dispelled", trigger: 
 
 function spellDuration(v: JsonValue | undefined): { text: string | null; concentration: boolean } {
   let concentration = false;
-  const parts = objs(v).map((t) => {
+  const parts = recs(v).map((t) => {
     if (t.concentration === true) concentration = true;
     switch (t.type) {
       case "instant":
         return "Instantaneous";
       case "timed": {
-        const d = obj(t.duration);
+        const d = rec(t.duration);
         const n = num(d?.amount) ?? 1;
         const unit = String(d?.type ?? "");
         const span = `${n} ${unit}${n === 1 ? "" : "s"}`;
@@ -114,7 +115,7 @@ export function copperText(cp: number): string {
 function classesOf(c: JsonObject | null): string[] {
   const out = new Set<string>();
   const add = (x: JsonValue | undefined) => {
-    const name = typeof x === "string" ? x : typeof obj(x)?.name === "string" ? (obj(x)!.name as string) : null;
+    const name = typeof x === "string" ? x : typeof rec(x)?.name === "string" ? (rec(x)!.name as string) : null;
     if (name) out.add(name.toLowerCase().trim());
   };
   for (const x of arr(c?.fromClassList)) add(x);
@@ -155,9 +156,9 @@ export function buildSpell(
 function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | null): SpellData {
   const letter = typeof d.school === "string" ? d.school : null;
   const school = letter ? (SCHOOL_LETTERS[letter.toUpperCase()] ?? ctx.schools[letter] ?? letter.toLowerCase()) : null;
-  const comps = obj(d.components);
+  const comps = rec(d.components);
   const m = comps?.m;
-  const mo = obj(m);
+  const mo = rec(m);
   const materialText = typeof m === "string" ? line(m, ctx) : mo ? line(mo.text, ctx) : null;
   const cost = mo ? num(mo.cost) : null;
   const consumed =
@@ -167,7 +168,7 @@ function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | nul
   const desc = text(d.entries, ctx);
   const higherParas = paras(
     arr(d.entriesHigherLevel).map((e) => {
-      const o = obj(e);
+      const o = rec(e);
       // The block's own name ("At Higher Levels") is what the builder labels it with.
       return o ? ({ ...o, name: null } as JsonObject) : e;
     }),
@@ -185,7 +186,7 @@ function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | nul
   const roll20Save = abilityName(roll20?.Save);
   const dice =
     /\b(\d+d\d+(?:\s*[+-]\s*\d+)?)\b/.exec(desc)?.[1] ?? (typeof roll20?.Damage === "string" ? roll20.Damage : null);
-  const reaction = obj(arr(d.time).find((t) => obj(t)?.unit === "reaction"));
+  const reaction = rec(arr(d.time).find((t) => rec(t)?.unit === "reaction"));
   return {
     level: d.level as number,
     school,
@@ -194,7 +195,7 @@ function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | nul
     range_ft: range.feet,
     duration: dur.text,
     concentration: dur.concentration,
-    ritual: obj(d.meta)?.ritual === true,
+    ritual: rec(d.meta)?.ritual === true,
     components: {
       verbal: comps?.v === true,
       somatic: comps?.s === true,
@@ -205,7 +206,7 @@ function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | nul
     },
     desc,
     higher_level: higher,
-    classes: classesOf(obj(d.classes)),
+    classes: classesOf(rec(d.classes)),
     damage_types: damageTypes,
     saving_throw: saves[0] ?? roll20Save ?? savingThrowIn(all),
     attack_roll: arr(d.spellAttack).length > 0 ? true : /\b(?:melee|ranged) spell attack\b/i.test(all) ? true : null,

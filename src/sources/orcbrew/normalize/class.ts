@@ -2,10 +2,11 @@
 import type { ClassData, ClassFeature, Ref } from "../../../entities/kinds.ts";
 import type { JsonObject } from "../../../entities/types.ts";
 import { hitPoints, sortFeatures } from "../../../entities/normalize/canonical/character.ts";
-import { arr, humanize, int, joinText, listText, namedTexts, obj, oneLine, quantities, str } from "./common.ts";
+import { humanize, joinText, listText, namedTexts, oneLine, quantities, str } from "./common.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import { levelModifier, profsSummary, propsLines } from "./props.ts";
 import { ordinal } from "../../../entities/normalize/text.ts";
+import { arr, int, rec } from "../../../entities/normalize/read.ts";
 
 /** What a normalizer may look up in the same pack. */
 export interface PackRefs {
@@ -25,7 +26,7 @@ function features(d: JsonObject, refs: PackRefs): ClassFeature[] {
   const out: ClassFeature[] = namedTexts(d.traits).map((t) => ({ name: t.name, level: t.level, desc: t.desc }));
   out.push(...arr(d["level-modifiers"]).flatMap((m) => levelModifier(m, (k) => refs.spellName(k)) ?? []));
   for (const s of arr(d["level-selections"])) {
-    const o = obj(s);
+    const o = rec(s);
     const key = str(o?.type);
     if (!o || !key) continue;
     const sel = refs.selection(key);
@@ -38,11 +39,11 @@ function features(d: JsonObject, refs: PackRefs): ClassFeature[] {
     out.push({ name: sel?.name ?? humanize(key), level: int(o.level) ?? 1, desc });
   }
   for (const field of ["cleric-spells", "paladin-spells", "warlock-spells"]) {
-    const bySpellLevel = obj(d[field]);
+    const bySpellLevel = rec(d[field]);
     if (!bySpellLevel) continue;
     const lines: string[] = [];
     for (const [lvl, spells] of Object.entries(bySpellLevel).sort(([a], [b]) => Number(a) - Number(b))) {
-      const keys = Object.values(obj(spells) ?? {}).filter((x): x is string => typeof x === "string");
+      const keys = Object.values(rec(spells) ?? {}).filter((x): x is string => typeof x === "string");
       const list = Array.isArray(spells) ? spells.filter((x): x is string => typeof x === "string") : keys;
       if (list.length)
         lines.push(
@@ -52,8 +53,8 @@ function features(d: JsonObject, refs: PackRefs): ClassFeature[] {
     if (lines.length)
       out.push({ name: `${humanize(field.replace(/-spells$/, ""))} Spells`, level: 1, desc: lines.join("\n") });
   }
-  const sc = obj(d.spellcasting);
-  const spellList = obj(sc?.["spell-list"]);
+  const sc = rec(d.spellcasting);
+  const spellList = rec(sc?.["spell-list"]);
   if (spellList) {
     const lines = Object.entries(spellList)
       .sort(([a], [b]) => Number(a) - Number(b))
@@ -72,8 +73,8 @@ function features(d: JsonObject, refs: PackRefs): ClassFeature[] {
 }
 
 function spellTable(sc: JsonObject | null): string | null {
-  const known = obj(sc?.["spells-known"]);
-  const cantrips = obj(sc?.["cantrips-known"]);
+  const known = rec(sc?.["spells-known"]);
+  const cantrips = rec(sc?.["cantrips-known"]);
   if (!known && !cantrips) return null;
   const levels = [
     ...new Set(
@@ -91,7 +92,7 @@ function spellTable(sc: JsonObject | null): string | null {
 function equipment(d: JsonObject): string | null {
   const parts: string[] = [...quantities(d.equipment), ...quantities(d.weapons), ...quantities(d.armor)];
   for (const c of arr(d["equipment-choices"])) {
-    const o = obj(c);
+    const o = rec(c);
     const opts = quantities(o?.options);
     if (opts.length) parts.push(`${oneLine(o?.name) ?? "One of"}: ${listText(opts, "or")}`);
   }
@@ -100,7 +101,7 @@ function equipment(d: JsonObject): string | null {
 
 export function buildClass(d: JsonObject, name: string, itemKey: string, refs: PackRefs, isSubclass: boolean) {
   const profs = profsSummary(d.profs, true);
-  const sc = obj(d.spellcasting);
+  const sc = rec(d.spellcasting);
   const factor = int(sc?.["level-factor"]);
   const parent = isSubclass ? str(d.class) : null;
   const subclassOf: Ref | null = !isSubclass

@@ -3,8 +3,9 @@
  * homebrew holds), OrcPub's key conventions, and building search text.
  */
 import type { NamedText } from "../../../entities/kinds.ts";
-import type { JsonObject, JsonValue } from "../../../entities/types.ts";
+import type { JsonValue } from "../../../entities/types.ts";
 import { stripInvisible } from "../../../text/confusables.ts";
+import { arr, int, rec } from "../../../entities/normalize/read.ts";
 
 /** A trimmed, whitespace-tidied string, or null when absent/empty. Numbers are accepted. */
 export function str(v: JsonValue | undefined): string | null {
@@ -33,30 +34,10 @@ export function oneLine(v: JsonValue | undefined): string | null {
   return line.length > 0 ? line : null;
 }
 
-/** A finite number (numeric strings too), or null. */
-export function num(v: JsonValue | undefined): number | null {
-  if (typeof v === "number") return Number.isFinite(v) ? v : null;
-  if (typeof v === "string" && /^\s*[-+]?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
-  return null;
-}
-
-export function int(v: JsonValue | undefined): number | null {
-  const n = num(v);
-  return n === null ? null : Math.trunc(n);
-}
-
-export function obj(v: JsonValue | undefined): JsonObject | null {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? v : null;
-}
-
-export function arr(v: JsonValue | undefined): JsonValue[] {
-  return Array.isArray(v) ? v : [];
-}
-
 /** Keys whose value is "on": true, or any value but false/nil/0 (OrcPub keeps unticked toggles as false). */
 export function onKeys(v: JsonValue | undefined): string[] {
   if (Array.isArray(v)) return v.filter((x): x is string => typeof x === "string" && x.length > 0);
-  const o = obj(v);
+  const o = rec(v);
   if (!o) return [];
   return Object.entries(o)
     .filter(([, x]) => x !== false && x !== null && x !== 0)
@@ -65,7 +46,7 @@ export function onKeys(v: JsonValue | undefined): string[] {
 
 /** Every key of a map, whatever its value (class :profs, where false still means proficient). */
 export function allKeys(v: JsonValue | undefined): string[] {
-  const o = obj(v);
+  const o = rec(v);
   return o ? Object.keys(o).filter((k) => o[k] !== null) : [];
 }
 
@@ -92,7 +73,7 @@ export function words(key: string): string {
 export function namedTexts(v: JsonValue | undefined): Array<NamedText & { level: number | null; type: string | null }> {
   const out: Array<NamedText & { level: number | null; type: string | null }> = [];
   for (const t of arr(v)) {
-    const o = obj(t);
+    const o = rec(t);
     if (!o) continue;
     const name = oneLine(o.name);
     const desc = str(o.description) ?? str(o.desc) ?? str(o.summary) ?? "";
@@ -115,7 +96,7 @@ export function joinText(parts: Array<string | null | undefined | false>): strin
 
 /** "x2"-style quantities of `{item-kw qty}` maps: "Abacus, Amulet, Clothes Common (2)". */
 export function quantities(v: JsonValue | undefined): string[] {
-  const o = obj(v);
+  const o = rec(v);
   if (!o) return [];
   return Object.entries(o)
     .filter(([, q]) => q !== false && q !== null && q !== 0)

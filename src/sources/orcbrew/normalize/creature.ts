@@ -2,14 +2,15 @@
 import type { CreatureAction, CreatureData } from "../../../entities/kinds.ts";
 import { formatCr, parseCr, type JsonObject, type JsonValue } from "../../../entities/types.ts";
 import type { CreatureFilterKeys } from "../../../entities/normalize/canonical/creature.ts";
-import { arr, humanize, int, num, obj, onKeys, str, words } from "./common.ts";
+import { humanize, onKeys, str, words } from "./common.ts";
 import { ABILITIES, xpForCr } from "../../../entities/normalize/vocab.ts";
+import { arr, int, num, rec } from "../../../entities/normalize/read.ts";
 
 /** `{:die 8 :die-count 2 :modifier 2}` → 11 and "2d8+2"; a plain number is taken as is. */
 function hitPoints(v: JsonValue | undefined): { hp: number | null; dice: string | null } {
   const n = num(v);
   if (n !== null) return { hp: Math.max(0, Math.trunc(n)), dice: null };
-  const o = obj(v);
+  const o = rec(v);
   if (!o) return { hp: null, dice: null };
   const die = int(o.die);
   const count = int(o["die-count"] ?? o.die_count);
@@ -42,7 +43,7 @@ function parseSpeed(v: JsonValue | undefined): CreatureData["speed"] {
 }
 
 function damageList(d: JsonObject, propKey: string, builtIn: string): string | null {
-  const fromProps = onKeys(obj(d.props)?.[propKey]).map(words);
+  const fromProps = onKeys(rec(d.props)?.[propKey]).map(words);
   const builtInText = str(d[builtIn]);
   const all = [...(builtInText ? [builtInText] : []), ...fromProps];
   return all.length ? all.join(", ") : null;
@@ -73,20 +74,20 @@ export function buildCreature(d: JsonObject): { data: CreatureData; keys: Creatu
   const { hp, dice } = hitPoints(d["hit-points"] ?? d.hit_points);
   const cr = parseCr(d.challenge ?? d.cr ?? null) ?? null;
   const scores = Object.fromEntries(
-    Object.entries(ABILITIES).map(([k, full]) => [full, int(d[k] ?? obj(d.abilities)?.[k])]),
+    Object.entries(ABILITIES).map(([k, full]) => [full, int(d[k] ?? rec(d.abilities)?.[k])]),
   ) as CreatureData["ability_scores"];
   const saves: Record<string, number> = {};
-  for (const [k, v] of Object.entries(obj(d["saving-throws"]) ?? {})) {
+  for (const [k, v] of Object.entries(rec(d["saving-throws"]) ?? {})) {
     const n = int(v);
     const full = ABILITIES[k.toLowerCase()] ?? k.toLowerCase();
     if (n !== null) saves[full] = n;
   }
   const skills: Record<string, number> = {};
-  for (const [k, v] of Object.entries(obj(d.skills) ?? {})) {
+  for (const [k, v] of Object.entries(rec(d.skills) ?? {})) {
     const n = int(v);
     if (n !== null) skills[k.toLowerCase().replace(/[- ]+/g, "_")] = n;
   }
-  const langs = [...(str(d.languages) ? [str(d.languages)!] : []), ...onKeys(obj(d.props)?.language).map(humanize)];
+  const langs = [...(str(d.languages) ? [str(d.languages)!] : []), ...onKeys(rec(d.props)?.language).map(humanize)];
   const senses = str(d.senses);
   const pp = senses ? /passive perception\s*(\d+)/i.exec(senses) : null;
   const traits: CreatureAction[] = [];
@@ -95,20 +96,20 @@ export function buildCreature(d: JsonObject): { data: CreatureData; keys: Creatu
   const reactions: CreatureAction[] = [];
   const legendary: CreatureAction[] = [];
   for (const t of arr(d.traits)) {
-    const a = action(obj(t));
+    const a = action(rec(t));
     if (!a) continue;
-    const type = str(obj(t)?.type)?.toLowerCase() ?? "";
+    const type = str(rec(t)?.type)?.toLowerCase() ?? "";
     if (type === "action") actions.push(a);
     else if (type === "legendary-action") legendary.push({ ...a, cost: 1 });
     else if (type === "b-action" || type === "bonus-action") bonus.push(a);
     else if (type === "reaction") reactions.push(a);
     else traits.push(a);
   }
-  actions.push(...arr(d.actions).flatMap((t) => action(obj(t)) ?? []));
-  const leg = obj(d["legendary-actions"]);
+  actions.push(...arr(d.actions).flatMap((t) => action(rec(t)) ?? []));
+  const leg = rec(d["legendary-actions"]);
   legendary.push(
     ...arr(leg?.actions)
-      .flatMap((t) => action(obj(t)) ?? [])
+      .flatMap((t) => action(rec(t)) ?? [])
       .map((a) => ({ ...a, cost: 1 })),
   );
   const data: CreatureData = {

@@ -2,10 +2,11 @@
 import type { BackgroundData, FeatData, LanguageData, NamedText, Ref, SpeciesData } from "../../../entities/kinds.ts";
 import type { JsonObject } from "../../../entities/types.ts";
 import type { PackRefs } from "./class.ts";
-import { arr, humanize, int, listText, namedTexts, obj, onKeys, oneLine, quantities, str } from "./common.ts";
+import { humanize, listText, namedTexts, onKeys, oneLine, quantities, str } from "./common.ts";
 import { SIZES } from "../../../entities/catalog.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import { abilityIncreases, choiceText, innateSpellLines, joinSemi, profsSummary, propsLines } from "./props.ts";
+import { arr, int, rec } from "../../../entities/normalize/read.ts";
 
 export function buildSpecies(d: JsonObject, itemKey: string, refs: PackRefs, isSub: boolean): SpeciesData {
   const rawSize = str(d.size)?.toLowerCase() ?? null;
@@ -62,19 +63,19 @@ export function buildSpecies(d: JsonObject, itemKey: string, refs: PackRefs, isS
 }
 
 export function buildBackground(d: JsonObject): BackgroundData {
-  const p = obj(d.profs) ?? {};
+  const p = rec(d.profs) ?? {};
   const profs = profsSummary(p, false);
   const traits = namedTexts(d.traits).map(({ name, desc }) => ({ name, desc }));
   const equipment: string[] = [...quantities(d.equipment), ...quantities(d.weapons), ...quantities(d.armor)];
   for (const c of arr(d["equipment-choices"])) {
-    const o = obj(c);
+    const o = rec(c);
     const opts = quantities(o?.options);
     if (opts.length)
       equipment.push(`one of ${listText(opts, "or")}${oneLine(o?.name) ? ` (${oneLine(o?.name)})` : ""}`);
   }
-  const gp = int(obj(d.treasure)?.gp);
+  const gp = int(rec(d.treasure)?.gp);
   if (gp) equipment.push(`a pouch containing ${gp} gp`);
-  const langOpts = obj(p["language-options"]);
+  const langOpts = rec(p["language-options"]);
   const languages = langOpts
     ? onKeys(langOpts.options).includes("any")
       ? `${int(langOpts.choose) ?? 1} of your choice`
@@ -106,7 +107,7 @@ function prerequisite(d: JsonObject, refs: PackRefs): string | null {
   if (prereqs.includes("spellcasting")) parts.push("The ability to cast at least one spell");
   const other = prereqs.filter((p) => !abilityTitle(p) && !(p in ARMOR_PREREQS) && p !== "spellcasting");
   if (other.length) parts.push(other.map(humanize).join(", "));
-  for (const [path, m] of Object.entries(obj(d["path-prereqs"]) ?? {})) {
+  for (const [path, m] of Object.entries(rec(d["path-prereqs"]) ?? {})) {
     const keys = onKeys(m);
     if (!keys.length) continue;
     const type = path === "race" ? "races" : path === "subrace" ? "subraces" : path === "class" ? "classes" : path;

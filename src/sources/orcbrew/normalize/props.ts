@@ -3,8 +3,9 @@
  * subraces), `:profs` option maps, `:level-modifiers`, innate `:spells`. Pure.
  */
 import type { JsonObject, JsonValue } from "../../../entities/types.ts";
-import { allKeys, arr, humanize, int, listText, num, obj, onKeys, quantities, str } from "./common.ts";
+import { allKeys, humanize, listText, onKeys, quantities, str } from "./common.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
+import { arr, int, num, rec } from "../../../entities/normalize/read.ts";
 
 const FLAGS: Record<string, string> = {
   "two-weapon-ac-1": "+1 AC while wielding a separate melee weapon in each hand",
@@ -53,7 +54,7 @@ function names(keys: string[]): string {
 
 /** One line per active entry of a `:props` map; false/0/nil toggles are left out. */
 export function propsLines(v: JsonValue | undefined): string[] {
-  const o = obj(v);
+  const o = rec(v);
   if (!o) return [];
   const out: string[] = [];
   for (const [k, val] of Object.entries(o)) {
@@ -61,7 +62,7 @@ export function propsLines(v: JsonValue | undefined): string[] {
     const n = num(val);
     if (n !== null && typeof val === "number") out.push(VALUES[k]?.(n) ?? `${humanize(k)}: ${n}`);
     else if (val === true) out.push(FLAGS[k] ?? humanize(k));
-    else if (obj(val) || Array.isArray(val)) {
+    else if (rec(val) || Array.isArray(val)) {
       const keys = onKeys(val);
       if (keys.length) out.push(`${MAPS[k] ?? humanize(k)}: ${names(keys)}`);
     } else if (typeof val === "string" && val.trim()) out.push(`${humanize(k)}: ${val.trim()}`);
@@ -71,7 +72,7 @@ export function propsLines(v: JsonValue | undefined): string[] {
 
 /** `{:choose 2 :options {:arcana true ...}}` → "choose 2 from Arcana, History"; null when empty. */
 export function choiceText(v: JsonValue | undefined): string | null {
-  const o = obj(v);
+  const o = rec(v);
   if (!o) return null;
   const opts = onKeys(o.options);
   const n = int(o.choose) ?? 1;
@@ -82,7 +83,7 @@ export function choiceText(v: JsonValue | undefined): string | null {
 
 /** `{:musical-instrument 1 :gaming-set 2}` → "1 musical instrument, 2 gaming sets (your choice)". */
 function toolOptionsText(v: JsonValue | undefined): string | null {
-  const o = obj(v);
+  const o = rec(v);
   if (!o) return null;
   const parts = Object.entries(o)
     .map(([k, q]) => [k, int(q) ?? (q === true ? 1 : 0)] as const)
@@ -99,7 +100,7 @@ export function joinSemi(parts: Array<string | null | undefined>): string | null
 
 /** Proficiency lines of a `:profs` map. `classProfs`: OrcPub class profs where false still means proficient. */
 export function profsSummary(v: JsonValue | undefined, classProfs: boolean) {
-  const p = obj(v) ?? {};
+  const p = rec(v) ?? {};
   const keys = classProfs ? allKeys : onKeys;
   const expertise = choiceText(p["skill-expertise-options"]);
   return {
@@ -130,8 +131,8 @@ export function profsSummary(v: JsonValue | undefined, classProfs: boolean) {
 export function innateSpellLines(v: JsonValue | undefined, spellName: (key: string) => string): string[] {
   const out: string[] = [];
   for (const s of arr(v)) {
-    const o = obj(s);
-    const val = obj(o?.value) ?? o;
+    const o = rec(s);
+    const val = rec(o?.value) ?? o;
     const key = str(val?.key);
     if (!key) continue;
     const charLevel = int(o?.level);
@@ -161,7 +162,7 @@ const MODIFIER_NAMES: Record<string, string> = {
 
 /** A level modifier (`{:type :damage-immunity :value :bludgeoning :level 2}`) → name, level, text. */
 export function levelModifier(v: JsonValue, spellName: (key: string) => string) {
-  const o = obj(v);
+  const o = rec(v);
   const type = str(o?.type);
   if (!o || !type) return null;
   const desc = modifierText(type, o.value, spellName);
@@ -170,7 +171,7 @@ export function levelModifier(v: JsonValue, spellName: (key: string) => string) 
 
 function modifierText(type: string, val: JsonValue | undefined, spellName: (key: string) => string): string | null {
   if (type === "spell") {
-    const sv = obj(val);
+    const sv = rec(val);
     const key = str(sv?.key);
     const ab = abilityTitle(sv?.ability);
     return key ? `${spellName(key)}${ab ? ` (${ab})` : ""}` : null;
@@ -187,7 +188,7 @@ function modifierText(type: string, val: JsonValue | undefined, spellName: (key:
 
 /** Ability score increases `{:orcpub.dnd.e5.character/str 2}` → "Strength +2, Constitution +1". */
 export function abilityIncreases(v: JsonValue | undefined): string | null {
-  const o: JsonObject | null = obj(v);
+  const o: JsonObject | null = rec(v);
   if (!o) return null;
   const parts: string[] = [];
   for (const [k, val] of Object.entries(o)) {

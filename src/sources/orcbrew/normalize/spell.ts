@@ -2,9 +2,10 @@
 import type { SpellData } from "../../../entities/kinds.ts";
 import { materialPrice, saysConsumed } from "../../../entities/material.ts";
 import type { JsonObject } from "../../../entities/types.ts";
-import { int, obj, onKeys, str } from "./common.ts";
+import { onKeys, str } from "./common.ts";
 import { DAMAGE_TYPES, SPELL_SCHOOLS } from "../../../entities/catalog.ts";
 import { abilityName } from "../../../entities/normalize/vocab.ts";
+import { int, rec } from "../../../entities/normalize/read.ts";
 
 /** "60 feet" / "10 ft." → 60 / 10; "1 mile" → 5280; Self/Touch/Sight → null. */
 function rangeFeet(raw: string | null): number | null {
@@ -62,7 +63,7 @@ export function buildSpell(d: JsonObject): SpellData | { skip: string } {
   const castingTime = str(d["casting-time"]) ?? str(d.casting_time);
   const range = str(d.range);
   const duration = str(d.duration);
-  const comps = obj(d.components);
+  const comps = rec(d.components);
   const material = comps ? comps.material === true || str(comps["material-component"]) !== null : false;
   const materialText = comps ? str(comps["material-component"]) : null;
   const full = str(d.description) ?? str(d.desc) ?? "";
