@@ -6,6 +6,7 @@
  * (the server is then down, and a mostly-empty result must not replace good data).
  */
 import { type HttpClient, UpstreamError, type UpstreamInfo } from "../http.ts";
+import { isRec } from "../../entities/normalize/read.ts";
 import type { Dnd5eYear } from "../../entities/normalize/types.ts";
 import { dnd5eApiUrl } from "./urls.ts";
 
@@ -19,10 +20,6 @@ interface Dnd5eSkipped {
 
 type Opts = { force?: boolean; signal?: AbortSignal };
 type Progress = (done: number, total: number) => void;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export class Dnd5eApiClient {
   readonly baseUrl: string;
@@ -40,7 +37,7 @@ export class Dnd5eApiClient {
   async availableEndpoints(year: Dnd5eYear, opts: Opts = {}): Promise<string[]> {
     const url = dnd5eApiUrl(this.baseUrl, year);
     const body = await this.http.getJson(url, { ...opts, upstream: this.upstream });
-    if (!isObject(body)) throw this.malformed(url, "an endpoint index");
+    if (!isRec(body)) throw this.malformed(url, "an endpoint index");
     return Object.keys(body)
       .filter((k) => typeof body[k] === "string")
       .sort();
@@ -55,12 +52,12 @@ export class Dnd5eApiClient {
     const body = await this.getChecked(
       url,
       opts,
-      (b) => isObject(b) && Array.isArray(b.results),
+      (b) => isRec(b) && Array.isArray(b.results),
       "a list ({count, results})",
     );
     const results = (body as { results: unknown[]; count?: unknown }).results;
     const indexes = results.flatMap((r) =>
-      isObject(r) && typeof r.index === "string" && r.index !== "" ? [r.index] : [],
+      isRec(r) && typeof r.index === "string" && r.index !== "" ? [r.index] : [],
     );
     const count = (body as { count?: unknown }).count;
     return { count: typeof count === "number" ? count : indexes.length, indexes };
@@ -82,7 +79,7 @@ export class Dnd5eApiClient {
       indexes.map(async (index): Promise<{ record: unknown } | { failed: Dnd5eSkipped }> => {
         const url = dnd5eApiUrl(this.baseUrl, year, endpoint, index);
         try {
-          return { record: await this.getChecked(url, req, isObject, "a record object") };
+          return { record: await this.getChecked(url, req, isRec, "a record object") };
         } catch (err) {
           if (!(err instanceof UpstreamError)) throw err;
           return { failed: { index, url, kind: err.kind, status: err.status, message: err.message } };
