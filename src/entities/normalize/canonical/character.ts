@@ -1,5 +1,5 @@
 /** Character options from canonical data: class, subclass, species, subspecies, background, feat. */
-import type { ClassData, ClassFeature, Ref, SpeciesData } from "../../kinds.ts";
+import type { ClassData, ClassFeature, NamedText, Ref, SpeciesData } from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
 import { type Base, builder, entity } from "../build.ts";
 import { capitalize, ordinal } from "../text.ts";
@@ -13,6 +13,12 @@ export function sortFeatures(fs: ClassFeature[]): ClassFeature[] {
 function featureLines(fs: ClassFeature[]): string | null {
   if (!fs.length) return null;
   return fs.map((f) => `${f.level !== null ? `${ordinal(f.level)} level: ` : ""}${f.name}. ${f.desc}`).join("\n");
+}
+
+/** The rules' Darkvision trait at a range in feet (homebrew formats give only the number). */
+export function darkvisionTrait(feet: number): NamedText {
+  const bright = `You can see in dim light within ${feet} feet of you as if it were bright light`;
+  return { name: "Darkvision", desc: `${bright}, and in darkness as if it were dim light.` };
 }
 
 /** A class's hit die and its two hit-point sentences, in the rules' words; all null without a die. */

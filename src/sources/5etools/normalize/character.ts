@@ -9,7 +9,12 @@ import type {
   SpeciesData,
 } from "../../../entities/kinds.ts";
 import type { JsonObject, JsonValue } from "../../../entities/types.ts";
-import { hitPoints, sortFeatures, subclassData } from "../../../entities/normalize/canonical/character.ts";
+import {
+  darkvisionTrait,
+  hitPoints,
+  sortFeatures,
+  subclassData,
+} from "../../../entities/normalize/canonical/character.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import {
   abilityText,
@@ -57,13 +62,7 @@ export function buildSpecies(d: JsonObject, ctx: FileContext, subspecies: Ref[],
   const asi = abilityText(d.ability);
   if (asi && !has("ability score increase")) extra.push({ name: "Ability Score Increase", desc: asi });
   const dv = num(d.darkvision);
-  if (dv !== null && !has("darkvision"))
-    extra.push({
-      name: "Darkvision",
-      desc:
-        `You can see in dim light within ${dv} feet of you as if it were bright light, and in darkness as if it ` +
-        `were dim light.`,
-    });
+  if (dv !== null && !has("darkvision")) extra.push(darkvisionTrait(dv));
   const langs = proficiencyText(d.languageProficiencies, ctx);
   if (langs && !has("languages")) extra.push({ name: "Languages", desc: langs });
   const skills = proficiencyText(d.skillProficiencies, ctx);

@@ -4,6 +4,7 @@ import type { JsonObject } from "../../../entities/types.ts";
 import type { PackRefs } from "./class.ts";
 import { humanize, listText, namedTexts, onKeys, oneLine, quantities, str } from "./common.ts";
 import { SIZES } from "../../../entities/catalog.ts";
+import { darkvisionTrait } from "../../../entities/normalize/canonical/character.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import { abilityIncreases, choiceText, innateSpellLines, joinSemi, profsSummary, propsLines } from "./props.ts";
 import { arr, int, rec } from "../../../entities/normalize/read.ts";
@@ -18,13 +19,7 @@ export function buildSpecies(d: JsonObject, itemKey: string, refs: PackRefs, isS
   if (size) traits.push({ name: "Size", desc: `Your size is ${humanize(size)}.` });
   if (speed !== null && speed > 0) traits.push({ name: "Speed", desc: `Your base walking speed is ${speed} feet.` });
   const dark = int(d.darkvision);
-  if (dark !== null && dark > 0)
-    traits.push({
-      name: "Darkvision",
-      desc:
-        `You can see in dim light within ${dark} feet of you as if it were bright light, and in darkness as if it ` +
-        `were dim light.`,
-    });
+  if (dark !== null && dark > 0) traits.push(darkvisionTrait(dark));
   const profs = profsSummary(d.profs, false);
   const langs = arr(d.languages).flatMap((l) => (typeof l === "string" ? l.trim() : null) || []);
   const langText = joinSemi([langs.length ? listText(langs) : null, profs.languages && `plus ${profs.languages}`]);
