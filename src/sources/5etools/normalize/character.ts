@@ -15,6 +15,7 @@ import {
   sortFeatures,
   subclassData,
 } from "../../../entities/normalize/canonical/character.ts";
+import { ordinal } from "../../../entities/normalize/text.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import {
   abilityText,
@@ -29,7 +30,6 @@ import {
   strings,
   text,
 } from "./common.ts";
-import { ordinalLevel } from "./words.ts";
 import { arr, num, rec, recs } from "../../../entities/normalize/read.ts";
 
 /** Named blocks of `entries` as traits; unnamed paragraphs as the description. */
@@ -111,9 +111,9 @@ function prereqPart(k: string, v: JsonValue, ctx: FileContext): string | null {
   const o = rec(v);
   switch (k) {
     case "level": {
-      if (typeof v === "number") return `${ordinalLevel(v)} level`;
+      if (typeof v === "number") return `${ordinal(v)} level`;
       const cls = rec(o?.class)?.name;
-      return `${ordinalLevel(num(o?.level) ?? 1)} level${typeof cls === "string" ? ` ${cls}` : ""}`;
+      return `${ordinal(num(o?.level) ?? 1)} level${typeof cls === "string" ? ` ${cls}` : ""}`;
     }
     case "ability":
       return arr(v)

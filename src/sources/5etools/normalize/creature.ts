@@ -2,10 +2,10 @@
 import type { CreatureAction, CreatureData } from "../../../entities/kinds.ts";
 import { formatCr, type JsonObject, type JsonValue } from "../../../entities/types.ts";
 import { legendaryCost } from "../../../entities/normalize/canonical/creature.ts";
+import { ordinal } from "../../../entities/normalize/text.ts";
 import { abilityName, xpForCr } from "../../../entities/normalize/vocab.ts";
 import type { CreatureFilterKeys } from "../../../entities/normalize/canonical/creature.ts";
 import { type FileContext, joinTexts, line, lines, sizeWord, strings, text } from "./common.ts";
-import { ordinalLevel } from "./words.ts";
 import { arr, num, rec, recs } from "../../../entities/normalize/read.ts";
 
 const ALIGN: Readonly<Record<string, string>> = {
@@ -205,7 +205,7 @@ function spellcastingBlock(s: JsonObject, ctx: FileContext): { where: string; ac
     lines.push(
       k === "0"
         ? `Cantrips (at will): ${list}`
-        : `${ordinalLevel(Number(k))} level${slots !== null ? ` (${slots} slot${slots === 1 ? "" : "s"})` : ""}: ` +
+        : `${ordinal(Number(k))} level${slots !== null ? ` (${slots} slot${slots === 1 ? "" : "s"})` : ""}: ` +
             `${list}`,
     );
   }

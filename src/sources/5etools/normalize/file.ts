@@ -19,7 +19,6 @@ import { buildOne, FIVETOOLS_SOURCE, type Lookups } from "./build-one.ts";
 import { type FileContext, line, lower, text } from "./common.ts";
 import type { LegendaryGroup } from "./creature.ts";
 import { ENTITY_TYPES, FOLDED, LEFT_OUT } from "./record-types.ts";
-import { idSlug } from "./words.ts";
 import { arr, rec, recs } from "../../../entities/normalize/read.ts";
 
 export interface FivetoolsTypeCount extends TypeCount {
@@ -53,9 +52,12 @@ function shortHash(s: string): string {
   return h.digest("hex").slice(0, 10);
 }
 
-/** `"CarreausWeaponCantrips"` → `"5etools-carreaus-weapon-cantrips"`. */
+/** `"CarreausWeaponCantrips"` → `"5etools-carreaus-weapon-cantrips"` (camel case split, then slug). */
 export function fivetoolsDocumentKey(sourceId: string): string {
-  const slug = idSlug(stripInvisible(sourceId), slugify).slice(0, 64).replace(/-+$/, "");
+  const words = stripInvisible(sourceId)
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
+  const slug = slugify(words).slice(0, 64).replace(/-+$/, "");
   return `5etools-${slug.length > 0 ? slug : `source-${shortHash(sourceId)}`}`;
 }
 
