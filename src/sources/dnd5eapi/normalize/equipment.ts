@@ -11,7 +11,7 @@ import {
 } from "../../../entities/normalize/canonical/equipment.ts";
 import { bool, int, names, rec, recs, refKey, str } from "../../../entities/normalize/read.ts";
 import { capitalize } from "../../../entities/normalize/text.ts";
-import { costAndWeight, costDisplay, costToGp, itemCategory, rarityText } from "../../../entities/normalize/vocab.ts";
+import { costAndWeight, itemCategory, rarityText } from "../../../entities/normalize/vocab.ts";
 import { dndDesc, dndNormalizer } from "./common.ts";
 
 /** Category indices of a record: 2014 `equipment_category` (+ gear/tool category), 2024 `equipment_categories[]`. */
@@ -130,9 +130,7 @@ export const normalizeDndPoisons = dndNormalizer("poisons", (r, b) => {
   const type = str(r.type);
   return itemEntity("dnd5e_api", b, {
     category: "poison",
-    cost: costDisplay(r.cost),
-    cost_gp: costToGp(r.cost),
-    weight_lb: null,
+    ...costAndWeight(r),
     desc: [type ? `${capitalize(type)} poison.` : null, dndDesc(r)].filter(Boolean).join(" ") || null,
   });
 });
