@@ -3,6 +3,7 @@
  * also their string forms ("3", "true"), as some clients send everything as strings.
  */
 import * as z from "zod";
+import { bool as readBool } from "../../entities/normalize/read.ts";
 import { XP_BY_CR } from "../../entities/normalize/vocab.ts";
 import { parseCr } from "../../entities/types.ts";
 import { quote } from "./validate.ts";
@@ -10,15 +11,6 @@ import { canonical } from "./vocab.ts";
 
 export function numeric(v: unknown): unknown {
   if (typeof v === "string" && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) return Number(v);
-  return v;
-}
-
-function booleanish(v: unknown): unknown {
-  if (typeof v === "string") {
-    const s = v.trim().toLowerCase();
-    if (s === "true" || s === "yes") return true;
-    if (s === "false" || s === "no") return false;
-  }
   return v;
 }
 
@@ -51,7 +43,7 @@ export function num(min: number, max: number, description: string) {
 }
 
 export function bool(description: string) {
-  return z.preprocess(booleanish, z.boolean()).describe(description);
+  return z.preprocess((v) => readBool(v) ?? v, z.boolean()).describe(description);
 }
 
 /** Free text, trimmed; an empty string counts as not given. */
