@@ -96,12 +96,7 @@ export function correctionsFor(e: Pick<Entity, "document_source" | "kind" | "key
 }
 
 /** A slip in an upstream text (text-fixes.json): in `field` of the record, each [from, to] pair. */
-export interface TextFix {
-  source: string;
-  kind: string;
-  key: string;
-  name: string;
-  field: string;
+export interface TextFix extends Omit<Correction, "value" | "evidence"> {
   why: string;
   /** [from, to] pairs */
   replace: string[][];
