@@ -62,3 +62,8 @@ export function ordinal(n: number): string {
   const suffix = v >= 11 && v <= 13 ? "th" : (["th", "st", "nd", "rd"][n % 10] ?? "th");
   return `${n}${suffix}`;
 }
+
+/** 10 hex digits of the SHA-1 of `s`: a stable key for a name that slugs to nothing. */
+export function shortHash(s: string): string {
+  return Bun.CryptoHasher.hash("sha1", s, "hex").slice(0, 10);
+}

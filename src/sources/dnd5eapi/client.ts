@@ -91,7 +91,7 @@ export class Dnd5eApiClient {
     );
     const records = got.flatMap((g) => ("record" in g ? [g.record] : []));
     const skipped = got.flatMap((g) => ("failed" in g ? [g.failed] : []));
-    if (skipped.length > 0 && skipped.length > 0.5 * indexes.length) {
+    if (skipped.length > 0.5 * indexes.length) {
       const first = skipped[0]!;
       throw new UpstreamError(
         first.kind,

@@ -20,6 +20,7 @@ import { type FileContext, line, lower, text } from "./common.ts";
 import type { LegendaryGroup } from "./creature.ts";
 import { ENTITY_TYPES, FOLDED, LEFT_OUT } from "./record-types.ts";
 import { arr, rec, recs } from "../../../entities/normalize/read.ts";
+import { shortHash } from "../../../entities/normalize/text.ts";
 
 export interface FivetoolsTypeCount extends TypeCount {
   /** Records stored inside other entities (features in their class, item types in their items, …). */
@@ -44,12 +45,6 @@ export interface NormalizedFile {
   /** Inline tags and block types rendered by their text only (unknown to this importer), with counts. */
   unknownTags: Record<string, number>;
   unknownBlocks: Record<string, number>;
-}
-
-function shortHash(s: string): string {
-  const h = new Bun.CryptoHasher("sha1");
-  h.update(s);
-  return h.digest("hex").slice(0, 10);
 }
 
 /** `"CarreausWeaponCantrips"` → `"5etools-carreaus-weapon-cantrips"` (camel case split, then slug). */

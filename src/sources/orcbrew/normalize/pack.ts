@@ -18,6 +18,7 @@ import {
 import { creatureEntity } from "../../../entities/normalize/canonical/creature.ts";
 import { languageEntity } from "../../../entities/normalize/canonical/reference.ts";
 import { spellEntity } from "../../../entities/normalize/canonical/spell.ts";
+import { shortHash } from "../../../entities/normalize/text.ts";
 import { buildClass, type PackRefs } from "./class.ts";
 import { humanize, namedTexts, oneLine } from "./common.ts";
 import { buildCreature } from "./creature.ts";
@@ -74,12 +75,6 @@ const ORCBREW_UNSUPPORTED: Readonly<Record<string, string>> = {
 /** The kind an OrcPub content type becomes, or null. */
 function orcbrewKind(type: string): EntityKind | null {
   return Object.hasOwn(ORCBREW_TYPES, type) ? ORCBREW_TYPES[type]!.kind : null;
-}
-
-function shortHash(s: string): string {
-  const h = new Bun.CryptoHasher("sha1");
-  h.update(s);
-  return h.digest("hex").slice(0, 10);
 }
 
 /** OrcPub's own keys drop apostrophes ("Rocco's" → "roccos"); so do ours. */
