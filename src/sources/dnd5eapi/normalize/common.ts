@@ -7,7 +7,7 @@ import { dnd5eApiUrl } from "../urls.ts";
 import type { Entity } from "../../../entities/types.ts";
 import { type Base, type DocRef, NonEmpty, runRecords } from "../../../entities/normalize/build.ts";
 import { dnd5eDocumentKey, srdName } from "../../../entities/normalize/documents.ts";
-import { isRec, recs, refKey, str, textOf, type Rec } from "../../../entities/normalize/read.ts";
+import { isRec, recs, refKey, refName, str, textOf, type Rec } from "../../../entities/normalize/read.ts";
 import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 
 export const DndRecord = v.looseObject({ index: NonEmpty, name: NonEmpty });
@@ -52,7 +52,7 @@ export function dndDesc(r: Rec): string | null {
 /** A reference `{index, name}` as a Ref with a year-prefixed key. */
 export function dndRef(year: Dnd5eYear, x: unknown): { key: string; name: string } | null {
   const k = refKey(x);
-  const n = isRec(x) ? str(x.name) : null;
+  const n = refName(x);
   return k && n ? { key: dndKey(year, k), name: n } : null;
 }
 

@@ -16,14 +16,10 @@ export function v1Doc(r: Rec, ctx: NormalizeContext): DocRef {
   return { key, name: ctx.documents.get(key)?.name ?? str(r.document__title) ?? key };
 }
 
-function v1Url(ctx: NormalizeContext, endpoint: string, slug: string): string {
-  return open5eUrl(ctx.baseUrl, "v1", endpoint, slug);
-}
-
 type V1Row = { slug: string; name: string } & Rec;
 
 function v1Base(ctx: NormalizeContext, endpoint: string, r: V1Row): Base {
-  return { key: r.slug, name: r.name, doc: v1Doc(r, ctx), url: v1Url(ctx, endpoint, r.slug) };
+  return { key: r.slug, name: r.name, doc: v1Doc(r, ctx), url: open5eUrl(ctx.baseUrl, "v1", endpoint, r.slug) };
 }
 
 /** The normalizer of one endpoint: `make` turns each valid record and its base into entities. */

@@ -3,7 +3,7 @@ import * as v from "valibot";
 import { open5eUrl } from "../../open5e/urls.ts";
 import type { Entity } from "../../../entities/types.ts";
 import { type Base, type DocRef, NonEmpty, runRecords } from "../../../entities/normalize/build.ts";
-import { isRec, lastSegment, refKey, str } from "../../../entities/normalize/read.ts";
+import { lastSegment, refKey, refName, str } from "../../../entities/normalize/read.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 
 const identity = { key: v.optional(NonEmpty), url: v.optional(v.string()), document: v.optional(v.unknown()) };
@@ -40,7 +40,7 @@ export function v2Key(r: { key?: string; url?: string }): string {
 function v2Doc(document: unknown, ctx: NormalizeContext): DocRef {
   const key = refKey(document)?.toLowerCase();
   if (!key) throw new Error("record has no document");
-  const name = (isRec(document) ? str(document.name) : null) ?? ctx.documents.get(key)?.name ?? key;
+  const name = refName(document) ?? ctx.documents.get(key)?.name ?? key;
   return { key, name };
 }
 
