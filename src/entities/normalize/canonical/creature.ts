@@ -5,7 +5,7 @@ import { formatCr } from "../../types.ts";
 import { creatureProfile, profileLead } from "../../profiles.ts";
 import { entity, type Base } from "../build.ts";
 import { capitalize } from "../text.ts";
-import { rec } from "../read.ts";
+import { num, rec } from "../read.ts";
 import { ABILITIES } from "../vocab.ts";
 import { creatureSummary } from "./creature-summary.ts";
 
@@ -54,6 +54,22 @@ function creatureHeader(d: CreatureData): string {
   const cr = d.cr_display ? `, CR ${d.cr_display}` : "";
   return `${sizeType}${sub}${cr}`;
 }
+
+/**
+ * `{ name: bonus }` maps (saves, skills) with numeric values. `key` renames a name or drops it (null);
+ * by default it makes a skill key ("Sleight of Hand" → "sleight_of_hand").
+ */
+export function bonusMap(raw: unknown, key: (k: string) => string | null = skillKey): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, val] of Object.entries(rec(raw) ?? {})) {
+    const n = num(val);
+    const name = key(k);
+    if (n !== null && name) out[name] = n;
+  }
+  return out;
+}
+
+export const skillKey = (k: string) => k.toLowerCase().replace(/\s+/g, "_");
 
 /** Speeds by mode from an upstream `{ walk: 30, fly: 60, hover: true }`, each read by `read`. */
 export function speedModes(raw: unknown, read: (v: unknown) => number | null): CreatureData["speed"] {

@@ -1,7 +1,7 @@
 /** 5etools `monster` record → canonical creature (pure). */
 import type { CreatureAction, CreatureData } from "../../../entities/kinds.ts";
 import { formatCr, type JsonObject, type JsonValue } from "../../../entities/types.ts";
-import { legendaryCost } from "../../../entities/normalize/canonical/creature.ts";
+import { bonusMap, legendaryCost, skillKey } from "../../../entities/normalize/canonical/creature.ts";
 import { ordinal } from "../../../entities/normalize/text.ts";
 import { abilityName, xpForCr } from "../../../entities/normalize/vocab.ts";
 import type { CreatureFilterKeys } from "../../../entities/normalize/canonical/creature.ts";
@@ -140,18 +140,6 @@ function speedOf(v: JsonValue | undefined, ctx: FileContext): { speed: CreatureD
   }
   if (o.canHover === true || o.hover === true) speed.hover = true;
   return { speed, notes };
-}
-
-function signedMap(v: JsonValue | undefined, key: (k: string) => string | null): Record<string, number> {
-  const out: Record<string, number> = {};
-  const o = rec(v);
-  if (!o) return out;
-  for (const [k, x] of Object.entries(o)) {
-    const n = num(typeof x === "string" ? x.replace(/^\+/, "") : x);
-    const name = key(k);
-    if (n !== null && name) out[name] = n;
-  }
-  return out;
 }
 
 /** Damage lists: strings, `{ resist: [...], note, preNote }`, `{ special }`, to any depth. */
@@ -304,8 +292,8 @@ export function buildCreature(
       wisdom: num(d.wis),
       charisma: num(d.cha),
     },
-    saving_throws: signedMap(d.save, abilityName),
-    skills: signedMap(d.skill, (k) => (k === "other" ? null : k.toLowerCase().replace(/\s+/g, "_"))),
+    saving_throws: bonusMap(d.save, abilityName),
+    skills: bonusMap(d.skill, (k) => (k === "other" ? null : skillKey(k))),
     damage_vulnerabilities: damageList(d.vulnerable, "vulnerable", ctx),
     damage_resistances: damageList(d.resist, "resist", ctx),
     damage_immunities: damageList(d.immune, "immune", ctx),

@@ -3,9 +3,15 @@ import type { CreatureAction, CreatureData } from "../../../entities/kinds.ts";
 import { parseCr } from "../../../entities/types.ts";
 import { readMaterial } from "../../../entities/material.ts";
 import { correctSrd51Classes } from "../../../entities/normalize/srd51-spell-lists.ts";
-import { creatureEntity, crFields, legendaryCost, speedModes } from "../../../entities/normalize/canonical/creature.ts";
+import {
+  bonusMap,
+  creatureEntity,
+  crFields,
+  legendaryCost,
+  speedModes,
+} from "../../../entities/normalize/canonical/creature.ts";
 import { damageTypesIn, savingThrowIn, spellEntity } from "../../../entities/normalize/canonical/spell.ts";
-import { arr, bool, int, num, rec, recs, str, uniq, type Rec } from "../../../entities/normalize/read.ts";
+import { arr, bool, int, num, recs, str, uniq, type Rec } from "../../../entities/normalize/read.ts";
 import { ABILITY_NAMES, feet, xpForCr } from "../../../entities/normalize/vocab.ts";
 import { slugify } from "../../../entities/types.ts";
 import { v1Normalizer } from "./common.ts";
@@ -81,11 +87,6 @@ export const normalizeV1Monsters = v1Normalizer("monsters", (r, b) => {
     const n = int(r[`${a}_save`]);
     if (n !== null) saves[a] = n;
   }
-  const skills: { [k: string]: number } = {};
-  for (const [k, val] of Object.entries(rec(r.skills) ?? {})) {
-    const n = int(val);
-    if (n !== null) skills[k.toLowerCase().replace(/\s+/g, "_")] = n;
-  }
   const senses = str(r.senses);
   return creatureEntity("open5e_v1", b, {
     size: str(r.size),
@@ -100,7 +101,7 @@ export const normalizeV1Monsters = v1Normalizer("monsters", (r, b) => {
     speed: speedModes(r.speed, num),
     ability_scores: Object.fromEntries(ABILITY_NAMES.map((a) => [a, int(r[a])])) as CreatureData["ability_scores"],
     saving_throws: saves,
-    skills,
+    skills: bonusMap(r.skills),
     damage_vulnerabilities: str(r.damage_vulnerabilities),
     damage_resistances: str(r.damage_resistances),
     damage_immunities: str(r.damage_immunities),

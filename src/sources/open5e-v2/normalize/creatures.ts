@@ -2,7 +2,7 @@
 import type { CreatureAction, CreatureData } from "../../../entities/kinds.ts";
 import { parseCr } from "../../../entities/types.ts";
 import { correctV2Environments } from "../../../entities/normalize/environments.ts";
-import { creatureEntity, crFields, speedModes } from "../../../entities/normalize/canonical/creature.ts";
+import { bonusMap, creatureEntity, crFields, speedModes } from "../../../entities/normalize/canonical/creature.ts";
 import { int, isRec, names, num, rec, recs, refKey, refName, str, type Rec } from "../../../entities/normalize/read.ts";
 import { ABILITY_NAMES, abilityName, xpForCr } from "../../../entities/normalize/vocab.ts";
 import { v2Normalizer } from "./common.ts";
@@ -23,18 +23,6 @@ function usageText(name: string, u: unknown): string | null {
   }
   if (type === "PER_DAY") return /\/day/i.test(name) ? null : `${p ?? 1}/Day`;
   return p !== null ? `${type.toLowerCase().replace(/_/g, " ")} ${p}` : null;
-}
-
-function numberMap(x: unknown, keyFn: (k: string) => string | null = (k) => k): { [k: string]: number } {
-  const out: { [k: string]: number } = {};
-  const o = rec(x);
-  if (!o) return out;
-  for (const [k, val] of Object.entries(o)) {
-    const n = num(val);
-    const key = keyFn(k);
-    if (n !== null && key) out[key] = n;
-  }
-  return out;
 }
 
 function display(ri: Rec | null, field: string): string | null {
@@ -97,8 +85,8 @@ export const normalizeV2Creatures = v2Normalizer("creatures", (r, b) => {
     ability_scores: Object.fromEntries(
       ABILITY_NAMES.map((a) => [a, int(scores?.[a])]),
     ) as CreatureData["ability_scores"],
-    saving_throws: numberMap(r.saving_throws, abilityName),
-    skills: numberMap(r.skill_bonuses, (k) => k.toLowerCase().replace(/\s+/g, "_")),
+    saving_throws: bonusMap(r.saving_throws, abilityName),
+    skills: bonusMap(r.skill_bonuses),
     damage_vulnerabilities: display(ri, "damage_vulnerabilities"),
     damage_resistances: display(ri, "damage_resistances"),
     damage_immunities: display(ri, "damage_immunities"),
