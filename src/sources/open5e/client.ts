@@ -13,6 +13,7 @@
  */
 import { cacheKey, type HttpClient, UpstreamError, type UpstreamInfo } from "../http.ts";
 import { open5eUrl, type Open5eVersion } from "./urls.ts";
+import { isRec } from "../../entities/normalize/read.ts";
 
 export type { Open5eVersion };
 
@@ -50,11 +51,10 @@ interface Envelope {
 /** Validates a list body; a bare array is accepted as a single last page. Throws "malformed". */
 export function parseOpen5eEnvelope(body: unknown, url: string, upstream: UpstreamInfo): Envelope {
   if (Array.isArray(body)) return { count: body.length, next: null, results: body };
-  if (body && typeof body === "object" && Array.isArray((body as { results?: unknown }).results)) {
-    const b = body as { count?: unknown; next?: unknown; results: unknown[] };
-    const count = typeof b.count === "number" && Number.isFinite(b.count) ? b.count : null;
-    const next = typeof b.next === "string" && b.next.trim() !== "" ? b.next : null;
-    return { count, next, results: b.results };
+  if (isRec(body) && Array.isArray(body.results)) {
+    const count = typeof body.count === "number" && Number.isFinite(body.count) ? body.count : null;
+    const next = typeof body.next === "string" && body.next.trim() !== "" ? body.next : null;
+    return { count, next, results: body.results };
   }
   throw new UpstreamError(
     "malformed",

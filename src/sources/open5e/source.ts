@@ -3,6 +3,7 @@
  * a whole list for a sync (one walk over its pages, and a second from the network when the data
  * moved under the first).
  */
+import { rec } from "../../entities/normalize/read.ts";
 import type { ContentType } from "../../entities/normalize/types.ts";
 import type { DocumentInfo, DocumentSource } from "../../entities/types.ts";
 import { log } from "../../log.ts";
@@ -60,8 +61,7 @@ async function walk({ client, version, run }: Lister, endpoint: string, force: b
       if (page.count !== null && page.totalCount !== null && page.count !== page.totalCount)
         changed ??= `its record count changed from ${page.totalCount} to ${page.count} between pages`;
       for (const r of page.results) {
-        const id =
-          r && typeof r === "object" ? (r as Record<string, unknown>)[version === "v1" ? "slug" : "key"] : undefined;
+        const id = rec(r)?.[version === "v1" ? "slug" : "key"];
         if (typeof id === "string") {
           if (ids.has(id)) changed ??= `record ${id} came twice (pages shifted)`;
           ids.add(id);
