@@ -20,6 +20,12 @@ export interface PackRefs {
   selection(key: string): { name: string; options: Array<{ name: string; desc: string }> } | undefined;
 }
 
+/** The item a subclass or subrace names as its parent, as a Ref; "Unknown <noun>" when it names none. */
+export function parentRef(refs: PackRefs, type: string, key: string | null, noun: string): Ref {
+  if (!key) return { key: "unknown", name: `Unknown ${noun}` };
+  return refs.ref(type, key) ?? { key, name: humanize(key) };
+}
+
 const CASTER: Record<number, string> = { 1: "full", 2: "half", 3: "third" };
 
 function features(d: JsonObject, refs: PackRefs): ClassFeature[] {
@@ -103,12 +109,7 @@ export function buildClass(d: JsonObject, name: string, itemKey: string, refs: P
   const profs = profsSummary(d.profs, true);
   const sc = rec(d.spellcasting);
   const factor = int(sc?.["level-factor"]);
-  const parent = isSubclass ? str(d.class) : null;
-  const subclassOf: Ref | null = !isSubclass
-    ? null
-    : parent
-      ? (refs.ref("classes", parent) ?? { key: parent, name: humanize(parent) })
-      : { key: "unknown", name: "Unknown class" };
+  const subclassOf = isSubclass ? parentRef(refs, "classes", str(d.class), "class") : null;
   const desc = str(d.help) ?? str(d.description);
   const data: ClassData = {
     desc,

@@ -1,7 +1,7 @@
 /** OrcBrew races, subraces, backgrounds, feats and languages → canonical entities (pure). */
-import type { BackgroundData, FeatData, LanguageData, NamedText, Ref, SpeciesData } from "../../../entities/kinds.ts";
+import type { BackgroundData, FeatData, LanguageData, NamedText, SpeciesData } from "../../../entities/kinds.ts";
 import type { JsonObject } from "../../../entities/types.ts";
-import type { PackRefs } from "./class.ts";
+import { type PackRefs, parentRef } from "./class.ts";
 import { humanize, listText, namedTexts, onKeys, oneLine, quantities, str } from "./common.ts";
 import { SIZES } from "../../../entities/catalog.ts";
 import { darkvisionTrait } from "../../../entities/normalize/canonical/character.ts";
@@ -40,12 +40,7 @@ export function buildSpecies(d: JsonObject, itemKey: string, refs: PackRefs, isS
   const spells = innateSpellLines(d.spells, (k) => refs.spellName(k));
   if (spells.length) traits.push({ name: "Innate Spellcasting", desc: `You know: ${spells.join("; ")}.` });
   traits.push(...namedTexts(d.traits).map(({ name, desc }) => ({ name, desc })));
-  const parent = isSub ? str(d.race) : null;
-  const subspeciesOf: Ref | null = !isSub
-    ? null
-    : parent
-      ? (refs.ref("races", parent) ?? { key: parent, name: humanize(parent) })
-      : { key: "unknown", name: "Unknown race" };
+  const subspeciesOf = isSub ? parentRef(refs, "races", str(d.race), "race") : null;
   const desc = str(d.help) ?? str(d.description);
   return {
     desc,
