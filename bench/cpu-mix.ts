@@ -5,6 +5,7 @@
  * the comparison with the peer: spells 5, creatures 10), name (an existing name), typo (that name
  * misspelled: an empty answer with "did you mean") and search.
  */
+import { CREATURE_TYPES, SPELL_SCHOOLS } from "../src/entities/catalog.ts";
 import type { CallSpec } from "./queries.ts";
 
 export type CpuMode = "structured" | "name" | "typo" | "search";
@@ -15,36 +16,9 @@ export interface CpuSpec extends Omit<CallSpec, "mode"> {
 
 type Args = Record<string, unknown>;
 
-const SCHOOLS = [
-  "abjuration",
-  "conjuration",
-  "divination",
-  "enchantment",
-  "evocation",
-  "illusion",
-  "necromancy",
-  "transmutation",
-];
-const CREATURE_TYPES = [
-  "aberration",
-  "beast",
-  "celestial",
-  "construct",
-  "dragon",
-  "elemental",
-  "fey",
-  "fiend",
-  "giant",
-  "humanoid",
-  "monstrosity",
-  "ooze",
-  "plant",
-  "undead",
-];
-
 function structured(): Array<[string, Args]> {
   const out: Array<[string, Args]> = [];
-  SCHOOLS.forEach((school, i) => {
+  SPELL_SCHOOLS.forEach((school, i) => {
     out.push(["search_spell", { level: (i % 5) + 1, school, limit: 5 }]);
   });
   for (const cr of [0, "1/8", "1/4", "1/2", 1, 2, 3, 4, 6, 8]) out.push(["search_creature", { cr, limit: 10 }]);

@@ -9,25 +9,9 @@ import { CORE_PROFILE_DOCUMENTS, CREATURE_PROFILES, creatureProfile, profileKey 
 import type { Entity } from "../../src/entities/types.ts";
 import { compactRow } from "../../src/tools/answer/rows.ts";
 import { PROFILE_CHARS } from "../../src/tools/answer/compact-fields.ts";
+import { CREATURE_TYPES, SIZES } from "../../src/entities/catalog.ts";
 import { ALL_TYPES, data, raw, run } from "./fixtures.ts";
 
-const SIZES = ["tiny", "small", "medium", "large", "huge", "gargantuan"];
-const TYPES = [
-  "aberration",
-  "beast",
-  "celestial",
-  "construct",
-  "dragon",
-  "elemental",
-  "fey",
-  "fiend",
-  "giant",
-  "humanoid",
-  "monstrosity",
-  "ooze",
-  "plant",
-  "undead",
-];
 /** Type words that read as a creature type wherever they appear (unlike "beast", "giant", "dragon", "plant"). */
 const JARGON_TYPES = [
   "aberration",
@@ -64,8 +48,8 @@ describe("the creature profiles file", () => {
       for (const n of p.names) expect(n.trim().length, `${p.name}: an empty common name`).toBeGreaterThan(0);
       expect(p.documents.length).toBeGreaterThan(0);
       for (const d of p.documents) expect(CORE_PROFILE_DOCUMENTS).toContain(d);
-      for (const s of p.sizes) expect(SIZES).toContain(s);
-      for (const t of p.types) expect(TYPES).toContain(t);
+      for (const s of p.sizes) expect(SIZES as readonly string[]).toContain(s);
+      for (const t of p.types) expect(CREATURE_TYPES as readonly string[]).toContain(t);
       expect(p.sizes.length * p.types.length).toBeGreaterThan(0);
     }
   });
@@ -75,7 +59,7 @@ describe("the creature profiles file", () => {
     for (const p of CREATURE_PROFILES) {
       const text = p.profile.toLowerCase();
       if (/\d/.test(p.profile)) bad.push(`${p.name}: a number ("${/\S*\d\S*/.exec(p.profile)![0]}")`);
-      for (const m of text.matchAll(new RegExp(`\\b(${SIZES.join("|")})[ -](${TYPES.join("|")})s?\\b`, "g"))) {
+      for (const m of text.matchAll(new RegExp(`\\b(${SIZES.join("|")})[ -](${CREATURE_TYPES.join("|")})s?\\b`, "g"))) {
         if (!p.sizes.includes(m[1]!) || !p.types.includes(m[2]!))
           bad.push(`${p.name}: "${m[0]}" but its stat block says ${p.sizes.join("/")} ${p.types.join("/")}`);
       }
