@@ -7,7 +7,7 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { importOrcbrewFile } from "../src/ingest/import.ts";
+import { importOrcbrewFile } from "../src/ingest/import-orcbrew.ts";
 import { openStore } from "../src/store/db.ts";
 import { listDocuments } from "../src/store/documents.ts";
 import { makeTempDir } from "../test/support/tmp.ts";

@@ -32,9 +32,9 @@ import {
   importFile,
   type ImportOptions,
   type ImportReport,
-  importOrcbrewText,
   textImporter,
 } from "./import.ts";
+import { importOrcbrewText } from "./import-orcbrew.ts";
 
 /**
  * The store's spells as bases of `_copy` records whose base is not in the file (a copy of the PHB's

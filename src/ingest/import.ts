@@ -1,10 +1,11 @@
 /**
- * Homebrew import, what both formats share (reading a file, planning each document, storing a file)
- * and the OrcBrew reader: every pack of a file is stored in ONE transaction (all or nothing per
- * file). A pack is one origin (`orcbrew:<document_key>`), so re-importing it replaces its earlier
- * entities (no duplicates, no orphans). Homebrew never overwrites API content: an item whose name
- * (or key) is that of an API entity of the same kind is skipped with a reason, unless `force` (then
- * both are kept; they differ by document_key / document_source). See docs/homebrew.md.
+ * Homebrew import, what both formats share (reading a file, planning each document, storing a file;
+ * the formats themselves: import-orcbrew.ts, import-5etools.ts). Every document of a file is stored
+ * in ONE transaction (all or nothing per file). A document is one origin (e.g.
+ * `orcbrew:<document_key>`), so re-importing it replaces its earlier entities (no duplicates, no
+ * orphans). Homebrew never overwrites API content: an item whose name (or key) is that of an API
+ * entity of the same kind is skipped with a reason, unless `force` (then both are kept; they differ
+ * by document_key / document_source). See docs/homebrew.md.
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
@@ -93,7 +94,7 @@ export function importExitCode(r: ImportReport): 0 | 1 | 2 {
 }
 
 /** File bytes → text: UTF-8 (BOM kept for the reader), UTF-16 with BOM, else Windows-1252 with a warning. */
-export function decodeOrcbrew(bytes: Uint8Array, warnings: string[]): string {
+export function decodeText(bytes: Uint8Array, warnings: string[]): string {
   if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder("utf-16le").decode(bytes.subarray(2));
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder("utf-16be").decode(bytes.subarray(2));
   try {
@@ -102,25 +103,6 @@ export function decodeOrcbrew(bytes: Uint8Array, warnings: string[]): string {
     warnings.push("the file is not valid UTF-8; it was read as Windows-1252");
     return new TextDecoder("windows-1252").decode(bytes);
   }
-}
-
-/** Packs whose names give the same document key are one document: merge them (first name wins). */
-function mergeSameKey(packs: OrcbrewPack[], warnings: string[]): Array<{ pack: OrcbrewPack; key: string }> {
-  const byKey = new Map<string, OrcbrewPack>();
-  for (const p of packs) {
-    const key = orcbrewDocumentKey(p.name);
-    const prev = byKey.get(key);
-    if (!prev) byKey.set(key, { ...p, items: [...p.items], skipped: [...p.skipped] });
-    else {
-      warnings.push(
-        `packs "${prev.name}" and "${p.name}" (line ${p.line}) share the document key ${key}; imported together as ` +
-          `"${prev.name}"`,
-      );
-      prev.items.push(...p.items);
-      prev.skipped.push(...p.skipped);
-    }
-  }
-  return [...byKey.entries()].map(([key, pack]) => ({ pack, key }));
 }
 
 interface ApiTwin {
@@ -361,46 +343,6 @@ export function textImporter(format: NonNullable<FileReport["format"]>, read: (i
   };
 }
 
-/** Import one OrcBrew file's text. */
-export const importOrcbrewText = textImporter("orcbrew", ({ text, file, opts, report }) => {
-  let parsed: ReturnType<typeof parseOrcbrew>;
-  try {
-    parsed = parseOrcbrew(text, file);
-  } catch (err) {
-    if (!(err instanceof OrcbrewError)) throw err;
-    return { error: formatError(err.reason, err.line, err.column) };
-  }
-  report.shape = parsed.shape;
-  report.warnings.push(...parsed.warnings);
-  const packs = parsed.packs.length;
-  const items = parsed.packs.reduce((n, p) => n + p.items.length, 0);
-  const drafts = (fileUrl: string) =>
-    mergeSameKey(parsed.packs, report.warnings).map(
-      ({ pack, key }): DocumentDraft => ({
-        noun: "pack",
-        name: stripInvisible(pack.name).trim() || pack.name,
-        key,
-        origin: orcbrewOrigin(key),
-        source: "orcbrew",
-        normalize: (docName) => {
-          const n = normalizeOrcbrewPack(pack, { documentKey: key, documentName: docName, fileUrl });
-          const total = pack.items.length;
-          opts.onEvent?.({ type: "progress", file, pack: pack.name, done: n.entities.length, total });
-          return n;
-        },
-        clash: "has the same name or one that reads the same; OrcBrew never overwrites API content",
-        doc: (docName) => ({
-          key,
-          name: docName,
-          source: "orcbrew",
-          url: fileUrl,
-          description: `OrcBrew pack "${docName}" imported from ${basename(file)}`,
-        }),
-      }),
-    );
-  return { packs, items, drafts };
-});
-
 /**
  * Write a file's plans in one transaction (replaceOrigin's own become savepoints) and total the
  * file's report; `db` null is a dry run. A failed write leaves nothing of the file and says why.
@@ -499,7 +441,7 @@ export function importFile(
     const st = statSync(file);
     if (st.isDirectory()) throw new Error(directory);
     opts.onEvent?.({ type: "file-start", file, bytes: st.isFile() ? st.size : 0 });
-    text = decodeOrcbrew(readRegularFile(file, opts.maxFileBytes ?? DEFAULT_IMPORT_MAX_BYTES), warnings);
+    text = decodeText(readRegularFile(file, opts.maxFileBytes ?? DEFAULT_IMPORT_MAX_BYTES), warnings);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     const why = e.code === "ENOENT" ? "no such file" : e.code === "EACCES" ? "permission denied" : e.message;
@@ -508,24 +450,10 @@ export function importFile(
   return importText(text, warnings);
 }
 
-/** Import one OrcBrew file from disk (see importFile, importOrcbrewText). */
-export function importOrcbrewFile(db: Database | null, file: string, opts: ImportOptions = {}): FileReport {
-  const notOne = "it is a directory, not an .orcbrew file";
-  return importFile(file, opts, notOne, (text, warnings) => importOrcbrewText(db, text, file, opts, warnings));
-}
-
 function failedFile(file: string, reason: string, opts: ImportOptions, warnings: string[] = []): FileReport {
   const { report, done } = startFileReport(file, opts, warnings);
   report.error = { message: reason, reason };
   return done();
-}
-
-/**
- * Import files one after another; each is atomic on its own. One file failing in any way (even
- * an unexpected error) is reported as that file's outcome and never hides the others' outcomes.
- */
-export function importOrcbrewFiles(db: Database | null, files: string[], opts: ImportOptions = {}): ImportReport {
-  return importEach(files, opts, (file) => importOrcbrewFile(db, file, opts));
 }
 
 /**

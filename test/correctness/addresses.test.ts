@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
 import { ENTITY_KINDS } from "../../src/entities/types.ts";
-import { importOrcbrewText } from "../../src/ingest/import.ts";
+import { importOrcbrewText } from "../../src/ingest/import-orcbrew.ts";
 import { runSync } from "../../src/ingest/sync.ts";
 import { openStore } from "../../src/store/db.ts";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";

@@ -10,7 +10,7 @@ import { loadConfig } from "../../src/config.ts";
 import { CATALOG_KINDS, KINDS } from "../../src/entities/catalog.ts";
 import { FILTER_PARAMS } from "../../src/entities/filters.ts";
 import { ENTITY_KINDS } from "../../src/entities/types.ts";
-import { importOrcbrewFile } from "../../src/ingest/import.ts";
+import { importOrcbrewFile } from "../../src/ingest/import-orcbrew.ts";
 import { runSync, SYNC_SOURCES } from "../../src/ingest/sync.ts";
 import { HttpClient } from "../../src/sources/http.ts";
 import { openStore, type Store } from "../../src/store/db.ts";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { loadConfig } from "../../src/config.ts";
 import { embedPending } from "../../src/ingest/embed.ts";
-import { importOrcbrewFile } from "../../src/ingest/import.ts";
+import { importOrcbrewFile } from "../../src/ingest/import-orcbrew.ts";
 import { runSync } from "../../src/ingest/sync.ts";
 import { createEmbedderProvider } from "../../src/search/model/embedder.ts";
 import { closeVectorIndex } from "../../src/search/index/vector-index.ts";

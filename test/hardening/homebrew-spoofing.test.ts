@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Store } from "../../src/store/db.ts";
-import { importOrcbrewText } from "../../src/ingest/import.ts";
+import { importOrcbrewText } from "../../src/ingest/import-orcbrew.ts";
 import { upsertDocuments } from "../../src/store/documents.ts";
 import { makeStore, sampleEntities } from "../support/entities.ts";
 import { connectInMemory, makeDeps, textOf } from "../support/mcp.ts";

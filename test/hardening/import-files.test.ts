@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { importOrcbrewFiles } from "../../src/ingest/import.ts";
+import { importOrcbrewFiles } from "../../src/ingest/import-orcbrew.ts";
 import { readEdn } from "../../src/sources/orcbrew/edn.ts";
 import { openStore } from "../../src/store/db.ts";
 import { isolatedEnv, REPO_ROOT } from "../support/mcp.ts";

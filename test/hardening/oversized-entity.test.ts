@@ -13,7 +13,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ENTITY_LIMITS } from "../../src/entities/limits.ts";
 import type { Entity } from "../../src/entities/types.ts";
-import { importOrcbrewFiles } from "../../src/ingest/import.ts";
+import { importOrcbrewFiles } from "../../src/ingest/import-orcbrew.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { fitAnswer, MESSAGE_CAP, RESERVED_CAP } from "../../src/tools/answer/budget.ts";

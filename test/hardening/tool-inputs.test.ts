@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { join } from "node:path";
-import { importOrcbrewFile } from "../../src/ingest/import.ts";
+import { importOrcbrewFile } from "../../src/ingest/import-orcbrew.ts";
 import { encounterCreatures } from "../support/encounter-creatures.ts";
 import { makeStore, sampleEntities } from "../support/entities.ts";
 import { connectInMemory, makeDeps, textOf } from "../support/mcp.ts";

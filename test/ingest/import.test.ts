@@ -1,13 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  decodeOrcbrew,
-  importExitCode,
-  importOrcbrewFile,
-  importOrcbrewFiles,
-  importOrcbrewText,
-} from "../../src/ingest/import.ts";
+import { decodeText, importExitCode } from "../../src/ingest/import.ts";
+import { importOrcbrewFile, importOrcbrewFiles, importOrcbrewText } from "../../src/ingest/import-orcbrew.ts";
 import { listDocuments } from "../../src/store/documents.ts";
 import { replaceOrigin } from "../../src/store/entities.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
@@ -243,11 +238,11 @@ describe("dry run", () => {
 describe("decoding", () => {
   test("UTF-8 with BOM, UTF-16 LE with BOM, and Windows-1252 with a note", () => {
     const w: string[] = [];
-    expect(decodeOrcbrew(new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), w)).toBe("\uFEFF{}");
+    expect(decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x7b, 0x7d]), w)).toBe("\uFEFF{}");
     const utf16 = new Uint8Array([0xff, 0xfe, ...[..."{}"].flatMap((c) => [c.charCodeAt(0), 0])]);
-    expect(decodeOrcbrew(utf16, w)).toBe("{}");
+    expect(decodeText(utf16, w)).toBe("{}");
     expect(w).toEqual([]);
-    expect(decodeOrcbrew(new Uint8Array([0x22, 0x92, 0x22]), w)).toBe('"\u2019"');
+    expect(decodeText(new Uint8Array([0x22, 0x92, 0x22]), w)).toBe('"\u2019"');
     expect(w[0]).toContain("Windows-1252");
   });
 });

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { importHomebrewFile } from "../../src/ingest/import-5etools.ts";
-import { importOrcbrewFile } from "../../src/ingest/import.ts";
+import { importOrcbrewFile } from "../../src/ingest/import-orcbrew.ts";
 import { removeHomebrewDocument } from "../../src/ingest/remove-homebrew.ts";
 import { SOURCES } from "../../src/sources/index.ts";
 import { openStore, type Store } from "../../src/store/db.ts";

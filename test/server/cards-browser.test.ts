@@ -15,7 +15,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { loadConfig } from "../../src/config.ts";
-import { importOrcbrewText } from "../../src/ingest/import.ts";
+import { importOrcbrewText } from "../../src/ingest/import-orcbrew.ts";
 import { runSync } from "../../src/ingest/sync.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
 import { cardBrowser, renderCard, type Rendered } from "../support/card-host.ts";

@@ -8,7 +8,7 @@ import { copyFileSync } from "node:fs";
 import { join } from "node:path";
 import { repairStore } from "../../src/cli/repair.ts";
 import { importHomebrewFile } from "../../src/ingest/import-5etools.ts";
-import { importOrcbrewFile } from "../../src/ingest/import.ts";
+import { importOrcbrewFile } from "../../src/ingest/import-orcbrew.ts";
 import { SERVER_INSTRUCTIONS } from "../../src/server/mcp.ts";
 import { openStore, rebuildHint } from "../../src/store/db.ts";
 import { importedHomebrewFiles } from "../../src/store/repair.ts";

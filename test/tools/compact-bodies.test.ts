@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { importOrcbrewText } from "../../src/ingest/import.ts";
+import { importOrcbrewText } from "../../src/ingest/import-orcbrew.ts";
 import { runSearch } from "../../src/search/hybrid.ts";
 import type { SearchContext } from "../../src/search/context.ts";
 import type { SearchQuery, SearchResponse } from "../../src/search/types.ts";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { join } from "node:path";
 import { embedPending } from "../../../src/ingest/embed.ts";
-import { importOrcbrewFiles } from "../../../src/ingest/import.ts";
+import { importOrcbrewFiles } from "../../../src/ingest/import-orcbrew.ts";
 import { runSearch } from "../../../src/search/hybrid.ts";
 import type { SearchQuery } from "../../../src/search/types.ts";
 import { closeVectorIndex } from "../../../src/search/index/vector-index.ts";

@@ -209,7 +209,7 @@ describe("markdown level tables", () => {
 
 describe("OrcBrew homebrew class (no table, a caster level factor)", () => {
   test("slots from the multiclass table by caster level; it equals the full caster's raw level data", async () => {
-    const { importOrcbrewFile } = await import("../../../src/ingest/import.ts");
+    const { importOrcbrewFile } = await import("../../../src/ingest/import-orcbrew.ts");
     const { SLOTS_BY_CASTER_LEVEL } = await import("../../../src/tools/progression/slots.ts");
     const wizard = fixture("dnd5eapi/2014/levels.json").filter((r) => r.class.index === "wizard" && !r.subclass);
     for (const rec of wizard) expect([...SLOTS_BY_CASTER_LEVEL[rec.level - 1]!]).toEqual(rawSlots(rec));
