@@ -7,6 +7,7 @@
  * Peers: gregario/dnd-oracle (npm `dnd-oracle`), whose `query` looks names and words up in one
  * parameter. A peer with other tools needs its own dialect here.
  */
+import { SPELL_SCHOOLS } from "../src/entities/catalog.ts";
 import { misspell } from "./cpu-mix.ts";
 
 export type PeerMode = "structured" | "name" | "typo";
@@ -14,16 +15,6 @@ export type PeerCall = { mode: PeerMode; tool: string; args: Record<string, unkn
 export type Dialect = "lorekeeper" | "dnd-oracle";
 export const DIALECTS: readonly Dialect[] = ["lorekeeper", "dnd-oracle"];
 
-const SCHOOLS = [
-  "abjuration",
-  "conjuration",
-  "divination",
-  "enchantment",
-  "evocation",
-  "illusion",
-  "necromancy",
-  "transmutation",
-];
 const CRS = ["0", "1/8", "1/4", "1/2", "1", "2", "3", "4", "6", "8"];
 const SPELLS = ["Fireball", "Cure Wounds", "Mage Armor", "Counterspell", "Lightning Bolt", "Detect Magic"];
 const CREATURES = ["Goblin", "Owlbear", "Lich", "Gelatinous Cube", "Adult Red Dragon", "Skeleton"];
@@ -63,7 +54,7 @@ export function peerMix(dialect: Dialect): PeerCall[] {
   const s = SPEAKERS[dialect];
   const byMode: PeerCall[][] = [
     [
-      ...SCHOOLS.map((school, i) => call("structured", s.spells((i % 5) + 1, school))),
+      ...SPELL_SCHOOLS.map((school, i) => call("structured", s.spells((i % 5) + 1, school))),
       ...CRS.map((cr) => call("structured", s.creaturesOfCr(cr))),
     ],
     [...SPELLS.map((n) => call("name", s.spell(n))), ...CREATURES.map((n) => call("name", s.creature(n)))],

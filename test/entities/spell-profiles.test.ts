@@ -4,21 +4,12 @@
  * schools match the real records) is scripts/check-profiles.ts; here the fixtures' SRD spells of
  * every source stand in for it.
  */
+import { SPELL_SCHOOLS } from "../../src/entities/catalog.ts";
 import { describe, expect, test } from "bun:test";
 import { CORE_PROFILE_DOCUMENTS, SPELL_PROFILES, spellProfile } from "../../src/entities/profiles.ts";
 import type { Entity } from "../../src/entities/types.ts";
 import { ALL_TYPES, run } from "./fixtures.ts";
 
-const SCHOOLS = [
-  "abjuration",
-  "conjuration",
-  "divination",
-  "enchantment",
-  "evocation",
-  "illusion",
-  "necromancy",
-  "transmutation",
-];
 /** School names that read as the school wherever they appear ("illusion" and "enchantment" are everyday words too). */
 const JARGON_SCHOOLS = ["abjuration", "conjuration", "divination", "evocation", "necromancy", "transmutation"];
 const ORDINAL = "first|second|third|fourth|fifth|sixth|seventh|eighth|ninth";
@@ -47,7 +38,7 @@ describe("the spell profiles file", () => {
       for (const d of p.documents) expect(CORE_PROFILE_DOCUMENTS).toContain(d);
       expect(p.levels.length * p.schools.length).toBeGreaterThan(0);
       for (const l of p.levels) expect(Number.isInteger(l) && l >= 0 && l <= 9, `${p.name}: level ${l}`).toBe(true);
-      for (const s of p.schools) expect(SCHOOLS).toContain(s);
+      for (const s of p.schools) expect(SPELL_SCHOOLS as readonly string[]).toContain(s);
     }
   });
 
