@@ -116,6 +116,35 @@ export interface FilterColumn {
   revision?: number;
 }
 
+/** A column with one parameter of the column's own name; `extra`: its derivation. */
+function own<
+  const C extends string,
+  const K extends readonly EntityKind[],
+  const P extends Omit<FilterParam, "name">,
+  const X extends Pick<FilterColumn, "derive" | "revision"> = Record<never, never>,
+>(column: C, kinds: K, param: P, extra: X = {} as X) {
+  return { column, kinds, params: [{ name: column, ...param }], ...extra } as const;
+}
+
+/**
+ * A creature column of the vocabulary words its stat block's text field of the same name mentions
+ * ("bludgeoning, piercing, and slashing from nonmagical attacks"): a `values` parameter matching all.
+ */
+function mentionedIn<const C extends string, const N extends string>(
+  column: C,
+  name: N,
+  values: readonly string[],
+  description?: string,
+) {
+  const param = { name, input: { type: "values", values }, match: "has_all" } as const;
+  return {
+    column,
+    kinds: ["creature"],
+    params: [description ? { ...param, description } : param],
+    derive: (d: JsonObject) => mentioned(text(d[column]), values),
+  } as const;
+}
+
 const FILTERS = [
   {
     column: "level",
@@ -126,11 +155,7 @@ const FILTERS = [
       { name: "level_max", input: { type: "int", min: 0, max: 9 }, match: "at_most" },
     ],
   },
-  {
-    column: "school",
-    kinds: ["spell"],
-    params: [{ name: "school", input: { type: "vocab", values: SPELL_SCHOOLS }, match: "vocab" }],
-  },
+  own("school", ["spell"], { input: { type: "vocab", values: SPELL_SCHOOLS }, match: "vocab" }),
   {
     column: "classes",
     kinds: ["spell", "subclass"],
@@ -145,28 +170,13 @@ const FILTERS = [
       },
     ],
   },
-  {
-    column: "concentration",
-    kinds: ["spell"],
-    params: [{ name: "concentration", input: { type: "bool" }, match: "equal" }],
-  },
-  {
-    column: "ritual",
-    kinds: ["spell"],
-    params: [{ name: "ritual", input: { type: "bool" }, match: "equal" }],
-  },
-  {
-    column: "casting_time",
-    kinds: ["spell"],
-    params: [
-      {
-        name: "casting_time",
-        input: { type: "key" },
-        match: "casting_time",
-        description: 'e.g. "1 bonus action", "1 reaction"',
-      },
-    ],
-  },
+  own("concentration", ["spell"], { input: { type: "bool" }, match: "equal" }),
+  own("ritual", ["spell"], { input: { type: "bool" }, match: "equal" }),
+  own("casting_time", ["spell"], {
+    input: { type: "key" },
+    match: "casting_time",
+    description: 'e.g. "1 bonus action", "1 reaction"',
+  }),
   {
     column: "cr",
     kinds: ["creature"],
@@ -181,16 +191,16 @@ const FILTERS = [
       { name: "cr_max", input: { type: "cr" }, match: "at_most" },
     ],
   },
-  {
-    column: "creature_type",
-    kinds: ["creature"],
-    params: [{ name: "creature_type", tool: "type", input: { type: "vocab", values: CREATURE_TYPES }, match: "vocab" }],
-  },
-  {
-    column: "size",
-    kinds: ["creature", "species"],
-    params: [{ name: "size", input: { type: "vocab", values: SIZES }, match: "vocab", groups: ["creature"] }],
-  },
+  own("creature_type", ["creature"], {
+    tool: "type",
+    input: { type: "vocab", values: CREATURE_TYPES },
+    match: "vocab",
+  }),
+  own("size", ["creature", "species"], {
+    input: { type: "vocab", values: SIZES },
+    match: "vocab",
+    groups: ["creature"],
+  }),
   {
     column: "armor_class",
     kinds: ["creature", "armor"],
@@ -201,50 +211,24 @@ const FILTERS = [
     kinds: ["creature"],
     params: [{ name: "hit_points_min", input: { type: "int", min: 0 }, match: "at_least" }],
   },
-  {
-    column: "category",
-    kinds: ["weapon", "armor", "item", "magic_item"],
-    params: [
-      {
-        name: "category",
-        input: { type: "key" },
-        match: "vocab",
-        description: 'e.g. "martial melee", "shield", "wondrous item"',
-      },
-    ],
-  },
-  {
-    column: "rarity",
-    kinds: ["magic_item"],
-    params: [{ name: "rarity", input: { type: "vocab", values: RARITIES }, match: "vocab" }],
-  },
-  {
-    column: "requires_attunement",
-    kinds: ["magic_item"],
-    params: [{ name: "requires_attunement", input: { type: "bool" }, match: "equal" }],
-  },
-  {
-    column: "damage_dice",
-    kinds: ["weapon"],
-    params: [{ name: "damage_dice", input: { type: "dice" }, match: "dice", description: 'e.g. "1d8"' }],
-  },
+  own("category", ["weapon", "armor", "item", "magic_item"], {
+    input: { type: "key" },
+    match: "vocab",
+    description: 'e.g. "martial melee", "shield", "wondrous item"',
+  }),
+  own("rarity", ["magic_item"], { input: { type: "vocab", values: RARITIES }, match: "vocab" }),
+  own("requires_attunement", ["magic_item"], { input: { type: "bool" }, match: "equal" }),
+  own("damage_dice", ["weapon"], { input: { type: "dice" }, match: "dice", description: 'e.g. "1d8"' }),
   {
     column: "damage_types",
     kinds: ["spell", "weapon"],
     params: [{ name: "damage_type", input: { type: "vocab", values: DAMAGE_TYPES }, match: "has" }],
   },
-  {
-    column: "is_simple",
-    kinds: ["weapon"],
-    params: [
-      {
-        name: "is_simple",
-        input: { type: "bool" },
-        match: "equal",
-        description: "Weapons: simple (true) or martial (false)",
-      },
-    ],
-  },
+  own("is_simple", ["weapon"], {
+    input: { type: "bool" },
+    match: "equal",
+    description: "Weapons: simple (true) or martial (false)",
+  }),
   {
     column: "cost_gp",
     kinds: ["weapon", "armor", "item", "magic_item"],
@@ -258,13 +242,7 @@ const FILTERS = [
     kinds: ["weapon", "armor", "item", "magic_item"],
     params: [{ name: "weight_max", input: { type: "number", min: 0 }, match: "at_most", description: "In lb" }],
   },
-  {
-    column: "section",
-    kinds: ["rule"],
-    params: [
-      { name: "section", input: { type: "key" }, match: "vocab", description: 'Rules\' section, e.g. "combat"' },
-    ],
-  },
+  own("section", ["rule"], { input: { type: "key" }, match: "vocab", description: 'Rules\' section, e.g. "combat"' }),
   // ── Derived from canonical data ─────────────────────────────────────────────────────────────
   {
     column: "speeds",
@@ -283,100 +261,50 @@ const FILTERS = [
     ],
     derive: speeds,
   },
-  {
-    column: "senses",
-    kinds: ["creature"],
-    params: [{ name: "sense", input: { type: "values", values: SENSES }, match: "has_all" }],
-    derive: (d) => mentioned(text(d.senses), SENSES),
-  },
-  {
-    column: "damage_immunities",
-    kinds: ["creature"],
-    params: [
-      {
-        name: "damage_immunity",
-        input: { type: "values", values: DAMAGE_TYPES },
-        match: "has_all",
-        description: "Also nonmagical-only",
-      },
-    ],
-    derive: (d) => mentioned(text(d.damage_immunities), DAMAGE_TYPES),
-  },
-  {
-    column: "damage_resistances",
-    kinds: ["creature"],
-    params: [
-      {
-        name: "damage_resistance",
-        input: { type: "values", values: DAMAGE_TYPES },
-        match: "has_all",
-        description: "Also nonmagical-only",
-      },
-    ],
-    derive: (d) => mentioned(text(d.damage_resistances), DAMAGE_TYPES),
-  },
-  {
-    column: "condition_immunities",
-    kinds: ["creature"],
-    params: [{ name: "condition_immunity", input: { type: "values", values: CONDITIONS }, match: "has_all" }],
-    derive: (d) => mentioned(text(d.condition_immunities), CONDITIONS),
-  },
-  {
-    column: "legendary",
-    kinds: ["creature"],
-    params: [{ name: "legendary", input: { type: "bool" }, match: "equal", description: "Has legendary actions" }],
-    derive: (d) => Array.isArray(d.legendary_actions) && d.legendary_actions.length > 0,
-  },
-  {
-    column: "alignment",
-    kinds: ["creature"],
-    params: [
-      {
-        name: "alignment",
-        input: { type: "values", values: ALIGNMENT_WORDS },
-        match: "has_all",
-        description: 'e.g. ["chaotic", "evil"]; any = any alignment',
-      },
-    ],
-    derive: alignmentWords,
-  },
-  {
-    column: "casts",
-    kinds: ["creature"],
-    params: [
-      {
-        name: "casts",
-        input: { type: "key" },
-        match: "has",
-        description: 'A spell it casts, e.g. "fireball"',
-        completeFromStore: true,
-      },
-    ],
-    derive: spellsCast,
+  mentionedIn("senses", "sense", SENSES),
+  mentionedIn("damage_immunities", "damage_immunity", DAMAGE_TYPES, "Also nonmagical-only"),
+  mentionedIn("damage_resistances", "damage_resistance", DAMAGE_TYPES, "Also nonmagical-only"),
+  mentionedIn("condition_immunities", "condition_immunity", CONDITIONS),
+  own(
+    "legendary",
+    ["creature"],
+    { input: { type: "bool" }, match: "equal", description: "Has legendary actions" },
+    { derive: (d: JsonObject) => Array.isArray(d.legendary_actions) && d.legendary_actions.length > 0 },
+  ),
+  own(
+    "alignment",
+    ["creature"],
+    {
+      input: { type: "values", values: ALIGNMENT_WORDS },
+      match: "has_all",
+      description: 'e.g. ["chaotic", "evil"]; any = any alignment',
+    },
+    { derive: alignmentWords },
+  ),
+  own(
+    "casts",
+    ["creature"],
+    { input: { type: "key" }, match: "has", description: 'A spell it casts, e.g. "fireball"', completeFromStore: true },
     // 2: spells named in actions, bonus actions and reactions ("casts Counterspell or Shield").
-    revision: 2,
-  },
-  {
-    column: "spellcaster",
-    kinds: ["creature"],
-    params: [{ name: "spellcaster", input: { type: "bool" }, match: "equal", description: "Casts spells" }],
-    derive: (d) => spellsCast(d).length > 0,
-    revision: 2,
-  },
-  {
-    column: "inflicts",
-    kinds: ["creature"],
-    params: [
-      {
-        name: "inflicts",
-        input: { type: "values", values: CONDITIONS },
-        match: "has_all",
-        description: "Conditions it imposes",
-        completeFromStore: true,
-      },
-    ],
-    derive: conditionsInflicted,
-  },
+    { derive: spellsCast, revision: 2 },
+  ),
+  own(
+    "spellcaster",
+    ["creature"],
+    { input: { type: "bool" }, match: "equal", description: "Casts spells" },
+    { derive: (d: JsonObject) => spellsCast(d).length > 0, revision: 2 },
+  ),
+  own(
+    "inflicts",
+    ["creature"],
+    {
+      input: { type: "values", values: CONDITIONS },
+      match: "has_all",
+      description: "Conditions it imposes",
+      completeFromStore: true,
+    },
+    { derive: conditionsInflicted },
+  ),
   {
     column: "traits",
     kinds: ["creature"],
@@ -444,22 +372,19 @@ const FILTERS = [
     ],
     derive: components,
   },
-  {
-    // search_equipment's type "magic-item" sets it (tools/search-tools/search-equipment.ts); no tool parameter of
-    // its own.
-    column: "magic",
-    kinds: ["item", "magic_item"],
-    params: [
-      {
-        name: "magic",
-        input: { type: "bool" },
-        match: "equal",
-        description: "Magic items as a DM means them, whatever kind their document files them under",
-        groups: [],
-      },
-    ],
-    derive: (d, e) => isMagicItem(e.kind, e.name, d),
-  },
+  // search_equipment's type "magic-item" sets it (tools/search-tools/search-equipment.ts); no tool parameter of
+  // its own.
+  own(
+    "magic",
+    ["item", "magic_item"],
+    {
+      input: { type: "bool" },
+      match: "equal",
+      description: "Magic items as a DM means them, whatever kind their document files them under",
+      groups: [],
+    },
+    { derive: (d: JsonObject, e: Pick<Entity, "kind" | "name">) => isMagicItem(e.kind, e.name, d) },
+  ),
 ] as const satisfies readonly Omit<FilterColumn, "sqlType">[];
 
 type Entry = (typeof FILTERS)[number];
