@@ -52,15 +52,8 @@ export function traitEntities(creatures: readonly TraitSourceRow[], rank: Docume
         cmp(a.row.name.toLowerCase(), b.row.name.toLowerCase()) ||
         cmp(a.row.key, b.row.key),
     );
-    const names: string[] = [];
-    const seenNames = new Set<string>();
-    for (const h of holders) {
-      const n = h.row.name.toLowerCase();
-      if (!seenNames.has(n)) {
-        seenNames.add(n);
-        names.push(h.row.name);
-      }
-    }
+    // Distinct names, any case, each as its first holder writes it.
+    const names = [...Map.groupBy(holders, (h) => h.row.name.toLowerCase()).values()].map((g) => g[0]!.row.name);
     if (names.length < MIN_CREATURES) continue;
     const first = holders[0]!;
     const documents = [...new Set(holders.map((h) => h.row.document_key.toLowerCase()))];
