@@ -6,7 +6,7 @@
  * Vocabularies live in the kind catalog (catalog.ts). Pure.
  */
 import { ALIGNMENT_WORDS, CONDITIONS, MOVEMENT_MODES, WEAPON_PROPERTIES } from "./catalog.ts";
-import { rec } from "./normalize/read.ts";
+import { arr, rec, recs, uniq } from "./normalize/read.ts";
 import type { EntityKind, JsonObject } from "./types.ts";
 import { slugify } from "./types.ts";
 import { PRICED_MATERIAL, saysConsumed } from "./material.ts";
@@ -38,14 +38,9 @@ export function speeds(d: JsonObject): string[] {
 }
 
 export function weaponProperties(d: JsonObject): string[] {
-  const props = Array.isArray(d.properties) ? d.properties : [];
-  const out = new Set<string>();
-  for (const p of props) {
-    // "Special (Lance)" → special; "Two-Handed" → two-handed
-    const name = slugify(text(rec(p)?.name).replace(/\s*\(.*$/, ""));
-    if ((WEAPON_PROPERTIES as readonly string[]).includes(name)) out.add(name);
-  }
-  return [...out];
+  // "Special (Lance)" → special; "Two-Handed" → two-handed
+  const names = arr(d.properties).map((p) => slugify(text(rec(p)?.name).replace(/\s*\(.*$/, "")));
+  return uniq(names.filter((n) => (WEAPON_PROPERTIES as readonly string[]).includes(n)));
 }
 
 /**
@@ -127,16 +122,9 @@ type Named = { name: string; desc: string };
 
 /** The named blocks of a stat block (traits, actions, bonus actions, reactions, legendary actions). */
 function blocks(d: JsonObject): Named[] {
-  const out: Named[] = [];
-  for (const f of ["traits", "actions", "bonus_actions", "reactions", "legendary_actions", "mythic_actions"]) {
-    const list = d[f];
-    if (!Array.isArray(list)) continue;
-    for (const x of list) {
-      const o = rec(x);
-      if (o) out.push({ name: text(o.name), desc: text(o.desc) });
-    }
-  }
-  return out;
+  return ["traits", "actions", "bonus_actions", "reactions", "legendary_actions", "mythic_actions"].flatMap((f) =>
+    recs(d[f]).map((o) => ({ name: text(o.name), desc: text(o.desc) })),
+  );
 }
 
 /** "Fireball*", "mage armor (self only)", "**Detect Magic**" → "fireball", "mage armor", "detect magic". */
@@ -294,6 +282,9 @@ export function blockNames(d: JsonObject): string[] {
 
 /** A creature's environments, lower-case ("forest or jungle", "swamp"): the words the `environment` filter looks in. */
 export function environments(d: JsonObject): string[] {
-  const envs = Array.isArray(d.environments) ? d.environments : [];
-  return [...new Set(envs.map((x) => text(x).trim().toLowerCase().replace(/\|/g, " ")).filter((x) => x.length > 0))];
+  return uniq(
+    arr(d.environments)
+      .map((x) => text(x).trim().toLowerCase().replace(/\|/g, " "))
+      .filter((x) => x.length > 0),
+  );
 }

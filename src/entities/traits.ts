@@ -6,8 +6,8 @@
  * the text once (the most preferred document's creature, named in `wording_from`), how many
  * creatures have it and the first of them (the preferred documents' first, then by name). Pure.
  */
-import { blockName, withoutUsage } from "./derived.ts";
-import { isRec } from "./normalize/read.ts";
+import { blockName, text, withoutUsage } from "./derived.ts";
+import { recs } from "./normalize/read.ts";
 import { cmp, type DocumentRank } from "./preference.ts";
 import { type Entity, type JsonObject, slugify } from "./types.ts";
 import { entityUri } from "./uri.ts";
@@ -33,10 +33,9 @@ export function traitEntities(creatures: readonly TraitSourceRow[], rank: Docume
   const held: { words: string; row: TraitSourceRow; display: string; desc: string }[] = [];
   for (const row of creatures) {
     const seen = new Set<string>();
-    for (const t of Array.isArray(row.data.traits) ? row.data.traits : []) {
-      if (!isRec(t)) continue;
-      const raw = typeof t.name === "string" ? t.name : "";
-      const desc = typeof t.desc === "string" ? t.desc.trim() : "";
+    for (const t of recs(row.data.traits)) {
+      const raw = text(t.name);
+      const desc = text(t.desc).trim();
       const words = blockName(raw);
       if (!words || words.length > 60 || !desc || NOT_A_REFERENCE.test(words) || seen.has(words)) continue;
       seen.add(words);
