@@ -28,23 +28,13 @@ export const V1_TO_V2_DOCUMENT: Readonly<Record<string, string>> = {
   blackflag: "bfrd",
 };
 
-/** Extra aliases people use for the SRDs. */
-export const DOCUMENT_ALIASES: Readonly<Record<string, string>> = {
-  srd: "srd-2014",
-  "srd-5e": "srd-2014",
-  srd5e: "srd-2014",
-  "srd-5.1": "srd-2014",
-  "srd5.1": "srd-2014",
-  "srd-51": "srd-2014",
-  "srd-2014": "srd-2014",
-  "5e-srd": "srd-2014",
-  "dnd5e-2014": "srd-2014",
-  "srd-5.2": "srd-2024",
-  "srd5.2": "srd-2024",
-  "srd-52": "srd-2024",
-  "srd-2024": "srd-2024",
-  "dnd5e-2024": "srd-2024",
-};
+/** Extra aliases people use for the SRDs: alias → key. */
+export const DOCUMENT_ALIASES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries({
+    "srd-2014": ["srd", "srd-5e", "srd5e", "srd-5.1", "srd5.1", "srd-51", "srd-2014", "5e-srd", "dnd5e-2014"],
+    "srd-2024": ["srd-5.2", "srd5.2", "srd-52", "srd-2024", "dnd5e-2024"],
+  }).flatMap(([key, aliases]) => aliases.map((a) => [a, key])),
+);
 
 /** Map any known alias or v1 slug to the canonical (v2-style) key; unknown keys are lower-cased as-is. */
 export function resolveDocumentKey(raw: string): string {
@@ -117,31 +107,31 @@ export function normalizeOpen5eDocuments(
 ): DocumentInfo[] {
   const licenseNames = byKeyNames(licenses);
   const publisherNames = byKeyNames(publishers);
-  const out: DocumentInfo[] = [];
-  for (const d of v2docs.filter((x) => v.is(V2Doc, x))) {
-    const pubKey = refKey(d.publisher);
-    const publisher =
-      (pubKey ? publisherNames.get(pubKey) : undefined) ??
-      (isRec(d.publisher) ? str(d.publisher.name) : null) ??
-      pubKey;
-    const lic = recs(d.licenses)
-      .map((l) => {
-        const k = refKey(l);
-        return (k ? licenseNames.get(k) : undefined) ?? str(l.name) ?? k;
-      })
-      .filter((s): s is string => !!s);
-    const key = d.key.toLowerCase();
-    out.push({
-      key,
-      name: officialDocumentName(key) ?? d.name,
-      source: "open5e_v2",
-      publisher: publisher ?? null,
-      license: lic.length ? lic.join(", ") : null,
-      url: str(d.permalink),
-      description: str(d.desc),
+  return v2docs
+    .filter((x) => v.is(V2Doc, x))
+    .map((d) => {
+      const pubKey = refKey(d.publisher);
+      const publisher =
+        (pubKey ? publisherNames.get(pubKey) : undefined) ??
+        (isRec(d.publisher) ? str(d.publisher.name) : null) ??
+        pubKey;
+      const lic = recs(d.licenses)
+        .map((l) => {
+          const k = refKey(l);
+          return (k ? licenseNames.get(k) : undefined) ?? str(l.name) ?? k;
+        })
+        .filter((s): s is string => !!s);
+      const key = d.key.toLowerCase();
+      return {
+        key,
+        name: officialDocumentName(key) ?? d.name,
+        source: "open5e_v2",
+        publisher: publisher ?? null,
+        license: lic.length ? lic.join(", ") : null,
+        url: str(d.permalink),
+        description: str(d.desc),
+      };
     });
-  }
-  return out;
 }
 
 /**
@@ -150,20 +140,20 @@ export function normalizeOpen5eDocuments(
  */
 export function normalizeOpen5eV1Documents(v1docs: unknown[], v2docs: DocumentInfo[] = []): DocumentInfo[] {
   const v2names = new Map(v2docs.map((d) => [d.key, d.name]));
-  const out: DocumentInfo[] = [];
-  for (const d of v1docs.filter((x) => v.is(V1Doc, x))) {
-    const key = resolveDocumentKey(d.slug);
-    out.push({
-      key,
-      name: v2names.get(key) ?? SRD_NAMES[key] ?? d.title,
-      source: "open5e_v1",
-      publisher: str(d.organization)?.replace(/™/g, "") ?? null,
-      license: str(d.license),
-      url: str(d.url),
-      description: str(d.desc),
+  return v1docs
+    .filter((x) => v.is(V1Doc, x))
+    .map((d) => {
+      const key = resolveDocumentKey(d.slug);
+      return {
+        key,
+        name: v2names.get(key) ?? SRD_NAMES[key] ?? d.title,
+        source: "open5e_v1",
+        publisher: str(d.organization)?.replace(/™/g, "") ?? null,
+        license: str(d.license),
+        url: str(d.url),
+        description: str(d.desc),
+      };
     });
-  }
-  return out;
 }
 
 /** Index documents by key for a NormalizeContext. */
