@@ -71,10 +71,11 @@ export const RULE_PROFILES: readonly RuleProfile[] = (ruleData as { profiles: Ru
 export const CONDITION_WORDS: readonly ConditionWords[] = (conditionData as { conditions: ConditionWords[] })
   .conditions;
 
-/** A lookup of entries by each lower-case name they are filed under (after `prefix`), indexed on first use. */
+/** Entries by each lower-case name they are filed under (after `prefix`), for core documents; indexed on first use. */
 function byName<P extends Profile>(profiles: readonly P[], prefix: (p: P) => string = () => "") {
   let index: Map<string, P[]> | undefined;
-  return (key: string): P[] => {
+  return (key: string, documentKey: string): P[] => {
+    if (!CORE_PROFILE_DOCUMENTS.includes(documentKey.toLowerCase())) return [];
     if (!index) {
       index = new Map();
       for (const p of profiles) {
@@ -93,10 +94,6 @@ const spells = byName(SPELL_PROFILES);
 const items = byName(ITEM_PROFILES);
 const rules = byName(RULE_PROFILES, (p) => `${p.kind}\u0000`);
 
-export function isCoreProfileDocument(documentKey: string): boolean {
-  return CORE_PROFILE_DOCUMENTS.includes(documentKey.toLowerCase());
-}
-
 /**
  * The lookup key of a creature name: lower-case, and a D&D 5e API form variant ("Werewolf, Hybrid
  * Form", "Vampire, Mist Form") reads as its creature ("werewolf").
@@ -110,14 +107,12 @@ export function profileKey(name: string): string {
 
 /** The profile of a core creature (null for other documents, and for a name the file lacks). */
 export function creatureProfile(name: string, documentKey: string): CreatureProfile | null {
-  if (!isCoreProfileDocument(documentKey)) return null;
-  return creatures(profileKey(name))[0] ?? null;
+  return creatures(profileKey(name), documentKey)[0] ?? null;
 }
 
 /** The profile of a core spell (null for other documents, and for a name the file lacks). */
 export function spellProfile(name: string, documentKey: string): SpellProfile | null {
-  if (!isCoreProfileDocument(documentKey)) return null;
-  return spells(name.trim().toLowerCase())[0] ?? null;
+  return spells(name.trim().toLowerCase(), documentKey)[0] ?? null;
 }
 
 /** "Flame Tongue (Longsword)" → "flame tongue"; null when the name has no trailing variant in parentheses. */
@@ -131,11 +126,10 @@ export function itemFamilyKey(name: string): string | null {
  * entry filed under the name, else the family entry of a "Family (Variant)" record.
  */
 export function itemProfile(name: string, documentKey: string): ItemProfile | null {
-  if (!isCoreProfileDocument(documentKey)) return null;
-  const exact = items(name.trim().toLowerCase())[0];
+  const exact = items(name.trim().toLowerCase(), documentKey)[0];
   if (exact) return exact;
   const family = itemFamilyKey(name);
-  const p = family ? items(family)[0] : undefined;
+  const p = family ? items(family, documentKey)[0] : undefined;
   return p?.variants ? p : null;
 }
 
@@ -150,10 +144,9 @@ export function ruleProfile(
   documentKey: string,
   section: string | null = null,
 ): RuleProfile | null {
-  if (!isCoreProfileDocument(documentKey)) return null;
   const doc = documentKey.toLowerCase();
   const sec = section?.trim().toLowerCase() ?? null;
-  const named = rules(`${kind}\u0000${name.trim().toLowerCase()}`);
+  const named = rules(`${kind}\u0000${name.trim().toLowerCase()}`, documentKey);
   const fits = named.filter((p) => !p.sections || (sec !== null && p.sections.includes(sec)));
   return fits.find((p) => p.documents.includes(doc)) ?? fits[0] ?? null;
 }
