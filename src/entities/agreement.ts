@@ -72,13 +72,11 @@ export interface Member {
   data: JsonObject;
 }
 
-export type Verdict = "agree" | "majority" | "split";
-
 export interface FieldVerdict {
   field: string;
   /** Each voting source's value, normalized for comparison (sources with no value do not vote). */
   values: Record<string, JsonValue>;
-  verdict: Verdict;
+  verdict: "agree" | "majority" | "split";
   /** With "majority": the value two sources share, and the source that differs. */
   majority?: JsonValue;
   minority?: string;

@@ -51,12 +51,9 @@ export function documentRank(preferred: readonly string[] = []): DocumentRank {
     // Other open content, then homebrew; within a tier the caller orders by document key.
     return order.length + (isHomebrewSource(row.document_source) ? 1 : 0);
   }) as DocumentRank;
-  Object.defineProperty(fn, "id", { value: id });
-  Object.defineProperty(fn, "preferred", { value: keys });
   const whens = order.map((k, i) => `WHEN ${quoteSql(k)} THEN ${i}`).join(" ");
-  Object.defineProperty(fn, "sql", {
-    value: `(CASE lower(e.document_key) ${whens} ELSE ${order.length} + (e.document_source IN ${HOMEBREW_SQL}) END)`,
-  });
+  const sql = `(CASE lower(e.document_key) ${whens} ELSE ${order.length} + (e.document_source IN ${HOMEBREW_SQL}) END)`;
+  Object.defineProperties(fn, { id: { value: id }, preferred: { value: keys }, sql: { value: sql } });
   cache.set(id, fn);
   return fn;
 }

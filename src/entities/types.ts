@@ -105,13 +105,12 @@ export interface DocumentInfo {
   description?: string | null;
 }
 
+const CR_FRACTIONS: Readonly<Record<number, string>> = { 0.125: "1/8", 0.25: "1/4", 0.5: "1/2" };
+
 /** CR as shown to people: 0.125 → "1/8". */
 export function formatCr(cr: number | null | undefined): string | null {
   if (cr === null || cr === undefined || !Number.isFinite(cr)) return null;
-  if (cr === 0.125) return "1/8";
-  if (cr === 0.25) return "1/4";
-  if (cr === 0.5) return "1/2";
-  return String(cr);
+  return CR_FRACTIONS[cr] ?? String(cr);
 }
 
 /** CR from "1/4", "0.25", 0.25, "2" → number; undefined when unparseable. */
