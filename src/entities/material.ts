@@ -28,24 +28,13 @@ export function saysConsumed(text: string | null | undefined): boolean {
   return !!text && CONSUMED_MATERIAL.test(text) && !NOT_CONSUMED.test(text);
 }
 
-export interface MaterialFacts {
-  material_cost: string | null;
-  material_consumed: boolean | null;
-  /** where upstream's flag disagrees with the text (empty when it agrees or has none) */
-  notes: string[];
-}
-
 /**
  * Cost and consumption of a material component: upstream's structured `cost` when it has one, else
  * the price in the text; consumption from the text whenever there is a text (upstream's flag only
- * without one). `source` names the upstream in the note ("Open5e v2").
+ * without one). `notes`: where upstream's flag disagrees with the text, `source` naming the upstream
+ * ("Open5e v2").
  */
-export function readMaterial(
-  source: string,
-  text: string | null,
-  cost: string | null,
-  consumed: boolean | null,
-): MaterialFacts {
+export function readMaterial(source: string, text: string | null, cost: string | null, consumed: boolean | null) {
   const material_cost = cost && cost.trim() !== "" ? cost : materialPrice(text);
   if (!text || text.trim() === "") return { material_cost, material_consumed: consumed, notes: [] };
   const fromText = saysConsumed(text);
