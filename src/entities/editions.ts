@@ -7,13 +7,12 @@
  */
 import type { DocDescription } from "./kinds.ts";
 import { recs } from "./normalize/read.ts";
-import { OFFICIAL_SRDS } from "./preference.ts";
 import type { JsonObject, JsonValue } from "./types.ts";
 
-/** Documents to prefer, best first: the ones asked for, else the server's preference (default: newest SRD first). */
+/** Documents to prefer, best first: the ones asked for, else the server's preference (`fallback`). */
 export function documentPreference(
   requested: readonly string[] | null | undefined,
-  fallback: readonly string[] = OFFICIAL_SRDS,
+  fallback: readonly string[],
 ): string[] {
   return requested && requested.length > 0 ? requested.map((d) => d.toLowerCase()) : [...fallback];
 }
