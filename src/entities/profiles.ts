@@ -10,6 +10,7 @@ import creatureData from "./data/creature-profiles.json" with { type: "json" };
 import itemData from "./data/item-profiles.json" with { type: "json" };
 import ruleData from "./data/rule-profiles.json" with { type: "json" };
 import spellData from "./data/spell-profiles.json" with { type: "json" };
+import { groupByKeys } from "./normalize/read.ts";
 
 /** The documents whose creatures, spells, magic items and rules are "core" and get a profile. */
 export const CORE_PROFILE_DOCUMENTS: readonly string[] = ["srd-2014", "srd-2024"];
@@ -76,15 +77,7 @@ function byName<P extends Profile>(profiles: readonly P[], prefix: (p: P) => str
   let index: Map<string, P[]> | undefined;
   return (key: string, documentKey: string): P[] => {
     if (!CORE_PROFILE_DOCUMENTS.includes(documentKey.toLowerCase())) return [];
-    if (!index) {
-      index = new Map();
-      for (const p of profiles) {
-        for (const n of [p.name, ...(p.also ?? [])]) {
-          const k = prefix(p) + n.toLowerCase();
-          index.set(k, [...(index.get(k) ?? []), p]);
-        }
-      }
-    }
+    index ??= groupByKeys(profiles, (p) => [p.name, ...(p.also ?? [])].map((n) => prefix(p) + n.toLowerCase()));
     return index.get(key) ?? [];
   };
 }

@@ -5,6 +5,7 @@
  * and say so. Pure.
  */
 import table from "./renames.json" with { type: "json" };
+import { groupByKeys } from "./normalize/read.ts";
 import type { EntityKind } from "./types.ts";
 
 export interface Rename {
@@ -28,11 +29,7 @@ export interface Counterpart {
 }
 
 /** The renames by either name, lower-cased, in table order (a name lookup asks on every call). */
-const BY_NAME = new Map<string, Rename[]>();
-for (const r of RENAMES) {
-  for (const n of new Set([r.srd51.toLowerCase(), r.srd52.toLowerCase()]))
-    BY_NAME.set(n, [...(BY_NAME.get(n) ?? []), r]);
-}
+const BY_NAME = groupByKeys(RENAMES, (r) => [r.srd51.toLowerCase(), r.srd52.toLowerCase()]);
 
 /** The other edition's name of `name` among `kinds` (case-insensitive), if it was renamed. */
 export function counterpart(kinds: readonly string[], name: string): Counterpart | undefined {

@@ -107,3 +107,12 @@ export function names(x: unknown): string[] {
 export function uniq<T>(xs: T[]): T[] {
   return [...new Set(xs)];
 }
+
+/** Items by each of their keys, in item order: an item is listed once under each key it has. */
+export function groupByKeys<T>(items: readonly T[], keysOf: (t: T) => string[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const t of items) {
+    for (const k of new Set(keysOf(t))) out.set(k, [...(out.get(k) ?? []), t]);
+  }
+  return out;
+}

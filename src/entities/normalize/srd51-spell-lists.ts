@@ -7,6 +7,8 @@
  * from the same SRD, agrees with these lists for all 319 spells. Pure.
  */
 
+import { groupByKeys } from "./read.ts";
+
 /** Spell names per class, " | "-separated. */
 const LISTS: Readonly<Record<string, string>> = {
   bard: `
@@ -152,15 +154,7 @@ let byName: Map<string, string[]> | null = null;
 
 /** The classes whose SRD 5.1 list has the spell named `name` (null for a spell not in the SRD 5.1). */
 export function srd51SpellClasses(name: string): string[] | null {
-  if (!byName) {
-    byName = new Map();
-    for (const [cls, names] of Object.entries(LISTS)) {
-      for (const n of names.split("|")) {
-        const k = norm(n);
-        if (k) byName.set(k, [...(byName.get(k) ?? []), cls]);
-      }
-    }
-  }
+  byName ??= groupByKeys(Object.keys(LISTS), (cls) => LISTS[cls]!.split("|").map(norm).filter(Boolean));
   return byName.get(norm(name)) ?? null;
 }
 
