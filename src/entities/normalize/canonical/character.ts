@@ -2,7 +2,7 @@
 import type { ClassData, ClassFeature, NamedText, Ref, SpeciesData } from "../../kinds.ts";
 import type { DocumentSource, Entity } from "../../types.ts";
 import { type Base, builder, entity } from "../build.ts";
-import { capitalize, ordinal } from "../text.ts";
+import { capitalize, ordinal, titleCase } from "../text.ts";
 import { classKey } from "../vocab.ts";
 
 /** Features sorted by level (unknown levels last), in their order otherwise (the sort is stable). */
@@ -56,13 +56,10 @@ export function subclassData(parent: Ref, desc: string | null, features: ClassFe
 export function classEntity(source: DocumentSource, b: Base, d: ClassData): Entity {
   const isSub = d.subclass_of !== null;
   const p = d.proficiencies;
-  const profs = [
-    p.armor ? `Armor: ${p.armor}` : null,
-    p.weapons ? `Weapons: ${p.weapons}` : null,
-    p.tools ? `Tools: ${p.tools}` : null,
-    p.saving_throws ? `Saving Throws: ${p.saving_throws}` : null,
-    p.skills ? `Skills: ${p.skills}` : null,
-  ].filter(Boolean);
+  // "Armor: …", "Saving Throws: …"
+  const profs = (["armor", "weapons", "tools", "saving_throws", "skills"] as const)
+    .filter((k) => p[k])
+    .map((k) => `${titleCase(k)}: ${p[k]}`);
   return entity(source, {
     kind: isSub ? "subclass" : "class",
     ...b,
@@ -101,27 +98,22 @@ export function speciesEntity(source: DocumentSource, b: Base, d: SpeciesData): 
 }
 
 export const backgroundEntity = builder("background", (d) => {
-  const listed = new Set(
-    [
-      d.skill_proficiencies,
-      d.tool_proficiencies,
-      d.languages,
-      d.equipment,
-      d.ability_scores,
-      d.feat,
-      d.feature?.desc,
-    ].filter(Boolean),
-  );
+  const fields = [
+    "skill_proficiencies",
+    "tool_proficiencies",
+    "languages",
+    "ability_scores",
+    "feat",
+    "equipment",
+  ] as const;
+  // A benefit whose text is already one of these fields is not repeated.
+  const listed = new Set([...fields.map((f) => d[f]), d.feature?.desc].filter(Boolean));
   return {
     header: "Background",
     body: [
       d.desc,
-      d.skill_proficiencies ? `Skill proficiencies: ${d.skill_proficiencies}` : null,
-      d.tool_proficiencies ? `Tool proficiencies: ${d.tool_proficiencies}` : null,
-      d.languages ? `Languages: ${d.languages}` : null,
-      d.ability_scores ? `Ability scores: ${d.ability_scores}` : null,
-      d.feat ? `Feat: ${d.feat}` : null,
-      d.equipment ? `Equipment: ${d.equipment}` : null,
+      // "Skill proficiencies: …", "Ability scores: …"
+      ...fields.map((f) => (d[f] ? `${capitalize(f.replace(/_/g, " "))}: ${d[f]}` : null)),
       d.feature ? `Feature: ${d.feature.name}. ${d.feature.desc}` : null,
       ...d.benefits.filter((x) => !listed.has(x.desc)).map((x) => `${x.name}. ${x.desc}`),
     ],
