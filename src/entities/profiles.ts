@@ -56,14 +56,8 @@ export interface RuleProfile extends Profile {
   sections?: string[];
 }
 
-export interface ConditionWords {
-  /** The condition's name as the documents give it ("Prone"). */
-  name: string;
-  /** Everyday words for it. */
-  names: string[];
-  /** One plain sentence, no numbers. */
-  profile: string;
-}
+/** A condition's everyday words ("knocked down" for "Prone") and one plain sentence. */
+export type ConditionWords = Pick<Profile, "name" | "names" | "profile">;
 
 export const CREATURE_PROFILES: readonly CreatureProfile[] = (creatureData as { profiles: CreatureProfile[] }).profiles;
 export const SPELL_PROFILES: readonly SpellProfile[] = (spellData as { profiles: SpellProfile[] }).profiles;
