@@ -9,20 +9,13 @@
  */
 import type { Database } from "bun:sqlite";
 import { closeSync, constants as fsConstants, fstatSync, openSync, readSync, type Stats, statSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type DocumentInfo, type Entity, HOMEBREW_SQL } from "../entities/types.ts";
 import { slugify } from "../entities/types.ts";
 import { capName, oversizeReason } from "../entities/limits.ts";
-import { foldConfusables, nameSkeleton, stripInvisible } from "../text/confusables.ts";
-import {
-  normalizeOrcbrewPack,
-  orcbrewDocumentKey,
-  orcbrewOrigin,
-  type OrcbrewSkipped,
-  type TypeCount,
-} from "../sources/orcbrew/normalize/pack.ts";
-import { OrcbrewError, type OrcbrewPack, parseOrcbrew } from "../sources/orcbrew/packs.ts";
+import { foldConfusables, nameSkeleton } from "../text/confusables.ts";
+import type { OrcbrewSkipped, TypeCount } from "../sources/orcbrew/normalize/pack.ts";
 import { log } from "../log.ts";
 import { storeFailure } from "../store/db.ts";
 import { countOrigin, replaceOrigin, type ReplaceResult } from "../store/entities.ts";
