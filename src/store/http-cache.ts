@@ -1,25 +1,10 @@
 /**
  * SQLite-backed HTTP response cache over the `http_cache` table; implements the sources' `HttpCache`.
- * Key = URL with query params sorted (`cacheKey`). Successes live `ttlMs`, failures `errorTtlMs`.
- * The clock is injectable so tests never sleep.
+ * Key = URL with query params sorted (`cacheKey`). The clock is injectable so tests never sleep.
  */
 import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
-import {
-  cacheKey,
-  type HttpCache,
-  type HttpCacheEntry,
-  type HttpCacheFailure,
-  type UpstreamErrorKind,
-} from "../sources/http.ts";
-
-export interface HttpCacheOptions {
-  /** Lifetime of a successful response (config `cacheTtlMs`, default 7 days). */
-  ttlMs: number;
-  /** Lifetime of a recorded failure (config `errorCacheTtlMs`, default 300 s). */
-  errorTtlMs: number;
-  now?: () => number;
-}
+import { cacheKey, type HttpCache, type UpstreamErrorKind } from "../sources/http.ts";
 
 interface Row {
   url: string;
@@ -44,70 +29,54 @@ function decodeError(raw: string | null): { kind: UpstreamErrorKind | null; mess
   }
 }
 
-export class SqliteHttpCache implements HttpCache {
-  private readonly now: () => number;
-
-  constructor(
-    private readonly db: Database,
-    private readonly opts: HttpCacheOptions,
-  ) {
-    this.now = opts.now ?? Date.now;
-  }
-
-  get(url: string): HttpCacheEntry | undefined {
-    const row = this.db
-      .query<Row, [string, number]>(
-        "SELECT url, ok, status, body, error, fetched_at, expires_at FROM http_cache WHERE cache_key = ? AND " +
-          "expires_at > ?",
-      )
-      .get(cacheKey(url), this.now());
-    if (!row) return undefined;
-    const err = decodeError(row.error);
-    return {
-      url: row.url,
-      ok: row.ok === 1,
-      status: row.status,
-      body: row.body,
-      errorKind: err.kind,
-      errorMessage: err.message,
-      fetchedAt: row.fetched_at,
-      expiresAt: row.expires_at,
-    };
-  }
-
-  putSuccess(url: string, status: number, body: string): void {
-    this.write(url, true, status, body, null, this.opts.ttlMs);
-  }
-
-  putFailure(url: string, failure: HttpCacheFailure): void {
-    const error = JSON.stringify({ kind: failure.kind, message: failure.message });
-    this.write(url, false, failure.status, null, error, this.opts.errorTtlMs);
-  }
-
-  delete(url: string): void {
-    this.db.query("DELETE FROM http_cache WHERE cache_key = ?").run(cacheKey(url));
-  }
-
-  private write(url: string, ok: boolean, status: number, body: string | null, error: string | null, ttl: number) {
-    if (ttl <= 0) return;
-    const now = this.now();
-    this.db
-      .query(
-        `INSERT INTO http_cache (cache_key, url, ok, status, body, error, fetched_at, expires_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT(cache_key) DO UPDATE SET url=excluded.url, ok=excluded.ok, status=excluded.status, ` +
-          `body=excluded.body,
-           error=excluded.error, fetched_at=excluded.fetched_at, expires_at=excluded.expires_at`,
-      )
-      .run(cacheKey(url), url, ok ? 1 : 0, status, body, error, now, now + ttl);
-  }
-}
-
-/** A cache with TTLs from the configuration (`loadConfig()`). */
+/**
+ * The cache over `db`, successes kept `config.cacheTtlMs` (default 7 days) and failures
+ * `config.errorCacheTtlMs` (default 300 s); `now` is the clock.
+ */
 export function createHttpCache(
   db: Database,
   config: Pick<Config, "cacheTtlMs" | "errorCacheTtlMs">,
-  now?: () => number,
-): SqliteHttpCache {
-  return new SqliteHttpCache(db, { ttlMs: config.cacheTtlMs, errorTtlMs: config.errorCacheTtlMs, now });
+  now: () => number = Date.now,
+): HttpCache {
+  const write = (url: string, ok: boolean, status: number, body: string | null, error: string | null, ttl: number) => {
+    if (ttl <= 0) return;
+    const t = now();
+    db.query(
+      `INSERT INTO http_cache (cache_key, url, ok, status, body, error, fetched_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(cache_key) DO UPDATE SET url=excluded.url, ok=excluded.ok, status=excluded.status, ` +
+        `body=excluded.body,
+         error=excluded.error, fetched_at=excluded.fetched_at, expires_at=excluded.expires_at`,
+    ).run(cacheKey(url), url, ok ? 1 : 0, status, body, error, t, t + ttl);
+  };
+  return {
+    get(url) {
+      const row = db
+        .query<Row, [string, number]>(
+          "SELECT url, ok, status, body, error, fetched_at, expires_at FROM http_cache WHERE cache_key = ? AND " +
+            "expires_at > ?",
+        )
+        .get(cacheKey(url), now());
+      if (!row) return undefined;
+      const err = decodeError(row.error);
+      return {
+        url: row.url,
+        ok: row.ok === 1,
+        status: row.status,
+        body: row.body,
+        errorKind: err.kind,
+        errorMessage: err.message,
+        fetchedAt: row.fetched_at,
+        expiresAt: row.expires_at,
+      };
+    },
+    putSuccess: (url, status, body) => write(url, true, status, body, null, config.cacheTtlMs),
+    putFailure(url, failure) {
+      const error = JSON.stringify({ kind: failure.kind, message: failure.message });
+      write(url, false, failure.status, null, error, config.errorCacheTtlMs);
+    },
+    delete(url) {
+      db.query("DELETE FROM http_cache WHERE cache_key = ?").run(cacheKey(url));
+    },
+  };
 }

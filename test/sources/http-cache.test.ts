@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { UpstreamError } from "../../src/sources/http.ts";
+import { type HttpCache, UpstreamError } from "../../src/sources/http.ts";
 import { openStore, type Store } from "../../src/store/db.ts";
-import { createHttpCache, SqliteHttpCache } from "../../src/store/http-cache.ts";
+import { createHttpCache } from "../../src/store/http-cache.ts";
 import { type FakeUpstream, startFakeUpstream } from "../support/fake-upstream.ts";
 import { makeTempDir } from "../support/tmp.ts";
 import { FIXTURES, fastClient } from "./helpers.ts";
@@ -14,7 +14,7 @@ describe("SQLite HTTP cache", () => {
   let store: Store;
   let fake: FakeUpstream;
   let clock: number;
-  let cache: SqliteHttpCache;
+  let cache: HttpCache;
   const now = () => clock;
 
   beforeEach(async () => {
@@ -22,7 +22,7 @@ describe("SQLite HTTP cache", () => {
     store = openStore({ path: join(tmp.dir, "lk.db") });
     fake = await startFakeUpstream({ dataDir: FIXTURES });
     clock = Date.parse("2026-06-01T00:00:00Z");
-    cache = new SqliteHttpCache(store.db, { ttlMs: 7 * 24 * HOUR, errorTtlMs: 300_000, now });
+    cache = createHttpCache(store.db, { cacheTtlMs: 7 * 24 * HOUR, errorCacheTtlMs: 300_000 }, now);
   });
   afterEach(async () => {
     await fake.stop();

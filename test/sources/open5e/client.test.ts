@@ -8,7 +8,7 @@ import {
   rewriteOntoBase,
 } from "../../../src/sources/open5e/client.ts";
 import { openStore, type Store } from "../../../src/store/db.ts";
-import { SqliteHttpCache } from "../../../src/store/http-cache.ts";
+import { createHttpCache } from "../../../src/store/http-cache.ts";
 import { type FakeUpstream, startFakeUpstream } from "../../support/fake-upstream.ts";
 import { makeTempDir } from "../../support/tmp.ts";
 import { FIXTURES, fastClient } from "../helpers.ts";
@@ -202,7 +202,7 @@ describe("Open5eClient with the cache", () => {
 
   test("a second walk is served from the cache; a looping walk is not cached as success", async () => {
     let clock = 1_000_000;
-    const cache = new SqliteHttpCache(store.db, { ttlMs: 60_000, errorTtlMs: 1000, now: () => clock });
+    const cache = createHttpCache(store.db, { cacheTtlMs: 60_000, errorCacheTtlMs: 1000 }, () => clock);
     const http = fastClient({ cache, now: () => clock });
     const client = new Open5eClient(http, { baseUrl: fake.url });
     await client.fetchAll("v2", "spells", { pageSize: 3 });
