@@ -71,16 +71,9 @@ export function refreshGroupRanks(db: Database, kinds?: Iterable<string>): numbe
   // What each row's columns should be: its document's place, its name form, and (answering rows)
   // its place among the versions of its kind and name form; copies have no group rank.
   const wanted = rows.map((r) => ({ r, doc: rank(r), form: nameForm(r.name), group: null as number | null }));
-  const groups = new Map<string, typeof wanted>();
-  for (const w of wanted) {
-    if (w.r.dup_of !== null) continue;
-    const k = `${w.r.kind}\u0000${w.form}`;
-    const g = groups.get(k);
-    if (g) g.push(w);
-    else groups.set(k, [w]);
-  }
+  const answering = wanted.filter((w) => w.r.dup_of === null);
   const order = comparePreferred(rank);
-  for (const g of groups.values()) {
+  for (const g of Map.groupBy(answering, (w) => `${w.r.kind}\u0000${w.form}`).values()) {
     if (g.length > 1) g.sort((a, b) => order(a.r, b.r));
     g.forEach((w, i) => {
       w.group = i;

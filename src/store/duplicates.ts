@@ -65,32 +65,19 @@ export function refreshDuplicates(db: Database, kinds: Iterable<string>): number
     )
     .all(...ks);
   // (family, document, slug) → candidates that carry that document's entity
-  const carriers = new Map<string, DupRow[]>();
-  const add = (key: string, r: DupRow) => {
-    const list = carriers.get(key);
-    if (list) list.push(r);
-    else carriers.set(key, [r]);
-  };
-  for (const r of rows) {
-    const docs = new Set([
-      r.document_key.toLowerCase(),
-      ...(r.also_documents ?? "").split("|").filter((d) => d.length > 0),
-    ]);
-    for (const d of docs) add(`${family(r.kind)}\u0000${d}\u0000${r.slug}`, r);
-  }
+  const carried = rows.flatMap((r) => {
+    const docs = new Set([r.document_key.toLowerCase(), ...(r.also_documents ?? "").split("|").filter((d) => d)]);
+    return [...docs].map((d) => ({ key: `${family(r.kind)}\u0000${d}\u0000${r.slug}`, r }));
+  });
+  const carriers = Map.groupBy(carried, (c) => c.key);
   const setDup = db.query("UPDATE entities SET dup_of = ? WHERE id = ?");
   let changed = 0;
   for (const r of rows) {
     const list = carriers.get(`${family(r.kind)}\u0000${r.document_key.toLowerCase()}\u0000${r.slug}`) ?? [];
     let best: DupRow | null = null;
-    for (const c of list) {
-      if (
-        c.id === r.id ||
-        c.document_source === r.document_source ||
-        rank(c.document_source) >= rank(r.document_source)
-      )
-        continue;
-      if (!best || better(c, best, r)) best = c;
+    for (const { r: c } of list) {
+      // Only a preferred source's row, never one of the same source (nor the row itself).
+      if (rank(c.document_source) < rank(r.document_source) && (!best || better(c, best, r))) best = c;
     }
     const want = best?.id ?? null;
     if (want !== r.dup_of) {
@@ -145,19 +132,12 @@ export function mergeDuplicates(
  * Every duplicate's id by the id it duplicates (ascending), read once per store version: the
  * partial dup_of index, once for the whole store. A name lookup then asks no statement.
  */
-function duplicateIds(db: Database): ReadonlyMap<number, readonly number[]> {
+function duplicateIds(db: Database): ReadonlyMap<number, readonly { id: number }[]> {
   return CACHES.duplicates.get(db, () => {
-    const out = new Map<number, number[]>();
-    for (const r of db
-      .query<{ id: number; dup_of: number }, []>(
-        "SELECT id, dup_of FROM entities WHERE dup_of IS NOT NULL ORDER BY dup_of, id",
-      )
-      .all()) {
-      const list = out.get(r.dup_of);
-      if (list) list.push(r.id);
-      else out.set(r.dup_of, [r.id]);
-    }
-    return out;
+    const q = db.query<{ id: number; dup_of: number }, []>(
+      "SELECT id, dup_of FROM entities WHERE dup_of IS NOT NULL ORDER BY dup_of, id",
+    );
+    return Map.groupBy(q.all(), (r) => r.dup_of);
   });
 }
 
@@ -168,7 +148,11 @@ export function duplicatesOf(db: Database, ids: readonly number[]): Map<number, 
   const all = duplicateIds(db);
   for (const id of ids) {
     const dups = all.get(id);
-    if (dups) out.set(id, [...dups]);
+    if (dups)
+      out.set(
+        id,
+        dups.map((d) => d.id),
+      );
   }
   return out;
 }
