@@ -97,20 +97,9 @@ function filterValue(col: keyof EntityFilters, f: EntityFilters): SqlValue {
 }
 
 export function contentHash(e: Entity): string {
-  const h = new Bun.CryptoHasher("sha1");
-  const fields: unknown[] = [
-    e.kind,
-    e.key,
-    e.name,
-    e.document_key,
-    e.document_name,
-    e.source_url,
-    e.text,
-    e.filters,
-    e.data,
-  ];
-  h.update(JSON.stringify(fields));
-  return h.digest("hex");
+  const { kind, key, name, document_key, document_name, source_url, text, filters, data } = e;
+  const fields = [kind, key, name, document_key, document_name, source_url, text, filters, data];
+  return new Bun.CryptoHasher("sha1").update(JSON.stringify(fields)).digest("hex");
 }
 
 /**
