@@ -12,12 +12,12 @@
  * tools/tool-list.ts), HTTP responses (in SQLite, store/http-cache.ts).
  */
 import type { Database } from "bun:sqlite";
-import { type VersionMemo, versionMemo } from "./version-cache.ts";
+import { VersionMemo, versionMemo } from "./version-cache.ts";
 
 type Where = Database | VersionMemo;
 
 function memoOf(where: Where): VersionMemo {
-  return "lru" in where ? where : versionMemo(where);
+  return where instanceof VersionMemo ? where : versionMemo(where);
 }
 
 /** One value per store version; `peek`: the value when it has been computed already. */

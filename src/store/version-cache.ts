@@ -40,18 +40,10 @@ function memoFor(db: Database): Memo {
 }
 
 /** What is remembered for one version of a database (see versionMemo). */
-export interface VersionMemo {
-  /** `compute()` once per version; later calls with `key` return the same (shared) value. */
-  get<T>(key: string, compute: () => T): T;
-  /** The value `get` has computed for `key` in this version, if it has (nothing is computed). */
-  peek<T>(key: string): T | undefined;
-  /** Like get, for many keys of one family: at most `max` kept, least recently used dropped first. */
-  lru<T>(family: string, key: string, max: number, compute: () => T): T;
-}
-
-class Remembered implements VersionMemo {
+export class VersionMemo {
   constructor(private readonly m: Memo) {}
 
+  /** `compute()` once per version; later calls with `key` return the same (shared) value. */
   get<T>(key: string, compute: () => T): T {
     if (this.m.values.has(key)) return this.m.values.get(key) as T;
     const v = compute();
@@ -59,10 +51,12 @@ class Remembered implements VersionMemo {
     return v;
   }
 
+  /** The value `get` has computed for `key` in this version, if it has (nothing is computed). */
   peek<T>(key: string): T | undefined {
     return this.m.values.get(key) as T | undefined;
   }
 
+  /** Like get, for many keys of one family: at most `max` kept, least recently used dropped first. */
   lru<T>(family: string, key: string, max: number, compute: () => T): T {
     const lru = this.get(family, () => new Map<string, T>());
     if (lru.has(key)) {
@@ -88,7 +82,7 @@ class Remembered implements VersionMemo {
  * is seen only by the next versionMemo.
  */
 export function versionMemo(db: Database): VersionMemo {
-  return new Remembered(memoFor(db));
+  return new VersionMemo(memoFor(db));
 }
 
 /**
