@@ -1,4 +1,5 @@
 /** Missing vectors filled in the background at server start (see search/index/pending-vectors.ts). */
+import { setTimeout as sleep } from "node:timers/promises";
 import { log } from "../log.ts";
 import { markFilling, pendingVectors } from "../search/index/pending-vectors.ts";
 import type { EmbedderProvider } from "../search/types.ts";
@@ -8,14 +9,6 @@ import { embedPending } from "./embed.ts";
 
 /** How often a server waiting on another process's embedding looks again (that process may stop). */
 const RECHECK_MS = Math.min(30_000, LEASE_STALE_MS);
-
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(resolve, ms);
-    t.unref?.();
-    signal?.addEventListener("abort", () => (clearTimeout(t), resolve()), { once: true });
-  });
-}
 
 /**
  * Fill the missing vectors in the background (server start). Only for the model the store was
@@ -46,7 +39,8 @@ export async function fillPendingVectors(
         said = true;
         markFilling(store.db, true);
         opts.onWait?.();
-        await pause(opts.recheckMs ?? RECHECK_MS, signal);
+        // An abort ends the wait (the loop then returns); the timer never keeps the process alive.
+        await sleep(opts.recheckMs ?? RECHECK_MS, undefined, { signal, ref: false }).catch(() => {});
         continue;
       }
       // Computing from here on (answers say so), the model's loading included: else the answers
