@@ -42,11 +42,8 @@ export function createHttpCache(
     if (ttl <= 0) return;
     const t = now();
     db.query(
-      `INSERT INTO http_cache (cache_key, url, ok, status, body, error, fetched_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(cache_key) DO UPDATE SET url=excluded.url, ok=excluded.ok, status=excluded.status, ` +
-        `body=excluded.body,
-         error=excluded.error, fetched_at=excluded.fetched_at, expires_at=excluded.expires_at`,
+      "INSERT OR REPLACE INTO http_cache (cache_key, url, ok, status, body, error, fetched_at, expires_at) " +
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     ).run(cacheKey(url), url, ok ? 1 : 0, status, body, error, t, t + ttl);
   };
   return {

@@ -303,8 +303,5 @@ export function getMeta(db: Database, key: string): string | undefined {
 }
 
 export function setMeta(db: Database, key: string, value: string): void {
-  db.query("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value").run(
-    key,
-    value,
-  );
+  db.query("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").run(key, value);
 }
