@@ -26,9 +26,6 @@ import {
   HOMEBREW_SQL,
   type DocumentInfo,
   type DocumentSource,
-  type Entity,
-  type EntityKind,
-  type JsonObject,
 } from "../entities/types.ts";
 import { kindDataProblem } from "../entities/kinds.ts";
 import { oversizeReason } from "../entities/limits.ts";
@@ -36,7 +33,7 @@ import { traitEntities } from "../entities/traits.ts";
 import { officialDocumentName } from "../entities/normalize/documents.ts";
 import { documentRank } from "../entities/preference.ts";
 import { stripInvisible } from "../text/confusables.ts";
-import { derivedColumnValues, ENTITY_COLUMNS } from "../store/entities.ts";
+import { derivedColumnValues, ENTITY_COLUMNS, type EntityRow, rowToEntity } from "../store/entities.ts";
 import { tableColumns } from "../store/schema.ts";
 import { getEmbeddingMeta } from "../store/vectors.ts";
 import { HOMEBREW_MARK, officialNameCheck } from "./import.ts";
@@ -157,18 +154,8 @@ function entityRowProblem(r: RawRow): string | undefined {
   }
   if (data === null || typeof data !== "object" || Array.isArray(data))
     return `its data is ${data === null ? "null" : Array.isArray(data) ? "a list" : `a ${typeof data}`}, not an object`;
-  const e: Entity = {
-    kind: row.kind as EntityKind,
-    key: row.key!,
-    name: row.name!,
-    document_key: row.document_key!,
-    document_name: row.document_name!,
-    document_source: row.document_source as DocumentSource,
-    source_url: row.source_url!,
-    text: row.text!,
-    filters: {},
-    data: data as JsonObject,
-  };
+  // Every column it reads is text (checked above).
+  const e = rowToEntity(r as EntityRow);
   const shape = kindDataProblem(e.kind, e.data);
   if (shape) return `its data is not a ${e.kind}'s: ${shape}`;
   const over = oversizeReason(e);
