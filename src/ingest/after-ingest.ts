@@ -56,12 +56,11 @@ export async function embedAfterIngest(
     const { embedPending } = await import("./embed.ts");
     const t0 = Date.now();
     let lastSaid = 0;
-    let modelName = "the model";
     const r = await embedPending(store, model.embedder, {
       holder,
       targetBatchMs: 1500,
       batchSize: 256,
-      onEstimate: (remaining, perSecond, measured, total) => {
+      onEstimate: (remaining, perSecond, measured, total, modelName) => {
         if (remaining < LONG_EMBED) return;
         const how =
           measured === "earlier" ? "measured by an earlier run on this machine" : "measured on the first batches";
@@ -82,9 +81,6 @@ export async function embedAfterIngest(
           lastSaid = now;
           say(`embedding: ${done.toLocaleString("en-US")}/${total.toLocaleString("en-US")} entries`);
         }
-      },
-      onModel: (id: string) => {
-        modelName = id;
       },
     });
     const ms = Date.now() - t0;

@@ -50,13 +50,18 @@ export interface EmbedPendingOptions {
   /**
    * Called once, before embedding (with the rate measured by an earlier run of this model) or
    * after the second batch (measured now; the first carries the model's warm-up): how many
-   * entities remain and how many per second, and how many the run embeds in all (the progress's total).
+   * entities remain and how many per second, how many the run embeds in all (the progress's total),
+   * and the model's id.
    */
-  onEstimate?: (remaining: number, perSecond: number, measured: "earlier" | "now", total: number) => void;
+  onEstimate?: (
+    remaining: number,
+    perSecond: number,
+    measured: "earlier" | "now",
+    total: number,
+    model: string,
+  ) => void;
   /** Who embeds, for the lease ("sync", "serve", …). */
   holder?: string;
-  /** The model's id, once it is loaded (before any estimate). */
-  onModel?: (id: string) => void;
 }
 
 export interface EmbedPendingResult {
@@ -99,7 +104,6 @@ export async function embedPending(
     return result({ note: `no embedding model, semantic search is off (${provider.reason() ?? "unknown reason"})` });
   const db = store.db;
   const { id: modelId, dim } = embedder;
-  opts.onModel?.(modelId);
   const pending = () => countPendingVectors(db, modelId);
   if (store.readonly) return result({ remaining: pending(), modelId, dim, note: "the store is open read-only" });
 
@@ -178,7 +182,7 @@ async function embedBatches(
   let estimated = false;
   let batches = 0;
   if (total > 0 && earlier && opts.onEstimate) {
-    opts.onEstimate(total, earlier, "earlier", total);
+    opts.onEstimate(total, earlier, "earlier", total, modelId);
     estimated = true;
   }
   const t0 = performance.now();
@@ -211,7 +215,7 @@ async function embedBatches(
     // The first batch carries the model's warm-up (onnxruntime optimising its graph: seconds): the
     // estimate uses the second one.
     if (!estimated && opts.onEstimate && total - done > 0 && batches >= 2) {
-      opts.onEstimate(total - done, rate, "now", total);
+      opts.onEstimate(total - done, rate, "now", total, modelId);
       estimated = true;
     }
     opts.onProgress?.(Math.min(done, total), total);
