@@ -36,11 +36,8 @@ export function listDocuments(db: Database, source?: DocumentSource): DocumentSu
        GROUP BY document_source, document_key, kind`,
     )
     .all(...(source ? [source] : []));
-  const meta = new Map<string, DocumentInfo>();
-  for (const m of db
-    .query<DocumentInfo, []>("SELECT source, key, name, publisher, license, url, description FROM documents")
-    .all())
-    meta.set(`${m.source}\u0000${m.key.toLowerCase()}`, m);
+  const q = db.query<DocumentInfo, []>("SELECT source, key, name, publisher, license, url, description FROM documents");
+  const meta = new Map(q.all().map((m) => [`${m.source}\u0000${m.key.toLowerCase()}`, m]));
   const docs = new Map<string, DocumentSummary>();
   for (const r of rows) {
     const id = `${r.document_source}\u0000${r.document_key.toLowerCase()}`;

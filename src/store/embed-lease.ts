@@ -53,16 +53,12 @@ export function otherEmbedder(db: Database, now = Date.now()): EmbedLease | unde
   return l;
 }
 
-function write(db: Database, l: EmbedLease): void {
-  setMeta(db, KEY, JSON.stringify(l));
-}
-
 /** The lease for this process, held by `holder`, renewed now (since when it was this process's). */
 function take(db: Database, holder: string): void {
   const now = Date.now();
   const cur = read(db);
   const started_at = cur && mine(cur) ? cur.started_at : now;
-  write(db, { pid: process.pid, host: hostname(), holder, started_at, renewed_at: now });
+  setMeta(db, KEY, JSON.stringify({ pid: process.pid, host: hostname(), holder, started_at, renewed_at: now }));
 }
 
 /** Take the lease for this process; the other holder when it is taken. */
