@@ -133,21 +133,14 @@ export function replaceOrigin(
     for (const e of entities) {
       const hash = contentHash(e);
       const values: Record<string, SqlValue> = {
-        origin,
-        kind: e.kind,
-        key: e.key,
-        name: e.name,
         slug: slugify(e.name),
-        document_key: e.document_key,
-        document_name: e.document_name,
-        document_source: e.document_source,
-        source_url: e.source_url,
         text: e.text,
         data: JSON.stringify(e.data),
         content_hash: hash,
         updated_at: now,
         ...derivedColumnValues(e),
       };
+      for (const c of ENTITY_COLUMNS) values[c] = c === "origin" ? origin : e[c];
       for (const c of FILTER_COLUMNS) values[c] = filterValue(c, e.filters);
       const row = find.get(e.document_source, e.kind, e.key);
       if (!row) {
