@@ -11,8 +11,7 @@ import { log } from "../log.ts";
 import {
   addFilterColumns,
   backfillDerived,
-  ensureLateIndexes,
-  lateIndexesCurrent,
+  lateIndexChanges,
   missingFilterColumns,
   recordRevisions,
   staleDerivedColumns,
@@ -408,7 +407,7 @@ function migrate(db: Database): void {
     straightenTraitNames(db);
   }
   const current =
-    currentVersion(db) >= SCHEMA_VERSION && missingFilterColumns(db).length === 0 && lateIndexesCurrent(db);
+    currentVersion(db) >= SCHEMA_VERSION && missingFilterColumns(db).length === 0 && lateIndexChanges(db).length === 0;
   if (current && staleDerivedColumns(db).length === 0) return;
   db.transaction(() => {
     const from = currentVersion(db); // again under the lock: another process may have migrated meanwhile
@@ -442,7 +441,9 @@ function migrate(db: Database): void {
       refreshTraits(db);
     }
     // Last: the rows above are written before these indexes exist (one sort, not an update per row).
-    const indexed = ensureLateIndexes(db);
-    if (indexed.length) log.debug(`store: indexes of the later filter columns made: ${indexed.join(", ")}`);
+    const indexed = lateIndexChanges(db);
+    for (const i of indexed) db.exec(i.sql);
+    const names = indexed.map((i) => i.name).join(", ");
+    if (indexed.length) log.debug(`store: indexes of the later filter columns made: ${names}`);
   }).immediate();
 }

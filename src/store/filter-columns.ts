@@ -131,21 +131,22 @@ export function lateFilterColumns(db: Database): string[] {
 }
 
 /**
- * What is to be done to one late-column index: nothing, make it (missing, lacking a column the
- * table has now, or not partial as wanted), or drop it (every filter column is covered by the wide
- * index). An index holding more columns than this build knows (made by a newer one, whose filter
- * table is longer) is kept as it is: builds sharing a store never undo each other's indexes. So a
- * partial index's condition is fixed for its name: a build that wants another one names another
- * index (else builds sharing a store would make it again on each open).
+ * What is to be done to one late-column index, as SQL: nothing (undefined), make it (missing,
+ * lacking a column the table has now, or not partial as wanted), or drop it (every filter column
+ * is covered by the wide index). An index holding more columns than this build knows (made by a
+ * newer one, whose filter table is longer) is kept as it is: builds sharing a store never undo each
+ * other's indexes. So a partial index's condition is fixed for its name: a build that wants another
+ * one names another index (else builds sharing a store would make it again on each open).
  */
-function lateIndexTask(db: Database, index: LateIndex, late: readonly string[]): "keep" | "make" | "drop" {
+function lateIndexSql(db: Database, index: LateIndex, late: readonly string[]): string | undefined {
   const have = indexColumns(db, index.name);
-  if (late.length === 0) return have.length > 0 ? "drop" : "keep";
+  const drop = `DROP INDEX IF EXISTS ${index.name}`;
+  if (late.length === 0) return have.length > 0 ? drop : undefined;
   const leads = index.lead.every((c, i) => have[i] === c);
   const rest = new Set(have.slice(index.lead.length));
-  return leads && late.every((c) => rest.has(c)) && partialCondition(db, index.name) === (index.where ?? null)
-    ? "keep"
-    : "make";
+  if (leads && late.every((c) => rest.has(c)) && partialCondition(db, index.name) === (index.where ?? null)) return;
+  const where = index.where ? ` WHERE ${index.where}` : "";
+  return `${drop}; CREATE INDEX ${index.name} ON entities(${[...index.lead, ...late].join(", ")})${where}`;
 }
 
 /** The condition of a partial index as made here (`… WHERE <condition>`), or null for a full index (or none). */
@@ -158,29 +159,13 @@ function partialCondition(db: Database, index: string): string | null {
   return at < 0 ? null : sql.slice(at + ") WHERE ".length).trim();
 }
 
-/** True when the late-column indexes are as the filter table wants them (nothing to do). */
-export function lateIndexesCurrent(db: Database): boolean {
+/** The late-column indexes that are not as the filter table wants them, each with the SQL that makes it so. */
+export function lateIndexChanges(db: Database): Array<{ name: string; sql: string }> {
   const late = lateFilterColumns(db);
-  return LATE_INDEXES.every((i) => lateIndexTask(db, i, late) === "keep");
-}
-
-/**
- * Make (or drop) the late-column indexes that are not as wanted (inside the caller's transaction); returns their names.
- */
-export function ensureLateIndexes(db: Database): string[] {
-  const late = lateFilterColumns(db);
-  const changed: string[] = [];
-  for (const i of LATE_INDEXES) {
-    const task = lateIndexTask(db, i, late);
-    if (task === "keep") continue;
-    db.exec(`DROP INDEX IF EXISTS ${i.name}`);
-    if (task === "make")
-      db.exec(
-        `CREATE INDEX ${i.name} ON entities(${[...i.lead, ...late].join(", ")})${i.where ? ` WHERE ${i.where}` : ""}`,
-      );
-    changed.push(i.name);
-  }
-  return changed;
+  return LATE_INDEXES.flatMap((i) => {
+    const sql = lateIndexSql(db, i, late);
+    return sql ? [{ name: i.name, sql }] : [];
+  });
 }
 
 /**
