@@ -179,27 +179,23 @@ function rederive(db: Database, kinds: string[], origin: string): void {
   if (kinds.includes("creature") && origin !== TRAITS_ORIGIN) refreshTraits(db);
 }
 
-/** Whether `text` names a stored trait reference row as whole words ("what does Pack Tactics do"). */
-function mentionsTrait(db: Database, text: string): boolean {
-  // The names as the words they are matched by, made once per store version (not per call).
+/** `s` as the words it is matched by, padded so that `includes` matches whole words only. */
+const asWords = (s: string) => ` ${s.replace(/[^a-z0-9']+/g, " ").trim()} `;
+
+/**
+ * `kinds` without monster traits unless `text` names a stored one as whole words ("what does pack
+ * tactics do"): otherwise a trait sharing a thing's name ("Water Breathing") would crowd out the thing itself.
+ */
+export function traitsOnlyWhenNamed<K extends string>(db: Database, kinds: readonly K[], text: string): readonly K[] {
+  // The names as words, made once per store version (not per call).
   const names = CACHES.traitNames.get(db, () =>
     db
       .query<{ name: string }, []>("SELECT DISTINCT lower(name) AS name FROM entities WHERE kind = 'trait'")
       .all()
-      .map((r) => ` ${r.name.replace(/[^a-z0-9']+/g, " ").trim()} `),
+      .map((r) => asWords(r.name)),
   );
-  const words = ` ${straightApostrophes(text.toLowerCase())
-    .replace(/[^a-z0-9']+/g, " ")
-    .trim()} `;
-  return names.some((n) => words.includes(n));
-}
-
-/**
- * `kinds` without monster traits unless `text` names one ("what does pack tactics do"): otherwise a
- * trait sharing a thing's name ("Water Breathing") would crowd out the thing itself.
- */
-export function traitsOnlyWhenNamed<K extends string>(db: Database, kinds: readonly K[], text: string): readonly K[] {
-  return mentionsTrait(db, text) ? kinds : kinds.filter((k) => k !== "trait");
+  const words = asWords(straightApostrophes(text.toLowerCase()));
+  return names.some((n) => words.includes(n)) ? kinds : kinds.filter((k) => k !== "trait");
 }
 
 /**
