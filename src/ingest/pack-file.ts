@@ -134,20 +134,20 @@ async function download(url: string, to: string, max: number): Promise<void> {
       `Cannot download the content pack from ${url}: HTTP ${res.status}.`,
       "Check the address (a release asset named lorekeeper-content.db.gz).",
     );
-  const declared = Number(res.headers.get("content-length") ?? "0");
-  if (declared > max)
-    throw new PackError(
-      `The content pack at ${url} is ${declared} bytes, over the ${max}-byte limit.`,
-      "This is not a LoreKeeper content pack; check the address.",
-    );
-  const tooBig = () =>
+  const tooBig = (size = "") =>
     new PackError(
-      `The content pack at ${url} is over the ${max}-byte limit.`,
+      `The content pack at ${url} is ${size}over the ${max}-byte limit.`,
       "This is not a LoreKeeper content pack; check the address.",
     );
+  const declared = Number(res.headers.get("content-length") ?? "0");
+  if (declared > max) throw tooBig(`${declared} bytes, `);
   try {
     const body = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream);
-    await pipeline(body, byteCap(max, tooBig), createWriteStream(to, { mode: 0o600 }));
+    await pipeline(
+      body,
+      byteCap(max, () => tooBig()),
+      createWriteStream(to, { mode: 0o600 }),
+    );
   } catch (err) {
     if (err instanceof PackError) throw err;
     throw (

@@ -95,10 +95,8 @@ export function storeFiles(path: string): string[] {
  * Rename the store's files to `<file>.damaged-<stamp>` (nothing is deleted). Returns [from, to]
  * for each file moved. The WAL files go along: they belong to that database and no other.
  */
-export function moveStoreAside(
-  path: string,
-  stamp = new Date().toISOString().replace(/[:.]/g, "-"),
-): Array<[string, string]> {
+export function moveStoreAside(path: string): Array<[string, string]> {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
   const moved: Array<[string, string]> = [];
   for (const f of storeFiles(path)) {
     if (!existsSync(f)) continue;
