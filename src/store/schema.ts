@@ -5,6 +5,12 @@ import type { Database } from "bun:sqlite";
  * records the last one applied. Append new migrations; never edit an applied one.
  */
 
+// The last filter columns of the wide covering indexes (migrations 6 to 11), as each of them wrote them.
+const WIDE_TAIL = `casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, \
+requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
+  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, \
+properties, components, magic`;
+
 // A `\` that ends a line inside an sql template continues it on the next line without a line break, so the
 // source stays within the line width while the SQL of an applied migration keeps every byte.
 export const MIGRATIONS: Array<{ version: number; description: string; sql: string }> = [
@@ -191,10 +197,7 @@ INSERT INTO meta(key, value) VALUES ('group_rank_preference', '') ON CONFLICT(ke
     sql: `
 CREATE INDEX entities_listing ON entities(kind, name, dup_of, group_rank, document_key, document_source, key, slug, \
 level, school, classes, concentration, ritual,
-  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, \
-damage_dice, is_simple, cost_gp, weight_lb,
-  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, \
-properties, components, magic);
+  ${WIDE_TAIL});
 `,
   },
   {
@@ -214,10 +217,7 @@ DROP INDEX entities_rule;
 CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, name, doc_rank);
 CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, document_key, \
 document_source, key, slug, level, school, classes, concentration,
-  ritual, casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, \
-requires_attunement, damage_dice, is_simple, cost_gp, weight_lb,
-  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, \
-properties, components, magic);
+  ritual, ${WIDE_TAIL});
 `,
   },
   {
@@ -227,10 +227,7 @@ properties, components, magic);
 ALTER TABLE entities ADD COLUMN name_form TEXT;
 CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, document_key, document_source, key, \
 slug, level, school, classes, concentration, ritual,
-  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, \
-damage_dice, is_simple, cost_gp, weight_lb,
-  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, \
-properties, components, magic);
+  ${WIDE_TAIL});
 `,
   },
   {
@@ -253,17 +250,11 @@ CREATE INDEX entities_rule ON entities(kind, section, dup_of, group_rank, name, 
 DROP INDEX entities_listing;
 CREATE INDEX entities_listing ON entities(kind, name, dup_of, group_rank, document_key, document_source, key, slug, \
 level, school, classes, concentration, ritual,
-  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, \
-damage_dice, is_simple, cost_gp, weight_lb,
-  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, \
-properties, components, magic, name_form);
+  ${WIDE_TAIL}, name_form);
 DROP INDEX entities_by_preference;
 CREATE INDEX entities_by_preference ON entities(kind, doc_rank, name, dup_of, group_rank, document_key, \
 document_source, key, slug, level, school, classes, concentration, ritual,
-  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, \
-damage_dice, is_simple, cost_gp, weight_lb,
-  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, \
-properties, components, magic, name_form);
+  ${WIDE_TAIL}, name_form);
 `,
   },
   {
@@ -275,10 +266,7 @@ doc_rank, name_form);
 DROP INDEX entities_by_form;
 CREATE INDEX entities_by_form ON entities(kind, name_form, dup_of, group_rank, document_key, document_source, key, \
 slug, level, school, classes, concentration, ritual,
-  casting_time, damage_types, cr, creature_type, size, armor_class, hit_points, category, rarity, requires_attunement, \
-damage_dice, is_simple, cost_gp, weight_lb,
-  section, also_documents, speeds, senses, damage_immunities, damage_resistances, condition_immunities, legendary, \
-properties, components, magic, name);
+  ${WIDE_TAIL}, name);
 `,
   },
   {
