@@ -4,28 +4,21 @@
  */
 import type { Database } from "bun:sqlite";
 import type { Config } from "../config.ts";
-import { cacheKey, type HttpCache, type UpstreamErrorKind } from "../sources/http.ts";
+import { cacheKey, type HttpCache, type HttpCacheEntry, type UpstreamErrorKind } from "../sources/http.ts";
 
-interface Row {
-  url: string;
-  ok: number;
-  status: number;
-  body: string | null;
-  error: string | null;
-  fetched_at: number;
-  expires_at: number;
-}
+/** A stored row: the entry with `ok` as 0/1 and the failure as the JSON `putFailure` wrote. */
+type Row = Omit<HttpCacheEntry, "ok" | "errorKind" | "errorMessage"> & { ok: number; error: string | null };
 
 const KINDS: readonly UpstreamErrorKind[] = ["network", "timeout", "http", "malformed", "recent-failure", "pagination"];
 
-function decodeError(raw: string | null): { kind: UpstreamErrorKind | null; message: string | null } {
-  if (raw === null) return { kind: null, message: null };
+function decodeError(raw: string | null): Pick<HttpCacheEntry, "errorKind" | "errorMessage"> {
+  if (raw === null) return { errorKind: null, errorMessage: null };
   try {
     const v = JSON.parse(raw) as { kind?: unknown; message?: unknown };
     const kind = KINDS.includes(v.kind as UpstreamErrorKind) ? (v.kind as UpstreamErrorKind) : null;
-    return { kind, message: typeof v.message === "string" ? v.message : raw };
+    return { errorKind: kind, errorMessage: typeof v.message === "string" ? v.message : raw };
   } catch {
-    return { kind: null, message: raw };
+    return { errorKind: null, errorMessage: raw };
   }
 }
 
@@ -50,22 +43,13 @@ export function createHttpCache(
     get(url) {
       const row = db
         .query<Row, [string, number]>(
-          "SELECT url, ok, status, body, error, fetched_at, expires_at FROM http_cache WHERE cache_key = ? AND " +
-            "expires_at > ?",
+          "SELECT url, ok, status, body, error, fetched_at AS fetchedAt, expires_at AS expiresAt FROM http_cache " +
+            "WHERE cache_key = ? AND expires_at > ?",
         )
         .get(cacheKey(url), now());
       if (!row) return undefined;
-      const err = decodeError(row.error);
-      return {
-        url: row.url,
-        ok: row.ok === 1,
-        status: row.status,
-        body: row.body,
-        errorKind: err.kind,
-        errorMessage: err.message,
-        fetchedAt: row.fetched_at,
-        expiresAt: row.expires_at,
-      };
+      const { ok, error, ...entry } = row;
+      return { ...entry, ok: ok === 1, ...decodeError(error) };
     },
     putSuccess: (url, status, body) => write(url, true, status, body, null, config.cacheTtlMs),
     putFailure(url, failure) {
