@@ -107,20 +107,8 @@ export function originOf(t: ContentType): string {
 }
 
 function emptyResult(t: ContentType, status: TypeStatus): TypeResult {
-  return {
-    source: t.source as SyncSource,
-    contentType: t.id,
-    status,
-    records: 0,
-    skipped: 0,
-    inserted: 0,
-    updated: 0,
-    unchanged: 0,
-    deleted: 0,
-    requests: 0,
-    durationMs: 0,
-    warnings: [],
-  };
+  const counts = { records: 0, skipped: 0, inserted: 0, updated: 0, unchanged: 0, deleted: 0, requests: 0 };
+  return { source: t.source as SyncSource, contentType: t.id, status, ...counts, durationMs: 0, warnings: [] };
 }
 
 /** The records of a content type's related endpoints; the ones that failed are named in `missing`. */
