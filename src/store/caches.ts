@@ -38,7 +38,7 @@ function family(key: string, owner: string, max: number) {
 
 export const CACHES = {
   rankPreference: slot("store:rank-preference", "store/canonical.ts: the preference the stored ranks follow"),
-  traitNames: slot("entities:trait-names", "store/entities.ts mentionsTrait: trait names as matched words"),
+  traitNames: slot("entities:trait-names", "store/entities.ts traitsOnlyWhenNamed: trait names as matched words"),
   nonEmptyKinds: slot("entities:non-empty-kinds", "store/entities.ts emptyKinds: kinds known to hold entities"),
   entityCount: slot("search:entity-count", "search/rank/lexical.ts: entities in the store (word rarity)"),
   duplicates: slot("store:duplicates", "store/duplicates.ts duplicatesOf: duplicate ids by the id they duplicate"),
