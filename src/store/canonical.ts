@@ -75,9 +75,7 @@ export function refreshGroupRanks(db: Database, kinds?: Iterable<string>): numbe
   const order = comparePreferred(rank);
   for (const g of Map.groupBy(answering, (w) => `${w.r.kind}\u0000${w.form}`).values()) {
     if (g.length > 1) g.sort((a, b) => order(a.r, b.r));
-    g.forEach((w, i) => {
-      w.group = i;
-    });
+    for (const [i, w] of g.entries()) w.group = i;
   }
   // One write per row that differs (a row written is rewritten whole, its text and data too).
   const set = db.query("UPDATE entities SET doc_rank = ?, name_form = ?, group_rank = ? WHERE id = ?");

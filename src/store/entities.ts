@@ -314,13 +314,11 @@ export function getEntityBySourceKey(
 }
 
 export function countByKind(db: Database): Record<string, number> {
-  const out: Record<string, number> = {};
   // Entries, as `documents` counts them: a copy another source's entry answers for is not one.
   const rows = db.query<{ kind: string; n: number }, []>(
     "SELECT kind, COUNT(*) AS n FROM entities WHERE dup_of IS NULL GROUP BY kind",
   );
-  for (const r of rows.all()) out[r.kind] = r.n;
-  return out;
+  return Object.fromEntries(rows.all().map((r) => [r.kind, r.n]));
 }
 
 /**

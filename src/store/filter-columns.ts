@@ -49,7 +49,6 @@ function newerRevisions(recorded: Record<string, number>): Revised[] {
 
 /** Derived columns this build derives by a later revision than the store's values were (see FilterColumn.revision). */
 export function staleDerivedColumns(db: Database): DerivedColumn[] {
-  if (!db.query<{ n: number }, []>("SELECT count(*) AS n FROM sqlite_master WHERE name = 'meta'").get()?.n) return [];
   return newerRevisions(recordedRevisions(db)).map((f) => f.column as DerivedColumn);
 }
 
@@ -61,8 +60,8 @@ export function recordRevisions(db: Database): void {
 }
 
 /** Fill derived `columns` of every stored row from its data; recompute `dup_of` too when `duplicates`. */
-export function backfillDerived(db: Database, columns: readonly DerivedColumn[], duplicates: boolean): number {
-  if (columns.length === 0 && !duplicates) return 0;
+export function backfillDerived(db: Database, columns: readonly DerivedColumn[], duplicates: boolean): void {
+  if (columns.length === 0 && !duplicates) return;
   const rows = db
     .query<{ id: number; kind: string; name: string; data: string }, []>("SELECT id, kind, name, data FROM entities")
     .all();
@@ -86,7 +85,6 @@ export function backfillDerived(db: Database, columns: readonly DerivedColumn[],
       .map((k) => k.kind);
     refreshDuplicates(db, kinds);
   }
-  return rows.length;
 }
 
 /**

@@ -143,15 +143,10 @@ function modelBlanks(db: Database, modelId: string): string[] {
   }
 }
 
-export interface VectorStamp {
-  id: number;
-  content_hash: string;
-}
-
 /** (id, content_hash) of every vector of `modelId`, by id: what an index must contain. */
-export function listVectorStamps(db: Database, modelId: string): VectorStamp[] {
+export function listVectorStamps(db: Database, modelId: string): Array<{ id: number; content_hash: string }> {
   return db
-    .query<VectorStamp, [string]>(
+    .query<{ id: number; content_hash: string }, [string]>(
       "SELECT entity_id AS id, content_hash FROM vectors WHERE model_id = ? ORDER BY entity_id",
     )
     .all(modelId);
