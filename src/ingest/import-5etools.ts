@@ -1,11 +1,9 @@
 /**
- * 5etools homebrew import, beside the OrcBrew one (import.ts) and with its promises: each source of
- * a file's `_meta.sources` is one document and one origin (`5etools:<document_key>`), every source
- * of a file is written in ONE transaction (the file is imported completely or not at all), a
- * re-import replaces what the source held before (no duplicates), API names are never shadowed
- * (look-alikes folded) without `force`, and each file gets a report of what was imported, folded,
- * left out and skipped, and why. Also the entry point for several files and folders of either
- * format (`importHomebrewFiles`). See docs/homebrew.md.
+ * 5etools homebrew import, through the shared steps of import.ts and with their promises (one
+ * transaction per file, a re-import replaces, no API name shadowed without `force`, a report per
+ * file): each source of a file's `_meta.sources` is one document and one origin
+ * (`5etools:<document_key>`). Also the entry point for several files and folders of either format
+ * (`importHomebrewFiles`). See docs/homebrew.md.
  */
 import type { Database } from "bun:sqlite";
 import { lstatSync, readdirSync, type Stats, statSync } from "node:fs";
