@@ -73,7 +73,7 @@ export interface SyncReport {
   records: number;
 }
 
-export function allContentTypes(sources: readonly SyncSource[] = SYNC_SOURCES): ContentType[] {
+function allContentTypes(sources: readonly SyncSource[]): ContentType[] {
   return SOURCES.filter((s) => sources.includes(s.id as SyncSource)).flatMap((s) => s.contentTypes);
 }
 
