@@ -12,7 +12,7 @@ import { log } from "../log.ts";
 import { checkpoint, type Store } from "../store/db.ts";
 import { getSyncState } from "../store/sync-state.ts";
 import { embedAfterIngest } from "./after-ingest.ts";
-import { originOf, planSync, runSync, type SyncSource } from "./sync.ts";
+import { originOf, planSync, runSync } from "./sync.ts";
 
 /** A step of a first-use data load, forwarded to the client as an MCP progress notification. */
 export interface DataProgress {
@@ -33,7 +33,6 @@ export interface EnsureOptions {
   config: Config;
   /** The model to embed what a first-use sync brought; without it nothing is embedded here. */
   embedder?: EmbedderProvider;
-  sources?: readonly SyncSource[];
   /** Refresh stale types in the background (default true). */
   backgroundRefresh?: boolean;
 }
@@ -47,7 +46,6 @@ export function createEnsureData(store: Store, opts: EnsureOptions) {
     checkpoint(store, "PASSIVE");
     return report;
   };
-  const sources = opts.sources;
   let chain: Promise<unknown> = Promise.resolve();
   const refreshing = new Set<string>();
 
@@ -61,7 +59,7 @@ export function createEnsureData(store: Store, opts: EnsureOptions) {
     kinds: readonly EntityKind[],
     onProgress?: (p: DataProgress) => void,
   ): Promise<void> {
-    const plan = planSync({ sources, kinds });
+    const plan = planSync({ kinds });
     const never = () => plan.filter((t) => !getSyncState(store.db, t.source, t.id)?.fetched_at);
     if (never().length > 0) {
       await serial(async () => {
@@ -70,7 +68,6 @@ export function createEnsureData(store: Store, opts: EnsureOptions) {
         let done = 0;
         onProgress?.({ progress: 0, total: todo.length, message: `Fetching ${todo.join(", ")} for the first time…` });
         const report = await syncAndEmbed({
-          sources,
           kinds,
           types: todo,
           onEvent: (e) => {
@@ -104,7 +101,7 @@ export function createEnsureData(store: Store, opts: EnsureOptions) {
     for (const t of stale) refreshing.add(originOf(t));
     void serial(async () => {
       try {
-        await syncAndEmbed({ sources, types: stale.map((t) => t.id), kinds });
+        await syncAndEmbed({ types: stale.map((t) => t.id), kinds });
       } catch (err) {
         log.warn("background refresh failed; serving the stored data", err);
       } finally {

@@ -62,7 +62,6 @@ export interface SyncOptions {
   /** Injectable HTTP client (tests); by default one with the store's HTTP cache. */
   http?: HttpClient;
   onEvent?: (e: SyncEvent) => void;
-  signal?: AbortSignal;
 }
 
 export interface SyncReport {
@@ -159,7 +158,6 @@ async function syncTypes(store: Store, opts: SyncOptions): Promise<SyncReport> {
     http,
     config: cfg,
     force: opts.force ?? false,
-    ...(opts.signal ? { signal: opts.signal } : {}),
     documentsOf,
   };
   function sessionOf(id: DocumentSource): SourceSession {
