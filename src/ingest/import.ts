@@ -98,11 +98,7 @@ export function decodeText(bytes: Uint8Array, warnings: string[]): string {
   }
 }
 
-interface ApiTwin {
-  name: string;
-  document_key: string;
-  document_source: string;
-}
+type ApiTwin = Pick<Entity, "name" | "document_key" | "document_source">;
 
 /**
  * The API entity of the same kind whose name has the same slug ("Fire Ball!" ~ "fire-ball") or

@@ -17,7 +17,7 @@ import { refreshTraits, type ReplaceResult } from "../store/entities.ts";
 import { copyPackRows } from "../store/pack-copy.ts";
 import { storeFiles } from "../store/repair.ts";
 import { listSyncState, putSyncState } from "../store/sync-state.ts";
-import { getEmbeddingMeta, setEmbeddingMeta } from "../store/vectors.ts";
+import { type EmbeddingMeta, getEmbeddingMeta, setEmbeddingMeta } from "../store/vectors.ts";
 import { checkPackColumns, checkPackFile, checkPackVectors, packDocuments } from "./pack-check.ts";
 import { type FetchedPack, fetchPack, PackError, removePackLeftovers, unpackedPath, unpackPack } from "./pack-file.ts";
 
@@ -55,8 +55,6 @@ export interface PackReport {
   durationMs: number;
 }
 
-type VectorModel = { modelId: string; dim: number };
-
 export async function loadPackInto(
   store: Store,
   src: string,
@@ -83,7 +81,7 @@ export async function loadPackInto(
       const active = withVectors && summary.vectors > 0 ? await provider.get() : null;
       checkPackModel(summary, active?.id ?? null, withVectors);
       const top = summary.models[0];
-      let vectorModel: VectorModel | null = null;
+      let vectorModel: EmbeddingMeta | null = null;
       if (withVectors && top) vectorModel = active ? { modelId: active.id, dim: active.dim } : top;
       say(
         `content pack: ${summary.entities} entities in ${summary.documents} documents, ${summary.vectors} vectors` +
@@ -184,7 +182,7 @@ function checkPackModel(summary: PackSummary, activeModelId: string | null, with
 function loadPack(
   store: Store,
   pack: Store,
-  vectorModel: VectorModel | null,
+  vectorModel: EmbeddingMeta | null,
   onOrigin: (origin: string, done: number, total: number) => void,
 ): PackLoadResult {
   const result: PackLoadResult = {
