@@ -163,10 +163,8 @@ export function removeHomebrewDocument(
       db.query("DELETE FROM documents WHERE source = ? AND lower(key) = lower(?)").run(doc.source, doc.key);
     }).immediate();
   } catch (err) {
-    if (err instanceof LoreKeeperError) throw err;
-    const storeErr = storeFailure(err, db.filename);
-    if (storeErr) throw storeErr;
-    throw err;
+    // A LoreKeeperError of ours is no SQLite failure: storeFailure leaves it as it is.
+    throw storeFailure(err, db.filename) ?? err;
   }
   return found;
 }
