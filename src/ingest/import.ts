@@ -116,18 +116,15 @@ function apiTwinFinder(db: Database | null): (e: Entity) => ApiTwin | undefined 
   );
   // The API names of a kind by skeleton, made when an import first has an entity of that kind.
   const skeletons = new Map<string, Map<string, ApiTwin>>();
-  const bySkeleton = (kind: string): Map<string, ApiTwin> => {
-    let m = skeletons.get(kind);
-    if (!m) {
-      m = new Map();
+  const bySkeleton = (kind: string): Map<string, ApiTwin> =>
+    skeletons.getOrInsertComputed(kind, () => {
+      const m = new Map<string, ApiTwin>();
       for (const t of all.all(kind)) {
         const k = nameSkeleton(t.name);
         if (k && !m.has(k)) m.set(k, t);
       }
-      skeletons.set(kind, m);
-    }
-    return m;
-  };
+      return m;
+    });
   // Compared as the names read: "Fіreball" (Cyrillic і), "Fire\u200bball" and "Fıreball" are Fireball.
   return (e) => {
     const same = q.get(e.kind, slugify(foldConfusables(e.name)));

@@ -161,18 +161,14 @@ async function syncTypes(store: Store, opts: SyncOptions): Promise<SyncReport> {
     documentsOf,
   };
   function sessionOf(id: DocumentSource): SourceSession {
-    let s = sessions.get(id);
-    if (!s) {
+    return sessions.getOrInsertComputed(id, () => {
       const src = sourceById(id);
       if (!src.open) throw new Error(`${src.label} is not synced (it is imported from files)`);
-      sessions.set(id, (s = src.open(run)));
-    }
-    return s;
+      return src.open(run);
+    });
   }
   function documentsOf(id: DocumentSource): Promise<DocumentInfo[]> {
-    let d = docs.get(id);
-    if (!d) docs.set(id, (d = sessionOf(id).documents()));
-    return d;
+    return docs.getOrInsertComputed(id, () => sessionOf(id).documents());
   }
 
   for (const [i, t] of plan.entries()) {

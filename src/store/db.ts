@@ -309,14 +309,12 @@ const indexes = new WeakMap<Database, Map<string, boolean>>();
  * there for good (an older store opened read-only lacks the later ones; readers fall back).
  */
 export function hasIndex(db: Database, name: string): boolean {
-  let known = indexes.get(db);
-  if (!known) indexes.set(db, (known = new Map()));
-  let has = known.get(name);
-  if (has === undefined) {
-    has = db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== null;
-    known.set(name, has);
-  }
-  return has;
+  return indexes
+    .getOrInsertComputed(db, () => new Map())
+    .getOrInsertComputed(
+      name,
+      () => db.query("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(name) !== null,
+    );
 }
 
 /** True when every table, index, trigger and column migration `sql` creates is there. */

@@ -41,10 +41,9 @@ export function listDocuments(db: Database, source?: DocumentSource): DocumentSu
   const docs = new Map<string, DocumentSummary>();
   for (const r of rows) {
     const id = `${r.document_source}\u0000${r.document_key.toLowerCase()}`;
-    let d = docs.get(id);
-    if (!d) {
+    const d = docs.getOrInsertComputed(id, () => {
       const m = meta.get(id);
-      d = {
+      return {
         key: r.document_key,
         name: m?.name ?? r.document_name,
         source: r.document_source as DocumentSource,
@@ -55,8 +54,7 @@ export function listDocuments(db: Database, source?: DocumentSource): DocumentSu
         entity_count: 0,
         counts: {},
       };
-      docs.set(id, d);
-    }
+    });
     d.counts[r.kind] = r.n;
     d.entity_count += r.n;
   }

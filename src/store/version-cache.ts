@@ -45,10 +45,7 @@ export class VersionMemo {
 
   /** `compute()` once per version; later calls with `key` return the same (shared) value. */
   get<T>(key: string, compute: () => T): T {
-    if (this.m.values.has(key)) return this.m.values.get(key) as T;
-    const v = compute();
-    this.m.values.set(key, v);
-    return v;
+    return this.m.values.getOrInsertComputed(key, compute) as T;
   }
 
   /** The value `get` has computed for `key` in this version, if it has (nothing is computed). */
@@ -111,7 +108,5 @@ const transactions = new WeakMap<Database, (fn: () => unknown) => unknown>();
  * its own (in WAL mode, a lock of the shared-memory index each time).
  */
 function inOneTransaction<T>(db: Database, fn: () => T): T {
-  let run = transactions.get(db);
-  if (!run) transactions.set(db, (run = db.transaction((f: () => unknown) => f())));
-  return run(fn) as T;
+  return transactions.getOrInsertComputed(db, () => db.transaction((f: () => unknown) => f()))(fn) as T;
 }
