@@ -6,7 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { hostname } from "node:os";
-import { getMeta, setMeta } from "./schema.ts";
+import { getMetaJson, setMeta } from "./schema.ts";
 
 const KEY = "embed_lease";
 /** A lease not renewed for this long is free (batches take seconds; a holder renews after each). */
@@ -22,14 +22,8 @@ export interface EmbedLease {
 }
 
 function read(db: Database): EmbedLease | undefined {
-  const raw = getMeta(db, KEY);
-  if (raw === undefined) return undefined;
-  try {
-    const v = JSON.parse(raw) as EmbedLease;
-    return typeof v.pid === "number" && typeof v.renewed_at === "number" ? v : undefined;
-  } catch {
-    return undefined;
-  }
+  const v = getMetaJson(db, KEY) as Partial<EmbedLease> | undefined;
+  return typeof v?.pid === "number" && typeof v.renewed_at === "number" ? (v as EmbedLease) : undefined;
 }
 
 /** Whether process `pid` runs (EPERM: it exists, owned by someone else). */

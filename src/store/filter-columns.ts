@@ -11,7 +11,7 @@ import { FILTER_TABLE, type DerivedColumn, type FilterColumn } from "../entities
 import type { EntityKind, JsonObject } from "../entities/types.ts";
 import { refreshDuplicates } from "./duplicates.ts";
 import { derivedColumnValues } from "./entities.ts";
-import { getMeta, setMeta, tableColumns } from "./schema.ts";
+import { getMetaJson, setMeta, tableColumns } from "./schema.ts";
 
 /** The table's columns that `entities` lacks (all of them when there is no `entities` table yet). */
 export function missingFilterColumns(db: Database): string[] {
@@ -32,13 +32,8 @@ const REVISIONS_KEY = "derived_revisions";
 
 /** The revision each derived column's stored values were derived by (meta `derived_revisions`; 1 when not recorded). */
 function recordedRevisions(db: Database): Record<string, number> {
-  const raw = getMeta(db, REVISIONS_KEY);
-  try {
-    const parsed: unknown = raw === undefined ? {} : JSON.parse(raw);
-    return parsed !== null && typeof parsed === "object" ? (parsed as Record<string, number>) : {};
-  } catch {
-    return {};
-  }
+  const parsed = getMetaJson(db, REVISIONS_KEY);
+  return typeof parsed === "object" ? (parsed as Record<string, number>) : {};
 }
 
 /** The derived columns whose `revision` is above the one recorded. */

@@ -290,6 +290,15 @@ export function getMeta(db: Database, key: string): string | undefined {
   return db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(key)?.value;
 }
 
+/** The JSON value of a meta entry; undefined when absent, null or not JSON (a hand edit). */
+export function getMetaJson(db: Database, key: string): unknown {
+  try {
+    return JSON.parse(getMeta(db, key) ?? "null") ?? undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function setMeta(db: Database, key: string, value: string): void {
   db.query("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)").run(key, value);
 }

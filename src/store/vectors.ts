@@ -7,7 +7,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { ID_IN } from "./id-list.ts";
-import { getMeta, setMeta } from "./schema.ts";
+import { getMeta, getMetaJson, setMeta } from "./schema.ts";
 
 const META_EMBEDDING_MODEL_ID = "embedding_model_id";
 const META_EMBEDDING_DIM = "embedding_dim";
@@ -135,12 +135,8 @@ export function writeVectors(db: Database, modelId: string, rows: readonly Vecto
 const blankKey = (modelId: string) => `model_blank:${modelId}`;
 
 function modelBlanks(db: Database, modelId: string): string[] {
-  try {
-    const v = JSON.parse(getMeta(db, blankKey(modelId)) ?? "[]") as unknown;
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
-  } catch {
-    return [];
-  }
+  const v = getMetaJson(db, blankKey(modelId));
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
 }
 
 /** (id, content_hash) of every vector of `modelId`, by id: what an index must contain. */
