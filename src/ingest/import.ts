@@ -169,12 +169,9 @@ export interface DocumentDraft {
   origin: string;
   source: "orcbrew" | "5etools";
   /** Its entities under the name it is stored with, where each came from, and the file's counts. */
-  normalize: (docName: string) => {
+  normalize: (docName: string) => Pick<PackReport, "types" | "skipped" | "warnings"> & {
     entities: Entity[];
     from: Array<{ type: string; key: string; line: number; column: number }>;
-    types: TypeCount[];
-    skipped: OrcbrewSkipped[];
-    warnings: string[];
   };
   /** Why an API entity of the same name keeps one out, in the format's words. */
   clash: string;

@@ -280,12 +280,11 @@ export async function fetchPack(src: string, storePath: string, expected?: strin
   }
 }
 
-/** Inflate (or copy) the pack to `to`, streamed, failing past `maxBytes`. */
+/** Inflate (or copy) the pack to `to`, streamed, failing past MAX_INFLATED_BYTES. */
 export async function unpackPack(p: Pick<FetchedPack, "path" | "format">, to: string): Promise<void> {
-  const maxBytes = MAX_INFLATED_BYTES;
   const tooBig = () =>
     new PackError(
-      `The content pack inflates past ${maxBytes} bytes.`,
+      `The content pack inflates past ${MAX_INFLATED_BYTES} bytes.`,
       "This is not a LoreKeeper content pack (a full store is about 100 MB).",
     );
   const stages: NodeJS.ReadWriteStream[] = p.format === "gzip" ? [createGunzip()] : [];
@@ -293,7 +292,7 @@ export async function unpackPack(p: Pick<FetchedPack, "path" | "format">, to: st
     await pipeline(
       createReadStream(p.path),
       ...stages,
-      byteCap(maxBytes, tooBig),
+      byteCap(MAX_INFLATED_BYTES, tooBig),
       createWriteStream(to, { mode: 0o600 }),
     );
   } catch (err) {
