@@ -59,7 +59,6 @@ export async function embedAfterIngest(
     const r = await embedPending(store, model.embedder, {
       holder,
       targetBatchMs: 1500,
-      batchSize: 256,
       onEstimate: (remaining, perSecond, measured, total, modelName) => {
         if (remaining < LONG_EMBED) return;
         const how =

@@ -50,7 +50,7 @@ export async function fillPendingVectors(
       if (!embedder || embedder.id !== p.modelId) return 0;
       log.info(`${p.pending} of ${p.total} entities have no embedding yet; computing them in the background`);
       try {
-        const r = await embedPending(store, provider, { signal, holder: "serve", targetBatchMs: 1500, batchSize: 256 });
+        const r = await embedPending(store, provider, { signal, holder: "serve", targetBatchMs: 1500 });
         // Another process took the lease between the look and the start: wait for it as above.
         if (r.busy) continue;
         return r.embedded;
