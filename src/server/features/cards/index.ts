@@ -6,13 +6,20 @@
 import type { ReadResourceResult } from "@modelcontextprotocol/server";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
 import { CARD_URIS } from "../../../tools/answer/card-uris.ts";
-import { CLASS_SCRIPT } from "./class.ts";
-import { CREATURE_SCRIPT } from "./creature.ts";
-import { ENCOUNTER_SCRIPT } from "./encounter.ts";
-import { ITEM_SCRIPT } from "./item.ts";
-import { CARD_RUNTIME } from "./runtime.ts";
-import { SPELL_SCRIPT } from "./spell.ts";
-import { CARD_CSS, TABLE_CSS } from "./style.ts";
+import { HOMEBREW_FORMATS } from "../../../sources/index.ts";
+import CARD_CSS from "./assets/card.css" with { type: "text" };
+import CLASS_SCRIPT from "./assets/class.js" with { type: "text" };
+import CREATURE_SCRIPT from "./assets/creature.js" with { type: "text" };
+import ENCOUNTER_SCRIPT from "./assets/encounter.js" with { type: "text" };
+import ITEM_SCRIPT from "./assets/item.js" with { type: "text" };
+import RUNTIME_SCRIPT from "./assets/runtime.js" with { type: "text" };
+import SPELL_SCRIPT from "./assets/spell.js" with { type: "text" };
+import TABLE_CSS from "./assets/table.css" with { type: "text" };
+
+/** The runtime names the homebrew formats the way the server does: the one list is spliced in. */
+const HOMEBREW_SLOT = "/* HOMEBREW_FORMATS */ {}";
+if (!RUNTIME_SCRIPT.includes(HOMEBREW_SLOT)) throw new Error("card runtime lost its homebrew slot");
+const CARD_RUNTIME = RUNTIME_SCRIPT.replace(HOMEBREW_SLOT, JSON.stringify(HOMEBREW_FORMATS));
 
 /** No network at all: inline style and script only. */
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
@@ -26,7 +33,7 @@ function page(title: string, script: string, css: string): string {
     '<meta name="color-scheme" content="light dark">',
     `<title>${title}</title><style>${css}</style></head>`,
     `<body><main id="root" aria-live="polite"><p class="note">Waiting for the LoreKeeper answer…</p></main>`,
-    `<script>${CARD_RUNTIME}${script}LK.start();</script></body></html>`,
+    `<script>"use strict";${CARD_RUNTIME}${script}LK.start();</script></body></html>`,
   ].join("\n");
 }
 

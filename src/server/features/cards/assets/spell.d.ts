@@ -1,0 +1,3 @@
+/** This browser script as text (imported with `{ type: "text" }`). */
+declare const text: string;
+export default text;
