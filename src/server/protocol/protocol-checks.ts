@@ -74,6 +74,37 @@ export function checkJsonRpc(v: unknown): { ok: true; message: JSONRPCMessage } 
   return { ok: false, problem };
 }
 
+type ParsedRpc =
+  | { ok: true; message: JSONRPCMessage | JSONRPCMessage[] }
+  | { ok: false; code: number; problem: string; id: RequestId | null };
+
+/**
+ * The stdio line or HTTP body `text` as one JSON-RPC message, or a batch of them unless `noBatch` says why not;
+ * else the -32700 (`notJson` ends its text) or -32600 error to answer, with the request id it shows.
+ */
+export function parseJsonRpc(text: string, notJson: string, noBatch?: string): ParsedRpc {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { ok: false, code: -32700, problem: `Parse error: ${notJson}`, id: null };
+  }
+  const invalid = (why: string, id: RequestId | null = null) =>
+    ({ ok: false, code: -32600, problem: `Invalid Request: ${why}`, id }) as const;
+  if (Array.isArray(parsed)) {
+    if (noBatch) return invalid(noBatch);
+    if (parsed.length === 0) return invalid("an empty batch holds no JSON-RPC message.");
+    for (const [i, m] of parsed.entries()) {
+      const checked = checkJsonRpc(m);
+      if (!checked.ok) return invalid(`batch item ${i} is not a valid JSON-RPC 2.0 message (${checked.problem}).`);
+    }
+    return { ok: true, message: parsed as JSONRPCMessage[] };
+  }
+  const checked = checkJsonRpc(parsed);
+  if (checked.ok) return checked;
+  return invalid(`not a valid JSON-RPC 2.0 message (${checked.problem}).`, requestIdOf(parsed));
+}
+
 /** A value as an error names it: "nothing", "null", "a list", "an object", a string quoted (cut at 40). */
 export function shown(v: unknown): string {
   if (v === undefined) return "nothing";

@@ -17,7 +17,8 @@ import { lastSyncedAt } from "../../store/sync-state.ts";
 import { CACHES } from "../../store/caches.ts";
 import type { ToolDeps } from "../../tools/kit/deps.ts";
 import { Admission } from "./backpressure.ts";
-import { checkJsonRpcBody, isJsonContentType, readBody } from "./http-body.ts";
+import { isJsonContentType, readBody } from "./http-body.ts";
+import { parseJsonRpc } from "../protocol/protocol-checks.ts";
 import { AuthFailures, type AuthFailureLimits, guessableTokenProblem, weakTokenProblem } from "./auth-failures.ts";
 import type { Server } from "bun";
 import { bearerMatches, checkHost, isLoopback, originAllowed, parseHost } from "./http-guard.ts";
@@ -178,8 +179,8 @@ async function handleMcp(
         Connection: "close",
       });
     }
-    const checked = checkJsonRpcBody(body.text);
-    if (!checked.ok) return jsonRpcError(checked.status, checked.error, {}, checked.code);
+    const checked = parseJsonRpc(body.text, "the request body is not valid JSON.");
+    if (!checked.ok) return jsonRpcError(400, checked.problem, {}, checked.code);
     const onlyResponses = [checked.message].flat().every((m) => !("method" in m));
     if (onlyResponses && request.headers.get("mcp-protocol-version") === MODERN_REVISION) {
       return jsonRpcError(400, RESPONSE_POSTED, {}, -32600);

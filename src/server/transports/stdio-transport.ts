@@ -10,7 +10,7 @@
  * pipe, so memory stays bounded however fast a client sends.
  */
 import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol/server";
-import { capErrorText, checkJsonRpc, requestIdOf } from "../protocol/protocol-checks.ts";
+import { capErrorText, parseJsonRpc } from "../protocol/protocol-checks.ts";
 
 const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_IN_FLIGHT = 16;
@@ -30,22 +30,14 @@ function errorReply(id: RequestId | null, code: number, message: string): JSONRP
 /** One line of stdin → the message, or the error to answer it with; null for a blank line. Pure. */
 export function classifyLine(line: string): LineVerdict | null {
   if (line.trim() === "") return null;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch {
-    const problem = "Parse error: a line on stdin is not valid JSON. Send one JSON-RPC message per line.";
-    return { ok: false, reply: errorReply(null, -32700, problem), problem };
-  }
-  if (Array.isArray(parsed)) {
-    const problem = "Invalid Request: batches are not supported over stdio; send one JSON-RPC message per line.";
-    return { ok: false, reply: errorReply(null, -32600, problem), problem };
-  }
   // Checked by the SDK's schema, as its own stdio transport does.
-  const checked = checkJsonRpc(parsed);
-  if (checked.ok) return checked;
-  const problem = `Invalid Request: not a valid JSON-RPC 2.0 message (${checked.problem}).`;
-  return { ok: false, reply: errorReply(requestIdOf(parsed), -32600, problem), problem };
+  const checked = parseJsonRpc(
+    line,
+    "a line on stdin is not valid JSON. Send one JSON-RPC message per line.",
+    "batches are not supported over stdio; send one JSON-RPC message per line.",
+  );
+  if (checked.ok) return { ok: true, message: checked.message as JSONRPCMessage }; // not a batch: refused above
+  return { ok: false, reply: errorReply(checked.id, checked.code, checked.problem), problem: checked.problem };
 }
 
 /** The top-level id of a request line too large to parse, when visible at its start or end. Pure. */
