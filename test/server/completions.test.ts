@@ -3,11 +3,21 @@
  * literally.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { complete, completeKeys, completeNames } from "../../src/server/features/completions.ts";
+import { complete } from "../../src/server/features/completions.ts";
 import type { Store } from "../../src/store/db.ts";
 import { makeEntity, makeStore } from "../support/entities.ts";
 
 let store: Store;
+/** Keys of `kind` by prefix, through the entity template's `key` argument. */
+const completeKeys = (db: Store["db"], kind: string, value: string) =>
+  complete(db, {
+    ref: { type: "ref/resource", uri: "lorekeeper://{kind}/{key}" },
+    argument: { name: "key", value },
+    context: { arguments: { kind } },
+  });
+/** Spell names by prefix, through the spell_card prompt's `name` argument. */
+const spellNames = (db: Store["db"], value: string) =>
+  complete(db, { ref: { type: "ref/prompt", name: "spell_card" }, argument: { name: "name", value } });
 let cleanup: () => void;
 
 beforeAll(() => {
@@ -37,7 +47,7 @@ describe("completions", () => {
     expect(c.values[99]).toBe("srd_flame-099");
     expect(c.total).toBe(150);
     expect(c.hasMore).toBe(true);
-    const names = completeNames(store.db, ["spell"], "Flame 14");
+    const names = spellNames(store.db, "Flame 14");
     expect(names).toEqual({ values: Array.from({ length: 10 }, (_, i) => `Flame 14${i}`), total: 10, hasMore: false });
   });
 
@@ -48,8 +58,8 @@ describe("completions", () => {
   });
 
   test("% and _ in the value match themselves", () => {
-    expect(completeNames(store.db, ["spell"], "100%").values).toEqual(["100% Fire"]);
-    expect(completeNames(store.db, ["spell"], "Ember_").values).toEqual(["Ember_Spark"]);
+    expect(spellNames(store.db, "100%").values).toEqual(["100% Fire"]);
+    expect(spellNames(store.db, "Ember_").values).toEqual(["Ember_Spark"]);
   });
 
   test("through complete(): kinds, keys need a kind in the context, unknown refs are -32602", () => {

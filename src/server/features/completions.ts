@@ -35,7 +35,7 @@ function page(values: string[], total: number): Completion {
 }
 
 /** Distinct entry names of `kinds` starting with `prefix` (case-insensitive), alphabetical. */
-export function completeNames(db: Database, kinds: readonly EntityKind[], prefix: string): Completion {
+function completeNames(db: Database, kinds: readonly EntityKind[], prefix: string): Completion {
   const where = `kind IN (${kinds.map(() => "?").join(",")}) AND name LIKE ? ESCAPE '\\'`;
   const params = [...kinds, startsWith(prefix)];
   const values = db
@@ -58,7 +58,7 @@ export function completeNames(db: Database, kinds: readonly EntityKind[], prefix
  * then those whose key does; a prefix naming a source ("open5e_v1:ow") completes that source's keys. Both walk the
  * (kind, name, document_key, key) index; the total is one covering count over it.
  */
-export function completeKeys(db: Database, kind: EntityKind, prefix: string): Completion {
+function completeKeys(db: Database, kind: EntityKind, prefix: string): Completion {
   const q = /^([a-z0-9_]+):(.*)$/.exec(prefix);
   const source = q && (DOCUMENT_SOURCES as readonly string[]).includes(q[1]!) ? q[1]! : null;
   const rest = source ? q![2]! : prefix;
