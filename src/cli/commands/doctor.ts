@@ -5,6 +5,7 @@
  * something essential (store, model, native libraries) is wrong; an unreachable upstream is only a
  * warning because LoreKeeper answers from its store offline.
  */
+import type { Database } from "bun:sqlite";
 import { existsSync, statSync } from "node:fs";
 import { APP_VERSION, type Config, dbPath } from "../../config.ts";
 import { getLogLevel, setLogLevel } from "../../log.ts";
@@ -65,8 +66,11 @@ Options:
 
 const TEST_SENTENCE = "A wall of fire that burns creatures passing through it.";
 
-/** `fn` over the store opened read-only; undefined without a readable store (the store check says why). */
-function readStore<T>(path: string, fn: (store: Store) => T): T | undefined {
+/**
+ * `fn` over the store opened read-only; undefined without a store, `onError`'s answer (by default undefined: the
+ * store check says why) when it cannot be read.
+ */
+function readStore<T>(path: string, fn: (store: Store) => T, onError = (_err: Error): T | undefined => undefined) {
   if (!existsSync(path)) return undefined;
   try {
     const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
@@ -75,8 +79,8 @@ function readStore<T>(path: string, fn: (store: Store) => T): T | undefined {
     } finally {
       store.close();
     }
-  } catch {
-    return undefined;
+  } catch (err) {
+    return onError(err as Error);
   }
 }
 
@@ -101,102 +105,104 @@ function storeCheck(path: string): Check {
         : "Check the file's permissions, or point --db-path / LOREKEEPER_DB_PATH elsewhere.";
     return check("store", "fail", `cannot open ${path}: ${e.message ?? String(err)}`, { fix });
   }
-  const db = store.db;
   try {
-    const problems = checkStore(db);
-    if (problems.length > 0) {
-      const fts = problems.every((p) => p.startsWith("the search table"));
-      return check("store", "fail", `${path} is damaged: ${problems.slice(0, 3).join("; ")}`, {
-        details: { path, problems },
-        fix: fts ? `Rebuild the search tables: lorekeeper doctor --repair --db-path "${path}"` : rebuildHint(path),
-      });
-    }
-    const unreadable = unreadableEntities(db);
-    if (unreadable.count > 0) {
-      const origins = [...new Set(unreadable.examples.map((e) => e.origin))];
-      const more = unreadable.count > unreadable.examples.length ? ", …" : "";
-      const named = unreadable.examples.map((e) => `${e.kind} "${e.name}"`).join(", ") + more;
-      const summary =
-        `${path}: ${unreadable.count} entities hold data that is not a JSON object (${named}); ` +
-        "answers that show them fail";
-      return check("store", "fail", summary, {
-        details: { path, unreadable_entities: unreadable.count, examples: unreadable.examples },
-        fix:
-          `Write them again from their source: \`lorekeeper sync --force --db-path "${path}"\` for synced content ` +
-          `(${origins.join(", ")}), \`lorekeeper import FILE\` again for homebrew, ` +
-          "or load a content pack made by this version.",
-      });
-    }
-    const schema = schemaVersionProblem(db);
-    if (schema) {
-      return check("store", "fail", `${path}: ${schema.problem}`, {
-        fix:
-          `Record it again: lorekeeper doctor --repair --db-path "${path}" (a lorekeeper sync or import does it ` +
-          `too); nothing else is changed.`,
-      });
-    }
-    const version = Number(getMeta(db, "schema_version") ?? 0);
-    const count = (sql: string) => db.query<{ n: number }, []>(sql).get()?.n ?? 0;
-    const bySource = db
-      .query<{ s: string; n: number }, []>(
-        "SELECT document_source AS s, count(*) AS n FROM entities GROUP BY 1 ORDER BY 1",
-      )
-      .all();
-    const rows = bySource.reduce((a, r) => a + r.n, 0);
-    // The entries, as `documents`, the embedding and its progress count them: a copy another
-    // source's entry answers for (the same SRD entry from two APIs) is a stored row, not an entry.
-    const entities = count("SELECT count(*) AS n FROM entities WHERE dup_of IS NULL");
-    const vectors = db
-      .query<{ m: string; n: number }, []>("SELECT model_id AS m, count(*) AS n FROM vectors GROUP BY 1")
-      .all();
-    // As `documents` lists them: one per document key holding entries, whatever sources hold it.
-    const documents = count("SELECT count(DISTINCT lower(document_key)) AS n FROM entities");
-    const sync = listSyncState(db);
-    const last = Math.max(0, ...sync.map((s) => s.fetched_at ?? 0));
-    const failed = sync.filter((s) => s.status === "failed");
-    const details = {
-      path,
-      size_bytes: statSync(path).size,
-      schema_version: version,
-      entities,
-      stored_rows: rows,
-      entities_by_source: Object.fromEntries(bySource.map((r) => [r.s, r.n])),
-      documents,
-      vectors: Object.fromEntries(vectors.map((v) => [v.m, v.n])),
-      last_sync: last ? new Date(last).toISOString() : null,
-      failed_syncs: failed.map((s) => `${s.source}/${s.content_type}: ${s.error ?? "failed"}`),
-    };
-    const vecText = vectors.length ? vectors.map((v) => `${v.n} vectors (${v.m})`).join(", ") : "no vectors";
-    const copies = rows > entities ? `; ${rows - entities} more rows are copies other sources' entries answer for` : "";
-    const rowsBySource = bySource.map((r) => `${r.s} ${r.n}`).join(", ") || "none";
-    const summary =
-      `${path}: ${entities} entries (rows by source: ${rowsBySource}${copies}), ${documents} documents, ` +
-      `${vecText}; last sync ${details.last_sync ?? "never"}`;
-    const found = (status: CheckStatus, fix?: string) => check("store", status, summary, { details, fix });
-    if (version > SCHEMA_VERSION)
-      return found(
-        "fail",
-        `The store was written by a newer LoreKeeper (schema ${version} > ${SCHEMA_VERSION}); upgrade LoreKeeper.`,
-      );
-    // A new store is empty by design: tools fill it on first use (online). Not a failure.
-    if (entities === 0)
-      return found(
-        "warn",
-        "The store is empty: each tool fetches its content on first use (online), or fill it now with " +
-          "`lorekeeper sync`, or `lorekeeper import FILE`.",
-      );
-    if (failed.length)
-      return found(
-        "warn",
-        `Some content failed to sync (${details.failed_syncs.join("; ")}); run \`lorekeeper sync\` again.`,
-      );
-    return found("ok");
+    return storeContents(store.db, path);
   } catch (err) {
     const why = isCorruption(err) ? "is damaged" : "is unreadable";
     return check("store", "fail", `${path} ${why}: ${(err as Error).message}`, { fix: rebuildHint(path) });
   } finally {
     store.close();
   }
+}
+
+/** The opened store's damage (integrity, unreadable rows, schema version), else what it holds. */
+function storeContents(db: Database, path: string): Check {
+  const fail = (summary: string, fix: string, details?: Record<string, unknown>) =>
+    check("store", "fail", summary, { details, fix });
+  const problems = checkStore(db);
+  if (problems.length > 0) {
+    const fts = problems.every((p) => p.startsWith("the search table"));
+    const fix = fts ? `Rebuild the search tables: lorekeeper doctor --repair --db-path "${path}"` : rebuildHint(path);
+    return fail(`${path} is damaged: ${problems.slice(0, 3).join("; ")}`, fix, { path, problems });
+  }
+  const unreadable = unreadableEntities(db);
+  if (unreadable.count > 0) {
+    const origins = [...new Set(unreadable.examples.map((e) => e.origin))];
+    const more = unreadable.count > unreadable.examples.length ? ", …" : "";
+    const named = unreadable.examples.map((e) => `${e.kind} "${e.name}"`).join(", ") + more;
+    return fail(
+      `${path}: ${unreadable.count} entities hold data that is not a JSON object (${named}); ` +
+        "answers that show them fail",
+      `Write them again from their source: \`lorekeeper sync --force --db-path "${path}"\` for synced content ` +
+        `(${origins.join(", ")}), \`lorekeeper import FILE\` again for homebrew, ` +
+        "or load a content pack made by this version.",
+      { path, unreadable_entities: unreadable.count, examples: unreadable.examples },
+    );
+  }
+  const schema = schemaVersionProblem(db);
+  if (schema) {
+    return fail(
+      `${path}: ${schema.problem}`,
+      `Record it again: lorekeeper doctor --repair --db-path "${path}" (a lorekeeper sync or import does it ` +
+        `too); nothing else is changed.`,
+    );
+  }
+  const version = Number(getMeta(db, "schema_version") ?? 0);
+  const count = (sql: string) => db.query<{ n: number }, []>(sql).get()?.n ?? 0;
+  const bySource = db
+    .query<{ s: string; n: number }, []>(
+      "SELECT document_source AS s, count(*) AS n FROM entities GROUP BY 1 ORDER BY 1",
+    )
+    .all();
+  const rows = bySource.reduce((a, r) => a + r.n, 0);
+  // The entries, as `documents`, the embedding and its progress count them: a copy another
+  // source's entry answers for (the same SRD entry from two APIs) is a stored row, not an entry.
+  const entities = count("SELECT count(*) AS n FROM entities WHERE dup_of IS NULL");
+  const vectors = db
+    .query<{ m: string; n: number }, []>("SELECT model_id AS m, count(*) AS n FROM vectors GROUP BY 1")
+    .all();
+  // As `documents` lists them: one per document key holding entries, whatever sources hold it.
+  const documents = count("SELECT count(DISTINCT lower(document_key)) AS n FROM entities");
+  const sync = listSyncState(db);
+  const last = Math.max(0, ...sync.map((s) => s.fetched_at ?? 0));
+  const failed = sync.filter((s) => s.status === "failed");
+  const details = {
+    path,
+    size_bytes: statSync(path).size,
+    schema_version: version,
+    entities,
+    stored_rows: rows,
+    entities_by_source: Object.fromEntries(bySource.map((r) => [r.s, r.n])),
+    documents,
+    vectors: Object.fromEntries(vectors.map((v) => [v.m, v.n])),
+    last_sync: last ? new Date(last).toISOString() : null,
+    failed_syncs: failed.map((s) => `${s.source}/${s.content_type}: ${s.error ?? "failed"}`),
+  };
+  const vecText = vectors.length ? vectors.map((v) => `${v.n} vectors (${v.m})`).join(", ") : "no vectors";
+  const copies = rows > entities ? `; ${rows - entities} more rows are copies other sources' entries answer for` : "";
+  const rowsBySource = bySource.map((r) => `${r.s} ${r.n}`).join(", ") || "none";
+  const summary =
+    `${path}: ${entities} entries (rows by source: ${rowsBySource}${copies}), ${documents} documents, ` +
+    `${vecText}; last sync ${details.last_sync ?? "never"}`;
+  const found = (status: CheckStatus, fix?: string) => check("store", status, summary, { details, fix });
+  if (version > SCHEMA_VERSION)
+    return found(
+      "fail",
+      `The store was written by a newer LoreKeeper (schema ${version} > ${SCHEMA_VERSION}); upgrade LoreKeeper.`,
+    );
+  // A new store is empty by design: tools fill it on first use (online). Not a failure.
+  if (entities === 0)
+    return found(
+      "warn",
+      "The store is empty: each tool fetches its content on first use (online), or fill it now with " +
+        "`lorekeeper sync`, or `lorekeeper import FILE`.",
+    );
+  if (failed.length)
+    return found(
+      "warn",
+      `Some content failed to sync (${details.failed_syncs.join("; ")}); run \`lorekeeper sync\` again.`,
+    );
+  return found("ok");
 }
 
 /** The vector index file beside the store: present, intact, and holding every stored vector? */
@@ -230,17 +236,11 @@ async function vectorIndexCheck(path: string): Promise<Check | undefined> {
   if (sidecar.entries.length !== vectors) return warn(`${summary}; it is brought up to date at the next search`);
   // The sidecar only says the file is the one it describes: sample its vectors against the store's.
   const { savedIndexProblem } = await import("../../search/index/vector-index.ts");
-  let sampled: string | undefined;
-  try {
-    const store = openStore({ path, readonly: true, busyTimeoutMs: 5000 });
-    try {
-      sampled = savedIndexProblem(store, meta.modelId, meta.dim);
-    } finally {
-      store.close();
-    }
-  } catch (err) {
-    sampled = `it could not be checked (${(err as Error).message})`;
-  }
+  const sampled = readStore(
+    path,
+    (store) => savedIndexProblem(store, meta.modelId, meta.dim),
+    (err) => `it could not be checked (${err.message})`,
+  );
   if (sampled) return warn(`${paths.index}: ${sampled}; searches rebuild it from the store`);
   return check("vector index", "ok", `${summary}; sampled vectors match the store`);
 }
