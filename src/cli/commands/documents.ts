@@ -30,11 +30,14 @@ Options:
   --json       JSON on stdout
   --db-path P  the store (default $XDG_DATA_HOME/lorekeeper/lorekeeper.db)`;
 
-function removedText(d: RemovedDocument, dry: boolean): string {
-  const kinds = Object.entries(d.counts)
+/** Entity counts by kind, largest first: "spell 12", "creature 3". */
+const byCount = (counts: Record<string, number>) =>
+  Object.entries(counts)
     .sort((a, b) => b[1] - a[1])
-    .map(([k, n]) => `${k} ${n}`)
-    .join(", ");
+    .map(([k, n]) => `${k} ${n}`);
+
+function removedText(d: RemovedDocument, dry: boolean): string {
+  const kinds = byCount(d.counts).join(", ");
   const entities = `${d.entities} entit${d.entities === 1 ? "y" : "ies"}${kinds ? ` (${kinds})` : ""}`;
   const what = `${entities} and ${d.vectors} embedding${d.vectors === 1 ? "" : "s"}`;
   return `${dry ? "Would remove" : "Removed"} the ${d.source} document ${d.key} ("${d.name}"): ${what}.`;
@@ -124,9 +127,7 @@ export function fitRows(docs: readonly DocRow[], width: number): Array<Array<str
   );
   const typesW = Math.max(12, room - nameW);
   return docs.map((d) => {
-    const parts = Object.entries(d.counts)
-      .sort((a, b) => b[1] - a[1])
-      .map(([k, n]) => `${k} ${n}`);
+    const parts = byCount(d.counts);
     let types = "";
     for (let i = 0; i < parts.length; i++) {
       const rest = parts.length - i - 1;

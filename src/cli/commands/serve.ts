@@ -1,5 +1,4 @@
 /** `lorekeeper serve`: the MCP server, over stdio (default) or Streamable HTTP (--http). */
-import { splitList } from "../../config.ts";
 import { LoreKeeperError } from "../../errors.ts";
 import { log } from "../../log.ts";
 import { list, parse } from "../args.ts";
@@ -80,12 +79,11 @@ export const serveCommand: Command = {
     }
     if (!values.http) protectStdout();
     const { createServeDeps } = await import("../../server/deps.ts");
-    const prefer = values["prefer-documents"]?.flatMap((v) => splitList(v));
     const served = await createServeDeps({
       config: ctx.config,
       embedder: ctx.embedder(),
       dbPath: values["db-path"],
-      ...(prefer?.length ? { preferDocuments: prefer } : {}),
+      preferDocuments: list(values["prefer-documents"]),
     });
     try {
       if (!values.http) {
