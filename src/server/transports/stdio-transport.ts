@@ -2,7 +2,7 @@
  * MCP over stdio (newline-delimited JSON-RPC), like the SDK's StdioServerTransport except that a
  * bad line is always answered and never ends the session: not JSON → -32700 (id null); not a
  * JSON-RPC message (a batch, `"_meta": "x"`...) → -32600 with the request's id when it has one, so
- * the call fails at once instead of timing out; a line over `maxLineBytes` → skipped to its newline
+ * the call fails at once instead of timing out; a line over MAX_LINE_BYTES → skipped to its newline
  * and answered -32600 (with its id when visible at either end). `classifyLine` is pure.
  *
  * Backpressure: past `maxInFlight` requests read and not yet answered, or while stdout is backed up
@@ -12,7 +12,7 @@
 import type { JSONRPCMessage, RequestId, Transport } from "@modelcontextprotocol/server";
 import { capErrorText, parseJsonRpc } from "../protocol/protocol-checks.ts";
 
-const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+const MAX_LINE_BYTES = 4 * 1024 * 1024;
 const DEFAULT_MAX_IN_FLIGHT = 16;
 /**
  * Input read before stdin pauses for a turn of the event loop: an input that never runs dry
@@ -63,7 +63,6 @@ export class LineStdioTransport implements Transport {
   /** Set while skipping the rest of an oversized line. */
   private skipping: { head: string; tail: string } | undefined;
   private started = false;
-  private readonly maxLineBytes: number;
   private readonly maxInFlight: number;
   /** Input read from stdin and not yet split into lines (at most about one chunk while paused). */
   private pending: Buffer[] = [];
@@ -82,9 +81,8 @@ export class LineStdioTransport implements Transport {
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
     private readonly stdout: NodeJS.WritableStream = process.stdout,
-    opts: { maxLineBytes?: number; maxInFlight?: number } = {},
+    opts: { maxInFlight?: number } = {},
   ) {
-    this.maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.maxInFlight = Math.max(1, opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
   }
 
@@ -173,7 +171,7 @@ export class LineStdioTransport implements Transport {
       this.skipping.tail = (this.skipping.tail + piece.toString("latin1")).slice(-PEEK);
       return;
     }
-    if (this.size + piece.length > this.maxLineBytes) {
+    if (this.size + piece.length > MAX_LINE_BYTES) {
       const first = this.chunks[0] ?? piece;
       this.skipping = {
         head: first.subarray(0, PEEK).toString("latin1"),
@@ -191,7 +189,7 @@ export class LineStdioTransport implements Transport {
     if (this.skipping) {
       const { head, tail } = this.skipping;
       this.skipping = undefined;
-      const problem = `Invalid Request: a message on stdin is larger than ${this.maxLineBytes} bytes; it was skipped.`;
+      const problem = `Invalid Request: a message on stdin is larger than ${MAX_LINE_BYTES} bytes; it was skipped.`;
       this.reject(errorReply(sniffId(head, tail), -32600, problem), problem);
       return;
     }
