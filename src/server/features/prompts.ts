@@ -14,6 +14,7 @@ import { ENTITY_KINDS, type EntityKind } from "../../entities/types.ts";
 import { KIND_WORDS } from "../../tools/compare-editions.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../../tools/encounter/tables.ts";
 import { canonical, squash } from "../../tools/kit/vocab.ts";
+import { isPlainObject } from "../protocol/protocol-checks.ts";
 
 const arg = (description: string) => z.string().max(300).describe(description);
 const opt = (description: string) => arg(description).optional();
@@ -319,22 +320,19 @@ export function promptNamed(name: unknown): PromptDef {
 
 /** The prompt and its arguments from a prompts/get `params`, or a readable -32602 (unknown arguments ignored). */
 function promptRequest(params: unknown): { prompt: PromptDef; args: Record<string, string | undefined> } {
-  const p =
-    params !== null && typeof params === "object" && !Array.isArray(params)
-      ? (params as Record<string, unknown>)
-      : undefined;
+  const p = isPlainObject(params) ? params : undefined;
   if (!p || typeof p.name !== "string")
     throw invalidParams(`prompts/get needs params {"name": <prompt>, "arguments": {...}}. ${PROMPT_NAMES}`);
   const prompt = promptNamed(p.name);
   const raw = p.arguments ?? {};
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+  if (!isPlainObject(raw))
     throw invalidParams(
       `Invalid arguments for prompt ${prompt.name}: arguments must be an object of strings (got ${show(raw)}).`,
     );
   const problems: string[] = [];
   const args: Record<string, string | undefined> = {};
   for (const [k, schema] of Object.entries(prompt.args)) {
-    const v = (raw as Record<string, unknown>)[k];
+    const v = raw[k];
     const r = schema.safeParse(v);
     // Invisible and bidi control characters never reach the prompt text (they could hide or reorder it).
     if (r.success) args[k] = r.data === undefined ? undefined : stripInvisible(r.data).trim() || undefined;

@@ -51,8 +51,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /** The id of a request-like object (to answer it with), or null. */
 export function requestIdOf(v: unknown): RequestId | null {
-  if (!isPlainObject(v)) return null;
-  const id = (v as { id?: unknown }).id;
+  const id = isPlainObject(v) ? v.id : undefined;
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }
 
@@ -64,7 +63,7 @@ export function checkJsonRpc(v: unknown): { ok: true; message: JSONRPCMessage } 
     return { ok: false, problem: 'it needs "jsonrpc": "2.0" and a "method", or a "result"/"error" with an "id"' };
   }
   // A request's id is a string or a number; null (JSON-RPC 2.0 allows it, MCP does not) makes no notification.
-  const id = (v as { id?: unknown }).id;
+  const id = v.id;
   if ("id" in v && requestIdOf(v) === null) {
     const got = id === null ? "null" : Array.isArray(id) ? "a list" : typeof id;
     return { ok: false, problem: `a request id must be a string or a number (got ${got})` };
