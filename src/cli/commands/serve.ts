@@ -88,7 +88,7 @@ export const serveCommand: Command = {
     try {
       if (!values.http) {
         const { runStdio } = await import("../../server/transports/stdio.ts");
-        await runStdio(served.deps);
+        await runStdio(served.deps, waitForStopSignal());
         return EXIT_OK;
       }
       const { startHttpServer } = await import("../../server/transports/http.ts");
