@@ -324,6 +324,44 @@ export class HttpClient {
   }
 }
 
+/** A client of one upstream API: its base URL (no trailing slash) and how messages name the API. */
+export abstract class ApiClient {
+  readonly baseUrl: string;
+  readonly upstream: UpstreamInfo;
+  /** Where `envVar` should point, as a malformed answer's message says it ("an Open5e API root"). */
+  protected abstract readonly root: string;
+
+  constructor(
+    protected readonly http: HttpClient,
+    baseUrl: string,
+    name: string,
+    envVar: string,
+  ) {
+    this.baseUrl = baseUrl.replace(/\/+$/, "");
+    this.upstream = { name, baseUrl: this.baseUrl, envVar };
+  }
+
+  /** GET a JSON body that `read` can use (else null: "malformed", `expected` wanted, and the cache forgets it). */
+  protected async getChecked<T>(
+    url: string,
+    opts: RequestOptions,
+    read: (body: unknown) => T | null,
+    expected: string,
+  ) {
+    const res = await this.http.request(url, { ...opts, upstream: this.upstream });
+    const data = read(res.data);
+    if (data !== null) return { data, fromCache: res.fromCache };
+    const err = new UpstreamError(
+      "malformed",
+      url,
+      `${this.upstream.name} at ${this.baseUrl} answered ${url} with JSON that is not ${expected}. ` +
+        `Check that ${this.upstream.envVar} points at ${this.root}.`,
+    );
+    this.http.rejectResponses([url], err);
+    throw err;
+  }
+}
+
 /** The body as text, reading at most `cap` bytes (the rest is cancelled, never buffered). */
 async function readCapped(resp: Response, cap: number): Promise<{ text: string; cut: boolean }> {
   const parts: Uint8Array[] = [];

@@ -5,8 +5,8 @@
  * and reported; a failing list throws, and so does a run where more than half of the details fail
  * (the server is then down, and a mostly-empty result must not replace good data).
  */
-import { type HttpClient, UpstreamError, type UpstreamInfo } from "../http.ts";
-import { isRec } from "../../entities/normalize/read.ts";
+import { ApiClient, type HttpClient, UpstreamError } from "../http.ts";
+import { isRec, type Rec } from "../../entities/normalize/read.ts";
 import type { Dnd5eYear } from "../../entities/normalize/types.ts";
 import { dnd5eApiUrl } from "./urls.ts";
 
@@ -21,23 +21,19 @@ interface Dnd5eSkipped {
 type Opts = { force?: boolean; signal?: AbortSignal };
 type Progress = (done: number, total: number) => void;
 
-export class Dnd5eApiClient {
-  readonly baseUrl: string;
-  readonly upstream: UpstreamInfo;
+const record = (b: unknown): Rec | null => (isRec(b) ? b : null);
+const list = (b: unknown) => (Array.isArray(b) ? (b as unknown[]) : null);
 
-  constructor(
-    private readonly http: HttpClient,
-    opts: { baseUrl: string },
-  ) {
-    this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
-    this.upstream = { name: "The D&D 5e API", baseUrl: this.baseUrl, envVar: "LOREKEEPER_DND5EAPI_BASE_URL" };
+export class Dnd5eApiClient extends ApiClient {
+  protected readonly root = "the API root (e.g. https://www.dnd5eapi.co)";
+
+  constructor(http: HttpClient, opts: { baseUrl: string }) {
+    super(http, opts.baseUrl, "The D&D 5e API", "LOREKEEPER_DND5EAPI_BASE_URL");
   }
 
   /** Endpoint names of a year, from `GET /api/<year>` (2024 lacks e.g. `spells`, `rules`, `rule-sections`). */
   async availableEndpoints(year: Dnd5eYear, opts: Opts = {}): Promise<string[]> {
-    const url = dnd5eApiUrl(this.baseUrl, year);
-    const body = await this.http.getJson(url, { ...opts, upstream: this.upstream });
-    if (!isRec(body)) throw this.malformed(url, "an endpoint index");
+    const { data: body } = await this.getChecked(dnd5eApiUrl(this.baseUrl, year), opts, record, "an endpoint index");
     return Object.keys(body)
       .filter((k) => typeof body[k] === "string")
       .sort();
@@ -48,19 +44,16 @@ export class Dnd5eApiClient {
    * listed `url`s are not trusted (2024 proficiencies list `carpenters-tools` with a url that is a 404).
    */
   async list(year: Dnd5eYear, endpoint: string, opts: Opts = {}): Promise<{ count: number; indexes: string[] }> {
-    const url = dnd5eApiUrl(this.baseUrl, year, endpoint);
-    const body = await this.getChecked(
-      url,
+    const { data: body } = await this.getChecked(
+      dnd5eApiUrl(this.baseUrl, year, endpoint),
       opts,
-      (b) => isRec(b) && Array.isArray(b.results),
+      (b) => (isRec(b) && Array.isArray(b.results) ? { count: b.count, results: b.results } : null),
       "a list ({count, results})",
     );
-    const results = (body as { results: unknown[]; count?: unknown }).results;
-    const indexes = results.flatMap((r) =>
+    const indexes = body.results.flatMap((r) =>
       isRec(r) && typeof r.index === "string" && r.index !== "" ? [r.index] : [],
     );
-    const count = (body as { count?: unknown }).count;
-    return { count: typeof count === "number" ? count : indexes.length, indexes };
+    return { count: typeof body.count === "number" ? body.count : indexes.length, indexes };
   }
 
   /** The list, then every detail, in list order. */
@@ -79,7 +72,7 @@ export class Dnd5eApiClient {
       indexes.map(async (index): Promise<{ record: unknown } | { failed: Dnd5eSkipped }> => {
         const url = dnd5eApiUrl(this.baseUrl, year, endpoint, index);
         try {
-          return { record: await this.getChecked(url, req, isRec, "a record object") };
+          return { record: (await this.getChecked(url, req, record, "a record object")).data };
         } catch (err) {
           if (!(err instanceof UpstreamError)) throw err;
           return { failed: { index, url, kind: err.kind, status: err.status, message: err.message } };
@@ -113,26 +106,8 @@ export class Dnd5eApiClient {
     const out: unknown[] = [];
     for (const index of classIndexes) {
       const url = `${this.baseUrl}/api/${year}/classes/${encodeURIComponent(index)}/levels`;
-      out.push(...((await this.getChecked(url, opts, Array.isArray, "a list of level records")) as unknown[]));
+      out.push(...(await this.getChecked(url, opts, list, "a list of level records")).data);
     }
     return out;
-  }
-
-  /** GET a JSON body of the expected shape; any other is "malformed", and the cache forgets it. */
-  private async getChecked(url: string, opts: Opts, ok: (b: unknown) => boolean, expected: string): Promise<unknown> {
-    const body = await this.http.getJson(url, { ...opts, upstream: this.upstream });
-    if (ok(body)) return body;
-    const err = this.malformed(url, expected);
-    this.http.rejectResponses([url], err);
-    throw err;
-  }
-
-  private malformed(url: string, expected: string): UpstreamError {
-    return new UpstreamError(
-      "malformed",
-      url,
-      `${this.upstream.name} at ${this.baseUrl} answered ${url} with JSON that is not ${expected}. ` +
-        `Check that ${this.upstream.envVar} points at the API root (e.g. https://www.dnd5eapi.co).`,
-    );
   }
 }

@@ -11,7 +11,7 @@
  * - The 2025 v2 shape uses the same envelope (`/v2/magicitems/` did not exist: a 404 there means
  *   "old server"). A bare JSON array instead of an envelope (some mirrors) is one last page.
  */
-import { cacheKey, type HttpClient, UpstreamError, type UpstreamInfo } from "../http.ts";
+import { ApiClient, cacheKey, type HttpClient, UpstreamError } from "../http.ts";
 import { open5eUrl, type Open5eVersion } from "./urls.ts";
 import { isRec } from "../../entities/normalize/read.ts";
 
@@ -42,26 +42,23 @@ interface Open5eListOptions {
   signal?: AbortSignal;
 }
 
+const ENVELOPE = "a list envelope ({count, next, results})";
+
 interface Envelope {
   count: number | null;
   next: string | null;
   results: unknown[];
 }
 
-/** Validates a list body; a bare array is accepted as a single last page. Throws "malformed". */
-export function parseOpen5eEnvelope(body: unknown, url: string, upstream: UpstreamInfo): Envelope {
+/** A list body's envelope (a bare array is a single last page), or null when it is none. */
+export function parseOpen5eEnvelope(body: unknown): Envelope | null {
   if (Array.isArray(body)) return { count: body.length, next: null, results: body };
   if (isRec(body) && Array.isArray(body.results)) {
     const count = typeof body.count === "number" && Number.isFinite(body.count) ? body.count : null;
     const next = typeof body.next === "string" && body.next.trim() !== "" ? body.next : null;
     return { count, next, results: body.results };
   }
-  throw new UpstreamError(
-    "malformed",
-    url,
-    `${upstream.name} at ${upstream.baseUrl} answered ${url} with JSON that is not a list envelope ({count, next, ` +
-      `results}). Check that ${upstream.envVar} points at an Open5e API root.`,
-  );
+  return null;
 }
 
 /** A pagination link moved onto `baseUrl` (which may have a path prefix): its path from `/vN/` on, and its query. */
@@ -80,16 +77,11 @@ function visitKey(url: string): string {
   return cacheKey(u.toString());
 }
 
-export class Open5eClient {
-  readonly baseUrl: string;
-  readonly upstream: UpstreamInfo;
+export class Open5eClient extends ApiClient {
+  protected readonly root = "an Open5e API root";
 
-  constructor(
-    private readonly http: HttpClient,
-    opts: { baseUrl: string },
-  ) {
-    this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
-    this.upstream = { name: "Open5e", baseUrl: this.baseUrl, envVar: "LOREKEEPER_OPEN5E_BASE_URL" };
+  constructor(http: HttpClient, opts: { baseUrl: string }) {
+    super(http, opts.baseUrl, "Open5e", "LOREKEEPER_OPEN5E_BASE_URL");
   }
 
   /** `<base>/<version>/<endpoint>/`, with `?limit=` when given. */
@@ -115,14 +107,8 @@ export class Open5eClient {
     while (url !== null) {
       page++;
       visited.push(url);
-      const res = await this.http.request(url, { force: opts.force, signal: opts.signal, upstream: this.upstream });
-      let env: Envelope;
-      try {
-        env = parseOpen5eEnvelope(res.data, url, this.upstream);
-      } catch (err) {
-        if (err instanceof UpstreamError) this.http.rejectResponses([url], err);
-        throw err;
-      }
+      const req = { force: opts.force, signal: opts.signal };
+      const { data: env, ...res } = await this.getChecked(url, req, parseOpen5eEnvelope, ENVELOPE);
       const warnings: string[] = [];
       recordsSoFar += env.results.length;
       if (page === 1) {
