@@ -10,7 +10,7 @@ import { open5eV1 } from "./open5e-v1/source.ts";
 import { open5eV2 } from "./open5e-v2/source.ts";
 import { fivetools } from "./5etools/source.ts";
 import { orcbrew } from "./orcbrew/source.ts";
-import type { BaseUrlSetting, Source, UpstreamApi } from "./source.ts";
+import type { BaseUrlSetting, Source } from "./source.ts";
 
 /** Checked by the compiler: every `DocumentSource` has exactly one source. */
 const BY_ID = {
@@ -23,30 +23,20 @@ const BY_ID = {
 
 export const SOURCES: readonly Source[] = Object.values(BY_ID);
 
-/** The source ids, most preferred first. */
-export const SOURCE_ORDER: readonly DocumentSource[] = SOURCES.map((s) => s.id);
-
 export function sourceById(id: DocumentSource): Source {
   return BY_ID[id];
 }
 
-/** A source's place in `SOURCE_ORDER`; an id no source has (a newer store's) comes last. */
+/** A source's place in `SOURCES`; an id no source has (a newer store's) comes last. */
 export function sourceRank(id: string): number {
-  const i = (SOURCE_ORDER as readonly string[]).indexOf(id);
-  return i < 0 ? SOURCE_ORDER.length : i;
+  const i = SOURCES.findIndex((s) => s.id === id);
+  return i < 0 ? SOURCES.length : i;
 }
 
 /** Homebrew sources → their file format's name ("orcbrew" → "OrcBrew"), from each source's `homebrew` hook. */
 export const HOMEBREW_FORMATS: Readonly<Record<string, string>> = Object.fromEntries(
   SOURCES.flatMap((s) => (s.homebrew ? [[s.id, s.homebrew.format]] : [])),
 );
-
-export interface Upstream {
-  source: Source;
-  api: UpstreamApi;
-  /** The configured base URL (a mirror when its variable is set). */
-  baseUrl: string;
-}
 
 /** The variables that move the upstream APIs to a mirror, each once. */
 export const UPSTREAM_ENV_VARS: readonly string[] = [
@@ -57,8 +47,8 @@ export const UPSTREAM_ENV_VARS: readonly string[] = [
 const homebrewFiles = SOURCES.flatMap((s) => (s.homebrew ? [`file${s.homebrew.extension}`] : []));
 export const HOMEBREW_FILES = `<${homebrewFiles.join(" | ")}>`;
 
-/** The sources a sync reaches over HTTP, with their configured base URLs. */
-export function upstreamsOf(config: Config, sources: readonly Source[] = SOURCES): Upstream[] {
+/** The sources a sync reaches over HTTP, with their configured base URLs (a mirror when its variable is set). */
+export function upstreamsOf(config: Config, sources: readonly Source[] = SOURCES) {
   return sources.flatMap((s) => {
     const api = s.upstream;
     return api ? [{ source: s, api, baseUrl: config[api.baseUrlSetting] }] : [];

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { loadConfig } from "../../src/config.ts";
 import { HOMEBREW_SOURCES } from "../../src/entities/types.ts";
-import { SOURCE_ORDER, SOURCES, sourceRank, upstreamsAt, upstreamsOf } from "../../src/sources/index.ts";
+import { SOURCES, sourceRank, upstreamsAt, upstreamsOf } from "../../src/sources/index.ts";
 
 describe("the source registry", () => {
   const saved = { ...process.env };
@@ -31,7 +31,7 @@ describe("the source registry", () => {
     expect(new Set(SOURCES.map((s) => s.short)).size).toBe(SOURCES.length);
     const lastApi = Math.max(...SOURCES.filter((s) => !s.homebrew).map((s) => sourceRank(s.id)));
     for (const id of HOMEBREW_SOURCES) expect(sourceRank(id)).toBeGreaterThan(lastApi);
-    expect(sourceRank("a_newer_stores_source")).toBe(SOURCE_ORDER.length);
+    expect(sourceRank("a_newer_stores_source")).toBe(SOURCES.length);
   });
 
   test("each upstream's variable sets its base URL, and upstreamsAt points every one at one place", () => {

@@ -1,12 +1,12 @@
 /** Registry of D&D 5e API content types, one per (year, endpoint). */
 import type { EntityKind } from "../../entities/types.ts";
-import type { ContentType, Dnd5eYear, NormalizeContext, NormalizeResult } from "../../entities/normalize/types.ts";
+import type { ContentType, Dnd5eYear } from "../../entities/normalize/types.ts";
 import * as character from "./normalize/character.ts";
 import * as equipment from "./normalize/equipment.ts";
 import * as ref from "./normalize/reference.ts";
 import { normalizeDndMonsters, normalizeDndSpells } from "./normalize/spells-monsters.ts";
 
-type Fn = (records: unknown[], ctx: NormalizeContext) => NormalizeResult;
+type Fn = ContentType["normalize"];
 
 function ct(year: Dnd5eYear, endpoint: string, kinds: EntityKind[], normalize: Fn, related?: string[]): ContentType {
   const extra = related ? { related } : {};

@@ -1,11 +1,11 @@
 /** Registry of Open5e v1 content types (opt-in source; frozen data set, no SRD 5.2). */
 import type { EntityKind } from "../../entities/types.ts";
-import type { ContentType, NormalizeContext, NormalizeResult } from "../../entities/normalize/types.ts";
+import type { ContentType } from "../../entities/normalize/types.ts";
 import * as character from "./normalize/character.ts";
 import * as equipment from "./normalize/equipment.ts";
 import { normalizeV1Monsters, normalizeV1Spells } from "./normalize/spells-monsters.ts";
 
-type Fn = (records: unknown[], ctx: NormalizeContext) => NormalizeResult;
+type Fn = ContentType["normalize"];
 
 function ct(endpoint: string, kinds: EntityKind[], normalize: Fn): ContentType {
   return { source: "open5e_v1", id: endpoint, endpoint, kinds, normalize };

@@ -1,13 +1,13 @@
 /** Registry of Open5e v2 content types (one per endpoint the sync layer fetches). */
 import type { EntityKind } from "../../entities/types.ts";
-import type { ContentType, NormalizeContext, NormalizeResult } from "../../entities/normalize/types.ts";
+import type { ContentType } from "../../entities/normalize/types.ts";
 import * as character from "./normalize/character.ts";
 import { normalizeV2Creatures } from "./normalize/creatures.ts";
 import { normalizeV2Items, normalizeV2MagicItems } from "./normalize/items.ts";
 import * as ref from "./normalize/reference.ts";
 import { normalizeV2Spells } from "./normalize/spells.ts";
 
-type Fn = (records: unknown[], ctx: NormalizeContext) => NormalizeResult;
+type Fn = ContentType["normalize"];
 
 function ct(endpoint: string, kinds: EntityKind[], normalize: Fn, related?: string[]): ContentType {
   return { source: "open5e_v2", id: endpoint, endpoint, kinds, normalize, ...(related ? { related } : {}) };

@@ -28,7 +28,7 @@ export interface Open5ePage {
   /** Envelope `count` of this page (differs from `totalCount` when the data changed during the walk). */
   count: number | null;
   fromCache: boolean;
-  /** Count mismatch on the last page, count change, empty page. */
+  /** Count mismatch on the last page, empty page (a count change is the caller's to judge: `count`). */
   warnings: string[];
 }
 
@@ -113,15 +113,9 @@ export class Open5eClient extends ApiClient {
       recordsSoFar += env.results.length;
       if (page === 1) {
         totalCount = env.count;
-        if (totalCount !== null && env.results.length > 0) {
-          // The most pages this data can need at the page size the server actually used, with slack.
+        // The most pages this data can need at the page size the server actually used, with slack.
+        if (totalCount !== null && env.results.length > 0)
           cap = Math.min(hardCap, Math.ceil(totalCount / env.results.length) + 5);
-        }
-      } else if (env.count !== null && totalCount !== null && env.count !== totalCount) {
-        warnings.push(
-          `${version}/${endpoint}: count changed from ${totalCount} to ${env.count} during pagination (data changed ` +
-            `upstream?)`,
-        );
       }
       let next: string | null = null;
       if (env.next !== null) {
