@@ -5,7 +5,7 @@
 import * as v from "valibot";
 import { dnd5eApiUrl } from "../urls.ts";
 import type { Entity } from "../../../entities/types.ts";
-import { type Base, type DocRef, NonEmpty, runRecords } from "../../../entities/normalize/build.ts";
+import { type Base, NonEmpty, runRecords } from "../../../entities/normalize/build.ts";
 import { dnd5eDocumentKey, srdName } from "../../../entities/normalize/documents.ts";
 import { isRec, recs, refKey, refName, str, textOf, type Rec } from "../../../entities/normalize/read.ts";
 import type { Dnd5eYear, NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
@@ -24,24 +24,20 @@ export function dndNormalizer(
       runRecords(records, DndRecord, (r) => make(r, dndBase(ctx, year, endpoint, r), year, ctx));
 }
 
-function dndDoc(year: Dnd5eYear, ctx: NormalizeContext): DocRef {
-  const key = dnd5eDocumentKey(year);
-  return { key, name: ctx.documents.get(key)?.name ?? srdName(year) };
-}
-
 /** "2014-fireball" */
 export function dndKey(year: Dnd5eYear, index: string): string {
   return `${year}-${index}`;
 }
 
-function dndUrl(ctx: NormalizeContext, year: Dnd5eYear, endpoint: string, r: Rec): string {
-  const u = str(r.url);
-  if (u?.startsWith("/api/")) return `${ctx.baseUrl}${u}`;
-  return dnd5eApiUrl(ctx.baseUrl, year, endpoint, str(r.index) ?? "");
-}
-
 export function dndBase(ctx: NormalizeContext, year: Dnd5eYear, endpoint: string, r: DndRow): Base {
-  return { key: dndKey(year, r.index), name: r.name, doc: dndDoc(year, ctx), url: dndUrl(ctx, year, endpoint, r) };
+  const doc = dnd5eDocumentKey(year);
+  const path = str(r.url);
+  return {
+    key: dndKey(year, r.index),
+    name: r.name,
+    doc: { key: doc, name: ctx.documents.get(doc)?.name ?? srdName(year) },
+    url: path?.startsWith("/api/") ? `${ctx.baseUrl}${path}` : dnd5eApiUrl(ctx.baseUrl, year, endpoint, r.index),
+  };
 }
 
 /** `desc` (2014: string[] or string) or `description` (2024). */

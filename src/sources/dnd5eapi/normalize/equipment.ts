@@ -9,7 +9,7 @@ import {
   magicItemEntity,
   weaponEntity,
 } from "../../../entities/normalize/canonical/equipment.ts";
-import { bool, int, names, rec, recs, refKey, str } from "../../../entities/normalize/read.ts";
+import { bool, int, names, rec, recs, refKey, str, type Rec } from "../../../entities/normalize/read.ts";
 import { capitalize } from "../../../entities/normalize/text.ts";
 import { costAndWeight, itemCategory, rarityText } from "../../../entities/normalize/vocab.ts";
 import { dndDesc, dndNormalizer } from "./common.ts";
@@ -29,27 +29,26 @@ function weaponData(r: { [k: string]: unknown }, cats: string[]): WeaponData {
   const martial = wc === "martial" || cats.some((c) => c.startsWith("martial"));
   const ranged = wr === "ranged" || cats.some((c) => /ranged/.test(c));
   const damage = rec(r.damage);
-  const props = names(r.properties);
-  const rangeObj = ranged ? rec(r.range) : (rec(r.throw_range) ?? null);
+  const versatile = str(rec(r.two_handed_damage)?.damage_dice);
+  const thrown = rec(r.throw_range);
+  const rangeObj = ranged ? rec(r.range) : thrown;
   const normal = int(rangeObj?.normal);
+  const span = (o: Rec) => `range ${int(o.normal)}/${int(o.long)}`;
+  const detail = (name: string) => {
+    if (/^versatile$/i.test(name)) return versatile;
+    if (/^thrown$/i.test(name) && thrown) return span(thrown);
+    const range = rec(r.range);
+    return /^ammunition$/i.test(name) && range?.long ? span(range) : null;
+  };
   return {
     category: simple ? "simple" : martial ? "martial" : null,
     range_type: ranged ? "ranged" : "melee",
     damage_dice: str(damage?.damage_dice),
     damage_type: refKey(damage?.damage_type)?.toLowerCase() ?? null,
-    versatile_dice: str(rec(r.two_handed_damage)?.damage_dice),
-    properties: props.map((name) => ({
-      name,
-      detail: /^versatile$/i.test(name)
-        ? str(rec(r.two_handed_damage)?.damage_dice)
-        : /^thrown$/i.test(name) && rec(r.throw_range)
-          ? `range ${int(rec(r.throw_range)!.normal)}/${int(rec(r.throw_range)!.long)}`
-          : /^ammunition$/i.test(name) && rec(r.range)?.long
-            ? `range ${int(rec(r.range)!.normal)}/${int(rec(r.range)!.long)}`
-            : null,
-    })),
-    range: normal && (ranged || rec(r.throw_range)) ? normal : null,
-    long_range: ranged || rec(r.throw_range) ? int(rangeObj?.long) : null,
+    versatile_dice: versatile,
+    properties: names(r.properties).map((name) => ({ name, detail: detail(name) })),
+    range: normal && (ranged || thrown) ? normal : null,
+    long_range: ranged || thrown ? int(rangeObj?.long) : null,
     is_improvised: false,
     mastery: str(rec(r.mastery)?.name),
     ...costAndWeight(r),

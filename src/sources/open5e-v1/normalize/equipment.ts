@@ -10,11 +10,7 @@ import { v1Normalizer } from "./common.ts";
 
 /** "two-handed" → "Two-Handed" (titleCase would drop the hyphen: "Two Handed"), as the other sources write it. */
 function propertyName(s: string): string {
-  return s
-    .toLowerCase()
-    .split("-")
-    .map((w) => titleCase(w))
-    .join("-");
+  return s.toLowerCase().split("-").map(titleCase).join("-");
 }
 
 /** "versatile (1d10)" → {name: "Versatile", detail: "1d10"} */

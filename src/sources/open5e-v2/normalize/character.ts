@@ -14,6 +14,15 @@ import { v2Key, v2Normalizer } from "./common.ts";
 
 const ABILITY_RE = /\b(Strength|Dexterity|Constitution|Intelligence|Wisdom|Charisma) is your spellcasting ability/;
 
+/** The start of a proficiency line's label → its field. */
+const PROFICIENCY_LABELS: [string, keyof ClassData["proficiencies"]][] = [
+  ["armor", "armor"],
+  ["weapon", "weapons"],
+  ["tool", "tools"],
+  ["saving throw", "saving_throws"],
+  ["skill", "skills"],
+];
+
 /** "**Armor:** None\n**Weapons:** ..." or a 2024 core-traits table → proficiency fields. */
 function parseProficiencies(text: string): ClassData["proficiencies"] {
   const out: ClassData["proficiencies"] = {
@@ -26,15 +35,9 @@ function parseProficiencies(text: string): ClassData["proficiencies"] {
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.replace(/\*+/g, "").trim();
     const m = /^\|\s*([^|]+?)\s*\|\s*([^|]+?)\s*\|?$/.exec(line) ?? /^([A-Za-z ]+?)\s*:\s*(.+)$/.exec(line);
-    if (!m) continue;
-    const label = m[1]!.toLowerCase();
-    const value = m[2]!.trim();
-    if (!value) continue;
-    if (label.startsWith("armor")) out.armor = value;
-    else if (label.startsWith("weapon")) out.weapons = value;
-    else if (label.startsWith("tool")) out.tools = value;
-    else if (label.startsWith("saving throw")) out.saving_throws = value;
-    else if (label.startsWith("skill")) out.skills = value;
+    const value = m?.[2]?.trim();
+    const field = PROFICIENCY_LABELS.find(([start]) => m?.[1]?.toLowerCase().startsWith(start))?.[1];
+    if (value && field) out[field] = value;
   }
   return out;
 }

@@ -6,28 +6,20 @@ import { type Base, type DocRef, NonEmpty, runRecords } from "../../../entities/
 import { lastSegment, refKey, refName, str } from "../../../entities/normalize/read.ts";
 import type { NormalizeContext, NormalizeResult } from "../../../entities/normalize/types.ts";
 
-const identity = { key: v.optional(NonEmpty), url: v.optional(v.string()), document: v.optional(v.unknown()) };
+/** A v2 record with `entries`: its `key` (2026) or `url` (2025) is required; other fields are read leniently. */
+function keyed<T extends v.ObjectEntries>(entries: T) {
+  const identity = { key: v.optional(NonEmpty), url: v.optional(v.string()), document: v.optional(v.unknown()) };
+  return v.pipe(
+    v.looseObject({ ...identity, ...entries }),
+    v.check((r) => !!r.key || !!str(r.url), "record has neither key nor url"),
+  );
+}
 
-const NO_KEY = "record has neither key nor url";
-const keyed = (r: { key?: string; url?: string }) => !!r.key || !!str(r.url);
-
-/** A v2 record: `name` plus `key` (2026) or `url` (2025); other fields are read leniently. */
-export const V2Record = v.pipe(
-  v.looseObject({ ...identity, name: NonEmpty }),
-  v.check((r) => keyed(r), NO_KEY),
-);
-
+export const V2Record = keyed({ name: NonEmpty });
 /** Alignments have no `name`. */
-export const V2Unnamed = v.pipe(
-  v.looseObject({ ...identity, name: v.optional(v.string()) }),
-  v.check((r) => keyed(r), NO_KEY),
-);
-
+export const V2Unnamed = keyed({ name: v.optional(v.string()) });
 /** Spells additionally need an integer level 0..9. */
-export const V2Spell = v.pipe(
-  v.looseObject({ ...identity, name: NonEmpty, level: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(9)) }),
-  v.check((r) => keyed(r), NO_KEY),
-);
+export const V2Spell = keyed({ name: NonEmpty, level: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(9)) });
 
 export function v2Key(r: { key?: string; url?: string }): string {
   return r.key ?? lastSegment(r.url ?? "");
