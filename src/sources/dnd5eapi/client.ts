@@ -10,13 +10,7 @@ import { isRec, type Rec } from "../../entities/normalize/read.ts";
 import type { Dnd5eYear } from "../../entities/normalize/types.ts";
 import { dnd5eApiUrl } from "./urls.ts";
 
-interface Dnd5eSkipped {
-  index: string;
-  url: string;
-  kind: UpstreamError["kind"];
-  status?: number;
-  message: string;
-}
+type Dnd5eSkipped = { index: string; url: string } & Pick<UpstreamError, "kind" | "status" | "message">;
 
 type Opts = { force?: boolean; signal?: AbortSignal };
 type Progress = (done: number, total: number) => void;
