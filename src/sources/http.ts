@@ -78,14 +78,12 @@ export interface HttpCache {
   delete(url: string): void;
 }
 
-/** Cache key: origin + path + query params sorted by name (then value); the fragment is dropped. */
+/** Cache key: origin + path + query params sorted by name (a repeated name keeps its order); no fragment. */
 export function cacheKey(url: string): string {
   if (!URL.canParse(url)) return url;
   const u = new URL(url);
-  const params = [...u.searchParams.entries()].sort((a, b) =>
-    a[0] === b[0] ? (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) : a[0] < b[0] ? -1 : 1,
-  );
-  const q = new URLSearchParams(params).toString();
+  u.searchParams.sort();
+  const q = u.searchParams.toString();
   return `${u.origin}${u.pathname}${q ? `?${q}` : ""}`;
 }
 
