@@ -204,11 +204,6 @@ export class HttpClient {
     }
   }
 
-  /** GET a JSON document; returns the parsed body. Throws UpstreamError. */
-  async getJson(url: string, opts: RequestOptions = {}): Promise<unknown> {
-    return (await this.request(url, opts)).data;
-  }
-
   /** GET a JSON document, saying whether the cache answered. Throws UpstreamError. */
   async request(url: string, opts: RequestOptions = {}): Promise<{ data: unknown; fromCache: boolean }> {
     const up = upstreamFor(url, opts.upstream);

@@ -58,7 +58,7 @@ const loggedWhole = () => testLogs().filter((l) => l.includes("WARN") && CAUSE.t
 describe("a connection the upstream closes", () => {
   test("the client's error names the cause without Bun's advice; the log has the whole error", async () => {
     const err = await client()
-      .getJson(`${base}/v2/spells/`)
+      .request(`${base}/v2/spells/`)
       .then(
         () => undefined,
         (e: unknown) => e,
@@ -102,7 +102,7 @@ describe("a connection the upstream closes", () => {
         "information, pass `verbose: true` in the second argument to fetch()).";
       createHttpCache(store.db, cfg).putFailure(url, { status: 0, kind: "network", message });
       const err = (await client(store)
-        .getJson(url)
+        .request(url)
         .catch((e: unknown) => e)) as UpstreamError;
       expect(err.kind).toBe("recent-failure");
       expect(err.message).toMatch(

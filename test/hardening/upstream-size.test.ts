@@ -58,7 +58,7 @@ const client = () =>
   new HttpClient({ retries: 2, baseDelayMs: 1, maxDelayMs: 2, timeoutMs: 20_000, maxBodyBytes: CAP });
 
 async function failure(c: HttpClient, path: string): Promise<UpstreamError> {
-  const err = await c.getJson(`http://127.0.0.1:${server.port}${path}`).then(
+  const err = await c.request(`http://127.0.0.1:${server.port}${path}`).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -100,7 +100,7 @@ describe("response size caps", () => {
   });
 
   test("normal pages still read whole", async () => {
-    expect(await client().getJson(`http://127.0.0.1:${server.port}/small`)).toEqual({
+    expect((await client().request(`http://127.0.0.1:${server.port}/small`)).data).toEqual({
       results: [{ name: "Fireball" }],
       next: null,
     });

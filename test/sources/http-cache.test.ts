@@ -52,7 +52,7 @@ describe("SQLite HTTP cache", () => {
   test("force bypasses the read but refreshes the entry", async () => {
     const http = fastClient({ cache, now });
     const url = `${fake.url}/v2/rules/`;
-    await http.getJson(url);
+    await http.request(url);
     clock += 1000;
     const forced = await http.request(url, { force: true });
     expect(forced.fromCache).toBe(false);
@@ -64,13 +64,13 @@ describe("SQLite HTTP cache", () => {
     fake.setFault("/v2/rules/", { statuses: [500, 500] });
     const http = fastClient({ cache, now, retries: 1 });
     const url = `${fake.url}/v2/rules/`;
-    const e1 = await http.getJson(url).catch((e: unknown) => e);
+    const e1 = await http.request(url).catch((e: unknown) => e);
     expect(e1).toBeInstanceOf(UpstreamError);
     expect((e1 as UpstreamError).kind).toBe("http");
     expect(fake.requests.length).toBe(2);
 
     clock += 299_000;
-    const e2 = (await http.getJson(url).catch((e: unknown) => e)) as UpstreamError;
+    const e2 = (await http.request(url).catch((e: unknown) => e)) as UpstreamError;
     expect(e2.kind).toBe("recent-failure");
     expect(e2.status).toBe(500);
     expect(e2.retryAt).toBe(clock - 299_000 + 300_000);
@@ -80,7 +80,7 @@ describe("SQLite HTTP cache", () => {
     expect(http.stats.cachedFailures).toBe(1);
 
     clock += 1001;
-    const body = (await http.getJson(url)) as { count: number };
+    const body = (await http.request(url)).data as { count: number };
     expect(body.count).toBe(2);
     expect(fake.requests.length).toBe(3);
     // The success replaced the failure.
@@ -91,9 +91,9 @@ describe("SQLite HTTP cache", () => {
     fake.setFault("/v2/rules/", { statuses: [404] });
     const http = fastClient({ cache, now });
     const url = `${fake.url}/v2/rules/`;
-    await http.getJson(url).catch(() => undefined);
-    expect(((await http.getJson(url).catch((e: unknown) => e)) as UpstreamError).kind).toBe("recent-failure");
-    expect(await http.getJson(url, { force: true })).toMatchObject({ count: 2 });
+    await http.request(url).catch(() => undefined);
+    expect(((await http.request(url).catch((e: unknown) => e)) as UpstreamError).kind).toBe("recent-failure");
+    expect((await http.request(url, { force: true })).data).toMatchObject({ count: 2 });
     expect(fake.requests.length).toBe(2);
   });
 
@@ -101,20 +101,20 @@ describe("SQLite HTTP cache", () => {
     fake.setFault("/v2/spells/", { malformed: "truncated", times: 1 });
     const http = fastClient({ cache, now });
     const url = `${fake.url}/v2/spells/`;
-    expect(((await http.getJson(url).catch((e: unknown) => e)) as UpstreamError).kind).toBe("malformed");
+    expect(((await http.request(url).catch((e: unknown) => e)) as UpstreamError).kind).toBe("malformed");
     const entry = cache.get(url)!;
     expect(entry.ok).toBe(false);
     expect(entry.errorKind).toBe("malformed");
-    expect(((await http.getJson(url).catch((e: unknown) => e)) as UpstreamError).kind).toBe("recent-failure");
+    expect(((await http.request(url).catch((e: unknown) => e)) as UpstreamError).kind).toBe("recent-failure");
     expect(fake.requests.length).toBe(1);
   });
 
   test("an expired failure is not served, the success still is", async () => {
     const http = fastClient({ cache, now });
     const rows = () => store.db.query<{ n: number }, []>("SELECT count(*) AS n FROM http_cache").get()!.n;
-    await http.getJson(`${fake.url}/v2/spells/`);
+    await http.request(`${fake.url}/v2/spells/`);
     fake.setFault("/v2/rules/", { statuses: [404] });
-    await http.getJson(`${fake.url}/v2/rules/`).catch(() => undefined);
+    await http.request(`${fake.url}/v2/rules/`).catch(() => undefined);
     expect(rows()).toBe(2);
     expect(cache.get(`${fake.url}/v2/rules/`)?.ok).toBe(false);
     clock += 301_000;

@@ -72,7 +72,7 @@ describe("HttpClient against the fake upstream", () => {
 
   test("sends the User-Agent and parses JSON", async () => {
     const http = fastClient();
-    const body = (await http.getJson(spells())) as { count: number; results: unknown[] };
+    const body = (await http.request(spells())).data as { count: number; results: unknown[] };
     expect(body.count).toBe(7);
     expect(body.results.length).toBe(2);
     expect(fake.requests[0]!.userAgent).toBe(USER_AGENT);
@@ -82,7 +82,7 @@ describe("HttpClient against the fake upstream", () => {
   test("retries 500s then succeeds, counting retries", async () => {
     fake.setFault("/v2/spells/", { statuses: [500, 502] });
     const http = fastClient();
-    const body = (await http.getJson(spells())) as { count: number };
+    const body = (await http.request(spells())).data as { count: number };
     expect(body.count).toBe(7);
     expect(fake.requests.map((r) => r.status)).toEqual([500, 502, 200]);
     expect(http.stats).toMatchObject({ requests: 3, retries: 2, failures: 0 });
@@ -92,7 +92,7 @@ describe("HttpClient against the fake upstream", () => {
     fake.setFault("/v2/spells/", { statuses: [503, 503, 503] });
     const http = fastClient({ retries: 2 });
     const err = await failure(
-      http.getJson(spells(), { upstream: { name: "Open5e", baseUrl: fake.url, envVar: "LOREKEEPER_OPEN5E_BASE_URL" } }),
+      http.request(spells(), { upstream: { name: "Open5e", baseUrl: fake.url, envVar: "LOREKEEPER_OPEN5E_BASE_URL" } }),
     );
     expect(err.kind).toBe("http");
     expect(err.status).toBe(503);
@@ -104,7 +104,7 @@ describe("HttpClient against the fake upstream", () => {
 
   test("4xx other than 429 are not retried", async () => {
     const http = fastClient();
-    const err = await failure(http.getJson(`${fake.url}/v2/spells/srd_nope/`));
+    const err = await failure(http.request(`${fake.url}/v2/spells/srd_nope/`));
     expect(err.kind).toBe("http");
     expect(err.status).toBe(404);
     expect(fake.requests.length).toBe(1);
@@ -114,12 +114,12 @@ describe("HttpClient against the fake upstream", () => {
   test("timeouts are retried, then reported as kind timeout", async () => {
     fake.setFault("/v2/spells/", { delayMs: 400, times: 1 });
     const http = fastClient({ timeoutMs: 100 });
-    const body = (await http.getJson(spells())) as { count: number };
+    const body = (await http.request(spells())).data as { count: number };
     expect(body.count).toBe(7);
     expect(http.stats.retries).toBe(1);
 
     fake.setFault("/v2/rules/", { delayMs: 400 });
-    const err = await failure(fastClient({ timeoutMs: 80, retries: 1 }).getJson(`${fake.url}/v2/rules/`));
+    const err = await failure(fastClient({ timeoutMs: 80, retries: 1 }).request(`${fake.url}/v2/rules/`));
     expect(err.kind).toBe("timeout");
     expect(err.message).toContain("did not answer within 80 ms");
   });
@@ -128,7 +128,7 @@ describe("HttpClient against the fake upstream", () => {
     fake.setFault("/v2/spells/", { statuses: [429], retryAfter: "30" });
     const http = fastClient({ retryAfterScale: 0.01 }); // 30 s -> 300 ms
     const t0 = performance.now();
-    await http.getJson(spells());
+    await http.request(spells());
     const waited = performance.now() - t0;
     expect(waited).toBeGreaterThanOrEqual(290);
     expect(fake.requests.map((r) => r.status)).toEqual([429, 200]);
@@ -140,7 +140,7 @@ describe("HttpClient against the fake upstream", () => {
     fake.setFault("/v2/spells/", { statuses: [429], retryAfter: "3600" });
     const http = fastClient({ maxRetryAfterMs: 50 });
     const t0 = performance.now();
-    await http.getJson(spells());
+    await http.request(spells());
     // Capped at 50 ms instead of an hour (a loaded machine adds its own delays, hence the margin).
     expect(performance.now() - t0).toBeLessThan(10_000);
     expect(http.stats.retries).toBe(1);
@@ -149,11 +149,11 @@ describe("HttpClient against the fake upstream", () => {
   test("malformed and truncated JSON become kind malformed, without retry", async () => {
     fake.setFault("/v2/spells/", { malformed: "garbage" });
     const http = fastClient();
-    const e1 = await failure(http.getJson(spells()));
+    const e1 = await failure(http.request(spells()));
     expect(e1.kind).toBe("malformed");
     expect(e1.message).toContain("not valid JSON");
     fake.setFault("/v2/rules/", { malformed: "truncated" });
-    const e2 = await failure(http.getJson(`${fake.url}/v2/rules/`));
+    const e2 = await failure(http.request(`${fake.url}/v2/rules/`));
     expect(e2.kind).toBe("malformed");
     expect(fake.requests.length).toBe(2);
   });
@@ -162,7 +162,7 @@ describe("HttpClient against the fake upstream", () => {
     const url = spells();
     await fake.stop();
     const err = await failure(
-      fastClient({ retries: 1 }).getJson(url, {
+      fastClient({ retries: 1 }).request(url, {
         upstream: { name: "Open5e", baseUrl: "http://mirror", envVar: "LOREKEEPER_OPEN5E_BASE_URL" },
       }),
     );
@@ -173,16 +173,16 @@ describe("HttpClient against the fake upstream", () => {
 
   test("a server dying mid-walk fails later requests as network errors", async () => {
     const http = fastClient({ retries: 1 });
-    await http.getJson(spells());
+    await http.request(spells());
     fake.setFault("/v2/rules/", { die: true });
-    const err = await failure(http.getJson(`${fake.url}/v2/rules/`));
+    const err = await failure(http.request(`${fake.url}/v2/rules/`));
     expect(err.kind === "network" || err.kind === "timeout").toBe(true);
-    const again = await failure(http.getJson(spells()));
+    const again = await failure(http.request(spells()));
     expect(again.kind).toBe("network");
   });
 
   test("follows the 301 for a missing trailing slash", async () => {
-    const body = (await fastClient().getJson(`${fake.url}/v2/spells?limit=3`)) as { results: unknown[] };
+    const body = (await fastClient().request(`${fake.url}/v2/spells?limit=3`)).data as { results: unknown[] };
     expect(body.results.length).toBe(3);
     expect(fake.requests.map((r) => r.status)).toEqual([301, 200]);
   });
@@ -191,7 +191,7 @@ describe("HttpClient against the fake upstream", () => {
     fake.setFault("/v2/spells/", { delayMs: 40 });
     const http = fastClient({ concurrency: 2 });
     await Promise.all(
-      Array.from({ length: 6 }, (_, i) => http.getJson(`${fake.url}/v2/spells/?limit=1&page=${i + 1}`)),
+      Array.from({ length: 6 }, (_, i) => http.request(`${fake.url}/v2/spells/?limit=1&page=${i + 1}`)),
     );
     expect(fake.requests.length).toBe(6);
     expect(Math.max(...fake.requests.map((r) => r.inFlight))).toBe(2);
