@@ -82,6 +82,9 @@ export const normalizeV1Monsters = v1Normalizer("monsters", (r, b) => {
   // Tome of Beasts 2023 (all 408 creatures) has `desc: "False"`: a boolean, not a description.
   const desc = str(r.desc);
   const boolText = desc !== null && /^(?:true|false)$/i.test(desc.trim());
+  const note =
+    `Open5e v1 gives this creature the description "${desc}" (a true/false value where its text belongs); ` +
+    `left out.`;
   const saves: { [k: string]: number } = {};
   for (const a of ABILITY_NAMES) {
     const n = int(r[`${a}_save`]);
@@ -121,13 +124,6 @@ export const normalizeV1Monsters = v1Normalizer("monsters", (r, b) => {
     lair_actions: [],
     environments: arr(r.environments).flatMap((x) => str(x) || []),
     desc: boolText ? null : desc,
-    ...(boolText
-      ? {
-          upstream_notes: [
-            `Open5e v1 gives this creature the description "${desc}" (a true/false value where its text belongs); ` +
-              `left out.`,
-          ],
-        }
-      : {}),
+    ...(boolText ? { upstream_notes: [note] } : {}),
   });
 });
