@@ -98,10 +98,9 @@ export function normalizeV2Classes(records: unknown[], ctx: NormalizeContext): N
           desc: str(f.desc) ?? "",
         };
       });
-    const core = ofType("CORE_TRAITS_TABLE")
-      .map((f) => str(f.desc) ?? "")
-      .join("\n");
-    const profText = [...ofType("PROFICIENCIES").map((f) => str(f.desc) ?? ""), core].join("\n");
+    const descs = (t: string) => ofType(t).map((f) => str(f.desc) ?? "");
+    const core = descs("CORE_TRAITS_TABLE").join("\n");
+    const profText = [...descs("PROFICIENCIES"), core].join("\n");
     const hp = rec(r.hit_points);
     const hitDice = str(r.hit_dice) ?? str(hp?.hit_dice);
     const spellcasting = feats.map((f) => ABILITY_RE.exec(str(f.desc) ?? "")?.[1]).find(Boolean) ?? null;
@@ -116,10 +115,7 @@ export function normalizeV2Classes(records: unknown[], ctx: NormalizeContext): N
       hit_points_at_higher_levels: str(hp?.hit_points_at_higher_levels),
       saving_throws: names(r.saving_throws),
       proficiencies: parseProficiencies(profText),
-      equipment:
-        ofType("STARTING_EQUIPMENT")
-          .map((f) => str(f.desc))
-          .find(Boolean) ?? tableRow(core, "Starting Equipment"),
+      equipment: descs("STARTING_EQUIPMENT").find(Boolean) ?? tableRow(core, "Starting Equipment"),
       spellcasting_ability: spellcasting,
       caster_type: str(r.caster_type)?.toLowerCase() ?? null,
       primary_abilities: primary.length
