@@ -99,7 +99,7 @@ export class Dnd5eApiClient extends ApiClient {
   async classLevels(year: Dnd5eYear, classIndexes: readonly string[], opts: Opts = {}): Promise<unknown[]> {
     const out: unknown[] = [];
     for (const index of classIndexes) {
-      const url = `${this.baseUrl}/api/${year}/classes/${encodeURIComponent(index)}/levels`;
+      const url = `${dnd5eApiUrl(this.baseUrl, year, "classes", index)}/levels`;
       out.push(...(await this.getChecked(url, opts, list, "a list of level records")).data);
     }
     return out;
