@@ -52,8 +52,6 @@ export interface Source {
   readonly contentTypes: readonly ContentType[];
   /** Whether `lorekeeper sync` without --source fetches `t` (false for every type of an opt-in source). */
   byDefault(t: ContentType): boolean;
-  /** The URL of a list (`endpoint`) or of one record (`endpoint` + `key`) of `t`, on `baseUrl`. */
-  url(baseUrl: string, t: ContentType, endpoint?: string, key?: string): string;
   /** Connect for one sync run; absent for sources read from files (they come in through `lorekeeper import`). */
   open?(run: SourceRun): SourceSession;
   /** The API a sync reaches (set exactly when `open` is): sync's and doctor's messages name it and probe it. */

@@ -10,8 +10,5 @@ export const fivetools: Source = {
   short: "5etools",
   contentTypes: [],
   byDefault: () => false,
-  url: () => {
-    throw new Error("5etools homebrew entities have no upstream URL (they cite their file)");
-  },
   homebrew: { format: "5etools", legend: "imported 5etools homebrew (.json)", extension: ".json" },
 };

@@ -26,7 +26,6 @@ export const dnd5eApi: Source = {
   contentTypes: DND5EAPI_TYPES,
   byDefault: (t) =>
     DND5E_DEFAULT_ENDPOINTS.includes(t.endpoint) || (yearOf(t) === "2014" && DND5E_DEFAULT_2014.includes(t.endpoint)),
-  url: (baseUrl, t, endpoint = t.endpoint, key) => dnd5eApiUrl(baseUrl, yearOf(t), endpoint, key),
   upstream: {
     baseUrlSetting: "dnd5eApiBaseUrl",
     envVar: "LOREKEEPER_DND5EAPI_BASE_URL",

@@ -22,7 +22,6 @@ export function open5eSource(
 ): Source {
   return {
     ...s,
-    url: (baseUrl, t, endpoint = t.endpoint, key) => open5eUrl(baseUrl, version, endpoint, key),
     upstream: {
       baseUrlSetting: "open5eBaseUrl",
       envVar: "LOREKEEPER_OPEN5E_BASE_URL",

@@ -11,7 +11,4 @@ export const orcbrew: Source = {
   contentTypes: [],
   byDefault: () => false,
   homebrew: { format: "OrcBrew", legend: "imported OrcBrew packs (.orcbrew)", extension: ".orcbrew" },
-  url: () => {
-    throw new Error("OrcBrew entities have no upstream URL (they cite their file)");
-  },
 };
