@@ -148,15 +148,11 @@ export class Open5eClient extends ApiClient {
   async fetchAll(version: Open5eVersion, endpoint: string, opts: Open5eListOptions = {}) {
     const records: unknown[] = [];
     const warnings: string[] = [];
-    let pages = 0;
-    let cachedPages = 0;
     for await (const p of this.pages(version, endpoint, opts)) {
       for (const r of p.results) records.push(r);
       warnings.push(...p.warnings);
-      pages = p.page;
-      if (p.fromCache) cachedPages++;
     }
-    return { records, pages, cachedPages, warnings };
+    return { records, warnings };
   }
 
   /** Builds the error and makes the cache forget the walk, so a retry starts from the network. */
