@@ -114,8 +114,6 @@ export interface HttpClientOptions {
   maxDelayMs?: number;
   /** Longest `Retry-After` wait honoured (default 120 000 ms); longer ones are capped. */
   maxRetryAfterMs?: number;
-  /** Multiplier applied to `Retry-After` (tests use e.g. 0.01; default 1). */
-  retryAfterScale?: number;
   /** Largest response body read, bytes (default DEFAULT_MAX_BODY_BYTES); a larger one fails the request, unretried. */
   maxBodyBytes?: number;
   cache?: HttpCache;
@@ -167,7 +165,6 @@ export class HttpClient {
       baseDelayMs: opts.baseDelayMs ?? 500,
       maxDelayMs: opts.maxDelayMs ?? 30_000,
       maxRetryAfterMs: opts.maxRetryAfterMs ?? 120_000,
-      retryAfterScale: opts.retryAfterScale ?? 1,
       maxBodyBytes: Math.max(1024, Math.floor(opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)),
       cache: opts.cache,
       now: opts.now ?? Date.now,
@@ -224,7 +221,7 @@ export class HttpClient {
       if (retryable(f) && attempt < this.o.retries) {
         const wait =
           f.retryAfterMs !== undefined
-            ? Math.min(this.o.maxRetryAfterMs, Math.round(f.retryAfterMs * this.o.retryAfterScale))
+            ? Math.min(this.o.maxRetryAfterMs, f.retryAfterMs)
             : backoffDelay(attempt, this.o.baseDelayMs, this.o.maxDelayMs);
         attempt++;
         this.stats.retries++;

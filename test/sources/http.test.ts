@@ -124,9 +124,9 @@ describe("HttpClient against the fake upstream", () => {
     expect(err.message).toContain("did not answer within 80 ms");
   });
 
-  test("429 honours Retry-After (scaled)", async () => {
-    fake.setFault("/v2/spells/", { statuses: [429], retryAfter: "30" });
-    const http = fastClient({ retryAfterScale: 0.01 }); // 30 s -> 300 ms
+  test("429 honours Retry-After", async () => {
+    fake.setFault("/v2/spells/", { statuses: [429], retryAfter: "0.3" });
+    const http = fastClient();
     const t0 = performance.now();
     await http.request(spells());
     const waited = performance.now() - t0;
