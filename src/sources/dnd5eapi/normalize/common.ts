@@ -56,7 +56,6 @@ export function dndRefs(year: Dnd5eYear, x: unknown): { key: string; name: strin
   return recs(x).flatMap((r) => dndRef(year, r) ?? []);
 }
 
-/** Index records of a related endpoint by `index`. */
 export function byIndex(records: unknown[]): Map<string, Rec> {
   const m = new Map<string, Rec>();
   for (const r of records) if (isRec(r) && str(r.index)) m.set(str(r.index)!, r);

@@ -111,7 +111,6 @@ export const normalizeDndLanguages = dndNormalizer("languages", (r, b) => {
   });
 });
 
-/** Lower-case keys of a list of references. */
 function keysOf(x: unknown): string[] {
   return recs(x).flatMap((c) => refKey(c)?.toLowerCase() || []);
 }

@@ -193,7 +193,6 @@ function linkOf(r: Rec, key: string, armor: Map<string, Rec>): Link | null {
   return own ? { kind: "armor", key, nested: own } : null;
 }
 
-/** Records of a related endpoint by key. */
 function byKey(records: unknown[]): Map<string, Rec> {
   const m = new Map<string, Rec>();
   for (const x of records) {
