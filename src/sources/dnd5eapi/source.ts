@@ -38,18 +38,15 @@ export const dnd5eApi: Source = {
       baseUrl: run.config.dnd5eApiBaseUrl,
       documents: async () => dnd5eApiDocuments(run.config.dnd5eApiBaseUrl),
       async fetch(t, endpoint, onProgress) {
+        const opts = { force: run.force, signal: run.signal };
         if (endpoint === "levels") {
           // No endpoint of its own: served per class (/classes/<index>/levels). The class list is the
           // one the main fetch just read (HTTP cache).
-          const opts = { force: run.force, signal: run.signal };
           const { indexes } = await client.list(yearOf(t), t.endpoint, opts);
           return { records: await client.classLevels(yearOf(t), indexes, opts), warnings: [], skipped: 0 };
         }
-        const r = await client.fetchAll(yearOf(t), endpoint, {
-          force: run.force,
-          signal: run.signal,
-          onProgress: (done, total) => onProgress(done, total, 1),
-        });
+        const progress = (done: number, total: number) => onProgress(done, total, 1);
+        const r = await client.fetchAll(yearOf(t), endpoint, { ...opts, onProgress: progress });
         return {
           records: r.records,
           warnings: [...r.warnings, ...r.skipped.map((s) => `skipped ${s.index}: ${s.message}`)],
