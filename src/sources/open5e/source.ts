@@ -4,7 +4,6 @@
  * moved under the first).
  */
 import { rec } from "../../entities/normalize/read.ts";
-import type { ContentType } from "../../entities/normalize/types.ts";
 import type { DocumentInfo, DocumentSource } from "../../entities/types.ts";
 import { log } from "../../log.ts";
 import { UpstreamError } from "../http.ts";
@@ -29,14 +28,12 @@ export function open5eSource(
     },
     open(run) {
       const client = new Open5eClient(run.http, { baseUrl: run.config.open5eBaseUrl });
-      const opts = { signal: run.signal, pageSize: run.config.open5ePageSize };
-      const list: ListOf = async (endpoint) =>
-        (await client.fetchAll(version, endpoint, { ...opts, force: run.force })).records;
+      const opts = { signal: run.signal, pageSize: run.config.open5ePageSize, force: run.force };
+      const list: ListOf = async (endpoint) => (await client.fetchAll(version, endpoint, opts)).records;
       return {
         baseUrl: run.config.open5eBaseUrl,
         documents: () => documents(list, run),
-        fetch: (_t: ContentType, endpoint: string, onProgress: FetchProgress) =>
-          fetchList({ client, version, run }, endpoint, onProgress),
+        fetch: (_t, endpoint, onProgress) => fetchList({ client, version, run }, endpoint, onProgress),
       };
     },
   };
