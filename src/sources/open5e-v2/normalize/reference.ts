@@ -116,8 +116,7 @@ export const normalizeV2Languages = v2Normalizer("languages", (r, b) => {
 });
 
 /** /rulesets/ → one rule_section per ruleset and one rule per embedded rule (section = ruleset name). */
-export const normalizeV2Rulesets = v2Normalizer("rulesets", (r, b, ctx) => {
-  const section = b;
+export const normalizeV2Rulesets = v2Normalizer("rulesets", (r, section, ctx) => {
   const rules = recs(r.rules)
     .map((x, i) => ({ x, i, key: str(x.key) ?? (str(x.url) ? refKey(x.url) : null), name: str(x.name) }))
     .filter((x): x is typeof x & { key: string; name: string } => !!x.key && !!x.name)
