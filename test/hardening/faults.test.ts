@@ -52,14 +52,14 @@ function typeResult(r: SyncReport, id: string) {
 }
 
 /** A front server that sends each request to `pick(n)` (n = 0, 1, … over all requests). */
-function switchingProxy(pick: (n: number, path: string) => string) {
+function switchingProxy(pick: (n: number, path: string, search: string) => string) {
   let n = 0;
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     async fetch(req) {
       const u = new URL(req.url);
-      const target = pick(n++, u.pathname);
+      const target = pick(n++, u.pathname, u.search);
       const r = await fetch(`${target}${u.pathname}${u.search}`, { redirect: "manual" });
       return new Response(r.status === 301 ? null : await r.arrayBuffer(), { status: r.status, headers: r.headers });
     },
@@ -267,6 +267,35 @@ describe("upstream faults during sync", () => {
       }
     } finally {
       await b.stop();
+    }
+  });
+
+  test("pages that shift and then fail, on both reads: the list fails and no stored record is dropped", async () => {
+    // Upstream C = A with its last spell moved first: the same count, but from page 2 on every page
+    // starts one record earlier (a record comes twice), and C's page 3 keeps failing.
+    const dataC = join(tmp.dir, "upstream-c");
+    cpSync(SOURCES_FIXTURES, dataC, { recursive: true });
+    const file = join(dataC, "open5e", "v2", "spells.json");
+    const recs = JSON.parse(readFileSync(file, "utf8")) as unknown[];
+    writeFileSync(file, JSON.stringify([recs.at(-1), ...recs.slice(0, -1)]));
+    const c = await startFakeUpstream({ dataDir: dataC });
+    c.setFault(/\/v2\/spells\/.*page=3/, { statuses: Array(12).fill(500) });
+    // Every read of the list takes page 1 from A and the later pages from C.
+    const proxy = switchingProxy((_, path, search) =>
+      path === "/v2/spells/" && /[?&]page=[2-9]/.test(search) ? c.url : fake.url,
+    );
+    try {
+      const before = rows(store);
+      const r = await sync({ force: true, url: proxy.url, types: ["spells"] });
+      tally("shifting pages, then 5xx", 1);
+      const spells = typeResult(r, "spells");
+      expect(spells.status).toBe("failed");
+      expect(spells.error).toMatch(/kept changing while it was being listed.*came twice.*previous data is kept/s);
+      expect(rows(store)).toBe(before);
+      expect(spellNames(store).length).toBe(7);
+    } finally {
+      proxy.stop();
+      await c.stop();
     }
   });
 

@@ -44,13 +44,15 @@ type Lister = { client: Open5eClient; version: Open5eVersion; run: SourceRun };
 /**
  * One walk over an Open5e list. `changed` is set when the data moved under the walk: the envelope
  * count changed between pages, or a record came twice (pages shifted) — then a record may also
- * have been missed, and replacing the stored set with it would drop good records.
+ * have been missed, and replacing the stored set with it would drop good records. `cut` is set when
+ * a page failed after such a change: the records are only those read before it.
  */
 async function walk({ client, version, run }: Lister, endpoint: string, force: boolean, onProgress: FetchProgress) {
   const records: unknown[] = [];
   const warnings: string[] = [];
   const ids = new Set<string>();
   let changed: string | undefined;
+  let cut = false;
   try {
     const opts = { force, signal: run.signal, pageSize: run.config.open5ePageSize };
     for await (const page of client.pages(version, endpoint, opts)) {
@@ -71,18 +73,21 @@ async function walk({ client, version, run }: Lister, endpoint: string, force: b
     // After a change, a failing page (e.g. "Invalid page." past the new end) is part of that change.
     if (!changed || !(err instanceof UpstreamError)) throw err;
     changed += `, then ${err.message.split(". ")[0]}`;
+    cut = true;
   }
-  return { records, warnings, skipped: 0, changed };
+  return { records, warnings, skipped: 0, changed, cut };
 }
 
 /** Every record of one Open5e list, read again from the network when it changed while being read. */
 async function fetchList(l: Lister, endpoint: string, onProgress: FetchProgress): Promise<FetchedRecords> {
-  const { changed, ...first } = await walk(l, endpoint, l.run.force, onProgress);
+  const { changed, cut: _cut, ...first } = await walk(l, endpoint, l.run.force, onProgress);
   if (!changed) return first;
   const { client, version } = l;
   log.info(`${version}/${endpoint} changed upstream while it was being listed (${changed}); listing it again`);
   const second = await walk(l, endpoint, true, onProgress);
-  if (second.changed && /count changed/.test(second.changed)) {
+  // A record seen twice again is tolerated (a list may hold one twice); a count that moves again, or
+  // a list cut short by a failing page, is not a whole list.
+  if (second.changed && (second.cut || /count changed/.test(second.changed))) {
     throw new UpstreamError(
       "pagination",
       client.listUrl(version, endpoint),
@@ -91,6 +96,6 @@ async function fetchList(l: Lister, endpoint: string, onProgress: FetchProgress)
         "the previous data is kept. Run `lorekeeper sync` again in a while.",
     );
   }
-  const { changed: _changed, ...rest } = second;
+  const { changed: _changed, cut: _cut2, ...rest } = second;
   return rest;
 }
