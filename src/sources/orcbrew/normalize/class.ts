@@ -1,8 +1,8 @@
 /** OrcBrew classes and subclasses → canonical class / subclass (pure). */
 import type { ClassData, ClassFeature, Ref } from "../../../entities/kinds.ts";
-import type { JsonObject } from "../../../entities/types.ts";
+import type { JsonObject, JsonValue } from "../../../entities/types.ts";
 import { hitPoints, sortFeatures } from "../../../entities/normalize/canonical/character.ts";
-import { humanize, joinText, listText, namedTexts, oneLine, quantities, str } from "./common.ts";
+import { equipmentList, humanize, joinText, namedTexts, str } from "./common.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import { levelModifier, profsSummary, propsLines } from "./props.ts";
 import { ordinal } from "../../../entities/normalize/text.ts";
@@ -28,6 +28,21 @@ export function parentRef(refs: PackRefs, type: string, key: string | null, noun
 
 const CASTER: Record<number, string> = { 1: "full", 2: "half", 3: "third" };
 
+/**
+ * Spells by spell level (`{1 [:bless] 2 {…}}`) → "1st: Bless" lines. A class's `:spell-list` names level 0
+ * "Cantrips", keeps empty levels and reads only lists.
+ */
+function spellLevelLines(v: JsonValue | undefined, refs: PackRefs, spellList: boolean): string[] {
+  const lines: string[] = [];
+  for (const [lvl, spells] of Object.entries(rec(v) ?? {}).sort(([a], [b]) => Number(a) - Number(b))) {
+    const keys = spellList || Array.isArray(spells) ? arr(spells) : Object.values(rec(spells) ?? {});
+    const names = keys.filter((x) => typeof x === "string").map((k) => refs.spellName(k));
+    const label = spellList && lvl === "0" ? "Cantrips" : /^\d+$/.test(lvl) ? ordinal(Number(lvl)) : lvl;
+    if (names.length || spellList) lines.push(`${label}: ${names.join(", ")}`);
+  }
+  return lines;
+}
+
 function features(d: JsonObject, refs: PackRefs): ClassFeature[] {
   const out: ClassFeature[] = namedTexts(d.traits).map((t) => ({ name: t.name, level: t.level, desc: t.desc }));
   out.push(...arr(d["level-modifiers"]).flatMap((m) => levelModifier(m, (k) => refs.spellName(k)) ?? []));
@@ -45,34 +60,12 @@ function features(d: JsonObject, refs: PackRefs): ClassFeature[] {
     out.push({ name: sel?.name ?? humanize(key), level: int(o.level) ?? 1, desc });
   }
   for (const field of ["cleric-spells", "paladin-spells", "warlock-spells"]) {
-    const bySpellLevel = rec(d[field]);
-    if (!bySpellLevel) continue;
-    const lines: string[] = [];
-    for (const [lvl, spells] of Object.entries(bySpellLevel).sort(([a], [b]) => Number(a) - Number(b))) {
-      const keys = Object.values(rec(spells) ?? {}).filter((x): x is string => typeof x === "string");
-      const list = Array.isArray(spells) ? spells.filter((x): x is string => typeof x === "string") : keys;
-      if (list.length)
-        lines.push(
-          `${/^\d+$/.test(lvl) ? ordinal(Number(lvl)) : lvl}: ${list.map((k) => refs.spellName(k)).join(", ")}`,
-        );
-    }
-    if (lines.length)
-      out.push({ name: `${humanize(field.replace(/-spells$/, ""))} Spells`, level: 1, desc: lines.join("\n") });
+    const lines = spellLevelLines(d[field], refs, false);
+    const name = `${humanize(field.replace(/-spells$/, ""))} Spells`;
+    if (lines.length) out.push({ name, level: 1, desc: lines.join("\n") });
   }
-  const sc = rec(d.spellcasting);
-  const spellList = rec(sc?.["spell-list"]);
-  if (spellList) {
-    const lines = Object.entries(spellList)
-      .sort(([a], [b]) => Number(a) - Number(b))
-      .map(
-        ([lvl, spells]) =>
-          `${lvl === "0" ? "Cantrips" : /^\d+$/.test(lvl) ? ordinal(Number(lvl)) : lvl}: ${arr(spells)
-            .filter((x): x is string => typeof x === "string")
-            .map((k) => refs.spellName(k))
-            .join(", ")}`,
-      );
-    if (lines.length) out.push({ name: "Spell List", level: 1, desc: lines.join("\n") });
-  }
+  const spellList = spellLevelLines(rec(d.spellcasting)?.["spell-list"], refs, true);
+  if (spellList.length) out.push({ name: "Spell List", level: 1, desc: spellList.join("\n") });
   const props = propsLines(d.props);
   if (props.length) out.push({ name: "Benefits", level: 1, desc: props.join("\n") });
   return sortFeatures(out);
@@ -95,22 +88,13 @@ function spellTable(sc: JsonObject | null): string | null {
   return ["| Level | Cantrips Known (new) | Spells Known (new) |", "| --- | --- | --- |", ...rows].join("\n");
 }
 
-function equipment(d: JsonObject): string | null {
-  const parts: string[] = [...quantities(d.equipment), ...quantities(d.weapons), ...quantities(d.armor)];
-  for (const c of arr(d["equipment-choices"])) {
-    const o = rec(c);
-    const opts = quantities(o?.options);
-    if (opts.length) parts.push(`${oneLine(o?.name) ?? "One of"}: ${listText(opts, "or")}`);
-  }
-  return parts.length ? parts.join("; ") : null;
-}
-
 export function buildClass(d: JsonObject, name: string, itemKey: string, refs: PackRefs, isSubclass: boolean) {
   const profs = profsSummary(d.profs, true);
   const sc = rec(d.spellcasting);
   const factor = int(sc?.["level-factor"]);
   const subclassOf = isSubclass ? parentRef(refs, "classes", str(d.class), "class") : null;
   const desc = str(d.help) ?? str(d.description);
+  const equipment = equipmentList(d, (opts, name) => `${name ?? "One of"}: ${opts}`);
   const data: ClassData = {
     desc,
     ...hitPoints(int(d["hit-die"]), name),
@@ -122,7 +106,7 @@ export function buildClass(d: JsonObject, name: string, itemKey: string, refs: P
       saving_throws: profs.saves.length ? profs.saves.join(", ") : null,
       skills: profs.skills,
     },
-    equipment: equipment(d),
+    equipment: equipment.length ? equipment.join("; ") : null,
     spellcasting_ability: abilityTitle(sc?.ability),
     caster_type: factor !== null ? (CASTER[factor] ?? null) : null,
     primary_abilities: [],

@@ -3,7 +3,7 @@
  * homebrew holds), OrcPub's key conventions, and building search text.
  */
 import type { NamedText } from "../../../entities/kinds.ts";
-import type { JsonValue } from "../../../entities/types.ts";
+import type { JsonObject, JsonValue } from "../../../entities/types.ts";
 import { stripInvisible } from "../../../text/confusables.ts";
 import { arr, int, rec } from "../../../entities/normalize/read.ts";
 
@@ -101,4 +101,15 @@ export function quantities(v: JsonValue | undefined): string[] {
   return Object.entries(o)
     .filter(([, q]) => q !== false && q !== null && q !== 0)
     .map(([k, q]) => (typeof q === "number" && q > 1 ? `${humanize(k)} (${q})` : humanize(k)));
+}
+
+/** Equipment, weapons and armor of a class or background, then its `:equipment-choices` as `choice` words them. */
+export function equipmentList(d: JsonObject, choice: (options: string, name: string | null) => string): string[] {
+  const out = [...quantities(d.equipment), ...quantities(d.weapons), ...quantities(d.armor)];
+  for (const c of arr(d["equipment-choices"])) {
+    const o = rec(c);
+    const opts = quantities(o?.options);
+    if (opts.length) out.push(choice(listText(opts, "or"), oneLine(o?.name)));
+  }
+  return out;
 }

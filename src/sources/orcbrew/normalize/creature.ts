@@ -57,6 +57,16 @@ function action(o: JsonObject | null): CreatureAction | null {
   return { name: name ?? "Unnamed", desc, usage: str(o.notes) ?? str(o.usage), cost: null };
 }
 
+/** `{:str 5 :dex 2}` → bonuses by the lower-case key as `keyOf` names it; values that are no number are left out. */
+function bonuses(v: JsonValue | undefined, keyOf: (lowerKey: string) => string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, x] of Object.entries(rec(v) ?? {})) {
+    const n = int(x);
+    if (n !== null) out[keyOf(k.toLowerCase())] = n;
+  }
+  return out;
+}
+
 function abilityMod(score: number | null): number {
   return score === null ? 0 : Math.floor((score - 10) / 2);
 }
@@ -76,17 +86,8 @@ export function buildCreature(d: JsonObject): { data: CreatureData; keys: Creatu
   const scores = Object.fromEntries(
     Object.entries(ABILITIES).map(([k, full]) => [full, int(d[k] ?? rec(d.abilities)?.[k])]),
   ) as CreatureData["ability_scores"];
-  const saves: Record<string, number> = {};
-  for (const [k, v] of Object.entries(rec(d["saving-throws"]) ?? {})) {
-    const n = int(v);
-    const full = ABILITIES[k.toLowerCase()] ?? k.toLowerCase();
-    if (n !== null) saves[full] = n;
-  }
-  const skills: Record<string, number> = {};
-  for (const [k, v] of Object.entries(rec(d.skills) ?? {})) {
-    const n = int(v);
-    if (n !== null) skills[k.toLowerCase().replace(/[- ]+/g, "_")] = n;
-  }
+  const saves = bonuses(d["saving-throws"], (k) => ABILITIES[k] ?? k);
+  const skills = bonuses(d.skills, (k) => k.replace(/[- ]+/g, "_"));
   const langs = [...(str(d.languages) ? [str(d.languages)!] : []), ...onKeys(rec(d.props)?.language).map(humanize)];
   const senses = str(d.senses);
   const pp = senses ? /passive perception\s*(\d+)/i.exec(senses) : null;

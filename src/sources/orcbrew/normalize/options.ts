@@ -2,7 +2,7 @@
 import type { BackgroundData, FeatData, LanguageData, NamedText, SpeciesData } from "../../../entities/kinds.ts";
 import type { JsonObject } from "../../../entities/types.ts";
 import { type PackRefs, parentRef } from "./class.ts";
-import { humanize, listText, namedTexts, onKeys, oneLine, quantities, str } from "./common.ts";
+import { equipmentList, humanize, listText, namedTexts, onKeys, str } from "./common.ts";
 import { SIZES } from "../../../entities/catalog.ts";
 import { darkvisionTrait } from "../../../entities/normalize/canonical/character.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
@@ -56,13 +56,7 @@ export function buildBackground(d: JsonObject): BackgroundData {
   const p = rec(d.profs) ?? {};
   const profs = profsSummary(p, false);
   const traits = namedTexts(d.traits).map(({ name, desc }) => ({ name, desc }));
-  const equipment: string[] = [...quantities(d.equipment), ...quantities(d.weapons), ...quantities(d.armor)];
-  for (const c of arr(d["equipment-choices"])) {
-    const o = rec(c);
-    const opts = quantities(o?.options);
-    if (opts.length)
-      equipment.push(`one of ${listText(opts, "or")}${oneLine(o?.name) ? ` (${oneLine(o?.name)})` : ""}`);
-  }
+  const equipment = equipmentList(d, (opts, name) => `one of ${opts}${name ? ` (${name})` : ""}`);
   const gp = int(rec(d.treasure)?.gp);
   if (gp) equipment.push(`a pouch containing ${gp} gp`);
   const langOpts = rec(p["language-options"]);
@@ -115,9 +109,7 @@ export function buildFeat(d: JsonObject, refs: PackRefs): FeatData {
   const benefits: string[] = [];
   const incs = arr(d["ability-increases"]).filter((x): x is string => typeof x === "string");
   const abilities = incs.map((x) => abilityTitle(x)).filter((x): x is string => x !== null);
-  if (abilities.length === 1) benefits.push(`Increase your ${abilities[0]} score by 1, to a maximum of 20.`);
-  else if (abilities.length > 1)
-    benefits.push(`Increase your ${listText(abilities, "or")} score by 1, to a maximum of 20.`);
+  if (abilities.length) benefits.push(`Increase your ${listText(abilities, "or")} score by 1, to a maximum of 20.`);
   if (incs.includes("saves?") && abilities.length)
     benefits.push("You gain proficiency in saving throws using the chosen ability.");
   benefits.push(...propsLines(d.props));

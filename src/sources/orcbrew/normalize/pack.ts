@@ -28,6 +28,14 @@ import { buildSpell } from "./spell.ts";
 const SRC = "orcbrew" as const;
 type Build = (d: JsonObject, b: Base, it: OrcbrewItem, refs: PackRefs) => Entity | { skip: string };
 
+function classBuild(isSubclass: boolean): Build {
+  return (d, b, it, refs) => classEntity(SRC, b, buildClass(d, b.name, it.key, refs, isSubclass));
+}
+
+function speciesBuild(isSub: boolean): Build {
+  return (d, b, it, refs) => speciesEntity(SRC, b, buildSpecies(d, it.key, refs, isSub));
+}
+
 /** OrcPub content types that become entities: their kind and how one is built. */
 const ORCBREW_TYPES: Readonly<Record<string, { kind: EntityKind; build: Build }>> = {
   spells: {
@@ -44,19 +52,10 @@ const ORCBREW_TYPES: Readonly<Record<string, { kind: EntityKind; build: Build }>
       return creatureEntity(SRC, b, data, keys);
     },
   },
-  classes: {
-    kind: "class",
-    build: (d, b, it, refs) => classEntity(SRC, b, buildClass(d, b.name, it.key, refs, false)),
-  },
-  subclasses: {
-    kind: "subclass",
-    build: (d, b, it, refs) => classEntity(SRC, b, buildClass(d, b.name, it.key, refs, true)),
-  },
-  races: { kind: "species", build: (d, b, it, refs) => speciesEntity(SRC, b, buildSpecies(d, it.key, refs, false)) },
-  subraces: {
-    kind: "subspecies",
-    build: (d, b, it, refs) => speciesEntity(SRC, b, buildSpecies(d, it.key, refs, true)),
-  },
+  classes: { kind: "class", build: classBuild(false) },
+  subclasses: { kind: "subclass", build: classBuild(true) },
+  races: { kind: "species", build: speciesBuild(false) },
+  subraces: { kind: "subspecies", build: speciesBuild(true) },
   backgrounds: { kind: "background", build: (d, b) => backgroundEntity(SRC, b, buildBackground(d)) },
   feats: { kind: "feat", build: (d, b, _it, refs) => featEntity(SRC, b, buildFeat(d, refs)) },
   languages: { kind: "language", build: (d, b) => languageEntity(SRC, b, buildLanguage(d)) },

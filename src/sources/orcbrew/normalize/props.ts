@@ -103,26 +103,17 @@ export function profsSummary(v: JsonValue | undefined, classProfs: boolean) {
   const p = rec(v) ?? {};
   const keys = classProfs ? allKeys : onKeys;
   const expertise = choiceText(p["skill-expertise-options"]);
+  // joinSemi drops the "" of names([]).
   return {
-    armor: joinSemi([keys(p.armor).length ? names(keys(p.armor)) : null, choiceText(p["armor-proficiency-options"])]),
-    weapons: joinSemi([
-      keys(p.weapon).length ? names(keys(p.weapon)) : null,
-      choiceText(p["weapon-proficiency-options"]),
-    ]),
+    armor: joinSemi([names(keys(p.armor)), choiceText(p["armor-proficiency-options"])]),
+    weapons: joinSemi([names(keys(p.weapon)), choiceText(p["weapon-proficiency-options"])]),
     tools: joinSemi([
-      keys(p.tool).length ? names(keys(p.tool)) : null,
+      names(keys(p.tool)),
       toolOptionsText(p["tool-options"]),
       choiceText(p["tool-proficiency-options"]),
     ]),
-    skills: joinSemi([
-      onKeys(p.skill).length ? names(onKeys(p.skill)) : null,
-      choiceText(p["skill-options"]),
-      expertise && `expertise: ${expertise}`,
-    ]),
-    languages: joinSemi([
-      onKeys(p.language).length ? names(onKeys(p.language)) : null,
-      choiceText(p["language-options"]),
-    ]),
+    skills: joinSemi([names(onKeys(p.skill)), choiceText(p["skill-options"]), expertise && `expertise: ${expertise}`]),
+    languages: joinSemi([names(onKeys(p.language)), choiceText(p["language-options"])]),
     saves: keys(p.save).flatMap((k) => abilityTitle(k) ?? []),
   };
 }
