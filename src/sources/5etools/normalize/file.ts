@@ -42,9 +42,6 @@ export interface NormalizedSource {
 export interface NormalizedFile {
   sources: NormalizedSource[];
   warnings: string[];
-  /** Inline tags and block types rendered by their text only (unknown to this importer), with counts. */
-  unknownTags: Record<string, number>;
-  unknownBlocks: Record<string, number>;
 }
 
 /** `"CarreausWeaponCantrips"` → `"5etools-carreaus-weapon-cantrips"` (camel case split, then slug). */
@@ -403,28 +400,18 @@ export function normalizeFivetoolsFile(
     ns.entities.push(withTagsRendered(built, stats));
     ns.from.push(p.type);
   }
-  return { sources: t.done(), warnings: [...warnings, ...unknownWarnings(stats)], ...unknownCounts(stats) };
+  return { sources: t.done(), warnings: [...warnings, ...unknownWarnings(stats)] };
 }
 
 /** The warnings that name what rendering did not know. */
 function unknownWarnings(stats: RenderStats): string[] {
+  const counts = (m: Map<string, number>, shown: (t: string) => string) =>
+    `(not known to this importer): ${[...m.entries()].map(([t, n]) => `${shown(t)} ×${n}`).join(", ")}`;
   const out: string[] = [];
-  if (stats.unknown.size)
-    out.push(
-      `inline tags shown by their text only (not known to this importer): ` +
-        `${[...stats.unknown.entries()].map(([t, n]) => `{@${t}} ×${n}`).join(", ")}`,
-    );
+  if (stats.unknown.size) out.push(`inline tags shown by their text only ${counts(stats.unknown, (t) => `{@${t}}`)}`);
   if (stats.unknownBlocks.size)
-    out.push(
-      `entry blocks shown by their name and text only (not known to this importer): ` +
-        `${[...stats.unknownBlocks.entries()].map(([t, n]) => `${t} ×${n}`).join(", ")}`,
-    );
+    out.push(`entry blocks shown by their name and text only ${counts(stats.unknownBlocks, (t) => t)}`);
   return out;
-}
-
-function unknownCounts(stats: RenderStats): Pick<NormalizedFile, "unknownTags" | "unknownBlocks"> {
-  const byCount = (m: Map<string, number>) => Object.fromEntries([...m.entries()].sort((a, b) => b[1] - a[1]));
-  return { unknownTags: byCount(stats.unknown), unknownBlocks: byCount(stats.unknownBlocks) };
 }
 
 /** Add `n` (1 or -1) records of `kind` to a type's count; `kind` follows the most frequent. */
