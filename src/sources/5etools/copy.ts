@@ -82,25 +82,24 @@ function applyOp(data: JsonObject, prop: string, op: JsonObject): string | null 
     const cur = data[prop];
     return Array.isArray(cur) ? [...cur] : cur === undefined ? [] : [cur];
   };
+  const set = (x: JsonValue[]): null => {
+    data[prop] = x;
+    return null;
+  };
   switch (mode) {
     case "appendArr":
-      data[prop] = [...list(), ...structuredClone(items)];
-      return null;
     case "prependArr":
-      data[prop] = [...structuredClone(items), ...list()];
-      return null;
     case "insertArr": {
       const a = list();
-      const at = typeof op.index === "number" ? Math.max(0, Math.min(a.length, op.index)) : a.length;
+      let at = mode === "prependArr" ? 0 : a.length;
+      if (mode === "insertArr" && typeof op.index === "number") at = Math.max(0, Math.min(a.length, op.index));
       a.splice(at, 0, ...structuredClone(items));
-      data[prop] = a;
-      return null;
+      return set(a);
     }
     case "appendIfNotExistsArr": {
       const a = list();
       for (const it of items) if (!a.some((x) => same(x, it))) a.push(structuredClone(it));
-      data[prop] = a;
-      return null;
+      return set(a);
     }
     case "removeArr": {
       const names = Array.isArray(op.names) ? op.names : op.names !== undefined ? [op.names] : items;
@@ -108,23 +107,16 @@ function applyOp(data: JsonObject, prop: string, op: JsonObject): string | null 
       const kept = a.filter((x, i) => !names.some((n) => matches(x, n, i) || same(x, n)));
       if (kept.length === a.length && op.force !== true)
         return `removeArr found none of ${JSON.stringify(names).slice(0, 80)} in ${prop}`;
-      data[prop] = kept;
-      return null;
+      return set(kept);
     }
     case "replaceArr":
     case "replaceOrAppendArr": {
       const a = list();
       const i = a.findIndex((x, j) => matches(x, op.replace, j));
-      if (i < 0) {
-        if (mode === "replaceOrAppendArr") {
-          data[prop] = [...a, ...structuredClone(items)];
-          return null;
-        }
-        return `replaceArr found no ${JSON.stringify(op.replace).slice(0, 80)} in ${prop}`;
-      }
+      if (i < 0 && mode === "replaceOrAppendArr") return set([...a, ...structuredClone(items)]);
+      if (i < 0) return `replaceArr found no ${JSON.stringify(op.replace).slice(0, 80)} in ${prop}`;
       a.splice(i, 1, ...structuredClone(items));
-      data[prop] = a;
-      return null;
+      return set(a);
     }
     case "replaceTxt": {
       if (typeof op.replace !== "string") return "replaceTxt without a text to replace";

@@ -106,6 +106,17 @@ const OPTION_TYPES: Readonly<Record<string, string>> = {
   TT: "traveler's trick",
 };
 
+/** `[{ a: 1, b: 2 }, { c: 3 }]` → "A and B or C", each field worded by `one`. */
+function anyOfAll(v: JsonValue, one: (k: string, x: JsonValue) => string): string {
+  return arr(v)
+    .map((o) =>
+      Object.entries(rec(o) ?? {})
+        .map(([k, x]) => one(k, x))
+        .join(" and "),
+    )
+    .join(" or ");
+}
+
 /** One field of a prerequisite in words (null or "" when it adds nothing). */
 function prereqPart(k: string, v: JsonValue, ctx: FileContext): string | null {
   const o = rec(v);
@@ -116,13 +127,7 @@ function prereqPart(k: string, v: JsonValue, ctx: FileContext): string | null {
       return `${ordinal(num(o?.level) ?? 1)} level${typeof cls === "string" ? ` ${cls}` : ""}`;
     }
     case "ability":
-      return arr(v)
-        .map((a) =>
-          Object.entries(rec(a) ?? {})
-            .map(([ab, n]) => `${abilityTitle(ab) ?? ab} ${n} or higher`)
-            .join(" and "),
-        )
-        .join(" or ");
+      return anyOfAll(v, (ab, n) => `${abilityTitle(ab) ?? ab} ${n} or higher`);
     case "race":
       return joinTexts(
         " or ",
@@ -138,13 +143,7 @@ function prereqPart(k: string, v: JsonValue, ctx: FileContext): string | null {
     case "patron":
       return `${String(v)} patron`;
     case "proficiency":
-      return arr(v)
-        .map((x) =>
-          Object.entries(rec(x) ?? {})
-            .map(([t, n]) => `proficiency with ${String(n)} ${t}`)
-            .join(" and "),
-        )
-        .join(" or ");
+      return anyOfAll(v, (t, n) => `proficiency with ${String(n)} ${t}`);
     case "feat":
     case "feature":
     case "optionalfeature":

@@ -170,6 +170,8 @@ function actions(v: JsonValue | undefined, ctx: FileContext, legendary = false):
 }
 
 const SLOT_KEYS = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+/** Spell lists by use, as the stat block writes them ("1/Day each"). */
+const PER = { daily: "Day", rest: "Rest", weekly: "Week", monthly: "Month", yearly: "Year" } as const;
 
 /**
  * A `spellcasting` block → one trait whose lines are the lists the `casts` filter reads
@@ -197,13 +199,7 @@ function spellcastingBlock(s: JsonObject, ctx: FileContext): { where: string; ac
             `${list}`,
     );
   }
-  for (const [freq, word] of [
-    ["daily", "Day"],
-    ["rest", "Rest"],
-    ["weekly", "Week"],
-    ["monthly", "Month"],
-    ["yearly", "Year"],
-  ] as const) {
+  for (const [freq, word] of Object.entries(PER)) {
     const per = rec(s[freq]);
     if (!per) continue;
     for (const [k, xs] of Object.entries(per)) {
@@ -241,11 +237,10 @@ export function buildCreature(
   const acts = actions(d.action, ctx);
   const bonus = actions(d.bonus, ctx);
   const reactions = actions(d.reaction, ctx);
+  const byWhere: Record<string, CreatureAction[]> = { action: acts, bonus, reaction: reactions };
   for (const s of recs(d.spellcasting)) {
     const b = spellcastingBlock(s, ctx);
-    (b.where === "action" ? acts : b.where === "bonus" ? bonus : b.where === "reaction" ? reactions : traits).push(
-      b.action,
-    );
+    (Object.hasOwn(byWhere, b.where) ? byWhere[b.where]! : traits).push(b.action);
   }
   const legendary = actions(d.legendary, ctx, true);
   const mythic = actions(d.mythic, ctx, true);
