@@ -63,6 +63,7 @@ const CHAR_NAMES: Record<string, string> = {
   formfeed: "\f",
   return: "\r",
 };
+const SYMBOLIC: Record<string, number> = { NaN: NaN, Inf: Infinity, "-Inf": -Infinity };
 const STRING_ESCAPES: Record<string, string> = { t: "\t", r: "\r", n: "\n", "\\": "\\", '"': '"', b: "\b", f: "\f" };
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INST_RE = /^\d{4}(-\d{2}(-\d{2}(T\d{2}(:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[-+]\d{2}:\d{2})?)?)?)?$/;
@@ -185,10 +186,7 @@ class Reader {
     if (tok === "nil") return null;
     if (tok === "true") return true;
     if (tok === "false") return false;
-    const slash = tok.indexOf("/");
-    if (slash > 0 && slash < tok.length - 1)
-      return { type: "symbol", ns: tok.slice(0, slash), name: tok.slice(slash + 1), offset: start };
-    return { type: "symbol", ns: null, name: tok, offset: start };
+    return named("symbol", tok, start);
   }
 
   /** A token: everything up to whitespace or a delimiter. */
@@ -262,11 +260,8 @@ class Reader {
     const tok = this.readToken();
     if (tok === "") this.fail("a ':' must be followed by a keyword name", start);
     if (tok.startsWith(":")) this.fail(`auto-resolved keyword ::${tok.slice(1)} is not allowed in EDN`, start);
-    const slash = tok.indexOf("/");
-    if (slash > 0 && slash < tok.length - 1)
-      return { type: "keyword", ns: tok.slice(0, slash), name: tok.slice(slash + 1), offset: start };
-    if (slash === 0 || (slash > 0 && slash === tok.length - 1)) this.fail(`invalid keyword :${tok}`, start);
-    return { type: "keyword", ns: null, name: tok, offset: start };
+    if (tok[0] === "/" || tok.indexOf("/") === tok.length - 1) this.fail(`invalid keyword :${tok}`, start);
+    return named("keyword", tok, start);
   }
 
   private readDispatch(depth: number): EdnValue {
@@ -279,9 +274,7 @@ class Reader {
     if (next === "#") {
       this.pos += 2;
       const tok = this.readToken();
-      if (tok === "NaN") return NaN;
-      if (tok === "Inf") return Infinity;
-      if (tok === "-Inf") return -Infinity;
+      if (Object.hasOwn(SYMBOLIC, tok)) return SYMBOLIC[tok]!;
       this.fail(`unknown symbolic value ##${tok} (only ##NaN, ##Inf and ##-Inf exist)`, start);
     }
     if (next === ":") return this.readNamespacedMap(depth);
@@ -341,16 +334,7 @@ class Reader {
       items.push(this.readForm(depth + 1));
     }
     if (name === "map") return this.buildMap(items, offsets, start, mapNs);
-    if (name === "set") {
-      const seen = new Map<string, number>();
-      items.forEach((it, i) => {
-        const k = equalityKey(it);
-        const first = seen.get(k);
-        if (first !== undefined)
-          this.fail(`duplicate set element ${show(it)} (first at ${this.where(first)})`, offsets[i]);
-        seen.set(k, offsets[i]!);
-      });
-    }
+    if (name === "set") this.unique(items, offsets, (it) => `set element ${show(it)}`);
     return { type: name as EdnColl["type"], items, offset: start };
   }
 
@@ -363,7 +347,6 @@ class Reader {
       );
     }
     const entries: EdnMapEntry[] = [];
-    const seen = new Map<string, number>();
     for (let i = 0; i < items.length; i += 2) {
       let key = items[i]!;
       if (
@@ -375,16 +358,26 @@ class Reader {
         if (key.ns === null) key = { ...key, ns };
         else if (key.ns === "_") key = { ...key, ns: null };
       }
-      const k = equalityKey(key);
-      const first = seen.get(k);
-      if (first !== undefined) {
-        const shown = typeof key === "object" && key !== null && key.type === "keyword" ? kwText(key) : show(key);
-        this.fail(`duplicate key ${shown} in a map (first at ${this.where(first)})`, offsets[i]);
-      }
-      seen.set(k, offsets[i]!);
       entries.push({ key, value: items[i + 1]!, offset: offsets[i]! });
     }
+    const keys = entries.map((e) => e.key);
+    this.unique(
+      keys,
+      entries.map((e) => e.offset),
+      (k) => `key ${show(k)} in a map`,
+    );
     return { type: "map", entries, offset: start };
+  }
+
+  /** Refuse the second of two equal values (set elements, map keys), at its place; `what` names it. */
+  private unique(values: EdnValue[], offsets: number[], what: (v: EdnValue) => string): void {
+    const seen = new Map<string, number>();
+    values.forEach((v, i) => {
+      const k = equalityKey(v);
+      const first = seen.get(k);
+      if (first !== undefined) this.fail(`duplicate ${what(v)} (first at ${this.where(first)})`, offsets[i]);
+      seen.set(k, offsets[i]!);
+    });
   }
 
   private parseNumber(tok: string, start: number): number {
@@ -405,6 +398,13 @@ class Reader {
     }
     this.fail(`invalid number ${tok}`, start);
   }
+}
+
+/** `ns/name` or `name`: a `/` first or last separates nothing. */
+function named(type: EdnName["type"], tok: string, offset: number): EdnName {
+  const slash = tok.indexOf("/");
+  const split = slash > 0 && slash < tok.length - 1;
+  return { type, ns: split ? tok.slice(0, slash) : null, name: split ? tok.slice(slash + 1) : tok, offset };
 }
 
 interface EdnName {

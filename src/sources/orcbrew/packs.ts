@@ -166,24 +166,21 @@ export function parseOrcbrew(text: string, fileName: string): OrcbrewFile {
   }
   const packs: OrcbrewPack[] = [];
   for (const e of value.entries) {
-    const raw = e.key as string;
-    const { line, column } = at(e.offset);
-    let name = raw.trim();
+    const loc = at(e.offset);
+    const { line, column } = loc;
+    let name = (e.key as string).trim();
     if (name.length === 0) {
       name = "Unnamed pack";
       warnings.push(`a pack with an empty name (line ${line}, column ${column}) is imported as "${name}"`);
     }
     if (e.value === null) {
       warnings.push(`pack "${name}" (line ${line}) is nil: nothing to import`);
-      packs.push({ name, disabled: false, items: [], skipped: [], line, column });
+      packs.push({ name, disabled: false, items: [], skipped: [], ...loc });
       continue;
     }
     if (!isMap(e.value))
-      throw new OrcbrewError(`pack "${name}" must be a map of content types, but it is ${describe(e.value)}`, {
-        line,
-        column,
-      });
-    packs.push(readPack(ctx, name, e.value, { line, column }));
+      throw new OrcbrewError(`pack "${name}" must be a map of content types, but it is ${describe(e.value)}`, loc);
+    packs.push(readPack(ctx, name, e.value, loc));
   }
   return { shape: "multi", packs, warnings };
 }
@@ -219,18 +216,18 @@ function readPack(ctx: Ctx, name: string, m: EdnMap, loc?: SourceLocation): Orcb
     }
     if (type === undefined) {
       const shown = isKeyword(k) ? kwText(k) : show(k);
-      pack.skipped.push({
-        type: null,
-        key: isKeyword(k) ? k.name : show(k),
-        reason: `stray key ${shown} sits directly in the pack, not under a content type such as :${CONTENT_NS}/races`,
-        ...loc,
-      });
+      const why = `stray key ${shown} sits directly in the pack, not under a content type such as :${CONTENT_NS}/races`;
+      skip(pack, null, isKeyword(k) ? k.name : show(k), why, loc);
       continue;
     }
     readType(ctx, pack, type, e.value, loc);
   }
   if (pack.disabled) for (const it of pack.items) it.disabled = true;
   return pack;
+}
+
+function skip(pack: OrcbrewPack, type: string | null, key: string | null, reason: string, at: SourceLocation): void {
+  pack.skipped.push({ type, key, reason, ...at });
 }
 
 function readType(ctx: Ctx, pack: OrcbrewPack, type: string, v: EdnValue, loc: SourceLocation): void {
@@ -240,12 +237,7 @@ function readType(ctx: Ctx, pack: OrcbrewPack, type: string, v: EdnValue, loc: S
     return;
   }
   if (!isMap(v)) {
-    pack.skipped.push({
-      type,
-      key: null,
-      reason: `:${CONTENT_NS}/${type} must be a map of items, but it is ${describe(v)}`,
-      ...loc,
-    });
+    skip(pack, type, null, `:${CONTENT_NS}/${type} must be a map of items, but it is ${describe(v)}`, loc);
     return;
   }
   const seen = new Set<string>();
@@ -263,17 +255,17 @@ function readType(ctx: Ctx, pack: OrcbrewPack, type: string, v: EdnValue, loc: S
     } else if (typeof e.key === "string" && e.key.trim().length > 0) {
       key = e.key.trim();
     } else {
-      pack.skipped.push({ type, key: show(e.key), reason: `item key ${show(e.key)} is not a keyword`, ...iloc });
+      skip(pack, type, show(e.key), `item key ${show(e.key)} is not a keyword`, iloc);
       continue;
     }
     if (seen.has(key)) {
       // `:x` and `:ns/x` (or "x") in the same map: distinct in EDN, the same item here
-      pack.skipped.push({ type, key, reason: `a second item with key ${key} in the same ${type} map`, ...iloc });
+      skip(pack, type, key, `a second item with key ${key} in the same ${type} map`, iloc);
       continue;
     }
     seen.add(key);
     if (!isMap(e.value)) {
-      pack.skipped.push({ type, key, reason: `the item is ${describe(e.value)}, not a map`, ...iloc });
+      skip(pack, type, key, `the item is ${describe(e.value)}, not a map`, iloc);
       continue;
     }
     const data = toPlain(e.value) as JsonObject;
@@ -291,19 +283,15 @@ function readItemList(ctx: Ctx, pack: OrcbrewPack, type: string, items: EdnValue
   items.forEach((v, i) => {
     const iloc = typeof v === "object" && v !== null && "offset" in v ? ctx.at(v.offset) : loc;
     if (!isMap(v)) {
-      pack.skipped.push({ type, key: null, reason: `item ${i + 1} of the list is ${describe(v)}, not a map`, ...iloc });
+      skip(pack, type, null, `item ${i + 1} of the list is ${describe(v)}, not a map`, iloc);
       return;
     }
     const data = toPlain(v) as JsonObject;
     const raw = typeof data.key === "string" ? data.key : typeof data.name === "string" ? data.name : "";
     const key = raw.trim().toLowerCase().replace(/\s+/g, "-");
     if (!key || seen.has(key)) {
-      pack.skipped.push({
-        type,
-        key: key || null,
-        reason: key ? `a second item with key ${key}` : `item ${i + 1} of the list has neither :key nor :name`,
-        ...iloc,
-      });
+      const why = key ? `a second item with key ${key}` : `item ${i + 1} of the list has neither :key nor :name`;
+      skip(pack, type, key || null, why, iloc);
       return;
     }
     seen.add(key);
