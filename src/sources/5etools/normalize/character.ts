@@ -249,13 +249,7 @@ export function buildBackground(d: JsonObject, ctx: FileContext): BackgroundData
   };
 }
 
-const CASTER: Readonly<Record<string, string>> = {
-  full: "full",
-  "1/2": "half",
-  "1/3": "third",
-  pact: "pact",
-  artificer: "half",
-};
+const CASTER: Record<string, string> = { full: "full", "1/2": "half", "1/3": "third", pact: "pact", artificer: "half" };
 
 /** The spellcasting ability and caster type a class or subclass record states. */
 function casting(d: JsonObject): Pick<ClassData, "spellcasting_ability" | "caster_type"> {

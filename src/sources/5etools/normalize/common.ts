@@ -36,9 +36,7 @@ export function line(v: JsonValue | undefined, ctx: FileContext): string | null 
 
 /** A list's values as lines (`line`), the empty ones left out. */
 export function lines(v: JsonValue | undefined, ctx: FileContext): string[] {
-  return arr(v)
-    .map((x) => line(x, ctx))
-    .filter((x): x is string => x !== null);
+  return arr(v).flatMap((x) => line(x, ctx) ?? []);
 }
 
 /** Entries → plain text ("" when there is none). */

@@ -21,24 +21,15 @@ const SCHOOL_LETTERS: Readonly<Record<string, string>> = {
   P: "psionic",
 };
 
-const TIME_UNITS: Readonly<Record<string, string>> = {
-  action: "action",
-  bonus: "bonus action",
-  reaction: "reaction",
-  minute: "minute",
-  hour: "hour",
-  round: "round",
-  day: "day",
-  turn: "turn",
-  week: "week",
-};
+/** Units of casting time 5etools defines ("bonus" reads "bonus action"); others are shown as written, singular. */
+const TIME_UNITS = new Set(["action", "bonus", "reaction", "minute", "hour", "round", "day", "turn", "week"]);
 
 function castingTime(v: JsonValue | undefined, ctx: FileContext): string | null {
   const parts = recs(v).map((t) => {
     const n = num(t.number) ?? 1;
     const unitRaw = typeof t.unit === "string" ? t.unit : "action";
-    const unit = TIME_UNITS[unitRaw] ?? unitRaw;
-    const base = unitRaw === "special" ? "Special" : `${n} ${unit}${n === 1 || !TIME_UNITS[unitRaw] ? "" : "s"}`;
+    const unit = unitRaw === "bonus" ? "bonus action" : unitRaw;
+    const base = unitRaw === "special" ? "Special" : `${n} ${unit}${n === 1 || !TIME_UNITS.has(unitRaw) ? "" : "s"}`;
     const cond = line(t.condition, ctx);
     return cond ? `${base}, ${cond}` : base;
   });

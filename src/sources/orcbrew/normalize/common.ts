@@ -39,9 +39,7 @@ export function onKeys(v: JsonValue | undefined): string[] {
   if (Array.isArray(v)) return v.filter((x): x is string => typeof x === "string" && x.length > 0);
   const o = rec(v);
   if (!o) return [];
-  return Object.entries(o)
-    .filter(([, x]) => x !== false && x !== null && x !== 0)
-    .map(([k]) => k);
+  return Object.keys(o).filter((k) => o[k] !== false && o[k] !== null && o[k] !== 0);
 }
 
 /** Every key of a map, whatever its value (class :profs, where false still means proficient). */
@@ -96,11 +94,8 @@ export function joinText(parts: Array<string | null | undefined | false>): strin
 
 /** "x2"-style quantities of `{item-kw qty}` maps: "Abacus, Amulet, Clothes Common (2)". */
 export function quantities(v: JsonValue | undefined): string[] {
-  const o = rec(v);
-  if (!o) return [];
-  return Object.entries(o)
-    .filter(([, q]) => q !== false && q !== null && q !== 0)
-    .map(([k, q]) => (typeof q === "number" && q > 1 ? `${humanize(k)} (${q})` : humanize(k)));
+  const o = rec(v) ?? {};
+  return onKeys(o).map((k) => (typeof o[k] === "number" && o[k] > 1 ? `${humanize(k)} (${o[k]})` : humanize(k)));
 }
 
 /** Equipment, weapons and armor of a class or background, then its `:equipment-choices` as `choice` words them. */
