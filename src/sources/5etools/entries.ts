@@ -80,7 +80,8 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
   if (Array.isArray(v)) return v.flatMap((x) => blocks(x, stats, depth + 1));
   const o = v;
   const type = typeof o.type === "string" ? o.type : "entries";
-  const name = typeof o.name === "string" ? inline(o.name, stats) || null : null;
+  const says = (x: JsonValue | undefined) => (typeof x === "string" ? inline(x, stats) : null);
+  const name = says(o.name) || null;
   const kids = (x: JsonValue | undefined) => blocks(x, stats, depth + 1);
   switch (type) {
     case "entries":
@@ -111,7 +112,7 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
       return named(name, lines.map(bullet));
     }
     case "table": {
-      const caption = typeof o.caption === "string" ? inline(o.caption, stats) : name;
+      const caption = says(o.caption) ?? name;
       const head = Array.isArray(o.colLabels) ? o.colLabels.map((c) => cell(c, stats, depth)).join(" | ") : null;
       const rows = (Array.isArray(o.rows) ? o.rows : []).map((r) => {
         const ro = rec(r);
@@ -123,12 +124,7 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
     case "tableGroup":
       return kids(o.tables);
     case "quote": {
-      const by = [
-        typeof o.by === "string" ? inline(o.by, stats) : null,
-        typeof o.from === "string" ? inline(o.from, stats) : null,
-      ]
-        .filter(Boolean)
-        .join(", ");
+      const by = [says(o.by), says(o.from)].filter(Boolean).join(", ");
       const body = kids(o.entries);
       return by ? [...body, `\u2014 ${by}`] : body;
     }
@@ -142,10 +138,8 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
     case "abilityAttackMod":
       return [`${name ?? "Spell"} attack modifier = your proficiency bonus + ${abilities(o.attributes)}`];
     case "abilityGeneric": {
-      const t = typeof o.text === "string" ? inline(o.text, stats) : "";
-      return [
-        [name ? `${name} =` : null, t, o.attributes ? `(${abilities(o.attributes)})` : null].filter(Boolean).join(" "),
-      ];
+      const parts = [name ? `${name} =` : null, says(o.text), o.attributes ? `(${abilities(o.attributes)})` : null];
+      return [parts.filter(Boolean).join(" ")];
     }
     case "dice": {
       const rolls = (Array.isArray(o.toRoll) ? o.toRoll : []).map((x) => rec(x)).filter((r) => r !== null);
@@ -170,12 +164,10 @@ export function blocks(v: JsonValue | undefined, stats: RenderStats, depth = 0):
     case "spellcastingToggle":
       return [];
     case "statblock":
-    case "statblockInline":
-      return name
-        ? [name]
-        : typeof o.tag === "string" && rec(o.data) && typeof rec(o.data)!.name === "string"
-          ? [inline(rec(o.data)!.name as string, stats)]
-          : [];
+    case "statblockInline": {
+      const shown = name ?? (typeof o.tag === "string" ? says(rec(o.data)?.name) : null);
+      return shown === null ? [] : [shown];
+    }
     case "wrapped":
     case "wrapper":
       return kids(o.wrapped);
