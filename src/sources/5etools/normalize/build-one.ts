@@ -71,6 +71,9 @@ export function buildOne(
     const own = rec(d.fluff) ? text(rec(d.fluff)!.entries, ctx) : "";
     return own || l.fluff.get(`${t}\u0000${name.toLowerCase()}`) || null;
   };
+  /** The file's subraces or subclasses of this record, named by `label`. */
+  const childRefs = (of: Map<string, string[]>, label: (s: string) => string): Ref[] =>
+    (of.get(name.toLowerCase()) ?? []).map((s) => ({ key: `${doc.key}_${slugify(`${name} ${s}`)}`, name: label(s) }));
   /** `desc` with the record's fluff after it. */
   const withFluff = (desc: string | null, t: string) => [desc, fluffOf(t)].filter(Boolean).join("\n");
   switch (type) {
@@ -104,10 +107,7 @@ export function buildOne(
     case "race": {
       const b = base("species");
       l.raceRefs.set(name.toLowerCase(), { key: b.key, name });
-      const subs = (l.subraceOf.get(name.toLowerCase()) ?? []).map((s) => ({
-        key: `${b.key.split("_")[0]}_${slugify(`${name} ${s}`)}`,
-        name: `${name} (${s})`,
-      }));
+      const subs = childRefs(l.subraceOf, (s) => `${name} (${s})`);
       const data = buildSpecies(d, ctx, subs, null);
       data.desc = withFluff(data.desc, "race") || null;
       return speciesEntity(src, b, data);
@@ -133,10 +133,7 @@ export function buildOne(
       const feats = l.classFeatures
         .filter((f) => lower(f.className) === name.toLowerCase())
         .map((f) => featureOf(f, ctx));
-      const subs = (l.subclassOf.get(name.toLowerCase()) ?? []).map((s) => ({
-        key: `${doc.key}_${slugify(`${name} ${s}`)}`,
-        name: s,
-      }));
+      const subs = childRefs(l.subclassOf, (s) => s);
       return classEntity(src, b, buildClass(d, ctx, feats, subs));
     }
     case "subclass": {
