@@ -2,7 +2,7 @@
 import type { ClassData, ClassFeature, Ref } from "../../../entities/kinds.ts";
 import type { JsonObject, JsonValue } from "../../../entities/types.ts";
 import { hitPoints, sortFeatures } from "../../../entities/normalize/canonical/character.ts";
-import { equipmentList, humanize, joinText, namedTexts, str } from "./common.ts";
+import { equipmentList, humanize, namedTexts, str } from "./common.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import { levelModifier, profsSummary, propsLines } from "./props.ts";
 import { ordinal } from "../../../entities/normalize/text.ts";
@@ -53,10 +53,11 @@ function features(d: JsonObject, refs: PackRefs): ClassFeature[] {
     const sel = refs.selection(key);
     const n = int(o.num) ?? 1;
     const opts = sel?.options ?? [];
-    const desc = joinText([
+    // Option names are never empty (namedTexts names the unnamed), so no line is blank.
+    const desc = [
       `Choose ${n}${opts.length ? ` of the following` : ` from ${humanize(key)}`}.`,
       ...opts.map((x) => (x.desc ? `${x.name}: ${x.desc}` : x.name)),
-    ]);
+    ].join("\n");
     out.push({ name: sel?.name ?? humanize(key), level: int(o.level) ?? 1, desc });
   }
   for (const field of ["cleric-spells", "paladin-spells", "warlock-spells"]) {

@@ -87,11 +87,6 @@ export function listText(xs: string[], conj = "and"): string {
   return `${xs.slice(0, -1).join(", ")} ${conj} ${xs[xs.length - 1]}`;
 }
 
-/** Search text: non-empty parts, one per line. */
-export function joinText(parts: Array<string | null | undefined | false>): string {
-  return parts.filter((p): p is string => typeof p === "string" && p.trim().length > 0).join("\n");
-}
-
 /** "x2"-style quantities of `{item-kw qty}` maps: "Abacus, Amulet, Clothes Common (2)". */
 export function quantities(v: JsonValue | undefined): string[] {
   const o = rec(v) ?? {};
