@@ -5,6 +5,7 @@
  * and a location, and the rest of the file is imported.
  */
 import { LoreKeeperError } from "../../errors.ts";
+import type { EntityKind } from "../../entities/types.ts";
 import type { JsonObject } from "../../json.ts";
 import {
   describe,
@@ -19,22 +20,26 @@ import {
   toPlain,
 } from "./edn.ts";
 
-/** The 13 content types OrcPub defines (`:orcpub.dnd.e5/<type>`). */
-const ORCBREW_CONTENT_TYPES = [
-  "spells",
-  "monsters",
-  "encounters",
-  "backgrounds",
-  "languages",
-  "invocations",
-  "boons",
-  "selections",
-  "feats",
-  "races",
-  "subraces",
-  "classes",
-  "subclasses",
-] as const;
+/** The 13 content types OrcPub defines (`:orcpub.dnd.e5/<type>`): the kind each becomes, or why none. */
+export const ORCBREW_CONTENT_TYPES: Readonly<Record<string, EntityKind | { none: string }>> = {
+  spells: "spell",
+  monsters: "creature",
+  encounters: { none: "LoreKeeper has no kind for encounters (monster line-ups for a fight)" },
+  backgrounds: "background",
+  languages: "language",
+  invocations: { none: "LoreKeeper has no kind for eldritch invocations" },
+  boons: { none: "LoreKeeper has no kind for pact boons" },
+  selections: {
+    none:
+      "LoreKeeper has no kind for selections (option lists; their options are shown in the classes and subclasses " +
+      "that use them)",
+  },
+  feats: "feat",
+  races: "species",
+  subraces: "subspecies",
+  classes: "class",
+  subclasses: "subclass",
+};
 
 const CONTENT_NS = "orcpub.dnd.e5";
 
@@ -207,7 +212,7 @@ function readPack(ctx: Ctx, name: string, m: EdnMap, loc?: SourceLocation): Orcb
     if (k === null && e.value === null) continue; // {nil nil} cruft
     let type: string | undefined;
     if (isKeyword(k) && k.ns === CONTENT_NS) type = k.name;
-    else if (isKeyword(k) && k.ns === null && (ORCBREW_CONTENT_TYPES as readonly string[]).includes(k.name)) {
+    else if (isKeyword(k) && k.ns === null && Object.hasOwn(ORCBREW_CONTENT_TYPES, k.name)) {
       type = k.name;
       ctx.warnings.push(
         `pack "${name}": content key :${k.name} (line ${loc.line}) should be :${CONTENT_NS}/${k.name}; read as ` +

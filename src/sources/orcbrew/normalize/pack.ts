@@ -5,7 +5,7 @@
  * Types LoreKeeper has no kind for are skipped with a reason; so are disabled items and items that
  * cannot make an entity (a spell without a level). See docs/homebrew.md.
  */
-import type { OrcbrewItem, OrcbrewPack } from "../packs.ts";
+import { ORCBREW_CONTENT_TYPES, type OrcbrewItem, type OrcbrewPack } from "../packs.ts";
 import type { Ref } from "../../../entities/kinds.ts";
 import { type Entity, type EntityKind, type JsonObject, slugify } from "../../../entities/types.ts";
 import type { Base } from "../../../entities/normalize/build.ts";
@@ -36,44 +36,34 @@ function speciesBuild(isSub: boolean): Build {
   return (d, b, it, refs) => speciesEntity(SRC, b, buildSpecies(d, it.key, refs, isSub));
 }
 
-/** OrcPub content types that become entities: their kind and how one is built. */
-const ORCBREW_TYPES: Readonly<Record<string, { kind: EntityKind; build: Build }>> = {
-  spells: {
-    kind: "spell",
-    build: (d, b) => {
-      const data = buildSpell(d);
-      return "skip" in data ? data : spellEntity(SRC, b, data);
-    },
+/** How an entity is built from each OrcPub content type that has a kind (ORCBREW_CONTENT_TYPES). */
+const BUILDERS: Readonly<Record<string, Build>> = {
+  spells: (d, b) => {
+    const data = buildSpell(d);
+    return "skip" in data ? data : spellEntity(SRC, b, data);
   },
-  monsters: {
-    kind: "creature",
-    build: (d, b) => {
-      const { data, keys } = buildCreature(d);
-      return creatureEntity(SRC, b, data, keys);
-    },
+  monsters: (d, b) => {
+    const { data, keys } = buildCreature(d);
+    return creatureEntity(SRC, b, data, keys);
   },
-  classes: { kind: "class", build: classBuild(false) },
-  subclasses: { kind: "subclass", build: classBuild(true) },
-  races: { kind: "species", build: speciesBuild(false) },
-  subraces: { kind: "subspecies", build: speciesBuild(true) },
-  backgrounds: { kind: "background", build: (d, b) => backgroundEntity(SRC, b, buildBackground(d)) },
-  feats: { kind: "feat", build: (d, b, _it, refs) => featEntity(SRC, b, buildFeat(d, refs)) },
-  languages: { kind: "language", build: (d, b) => languageEntity(SRC, b, buildLanguage(d)) },
+  classes: classBuild(false),
+  subclasses: classBuild(true),
+  races: speciesBuild(false),
+  subraces: speciesBuild(true),
+  backgrounds: (d, b) => backgroundEntity(SRC, b, buildBackground(d)),
+  feats: (d, b, _it, refs) => featEntity(SRC, b, buildFeat(d, refs)),
+  languages: (d, b) => languageEntity(SRC, b, buildLanguage(d)),
 };
 
-/** OrcPub content types LoreKeeper has no kind for, with the reason given to the user. */
-const ORCBREW_UNSUPPORTED: Readonly<Record<string, string>> = {
-  encounters: "LoreKeeper has no kind for encounters (monster line-ups for a fight)",
-  invocations: "LoreKeeper has no kind for eldritch invocations",
-  boons: "LoreKeeper has no kind for pact boons",
-  selections:
-    "LoreKeeper has no kind for selections (option lists; their options are shown in the classes and subclasses that " +
-    "use them)",
-};
+/** What an OrcPub content type becomes: a kind, `{ none: why }`, or null for a type OrcPub does not define. */
+function orcbrewType(type: string): EntityKind | { none: string } | null {
+  return Object.hasOwn(ORCBREW_CONTENT_TYPES, type) ? ORCBREW_CONTENT_TYPES[type]! : null;
+}
 
 /** The kind an OrcPub content type becomes, or null. */
 function orcbrewKind(type: string): EntityKind | null {
-  return Object.hasOwn(ORCBREW_TYPES, type) ? ORCBREW_TYPES[type]!.kind : null;
+  const t = orcbrewType(type);
+  return typeof t === "string" ? t : null;
 }
 
 /** OrcPub's own keys drop apostrophes ("Rocco's" → "roccos"); so do ours. */
@@ -199,11 +189,10 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
     c.found++;
     const explicitName = oneLine(it.data.name);
     const name = explicitName ?? humanize(it.key);
-    const kind = orcbrewKind(it.type);
-    if (!kind) {
-      const known = Object.hasOwn(ORCBREW_UNSUPPORTED, it.type) ? ORCBREW_UNSUPPORTED[it.type] : undefined;
+    const type = orcbrewType(it.type);
+    if (typeof type !== "string") {
       const why = `unknown content type :orcpub.dnd.e5/${it.type} (OrcPub defines spells, monsters, classes, ...)`;
-      skip(it.type, it, name, known ?? why, known !== undefined);
+      skip(it.type, it, name, type?.none ?? why, type !== null);
       continue;
     }
     if (it.disabled) {
@@ -219,7 +208,7 @@ export function normalizeOrcbrewPack(pack: OrcbrewPack, ctx: OrcbrewPackContext)
     };
     let built: Entity | { skip: string };
     try {
-      built = ORCBREW_TYPES[it.type]!.build(it.data, base, it, refs);
+      built = BUILDERS[it.type]!(it.data, base, it, refs);
     } catch (err) {
       built = { skip: `could not be read: ${(err as Error).message}` };
     }
