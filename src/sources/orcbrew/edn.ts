@@ -498,13 +498,8 @@ export function equalityKey(v: EdnValue): string {
 
 /** A map key as a plain-object key: keywords lose their namespace (`:orcpub.dnd.e5.character/str` → "str"). */
 function plainKey(k: EdnValue): string | undefined {
-  if (k === null) return undefined;
-  if (typeof k === "string") return k;
-  if (typeof k === "number") return Number.isFinite(k) ? String(k) : undefined;
-  if (typeof k === "boolean") return String(k);
-  if (k.type === "keyword" || k.type === "symbol") return k.name;
-  if (k.type === "char" || k.type === "inst" || k.type === "uuid") return k.value;
-  return undefined;
+  const p = toPlain(k);
+  return typeof p === "string" || typeof p === "number" || typeof p === "boolean" ? String(p) : undefined;
 }
 
 /**
