@@ -236,14 +236,9 @@ export function resolveCopies(records: readonly JsonObject[]): CopyOutcome[] {
   const resolve = (r: JsonObject, depth: number): CopyOutcome => {
     const hit = done.get(r);
     if (hit) return hit;
-    busy.add(r);
     const copy = rec(r._copy);
-    if (!copy) {
-      busy.delete(r);
-      const out = { record: r, notes: [], baseMissing: false };
-      done.set(r, out);
-      return out;
-    }
+    if (!copy) return { record: r, notes: [], baseMissing: false };
+    busy.add(r);
     const notes: string[] = [];
     const candidates = (byName.get(lower(copy.name)) ?? []).filter((b) => b !== r);
     const base = candidates.find((b) => !copy.source || lower(b.source) === lower(copy.source)) ?? candidates[0];
