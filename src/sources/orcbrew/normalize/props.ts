@@ -136,19 +136,15 @@ export function innateSpellLines(v: JsonValue | undefined, spellName: (key: stri
   return out;
 }
 
+/** Level modifier names that are not their humanized type ("damage-immunity" → "Damage Immunity"). */
 const MODIFIER_NAMES: Record<string, string> = {
   "weapon-prof": "Weapon Proficiency",
   "armor-prof": "Armor Proficiency",
   "skill-prof": "Skill Proficiency",
   "tool-prof": "Tool Proficiency",
   "num-attacks": "Extra Attack",
-  "damage-resistance": "Damage Resistance",
-  "damage-immunity": "Damage Immunity",
   "saving-throw-advantage": "Advantage on Saving Throws",
-  "flying-speed": "Flying Speed",
-  "swimming-speed": "Swimming Speed",
   "flying-speed-equals-walking-speed": "Flying Speed",
-  spell: "Spell",
 };
 
 /** A level modifier (`{:type :damage-immunity :value :bludgeoning :level 2}`) → name, level, text. */
