@@ -24,12 +24,6 @@ export class FivetoolsError extends Error {
   }
 }
 
-/** Line and column (1-based) of offset `i` of `text`. */
-function place(text: string, i: number): { line: number; column: number } {
-  const before = text.slice(0, i);
-  return { line: before.split("\n").length, column: i - before.lastIndexOf("\n") };
-}
-
 /** Refuse nesting deeper than `max`, with the place where it goes too deep (strings are skipped). */
 function checkNesting(text: string, max: number = FIVETOOLS_LIMITS.depth): void {
   let depth = 0;
@@ -44,12 +38,9 @@ function checkNesting(text: string, max: number = FIVETOOLS_LIMITS.depth): void 
     if (c === 34) inString = true;
     else if (c === 91 || c === 123) {
       if (++depth > max) {
-        const p = place(text, i);
-        throw new FivetoolsError(
-          `nested deeper than ${max} levels; real 5etools homebrew stays far below that`,
-          p.line,
-          p.column,
-        );
+        const before = text.slice(0, i); // line and column (1-based) of the place
+        const why = `nested deeper than ${max} levels; real 5etools homebrew stays far below that`;
+        throw new FivetoolsError(why, before.split("\n").length, i - before.lastIndexOf("\n"));
       }
     } else if (c === 93 || c === 125) depth--;
   }
