@@ -103,15 +103,10 @@ export function copperText(cp: number): string {
   return `${cp} cp`;
 }
 
+/** The classes of `fromClassList` and `fromClassListVariant` (names or `{ name }`), lower-case, each once. */
 function classesOf(c: JsonObject | null): string[] {
-  const out = new Set<string>();
-  const add = (x: JsonValue | undefined) => {
-    const name = typeof x === "string" ? x : typeof rec(x)?.name === "string" ? (rec(x)!.name as string) : null;
-    if (name) out.add(name.toLowerCase().trim());
-  };
-  for (const x of arr(c?.fromClassList)) add(x);
-  for (const x of arr(c?.fromClassListVariant)) add(x);
-  return [...out];
+  const named = [...arr(c?.fromClassList), ...arr(c?.fromClassListVariant)].map((x) => rec(x)?.name ?? x);
+  return [...new Set(named.flatMap((n) => (typeof n === "string" && n ? n.toLowerCase().trim() : [])))];
 }
 
 /** The 5etools fields of a spell and the canonical fields they state. */
