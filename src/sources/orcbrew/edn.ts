@@ -244,12 +244,11 @@ class Reader {
     this.pos++;
     const rest = TERMINATORS.has(first) || isWhitespace(first) ? "" : this.readToken();
     const tok = first + rest;
-    if (tok.length === 1) return { type: "char", value: tok };
     if (tok in CHAR_NAMES) return { type: "char", value: CHAR_NAMES[tok]! };
     if (/^u[0-9a-fA-F]{4}$/.test(tok)) return { type: "char", value: String.fromCharCode(parseInt(tok.slice(1), 16)) };
     if (/^o[0-7]{1,3}$/.test(tok) && parseInt(tok.slice(1), 8) <= 0o377)
       return { type: "char", value: String.fromCharCode(parseInt(tok.slice(1), 8)) };
-    // A surrogate pair (one astral character) is a single character too.
+    // One character, a surrogate pair (one astral character) too.
     if ([...tok].length === 1) return { type: "char", value: tok };
     this.fail(`unsupported character literal \\${tok}`, start);
   }
