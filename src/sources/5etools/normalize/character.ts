@@ -193,15 +193,12 @@ export function buildFeat(d: JsonObject, ctx: FileContext, optional: boolean): F
   const cat = typeof d.category === "string" ? (FEAT_CATEGORY[d.category] ?? d.category.toLowerCase()) : null;
   // `featureType` is a list in 5etools' schema; hand-made files often write one string ("EI").
   const types = typeof d.featureType === "string" ? [d.featureType] : arr(d.featureType);
-  const opt = optional
-    ? (types.map((x) => (typeof x === "string" ? (OPTION_TYPES[x] ?? x) : null)).filter(Boolean)[0] ??
-      "optional feature")
-    : null;
+  const opt = types.map((x) => (typeof x === "string" ? (OPTION_TYPES[x] ?? x) : null)).filter(Boolean)[0];
   return {
     desc: text(d.entries, ctx),
     prerequisite: prerequisiteText(d.prerequisite, ctx),
     benefits,
-    type: optional ? opt : cat,
+    type: optional ? (opt ?? "optional feature") : cat,
   };
 }
 
