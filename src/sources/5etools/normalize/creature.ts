@@ -255,8 +255,6 @@ export function buildCreature(
   const senses = lines(typeof d.senses === "string" ? [d.senses] : d.senses, ctx);
   const passive = num(d.passive);
   const languages = lines(typeof d.languages === "string" ? [d.languages] : d.languages, ctx);
-  const condImm = damageList(d.conditionImmune, "conditionImmune", ctx);
-  const envs = strings(d.environment).map((x) => x.toLowerCase());
   const swarm = t.swarm ? `swarm of ${(sizeWord(t.swarm) ?? t.swarm).toLowerCase()} ` : "";
   const desc = joinTexts("\n\n", [
     fluff,
@@ -292,7 +290,7 @@ export function buildCreature(
     damage_vulnerabilities: damageList(d.vulnerable, "vulnerable", ctx),
     damage_resistances: damageList(d.resist, "resist", ctx),
     damage_immunities: damageList(d.immune, "immune", ctx),
-    condition_immunities: condImm,
+    condition_immunities: damageList(d.conditionImmune, "conditionImmune", ctx),
     senses: [...senses, passive !== null ? `passive Perception ${passive}` : null].filter(Boolean).join(", ") || null,
     passive_perception: passive,
     languages: languages.length ? languages.join(", ") : null,
@@ -308,7 +306,7 @@ export function buildCreature(
     legendary_desc: legendaryHeader ?? defaultLegendary,
     legendary_actions: legendary,
     lair_actions: group?.lair ?? [],
-    environments: envs,
+    environments: strings(d.environment).map((x) => x.toLowerCase()),
     desc: desc || null,
   };
   return { data, keys: { typeKey: t.type ? t.type.toLowerCase() : null, sizeKey: size ? size.toLowerCase() : null } };
