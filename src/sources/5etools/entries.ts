@@ -45,10 +45,8 @@ function cell(c: JsonValue, stats: RenderStats, depth: number): string {
   const o = rec(c);
   if (o && o.type === "cell") {
     const roll = rec(o.roll);
-    if (roll) {
-      if (typeof roll.exact === "number") return String(roll.exact);
-      if (typeof roll.min === "number" && typeof roll.max === "number") return `${roll.min}\u2013${roll.max}`;
-    }
+    if (typeof roll?.exact === "number") return String(roll.exact);
+    if (typeof roll?.min === "number" && typeof roll.max === "number") return `${roll.min}\u2013${roll.max}`;
     return blocks(o.entry ?? o.entries ?? "", stats, depth + 1).join(" ");
   }
   return blocks(c, stats, depth + 1)

@@ -158,7 +158,7 @@ function renderTag(tag: string, body: string, stats: TagStats): string {
     case "d20":
       return parts[1]?.trim() || signed(first);
     case "dc":
-      return parts[1]?.trim() ? `DC ${parts[1].trim()}` : `DC ${first}`;
+      return `DC ${parts[1]?.trim() || first}`;
     case "chance":
       return parts[1]?.trim() || `${first} percent`;
     case "recharge":
