@@ -5,7 +5,7 @@ import type { JsonObject, JsonValue } from "../../../entities/types.ts";
 import { damageTypesIn, savingThrowIn } from "../../../entities/normalize/canonical/spell.ts";
 import { DAMAGE_TYPES } from "../../../entities/catalog.ts";
 import { abilityName } from "../../../entities/normalize/vocab.ts";
-import { type FileContext, joinTexts, line, paras, strings, text } from "./common.ts";
+import { type FileContext, joinTexts, line, strings, text } from "./common.ts";
 import { arr, num, rec, recs } from "../../../entities/normalize/read.ts";
 
 /** 5etools' school letters. */
@@ -152,15 +152,9 @@ function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | nul
   const range = spellRange(d.range, ctx);
   const dur = spellDuration(d.duration);
   const desc = text(d.entries, ctx);
-  const higherParas = paras(
-    arr(d.entriesHigherLevel).map((e) => {
-      const o = rec(e);
-      // The block's own name ("At Higher Levels") is what the builder labels it with.
-      return o ? ({ ...o, name: null } as JsonObject) : e;
-    }),
-    ctx,
-  );
-  const higher = higherParas.join("\n").trim() || null;
+  // The block's own name ("At Higher Levels") is what the builder labels it with.
+  const unnamed = arr(d.entriesHigherLevel).map((e) => (rec(e) ? ({ ...rec(e), name: null } as JsonObject) : e));
+  const higher = text(unnamed, ctx) || null;
   const all = [desc, higher ?? ""].join("\n");
   const listed = strings(d.damageInflict).map((x) => x.toLowerCase());
   const rollDamage =
