@@ -154,11 +154,8 @@ export function buildOne(
     case "disease":
     case "status": {
       const label = type === "disease" ? "Disease." : type === "status" ? "Status." : null;
-      return conditionEntity(
-        src,
-        base("condition"),
-        [label, withFluff(text(d.entries, ctx), "condition")].filter(Boolean).join("\n"),
-      );
+      const desc = [label, withFluff(text(d.entries, ctx), "condition")].filter(Boolean).join("\n");
+      return conditionEntity(src, base("condition"), desc);
     }
     case "language":
       return languageEntity(src, base("language"), {
