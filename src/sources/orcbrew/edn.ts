@@ -244,7 +244,7 @@ class Reader {
     this.pos++;
     const rest = TERMINATORS.has(first) || isWhitespace(first) ? "" : this.readToken();
     const tok = first + rest;
-    if (tok in CHAR_NAMES) return { type: "char", value: CHAR_NAMES[tok]! };
+    if (Object.hasOwn(CHAR_NAMES, tok)) return { type: "char", value: CHAR_NAMES[tok]! };
     if (/^u[0-9a-fA-F]{4}$/.test(tok)) return { type: "char", value: String.fromCharCode(parseInt(tok.slice(1), 16)) };
     if (/^o[0-7]{1,3}$/.test(tok) && parseInt(tok.slice(1), 8) <= 0o377)
       return { type: "char", value: String.fromCharCode(parseInt(tok.slice(1), 8)) };

@@ -284,6 +284,18 @@ describe("the fixture file", () => {
   });
 });
 
+test("a record type or caster progression named like an object's built-in property is a plain word", () => {
+  const meta = { sources: [{ json: "PROTO", abbreviation: "P", full: "Proto", authors: ["x"], version: "1" }] };
+  const klass = { name: "Protoclass", source: "PROTO", hd: { number: 1, faces: 8 }, casterProgression: "constructor" };
+  const text = JSON.stringify({ _meta: meta, constructor: [{ name: "X", source: "PROTO" }], class: [klass] });
+  const out = normalizeFivetoolsFile(parseFivetools(text), "file:///t/proto.json", "proto.json");
+  const src = out.sources[0]!;
+  expect((src.entities[0]!.data as { caster_type: unknown }).caster_type).toBe("constructor");
+  expect(src.skipped).toEqual([
+    expect.objectContaining({ type: "constructor", reason: expect.stringMatching(/unknown record type/) }),
+  ]);
+});
+
 describe("shapes of hand-made community files (fixture hand-made-shapes.json)", () => {
   const shapes = normalizeFivetoolsFile(
     parseFivetools(readFileSync(join(import.meta.dir, "../../fixtures/5etools/hand-made-shapes.json"), "utf8")),

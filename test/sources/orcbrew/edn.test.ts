@@ -123,6 +123,9 @@ describe("EDN reader: what real .orcbrew files contain", () => {
   test("characters and symbols", () => {
     expect(plain("[\\a \\newline \\u0041 \\space]")).toEqual(["a", "\n", "A", " "]);
     expect(plain("[foo my.ns/bar - +]")).toEqual(["foo", "bar", "-", "+"]);
+    // A name only an object's prototype has is no character name.
+    expect(syntaxError("[\\constructor]").message).toMatch(/unsupported character literal \\constructor/);
+    expect(syntaxError("[\\toString]").message).toMatch(/unsupported character literal/);
   });
 
   test("numbers: ints, floats, exponents, N/M suffixes, hex, ratios, radix", () => {

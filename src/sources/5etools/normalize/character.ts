@@ -250,9 +250,10 @@ const CASTER: Record<string, string> = { full: "full", "1/2": "half", "1/3": "th
 
 /** The spellcasting ability and caster type a class or subclass record states. */
 function casting(d: JsonObject): Pick<ClassData, "spellcasting_ability" | "caster_type"> {
+  const p = d.casterProgression;
   return {
     spellcasting_ability: typeof d.spellcastingAbility === "string" ? abilityTitle(d.spellcastingAbility) : null,
-    caster_type: typeof d.casterProgression === "string" ? (CASTER[d.casterProgression] ?? d.casterProgression) : null,
+    caster_type: typeof p === "string" ? (Object.hasOwn(CASTER, p) ? CASTER[p]! : p) : null,
   };
 }
 

@@ -267,7 +267,7 @@ function collect(parsed: ParsedFile, t: Tally): Pending[] {
       continue;
     }
     const folded = Object.hasOwn(FOLDED, type);
-    const reason = LEFT_OUT[type];
+    const reason = Object.hasOwn(LEFT_OUT, type) ? LEFT_OUT[type] : undefined;
     for (const r of raw) {
       const { ns } = t.docOf(rec(r));
       const c = t.count(ns, type, null);
