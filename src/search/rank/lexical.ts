@@ -130,17 +130,13 @@ export interface QueryAnalysis {
 /** The most common name word that `token` is the start of (ties: shorter, then alphabetical). */
 function completion(vocab: NameVocabulary, token: string): string | undefined {
   if ([...token].length < 3 || STOPWORDS.has(token) || /\d/.test(token)) return undefined;
-  if (vocab.has(token)) return undefined;
   let best: { term: string; doc: number; len: number } | undefined;
+  // In term order: the token itself (a whole name word, not completed) comes first, and of equally
+  // common words of one length the alphabetical first is met first.
   for (const v of vocab.startingWith(token)) {
-    if (v.term === token) continue;
+    if (v.term === token) return undefined;
     const len = [...v.term].length;
-    if (
-      !best ||
-      v.doc > best.doc ||
-      (v.doc === best.doc && (len < best.len || (len === best.len && v.term < best.term)))
-    )
-      best = { ...v, len };
+    if (!best || v.doc > best.doc || (v.doc === best.doc && len < best.len)) best = { ...v, len };
   }
   return best?.term;
 }

@@ -13,16 +13,10 @@ export class NameVocabulary {
   private readonly terms: VocabTerm[];
   /** Characters (code points) of each term, by position in `terms`. */
   private readonly lengths: Uint16Array;
-  private readonly byTerm = new Set<string>();
 
   constructor(terms: VocabTerm[]) {
     this.terms = [...terms].sort((a, b) => (a.term < b.term ? -1 : a.term > b.term ? 1 : 0));
     this.lengths = Uint16Array.from(this.terms, (t) => Math.min(65535, [...t.term].length));
-    for (const t of this.terms) this.byTerm.add(t.term);
-  }
-
-  has(term: string): boolean {
-    return this.byTerm.has(term);
   }
 
   /** Index of the first term ≥ `s`. */
