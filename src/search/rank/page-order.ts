@@ -95,8 +95,6 @@ const ORDER_HERE = 64;
 
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-type Ranked = { name: string; kind: string; rank: number };
-
 /** A match of a few-matches page, with its stored doc_rank (filters alone) or its document (a name lookup). */
 type Match = { name: string; kind: string; doc_rank?: number | null; document_key?: string; document_source?: string };
 
@@ -113,27 +111,23 @@ function matches(db: Database, w: WhereClause, spec: PageSpec, atMost: number): 
   return db.query<Match, SqlValue[]>(sql).all(...w.params);
 }
 
-/** `rows` with their document's rank: the stored one, or (a name lookup) under the query's preference. */
-function withRanks(spec: PageSpec, rows: readonly Match[]): Ranked[] {
+/**
+ * The page of `rows` in (document rank, name, kind) order, sorted here: the stored doc_rank (filters
+ * alone) or the rank under the query's preference (a name lookup). Undefined (SQL orders it) when a
+ * name holds a NUL (NOCASE stops there) or a character beyond U+FFFF (UTF-16 surrogates do not sort
+ * in the code point order of NOCASE's UTF-8 bytes).
+ */
+function orderedHere(spec: PageSpec, rows: readonly Match[]): GroupName[] | undefined {
+  if (rows.some((r) => /[\uD800-\uDFFF\u0000]/.test(r.name))) return undefined;
   // Every row has its rank (refreshGroupRanks); a NULL would come first, as SQL orders it.
   const rankOf = (r: Match) =>
     spec.named
       ? spec.rank({ document_key: r.document_key ?? "", document_source: r.document_source ?? "" })
       : (r.doc_rank ?? -1);
-  return rows.map((r) => ({ name: r.name, kind: r.kind, rank: rankOf(r) }));
-}
-
-/**
- * The page of `rows` in (doc_rank, name, kind) order, sorted here; undefined (SQL orders it) when a
- * name holds a NUL (NOCASE stops there) or a character beyond U+FFFF (UTF-16 surrogates do not sort
- * in the code point order of NOCASE's UTF-8 bytes).
- */
-function orderedHere(spec: PageSpec, rows: readonly Ranked[]): GroupName[] | undefined {
-  if (rows.some((r) => /[\uD800-\uDFFF\u0000]/.test(r.name))) return undefined;
   return (
     rows
-      .map((r) => ({ r, name: nocase(r.name) }))
-      .sort((a, b) => a.r.rank - b.r.rank || cmp(a.name, b.name) || cmp(a.r.kind, b.r.kind))
+      .map((r) => ({ r, rank: rankOf(r), name: nocase(r.name) }))
+      .sort((a, b) => a.rank - b.rank || cmp(a.name, b.name) || cmp(a.r.kind, b.r.kind))
       .slice(spec.offset, spec.offset + spec.limit)
       // The stored name_form is nameForm(name): computed, not read past the row's data.
       .map(({ r }) => ({ name: r.name, kind: r.kind, name_form: nameForm(r.name) }))
@@ -164,9 +158,8 @@ export function exactNameGroups(
         (o) => o.kind === e.kind && o.group_rank !== null && e.group_rank !== null && o.group_rank < e.group_rank,
       ),
   );
-  const ranked = withRanks(spec, first);
-  const names = spec.offset >= ranked.length ? [] : orderedHere(spec, ranked);
-  return names ? { total: ranked.length, names, rows } : undefined;
+  const names = spec.offset >= first.length ? [] : orderedHere(spec, first);
+  return names ? { total: first.length, names, rows } : undefined;
 }
 
 export function groupNames(db: Database, where: WhereClause, spec: PageSpec): { total: number; names: GroupName[] } {
@@ -180,7 +173,7 @@ export function groupNames(db: Database, where: WhereClause, spec: PageSpec): { 
     });
     const total = few ? few.length : countOf(db, w, false);
     if (spec.offset >= total) return { total, names: [] };
-    const here = few ? orderedHere(spec, withRanks(spec, few)) : undefined;
+    const here = few ? orderedHere(spec, few) : undefined;
     if (here) return { total, names: here };
     const names = db
       .query<GroupName, SqlValue[]>(
