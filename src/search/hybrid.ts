@@ -290,11 +290,8 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
     if (!step) {
       // Did the name or the filters empty it?
       const unfiltered = buildFilterWhere(q.kinds, undefined, docs.keys);
-      // Without filters that is the same question again: the same (empty) answer.
-      const same =
-        unfiltered.ok &&
-        unfiltered.where.sql === where.sql &&
-        JSON.stringify(unfiltered.where.params) === JSON.stringify(where.params);
+      // Without filters (no clause of their own) it is the same question again: the same (empty) answer.
+      const same = unfiltered.ok && unfiltered.where.sql === where.sql;
       const alone = unfiltered.ok && !same ? resolveName(db, unfiltered.where, name, q.kinds) : null;
       const why = alone
         ? explainFilters(db, {
