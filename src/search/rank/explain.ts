@@ -30,8 +30,16 @@ function kindWords(kinds: readonly EntityKind[]): string {
   return kinds.length === 1 ? kinds[0]!.replace(/_/g, " ") : "entry";
 }
 
-/** Distinct values of a parameter's column over some kinds, with how many entities hold each (remembered). */
-function columnValues(db: Database, kinds: readonly EntityKind[], p: TableParam): Array<{ v: string; n: number }> {
+/**
+ * The values a filter parameter's column holds over some kinds (by default its own), most common
+ * first, with how many entities hold each (remembered until the store changes): the nearest valid
+ * values of an empty answer, and what completion offers for the parameters read from stat blocks.
+ */
+export function storedFilterValues(
+  db: Database,
+  p: TableParam,
+  kinds: readonly EntityKind[] = p.column.kinds,
+): Array<{ v: string; n: number }> {
   const col = p.column.column;
   return CACHES.columnValues.get(db, `${col}\u0000${kinds.join(",")}`, () => {
     const rows = db
@@ -45,15 +53,6 @@ function columnValues(db: Database, kinds: readonly EntityKind[], p: TableParam)
     for (const r of rows) for (const x of String(r.v).split("|")) if (x) m.set(x, (m.get(x) ?? 0) + r.n);
     return [...m.entries()].map(([v, n]) => ({ v, n })).sort((a, b) => b.n - a.n);
   });
-}
-
-/**
- * The values a filter parameter's column holds over its kinds, most common first, with how many
- * entities hold each (remembered until the store changes): what completion offers for the
- * parameters read from stat blocks (`casts`, `inflicts`, `trait`).
- */
-export function storedFilterValues(db: Database, p: TableParam): Array<{ v: string; n: number }> {
-  return columnValues(db, p.column.kinds, p);
 }
 
 /** The values nearest to `raw`: containing it or within a few edits, else the most common; at most `max`. */
@@ -92,7 +91,7 @@ export function explainFilters(db: Database, c: EmptyContext): string | undefine
     const alone = buildFilterWhere(c.kinds, { [k]: v } as StructuredFilters, null);
     if (alone.ok && count(db, alone.where) === 0) {
       const probe = k === "casting_time" ? (castingTimeVariants(v)[0] ?? v) : v;
-      const near = nearestValues(probe, columnValues(db, c.kinds, p));
+      const near = nearestValues(probe, storedFilterValues(db, p, c.kinds));
       return (
         `No ${kindWords(c.kinds)} ` +
         `has ${k} ${show(v)}.${near.length ? ` Nearest valid values: ${near.map(show).join(", ")}.` : ""}`
