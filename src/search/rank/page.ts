@@ -41,17 +41,19 @@ const version = (m: LightRow): OtherVersion => ({
   document_source: m.document_source,
 });
 
-/** The most preferred of every stored version of `members`' name, when it is not among them (it did not match). */
-function preferredElsewhere(
-  every: ReadonlyMap<string, LightRow[]>,
-  members: readonly LightRow[],
+/** A group's `members` in preference order, and the most preferred of `every` version when it is not among them. */
+function versionsOf(
+  members: LightRow[],
+  every: ReadonlyMap<string, LightRow[]> | undefined,
+  key: string,
   rank: DocumentRank,
-  keyOf: (r: LightRow) => string,
-): LightRow | undefined {
-  const all = every.get(keyOf(members[0]!));
-  if (!all) return undefined;
+): { members: LightRow[]; preferred?: LightRow } {
+  const ordered = orderMembers(members, rank);
+  const all = every?.get(key);
+  if (!all) return { members: ordered };
   const best = orderMembers([...all], rank)[0]!;
-  return members.some((m) => m.id === best.id) || rank(best) >= rank(members[0]!) ? undefined : best;
+  const shown = ordered.some((m) => m.id === best.id) || rank(best) >= rank(ordered[0]!);
+  return shown ? { members: ordered } : { members: ordered, preferred: best };
 }
 
 /** A hit's entity when its compact row is made already: its identity, nothing read (SearchHit.compact). */
@@ -147,9 +149,7 @@ function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
   const { total, names } = exact ?? groupNames(db, where, spec);
   if (names.length === 0) return { total, hits: [] };
   // Every stored version of those groups (indexed), kept when it matches the filters too.
-  const keyOf: (r: { kind: string; name: string; name_form?: string | null }) => string = forms
-    ? formKey
-    : exactNameKey;
+  const keyOf = forms ? formKey : exactNameKey;
   let all: LightRow[];
   let kept: LightRow[];
   if (forms) {
@@ -167,10 +167,7 @@ function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
   const every = spec.noteFallback ? Map.groupBy(all, keyOf) : undefined;
   const picked = names.flatMap((n) => {
     const members = byGroup.get(keyOf(n));
-    if (!members) return [];
-    const ordered = orderMembers(members, spec.rank);
-    const preferred = every ? preferredElsewhere(every, ordered, spec.rank, keyOf) : undefined;
-    return [{ members: ordered, ...(preferred ? { preferred } : {}) }];
+    return members ? [versionsOf(members, every, keyOf(n), spec.rank)] : [];
   });
   return { total, hits: load(db, picked, spec) };
 }
@@ -260,10 +257,8 @@ export function rankedPage(
       )
     : undefined;
   const picked = page.map((g) => {
-    const found = byGroup.get(groupKey(g.members[0]!));
-    const ordered = found ? orderMembers(found, spec.rank) : g.members;
-    const preferred = every ? preferredElsewhere(every, ordered, spec.rank, groupKey) : undefined;
-    return { members: ordered, score: shown.get(g)!, ...(preferred ? { preferred } : {}) };
+    const key = groupKey(g.members[0]!);
+    return { ...versionsOf(byGroup.get(key) ?? g.members, every, key, spec.rank), score: shown.get(g)! };
   });
   return { total: groups.length, hits: load(db, picked, spec) };
 }
