@@ -135,30 +135,15 @@ export function sameNameRows(
   groups: ReadonlyArray<{ kind: string; name: string }>,
   family = false,
 ): LightRow[] {
-  const byKind = new Map<string, string[]>();
-  const asked = new Set<string>();
-  for (const g of groups) {
-    for (const kind of family ? familyKinds(g.kind) : [g.kind]) {
-      const k = exactNameKey({ kind, name: g.name });
-      if (asked.has(k)) continue;
-      asked.add(k);
-      const names = byKind.get(kind);
-      if (names) names.push(g.name);
-      else byKind.set(kind, [g.name]);
-    }
-  }
+  const asked = groups.flatMap((g) =>
+    (family ? familyKinds(g.kind) : [g.kind]).map((kind) => ({ kind, name: g.name })),
+  );
+  // Each kind and name once (as NOCASE compares it): a row then matches one name of one statement.
+  const unique = new Map(asked.map((a) => [exactNameKey(a), a]));
   const q = db.query<LightRow, [string, string]>(
     `SELECT ${LIGHT} FROM entities e WHERE e.kind = ? AND e.name IN (SELECT value FROM json_each(?))`,
   );
-  const out: LightRow[] = [];
-  const seen = new Set<number>();
-  for (const [kind, names] of byKind) {
-    for (const r of q.all(kind, JSON.stringify(names))) {
-      if (!seen.has(r.id) && isCandidate(r.id)) {
-        seen.add(r.id);
-        out.push(r);
-      }
-    }
-  }
-  return out;
+  return [...Map.groupBy(unique.values(), (a) => a.kind)].flatMap(([kind, names]) =>
+    q.all(kind, JSON.stringify(names.map((a) => a.name))).filter((r) => isCandidate(r.id)),
+  );
 }
