@@ -98,25 +98,6 @@ function textHits(db: Database, memo: VersionMemo, token: string): number {
   );
 }
 
-/** token → closest name words, for the tokens that look misspelled. */
-export function corrections(
-  db: Database,
-  tokens: readonly string[],
-  memo: VersionMemo = versionMemo(db),
-): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const t of tokens) {
-    if (/\d/.test(t) || [...t].length < 4 || STOPWORDS.has(t)) continue;
-    const vocab = nameVocabulary(db, memo);
-    if (vocab.hasPrefix(t)) continue;
-    if (textHits(db, memo, t) >= RARE_HITS) continue;
-    const len = [...t].length;
-    const fixes = closestTerms(t, vocab.ofLength(Math.max(1, len - 2), len + 2));
-    if (fixes.length) out.set(t, fixes);
-  }
-  return out;
-}
-
 /** What the search layer makes of a query before ranking it. */
 export interface QueryAnalysis {
   query: string;
@@ -129,7 +110,6 @@ export interface QueryAnalysis {
 
 /** The most common name word that `token` is the start of (ties: shorter, then alphabetical). */
 function completion(vocab: NameVocabulary, token: string): string | undefined {
-  if ([...token].length < 3 || STOPWORDS.has(token) || /\d/.test(token)) return undefined;
   let best: { term: string; doc: number; len: number } | undefined;
   // In term order: the token itself (a whole name word, not completed) comes first, and of equally
   // common words of one length the alphabetical first is met first.
@@ -141,17 +121,28 @@ function completion(vocab: NameVocabulary, token: string): string | undefined {
   return best?.term;
 }
 
-/** Tokens, typo corrections and completions of `query` (a few cheap vocabulary lookups). */
+/**
+ * Tokens, typo corrections (of 4+ letters) and completions of `query`; numbers, stop words and
+ * words under 3 letters stay as typed. A word the texts hold whole is a word, not the start of one:
+ * "get rid of a curse" must not be read (and embedded) as "getting riding of a curse".
+ */
 export function analyzeQuery(db: Database, query: string): QueryAnalysis {
   const tokens = queryTokens(query);
   const memo = versionMemo(db);
-  const corrected = corrections(db, tokens, memo);
+  const corrected = new Map<string, string[]>();
   const completed = new Map<string, string>();
   for (const t of tokens) {
-    if (corrected.has(t)) continue;
-    // A word the texts hold whole is a word, not the start of one: "get rid of a curse" must not
-    // be read (and embedded) as "getting riding of a curse".
-    const c = completion(nameVocabulary(db, memo), t);
+    const len = [...t].length;
+    if (/\d/.test(t) || len < 3 || STOPWORDS.has(t)) continue;
+    const vocab = nameVocabulary(db, memo);
+    if (len >= 4 && !vocab.hasPrefix(t) && textHits(db, memo, t) < RARE_HITS) {
+      const fixes = closestTerms(t, vocab.ofLength(Math.max(1, len - 2), len + 2));
+      if (fixes.length) {
+        corrected.set(t, fixes);
+        continue;
+      }
+    }
+    const c = completion(vocab, t);
     if (c && textHits(db, memo, t) < RARE_HITS) completed.set(t, c);
   }
   return { query, tokens, corrected, completed };

@@ -6,7 +6,6 @@ import {
   ftsPhrases,
   candidateIdf,
   contentTokens,
-  corrections,
   ftsTerm,
   lexicalSearch,
   queryTokens,
@@ -149,7 +148,7 @@ describe("typo tolerance", () => {
     expect((await top("magik missle", { kinds: ["spell", "magic_item"] }))[0]).toBe("Magic Missile");
     expect((await run({ search: "magik missle" })).hits[0]!.similarity_score).toBe(1);
     expect((await top("Magik Missle", { kinds: ["magic_item"] }))[0]).toBe("Wand of Magic Missiles");
-    expect(corrections(store.db, ["magik", "missle"])).toEqual(
+    expect(analyzeQuery(store.db, "magik missle").corrected).toEqual(
       new Map([
         ["magik", ["magic"]],
         ["missle", ["missile"]],
@@ -185,7 +184,7 @@ describe("typo tolerance", () => {
   });
 
   test("words that exist are not 'corrected'; short words are left alone", () => {
-    expect(corrections(store.db, ["fire", "magic", "ice", "flame", "xqzvwk"]).size).toBe(0);
+    expect(analyzeQuery(store.db, "fire magic ice flame xqzvwk").corrected.size).toBe(0);
   });
 
   test("more typos: healng word, opportunty, vampyre", async () => {
