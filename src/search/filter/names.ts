@@ -111,17 +111,15 @@ function* stepsOf(rawName: string): Generator<NameStep> {
   if (name.length === 0) return;
   // No `*`, `%` or `\`: no wildcard, and the name is its own literal text.
   const plain = !/[*%\\]/.test(name);
+  const lit = plain ? name : literalText(name);
+  yield { how: "exact", clause: { sql: "e.name = ?", params: [lit] }, literal: lit };
   if (!plain && hasWildcard(name)) {
-    const lit = literalText(name);
-    yield { how: "exact", clause: { sql: "e.name = ?", params: [lit] }, literal: lit };
     yield { how: "wildcard", clause: { sql: `e.name ${LIKE}`, params: [wildcardToLike(name)] } };
     const sp = slugPattern(name);
     if (sp.replace(/%/g, "").length > 0)
       yield { how: "wildcard-slug", clause: { sql: `e.slug ${LIKE}`, params: [sp] } };
     return;
   }
-  const lit = plain ? name : literalText(name);
-  yield { how: "exact", clause: { sql: "e.name = ?", params: [lit] }, literal: lit };
   yield { how: "key", clause: { sql: "e.key = ? COLLATE NOCASE", params: [name] }, probe: { key: name } };
   const slug = slugify(lit);
   if (slug.length > 0) yield { how: "slug", clause: { sql: SLUG_IS, params: [slug] } };
