@@ -107,15 +107,6 @@ export interface IndexSyncResult {
   saved: boolean;
 }
 
-/** Re-read the store's stamps when it changed. True if re-read. */
-function refresh(store: Store, st: VectorState): boolean {
-  const token = changeToken(store.db);
-  if (token === st.token) return false;
-  st.stamps = new Map(listVectorStamps(store.db, st.modelId).map((s) => [s.id, s.content_hash]));
-  st.token = token;
-  return true;
-}
-
 /**
  * Add rows to the HNSW graph. While the graph is small, one thread: concurrent inserts into a small
  * graph leave some nodes badly linked (measured: ~0.4% of 400 vectors unreachable by their own
@@ -283,8 +274,14 @@ function save(store: Store, idx: HnswVectorIndex): boolean {
 }
 
 function ensure(store: Store, st: VectorState): IndexSyncResult {
-  let needDiff = refresh(store, st);
   const result: IndexSyncResult = { modelId: st.modelId, size: 0, added: 0, removed: 0, rebuilt: false, saved: false };
+  const token = changeToken(store.db);
+  // The store changed: its stamps are read again, and a loaded index brought in line with them.
+  let needDiff = token !== st.token;
+  if (needDiff) {
+    st.stamps = new Map(listVectorStamps(store.db, st.modelId).map((s) => [s.id, s.content_hash]));
+    st.token = token;
+  }
   if (!st.hnsw) {
     const loaded = loadFile(store, st);
     if (typeof loaded === "string") {
