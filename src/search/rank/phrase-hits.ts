@@ -36,16 +36,14 @@ class PhraseCache {
   private readonly entries = new Map<string, PhraseHits>();
   private held = 0;
 
-  get(phrase: string): PhraseHits | undefined {
-    const hit = this.entries.get(phrase);
-    if (hit) {
+  hits(db: Database, phrase: string, limit: number): PhraseHits {
+    const kept = this.entries.get(phrase);
+    if (kept) {
       this.entries.delete(phrase);
-      this.entries.set(phrase, hit);
+      this.entries.set(phrase, kept);
+      return kept;
     }
-    return hit;
-  }
-
-  set(phrase: string, hits: PhraseHits, limit: number): void {
+    const hits = readPhraseHits(db, phrase);
     if (hits.ids.length <= limit) {
       this.entries.set(phrase, hits);
       this.held += hits.ids.length;
@@ -55,6 +53,7 @@ class PhraseCache {
       this.entries.delete(p);
       this.held -= h.ids.length;
     }
+    return hits;
   }
 }
 
@@ -62,12 +61,5 @@ class PhraseCache {
 export function phraseSource(db: Database, memo: VersionMemo | undefined): (phrase: string) => PhraseHits {
   if (!memo) return (phrase) => readPhraseHits(db, phrase);
   const c = CACHES.phraseHits.get(memo, () => new PhraseCache());
-  return (phrase) => {
-    let hits = c.get(phrase);
-    if (!hits) {
-      hits = readPhraseHits(db, phrase);
-      c.set(phrase, hits, cacheLimit);
-    }
-    return hits;
-  };
+  return (phrase) => c.hits(db, phrase, cacheLimit);
 }
