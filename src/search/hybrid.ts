@@ -28,16 +28,7 @@ import { presentHits } from "./rank/present.ts";
 import { semanticLeg } from "./rank/semantic-leg.ts";
 import { preferCounterparts } from "./rank/counterparts.ts";
 import { DEFAULT_FUSION, fusionFor } from "./rank/fusion.ts";
-import type {
-  FusionMethod,
-  RankingMode,
-  RankingProfile,
-  SearchHit,
-  SearchMode,
-  SearchQuery,
-  SearchResponse,
-  StructuredFilters,
-} from "./types.ts";
+import type { FusionMethod, SearchHit, SearchMode, SearchQuery, SearchResponse, StructuredFilters } from "./types.ts";
 
 /** How deep each leg looks: enough for fusion to matter (a hit one leg ranks 80th still counts), bounded for speed. */
 export function legDepth(limit: number): number {
@@ -189,16 +180,18 @@ export function preferredSrd(rank: DocumentRank): string {
 
 async function rankedPage(
   ctx: SearchContext,
-  q: { where: WhereClause; kinds: readonly EntityKind[]; page: PageSpec; profile?: RankingProfile | undefined },
+  q: SearchQuery,
+  where: WhereClause,
+  spec: PageSpec,
   search: string,
-  ranking: RankingMode,
   messages: string[],
   /** What the caller does to the page (presentHits), in the same synchronous step as the page itself. */
   finish: (r: SearchResponse) => SearchResponse,
 ): Promise<SearchResponse> {
   const db = ctx.store.db;
-  const { where, kinds } = q;
-  const depth = legDepth(q.page.limit);
+  const ranking = q.ranking ?? "hybrid";
+  const hybrid = ranking === "hybrid";
+  const depth = legDepth(spec.limit);
   // The store's version is read once for each synchronous half, before the query embedding (the pin
   // of runSearch, which this step runs in) and after it (below).
   const analysis = analyzeQuery(db, search);
@@ -210,7 +203,8 @@ async function rankedPage(
   }
   // The candidates once, for both legs and the name boost.
   const candidates = candidateSet(db, where);
-  const semantic = ranking === "lexical" ? null : semanticLeg(ctx, semanticText(analysis), depth, candidates);
+  const fixed = semanticText(analysis);
+  const semantic = ranking === "lexical" ? null : semanticLeg(ctx, fixed, depth, candidates);
   let lexical: LexicalHit[] = [];
   if (ranking !== "vector") {
     try {
@@ -222,12 +216,9 @@ async function rankedPage(
       messages.push("Keyword ranking failed for this query (see the server log); results are ranked by meaning only.");
     }
   }
-  let exact: number[] = [];
-  if (ranking === "hybrid") {
-    exact = exactNameIds(db, kinds, candidates, search, q.page.rank);
-    const fixed = semanticText(analysis);
-    if (exact.length === 0 && fixed !== search) exact = exactNameIds(db, kinds, candidates, fixed, q.page.rank);
-  }
+  const nameIds = (text: string) => (hybrid ? exactNameIds(db, q.kinds, candidates, text, spec.rank) : []);
+  let exact = nameIds(search);
+  if (exact.length === 0 && fixed !== search) exact = nameIds(fixed);
   const sem = semantic ? await semantic : null;
   let vector: Neighbor[] = [];
   let mode: SearchMode = ranking === "lexical" ? "lexical" : "hybrid";
@@ -242,15 +233,14 @@ async function rankedPage(
     { ids: vector.map((n) => n.id), weight: fusion.vectorWeight, scores: vector.map((n) => n.similarity) },
   ];
   return pinVersion(db, () => {
-    const prior =
-      ranking === "hybrid" ? corePrior(db, lists, q.page.rank, fusion.coreBoost, fusion.editionBoost) : undefined;
-    let fused = fuseRankings(lists, exact, fusion.k, prior, ranking === "hybrid" ? fusion.method : "rrf");
+    const prior = hybrid ? corePrior(db, lists, spec.rank, fusion.coreBoost, fusion.editionBoost) : undefined;
+    let fused = fuseRankings(lists, exact, fusion.k, prior, hybrid ? fusion.method : "rrf");
     // The tools with an edition prior (search_rule) also put the preferred edition's counterpart first.
-    if (ranking === "hybrid" && (fusion.editionBoost ?? 0) > 0) {
-      fused = preferCounterparts(db, fused, preferredSrd(q.page.rank), OFFICIAL_SRDS);
+    if (hybrid && (fusion.editionBoost ?? 0) > 0) {
+      fused = preferCounterparts(db, fused, preferredSrd(spec.rank), OFFICIAL_SRDS);
     }
-    const spread = ranking === "hybrid" ? fusion.spread : undefined;
-    const page = pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...q.page, spread } : q.page);
+    const spread = hybrid ? fusion.spread : undefined;
+    const page = pageOfRanking(db, (id) => candidates.has(id), fused, spread ? { ...spec, spread } : spec);
     return finish(respond(page, mode, messages));
   });
 }
@@ -341,12 +331,5 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
     return shown(respond(res, "structured", messages));
   }
   if (q.filters && candidateSet(db, where).size === 0) explainEmpty(q.filters);
-  return rankedPage(
-    ctx,
-    { where, kinds: q.kinds, page, profile: q.profile },
-    search,
-    q.ranking ?? "hybrid",
-    messages,
-    shown,
-  );
+  return rankedPage(ctx, q, where, page, search, messages, shown);
 }

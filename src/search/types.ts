@@ -33,10 +33,8 @@ export interface SearchQuery {
    */
   compactBody?: (id: number) => string | undefined;
   /** Evaluation only: one leg alone over the same candidates, without the name boost (default: hybrid). */
-  ranking?: RankingMode;
+  ranking?: "hybrid" | "lexical" | "vector";
 }
-
-export type RankingMode = "hybrid" | "lexical" | "vector";
 
 export type SearchMode = "structured" | "lexical" | "hybrid";
 
