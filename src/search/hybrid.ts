@@ -297,18 +297,16 @@ function planSearch(ctx: SearchContext, q: SearchQuery): SearchResponse | Promis
     exactName = step.literal;
   }
 
-  const offset = Math.max(0, Math.floor(q.offset ?? 0)) || 0;
-  const collapse = q.collapse ?? false;
   // Without a documents filter, a thing shown from a less preferred document says so (rows: edition_note).
   const noDocuments = q.documents === undefined || q.documents === null;
   const page: PageSpec = {
-    offset,
+    offset: Math.max(0, Math.floor(q.offset ?? 0)) || 0,
     limit,
-    collapse,
+    collapse: q.collapse ?? false,
     rank: documentRank(q.prefer),
     kinds: q.kinds,
     withText: !q.omitText,
-    noteFallback: collapse && noDocuments,
+    noteFallback: q.collapse === true && noDocuments,
     named: name !== undefined,
     ...(exactName !== undefined ? { exactName } : {}),
     // Bodies are made as tool answers present rows (one wording: omitText).
