@@ -1,12 +1,6 @@
 /** What a search needs, built once by the server / CLI and passed to `runSearch`. */
 import type { Store } from "../store/db.ts";
-import type { EmbedderProvider, Fusion, VectorIndex } from "./types.ts";
-
-export interface Neighbor {
-  id: number;
-  /** Cosine similarity, 1 = identical. */
-  similarity: number;
-}
+import type { EmbedderProvider, Fusion, Neighbor, VectorIndex } from "./types.ts";
 
 /** Where the vector leg finds neighbours among the vectors of one model (`modelId` = the embedder's id). */
 export interface VectorBackend {

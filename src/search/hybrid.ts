@@ -17,7 +17,7 @@ import { LIGHT, type LightRow } from "./rank/collapse.ts";
 import { type Page, rankedPage as pageOfRanking, structuredPage } from "./rank/page.ts";
 import type { PageSpec } from "./rank/page-order.ts";
 import { comparePreferred, type DocumentRank, documentRank, OFFICIAL_SRDS } from "../entities/preference.ts";
-import type { SearchContext, Neighbor } from "./context.ts";
+import type { SearchContext } from "./context.ts";
 import { resolveDocuments } from "./filter/documents-filter.ts";
 import { andWhere, buildFilterWhere, nocase, type SqlValue, type WhereClause } from "./filter/filters.ts";
 import { type EntityKind, HOMEBREW_SQL } from "../entities/types.ts";
@@ -41,13 +41,10 @@ export interface FusedHit {
 }
 
 /**
- * Fuse ranked id lists (pure). `exact` ids (whole-query name matches) come first with score 1.
- *   rrf     each list adds weight / (k + rank)
- *   convex  each list adds weight × its score min-max normalized over the list (`scores`, higher
- *           is better; 1 for the list's best, 0 for its last)
- * Each list's weight counts towards the best possible score only if the list is non-empty, so a
- * result ranked first by every leg that found anything scores 1. Scores never increase down the
- * list; ties keep the better single-leg rank, then the smaller id.
+ * Fuse ranked id lists by `method` (FusionMethod; convex reads `scores`, higher is better), pure.
+ * `exact` ids (whole-query name matches) come first with score 1. A list's weight counts towards the
+ * best possible score only if the list is non-empty, so a result ranked first by every leg that found
+ * anything scores 1. Scores never increase down the list; ties keep the better single-leg rank, then the smaller id.
  */
 export function fuseRankings(
   lists: ReadonlyArray<{ ids: readonly number[]; weight: number; scores?: readonly number[] }>,
@@ -220,13 +217,10 @@ async function rankedPage(
   let exact = nameIds(search);
   if (exact.length === 0 && fixed !== search) exact = nameIds(fixed);
   const sem = semantic ? await semantic : null;
-  let vector: Neighbor[] = [];
-  let mode: SearchMode = ranking === "lexical" ? "lexical" : "hybrid";
-  if (sem?.ok) vector = sem.neighbors;
-  else if (sem) {
-    mode = "lexical";
-    messages.push(`Semantic ranking is off (${sem.reason}); results are ranked by keyword match only.`);
-  }
+  const vector = sem?.ok ? sem.neighbors : [];
+  const off = sem?.ok === false ? sem.reason : undefined;
+  if (off !== undefined) messages.push(`Semantic ranking is off (${off}); results are ranked by keyword match only.`);
+  const mode: SearchMode = ranking === "lexical" || off !== undefined ? "lexical" : "hybrid";
   const fusion = fusionFor(q.profile, ctx.fusion);
   const lists = [
     { ids: lexical.map((h) => h.id), weight: fusion.lexicalWeight, scores: lexical.map((h) => -h.bm25) },

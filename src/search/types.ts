@@ -100,11 +100,17 @@ export interface EmbedderProvider {
   reason(): string | undefined;
 }
 
+export interface Neighbor {
+  id: number;
+  /** Cosine similarity, 1 = identical. */
+  similarity: number;
+}
+
 /** HNSW index over entity ids, persisted beside the database. */
 export interface VectorIndex {
   readonly size: number;
-  /** k nearest ids by cosine similarity (1 = identical), best first. */
-  search(query: Float32Array, k: number): Array<{ id: number; similarity: number }>;
+  /** The k nearest, best first. */
+  search(query: Float32Array, k: number): Neighbor[];
 }
 
 /** rrf: weight / (k + rank); convex: each leg's scores min-max normalized, weighted. */

@@ -13,8 +13,7 @@ import { log } from "../../log.ts";
 import type { Store } from "../../store/db.ts";
 import { changeToken } from "../../store/version-cache.ts";
 import { getEmbeddingMeta, listVectorStamps, readVectorRows, type StoredVector } from "../../store/vectors.ts";
-import type { VectorIndex } from "../types.ts";
-import type { Neighbor } from "../context.ts";
+import type { Neighbor, VectorIndex } from "../types.ts";
 import { hashPrefix, indexPaths, readSidecar, saveIndexFiles, verifyIndexFile } from "./vector-index-file.ts";
 
 export const HNSW_CONFIG = {

@@ -7,8 +7,8 @@ import { log } from "../../log.ts";
 import type { Store } from "../../store/db.ts";
 import { CACHES } from "../../store/caches.ts";
 import type { CandidateSet } from "../filter/candidates.ts";
-import type { Neighbor, SearchContext, VectorBackend } from "../context.ts";
-import type { Embedder } from "../types.ts";
+import type { SearchContext, VectorBackend } from "../context.ts";
+import type { Embedder, Neighbor } from "../types.ts";
 import { TimeoutError, withTimeout } from "../model/timeout.ts";
 import { exactSearch, loadOrBuildIndex } from "../index/vector-index.ts";
 
