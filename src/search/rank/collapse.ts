@@ -107,14 +107,10 @@ export function formRowsOfName(
     .all(...where.params, JSON.stringify(kinds), form);
 }
 
-/** Sort members in preference order. */
-export function orderMembers(members: LightRow[], rank: DocumentRank): LightRow[] {
-  return members.sort(comparePreferred(rank));
-}
-
 /** Group rows (in their given order: a group sits where its first row does). Pure. */
 export function groupRows(rows: readonly LightRow[], rank: DocumentRank): Group[] {
-  return [...Map.groupBy(rows, groupKey).values()].map((members) => ({ members: orderMembers(members, rank) }));
+  const order = comparePreferred(rank);
+  return [...Map.groupBy(rows, groupKey).values()].map((members) => ({ members: members.sort(order) }));
 }
 
 /** The light rows of some ids (any order). */

@@ -19,12 +19,11 @@ import {
   groupRows,
   LIGHT,
   lightRows,
-  orderMembers,
   sameFormRows,
   sameNameRows,
 } from "./collapse.ts";
 import { entitiesOf, type SqlValue, type WhereClause } from "../filter/filters.ts";
-import type { DocumentRank } from "../../entities/preference.ts";
+import { comparePreferred, type DocumentRank } from "../../entities/preference.ts";
 import type { DocumentSource, Entity, EntityKind } from "../../entities/types.ts";
 import type { OtherVersion, SearchHit } from "../types.ts";
 import { countOf, exactNameGroups, groupNames, hasNameForms, leadOrder, type PageSpec } from "./page-order.ts";
@@ -48,10 +47,10 @@ function versionsOf(
   key: string,
   rank: DocumentRank,
 ): { members: LightRow[]; preferred?: LightRow } {
-  const ordered = orderMembers(members, rank);
+  const ordered = members.sort(comparePreferred(rank));
   const all = every?.get(key);
   if (!all) return { members: ordered };
-  const best = orderMembers([...all], rank)[0]!;
+  const best = [...all].sort(comparePreferred(rank))[0]!;
   const shown = ordered.some((m) => m.id === best.id) || rank(best) >= rank(ordered[0]!);
   return shown ? { members: ordered } : { members: ordered, preferred: best };
 }
