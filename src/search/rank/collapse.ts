@@ -53,9 +53,10 @@ export function exactNameKey(r: { kind: string; name: string }): string {
   return `${r.kind}\u0000${nocase(r.name)}`;
 }
 
-/** A row with its stored name form (entities.name_form). */
+/** A row with its stored name form (entities.name_form), and whether it matches the clause asked (`ok`). */
 export interface FormRow extends LightRow {
   name_form: string | null;
+  ok: number | null;
 }
 
 /** The group of a structured row: kind and stored name form (the kind alone decides, no family: SQL groups it). */
@@ -70,22 +71,20 @@ export function formsByKind(groups: ReadonlyArray<{ kind: string; name_form: str
 }
 
 /**
- * Every stored row of the given kinds and name forms, each once, with whether it matches `where`
- * (`ok`): one statement per kind, its name forms bound as one JSON list (a seek per form in the
+ * Every stored row of the given kinds and name forms, each once, with whether it matches `where`:
+ * one statement per kind, its name forms bound as one JSON list (a seek per form in the
  * (kind, name_form) index), not one per group.
  */
 export function sameFormRows(
   db: Database,
   groups: ReadonlyArray<{ kind: string; name_form: string }>,
   where: WhereClause,
-): Array<FormRow & { ok: number | null }> {
-  const q = db.query<FormRow & { ok: number | null }, SqlValue[]>(
+): FormRow[] {
+  const q = db.query<FormRow, SqlValue[]>(
     `SELECT ${LIGHT}, e.name_form, (${where.sql}) AS ok FROM entities e INDEXED BY entities_by_form WHERE ` +
       `e.kind = ? AND e.name_form IN (SELECT value FROM json_each(?))`,
   );
-  const out: Array<FormRow & { ok: number | null }> = [];
-  for (const [kind, forms] of formsByKind(groups)) out.push(...q.all(...where.params, kind, JSON.stringify(forms)));
-  return out;
+  return [...formsByKind(groups)].flatMap(([kind, forms]) => q.all(...where.params, kind, JSON.stringify(forms)));
 }
 
 /**
@@ -98,9 +97,9 @@ export function formRowsOfName(
   kinds: readonly string[],
   form: string,
   where: WhereClause,
-): Array<FormRow & { ok: number | null; group_rank: number | null }> {
+): Array<FormRow & { group_rank: number | null }> {
   return db
-    .query<FormRow & { ok: number | null; group_rank: number | null }, SqlValue[]>(
+    .query<FormRow & { group_rank: number | null }, SqlValue[]>(
       `SELECT ${LIGHT}, e.name_form, e.group_rank, (${where.sql}) AS ok FROM entities e INDEXED BY ` +
         `entities_by_form WHERE e.kind IN (SELECT value FROM json_each(?)) AND e.name_form = ?`,
     )

@@ -147,7 +147,7 @@ export function exactNameGroups(
   where: WhereClause,
   spec: PageSpec,
   name: string,
-): { total: number; names: GroupName[]; rows: Array<FormRow & { ok: number | null }> } | undefined {
+): { total: number; names: GroupName[]; rows: FormRow[] } | undefined {
   if (rankPreference(db) !== spec.rank.id || !spec.kinds?.length) return undefined;
   const rows = formRowsOfName(db, spec.kinds, nameForm(name), where);
   const ok = rows.filter((r) => r.ok);
