@@ -136,11 +136,7 @@ export function structuredPage(db: Database, where: WhereClause, spec: PageSpec)
   return { total, hits: load(db, picked, spec) };
 }
 
-/**
- * A collapsed page: the page's groups, then every version of those groups among the matches, in
- * preference order. A group is one kind and name form ("Horse, Draft" and "Draft Horse" are one
- * entry), or, in an old store without stored name forms, one kind and name.
- */
+/** A collapsed structured page (as the header says); in an old store without stored name forms, groups are names. */
 function collapsedPage(db: Database, where: WhereClause, spec: PageSpec): Page {
   const forms = hasNameForms(db);
   // A lookup by exact name: its groups and their versions from one statement.
