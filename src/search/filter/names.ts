@@ -100,13 +100,11 @@ const LIKE = "LIKE ? ESCAPE '\\'";
  */
 const SLUG_IS = "likelihood(e.slug = ?, 0.001)";
 
-/** The steps to try for `name`, in order (pure). Empty when the name is blank. */
-export function nameSteps(rawName: string): NameStep[] {
-  return [...stepsOf(rawName)];
-}
-
-/** nameSteps, each made when it is asked for: the first (exact) answers most lookups. */
-function* stepsOf(rawName: string): Generator<NameStep> {
+/**
+ * The steps to try for `name`, in order (pure), none when the name is blank; each made when it is
+ * asked for: the first (exact) answers most lookups.
+ */
+export function* nameSteps(rawName: string): Generator<NameStep> {
   const name = rawName.trim();
   if (name.length === 0) return;
   // No `*`, `%` or `\`: no wildcard, and the name is its own literal text.
@@ -142,7 +140,7 @@ function* stepsOf(rawName: string): Generator<NameStep> {
  * filters) is skipped without a query: those probes read every row of the kinds.
  */
 export function resolveName(db: Database, base: WhereClause, name: string, kinds?: readonly string[]): NameStep | null {
-  for (const raw of stepsOf(name)) {
+  for (const raw of nameSteps(name)) {
     // With no filter, the name index (once built: a name found needs no index) knows whether an
     // entity of the kinds has the name exactly.
     if (raw.literal !== undefined && base.onlyKinds) {

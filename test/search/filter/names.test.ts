@@ -37,9 +37,15 @@ describe("pattern building", () => {
     expect(wildcardToLike("a**b%%c")).toBe("a%b%c");
   });
   test("fallback order without wildcards", () => {
-    expect(nameSteps("srd_fire-ball").map((s) => s.how)).toEqual(["exact", "key", "slug", "key-suffix", "partial"]);
-    expect(nameSteps("Fireball").map((s) => s.how)).toEqual(["exact", "key", "slug", "partial"]);
-    expect(nameSteps("  ")).toEqual([]);
+    expect([...nameSteps("srd_fire-ball")].map((s) => s.how)).toEqual([
+      "exact",
+      "key",
+      "slug",
+      "key-suffix",
+      "partial",
+    ]);
+    expect([...nameSteps("Fireball")].map((s) => s.how)).toEqual(["exact", "key", "slug", "partial"]);
+    expect([...nameSteps("  ")]).toEqual([]);
   });
 });
 
