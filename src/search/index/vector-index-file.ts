@@ -9,6 +9,8 @@ import type { Index } from "usearch";
 import { alive } from "../../store/embed-lease.ts";
 
 const SIDECAR_FORMAT = 1;
+/** The sidecar's fields a reader relies on, beside `format` and `entries`, and their types. */
+const FIELD_TYPES = { modelId: "string", dim: "number", fileBytes: "number", fileHash: "string" };
 
 export interface IndexSidecar {
   format: number;
@@ -60,20 +62,14 @@ export function readSidecar(paths: IndexPaths): IndexSidecar | { problem: string
   } catch {
     return { problem: "its description file is not valid JSON" };
   }
-  const s = raw as Partial<IndexSidecar> | null;
-  if (
-    !s ||
-    s.format !== SIDECAR_FORMAT ||
-    typeof s.modelId !== "string" ||
-    typeof s.dim !== "number" ||
-    typeof s.fileBytes !== "number" ||
-    typeof s.fileHash !== "string" ||
-    !Array.isArray(s.entries) ||
-    !s.entries.every((e) => Array.isArray(e) && typeof e[0] === "number" && typeof e[1] === "string")
-  ) {
-    return { problem: "its description file has an unknown format" };
-  }
-  return s as IndexSidecar;
+  const s = raw as Record<string, unknown> | null;
+  const entries = s?.entries;
+  const known =
+    s?.format === SIDECAR_FORMAT &&
+    Object.entries(FIELD_TYPES).every(([k, type]) => typeof s[k] === type) &&
+    Array.isArray(entries) &&
+    entries.every((e) => Array.isArray(e) && typeof e[0] === "number" && typeof e[1] === "string");
+  return known ? (s as unknown as IndexSidecar) : { problem: "its description file has an unknown format" };
 }
 
 /** Check the index file against the sidecar; undefined when it is intact. */
