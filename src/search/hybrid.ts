@@ -35,11 +35,6 @@ export function legDepth(limit: number): number {
   return Math.min(1000, Math.max(100, limit * 3));
 }
 
-export interface FusedHit {
-  id: number;
-  score: number;
-}
-
 /**
  * Fuse ranked id lists by `method` (FusionMethod; convex reads `scores`, higher is better), pure.
  * `exact` ids (whole-query name matches) come first with score 1. A list's weight counts towards the
@@ -53,7 +48,7 @@ export function fuseRankings(
   /** Multiplier of an id's fused score (the core prior: official SRD entries); 1 when absent. */
   prior?: (id: number) => number,
   method: FusionMethod = "rrf",
-): FusedHit[] {
+): Array<{ id: number; score: number }> {
   const fused = new Map<number, { rrf: number; best: number }>();
   let maxPossible = 0;
   for (const { ids, weight, scores } of lists) {
@@ -83,7 +78,7 @@ export function fuseRankings(
   const ranked = [...fused.entries()].filter(([id]) => !exactSet.has(id));
   ranked.sort(([ia, a], [ib, b]) => b.rrf - a.rrf || a.best - b.best || ia - ib);
   const exactFirst = [...exactSet].sort((a, b) => (fused.get(b)?.rrf ?? 0) - (fused.get(a)?.rrf ?? 0) || a - b);
-  const out: FusedHit[] = exactFirst.map((id) => ({ id, score: 1 }));
+  const out = exactFirst.map((id) => ({ id, score: 1 }));
   let prev = 1;
   for (const [id, f] of ranked) {
     const s = Math.min(prev, maxPossible > 0 ? Math.min(1, f.rrf / maxPossible) : 0);

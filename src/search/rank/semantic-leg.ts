@@ -15,8 +15,6 @@ import { exactSearch, loadOrBuildIndex } from "../index/vector-index.ts";
 /** Candidate sets up to this size are ranked exactly; larger ones go through the HNSW index. */
 export const EXACT_SEARCH_MAX = 2000;
 
-export type SemanticOutcome = { ok: true; neighbors: Neighbor[] } | { ok: false; reason: string };
-
 /** The backend over the store (vector-index.ts): exact cosine and the HNSW index beside the database. */
 export function storeVectorBackend(store: Store): VectorBackend {
   return {
@@ -73,7 +71,7 @@ export async function semanticLeg(
   text: string,
   depth: number,
   cands: CandidateSet,
-): Promise<SemanticOutcome> {
+): Promise<{ ok: true; neighbors: Neighbor[] } | { ok: false; reason: string }> {
   const q = await embedQuery(ctx, text);
   if ("reason" in q) return { ok: false, reason: q.reason };
   const backend = ctx.vectors ?? storeVectorBackend(ctx.store);
