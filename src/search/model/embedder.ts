@@ -17,6 +17,7 @@ import {
   DEFAULT_INNER_BATCH,
   DEFAULT_MAX_TOKENS,
   firstLine,
+  loadFastembedModel,
   loadSource,
   MAX_TOKENS_CAP,
   ModelLoadError,
@@ -156,7 +157,7 @@ export class LazyEmbedderProvider implements EmbedderProvider {
 async function loadOne(source: ModelSource, r: Resolved): ReturnType<typeof loadSource> {
   if (source.kind !== "named") return loadSource(source, r);
   const known = findCatalogModel(source.name);
-  if (!known) return loadSource(source, r);
+  if (!known) return loadFastembedModel(source, r);
   const dir = join(source.cacheDir, known.name);
   if (!existsSync(join(dir, MANIFEST_FILE))) {
     if (!source.allowDownload) {

@@ -1,12 +1,11 @@
 /**
- * Loading one model source into an Embedder: a model folder (its manifest, if installed, says its
- * prefixes) on its own tokenizer and onnxruntime session (onnx-session.ts, onnx-runners.ts), or one
- * of fastembed's named models through its public `embed`, downloaded once when allowed. Both
- * runtimes are imported dynamically so that the binary bootstrap can preload libonnxruntime first.
+ * Loading a model folder into an Embedder (its manifest, if installed, says its prefixes) on its own
+ * tokenizer and onnxruntime session (onnx-session.ts, onnx-runners.ts); one of fastembed's named
+ * models is its folder, downloaded once by fastembed when allowed. Both runtimes are imported
+ * dynamically so that the binary bootstrap can preload libonnxruntime first.
  * The id is `<name>@<first 12 hex of sha256(onnx)>`, the dimension that of a probe.
  */
 import { LoreKeeperError } from "../../errors.ts";
-import type { EmbeddingModel, FlagEmbedding } from "fastembed";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { log } from "../../log.ts";
@@ -31,8 +30,8 @@ import {
   type ModelSource,
 } from "./model-source.ts";
 import { MODEL_CATALOG, readManifest } from "./model-manifest.ts";
-import { fastembedRuns, ModelEmbedder } from "./model-embedder.ts";
-import { onnxRunners, type OnnxRunners, type TokenizerLike } from "./onnx-runners.ts";
+import { ModelEmbedder } from "./model-embedder.ts";
+import { onnxRunners } from "./onnx-runners.ts";
 import { createSession, loadTokenizer, type OrtSession } from "./onnx-session.ts";
 
 /** How a model is run: tokens per text (capped by the model) and texts per ONNX run. */
@@ -86,54 +85,69 @@ async function importRuntime<T>(load: () => Promise<T>): Promise<T> {
 }
 
 export async function loadSource(
-  source: ModelSource,
+  source: Extract<ModelSource, { kind: "dir" }>,
+  r: LoadSettings,
+  name = dirModelName(source.dir),
+): Promise<{ embedder: ModelEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
+  const check = inspectModelDir(source.dir);
+  if (!check.ok) throw new ModelLoadError(check.problem);
+  const onnxPath = join(source.dir, check.onnxFile);
+  const graphRoot = r.graphCache === undefined ? defaultGraphCache() : (r.graphCache ?? undefined);
+  const sha256 = await modelFileSha256(onnxPath, graphRoot);
+  const ort = await importRuntime(() => import("onnxruntime-node"));
+  const graphDir = graphRoot ? optimizedGraphDir(graphRoot, sha256, ortVersion(ort)) : undefined;
+  // The graph onnxruntime optimised once (optimized-graph.ts) instead of optimising it again.
+  let graph = graphDir ? findOptimizedGraph(graphDir) : undefined;
+  // fastembed's tokenizer and session, made without importing fastembed (onnx-session.ts).
+  const tokenizer = loadTokenizer(source.dir, r.maxTokens);
+  let session: OrtSession;
+  try {
+    session = await createSession(ort, graph ?? onnxPath);
+  } catch (err) {
+    if (!graph) throw err;
+    log.debug(`the saved optimised graph ${graph} did not load; the model file is used and the graph saved again`, err);
+    rmSync(graphDir!, { recursive: true, force: true });
+    graph = undefined;
+    session = await createSession(ort, onnxPath);
+  }
+  const runs = onnxRunners(ort, session, tokenizer);
+  // An installed model's manifest says its prefixes; otherwise they are guessed from the name.
+  const manifest = readManifest(source.dir);
+  const profile = modelProfile(name, check.config);
+  if (manifest) Object.assign(profile, { queryPrefix: manifest.query_prefix, passagePrefix: manifest.passage_prefix });
+  const id = `${name}@${sha256.slice(0, 12)}`;
+  const maxTokens = Math.min(r.maxTokens, modelMaxLength(source.dir) ?? r.maxTokens);
+  const first = await runs.query("dimension probe");
+  if (first.length === 0) throw new ModelLoadError("the model produced no output vector");
+  const dim = first.length;
+  for (let i = 0; i < dim; i++)
+    if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
+  const embedder = new ModelEmbedder(id, dim, runs, profile, maxTokens, r.innerBatch, tokenizer);
+  if (!graph && graphDir) saveGraphInBackground(ort, onnxPath, sha256, graphDir, r.graphSaveDelayMs);
+  const info = { name, source: source.origin, dir: source.dir, onnxFile: check.onnxFile, sha256, graph: graph ?? null };
+  return { embedder, info: { ...info, id, dim, maxTokens, family: profile.family } };
+}
+
+/** fastembed's own download of one of its named models into `<dir>/<name>` (the model it loads is dropped). */
+export async function downloadWithFastembed(name: string, dir: string): Promise<string> {
+  const fe = await importRuntime(() => import("fastembed"));
+  const value = Object.values(fe.EmbeddingModel).find((v) => v === name && v !== fe.EmbeddingModel.CUSTOM);
+  if (!value || value === fe.EmbeddingModel.CUSTOM) throw new Error(`this fastembed version does not know ${name}`);
+  mkdirSync(dir, { recursive: true });
+  await fe.FlagEmbedding.init({ model: value, cacheDir: dir, showDownloadProgress: false, maxLength: 16 });
+  const modelDir = join(dir, name);
+  if (!existsSync(modelDir)) throw new Error(`fastembed did not leave ${modelDir}`);
+  return modelDir;
+}
+
+/**
+ * One of fastembed's named models outside the catalog: its folder in the cache, downloaded there
+ * once by fastembed when allowed, then loaded like any model folder under its fastembed name.
+ */
+export async function loadFastembedModel(
+  source: Extract<ModelSource, { kind: "named" }>,
   r: LoadSettings,
 ): Promise<{ embedder: ModelEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
-  if (source.kind === "dir") {
-    const check = inspectModelDir(source.dir);
-    if (!check.ok) throw new ModelLoadError(check.problem);
-    const onnxPath = join(source.dir, check.onnxFile);
-    const graphRoot = r.graphCache === undefined ? defaultGraphCache() : (r.graphCache ?? undefined);
-    const sha256 = await modelFileSha256(onnxPath, graphRoot);
-    const ort = await importRuntime(() => import("onnxruntime-node"));
-    const graphDir = graphRoot ? optimizedGraphDir(graphRoot, sha256, ortVersion(ort)) : undefined;
-    // The graph onnxruntime optimised once (optimized-graph.ts) instead of optimising it again.
-    let graph = graphDir ? findOptimizedGraph(graphDir) : undefined;
-    // fastembed's tokenizer and session, made without importing fastembed (onnx-session.ts).
-    const tokenizer = loadTokenizer(source.dir, r.maxTokens);
-    let session: OrtSession;
-    try {
-      session = await createSession(ort, graph ?? onnxPath);
-    } catch (err) {
-      if (!graph) throw err;
-      log.debug(
-        `the saved optimised graph ${graph} did not load; the model file is used and the graph saved again`,
-        err,
-      );
-      rmSync(graphDir!, { recursive: true, force: true });
-      graph = undefined;
-      session = await createSession(ort, onnxPath);
-    }
-    const runs = onnxRunners(ort, session, tokenizer);
-    const name = dirModelName(source.dir);
-    // An installed model's manifest says its prefixes; otherwise they are guessed from the name.
-    const manifest = readManifest(source.dir);
-    const profile = modelProfile(name, check.config);
-    if (manifest)
-      Object.assign(profile, { queryPrefix: manifest.query_prefix, passagePrefix: manifest.passage_prefix });
-    const loaded = await finish(runs, tokenizer, r, {
-      name,
-      source: source.origin,
-      dir: source.dir,
-      onnxFile: check.onnxFile,
-      profile,
-      sha256,
-      graph,
-    });
-    if (!graph && graphDir) saveGraphInBackground(ort, onnxPath, sha256, graphDir, r.graphSaveDelayMs);
-    return loaded;
-  }
-
   if (!isFastembedModelName(source.name)) {
     throw new ModelLoadError(
       `"${source.name}" (LOREKEEPER_EMBEDDING_MODEL) is neither a known model ` +
@@ -150,40 +164,19 @@ export async function loadSource(
       throw new ModelLoadError(
         `the cached copy is incomplete (${check.problem}); delete ${modelDir} to download it again`,
       );
-  } else if (!source.allowDownload) {
-    throw new ModelLoadError(`it is not in ${source.cacheDir} and downloading is off`);
-  }
-  const fe = await importRuntime(() => import("fastembed"));
-  const enumValue = Object.values(fe.EmbeddingModel).find(
-    (v): v is Exclude<EmbeddingModel, EmbeddingModel.CUSTOM> => v === source.name && v !== fe.EmbeddingModel.CUSTOM,
-  );
-  if (!enumValue) throw new ModelLoadError(`this fastembed version does not know "${source.name}"`);
-  let model: FlagEmbedding;
-  try {
-    mkdirSync(source.cacheDir, { recursive: true });
-    if (!cached) {
-      rmSync(tarball, { force: true }); // a leftover partial download would be taken as complete
-      log.info(`downloading embedding model ${source.name} into ${source.cacheDir} (one time)…`);
-    }
-    model = await fe.FlagEmbedding.init({
-      model: enumValue,
-      cacheDir: source.cacheDir,
-      maxLength: r.maxTokens,
-      showDownloadProgress: false,
-    });
-  } catch (err) {
-    if (!cached) {
+  } else {
+    if (!source.allowDownload) throw new ModelLoadError(`it is not in ${source.cacheDir} and downloading is off`);
+    rmSync(tarball, { force: true }); // a leftover partial download would be taken as complete
+    log.info(`downloading embedding model ${source.name} into ${source.cacheDir} (one time)…`);
+    try {
+      await downloadWithFastembed(source.name, source.cacheDir);
+    } catch (err) {
       rmSync(tarball, { force: true });
       rmSync(modelDir, { recursive: true, force: true });
       throw new ModelLoadError(
         `it is not cached and could not be downloaded (${firstLine(err)}); offline machines need LOREKEEPER_MODEL_DIR`,
       );
     }
-    throw err;
-  }
-  const check = inspectModelDir(modelDir);
-  const config = check.ok ? check.config : undefined;
-  if (!cached) {
     // Catalog models are installed (and verified) by `lorekeeper model install`; fastembed's other names have no
     // published checksum.
     const sha = await fileSha256(join(modelDir, fastembedOnnxFile(source.name)));
@@ -192,34 +185,6 @@ export async function loadSource(
         `sha256 ${sha}); \`lorekeeper model install\` verifies the known models (lorekeeper model list --known)`,
     );
   }
-  return finish(fastembedRuns(model), undefined, r, {
-    name: source.name,
-    source: cached ? "cache" : "download",
-    dir: modelDir,
-    onnxFile: fastembedOnnxFile(source.name),
-    profile: modelProfile(source.name, config),
-  });
-}
-
-async function finish(
-  runs: OnnxRunners,
-  tokenizer: TokenizerLike | undefined,
-  r: LoadSettings,
-  m: Pick<EmbedderInfo, "name" | "source" | "dir" | "onnxFile"> & {
-    profile: ModelProfile;
-    sha256?: string;
-    graph?: string;
-  },
-): Promise<{ embedder: ModelEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
-  const sha256 = m.sha256 ?? (await fileSha256(join(m.dir, m.onnxFile)));
-  const id = `${m.name}@${sha256.slice(0, 12)}`;
-  const maxTokens = Math.min(r.maxTokens, modelMaxLength(m.dir) ?? r.maxTokens);
-  const first = await runs.query("dimension probe");
-  if (first.length === 0) throw new ModelLoadError("the model produced no output vector");
-  const dim = first.length;
-  for (let i = 0; i < dim; i++)
-    if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
-  const embedder = new ModelEmbedder(id, dim, runs, m.profile, maxTokens, r.innerBatch, tokenizer);
-  const { profile, graph, ...found } = m;
-  return { embedder, info: { ...found, id, dim, sha256, maxTokens, family: profile.family, graph: graph ?? null } };
+  const loaded = await loadSource({ kind: "dir", origin: "installed", dir: modelDir }, r, source.name);
+  return { ...loaded, info: { ...loaded.info, source: cached ? "cache" : "download" } };
 }

@@ -1,30 +1,13 @@
 /**
- * The Embedder over a loaded model's runs (onnx-runners.ts, or fastembed's public `embed` for its
- * named models): queries cached, prefixes per model profile, a warning for an over-long query.
+ * The Embedder over a loaded model's runs (onnx-runners.ts): queries cached, prefixes per model
+ * profile, a warning for an over-long query.
  */
-import type { FlagEmbedding } from "fastembed";
 import { log } from "../../log.ts";
 import type { Embedder } from "../types.ts";
 import type { ModelProfile } from "./model-source.ts";
 import { encodeUnpadded, type OnnxRunners, type TokenizerLike } from "./onnx-runners.ts";
 
 const QUERY_CACHE_SIZE = 64;
-
-/** fastembed's own embedding (padded to the token limit), through its public `embed`. */
-export function fastembedRuns(model: FlagEmbedding): OnnxRunners {
-  return {
-    async query(text) {
-      const first = await model.embed([text], 1).next();
-      if (first.done || !first.value[0]) throw new Error("the model returned no vector for the query");
-      return Float32Array.from(first.value[0]);
-    },
-    async passages(texts, batchSize) {
-      const out: Float32Array[] = [];
-      for await (const batch of model.embed(texts, batchSize)) for (const v of batch) out.push(Float32Array.from(v));
-      return out;
-    },
-  };
-}
 
 export class ModelEmbedder implements Embedder {
   private readonly queryCache = new Map<string, Float32Array>();
@@ -36,8 +19,8 @@ export class ModelEmbedder implements Embedder {
     private readonly profile: ModelProfile,
     readonly maxTokens: number,
     private readonly innerBatch: number,
-    /** The model's tokenizer, to count a long query's tokens; without it they are estimated by characters. */
-    private readonly tokenizer?: TokenizerLike,
+    /** The model's tokenizer, to count a long query's tokens (estimated by characters when that fails). */
+    private readonly tokenizer: TokenizerLike,
   ) {}
 
   async embedPassages(texts: string[]): Promise<Float32Array[]> {
@@ -80,23 +63,20 @@ export class ModelEmbedder implements Embedder {
     if (input.length + 2 <= this.maxTokens) return;
     const prefixLen = input.length - query.length;
     let kept: number | undefined;
-    const tokenizer = this.tokenizer;
-    if (tokenizer) {
-      try {
-        const fits = async (s: string) => (await encodeUnpadded(tokenizer, s)).getOverflowing().length === 0;
-        if (await fits(input)) return;
-        // The longest prefix that still fits (a handful of encodings, only for an over-long query).
-        let lo = prefixLen;
-        let hi = input.length;
-        while (hi - lo > 1) {
-          const mid = (lo + hi) >> 1;
-          if (await fits(input.slice(0, mid))) lo = mid;
-          else hi = mid;
-        }
-        kept = lo - prefixLen;
-      } catch (err) {
-        log.debug("token count for truncation check failed; estimating by characters", err);
+    try {
+      const fits = async (s: string) => (await encodeUnpadded(this.tokenizer, s)).getOverflowing().length === 0;
+      if (await fits(input)) return;
+      // The longest prefix that still fits (a handful of encodings, only for an over-long query).
+      let lo = prefixLen;
+      let hi = input.length;
+      while (hi - lo > 1) {
+        const mid = (lo + hi) >> 1;
+        if (await fits(input.slice(0, mid))) lo = mid;
+        else hi = mid;
       }
+      kept = lo - prefixLen;
+    } catch (err) {
+      log.debug("token count for truncation check failed; estimating by characters", err);
     }
     if (kept === undefined) {
       const approx = this.maxTokens * 4;

