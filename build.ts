@@ -22,10 +22,10 @@ import {
   type Target,
   TARGETS,
 } from "./src/native/manifest.ts";
-import { dirModelName, fileSha256, MODEL_SIDE_FILES } from "./src/search/model/model-source.ts";
+import { dirModelName, fileSha256, MODEL_SIDE_FILES, PREFERRED_ONNX } from "./src/search/model/model-source.ts";
 import { MANIFEST_FILE } from "./src/search/model/model-manifest.ts";
 import { nativeLoaderPlugin } from "./src/native/build-plugin.ts";
-import { INSTALL_ALL_PLATFORMS, MODEL_ONNX, nativeSpecs, type NativeSpec } from "./src/native/targets.ts";
+import { INSTALL_ALL_PLATFORMS, nativeSpecs, type NativeSpec } from "./src/native/targets.ts";
 import { packageRelease } from "./packaging/release.ts";
 
 const ROOT = import.meta.dir;
@@ -106,10 +106,10 @@ function modelInputs(dir: string): { inputs: Input[]; onnx: string; name: string
       "Pass --model DIR (a fastembed model folder), set LOREKEEPER_MODEL_DIR, or build with --no-semantic.",
     );
   }
-  const onnx = MODEL_ONNX.find((f) => existsSync(join(dir, f)));
+  const onnx = PREFERRED_ONNX.find((f) => existsSync(join(dir, f)));
   const missing = MODEL_SIDE_FILES.filter((f) => !existsSync(join(dir, f)));
   if (!onnx || missing.length) {
-    const what = [...(onnx ? [] : [`an ONNX file (${MODEL_ONNX.join(" / ")})`]), ...missing].join(", ");
+    const what = [...(onnx ? [] : [`an ONNX file (${PREFERRED_ONNX.join(" / ")})`]), ...missing].join(", ");
     throw new BuildError(
       `The model folder ${dir} is incomplete: missing ${what}.`,
       "Point --model at a complete fastembed model folder.",

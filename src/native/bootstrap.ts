@@ -57,6 +57,7 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
   const info: BinaryInfo = { manifest: m };
   globalThis.__lorekeeperBinary = info;
   const first = argv.find((a) => a !== "-v" && a !== "--verbose");
+  const usesStore = !NO_STORE_COMMANDS.has(first ?? "");
   // The edge of a binary: the environment is read here once; the CLI gets the Config (with the embedded model).
   let config: Config;
   try {
@@ -81,7 +82,7 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
     globalThis.__lorekeeperNative = createNativeLoader(ex.dir, m);
     // First run: onnxruntime optimises the model's graph once and saves it; later starts load that
     // (src/search/model/optimized-graph.ts). Skipped for commands that never load the model.
-    if (!ex.warm && m.model && info.modelDir && !NO_STORE_COMMANDS.has(first ?? "")) {
+    if (!ex.warm && m.model && info.modelDir && usesStore) {
       const { prepareOptimizedGraph } = await import("../search/model/optimized-graph.ts");
       info.graph = await prepareOptimizedGraph(
         join(info.modelDir, m.model.onnx_file),
@@ -89,7 +90,7 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
       );
       log.debug(`binary: optimised graph ${info.graph.detail} (${info.graph.ms} ms)`);
     }
-    if (m.pack && !NO_STORE_COMMANDS.has(first ?? "") && !config.noContentPack) {
+    if (m.pack && usesStore && !config.noContentPack) {
       info.pack = await installContentPack(bundle, dbPath(dbPathOption(argv)));
       log.debug(`binary: content pack: ${info.pack.detail} (${info.pack.ms.toFixed(1)} ms)`);
     }

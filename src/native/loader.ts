@@ -46,12 +46,16 @@ export function createNativeLoader(dir: string, manifest: Manifest): NativeLoade
         `This LoreKeeper binary (${manifest.target}) was built without the ${name} native library${why}.`,
       );
     }
-    // Keeps the library loaded for the process; one symbol is required by bun:ffi.
-    if (name === "onnxruntime")
-      for (const lib of filesOf("ort-lib")) dlopen(join(dir, lib), { OrtGetApiBase: { args: [], returns: "ptr" } });
-    const mod = { exports: {} as unknown };
-    process.dlopen(mod, join(dir, main));
-    return mod.exports;
+    try {
+      // Keeps the library loaded for the process; one symbol is required by bun:ffi.
+      if (name === "onnxruntime")
+        for (const lib of filesOf("ort-lib")) dlopen(join(dir, lib), { OrtGetApiBase: { args: [], returns: "ptr" } });
+      const mod = { exports: {} as unknown };
+      process.dlopen(mod, join(dir, main));
+      return mod.exports;
+    } catch (err) {
+      throw new Error(`Cannot load the ${name} native library from ${dir}: ${(err as Error).message}`);
+    }
   }
 
   return {
@@ -63,13 +67,7 @@ export function createNativeLoader(dir: string, manifest: Manifest): NativeLoade
         try {
           entry = { ok: true, exports: doLoad(name) };
         } catch (err) {
-          const e = err as Error;
-          entry = {
-            ok: false,
-            error: e.message.startsWith("This LoreKeeper binary")
-              ? e
-              : new Error(`Cannot load the ${name} native library from ${dir}: ${e.message}`),
-          };
+          entry = { ok: false, error: err as Error };
         }
         cache.set(name, entry);
       }

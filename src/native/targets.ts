@@ -63,6 +63,3 @@ export function nativeSpecs(t: Target): NativeSpec[] {
 
 /** How to get the optional dependencies of other platforms into node_modules. */
 export const INSTALL_ALL_PLATFORMS = "bun install --os='*' --cpu='*'";
-
-/** ONNX file names fastembed uses, in order of preference. */
-export const MODEL_ONNX = ["model.onnx", "model_optimized.onnx", "model_quantized.onnx"] as const;

@@ -89,17 +89,13 @@ export class LazyEmbedderProvider implements EmbedderProvider {
 
   private resolve(): Resolved {
     const cfg = this.opts.config;
-    const modelDir = this.opts.modelDir === null ? undefined : (this.opts.modelDir ?? cfg?.modelDir);
-    const embeddedDir = this.opts.embeddedDir === null ? undefined : (this.opts.embeddedDir ?? cfg?.embeddedModelDir);
+    const given = (v: string | null | undefined, fallback: string | undefined) =>
+      v === null ? undefined : (v ?? fallback);
     const modelsDir = this.opts.cacheDir ?? cfg?.modelsDir;
-    const installedDir =
-      this.opts.installedDir === null
-        ? undefined
-        : (this.opts.installedDir ?? (modelsDir ? activeModelDir(modelsDir) : undefined));
     const sources = planModelSources({
-      modelDir,
-      installedDir,
-      embeddedDir,
+      modelDir: given(this.opts.modelDir, cfg?.modelDir),
+      installedDir: given(this.opts.installedDir, modelsDir ? activeModelDir(modelsDir) : undefined),
+      embeddedDir: given(this.opts.embeddedDir, cfg?.embeddedModelDir),
       modelName: this.opts.modelName ?? cfg?.embeddingModel ?? DEFAULT_MODEL,
       cacheDir: modelsDir,
       allowDownload: this.opts.allowDownload ?? !(cfg?.offline ?? true),

@@ -13,19 +13,14 @@ import { AddedToken, Tokenizer } from "../../../packages/tokenizers-js/index.ts"
 
 type Ort = typeof import("onnxruntime-node");
 export type OrtSession = Awaited<ReturnType<Ort["InferenceSession"]["create"]>>;
-type SessionOptions = NonNullable<Parameters<Ort["InferenceSession"]["create"]>[1]>;
 
-/** The session options every LoreKeeper model session uses (see the file comment). */
-export function sessionOptions(): SessionOptions {
-  return {
+/** A model session with the options every LoreKeeper model session uses (see the file comment). */
+export async function createSession(ort: Ort, onnxPath: string): Promise<OrtSession> {
+  return ort.InferenceSession.create(onnxPath, {
     executionProviders: ["cpu"],
     graphOptimizationLevel: "all",
     extra: { session: { "intra_op.allow_spinning": "0" } },
-  };
-}
-
-export async function createSession(ort: Ort, onnxPath: string): Promise<OrtSession> {
-  return ort.InferenceSession.create(onnxPath, sessionOptions());
+  });
 }
 
 const readJson = (dir: string, file: string): Record<string, unknown> =>
