@@ -20,8 +20,6 @@ interface BinaryInfo {
   /** Embedded model folder inside `dir`. */
   modelDir?: string;
   extract?: { warm: boolean; written: number; ms: number };
-  /** onnxruntime's optimised graph of the embedded model, saved on the first (unpacking) run. */
-  graph?: { saved: boolean; detail: string; ms: number };
   pack?: PackInstallResult;
 }
 
@@ -84,11 +82,11 @@ export async function bootstrap(bundle: EmbeddedBundle, argv: string[]): Promise
     // (src/search/model/optimized-graph.ts). Skipped for commands that never load the model.
     if (!ex.warm && m.model && info.modelDir && usesStore) {
       const { prepareOptimizedGraph } = await import("../search/model/optimized-graph.ts");
-      info.graph = await prepareOptimizedGraph(
+      const graph = await prepareOptimizedGraph(
         join(info.modelDir, m.model.onnx_file),
         join(config.cacheDir, "onnx-optimized"),
       );
-      log.debug(`binary: optimised graph ${info.graph.detail} (${info.graph.ms} ms)`);
+      log.debug(`binary: optimised graph ${graph.detail} (${graph.ms} ms)`);
     }
     if (m.pack && usesStore && !config.noContentPack) {
       info.pack = await installContentPack(bundle, dbPath(dbPathOption(argv)));

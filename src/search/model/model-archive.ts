@@ -8,7 +8,7 @@
  * all, `maxEntries`, and `maxRatio` times the compressed size (per zip entry; per .tar.gz) beyond a
  * 1 MiB slack for small, very compressible JSON. A zip's declared sizes are checked before writing.
  */
-import { closeSync, createReadStream, mkdirSync, openSync, readSync, statSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, mkdirSync, openSync, statSync, writeSync } from "node:fs";
 import { dirname, resolve, sep } from "node:path";
 import { createGunzip } from "node:zlib";
 import { Inflate } from "fflate";
@@ -102,25 +102,19 @@ interface ZipEntry {
 const u16 = (b: Uint8Array, o: number) => b[o]! | (b[o + 1]! << 8);
 const u32 = (b: Uint8Array, o: number) => (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0;
 
-/** A byte range of an open file: a zip is read where its directory points, never whole. */
-function readAt(fd: number, size: number, offset: number, length: number): Uint8Array {
-  const n = Math.max(0, Math.min(length, size - offset));
-  const out = new Uint8Array(n);
-  let got = 0;
-  while (got < n) {
-    const r = readSync(fd, out, got, n - got, offset + got);
-    if (r <= 0) break;
-    got += r;
-  }
-  return out.subarray(0, got);
+/** A byte range of a file (shorter at its end): a zip is read where its directory points, never whole. */
+function readAt(file: string, offset: number, length: number): Promise<Uint8Array> {
+  return Bun.file(file)
+    .slice(offset, offset + length)
+    .bytes();
 }
 
 const MAX_DIRECTORY_BYTES = 64 * MiB;
 const CHUNK = 64 * 1024;
 
-function zipDirectory(file: string, fd: number, size: number): ZipEntry[] {
+async function zipDirectory(file: string, size: number): Promise<ZipEntry[]> {
   const tailStart = Math.max(0, size - 22 - 65535);
-  const tail = readAt(fd, size, tailStart, size - tailStart);
+  const tail = await readAt(file, tailStart, size - tailStart);
   let eocd = -1;
   for (let o = tail.length - 22; o >= 0; o--) {
     if (u32(tail, o) === 0x06054b50) {
@@ -136,7 +130,7 @@ function zipDirectory(file: string, fd: number, size: number): ZipEntry[] {
     throw new ArchiveError(`${file} is a ZIP64 archive (over 4 GiB or 65,535 entries); model archives are smaller`);
   if (cdSize > MAX_DIRECTORY_BYTES)
     throw new ArchiveError(`${file} has a ${fmt(cdSize)} central directory; refusing it`);
-  const b = readAt(fd, size, cdOffset, cdSize);
+  const b = await readAt(file, cdOffset, cdSize);
   const out: ZipEntry[] = [];
   let o = 0;
   for (let i = 0; i < count; i++) {
@@ -168,78 +162,73 @@ function writeChunked(fd: number, data: Uint8Array): void {
   for (let off = 0; off < data.length; ) off += writeSync(fd, data, off, data.length - off);
 }
 
-function extractZip(file: string, dest: string, limits: ArchiveLimits): void {
+async function extractZip(file: string, dest: string, limits: ArchiveLimits): Promise<void> {
   const size = statSync(file).size;
   if (size > limits.maxTotalBytes)
     throw new ArchiveError(
       `${file} is ${fmt(size)}, more than the ${fmt(limits.maxTotalBytes)} a model archive may be`,
     );
-  const zfd = openSync(file, "r");
-  try {
-    const entries = zipDirectory(file, zfd, size);
-    const budget = new Budget(file, limits);
-    // Declared sizes first: a bomb that says what it is costs nothing.
-    const declaredBudget = new Budget(file, limits);
-    for (const e of entries) {
-      budget.entry(e.name);
-      if (e.kind === "link")
-        throw new ArchiveError(
-          `${file} has a symbolic link entry "${e.name}"; refusing the archive (model archives hold regular ` +
-            `files only)`,
-        );
-      if (e.kind === "special")
-        throw new ArchiveError(
-          `${file} has an entry "${e.name}" that is not a regular file or folder; refusing the archive`,
-        );
-      if (e.kind === "dir") continue;
-      if (e.flags & 1) throw new ArchiveError(`${file} has an encrypted entry "${e.name}"; refusing the archive`);
-      if (e.method !== 0 && e.method !== 8)
-        throw new ArchiveError(
-          `${file}: entry "${e.name}" uses compression method ${e.method} (only stored and deflate are read)`,
-        );
-      declaredBudget.grow(e.name, e.size, e.size, e.method === 8 ? e.compressed : undefined);
+  const entries = await zipDirectory(file, size);
+  const budget = new Budget(file, limits);
+  // Declared sizes first: a bomb that says what it is costs nothing.
+  const declaredBudget = new Budget(file, limits);
+  for (const e of entries) {
+    budget.entry(e.name);
+    if (e.kind === "link")
+      throw new ArchiveError(
+        `${file} has a symbolic link entry "${e.name}"; refusing the archive (model archives hold regular ` +
+          `files only)`,
+      );
+    if (e.kind === "special")
+      throw new ArchiveError(
+        `${file} has an entry "${e.name}" that is not a regular file or folder; refusing the archive`,
+      );
+    if (e.kind === "dir") continue;
+    if (e.flags & 1) throw new ArchiveError(`${file} has an encrypted entry "${e.name}"; refusing the archive`);
+    if (e.method !== 0 && e.method !== 8)
+      throw new ArchiveError(
+        `${file}: entry "${e.name}" uses compression method ${e.method} (only stored and deflate are read)`,
+      );
+    declaredBudget.grow(e.name, e.size, e.size, e.method === 8 ? e.compressed : undefined);
+  }
+  for (const e of entries) {
+    const target = targetOf(dest, e.name);
+    if (e.kind === "dir") {
+      mkdirSync(target, { recursive: true });
+      continue;
     }
-    for (const e of entries) {
-      const target = targetOf(dest, e.name);
-      if (e.kind === "dir") {
-        mkdirSync(target, { recursive: true });
-        continue;
+    const h = await readAt(file, e.localOffset, 30);
+    if (h.length < 30 || u32(h, 0) !== 0x04034b50)
+      throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is damaged)`);
+    const start = e.localOffset + 30 + u16(h, 26) + u16(h, 28);
+    if (start + e.compressed > size)
+      throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is cut short)`);
+    mkdirSync(dirname(target), { recursive: true });
+    const fd = openSync(target, "w");
+    let written = 0;
+    try {
+      const put = (chunk: Uint8Array) => {
+        written += chunk.length;
+        budget.grow(e.name, written, chunk.length, e.method === 8 ? e.compressed : undefined);
+        writeChunked(fd, chunk);
+      };
+      const inflate = e.method === 8 ? new Inflate((chunk) => put(chunk)) : undefined;
+      for (let off = 0; off < e.compressed; off += CHUNK) {
+        const data = await readAt(file, start + off, Math.min(CHUNK, e.compressed - off));
+        if (inflate) inflate.push(data, off + CHUNK >= e.compressed);
+        else put(data);
       }
-      const h = readAt(zfd, size, e.localOffset, 30);
-      if (h.length < 30 || u32(h, 0) !== 0x04034b50)
-        throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is damaged)`);
-      const start = e.localOffset + 30 + u16(h, 26) + u16(h, 28);
-      if (start + e.compressed > size)
-        throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}" is cut short)`);
-      mkdirSync(dirname(target), { recursive: true });
-      const fd = openSync(target, "w");
-      let written = 0;
-      try {
-        const put = (chunk: Uint8Array) => {
-          written += chunk.length;
-          budget.grow(e.name, written, chunk.length, e.method === 8 ? e.compressed : undefined);
-          writeChunked(fd, chunk);
-        };
-        const inflate = e.method === 8 ? new Inflate((chunk) => put(chunk)) : undefined;
-        for (let off = 0; off < e.compressed; off += CHUNK) {
-          const data = readAt(zfd, size, start + off, Math.min(CHUNK, e.compressed - off));
-          if (inflate) inflate.push(data, off + CHUNK >= e.compressed);
-          else put(data);
-        }
-        if (inflate && e.compressed === 0) inflate.push(new Uint8Array(0), true);
-      } catch (err) {
-        if (err instanceof ArchiveError) throw err;
-        throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}": ${(err as Error).message})`);
-      } finally {
-        closeSync(fd);
-      }
-      if (written !== e.size)
-        throw new ArchiveError(
-          `${file}: entry "${e.name}" holds ${written} bytes, its header says ${e.size}; refusing the archive`,
-        );
+      if (inflate && e.compressed === 0) inflate.push(new Uint8Array(0), true);
+    } catch (err) {
+      if (err instanceof ArchiveError) throw err;
+      throw new ArchiveError(`${file} is not a readable zip/wheel (entry "${e.name}": ${(err as Error).message})`);
+    } finally {
+      closeSync(fd);
     }
-  } finally {
-    closeSync(zfd);
+    if (written !== e.size)
+      throw new ArchiveError(
+        `${file}: entry "${e.name}" holds ${written} bytes, its header says ${e.size}; refusing the archive`,
+      );
   }
 }
 
@@ -418,7 +407,7 @@ export async function extractArchive(
   limits: ArchiveLimits = ARCHIVE_LIMITS,
 ): Promise<void> {
   const type = archiveType(file);
-  if (type === "zip") extractZip(file, dest, limits);
+  if (type === "zip") await extractZip(file, dest, limits);
   else if (type) await extractTar(file, dest, limits, type === "tar.gz");
   else throw new ArchiveError(`${file} is not an archive LoreKeeper reads (.tar.gz, .tgz, .tar, .zip, .whl)`);
 }

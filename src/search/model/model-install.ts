@@ -19,7 +19,7 @@ import {
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { cleanLabel } from "../../text/sanitize.ts";
 import { DEFAULT_INNER_BATCH, DEFAULT_MAX_TOKENS, firstLine as loadProblem, loadSource } from "./load-model.ts";
-import { defaultGraphCache, prepareOptimizedGraph } from "./optimized-graph.ts";
+import { prepareOptimizedGraph } from "./optimized-graph.ts";
 import { ARCHIVE_LIMITS, ArchiveError, archiveType, extractArchive, type ArchiveLimits } from "./model-archive.ts";
 import {
   ACTIVE_FILE,
@@ -69,8 +69,6 @@ export interface InstallOptions {
   labels?: Map<string, string>;
   log?: (line: string) => void;
   archiveLimits?: ArchiveLimits;
-  /** Where the optimised graph is saved at install (default `<cacheDir>/onnx-optimized`; null = not at install). */
-  graphCache?: string | null;
 }
 
 /** protobuf's own limit (external-data models are not supported). */
@@ -409,10 +407,8 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
     renameSync(stage, final);
     if (opts.use !== false) useModel(opts.modelsDir, name);
     // Once, here: onnxruntime's optimisation of the graph, which every start would otherwise repeat.
-    if (opts.graphCache !== null) {
-      const g = await prepareOptimizedGraph(join(final, "model.onnx"), opts.graphCache ?? defaultGraphCache());
-      say(`onnxruntime's optimised graph: ${g.detail} (${g.ms} ms)`);
-    }
+    const g = await prepareOptimizedGraph(join(final, "model.onnx"));
+    say(`onnxruntime's optimised graph: ${g.detail} (${g.ms} ms)`);
     return manifest;
   } finally {
     rmSync(work, { recursive: true, force: true });
