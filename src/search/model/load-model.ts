@@ -19,9 +19,7 @@ import {
 } from "./optimized-graph.ts";
 import {
   dirModelName,
-  fastembedOnnxFile,
   FASTEMBED_MODEL_NAMES,
-  fileSha256,
   inspectModelDir,
   isFastembedModelName,
   modelMaxLength,
@@ -177,14 +175,15 @@ export async function loadFastembedModel(
         `it is not cached and could not be downloaded (${firstLine(err)}); offline machines need LOREKEEPER_MODEL_DIR`,
       );
     }
-    // Catalog models are installed (and verified) by `lorekeeper model install`; fastembed's other names have no
-    // published checksum.
-    const sha = await fileSha256(join(modelDir, fastembedOnnxFile(source.name)));
-    log.warn(
-      `${source.name} was downloaded by fastembed without a published checksum to verify (ONNX ` +
-        `sha256 ${sha}); \`lorekeeper model install\` verifies the known models (lorekeeper model list --known)`,
-    );
   }
   const loaded = await loadSource({ kind: "dir", origin: "installed", dir: modelDir }, r, source.name);
+  // Catalog models are installed (and verified) by `lorekeeper model install`; fastembed's other names have no
+  // published checksum.
+  if (!cached)
+    log.warn(
+      `${source.name} was downloaded by fastembed without a published checksum to verify (ONNX ` +
+        `sha256 ${loaded.info.sha256}); \`lorekeeper model install\` verifies the known models ` +
+        "(lorekeeper model list --known)",
+    );
   return { ...loaded, info: { ...loaded.info, source: cached ? "cache" : "download" } };
 }

@@ -32,7 +32,7 @@ export async function encodeUnpadded(tokenizer: TokenizerLike, text: string): Pr
   return tokenizer.encodeSync ? tokenizer.encodeSync(text, true, false) : tokenizer.encode(text);
 }
 
-interface Row {
+export interface Row {
   ids: number[];
   mask: number[];
   types: number[];
@@ -60,27 +60,34 @@ export interface OnnxRunners {
   passages(texts: string[], batchSize: number): Promise<Float32Array[]>;
 }
 
+/** int64 feeds of token rows, each padded to the longest, for the inputs a session names. */
+export function tokenFeeds(ort: Ort, inputNames: readonly string[], rows: Row[], padId = 0): Record<string, Tensor> {
+  const width = Math.max(1, ...rows.map((r) => r.ids.length));
+  const b = rows.length;
+  const ids = new BigInt64Array(b * width).fill(BigInt(padId));
+  const mask = new BigInt64Array(b * width);
+  const types = new BigInt64Array(b * width);
+  rows.forEach((r, i) => {
+    for (let j = 0; j < r.ids.length; j++) {
+      ids[i * width + j] = BigInt(r.ids[j]!);
+      mask[i * width + j] = BigInt(r.mask[j]!);
+      types[i * width + j] = BigInt(r.types[j]!);
+    }
+  });
+  const all: Record<string, BigInt64Array> = { input_ids: ids, attention_mask: mask, token_type_ids: types };
+  const feeds: Record<string, Tensor> = {};
+  for (const name of inputNames) {
+    const data = all[name];
+    if (!data) throw new Error(`the model wants an input ${name}`);
+    feeds[name] = new ort.Tensor("int64", data, [b, width]);
+  }
+  return feeds;
+}
+
 export function onnxRunners(ort: Ort, session: SessionLike, tokenizer: TokenizerLike, padId = 0): OnnxRunners {
   const run = async (rows: Row[]): Promise<Float32Array[]> => {
-    const width = Math.max(1, ...rows.map((r) => r.ids.length));
     const b = rows.length;
-    const ids = new BigInt64Array(b * width).fill(BigInt(padId));
-    const mask = new BigInt64Array(b * width);
-    const types = new BigInt64Array(b * width);
-    rows.forEach((r, i) => {
-      for (let j = 0; j < r.ids.length; j++) {
-        ids[i * width + j] = BigInt(r.ids[j]!);
-        mask[i * width + j] = BigInt(r.mask[j]!);
-        types[i * width + j] = BigInt(r.types[j]!);
-      }
-    });
-    const all: Record<string, BigInt64Array> = { input_ids: ids, attention_mask: mask, token_type_ids: types };
-    const feeds: Record<string, Tensor> = {};
-    for (const name of session.inputNames) {
-      const data = all[name];
-      if (!data) throw new Error(`the model wants an input ${name}`);
-      feeds[name] = new ort.Tensor("int64", data, [b, width]);
-    }
+    const feeds = tokenFeeds(ort, session.inputNames, rows, padId);
     const out = (await session.run(feeds)).last_hidden_state;
     if (!out || !(out.data instanceof Float32Array) || out.dims.length !== 3 || out.dims[0] !== b)
       throw new Error("unexpected model output");

@@ -29,6 +29,7 @@ import { cacheDir } from "../../config.ts";
 import { log } from "../../log.ts";
 import { fileSha256, readJsonObject } from "./model-source.ts";
 import type { OrtSession as Session } from "./onnx-session.ts";
+import { tokenFeeds } from "./onnx-runners.ts";
 
 type Ort = typeof import("onnxruntime-node");
 
@@ -86,17 +87,7 @@ export async function modelFileSha256(path: string, root: string | undefined): P
 
 /** The model's output for a probe every BERT-style encoder takes (small ids exist in every vocabulary). */
 async function probe(ort: Ort, s: Session): Promise<Float32Array> {
-  const all: Record<string, bigint[]> = {
-    input_ids: [2n, 1n, 3n],
-    attention_mask: [1n, 1n, 1n],
-    token_type_ids: [0n, 0n, 0n],
-  };
-  const feeds: Record<string, InstanceType<Ort["Tensor"]>> = {};
-  for (const n of s.inputNames) {
-    const v = all[n];
-    if (!v) throw new Error(`unknown model input ${n}`);
-    feeds[n] = new ort.Tensor("int64", BigInt64Array.from(v), [1, v.length]);
-  }
+  const feeds = tokenFeeds(ort, s.inputNames, [{ ids: [2, 1, 3], mask: [1, 1, 1], types: [0, 0, 0] }]);
   const out = await s.run(feeds);
   const first = out[s.outputNames[0]!];
   if (!first || !(first.data instanceof Float32Array)) throw new Error("the model gave no float output");
