@@ -13,7 +13,7 @@ import { syncIndex } from "../../src/search/index/vector-index.ts";
 import type { Store } from "../../src/store/db.ts";
 import { now, ratio, round } from "../lib/stats.ts";
 
-/** Texts per ONNX run in the embedder (src/search/model/load-model.ts DEFAULT_INNER_BATCH). */
+/** Texts per ONNX run in the embedder (src/search/model/model-embedder.ts INNER_BATCH). */
 export const EMBEDDER_INNER_BATCH = 16;
 
 export interface SyncPhaseResult {

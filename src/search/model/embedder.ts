@@ -14,7 +14,6 @@ import { describeSource, planModelSources, type ModelSource } from "./model-sour
 import { activeModelDir, DEFAULT_MODEL, findCatalogModel, MANIFEST_FILE } from "./model-manifest.ts";
 import { ensureCatalogModel } from "./model-fetch.ts";
 import {
-  DEFAULT_INNER_BATCH,
   DEFAULT_MAX_TOKENS,
   firstLine,
   loadFastembedModel,
@@ -104,7 +103,6 @@ export class LazyEmbedderProvider implements EmbedderProvider {
       sources,
       pip: cfg?.pip,
       maxTokens: Math.min(MAX_TOKENS_CAP, Math.max(8, Math.floor(this.opts.maxTokens ?? DEFAULT_MAX_TOKENS))),
-      innerBatch: DEFAULT_INNER_BATCH,
       graphCache:
         this.opts.graphCache !== undefined || !cfg ? this.opts.graphCache : join(cfg.cacheDir, "onnx-optimized"),
       graphSaveDelayMs: this.opts.graphSaveDelayMs,

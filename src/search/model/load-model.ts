@@ -32,10 +32,9 @@ import { ModelEmbedder } from "./model-embedder.ts";
 import { onnxRunners } from "./onnx-runners.ts";
 import { createSession, loadTokenizer, type OrtSession } from "./onnx-session.ts";
 
-/** How a model is run: tokens per text (capped by the model) and texts per ONNX run. */
+/** How a model is run: tokens per text (capped by the model). */
 export interface LoadSettings {
   maxTokens: number;
-  innerBatch: number;
   /** Where optimised graphs are kept (optimized-graph.ts); default `<cacheDir>/onnx-optimized`, null = never. */
   graphCache?: string | null;
   graphSaveDelayMs?: number;
@@ -44,7 +43,6 @@ export interface LoadSettings {
 export const DEFAULT_MAX_TOKENS = 256;
 /** No text is ever padded beyond this many tokens, whatever a caller or a model file says. */
 export const MAX_TOKENS_CAP = 8192;
-export const DEFAULT_INNER_BATCH = 16;
 
 /** What was loaded, for status output. */
 export interface EmbedderInfo {
@@ -120,7 +118,7 @@ export async function loadSource(
   const dim = first.length;
   for (let i = 0; i < dim; i++)
     if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
-  const embedder = new ModelEmbedder(id, dim, runs, profile, maxTokens, r.innerBatch, tokenizer);
+  const embedder = new ModelEmbedder(id, dim, runs, profile, maxTokens, tokenizer);
   if (!graph && graphDir) saveGraphInBackground(ort, onnxPath, sha256, graphDir, r.graphSaveDelayMs);
   const info = { name, source: source.origin, dir: source.dir, onnxFile: check.onnxFile, sha256, graph: graph ?? null };
   return { embedder, info: { ...info, id, dim, maxTokens, family: profile.family } };

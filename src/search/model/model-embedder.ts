@@ -8,6 +8,8 @@ import type { ModelProfile } from "./model-source.ts";
 import { encodeUnpadded, type OnnxRunners, type TokenizerLike } from "./onnx-runners.ts";
 
 const QUERY_CACHE_SIZE = 64;
+/** Texts per ONNX run when embedding passages. */
+const INNER_BATCH = 16;
 
 export class ModelEmbedder implements Embedder {
   private readonly queryCache = new Map<string, Float32Array>();
@@ -18,7 +20,6 @@ export class ModelEmbedder implements Embedder {
     private readonly runs: OnnxRunners,
     private readonly profile: ModelProfile,
     readonly maxTokens: number,
-    private readonly innerBatch: number,
     /** The model's tokenizer, to count a long query's tokens (estimated by characters when that fails). */
     private readonly tokenizer: TokenizerLike,
   ) {}
@@ -26,7 +27,7 @@ export class ModelEmbedder implements Embedder {
   async embedPassages(texts: string[]): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
     const input = this.profile.passagePrefix ? texts.map((t) => this.profile.passagePrefix + t) : texts;
-    const out = (await this.runs.passages(input, this.innerBatch)).map((v) => this.checked(v));
+    const out = (await this.runs.passages(input, INNER_BATCH)).map((v) => this.checked(v));
     if (out.length !== texts.length)
       throw new Error(`the model returned ${out.length} vectors for ${texts.length} texts`);
     return out;

@@ -18,7 +18,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { cleanLabel } from "../../text/sanitize.ts";
-import { DEFAULT_INNER_BATCH, DEFAULT_MAX_TOKENS, firstLine as loadProblem, loadSource } from "./load-model.ts";
+import { DEFAULT_MAX_TOKENS, firstLine as loadProblem, loadSource } from "./load-model.ts";
 import { prepareOptimizedGraph } from "./optimized-graph.ts";
 import { ARCHIVE_LIMITS, ArchiveError, archiveType, extractArchive, type ArchiveLimits } from "./model-archive.ts";
 import {
@@ -354,7 +354,7 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
     // Load it exactly as the server will, and embed a sentence: a broken model fails here, not later.
     let embedder: Awaited<ReturnType<typeof loadSource>>["embedder"];
     try {
-      const load = { maxTokens: DEFAULT_MAX_TOKENS, innerBatch: DEFAULT_INNER_BATCH };
+      const load = { maxTokens: DEFAULT_MAX_TOKENS };
       embedder = (await loadSource({ kind: "dir", origin: "installed", dir: stage }, load)).embedder;
     } catch (err) {
       // The loader names the work folder: say it in the user's terms.
