@@ -25,7 +25,7 @@ import {
 import { dirModelName, fileSha256, MODEL_SIDE_FILES, PREFERRED_ONNX } from "./src/search/model/model-source.ts";
 import { MANIFEST_FILE } from "./src/search/model/model-manifest.ts";
 import { nativeLoaderPlugin } from "./src/native/build-plugin.ts";
-import { INSTALL_ALL_PLATFORMS, nativeSpecs, type NativeSpec } from "./src/native/targets.ts";
+import { INSTALL_ALL_PLATFORMS, nativePath, nativeSpecs, type NativeSpec } from "./src/native/targets.ts";
 import { packageRelease } from "./packaging/release.ts";
 
 const ROOT = import.meta.dir;
@@ -233,7 +233,7 @@ async function buildTarget(
       });
       continue;
     }
-    inputs.push({ path, file: { name: spec.as(basename(path)), role: spec.role } });
+    inputs.push({ path, file: { name: nativePath(basename(path)), role: spec.role } });
   }
   let model: Manifest["model"] = null;
   if (o.semantic) {

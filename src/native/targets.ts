@@ -17,13 +17,12 @@ export interface NativeSpec {
   dir: string;
   /** File name in that folder (a RegExp when it carries a version). */
   file: string | RegExp;
-  /** Name inside the extraction folder (all natives share `native/` so $ORIGIN lookups work). */
-  as: (fileName: string) => string;
   /** What breaks without it. */
   feature: "semantic" | "vector-index";
 }
 
-const native = (f: string) => `native/${f}`;
+/** A native file's name inside the extraction folder (all share `native/` so $ORIGIN lookups work). */
+export const nativePath = (fileName: string) => `native/${fileName}`;
 const USEARCH_DIR: Record<Target, string> = {
   "linux-x64": "linux-x64",
   "linux-arm64": "linux-arm64",
@@ -35,7 +34,7 @@ const USEARCH_DIR: Record<Target, string> = {
 function ortSpecs(t: Target): NativeSpec[] {
   const [os, arch] = t.split("-") as [string, string];
   const dir = `bin/napi-v3/${os === "windows" ? "win32" : os}/${arch}`;
-  const base = { pkg: "onnxruntime-node", dir, as: native, feature: "semantic" as const };
+  const base = { pkg: "onnxruntime-node", dir, feature: "semantic" as const };
   const libs: NativeSpec[] =
     os === "linux"
       ? [{ ...base, role: "ort-lib", file: "libonnxruntime.so.1" }]
@@ -55,7 +54,6 @@ export function nativeSpecs(t: Target): NativeSpec[] {
     pkg: "usearch",
     dir: `prebuilds/${USEARCH_DIR[t]}`,
     file: "usearch.node",
-    as: () => native("usearch.node"),
     feature: "vector-index",
   };
   return [...ortSpecs(t), usearch];

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { REWRITES } from "../../src/native/build-plugin.ts";
-import { nativeSpecs } from "../../src/native/targets.ts";
+import { nativePath, nativeSpecs } from "../../src/native/targets.ts";
 import { TARGETS } from "../../src/native/manifest.ts";
 import { createTinyModel } from "../support/tiny-model.ts";
 import { makeTempDir } from "../support/tmp.ts";
@@ -72,9 +72,9 @@ describe("native plan and loader rewrites", () => {
       expect(roles).toContain("ort-binding");
       expect(roles).toContain("usearch");
       expect(specs.some((s) => /tokenizers/.test(s.pkg))).toBe(false);
-      // every native lands in one folder, so the binding finds libonnxruntime beside itself
-      for (const s of specs) expect(s.as("x")).toStartWith("native/");
     }
+    // every native lands in one folder, so the binding finds libonnxruntime beside itself
+    expect(nativePath("libonnxruntime.so.1")).toBe("native/libonnxruntime.so.1");
   });
 
   test("each rewrite matches the installed package and removes node_modules lookups", () => {
