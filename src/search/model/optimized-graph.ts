@@ -96,11 +96,10 @@ async function probe(ort: Ort, s: Session): Promise<Float32Array> {
 
 /**
  * Optimise `sourceOnnx` once and save the graph into `dir` (atomically); checks that the saved
- * graph gives the original's output on a probe (within 1e-4). Returns the saved model.onnx.
+ * graph gives the original's output on a probe (within 1e-4). False when it was saved already.
  */
-async function saveOptimizedGraph(ort: Ort, sourceOnnx: string, sourceSha256: string, dir: string): Promise<string> {
-  const existing = findOptimizedGraph(dir);
-  if (existing) return existing;
+async function saveOptimizedGraph(ort: Ort, sourceOnnx: string, sourceSha256: string, dir: string): Promise<boolean> {
+  if (findOptimizedGraph(dir)) return false;
   mkdirSync(dirname(dir), { recursive: true });
   const tmp = `${dir}.tmp-${process.pid}-${Math.random().toString(36).slice(2, 8)}`;
   mkdirSync(tmp, { recursive: true });
@@ -140,7 +139,7 @@ async function saveOptimizedGraph(ort: Ort, sourceOnnx: string, sourceSha256: st
       // another process saved it first
       if (!findOptimizedGraph(dir)) throw err;
     }
-    return join(dir, GRAPH_FILE);
+    return true;
   } finally {
     for (const s of sessions) await s.release().catch(() => undefined);
     rmSync(tmp, { recursive: true, force: true });
@@ -180,9 +179,8 @@ export async function prepareOptimizedGraph(
     const ort = await import("onnxruntime-node");
     const sha = await modelFileSha256(onnxPath, root);
     const dir = optimizedGraphDir(root, sha, ortVersion(ort));
-    if (findOptimizedGraph(dir)) return { saved: false, ms: ms(), detail: `already saved in ${dir}` };
-    await saveOptimizedGraph(ort, onnxPath, sha, dir);
-    return { saved: true, ms: ms(), detail: `saved in ${dir}` };
+    const saved = await saveOptimizedGraph(ort, onnxPath, sha, dir);
+    return { saved, ms: ms(), detail: `${saved ? "" : "already "}saved in ${dir}` };
   } catch (err) {
     return { saved: false, ms: ms(), detail: `not saved: ${(err as Error).message}` };
   }
