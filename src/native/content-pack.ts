@@ -45,15 +45,13 @@ async function writeSideFiles(bundle: EmbeddedBundle, files: ManifestFile[], dbP
 /** Tables copied from a pack into an empty store, parents first. */
 const COPY_TABLES = ["documents", "entities", "vectors", "sync_state", "meta"] as const;
 
-async function packBytes(bundle: EmbeddedBundle, f: ManifestFile): Promise<Uint8Array> {
-  const bytes = await embeddedBytes(bundle, f);
-  if (typeof bytes === "string") {
-    throw new ExtractError(
+function packBytes(bundle: EmbeddedBundle, f: ManifestFile): Promise<Uint8Array> {
+  const broken = () =>
+    new ExtractError(
       `The binary's content pack (${f.name}) is damaged or missing.`,
       "Download or build the binary again, or run `lorekeeper sync` to fill the store from the network.",
     );
-  }
-  return bytes;
+  return embeddedBytes(bundle, f, broken);
 }
 
 function entityCount(path: string): number | undefined {

@@ -125,30 +125,25 @@ export function fileMatches(path: string, f: ManifestFile): boolean {
   }
 }
 
-/** The embedded bytes of `f` when they match the manifest; else whether they are missing or damaged. */
+/** The embedded bytes of `f` when they match the manifest; else `broken` says what to throw. */
 export async function embeddedBytes(
   bundle: EmbeddedBundle,
   f: ManifestFile,
-): Promise<Uint8Array | "missing" | "damaged"> {
+  broken = (missing: boolean) =>
+    missing
+      ? new ExtractError(
+          `The binary is incomplete: ${f.name} is listed but not embedded.`,
+          "Rebuild the binary with `bun run build`.",
+        )
+      : new ExtractError(
+          `The binary is damaged: the embedded ${f.name} does not match its checksum.`,
+          "Download or build the binary again; the file was probably truncated or modified.",
+        ),
+): Promise<Uint8Array> {
   const src = bundle.paths[f.name];
-  if (!src) return "missing";
-  const bytes = await Bun.file(src).bytes();
-  return bytes.length === f.size && sha256(bytes) === f.sha256 ? bytes : "damaged";
-}
-
-async function readEmbedded(bundle: EmbeddedBundle, f: ManifestFile): Promise<Uint8Array> {
-  const bytes = await embeddedBytes(bundle, f);
-  if (bytes === "missing")
-    throw new ExtractError(
-      `The binary is incomplete: ${f.name} is listed but not embedded.`,
-      "Rebuild the binary with `bun run build`.",
-    );
-  if (bytes === "damaged")
-    throw new ExtractError(
-      `The binary is damaged: the embedded ${f.name} does not match its checksum.`,
-      "Download or build the binary again; the file was probably truncated or modified.",
-    );
-  return bytes;
+  const bytes = src ? await Bun.file(src).bytes() : undefined;
+  if (bytes?.length === f.size && sha256(bytes) === f.sha256) return bytes;
+  throw broken(!bytes);
 }
 
 async function extractInto(
@@ -162,7 +157,7 @@ async function extractInto(
   for (const f of files) {
     const path = join(dir, f.name);
     if (fileMatches(path, f)) continue;
-    const bytes = await readEmbedded(bundle, f);
+    const bytes = await embeddedBytes(bundle, f);
     try {
       writeAtomic(path, bytes, f.role === "model" ? 0o644 : 0o755);
     } catch (err) {
