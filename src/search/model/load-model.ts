@@ -22,7 +22,6 @@ import {
   FASTEMBED_MODEL_NAMES,
   inspectModelDir,
   isFastembedModelName,
-  modelMaxLength,
   modelProfile,
   type ModelProfile,
   type ModelSource,
@@ -112,7 +111,7 @@ export async function loadSource(
   const profile = modelProfile(name, check.config);
   if (manifest) Object.assign(profile, { queryPrefix: manifest.query_prefix, passagePrefix: manifest.passage_prefix });
   const id = `${name}@${sha256.slice(0, 12)}`;
-  const maxTokens = Math.min(r.maxTokens, modelMaxLength(source.dir) ?? r.maxTokens);
+  const maxTokens = Math.min(r.maxTokens, check.maxLength);
   const first = await runs.query("dimension probe");
   if (first.length === 0) throw new ModelLoadError("the model produced no output vector");
   const dim = first.length;

@@ -39,9 +39,9 @@ export const MODEL_SIDE_FILES = [
 ] as const;
 export const PREFERRED_ONNX = ["model.onnx", "model_optimized.onnx", "model_quantized.onnx"];
 
-/** `onnxFile` is relative to dir, e.g. "model.onnx" or "onnx/model.onnx". */
+/** `onnxFile` is relative to dir, e.g. "model.onnx" or "onnx/model.onnx"; `maxLength` its model_max_length. */
 type ModelDirCheck =
-  | { ok: true; dir: string; onnxFile: string; config: Record<string, unknown> }
+  | { ok: true; dir: string; onnxFile: string; config: Record<string, unknown>; maxLength: number }
   | { ok: false; dir: string; problem: string };
 
 function listOnnx(dir: string): string[] {
@@ -135,13 +135,8 @@ export function inspectModelDir(dir: string): ModelDirCheck {
     : tokenizerConfigProblem(join(dir, "tokenizer_config.json"));
   if (bad) problems.push(bad);
   if (problems.length || !onnx.file || !config) return { ok: false, dir, problem: `${dir}: ${problems.join("; ")}` };
-  return { ok: true, dir, onnxFile: onnx.file, config };
-}
-
-/** The model_max_length of a model folder (fastembed caps maxLength with it); undefined when unusable. */
-export function modelMaxLength(dir: string): number | undefined {
-  const tc = readJsonObject(join(dir, "tokenizer_config.json"));
-  return tc && !maxLengthProblem(tc.model_max_length) ? (tc.model_max_length as number) : undefined;
+  const maxLength = readJsonObject(join(dir, "tokenizer_config.json"))!.model_max_length as number;
+  return { ok: true, dir, onnxFile: onnx.file, config, maxLength };
 }
 
 export type ModelSource =
