@@ -204,27 +204,22 @@ export function activeModelDir(modelsDir: string): string | undefined {
   return existsSync(join(dir, MANIFEST_FILE)) ? dir : undefined;
 }
 
-export interface InstalledModel {
-  name: string;
-  dir: string;
-  manifest: ModelManifest | undefined;
-  active: boolean;
-}
-
 /** Every model folder in the model cache (installed ones have a manifest; fastembed downloads do not). */
-export function listInstalledModels(modelsDir: string): InstalledModel[] {
+export function listInstalledModels(modelsDir: string) {
   if (!existsSync(modelsDir)) return [];
   const active = activeModelName(modelsDir);
-  const out: InstalledModel[] = [];
-  for (const name of readdirSync(modelsDir).sort()) {
-    if (name.startsWith(".")) continue;
-    const dir = join(modelsDir, name);
+  const isFolder = (dir: string) => {
     try {
-      if (!statSync(dir).isDirectory()) continue;
+      return statSync(dir).isDirectory();
     } catch {
-      continue;
+      return false;
     }
-    out.push({ name, dir, manifest: readManifest(dir), active: name === active });
-  }
-  return out;
+  };
+  return readdirSync(modelsDir)
+    .sort()
+    .filter((name) => !name.startsWith(".") && isFolder(join(modelsDir, name)))
+    .map((name) => {
+      const dir = join(modelsDir, name);
+      return { name, dir, manifest: readManifest(dir), active: name === active };
+    });
 }
