@@ -38,15 +38,6 @@ interface MarkerFile {
   files: Record<string, { size: number; mtimeMs: number }>;
 }
 
-export interface ExtractResult {
-  dir: string;
-  /** Files written by this call (empty on a warm start). */
-  written: string[];
-  /** True when the marker matched and nothing had to be hashed. */
-  warm: boolean;
-  ms: number;
-}
-
 export class ExtractError extends LoreKeeperError {
   declare readonly hint: string;
   constructor(message: string, hint: string) {
@@ -181,17 +172,18 @@ async function extractInto(
 }
 
 /**
- * Make sure every extracted file of the bundle exists, verified, under one of the roots.
+ * Make sure every extracted file of the bundle exists, verified, under one of the roots: the folder,
+ * the files this call wrote, and `warm` when the marker matched and nothing had to be hashed.
  * Throws ExtractError (message + hint) when no root is usable.
  */
-export async function ensureExtracted(bundle: EmbeddedBundle, roots: string[]): Promise<ExtractResult> {
+export async function ensureExtracted(bundle: EmbeddedBundle, roots: string[]) {
   const t0 = performance.now();
   const files = extractedFiles(bundle.manifest);
   const hash = manifestHash(bundle.manifest);
   const folder = extractionFolderName(bundle.manifest);
   for (const root of roots) {
     const dir = join(root, folder);
-    if (markerValid(dir, hash, files)) return { dir, written: [], warm: true, ms: performance.now() - t0 };
+    if (markerValid(dir, hash, files)) return { dir, written: [] as string[], warm: true, ms: performance.now() - t0 };
   }
   const failures: string[] = [];
   for (const root of roots) {
