@@ -18,7 +18,6 @@ export interface Check {
   fix?: string;
 }
 
-/** A Check; `more` adds its details and its fix. */
 export function check(name: string, status: CheckStatus, summary: string, more: Pick<Check, "details" | "fix"> = {}) {
   return { name, status, summary, ...more } satisfies Check;
 }

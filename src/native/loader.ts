@@ -19,7 +19,6 @@ export interface NativeStatus {
 }
 
 export interface NativeLoader {
-  /** The extraction folder. */
   readonly dir: string;
   readonly manifest: Manifest;
   /** The addon's exports; throws an Error with a clear message when it is missing or fails. */

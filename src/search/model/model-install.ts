@@ -414,7 +414,6 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
   }
 }
 
-/** Make an installed model the one in use. */
 export function useModel(modelsDir: string, name: string): void {
   const dir = join(modelsDir, name);
   if (!existsSync(join(dir, MANIFEST_FILE)))

@@ -88,13 +88,11 @@ const MAX_SIDE_JSON_BYTES = 1024 * 1024;
 
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(n < 1024 * 1024 ? 2 : 0)} MB`;
 
-/** What is wrong with a side file's size, if anything. */
 export function sideFileSizeProblem(name: string, size: number): string | undefined {
   const max = name === "tokenizer.json" ? MAX_TOKENIZER_JSON_BYTES : MAX_SIDE_JSON_BYTES;
   return size > max ? `${name} is ${mb(size)}, more than the ${mb(max)} a model's ${name} may have` : undefined;
 }
 
-/** What is wrong with a tokenizer_config.json (its model_max_length), if anything. */
 export function tokenizerConfigProblem(path: string): string | undefined {
   const tc = readJsonObject(path);
   return tc ? maxLengthProblem(tc.model_max_length) : "tokenizer_config.json is not a JSON object";
