@@ -29,7 +29,6 @@ import {
   MODEL_CATALOG,
   poolingFromSentenceTransformers,
   type CatalogModel,
-  type ManifestFileEntry,
   type ModelManifest,
   type Pooling,
 } from "./model-manifest.ts";
@@ -375,7 +374,7 @@ export async function installModel(args: string[], opts: InstallOptions): Promis
         `the model gives ${embedder.dim}-dimensional vectors; ${known.model} has ${known.dimension}`,
       );
 
-    const files: ManifestFileEntry[] = await Promise.all(
+    const files: ModelManifest["files"] = await Promise.all(
       ["model.onnx", ...MODEL_SIDE_FILES].map(async (name) => {
         const p = join(stage, name);
         return { name, size: statSync(p).size, sha256: await fileSha256(p) };

@@ -13,12 +13,6 @@ export const ACTIVE_FILE = "active-model";
 
 export type Pooling = "mean" | "cls";
 
-export interface ManifestFileEntry {
-  name: string;
-  size: number;
-  sha256: string;
-}
-
 export interface ModelManifest {
   format: 1;
   /** Folder name under the model cache, and the model's display name. */
@@ -40,7 +34,7 @@ export interface ModelManifest {
   passage_prefix: string;
   precision: string;
   installed_at: string;
-  files: ManifestFileEntry[];
+  files: { name: string; size: number; sha256: string }[];
 }
 
 export interface CatalogModel {
