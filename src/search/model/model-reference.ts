@@ -4,7 +4,7 @@
  * only when it has one. Used by `bun scripts/check-model.ts` and `bun run eval`.
  */
 import type { Embedder } from "../types.ts";
-import type { ModelManifest, ModelReference } from "./model-manifest.ts";
+import type { CatalogModel, ModelManifest } from "./model-manifest.ts";
 
 type ReferenceCheck = { name: string; pass: boolean; detail: string };
 
@@ -17,7 +17,7 @@ function cos(a: Float32Array, b: Float32Array): number {
 export async function checkModel(
   e: Embedder,
   manifest: Pick<ModelManifest, "query_prefix"> | undefined,
-  ref: ModelReference | undefined,
+  ref: CatalogModel["reference"],
 ): Promise<ReferenceCheck[]> {
   const out: ReferenceCheck[] = [];
   if (ref) {
