@@ -7,7 +7,7 @@ import { hintOf, isLoreKeeperError } from "../errors.ts";
 import { join } from "node:path";
 import { APP_VERSION, type Config, dbPath, dbPathOption, loadConfig } from "../config.ts";
 import { log } from "../log.ts";
-import { installContentPack, type PackInstallResult } from "./content-pack.ts";
+import { installContentPack } from "./content-pack.ts";
 import { ensureExtracted, ExtractError, extractionRoots } from "./extract.ts";
 import { createNativeLoader } from "./loader.ts";
 import type { EmbeddedBundle, Manifest } from "./manifest.ts";
@@ -20,7 +20,7 @@ interface BinaryInfo {
   /** Embedded model folder inside `dir`. */
   modelDir?: string;
   extract?: { warm: boolean; written: number; ms: number };
-  pack?: PackInstallResult;
+  pack?: Awaited<ReturnType<typeof installContentPack>>;
 }
 
 declare global {

@@ -21,13 +21,6 @@ import { tableColumns } from "../store/schema.ts";
 import { embeddedBytes, ExtractError, writeAtomic } from "./extract.ts";
 import type { EmbeddedBundle, ManifestFile } from "./manifest.ts";
 
-export interface PackInstallResult {
-  installed: boolean;
-  /** What happened, for logs and doctor. */
-  detail: string;
-  ms: number;
-}
-
 /** Name of the pack's database inside the bundle; its side files (vector index) share the prefix. */
 export const PACK_DB = "pack/lorekeeper.db";
 
@@ -99,8 +92,8 @@ function mergeInto(dbPath: string, packPath: string): number {
   }
 }
 
-/** Install the embedded pack into the store at `dbPath` if that store is missing or empty. */
-export async function installContentPack(bundle: EmbeddedBundle, dbPath: string): Promise<PackInstallResult> {
+/** Install the embedded pack into the store at `dbPath` if that store is missing or empty (`detail`: what happened). */
+export async function installContentPack(bundle: EmbeddedBundle, dbPath: string) {
   const t0 = performance.now();
   const done = (installed: boolean, detail: string) => ({ installed, detail, ms: performance.now() - t0 });
   const dbFile = bundle.manifest.files.find((f) => f.role === "pack-db");

@@ -5,6 +5,8 @@
  * query): a query is fed its own tokens, passages sorted by length and each batch padded to its
  * longest. Padding is masked, so the vectors are fastembed's (test/search/model/onnx-runners.test.ts).
  */
+import type { OrtSession } from "./onnx-session.ts";
+
 type Ort = typeof import("onnxruntime-node");
 type Tensor = InstanceType<Ort["Tensor"]>;
 
@@ -19,12 +21,6 @@ export interface TokenizerLike {
   encode(text: string): Promise<EncodingLike>;
   /** The same encoding synchronously; `pad: false` skips the padding (packages/tokenizers-js). */
   encodeSync?(text: string, addSpecialTokens?: boolean, pad?: boolean): EncodingLike;
-}
-
-/** What the runners need of an onnxruntime session (InferenceSession's public members). */
-export interface SessionLike {
-  readonly inputNames: readonly string[];
-  run(feeds: Record<string, Tensor>): Promise<Record<string, { data: unknown; dims: readonly number[] } | undefined>>;
 }
 
 /** One text's encoding, without padding when the tokenizer can skip it. */
@@ -84,7 +80,7 @@ export function tokenFeeds(ort: Ort, inputNames: readonly string[], rows: Row[],
   return feeds;
 }
 
-export function onnxRunners(ort: Ort, session: SessionLike, tokenizer: TokenizerLike, padId = 0): OnnxRunners {
+export function onnxRunners(ort: Ort, session: OrtSession, tokenizer: TokenizerLike, padId = 0): OnnxRunners {
   const run = async (rows: Row[]): Promise<Float32Array[]> => {
     const b = rows.length;
     const feeds = tokenFeeds(ort, session.inputNames, rows, padId);
