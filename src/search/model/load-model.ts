@@ -23,7 +23,6 @@ import {
   inspectModelDir,
   isFastembedModelName,
   modelProfile,
-  type ModelProfile,
   type ModelSource,
 } from "./model-source.ts";
 import { MODEL_CATALOG, readManifest } from "./model-manifest.ts";
@@ -44,20 +43,8 @@ export const DEFAULT_MAX_TOKENS = 256;
 export const MAX_TOKENS_CAP = 8192;
 
 /** What was loaded, for status output. */
-export interface EmbedderInfo {
-  id: string;
-  dim: number;
-  name: string;
-  source: "LOREKEEPER_MODEL_DIR" | "installed" | "embedded" | "cache" | "download";
-  dir: string;
-  onnxFile: string;
-  sha256: string;
-  maxTokens: number;
-  family: ModelProfile["family"];
-  /** The optimised graph onnxruntime loaded instead of optimising the model file (null: it optimised it). */
-  graph: string | null;
-  loadMs: number;
-}
+export type EmbedderInfo = Awaited<ReturnType<typeof loadSource>>["info"] & { loadMs: number };
+type LoadedFrom = Extract<ModelSource, { kind: "dir" }>["origin"] | "cache" | "download";
 
 export class ModelLoadError extends LoreKeeperError {
   constructor(message: string) {
@@ -83,7 +70,7 @@ export async function loadSource(
   source: Extract<ModelSource, { kind: "dir" }>,
   r: LoadSettings,
   name = dirModelName(source.dir),
-): Promise<{ embedder: ModelEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
+) {
   const check = inspectModelDir(source.dir);
   if (!check.ok) throw new ModelLoadError(check.problem);
   const onnxPath = join(source.dir, check.onnxFile);
@@ -119,7 +106,15 @@ export async function loadSource(
     if (!Number.isFinite(first[i])) throw new ModelLoadError("the model produced non-finite values");
   const embedder = new ModelEmbedder(id, dim, runs, profile, maxTokens, tokenizer);
   if (!graph && graphDir) saveGraphInBackground(ort, onnxPath, sha256, graphDir, r.graphSaveDelayMs);
-  const info = { name, source: source.origin, dir: source.dir, onnxFile: check.onnxFile, sha256, graph: graph ?? null };
+  // graph: the optimised graph onnxruntime loaded instead of optimising the model file (null: it optimised it).
+  const info = {
+    name,
+    source: source.origin as LoadedFrom,
+    dir: source.dir,
+    onnxFile: check.onnxFile,
+    sha256,
+    graph: graph ?? null,
+  };
   return { embedder, info: { ...info, id, dim, maxTokens, family: profile.family } };
 }
 
@@ -142,7 +137,7 @@ export async function downloadWithFastembed(name: string, dir: string): Promise<
 export async function loadFastembedModel(
   source: Extract<ModelSource, { kind: "named" }>,
   r: LoadSettings,
-): Promise<{ embedder: ModelEmbedder; info: Omit<EmbedderInfo, "loadMs"> }> {
+): ReturnType<typeof loadSource> {
   if (!isFastembedModelName(source.name)) {
     throw new ModelLoadError(
       `"${source.name}" (LOREKEEPER_EMBEDDING_MODEL) is neither a known model ` +
