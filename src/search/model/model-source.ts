@@ -114,26 +114,22 @@ export function inspectModelDir(dir: string): ModelDirCheck {
   if (!existsSync(dir)) return { ok: false, dir, problem: `the folder ${dir} does not exist` };
   if (!statSync(dir).isDirectory()) return { ok: false, dir, problem: `${dir} is not a folder` };
   const onnx = pickOnnx(dir);
-  const missing = MODEL_SIDE_FILES.filter((f) => !existsSync(join(dir, f)));
+  const present = MODEL_SIDE_FILES.filter((f) => existsSync(join(dir, f)));
+  const missing = MODEL_SIDE_FILES.filter((f) => !present.includes(f));
   const problems: string[] = [];
   if (onnx.problem) problems.push(onnx.problem);
   if (missing.length) problems.push(`missing ${missing.join(", ")}`);
   // Sizes first: nothing oversized is read into memory, here or by fastembed.
-  const oversized = MODEL_SIDE_FILES.filter((f) => !missing.includes(f)).flatMap(
-    (f) => sideFileSizeProblem(f, statSync(join(dir, f)).size) ?? [],
-  );
+  const oversized = present.flatMap((f) => sideFileSizeProblem(f, statSync(join(dir, f)).size) ?? []);
   if (oversized.length) return { ok: false, dir, problem: `${dir}: ${oversized.join("; ")}` };
-  const config = missing.includes("config.json") ? undefined : readJsonObject(join(dir, "config.json"));
-  if (!missing.includes("config.json")) {
-    if (!config) problems.push("config.json is not a JSON object");
-    else if (typeof config.pad_token_id !== "number") problems.push("config.json has no numeric pad_token_id");
-  }
-  const bad = missing.includes("tokenizer_config.json")
-    ? undefined
-    : tokenizerConfigProblem(join(dir, "tokenizer_config.json"));
+  const config = present.includes("config.json") ? readJsonObject(join(dir, "config.json")) : undefined;
+  if (present.includes("config.json") && !config) problems.push("config.json is not a JSON object");
+  else if (config && typeof config.pad_token_id !== "number") problems.push("config.json has no numeric pad_token_id");
+  const tokenizerConfig = join(dir, "tokenizer_config.json");
+  const bad = present.includes("tokenizer_config.json") ? tokenizerConfigProblem(tokenizerConfig) : undefined;
   if (bad) problems.push(bad);
   if (problems.length || !onnx.file || !config) return { ok: false, dir, problem: `${dir}: ${problems.join("; ")}` };
-  const maxLength = readJsonObject(join(dir, "tokenizer_config.json"))!.model_max_length as number;
+  const maxLength = readJsonObject(tokenizerConfig)!.model_max_length as number;
   return { ok: true, dir, onnxFile: onnx.file, config, maxLength };
 }
 
