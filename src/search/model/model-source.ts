@@ -7,28 +7,16 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 
-/** fastembed 2.1.0's named models (EmbeddingModel values, CUSTOM excluded). */
-export const FASTEMBED_MODEL_NAMES = [
-  "fast-all-MiniLM-L6-v2",
-  "fast-bge-base-en",
-  "fast-bge-base-en-v1.5",
-  "fast-bge-small-en",
-  "fast-bge-small-en-v1.5",
-  "fast-bge-small-zh-v1.5",
-  "fast-multilingual-e5-large",
-] as const;
-export type FastembedModelName = (typeof FASTEMBED_MODEL_NAMES)[number];
-
-export function isFastembedModelName(name: string): name is FastembedModelName {
-  return (FASTEMBED_MODEL_NAMES as readonly string[]).includes(name);
-}
-
-/** The ONNX file fastembed expects for a named model. */
-export function fastembedOnnxFile(name: FastembedModelName): string {
-  return name === "fast-all-MiniLM-L6-v2" || name === "fast-multilingual-e5-large"
-    ? "model.onnx"
-    : "model_optimized.onnx";
-}
+/** fastembed 2.1.0's named models (EmbeddingModel values, CUSTOM excluded), each with the ONNX file it expects. */
+export const FASTEMBED_ONNX = new Map([
+  ["fast-all-MiniLM-L6-v2", "model.onnx"],
+  ["fast-bge-base-en", "model_optimized.onnx"],
+  ["fast-bge-base-en-v1.5", "model_optimized.onnx"],
+  ["fast-bge-small-en", "model_optimized.onnx"],
+  ["fast-bge-small-en-v1.5", "model_optimized.onnx"],
+  ["fast-bge-small-zh-v1.5", "model_optimized.onnx"],
+  ["fast-multilingual-e5-large", "model.onnx"],
+]);
 
 /** Files fastembed reads beside the ONNX file. */
 export const MODEL_SIDE_FILES = [
