@@ -27,7 +27,6 @@ import {
   checkModelName,
   MANIFEST_FILE,
   MODEL_CATALOG,
-  poolingFromSentenceTransformers,
   type CatalogModel,
   type ModelManifest,
   type Pooling,
@@ -236,8 +235,8 @@ function decidePooling(
   for (const s of sources) {
     const f = s.files.find((x) => x.endsWith("1_Pooling/config.json"));
     const cfg = f ? readJsonObject(join(s.root, f)) : undefined;
-    const p = cfg ? poolingFromSentenceTransformers(cfg) : undefined;
-    if (p) return { pooling: p, why: `${f} in ${s.label}` };
+    if (cfg?.pooling_mode_mean_tokens === true) return { pooling: "mean", why: `${f} in ${s.label}` };
+    if (cfg?.pooling_mode_cls_token === true) return { pooling: "cls", why: `${f} in ${s.label}` };
   }
   if (known) return { pooling: known.pooling, why: `known model ${known.model}` };
   if (/minilm|mpnet|sentence-transformers/i.test(hint))

@@ -144,13 +144,6 @@ export function catalogModelByOnnx(sha256: string): CatalogModel | undefined {
   return MODEL_CATALOG.find((m) => m.onnx_sha256.includes(sha256));
 }
 
-/** Pooling from a sentence-transformers `1_Pooling/config.json`, or undefined when it says neither. */
-export function poolingFromSentenceTransformers(cfg: Record<string, unknown>): Pooling | undefined {
-  if (cfg.pooling_mode_mean_tokens === true) return "mean";
-  if (cfg.pooling_mode_cls_token === true) return "cls";
-  return undefined;
-}
-
 /** A model name that is safe as a folder name. */
 export function checkModelName(name: string): string | undefined {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name))
