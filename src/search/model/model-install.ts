@@ -23,6 +23,7 @@ import { prepareOptimizedGraph } from "./optimized-graph.ts";
 import { ARCHIVE_LIMITS, ArchiveError, archiveType, extractArchive, type ArchiveLimits } from "./model-archive.ts";
 import {
   ACTIVE_FILE,
+  activeModelName,
   catalogModelByOnnx,
   checkModelName,
   MANIFEST_FILE,
@@ -428,7 +429,6 @@ export function removeModel(modelsDir: string, name: string): void {
   const dir = join(modelsDir, name);
   if (!existsSync(dir))
     throw new ModelInstallError(`no model named ${name} in ${modelsDir}`, "See `lorekeeper model list`.");
-  const activePath = join(modelsDir, ACTIVE_FILE);
-  if (existsSync(activePath) && readFileSync(activePath, "utf8").trim() === name) rmSync(activePath, { force: true });
+  if (activeModelName(modelsDir) === name) rmSync(join(modelsDir, ACTIVE_FILE), { force: true });
   rmSync(dir, { recursive: true, force: true });
 }
