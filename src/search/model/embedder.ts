@@ -129,10 +129,6 @@ export class LazyEmbedderProvider implements EmbedderProvider {
         problems.push(`${describeSource(source)}: ${msg}`);
       }
     }
-    return this.fail(problems);
-  }
-
-  private fail(problems: string[]): null {
     this.current = "unavailable";
     this.why = problems.join("; ");
     log.warnOnce(
