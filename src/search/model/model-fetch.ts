@@ -100,10 +100,9 @@ export async function installByName(nameOrAlias: string, opts: FetchOptions): Pr
   const labels = opts.labels ?? new Map<string, string>();
   const work = join(opts.modelsDir, `.fetch-${process.pid}-${Date.now()}`);
   const problems: string[] = [];
-  const offline = opts.offline === true;
   try {
     for (const route of opts.routes ?? ["fastembed", "pypi"]) {
-      if (offline) {
+      if (opts.offline) {
         problems.push(`${route}: LOREKEEPER_OFFLINE is set`);
         continue;
       }

@@ -42,8 +42,7 @@ function listOnnx(dir: string): string[] {
 
 function pickOnnx(dir: string): { file?: string; problem?: string } {
   for (const sub of ["", "onnx"]) {
-    const d = sub ? join(dir, sub) : dir;
-    const found = listOnnx(d);
+    const found = listOnnx(join(dir, sub));
     const rel = (f: string) => (sub ? `${sub}/${f}` : f);
     const preferred = PREFERRED_ONNX.find((p) => found.includes(p));
     if (preferred) return { file: rel(preferred) };
