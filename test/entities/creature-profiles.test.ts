@@ -7,12 +7,15 @@
 import { describe, expect, test } from "bun:test";
 import { CORE_PROFILE_DOCUMENTS, CREATURE_PROFILES, creatureProfile, profileKey } from "../../src/entities/profiles.ts";
 import type { Entity } from "../../src/entities/types.ts";
-import { compactRow } from "../../src/tools/answer/rows.ts";
+import { rowsOf } from "../../src/tools/answer/rows.ts";
 import { PROFILE_CHARS } from "../../src/tools/answer/compact-fields.ts";
 import { CREATURE_TYPES, SIZES } from "../../src/entities/catalog.ts";
 import { ALL_TYPES, data, raw, run } from "./fixtures.ts";
 
 /** Type words that read as a creature type wherever they appear (unlike "beast", "giant", "dragon", "plant"). */
+/** The compact row an answer shows for `e` as its first row. */
+const compactRow = (e: Entity) => rowsOf([{ entity: { ...e, id: 1 } }], "summary")[0]!;
+
 const JARGON_TYPES = [
   "aberration",
   "celestial",

@@ -1,8 +1,11 @@
 /** Compact row formats: terse values, the unit stated once. */
 import { describe, expect, test } from "bun:test";
-import { compactRow, firstSentence, SUMMARY_CHARS } from "../../src/tools/answer/rows.ts";
+import { firstSentence, rowsOf, SUMMARY_CHARS } from "../../src/tools/answer/rows.ts";
 import type { Entity, JsonObject } from "../../src/entities/types.ts";
 import { makeEntity } from "../support/entities.ts";
+
+/** The compact row an answer shows for `e` as its first row. */
+const compactRow = (e: Entity) => rowsOf([{ entity: { ...e, id: 1 } }], "summary")[0]!;
 
 function creature(name: string, data: JsonObject): Entity {
   const e = makeEntity("creature", name, {}, { key: name.toLowerCase() });

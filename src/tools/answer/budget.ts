@@ -43,7 +43,7 @@ function shortenString(s: string, cap: number): string {
 }
 
 /** `v` rebuilt with its strings and lists (each list before its items) passed through `str` and `list`. */
-function mapJson(v: JsonValue, str: (s: string) => string, list: (a: JsonValue[]) => JsonValue[]): JsonValue {
+function mapJson(v: JsonValue, str: (s: string) => string, list = (a: JsonValue[]) => a): JsonValue {
   if (typeof v === "string") return str(v);
   if (Array.isArray(v)) return list(v).map((x) => mapJson(x, str, list));
   if (v && typeof v === "object") {
@@ -56,14 +56,7 @@ function mapJson(v: JsonValue, str: (s: string) => string, list: (a: JsonValue[]
 
 function shortenResult(r: FlatResult, cap: number): FlatResult {
   const out: FlatResult = {};
-  for (const [k, v] of Object.entries(r))
-    out[k] = RESERVED.includes(k)
-      ? v
-      : mapJson(
-          v,
-          (s) => shortenString(s, cap),
-          (a) => a,
-        );
+  for (const [k, v] of Object.entries(r)) out[k] = RESERVED.includes(k) ? v : mapJson(v, (s) => shortenString(s, cap));
   return out;
 }
 

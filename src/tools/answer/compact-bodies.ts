@@ -1,5 +1,5 @@
 /**
- * Compact rows remembered: the JSON of a compact row's fields after the identity, as compactRow makes it without a
+ * Compact rows remembered: the JSON of a compact row's fields after the identity, as rowsOf makes it without a
  * documents filter, kept per store version (CACHES) once an answer made it. A later list showing the entity reads
  * no entity data for it (3–8 KB of JSON per creature), only its identity row and one JSON.parse of ~150 characters.
  * Nothing is made ahead. Answers are the same either way (test/tools/compact-bodies.test.ts).

@@ -90,11 +90,6 @@ function compactRowOf(e: Entity, body: FlatResult, similarity?: number, others?:
   return out;
 }
 
-/** A compact row: identity, score, the kind's scan fields, summary, and the other documents holding the entry. */
-export function compactRow(e: Entity, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
-  return compactRowOf(e, compactFields(e), similarity, others);
-}
-
 /** A full row: every field (flattenEntity), then the other versions. */
 export function fullRow(e: Entity, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
   const out = flattenEntity(e, similarity);
@@ -130,7 +125,7 @@ export function rowsOf(
     if (h.compact !== undefined && detail === "full")
       throw new Error("a full row was asked of a hit that carries its compact row only");
     let row: FlatResult;
-    // A remembered body (tools/answer/compact-bodies.ts): the same fields in the same order as compactRow.
+    // A remembered body (tools/answer/compact-bodies.ts): the same fields in the same order as compactFields.
     if (h.compact !== undefined) row = compactRowOf(h.entity, JSON.parse(h.compact), h.similarity_score, h.others);
     else if (detail === "full") row = fullRow(h.entity, h.similarity_score, h.others);
     else {
