@@ -3,11 +3,11 @@ import * as z from "zod";
 import { CREATURE_TYPES } from "../entities/catalog.ts";
 import { XP_BY_CR } from "../entities/normalize/vocab.ts";
 import { formatCr } from "../entities/types.ts";
+import type { StructuredFilters } from "../search/types.ts";
 import type { ToolDef } from "./kit/define.ts";
 import { defineTool } from "./kit/define.ts";
-import { closestNames } from "../search/rank/explain.ts";
 import { normalizePreference, OFFICIAL_SRDS } from "../entities/preference.ts";
-import { candidatePool, EDITION_DOC, findCreature, toMonster } from "./encounter/creatures.ts";
+import { candidatePool, didYouMean, EDITION_DOC, findCreature, toMonster } from "./encounter/creatures.ts";
 import {
   describeParty,
   difficultiesOf,
@@ -27,7 +27,7 @@ import {
   RULE_SOURCES,
 } from "./encounter/tables.ts";
 import { tableParam } from "./kit/filter-params.ts";
-import { cr, documents, int, key, text, vocab } from "./kit/params.ts";
+import { cr, documents, rulesEdition, int, key, text, vocab } from "./kit/params.ts";
 import { toolAnswer, toolError } from "./answer/response.ts";
 import { loadFirst } from "./kit/run-search.ts";
 
@@ -56,9 +56,7 @@ const input = z
       .describe("Each character's level"),
     party_size: int(1, 30, "Or size").optional(),
     party_level: int(1, 20, "and level").optional(),
-    edition: z
-      .preprocess((v) => (typeof v === "number" ? String(v) : v), z.enum(["2024", "2014"]).optional())
-      .describe("Encounter rules (default: the preferred SRD's)"),
+    edition: rulesEdition("Encounter rules (default: the preferred SRD's)"),
     difficulty: vocab(DIFFICULTIES, "2024: low|moderate|high; 2014: easy|medium|hard|deadly").optional(),
     monsters: z.array(monsterIn).min(1).max(20).optional().describe("Group to rate"),
     type: key("Creature type, e.g. undead").optional(),
@@ -183,14 +181,7 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
       else if (e && m.cr !== undefined)
         monsters.push({ name: e.name, count: m.count, cr: m.cr, xp: XP_BY_CR.get(m.cr) ?? 0 });
       else if (e) unknown.push(`${JSON.stringify(m.key || m.name)} (no CR or XP in its data; add cr)`);
-      else {
-        // A misspelled name ("Goblin Warior"): the closest creature names.
-        const near = closestNames(ctx.deps.db, ["creature"], null, String(m.name || m.key));
-        unknown.push(
-          `${JSON.stringify(m.key || m.name)}` +
-            `${near.length ? ` (did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?)` : ""}`,
-        );
-      }
+      else unknown.push(`${JSON.stringify(m.key || m.name)}${didYouMean(ctx.deps.db, String(m.name || m.key))}`);
     }
     if (unknown.length) {
       return toolError(
@@ -210,13 +201,16 @@ async function run(a: Args, ctx: Parameters<ToolDef["call"]>[1]) {
     const pool =
       crMin <= crMax
         ? await candidatePool(ctx.deps.search, {
-            type: a.type,
-            alignment: Array.isArray(a.alignment) ? a.alignment : undefined,
-            spellcaster: typeof a.spellcaster === "boolean" ? a.spellcaster : undefined,
-            casts: typeof a.casts === "string" && a.casts ? a.casts : undefined,
+            // Each value as its table parameter's schema read it (tableParam).
+            filters: {
+              cr_min: crMin,
+              cr_max: crMax,
+              creature_type: a.type || undefined,
+              alignment: a.alignment,
+              spellcaster: a.spellcaster,
+              casts: a.casts,
+            } as StructuredFilters,
             environment: a.environment || undefined,
-            cr_min: crMin,
-            cr_max: crMax,
             documents: a.documents,
             theme: a.search || undefined,
             prefer: statBlocks,

@@ -5,10 +5,9 @@
  */
 import * as z from "zod";
 import type { CreatureAction, CreatureData } from "../entities/kinds.ts";
-import { closestNames } from "../search/rank/explain.ts";
 import type { ToolDef } from "./kit/define.ts";
 import { defineTool } from "./kit/define.ts";
-import { findCreature } from "./encounter/creatures.ts";
+import { didYouMean, findCreature } from "./encounter/creatures.ts";
 import type { Edition } from "./encounter/tables.ts";
 import { type D20Odds, d20Odds, MODES, type Mode } from "./odds/d20.ts";
 import { attackDamage, parseAttack, type ParsedAttack, readMultiattack, saveDamage } from "./odds/damage.ts";
@@ -24,7 +23,7 @@ import {
   rollExpr,
 } from "./odds/dice.ts";
 import { add, type Fraction, fractionText, percent, round, scale, toNumber, ZERO } from "./odds/fraction.ts";
-import { bool, int, text, vocab } from "./kit/params.ts";
+import { bool, int, rulesEdition, text, vocab } from "./kit/params.ts";
 import { toolAnswer, toolError } from "./answer/response.ts";
 import { loadFirst } from "./kit/run-search.ts";
 
@@ -52,9 +51,7 @@ const input = z
     attacks: int(1, 20, "Per round").optional(),
     half_on_save: bool("").optional(),
     creature: text("Its damage per round vs ac", 200).optional(),
-    edition: z
-      .preprocess((v) => (typeof v === "number" ? String(v) : v), z.enum(["2024", "2014"]).optional())
-      .describe(""),
+    edition: rulesEdition(""),
   })
   .strict();
 
@@ -142,14 +139,11 @@ function rollWords(a: Args, added: DiceExpr | undefined): string {
 function creatureDpr(a: Args, ctx: Parameters<ToolDef["call"]>[1], steps: string[]): Record<string, unknown> | string {
   const edition = (a.edition ?? "2024") as Edition;
   const e = findCreature(ctx.deps.db, { name: a.creature! }, edition);
-  if (!e) {
-    const near = closestNames(ctx.deps.db, ["creature"], null, a.creature!);
+  if (!e)
     return (
-      `No creature ${JSON.stringify(a.creature)} in the local ` +
-      `store${near.length ? ` (did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?)` : ""}. Find ` +
-      `its exact name with search_creature.`
+      `No creature ${JSON.stringify(a.creature)} in the local store${didYouMean(ctx.deps.db, a.creature!)}. ` +
+      "Find its exact name with search_creature."
     );
-  }
   if (a.ac === undefined) return `Give the target's AC (ac) to work out ${e.name}'s damage per round.`;
   const data = e.data as unknown as CreatureData;
   const actions: CreatureAction[] = Array.isArray(data.actions) ? data.actions : [];

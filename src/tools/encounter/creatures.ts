@@ -7,7 +7,8 @@ import type { Entity, JsonObject } from "../../entities/types.ts";
 import { entityUri, parseUriKey } from "../../entities/uri.ts";
 import { documentRank } from "../../entities/preference.ts";
 import { type EntityRow, getEntityByKey, getEntityBySourceKey, rowToEntity } from "../../store/entities.ts";
-import type { SearchQuery, SearchResponse } from "../../search/types.ts";
+import { closestNames } from "../../search/rank/explain.ts";
+import type { SearchQuery, SearchResponse, StructuredFilters } from "../../search/types.ts";
 import type { Monster } from "./math.ts";
 import type { Candidate } from "./propose.ts";
 import type { Edition } from "./tables.ts";
@@ -77,16 +78,16 @@ export function findCreature(
   return row ? rowToEntity(row) : undefined;
 }
 
+/** " (did you mean "Goblin Warrior"?)" for a misspelled creature name, or "". */
+export function didYouMean(db: Database, name: string): string {
+  const near = closestNames(db, ["creature"], null, name);
+  return near.length ? ` (did you mean ${near.map((n) => JSON.stringify(n)).join(" or ")}?)` : "";
+}
+
 export interface PoolQuery {
-  type?: string;
-  /** Alignment words, all of which a creature may have (the filter table's `alignment`). */
-  alignment?: string[];
-  /** Only creatures that cast spells / that cast this spell (the filter table's `spellcaster`, `casts`). */
-  spellcaster?: boolean;
-  casts?: string;
+  /** The filter table's creature filters (CR range, type, alignment, spellcaster, casts). */
+  filters: StructuredFilters;
   environment?: string;
-  cr_min: number;
-  cr_max: number;
   documents?: string[];
   theme?: string;
   /** the document preference (the edition's SRD first when the caller chose an edition, then the server's) */
@@ -111,14 +112,7 @@ export async function candidatePool(
 ): Promise<{ candidates: Candidate[]; themed: number; message?: string }> {
   const base = {
     kinds: ["creature"] as const,
-    filters: {
-      cr_min: q.cr_min,
-      cr_max: q.cr_max,
-      ...(q.type ? { creature_type: q.type } : {}),
-      ...(q.alignment?.length ? { alignment: q.alignment } : {}),
-      ...(q.spellcaster !== undefined ? { spellcaster: q.spellcaster } : {}),
-      ...(q.casts ? { casts: q.casts } : {}),
-    },
+    filters: q.filters,
     documents: q.documents,
     omitText: true,
     ...(q.prefer?.length ? { prefer: q.prefer } : {}),

@@ -111,6 +111,13 @@ export function cr(description: string, exact = false) {
     .describe(description);
 }
 
+/** The rules of an SRD by year; a number (2014) is read as its text. */
+export function rulesEdition(description: string) {
+  return z
+    .preprocess((v) => (typeof v === "number" ? String(v) : v), z.enum(["2024", "2014"]).optional())
+    .describe(description);
+}
+
 export function documents() {
   return z
     .preprocess((v) => (typeof v === "string" ? [v] : v), z.array(z.string().trim().min(1).max(100)).max(50))
