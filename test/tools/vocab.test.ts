@@ -7,11 +7,11 @@ describe("vocabularies", () => {
   test("canonical ignores case, separators and plurals, and keeps unknown values for the enum check", () => {
     expect(canonical("Very_Rare", RARITIES)).toBe("very rare");
     expect(canonical("VERY-RARE", RARITIES)).toBe("very rare");
-    expect(canonical("damage_type", RULE_TYPES)).toBe("damage-type");
-    expect(canonical("Conditions", RULE_TYPES)).toBe("condition");
-    expect(canonical("abilities", RULE_TYPES, { ability: "ability-score" })).toBe("ability-score");
-    expect(canonical(" Bogus ", RULE_TYPES)).toBe("bogus");
-    expect(canonical(3, RULE_TYPES)).toBe(3);
+    expect(canonical("damage_type", RULE_TYPES.values)).toBe("damage-type");
+    expect(canonical("Conditions", RULE_TYPES.values)).toBe("condition");
+    expect(canonical("abilities", RULE_TYPES.values, { ability: "ability-score" })).toBe("ability-score");
+    expect(canonical(" Bogus ", RULE_TYPES.values)).toBe("bogus");
+    expect(canonical(3, RULE_TYPES.values)).toBe(3);
   });
 
   test("content types map Open5e names, snake/kebab forms and plurals to kinds", () => {

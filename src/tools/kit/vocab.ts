@@ -35,20 +35,19 @@ export const EQUIPMENT_KINDS: Record<EquipmentType, readonly EntityKind[]> = {
   all: kindsOfGroup("equipment"),
 };
 
+/** A group tool's `type` enum, and the kinds a value of it selects (every kind of the group for none). */
+function groupTypes<G extends ToolGroup>(group: G) {
+  const values = tuple<ToolTypeOf<G>>(toolTypesOf(group));
+  const kinds = toolTypeKinds(group, values);
+  const all: readonly EntityKind[] = kindsOfGroup(group);
+  return { values, all, select: (type: unknown) => (type ? kinds[type as ToolTypeOf<G>] : all) };
+}
+
 /** `rule` covers the top-level rules and their sections (where `section=` applies). */
-export const RULE_TYPES = tuple<ToolTypeOf<"rule">>(toolTypesOf("rule"));
-export type RuleType = (typeof RULE_TYPES)[number];
-export const RULE_TYPE_KINDS: Record<RuleType, readonly EntityKind[]> = toolTypeKinds("rule", RULE_TYPES);
-export const ALL_RULE_KINDS: readonly EntityKind[] = kindsOfGroup("rule");
+export const RULE_TYPES = groupTypes("rule");
 
 /** `race` is the older name of `species`. */
-export const CHARACTER_OPTION_TYPES = tuple<ToolTypeOf<"character_option">>(toolTypesOf("character_option"));
-export type CharacterOptionType = (typeof CHARACTER_OPTION_TYPES)[number];
-export const CHARACTER_OPTION_KINDS: Record<CharacterOptionType, readonly EntityKind[]> = toolTypeKinds(
-  "character_option",
-  CHARACTER_OPTION_TYPES,
-);
-export const ALL_CHARACTER_OPTION_KINDS: readonly EntityKind[] = kindsOfGroup("character_option");
+export const CHARACTER_OPTION_TYPES = groupTypes("character_option");
 
 export const FORMATS = ["json", "text"] as const;
 

@@ -1,12 +1,7 @@
 /** search_character_option: classes, subclasses, species (races), subspecies, backgrounds, feats. */
 import { vocab } from "../kit/params.ts";
 import { searchTool } from "../kit/search-tool.ts";
-import {
-  ALL_CHARACTER_OPTION_KINDS,
-  CHARACTER_OPTION_KINDS,
-  CHARACTER_OPTION_TYPES,
-  type CharacterOptionType,
-} from "../kit/vocab.ts";
+import { CHARACTER_OPTION_TYPES } from "../kit/vocab.ts";
 
 export const searchCharacterOption = searchTool({
   group: "character_option",
@@ -18,16 +13,11 @@ export const searchCharacterOption = searchTool({
   ].join("\n"),
   selector: {
     param: "type",
-    schema: vocab(CHARACTER_OPTION_TYPES, '"race" = species', {
+    schema: vocab(CHARACTER_OPTION_TYPES.values, '"race" = species', {
       subrace: "subspecies",
       archetype: "subclass",
     }).optional(),
     // class_key alone means the subclasses of that class.
-    kinds: (a) =>
-      a.type
-        ? CHARACTER_OPTION_KINDS[a.type as CharacterOptionType]
-        : a.class_key
-          ? CHARACTER_OPTION_KINDS.subclass
-          : ALL_CHARACTER_OPTION_KINDS,
+    kinds: (a) => CHARACTER_OPTION_TYPES.select(a.type ?? (a.class_key ? "subclass" : undefined)),
   },
 });

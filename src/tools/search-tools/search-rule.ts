@@ -1,7 +1,7 @@
 import { traitsOnlyWhenNamed } from "../../store/entities.ts";
 import { vocab } from "../kit/params.ts";
 import { searchTool } from "../kit/search-tool.ts";
-import { ALL_RULE_KINDS, RULE_TYPE_KINDS, RULE_TYPES, type RuleType } from "../kit/vocab.ts";
+import { RULE_TYPES } from "../kit/vocab.ts";
 
 export const searchRule = searchTool({
   group: "rule",
@@ -13,7 +13,7 @@ export const searchRule = searchTool({
   ].join("\n"),
   selector: {
     param: "rule_type",
-    schema: vocab(RULE_TYPES, "", {
+    schema: vocab(RULE_TYPES.values, "", {
       conditions: "condition",
       ability: "ability-score",
       "spell-school": "magic-school",
@@ -21,12 +21,12 @@ export const searchRule = searchTool({
       property: "weapon-property",
     }).optional(),
     kinds: (a, db) => {
-      if (a.rule_type) return RULE_TYPE_KINDS[a.rule_type as RuleType];
+      if (a.rule_type) return RULE_TYPES.select(a.rule_type);
       // Monster traits answer a name, or a `search` that names one ("what does pack tactics do");
       // other rule questions rank the rules without the ~600 traits of a full store.
       return typeof a.search === "string" && a.search && !(typeof a.name === "string" && a.name)
-        ? traitsOnlyWhenNamed(db, ALL_RULE_KINDS, a.search)
-        : ALL_RULE_KINDS;
+        ? traitsOnlyWhenNamed(db, RULE_TYPES.all, a.search)
+        : RULE_TYPES.all;
     },
   },
 });
