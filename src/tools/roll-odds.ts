@@ -19,7 +19,6 @@ import {
   meanOf,
   parseDice,
   percentile,
-  range,
   rollExpr,
 } from "./odds/dice.ts";
 import { add, type Fraction, fractionText, percent, round, scale, toNumber, ZERO } from "./odds/fraction.ts";
@@ -89,7 +88,8 @@ function describeOptions(o: DieOptions): string {
 function diceAnswer(e: DiceExpr, a: Args, steps: string[]) {
   const o = dieOptions(a);
   const d = distribution(e, o);
-  const { min, max } = range(d);
+  const min = d.min;
+  const max = d.min + d.w.length - 1;
   const mean = meanOf(d);
   const opts = describeOptions(o);
   steps.push(`${e.text}${opts ? ` (${opts})` : ""}: every outcome weighed exactly; mean = ${fractionText(mean)}.`);

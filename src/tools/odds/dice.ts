@@ -28,7 +28,10 @@ export interface DieOptions {
   minimum?: number;
 }
 
-/** An exact distribution: `w[i]` is the weight of the value `min + i`; the weights sum to `den`. */
+/**
+ * An exact distribution: `w[i]` is the weight of the value `min + i`; the weights sum to `den`. The first and last
+ * weights are never 0 (every die face has a weight, and sums of such keep their ends).
+ */
 export interface Dist {
   min: number;
   w: bigint[];
@@ -238,14 +241,6 @@ export function percentile(d: Dist, p: number): number {
     if (s >= need && s > 0n) return d.min + i;
   }
   return d.min + d.w.length - 1;
-}
-
-export function range(d: Dist): { min: number; max: number } {
-  let lo = 0;
-  while (lo < d.w.length - 1 && d.w[lo] === 0n) lo++;
-  let hi = d.w.length - 1;
-  while (hi > 0 && d.w[hi] === 0n) hi--;
-  return { min: d.min + lo, max: d.min + hi };
 }
 
 /** A fair integer in [1, sides] from the platform's cryptographic generator (rejection sampling, no bias). */
