@@ -5,16 +5,8 @@
 import { type Monster, multiplier2014, partyTotals, rateGroup, type Rating, targetWindow } from "./math.ts";
 import type { Difficulty, Edition } from "./tables.ts";
 
-export interface Candidate {
-  key: string;
-  name: string;
-  cr: number;
-  xp: number;
-  document_key: string;
-  uri: string;
-  /** 0 = best theme match; unthemed candidates share one rank after the themed ones (absent: 0). */
-  rank?: number;
-}
+/** A stored creature a group may use. `rank` (absent: 0): 0 = best theme match; unthemed ones share one after. */
+export type Candidate = Required<Omit<Monster, "count" | "cr">> & { cr: number; rank?: number };
 
 export type Shape = "solo" | "leader and followers" | "band";
 
