@@ -1,13 +1,13 @@
 /** list_documents: the books and packs in the local store, with counts per content type. */
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import * as z from "zod";
-import { mergedDocumentRows } from "../store/documents.ts";
+import { type DocumentRow, mergedDocumentRows } from "../store/documents.ts";
 import { lastSyncedAt } from "../store/sync-state.ts";
 import { CACHES } from "../store/caches.ts";
 import type { ToolDef } from "./kit/define.ts";
 import { defineTool } from "./kit/define.ts";
 import { numeric, offset, vocab, vocabWithDefault } from "./kit/params.ts";
-import { buildMetadata } from "./answer/response.ts";
+import { buildMetadata, paging } from "./answer/response.ts";
 import { DOCUMENT_SOURCES } from "../entities/types.ts";
 import { FORMATS } from "./kit/vocab.ts";
 import { safeLine, safeText } from "../text/sanitize.ts";
@@ -46,8 +46,6 @@ export const listDocumentsOutput = z.looseObject({
   message: z.string().optional(),
   metadata: z.looseObject({}),
 });
-
-export type DocumentRow = z.output<typeof documentSchema>;
 
 const EMPTY_MESSAGE =
   "No documents found in cache. The local store is empty: run `lorekeeper sync` to download the Open5e and " +
@@ -104,14 +102,9 @@ export const listDocumentsTool: ToolDef = defineTool({
         : rows.length === 0
           ? `offset ${offset} is past the end: there are ${all.length} documents.`
           : undefined;
-    const hasMore = offset + rows.length < all.length;
     const answer = {
       documents: rows,
-      count: rows.length,
-      total: all.length,
-      offset,
-      has_more: hasMore,
-      ...(hasMore ? { next_offset: offset + rows.length } : {}),
+      ...paging(offset, rows.length, all.length),
       ...(message ? { message } : {}),
       metadata: meta,
     };

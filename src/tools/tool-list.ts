@@ -25,8 +25,6 @@ function toolEntry(def: ToolDef): Tool {
     description: def.description,
     inputSchema: jsonSchema(def.input, "input") as Tool["inputSchema"],
     annotations: def.annotations,
-    // Tools run at once: no task support (what 2025-era clients have always been told).
-    execution: { taskSupport: "forbidden" },
     outputSchema: jsonSchema(def.output, "output") as Tool["outputSchema"],
     // MCP Apps: the card a host may render from the structured answer (card-uris.ts). Only the
     // current key: the deprecated flat "ui/resourceUri" would cost tools/list ~150 characters.

@@ -48,6 +48,12 @@ export interface SearchAnswer {
   metadata: ReturnType<typeof buildMetadata>;
 }
 
+/** The paging fields of an answer showing `count` entries from `offset` of `total`. */
+export function paging(offset: number, count: number, total: number) {
+  const more = offset + count < total;
+  return { count, total, offset, has_more: more, ...(more ? { next_offset: offset + count } : {}) };
+}
+
 /** Fields of a result set by LoreKeeper: entity data never overrides them, and the budget never shortens them. */
 export const RESERVED: readonly string[] = [
   "key",

@@ -16,7 +16,7 @@ import type { ToolContext } from "./define.ts";
 import { fitAnswer } from "../answer/budget.ts";
 import { compactBodies } from "../answer/compact-bodies.ts";
 import type { ViewArgs } from "./params.ts";
-import { buildMetadata, type FlatResult, type SearchAnswer, toolAnswer, toolError } from "../answer/response.ts";
+import { buildMetadata, type FlatResult, paging, toolAnswer, toolError } from "../answer/response.ts";
 import { type Detail, rowsOf } from "../answer/rows.ts";
 
 function kindList(kinds: readonly EntityKind[]): string {
@@ -256,14 +256,9 @@ export async function answerSearch(
   const now = ctx.deps.now?.() ?? new Date();
   const sources = res.hits.map((h) => h.entity.document_source);
   const synced = CACHES.lastSynced.get(version, () => lastSyncedAt(ctx.deps.db));
-  const hasMore = offset + results.length < res.total;
-  const answer: SearchAnswer = {
+  const answer = {
     results,
-    count: results.length,
-    total: res.total,
-    offset,
-    has_more: hasMore,
-    ...(hasMore ? { next_offset: offset + results.length } : {}),
+    ...paging(offset, results.length, res.total),
     detail,
     search_mode: res.mode,
     ...(notes.length ? { message: notes.join(" ") } : {}),
