@@ -96,11 +96,8 @@ async function renamedIn(run: Run, kinds: EntityKind[], name: string, doc: Doc):
   return (await exactIn(run, [c.rename.kind], c.other, doc))[0];
 }
 
-interface Pair {
-  kind: EntityKind;
-  old?: SearchHit;
-  neu?: SearchHit;
-}
+/** A kind's entry in each SRD that has it. */
+type Pair = { kind: EntityKind } & Partial<Record<Doc, SearchHit>>;
 
 /** One candidate an ambiguous name or pattern matched: a name of one kind, with the SRDs that have it. */
 interface Candidate {
@@ -129,18 +126,15 @@ async function pairOf(run: Run, kinds: EntityKind[], name: string): Promise<Pair
     for (const doc of DOCS) {
       for (const h of await exactIn(run, kinds, name, doc)) {
         const p = exact.get(h.entity.kind) ?? { kind: h.entity.kind };
-        p[doc === "srd-2014" ? "old" : "neu"] = h;
+        p[doc] = h;
         exact.set(h.entity.kind, p);
       }
     }
     // An exact name with no version in the other edition: its renamed entry there, if it was renamed.
-    for (const p of exact.values()) {
-      if (!p.old) p.old = await renamedIn(run, [p.kind], name, "srd-2014");
-      if (!p.neu) p.neu = await renamedIn(run, [p.kind], name, "srd-2024");
-    }
+    for (const p of exact.values()) for (const doc of DOCS) p[doc] ??= await renamedIn(run, [p.kind], name, doc);
     if (exact.size === 1) return { pair: [...exact.values()][0]! };
     if (exact.size > 1) {
-      const all = candidatesOf([...exact.values()].flatMap((p) => [p.old, p.neu]));
+      const all = candidatesOf([...exact.values()].flatMap((p) => DOCS.map((doc) => p[doc])));
       return { candidates: all, total: all.length, complete: true };
     }
     // A renamed entry's name in an edition that does not hold the name itself.
@@ -148,9 +142,9 @@ async function pairOf(run: Run, kinds: EntityKind[], name: string): Promise<Pair
       const h = await renamedIn(run, kinds, name, doc);
       if (h) {
         const other = doc === "srd-2014" ? "srd-2024" : "srd-2014";
-        const again = (await exactIn(run, [h.entity.kind], name, other))[0];
-        const kind = h.entity.kind;
-        return { pair: doc === "srd-2014" ? { kind, old: h, neu: again } : { kind, old: again, neu: h } };
+        return {
+          pair: { kind: h.entity.kind, [doc]: h, [other]: (await exactIn(run, [h.entity.kind], name, other))[0] },
+        };
       }
     }
   }
@@ -168,7 +162,7 @@ async function pairOf(run: Run, kinds: EntityKind[], name: string): Promise<Pair
     const kind = found[0]!.entity.kind;
     const at = async (doc: Doc) =>
       found.find((h) => h.entity.document_key === doc) ?? (await renamedIn(run, [kind], c.name, doc));
-    return { pair: { kind, old: await at("srd-2014"), neu: await at("srd-2024") } };
+    return { pair: { kind, "srd-2014": await at("srd-2014"), "srd-2024": await at("srd-2024") } };
   }
   return { candidates: all.slice(0, MAX_CANDIDATES), total: all.length, complete };
 }
@@ -228,7 +222,7 @@ export const compareEditions: ToolDef = defineTool({
           `candidate's name${andKind}; renamed_to is that entry's name in the other SRD.`,
       });
     }
-    const { kind, old, neu } = paired.pair;
+    const { kind, "srd-2014": old, "srd-2024": neu } = paired.pair;
     const differences: JsonObject[] = [];
     const same: string[] = [];
     const notes: string[] = [];
