@@ -5,6 +5,7 @@
  * summary is the first sentence of `desc`, else of the kind's optional `fallback`. Rows leave out
  * fields that are null, empty or false (flags show only when set: `"ritual": true`).
  */
+import { arr, names, rec, refName, str } from "../../entities/normalize/read.ts";
 import type { EntityKind, JsonObject, JsonValue } from "../../entities/types.ts";
 
 export type Format = (d: JsonObject) => JsonValue | undefined;
@@ -13,29 +14,18 @@ type FieldSpec = string | readonly [field: string, from: string | Format];
 
 export interface CompactSpec {
   fields: readonly FieldSpec[];
-  fallback?: (d: JsonObject) => string | undefined;
+  fallback?: (d: JsonObject) => string | null | undefined;
 }
-
-const str = (v: JsonValue | undefined): string | undefined =>
-  typeof v === "string" && v.trim() ? v.trim() : undefined;
-const obj = (v: JsonValue | undefined): JsonObject | undefined =>
-  v && typeof v === "object" && !Array.isArray(v) ? (v as JsonObject) : undefined;
-const arr = (v: JsonValue | undefined): JsonValue[] => (Array.isArray(v) ? v : []);
-const names = (v: JsonValue | undefined): string[] => arr(v).flatMap((x) => str(obj(x)?.name) ?? []);
-const refName =
-  (field: string): Format =>
-  (d) =>
-    str(obj(d[field])?.name);
 
 /** "V, S, M" */
 const components: Format = (d) => {
-  const c = obj(d.components);
+  const c = rec(d.components);
   return c && ([c.verbal && "V", c.somatic && "S", c.material && "M"].filter(Boolean).join(", ") || undefined);
 };
 
 /** "30, fly 60 ft. (hover)": the unit once, at the end. */
 const speed: Format = (d) => {
-  const s = obj(d.speed);
+  const s = rec(d.speed);
   if (!s) return typeof d.speed === "number" ? `${d.speed} ft.` : undefined;
   const parts: string[] = [];
   // A mode at 0 is no such mode (walk 0 stays: the creature does not move).
@@ -51,8 +41,8 @@ const damage: Format = (d) => [str(d.damage_dice), str(d.damage_type)].filter(Bo
 /** "finesse, light, thrown (20/60)" */
 const properties: Format = (d) => {
   const ps = arr(d.properties).flatMap((p) => {
-    const n = str(obj(p)?.name);
-    const detail = str(obj(p)?.detail);
+    const n = refName(p);
+    const detail = str(rec(p)?.detail);
     return n ? [detail ? `${n} (${detail})` : n] : [];
   });
   return ps.join(", ") || undefined;
@@ -85,11 +75,11 @@ const shortProfile: Format = (d) => {
 };
 
 const CLASS: CompactSpec = {
-  fields: ["hit_die", "primary_abilities", "spellcasting_ability", ["subclass_of", refName("subclass_of")]],
+  fields: ["hit_die", "primary_abilities", "spellcasting_ability", ["subclass_of", (d) => refName(d.subclass_of)]],
 };
 
 const SPECIES: CompactSpec = {
-  fields: ["size", ["speed", speed], ["subspecies_of", refName("subspecies_of")]],
+  fields: ["size", ["speed", speed], ["subspecies_of", (d) => refName(d.subspecies_of)]],
   fallback: (d) => (names(d.traits).length ? `Traits: ${names(d.traits).join(", ")}` : undefined),
 };
 
@@ -150,7 +140,7 @@ export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
     fields: ["type", "script"],
     fallback: (d) => (str(d.typical_speakers) ? `Spoken by ${str(d.typical_speakers)}` : undefined),
   },
-  proficiency: { fields: ["type"], fallback: (d) => str(obj(d.reference)?.name) },
+  proficiency: { fields: ["type"], fallback: (d) => refName(d.reference) },
   alignment: { fields: ["abbreviation", "desc_document"] },
   // A trait's reference row: who has it (count, first names, the call listing them all), whose wording.
   trait: {
@@ -164,7 +154,7 @@ export const COMPACT_FIELDS: Readonly<Record<EntityKind, CompactSpec>> = {
             .join(", ") || undefined,
       ],
       "all_creatures",
-      ["wording_from", (d) => str(obj(d.wording_from)?.name)],
+      ["wording_from", (d) => refName(d.wording_from)],
     ],
   },
 };
