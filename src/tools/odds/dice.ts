@@ -4,6 +4,7 @@
  * (Great Weapon Fighting) or count as at least a value (Reliable Talent). Weights are bigints over
  * one common denominator, so every figure derived from them is exact. Pure.
  */
+import { randomInt } from "node:crypto";
 import { type Fraction, frac } from "./fraction.ts";
 
 export interface DiceTerm {
@@ -243,15 +244,8 @@ export function percentile(d: Dist, p: number): number {
   return d.min + d.w.length - 1;
 }
 
-/** A fair integer in [1, sides] from the platform's cryptographic generator (rejection sampling, no bias). */
-export function rollDie(sides: number): number {
-  const limit = Math.floor(0x1_0000_0000 / sides) * sides;
-  const buf = new Uint32Array(1);
-  for (;;) {
-    crypto.getRandomValues(buf);
-    if (buf[0]! < limit) return (buf[0]! % sides) + 1;
-  }
-}
+/** A fair integer in [1, sides]: node's randomInt draws from the cryptographic generator without bias. */
+const rollDie = (sides: number) => randomInt(1, sides + 1);
 
 export interface Rolled {
   total: number;
