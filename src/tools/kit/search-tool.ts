@@ -8,7 +8,7 @@ import * as z from "zod";
 import { kindsOfGroup, type ToolGroup } from "../../entities/catalog.ts";
 import type { EntityKind } from "../../entities/types.ts";
 import type { StructuredFilters } from "../../search/types.ts";
-import { defineTool, type ToolDef } from "./define.ts";
+import { defineTool, type ToolDef, type ToolSpec } from "./define.ts";
 import { filterArgs, filterParams } from "./filter-params.ts";
 import { common } from "./params.ts";
 import { searchOutputSchema } from "../answer/response.ts";
@@ -27,13 +27,10 @@ export interface KindSelector {
   filters?(args: SearchArgs): StructuredFilters;
 }
 
-export interface SearchToolSpec {
+export type SearchToolSpec = Pick<ToolSpec<z.ZodObject>, "name" | "title" | "description"> & {
   group: ToolGroup;
-  name: string;
-  title: string;
-  description: string;
   selector?: KindSelector;
-}
+};
 
 /** The order of an unranked list, said in every search tool's description (search/rank/page.ts). */
 const LIST_ORDER = "Lists: SRD first, then A–Z.";
