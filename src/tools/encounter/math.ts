@@ -74,8 +74,6 @@ export function partyStep(edition: Edition, levels: readonly number[]): string {
 
 export interface Multiplier {
   multiplier: number;
-  /** The multiplier for the monster count before the party-size adjustment. */
-  base: number;
   step: string;
 }
 
@@ -100,7 +98,6 @@ export function multiplier2014(monsters: number, partySize: number): Multiplier 
   }
   return {
     multiplier: MULTIPLIER_STEPS[idx]!,
-    base,
     step: `${monsters} monster${monsters === 1 ? "" : "s"} → ×${base} (${range}); ${adj}.`,
   };
 }
