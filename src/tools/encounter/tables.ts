@@ -15,9 +15,7 @@ export type Edition = "2014" | "2024";
 
 export const DIFFICULTIES_2014 = ["easy", "medium", "hard", "deadly"] as const;
 export const DIFFICULTIES_2024 = ["low", "moderate", "high"] as const;
-export type Difficulty2014 = (typeof DIFFICULTIES_2014)[number];
-export type Difficulty2024 = (typeof DIFFICULTIES_2024)[number];
-export type Difficulty = Difficulty2014 | Difficulty2024;
+export type Difficulty = (typeof DIFFICULTIES_2014)[number] | (typeof DIFFICULTIES_2024)[number];
 
 /** Each table as an answer cites it: "title — where". */
 const DMG_2014 = "Dungeon Master's Guide (2014), ch. 3, Creating a Combat Encounter";
