@@ -9,25 +9,17 @@ import { documentRank } from "../../entities/preference.ts";
 import { CACHES } from "../../store/caches.ts";
 import type { VersionMemo } from "../../store/version-cache.ts";
 
-export interface CompactBodies {
-  /** The body remembered for entity `id`, if any. */
-  get(id: number): string | undefined;
-  /** Remember entity `id`'s body (made by an answer of this store version and preference). */
-  remember(id: number, body: string): void;
-}
-
 /**
  * The bodies of `prefer` remembered for the store version `version` (the one the caller has read
- * already; else the current one). Undefined when another preference holds the version's bodies.
+ * already; else the current one), by entity id. Undefined when another preference holds the version's bodies.
  */
 export function compactBodies(
   db: Database,
   prefer: readonly string[] | undefined,
   version: Database | VersionMemo = db,
-): CompactBodies | undefined {
+): Map<number, string> | undefined {
   const id = documentRank(prefer).id;
   // The bodies follow one preference (documentRank id).
   const s = CACHES.compactBodies.get(version, () => ({ prefer: id, byId: new Map<number, string>() }));
-  if (s.prefer !== id) return undefined;
-  return { get: (entity) => s.byId.get(entity), remember: (entity, body) => void s.byId.set(entity, body) };
+  return s.prefer === id ? s.byId : undefined;
 }

@@ -203,7 +203,7 @@ export async function answerSearch(
     ctx.deps.compactRows && !documentsGiven && autoDetail(q, view, 0) === "summary"
       ? compactBodies(ctx.deps.db, q.prefer, version)
       : undefined;
-  if (bodies) q.compactBody = bodies.get;
+  if (bodies) q.compactBody = (id) => bodies.get(id);
   // At most searchSlots.limit searches at once (createSearchSlots); the first-use wait above takes no slot.
   const slots = ctx.deps.searchSlots;
   const run = (qq: SearchQuery) => (slots ? slots.run(() => ctx.deps.search(qq)) : ctx.deps.search(qq));
@@ -233,7 +233,7 @@ export async function answerSearch(
   const detail = autoDetail(q, view, res.hits.length);
   const results = rowsOf(res.hits, detail, {
     profile: q.search !== undefined || q.name !== undefined,
-    remember: bodies?.remember,
+    remember: bodies && ((id, body) => void bodies.set(id, body)),
   });
   if (q.search && detail === "summary") withPassages(ctx.deps.db, res.hits, results, q.search);
   if (q.search && !documentsGiven) otherEditionNotes(res.hits, results, preferredEdition(q));
