@@ -6,16 +6,11 @@
  * conversion costs milliseconds (docs/benchmark.md, "Figures behind the code"), and the HTTP front
  * builds one server per request.
  */
-import type { ListToolsResult, StandardSchemaWithJSON, Tool } from "@modelcontextprotocol/server";
+import type { ListToolsResult, Tool } from "@modelcontextprotocol/server";
 import { CARD_URIS } from "./answer/card-uris.ts";
 import type { ToolDef } from "./kit/define.ts";
 import { TOOLS } from "./index.ts";
 import { leanToolList } from "./kit/lean-schema.ts";
-
-/** A schema's JSON Schema, as the caller sends it (`input`) or as the tool answers (`output`). */
-function jsonSchema(schema: StandardSchemaWithJSON, io: "input" | "output"): Record<string, unknown> {
-  return schema["~standard"].jsonSchema[io]({ target: "draft-2020-12" });
-}
 
 function toolEntry(def: ToolDef): Tool {
   const card = CARD_URIS[def.name];
@@ -23,9 +18,9 @@ function toolEntry(def: ToolDef): Tool {
     name: def.name,
     title: def.title,
     description: def.description,
-    inputSchema: jsonSchema(def.input, "input") as Tool["inputSchema"],
+    inputSchema: def.input["~standard"].jsonSchema.input({ target: "draft-2020-12" }) as Tool["inputSchema"],
     annotations: def.annotations,
-    outputSchema: jsonSchema(def.output, "output") as Tool["outputSchema"],
+    outputSchema: def.output["~standard"].jsonSchema.output({ target: "draft-2020-12" }) as Tool["outputSchema"],
     // MCP Apps: the card a host may render from the structured answer (card-uris.ts). Only the
     // current key: the deprecated flat "ui/resourceUri" would cost tools/list ~150 characters.
     ...(card ? { _meta: { ui: { resourceUri: card } } } : {}),
