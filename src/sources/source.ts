@@ -25,7 +25,6 @@ export interface SourceRun {
   http: HttpClient;
   config: Config;
   force: boolean;
-  signal?: AbortSignal;
   /** Another source's documents, fetched at most once per run (Open5e v1 borrows v2's names). */
   documentsOf(source: DocumentSource): Promise<DocumentInfo[]>;
 }

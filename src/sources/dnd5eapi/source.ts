@@ -38,7 +38,7 @@ export const dnd5eApi: Source = {
       baseUrl: run.config.dnd5eApiBaseUrl,
       documents: async () => dnd5eApiDocuments(run.config.dnd5eApiBaseUrl),
       async fetch(t, endpoint, onProgress) {
-        const opts = { force: run.force, signal: run.signal };
+        const opts = { force: run.force };
         if (endpoint === "levels") {
           // No endpoint of its own: served per class (/classes/<index>/levels). The class list is the
           // one the main fetch just read (HTTP cache).

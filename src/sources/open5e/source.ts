@@ -28,7 +28,7 @@ export function open5eSource(
     },
     open(run) {
       const client = new Open5eClient(run.http, { baseUrl: run.config.open5eBaseUrl });
-      const opts = { signal: run.signal, pageSize: run.config.open5ePageSize, force: run.force };
+      const opts = { pageSize: run.config.open5ePageSize, force: run.force };
       const list: ListOf = async (endpoint) => (await client.fetchAll(version, endpoint, opts)).records;
       return {
         baseUrl: run.config.open5eBaseUrl,
@@ -54,7 +54,7 @@ async function walk({ client, version, run }: Lister, endpoint: string, force: b
   let changed: string | undefined;
   let cut = false;
   try {
-    const opts = { force, signal: run.signal, pageSize: run.config.open5ePageSize };
+    const opts = { force, pageSize: run.config.open5ePageSize };
     for await (const page of client.pages(version, endpoint, opts)) {
       if (page.count !== null && page.totalCount !== null && page.count !== page.totalCount)
         changed ??= `its record count changed from ${page.totalCount} to ${page.count} between pages`;
