@@ -88,6 +88,9 @@ function magicItemHeader(d: MagicItemData): string {
   return `${type}${base}${d.rarity ? `, ${d.rarity}` : ""}${att}`.replace(/\s+\)/g, ")");
 }
 
+/** The magic item fields of an API whose magic item records carry no damage, cost or weight. */
+export const NO_ITEM_STATS = { damage_dice: null, damage_type: null, cost: null, cost_gp: null, weight_lb: null };
+
 /**
  * A magic item entity. A core item's text leads with its plain-words profile and the names people
  * use for it (src/entities/profiles.ts; one entry serves a family such as "Flame Tongue (X)");

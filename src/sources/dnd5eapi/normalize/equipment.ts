@@ -7,6 +7,7 @@ import {
   armorEntity,
   itemEntity,
   magicItemEntity,
+  NO_ITEM_STATS,
   weaponEntity,
 } from "../../../entities/normalize/canonical/equipment.ts";
 import { bool, int, names, rec, recs, refKey, str, type Rec } from "../../../entities/normalize/read.ts";
@@ -116,11 +117,7 @@ export const normalizeDndMagicItems = dndNormalizer("magic-items", (r, b) => {
     attunement_detail: requires ? (att?.[1] ?? (limited ? `by a ${limited}` : null)) : null,
     desc: headerLike ? full.slice(full.indexOf(firstLine) + firstLine.length).trim() : full,
     base_item: base,
-    damage_dice: null,
-    damage_type: null,
-    cost: null,
-    cost_gp: null,
-    weight_lb: null,
+    ...NO_ITEM_STATS,
   });
 });
 

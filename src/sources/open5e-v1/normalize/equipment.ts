@@ -1,7 +1,12 @@
 /** Open5e v1 /weapons/, /armor/, /magicitems/, /conditions/, /sections/ (rules). */
 import type { WeaponProperty } from "../../../entities/kinds.ts";
 import { slugify } from "../../../entities/types.ts";
-import { armorEntity, magicItemEntity, weaponEntity } from "../../../entities/normalize/canonical/equipment.ts";
+import {
+  armorEntity,
+  magicItemEntity,
+  NO_ITEM_STATS,
+  weaponEntity,
+} from "../../../entities/normalize/canonical/equipment.ts";
 import { conditionEntity, ruleEntity } from "../../../entities/normalize/canonical/reference.ts";
 import { arr, bool, int, str } from "../../../entities/normalize/read.ts";
 import { titleCase } from "../../../entities/normalize/text.ts";
@@ -76,11 +81,7 @@ export const normalizeV1MagicItems = v1Normalizer("magicitems", (r, b) => {
     attunement_detail: requires ? attunementDetail(att) : null,
     desc: str(r.desc) ?? "",
     base_item: base,
-    damage_dice: null,
-    damage_type: null,
-    cost: null,
-    cost_gp: null,
-    weight_lb: null,
+    ...NO_ITEM_STATS,
   });
 });
 
