@@ -299,6 +299,38 @@ describe("upstream faults during sync", () => {
     }
   });
 
+  test("pages that shift, then a count that moves, on both reads: the list fails and keeps the rows", async () => {
+    // Page 1 from A, page 2 from C (A with its last spell moved first: a record comes twice), page 3
+    // from D (A without its last spell: the count moves from 7 to 6 after the repeat was seen).
+    const variant = (name: string, edit: (recs: unknown[]) => unknown[]) => {
+      const dir = join(tmp.dir, name);
+      cpSync(SOURCES_FIXTURES, dir, { recursive: true });
+      const file = join(dir, "open5e", "v2", "spells.json");
+      writeFileSync(file, JSON.stringify(edit(JSON.parse(readFileSync(file, "utf8")) as unknown[])));
+      return startFakeUpstream({ dataDir: dir });
+    };
+    const c = await variant("upstream-c2", (recs) => [recs.at(-1), ...recs.slice(0, -1)]);
+    const d = await variant("upstream-d", (recs) => recs.slice(0, -1));
+    const proxy = switchingProxy((_, path, search) => {
+      if (path !== "/v2/spells/") return fake.url;
+      if (/[?&]page=2\b/.test(search)) return c.url;
+      return /[?&]page=[3-9]/.test(search) ? d.url : fake.url;
+    });
+    try {
+      const before = rows(store);
+      const r = await sync({ force: true, url: proxy.url, types: ["spells"] });
+      tally("changing pages", 1);
+      const spells = typeResult(r, "spells");
+      expect(spells.status).toBe("failed");
+      expect(spells.error).toMatch(/kept changing while it was being listed.*came twice.*count changed/s);
+      expect(rows(store)).toBe(before);
+    } finally {
+      proxy.stop();
+      await c.stop();
+      await d.stop();
+    }
+  });
+
   test(
     "the server dies mid-sync: everything already stored stays; " +
       "a new server on the same port completes the next sync",

@@ -42,26 +42,34 @@ export function open5eSource(
 type Lister = { client: Open5eClient; version: Open5eVersion; run: SourceRun };
 
 /**
- * One walk over an Open5e list. `changed` is set when the data moved under the walk: the envelope
- * count changed between pages, or a record came twice (pages shifted) — then a record may also
- * have been missed, and replacing the stored set with it would drop good records. `cut` is set when
- * a page failed after such a change: the records are only those read before it.
+ * One walk over an Open5e list. `changed` says how the data moved under the walk, in order: the
+ * envelope count changed between pages, a record came twice (pages shifted: a record may also have
+ * been missed, and replacing the stored set with the list would drop good records), a page failed
+ * after such a change. `whole` is false when the count moved or a page failed: the list is not all of
+ * it, whatever a second read shows.
  */
 async function walk({ client, version, run }: Lister, endpoint: string, force: boolean, onProgress: FetchProgress) {
   const records: unknown[] = [];
   const warnings: string[] = [];
   const ids = new Set<string>();
-  let changed: string | undefined;
+  const moves: string[] = [];
+  let countMoved = false;
+  let twice = false;
   let cut = false;
   try {
     const opts = { force, pageSize: run.config.open5ePageSize };
     for await (const page of client.pages(version, endpoint, opts)) {
-      if (page.count !== null && page.totalCount !== null && page.count !== page.totalCount)
-        changed ??= `its record count changed from ${page.totalCount} to ${page.count} between pages`;
+      if (!countMoved && page.count !== null && page.totalCount !== null && page.count !== page.totalCount) {
+        countMoved = true;
+        moves.push(`its record count changed from ${page.totalCount} to ${page.count} between pages`);
+      }
       for (const r of page.results) {
         const id = rec(r)?.[version === "v1" ? "slug" : "key"];
         if (typeof id === "string") {
-          if (ids.has(id)) changed ??= `record ${id} came twice (pages shifted)`;
+          if (!twice && ids.has(id)) {
+            twice = true;
+            moves.push(`record ${id} came twice (pages shifted)`);
+          }
           ids.add(id);
         }
         records.push(r);
@@ -71,23 +79,24 @@ async function walk({ client, version, run }: Lister, endpoint: string, force: b
     }
   } catch (err) {
     // After a change, a failing page (e.g. "Invalid page." past the new end) is part of that change.
-    if (!changed || !(err instanceof UpstreamError)) throw err;
-    changed += `, then ${err.message.split(". ")[0]}`;
+    if (moves.length === 0 || !(err instanceof UpstreamError)) throw err;
+    moves.push(err.message.split(". ")[0]!);
     cut = true;
   }
-  return { records, warnings, skipped: 0, changed, cut };
+  const fetched: FetchedRecords = { records, warnings, skipped: 0 };
+  return { fetched, changed: moves.length ? moves.join(", then ") : undefined, whole: !countMoved && !cut };
 }
 
 /** Every record of one Open5e list, read again from the network when it changed while being read. */
 async function fetchList(l: Lister, endpoint: string, onProgress: FetchProgress): Promise<FetchedRecords> {
-  const { changed, cut: _cut, ...first } = await walk(l, endpoint, l.run.force, onProgress);
-  if (!changed) return first;
+  const first = await walk(l, endpoint, l.run.force, onProgress);
+  if (!first.changed) return first.fetched;
   const { client, version } = l;
-  log.info(`${version}/${endpoint} changed upstream while it was being listed (${changed}); listing it again`);
+  log.info(`${version}/${endpoint} changed upstream while it was being listed (${first.changed}); listing it again`);
   const second = await walk(l, endpoint, true, onProgress);
   // A record seen twice again is tolerated (a list may hold one twice); a count that moves again, or
   // a list cut short by a failing page, is not a whole list.
-  if (second.changed && (second.cut || /count changed/.test(second.changed))) {
+  if (!second.whole) {
     throw new UpstreamError(
       "pagination",
       client.listUrl(version, endpoint),
@@ -96,6 +105,5 @@ async function fetchList(l: Lister, endpoint: string, onProgress: FetchProgress)
         "the previous data is kept. Run `lorekeeper sync` again in a while.",
     );
   }
-  const { changed: _changed, cut: _cut2, ...rest } = second;
-  return rest;
+  return second.fetched;
 }
