@@ -6,6 +6,14 @@ import type { JsonObject, JsonValue } from "../../json.ts";
 
 export type Rec = { [k: string]: unknown };
 
+/**
+ * `table[key]` when it is the table's own entry: a key from outside input ("constructor",
+ * "toString") never reads a property every object inherits.
+ */
+export function own<V>(table: Readonly<Record<string, V>>, key: string): V | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 export function isRec(x: unknown): x is Rec {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }

@@ -4,6 +4,7 @@
  * (`{@b {@spell fireball}}`). A tag this file does not know keeps its display text (the part before
  * the first `|`) and is counted in `unknown`, so nothing is dropped silently. Pure.
  */
+import { own } from "../../entities/normalize/read.ts";
 import { capitalize } from "../../entities/normalize/text.ts";
 import { ABILITIES } from "../../entities/normalize/vocab.ts";
 
@@ -134,7 +135,8 @@ const REFERENCES = new Set([
 
 /** One of 5etools' ability keys as the book writes it ("str" → "Strength"). */
 export function abilityWord(key: string): string | undefined {
-  return Object.hasOwn(ABILITIES, key) ? capitalize(ABILITIES[key]!) : undefined;
+  const a = own(ABILITIES, key);
+  return a ? capitalize(a) : undefined;
 }
 
 function signed(raw: string): string {
@@ -146,13 +148,14 @@ function signed(raw: string): string {
 function renderTag(tag: string, body: string, stats: TagStats): string {
   const parts = body.split("|");
   const first = parts[0]!.trim();
-  if (Object.hasOwn(FIXED, tag)) return FIXED[tag]!;
+  const fixed = own(FIXED, tag);
+  if (fixed !== undefined) return fixed;
   const attack = first.toLowerCase().replace(/\s+/g, "");
   switch (tag) {
     case "atk":
-      return ATTACKS[attack] ?? "Attack:";
+      return own(ATTACKS, attack) ?? "Attack:";
     case "atkr":
-      return (ATTACKS[attack] ?? "Attack Roll:").replace("Weapon Attack:", "Attack Roll:");
+      return (own(ATTACKS, attack) ?? "Attack Roll:").replace("Weapon Attack:", "Attack Roll:");
     case "hit":
       return signed(first);
     case "d20":

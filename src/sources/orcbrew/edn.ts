@@ -13,6 +13,7 @@
  */
 import { LoreKeeperError } from "../../errors.ts";
 import type { JsonObject, JsonValue } from "../../json.ts";
+import { own } from "../../entities/normalize/read.ts";
 
 export class EdnSyntaxError extends LoreKeeperError {
   override name = "EdnSyntaxError";
@@ -244,7 +245,8 @@ class Reader {
     this.pos++;
     const rest = TERMINATORS.has(first) || isWhitespace(first) ? "" : this.readToken();
     const tok = first + rest;
-    if (Object.hasOwn(CHAR_NAMES, tok)) return { type: "char", value: CHAR_NAMES[tok]! };
+    const named = own(CHAR_NAMES, tok);
+    if (named !== undefined) return { type: "char", value: named };
     if (/^u[0-9a-fA-F]{4}$/.test(tok)) return { type: "char", value: String.fromCharCode(parseInt(tok.slice(1), 16)) };
     if (/^o[0-7]{1,3}$/.test(tok) && parseInt(tok.slice(1), 8) <= 0o377)
       return { type: "char", value: String.fromCharCode(parseInt(tok.slice(1), 8)) };
@@ -273,7 +275,8 @@ class Reader {
     if (next === "#") {
       this.pos += 2;
       const tok = this.readToken();
-      if (Object.hasOwn(SYMBOLIC, tok)) return SYMBOLIC[tok]!;
+      const symbolic = own(SYMBOLIC, tok);
+      if (symbolic !== undefined) return symbolic;
       this.fail(`unknown symbolic value ##${tok} (only ##NaN, ##Inf and ##-Inf exist)`, start);
     }
     if (next === ":") return this.readNamespacedMap(depth);

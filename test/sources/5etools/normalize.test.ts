@@ -289,6 +289,7 @@ test("a record type or caster progression named like an object's built-in proper
   const klass = { name: "Protoclass", source: "PROTO", hd: { number: 1, faces: 8 }, casterProgression: "constructor" };
   const text = JSON.stringify({ _meta: meta, constructor: [{ name: "X", source: "PROTO" }], class: [klass] });
   const out = normalizeFivetoolsFile(parseFivetools(text), "file:///t/proto.json", "proto.json");
+  expect(renderTags("{@atk constructor} {@atkr toString} hit", newRenderStats())).toBe("Attack: Attack Roll: hit");
   const src = out.sources[0]!;
   expect((src.entities[0]!.data as { caster_type: unknown }).caster_type).toBe("constructor");
   expect(src.skipped).toEqual([

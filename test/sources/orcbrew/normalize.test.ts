@@ -7,6 +7,7 @@ import {
   orcbrewDocumentKey,
   orcbrewEntityKey,
 } from "../../../src/sources/orcbrew/normalize/pack.ts";
+import { propsLines } from "../../../src/sources/orcbrew/normalize/props.ts";
 import type {
   ClassData,
   CreatureData,
@@ -278,4 +279,12 @@ describe("OrcBrew character options", () => {
     expect(e.kind).toBe("language");
     expect(e.data.desc).toBe("A crackling trade tongue of fire-workers.");
   });
+});
+
+test("property keys named like an object's built-in properties are humanized like any other key", () => {
+  expect(propsLines({ constructor: true, toString: 2, valueOf: { a: true } })).toEqual([
+    "Constructor",
+    "ToString: 2",
+    "ValueOf: A",
+  ]);
 });

@@ -30,7 +30,7 @@ import {
   strings,
   text,
 } from "./common.ts";
-import { arr, num, rec, recs } from "../../../entities/normalize/read.ts";
+import { arr, num, own, rec, recs } from "../../../entities/normalize/read.ts";
 
 /** Named blocks of `entries` as traits; unnamed paragraphs as the description. */
 function traitsOf(entries: JsonValue | undefined, ctx: FileContext): { desc: string | null; traits: NamedText[] } {
@@ -190,10 +190,10 @@ function prerequisiteText(v: JsonValue | undefined, ctx: FileContext): string | 
 export function buildFeat(d: JsonObject, ctx: FileContext, optional: boolean): FeatData {
   const asi = abilityText(d.ability);
   const benefits = asi ? [`Ability score increase: ${asi}`] : [];
-  const cat = typeof d.category === "string" ? (FEAT_CATEGORY[d.category] ?? d.category.toLowerCase()) : null;
+  const cat = typeof d.category === "string" ? (own(FEAT_CATEGORY, d.category) ?? d.category.toLowerCase()) : null;
   // `featureType` is a list in 5etools' schema; hand-made files often write one string ("EI").
   const types = typeof d.featureType === "string" ? [d.featureType] : arr(d.featureType);
-  const opt = types.map((x) => (typeof x === "string" ? (OPTION_TYPES[x] ?? x) : null)).filter(Boolean)[0];
+  const opt = types.map((x) => (typeof x === "string" ? (own(OPTION_TYPES, x) ?? x) : null)).filter(Boolean)[0];
   return {
     desc: text(d.entries, ctx),
     prerequisite: prerequisiteText(d.prerequisite, ctx),
@@ -253,7 +253,7 @@ function casting(d: JsonObject): Pick<ClassData, "spellcasting_ability" | "caste
   const p = d.casterProgression;
   return {
     spellcasting_ability: typeof d.spellcastingAbility === "string" ? abilityTitle(d.spellcastingAbility) : null,
-    caster_type: typeof p === "string" ? (Object.hasOwn(CASTER, p) ? CASTER[p]! : p) : null,
+    caster_type: typeof p === "string" ? (own(CASTER, p) ?? p) : null,
   };
 }
 

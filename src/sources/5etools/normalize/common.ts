@@ -3,7 +3,7 @@ import type { JsonValue } from "../../../entities/types.ts";
 import { stripInvisible } from "../../../text/confusables.ts";
 import { blocks, inline, type RenderStats, render } from "../entries.ts";
 import { abilityWord } from "../tags.ts";
-import { arr, num, rec, recs } from "../../../entities/normalize/read.ts";
+import { arr, num, own, rec, recs } from "../../../entities/normalize/read.ts";
 
 /** What every normalizer of one file reads: the render counters and the file's own vocabularies. */
 export interface FileContext {
@@ -111,6 +111,6 @@ const SIZE_WORDS: Readonly<Record<string, string>> = {
 
 export function sizeWord(v: JsonValue | undefined): string | null {
   const first = Array.isArray(v) ? v.filter((x) => typeof x === "string") : typeof v === "string" ? [v] : [];
-  const words = first.map((s) => SIZE_WORDS[s as string] ?? (s as string));
+  const words = first.map((s) => own(SIZE_WORDS, s as string) ?? (s as string));
   return words.length ? words.join(" or ") : null;
 }

@@ -6,7 +6,7 @@ import { ordinal } from "../../../entities/normalize/text.ts";
 import { abilityName, xpForCr } from "../../../entities/normalize/vocab.ts";
 import type { CreatureFilterKeys } from "../../../entities/normalize/canonical/creature.ts";
 import { type FileContext, joinTexts, line, lines, sizeWord, strings, text } from "./common.ts";
-import { arr, num, rec, recs } from "../../../entities/normalize/read.ts";
+import { arr, num, own, rec, recs } from "../../../entities/normalize/read.ts";
 
 const ALIGN: Readonly<Record<string, string>> = {
   L: "lawful",
@@ -35,8 +35,8 @@ function alignmentText(v: JsonValue | undefined, prefix: string | null): string 
     if (letters.length >= 4 && set.has("L") && set.has("C") && set.has("G") && set.has("E"))
       return "any non-neutral alignment";
     const lacking = ["G", "E", "L", "C"].find((l) => !set.has(l));
-    if (letters.length === 5 && lacking) return `any non-${ALIGN[lacking]} alignment`;
-    const words = letters.map((l) => ALIGN[l] ?? l);
+    if (letters.length === 5 && lacking) return `any non-${own(ALIGN, lacking)} alignment`;
+    const words = letters.map((l) => own(ALIGN, l) ?? l);
     return words.length === 2 && words[0] === "neutral" && words[1] === "neutral" ? "neutral" : words.join(" ");
   };
   const xs = arr(v);
@@ -44,7 +44,7 @@ function alignmentText(v: JsonValue | undefined, prefix: string | null): string 
   if (xs.some((x) => rec(x))) {
     const parts = xs.map((x) => {
       const o = rec(x);
-      if (!o) return typeof x === "string" ? (ALIGN[x] ?? x) : null;
+      if (!o) return typeof x === "string" ? (own(ALIGN, x) ?? x) : null;
       if (typeof o.special === "string") return o.special;
       const a = one(arr(o.alignment));
       return a && typeof o.chance === "number" ? `${a} (${o.chance}%)` : a;
@@ -240,7 +240,7 @@ export function buildCreature(
   const byWhere: Record<string, CreatureAction[]> = { action: acts, bonus, reaction: reactions };
   for (const s of recs(d.spellcasting)) {
     const b = spellcastingBlock(s, ctx);
-    (Object.hasOwn(byWhere, b.where) ? byWhere[b.where]! : traits).push(b.action);
+    (own(byWhere, b.where) ?? traits).push(b.action);
   }
   const legendary = actions(d.legendary, ctx, true);
   const mythic = actions(d.mythic, ctx, true);

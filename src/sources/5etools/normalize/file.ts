@@ -19,7 +19,7 @@ import { buildOne, FIVETOOLS_SOURCE, type Lookups } from "./build-one.ts";
 import { type FileContext, line, lower, text } from "./common.ts";
 import type { LegendaryGroup } from "./creature.ts";
 import { ENTITY_TYPES, FOLDED, LEFT_OUT } from "./record-types.ts";
-import { arr, rec, recs } from "../../../entities/normalize/read.ts";
+import { arr, own, rec, recs } from "../../../entities/normalize/read.ts";
 import { shortHash } from "../../../entities/normalize/text.ts";
 
 export interface FivetoolsTypeCount extends TypeCount {
@@ -267,7 +267,7 @@ function collect(parsed: ParsedFile, t: Tally): Pending[] {
       continue;
     }
     const folded = Object.hasOwn(FOLDED, type);
-    const reason = Object.hasOwn(LEFT_OUT, type) ? LEFT_OUT[type] : undefined;
+    const reason = own(LEFT_OUT, type);
     for (const r of raw) {
       const { ns } = t.docOf(rec(r));
       const c = t.count(ns, type, null);

@@ -8,7 +8,7 @@ import { slugify } from "../../../entities/types.ts";
 import { attunementDetail, rarityText } from "../../../entities/normalize/vocab.ts";
 import { type FileContext, joinTexts, line, text } from "./common.ts";
 import { copperText } from "./spell.ts";
-import { arr, num, rec } from "../../../entities/normalize/read.ts";
+import { arr, num, own, rec } from "../../../entities/normalize/read.ts";
 
 const DAMAGE_LETTERS: Readonly<Record<string, string>> = {
   A: "acid",
@@ -80,7 +80,7 @@ const TYPES: Readonly<Record<string, { category: string; magicType: string }>> =
 };
 
 function damageType(d: JsonObject): string | null {
-  return typeof d.dmgType === "string" ? (DAMAGE_LETTERS[d.dmgType] ?? d.dmgType.toLowerCase()) : null;
+  return typeof d.dmgType === "string" ? (own(DAMAGE_LETTERS, d.dmgType) ?? d.dmgType.toLowerCase()) : null;
 }
 
 /** "M|XPHB" → "M". */
@@ -93,15 +93,17 @@ function typeInfo(
   ctx: FileContext,
 ): { letter: string | null; category: string | null; magicType: string | null; typeDesc: string | null } {
   const l = letter(d.type);
-  if (l && TYPES[l])
+  const known = l ? own(TYPES, l) : undefined;
+  if (known)
+    return { letter: l, ...known, magicType: d.wondrous === true ? "wondrous-item" : known.magicType, typeDesc: null };
+  const defined = l ? ctx.itemTypes.get(l) : undefined;
+  if (defined)
     return {
       letter: l,
-      ...TYPES[l]!,
-      magicType: d.wondrous === true ? "wondrous-item" : TYPES[l]!.magicType,
-      typeDesc: null,
+      category: slugify(defined.name),
+      magicType: slugify(defined.name),
+      typeDesc: defined.desc || null,
     };
-  const own = l ? ctx.itemTypes.get(l) : undefined;
-  if (own) return { letter: l, category: slugify(own.name), magicType: slugify(own.name), typeDesc: own.desc || null };
   if (d.wondrous === true) return { letter: l, category: "wondrous-item", magicType: "wondrous-item", typeDesc: null };
   const category = typeof d.weaponCategory === "string" ? "weapon" : l ? l.toLowerCase() : null;
   return { letter: l, category, magicType: category, typeDesc: null };
@@ -129,7 +131,7 @@ function properties(d: JsonObject, ctx: FileContext): WeaponProperty[] {
       const o = rec(p);
       const code = letter(typeof p === "string" ? p : o?.uid);
       if (!code) return null;
-      const name = PROPERTY_NAMES[code] ?? ctx.itemProperties.get(code) ?? code;
+      const name = own(PROPERTY_NAMES, code) ?? ctx.itemProperties.get(code) ?? code;
       const detail =
         code === "V" && typeof d.dmg2 === "string"
           ? line(d.dmg2, ctx)
@@ -258,7 +260,7 @@ export function buildMagicItem(d: JsonObject, ctx: FileContext, extraDesc: strin
 
 /** One part of a variant's `requires` entry: a name, a type's category, or a flag set to true ("weapon"). */
 function requirement(k: string, x: JsonValue): string | null {
-  if (k === "type") return typeof x === "string" ? (TYPES[letter(x) ?? ""]?.category ?? x) : null;
+  if (k === "type") return typeof x === "string" ? (own(TYPES, letter(x) ?? "")?.category ?? x) : null;
   if (k === "name") return typeof x === "string" ? x : null;
   return x === true ? k : null;
 }

@@ -6,7 +6,7 @@ import { damageTypesIn, savingThrowIn } from "../../../entities/normalize/canoni
 import { DAMAGE_TYPES } from "../../../entities/catalog.ts";
 import { abilityName } from "../../../entities/normalize/vocab.ts";
 import { type FileContext, joinTexts, line, strings, text } from "./common.ts";
-import { arr, num, rec, recs } from "../../../entities/normalize/read.ts";
+import { arr, num, own, rec, recs } from "../../../entities/normalize/read.ts";
 
 /** 5etools' school letters. */
 const SCHOOL_LETTERS: Readonly<Record<string, string>> = {
@@ -84,7 +84,7 @@ function spellDuration(v: JsonValue | undefined): { text: string | null; concent
         return t.concentration === true || d?.upTo === true ? `up to ${span}` : span;
       }
       case "permanent": {
-        const words = strings(t.ends).map((e) => (Object.hasOwn(ENDED, e) ? ENDED[e]! : e));
+        const words = strings(t.ends).map((e) => own(ENDED, e) ?? e);
         return words.length ? `Until ${words.join(" or ")}` : "Permanent";
       }
       case "special":
@@ -141,7 +141,9 @@ export function buildSpell(
 
 function buildOwnSpell(d: JsonObject, ctx: FileContext, roll20: JsonObject | null): SpellData {
   const letter = typeof d.school === "string" ? d.school : null;
-  const school = letter ? (SCHOOL_LETTERS[letter.toUpperCase()] ?? ctx.schools[letter] ?? letter.toLowerCase()) : null;
+  const school = letter
+    ? (own(SCHOOL_LETTERS, letter.toUpperCase()) ?? own(ctx.schools, letter) ?? letter.toLowerCase())
+    : null;
   const comps = rec(d.components);
   const m = comps?.m;
   const mo = rec(m);

@@ -4,7 +4,7 @@ import { formatCr, parseCr, type JsonObject, type JsonValue } from "../../../ent
 import type { CreatureFilterKeys } from "../../../entities/normalize/canonical/creature.ts";
 import { humanize, onKeys, str, words } from "./common.ts";
 import { ABILITIES, xpForCr } from "../../../entities/normalize/vocab.ts";
-import { arr, int, num, rec } from "../../../entities/normalize/read.ts";
+import { arr, int, num, own, rec } from "../../../entities/normalize/read.ts";
 
 /** `{:die 8 :die-count 2 :modifier 2}` → 11 and "2d8+2"; a plain number is taken as is. */
 function hitPoints(v: JsonValue | undefined): { hp: number | null; dice: string | null } {
@@ -86,7 +86,7 @@ export function buildCreature(d: JsonObject): { data: CreatureData; keys: Creatu
   const scores = Object.fromEntries(
     Object.entries(ABILITIES).map(([k, full]) => [full, int(d[k] ?? rec(d.abilities)?.[k])]),
   ) as CreatureData["ability_scores"];
-  const saves = bonuses(d["saving-throws"], (k) => ABILITIES[k] ?? k);
+  const saves = bonuses(d["saving-throws"], (k) => own(ABILITIES, k) ?? k);
   const skills = bonuses(d.skills, (k) => k.replace(/[- ]+/g, "_"));
   const langs = [...(str(d.languages) ? [str(d.languages)!] : []), ...onKeys(rec(d.props)?.language).map(humanize)];
   const senses = str(d.senses);

@@ -7,7 +7,7 @@ import { SIZES } from "../../../entities/catalog.ts";
 import { darkvisionTrait } from "../../../entities/normalize/canonical/character.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
 import { abilityIncreases, choiceText, innateSpellLines, joinSemi, profsSummary, propsLines } from "./props.ts";
-import { arr, int, rec } from "../../../entities/normalize/read.ts";
+import { arr, int, own, rec } from "../../../entities/normalize/read.ts";
 
 export function buildSpecies(d: JsonObject, itemKey: string, refs: PackRefs, isSub: boolean): SpeciesData {
   const rawSize = str(d.size)?.toLowerCase() ?? null;
@@ -84,12 +84,12 @@ const ARMOR_PREREQS: Record<string, string> = { light: "light armor", medium: "m
 function prerequisite(d: JsonObject, refs: PackRefs): string | null {
   const prereqs = arr(d.prereqs).filter((x): x is string => typeof x === "string");
   const abilities = prereqs.map((p) => abilityTitle(p)).filter((x): x is string => x !== null);
-  const armor = prereqs.filter((p) => p in ARMOR_PREREQS).map((p) => ARMOR_PREREQS[p]!);
+  const armor = prereqs.flatMap((p) => own(ARMOR_PREREQS, p) ?? []);
   const parts: string[] = [];
   if (abilities.length) parts.push(`${listText(abilities, "or")} 13 or higher`);
   if (armor.length) parts.push(`Proficiency with ${listText(armor, "or")}`);
   if (prereqs.includes("spellcasting")) parts.push("The ability to cast at least one spell");
-  const other = prereqs.filter((p) => !abilityTitle(p) && !(p in ARMOR_PREREQS) && p !== "spellcasting");
+  const other = prereqs.filter((p) => !abilityTitle(p) && own(ARMOR_PREREQS, p) === undefined && p !== "spellcasting");
   if (other.length) parts.push(other.map(humanize).join(", "));
   for (const [path, m] of Object.entries(rec(d["path-prereqs"]) ?? {})) {
     const keys = onKeys(m);

@@ -18,6 +18,7 @@ import {
 import { creatureEntity } from "../../../entities/normalize/canonical/creature.ts";
 import { languageEntity } from "../../../entities/normalize/canonical/reference.ts";
 import { spellEntity } from "../../../entities/normalize/canonical/spell.ts";
+import { own } from "../../../entities/normalize/read.ts";
 import { shortHash } from "../../../entities/normalize/text.ts";
 import { buildClass, type PackRefs } from "./class.ts";
 import { humanize, namedTexts, oneLine } from "./common.ts";
@@ -57,7 +58,7 @@ const BUILDERS: Readonly<Record<string, Build>> = {
 
 /** What an OrcPub content type becomes: a kind, `{ none: why }`, or null for a type OrcPub does not define. */
 function orcbrewType(type: string): EntityKind | { none: string } | null {
-  return Object.hasOwn(ORCBREW_CONTENT_TYPES, type) ? ORCBREW_CONTENT_TYPES[type]! : null;
+  return own(ORCBREW_CONTENT_TYPES, type) ?? null;
 }
 
 /** The kind an OrcPub content type becomes, or null. */

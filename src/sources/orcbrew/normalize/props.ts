@@ -5,7 +5,7 @@
 import type { JsonObject, JsonValue } from "../../../entities/types.ts";
 import { allKeys, humanize, listText, onKeys, quantities, str } from "./common.ts";
 import { abilityTitle } from "../../../entities/normalize/vocab.ts";
-import { arr, int, num, rec } from "../../../entities/normalize/read.ts";
+import { arr, int, num, own, rec } from "../../../entities/normalize/read.ts";
 
 const FLAGS: Record<string, string> = {
   "two-weapon-ac-1": "+1 AC while wielding a separate melee weapon in each hand",
@@ -60,11 +60,11 @@ export function propsLines(v: JsonValue | undefined): string[] {
   for (const [k, val] of Object.entries(o)) {
     if (val === false || val === null || val === 0) continue;
     const n = num(val);
-    if (n !== null && typeof val === "number") out.push(VALUES[k]?.(n) ?? `${humanize(k)}: ${n}`);
-    else if (val === true) out.push(FLAGS[k] ?? humanize(k));
+    if (n !== null && typeof val === "number") out.push(own(VALUES, k)?.(n) ?? `${humanize(k)}: ${n}`);
+    else if (val === true) out.push(own(FLAGS, k) ?? humanize(k));
     else if (rec(val) || Array.isArray(val)) {
       const keys = onKeys(val);
-      if (keys.length) out.push(`${MAPS[k] ?? humanize(k)}: ${names(keys)}`);
+      if (keys.length) out.push(`${own(MAPS, k) ?? humanize(k)}: ${names(keys)}`);
     } else if (typeof val === "string" && val.trim()) out.push(`${humanize(k)}: ${val.trim()}`);
   }
   return out;
@@ -153,7 +153,7 @@ export function levelModifier(v: JsonValue, spellName: (key: string) => string) 
   const type = str(o?.type);
   if (!o || !type) return null;
   const desc = modifierText(type, o.value, spellName);
-  return desc ? { name: MODIFIER_NAMES[type] ?? humanize(type), level: int(o.level) ?? 1, desc } : null;
+  return desc ? { name: own(MODIFIER_NAMES, type) ?? humanize(type), level: int(o.level) ?? 1, desc } : null;
 }
 
 function modifierText(type: string, val: JsonValue | undefined, spellName: (key: string) => string): string | null {
