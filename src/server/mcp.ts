@@ -31,8 +31,8 @@ import { toolListAnswer } from "../tools/tool-list.ts";
 import { answerChars, answerCollector } from "./collect.ts";
 import { screenCall } from "./protocol/call-envelope.ts";
 import { answerCompletion } from "./features/completions.ts";
-import { getPrompt, invalidParams, PROMPT_LIST } from "./features/prompts.ts";
-import { capErrorText, resourceUriOf, setLevel } from "./protocol/protocol-checks.ts";
+import { getPrompt, PROMPT_LIST } from "./features/prompts.ts";
+import { capErrorText, invalidParams, resourceUriOf, setLevel } from "./protocol/protocol-checks.ts";
 import { readResourceUri, RESOURCE_LIST, RESOURCE_TEMPLATE_LIST } from "./features/resources.ts";
 import { safeJson } from "../text/sanitize.ts";
 

@@ -108,6 +108,15 @@ describe("protocol error codes", () => {
     for (const params of [{}, { level: 5 }, { level: ["info"] }])
       expect((await rpc("logging/setLevel", params)).error?.code).toBe(-32602);
     expect((await rpc("logging/setLevel", { level: "warning" })).result).toEqual({});
+    // What the client sent is quoted with its bidi and C1 controls neutralised, as in every other -32602.
+    for (const [method, params] of [
+      ["logging/setLevel", { level: "x\u202eevil\u0085" }],
+      ["resources/read", { uri: "x\u202eevil\u0085" }],
+    ] as const) {
+      const message = (await rpc(method, params)).error?.message ?? "";
+      expect(message).toContain("x\ufffdevil\ufffd");
+      expect(message).not.toMatch(/[\u202e\u0085]/);
+    }
   });
 
   test('resources/read {"uri": "not a uri"} → -32602 and a sentence; good URIs still read', async () => {

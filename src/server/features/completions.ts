@@ -12,7 +12,8 @@ import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../../tools/encounter/tabl
 import { filterParam, type TableParam } from "../../entities/filters.ts";
 import { escapeLike } from "../../search/filter/filters.ts";
 import { storedFilterValues } from "../../search/rank/explain.ts";
-import { type CompletionSource, invalidParams, promptNamed } from "./prompts.ts";
+import { invalidParams } from "../protocol/protocol-checks.ts";
+import { type CompletionSource, promptNamed } from "./prompts.ts";
 import { specCheck } from "../protocol/protocol-checks.ts";
 
 const MAX_COMPLETIONS = 100;

@@ -5,8 +5,8 @@
  * completion/complete suggests values for them (completions.ts).
  */
 import { stripInvisible } from "../../text/confusables.ts";
-import { safeText } from "../../text/sanitize.ts";
-import { type GetPromptResult, type ListPromptsResult, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { GetPromptResult, ListPromptsResult } from "@modelcontextprotocol/server";
+import { invalidParams } from "../protocol/protocol-checks.ts";
 import * as z from "zod";
 import { type KindInfo, KINDS } from "../../entities/catalog.ts";
 import type { FilterName } from "../../entities/filters.ts";
@@ -252,12 +252,6 @@ export const PROMPTS: readonly PromptDef[] = [
       ].join("\n"),
   },
 ];
-
-export function invalidParams(message: string): Error {
-  // A plain Error with a code: McpError would prefix the message with "MCP error -32602:".
-  // The message quotes what the client sent (a name, an argument): controls and bidi neutralised.
-  return Object.assign(new Error(safeText(message)), { code: ProtocolErrorCode.InvalidParams });
-}
 
 const show = (v: unknown) =>
   v === null

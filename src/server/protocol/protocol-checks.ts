@@ -13,12 +13,14 @@ import {
   type SpecTypeName,
   specTypeSchemas,
 } from "@modelcontextprotocol/server";
-import { capText } from "../../text/sanitize.ts";
+import { capText, safeText } from "../../text/sanitize.ts";
 
-/** A malformed request: the SDK answers it -32602 with this message as it is. */
-class InvalidCallError extends Error {
-  override name = "InvalidCallError";
-  readonly code: number = ProtocolErrorCode.InvalidParams;
+/**
+ * A malformed request, answered -32602 with this message as it is (a plain Error with a code: McpError
+ * would prefix "MCP error -32602:"). The message quotes what the client sent: controls and bidi neutralised.
+ */
+export function invalidParams(message: string): Error {
+  return Object.assign(new Error(safeText(message)), { code: ProtocolErrorCode.InvalidParams });
 }
 
 export const MAX_RPC_ERROR_CHARS = 2000;
@@ -50,7 +52,7 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** The id of a request-like object (to answer it with), or null. */
-export function requestIdOf(v: unknown): RequestId | null {
+function requestIdOf(v: unknown): RequestId | null {
   const id = isPlainObject(v) ? v.id : undefined;
   return typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) ? id : null;
 }
@@ -115,27 +117,23 @@ export function shown(v: unknown): string {
 /** logging/setLevel: a valid level is only acknowledged (LoreKeeper logs to stderr, never as notifications). */
 export function setLevel(params: Record<string, unknown>): Record<string, never> {
   if (!LEVELS.includes(params.level as LoggingLevel)) {
-    throw new InvalidCallError(
-      `logging/setLevel: level must be one of ${LEVELS.join(", ")} (got ${shown(params.level)}).`,
-    );
+    throw invalidParams(`logging/setLevel: level must be one of ${LEVELS.join(", ")} (got ${shown(params.level)}).`);
   }
   return {};
 }
 
-/** The URI of resources/read params, or throws InvalidCallError with a sentence. */
+/** The URI of resources/read params, or throws invalidParams with a sentence. */
 export function resourceUriOf(params: Record<string, unknown>): URL {
   const uri = params.uri;
   if (typeof uri !== "string")
-    throw new InvalidCallError(
+    throw invalidParams(
       `resources/read: uri must be a string such as "lorekeeper://spell/srd_fireball" (got ${shown(uri)}).`,
     );
   if (uri.length > MAX_URI_CHARS)
-    throw new InvalidCallError(
-      `resources/read: uri is ${uri.length} characters long; at most ${MAX_URI_CHARS} are accepted.`,
-    );
+    throw invalidParams(`resources/read: uri is ${uri.length} characters long; at most ${MAX_URI_CHARS} are accepted.`);
   const url = URL.parse(uri);
   if (url) return url;
-  throw new InvalidCallError(
+  throw invalidParams(
     `resources/read: ${shown(uri)} is not a URI. LoreKeeper's resources are lorekeeper://{kind}/{key} (the ` +
       `\`uri\` of a search result) and lorekeeper://documents.`,
   );
