@@ -57,5 +57,6 @@ export const CACHES = {
   totals: family("search:totals", "search/rank/page-order.ts: matches (or name groups) per filter", 64),
   fewMatches: family("search:few-matches", "search/rank/page-order.ts: few matches per filter", 64),
   columnValues: family("search:explain-values", "search/rank/explain.ts: stored values of a free-text filter", 32),
-  kindNames: family("search:explain-names", "search/rank/explain.ts: names per kinds and documents", 16),
+  // A name index each (about 1 MB for a whole document's creatures), asked only when a name matched nothing.
+  kindNames: family("search:explain-names", "search/rank/explain.ts: name index per kinds and documents", 4),
 } as const;
