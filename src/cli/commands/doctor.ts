@@ -279,7 +279,15 @@ function embeddingsCheck(path: string): Check | undefined {
 function leftoversCheck(path: string): Check | undefined {
   const files = packLeftovers(path);
   if (files.length === 0) return undefined;
-  const bytes = files.reduce((n, f) => n + (statSync(f, { throwIfNoEntry: false })?.size ?? 0), 0);
+  // A leftover that cannot be stat'ed (no permission) still counts as a file to remove, and doctor reports.
+  const size = (f: string) => {
+    try {
+      return statSync(f).size;
+    } catch {
+      return 0;
+    }
+  };
+  const bytes = files.reduce((n, f) => n + size(f), 0);
   const summary =
     `${files.length} file(s) left by an interrupted content pack load (${(bytes / 1024 / 1024).toFixed(1)} MB): ` +
     `${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}`;
