@@ -290,7 +290,7 @@ export function formatError(reason: string, line?: number, column?: number): Non
 }
 
 /** What a format's reader makes of a file's text: its documents, or why it cannot be read. */
-export type ReadResult =
+type ReadResult =
   | { error: NonNullable<FileReport["error"]> }
   | { packs: number; items: number; drafts: (fileUrl: string) => DocumentDraft[] };
 

@@ -166,7 +166,7 @@ function explainPreferred(hits: SearchHit[], filters: StructuredFilters | undefi
 }
 
 /** The SRD of the preferred edition: the first SRD the preference names, else the newest. */
-export function preferredSrd(rank: DocumentRank): string {
+function preferredSrd(rank: DocumentRank): string {
   return rank.preferred.find((d) => (OFFICIAL_SRDS as readonly string[]).includes(d)) ?? OFFICIAL_SRDS[0];
 }
 

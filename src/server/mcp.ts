@@ -97,9 +97,7 @@ function capabilitiesFor(era: Era): ServerCapabilities {
 const gates = new WeakMap<ToolDeps, DataGate>();
 
 function gateFor(deps: ToolDeps): DataGate {
-  const g = gates.get(deps) ?? new DataGate(deps);
-  gates.set(deps, g);
-  return g;
+  return gates.getOrInsertComputed(deps, () => new DataGate(deps));
 }
 
 /** Progress notifications for this request, when the client sent a progress token. */

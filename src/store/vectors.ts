@@ -6,7 +6,7 @@
  * the HNSW index file is always rebuilt from it.
  */
 import type { Database } from "bun:sqlite";
-import { ID_IN } from "./id-list.ts";
+import { ID_IN, idList } from "./id-list.ts";
 import { getMeta, getMetaJson, setMeta } from "./schema.ts";
 
 const META_EMBEDDING_MODEL_ID = "embedding_model_id";
@@ -170,9 +170,7 @@ export function readVectorRows(
   const rows =
     ids === undefined
       ? db.query<Row, [string]>(sql).all(modelId)
-      : db
-          .query<Row, [string, string]>(`${sql} AND entity_id ${ID_IN}`)
-          .all(modelId, JSON.stringify([...new Set(ids)]));
+      : db.query<Row, [string, string]>(`${sql} AND entity_id ${ID_IN}`).all(modelId, idList([...new Set(ids)]));
   const out = new Map<number, StoredVector>();
   for (const r of rows) {
     if (dim !== undefined && r.vector.byteLength !== dim * 4) continue;

@@ -36,7 +36,7 @@ const documentSchema = z.object({
   counts: z.record(z.string(), z.number().int()),
 });
 
-export const listDocumentsOutput = z.looseObject({
+const listDocumentsOutput = z.looseObject({
   documents: z.array(documentSchema),
   count: z.number().int(),
   total: z.number().int(),
@@ -53,7 +53,7 @@ const EMPTY_MESSAGE =
   "download what they need on first use.";
 
 /** Aligned columns: key, name, source, entity count, then counts per type. */
-export function documentsTable(rows: DocumentRow[]): string {
+function documentsTable(rows: DocumentRow[]): string {
   const head = ["KEY", "NAME", "SOURCE", "ENTITIES", "BY TYPE"];
   const body = rows.map((r) => [
     safeLine(r.key),

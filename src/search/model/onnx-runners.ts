@@ -28,7 +28,7 @@ export async function encodeUnpadded(tokenizer: TokenizerLike, text: string): Pr
   return tokenizer.encodeSync ? tokenizer.encodeSync(text, true, false) : tokenizer.encode(text);
 }
 
-export interface Row {
+interface Row {
   ids: number[];
   mask: number[];
   types: number[];

@@ -13,7 +13,7 @@ import { TimeoutError, withTimeout } from "../model/timeout.ts";
 import { exactSearch, loadOrBuildIndex } from "../index/vector-index.ts";
 
 /** Candidate sets up to this size are ranked exactly; larger ones go through the HNSW index. */
-export const EXACT_SEARCH_MAX = 2000;
+const EXACT_SEARCH_MAX = 2000;
 
 /** The backend over the store (vector-index.ts): exact cosine and the HNSW index beside the database. */
 export function storeVectorBackend(store: Store): VectorBackend {

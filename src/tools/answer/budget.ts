@@ -17,7 +17,7 @@ const MARK = "… [truncated]";
 /** Longest reserved string (name, document_name, source_url) kept whole when over budget; the `name` limit. */
 export const RESERVED_CAP = 200;
 /** Longest list kept whole when over budget; the rest is counted in a last item. */
-export const LIST_CAP = 50;
+const LIST_CAP = 50;
 /** Longest `message` of a fitted answer. */
 export const MESSAGE_CAP = 1500;
 /** Identity fields never cut (a result whose identity alone is too big is left out instead). */
@@ -173,7 +173,7 @@ function hasOversized(v: JsonValue): boolean {
 }
 
 /** `r` with oversized reserved strings and long lists cut (the same object when nothing is). */
-export function cutOversized(r: FlatResult): FlatResult {
+function cutOversized(r: FlatResult): FlatResult {
   let changed = false;
   const out: FlatResult = {};
   for (const [k, v] of Object.entries(r)) {

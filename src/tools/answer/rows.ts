@@ -38,7 +38,7 @@ export function cutAtWord(s: string, max: number): string {
   return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[,;:]$/, "")}…`;
 }
 
-export function summaryOf(e: Entity): string | undefined {
+function summaryOf(e: Entity): string | undefined {
   const d = e.data as JsonObject;
   if (typeof d.desc === "string" && plain(d.desc).length > 0) return firstSentence(d.desc);
   const fb = COMPACT_FIELDS[e.kind]?.fallback?.(d);
@@ -57,7 +57,7 @@ function versions<T>(
 }
 
 /** A compact row's body: the kind's scan fields (null, empty and false left out), then the summary. */
-export function compactFields(e: Entity): FlatResult {
+function compactFields(e: Entity): FlatResult {
   const out: FlatResult = {};
   const d = e.data as JsonObject;
   for (const spec of COMPACT_FIELDS[e.kind]?.fields ?? []) {
@@ -91,7 +91,7 @@ function compactRowOf(e: Entity, body: FlatResult, similarity?: number, others?:
 }
 
 /** A full row: every field (flattenEntity), then the other versions. */
-export function fullRow(e: Entity, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
+function fullRow(e: Entity, similarity?: number, others?: readonly OtherVersion[]): FlatResult {
   const out = flattenEntity(e, similarity);
   const v = versions(others, e.document_key, (o) => entityUri(o.kind, o.key, o.document_source));
   if (v) out.other_versions = v;
@@ -99,7 +99,7 @@ export function fullRow(e: Entity, similarity?: number, others?: readonly OtherV
 }
 
 /** Why a row is not from the preferred document: that one's version has another name or does not match the filters. */
-export function editionNote(e: Entity, preferred: PreferredVersion): string {
+function editionNote(e: Entity, preferred: PreferredVersion): string {
   const uri = entityUri(preferred.kind, preferred.key, preferred.document_source);
   const doc = preferred.document_key;
   if (preferred.because === "name") {

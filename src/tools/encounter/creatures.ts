@@ -19,7 +19,7 @@ import { xpForCr } from "../../entities/normalize/vocab.ts";
 export const EDITION_DOC: Record<Edition, string> = { "2014": "srd-2014", "2024": "srd-2024" };
 
 /** The creature's XP: its own stated XP, else the CR table's. */
-export function creatureXp(e: Pick<Entity, "filters" | "data">): number | undefined {
+function creatureXp(e: Pick<Entity, "filters" | "data">): number | undefined {
   const xp = (e.data as JsonObject).xp;
   if (typeof xp === "number" && Number.isFinite(xp) && xp >= 0) return xp;
   const cr = e.filters.cr;

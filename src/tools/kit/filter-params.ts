@@ -12,7 +12,7 @@ import { canonical } from "./vocab.ts";
 type Enum = readonly [string, ...string[]];
 
 /** The zod parameter of one table parameter, described as `group`'s tool words it. */
-export function paramSchema(p: TableParam, group?: ToolGroup) {
+function paramSchema(p: TableParam, group?: ToolGroup) {
   const description = (group && p.descriptionIn?.[group]) ?? p.description ?? "";
   const input = p.input;
   switch (input.type) {

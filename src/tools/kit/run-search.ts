@@ -23,7 +23,7 @@ function kindList(kinds: readonly EntityKind[]): string {
   return kinds.map((k) => k.replace(/_/g, " ")).join(", ");
 }
 
-export function upstreamFailure(kinds: readonly EntityKind[], err: unknown): string {
+function upstreamFailure(kinds: readonly EntityKind[], err: unknown): string {
   // The loader's own error already says what failed and how to fix it.
   if (isLoreKeeperError(err, "data_unavailable") && err.message) return err.message;
   // The store itself failed (damaged, disk full, read-only): not an upstream problem.
@@ -63,7 +63,7 @@ export async function loadFirst(
 }
 
 /** Why some requested kinds are missing from an answer (their first-use load failed; details are logged). */
-export function partialDataNote(missing: readonly EntityKind[]): string {
+function partialDataNote(missing: readonly EntityKind[]): string {
   return (
     `No ${kindList(missing)} data is in the local store yet and the upstream API could not be reached to download ` +
     "it, so these results come from the other types only. Run `lorekeeper sync` once the network is back " +
@@ -75,7 +75,7 @@ export function partialDataNote(missing: readonly EntityKind[]): string {
 export type AnswerView = ViewArgs & Record<string, unknown>;
 
 /** Detail when the caller did not choose: a small answer (name lookup or limit ≤ 3) comes whole. */
-export function autoDetail(q: SearchQuery, view: AnswerView, returned: number): Detail {
+function autoDetail(q: SearchQuery, view: AnswerView, returned: number): Detail {
   if (view.detail) return view.detail;
   if (q.limit <= 3) return "full";
   const lookup = q.name !== undefined && q.name !== "" && !/[*%]/.test(q.name) && !q.search;

@@ -91,7 +91,7 @@ export function parseDice(input: string): DiceExpr | string {
   return { terms, constant, text: exprText(terms, constant) };
 }
 
-export function exprText(terms: DiceTerm[], constant: number): string {
+function exprText(terms: DiceTerm[], constant: number): string {
   let out = "";
   for (const t of terms) {
     const keep = t.keep ? `${t.keep.highest ? "kh" : "kl"}${t.keep.n}` : "";
@@ -112,7 +112,7 @@ export function doubledDice(e: DiceExpr): DiceExpr {
 }
 
 /** One die's faces as (value, weight) pairs over `den`, after a reroll and a minimum. */
-export function dieFaces(sides: number, o: DieOptions = {}): { faces: Map<number, bigint>; den: bigint } {
+function dieFaces(sides: number, o: DieOptions = {}): { faces: Map<number, bigint>; den: bigint } {
   const r = Math.min(Math.max(o.rerollAtMost ?? 0, 0), sides - 1);
   const m = o.minimum ?? 1;
   const faces = new Map<number, bigint>();
@@ -134,7 +134,7 @@ function fromMap(m: Map<number, bigint>, den: bigint): Dist {
   return { min, w, den };
 }
 
-export function convolve(a: Dist, b: Dist): Dist {
+function convolve(a: Dist, b: Dist): Dist {
   const w = new Array<bigint>(a.w.length + b.w.length - 1).fill(0n);
   for (let i = 0; i < a.w.length; i++) {
     const x = a.w[i]!;

@@ -110,7 +110,7 @@ export function rowsFromTable(
 }
 
 /** Proficiency bonus by level, the same for every class (+2 at 1–4 up to +6 at 17–20). */
-export const proficiencyBonus = (level: number) => `+${Math.ceil(level / 4) + 1}`;
+const proficiencyBonus = (level: number) => `+${Math.ceil(level / 4) + 1}`;
 
 /**
  * The level-by-level table of a class (and optionally one of its subclasses): 20 rows, features
