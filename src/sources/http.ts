@@ -124,7 +124,6 @@ export interface HttpClientOptions {
 interface RequestOptions {
   /** Skip cache reads (a fresh success or a recent failure); the result is still written. */
   force?: boolean;
-  signal?: AbortSignal;
   upstream?: UpstreamInfo;
 }
 
@@ -211,8 +210,7 @@ export class HttpClient {
     }
     let attempt = 0;
     for (;;) {
-      opts.signal?.throwIfAborted();
-      const res = await this.sem.run(() => this.attempt(url, opts.signal));
+      const res = await this.sem.run(() => this.attempt(url));
       if (res.ok) {
         if (cache) safeWrite(url, () => cache.putSuccess(url, res.status, res.text));
         return { data: res.data, fromCache: false };
@@ -274,9 +272,8 @@ export class HttpClient {
     );
   }
 
-  private async attempt(url: string, callerSignal?: AbortSignal): Promise<Attempt> {
+  private async attempt(url: string): Promise<Attempt> {
     const timeout = AbortSignal.timeout(this.o.timeoutMs);
-    const signal = callerSignal ? AbortSignal.any([callerSignal, timeout]) : timeout;
     this.stats.requests++;
     let status = 0;
     try {
@@ -284,7 +281,7 @@ export class HttpClient {
         method: "GET",
         headers: { "User-Agent": USER_AGENT, Accept: "application/json" },
         redirect: "follow",
-        signal,
+        signal: timeout,
       });
       status = resp.status;
       const cap = resp.ok ? this.o.maxBodyBytes : ERROR_BODY_BYTES;
@@ -307,7 +304,6 @@ export class HttpClient {
         return { ok: false, kind: "malformed", status: resp.status, detail: (err as Error).message };
       }
     } catch (err) {
-      if (callerSignal?.aborted) throw callerSignal.reason ?? err;
       if (timeout.aborted) return { ok: false, kind: "timeout", status: status || undefined, detail: "timed out" };
       return { ok: false, kind: "network", detail: fetchErrorText(err), cause: err };
     }

@@ -12,7 +12,7 @@ import { dnd5eApiUrl } from "./urls.ts";
 
 type Dnd5eSkipped = { index: string; url: string } & Pick<UpstreamError, "kind" | "status" | "message">;
 
-type Opts = { force?: boolean; signal?: AbortSignal };
+type Opts = { force?: boolean };
 type Progress = (done: number, total: number) => void;
 
 const record = (b: unknown): Rec | null => (isRec(b) ? b : null);
@@ -61,7 +61,7 @@ export class Dnd5eApiClient extends ApiClient {
       );
     }
     let done = 0;
-    const req = { force: opts.force, signal: opts.signal };
+    const req = { force: opts.force };
     const got = await Promise.all(
       indexes.map(async (index): Promise<{ record: unknown } | { failed: Dnd5eSkipped }> => {
         const url = dnd5eApiUrl(this.baseUrl, year, endpoint, index);

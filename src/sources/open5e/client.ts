@@ -39,7 +39,6 @@ interface Open5eListOptions {
   maxPages?: number;
   /** Bypass cache reads (responses are still cached). */
   force?: boolean;
-  signal?: AbortSignal;
 }
 
 const ENVELOPE = "a list envelope ({count, next, results})";
@@ -107,7 +106,7 @@ export class Open5eClient extends ApiClient {
     while (url !== null) {
       page++;
       visited.push(url);
-      const req = { force: opts.force, signal: opts.signal };
+      const req = { force: opts.force };
       const { data: env, ...res } = await this.getChecked(url, req, parseOpen5eEnvelope, ENVELOPE);
       const warnings: string[] = [];
       recordsSoFar += env.results.length;
