@@ -64,14 +64,18 @@ const creatureFallback = (d: JsonObject): string | undefined => {
  */
 export const PROFILE_CHARS = 100;
 
+/** `s` in at most `max` characters: cut at a word when one ends late enough, with "…". */
+export function cutAtWord(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const cut = s.slice(0, max - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[,;:]$/, "")}…`;
+}
+
 /** The first sentence of a core entry's profile, cut at a word to PROFILE_CHARS: what the row is, at a glance. */
 const shortProfile: Format = (d) => {
   const p = str(d.profile);
-  if (!p) return undefined;
-  const first = /^(.+?[.!?])(\s|$)/.exec(p)?.[1] ?? p;
-  if (first.length <= PROFILE_CHARS) return first;
-  const cut = first.slice(0, PROFILE_CHARS - 1);
-  return `${cut.slice(0, cut.lastIndexOf(" ")).replace(/[,;:]$/, "")}…`;
+  return p ? cutAtWord(/^(.+?[.!?])(\s|$)/.exec(p)?.[1] ?? p, PROFILE_CHARS) : undefined;
 };
 
 const CLASS: CompactSpec = {

@@ -4,7 +4,7 @@
  */
 import type { Entity, JsonObject, JsonValue } from "../../entities/types.ts";
 import type { OtherVersion, PreferredVersion, SearchHit } from "../../search/types.ts";
-import { COMPACT_FIELDS } from "./compact-fields.ts";
+import { COMPACT_FIELDS, cutAtWord } from "./compact-fields.ts";
 import { entityUri } from "../../entities/uri.ts";
 import { type FlatResult, flattenEntity, roundScore } from "./response.ts";
 
@@ -28,14 +28,6 @@ export function firstSentence(s: string, max = SUMMARY_CHARS): string {
   const p = plain(s);
   const m = /^(.+?[.!?])(\s|$)/.exec(p);
   return cutAtWord(m ? m[1]! : p, max);
-}
-
-/** `s` in at most `max` characters: cut at a word when one ends late enough, with "…". */
-export function cutAtWord(s: string, max: number): string {
-  if (s.length <= max) return s;
-  const cut = s.slice(0, max - 1);
-  const space = cut.lastIndexOf(" ");
-  return `${(space > max * 0.6 ? cut.slice(0, space) : cut).replace(/[,;:]$/, "")}…`;
 }
 
 function summaryOf(e: Entity): string | undefined {

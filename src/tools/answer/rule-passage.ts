@@ -4,7 +4,7 @@
  * words rarely hold the answer. Pure.
  */
 import { STOPWORDS } from "../../search/rank/lexical.ts";
-import { cutAtWord } from "./rows.ts";
+import { cutAtWord } from "./compact-fields.ts";
 
 const HOW_MUCH = /\bhow (?:many|much|long|far|often|fast|high)\b/i;
 const AMOUNT_WORDS =
