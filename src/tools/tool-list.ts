@@ -10,7 +10,7 @@ import type { ListToolsResult, Tool } from "@modelcontextprotocol/server";
 import { CARD_URIS } from "./answer/card-uris.ts";
 import type { ToolDef } from "./kit/define.ts";
 import { TOOLS } from "./index.ts";
-import { leanToolList } from "./kit/lean-schema.ts";
+import { leanTools } from "./kit/lean-schema.ts";
 
 function toolEntry(def: ToolDef): Tool {
   const card = CARD_URIS[def.name];
@@ -35,7 +35,7 @@ export function toolListAnswer(): ListToolsResult {
   if (!cached) {
     computed++;
     // Lean: the schema noise a model pays for in every context is dropped (lean-schema.ts).
-    cached = leanToolList({ tools: TOOLS.map(toolEntry) });
+    cached = { tools: leanTools(TOOLS.map(toolEntry)) };
   }
   return cached;
 }

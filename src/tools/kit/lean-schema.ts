@@ -77,20 +77,11 @@ function outputLean(v: Json): Json {
   });
 }
 
-/** A tools/list result with lean input and output schemas. */
-export function leanToolList<T>(answer: T): T {
-  const a = answer as { tools?: Array<{ inputSchema?: Json; outputSchema?: Json }> };
-  if (!Array.isArray(a?.tools)) return answer;
-  return {
-    ...a,
-    tools: a.tools.map(
-      ({ execution, ...t }: { execution?: { taskSupport?: string }; inputSchema?: Json; outputSchema?: Json }) => ({
-        // No task support is what an absent `execution` means.
-        ...(execution && execution.taskSupport !== "forbidden" ? { execution } : {}),
-        ...t,
-        ...(t.inputSchema ? { inputSchema: withoutLimits(leanSchema(t.inputSchema)) } : {}),
-        ...(t.outputSchema ? { outputSchema: outputLean(leanSchema(t.outputSchema)) } : {}),
-      }),
-    ),
-  } as T;
+/** tools/list entries with lean input and output schemas. */
+export function leanTools<T extends { inputSchema?: object; outputSchema?: object }>(tools: readonly T[]): T[] {
+  return tools.map((t) => ({
+    ...t,
+    ...(t.inputSchema ? { inputSchema: withoutLimits(leanSchema(t.inputSchema as Json)) } : {}),
+    ...(t.outputSchema ? { outputSchema: outputLean(leanSchema(t.outputSchema as Json)) } : {}),
+  }));
 }
