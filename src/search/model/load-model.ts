@@ -51,11 +51,11 @@ export function firstLine(err: unknown): string {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
-async function importRuntime<T>(load: () => Promise<T>): Promise<T> {
+async function importRuntime<T>(what: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (err) {
-    throw new ModelLoadError(`the ONNX runtime could not be loaded (${firstLine(err)})`);
+    throw new ModelLoadError(`${what} could not be loaded (${firstLine(err)})`);
   }
 }
 
@@ -69,7 +69,7 @@ export async function loadSource(
   const onnxPath = join(source.dir, check.onnxFile);
   const graphRoot = r.graphCache === undefined ? defaultGraphCache() : (r.graphCache ?? undefined);
   const sha256 = await modelFileSha256(onnxPath, graphRoot);
-  const ort = await importRuntime(() => import("onnxruntime-node"));
+  const ort = await importRuntime("the ONNX runtime", () => import("onnxruntime-node"));
   const graphDir = graphRoot ? optimizedGraphDir(graphRoot, sha256, ortVersion(ort)) : undefined;
   // The graph onnxruntime optimised once (optimized-graph.ts) instead of optimising it again.
   let graph = graphDir ? findOptimizedGraph(graphDir) : undefined;
@@ -113,7 +113,7 @@ export async function loadSource(
 
 /** fastembed's own download of one of its named models into `<dir>/<name>` (the model it loads is dropped). */
 export async function downloadWithFastembed(name: string, dir: string): Promise<string> {
-  const fe = await importRuntime(() => import("fastembed"));
+  const fe = await importRuntime("fastembed", () => import("fastembed"));
   const value = Object.values(fe.EmbeddingModel).find((v) => v === name && v !== fe.EmbeddingModel.CUSTOM);
   if (!value || value === fe.EmbeddingModel.CUSTOM) throw new Error(`this fastembed version does not know ${name}`);
   mkdirSync(dir, { recursive: true });
