@@ -56,8 +56,13 @@ export function dndRefs(year: Dnd5eYear, x: unknown): { key: string; name: strin
   return recs(x).flatMap((r) => dndRef(year, r) ?? []);
 }
 
-export function byIndex(records: unknown[]): Map<string, Rec> {
-  const m = new Map<string, Rec>();
-  for (const r of records) if (isRec(r) && str(r.index)) m.set(str(r.index)!, r);
-  return m;
+const indexes = new WeakMap<readonly unknown[], Map<string, Rec>>();
+
+/** Records by their `index`, built once per list (a species normalizer asks for its traits' at every record). */
+export function byIndex(records: readonly unknown[]): Map<string, Rec> {
+  return indexes.getOrInsertComputed(records, () => {
+    const m = new Map<string, Rec>();
+    for (const r of records) if (isRec(r) && str(r.index)) m.set(str(r.index)!, r);
+    return m;
+  });
 }
