@@ -4,6 +4,7 @@
  * each type syncs it (with progress), later calls answer from the store.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { type AddressInfo, createServer } from "node:net";
 import { join } from "node:path";
 import { startFakeUpstream, type FakeUpstream } from "../support/fake-upstream.ts";
 import { answerOf, connectHttp, connectStdio, namesOf, REPO_ROOT } from "../support/mcp.ts";
@@ -158,6 +159,28 @@ describe("serve --http as a process", () => {
     const err = await new Response(proc.stderr).text();
     expect(err).toContain("Refusing to listen on 0.0.0.0 without a token");
     expect(err).toContain("--token");
+  }, 30_000);
+
+  test("a port in use: one sentence and a hint, exit 1, no stack", async () => {
+    // A plain listener without SO_REUSEPORT, so the port really is taken.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const args = ["serve", "--http", "--port", String(port), "--db-path", join(tmp.dir, "in-use.db")];
+      const proc = Bun.spawn([process.execPath, join(REPO_ROOT, "src/cli/main.ts"), ...args], {
+        stdout: "pipe",
+        stderr: "pipe",
+        env: { ...process.env, ...env("in-use") },
+      });
+      expect(await proc.exited).toBe(1);
+      const err = await new Response(proc.stderr).text();
+      expect(err).toContain(`Port ${port} on 127.0.0.1 is already in use.`);
+      expect(err).toContain("Pick another with --port");
+      expect(err).not.toMatch(/\n\s+at /);
+    } finally {
+      taken.close();
+    }
   }, 30_000);
 
   test("usage errors", async () => {

@@ -1,5 +1,4 @@
 /** `lorekeeper serve`: the MCP server, over stdio (default) or Streamable HTTP (--http). */
-import { LoreKeeperError } from "../../errors.ts";
 import { log } from "../../log.ts";
 import { list, parse } from "../args.ts";
 import { type Command, EXIT_OK, UsageError } from "../command.ts";
@@ -98,17 +97,6 @@ export const serveCommand: Command = {
         token: values.token ?? ctx.config.httpToken,
         allowedOrigins: list(values["allowed-origin"]),
         allowedHosts: list(values["allowed-host"]),
-      }).catch((err: unknown) => {
-        const e = err as { code?: string; message?: string };
-        if (e?.code === "EADDRINUSE" || /in use/i.test(e?.message ?? "")) {
-          const where = `${port} on ${values.host ?? "127.0.0.1"}`;
-          throw new LoreKeeperError(
-            "http_config",
-            `Port ${where} is already in use.`,
-            "Pick another with --port, or stop the other server.",
-          );
-        }
-        throw err;
       });
       process.stderr.write(
         `LoreKeeper MCP server on ${handle.url} (health: ${handle.url.replace(/\/mcp$/, "/health")})\n`,

@@ -342,7 +342,17 @@ export async function startHttpServer(deps: ToolDeps, options: HttpOptions = {})
       healthBody(deps, !o.token || (request.headers.has("authorization") && authorized(request, server) === true)),
     )
     .all("/mcp", ({ request }) => handleMcp(request, handler, o, admission), { parse: "none" });
-  app.listen({ hostname: o.host, port: o.port });
+  try {
+    app.listen({ hostname: o.host, port: o.port });
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (e?.code === "EADDRINUSE" || /in use/i.test(e?.message ?? ""))
+      throw new HttpConfigError(
+        `Port ${o.port} on ${o.host} is already in use.`,
+        "Pick another with --port, or stop the other server.",
+      );
+    throw err;
+  }
   const server = app.server;
   if (!server) throw new Error(`Could not listen on ${o.host}:${o.port}.`);
   const port = server.port ?? o.port;
