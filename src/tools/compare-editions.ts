@@ -36,6 +36,9 @@ export const KIND_WORDS = [
 /** A `kind` word as an entity kind (the word list spells magic_item as magic-item). */
 const kindOf = (w: (typeof KIND_WORDS)[number]): EntityKind => (w === "magic-item" ? "magic_item" : w);
 
+/** The entity kinds compare_editions compares (no subclasses: they have no edition pairs). */
+export const COMPARED_KINDS: readonly EntityKind[] = KIND_WORDS.map(kindOf);
+
 const input = z
   .object({
     name: text('Either edition\'s name, e.g. "Fireball", "Thug"', 200).pipe(z.string().min(1, "must not be empty")),
@@ -198,7 +201,7 @@ export const compareEditions: ToolDef = defineTool({
   output,
   openWorld: true,
   async run(a, ctx) {
-    const kinds = a.kind ? [kindOf(a.kind)] : KIND_WORDS.map(kindOf);
+    const kinds = a.kind ? [kindOf(a.kind)] : [...COMPARED_KINDS];
     const run: Run = (q) => ctx.deps.search({ ...q, limit: q.limit ?? 5, collapse: false });
     await ctx.gate.ensure(kinds, ctx.progress).catch(() => undefined);
     const paired = await pairOf(run, kinds, a.name);

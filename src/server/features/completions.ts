@@ -7,7 +7,7 @@ import type { Database } from "bun:sqlite";
 import type { CompleteRequestParams, CompleteResult } from "@modelcontextprotocol/server";
 import { DOCUMENT_SOURCES, ENTITY_KINDS, type EntityKind } from "../../entities/types.ts";
 import { uriKey } from "../../entities/uri.ts";
-import { KIND_WORDS } from "../../tools/compare-editions.ts";
+import { COMPARED_KINDS, KIND_WORDS } from "../../tools/compare-editions.ts";
 import { DIFFICULTIES_2014, DIFFICULTIES_2024 } from "../../tools/encounter/tables.ts";
 import { filterParam, type TableParam } from "../../entities/filters.ts";
 import { escapeLike } from "../../search/filter/filters.ts";
@@ -122,9 +122,6 @@ function fromStore(db: Database, p: TableParam, prefix: string): Completion {
   return page(hits, hits.length);
 }
 
-// The kinds compare_editions compares (its prompt refuses the others, subclasses among them).
-const ANY_KINDS = KIND_WORDS.map((w) => w.replace(/-/g, "_") as EntityKind);
-
 function kindOf(raw: string | undefined): EntityKind | undefined {
   const k = raw?.trim().toLowerCase().replace(/-/g, "_");
   return k && (ENTITY_KINDS as readonly string[]).includes(k) ? (k as EntityKind) : undefined;
@@ -145,7 +142,7 @@ function completeSource(
       return completeNames(db, ["rule", "rule_section", "condition"], value);
     case "any": {
       const k = kindOf(context.kind);
-      return completeNames(db, k ? [k] : ANY_KINDS, value);
+      return completeNames(db, k ? [k] : COMPARED_KINDS, value);
     }
     case "document":
       return completeDocuments(db, value);
