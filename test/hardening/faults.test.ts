@@ -270,15 +270,20 @@ describe("upstream faults during sync", () => {
     }
   });
 
+  /** A second upstream serving the fixtures with its spell list edited. */
+  const spellsVariant = (name: string, edit: (recs: unknown[]) => unknown[]) => {
+    const dir = join(tmp.dir, name);
+    cpSync(SOURCES_FIXTURES, dir, { recursive: true });
+    const file = join(dir, "open5e", "v2", "spells.json");
+    writeFileSync(file, JSON.stringify(edit(JSON.parse(readFileSync(file, "utf8")) as unknown[])));
+    return startFakeUpstream({ dataDir: dir });
+  };
+  const lastFirst = (recs: unknown[]) => [recs.at(-1), ...recs.slice(0, -1)];
+
   test("pages that shift and then fail, on both reads: the list fails and no stored record is dropped", async () => {
     // Upstream C = A with its last spell moved first: the same count, but from page 2 on every page
     // starts one record earlier (a record comes twice), and C's page 3 keeps failing.
-    const dataC = join(tmp.dir, "upstream-c");
-    cpSync(SOURCES_FIXTURES, dataC, { recursive: true });
-    const file = join(dataC, "open5e", "v2", "spells.json");
-    const recs = JSON.parse(readFileSync(file, "utf8")) as unknown[];
-    writeFileSync(file, JSON.stringify([recs.at(-1), ...recs.slice(0, -1)]));
-    const c = await startFakeUpstream({ dataDir: dataC });
+    const c = await spellsVariant("upstream-c", lastFirst);
     c.setFault(/\/v2\/spells\/.*page=3/, { statuses: Array(12).fill(500) });
     // Every read of the list takes page 1 from A and the later pages from C.
     const proxy = switchingProxy((_, path, search) =>
@@ -302,15 +307,8 @@ describe("upstream faults during sync", () => {
   test("pages that shift, then a count that moves, on both reads: the list fails and keeps the rows", async () => {
     // Page 1 from A, page 2 from C (A with its last spell moved first: a record comes twice), page 3
     // from D (A without its last spell: the count moves from 7 to 6 after the repeat was seen).
-    const variant = (name: string, edit: (recs: unknown[]) => unknown[]) => {
-      const dir = join(tmp.dir, name);
-      cpSync(SOURCES_FIXTURES, dir, { recursive: true });
-      const file = join(dir, "open5e", "v2", "spells.json");
-      writeFileSync(file, JSON.stringify(edit(JSON.parse(readFileSync(file, "utf8")) as unknown[])));
-      return startFakeUpstream({ dataDir: dir });
-    };
-    const c = await variant("upstream-c2", (recs) => [recs.at(-1), ...recs.slice(0, -1)]);
-    const d = await variant("upstream-d", (recs) => recs.slice(0, -1));
+    const c = await spellsVariant("upstream-c2", lastFirst);
+    const d = await spellsVariant("upstream-d", (recs) => recs.slice(0, -1));
     const proxy = switchingProxy((_, path, search) => {
       if (path !== "/v2/spells/") return fake.url;
       if (/[?&]page=2\b/.test(search)) return c.url;
